@@ -1,0 +1,3 @@
+def main():
+    from cardrogue.engine import model
+    print("ok", model)

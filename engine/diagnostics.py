@@ -1,0 +1,84 @@
+"""Diagnostics: one problem found in a file, with its place.
+
+Every check in the project (syntax, schema, semantics, graph) reports through
+:class:`Diagnostic`, so the CLI, the editor's problems panel and the tests all
+see the same codes, messages and locations.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Iterable
+
+JsonPath = tuple[str | int, ...]
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+
+def format_json_path(path: Iterable[str | int]) -> str:
+    """``("levels", 0, "cells", 3)`` -> ``$.levels[0].cells[3]`` (check-jsonschema style)."""
+    out = ["$"]
+    for part in path:
+        if isinstance(part, int):
+            out.append(f"[{part}]")
+        elif part.isidentifier():
+            out.append(f".{part}")
+        else:
+            escaped = part.replace("\\", "\\\\").replace("'", "\\'")
+            out.append(f"['{escaped}']")
+    return "".join(out)
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    code: str
+    message: str
+    severity: Severity = Severity.ERROR
+    path: JsonPath = ()
+    file: str = ""
+    line: int = 0
+    column: int = 0
+    # Where the problem sits on a map, for the editor to jump to: (level index, x, y).
+    level: int | None = None
+    cell: tuple[int, int] | None = None
+    hint: str = field(default="", compare=False)
+
+    @property
+    def json_path(self) -> str:
+        return format_json_path(self.path)
+
+    def render(self) -> str:
+        """``file:line:col: CODE: message [$.json.path]``."""
+        where = f"{self.file}:{self.line}:{self.column}"
+        text = f"{where}: {self.code}: {self.message}"
+        if self.path:
+            text += f" [{self.json_path}]"
+        return text
+
+    def as_json(self) -> dict:
+        data = {
+            "file": self.file,
+            "line": self.line,
+            "column": self.column,
+            "code": self.code,
+            "severity": self.severity.value,
+            "message": self.message,
+            "path": self.json_path,
+        }
+        if self.level is not None:
+            data["level"] = self.level
+        if self.cell is not None:
+            data["cell"] = list(self.cell)
+        if self.hint:
+            data["hint"] = self.hint
+        return data
+
+
+def has_errors(diagnostics: Iterable[Diagnostic], strict: bool = False) -> bool:
+    failing = {Severity.ERROR, Severity.WARNING} if strict else {Severity.ERROR}
+    return any(d.severity in failing for d in diagnostics)

@@ -1,0 +1,147 @@
+"""Where each value of a JSON document stands: JSON path -> line and column.
+
+The loader parses with the standard library's C parser (fast) and only builds
+this index when it has a problem to report, so locating errors costs nothing on
+a clean file. The index records, for every value, the offset of the value and,
+for object members, the offset of the member's key.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+
+from .diagnostics import JsonPath
+
+_TOKEN = re.compile(
+    r"""
+    (?P<ws>[ \t\r\n]+)
+  | (?P<string>"(?:[^"\\\x00-\x1f]|\\.)*")
+  | (?P<number>-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)
+  | (?P<literal>true|false|null)
+  | (?P<punct>[{}\[\]:,])
+    """,
+    re.VERBOSE,
+)
+
+
+class LineIndex:
+    """Offsets to 1-based (line, column) in characters."""
+
+    def __init__(self, text: str) -> None:
+        self._starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def position(self, offset: int) -> tuple[int, int]:
+        line = bisect.bisect_right(self._starts, offset) - 1
+        return line + 1, offset - self._starts[line] + 1
+
+
+@dataclass(frozen=True)
+class Located:
+    value_offset: int
+    key_offset: int | None
+
+
+class PositionIndex:
+    """JSON path -> :class:`Located`, for a text the C parser already accepted."""
+
+    def __init__(self, text: str) -> None:
+        self.lines = LineIndex(text)
+        self._where: dict[JsonPath, Located] = {}
+        # (path of the repeated member, offset of its second key), in document order
+        self.duplicates: list[tuple[JsonPath, int]] = []
+        self._index(text)
+
+    def _index(self, text: str) -> None:
+        tokens = [
+            (m.lastgroup, m.start(), m.group())
+            for m in _TOKEN.finditer(text)
+            if m.lastgroup != "ws"
+        ]
+        # Explicit stack instead of recursion: depth is bounded only by the input.
+        # Each frame: [path, "object"] or [path, "array", index of the current item].
+        stack: list[list] = []
+        self._keys_seen: list[set[str]] = []
+        i = 0
+        n = len(tokens)
+        expect_value_at: JsonPath | None = ()
+        key_offset: int | None = None
+        while i < n:
+            kind, offset, tok = tokens[i]
+            if expect_value_at is not None and not (kind == "punct" and tok in "]}:,"):
+                self._where[expect_value_at] = Located(offset, key_offset)
+                value_path = expect_value_at
+                expect_value_at = None
+                if tok == "{":
+                    stack.append([value_path, "object"])
+                    self._keys_seen.append(set())
+                elif tok == "[":
+                    stack.append([value_path, "array", 0])
+                    expect_value_at = value_path + (0,)
+                    key_offset = None
+                i += 1
+                continue
+            if kind == "punct":
+                frame = stack[-1] if stack else None
+                if tok in "]}":
+                    if stack.pop()[1] == "object":
+                        self._keys_seen.pop()
+                    expect_value_at = None
+                elif tok == "," and frame is not None and frame[1] == "array":
+                    frame[2] += 1
+                    expect_value_at = frame[0] + (frame[2],)
+                    key_offset = None
+                i += 1
+                continue
+            if kind == "string" and stack and stack[-1][1] == "object":
+                key = _decode_string(tok)
+                key_offset = offset
+                if key in self._keys_seen[-1]:
+                    self.duplicates.append((stack[-1][0] + (key,), offset))
+                self._keys_seen[-1].add(key)
+                # skip the colon
+                i += 2
+                expect_value_at = stack[-1][0] + (key,)
+                continue
+            i += 1
+
+    def locate(self, path: JsonPath, *, key: bool = False) -> tuple[int, int]:
+        """Line and column of the value at ``path`` (or of its key, when asked).
+
+        A path that does not exist (a missing property) falls back to its
+        nearest existing ancestor, which is where the author must add it.
+        """
+        probe = tuple(path)
+        while probe not in self._where and probe:
+            probe = probe[:-1]
+        located = self._where.get(probe)
+        if located is None:
+            return 1, 1
+        offset = located.key_offset if key and located.key_offset is not None else located.value_offset
+        return self.lines.position(offset)
+
+
+def _decode_string(token: str) -> str:
+    import json
+
+    return json.loads(token)
+
+
+def max_depth(text: str) -> tuple[int, int]:
+    """The deepest nesting of brackets in ``text`` and the offset where it is reached.
+
+    Counted over the raw text, skipping strings, so it works on input the C
+    parser refuses for being too deep.
+    """
+    depth = best = 0
+    best_offset = 0
+    for m in re.finditer(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', text):
+        tok = m.group()
+        if tok in "[{":
+            depth += 1
+            if depth > best:
+                best, best_offset = depth, m.start()
+        elif tok in "]}":
+            depth -= 1
+    return best, best_offset

@@ -1,0 +1,240 @@
+"""The campaign model: immutable values the loader builds and everything else reads.
+
+Data flows one way (file -> loader -> model -> engine state -> screen). The
+editor changes a campaign by building a new model through its commands; nothing
+mutates these objects in place.
+
+Coordinates: ``x`` is the column (0 at the left), ``y`` the row (0 at the top);
+north is ``y - 1``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from types import MappingProxyType
+from typing import Mapping
+
+from .abilities import Ability
+
+RULES_VERSIONS = ("1.1.2", "1.0")
+FORMAT_VERSION = 1
+POTION_COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")
+# The potion table of "Potions > Properties of a potion", in die order 1..6.
+POTION_EFFECTS = ("healing", "poison", "strength", "weakness", "teleportation", "paralysis")
+
+
+class Direction(str, Enum):
+    N = "N"
+    E = "E"
+    S = "S"
+    W = "W"
+
+    @property
+    def delta(self) -> tuple[int, int]:
+        return _DELTAS[self]
+
+    @property
+    def opposite(self) -> "Direction":
+        return _OPPOSITE[self]
+
+    def step(self, x: int, y: int) -> tuple[int, int]:
+        dx, dy = _DELTAS[self]
+        return x + dx, y + dy
+
+
+_DELTAS = {Direction.N: (0, -1), Direction.E: (1, 0), Direction.S: (0, 1), Direction.W: (-1, 0)}
+_OPPOSITE = {Direction.N: Direction.S, Direction.S: Direction.N, Direction.E: Direction.W, Direction.W: Direction.E}
+DIRECTIONS = (Direction.N, Direction.E, Direction.S, Direction.W)
+
+
+def canonical_paths(paths: str) -> str:
+    """Paths as written in a file: a subset of ``NESW`` in that order."""
+    return "".join(d for d in "NESW" if d in paths)
+
+
+class CardKind(str, Enum):
+    ENEMY = "enemy"
+    BOSS = "boss"
+    WEAPON = "weapon"
+    ARMOUR = "armour"
+    SCROLL = "scroll"
+    POTION = "potion"
+    ARTIFACT = "artifact"
+    TRAP = "trap"
+    TILE = "tile"
+    ITEM = "item"
+    CHARACTER = "character"
+
+
+# Tiles with a rule of their own; every other tile is a plain pathing tile.
+STARTING_TILE = "starting-tile"
+DESCENDING_LADDER = "descending-ladder"
+FOUNTAIN = "fountain-of-healing"
+SHOP = "shop"
+CHEST = "chest"
+KEY = "key"
+SHOPKEEPERS_DEBT = "shopkeepers-debt"
+
+
+@dataclass(frozen=True, slots=True)
+class CardDef:
+    """One card of the catalog (or of a campaign): identity, numbers and abilities."""
+
+    id: str
+    name: str
+    kind: CardKind
+    text: str = ""
+    attack: int | None = None
+    health: int | None = None
+    gold: int | None = None  # None: no gold amount printed
+    sellable: bool = True  # False: the gold amount symbol is crossed out ("UNSELLABLE")
+    tradable: bool = True
+    throwable: bool = False
+    cursed: bool = False
+    slot: str | None = None  # head, chest, feet, primary, secondary, both-hands
+    abilities: tuple[Ability, ...] = ()
+    victory_points: int = 0
+    colour: str | None = None  # potions
+    max_health: int | None = None  # characters
+
+    @property
+    def is_enemy(self) -> bool:
+        return self.kind in (CardKind.ENEMY, CardKind.BOSS)
+
+    @property
+    def is_item(self) -> bool:
+        """Cards that go into the hero's hand."""
+        return self.kind in (
+            CardKind.WEAPON,
+            CardKind.ARMOUR,
+            CardKind.SCROLL,
+            CardKind.POTION,
+            CardKind.ARTIFACT,
+            CardKind.ITEM,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """A place on a level's grid holding one card, with a fixed orientation and face."""
+
+    x: int
+    y: int
+    card: str
+    paths: str = ""
+    face_up: bool = False
+    id: str = ""  # the card instance id; its fated dice stream is keyed on it
+    inscription: str = ""
+    rolls: tuple[int, ...] = ()  # scripted d6 rolls, used before the fated stream
+    to: str | None = None  # descending ladder: the level it leads to
+    exit: bool = False  # leaving the dungeon here wins the campaign
+    stock: tuple[str, ...] = ()  # shop: cards for sale
+    contents: tuple[str, ...] = ()  # chest: cards taken when it is opened
+
+    @property
+    def pos(self) -> tuple[int, int]:
+        return self.x, self.y
+
+    def has_path(self, direction: Direction) -> bool:
+        return direction.value in self.paths
+
+
+@dataclass(frozen=True, slots=True)
+class Goal:
+    """A level goal: ``slay`` a named card, ``open`` the chest, ``buy`` the debt."""
+
+    verb: str
+    card: str
+
+    def text(self) -> str:
+        return {"slay": "Slay", "open": "Open", "buy": "Buy"}[self.verb] + f" {self.card}"
+
+
+@dataclass(frozen=True)
+class Level:
+    id: str
+    title: str
+    story: str
+    width: int
+    height: int
+    cells: tuple[Cell, ...]
+    goals: tuple[Goal, ...] = ()
+    by_pos: Mapping[tuple[int, int], Cell] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not self.by_pos:
+            object.__setattr__(self, "by_pos", MappingProxyType({c.pos: c for c in self.cells}))
+
+    def index_of(self, cell: Cell) -> int:
+        """The cell's index in the level's ``cells`` list (its JSON path)."""
+        return self.cells.index(cell)
+
+    def cell_at(self, x: int, y: int) -> Cell | None:
+        return self.by_pos.get((x, y))
+
+    @property
+    def start(self) -> Cell | None:
+        return next((c for c in self.cells if c.card == STARTING_TILE), None)
+
+    @property
+    def ladders(self) -> tuple[Cell, ...]:
+        return tuple(c for c in self.cells if c.card == DESCENDING_LADDER)
+
+    @property
+    def exits(self) -> tuple[Cell, ...]:
+        return tuple(c for c in self.cells if c.exit)
+
+    def neighbour(self, cell: Cell, direction: Direction) -> Cell | None:
+        """The ADJACENT TILE through ``direction``: both edges must carry a path ("Walls and paths")."""
+        if not cell.has_path(direction):
+            return None
+        other = self.by_pos.get(direction.step(cell.x, cell.y))
+        if other is None or not other.has_path(direction.opposite):
+            return None
+        return other
+
+
+@dataclass(frozen=True, slots=True)
+class Hero:
+    character: str
+    items: tuple[str, ...] = ()
+    equipped: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Par:
+    turns: int
+    health: int | None = None
+
+
+@dataclass(frozen=True)
+class Campaign:
+    id: str
+    title: str
+    rules: str
+    seed: int
+    hero: Hero
+    levels: tuple[Level, ...]
+    cards: Mapping[str, CardDef]
+    author: str = ""
+    description: str = ""
+    story: str = ""
+    kind: str = "campaign"  # or "challenge"
+    format: int = FORMAT_VERSION
+    potions: Mapping[str, str] = field(default_factory=dict)  # colour -> effect, when the author sets them
+    allow_ladder_cycles: bool = False
+    par: Par | None = None
+    # The campaign's own card entries as written (overrides and new cards), for saving.
+    card_entries: Mapping[str, Mapping] = field(default_factory=dict)
+    content_hash: str = ""
+    source: Mapping = field(default_factory=dict, compare=False, repr=False)
+
+    def level(self, level_id: str) -> Level | None:
+        return next((lv for lv in self.levels if lv.id == level_id), None)
+
+    def level_index(self, level_id: str) -> int | None:
+        return next((i for i, lv in enumerate(self.levels) if lv.id == level_id), None)
+
+    def card(self, card_id: str) -> CardDef:
+        return self.cards[card_id]
