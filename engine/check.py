@@ -1,0 +1,42 @@
+"""The whole check of a campaign, as ``cardrogue check`` and the editor's problems panel run it:
+the loader's stages (syntax, schema, semantics), then the graph analysis."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from .analysis import analyse_campaign
+from .diagnostics import Diagnostic, Severity
+from .jsonpos import PositionIndex
+from .loader import LoadResult, load_campaign, load_campaign_text
+from .model import Campaign
+
+_ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
+
+
+def check_campaign(campaign: Campaign) -> list[Diagnostic]:
+    """Graph diagnostics for a loaded campaign (JSON paths and cells, no file positions)."""
+    _, diagnostics = analyse_campaign(campaign)
+    return diagnostics
+
+
+def _finish(result: LoadResult) -> list[Diagnostic]:
+    diagnostics = list(result.diagnostics)
+    if result.campaign is not None:
+        graph = check_campaign(result.campaign)
+        if graph:
+            index = PositionIndex(result.text)
+            for d in graph:
+                line, col = index.locate(d.path)
+                diagnostics.append(replace(d, file=result.file, line=line, column=col))
+    return sorted(diagnostics, key=lambda d: (d.line, d.column, _ORDER[d.severity], d.code))
+
+
+def check_text(text: str, name: str = "<memory>") -> list[Diagnostic]:
+    return _finish(load_campaign_text(text, name))
+
+
+def check_file(path: str | Path) -> tuple[LoadResult, list[Diagnostic]]:
+    result = load_campaign(path)
+    return result, _finish(result)

@@ -1,0 +1,50 @@
+"""The wheel: one distribution that installs `cardrogue`, with schema/ and campaigns/ inside it,
+working from any directory (issue: Layout). Built and installed into a temporary venv."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--disable-pip-version-check", "-w", str(out), str(ROOT)],
+        check=True,
+        capture_output=True,
+    )
+    (built,) = out.glob("cardrogue_studio-*.whl")
+    return built
+
+
+def test_wheel_ships_schemas_catalog_and_campaigns(wheel: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert "cardrogue/schema/campaign.schema.json" in names
+    assert "cardrogue/schema/cards.schema.json" in names
+    assert "cardrogue/engine/data/cards.json" in names
+    assert "cardrogue/campaigns/a-sons-descent.json" in names
+    assert not any(n.startswith(("tests/", "benchmarks/")) for n in names)
+
+
+def test_installed_command_works_from_any_directory(wheel: Path, tmp_path: Path) -> None:
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+    subprocess.run([*pip, str(wheel)], check=True, capture_output=True)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    where = subprocess.run(
+        [str(venv / "bin" / "python"), "-c", "from cardrogue.engine.resources import default_campaign; print(default_campaign())"],
+        cwd=elsewhere, check=True, capture_output=True, text=True,
+    ).stdout.strip()
+    assert str(venv) in where and ROOT.as_posix() not in where
+    done = subprocess.run([str(venv / "bin" / "cardrogue"), "check", "--strict", where], cwd=elsewhere, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
