@@ -90,7 +90,8 @@ def analyse_level(campaign: Campaign, index: int, out: list[Diagnostic]) -> Leve
     assert start is not None, "the loader guarantees one starting tile"
     reachable = set(nx.node_connected_component(graph, start.pos))
     if chests:
-        without_chests = graph.subgraph(n for n in graph if n not in set(chests))
+        without_chests = graph.copy()
+        without_chests.remove_nodes_from(chests)
         free = set(nx.node_connected_component(without_chests, start.pos))
         key_free = any(k in free for k in keys) or _key_outside(campaign, index)
         if not key_free:
@@ -105,6 +106,7 @@ def analyse_level(campaign: Campaign, index: int, out: list[Diagnostic]) -> Leve
                         "CR305", f"locked chest at {c} has no key anywhere in the campaign; place a key before it",
                         Severity.ERROR, **where(c)))
             reachable = free
+            graph = without_chests
 
     exits = [c.pos for c in level.cells if c.exit]
     ladders = level.ladders
@@ -134,7 +136,7 @@ def analyse_level(campaign: Campaign, index: int, out: list[Diagnostic]) -> Leve
     if not ways_out and not exits and not ladders:
         out.append(Diagnostic("CR306", f"level {level.id!r} has neither a descending ladder nor an exit",
                               Severity.ERROR, path=("levels", index), level=index))
-    chokepoints = _chokepoints(graph.subgraph(reachable), start.pos, ways_out)
+    chokepoints = _chokepoints(graph, start.pos, ways_out)
     for pos in chokepoints:
         out.append(Diagnostic("CR307", f"chokepoint: every route from the start to the way out passes {pos}",
                               Severity.INFO, **where(pos)))
@@ -153,23 +155,30 @@ def _chokepoints(graph: nx.Graph, start: tuple[int, int], ways_out: list) -> tup
     A virtual node joined to every way out turns "any way out" into one target.
     The answer is then the cut vertices on the path from start to that target in
     the block-cut tree (blocks = biconnected components), in linear time.
+    ``graph`` gains the virtual node for the duration of the call.
     """
     if not ways_out:
         return ()
-    g = nx.Graph(graph)
-    g.add_edges_from((_OUT, p) for p in ways_out)
-    cuts = set(nx.articulation_points(g))
+    graph.add_edges_from((_OUT, p) for p in ways_out)
+    try:
+        blocks = list(nx.biconnected_components(graph))
+    finally:
+        graph.remove_node(_OUT)
+    seen: set = set()
+    cuts: set = set()
+    for block in blocks:
+        cuts |= block & seen
+        seen |= block
     if not cuts:
         return ()
     tree = nx.Graph()
-    for i, block in enumerate(nx.biconnected_components(g)):
-        for v in block:
-            if v in cuts:
-                tree.add_edge(("block", i), v)
-            elif v in (start, _OUT):
-                tree.add_edge(("block", i), ("end", v))
-    path = nx.shortest_path(tree, ("end", start) if start not in cuts else start, ("end", _OUT))
-    exclude = {start, _OUT, *ways_out}
+    for i, block in enumerate(blocks):
+        for v in block & cuts:
+            tree.add_edge(("block", i), v)
+        for v in {start, _OUT} & block - cuts:
+            tree.add_edge(("block", i), ("end", v))
+    path = nx.shortest_path(tree, start if start in cuts else ("end", start), ("end", _OUT))
+    exclude = {start, *ways_out}
     found = [v for v in path if v in cuts and v not in exclude]
     return tuple(sorted(found, key=lambda p: (p[1], p[0])))
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import cached_property
 from types import MappingProxyType
 from typing import Mapping
 
@@ -227,8 +228,14 @@ class Campaign:
     par: Par | None = None
     # The campaign's own card entries as written (overrides and new cards), for saving.
     card_entries: Mapping[str, Mapping] = field(default_factory=dict)
-    content_hash: str = ""
     source: Mapping = field(default_factory=dict, compare=False, repr=False)
+
+    @cached_property
+    def content_hash(self) -> str:
+        """SHA-256 of the canonical content (see :mod:`.canonical`); computed on first use."""
+        from .canonical import content_hash
+
+        return content_hash(self)
 
     def level(self, level_id: str) -> Level | None:
         return next((lv for lv in self.levels if lv.id == level_id), None)

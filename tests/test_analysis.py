@@ -1,0 +1,137 @@
+"""Graph analysis: "Walls and paths" and "ADJACENT TILE" decide the edges; the checks name the tile."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cardrogue.engine.check import check_text
+from cardrogue.engine.diagnostics import Severity
+
+
+def cell(x, y, card, paths, face="down", **extra):
+    return {"at": [x, y], "card": card, "paths": paths, "face": face, **extra}
+
+
+def campaign(*levels, **top):
+    doc = {"format": 1, "id": "t", "title": "T", "rules": "1.1.2", "seed": 1, "hero": {"character": "warrior"},
+           "levels": list(levels)}
+    doc.update(top)
+    return doc
+
+
+def level(level_id, width, height, cells, **extra):
+    return {"id": level_id, "width": width, "height": height, "cells": cells, **extra}
+
+
+def run(doc) -> list:
+    text = json.dumps(doc, indent=1)
+    return check_text(text, "t.json")
+
+
+def codes(diags, severity=None):
+    return [d.code for d in diags if severity is None or d.severity is severity]
+
+
+CORRIDOR = [cell(0, 0, "starting-tile", "E", "up"), cell(1, 0, "pathing-tile", "EW"), cell(2, 0, "pathing-tile", "W", exit=True)]
+
+
+def test_clean_corridor_has_only_chokepoint_notes():
+    diags = run(campaign(level("a", 3, 1, CORRIDOR)))
+    assert codes(diags, Severity.ERROR) == [] and codes(diags, Severity.WARNING) == []
+    assert [d.cell for d in diags if d.code == "CR307"] == [(1, 0)]
+
+
+def test_wall_on_one_side_blocks_the_edge():
+    """Walls and paths: a path that meets a wall is a wall, so the exit is cut off."""
+    cells = [cell(0, 0, "starting-tile", "E", "up"), cell(1, 0, "pathing-tile", "E"), cell(2, 0, "pathing-tile", "W", exit=True)]
+    diags = run(campaign(level("a", 3, 1, cells)))
+    exit_diag = next(d for d in diags if d.code == "CR301")
+    assert exit_diag.severity is Severity.ERROR and exit_diag.cell == (2, 0) and exit_diag.level == 0
+    assert exit_diag.json_path == "$.levels[0].cells[2]"
+    assert exit_diag.line > 1
+
+
+def test_unreachable_ladder_is_an_error():
+    cells = CORRIDOR[:2] + [cell(1, 0, "pathing-tile", "EW")][:0] + [
+        cell(2, 0, "pathing-tile", "W", exit=True), cell(0, 1, "descending-ladder", "E", to="b")]
+    b = level("b", 2, 1, [cell(0, 0, "starting-tile", "E", "up"), cell(1, 0, "pathing-tile", "W", exit=True)])
+    diags = run(campaign(level("a", 3, 2, cells), b))
+    assert "CR302" in codes(diags, Severity.ERROR)
+    # and level b is then reached by no reachable ladder
+    assert "CR310" in codes(diags, Severity.ERROR)
+
+
+def test_unreachable_tile_is_a_warning():
+    cells = CORRIDOR + [cell(0, 1, "goblin", "E")]
+    diags = run(campaign(level("a", 3, 2, cells)))
+    assert codes(diags, Severity.WARNING) == ["CR303"]
+    assert next(d for d in diags if d.code == "CR303").cell == (0, 1)
+
+
+def test_key_only_behind_its_own_chest():
+    cells = [cell(0, 0, "starting-tile", "ES", "up"), cell(1, 0, "chest", "EW"), cell(2, 0, "key", "SW"),
+             cell(2, 1, "pathing-tile", "N"), cell(0, 1, "pathing-tile", "N", exit=True)]
+    diags = run(campaign(level("a", 3, 2, cells)))
+    key_diag = next(d for d in diags if d.code == "CR304")
+    assert key_diag.cell == (2, 0) and key_diag.severity is Severity.ERROR
+
+
+def test_chest_with_no_key():
+    cells = [cell(0, 0, "starting-tile", "ES", "up"), cell(1, 0, "chest", "W"), cell(0, 1, "pathing-tile", "N", exit=True)]
+    diags = run(campaign(level("a", 2, 2, cells)))
+    assert next(d for d in diags if d.code == "CR305").cell == (1, 0)
+
+
+def test_key_carried_by_the_hero_opens_the_chest():
+    cells = [cell(0, 0, "starting-tile", "E", "up"), cell(1, 0, "chest", "EW"), cell(2, 0, "pathing-tile", "W", exit=True)]
+    doc = campaign(level("a", 3, 1, cells))
+    doc["hero"]["items"] = ["key"]
+    assert codes(run(doc), Severity.ERROR) == []
+
+
+def test_exit_behind_a_locked_chest_without_key_is_unreachable():
+    cells = [cell(0, 0, "starting-tile", "E", "up"), cell(1, 0, "chest", "EW"), cell(2, 0, "pathing-tile", "W", exit=True)]
+    assert {"CR305", "CR301"} <= set(codes(run(campaign(level("a", 3, 1, cells))), Severity.ERROR))
+
+
+def test_chokepoints_are_the_cells_every_route_passes():
+    # start (0,1) -> a loop through (1,0)/(1,2) -> (2,1) is the only way to the exit (3,1)
+    cells = [
+        cell(0, 1, "starting-tile", "NS", "up"),
+        cell(0, 0, "pathing-tile", "ES"), cell(1, 0, "pathing-tile", "SW"),
+        cell(0, 2, "pathing-tile", "NE"), cell(1, 2, "pathing-tile", "NW"),
+        cell(1, 1, "pathing-tile", "NES"), cell(2, 1, "pathing-tile", "EW"), cell(3, 1, "pathing-tile", "W", exit=True),
+    ]
+    diags = run(campaign(level("a", 4, 3, cells)))
+    assert codes(diags, Severity.ERROR) == []
+    assert sorted(d.cell for d in diags if d.code == "CR307") == [(1, 1), (2, 1)]
+
+
+def test_level_that_cannot_reach_the_end():
+    a = level("a", 2, 1, [cell(0, 0, "starting-tile", "E", "up"), cell(1, 0, "descending-ladder", "W", to="b")])
+    b = level("b", 2, 1, [cell(0, 0, "starting-tile", "E", "up"), cell(1, 0, "pathing-tile", "W")])
+    c = level("c", 1, 1, [cell(0, 0, "starting-tile", "", "up", exit=True)])
+    diags = run(campaign(a, b, c))
+    assert "CR311" in codes(diags, Severity.ERROR)  # from b nothing leads on
+    assert "CR310" in codes(diags, Severity.ERROR)  # c is reached by no ladder
+
+
+@pytest.mark.parametrize("allowed", [False, True])
+def test_ladder_cycles_are_rejected_unless_allowed(allowed):
+    a = level("a", 3, 1, [cell(0, 0, "starting-tile", "E", "up"), cell(1, 0, "descending-ladder", "EW", to="b"),
+                          cell(2, 0, "pathing-tile", "W", exit=True)])
+    b = level("b", 2, 1, [cell(0, 0, "starting-tile", "E", "up"), cell(1, 0, "descending-ladder", "W", to="a")])
+    doc = campaign(a, b, allow_ladder_cycles=allowed) if allowed else campaign(a, b)
+    diags = run(doc)
+    assert ("CR312" in codes(diags, Severity.ERROR)) is not allowed
+    if not allowed:
+        d = next(d for d in diags if d.code == "CR312")
+        assert "a -> b -> a" in d.message and d.json_path.endswith(".to")
+
+
+def test_goal_card_out_of_reach():
+    cells = CORRIDOR + [cell(0, 1, "goblin", "")]
+    diags = run(campaign(level("a", 3, 2, cells, goals=[{"slay": "goblin"}])))
+    assert "CR308" in codes(diags, Severity.ERROR)
