@@ -38,6 +38,34 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--format", choices=("text", "json"), default="text", help="output format (json for tools)")
     check.add_argument("--strict", action="store_true", help="fail on warnings too")
     check.add_argument("-v", "--verbose", action="store_true", help="also show information (chokepoints)")
+    check.add_argument("--solve", action="store_true", help="also run the solver: an unsolvable map is an error")
+    check.add_argument("--max-states", type=int, default=200_000, help="solver budget in states (with --solve)")
+    check.add_argument("--max-seconds", type=float, default=20.0, help="solver budget in seconds per file (with --solve)")
+
+    play = sub.add_parser("play", help="play a campaign (no argument: the bundled campaign)")
+    play.add_argument("campaign", nargs="?", type=Path, help="campaign file")
+    play.add_argument("--level", type=int, default=None, metavar="N", help="practise level N (1-based); not scored")
+    play.add_argument("--scores-db", type=Path, default=None, help="high-score database (default: user data dir, or $CARDROGUE_SCORES_DB)")
+    play.add_argument("--replays", type=Path, default=None, help="folder for replay files (default: user data dir)")
+
+    verify = sub.add_parser("verify", help="re-simulate a replay and check its claimed result")
+    verify.add_argument("replay", type=Path, help="replay file")
+    verify.add_argument("--campaign", type=Path, default=None, help="campaign file (default: the bundled campaign with the replay's id)")
+
+    scores = sub.add_parser("scores", help="the high-score table of a campaign, or import shared replays")
+    scores.add_argument("campaign", nargs="?", type=Path, help="campaign file (default: the bundled campaign)")
+    scores.add_argument("--import", dest="imports", nargs="+", type=Path, metavar="REPLAY", help="verify and add replays")
+    scores.add_argument("--scores-db", type=Path, default=None, help="high-score database (default: user data dir, or $CARDROGUE_SCORES_DB)")
+    scores.add_argument("--format", choices=("text", "json"), default="text")
+
+    solve = sub.add_parser("solve", help="find the par of a campaign and a solution replay")
+    solve.add_argument("campaign", type=Path, help="campaign file")
+    solve.add_argument("--level", type=int, default=None, metavar="N", help="solve only level N (1-based)")
+    solve.add_argument("--random", type=int, default=None, metavar="N", help="play N runs with random dice: win rate")
+    solve.add_argument("--max-states", type=int, default=2_000_000, help="search budget in states")
+    solve.add_argument("--max-seconds", type=float, default=60.0, help="search budget in seconds")
+    solve.add_argument("-o", "--output", type=Path, default=None, help="write the solution replay here")
+    solve.add_argument("--format", choices=("text", "json"), default="text")
     return parser
 
 
@@ -139,7 +167,149 @@ def cmd_edit(args: argparse.Namespace) -> int:
     return run_editor(args.campaign)
 
 
-_COMMANDS = {"check": cmd_check, "edit": cmd_edit}
+# --------------------------------------------------------------------------- shared
+
+
+class _Unusable(Exception):
+    """Input the command cannot work with; the message says what and where."""
+
+
+def _load(path: Path):
+    """A campaign from a file, or :class:`_Unusable` with its first errors."""
+    from cardrogue.engine.loader import load_campaign
+
+    result = load_campaign(path)
+    if result.campaign is None:
+        errors = [d.render() for d in result.diagnostics if d.severity is Severity.ERROR]
+        raise _Unusable("\n".join([f"{path}: not a usable campaign ({len(errors)} error(s)); run `cardrogue check {path}`", *errors[:5]]))
+    return result.campaign
+
+
+def _bundled_with_id(campaign_id: str):
+    from cardrogue.engine.resources import bundled_campaigns
+
+    for path in bundled_campaigns():
+        try:
+            if json.loads(path.read_text(encoding="utf-8")).get("id") == campaign_id:
+                return _load(path)
+        except ValueError:
+            continue
+    raise _Unusable(f"no bundled campaign has the id {campaign_id!r}; name the campaign file with --campaign")
+
+
+def _read_text(path: Path, what: str) -> str:
+    try:
+        if path.stat().st_size > 64 * 1024 * 1024:
+            raise _Unusable(f"{path}: {what} is larger than 64 MiB")
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise _Unusable(f"{path}: no such file") from None
+    except UnicodeDecodeError as exc:
+        raise _Unusable(f"{path}: {what} is not UTF-8 text (byte {exc.start})") from None
+    except OSError as exc:
+        raise _Unusable(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
+def _campaign_for_replay(text: str, campaign_path: Path | None):
+    from cardrogue.engine.replay import ReplayError, parse_replay
+
+    if campaign_path is not None:
+        return _load(campaign_path)
+    try:
+        doc = parse_replay(text)
+    except ReplayError as exc:
+        raise _Unusable(str(exc)) from None
+    return _bundled_with_id(doc["campaign"]["id"])
+
+
+# --------------------------------------------------------------------------- verify
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from cardrogue.engine.replay import verify_replay
+
+    try:
+        text = _read_text(args.replay, "the replay")
+        campaign = _campaign_for_replay(text, args.campaign)
+    except _Unusable as exc:
+        print(f"cardrogue: {exc}", file=sys.stderr)
+        return EXIT_UNUSABLE
+    verdict = verify_replay(text, campaign)
+    if verdict.ok:
+        print(f"{args.replay}: {verdict.message}")
+        return EXIT_OK
+    print(f"{args.replay}: rejected: {verdict.message}")
+    return EXIT_PROBLEMS
+
+
+# --------------------------------------------------------------------------- scores
+
+
+def cmd_scores(args: argparse.Namespace) -> int:
+    from cardrogue.engine.replay import verify_replay
+    from cardrogue.engine.resources import default_campaign
+    from cardrogue.engine.scores import ScoreStore
+
+    status = EXIT_OK
+    with ScoreStore(args.scores_db) as store:
+        if args.imports:
+            for path in args.imports:
+                try:
+                    text = _read_text(path, "the replay")
+                    campaign = _campaign_for_replay(text, args.campaign)
+                except _Unusable as exc:
+                    print(f"{path}: rejected: {exc}")
+                    status = max(status, EXIT_PROBLEMS)
+                    continue
+                verdict = verify_replay(text, campaign)
+                if not verdict.ok:
+                    print(f"{path}: rejected: {verdict.message}")
+                    status = max(status, EXIT_PROBLEMS)
+                elif not verdict.run.ranked:
+                    print(f"{path}: verified, but not ranked: only a won run of the whole campaign under its fated dice enters the table")
+                    status = max(status, EXIT_PROBLEMS)
+                else:
+                    added = store.add(verdict.run)
+                    print(f"{path}: {verdict.message}; " + ("added" if added else "already in the table"))
+            return status
+        try:
+            campaign = _load(args.campaign or default_campaign())
+        except _Unusable as exc:
+            print(f"cardrogue: {exc}", file=sys.stderr)
+            return EXIT_UNUSABLE
+        table = store.table(campaign.content_hash)
+    if args.format == "json":
+        json.dump({"campaign": campaign.id, "hash": campaign.content_hash,
+                   "scores": [{"rank": s.rank, "player": s.player, "turns": s.turns, "health": s.health} for s in table]},
+                  sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return EXIT_OK
+    from rich.console import Console
+    from rich.table import Table
+
+    out = Table(title=f"{campaign.title} — high scores", caption=f"version {campaign.content_hash[:12]}")
+    for column, justify in (("#", "right"), ("player", "left"), ("turns", "right"), ("health", "right")):
+        out.add_column(column, justify=justify)
+    for s in table:
+        out.add_row(str(s.rank), s.player or "anonymous", str(s.turns), str(s.health))
+    console = Console()
+    console.print(out if table else f"{campaign.title}: no verified scores yet")
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- play and solve
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    try:
+        from cardrogue.editor.player.app import run_player
+    except ImportError:
+        print("cardrogue: the player is not available in this build yet", file=sys.stderr)
+        return EXIT_UNUSABLE
+    return run_player(args.campaign, level=args.level, scores_db=args.scores_db, replays_dir=args.replays)
+
+
+_COMMANDS = {"check": cmd_check, "edit": cmd_edit, "verify": cmd_verify, "scores": cmd_scores, "play": cmd_play}
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ for object members, the offset of the member's key.
 from __future__ import annotations
 
 import bisect
+import json
 import re
 from dataclasses import dataclass
 
@@ -85,7 +86,9 @@ class PositionIndex:
             if kind == "punct":
                 frame = stack[-1] if stack else None
                 if tok in "]}":
-                    if stack.pop()[1] == "object":
+                    # The index also serves texts that failed to parse after a
+                    # duplicate key, so a stray closing bracket is skipped, not fatal.
+                    if stack and stack.pop()[1] == "object":
                         self._keys_seen.pop()
                     expect_value_at = None
                 elif tok == "," and frame is not None and frame[1] == "array":
@@ -123,25 +126,30 @@ class PositionIndex:
 
 
 def _decode_string(token: str) -> str:
-    import json
+    try:
+        return json.loads(token)
+    except ValueError:  # an invalid escape, in a text the parser refused further on
+        return token[1:-1]
 
-    return json.loads(token)
 
-
-def max_depth(text: str) -> tuple[int, int]:
-    """The deepest nesting of brackets in ``text`` and the offset where it is reached.
+def max_depth(text: str, limit: int | None = None) -> tuple[int, int]:
+    """The deepest nesting of brackets in ``text``, and an offset: where it is reached,
+    or, given a ``limit`` the text exceeds, the first bracket beyond the limit.
 
     Counted over the raw text, skipping strings, so it works on input the C
     parser refuses for being too deep.
     """
     depth = best = 0
     best_offset = 0
+    beyond: int | None = None
     for m in re.finditer(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', text):
         tok = m.group()
         if tok in "[{":
             depth += 1
             if depth > best:
                 best, best_offset = depth, m.start()
+            if limit is not None and beyond is None and depth > limit:
+                beyond = m.start()
         elif tok in "]}":
             depth -= 1
-    return best, best_offset
+    return best, best_offset if beyond is None else beyond

@@ -16,6 +16,7 @@ writes a file.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -23,7 +24,7 @@ from types import MappingProxyType
 from typing import Any, Iterable
 
 from .abilities import AbilityError, parse_ability
-from .canonical import content_hash, default_cell_id
+from .canonical import default_cell_id
 from .diagnostics import Diagnostic, JsonPath, Severity
 from .jsonpos import LineIndex, PositionIndex, max_depth
 from .model import (
@@ -105,50 +106,89 @@ def load_campaign(path: str | Path) -> LoadResult:
     """Load and check one campaign file (stages 1 to 4)."""
     name = str(path)
     try:
-        raw = Path(path).read_bytes() if Path(path).stat().st_size <= MAX_FILE_BYTES else None
+        with open(path, "rb") as handle:
+            # Read at most one byte past the limit: a FIFO or a device reports no
+            # useful size, and a huge file must not be read whole to be refused.
+            raw = handle.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
-        return LoadResult(name, None, [Diagnostic("CR006", f"cannot read file: {exc.strerror or exc}", file=name, line=1, column=1)])
-    if raw is None:
-        size = Path(path).stat().st_size
         return LoadResult(name, None, [Diagnostic(
-            "CR003", f"file is {size:,} bytes; the limit is {MAX_FILE_BYTES:,}", file=name, line=1, column=1)])
+            "CR006", f"cannot read the file: {exc.strerror or exc}", file=name, line=1, column=1)])
+    except ValueError as exc:  # e.g. a NUL byte in the path
+        return LoadResult(name, None, [Diagnostic("CR006", f"cannot read the file: {exc}", file=name, line=1, column=1)])
     return load_campaign_bytes(raw, name)
 
 
+def _too_large(name: str, size: int, exact: bool = True) -> LoadResult:
+    amount = f"{size:,} bytes" if exact else f"more than {MAX_FILE_BYTES:,} bytes"
+    return LoadResult(name, None, [Diagnostic(
+        "CR003", f"the file is {amount}; the limit is {MAX_FILE_BYTES:,}: split the campaign or shorten its text",
+        file=name, line=1, column=1)])
+
+
 def load_campaign_bytes(raw: bytes, name: str = "<memory>") -> LoadResult:
+    """Load and check a campaign from the bytes of a file."""
     if len(raw) > MAX_FILE_BYTES:
-        return LoadResult(name, None, [Diagnostic(
-            "CR003", f"file is {len(raw):,} bytes; the limit is {MAX_FILE_BYTES:,}", file=name, line=1, column=1)])
+        return _too_large(name, len(raw), exact=False)
+    if raw.startswith(b"\xef\xbb\xbf"):
+        return LoadResult(name, None, [_bom(name)])
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         good = raw[: exc.start].decode("utf-8", errors="replace")
         line, col = LineIndex(good).position(len(good))
         return LoadResult(name, None, [Diagnostic(
-            "CR004", f"not UTF-8: byte 0x{raw[exc.start]:02x} cannot be decoded", file=name, line=line, column=col)])
-    return load_campaign_text(text, name)
+            "CR004", f"the file is not UTF-8: byte 0x{raw[exc.start]:02x} cannot be decoded; save the file as UTF-8",
+            file=name, line=line, column=col)])
+    return _load_text(text, name)
 
 
 def load_campaign_text(text: str, name: str = "<memory>") -> LoadResult:
-    locator = _Locator(name, text)
-    if text.startswith("\ufeff"):
-        return LoadResult(name, None, [Diagnostic("CR004", "file starts with a byte order mark; save it as UTF-8 without BOM",
-                                                  file=name, line=1, column=1)], text)
+    """Load and check a campaign from its text."""
+    if len(text) > MAX_FILE_BYTES:
+        return _too_large(name, len(text.encode("utf-8", "surrogatepass")))
     try:
-        data = json.loads(text, object_pairs_hook=_pairs_no_duplicates)
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:  # a str from memory can hold what no file can
+        line, col = LineIndex(text).position(exc.start)
+        return LoadResult(name, None, [Diagnostic("CR004", _SURROGATE, file=name, line=line, column=col)], text)
+    return _load_text(text, name)
+
+
+def _load_text(text: str, name: str) -> LoadResult:
+    """Stages 2 to 4, for a text known to be encodable."""
+    if text.startswith("\ufeff"):
+        return LoadResult(name, None, [_bom(name)], text)
+    try:
+        data = json.loads(text, object_pairs_hook=_pairs_no_duplicates,
+                          parse_constant=_refuse_constant, parse_float=_parse_float)
     except json.JSONDecodeError as exc:
-        return LoadResult(name, None, [Diagnostic("CR001", f"invalid JSON: {exc.msg}", file=name, line=exc.lineno, column=exc.colno)], text)
+        return LoadResult(name, None, [_syntax_error(exc, name, text)], text)
     except _DuplicateKey as exc:
         return LoadResult(name, None, [_duplicate_key(exc.key, name, text)], text)
+    except _NotJson as exc:
+        return LoadResult(name, None, [_not_json(exc, name, text)], text)
+    except ValueError:  # an integer of thousands of digits (int max_str_digits)
+        return LoadResult(name, None, [_not_json(_NotJson("number"), name, text)], text)
     except RecursionError:
         return LoadResult(name, None, [_too_deep(name, text)], text)
+
+    locator = _Locator(name, text)
+    # A lone surrogate can only come from a \u escape; it is text no file can hold.
+    if _SURROGATE_ESCAPE.search(text):
+        bad = _lone_surrogate(data)
+        if bad is not None:
+            diag = Diagnostic("CR004", _SURROGATE, path=bad)
+            return LoadResult(name, None, [locator.place(diag)], text, data)
 
     if not is_valid(data, "campaign.schema.json"):
         depth, _ = max_depth(text)
         if depth > MAX_DEPTH:
             return LoadResult(name, None, [_too_deep(name, text)], text, data)
-        diags = [locator.place(d, key=d.code == "CR103") for d in schema_diagnostics(data, "campaign.schema.json")]
-        return LoadResult(name, None, diags, text, data)
+        diags = [locator.place(d, key=d.code in ("CR103", "CR109"))
+                 for d in schema_diagnostics(data, "campaign.schema.json")]
+        if diags:
+            return LoadResult(name, None, diags, text, data)
+        # The fast validator refused what the reference accepts: the reference decides.
 
     builder = _Builder(data)
     campaign = builder.build()
@@ -158,17 +198,139 @@ def load_campaign_text(text: str, name: str = "<memory>") -> LoadResult:
     return LoadResult(name, campaign, diags, text, data)
 
 
+_SURROGATE = ("the text holds a lone UTF-16 surrogate (\\ud800 to \\udfff), which is not a character "
+              "and cannot be saved as UTF-8: remove it or write the character itself")
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+class _NotJson(ValueError):
+    """A token Python's parser accepts but JSON does not (NaN, Infinity), or cannot hold."""
+
+
+def _refuse_constant(token: str) -> Any:
+    raise _NotJson(token)
+
+
+def _parse_float(token: str) -> int | float:
+    # JSON Schema counts 3.0 as an integer; the model holds it as one.
+    value = float(token)
+    return int(value) if value.is_integer() else value
+
+
+def _bom(name: str) -> Diagnostic:
+    return Diagnostic("CR004", "the file starts with a byte order mark: save it as UTF-8 without BOM",
+                      file=name, line=1, column=1)
+
+
+def _lone_surrogate(data: Any) -> JsonPath | None:
+    """The path of the first key or string holding a lone surrogate, if any."""
+    stack: list[tuple[JsonPath, Any]] = [((), data)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, str):
+            if not _encodable(value):
+                return path
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                if not _encodable(key):
+                    return path + (key,)
+                stack.append((path + (key,), item))
+        elif isinstance(value, list):
+            stack.extend((path + (i,), item) for i, item in enumerate(value))
+    return None
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+# JSONDecodeError's messages, in words that say what to do.
+_SYNTAX_HINTS = {
+    "Expecting property name enclosed in double quotes": "expected a property name in double quotes, like \"title\"",
+    "Expecting ',' delimiter": "expected ',' before this: is a comma missing after the previous item?",
+    "Expecting ':' delimiter": "expected ':' after the property name",
+    "Expecting value": "expected a value: a string, a number, an object, an array, true, false or null",
+    "Extra data": "unexpected text after the end of the JSON document: the campaign is one object { ... }",
+    "Invalid \\escape": "invalid escape in a string: write a backslash as \\\\",
+    "Invalid control character at": "a line break or control character inside a string: write it as \\n (or \\t)",
+    "Unterminated string starting at": "this string has no closing double quote",
+}
+
+
+def _syntax_error(exc: json.JSONDecodeError, name: str, text: str) -> Diagnostic:
+    pos = exc.pos
+    before = text[:pos].rstrip()
+    if not text.strip():
+        message = "the file is empty: a campaign is a JSON object { ... }"
+        pos = 0
+    elif before.endswith(",") and text[pos:pos + 1] in ("}", "]"):
+        message = f"trailing comma before '{text[pos]}': remove it (JSON allows no comma after the last item)"
+        pos = len(before) - 1
+    elif exc.msg == "Invalid control character at" and text[pos] in "\r\n":
+        message = "this string runs to the end of the line: is its closing double quote missing?"
+        pos = _string_start(text, pos)
+    elif not text[pos:].strip() and exc.msg != "Unterminated string starting at":
+        message = "the file ends before the JSON is complete: is it truncated, or a '}' or ']' missing?"
+    else:
+        message = _SYNTAX_HINTS.get(exc.msg, exc.msg)
+    line, col = LineIndex(text).position(pos)
+    return Diagnostic("CR001", f"invalid JSON: {message}", file=name, line=line, column=col)
+
+
+def _string_start(text: str, pos: int) -> int:
+    """The opening quote of the string that is open at ``pos`` (strings never span lines)."""
+    start = text.rfind("\n", 0, pos) + 1
+    opening, i = start, start
+    inside = False
+    while i < pos:
+        ch = text[i]
+        if inside and ch == "\\":
+            i += 2
+            continue
+        if ch == '"':
+            inside = not inside
+            opening = i
+        i += 1
+    return opening
+
+
+_CONSTANT_OR_NUMBER = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN|-?\d{4301,})')
+
+
+def _not_json(exc: _NotJson, name: str, text: str) -> Diagnostic:
+    offset = 0
+    token = str(exc)
+    for m in _CONSTANT_OR_NUMBER.finditer(text):
+        if m.group(1):
+            offset, token = m.start(1), m.group(1)
+            break
+    if token[-1:].isdigit() or token == "number":
+        message = "invalid JSON: a number with thousands of digits; no value here needs more than 20"
+    else:
+        message = f"invalid JSON: {token} is not a JSON value: write a number or null"
+    line, col = LineIndex(text).position(offset)
+    return Diagnostic("CR001", message, file=name, line=line, column=col)
+
+
 def _duplicate_key(key: str, name: str, text: str) -> Diagnostic:
     index = PositionIndex(text)
     path, offset = index.duplicates[0] if index.duplicates else ((), 0)
     line, col = index.lines.position(offset)
-    return Diagnostic("CR002", f"duplicate key {key!r}", path=path, file=name, line=line, column=col)
+    return Diagnostic("CR002", f"duplicate key {key!r}: an object names each property once; remove one",
+                      path=path, file=name, line=line, column=col)
 
 
 def _too_deep(name: str, text: str) -> Diagnostic:
-    depth, offset = max_depth(text)
+    depth, offset = max_depth(text, MAX_DEPTH)
     line, col = LineIndex(text).position(offset)
-    return Diagnostic("CR005", f"nesting is {depth} levels deep; the limit is {MAX_DEPTH}", file=name, line=line, column=col)
+    return Diagnostic("CR005", f"brackets are nested {depth} levels deep; the limit is {MAX_DEPTH}: "
+                      "a campaign needs far fewer", file=name, line=line, column=col)
 
 
 # --------------------------------------------------------------------------- catalog
@@ -230,7 +392,6 @@ class _Builder:
             allow_ladder_cycles=d.get("allow_ladder_cycles", False), par=par,
             card_entries=MappingProxyType(dict(d.get("cards", {}))), source=d,
         )
-        object.__setattr__(campaign, "content_hash", content_hash(campaign))
         return campaign
 
     def _cards(self, entries: dict) -> dict[str, CardDef]:
@@ -246,7 +407,8 @@ class _Builder:
                 try:
                     parse_ability(text)
                 except AbilityError as exc:
-                    self.error("CR215", str(exc), path + ("abilities", i))
+                    self.error("CR215", f"{exc}: write it in the rulebook's words, for example "
+                               "\"ROLL A DIE: IF 6: DODGES PLAYER'S ATTACK\" or \"-1 DAMAGE TAKEN\"", path + ("abilities", i))
             kind = CardKind(entry["kind"]) if "kind" in entry else base.kind
             if base is not None and kind is not base.kind:
                 self.error("CR216", f"an override cannot change {card_id!r} from {base.kind.value} to {kind.value}", path + ("kind",))
@@ -275,7 +437,7 @@ class _Builder:
             self.error("CR201", f"unknown card {card_id!r}{hint}", path)
             return False
         if kinds is not None and card.kind not in kinds:
-            self.error("CR217", f"{card_id!r} is a {card.kind.value}, not a {what}", path)
+            self.error("CR217", f"{card_id!r} is {_a(card.kind.value)}, not {_a(what)}", path)
             return False
         return True
 
@@ -286,7 +448,7 @@ class _Builder:
                 if self._known(card_id, cards, ("hero", key, i)):
                     card = cards[card_id]
                     if not card.is_item and card.kind not in (CardKind.ENEMY,):
-                        self.error("CR217", f"{card_id!r} is a {card.kind.value}; the hero can carry only items", ("hero", key, i))
+                        self.error("CR217", f"{card_id!r} is {_a(card.kind.value)}; the hero can carry only items", ("hero", key, i))
                     elif key == "equipped" and card.slot is None:
                         self.error("CR217", f"{card_id!r} cannot be equipped: it has no equipment slot", ("hero", key, i))
         return Hero(hero["character"], tuple(hero.get("items", ())), tuple(hero.get("equipped", ())))
@@ -303,7 +465,8 @@ class _Builder:
         level_ids: dict[str, int] = {}
         for li, lv in enumerate(levels):
             if lv["id"] in level_ids:
-                self.error("CR202", f"duplicate level id {lv['id']!r} (also level {level_ids[lv['id']] + 1})", ("levels", li, "id"), level=li)
+                self.error("CR202", f"duplicate level id {lv['id']!r} (level {level_ids[lv['id']] + 1} has it too): "
+                           "each level needs its own id", ("levels", li, "id"), level=li)
             level_ids.setdefault(lv["id"], li)
         built = []
         instance_ids: dict[str, JsonPath] = {}
@@ -324,10 +487,12 @@ class _Builder:
             x, y = c["at"]
             where = {"level": li, "cell": (x, y)}
             if x >= width or y >= height:
-                self.error("CR203", f"cell ({x}, {y}) is outside the {width}x{height} grid", path + ("at",), **where)
+                self.error("CR203", f"cell ({x}, {y}) is outside the {width}x{height} grid (x 0 to {width - 1}, "
+                           f"y 0 to {height - 1}): move it, or make the level larger", path + ("at",), **where)
                 continue
             if (x, y) in by_pos:
-                self.error("CR204", f"two cards on cell ({x}, {y}): cells[{by_pos[(x, y)]}] is there already", path + ("at",), **where)
+                self.error("CR204", f"two cards on cell ({x}, {y}): cells[{by_pos[(x, y)]}] is there already; "
+                           "a cell holds one card", path + ("at",), **where)
                 continue
             by_pos[(x, y)] = ci
             card_id = c["card"]
@@ -337,8 +502,9 @@ class _Builder:
             if card.kind is CardKind.CHARACTER:
                 self.error("CR217", f"{card_id!r} is a character card; it cannot be placed on the map", path + ("card",), **where)
             instance = c.get("id", default_cell_id(level_id, x, y))
-            if instance in instance_ids:
-                self.error("CR202", f"duplicate card instance id {instance!r}", path + ("id",), **where)
+            # A repeated level id repeats every default instance id: reported once, as CR202 on the level.
+            if instance in instance_ids and ("id" in c or level_ids[level_id] == li):
+                self.error("CR202", f"duplicate card instance id {instance!r}: each card on the map needs its own id", path + ("id",), **where)
             instance_ids.setdefault(instance, path)
             self._cell_fields(c, card, path, cards, level_ids, where)
             if card_id == STARTING_TILE:
@@ -352,14 +518,14 @@ class _Builder:
         if not starts:
             self.error("CR206", f"level {level_id!r} has no starting tile: place a {STARTING_TILE!r}", base + ("cells",), level=li)
         for extra in starts[1:]:
-            self.error("CR207", f"level {level_id!r} has more than one starting tile", base + ("cells", extra, "card"), level=li)
+            self.error("CR207", f"level {level_id!r} has more than one starting tile: keep one", base + ("cells", extra, "card"), level=li)
         for gi, goal in enumerate(lv.get("goals", [])):
             verb, card_id = next(iter(goal.items()))
             gpath = base + ("goals", gi, verb)
             if not self._known(card_id, cards, gpath):
                 continue
             if verb == "slay" and not cards[card_id].is_enemy:
-                self.error("CR217", f"{card_id!r} is a {cards[card_id].kind.value}; only enemies can be slain", gpath, level=li)
+                self.error("CR217", f"{card_id!r} is {_a(cards[card_id].kind.value)}; only enemies can be slain", gpath, level=li)
             elif verb == "slay" and not any(c.card == card_id for c in cells):
                 self.error("CR221", f"goal: slay {card_id!r}, but no {card_id!r} is on level {level_id!r}", gpath, level=li)
             elif verb == "open" and card_id != CHEST and not any(c.card == card_id for c in cells):
@@ -388,11 +554,15 @@ class _Builder:
         for key in ("stock", "contents"):
             for i, item in enumerate(c.get(key, [])):
                 if self._known(item, cards, path + (key, i)) and not cards[item].is_item:
-                    self.error("CR217", f"{item!r} is a {cards[item].kind.value}, not an item", path + (key, i), **where)
+                    self.error("CR217", f"{item!r} is {_a(cards[item].kind.value)}, not an item", path + (key, i), **where)
         if card.id == STARTING_TILE and c.get("face", "down") != "up":
             self.error("CR219", "the starting tile must be face up", path + ("face",) if "face" in c else path, **where)
         if not c.get("paths"):
             self.warning("CR223", f"{card.id!r} has no paths: it can never be reached", path, **where)
+
+
+def _a(noun: str) -> str:
+    return f"an {noun}" if noun[:1] in "aeiou" else f"a {noun}"
 
 
 def _nearest(name: str, options: Iterable[str]) -> str | None:

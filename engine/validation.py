@@ -10,6 +10,9 @@ their verdicts equal over the whole test corpus.
 
 from __future__ import annotations
 
+import difflib
+import json
+import re
 from functools import cache
 from typing import Iterator
 
@@ -49,9 +52,26 @@ def _registry() -> Registry:
     return Registry().with_resources(resources)
 
 
+def _ecma_pattern(validator, pattern: str, instance: object, schema: dict):
+    """"pattern" as ECMA-262 reads it, which JSON Schema requires, and as fastjsonschema
+    does: "$" matches only at the very end. Python's "$" also matches before a final
+    newline, so plain jsonschema passes "goblin\\n" as an id that the fast path refuses,
+    and would leave such a refusal without a report."""
+    if validator.is_type(instance, "string") and not re.search(_ecma_regex(pattern), instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+@cache
+def _ecma_regex(pattern: str) -> str:
+    return pattern[:-1] + r"\Z" if pattern.endswith("$") and not pattern.endswith("\\$") else pattern
+
+
+_ReferenceValidator = jsonschema.validators.extend(jsonschema.Draft202012Validator, {"pattern": _ecma_pattern})
+
+
 @cache
 def reference_validator(name: str) -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator(load_schema(name), registry=_registry())
+    return _ReferenceValidator(load_schema(name), registry=_registry())
 
 
 @cache
@@ -61,6 +81,7 @@ def fast_validator(name: str):
 
 
 def is_valid(data: object, name: str) -> bool:
+    """Whether ``data`` follows the schema, decided by the compiled validator."""
     try:
         fast_validator(name)(data)
     except fastjsonschema.JsonSchemaException:
@@ -68,40 +89,141 @@ def is_valid(data: object, name: str) -> bool:
     return True
 
 
-def _describe(error: ValidationError) -> tuple[str, JsonPath]:
-    """A message an author can act on, and the path it is about."""
+_TYPE_WORDS = {
+    "object": "an object { ... }",
+    "array": "a list [ ... ]",
+    "string": "a string in double quotes",
+    "integer": "a whole number",
+    "number": "a number",
+    "boolean": "true or false",
+    "null": "null",
+}
+_ID_PATTERN = "^[a-z0-9][a-z0-9-]*$"
+_PATHS_PATTERN = "^N?E?S?W?$"
+
+
+def _json(value: object, limit: int = 40) -> str:
+    """A value as the author wrote it (JSON spelling), shortened for a message."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _kind_of(value: object) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return "null"
+
+
+def _name(path: JsonPath) -> str:
+    """What an author calls the value at ``path``: "width", "items[2]", "the campaign"."""
+    if not path:
+        return "the campaign"
+    last = path[-1]
+    if isinstance(last, int):
+        return f"{_name(path[:-1])}[{last}]" if len(path) > 1 else f"[{last}]"
+    return repr(last) if not last.isidentifier() else last
+
+
+def _type_words(expected: object) -> str:
+    names = expected if isinstance(expected, list) else [expected]
+    return " or ".join(_TYPE_WORDS.get(n, str(n)) for n in names)
+
+
+def _pattern_message(instance: str, pattern: str, what: str) -> str:
+    if pattern == _PATHS_PATTERN:
+        return f"{what} {_json(instance)} must be some of the letters N, E, S, W, in that order (\"NESW\", \"EW\", \"S\", ...)"
+    if pattern == _ID_PATTERN:
+        return (f"{what} {_json(instance)} is not a valid id: use lower-case letters, digits and dashes, "
+                "starting with a letter or digit")
+    return f"{what} {_json(instance)} does not match the pattern {pattern}"
+
+
+def _describe(error: ValidationError) -> list[tuple[str, str, JsonPath]]:
+    """(code, message, path) for one error: a message an author can act on, placed where to act."""
     path: JsonPath = tuple(error.absolute_path)
     kw = error.validator
-    if kw == "additionalProperties":
-        extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
-        if extra:
-            known = ", ".join(sorted(error.schema.get("properties", {})))
-            return f"unknown property {extra[0]!r} (expected one of: {known})", path + (extra[0],)
-    if kw == "required":
-        missing = error.message.split("'")[1] if "'" in error.message else error.message
-        return f"missing required property {missing!r}", path
+    value = error.validator_value
+    inst = error.instance
+    name = _name(path)
+    if "propertyNames" in error.relative_schema_path:
+        # The instance is the offending key; point at the key itself.
+        key_path = path + (inst,)
+        if kw == "maxLength":
+            return [("CR109", f"the id {_json(inst)} is {len(inst)} characters long; the limit is {value}", key_path)]
+        return [("CR109", _pattern_message(inst, value, "the key") if kw == "pattern"
+                 else f"the key {_json(inst)} is not allowed here", key_path)]
+    code = KEYWORD_CODES.get(kw, "CR100")
+    if kw == "additionalProperties" and isinstance(inst, dict):
+        known = sorted(error.schema.get("properties", {}))
+        out = []
+        for extra in sorted(set(inst) - set(known)):
+            near = difflib.get_close_matches(extra, known, n=1, cutoff=0.6)
+            hint = f"did you mean {near[0]!r}? " if near else ""
+            out.append((code, f"unknown property {extra!r} in {name}: {hint}expected one of: {', '.join(known)}",
+                        path + (extra,)))
+        if out:
+            return out
+    if kw == "required" and isinstance(inst, dict):
+        missing = [k for k in value if k not in inst]
+        words = ", ".join(repr(k) for k in missing)
+        plural = "properties" if len(missing) > 1 else "property"
+        return [(code, f"{name} is missing the required {plural} {words}: add {'them' if len(missing) > 1 else 'it'}", path)]
+    if kw == "type":
+        return [(code, f"{name} must be {_type_words(value)}, not {_kind_of(inst)} ({_json(inst)})", path)]
     if kw == "enum":
-        options = ", ".join(repr(o) for o in error.validator_value)
-        return f"{error.instance!r} is not one of {options}", path
-    if kw == "pattern" and error.validator_value == "^N?E?S?W?$":
-        return f"paths {error.instance!r} must be a subset of NESW in that order", path
+        return [(code, f"{name} is {_json(inst)}; use one of {', '.join(_json(o) for o in value)}", path)]
+    if kw == "const":
+        return [(code, f"{name} is {_json(inst)}; it must be {_json(value)}", path)]
     if kw == "pattern":
-        return f"{error.instance!r} is not a valid id (lower-case letters, digits and dashes)", path
-    if kw == "oneOf" and isinstance(error.instance, dict):
-        return "a goal is exactly one of {\"slay\": card}, {\"open\": card} or {\"buy\": card}", path
-    return error.message, path
+        return [(code, _pattern_message(inst, value, name), path)]
+    if kw == "minimum":
+        return [(code, f"{name} is {_json(inst)}; the smallest allowed is {value}", path)]
+    if kw == "maximum":
+        return [(code, f"{name} is {_json(inst)}; the largest allowed is {value}", path)]
+    if kw == "minItems":
+        return [(code, f"{name} has {len(inst)} item{'s' if len(inst) != 1 else ''}; it needs at least {value}", path)]
+    if kw == "maxItems":
+        return [(code, f"{name} has {len(inst)} items; the limit is {value}", path)]
+    if kw == "maxProperties":
+        return [(code, f"{name} has {len(inst)} entries; the limit is {value}", path)]
+    if kw == "minLength":
+        return [(code, f"{name} must not be empty" if value == 1 else f"{name} is shorter than {value} characters", path)]
+    if kw == "maxLength":
+        return [(code, f"{name} is {len(inst):,} characters long; the limit is {value:,}", path)]
+    if kw == "oneOf":
+        return [(code, "a goal is exactly one of {\"slay\": card}, {\"open\": card} or {\"buy\": card}, "
+                 f"not {_json(inst)}", path)]
+    return [(code, error.message, path)]
+
+
+def _best(error: ValidationError) -> ValidationError:
+    """The most relevant error: inside a oneOf, the branch's complaint about a value,
+    but the oneOf itself when no branch fits the shape of the object."""
+    best = best_match([error])
+    if error.validator == "oneOf" and tuple(best.absolute_path) == tuple(error.absolute_path):
+        return error
+    return best
 
 
 def schema_diagnostics(data: object, name: str) -> Iterator[Diagnostic]:
-    """One diagnostic per problem: the best match of each group of related errors."""
+    """One diagnostic per problem: the most relevant error at each place, in document order."""
     validator = reference_validator(name)
+    groups: dict[JsonPath, list[ValidationError]] = {}
+    for error in validator.iter_errors(data):
+        groups.setdefault(tuple(error.absolute_path), []).append(error)
     seen: set[JsonPath] = set()
-    errors = sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
-    for error in errors:
-        best = best_match([error])
-        message, path = _describe(best)
-        if path in seen:
-            continue
-        seen.add(path)
-        code = KEYWORD_CODES.get(best.validator, "CR100")
-        yield Diagnostic(code, message, path=path)
+    for group in groups.values():
+        for code, message, path in _describe(_best(best_match(group))):
+            if path not in seen:
+                seen.add(path)
+                yield Diagnostic(code, message, path=path)

@@ -1,0 +1,62 @@
+"""Engine speed: random legal playouts and clone + key, on one core.
+
+Run ``python benchmarks/bench_engine.py``. Figures only; no thresholds (the
+target is >= 100,000 applied actions per second).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from pathlib import Path
+
+from cardrogue.engine.loader import load_campaign
+from cardrogue.engine.play import FatedResolver
+from cardrogue.engine.state import GameState
+
+CAMPAIGN = Path(__file__).resolve().parent.parent / "campaigns" / "a-sons-descent.json"
+
+
+def playouts(campaign, seconds: float, max_actions: int = 200) -> tuple[int, int, float]:
+    """Random legal playouts (legal_actions + apply + fated dice); returns (actions, rolls, elapsed)."""
+    resolver = FatedResolver(campaign)
+    rng = random.Random(1)
+    actions = rolls = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = GameState.new(campaign, log=False)
+        for _ in range(max_actions):
+            legal = state.legal_actions()
+            if not legal:
+                break
+            state.apply(rng.choice(legal))
+            actions += 1
+            while state.chance is not None:
+                state.apply_roll(resolver.roll(state))
+                rolls += 1
+    return actions, rolls, time.perf_counter() - start
+
+
+def clone_key(campaign, n: int) -> float:
+    state = GameState.new(campaign, log=False)
+    resolver = FatedResolver(campaign)
+    for text in ("flip E", "move E", "end", "flip E"):
+        state.step(text, resolver)
+    start = time.perf_counter()
+    for _ in range(n):
+        hash(state.clone().key())
+    return n / (time.perf_counter() - start)
+
+
+def main() -> int:
+    campaign = load_campaign(CAMPAIGN).campaign
+    actions, rolls, elapsed = playouts(campaign, 3.0)
+    print(f"random legal playouts: {actions / elapsed:,.0f} actions/s "
+          f"({actions:,} actions, {rolls:,} dice, {elapsed:.1f} s)")
+    print(f"clone + key:           {clone_key(campaign, 100_000):,.0f} /s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

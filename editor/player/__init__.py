@@ -1,0 +1,1 @@
+"""The embedded player: story mode in the terminal."""

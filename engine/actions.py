@@ -1,0 +1,102 @@
+"""Actions: what a player chooses, as small immutable values with a text form.
+
+Every action has one line of text a person can read and type, and
+``Action.parse(str(action)) == action``:
+
+==========================  ==========================================================
+``flip N``                  Standard turn sequence, step 1: flip the face-down card north
+``move E``                  step 2: move onto the ADJACENT TILE east
+``attack`` / ``attack N``   Combat, step 1: the attack roll (the direction picks the
+                            enemy when several are adjacent)
+``flee W``                  Combat, step 1: try to flee, moving west on success
+``drink red``               drink a potion of that colour
+``throw red N``             throw a potion on the enemy north
+``equip sword``             put a weapon or armour from the hand on its slot
+``unequip sword``           take it back into the hand
+``buy helm`` / ``sell helm``  at the shop
+``read scroll-of-passage E``  read a scroll; identify takes a colour, passage a direction
+``spell E``                 the mage's spell: MOVE TO ANY ADJACENT TILE
+``teleport 3,4``            choose where a potion of teleportation sends its target
+``end``                     end the turn
+==========================  ==========================================================
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+VERBS = ("flip", "move", "attack", "flee", "drink", "throw", "equip", "unequip", "buy", "sell",
+         "read", "spell", "teleport", "end")
+DIRECTION_NAMES = ("N", "E", "S", "W")
+_ARITY = {"flip": (1, 1), "move": (1, 1), "attack": (0, 1), "flee": (1, 1), "drink": (1, 1),
+          "throw": (2, 2), "equip": (1, 1), "unequip": (1, 1), "buy": (1, 1), "sell": (1, 1),
+          "read": (1, 2), "spell": (1, 1), "teleport": (1, 1), "end": (0, 0)}
+_DIRECTIONAL = {"flip", "move", "attack", "flee", "spell"}
+
+
+class ActionError(ValueError):
+    """Text that is not an action, or an action that is not legal now."""
+
+
+class Action(NamedTuple):
+    """One player choice: a verb from :data:`VERBS` and up to two arguments."""
+
+    verb: str
+    arg: str = ""
+    arg2: str = ""
+
+    def __str__(self) -> str:
+        if self.arg2:
+            return f"{self.verb} {self.arg} {self.arg2}"
+        if self.arg:
+            return f"{self.verb} {self.arg}"
+        return self.verb
+
+    @classmethod
+    def parse(cls, text: str) -> "Action":
+        """Read an action from its text form (spacing and the case of verb and directions are forgiven)."""
+        words = text.split()
+        if not words:
+            raise ActionError("empty action")
+        verb, args = words[0].lower(), words[1:]
+        if verb not in _ARITY:
+            raise ActionError(f"unknown action {verb!r}; expected one of {', '.join(VERBS)}")
+        lo, hi = _ARITY[verb]
+        if not lo <= len(args) <= hi:
+            raise ActionError(f"{verb!r} takes {lo if lo == hi else f'{lo} to {hi}'} argument(s)")
+        if verb in _DIRECTIONAL and args:
+            args[0] = args[0].upper()
+            if args[0] not in DIRECTION_NAMES:
+                raise ActionError(f"{args[0]!r} is not a direction (N, E, S, W)")
+        if verb == "throw":
+            args[1] = args[1].upper()
+            if args[1] not in DIRECTION_NAMES:
+                raise ActionError(f"{args[1]!r} is not a direction (N, E, S, W)")
+        if verb == "teleport":
+            x, _, y = args[0].partition(",")
+            if not (x.isdigit() and y.isdigit()):
+                raise ActionError(f"teleport takes a place as x,y, not {args[0]!r}")
+        if verb == "read" and len(args) == 2 and args[1].upper() in DIRECTION_NAMES:
+            args[1] = args[1].upper()
+        return cls(verb, *args)
+
+
+class Chance(NamedTuple):
+    """A chance point: a d6 is due from the stream of card instance ``instance``.
+
+    ``draw`` is how many rolls that stream has produced so far in this run, so
+    fated dice answer it with roll number ``draw`` of the stream.
+    """
+
+    instance: str
+    purpose: str  # "attack roll", "dodge", "ability", "flee", "trap", "fountain"
+    draw: int
+
+
+END = Action("end")
+ATTACK = Action("attack")
+FLIP = tuple(Action("flip", d) for d in DIRECTION_NAMES)
+MOVE = tuple(Action("move", d) for d in DIRECTION_NAMES)
+ATTACK_TOWARD = tuple(Action("attack", d) for d in DIRECTION_NAMES)
+FLEE = tuple(Action("flee", d) for d in DIRECTION_NAMES)
+SPELL = tuple(Action("spell", d) for d in DIRECTION_NAMES)

@@ -1,0 +1,314 @@
+"""Combat ("TURNS > Combat", "COMBAT TURN SEQUENCE", "FLEEING FROM AN ENEMY", "SLAYING AN ENEMY").
+
+A mixin of :class:`~.state.GameState`. One combat turn:
+
+1. the attack roll, from the attacked enemy card's stream (REROLL TWICE,
+   ATTACK AGAIN, ATTACK MISSES and BLOCK are read off its rolls), or a flee
+   roll from each chasing enemy's stream;
+2. each enemy's ability (a DODGES roll of the attacked enemy comes before its
+   damage, since it negates it);
+3. each enemy's attack, less the hero's -X DAMAGE TAKEN.
+
+Several adjacent enemies: the player picks one for step 1; steps 2 and 3 are
+applied for all ("FLEE"). A paralysed enemy neither attacks nor applies combat
+effects; BLOCK stops every enemy's damage and abilities for the turn (the
+project's reading: "exceptions must always favor the player who is being afflicted").
+"""
+
+from __future__ import annotations
+
+from .actions import ATTACK, ATTACK_TOWARD, FLEE, Action
+from .dungeon import CLEARED
+
+BLOCKED, MISSED = 1, 2
+BASILISKS = ("basilisk-of-stone", "basilisk-of-venom")
+
+
+class CombatRules:
+    __slots__ = ()
+
+    # ------------------------------------------------------------------ enemies' state
+
+    def _foe(self, e: int) -> tuple[int, int, int, int]:
+        """(health, poison turns, paralysed turns, attack modifier) of the enemy whose card started on cell ``e``."""
+        f = self.foes.get(e)
+        return f if f is not None else (self.d.card[e].health, 0, 0, 0)
+
+    def _set_foe(self, e: int, health: int, poison: int, paralysed: int, attack: int) -> None:
+        if health == self.d.card[e].health and not (poison or paralysed or attack):
+            self.foes.pop(e, None)
+        else:
+            self.foes[e] = (health, poison, paralysed, attack)
+
+    def _restore_distant_foes(self) -> None:
+        """Leaving combat (a successful flee, a teleport): an enemy's health is completely restored."""
+        if not self.foes:
+            return
+        near = {e for _, e in self.adjacent_enemies()}
+        for e, (h, p, z, a) in list(self.foes.items()):
+            if e not in near and h != self.d.card[e].health:
+                self._set_foe(e, self.d.card[e].health, p, z, a)
+
+    def _poison_foes(self) -> None:
+        """POISON on an enemy: -1 health at the beginning of the turn of the player who poisoned him."""
+        for e, (h, p, z, a) in list(self.foes.items()):
+            if p:
+                self._say("Poison: {} loses 1 health.", self.d.card[e].name)
+                self._set_foe(e, h - 1, p - 1, z, a)
+                if h - 1 <= 0:
+                    self._slay(e)
+
+    def _slay(self, e: int) -> None:
+        """SLAYING AN ENEMY: its card goes to the hand as loot (gold); a pathing tile remains.
+
+        A boss's card is kept as a trophy (unsellable). THE BASILISKS: both cards in
+        one hand are discarded from the game.
+        """
+        card = self.d.card[e]
+        self.foes.pop(e, None)
+        self.faces[e] = CLEARED
+        if self.visitors:
+            for cell, who in list(self.visitors.items()):
+                if who == e:
+                    del self.visitors[cell]
+        if card.kind.value == "boss":
+            hand = self.hand + (card.id,)
+            if all(b in hand for b in BASILISKS):
+                hand = tuple(c for c in hand if c not in BASILISKS)
+                self._say("{} is slain. Both basilisk cards in one hand: both are discarded.", card.name)
+            else:
+                self._say("{} is slain: its card is kept as a trophy.", card.name)
+            self.hand = tuple(sorted(hand))
+        else:
+            self.gold += card.gold or 0
+            self._say("{} is slain: loot worth {} gold (gold {}).", card.name, card.gold or 0, self.gold)
+
+    # ------------------------------------------------------------------ actions
+
+    def _combat_actions(self) -> list[Action]:
+        foes = self.adjacent_enemies()
+        out = [ATTACK] if len(foes) == 1 else [ATTACK_TOWARD[dr] for dr, _ in foes]
+        if self._flee_faces(foes) is not None:
+            out.extend(FLEE[dr] for dr, j in self.d.neighbours[self.pos] if self._may_enter(j))
+        return out
+
+    def _flee_faces(self, foes) -> frozenset[int] | None:
+        """The faces that flee, or None when fleeing is impossible (CANNOT FLEE with no way out)."""
+        faces = self.stats.flee_faces()
+        if faces:
+            return faces
+        chasing = [e for _, e in foes if self._chases(e)]
+        return None if chasing else faces
+
+    def _chases(self, e: int) -> bool:
+        """DOES NOT CHASE and paralysed enemies are fled without a roll ("PARALYSIS")."""
+        if self._foe(e)[2]:
+            return False
+        return not any(a.kind == "does-not-chase" for a in self.d.card[e].abilities)
+
+    def _act_attack(self, action: Action) -> bool:
+        from .state import COMBAT
+
+        if self.phase != COMBAT:
+            return False
+        foes = self.adjacent_enemies()
+        if action.arg:
+            target = next((e for dr, e in foes if "NESW"[dr] == action.arg), -1)
+        else:
+            target = foes[0][1] if len(foes) == 1 else -1
+        if target < 0:
+            return False
+        self.pure = False
+        self.fight = (target, 1, 0, 0, 0)
+        self._say("Attacks {}.", self.d.card[target].name)
+        self._then((CombatRules._step_attack_roll,))
+        return True
+
+    def _act_flee(self, action: Action) -> bool:
+        """FLEEING FROM AN ENEMY: a roll of 4-6 (or CAN FLEE X) from each chasing enemy's stream."""
+        from .state import COMBAT
+
+        if self.phase != COMBAT:
+            return False
+        j = self.d.adjacent[self.pos]["NESW".find(action.arg)]
+        foes = self.adjacent_enemies()
+        if j < 0 or not self._may_enter(j) or self._flee_faces(foes) is None:
+            return False
+        self.pure = False
+        self._say("Tries to flee {}.", action.arg)
+        chasing = tuple(e for _, e in foes if self._chases(e))
+        self._flee_next(j, chasing)
+        return True
+
+    def _flee_next(self, j: int, chasing: tuple[int, ...]) -> None:
+        if chasing:
+            self._need(chasing[0], "flee", CombatRules._roll_flee, j, chasing[1:])
+        else:
+            self._fled(j)
+
+    def _roll_flee(self, n: int, e: int, j: int, rest: tuple[int, ...]) -> None:
+        if n in self.stats.flee_faces():
+            self._say("{}'s stream rolls {}: escapes it.", self.d.card[e].name, n)
+            self._flee_next(j, rest)
+        else:
+            self._say("{}'s stream rolls {}: fails to flee; the enemies act.", self.d.card[e].name, n)
+            self.fight = (-1, 0, 0, 0, 0)
+            self._enemies_act()
+
+    def _fled(self, j: int) -> None:
+        """Fled: move away, the enemies' health is restored, and the turn resumes at step 4."""
+        from .state import DONE
+
+        self.phase, self.moved, self.pos = DONE, True, j
+        if self.log is not None:
+            self._say("Flees to {}.", self.where(j))
+        self._restore_distant_foes()
+        self._arrive(j)
+
+    # ------------------------------------------------------------------ the combat turn sequence
+
+    def _step_attack_roll(self) -> None:
+        self._need(self.fight[0], "attack roll", CombatRules._roll_attack)
+
+    def _roll_attack(self, n: int, target: int) -> None:
+        """Step 1, the ATTACK ROLL, and the ROLLING AN X effects of the hero's equipment.
+
+        REROLL TWICE: the X itself does not count; two more rolls follow (per item
+        with the effect), and "attack modifiers are applied to the sum of all rolls
+        for that turn". ATTACK AGAIN: the project's reading: one more attack, with
+        its own modifiers, added to the damage.
+        """
+        _, pending, total, damage, flags = self.fight
+        st = self.stats
+        pending -= 1
+        if n in st.block:
+            flags |= BLOCKED
+        if n in st.misses:
+            flags |= MISSED
+        extra = st.reroll[n]
+        name = self.d.card[target].name
+        if extra:
+            pending += extra
+            self._say("{}'s stream rolls {}: REROLL TWICE, {} more rolls.", name, n, extra)
+        else:
+            total += n
+            self._say("{}'s stream rolls {} for the attack roll.", name, n)
+        if pending:
+            self.fight = (target, pending, total, damage, flags)
+            self._then((CombatRules._step_attack_roll,))
+            return
+        dealt = st.attack_damage(total, self.atk_bonus)
+        self._say("Attack: {} from rolls totalling {} (modifier {:+d}).", dealt, total, st.attack_roll + self.atk_bonus)
+        damage += dealt
+        if n in st.again:
+            self._say("ATTACK AGAIN.")
+            self.fight = (target, 1, 0, damage, flags)
+            self._then((CombatRules._step_attack_roll,))
+            return
+        if flags & MISSED:
+            damage = 0
+            self._say("ATTACK MISSES: no damage this turn.")
+        self.fight = (target, 0, 0, damage, flags)
+        if not flags & BLOCKED and not self._foe(target)[2]:
+            dodge = next((a for a in self.d.card[target].abilities if a.kind == "dodge"), None)
+            if dodge is not None:
+                self._need(target, "dodge", CombatRules._roll_dodge)
+                return
+        self._strike(target, damage)
+
+    def _roll_dodge(self, n: int, target: int) -> None:
+        dodge = next(a for a in self.d.card[target].abilities if a.kind == "dodge")
+        damage = self.fight[3]
+        if dodge.triggered_by(n):
+            self._say("{}'s stream rolls {}: DODGES PLAYER'S ATTACK.", self.d.card[target].name, n)
+            damage = 0
+        else:
+            self._say("{}'s stream rolls {}: no dodge.", self.d.card[target].name, n)
+        self._strike(target, damage)
+
+    def _strike(self, target: int, damage: int) -> None:
+        h, p, z, a = self._foe(target)
+        card = self.d.card[target]
+        if damage > 0:
+            h -= damage
+            self._say("Deals {} to {}: {} health left.", damage, card.name, max(h, 0))
+        else:
+            self._say("The attack does nothing.")
+        if h <= 0:
+            self._slay(target)
+        else:
+            self._set_foe(target, h, p, z, a)
+        if self.fight[4] & BLOCKED:
+            self._say("BLOCK ENEMY'S ATTACK THIS TURN: the enemies deal no damage and apply no ability.")
+            self._then((CombatRules._step_combat_over,))
+            return
+        self._enemies_act()
+
+    def _enemies_act(self) -> None:
+        """Steps 2 and 3 for every enemy still adjacent and able to act."""
+        steps = []
+        for _, e in self.adjacent_enemies():
+            if self._foe(e)[2]:
+                self._say("{} is paralysed: it does not act this turn.", self.d.card[e].name)
+            else:
+                steps.append((CombatRules._step_enemy, e, 0, -1))
+        steps.append((CombatRules._step_combat_over,))
+        self._then(*steps)
+
+    def _step_enemy(self, e: int, k: int, doubled: int) -> None:
+        """Step 2, apply enemy ability: rolled abilities roll the enemy's stream; the others just apply."""
+        abilities = self.d.card[e].abilities
+        while k < len(abilities):
+            a = abilities[k]
+            if a.trigger == "die" and a.kind != "dodge":
+                self._need(e, "ability", CombatRules._roll_enemy_ability, k, doubled)
+                return
+            if a.trigger == "always":
+                self._enemy_ability(e, a)
+            k += 1
+        self._enemy_attack(e, doubled)
+
+    def _roll_enemy_ability(self, n: int, e: int, k: int, doubled: int) -> None:
+        a = self.d.card[e].abilities[k]
+        name = self.d.card[e].name
+        if a.kind == "double-roll-attack":
+            doubled = 2 * n
+            self._say("{}'s stream rolls {}: ATTACK IS DOUBLE THE ROLL ({}).", name, n, doubled)
+        elif a.triggered_by(n):
+            self._say("{}'s stream rolls {}: {}.", name, n, a)
+            self._enemy_ability(e, a)
+        else:
+            self._say("{}'s stream rolls {}: no effect.", name, n)
+        if self.outcome is None:
+            self._step_enemy(e, k + 1, doubled)
+
+    def _enemy_ability(self, e: int, a) -> None:
+        card = self.d.card[e]
+        if a.kind == "poison":
+            self._poison_player(a.y, card.name)
+        elif a.kind == "paralyze":
+            self._paralyse_player(a.y, card.name, ends_turn=False)
+        elif a.kind == "heals":
+            h, p, z, atk = self._foe(e)
+            if h < card.health:
+                h = min(card.health, h + a.x)
+                self._set_foe(e, h, p, z, atk)
+                self._say("{} HEALS +{}: {} health.", card.name, a.x, h)
+
+    def _enemy_attack(self, e: int, doubled: int) -> None:
+        """Step 3, enemy attacks: attack (or double the roll, plus the card's attack) less damage taken."""
+        card = self.d.card[e]
+        attack = (card.attack or 0) + self._foe(e)[3] + (doubled if doubled >= 0 else 0)
+        damage = attack - self.stats.damage_taken
+        if damage <= 0:
+            self._say("{} attacks for {}: no damage taken.", card.name, max(attack, 0))
+            return
+        self._hurt(damage, f"{card.name} attacks for {attack}")
+
+    def _step_combat_over(self) -> None:
+        """The combat turn ends the turn unless every adjacent enemy is slain."""
+        self.fight = None
+        if self.adjacent_enemies():
+            self._end_turn_now()
+        else:
+            self._resume_after_combat()

@@ -1,0 +1,230 @@
+"""Replays: the proof of a run ("DESIGN: Replays are the proof").
+
+A replay holds the format version, the rules version, the campaign id and the
+SHA-256 of its canonical content, the dice mode and seed, the actions in their
+text form, a state-hash checkpoint every ``every`` actions, the final state hash
+and the claimed result. :func:`verify_replay` re-simulates it and accepts only an
+exact match; it is the only maker of :class:`VerifiedRun`, the only thing the
+high-score table takes.
+
+State hashes are the first 16 hex digits of SHA-256 over a stable JSON rendering
+of ``GameState.key()`` (bytes as hex, callables by qualified name), so they are
+the same on every platform and Python version.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from .actions import Action, ActionError
+from .dice import FatedDice
+from .model import Campaign
+from .state import GameState
+from .validation import reference_validator
+
+FORMAT = 1
+CHECKPOINT_EVERY = 16
+_SCHEMA_REF = "https://cardrogue-studio.dev/schema/replay.schema.json"
+_AUTHENTIC = object()  # held only by VerifiedRun values that verify_replay made
+
+
+class StreamResolver:
+    """Answers chance points from per-card d6 streams (fated: the campaign's seed; random: a fresh one)."""
+
+    def __init__(self, campaign: Campaign, seed: int | None = None) -> None:
+        scripted = {cell.id: cell.rolls for level in campaign.levels for cell in level.cells if cell.rolls}
+        self.seed = campaign.seed if seed is None else seed
+        self.dice = FatedDice(self.seed, scripted)
+
+    def roll(self, state: GameState) -> int:
+        chance = state.chance
+        return self.dice.roll(chance.instance, chance.draw)
+
+
+def _stable(value: Any) -> Any:
+    if isinstance(value, (bytes, bytearray)):
+        return value.hex()
+    if isinstance(value, (tuple, list)):
+        return [_stable(v) for v in value]
+    if isinstance(value, dict):
+        return [[_stable(k), _stable(v)] for k, v in sorted(value.items())]
+    if callable(value):
+        return getattr(value, "__qualname__", repr(value))
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    return repr(value)
+
+
+def state_hash(state: GameState) -> str:
+    blob = json.dumps(_stable(state.key()), separators=(",", ":"))
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:16]
+
+
+def outcome_name(state: GameState) -> str:
+    return state.outcome or "unfinished"
+
+
+class Recorder:
+    """Plays a run through the engine and records it as a replay."""
+
+    def __init__(self, campaign: Campaign, *, level: int = 0, mode: str = "fated", seed: int | None = None,
+                 player: str = "", every: int = CHECKPOINT_EVERY) -> None:
+        if mode not in ("fated", "random"):
+            raise ValueError("dice mode is fated or random")
+        if mode == "fated" and seed not in (None, campaign.seed):
+            raise ValueError("fated dice use the campaign's seed")
+        self.campaign, self.level, self.mode, self.player, self.every = campaign, level, mode, player, every
+        self.resolver = StreamResolver(campaign, seed)
+        self.state = GameState.new(campaign, level)
+        self.state.resolve(self.resolver)
+        self.actions: list[str] = []
+        self.checkpoints: list[str] = []
+
+    def play(self, action: Action | str) -> None:
+        self.state.step(action, self.resolver)
+        self.actions.append(str(action if isinstance(action, Action) else Action.parse(action)))
+        if len(self.actions) % self.every == 0:
+            self.checkpoints.append(state_hash(self.state))
+
+    def document(self) -> dict:
+        turns, health = self.state.score
+        doc: dict[str, Any] = {
+            "$schema": _SCHEMA_REF, "format": FORMAT, "rules": self.campaign.rules,
+            "campaign": {"id": self.campaign.id, "hash": self.campaign.content_hash, "level": self.level},
+            "dice": {"mode": self.mode, "seed": self.resolver.seed},
+        }
+        if self.player:
+            doc["player"] = self.player
+        doc.update(every=self.every, actions=list(self.actions), checkpoints=list(self.checkpoints),
+                   final=state_hash(self.state),
+                   result={"outcome": outcome_name(self.state), "turns": turns, "health": health})
+        return doc
+
+    def text(self) -> str:
+        return dumps_replay(self.document())
+
+
+def dumps_replay(doc: dict) -> str:
+    """A replay a person can read: one action per line."""
+    lines = ["{"]
+    items = list(doc.items())
+    for i, (key, value) in enumerate(items):
+        comma = "," if i < len(items) - 1 else ""
+        if key in ("actions", "checkpoints") and value:
+            inner = ",\n".join(f"    {json.dumps(v)}" for v in value)
+            lines.append(f'  "{key}": [\n{inner}\n  ]{comma}')
+        else:
+            lines.append(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}{comma}")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+@dataclass(frozen=True)
+class VerifiedRun:
+    """A run whose replay re-simulated to exactly its claimed result."""
+
+    campaign_id: str
+    campaign_title: str
+    content_hash: str
+    level: int
+    dice_mode: str
+    player: str
+    outcome: str
+    turns: int
+    health: int
+    replay_text: str
+    _token: object = field(default=None, repr=False, compare=False)
+
+    def is_authentic(self) -> bool:
+        return self._token is _AUTHENTIC
+
+    @property
+    def ranked(self) -> bool:
+        """Only a won whole-campaign run under the map's fated dice competes for the high score."""
+        return self.outcome == "won" and self.dice_mode == "fated" and self.level == 0
+
+
+@dataclass(frozen=True)
+class Verdict:
+    ok: bool
+    message: str
+    run: VerifiedRun | None = None
+    action_index: int | None = None  # 0-based index of the action the verdict is about
+
+
+class ReplayError(ValueError):
+    pass
+
+
+def parse_replay(text: str) -> dict:
+    """The replay document, or :class:`ReplayError` naming what is wrong and where."""
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ReplayError(f"not JSON: line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    except RecursionError:
+        raise ReplayError("not a replay: nested too deeply") from None
+    errors = sorted(reference_validator("replay.schema.json").iter_errors(doc), key=lambda e: list(map(str, e.absolute_path)))
+    if errors:
+        from jsonschema.exceptions import best_match
+
+        from .diagnostics import format_json_path
+
+        err = best_match(errors)
+        raise ReplayError(f"not a valid replay: {format_json_path(err.absolute_path)}: {err.message}")
+    return doc
+
+
+def verify_replay(text: str, campaign: Campaign) -> Verdict:
+    """Re-simulate a replay against ``campaign``; accept only an exact match."""
+    try:
+        doc = parse_replay(text)
+    except ReplayError as exc:
+        return Verdict(False, str(exc))
+    claimed = doc["campaign"]
+    if claimed["id"] != campaign.id:
+        return Verdict(False, f"the replay is for campaign {claimed['id']!r}, not {campaign.id!r}")
+    if claimed["hash"] != campaign.content_hash:
+        return Verdict(False, f"the replay was recorded on another version of {campaign.id!r} "
+                              f"(content hash {claimed['hash'][:12]}…, this file is {campaign.content_hash[:12]}…)")
+    if doc["rules"] != campaign.rules:
+        return Verdict(False, f"the replay uses rules {doc['rules']}, the campaign rules {campaign.rules}")
+    dice = doc["dice"]
+    if dice["mode"] == "fated" and dice["seed"] != campaign.seed:
+        return Verdict(False, f"fated dice must use the campaign's seed {campaign.seed}, not {dice['seed']}")
+    level = claimed.get("level", 0)
+    if level >= len(campaign.levels):
+        return Verdict(False, f"the replay starts on level {level}, but the campaign has {len(campaign.levels)}")
+    every = doc.get("every", CHECKPOINT_EVERY)
+    actions, checkpoints = doc["actions"], doc["checkpoints"]
+    if len(checkpoints) != len(actions) // every:
+        return Verdict(False, f"{len(actions)} actions need {len(actions) // every} checkpoints, the replay has {len(checkpoints)} (truncated or edited)")
+
+    resolver = StreamResolver(campaign, dice["seed"])
+    state = GameState.new(campaign, level, log=False)
+    state.resolve(resolver)
+    for i, text_action in enumerate(actions):
+        try:
+            action = Action.parse(text_action)
+            if state.is_terminal():
+                return Verdict(False, f"action {i + 1} ({text_action!r}) comes after the run ended", action_index=i)
+            state.step(action, resolver)
+        except ActionError as exc:
+            return Verdict(False, f"action {i + 1} ({text_action!r}) is not legal: {exc}", action_index=i)
+        if (i + 1) % every == 0 and state_hash(state) != checkpoints[(i + 1) // every - 1]:
+            return Verdict(False, f"desync at action {i + 1} ({text_action!r}): the checkpoint after it differs "
+                                  f"(the run diverged within actions {i + 2 - every}..{i + 1})", action_index=i)
+    if state_hash(state) != doc["final"]:
+        return Verdict(False, "the final state differs from the replay's final state hash", action_index=len(actions) - 1)
+    turns, health = state.score
+    result = doc["result"]
+    actual = {"outcome": outcome_name(state), "turns": turns, "health": health}
+    if result != actual:
+        return Verdict(False, f"the replay claims {result['outcome']} in {result['turns']} turns with {result['health']} health, "
+                              f"but re-simulates to {actual['outcome']} in {turns} turns with {health} health")
+    run = VerifiedRun(campaign.id, campaign.title, campaign.content_hash, level, dice["mode"], doc.get("player", ""),
+                      actual["outcome"], turns, health, text, _AUTHENTIC)
+    return Verdict(True, f"verified: {actual['outcome']} in {turns} turns with {health} health", run)

@@ -1,0 +1,109 @@
+"""The local high-score table: SQLite, one table per campaign content hash.
+
+A score enters only as a :class:`~.replay.VerifiedRun`, which only
+:func:`~.replay.verify_replay` makes after re-simulating the replay to exactly
+its claimed result -- there is no other way in. A changed campaign has a new
+hash, so its scores start afresh ("DESIGN: Replays are the proof").
+
+The database runs in WAL mode and every insert is one ``BEGIN IMMEDIATE``
+transaction with a generous busy timeout, so several processes finishing runs at
+once all get their scores in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from .replay import VerifiedRun
+
+ENV_VAR = "CARDROGUE_SCORES_DB"
+BUSY_TIMEOUT_S = 60.0
+
+
+def default_db_path() -> Path:
+    """``$CARDROGUE_SCORES_DB``, else ``scores.sqlite3`` in the user's data directory."""
+    if env := os.environ.get(ENV_VAR):
+        return Path(env)
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("cardrogue-studio", appauthor=False)) / "scores.sqlite3"
+
+
+@dataclass(frozen=True)
+class Score:
+    rank: int
+    player: str
+    turns: int
+    health: int
+    recorded_at: float
+    replay_sha256: str
+
+
+def _table(content_hash: str) -> str:
+    if len(content_hash) != 64 or any(ch not in "0123456789abcdef" for ch in content_hash):
+        raise ValueError("a content hash is 64 lower-case hex digits")
+    return f"scores_{content_hash}"
+
+
+class ScoreStore:
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path) if path is not None else default_db_path()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS campaigns (hash TEXT PRIMARY KEY, id TEXT NOT NULL, title TEXT NOT NULL)"
+        )
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> "ScoreStore":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def add(self, run: VerifiedRun) -> bool:
+        """Record a verified run; False when this very replay is already in the table."""
+        if not isinstance(run, VerifiedRun) or not run.is_authentic():
+            raise TypeError("only a run that verify_replay accepted can enter the high-score table")
+        table = _table(run.content_hash)
+        digest = hashlib.sha256(run.replay_text.encode("utf-8")).hexdigest()
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute(
+                f"CREATE TABLE IF NOT EXISTS {table} ("
+                " replay_sha256 TEXT PRIMARY KEY, player TEXT NOT NULL, turns INTEGER NOT NULL,"
+                " health INTEGER NOT NULL, recorded_at REAL NOT NULL, replay TEXT NOT NULL)"
+            )
+            db.execute("INSERT OR IGNORE INTO campaigns VALUES (?, ?, ?)", (run.content_hash, run.campaign_id, run.campaign_title))
+            cursor = db.execute(
+                f"INSERT OR IGNORE INTO {table} VALUES (?, ?, ?, ?, ?, ?)",
+                (digest, run.player, run.turns, run.health, time.time(), run.replay_text),
+            )
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        return cursor.rowcount == 1
+
+    def table(self, content_hash: str, limit: int = 20) -> list[Score]:
+        """Best first: fewest turns, then most health, then the earliest."""
+        table = _table(content_hash)
+        exists = self._db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", (table,)).fetchone()
+        if not exists:
+            return []
+        rows = self._db.execute(
+            f"SELECT player, turns, health, recorded_at, replay_sha256 FROM {table}"
+            " ORDER BY turns ASC, health DESC, recorded_at ASC LIMIT ?",
+            (limit,),
+        ).fetchall()
+        return [Score(i + 1, *row) for i, row in enumerate(rows)]

@@ -1,0 +1,624 @@
+"""The game state of a story-mode run, and the turn sequences ("TURNS").
+
+:class:`GameState` follows python-chess and OpenSpiel: ``legal_actions()`` in a
+stable order, ``apply(action)``, ``clone()``, a hashable ``key()``. Dice are
+explicit chance points: when a roll is due, ``state.chance`` names the card
+instance whose stream rolls and why, and the caller answers with
+``apply_roll(n)`` (see :mod:`.play` for fated, random and enumerated answers).
+
+Inside, the rules run as a small stack of pending steps (``todo``): a step that
+needs a die stores its continuation in ``awaiting`` and stops, so a state in the
+middle of a combat turn is an ordinary value that can be cloned and hashed.
+
+This module holds the turn machinery, exploration and the tiles; the combat
+turn sequence is in :mod:`.combat`, items, the shop and potions in :mod:`.items`.
+"""
+
+from __future__ import annotations
+
+from array import array
+from .actions import END, FLIP, MOVE, SPELL, Action, ActionError, Chance
+from .combat import CombatRules
+from .dungeon import (
+    ARTIFACT,
+    CHEST_TILE,
+    CLEARED,
+    DOWN,
+    ENEMY,
+    FOUNTAIN_TILE,
+    LADDER,
+    PICKUP,
+    PLAIN,
+    TRAP,
+    UP,
+    Dungeon,
+)
+from .items import ItemRules
+from .model import KEY, Campaign, CardKind
+
+# Phases of the player's turn.
+STEP1 = 0  # Standard turn sequence, step 1: may flip, then move
+MOVING = 1  # step 2 under way (or resumed): may move while moves remain
+COMBAT = 2  # Combat turn sequence, step 1: attack or flee
+DONE = 3  # step 4 reached: only items, the shop and "end" remain
+CHOOSE_TELEPORT = 4  # a potion of teleportation waits for its destination
+
+WON, DEAD = "won", "dead"
+
+_DUNGEONS: dict[int, tuple[Campaign, Dungeon]] = {}
+
+
+def dungeon_for(campaign: Campaign) -> Dungeon:
+    """The compiled tables of a campaign, built once per campaign object."""
+    entry = _DUNGEONS.get(id(campaign))
+    if entry is None or entry[0] is not campaign:
+        if len(_DUNGEONS) > 64:
+            _DUNGEONS.clear()
+        entry = _DUNGEONS[id(campaign)] = (campaign, Dungeon(campaign))
+    return entry[1]
+
+
+class GameState(CombatRules, ItemRules):
+    """One moment of a story-mode run (single player, rulebook v1.1.2 or v1.0)."""
+
+    __slots__ = (
+        "d", "log", "level", "pos", "health", "gold", "turn", "hand", "equip", "stats",
+        "atk_bonus", "max_bonus", "poison", "antidote", "paralysed", "cooldown",
+        "faces", "draws", "foes", "visitors", "bought", "identified",
+        "phase", "moves", "pure", "repeated", "moved", "pending_level", "deferred", "subject",
+        "todo", "awaiting", "chance", "fight", "outcome",
+    )
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def new(cls, campaign: Campaign, level: int | str = 0, log: bool = True) -> "GameState":
+        """The first turn of the campaign (or of one level, for practice), hero at the starting tile."""
+        d = dungeon_for(campaign)
+        if isinstance(level, str):
+            index = campaign.level_index(level)
+            if index is None:
+                raise ValueError(f"no level {level!r}")
+            level = index
+        s = object.__new__(cls)
+        s.d, s.log = d, ([] if log else None)
+        s.level, s.pos = level, d.level_start[level]
+        s.gold, s.turn, s.hand, s.equip = 0, 1, (), ("",) * 5
+        s.atk_bonus = s.max_bonus = s.poison = s.antidote = s.paralysed = s.cooldown = 0
+        s.faces = bytearray(d.initial_faces)
+        s.draws = array("I", bytes(4 * len(d.cells)))
+        s.foes, s.visitors, s.bought, s.identified = {}, {}, (), 0
+        s.pending_level, s.deferred, s.subject = -1, False, -1
+        s.todo, s.awaiting, s.chance, s.fight, s.outcome = (), None, None, None, None
+        hand = []
+        for card_id in campaign.hero.items:
+            card = d.cards[card_id]
+            if card_id == "gold" or card.kind is CardKind.ENEMY:
+                s.gold += card.gold or 0
+            else:
+                hand.append(card_id)
+        s.hand = tuple(sorted(hand))
+        for card_id in campaign.hero.equipped:
+            s.equip = s._equipped_with(card_id)
+        s._restat()
+        s.health = s.max_health
+        s._say("Turn 1. {} enters {}.", d.character.name, campaign.levels[level].title or campaign.levels[level].id)
+        s._start_phase()
+        return s
+
+    def clone(self) -> "GameState":
+        s = object.__new__(GameState)
+        s.d, s.log = self.d, (self.log[:] if self.log is not None else None)
+        s.level, s.pos, s.health, s.gold, s.turn = self.level, self.pos, self.health, self.gold, self.turn
+        s.hand, s.equip, s.stats = self.hand, self.equip, self.stats
+        s.atk_bonus, s.max_bonus, s.poison, s.antidote = self.atk_bonus, self.max_bonus, self.poison, self.antidote
+        s.paralysed, s.cooldown = self.paralysed, self.cooldown
+        s.faces, s.draws = self.faces[:], self.draws[:]
+        s.foes = self.foes.copy() if self.foes else {}
+        s.visitors = self.visitors.copy() if self.visitors else {}
+        s.bought, s.identified = self.bought, self.identified
+        s.phase, s.moves, s.pure, s.repeated, s.moved = self.phase, self.moves, self.pure, self.repeated, self.moved
+        s.pending_level, s.deferred, s.subject = self.pending_level, self.deferred, self.subject
+        s.todo, s.awaiting, s.chance, s.fight, s.outcome = self.todo, self.awaiting, self.chance, self.fight, self.outcome
+        return s
+
+    def key(self) -> tuple:
+        """A canonical hashable value of everything that affects the future (not the log)."""
+        return (
+            self.level, self.pos, self.health, self.gold, self.turn, self.hand, self.equip,
+            self.atk_bonus, self.max_bonus, self.poison, self.antidote, self.paralysed, self.cooldown,
+            bytes(self.faces), self.draws.tobytes(),
+            tuple(sorted(self.foes.items())) if self.foes else (),
+            tuple(sorted(self.visitors.items())) if self.visitors else (),
+            self.bought, self.identified, self.phase, self.moves, self.pure, self.repeated, self.moved,
+            self.pending_level, self.deferred, self.subject, self.todo, self.awaiting, self.fight, self.outcome,
+        )
+
+    # ------------------------------------------------------------------ reading the state
+
+    @property
+    def campaign(self) -> Campaign:
+        return self.d.campaign
+
+    @property
+    def max_health(self) -> int:
+        """MAX HEALTH: 10 (or the character's), plus +X / -X TO MAX HEALTH from cards and scrolls."""
+        return self.d.base_max_health + self.stats.max_health + self.max_bonus
+
+    @property
+    def position(self) -> tuple[int, int]:
+        return self.d.pos_of[self.pos]
+
+    @property
+    def in_combat(self) -> bool:
+        return self.phase == COMBAT
+
+    def is_terminal(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def score(self) -> tuple[int, int]:
+        """(turns, health): fewer turns is better, then more health (DESIGN: Score)."""
+        return self.turn, self.health
+
+    def face(self, x: int, y: int, level: int | None = None) -> int | None:
+        """DOWN, UP or CLEARED for the cell at x,y (None: no card there)."""
+        i = self.d.index.get((self.level if level is None else level, x, y))
+        return None if i is None else self.faces[i]
+
+    def where(self, i: int) -> str:
+        """A cell as the log names it: its card (a pathing tile once cleared) and its place."""
+        x, y = self.d.pos_of[i]
+        name = "Pathing Tile" if self.faces[i] == CLEARED else self.d.card[i].name
+        return f"{name} at {x},{y}"
+
+    def enemy_at(self, i: int) -> int:
+        """The enemy standing on cell ``i`` (its card's original cell index), or -1."""
+        if self.faces[i] == UP and self.d.kind[i] == ENEMY:
+            return i
+        if self.visitors:
+            return self.visitors.get(i, -1)
+        return -1
+
+    def adjacent_enemies(self) -> list[tuple[int, int]]:
+        """(direction, enemy) for every enemy on an ADJACENT TILE, in N, E, S, W order."""
+        out = []
+        faces, kind, visitors = self.faces, self.d.kind, self.visitors
+        for dr, j in self.d.neighbours[self.pos]:
+            if faces[j] == UP and kind[j] == ENEMY:
+                out.append((dr, j))
+            elif visitors and j in visitors:
+                out.append((dr, visitors[j]))
+        return out
+
+    def goals_met(self, level: int | None = None) -> bool:
+        """Level goals (slay / open / buy) are all met (DESIGN: Campaign)."""
+        li = self.level if level is None else level
+        goals = self.d.goals[li]
+        if not goals:
+            return True
+        lo, hi = self.d.level_range[li]
+        d, faces = self.d, self.faces
+        for verb, card in goals:
+            if verb == "buy":
+                ok = any(lo <= c < hi and d.cells[c].stock[k] == card for c, k in self.bought)
+            elif verb == "slay":
+                moved = set(self.visitors.values())
+                ok = any(d.card[i].id == card and faces[i] == CLEARED and i not in moved for i in range(lo, hi))
+            else:
+                ok = any(d.card[i].id == card and faces[i] == CLEARED for i in range(lo, hi))
+            if not ok:
+                return False
+        return True
+
+    # ------------------------------------------------------------------ legal actions
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the player may choose now, in a stable order (empty at a chance point or the end)."""
+        if self.outcome is not None or self.chance is not None:
+            return []
+        if self.phase == CHOOSE_TELEPORT:
+            return [Action("teleport", f"{x},{y}") for x, y in (self.d.pos_of[j] for j in self.teleport_targets())]
+        out: list[Action] = []
+        d, pos, faces, phase = self.d, self.pos, self.faces, self.phase
+        if phase == STEP1 or phase == COMBAT:
+            for dr, j in enumerate(d.flip_to[pos]):
+                if j >= 0 and faces[j] == DOWN:
+                    out.append(FLIP[dr])
+        if phase == COMBAT:
+            out.extend(self._combat_actions())
+        elif (phase == STEP1 or phase == MOVING) and self._may_move():
+            for dr, j in d.neighbours[pos]:
+                if self._may_enter(j):
+                    out.append(MOVE[dr])
+        if self.stats.spell_cooldown and not self.cooldown:
+            grid = d.grid_to[pos]
+            out.extend(SPELL[dr] for dr in range(4) if grid[dr] >= 0 and self._may_enter(grid[dr]))
+        self._item_actions(out)
+        if phase != COMBAT:
+            out.append(END)
+        return out
+
+    def _may_move(self) -> bool:
+        # "If the only action taken by the player was to move ... he may repeat his turn from step 2" (v1.1.2 only).
+        return self.moves > 0 or (self.pure and not self.repeated and not self.d.v10)
+
+    def _may_enter(self, j: int) -> bool:
+        """A revealed tile the hero may stand on: no enemy, a chest only with the key, goals before ladders and exits."""
+        faces = self.faces
+        if faces[j] == DOWN or self.enemy_at(j) >= 0:
+            return False
+        if faces[j] == UP:
+            kind = self.d.kind[j]
+            if kind == CHEST_TILE and KEY not in self.hand:
+                return False
+            if kind == LADDER and not self.goals_met():
+                return False
+        return not (self.d.exit[j] and not self.goals_met())
+
+    # ------------------------------------------------------------------ applying actions
+
+    def apply(self, action: Action | str) -> None:
+        """Apply one legal action; raises :class:`ActionError` if it is not legal now."""
+        if isinstance(action, str):
+            action = Action.parse(action)
+        if self.outcome is not None:
+            raise ActionError("the run is over")
+        if self.chance is not None:
+            raise ActionError(f"a die is due ({self.chance.purpose}); use apply_roll")
+        handler = _HANDLERS.get(action.verb)
+        if handler is None or not handler(self, action):
+            raise ActionError(f"{action} is not legal now")
+        self._run()
+
+    def apply_roll(self, n: int) -> None:
+        """Answer the pending chance point with the die face ``n`` (1..6)."""
+        if self.chance is None:
+            raise ActionError("no die is due")
+        if not 1 <= n <= 6:
+            raise ActionError(f"a d6 shows 1 to 6, not {n}")
+        fn, args = self.awaiting
+        self.draws[args[0]] += 1
+        self.awaiting = self.chance = None
+        fn(self, n, *args)
+        self._run()
+
+    def step(self, action: Action | str, resolver) -> None:
+        """Apply an action, then answer every chance point with ``resolver`` until the player must choose."""
+        self.apply(action)
+        self.resolve(resolver)
+
+    def resolve(self, resolver) -> None:
+        while self.chance is not None:
+            self.apply_roll(resolver.roll(self))
+
+    def _need(self, cell: int, purpose: str, fn, *args) -> None:
+        """Stop at a chance point: a die from ``cell``'s stream; ``fn(self, roll, cell, *args)`` continues."""
+        self.awaiting = (fn, (cell, *args))
+        self.chance = Chance(self.d.instance[cell], purpose, self.draws[cell])
+
+    def _then(self, *steps: tuple) -> None:
+        """Schedule steps to run in the given order, before anything already pending."""
+        self.todo = self.todo + steps[::-1]
+
+    def _run(self) -> None:
+        while self.todo and self.chance is None and self.outcome is None:
+            step = self.todo[-1]
+            self.todo = self.todo[:-1]
+            step[0](self, *step[1:])
+
+    def _say(self, text: str, *args) -> None:
+        if self.log is not None:
+            self.log.append(text.format(*args) if args else text)
+
+    # ------------------------------------------------------------------ the hero's health
+
+    def _heal(self, amount: int, why: str) -> None:
+        """Healing never exceeds max health; above max it has no effect ("-X TO MAX HEALTH", "MAX HEALTH")."""
+        top = self.max_health
+        if self.health >= top:
+            self._say("{}: no effect, health {} is not below max {}.", why, self.health, top)
+            return
+        self.health = min(top, self.health + amount)
+        self._say("{}: heals {}, health {}/{}.", why, amount, self.health, top)
+
+    def _hurt(self, amount: int, why: str) -> None:
+        self.health -= amount
+        self._say("{}: loses {} health, health {}/{}.", why, amount, self.health, self.max_health)
+        if self.health <= 0:
+            self._die(why)
+
+    def _die(self, why: str) -> None:
+        """DEATH: in story mode death ends the run (DESIGN: Decisions 3)."""
+        self.outcome = DEAD
+        self.todo, self.phase = (), DONE
+        self._say("{} has died ({}). The run is over.", self.d.character.name, why)
+
+    def _poison_player(self, turns: int, why: str) -> None:
+        """POISON: a new poison replaces the old only when it lasts longer."""
+        if turns > self.poison:
+            self.poison = turns
+        self._say("{}: poisoned, -1 health each turn for {} turn(s).", why, self.poison)
+
+    def _paralyse_player(self, turns: int, why: str, ends_turn: bool = True) -> None:
+        """PARALYSIS: ends the current turn and loses turns.
+
+        v1.1.2 ("Paralysis now ends the player's turn, and skips his next turn"):
+        the turn ends and ``turns`` turns are skipped. v1.0 ("ends his turn OR
+        loses a turn"): when the paralysis ends the player's own turn, that lost
+        turn is the first of ``turns``.
+        """
+        skipped = turns - 1 if self.d.v10 and ends_turn else turns
+        self.paralysed = max(self.paralysed, skipped)
+        self._say("{}: paralysed; {} turn(s) will be skipped.", why, self.paralysed)
+        if ends_turn:
+            self._end_turn_now()
+
+    # ------------------------------------------------------------------ turn sequence
+
+    def _end_turn_now(self) -> None:
+        """The turn ends at once: whatever else this turn would have done is dropped."""
+        self.todo = ((GameState._step_end_turn,),)
+        self.phase = DONE
+
+    def _step_end_turn(self) -> None:
+        """End of the player's turn: MUST KILL WITHIN A SINGLE TURN resets, enemies' paralysis wears off."""
+        self.fight = None
+        for e, (h, p, z, a) in list(self.foes.items()):
+            card = self.d.card[e]
+            if h < card.health and any(ab.kind == "must-kill-in-one-turn" for ab in card.abilities):
+                self._say("{} was not slain within the turn: health back to {}.", card.name, card.health)
+                h = card.health
+            self._set_foe(e, h, p, max(z - 1, 0), a)
+        self._then((GameState._step_begin_turn,))
+
+    def _step_begin_turn(self) -> None:
+        """Start of a turn: poison, the fountain, tiles reached when the last turn had ended, paralysis."""
+        self.turn += 1
+        self._say("Turn {}.", self.turn)
+        if self.pending_level >= 0:
+            self.level, self.pos, self.pending_level = self.pending_level, self.d.level_start[self.pending_level], -1
+            title = self.campaign.levels[self.level]
+            self._say("The hero climbs down to {}.", title.title or title.id)
+        if self.cooldown:
+            self.cooldown -= 1
+        if self.poison:
+            heals = self.antidote or self.stats.poison_heals
+            self.poison -= 1
+            if heals:
+                self._heal(heals, "POISON INSTEAD HEALS")
+            else:
+                self._hurt(1, "Poison")
+            if not self.poison:
+                self.antidote = 0
+            if self.outcome is not None:
+                return
+        if self.foes:
+            self._poison_foes()
+        steps = [(GameState._step_fountain,), (GameState._step_start,)]
+        if self.deferred:
+            self.deferred = False
+            steps.insert(0, (GameState._step_arrive, self.pos))
+        self._then(*steps)
+
+    def _step_fountain(self) -> None:
+        """The fountain of healing: at the start of the turn, roll; 1-5 heal 2, a 6 drains it."""
+        if self.faces[self.pos] == UP and self.d.kind[self.pos] == FOUNTAIN_TILE:
+            self._need(self.pos, "fountain", GameState._roll_fountain)
+
+    def _roll_fountain(self, n: int, cell: int) -> None:
+        if n == 6:
+            self.faces[cell] = CLEARED
+            self._say("The fountain's stream rolls 6: the fountain is drained and becomes a pathing tile.")
+        else:
+            amount = 2 + self.stats.fountain_bonus
+            self._heal(amount, f"The fountain's stream rolls {n}: fountain of healing")
+
+    def _step_start(self) -> None:
+        """The player's turn proper begins, unless paralysis skips it (a skipped turn still counts)."""
+        if self.paralysed:
+            self.paralysed -= 1
+            self._say("Paralysed: turn {} is skipped.", self.turn)
+            self._end_turn_now()
+            return
+        self._start_phase()
+
+    def _start_phase(self) -> None:
+        self.moves = 1 + self.stats.movement
+        self.pure, self.repeated, self.moved = True, False, False
+        if self.adjacent_enemies():
+            self.phase = COMBAT
+            self._say("In combat: attack or flee.")
+        else:
+            self.phase = STEP1
+
+    def _step_settle(self) -> None:
+        """Step 3, interact: moving (or flipping) next to an enemy starts combat now."""
+        if (self.phase == STEP1 or self.phase == MOVING) and self.adjacent_enemies():
+            self.phase = COMBAT
+            self.pure = False
+            self._say("An enemy is on an adjacent tile: combat begins.")
+
+    def _resume_after_combat(self) -> None:
+        """SLAYING AN ENEMY: resume at step 2 if the hero has not moved this turn, else at step 4."""
+        self.phase = DONE if self.moved else MOVING
+
+    # ------------------------------------------------------------------ exploration
+
+    def _act_flip(self, action: Action) -> bool:
+        """Standard turn sequence, step 1: flip a face-down card at the end of one of the tile's paths."""
+        if self.phase != STEP1 and self.phase != COMBAT:
+            return False
+        dr = "NESW".find(action.arg)
+        j = self.d.flip_to[self.pos][dr]
+        if j < 0 or self.faces[j] != DOWN:
+            return False
+        self.faces[j] = UP
+        self.pure = False
+        kind = self.d.kind[j]
+        if self.log is not None:
+            self._say("Flips {}: {}.", action.arg, self.where(j))
+        if kind == TRAP:
+            self._then((GameState._step_trap, j), (GameState._step_settle,))
+        elif kind == ARTIFACT:
+            self._take_card(j)
+            self._then((GameState._step_settle,))
+        else:
+            self._then((GameState._step_settle,))
+        return True
+
+    def _act_move(self, action: Action) -> bool:
+        """Standard turn sequence, step 2: move onto an ADJACENT TILE (twice when only moving, +X MOVEMENT)."""
+        if (self.phase != STEP1 and self.phase != MOVING) or not self._may_move():
+            return False
+        dr = "NESW".find(action.arg)
+        j = self.d.adjacent[self.pos][dr]
+        if j < 0 or not self._may_enter(j):
+            return False
+        if self.moves:
+            self.moves -= 1
+        else:
+            self.repeated = True
+            self.moves = self.stats.movement
+            self._say("Only moved so far: repeats the turn from step 2.")
+        self.phase, self.moved, self.pos = MOVING, True, j
+        if self.log is not None:
+            self._say("Moves {} to {}.", action.arg, self.where(j))
+        self._then((GameState._step_settle,))
+        self._arrive(j)
+        return True
+
+    def _step_arrive(self, j: int) -> None:
+        """Arrival on a tile reached by teleportation or MOVE TO ANY ADJACENT TILE, at the start of the turn."""
+        if self.log is not None:
+            self._say("Arrives on {}.", self.where(j))
+        self._arrive(j)
+
+    def _arrive(self, j: int) -> None:
+        """Step 2 outcomes: exit, trap, potion or item picked up, chest opened, ladder taken."""
+        d = self.d
+        if d.exit[j]:
+            self.outcome = WON
+            self.todo = ()
+            self._say("Leaves the dungeon alive after {} turns with {} health. Victory!", self.turn, self.health)
+            return
+        if self.faces[j] != UP:
+            return
+        kind = d.kind[j]
+        if kind == TRAP:
+            self.pure = False
+            self._then((GameState._step_trap, j))
+        elif kind == PICKUP or kind == ARTIFACT:
+            self.pure = False
+            self._take_card(j)
+        elif kind == CHEST_TILE:
+            self.pure = False
+            self._open_chest(j)
+        elif kind == LADDER:
+            self.pending_level = d.ladder_to[j]
+            self._say("Takes the descending ladder; the turn ends.")
+            self._end_turn_now()
+
+    def _take_card(self, j: int) -> None:
+        """An artifact (when flipped) or a potion or item (when moved onto) goes to the hand; a pathing tile remains."""
+        self.faces[j] = CLEARED
+        self._gain(self.d.card[j].id)
+
+    def _open_chest(self, j: int) -> None:
+        """THE CHEST AND KEY: the key is discarded and the chest's contents go to the hand."""
+        hand = list(self.hand)
+        hand.remove(KEY)
+        self.hand = tuple(hand)
+        self.faces[j] = CLEARED
+        self._say("Opens the chest with the key.")
+        for card_id in self.d.cells[j].contents:
+            self._gain(card_id)
+        self._restat()
+
+    def _step_trap(self, j: int) -> None:
+        """TRAP: triggered when flipped or stepped on; ROLL A DIE: IF X: CAN AVOID TRAP rolls the trap's stream."""
+        if self.stats.avoid_trap:
+            self._need(j, "trap", GameState._roll_trap)
+        else:
+            self._trap_effect(j)
+
+    def _roll_trap(self, n: int, j: int) -> None:
+        if n in self.stats.avoid_trap:
+            self._say("{}'s stream rolls {}: CAN AVOID TRAP, the trap has no effect.", self.d.card[j].name, n)
+        else:
+            self._say("{}'s stream rolls {}: the trap is not avoided.", self.d.card[j].name, n)
+            self._trap_effect(j)
+
+    def _trap_effect(self, j: int) -> None:
+        card = self.d.card[j]
+        for a in card.abilities:
+            if a.kind == "lose-health":
+                self._hurt(a.x, card.name)
+            elif a.kind == "poison":
+                self._poison_player(a.y, card.name)
+            elif a.kind == "paralyze":
+                self._paralyse_player(a.y, card.name)
+            if self.outcome is not None:
+                return
+
+    def _act_end(self, action: Action) -> bool:
+        if self.phase == COMBAT or self.phase == CHOOSE_TELEPORT:
+            return False
+        self._say("Ends turn {}.", self.turn)
+        self._end_turn_now()
+        return True
+
+    def _relocate(self, j: int, why: str) -> None:
+        """Teleporting or moving to a tile, but turn is ended (Exceptional Rules): the tile acts next turn."""
+        self.pos, self.deferred = j, True
+        if self.log is not None:
+            self._say("{}: moves to {}; the turn ends.", why, self.where(j))
+        self._restore_distant_foes()
+        self._end_turn_now()
+
+    def _act_spell(self, action: Action) -> bool:
+        """Project: the mage's SPELL: MOVE TO ANY ADJACENT TILE, then COOLDOWN: N TURNS."""
+        if not self.stats.spell_cooldown or self.cooldown:
+            return False
+        j = self.d.grid_to[self.pos]["NESW".find(action.arg)]
+        if j < 0 or not self._may_enter(j):
+            return False
+        self.cooldown = self.stats.spell_cooldown + 1
+        self._relocate(j, "Spell")
+        return True
+
+    def teleport_targets(self) -> list[int]:
+        """POTION OF TELEPORTATION: any revealed pathing tile of the level with no enemy and no hero on it."""
+        d, faces = self.d, self.faces
+        lo, hi = d.level_range[self.level]
+        goals = None
+        out = []
+        for j in range(lo, hi):
+            f = faces[j]
+            if f == DOWN or (f == UP and d.kind[j] != PLAIN) or j == self.pos or self.enemy_at(j) >= 0:
+                continue
+            if d.exit[j]:
+                if goals is None:
+                    goals = self.goals_met()
+                if not goals:
+                    continue
+            out.append(j)
+        return out
+
+
+_HANDLERS = {
+    "flip": GameState._act_flip,
+    "move": GameState._act_move,
+    "attack": GameState._act_attack,
+    "flee": GameState._act_flee,
+    "drink": GameState._act_drink,
+    "throw": GameState._act_throw,
+    "equip": GameState._act_equip,
+    "unequip": GameState._act_unequip,
+    "buy": GameState._act_buy,
+    "sell": GameState._act_sell,
+    "read": GameState._act_read,
+    "spell": GameState._act_spell,
+    "teleport": GameState._act_teleport,
+    "end": GameState._act_end,
+}

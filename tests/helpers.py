@@ -1,0 +1,73 @@
+"""Small campaigns built in code, for the rules tests (and anyone else's tests).
+
+``cell(x, y, card, paths, ...)`` writes one cell; ``campaign(cells, ...)``
+writes a one-level campaign dict and loads it through the real loader
+(``load_campaign_text``), so tests exercise the same model the game uses.
+Scripted rolls (a cell's ``rolls``) make the fated dice of a test explicit.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from cardrogue.engine.loader import load_campaign_text
+from cardrogue.engine.model import Campaign
+from cardrogue.engine.play import FatedResolver
+from cardrogue.engine.state import GameState
+
+
+def cell(x: int, y: int, card: str, paths: str, face: str = "up", **extra: Any) -> dict:
+    return {"at": [x, y], "card": card, "paths": paths, "face": face, **extra}
+
+
+def campaign_dict(cells: list[dict], *, character: str = "warrior", items=(), equipped=(), rules: str = "1.1.2",
+                  goals=(), potions=None, cards=None, seed: int = 7, levels: list[dict] | None = None) -> dict:
+    """A campaign dict with one level holding ``cells`` (plus more ``levels``).
+
+    When no cell is an exit, an unreachable exit is added in a column of its own.
+    """
+    width = max(c["at"][0] for c in cells) + 2
+    height = max(c["at"][1] for c in cells) + 1
+    cells = list(cells)
+    all_cells = cells + [c for lv in levels or () for c in lv["cells"]]
+    if not any(c.get("exit") for c in all_cells):
+        cells.append(cell(width - 1, 0, "pathing-tile", "", face="down", exit=True))
+    d = {
+        "format": 1, "id": "test", "title": "Test", "rules": rules, "seed": seed,
+        "hero": {"character": character, "items": list(items), "equipped": list(equipped)},
+        "levels": [{"id": "one", "title": "One", "width": width, "height": height, "cells": cells,
+                    "goals": [dict([g]) for g in goals]}] + list(levels or ()),
+    }
+    if potions:
+        d["potions"] = potions
+    if cards:
+        d["cards"] = cards
+    return d
+
+
+def load(d: dict) -> Campaign:
+    result = load_campaign_text(json.dumps(d))
+    assert result.campaign is not None, [str(x) for x in result.diagnostics]
+    return result.campaign
+
+
+def campaign(cells: list[dict], **kw: Any) -> Campaign:
+    return load(campaign_dict(cells, **kw))
+
+
+def new_state(cells: list[dict], **kw: Any) -> GameState:
+    """A fresh game on a one-level campaign, hero on the starting tile."""
+    return GameState.new(campaign(cells, **kw))
+
+
+def play(state: GameState, *actions: str) -> GameState:
+    """Apply actions, answering every chance point with the campaign's fated (or scripted) dice."""
+    resolver = FatedResolver(state.campaign)
+    for text in actions:
+        state.step(text, resolver)
+    return state
+
+
+def legal(state: GameState) -> list[str]:
+    return [str(a) for a in state.legal_actions()]

@@ -1,0 +1,411 @@
+"""The loader (issue: "Loader errors", "Input limits", "Data", "Round trip").
+
+The corpus in ``tests/corpus/broken`` holds one problem per file; ``expected.json``
+names, for each, the one diagnostic the loader must give: code, line, column,
+JSON path, severity, and the text that must stand at that line and column (the
+offending token: the key of an unknown property, the value of a bad value, the
+object that lacks a required property).
+"""
+
+from __future__ import annotations
+
+import builtins
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cardrogue.engine import loader
+from cardrogue.engine.canonical import campaign_to_dict, dumps
+from cardrogue.engine.diagnostics import Severity
+from cardrogue.engine.jsonpos import PositionIndex
+from cardrogue.engine.loader import MAX_DEPTH, load_campaign, load_campaign_bytes, load_campaign_text
+from cardrogue.engine.resources import default_campaign
+
+CORPUS = Path(__file__).parent / "corpus"
+BROKEN = CORPUS / "broken"
+TINY = CORPUS / "valid" / "tiny.json"
+EXPECTED: dict[str, dict] = json.loads((BROKEN / "expected.json").read_text(encoding="utf-8"))
+
+# Every code a single file can produce. CR003 (too large) and CR006 (unreadable)
+# are tested below without committing a 16 MB file or an unreadable one.
+FILE_CODES = {
+    "CR001", "CR002", "CR004", "CR005",
+    "CR101", "CR102", "CR103", "CR104", "CR105", "CR106", "CR107", "CR108", "CR109", "CR110",
+    "CR201", "CR202", "CR203", "CR204", "CR205", "CR206", "CR207", "CR208",
+    "CR215", "CR216", "CR217", "CR218", "CR219", "CR220", "CR221", "CR222", "CR223",
+}
+RENDERED = re.compile(r"^(?P<file>.+):(?P<line>\d+):(?P<col>\d+): (?P<code>CR\d{3}): (?P<msg>.+?)(?: \[(?P<path>\$.*)\])?$")
+
+
+def _text_at(path: Path, line: int, column: int, length: int) -> str:
+    text = path.read_bytes().decode("utf-8", errors="replace")
+    rest = "\n".join(text.split("\n")[line - 1:])
+    return rest[column - 1: column - 1 + length]
+
+
+# --------------------------------------------------------------------------- the corpus
+
+
+def test_corpus_is_large_and_covers_every_code() -> None:
+    assert len(EXPECTED) >= 36
+    assert {e["code"] for e in EXPECTED.values()} >= FILE_CODES
+    on_disk = {p.name for p in BROKEN.glob("*.json")} - {"expected.json"}
+    assert on_disk == set(EXPECTED)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_broken_file(name: str) -> None:
+    want = EXPECTED[name]
+    path = BROKEN / name
+    result = load_campaign(path)
+    assert len(result.diagnostics) == 1, [d.render() for d in result.diagnostics]
+    (diag,) = result.diagnostics
+    got = (diag.code, diag.line, diag.column, diag.json_path, diag.severity.value)
+    assert got == (want["code"], want["line"], want["column"], want["path"], want["severity"]), diag.render()
+    # The place is the offending token, not just a number that happened to come out.
+    assert _text_at(path, diag.line, diag.column, len(want["at"])) == want["at"]
+    if want["at"] == "":
+        assert _text_at(path, diag.line, diag.column, 1) == "", "expected the end of the file"
+    if want["severity"] == "error":
+        assert result.campaign is None
+    else:
+        assert result.campaign is not None
+    # path:line:col: CODE: message [$.json.path]
+    m = RENDERED.match(diag.render())
+    assert m and m["file"] == str(path) and (int(m["line"]), int(m["col"])) == (diag.line, diag.column)
+    assert m["code"] == diag.code and m["msg"] == diag.message
+    assert (m["path"] or "$") == diag.json_path
+
+
+def test_valid_samples_load_clean() -> None:
+    for path in (TINY, default_campaign()):
+        result = load_campaign(path)
+        assert result.ok and result.diagnostics == [], [d.render() for d in result.diagnostics]
+
+
+def test_bytes_and_text_entry_points_agree_with_the_file_one() -> None:
+    for name in ("12-duplicate-key.json", "30-grid-too-wide.json", "39-unknown-card.json"):
+        raw = (BROKEN / name).read_bytes()
+        by_file = load_campaign(BROKEN / name).diagnostics
+        assert load_campaign_bytes(raw, str(BROKEN / name)).diagnostics == by_file
+        assert load_campaign_text(raw.decode(), str(BROKEN / name)).diagnostics == by_file
+
+
+# --------------------------------------------------------------------------- input limits
+
+
+def test_file_over_the_size_limit(tmp_path: Path) -> None:
+    big = tmp_path / "big.json"
+    with big.open("wb") as handle:
+        handle.write(b"{" + b" " * loader.MAX_FILE_BYTES + b"}")
+    result = load_campaign(big)
+    (diag,) = result.diagnostics
+    assert (diag.code, diag.line, diag.column) == ("CR003", 1, 1)
+    assert f"{loader.MAX_FILE_BYTES:,}" in diag.message
+    assert result.campaign is None
+
+
+def test_size_limit_applies_to_bytes_and_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(loader, "MAX_FILE_BYTES", 100)
+    raw = TINY.read_bytes()
+    assert [d.code for d in load_campaign(TINY).diagnostics] == ["CR003"]
+    assert [d.code for d in load_campaign_bytes(raw).diagnostics] == ["CR003"]
+    assert [d.code for d in load_campaign_text(raw.decode()).diagnostics] == ["CR003"]
+
+
+def test_unreadable_paths(tmp_path: Path) -> None:
+    for path in (tmp_path / "missing.json", tmp_path):
+        (diag,) = load_campaign(path).diagnostics
+        assert (diag.code, diag.line, diag.column) == ("CR006", 1, 1)
+        assert diag.message.startswith("cannot read the file")
+
+
+def _tiny() -> dict:
+    return json.loads(TINY.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("size, ok", [(256, True), (257, False)])
+def test_grid_size_limit(size: int, ok: bool) -> None:
+    data = _tiny()
+    data["levels"][0]["width"] = data["levels"][0]["height"] = size
+    result = load_campaign_text(json.dumps(data))
+    assert result.ok is ok
+    if not ok:
+        assert [(d.code, d.json_path) for d in result.diagnostics] == [
+            ("CR106", "$.levels[0].width"), ("CR106", "$.levels[0].height")]
+
+
+@pytest.mark.parametrize("length, ok", [(20000, True), (20001, False)])
+def test_text_length_limit(length: int, ok: bool) -> None:
+    data = _tiny()
+    data["levels"][1]["story"] = "x" * length
+    result = load_campaign_text(json.dumps(data))
+    assert result.ok is ok
+    if not ok:
+        assert [(d.code, d.json_path) for d in result.diagnostics] == [("CR108", "$.levels[1].story")]
+        assert "20,000" in result.diagnostics[0].message
+
+
+@pytest.mark.parametrize("depth", [MAX_DEPTH, MAX_DEPTH + 1, 100_000])
+def test_nesting_limit(depth: int) -> None:
+    # The root object is one level; the seed holds the rest.
+    inner = depth - 1
+    text = '{"seed": ' + "[" * inner + "]" * inner + "}"
+    (diag, *more) = load_campaign_text(text).diagnostics
+    if depth <= MAX_DEPTH:
+        assert diag.code != "CR005"
+    else:
+        assert not more
+        assert (diag.code, diag.line, diag.column) == ("CR005", 1, len('{"seed": ') + MAX_DEPTH)
+
+
+def test_unclosed_deep_nesting_is_reported_not_raised() -> None:
+    (diag,) = load_campaign_text("[" * 200_000).diagnostics
+    assert diag.code == "CR005"
+
+
+def test_integral_floats_are_integers_in_the_model() -> None:
+    # JSON Schema counts 3.0 as an integer; the model must not carry a float width.
+    text = TINY.read_text(encoding="utf-8").replace('"width": 3', '"width": 3.0')
+    result = load_campaign_text(text)
+    assert result.ok
+    assert type(result.campaign.levels[0].width) is int
+
+
+# --------------------------------------------------------------------------- canonical form and hash
+
+
+@pytest.mark.parametrize("path", [TINY, default_campaign()], ids=["tiny", "bundled"])
+def test_round_trip_is_byte_identical(path: Path) -> None:
+    result = load_campaign(path)
+    assert result.ok
+    saved = dumps(campaign_to_dict(result.campaign, schema_ref=result.data.get("$schema")))
+    assert saved.encode("utf-8") == path.read_bytes()
+
+
+def _hash(data: dict, **dumps_args) -> str:
+    result = load_campaign_text(json.dumps(data, **dumps_args))
+    assert result.ok, [d.render() for d in result.diagnostics]
+    return result.campaign.content_hash
+
+
+def test_content_hash_ignores_formatting_key_order_and_par() -> None:
+    data = _tiny()
+    reference = load_campaign(TINY).campaign.content_hash
+    assert re.fullmatch(r"[0-9a-f]{64}", reference)
+    assert _hash(data, separators=(",", ":")) == reference
+    assert _hash(data, indent=7, sort_keys=True) == reference
+    assert _hash(dict(reversed(list(data.items())))) == reference
+    reordered = _tiny()
+    reordered["levels"][0]["cells"].reverse()  # cells are a set of places, not a sequence
+    assert _hash(reordered) == reference
+    assert _hash(dict(data, par={"turns": 12, "health": 3})) == reference
+    without_schema = dict(data)
+    del without_schema["$schema"]
+    assert _hash(without_schema) == reference
+
+
+@pytest.mark.parametrize("change", [
+    lambda d: d.update(seed=8),
+    lambda d: d["levels"][0]["cells"][1].update(paths="E"),
+    lambda d: d["levels"][0]["cells"][1].update(card="kobold"),
+    lambda d: d["hero"].update(character="rogue"),
+    lambda d: d.update(cards={"goblin": {"attack": 9}}),
+    lambda d: d.update(title="Tiny 2"),
+])
+def test_content_hash_changes_with_content(change) -> None:
+    data = _tiny()
+    change(data)
+    assert _hash(data) != load_campaign(TINY).campaign.content_hash
+
+
+# --------------------------------------------------------------------------- nothing is written
+
+
+def _snapshot(root: Path) -> dict[str, tuple[int, int, bytes]]:
+    return {str(p.relative_to(root)): (p.stat().st_size, p.stat().st_mtime_ns, p.read_bytes())
+            for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_the_loader_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    for src in [TINY, *sorted(BROKEN.glob("*.json"))]:
+        (work / src.name).write_bytes(src.read_bytes())
+    before = _snapshot(work)
+    monkeypatch.chdir(work)
+    real_open = builtins.open
+
+    def read_only_open(file, mode="r", *args, **kwargs):
+        assert not set(mode) & set("wax+"), f"the loader opened {file!r} with mode {mode!r}"
+        return real_open(file, mode, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", read_only_open)
+    monkeypatch.setattr(os, "replace", lambda *a: pytest.fail("the loader renamed a file"))
+    for path in sorted(work.iterdir()):
+        load_campaign(path)
+        load_campaign(path.name)
+    monkeypatch.undo()
+    assert _snapshot(work) == before
+
+
+# --------------------------------------------------------------------------- no input makes it raise
+
+
+def _check_result(result: loader.LoadResult) -> None:
+    if result.campaign is None:
+        assert any(d.severity is Severity.ERROR for d in result.diagnostics)
+    else:
+        assert not any(d.severity is Severity.ERROR for d in result.diagnostics)
+    for d in result.diagnostics:
+        assert d.line >= 1 and d.column >= 1, d.render()
+        assert RENDERED.match(d.render()), d.render()
+
+
+_TINY_BYTES = TINY.read_bytes()
+_JSONISH = [b"{", b"}", b"[", b"]", b",", b":", b'"', b"\\", b"\\u", b"\\ud800", b"0", b"-1", b"1e999", b"NaN",
+            b"true", b"null", b"\n", b"\xff", b"\xc3", b'"x"', b'"id"', b'"to"', b"\xef\xbb\xbf"]
+
+
+@st.composite
+def _mutated_bytes(draw) -> bytes:
+    data = bytearray(_TINY_BYTES)
+    for _ in range(draw(st.integers(1, 4))):
+        at = draw(st.integers(0, len(data)))
+        op = draw(st.sampled_from(["delete", "insert", "replace"]))
+        if op == "delete":
+            del data[at: at + draw(st.integers(1, 20))]
+        else:
+            chunk = draw(st.sampled_from(_JSONISH) | st.binary(max_size=4))
+            if op == "replace":
+                del data[at: at + len(chunk)]
+            data[at:at] = chunk
+    return bytes(data)
+
+
+_FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@_FUZZ
+@given(st.binary(max_size=300) | _mutated_bytes())
+def test_fuzz_bytes_never_raise(raw: bytes) -> None:
+    _check_result(load_campaign_bytes(raw, "fuzz.json"))
+
+
+_IDS = st.sampled_from(["top", "bottom", "goblin", "chest", "shop", "key", "dagger", "warrior", "starting-tile",
+                        "descending-ladder", "pathing-tile", "red-potion", "troll", "x", "new-card"])
+_LEAVES = (st.none() | st.booleans() | st.integers(-3, 300) | st.floats(allow_nan=False, allow_infinity=False)
+           | _IDS | st.text(max_size=8) | st.sampled_from(["", "NESW", "up", "down", "healing", "enemy", "tile",
+                                                            "ROLL A DIE: IF 6: DODGES PLAYER'S ATTACK", "1.0"]))
+_VALUES = st.recursive(_LEAVES, lambda inner: st.lists(inner, max_size=3)
+                       | st.dictionaries(_IDS | st.sampled_from(["name", "kind", "at", "card", "to", "stock", "contents",
+                                                                 "slay", "open", "buy", "abilities", "attack"]),
+                                         inner, max_size=3), max_leaves=6)
+
+
+def _paths(value, prefix=()):
+    yield prefix
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _paths(v, prefix + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _paths(v, prefix + (i,))
+
+
+_TINY_PATHS = [p for p in _paths(json.loads(_TINY_BYTES)) if p]
+_EXTRA = [("cards",), ("potions",), ("levels", 0, "goals"), ("levels", 0, "cells", 1, "stock"),
+          ("levels", 0, "cells", 1, "contents"), ("levels", 1, "cells", 1, "id"), ("hero", "equipped"),
+          ("cards", "goblin"), ("cards", "new-card"), ("levels", 0, "cells", 0, "rolls"), ("par",)]
+
+
+@st.composite
+def _mutated_document(draw) -> dict:
+    data = json.loads(_TINY_BYTES)
+    for _ in range(draw(st.integers(1, 3))):
+        path = draw(st.sampled_from(_TINY_PATHS + _EXTRA))
+        node = data
+        try:
+            for part in path[:-1]:
+                node = node[part]
+            value = draw(_VALUES)
+            if isinstance(node, list) and isinstance(path[-1], int) and path[-1] < len(node):
+                node[path[-1]] = value
+            elif isinstance(node, dict):
+                node[path[-1]] = value
+        except (KeyError, IndexError, TypeError):
+            continue
+    return data
+
+
+@_FUZZ
+@given(_mutated_document())
+def test_fuzz_documents_never_raise(data: dict) -> None:
+    _check_result(load_campaign_text(json.dumps(data, indent=1), "fuzz.json"))
+
+
+@_FUZZ
+@given(st.text(alphabet='{}[]:,"\\ abc01\n', max_size=80))
+def test_position_index_accepts_any_text(text: str) -> None:
+    index = PositionIndex(text)
+    line, column = index.locate(("a", 0, "b"))
+    assert line >= 1 and column >= 1
+
+
+# Schema-valid shapes with semantic trouble: these reach the checks the schema cannot express.
+_CATALOG_IDS = sorted(json.loads(loader.catalog_path().read_text(encoding="utf-8"))["cards"])
+_CARD_IDS = st.sampled_from(_CATALOG_IDS + ["new-card", "nothing", "top", "bottom"])
+_LEVEL_IDS = st.sampled_from(["top", "bottom", "elsewhere"])
+_ABILITIES = st.sampled_from(["ROLL A DIE: IF 6: DODGES PLAYER'S ATTACK", "-1 DAMAGE TAKEN", "REROLL TWICE",
+                              "ROLLING A 7: REROLL TWICE", "ROLL A DIE: IF 9-1: CAN FLEE", "MIN. ATTACK: 3", "FLY"])
+_CELL = st.fixed_dictionaries(
+    {"at": st.tuples(st.integers(0, 4), st.integers(0, 4)).map(list), "card": _CARD_IDS},
+    optional={"paths": st.sampled_from(["", "N", "EW", "NESW"]), "face": st.sampled_from(["up", "down"]),
+              "to": _LEVEL_IDS, "exit": st.booleans(), "stock": st.lists(_CARD_IDS, max_size=2),
+              "contents": st.lists(_CARD_IDS, max_size=2), "id": st.sampled_from(["a", "b", "top"]),
+              "rolls": st.lists(st.integers(1, 6), max_size=2)})
+_CARD_ENTRY = st.fixed_dictionaries({}, optional={
+    "name": st.just("Card"), "kind": st.sampled_from(["enemy", "boss", "weapon", "armour", "potion", "tile", "item",
+                                                       "character", "trap", "scroll", "artifact"]),
+    "attack": st.integers(0, 9), "health": st.integers(1, 9), "gold": st.integers(0, 9),
+    "slot": st.sampled_from(["head", "primary", "both-hands"]), "colour": st.sampled_from(["red", "blue"]),
+    "abilities": st.lists(_ABILITIES, max_size=2), "cursed": st.booleans(), "max_health": st.integers(1, 9)})
+_EFFECTS = st.sampled_from(["healing", "poison", "strength"])
+
+
+@st.composite
+def _plausible_document(draw) -> dict:
+    data = json.loads(_TINY_BYTES)
+    level = draw(st.sampled_from(data["levels"]))
+    for _ in range(draw(st.integers(1, 3))):
+        what = draw(st.sampled_from(["cell", "replace-cell", "cards", "potions", "goals", "hero", "level-id", "size"]))
+        if what == "cell":
+            level["cells"].append(draw(_CELL))
+        elif what == "replace-cell":
+            level["cells"][draw(st.integers(0, len(level["cells"]) - 1))] = draw(_CELL)
+        elif what == "cards":
+            data["cards"] = draw(st.dictionaries(_CARD_IDS, _CARD_ENTRY, max_size=3))
+        elif what == "potions":
+            data["potions"] = draw(st.dictionaries(st.sampled_from(["red", "blue", "green"]), _EFFECTS, max_size=3))
+        elif what == "goals":
+            level["goals"] = draw(st.lists(st.dictionaries(st.sampled_from(["slay", "open", "buy"]), _CARD_IDS,
+                                                           min_size=1, max_size=1), max_size=2))
+        elif what == "hero":
+            data["hero"] = draw(st.fixed_dictionaries({"character": _CARD_IDS}, optional={
+                "items": st.lists(_CARD_IDS, max_size=2), "equipped": st.lists(_CARD_IDS, max_size=2)}))
+        elif what == "level-id":
+            level["id"] = draw(_LEVEL_IDS)
+        else:
+            level["width"], level["height"] = draw(st.integers(1, 5)), draw(st.integers(1, 5))
+    return data
+
+
+@_FUZZ
+@given(_plausible_document())
+def test_fuzz_semantic_checks_never_raise(data: dict) -> None:
+    _check_result(load_campaign_text(json.dumps(data, indent=1), "fuzz.json"))

@@ -1,0 +1,119 @@
+"""Replays are the proof (DESIGN 6): a recorded run verifies; every edit is rejected with a reason."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cardrogue.engine.loader import load_campaign, load_campaign_text
+from cardrogue.engine.replay import Recorder, state_hash, verify_replay
+from cardrogue.engine.resources import default_campaign
+
+CAMPAIGN = load_campaign(default_campaign()).campaign
+
+
+def recorded(seed: int = 3, steps: int = 40) -> Recorder:
+    rec = Recorder(CAMPAIGN, player="tester")
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if rec.state.is_terminal():
+            break
+        rec.play(rng.choice(rec.state.legal_actions()))
+    return rec
+
+
+def edit(text: str, fn) -> str:
+    doc = json.loads(text)
+    fn(doc)
+    return json.dumps(doc, indent=2)
+
+
+def test_recorded_run_verifies_exactly():
+    rec = recorded()
+    verdict = verify_replay(rec.text(), CAMPAIGN)
+    assert verdict.ok, verdict.message
+    assert (verdict.run.turns, verdict.run.health) == rec.state.score
+    assert verdict.run.player == "tester" and verdict.run.is_authentic()
+
+
+def test_replay_is_readable_one_action_per_line():
+    text = recorded().text()
+    assert '\n    "move E",\n' in text or '\n    "flip E",\n' in text
+
+
+def test_state_hash_is_stable_across_processes():
+    rec = recorded()
+    code = (
+        "import random;from cardrogue.engine.loader import load_campaign;from cardrogue.engine.resources import default_campaign;"
+        "from cardrogue.engine.replay import Recorder, state_hash;"
+        "c=load_campaign(default_campaign()).campaign;r=Recorder(c);"
+        f"acts={rec.actions!r}\n"
+        "for a in acts: r.play(a)\n"
+        "print(state_hash(r.state))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert out == state_hash(rec.state)
+
+
+@pytest.mark.parametrize(
+    "name, change, reason",
+    [
+        ("edited score", lambda d: d["result"].update(turns=d["result"]["turns"] - 1), "claims"),
+        ("edited health", lambda d: d["result"].update(health=d["result"]["health"] + 5), "claims"),
+        ("edited outcome", lambda d: d["result"].update(outcome="won"), "claims"),
+        ("other campaign version", lambda d: d["campaign"].update(hash="0" * 64), "another version"),
+        ("other campaign", lambda d: d["campaign"].update(id="other"), "for campaign 'other'"),
+        ("other rules", lambda d: d.update(rules="1.0"), "rules 1.0"),
+        ("forged fated seed", lambda d: d["dice"].update(seed=d["dice"]["seed"] + 1), "fated dice must use"),
+        ("dropped checkpoint", lambda d: d["checkpoints"].pop(), "checkpoints"),
+        ("edited checkpoint", lambda d: d["checkpoints"].__setitem__(0, "0" * 16), "desync at action 16"),
+        ("edited final hash", lambda d: d.update(final="0" * 16), "final state"),
+        ("unknown field", lambda d: d.update(bonus=1), "not a valid replay"),
+    ],
+)
+def test_forgeries_are_rejected(name, change, reason):
+    verdict = verify_replay(edit(recorded().text(), change), CAMPAIGN)
+    assert not verdict.ok and reason in verdict.message, (name, verdict.message)
+
+
+def test_edited_action_is_named():
+    rec = recorded()
+    doc = json.loads(rec.text())
+    doc["actions"][0] = "move W"  # the start has no path west
+    verdict = verify_replay(json.dumps(doc), CAMPAIGN)
+    assert not verdict.ok and verdict.action_index == 0 and "action 1 ('move W') is not legal" in verdict.message
+
+
+def test_truncated_and_not_json():
+    text = recorded().text()
+    assert "not JSON" in verify_replay(text[: len(text) // 2], CAMPAIGN).message
+    assert "not JSON" in verify_replay("hello", CAMPAIGN).message
+    assert "not a valid replay" in verify_replay("[]", CAMPAIGN).message
+
+
+def test_changed_map_invalidates_old_replays():
+    doc = json.loads(default_campaign().read_text())
+    doc["levels"][0]["cells"][1]["paths"] = "EW"  # unchanged paths...
+    doc["seed"] += 1  # ...but another seed is another map
+    changed = load_campaign_text(json.dumps(doc)).campaign
+    verdict = verify_replay(recorded().text(), changed)
+    assert not verdict.ok and "another version" in verdict.message
+
+
+def test_verify_cli(tmp_path: Path):
+    good = tmp_path / "run.replay.json"
+    good.write_text(recorded().text())
+    cli = [sys.executable, "-m", "cardrogue.editor.cli", "verify"]
+    done = subprocess.run([*cli, str(good)], capture_output=True, text=True)
+    assert done.returncode == 0 and "verified" in done.stdout
+    bad = tmp_path / "bad.replay.json"
+    bad.write_text(edit(good.read_text(), lambda d: d["result"].update(turns=1)))
+    done = subprocess.run([*cli, str(bad), "--campaign", str(default_campaign())], capture_output=True, text=True)
+    assert done.returncode == 1 and "rejected" in done.stdout and "Traceback" not in done.stderr
+    done = subprocess.run([*cli, str(tmp_path / "missing.json")], capture_output=True, text=True)
+    assert done.returncode == 2 and "no such file" in done.stderr

@@ -1,0 +1,168 @@
+"""The published schemas (issue: "the schemas against the Draft 2020-12 metaschema and an
+independent validator, which must agree with the project's verdicts").
+
+The project decides validity with fastjsonschema (compiled, fast) and reports with
+jsonschema's Draft 2020-12 implementation; here jsonschema also plays the
+independent validator, checked against the project's verdict on every corpus file,
+on the valid samples and on random variations of a valid campaign.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Iterator
+
+import fastjsonschema
+import jsonschema
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from referencing import Registry, Resource
+
+from cardrogue.engine.loader import load_campaign
+from cardrogue.engine.resources import SCHEMA_BASE, catalog_path, default_campaign, load_schema, schema_path
+from cardrogue.engine.validation import SCHEMAS, fast_validator, is_valid, reference_validator
+
+CORPUS = Path(__file__).parent / "corpus"
+DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
+# The one file where the project (and fastjsonschema) differ from plain jsonschema on purpose:
+# JSON Schema patterns are ECMA-262, whose "$" does not match before a final newline; Python's does.
+ECMA_DOLLAR = {"29-id-ends-in-newline.json"}
+
+
+def _independent(name: str) -> jsonschema.Draft202012Validator:
+    """A plain Draft 2020-12 validator over the shipped files, sharing nothing with the project's."""
+    schemas = {n: json.loads(schema_path(n).read_text(encoding="utf-8")) for n in SCHEMAS}
+    registry = Registry().with_resources((SCHEMA_BASE + n, Resource.from_contents(s)) for n, s in schemas.items())
+    return jsonschema.Draft202012Validator(schemas[name], registry=registry)
+
+
+INDEPENDENT = {name: _independent(name) for name in SCHEMAS}
+
+
+# --------------------------------------------------------------------------- the schemas themselves
+
+
+@pytest.mark.parametrize("name", SCHEMAS)
+def test_schema_is_valid_draft_2020_12(name: str) -> None:
+    schema = load_schema(name)
+    assert schema["$schema"] == DRAFT_2020_12
+    jsonschema.Draft202012Validator.check_schema(schema)
+    assert jsonschema.validators.validator_for(schema) is jsonschema.Draft202012Validator
+
+
+@pytest.mark.parametrize("name", SCHEMAS)
+def test_schema_has_id_title_and_description(name: str) -> None:
+    schema = load_schema(name)
+    assert schema["$id"] == SCHEMA_BASE + name
+    assert schema["title"].strip() and schema["description"].strip()
+    for def_name, definition in schema.get("$defs", {}).items():
+        assert definition.get("description", "").strip(), f"$defs/{def_name} has no description"
+
+
+def _properties(node: Any, where: str = "#") -> Iterator[tuple[str, Any]]:
+    """Every entry of every "properties" object anywhere in a schema, with its JSON pointer."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "properties" and isinstance(value, dict):
+                for prop, sub in value.items():
+                    yield f"{where}/properties/{prop}", sub
+            yield from _properties(value, f"{where}/{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from _properties(value, f"{where}/{i}")
+
+
+@pytest.mark.parametrize("name", SCHEMAS)
+def test_every_property_has_a_description(name: str) -> None:
+    props = list(_properties(load_schema(name)))
+    assert len(props) > 10
+    missing = [where for where, sub in props if not (isinstance(sub, dict) and str(sub.get("description", "")).strip())]
+    assert missing == []
+
+
+def test_default_catalog_follows_its_schema() -> None:
+    catalog = json.loads(catalog_path().read_text(encoding="utf-8"))
+    assert is_valid(catalog, "cards.schema.json")
+    assert INDEPENDENT["cards.schema.json"].is_valid(catalog)
+
+
+# --------------------------------------------------------------------------- verdicts agree
+
+
+def _documents() -> list[tuple[str, str]]:
+    """The corpus files that are JSON (the others never reach a schema), and the valid samples."""
+    files = sorted((CORPUS / "broken").glob("[0-9]*.json")) + [CORPUS / "valid" / "tiny.json", default_campaign()]
+    return [(p.name, str(p)) for p in files if load_campaign(p).data is not None]
+
+
+@pytest.mark.parametrize("name, path", _documents(), ids=[n for n, _ in _documents()])
+def test_fast_reference_and_independent_validators_agree(name: str, path: str) -> None:
+    result = load_campaign(path)
+    data = result.data
+    fast = _fast_verdict(data)
+    independent = INDEPENDENT["campaign.schema.json"].is_valid(data)
+    assert independent == (not any(INDEPENDENT["campaign.schema.json"].iter_errors(data)))
+    project = reference_validator("campaign.schema.json").is_valid(data)
+    refused = any(d.code.startswith("CR1") or d.code == "CR005" for d in result.diagnostics)
+    assert fast == project == (not refused)
+    if name in ECMA_DOLLAR:
+        assert independent and not project
+    else:
+        assert project == independent
+
+
+def _fast_verdict(data: Any) -> bool:
+    try:
+        fast_validator("campaign.schema.json")(data)
+    except fastjsonschema.JsonSchemaException:
+        return False
+    return True
+
+
+def test_the_corpus_exercises_both_verdicts() -> None:
+    verdicts = {INDEPENDENT["campaign.schema.json"].is_valid(r.data)
+                for _, p in _documents() for r in [load_campaign(p)]}
+    assert verdicts == {True, False}
+
+
+_TINY = json.loads((CORPUS / "valid" / "tiny.json").read_text(encoding="utf-8"))
+_LEAVES = (st.none() | st.booleans() | st.integers(-2, 300) | st.floats(allow_nan=False, allow_infinity=False)
+           | st.sampled_from(["", "top", "Top", "goblin", "NESW", "WE", "up", "1.0", "x" * 130, "healing"]))
+_VALUES = st.recursive(_LEAVES, lambda inner: st.lists(inner, max_size=3)
+                       | st.dictionaries(st.sampled_from(["slay", "open", "at", "card", "x", "Big Rat", "name"]),
+                                         inner, max_size=2), max_leaves=5)
+
+
+def _paths(value: Any, prefix: tuple = ()) -> Iterator[tuple]:
+    yield prefix
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _paths(v, prefix + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _paths(v, prefix + (i,))
+
+
+_PLACES = [p for p in _paths(_TINY) if p] + [("cards", "goblin"), ("cards", "Big Rat"), ("potions",),
+                                             ("levels", 0, "goals"), ("par",)]
+
+
+@st.composite
+def _variant(draw) -> Any:
+    data = json.loads(json.dumps(_TINY))
+    path = draw(st.sampled_from(_PLACES))
+    node = data
+    for part in path[:-1]:
+        node = node.setdefault(part, {}) if isinstance(node, dict) else node[part]
+    node[path[-1]] = draw(_VALUES)
+    return data
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_variant())
+def test_validators_agree_on_random_variants(data: Any) -> None:
+    independent = INDEPENDENT["campaign.schema.json"].is_valid(data)
+    assert _fast_verdict(data) == independent == is_valid(data, "campaign.schema.json")
+    assert reference_validator("campaign.schema.json").is_valid(data) == independent
