@@ -36,21 +36,15 @@ _OUT = "out"  # a virtual node joined to every way out of a level
 
 def level_graph(level: Level) -> nx.Graph:
     """Cells as nodes ``(x, y)``; edges between ADJACENT TILEs."""
+    cells = level.by_pos.items()
+    east = {pos for pos, cell in cells if "E" in cell.paths}
+    west = {pos for pos, cell in cells if "W" in cell.paths}
+    south = {pos for pos, cell in cells if "S" in cell.paths}
+    north = {pos for pos, cell in cells if "N" in cell.paths}
     graph = nx.Graph()
-    by_pos = level.by_pos
-    graph.add_nodes_from(by_pos)
-    edges = []
-    for (x, y), cell in by_pos.items():
-        paths = cell.paths
-        if "E" in paths:
-            other = by_pos.get((x + 1, y))
-            if other is not None and "W" in other.paths:
-                edges.append(((x, y), (x + 1, y)))
-        if "S" in paths:
-            other = by_pos.get((x, y + 1))
-            if other is not None and "N" in other.paths:
-                edges.append(((x, y), (x, y + 1)))
-    graph.add_edges_from(edges)
+    graph.add_nodes_from(level.by_pos)
+    graph.add_edges_from(((x - 1, y), (x, y)) for x, y in west if (x - 1, y) in east)
+    graph.add_edges_from(((x, y - 1), (x, y)) for x, y in north if (x, y - 1) in south)
     return graph
 
 

@@ -13,6 +13,17 @@ from .dungeon import CLEARED, PRIMARY, SECONDARY, SHOP_TILE, SLOT_INDEX, UP
 from .model import POTION_COLOURS, SHOPKEEPERS_DEBT, CardKind
 
 DAGGER = "dagger"
+NOTHING_EQUIPPED = ("",) * 5
+_ACTIONS: dict[tuple[str, str, str], Action] = {}
+
+
+def _action(verb: str, arg: str = "", arg2: str = "") -> Action:
+    """Item actions are interned: legal_actions() is called for every move of a playout."""
+    key = (verb, arg, arg2)
+    a = _ACTIONS.get(key)
+    if a is None:
+        a = _ACTIONS[key] = Action(verb, arg, arg2)
+    return a
 
 
 class ItemRules:
@@ -57,34 +68,32 @@ class ItemRules:
     def _item_actions(self, out: list[Action]) -> None:
         from .state import COMBAT
 
-        d, hand = self.d, self.hand
-        foes = self.adjacent_enemies() if self.phase == COMBAT else ()
-        seen = set()
-        for c in hand:
-            if c in seen:
-                continue
-            seen.add(c)
-            card = d.cards[c]
-            kind = card.kind
-            if kind is CardKind.POTION and not card.cursed:
-                out.append(Action("drink", card.colour))
-                if card.throwable:
-                    out.extend(Action("throw", card.colour, "NESW"[dr]) for dr, _ in foes)
-            elif kind is CardKind.SCROLL:
-                self._scroll_actions(c, card, out)
-            elif card.slot is not None and self._equipped_with(c) not in (None, self.equip):
-                out.append(Action("equip", c))
-        for c in dict.fromkeys(self.equip):
-            if c and not d.cards[c].cursed:
-                out.append(Action("unequip", c))
-        if self.phase != COMBAT and self.faces[self.pos] == UP and d.kind[self.pos] == SHOP_TILE:
+        d, hand, combat = self.d, self.hand, self.phase == COMBAT
+        if hand:
+            foes = self.adjacent_enemies() if combat else ()
+            for c in dict.fromkeys(hand):
+                card = d.cards[c]
+                kind = card.kind
+                if kind is CardKind.POTION and not card.cursed:
+                    out.append(_action("drink", card.colour))
+                    if card.throwable:
+                        out.extend(_action("throw", card.colour, "NESW"[dr]) for dr, _ in foes)
+                elif kind is CardKind.SCROLL:
+                    self._scroll_actions(c, card, out)
+                elif card.slot is not None and self._equipped_with(c) not in (None, self.equip):
+                    out.append(_action("equip", c))
+        if self.equip != NOTHING_EQUIPPED:
+            for c in dict.fromkeys(self.equip):
+                if c and not d.cards[c].cursed:
+                    out.append(_action("unequip", c))
+        if not combat and self.faces[self.pos] == UP and d.kind[self.pos] == SHOP_TILE:
             stock = d.cells[self.pos].stock
             for k, c in enumerate(stock):
                 if (self.pos, k) not in self.bought and c not in stock[:k] and self._price(c) <= self.gold:
-                    out.append(Action("buy", c))
+                    out.append(_action("buy", c))
             for c in dict.fromkeys(hand):
                 if self._sellable(c):
-                    out.append(Action("sell", c))
+                    out.append(_action("sell", c))
 
     # ------------------------------------------------------------------ equipment
 
@@ -316,15 +325,15 @@ class ItemRules:
         if kind == "identify":
             for colour in POTION_COLOURS:
                 if not self.identified >> POTION_COLOURS.index(colour) & 1 and self._potion(colour):
-                    out.append(Action("read", c, colour))
+                    out.append(_action("read", c, colour))
         elif kind == "move-adjacent":
             grid = self.d.grid_to[self.pos]
-            out.extend(Action("read", c, "NESW"[dr]) for dr in range(4) if grid[dr] >= 0 and self._may_enter(grid[dr]))
+            out.extend(_action("read", c, "NESW"[dr]) for dr in range(4) if grid[dr] >= 0 and self._may_enter(grid[dr]))
         elif kind == "poison-heals":
             if self.poison:
-                out.append(Action("read", c))
+                out.append(_action("read", c))
         elif kind:
-            out.append(Action("read", c))
+            out.append(_action("read", c))
 
     def _act_read(self, action: Action) -> bool:
         """Scrolls: "can be used anytime during a turn, but once used they must be discarded"."""

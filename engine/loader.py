@@ -2,15 +2,17 @@
 
 Stages, each stopping the load when it finds an error:
 
-1. limits and decoding (file size, UTF-8),
-2. JSON syntax (the C parser; duplicate keys are errors),
-3. the JSON Schema (``schema/campaign.schema.json``),
+1. limits and decoding (file size; UTF-8 without BOM; no lone surrogates),
+2. JSON syntax (the C parser; duplicate keys, NaN/Infinity and numbers of
+   thousands of digits are errors; nesting deeper than ``MAX_DEPTH``),
+3. the JSON Schema (``schema/campaign.schema.json``), which also holds the
+   limits on grid size (256x256), text lengths and list lengths,
 4. what the schema cannot express (unknown cards, duplicate ids, cells outside
    the grid or sharing a place, ladders to missing levels, starting tiles, ...).
 
 Locations (line and column) are found only when there is something to report,
-so a clean file costs one parse and one compiled validation. Nothing here
-writes a file.
+so a clean file costs one parse and one compiled validation. No input makes the
+loader raise (tests/test_loader.py fuzzes it), and nothing here writes a file.
 """
 
 from __future__ import annotations
@@ -46,6 +48,9 @@ from .resources import catalog_path
 from .validation import is_valid, schema_diagnostics
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
+# Cells with only these keys, holding a card without a rule of its own, skip the per-field checks.
+_PLAIN_CELL_KEYS = frozenset({"at", "card", "paths", "face"})
+_SPECIAL_CARDS = frozenset({DESCENDING_LADDER, STARTING_TILE, SHOP, CHEST})
 MAX_DEPTH = 32
 
 
@@ -184,8 +189,8 @@ def _load_text(text: str, name: str) -> LoadResult:
         depth, _ = max_depth(text)
         if depth > MAX_DEPTH:
             return LoadResult(name, None, [_too_deep(name, text)], text, data)
-        diags = [locator.place(d, key=d.code in ("CR103", "CR109"))
-                 for d in schema_diagnostics(data, "campaign.schema.json")]
+        diags = sorted((locator.place(d, key=d.code in ("CR103", "CR109"))
+                        for d in schema_diagnostics(data, "campaign.schema.json")), key=lambda d: (d.line, d.column))
         if diags:
             return LoadResult(name, None, diags, text, data)
         # The fast validator refused what the reference accepts: the reference decides.
@@ -469,7 +474,7 @@ class _Builder:
                            "each level needs its own id", ("levels", li, "id"), level=li)
             level_ids.setdefault(lv["id"], li)
         built = []
-        instance_ids: dict[str, JsonPath] = {}
+        instance_ids: dict[str, int] = {}
         for li, lv in enumerate(levels):
             built.append(self._level(li, lv, cards, level_ids, instance_ids))
         if not any(cell.exit for level in built for cell in level.cells):
@@ -482,39 +487,36 @@ class _Builder:
         cells: list[Cell] = []
         by_pos: dict[tuple[int, int], int] = {}
         starts: list[int] = []
+        # The hot loop of a big campaign: paths and messages are built only for problems.
+        plain_keys = _PLAIN_CELL_KEYS
+        special = _SPECIAL_CARDS
         for ci, c in enumerate(lv["cells"]):
-            path = base + ("cells", ci)
             x, y = c["at"]
-            where = {"level": li, "cell": (x, y)}
-            if x >= width or y >= height:
-                self.error("CR203", f"cell ({x}, {y}) is outside the {width}x{height} grid (x 0 to {width - 1}, "
-                           f"y 0 to {height - 1}): move it, or make the level larger", path + ("at",), **where)
-                continue
-            if (x, y) in by_pos:
-                self.error("CR204", f"two cards on cell ({x}, {y}): cells[{by_pos[(x, y)]}] is there already; "
-                           "a cell holds one card", path + ("at",), **where)
-                continue
-            by_pos[(x, y)] = ci
+            pos = (x, y)
             card_id = c["card"]
-            if not self._known(card_id, cards, path + ("card",)):
-                continue
-            card = cards[card_id]
-            if card.kind is CardKind.CHARACTER:
-                self.error("CR217", f"{card_id!r} is a character card; it cannot be placed on the map", path + ("card",), **where)
-            instance = c.get("id", default_cell_id(level_id, x, y))
-            # A repeated level id repeats every default instance id: reported once, as CR202 on the level.
-            if instance in instance_ids and ("id" in c or level_ids[level_id] == li):
-                self.error("CR202", f"duplicate card instance id {instance!r}: each card on the map needs its own id", path + ("id",), **where)
-            instance_ids.setdefault(instance, path)
-            self._cell_fields(c, card, path, cards, level_ids, where)
-            if card_id == STARTING_TILE:
-                starts.append(ci)
-            cells.append(Cell(
-                x=x, y=y, card=card_id, paths=c.get("paths", ""), face_up=c.get("face", "down") == "up",
-                id=instance, inscription=c.get("inscription", ""), rolls=tuple(c.get("rolls", ())),
-                to=c.get("to"), exit=c.get("exit", False), stock=tuple(c.get("stock", ())),
-                contents=tuple(c.get("contents", ())),
-            ))
+            card = cards.get(card_id)
+            if x >= width or y >= height or pos in by_pos or card is None or card.kind is CardKind.CHARACTER:
+                if not self._misplaced(c, ci, li, width, height, by_pos, cards):
+                    continue
+            by_pos[pos] = ci
+            instance = c.get("id") or default_cell_id(level_id, x, y)
+            if instance in instance_ids:
+                # A repeated level id repeats every default instance id: reported once, as CR202 on the level.
+                if "id" in c or level_ids[level_id] == li:
+                    self.error("CR202", f"duplicate card instance id {instance!r}: each card on the map needs its own id",
+                               base + ("cells", ci, "id"), level=li, cell=pos)
+            else:
+                instance_ids[instance] = ci
+            paths = c.get("paths", "")
+            if card_id in special or not paths or not c.keys() <= plain_keys:
+                self._cell_fields(c, card, base + ("cells", ci), cards, level_ids, {"level": li, "cell": pos})
+                if card_id == STARTING_TILE:
+                    starts.append(ci)
+                cells.append(Cell(x, y, card_id, paths, c.get("face", "down") == "up", instance, c.get("inscription", ""),
+                                  tuple(c.get("rolls", ())), c.get("to"), c.get("exit", False),
+                                  tuple(c.get("stock", ())), tuple(c.get("contents", ()))))
+            else:
+                cells.append(Cell(x, y, card_id, paths, c.get("face", "down") == "up", instance))
         if not starts:
             self.error("CR206", f"level {level_id!r} has no starting tile: place a {STARTING_TILE!r}", base + ("cells",), level=li)
         for extra in starts[1:]:
@@ -536,6 +538,24 @@ class _Builder:
                 self.error("CR221", f"goal: buy {card_id!r}, but no shop on level {level_id!r} sells it", gpath, level=li)
         return Level(id=level_id, title=lv.get("title", ""), story=lv.get("story", ""), width=width, height=height,
                      cells=tuple(cells), goals=tuple(Goal(*next(iter(g.items()))) for g in lv.get("goals", [])))
+
+    def _misplaced(self, c: dict, ci: int, li: int, width: int, height: int, by_pos: dict, cards: dict) -> bool:
+        """Report why a cell cannot stand where it is; True when it may still be built (a character card)."""
+        x, y = c["at"]
+        path: JsonPath = ("levels", li, "cells", ci)
+        where = {"level": li, "cell": (x, y)}
+        if x >= width or y >= height:
+            self.error("CR203", f"cell ({x}, {y}) is outside the {width}x{height} grid (x 0 to {width - 1}, "
+                       f"y 0 to {height - 1}): move it, or make the level larger", path + ("at",), **where)
+            return False
+        if (x, y) in by_pos:
+            self.error("CR204", f"two cards on cell ({x}, {y}): cells[{by_pos[(x, y)]}] is there already; "
+                       "a cell holds one card", path + ("at",), **where)
+            return False
+        if not self._known(c["card"], cards, path + ("card",)):
+            return False
+        self.error("CR217", f"{c['card']!r} is a character card; it cannot be placed on the map", path + ("card",), **where)
+        return True
 
     def _cell_fields(self, c: dict, card: CardDef, path: JsonPath, cards: dict, level_ids: dict, where: dict) -> None:
         if card.id == DESCENDING_LADDER:

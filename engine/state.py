@@ -267,7 +267,7 @@ class GameState(CombatRules, ItemRules):
         if self.chance is not None:
             raise ActionError(f"a die is due ({self.chance.purpose}); use apply_roll")
         handler = _HANDLERS.get(action.verb)
-        if handler is None or not handler(self, action):
+        if (self.phase == CHOOSE_TELEPORT) != (action.verb == "teleport") or handler is None or not handler(self, action):
             raise ActionError(f"{action} is not legal now")
         self._run()
 
@@ -303,9 +303,13 @@ class GameState(CombatRules, ItemRules):
 
     def _run(self) -> None:
         while self.todo and self.chance is None and self.outcome is None:
-            step = self.todo[-1]
-            self.todo = self.todo[:-1]
-            step[0](self, *step[1:])
+            todo = self.todo
+            step = todo[-1]
+            self.todo = todo[:-1]
+            if len(step) == 1:
+                step[0](self)
+            else:
+                step[0](self, *step[1:])
 
     def _say(self, text: str, *args) -> None:
         if self.log is not None:

@@ -409,3 +409,14 @@ def _plausible_document(draw) -> dict:
 @given(_plausible_document())
 def test_fuzz_semantic_checks_never_raise(data: dict) -> None:
     _check_result(load_campaign_text(json.dumps(data, indent=1), "fuzz.json"))
+
+
+# --------------------------------------------------------------------------- pre-commit
+
+
+def test_pre_commit_hook_runs_cardrogue_check_on_json_files() -> None:
+    text = (Path(__file__).resolve().parents[1] / ".pre-commit-hooks.yaml").read_text(encoding="utf-8")
+    hook = dict(re.findall(r"^\s*-?\s*(id|entry|language|files|pass_filenames): (.+)$", text, re.MULTILINE))
+    assert hook == {"id": "cardrogue-check", "entry": "cardrogue check", "language": "python",
+                    "files": r"\.json$", "pass_filenames": "true"}
+    assert re.search(hook["files"], "campaigns/a-sons-descent.json")

@@ -1,0 +1,19 @@
+"""engine/ never imports textual or rich (STYLE: the Harlequin habit), checked in a fresh interpreter."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+ENGINE = Path(__file__).resolve().parent.parent / "engine"
+
+
+def test_engine_modules_import_without_textual_or_rich():
+    modules = sorted(p.stem for p in ENGINE.glob("*.py") if p.stem != "__init__")
+    code = (
+        "import importlib, sys\n"
+        f"for m in {modules!r}: importlib.import_module('cardrogue.engine.' + m)\n"
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich'))\n"
+        "print(','.join(bad))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""

@@ -1,0 +1,130 @@
+"""Property tests of the engine API: random legal play, clone/key, health caps, consistency."""
+
+import random
+from pathlib import Path
+
+from helpers import cell, campaign
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cardrogue.engine.loader import load_campaign
+from cardrogue.engine.play import FatedResolver, RandomResolver, chance_outcomes
+from cardrogue.engine.state import GameState
+
+SONS = load_campaign(Path(__file__).resolve().parent.parent / "campaigns" / "a-sons-descent.json").campaign
+
+# A busy level: every kind of card within a few steps.
+BUSY = campaign([
+    cell(1, 1, "starting-tile", "NESW"),
+    cell(1, 0, "shop", "ESW", face="down", stock=["helm", "dagger", "scroll-of-passage", "shopkeepers-debt"]),
+    cell(2, 0, "vampire-bat", "W", face="down"),
+    cell(0, 0, "red-potion", "E", face="down"),
+    cell(2, 1, "fountain-of-healing", "EW", face="down"),
+    cell(3, 1, "imp", "SW", face="down"),
+    cell(3, 2, "poison-trap", "N", face="down"),
+    cell(0, 1, "spike-trap", "ES", face="down"),
+    cell(0, 2, "sewer-rat", "NE", face="down"),
+    cell(1, 2, "ring-of-might", "NW", face="down"),
+    cell(2, 2, "blue-potion", "", face="down"),
+], character="rogue", items=["gold"] * 6 + ["purple-potion", "orange-potion", "scroll-of-identify", "dagger"])
+
+CAMPAIGNS = [SONS, BUSY]
+
+
+def playout(campaign, seed, steps, check):
+    rng = random.Random(seed)
+    s = GameState.new(campaign)
+    resolver = RandomResolver(seed)
+    for _ in range(steps):
+        check(s)
+        if s.chance is not None:
+            s.apply_roll(resolver.roll(s))
+            continue
+        legal = s.legal_actions()
+        if not legal:
+            break
+        s.apply(rng.choice(legal))
+    return s
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32), which=st.integers(0, 1))
+def test_random_legal_play_never_raises_and_stays_consistent(seed, which):
+    def check(s):
+        assert s.is_terminal() or s.chance is not None or s.legal_actions()
+        assert s.chance is None or not s.legal_actions()
+        assert s.gold >= 0 and s.poison >= 0 and s.paralysed >= 0
+        assert (s.outcome == "dead") == (s.health <= 0)
+        assert s.faces[s.pos] != 0
+        for e, (h, p, z, a) in s.foes.items():
+            assert h <= s.d.card[e].health
+    playout(CAMPAIGNS[which], seed, 150, check)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_healing_never_exceeds_max_health(seed):
+    """MAX HEALTH: current health cannot exceed max health through healing."""
+    def check(s):
+        before = s.health
+        s._heal(3, "test")
+        assert s.health == before or s.health <= s.max_health
+        s.health = before
+    playout(BUSY, seed, 120, check)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32), which=st.integers(0, 1))
+def test_clone_then_same_actions_gives_equal_keys(seed, which):
+    rng = random.Random(seed)
+    c = CAMPAIGNS[which]
+    resolver = FatedResolver(c)
+    s = GameState.new(c)
+    for _ in range(40):
+        legal = s.legal_actions()
+        if not legal:
+            break
+        a = rng.choice(legal)
+        t = s.clone()
+        assert t.key() == s.key() and hash(t.key()) == hash(s.key())
+        s.step(a, resolver)
+        t.step(a, resolver)
+        assert t.key() == s.key()
+        assert t.log == s.log
+
+
+def test_chance_point_and_enumeration():
+    """Dice are explicit chance points naming the card instance whose stream rolls."""
+    s = GameState.new(SONS, level=1)
+    s.apply("flip E")
+    s.apply("move E")
+    s.apply("end")
+    s.apply("flip S")
+    s.apply("attack")
+    assert s.chance.purpose == "attack roll" and s.chance.instance == "the-old-shop@1,1" and s.chance.draw == 0
+    assert s.legal_actions() == [] and len(chance_outcomes(s)) == 6
+    keys = set()
+    for n, p in chance_outcomes(s):
+        t = s.clone()
+        t.apply_roll(n)
+        keys.add(t.key())
+    assert len(keys) == 3  # 1 and 2 wound the goblin (4 health, warrior +1); 3 to 6 slay it
+
+
+def test_fated_dice_do_not_depend_on_detours():
+    """DESIGN: Fated dice: a detour does not reshuffle a later fight (per-card draw counters)."""
+    r = FatedResolver(SONS)
+    a = GameState.new(SONS, level=1)
+    b = GameState.new(SONS, level=1)
+    for text in ("flip E", "move E", "end", "flip S", "attack"):
+        a.step(text, r)
+    for text in ("flip E", "move E", "end", "move W", "move E", "end", "flip S", "attack"):
+        b.step(text, r)
+    fight = [line for line in a.log if "stream" in line]
+    assert fight and fight == [line for line in b.log if "stream" in line]
+
+
+def test_log_can_be_turned_off():
+    s = GameState.new(SONS, log=False)
+    s.apply("flip E")
+    assert s.log is None
