@@ -58,6 +58,15 @@ def build_parser() -> argparse.ArgumentParser:
     scores.add_argument("--scores-db", type=Path, default=None, help="high-score database (default: user data dir, or $CARDROGUE_SCORES_DB)")
     scores.add_argument("--format", choices=("text", "json"), default="text")
 
+    run = sub.add_parser("run", help="play a scripted list of actions and print what the rules did")
+    run.add_argument("campaign", type=Path, help="campaign file")
+    run.add_argument("actions", nargs="*", metavar="ACTION", help='actions in their text form, e.g. "flip E" "move E"')
+    run.add_argument("--actions-file", type=Path, default=None, metavar="FILE", help="more actions, one per line (- for stdin)")
+    run.add_argument("--level", type=int, default=None, metavar="N", help="start on level N (1-based)")
+    run.add_argument("--seed", type=int, default=None, help="random dice: per-card streams from this seed instead of the fated ones")
+    run.add_argument("-o", "--output", type=Path, default=None, metavar="REPLAY", help="save the run as a replay file")
+    run.add_argument("--format", choices=("text", "json"), default="text")
+
     solve = sub.add_parser("solve", help="find the par of a campaign and a solution replay")
     solve.add_argument("campaign", type=Path, help="campaign file")
     solve.add_argument("--level", type=int, default=None, metavar="N", help="solve only level N (1-based)")
@@ -309,7 +318,76 @@ def cmd_play(args: argparse.Namespace) -> int:
     return run_player(args.campaign, level=args.level, scores_db=args.scores_db, replays_dir=args.replays)
 
 
-_COMMANDS = {"check": cmd_check, "edit": cmd_edit, "verify": cmd_verify, "scores": cmd_scores, "play": cmd_play}
+# --------------------------------------------------------------------------- run
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from cardrogue.engine.actions import Action, ActionError
+    from cardrogue.engine.replay import Recorder
+
+    try:
+        campaign = _load(args.campaign)
+        level = _level_index(campaign, args.level)
+        texts = list(args.actions)
+        if args.actions_file is not None:
+            body = sys.stdin.read() if str(args.actions_file) == "-" else _read_text(args.actions_file, "the actions file")
+            texts += [ln.strip() for ln in body.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+    except _Unusable as exc:
+        print(f"cardrogue: {exc}", file=sys.stderr)
+        return EXIT_UNUSABLE
+    recorder = Recorder(campaign, level=level, mode="fated" if args.seed is None else "random", seed=args.seed)
+    state = recorder.state
+    steps: list[dict] = [{"action": None, "log": list(state.log)}]
+    failure = None
+    for i, text in enumerate(texts):
+        seen = len(state.log)
+        try:
+            if state.is_terminal():
+                raise ActionError("the run is over")
+            recorder.play(Action.parse(text))
+        except ActionError as exc:
+            failure = {"index": i, "action": text, "reason": str(exc)}
+            break
+        steps.append({"action": text, "log": state.log[seen:]})
+    legal = [str(a) for a in state.legal_actions()]
+    if args.output is not None:
+        from cardrogue.editor.files import atomic_write
+
+        try:
+            atomic_write(args.output, recorder.text().encode("utf-8"))
+        except OSError as exc:
+            print(f"cardrogue: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+            return EXIT_UNUSABLE
+    if args.format == "json":
+        json.dump({"steps": steps, "failure": failure, "state": state.summary(), "legal": legal}, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        for step in steps:
+            if step["action"] is not None:
+                print(f"> {step['action']}")
+            for line in step["log"]:
+                print(f"  {line}")
+        if failure:
+            print(f"action {failure['index'] + 1} ({failure['action']!r}) is not legal: {failure['reason']}")
+        summary = state.summary()
+        print(f"turn {summary['turn']}, health {summary['health']}/{summary['max_health']}, gold {summary['gold']}, "
+              f"level {summary['level']} at {tuple(summary['at'])}, outcome: {summary['outcome'] or 'unfinished'}")
+        if legal:
+            print("legal now: " + ", ".join(legal))
+    return EXIT_PROBLEMS if failure else EXIT_OK
+
+
+def _level_index(campaign, level: int | None) -> int:
+    if level is None:
+        return 0
+    if not 1 <= level <= len(campaign.levels):
+        raise _Unusable(f"--level {level}: the campaign has levels 1 to {len(campaign.levels)}")
+    return level - 1
+
+
+_COMMANDS = {
+    "check": cmd_check, "edit": cmd_edit, "verify": cmd_verify, "scores": cmd_scores, "play": cmd_play, "run": cmd_run,
+}
 
 
 if __name__ == "__main__":

@@ -24,11 +24,14 @@ class FatedResolver:
     """DESIGN: Fated dice. Roll number ``chance.draw`` of the card instance's stream (scripted rolls first).
 
     The state counts draws per card instance, so a detour never reshuffles a later fight.
+    With ``seed``, the same per-card streams from another seed: the recorded "random dice"
+    mode of practice runs, which a replay can still re-simulate exactly.
     """
 
-    def __init__(self, campaign: Campaign) -> None:
+    def __init__(self, campaign: Campaign, seed: int | None = None) -> None:
         scripted = {c.id: c.rolls for level in campaign.levels for c in level.cells if c.rolls}
-        self.dice = FatedDice(campaign.seed, scripted)
+        self.seed = campaign.seed if seed is None else seed
+        self.dice = FatedDice(self.seed, scripted)
 
     def roll(self, state) -> int:
         chance = state.chance

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .actions import Action, ActionError
-from .dice import FatedDice
 from .model import Campaign
+from .play import FatedResolver
 from .state import GameState
 from .validation import reference_validator
 
@@ -31,17 +31,8 @@ _SCHEMA_REF = "https://cardrogue-studio.dev/schema/replay.schema.json"
 _AUTHENTIC = object()  # held only by VerifiedRun values that verify_replay made
 
 
-class StreamResolver:
-    """Answers chance points from per-card d6 streams (fated: the campaign's seed; random: a fresh one)."""
-
-    def __init__(self, campaign: Campaign, seed: int | None = None) -> None:
-        scripted = {cell.id: cell.rolls for level in campaign.levels for cell in level.cells if cell.rolls}
-        self.seed = campaign.seed if seed is None else seed
-        self.dice = FatedDice(self.seed, scripted)
-
-    def roll(self, state: GameState) -> int:
-        chance = state.chance
-        return self.dice.roll(chance.instance, chance.draw)
+# The name the replay docs and other modules use for the resolver of a recorded run.
+StreamResolver = FatedResolver
 
 
 def _stable(value: Any) -> Any:

@@ -161,6 +161,26 @@ class GameState(CombatRules, ItemRules):
         """(turns, health): fewer turns is better, then more health (DESIGN: Score)."""
         return self.turn, self.health
 
+    def summary(self) -> dict:
+        """What a player sees of the hero and the run, as plain values (for the CLI and tools)."""
+        from .dungeon import SLOTS
+        from .model import POTION_COLOURS
+
+        level = self.d.campaign.levels[self.level]
+        foes = []
+        for _, e in self.adjacent_enemies():
+            health = self._foe(e)[0]
+            foes.append({"card": self.d.card[e].id, "at": list(self.d.pos_of[e]), "health": health,
+                         "max_health": self.d.card[e].health})
+        return {
+            "turn": self.turn, "outcome": self.outcome, "level": level.id, "at": list(self.position),
+            "health": self.health, "max_health": self.max_health, "gold": self.gold,
+            "attack_modifier": self.stats.attack_roll + self.atk_bonus,
+            "hand": list(self.hand), "equipped": {slot: c for slot, c in zip(SLOTS, self.equip) if c},
+            "poisoned": self.poison, "paralysed": self.paralysed, "in_combat": self.in_combat, "enemies": foes,
+            "identified": {c: self.d.potions[c] for i, c in enumerate(POTION_COLOURS) if self.identified >> i & 1},
+        }
+
     def face(self, x: int, y: int, level: int | None = None) -> int | None:
         """DOWN, UP or CLEARED for the cell at x,y (None: no card there)."""
         i = self.d.index.get((self.level if level is None else level, x, y))

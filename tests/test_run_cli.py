@@ -1,0 +1,65 @@
+"""`cardrogue run`: rule scenarios played through the CLI, as a user writes them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+CLI = [sys.executable, "-m", "cardrogue.editor.cli"]
+
+
+def cell(x, y, card, paths, face="down", **extra):
+    return {"at": [x, y], "card": card, "paths": paths, "face": face, **extra}
+
+
+@pytest.fixture
+def trap_map(tmp_path: Path) -> Path:
+    doc = {"format": 1, "id": "traps", "title": "Traps", "rules": "1.1.2", "seed": 5, "hero": {"character": "warrior"},
+           "levels": [{"id": "hall", "width": 4, "height": 1, "cells": [
+               cell(0, 0, "starting-tile", "E", "up"), cell(1, 0, "spike-trap", "EW"),
+               cell(2, 0, "pathing-tile", "EW"), cell(3, 0, "pathing-tile", "W", exit=True)]}]}
+    path = tmp_path / "traps.json"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    done = subprocess.run([*CLI, "run", *args], capture_output=True, text=True, input=stdin, timeout=60)
+    assert "Traceback" not in done.stderr
+    return done
+
+
+def test_spike_trap_flipped_then_stepped_on(trap_map: Path):
+    """Tiles > Traps: a trap affects the player when flipped, and again each time he steps on it."""
+    done = run(str(trap_map), "flip E", "end", "move E", "--format", "json")
+    assert done.returncode == 0, done.stdout
+    out = json.loads(done.stdout)
+    assert out["state"]["health"] == 12 - 2 - 2  # the warrior's 12 max health, two spike triggers
+    assert out["state"]["turn"] == 2 and out["failure"] is None
+
+
+def test_illegal_action_is_named_and_exit_1(trap_map: Path):
+    done = run(str(trap_map), "move E")  # face-down: flip it first
+    assert done.returncode == 1
+    assert "action 1 ('move E') is not legal" in done.stdout and "legal now: flip E, end" in done.stdout
+
+
+def test_actions_from_stdin_and_replay_output(trap_map: Path, tmp_path: Path):
+    replay = tmp_path / "run.replay.json"
+    done = run(str(trap_map), "--actions-file", "-", "-o", str(replay),
+               stdin="# race to the exit\nflip E\nend\nmove E\nend\nflip E\nmove E\nend\nflip E\nmove E\n")
+    assert done.returncode == 0, done.stdout
+    assert "outcome: won" in done.stdout
+    verified = subprocess.run([*CLI, "verify", str(replay), "--campaign", str(trap_map)], capture_output=True, text=True)
+    assert verified.returncode == 0 and "won" in verified.stdout
+
+
+def test_unusable_campaign_exits_2(tmp_path: Path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{")
+    done = run(str(bad), "end")
+    assert done.returncode == 2 and "not a usable campaign" in done.stderr
