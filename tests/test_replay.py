@@ -117,3 +117,21 @@ def test_verify_cli(tmp_path: Path):
     assert done.returncode == 1 and "rejected" in done.stdout and "Traceback" not in done.stderr
     done = subprocess.run([*cli, str(tmp_path / "missing.json")], capture_output=True, text=True)
     assert done.returncode == 2 and "no such file" in done.stderr
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 80), every=st.integers(1, 20))
+def test_property_recorded_runs_round_trip(seed, steps, every):
+    """Any run of legal actions, recorded, re-simulates to exactly its result."""
+    rec = Recorder(CAMPAIGN, every=every)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if rec.state.is_terminal():
+            break
+        rec.play(rng.choice(rec.state.legal_actions()))
+    verdict = verify_replay(rec.text(), CAMPAIGN)
+    assert verdict.ok, verdict.message
+    assert (verdict.run.turns, verdict.run.health, verdict.run.outcome) == (*rec.state.score, rec.state.outcome or "unfinished")
