@@ -1,0 +1,129 @@
+"""Editor speed on a big map: time to the first frame, and to re-render after a cursor move.
+
+    python benchmarks/bench_editor.py [--size 64] [--moves 200]
+
+Targets (issue): first frame under 1 s; a cursor move under 16 ms. The move is
+measured two ways: the canvas work alone (invalidate the two grid rows and render
+the lines they cover, which is what the Line API repaints), and a whole key press
+through Textual (event, bindings, message to the inspector, screen update).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+CARDS = ["pathing-tile", "goblin", "spike-trap", "red-potion", "dagger", "cave-bat", "helm"]
+
+
+def big_campaign(size: int) -> str:
+    from cardrogue.engine.canonical import dumps
+
+    cells = []
+    for y in range(size):
+        for x in range(size):
+            if (x, y) == (0, 0):
+                cells.append({"at": [0, 0], "card": "starting-tile", "paths": "ES", "face": "up"})
+                continue
+            paths = "".join(d for d, ok in (("N", y > 0), ("E", x < size - 1), ("S", y < size - 1), ("W", x > 0)) if ok)
+            cell = {"at": [x, y], "card": CARDS[(x * 7 + y * 3) % len(CARDS)], "paths": paths,
+                    "face": "up" if (x + y) % 5 == 0 else "down"}
+            if (x, y) == (size - 1, size - 1):
+                cell["exit"] = True
+            cells.append(cell)
+    data = {"format": 1, "id": "bench", "title": "Benchmark", "kind": "challenge", "rules": "1.1.2", "seed": 1,
+            "hero": {"character": "warrior"},
+            "levels": [{"id": "big", "title": "Big", "width": size, "height": size, "cells": cells}]}
+    return dumps(data)
+
+
+async def run(size: int, moves: int, width: int, height: int) -> dict:
+    from cardrogue.editor.app import EditorApp
+    from cardrogue.editor.files import open_document
+    from cardrogue.editor.widgets.map_canvas import CELL_H, MapCanvas
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "big.json"
+        path.write_text(big_campaign(size), encoding="utf-8")
+        first_line: list[float] = []
+        render_line = MapCanvas.render_line
+
+        def timed_render_line(self, y):
+            if not first_line:
+                first_line.append(time.perf_counter())
+            return render_line(self, y)
+
+        MapCanvas.render_line = timed_render_line  # type: ignore[method-assign]
+        t0 = time.perf_counter()
+        app = EditorApp(open_document(path), recovery_dir=Path(tmp) / "rec", autosave_seconds=3600)
+        async with app.run_test(size=(width, height)) as pilot:
+            ready = time.perf_counter() - t0
+            MapCanvas.render_line = render_line  # type: ignore[method-assign]
+            first_frame = first_line[0] - t0
+            await pilot.pause()
+            canvas = app.query_one(MapCanvas)
+
+            # canvas alone: move, then render the lines of the two rows that changed
+            canvas_times = []
+            for i in range(moves):
+                dx, dy = ((1, 0), (0, 1), (-1, 0), (0, -1))[i % 4]
+                start = time.perf_counter()
+                old_row = canvas.cursor[1]
+                canvas.move_to(canvas.cursor[0] + dx, canvas.cursor[1] + dy)
+                for row in {old_row, canvas.cursor[1]}:
+                    for line in range(row * CELL_H, row * CELL_H + CELL_H):
+                        visible = line - int(canvas.scroll_y)
+                        if 0 <= visible < canvas.size.height:
+                            canvas.render_line(visible)
+                canvas_times.append(time.perf_counter() - start)
+            await pilot.pause()
+
+            # a whole key press through Textual, until the screen has been updated
+            canvas.focus()
+            press_times = []
+            keys = ["right", "down", "left", "up"]
+            for i in range(moves // 4):
+                start = time.perf_counter()
+                await pilot.press(keys[i % 4])
+                await pilot.pause()
+                press_times.append(time.perf_counter() - start)
+            await app.workers.wait_for_complete()
+    return {
+        "map": f"{size}x{size} ({size * size} cards)",
+        "terminal": f"{width}x{height}",
+        "first_frame_s": round(first_frame, 3),
+        "app_ready_s": round(ready, 3),
+        "cursor_move_canvas_ms_median": round(statistics.median(canvas_times) * 1000, 3),
+        "cursor_move_canvas_ms_max": round(max(canvas_times) * 1000, 3),
+        "key_press_round_trip_ms_median": round(statistics.median(press_times) * 1000, 2),
+        "key_press_round_trip_ms_p95": round(sorted(press_times)[int(len(press_times) * 0.95) - 1] * 1000, 2),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--size", type=int, default=64)
+    parser.add_argument("--moves", type=int, default=200)
+    parser.add_argument("--terminal", default="160x50", help="WIDTHxHEIGHT")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    width, height = (int(v) for v in args.terminal.split("x"))
+    result = asyncio.run(run(args.size, args.moves, width, height))
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        for key, value in result.items():
+            print(f"{key:34} {value}")
+        ok = result["first_frame_s"] < 1 and result["cursor_move_canvas_ms_median"] < 16
+        print("targets (first frame < 1 s, cursor move < 16 ms):", "met" if ok else "NOT met")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

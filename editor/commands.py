@@ -1,0 +1,82 @@
+"""Every editor command, for the command palette (ctrl+p) and the help screen.
+
+One table: a command's title, what it does, the action it runs and its key.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+# (title, help, action, key)
+COMMANDS: list[tuple[str, str, str, str]] = [
+    ("New campaign", "Start a new campaign from a template", "new", "ctrl+n"),
+    ("Open campaign", "Open a campaign file", "open", "ctrl+o"),
+    ("Save", "Save the campaign (atomic, canonical)", "save", "ctrl+s"),
+    ("Save as", "Save the campaign to a new file", "save_as", "f12"),
+    ("Undo", "Undo the last edit", "undo", "ctrl+z"),
+    ("Redo", "Redo the last undone edit", "redo", "ctrl+y"),
+    ("Play-test level", "Play the current level in the embedded player", "playtest", "f5"),
+    ("Place card", "Put the palette card on the cursor (or the selection)", "place", "enter / space"),
+    ("Rotate clockwise", "Turn the paths of the selected cards clockwise", "rotate(True)", "r"),
+    ("Rotate anticlockwise", "Turn the paths of the selected cards anticlockwise", "rotate(False)", "R"),
+    ("Toggle face", "Face up / face down", "toggle_face", "f"),
+    ("Toggle north path", "Open or wall the north edge", "toggle_path('N')", "n"),
+    ("Toggle east path", "Open or wall the east edge", "toggle_path('E')", "e"),
+    ("Toggle south path", "Open or wall the south edge", "toggle_path('S')", "s"),
+    ("Toggle west path", "Open or wall the west edge", "toggle_path('W')", "w"),
+    ("Toggle exit", "Mark the card as the dungeon's exit", "toggle_exit", "x"),
+    ("Delete cards", "Remove the selected cards", "delete", "delete"),
+    ("Copy", "Copy the selected rectangle", "copy", "c"),
+    ("Paste", "Paste at the cursor", "paste", "v"),
+    ("Add level", "Insert a new level after this one", "add_level", "a (levels)"),
+    ("Duplicate level", "Copy this level", "duplicate_level", "d (levels)"),
+    ("Remove level", "Remove this level", "remove_level", "delete (levels)"),
+    ("Move level up", "Move this level earlier", "move_level(-1)", "[ (levels)"),
+    ("Move level down", "Move this level later", "move_level(1)", "] (levels)"),
+    ("Level properties", "Id, title and size of this level", "level_properties", "p (levels)"),
+    ("Campaign metadata", "Title, author, seed, hero, ...", "metadata", "ctrl+e"),
+    ("Map", "Show the map", "show_tab('map')", "f2"),
+    ("Story", "Edit the story and level prefaces", "show_tab('story')", "f3"),
+    ("Focus map", "Move the focus to the map", "focus_map", "ctrl+g"),
+    ("Focus levels", "Move the focus to the level list", "focus_levels", "ctrl+l"),
+    ("Search cards", "Move the focus to the palette search", "focus_palette", "ctrl+f"),
+    ("Problems", "Move the focus to the problems panel", "focus_problems", "ctrl+k"),
+    ("Help", "Keys and usage", "help", "f1 / ?"),
+    ("Quit", "Quit (asks before losing changes)", "quit", "ctrl+q"),
+]
+
+MAP_KEYS = [
+    ("arrows", "move the cursor"),
+    ("shift+arrows", "select a rectangle"),
+    ("home / end", "start / end of the row"),
+    ("escape", "clear the selection"),
+    ("mouse click", "select a cell (shift+click: select a rectangle)"),
+    ("mouse drag", "paint the palette card"),
+]
+
+
+def help_markdown() -> str:
+    lines = ["# Card Rogue Story Studio: keys", "", "## Map", "", "| Key | Does |", "|---|---|"]
+    lines += [f"| `{k}` | {d} |" for k, d in MAP_KEYS]
+    lines += ["", "## Commands (also in the command palette, ctrl+p)", "", "| Key | Command |", "|---|---|"]
+    lines += [f"| `{key}` | {title}: {help_text} |" for title, help_text, _, key in COMMANDS]
+    lines += ["", "Map marks: **S** start, **▼** ladder, **X** exit, **!** error, **?** warning, **◆** note "
+              "(a chokepoint). Face-down cards are dim on a shaded ground.", "", "Press escape to close."]
+    return "\n".join(lines)
+
+
+class EditorCommands(Provider):
+    """The editor's commands in the command palette."""
+
+    async def discover(self) -> Hits:
+        for title, help_text, action, _key in COMMANDS:
+            yield DiscoveryHit(title, partial(self.app.run_action, action), help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for title, help_text, action, _key in COMMANDS:
+            score = matcher.match(title)
+            if score > 0:
+                yield Hit(score, matcher.highlight(title), partial(self.app.run_action, action), help=help_text)

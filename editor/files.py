@@ -1,0 +1,219 @@
+"""Files: atomic canonical saves, the recovery file, changes made on disk, templates.
+
+No Textual here, so the save path is tested without an app.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from importlib.resources import files
+from pathlib import Path
+
+from cardrogue.engine.loader import LoadResult, load_campaign, load_campaign_text
+from cardrogue.engine.resources import default_campaign
+
+from .document import Document
+
+RECOVERY_ENV = "CARDROGUE_RECOVERY_DIR"
+_PACKAGES = ("cardrogue.engine", "cardrogue.editor", "cardrogue.schema", "cardrogue.campaigns")
+
+BLANK_TEMPLATE = """{
+  "format": 1,
+  "id": "new-campaign",
+  "title": "New Campaign",
+  "kind": "campaign",
+  "rules": "1.1.2",
+  "seed": 1,
+  "hero": {"character": "warrior"},
+  "levels": [
+    {
+      "id": "level-1",
+      "title": "The First Room",
+      "width": 5,
+      "height": 3,
+      "cells": [
+        {"at": [0, 1], "card": "starting-tile", "paths": "E", "face": "up"},
+        {"at": [1, 1], "card": "pathing-tile", "paths": "EW", "face": "down"},
+        {"at": [2, 1], "card": "pathing-tile", "paths": "EW", "face": "down"},
+        {"at": [3, 1], "card": "pathing-tile", "paths": "EW", "face": "down"},
+        {"at": [4, 1], "card": "pathing-tile", "paths": "W", "face": "down", "exit": true}
+      ]
+    }
+  ]
+}
+"""
+
+
+class OpenError(Exception):
+    """A file that cannot be edited: it carries the loader's diagnostics."""
+
+    def __init__(self, result: LoadResult) -> None:
+        first = result.diagnostics[0].render() if result.diagnostics else result.file
+        super().__init__(first)
+        self.result = result
+
+
+# --------------------------------------------------------------------------- opening
+
+
+def _document(result: LoadResult, path: Path | None, template: Path | None = None) -> Document:
+    if result.campaign is None:
+        raise OpenError(result)
+    schema_ref = result.data.get("$schema") if isinstance(result.data, dict) else None
+    return Document(result.campaign, path=path, schema_ref=schema_ref, template=template)
+
+
+def open_document(path: Path) -> Document:
+    """Open a campaign for editing; a bundled campaign opens as a template (saving asks where)."""
+    path = path.expanduser().absolute()
+    result = load_campaign(path)
+    if is_protected(path):
+        return _document(result, None, template=path)
+    return _document(result, path)
+
+
+def template_document(template: Path | None = None) -> Document:
+    """A new campaign: the blank template, or a copy of a bundled campaign."""
+    if template is None:
+        return _document(load_campaign_text(BLANK_TEMPLATE, "<new campaign>"), None)
+    return _document(load_campaign(template), None, template=template)
+
+
+def default_document() -> Document:
+    """``cardrogue edit`` without a path: the bundled campaign as a template."""
+    return template_document(default_campaign())
+
+
+def is_protected(path: Path) -> bool:
+    """True inside the installed package (bundled campaigns, schemas, code): never written."""
+    target = path.expanduser().resolve()
+    for package in _PACKAGES:
+        root = Path(str(files(package))).resolve()
+        if target == root or root in target.parents:
+            return True
+    return False
+
+
+# --------------------------------------------------------------------------- saving
+
+
+@dataclass(frozen=True, slots=True)
+class DiskStamp:
+    """What the file looked like when we last read or wrote it."""
+
+    mtime_ns: int
+    size: int
+
+    @classmethod
+    def of(cls, path: Path) -> "DiskStamp | None":
+        try:
+            st = path.stat()
+        except OSError:
+            return None
+        return cls(st.st_mtime_ns, st.st_size)
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` so a crash leaves either the old file or the new one.
+
+    A temporary file in the same directory, flushed and fsynced, then ``os.replace``.
+    """
+    path = path.absolute()
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if path.exists():
+            os.chmod(tmp, path.stat().st_mode & 0o7777)
+        else:
+            os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    try:
+        dir_fd = os.open(path.parent, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(dir_fd)
+    except OSError:
+        pass
+    finally:
+        os.close(dir_fd)
+
+
+def save_document(doc: Document, path: Path) -> DiskStamp | None:
+    """Save the canonical text atomically and mark the document clean."""
+    path = path.expanduser().absolute()
+    if is_protected(path):
+        raise PermissionError(f"{path} is inside the installed package; save the campaign somewhere else")
+    atomic_write(path, doc.text().encode("utf-8"))
+    doc.mark_saved(path)
+    return DiskStamp.of(path)
+
+
+# --------------------------------------------------------------------------- recovery
+
+
+def recovery_dir() -> Path:
+    env = os.environ.get(RECOVERY_ENV)
+    if env:
+        return Path(env)
+    from platformdirs import user_state_path
+
+    return user_state_path("cardrogue-studio") / "recovery"
+
+
+def recovery_path(doc: Document, directory: Path | None = None) -> Path:
+    """One recovery file per edited file (or per template, for an unsaved campaign)."""
+    key = str(doc.path or doc.template or f"untitled:{doc.campaign.id}")
+    digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]
+    return (directory or recovery_dir()) / f"{digest}.recovery.json"
+
+
+def write_recovery(doc: Document, directory: Path | None = None) -> Path:
+    target = recovery_path(doc, directory)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    record = {"path": str(doc.path) if doc.path else None,
+              "template": str(doc.template) if doc.template else None,
+              "text": doc.text()}
+    atomic_write(target, json.dumps(record, ensure_ascii=False).encode("utf-8"))
+    return target
+
+
+def read_recovery(doc: Document, directory: Path | None = None) -> str | None:
+    """The recovered campaign text, when a recovery file exists and differs from the document."""
+    target = recovery_path(doc, directory)
+    try:
+        record = json.loads(target.read_text(encoding="utf-8"))
+        text = record["text"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return text if isinstance(text, str) and text != doc.text() else None
+
+
+def clear_recovery(doc: Document, directory: Path | None = None) -> None:
+    try:
+        recovery_path(doc, directory).unlink()
+    except OSError:
+        pass
+
+
+def recover(doc: Document, text: str) -> Document:
+    """The document with the recovered campaign as one undoable edit (so it shows as unsaved)."""
+    result = load_campaign_text(text, "<recovery>")
+    if result.campaign is None:
+        raise OpenError(result)
+    recovered = result.campaign
+    doc.apply(lambda _c: recovered, "Recover unsaved changes")
+    return doc

@@ -1,0 +1,63 @@
+"""Messages the editor's widgets send upward to the app (the app owns the document)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.message import Message
+
+from cardrogue.engine.diagnostics import Diagnostic
+
+
+@dataclass
+class CursorMoved(Message):
+    """The map cursor is on a new grid place."""
+
+    x: int
+    y: int
+
+
+@dataclass
+class PaintCell(Message):
+    """Place the palette card at a grid place (a mouse click-drag); one drag is one undo step."""
+
+    x: int
+    y: int
+    stroke: int
+
+
+@dataclass
+class LevelChosen(Message):
+    """The level list moved to a level (``index``), or to the campaign itself (``None``)."""
+
+    index: int | None
+
+
+@dataclass
+class CardChosen(Message):
+    """The palette's brush changed."""
+
+    card: str
+
+
+@dataclass
+class ProblemChosen(Message):
+    """Jump to a problem's level and cell."""
+
+    diagnostic: Diagnostic
+
+
+@dataclass
+class CellFieldEdited(Message):
+    """The inspector submitted a new value for a field of the selected cell."""
+
+    field: str
+    value: str
+
+
+@dataclass
+class StoryEdited(Message):
+    """The story editor's text changed (``level`` None: the campaign's story)."""
+
+    level: int | None
+    text: str

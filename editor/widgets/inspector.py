@@ -1,0 +1,81 @@
+"""The inspector: the selected cell's card, paths, face, inscription and scripted rolls."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.markup import escape
+from textual.widgets import Input, Label, Static
+
+from cardrogue.editor.messages import CellFieldEdited
+from cardrogue.engine.model import DESCENDING_LADDER, CardDef, Cell
+
+FIELDS = ("inscription", "rolls", "to")
+
+
+def rolls_text(rolls: tuple[int, ...]) -> str:
+    return " ".join(str(r) for r in rolls)
+
+
+def parse_rolls(text: str) -> tuple[int, ...]:
+    """``"6 6 1"`` or ``"6,6,1"`` -> ``(6, 6, 1)``; anything but d6 faces is an error."""
+    parts = text.replace(",", " ").split()
+    rolls = []
+    for part in parts:
+        if not part.isdigit() or not 1 <= int(part) <= 6:
+            raise ValueError(f"{part!r} is not a d6 roll (1 to 6)")
+        rolls.append(int(part))
+    return tuple(rolls)
+
+
+class Inspector(VerticalScroll):
+    def compose(self) -> ComposeResult:
+        yield Static(id="inspector-summary")
+        yield Label("Inscription", classes="field-label")
+        yield Input(id="inspector-inscription", placeholder="text shown on the card")
+        yield Label("Scripted rolls", classes="field-label")
+        yield Input(id="inspector-rolls", placeholder="e.g. 6 6 1")
+        yield Label("Ladder leads to", classes="field-label ladder-only")
+        yield Input(id="inspector-to", placeholder="level id", classes="ladder-only")
+
+    def show(self, x: int, y: int, cell: Cell | None, card: CardDef | None, problems: list[str]) -> None:
+        summary = self.query_one("#inspector-summary", Static)
+        inputs = [self.query_one(f"#inspector-{f}", Input) for f in FIELDS]
+        if cell is None:
+            summary.update(f"[b]({x}, {y})[/] empty\n[dim]enter: place the palette card[/]", layout=False)
+            for widget in inputs:
+                if widget.value:
+                    widget.value = ""
+                if not widget.disabled:
+                    widget.disabled = True
+        else:
+            name = card.name if card else cell.card
+            kind = card.kind.value if card else "unknown"
+            lines = [
+                f"[b]{escape(name)}[/] [dim]{kind}[/]",
+                f"({x}, {y}) paths [b]{cell.paths or '—'}[/]",
+                f"face [b]{'up' if cell.face_up else 'down'}[/]" + ("  [b green]exit[/]" if cell.exit else ""),
+            ]
+            if card is not None and (card.attack is not None or card.health is not None):
+                lines.append(f"attack {card.attack if card.attack is not None else '—'}  health {card.health if card.health is not None else '—'}")
+            if card is not None and card.text:
+                lines.append(f"[dim]{escape(card.text)}[/]")
+            if cell.stock:
+                lines.append("stock: " + ", ".join(cell.stock))
+            if cell.contents:
+                lines.append("contents: " + ", ".join(cell.contents))
+            lines.extend(problems)
+            summary.update("\n".join(lines), layout=False)
+            values = (cell.inscription, rolls_text(cell.rolls), cell.to or "")
+            for widget, value in zip(inputs, values):
+                if widget.disabled:
+                    widget.disabled = False
+                if widget.value != value:
+                    widget.value = value
+        self.set_class(cell is not None and cell.card == DESCENDING_LADDER, "-ladder")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        field = (event.input.id or "").removeprefix("inspector-")
+        if field in FIELDS:
+            self.post_message(CellFieldEdited(field, event.value))

@@ -1,0 +1,53 @@
+"""The problems panel: what ``cardrogue check`` reports, kept up to date while editing."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.markup import escape
+from textual.widgets import Label, OptionList
+from textual.widgets.option_list import Option
+
+from cardrogue.editor.messages import ProblemChosen
+from cardrogue.engine.diagnostics import Diagnostic, Severity
+
+_ICON = {Severity.ERROR: "[b red]E[/]", Severity.WARNING: "[b yellow]W[/]", Severity.INFO: "[b cyan]i[/]"}
+
+
+def location(diag: Diagnostic, level_titles: list[str]) -> str:
+    if diag.level is None:
+        return f"line {diag.line}" if diag.line else "campaign"
+    name = level_titles[diag.level] if diag.level < len(level_titles) else f"level {diag.level + 1}"
+    return f"{name} ({diag.cell[0]}, {diag.cell[1]})" if diag.cell else name
+
+
+class ProblemsPanel(Vertical):
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.diagnostics: list[Diagnostic] = []
+
+    def compose(self) -> ComposeResult:
+        yield Label("Problems: checking…", id="problems-summary")
+        yield OptionList(id="problems-list")
+
+    def show(self, diagnostics: list[Diagnostic], level_titles: list[str]) -> None:
+        self.diagnostics = list(diagnostics)
+        counts = {s: sum(d.severity is s for d in diagnostics) for s in Severity}
+        summary = self.query_one("#problems-summary", Label)
+        if not diagnostics:
+            summary.update("Problems: [green]none[/]")
+        else:
+            summary.update(f"Problems: {counts[Severity.ERROR]} errors, {counts[Severity.WARNING]} warnings, "
+                           f"{counts[Severity.INFO]} notes  [dim](enter: go to)[/]")
+        options = self.query_one("#problems-list", OptionList)
+        options.set_options(
+            Option(f"{_ICON[d.severity]} {d.code} {escape(location(d, level_titles))}: {escape(d.message)}", id=str(i))
+            for i, d in enumerate(diagnostics)
+        )
+
+    def set_checking(self) -> None:
+        self.query_one("#problems-summary", Label).update("Problems: checking…")
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.post_message(ProblemChosen(self.diagnostics[int(event.option.id or 0)]))

@@ -1,0 +1,36 @@
+"""The story editor: Markdown source for the campaign's story or a level's preface, and its preview."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Label, Markdown, TextArea
+
+from cardrogue.editor.messages import StoryEdited
+
+
+class StoryEditor(Vertical):
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.level: int | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Label("", id="story-target")
+        with Horizontal():
+            yield TextArea(id="story-source", soft_wrap=True, show_line_numbers=False, tab_behavior="focus")
+            with VerticalScroll(id="story-preview-box"):
+                yield Markdown(id="story-preview")
+
+    def show(self, title: str, level: int | None, text: str) -> None:
+        self.level = level
+        self.query_one("#story-target", Label).update(title)
+        source = self.query_one("#story-source", TextArea)
+        if source.text != text:
+            source.load_text(text)
+        self.query_one("#story-preview", Markdown).update(text)
+
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        event.stop()
+        text = event.text_area.text
+        self.query_one("#story-preview", Markdown).update(text)
+        self.post_message(StoryEdited(self.level, text))

@@ -1,0 +1,396 @@
+"""The editor app driven by Pilot: editing, undo, files, recovery, problems."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from pathlib import Path
+
+import pytest
+
+from cardrogue.editor.app import EditorApp
+from cardrogue.editor.files import open_document, write_recovery
+from cardrogue.editor.widgets.dialogs import ConfirmScreen, FormScreen, PathScreen
+from cardrogue.editor.widgets.map_canvas import CELL_H, CELL_W, MapCanvas
+from cardrogue.editor.widgets.palette import Palette
+from cardrogue.editor.widgets.problems import ProblemsPanel
+from cardrogue.engine.canonical import campaign_to_dict, dumps
+from cardrogue.engine.loader import load_campaign
+from cardrogue.engine.resources import default_campaign
+
+SIZE = (100, 32)
+
+
+def run_async(test):
+    """Run an async test without an async pytest plugin (the project does not depend on one)."""
+
+    @functools.wraps(test)
+    def wrapper(*args, **kwargs):
+        return asyncio.run(test(*args, **kwargs))
+
+    return wrapper
+
+
+@pytest.fixture
+def campaign_file(tmp_path: Path) -> Path:
+    path = tmp_path / "story.json"
+    path.write_bytes(default_campaign().read_bytes())
+    return path
+
+
+def make_app(path: Path, tmp_path: Path) -> EditorApp:
+    return EditorApp(open_document(path), recovery_dir=tmp_path / "recovery", autosave_seconds=3600,
+                     cursor_blink=False)
+
+
+async def settle(app: EditorApp, pilot) -> None:
+    await pilot.pause()
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def cell(app: EditorApp, x: int, y: int, level: int | None = None):
+    return app.campaign.levels[app.level_index if level is None else level].cell_at(x, y)
+
+
+@run_async
+async def test_cursor_and_place_rotate_face_delete(campaign_file, tmp_path) -> None:
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert app.canvas.cursor == (0, 0)
+        await pilot.press("down", "right", "right", "right", "up")
+        assert app.canvas.cursor == (3, 0)
+        app.query_one(Palette).choose("goblin")
+        await pilot.press("enter")
+        assert cell(app, 3, 0).card == "goblin"
+        await pilot.press("r")
+        assert cell(app, 3, 0).paths == "W"  # S turned clockwise
+        await pilot.press("f")
+        assert cell(app, 3, 0).face_up
+        await pilot.press("n")
+        assert cell(app, 3, 0).paths == "NW"
+        await pilot.press("x")
+        assert cell(app, 3, 0).exit
+        await pilot.press("delete")
+        assert cell(app, 3, 0) is None
+        assert app.doc.dirty
+
+
+@run_async
+async def test_undo_redo_every_edit(campaign_file, tmp_path) -> None:
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        original = app.campaign
+        await pilot.press("down", "right", "f", "r", "delete")
+        assert cell(app, 1, 1) is None
+        await pilot.press("ctrl+z")
+        assert cell(app, 1, 1).paths == "NS"
+        await pilot.press("ctrl+z", "ctrl+z")
+        assert app.campaign is original and not app.doc.dirty
+        await pilot.press("ctrl+y", "ctrl+y", "ctrl+y")
+        assert cell(app, 1, 1) is None
+        await pilot.press("ctrl+z", "ctrl+z", "ctrl+z")
+        assert app.campaign is original
+
+
+@run_async
+async def test_copy_paste_rectangle(campaign_file, tmp_path) -> None:
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("down", "right", "shift+right", "shift+down")
+        assert app.canvas.selection.width == 2 and app.canvas.selection.height == 2
+        await pilot.press("c", "escape", "up", "up", "right")
+        assert app.canvas.cursor == (3, 0)
+        await pilot.press("v")
+        assert cell(app, 3, 0).card == "pathing-tile"
+        assert cell(app, 4, 1).card == "red-potion"
+        await pilot.press("ctrl+z")
+        assert cell(app, 4, 1).card == "descending-ladder"
+
+
+@run_async
+async def test_mouse_click_selects_and_drag_paints(campaign_file, tmp_path) -> None:
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        app.query_one(Palette).choose("goblin")
+        canvas = app.query_one(MapCanvas)
+        await pilot.click(MapCanvas, offset=(2 * CELL_W + 2, 1 * CELL_H + 1))
+        assert canvas.cursor == (2, 1)
+        assert cell(app, 2, 1).card == "spike-trap" or cell(app, 2, 1).card == "pathing-tile"  # a click only selects
+        await pilot.mouse_down(MapCanvas, offset=(0 * CELL_W + 2, 0 * CELL_H + 1))
+        await pilot.hover(MapCanvas, offset=(1 * CELL_W + 2, 0 * CELL_H + 1))
+        await pilot.hover(MapCanvas, offset=(2 * CELL_W + 2, 0 * CELL_H + 1))
+        await pilot.mouse_up(MapCanvas, offset=(2 * CELL_W + 2, 0 * CELL_H + 1))
+        await pilot.pause()
+        assert [cell(app, x, 0).card for x in range(3)] == ["goblin"] * 3
+        await pilot.press("ctrl+z")  # one drag, one undo step
+        assert [cell(app, x, 0) for x in range(3)] == [None] * 3
+
+
+@run_async
+async def test_level_operations_and_undo(campaign_file, tmp_path) -> None:
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("ctrl+l")
+        await pilot.press("a")
+        assert len(app.campaign.levels) == 4 and app.level_index == 1
+        await pilot.press("d")
+        assert app.campaign.levels[2].id == "level-copy" and app.level_index == 2
+        await pilot.press("left_square_bracket")
+        assert app.campaign.levels[1].id == "level-copy" and app.level_index == 1
+        await pilot.press("delete")
+        assert [lv.id for lv in app.campaign.levels] == ["the-cave-in", "level", "the-old-shop", "the-way-out"]
+        await pilot.press("p")
+        assert isinstance(app.screen, FormScreen)
+        app.screen.query_one("#form-width").value = "8"
+        app.screen.query_one("#form-title").value = "Big room"
+        await pilot.press("enter")
+        assert (app.campaign.levels[app.level_index].width, app.campaign.levels[app.level_index].title) == (8, "Big room")
+        for _ in range(5):
+            await pilot.press("ctrl+z")
+        assert len(app.campaign.levels) == 3 and not app.doc.dirty
+
+
+@run_async
+async def test_metadata_hero_seed(campaign_file, tmp_path) -> None:
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("ctrl+e")
+        assert isinstance(app.screen, FormScreen)
+        app.screen.query_one("#form-seed").value = "42"
+        app.screen.query_one("#form-character").value = "rogue"
+        app.screen.query_one("#form-title").value = "Another Descent"
+        await pilot.press("ctrl+s")
+        assert (app.campaign.seed, app.campaign.hero.character, app.campaign.title) == (42, "rogue", "Another Descent")
+        await pilot.press("ctrl+z")
+        assert app.campaign.seed == 20261121
+
+
+@run_async
+async def test_inspector_inscription_and_rolls(campaign_file, tmp_path) -> None:
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("down", "right")
+        app.query_one("#inspector-rolls").focus()
+        await pilot.press(*"6 6 1", "enter")
+        assert cell(app, 1, 1).rolls == (6, 6, 1)
+        app.query_one("#inspector-inscription").focus()
+        await pilot.press(*"Beware", "enter")
+        assert cell(app, 1, 1).inscription == "Beware"
+        app.query_one("#inspector-rolls").value = "9"
+        app.query_one("#inspector-rolls").focus()
+        await pilot.press("enter")
+        assert cell(app, 1, 1).rolls == (6, 6, 1)  # refused: not a d6 roll
+
+
+@run_async
+async def test_story_editor_edits_story_and_preface(campaign_file, tmp_path) -> None:
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f3")
+        area = app.query_one("#story-source")
+        area.load_text("# New preface")
+        await pilot.pause()
+        assert app.campaign.levels[0].story == "# New preface"
+        await pilot.press("ctrl+l", "home")
+        await pilot.pause()
+        assert app.story_level is None
+        app.query_one("#story-source").load_text("The campaign story")
+        await pilot.pause()
+        assert app.campaign.story == "The campaign story"
+        assert app.campaign.levels[0].story == "# New preface"
+
+
+@run_async
+async def test_save_load_round_trip(campaign_file, tmp_path) -> None:
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("right", "right", "right", "enter")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert not app.doc.dirty
+    text = campaign_file.read_text(encoding="utf-8")
+    loaded = load_campaign(campaign_file)
+    assert loaded.campaign is not None
+    assert loaded.campaign.levels[0].cell_at(3, 0).card == "pathing-tile"
+    assert text == dumps(campaign_to_dict(loaded.campaign, schema_ref=loaded.data["$schema"]))
+
+
+@run_async
+async def test_template_save_asks_where(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    app = EditorApp(recovery_dir=tmp_path / "rec", autosave_seconds=3600, cursor_blink=False)
+    before = default_campaign().read_bytes()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("enter", "ctrl+s")
+        assert isinstance(app.screen, PathScreen)
+        field = app.screen.query_one("#path-input")
+        field.value = str(default_campaign())
+        await pilot.press("enter")
+        assert default_campaign().read_bytes() == before  # refused
+        await pilot.press("ctrl+s")
+        app.screen.query_one("#path-input").value = str(tmp_path / "mine.json")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.doc.path == tmp_path / "mine.json" and not app.doc.dirty
+    assert (tmp_path / "mine.json").exists()
+    assert default_campaign().read_bytes() == before
+
+
+@run_async
+async def test_quit_guard(campaign_file, tmp_path) -> None:
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("down", "right", "f", "ctrl+q")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.click("#answer-cancel")
+        assert app.is_running and app.doc.dirty
+        await pilot.press("ctrl+q")
+        await pilot.click("#answer-save")
+        await pilot.pause()
+    assert app.return_value == 0
+    assert load_campaign(campaign_file).campaign.levels[0].cell_at(1, 1).face_up
+    assert not app.doc.dirty
+
+
+@run_async
+async def test_recovery_offered_after_crash(campaign_file, tmp_path) -> None:
+    rec = tmp_path / "recovery"
+    crashed = make_app(campaign_file, tmp_path)
+    async with crashed.run_test(size=SIZE) as pilot:
+        await settle(crashed, pilot)
+        await pilot.press("down", "right", "f")
+        crashed.autosave()
+        assert any(rec.iterdir())
+    # the session "crashed": the recovery file stays; a new session offers it
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.click("#answer-recover")
+        await pilot.pause()
+        assert cell(app, 1, 1, 0).face_up and app.doc.dirty
+        await pilot.press("ctrl+z")
+        assert not cell(app, 1, 1, 0).face_up
+
+
+@run_async
+async def test_disk_change_warning(campaign_file, tmp_path) -> None:
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        campaign_file.write_text(campaign_file.read_text() + "\n")
+        app.check_disk()
+        await pilot.pause()
+        assert app._disk_warned
+        await pilot.press("down", "right", "f", "ctrl+s")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.click("#answer-cancel")
+        assert app.doc.dirty
+
+
+@run_async
+async def test_problems_panel_updates_and_jumps(campaign_file, tmp_path) -> None:
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert not any(d.severity.value == "error" for d in app.diagnostics)
+        # remove the starting tile of level 3: an error the checks report at once
+        await pilot.press("ctrl+l", "down", "down", "down")
+        await pilot.pause()
+        assert app.level_index == 2
+        await pilot.press("ctrl+g", "delete")
+        await settle(app, pilot)
+        errors = [d for d in app.diagnostics if d.severity.value == "error"]
+        assert errors and any(d.level == 2 for d in errors)
+        panel = app.query_one(ProblemsPanel)
+        assert panel.diagnostics == app.diagnostics
+        # a problem on a cell: a card with no paths on the first level
+        await pilot.press("ctrl+l", "down")
+        await pilot.pause()
+        assert app.level_index == 0
+        await pilot.press("ctrl+g", "down", "down", "right", "right", "n")
+        assert cell(app, 2, 2).paths == ""
+        await settle(app, pilot)
+        await pilot.press("ctrl+l", "down")
+        await pilot.pause()
+        assert app.level_index == 1
+        target = next(i for i, d in enumerate(app.diagnostics) if d.cell == (2, 2) and d.level == 0)
+        await pilot.press("ctrl+k")
+        app.query_one("#problems-list").highlighted = target
+        await pilot.press("enter")
+        await pilot.pause()
+        d = app.diagnostics[target]
+        assert app.level_index == d.level and app.canvas.cursor == d.cell
+        assert app.focused is app.canvas
+
+
+@run_async
+async def test_playtest_opens_the_player_and_returns(campaign_file, tmp_path) -> None:
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("ctrl+l", "down", "down")
+        await pilot.pause()
+        await pilot.press("ctrl+g", "f5")
+        await pilot.pause()
+        try:
+            from cardrogue.editor.player import PlayerScreen
+        except (ImportError, AttributeError):
+            assert any("Play-test is not available" in n.message for n in app._notifications)
+        else:
+            player = next(s for s in app.screen_stack if isinstance(s, PlayerScreen))
+            assert player.run is not None
+            while app.screen is not player:  # the level's preface is shown over the board
+                app.pop_screen()
+                await pilot.pause()
+            player.dismiss(None)
+            await pilot.pause()
+            assert app.screen is app.screen_stack[0] and app.focused is app.canvas
+        assert not app.doc.dirty
+
+
+@run_async
+async def test_command_palette_lists_editor_commands(campaign_file, tmp_path) -> None:
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("ctrl+p")
+        await pilot.press(*"toggle face")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert cell(app, 0, 0) is None  # cursor on an empty place: nothing to flip
+        assert app.screen is app.screen_stack[0]
+
+
+@run_async
+async def test_help_screen(campaign_file, tmp_path) -> None:
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f1")
+        assert type(app.screen).__name__ == "HelpScreen"
+        await pilot.press("escape")
+        assert app.screen is app.screen_stack[0]
+
+
+@run_async
+async def test_usable_at_80x24(campaign_file, tmp_path) -> None:
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        canvas = app.query_one(MapCanvas)
+        assert canvas.size.width >= 5 * CELL_W and canvas.size.height >= 3 * CELL_H
+        assert write_recovery  # imported for the recovery tests

@@ -1,0 +1,67 @@
+"""Snapshots of the editor's main screens (pytest-textual-snapshot).
+
+Fixed terminal sizes, cursor blink off, a campaign copied to a fixed file name,
+and the checks finished before the picture is taken, so runs are identical.
+Update with ``pytest tests/test_editor_snapshots.py --snapshot-update``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cardrogue.editor.app import EditorApp
+from cardrogue.editor.files import open_document
+from cardrogue.engine.resources import default_campaign
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> EditorApp:
+    path = tmp_path / "a-sons-descent.json"
+    path.write_bytes(default_campaign().read_bytes())
+    return EditorApp(open_document(path), recovery_dir=tmp_path / "recovery", autosave_seconds=3600,
+                     cursor_blink=False)
+
+
+def steps(*keys: str):
+    async def run_before(pilot) -> None:
+        await pilot.pause()
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        for key in keys:
+            await pilot.press(key)
+            await pilot.pause()
+            await pilot.app.workers.wait_for_complete()
+            await pilot.pause()
+        for widget in pilot.app.screen.query("Input, TextArea"):
+            widget.cursor_blink = False
+        await pilot.pause()
+
+    return run_before
+
+
+def test_main_screen(snap_compare, app) -> None:
+    assert snap_compare(app, terminal_size=(110, 32), run_before=steps("down", "right", "right"))
+
+
+def test_main_screen_80x24(snap_compare, app) -> None:
+    assert snap_compare(app, terminal_size=(80, 24), run_before=steps("down"))
+
+
+def test_selection_and_problem_marks(snap_compare, app) -> None:
+    # a card with no paths (a warning mark) and a rectangle selected
+    assert snap_compare(app, terminal_size=(110, 32),
+                        run_before=steps("down", "down", "right", "right", "n", "up", "shift+right", "shift+up"))
+
+
+def test_story_tab(snap_compare, app) -> None:
+    assert snap_compare(app, terminal_size=(110, 32), run_before=steps("f3"))
+
+
+def test_help_screen(snap_compare, app) -> None:
+    assert snap_compare(app, terminal_size=(110, 32), run_before=steps("f1"))
+
+
+def test_quit_guard_dialog(snap_compare, app) -> None:
+    assert snap_compare(app, terminal_size=(110, 32), run_before=steps("down", "right", "f", "ctrl+q"))
