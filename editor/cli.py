@@ -47,6 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--level", type=int, default=None, metavar="N", help="practise level N (1-based); not scored")
     play.add_argument("--scores-db", type=Path, default=None, help="high-score database (default: user data dir, or $CARDROGUE_SCORES_DB)")
     play.add_argument("--replays", type=Path, default=None, help="folder for replay files (default: user data dir)")
+    play.add_argument("--player", default=None, help="the name on your scores (default: your login name)")
 
     verify = sub.add_parser("verify", help="re-simulate a replay and check its claimed result")
     verify.add_argument("replay", type=Path, help="replay file")
@@ -315,7 +316,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     except ImportError:
         print("cardrogue: the player is not available in this build yet", file=sys.stderr)
         return EXIT_UNUSABLE
-    return run_player(args.campaign, level=args.level, scores_db=args.scores_db, replays_dir=args.replays)
+    if args.player is not None and len(args.player) > 80:
+        print("cardrogue: --player: at most 80 characters", file=sys.stderr)
+        return EXIT_UNUSABLE
+    return run_player(args.campaign, level=args.level, scores_db=args.scores_db, replays_dir=args.replays,
+                      player=args.player)
 
 
 # --------------------------------------------------------------------------- run

@@ -89,7 +89,7 @@ class ItemRules:
         if not combat and self.faces[self.pos] == UP and d.kind[self.pos] == SHOP_TILE:
             stock = d.cells[self.pos].stock
             for k, c in enumerate(stock):
-                if (self.pos, k) not in self.bought and c not in stock[:k] and self._price(c) <= self.gold:
+                if (self.pos, k) not in self.bought and c not in stock[:k] and self.price(c) <= self.gold:
                     out.append(_action("buy", c))
             for c in dict.fromkeys(hand):
                 if self._sellable(c):
@@ -168,7 +168,7 @@ class ItemRules:
 
     # ------------------------------------------------------------------ the shop
 
-    def _price(self, card_id: str) -> int:
+    def price(self, card_id: str) -> int:
         """BUY: twice the gold amount (project: BUYS AT X GOLD LESS lowers it, never below 0)."""
         gold = self.d.cards[card_id].gold
         if gold is None:
@@ -190,9 +190,9 @@ class ItemRules:
             return False
         stock = self.d.cells[self.pos].stock
         k = next((k for k, c in enumerate(stock) if c == action.arg and (self.pos, k) not in self.bought), -1)
-        if k < 0 or self._price(action.arg) > self.gold:
+        if k < 0 or self.price(action.arg) > self.gold:
             return False
-        price = self._price(action.arg)
+        price = self.price(action.arg)
         self.gold -= price
         self.bought = tuple(sorted(self.bought + ((self.pos, k),)))
         self.pure = False

@@ -127,7 +127,8 @@ class VerifiedRun:
     turns: int
     health: int
     replay_text: str
-    _token: object = field(default=None, repr=False, compare=False)
+    # Not an __init__ field, so dataclasses.replace() (a copy with an edited score) drops it.
+    _token: object = field(default=None, init=False, repr=False, compare=False)
 
     def is_authentic(self) -> bool:
         return self._token is _AUTHENTIC
@@ -217,5 +218,6 @@ def verify_replay(text: str, campaign: Campaign) -> Verdict:
         return Verdict(False, f"the replay claims {result['outcome']} in {result['turns']} turns with {result['health']} health, "
                               f"but re-simulates to {actual['outcome']} in {turns} turns with {health} health")
     run = VerifiedRun(campaign.id, campaign.title, campaign.content_hash, level, dice["mode"], doc.get("player", ""),
-                      actual["outcome"], turns, health, text, _AUTHENTIC)
+                      actual["outcome"], turns, health, text)
+    object.__setattr__(run, "_token", _AUTHENTIC)
     return Verdict(True, f"verified: {actual['outcome']} in {turns} turns with {health} health", run)

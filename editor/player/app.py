@@ -1,0 +1,65 @@
+"""``cardrogue play``: the player as an app of its own.
+
+:class:`PlayerApp` only hosts a :class:`~.screens.PlayerScreen` and exits when
+it is dismissed; everything else lives in the screen, so the editor can push
+the same screen for a play-test.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from textual.app import App
+
+from cardrogue.engine.model import Campaign
+
+from .run import RunResult, default_replays_dir
+from .screens import PlayerScreen
+
+EXIT_OK, EXIT_UNUSABLE = 0, 2
+
+
+class PlayerApp(App[RunResult | None]):
+    """The player on its own: one PlayerScreen, exit when it is dismissed."""
+
+    TITLE = "Card Rogue"
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(self, campaign: Campaign, level: int | None = None, *, replays_dir: Path | None = None,
+                 scores_db: Path | None = None, player: str | None = None) -> None:
+        super().__init__()
+        self.campaign, self.level = campaign, level
+        self.replays_dir, self.scores_db, self.player = replays_dir, scores_db, player
+        self.sub_title = campaign.title
+
+    def on_mount(self) -> None:
+        screen = PlayerScreen(self.campaign, self.level, replays_dir=self.replays_dir, scores_db=self.scores_db,
+                              player=self.player)
+        self.push_screen(screen, self.exit)
+
+
+def run_player(campaign_path: Path | None, level: int | None = None, scores_db: Path | None = None,
+               replays_dir: Path | None = None, player: str | None = None) -> int:
+    """``cardrogue play [CAMPAIGN] [--level N]``: N is 1-based; a run with --level is practice, never scored."""
+    from cardrogue.editor.cli import _load, _Unusable
+    from cardrogue.engine.resources import default_campaign
+    from cardrogue.engine.scores import default_db_path
+
+    path = campaign_path or default_campaign()
+    try:
+        campaign = _load(path)
+    except _Unusable as exc:
+        print(f"cardrogue: {exc}", file=sys.stderr)
+        return EXIT_UNUSABLE
+    if level is not None and not 1 <= level <= len(campaign.levels):
+        print(f"cardrogue: {path}: --level {level}: the campaign has levels 1 to {len(campaign.levels)}", file=sys.stderr)
+        return EXIT_UNUSABLE
+    app = PlayerApp(campaign, None if level is None else level - 1,
+                    replays_dir=replays_dir or default_replays_dir(), scores_db=scores_db or default_db_path(),
+                    player=player)
+    app.run()
+    result = app.return_value
+    if result is not None and result.replay_path is not None:
+        print(f"{result.outcome}: {result.turns} turns, {result.health} health. Replay: {result.replay_path}")
+    return EXIT_OK

@@ -1,0 +1,152 @@
+"""One run in the player: the recorded game, restarts, and what happens when it ends.
+
+No Textual here: the screens drive a :class:`PlayRun` and show its state.
+Scored play has no undo ("DESIGN: Replays are the proof"); a player restarts
+the level (the run is re-simulated up to the action that entered it) or the
+whole campaign. A finished run is saved as a replay file (atomically, with the
+editor's ``atomic_write``), verified by re-simulation, and only then offered to
+the high-score table.
+"""
+
+from __future__ import annotations
+
+import getpass
+import hashlib
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from cardrogue.editor.files import atomic_write
+from cardrogue.engine.actions import Action
+from cardrogue.engine.model import Campaign
+from cardrogue.engine.replay import Recorder, verify_replay
+from cardrogue.engine.scores import Score, ScoreStore
+
+
+def default_replays_dir() -> Path:
+    """``replays`` in the user's data directory (next to the score database)."""
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("cardrogue-studio", appauthor=False)) / "replays"
+
+
+def default_player() -> str:
+    try:
+        return getpass.getuser()[:80]  # a replay's player is at most 80 characters
+    except Exception:  # no login name in this environment: scores stay anonymous
+        return ""
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """What the end screen shows and :class:`PlayerScreen` returns."""
+
+    outcome: str  # "won" or "dead"
+    turns: int
+    health: int
+    par: int | None
+    practice: bool  # started on a chosen level: saved, never scored
+    replay_path: Path | None = None
+    verified: bool = False
+    message: str = ""  # what happened to the replay and the score, in one sentence
+    added: bool = False
+    table: tuple[Score, ...] = ()
+    rank: int | None = None  # this run's place in ``table``
+
+
+class PlayRun:
+    """A recorded run of a campaign (from level ``start``) with level restarts."""
+
+    def __init__(self, campaign: Campaign, start: int = 0, player: str = "") -> None:
+        self.campaign, self.start, self.player = campaign, start, player
+        self.recorder = Recorder(campaign, level=start, player=player)
+        self.level_marks = {start: 0}  # level -> number of actions played before it began
+
+    @property
+    def state(self):
+        return self.recorder.state
+
+    @property
+    def actions(self) -> list[str]:
+        return self.recorder.actions
+
+    def play(self, action: Action | str) -> None:
+        """Apply one legal action, rolling every die it needs from the fated streams."""
+        level = self.state.level
+        self.recorder.play(action)
+        if self.state.level != level:
+            self.level_marks[self.state.level] = len(self.actions)
+
+    def restart_level(self) -> None:
+        """Back to the turn the current level began: the run so far is re-simulated to that point."""
+        mark = self.level_marks.get(self.state.level, 0)
+        kept = self.actions[:mark]
+        marks = {lv: m for lv, m in self.level_marks.items() if m <= mark}
+        self.recorder = Recorder(self.campaign, level=self.start, player=self.player)
+        for text in kept:
+            self.recorder.play(text)
+        self.level_marks = marks
+        self.state.log.append(f"Level restarted: back to turn {self.state.turn}.")
+
+    def restart_campaign(self) -> None:
+        self.__init__(self.campaign, self.start, self.player)
+
+
+def replay_name(campaign: Campaign, outcome: str, when: float | None = None) -> str:
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(when if when is not None else time.time()))
+    return f"{campaign.id}-{stamp}-{outcome}.replay.json"
+
+
+def _unique(folder: Path, name: str) -> Path:
+    path = folder / name
+    stem = name.removesuffix(".replay.json")
+    n = 2
+    while path.exists():
+        path = folder / f"{stem}-{n}.replay.json"
+        n += 1
+    return path
+
+
+def finish(run: PlayRun, *, practice: bool, replays_dir: Path | None, scores_db: Path | None) -> RunResult:
+    """Save the replay, verify it by re-simulation, and enter a ranked run in the high-score table."""
+    state, campaign = run.state, run.campaign
+    turns, health = state.score
+    par = campaign.par.turns if campaign.par else None
+    text = run.recorder.text()
+    notes: list[str] = []
+    path = None
+    if replays_dir is not None:
+        try:
+            replays_dir.mkdir(parents=True, exist_ok=True)
+            path = _unique(replays_dir, replay_name(campaign, state.outcome or "unfinished"))
+            atomic_write(path, text.encode("utf-8"))
+            notes.append(f"Replay saved to {path}.")
+        except OSError as exc:
+            path = None
+            notes.append(f"The replay could not be saved ({exc.strerror or exc}).")
+    verdict = verify_replay(text, campaign)
+    base = dict(outcome=state.outcome or "unfinished", turns=turns, health=health, par=par, practice=practice,
+                replay_path=path, verified=verdict.ok)
+    if not verdict.ok:
+        notes.append(f"The replay did not verify ({verdict.message}); no score is recorded.")
+        return RunResult(**base, message=" ".join(notes))
+    if practice:
+        notes.append("A practice run: saved, not scored.")
+        return RunResult(**base, message=" ".join(notes))
+    if not verdict.run.ranked:
+        notes.append("Only a won run enters the high-score table.")
+        return RunResult(**base, message=" ".join(notes))
+    if scores_db is None:
+        notes.append("Verified; no high-score table in this session.")
+        return RunResult(**base, message=" ".join(notes))
+    try:
+        with ScoreStore(scores_db) as store:
+            added = store.add(verdict.run)
+            table = tuple(store.table(campaign.content_hash, limit=10))
+    except Exception as exc:  # sqlite3.Error, OSError: the run stays saved as a replay
+        notes.append(f"Verified, but the high-score table could not be updated ({exc}).")
+        return RunResult(**base, message=" ".join(notes))
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    rank = next((s.rank for s in table if s.replay_sha256 == digest), None)
+    notes.append("Verified and entered in the high-score table." if added else "Verified; already in the table.")
+    return RunResult(**base, message=" ".join(notes), added=added, table=table, rank=rank)

@@ -1,0 +1,377 @@
+"""The player's screens: the play screen, a level's story preface, the end of a run.
+
+:class:`PlayerScreen` can be pushed onto any App (the ``cardrogue play``
+command's own app, or the editor for a play-test); it dismisses itself with the
+last :class:`~.run.RunResult` (None when the player quits before a run ends).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, Markdown, RichLog, Static
+
+from cardrogue.engine.actions import Action
+from cardrogue.engine.dungeon import DOWN
+from cardrogue.engine.model import Campaign
+
+from .run import PlayRun, RunResult, default_player, finish
+from .widgets import DELTA, DIRECTION_WORDS, ActionMenu, BoardView, EnemyPanel, HeroPanel
+
+
+def _log_line(line: str) -> Text:
+    if line.startswith("Turn ") and line.endswith("."):
+        return Text(line, "bold cyan")
+    if "Victory" in line:
+        return Text(line, "bold green")
+    if "died" in line or "loses" in line:
+        return Text(line, "red")
+    if "rolls" in line:
+        return Text(line, "yellow")
+    if "heals" in line:
+        return Text(line, "green")
+    return Text(line)
+
+
+class PlayerScreen(Screen[RunResult | None]):
+    """Story mode: the board, the hero, the enemy, the legal actions and the log of every roll and rule.
+
+    ``level`` is a level index (0-based) to practise one level: such a run is
+    saved but never scored. A replay is saved only when ``replays_dir`` is given,
+    a score recorded only when ``scores_db`` is given, so a play-test from the
+    editor leaves no files behind.
+    """
+
+    CSS_PATH = "player.tcss"
+    AUTO_FOCUS = "#board"
+    BINDINGS = [
+        Binding("up", "direction('N')", "Move/flip", key_display="↑↓←→"),
+        Binding("down", "direction('S')", show=False),
+        Binding("left", "direction('W')", show=False),
+        Binding("right", "direction('E')", show=False),
+        Binding("a", "attack", "Attack"),
+        Binding("f", "menu('flee')", "Flee"),
+        Binding("u", "menu('use')", "Use"),
+        Binding("e", "menu('equip')", "Equip"),
+        Binding("s", "menu('shop')", "Shop"),
+        Binding("full_stop", "end_turn", "End turn", key_display="."),
+        Binding("tab", "menu('all')", "Actions"),
+        Binding("escape", "board", "Board", show=False),
+        Binding("p", "story", "Story"),
+        Binding("r", "restart_level", "Restart level"),
+        Binding("R", "restart_campaign", "Restart run", key_display="R"),
+        Binding("q", "quit_run", "Quit"),
+    ]
+
+    def __init__(self, campaign: Campaign, level: int | None = None, *, replays_dir: Path | None = None,
+                 scores_db: Path | None = None, player: str | None = None) -> None:
+        super().__init__()
+        if level is not None and not 0 <= level < len(campaign.levels):
+            raise ValueError(f"level {level} is not in the campaign (it has {len(campaign.levels)})")
+        if campaign.levels[level or 0].start is None:
+            raise ValueError(f"level {campaign.levels[level or 0].id!r} has no starting tile to play from")
+        self.campaign = campaign
+        self.practice = level is not None
+        self.replays_dir, self.scores_db = replays_dir, scores_db
+        self.run = PlayRun(campaign, level or 0, default_player() if player is None else player)
+        self.result: RunResult | None = None
+        self._log_len = 0
+        self._seen: set[int] = set()
+        self._shown_level = -1
+        self._quit_armed = False
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="player-main"):
+            with Vertical(id="player-left"):
+                yield BoardView(id="board")
+                yield Static(id="inscription")
+                with Horizontal(id="player-bottom"):
+                    yield ActionMenu(id="actions")
+                    yield RichLog(id="log", wrap=True, markup=False, min_width=20)
+            with VerticalScroll(id="player-side"):
+                yield EnemyPanel(id="enemy")
+                yield HeroPanel(id="hero")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#log", RichLog).border_title = "Log"
+        self.query_one("#hero", HeroPanel).border_title = "Hero"
+        self._sync()
+
+    @property
+    def state(self):
+        return self.run.state
+
+    # ------------------------------------------------------------------ showing the state
+
+    def _sync(self) -> None:
+        state = self.state
+        level = self.campaign.levels[state.level]
+        board = self.query_one(BoardView)
+        board.border_title = f"{level.title or level.id}"
+        board.border_subtitle = f"turn {state.turn}"
+        board.show(state)
+        self.query_one(HeroPanel).show(state)
+        self.query_one(EnemyPanel).show(state)
+        self.query_one(ActionMenu).show(state)
+        new_level = state.level != self._shown_level
+        if new_level:
+            self._shown_level = state.level
+            self._inscribe(None)
+        self._sync_log()
+        if new_level:
+            self.action_story()
+
+    def _sync_log(self) -> None:
+        log = self.query_one("#log", RichLog)
+        lines = self.state.log
+        if len(lines) < self._log_len:  # a restart: the whole story again
+            log.clear()
+            self._log_len = 0
+            self._seen.clear()
+            self._inscribe(None)
+        for line in lines[self._log_len:]:
+            log.write(_log_line(line))
+        self._log_len = len(lines)
+        self._show_inscriptions(log)
+        # Now, not after the next refresh: the end screen may cover the log at once.
+        log.scroll_end(animate=False, immediate=True, x_axis=False)
+
+    def _show_inscriptions(self, log: RichLog) -> None:
+        """Inscriptions appear when their tile is revealed (and the start's when the level begins)."""
+        state = self.state
+        lo, hi = state.d.level_range[state.level]
+        for i in range(lo, hi):
+            text = state.d.cells[i].inscription
+            if text and i not in self._seen and state.faces[i] != DOWN:
+                self._seen.add(i)
+                x, y = state.d.pos_of[i]
+                log.write(Text(f"✎ Inscription at {x},{y}: {text}", "italic bright_magenta"))
+                self._inscribe(text)
+
+    def _inscribe(self, text: str | None) -> None:
+        """The latest inscription revealed, under the board (hidden when there is none)."""
+        line = self.query_one("#inscription", Static)
+        line.display = text is not None
+        line.update(Text.assemble(("✎ ", "bright_magenta"), (text, "italic")) if text else "")
+
+    # ------------------------------------------------------------------ playing
+
+    def play(self, action: Action) -> None:
+        """Apply a legal action (anything else is refused with a word why) and show what happened."""
+        if self.state.is_terminal():
+            return
+        if action not in self.state.legal_actions():
+            self._hint(f"{action} is not possible now.")
+            return
+        self._quit_armed = False
+        self.run.play(action)
+        self.query_one(BoardView).focus()
+        self._sync()
+        if self.state.is_terminal():
+            self._finish()
+        elif any(a.verb == "teleport" for a in self.state.legal_actions()):
+            self.action_menu("use")  # the potion waits for its destination: pick it here or click it
+
+    def _finish(self) -> None:
+        self.result = finish(self.run, practice=self.practice, replays_dir=self.replays_dir, scores_db=self.scores_db)
+        self.app.push_screen(EndScreen(self.result, self.campaign.title), self._after_end)
+
+    def _after_end(self, choice: str | None) -> None:
+        if choice == "level":
+            self.action_restart_level()
+        elif choice == "campaign":
+            self.action_restart_campaign()
+        elif choice == "look":
+            self._hint("The run is over: r restart level, R restart run, q leave.")
+        else:
+            self.dismiss(self.result)
+
+    def _toward(self, direction: str) -> Action | None:
+        """What an arrow (or a click on the next tile) does: move, flip, attack or flee that way."""
+        legal = self.state.legal_actions()
+        for text in (f"move {direction}", f"flip {direction}", f"attack {direction}", f"flee {direction}",
+                     f"spell {direction}"):
+            action = Action.parse(text)
+            if action in legal:
+                return action
+        if Action("attack") in legal and any("NESW"[dr] == direction for dr, _ in self.state.adjacent_enemies()):
+            return Action("attack")
+        return None
+
+    def _hint(self, text: str) -> None:
+        """One short-lived hint at a time: a new one replaces the last."""
+        self.app.clear_notifications()
+        self.notify(text, timeout=3)
+
+    def action_direction(self, direction: str) -> None:
+        action = self._toward(direction)
+        if action is not None:
+            self.play(action)
+            return
+        state = self.state
+        if state.is_terminal():
+            return
+        if state.in_combat:
+            why = "In combat: attack (a) or flee (f)."
+        elif Action("end") in state.legal_actions() and not any(a.verb == "move" for a in state.legal_actions()):
+            why = "No more moves this turn: end the turn (.)."
+        else:
+            why = f"Nothing to do {DIRECTION_WORDS[direction]}."
+        self._hint(why)
+
+    def on_board_view_cell_clicked(self, event: BoardView.CellClicked) -> None:
+        teleport = Action("teleport", f"{event.x},{event.y}")
+        if teleport in self.state.legal_actions():
+            self.play(teleport)
+            return
+        x, y = self.state.position
+        direction = next((d for d, (dx, dy) in DELTA.items() if (x + dx, y + dy) == (event.x, event.y)), None)
+        if direction is not None and (action := self._toward(direction)) is not None:
+            self.play(action)
+
+    def on_action_menu_chosen(self, event: ActionMenu.Chosen) -> None:
+        self.play(event.action)
+
+    def action_attack(self) -> None:
+        attacks = [a for a in self.state.legal_actions() if a.verb == "attack"]
+        if len(attacks) == 1:
+            self.play(attacks[0])
+        else:
+            self.action_menu("attack")
+
+    def action_end_turn(self) -> None:
+        if Action("end") in self.state.legal_actions():
+            self.play(Action("end"))
+        elif self.state.in_combat:
+            self._hint("In combat the turn ends after the fight: attack (a) or flee (f).")
+        elif not self.state.is_terminal():
+            self._hint("First choose where the potion of teleportation sends its target.")
+
+    def action_menu(self, name: str) -> None:
+        menu = self.query_one(ActionMenu)
+        count = menu.show(self.state, name)
+        if not count:
+            menu.show(self.state, "all")
+            self._hint(f"No {name} action is possible now.")
+            return
+        menu.focus()
+
+    def action_board(self) -> None:
+        self.query_one(ActionMenu).show(self.state, "all")
+        self.query_one(BoardView).focus()
+
+    def action_story(self) -> None:
+        level = self.campaign.levels[self.state.level]
+        text = level.story or "*(This level has no story.)*"
+        if self.state.level == self.run.start and not self.practice and self.campaign.story and self.state.turn == 1:
+            text = self.campaign.story + "\n\n---\n\n" + text
+        self.app.push_screen(StoryScreen(level.title or level.id, text))
+
+    def action_restart_level(self) -> None:
+        self.run.restart_level()
+        self._after_restart("Level restarted.")
+
+    def action_restart_campaign(self) -> None:
+        self.run.restart_campaign()
+        self._shown_level = -1
+        self._after_restart("Run restarted.")
+
+    def _after_restart(self, note: str) -> None:
+        self.result = None
+        self._quit_armed = False
+        self._sync()
+        self.query_one(BoardView).focus()
+        self._hint(note)
+
+    def action_quit_run(self) -> None:
+        if self._quit_armed or not self.run.actions or self.state.is_terminal():
+            self.dismiss(self.result)
+            return
+        self._quit_armed = True
+        self._hint("Press q again to leave; this run is not finished and will not be saved.")
+
+
+class StoryScreen(ModalScreen[None]):
+    """A level's story preface, rendered as Markdown."""
+
+    CSS_PATH = "player.tcss"
+    BINDINGS = [Binding("enter", "close", "Begin"), Binding("escape", "close", show=False),
+                Binding("space", "close", show=False)]
+
+    def __init__(self, title: str, story: str) -> None:
+        super().__init__()
+        self.title_text, self.story = title, story
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="story-box") as box:
+            box.border_title = self.title_text
+            box.border_subtitle = "Enter: begin"
+            with VerticalScroll(id="story-scroll"):
+                yield Markdown(self.story, id="story-text")
+        yield Footer()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class EndScreen(ModalScreen[str]):
+    """Victory or defeat: turns, health left, par, the replay and the high-score table."""
+
+    CSS_PATH = "player.tcss"
+    BINDINGS = [Binding("r", "choose('level')", "Restart level"), Binding("n", "choose('campaign')", "New run"),
+                Binding("q", "choose('quit')", "Leave"), Binding("escape", "choose('look')", "Look at the board")]
+
+    def __init__(self, result: RunResult, title: str) -> None:
+        super().__init__()
+        self.result, self.title_text = result, title
+
+    def compose(self) -> ComposeResult:
+        r = self.result
+        won = r.outcome == "won"
+        with Vertical(id="end-box", classes="won" if won else "dead") as box:
+            box.border_title = self.title_text
+            yield Static(Text("Victory!" if won else "Defeat", "bold green" if won else "bold red"), id="end-title")
+            yield Static(self._summary(), id="end-summary")
+            if r.table:
+                yield Static(self._table(), id="end-table")
+            yield Static(Text("r restart level · n new run · q leave · Esc board", "dim"), id="end-keys")
+        yield Footer()
+
+    def _summary(self) -> Text:
+        r = self.result
+        text = Text()
+        text.append("Turns ", "bold").append(str(r.turns))
+        text.append("   Health left ", "bold").append(str(max(r.health, 0)))
+        text.append("   Par ", "bold")
+        if r.par is None:
+            text.append("unknown")
+        else:
+            diff = r.turns - r.par
+            text.append(f"{r.par}")
+            if r.outcome == "won":
+                text.append(" (on par)" if diff == 0 else f" ({diff:+d})", "green" if diff <= 0 else "yellow")
+        text.append("\n")
+        if r.rank is not None:
+            text.append(f"Rank {r.rank} in the high-score table.\n", "bold yellow")
+        text.append(r.message or ("A practice run." if r.practice else ""))
+        return text
+
+    def _table(self) -> Table:
+        table = Table(title="High scores", expand=True, box=None, header_style="bold")
+        for column, justify in (("#", "right"), ("player", "left"), ("turns", "right"), ("health", "right")):
+            table.add_column(column, justify=justify)
+        for s in self.result.table:
+            style = "bold yellow" if s.rank == self.result.rank else ""
+            table.add_row(str(s.rank), s.player or "anonymous", str(s.turns), str(s.health), style=style)
+        return table
+
+    def action_choose(self, choice: str) -> None:
+        self.dismiss(choice)
+

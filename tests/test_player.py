@@ -1,0 +1,304 @@
+"""The player driven as a person drives it: key presses and clicks through Textual's Pilot."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from pathlib import Path
+
+import pytest
+from test_player_campaigns import duel_dict, ladder_dict, load
+from textual.app import App
+from textual.widgets import RichLog
+
+from cardrogue.editor.player.app import PlayerApp, run_player
+from cardrogue.editor.player.run import PlayRun
+from cardrogue.editor.player.screens import EndScreen, PlayerScreen, StoryScreen
+from cardrogue.editor.player.widgets import CELL_H, CELL_W, ActionMenu, BoardView
+from cardrogue.engine.replay import verify_replay
+from cardrogue.engine.scores import ScoreStore
+
+SIZE = (100, 32)
+WIN_KEYS = ("right", "a", "right", "full_stop", "right", "right")  # flip E, attack, move E, end, flip E, move E
+
+
+def run_async(test):
+    """Run an async test without an async pytest plugin (the project does not depend on one)."""
+
+    @functools.wraps(test)
+    def wrapper(*args, **kwargs):
+        return asyncio.run(test(*args, **kwargs))
+
+    return wrapper
+
+
+def app_for(doc: dict, tmp_path: Path, **kw) -> PlayerApp:
+    return PlayerApp(load(doc), replays_dir=tmp_path / "replays", scores_db=tmp_path / "scores.db", player="tester", **kw)
+
+
+def cell_offset(x: int, y: int) -> tuple[int, int]:
+    """Where to click on the board for cell x,y: the middle of the card, inside the board's border."""
+    return 1 + x * CELL_W + CELL_W // 2, 1 + y * CELL_H + CELL_H // 2
+
+
+def player(app: App) -> PlayerScreen:
+    return next(s for s in app.screen_stack if isinstance(s, PlayerScreen))
+
+
+def log_text(app: App) -> str:
+    """The log panel's text, with the wrapping undone."""
+    return " ".join(" ".join(strip.text for strip in player(app).query_one("#log", RichLog).lines).split())
+
+
+@run_async
+async def test_victory_by_key_presses_saves_verifies_and_scores(tmp_path):
+    app = app_for(duel_dict(), tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        assert isinstance(app.screen, StoryScreen)  # each level opens with its story
+        await pilot.press("enter")
+        assert isinstance(app.screen, PlayerScreen)
+        await pilot.press(*WIN_KEYS)
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen)
+        result = app.screen.result
+        assert (result.outcome, result.turns, result.health, result.par) == ("won", 2, 12, 2)
+        assert result.verified and result.added and result.rank == 1
+        replay = result.replay_path
+        assert replay.parent == tmp_path / "replays" and replay.name.endswith("-won.replay.json")
+        assert not [p for p in replay.parent.iterdir() if p.name.endswith(".tmp")]
+        assert verify_replay(replay.read_text(), load(duel_dict())).ok
+        await pilot.press("q")
+    assert app.return_value == result
+    with ScoreStore(tmp_path / "scores.db") as store:
+        [score] = store.table(load(duel_dict()).content_hash)
+    assert (score.player, score.turns, score.health) == ("tester", 2, 12)
+
+
+@run_async
+async def test_defeat_by_key_presses_is_saved_not_scored(tmp_path):
+    doc = duel_dict(goblin_attack=12, rolls=(1,))
+    app = app_for(doc, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter", "right", "a")
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen)
+        result = app.screen.result
+        assert (result.outcome, result.turns, result.health) == ("dead", 1, 0)
+        assert result.replay_path.exists() and result.verified and not result.added
+        assert "died" in log_text(app)
+        await pilot.press("escape")  # look at the final board; nothing is playable
+        assert isinstance(app.screen, PlayerScreen) and player(app).state.legal_actions() == []
+        await pilot.press("q")
+    assert app.return_value.outcome == "dead"
+    with ScoreStore(tmp_path / "scores.db") as store:
+        assert store.table(load(doc).content_hash) == []
+
+
+@run_async
+async def test_log_explains_every_roll_and_rule(tmp_path):
+    app = app_for(duel_dict(), tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter", "right", "a")
+        text = log_text(app)
+        assert "Flips E: Goblin at 1,0." in text
+        assert "Goblin's stream rolls 6 for the attack roll." in text
+        assert "Attack: 7 from rolls totalling 6 (modifier +1)." in text
+        assert "Goblin is slain" in text
+        assert all(line in text for line in player(app).state.log)
+
+
+@run_async
+async def test_practice_level_is_saved_but_not_scored(tmp_path):
+    app = app_for(duel_dict(), tmp_path, level=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter", *WIN_KEYS)
+        await pilot.pause()
+        result = app.screen.result
+        assert result.outcome == "won" and result.practice and result.verified and not result.added
+        assert result.replay_path.exists() and "practice" in result.message
+    assert not (tmp_path / "scores.db").exists() or ScoreStore(tmp_path / "scores.db").table(load(duel_dict()).content_hash) == []
+
+
+@run_async
+async def test_action_menu_lists_exactly_the_legal_actions(tmp_path):
+    app = app_for(duel_dict(), tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter")
+        screen = player(app)
+        menu = screen.query_one(ActionMenu)
+        ids = [menu.get_option_at_index(i).id for i in range(menu.option_count)]
+        assert ids == [str(a) for a in screen.state.legal_actions()] == ["flip E", "end"]
+        await pilot.press("right")  # the goblin: combat, only attack remains (the warrior cannot flee)
+        ids = [menu.get_option_at_index(i).id for i in range(menu.option_count)]
+        assert ids == ["attack"]
+
+
+@run_async
+async def test_illegal_keys_change_nothing(tmp_path):
+    app = app_for(duel_dict(), tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter")
+        screen = player(app)
+        before = screen.state.key()
+        await pilot.press("left", "up", "a", "s", "e", "f")  # walls, no enemy, no shop, nothing to equip
+        assert screen.state.key() == before and screen.run.actions == []
+
+
+@run_async
+async def test_action_menu_by_keyboard_with_a_filter(tmp_path):
+    doc = duel_dict()
+    doc["hero"]["items"] = ["red-potion"]
+    app = app_for(doc, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter", "u")
+        screen = player(app)
+        menu = screen.query_one(ActionMenu)
+        assert menu.has_focus and [menu.get_option_at_index(i).id for i in range(menu.option_count)] == ["drink red"]
+        await pilot.press("enter")
+        assert screen.run.actions == ["drink red"]
+        assert "Drinks the red potion: POTION OF HEALING." in log_text(app)
+        assert screen.query_one(BoardView).has_focus
+        await pilot.press("tab")  # every action
+        assert menu.has_focus and menu.option_count == 2
+
+
+@run_async
+async def test_click_an_adjacent_tile_flips_then_fights(tmp_path):
+    app = app_for(duel_dict(), tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter")
+        screen = player(app)
+        east = cell_offset(1, 0)
+        assert await pilot.click(BoardView, offset=east)
+        assert screen.run.actions == ["flip E"] and screen.state.in_combat
+        assert await pilot.click(BoardView, offset=east)
+        assert screen.run.actions == ["flip E", "attack"]
+
+
+@run_async
+async def test_inscriptions_show_when_their_tile_is_revealed(tmp_path):
+    app = app_for(duel_dict(), tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter")
+        assert "strike first" in log_text(app) and "Daylight" not in log_text(app)
+        await pilot.press(*WIN_KEYS[:5])  # up to flipping the exit
+        assert "Daylight" in log_text(app)
+        assert "Daylight" in str(player(app).query_one("#inscription").render())
+
+
+@run_async
+async def test_restart_level_and_campaign_instead_of_undo(tmp_path):
+    app = app_for(ladder_dict(), tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter", "right", "right")  # flip the ladder, climb down: the next story
+        assert isinstance(app.screen, StoryScreen)
+        assert "second" in app.screen.story
+        await pilot.press("enter")
+        screen = player(app)
+        assert screen.state.level == 1 and screen.state.turn == 2
+        await pilot.press("right", "full_stop")
+        assert screen.state.turn == 3
+        await pilot.press("r")  # restart the level: back to the turn it began, earlier turns kept
+        assert (screen.state.level, screen.state.turn) == (1, 2)
+        assert screen.run.actions == ["flip E", "move E"]
+        await pilot.press("R")
+        assert isinstance(app.screen, StoryScreen)  # the run begins again with the first story
+        await pilot.press("enter")
+        assert (screen.state.level, screen.state.turn, screen.run.actions) == (0, 1, [])
+
+
+@run_async
+async def test_player_screen_pushed_onto_any_app_returns_its_result(tmp_path):
+    campaign = load(duel_dict())
+    results = []
+
+    class Host(App):
+        def on_mount(self) -> None:
+            self.push_screen(PlayerScreen(campaign), results.append)
+
+    app = Host()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter", *WIN_KEYS)
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen)
+        assert "no high-score table" in app.screen.result.message  # a play-test writes nothing
+        await pilot.press("q")
+        await pilot.pause()
+        assert not isinstance(app.screen, PlayerScreen)
+    assert results and results[0].outcome == "won" and results[0].replay_path is None
+
+
+@run_async
+async def test_quit_before_the_end_asks_twice(tmp_path):
+    app = app_for(duel_dict(), tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter", "right", "q")
+        assert isinstance(app.screen, PlayerScreen)
+        await pilot.press("q")
+    assert app.return_value is None
+    assert not (tmp_path / "replays").exists()
+
+
+def test_restart_level_re_simulates_the_run_to_the_level_start():
+    run = PlayRun(load(ladder_dict()))
+    for action in ("flip E", "move E", "flip E", "end"):
+        run.play(action)
+    run.restart_level()
+    assert run.actions == ["flip E", "move E"] and run.state.level == 1 and run.state.turn == 2
+
+
+def test_play_without_argument_plays_the_bundled_campaign(monkeypatch, tmp_path):
+    seen = {}
+
+    def fake_run(self):
+        seen["id"], seen["level"] = self.campaign.id, self.level
+        seen["dirs"] = (self.replays_dir, self.scores_db)
+
+    monkeypatch.setattr(PlayerApp, "run", fake_run)
+    monkeypatch.setenv("CARDROGUE_SCORES_DB", str(tmp_path / "env.db"))
+    assert run_player(None) == 0
+    assert seen["id"] == "a-sons-descent" and seen["level"] is None
+    assert seen["dirs"][1] == tmp_path / "env.db" and seen["dirs"][0].name == "replays"
+    assert run_player(None, level=2) == 0 and seen["level"] == 1
+
+
+@pytest.mark.parametrize("level", [0, 99])
+def test_play_rejects_a_level_outside_the_campaign(level, capsys):
+    assert run_player(None, level=level) == 2
+    assert "--level" in capsys.readouterr().err
+
+
+def test_play_rejects_an_unusable_campaign(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{ not json")
+    assert run_player(bad) == 2
+    assert "not a usable campaign" in capsys.readouterr().err
+
+
+@run_async
+async def test_teleport_destination_from_the_menu_or_a_click(tmp_path):
+    doc = duel_dict()
+    doc["hero"]["items"] = ["red-potion"]
+    doc["potions"] = {"red": "teleportation"}
+    app = app_for(doc, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter", "right", "a")  # the goblin is slain; its tile is a pathing tile now
+        screen = player(app)
+        await pilot.press("u", "enter")  # drink red: the potion of teleportation
+        menu = screen.query_one(ActionMenu)
+        assert menu.has_focus and [menu.get_option_at_index(i).id for i in range(menu.option_count)] == ["teleport 1,0"]
+        assert await pilot.click(BoardView, offset=cell_offset(1, 0))
+        assert screen.run.actions == ["flip E", "attack", "drink red", "teleport 1,0"]
+        assert screen.state.position == (1, 0) and screen.state.turn == 2
+
+
+@run_async
+async def test_clicks_that_are_not_next_to_the_hero_do_nothing(tmp_path):
+    app = app_for(duel_dict(), tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter")
+        screen = player(app)
+        for x, y in ((1, 1), (2, 0), (0, 0)):  # diagonal, two away, the hero himself
+            assert await pilot.click(BoardView, offset=cell_offset(x, y))
+        assert await pilot.click(BoardView, offset=(0, 0))  # the border
+        assert screen.run.actions == []

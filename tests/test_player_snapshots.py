@@ -1,0 +1,35 @@
+"""Snapshots of the player at a fixed terminal size (update with `pytest --snapshot-update` after a deliberate change)."""
+
+from __future__ import annotations
+
+from test_player_campaigns import duel_dict, load
+
+from cardrogue.editor.player.app import PlayerApp
+
+WIN_KEYS = ("right", "a", "right", "full_stop", "right", "right")
+
+
+def app(tmp_path, **kw) -> PlayerApp:
+    """No replay folder: the end screen then names no temporary path, so it is the same on every machine."""
+    return PlayerApp(load(duel_dict(**kw)), replays_dir=None, scores_db=tmp_path / "scores.db", player="tester")
+
+
+def test_story_preface(snap_compare, tmp_path):
+    assert snap_compare(app(tmp_path), terminal_size=(80, 24))
+
+
+def test_play_screen_in_combat_80x24(snap_compare, tmp_path):
+    assert snap_compare(app(tmp_path, rolls=(2,)), press=["enter", "right"], terminal_size=(80, 24))
+
+
+def test_play_screen_after_the_fight_120x36(snap_compare, tmp_path):
+    assert snap_compare(app(tmp_path), press=["enter", "right", "a", "right"], terminal_size=(120, 36))
+
+
+def test_victory_screen(snap_compare, tmp_path):
+    assert snap_compare(app(tmp_path), press=["enter", *WIN_KEYS], terminal_size=(80, 24))
+
+
+def test_defeat_screen(snap_compare, tmp_path):
+    assert snap_compare(app(tmp_path, goblin_attack=12, rolls=(1,)), press=["enter", "right", "a"],
+                        terminal_size=(80, 24))

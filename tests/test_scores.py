@@ -1,0 +1,226 @@
+"""High scores: only verified replays get in (`cardrogue scores --import`), and concurrent runs lose nothing."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from test_player_campaigns import LOSE, WIN, duel_dict, load, recorded, write
+
+from cardrogue.engine.replay import verify_replay
+from cardrogue.engine.scores import ScoreStore
+
+CLI = [sys.executable, "-m", "cardrogue.editor.cli"]
+
+
+def cardrogue(*args: str) -> subprocess.CompletedProcess:
+    done = subprocess.run([*CLI, *map(str, args)], capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in done.stderr + done.stdout
+    return done
+
+
+@pytest.fixture
+def duel(tmp_path: Path) -> Path:
+    return write(duel_dict(), tmp_path / "duel.json")
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "scores.db"
+
+
+def table(db: Path) -> list[tuple[str, int, int]]:
+    with ScoreStore(db) as store:
+        return [(s.player, s.turns, s.health) for s in store.table(load(duel_dict()).content_hash, limit=1000)]
+
+
+def winning_replay(tmp_path: Path, name: str = "win", **kw) -> Path:
+    path = tmp_path / f"{name}.replay.json"
+    path.write_text(recorded(load(duel_dict()), WIN, **kw).text())
+    return path
+
+
+# --------------------------------------------------------------------------- the table
+
+
+def test_empty_table(duel, db):
+    done = cardrogue("scores", duel, "--scores-db", db)
+    assert done.returncode == 0 and "no verified scores yet" in done.stdout
+
+
+def test_import_a_verified_replay_then_list_it(tmp_path, duel, db):
+    replay = winning_replay(tmp_path, player="ada")
+    done = cardrogue("scores", duel, "--import", replay, "--scores-db", db)
+    assert done.returncode == 0, done.stdout
+    assert "verified: won in 2 turns with 12 health; added" in done.stdout
+    done = cardrogue("scores", duel, "--scores-db", db)
+    assert done.returncode == 0 and "ada" in done.stdout and "high scores" in done.stdout
+    done = cardrogue("scores", duel, "--scores-db", db, "--format", "json")
+    assert json.loads(done.stdout)["scores"] == [{"rank": 1, "player": "ada", "turns": 2, "health": 12}]
+
+
+def test_the_same_replay_counts_once(tmp_path, duel, db):
+    replay = winning_replay(tmp_path)
+    cardrogue("scores", duel, "--import", replay, "--scores-db", db)
+    done = cardrogue("scores", duel, "--import", replay, "--scores-db", db)
+    assert done.returncode == 0 and "already in the table" in done.stdout
+    assert len(table(db)) == 1
+
+
+def test_ranking_fewest_turns_then_most_health(tmp_path, duel, db):
+    slow = winning_replay(tmp_path, "slow", player="slow", extra_turns=2)
+    fast = winning_replay(tmp_path, "fast", player="fast")
+    assert cardrogue("scores", duel, "--import", slow, fast, "--scores-db", db).returncode == 0
+    assert table(db) == [("fast", 2, 12), ("slow", 4, 12)]
+
+
+def test_env_variable_names_the_database(tmp_path, duel, db):
+    replay = winning_replay(tmp_path)
+    done = subprocess.run([*CLI, "scores", str(duel), "--import", str(replay)], capture_output=True, text=True,
+                          env={**__import__("os").environ, "CARDROGUE_SCORES_DB": str(db)}, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert len(table(db)) == 1
+
+
+def test_a_lost_run_verifies_but_is_not_ranked(tmp_path, db):
+    doc = duel_dict(goblin_attack=12, rolls=(1,))
+    campaign_file = write(doc, tmp_path / "hard.json")
+    replay = tmp_path / "lost.replay.json"
+    replay.write_text(recorded(load(doc), LOSE).text())
+    done = cardrogue("scores", campaign_file, "--import", replay, "--scores-db", db)
+    assert done.returncode == 1 and "not ranked" in done.stdout
+
+
+# --------------------------------------------------------------------------- forgeries
+
+
+def _edit_action(doc: dict) -> None:
+    doc["actions"][1] = "move W"  # an action the rules do not allow there
+
+
+def _edit_score(doc: dict) -> None:
+    doc["result"]["turns"] = 1
+
+
+def _edit_health(doc: dict) -> None:
+    doc["result"]["health"] = 99
+
+
+FORGERIES = {
+    "edited action": (lambda text: json.dumps((lambda d: (_edit_action(d), d)[1])(json.loads(text)), indent=2),
+                      "action 2 ('move W') is not legal"),
+    "edited claimed turns": (lambda text: json.dumps((lambda d: (_edit_score(d), d)[1])(json.loads(text)), indent=2),
+                             "claims won in 1 turns"),
+    "edited claimed health": (lambda text: json.dumps((lambda d: (_edit_health(d), d)[1])(json.loads(text)), indent=2),
+                              "with 99 health, but re-simulates"),
+    "truncated file": (lambda text: text[: len(text) // 2], "not JSON"),
+    "not JSON": (lambda text: "GAME OVER: I won in 1 turn, honest\n", "not JSON"),
+}
+
+
+@pytest.mark.parametrize("name", FORGERIES)
+def test_forgeries_are_rejected_and_the_table_is_unchanged(name, tmp_path, duel, db):
+    honest = winning_replay(tmp_path, "honest", player="honest")
+    assert cardrogue("scores", duel, "--import", honest, "--scores-db", db).returncode == 0
+    before = table(db)
+    forge, reason = FORGERIES[name]
+    forged = tmp_path / "forged.replay.json"
+    forged.write_text(forge(honest.read_text()))
+    forged_as_player = json.loads(honest.read_text()) if name.startswith("edited") else None
+    if forged_as_player is not None:  # a new player name, so the forgery is not simply a duplicate
+        doc = json.loads(forged.read_text())
+        doc["player"] = "mallory"
+        forged.write_text(json.dumps(doc, indent=2))
+    done = cardrogue("scores", duel, "--import", forged, "--scores-db", db)
+    assert done.returncode == 1, done.stdout
+    assert f"{forged}: rejected: " in done.stdout and reason in done.stdout, done.stdout
+    assert table(db) == before
+
+
+def test_a_legal_edit_that_changes_the_run_is_caught_by_the_state_hash(tmp_path, duel, db):
+    doc = json.loads(winning_replay(tmp_path).read_text())
+    doc["actions"].insert(0, "end")  # still legal throughout: the run is won, one turn later
+    forged = write(doc, tmp_path / "forged.replay.json")
+    done = cardrogue("scores", duel, "--import", forged, "--scores-db", db)
+    assert done.returncode == 1 and "the final state differs" in done.stdout
+    assert table(db) == []
+
+
+def test_replay_for_another_version_of_the_campaign_is_rejected(tmp_path, duel, db):
+    other = duel_dict(title="The Duel, revised")
+    other["levels"][0]["cells"][2]["inscription"] = "Daylight, at last."
+    replay = tmp_path / "other.replay.json"
+    replay.write_text(recorded(load(other), WIN).text())
+    assert verify_replay(replay.read_text(), load(other)).ok  # honest on its own version
+    done = cardrogue("scores", duel, "--import", replay, "--scores-db", db)
+    assert done.returncode == 1 and "recorded on another version of 'duel'" in done.stdout
+    assert table(db) == []
+
+
+def test_scores_only_enter_as_verified_runs(db):
+    from dataclasses import replace
+
+    campaign = load(duel_dict())
+    run = verify_replay(recorded(campaign, WIN).text(), campaign).run
+    with ScoreStore(db) as store, pytest.raises(TypeError):
+        store.add(replace(run, turns=1))  # a copy is not a run verify_replay made
+
+
+# --------------------------------------------------------------------------- concurrency
+
+PROCESSES, EACH = 8, 6
+
+
+def test_concurrent_processes_lose_no_score(tmp_path, duel, db):
+    """Several processes verify and add distinct replays into one new database at once: every score is kept."""
+    campaign = load(duel_dict())
+    batches = []
+    for p in range(PROCESSES):
+        batch = []
+        for k in range(EACH):
+            path = tmp_path / f"p{p}-{k}.replay.json"
+            path.write_text(recorded(campaign, WIN, player=f"player-{p}-{k}", extra_turns=k).text())
+            batch.append(path)
+        batches.append(batch)
+    procs = [subprocess.Popen([*CLI, "scores", str(duel), "--scores-db", str(db), "--import", *map(str, batch)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for batch in batches]
+    outputs = [proc.communicate(timeout=180) for proc in procs]
+    for proc, (out, err) in zip(procs, outputs):
+        assert proc.returncode == 0, out + err
+        assert out.count("; added") == EACH
+    rows = table(db)
+    assert len(rows) == PROCESSES * EACH
+    assert {player for player, _, _ in rows} == {f"player-{p}-{k}" for p in range(PROCESSES) for k in range(EACH)}
+    assert [turns for _, turns, _ in rows] == sorted(2 + k for _ in range(PROCESSES) for k in range(EACH))
+
+
+def _verify_and_add(db: str, texts: list[str], barrier, results) -> None:
+    """One player's process: wait for the others, then verify and add each replay."""
+    campaign = load(duel_dict())
+    barrier.wait(timeout=60)
+    with ScoreStore(db) as store:
+        added = sum(store.add(verify_replay(text, campaign).run) for text in texts)
+    results.put(added)
+
+
+def test_processes_starting_together_on_a_new_database_lose_no_score(tmp_path):
+    """The same with multiprocessing and a barrier, so the processes create the database and write at one instant."""
+    import multiprocessing
+
+    campaign = load(duel_dict())
+    texts = [[recorded(campaign, WIN, player=f"racer-{p}-{k}").text() for k in range(EACH)] for p in range(PROCESSES)]
+    ctx = multiprocessing.get_context("spawn")
+    barrier, results = ctx.Barrier(PROCESSES), ctx.Queue()
+    db = tmp_path / "race.db"
+    procs = [ctx.Process(target=_verify_and_add, args=(str(db), batch, barrier, results)) for batch in texts]
+    for proc in procs:
+        proc.start()
+    added = [results.get(timeout=120) for _ in procs]
+    for proc in procs:
+        proc.join(timeout=60)
+        assert proc.exitcode == 0
+    assert added == [EACH] * PROCESSES
+    assert len(table(db)) == PROCESSES * EACH
