@@ -1,4 +1,4 @@
-"""The ``cardrogue`` command: edit, check (and, as they land, play, solve, verify, scores).
+"""The ``cardrogue`` command: edit, play, check, solve, run, verify, scores.
 
 Exit codes follow the validator convention: 0 clean, 1 problems found,
 2 unusable input or bad usage. No path ever ends in a traceback: unexpected
@@ -121,7 +121,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     files, missing = _campaign_files(args.paths)
     report: list[tuple[str, list[Diagnostic]]] = [(d.file, [d]) for d in missing]
     for path in files:
-        _, diagnostics = check_file(path)
+        result, diagnostics = check_file(path)
+        if args.solve and result.campaign is not None and not has_errors(diagnostics):
+            diagnostics = diagnostics + _solver_diagnostics(result, args)
         report.append((str(path), diagnostics))
 
     unusable = any(d.code in UNUSABLE_CODES for _, ds in report for d in ds)
@@ -141,6 +143,18 @@ def cmd_check(args: argparse.Namespace) -> int:
     else:
         _print_text_report(report, args.verbose, args.strict, status)
     return status
+
+
+def _solver_diagnostics(result, args: argparse.Namespace) -> list[Diagnostic]:
+    """The solver's verdict as diagnostics placed in the file (``check --solve``)."""
+    from dataclasses import replace
+
+    from cardrogue.engine.jsonpos import PositionIndex
+    from cardrogue.engine.solver import Budget, solve_diagnostics
+
+    found = solve_diagnostics(result.campaign, Budget(args.max_states, args.max_seconds))
+    index = PositionIndex(result.text)
+    return [replace(d, file=result.file, line=index.locate(d.path)[0], column=index.locate(d.path)[1]) for d in found]
 
 
 def _print_text_report(report: list[tuple[str, list[Diagnostic]]], verbose: bool, strict: bool, status: int) -> None:
@@ -390,8 +404,79 @@ def _level_index(campaign, level: int | None) -> int:
     return level - 1
 
 
+# --------------------------------------------------------------------------- solve
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    from cardrogue.engine.solver import SOLVED, UNSOLVABLE, Budget, solve_campaign, solve_level
+
+    try:
+        campaign = _load(args.campaign)
+        level = None if args.level is None else _level_index(campaign, args.level)
+        if args.random is not None and args.random < 1:
+            raise _Unusable("--random takes a number of runs, at least 1")
+    except _Unusable as exc:
+        print(f"cardrogue: {exc}", file=sys.stderr)
+        return EXIT_UNUSABLE
+    if args.random is not None:
+        return _solve_random(campaign, args)
+    budget = Budget(args.max_states, args.max_seconds)
+    result = solve_campaign(campaign, budget) if level is None else solve_level(campaign, level, budget)
+    if result.verdict == SOLVED and args.output is not None:
+        from cardrogue.editor.files import atomic_write
+
+        atomic_write(args.output, result.replay_text.encode("utf-8"))
+    if args.format == "json":
+        doc = {"verdict": result.verdict, "turns": result.turns, "health": result.health,
+               "health_exact": result.health_exact, "reason": result.reason, "actions": list(result.actions),
+               "states_expanded": result.states_expanded, "seconds": round(result.seconds, 3),
+               "level_turns": list(result.level_turns),
+               "level_pars": [{"level": campaign.levels[i].id, "verdict": p.verdict, "turns": p.turns, "health": p.health}
+                              for i, p in enumerate(result.level_pars)]}
+        json.dump(doc, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        where = campaign.title if level is None else f"{campaign.title}, level {level + 1} ({campaign.levels[level].id})"
+        stats = f"{result.states_expanded:,} states in {result.seconds:.2f} s"
+        if result.verdict == SOLVED:
+            health = f"{result.health} health" + ("" if result.health_exact else " (at least)")
+            print(f"{where}: par {result.turns} turns, {health} ({stats})")
+            if result.level_turns and len(result.level_turns) > 1:
+                print("  turns per level: " + ", ".join(f"{campaign.levels[i].id} {t}" for i, t in enumerate(result.level_turns)))
+            for i, p in enumerate(result.level_pars):
+                shown = f"{p.turns} turns" if p.verdict == SOLVED else p.verdict
+                print(f"  level {i + 1} on its own (practice start): {shown}")
+            print("  solution: " + " | ".join(result.actions))
+            if args.output is not None:
+                print(f"  replay written to {args.output}")
+        elif result.verdict == UNSOLVABLE:
+            print(f"{where}: unsolvable: {result.reason} ({stats})")
+        else:
+            print(f"{where}: unknown: {result.reason} ({stats}); raise --max-states or --max-seconds")
+    return EXIT_OK if result.verdict == SOLVED else EXIT_PROBLEMS
+
+
+def _solve_random(campaign, args: argparse.Namespace) -> int:
+    from cardrogue.engine.difficulty import solve_random
+
+    report = solve_random(campaign, args.random)
+    if args.format == "json":
+        json.dump({"runs": report.runs, "wins": report.wins, "win_rate": report.win_rate,
+                   "ci95": [report.ci_low, report.ci_high], "deaths": report.deaths, "stuck": report.stuck,
+                   "turns": {"min": report.turns_min, "median": report.turns_median, "max": report.turns_max},
+                   "histogram": [list(h) for h in report.histogram], "policy": report.policy}, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        print(f"{campaign.title}: {report.summary()}")
+        peak = max((n for _, n in report.histogram), default=0)
+        for turns, n in report.histogram:
+            print(f"  {turns:4d} turns {'#' * max(1, round(40 * n / peak))} {n}")
+    return EXIT_OK
+
+
 _COMMANDS = {
     "check": cmd_check, "edit": cmd_edit, "verify": cmd_verify, "scores": cmd_scores, "play": cmd_play, "run": cmd_run,
+    "solve": cmd_solve,
 }
 
 

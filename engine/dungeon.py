@@ -58,10 +58,13 @@ class Dungeon:
         cells, level_of, starts, ranges = [], [], [], []
         for li, level in enumerate(campaign.levels):
             lo = len(cells)
-            cells.extend(level.cells)
-            level_of.extend([li] * len(level.cells))
+            # Canonical order (row by row), not the file's: the content hash ignores cell order,
+            # so the state (and a replay's checkpoints) must not depend on it either.
+            ordered = sorted(level.cells, key=lambda c: (c.y, c.x))
+            cells.extend(ordered)
+            level_of.extend([li] * len(ordered))
             ranges.append((lo, len(cells)))
-            starts.append(next((lo + i for i, c in enumerate(level.cells) if c is level.start), -1))
+            starts.append(next((lo + i for i, c in enumerate(ordered) if c is level.start), -1))
         self.cells = tuple(cells)
         self.level_of = tuple(level_of)
         self.level_range = tuple(ranges)

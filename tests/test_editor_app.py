@@ -18,6 +18,9 @@ from cardrogue.engine.canonical import campaign_to_dict, dumps
 from cardrogue.engine.loader import load_campaign
 from cardrogue.engine.resources import default_campaign
 
+# A fixed three-level campaign (the first bundled draft): these tests must not move with the content.
+FIXTURE = Path(__file__).parent / "corpus" / "valid" / "three-levels.json"
+
 SIZE = (100, 32)
 
 
@@ -34,7 +37,7 @@ def run_async(test):
 @pytest.fixture
 def campaign_file(tmp_path: Path) -> Path:
     path = tmp_path / "story.json"
-    path.write_bytes(default_campaign().read_bytes())
+    path.write_bytes(FIXTURE.read_bytes())
     return path
 
 

@@ -30,11 +30,14 @@ from cardrogue.engine.loader import load_campaign, load_campaign_text
 from cardrogue.engine.model import Direction
 from cardrogue.engine.resources import default_campaign
 
+# A fixed three-level campaign (the first bundled draft): these tests must not move with the content.
+FIXTURE = Path(__file__).parent / "corpus" / "valid" / "three-levels.json"
+
 
 @pytest.fixture
 def doc(tmp_path: Path) -> Document:
     path = tmp_path / "story.json"
-    path.write_bytes(default_campaign().read_bytes())
+    path.write_bytes(FIXTURE.read_bytes())
     return open_document(path)
 
 

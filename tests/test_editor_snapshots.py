@@ -13,13 +13,15 @@ import pytest
 
 from cardrogue.editor.app import EditorApp
 from cardrogue.editor.files import open_document
-from cardrogue.engine.resources import default_campaign
+
+# A fixed three-level campaign (the first bundled draft): the snapshots must not move with the content.
+FIXTURE = Path(__file__).parent / "corpus" / "valid" / "three-levels.json"
 
 
 @pytest.fixture
 def app(tmp_path: Path) -> EditorApp:
     path = tmp_path / "a-sons-descent.json"
-    path.write_bytes(default_campaign().read_bytes())
+    path.write_bytes(FIXTURE.read_bytes())
     return EditorApp(open_document(path), recovery_dir=tmp_path / "recovery", autosave_seconds=3600,
                      cursor_blink=False)
 

@@ -11,7 +11,8 @@ from cardrogue.engine.loader import load_campaign
 from cardrogue.engine.play import FatedResolver, RandomResolver, chance_outcomes
 from cardrogue.engine.state import GameState
 
-SONS = load_campaign(Path(__file__).resolve().parent.parent / "campaigns" / "a-sons-descent.json").campaign
+# A fixed three-level campaign (the first bundled draft), so these tests do not move with the content.
+SONS = load_campaign(Path(__file__).resolve().parent / "corpus" / "valid" / "three-levels.json").campaign
 
 # A busy level: every kind of card within a few steps.
 BUSY = campaign([

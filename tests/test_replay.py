@@ -135,3 +135,14 @@ def test_property_recorded_runs_round_trip(seed, steps, every):
     verdict = verify_replay(rec.text(), CAMPAIGN)
     assert verdict.ok, verdict.message
     assert (verdict.run.turns, verdict.run.health, verdict.run.outcome) == (*rec.state.score, rec.state.outcome or "unfinished")
+
+
+def test_cell_order_in_the_file_does_not_matter():
+    """Two files with one content hash replay identically, whatever the order of their cells."""
+    doc = json.loads(default_campaign().read_text())
+    for level in doc["levels"]:
+        level["cells"].reverse()
+    shuffled = load_campaign_text(json.dumps(doc)).campaign
+    assert shuffled.content_hash == CAMPAIGN.content_hash
+    verdict = verify_replay(recorded(steps=60).text(), shuffled)
+    assert verdict.ok, verdict.message

@@ -1,0 +1,77 @@
+"""Solver speed: states per second, time to par on the bundled levels, growth with map size.
+
+Run ``python benchmarks/bench_solver.py [--seconds S] [--random N]``. Figures only; the
+targets (par for each bundled level within 2 s; >= 50,000 states per second) are printed
+next to what was measured, never asserted. "States" are generated successor states
+(clone + apply + fated dice + dominance check + heuristic); "expanded" are states popped
+and expanded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from gen import campaign_text
+
+from cardrogue.engine.difficulty import solve_random
+from cardrogue.engine.loader import load_campaign, load_campaign_text
+from cardrogue.engine.solver import Budget, solve_campaign, solve_level
+
+BUNDLED = Path(__file__).resolve().parent.parent / "campaigns"
+
+
+def _line(name: str, r) -> str:
+    par = f"par {r.turns} turns, {r.health} health" if r.verdict == "solved" else r.verdict
+    return (f"  {name:<28} {par:<24} {r.states_expanded:>9,} expanded {r.states_generated:>10,} states "
+            f"{r.seconds:>7.2f} s {r.states_per_second:>9,.0f} states/s")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=30.0, help="budget per generated map (default 30)")
+    parser.add_argument("--random", type=int, default=2000, help="Monte Carlo runs on the bundled campaign (0: skip)")
+    args = parser.parse_args()
+
+    print("Bundled campaigns (target: par for each level within 2 s)")
+    for path in sorted(p for p in BUNDLED.glob("*.json") if not p.name.endswith(".replay.json")):
+        campaign = load_campaign(path).campaign
+        if campaign is None:
+            print(f"  {path.name}: does not load")
+            continue
+        print(f" {path.name}")
+        for i, level in enumerate(campaign.levels):
+            print(_line(f"level {i} {level.id}", solve_level(campaign, i, Budget(max_seconds=2))))
+        print(_line("whole campaign", solve_campaign(campaign, per_level=False)))
+    sons = load_campaign(BUNDLED / "a-sons-descent.json").campaign
+
+    print("States per second (target: >= 50,000), open 8x8 level, one core")
+    total_states = total_seconds = 0.0
+    for seed in (1, 2, 3):
+        c = load_campaign_text(campaign_text(1, 8, seed=seed)).campaign
+        r = solve_campaign(c, Budget(max_seconds=args.seconds), per_level=False)
+        total_states += r.states_generated
+        total_seconds += r.seconds
+        print(_line(f"8x8 seed {seed}", r))
+    print(f"  overall: {total_states / total_seconds:,.0f} states/s")
+
+    print(f"Growth with map size (open face-down levels, budget {args.seconds:g} s each)")
+    for size in (8, 12, 16, 20, 24, 32):
+        start = time.perf_counter()
+        c = load_campaign_text(campaign_text(1, size, seed=1)).campaign
+        r = solve_campaign(c, Budget(max_states=10_000_000, max_seconds=args.seconds), per_level=False)
+        print(_line(f"{size}x{size}", r) + f"  (with load {time.perf_counter() - start:.2f} s)")
+
+    if args.random:
+        start = time.perf_counter()
+        report = solve_random(sons, args.random, seed=1)
+        elapsed = time.perf_counter() - start
+        print(f"Monte Carlo: {report.summary()}")
+        print(f"  {args.random / elapsed:,.0f} runs/s on all cores (spawned workers included)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

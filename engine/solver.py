@@ -1,0 +1,898 @@
+"""Par: the fewest turns that finish a level or the campaign under its fated dice (DESIGN: Par).
+
+Under fated dice the game is deterministic given the player's actions (every
+chance point is answered from the card's own stream), so par is a shortest-path
+problem over engine states. :func:`solve_campaign` and :func:`solve_level` run
+A* (best-first on ``turn + h``):
+
+* **cost** -- ``state.turn`` at the finishing state (the exit reached, or for one
+  level the descending ladder taken); among minimum-turn finishes the one with
+  the most health left wins (DESIGN: Score).
+* **heuristic** -- :class:`Relaxation`: an admissible lower bound on the turns
+  still to come, from the level graph (steps per turn, face-down cells entered
+  per turn, ladders still to take). ``docs/solver.md`` gives the argument.
+* **transposition and dominance** -- states are merged on a signature: the
+  engine's ``key()`` without turn, health, gold and the "inert" cards in hand.
+  A state is pruned when another with the same signature has no more turns, no
+  less health, no less gold and every inert card it holds (see :class:`Fronts`).
+
+Verdicts are honest: ``solved`` comes with a witness replay that
+:func:`~.replay.verify_replay` accepts; ``unsolvable`` only from a static proof
+(the level graph) or an exhausted search; ``unknown`` when the budget runs out.
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from array import array
+from collections import Counter, deque
+from dataclasses import dataclass, field, replace
+from operator import itemgetter
+
+from .actions import Action
+from .analysis import analyse_campaign
+from .diagnostics import Diagnostic, Severity
+from .dungeon import CLEARED, DOWN, ENEMY, FOUNTAIN_TILE, LADDER, TRAP, UP
+from .model import CardKind, Campaign
+from .replay import Recorder, StreamResolver, verify_replay
+from .state import CHOOSE_TELEPORT, COMBAT, DEAD, MOVING, STEP1, WON, GameState
+
+INF = float("inf")
+SOLVED, UNSOLVABLE, UNKNOWN = "solved", "unsolvable", "unknown"
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much search a verdict may cost; running out gives ``unknown``, never ``unsolvable``."""
+
+    max_states: int = 500_000  # states expanded
+    max_seconds: float = 20.0
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """A solver verdict: ``solved`` (par + witness), ``unsolvable`` (with the reason) or ``unknown``."""
+
+    verdict: str
+    turns: int | None = None  # the par: turns to finish (the turn in which the exit or ladder is reached)
+    health: int | None = None  # health left at that moment (the tiebreak)
+    replay_text: str = ""  # the witness, as a replay verify_replay accepts
+    actions: tuple[str, ...] = ()
+    reason: str = ""
+    states_expanded: int = 0
+    seconds: float = 0.0
+    states_generated: int = 0
+    search_seconds: float = 0.0  # the search alone (without the static checks and the witness replay)
+    health_exact: bool = True  # False: turns are exact, a run with more health may exist (budget ran out)
+    level: int | None = None  # the level the verdict or reason is about
+    level_turns: tuple[int, ...] = ()  # campaign witness: turns spent on each level it visits
+    level_pars: tuple["SolveResult", ...] = ()  # campaign: each level solved on its own (practice start)
+
+    @property
+    def states_per_second(self) -> float:
+        return self.states_generated / self.search_seconds if self.search_seconds > 0 else 0.0
+
+
+# ---------------------------------------------------------------------------------------- the relaxation
+
+
+def _obtainable(campaign: Campaign) -> list[str]:
+    """Every card the hero could ever hold or meet: starting items, cells, shop stock, chest contents."""
+    out = list(campaign.hero.items) + list(campaign.hero.equipped) + [campaign.hero.character]
+    for level in campaign.levels:
+        for c in level.cells:
+            out.append(c.card)
+            out.extend(c.stock)
+            out.extend(c.contents)
+    return out
+
+
+class Relaxation:
+    """Admissible lower bounds on the turns left, from the level graph (see ``docs/solver.md``).
+
+    Per turn the hero takes at most ``S`` steps (a step = entering a tile by a move,
+    a flee or a relocation) and enters at most ``K`` tiles that were face down when
+    the turn began. Distances are taken in a relaxed graph that ignores enemies,
+    chests and goals (and walls too when the hero could relocate through them).
+    """
+
+    def __init__(self, campaign: Campaign, d) -> None:
+        self.d = d
+        cards = campaign.cards
+        seen = _obtainable(campaign)
+        # Every copy counts: two artifacts of +1 MOVEMENT (or of +X TO MAX HEALTH) in hand add up.
+        abilities = [(cards[c], a) for c in seen if c in cards for a in cards[c].abilities]
+        character = d.character
+        movement = sum(a.x or 0 for card, a in abilities if a.kind == "movement" and (a.x or 0) > 0)
+        potions = {cards[c].colour for c in seen if c in cards and cards[c].kind is CardKind.POTION}
+        effects = {d.potions.get(colour) for colour in potions}
+        self.teleport = "teleportation" in effects
+        self.reloc = int(self.teleport or any(a.kind in ("spell", "move-adjacent") for _, a in abilities))
+        cannot = any(a.kind == "cannot-flee" for a in character.abilities)
+        self.flee = int(not cannot or any(a.kind == "can-flee" for _, a in abilities)
+                        or any(a.kind == "does-not-chase" for _, a in abilities) or "paralysis" in effects)
+        self.mv = movement
+        per_move_turn = 1 + movement
+        self.v10 = d.v10
+        self.S = (per_move_turn if d.v10 else 2 * per_move_turn) + self.flee + self.reloc
+        self.K = 1 + movement // 2 + self.flee + self.reloc
+        self.health_cap = d.base_max_health + sum(
+            a.x for card, a in abilities if a.kind == "max-health" and (a.x or 0) > 0)
+        # The relaxed graph: ADJACENT TILEs; any orthogonal neighbour when the hero can relocate.
+        nb = d.grid_to if self.reloc else d.adjacent
+        self.nbrs = tuple(tuple(j for j in row if j >= 0) for row in nb)
+        self.local = tuple(tuple(tuple(j - lo for j in self.nbrs[i]) for i in range(lo, hi)) for lo, hi in d.level_range)
+        self.levels = len(campaign.levels)
+        self.ways = []  # per level: ways out (cell, level it leads to or -1 for an exit)
+        self.dist = []  # per level: per way out, static step distances indexed by global cell
+        for li in range(self.levels):
+            lo, hi = d.level_range[li]
+            ways = [(j, -1) for j in range(lo, hi) if d.exit[j]]
+            ways += [(j, d.ladder_to[j]) for j in range(lo, hi) if d.kind[j] == LADDER and d.ladder_to[j] >= 0]
+            self.ways.append(tuple(ways))
+            self.dist.append(tuple(self._bfs(w, lo, hi) for w, _ in ways))
+        self._down = bytes.maketrans(bytes([DOWN, UP, CLEARED]), b"\x01\x00\x00")
+        self._fcache: dict = {}
+        self.start_bound = self._start_bounds()
+
+    def _bfs(self, w: int, lo: int, hi: int) -> list:
+        dist = [INF] * (hi - lo)
+        dist[w - lo] = 0
+        queue = deque([w])
+        nbrs = self.nbrs
+        while queue:
+            i = queue.popleft()
+            di = dist[i - lo] + 1
+            for j in nbrs[i]:
+                if dist[j - lo] > di:
+                    dist[j - lo] = di
+                    queue.append(j)
+        return dist
+
+    def face_down_counts(self, level: int, down: bytes, hint: bytes | None = None) -> tuple:
+        """Per way out w, ``enter[i]``: the fewest face-down tiles entered on a route that enters local cell i
+        and goes on to w (a 0-1 BFS). ``down`` marks the level's face-down cells.
+
+        ``hint``, the mask of a state this one came from, lets the arrays be updated rather than rebuilt:
+        faces only ever turn up, so the counts only fall, starting at the tiles flipped since.
+        """
+        key = (level, down)
+        hit = self._fcache.get(key)
+        if hit is not None:
+            return hit
+        base = self._fcache.get((level, hint)) if hint is not None else None
+        flipped = _flipped(hint, down) if base is not None else None
+        if flipped is None:
+            hit = tuple(self._full_counts(level, down, k) for k in range(len(self.ways[level])))
+        else:
+            hit = tuple(self._lower_counts(level, down, list(enter), flipped) for enter in base)
+        if len(self._fcache) > 200_000:
+            self._fcache.clear()
+        self._fcache[key] = hit
+        return hit
+
+    def _full_counts(self, level: int, down: bytes, k: int) -> list:
+        w = self.ways[level][k][0] - self.d.level_range[level][0]
+        enter = [INF] * len(self.local[level])
+        enter[w] = down[w]
+        return _propagate(self.local[level], down, enter, deque([w]))
+
+    def _lower_counts(self, level: int, down: bytes, enter: list, flipped: list) -> list:
+        queue = deque()
+        for c in flipped:
+            if enter[c] != INF:
+                enter[c] -= 1  # its own face-down tile no longer counts; the rest of its best route is unchanged
+                queue.append(c)
+        return _propagate(self.local[level], down, enter, queue)
+
+    def _count_at(self, level: int, enter: list, k: int, i: int) -> float:
+        """Face-down tiles entered on the best route from local cell i to way out k (i itself not counted)."""
+        if i == self.ways[level][k][0] - self.d.level_range[level][0]:
+            return 0
+        return min((enter[j] for j in self.local[level][i]), default=INF)
+
+    def _term(self, d: float, f: float, r: int, k_now: int) -> float:
+        """Turns after this one needed to cover ``d`` steps and ``f`` face-down tiles (``r``, ``k_now`` left now)."""
+        if self.teleport:
+            d, f = min(d, 1), min(f, 1)
+        if d == INF or f == INF:
+            return INF
+        steps = 0 if d <= r else -(-(d - r) // self.S)
+        downs = 0 if f <= k_now else -(-(f - k_now) // self.K)
+        return max(steps, downs)
+
+    def _start_bounds(self) -> list:
+        """Turns from the first turn on each level's starting tile to winning the campaign (Bellman-Ford)."""
+        d = self.d
+        bound = [INF] * self.levels
+        # With ladder cycles a level may be revisited with other faces: only its step bound holds.
+        cyclic = d.campaign.allow_ladder_cycles
+        fresh = []
+        for li in range(self.levels):
+            lo, hi = d.level_range[li]
+            start = d.level_start[li]
+            counts = self.face_down_counts(li, d.initial_faces[lo:hi].translate(self._down))
+            fresh.append([self._term(self.dist[li][k][start - lo],
+                                     0 if cyclic else self._count_at(li, counts[k], k, start - lo), self.S, self.K)
+                          for k in range(len(self.ways[li]))])
+        for _ in range(self.levels + 1):
+            changed = False
+            for li in range(self.levels):
+                best = INF
+                for k, (_, to) in enumerate(self.ways[li]):
+                    t = fresh[li][k]
+                    if to >= 0:
+                        t += 1 + bound[to]  # a ladder ends the turn: the next level begins one turn later
+                    best = min(best, t)
+                if best < bound[li]:
+                    bound[li], changed = best, True
+            if not changed:
+                break
+        return bound
+
+    def remaining(self, s: GameState) -> tuple[int, int]:
+        """(steps, face-down tiles entered) still possible in the current turn, upper bounds."""
+        phase = s.phase
+        if phase == STEP1 or phase == CHOOSE_TELEPORT or (phase == COMBAT and not s.moved):
+            return self.S, self.K
+        if phase == COMBAT:
+            return self.flee + self.reloc, self.flee + self.reloc
+        if phase == MOVING:
+            left = s.moves
+            if s.pure and not s.repeated and not self.v10:
+                left += 1 + self.mv
+            if left:
+                return left + self.flee + self.reloc, self.flee + self.reloc
+            return self.reloc, 0
+        return self.reloc, 0  # DONE: only a relocation, and never into a face-down tile
+
+    def mask(self, s: GameState) -> bytes:
+        """The face-down cells of the hero's level, one byte each."""
+        lo, hi = self.d.level_range[s.level]
+        return bytes(s.faces[lo:hi].translate(self._down))
+
+    def bound(self, s: GameState, campaign_mode: bool, hint: tuple[int, bytes] | None = None) -> float:
+        """A lower bound on the turns after ``s.turn`` needed to finish (won, or the level left).
+
+        ``hint`` = (level, mask) of the state ``s`` came from, to update the face-down counts cheaply.
+        """
+        li = s.level
+        lo = self.d.level_range[li][0]
+        r, k_now = self.remaining(s)
+        counts = self.face_down_counts(li, self.mask(s), hint[1] if hint is not None and hint[0] == li else None)
+        i = s.pos - lo
+        best = INF
+        for k, (_, to) in enumerate(self.ways[li]):
+            t = self._term(self.dist[li][k][i], self._count_at(li, counts[k], k, i), r, k_now)
+            if campaign_mode and to >= 0:
+                t += 1 + self.start_bound[to]
+            if t < best:
+                best = t
+        return best
+
+
+# ---------------------------------------------------------------------------------------- dominance
+
+
+class Fronts:
+    """Transposition table with dominance pruning.
+
+    Two states with the same *signature* -- the engine's ``key()`` with turn,
+    health, gold and the inert cards in hand left out -- differ only in those.
+    State A dominates B when A.turn <= B.turn, A.health >= B.health, A.gold >= B.gold
+    and A's inert cards include B's (as a multiset). That is certain under the
+    engine's rules: no rule reads the turn number; health only moves by
+    monotone steps (damage, capped healing, full healing) and death is health <= 0;
+    gold only gates purchases (a superset of buys); an inert card in hand
+    (weapon, armour, scroll, key, a potion whose colour no other card shares --
+    never an artifact or a boss trophy, which act from the hand) only adds actions.
+    So every line of play from B is open to A, finishing no later with no less health.
+    """
+
+    def __init__(self, campaign: Campaign, probe: GameState) -> None:
+        cards = campaign.cards
+        colours = Counter(c.colour for c in cards.values() if c.kind is CardKind.POTION)
+        inert = set()
+        for cid, c in cards.items():
+            if c.cursed:
+                continue
+            if c.kind in (CardKind.WEAPON, CardKind.ARMOUR, CardKind.SCROLL, CardKind.ITEM):
+                inert.add(cid)
+            elif c.kind is CardKind.POTION and colours[c.colour] == 1:
+                inert.add(cid)
+        self.inert = frozenset(inert)
+        self.fronts: dict = {}
+        self._sig = self._signature_getter(probe)
+
+    @staticmethod
+    def _signature_getter(probe: GameState):
+        """Find where turn, health, gold and hand sit in ``key()`` by planting sentinels (robust to its layout)."""
+        trial = probe.clone()
+        sentinels = {}
+        for name in ("turn", "health", "gold", "hand"):
+            token = object.__new__(type("Sentinel", (), {"__hash__": object.__hash__}))
+            sentinels[name] = token
+            setattr(trial, name, token)
+        k = trial.key()
+        spots = [i for i, v in enumerate(k) if any(v is t for t in sentinels.values())]
+        if len(spots) != 4:
+            raise RuntimeError("GameState.key() no longer holds turn, health, gold and hand as plain fields")
+        rest = [i for i in range(len(k)) if i not in spots]
+        return itemgetter(*rest)
+
+    def split(self, s: GameState) -> tuple[tuple, tuple]:
+        inert = self.inert
+        if not s.hand:
+            return (), ()
+        strict = tuple(c for c in s.hand if c not in inert)
+        loose = tuple(c for c in s.hand if c in inert)
+        return strict, loose
+
+    def admit(self, s: GameState) -> list | None:
+        """The state's entry if no known state dominates it (entries it dominates are retired), else None."""
+        strict, loose = self.split(s)
+        sig = (self._sig(s.key()), strict)
+        t, h, g = s.turn, s.health, s.gold
+        front = self.fronts.get(sig)
+        if front is None:
+            entry = [t, h, g, loose, True]
+            self.fronts[sig] = [entry]
+            return entry
+        for e in front:
+            if e[0] <= t and e[1] >= h and e[2] >= g and _within(loose, e[3]):
+                return None
+        keep = []
+        for e in front:
+            if t <= e[0] and h >= e[1] and g >= e[2] and _within(e[3], loose):
+                e[4] = False
+            else:
+                keep.append(e)
+        entry = [t, h, g, loose, True]
+        keep.append(entry)
+        self.fronts[sig] = keep
+        return entry
+
+
+class _ExactTable:
+    """The reference search's table: a state is new unless its exact key was seen."""
+
+    def __init__(self) -> None:
+        self.seen: set = set()
+
+    def admit(self, s: GameState) -> list | None:
+        k = s.key()
+        if k in self.seen:
+            return None
+        self.seen.add(k)
+        return [s.turn, s.health, s.gold, (), True]
+
+
+def _no_bound(s: GameState, campaign_mode: bool, hint=None) -> int:
+    return 0
+
+
+def _no_ceiling(s: GameState, finish: int) -> float:
+    return INF
+
+
+def _propagate(nbrs: tuple, down: bytes, enter: list, queue: deque) -> list:
+    """Lower ``enter`` from the queued cells until no route improves (0-1 label correcting)."""
+    while queue:
+        j = queue.popleft()
+        ej = enter[j]
+        for i in nbrs[j]:
+            cost = ej + down[i]
+            if cost < enter[i]:
+                enter[i] = cost
+                if down[i]:
+                    queue.append(i)
+                else:
+                    queue.appendleft(i)
+    return enter
+
+
+def _flipped(before: bytes, after: bytes) -> list | None:
+    """Cells face down in ``before`` and not in ``after`` (None if any turned face down: rebuild)."""
+    x, y = int.from_bytes(before, "big"), int.from_bytes(after, "big")
+    if y & ~x:
+        return None
+    diff, n, out = x ^ y, len(before), []
+    while diff:
+        low = diff & -diff
+        out.append(n - 1 - (low.bit_length() - 1) // 8)
+        diff ^= low
+    return out
+
+
+def _within(a: tuple, b: tuple) -> bool:
+    """Multiset a <= b, for sorted tuples of card ids (a merge walk)."""
+    if a == b or not a:
+        return True
+    n = len(b)
+    if len(a) > n:
+        return False
+    i = 0
+    for x in a:
+        while i < n and b[i] < x:
+            i += 1
+        if i == n or b[i] != x:
+            return False
+        i += 1
+    return True
+
+
+# ---------------------------------------------------------------------------------------- the search
+
+
+@dataclass
+class _Trace:
+    """What an exhausted search saw, to explain an unsolvable verdict."""
+
+    deaths: Counter = field(default_factory=Counter)  # cause -> count
+    slain: set = field(default_factory=set)  # enemy cells slain in some state
+    foe_low: dict = field(default_factory=dict)  # enemy cell -> least health it was left with
+    goals_met: set = field(default_factory=set)  # levels whose goals were met in some state
+    deepest: int = 0
+    max_gold: int = 0
+
+
+class _Search:
+    """A* over engine states. ``reference=True`` turns the heuristic and dominance off (uniform-cost
+    search with an exact-key table): slow, obviously correct, for cross-checking the fast search."""
+
+    def __init__(self, campaign: Campaign, level: int, campaign_mode: bool, budget: Budget,
+                 reference: bool = False) -> None:
+        self.campaign, self.level, self.campaign_mode, self.budget = campaign, level, campaign_mode, budget
+        self.reference = reference
+        self.resolver = StreamResolver(campaign)
+        self.root = GameState.new(campaign, level, log=False)
+        self.root.resolve(self.resolver)
+        self.d = self.root.d
+        self.relax = _relaxation(campaign, self.d)
+        self.fronts = _ExactTable() if reference else Fronts(campaign, self.root)
+        self.trace = _Trace(deepest=level)
+        self.expanded = self.generated = 0
+        self.seconds = 0.0
+        self.forget = _left_behind(self.d)
+        self.ceiling = _HealthCeiling(campaign, self.d, self.relax.health_cap, self.forget, campaign_mode)
+        if reference:
+            self.forget = ((),) * len(self.forget)
+
+    def finish_turn(self, s: GameState) -> int | None:
+        """The turn in which ``s`` finished the task (None: not finished)."""
+        if s.outcome == WON:
+            return s.turn
+        if not self.campaign_mode and s.level != self.level:
+            return s.turn - 1  # the ladder was taken in the turn before the new level's first
+        return None
+
+    def run(self) -> tuple[str, object, int | None, int | None, bool]:
+        """(verdict, witness node id, turns, health, health exact)."""
+        start = time.perf_counter()
+        deadline = start + self.budget.max_seconds
+        relax, fronts, resolver, trace, d = self.relax, self.fronts, self.resolver, self.trace, self.d
+        cm = self.campaign_mode
+        root = self.root
+        bound = _no_bound if self.reference else relax.bound
+        ceiling = _no_ceiling if self.reference else self.ceiling.bound
+        h0 = bound(root, cm)
+        self.parents: list = [(-1, None)]
+        if h0 == INF:
+            return UNSOLVABLE, None, None, None, True
+        entry = fronts.admit(root)
+        heap = [(root.turn + h0, h0, -root.health, 0, root, entry)]
+        best = None  # (turns, health, node)
+        counter = 0
+        level_enemies = [j for j in range(len(d.cells)) if d.kind[j] == ENEMY]
+        goal_levels = [li for li in range(len(d.goals)) if d.goals[li]]
+        max_states = self.budget.max_states
+        exhausted = True
+        while heap:
+            f, h, neg_health, node, s, entry = heapq.heappop(heap)
+            if not entry[4]:
+                continue
+            if best is not None and f > best[0]:
+                break
+            done = self.finish_turn(s)
+            if done is not None:
+                if best is None or -neg_health > best[1]:
+                    best = (done, -neg_health, node)
+                    if best[1] >= relax.health_cap:
+                        break
+                continue
+            if best is not None and ceiling(s, best[0]) <= best[1]:
+                continue  # the tiebreak: this line cannot end with more health
+            if self.expanded >= max_states or (self.expanded & 255 == 0 and time.perf_counter() > deadline):
+                exhausted = False
+                break
+            self.expanded += 1
+            if goal_levels and s.level not in trace.goals_met and d.goals[s.level] and s.goals_met():
+                trace.goals_met.add(s.level)
+            hint = (s.level, relax.mask(s))
+            for action in s.legal_actions():
+                c = s.clone()
+                c.apply(action)
+                if c.chance is not None:
+                    c.resolve(resolver)
+                self.generated += 1
+                if c.outcome == DEAD:
+                    self._note_death(s, c, action)
+                    continue
+                forget = self.forget[c.level]
+                if forget:
+                    faces, draws = c.faces, c.draws
+                    for lo, hi, initial, zeros in forget:
+                        faces[lo:hi] = initial
+                        draws[lo:hi] = zeros
+                if c.level > trace.deepest:
+                    trace.deepest = c.level
+                if c.foes:
+                    low = trace.foe_low
+                    for e, (fh, *_rest) in c.foes.items():
+                        if fh < low.get(e, INF):
+                            low[e] = fh
+                if c.gold > trace.max_gold:
+                    trace.max_gold = c.gold
+                e_entry = fronts.admit(c)
+                if e_entry is None:
+                    continue
+                fin = self.finish_turn(c)
+                if fin is not None:
+                    ch, fc = 0, fin
+                else:
+                    ch = bound(c, cm, hint)
+                    if ch == INF:
+                        continue
+                    fc = c.turn + ch
+                counter += 1
+                self.parents.append((node, str(action)))
+                heapq.heappush(heap, (fc, ch, -c.health, counter, c, e_entry))
+            faces = s.faces
+            for e in level_enemies:
+                if faces[e] == CLEARED and e not in trace.slain:
+                    trace.slain.add(e)
+        self.seconds = time.perf_counter() - start
+        if best is not None:
+            health_exact = exhausted or (heap != [] and heap[0][0] > best[0]) or best[1] >= relax.health_cap
+            return SOLVED, best[2], best[0], best[1], health_exact
+        return (UNSOLVABLE if exhausted else UNKNOWN), None, None, None, True
+
+    def _note_death(self, s: GameState, c: GameState, action: Action) -> None:
+        foes = [e for _, e in s.adjacent_enemies()] or [e for _, e in c.adjacent_enemies()]
+        if foes:
+            for e in foes:
+                self.trace.deaths[("enemy", e)] += 1
+            return
+        target = c.pos
+        if action.verb == "flip":
+            target = self.d.flip_to[s.pos]["NESW".find(action.arg)]
+        if self.d.kind[target] == TRAP:
+            self.trace.deaths[("trap", target)] += 1
+        else:
+            self.trace.deaths[("other", c.pos)] += 1
+
+    def actions(self, node: int) -> list[str]:
+        out = []
+        while node > 0:
+            node, action = self.parents[node]
+            out.append(action)
+        return out[::-1]
+
+
+class _HealthCeiling:
+    """An upper bound on the health a state can finish with by a given turn (for the health tiebreak).
+
+    Health rises only by healing: a potion of healing (to max), the fountain (at the start of a
+    turn), POISON INSTEAD HEALS (at the start of a turn), and +X TO MAX HEALTH from an artifact or
+    a scroll. The bound is the static cap while a potion of healing is in hand or still on the map
+    (a cell, a shop, a chest); otherwise current health + every +X still to be had + per turn left
+    the fountain's and the poison's most.
+    """
+
+    def __init__(self, campaign: Campaign, d, cap: int, forget: tuple, campaign_mode: bool) -> None:
+        cards = campaign.cards
+        self.cap = cap
+        self.slack = 0 if campaign_mode else 1  # a level's finish is measured after the next turn has begun
+        self.potions = frozenset(c for c, card in cards.items()
+                                 if card.kind is CardKind.POTION and d.potions.get(card.colour) == "healing")
+        gain = {}
+        poison = fountain = 0
+        for cid in set(_obtainable(campaign)):
+            card = cards.get(cid)
+            for a in card.abilities if card else ():
+                if a.kind == "max-health" and (a.x or 0) > 0 and card.kind in (CardKind.ARTIFACT, CardKind.SCROLL):
+                    gain[cid] = a.x
+                elif a.kind == "poison-heals":
+                    poison = max(poison, a.x or 0)
+                elif a.kind == "fountain-heals":
+                    fountain = max(fountain, a.x or 0)
+        self.gain = gain
+        self.poison = poison
+        self.fountain = 2 + fountain
+        self.cells = []  # per level: (cell, what) for the cells of that level and the levels after it
+        for li in range(len(d.level_range)):
+            gone = {lo for lo, _, _, _ in forget[li]}
+            spots = []
+            for lk, (lo, hi) in enumerate(d.level_range):
+                if lo in gone:
+                    continue
+                for j in range(lo, hi):
+                    if d.kind[j] == FOUNTAIN_TILE:
+                        spots.append((j, "fountain", 0))
+                    for cid in (d.card[j].id, *d.cells[j].stock, *d.cells[j].contents):
+                        if cid in self.potions:
+                            spots.append((j, "potion", 0))
+                        elif cid in gain:
+                            spots.append((j, "gain", gain[cid]))
+            self.cells.append(tuple(spots))
+
+    def bound(self, s: GameState, finish: int) -> int:
+        cap = self.cap
+        hand = s.hand
+        if any(c in self.potions for c in hand):
+            return cap
+        faces = s.faces
+        extra = sum(self.gain.get(c, 0) for c in hand)
+        per_turn = self.poison
+        fountain = False
+        for j, what, x in self.cells[s.level]:
+            if faces[j] == CLEARED:
+                continue
+            if what == "potion":
+                return cap
+            if what == "gain":
+                extra += x
+            else:
+                fountain = True
+        if fountain:
+            per_turn += self.fountain
+        return min(cap, s.health + extra + per_turn * (finish - s.turn + self.slack))
+
+
+def _left_behind(d) -> tuple:
+    """Per level: the levels no ladder path leads back to from it, as (lo, hi, initial faces, zero draws).
+
+    Their faces and dice draws can never matter again, so the search resets them to the
+    initial values: states that differ only in how a left level was played merge. (Their
+    enemies' state in ``foes`` is kept: a poisoned enemy left behind still suffers, and may
+    still be slain for its loot.) The witness is replayed from its actions, so it is unaffected.
+    """
+    n = len(d.level_range)
+    step = [set() for _ in range(n)]
+    for j, to in enumerate(d.ladder_to):
+        if to >= 0:
+            step[d.level_of[j]].add(to)
+    out = []
+    for li in range(n):
+        seen, todo = {li}, [li]
+        while todo:
+            for k in step[todo.pop()]:
+                if k not in seen:
+                    seen.add(k)
+                    todo.append(k)
+        ranges = []
+        for k in range(n):
+            if k not in seen:
+                lo, hi = d.level_range[k]
+                ranges.append((lo, hi, d.initial_faces[lo:hi], array("I", bytes(4 * (hi - lo)))))
+        out.append(tuple(ranges))
+    return tuple(out)
+
+
+_RELAX: dict[int, tuple[object, Relaxation]] = {}
+
+
+def _relaxation(campaign: Campaign, d) -> Relaxation:
+    """One Relaxation per compiled dungeon (its face-down cache is shared by searches on the same campaign)."""
+    hit = _RELAX.get(id(d))
+    if hit is None or hit[0] is not d:
+        if len(_RELAX) > 16:
+            _RELAX.clear()
+        hit = _RELAX[id(d)] = (d, Relaxation(campaign, d))
+    return hit[1]
+
+
+# ---------------------------------------------------------------------------------------- verdicts
+
+
+def _where(campaign: Campaign, cell: int, d) -> str:
+    x, y = d.pos_of[cell]
+    return f"{d.card[cell].name} at {x},{y} (level {campaign.levels[d.level_of[cell]].id!r})"
+
+
+_PROOF_CODES = ("CR304", "CR305", "CR301", "CR302", "CR306", "CR308", "CR311", "CR310")
+
+
+def _static_proof(campaign: Campaign, level: int, campaign_mode: bool, relax: Relaxation) -> tuple[str, int] | None:
+    """A reason from the level graph alone, when it proves there is no way out (None: no proof).
+
+    The graph of ADJACENT TILEs over-approximates where the hero can go only when he cannot
+    relocate through walls (potion of teleportation, MOVE TO ANY ADJACENT TILE); otherwise only
+    the relaxed bound (grid neighbours) may prove anything, and the search decides.
+    """
+    if relax.reloc:
+        return None
+    analyses, diagnostics = analyse_campaign(campaign)
+    if campaign_mode:
+        finishing = {la.index for la in analyses if la.exit_reached}
+        seen, todo = {level}, [level]
+        while todo:
+            li = todo.pop()
+            for target in analyses[li].ladders_reached:
+                j = campaign.level_index(target)
+                if j is not None and j not in seen:
+                    seen.add(j)
+                    todo.append(j)
+        if seen & finishing:
+            blocking = [g for g in diagnostics if g.code == "CR308" and g.level == level]
+            if blocking:
+                return f"{blocking[0].message} (every way out of the level needs it)", level
+            return None
+        scope = seen
+    else:
+        la = analyses[level]
+        if la.exit_reached or la.ladders_reached:
+            blocking = [g for g in diagnostics if g.code == "CR308" and g.level == level]
+            if blocking:
+                return f"{blocking[0].message} (every way out of the level needs it)", level
+            return None
+        scope = {level}
+    for code in _PROOF_CODES:
+        for g in diagnostics:
+            if g.code == code and g.level in scope:
+                return f"no way out can be reached: {g.message}", g.level
+    return "no way out can be reached from the starting tile", level
+
+
+def _explain(search: _Search) -> tuple[str, int]:
+    """Why an exhausted search found no finish: the blocking fight, the unmet goal, or death."""
+    campaign, d, trace = search.campaign, search.d, search.trace
+    li = trace.deepest
+    lo, hi = d.level_range[li]
+    states = f"{search.expanded:,} states searched"
+    goals = d.goals[li]
+    if goals and li not in trace.goals_met:
+        for verb, card in goals:
+            if verb == "slay":
+                cells = [j for j in range(lo, hi) if d.card[j].id == card]
+                if cells and not any(j in trace.slain for j in cells):
+                    return _fight_reason(search, cells[0], f"the goal 'Slay {card}' needs it"), li
+            if verb == "buy":
+                shop = next((j for j in range(lo, hi) if card in d.cells[j].stock), None)
+                price = 2 * (d.cards[card].gold or 0)
+                if shop is not None:
+                    return (f"the goal 'Buy {card}' cannot be met: it costs {price} gold and the most gold "
+                            f"ever held is {trace.max_gold} ({states})"), li
+        text = ", ".join(f"{v} {c}" for v, c in goals)
+        return f"the level goals ({text}) can never all be met before a way out is reached ({states})", li
+    # A fight is required when the enemies never slain cut the start off from every way out.
+    level = campaign.levels[li]
+    unslain = {d.pos_of[j] for j in range(lo, hi) if d.kind[j] == ENEMY and j not in trace.slain}
+    if unslain:
+        import networkx as nx
+
+        from .analysis import level_graph
+
+        graph = level_graph(level)
+        ways = [d.pos_of[w] for w, _ in search.relax.ways[li]]
+        free = graph.copy()
+        free.remove_nodes_from(unslain)
+        start = level.start.pos
+        if start in free and not any(w in free and nx.has_path(free, start, w) for w in ways):
+            near = nx.node_connected_component(free, start)
+            blockers = sorted((p for p in unslain if any(q in near for q in graph.neighbors(p))), key=lambda p: (p[1], p[0]))
+            if blockers:
+                cell = d.index[(li, *blockers[0])]
+                return _fight_reason(search, cell, "it blocks every route to the way out"), li
+    if trace.deaths:
+        (kind, cell), n = trace.deaths.most_common(1)[0]
+        cause = _where(campaign, cell, d) if kind != "other" else "poison or a trap"
+        return (f"death is unavoidable: every line of play ends with the hero dead or stuck "
+                f"(most deaths: {cause}, {n:,} times; {states})"), li
+    return f"no line of play reaches a way out: the hero is always stuck ({states})", li
+
+
+def _fight_reason(search: _Search, cell: int, why: str) -> str:
+    d, trace = search.d, search.trace
+    gear = sorted({c for c in _obtainable(search.campaign)
+                   if c in d.cards and d.cards[c].kind in (CardKind.WEAPON, CardKind.ARMOUR)})
+    low = trace.foe_low.get(cell)
+    best = f"the best attempt left it with {low} of {d.card[cell].health} health" if low is not None else "it was never wounded"
+    kit = f"reachable equipment: {', '.join(gear)}" if gear else "no weapon or armour can be reached"
+    return (f"a required fight cannot be won: {_where(search.campaign, cell, d)} -- {why}, and no line of play "
+            f"slays it ({best}; {kit}; {search.expanded:,} states searched)")
+
+
+def _witness(campaign: Campaign, level: int, actions: list[str]) -> tuple[str, bool]:
+    recorder = Recorder(campaign, level=level)
+    for a in actions:
+        recorder.play(a)
+    text = recorder.text()
+    return text, verify_replay(text, campaign).ok
+
+
+def _solve(campaign: Campaign, level: int, campaign_mode: bool, budget: Budget, reference: bool = False) -> SolveResult:
+    clock = time.perf_counter()
+    search = _Search(campaign, level, campaign_mode, budget, reference)
+    proof = _static_proof(campaign, level, campaign_mode, search.relax)
+    if proof is not None:
+        return SolveResult(UNSOLVABLE, reason=proof[0], level=proof[1], seconds=time.perf_counter() - clock)
+    verdict, node, turns, health, exact = search.run()
+    seconds = time.perf_counter() - clock
+    common = dict(states_expanded=search.expanded, states_generated=search.generated, seconds=seconds,
+                  search_seconds=search.seconds)
+    if verdict == SOLVED:
+        actions = search.actions(node)
+        text, ok = _witness(campaign, level, actions)
+        if not ok:
+            raise RuntimeError("the solver's witness does not re-simulate: the engine is not deterministic")
+        return SolveResult(SOLVED, turns, health, text, tuple(actions), level=level, health_exact=exact,
+                           level_turns=_level_turns(campaign, level, actions) if campaign_mode else (), **common)
+    if verdict == UNKNOWN:
+        deepest = campaign.levels[search.trace.deepest].id
+        return SolveResult(UNKNOWN, level=search.trace.deepest, reason=(
+            f"no finish found within the budget ({search.expanded:,} states, {seconds:.1f} s; "
+            f"deepest level reached {deepest!r}); raise the budget to decide"), **common)
+    if search.expanded == 0:
+        return SolveResult(UNSOLVABLE, level=level, reason=(
+            "no way out can be reached: even ignoring enemies, chests and goals, no route of tiles "
+            "leads from the starting tile to an exit or ladder"), **common)
+    reason, li = _explain(search)
+    return SolveResult(UNSOLVABLE, level=li, reason=reason, **common)
+
+
+def _level_turns(campaign: Campaign, level: int, actions: list[str]) -> tuple[int, ...]:
+    """Turns the witness spends on each level it visits, in order."""
+    resolver = StreamResolver(campaign)
+    s = GameState.new(campaign, level, log=False)
+    s.resolve(resolver)
+    out, entered = [], 1
+    for a in actions:
+        before = s.level
+        s.step(a, resolver)
+        if s.level != before:
+            out.append(s.turn - entered)
+            entered = s.turn
+    out.append(s.turn - entered + 1)
+    return tuple(out)
+
+
+def solve_level(campaign: Campaign, level: int = 0, budget: Budget | None = None) -> SolveResult:
+    """The level's par: fewest turns from its starting tile (fresh hero) to an exit or a ladder taken."""
+    return _solve(campaign, level, False, budget or Budget())
+
+
+def solve_campaign(campaign: Campaign, budget: Budget | None = None, per_level: bool = True) -> SolveResult:
+    """The campaign par: the whole run from level 0 (health, items and gold carry over between levels).
+
+    With ``per_level``, each level is also solved on its own from a fresh hero (a practice start,
+    as ``cardrogue play --level N``) with a small share of the budget; those verdicts are in
+    ``level_pars`` and may be ``unknown`` when their share runs out.
+    """
+    budget = budget or Budget()
+    result = _solve(campaign, 0, True, budget)
+    if not per_level or len(campaign.levels) < 2:
+        return result
+    share = Budget(max(1, budget.max_states // (4 * len(campaign.levels))), budget.max_seconds / (4 * len(campaign.levels)))
+    pars = tuple(solve_level(campaign, i, share) for i in range(len(campaign.levels)))
+    return replace(result, level_pars=pars)
+
+
+def solve_diagnostics(campaign: Campaign, budget: Budget | None = None) -> list[Diagnostic]:
+    """``cardrogue check --solve``: CR401 unsolvable (error), CR402 unknown (warning), CR403 par (info)."""
+    result = solve_campaign(campaign, budget, per_level=False)
+    li = result.level if result.level is not None else 0
+    where = dict(path=("levels", li), level=li)
+    if result.verdict == UNSOLVABLE:
+        return [Diagnostic("CR401", f"unsolvable: {result.reason}", Severity.ERROR, **where,
+                           hint="change the map so that some line of play reaches the exit alive")]
+    if result.verdict == UNKNOWN:
+        return [Diagnostic("CR402", f"solvability unknown: {result.reason}", Severity.WARNING, **where)]
+    split = ", ".join(f"{campaign.levels[i].id} {t}" for i, t in enumerate(result.level_turns)) if len(result.level_turns) > 1 else ""
+    health = f"{result.health} health left" + ("" if result.health_exact else " (at least; budget ran out on the tiebreak)")
+    text = (f"par: {result.turns} turns with {health}; the solution replay verifies "
+            f"({result.states_expanded:,} states, {result.seconds:.2f} s)")
+    if split:
+        text += f"; turns per level: {split}"
+    return [Diagnostic("CR403", text, Severity.INFO, path=("levels", 0), level=0)]

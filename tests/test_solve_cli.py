@@ -1,0 +1,80 @@
+"""`cardrogue solve` and `cardrogue check --solve` as a user runs them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+CLI = [sys.executable, "-m", "cardrogue.editor.cli"]
+
+
+def cell(x, y, card, paths, face="down", **extra):
+    return {"at": [x, y], "card": card, "paths": paths, "face": face, **extra}
+
+
+def write(tmp_path: Path, name: str, cells: list, width: int, **top) -> Path:
+    doc = {"format": 1, "id": name, "title": name.title(), "rules": "1.1.2", "seed": 3,
+           "hero": {"character": "warrior"}, "levels": [{"id": "only", "width": width, "height": 1, "cells": cells}], **top}
+    path = tmp_path / f"{name}.json"
+    path.write_text(json.dumps(doc, indent=2))
+    return path
+
+
+@pytest.fixture
+def corridor(tmp_path: Path) -> Path:
+    # Par 2: turn 1 moves twice (only moving), turn 2 moves onto the exit.
+    return write(tmp_path, "corridor", [cell(0, 0, "starting-tile", "E", "up"), cell(1, 0, "pathing-tile", "EW", "up"),
+                                        cell(2, 0, "pathing-tile", "EW", "up"), cell(3, 0, "pathing-tile", "W", "up", exit=True)], 4)
+
+
+@pytest.fixture
+def hopeless(tmp_path: Path) -> Path:
+    # The only way out is past a troll no warrior with 12 health beats with these fated rolls:
+    # scripted rolls of 1 make every attack roll 1 + 1, and the warrior cannot flee.
+    cells = [cell(0, 0, "starting-tile", "E", "up"), cell(1, 0, "troll", "EW", "up", rolls=[1] * 64),
+             cell(2, 0, "pathing-tile", "W", "up", exit=True)]
+    return write(tmp_path, "hopeless", cells, 3, cards={"troll": {"health": 40}})
+
+
+def cardrogue(*args: str) -> subprocess.CompletedProcess:
+    done = subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in done.stderr + done.stdout
+    return done
+
+
+def test_solve_prints_par_and_writes_a_verified_replay(corridor: Path, tmp_path: Path):
+    replay = tmp_path / "corridor.replay.json"
+    done = cardrogue("solve", str(corridor), "-o", str(replay))
+    assert done.returncode == 0 and "par 2 turns, 12 health" in done.stdout, done.stdout
+    verified = cardrogue("verify", str(replay), "--campaign", str(corridor))
+    assert verified.returncode == 0 and "won in 2 turns" in verified.stdout
+
+
+def test_solve_json(corridor: Path):
+    doc = json.loads(cardrogue("solve", "--format", "json", str(corridor)).stdout)
+    assert (doc["verdict"], doc["turns"], doc["health"]) == ("solved", 2, 12)
+
+
+def test_unsolvable_map_fails_check_solve(hopeless: Path):
+    assert cardrogue("check", "--strict", str(hopeless)).returncode == 0  # the graph alone sees no problem
+    done = cardrogue("check", "--solve", str(hopeless))
+    assert done.returncode == 1 and "CR401: unsolvable" in done.stdout, done.stdout
+    assert cardrogue("solve", str(hopeless)).returncode == 1
+
+
+def test_budget_exhausted_is_unknown_not_unsolvable(corridor: Path):
+    done = cardrogue("solve", "--max-states", "1", str(corridor))
+    assert done.returncode == 1 and "unknown" in done.stdout and "unsolvable" not in done.stdout
+
+
+def test_random_dice_win_rate(corridor: Path):
+    doc = json.loads(cardrogue("solve", "--random", "20", "--format", "json", str(corridor)).stdout)
+    assert doc["runs"] == 20 and doc["wins"] == 20 and doc["ci95"][0] > 0.8
+
+
+def test_bad_level_is_unusable(corridor: Path):
+    assert cardrogue("solve", "--level", "9", str(corridor)).returncode == 2

@@ -1,0 +1,298 @@
+"""The solver: exact par, honest verdicts, witnesses that verify, and the Monte Carlo runner.
+
+Every hand-made level below states its par and how it was counted. Reminders of the
+rules that set the counts (docs/rules.md): a turn in which the hero only moves lets him
+move twice ("repeat from step 2"); flipping, picking up, a trap, buying or fighting end
+that privilege, so such a turn has one move; flips happen before the first move; a
+combat turn ends the turn unless every adjacent enemy is slain. The warrior (the
+default hero here) has 12 health, +1 to the attack roll and CANNOT FLEE.
+"""
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+from helpers import campaign, campaign_dict, cell, load
+
+from cardrogue.engine.difficulty import play_run, solve_random, wilson
+from cardrogue.engine.loader import load_campaign
+from cardrogue.engine.play import FatedResolver
+from cardrogue.engine.replay import verify_replay
+from cardrogue.engine.solver import (
+    SOLVED,
+    UNKNOWN,
+    UNSOLVABLE,
+    Budget,
+    _relaxation,
+    _solve,
+    solve_campaign,
+    solve_diagnostics,
+    solve_level,
+)
+from cardrogue.engine.state import GameState
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+import gen  # noqa: E402  (the benchmarks' generator of open levels)
+
+SONS = load_campaign(Path(__file__).resolve().parent.parent / "campaigns" / "a-sons-descent.json").campaign
+SMALL = Budget(max_states=200_000, max_seconds=10)
+
+
+def corridor(cards, face="up", **kw):
+    """Start at 0,0, then ``cards`` west to east; the last cell is the exit (a pathing tile)."""
+    cells = [cell(0, 0, "starting-tile", "E")]
+    for i, card in enumerate(cards):
+        cells.append(cell(i + 1, 0, card, "EW", face=face))
+    cells.append(cell(len(cards) + 1, 0, "pathing-tile", "W", face=face, exit=True))
+    return campaign(cells, **kw)
+
+
+def assert_witness(c, result, level=0):
+    """The witness replays to exactly the claimed par."""
+    assert result.verdict == SOLVED, result.reason
+    verdict = verify_replay(result.replay_text, c)
+    assert verdict.ok, verdict.message
+    if level == 0 and len(c.levels) == 1:
+        assert (verdict.run.turns, verdict.run.health) == (result.turns, result.health)
+    assert list(result.actions) == [a for a in _actions(result.replay_text)]
+
+
+def assert_par(c, turns, health, *moves):
+    """The level's par is (turns, health), its witness verifies and holds ``moves``."""
+    r = solve_level(c, 0, SMALL)
+    assert (r.turns, r.health) == (turns, health) and r.health_exact
+    assert all(m in r.actions for m in moves), r.actions
+    assert_witness(c, r)
+    return r
+
+
+def _actions(text):
+    import json
+
+    return json.loads(text)["actions"]
+
+
+# ---------------------------------------------------------------------------------------- known pars
+
+
+def test_open_corridor_two_moves_per_turn():
+    # Five steps east over face-up tiles; a pure moving turn moves twice: 2 + 2 + 1 -> par 3, no damage.
+    assert_par(corridor(["pathing-tile"] * 4), 3, 12)
+
+
+def test_face_down_corridor_one_tile_per_turn():
+    # Every tile face down: each turn flips the next tile (ending the double move) and steps on it.
+    # Five tiles to enter -> par 5.
+    assert_par(corridor(["pathing-tile"] * 4, face="down"), 5, 12)
+
+
+def shop_level():
+    cells = [cell(0, 0, "starting-tile", "E"), cell(1, 0, "shop", "EW", stock=["hasty-boots"])]
+    cells += [cell(x, 0, "pathing-tile", "EW") for x in range(2, 13)]
+    cells.append(cell(13, 0, "pathing-tile", "W", exit=True))
+    return campaign(cells, items=["gold"] * 10)
+
+
+def test_shop_purchase_shortens_the_route():
+    # The shop next to the start sells hasty boots (+1 MOVEMENT; 5 gold, sold at 10); the hero has 10 gold.
+    # Turn 1: onto the shop, buy and equip (the turn's only move). From then on a pure turn moves
+    # 2 + 2 = 4 tiles: 12 tiles to the exit -> turns 2, 3, 4. Par 4 (without boots: 13 tiles at 2 -> 7).
+    assert_par(shop_level(), 4, 12, "buy hasty-boots", "equip hasty-boots")
+
+
+def potion_level():
+    return corridor(["spike-trap"] * 3 + ["red-potion"] + ["spike-trap"] * 4, potions={"red": "healing"})
+
+
+def test_potion_needed_to_survive():
+    # Traps (LOSE 2 HEALTH) on x = 1-3 and 5-8, a red potion (set to healing) on x = 4, the exit at x = 9.
+    # A trap or a pick-up ends the double move, so every step takes a turn: par 9.
+    # Health: 12 - 3*2 = 6; the traps at 5 and 6 leave 2; the next would kill, so drink (back to 12),
+    # then 7 and 8 leave 8. Without the potion seven traps take 14 > 12.
+    assert_par(potion_level(), 9, 8, "drink red")
+
+
+def flee_level():
+    cells = [cell(0, 1, "starting-tile", "E"), cell(1, 1, "pathing-tile", "NEW"), cell(1, 0, "goblin", "S", rolls=[6]),
+             cell(2, 1, "pathing-tile", "EW"), cell(3, 1, "pathing-tile", "W", exit=True)]
+    return campaign(cells, character="rogue", cards={"goblin": {"health": 40}})
+
+
+def test_flee_instead_of_fight():
+    # The rogue (8 health; flees on 3-6) meets a goblin made huge (40 health) at 1,0, adjacent to 1,1.
+    # Turn 1: move onto 1,1 -> combat; flee east (the goblin's scripted roll 6 lets him go) to 2,1.
+    # Turn 2: move onto the exit at 3,1. Par 2 with no damage; fighting would take a dozen turns and kill him.
+    assert_par(flee_level(), 2, 8, "flee E")
+
+
+def weapon_level():
+    cells = [cell(0, 1, "starting-tile", "NE"), cell(0, 0, "battle-axe", "S"), cell(1, 1, "pathing-tile", "EW"),
+             cell(2, 1, "kobold", "EW", rolls=[1] * 12), cell(3, 1, "pathing-tile", "W", exit=True)]
+    return campaign(cells, cards={"kobold": {"health": 8, "attack": 5}})
+
+
+def test_detour_for_a_weapon():
+    # A kobold made strong (8 health, attack 5) at 2,1 guards the only way to the exit at 3,1; its
+    # scripted attack rolls are all 1. Bare-handed the warrior hits for 1 + 1 = 2: 8 -> 6 -> 4 -> 2
+    # while taking 5 a turn (12 -> 7 -> 2 -> dead). With the battle axe (MIN. ATTACK: 3) he hits for 4.
+    # Turn 1: north onto the axe (a pick-up ends the moves), equip it. Turn 2: south, east onto 1,1
+    # (a pure double move) -> combat, hit 8 -> 4, take 5 (7 left). Turn 3: hit 4 -> 0, slain; not having
+    # moved, he moves once onto 2,1. Turn 4: onto the exit. Par 4 with 7 health.
+    assert_par(weapon_level(), 4, 7, "equip battle-axe")
+
+
+def test_health_breaks_ties_between_minimum_turn_routes():
+    # Two routes of 4 face-down tiles to the exit at 2,2: east through a spike trap at 1,0, or south
+    # over plain tiles. Each face-down tile takes a turn (flip, then one move): both routes take 4 turns.
+    # The trap hurts when flipped and again when stepped on (12 - 4 = 8), so par is 4 turns with 12 health.
+    cells = [cell(0, 0, "starting-tile", "ES"), cell(1, 0, "spike-trap", "EW"), cell(2, 0, "pathing-tile", "SW"),
+             cell(0, 1, "pathing-tile", "NS"), cell(0, 2, "pathing-tile", "NE"), cell(1, 2, "pathing-tile", "EW"),
+             cell(2, 1, "pathing-tile", "NS"), cell(2, 2, "pathing-tile", "NW", exit=True)]
+    assert_par(campaign([cells[0]] + [dict(c, face="down") for c in cells[1:]]), 4, 12)
+
+
+def test_bundled_campaign_par_and_level_pars():
+    # The bundled campaign is being written by others: check the verdicts, not its numbers.
+    r = solve_campaign(SONS, SMALL)
+    assert r.verdict == SOLVED and r.health_exact
+    assert len(r.level_turns) == len(SONS.levels) and sum(r.level_turns) == r.turns
+    verdict = verify_replay(r.replay_text, SONS)
+    assert verdict.ok and verdict.run.ranked and (verdict.run.turns, verdict.run.health) == (r.turns, r.health)
+    assert all(p.verdict == SOLVED for p in r.level_pars)
+    for i in range(len(SONS.levels)):
+        level = solve_level(SONS, i, Budget(max_seconds=2))
+        assert level.verdict == SOLVED and level.seconds < 2
+        assert verify_replay(level.replay_text, SONS).ok
+
+
+# ---------------------------------------------------------------------------------------- cross-checks
+
+
+def _small_maps():
+    """Open generated levels (face down; enemies, traps, potions, fountains), two-level campaigns,
+    the bundled campaign, and the hand-made levels above."""
+    out = [(load(gen.campaign(1, 3 + seed % 2, seed=seed)), 0, True) for seed in range(6)]
+    out += [(load(gen.campaign(2, 3, seed=seed)), 0, True) for seed in range(3)]
+    out += [(SONS, i, False) for i in range(min(3, len(SONS.levels)))]
+    out += [(c, 0, False) for c in (shop_level(), potion_level(), flee_level(), weapon_level())]
+    return out
+
+
+@pytest.mark.parametrize("c, level, campaign_mode", _small_maps())
+def test_astar_matches_uniform_cost_search(c, level, campaign_mode):
+    """Heuristic and dominance change only the speed: par and health equal a plain uniform-cost search."""
+    fast = _solve(c, level, campaign_mode, SMALL)
+    slow = _solve(c, level, campaign_mode, SMALL, reference=True)
+    assert slow.verdict in (SOLVED, UNSOLVABLE)
+    assert (fast.verdict, fast.turns, fast.health) == (slow.verdict, slow.turns, slow.health)
+    assert fast.states_expanded <= slow.states_expanded
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_heuristic_never_overestimates_along_the_witness(seed):
+    """Admissibility on every state of an optimal line: bound <= par - turn."""
+    c = load(gen.campaign(2, 4, seed=seed))
+    r = solve_campaign(c, SMALL, per_level=False)
+    assert r.verdict == SOLVED
+    resolver = FatedResolver(c)
+    s = GameState.new(c, log=False)
+    s.resolve(resolver)
+    relax = _relaxation(c, s.d)
+    for action in r.actions:
+        assert relax.bound(s, True) <= r.turns - s.turn
+        s.step(action, resolver)
+    assert (s.outcome, s.turn, s.health) == ("won", r.turns, r.health)
+
+
+# ---------------------------------------------------------------------------------------- verdicts
+
+
+def test_unsolvable_exit_unreachable():
+    cells = [cell(0, 0, "starting-tile", "E"), cell(1, 0, "pathing-tile", "W"), cell(2, 0, "pathing-tile", "W", exit=True)]
+    r = solve_level(campaign(cells), 0, SMALL)
+    assert r.verdict == UNSOLVABLE and "cannot be reached" in r.reason and "exit" in r.reason
+
+
+def test_unsolvable_key_behind_its_own_chest():
+    cells = [cell(0, 0, "starting-tile", "E"), cell(1, 0, "chest", "EW", contents=["sword"]), cell(2, 0, "key", "SW"),
+             cell(2, 1, "pathing-tile", "N", exit=True)]
+    r = solve_level(campaign(cells), 0, SMALL)
+    assert r.verdict == UNSOLVABLE and "key" in r.reason and "chest" in r.reason
+
+
+def test_unsolvable_required_fight():
+    # A troll made invincible (60 health) stands between the start and the exit; no equipment anywhere.
+    cells = [cell(0, 0, "starting-tile", "E"), cell(1, 0, "pathing-tile", "EW"), cell(2, 0, "goblin", "EW"),
+             cell(3, 0, "pathing-tile", "W", exit=True)]
+    r = solve_level(campaign(cells, cards={"goblin": {"health": 60, "attack": 3}}), 0, SMALL)
+    assert r.verdict == UNSOLVABLE, r.reason
+    assert "required fight" in r.reason and "Goblin at 2,0" in r.reason and r.states_expanded > 0
+
+
+def test_unsolvable_death_unavoidable():
+    # Seven spike traps in a row take 14 health from 12, and nothing heals.
+    r = solve_level(corridor(["spike-trap"] * 7), 0, SMALL)
+    assert r.verdict == UNSOLVABLE and r.reason.startswith("death is unavoidable"), r.reason
+    assert "Spike Trap" in r.reason
+
+
+def test_unsolvable_goal_cannot_be_bought():
+    # The exit needs the shopkeeper's debt bought (10 gold, sold at 20) and the hero has 3 gold.
+    cells = [cell(0, 0, "starting-tile", "E"), cell(1, 0, "shop", "EW", stock=["shopkeepers-debt"]),
+             cell(2, 0, "pathing-tile", "W", exit=True)]
+    r = solve_level(campaign(cells, items=["gold"] * 3, goals=[("buy", "shopkeepers-debt")]), 0, SMALL)
+    assert r.verdict == UNSOLVABLE and "Buy shopkeepers-debt" in r.reason and "20 gold" in r.reason
+
+
+def test_budget_exhausted_is_unknown_never_unsolvable():
+    c = load(gen.campaign(1, 8, seed=3))
+    r = solve_level(c, 0, Budget(max_states=50, max_seconds=10))
+    assert r.verdict == UNKNOWN and "budget" in r.reason and r.states_expanded == 50
+    r = solve_level(corridor(["spike-trap"] * 7), 0, Budget(max_states=3, max_seconds=10))
+    assert r.verdict == UNKNOWN  # the same level is unsolvable, but a cut-short search may not say so
+
+
+def test_diagnostics_codes():
+    [info] = solve_diagnostics(SONS, SMALL)
+    assert (info.code, info.severity.value, info.path, info.level) == ("CR403", "info", ("levels", 0), 0)
+    assert info.message.startswith("par: ") and "the solution replay verifies" in info.message
+    [error] = solve_diagnostics(corridor(["spike-trap"] * 7), SMALL)
+    assert (error.code, error.severity.value, error.path) == ("CR401", "error", ("levels", 0))
+    [warning] = solve_diagnostics(load(gen.campaign(1, 8, seed=3)), Budget(max_states=20))
+    assert (warning.code, warning.severity.value) == ("CR402", "warning")
+
+
+def test_campaign_reason_names_the_level():
+    # Level one is fine; level two's exit is walled off: the campaign verdict names level two.
+    d = campaign_dict([cell(0, 0, "starting-tile", "E"), cell(1, 0, "descending-ladder", "W", to="two")],
+                      levels=[{"id": "two", "width": 3, "height": 1, "cells": [
+                          cell(0, 0, "starting-tile", "E"), cell(1, 0, "pathing-tile", "W"),
+                          cell(2, 0, "pathing-tile", "W", exit=True)]}])
+    r = solve_campaign(load(d), SMALL, per_level=False)
+    assert r.verdict == UNSOLVABLE and r.level == 1
+
+
+# ---------------------------------------------------------------------------------------- random dice
+
+
+def test_wilson_interval():
+    low, high = wilson(50, 100)
+    assert low == pytest.approx(0.4038, abs=1e-4) and high == pytest.approx(0.5962, abs=1e-4)
+    assert wilson(0, 20)[0] == 0.0 and wilson(20, 20)[1] == 1.0
+
+
+def test_solve_random_is_reproducible_across_processes():
+    one = solve_random(SONS, 24, workers=1, seed=5)
+    two = solve_random(SONS, 24, workers=2, seed=5)
+    assert one.results == two.results and len(set(one.seeds)) == 24
+    assert one.wins == one.runs  # the greedy policy wins the tutorial campaign whatever the dice
+    assert one.turns_min <= one.turns_median <= one.turns_max
+    assert sum(n for _, n in one.histogram) == one.wins
+    run = play_run(SONS, one.seeds[3])
+    assert run == one.results[3]
+
+
+def test_greedy_policy_dies_on_a_deadly_map():
+    report = solve_random(corridor(["spike-trap"] * 7), 5, workers=1, seed=random.Random(1).randrange(100))
+    assert report.wins == 0 and report.deaths == 5 and report.ci_high < 0.5
