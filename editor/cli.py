@@ -194,18 +194,18 @@ def cmd_edit(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- shared
 
 
-class _Unusable(Exception):
+class UnusableInput(Exception):
     """Input the command cannot work with; the message says what and where."""
 
 
-def _load(path: Path):
-    """A campaign from a file, or :class:`_Unusable` with its first errors."""
+def load_usable(path: Path):
+    """A campaign from a file, or :class:`UnusableInput` with its first errors."""
     from cardrogue.engine.loader import load_campaign
 
     result = load_campaign(path)
     if result.campaign is None:
         errors = [d.render() for d in result.diagnostics if d.severity is Severity.ERROR]
-        raise _Unusable("\n".join([f"{path}: not a usable campaign ({len(errors)} error(s)); run `cardrogue check {path}`", *errors[:5]]))
+        raise UnusableInput("\n".join([f"{path}: not a usable campaign ({len(errors)} error(s)); run `cardrogue check {path}`", *errors[:5]]))
     return result.campaign
 
 
@@ -215,34 +215,34 @@ def _bundled_with_id(campaign_id: str):
     for path in bundled_campaigns():
         try:
             if json.loads(path.read_text(encoding="utf-8")).get("id") == campaign_id:
-                return _load(path)
+                return load_usable(path)
         except ValueError:
             continue
-    raise _Unusable(f"no bundled campaign has the id {campaign_id!r}; name the campaign file with --campaign")
+    raise UnusableInput(f"no bundled campaign has the id {campaign_id!r}; name the campaign file with --campaign")
 
 
 def _read_text(path: Path, what: str) -> str:
     try:
         if path.stat().st_size > 64 * 1024 * 1024:
-            raise _Unusable(f"{path}: {what} is larger than 64 MiB")
+            raise UnusableInput(f"{path}: {what} is larger than 64 MiB")
         return path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise _Unusable(f"{path}: no such file") from None
+        raise UnusableInput(f"{path}: no such file") from None
     except UnicodeDecodeError as exc:
-        raise _Unusable(f"{path}: {what} is not UTF-8 text (byte {exc.start})") from None
+        raise UnusableInput(f"{path}: {what} is not UTF-8 text (byte {exc.start})") from None
     except OSError as exc:
-        raise _Unusable(f"{path}: cannot read: {exc.strerror or exc}") from None
+        raise UnusableInput(f"{path}: cannot read: {exc.strerror or exc}") from None
 
 
 def _campaign_for_replay(text: str, campaign_path: Path | None):
     from cardrogue.engine.replay import ReplayError, parse_replay
 
     if campaign_path is not None:
-        return _load(campaign_path)
+        return load_usable(campaign_path)
     try:
         doc = parse_replay(text)
     except ReplayError as exc:
-        raise _Unusable(str(exc)) from None
+        raise UnusableInput(str(exc)) from None
     return _bundled_with_id(doc["campaign"]["id"])
 
 
@@ -255,7 +255,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     try:
         text = _read_text(args.replay, "the replay")
         campaign = _campaign_for_replay(text, args.campaign)
-    except _Unusable as exc:
+    except UnusableInput as exc:
         print(f"cardrogue: {exc}", file=sys.stderr)
         return EXIT_UNUSABLE
     verdict = verify_replay(text, campaign)
@@ -281,7 +281,7 @@ def cmd_scores(args: argparse.Namespace) -> int:
                 try:
                     text = _read_text(path, "the replay")
                     campaign = _campaign_for_replay(text, args.campaign)
-                except _Unusable as exc:
+                except UnusableInput as exc:
                     print(f"{path}: rejected: {exc}")
                     status = max(status, EXIT_PROBLEMS)
                     continue
@@ -297,8 +297,8 @@ def cmd_scores(args: argparse.Namespace) -> int:
                     print(f"{path}: {verdict.message}; " + ("added" if added else "already in the table"))
             return status
         try:
-            campaign = _load(args.campaign or default_campaign())
-        except _Unusable as exc:
+            campaign = load_usable(args.campaign or default_campaign())
+        except UnusableInput as exc:
             print(f"cardrogue: {exc}", file=sys.stderr)
             return EXIT_UNUSABLE
         table = store.table(campaign.content_hash)
@@ -345,13 +345,13 @@ def cmd_run(args: argparse.Namespace) -> int:
     from cardrogue.engine.replay import Recorder
 
     try:
-        campaign = _load(args.campaign)
+        campaign = load_usable(args.campaign)
         level = _level_index(campaign, args.level)
         texts = list(args.actions)
         if args.actions_file is not None:
             body = sys.stdin.read() if str(args.actions_file) == "-" else _read_text(args.actions_file, "the actions file")
             texts += [ln.strip() for ln in body.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
-    except _Unusable as exc:
+    except UnusableInput as exc:
         print(f"cardrogue: {exc}", file=sys.stderr)
         return EXIT_UNUSABLE
     recorder = Recorder(campaign, level=level, mode="fated" if args.seed is None else "random", seed=args.seed)
@@ -400,7 +400,7 @@ def _level_index(campaign, level: int | None) -> int:
     if level is None:
         return 0
     if not 1 <= level <= len(campaign.levels):
-        raise _Unusable(f"--level {level}: the campaign has levels 1 to {len(campaign.levels)}")
+        raise UnusableInput(f"--level {level}: the campaign has levels 1 to {len(campaign.levels)}")
     return level - 1
 
 
@@ -411,11 +411,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from cardrogue.engine.solver import SOLVED, UNSOLVABLE, Budget, solve_campaign, solve_level
 
     try:
-        campaign = _load(args.campaign)
+        campaign = load_usable(args.campaign)
         level = None if args.level is None else _level_index(campaign, args.level)
         if args.random is not None and args.random < 1:
-            raise _Unusable("--random takes a number of runs, at least 1")
-    except _Unusable as exc:
+            raise UnusableInput("--random takes a number of runs, at least 1")
+    except UnusableInput as exc:
         print(f"cardrogue: {exc}", file=sys.stderr)
         return EXIT_UNUSABLE
     if args.random is not None:

@@ -42,14 +42,14 @@ class PlayerApp(App[RunResult | None]):
 def run_player(campaign_path: Path | None, level: int | None = None, scores_db: Path | None = None,
                replays_dir: Path | None = None, player: str | None = None) -> int:
     """``cardrogue play [CAMPAIGN] [--level N]``: N is 1-based; a run with --level is practice, never scored."""
-    from cardrogue.editor.cli import _load, _Unusable
+    from cardrogue.editor.cli import UnusableInput, load_usable
     from cardrogue.engine.resources import default_campaign
     from cardrogue.engine.scores import default_db_path
 
     path = campaign_path or default_campaign()
     try:
-        campaign = _load(path)
-    except _Unusable as exc:
+        campaign = load_usable(path)
+    except UnusableInput as exc:
         print(f"cardrogue: {exc}", file=sys.stderr)
         return EXIT_UNUSABLE
     if level is not None and not 1 <= level <= len(campaign.levels):
