@@ -23,7 +23,7 @@ from textual.widgets import Footer, Header, TabbedContent, TabPane
 from textual.worker import get_current_worker
 
 from cardrogue.engine.diagnostics import Diagnostic, Severity
-from cardrogue.engine.model import Campaign, Direction
+from cardrogue.engine.model import CHEST, POTION_COLOURS, POTION_EFFECTS, SHOP, Campaign, CardKind, Direction
 
 from . import edits
 from .commands import EditorCommands, help_markdown
@@ -42,10 +42,12 @@ from .files import (
     write_recovery,
 )
 from .messages import CardChosen, CellFieldEdited, CursorMoved, LevelChosen, PaintCell, ProblemChosen, StoryEdited
-from .widgets.dialogs import ChoiceScreen, ConfirmScreen, FormScreen, HelpScreen, PathScreen
+from .solution import DEFAULT_BUDGET, SOLVED, Solution
+from .solution import solve as solve_solution
+from .widgets.dialogs import ChoiceScreen, ConfirmScreen, FileScreen, FormScreen, HelpScreen
 from .widgets.inspector import Inspector, parse_rolls
 from .widgets.level_list import LevelList
-from .widgets.map_canvas import MapCanvas
+from .widgets.map_canvas import MapCanvas, StepOverlay
 from .widgets.palette import Palette
 from .widgets.problems import ProblemsPanel
 from .widgets.story import StoryEditor
@@ -99,6 +101,10 @@ class EditorApp(App[int]):
         Binding("ctrl+n", "new", "New", show=False),
         Binding("f12", "save_as", "Save as", show=False),
         Binding("ctrl+e", "metadata", "Metadata", show=False),
+        Binding("f4", "card", "Card", show=False),
+        Binding("f6", "solve", "Solve", show=False),
+        Binding("f7", "potions", "Potions", show=False),
+        Binding("f8", "hero", "Hero", show=False),
         Binding("f2", "show_tab('map')", "Map", show=False),
         Binding("f3", "show_tab('story')", "Story", show=False),
         Binding("ctrl+g", "focus_map", "Map", show=False),
@@ -125,6 +131,13 @@ class EditorApp(App[int]):
         self._autosaved_text: str | None = None
         self._list_key: tuple | None = None
         self._cursors: dict[int, tuple[int, int]] = {}
+        self._palette_cards: object = None
+        # The solver: the last verdict for a level, the step shown on the map (None: not stepping).
+        self.solve_budget = DEFAULT_BUDGET
+        self.solution: Solution | None = None
+        self._solution_campaign: Campaign | None = None
+        self.step_index: int | None = None
+        self._solve_generation = 0
 
     # ------------------------------------------------------------------ layout
 
@@ -174,7 +187,7 @@ class EditorApp(App[int]):
         self.disk_stamp = DiskStamp.of(doc.path) if doc.path else None
         self._disk_warned = False
         self.canvas.cursor, self.canvas.anchor = (0, 0), None
-        self.query_one(Palette).show(self.campaign.cards, set(self.campaign.card_entries))
+        self._forget_solution()
         self._show_level_list()
         self._refresh_all(check=False)
         # Checks start once the first frame is on screen, so a big map shows at once.
@@ -184,6 +197,11 @@ class EditorApp(App[int]):
         """Show the current campaign everywhere and re-run the checks."""
         self._update_title()
         self._show_level_list()
+        if self._palette_cards is not self.campaign.cards:
+            self._palette_cards = self.campaign.cards
+            self.query_one(Palette).show(self.campaign.cards, set(self.campaign.card_entries))
+        if self.solution is not None and self._solution_campaign is not self.campaign:
+            self._stale_solution()
         level = self.campaign.levels[self.level_index]
         self.canvas.show(level, self.campaign.cards, self._markers())
         self._show_inspector()
@@ -230,6 +248,8 @@ class EditorApp(App[int]):
 
     def set_level(self, index: int) -> None:
         index = max(0, min(len(self.campaign.levels) - 1, index))
+        if self.solution is not None and index != self.solution.level:
+            self._forget_solution()
         self._cursors[self.level_index] = self.canvas.cursor
         self.level_index = index
         self.story_level = index
@@ -433,6 +453,237 @@ class EditorApp(App[int]):
 
         self.push_screen(FormScreen("Campaign", fields), done)
 
+    # goals, stock and contents, potions, hero, cards
+
+    def _form(self, title: str, fields: list[tuple[str, str, str]], change: Callable[[dict], Callable[[Campaign], Campaign]],
+              label: str, where: Where | None = None, note: str = "",
+              after: Callable[[dict], None] | None = None) -> None:
+        """A form whose values make an edit; an edit that refuses (ValueError) keeps the form open with why."""
+
+        def validate(values: dict) -> str | None:
+            try:
+                change(values)(self.campaign)
+            except ValueError as exc:
+                return str(exc)
+            return None
+
+        def done(values: dict | None) -> None:
+            if values is not None and self.edit(change(values), label, where) and after is not None:
+                after(values)
+
+        self.push_screen(FormScreen(title, fields, validate=validate, note=note), done)
+
+    def action_add_goal(self) -> None:
+        li = self.level_index
+        level = self.campaign.levels[li]
+        have = ", ".join(g.text() for g in level.goals) or "none"
+        self._form(f"Add a goal to {level.title or level.id}",
+                   [("verb", "Goal: slay, open or buy", "slay"), ("card", "Card id (an enemy, the chest, the shop's card)", "")],
+                   lambda v: lambda c: edits.add_goal(c, li, v["verb"], v["card"]), "Add goal", Where(li),
+                   note=f"Goals now: {have}. The player must meet every goal before leaving the level.")
+
+    def action_remove_goal(self) -> None:
+        li = self.level_index
+        goals = self.campaign.levels[li].goals
+        if not goals:
+            self.notify("This level has no goals (g adds one)", severity="warning", timeout=3)
+            return
+
+        def chosen(value: str | None) -> None:
+            if value is not None:
+                self.edit(lambda c: edits.remove_goal(c, li, int(value)), "Remove goal", Where(li))
+
+        self.push_screen(ChoiceScreen("Remove which goal?", [(str(i), g.text()) for i, g in enumerate(goals)]), chosen)
+
+    def action_cell_items(self) -> None:
+        li, (x, y) = self.level_index, self.canvas.cursor
+        cell = self.campaign.levels[li].cell_at(x, y)
+        if cell is None or cell.card not in (SHOP, CHEST):
+            self.notify("Put the cursor on a shop (its stock) or a chest (its contents)", severity="warning", timeout=3)
+            return
+        what, now = ("Stock", cell.stock) if cell.card == SHOP else ("Contents", cell.contents)
+        self._form(f"{what} of the {cell.card} at ({x}, {y})",
+                   [("items", f"{what}: card ids, space separated", " ".join(now))],
+                   lambda v: lambda c: edits.set_cell_items(c, li, x, y, v["items"].replace(",", " ").split()),
+                   f"Set {what.lower()}", note="Items only: weapons, armour, scrolls, potions, artifacts, items.")
+
+    def action_potions(self) -> None:
+        fields = [(colour, f"{colour.capitalize()} potion", self.campaign.potions.get(colour, ""))
+                  for colour in POTION_COLOURS]
+        self._form("Potion colours", fields,
+                   lambda v: lambda c: edits.set_potions(c, {k: val.strip().lower() for k, val in v.items()}),
+                   "Potion colours", Where(None),
+                   note=f"The effect of each colour: {', '.join(POTION_EFFECTS)}; each effect at most once. "
+                        "A colour left empty is fixed from the seed.")
+
+    def action_hero(self) -> None:
+        hero = self.campaign.hero
+        chars = sorted(c.id for c in self.campaign.cards.values() if c.kind is CardKind.CHARACTER)
+        self._form("The hero", [("character", f"Character ({', '.join(chars)})", hero.character),
+                                ("items", "Starting items (card ids, space separated)", " ".join(hero.items)),
+                                ("equipped", "Equipped (weapons and armour)", " ".join(hero.equipped))],
+                   lambda v: lambda c: edits.set_hero_checked(c, v["character"].strip(), v["items"].split(),
+                                                              v["equipped"].split()),
+                   "Hero", Where(None))
+
+    def action_card(self, card_id: str | None = None) -> None:
+        """Add or override a card definition: the palette's card to start from, a new id for a new card."""
+        card_id = card_id or self.query_one(Palette).brush
+        card = self.campaign.cards.get(card_id)
+        abilities = [str(a) for a in card.abilities] if card else []
+        number = lambda v: "" if v is None else str(v)  # noqa: E731
+        fields = [("id", "Card id (a catalog id overrides that card; a new id defines a new card)", card_id),
+                  ("name", "Name", card.name if card else ""),
+                  ("kind", "Kind (" + ", ".join(k.value for k in CardKind) + ")", card.kind.value if card else ""),
+                  ("attack", "Attack", number(card.attack if card else None)),
+                  ("health", "Health", number(card.health if card else None)),
+                  ("gold", "Gold", number(card.gold if card else None)),
+                  ("slot", "Slot (head, chest, feet, primary, secondary, both-hands)", (card.slot or "") if card else ""),
+                  ("colour", "Potion colour", (card.colour or "") if card else ""),
+                  ("text", "Text", card.text if card else "")]
+        fields += [(f"ability{i}", f"Ability {i + 1} (rulebook text)", abilities[i] if i < len(abilities) else "")
+                   for i in range(min(8, max(4, len(abilities) + 1)))]
+
+        def change(values: dict) -> Callable[[Campaign], Campaign]:
+            new_id = values["id"].strip()
+            parsed: dict[str, object] = {k: values[k].strip() for k in ("name", "kind", "slot", "colour", "text")}
+            for key in ("attack", "health", "gold"):
+                text = values[key].strip()
+                if text and not text.lstrip("-").isdigit():
+                    raise ValueError(f"{key} is a whole number")
+                parsed[key] = int(text) if text else None
+            parsed["abilities"] = [values[k].strip() for k in values if k.startswith("ability") and values[k].strip()]
+
+            def apply(c: Campaign) -> Campaign:
+                return edits.set_card(c, new_id, edits.card_entry(c, new_id, parsed))
+
+            return apply
+
+        self._form("Card definition", fields, change, "Card definition", Where(None),
+                   note="A campaign card overrides the catalog's (only the fields that differ are saved) "
+                        "or adds a new one. Abilities use the rulebook's words, e.g. -1 DAMAGE TAKEN.",
+                   after=lambda v: self.query_one(Palette).choose(v["id"].strip()))
+
+    def action_remove_card(self) -> None:
+        entries = self.campaign.card_entries
+        if not entries:
+            self.notify("The campaign defines no cards of its own (F4 adds one)", severity="warning", timeout=3)
+            return
+        from cardrogue.engine.loader import default_catalog
+
+        catalog = default_catalog()
+        choices = [(cid, f"{cid} ({'override: back to the catalog' if cid in catalog else 'new card'})")
+                   for cid in sorted(entries)]
+
+        def chosen(value: str | None) -> None:
+            if value is not None:
+                self.edit(lambda c: edits.remove_card(c, value), f"Remove card {value}", Where(None))
+
+        self.push_screen(ChoiceScreen("Remove which card definition?", choices), chosen)
+
+    # the solver
+
+    def _forget_solution(self) -> None:
+        self._solve_generation += 1
+        self.solution, self.step_index = None, None
+        self.canvas.set_overlay(None)
+        self.query_one(ProblemsPanel).set_solve_status(None)
+        self.refresh_bindings()
+
+    def _stale_solution(self) -> None:
+        solution = self.solution
+        self._forget_solution()
+        if solution is not None:
+            self.query_one(ProblemsPanel).set_solve_status(
+                f"[dim]Before the last edit:[/] {solution.headline()}  [dim](F6 solves again)[/]")
+
+    def action_solve(self) -> None:
+        """Solve the current level in a worker thread; then step through the solution on the map."""
+        self._forget_solution()
+        self._solve_generation += 1
+        li = self.level_index
+        title = self.campaign.levels[li].title or self.campaign.levels[li].id
+        self.query_one(ProblemsPanel).set_solve_status(f"Solving {escape(title)}… [dim](up to "
+                                                       f"{self.solve_budget.max_states:,} states, "
+                                                       f"{self.solve_budget.max_seconds:g} s)[/]")
+        self._solve_worker(self.doc, self.campaign, li, self._solve_generation)
+
+    @work(thread=True, exclusive=True, group="solve")
+    def _solve_worker(self, doc: Document, campaign: Campaign, level: int, generation: int) -> None:
+        from cardrogue.engine.loader import load_campaign_text
+
+        # The solver needs a campaign the loader accepts: the canonical text of this version, re-loaded.
+        result = load_campaign_text(Document(campaign, schema_ref=doc.schema_ref).text(), doc.name)
+        outcome: Solution | str
+        if result.campaign is None:
+            outcome = "Fix the errors in the problems panel before solving."
+        else:
+            try:
+                outcome = solve_solution(result.campaign, level, self.solve_budget)
+            except Exception as exc:  # the solver must never take the editor down
+                outcome = f"The solver failed: {exc}"
+        if not get_current_worker().is_cancelled:
+            self.call_from_thread(self._solved, outcome, campaign, generation)
+
+    def _solved(self, outcome: "Solution | str", campaign: Campaign, generation: int) -> None:
+        if generation != self._solve_generation or not self.screen_stack:
+            return
+        panel = self.query_one(ProblemsPanel)
+        if isinstance(outcome, str):
+            panel.set_solve_status(f"[b red]Cannot solve[/]: {escape(outcome)}")
+            return
+        if campaign is not self.campaign:
+            panel.set_solve_status("[dim]The campaign changed while solving: F6 solves again.[/]")
+            return
+        self.solution = outcome
+        self._solution_campaign = campaign
+        if outcome.verdict == SOLVED and outcome.steps:
+            self.show_step(0)
+            self.action_focus_map()
+        else:
+            panel.set_solve_status(outcome.headline())
+        self.refresh_bindings()
+
+    def show_step(self, index: int) -> None:
+        """Show the solution after ``index`` actions: the marker, the flipped cards, the action and turn."""
+        solution = self.solution
+        if solution is None or not solution.steps:
+            return
+        index = max(0, min(len(solution.steps) - 1, index))
+        self.step_index = index
+        step = solution.steps[index]
+        self.canvas.set_overlay(StepOverlay(step.position, step.flipped))
+        total = len(solution.steps) - 1
+        if index == 0:
+            what = f"start at ({step.position[0]}, {step.position[1]}), turn {step.turn}"
+        else:
+            what = f"turn {step.turn}: [b]{escape(step.action)}[/] → ({step.position[0]}, {step.position[1]})"
+            if step.left_level:
+                what += " takes the ladder"
+            elif step.outcome:
+                what += f" {escape(step.outcome)}"
+        said = escape(" ".join(step.log)) if step.log else ""
+        self.query_one(ProblemsPanel).set_solve_status(
+            f"{solution.headline()}\nStep {index}/{total}, {what}, health {step.health}  [dim]{said}  "
+            f"(. next  , previous  escape: leave)[/]")
+
+    def action_solution_step(self, delta: int) -> None:
+        if self.step_index is not None:
+            self.show_step(self.step_index + delta)
+
+    def action_leave_steps(self) -> None:
+        solution = self.solution
+        self.step_index = None
+        self.canvas.set_overlay(None)
+        if solution is not None:
+            self.query_one(ProblemsPanel).set_solve_status(solution.headline() + "  [dim](F6: solve and step again)[/]")
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action in ("solution_step", "leave_steps"):
+            return self.step_index is not None
+        return True
+
     # undo
 
     def _jump(self, where: Where) -> None:
@@ -609,7 +860,7 @@ class EditorApp(App[int]):
                 return
             self._write(path, then)
 
-        self.push_screen(PathScreen("Save campaign as", suggestion), chosen)
+        self.push_screen(FileScreen("Save campaign as", suggestion, opening=False), chosen)
 
     def _write(self, path: Path, then: Callable[[], None] | None = None) -> None:
         try:
@@ -631,7 +882,8 @@ class EditorApp(App[int]):
             if path is not None:
                 self.open_path(path)
 
-        self._guard(lambda: self.push_screen(PathScreen("Open campaign", str(Path.cwd()) + "/"), chosen), "open another file")
+        start = str(self.doc.path.parent if self.doc.path else Path.cwd()) + "/"
+        self._guard(lambda: self.push_screen(FileScreen("Open campaign", start), chosen), "open another file")
 
     def open_path(self, path: Path) -> bool:
         try:

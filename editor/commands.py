@@ -18,6 +18,10 @@ COMMANDS: list[tuple[str, str, str, str]] = [
     ("Undo", "Undo the last edit", "undo", "ctrl+z"),
     ("Redo", "Redo the last undone edit", "redo", "ctrl+y"),
     ("Play-test level", "Play the current level in the embedded player", "playtest", "f5"),
+    ("Solve level", "Find the level's par with the solver, then step through the solution on the map", "solve", "f6"),
+    ("Next solution step", "Show the solution one action later (while stepping)", "solution_step(1)", ". (map)"),
+    ("Previous solution step", "Show the solution one action earlier (while stepping)", "solution_step(-1)", ", (map)"),
+    ("Leave solution steps", "Hide the solution's marker (while stepping)", "leave_steps", "escape (map)"),
     ("Place card", "Put the palette card on the cursor (or the selection)", "place", "enter / space"),
     ("Rotate clockwise", "Turn the paths of the selected cards clockwise", "rotate(True)", "r"),
     ("Rotate anticlockwise", "Turn the paths of the selected cards anticlockwise", "rotate(False)", "R"),
@@ -27,6 +31,9 @@ COMMANDS: list[tuple[str, str, str, str]] = [
     ("Toggle south path", "Open or wall the south edge", "toggle_path('S')", "s"),
     ("Toggle west path", "Open or wall the west edge", "toggle_path('W')", "w"),
     ("Toggle exit", "Mark the card as the dungeon's exit", "toggle_exit", "x"),
+    ("Shop stock / chest contents", "The cards a shop sells or a chest holds (the cell at the cursor)", "cell_items", "i"),
+    ("Add goal", "Add a goal to this level: slay a card, open the chest, buy a card", "add_goal", "g"),
+    ("Remove goal", "Remove one of this level's goals", "remove_goal", "G"),
     ("Delete cards", "Remove the selected cards", "delete", "delete"),
     ("Copy", "Copy the selected rectangle", "copy", "c"),
     ("Paste", "Paste at the cursor", "paste", "v"),
@@ -37,6 +44,11 @@ COMMANDS: list[tuple[str, str, str, str]] = [
     ("Move level down", "Move this level later", "move_level(1)", "] (levels)"),
     ("Level properties", "Id, title and size of this level", "level_properties", "p (levels)"),
     ("Campaign metadata", "Title, author, seed, hero, ...", "metadata", "ctrl+e"),
+    ("Card definition", "Add a card or override a catalog card (starts from the palette's card)", "card", "f4"),
+    ("Remove card definition", "Remove one of the campaign's own cards (an override goes back to the catalog)",
+     "remove_card", "palette"),
+    ("Potion colours", "Set the effect of each potion colour (each effect at most once)", "potions", "f7"),
+    ("Hero", "The hero's character, starting items and equipment", "hero", "f8"),
     ("Map", "Show the map", "show_tab('map')", "f2"),
     ("Story", "Edit the story and level prefaces", "show_tab('story')", "f3"),
     ("Focus map", "Move the focus to the map", "focus_map", "ctrl+g"),
@@ -51,9 +63,10 @@ MAP_KEYS = [
     ("arrows", "move the cursor"),
     ("shift+arrows", "select a rectangle"),
     ("home / end", "start / end of the row"),
-    ("escape", "clear the selection"),
+    ("escape", "clear the selection (while stepping through a solution: leave the steps)"),
     ("mouse click", "select a cell (shift+click: select a rectangle)"),
     ("mouse drag", "paint the palette card"),
+    (". / ,", "next / previous step of the solution (after f6)"),
 ]
 
 
@@ -63,7 +76,8 @@ def help_markdown() -> str:
     lines += ["", "## Commands (also in the command palette, ctrl+p)", "", "| Key | Command |", "|---|---|"]
     lines += [f"| `{key}` | {title}: {help_text} |" for title, help_text, _, key in COMMANDS]
     lines += ["", "Map marks: **S** start, **▼** ladder, **X** exit, **!** error, **?** warning, **◆** note "
-              "(a chokepoint). Face-down cards are dim on a shaded ground.", "", "Press escape to close."]
+              "(a chokepoint). Face-down cards are dim on a shaded ground. While stepping through a solution, "
+              "**@** on green is the hero and the cards flipped so far are shown revealed.", "", "Press escape to close."]
     return "\n".join(lines)
 
 

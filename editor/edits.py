@@ -11,17 +11,27 @@ their old place, so the loader gives them the default for the new one.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
-from typing import Iterable
+from types import MappingProxyType
+from typing import Iterable, Mapping
 
+from cardrogue.engine.abilities import AbilityError, parse_ability
 from cardrogue.engine.canonical import default_cell_id
+from cardrogue.engine.loader import card_from_dict, default_catalog
 from cardrogue.engine.model import (
+    CHEST,
     DESCENDING_LADDER,
     DIRECTIONS,
+    POTION_COLOURS,
+    POTION_EFFECTS,
+    SHOP,
     STARTING_TILE,
     Campaign,
+    CardKind,
     Cell,
     Direction,
+    Goal,
     Hero,
     Level,
     canonical_paths,
@@ -303,3 +313,214 @@ def set_metadata(campaign: Campaign, **changes) -> Campaign:
 def set_hero(campaign: Campaign, character: str, items: tuple[str, ...] = (), equipped: tuple[str, ...] = ()) -> Campaign:
     hero = Hero(character, tuple(items), tuple(equipped))
     return campaign if hero == campaign.hero else replace(campaign, hero=hero)
+
+
+# --------------------------------------------------------------------------- goals
+
+
+GOAL_VERBS = ("slay", "open", "buy")
+
+
+def add_goal(campaign: Campaign, li: int, verb: str, card: str) -> Campaign:
+    """Add ``{verb: card}`` to the level's goals; the card must exist and fit the verb."""
+    verb, card = verb.strip().lower(), card.strip()
+    if verb not in GOAL_VERBS:
+        raise ValueError(f"a goal is slay, open or buy, not {verb!r}")
+    known = campaign.cards.get(card)
+    if known is None:
+        raise ValueError(f"unknown card {card!r}")
+    if verb == "slay" and not known.is_enemy:
+        raise ValueError(f"{card!r} is not an enemy: only enemies can be slain")
+    level = campaign.levels[li]
+    goal = Goal(verb, card)
+    if goal in level.goals:
+        return campaign
+    return with_level(campaign, li, replace(level, goals=level.goals + (goal,)))
+
+
+def remove_goal(campaign: Campaign, li: int, index: int) -> Campaign:
+    level = campaign.levels[li]
+    if not 0 <= index < len(level.goals):
+        return campaign
+    goals = level.goals[:index] + level.goals[index + 1:]
+    return with_level(campaign, li, replace(level, goals=goals))
+
+
+# --------------------------------------------------------------------------- shop stock, chest contents
+
+
+def check_item_ids(campaign: Campaign, ids: Iterable[str]) -> tuple[str, ...]:
+    """Card ids a shop can sell or a chest can hold: known cards that are items (else ValueError)."""
+    out = []
+    for card_id in ids:
+        card = campaign.cards.get(card_id)
+        if card is None:
+            near = [c for c in campaign.cards if card_id in c or c in card_id][:3]
+            raise ValueError(f"unknown card {card_id!r}" + (f" (did you mean {', '.join(near)}?)" if near else ""))
+        if not card.is_item:
+            raise ValueError(f"{card_id!r} is {card.kind.value}, not an item")
+        out.append(card_id)
+    return tuple(out)
+
+
+def set_cell_items(campaign: Campaign, li: int, x: int, y: int, ids: Iterable[str]) -> Campaign:
+    """A shop's stock or a chest's contents, checked against the campaign's cards."""
+    cell = campaign.levels[li].cell_at(x, y)
+    if cell is None or cell.card not in (SHOP, CHEST):
+        raise ValueError("only a shop has stock and only a chest has contents")
+    items = check_item_ids(campaign, ids)
+    field = "stock" if cell.card == SHOP else "contents"
+    return _edit_cell(campaign, li, x, y, **{field: items})
+
+
+# --------------------------------------------------------------------------- potions
+
+
+def set_potions(campaign: Campaign, potions: Mapping[str, str]) -> Campaign:
+    """Potion colour identities (colour -> effect); colours left out are fixed from the seed."""
+    chosen = {c: e for c, e in potions.items() if e}
+    seen: dict[str, str] = {}
+    for colour, effect in chosen.items():
+        if colour not in POTION_COLOURS:
+            raise ValueError(f"{colour!r} is not a potion colour ({', '.join(POTION_COLOURS)})")
+        if effect not in POTION_EFFECTS:
+            raise ValueError(f"{effect!r} is not a potion effect ({', '.join(POTION_EFFECTS)})")
+        if effect in seen:
+            raise ValueError(f"{seen[effect]} and {colour} potions both have the {effect} effect; each effect once")
+        seen[effect] = colour
+    ordered = {c: chosen[c] for c in POTION_COLOURS if c in chosen}
+    if ordered == dict(campaign.potions):
+        return campaign
+    return replace(campaign, potions=MappingProxyType(ordered))
+
+
+# --------------------------------------------------------------------------- the campaign's own cards
+
+
+CARD_FIELDS = ("name", "kind", "text", "attack", "health", "gold", "slot", "colour", "abilities")
+SLOTS = ("head", "chest", "feet", "primary", "secondary", "both-hands")
+_CARD_ID = re.compile(r"[a-z0-9][a-z0-9-]*\Z")
+
+
+def card_entry(campaign: Campaign, card_id: str, values: Mapping[str, object]) -> dict:
+    """The file entry for a card definition, checked as the loader checks it (else ValueError).
+
+    ``values`` has the fields of :data:`CARD_FIELDS` (``None`` or ``""``: not given). For an
+    override of a catalog card, the entry keeps only what differs from the catalog.
+    """
+    if not _CARD_ID.match(card_id) or len(card_id) > 64:
+        raise ValueError(f"{card_id!r} is not a card id: lower-case letters, digits and hyphens")
+    base = default_catalog().get(card_id)
+    given = {k: v for k, v in values.items() if v not in (None, "", ())}
+    kind = given.get("kind", base.kind.value if base else None)
+    if kind not in {k.value for k in CardKind}:
+        raise ValueError(f"the kind is one of {', '.join(k.value for k in CardKind)}")
+    kind = CardKind(kind)
+    if base is not None and kind is not base.kind:
+        raise ValueError(f"an override cannot change {card_id!r} from {base.kind.value} to {kind.value}")
+    if base is None and not given.get("name"):
+        raise ValueError(f"new card {card_id!r} needs a name")
+    if "slot" in given and given["slot"] not in SLOTS:
+        raise ValueError(f"the slot is one of {', '.join(SLOTS)}")
+    if "colour" in given and given["colour"] not in POTION_COLOURS:
+        raise ValueError(f"the colour is one of {', '.join(POTION_COLOURS)}")
+    if base is None and kind in (CardKind.ENEMY, CardKind.BOSS) and not {"attack", "health"} <= given.keys():
+        raise ValueError(f"new {kind.value} {card_id!r} needs attack and health")
+    if base is None and kind in (CardKind.WEAPON, CardKind.ARMOUR) and "slot" not in given:
+        raise ValueError(f"new {kind.value} {card_id!r} needs a slot")
+    if base is None and kind is CardKind.POTION and "colour" not in given:
+        raise ValueError(f"new potion {card_id!r} needs a colour")
+    for key, lo, hi in (("attack", 0, 99), ("health", 1, 999), ("gold", 0, 999)):
+        if key in given and not (isinstance(given[key], int) and lo <= given[key] <= hi):
+            raise ValueError(f"{key} is a whole number from {lo} to {hi}")
+    for i, text in enumerate(given.get("abilities", ())):
+        try:
+            parse_ability(text)
+        except AbilityError as exc:
+            raise ValueError(f"ability {i + 1} ({text!r}): {exc}") from None
+    entry: dict = {}
+    for key in CARD_FIELDS:
+        if key not in given:
+            continue
+        value = list(given[key]) if key == "abilities" else given[key]
+        if base is not None:
+            old = [str(a) for a in base.abilities] if key == "abilities" else getattr(base, key)
+            old = old.value if isinstance(old, CardKind) else old
+            if old == value:
+                continue
+        entry[key] = value
+    if base is None:
+        entry["kind"] = kind.value
+    return entry
+
+
+def set_card(campaign: Campaign, card_id: str, entry: Mapping) -> Campaign:
+    """Add or replace the campaign's entry for ``card_id`` (an empty entry for a catalog card: no override)."""
+    base = default_catalog().get(card_id)
+    entries = dict(campaign.card_entries)
+    if not entry and base is not None:
+        entries.pop(card_id, None)
+    else:
+        entries[card_id] = dict(entry)
+    if entries == {k: dict(v) for k, v in campaign.card_entries.items()}:
+        return campaign
+    cards = dict(campaign.cards)
+    cards[card_id] = card_from_dict(card_id, dict(entry), base) if card_id in entries else base
+    return replace(campaign, cards=MappingProxyType(cards), card_entries=MappingProxyType(entries))
+
+
+def card_uses(campaign: Campaign, card_id: str) -> list[str]:
+    """Where a card is used: the hero, cells, stock, contents, goals."""
+    uses = []
+    hero = campaign.hero
+    if card_id in (hero.character, *hero.items, *hero.equipped):
+        uses.append("the hero")
+    for level in campaign.levels:
+        for cell in level.cells:
+            if card_id == cell.card or card_id in cell.stock or card_id in cell.contents:
+                uses.append(f"{level.id} ({cell.x}, {cell.y})")
+        if any(g.card == card_id for g in level.goals):
+            uses.append(f"{level.id} goals")
+    return uses
+
+
+def remove_card(campaign: Campaign, card_id: str) -> Campaign:
+    """Drop the campaign's entry: an override reverts to the catalog; a new card must be unused."""
+    if card_id not in campaign.card_entries:
+        return campaign
+    base = default_catalog().get(card_id)
+    if base is None:
+        uses = card_uses(campaign, card_id)
+        if uses:
+            raise ValueError(f"{card_id!r} is still used at {', '.join(uses[:3])}{' …' if len(uses) > 3 else ''}")
+    entries = {k: v for k, v in campaign.card_entries.items() if k != card_id}
+    cards = dict(campaign.cards)
+    if base is None:
+        del cards[card_id]
+    else:
+        cards[card_id] = base
+    return replace(campaign, cards=MappingProxyType(cards), card_entries=MappingProxyType(entries))
+
+
+# --------------------------------------------------------------------------- the hero
+
+
+def set_hero_checked(campaign: Campaign, character: str, items: Iterable[str], equipped: Iterable[str]) -> Campaign:
+    """The hero's character, starting hand and equipment, checked against the campaign's cards."""
+    items, equipped = tuple(items), tuple(equipped)
+    card = campaign.cards.get(character)
+    if card is None or card.kind is not CardKind.CHARACTER:
+        chars = sorted(c.id for c in campaign.cards.values() if c.kind is CardKind.CHARACTER)
+        raise ValueError(f"{character!r} is not a character ({', '.join(chars)})")
+    for card_id in items + equipped:
+        known = campaign.cards.get(card_id)
+        if known is None:
+            raise ValueError(f"unknown card {card_id!r}")
+        if not known.is_item and known.kind is not CardKind.ENEMY:
+            raise ValueError(f"{card_id!r} is {known.kind.value}; the hero can carry only items")
+    for card_id in equipped:
+        if campaign.cards[card_id].slot is None:
+            raise ValueError(f"{card_id!r} cannot be equipped: it has no equipment slot")
+    if len(equipped) > 6 or len(items) > 32:
+        raise ValueError("at most 32 starting items and 6 equipped")
+    return set_hero(campaign, character, items, equipped)

@@ -1,15 +1,16 @@
-"""Modal dialogs: questions, file paths, forms for metadata and level properties, help."""
+"""Modal dialogs: questions, file paths and the file picker, forms, help."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Callable, Iterable
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.markup import escape
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Markdown, OptionList
+from textual.widgets import Button, DirectoryTree, Input, Label, Markdown, OptionList
 from textual.widgets.option_list import Option
 
 
@@ -59,22 +60,32 @@ class PathScreen(ModalScreen[Path | None]):
 
 
 class FormScreen(ModalScreen[dict | None]):
-    """A few labelled text fields; returns their values by name, or None when cancelled."""
+    """A few labelled text fields; returns their values by name, or None when cancelled.
+
+    With ``validate``, OK first asks it about the values: a message it returns is shown in the
+    form (which stays open), so the author can fix the field.
+    """
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel"), Binding("ctrl+s", "ok", "OK")]
 
-    def __init__(self, title: str, fields: list[tuple[str, str, str]]) -> None:
+    def __init__(self, title: str, fields: list[tuple[str, str, str]], *,
+                 validate: Callable[[dict], str | None] | None = None, note: str = "") -> None:
         super().__init__()
         self.title_text = title
         self.fields = fields  # (name, label, value)
+        self.validate = validate
+        self.note = note
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog form"):
             yield Label(self.title_text, classes="dialog-text")
+            if self.note:
+                yield Label(self.note, classes="dialog-note")
             with VerticalScroll():
                 for name, label, value in self.fields:
                     yield Label(label, classes="field-label")
                     yield Input(value, id=f"form-{name}")
+            yield Label("", id="form-error")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("OK", id="form-ok", variant="primary")
                 yield Button("Cancel", id="form-cancel")
@@ -82,8 +93,19 @@ class FormScreen(ModalScreen[dict | None]):
     def on_mount(self) -> None:
         self.query(Input).first().focus()
 
+    def values(self) -> dict:
+        return {name: self.query_one(f"#form-{name}", Input).value for name, _, _ in self.fields}
+
     def action_ok(self) -> None:
-        self.dismiss({name: self.query_one(f"#form-{name}", Input).value for name, _, _ in self.fields})
+        values = self.values()
+        if self.validate is not None:
+            error = self.validate(values)
+            if error:
+                label = self.query_one("#form-error", Label)
+                label.update(f"[b red]✗[/] {escape(error)}")
+                label.add_class("-shown")
+                return
+        self.dismiss(values)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -94,6 +116,78 @@ class FormScreen(ModalScreen[dict | None]):
             self.action_ok()
         else:
             self.dismiss(None)
+
+
+class CampaignFiles(DirectoryTree):
+    """Folders and campaign files (``.json``); hidden entries left out."""
+
+    def filter_paths(self, paths: Iterable[Path]) -> Iterable[Path]:
+        return [p for p in paths if not p.name.startswith(".") and (p.suffix == ".json" or _is_dir(p))]
+
+
+def _is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
+
+
+class FileScreen(PathScreen):
+    """Pick a campaign file: a folder tree (DirectoryTree) and a path field to type in.
+
+    Choosing a file in the tree puts it in the field (for open, it also opens it); choosing a
+    folder keeps the file name and changes the folder. ``backspace`` on the tree, or the button,
+    goes up one folder. ``enter`` in the field accepts it.
+    """
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel"), Binding("ctrl+u", "up", "Parent folder")]
+
+    def __init__(self, title: str, initial: str = "", *, opening: bool = True) -> None:
+        super().__init__(title, initial)
+        self.opening = opening
+        start = Path(initial).expanduser() if initial else Path.cwd()
+        folder = start if initial.endswith("/") or _is_dir(start) else start.parent
+        self.root = folder if _is_dir(folder) else Path.cwd()
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog files"):
+            yield Label(self.title_text, classes="dialog-text")
+            with Horizontal(classes="file-bar"):
+                yield Button("↑ Parent", id="file-up", compact=True)
+                yield Label(escape(str(self.root)), id="file-root")
+            yield CampaignFiles(self.root, id="file-tree")
+            yield Input(self.initial, id="path-input", placeholder="path/to/campaign.json")
+            yield Label("[dim]enter: ok   tab: tree / path   ctrl+u: parent folder   escape: cancel[/]")
+
+    def on_mount(self) -> None:
+        self.query_one("#path-input", Input).focus()
+
+    def _reroot(self, folder: Path) -> None:
+        self.root = folder
+        self.query_one("#file-tree", CampaignFiles).path = folder
+        self.query_one("#file-root", Label).update(escape(str(folder)))
+
+    def action_up(self) -> None:
+        if self.root.parent != self.root:
+            self._reroot(self.root.parent)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "file-up":
+            event.stop()
+            self.action_up()
+
+    def on_directory_tree_file_selected(self, event: DirectoryTree.FileSelected) -> None:
+        event.stop()
+        field = self.query_one("#path-input", Input)
+        field.value = str(event.path)
+        if self.opening:
+            self.dismiss(Path(event.path))
+
+    def on_directory_tree_directory_selected(self, event: DirectoryTree.DirectorySelected) -> None:
+        event.stop()
+        field = self.query_one("#path-input", Input)
+        current = Path(field.value).name if field.value and not field.value.endswith("/") else ""
+        field.value = str(Path(event.path) / current) if current and not self.opening else str(event.path) + "/"
 
 
 class ChoiceScreen(ModalScreen[str | None]):

@@ -10,9 +10,16 @@ as quick to show as a 4x4 one. Each card is a 7x3 box::
 
 Rows of the grid are rendered once and cached; moving the cursor re-renders the
 two grid rows it leaves and enters, nothing else.
+
+Stepping through a solution (F6) adds a :class:`StepOverlay`: the hero's marker
+(``@`` on a green ground) and the face-down cards flipped so far (shown revealed).
+It is a style layer put over the cached rows in :meth:`MapCanvas.render_line`, so a
+step re-renders only the rows where the marker or a flip changed.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from rich.segment import Segment
 from rich.style import Style
@@ -45,6 +52,22 @@ KIND_COLOUR = {
 }
 _MARK = {Severity.ERROR: ("!", "bold red"), Severity.WARNING: ("?", "bold yellow"), Severity.INFO: ("◆", "bold cyan")}
 _RANK = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
+
+
+MARKER_FRAME = Style(color="bright_green", bold=True)
+MARKER_INNER = Style(color="bright_white", bgcolor="dark_green", bold=True, dim=False, italic=False)
+FLIPPED_INNER = Style(bgcolor="grey35", dim=False, italic=False, bold=True)
+
+
+@dataclass(frozen=True)
+class StepOverlay:
+    """What a solution step shows on the map: the hero's place and the cards flipped so far."""
+
+    marker: tuple[int, int] | None
+    flipped: frozenset[tuple[int, int]] = frozenset()
+
+    def rows(self) -> set[int]:
+        return ({self.marker[1]} if self.marker else set()) | {y for _, y in self.flipped}
 
 
 def abbreviation(card: CardDef | None, card_id: str) -> str:
@@ -87,6 +110,11 @@ class MapCanvas(ScrollView, can_focus=True):
         Binding("delete,backspace", "app.delete", "Delete"),
         Binding("c", "app.copy", "Copy"),
         Binding("v", "app.paste", "Paste"),
+        Binding("i", "app.cell_items", "Stock", show=False),
+        Binding("g", "app.add_goal", "Goal", show=False),
+        Binding("G", "app.remove_goal", "Remove goal", show=False),
+        Binding("full_stop", "app.solution_step(1)", "Next step"),
+        Binding("comma", "app.solution_step(-1)", "Previous step"),
     ]
 
     DEFAULT_CSS = """
@@ -106,6 +134,7 @@ class MapCanvas(ScrollView, can_focus=True):
         self._stroke = 0
         self._painting = False
         self._last_paint: tuple[int, int] | None = None
+        self.overlay: StepOverlay | None = None
 
     # ------------------------------------------------------------------ state from the app
 
@@ -131,6 +160,23 @@ class MapCanvas(ScrollView, can_focus=True):
             self.markers = markers
             self._rows.clear()
             self.refresh()
+
+    def set_overlay(self, overlay: StepOverlay | None) -> None:
+        """Show a solution step (None: none); only the grid rows whose overlay changed are redrawn."""
+        old, self.overlay = self.overlay, overlay
+        if old == overlay:
+            return
+        rows: set[int] = set()
+        if old is not None and overlay is not None:
+            if old.marker != overlay.marker:
+                rows |= {p[1] for p in (old.marker, overlay.marker) if p is not None}
+            rows |= {y for _, y in old.flipped ^ overlay.flipped}
+        else:
+            rows = (old or overlay).rows()  # type: ignore[union-attr]
+        for row in rows:
+            self.refresh_lines(row * CELL_H, CELL_H)
+        if overlay is not None and overlay.marker is not None and overlay.marker != (old.marker if old else None):
+            self.scroll_to_region_of(*overlay.marker)
 
     @property
     def selection(self) -> Rect:
@@ -175,7 +221,10 @@ class MapCanvas(ScrollView, can_focus=True):
         if self.level is not None:
             self.move_to(self.level.width - 1 if end else 0, self.cursor[1])
 
-    def action_clear_selection(self) -> None:
+    async def action_clear_selection(self) -> None:
+        if self.overlay is not None:
+            await self.run_action("app.leave_steps")  # escape first leaves the solution steps
+            return
         if self.anchor is not None:
             self.move_to(*self.cursor)
 
@@ -234,7 +283,46 @@ class MapCanvas(ScrollView, can_focus=True):
         strips = self._rows.get(row)
         if strips is None:
             strips = self._rows[row] = self._render_row(row)
-        return strips[line % CELL_H].crop_extend(scroll_x, scroll_x + width, self.rich_style)
+        strip = strips[line % CELL_H]
+        if self.overlay is not None:
+            strip = self._layer(strip, row, line % CELL_H)
+        return strip.crop_extend(scroll_x, scroll_x + width, self.rich_style)
+
+    def _layer(self, strip: Strip, row: int, sub: int) -> Strip:
+        """The solution overlay as a style layer over one cached line of grid row ``row``."""
+        overlay = self.overlay
+        assert overlay is not None and self.level is not None
+        spans: list[tuple[int, int, Style, str | None]] = []  # (start, end, style, replacement text)
+        for fx, fy in overlay.flipped:
+            if fy == row and sub == 1 and overlay.marker != (fx, fy) and self.level.cell_at(fx, fy) is not None:
+                spans.append((fx * CELL_W + 1, fx * CELL_W + CELL_W - 1, FLIPPED_INNER, None))
+        if overlay.marker is not None and overlay.marker[1] == row:
+            x0 = overlay.marker[0] * CELL_W
+            if sub == 1:
+                spans += [(x0, x0 + 1, MARKER_FRAME, None), (x0 + 1, x0 + 2, MARKER_INNER, "@"),
+                          (x0 + 2, x0 + CELL_W - 1, MARKER_INNER, None), (x0 + CELL_W - 1, x0 + CELL_W, MARKER_FRAME, None)]
+            else:
+                spans.append((x0, x0 + CELL_W, MARKER_FRAME, None))
+        if not spans:
+            return strip
+        spans.sort()
+        cuts = sorted(({c for a, b, _, _ in spans for c in (a, b)} | {strip.cell_length}) - {0})
+        pieces = strip.divide(cuts)
+        starts = [0] + cuts[:-1]
+        by_start = {a: (st, text) for a, _, st, text in spans}
+        out = []
+        for start, piece in zip(starts, pieces):
+            layer = by_start.get(start)
+            if layer is None:
+                out.append(piece)
+                continue
+            style, text = layer
+            if text is not None:
+                under = next((seg.style for seg in piece if seg.style is not None), None) or Style()
+                out.append(Strip([Segment(text, under + style)], len(text)))
+            else:
+                out.append(Strip(Segment.apply_style(list(piece), post_style=style), piece.cell_length))
+        return Strip.join(out)
 
     def _render_row(self, row: int) -> tuple[Strip, Strip, Strip]:
         level = self.level

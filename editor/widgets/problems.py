@@ -27,6 +27,7 @@ class ProblemsPanel(Vertical):
         self.diagnostics: list[Diagnostic] = []
 
     def compose(self) -> ComposeResult:
+        yield Label("", id="solve-status")
         yield Label("Problems: checking…", id="problems-summary")
         yield OptionList(id="problems-list")
 
@@ -44,6 +45,12 @@ class ProblemsPanel(Vertical):
             Option(f"{_ICON[d.severity]} {d.code} {escape(location(d, level_titles))}: {escape(d.message)}", id=str(i))
             for i, d in enumerate(diagnostics)
         )
+
+    def set_solve_status(self, text: str | None) -> None:
+        """The solver's line above the problems (the par, the step shown); None hides it."""
+        label = self.query_one("#solve-status", Label)
+        label.update(text or "")
+        label.set_class(bool(text), "-shown")
 
     def set_checking(self) -> None:
         self.query_one("#problems-summary", Label).update("Problems: checking…")

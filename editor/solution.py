@@ -1,0 +1,97 @@
+"""A level's par and its solution, step by step, for the map (no Textual here).
+
+:func:`solve` runs the engine's solver on one level; :func:`trace_steps` replays the
+witness with :meth:`GameState.step` and :class:`FatedResolver` and records, after each
+action, where the hero stands, the turn, the health and which face-down cards of the
+level have been flipped so far.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cardrogue.engine.dungeon import DOWN
+from cardrogue.engine.model import Campaign, Direction
+from cardrogue.engine.play import FatedResolver
+from cardrogue.engine.solver import SOLVED, UNKNOWN, UNSOLVABLE, Budget, SolveResult, solve_level
+from cardrogue.engine.state import GameState
+
+DEFAULT_BUDGET = Budget(max_states=200_000, max_seconds=10.0)
+
+
+@dataclass(frozen=True)
+class SolutionStep:
+    """The run after ``index`` actions (0: the start, before any action)."""
+
+    index: int
+    action: str  # the action just played ("" at the start)
+    turn: int  # the turn the action was played in (the start: turn 1)
+    position: tuple[int, int]  # the hero's place on the solved level
+    health: int
+    flipped: frozenset[tuple[int, int]]  # face-down cards of the level turned over so far
+    log: tuple[str, ...] = ()  # what the engine said about this action
+    left_level: bool = False  # the action took the ladder off the level
+    outcome: str | None = None
+
+
+@dataclass(frozen=True)
+class Solution:
+    level: int
+    result: SolveResult
+    steps: tuple[SolutionStep, ...] = ()
+
+    @property
+    def verdict(self) -> str:
+        return self.result.verdict
+
+    def headline(self) -> str:
+        """The verdict as one line: the par, the reason it cannot be solved, or that nobody knows."""
+        r = self.result
+        if r.verdict == SOLVED:
+            health = f"{r.health} health" + ("" if r.health_exact else " (at least)")
+            return f"Par: [b]{r.turns} turns[/], {health} left ({len(r.actions)} actions)"
+        if r.verdict == UNSOLVABLE:
+            return f"[b red]Unsolvable[/]: {_plain(r.reason)}"
+        return f"[b yellow]Unknown[/]: {_plain(r.reason or 'the solver ran out of budget')}"
+
+
+def _plain(text: str) -> str:
+    """Text shown as it is inside console markup."""
+    return text.replace("\\", "\\\\").replace("[", "\\[")
+
+
+def trace_steps(campaign: Campaign, level: int, actions: tuple[str, ...] | list[str]) -> tuple[SolutionStep, ...]:
+    """Replay ``actions`` from the level's start under fated dice; one step per action, after it."""
+    resolver = FatedResolver(campaign)
+    state = GameState.new(campaign, level)
+    state.resolve(resolver)
+    cells = campaign.levels[level].cells
+    face_down = [c.pos for c in cells if state.face(c.x, c.y, level) == DOWN]
+
+    def flipped() -> frozenset[tuple[int, int]]:
+        return frozenset(p for p in face_down if state.face(p[0], p[1], level) != DOWN)
+
+    steps = [SolutionStep(0, "", state.turn, state.position, state.health, frozenset())]
+    position = state.position
+    for i, action in enumerate(actions, 1):
+        turn, seen = state.turn, len(state.log or ())
+        state.step(action, resolver)
+        left = state.level != level
+        if left:
+            verb, _, arg = action.partition(" ")
+            if verb == "move" and arg in "NESW" and arg:
+                position = Direction(arg).step(*position)
+        else:
+            position = state.position
+        steps.append(SolutionStep(i, action, turn, position, state.health, flipped(),
+                                  tuple((state.log or [])[seen:]), left, state.outcome))
+    return tuple(steps)
+
+
+def solve(campaign: Campaign, level: int, budget: Budget = DEFAULT_BUDGET) -> Solution:
+    result = solve_level(campaign, level, budget)
+    steps = trace_steps(campaign, level, result.actions) if result.verdict == SOLVED else ()
+    return Solution(level, result, steps)
+
+
+__all__ = ["DEFAULT_BUDGET", "SOLVED", "UNKNOWN", "UNSOLVABLE", "Solution", "SolutionStep", "solve", "trace_steps"]

@@ -1,0 +1,396 @@
+"""Authoring beyond the map: goals, stock and contents, potions, cards, the hero, the file
+picker, and the solver's par with its solution stepped through on the map (Pilot)."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from pathlib import Path
+
+import pytest
+
+from cardrogue.editor import edits
+from cardrogue.editor.app import EditorApp
+from cardrogue.editor.files import open_document
+from cardrogue.editor.solution import trace_steps
+from cardrogue.editor.widgets.dialogs import ChoiceScreen, FileScreen, FormScreen
+from cardrogue.editor.widgets.map_canvas import CELL_H, CELL_W
+from cardrogue.editor.widgets.palette import Palette
+from cardrogue.engine.loader import load_campaign, load_campaign_text
+from cardrogue.engine.play import FatedResolver
+from cardrogue.engine.solver import Budget, solve_level
+from cardrogue.engine.state import GameState
+
+FIXTURE = Path(__file__).parent / "corpus" / "valid" / "three-levels.json"
+SIZE = (100, 32)
+
+
+def run_async(test):
+    @functools.wraps(test)
+    def wrapper(*args, **kwargs):
+        return asyncio.run(test(*args, **kwargs))
+
+    return wrapper
+
+
+@pytest.fixture
+def campaign_file(tmp_path: Path) -> Path:
+    path = tmp_path / "story.json"
+    path.write_bytes(FIXTURE.read_bytes())
+    return path
+
+
+@pytest.fixture
+def campaign():
+    return load_campaign(FIXTURE).campaign
+
+
+def make_app(path: Path, tmp_path: Path) -> EditorApp:
+    return EditorApp(open_document(path), recovery_dir=tmp_path / "recovery", autosave_seconds=3600,
+                     cursor_blink=False)
+
+
+async def settle(app: EditorApp, pilot) -> None:
+    await pilot.pause()
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def fill(app: EditorApp, pilot, **values: str) -> None:
+    """Fill the open form's fields and press OK."""
+    assert isinstance(app.screen, FormScreen)
+    for name, value in values.items():
+        app.screen.query_one(f"#form-{name}").value = value
+    await pilot.press("ctrl+s")  # the form's OK
+    await pilot.pause()
+
+
+def form_error(app: EditorApp) -> str:
+    return str(app.screen.query_one("#form-error").render())
+
+
+def reloads(app: EditorApp):
+    """The saved text loads without errors (what a save writes is a valid campaign)."""
+    result = load_campaign_text(app.doc.text(), "<saved>")
+    return result
+
+
+# --------------------------------------------------------------------------- pure edits
+
+
+def test_goal_edits(campaign) -> None:
+    c = edits.add_goal(campaign, 0, "slay", "goblin")
+    assert [g.text() for g in c.levels[0].goals] == ["Slay goblin"]
+    assert edits.add_goal(c, 0, "slay", "goblin") is c  # already a goal
+    with pytest.raises(ValueError, match="slay, open or buy"):
+        edits.add_goal(campaign, 0, "kill", "goblin")
+    with pytest.raises(ValueError, match="not an enemy"):
+        edits.add_goal(campaign, 0, "slay", "dagger")
+    with pytest.raises(ValueError, match="unknown card"):
+        edits.add_goal(campaign, 0, "slay", "gobln")
+    assert edits.remove_goal(c, 0, 0).levels[0].goals == ()
+    assert edits.remove_goal(c, 0, 5) is c
+
+
+def test_stock_and_contents_edits(campaign) -> None:
+    c = edits.set_cell_items(campaign, 1, 1, 0, ["dagger", "helm"])
+    assert c.levels[1].cell_at(1, 0).stock == ("dagger", "helm")
+    with pytest.raises(ValueError, match="not an item"):
+        edits.set_cell_items(campaign, 1, 1, 0, ["goblin"])
+    with pytest.raises(ValueError, match="unknown card"):
+        edits.set_cell_items(campaign, 1, 1, 0, ["daggr"])
+    with pytest.raises(ValueError, match="only a shop"):
+        edits.set_cell_items(campaign, 1, 0, 0, ["dagger"])
+    chest = edits.place_card(campaign, 0, 2, 0, "chest")
+    filled = edits.set_cell_items(chest, 0, 2, 0, ["dagger"])
+    assert filled.levels[0].cell_at(2, 0).contents == ("dagger",)
+
+
+def test_potion_edits(campaign) -> None:
+    c = edits.set_potions(campaign, {"red": "healing", "blue": "poison", "green": ""})
+    assert dict(c.potions) == {"red": "healing", "blue": "poison"}
+    with pytest.raises(ValueError, match="each effect once"):
+        edits.set_potions(campaign, {"red": "healing", "blue": "healing"})
+    with pytest.raises(ValueError, match="not a potion effect"):
+        edits.set_potions(campaign, {"red": "flying"})
+    assert edits.set_potions(c, {"blue": "poison", "red": "healing"}) is c
+
+
+def test_card_edits(campaign) -> None:
+    entry = edits.card_entry(campaign, "goblin", {"name": "Goblin", "kind": "enemy", "attack": 5, "abilities": []})
+    assert entry == {"attack": 5}  # an override keeps what differs from the catalog
+    c = edits.set_card(campaign, "goblin", entry)
+    assert c.cards["goblin"].attack == 5 and dict(c.card_entries) == {"goblin": {"attack": 5}}
+    assert edits.remove_card(c, "goblin").cards["goblin"] == campaign.cards["goblin"]
+    new = edits.card_entry(campaign, "rat-king", {"name": "Rat King", "kind": "boss", "attack": 2, "health": 9,
+                                                  "abilities": ["-1 DAMAGE TAKEN"]})
+    c = edits.set_card(campaign, "rat-king", new)
+    assert c.cards["rat-king"].abilities and "rat-king" in c.card_entries
+    with pytest.raises(ValueError, match="ability 1"):
+        edits.card_entry(campaign, "rat-king", {"name": "Rat King", "kind": "boss", "attack": 2, "health": 9,
+                                                "abilities": ["FLIES AWAY"]})
+    with pytest.raises(ValueError, match="needs attack and health"):
+        edits.card_entry(campaign, "rat-king", {"name": "Rat King", "kind": "boss"})
+    with pytest.raises(ValueError, match="cannot change"):
+        edits.card_entry(campaign, "goblin", {"kind": "weapon"})
+    used = edits.place_card(c, 0, 2, 0, "rat-king")
+    with pytest.raises(ValueError, match="still used"):
+        edits.remove_card(used, "rat-king")
+    assert "rat-king" not in edits.remove_card(c, "rat-king").cards
+
+
+def test_hero_edits(campaign) -> None:
+    c = edits.set_hero_checked(campaign, "rogue", ["dagger"], ["helm"])
+    assert (c.hero.character, c.hero.items, c.hero.equipped) == ("rogue", ("dagger",), ("helm",))
+    with pytest.raises(ValueError, match="not a character"):
+        edits.set_hero_checked(campaign, "goblin", [], [])
+    with pytest.raises(ValueError, match="no equipment slot"):
+        edits.set_hero_checked(campaign, "warrior", [], ["red-potion"])
+
+
+def test_trace_steps_match_the_engine(campaign) -> None:
+    result = solve_level(campaign, 0, Budget(200_000, 10))
+    steps = trace_steps(campaign, 0, result.actions)
+    assert len(steps) == len(result.actions) + 1
+    state, resolver = GameState.new(campaign, 0), FatedResolver(campaign)
+    state.resolve(resolver)
+    assert steps[0].position == state.position and steps[0].turn == 1
+    for step, action in zip(steps[1:], result.actions[:-1]):
+        turn = state.turn
+        state.step(action, resolver)
+        assert (step.action, step.turn, step.position, step.health) == (action, turn, state.position, state.health)
+    assert steps[-1].left_level and steps[-1].position == (4, 1)  # onto the ladder, then down
+    assert steps[-1].turn == result.turns
+    assert steps[-1].flipped == {(1, 1), (2, 1), (3, 1), (4, 1)}
+
+
+# --------------------------------------------------------------------------- the app
+
+
+@run_async
+async def test_add_and_remove_goals(campaign_file, tmp_path) -> None:
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        app.set_level(1)
+        await pilot.press("g")
+        await fill(app, pilot, verb="kill", card="goblin")
+        assert isinstance(app.screen, FormScreen) and "slay, open or buy" in form_error(app)
+        await fill(app, pilot, verb="buy", card="shopkeepers-debt")
+        assert not isinstance(app.screen, FormScreen), form_error(app)
+        assert [g.text() for g in app.campaign.levels[1].goals] == ["Slay goblin", "Buy shopkeepers-debt"]
+        await pilot.press("G")
+        assert isinstance(app.screen, ChoiceScreen)
+        app.screen.query_one("#choice-list").highlighted = 0
+        await pilot.press("enter")
+        await pilot.pause()
+        assert [g.text() for g in app.campaign.levels[1].goals] == ["Buy shopkeepers-debt"]
+        await pilot.press("ctrl+z", "ctrl+z")
+        assert [g.text() for g in app.campaign.levels[1].goals] == ["Slay goblin"]
+        assert not app.doc.dirty
+
+
+@run_async
+async def test_shop_stock_form(campaign_file, tmp_path) -> None:
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("i")  # the starting tile: neither shop nor chest
+        assert not isinstance(app.screen, FormScreen)
+        app.set_level(1)
+        app.canvas.move_to(1, 0)
+        await pilot.press("i")
+        assert app.screen.query_one("#form-items").value == "dagger helm shopkeepers-debt"
+        await fill(app, pilot, items="dagger goblin")
+        assert "'goblin' is enemy, not an item" in form_error(app)
+        await fill(app, pilot, items="helm, dagger")
+        assert not isinstance(app.screen, FormScreen)
+        assert app.campaign.levels[1].cell_at(1, 0).stock == ("helm", "dagger")
+        await pilot.press("ctrl+z")
+        assert app.campaign.levels[1].cell_at(1, 0).stock == ("dagger", "helm", "shopkeepers-debt")
+
+
+@run_async
+async def test_potion_colours(campaign_file, tmp_path) -> None:
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f7")
+        await fill(app, pilot, red="healing", blue="healing")
+        assert "each effect once" in form_error(app)
+        await fill(app, pilot, red="healing", blue="Poison")
+        assert dict(app.campaign.potions) == {"red": "healing", "blue": "poison"}
+        assert '"potions"' in app.doc.text()
+        assert reloads(app).campaign is not None
+        await pilot.press("ctrl+z")
+        assert dict(app.campaign.potions) == {}
+
+
+@run_async
+async def test_card_definitions(campaign_file, tmp_path) -> None:
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        app.query_one(Palette).choose("goblin")
+        await pilot.press("f4")
+        assert app.screen.query_one("#form-name").value == "Goblin"
+        await fill(app, pilot, attack="5")
+        assert app.campaign.cards["goblin"].attack == 5
+        assert dict(app.campaign.card_entries) == {"goblin": {"attack": 5}}
+        await pilot.press("f4")
+        await fill(app, pilot, id="rat-king", name="Rat King", kind="boss", attack="2", health="9", gold="",
+                   ability0="FLIES AWAY", ability1="", ability2="", ability3="")
+        assert "FLIES AWAY" in form_error(app) and "vocabulary" in form_error(app)
+        await fill(app, pilot, ability0="-1 DAMAGE TAKEN")
+        assert app.campaign.cards["rat-king"].kind.value == "boss"
+        assert "rat-king" in app.query_one(Palette).cards and app.query_one(Palette).brush == "rat-king"
+        assert reloads(app).campaign.cards["rat-king"].health == 9
+        # remove: the new card, then the override (back to the catalog)
+        await app.run_action("remove_card")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        options = app.screen.query_one("#choice-list")
+        options.highlighted = [options.get_option_at_index(i).id for i in range(options.option_count)].index("rat-king")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "rat-king" not in app.campaign.cards
+        await pilot.press("ctrl+z")
+        assert "rat-king" in app.campaign.cards
+        await pilot.press("ctrl+z", "ctrl+z")
+        assert not app.doc.dirty
+
+
+@run_async
+async def test_hero_form(campaign_file, tmp_path) -> None:
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f8")
+        assert app.screen.query_one("#form-items").value == "gold gold"
+        await fill(app, pilot, character="goblin")
+        assert "not a character" in form_error(app)
+        await fill(app, pilot, character="rogue", items="gold dagger", equipped="helm")
+        hero = app.campaign.hero
+        assert (hero.character, hero.items, hero.equipped) == ("rogue", ("gold", "dagger"), ("helm",))
+        assert reloads(app).campaign is not None
+
+
+@run_async
+async def test_file_picker_opens_and_saves(campaign_file, tmp_path) -> None:
+    other = tmp_path / "other.json"
+    other.write_bytes(FIXTURE.read_bytes().replace(b"A Son's Descent", b"Another Tale"))
+    (tmp_path / "notes.txt").write_text("not a campaign")
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("ctrl+o")
+        assert isinstance(app.screen, FileScreen)
+        tree = await loaded_tree(app, pilot)
+        names = [node.data.path.name for node in tree.root.children]
+        assert "other.json" in names and "story.json" in names and "notes.txt" not in names
+        tree.focus()
+        node = next(n for n in tree.root.children if n.data.path.name == "other.json")
+        tree.move_cursor(node)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.doc.path == other and app.campaign.title == "Another Tale"
+        # save as: a folder chosen in the tree keeps the typed file name
+        (tmp_path / "out").mkdir()
+        await pilot.press("f12")
+        assert isinstance(app.screen, FileScreen)
+        app.screen.query_one("#path-input").value = str(tmp_path / "copy.json")
+        tree = await loaded_tree(app, pilot)
+        folder = next(n for n in tree.root.children if n.data.path.name == "out")
+        tree.focus()
+        tree.move_cursor(folder)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen.query_one("#path-input").value == str(tmp_path / "out" / "copy.json")
+        app.screen.query_one("#path-input").focus()
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.doc.path == tmp_path / "out" / "copy.json" and (tmp_path / "out" / "copy.json").exists()
+
+
+async def loaded_tree(app: EditorApp, pilot):
+    """The file picker's tree once its folder is read (its loader worker never completes: no settle here)."""
+    tree = app.screen.query_one("#file-tree")
+    for _ in range(200):
+        await pilot.pause(0.02)
+        if tree.root.children:
+            return tree
+    raise AssertionError("the folder tree did not load")
+
+
+def canvas_text(app: EditorApp, x: int, y: int) -> str:
+    """The middle line of the grid place (x, y) as drawn (the map is at scroll 0)."""
+    line = app.canvas.render_line(y * CELL_H + 1)
+    return line.text[x * CELL_W:(x + 1) * CELL_W]
+
+
+@run_async
+async def test_solve_and_step_through_the_solution(campaign_file, tmp_path, campaign) -> None:
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f6")
+        await settle(app, pilot)
+        solution = app.solution
+        assert solution is not None and solution.verdict == "solved"
+        status = str(app.query_one("#solve-status").render())
+        assert "Par: 4 turns, 8 health" in status and "Step 0/11" in status
+        assert app.canvas.overlay.marker == (0, 1) and "@" in canvas_text(app, 0, 1)
+        # replay the same actions in the engine: marker, turn and flips follow it
+        state, resolver = GameState.new(campaign, 0), FatedResolver(campaign)
+        state.resolve(resolver)
+        for k, action in enumerate(solution.result.actions[:6], 1):
+            turn = state.turn
+            state.step(action, resolver)
+            await pilot.press("full_stop")
+            assert app.step_index == k
+            assert app.canvas.overlay.marker == state.position
+            status = str(app.query_one("#solve-status").render())
+            assert f"Step {k}/11, turn {turn}: {action}" in status
+        assert app.canvas.overlay.flipped == {(1, 1), (2, 1)}
+        assert "@" in canvas_text(app, 2, 1) and "@" not in canvas_text(app, 0, 1)
+        await pilot.press("comma", "comma")
+        assert app.step_index == 4 and app.canvas.overlay.marker == (1, 1)
+        assert "Step 4/11, turn 2: flip E" in str(app.query_one("#solve-status").render())
+        for _ in range(20):
+            await pilot.press("full_stop")
+        assert app.step_index == 11 and app.canvas.overlay.marker == (4, 1)
+        assert "takes the ladder" in str(app.query_one("#solve-status").render())
+        await pilot.press("escape")
+        assert app.canvas.overlay is None and app.step_index is None
+        assert "@" not in canvas_text(app, 4, 1)
+        assert "Par: 4 turns" in str(app.query_one("#solve-status").render())
+        await pilot.press("full_stop")  # not stepping: nothing happens
+        assert app.step_index is None
+
+
+@run_async
+async def test_solve_verdicts_and_edits_end_the_steps(campaign_file, tmp_path) -> None:
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        app.set_level(2)
+        app.canvas.move_to(2, 0)
+        await pilot.press("w")  # wall the exit off
+        await settle(app, pilot)
+        await pilot.press("f6")
+        await settle(app, pilot)
+        status = str(app.query_one("#solve-status").render())
+        assert "Unsolvable" in status and "cannot be reached" in status and app.canvas.overlay is None
+        await pilot.press("ctrl+z")
+        app.solve_budget = Budget(2, 5.0)
+        app.set_level(1)
+        await pilot.press("f6")
+        await settle(app, pilot)
+        assert "Unknown" in str(app.query_one("#solve-status").render())
+        app.solve_budget = Budget(200_000, 10.0)
+        await pilot.press("f6")
+        await settle(app, pilot)
+        assert app.step_index == 0 and app.canvas.overlay is not None
+        await pilot.press("full_stop", "f")  # an edit: the solution no longer fits the map
+        assert app.canvas.overlay is None and app.step_index is None
+        assert "Before the last edit" in str(app.query_one("#solve-status").render())
