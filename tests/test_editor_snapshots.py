@@ -67,3 +67,30 @@ def test_help_screen(snap_compare, app) -> None:
 
 def test_quit_guard_dialog(snap_compare, app) -> None:
     assert snap_compare(app, terminal_size=(110, 32), run_before=steps("down", "right", "f", "ctrl+q"))
+
+
+def test_solution_steps(snap_compare, app) -> None:
+    # F6 solves the first level; five steps on: the hero marker, the cards flipped so far, the par and the step
+    assert snap_compare(app, terminal_size=(110, 32),
+                        run_before=steps("f6", "full_stop", "full_stop", "full_stop", "full_stop", "full_stop"))
+
+
+def test_unsolvable_verdict(snap_compare, app) -> None:
+    # the exit of the last level walled off: the solver's reason in the problems panel
+    assert snap_compare(app, terminal_size=(110, 32),
+                        run_before=steps("ctrl+l", "down", "down", "down", "ctrl+g", "right", "right", "w", "f6"))
+
+
+def test_card_form(snap_compare, app) -> None:
+    assert snap_compare(app, terminal_size=(110, 40),
+                        run_before=steps("ctrl+f", *"goblin", "enter", "f4"))
+
+
+def test_card_form_ability_error(snap_compare, app) -> None:
+    assert snap_compare(app, terminal_size=(110, 40),
+                        run_before=steps("ctrl+f", *"goblin", "enter", "f4", "tab", "tab", "tab", "tab", "tab",
+                                         "tab", "tab", "tab", "tab", *"FLIES", "enter"))
+
+
+def test_potion_form(snap_compare, app) -> None:
+    assert snap_compare(app, terminal_size=(110, 36), run_before=steps("f7"))
