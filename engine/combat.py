@@ -41,13 +41,17 @@ class CombatRules:
             self.foes[e] = (health, poison, paralysed, attack)
 
     def _restore_distant_foes(self) -> None:
-        """Leaving combat (a successful flee, a teleport): an enemy's health is completely restored."""
+        """Leaving combat (a successful flee, a teleport): an enemy's health is completely restored.
+
+        Project (docs/rules.md, "Enemy poison"): its poison ends too. An enemy only has a
+        turn in combat ("before he performs an action"), so one left behind never suffers.
+        """
         if not self.foes:
             return
         near = {e for _, e in self.adjacent_enemies()}
         for e, (h, p, z, a) in list(self.foes.items()):
-            if e not in near and h != self.d.card[e].health:
-                self._set_foe(e, self.d.card[e].health, p, z, a)
+            if e not in near and (p or h != self.d.card[e].health):
+                self._set_foe(e, self.d.card[e].health, 0, z, a)
 
     def _poison_foes(self) -> None:
         """POISON on an enemy: -1 health at the beginning of the turn of the player who poisoned him."""
@@ -163,6 +167,8 @@ class CombatRules:
         if self.log is not None:
             self._say("Flees to {}.", self.where(j))
         self._restore_distant_foes()
+        # Fleeing next to another enemy: the turn is at step 4 all the same; "the player reenters
+        # combat" at the start of his next turn (docs/rules.md, "Fleeing").
         self._arrive(j)
 
     # ------------------------------------------------------------------ the combat turn sequence
@@ -198,7 +204,8 @@ class CombatRules:
             self._then((CombatRules._step_attack_roll,))
             return
         dealt = st.attack_damage(total, self.atk_bonus)
-        self._say("Attack: {} from rolls totalling {} (modifier {:+d}).", dealt, total, st.attack_roll + self.atk_bonus)
+        if self.log is not None:
+            self._say("Attack: {} from rolls totalling {} (modifier {:+d}).", dealt, total, st.attack_roll + self.atk_bonus)
         damage += dealt
         if n in st.again:
             self._say("ATTACK AGAIN.")
@@ -231,7 +238,8 @@ class CombatRules:
         card = self.d.card[target]
         if damage > 0:
             h -= damage
-            self._say("Deals {} to {}: {} health left.", damage, card.name, max(h, 0))
+            if self.log is not None:
+                self._say("Deals {} to {}: {} health left.", damage, card.name, max(h, 0))
         else:
             self._say("The attack does nothing.")
         if h <= 0:
@@ -301,14 +309,16 @@ class CombatRules:
         attack = (card.attack or 0) + self._foe(e)[3] + (doubled if doubled >= 0 else 0)
         damage = attack - self.stats.damage_taken
         if damage <= 0:
-            self._say("{} attacks for {}: no damage taken.", card.name, max(attack, 0))
+            if self.log is not None:
+                self._say("{} attacks for {}: no damage taken.", card.name, max(attack, 0))
             return
-        self._hurt(damage, f"{card.name} attacks for {attack}")
+        # The reason is only ever logged: no formatting when the log is off.
+        self._hurt(damage, f"{card.name} attacks for {attack}" if self.log is not None else "")
 
     def _step_combat_over(self) -> None:
         """The combat turn ends the turn unless every adjacent enemy is slain."""
         self.fight = None
-        if self.adjacent_enemies():
+        if self._engaged():
             self._end_turn_now()
         else:
             self._resume_after_combat()

@@ -97,7 +97,19 @@ class Dungeon:
         self.flip_to = tuple(flip_to)  # the card at the end of each of the tile's paths, or -1
         self.grid_to = tuple(grid_to)  # the orthogonal neighbour, whatever the paths (MOVE TO ANY ADJACENT TILE)
         self.neighbours = tuple(tuple((d, j) for d, j in enumerate(adj) if j >= 0) for adj in adjacent)
+        self.near = tuple(tuple(j for _, j in row) for row in self.neighbours)  # the ADJACENT TILEs alone
         self._stats: dict[tuple, Stats] = {}
+        self._stats_by_hand: dict[tuple, Stats] = {}
+        self.equip_cache: dict[tuple, tuple | None] = {}  # (equipment, card) -> ItemRules._equipped_with
+
+    def stats_for(self, equipment: tuple[str, ...], hand: tuple[str, ...]) -> Stats:
+        """:meth:`stats` for this equipment and the artifacts in this hand (cached by the whole hand)."""
+        key = (equipment, hand)
+        stats = self._stats_by_hand.get(key)
+        if stats is None:
+            artifacts = tuple(c for c in hand if self.cards[c].kind is CardKind.ARTIFACT)
+            stats = self._stats_by_hand[key] = self.stats(equipment, artifacts)
+        return stats
 
     def stats(self, equipment: tuple[str, ...], artifacts: tuple[str, ...]) -> Stats:
         """The hero's Stats for this equipment and these artifacts in hand (cached)."""

@@ -19,7 +19,7 @@ class Stats:
     __slots__ = (
         "max_health", "attack_roll", "damage_taken", "movement", "min_attack", "double_damage",
         "block", "reroll", "misses", "again", "can_flee", "cannot_flee", "avoid_trap",
-        "discount", "fountain_bonus", "poison_heals", "spell_cooldown",
+        "discount", "fountain_bonus", "poison_heals", "spell_cooldown", "_flee",
     )
 
     def __init__(self, cards: Iterable[CardDef]) -> None:
@@ -45,6 +45,8 @@ class Stats:
             for a in card.abilities:
                 self._add(a, reroll)
         self.reroll = tuple(reroll)
+        # Stats never change once built (they are cached by equipment): the flee faces are worked out once.
+        self._flee = self.can_flee if self.cannot_flee else self.can_flee | {4, 5, 6}
 
     def _add(self, a, reroll: list[int]) -> None:
         kind, x = a.kind, a.x or 0
@@ -90,9 +92,7 @@ class Stats:
 
         A warrior (CANNOT FLEE) flees only by rolling an item's X; everyone else on 4, 5, 6 or X.
         """
-        if self.cannot_flee:
-            return self.can_flee
-        return self.can_flee | {4, 5, 6}
+        return self._flee
 
     def attack_damage(self, total: int, bonus: int = 0) -> int:
         """The damage of one attack whose rolls sum to ``total`` ("ATTACK ROLL", Exceptional Rules).

@@ -32,8 +32,7 @@ class ItemRules:
     # ------------------------------------------------------------------ the hand
 
     def _restat(self) -> None:
-        artifacts = tuple(c for c in self.hand if self.d.cards[c].kind is CardKind.ARTIFACT)
-        self.stats = self.d.stats(self.equip, artifacts)
+        self.stats = self.d.stats_for(self.equip, self.hand)
 
     def _gain(self, card_id: str) -> None:
         """A card goes to the hand. Gold is counted; an artifact's +X TO MAX HEALTH also adds X health."""
@@ -80,7 +79,7 @@ class ItemRules:
                         out.extend(_action("throw", card.colour, "NESW"[dr]) for dr, _ in foes)
                 elif kind is CardKind.SCROLL:
                     self._scroll_actions(c, card, out)
-                elif card.slot is not None and self._equipped_with(c) not in (None, self.equip):
+                elif card.slot is not None and self._equipped_with_cached(c) not in (None, self.equip):
                     out.append(_action("equip", c))
         if self.equip != NOTHING_EQUIPPED:
             for c in dict.fromkeys(self.equip):
@@ -96,6 +95,15 @@ class ItemRules:
                     out.append(_action("sell", c))
 
     # ------------------------------------------------------------------ equipment
+
+    def _equipped_with_cached(self, card_id: str) -> tuple[str, ...] | None:
+        """:meth:`_equipped_with`, remembered per (equipment, card): it reads nothing else of the state."""
+        cache = self.d.equip_cache
+        key = (self.equip, card_id)
+        hit = cache.get(key, cache)
+        if hit is cache:
+            hit = cache[key] = self._equipped_with(card_id)
+        return hit
 
     def _equipped_with(self, card_id: str) -> tuple[str, ...] | None:
         """The equipment after equipping ``card_id``, or None when a cursed item is in the way.
@@ -323,8 +331,9 @@ class ItemRules:
     def _scroll_actions(self, c: str, card, out: list[Action]) -> None:
         kind = card.abilities[0].kind if card.abilities else ""
         if kind == "identify":
-            for colour in POTION_COLOURS:
-                if not self.identified >> POTION_COLOURS.index(colour) & 1 and self._potion(colour):
+            identified = self.identified
+            for i, colour in enumerate(POTION_COLOURS):
+                if not identified >> i & 1 and self._potion(colour):
                     out.append(_action("read", c, colour))
         elif kind == "move-adjacent":
             grid = self.d.grid_to[self.pos]

@@ -55,11 +55,29 @@ class ScoreStore:
         self.path = Path(path) if path is not None else default_db_path()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
-        self._db.execute(
-            "CREATE TABLE IF NOT EXISTS campaigns (hash TEXT PRIMARY KEY, id TEXT NOT NULL, title TEXT NOT NULL)"
-        )
+        self._setup()
+
+    def _setup(self) -> None:
+        """WAL mode and the campaigns table, retried while other processes hold the lock.
+
+        Switching a new database to WAL needs an exclusive lock and SQLite does not call the
+        busy handler for it, so processes creating one database at once must retry here.
+        """
+        deadline = time.monotonic() + BUSY_TIMEOUT_S
+        delay = 0.01
+        while True:
+            try:
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute(
+                    "CREATE TABLE IF NOT EXISTS campaigns (hash TEXT PRIMARY KEY, id TEXT NOT NULL, title TEXT NOT NULL)"
+                )
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(delay)
+                delay = min(delay * 2, 0.5)
 
     def close(self) -> None:
         self._db.close()

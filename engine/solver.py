@@ -134,6 +134,7 @@ class Relaxation:
             self.dist.append(tuple(self._bfs(w, lo, hi) for w, _ in ways))
         self._down = bytes.maketrans(bytes([DOWN, UP, CLEARED]), b"\x01\x00\x00")
         self._fcache: dict = {}
+        self._bcache: dict = {}  # (level, mask, local cell, steps left, face-down entries left, campaign) -> bound
         self.start_bound = self._start_bounds()
 
     def _bfs(self, w: int, lo: int, hi: int) -> list:
@@ -257,18 +258,42 @@ class Relaxation:
 
         ``hint`` = (level, mask) of the state ``s`` came from, to update the face-down counts cheaply.
         """
+        return self.bound_masked(s, campaign_mode, self.mask(s), hint[1] if hint is not None and hint[0] == s.level else None)
+
+    def bound_masked(self, s: GameState, campaign_mode: bool, mask: bytes, hint: bytes | None = None) -> float:
+        """:meth:`bound` given ``mask`` = ``self.mask(s)`` and the mask of a state of the same level it came from.
+
+        The bound depends only on the level, the mask, the tile and what is left of the turn, so it is
+        cached on those (the face-down counts behind it are cached on the mask alone).
+        """
         li = s.level
         lo = self.d.level_range[li][0]
         r, k_now = self.remaining(s)
-        counts = self.face_down_counts(li, self.mask(s), hint[1] if hint is not None and hint[0] == li else None)
         i = s.pos - lo
+        key = (li, mask, i, r, k_now, campaign_mode)
+        best = self._bcache.get(key)
+        if best is not None:
+            return best
+        counts = self.face_down_counts(li, mask, hint)
         best = INF
-        for k, (_, to) in enumerate(self.ways[li]):
-            t = self._term(self.dist[li][k][i], self._count_at(li, counts[k], k, i), r, k_now)
+        for k, (w, to) in enumerate(self.ways[li]):
+            # _count_at, inlined: face-down tiles on the best route from i to way out k (i itself not counted).
+            if i == w - lo:
+                f = 0
+            else:
+                enter = counts[k]
+                f = INF
+                for j in self.local[li][i]:
+                    if enter[j] < f:
+                        f = enter[j]
+            t = self._term(self.dist[li][k][i], f, r, k_now)
             if campaign_mode and to >= 0:
                 t += 1 + self.start_bound[to]
             if t < best:
                 best = t
+        if len(self._bcache) > 400_000:
+            self._bcache.clear()
+        self._bcache[key] = best
         return best
 
 
@@ -303,7 +328,9 @@ class Fronts:
                 inert.add(cid)
         self.inert = frozenset(inert)
         self.fronts: dict = {}
+        self._splits: dict = {}  # hand -> (strict, loose): hands recur across many states
         self._sig = self._signature_getter(probe)
+        self._signature = self._signature_builder(probe, self._sig)
 
     @staticmethod
     def _signature_getter(probe: GameState):
@@ -321,30 +348,69 @@ class Fronts:
         rest = [i for i in range(len(k)) if i not in spots]
         return itemgetter(*rest)
 
+    @staticmethod
+    def _signature_builder(probe: GameState, getter):
+        """``(getter(s.key()), strict)`` flattened and built straight from the state, without the full key.
+
+        Any injective encoding of the same fields serves as a dict key; this one is checked against
+        ``getter(key())`` on the probe with every plain field set to a distinct value, so a field added
+        to, removed from or moved in ``key()`` falls back to the key-based signature.
+        """
+        def direct(s: GameState, strict: tuple) -> tuple:
+            foes, visitors = s.foes, s.visitors
+            return (
+                s.level, s.pos, s.equip,
+                s.atk_bonus, s.max_bonus, s.poison, s.antidote, s.paralysed, s.cooldown,
+                bytes(s.faces), s.draws.tobytes(),
+                tuple(sorted(foes.items())) if foes else (),
+                tuple(sorted(visitors.items())) if visitors else (),
+                s.bought, s.identified, s.phase, s.moves, s.pure, s.repeated, s.moved,
+                s.pending_level, s.deferred, s.subject, s.todo, s.awaiting, s.fight, s.outcome, strict,
+            )
+
+        def via_key(s: GameState, strict: tuple) -> tuple:
+            return (*getter(s.key()), strict)
+
+        trial = probe.clone()
+        for n, name in enumerate(("level", "pos", "equip", "atk_bonus", "max_bonus", "poison", "antidote",
+                                  "paralysed", "cooldown", "bought", "identified", "phase", "moves", "pure",
+                                  "repeated", "moved", "pending_level", "deferred", "subject", "todo",
+                                  "awaiting", "fight", "outcome")):
+            setattr(trial, name, 1000 + n)
+        for s in (probe, trial):
+            if direct(s, ()) != via_key(s, ()):
+                return via_key
+        return direct
+
     def split(self, s: GameState) -> tuple[tuple, tuple]:
-        inert = self.inert
-        if not s.hand:
+        hand = s.hand
+        if not hand:
             return (), ()
-        strict = tuple(c for c in s.hand if c not in inert)
-        loose = tuple(c for c in s.hand if c in inert)
-        return strict, loose
+        hit = self._splits.get(hand)
+        if hit is None:
+            inert = self.inert
+            strict = tuple(c for c in hand if c not in inert)
+            loose = tuple(c for c in hand if c in inert)
+            hit = self._splits[hand] = (strict, loose)
+        return hit
 
     def admit(self, s: GameState) -> list | None:
         """The state's entry if no known state dominates it (entries it dominates are retired), else None."""
         strict, loose = self.split(s)
-        sig = (self._sig(s.key()), strict)
+        sig = self._signature(s, strict)
         t, h, g = s.turn, s.health, s.gold
         front = self.fronts.get(sig)
         if front is None:
             entry = [t, h, g, loose, True]
             self.fronts[sig] = [entry]
             return entry
+        # (``not x or _within(x, y)`` is ``_within(x, y)`` without the call when x holds no inert card.)
         for e in front:
-            if e[0] <= t and e[1] >= h and e[2] >= g and _within(loose, e[3]):
+            if e[0] <= t and e[1] >= h and e[2] >= g and (not loose or _within(loose, e[3])):
                 return None
         keep = []
         for e in front:
-            if t <= e[0] and h >= e[1] and g >= e[2] and _within(e[3], loose):
+            if t <= e[0] and h >= e[1] and g >= e[2] and (not e[3] or _within(e[3], loose)):
                 e[4] = False
             else:
                 keep.append(e)
@@ -368,8 +434,33 @@ class _ExactTable:
         return [s.turn, s.health, s.gold, (), True]
 
 
-def _no_bound(s: GameState, campaign_mode: bool, hint=None) -> int:
+def _no_bound(s: GameState, campaign_mode: bool, mask=None, hint=None) -> int:
     return 0
+
+
+def _getter(cells: list):
+    """A function of ``faces`` giving the tuple of the faces of ``cells`` (in C)."""
+    if len(cells) > 1:
+        return itemgetter(*cells)
+    if cells:
+        only = cells[0]
+        return lambda faces: (faces[only],)
+    return lambda faces: ()
+
+
+def _merged(forget: tuple) -> tuple:
+    """``_left_behind``'s ranges per level with neighbouring ranges joined (one slice assignment each)."""
+    out = []
+    for ranges in forget:
+        joined = []
+        for lo, hi, initial, zeros in ranges:
+            if joined and joined[-1][1] == lo:
+                plo, _, pinit, pzeros = joined[-1]
+                joined[-1] = (plo, hi, pinit + initial, pzeros + zeros)
+            else:
+                joined.append((lo, hi, initial, zeros))
+        out.append(tuple(joined))
+    return tuple(out)
 
 
 def _no_ceiling(s: GameState, finish: int) -> float:
@@ -474,27 +565,40 @@ class _Search:
         relax, fronts, resolver, trace, d = self.relax, self.fronts, self.resolver, self.trace, self.d
         cm = self.campaign_mode
         root = self.root
-        bound = _no_bound if self.reference else relax.bound
+        bound = _no_bound if self.reference else relax.bound_masked
         ceiling = _no_ceiling if self.reference else self.ceiling.bound
-        h0 = bound(root, cm)
+        mask = relax.mask
+        m0 = mask(root)
+        h0 = bound(root, cm, m0)
         self.parents: list = [(-1, None)]
         if h0 == INF:
             return UNSOLVABLE, None, None, None, True
         entry = fronts.admit(root)
-        heap = [(root.turn + h0, h0, -root.health, 0, root, entry)]
+        # Heap entries: (f, h, -health, node, state, front entry, the state's face-down mask for its children's hint).
+        heap = [(root.turn + h0, h0, -root.health, 0, root, entry, m0)]
         best = None  # (turns, health, node)
         counter = 0
         level_enemies = [j for j in range(len(d.cells)) if d.kind[j] == ENEMY]
+        # Enemies not yet seen slain, and a getter of their faces (one C call per expansion, not a loop).
+        unslain = [e for e in level_enemies if e not in trace.slain]
+        unslain_faces = _getter(unslain)
         goal_levels = [li for li in range(len(d.goals)) if d.goals[li]]
         max_states = self.budget.max_states
         exhausted = True
+        finish_turn = self.finish_turn
+        resets = _merged(self.forget)
+        parents = self.parents
+        admit = fronts.admit
+        heappush, heappop = heapq.heappush, heapq.heappop
+        low = trace.foe_low
+        expanded = generated = 0
         while heap:
-            f, h, neg_health, node, s, entry = heapq.heappop(heap)
+            f, h, neg_health, node, s, entry, hint = heappop(heap)
             if not entry[4]:
                 continue
             if best is not None and f > best[0]:
                 break
-            done = self.finish_turn(s)
+            done = finish_turn(s)
             if done is not None:
                 if best is None or -neg_health > best[1]:
                     best = (done, -neg_health, node)
@@ -503,55 +607,59 @@ class _Search:
                 continue
             if best is not None and ceiling(s, best[0]) <= best[1]:
                 continue  # the tiebreak: this line cannot end with more health
-            if self.expanded >= max_states or (self.expanded & 255 == 0 and time.perf_counter() > deadline):
+            if expanded >= max_states or (expanded & 255 == 0 and time.perf_counter() > deadline):
                 exhausted = False
                 break
-            self.expanded += 1
+            expanded += 1
             if goal_levels and s.level not in trace.goals_met and d.goals[s.level] and s.goals_met():
                 trace.goals_met.add(s.level)
-            hint = (s.level, relax.mask(s))
+            level = s.level
             for action in s.legal_actions():
                 c = s.clone()
                 c.apply(action)
                 if c.chance is not None:
                     c.resolve(resolver)
-                self.generated += 1
+                generated += 1
                 if c.outcome == DEAD:
                     self._note_death(s, c, action)
                     continue
-                forget = self.forget[c.level]
-                if forget:
+                reset = resets[c.level]
+                if reset:
                     faces, draws = c.faces, c.draws
-                    for lo, hi, initial, zeros in forget:
+                    for lo, hi, initial, zeros in reset:
                         faces[lo:hi] = initial
                         draws[lo:hi] = zeros
                 if c.level > trace.deepest:
                     trace.deepest = c.level
                 if c.foes:
-                    low = trace.foe_low
-                    for e, (fh, *_rest) in c.foes.items():
-                        if fh < low.get(e, INF):
-                            low[e] = fh
+                    for e, foe in c.foes.items():
+                        if foe[0] < low.get(e, INF):
+                            low[e] = foe[0]
                 if c.gold > trace.max_gold:
                     trace.max_gold = c.gold
-                e_entry = fronts.admit(c)
+                e_entry = admit(c)
                 if e_entry is None:
                     continue
-                fin = self.finish_turn(c)
+                fin = finish_turn(c)
                 if fin is not None:
-                    ch, fc = 0, fin
+                    ch, fc, mc = 0, fin, None
                 else:
-                    ch = bound(c, cm, hint)
+                    mc = mask(c)
+                    ch = bound(c, cm, mc, hint if c.level == level else None)
                     if ch == INF:
                         continue
                     fc = c.turn + ch
                 counter += 1
-                self.parents.append((node, str(action)))
-                heapq.heappush(heap, (fc, ch, -c.health, counter, c, e_entry))
-            faces = s.faces
-            for e in level_enemies:
-                if faces[e] == CLEARED and e not in trace.slain:
-                    trace.slain.add(e)
+                parents.append((node, action))
+                heappush(heap, (fc, ch, -c.health, counter, c, e_entry, mc))
+            if unslain and CLEARED in unslain_faces(s.faces):
+                faces = s.faces
+                for e in unslain:
+                    if faces[e] == CLEARED:
+                        trace.slain.add(e)
+                unslain = [e for e in unslain if e not in trace.slain]
+                unslain_faces = _getter(unslain)
+        self.expanded, self.generated = expanded, generated
         self.seconds = time.perf_counter() - start
         if best is not None:
             health_exact = exhausted or (heap != [] and heap[0][0] > best[0]) or best[1] >= relax.health_cap
@@ -576,7 +684,7 @@ class _Search:
         out = []
         while node > 0:
             node, action = self.parents[node]
-            out.append(action)
+            out.append(str(action))
         return out[::-1]
 
 
@@ -626,28 +734,49 @@ class _HealthCeiling:
                         elif cid in gain:
                             spots.append((j, "gain", gain[cid]))
             self.cells.append(tuple(spots))
+        # Caches: hand -> -1 (a potion of healing) or the +X it holds; (level, faces of its spots) -> _left_on_map.
+        self._hands: dict = {}
+        self._spots: dict = {}
+        self._spot_faces = tuple(_getter([j for j, _, _ in spots]) for spots in self.cells)
 
     def bound(self, s: GameState, finish: int) -> int:
         cap = self.cap
         hand = s.hand
-        if any(c in self.potions for c in hand):
+        held = self._hands.get(hand)
+        if held is None:
+            # A potion of healing in hand: the cap; else the +X to come from the hand.
+            held = self._hands[hand] = (-1 if any(c in self.potions for c in hand)
+                                        else sum(self.gain.get(c, 0) for c in hand))
+        if held < 0:
             return cap
-        faces = s.faces
-        extra = sum(self.gain.get(c, 0) for c in hand)
+        level = s.level
+        spots = self._spot_faces[level](s.faces)
+        left = self._spots.get((level, spots))
+        if left is None:
+            left = self._spots[(level, spots)] = self._left_on_map(level, spots)
+        if not left:
+            return cap
+        extra, per_turn = left
+        return min(cap, s.health + held + extra + per_turn * (finish - s.turn + self.slack))
+
+    def _left_on_map(self, level: int, spots: tuple) -> tuple:
+        """(every +X still to be had, healing per turn) from the level's spots whose faces are ``spots``;
+        () while a potion of healing is still on the map."""
+        extra = 0
         per_turn = self.poison
         fountain = False
-        for j, what, x in self.cells[s.level]:
-            if faces[j] == CLEARED:
+        for (j, what, x), face in zip(self.cells[level], spots):
+            if face == CLEARED:
                 continue
             if what == "potion":
-                return cap
+                return ()
             if what == "gain":
                 extra += x
             else:
                 fountain = True
         if fountain:
             per_turn += self.fountain
-        return min(cap, s.health + extra + per_turn * (finish - s.turn + self.slack))
+        return extra, per_turn
 
 
 def _left_behind(d) -> tuple:
@@ -655,8 +784,8 @@ def _left_behind(d) -> tuple:
 
     Their faces and dice draws can never matter again, so the search resets them to the
     initial values: states that differ only in how a left level was played merge. (Their
-    enemies' state in ``foes`` is kept: a poisoned enemy left behind still suffers, and may
-    still be slain for its loot.) The witness is replayed from its actions, so it is unaffected.
+    enemies' entries in ``foes`` are kept as they are; leaving combat already ends an enemy's
+    poison, see docs/rules.md.) The witness is replayed from its actions, so it is unaffected.
     """
     n = len(d.level_range)
     step = [set() for _ in range(n)]

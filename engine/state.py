@@ -107,19 +107,44 @@ class GameState(CombatRules, ItemRules):
         return s
 
     def clone(self) -> "GameState":
+        # One plain assignment per field: the solver clones once per generated state, and
+        # multi-target assignments build and unpack a tuple each.
         s = object.__new__(GameState)
-        s.d, s.log = self.d, (self.log[:] if self.log is not None else None)
-        s.level, s.pos, s.health, s.gold, s.turn = self.level, self.pos, self.health, self.gold, self.turn
-        s.hand, s.equip, s.stats = self.hand, self.equip, self.stats
-        s.atk_bonus, s.max_bonus, s.poison, s.antidote = self.atk_bonus, self.max_bonus, self.poison, self.antidote
-        s.paralysed, s.cooldown = self.paralysed, self.cooldown
-        s.faces, s.draws = self.faces[:], self.draws[:]
+        s.d = self.d
+        s.log = self.log[:] if self.log is not None else None
+        s.level = self.level
+        s.pos = self.pos
+        s.health = self.health
+        s.gold = self.gold
+        s.turn = self.turn
+        s.hand = self.hand
+        s.equip = self.equip
+        s.stats = self.stats
+        s.atk_bonus = self.atk_bonus
+        s.max_bonus = self.max_bonus
+        s.poison = self.poison
+        s.antidote = self.antidote
+        s.paralysed = self.paralysed
+        s.cooldown = self.cooldown
+        s.faces = self.faces[:]
+        s.draws = self.draws[:]
         s.foes = self.foes.copy() if self.foes else {}
         s.visitors = self.visitors.copy() if self.visitors else {}
-        s.bought, s.identified = self.bought, self.identified
-        s.phase, s.moves, s.pure, s.repeated, s.moved = self.phase, self.moves, self.pure, self.repeated, self.moved
-        s.pending_level, s.deferred, s.subject = self.pending_level, self.deferred, self.subject
-        s.todo, s.awaiting, s.chance, s.fight, s.outcome = self.todo, self.awaiting, self.chance, self.fight, self.outcome
+        s.bought = self.bought
+        s.identified = self.identified
+        s.phase = self.phase
+        s.moves = self.moves
+        s.pure = self.pure
+        s.repeated = self.repeated
+        s.moved = self.moved
+        s.pending_level = self.pending_level
+        s.deferred = self.deferred
+        s.subject = self.subject
+        s.todo = self.todo
+        s.awaiting = self.awaiting
+        s.chance = self.chance
+        s.fight = self.fight
+        s.outcome = self.outcome
         return s
 
     def key(self) -> tuple:
@@ -210,6 +235,14 @@ class GameState(CombatRules, ItemRules):
             elif visitors and j in visitors:
                 out.append((dr, visitors[j]))
         return out
+
+    def _engaged(self) -> bool:
+        """``bool(self.adjacent_enemies())`` without building the list (asked after every move and flip)."""
+        faces, kind, visitors = self.faces, self.d.kind, self.visitors
+        for j in self.d.near[self.pos]:
+            if (faces[j] == UP and kind[j] == ENEMY) or (visitors and j in visitors):
+                return True
+        return False
 
     def goals_met(self, level: int | None = None) -> bool:
         """Level goals (slay / open / buy) are all met (DESIGN: Campaign)."""
@@ -322,14 +355,15 @@ class GameState(CombatRules, ItemRules):
         self.todo = self.todo + steps[::-1]
 
     def _run(self) -> None:
-        while self.todo and self.chance is None and self.outcome is None:
-            todo = self.todo
+        todo = self.todo
+        while todo and self.chance is None and self.outcome is None:
             step = todo[-1]
             self.todo = todo[:-1]
             if len(step) == 1:
                 step[0](self)
             else:
                 step[0](self, *step[1:])
+            todo = self.todo
 
     def _say(self, text: str, *args) -> None:
         if self.log is not None:
@@ -348,7 +382,8 @@ class GameState(CombatRules, ItemRules):
 
     def _hurt(self, amount: int, why: str) -> None:
         self.health -= amount
-        self._say("{}: loses {} health, health {}/{}.", why, amount, self.health, self.max_health)
+        if self.log is not None:
+            self._say("{}: loses {} health, health {}/{}.", why, amount, self.health, self.max_health)
         if self.health <= 0:
             self._die(why)
 
@@ -450,7 +485,7 @@ class GameState(CombatRules, ItemRules):
     def _start_phase(self) -> None:
         self.moves = 1 + self.stats.movement
         self.pure, self.repeated, self.moved = True, False, False
-        if self.adjacent_enemies():
+        if self._engaged():
             self.phase = COMBAT
             self._say("In combat: attack or flee.")
         else:
@@ -458,7 +493,7 @@ class GameState(CombatRules, ItemRules):
 
     def _step_settle(self) -> None:
         """Step 3, interact: moving (or flipping) next to an enemy starts combat now."""
-        if (self.phase == STEP1 or self.phase == MOVING) and self.adjacent_enemies():
+        if (self.phase == STEP1 or self.phase == MOVING) and self._engaged():
             self.phase = COMBAT
             self.pure = False
             self._say("An enemy is on an adjacent tile: combat begins.")
@@ -484,7 +519,9 @@ class GameState(CombatRules, ItemRules):
             self._say("Flips {}: {}.", action.arg, self.where(j))
         if kind == TRAP:
             self._then((GameState._step_trap, j), (GameState._step_settle,))
-        elif kind == ARTIFACT:
+        elif kind == ARTIFACT and self.d.adjacent[self.pos][dr] == j:
+            # ADJACENT TILE: "Players may not ... pick up cards that are not on an adjacent tile";
+            # an artifact with no path back stays face up until the hero moves onto it.
             self._take_card(j)
             self._then((GameState._step_settle,))
         else:
