@@ -3,9 +3,10 @@
     python benchmarks/bench_editor.py [--size 64] [--moves 200]
 
 Targets (issue): first frame under 1 s; a cursor move under 16 ms. The move is
-measured two ways: the canvas work alone (invalidate the two grid rows and render
-the lines they cover, which is what the Line API repaints), and a whole key press
-through Textual (event, bindings, message to the inspector, screen update).
+measured three ways: the canvas work alone (invalidate the two grid rows and render
+the lines they cover, which is what the Line API repaints); the wall time of a whole
+key press through Pilot (which includes Pilot's own waiting); and the app-side CPU of
+a cursor key: CPU time of the key press minus that of a key bound to nothing.
 """
 
 from __future__ import annotations
@@ -86,13 +87,19 @@ async def run(size: int, moves: int, width: int, height: int) -> dict:
 
             # a whole key press through Textual, until the screen has been updated
             canvas.focus()
-            press_times = []
+            press_times, move_cpu, idle_cpu = [], [], []
             keys = ["right", "down", "left", "up"]
             for i in range(moves // 4):
-                start = time.perf_counter()
+                start, cpu = time.perf_counter(), time.process_time()
                 await pilot.press(keys[i % 4])
                 await pilot.pause()
                 press_times.append(time.perf_counter() - start)
+                move_cpu.append(time.process_time() - cpu)
+                # the same round trip for a key bound to nothing: Pilot's and Textual's own cost
+                cpu = time.process_time()
+                await pilot.press("f13")
+                await pilot.pause()
+                idle_cpu.append(time.process_time() - cpu)
             await app.workers.wait_for_complete()
     return {
         "map": f"{size}x{size} ({size * size} cards)",
@@ -103,6 +110,9 @@ async def run(size: int, moves: int, width: int, height: int) -> dict:
         "cursor_move_canvas_ms_max": round(max(canvas_times) * 1000, 3),
         "key_press_round_trip_ms_median": round(statistics.median(press_times) * 1000, 2),
         "key_press_round_trip_ms_p95": round(sorted(press_times)[int(len(press_times) * 0.95) - 1] * 1000, 2),
+        "key_press_cpu_ms_median_cursor_move": round(statistics.median(move_cpu) * 1000, 2),
+        "key_press_cpu_ms_median_unbound_key": round(statistics.median(idle_cpu) * 1000, 2),
+        "cursor_move_app_cpu_ms": round((statistics.median(move_cpu) - statistics.median(idle_cpu)) * 1000, 2),
     }
 
 
@@ -120,8 +130,11 @@ def main(argv: list[str] | None = None) -> int:
     else:
         for key, value in result.items():
             print(f"{key:34} {value}")
-        ok = result["first_frame_s"] < 1 and result["cursor_move_canvas_ms_median"] < 16
-        print("targets (first frame < 1 s, cursor move < 16 ms):", "met" if ok else "NOT met")
+        ok_frame = result["first_frame_s"] < 1
+        ok_canvas = result["cursor_move_canvas_ms_median"] < 16
+        ok_app = result["cursor_move_app_cpu_ms"] < 16
+        print(f"first frame < 1 s: {'met' if ok_frame else 'NOT met'}; cursor move < 16 ms: "
+              f"canvas re-render {'met' if ok_canvas else 'NOT met'}, whole app-side handling {'met' if ok_app else 'NOT met'}")
     return 0
 
 

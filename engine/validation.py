@@ -59,7 +59,29 @@ def reference_validator(name: str) -> jsonschema.Draft202012Validator:
 @cache
 def fast_validator(name: str):
     handlers = {"https": lambda uri: load_schema(uri.rsplit("/", 1)[-1])}
-    return fastjsonschema.compile(load_schema(name), handlers=handlers, use_formats=False)
+    return fastjsonschema.compile(_inline_local_refs(load_schema(name)), handlers=handlers, use_formats=False)
+
+
+def _inline_local_refs(schema: dict) -> dict:
+    """The schema with each ``{"$ref": "#/$defs/x"}`` replaced by ``x`` itself.
+
+    Same verdicts (our schemas have no recursive definitions), but fastjsonschema then
+    generates one loop instead of a function call per cell, which formats the cell's name
+    on every call: a third of the time of a big campaign's validation.
+    """
+    defs = schema.get("$defs", {})
+
+    def inline(node):
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/$defs/") and len(node) == 1:
+                return inline(defs[ref.removeprefix("#/$defs/")])
+            return {k: inline(v) for k, v in node.items()}
+        if isinstance(node, list):
+            return [inline(v) for v in node]
+        return node
+
+    return inline(schema)
 
 
 def is_valid(data: object, name: str) -> bool:
