@@ -8,13 +8,30 @@ Scripted rolls (a cell's ``rolls``) make the fated dice of a test explicit.
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import json
+from pathlib import Path
 from typing import Any
 
 from cardrogue.engine.loader import load_campaign_text
 from cardrogue.engine.model import Campaign
 from cardrogue.engine.play import FatedResolver
 from cardrogue.engine.state import GameState
+
+# A fixed three-level campaign (the first bundled draft): editor and engine tests that must not
+# move with the bundled content use it.
+FIXTURE = Path(__file__).parent / "corpus" / "valid" / "three-levels.json"
+
+
+def run_async(test):
+    """Run an async test without an async pytest plugin (the project does not depend on one)."""
+
+    @functools.wraps(test)
+    def wrapper(*args, **kwargs):
+        return asyncio.run(test(*args, **kwargs))
+
+    return wrapper
 
 
 def cell(x: int, y: int, card: str, paths: str, face: str = "up", **extra: Any) -> dict:

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import asyncio
-import functools
 from pathlib import Path
 
-import pytest
 
 from cardrogue.editor.app import EditorApp
 from cardrogue.editor.files import open_document, write_recovery
@@ -17,28 +14,12 @@ from cardrogue.editor.widgets.problems import ProblemsPanel
 from cardrogue.engine.canonical import campaign_to_dict, dumps
 from cardrogue.engine.loader import load_campaign
 from cardrogue.engine.resources import default_campaign
+from helpers import run_async
 
-# A fixed three-level campaign (the first bundled draft): these tests must not move with the content.
-FIXTURE = Path(__file__).parent / "corpus" / "valid" / "three-levels.json"
 
 SIZE = (100, 32)
 
 
-def run_async(test):
-    """Run an async test without an async pytest plugin (the project does not depend on one)."""
-
-    @functools.wraps(test)
-    def wrapper(*args, **kwargs):
-        return asyncio.run(test(*args, **kwargs))
-
-    return wrapper
-
-
-@pytest.fixture
-def campaign_file(tmp_path: Path) -> Path:
-    path = tmp_path / "story.json"
-    path.write_bytes(FIXTURE.read_bytes())
-    return path
 
 
 def make_app(path: Path, tmp_path: Path) -> EditorApp:

@@ -3,8 +3,6 @@ picker, and the solver's par with its solution stepped through on the map (Pilot
 
 from __future__ import annotations
 
-import asyncio
-import functools
 from pathlib import Path
 
 import pytest
@@ -20,24 +18,11 @@ from cardrogue.engine.loader import load_campaign, load_campaign_text
 from cardrogue.engine.play import FatedResolver
 from cardrogue.engine.solver import Budget, solve_level
 from cardrogue.engine.state import GameState
+from helpers import FIXTURE, run_async
 
-FIXTURE = Path(__file__).parent / "corpus" / "valid" / "three-levels.json"
 SIZE = (100, 32)
 
 
-def run_async(test):
-    @functools.wraps(test)
-    def wrapper(*args, **kwargs):
-        return asyncio.run(test(*args, **kwargs))
-
-    return wrapper
-
-
-@pytest.fixture
-def campaign_file(tmp_path: Path) -> Path:
-    path = tmp_path / "story.json"
-    path.write_bytes(FIXTURE.read_bytes())
-    return path
 
 
 @pytest.fixture

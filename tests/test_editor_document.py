@@ -29,9 +29,8 @@ from cardrogue.engine.canonical import campaign_to_dict, dumps
 from cardrogue.engine.loader import load_campaign, load_campaign_text
 from cardrogue.engine.model import Direction
 from cardrogue.engine.resources import default_campaign
+from helpers import FIXTURE
 
-# A fixed three-level campaign (the first bundled draft): these tests must not move with the content.
-FIXTURE = Path(__file__).parent / "corpus" / "valid" / "three-levels.json"
 
 
 @pytest.fixture

@@ -13,9 +13,8 @@ import pytest
 
 from cardrogue.editor.app import EditorApp
 from cardrogue.editor.files import open_document
+from helpers import FIXTURE
 
-# A fixed three-level campaign (the first bundled draft): the snapshots must not move with the content.
-FIXTURE = Path(__file__).parent / "corpus" / "valid" / "three-levels.json"
 
 
 @pytest.fixture

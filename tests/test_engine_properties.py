@@ -1,9 +1,8 @@
 """Property tests of the engine API: random legal play, clone/key, health caps, consistency."""
 
 import random
-from pathlib import Path
 
-from helpers import cell, campaign
+from helpers import FIXTURE, campaign, cell
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -12,7 +11,7 @@ from cardrogue.engine.play import FatedResolver, RandomResolver, chance_outcomes
 from cardrogue.engine.state import GameState
 
 # A fixed three-level campaign (the first bundled draft), so these tests do not move with the content.
-SONS = load_campaign(Path(__file__).resolve().parent / "corpus" / "valid" / "three-levels.json").campaign
+SONS = load_campaign(FIXTURE).campaign
 
 # A busy level: every kind of card within a few steps.
 BUSY = campaign([

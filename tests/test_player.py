@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import functools
 from pathlib import Path
 
 import pytest
@@ -17,19 +15,11 @@ from cardrogue.editor.player.screens import EndScreen, PlayerScreen, StoryScreen
 from cardrogue.editor.player.widgets import CELL_H, CELL_W, ActionMenu, BoardView
 from cardrogue.engine.replay import verify_replay
 from cardrogue.engine.scores import ScoreStore
+from helpers import run_async
 
 SIZE = (100, 32)
 WIN_KEYS = ("right", "a", "right", "full_stop", "right", "right")  # flip E, attack, move E, end, flip E, move E
 
-
-def run_async(test):
-    """Run an async test without an async pytest plugin (the project does not depend on one)."""
-
-    @functools.wraps(test)
-    def wrapper(*args, **kwargs):
-        return asyncio.run(test(*args, **kwargs))
-
-    return wrapper
 
 
 def app_for(doc: dict, tmp_path: Path, **kw) -> PlayerApp:
