@@ -34,6 +34,7 @@ from .files import (
     clear_recovery,
     default_document,
     is_protected,
+    new_document,
     open_document,
     read_recovery,
     recover,
@@ -962,8 +963,10 @@ def run_editor(path: Path | None = None) -> int:
     if path is None:
         doc = default_document()
     elif not path.exists():
-        print(f"{path}: no such file (to start a campaign, run `cardrogue edit` and press ctrl+n)", file=sys.stderr)
-        return 2
+        if is_protected(path) or not path.expanduser().absolute().parent.is_dir():
+            print(f"{path}: cannot create a campaign there", file=sys.stderr)
+            return 2
+        doc = new_document(path)
     else:
         try:
             doc = open_document(path)

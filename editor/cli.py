@@ -31,7 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     edit = sub.add_parser("edit", help="open the editor (no argument: the bundled campaign, as a template)")
-    edit.add_argument("campaign", nargs="?", type=Path, help="campaign file to edit (created if missing)")
+    edit.add_argument("campaign", nargs="?", type=Path, help="campaign file to edit (a new one starts from the blank template)")
 
     check = sub.add_parser("check", help="validate campaign files: schema, rules and graph checks")
     check.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="campaign files or folders")
@@ -75,6 +75,8 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--max-states", type=int, default=2_000_000, help="search budget in states")
     solve.add_argument("--max-seconds", type=float, default=60.0, help="search budget in seconds")
     solve.add_argument("-o", "--output", type=Path, default=None, help="write the solution replay here")
+    solve.add_argument("--write-par", action="store_true",
+                       help="record the par in the campaign file (canonical form; par is not part of the content hash)")
     solve.add_argument("--format", choices=("text", "json"), default="text")
     return parser
 
@@ -426,6 +428,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
         from cardrogue.editor.files import atomic_write
 
         atomic_write(args.output, result.replay_text.encode("utf-8"))
+    if result.verdict == SOLVED and args.write_par:
+        if level is not None:
+            print("cardrogue: --write-par records the par of the whole campaign; drop --level", file=sys.stderr)
+            return EXIT_UNUSABLE
+        _write_par(args.campaign, campaign, result.turns, result.health)
     if args.format == "json":
         doc = {"verdict": result.verdict, "turns": result.turns, "health": result.health,
                "health_exact": result.health_exact, "reason": result.reason, "actions": list(result.actions),
@@ -449,11 +456,26 @@ def cmd_solve(args: argparse.Namespace) -> int:
             print("  solution: " + " | ".join(result.actions))
             if args.output is not None:
                 print(f"  replay written to {args.output}")
+            if args.write_par:
+                print(f"  par recorded in {args.campaign}")
         elif result.verdict == UNSOLVABLE:
             print(f"{where}: unsolvable: {result.reason} ({stats})")
         else:
             print(f"{where}: unknown: {result.reason} ({stats}); raise --max-states or --max-seconds")
     return EXIT_OK if result.verdict == SOLVED else EXIT_PROBLEMS
+
+
+def _write_par(path: Path, campaign, turns: int, health: int) -> None:
+    """Rewrite the campaign file with its par, in canonical form, atomically."""
+    from dataclasses import replace
+
+    from cardrogue.editor.files import atomic_write
+    from cardrogue.engine.canonical import campaign_to_dict, dumps
+    from cardrogue.engine.model import Par
+
+    schema_ref = campaign.source.get("$schema") if isinstance(campaign.source, dict) else None
+    text = dumps(campaign_to_dict(replace(campaign, par=Par(turns, health)), schema_ref=schema_ref))
+    atomic_write(path, text.encode("utf-8"))
 
 
 def _solve_random(campaign, args: argparse.Namespace) -> int:

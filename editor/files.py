@@ -83,6 +83,25 @@ def template_document(template: Path | None = None) -> Document:
     return _document(load_campaign(template), None, template=template)
 
 
+def new_document(path: Path) -> Document:
+    """``cardrogue edit NEW.json``: the blank template, to be saved at ``path`` (not written yet).
+
+    The campaign takes its id from the file name when that is a valid id. The document starts
+    unsaved, so quitting without saving asks first.
+    """
+    import re
+
+    from dataclasses import replace
+
+    path = path.expanduser().absolute()
+    doc = template_document()
+    if re.fullmatch(r"[a-z0-9][a-z0-9-]*", path.stem) and len(path.stem) <= 64:
+        doc.campaign = replace(doc.campaign, id=path.stem)
+    doc.path = path
+    doc._saved = None  # nothing on disk yet: the document is dirty until the first save
+    return doc
+
+
 def default_document() -> Document:
     """``cardrogue edit`` without a path: the bundled campaign as a template."""
     return template_document(default_campaign())

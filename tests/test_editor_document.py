@@ -18,6 +18,7 @@ from cardrogue.editor.files import (
     clear_recovery,
     default_document,
     is_protected,
+    new_document,
     open_document,
     read_recovery,
     recover,
@@ -224,3 +225,15 @@ def test_recovery_round_trip(doc: Document, tmp_path: Path) -> None:
     assert fresh.campaign.title == "Changed" and fresh.dirty
     clear_recovery(fresh, rec)
     assert read_recovery(fresh, rec) is None
+
+
+def test_edit_a_new_file_starts_from_the_blank_template(tmp_path):
+    """`cardrogue edit NEW.json`: a blank campaign named after the file, unsaved until ctrl+s."""
+    path = tmp_path / "goblin-toll.json"
+    doc = new_document(path)
+    assert doc.path == path and doc.campaign.id == "goblin-toll" and doc.dirty and not path.exists()
+    save_document(doc, path)
+    assert not doc.dirty
+    loaded = load_campaign(path)
+    assert loaded.ok and loaded.campaign.id == "goblin-toll"
+    assert path.read_text() == dumps(campaign_to_dict(loaded.campaign))

@@ -78,3 +78,16 @@ def test_random_dice_win_rate(corridor: Path):
 
 def test_bad_level_is_unusable(corridor: Path):
     assert cardrogue("solve", "--level", "9", str(corridor)).returncode == 2
+
+
+def test_write_par_records_it_without_changing_the_content_hash(corridor: Path, tmp_path: Path):
+    from cardrogue.engine.loader import load_campaign
+
+    before = load_campaign(corridor).campaign
+    replay = tmp_path / "corridor.replay.json"
+    done = cardrogue("solve", str(corridor), "--write-par", "-o", str(replay))
+    assert done.returncode == 0 and "par recorded" in done.stdout
+    after = load_campaign(corridor).campaign
+    assert (after.par.turns, after.par.health) == (2, 12)
+    assert after.content_hash == before.content_hash
+    assert cardrogue("verify", str(replay), "--campaign", str(corridor)).returncode == 0
