@@ -20,6 +20,42 @@ EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE = 0, 1, 2
 UNUSABLE_CODES = {"CR001", "CR002", "CR003", "CR004", "CR005", "CR006"}
 
 
+def _count(text: str) -> int:
+    """A positive whole number, at most a billion (budgets, runs)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= value <= 1_000_000_000:
+        raise argparse.ArgumentTypeError(f"{value} is out of range (1 to 1,000,000,000)")
+    return value
+
+
+def _seconds(text: str) -> float:
+    """A positive, finite number of seconds."""
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not (math.isfinite(value) and 0 < value <= 86_400):
+        raise argparse.ArgumentTypeError(f"{text} is out of range (more than 0, at most 86400 seconds)")
+    return value
+
+
+def _seed(text: str) -> int:
+    from cardrogue.engine.dice import SEED_MAX
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 0 <= value <= SEED_MAX:
+        raise argparse.ArgumentTypeError(f"a seed is 0 to {SEED_MAX}")
+    return value
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # usage errors exit 2, as argparse does, with our prefix
         self.print_usage(sys.stderr)
@@ -39,8 +75,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--strict", action="store_true", help="fail on warnings too")
     check.add_argument("-v", "--verbose", action="store_true", help="also show information (chokepoints)")
     check.add_argument("--solve", action="store_true", help="also run the solver: an unsolvable map is an error")
-    check.add_argument("--max-states", type=int, default=200_000, help="solver budget in states (with --solve)")
-    check.add_argument("--max-seconds", type=float, default=20.0, help="solver budget in seconds per file (with --solve)")
+    check.add_argument("--max-states", type=_count, default=200_000, help="solver budget in states (with --solve)")
+    check.add_argument("--max-seconds", type=_seconds, default=20.0, help="solver budget in seconds per file (with --solve)")
 
     play = sub.add_parser("play", help="play a campaign (no argument: the bundled campaign)")
     play.add_argument("campaign", nargs="?", type=Path, help="campaign file")
@@ -56,6 +92,8 @@ def build_parser() -> argparse.ArgumentParser:
     scores = sub.add_parser("scores", help="the high-score table of a campaign, or import shared replays")
     scores.add_argument("campaign", nargs="?", type=Path, help="campaign file (default: the bundled campaign)")
     scores.add_argument("--import", dest="imports", nargs="+", type=Path, metavar="REPLAY", help="verify and add replays")
+    scores.add_argument("--campaign", dest="campaign_option", type=Path, default=None,
+                        help="the campaign file (the same as the positional CAMPAIGN)")
     scores.add_argument("--scores-db", type=Path, default=None, help="high-score database (default: user data dir, or $CARDROGUE_SCORES_DB)")
     scores.add_argument("--format", choices=("text", "json"), default="text")
 
@@ -64,16 +102,16 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("actions", nargs="*", metavar="ACTION", help='actions in their text form, e.g. "flip E" "move E"')
     run.add_argument("--actions-file", type=Path, default=None, metavar="FILE", help="more actions, one per line (- for stdin)")
     run.add_argument("--level", type=int, default=None, metavar="N", help="start on level N (1-based)")
-    run.add_argument("--seed", type=int, default=None, help="random dice: per-card streams from this seed instead of the fated ones")
+    run.add_argument("--seed", type=_seed, default=None, help="random dice: per-card streams from this seed instead of the fated ones")
     run.add_argument("-o", "--output", type=Path, default=None, metavar="REPLAY", help="save the run as a replay file")
     run.add_argument("--format", choices=("text", "json"), default="text")
 
     solve = sub.add_parser("solve", help="find the par of a campaign and a solution replay")
     solve.add_argument("campaign", type=Path, help="campaign file")
     solve.add_argument("--level", type=int, default=None, metavar="N", help="solve only level N (1-based)")
-    solve.add_argument("--random", type=int, default=None, metavar="N", help="play N runs with random dice: win rate")
-    solve.add_argument("--max-states", type=int, default=2_000_000, help="search budget in states")
-    solve.add_argument("--max-seconds", type=float, default=60.0, help="search budget in seconds")
+    solve.add_argument("--random", type=_count, default=None, metavar="N", help="play N runs with random dice: win rate")
+    solve.add_argument("--max-states", type=_count, default=2_000_000, help="search budget in states")
+    solve.add_argument("--max-seconds", type=_seconds, default=60.0, help="search budget in seconds")
     solve.add_argument("-o", "--output", type=Path, default=None, help="write the solution replay here")
     solve.add_argument("--write-par", action="store_true",
                        help="record the par in the campaign file (canonical form; par is not part of the content hash)")
@@ -121,6 +159,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     from cardrogue.engine.check import check_file
 
     files, missing = _campaign_files(args.paths)
+    if not files and not missing:
+        print(f"cardrogue: no campaign files (*.json) in {', '.join(map(str, args.paths))}", file=sys.stderr)
+        return EXIT_UNUSABLE
     report: list[tuple[str, list[Diagnostic]]] = [(d.file, [d]) for d in missing]
     for path in files:
         result, diagnostics = check_file(path)
@@ -236,6 +277,36 @@ def _read_text(path: Path, what: str) -> str:
         raise UnusableInput(f"{path}: cannot read: {exc.strerror or exc}") from None
 
 
+def _check_writable(path: Path) -> None:
+    """Fail before a long computation when its output cannot be written."""
+    import os
+
+    folder = path.expanduser().absolute().parent
+    if not folder.is_dir():
+        raise UnusableInput(f"{path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise UnusableInput(f"{path}: the folder {folder} is not writable")
+    if path.is_dir():
+        raise UnusableInput(f"{path}: is a folder")
+
+
+def _open_scores(path: Path | None):
+    """The score database, or :class:`UnusableInput` saying why it cannot be opened."""
+    import sqlite3
+
+    from cardrogue.engine.scores import ScoreStore, default_db_path
+
+    where = path or default_db_path()
+    if where.is_dir():
+        raise UnusableInput(f"{where}: is a folder, not a score database")
+    try:
+        store = ScoreStore(where)
+        store.table("0" * 64)  # reads the schema: a file that is not SQLite fails here
+        return store
+    except (sqlite3.Error, OSError) as exc:
+        raise UnusableInput(f"{where}: cannot open the score database: {exc}") from None
+
+
 def _campaign_for_replay(text: str, campaign_path: Path | None):
     from cardrogue.engine.replay import ReplayError, parse_replay
 
@@ -258,7 +329,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
         text = _read_text(args.replay, "the replay")
         campaign = _campaign_for_replay(text, args.campaign)
     except UnusableInput as exc:
-        print(f"cardrogue: {exc}", file=sys.stderr)
+        message = str(exc)
+        print(f"cardrogue: {message if message.startswith(str(args.replay)) else f'{args.replay}: {message}'}", file=sys.stderr)
         return EXIT_UNUSABLE
     verdict = verify_replay(text, campaign)
     if verdict.ok:
@@ -272,34 +344,19 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_scores(args: argparse.Namespace) -> int:
-    from cardrogue.engine.replay import verify_replay
     from cardrogue.engine.resources import default_campaign
-    from cardrogue.engine.scores import ScoreStore
 
-    status = EXIT_OK
-    with ScoreStore(args.scores_db) as store:
+    campaign_path = args.campaign_option or args.campaign
+    try:
+        store = _open_scores(args.scores_db)
+    except UnusableInput as exc:
+        print(f"cardrogue: {exc}", file=sys.stderr)
+        return EXIT_UNUSABLE
+    with store:
         if args.imports:
-            for path in args.imports:
-                try:
-                    text = _read_text(path, "the replay")
-                    campaign = _campaign_for_replay(text, args.campaign)
-                except UnusableInput as exc:
-                    print(f"{path}: rejected: {exc}")
-                    status = max(status, EXIT_PROBLEMS)
-                    continue
-                verdict = verify_replay(text, campaign)
-                if not verdict.ok:
-                    print(f"{path}: rejected: {verdict.message}")
-                    status = max(status, EXIT_PROBLEMS)
-                elif not verdict.run.ranked:
-                    print(f"{path}: verified, but not ranked: only a won run of the whole campaign under its fated dice enters the table")
-                    status = max(status, EXIT_PROBLEMS)
-                else:
-                    added = store.add(verdict.run)
-                    print(f"{path}: {verdict.message}; " + ("added" if added else "already in the table"))
-            return status
+            return _import_replays(store, args.imports, campaign_path)
         try:
-            campaign = load_usable(args.campaign or default_campaign())
+            campaign = load_usable(campaign_path or default_campaign())
         except UnusableInput as exc:
             print(f"cardrogue: {exc}", file=sys.stderr)
             return EXIT_UNUSABLE
@@ -323,6 +380,33 @@ def cmd_scores(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _import_replays(store, paths: list[Path], campaign_path: Path | None) -> int:
+    """Verify and add each replay; one bad file never stops the others."""
+    from cardrogue.engine.replay import verify_replay
+
+    status = EXIT_OK
+    for path in paths:
+        try:
+            text = _read_text(path, "the replay")
+            campaign = _campaign_for_replay(text, campaign_path)
+        except UnusableInput as exc:
+            message = str(exc)
+            print(f"{path}: rejected: {message.removeprefix(f'{path}: ')}")
+            status = EXIT_UNUSABLE
+            continue
+        verdict = verify_replay(text, campaign)
+        if not verdict.ok:
+            print(f"{path}: rejected: {verdict.message}")
+            status = max(status, EXIT_PROBLEMS)
+        elif not verdict.run.ranked:
+            print(f"{path}: verified, but not ranked: only a won run of the whole campaign under its fated dice enters the table")
+            status = max(status, EXIT_PROBLEMS)
+        else:
+            added = store.add(verdict.run)
+            print(f"{path}: {verdict.message}; " + ("added" if added else "already in the table (the same run)"))
+    return status
+
+
 # --------------------------------------------------------------------------- play and solve
 
 
@@ -334,6 +418,13 @@ def cmd_play(args: argparse.Namespace) -> int:
         return EXIT_UNUSABLE
     if args.player is not None and len(args.player) > 80:
         print("cardrogue: --player: at most 80 characters", file=sys.stderr)
+        return EXIT_UNUSABLE
+    try:
+        _open_scores(args.scores_db).close()
+        if args.replays is not None and args.replays.exists() and not args.replays.is_dir():
+            raise UnusableInput(f"{args.replays}: is not a folder")
+    except UnusableInput as exc:
+        print(f"cardrogue: {exc}", file=sys.stderr)
         return EXIT_UNUSABLE
     return run_player(args.campaign, level=args.level, scores_db=args.scores_db, replays_dir=args.replays,
                       player=args.player)
@@ -415,8 +506,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     try:
         campaign = load_usable(args.campaign)
         level = None if args.level is None else _level_index(campaign, args.level)
-        if args.random is not None and args.random < 1:
-            raise UnusableInput("--random takes a number of runs, at least 1")
+        if args.output is not None:
+            _check_writable(args.output)
     except UnusableInput as exc:
         print(f"cardrogue: {exc}", file=sys.stderr)
         return EXIT_UNUSABLE
@@ -427,7 +518,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if result.verdict == SOLVED and args.output is not None:
         from cardrogue.editor.files import atomic_write
 
-        atomic_write(args.output, result.replay_text.encode("utf-8"))
+        try:
+            atomic_write(args.output, result.replay_text.encode("utf-8"))
+        except OSError as exc:
+            print(f"cardrogue: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+            return EXIT_UNUSABLE
     if result.verdict == SOLVED and args.write_par:
         if level is not None:
             print("cardrogue: --write-par records the par of the whole campaign; drop --level", file=sys.stderr)

@@ -1,7 +1,7 @@
 """Difficulty under random dice: a Monte Carlo win rate (DESIGN: Fated dice, "random dice" mode).
 
 :func:`solve_random` plays ``n`` runs of a campaign, each with fresh dice (a recorded
-random seed for :class:`~.replay.StreamResolver`), under a fixed policy, spread over
+random seed for :class:`~.play.FatedResolver`), under a fixed policy, spread over
 processes, and reports the win rate with a 95% Wilson interval and the turns of the
 won runs. Seeds are recorded, so any run can be replayed exactly.
 
@@ -40,7 +40,7 @@ from .canonical import campaign_to_dict
 from .dungeon import CHEST_TILE, ENEMY, FOUNTAIN_TILE, LADDER, SHOP_TILE, TRAP, UP
 from .loader import load_campaign_text
 from .model import KEY, CardKind, Campaign
-from .replay import StreamResolver
+from .play import FatedResolver
 from .state import CHOOSE_TELEPORT, COMBAT, DEAD, WON, GameState
 
 POLICIES = ("greedy",)
@@ -224,7 +224,7 @@ def play_run(campaign: Campaign, seed: int, policy: str = "greedy", max_turns: i
     """One run with random dice from ``seed`` under ``policy``."""
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}; expected one of {', '.join(POLICIES)}")
-    resolver = StreamResolver(campaign, seed)
+    resolver = FatedResolver(campaign, seed)
     s = GameState.new(campaign, 0, log=False)
     s.resolve(resolver)
     player = GreedyPolicy(campaign, s.d)

@@ -39,7 +39,11 @@ class FatedResolver:
 
 
 class RandomResolver:
-    """Practice mode: fresh dice from a seeded ``random.Random``; every roll is recorded in ``rolls``."""
+    """Dice that ignore the card streams: a seeded ``random.Random``, every roll recorded in ``rolls``.
+
+    For property tests that want play unconstrained by fated streams. Practice runs that must
+    re-simulate use ``FatedResolver(campaign, seed)`` instead (per-card streams from a fresh seed).
+    """
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
@@ -49,17 +53,4 @@ class RandomResolver:
     def roll(self, state) -> int:
         n = self.rng.randint(1, 6)
         self.rolls.append(n)
-        return n
-
-
-class ScriptedResolver:
-    """Answers chance points from a list of rolls in order (tests, replays of random-dice runs)."""
-
-    def __init__(self, rolls) -> None:
-        self.rolls = list(rolls)
-        self.used = 0
-
-    def roll(self, state) -> int:
-        n = self.rolls[self.used]
-        self.used += 1
         return n

@@ -31,10 +31,6 @@ _SCHEMA_REF = "https://cardrogue-studio.dev/schema/replay.schema.json"
 _AUTHENTIC = object()  # held only by VerifiedRun values that verify_replay made
 
 
-# The name the replay docs and other modules use for the resolver of a recorded run.
-StreamResolver = FatedResolver
-
-
 def _stable(value: Any) -> Any:
     if isinstance(value, (bytes, bytearray)):
         return value.hex()
@@ -68,7 +64,7 @@ class Recorder:
         if mode == "fated" and seed not in (None, campaign.seed):
             raise ValueError("fated dice use the campaign's seed")
         self.campaign, self.level, self.mode, self.player, self.every = campaign, level, mode, player, every
-        self.resolver = StreamResolver(campaign, seed)
+        self.resolver = FatedResolver(campaign, seed)
         self.state = GameState.new(campaign, level)
         self.state.resolve(self.resolver)
         self.actions: list[str] = []
@@ -130,6 +126,14 @@ class VerifiedRun:
     # Not an __init__ field, so dataclasses.replace() (a copy with an edited score) drops it.
     _token: object = field(default=None, init=False, repr=False, compare=False)
 
+    @property
+    def run_id(self) -> str:
+        """What makes two replays the same run: the campaign version, the start, the dice and the
+        actions -- not the player's name, the formatting or the checkpoint spacing."""
+        doc = json.loads(self.replay_text)
+        same = [doc["campaign"]["hash"], doc["campaign"].get("level", 0), doc["dice"], doc["actions"]]
+        return hashlib.sha256(json.dumps(same, separators=(",", ":"), sort_keys=True).encode("utf-8")).hexdigest()
+
     def is_authentic(self) -> bool:
         return self._token is _AUTHENTIC
 
@@ -151,14 +155,21 @@ class ReplayError(ValueError):
     pass
 
 
+def _no_fractions(text: str) -> int:
+    """Every number in a replay is whole; ``16.0`` would pass the schema's "integer" but is no index."""
+    raise ValueError(f"{text} is not a whole number (write numbers without a decimal point or exponent)")
+
+
 def parse_replay(text: str) -> dict:
     """The replay document, or :class:`ReplayError` naming what is wrong and where."""
     try:
-        doc = json.loads(text)
+        doc = json.loads(text, parse_float=_no_fractions)
     except json.JSONDecodeError as exc:
         raise ReplayError(f"not JSON: line {exc.lineno} column {exc.colno}: {exc.msg}") from None
     except RecursionError:
         raise ReplayError("not a replay: nested too deeply") from None
+    except ValueError as exc:  # a number with thousands of digits, or one with a fraction
+        raise ReplayError(f"not a valid replay: {exc}") from None
     errors = sorted(reference_validator("replay.schema.json").iter_errors(doc), key=lambda e: list(map(str, e.absolute_path)))
     if errors:
         from jsonschema.exceptions import best_match
@@ -195,7 +206,7 @@ def verify_replay(text: str, campaign: Campaign) -> Verdict:
     if len(checkpoints) != len(actions) // every:
         return Verdict(False, f"{len(actions)} actions need {len(actions) // every} checkpoints, the replay has {len(checkpoints)} (truncated or edited)")
 
-    resolver = StreamResolver(campaign, dice["seed"])
+    resolver = FatedResolver(campaign, dice["seed"])
     state = GameState.new(campaign, level, log=False)
     state.resolve(resolver)
     for i, text_action in enumerate(actions):

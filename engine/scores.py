@@ -12,7 +12,6 @@ once all get their scores in.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sqlite3
 import time
@@ -41,7 +40,7 @@ class Score:
     turns: int
     health: int
     recorded_at: float
-    replay_sha256: str
+    run_id: str
 
 
 def _table(content_hash: str) -> str:
@@ -89,17 +88,17 @@ class ScoreStore:
         self.close()
 
     def add(self, run: VerifiedRun) -> bool:
-        """Record a verified run; False when this very replay is already in the table."""
+        """Record a verified run; False when this run (whoever claims it) is already in the table."""
         if not isinstance(run, VerifiedRun) or not run.is_authentic():
             raise TypeError("only a run that verify_replay accepted can enter the high-score table")
         table = _table(run.content_hash)
-        digest = hashlib.sha256(run.replay_text.encode("utf-8")).hexdigest()
+        digest = run.run_id  # one run, one row: a renamed or reformatted copy is the same run
         db = self._db
         db.execute("BEGIN IMMEDIATE")
         try:
             db.execute(
                 f"CREATE TABLE IF NOT EXISTS {table} ("
-                " replay_sha256 TEXT PRIMARY KEY, player TEXT NOT NULL, turns INTEGER NOT NULL,"
+                " run_id TEXT PRIMARY KEY, player TEXT NOT NULL, turns INTEGER NOT NULL,"
                 " health INTEGER NOT NULL, recorded_at REAL NOT NULL, replay TEXT NOT NULL)"
             )
             db.execute("INSERT OR IGNORE INTO campaigns VALUES (?, ?, ?)", (run.content_hash, run.campaign_id, run.campaign_title))
@@ -120,7 +119,7 @@ class ScoreStore:
         if not exists:
             return []
         rows = self._db.execute(
-            f"SELECT player, turns, health, recorded_at, replay_sha256 FROM {table}"
+            f"SELECT player, turns, health, recorded_at, run_id FROM {table}"
             " ORDER BY turns ASC, health DESC, recorded_at ASC LIMIT ?",
             (limit,),
         ).fetchall()

@@ -35,7 +35,8 @@ from .analysis import analyse_campaign
 from .diagnostics import Diagnostic, Severity
 from .dungeon import CLEARED, DOWN, ENEMY, FOUNTAIN_TILE, LADDER, TRAP, UP
 from .model import CardKind, Campaign
-from .replay import Recorder, StreamResolver, verify_replay
+from .play import FatedResolver
+from .replay import Recorder, verify_replay
 from .state import CHOOSE_TELEPORT, COMBAT, DEAD, MOVING, STEP1, WON, GameState
 
 INF = float("inf")
@@ -536,7 +537,7 @@ class _Search:
                  reference: bool = False) -> None:
         self.campaign, self.level, self.campaign_mode, self.budget = campaign, level, campaign_mode, budget
         self.reference = reference
-        self.resolver = StreamResolver(campaign)
+        self.resolver = FatedResolver(campaign)
         self.root = GameState.new(campaign, level, log=False)
         self.root.resolve(self.resolver)
         self.d = self.root.d
@@ -973,7 +974,7 @@ def _solve(campaign: Campaign, level: int, campaign_mode: bool, budget: Budget, 
 
 def _level_turns(campaign: Campaign, level: int, actions: list[str]) -> tuple[int, ...]:
     """Turns the witness spends on each level it visits, in order."""
-    resolver = StreamResolver(campaign)
+    resolver = FatedResolver(campaign)
     s = GameState.new(campaign, level, log=False)
     s.resolve(resolver)
     out, entered = [], 1

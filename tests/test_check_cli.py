@@ -97,3 +97,9 @@ def test_check_never_writes(tmp_path: Path, broken: Path):
     before = sorted(p.name for p in tmp_path.iterdir())
     cardrogue("check", str(tmp_path))
     assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_a_folder_without_campaigns_is_unusable(tmp_path: Path):
+    (tmp_path / "empty").mkdir()
+    done = cardrogue("check", str(tmp_path / "empty"))
+    assert done.returncode == 2 and "no campaign files" in done.stderr

@@ -63,3 +63,10 @@ def test_unusable_campaign_exits_2(tmp_path: Path):
     bad.write_text("{")
     done = run(str(bad), "end")
     assert done.returncode == 2 and "not a usable campaign" in done.stderr
+
+
+@pytest.mark.parametrize("seed", ["-1", str(2**64), "x"])
+def test_seed_out_of_range_is_a_usage_error(trap_map: Path, seed: str):
+    done = run(str(trap_map), "--seed", seed, "end")
+    assert done.returncode == 2
+    assert "a seed is 0 to" in done.stderr or "is not a whole number" in done.stderr

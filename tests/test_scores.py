@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from test_player_campaigns import LOSE, WIN, duel_dict, load, recorded, write
 
-from cardrogue.engine.replay import verify_replay
+from cardrogue.engine.replay import Recorder, verify_replay
 from cardrogue.engine.scores import ScoreStore
 
 CLI = [sys.executable, "-m", "cardrogue.editor.cli"]
@@ -182,7 +182,8 @@ def test_concurrent_processes_lose_no_score(tmp_path, duel, db):
         batch = []
         for k in range(EACH):
             path = tmp_path / f"p{p}-{k}.replay.json"
-            path.write_text(recorded(campaign, WIN, player=f"player-{p}-{k}", extra_turns=k).text())
+            # a distinct run per replay (the same actions under another name would be the same run)
+            path.write_text(recorded(campaign, WIN, player=f"player-{p}-{k}", extra_turns=p * EACH + k).text())
             batch.append(path)
         batches.append(batch)
     procs = [subprocess.Popen([*CLI, "scores", str(duel), "--scores-db", str(db), "--import", *map(str, batch)],
@@ -194,7 +195,7 @@ def test_concurrent_processes_lose_no_score(tmp_path, duel, db):
     rows = table(db)
     assert len(rows) == PROCESSES * EACH
     assert {player for player, _, _ in rows} == {f"player-{p}-{k}" for p in range(PROCESSES) for k in range(EACH)}
-    assert [turns for _, turns, _ in rows] == sorted(2 + k for _ in range(PROCESSES) for k in range(EACH))
+    assert [turns for _, turns, _ in rows] == sorted(2 + p * EACH + k for p in range(PROCESSES) for k in range(EACH))
 
 
 def _verify_and_add(db: str, texts: list[str], barrier, results) -> None:
@@ -211,7 +212,8 @@ def test_processes_starting_together_on_a_new_database_lose_no_score(tmp_path):
     import multiprocessing
 
     campaign = load(duel_dict())
-    texts = [[recorded(campaign, WIN, player=f"racer-{p}-{k}").text() for k in range(EACH)] for p in range(PROCESSES)]
+    texts = [[recorded(campaign, WIN, player=f"racer-{p}-{k}", extra_turns=p * EACH + k).text() for k in range(EACH)]
+             for p in range(PROCESSES)]
     ctx = multiprocessing.get_context("spawn")
     barrier, results = ctx.Barrier(PROCESSES), ctx.Queue()
     db = tmp_path / "race.db"
@@ -224,3 +226,57 @@ def test_processes_starting_together_on_a_new_database_lose_no_score(tmp_path):
         assert proc.exitcode == 0
     assert added == [EACH] * PROCESSES
     assert len(table(db)) == PROCESSES * EACH
+
+
+def test_a_renamed_or_reformatted_copy_is_the_same_run(tmp_path, duel, db):
+    """One run, one row: another player name, other whitespace or checkpoint spacing is not a new score."""
+    campaign = load(duel_dict())
+    original = recorded(campaign, WIN, player="alice").text()
+    doc = json.loads(original)
+    doc["player"] = "mallory"
+    spaced = Recorder(campaign, player="eve", every=1)  # the same actions, a checkpoint after each
+    for action in WIN:
+        spaced.play(action)
+    copies = [json.dumps(doc), json.dumps(doc, indent=4), spaced.text()]
+    paths = []
+    for i, text in enumerate([original, *copies]):
+        paths.append(tmp_path / f"copy-{i}.replay.json")
+        paths[-1].write_text(text)
+    done = subprocess.run([*CLI, "scores", str(duel), "--scores-db", str(db), "--import", *map(str, paths)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.count("; added") == 1 and done.stdout.count("the same run") == 3
+    assert [player for player, _, _ in table(db)] == ["alice"]
+
+
+def test_whole_numbers_only_in_replays(tmp_path, duel):
+    """`"every": 16.0` passes JSON Schema's "integer" but is refused with a message, never a crash."""
+    campaign = load(duel_dict())
+    doc = json.loads(recorded(campaign, WIN).text())
+    for change in ('"every": 16.0', '"every": 1' + "0" * 5000):
+        bad = tmp_path / "bad.replay.json"
+        bad.write_text(json.dumps(doc).replace('"every": 16', change))
+        done = subprocess.run([*CLI, "verify", str(bad), "--campaign", str(duel)], capture_output=True, text=True)
+        assert done.returncode == 1 and "not a valid replay" in done.stdout and "internal error" not in done.stderr
+
+
+@pytest.mark.parametrize("kind", ["folder", "not-sqlite"])
+def test_unusable_score_database_is_reported(tmp_path, duel, kind):
+    bad = tmp_path / "scores"
+    if kind == "folder":
+        bad.mkdir()
+    else:
+        bad.write_text("this is not a database" * 100)
+    done = subprocess.run([*CLI, "scores", str(duel), "--scores-db", str(bad)], capture_output=True, text=True)
+    assert done.returncode == 2 and "internal error" not in done.stderr
+    assert ("is a folder" if kind == "folder" else "cannot open the score database") in done.stderr
+    done = subprocess.run([*CLI, "play", str(duel), "--scores-db", str(bad)], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2 and "internal error" not in done.stderr
+
+
+def test_one_bad_file_does_not_stop_an_import(tmp_path, duel, db):
+    good = tmp_path / "good.replay.json"
+    good.write_text(recorded(load(duel_dict()), WIN).text())
+    done = subprocess.run([*CLI, "scores", str(duel), "--scores-db", str(db), "--import",
+                           str(tmp_path / "missing.replay.json"), str(good)], capture_output=True, text=True)
+    assert done.returncode == 2 and "missing.replay.json: rejected" in done.stdout and "good.replay.json: verified" in done.stdout
+    assert len(table(db)) == 1

@@ -91,3 +91,18 @@ def test_write_par_records_it_without_changing_the_content_hash(corridor: Path, 
     assert (after.par.turns, after.par.health) == (2, 12)
     assert after.content_hash == before.content_hash
     assert cardrogue("verify", str(replay), "--campaign", str(corridor)).returncode == 0
+
+
+@pytest.mark.parametrize("args", [
+    ["--max-states", "-5"], ["--max-states", "0"], ["--max-seconds", "-1"], ["--max-seconds", "nan"],
+    ["--random", "0"], ["--random", "99999999999999"],
+])
+def test_meaningless_budgets_are_usage_errors(corridor: Path, args: list[str]):
+    done = cardrogue("solve", str(corridor), *args)
+    assert done.returncode == 2
+    assert "out of range" in done.stderr or "is not a" in done.stderr
+
+
+def test_unwritable_output_fails_before_solving(corridor: Path, tmp_path: Path):
+    done = cardrogue("solve", str(corridor), "-o", str(tmp_path / "missing-folder" / "x.replay.json"))
+    assert done.returncode == 2 and "does not exist" in done.stderr and "par" not in done.stdout

@@ -11,7 +11,6 @@ the high-score table.
 from __future__ import annotations
 
 import getpass
-import hashlib
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -146,7 +145,6 @@ def finish(run: PlayRun, *, practice: bool, replays_dir: Path | None, scores_db:
     except Exception as exc:  # sqlite3.Error, OSError: the run stays saved as a replay
         notes.append(f"Verified, but the high-score table could not be updated ({exc}).")
         return RunResult(**base, message=" ".join(notes))
-    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    rank = next((s.rank for s in table if s.replay_sha256 == digest), None)
+    rank = next((s.rank for s in table if s.run_id == verdict.run.run_id), None)
     notes.append("Verified and entered in the high-score table." if added else "Verified; already in the table.")
     return RunResult(**base, message=" ".join(notes), added=added, table=table, rank=rank)
