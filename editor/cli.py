@@ -20,15 +20,23 @@ EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE = 0, 1, 2
 UNUSABLE_CODES = {"CR001", "CR002", "CR003", "CR004", "CR005", "CR006"}
 
 
-def _count(text: str) -> int:
-    """A positive whole number, at most a billion (budgets, runs)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 1 <= value <= 1_000_000_000:
-        raise argparse.ArgumentTypeError(f"{value} is out of range (1 to 1,000,000,000)")
-    return value
+def _whole(low: int, high: int, what: str):
+    """An argparse type: a whole number from ``low`` to ``high``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value} is out of range: {what} is {low:,} to {high:,}")
+        return value
+
+    return parse
+
+
+_count = _whole(1, 1_000_000_000, "a count")  # budgets, runs
+_seed = _whole(0, 2**64 - 1, "a seed")
 
 
 def _seconds(text: str) -> float:
@@ -41,18 +49,6 @@ def _seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
     if not (math.isfinite(value) and 0 < value <= 86_400):
         raise argparse.ArgumentTypeError(f"{text} is out of range (more than 0, at most 86400 seconds)")
-    return value
-
-
-def _seed(text: str) -> int:
-    from cardrogue.engine.dice import SEED_MAX
-
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 0 <= value <= SEED_MAX:
-        raise argparse.ArgumentTypeError(f"a seed is 0 to {SEED_MAX}")
     return value
 
 
