@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
 
 from cardrogue.editor.app import EditorApp
-from cardrogue.editor.files import open_document, write_recovery
+from cardrogue.editor.files import write_recovery
 from cardrogue.editor.widgets.dialogs import ConfirmScreen, FormScreen, PathScreen
 from cardrogue.editor.widgets.map_canvas import CELL_H, CELL_W, MapCanvas
 from cardrogue.editor.widgets.palette import Palette
@@ -14,23 +13,8 @@ from cardrogue.editor.widgets.problems import ProblemsPanel
 from cardrogue.engine.canonical import campaign_to_dict, dumps
 from cardrogue.engine.loader import load_campaign
 from cardrogue.engine.resources import default_campaign
+from editor_support import SIZE, make_app, settle
 from helpers import run_async
-
-
-SIZE = (100, 32)
-
-
-
-
-def make_app(path: Path, tmp_path: Path) -> EditorApp:
-    return EditorApp(open_document(path), recovery_dir=tmp_path / "recovery", autosave_seconds=3600,
-                     cursor_blink=False)
-
-
-async def settle(app: EditorApp, pilot) -> None:
-    await pilot.pause()
-    await app.workers.wait_for_complete()
-    await pilot.pause()
 
 
 def cell(app: EditorApp, x: int, y: int, level: int | None = None):

@@ -3,13 +3,11 @@ picker, and the solver's par with its solution stepped through on the map (Pilot
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
 from cardrogue.editor import edits
 from cardrogue.editor.app import EditorApp
-from cardrogue.editor.files import open_document
 from cardrogue.editor.solution import trace_steps
 from cardrogue.editor.widgets.dialogs import ChoiceScreen, FileScreen, FormScreen
 from cardrogue.editor.widgets.map_canvas import CELL_H, CELL_W
@@ -18,27 +16,13 @@ from cardrogue.engine.loader import load_campaign, load_campaign_text
 from cardrogue.engine.play import FatedResolver
 from cardrogue.engine.solver import Budget, solve_level
 from cardrogue.engine.state import GameState
+from editor_support import SIZE, make_app, settle
 from helpers import FIXTURE, run_async
-
-SIZE = (100, 32)
-
-
 
 
 @pytest.fixture
 def campaign():
     return load_campaign(FIXTURE).campaign
-
-
-def make_app(path: Path, tmp_path: Path) -> EditorApp:
-    return EditorApp(open_document(path), recovery_dir=tmp_path / "recovery", autosave_seconds=3600,
-                     cursor_blink=False)
-
-
-async def settle(app: EditorApp, pilot) -> None:
-    await pilot.pause()
-    await app.workers.wait_for_complete()
-    await pilot.pause()
 
 
 async def fill(app: EditorApp, pilot, **values: str) -> None:
