@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from .actions import ATTACK, ATTACK_TOWARD, FLEE, Action
 from .dungeon import CLEARED
+from .phases import COMBAT, DONE
 
 BLOCKED, MISSED = 1, 2
 BASILISKS = ("basilisk-of-stone", "basilisk-of-venom")
@@ -108,11 +109,9 @@ class CombatRules:
         """DOES NOT CHASE and paralysed enemies are fled without a roll ("PARALYSIS")."""
         if self._foe(e)[2]:
             return False
-        return not any(a.kind == "does-not-chase" for a in self.d.card[e].abilities)
+        return self.d.chases[e]
 
     def _act_attack(self, action: Action) -> bool:
-        from .state import COMBAT
-
         if self.phase != COMBAT:
             return False
         foes = self.adjacent_enemies()
@@ -130,8 +129,6 @@ class CombatRules:
 
     def _act_flee(self, action: Action) -> bool:
         """FLEEING FROM AN ENEMY: a roll of 4-6 (or CAN FLEE X) from each chasing enemy's stream."""
-        from .state import COMBAT
-
         if self.phase != COMBAT:
             return False
         j = self.d.adjacent[self.pos]["NESW".find(action.arg)]
@@ -161,8 +158,6 @@ class CombatRules:
 
     def _fled(self, j: int) -> None:
         """Fled: move away, the enemies' health is restored, and the turn resumes at step 4."""
-        from .state import DONE
-
         self.phase, self.moved, self.pos = DONE, True, j
         if self.log is not None:
             self._say("Flees to {}.", self.where(j))

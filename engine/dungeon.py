@@ -98,6 +98,11 @@ class Dungeon:
         self.grid_to = tuple(grid_to)  # the orthogonal neighbour, whatever the paths (MOVE TO ANY ADJACENT TILE)
         self.neighbours = tuple(tuple((d, j) for d, j in enumerate(adj) if j >= 0) for adj in adjacent)
         self.near = tuple(tuple(j for _, j in row) for row in self.neighbours)  # the ADJACENT TILEs alone
+        # The ADJACENT TILEs whose card is an enemy: the only ones an enemy can face up on.
+        self.enemy_near = tuple(tuple(j for j in row if self.kind[j] == ENEMY) for row in self.near)
+        abilities = [{a.kind for a in card.abilities} for card in self.card]
+        self.chases = tuple("does-not-chase" not in kinds for kinds in abilities)  # per enemy cell
+        self.one_turn_kill = tuple("must-kill-in-one-turn" in kinds for kinds in abilities)
         self._stats: dict[tuple, Stats] = {}
         self._stats_by_hand: dict[tuple, Stats] = {}
         self.equip_cache: dict[tuple, tuple | None] = {}  # (equipment, card) -> ItemRules._equipped_with

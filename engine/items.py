@@ -11,6 +11,7 @@ from __future__ import annotations
 from .actions import Action
 from .dungeon import CLEARED, PRIMARY, SECONDARY, SHOP_TILE, SLOT_INDEX, UP
 from .model import POTION_COLOURS, SHOPKEEPERS_DEBT, CardKind
+from .phases import CHOOSE_TELEPORT, COMBAT
 
 DAGGER = "dagger"
 NOTHING_EQUIPPED = ("",) * 5
@@ -65,8 +66,6 @@ class ItemRules:
         return None
 
     def _item_actions(self, out: list[Action]) -> None:
-        from .state import COMBAT
-
         d, hand, combat = self.d, self.hand, self.phase == COMBAT
         if hand:
             foes = self.adjacent_enemies() if combat else ()
@@ -189,8 +188,6 @@ class ItemRules:
         return card.gold is not None and card.sellable and not card.cursed and card.kind is not CardKind.ARTIFACT
 
     def _on_shop(self) -> bool:
-        from .state import COMBAT
-
         return self.phase != COMBAT and self.faces[self.pos] == UP and self.d.kind[self.pos] == SHOP_TILE
 
     def _act_buy(self, action: Action) -> bool:
@@ -253,8 +250,6 @@ class ItemRules:
 
     def _act_throw(self, action: Action) -> bool:
         """THROW a potion on an adjacent enemy: each potion's "If thrown" effect."""
-        from .state import COMBAT
-
         c = self._potion(action.arg)
         if c is None or not self.d.cards[c].throwable or self.phase != COMBAT:
             return False
@@ -288,8 +283,6 @@ class ItemRules:
 
     def _teleport_choice(self, subject: int) -> None:
         """POTION OF TELEPORTATION: the player picks the pathing tile (``teleport x,y``); none: no effect."""
-        from .state import CHOOSE_TELEPORT
-
         if self.teleport_targets():
             self.subject = subject
             self.phase = CHOOSE_TELEPORT
@@ -300,8 +293,6 @@ class ItemRules:
             self._say("No pathing tile to teleport the enemy to: no effect.")
 
     def _act_teleport(self, action: Action) -> bool:
-        from .state import CHOOSE_TELEPORT, COMBAT
-
         if self.phase != CHOOSE_TELEPORT:
             return False
         x, _, y = action.arg.partition(",")

@@ -35,15 +35,7 @@ from .dungeon import (
 )
 from .items import ItemRules
 from .model import KEY, Campaign, CardKind
-
-# Phases of the player's turn.
-STEP1 = 0  # Standard turn sequence, step 1: may flip, then move
-MOVING = 1  # step 2 under way (or resumed): may move while moves remain
-COMBAT = 2  # Combat turn sequence, step 1: attack or flee
-DONE = 3  # step 4 reached: only items, the shop and "end" remain
-CHOOSE_TELEPORT = 4  # a potion of teleportation waits for its destination
-
-WON, DEAD = "won", "dead"
+from .phases import CHOOSE_TELEPORT, COMBAT, DEAD, DONE, MOVING, STEP1, WON
 
 _DUNGEONS: dict[int, tuple[Campaign, Dungeon]] = {}
 
@@ -238,10 +230,15 @@ class GameState(CombatRules, ItemRules):
 
     def _engaged(self) -> bool:
         """``bool(self.adjacent_enemies())`` without building the list (asked after every move and flip)."""
-        faces, kind, visitors = self.faces, self.d.kind, self.visitors
-        for j in self.d.near[self.pos]:
-            if (faces[j] == UP and kind[j] == ENEMY) or (visitors and j in visitors):
+        faces = self.faces
+        for j in self.d.enemy_near[self.pos]:
+            if faces[j] == UP:
                 return True
+        visitors = self.visitors
+        if visitors:
+            for j in self.d.near[self.pos]:
+                if j in visitors:
+                    return True
         return False
 
     def goals_met(self, level: int | None = None) -> bool:
@@ -423,12 +420,14 @@ class GameState(CombatRules, ItemRules):
     def _step_end_turn(self) -> None:
         """End of the player's turn: MUST KILL WITHIN A SINGLE TURN resets, enemies' paralysis wears off."""
         self.fight = None
-        for e, (h, p, z, a) in list(self.foes.items()):
-            card = self.d.card[e]
-            if h < card.health and any(ab.kind == "must-kill-in-one-turn" for ab in card.abilities):
-                self._say("{} was not slain within the turn: health back to {}.", card.name, card.health)
-                h = card.health
-            self._set_foe(e, h, p, max(z - 1, 0), a)
+        if self.foes:
+            one_turn_kill = self.d.one_turn_kill
+            for e, (h, p, z, a) in list(self.foes.items()):
+                card = self.d.card[e]
+                if h < card.health and one_turn_kill[e]:
+                    self._say("{} was not slain within the turn: health back to {}.", card.name, card.health)
+                    h = card.health
+                self._set_foe(e, h, p, max(z - 1, 0), a)
         self._then((GameState._step_begin_turn,))
 
     def _step_begin_turn(self) -> None:
