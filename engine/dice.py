@@ -71,7 +71,10 @@ class FatedDice:
         if index < len(script):
             return script[index]
         index -= len(script)
-        rolls, k = self._cache.get(card_id, ([], 0))
+        hit = self._cache.get(card_id)
+        if hit is not None and index < len(hit[0]):
+            return hit[0][index]
+        rolls, k = hit or ([], 0)
         while len(rolls) <= index:
             rolls.extend(b % 6 + 1 for b in _block(self.seed, card_id, k) if b < 252)
             k += 1

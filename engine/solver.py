@@ -138,6 +138,7 @@ class Relaxation:
         self._down = bytes.maketrans(bytes([DOWN, UP, CLEARED]), b"\x01\x00\x00")
         self._fcache: dict = {}
         self._bcache: dict = {}  # (level, mask, local cell, steps left, face-down entries left, campaign) -> bound
+        self._rcache: dict = {}  # (level, mask, local cell, campaign) -> routes
         self.start_bound = self._start_bounds()
 
     def _bfs(self, w: int, lo: int, hi: int) -> list:
@@ -253,8 +254,10 @@ class Relaxation:
 
     def mask(self, s: GameState) -> bytes:
         """The face-down cells of the hero's level, one byte each."""
+        if self.levels == 1:
+            return bytes(s.faces).translate(self._down)
         lo, hi = self.d.level_range[s.level]
-        return bytes(s.faces[lo:hi].translate(self._down))
+        return bytes(s.faces[lo:hi]).translate(self._down)
 
     def bound(self, s: GameState, campaign_mode: bool, hint: tuple[int, bytes] | None = None) -> float:
         """A lower bound on the turns after ``s.turn`` needed to finish (won, or the level left).
@@ -267,18 +270,40 @@ class Relaxation:
         """:meth:`bound` given ``mask`` = ``self.mask(s)`` and the mask of a state of the same level it came from.
 
         The bound depends only on the level, the mask, the tile and what is left of the turn, so it is
-        cached on those (the face-down counts behind it are cached on the mask alone).
+        cached on those; the routes behind it (:meth:`routes`) on all but what is left of the turn.
         """
         li = s.level
-        lo = self.d.level_range[li][0]
         r, k_now = self.remaining(s)
-        i = s.pos - lo
+        i = s.pos - self.d.level_range[li][0]
         key = (li, mask, i, r, k_now, campaign_mode)
         best = self._bcache.get(key)
         if best is not None:
             return best
-        counts = self.face_down_counts(li, mask, hint)
+        where = (li, mask, i, campaign_mode)
+        routes = self._rcache.get(where)
+        if routes is None:
+            routes = self._rcache[where] = self.routes(li, mask, i, campaign_mode, hint)
+        # _term, inlined for each route: the turns after this one to cover its steps and face-down tiles.
+        S, K = self.S, self.K
         best = INF
+        for d, f, tail in routes:
+            steps = 0 if d <= r else -(-(d - r) // S)
+            downs = 0 if f <= k_now else -(-(f - k_now) // K)
+            t = (steps if steps > downs else downs) + tail
+            if t < best:
+                best = t
+        if len(self._bcache) > 400_000:
+            self._bcache.clear()
+            self._rcache.clear()
+        self._bcache[key] = best
+        return best
+
+    def routes(self, li: int, mask: bytes, i: int, campaign_mode: bool, hint: bytes | None = None) -> tuple:
+        """(steps, face-down tiles entered, turns after leaving) of the best route from local cell ``i``
+        to each way out of level ``li`` that can be finished, given the level's face-down ``mask``."""
+        counts = self.face_down_counts(li, mask, hint)
+        lo = self.d.level_range[li][0]
+        out = []
         for k, (w, to) in enumerate(self.ways[li]):
             # _count_at, inlined: face-down tiles on the best route from i to way out k (i itself not counted).
             if i == w - lo:
@@ -289,15 +314,14 @@ class Relaxation:
                 for j in self.local[li][i]:
                     if enter[j] < f:
                         f = enter[j]
-            t = self._term(self.dist[li][k][i], f, r, k_now)
-            if campaign_mode and to >= 0:
-                t += 1 + self.start_bound[to]
-            if t < best:
-                best = t
-        if len(self._bcache) > 400_000:
-            self._bcache.clear()
-        self._bcache[key] = best
-        return best
+            d = self.dist[li][k][i]
+            tail = 1 + self.start_bound[to] if campaign_mode and to >= 0 else 0
+            if d == INF or f == INF or tail == INF:
+                continue
+            if self.teleport:
+                d, f = min(d, 1), min(f, 1)
+            out.append((d, f, tail))
+        return tuple(out)
 
 
 # ---------------------------------------------------------------------------------------- dominance
@@ -530,12 +554,18 @@ def _collector_paused():
     reference cycles, and keeps most of them alive (the heap, the fronts): the collector's
     passes over that growing heap find nothing and cost a fifth of the search's time
     (benchmarks/RESULTS.md). Reference counting still frees everything as usual.
+
+    On the way out, what the search left alive is moved to the oldest generation (freeze, then
+    unfreeze) rather than left in the youngest, whose next collection would scan all of it at
+    once; the oldest is collected on the collector's usual schedule.
     """
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
+        gc.freeze()
+        gc.unfreeze()
         if enabled:
             gc.enable()
 
@@ -644,9 +674,7 @@ class _Search:
             level = s.level
             for action in s.legal_actions():
                 c = s.clone()
-                c.apply(action)
-                if c.chance is not None:
-                    c.resolve(resolver)
+                c.advance(action, resolver)
                 generated += 1
                 if c.outcome == DEAD:
                     self._note_death(s, c, action)

@@ -333,6 +333,23 @@ class GameState(CombatRules, ItemRules):
         fn(self, n, *args)
         self._run()
 
+    def advance(self, action: Action, resolver) -> None:
+        """:meth:`step` for an action taken from this very state's :meth:`legal_actions`.
+
+        The search's path: it skips the checks :meth:`apply` and :meth:`apply_roll` make on
+        outside input (parsing, the run being over, a die being due, legality, the die's range),
+        which an action the state itself listed and a resolver's roll always pass.
+        """
+        _HANDLERS[action.verb](self, action)
+        self._run()
+        while self.chance is not None:
+            n = resolver.roll(self)
+            fn, args = self.awaiting
+            self.draws[args[0]] += 1
+            self.awaiting = self.chance = None
+            fn(self, n, *args)
+            self._run()
+
     def step(self, action: Action | str, resolver) -> None:
         """Apply an action, then answer every chance point with ``resolver`` until the player must choose."""
         self.apply(action)

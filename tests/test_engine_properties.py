@@ -93,6 +93,27 @@ def test_clone_then_same_actions_gives_equal_keys(seed, which):
         assert t.log == s.log
 
 
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32), which=st.integers(0, 1))
+def test_advance_is_step_for_every_legal_action(seed, which):
+    """The solver's unchecked path gives the same state and log as the checked one, for every choice."""
+    rng = random.Random(seed)
+    c = CAMPAIGNS[which]
+    resolver = FatedResolver(c)
+    s = GameState.new(c)
+    for _ in range(40):
+        legal = s.legal_actions()
+        if not legal:
+            break
+        for a in legal:
+            checked, fast = s.clone(), s.clone()
+            checked.step(a, resolver)
+            fast.advance(a, resolver)
+            assert fast.key() == checked.key()
+            assert fast.log == checked.log
+        s.step(rng.choice(legal), resolver)
+
+
 def test_chance_point_and_enumeration():
     """Dice are explicit chance points naming the card instance whose stream rolls."""
     s = GameState.new(SONS, level=1)
