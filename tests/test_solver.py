@@ -253,6 +253,22 @@ def test_budget_exhausted_is_unknown_never_unsolvable():
     assert r.verdict == UNKNOWN  # the same level is unsolvable, but a cut-short search may not say so
 
 
+def test_search_leaves_the_garbage_collector_as_it_found_it():
+    """The search pauses the cyclic collector (a speed measure) and must hand it back as it was."""
+    import gc
+
+    c = corridor(["pathing-tile"] * 3)
+    assert gc.isenabled()
+    assert solve_level(c, 0).verdict == SOLVED
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        assert solve_level(c, 0).verdict == SOLVED
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
 def test_diagnostics_codes():
     [info] = solve_diagnostics(SONS, SMALL)
     assert (info.code, info.severity.value, info.path, info.level) == ("CR403", "info", ("levels", 0), 0)
