@@ -26,7 +26,6 @@ from __future__ import annotations
 import gc
 import heapq
 import time
-from array import array
 from collections import Counter, deque
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -342,7 +341,7 @@ class Fronts:
     So every line of play from B is open to A, finishing no later with no less health.
     """
 
-    def __init__(self, campaign: Campaign, probe: GameState) -> None:
+    def __init__(self, campaign: Campaign) -> None:
         cards = campaign.cards
         colours = Counter(c.colour for c in cards.values() if c.kind is CardKind.POTION)
         inert = set()
@@ -356,58 +355,26 @@ class Fronts:
         self.inert = frozenset(inert)
         self.fronts: dict = {}
         self._splits: dict = {}  # hand -> (strict, loose): hands recur across many states
-        self._sig = self._signature_getter(probe)
-        self._signature = self._signature_builder(probe, self._sig)
 
     @staticmethod
-    def _signature_getter(probe: GameState):
-        """Find where turn, health, gold and hand sit in ``key()`` by planting sentinels (robust to its layout)."""
-        trial = probe.clone()
-        sentinels = {}
-        for name in ("turn", "health", "gold", "hand"):
-            token = object.__new__(type("Sentinel", (), {"__hash__": object.__hash__}))
-            sentinels[name] = token
-            setattr(trial, name, token)
-        k = trial.key()
-        spots = [i for i, v in enumerate(k) if any(v is t for t in sentinels.values())]
-        if len(spots) != 4:
-            raise RuntimeError("GameState.key() no longer holds turn, health, gold and hand as plain fields")
-        rest = [i for i in range(len(k)) if i not in spots]
-        return itemgetter(*rest)
+    def signature(s: GameState, strict: tuple) -> tuple:
+        """Every field of ``s.key()`` but turn, health, gold and the hand, plus the hand's ``strict``
+        (not inert) cards: states with one signature differ only in what dominance compares.
 
-    @staticmethod
-    def _signature_builder(probe: GameState, getter):
-        """``(getter(s.key()), strict)`` flattened and built straight from the state, without the full key.
-
-        Any injective encoding of the same fields serves as a dict key; this one is checked against
-        ``getter(key())`` on the probe with every plain field set to a distinct value, so a field added
-        to, removed from or moved in ``key()`` falls back to the key-based signature.
+        The encoding differs from ``key()``'s where that is cheaper (the dice drawn as the state keeps
+        them, (cell, count) pairs, not a count for every cell); tests/test_solver.py checks that a change
+        to any field of ``key()`` but those four changes the signature.
         """
-        def direct(s: GameState, strict: tuple) -> tuple:
-            foes, visitors = s.foes, s.visitors
-            return (
-                s.level, s.pos, s.equip,
-                s.atk_bonus, s.max_bonus, s.poison, s.antidote, s.paralysed, s.cooldown,
-                bytes(s.faces), s.draws.tobytes(),
-                tuple(sorted(foes.items())) if foes else (),
-                tuple(sorted(visitors.items())) if visitors else (),
-                s.bought, s.identified, s.phase, s.moves, s.pure, s.repeated, s.moved,
-                s.pending_level, s.deferred, s.subject, s.todo, s.awaiting, s.fight, s.outcome, strict,
-            )
-
-        def via_key(s: GameState, strict: tuple) -> tuple:
-            return (*getter(s.key()), strict)
-
-        trial = probe.clone()
-        for n, name in enumerate(("level", "pos", "equip", "atk_bonus", "max_bonus", "poison", "antidote",
-                                  "paralysed", "cooldown", "bought", "identified", "phase", "moves", "pure",
-                                  "repeated", "moved", "pending_level", "deferred", "subject", "todo",
-                                  "awaiting", "fight", "outcome")):
-            setattr(trial, name, 1000 + n)
-        for s in (probe, trial):
-            if direct(s, ()) != via_key(s, ()):
-                return via_key
-        return direct
+        foes, visitors = s.foes, s.visitors
+        return (
+            s.level, s.pos, s.equip,
+            s.atk_bonus, s.max_bonus, s.poison, s.antidote, s.paralysed, s.cooldown,
+            bytes(s.faces), s.draws,
+            tuple(sorted(foes.items())) if foes else (),
+            tuple(sorted(visitors.items())) if visitors else (),
+            s.bought, s.identified, s.phase, s.moves, s.pure, s.repeated, s.moved,
+            s.pending_level, s.deferred, s.subject, s.todo, s.awaiting, s.fight, s.outcome, strict,
+        )
 
     def split(self, s: GameState) -> tuple[tuple, tuple]:
         hand = s.hand
@@ -424,7 +391,7 @@ class Fronts:
     def admit(self, s: GameState) -> list | None:
         """The state's entry if no known state dominates it (entries it dominates are retired), else None."""
         strict, loose = self.split(s)
-        sig = self._signature(s, strict)
+        sig = self.signature(s, strict)
         t, h, g = s.turn, s.health, s.gold
         front = self.fronts.get(sig)
         if front is None:
@@ -483,14 +450,26 @@ def _merged(forget: tuple) -> tuple:
     out = []
     for ranges in forget:
         joined = []
-        for lo, hi, initial, zeros in ranges:
+        for lo, hi, initial in ranges:
             if joined and joined[-1][1] == lo:
-                plo, _, pinit, pzeros = joined[-1]
-                joined[-1] = (plo, hi, pinit + initial, pzeros + zeros)
+                plo, _, pinit = joined[-1]
+                joined[-1] = (plo, hi, pinit + initial)
             else:
-                joined.append((lo, hi, initial, zeros))
+                joined.append((lo, hi, initial))
         out.append(tuple(joined))
     return tuple(out)
+
+
+def _cleared_bits(cells: list, n: int) -> int:
+    """The bits that a face of CLEARED sets at ``cells`` in ``int.from_bytes(faces, "big")``.
+
+    Faces are DOWN (0), UP (1) or CLEARED (2), so ``int.from_bytes(faces, "big") & bits`` is
+    nonzero exactly when one of ``cells`` is cleared: two C operations per call, however many cells.
+    """
+    pattern = bytearray(n)
+    for j in cells:
+        pattern[j] = CLEARED
+    return int.from_bytes(pattern, "big")
 
 
 def _no_ceiling(s: GameState, finish: int) -> float:
@@ -595,7 +574,7 @@ class _Search:
         self.root.resolve(self.resolver)
         self.d = self.root.d
         self.relax = _relaxation(campaign, self.d)
-        self.fronts = _ExactTable() if reference else Fronts(campaign, self.root)
+        self.fronts = _ExactTable() if reference else Fronts(campaign)
         self.trace = _Trace(deepest=level)
         self.expanded = self.generated = 0
         self.seconds = 0.0
@@ -637,14 +616,15 @@ class _Search:
         best = None  # (turns, health, node)
         counter = 0
         level_enemies = [j for j in range(len(d.cells)) if d.kind[j] == ENEMY]
-        # Enemies not yet seen slain, and a getter of their faces (one C call per expansion, not a loop).
+        # Enemies not yet seen slain, and their cells as bits of the faces read as one integer.
         unslain = [e for e in level_enemies if e not in trace.slain]
-        unslain_faces = _getter(unslain)
+        unslain_bits = _cleared_bits(unslain, len(d.cells))
         goal_levels = [li for li in range(len(d.goals)) if d.goals[li]]
         max_states = self.budget.max_states
         exhausted = True
         finish_turn = self.finish_turn
         resets = _merged(self.forget)
+        forgotten = tuple(frozenset(j for lo, hi, _ in ranges for j in range(lo, hi)) for ranges in self.forget)
         parents = self.parents
         admit = fronts.admit
         heappush, heappop = heapq.heappush, heapq.heappop
@@ -681,10 +661,14 @@ class _Search:
                     continue
                 reset = resets[c.level]
                 if reset:
-                    faces, draws = c.faces, c.draws
-                    for lo, hi, initial, zeros in reset:
+                    faces = c.faces
+                    for lo, hi, initial in reset:
                         faces[lo:hi] = initial
-                        draws[lo:hi] = zeros
+                    draws = c.draws
+                    if draws:
+                        gone = forgotten[c.level]
+                        if any(cell in gone for cell, _ in draws):
+                            c.draws = tuple(p for p in draws if p[0] not in gone)
                 if c.level > trace.deepest:
                     trace.deepest = c.level
                 if c.foes:
@@ -708,13 +692,13 @@ class _Search:
                 counter += 1
                 parents.append((node, action))
                 heappush(heap, (fc, ch, -c.health, counter, c, e_entry, mc))
-            if unslain and CLEARED in unslain_faces(s.faces):
+            if unslain_bits and int.from_bytes(s.faces, "big") & unslain_bits:
                 faces = s.faces
                 for e in unslain:
                     if faces[e] == CLEARED:
                         trace.slain.add(e)
                 unslain = [e for e in unslain if e not in trace.slain]
-                unslain_faces = _getter(unslain)
+                unslain_bits = _cleared_bits(unslain, len(d.cells))
         self.expanded, self.generated = expanded, generated
         self.seconds = time.perf_counter() - start
         if best is not None:
@@ -776,7 +760,7 @@ class _HealthCeiling:
         self.fountain = 2 + fountain
         self.cells = []  # per level: (cell, what) for the cells of that level and the levels after it
         for li in range(len(d.level_range)):
-            gone = {lo for lo, _, _, _ in forget[li]}
+            gone = {lo for lo, _, _ in forget[li]}
             spots = []
             for lk, (lo, hi) in enumerate(d.level_range):
                 if lo in gone:
@@ -836,7 +820,7 @@ class _HealthCeiling:
 
 
 def _left_behind(d) -> tuple:
-    """Per level: the levels no ladder path leads back to from it, as (lo, hi, initial faces, zero draws).
+    """Per level: the levels no ladder path leads back to from it, as (lo, hi, initial faces).
 
     Their faces and dice draws can never matter again, so the search resets them to the
     initial values: states that differ only in how a left level was played merge. (Their
@@ -860,7 +844,7 @@ def _left_behind(d) -> tuple:
         for k in range(n):
             if k not in seen:
                 lo, hi = d.level_range[k]
-                ranges.append((lo, hi, d.initial_faces[lo:hi], array("I", bytes(4 * (hi - lo)))))
+                ranges.append((lo, hi, d.initial_faces[lo:hi]))
         out.append(tuple(ranges))
     return tuple(out)
 

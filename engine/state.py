@@ -53,6 +53,8 @@ def dungeon_for(campaign: Campaign) -> Dungeon:
 class GameState(CombatRules, ItemRules):
     """One moment of a story-mode run (single player, rulebook v1.1.2 or v1.0)."""
 
+    # faces: a byte per cell (DOWN, UP, CLEARED); draws: ((cell, dice drawn from its card's stream), ...)
+    # in cell order, cells with none left out; foes: enemy cell -> (health, poison, paralysed, attack).
     __slots__ = (
         "d", "log", "level", "pos", "health", "gold", "turn", "hand", "equip", "stats",
         "atk_bonus", "max_bonus", "poison", "antidote", "paralysed", "cooldown",
@@ -78,7 +80,7 @@ class GameState(CombatRules, ItemRules):
         s.gold, s.turn, s.hand, s.equip = 0, 1, (), ("",) * 5
         s.atk_bonus = s.max_bonus = s.poison = s.antidote = s.paralysed = s.cooldown = 0
         s.faces = bytearray(d.initial_faces)
-        s.draws = array("I", bytes(4 * len(d.cells)))
+        s.draws = ()
         s.foes, s.visitors, s.bought, s.identified = {}, {}, (), 0
         s.pending_level, s.deferred, s.subject = -1, False, -1
         s.todo, s.awaiting, s.chance, s.fight, s.outcome = (), None, None, None, None
@@ -119,7 +121,7 @@ class GameState(CombatRules, ItemRules):
         s.paralysed = self.paralysed
         s.cooldown = self.cooldown
         s.faces = self.faces[:]
-        s.draws = self.draws[:]
+        s.draws = self.draws
         s.foes = self.foes.copy() if self.foes else {}
         s.visitors = self.visitors.copy() if self.visitors else {}
         s.bought = self.bought
@@ -144,12 +146,37 @@ class GameState(CombatRules, ItemRules):
         return (
             self.level, self.pos, self.health, self.gold, self.turn, self.hand, self.equip,
             self.atk_bonus, self.max_bonus, self.poison, self.antidote, self.paralysed, self.cooldown,
-            bytes(self.faces), self.draws.tobytes(),
+            bytes(self.faces), self._draw_counts(),
             tuple(sorted(self.foes.items())) if self.foes else (),
             tuple(sorted(self.visitors.items())) if self.visitors else (),
             self.bought, self.identified, self.phase, self.moves, self.pure, self.repeated, self.moved,
             self.pending_level, self.deferred, self.subject, self.todo, self.awaiting, self.fight, self.outcome,
         )
+
+    def _draw_counts(self) -> bytes:
+        """The dice drawn from every cell's stream, as the checkpoints of replays hash them: a 32-bit
+        count per cell in cell order, zeros included (the layout checkpoints have always hashed)."""
+        counts = array("I", bytes(4 * len(self.d.cells)))
+        for cell, n in self.draws:
+            counts[cell] = n
+        return counts.tobytes()
+
+    def rolls_drawn(self, cell: int) -> int:
+        """How many dice the stream of the card that started on ``cell`` has produced in this run."""
+        for c, n in self.draws:
+            if c == cell:
+                return n
+        return 0
+
+    def _drawn(self, cell: int) -> None:
+        """One more die from ``cell``'s stream (``draws`` is immutable, so clones share it)."""
+        draws = self.draws
+        for k, (c, n) in enumerate(draws):
+            if c >= cell:
+                after = k + 1 if c == cell else k
+                self.draws = (*draws[:k], (cell, n + 1 if c == cell else 1), *draws[after:])
+                return
+        self.draws = (*draws, (cell, 1))
 
     # ------------------------------------------------------------------ reading the state
 
@@ -328,7 +355,7 @@ class GameState(CombatRules, ItemRules):
         if not 1 <= n <= 6:
             raise ActionError(f"a d6 shows 1 to 6, not {n}")
         fn, args = self.awaiting
-        self.draws[args[0]] += 1
+        self._drawn(args[0])
         self.awaiting = self.chance = None
         fn(self, n, *args)
         self._run()
@@ -345,7 +372,7 @@ class GameState(CombatRules, ItemRules):
         while self.chance is not None:
             n = resolver.roll(self)
             fn, args = self.awaiting
-            self.draws[args[0]] += 1
+            self._drawn(args[0])
             self.awaiting = self.chance = None
             fn(self, n, *args)
             self._run()
@@ -362,7 +389,7 @@ class GameState(CombatRules, ItemRules):
     def _need(self, cell: int, purpose: str, fn, *args) -> None:
         """Stop at a chance point: a die from ``cell``'s stream; ``fn(self, roll, cell, *args)`` continues."""
         self.awaiting = (fn, (cell, *args))
-        self.chance = Chance(self.d.instance[cell], purpose, self.draws[cell])
+        self.chance = Chance(self.d.instance[cell], purpose, self.rolls_drawn(cell))
 
     def _then(self, *steps: tuple) -> None:
         """Schedule steps to run in the given order, before anything already pending."""

@@ -43,7 +43,7 @@ def foe(s, x, y):
 
 
 def draws(s, x, y) -> int:
-    return s.draws[at(s, x, y)]
+    return s.rolls_drawn(at(s, x, y))
 
 
 # ====================================================================== TURNS: standard turn sequence

@@ -97,7 +97,7 @@ def test_block_enemy_attack_this_turn():
     """ROLLING AN X: BLOCK ENEMY'S ATTACK THIS TURN: no damage and no ability applied."""
     s = play(fight("sewer-rat", [6, 6], equipped=["shield"], cards={"sewer-rat": {"health": 20}}), "flip E", "attack")
     assert s.health == s.max_health and s.poison == 0
-    assert s.draws[s.d.index[(0, 1, 0)]] == 1  # the rat's ability was not even rolled
+    assert s.rolls_drawn(s.d.index[(0, 1, 0)]) == 1  # the rat's ability was not even rolled
 
 
 def test_attack_misses():
@@ -180,7 +180,7 @@ def test_warrior_cannot_flee_but_may_flee_a_troll():
     assert not any(a.verb == "flee" for a in s.legal_actions())
     cells[1] = cell(1, 0, "troll", "W", face="down")
     s = play(new_state(cells), "flip E", "flee S")
-    assert s.position == (0, 1) and s.draws[s.d.index[(0, 1, 0)]] == 0
+    assert s.position == (0, 1) and s.rolls_drawn(s.d.index[(0, 1, 0)]) == 0
 
 
 def test_warrior_with_can_flee_item_flees_only_on_x():

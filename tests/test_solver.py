@@ -24,6 +24,8 @@ from cardrogue.engine.solver import (
     UNKNOWN,
     UNSOLVABLE,
     Budget,
+    Fronts,
+    _cleared_bits,
     _relaxation,
     _solve,
     solve_campaign,
@@ -251,6 +253,55 @@ def test_budget_exhausted_is_unknown_never_unsolvable():
     assert r.verdict == UNKNOWN and "budget" in r.reason and r.states_expanded == 50
     r = solve_level(corridor(["spike-trap"] * 7), 0, Budget(max_states=3, max_seconds=10))
     assert r.verdict == UNKNOWN  # the same level is unsolvable, but a cut-short search may not say so
+
+
+def _changed(value):
+    """Another value of the same shape, for a state field."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 1000
+    if isinstance(value, bytearray):
+        return bytearray(b ^ 1 for b in value)
+    if isinstance(value, dict):
+        return {**value, 0: (99, 1, 1, 1)}
+    if isinstance(value, tuple):
+        return value + ("x",)
+    return ("changed", value)
+
+
+def test_signature_covers_every_field_of_the_key_but_the_dominance_ones():
+    """Fronts merges states on their signature, so it must see every field ``key()`` sees except
+    turn, health, gold and the hand (which dominance compares): a field added to ``key()`` and
+    forgotten in the signature would merge different states."""
+    c = load(gen.campaign(1, 8, seed=3))
+    probe = GameState.new(c, log=False)
+    probe.draws = ((5, 2),)
+    compared = {"turn", "health", "gold", "hand"}
+    in_key = []
+    for name in GameState.__slots__:
+        if name in ("d", "log"):
+            continue
+        trial = probe.clone()
+        setattr(trial, name, _changed(getattr(probe, name)))
+        try:
+            key_moves = trial.key() != probe.key()
+        except (TypeError, ValueError):
+            key_moves = True  # key() reads the field and cannot take the stand-in
+        if not key_moves:
+            continue
+        in_key.append(name)
+        sig_moves = Fronts.signature(trial, ()) != Fronts.signature(probe, ())
+        assert sig_moves == (name not in compared), name
+    assert set(in_key) >= compared | {"faces", "draws", "foes", "todo", "awaiting"}
+
+
+def test_cleared_bits_see_a_cleared_cell_among_many():
+    faces = bytearray([0, 1, 2, 1, 0, 2])  # DOWN, UP, CLEARED, ...
+    assert int.from_bytes(faces, "big") & _cleared_bits([2], 6)
+    assert int.from_bytes(faces, "big") & _cleared_bits([0, 5], 6)
+    assert not int.from_bytes(faces, "big") & _cleared_bits([0, 1, 3, 4], 6)  # up or down, never cleared
+    assert _cleared_bits([], 6) == 0
 
 
 def test_search_leaves_the_garbage_collector_as_it_found_it():
