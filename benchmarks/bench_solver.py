@@ -67,7 +67,8 @@ def main() -> int:
         start = time.perf_counter()
         c = load_campaign_text(campaign_text(1, size, seed=1)).campaign
         r = solve_campaign(c, Budget(max_states=10_000_000, max_seconds=args.seconds), per_level=False)
-        print(_line(f"{size}x{size}", r) + f"  (with load {time.perf_counter() - start:.2f} s)")
+        proven = "" if r.health_exact else f"; par's turns proven after {r.turns_seconds:.2f} s, health cut by the budget"
+        print(_line(f"{size}x{size}", r) + f"  (with load {time.perf_counter() - start:.2f} s{proven})")
 
     if args.random:
         start = time.perf_counter()

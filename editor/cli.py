@@ -528,6 +528,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         doc = {"verdict": result.verdict, "turns": result.turns, "health": result.health,
                "health_exact": result.health_exact, "reason": result.reason, "actions": list(result.actions),
                "states_expanded": result.states_expanded, "seconds": round(result.seconds, 3),
+               "turns_seconds": round(result.turns_seconds, 3),
                "level_turns": list(result.level_turns),
                "level_pars": [{"level": campaign.levels[i].id, "verdict": p.verdict, "turns": p.turns, "health": p.health}
                               for i, p in enumerate(result.level_pars)]}

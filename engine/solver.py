@@ -67,6 +67,7 @@ class SolveResult:
     states_generated: int = 0
     search_seconds: float = 0.0  # the search alone (without the static checks and the witness replay)
     health_exact: bool = True  # False: turns are exact, a run with more health may exist (budget ran out)
+    turns_seconds: float = 0.0  # search time until the par's turns were proven (the first finish reached)
     level: int | None = None  # the level the verdict or reason is about
     level_turns: tuple[int, ...] = ()  # campaign witness: turns spent on each level it visits
     level_pars: tuple["SolveResult", ...] = ()  # campaign: each level solved on its own (practice start)
@@ -577,7 +578,7 @@ class _Search:
         self.fronts = _ExactTable() if reference else Fronts(campaign)
         self.trace = _Trace(deepest=level)
         self.expanded = self.generated = 0
-        self.seconds = 0.0
+        self.seconds = self.turns_seconds = 0.0
         self.forget = _left_behind(self.d)
         self.ceiling = _HealthCeiling(campaign, self.d, self.relax.health_cap, self.forget, campaign_mode)
         if reference:
@@ -638,6 +639,8 @@ class _Search:
                 break
             done = finish_turn(s)
             if done is not None:
+                if best is None:
+                    self.turns_seconds = time.perf_counter() - start
                 if best is None or -neg_health > best[1]:
                     best = (done, -neg_health, node)
                     if best[1] >= relax.health_cap:
@@ -990,7 +993,7 @@ def _solve(campaign: Campaign, level: int, campaign_mode: bool, budget: Budget, 
     verdict, node, turns, health, exact = search.run()
     seconds = time.perf_counter() - clock
     common = dict(states_expanded=search.expanded, states_generated=search.generated, seconds=seconds,
-                  search_seconds=search.seconds)
+                  search_seconds=search.seconds, turns_seconds=search.turns_seconds)
     if verdict == SOLVED:
         actions = search.actions(node)
         text, ok = _witness(campaign, level, actions)

@@ -247,6 +247,17 @@ def test_unsolvable_goal_cannot_be_bought():
     assert r.verdict == UNSOLVABLE and "Buy shopkeepers-debt" in r.reason and "20 gold" in r.reason
 
 
+def test_tiebreak_cut_short_keeps_exact_turns():
+    """A generated 6x6 open level (fountains, traps, enemies; par 10 turns with 8 health, settled
+    after ~21,000 states): a budget that cuts the health tiebreak still reports the exact turns,
+    says health is only a lower bound, and says when the turns were proven."""
+    c = load(gen.campaign(1, 6, seed=1))
+    cut = solve_level(c, 0, Budget(max_states=2_000, max_seconds=20))
+    assert cut.verdict == SOLVED and cut.turns == 10 and not cut.health_exact
+    assert cut.health <= 8 and verify_replay(cut.replay_text, c).ok
+    assert 0 < cut.turns_seconds <= cut.search_seconds
+
+
 def test_budget_exhausted_is_unknown_never_unsolvable():
     c = load(gen.campaign(1, 8, seed=3))
     r = solve_level(c, 0, Budget(max_states=50, max_seconds=10))
