@@ -80,6 +80,10 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--scores-db", type=Path, default=None, help="high-score database (default: user data dir, or $CARDROGUE_SCORES_DB)")
     play.add_argument("--replays", type=Path, default=None, help="folder for replay files (default: user data dir)")
     play.add_argument("--player", default=None, help="the name on your scores (default: your login name)")
+    play.add_argument("--random-dice", action="store_true",
+                      help="practise with random dice: a fresh seed, recorded in the replay; not scored")
+    play.add_argument("--seed", type=_seed, default=None,
+                      help="random dice from this seed (to meet a practice run's dice again); implies --random-dice")
 
     verify = sub.add_parser("verify", help="re-simulate a replay and check its claimed result")
     verify.add_argument("replay", type=Path, help="replay file")
@@ -422,8 +426,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     except UnusableInput as exc:
         print(f"cardrogue: {exc}", file=sys.stderr)
         return EXIT_UNUSABLE
+    from cardrogue.editor.player.run import fresh_seed
+
+    dice_seed = args.seed if args.seed is not None else (fresh_seed() if args.random_dice else None)
     return run_player(args.campaign, level=args.level, scores_db=args.scores_db, replays_dir=args.replays,
-                      player=args.player)
+                      player=args.player, dice_seed=dice_seed)
 
 
 # --------------------------------------------------------------------------- run

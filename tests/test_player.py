@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -235,6 +236,52 @@ def test_restart_level_re_simulates_the_run_to_the_level_start():
         run.play(action)
     run.restart_level()
     assert run.actions == ["flip E", "move E"] and run.state.level == 1 and run.state.turn == 2
+
+
+@run_async
+async def test_random_dice_practice_is_recorded_verified_and_not_scored(tmp_path):
+    """DESIGN: Fated dice -- a "random dice" mode (fresh seed, recorded) exists for practice."""
+    app = app_for(duel_dict(), tmp_path, dice_seed=7)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter")
+        assert "random dice, seed 7" in player(app).query_one(BoardView).border_subtitle
+        await pilot.press(*WIN_KEYS)  # the duel's goblin has scripted rolls: they stay, they are the map's
+        await pilot.pause()
+        result = app.screen.result
+        assert result.outcome == "won" and result.practice and result.verified and not result.added
+        assert "random dice (seed 7)" in result.message
+    doc = json.loads(result.replay_path.read_text())
+    assert doc["dice"] == {"mode": "random", "seed": 7}
+    verdict = verify_replay(result.replay_path.read_text(), load(duel_dict()))
+    assert verdict.ok and not verdict.run.ranked
+    assert not (tmp_path / "scores.db").exists() or ScoreStore(tmp_path / "scores.db").table(load(duel_dict()).content_hash) == []
+
+
+def test_random_dice_restarts_keep_the_level_dice_and_draw_new_run_dice(monkeypatch):
+    run = PlayRun(load(ladder_dict()), dice_seed=11)
+    for action in ("flip E", "move E", "flip E", "end"):
+        run.play(action)
+    run.restart_level()
+    assert run.dice_seed == 11 and run.recorder.document()["dice"] == {"mode": "random", "seed": 11}
+    monkeypatch.setattr("cardrogue.editor.player.run.fresh_seed", lambda: 12)
+    run.restart_campaign()
+    assert run.dice_seed == 12 and run.actions == []
+    fated = PlayRun(load(ladder_dict()))
+    fated.restart_campaign()
+    assert fated.dice_seed is None and fated.recorder.document()["dice"]["mode"] == "fated"
+
+
+def test_play_random_dice_options_reach_the_player(monkeypatch, tmp_path):
+    from cardrogue.editor import cli
+
+    seen = []
+    monkeypatch.setattr(PlayerApp, "run", lambda self: seen.append(self.dice_seed))
+    monkeypatch.setenv("CARDROGUE_SCORES_DB", str(tmp_path / "env.db"))
+    monkeypatch.setattr("cardrogue.editor.player.run.fresh_seed", lambda: 99)
+    assert cli.main(["play", "--replays", str(tmp_path / "r")]) == 0
+    assert cli.main(["play", "--random-dice", "--replays", str(tmp_path / "r")]) == 0
+    assert cli.main(["play", "--seed", "5", "--replays", str(tmp_path / "r")]) == 0
+    assert seen == [None, 99, 5]
 
 
 def test_play_without_argument_plays_the_bundled_campaign(monkeypatch, tmp_path):

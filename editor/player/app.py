@@ -27,21 +27,22 @@ class PlayerApp(App[RunResult | None]):
     ENABLE_COMMAND_PALETTE = False
 
     def __init__(self, campaign: Campaign, level: int | None = None, *, replays_dir: Path | None = None,
-                 scores_db: Path | None = None, player: str | None = None) -> None:
+                 scores_db: Path | None = None, player: str | None = None, dice_seed: int | None = None) -> None:
         super().__init__()
-        self.campaign, self.level = campaign, level
+        self.campaign, self.level, self.dice_seed = campaign, level, dice_seed
         self.replays_dir, self.scores_db, self.player = replays_dir, scores_db, player
         self.sub_title = campaign.title
 
     def on_mount(self) -> None:
         screen = PlayerScreen(self.campaign, self.level, replays_dir=self.replays_dir, scores_db=self.scores_db,
-                              player=self.player)
+                              player=self.player, dice_seed=self.dice_seed)
         self.push_screen(screen, self.exit)
 
 
 def run_player(campaign_path: Path | None, level: int | None = None, scores_db: Path | None = None,
-               replays_dir: Path | None = None, player: str | None = None) -> int:
-    """``cardrogue play [CAMPAIGN] [--level N]``: N is 1-based; a run with --level is practice, never scored."""
+               replays_dir: Path | None = None, player: str | None = None, dice_seed: int | None = None) -> int:
+    """``cardrogue play [CAMPAIGN] [--level N] [--random-dice]``: N is 1-based; a run with --level or
+    random dice (``dice_seed``) is practice, never scored."""
     from cardrogue.editor.cli import UnusableInput, load_usable
     from cardrogue.engine.resources import default_campaign
     from cardrogue.engine.scores import default_db_path
@@ -57,7 +58,7 @@ def run_player(campaign_path: Path | None, level: int | None = None, scores_db: 
         return EXIT_UNUSABLE
     app = PlayerApp(campaign, None if level is None else level - 1,
                     replays_dir=replays_dir or default_replays_dir(), scores_db=scores_db or default_db_path(),
-                    player=player)
+                    player=player, dice_seed=dice_seed)
     app.run()
     result = app.return_value
     if result is not None and result.replay_path is not None:

@@ -11,6 +11,7 @@ the high-score table.
 from __future__ import annotations
 
 import getpass
+import secrets
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,7 +45,7 @@ class RunResult:
     turns: int
     health: int
     par: int | None
-    practice: bool  # started on a chosen level: saved, never scored
+    practice: bool  # started on a chosen level or with random dice: saved, never scored
     replay_path: Path | None = None
     verified: bool = False
     message: str = ""  # what happened to the replay and the score, in one sentence
@@ -53,13 +54,27 @@ class RunResult:
     rank: int | None = None  # this run's place in ``table``
 
 
-class PlayRun:
-    """A recorded run of a campaign (from level ``start``) with level restarts."""
+def fresh_seed() -> int:
+    """A seed for a practice run with random dice (recorded in its replay, so it re-simulates)."""
+    return secrets.randbelow(2**32)
 
-    def __init__(self, campaign: Campaign, start: int = 0, player: str = "") -> None:
-        self.campaign, self.start, self.player = campaign, start, player
-        self.recorder = Recorder(campaign, level=start, player=player)
+
+class PlayRun:
+    """A recorded run of a campaign (from level ``start``) with level restarts.
+
+    ``dice_seed`` set: practice with random dice (DESIGN: Fated dice), every card's stream drawn
+    from that seed instead of the map's; scripted rolls stay, they are part of the map.
+    """
+
+    def __init__(self, campaign: Campaign, start: int = 0, player: str = "", dice_seed: int | None = None) -> None:
+        self.campaign, self.start, self.player, self.dice_seed = campaign, start, player, dice_seed
+        self.recorder = self._recorder()
         self.level_marks = {start: 0}  # level -> number of actions played before it began
+
+    def _recorder(self) -> Recorder:
+        if self.dice_seed is None:
+            return Recorder(self.campaign, level=self.start, player=self.player)
+        return Recorder(self.campaign, level=self.start, player=self.player, mode="random", seed=self.dice_seed)
 
     @property
     def state(self):
@@ -81,14 +96,15 @@ class PlayRun:
         mark = self.level_marks.get(self.state.level, 0)
         kept = self.actions[:mark]
         marks = {lv: m for lv, m in self.level_marks.items() if m <= mark}
-        self.recorder = Recorder(self.campaign, level=self.start, player=self.player)
+        self.recorder = self._recorder()  # the same dice: the level is replayed, not re-rolled
         for text in kept:
             self.recorder.play(text)
         self.level_marks = marks
         self.state.log.append(f"Level restarted: back to turn {self.state.turn}.")
 
     def restart_campaign(self) -> None:
-        self.__init__(self.campaign, self.start, self.player)
+        """A new run from the start; with random dice, new dice too."""
+        self.__init__(self.campaign, self.start, self.player, None if self.dice_seed is None else fresh_seed())
 
 
 def replay_name(campaign: Campaign, outcome: str, when: float | None = None) -> str:
@@ -128,6 +144,9 @@ def finish(run: PlayRun, *, practice: bool, replays_dir: Path | None, scores_db:
                 replay_path=path, verified=verdict.ok)
     if not verdict.ok:
         notes.append(f"The replay did not verify ({verdict.message}); no score is recorded.")
+        return RunResult(**base, message=" ".join(notes))
+    if run.dice_seed is not None:
+        notes.append(f"A practice run with random dice (seed {run.dice_seed}): saved, not scored.")
         return RunResult(**base, message=" ".join(notes))
     if practice:
         notes.append("A practice run: saved, not scored.")

@@ -70,16 +70,16 @@ class PlayerScreen(Screen[RunResult | None]):
     ]
 
     def __init__(self, campaign: Campaign, level: int | None = None, *, replays_dir: Path | None = None,
-                 scores_db: Path | None = None, player: str | None = None) -> None:
+                 scores_db: Path | None = None, player: str | None = None, dice_seed: int | None = None) -> None:
         super().__init__()
         if level is not None and not 0 <= level < len(campaign.levels):
             raise ValueError(f"level {level} is not in the campaign (it has {len(campaign.levels)})")
         if campaign.levels[level or 0].start is None:
             raise ValueError(f"level {campaign.levels[level or 0].id!r} has no starting tile to play from")
         self.campaign = campaign
-        self.practice = level is not None
+        self.practice = level is not None or dice_seed is not None
         self.replays_dir, self.scores_db = replays_dir, scores_db
-        self.run = PlayRun(campaign, level or 0, default_player() if player is None else player)
+        self.run = PlayRun(campaign, level or 0, default_player() if player is None else player, dice_seed)
         self.result: RunResult | None = None
         self._log_len = 0
         self._seen: set[int] = set()
@@ -115,7 +115,8 @@ class PlayerScreen(Screen[RunResult | None]):
         level = self.campaign.levels[state.level]
         board = self.query_one(BoardView)
         board.border_title = f"{level.title or level.id}"
-        board.border_subtitle = f"turn {state.turn}"
+        dice = "" if self.run.dice_seed is None else f" · random dice, seed {self.run.dice_seed}"
+        board.border_subtitle = f"turn {state.turn}{dice}"
         board.show(state)
         self.query_one(HeroPanel).show(state)
         self.query_one(EnemyPanel).show(state)
