@@ -687,8 +687,11 @@ class _Search:
                 if fin is not None:
                     ch, fc, mc = 0, fin, None
                 else:
-                    mc = mask(c)
-                    ch = bound(c, cm, mc, hint if c.level == level else None)
+                    # Only a flip turns a card face up (tests/test_engine_properties.py), so any other
+                    # action on the same level leaves the parent's mask (and its cached hash) as it was.
+                    same_level = c.level == level
+                    mc = hint if same_level and action.verb != "flip" else mask(c)
+                    ch = bound(c, cm, mc, hint if same_level else None)
                     if ch == INF:
                         continue
                     fc = c.turn + ch

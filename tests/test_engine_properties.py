@@ -114,6 +114,25 @@ def test_advance_is_step_for_every_legal_action(seed, which):
         s.step(rng.choice(legal), resolver)
 
 
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32), which=st.integers(0, 1))
+def test_only_a_flip_turns_a_card_face_up(seed, which):
+    """The solver reuses a parent's face-down mask for every action but a flip (engine/solver.py)."""
+    rng = random.Random(seed)
+    c = CAMPAIGNS[which]
+    resolver = RandomResolver(seed)
+    s = GameState.new(c)
+    for _ in range(60):
+        legal = s.legal_actions()
+        if not legal:
+            break
+        action = rng.choice(legal)
+        down = [i for i, f in enumerate(s.faces) if f == 0]
+        s.step(action, resolver)
+        if action.verb != "flip":
+            assert [i for i, f in enumerate(s.faces) if f == 0] == down, action
+
+
 def test_chance_point_and_enumeration():
     """Dice are explicit chance points naming the card instance whose stream rolls."""
     s = GameState.new(SONS, level=1)
