@@ -358,9 +358,10 @@ class Fronts:
         self._splits: dict = {}  # hand -> (strict, loose): hands recur across many states
 
     @staticmethod
-    def signature(s: GameState, strict: tuple) -> tuple:
+    def signature(s: GameState, strict: tuple, faces: bytes | None = None) -> tuple:
         """Every field of ``s.key()`` but turn, health, gold and the hand, plus the hand's ``strict``
         (not inert) cards: states with one signature differ only in what dominance compares.
+        ``faces``: ``bytes(s.faces)`` when the caller has it (a parent's, its hash already computed).
 
         The encoding differs from ``key()``'s where that is cheaper (the dice drawn as the state keeps
         them, (cell, count) pairs, not a count for every cell); tests/test_solver.py checks that a change
@@ -370,7 +371,7 @@ class Fronts:
         return (
             s.level, s.pos, s.equip,
             s.atk_bonus, s.max_bonus, s.poison, s.antidote, s.paralysed, s.cooldown,
-            bytes(s.faces), s.draws,
+            bytes(s.faces) if faces is None else faces, s.draws,
             tuple(sorted(foes.items())) if foes else (),
             tuple(sorted(visitors.items())) if visitors else (),
             s.bought, s.identified, s.phase, s.moves, s.pure, s.repeated, s.moved,
@@ -389,14 +390,19 @@ class Fronts:
             hit = self._splits[hand] = (strict, loose)
         return hit
 
-    def admit(self, s: GameState) -> list | None:
-        """The state's entry if no known state dominates it (entries it dominates are retired), else None."""
+    def admit(self, s: GameState, faces: bytes | None = None) -> list | None:
+        """The state's entry if no known state dominates it (entries it dominates are retired), else None.
+
+        An entry is [turn, health, gold, inert cards, alive, ``bytes(s.faces)``]; ``faces`` may give the last.
+        """
         strict, loose = self.split(s)
-        sig = self.signature(s, strict)
+        if faces is None:
+            faces = bytes(s.faces)
+        sig = self.signature(s, strict, faces)
         t, h, g = s.turn, s.health, s.gold
         front = self.fronts.get(sig)
         if front is None:
-            entry = [t, h, g, loose, True]
+            entry = [t, h, g, loose, True, faces]
             self.fronts[sig] = [entry]
             return entry
         # One pass does both: a front holds no entry dominating another, so if some entry dominates
@@ -412,7 +418,7 @@ class Fronts:
                 e[4] = False
             else:
                 keep.append(e)
-        entry = [t, h, g, loose, True]
+        entry = [t, h, g, loose, True, faces]
         keep.append(entry)
         self.fronts[sig] = keep
         return entry
@@ -424,12 +430,12 @@ class _ExactTable:
     def __init__(self) -> None:
         self.seen: set = set()
 
-    def admit(self, s: GameState) -> list | None:
+    def admit(self, s: GameState, faces: bytes | None = None) -> list | None:
         k = s.key()
         if k in self.seen:
             return None
         self.seen.add(k)
-        return [s.turn, s.health, s.gold, (), True]
+        return [s.turn, s.health, s.gold, (), True, bytes(s.faces)]
 
 
 def _no_bound(s: GameState, campaign_mode: bool, mask=None, hint=None) -> int:
@@ -635,6 +641,7 @@ class _Search:
             f, h, neg_health, node, s, entry, hint = heappop(heap)
             if not entry[4]:
                 continue
+            s_faces = entry[5]  # bytes(s.faces), made when s was admitted
             if best is not None and f > best[0]:
                 break
             done = finish_turn(s)
@@ -680,7 +687,7 @@ class _Search:
                             low[e] = foe[0]
                 if c.gold > trace.max_gold:
                     trace.max_gold = c.gold
-                e_entry = admit(c)
+                e_entry = admit(c, s_faces if c.faces == s_faces else None)  # unchanged faces: no new bytes to hash
                 if e_entry is None:
                     continue
                 fin = finish_turn(c)
