@@ -623,7 +623,7 @@ class _Search:
         best = None  # (turns, health, node)
         counter = 0
         level_enemies = [j for j in range(len(d.cells)) if d.kind[j] == ENEMY]
-        # Enemies not yet seen slain, and their cells as bits of the faces read as one integer.
+        # Enemies not yet seen slain in an admitted state, and their cells as bits of the faces read as one integer.
         unslain = [e for e in level_enemies if e not in trace.slain]
         unslain_bits = _cleared_bits(unslain, len(d.cells))
         goal_levels = [li for li in range(len(d.goals)) if d.goals[li]]
@@ -687,9 +687,18 @@ class _Search:
                             low[e] = foe[0]
                 if c.gold > trace.max_gold:
                     trace.max_gold = c.gold
-                e_entry = admit(c, s_faces if c.faces == s_faces else None)  # unchanged faces: no new bytes to hash
+                new_faces = c.faces != s_faces
+                e_entry = admit(c, None if new_faces else s_faces)  # unchanged faces: no new bytes to hash
                 if e_entry is None:
                     continue
+                # Enemies seen slain, for an unsolvable verdict's reason. A state whose faces equal its
+                # parent's was covered when the parent was admitted (the root has no enemy cleared).
+                if new_faces and unslain_bits and int.from_bytes(e_entry[5], "big") & unslain_bits:
+                    for e in unslain:
+                        if c.faces[e] == CLEARED:
+                            trace.slain.add(e)
+                    unslain = [e for e in unslain if e not in trace.slain]
+                    unslain_bits = _cleared_bits(unslain, len(d.cells))
                 fin = finish_turn(c)
                 if fin is not None:
                     ch, fc, mc = 0, fin, None
@@ -705,13 +714,6 @@ class _Search:
                 counter += 1
                 parents.append((node, action))
                 heappush(heap, (fc, ch, -c.health, counter, c, e_entry, mc))
-            if unslain_bits and int.from_bytes(s.faces, "big") & unslain_bits:
-                faces = s.faces
-                for e in unslain:
-                    if faces[e] == CLEARED:
-                        trace.slain.add(e)
-                unslain = [e for e in unslain if e not in trace.slain]
-                unslain_bits = _cleared_bits(unslain, len(d.cells))
         self.expanded, self.generated = expanded, generated
         self.seconds = time.perf_counter() - start
         if best is not None:
