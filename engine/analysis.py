@@ -29,14 +29,22 @@ from dataclasses import dataclass
 import networkx as nx
 
 from .diagnostics import Diagnostic, Severity
+from .mobility import wall_crossings
 from .model import CHEST, KEY, Campaign, Level
 
 _OUT = "out"  # a virtual node joined to every way out of a level
 
 
-def level_graph(level: Level) -> nx.Graph:
-    """Cells as nodes ``(x, y)``; edges between ADJACENT TILEs."""
+def level_graph(level: Level, through_walls: bool = False) -> nx.Graph:
+    """Cells as nodes ``(x, y)``; edges between ADJACENT TILEs (with ``through_walls``, between
+    all orthogonal neighbours)."""
     cells = level.by_pos.items()
+    if through_walls:
+        graph = nx.Graph()
+        graph.add_nodes_from(level.by_pos)
+        graph.add_edges_from(((x - 1, y), (x, y)) for x, y in level.by_pos if (x - 1, y) in level.by_pos)
+        graph.add_edges_from(((x, y - 1), (x, y)) for x, y in level.by_pos if (x, y - 1) in level.by_pos)
+        return graph
     east = {pos for pos, cell in cells if "E" in cell.paths}
     west = {pos for pos, cell in cells if "W" in cell.paths}
     south = {pos for pos, cell in cells if "S" in cell.paths}
@@ -45,6 +53,15 @@ def level_graph(level: Level) -> nx.Graph:
     graph.add_nodes_from(level.by_pos)
     graph.add_edges_from(((x - 1, y), (x, y)) for x, y in west if (x - 1, y) in east)
     graph.add_edges_from(((x, y - 1), (x, y)) for x, y in north if (x, y - 1) in south)
+    return graph
+
+
+def hero_graph(level: Level, crossings: frozenset[str] = frozenset()) -> nx.Graph:
+    """Where the hero may go from cell to cell: ADJACENT TILEs; every orthogonal neighbour when he
+    could cross walls; and, with a potion of teleportation to be had, every tile from the start."""
+    graph = level_graph(level, through_walls=bool(crossings))
+    if "teleport" in crossings and level.start is not None:
+        graph.add_edges_from((level.start.pos, pos) for pos in level.by_pos if pos != level.start.pos)
     return graph
 
 
@@ -70,10 +87,14 @@ def _key_outside(campaign: Campaign, level_index: int) -> bool:
     return False
 
 
-def analyse_level(campaign: Campaign, index: int, out: list[Diagnostic]) -> LevelAnalysis:
+def analyse_level(campaign: Campaign, index: int, out: list[Diagnostic],
+                  crossings: frozenset[str] = frozenset()) -> LevelAnalysis:
+    """The level's graph checks. With ``crossings`` (:func:`wall_crossings`) the hero's graph
+    over-approximates what he can reach, so no error is claimed that a spell or a potion of
+    teleportation could disprove: the solver (``check --solve``) decides such maps."""
     level = campaign.levels[index]
     start = level.start
-    graph = level_graph(level)
+    graph = hero_graph(level, crossings)
     chests = [c.pos for c in level.cells if c.card == CHEST]
     keys = [c.pos for c in level.cells if c.card == KEY]
 
@@ -180,7 +201,8 @@ def _chokepoints(graph: nx.Graph, start: tuple[int, int], ways_out: list) -> tup
 def analyse_campaign(campaign: Campaign) -> tuple[list[LevelAnalysis], list[Diagnostic]]:
     """Every level's analysis, then the campaign graph of levels and ladders."""
     out: list[Diagnostic] = []
-    levels = [analyse_level(campaign, i, out) for i in range(len(campaign.levels))]
+    crossings = wall_crossings(campaign)
+    levels = [analyse_level(campaign, i, out, crossings) for i in range(len(campaign.levels))]
 
     flow = nx.DiGraph()
     flow.add_nodes_from(range(len(campaign.levels)))

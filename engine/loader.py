@@ -29,6 +29,7 @@ from .abilities import AbilityError, parse_ability
 from .canonical import default_cell_id
 from .diagnostics import Diagnostic, JsonPath, Severity
 from .jsonpos import LineIndex, PositionIndex, max_depth
+from .mobility import wall_crossings
 from .model import (
     CHEST,
     DESCENDING_LADDER,
@@ -373,6 +374,7 @@ class _Builder:
     def __init__(self, data: dict) -> None:
         self.data = data
         self.diagnostics: list[Diagnostic] = []
+        self.pathless: list[tuple[str, JsonPath, dict]] = []  # (card, path, where) of cells with no paths
 
     def error(self, code: str, message: str, path: JsonPath, **extra: Any) -> None:
         self.diagnostics.append(Diagnostic(code, message, Severity.ERROR, path, **extra))
@@ -387,6 +389,7 @@ class _Builder:
         self._potions(d.get("potions", {}))
         levels = self._levels(d["levels"], cards)
         if any(diag.severity is Severity.ERROR for diag in self.diagnostics):
+            self._warn_pathless()
             return None
         par = Par(d["par"]["turns"], d["par"].get("health")) if "par" in d else None
         campaign = Campaign(
@@ -397,7 +400,16 @@ class _Builder:
             allow_ladder_cycles=d.get("allow_ladder_cycles", False), par=par,
             card_entries=MappingProxyType(dict(d.get("cards", {}))), source=d,
         )
+        if not wall_crossings(campaign):
+            self._warn_pathless()
         return campaign
+
+    def _warn_pathless(self) -> None:
+        """CR223, unless the hero could cross walls: the mage's spell, MOVE TO ANY ADJACENT TILE or a
+        potion of teleportation reaches a card without paths (``flip`` needs a path only on the
+        hero's side)."""
+        for card_id, path, where in self.pathless:
+            self.warning("CR223", f"{card_id!r} has no paths: it can never be reached", path, **where)
 
     def _cards(self, entries: dict) -> dict[str, CardDef]:
         catalog = default_catalog()
@@ -578,7 +590,7 @@ class _Builder:
         if card.id == STARTING_TILE and c.get("face", "down") != "up":
             self.error("CR219", "the starting tile must be face up", path + ("face",) if "face" in c else path, **where)
         if not c.get("paths"):
-            self.warning("CR223", f"{card.id!r} has no paths: it can never be reached", path, **where)
+            self.pathless.append((card.id, path, where))
 
 
 def _a(noun: str) -> str:

@@ -32,7 +32,8 @@ from dataclasses import dataclass, field, replace
 from operator import itemgetter
 
 from .actions import Action
-from .analysis import analyse_campaign
+from .analysis import analyse_campaign, hero_graph
+from .mobility import obtainable_cards, wall_crossings
 from .diagnostics import Diagnostic, Severity
 from .dungeon import CLEARED, DOWN, ENEMY, FOUNTAIN_TILE, LADDER, TRAP, UP
 from .model import CardKind, Campaign
@@ -80,17 +81,6 @@ class SolveResult:
 # ---------------------------------------------------------------------------------------- the relaxation
 
 
-def _obtainable(campaign: Campaign) -> list[str]:
-    """Every card the hero could ever hold or meet: starting items, cells, shop stock, chest contents."""
-    out = list(campaign.hero.items) + list(campaign.hero.equipped) + [campaign.hero.character]
-    for level in campaign.levels:
-        for c in level.cells:
-            out.append(c.card)
-            out.extend(c.stock)
-            out.extend(c.contents)
-    return out
-
-
 class Relaxation:
     """Admissible lower bounds on the turns left, from the level graph (see ``docs/solver.md``).
 
@@ -103,15 +93,16 @@ class Relaxation:
     def __init__(self, campaign: Campaign, d) -> None:
         self.d = d
         cards = campaign.cards
-        seen = _obtainable(campaign)
+        seen = obtainable_cards(campaign)
         # Every copy counts: two artifacts of +1 MOVEMENT (or of +X TO MAX HEALTH) in hand add up.
         abilities = [(cards[c], a) for c in seen if c in cards for a in cards[c].abilities]
         character = d.character
         movement = sum(a.x or 0 for card, a in abilities if a.kind == "movement" and (a.x or 0) > 0)
         potions = {cards[c].colour for c in seen if c in cards and cards[c].kind is CardKind.POTION}
         effects = {d.potions.get(colour) for colour in potions}
-        self.teleport = "teleportation" in effects
-        self.reloc = int(self.teleport or any(a.kind in ("spell", "move-adjacent") for _, a in abilities))
+        crossings = wall_crossings(campaign)
+        self.teleport = "teleport" in crossings
+        self.reloc = int(bool(crossings))
         cannot = any(a.kind == "cannot-flee" for a in character.abilities)
         self.flee = int(not cannot or any(a.kind == "can-flee" for _, a in abilities)
                         or any(a.kind == "does-not-chase" for _, a in abilities) or "paralysis" in effects)
@@ -761,7 +752,7 @@ class _HealthCeiling:
                                  if card.kind is CardKind.POTION and d.potions.get(card.colour) == "healing")
         gain = {}
         poison = fountain = 0
-        for cid in set(_obtainable(campaign)):
+        for cid in set(obtainable_cards(campaign)):
             card = cards.get(cid)
             for a in card.abilities if card else ():
                 if a.kind == "max-health" and (a.x or 0) > 0 and card.kind in (CardKind.ARTIFACT, CardKind.SCROLL):
@@ -956,9 +947,7 @@ def _explain(search: _Search) -> tuple[str, int]:
     if unslain:
         import networkx as nx
 
-        from .analysis import level_graph
-
-        graph = level_graph(level)
+        graph = hero_graph(level, wall_crossings(campaign))
         ways = [d.pos_of[w] for w, _ in search.relax.ways[li]]
         free = graph.copy()
         free.remove_nodes_from(unslain)
@@ -979,7 +968,7 @@ def _explain(search: _Search) -> tuple[str, int]:
 
 def _fight_reason(search: _Search, cell: int, why: str) -> str:
     d, trace = search.d, search.trace
-    gear = sorted({c for c in _obtainable(search.campaign)
+    gear = sorted({c for c in obtainable_cards(search.campaign)
                    if c in d.cards and d.cards[c].kind in (CardKind.WEAPON, CardKind.ARMOUR)})
     low = trace.foe_low.get(cell)
     best = f"the best attempt left it with {low} of {d.card[cell].health} health" if low is not None else "it was never wounded"

@@ -135,3 +135,31 @@ def test_goal_card_out_of_reach():
     cells = CORRIDOR + [cell(0, 1, "goblin", "")]
     diags = run(campaign(level("a", 3, 2, cells, goals=[{"slay": "goblin"}])))
     assert "CR308" in codes(diags, Severity.ERROR)
+
+
+# A wall between the start and the exit: the exit has no paths at all.
+WALLED = [cell(0, 0, "starting-tile", "S", "up"), cell(0, 1, "pathing-tile", "N"), cell(1, 0, "pathing-tile", "", exit=True)]
+
+
+def test_a_wall_blocks_a_hero_who_cannot_cross_it():
+    diags = run(campaign(level("one", 2, 2, WALLED)))
+    assert {"CR301", "CR311"} <= set(codes(diags, Severity.ERROR)) and "CR223" in codes(diags, Severity.WARNING)
+
+
+def test_the_mages_spell_crosses_walls_so_no_reach_error_is_claimed():
+    """The mage's SPELL (MOVE TO ANY ADJACENT TILE, project entry): any orthogonal neighbour, paths or not.
+    The graph checks over-approximate his reach; the solver then decides (here: par 2, "spell E")."""
+    doc = campaign(level("one", 2, 2, WALLED), hero={"character": "mage"})
+    diags = run(doc)
+    assert codes(diags, Severity.ERROR) == [] and "CR223" not in codes(diags)
+
+
+def test_a_potion_of_teleportation_to_be_had_reaches_every_tile():
+    """POTION OF TELEPORTATION: any revealed pathing tile of the level; a warrior who can get one is
+    not told that a walled-off tile is unreachable."""
+    cells = [cell(0, 0, "starting-tile", "E", "up"), cell(1, 0, "purple-potion", "W"), cell(3, 0, "pathing-tile", "", exit=True),
+             cell(3, 1, "goblin", "")]
+    teleport = campaign(level("one", 4, 2, cells), potions={"purple": "teleportation"})
+    assert codes(run(teleport), Severity.ERROR) == [] and "CR223" not in codes(run(teleport))
+    healing = campaign(level("one", 4, 2, cells), potions={"purple": "healing"})
+    assert "CR301" in codes(run(healing), Severity.ERROR) and codes(run(healing)).count("CR223") == 2

@@ -106,3 +106,14 @@ def test_meaningless_budgets_are_usage_errors(corridor: Path, args: list[str]):
 def test_unwritable_output_fails_before_solving(corridor: Path, tmp_path: Path):
     done = cardrogue("solve", str(corridor), "-o", str(tmp_path / "missing-folder" / "x.replay.json"))
     assert done.returncode == 2 and "does not exist" in done.stderr and "par" not in done.stdout
+
+
+def test_a_mages_map_through_a_wall_passes_check_and_solves(tmp_path):
+    """The exit has no paths: only the mage's SPELL reaches it. The graph checks claim no error
+    they cannot prove; the solver finds the spell (par 2: cast on turn 1, the tile acts on turn 2)."""
+    path = write(tmp_path, "walled", [cell(0, 0, "starting-tile", "", "up"), cell(1, 0, "pathing-tile", "", "up", exit=True)],
+                 2, hero={"character": "mage"})
+    check = subprocess.run([*CLI, "check", "--strict", "--solve", str(path)], capture_output=True, text=True)
+    assert check.returncode == 0, check.stdout + check.stderr
+    solve = subprocess.run([*CLI, "solve", str(path)], capture_output=True, text=True)
+    assert solve.returncode == 0 and "par 2 turns" in solve.stdout and "spell E" in solve.stdout

@@ -1,0 +1,33 @@
+"""What the hero could ever hold, and how he could move: facts the graph checks, the loader's
+warnings and the solver's relaxation all start from (no networkx here: the loader imports it)."""
+
+from __future__ import annotations
+
+from .model import Campaign, CardKind
+from .potions import potion_identities
+
+
+def obtainable_cards(campaign: Campaign) -> list[str]:
+    """Every card the hero could ever hold or meet: starting items, cells, shop stock, chest contents."""
+    out = list(campaign.hero.items) + list(campaign.hero.equipped) + [campaign.hero.character]
+    for level in campaign.levels:
+        for c in level.cells:
+            out.append(c.card)
+            out.extend(c.stock)
+            out.extend(c.contents)
+    return out
+
+
+def wall_crossings(campaign: Campaign) -> frozenset[str]:
+    """How the hero could pass through walls, from every card he could hold or meet:
+    ``"teleport"`` (a potion of teleportation: any revealed pathing tile of the level) and
+    ``"adjacent"`` (the mage's SPELL or MOVE TO ANY ADJACENT TILE: any orthogonal neighbour)."""
+    cards = campaign.cards
+    seen = [cards[c] for c in set(obtainable_cards(campaign)) if c in cards]
+    identities = potion_identities(campaign.seed, campaign.potions)
+    out = set()
+    if any(card.kind is CardKind.POTION and identities.get(card.colour) == "teleportation" for card in seen):
+        out.add("teleport")
+    if any(a.kind in ("spell", "move-adjacent") for card in seen for a in card.abilities):
+        out.add("adjacent")
+    return frozenset(out)
