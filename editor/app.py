@@ -23,7 +23,7 @@ from textual.widgets import Footer, Header, TabbedContent, TabPane
 from textual.worker import get_current_worker
 
 from cardrogue.engine.diagnostics import Diagnostic, Severity
-from cardrogue.engine.model import CHEST, POTION_COLOURS, POTION_EFFECTS, SHOP, Campaign, CardKind, Direction
+from cardrogue.engine.model import CHEST, POTION_COLOURS, POTION_EFFECTS, SHOP, Campaign, CardDef, CardKind, Direction
 
 from . import edits
 from .commands import EditorCommands, help_markdown
@@ -45,7 +45,7 @@ from .files import (
 from .messages import CardChosen, CellFieldEdited, CursorMoved, LevelChosen, PaintCell, ProblemChosen, StoryEdited
 from .solution import DEFAULT_BUDGET, SOLVED, Solution
 from .solution import solve as solve_solution
-from .widgets.dialogs import ChoiceScreen, ConfirmScreen, FileScreen, FormScreen, HelpScreen
+from .widgets.dialogs import Choice, ChoiceScreen, ConfirmScreen, FieldValue, FileScreen, FormScreen, HelpScreen
 from .widgets.inspector import Inspector, parse_rolls
 from .widgets.level_list import LevelList
 from .widgets.map_canvas import MapCanvas, StepOverlay
@@ -456,7 +456,7 @@ class EditorApp(App[int]):
 
     # goals, stock and contents, potions, hero, cards
 
-    def _form(self, title: str, fields: list[tuple[str, str, str]], change: Callable[[dict], Callable[[Campaign], Campaign]],
+    def _form(self, title: str, fields: list[tuple[str, str, FieldValue]], change: Callable[[dict], Callable[[Campaign], Campaign]],
               label: str, where: Where | None = None, note: str = "",
               after: Callable[[dict], None] | None = None) -> None:
         """A form whose values make an edit; an edit that refuses (ValueError) keeps the form open with why."""
@@ -530,28 +530,37 @@ class EditorApp(App[int]):
     def action_card(self, card_id: str | None = None) -> None:
         """Add or override a card definition: the palette's card to start from, a new id for a new card."""
         card_id = card_id or self.query_one(Palette).brush
-        card = self.campaign.cards.get(card_id)
-        abilities = [str(a) for a in card.abilities] if card else []
+        known = self.campaign.cards.get(card_id)
+        card = known or CardDef(card_id, "", CardKind.ITEM)  # an unknown id: a card's defaults, the kind to choose
+        abilities = [str(a) for a in card.abilities]
         number = lambda v: "" if v is None else str(v)  # noqa: E731
-        fields = [("id", "Card id (a catalog id overrides that card; a new id defines a new card)", card_id),
-                  ("name", "Name", card.name if card else ""),
-                  ("kind", "Kind (" + ", ".join(k.value for k in CardKind) + ")", card.kind.value if card else ""),
-                  ("attack", "Attack", number(card.attack if card else None)),
-                  ("health", "Health", number(card.health if card else None)),
-                  ("gold", "Gold", number(card.gold if card else None)),
-                  ("slot", "Slot (head, chest, feet, primary, secondary, both-hands)", (card.slot or "") if card else ""),
-                  ("colour", "Potion colour", (card.colour or "") if card else ""),
-                  ("text", "Text", card.text if card else "")]
+        points = "Victory points ({} to {})".format(*edits.card_number_bounds()["victory_points"])
+        fields: list[tuple[str, str, FieldValue]] = [
+            ("id", "Card id (catalog id: an override; new id: a new card)", card_id),
+            ("name", "Name", card.name),
+            ("kind", "Kind", Choice(known.kind.value if known else "", tuple(k.value for k in CardKind))),
+            ("attack", "Attack", number(card.attack)),
+            ("health", "Health", number(card.health)),
+            ("gold", "Gold", number(card.gold)),
+            ("victory_points", points, str(card.victory_points)),
+            ("slot", "Equipment slot (weapons and armour)", Choice(card.slot or "", edits.SLOTS, optional=True)),
+            ("colour", "Potion colour", Choice(card.colour or "", POTION_COLOURS, optional=True)),
+            ("sellable", "Sellable (its gold amount not crossed out)", card.sellable),
+            ("tradable", "Tradable (its trade symbol not crossed out)", card.tradable),
+            ("throwable", "Throwable (shows the throw symbol)", card.throwable),
+            ("cursed", "Cursed (cannot leave the hand)", card.cursed),
+            ("text", "Text", card.text)]
         fields += [(f"ability{i}", f"Ability {i + 1} (rulebook text)", abilities[i] if i < len(abilities) else "")
                    for i in range(min(8, max(4, len(abilities) + 1)))]
 
         def change(values: dict) -> Callable[[Campaign], Campaign]:
             new_id = values["id"].strip()
             parsed: dict[str, object] = {k: values[k].strip() for k in ("name", "kind", "slot", "colour", "text")}
-            for key in ("attack", "health", "gold"):
+            parsed.update({k: values[k] for k in edits.CARD_FLAGS})
+            for key in ("attack", "health", "gold", "victory_points"):
                 text = values[key].strip()
                 if text and not text.lstrip("-").isdigit():
-                    raise ValueError(f"{key} is a whole number")
+                    raise ValueError(f"{key.replace('_', ' ')} is a whole number")
                 parsed[key] = int(text) if text else None
             parsed["abilities"] = [values[k].strip() for k in values if k.startswith("ability") and values[k].strip()]
 

@@ -20,6 +20,7 @@ from cardrogue.engine.abilities import AbilityError, parse_ability
 from cardrogue.engine.canonical import default_cell_id
 from cardrogue.engine.loader import card_from_dict, default_catalog
 from cardrogue.engine.model import (
+    CardDef,
     CHEST,
     DESCENDING_LADDER,
     DIRECTIONS,
@@ -36,6 +37,7 @@ from cardrogue.engine.model import (
     Level,
     canonical_paths,
 )
+from cardrogue.engine.resources import load_schema
 
 _CLOCKWISE = {"N": "E", "E": "S", "S": "W", "W": "N"}
 _ANTICLOCKWISE = {v: k for k, v in _CLOCKWISE.items()}
@@ -397,16 +399,25 @@ def set_potions(campaign: Campaign, potions: Mapping[str, str]) -> Campaign:
 # --------------------------------------------------------------------------- the campaign's own cards
 
 
-CARD_FIELDS = ("name", "kind", "text", "attack", "health", "gold", "slot", "colour", "abilities")
+CARD_FIELDS = ("name", "kind", "text", "attack", "health", "gold", "sellable", "tradable", "throwable", "cursed",
+               "slot", "colour", "victory_points", "abilities")
+CARD_FLAGS = ("sellable", "tradable", "throwable", "cursed")
 SLOTS = ("head", "chest", "feet", "primary", "secondary", "both-hands")
 _CARD_ID = re.compile(r"[a-z0-9][a-z0-9-]*\Z")
+
+
+def card_number_bounds() -> dict[str, tuple[int, int]]:
+    """The card fields that are whole numbers, with their bounds, as the card schema gives them."""
+    fields = load_schema("cards.schema.json")["$defs"]["card"]["properties"]
+    return {k: (f["minimum"], f["maximum"]) for k, f in fields.items() if f.get("type") == "integer"}
 
 
 def card_entry(campaign: Campaign, card_id: str, values: Mapping[str, object]) -> dict:
     """The file entry for a card definition, checked as the loader checks it (else ValueError).
 
-    ``values`` has the fields of :data:`CARD_FIELDS` (``None`` or ``""``: not given). For an
-    override of a catalog card, the entry keeps only what differs from the catalog.
+    ``values`` has the fields of :data:`CARD_FIELDS` (``None`` or ``""``: not given). The entry
+    keeps only what differs from the card without it: for an override, the catalog card; for a
+    new card, a card's defaults (sellable, tradable, not throwable, not cursed, no victory points).
     """
     if not _CARD_ID.match(card_id) or len(card_id) > 64:
         raise ValueError(f"{card_id!r} is not a card id: lower-case letters, digits and hyphens")
@@ -430,25 +441,27 @@ def card_entry(campaign: Campaign, card_id: str, values: Mapping[str, object]) -
         raise ValueError(f"new {kind.value} {card_id!r} needs a slot")
     if base is None and kind is CardKind.POTION and "colour" not in given:
         raise ValueError(f"new potion {card_id!r} needs a colour")
-    for key, lo, hi in (("attack", 0, 99), ("health", 1, 999), ("gold", 0, 999)):
-        if key in given and not (isinstance(given[key], int) and lo <= given[key] <= hi):
-            raise ValueError(f"{key} is a whole number from {lo} to {hi}")
+    for key, (lo, hi) in card_number_bounds().items():
+        value = given.get(key)
+        if key in given and (isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi):
+            raise ValueError(f"{key.replace('_', ' ')} is a whole number from {lo} to {hi}, not {value!r}")
+    for key in CARD_FLAGS:
+        if key in given and not isinstance(given[key], bool):
+            raise ValueError(f"{key} is true or false, not {given[key]!r}")
     for i, text in enumerate(given.get("abilities", ())):
         try:
             parse_ability(text)
         except AbilityError as exc:
             raise ValueError(f"ability {i + 1} ({text!r}): {exc}") from None
+    without = base if base is not None else CardDef(card_id, "", kind)
     entry: dict = {}
     for key in CARD_FIELDS:
         if key not in given:
             continue
         value = list(given[key]) if key == "abilities" else given[key]
-        if base is not None:
-            old = [str(a) for a in base.abilities] if key == "abilities" else getattr(base, key)
-            old = old.value if isinstance(old, CardKind) else old
-            if old == value:
-                continue
-        entry[key] = value
+        old = [str(a) for a in without.abilities] if key == "abilities" else getattr(without, key)
+        if (old.value if isinstance(old, CardKind) else old) != value:
+            entry[key] = value
     if base is None:
         entry["kind"] = kind.value
     return entry

@@ -8,11 +8,13 @@ import pytest
 
 from cardrogue.editor import edits
 from cardrogue.editor.app import EditorApp
+from cardrogue.editor.document import Document
 from cardrogue.editor.solution import trace_steps
 from cardrogue.editor.widgets.dialogs import ChoiceScreen, FileScreen, FormScreen
 from cardrogue.editor.widgets.map_canvas import CELL_H, CELL_W
 from cardrogue.editor.widgets.palette import Palette
 from cardrogue.engine.loader import load_campaign, load_campaign_text
+from cardrogue.engine.model import CardKind
 from cardrogue.engine.play import FatedResolver
 from cardrogue.engine.solver import Budget, solve_level
 from cardrogue.engine.state import GameState
@@ -106,6 +108,34 @@ def test_card_edits(campaign) -> None:
     with pytest.raises(ValueError, match="still used"):
         edits.remove_card(used, "rat-king")
     assert "rat-king" not in edits.remove_card(c, "rat-king").cards
+
+
+def test_card_flags_and_victory_points(campaign) -> None:
+    golem = {"name": "The Golem", "kind": "boss", "sellable": False, "tradable": False, "throwable": False,
+             "cursed": False, "victory_points": 2}
+    assert edits.card_entry(campaign, "golem", golem) == {}  # all as in the catalog
+    assert edits.card_entry(campaign, "golem", {**golem, "tradable": True, "victory_points": 3}) == {
+        "tradable": True, "victory_points": 3}
+    # a new card writes a flag or its points only where they differ from a card's defaults
+    defaults = {"sellable": True, "tradable": True, "throwable": False, "cursed": False, "victory_points": 0}
+    crown = {"name": "Thorn Crown", "kind": "armour", "slot": "head", "abilities": [], **defaults}
+    assert edits.card_entry(campaign, "thorn-crown", crown) == {"name": "Thorn Crown", "kind": "armour", "slot": "head"}
+    entry = edits.card_entry(campaign, "thorn-crown", {**crown, "sellable": False, "cursed": True, "victory_points": 1})
+    assert entry == {"name": "Thorn Crown", "kind": "armour", "slot": "head", "sellable": False, "cursed": True,
+                     "victory_points": 1}
+    c = edits.set_card(campaign, "thorn-crown", entry)
+    card = c.cards["thorn-crown"]
+    assert (card.sellable, card.tradable, card.throwable, card.cursed, card.victory_points) == (False, True, False, True, 1)
+    saved = load_campaign_text(Document(c).text(), "<saved>")
+    assert saved.campaign is not None and saved.campaign.cards["thorn-crown"] == card
+    with pytest.raises(ValueError, match="victory points is a whole number from 0 to 9, not 10"):
+        edits.card_entry(campaign, "golem", {"victory_points": 10})
+    with pytest.raises(ValueError, match="victory points is a whole number"):
+        edits.card_entry(campaign, "golem", {"victory_points": True})
+    with pytest.raises(ValueError, match="cursed is true or false, not 'yes'"):
+        edits.card_entry(campaign, "golem", {"cursed": "yes"})
+    with pytest.raises(ValueError, match="the slot is one of head, chest"):
+        edits.card_entry(campaign, "thorn-crown", {**crown, "slot": "neck"})
 
 
 def test_hero_edits(campaign) -> None:
@@ -227,6 +257,46 @@ async def test_card_definitions(campaign_file, tmp_path) -> None:
         assert "rat-king" in app.campaign.cards
         await pilot.press("ctrl+z", "ctrl+z")
         assert not app.doc.dirty
+
+
+@run_async
+async def test_card_form_by_keyboard(campaign_file, tmp_path) -> None:
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        app.query_one(Palette).choose("helm")
+        await pilot.press("f4")
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        assert (form.query_one("#form-kind").value, form.query_one("#form-slot").value) == ("armour", "head")
+        assert form.query_one("#form-colour").is_blank() and form.query_one("#form-sellable").value is True
+        form.query_one("#form-id").value = "thorn-crown"
+        form.query_one("#form-name").value = "Thorn Crown"
+        await pilot.press("tab", "tab")  # id, name, kind
+        await pilot.press("enter", "w", "enter")  # open the list, type to find weapon, pick it
+        await pilot.press("tab", "tab", "tab", "tab", "tab")  # attack, health, gold, victory points, slot
+        await pilot.press("space", "b", "enter")  # both-hands
+        await pilot.press("tab", "tab", "tab", "tab", "tab", "space")  # colour, the flags: tick cursed
+        assert form.values()["cursed"] is True and form.values()["kind"] == "weapon"
+        await pilot.press("tab", "enter")  # enter in a text field is OK
+        await pilot.pause()
+        assert not isinstance(app.screen, FormScreen), form_error(app)
+        card = app.campaign.cards["thorn-crown"]
+        assert (card.kind, card.slot, card.cursed, card.sellable) == (CardKind.WEAPON, "both-hands", True, True)
+        assert dict(app.campaign.card_entries["thorn-crown"]) == {
+            "name": "Thorn Crown", "kind": "weapon", "gold": 3, "slot": "both-hands", "cursed": True,
+            "abilities": ["-1 DAMAGE TAKEN"]}
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert not app.doc.dirty
+        # escape closes an open list first, then cancels the form
+        await pilot.press("f4", "tab", "tab", "enter")
+        assert app.screen.query_one("#form-kind").expanded
+        await pilot.press("escape")
+        assert isinstance(app.screen, FormScreen) and not app.screen.query_one("#form-kind").expanded
+        await pilot.press("escape")
+        assert not isinstance(app.screen, FormScreen) and not app.doc.dirty
+    assert load_campaign(campaign_file).campaign.cards["thorn-crown"] == card
 
 
 @run_async

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -10,7 +11,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.markup import escape
 from textual.screen import ModalScreen
-from textual.widgets import Button, DirectoryTree, Input, Label, Markdown, OptionList
+from textual.widgets import Button, Checkbox, DirectoryTree, Input, Label, Markdown, OptionList, Select
 from textual.widgets.option_list import Option
 
 
@@ -59,8 +60,29 @@ class PathScreen(ModalScreen[Path | None]):
         self.dismiss(Path(value).expanduser() if value else None)
 
 
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """A form field picked from a list: ``value`` is one of ``options``, or ``""`` for not set.
+
+    Only an ``optional`` field offers "not set"; a required field left blank starts on its prompt,
+    so the author has to choose.
+    """
+
+    value: str
+    options: tuple[str, ...]
+    optional: bool = False
+
+
+FieldValue = str | bool | Choice  # a text field, a flag (a checkbox), a choice
+
+
 class FormScreen(ModalScreen[dict | None]):
-    """A few labelled text fields; returns their values by name, or None when cancelled.
+    """A few labelled fields; returns their values by name, or None when cancelled.
+
+    A field's starting value says what it is: a string is a text field, a bool a checkbox and a
+    :class:`Choice` a list to pick from. The values come back as strings (``""`` for a choice not
+    set) and bools. Enter in a text field, or ctrl+s anywhere, is OK; on a list or a checkbox enter
+    and space open the list or tick the box, as Textual's widgets do.
 
     With ``validate``, OK first asks it about the values: a message it returns is shown in the
     form (which stays open), so the author can fix the field.
@@ -68,7 +90,7 @@ class FormScreen(ModalScreen[dict | None]):
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel"), Binding("ctrl+s", "ok", "OK")]
 
-    def __init__(self, title: str, fields: list[tuple[str, str, str]], *,
+    def __init__(self, title: str, fields: list[tuple[str, str, FieldValue]], *,
                  validate: Callable[[dict], str | None] | None = None, note: str = "") -> None:
         super().__init__()
         self.title_text = title
@@ -83,18 +105,32 @@ class FormScreen(ModalScreen[dict | None]):
                 yield Label(self.note, classes="dialog-note")
             with VerticalScroll():
                 for name, label, value in self.fields:
+                    if isinstance(value, bool):
+                        yield Checkbox(label, value, id=f"form-{name}", compact=True)
+                        continue
                     yield Label(label, classes="field-label")
-                    yield Input(value, id=f"form-{name}")
+                    if isinstance(value, Choice):
+                        yield Select([(option, option) for option in value.options], id=f"form-{name}",
+                                     prompt="not set" if value.optional else "choose one",
+                                     allow_blank=value.optional or not value.value, value=value.value or Select.NULL)
+                    else:
+                        yield Input(value, id=f"form-{name}")
             yield Label("", id="form-error")
+            if any(not isinstance(value, str) for _, _, value in self.fields):
+                yield Label("[dim]tab: next   space: open a list, tick a box   ctrl+s: OK[/]")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("OK", id="form-ok", variant="primary")
                 yield Button("Cancel", id="form-cancel")
 
     def on_mount(self) -> None:
-        self.query(Input).first().focus()
+        self.query_one(f"#form-{self.fields[0][0]}").focus()
 
     def values(self) -> dict:
-        return {name: self.query_one(f"#form-{name}", Input).value for name, _, _ in self.fields}
+        values: dict[str, str | bool] = {}
+        for name, _, _ in self.fields:
+            field = self.query_one(f"#form-{name}")
+            values[name] = (field.selection or "") if isinstance(field, Select) else field.value  # type: ignore[attr-defined]
+        return values
 
     def action_ok(self) -> None:
         values = self.values()
