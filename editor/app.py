@@ -428,10 +428,12 @@ class EditorApp(App[int]):
 
     def action_metadata(self) -> None:
         c = self.campaign
+        chars = tuple(sorted(card.id for card in c.cards.values() if card.kind is CardKind.CHARACTER))
         fields = [("title", "Title", c.title), ("id", "Id", c.id), ("author", "Author", c.author),
-                  ("description", "Description", c.description), ("kind", "Kind (campaign / challenge)", c.kind),
-                  ("rules", "Rules version", c.rules), ("seed", "Seed (fated dice)", str(c.seed)),
-                  ("character", "Hero character", c.hero.character),
+                  ("description", "Description", c.description),
+                  ("kind", "Kind", Choice(c.kind, ("campaign", "challenge"))),
+                  ("rules", "Rules version", Choice(c.rules, ("1.1.2", "1.0"))), ("seed", "Seed (fated dice)", str(c.seed)),
+                  ("character", "Hero character", Choice(c.hero.character, chars)),
                   ("items", "Hero items (space separated)", " ".join(c.hero.items)),
                   ("equipped", "Hero equipped (space separated)", " ".join(c.hero.equipped))]
 
@@ -509,18 +511,19 @@ class EditorApp(App[int]):
                    f"Set {what.lower()}", note="Items only: weapons, armour, scrolls, potions, artifacts, items.")
 
     def action_potions(self) -> None:
-        fields = [(colour, f"{colour.capitalize()} potion", self.campaign.potions.get(colour, ""))
+        fields = [(colour, f"{colour.capitalize()} potion",
+                   Choice(self.campaign.potions.get(colour, ""), POTION_EFFECTS, optional=True))
                   for colour in POTION_COLOURS]
         self._form("Potion colours", fields,
                    lambda v: lambda c: edits.set_potions(c, {k: val.strip().lower() for k, val in v.items()}),
                    "Potion colours", Where(None),
-                   note=f"The effect of each colour: {', '.join(POTION_EFFECTS)}; each effect at most once. "
-                        "A colour left empty is fixed from the seed.")
+                   note="The effect of each colour, each effect at most once. "
+                        "A colour left not set is fixed from the seed.")
 
     def action_hero(self) -> None:
         hero = self.campaign.hero
         chars = sorted(c.id for c in self.campaign.cards.values() if c.kind is CardKind.CHARACTER)
-        self._form("The hero", [("character", f"Character ({', '.join(chars)})", hero.character),
+        self._form("The hero", [("character", "Character", Choice(hero.character, tuple(chars))),
                                 ("items", "Starting items (card ids, space separated)", " ".join(hero.items)),
                                 ("equipped", "Equipped (weapons and armour)", " ".join(hero.equipped))],
                    lambda v: lambda c: edits.set_hero_checked(c, v["character"].strip(), v["items"].split(),

@@ -217,7 +217,7 @@ async def test_potion_colours(campaign_file, tmp_path) -> None:
         await pilot.press("f7")
         await fill(app, pilot, red="healing", blue="healing")
         assert "each effect once" in form_error(app)
-        await fill(app, pilot, red="healing", blue="Poison")
+        await fill(app, pilot, red="healing", blue="poison")
         assert dict(app.campaign.potions) == {"red": "healing", "blue": "poison"}
         assert '"potions"' in app.doc.text()
         assert reloads(app).campaign is not None
@@ -306,8 +306,11 @@ async def test_hero_form(campaign_file, tmp_path) -> None:
         await settle(app, pilot)
         await pilot.press("f8")
         assert app.screen.query_one("#form-items").value == "gold gold"
-        await fill(app, pilot, character="goblin")
-        assert "not a character" in form_error(app)
+        [choice] = [value for name, _, value in app.screen.fields if name == "character"]
+        characters = {c.id for c in app.campaign.cards.values() if c.kind is CardKind.CHARACTER}
+        assert set(choice.options) == characters and "goblin" not in choice.options  # only characters to pick
+        with pytest.raises(ValueError, match="not a character"):
+            edits.set_hero_checked(app.campaign, "goblin", ["gold"], [])
         await fill(app, pilot, character="rogue", items="gold dagger", equipped="helm")
         hero = app.campaign.hero
         assert (hero.character, hero.items, hero.equipped) == ("rogue", ("gold", "dagger"), ("helm",))
