@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import gc
 import heapq
+import threading
 import time
 from collections import Counter, deque
 from contextlib import contextmanager
@@ -33,9 +34,9 @@ from operator import itemgetter
 
 from .actions import Action
 from .analysis import analyse_campaign, hero_graph
-from .mobility import obtainable_cards, wall_crossings
 from .diagnostics import Diagnostic, Severity
 from .dungeon import CLEARED, DOWN, ENEMY, FOUNTAIN_TILE, LADDER, TRAP, UP
+from .mobility import obtainable_cards, wall_crossings
 from .model import CardKind, Campaign
 from .play import FatedResolver
 from .replay import Recorder, verify_replay
@@ -307,10 +308,10 @@ class Relaxation:
                         f = enter[j]
             d = self.dist[li][k][i]
             tail = 1 + self.start_bound[to] if campaign_mode and to >= 0 else 0
+            if self.teleport:  # as _term: a potion of teleportation reaches any tile, walls or not
+                d, f = min(d, 1), min(f, 1)
             if d == INF or f == INF or tail == INF:
                 continue
-            if self.teleport:
-                d, f = min(d, 1), min(f, 1)
             out.append((d, f, tail))
         return tuple(out)
 
@@ -535,14 +536,21 @@ def _collector_paused():
     On the way out, what the search left alive is moved to the oldest generation (freeze, then
     unfreeze) rather than left in the youngest, whose next collection would scan all of it at
     once; the oldest is collected on the collector's usual schedule.
+
+    The collector is the whole process's, so only a search on the main thread (the CLI, the
+    benchmarks) pauses it; a search in a worker thread, like the editor's, runs with it as it is.
     """
+    if threading.current_thread() is not threading.main_thread():
+        yield  # the collector is process-wide: a search in a worker (the editor's F6) leaves it to the app
+        return
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
-        gc.freeze()
-        gc.unfreeze()
+        if gc.get_freeze_count() == 0:  # never undo a freeze made by someone else
+            gc.freeze()
+            gc.unfreeze()
         if enabled:
             gc.enable()
 
@@ -682,14 +690,6 @@ class _Search:
                 e_entry = admit(c, None if new_faces else s_faces)  # unchanged faces: no new bytes to hash
                 if e_entry is None:
                     continue
-                # Enemies seen slain, for an unsolvable verdict's reason. A state whose faces equal its
-                # parent's was covered when the parent was admitted (the root has no enemy cleared).
-                if new_faces and unslain_bits and int.from_bytes(e_entry[5], "big") & unslain_bits:
-                    for e in unslain:
-                        if c.faces[e] == CLEARED:
-                            trace.slain.add(e)
-                    unslain = [e for e in unslain if e not in trace.slain]
-                    unslain_bits = _cleared_bits(unslain, len(d.cells))
                 fin = finish_turn(c)
                 if fin is not None:
                     ch, fc, mc = 0, fin, None
@@ -702,6 +702,14 @@ class _Search:
                     if ch == INF:
                         continue
                     fc = c.turn + ch
+                # Enemies seen slain in a state the search keeps, for an unsolvable verdict's reason. A
+                # state whose faces equal its parent's is covered by the parent (the root has none cleared).
+                if new_faces and unslain_bits and int.from_bytes(e_entry[5], "big") & unslain_bits:
+                    for e in unslain:
+                        if c.faces[e] == CLEARED:
+                            trace.slain.add(e)
+                    unslain = [e for e in unslain if e not in trace.slain]
+                    unslain_bits = _cleared_bits(unslain, len(d.cells))
                 counter += 1
                 parents.append((node, action))
                 heappush(heap, (fc, ch, -c.health, counter, c, e_entry, mc))

@@ -354,6 +354,10 @@ class GameState(CombatRules, ItemRules):
             raise ActionError("no die is due")
         if not 1 <= n <= 6:
             raise ActionError(f"a d6 shows 1 to 6, not {n}")
+        self._answer(n)
+
+    def _answer(self, n: int) -> None:
+        """The pending chance point rolled ``n``: one more die from its card's stream, then the rules go on."""
         fn, args = self.awaiting
         self._drawn(args[0])
         self.awaiting = self.chance = None
@@ -370,12 +374,7 @@ class GameState(CombatRules, ItemRules):
         _HANDLERS[action.verb](self, action)
         self._run()
         while self.chance is not None:
-            n = resolver.roll(self)
-            fn, args = self.awaiting
-            self._drawn(args[0])
-            self.awaiting = self.chance = None
-            fn(self, n, *args)
-            self._run()
+            self._answer(resolver.roll(self))
 
     def step(self, action: Action | str, resolver) -> None:
         """Apply an action, then answer every chance point with ``resolver`` until the player must choose."""

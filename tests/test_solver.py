@@ -207,6 +207,47 @@ def test_heuristic_never_overestimates_along_the_witness(seed):
     assert (s.outcome, s.turn, s.health) == ("won", r.turns, r.health)
 
 
+def _plain_bound(relax, s, campaign_mode):
+    """The bound written the slow way, from ``_term`` and ``_count_at`` (the cached path inlines them)."""
+    li = s.level
+    lo = s.d.level_range[li][0]
+    r, k_now = relax.remaining(s)
+    counts = relax.face_down_counts(li, relax.mask(s))
+    best = float("inf")
+    for k, (_, to) in enumerate(relax.ways[li]):
+        t = relax._term(relax.dist[li][k][s.pos - lo], relax._count_at(li, counts[k], k, s.pos - lo), r, k_now)
+        if campaign_mode and to >= 0:
+            t += 1 + relax.start_bound[to]
+        best = min(best, t)
+    return best
+
+
+@pytest.mark.parametrize("potions", [None, {"purple": "teleportation"}])
+@pytest.mark.parametrize("seed", range(3))
+def test_cached_bound_equals_the_plain_one(seed, potions):
+    """On random play over two levels whose way out (4,4) the grid cannot reach: only a potion of
+    teleportation gets there, and the bound must say so."""
+    doc = gen.campaign(2, 5, seed=seed)
+    for level in doc["levels"]:
+        level["cells"] = [c for c in level["cells"] if c["at"] not in ([2, 1], [1, 3], [3, 4], [4, 3])]  # 4,4 cut off
+    if potions:
+        doc["potions"] = potions
+        doc["hero"]["items"] = ["purple-potion"]
+    c = load(doc)
+    rng = random.Random(seed)
+    resolver = FatedResolver(c)
+    s = GameState.new(c, log=False)
+    s.resolve(resolver)
+    relax = _relaxation(c, s.d)
+    for _ in range(60):
+        legal = s.legal_actions()
+        if not legal:
+            break
+        for cm in (True, False):
+            assert relax.bound(s, cm) == _plain_bound(relax, s, cm)
+        s.step(rng.choice(legal), resolver)
+
+
 # ---------------------------------------------------------------------------------------- verdicts
 
 
@@ -214,6 +255,20 @@ def test_unsolvable_exit_unreachable():
     cells = [cell(0, 0, "starting-tile", "E"), cell(1, 0, "pathing-tile", "W"), cell(2, 0, "pathing-tile", "W", exit=True)]
     r = solve_level(campaign(cells), 0, SMALL)
     assert r.verdict == UNSOLVABLE and "cannot be reached" in r.reason and "exit" in r.reason
+
+
+def test_teleport_across_a_hole_in_the_grid():
+    """POTION OF TELEPORTATION: "any revealed pathing tile". The exit at 3,0 has no neighbour at all
+    (2,0 is missing), so only the purple potion reaches it. Turn 1: move E onto the potion (picked
+    up), drink it, teleport to 3,0 -- arriving by teleport ends the turn and the tile acts at the
+    start of the next (docs/rules.md), so the exit is reached in turn 2: par 2. (The bound once
+    dropped ways out the grid cannot reach before applying teleportation, and called this
+    unsolvable.)"""
+    c = campaign([cell(0, 0, "starting-tile", "E"), cell(1, 0, "purple-potion", "W", face="up"),
+                  cell(3, 0, "pathing-tile", "", face="up", exit=True)], potions={"purple": "teleportation"})
+    r = solve_level(c, 0, SMALL)
+    assert_witness(c, r)
+    assert r.turns == 2 and r.actions == ("move E", "drink purple", "teleport 3,0")
 
 
 def test_unsolvable_key_behind_its_own_chest():
