@@ -546,6 +546,7 @@ class EditorApp(App[int]):
             ("health", "Health", number(card.health)),
             ("gold", "Gold", number(card.gold)),
             ("victory_points", points, str(card.victory_points)),
+            ("max_health", "Max health (characters)", number(card.max_health)),
             ("slot", "Equipment slot (weapons and armour)", Choice(card.slot or "", edits.SLOTS, optional=True)),
             ("colour", "Potion colour", Choice(card.colour or "", POTION_COLOURS, optional=True)),
             ("sellable", "Sellable (its gold amount not crossed out)", card.sellable),
@@ -560,7 +561,7 @@ class EditorApp(App[int]):
             new_id = values["id"].strip()
             parsed: dict[str, object] = {k: values[k].strip() for k in ("name", "kind", "slot", "colour", "text")}
             parsed.update({k: values[k] for k in edits.CARD_FLAGS})
-            for key in ("attack", "health", "gold", "victory_points"):
+            for key in ("attack", "health", "gold", "victory_points", "max_health"):
                 text = values[key].strip()
                 if text and not text.lstrip("-").isdigit():
                     raise ValueError(f"{key.replace('_', ' ')} is a whole number")

@@ -400,7 +400,7 @@ def set_potions(campaign: Campaign, potions: Mapping[str, str]) -> Campaign:
 
 
 CARD_FIELDS = ("name", "kind", "text", "attack", "health", "gold", "sellable", "tradable", "throwable", "cursed",
-               "slot", "colour", "victory_points", "abilities")
+               "slot", "colour", "victory_points", "max_health", "abilities")
 CARD_FLAGS = ("sellable", "tradable", "throwable", "cursed")
 SLOTS = ("head", "chest", "feet", "primary", "secondary", "both-hands")
 _CARD_ID = re.compile(r"[a-z0-9][a-z0-9-]*\Z")

@@ -138,6 +138,19 @@ def test_card_flags_and_victory_points(campaign) -> None:
         edits.card_entry(campaign, "thorn-crown", {**crown, "slot": "neck"})
 
 
+def test_character_max_health_is_kept_and_edited(campaign) -> None:
+    """A character card's MAX HEALTH is a field of the form: editing another field keeps an override of it."""
+    warrior = campaign.cards["warrior"]
+    values = {"name": "Warrior", "kind": "character", "max_health": 14,
+              "abilities": [str(a) for a in warrior.abilities]}
+    entry = edits.card_entry(campaign, "warrior", values)
+    assert entry == {"max_health": 14}
+    c = edits.set_card(campaign, "warrior", entry)
+    assert edits.card_entry(c, "warrior", {**values, "name": "The Warrior"}) == {"name": "The Warrior", "max_health": 14}
+    with pytest.raises(ValueError, match="max health is a whole number from"):
+        edits.card_entry(campaign, "warrior", {**values, "max_health": 0})
+
+
 def test_hero_edits(campaign) -> None:
     c = edits.set_hero_checked(campaign, "rogue", ["dagger"], ["helm"])
     assert (c.hero.character, c.hero.items, c.hero.equipped) == ("rogue", ("dagger",), ("helm",))
@@ -274,7 +287,7 @@ async def test_card_form_by_keyboard(campaign_file, tmp_path) -> None:
         form.query_one("#form-name").value = "Thorn Crown"
         await pilot.press("tab", "tab")  # id, name, kind
         await pilot.press("enter", "w", "enter")  # open the list, type to find weapon, pick it
-        await pilot.press("tab", "tab", "tab", "tab", "tab")  # attack, health, gold, victory points, slot
+        await pilot.press("tab", "tab", "tab", "tab", "tab", "tab")  # attack, health, gold, victory points, max health, slot
         await pilot.press("space", "b", "enter")  # both-hands
         await pilot.press("tab", "tab", "tab", "tab", "tab", "space")  # colour, the flags: tick cursed
         assert form.values()["cursed"] is True and form.values()["kind"] == "weapon"

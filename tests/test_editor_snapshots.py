@@ -88,13 +88,13 @@ def test_card_form(snap_compare, app) -> None:
 def test_card_form_flags(snap_compare, app) -> None:
     # tabbed down to the flags (past the kind, slot and colour lists), "cursed" ticked
     assert snap_compare(app, terminal_size=(110, 40),
-                        run_before=steps("ctrl+f", *"goblin", "enter", "f4", *["tab"] * 12, "space"))
+                        run_before=steps("ctrl+f", *"goblin", "enter", "f4", *["tab"] * 13, "space"))
 
 
 def test_card_form_ability_error(snap_compare, app) -> None:
     # tabbed to the first ability (past the numbers, lists, flags and text)
     assert snap_compare(app, terminal_size=(110, 40),
-                        run_before=steps("ctrl+f", *"goblin", "enter", "f4", *["tab"] * 14, *"FLIES", "enter"))
+                        run_before=steps("ctrl+f", *"goblin", "enter", "f4", *["tab"] * 15, *"FLIES", "enter"))
 
 
 def test_potion_form(snap_compare, app) -> None:
