@@ -29,7 +29,7 @@ from .abilities import AbilityError, parse_ability
 from .canonical import default_cell_id
 from .diagnostics import Diagnostic, JsonPath, Severity
 from .jsonpos import LineIndex, PositionIndex, max_depth
-from .mobility import wall_crossings
+from .mobility import crossings_of
 from .model import (
     CHEST,
     DESCENDING_LADDER,
@@ -388,8 +388,10 @@ class _Builder:
         hero = self._hero(d["hero"], cards)
         self._potions(d.get("potions", {}))
         levels = self._levels(d["levels"], cards)
+        if not crossings_of(cards, hero, levels, d["seed"], d.get("potions", {})):
+            self._warn_pathless()
         if any(diag.severity is Severity.ERROR for diag in self.diagnostics):
-            return None  # CR223 waits: whether the hero can cross walls is known once the campaign builds
+            return None
         par = Par(d["par"]["turns"], d["par"].get("health")) if "par" in d else None
         campaign = Campaign(
             id=d["id"], title=d["title"], rules=d["rules"], seed=d["seed"], hero=hero,
@@ -399,8 +401,6 @@ class _Builder:
             allow_ladder_cycles=d.get("allow_ladder_cycles", False), par=par,
             card_entries=MappingProxyType(dict(d.get("cards", {}))), source=d,
         )
-        if not wall_crossings(campaign):
-            self._warn_pathless()
         return campaign
 
     def _warn_pathless(self) -> None:

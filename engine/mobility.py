@@ -3,31 +3,42 @@ warnings and the solver's relaxation all start from (no networkx here: the loade
 
 from __future__ import annotations
 
-from .model import Campaign, CardKind
+from typing import Iterable, Mapping
+
+from .model import Campaign, CardDef, CardKind, Hero, Level
 from .potions import potion_identities
 
 
 def obtainable_cards(campaign: Campaign) -> list[str]:
     """Every card the hero could ever hold or meet: starting items, cells, shop stock, chest contents."""
-    out = list(campaign.hero.items) + list(campaign.hero.equipped) + [campaign.hero.character]
-    for level in campaign.levels:
-        for c in level.cells:
-            out.append(c.card)
-            out.extend(c.stock)
-            out.extend(c.contents)
-    return out
+    return _obtainable(campaign.hero, campaign.levels)
 
 
 def wall_crossings(campaign: Campaign) -> frozenset[str]:
     """How the hero could pass through walls, from every card he could hold or meet:
     ``"teleport"`` (a potion of teleportation: any revealed pathing tile of the level) and
     ``"adjacent"`` (the mage's SPELL or MOVE TO ANY ADJACENT TILE: any orthogonal neighbour)."""
-    cards = campaign.cards
-    seen = [cards[c] for c in set(obtainable_cards(campaign)) if c in cards]
-    identities = potion_identities(campaign.seed, campaign.potions)
+    return crossings_of(campaign.cards, campaign.hero, campaign.levels, campaign.seed, campaign.potions)
+
+
+def crossings_of(cards: Mapping[str, CardDef], hero: Hero, levels: Iterable[Level], seed: int,
+                 potions: Mapping[str, str]) -> frozenset[str]:
+    """:func:`wall_crossings` from a campaign's parts (the loader asks before the campaign is built)."""
+    seen = [cards[c] for c in set(_obtainable(hero, levels)) if c in cards]
+    identities = potion_identities(seed, potions)
     out = set()
     if any(card.kind is CardKind.POTION and identities.get(card.colour) == "teleportation" for card in seen):
         out.add("teleport")
     if any(a.kind in ("spell", "move-adjacent") for card in seen for a in card.abilities):
         out.add("adjacent")
     return frozenset(out)
+
+
+def _obtainable(hero: Hero, levels: Iterable[Level]) -> list[str]:
+    out = list(hero.items) + list(hero.equipped) + [hero.character]
+    for level in levels:
+        for c in level.cells:
+            out.append(c.card)
+            out.extend(c.stock)
+            out.extend(c.contents)
+    return out

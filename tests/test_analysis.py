@@ -163,3 +163,12 @@ def test_a_potion_of_teleportation_to_be_had_reaches_every_tile():
     assert codes(run(teleport), Severity.ERROR) == [] and "CR223" not in codes(run(teleport))
     healing = campaign(level("one", 4, 2, cells), potions={"purple": "healing"})
     assert "CR301" in codes(run(healing), Severity.ERROR) and codes(run(healing)).count("CR223") == 2
+
+
+def test_pathless_warning_follows_wall_crossing_even_beside_an_error():
+    """CR223 is decided from the hero's cards even when another error stops the campaign building."""
+    broken = WALLED + [cell(1, 1, "no-such-card", "N")]
+    warrior = run(campaign(level("one", 2, 2, broken)))
+    assert "CR201" in codes(warrior, Severity.ERROR) and "CR223" in codes(warrior, Severity.WARNING)
+    mage = run(campaign(level("one", 2, 2, broken), hero={"character": "mage"}))
+    assert "CR201" in codes(mage, Severity.ERROR) and "CR223" not in codes(mage)
