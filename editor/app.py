@@ -437,24 +437,19 @@ class EditorApp(App[int]):
                   ("items", "Hero items (space separated)", " ".join(c.hero.items)),
                   ("equipped", "Hero equipped (space separated)", " ".join(c.hero.equipped))]
 
-        def done(values: dict | None) -> None:
-            if values is None:
-                return
-            try:
-                seed = int(values["seed"])
-            except ValueError:
-                self.notify("The seed is a whole number", severity="error")
-                return
+        def change(values: dict) -> Callable[[Campaign], Campaign]:
+            text = values["seed"].strip()
+            if not (text.isascii() and text.isdigit()):
+                raise ValueError("the seed is a whole number from 0 to 18446744073709551615")
             meta = {k: values[k].strip() for k in ("title", "id", "author", "description", "kind", "rules")}
 
-            def change(camp: Campaign) -> Campaign:
-                camp = edits.set_metadata(camp, seed=seed, **meta)
-                return edits.set_hero(camp, values["character"].strip(), tuple(values["items"].split()),
-                                      tuple(values["equipped"].split()))
+            def apply(camp: Campaign) -> Campaign:
+                camp = edits.set_metadata(camp, seed=int(text), **meta)
+                return edits.set_hero_checked(camp, values["character"], values["items"].split(), values["equipped"].split())
 
-            self.edit(change, "Campaign metadata", Where(None))
+            return apply
 
-        self.push_screen(FormScreen("Campaign", fields), done)
+        self._form("Campaign", fields, change, "Campaign metadata", Where(None))
 
     # goals, stock and contents, potions, hero, cards
 

@@ -38,6 +38,8 @@ from cardrogue.engine.model import (
     canonical_paths,
 )
 from cardrogue.engine.resources import load_schema
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
 
 _CLOCKWISE = {"N": "E", "E": "S", "S": "W", "W": "N"}
 _ANTICLOCKWISE = {v: k for k, v in _CLOCKWISE.items()}
@@ -303,10 +305,16 @@ CAMPAIGN_FIELDS = ("id", "title", "author", "description", "kind", "rules", "see
 
 
 def set_metadata(campaign: Campaign, **changes) -> Campaign:
-    """Campaign fields (id, title, author, description, kind, rules, seed)."""
+    """Campaign fields (id, title, author, description, kind, rules, seed), each checked against
+    its part of the campaign schema (else ValueError)."""
     unknown = set(changes) - set(CAMPAIGN_FIELDS)
     if unknown:
         raise ValueError(f"not campaign metadata: {', '.join(sorted(unknown))}")
+    properties = load_schema("campaign.schema.json")["properties"]
+    for key, value in changes.items():
+        error = best_match(Draft202012Validator(properties[key]).iter_errors(value))
+        if error is not None:
+            raise ValueError(f"{key}: {error.message}")
     if all(getattr(campaign, k) == v for k, v in changes.items()):
         return campaign
     return replace(campaign, **changes)

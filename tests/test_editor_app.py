@@ -131,6 +131,15 @@ async def test_metadata_hero_seed(campaign_file, tmp_path) -> None:
         await settle(app, pilot)
         await pilot.press("ctrl+e")
         assert isinstance(app.screen, FormScreen)
+        for field, bad, why in (("id", "Bad Id", "id: 'Bad Id' does not match"),
+                                ("seed", str(2**64), "seed: 18446744073709551616 is greater than the maximum"),
+                                ("seed", "-3", "the seed is a whole number"), ("title", "", "title: '' should be non-empty")):
+            good = app.screen.query_one(f"#form-{field}").value
+            app.screen.query_one(f"#form-{field}").value = bad
+            await pilot.press("ctrl+s")
+            assert isinstance(app.screen, FormScreen)  # refused: the form stays open and says why
+            assert why in str(app.screen.query_one("#form-error").render())
+            app.screen.query_one(f"#form-{field}").value = good
         app.screen.query_one("#form-seed").value = "42"
         app.screen.query_one("#form-character").value = "rogue"
         app.screen.query_one("#form-title").value = "Another Descent"
