@@ -121,7 +121,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra and args.command == "run" and not any(e.startswith("-") for e in extra):
+        args.actions += extra  # `run MAP a1 --seed 4 a2`: argparse leaves actions after an option over
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if args.command is None:
         parser.print_help()
         return EXIT_UNUSABLE

@@ -42,6 +42,14 @@ def test_spike_trap_flipped_then_stepped_on(trap_map: Path):
     assert out["state"]["turn"] == 2 and out["failure"] is None
 
 
+def test_options_may_come_between_actions(trap_map: Path):
+    done = run(str(trap_map), "flip E", "--format", "json", "end", "move E")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert json.loads(done.stdout)["state"]["health"] == 12 - 2 - 2
+    wrong = run(str(trap_map), "flip E", "--no-such-option")
+    assert wrong.returncode == 2 and "unrecognized arguments: --no-such-option" in wrong.stderr
+
+
 def test_illegal_action_is_named_and_exit_1(trap_map: Path):
     done = run(str(trap_map), "move E")  # face-down: flip it first
     assert done.returncode == 1
