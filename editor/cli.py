@@ -549,7 +549,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
         where = campaign.title if level is None else f"{campaign.title}, level {level + 1} ({campaign.levels[level].id})"
         stats = f"{result.states_expanded:,} states in {result.seconds:.2f} s"
         if result.verdict == SOLVED:
-            health = f"{result.health} health" + ("" if result.health_exact else " (at least)")
+            health = f"{result.health} health" + ("" if result.health_exact else
+                                                   f" (at least: the turns were proven after {result.turns_seconds:.2f} s, "
+                                                   "the budget ran out on the health tiebreak)")
             print(f"{where}: par {result.turns} turns, {health} ({stats})")
             if result.level_turns and len(result.level_turns) > 1:
                 print("  turns per level: " + ", ".join(f"{campaign.levels[i].id} {t}" for i, t in enumerate(result.level_turns)))
