@@ -93,44 +93,43 @@ def test_clone_then_same_actions_gives_equal_keys(seed, which):
         assert t.log == s.log
 
 
+def walk(campaign, seed, steps, resolver):
+    """Random legal play: yields (state, its legal actions, the one about to be played), then plays it."""
+    rng = random.Random(seed)
+    s = GameState.new(campaign)
+    for _ in range(steps):
+        legal = s.legal_actions()
+        if not legal:
+            return
+        action = rng.choice(legal)
+        yield s, legal, action
+        s.step(action, resolver)
+
+
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32), which=st.integers(0, 1))
 def test_advance_is_step_for_every_legal_action(seed, which):
     """The solver's unchecked path gives the same state and log as the checked one, for every choice."""
-    rng = random.Random(seed)
-    c = CAMPAIGNS[which]
-    resolver = FatedResolver(c)
-    s = GameState.new(c)
-    for _ in range(40):
-        legal = s.legal_actions()
-        if not legal:
-            break
+    resolver = FatedResolver(CAMPAIGNS[which])
+    for s, legal, _ in walk(CAMPAIGNS[which], seed, 40, resolver):
         for a in legal:
             checked, fast = s.clone(), s.clone()
             checked.step(a, resolver)
             fast.advance(a, resolver)
             assert fast.key() == checked.key()
             assert fast.log == checked.log
-        s.step(rng.choice(legal), resolver)
 
 
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32), which=st.integers(0, 1))
 def test_only_a_flip_turns_a_card_face_up(seed, which):
     """The solver reuses a parent's face-down mask for every action but a flip (engine/solver.py)."""
-    rng = random.Random(seed)
-    c = CAMPAIGNS[which]
     resolver = RandomResolver(seed)
-    s = GameState.new(c)
-    for _ in range(60):
-        legal = s.legal_actions()
-        if not legal:
-            break
-        action = rng.choice(legal)
-        down = [i for i, f in enumerate(s.faces) if f == 0]
-        s.step(action, resolver)
+    for s, _, action in walk(CAMPAIGNS[which], seed, 60, resolver):
         if action.verb != "flip":
-            assert [i for i, f in enumerate(s.faces) if f == 0] == down, action
+            after = s.clone()
+            after.step(action, resolver)
+            assert [i for i, f in enumerate(after.faces) if f == 0] == [i for i, f in enumerate(s.faces) if f == 0], action
 
 
 def test_chance_point_and_enumeration():
