@@ -15,9 +15,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from gen import campaign_text  # noqa: E402
 
-from cardrogue.engine.check import check_file  # noqa: E402
-from cardrogue.engine.diagnostics import Severity  # noqa: E402
-from cardrogue.engine.validation import fast_validator  # noqa: E402
+from cardrogue.engine.analysis.check import check_file  # noqa: E402
+from cardrogue.engine.format.diagnostics import Severity  # noqa: E402
+from cardrogue.engine.format.schema import fast_validator  # noqa: E402
 
 
 def best_of(n: int, fn) -> float:

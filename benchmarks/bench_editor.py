@@ -24,7 +24,7 @@ CARDS = ["pathing-tile", "goblin", "spike-trap", "red-potion", "dagger", "cave-b
 
 
 def big_campaign(size: int) -> str:
-    from cardrogue.engine.canonical import dumps
+    from cardrogue.engine.format.canonical import dumps
 
     cells = []
     for y in range(size):

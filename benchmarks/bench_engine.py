@@ -11,9 +11,9 @@ import sys
 import time
 from pathlib import Path
 
-from cardrogue.engine.loader import load_campaign
-from cardrogue.engine.play import FatedResolver
-from cardrogue.engine.state import GameState
+from cardrogue.engine.format.loader import load_campaign
+from cardrogue.engine.chance.resolvers import FatedResolver
+from cardrogue.engine.rules.state import GameState
 
 CAMPAIGN = Path(__file__).resolve().parent.parent / "campaigns" / "a-sons-descent.json"
 

@@ -16,9 +16,9 @@ from pathlib import Path
 
 from gen import campaign_text
 
-from cardrogue.engine.difficulty import solve_random
-from cardrogue.engine.loader import load_campaign, load_campaign_text
-from cardrogue.engine.solver import Budget, solve_campaign, solve_level
+from cardrogue.engine.analysis.montecarlo import solve_random
+from cardrogue.engine.format.loader import load_campaign, load_campaign_text
+from cardrogue.engine.analysis.solver import Budget, solve_campaign, solve_level
 
 BUNDLED = Path(__file__).resolve().parent.parent / "campaigns"
 

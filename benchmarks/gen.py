@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from cardrogue.engine.canonical import dumps
+from cardrogue.engine.format.canonical import dumps
 
 _CONTENT = ["pathing-tile"] * 12 + ["goblin", "kobold", "cave-bat", "spike-trap", "red-potion", "fountain-of-healing", "imp"]
 

@@ -22,8 +22,8 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Header, TabbedContent, TabPane
 from textual.worker import get_current_worker
 
-from cardrogue.engine.diagnostics import Diagnostic, Severity
-from cardrogue.engine.model import CHEST, POTION_COLOURS, POTION_EFFECTS, SHOP, Campaign, CardDef, CardKind, Direction
+from cardrogue.engine.format.diagnostics import Diagnostic, Severity
+from cardrogue.engine.model.campaign import CHEST, POTION_COLOURS, POTION_EFFECTS, SHOP, Campaign, CardDef, CardKind, Direction
 
 from . import edits
 from .commands import EditorCommands, help_markdown
@@ -61,9 +61,9 @@ _WORST = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 def run_checks(text: str, name: str) -> list[Diagnostic]:
     """The checks ``cardrogue check`` runs, on the campaign's canonical text."""
     try:
-        from cardrogue.engine.check import check_text
+        from cardrogue.engine.analysis.check import check_text
     except ImportError:
-        from cardrogue.engine.loader import load_campaign_text
+        from cardrogue.engine.format.loader import load_campaign_text
 
         return load_campaign_text(text, name).diagnostics
     return check_text(text, name)
@@ -578,7 +578,7 @@ class EditorApp(App[int]):
         if not entries:
             self.notify("The campaign defines no cards of its own (F4 adds one)", severity="warning", timeout=3)
             return
-        from cardrogue.engine.loader import default_catalog
+        from cardrogue.engine.format.loader import default_catalog
 
         catalog = default_catalog()
         choices = [(cid, f"{cid} ({'override: back to the catalog' if cid in catalog else 'new card'})")
@@ -619,7 +619,7 @@ class EditorApp(App[int]):
 
     @work(thread=True, exclusive=True, group="solve")
     def _solve_worker(self, doc: Document, campaign: Campaign, level: int, generation: int) -> None:
-        from cardrogue.engine.loader import load_campaign_text
+        from cardrogue.engine.format.loader import load_campaign_text
 
         # The solver needs a campaign the loader accepts: the canonical text of this version, re-loaded.
         result = load_campaign_text(Document(campaign, schema_ref=doc.schema_ref).text(), doc.name)
@@ -789,7 +789,7 @@ class EditorApp(App[int]):
             self.notify("Play-test is not available yet: the embedded player has not landed. "
                         "The level is unchanged.", title="Play-test", severity="warning", timeout=5)
             return
-        from cardrogue.engine.loader import load_campaign_text
+        from cardrogue.engine.format.loader import load_campaign_text
 
         # Re-load the saved form: the player needs the content hash of exactly this version.
         result = load_campaign_text(self.doc.text(), self.doc.name)
@@ -907,7 +907,7 @@ class EditorApp(App[int]):
         return True
 
     def action_new(self) -> None:
-        from cardrogue.engine.resources import bundled_campaigns
+        from cardrogue.engine.format.resources import bundled_campaigns
 
         choices = [("blank", "Blank campaign (one level)")] + [(str(p), f"Copy of {p.stem}") for p in bundled_campaigns()]
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from cardrogue.engine.canonical import campaign_to_dict, dumps
-from cardrogue.engine.model import Campaign
+from cardrogue.engine.format.canonical import campaign_to_dict, dumps
+from cardrogue.engine.model.campaign import Campaign
 
 UNDO_LIMIT = 500
 

@@ -16,10 +16,10 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
-from cardrogue.engine.abilities import AbilityError, parse_ability
-from cardrogue.engine.canonical import default_cell_id
-from cardrogue.engine.loader import card_from_dict, default_catalog
-from cardrogue.engine.model import (
+from cardrogue.engine.model.abilities import AbilityError, parse_ability
+from cardrogue.engine.format.canonical import default_cell_id
+from cardrogue.engine.format.loader import card_from_dict, default_catalog
+from cardrogue.engine.model.campaign import (
     CardDef,
     CHEST,
     DESCENDING_LADDER,
@@ -37,7 +37,7 @@ from cardrogue.engine.model import (
     Level,
     canonical_paths,
 )
-from cardrogue.engine.resources import load_schema
+from cardrogue.engine.format.resources import load_schema
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 

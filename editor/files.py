@@ -8,13 +8,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
 
-from cardrogue.engine.loader import LoadResult, load_campaign, load_campaign_text
-from cardrogue.engine.resources import default_campaign
+from cardrogue.engine.format.loader import LoadResult, load_campaign, load_campaign_text
+from cardrogue.engine.format.resources import default_campaign
+from cardrogue.engine.records.atomic import atomic_write
 
 from .document import Document
 
@@ -134,41 +134,6 @@ class DiskStamp:
         except OSError:
             return None
         return cls(st.st_mtime_ns, st.st_size)
-
-
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` so a crash leaves either the old file or the new one.
-
-    A temporary file in the same directory, flushed and fsynced, then ``os.replace``.
-    """
-    path = path.absolute()
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if path.exists():
-            os.chmod(tmp, path.stat().st_mode & 0o7777)
-        else:
-            os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    try:
-        dir_fd = os.open(path.parent, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(dir_fd)
-    except OSError:
-        pass
-    finally:
-        os.close(dir_fd)
 
 
 def save_document(doc: Document, path: Path) -> DiskStamp | None:

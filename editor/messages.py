@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from textual.message import Message
 
-from cardrogue.engine.diagnostics import Diagnostic
+from cardrogue.engine.format.diagnostics import Diagnostic
 
 
 @dataclass

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cardrogue.engine.dungeon import DOWN
-from cardrogue.engine.model import Campaign, Direction
-from cardrogue.engine.play import FatedResolver
-from cardrogue.engine.solver import SOLVED, UNKNOWN, UNSOLVABLE, Budget, SolveResult, solve_level
-from cardrogue.engine.state import GameState
+from cardrogue.engine.rules.tables import DOWN
+from cardrogue.engine.model.campaign import Campaign, Direction
+from cardrogue.engine.chance.resolvers import FatedResolver
+from cardrogue.engine.analysis.solver import SOLVED, UNKNOWN, UNSOLVABLE, Budget, SolveResult, solve_level
+from cardrogue.engine.rules.state import GameState
 
 DEFAULT_BUDGET = Budget(max_states=200_000, max_seconds=10.0)
 

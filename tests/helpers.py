@@ -14,10 +14,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from cardrogue.engine.loader import load_campaign_text
-from cardrogue.engine.model import Campaign
-from cardrogue.engine.play import FatedResolver
-from cardrogue.engine.state import GameState
+from cardrogue.engine.format.loader import load_campaign_text
+from cardrogue.engine.model.campaign import Campaign
+from cardrogue.engine.chance.resolvers import FatedResolver
+from cardrogue.engine.rules.state import GameState
 
 # A fixed three-level campaign (the first bundled draft): editor and engine tests that must not
 # move with the bundled content use it.

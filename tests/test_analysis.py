@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from cardrogue.engine.check import check_text
-from cardrogue.engine.diagnostics import Severity
+from cardrogue.engine.analysis.check import check_text
+from cardrogue.engine.format.diagnostics import Severity
 
 
 def cell(x, y, card, paths, face="down", **extra):

@@ -11,17 +11,17 @@ from pathlib import Path
 
 import pytest
 
-from cardrogue.engine.canonical import campaign_to_dict, dumps
-from cardrogue.engine.loader import default_catalog, load_campaign
-from cardrogue.engine.model import CardKind
-from cardrogue.engine.replay import verify_replay
-from cardrogue.engine.resources import bundled_campaigns
-from cardrogue.engine.solver import SOLVED, Budget, solve_campaign
+from cardrogue.engine.format.canonical import campaign_to_dict, dumps
+from cardrogue.engine.format.loader import default_catalog, load_campaign
+from cardrogue.engine.model.campaign import CardKind
+from cardrogue.engine.records.replay import verify_replay
+from cardrogue.engine.format.resources import bundled_campaigns
+from cardrogue.engine.analysis.solver import SOLVED, Budget, solve_campaign
 
 CAMPAIGNS = Path(__file__).resolve().parent.parent / "campaigns"
 SCHEMA_REF = "https://cardrogue-studio.dev/schema/campaign.schema.json"
 MAPS = sorted(p for p in CAMPAIGNS.glob("*.json") if not p.name.endswith(".replay.json"))
-CLI = [sys.executable, "-m", "cardrogue.editor.cli"]
+CLI = [sys.executable, "-m", "cardrogue.cli.main"]
 
 
 def _load(path: Path):

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from cardrogue.engine.resources import bundled_campaigns
+from cardrogue.engine.format.resources import bundled_campaigns
 
-CLI = [sys.executable, "-m", "cardrogue.editor.cli"]
+CLI = [sys.executable, "-m", "cardrogue.cli.main"]
 
 
 def cardrogue(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:

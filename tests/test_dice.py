@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from cardrogue.engine.dice import SEED_MAX, FatedDice, fated_rolls
+from cardrogue.engine.chance.fated import SEED_MAX, FatedDice, fated_rolls
 
 VECTORS = [
     (0, "a", (1, 4, 4, 6, 2, 5, 4, 6, 1, 5, 2, 2, 6, 1, 2, 6, 6, 3, 3, 4, 4, 3, 3, 3)),
@@ -25,7 +25,7 @@ def test_pinned_vectors(seed, card, rolls):
 
 
 def _reference(seed: int, card: str, count: int) -> list[int]:
-    """The algorithm exactly as engine/dice.py documents it, written out independently."""
+    """The algorithm exactly as engine/chance/fated.py documents it, written out independently."""
     out, k = [], 0
     while len(out) < count:
         block = hashlib.sha256(b"cardrogue-dice-v1\x00" + struct.pack(">Q", seed) + card.encode() + b"\x00" + struct.pack(">Q", k)).digest()

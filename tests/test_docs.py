@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from cardrogue.engine.schemadoc import regenerate
+from cardrogue.engine.format.reference import regenerate
 
 AUTHORING = Path(__file__).resolve().parents[1] / "docs" / "authoring.md"
 
@@ -10,4 +10,4 @@ AUTHORING = Path(__file__).resolve().parents[1] / "docs" / "authoring.md"
 def test_authoring_guide_reference_is_in_sync_with_the_schema():
     text = AUTHORING.read_text(encoding="utf-8")
     assert "<!-- generated:format -->" in text and "<!-- generated:vocabulary -->" in text
-    assert regenerate(text) == text, "run: python -m cardrogue.engine.schemadoc docs/authoring.md"
+    assert regenerate(text) == text, "run: python -m cardrogue.engine.format.reference docs/authoring.md"

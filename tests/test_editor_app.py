@@ -10,9 +10,9 @@ from cardrogue.editor.widgets.dialogs import ConfirmScreen, FormScreen, PathScre
 from cardrogue.editor.widgets.map_canvas import CELL_H, CELL_W, MapCanvas
 from cardrogue.editor.widgets.palette import Palette
 from cardrogue.editor.widgets.problems import ProblemsPanel
-from cardrogue.engine.canonical import campaign_to_dict, dumps
-from cardrogue.engine.loader import load_campaign
-from cardrogue.engine.resources import default_campaign
+from cardrogue.engine.format.canonical import campaign_to_dict, dumps
+from cardrogue.engine.format.loader import load_campaign
+from cardrogue.engine.format.resources import default_campaign
 from editor_support import SIZE, make_app, settle
 from helpers import run_async
 

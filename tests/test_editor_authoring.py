@@ -13,11 +13,11 @@ from cardrogue.editor.solution import trace_steps
 from cardrogue.editor.widgets.dialogs import ChoiceScreen, FileScreen, FormScreen
 from cardrogue.editor.widgets.map_canvas import CELL_H, CELL_W
 from cardrogue.editor.widgets.palette import Palette
-from cardrogue.engine.loader import load_campaign, load_campaign_text
-from cardrogue.engine.model import CardKind
-from cardrogue.engine.play import FatedResolver
-from cardrogue.engine.solver import Budget, solve_level
-from cardrogue.engine.state import GameState
+from cardrogue.engine.format.loader import load_campaign, load_campaign_text
+from cardrogue.engine.model.campaign import CardKind
+from cardrogue.engine.chance.resolvers import FatedResolver
+from cardrogue.engine.analysis.solver import Budget, solve_level
+from cardrogue.engine.rules.state import GameState
 from editor_support import SIZE, make_app, settle
 from helpers import FIXTURE, run_async
 

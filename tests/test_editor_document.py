@@ -26,10 +26,10 @@ from cardrogue.editor.files import (
     template_document,
     write_recovery,
 )
-from cardrogue.engine.canonical import campaign_to_dict, dumps
-from cardrogue.engine.loader import load_campaign, load_campaign_text
-from cardrogue.engine.model import Direction
-from cardrogue.engine.resources import default_campaign
+from cardrogue.engine.format.canonical import campaign_to_dict, dumps
+from cardrogue.engine.format.loader import load_campaign, load_campaign_text
+from cardrogue.engine.model.campaign import Direction
+from cardrogue.engine.format.resources import default_campaign
 from helpers import FIXTURE
 
 

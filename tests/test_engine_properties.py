@@ -6,9 +6,9 @@ from helpers import FIXTURE, campaign, cell
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardrogue.engine.loader import load_campaign
-from cardrogue.engine.play import FatedResolver, RandomResolver, chance_outcomes
-from cardrogue.engine.state import GameState
+from cardrogue.engine.format.loader import load_campaign
+from cardrogue.engine.chance.resolvers import FatedResolver, RandomResolver, chance_outcomes
+from cardrogue.engine.rules.state import GameState
 
 # A fixed three-level campaign (the first bundled draft), so these tests do not move with the content.
 SONS = load_campaign(FIXTURE).campaign
@@ -123,7 +123,7 @@ def test_advance_is_step_for_every_legal_action(seed, which):
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32), which=st.integers(0, 1))
 def test_only_a_flip_turns_a_card_face_up(seed, which):
-    """The solver reuses a parent's face-down mask for every action but a flip (engine/solver.py)."""
+    """The solver reuses a parent's face-down mask for every action but a flip (engine/analysis/solver.py)."""
     resolver = RandomResolver(seed)
     for s, _, action in walk(CAMPAIGNS[which], seed, 60, resolver):
         if action.verb != "flip":

@@ -19,12 +19,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardrogue.engine import loader
-from cardrogue.engine.canonical import campaign_to_dict, dumps
-from cardrogue.engine.diagnostics import Severity
-from cardrogue.engine.jsonpos import PositionIndex
-from cardrogue.engine.loader import MAX_DEPTH, load_campaign, load_campaign_bytes, load_campaign_text
-from cardrogue.engine.resources import default_campaign
+from cardrogue.engine.format import loader
+from cardrogue.engine.format.canonical import campaign_to_dict, dumps
+from cardrogue.engine.format.diagnostics import Severity
+from cardrogue.engine.format.positions import PositionIndex
+from cardrogue.engine.format.loader import MAX_DEPTH, load_campaign, load_campaign_bytes, load_campaign_text
+from cardrogue.engine.format.resources import default_campaign
 
 CORPUS = Path(__file__).parent / "corpus"
 BROKEN = CORPUS / "broken"

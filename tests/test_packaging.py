@@ -42,7 +42,7 @@ def test_installed_command_works_from_any_directory(wheel: Path, tmp_path: Path)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     where = subprocess.run(
-        [str(venv / "bin" / "python"), "-c", "from cardrogue.engine.resources import default_campaign; print(default_campaign())"],
+        [str(venv / "bin" / "python"), "-c", "from cardrogue.engine.format.resources import default_campaign; print(default_campaign())"],
         cwd=elsewhere, check=True, capture_output=True, text=True,
     ).stdout.strip()
     assert str(venv) in where and ROOT.as_posix() not in where

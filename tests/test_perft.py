@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from cardrogue.engine.loader import load_campaign
-from cardrogue.engine.play import FatedResolver
-from cardrogue.engine.state import GameState
+from cardrogue.engine.format.loader import load_campaign
+from cardrogue.engine.chance.resolvers import FatedResolver
+from cardrogue.engine.rules.state import GameState
 
 SONS = load_campaign(Path(__file__).resolve().parent.parent / "campaigns" / "a-sons-descent.json").campaign
 DEPTH = 10

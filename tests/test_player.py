@@ -14,8 +14,8 @@ from cardrogue.editor.player.app import PlayerApp, run_player
 from cardrogue.editor.player.run import PlayRun
 from cardrogue.editor.player.screens import EndScreen, PlayerScreen, StoryScreen
 from cardrogue.editor.player.widgets import CELL_H, CELL_W, ActionMenu, BoardView
-from cardrogue.engine.replay import verify_replay
-from cardrogue.engine.scores import ScoreStore
+from cardrogue.engine.records.replay import verify_replay
+from cardrogue.engine.records.scores import ScoreStore
 from helpers import run_async
 
 SIZE = (100, 32)
@@ -272,7 +272,7 @@ def test_random_dice_restarts_keep_the_level_dice_and_draw_new_run_dice(monkeypa
 
 
 def test_play_random_dice_options_reach_the_player(monkeypatch, tmp_path):
-    from cardrogue.editor import cli
+    from cardrogue.cli import main as cli
 
     seen = []
     monkeypatch.setattr(PlayerApp, "run", lambda self: seen.append(self.dice_seed))

@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from cardrogue.engine.loader import load_campaign_text
-from cardrogue.engine.model import Campaign
-from cardrogue.engine.replay import Recorder, verify_replay
+from cardrogue.engine.format.loader import load_campaign_text
+from cardrogue.engine.model.campaign import Campaign
+from cardrogue.engine.records.replay import Recorder, verify_replay
 
 
 def _cell(x: int, y: int, card: str, paths: str, face: str = "down", **extra) -> dict:

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from cardrogue.engine.loader import load_campaign, load_campaign_text
-from cardrogue.engine.replay import Recorder, state_hash, verify_replay
-from cardrogue.engine.resources import default_campaign
+from cardrogue.engine.format.loader import load_campaign, load_campaign_text
+from cardrogue.engine.records.replay import Recorder, state_hash, verify_replay
+from cardrogue.engine.format.resources import default_campaign
 
 CAMPAIGN = load_campaign(default_campaign()).campaign
 
@@ -49,8 +49,8 @@ def test_replay_is_readable_one_action_per_line():
 def test_state_hash_is_stable_across_processes():
     rec = recorded()
     code = (
-        "import random;from cardrogue.engine.loader import load_campaign;from cardrogue.engine.resources import default_campaign;"
-        "from cardrogue.engine.replay import Recorder, state_hash;"
+        "import random;from cardrogue.engine.format.loader import load_campaign;from cardrogue.engine.format.resources import default_campaign;"
+        "from cardrogue.engine.records.replay import Recorder, state_hash;"
         "c=load_campaign(default_campaign()).campaign;r=Recorder(c);"
         f"acts={rec.actions!r}\n"
         "for a in acts: r.play(a)\n"
@@ -108,7 +108,7 @@ def test_changed_map_invalidates_old_replays():
 def test_verify_cli(tmp_path: Path):
     good = tmp_path / "run.replay.json"
     good.write_text(recorded().text())
-    cli = [sys.executable, "-m", "cardrogue.editor.cli", "verify"]
+    cli = [sys.executable, "-m", "cardrogue.cli.main", "verify"]
     done = subprocess.run([*cli, str(good)], capture_output=True, text=True)
     assert done.returncode == 0 and "verified" in done.stdout
     bad = tmp_path / "bad.replay.json"

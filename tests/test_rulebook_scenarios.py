@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 from helpers import campaign_dict, cell, legal, new_state, play
 
-from cardrogue.engine.dungeon import CLEARED
-from cardrogue.engine.model import POTION_COLOURS, POTION_EFFECTS
-from cardrogue.engine.state import CHOOSE_TELEPORT, COMBAT, DEAD, DONE, MOVING, STEP1, WON
+from cardrogue.engine.rules.tables import CLEARED
+from cardrogue.engine.model.campaign import POTION_COLOURS, POTION_EFFECTS
+from cardrogue.engine.rules.state import CHOOSE_TELEPORT, COMBAT, DEAD, DONE, MOVING, STEP1, WON
 
 START = cell(0, 0, "starting-tile", "E")
 ALL = {c: e for c, e in zip(POTION_COLOURS, POTION_EFFECTS)}  # red healing, blue poison, green strength,
@@ -597,7 +597,7 @@ def test_death_by_a_trap_ends_the_run():
 
 def _cli() -> list[str]:
     script = Path(sys.executable).with_name("cardrogue")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "cardrogue.editor.cli"]
+    return [str(script)] if script.exists() else [sys.executable, "-m", "cardrogue.cli.main"]
 
 
 def cli_run(tmp_path: Path, doc: dict, *actions: str) -> tuple[int, dict]:

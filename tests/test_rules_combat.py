@@ -2,7 +2,7 @@
 
 from helpers import cell, new_state, play
 
-from cardrogue.engine.state import COMBAT, DEAD, DONE, MOVING
+from cardrogue.engine.rules.state import COMBAT, DEAD, DONE, MOVING
 
 START = cell(0, 0, "starting-tile", "E")
 

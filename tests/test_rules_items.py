@@ -3,9 +3,9 @@
 import pytest
 from helpers import cell, legal, new_state, play
 
-from cardrogue.engine.model import POTION_COLOURS, POTION_EFFECTS
-from cardrogue.engine.potions import potion_identities
-from cardrogue.engine.state import CHOOSE_TELEPORT
+from cardrogue.engine.model.campaign import POTION_COLOURS, POTION_EFFECTS
+from cardrogue.engine.model.potions import potion_identities
+from cardrogue.engine.rules.state import CHOOSE_TELEPORT
 
 START = cell(0, 0, "starting-tile", "E")
 ALL = {c: e for c, e in zip(POTION_COLOURS, POTION_EFFECTS)}  # red healing, blue poison, green strength,
@@ -199,7 +199,7 @@ def test_mage_spell_and_cooldown():
 @pytest.mark.parametrize("text", ["drink red", "throw red N", "read scroll-of-passage E", "teleport 3,4", "attack",
                                   "attack W", "flee S", "equip sword", "buy helm", "spell E", "end", "flip N", "move E"])
 def test_action_text_round_trip(text):
-    from cardrogue.engine.actions import Action
+    from cardrogue.engine.rules.actions import Action
 
     assert str(Action.parse(text)) == text
     assert Action.parse(str(Action.parse(text))) == Action.parse(text)

@@ -2,7 +2,7 @@
 
 from helpers import campaign, cell, legal, new_state, play
 
-from cardrogue.engine.state import COMBAT, WON, GameState
+from cardrogue.engine.rules.state import COMBAT, WON, GameState
 
 START = cell(0, 0, "starting-tile", "E")
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-CLI = [sys.executable, "-m", "cardrogue.editor.cli"]
+CLI = [sys.executable, "-m", "cardrogue.cli.main"]
 
 
 def cell(x, y, card, paths, face="down", **extra):

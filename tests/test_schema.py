@@ -20,9 +20,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from referencing import Registry, Resource
 
-from cardrogue.engine.loader import load_campaign
-from cardrogue.engine.resources import SCHEMA_BASE, catalog_path, default_campaign, load_schema, schema_path
-from cardrogue.engine.validation import SCHEMAS, fast_validator, is_valid, reference_validator
+from cardrogue.engine.format.loader import load_campaign
+from cardrogue.engine.format.resources import SCHEMA_BASE, catalog_path, default_campaign, load_schema, schema_path
+from cardrogue.engine.format.schema import SCHEMAS, fast_validator, is_valid, reference_validator
 
 CORPUS = Path(__file__).parent / "corpus"
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from test_player_campaigns import LOSE, WIN, duel_dict, load, recorded, write
 
-from cardrogue.engine.replay import Recorder, verify_replay
-from cardrogue.engine.scores import ScoreStore
+from cardrogue.engine.records.replay import Recorder, verify_replay
+from cardrogue.engine.records.scores import ScoreStore
 
-CLI = [sys.executable, "-m", "cardrogue.editor.cli"]
+CLI = [sys.executable, "-m", "cardrogue.cli.main"]
 
 
 def cardrogue(*args: str) -> subprocess.CompletedProcess:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-CLI = [sys.executable, "-m", "cardrogue.editor.cli"]
+CLI = [sys.executable, "-m", "cardrogue.cli.main"]
 
 
 def cell(x, y, card, paths, face="down", **extra):
@@ -81,7 +81,7 @@ def test_bad_level_is_unusable(corridor: Path):
 
 
 def test_write_par_records_it_without_changing_the_content_hash(corridor: Path, tmp_path: Path):
-    from cardrogue.engine.loader import load_campaign
+    from cardrogue.engine.format.loader import load_campaign
 
     before = load_campaign(corridor).campaign
     replay = tmp_path / "corridor.replay.json"

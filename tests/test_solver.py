@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 from helpers import campaign, campaign_dict, cell, load
 
-from cardrogue.engine.difficulty import play_run, solve_random, wilson
-from cardrogue.engine.loader import load_campaign
-from cardrogue.engine.play import FatedResolver
-from cardrogue.engine.replay import verify_replay
-from cardrogue.engine.solver import (
+from cardrogue.engine.analysis.montecarlo import play_run, solve_random, wilson
+from cardrogue.engine.format.loader import load_campaign
+from cardrogue.engine.chance.resolvers import FatedResolver
+from cardrogue.engine.records.replay import verify_replay
+from cardrogue.engine.analysis.solver import (
     SOLVED,
     UNKNOWN,
     UNSOLVABLE,
@@ -32,7 +32,7 @@ from cardrogue.engine.solver import (
     solve_diagnostics,
     solve_level,
 )
-from cardrogue.engine.state import GameState
+from cardrogue.engine.rules.state import GameState
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 import gen  # noqa: E402  (the benchmarks' generator of open levels)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from textual.app import App
 
-from cardrogue.engine.model import Campaign
+from cardrogue.engine.model.campaign import Campaign
 
 from .run import RunResult, default_replays_dir
 from .screens import PlayerScreen
@@ -43,9 +43,10 @@ def run_player(campaign_path: Path | None, level: int | None = None, scores_db: 
                replays_dir: Path | None = None, player: str | None = None, dice_seed: int | None = None) -> int:
     """``cardrogue play [CAMPAIGN] [--level N] [--random-dice]``: N is 1-based; a run with --level or
     random dice (``dice_seed``) is practice, never scored."""
-    from cardrogue.editor.cli import UnusableInput, load_usable
-    from cardrogue.engine.resources import default_campaign
-    from cardrogue.engine.scores import default_db_path
+    from cardrogue.engine.errors import UnusableInput
+    from cardrogue.engine.format.loader import load_usable
+    from cardrogue.engine.format.resources import default_campaign
+    from cardrogue.engine.records.scores import default_db_path
 
     path = campaign_path or default_campaign()
     try:

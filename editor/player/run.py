@@ -16,11 +16,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from cardrogue.editor.files import atomic_write
-from cardrogue.engine.actions import Action
-from cardrogue.engine.model import Campaign
-from cardrogue.engine.replay import Recorder, verify_replay
-from cardrogue.engine.scores import Score, ScoreStore
+from cardrogue.engine.records.atomic import atomic_write
+from cardrogue.engine.rules.actions import Action
+from cardrogue.engine.model.campaign import Campaign
+from cardrogue.engine.records.replay import Recorder, verify_replay
+from cardrogue.engine.records.scores import Score, ScoreStore
 
 
 def default_replays_dir() -> Path:

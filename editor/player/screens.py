@@ -17,9 +17,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Markdown, RichLog, Static
 
-from cardrogue.engine.actions import Action
-from cardrogue.engine.dungeon import DOWN
-from cardrogue.engine.model import Campaign
+from cardrogue.engine.rules.actions import Action
+from cardrogue.engine.rules.tables import DOWN
+from cardrogue.engine.model.campaign import Campaign
 
 from .run import PlayRun, RunResult, default_player, finish
 from .widgets import DELTA, DIRECTION_WORDS, ActionMenu, BoardView, EnemyPanel, HeroPanel

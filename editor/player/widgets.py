@@ -1,6 +1,6 @@
 """The play screen's widgets: the board (Line API), the hero and enemy panels, the action menu.
 
-Widgets read a :class:`~cardrogue.engine.state.GameState` handed down by the
+Widgets read a :class:`~cardrogue.engine.rules.state.GameState` handed down by the
 screen (``show(state)``) and talk upward with messages; none of them changes
 the game.
 """
@@ -20,8 +20,8 @@ from textual.strip import Strip
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from cardrogue.engine.actions import Action
-from cardrogue.engine.dungeon import (
+from cardrogue.engine.rules.actions import Action
+from cardrogue.engine.rules.tables import (
     CHEST_TILE,
     CLEARED,
     DOWN,
@@ -34,7 +34,7 @@ from cardrogue.engine.dungeon import (
     TRAP,
     UP,
 )
-from cardrogue.engine.model import POTION_COLOURS, STARTING_TILE, CardKind
+from cardrogue.engine.model.campaign import POTION_COLOURS, STARTING_TILE, CardKind
 
 DIRECTION_WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 DELTA = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}

@@ -8,7 +8,7 @@ from textual.markup import escape
 from textual.widgets import Input, Label, Static
 
 from cardrogue.editor.messages import CellFieldEdited
-from cardrogue.engine.model import DESCENDING_LADDER, CardDef, Cell
+from cardrogue.engine.model.campaign import DESCENDING_LADDER, CardDef, Cell
 
 FIELDS = ("inscription", "rolls", "to")
 

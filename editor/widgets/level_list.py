@@ -8,7 +8,7 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from cardrogue.editor.messages import LevelChosen
-from cardrogue.engine.model import Campaign
+from cardrogue.engine.model.campaign import Campaign
 
 CAMPAIGN_OPTION = "campaign"
 

@@ -31,8 +31,8 @@ from textual.strip import Strip
 
 from cardrogue.editor.edits import Rect
 from cardrogue.editor.messages import CursorMoved, PaintCell
-from cardrogue.engine.diagnostics import Severity
-from cardrogue.engine.model import DESCENDING_LADDER, STARTING_TILE, CardDef, CardKind, Cell, Level
+from cardrogue.engine.format.diagnostics import Severity
+from cardrogue.engine.model.campaign import DESCENDING_LADDER, STARTING_TILE, CardDef, CardKind, Cell, Level
 
 CELL_W = 7
 CELL_H = 3

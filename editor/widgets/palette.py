@@ -12,7 +12,7 @@ from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
 from cardrogue.editor.messages import CardChosen
-from cardrogue.engine.model import CardDef, CardKind
+from cardrogue.engine.model.campaign import CardDef, CardKind
 
 from .map_canvas import KIND_COLOUR
 

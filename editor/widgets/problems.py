@@ -9,7 +9,7 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from cardrogue.editor.messages import ProblemChosen
-from cardrogue.engine.diagnostics import Diagnostic, Severity
+from cardrogue.engine.format.diagnostics import Diagnostic, Severity
 
 _ICON = {Severity.ERROR: "[b red]E[/]", Severity.WARNING: "[b yellow]W[/]", Severity.INFO: "[b cyan]i[/]"}
 

@@ -9,7 +9,7 @@ hand-written check that they point at the offending token.
 import json
 from pathlib import Path
 
-from cardrogue.engine.loader import load_campaign
+from cardrogue.engine.format.loader import load_campaign
 
 ROOT = Path(__file__).resolve().parent
 BASE = (ROOT / "valid/tiny.json").read_text()

@@ -35,13 +35,13 @@ from collections import Counter, deque
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from .actions import END, Action
-from .canonical import campaign_to_dict
-from .dungeon import CHEST_TILE, ENEMY, FOUNTAIN_TILE, LADDER, SHOP_TILE, TRAP, UP
-from .loader import load_campaign_text
-from .model import KEY, CardKind, Campaign
-from .play import FatedResolver
-from .state import CHOOSE_TELEPORT, COMBAT, DEAD, WON, GameState
+from ..chance.resolvers import FatedResolver
+from ..format.canonical import campaign_to_dict
+from ..format.loader import load_campaign_text
+from ..model.campaign import KEY, Campaign, CardKind
+from ..rules.actions import END, Action
+from ..rules.state import CHOOSE_TELEPORT, COMBAT, DEAD, WON, GameState
+from ..rules.tables import CHEST_TILE, ENEMY, FOUNTAIN_TILE, LADDER, SHOP_TILE, TRAP, UP
 
 POLICIES = ("greedy",)
 Z95 = 1.959963984540054
@@ -206,7 +206,7 @@ class GreedyPolicy:
         return END if END in legal else legal[0]
 
     def _slot_free(self, s: GameState, card_id: str) -> bool:
-        from .dungeon import PRIMARY, SECONDARY, SLOT_INDEX
+        from ..rules.tables import PRIMARY, SECONDARY, SLOT_INDEX
 
         slot = s.d.cards[card_id].slot
         if slot is None:

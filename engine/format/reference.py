@@ -4,7 +4,7 @@
 regenerates them and fails when they differ, so the reference cannot drift from
 the schema. Regenerate with::
 
-    python -m cardrogue.engine.schemadoc docs/authoring.md
+    python -m cardrogue.engine.format.reference docs/authoring.md
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import re
 import sys
 from pathlib import Path
 
-from .abilities import VOCABULARY
+from ..model.abilities import VOCABULARY
 from .resources import load_schema
 
 

@@ -9,8 +9,7 @@ the hero's :class:`~.hero.Stats` by equipment.
 
 from __future__ import annotations
 
-from .hero import Stats
-from .model import (
+from ..model.campaign import (
     CHEST,
     DESCENDING_LADDER,
     DIRECTIONS,
@@ -20,7 +19,8 @@ from .model import (
     CardDef,
     CardKind,
 )
-from .potions import potion_identities
+from ..model.potions import potion_identities
+from .hero import Stats
 
 # What a cell's card does when the hero meets it (face up).
 PLAIN, ENEMY, TRAP, ARTIFACT, PICKUP, SHOP_TILE, FOUNTAIN_TILE, CHEST_TILE, LADDER = range(9)

@@ -233,7 +233,7 @@ class Campaign:
     @cached_property
     def content_hash(self) -> str:
         """SHA-256 of the canonical content (see :mod:`.canonical`); computed on first use."""
-        from .canonical import content_hash
+        from ..format.canonical import content_hash
 
         return content_hash(self)
 

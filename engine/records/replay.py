@@ -19,11 +19,11 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from .actions import Action, ActionError
-from .model import Campaign
-from .play import FatedResolver
-from .state import GameState
-from .validation import reference_validator
+from ..chance.resolvers import FatedResolver
+from ..format.schema import reference_validator
+from ..model.campaign import Campaign
+from ..rules.actions import Action, ActionError
+from ..rules.state import GameState
 
 FORMAT = 1
 CHECKPOINT_EVERY = 16
@@ -174,7 +174,7 @@ def parse_replay(text: str) -> dict:
     if errors:
         from jsonschema.exceptions import best_match
 
-        from .diagnostics import format_json_path
+        from ..format.diagnostics import format_json_path
 
         err = best_match(errors)
         raise ReplayError(f"not a valid replay: {format_json_path(err.absolute_path)}: {err.message}")

@@ -8,10 +8,10 @@ head, chest, feet, primary, secondary (a double-handed item fills both hands).
 
 from __future__ import annotations
 
+from ..model.campaign import POTION_COLOURS, SHOPKEEPERS_DEBT, CardKind
 from .actions import Action
-from .dungeon import CLEARED, PRIMARY, SECONDARY, SHOP_TILE, SLOT_INDEX, UP
-from .model import POTION_COLOURS, SHOPKEEPERS_DEBT, CardKind
 from .phases import CHOOSE_TELEPORT, COMBAT
+from .tables import CLEARED, PRIMARY, SECONDARY, SHOP_TILE, SLOT_INDEX, UP
 
 DAGGER = "dagger"
 NOTHING_EQUIPPED = ("",) * 5

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import random
 
-from .dice import FatedDice
-from .model import Campaign
+from ..model.campaign import Campaign
+from .fated import FatedDice
 
 OUTCOMES = tuple((n, 1 / 6) for n in range(1, 7))
 

@@ -25,12 +25,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Iterable
 
-from .abilities import AbilityError, parse_ability
-from .canonical import default_cell_id
-from .diagnostics import Diagnostic, JsonPath, Severity
-from .jsonpos import LineIndex, PositionIndex, max_depth
-from .mobility import crossings_of
-from .model import (
+from ..errors import UnusableInput
+from ..model.abilities import AbilityError, parse_ability
+from ..model.campaign import (
     CHEST,
     DESCENDING_LADDER,
     POTION_EFFECTS,
@@ -45,8 +42,12 @@ from .model import (
     Level,
     Par,
 )
+from ..rules.mobility import crossings_of
+from .canonical import default_cell_id
+from .diagnostics import Diagnostic, JsonPath, Severity
+from .positions import LineIndex, PositionIndex, max_depth
 from .resources import catalog_path
-from .validation import is_valid, schema_diagnostics
+from .schema import is_valid, schema_diagnostics
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
 # Cells with only these keys, holding a card without a rule of its own, skip the per-field checks.
@@ -601,3 +602,12 @@ def _nearest(name: str, options: Iterable[str]) -> str | None:
 
     match = difflib.get_close_matches(name, list(options), n=1, cutoff=0.75)
     return match[0] if match else None
+
+
+def load_usable(path: Path):
+    """A campaign from a file, or :class:`UnusableInput` with its first errors."""
+    result = load_campaign(path)
+    if result.campaign is None:
+        errors = [d.render() for d in result.diagnostics if d.severity is Severity.ERROR]
+        raise UnusableInput("\n".join([f"{path}: not a usable campaign ({len(errors)} error(s)); run `cardrogue check {path}`", *errors[:5]]))
+    return result.campaign

@@ -22,7 +22,7 @@ import hashlib
 import struct
 from typing import Iterator, Mapping
 
-from .model import POTION_COLOURS, POTION_EFFECTS
+from .campaign import POTION_COLOURS, POTION_EFFECTS
 
 DOMAIN = b"cardrogue-potions-v1\x00"
 

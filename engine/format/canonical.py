@@ -17,7 +17,7 @@ import hashlib
 import json
 from typing import Any
 
-from .model import CardDef, Campaign, Cell, Level
+from ..model.campaign import Campaign, CardDef, Cell, Level
 
 _KEY_ORDER = [
     "$schema", "format", "id", "title", "author", "description", "kind", "rules", "seed",

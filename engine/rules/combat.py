@@ -18,8 +18,8 @@ project's reading: "exceptions must always favor the player who is being afflict
 from __future__ import annotations
 
 from .actions import ATTACK, ATTACK_TOWARD, FLEE, Action
-from .dungeon import CLEARED
 from .phases import COMBAT, DONE
+from .tables import CLEARED
 
 BLOCKED, MISSED = 1, 2
 BASILISKS = ("basilisk-of-stone", "basilisk-of-venom")

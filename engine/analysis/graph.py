@@ -28,9 +28,9 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-from .diagnostics import Diagnostic, Severity
-from .mobility import wall_crossings
-from .model import CHEST, KEY, Campaign, Level
+from ..format.diagnostics import Diagnostic, Severity
+from ..model.campaign import CHEST, KEY, Campaign, Level
+from ..rules.mobility import wall_crossings
 
 _OUT = "out"  # a virtual node joined to every way out of a level
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Iterable, Mapping
 
-from .model import Campaign, CardDef, CardKind, Hero, Level
-from .potions import potion_identities
+from ..model.campaign import Campaign, CardDef, CardKind, Hero, Level
+from ..model.potions import potion_identities
 
 
 def obtainable_cards(campaign: Campaign) -> list[str]:

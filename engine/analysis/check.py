@@ -6,11 +6,11 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from .analysis import analyse_campaign
-from .diagnostics import Diagnostic, Severity
-from .jsonpos import PositionIndex
-from .loader import LoadResult, load_campaign, load_campaign_text
-from .model import Campaign
+from ..format.diagnostics import Diagnostic, Severity
+from ..format.loader import LoadResult, load_campaign, load_campaign_text
+from ..format.positions import PositionIndex
+from ..model.campaign import Campaign
+from .graph import analyse_campaign
 
 _ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 

@@ -17,9 +17,13 @@ turn sequence is in :mod:`.combat`, items, the shop and potions in :mod:`.items`
 from __future__ import annotations
 
 from array import array
+
+from ..model.campaign import KEY, Campaign, CardKind
 from .actions import END, FLIP, MOVE, SPELL, Action, ActionError, Chance
 from .combat import CombatRules
-from .dungeon import (
+from .items import ItemRules
+from .phases import CHOOSE_TELEPORT, COMBAT, DEAD, DONE, MOVING, STEP1, WON
+from .tables import (
     ARTIFACT,
     CHEST_TILE,
     CLEARED,
@@ -33,9 +37,6 @@ from .dungeon import (
     UP,
     Dungeon,
 )
-from .items import ItemRules
-from .model import KEY, Campaign, CardKind
-from .phases import CHOOSE_TELEPORT, COMBAT, DEAD, DONE, MOVING, STEP1, WON
 
 _DUNGEONS: dict[int, tuple[Campaign, Dungeon]] = {}
 
@@ -207,8 +208,8 @@ class GameState(CombatRules, ItemRules):
 
     def summary(self) -> dict:
         """What a player sees of the hero and the run, as plain values (for the CLI and tools)."""
-        from .dungeon import SLOTS
-        from .model import POTION_COLOURS
+        from ..model.campaign import POTION_COLOURS
+        from .tables import SLOTS
 
         level = self.d.campaign.levels[self.level]
         foes = []

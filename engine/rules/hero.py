@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from .model import CardDef
+from ..model.campaign import CardDef
 
 
 class Stats:

@@ -32,15 +32,15 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from operator import itemgetter
 
-from .actions import Action
-from .analysis import analyse_campaign, hero_graph
-from .diagnostics import Diagnostic, Severity
-from .dungeon import CLEARED, DOWN, ENEMY, FOUNTAIN_TILE, LADDER, TRAP, UP
-from .mobility import obtainable_cards, wall_crossings
-from .model import CardKind, Campaign
-from .play import FatedResolver
-from .replay import Recorder, verify_replay
-from .state import CHOOSE_TELEPORT, COMBAT, DEAD, MOVING, STEP1, WON, GameState
+from ..chance.resolvers import FatedResolver
+from ..format.diagnostics import Diagnostic, Severity
+from ..model.campaign import Campaign, CardKind
+from ..records.replay import Recorder, verify_replay
+from ..rules.actions import Action
+from ..rules.mobility import obtainable_cards, wall_crossings
+from ..rules.state import CHOOSE_TELEPORT, COMBAT, DEAD, MOVING, STEP1, WON, GameState
+from ..rules.tables import CLEARED, DOWN, ENEMY, FOUNTAIN_TILE, LADDER, TRAP, UP
+from .graph import analyse_campaign, hero_graph
 
 INF = float("inf")
 SOLVED, UNSOLVABLE, UNKNOWN = "solved", "unsolvable", "unknown"

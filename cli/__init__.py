@@ -1,0 +1,1 @@
+"""The `cardrogue` command line: commands that need no UI import no Textual."""

@@ -1,0 +1,112 @@
+"""`cardrogue check`: schema, rules and graph checks, as text or JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from cardrogue.engine.format.diagnostics import Diagnostic, Severity, has_errors
+
+from .common import (
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    EXIT_UNUSABLE,
+    UNUSABLE_CODES,
+    count,
+    seconds,
+)
+
+
+def register(sub) -> None:
+    check = sub.add_parser("check", help="validate campaign files: schema, rules and graph checks")
+    check.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="campaign files or folders")
+    check.add_argument("--format", choices=("text", "json"), default="text", help="output format (json for tools)")
+    check.add_argument("--strict", action="store_true", help="fail on warnings too")
+    check.add_argument("-v", "--verbose", action="store_true", help="also show information (chokepoints)")
+    check.add_argument("--solve", action="store_true", help="also run the solver: an unsolvable map is an error")
+    check.add_argument("--max-states", type=count, default=200_000, help="solver budget in states (with --solve)")
+    check.add_argument("--max-seconds", type=seconds, default=20.0, help="solver budget in seconds per file (with --solve)")
+    check.set_defaults(func=cmd_check)
+
+
+def _campaign_files(paths: Sequence[Path]) -> tuple[list[Path], list[Diagnostic]]:
+    files: list[Path] = []
+    missing: list[Diagnostic] = []
+    for path in paths:
+        if path.is_dir():
+            files.extend(sorted(p for p in path.rglob("*.json") if not p.name.endswith(".replay.json")))
+        elif path.exists():
+            files.append(path)
+        else:
+            missing.append(Diagnostic("CR006", "no such file or folder", file=str(path), line=1, column=1))
+    return files, missing
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from cardrogue.engine.analysis.check import check_file
+
+    files, missing = _campaign_files(args.paths)
+    if not files and not missing:
+        print(f"cardrogue: no campaign files (*.json) in {', '.join(map(str, args.paths))}", file=sys.stderr)
+        return EXIT_UNUSABLE
+    report: list[tuple[str, list[Diagnostic]]] = [(d.file, [d]) for d in missing]
+    for path in files:
+        result, diagnostics = check_file(path)
+        if args.solve and result.campaign is not None and not has_errors(diagnostics):
+            diagnostics = diagnostics + _solver_diagnostics(result, args)
+        report.append((str(path), diagnostics))
+
+    unusable = any(d.code in UNUSABLE_CODES for _, ds in report for d in ds)
+    problems = any(has_errors(ds, strict=args.strict) for _, ds in report)
+    status = EXIT_UNUSABLE if unusable else EXIT_PROBLEMS if problems else EXIT_OK
+
+    if args.format == "json":
+        doc = {
+            "status": ["ok", "problems", "unusable"][status],
+            "files": [
+                {"file": name, "ok": not has_errors(ds, strict=args.strict), "diagnostics": [d.as_json() for d in ds]}
+                for name, ds in report
+            ],
+        }
+        json.dump(doc, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        _print_text_report(report, args.verbose, args.strict, status)
+    return status
+
+
+def _solver_diagnostics(result, args: argparse.Namespace) -> list[Diagnostic]:
+    """The solver's verdict as diagnostics placed in the file (``check --solve``)."""
+    from dataclasses import replace
+
+    from cardrogue.engine.analysis.solver import Budget, solve_diagnostics
+    from cardrogue.engine.format.positions import PositionIndex
+
+    found = solve_diagnostics(result.campaign, Budget(args.max_states, args.max_seconds))
+    index = PositionIndex(result.text)
+    return [replace(d, file=result.file, line=index.locate(d.path)[0], column=index.locate(d.path)[1]) for d in found]
+
+
+def _print_text_report(report: list[tuple[str, list[Diagnostic]]], verbose: bool, strict: bool, status: int) -> None:
+    from rich.console import Console
+    from rich.markup import escape
+
+    console = Console(highlight=False, soft_wrap=True)
+    style = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
+    counts = {s: 0 for s in Severity}
+    for name, diagnostics in report:
+        shown = [d for d in diagnostics if verbose or d.severity is not Severity.INFO]
+        for d in diagnostics:
+            counts[d.severity] += 1
+        mark = "[red]✗[/]" if has_errors(diagnostics, strict) else "[green]✓[/]"
+        console.print(f"{mark} [bold]{escape(name)}[/]")
+        for d in shown:
+            console.print(f"  [{style[d.severity]}]{escape(d.render())}[/]")
+    summary = f"{len(report)} file(s): {counts[Severity.ERROR]} error(s), {counts[Severity.WARNING]} warning(s)"
+    hidden = counts[Severity.INFO]
+    if hidden and not verbose:
+        summary += f", {hidden} note(s) (-v to show)"
+    console.print(("[green]" if status == EXIT_OK else "[red]") + escape(summary) + "[/]")

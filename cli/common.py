@@ -1,0 +1,129 @@
+"""What every command shares: exit codes, argument types, reading input, and the one error they raise."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from cardrogue.engine.errors import UnusableInput
+from cardrogue.engine.format.loader import load_usable
+
+EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE = 0, 1, 2
+# Codes meaning the file could not be read as JSON at all.
+UNUSABLE_CODES = {"CR001", "CR002", "CR003", "CR004", "CR005", "CR006"}
+
+
+def whole(low: int, high: int, what: str):
+    """An argparse type: a whole number from ``low`` to ``high``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value} is out of range: {what} is {low:,} to {high:,}")
+        return value
+
+    return parse
+
+
+count = whole(1, 1_000_000_000, "a count")  # budgets, runs
+seed = whole(0, 2**64 - 1, "a seed")
+
+
+def seconds(text: str) -> float:
+    """A positive, finite number of seconds."""
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not (math.isfinite(value) and 0 < value <= 86_400):
+        raise argparse.ArgumentTypeError(f"{text} is out of range (more than 0, at most 86400 seconds)")
+    return value
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # usage errors exit 2, as argparse does, with our prefix
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_UNUSABLE, f"cardrogue: error: {message}\n")
+
+
+
+def bundled_with_id(campaign_id: str):
+    from cardrogue.engine.format.resources import bundled_campaigns
+
+    for path in bundled_campaigns():
+        try:
+            if json.loads(path.read_text(encoding="utf-8")).get("id") == campaign_id:
+                return load_usable(path)
+        except ValueError:
+            continue
+    raise UnusableInput(f"no bundled campaign has the id {campaign_id!r}; name the campaign file with --campaign")
+
+
+def read_text(path: Path, what: str) -> str:
+    try:
+        if path.stat().st_size > 64 * 1024 * 1024:
+            raise UnusableInput(f"{path}: {what} is larger than 64 MiB")
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UnusableInput(f"{path}: no such file") from None
+    except UnicodeDecodeError as exc:
+        raise UnusableInput(f"{path}: {what} is not UTF-8 text (byte {exc.start})") from None
+    except OSError as exc:
+        raise UnusableInput(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
+def check_writable(path: Path) -> None:
+    """Fail before a long computation when its output cannot be written."""
+    import os
+
+    folder = path.expanduser().absolute().parent
+    if not folder.is_dir():
+        raise UnusableInput(f"{path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise UnusableInput(f"{path}: the folder {folder} is not writable")
+    if path.is_dir():
+        raise UnusableInput(f"{path}: is a folder")
+
+
+def open_scores(path: Path | None):
+    """The score database, or :class:`UnusableInput` saying why it cannot be opened."""
+    import sqlite3
+
+    from cardrogue.engine.records.scores import ScoreStore, default_db_path
+
+    where = path or default_db_path()
+    if where.is_dir():
+        raise UnusableInput(f"{where}: is a folder, not a score database")
+    try:
+        store = ScoreStore(where)
+        store.table("0" * 64)  # reads the schema: a file that is not SQLite fails here
+        return store
+    except (sqlite3.Error, OSError) as exc:
+        raise UnusableInput(f"{where}: cannot open the score database: {exc}") from None
+
+
+def campaign_for_replay(text: str, campaign_path: Path | None):
+    from cardrogue.engine.records.replay import ReplayError, parse_replay
+
+    if campaign_path is not None:
+        return load_usable(campaign_path)
+    try:
+        doc = parse_replay(text)
+    except ReplayError as exc:
+        raise UnusableInput(str(exc)) from None
+    return bundled_with_id(doc["campaign"]["id"])
+
+
+def level_index(campaign, level: int | None) -> int:
+    if level is None:
+        return 0
+    if not 1 <= level <= len(campaign.levels):
+        raise UnusableInput(f"--level {level}: the campaign has levels 1 to {len(campaign.levels)}")
+    return level - 1

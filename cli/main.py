@@ -1,0 +1,53 @@
+"""The ``cardrogue`` command: edit, play, check, solve, run, verify, scores.
+
+Exit codes follow the validator convention: 0 clean, 1 problems found,
+2 unusable input or bad usage. No path ever ends in a traceback: unexpected
+errors are reported as one line and exit 2. Each command group lives in its
+own module and adds its parsers through ``register``.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Sequence
+
+from . import check, play, records, solve
+from .common import EXIT_OK, EXIT_UNUSABLE, Parser
+
+GROUPS = (play, check, records, solve)
+
+
+def build_parser() -> Parser:
+    parser = Parser(prog="cardrogue", description="Author, validate and play Card Rogue story-mode campaigns.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    for group in GROUPS:
+        group.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra and args.command == "run" and not any(e.startswith("-") for e in extra):
+        args.actions += extra  # `run MAP a1 --seed 4 a2`: argparse leaves actions after an option over
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    if args.command is None:
+        parser.print_help()
+        return EXIT_UNUSABLE
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # e.g. `cardrogue check ... | head`: the reader left; say nothing
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+    except Exception as exc:  # the last guard: a message, never a traceback
+        print(f"cardrogue: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return EXIT_UNUSABLE
+
+
+if __name__ == "__main__":
+    sys.exit(main())

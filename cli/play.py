@@ -1,0 +1,128 @@
+"""`cardrogue edit`, `play` and `run`: the two apps, and scripted actions for authors and testers."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .common import (
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    EXIT_UNUSABLE,
+    UnusableInput,
+    level_index,
+    load_usable,
+    open_scores,
+    read_text,
+    seed,
+)
+
+
+def register(sub) -> None:
+    edit = sub.add_parser("edit", help="open the editor (no argument: the bundled campaign, as a template)")
+    edit.add_argument("campaign", nargs="?", type=Path, help="campaign file to edit (a new one starts from the blank template)")
+    edit.set_defaults(func=cmd_edit)
+    play = sub.add_parser("play", help="play a campaign (no argument: the bundled campaign)")
+    play.add_argument("campaign", nargs="?", type=Path, help="campaign file")
+    play.add_argument("--level", type=int, default=None, metavar="N", help="practise level N (1-based); not scored")
+    play.add_argument("--scores-db", type=Path, default=None, help="high-score database (default: user data dir, or $CARDROGUE_SCORES_DB)")
+    play.add_argument("--replays", type=Path, default=None, help="folder for replay files (default: user data dir)")
+    play.add_argument("--player", default=None, help="the name on your scores (default: your login name)")
+    play.add_argument("--random-dice", action="store_true",
+                      help="practise with random dice: a fresh seed, recorded in the replay; not scored")
+    play.add_argument("--seed", type=seed, default=None,
+                      help="random dice from this seed (to meet a practice run's dice again); implies --random-dice")
+    play.set_defaults(func=cmd_play)
+    run = sub.add_parser("run", help="play a scripted list of actions and print what the rules did")
+    run.add_argument("campaign", type=Path, help="campaign file")
+    run.add_argument("actions", nargs="*", metavar="ACTION", help='actions in their text form, e.g. "flip E" "move E"')
+    run.add_argument("--actions-file", type=Path, default=None, metavar="FILE", help="more actions, one per line (- for stdin)")
+    run.add_argument("--level", type=int, default=None, metavar="N", help="start on level N (1-based)")
+    run.add_argument("--seed", type=seed, default=None, help="random dice: per-card streams from this seed instead of the fated ones")
+    run.add_argument("-o", "--output", type=Path, default=None, metavar="REPLAY", help="save the run as a replay file")
+    run.add_argument("--format", choices=("text", "json"), default="text")
+    run.set_defaults(func=cmd_run)
+
+
+def cmd_edit(args: argparse.Namespace) -> int:
+    from cardrogue.editor.app import run_editor
+
+    return run_editor(args.campaign)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from cardrogue.editor.player.app import run_player
+
+    if args.player is not None and len(args.player) > 80:
+        print("cardrogue: --player: at most 80 characters", file=sys.stderr)
+        return EXIT_UNUSABLE
+    try:
+        open_scores(args.scores_db).close()
+        if args.replays is not None and args.replays.exists() and not args.replays.is_dir():
+            raise UnusableInput(f"{args.replays}: is not a folder")
+    except UnusableInput as exc:
+        print(f"cardrogue: {exc}", file=sys.stderr)
+        return EXIT_UNUSABLE
+    from cardrogue.editor.player.run import fresh_seed
+
+    dice_seed = args.seed if args.seed is not None else (fresh_seed() if args.random_dice else None)
+    return run_player(args.campaign, level=args.level, scores_db=args.scores_db, replays_dir=args.replays,
+                      player=args.player, dice_seed=dice_seed)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from cardrogue.engine.records.replay import Recorder
+    from cardrogue.engine.rules.actions import Action, ActionError
+
+    try:
+        campaign = load_usable(args.campaign)
+        level = level_index(campaign, args.level)
+        texts = list(args.actions)
+        if args.actions_file is not None:
+            body = sys.stdin.read() if str(args.actions_file) == "-" else read_text(args.actions_file, "the actions file")
+            texts += [ln.strip() for ln in body.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+    except UnusableInput as exc:
+        print(f"cardrogue: {exc}", file=sys.stderr)
+        return EXIT_UNUSABLE
+    recorder = Recorder(campaign, level=level, mode="fated" if args.seed is None else "random", seed=args.seed)
+    state = recorder.state
+    steps: list[dict] = [{"action": None, "log": list(state.log)}]
+    failure = None
+    for i, text in enumerate(texts):
+        seen = len(state.log)
+        try:
+            if state.is_terminal():
+                raise ActionError("the run is over")
+            recorder.play(Action.parse(text))
+        except ActionError as exc:
+            failure = {"index": i, "action": text, "reason": str(exc)}
+            break
+        steps.append({"action": text, "log": state.log[seen:]})
+    legal = [str(a) for a in state.legal_actions()]
+    if args.output is not None:
+        from cardrogue.engine.records.atomic import atomic_write
+
+        try:
+            atomic_write(args.output, recorder.text().encode("utf-8"))
+        except OSError as exc:
+            print(f"cardrogue: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+            return EXIT_UNUSABLE
+    if args.format == "json":
+        json.dump({"steps": steps, "failure": failure, "state": state.summary(), "legal": legal}, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        for step in steps:
+            if step["action"] is not None:
+                print(f"> {step['action']}")
+            for line in step["log"]:
+                print(f"  {line}")
+        if failure:
+            print(f"action {failure['index'] + 1} ({failure['action']!r}) is not legal: {failure['reason']}")
+        summary = state.summary()
+        print(f"turn {summary['turn']}, health {summary['health']}/{summary['max_health']}, gold {summary['gold']}, "
+              f"level {summary['level']} at {tuple(summary['at'])}, outcome: {summary['outcome'] or 'unfinished'}")
+        if legal:
+            print("legal now: " + ", ".join(legal))
+    return EXIT_PROBLEMS if failure else EXIT_OK

@@ -1,0 +1,116 @@
+"""`cardrogue verify` and `scores`: replays re-simulated, and the local high-score table."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .common import (
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    EXIT_UNUSABLE,
+    UnusableInput,
+    campaign_for_replay,
+    load_usable,
+    open_scores,
+    read_text,
+)
+
+
+def register(sub) -> None:
+    verify = sub.add_parser("verify", help="re-simulate a replay and check its claimed result")
+    verify.add_argument("replay", type=Path, help="replay file")
+    verify.add_argument("--campaign", type=Path, default=None, help="campaign file (default: the bundled campaign with the replay's id)")
+    verify.set_defaults(func=cmd_verify)
+    scores = sub.add_parser("scores", help="the high-score table of a campaign, or import shared replays")
+    scores.add_argument("campaign", nargs="?", type=Path, help="campaign file (default: the bundled campaign)")
+    scores.add_argument("--import", dest="imports", nargs="+", type=Path, metavar="REPLAY", help="verify and add replays")
+    scores.add_argument("--campaign", dest="campaign_option", type=Path, default=None,
+                        help="the campaign file (the same as the positional CAMPAIGN)")
+    scores.add_argument("--scores-db", type=Path, default=None, help="high-score database (default: user data dir, or $CARDROGUE_SCORES_DB)")
+    scores.add_argument("--format", choices=("text", "json"), default="text")
+    scores.set_defaults(func=cmd_scores)
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from cardrogue.engine.records.replay import verify_replay
+
+    try:
+        text = read_text(args.replay, "the replay")
+        campaign = campaign_for_replay(text, args.campaign)
+    except UnusableInput as exc:
+        message = str(exc)
+        print(f"cardrogue: {message if message.startswith(str(args.replay)) else f'{args.replay}: {message}'}", file=sys.stderr)
+        return EXIT_UNUSABLE
+    verdict = verify_replay(text, campaign)
+    if verdict.ok:
+        print(f"{args.replay}: {verdict.message}")
+        return EXIT_OK
+    print(f"{args.replay}: rejected: {verdict.message}")
+    return EXIT_PROBLEMS
+
+
+def cmd_scores(args: argparse.Namespace) -> int:
+    from cardrogue.engine.format.resources import default_campaign
+
+    campaign_path = args.campaign_option or args.campaign
+    try:
+        store = open_scores(args.scores_db)
+    except UnusableInput as exc:
+        print(f"cardrogue: {exc}", file=sys.stderr)
+        return EXIT_UNUSABLE
+    with store:
+        if args.imports:
+            return _import_replays(store, args.imports, campaign_path)
+        try:
+            campaign = load_usable(campaign_path or default_campaign())
+        except UnusableInput as exc:
+            print(f"cardrogue: {exc}", file=sys.stderr)
+            return EXIT_UNUSABLE
+        table = store.table(campaign.content_hash)
+    if args.format == "json":
+        json.dump({"campaign": campaign.id, "hash": campaign.content_hash,
+                   "scores": [{"rank": s.rank, "player": s.player, "turns": s.turns, "health": s.health} for s in table]},
+                  sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return EXIT_OK
+    from rich.console import Console
+    from rich.table import Table
+
+    out = Table(title=f"{campaign.title} — high scores", caption=f"version {campaign.content_hash[:12]}")
+    for column, justify in (("#", "right"), ("player", "left"), ("turns", "right"), ("health", "right")):
+        out.add_column(column, justify=justify)
+    for s in table:
+        out.add_row(str(s.rank), s.player or "anonymous", str(s.turns), str(s.health))
+    console = Console()
+    console.print(out if table else f"{campaign.title}: no verified scores yet")
+    return EXIT_OK
+
+
+def _import_replays(store, paths: list[Path], campaign_path: Path | None) -> int:
+    """Verify and add each replay; one bad file never stops the others."""
+    from cardrogue.engine.records.replay import verify_replay
+
+    status = EXIT_OK
+    for path in paths:
+        try:
+            text = read_text(path, "the replay")
+            campaign = campaign_for_replay(text, campaign_path)
+        except UnusableInput as exc:
+            message = str(exc)
+            print(f"{path}: rejected: {message.removeprefix(f'{path}: ')}")
+            status = EXIT_UNUSABLE
+            continue
+        verdict = verify_replay(text, campaign)
+        if not verdict.ok:
+            print(f"{path}: rejected: {verdict.message}")
+            status = max(status, EXIT_PROBLEMS)
+        elif not verdict.run.ranked:
+            print(f"{path}: verified, but not ranked: only a won run of the whole campaign under its fated dice enters the table")
+            status = max(status, EXIT_PROBLEMS)
+        else:
+            added = store.add(verdict.run)
+            print(f"{path}: {verdict.message}; " + ("added" if added else "already in the table (the same run)"))
+    return status

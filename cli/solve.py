@@ -1,0 +1,134 @@
+"""`cardrogue solve`: par and a solution replay, or a Monte Carlo win rate."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .common import (
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    EXIT_UNUSABLE,
+    UnusableInput,
+    check_writable,
+    count,
+    level_index,
+    load_usable,
+    seconds,
+)
+
+
+def register(sub) -> None:
+    solve = sub.add_parser("solve", help="find the par of a campaign and a solution replay")
+    solve.add_argument("campaign", type=Path, help="campaign file")
+    solve.add_argument("--level", type=int, default=None, metavar="N", help="solve only level N (1-based)")
+    solve.add_argument("--random", type=count, default=None, metavar="N", help="play N runs with random dice: win rate")
+    solve.add_argument("--max-states", type=count, default=2_000_000, help="search budget in states")
+    solve.add_argument("--max-seconds", type=seconds, default=60.0, help="search budget in seconds")
+    solve.add_argument("-o", "--output", type=Path, default=None, help="write the solution replay here")
+    solve.add_argument("--write-par", action="store_true",
+                       help="record the par in the campaign file (canonical form; par is not part of the content hash)")
+    solve.add_argument("--format", choices=("text", "json"), default="text")
+    solve.set_defaults(func=cmd_solve)
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    from cardrogue.engine.analysis.solver import (
+        SOLVED,
+        UNSOLVABLE,
+        Budget,
+        solve_campaign,
+        solve_level,
+    )
+
+    try:
+        campaign = load_usable(args.campaign)
+        level = None if args.level is None else level_index(campaign, args.level)
+        if args.output is not None:
+            check_writable(args.output)
+    except UnusableInput as exc:
+        print(f"cardrogue: {exc}", file=sys.stderr)
+        return EXIT_UNUSABLE
+    if args.random is not None:
+        return _solve_random(campaign, args)
+    budget = Budget(args.max_states, args.max_seconds)
+    result = solve_campaign(campaign, budget) if level is None else solve_level(campaign, level, budget)
+    if result.verdict == SOLVED and args.output is not None:
+        from cardrogue.engine.records.atomic import atomic_write
+
+        try:
+            atomic_write(args.output, result.replay_text.encode("utf-8"))
+        except OSError as exc:
+            print(f"cardrogue: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+            return EXIT_UNUSABLE
+    if result.verdict == SOLVED and args.write_par:
+        if level is not None:
+            print("cardrogue: --write-par records the par of the whole campaign; drop --level", file=sys.stderr)
+            return EXIT_UNUSABLE
+        _write_par(args.campaign, campaign, result.turns, result.health)
+    if args.format == "json":
+        doc = {"verdict": result.verdict, "turns": result.turns, "health": result.health,
+               "health_exact": result.health_exact, "reason": result.reason, "actions": list(result.actions),
+               "states_expanded": result.states_expanded, "seconds": round(result.seconds, 3),
+               "turns_seconds": round(result.turns_seconds, 3),
+               "level_turns": list(result.level_turns),
+               "level_pars": [{"level": campaign.levels[i].id, "verdict": p.verdict, "turns": p.turns, "health": p.health}
+                              for i, p in enumerate(result.level_pars)]}
+        json.dump(doc, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        where = campaign.title if level is None else f"{campaign.title}, level {level + 1} ({campaign.levels[level].id})"
+        stats = f"{result.states_expanded:,} states in {result.seconds:.2f} s"
+        if result.verdict == SOLVED:
+            health = f"{result.health} health" + ("" if result.health_exact else
+                                                   f" (at least: the turns were proven after {result.turns_seconds:.2f} s, "
+                                                   "the budget ran out on the health tiebreak)")
+            print(f"{where}: par {result.turns} turns, {health} ({stats})")
+            if result.level_turns and len(result.level_turns) > 1:
+                print("  turns per level: " + ", ".join(f"{campaign.levels[i].id} {t}" for i, t in enumerate(result.level_turns)))
+            for i, p in enumerate(result.level_pars):
+                shown = f"{p.turns} turns" if p.verdict == SOLVED else p.verdict
+                print(f"  level {i + 1} on its own (practice start): {shown}")
+            print("  solution: " + " | ".join(result.actions))
+            if args.output is not None:
+                print(f"  replay written to {args.output}")
+            if args.write_par:
+                print(f"  par recorded in {args.campaign}")
+        elif result.verdict == UNSOLVABLE:
+            print(f"{where}: unsolvable: {result.reason} ({stats})")
+        else:
+            print(f"{where}: unknown: {result.reason} ({stats}); raise --max-states or --max-seconds")
+    return EXIT_OK if result.verdict == SOLVED else EXIT_PROBLEMS
+
+
+def _write_par(path: Path, campaign, turns: int, health: int) -> None:
+    """Rewrite the campaign file with its par, in canonical form, atomically."""
+    from dataclasses import replace
+
+    from cardrogue.engine.format.canonical import campaign_to_dict, dumps
+    from cardrogue.engine.model.campaign import Par
+    from cardrogue.engine.records.atomic import atomic_write
+
+    schema_ref = campaign.source.get("$schema") if isinstance(campaign.source, dict) else None
+    text = dumps(campaign_to_dict(replace(campaign, par=Par(turns, health)), schema_ref=schema_ref))
+    atomic_write(path, text.encode("utf-8"))
+
+
+def _solve_random(campaign, args: argparse.Namespace) -> int:
+    from cardrogue.engine.analysis.montecarlo import solve_random
+
+    report = solve_random(campaign, args.random)
+    if args.format == "json":
+        json.dump({"runs": report.runs, "wins": report.wins, "win_rate": report.win_rate,
+                   "ci95": [report.ci_low, report.ci_high], "deaths": report.deaths, "stuck": report.stuck,
+                   "turns": {"min": report.turns_min, "median": report.turns_median, "max": report.turns_max},
+                   "histogram": [list(h) for h in report.histogram], "policy": report.policy}, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        print(f"{campaign.title}: {report.summary()}")
+        peak = max((n for _, n in report.histogram), default=0)
+        for turns, n in report.histogram:
+            print(f"  {turns:4d} turns {'#' * max(1, round(40 * n / peak))} {n}")
+    return EXIT_OK
