@@ -108,10 +108,12 @@ def _write_par(path: Path, campaign, turns: int, health: int) -> None:
     from dataclasses import replace
 
     from cardrogue.engine.format.canonical import campaign_to_dict, dumps
+    from cardrogue.engine.format.loader import load_campaign
     from cardrogue.engine.model.campaign import Par
     from cardrogue.engine.records.atomic import atomic_write
 
-    schema_ref = campaign.source.get("$schema") if isinstance(campaign.source, dict) else None
+    data = load_campaign(path).data
+    schema_ref = data.get("$schema") if isinstance(data, dict) else None
     text = dumps(campaign_to_dict(replace(campaign, par=Par(turns, health)), schema_ref=schema_ref))
     atomic_write(path, text.encode("utf-8"))
 

@@ -24,7 +24,7 @@ from cardrogue.engine.format.canonical import campaign_to_dict, dumps
 from cardrogue.engine.format.diagnostics import Severity
 from cardrogue.engine.format.positions import PositionIndex
 from cardrogue.engine.format.loader import MAX_DEPTH, load_campaign, load_campaign_bytes, load_campaign_text
-from cardrogue.engine.format.resources import default_campaign
+from cardrogue.engine.format.resources import catalog_path, default_campaign
 
 CORPUS = Path(__file__).parent / "corpus"
 BROKEN = CORPUS / "broken"
@@ -358,7 +358,7 @@ def test_position_index_accepts_any_text(text: str) -> None:
 
 
 # Schema-valid shapes with semantic trouble: these reach the checks the schema cannot express.
-_CATALOG_IDS = sorted(json.loads(loader.catalog_path().read_text(encoding="utf-8"))["cards"])
+_CATALOG_IDS = sorted(json.loads(catalog_path().read_text(encoding="utf-8"))["cards"])
 _CARD_IDS = st.sampled_from(_CATALOG_IDS + ["new-card", "nothing", "top", "bottom"])
 _LEVEL_IDS = st.sampled_from(["top", "bottom", "elsewhere"])
 _ABILITIES = st.sampled_from(["ROLL A DIE: IF 6: DODGES PLAYER'S ATTACK", "-1 DAMAGE TAKEN", "REROLL TWICE",
