@@ -248,7 +248,7 @@ async def test_recovery_offered_after_crash(campaign_file, tmp_path) -> None:
     async with crashed.run_test(size=SIZE) as pilot:
         await settle(crashed, pilot)
         await pilot.press("down", "right", "f")
-        crashed.autosave()
+        crashed.files.autosave()
         assert any(rec.iterdir())
     # the session "crashed": the recovery file stays; a new session offers it
     app = make_app(campaign_file, tmp_path)
@@ -268,9 +268,9 @@ async def test_disk_change_warning(campaign_file, tmp_path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         campaign_file.write_text(campaign_file.read_text() + "\n")
-        app.check_disk()
+        app.files.check_disk()
         await pilot.pause()
-        assert app._disk_warned
+        assert app.files.disk_warned
         await pilot.press("down", "right", "f", "ctrl+s")
         assert isinstance(app.screen, ConfirmScreen)
         await pilot.click("#answer-cancel")
