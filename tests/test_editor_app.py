@@ -46,6 +46,20 @@ async def test_cursor_and_place_rotate_face_delete(campaign_file, tmp_path) -> N
 
 
 @run_async
+async def test_cursor_is_reactive_state(campaign_file, tmp_path) -> None:
+    """Setting the canvas's cursor keeps it inside the grid and shows the new cell in the inspector."""
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        level = app.campaign.levels[app.level_index]
+        app.canvas.cursor = (99, -5)
+        await pilot.pause()
+        assert app.canvas.cursor == (level.width - 1, 0)
+        summary = str(app.query_one("#inspector-summary").render())
+        assert f"({level.width - 1}, 0)" in summary
+
+
+@run_async
 async def test_undo_redo_every_edit(campaign_file, tmp_path) -> None:
     app = make_app(campaign_file, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
