@@ -50,7 +50,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
             check_writable(args.output)
     except UnusableInput as exc:
         print(f"cardrogue: {exc}", file=sys.stderr)
-        return EXIT_UNUSABLE
+        return exc.exit_code
     if args.random is not None:
         return _solve_random(campaign, args)
     budget = Budget(args.max_states, args.max_seconds)

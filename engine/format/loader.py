@@ -24,7 +24,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from ..errors import UnusableInput
+from ..errors import CampaignHasErrors, UnusableInput
 from ..model.abilities import AbilityError
 from ..model.campaign import Campaign, Cell, Goal, Hero, Level, Par
 from .canonical import default_cell_id
@@ -34,6 +34,7 @@ from .checks.cards import card_entry_problems
 from .diagnostics import Diagnostic, JsonPath, Severity
 from .positions import LineIndex, PositionIndex, max_depth
 from .schema import is_valid, schema_diagnostics
+from .shape import has_campaign_shape
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
 # Cells with only these keys, holding a card without a rule of its own, skip the per-field checks.
@@ -188,7 +189,8 @@ def _load_text(text: str, name: str) -> LoadResult:
         diags = sorted((locator.place(d, key=d.code in ("CR103", "CR109"))
                         for d in schema_diagnostics(data, "campaign.schema.json")), key=lambda d: (d.line, d.column))
         if diags:
-            return LoadResult(name, None, diags, text, data)
+            draft = build_draft(data) if has_campaign_shape(data, diags) else None
+            return LoadResult(name, draft, diags, text, data)
         # The fast validator refused what the reference accepts: the reference decides.
 
     draft = build_draft(data)
@@ -381,10 +383,19 @@ def _level(lv: dict) -> Level:
                  goals=tuple(Goal(*next(iter(g.items()))) for g in lv.get("goals", [])))
 
 
-def load_usable(path: Path):
-    """A campaign from a file, or :class:`UnusableInput` with its first errors."""
+def load_usable(path: Path) -> Campaign:
+    """A campaign without errors, for the engine, the player, the solver and the verifier.
+
+    A draft (a campaign with errors) raises :class:`CampaignHasErrors` and a file that cannot be
+    read as JSON raises :class:`UnusableInput`, each listing the first errors.
+    """
     result = load_campaign(path)
-    if result.campaign is None:
-        errors = [d.render() for d in result.diagnostics if d.severity is Severity.ERROR]
-        raise UnusableInput("\n".join([f"{path}: not a usable campaign ({len(errors)} error(s)); run `cardrogue check {path}`", *errors[:5]]))
-    return result.campaign
+    if result.campaign is not None:
+        return result.campaign
+    errors = result.errors
+    lines = [f"{path}: not a usable campaign ({len(errors)} error(s)); run `cardrogue check {path}`",
+             *(d.render() for d in errors[:5])]
+    if len(errors) > 5:
+        lines.append(f"... and {len(errors) - 5} more")
+    unreadable = result.draft is None and any(d.code.startswith("CR00") for d in errors)
+    raise (UnusableInput if unreadable else CampaignHasErrors)("\n".join(lines))
