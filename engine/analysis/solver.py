@@ -34,7 +34,7 @@ from operator import itemgetter
 
 from ..chance.resolvers import FatedResolver
 from ..format.diagnostics import Diagnostic, Severity
-from ..model.campaign import Campaign, CardKind
+from ..model.campaign import DIRECTION_INDEX, Campaign, CardKind, row_major_pos
 from ..records.replay import Recorder, verify_replay
 from ..rules.actions import Action
 from ..rules.fields import key_function
@@ -716,7 +716,7 @@ class _Search:
             return
         target = c.pos
         if action.verb == "flip":
-            target = self.d.flip_to[s.pos]["NESW".find(action.arg)]
+            target = self.d.flip_to[s.pos][DIRECTION_INDEX[action.arg]]
         if self.d.kind[target] == TRAP:
             self.trace.deaths[("trap", target)] += 1
         else:
@@ -950,7 +950,7 @@ def _explain(search: _Search) -> tuple[str, int]:
         start = level.start.pos
         if start in free and not any(w in free and nx.has_path(free, start, w) for w in ways):
             near = nx.node_connected_component(free, start)
-            blockers = sorted((p for p in unslain if any(q in near for q in graph.neighbors(p))), key=lambda p: (p[1], p[0]))
+            blockers = sorted((p for p in unslain if any(q in near for q in graph.neighbors(p))), key=row_major_pos)
             if blockers:
                 cell = d.index[(li, *blockers[0])]
                 return _fight_reason(search, cell, "it blocks every route to the way out"), li

@@ -19,7 +19,7 @@ from __future__ import annotations
 from array import array
 from typing import Callable
 
-from ..model.campaign import KEY, Campaign, CardKind
+from ..model.campaign import DIRECTION_INDEX, KEY, Campaign, CardKind
 from .actions import END, FLIP, MOVE, SPELL, Action, ActionError, Chance
 from .combat import CombatRules
 from .fields import NAMES, clone_function, key_function
@@ -498,7 +498,7 @@ class GameState(CombatRules, ItemRules):
         """Standard turn sequence, step 1: flip a face-down card at the end of one of the tile's paths."""
         if self.phase != STEP1 and self.phase != COMBAT:
             return False
-        dr = "NESW".find(action.arg)
+        dr = DIRECTION_INDEX[action.arg]
         j = self.d.flip_to[self.pos][dr]
         if j < 0 or self.faces[j] != DOWN:
             return False
@@ -522,7 +522,7 @@ class GameState(CombatRules, ItemRules):
         """Standard turn sequence, step 2: move onto an ADJACENT TILE (twice when only moving, +X MOVEMENT)."""
         if (self.phase != STEP1 and self.phase != MOVING) or not self._may_move():
             return False
-        dr = "NESW".find(action.arg)
+        dr = DIRECTION_INDEX[action.arg]
         j = self.d.adjacent[self.pos][dr]
         if j < 0 or not self._may_enter(j):
             return False
@@ -631,7 +631,7 @@ class GameState(CombatRules, ItemRules):
         """Project: the mage's SPELL: MOVE TO ANY ADJACENT TILE, then COOLDOWN: N TURNS."""
         if not self.stats.spell_cooldown or self.cooldown:
             return False
-        j = self.d.grid_to[self.pos]["NESW".find(action.arg)]
+        j = self.d.grid_to[self.pos][DIRECTION_INDEX[action.arg]]
         if j < 0 or not self._may_enter(j):
             return False
         self.cooldown = self.stats.spell_cooldown + 1
