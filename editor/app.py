@@ -31,7 +31,7 @@ from .checking import Checker, markers
 from .commands import EditorCommands, help_markdown
 from .document import Document, Where
 from .file_flows import FileFlows
-from .files import OpenError, default_document, is_protected, new_document, open_document
+from .files import OpenError, default_document, draft_note, is_protected, new_document, open_document
 from .forms import Forms
 from .messages import CardChosen, CellFieldEdited, CursorMoved, LevelChosen, PaintCell, ProblemChosen, StoryEdited
 from .solving import SolveFlow
@@ -494,8 +494,8 @@ class EditorApp(App[int]):
         # Re-load the saved form: the player needs the content hash of exactly this version.
         result = load_campaign_text(self.doc.text(), self.doc.name)
         if result.campaign is None:
-            self.notify("Fix the errors in the problems panel before play-testing.", title="Play-test",
-                        severity="error", timeout=5)
+            self.notify(f"Not played: the campaign has {draft_note(result.errors)}", title="Play-test",
+                        severity="error", timeout=8, markup=False)
             return
 
         def done(run) -> None:
