@@ -114,7 +114,9 @@ def describe(action: Action, state) -> str:
         dx, dy = DELTA[a]
         j = cell_index(state, x + dx, y + dy)
         where = tile_name(state, j) if j is not None else "?"
-        return {"move": "move", "flee": "flee", "spell": "spell: move"}[v] + f" {DIRECTION_WORDS[a]} to {where}"
+        text = {"move": "move", "flee": "flee", "spell": "spell: move"}[v] + f" {DIRECTION_WORDS[a]} to {where}"
+        picked = next((e for dr, e in state.adjacent_enemies() if "NESW"[dr] == b), -1) if v == "flee" and b else -1
+        return text + f", {d.card[picked].name} rolls" if picked >= 0 else text
     if v == "attack":
         foes = state.adjacent_enemies()
         e = next((e for dr, e in foes if not a or "NESW"[dr] == a), foes[0][1] if foes else -1)

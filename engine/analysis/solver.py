@@ -38,7 +38,7 @@ from ..model.campaign import Campaign, CardKind
 from ..records.replay import Recorder, verify_replay
 from ..rules.actions import Action
 from ..rules.mobility import obtainable_cards, wall_crossings
-from ..rules.state import CHOOSE_TELEPORT, COMBAT, DEAD, MOVING, STEP1, WON, GameState
+from ..rules.state import CHOOSE_TELEPORT, COMBAT, DEAD, MOVING, SHOPPING, STEP1, WON, GameState
 from ..rules.tables import CLEARED, DOWN, ENEMY, FOUNTAIN_TILE, LADDER, TRAP, UP
 from .graph import analyse_campaign, hero_graph
 
@@ -105,8 +105,9 @@ class Relaxation:
         self.teleport = "teleport" in crossings
         self.reloc = int(bool(crossings))
         cannot = any(a.kind == "cannot-flee" for a in character.abilities)
-        self.flee = int(not cannot or any(a.kind == "can-flee" for _, a in abilities)
-                        or any(a.kind == "does-not-chase" for _, a in abilities) or "paralysis" in effects)
+        can_flee = (not cannot or any(a.kind == "can-flee" for _, a in abilities)
+                    or any(a.kind == "does-not-chase" for _, a in abilities) or "paralysis" in effects)
+        self.flee = _flee_chain(d) if can_flee else 0
         self.mv = movement
         per_move_turn = 1 + movement
         self.v10 = d.v10
@@ -233,7 +234,7 @@ class Relaxation:
         phase = s.phase
         if phase == STEP1 or phase == CHOOSE_TELEPORT or (phase == COMBAT and not s.moved):
             return self.S, self.K
-        if phase == COMBAT:
+        if phase == COMBAT or phase == SHOPPING:
             return self.flee + self.reloc, self.flee + self.reloc
         if phase == MOVING:
             left = s.moves
@@ -428,6 +429,33 @@ class _ExactTable:
             return None
         self.seen.add(k)
         return [s.turn, s.health, s.gold, (), True, bytes(s.faces)]
+
+
+def _flee_chain(d) -> int:
+    """The most tiles one turn's flees can advance the hero (``F`` in docs/solver.md).
+
+    A flee that lands next to another enemy starts combat at once, and the hero may flee again
+    (docs/rules.md, "Fleeing"). Every landing but the last of such a chain is then a tile on an
+    ADJACENT TILE of an enemy card, each an ADJACENT TILE of the one before, so the chain without
+    its detours stays in one connected group of those tiles and adds one last step: at most the
+    largest group's size (1 when no two such tiles touch, the single flee of before).
+    """
+    near_enemy = [bool(row) for row in d.enemy_near]
+    seen = [False] * len(near_enemy)
+    best = 1
+    for i, flag in enumerate(near_enemy):
+        if not flag or seen[i]:
+            continue
+        seen[i], stack, size = True, [i], 0
+        while stack:
+            c = stack.pop()
+            size += 1
+            for j in d.near[c]:
+                if near_enemy[j] and not seen[j]:
+                    seen[j] = True
+                    stack.append(j)
+        best = max(best, size)
+    return best
 
 
 def _no_bound(s: GameState, campaign_mode: bool, mask=None, hint=None) -> int:
