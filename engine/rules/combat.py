@@ -17,7 +17,8 @@ project's reading: "exceptions must always favor the player who is being afflict
 
 from __future__ import annotations
 
-from .actions import ATTACK, ATTACK_TOWARD, FLEE, FLEE_FROM, Action
+from ..model.campaign import DIRECTION_INDEX
+from .actions import ATTACK, ATTACK_TOWARD, DIRECTION_NAMES, FLEE, FLEE_FROM, Action
 from .phases import COMBAT, DONE, SHOPPING
 from .tables import CLEARED
 
@@ -119,7 +120,7 @@ class CombatRules:
     def _picked(self, foes: list[tuple[int, int]], toward: str) -> int:
         """The enemy the player picks for step 1: the one toward ``toward``, or the only one; -1 if unclear."""
         if toward:
-            return next((e for dr, e in foes if "NESW"[dr] == toward), -1)
+            return next((e for dr, e in foes if DIRECTION_NAMES[dr] == toward), -1)
         return foes[0][1] if len(foes) == 1 else -1
 
     def _begin_combat(self) -> bool:
@@ -153,7 +154,7 @@ class CombatRules:
         """
         if self.phase != COMBAT and self.phase != SHOPPING:
             return False
-        j = self.d.adjacent[self.pos]["NESW".find(action.arg)]
+        j = self.d.adjacent[self.pos][DIRECTION_INDEX[action.arg]]
         foes = self.adjacent_enemies()
         picked = self._picked(foes, action.arg2)
         if j < 0 or picked < 0 or not self._may_enter(j) or self._flee_faces(foes) is None:
