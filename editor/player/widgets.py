@@ -80,7 +80,9 @@ def describe(action: Action, view: StateView) -> str:
         return f"reveal the card {Direction(a).word}"
     if v in ("move", "flee", "spell"):
         where = _place(view.next_to(a))
-        return {"move": "move", "flee": "flee", "spell": "spell: move"}[v] + f" {Direction(a).word} to {where}"
+        text = {"move": "move", "flee": "flee", "spell": "spell: move"}[v] + f" {Direction(a).word} to {where}"
+        picked = next((f for f in view.foes if f.direction == b), None) if v == "flee" and b else None
+        return text + f", {picked.name} rolls" if picked is not None else text
     if v == "attack":
         foes = view.foes
         foe = next((f for f in foes if not a or f.direction == a), foes[0] if foes else None)
