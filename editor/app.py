@@ -12,22 +12,26 @@ from __future__ import annotations
 import sys
 from functools import reduce
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.markup import escape
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.widgets import Footer, Header, TabbedContent, TabPane
+from textual.filter import LineFilter
+from textual.notifications import SeverityLevel
 from textual.worker import get_current_worker
 
 from cardrogue.engine.format.diagnostics import Diagnostic, Severity
+from cardrogue.engine.printable import printable
 from cardrogue.engine.model.campaign import CHEST, POTION_COLOURS, POTION_EFFECTS, SHOP, Campaign, CardDef, CardKind, Direction
 
 from . import edits
 from .commands import EditorCommands, help_markdown
 from .document import Document, Where
+from .shown import NO_RAW_CONTROLS, markup
 from .files import (
     DiskStamp,
     OpenError,
@@ -210,8 +214,16 @@ class EditorApp(App[int]):
         if check:
             self._start_checks()
 
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        return [*super().get_line_filters(), NO_RAW_CONTROLS]
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        """Every notification is plain text: they name files, levels and cards (``markup`` is ignored)."""
+        super().notify(printable(message), title=printable(title), severity=severity, timeout=timeout, markup=False)
+
     def _update_title(self) -> None:
-        self.sub_title = f"{self.doc.name}{' ●' if self.doc.dirty else ''}"
+        self.sub_title = printable(f"{self.doc.name}{' ●' if self.doc.dirty else ''}")
 
     def _show_level_list(self) -> None:
         c = self.campaign
@@ -226,7 +238,7 @@ class EditorApp(App[int]):
         cell = level.cell_at(x, y)
         card = self.campaign.cards.get(cell.card) if cell else None
         colour = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
-        problems = [f"[{colour[d.severity]}]{d.code}: {escape(d.message)}[/]" for d in self.diagnostics
+        problems = [markup(f"[{colour[d.severity]}]$code: $message[/]", code=d.code, message=d.message) for d in self.diagnostics
                     if d.level == self.level_index and d.cell == (x, y)]
         self.query_one(Inspector).show(x, y, cell, card, problems)
 
@@ -603,8 +615,8 @@ class EditorApp(App[int]):
         solution = self.solution
         self._forget_solution()
         if solution is not None:
-            self.query_one(ProblemsPanel).set_solve_status(
-                f"[dim]Before the last edit:[/] {solution.headline()}  [dim](F6 solves again)[/]")
+            self.query_one(ProblemsPanel).set_solve_status(Content.assemble(
+                ("Before the last edit: ", "dim"), solution.headline(), ("  (F6 solves again)", "dim")))
 
     def action_solve(self) -> None:
         """Solve the current level in a worker thread; then step through the solution on the map."""
@@ -612,9 +624,9 @@ class EditorApp(App[int]):
         self._solve_generation += 1
         li = self.level_index
         title = self.campaign.levels[li].title or self.campaign.levels[li].id
-        self.query_one(ProblemsPanel).set_solve_status(f"Solving {escape(title)}… [dim](up to "
-                                                       f"{self.solve_budget.max_states:,} states, "
-                                                       f"{self.solve_budget.max_seconds:g} s)[/]")
+        self.query_one(ProblemsPanel).set_solve_status(markup("Solving $title… [dim](up to $states states, $seconds s)[/]",
+                                                              title=title, states=f"{self.solve_budget.max_states:,}",
+                                                              seconds=f"{self.solve_budget.max_seconds:g}"))
         self._solve_worker(self.doc, self.campaign, li, self._solve_generation)
 
     @work(thread=True, exclusive=True, group="solve")
@@ -639,10 +651,10 @@ class EditorApp(App[int]):
             return
         panel = self.query_one(ProblemsPanel)
         if isinstance(outcome, str):
-            panel.set_solve_status(f"[b red]Cannot solve[/]: {escape(outcome)}")
+            panel.set_solve_status(markup("[b red]Cannot solve[/]: $why", why=outcome))
             return
         if campaign is not self.campaign:
-            panel.set_solve_status("[dim]The campaign changed while solving: F6 solves again.[/]")
+            panel.set_solve_status(Content.from_markup("[dim]The campaign changed while solving: F6 solves again.[/]"))
             return
         self.solution = outcome
         self._solution_campaign = campaign
@@ -664,17 +676,17 @@ class EditorApp(App[int]):
         self.canvas.set_overlay(StepOverlay(step.position, step.flipped))
         total = len(solution.steps) - 1
         if index == 0:
-            what = f"start at ({step.position[0]}, {step.position[1]}), turn {step.turn}"
+            what = Content(f"start at ({step.position[0]}, {step.position[1]}), turn {step.turn}")
         else:
-            what = f"turn {step.turn}: [b]{escape(step.action)}[/] → ({step.position[0]}, {step.position[1]})"
+            what = markup(f"turn {step.turn}: [b]$action[/] → ({step.position[0]}, {step.position[1]})", action=step.action)
             if step.left_level:
                 what += " takes the ladder"
             elif step.outcome:
-                what += f" {escape(step.outcome)}"
-        said = escape(" ".join(step.log)) if step.log else ""
-        self.query_one(ProblemsPanel).set_solve_status(
-            f"{solution.headline()}\nStep {index}/{total}, {what}, health {step.health}  [dim]{said}  "
-            f"(. next  , previous  escape: leave)[/]")
+                what += markup(" $outcome", outcome=step.outcome)
+        said = " ".join(step.log) if step.log else ""
+        self.query_one(ProblemsPanel).set_solve_status(Content.assemble(
+            solution.headline(), f"\nStep {index}/{total}, ", what, f", health {step.health}  ",
+            markup("[dim]$said  (. next  , previous  escape: leave)[/]", said=said)))
 
     def action_solution_step(self, delta: int) -> None:
         if self.step_index is not None:
@@ -685,7 +697,8 @@ class EditorApp(App[int]):
         self.step_index = None
         self.canvas.set_overlay(None)
         if solution is not None:
-            self.query_one(ProblemsPanel).set_solve_status(solution.headline() + "  [dim](F6: solve and step again)[/]")
+            self.query_one(ProblemsPanel).set_solve_status(
+                Content.assemble(solution.headline(), ("  (F6: solve and step again)", "dim")))
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
@@ -743,7 +756,7 @@ class EditorApp(App[int]):
 
     @on(CardChosen)
     def _card_chosen(self, message: CardChosen) -> None:
-        self.sub_title = f"{self.doc.name}{' ●' if self.doc.dirty else ''}  brush: {message.card}"
+        self.sub_title = printable(f"{self.doc.name}{' ●' if self.doc.dirty else ''}  brush: {message.card}")
 
     @on(ProblemChosen)
     def _problem_chosen(self, message: ProblemChosen) -> None:
@@ -972,7 +985,7 @@ def run_editor(path: Path | None = None) -> int:
         doc = default_document()
     elif not path.exists():
         if is_protected(path) or not path.expanduser().absolute().parent.is_dir():
-            print(f"{path}: cannot create a campaign there", file=sys.stderr)
+            print(printable(f"{path}: cannot create a campaign there"), file=sys.stderr)
             return 2
         doc = new_document(path)
     else:
@@ -980,7 +993,7 @@ def run_editor(path: Path | None = None) -> int:
             doc = open_document(path)
         except OpenError as exc:
             for diag in exc.result.diagnostics:
-                print(diag.render(), file=sys.stderr)
+                print(printable(diag.render()), file=sys.stderr)
             return 2
     result = EditorApp(doc).run()
     return result if isinstance(result, int) else 0

@@ -17,26 +17,28 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Markdown, RichLog, Static
 
+from cardrogue.engine.printable import printable
 from cardrogue.engine.rules.actions import Action
 from cardrogue.engine.rules.tables import DOWN
 from cardrogue.engine.model.campaign import Campaign
 
+from ..shown import content, text as shown_text
 from .run import PlayRun, RunResult, default_player, finish
 from .widgets import DELTA, DIRECTION_WORDS, ActionMenu, BoardView, EnemyPanel, HeroPanel
 
 
 def _log_line(line: str) -> Text:
     if line.startswith("Turn ") and line.endswith("."):
-        return Text(line, "bold cyan")
+        return shown_text(line, "bold cyan")
     if "Victory" in line:
-        return Text(line, "bold green")
+        return shown_text(line, "bold green")
     if "died" in line or "loses" in line:
-        return Text(line, "red")
+        return shown_text(line, "red")
     if "rolls" in line:
-        return Text(line, "yellow")
+        return shown_text(line, "yellow")
     if "heals" in line:
-        return Text(line, "green")
-    return Text(line)
+        return shown_text(line, "green")
+    return shown_text(line)
 
 
 class PlayerScreen(Screen[RunResult | None]):
@@ -114,7 +116,7 @@ class PlayerScreen(Screen[RunResult | None]):
         state = self.state
         level = self.campaign.levels[state.level]
         board = self.query_one(BoardView)
-        board.border_title = f"{level.title or level.id}"
+        board.border_title = content(level.title or level.id)
         dice = "" if self.run.dice_seed is None else f" · random dice, seed {self.run.dice_seed}"
         board.border_subtitle = f"turn {state.turn}{dice}"
         board.show(state)
@@ -153,14 +155,14 @@ class PlayerScreen(Screen[RunResult | None]):
             if text and i not in self._seen and state.faces[i] != DOWN:
                 self._seen.add(i)
                 x, y = state.d.pos_of[i]
-                log.write(Text(f"✎ Inscription at {x},{y}: {text}", "italic bright_magenta"))
+                log.write(shown_text(f"✎ Inscription at {x},{y}: {text}", "italic bright_magenta"))
                 self._inscribe(text)
 
     def _inscribe(self, text: str | None) -> None:
         """The latest inscription revealed, under the board (hidden when there is none)."""
         line = self.query_one("#inscription", Static)
         line.display = text is not None
-        line.update(Text.assemble(("✎ ", "bright_magenta"), (text, "italic")) if text else "")
+        line.update(Text.assemble(("✎ ", "bright_magenta"), shown_text(text, "italic")) if text else "")
 
     # ------------------------------------------------------------------ playing
 
@@ -209,7 +211,7 @@ class PlayerScreen(Screen[RunResult | None]):
     def _hint(self, text: str) -> None:
         """One short-lived hint at a time: a new one replaces the last."""
         self.app.clear_notifications()
-        self.notify(text, timeout=3)
+        self.notify(printable(text), timeout=3, markup=False)
 
     def action_direction(self, direction: str) -> None:
         action = self._toward(direction)
@@ -312,10 +314,10 @@ class StoryScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="story-box") as box:
-            box.border_title = self.title_text
+            box.border_title = content(self.title_text)
             box.border_subtitle = "Enter: begin"
             with VerticalScroll(id="story-scroll"):
-                yield Markdown(self.story, id="story-text")
+                yield Markdown(printable(self.story, lines=True), id="story-text")
         yield Footer()
 
     def action_close(self) -> None:
@@ -337,7 +339,7 @@ class EndScreen(ModalScreen[str]):
         r = self.result
         won = r.outcome == "won"
         with Vertical(id="end-box", classes="won" if won else "dead") as box:
-            box.border_title = self.title_text
+            box.border_title = content(self.title_text)
             yield Static(Text("Victory!" if won else "Defeat", "bold green" if won else "bold red"), id="end-title")
             yield Static(self._summary(), id="end-summary")
             if r.table:
@@ -361,7 +363,7 @@ class EndScreen(ModalScreen[str]):
         text.append("\n")
         if r.rank is not None:
             text.append(f"Rank {r.rank} in the high-score table.\n", "bold yellow")
-        text.append(r.message or ("A practice run." if r.practice else ""))
+        text.append(printable(r.message) or ("A practice run." if r.practice else ""))
         return text
 
     def _table(self) -> Table:
@@ -370,7 +372,7 @@ class EndScreen(ModalScreen[str]):
             table.add_column(column, justify=justify)
         for s in self.result.table:
             style = "bold yellow" if s.rank == self.result.rank else ""
-            table.add_row(str(s.rank), s.player or "anonymous", str(s.turns), str(s.health), style=style)
+            table.add_row(str(s.rank), shown_text(s.player or "anonymous"), str(s.turns), str(s.health), style=style)
         return table
 
     def action_choose(self, choice: str) -> None:

@@ -35,6 +35,9 @@ from cardrogue.engine.rules.tables import (
     UP,
 )
 from cardrogue.engine.model.campaign import POTION_COLOURS, STARTING_TILE, CardKind
+from cardrogue.engine.printable import printable
+
+from ..shown import text as shown_text
 
 DIRECTION_WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 DELTA = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
@@ -99,7 +102,7 @@ _TILE_LABELS = {SHOP_TILE: "Shop", FOUNTAIN_TILE: "Fountn", CHEST_TILE: "Chest",
 
 
 def _short(name: str) -> str:
-    name = name.removeprefix("The ")
+    name = printable(name).removeprefix("The ")
     return name if len(name) <= 7 else name.split()[0][:7]
 
 
@@ -213,7 +216,7 @@ class BoardView(ScrollView, can_focus=True):
         i = cell_index(state, x, y)
         blank = " " * CELL_W
         if i is None:
-            return [[Segment(blank)] for _ in range(CELL_H)]
+            return [[Segment(blank, Style())] for _ in range(CELL_H)]  # a style even when blank: NO_COLOR filters every segment's
         dx, dy = x - hx, y - hy
         toward = next((dr for dr, (ddx, ddy) in DELTA.items() if (ddx, ddy) == (dx, dy)), None)
         if state.faces[i] == DOWN:
@@ -297,7 +300,7 @@ class HeroPanel(Static):
         grid.add_column()
         par = f" (par {campaign.par.turns})" if campaign.par else ""
         grid.add_row("Turn", f"{state.turn}{par}")
-        grid.add_row("Level", f"{state.level + 1}/{len(campaign.levels)} {level.title or level.id}")
+        grid.add_row("Level", shown_text(f"{state.level + 1}/{len(campaign.levels)} {level.title or level.id}"))
         colour = "green" if state.health > state.max_health // 3 else "red"
         grid.add_row("Health", Text.assemble(_bar(state.health, state.max_health, colour=colour),
                                              f" {state.health}/{state.max_health}"))
@@ -305,14 +308,14 @@ class HeroPanel(Static):
         grid.add_row("Gold", str(state.gold))
         if level.goals:
             mark = Text("✓ ", "green") if state.goals_met() else Text("✗ ", "red")
-            grid.add_row("Goals", mark + Text(", ".join(g.text() for g in level.goals)))
-        grid.add_row("Here", tile_name(state, state.pos))
+            grid.add_row("Goals", mark + shown_text(", ".join(g.text() for g in level.goals)))
+        grid.add_row("Here", shown_text(tile_name(state, state.pos)))
         if state.faces[state.pos] == UP and d.kind[state.pos] == SHOP_TILE:
             stock = Text()
             for k, card_id in enumerate(d.cells[state.pos].stock):
                 sold = (state.pos, k) in state.bought
                 style = "dim strike" if sold else "" if state.price(card_id) <= state.gold else "dim"
-                stock.append(f"{d.cards[card_id].name} {state.price(card_id)}g", style)
+                stock.append(printable(f"{d.cards[card_id].name} {state.price(card_id)}g"), style)
                 stock.append("\n")
             stock.rstrip()
             grid.add_row("Stock", stock)
@@ -321,7 +324,7 @@ class HeroPanel(Static):
         gear.add_column(style="dim", no_wrap=True)
         gear.add_column()
         for slot, card_id in zip(SLOTS, state.equip):
-            gear.add_row(slot, d.cards[card_id].name if card_id else Text("—", "dim"))
+            gear.add_row(slot, shown_text(d.cards[card_id].name) if card_id else Text("—", "dim"))
 
         hand = Text()
         counts: dict[str, int] = {}
@@ -329,7 +332,7 @@ class HeroPanel(Static):
             counts[card_id] = counts.get(card_id, 0) + 1
         for card_id, n in counts.items():
             card = d.cards[card_id]
-            line = Text(card.name + (f" ×{n}" if n > 1 else ""))
+            line = shown_text(card.name + (f" ×{n}" if n > 1 else ""))
             if card.kind is CardKind.POTION and card.colour:
                 known = state.identified >> POTION_COLOURS.index(card.colour) & 1
                 line.append(f" ({d.potions[card.colour] if known else '?'})", "dim")
@@ -353,7 +356,7 @@ class HeroPanel(Static):
 
         known = [f"{c}: {d.potions[c]}" for i, c in enumerate(POTION_COLOURS) if state.identified >> i & 1]
 
-        parts: list = [Text(d.character.name, "bold yellow"), grid, Text("Equipment", "bold underline"), gear,
+        parts: list = [shown_text(d.character.name, "bold yellow"), grid, Text("Equipment", "bold underline"), gear,
                        Text("Hand", "bold underline"), hand if counts else Text("empty", "dim")]
         if effects:
             parts += [Text("Effects", "bold underline"), *effects]
@@ -375,11 +378,11 @@ class EnemyPanel(Static):
         for dr, e in foes:
             card = state.d.card[e]
             health, poison, paralysed, attack = foe_health(state, e)
-            parts.append(Text.assemble((card.name, "bold red"), f"  ({DIRECTION_WORDS['NESW'[dr]]})"))
+            parts.append(Text.assemble(shown_text(card.name, "bold red"), f"  ({DIRECTION_WORDS['NESW'[dr]]})"))
             parts.append(Text.assemble(_bar(health, card.health, colour="red"), f" {health}/{card.health}"))
             parts.append(Text(f"Attack {(card.attack or 0) + attack}"))
             for ability in card.abilities:
-                parts.append(Text(str(ability), "italic"))
+                parts.append(shown_text(str(ability), "italic"))
             if poison:
                 parts.append(Text(f"Poisoned: {poison} turn(s)", "magenta"))
             if paralysed:
@@ -405,7 +408,7 @@ class ActionMenu(OptionList):
             self.filter = name
         actions = [a for a in dict.fromkeys(state.legal_actions()) if in_filter(a, self.filter)]
         self.clear_options()
-        self.add_options(Option(Text.assemble((str(a), "bold"), "  ", (describe(a, state), "dim")), id=str(a))
+        self.add_options(Option(Text.assemble(shown_text(str(a), "bold"), "  ", shown_text(describe(a, state), "dim")), id=str(a))
                          for a in actions)
         if actions:
             self.highlighted = 0
