@@ -123,7 +123,7 @@ def test_advance_is_step_for_every_legal_action(seed, which):
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32), which=st.integers(0, 1))
 def test_only_a_flip_turns_a_card_face_up(seed, which):
-    """The solver reuses a parent's face-down mask for every action but a flip (engine/analysis/solver.py)."""
+    """The solver reuses a parent's face-down mask for every action but a flip (engine/analysis/solver/search.py)."""
     resolver = RandomResolver(seed)
     for s, _, action in walk(CAMPAIGNS[which], seed, 60, resolver):
         if action.verb != "flip":

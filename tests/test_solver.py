@@ -24,14 +24,13 @@ from cardrogue.engine.analysis.solver import (
     UNKNOWN,
     UNSOLVABLE,
     Budget,
-    Fronts,
-    _cleared_bits,
-    _relaxation,
-    _solve,
     solve_campaign,
     solve_diagnostics,
     solve_level,
 )
+from cardrogue.engine.analysis.solver.bounds import relaxation
+from cardrogue.engine.analysis.solver.packing import cleared_bits, signature
+from cardrogue.engine.analysis.solver.par import solve
 from cardrogue.engine.rules.state import GameState
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
@@ -184,8 +183,8 @@ def _small_maps():
 @pytest.mark.parametrize("c, level, campaign_mode", _small_maps())
 def test_astar_matches_uniform_cost_search(c, level, campaign_mode):
     """Heuristic and dominance change only the speed: par and health equal a plain uniform-cost search."""
-    fast = _solve(c, level, campaign_mode, SMALL)
-    slow = _solve(c, level, campaign_mode, SMALL, reference=True)
+    fast = solve(c, level, campaign_mode, SMALL)
+    slow = solve(c, level, campaign_mode, SMALL, reference=True)
     assert slow.verdict in (SOLVED, UNSOLVABLE)
     assert (fast.verdict, fast.turns, fast.health) == (slow.verdict, slow.turns, slow.health)
     assert fast.states_expanded <= slow.states_expanded
@@ -200,7 +199,7 @@ def test_heuristic_never_overestimates_along_the_witness(seed):
     resolver = FatedResolver(c)
     s = GameState.new(c, log=False)
     s.resolve(resolver)
-    relax = _relaxation(c, s.d)
+    relax = relaxation(c, s.d)
     for action in r.actions:
         assert relax.bound(s, True) <= r.turns - s.turn
         s.step(action, resolver)
@@ -238,7 +237,7 @@ def test_cached_bound_equals_the_plain_one(seed, potions):
     resolver = FatedResolver(c)
     s = GameState.new(c, log=False)
     s.resolve(resolver)
-    relax = _relaxation(c, s.d)
+    relax = relaxation(c, s.d)
     for _ in range(60):
         legal = s.legal_actions()
         if not legal:
@@ -357,17 +356,17 @@ def test_signature_covers_every_field_of_the_key_but_the_dominance_ones():
         if not key_moves:
             continue
         in_key.append(name)
-        sig_moves = Fronts.signature(trial, ()) != Fronts.signature(probe, ())
+        sig_moves = signature(trial, ()) != signature(probe, ())
         assert sig_moves == (name not in compared), name
     assert set(in_key) >= compared | {"faces", "draws", "foes", "todo", "awaiting"}
 
 
 def test_cleared_bits_see_a_cleared_cell_among_many():
     faces = bytearray([0, 1, 2, 1, 0, 2])  # DOWN, UP, CLEARED, ...
-    assert int.from_bytes(faces, "big") & _cleared_bits([2], 6)
-    assert int.from_bytes(faces, "big") & _cleared_bits([0, 5], 6)
-    assert not int.from_bytes(faces, "big") & _cleared_bits([0, 1, 3, 4], 6)  # up or down, never cleared
-    assert _cleared_bits([], 6) == 0
+    assert int.from_bytes(faces, "big") & cleared_bits([2], 6)
+    assert int.from_bytes(faces, "big") & cleared_bits([0, 5], 6)
+    assert not int.from_bytes(faces, "big") & cleared_bits([0, 1, 3, 4], 6)  # up or down, never cleared
+    assert cleared_bits([], 6) == 0
 
 
 def test_search_leaves_the_garbage_collector_as_it_found_it():

@@ -1,0 +1,92 @@
+"""What the search stores of a state: its signature, and the levels it may forget.
+
+Two states with one :func:`signature` differ only in what dominance compares (turn, health, gold,
+inert cards in hand). Levels that no ladder leads back to are reset to their initial faces
+(:func:`left_behind`), so states that differ only in how a left level was played merge.
+"""
+
+from __future__ import annotations
+
+from ...rules.state import GameState
+from ...rules.tables import CLEARED
+
+
+def signature(s: GameState, strict: tuple, faces: bytes | None = None) -> tuple:
+    """Every field of ``s.key()`` but turn, health, gold and the hand, plus the hand's ``strict``
+    (not inert) cards: states with one signature differ only in what dominance compares.
+    ``faces``: ``bytes(s.faces)`` when the caller has it (a parent's, its hash already computed).
+
+    The encoding differs from ``key()``'s where that is cheaper (the dice drawn as the state keeps
+    them, (cell, count) pairs, not a count for every cell); tests/test_solver.py checks that a change
+    to any field of ``key()`` but those four changes the signature.
+    """
+    foes, visitors = s.foes, s.visitors
+    return (
+        s.level, s.pos, s.equip,
+        s.atk_bonus, s.max_bonus, s.poison, s.antidote, s.paralysed, s.cooldown,
+        bytes(s.faces) if faces is None else faces, s.draws,
+        tuple(sorted(foes.items())) if foes else (),
+        tuple(sorted(visitors.items())) if visitors else (),
+        s.bought, s.identified, s.phase, s.moves, s.pure, s.repeated, s.moved,
+        s.pending_level, s.deferred, s.subject, s.todo, s.awaiting, s.fight, s.outcome, strict,
+    )
+
+
+def left_behind(d) -> tuple:
+    """Per level: the levels no ladder path leads back to from it, as (lo, hi, initial faces).
+
+    Their faces and dice draws can never matter again, so the search resets them to the
+    initial values: states that differ only in how a left level was played merge. (Their
+    enemies' entries in ``foes`` are kept as they are; leaving combat already ends an enemy's
+    poison, see docs/rules.md.) The witness is replayed from its actions, so it is unaffected.
+    """
+    n = len(d.level_range)
+    step = [set() for _ in range(n)]
+    for j, to in enumerate(d.ladder_to):
+        if to >= 0:
+            step[d.level_of[j]].add(to)
+    out = []
+    for li in range(n):
+        seen, todo = {li}, [li]
+        while todo:
+            for k in step[todo.pop()]:
+                if k not in seen:
+                    seen.add(k)
+                    todo.append(k)
+        ranges = []
+        for k in range(n):
+            if k not in seen:
+                lo, hi = d.level_range[k]
+                ranges.append((lo, hi, d.initial_faces[lo:hi]))
+        out.append(tuple(ranges))
+    return tuple(out)
+
+
+
+def merge_ranges(forget: tuple) -> tuple:
+    """``left_behind``'s ranges per level with neighbouring ranges joined (one slice assignment each)."""
+    out = []
+    for ranges in forget:
+        joined = []
+        for lo, hi, initial in ranges:
+            if joined and joined[-1][1] == lo:
+                plo, _, pinit = joined[-1]
+                joined[-1] = (plo, hi, pinit + initial)
+            else:
+                joined.append((lo, hi, initial))
+        out.append(tuple(joined))
+    return tuple(out)
+
+
+def cleared_bits(cells: list, n: int) -> int:
+    """The bits that a face of CLEARED sets at ``cells`` in ``int.from_bytes(faces, "big")``.
+
+    Faces are DOWN (0), UP (1) or CLEARED (2), so ``int.from_bytes(faces, "big") & bits`` is
+    nonzero exactly when one of ``cells`` is cleared: two C operations per call, however many cells.
+    """
+    pattern = bytearray(n)
+    for j in cells:
+        pattern[j] = CLEARED
+    return int.from_bytes(pattern, "big")
+
+
