@@ -34,6 +34,7 @@ CSP = ("default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'
 SECURITY_HEADERS = [(b"content-security-policy", CSP.encode()), (b"x-content-type-options", b"nosniff"),
                     (b"referrer-policy", b"no-referrer"), (b"x-frame-options", b"DENY")]
 MAX_JSON_BYTES = 16 * 1024  # bodies that are not a campaign or a replay (registration)
+DRAIN_BYTES = 16 * 1024 * 1024  # an oversized body up to this is read and dropped, so the client sees the 413
 
 
 @dataclass(frozen=True)
@@ -162,7 +163,9 @@ def create_app(db: Database | str | None = None, settings: Settings | None = Non
     async def internal(request: Request, exc: Exception) -> Response:
         app.state.internal_errors += 1
         log.error("internal error on %s %s", request.method, request.url.path, exc_info=exc)
-        return JSONResponse({"error": "internal error"}, status_code=500)
+        # This handler runs outside the middleware stack: it adds the security headers itself.
+        return JSONResponse({"error": "internal error"}, status_code=500,
+                            headers={k.decode(): v.decode() for k, v in SECURITY_HEADERS})
 
     routes = [
         Route("/api/accounts", register, methods=["POST"]),
@@ -214,20 +217,27 @@ def _whole(text: str, name: str, low: int, high: int) -> int:
 
 
 async def _body(request: Request, limit: int) -> bytes:
-    """The request body, refused with 413 as soon as it passes ``limit`` bytes."""
+    """The request body, refused with 413 once it passes ``limit`` bytes.
+
+    An oversized body up to :data:`DRAIN_BYTES` is read to its end and dropped, so that
+    the client, still sending, gets to read the 413; a larger one is cut off at once.
+    """
     length = request.headers.get("content-length")
-    if length is not None:
-        if not length.isdigit():
-            raise HubError(400, "the Content-Length header is not a number")
-        if int(length) > limit:
-            raise HubError(413, f"the body is {int(length):,} bytes; the limit here is {limit:,}")
+    if length is not None and not length.isdigit():
+        raise HubError(400, "the Content-Length header is not a number")
+    declared = None if length is None else int(length)
     chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise HubError(413, f"the body is larger than {limit:,} bytes")
-        chunks.append(chunk)
-    return b"".join(chunks)
+    if declared is None or declared <= DRAIN_BYTES:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size <= limit:
+                chunks.append(chunk)
+            elif size > DRAIN_BYTES:
+                break
+        if size <= limit:
+            return b"".join(chunks)
+    said = f"{declared:,} bytes" if declared is not None else f"larger than {limit:,} bytes"
+    raise HubError(413, f"the body is {said}; the limit here is {limit:,}")
 
 
 def _json_text(raw: bytes) -> str:
