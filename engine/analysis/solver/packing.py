@@ -7,29 +7,18 @@ inert cards in hand). Levels that no ladder leads back to are reset to their ini
 
 from __future__ import annotations
 
-from ...rules.state import GameState
+from ...rules.fields import key_function
 from ...rules.tables import CLEARED
 
 
-def signature(s: GameState, strict: tuple, faces: bytes | None = None) -> tuple:
-    """Every field of ``s.key()`` but turn, health, gold and the hand, plus the hand's ``strict``
-    (not inert) cards: states with one signature differ only in what dominance compares.
-    ``faces``: ``bytes(s.faces)`` when the caller has it (a parent's, its hash already computed).
-
-    The encoding differs from ``key()``'s where that is cheaper (the dice drawn as the state keeps
-    them, (cell, count) pairs, not a count for every cell); tests/test_solver.py checks that a change
-    to any field of ``key()`` but those four changes the signature.
-    """
-    foes, visitors = s.foes, s.visitors
-    return (
-        s.level, s.pos, s.equip,
-        s.atk_bonus, s.max_bonus, s.poison, s.antidote, s.paralysed, s.cooldown,
-        bytes(s.faces) if faces is None else faces, s.draws,
-        tuple(sorted(foes.items())) if foes else (),
-        tuple(sorted(visitors.items())) if visitors else (),
-        s.bought, s.identified, s.phase, s.moves, s.pure, s.repeated, s.moved,
-        s.pending_level, s.deferred, s.subject, s.todo, s.awaiting, s.fight, s.outcome, strict,
-    )
+# Every field of ``s.key()`` but turn, health, gold and the hand, plus the hand's ``strict`` (not
+# inert) cards: states with one signature differ only in what dominance compares. Built from the
+# state's field list, so a new field is in it at once. ``faces``: ``bytes(s.faces)`` when the caller
+# has it (a parent's, its hash already computed). The dice drawn are taken as the state keeps them
+# ((cell, count) pairs, cheaper than ``key()``'s count for every cell); tests/test_solver.py checks
+# that a change to any field of ``key()`` but those four changes the signature.
+signature = key_function("signature", omit=("turn", "health", "gold", "hand"),
+                         plain=("draws",), given=("faces",), extra=("strict",))
 
 
 def left_behind(d) -> tuple:
