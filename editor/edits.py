@@ -137,33 +137,60 @@ def unique_level_id(campaign: Campaign, base: str) -> str:
 # --------------------------------------------------------------------------- cells
 
 
-def place_card(campaign: Campaign, li: int, x: int, y: int, card: str) -> Campaign:
+def place_card(campaign: Campaign, li: int, x: int, y: int, card: str,
+               joined_to: tuple[int, int] | None = None) -> Campaign:
     """Put ``card`` on a place of the grid.
 
     On an occupied place the card is swapped and the cell keeps its paths and face.
-    On an empty place the new cell is joined to its occupied neighbours (a path on
-    both edges), so painting a line of cards makes a corridor.
+    On an empty place the new card is joined (a path on both facing edges) to the card at
+    ``joined_to`` when that is an occupied neighbour: the card it was painted from. So
+    painting a line from a card makes a corridor, and the other cards around the new one
+    keep their walls.
+    """
+    return fill_cards(campaign, li, Rect(x, y, x, y), card, joined_to)
+
+
+def fill_cards(campaign: Campaign, li: int, rect: Rect, card: str,
+               joined_to: tuple[int, int] | None = None) -> Campaign:
+    """Put ``card`` on every place of ``rect`` (see :func:`place_card`).
+
+    The new cards on empty places are joined to each other, a room (a line: a corridor), and
+    to the card at ``joined_to`` when it is an occupied neighbour of one of them.
     """
     level = campaign.levels[li]
-    if not (0 <= x < level.width and 0 <= y < level.height):
+    rect = Rect(max(0, rect.x0), max(0, rect.y0), min(level.width - 1, rect.x1), min(level.height - 1, rect.y1))
+    if rect.x0 > rect.x1 or rect.y0 > rect.y1:
         return campaign
-    old = level.cell_at(x, y)
-    if old is not None:
-        if old.card == card:
-            return campaign
-        face_up = True if card == STARTING_TILE else old.face_up
-        to = old.to if card == DESCENDING_LADDER else None
-        new = replace(old, card=card, face_up=face_up, to=to, stock=(), contents=())
-        return with_level(campaign, li, with_cells(level, [new if c is old else c for c in level.cells]))
-    joined: dict[tuple[int, int], Cell] = {}
-    paths = ""
-    for d in DIRECTIONS:
-        other = level.cell_at(*d.step(x, y))
-        if other is not None:
-            paths += d.value
-            joined[other.pos] = replace(other, paths=canonical_paths(other.paths + d.opposite.value))
-    new = Cell(x=x, y=y, card=card, paths=canonical_paths(paths), face_up=card == STARTING_TILE)
-    cells = [joined.get(c.pos, c) for c in level.cells] + [new]
+    changed: dict[tuple[int, int], Cell] = {}
+    fresh: set[tuple[int, int]] = set()
+    for y in range(rect.y0, rect.y1 + 1):
+        for x in range(rect.x0, rect.x1 + 1):
+            old = level.cell_at(x, y)
+            if old is None:
+                fresh.add((x, y))
+                changed[(x, y)] = Cell(x=x, y=y, card=card, paths="", face_up=card == STARTING_TILE)
+            elif old.card != card:
+                face_up = True if card == STARTING_TILE else old.face_up
+                to = old.to if card == DESCENDING_LADDER else None
+                changed[(x, y)] = replace(old, card=card, face_up=face_up, to=to, stock=(), contents=())
+    if not changed:
+        return campaign
+
+    def open_edge(pos: tuple[int, int], d: Direction) -> None:
+        cell = changed.get(pos) or level.cell_at(*pos)
+        assert cell is not None
+        changed[pos] = replace(cell, paths=canonical_paths(cell.paths + d.value))
+
+    for pos in sorted(fresh):
+        for d in DIRECTIONS:
+            other = d.step(*pos)
+            if other in fresh and other > pos:
+                open_edge(pos, d)
+                open_edge(other, d.opposite)
+            elif other == joined_to and level.cell_at(*other) is not None:
+                open_edge(pos, d)
+                open_edge(other, d.opposite)
+    cells = [changed.pop(c.pos, c) for c in level.cells] + list(changed.values())
     return with_level(campaign, li, with_cells(level, cells))
 
 

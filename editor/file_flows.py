@@ -53,7 +53,7 @@ class FileFlows:
         self.recovery_put_off = False
         if doc.opened_errors:
             self.app.notify(f"{doc.name} opens as a draft with {draft_note(list(doc.opened_errors))}", title="Draft",
-                            severity="warning", timeout=8, markup=False)
+                            severity="warning", timeout=8)
 
     # ------------------------------------------------------------------ unsaved changes
 
@@ -135,7 +135,7 @@ class FileFlows:
         errors = draft_errors(self.doc)
         if errors:
             self.app.notify(f"Saved {path.name} with {draft_note(errors)}", title="Saved a draft",
-                            severity="warning", timeout=8, markup=False)
+                            severity="warning", timeout=8)
         else:
             self.app.notify(f"Saved {path.name}", timeout=2)
         if then is not None:
@@ -155,7 +155,7 @@ class FileFlows:
         try:
             doc = open_document(path)
         except OpenError as exc:
-            self.app.notify(f"Cannot open {path.name}: {exc}", severity="error", timeout=8, markup=False)
+            self.app.notify(f"Cannot open {path.name}: {exc}", severity="error", timeout=8)
             return False
         self.app.load_document(doc)
         if doc.template is not None:
@@ -202,8 +202,7 @@ class FileFlows:
                     recover(self.doc, text)
                 except OpenError as exc:
                     self.recovery_put_off = True
-                    self.app.notify(f"The recovery file cannot be used (it is kept): {exc}", severity="error",
-                                    markup=False)
+                    self.app.notify(f"The recovery file cannot be used (it is kept): {exc}", severity="error")
                     return
                 self.app.refresh_all()
                 self.app.notify("Recovered unsaved changes (ctrl+z undoes the recovery)", timeout=4)
