@@ -514,7 +514,7 @@ class EditorApp(App[int]):
         # Re-load the saved form: the player needs the content hash of exactly this version.
         result = load_campaign_text(self.doc.text(), self.doc.name)
         if result.campaign is None:
-            self.notify(f"Not played: the campaign has {draft_note(result.errors)}", title="Play-test",
+            self.notify(f"Not played: the campaign has {draft_note(result.errors, cannot='played')}", title="Play-test",
                         severity="error", timeout=8)
             return
 

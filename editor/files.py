@@ -156,10 +156,12 @@ def draft_errors(doc: Document) -> list[Diagnostic]:
     return load_campaign_text(doc.text(), doc.name).errors
 
 
-def draft_note(errors: list[Diagnostic]) -> str:
-    """What a save or an open tells the author about a draft (plain text, no markup)."""
+def draft_note(errors: list[Diagnostic], cannot: str = "played or published") -> str:
+    """What a save, an open, F5 or F6 tells the author about a draft: the count of its errors,
+    what it cannot be until they are fixed, and the first of them (plain text, no markup)."""
     count = f"{len(errors)} error" + ("" if len(errors) == 1 else "s")
-    return (f"{count}: it cannot be played or published until they are fixed "
+    fixed = "it is" if len(errors) == 1 else "they are"
+    return (f"{count}: it cannot be {cannot} until {fixed} fixed "
             f"(first: {errors[0].code}: {errors[0].message})")
 
 

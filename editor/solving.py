@@ -85,7 +85,7 @@ class SolveFlow:
         result = load_campaign_text(Document(campaign, schema_ref=doc.schema_ref).text(), doc.name)
         outcome: Solution | str
         if result.campaign is None:
-            outcome = f"the campaign has {draft_note(result.errors)}"
+            outcome = f"the campaign has {draft_note(result.errors, cannot='solved, played or published')}"
         else:
             try:
                 outcome = solve_solution(result.campaign, level, self.budget)

@@ -6,12 +6,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
+from cardrogue.cli.main import main
 from cardrogue.editor.app import EditorApp, run_editor
 from cardrogue.editor import edits
 from cardrogue.editor.files import open_document, read_recovery, recover, recovery_path, write_recovery
 from cardrogue.editor.widgets.dialogs import ConfirmScreen
 from cardrogue.editor.widgets.problems import ProblemsPanel
 from cardrogue.engine.format.canonical import campaign_to_dict
+from cardrogue.engine.format.diagnostics import Severity
 from cardrogue.engine.format.loader import load_campaign, load_campaign_text
 from editor_support import SIZE, make_app, settle
 from helpers import run_async
@@ -67,6 +71,21 @@ async def test_a_file_without_the_campaign_shape_is_refused_with_its_place(tmp_p
         assert app.doc.path == TINY.absolute()
     assert run_editor(BROKEN / "01-trailing-comma-object.json") == 2
     assert "CR001" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["39-unknown-card.json", "52-starting-tile-face-down.json", "53-no-exit.json"])
+def test_cardrogue_edit_opens_a_draft_instead_of_refusing_it(name, monkeypatch, capsys) -> None:
+    shown: list[EditorApp] = []
+
+    def run(app: EditorApp) -> int:  # the terminal session itself is what the Pilot tests drive
+        shown.append(app)
+        return 0
+
+    monkeypatch.setattr(EditorApp, "run", run)
+    assert main(["edit", str(BROKEN / name)]) == 0
+    assert capsys.readouterr().err == ""
+    assert shown[0].doc.path == BROKEN / name
+    assert [d.code for d in shown[0].doc.opened_errors] == [EXPECTED[name]["code"]]
 
 
 def _draft(tmp_path: Path) -> Path:
@@ -163,3 +182,63 @@ def test_a_recovery_file_written_for_a_draft_is_read_back(tmp_path) -> None:
     recover(fresh, text)
     assert fresh.dirty and fresh.campaign == doc.campaign
     assert {d.code for d in load_campaign_text(fresh.text()).errors} == {"CR219", "CR220"}
+
+
+@run_async
+async def test_f6_on_a_draft_says_it_cannot_be_solved_until_fixed(tmp_path) -> None:
+    app = make_app(_draft(tmp_path), tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f6")
+        await settle(app, pilot)
+        status = str(app.query_one("#solve-status").render())
+        assert status.startswith("Cannot solve: the campaign has 2 errors: it cannot be solved, played or published "
+                                 "until they are fixed"), status
+        assert "CR219" in status and app.solving.solution is None
+
+
+@run_async
+async def test_a_new_author_saves_a_broken_map_reopens_it_fixes_it_and_plays_it(tmp_path) -> None:
+    """The journey of issue 12: save with errors, quit, reopen (no refusal), fix with keys, save, F5."""
+    path = _draft(tmp_path)
+    first = make_app(path, tmp_path)
+    async with first.run_test(size=SIZE) as pilot:
+        await settle(first, pilot)
+        assert any(n.startswith("draft.json opens as a draft with 2 errors") for n in notes(first))
+        listed = " ".join(problem_lines(first))
+        assert " CR219 " in listed and " CR220 " in listed
+        first.canvas.focus()
+        await pilot.press("right", "f")  # an edit that fixes nothing: the goblin face up
+        await pilot.press("ctrl+s")
+        await settle(first, pilot)
+        assert any(n.startswith("Saved draft.json with 2 errors") for n in notes(first))
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+    assert load_campaign(path).draft.levels[0].cell_at(1, 0).face_up
+
+    again = make_app(path, tmp_path)
+    async with again.run_test(size=SIZE) as pilot:
+        await settle(again, pilot)
+        assert not isinstance(again.screen, ConfirmScreen)  # a clean quit left no recovery to offer
+        again.canvas.focus()
+        await pilot.press("home", "f")  # the starting tile face up: CR219 fixed
+        await settle(again, pilot)
+        assert not any(" CR219 " in line for line in problem_lines(again))
+        await pilot.press("ctrl+s")
+        await settle(again, pilot)
+        assert any(n.startswith("Saved draft.json with 1 error: it cannot be played or published until it is fixed "
+                                "(first: CR220") for n in notes(again))
+        again.set_level(1)
+        again.canvas.cursor = (1, 0)
+        again.canvas.focus()
+        await pilot.press("x")  # mark the exit: CR220 fixed
+        await settle(again, pilot)
+        assert not [d for d in again.diagnostics if d.severity is Severity.ERROR], problem_lines(again)
+        await pilot.press("ctrl+s")
+        await settle(again, pilot)
+        assert notes(again)[-1] == "Saved draft.json"
+        screen = again.screen
+        await pilot.press("f5")
+        await pilot.pause()
+        assert again.screen is not screen  # the fixed map is played
+    assert load_campaign(path).campaign is not None
