@@ -12,8 +12,9 @@ from cardrogue.cli.main import main
 from cardrogue.editor.app import EditorApp, run_editor
 from cardrogue.editor import edits
 from cardrogue.editor.files import open_document, read_recovery, recover, recovery_path, write_recovery
-from cardrogue.editor.widgets.dialogs import ConfirmScreen
+from cardrogue.editor.widgets.dialogs import ConfirmScreen, FormScreen
 from cardrogue.editor.widgets.problems import ProblemsPanel
+from textual.widgets import Select
 from cardrogue.engine.format.canonical import campaign_to_dict
 from cardrogue.engine.format.diagnostics import Severity
 from cardrogue.engine.format.loader import load_campaign, load_campaign_text
@@ -242,3 +243,36 @@ async def test_a_new_author_saves_a_broken_map_reopens_it_fixes_it_and_plays_it(
         await pilot.pause()
         assert again.screen is not screen  # the fixed map is played
     assert load_campaign(path).campaign is not None
+
+
+@pytest.mark.parametrize(("name", "key", "field", "value", "why"), [
+    ("50-hero-is-a-goblin.json", "f8", "character", "goblin", "CR217"),
+    ("50-hero-is-a-goblin.json", "ctrl+e", "character", "goblin", "CR217"),
+    ("26-rules-version.json", "ctrl+e", "rules", "2.0", "rules: '2.0' is not one of"),
+])
+def test_a_form_opens_on_a_drafts_value_that_is_not_a_choice(tmp_path, name, key, field, value, why) -> None:
+    """The draft's value is offered as it is; OK without choosing keeps the form open with what is wrong."""
+    path = tmp_path / name
+    path.write_bytes((BROKEN / name).read_bytes())
+
+    @run_async
+    async def drive() -> None:
+        app = make_app(path, tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            await pilot.press(key)
+            await pilot.pause()
+            form = app.screen
+            assert isinstance(form, FormScreen)
+            select = form.query_one(f"#form-{field}", Select)
+            assert select.selection == value
+            assert str(select.query_one("SelectCurrent #label").render()) == f"{value} (not one of the choices)"
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            error = str(form.query_one("#form-error").render())
+            assert app.screen is form and why in error and not app.doc.dirty, error
+            await pilot.press("escape")
+            await pilot.pause()
+            assert app.screen is not form and not app.doc.dirty
+
+    drive()
