@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
 
-from cardrogue.engine.format.diagnostics import Diagnostic
+from cardrogue.engine.format.diagnostics import Diagnostic, Severity
 from cardrogue.engine.format.loader import LoadResult, load_campaign, load_campaign_text
 from cardrogue.engine.format.resources import default_campaign
 from cardrogue.engine.records.atomic import atomic_write
@@ -151,9 +151,12 @@ def save_document(doc: Document, path: Path) -> DiskStamp | None:
 
 
 def draft_errors(doc: Document) -> list[Diagnostic]:
-    """The errors the loader finds in the document as saved: none for a campaign that can be
-    played and published, and what to fix first for a draft."""
-    return load_campaign_text(doc.text(), doc.name).errors
+    """The errors ``cardrogue check`` finds in the document as saved (the loader's, then the
+    graph's: what the problems panel lists and what the hub refuses to publish): none for a
+    campaign that can be play-tested and published, and what to fix first for a draft."""
+    from cardrogue.engine.analysis.check import check_text
+
+    return [d for d in check_text(doc.text(), doc.name) if d.severity is Severity.ERROR]
 
 
 def draft_note(errors: list[Diagnostic], cannot: str = "played or published") -> str:
