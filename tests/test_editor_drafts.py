@@ -159,17 +159,26 @@ async def test_recovery_of_a_draft_with_errors(tmp_path) -> None:
         assert isinstance(later.screen, ConfirmScreen)
         await pilot.click("#answer-cancel")  # "Later"
         await pilot.pause()
+        later.canvas.focus()
+        await pilot.press("f")  # other work: the starting tile face up, autosaved, then saved
+        later.files.autosave()
+        await pilot.press("ctrl+s")
+        await settle(later, pilot)
         await pilot.press("ctrl+q")
         await pilot.pause()
-    assert rec.exists(), "a recovery put off must survive a clean quit"
+    kept = list(rec.parent.glob("*.kept-*.recovery.json"))
+    assert not rec.exists() and len(kept) == 1, "a recovery put off survives autosave, a save and a clean quit"
     app = make_app(path, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
+        assert isinstance(app.screen, ConfirmScreen)
         await pilot.click("#answer-recover")
         await settle(app, pilot)
         assert campaign_to_dict(app.campaign) == edited and app.doc.dirty
         assert app.campaign.levels[0].cell_at(1, 0).face_up and app.campaign.levels[1].cell_at(1, 1) is not None
         assert any(" CR220 " in line for line in problem_lines(app))
+        # Recovered work is unsaved work: it is in the recovery file again, and the kept one is gone.
+        assert not kept[0].exists() and json.loads(rec.read_text(encoding="utf-8"))["text"] == app.doc.text()
 
 
 def test_a_recovery_file_written_for_a_draft_is_read_back(tmp_path) -> None:
