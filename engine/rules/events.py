@@ -175,11 +175,23 @@ class Roll(Event):
 
 @dataclass(frozen=True, slots=True)
 class CombatBegan(Event):
-    at_turn_start: bool  # True: the turn began next to an enemy; False: a move or flip brought one
+    """Combat begins (or will): ``when`` is "turn" (the turn began next to an enemy), "step" (a move,
+    flip or flee brought one), "shop" (moved onto a shop: buy and sell first) or "shop-left" (a
+    combat action after the shop)."""
+
+    when: str
 
     @property
     def text(self) -> str:
-        return "In combat: attack or flee." if self.at_turn_start else "An enemy is on an adjacent tile: combat begins."
+        return _COMBAT_BEGAN[self.when]
+
+
+_COMBAT_BEGAN = {
+    "turn": "In combat: attack or flee.",
+    "step": "An enemy is on an adjacent tile: combat begins.",
+    "shop": "An enemy is on an adjacent tile: buy and sell first; combat begins with an attack, a flee or a throw.",
+    "shop-left": "Leaves the shopkeeper: combat begins.",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,10 +218,15 @@ class AttackTotal(Event):
 
 @dataclass(frozen=True, slots=True)
 class FleeTried(Event):
+    """FLEE: with several enemies adjacent, the roll is against the one picked (``against``)."""
+
     direction: str
+    against: str = ""
 
     @property
     def text(self) -> str:
+        if self.against:
+            return f"Tries to flee {self.direction}, rolling against {self.against}."
         return f"Tries to flee {self.direction}."
 
 

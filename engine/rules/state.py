@@ -24,6 +24,7 @@ from .actions import END, FLIP, MOVE, SPELL, Action, ActionError, Chance
 from .combat import CombatRules
 from .fields import NAMES, clone_function, key_function
 from .items import ItemRules
+from .phases import CHOOSE_TELEPORT, COMBAT, DEAD, DONE, MOVING, SHOPPING, STEP1, WON
 from .view import StateView
 from .events import (
     Arrived,
@@ -45,7 +46,6 @@ from .events import (
     TurnSkipped,
     Victory,
 )
-from .phases import CHOOSE_TELEPORT, COMBAT, DEAD, DONE, MOVING, STEP1, WON
 from .tables import (
     ARTIFACT,
     CHEST_TILE,
@@ -56,6 +56,7 @@ from .tables import (
     LADDER,
     PICKUP,
     PLAIN,
+    SHOP_TILE,
     TRAP,
     UP,
     Dungeon,
@@ -268,7 +269,7 @@ class GameState(CombatRules, ItemRules):
             for dr, j in enumerate(d.flip_to[pos]):
                 if j >= 0 and faces[j] == DOWN:
                     out.append(FLIP[dr])
-        if phase == COMBAT:
+        if phase == COMBAT or phase == SHOPPING:
             out.extend(self._combat_actions())
         elif (phase == STEP1 or phase == MOVING) and self._may_move():
             for dr, j in d.neighbours[pos]:
@@ -278,7 +279,7 @@ class GameState(CombatRules, ItemRules):
             grid = d.grid_to[pos]
             out.extend(SPELL[dr] for dr in range(4) if grid[dr] >= 0 and self._may_enter(grid[dr]))
         self._item_actions(out)
-        if phase != COMBAT:
+        if phase != COMBAT and phase != SHOPPING:
             out.append(END)
         return out
 
@@ -502,16 +503,27 @@ class GameState(CombatRules, ItemRules):
         self.pure, self.repeated, self.moved = True, False, False
         if self._engaged():
             self.phase = COMBAT
-            self._tell(CombatBegan, True)
+            self._tell(CombatBegan, "turn")
         else:
             self.phase = STEP1
 
-    def _step_settle(self) -> None:
-        """Step 3, interact: moving (or flipping) next to an enemy starts combat now."""
-        if (self.phase == STEP1 or self.phase == MOVING) and self._engaged():
-            self.phase = COMBAT
+    def _step_settle(self, moved_here: bool = False) -> None:
+        """Step 3, interact: moving, flipping or fleeing next to an enemy starts combat now.
+
+        A hero who moved (or fled) onto a shop first has step 2's "If he moves onto a SHOP, he
+        may BUY and SELL with the shopkeeper": the SHOPPING phase, until an attack, a flee or a
+        throw begins combat. (DONE is reached here only by a flee: "moves adjacent to another
+        enemy, the player reenters combat".)
+        """
+        phase = self.phase
+        if (phase == STEP1 or phase == MOVING or phase == DONE) and self._engaged():
             self.pure = False
-            self._tell(CombatBegan, False)
+            if moved_here and self.faces[self.pos] == UP and self.d.kind[self.pos] == SHOP_TILE:
+                self.phase = SHOPPING
+                self._tell(CombatBegan, "shop")
+            else:
+                self.phase = COMBAT
+                self._tell(CombatBegan, "step")
 
     def _resume_after_combat(self) -> None:
         """SLAYING AN ENEMY: resume at step 2 if the hero has not moved this turn, else at step 4."""
@@ -560,7 +572,7 @@ class GameState(CombatRules, ItemRules):
         self.phase, self.moved, self.pos = MOVING, True, j
         if self.log is not None:
             self._tell(Moved, action.arg, self._tile_name(j), self.d.pos_of[j])
-        self._then((GameState._step_settle,))
+        self._then((GameState._step_settle, True))
         self._arrive(j)
         return True
 
@@ -638,7 +650,7 @@ class GameState(CombatRules, ItemRules):
                 return
 
     def _act_end(self, action: Action) -> bool:
-        if self.phase == COMBAT or self.phase == CHOOSE_TELEPORT:
+        if self.phase == COMBAT or self.phase == CHOOSE_TELEPORT or self.phase == SHOPPING:
             return False
         self._tell(TurnEnded, self.turn)
         self._end_turn_now()
