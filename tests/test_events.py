@@ -2,7 +2,7 @@
 
 from helpers import cell, new_state, play
 
-from cardrogue.editor.player.screens import _log_line
+from cardrogue.editor.player.screens import log_line
 from cardrogue.engine.rules.events import (
     Attacked,
     AttackTotal,
@@ -69,10 +69,10 @@ def test_every_event_is_immutable_and_its_sentence_is_its_text():
 
 def test_the_player_colours_the_log_by_event_kind_not_by_words():
     """A sentence holding 'Victory' or 'loses' is not coloured for its words; the hero's damage is red."""
-    assert _log_line(RuleApplied("X", "Victory loses died rolls")).style == ""
-    assert _log_line(Damage("Warrior", 2, 6, 8, "Goblin attacks for 2", hero=True)).style == "red"
-    assert _log_line(Heal("Warrior", 2, 8, 8, "Fountain", hero=True)).style == "green"
-    assert _log_line(Roll("Goblin", 3, "attack roll")).style == "yellow"
-    assert _log_line(TurnBegan(2)).style == "bold cyan"
-    assert _log_line(Victory(4, 8)).style == "bold green"
-    assert _log_line(Died("Warrior", "x")).style == "bold red"
+    assert log_line(RuleApplied("X", "Victory loses died rolls")).style == ""
+    assert log_line(Damage("Warrior", 2, 6, 8, "Goblin attacks for 2", hero=True)).style == "red"
+    assert log_line(Heal("Warrior", 2, 8, 8, "Fountain", hero=True)).style == "green"
+    assert log_line(Roll("Goblin", 3, "attack roll")).style == "yellow"
+    assert log_line(TurnBegan(2)).style == "bold cyan"
+    assert log_line(Victory(4, 8)).style == "bold green"
+    assert log_line(Died("Warrior", "x")).style == "bold red"

@@ -469,7 +469,7 @@ def test_moving_onto_a_shop_next_to_an_enemy_buys_and_sells_before_combat():
     assert "sell red-potion" in legal(s) and "attack" in legal(s) and "end" not in legal(s)
     assert not any(a.startswith(("move", "flip")) for a in legal(s))
     play(s, "sell red-potion")
-    assert s.gold == s.d.cards["red-potion"].gold and s.phase == SHOPPING
+    assert s.gold == s.view().card("red-potion").gold and s.phase == SHOPPING
     play(s, "attack")  # the first attack (or flee, or throw) begins combat: the shop is closed from then on
     assert s.turn == 2 and s.phase == COMBAT and not any(a.startswith(("buy", "sell")) for a in legal(s))
 

@@ -37,7 +37,7 @@ _EVENT_STYLES: dict[type, str] = {
 }
 
 
-def _log_line(event: Event) -> Text:
+def log_line(event: Event) -> Text:
     """An event's sentence as text (never markup), coloured by what it is: the hero hurt red, healed green, a die yellow."""
     if isinstance(event, (Damage, Heal)) and event.hero:
         style = "red" if isinstance(event, Damage) else "green"
@@ -184,7 +184,7 @@ class PlayerScreen(Screen[RunResult | None]):
             self._seen.clear()
             self._inscribe(None)
         for line in lines[self._log_len:]:
-            log.write(_log_line(line))
+            log.write(log_line(line))
         self._log_len = len(lines)
         self._show_inscriptions(log)
         # Now, not after the next refresh: the end screen may cover the log at once.
