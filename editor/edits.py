@@ -81,6 +81,30 @@ class Clip:
     cells: tuple[Cell, ...]
 
 
+class FieldError(ValueError):
+    """A refused value, with the name of the form field it came from (a form shows it under that field)."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+def near_ids(known: Iterable[str], wrong: str, n: int = 3) -> list[str]:
+    """Ids like ``wrong``, best first: a typo's "did you mean"."""
+    from difflib import get_close_matches
+
+    ids = list(known)
+    found = get_close_matches(wrong, ids, n=n, cutoff=0.6)
+    # ``the-golem`` for ``golem``: an id that is a word of the wrong one, or holds it whole.
+    found += [i for i in ids if i not in found and len(i) > 2 and (i in wrong.split("-") or wrong in i.split("-"))]
+    return found[:n]
+
+
+def unknown_card(campaign: Campaign, card_id: str, field: str) -> FieldError:
+    near = near_ids(campaign.cards, card_id)
+    return FieldError(field, f"unknown card {card_id!r}" + (f" (did you mean {', '.join(near)}?)" if near else ""))
+
+
 # --------------------------------------------------------------------------- helpers
 
 
@@ -289,23 +313,43 @@ def move_level(campaign: Campaign, index: int, delta: int) -> Campaign:
     return replace(campaign, levels=tuple(levels))
 
 
-def resize_level(campaign: Campaign, index: int, width: int, height: int) -> Campaign:
-    """New grid size; cells that fall outside it are removed (undo brings them back)."""
-    width, height = max(1, min(MAX_SIZE, width)), max(1, min(MAX_SIZE, height))
+def resize_level(campaign: Campaign, index: int, width: int, height: int, *, left: bool = False,
+                 top: bool = False) -> Campaign:
+    """New grid size, columns added or removed at the right (``left``: at the left) and rows at the
+    bottom (``top``: at the top). Cards that fall off the grid are removed (undo brings them back);
+    cards that move keep a custom instance id, and a default one follows their new place."""
+    for field, value in (("width", width), ("height", height)):
+        if not 1 <= value <= MAX_SIZE:
+            raise FieldError(field, f"the {field} is a whole number from 1 to {MAX_SIZE}, not {value}")
     level = campaign.levels[index]
     if (width, height) == (level.width, level.height):
         return campaign
-    cells = [c for c in level.cells if c.x < width and c.y < height]
+    dx = width - level.width if left else 0
+    dy = height - level.height if top else 0
+    cells = [c if (dx, dy) == (0, 0) else relocated(c, level.id, level.id, c.x + dx, c.y + dy)
+             for c in level.cells if 0 <= c.x + dx < width and 0 <= c.y + dy < height]
     return with_level(campaign, index, with_cells(replace(level, width=width, height=height), cells))
+
+
+def cut_by_resize(level: Level, width: int, height: int, *, left: bool = False, top: bool = False) -> list[Cell]:
+    """The cards a resize would remove (see :func:`resize_level`)."""
+    dx = width - level.width if left else 0
+    dy = height - level.height if top else 0
+    return [c for c in level.cells if not (0 <= c.x + dx < width and 0 <= c.y + dy < height)]
 
 
 def set_level_meta(campaign: Campaign, index: int, level_id: str, title: str) -> Campaign:
     """Rename a level: ladders leading to it and its default cell ids follow the new id."""
     level = campaign.levels[index]
-    if (level_id, title) == (level.id, level.title) or not level_id:
+    if not _CARD_ID.match(level_id) or len(level_id) > 64:
+        raise FieldError("id", f"{level_id!r} is not a level id: lower-case letters, digits and hyphens, "
+                               "at most 64")
+    if len(title) > 120:
+        raise FieldError("title", f"the title is at most 120 characters, not {len(title)}")
+    if (level_id, title) == (level.id, level.title):
         return campaign
     if level_id != level.id and campaign.level(level_id) is not None:
-        raise ValueError(f"a level with id {level_id!r} exists already")
+        raise FieldError("id", f"a level with id {level_id!r} exists already")
     old = level.id
     levels = []
     for i, lv in enumerate(campaign.levels):
@@ -341,7 +385,7 @@ def set_metadata(campaign: Campaign, **changes) -> Campaign:
     for key, value in changes.items():
         error = best_match(Draft202012Validator(properties[key]).iter_errors(value))
         if error is not None:
-            raise ValueError(f"{key}: {error.message}")
+            raise FieldError(key, f"{key}: {error.message}")
     if all(getattr(campaign, k) == v for k, v in changes.items()):
         return campaign
     return replace(campaign, **changes)
@@ -362,12 +406,12 @@ def add_goal(campaign: Campaign, li: int, verb: str, card: str) -> Campaign:
     """Add ``{verb: card}`` to the level's goals; the card must exist and fit the verb."""
     verb, card = verb.strip().lower(), card.strip()
     if verb not in GOAL_VERBS:
-        raise ValueError(f"a goal is slay, open or buy, not {verb!r}")
+        raise FieldError("verb", f"a goal is slay, open or buy, not {verb!r}")
     known = campaign.cards.get(card)
     if known is None:
-        raise ValueError(f"unknown card {card!r}")
+        raise unknown_card(campaign, card, "card")
     if verb == "slay" and not known.is_enemy:
-        raise ValueError(f"{card!r} is not an enemy: only enemies can be slain")
+        raise FieldError("card", f"{card!r} is not an enemy: only enemies can be slain")
     level = campaign.levels[li]
     goal = Goal(verb, card)
     if goal in level.goals:
@@ -386,16 +430,15 @@ def remove_goal(campaign: Campaign, li: int, index: int) -> Campaign:
 # --------------------------------------------------------------------------- shop stock, chest contents
 
 
-def check_item_ids(campaign: Campaign, ids: Iterable[str]) -> tuple[str, ...]:
-    """Card ids a shop can sell or a chest can hold: known cards that are items (else ValueError)."""
+def check_item_ids(campaign: Campaign, ids: Iterable[str], field: str = "items") -> tuple[str, ...]:
+    """Card ids a shop can sell or a chest can hold: known cards that are items (else FieldError)."""
     out = []
     for card_id in ids:
         card = campaign.cards.get(card_id)
         if card is None:
-            near = [c for c in campaign.cards if card_id in c or c in card_id][:3]
-            raise ValueError(f"unknown card {card_id!r}" + (f" (did you mean {', '.join(near)}?)" if near else ""))
+            raise unknown_card(campaign, card_id, field)
         if not card.is_item:
-            raise ValueError(f"{card_id!r} is {card.kind.value}, not an item")
+            raise FieldError(field, f"{card_id!r} is {card.kind.value}, not an item")
         out.append(card_id)
     return tuple(out)
 
@@ -421,9 +464,9 @@ def set_potions(campaign: Campaign, potions: Mapping[str, str]) -> Campaign:
         if colour not in POTION_COLOURS:
             raise ValueError(f"{colour!r} is not a potion colour ({', '.join(POTION_COLOURS)})")
         if effect not in POTION_EFFECTS:
-            raise ValueError(f"{effect!r} is not a potion effect ({', '.join(POTION_EFFECTS)})")
+            raise FieldError(colour, f"{effect!r} is not a potion effect ({', '.join(POTION_EFFECTS)})")
         if effect in seen:
-            raise ValueError(f"{seen[effect]} and {colour} potions both have the {effect} effect; each effect once")
+            raise FieldError(colour, f"{seen[effect]} and {colour} potions both have the {effect} effect; each effect once")
         seen[effect] = colour
     ordered = {c: chosen[c] for c in POTION_COLOURS if c in chosen}
     if ordered == dict(campaign.potions):
@@ -455,39 +498,40 @@ def card_entry(campaign: Campaign, card_id: str, values: Mapping[str, object]) -
     new card, a card's defaults (sellable, tradable, not throwable, not cursed, no victory points).
     """
     if not _CARD_ID.match(card_id) or len(card_id) > 64:
-        raise ValueError(f"{card_id!r} is not a card id: lower-case letters, digits and hyphens")
+        raise FieldError("id", f"{card_id!r} is not a card id: lower-case letters, digits and hyphens")
     base = default_catalog().get(card_id)
     given = {k: v for k, v in values.items() if v not in (None, "", ())}
     kind = given.get("kind", base.kind.value if base else None)
     if kind not in {k.value for k in CardKind}:
-        raise ValueError(f"the kind is one of {', '.join(k.value for k in CardKind)}")
+        raise FieldError("kind", f"the kind is one of {', '.join(k.value for k in CardKind)}")
     kind = CardKind(kind)
     if base is not None and kind is not base.kind:
-        raise ValueError(f"an override cannot change {card_id!r} from {base.kind.value} to {kind.value}")
+        raise FieldError("kind", f"an override cannot change {card_id!r} from {base.kind.value} to {kind.value}")
     if base is None and not given.get("name"):
-        raise ValueError(f"new card {card_id!r} needs a name")
+        raise FieldError("name", f"new card {card_id!r} needs a name")
     if "slot" in given and given["slot"] not in SLOTS:
-        raise ValueError(f"the slot is one of {', '.join(SLOTS)}")
+        raise FieldError("slot", f"the slot is one of {', '.join(SLOTS)}")
     if "colour" in given and given["colour"] not in POTION_COLOURS:
-        raise ValueError(f"the colour is one of {', '.join(POTION_COLOURS)}")
+        raise FieldError("colour", f"the colour is one of {', '.join(POTION_COLOURS)}")
     if base is None and kind in (CardKind.ENEMY, CardKind.BOSS) and not {"attack", "health"} <= given.keys():
-        raise ValueError(f"new {kind.value} {card_id!r} needs attack and health")
+        missing = "attack" if "attack" not in given else "health"
+        raise FieldError(missing, f"new {kind.value} {card_id!r} needs attack and health")
     if base is None and kind in (CardKind.WEAPON, CardKind.ARMOUR) and "slot" not in given:
-        raise ValueError(f"new {kind.value} {card_id!r} needs a slot")
+        raise FieldError("slot", f"new {kind.value} {card_id!r} needs a slot")
     if base is None and kind is CardKind.POTION and "colour" not in given:
-        raise ValueError(f"new potion {card_id!r} needs a colour")
+        raise FieldError("colour", f"new potion {card_id!r} needs a colour")
     for key, (lo, hi) in card_number_bounds().items():
         value = given.get(key)
         if key in given and (isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi):
-            raise ValueError(f"{key.replace('_', ' ')} is a whole number from {lo} to {hi}, not {value!r}")
+            raise FieldError(key, f"{key.replace('_', ' ')} is a whole number from {lo} to {hi}, not {value!r}")
     for key in CARD_FLAGS:
         if key in given and not isinstance(given[key], bool):
-            raise ValueError(f"{key} is true or false, not {given[key]!r}")
+            raise FieldError(key, f"{key} is true or false, not {given[key]!r}")
     for i, text in enumerate(given.get("abilities", ())):
         try:
             parse_ability(text)
         except AbilityError as exc:
-            raise ValueError(f"ability {i + 1} ({text!r}): {exc}") from None
+            raise FieldError(f"ability{i}", f"ability {i + 1} ({text!r}): {exc}") from None
     without = base if base is not None else CardDef(card_id, "", kind)
     entry: dict = {}
     for key in CARD_FIELDS:
@@ -559,16 +603,19 @@ def set_hero_checked(campaign: Campaign, character: str, items: Iterable[str], e
     card = campaign.cards.get(character)
     if card is None or card.kind is not CardKind.CHARACTER:
         chars = sorted(c.id for c in campaign.cards.values() if c.kind is CardKind.CHARACTER)
-        raise ValueError(f"{character!r} is not a character ({', '.join(chars)})")
-    for card_id in items + equipped:
-        known = campaign.cards.get(card_id)
-        if known is None:
-            raise ValueError(f"unknown card {card_id!r}")
-        if not known.is_item and known.kind is not CardKind.ENEMY:
-            raise ValueError(f"{card_id!r} is {known.kind.value}; the hero can carry only items")
+        raise FieldError("character", f"{character!r} is not a character ({', '.join(chars)})")
+    for field, ids in (("items", items), ("equipped", equipped)):
+        for card_id in ids:
+            known = campaign.cards.get(card_id)
+            if known is None:
+                raise unknown_card(campaign, card_id, field)
+            if not known.is_item and known.kind is not CardKind.ENEMY:
+                raise FieldError(field, f"{card_id!r} is {known.kind.value}; the hero can carry only items")
     for card_id in equipped:
         if campaign.cards[card_id].slot is None:
-            raise ValueError(f"{card_id!r} cannot be equipped: it has no equipment slot")
-    if len(equipped) > 6 or len(items) > 32:
-        raise ValueError("at most 32 starting items and 6 equipped")
+            raise FieldError("equipped", f"{card_id!r} cannot be equipped: it has no equipment slot")
+    if len(items) > 32:
+        raise FieldError("items", "at most 32 starting items")
+    if len(equipped) > 6:
+        raise FieldError("equipped", "at most 6 equipped cards")
     return set_hero(campaign, character, items, equipped)

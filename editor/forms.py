@@ -13,7 +13,8 @@ from cardrogue.engine.model.campaign import CHEST, POTION_COLOURS, POTION_EFFECT
 
 from . import edits
 from .document import Where
-from .widgets.dialogs import Choice, ChoiceScreen, FieldValue, FormScreen
+from .edits import MAX_SIZE, FieldError
+from .widgets.dialogs import Choice, ChoiceScreen, ConfirmScreen, FieldValue, FormScreen
 from .widgets.palette import Palette
 
 if TYPE_CHECKING:
@@ -22,12 +23,21 @@ if TYPE_CHECKING:
 Change = Callable[[dict], Callable[[Campaign], Campaign]]
 
 
-def whole_number(text: str, what: str) -> int:
-    """A form field's whole number, or a ValueError naming the field."""
-    text = text.strip()
+def plural(n: int, noun: str) -> str:
+    """``1 card``, ``2 cards``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def whole_number(text: str, field: str, low: int | None = None, high: int | None = None) -> int:
+    """A form field's whole number (within ``low``..``high``), or a FieldError naming the field."""
+    text, what = text.strip(), field.replace("_", " ")
+    bounds = f" from {low} to {high}" if low is not None and high is not None else ""
     if not text.lstrip("-").isdigit() or not text.isascii():
-        raise ValueError(f"{what} is a whole number")
-    return int(text)
+        raise FieldError(field, f"{what} is a whole number{bounds}, not {text!r}")
+    value = int(text)
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise FieldError(field, f"{what} is a whole number{bounds}, not {value}")
+    return value
 
 
 class Forms:
@@ -44,38 +54,76 @@ class Forms:
              where: Where | None = None, note: str = "", after: Callable[[dict], None] | None = None) -> None:
         """A form whose values make an edit; an edit that refuses (ValueError) keeps the form open with why."""
 
-        def validate(values: dict) -> str | None:
-            try:
-                change(values)(self.campaign)
-            except ValueError as exc:
-                return str(exc)
-            return None
-
         def done(values: dict | None) -> None:
             if values is not None and self.app.edit(change(values), label, where) and after is not None:
                 after(values)
 
-        self.app.push_screen(FormScreen(title, fields, validate=validate, note=note), done)
+        self.app.push_screen(FormScreen(title, fields, validate=self._validator(change), note=note), done)
+
+    def _validator(self, change: Change) -> Callable[[dict], tuple[str, str | None] | None]:
+        """A form's check: the edit its values make, tried on the campaign; a refusal and its field."""
+
+        def validate(values: dict) -> tuple[str, str | None] | None:
+            try:
+                change(values)(self.campaign)
+            except FieldError as exc:
+                return str(exc), exc.field
+            except ValueError as exc:
+                return str(exc), None
+            return None
+
+        return validate
 
     # ------------------------------------------------------------------ levels and the campaign
 
     def level_properties(self) -> None:
+        """Id, title and size; a resize that removes cards asks first."""
         li = self.app.level_index
         level = self.campaign.levels[li]
         fields: list[tuple[str, str, FieldValue]] = [
-            ("id", "Id", level.id), ("title", "Title", level.title),
-            ("width", "Width", str(level.width)), ("height", "Height", str(level.height))]
+            ("id", "Id (ladders name it)", level.id), ("title", "Title", level.title),
+            ("width", f"Width (1 to {MAX_SIZE})", str(level.width)),
+            ("columns_at", "Columns added or removed at the", Choice("right", ("right", "left"))),
+            ("height", f"Height (1 to {MAX_SIZE})", str(level.height)),
+            ("rows_at", "Rows added or removed at the", Choice("bottom", ("bottom", "top")))]
+
+        def size(values: dict) -> tuple[int, int, bool, bool]:
+            return (whole_number(values["width"], "width", 1, MAX_SIZE),
+                    whole_number(values["height"], "height", 1, MAX_SIZE),
+                    values["columns_at"] == "left", values["rows_at"] == "top")
 
         def change(values: dict) -> Callable[[Campaign], Campaign]:
-            width, height = whole_number(values["width"], "width"), whole_number(values["height"], "height")
+            width, height, left, top = size(values)
 
             def apply(c: Campaign) -> Campaign:
                 c = edits.set_level_meta(c, li, values["id"].strip(), values["title"].strip())
-                return edits.resize_level(c, li, width, height)
+                return edits.resize_level(c, li, width, height, left=left, top=top)
 
             return apply
 
-        self.open(f"Level {li + 1}", fields, change, "Level properties")
+        def done(values: dict | None) -> None:
+            if values is None:
+                return
+            width, height, left, top = size(values)
+            cut = edits.cut_by_resize(self.campaign.levels[li], width, height, left=left, top=top)
+            if not cut:
+                self.app.edit(change(values), "Level properties")
+                return
+            names = ", ".join(f"{c.card} at ({c.x}, {c.y})" for c in cut[:4])
+            names += f" and {len(cut) - 4} more" if len(cut) > 4 else ""
+            question = (f"The new size removes {plural(len(cut), 'card')} from the grid: {names}. "
+                        "Resize anyway? (ctrl+z brings them back)")
+
+            def answered(answer: str | None) -> None:
+                if answer == "resize":
+                    self.app.edit(change(values), "Level properties")
+
+            self.app.push_screen(ConfirmScreen(question, [("Resize", "resize", "error"), ("Cancel", "cancel", "default")]),
+                                 answered)
+
+        self.app.push_screen(FormScreen(f"Level {li + 1}", fields, validate=self._validator(change),
+                                        note="A smaller grid removes the cards outside it; you are asked first."),
+                             done)
 
     def metadata(self) -> None:
         c = self.campaign
@@ -92,7 +140,7 @@ class Forms:
         def change(values: dict) -> Callable[[Campaign], Campaign]:
             text = values["seed"].strip()
             if not (text.isascii() and text.isdigit()):
-                raise ValueError("the seed is a whole number from 0 to 18446744073709551615")
+                raise FieldError("seed", "the seed is a whole number from 0 to 18446744073709551615")
             meta = {k: values[k].strip() for k in ("title", "id", "author", "description", "kind", "rules")}
 
             def apply(camp: Campaign) -> Campaign:
@@ -198,7 +246,7 @@ class Forms:
             parsed.update({k: values[k] for k in edits.CARD_FLAGS})
             for key in ("attack", "health", "gold", "victory_points", "max_health"):
                 text = values[key].strip()
-                parsed[key] = whole_number(text, key.replace("_", " ")) if text else None
+                parsed[key] = whole_number(text, key) if text else None
             parsed["abilities"] = [values[k].strip() for k in values if k.startswith("ability") and values[k].strip()]
 
             def apply(c: Campaign) -> Campaign:

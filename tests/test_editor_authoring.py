@@ -18,7 +18,7 @@ from cardrogue.engine.model.campaign import CardKind
 from cardrogue.engine.chance.resolvers import FatedResolver
 from cardrogue.engine.analysis.solver import Budget, solve_level
 from cardrogue.engine.rules.state import GameState
-from editor_support import SIZE, make_app, settle
+from editor_support import form_error, SIZE, make_app, settle
 from helpers import FIXTURE, run_async
 
 
@@ -34,10 +34,6 @@ async def fill(app: EditorApp, pilot, **values: str) -> None:
         app.screen.query_one(f"#form-{name}").value = value
     await pilot.press("ctrl+s")  # the form's OK
     await pilot.pause()
-
-
-def form_error(app: EditorApp) -> str:
-    return str(app.screen.query_one("#form-error").render())
 
 
 def reloads(app: EditorApp):

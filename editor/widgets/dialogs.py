@@ -84,14 +84,15 @@ class FormScreen(ModalScreen[dict | None]):
     set) and bools. Enter in a text field, or ctrl+s anywhere, is OK; on a list or a checkbox enter
     and space open the list or tick the box, as Textual's widgets do.
 
-    With ``validate``, OK first asks it about the values: a message it returns is shown in the
-    form (which stays open), so the author can fix the field.
+    With ``validate``, OK first asks it about the values: a refusal it returns, ``(message, field)``,
+    is shown under that field (under the form when the field is None) and the field gets the focus;
+    the form stays open, so the author can fix it.
     """
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel"), Binding("ctrl+s", "ok", "OK")]
 
     def __init__(self, title: str, fields: list[tuple[str, str, FieldValue]], *,
-                 validate: Callable[[dict], str | None] | None = None, note: str = "") -> None:
+                 validate: Callable[[dict], tuple[str, str | None] | None] | None = None, note: str = "") -> None:
         super().__init__()
         self.title_text = title
         self.fields = fields  # (name, label, value)
@@ -107,15 +108,17 @@ class FormScreen(ModalScreen[dict | None]):
                 for name, label, value in self.fields:
                     if isinstance(value, bool):
                         yield Checkbox(label, value, id=f"form-{name}", compact=True)
-                        continue
-                    yield Label(label, classes="field-label")
-                    if isinstance(value, Choice):
-                        yield Select([(option, option) for option in value.options], id=f"form-{name}",
-                                     prompt="not set" if value.optional else "choose one",
-                                     allow_blank=value.optional or not value.value, value=value.value or Select.NULL)
                     else:
-                        yield Input(value, id=f"form-{name}")
-            yield Label("", id="form-error")
+                        yield Label(label, classes="field-label")
+                        if isinstance(value, Choice):
+                            yield Select([(option, option) for option in value.options], id=f"form-{name}",
+                                         prompt="not set" if value.optional else "choose one",
+                                         allow_blank=value.optional or not value.value,
+                                         value=value.value or Select.NULL)
+                        else:
+                            yield Input(value, id=f"form-{name}")
+                    yield Label("", id=f"form-error-{name}", classes="form-error")
+            yield Label("", id="form-error", classes="form-error")
             if any(not isinstance(value, str) for _, _, value in self.fields):
                 yield Label("[dim]tab: next   space: open a list, tick a box   ctrl+s: OK[/]")
             with Horizontal(classes="dialog-buttons"):
@@ -134,14 +137,20 @@ class FormScreen(ModalScreen[dict | None]):
 
     def action_ok(self) -> None:
         values = self.values()
-        if self.validate is not None:
-            error = self.validate(values)
-            if error:
-                label = self.query_one("#form-error", Label)
-                label.update(f"[b red]✗[/] {escape(error)}")
-                label.add_class("-shown")
-                return
-        self.dismiss(values)
+        refusal = self.validate(values) if self.validate is not None else None
+        for label in self.query(".form-error").results(Label):
+            label.remove_class("-shown")
+        if refusal is None:
+            self.dismiss(values)
+            return
+        message, field = refusal
+        known = field is not None and any(name == field for name, _, _ in self.fields)
+        label = self.query_one(f"#form-error-{field}" if known else "#form-error", Label)
+        label.update(f"[b red]✗[/] {escape(message)}")
+        label.add_class("-shown")
+        if known:
+            self.query_one(f"#form-{field}").focus()
+        label.scroll_visible(animate=False)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
