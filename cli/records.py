@@ -10,7 +10,6 @@ from pathlib import Path
 from .common import (
     EXIT_OK,
     EXIT_PROBLEMS,
-    EXIT_UNUSABLE,
     UnusableInput,
     campaign_for_replay,
     load_usable,
@@ -43,7 +42,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     except UnusableInput as exc:
         message = str(exc)
         print(f"cardrogue: {message if message.startswith(str(args.replay)) else f'{args.replay}: {message}'}", file=sys.stderr)
-        return EXIT_UNUSABLE
+        return exc.exit_code
     verdict = verify_replay(text, campaign)
     if verdict.ok:
         print(f"{args.replay}: {verdict.message}")
@@ -60,7 +59,7 @@ def cmd_scores(args: argparse.Namespace) -> int:
         store = open_scores(args.scores_db)
     except UnusableInput as exc:
         print(f"cardrogue: {exc}", file=sys.stderr)
-        return EXIT_UNUSABLE
+        return exc.exit_code
     with store:
         if args.imports:
             return _import_replays(store, args.imports, campaign_path)
@@ -68,7 +67,7 @@ def cmd_scores(args: argparse.Namespace) -> int:
             campaign = load_usable(campaign_path or default_campaign())
         except UnusableInput as exc:
             print(f"cardrogue: {exc}", file=sys.stderr)
-            return EXIT_UNUSABLE
+            return exc.exit_code
         table = store.table(campaign.content_hash)
     if args.format == "json":
         json.dump({"campaign": campaign.id, "hash": campaign.content_hash,
@@ -101,7 +100,7 @@ def _import_replays(store, paths: list[Path], campaign_path: Path | None) -> int
         except UnusableInput as exc:
             message = str(exc)
             print(f"{path}: rejected: {message.removeprefix(f'{path}: ')}")
-            status = EXIT_UNUSABLE
+            status = max(status, exc.exit_code)
             continue
         verdict = verify_replay(text, campaign)
         if not verdict.ok:

@@ -16,9 +16,14 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
-from cardrogue.engine.model.abilities import AbilityError, parse_ability
 from cardrogue.engine.format.canonical import default_cell_id
-from cardrogue.engine.format.loader import card_from_dict, default_catalog
+from cardrogue.engine.format.catalog import card_from_dict, default_catalog
+from cardrogue.engine.format.checks import RuleError
+from cardrogue.engine.format.checks.cards import card_entry_problems, item_problems
+from cardrogue.engine.format.checks.goals import goal_card_problems
+from cardrogue.engine.format.checks.hero import hero_problems
+from cardrogue.engine.format.checks.potions import potion_problems
+from cardrogue.engine.format.diagnostics import Diagnostic
 from cardrogue.engine.model.campaign import (
     CardDef,
     CHEST,
@@ -36,6 +41,7 @@ from cardrogue.engine.model.campaign import (
     Hero,
     Level,
     canonical_paths,
+    row_major,
 )
 from cardrogue.engine.format.resources import load_schema
 from jsonschema import Draft202012Validator
@@ -89,28 +95,12 @@ class FieldError(ValueError):
         self.field = field
 
 
-def near_ids(known: Iterable[str], wrong: str, n: int = 3) -> list[str]:
-    """Ids like ``wrong``, best first: a typo's "did you mean"."""
-    from difflib import get_close_matches
-
-    ids = list(known)
-    found = get_close_matches(wrong, ids, n=n, cutoff=0.6)
-    # ``the-golem`` for ``golem``: an id that is a word of the wrong one, or holds it whole.
-    found += [i for i in ids if i not in found and len(i) > 2 and (i in wrong.split("-") or wrong in i.split("-"))]
-    return found[:n]
-
-
-def unknown_card(campaign: Campaign, card_id: str, field: str) -> FieldError:
-    near = near_ids(campaign.cards, card_id)
-    return FieldError(field, f"unknown card {card_id!r}" + (f" (did you mean {', '.join(near)}?)" if near else ""))
-
-
 # --------------------------------------------------------------------------- helpers
 
 
 def with_cells(level: Level, cells: Iterable[Cell]) -> Level:
     """A level with new cells, its place index rebuilt (``replace`` alone would keep the old one)."""
-    return replace(level, cells=tuple(sorted(cells, key=lambda c: (c.y, c.x))), by_pos={})
+    return replace(level, cells=tuple(sorted(cells, key=row_major)), by_pos={})
 
 
 def with_level(campaign: Campaign, index: int, level: Level) -> Campaign:
@@ -134,6 +124,12 @@ def _edit_cell(campaign: Campaign, li: int, x: int, y: int, **changes) -> Campai
     if new == cell:
         return campaign
     return with_level(campaign, li, with_cells(level, [new if c is cell else c for c in level.cells]))
+
+
+def refuse(problems: list[Diagnostic]) -> None:
+    """Raise the first problem a rule of the format found (:class:`RuleError`, a ValueError)."""
+    if problems:
+        raise RuleError(problems[0])
 
 
 def unique_level_id(campaign: Campaign, base: str) -> str:
@@ -403,17 +399,14 @@ GOAL_VERBS = ("slay", "open", "buy")
 
 
 def add_goal(campaign: Campaign, li: int, verb: str, card: str) -> Campaign:
-    """Add ``{verb: card}`` to the level's goals; the card must exist and fit the verb."""
+    """Add ``{verb: card}`` to the level's goals; the card must exist and fit the verb (a goal the
+    level cannot meet yet is kept: the problems panel shows it)."""
     verb, card = verb.strip().lower(), card.strip()
     if verb not in GOAL_VERBS:
         raise FieldError("verb", f"a goal is slay, open or buy, not {verb!r}")
-    known = campaign.cards.get(card)
-    if known is None:
-        raise unknown_card(campaign, card, "card")
-    if verb == "slay" and not known.is_enemy:
-        raise FieldError("card", f"{card!r} is not an enemy: only enemies can be slain")
     level = campaign.levels[li]
     goal = Goal(verb, card)
+    refuse(goal_card_problems(goal, campaign.cards, ("levels", li, "goals", len(level.goals), verb), level=li))
     if goal in level.goals:
         return campaign
     return with_level(campaign, li, replace(level, goals=level.goals + (goal,)))
@@ -430,17 +423,11 @@ def remove_goal(campaign: Campaign, li: int, index: int) -> Campaign:
 # --------------------------------------------------------------------------- shop stock, chest contents
 
 
-def check_item_ids(campaign: Campaign, ids: Iterable[str], field: str = "items") -> tuple[str, ...]:
-    """Card ids a shop can sell or a chest can hold: known cards that are items (else FieldError)."""
-    out = []
-    for card_id in ids:
-        card = campaign.cards.get(card_id)
-        if card is None:
-            raise unknown_card(campaign, card_id, field)
-        if not card.is_item:
-            raise FieldError(field, f"{card_id!r} is {card.kind.value}, not an item")
-        out.append(card_id)
-    return tuple(out)
+def check_item_ids(campaign: Campaign, ids: Iterable[str]) -> tuple[str, ...]:
+    """Card ids a shop can sell or a chest can hold: known cards that are items (else RuleError)."""
+    ids = tuple(ids)
+    refuse(item_problems(ids, campaign.cards, ("items",)))
+    return ids
 
 
 def set_cell_items(campaign: Campaign, li: int, x: int, y: int, ids: Iterable[str]) -> Campaign:
@@ -459,15 +446,12 @@ def set_cell_items(campaign: Campaign, li: int, x: int, y: int, ids: Iterable[st
 def set_potions(campaign: Campaign, potions: Mapping[str, str]) -> Campaign:
     """Potion colour identities (colour -> effect); colours left out are fixed from the seed."""
     chosen = {c: e for c, e in potions.items() if e}
-    seen: dict[str, str] = {}
     for colour, effect in chosen.items():
         if colour not in POTION_COLOURS:
             raise ValueError(f"{colour!r} is not a potion colour ({', '.join(POTION_COLOURS)})")
         if effect not in POTION_EFFECTS:
             raise FieldError(colour, f"{effect!r} is not a potion effect ({', '.join(POTION_EFFECTS)})")
-        if effect in seen:
-            raise FieldError(colour, f"{seen[effect]} and {colour} potions both have the {effect} effect; each effect once")
-        seen[effect] = colour
+    refuse(potion_problems(chosen))
     ordered = {c: chosen[c] for c in POTION_COLOURS if c in chosen}
     if ordered == dict(campaign.potions):
         return campaign
@@ -505,21 +489,10 @@ def card_entry(campaign: Campaign, card_id: str, values: Mapping[str, object]) -
     if kind not in {k.value for k in CardKind}:
         raise FieldError("kind", f"the kind is one of {', '.join(k.value for k in CardKind)}")
     kind = CardKind(kind)
-    if base is not None and kind is not base.kind:
-        raise FieldError("kind", f"an override cannot change {card_id!r} from {base.kind.value} to {kind.value}")
-    if base is None and not given.get("name"):
-        raise FieldError("name", f"new card {card_id!r} needs a name")
     if "slot" in given and given["slot"] not in SLOTS:
         raise FieldError("slot", f"the slot is one of {', '.join(SLOTS)}")
     if "colour" in given and given["colour"] not in POTION_COLOURS:
         raise FieldError("colour", f"the colour is one of {', '.join(POTION_COLOURS)}")
-    if base is None and kind in (CardKind.ENEMY, CardKind.BOSS) and not {"attack", "health"} <= given.keys():
-        missing = "attack" if "attack" not in given else "health"
-        raise FieldError(missing, f"new {kind.value} {card_id!r} needs attack and health")
-    if base is None and kind in (CardKind.WEAPON, CardKind.ARMOUR) and "slot" not in given:
-        raise FieldError("slot", f"new {kind.value} {card_id!r} needs a slot")
-    if base is None and kind is CardKind.POTION and "colour" not in given:
-        raise FieldError("colour", f"new potion {card_id!r} needs a colour")
     for key, (lo, hi) in card_number_bounds().items():
         value = given.get(key)
         if key in given and (isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi):
@@ -527,11 +500,6 @@ def card_entry(campaign: Campaign, card_id: str, values: Mapping[str, object]) -
     for key in CARD_FLAGS:
         if key in given and not isinstance(given[key], bool):
             raise FieldError(key, f"{key} is true or false, not {given[key]!r}")
-    for i, text in enumerate(given.get("abilities", ())):
-        try:
-            parse_ability(text)
-        except AbilityError as exc:
-            raise FieldError(f"ability{i}", f"ability {i + 1} ({text!r}): {exc}") from None
     without = base if base is not None else CardDef(card_id, "", kind)
     entry: dict = {}
     for key in CARD_FIELDS:
@@ -543,6 +511,7 @@ def card_entry(campaign: Campaign, card_id: str, values: Mapping[str, object]) -
             entry[key] = value
     if base is None:
         entry["kind"] = kind.value
+    refuse(card_entry_problems(card_id, entry))
     return entry
 
 
@@ -600,20 +569,7 @@ def remove_card(campaign: Campaign, card_id: str) -> Campaign:
 def set_hero_checked(campaign: Campaign, character: str, items: Iterable[str], equipped: Iterable[str]) -> Campaign:
     """The hero's character, starting hand and equipment, checked against the campaign's cards."""
     items, equipped = tuple(items), tuple(equipped)
-    card = campaign.cards.get(character)
-    if card is None or card.kind is not CardKind.CHARACTER:
-        chars = sorted(c.id for c in campaign.cards.values() if c.kind is CardKind.CHARACTER)
-        raise FieldError("character", f"{character!r} is not a character ({', '.join(chars)})")
-    for field, ids in (("items", items), ("equipped", equipped)):
-        for card_id in ids:
-            known = campaign.cards.get(card_id)
-            if known is None:
-                raise unknown_card(campaign, card_id, field)
-            if not known.is_item and known.kind is not CardKind.ENEMY:
-                raise FieldError(field, f"{card_id!r} is {known.kind.value}; the hero can carry only items")
-    for card_id in equipped:
-        if campaign.cards[card_id].slot is None:
-            raise FieldError("equipped", f"{card_id!r} cannot be equipped: it has no equipment slot")
+    refuse(hero_problems(Hero(character, items, equipped), campaign.cards))
     if len(items) > 32:
         raise FieldError("items", "at most 32 starting items")
     if len(equipped) > 6:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
+from cardrogue.engine.format.checks import RuleError
 from cardrogue.engine.model.campaign import CHEST, POTION_COLOURS, POTION_EFFECTS, SHOP, Campaign, CardDef, CardKind
 
 from . import edits
@@ -21,6 +22,21 @@ if TYPE_CHECKING:
     from .app import EditorApp
 
 Change = Callable[[dict], Callable[[Campaign], Campaign]]
+
+
+def fields_of(path: tuple) -> tuple[str, ...]:
+    """The form fields a rule's JSON path may be about, the most precise first.
+
+    ``("hero", "items", 2)`` -> ``("items", "hero")``; ``("cards", "x", "abilities", 1)`` -> the
+    ``ability1`` field first.
+    """
+    names: list[str] = []
+    for i, part in enumerate(path):
+        if part == "abilities" and i + 1 < len(path) and isinstance(path[i + 1], int):
+            names.append(f"ability{path[i + 1]}")
+        if isinstance(part, str):
+            names.append(part)
+    return tuple(reversed(names))
 
 
 def plural(n: int, noun: str) -> str:
@@ -60,16 +76,18 @@ class Forms:
 
         self.app.push_screen(FormScreen(title, fields, validate=self._validator(change), note=note), done)
 
-    def _validator(self, change: Change) -> Callable[[dict], tuple[str, str | None] | None]:
+    def _validator(self, change: Change) -> Callable[[dict], tuple[str, tuple[str, ...]] | None]:
         """A form's check: the edit its values make, tried on the campaign; a refusal and its field."""
 
-        def validate(values: dict) -> tuple[str, str | None] | None:
+        def validate(values: dict) -> tuple[str, tuple[str, ...]] | None:
             try:
                 change(values)(self.campaign)
             except FieldError as exc:
-                return str(exc), exc.field
+                return str(exc), (exc.field,)
+            except RuleError as exc:
+                return exc.diagnostic.message, fields_of(exc.diagnostic.path)
             except ValueError as exc:
-                return str(exc), None
+                return str(exc), ()
             return None
 
         return validate

@@ -84,15 +84,15 @@ class FormScreen(ModalScreen[dict | None]):
     set) and bools. Enter in a text field, or ctrl+s anywhere, is OK; on a list or a checkbox enter
     and space open the list or tick the box, as Textual's widgets do.
 
-    With ``validate``, OK first asks it about the values: a refusal it returns, ``(message, field)``,
-    is shown under that field (under the form when the field is None) and the field gets the focus;
-    the form stays open, so the author can fix it.
+    With ``validate``, OK first asks it about the values: a refusal it returns, ``(message, fields)``,
+    is shown under the first of ``fields`` the form has (under the form when it has none of them)
+    and that field gets the focus; the form stays open, so the author can fix it.
     """
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel"), Binding("ctrl+s", "ok", "OK")]
 
     def __init__(self, title: str, fields: list[tuple[str, str, FieldValue]], *,
-                 validate: Callable[[dict], tuple[str, str | None] | None] | None = None, note: str = "") -> None:
+                 validate: Callable[[dict], tuple[str, tuple[str, ...]] | None] | None = None, note: str = "") -> None:
         super().__init__()
         self.title_text = title
         self.fields = fields  # (name, label, value)
@@ -143,12 +143,13 @@ class FormScreen(ModalScreen[dict | None]):
         if refusal is None:
             self.dismiss(values)
             return
-        message, field = refusal
-        known = field is not None and any(name == field for name, _, _ in self.fields)
-        label = self.query_one(f"#form-error-{field}" if known else "#form-error", Label)
+        message, about = refusal
+        names = [name for name, _, _ in self.fields]
+        field = next((f for f in about if f in names), None)
+        label = self.query_one(f"#form-error-{field}" if field else "#form-error", Label)
         label.update(f"[b red]✗[/] {escape(message)}")
         label.add_class("-shown")
-        if known:
+        if field:
             self.query_one(f"#form-{field}").focus()
         label.scroll_visible(animate=False)
 

@@ -17,7 +17,7 @@ import hashlib
 import json
 from typing import Any
 
-from ..model.campaign import Campaign, CardDef, Cell, Level
+from ..model.campaign import Campaign, CardDef, Cell, Level, row_major
 
 _KEY_ORDER = [
     "$schema", "format", "id", "title", "author", "description", "kind", "rules", "seed",
@@ -102,8 +102,8 @@ def cell_to_dict(cell: Cell, level_id: str) -> dict:
         d["id"] = cell.id
     if cell.to is not None:
         d["to"] = cell.to
-    if cell.exit:
-        d["exit"] = True
+    if cell.exit is not False:  # a draft keeps a value the schema refuses, to be saved as it was
+        d["exit"] = cell.exit
     if cell.stock:
         d["stock"] = list(cell.stock)
     if cell.contents:
@@ -129,7 +129,7 @@ def level_to_dict(level: Level) -> dict:
     d["height"] = level.height
     if level.goals:
         d["goals"] = [{g.verb: g.card} for g in level.goals]
-    d["cells"] = [cell_to_dict(c, level.id) for c in sorted(level.cells, key=lambda c: (c.y, c.x))]
+    d["cells"] = [cell_to_dict(c, level.id) for c in sorted(level.cells, key=row_major)]
     return d
 
 
@@ -145,8 +145,8 @@ def campaign_to_dict(campaign: Campaign, *, schema_ref: str | None = None) -> di
     d["kind"] = campaign.kind
     d["rules"] = campaign.rules
     d["seed"] = campaign.seed
-    if campaign.allow_ladder_cycles:
-        d["allow_ladder_cycles"] = True
+    if campaign.allow_ladder_cycles is not False:
+        d["allow_ladder_cycles"] = campaign.allow_ladder_cycles
     if campaign.par is not None:
         d["par"] = {"turns": campaign.par.turns}
         if campaign.par.health is not None:

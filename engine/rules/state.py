@@ -17,12 +17,15 @@ turn sequence is in :mod:`.combat`, items, the shop and potions in :mod:`.items`
 from __future__ import annotations
 
 from array import array
+from typing import Callable
 
-from ..model.campaign import KEY, Campaign, CardKind
+from ..model.campaign import DIRECTION_INDEX, KEY, Campaign, CardKind
 from .actions import END, FLIP, MOVE, SPELL, Action, ActionError, Chance
 from .combat import CombatRules
+from .fields import NAMES, clone_function, key_function
 from .items import ItemRules
-from .phases import CHOOSE_TELEPORT, COMBAT, DEAD, DONE, MOVING, STEP1, WON
+from .phases import CHOOSE_TELEPORT, COMBAT, DEAD, DONE, MOVING, SHOPPING, STEP1, WON
+from .view import StateView
 from .tables import (
     ARTIFACT,
     CHEST_TILE,
@@ -33,6 +36,7 @@ from .tables import (
     LADDER,
     PICKUP,
     PLAIN,
+    SHOP_TILE,
     TRAP,
     UP,
     Dungeon,
@@ -54,15 +58,8 @@ def dungeon_for(campaign: Campaign) -> Dungeon:
 class GameState(CombatRules, ItemRules):
     """One moment of a story-mode run (single player, rulebook v1.1.2 or v1.0)."""
 
-    # faces: a byte per cell (DOWN, UP, CLEARED); draws: ((cell, dice drawn from its card's stream), ...)
-    # in cell order, cells with none left out; foes: enemy cell -> (health, poison, paralysed, attack).
-    __slots__ = (
-        "d", "log", "level", "pos", "health", "gold", "turn", "hand", "equip", "stats",
-        "atk_bonus", "max_bonus", "poison", "antidote", "paralysed", "cooldown",
-        "faces", "draws", "foes", "visitors", "bought", "identified",
-        "phase", "moves", "pure", "repeated", "moved", "pending_level", "deferred", "subject",
-        "todo", "awaiting", "chance", "fight", "outcome",
-    )
+    # Every field, with how clone() and key() treat it, is listed once in .fields.
+    __slots__ = NAMES
 
     # ------------------------------------------------------------------ construction
 
@@ -101,58 +98,10 @@ class GameState(CombatRules, ItemRules):
         s._start_phase()
         return s
 
-    def clone(self) -> "GameState":
-        # One plain assignment per field: the solver clones once per generated state, and
-        # multi-target assignments build and unpack a tuple each.
-        s = object.__new__(GameState)
-        s.d = self.d
-        s.log = self.log[:] if self.log is not None else None
-        s.level = self.level
-        s.pos = self.pos
-        s.health = self.health
-        s.gold = self.gold
-        s.turn = self.turn
-        s.hand = self.hand
-        s.equip = self.equip
-        s.stats = self.stats
-        s.atk_bonus = self.atk_bonus
-        s.max_bonus = self.max_bonus
-        s.poison = self.poison
-        s.antidote = self.antidote
-        s.paralysed = self.paralysed
-        s.cooldown = self.cooldown
-        s.faces = self.faces[:]
-        s.draws = self.draws
-        s.foes = self.foes.copy() if self.foes else {}
-        s.visitors = self.visitors.copy() if self.visitors else {}
-        s.bought = self.bought
-        s.identified = self.identified
-        s.phase = self.phase
-        s.moves = self.moves
-        s.pure = self.pure
-        s.repeated = self.repeated
-        s.moved = self.moved
-        s.pending_level = self.pending_level
-        s.deferred = self.deferred
-        s.subject = self.subject
-        s.todo = self.todo
-        s.awaiting = self.awaiting
-        s.chance = self.chance
-        s.fight = self.fight
-        s.outcome = self.outcome
-        return s
-
-    def key(self) -> tuple:
-        """A canonical hashable value of everything that affects the future (not the log)."""
-        return (
-            self.level, self.pos, self.health, self.gold, self.turn, self.hand, self.equip,
-            self.atk_bonus, self.max_bonus, self.poison, self.antidote, self.paralysed, self.cooldown,
-            bytes(self.faces), self._draw_counts(),
-            tuple(sorted(self.foes.items())) if self.foes else (),
-            tuple(sorted(self.visitors.items())) if self.visitors else (),
-            self.bought, self.identified, self.phase, self.moves, self.pure, self.repeated, self.moved,
-            self.pending_level, self.deferred, self.subject, self.todo, self.awaiting, self.fight, self.outcome,
-        )
+    # clone() and key() are generated from .fields.FIELDS below the class (plain code, no loop:
+    # the solver calls both once per generated state).
+    clone: Callable[["GameState"], "GameState"]
+    key: Callable[["GameState"], tuple]
 
     def _draw_counts(self) -> bytes:
         """The dice drawn from every cell's stream, as the checkpoints of replays hash them: a 32-bit
@@ -206,24 +155,23 @@ class GameState(CombatRules, ItemRules):
         """(turns, health): fewer turns is better, then more health (DESIGN: Score)."""
         return self.turn, self.health
 
+    def view(self) -> "StateView":
+        """The read-only, typed view of this state that screens, tools and tests read (see :mod:`.view`)."""
+        return StateView(self)
+
     def summary(self) -> dict:
         """What a player sees of the hero and the run, as plain values (for the CLI and tools)."""
-        from ..model.campaign import POTION_COLOURS
-        from .tables import SLOTS
-
-        level = self.d.campaign.levels[self.level]
-        foes = []
-        for _, e in self.adjacent_enemies():
-            health = self._foe(e)[0]
-            foes.append({"card": self.d.card[e].id, "at": list(self.d.pos_of[e]), "health": health,
-                         "max_health": self.d.card[e].health})
+        v = StateView(self)
+        hero = v.hero
         return {
-            "turn": self.turn, "outcome": self.outcome, "level": level.id, "at": list(self.position),
-            "health": self.health, "max_health": self.max_health, "gold": self.gold,
-            "attack_modifier": self.stats.attack_roll + self.atk_bonus,
-            "hand": list(self.hand), "equipped": {slot: c for slot, c in zip(SLOTS, self.equip) if c},
-            "poisoned": self.poison, "paralysed": self.paralysed, "in_combat": self.in_combat, "enemies": foes,
-            "identified": {c: self.d.potions[c] for i, c in enumerate(POTION_COLOURS) if self.identified >> i & 1},
+            "turn": v.turn, "outcome": v.outcome, "level": v.level.id, "at": list(hero.at),
+            "health": hero.health, "max_health": hero.max_health, "gold": hero.gold,
+            "attack_modifier": hero.attack_modifier,
+            "hand": list(hero.hand), "equipped": {slot: c for slot, c in hero.equipment if c},
+            "poisoned": hero.poison, "paralysed": hero.paralysed, "in_combat": v.in_combat,
+            "enemies": [{"card": f.card.id, "at": list(f.at), "health": f.health, "max_health": f.max_health}
+                        for f in v.foes],
+            "identified": dict(v.known_potions),
         }
 
     def face(self, x: int, y: int, level: int | None = None) -> int | None:
@@ -303,7 +251,7 @@ class GameState(CombatRules, ItemRules):
             for dr, j in enumerate(d.flip_to[pos]):
                 if j >= 0 and faces[j] == DOWN:
                     out.append(FLIP[dr])
-        if phase == COMBAT:
+        if phase == COMBAT or phase == SHOPPING:
             out.extend(self._combat_actions())
         elif (phase == STEP1 or phase == MOVING) and self._may_move():
             for dr, j in d.neighbours[pos]:
@@ -313,7 +261,7 @@ class GameState(CombatRules, ItemRules):
             grid = d.grid_to[pos]
             out.extend(SPELL[dr] for dr in range(4) if grid[dr] >= 0 and self._may_enter(grid[dr]))
         self._item_actions(out)
-        if phase != COMBAT:
+        if phase != COMBAT and phase != SHOPPING:
             out.append(END)
         return out
 
@@ -534,12 +482,23 @@ class GameState(CombatRules, ItemRules):
         else:
             self.phase = STEP1
 
-    def _step_settle(self) -> None:
-        """Step 3, interact: moving (or flipping) next to an enemy starts combat now."""
-        if (self.phase == STEP1 or self.phase == MOVING) and self._engaged():
-            self.phase = COMBAT
+    def _step_settle(self, moved_here: bool = False) -> None:
+        """Step 3, interact: moving, flipping or fleeing next to an enemy starts combat now.
+
+        A hero who moved (or fled) onto a shop first has step 2's "If he moves onto a SHOP, he
+        may BUY and SELL with the shopkeeper": the SHOPPING phase, until an attack, a flee or a
+        throw begins combat. (DONE is reached here only by a flee: "moves adjacent to another
+        enemy, the player reenters combat".)
+        """
+        phase = self.phase
+        if (phase == STEP1 or phase == MOVING or phase == DONE) and self._engaged():
             self.pure = False
-            self._say("An enemy is on an adjacent tile: combat begins.")
+            if moved_here and self.faces[self.pos] == UP and self.d.kind[self.pos] == SHOP_TILE:
+                self.phase = SHOPPING
+                self._say("An enemy is on an adjacent tile: buy and sell first; combat begins with an attack, a flee or a throw.")
+            else:
+                self.phase = COMBAT
+                self._say("An enemy is on an adjacent tile: combat begins.")
 
     def _resume_after_combat(self) -> None:
         """SLAYING AN ENEMY: resume at step 2 if the hero has not moved this turn, else at step 4."""
@@ -551,7 +510,7 @@ class GameState(CombatRules, ItemRules):
         """Standard turn sequence, step 1: flip a face-down card at the end of one of the tile's paths."""
         if self.phase != STEP1 and self.phase != COMBAT:
             return False
-        dr = "NESW".find(action.arg)
+        dr = DIRECTION_INDEX[action.arg]
         j = self.d.flip_to[self.pos][dr]
         if j < 0 or self.faces[j] != DOWN:
             return False
@@ -575,7 +534,7 @@ class GameState(CombatRules, ItemRules):
         """Standard turn sequence, step 2: move onto an ADJACENT TILE (twice when only moving, +X MOVEMENT)."""
         if (self.phase != STEP1 and self.phase != MOVING) or not self._may_move():
             return False
-        dr = "NESW".find(action.arg)
+        dr = DIRECTION_INDEX[action.arg]
         j = self.d.adjacent[self.pos][dr]
         if j < 0 or not self._may_enter(j):
             return False
@@ -588,7 +547,7 @@ class GameState(CombatRules, ItemRules):
         self.phase, self.moved, self.pos = MOVING, True, j
         if self.log is not None:
             self._say("Moves {} to {}.", action.arg, self.where(j))
-        self._then((GameState._step_settle,))
+        self._then((GameState._step_settle, True))
         self._arrive(j)
         return True
 
@@ -666,7 +625,7 @@ class GameState(CombatRules, ItemRules):
                 return
 
     def _act_end(self, action: Action) -> bool:
-        if self.phase == COMBAT or self.phase == CHOOSE_TELEPORT:
+        if self.phase == COMBAT or self.phase == CHOOSE_TELEPORT or self.phase == SHOPPING:
             return False
         self._say("Ends turn {}.", self.turn)
         self._end_turn_now()
@@ -684,7 +643,7 @@ class GameState(CombatRules, ItemRules):
         """Project: the mage's SPELL: MOVE TO ANY ADJACENT TILE, then COOLDOWN: N TURNS."""
         if not self.stats.spell_cooldown or self.cooldown:
             return False
-        j = self.d.grid_to[self.pos]["NESW".find(action.arg)]
+        j = self.d.grid_to[self.pos][DIRECTION_INDEX[action.arg]]
         if j < 0 or not self._may_enter(j):
             return False
         self.cooldown = self.stats.spell_cooldown + 1
@@ -709,6 +668,11 @@ class GameState(CombatRules, ItemRules):
             out.append(j)
         return out
 
+
+GameState.clone = clone_function(GameState)
+GameState.clone.__doc__ = "An independent copy (its log copied too); its ``key()`` equals this state's."
+GameState.key = key_function()
+GameState.key.__doc__ = "A canonical hashable value of everything that affects the future (not the log)."
 
 _HANDLERS = {
     "flip": GameState._act_flip,

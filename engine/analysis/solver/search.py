@@ -1,0 +1,324 @@
+"""The A* loop: best-first on ``turn + h``, with the health tiebreak among minimum-turn finishes."""
+
+from __future__ import annotations
+
+import gc
+import heapq
+import threading
+import time
+from collections import Counter
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from ...chance.resolvers import FatedResolver
+from ...model.campaign import DIRECTION_INDEX, Campaign
+from ...rules.actions import Action
+from ...rules.state import DEAD, WON, GameState
+from ...rules.tables import CLEARED, ENEMY, TRAP
+from .bounds import HealthCeiling, relaxation
+from .budget import Budget, Deadline
+from .dominance import ExactTable, Fronts
+from .packing import cleared_bits, left_behind, merge_ranges, pack, resident_bytes, unpack
+from .result import INF, SOLVED, UNKNOWN, UNSOLVABLE, Progress
+
+REPORT_EVERY = 0.2  # seconds between two progress reports
+CEILING_SECONDS = 0.5  # the most a cut tiebreak spends bounding what it left open
+
+
+@contextmanager
+def collector_paused():
+    """Pause Python's cyclic garbage collector for the duration of a search.
+
+    A search allocates hundreds of thousands of states, tuples and lists, none of them in
+    reference cycles, and keeps most of them alive (the heap, the fronts): the collector's
+    passes over that growing heap find nothing and cost a fifth of the search's time
+    (benchmarks/RESULTS.md). Reference counting still frees everything as usual.
+
+    On the way out, what the search left alive is moved to the oldest generation (freeze, then
+    unfreeze) rather than left in the youngest, whose next collection would scan all of it at
+    once; the oldest is collected on the collector's usual schedule.
+
+    The collector is the whole process's, so only a search on the main thread (the CLI, the
+    benchmarks) pauses it; a search in a worker thread, like the editor's, runs with it as it is.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield  # the collector is process-wide: a search in a worker (the editor's F6) leaves it to the app
+        return
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if gc.get_freeze_count() == 0:  # never undo a freeze made by someone else
+            gc.freeze()
+            gc.unfreeze()
+        if enabled:
+            gc.enable()
+
+
+@dataclass
+class Trace:
+    """What an exhausted search saw, to explain an unsolvable verdict."""
+
+    deaths: Counter = field(default_factory=Counter)  # cause -> count
+    slain: set = field(default_factory=set)  # enemy cells slain in some state
+    foe_low: dict = field(default_factory=dict)  # enemy cell -> least health it was left with
+    goals_met: set = field(default_factory=set)  # levels whose goals were met in some state
+    deepest: int = 0
+    max_gold: int = 0
+
+
+class Search:
+    """A* over engine states. ``reference=True`` turns the heuristic and dominance off (uniform-cost
+    search with an exact-key table): slow, obviously correct, for cross-checking the fast search.
+
+    The search runs in two stages. Until the first finish is popped it looks for the par's turns
+    (A* on ``turn + h``); that finish proves them, and is the witness. Then the health tiebreak
+    keeps popping states with ``f = par`` whose health ceiling beats the best finish so far, on its
+    own share of the budget (``Budget.health_seconds``). A cut tiebreak leaves ``health_ceiling``,
+    a sound upper bound on the health any minimum-turn finish can have, and ``unproven``, the open
+    lines that might still reach more than the best finish.
+    """
+
+    def __init__(self, campaign: Campaign, level: int, campaign_mode: bool, budget: Budget,
+                 reference: bool = False, deadline: Deadline | None = None, progress=None) -> None:
+        self.campaign, self.level, self.campaign_mode, self.budget = campaign, level, campaign_mode, budget
+        self.deadline = deadline or budget.start()
+        self.progress = progress
+        self.reference = reference
+        self.resolver = FatedResolver(campaign)
+        self.root = GameState.new(campaign, level, log=False)
+        self.root.resolve(self.resolver)
+        self.d = self.root.d
+        self.relax = relaxation(campaign, self.d)
+        self.fronts = ExactTable() if reference else Fronts(campaign)
+        self.trace = Trace(deepest=level)
+        self.expanded = self.generated = self.stored = 0
+        self.seconds = self.turns_seconds = 0.0
+        self.stop_reason = ""  # why the search stopped early: "time", "states" or "memory" ("": it did not)
+        self.memory = 0  # bytes the process grew by during the search (resident set)
+        self.health_ceiling: int | None = None
+        self.unproven = 0
+        self.forget = left_behind(self.d)
+        self.ceiling = HealthCeiling(campaign, self.d, self.relax.health_cap, self.forget, campaign_mode)
+        if reference:
+            self.forget = ((),) * len(self.forget)
+
+    def finish_turn(self, s: GameState) -> int | None:
+        """The turn in which ``s`` finished the task (None: not finished)."""
+        if s.outcome == WON:
+            return s.turn
+        if not self.campaign_mode and s.level != self.level:
+            return s.turn - 1  # the ladder was taken in the turn before the new level's first
+        return None
+
+    def run(self) -> tuple[str, object, int | None, int | None, bool]:
+        """(verdict, witness node id, turns, health, health exact)."""
+        with collector_paused():
+            return self._run()
+
+    def _report(self, stage: str, expanded: int, generated: int, best) -> None:
+        if self.progress is not None:
+            turns, health, node = best if best is not None else (None, None, 0)
+            self.progress(Progress(stage, expanded, generated, self.deadline.elapsed(), turns, health,
+                                   tuple(self.actions(node)) if stage == "health" and node else ()))
+
+    def _run(self) -> tuple[str, object, int | None, int | None, bool]:
+        start = time.perf_counter()
+        stage_deadline = self.deadline
+        rss0 = resident_bytes()
+        max_memory = self.budget.max_memory
+        next_report = start + REPORT_EVERY
+        relax, fronts, resolver, trace, d = self.relax, self.fronts, self.resolver, self.trace, self.d
+        cm = self.campaign_mode
+        root = self.root
+        bound = _no_bound if self.reference else relax.bound_masked
+        ceiling = _no_ceiling if self.reference else self.ceiling.bound
+        mask = relax.mask
+        m0 = mask(root)
+        h0 = bound(root, cm, m0)
+        self.parents: list = [(-1, None)]
+        if h0 == INF:
+            return UNSOLVABLE, None, None, None, True
+        entry = fronts.admit(root)
+        # Heap entries: (f, h, -health, node, packed state, front entry, the state's face-down mask for its
+        # children's hint). The state is kept packed (packing.pack) and rebuilt when popped.
+        heap = [(root.turn + h0, h0, -root.health, 0, pack(root, entry[5]), entry, m0)]
+        best = None  # (turns, health, node)
+        counter = 0
+        level_enemies = [j for j in range(len(d.cells)) if d.kind[j] == ENEMY]
+        # Enemies not yet seen slain in an admitted state, and their cells as bits of the faces read as one integer.
+        unslain = [e for e in level_enemies if e not in trace.slain]
+        unslain_bits = cleared_bits(unslain, len(d.cells))
+        goal_levels = [li for li in range(len(d.goals)) if d.goals[li]]
+        max_states = self.budget.max_states
+        exhausted = True
+        finish_turn = self.finish_turn
+        resets = merge_ranges(self.forget)
+        forgotten = tuple(frozenset(j for lo, hi, _ in ranges for j in range(lo, hi)) for ranges in self.forget)
+        parents = self.parents
+        actions_seen: dict = {}  # one Action object per distinct action, shared by every parents entry
+        admit = fronts.admit
+        heappush, heappop = heapq.heappush, heapq.heappop
+        low = trace.foe_low
+        expanded = generated = 0
+        self._report("turns", 0, 0, None)
+        while heap:
+            f, h, neg_health, node, packed, entry, hint = heappop(heap)
+            if not entry[4]:
+                continue
+            s_faces = entry[5]  # bytes(s.faces), made when s was admitted
+            if best is not None and f > best[0]:
+                break
+            s = unpack(packed, d)
+            done = finish_turn(s)
+            if done is not None:
+                if best is None:
+                    self.turns_seconds = time.perf_counter() - start
+                    # The turns are proven: the tiebreak runs on its own share of what is left.
+                    stage_deadline = self.deadline.within(self.budget.health_seconds)
+                if best is None or -neg_health > best[1]:
+                    best = (done, -neg_health, node)
+                    if best[1] >= relax.health_cap:
+                        break
+                    self._report("health", expanded, generated, best)
+                continue
+            if best is not None and ceiling(s, best[0]) <= best[1]:
+                continue  # the tiebreak: this line cannot end with more health
+            if expanded & 255 == 0:
+                # Every limit is looked at here, once per 256 expansions.
+                if stage_deadline.expired():
+                    self.stop_reason = "time"
+                elif max_memory is not None and resident_bytes() - rss0 > max_memory:
+                    self.stop_reason = "memory"
+                elif self.progress is not None and time.perf_counter() > next_report:
+                    next_report = time.perf_counter() + REPORT_EVERY
+                    self._report("turns" if best is None else "health", expanded, generated, best)
+            if expanded >= max_states:
+                self.stop_reason = "states"
+            if self.stop_reason:
+                exhausted = False
+                heappush(heap, (f, h, neg_health, node, packed, entry, hint))  # still open
+                break
+            expanded += 1
+            if goal_levels and s.level not in trace.goals_met and d.goals[s.level] and s.goals_met():
+                trace.goals_met.add(s.level)
+            level = s.level
+            for action in s.legal_actions():
+                c = s.clone()
+                c.advance(action, resolver)
+                generated += 1
+                if c.foes:  # before a death too: a blow that wounds the enemy and then loses the fight counts
+                    for e, foe in c.foes.items():
+                        if foe[0] < low.get(e, INF):
+                            low[e] = foe[0]
+                if c.outcome == DEAD:
+                    self._note_death(s, c, action)
+                    continue
+                reset = resets[c.level]
+                if reset:
+                    faces = c.faces
+                    for lo, hi, initial in reset:
+                        faces[lo:hi] = initial
+                    draws = c.draws
+                    if draws:
+                        gone = forgotten[c.level]
+                        if any(cell in gone for cell, _ in draws):
+                            c.draws = tuple(p for p in draws if p[0] not in gone)
+                if c.level > trace.deepest:
+                    trace.deepest = c.level
+                if c.gold > trace.max_gold:
+                    trace.max_gold = c.gold
+                new_faces = c.faces != s_faces
+                e_entry = admit(c, None if new_faces else s_faces)  # unchanged faces: no new bytes to hash
+                if e_entry is None:
+                    continue
+                fin = finish_turn(c)
+                if fin is not None:
+                    ch, fc, mc = 0, fin, None
+                else:
+                    # Only a flip turns a card face up (tests/test_engine_properties.py), so any other
+                    # action on the same level leaves the parent's mask (and its cached hash) as it was.
+                    same_level = c.level == level
+                    mc = hint if same_level and action.verb != "flip" else mask(c)
+                    ch = bound(c, cm, mc, hint if same_level else None)
+                    if ch == INF:
+                        continue
+                    fc = c.turn + ch
+                # Enemies seen slain in a state the search keeps, for an unsolvable verdict's reason. A
+                # state whose faces equal its parent's is covered by the parent (the root has none cleared).
+                if new_faces and unslain_bits and int.from_bytes(e_entry[5], "big") & unslain_bits:
+                    for e in unslain:
+                        if c.faces[e] == CLEARED:
+                            trace.slain.add(e)
+                    unslain = [e for e in unslain if e not in trace.slain]
+                    unslain_bits = cleared_bits(unslain, len(d.cells))
+                counter += 1
+                parents.append((node, actions_seen.setdefault(action, action)))
+                heappush(heap, (fc, ch, -c.health, counter, pack(c, e_entry[5]), e_entry, mc))
+        self.expanded, self.generated, self.stored = expanded, generated, counter + 1
+        self.memory = max(0, resident_bytes() - rss0)
+        self.seconds = time.perf_counter() - start
+        if best is not None:
+            health_exact = exhausted or not self.stop_reason or best[1] >= relax.health_cap
+            if not health_exact:
+                self.health_ceiling, self.unproven = self._open_ceiling(heap, best)
+                health_exact = self.unproven == 0
+            return SOLVED, best[2], best[0], best[1], health_exact
+        return (UNSOLVABLE if exhausted else UNKNOWN), None, None, None, True
+
+    def _open_ceiling(self, heap: list, best: tuple) -> tuple[int, int]:
+        """(a sound upper bound on the health of any minimum-turn finish, open lines that may beat the best).
+
+        Every finish in ``best[0]`` turns comes from a state still open with ``f = best[0]``: the most
+        any of them can reach is the largest health ceiling among them. Reading them all is bounded:
+        past ``CEILING_SECONDS`` the static cap (the most health the hero can ever have) stands in.
+        """
+        turns, health, _ = best
+        cap = self.relax.health_cap
+        top, unproven = health, 0
+        until = time.perf_counter() + CEILING_SECONDS
+        d, ceiling, finish_turn = self.d, self.ceiling.bound, self.finish_turn
+        for i, (f, _, neg_health, _, packed, entry, _) in enumerate(heap):
+            if f > turns or not entry[4]:
+                continue
+            if i & 255 == 0 and time.perf_counter() > until:
+                return cap, sum(1 for e in heap if e[0] <= turns and e[5][4] and -e[2] < cap)
+            s = unpack(packed, d)
+            most = -neg_health if finish_turn(s) is not None else ceiling(s, turns)
+            if most > health:
+                unproven += 1
+                top = max(top, most)
+        return min(top, cap), unproven
+
+    def _note_death(self, s: GameState, c: GameState, action: Action) -> None:
+        foes = [e for _, e in s.adjacent_enemies()] or [e for _, e in c.adjacent_enemies()]
+        if foes:
+            for e in foes:
+                self.trace.deaths[("enemy", e)] += 1
+            return
+        target = c.pos
+        if action.verb == "flip":
+            target = self.d.flip_to[s.pos][DIRECTION_INDEX[action.arg]]
+        if self.d.kind[target] == TRAP:
+            self.trace.deaths[("trap", target)] += 1
+        else:
+            self.trace.deaths[("other", c.pos)] += 1
+
+    def actions(self, node: int) -> list[str]:
+        out = []
+        while node > 0:
+            node, action = self.parents[node]
+            out.append(str(action))
+        return out[::-1]
+
+
+
+def _no_bound(s: GameState, campaign_mode: bool, mask=None, hint=None) -> int:
+    return 0
+
+
+
+def _no_ceiling(s: GameState, finish: int) -> float:
+    return INF
+
