@@ -14,17 +14,19 @@ from __future__ import annotations
 import sys
 from functools import reduce
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.markup import escape
 from textual.containers import Horizontal, Vertical
+from textual.filter import LineFilter
+from textual.notifications import SeverityLevel
 from textual.widgets import Footer, Header, TabbedContent, TabPane
 
 from cardrogue.engine.format.diagnostics import Diagnostic, Severity
 from cardrogue.engine.model.campaign import Campaign, Direction
+from cardrogue.engine.printable import printable
 
 from . import edits
 from .checking import Checker, markers
@@ -33,6 +35,7 @@ from .document import Document, Where
 from .file_flows import FileFlows
 from .files import OpenError, default_document, is_protected, new_document, open_document
 from .forms import Forms
+from .shown import NO_RAW_CONTROLS, markup
 from .messages import CardChosen, CellFieldEdited, CursorMoved, LevelChosen, PaintCell, ProblemChosen, StoryEdited
 from .solving import SolveFlow
 from .widgets.dialogs import HelpScreen
@@ -167,8 +170,16 @@ class EditorApp(App[int]):
         if check:
             self._start_checks()
 
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        return [*super().get_line_filters(), NO_RAW_CONTROLS]
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        """Every notification is plain text: they name files, levels and cards (``markup`` is ignored)."""
+        super().notify(printable(message), title=printable(title), severity=severity, timeout=timeout, markup=False)
+
     def update_title(self) -> None:
-        self.sub_title = f"{self.doc.name}{' ●' if self.doc.dirty else ''}"
+        self.sub_title = printable(f"{self.doc.name}{' ●' if self.doc.dirty else ''}")
 
     def _show_level_list(self) -> None:
         c = self.campaign
@@ -183,7 +194,7 @@ class EditorApp(App[int]):
         cell = level.cell_at(x, y)
         card = self.campaign.cards.get(cell.card) if cell else None
         colour = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
-        problems = [f"[{colour[d.severity]}]{d.code}: {escape(d.message)}[/]" for d in self.diagnostics
+        problems = [markup(f"[{colour[d.severity]}]$code: $message[/]", code=d.code, message=d.message) for d in self.diagnostics
                     if d.level == self.level_index and d.cell == (x, y)]
         self.query_one(Inspector).show(x, y, cell, card, problems)
 
@@ -451,7 +462,7 @@ class EditorApp(App[int]):
 
     @on(CardChosen)
     def _card_chosen(self, message: CardChosen) -> None:
-        self.sub_title = f"{self.doc.name}{' ●' if self.doc.dirty else ''}  brush: {message.card}"
+        self.sub_title = printable(f"{self.doc.name}{' ●' if self.doc.dirty else ''}  brush: {message.card}")
 
     @on(ProblemChosen)
     def _problem_chosen(self, message: ProblemChosen) -> None:
@@ -521,7 +532,7 @@ def run_editor(path: Path | None = None) -> int:
         doc = default_document()
     elif not path.exists():
         if is_protected(path) or not path.expanduser().absolute().parent.is_dir():
-            print(f"{path}: cannot create a campaign there", file=sys.stderr)
+            print(printable(f"{path}: cannot create a campaign there"), file=sys.stderr)
             return 2
         doc = new_document(path)
     else:
@@ -529,7 +540,7 @@ def run_editor(path: Path | None = None) -> int:
             doc = open_document(path)
         except OpenError as exc:
             for diag in exc.result.diagnostics:
-                print(diag.render(), file=sys.stderr)
+                print(printable(diag.render()), file=sys.stderr)
             return 2
     result = EditorApp(doc).run()
     return result if isinstance(result, int) else 0

@@ -85,7 +85,7 @@ class Forms:
             except FieldError as exc:
                 return str(exc), (exc.field,)
             except RuleError as exc:
-                return exc.diagnostic.message, fields_of(exc.diagnostic.path)
+                return str(exc), fields_of(exc.diagnostic.path)
             except ValueError as exc:
                 return str(exc), ()
             return None

@@ -18,25 +18,27 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Markdown, RichLog, Static
 
 from cardrogue.engine.model.campaign import Campaign, Direction
+from cardrogue.engine.printable import printable
 from cardrogue.engine.rules.actions import Action
 from cardrogue.engine.rules.view import Face, StateView, Tile
 
+from ..shown import content, text as shown_text
 from .run import PlayRun, RunResult, campaign_par, default_player, finish
 from .widgets import ActionMenu, BoardView, EnemyPanel, HeroPanel
 
 
 def _log_line(line: str) -> Text:
     if line.startswith("Turn ") and line.endswith("."):
-        return Text(line, "bold cyan")
+        return shown_text(line, "bold cyan")
     if "Victory" in line:
-        return Text(line, "bold green")
+        return shown_text(line, "bold green")
     if "died" in line or "loses" in line:
-        return Text(line, "red")
+        return shown_text(line, "red")
     if "rolls" in line:
-        return Text(line, "yellow")
+        return shown_text(line, "yellow")
     if "heals" in line:
-        return Text(line, "green")
-    return Text(line)
+        return shown_text(line, "green")
+    return shown_text(line)
 
 
 def why_not(view: StateView, direction: Direction) -> str:
@@ -153,7 +155,7 @@ class PlayerScreen(Screen[RunResult | None]):
         view = self.view
         level = view.level
         board = self.query_one(BoardView)
-        board.border_title = f"{level.title or level.id}"
+        board.border_title = content(level.title or level.id)
         dice = "" if self.run.dice_seed is None else f" · random dice, seed {self.run.dice_seed}"
         board.border_subtitle = f"turn {view.turn}{dice}"
         board.show(view)
@@ -190,14 +192,14 @@ class PlayerScreen(Screen[RunResult | None]):
             place = (view.level_index, cell.x, cell.y)
             if cell.inscription and place not in self._seen:
                 self._seen.add(place)
-                log.write(Text(f"✎ Inscription at {cell.x},{cell.y}: {cell.inscription}", "italic bright_magenta"))
+                log.write(shown_text(f"✎ Inscription at {cell.x},{cell.y}: {cell.inscription}", "italic bright_magenta"))
                 self._inscribe(cell.inscription)
 
     def _inscribe(self, text: str | None) -> None:
         """The latest inscription revealed, under the board (hidden when there is none)."""
         line = self.query_one("#inscription", Static)
         line.display = text is not None
-        line.update(Text.assemble(("✎ ", "bright_magenta"), (text, "italic")) if text else "")
+        line.update(Text.assemble(("✎ ", "bright_magenta"), shown_text(text, "italic")) if text else "")
 
     # ------------------------------------------------------------------ playing
 
@@ -248,7 +250,7 @@ class PlayerScreen(Screen[RunResult | None]):
     def _hint(self, text: str) -> None:
         """One short-lived hint at a time: a new one replaces the last."""
         self.app.clear_notifications()
-        self.notify(text, timeout=3)
+        self.notify(printable(text), timeout=3, markup=False)
 
     def action_direction(self, direction: str) -> None:
         action = self._toward(direction)
@@ -345,10 +347,10 @@ class StoryScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="story-box") as box:
-            box.border_title = self.title_text
+            box.border_title = content(self.title_text)
             box.border_subtitle = "Enter: begin"
             with VerticalScroll(id="story-scroll"):
-                yield Markdown(self.story, id="story-text")
+                yield Markdown(printable(self.story, lines=True), id="story-text")
         yield Footer()
 
     def action_close(self) -> None:
@@ -370,7 +372,7 @@ class EndScreen(ModalScreen[str]):
         r = self.result
         won = r.outcome == "won"
         with Vertical(id="end-box", classes="won" if won else "dead") as box:
-            box.border_title = self.title_text
+            box.border_title = content(self.title_text)
             yield Static(Text("Victory!" if won else "Defeat", "bold green" if won else "bold red"), id="end-title")
             yield Static(self._summary(), id="end-summary")
             if r.table:
@@ -394,7 +396,7 @@ class EndScreen(ModalScreen[str]):
         text.append("\n")
         if r.rank is not None:
             text.append(f"Rank {r.rank} in the high-score table.\n", "bold yellow")
-        text.append(r.message or ("A practice run." if r.practice else ""))
+        text.append(printable(r.message) or ("A practice run." if r.practice else ""))
         return text
 
     def _table(self) -> Table:
@@ -403,7 +405,7 @@ class EndScreen(ModalScreen[str]):
             table.add_column(column, justify=justify)
         for s in self.result.table:
             style = "bold yellow" if s.rank == self.result.rank else ""
-            table.add_row(str(s.rank), s.player or "anonymous", str(s.turns), str(s.health), style=style)
+            table.add_row(str(s.rank), shown_text(s.player or "anonymous"), str(s.turns), str(s.health), style=style)
         return table
 
     def action_choose(self, choice: str) -> None:

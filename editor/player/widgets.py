@@ -23,6 +23,9 @@ from textual.widgets.option_list import Option
 from cardrogue.engine.model.campaign import POTION_COLOURS, STARTING_TILE, CardKind, Direction
 from cardrogue.engine.rules.actions import Action
 from cardrogue.engine.rules.view import CellView, Face, StateView, Tile
+from cardrogue.engine.printable import printable
+
+from ..shown import text as shown_text
 
 # Action menu filters: the key that opens them, their label and the verbs they show.
 FILTERS: dict[str, tuple[str, frozenset[str]]] = {
@@ -65,7 +68,7 @@ _TILE_LABELS = {Tile.SHOP: "Shop", Tile.FOUNTAIN: "Fountn", Tile.CHEST: "Chest",
 
 
 def _short(name: str) -> str:
-    name = name.removeprefix("The ")
+    name = printable(name).removeprefix("The ")
     return name if len(name) <= 7 else name.split()[0][:7]
 
 
@@ -177,7 +180,7 @@ class BoardView(ScrollView, can_focus=True):
     def _card(self, cell: CellView | None, dx: int, dy: int, legal, teleport) -> list[list[Segment]]:
         blank = " " * CELL_W
         if cell is None:
-            return [[Segment(blank)] for _ in range(CELL_H)]
+            return [[Segment(blank, Style())] for _ in range(CELL_H)]  # a style even when blank: NO_COLOR filters every segment's
         toward = Direction.toward(dx, dy)
         toward = toward.value if toward is not None else None
         if cell.face is Face.DOWN:
@@ -259,7 +262,7 @@ class HeroPanel(Static):
         grid.add_column(style="bold", no_wrap=True)
         grid.add_column()
         grid.add_row("Turn", f"{view.turn}" + (f" (par {par})" if par is not None else ""))
-        grid.add_row("Level", f"{view.level_index + 1}/{len(campaign.levels)} {level.title or level.id}")
+        grid.add_row("Level", shown_text(f"{view.level_index + 1}/{len(campaign.levels)} {level.title or level.id}"))
         health = max(hero.health, 0)  # a blow below zero still leaves nothing: the end screen says the same
         colour = "green" if health > hero.max_health // 3 else "red"
         grid.add_row("Health", Text.assemble(_bar(health, hero.max_health, colour=colour), f" {health}/{hero.max_health}"))
@@ -267,15 +270,15 @@ class HeroPanel(Static):
         grid.add_row("Gold", str(hero.gold))
         if level.goals:
             mark = Text("✓ ", "green") if view.goals_met() else Text("✗ ", "red")
-            grid.add_row("Goals", mark + Text(", ".join(g.text() for g in level.goals)))
-        grid.add_row("Here", view.here.name)
+            grid.add_row("Goals", mark + shown_text(", ".join(g.text() for g in level.goals)))
+        grid.add_row("Here", shown_text(view.here.name))
         shop = view.shop
         if shop:
             # A card bought is gone from the shop (the shopkeeper's debt leaves the game): only what is left is listed.
             left = [offer for offer in shop if not offer.sold]
             stock = Text()
             for offer in left:
-                stock.append(f"{offer.card.name} {offer.price}g", "" if offer.affordable else "dim")
+                stock.append(printable(f"{offer.card.name} {offer.price}g"), "" if offer.affordable else "dim")
                 stock.append("\n")
             stock.rstrip()
             grid.add_row("Stock", stock if left else Text("sold out", "dim"))
@@ -284,7 +287,7 @@ class HeroPanel(Static):
         gear.add_column(style="dim", no_wrap=True)
         gear.add_column()
         for slot, card_id in hero.equipment:
-            gear.add_row(slot, view.card(card_id).name if card_id else Text("—", "dim"))
+            gear.add_row(slot, shown_text(view.card(card_id).name) if card_id else Text("—", "dim"))
 
         hand = Text()
         counts: dict[str, int] = {}
@@ -292,7 +295,7 @@ class HeroPanel(Static):
             counts[card_id] = counts.get(card_id, 0) + 1
         for card_id, n in counts.items():
             card = view.card(card_id)
-            line = Text(card.name + (f" ×{n}" if n > 1 else ""))
+            line = shown_text(card.name + (f" ×{n}" if n > 1 else ""))
             if card.kind is CardKind.POTION and card.colour:
                 line.append(f" ({view.potion(card.colour) or '?'})", "dim")
             if card.cursed:
@@ -315,7 +318,7 @@ class HeroPanel(Static):
 
         known = [f"{colour}: {effect}" for colour, effect in view.known_potions.items()]
 
-        parts: list = [Text(hero.name, "bold yellow"), grid, Text("Equipment", "bold underline"), gear,
+        parts: list = [shown_text(hero.name, "bold yellow"), grid, Text("Equipment", "bold underline"), gear,
                        Text("Hand", "bold underline"), hand if counts else Text("empty", "dim")]
         if effects:
             parts += [Text("Effects", "bold underline"), *effects]
@@ -335,11 +338,11 @@ class EnemyPanel(Static):
         self.border_title = "In combat" if view.in_combat else "Enemy"
         parts = []
         for foe in foes:
-            parts.append(Text.assemble((foe.name, "bold red"), f"  ({foe.direction.word})"))
+            parts.append(Text.assemble(shown_text(foe.name, "bold red"), f"  ({foe.direction.word})"))
             parts.append(Text.assemble(_bar(foe.health, foe.max_health, colour="red"), f" {foe.health}/{foe.max_health}"))
             parts.append(Text(f"Attack {foe.attack}"))
             for ability in foe.card.abilities:
-                parts.append(Text(str(ability), "italic"))
+                parts.append(shown_text(str(ability), "italic"))
             if foe.poison:
                 parts.append(Text(f"Poisoned: {foe.poison} turn(s)", "magenta"))
             if foe.paralysed:
@@ -365,7 +368,7 @@ class ActionMenu(OptionList):
             self.filter = name
         actions = [a for a in dict.fromkeys(view.legal_actions()) if in_filter(a, self.filter)]
         self.clear_options()
-        self.add_options(Option(Text.assemble((str(a), "bold"), "  ", (describe(a, view), "dim")), id=str(a))
+        self.add_options(Option(Text.assemble(shown_text(str(a), "bold"), "  ", shown_text(describe(a, view), "dim")), id=str(a))
                          for a in actions)
         if actions:
             self.highlighted = 0

@@ -33,6 +33,7 @@ from textual.strip import Strip
 from cardrogue.editor.edits import Rect
 from cardrogue.editor.messages import CursorMoved, PaintCell
 from cardrogue.engine.format.diagnostics import Severity
+from cardrogue.engine.printable import printable
 from cardrogue.engine.model.campaign import DESCENDING_LADDER, STARTING_TILE, CardDef, CardKind, Cell, Level
 
 CELL_W = 7
@@ -75,7 +76,7 @@ def abbreviation(card: CardDef | None, card_id: str) -> str:
     """Three letters naming a card on the map (a plain pathing tile shows as a corridor)."""
     if card_id == "pathing-tile":
         return " + "
-    name = card.name if card else card_id
+    name = printable(card.name if card else card_id)
     words = [w for w in name.replace("-", " ").replace("'", "").split() if w]
     if not words:
         return "???"
