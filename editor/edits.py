@@ -20,7 +20,7 @@ from cardrogue.engine.format.canonical import default_cell_id
 from cardrogue.engine.format.catalog import card_from_dict, default_catalog
 from cardrogue.engine.format.checks import RuleError
 from cardrogue.engine.format.checks.cards import card_entry_problems, item_problems
-from cardrogue.engine.format.checks.goals import goal_card_problems
+from cardrogue.engine.format.checks.goals import goal_problems
 from cardrogue.engine.format.checks.hero import hero_problems
 from cardrogue.engine.format.checks.potions import potion_problems
 from cardrogue.engine.format.diagnostics import Diagnostic
@@ -398,17 +398,33 @@ def set_hero(campaign: Campaign, character: str, items: tuple[str, ...] = (), eq
 GOAL_VERBS = ("slay", "open", "buy")
 
 
+def goal_targets(campaign: Campaign, li: int) -> dict[str, tuple[str, ...]]:
+    """What a new goal of each kind can name on level ``li``: the enemies on it (slay), the chest
+    when it holds one (open), the cards its shops sell (buy); goals it already has left out."""
+    level, cards = campaign.levels[li], campaign.cards
+    on_level = {c.card for c in level.cells}
+    found = {
+        "slay": sorted(card for card in on_level if card in cards and cards[card].is_enemy),
+        "open": [CHEST] if CHEST in on_level else [],
+        "buy": sorted({item for c in level.cells for item in c.stock if item in cards}),
+    }
+    return {verb: tuple(card for card in targets if Goal(verb, card) not in level.goals)
+            for verb, targets in found.items()}
+
+
 def add_goal(campaign: Campaign, li: int, verb: str, card: str) -> Campaign:
-    """Add ``{verb: card}`` to the level's goals; the card must exist and fit the verb (a goal the
-    level cannot meet yet is kept: the problems panel shows it)."""
+    """Add ``{verb: card}`` to the level's goals: the card must exist, fit the verb and be one the
+    level can meet (an enemy on it, its chest, a card its shop sells; CR201, CR217, CR221)."""
     verb, card = verb.strip().lower(), card.strip()
     if verb not in GOAL_VERBS:
         raise FieldError("verb", f"a goal is slay, open or buy, not {verb!r}")
+    if not card:
+        raise FieldError("card", "pick what the goal is about")
     level = campaign.levels[li]
     goal = Goal(verb, card)
-    refuse(goal_card_problems(goal, campaign.cards, ("levels", li, "goals", len(level.goals), verb), level=li))
     if goal in level.goals:
         return campaign
+    refuse(goal_problems(level, li, len(level.goals), goal, campaign.cards))
     return with_level(campaign, li, replace(level, goals=level.goals + (goal,)))
 
 

@@ -172,11 +172,23 @@ class Forms:
     # ------------------------------------------------------------------ goals, stock and contents
 
     def add_goal(self) -> None:
+        """A goal picked from lists: its kind, then one of the things of that kind the level holds."""
         li = self.app.level_index
         level = self.campaign.levels[li]
+        targets = edits.goal_targets(self.campaign, li)
+        kinds = tuple(verb for verb in edits.GOAL_VERBS if targets[verb])
+        if not kinds:
+            self.app.notify("Nothing on this level can be a new goal: place an enemy, the chest or a shop with "
+                            "stock first", severity="warning", timeout=5)
+            return
         have = ", ".join(g.text() for g in level.goals) or "none"
-        self.open(f"Add a goal to {level.title or level.id}",
-                  [("verb", "Goal: slay, open or buy", "slay"), ("card", "Card id (an enemy, the chest, the shop's card)", "")],
+        first = kinds[0]
+        fields: list[tuple[str, str, FieldValue]] = [
+            ("verb", "Goal", Choice(first, kinds)),
+            ("card", "What (the enemies, chest and stock on this level)",
+             Choice(targets[first][0] if len(targets[first]) == 1 else "", targets[first],
+                    follows="verb", options_by=tuple(targets.items())))]
+        self.open(f"Add a goal to {level.title or level.id}", fields,
                   lambda v: lambda c: edits.add_goal(c, li, v["verb"], v["card"]), "Add goal", Where(li),
                   note=f"Goals now: {have}. The player must meet every goal before leaving the level.")
 

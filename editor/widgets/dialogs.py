@@ -72,6 +72,12 @@ class Choice:
     value: str
     options: tuple[str, ...]
     optional: bool = False
+    follows: str = ""  # another field of the form: its value picks this list's options from ``options_by``
+    options_by: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    def options_for(self, picked: str) -> tuple[str, ...]:
+        """The options when the field this one follows is ``picked``."""
+        return dict(self.options_by).get(picked, ())
 
 
 FieldValue = str | bool | Choice  # a text field, a flag (a checkbox), a choice
@@ -84,6 +90,10 @@ class FormScreen(ModalScreen[dict | None]):
     :class:`Choice` a list to pick from. The values come back as strings (``""`` for a choice not
     set) and bools. Enter in a text field, or ctrl+s anywhere, is OK; on a list or a checkbox enter
     and space open the list or tick the box, as Textual's widgets do.
+
+    A choice that ``follows`` another field offers the options its ``options_by`` gives for the
+    other field's value, updated as the author changes that value (a goal's target list follows the
+    goal's kind).
 
     With ``validate``, OK first asks it about the values: a refusal it returns, ``(message, fields)``,
     is shown under the first of ``fields`` the form has (under the form when it has none of them)
@@ -114,7 +124,7 @@ class FormScreen(ModalScreen[dict | None]):
                         if isinstance(value, Choice):
                             yield Select([(option, option) for option in value.options], id=f"form-{name}",
                                          prompt="not set" if value.optional else "choose one",
-                                         allow_blank=value.optional or not value.value,
+                                         allow_blank=value.optional or not value.value or bool(value.follows),
                                          value=value.value or Select.NULL)
                         else:
                             yield Input(value, id=f"form-{name}")
@@ -128,6 +138,19 @@ class FormScreen(ModalScreen[dict | None]):
 
     def on_mount(self) -> None:
         self.query_one(f"#form-{self.fields[0][0]}").focus()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        changed = (event.select.id or "").removeprefix("form-")
+        for name, _, value in self.fields:
+            if isinstance(value, Choice) and value.follows == changed:
+                field = self.query_one(f"#form-{name}", Select)
+                options = value.options_for(str(event.value) if event.value is not Select.NULL else "")
+                keep = field.selection if field.selection in options else None
+                field.set_options([(option, option) for option in options])
+                if keep is not None:
+                    field.value = keep
+                elif len(options) == 1:
+                    field.value = options[0]
 
     def values(self) -> dict:
         values: dict[str, str | bool] = {}
