@@ -40,8 +40,10 @@ from ..model.campaign import (
     Goal,
     Hero,
     Level,
+    LevelHero,
     Par,
 )
+from ..model.versions import RULES, RULES_VERSIONS
 from ..rules.mobility import crossings_of
 from .canonical import default_cell_id
 from .diagnostics import Diagnostic, JsonPath, Severity
@@ -387,6 +389,7 @@ class _Builder:
         d = self.data
         cards = self._cards(d.get("cards", {}))
         hero = self._hero(d["hero"], cards)
+        self._version_character(d["rules"], hero.character)
         self._potions(d.get("potions", {}))
         levels = self._levels(d["levels"], cards)
         if not crossings_of(cards, hero, levels, d["seed"], d.get("potions", {})):
@@ -460,15 +463,57 @@ class _Builder:
 
     def _hero(self, hero: dict, cards: dict) -> Hero:
         self._known(hero["character"], cards, ("hero", "character"), kinds=[CardKind.CHARACTER], what="character")
+        self._carried(hero, cards, ("hero",))
+        return Hero(hero["character"], tuple(hero.get("items", ())), tuple(hero.get("equipped", ())))
+
+    def _carried(self, hero: dict, cards: dict, path: JsonPath, **where: Any) -> None:
+        """A hero's ``items`` and ``equipped`` (the campaign's, or a level's practice hero): items only."""
         for key in ("items", "equipped"):
             for i, card_id in enumerate(hero.get(key, [])):
-                if self._known(card_id, cards, ("hero", key, i)):
+                if self._known(card_id, cards, path + (key, i)):
                     card = cards[card_id]
                     if not card.is_item and card.kind not in (CardKind.ENEMY,):
-                        self.error("CR217", f"{card_id!r} is {_a(card.kind.value)}; the hero can carry only items", ("hero", key, i))
+                        self.error("CR217", f"{card_id!r} is {_a(card.kind.value)}; the hero can carry only items", path + (key, i), **where)
                     elif key == "equipped" and card.slot is None:
-                        self.error("CR217", f"{card_id!r} cannot be equipped: it has no equipment slot", ("hero", key, i))
-        return Hero(hero["character"], tuple(hero.get("items", ())), tuple(hero.get("equipped", ())))
+                        self.error("CR217", f"{card_id!r} cannot be equipped: it has no equipment slot", path + (key, i), **where)
+
+    def _version_character(self, rules: str, character: str) -> None:
+        """CR224: a catalog character the campaign's rules version does not have (the Mage and the Bard in 1.0:
+        "There are four characters: the Warrior, the Rogue, the Cleric, and the Explorer")."""
+        version = RULES[rules]
+        catalog = default_catalog()
+        characters = frozenset(c for c, card in catalog.items() if card.kind is CardKind.CHARACTER)
+        if not version.knows_character(character, characters):
+            names = [f"the {catalog[c].name}" for c in version.characters or ()]
+            known = ", ".join(names[:-1]) + f" and {names[-1]}"
+            self.error("CR224", f"rules {rules} has no {catalog[character].name}: its rulebook knows {known}; "
+                       f"choose one of them, or rules {RULES_VERSIONS[0]}", ("hero", "character"))
+
+    def _level_hero(self, li: int, lv: dict, cells: list[Cell], cards: dict) -> LevelHero | None:
+        """A level's practice ``hero``: his cards as the campaign hero's; CR225 when he cannot start where it says."""
+        hero = lv.get("hero")
+        if hero is None:
+            return None
+        path: JsonPath = ("levels", li, "hero")
+        self._carried(hero, cards, path, level=li)
+        at = tuple(hero["at"]) if "at" in hero else None
+        if at is not None:
+            cell = next((c for c in cells if c.pos == at), None)
+            where = f"the level's hero cannot start at ({at[0]}, {at[1]})"
+            problem = None
+            if cell is None:
+                problem = "no card is there"
+            elif not cell.face_up:
+                problem = f"the {cell.card} there is face down"
+            elif cell.exit:
+                problem = "it is the exit"
+            elif cards[cell.card].kind is not CardKind.TILE or cell.card in (DESCENDING_LADDER, CHEST):
+                problem = f"it holds {cell.card!r}"
+            if problem is not None:
+                self.error("CR225", f"{where}: {problem}; choose a face-up pathing tile, shop, fountain or the starting "
+                           "tile", path + ("at",), level=li, cell=at)
+        return LevelHero(hero.get("health"), tuple(hero["items"]) if "items" in hero else None,
+                         tuple(hero["equipped"]) if "equipped" in hero else None, at)
 
     def _potions(self, potions: dict) -> None:
         seen: dict[str, str] = {}
@@ -548,7 +593,9 @@ class _Builder:
                 self.error("CR221", f"goal: open the chest, but level {level_id!r} has no chest", gpath, level=li)
             elif verb == "buy" and not any(card_id in c.stock for c in cells):
                 self.error("CR221", f"goal: buy {card_id!r}, but no shop on level {level_id!r} sells it", gpath, level=li)
+        level_hero = self._level_hero(li, lv, cells, cards)
         return Level(id=level_id, title=lv.get("title", ""), story=lv.get("story", ""), width=width, height=height,
+                     hero=level_hero,
                      cells=tuple(cells), goals=tuple(Goal(*next(iter(g.items()))) for g in lv.get("goals", [])))
 
     def _misplaced(self, c: dict, ci: int, li: int, width: int, height: int, by_pos: dict, cards: dict) -> bool:
