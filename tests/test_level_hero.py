@@ -171,4 +171,4 @@ def test_cli_refuses_a_bad_practice_start(tmp_path):
     path = tmp_path / "practice.json"
     path.write_text(json.dumps(two_levels({"at": [2, 0]})))
     done = subprocess.run([*CLI, "run", str(path), "--level", "2"], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 2 and "CR225" in done.stderr and "Traceback" not in done.stderr
+    assert done.returncode == 1 and "CR225" in done.stderr and "Traceback" not in done.stderr

@@ -880,8 +880,8 @@ def test_cli_rules_1_1_thrown_strength_still_reversed(tmp_path):
 
 
 def test_cli_rules_1_0_with_a_bard_is_refused(tmp_path):
-    """Rulebook v1.0: "There are four characters" - `cardrogue run` refuses a 1.0 campaign with the Bard (exit 2)."""
+    """Rulebook v1.0: "There are four characters" - `cardrogue run` refuses a 1.0 campaign with the Bard (exit 1: a campaign with errors)."""
     path = tmp_path / "scenario.json"
     path.write_text(json.dumps(campaign_dict([START], character="bard", rules="1.0")))
     done = subprocess.run([*_cli(), "run", str(path), "end"], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 2 and "CR224" in done.stderr and "Traceback" not in done.stderr
+    assert done.returncode == 1 and "CR224" in done.stderr and "Traceback" not in done.stderr

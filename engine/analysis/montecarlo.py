@@ -268,7 +268,7 @@ def solve_random(campaign: Campaign, n: int, policy: str = "greedy", workers: in
     if workers == 1:
         runs = [play_run(campaign, s, policy, max_turns) for s in seeds]
     else:
-        text = json.dumps(dict(campaign.source) if campaign.source else campaign_to_dict(campaign))
+        text = json.dumps(campaign_to_dict(campaign))
         chunk = max(1, math.ceil(n / (workers * 4)))
         batches = [seeds[i:i + chunk] for i in range(0, n, chunk)]
         context = multiprocessing.get_context("spawn")

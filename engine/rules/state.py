@@ -25,6 +25,7 @@ from .combat import CombatRules
 from .fields import NAMES, clone_function, key_function
 from .items import ItemRules
 from .phases import CHOOSE_TELEPORT, COMBAT, DEAD, DONE, MOVING, SHOPPING, STEP1, WON
+from .view import StateView
 from .tables import (
     ARTIFACT,
     CHEST_TILE,
@@ -167,27 +168,24 @@ class GameState(CombatRules, ItemRules):
         """(turns, health): fewer turns is better, then more health (DESIGN: Score)."""
         return self.turn, self.health
 
+    def view(self) -> "StateView":
+        """The read-only, typed view of this state that screens, tools and tests read (see :mod:`.view`)."""
+        return StateView(self)
+
     def summary(self) -> dict:
         """What a player sees of the hero and the run, as plain values (for the CLI and tools)."""
-        from ..model.campaign import POTION_COLOURS
-        from .tables import SLOTS
-
-        level = self.d.campaign.levels[self.level]
-        near = {e for _, e in self.adjacent_enemies()}
-        foes = []
-        for cell, e in self.revealed_enemies():
-            health, poison, paralysed, attack = self._foe(e)
-            card = self.d.card[e]
-            foes.append({"card": card.id, "at": list(self.d.pos_of[cell]), "health": health, "max_health": card.health,
-                         "attack": (card.attack or 0) + attack, "poisoned": poison, "paralysed": paralysed,
-                         "adjacent": e in near})
+        v = StateView(self)
+        hero = v.hero
         return {
-            "turn": self.turn, "outcome": self.outcome, "level": level.id, "at": list(self.position),
-            "health": self.health, "max_health": self.max_health, "gold": self.gold,
-            "attack_modifier": self.stats.attack_roll + self.atk_bonus,
-            "hand": list(self.hand), "equipped": {slot: c for slot, c in zip(SLOTS, self.equip) if c},
-            "poisoned": self.poison, "paralysed": self.paralysed, "in_combat": self.in_combat, "enemies": foes,
-            "identified": {c: self.d.potions[c] for i, c in enumerate(POTION_COLOURS) if self.identified >> i & 1},
+            "turn": v.turn, "outcome": v.outcome, "level": v.level.id, "at": list(hero.at),
+            "health": hero.health, "max_health": hero.max_health, "gold": hero.gold,
+            "attack_modifier": hero.attack_modifier,
+            "hand": list(hero.hand), "equipped": {slot: c for slot, c in hero.equipment if c},
+            "poisoned": hero.poison, "paralysed": hero.paralysed, "in_combat": v.in_combat,
+            "enemies": [{"card": f.card.id, "at": list(f.at), "health": f.health, "max_health": f.max_health,
+                         "attack": f.attack, "poisoned": f.poison, "paralysed": f.paralysed,
+                         "adjacent": f.direction is not None} for f in v.revealed_foes],
+            "identified": dict(v.known_potions),
         }
 
     def face(self, x: int, y: int, level: int | None = None) -> int | None:
