@@ -271,12 +271,34 @@ def test_flee_several_enemies_is_one_roll_from_the_picked_enemy(picked, fled):
         assert (draws(s, 0, 0), draws(s, 2, 0)) == (0, 1)
 
 
-def test_flee_several_enemies_one_of_which_does_not_chase_still_rolls():
-    """DOES NOT CHASE: "An enemy with this ability will not chase a fleeing player. Therefore, a player can flee
-    without needing to roll" - the goblin beside the troll still chases, so the one roll of step 1 is made, from the
-    stream of the enemy picked (docs/rules.md, "Fleeing"). With only enemies that do not chase, no roll."""
-    s = play(between_two("troll", [2], "goblin", [6]), "flee S W")
-    assert s.position == (1, 0) and s.turn == 2 and (draws(s, 0, 0), draws(s, 2, 0)) == (1, 0)
+def test_flee_several_enemies_picking_one_that_does_not_chase_needs_no_roll():
+    """FLEE: "The player picks one enemy to perform step 1 of the combat turn sequence"; DOES NOT CHASE: "An enemy with
+    this ability will not chase a fleeing player. Therefore, a player can flee without needing to roll"; OTHER
+    EXCEPTIONS: "Exceptions must always favor the player who is being afflicted" - picking the troll, the hero flees
+    without a roll even beside a goblin that chases; picking the goblin, the goblin's stream rolls."""
+    s = play(between_two("troll", [2], "goblin", [2]), "flee S W")
+    assert s.position == (1, 1) and s.turn == 1 and s.phase == DONE and (draws(s, 0, 0), draws(s, 2, 0)) == (0, 0)
+    assert foe(s, 2, 0)[0] == s.d.cards["goblin"].health
+    s = play(between_two("troll", [2], "goblin", [2]), "flee S E")
+    assert s.position == (1, 0) and s.turn == 2 and (draws(s, 0, 0), draws(s, 2, 0)) == (0, 1)
+
+
+def test_flee_several_enemies_picking_the_paralysed_one_needs_no_roll():
+    """PARALYSIS: "A player may FLEE from a paralyzed enemy without needing to roll" - the kobold, paralysed by a thrown
+    potion, is picked for step 1; the goblin beside it is not asked."""
+    s = play(between_two(items=["orange-potion"], potions=ALL), "throw orange E", "flee S E")
+    assert s.position == (1, 1) and (draws(s, 0, 0), draws(s, 2, 0)) == (0, 0)
+
+
+def test_a_warrior_flees_only_by_picking_an_enemy_that_does_not_chase():
+    """WARRIOR: CANNOT FLEE; DOES NOT CHASE: "a player can flee without needing to roll" - between a troll and a goblin
+    the warrior may flee with the troll picked, not with the goblin."""
+    s = between_two("troll", [], "goblin", [], character="warrior")
+    assert [a for a in legal(s) if a.startswith("flee")] == ["flee S W"]
+    with pytest.raises(ActionError):
+        s.apply("flee S E")
+    play(s, "flee S W")
+    assert s.position == (1, 1) and s.phase == DONE
     s = play(between_two("troll", [], "troll", []), "flee S E")
     assert s.position == (1, 1) and (draws(s, 0, 0), draws(s, 2, 0)) == (0, 0)
 
