@@ -172,3 +172,16 @@ def test_cli_refuses_a_bad_practice_start(tmp_path):
     path.write_text(json.dumps(two_levels({"at": [2, 0]})))
     done = subprocess.run([*CLI, "run", str(path), "--level", "2"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 1 and "CR225" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_card_the_practice_hero_carries_is_in_use():
+    """The editor will not remove a campaign's own card that a level's practice hero still carries."""
+    from cardrogue.editor import edits
+
+    doc = two_levels({"items": ["lucky-coin"]})
+    doc["cards"] = {"lucky-coin": {"name": "Lucky Coin", "kind": "item", "gold": 1}}
+    campaign = load(doc).campaign
+    assert campaign is not None
+    assert edits.card_uses(campaign, "lucky-coin") == ["arena hero"]
+    with pytest.raises(ValueError, match="still used at arena hero"):
+        edits.remove_card(campaign, "lucky-coin")

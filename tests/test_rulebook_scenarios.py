@@ -907,3 +907,15 @@ def test_cli_rules_1_0_with_a_bard_is_refused(tmp_path):
     path.write_text(json.dumps(campaign_dict([START], character="bard", rules="1.0")))
     done = subprocess.run([*_cli(), "run", str(path), "end"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 1 and "CR224" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_cli_reports_an_enemy_where_a_thrown_teleportation_put_it(tmp_path):
+    """POTION OF TELEPORTATION, thrown: the enemy is teleported to a pathing tile of the player's choice; `cardrogue run
+    --format json` lists every revealed enemy where it stands now, face-down ones not at all."""
+    cells = [START, cell(1, 0, "troll", "EW", face="down"), cell(2, 0, "pathing-tile", "EW"),
+             cell(3, 0, "pathing-tile", "EW"), cell(4, 0, "kobold", "W", face="down")]
+    code, out = cli_run(tmp_path, campaign_dict(cells, items=["purple-potion"], potions=ALL),
+                        "flip E", "throw purple E", "teleport 3,0")
+    assert code == 0 and not out["state"]["in_combat"]
+    assert out["state"]["enemies"] == [{"card": "troll", "at": [3, 0], "health": 9, "max_health": 9, "attack": 4,
+                                        "poisoned": 0, "paralysed": 0, "adjacent": False}]
