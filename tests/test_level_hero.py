@@ -185,3 +185,22 @@ def test_a_card_the_practice_hero_carries_is_in_use():
     assert edits.card_uses(campaign, "lucky-coin") == ["arena hero"]
     with pytest.raises(ValueError, match="still used at arena hero"):
         edits.remove_card(campaign, "lucky-coin")
+
+
+def test_a_key_the_practice_hero_carries_opens_his_level_s_chest():
+    """`cardrogue check`: a locked chest whose key the level's practice hero carries is no CR305, and the exit behind
+    it is reachable; the same level without his key is refused both."""
+    from cardrogue.engine.analysis.check import check_text
+
+    cells = [cell(0, 0, "starting-tile", "E"), cell(1, 0, "chest", "EW", face="down"),
+             cell(2, 0, "pathing-tile", "W", exit=True)]
+    doc = campaign_dict(cells)
+    doc["levels"][0]["hero"] = {"items": ["key"]}
+    codes = {d.code for d in check_text(json.dumps(doc), "t.json") if d.severity.value == "error"}
+    assert codes == set()
+    # LOCKED CHEST: his key opens it, and the way to the exit
+    s = play(GameState.new(load(doc).campaign), "flip E", "move E", "end", "move E")
+    assert s.outcome == "won"
+    del doc["levels"][0]["hero"]
+    codes = {d.code for d in check_text(json.dumps(doc), "t.json") if d.severity.value == "error"}
+    assert {"CR305", "CR301"} <= codes
