@@ -204,3 +204,20 @@ def test_a_key_the_practice_hero_carries_opens_his_level_s_chest():
     del doc["levels"][0]["hero"]
     codes = {d.code for d in check_text(json.dumps(doc), "t.json") if d.severity.value == "error"}
     assert {"CR305", "CR301"} <= codes
+
+
+def test_the_solver_counts_a_practice_start_above_max_health():
+    """MAX HEALTH (docs/rules.md): health above max stays until lost - the solver's health bound must not cut it: par
+    of the practice level is 1 turn (down the corridor to the exit) with all 15 health left."""
+    from cardrogue.engine.analysis.solver import Budget, solve_level
+    from cardrogue.engine.analysis.solver.bounds import Relaxation
+    from cardrogue.engine.rules.state import dungeon_for
+
+    cells = [cell(0, 0, "starting-tile", "E"), cell(1, 0, "pathing-tile", "EW"), cell(2, 0, "pathing-tile", "W", exit=True)]
+    doc = campaign_dict(cells)
+    doc["levels"][0]["hero"] = {"health": 15}
+    campaign = load(doc).campaign
+    # the bound the search stops on ("no finish has more health than this") admits the practice start's 15
+    assert Relaxation(campaign, dungeon_for(campaign)).health_cap == 15
+    result = solve_level(campaign, 0, Budget(max_states=10_000))
+    assert (result.turns, result.health) == (1, 15)
