@@ -48,8 +48,9 @@ def version_character_problems(rules: str, character: str) -> list[Diagnostic]:
     if version is not None and not version.knows_character(character, characters):
         names = [f"the {catalog[c].name}" for c in version.characters or ()]
         known = ", ".join(names[:-1]) + f" and {names[-1]}"
-        found.error("CR224", f"rules {rules} has no {catalog[character].name}: its rulebook knows {known}; "
-                    f"choose one of them, or rules {RULES_VERSIONS[0]}", ("hero", "character"))
+        found.error("CR224", f"rules {rules} has no {catalog[character].name}: its characters are {known} "
+                    f"(the {catalog[character].name} arrives in {RULES_VERSIONS[0]}); choose one of them, or rules "
+                    f"{RULES_VERSIONS[0]}", ("hero", "character"))
     return found.items
 
 
