@@ -105,22 +105,20 @@ class CombatRules:
     def _combat_actions(self) -> list[Action]:
         foes = self.adjacent_enemies()
         out = [ATTACK] if len(foes) == 1 else [ATTACK_TOWARD[dr] for dr, _ in foes]
-        if self._flee_faces(foes) is not None:
+        pickable = [(fr, e) for fr, e in foes if self._may_flee(e)]
+        if pickable:
             for dr, j in self.d.neighbours[self.pos]:
                 if self._may_enter(j):
                     if len(foes) == 1:
                         out.append(FLEE[dr])
                     else:
-                        out.extend(FLEE_FROM[dr][fr] for fr, _ in foes)
+                        out.extend(FLEE_FROM[dr][fr] for fr, _ in pickable)
         return out
 
-    def _flee_faces(self, foes) -> frozenset[int] | None:
-        """The faces that flee, or None when fleeing is impossible (CANNOT FLEE with no way out)."""
-        faces = self.stats.flee_faces()
-        if faces:
-            return faces
-        chasing = [e for _, e in foes if self._chases(e)]
-        return None if chasing else faces
+    def _may_flee(self, picked: int) -> bool:
+        """Fleeing with ``picked`` performing step 1 is possible: a die face flees, or it does not chase
+        (a CANNOT FLEE hero with no CAN FLEE X flees only an enemy that does not chase or is paralysed)."""
+        return bool(self.stats.flee_faces()) or not self._chases(picked)
 
     def _chases(self, e: int) -> bool:
         """DOES NOT CHASE and paralysed enemies are fled without a roll ("PARALYSIS")."""
@@ -160,21 +158,23 @@ class CombatRules:
         FLEE: "The player picks one enemy to perform step 1 of the combat turn sequence, but
         steps 2 and 3 are applied for all enemies": one roll, from the picked enemy's stream
         (``flee S W``: flee south, the enemy west rolls; ``flee S`` when only one is adjacent).
-        It flees on 4-6 or a CAN FLEE X. No roll when no adjacent enemy chases (DOES NOT CHASE,
-        paralysed); otherwise the roll is due even if the picked enemy itself would not chase.
+        It flees on 4-6 or a CAN FLEE X. No roll when the picked enemy does not chase (DOES NOT CHASE:
+        "a player can flee without needing to roll"; PARALYSIS: "A player may FLEE from a paralyzed
+        enemy without needing to roll"), even beside one that would: step 1 is the picked enemy's, and
+        "Exceptions must always favor the player who is being afflicted" (OTHER EXCEPTIONS).
         """
         if self.phase != COMBAT and self.phase != SHOPPING:
             return False
         j = self.d.adjacent[self.pos][DIRECTION_INDEX[action.arg]]
         foes = self.adjacent_enemies()
         picked = self._picked(foes, action.arg2)
-        if j < 0 or picked < 0 or not self._may_enter(j) or self._flee_faces(foes) is None:
+        if j < 0 or picked < 0 or not self._may_enter(j) or not self._may_flee(picked):
             return False
         self._begin_combat()
         self.pure = False
         if self.log is not None:
             self._tell(FleeTried, action.arg, self.d.card[picked].name if len(foes) > 1 else "")
-        if any(self._chases(e) for _, e in foes):
+        if self._chases(picked):
             self._need(picked, "flee", CombatRules._roll_flee, j)
         else:
             self._fled(j)
