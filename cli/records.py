@@ -112,7 +112,12 @@ def _import_replays(store, paths: list[Path], campaign_path: Path | None) -> int
             say(f"{path}: rejected: {message.removeprefix(f'{path}: ')}")
             status = EXIT_UNUSABLE
             continue
-        verdict = verify_replay(text, campaign)
+        try:
+            verdict = verify_replay(text, campaign)
+        except Exception as exc:  # one file's surprise never stops the replays after it
+            say(f"{path}: rejected: internal error: {type(exc).__name__}: {exc}")
+            status = EXIT_UNUSABLE
+            continue
         if not verdict.ok:
             say(f"{path}: rejected: {verdict.message}")
             status = max(status, EXIT_PROBLEMS)

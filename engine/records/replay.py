@@ -129,9 +129,15 @@ class VerifiedRun:
     @property
     def run_id(self) -> str:
         """What makes two replays the same run: the campaign version, the start, the dice and the
-        actions -- not the player's name, the formatting or the checkpoint spacing."""
+        actions as parsed -- not the player's name, the formatting or the checkpoint spacing.
+
+        ``verify_replay`` accepts only actions in their one text form, so the parsed actions
+        written back are the replay's own; a run verified before that rule keeps its id.
+        """
         doc = json.loads(self.replay_text)
-        same = [doc["campaign"]["hash"], doc["campaign"].get("level", 0), doc["dice"], doc["actions"]]
+        dice = {"mode": self.dice_mode, "seed": doc["dice"]["seed"]}
+        actions = [str(Action.parse(text)) for text in doc["actions"]]
+        same = [self.content_hash, self.level, dice, actions]
         return hashlib.sha256(json.dumps(same, separators=(",", ":"), sort_keys=True).encode("utf-8")).hexdigest()
 
     def is_authentic(self) -> bool:
