@@ -35,6 +35,15 @@ count = whole(1, 1_000_000_000, "a count")  # budgets, runs
 seed = whole(0, 2**64 - 1, "a seed")
 
 
+def memory_size(text: str) -> int:
+    """A size in bytes: a whole number with an optional K, M or G (powers of 1024)."""
+    scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(text[-1:].upper(), 1)
+    digits = text[:-1] if scale > 1 else text
+    if not digits.isdigit() or int(digits) == 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a memory size (a whole number, optionally with K, M or G)")
+    return int(digits) * scale
+
+
 def seconds(text: str) -> float:
     """A positive, finite number of seconds."""
     import math

@@ -66,7 +66,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise UnusableInput(f"{args.replays}: is not a folder")
     except UnusableInput as exc:
         complain(str(exc))
-        return EXIT_UNUSABLE
+        return exc.exit_code
     from cardrogue.editor.player.run import fresh_seed
 
     dice_seed = args.seed if args.seed is not None else (fresh_seed() if args.random_dice else None)
@@ -87,7 +87,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             texts += [ln.strip() for ln in body.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
     except UnusableInput as exc:
         complain(str(exc))
-        return EXIT_UNUSABLE
+        return exc.exit_code
     recorder = Recorder(campaign, level=level, mode="fated" if args.seed is None else "random", seed=args.seed)
     state = recorder.state
     steps: list[dict] = [{"action": None, "log": list(state.log)}]

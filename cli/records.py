@@ -10,7 +10,6 @@ from pathlib import Path
 from .common import (
     EXIT_OK,
     EXIT_PROBLEMS,
-    EXIT_UNUSABLE,
     UnusableInput,
     campaign_for_replay,
     complain,
@@ -46,7 +45,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     except UnusableInput as exc:
         message = str(exc)
         complain(message if message.startswith(str(args.replay)) else f"{args.replay}: {message}")
-        return EXIT_UNUSABLE
+        return exc.exit_code
     verdict = verify_replay(text, campaign)
     if verdict.ok:
         say(f"{args.replay}: {verdict.message}")
@@ -63,7 +62,7 @@ def cmd_scores(args: argparse.Namespace) -> int:
         store = open_scores(args.scores_db)
     except UnusableInput as exc:
         complain(str(exc))
-        return EXIT_UNUSABLE
+        return exc.exit_code
     with store:
         if args.imports:
             return _import_replays(store, args.imports, campaign_path)
@@ -71,7 +70,7 @@ def cmd_scores(args: argparse.Namespace) -> int:
             campaign = load_usable(campaign_path or default_campaign())
         except UnusableInput as exc:
             complain(str(exc))
-            return EXIT_UNUSABLE
+            return exc.exit_code
         table = store.table(campaign.content_hash)
     if args.format == "json":
         json.dump({"campaign": campaign.id, "hash": campaign.content_hash,
@@ -110,7 +109,7 @@ def _import_replays(store, paths: list[Path], campaign_path: Path | None) -> int
         except UnusableInput as exc:
             message = str(exc)
             say(f"{path}: rejected: {message.removeprefix(f'{path}: ')}")
-            status = EXIT_UNUSABLE
+            status = max(status, exc.exit_code)
             continue
         try:
             verdict = verify_replay(text, campaign)

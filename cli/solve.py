@@ -17,6 +17,7 @@ from .common import (
     count,
     level_index,
     load_usable,
+    memory_size,
     say,
     seconds,
 )
@@ -29,6 +30,10 @@ def register(sub) -> None:
     solve.add_argument("--random", type=count, default=None, metavar="N", help="play N runs with random dice: win rate")
     solve.add_argument("--max-states", type=count, default=2_000_000, help="search budget in states")
     solve.add_argument("--max-seconds", type=seconds, default=60.0, help="search budget in seconds")
+    solve.add_argument("--health-seconds", type=seconds, default=None, metavar="S",
+                       help="once par's turns are proven, at most S seconds for the health tiebreak (default: what is left)")
+    solve.add_argument("--max-memory", type=memory_size, default=None, metavar="SIZE",
+                       help="stop the search when it has grown the process by SIZE (e.g. 500M, 2G)")
     solve.add_argument("-o", "--output", type=Path, default=None, help="write the solution replay here")
     solve.add_argument("--write-par", action="store_true",
                        help="record the par in the campaign file (canonical form; par is not part of the content hash)")
@@ -52,10 +57,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
             check_writable(args.output)
     except UnusableInput as exc:
         complain(str(exc))
-        return EXIT_UNUSABLE
+        return exc.exit_code
     if args.random is not None:
         return _solve_random(campaign, args)
-    budget = Budget(args.max_states, args.max_seconds)
+    budget = Budget(args.max_states, args.max_seconds, args.health_seconds, args.max_memory)
     result = solve_campaign(campaign, budget) if level is None else solve_level(campaign, level, budget)
     if result.verdict == SOLVED and args.output is not None:
         from cardrogue.engine.records.atomic import atomic_write
@@ -72,7 +77,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
         _write_par(args.campaign, campaign, result.turns, result.health)
     if args.format == "json":
         doc = {"verdict": result.verdict, "turns": result.turns, "health": result.health,
-               "health_exact": result.health_exact, "reason": result.reason, "actions": list(result.actions),
+               "health_exact": result.health_exact, "health_ceiling": result.health_ceiling,
+               "health_unproven": result.health_unproven, "stopped_by": result.stopped_by or None,
+               "reason": result.reason, "actions": list(result.actions),
                "states_expanded": result.states_expanded, "seconds": round(result.seconds, 3),
                "turns_seconds": round(result.turns_seconds, 3),
                "level_turns": list(result.level_turns),
@@ -84,10 +91,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         where = campaign.title if level is None else f"{campaign.title}, level {level + 1} ({campaign.levels[level].id})"
         stats = f"{result.states_expanded:,} states in {result.seconds:.2f} s"
         if result.verdict == SOLVED:
-            health = f"{result.health} health" + ("" if result.health_exact else
-                                                   f" (at least: the turns were proven after {result.turns_seconds:.2f} s, "
-                                                   "the budget ran out on the health tiebreak)")
-            say(f"{where}: par {result.turns} turns, {health} ({stats})")
+            say(f"{where}: par {result.turns} turns, {result.health_text()} ({stats})")
             if result.level_turns and len(result.level_turns) > 1:
                 say("  turns per level: " + ", ".join(f"{campaign.levels[i].id} {t}" for i, t in enumerate(result.level_turns)))
             for i, p in enumerate(result.level_pars):
@@ -110,10 +114,12 @@ def _write_par(path: Path, campaign, turns: int, health: int) -> None:
     from dataclasses import replace
 
     from cardrogue.engine.format.canonical import campaign_to_dict, dumps
+    from cardrogue.engine.format.loader import load_campaign
     from cardrogue.engine.model.campaign import Par
     from cardrogue.engine.records.atomic import atomic_write
 
-    schema_ref = campaign.source.get("$schema") if isinstance(campaign.source, dict) else None
+    data = load_campaign(path).data
+    schema_ref = data.get("$schema") if isinstance(data, dict) else None
     text = dumps(campaign_to_dict(replace(campaign, par=Par(turns, health)), schema_ref=schema_ref))
     atomic_write(path, text.encode("utf-8"))
 

@@ -77,6 +77,8 @@ class EditorApp(App[int]):
         Binding("ctrl+l", "focus_levels", "Levels", show=False),
         Binding("ctrl+f", "focus_palette", "Cards", show=False),
         Binding("ctrl+k", "focus_problems", "Problems", show=False),
+        Binding("ctrl+r", "focus_cell('rolls')", "Rolls", show=False),
+        Binding("ctrl+t", "focus_cell('inscription')", "Cell", show=False),
         Binding("ctrl+q", "quit", "Quit", priority=True),
     ]
 
@@ -257,8 +259,9 @@ class EditorApp(App[int]):
         self.edit(lambda c: reduce(lambda acc, p: op(acc, li, p[0], p[1]), places, c), label)
 
     def action_place(self) -> None:
-        card = self.query_one(Palette).brush
-        self._cells_edit(f"Place {card}", lambda c, li, x, y: edits.place_card(c, li, x, y, card))
+        card, li = self.query_one(Palette).brush, self.level_index
+        rect, came_from = self.canvas.selection, self.canvas.came_from
+        self.edit(lambda c: edits.fill_cards(c, li, rect, card, came_from), f"Place {card}")
 
     def action_rotate(self, clockwise: bool = True) -> None:
         self._cells_edit("Rotate", lambda c, li, x, y: edits.rotate(c, li, x, y, clockwise))
@@ -293,7 +296,7 @@ class EditorApp(App[int]):
     @on(PaintCell)
     def _paint(self, message: PaintCell) -> None:
         card, li = self.query_one(Palette).brush, self.level_index
-        self.edit(lambda c: edits.place_card(c, li, message.x, message.y, card), f"Paint {card}",
+        self.edit(lambda c: edits.place_card(c, li, message.x, message.y, card, message.joined_to), f"Paint {card}",
                   Where(li, message.x, message.y), merge_key=f"paint-{message.stroke}")
 
     @on(CellFieldEdited)
@@ -488,6 +491,12 @@ class EditorApp(App[int]):
     def action_focus_problems(self) -> None:
         self.action_show_tab("map")
         self.query_one("#problems-list").focus()
+
+    def action_focus_cell(self, field: str) -> None:
+        """Focus a field of the Cell panel (the card at the map's cursor)."""
+        if not self.query_one(Inspector).focus_field(field):
+            self.notify("Put the map's cursor on a card first: the Cell panel edits the card there",
+                        severity="warning", timeout=3)
 
     def action_show_tab(self, tab: str) -> None:
         self.query_one(TabbedContent).active = tab

@@ -60,7 +60,7 @@ def run_player(campaign_path: Path | None, level: int | None = None, scores_db: 
         campaign = load_usable(path)
     except UnusableInput as exc:
         print(f"cardrogue: {printable(str(exc))}", file=sys.stderr)
-        return EXIT_UNUSABLE
+        return exc.exit_code
     if level is not None and not 1 <= level <= len(campaign.levels):
         print(f"cardrogue: {printable(str(path))}: --level {level}: the campaign has levels 1 to {len(campaign.levels)}", file=sys.stderr)
         return EXIT_UNUSABLE

@@ -75,6 +75,14 @@ class Inspector(VerticalScroll):
                     widget.value = value
         self.set_class(cell is not None and cell.card == DESCENDING_LADDER, "-ladder")
 
+    def focus_field(self, field: str) -> bool:
+        """Focus a field (False: there is no card to edit, or it is a ladder's field on another card)."""
+        widget = self.query_one(f"#inspector-{field}", Input)
+        if widget.disabled or not widget.display or (field == "to" and not self.has_class("-ladder")):
+            return False
+        widget.focus()
+        return True
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         field = (event.input.id or "").removeprefix("inspector-")
