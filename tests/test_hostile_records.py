@@ -103,3 +103,80 @@ def test_a_hostile_teleport_is_refused_with_its_place_in_every_command(tmp_path,
     status, out, _ = cli(capsys, "scores", duel, "--scores-db", db, "--import", bad, good)
     assert status == 1 and "bad.replay.json: rejected: " in out and "good.replay.json: verified" in out
     assert len(rows(db)) == 1
+
+
+# --------------------------------------------------------------------------- the score store
+
+
+def _damage(db: Path) -> None:
+    """Overwrite the pages after the first (the schema) with noise: a damaged score table."""
+    data = bytearray(db.read_bytes())
+    page = int.from_bytes(data[16:18], "big") or 65536
+    for i in range(page, len(data)):
+        data[i] = (i * 7919) % 251
+    db.write_bytes(bytes(data))
+
+
+def _filled(tmp_path: Path, duel: Path, capsys) -> Path:
+    db = tmp_path / "scores.db"
+    replay = tmp_path / "win.replay.json"
+    replay.write_text(recorded(load(duel_dict()), WIN, player="ada").text())
+    assert cli(capsys, "scores", duel, "--scores-db", db, "--import", replay)[0] == 0
+    with ScoreStore(db):  # a clean close checkpoints the WAL into the file
+        pass
+    return db
+
+
+def test_a_damaged_score_table_is_reported_with_the_file_and_never_overwritten(tmp_path, duel, capsys):
+    db = _filled(tmp_path, duel, capsys)
+    _damage(db)
+    before = db.read_bytes()
+    status, out, err = cli(capsys, "scores", duel, "--scores-db", db)
+    assert status == 2 and str(db) in err and "damaged" in err and "move it away" in err
+    replay = tmp_path / "again.replay.json"
+    replay.write_text(recorded(load(duel_dict()), WIN, player="bob").text())
+    status, out, err = cli(capsys, "scores", duel, "--scores-db", db, "--import", replay)
+    assert status == 2 and str(db) in err
+    assert db.read_bytes() == before
+
+
+@pytest.mark.skipif(__import__("os").geteuid() == 0, reason="root writes read-only files")
+def test_a_read_only_score_database_is_listed_and_refused_for_an_import(tmp_path, duel, capsys):
+    db = _filled(tmp_path, duel, capsys)
+    db.chmod(0o444)
+    before = db.read_bytes()
+    status, out, _ = cli(capsys, "scores", duel, "--scores-db", db)
+    assert status == 0 and "ada" in out
+    status, out, err = cli(capsys, "scores", duel, "--scores-db", db, "--import", tmp_path / "win.replay.json")
+    assert status == 2 and "read-only" in err and str(db) in err and out == ""
+    assert db.read_bytes() == before
+
+
+def test_a_read_only_score_database_is_refused_before_any_verdict(tmp_path, duel, capsys, monkeypatch):
+    """As above, for any user: the store asks the system whether the file is writable."""
+    db = _filled(tmp_path, duel, capsys)
+    import cardrogue.engine.records.scores as scores
+
+    monkeypatch.setattr(scores.os, "access", lambda path, mode: False)
+    status, out, err = cli(capsys, "scores", duel, "--scores-db", db, "--import", tmp_path / "win.replay.json")
+    assert status == 2 and "read-only" in err and str(db) in err and out == ""
+
+
+def test_a_listing_creates_no_folder_and_no_file(tmp_path, duel, capsys):
+    db = tmp_path / "not" / "yet" / "scores.db"
+    status, out, _ = cli(capsys, "scores", duel, "--scores-db", db)
+    assert status == 0 and "no verified scores yet" in out
+    assert not (tmp_path / "not").exists()
+
+
+def test_a_truncated_replay_is_rejected_with_one_exit_code(tmp_path, duel, capsys):
+    """Exit 1 (a rejected replay) whether the campaign is named or found by the replay's id."""
+    db = tmp_path / "scores.db"
+    text = recorded(load(duel_dict()), WIN).text()
+    cut = tmp_path / "cut.replay.json"
+    cut.write_text(text[: len(text) // 2])
+    for extra in ([], ["--campaign", duel]):
+        status, out, err = cli(capsys, "scores", "--scores-db", db, "--import", cut, *extra)
+        assert status == 1 and "cut.replay.json: rejected: not JSON" in out, (extra, out, err)
+        status, out, err = cli(capsys, "verify", cut, *extra)
+        assert status == 1 and "cut.replay.json: rejected: not JSON" in out, (extra, out, err)
