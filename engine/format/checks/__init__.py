@@ -11,6 +11,8 @@ Where each rule lives:
 ====================  =====================================================================
 ``cards.py``          CR201 unknown card, CR217 a card of the wrong kind, CR215 an ability
                       outside the vocabulary, CR216 an incomplete new card or a kind change
+``abilities.py``      CR224 a number in an ability out of bounds, CR225 attack rolls that
+                      never stop (called from ``cards.py`` for each card entry)
 ``hero.py``           the hero's character, starting items and equipment (CR201, CR217)
 ``potions.py``        CR222 two colours with one effect
 ``levels.py``         CR202 duplicate ids, CR203 outside the grid, CR204 two cards on a cell,
