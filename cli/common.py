@@ -10,6 +10,7 @@ from pathlib import Path
 from cardrogue.engine.errors import RejectedReplay, UnusableInput
 from cardrogue.engine.format.loader import load_usable
 from cardrogue.engine.printable import printable
+from cardrogue.engine.reading import read_limited
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE = 0, 1, 2
 # Codes meaning the file could not be read as JSON at all.
@@ -87,10 +88,13 @@ def bundled_with_id(campaign_id: str):
 
 
 def read_text(path: Path, what: str) -> str:
+    """The text of a regular file of at most 64 MiB (a FIFO or a device is refused, never waited on)."""
+    limit = 64 * 1024 * 1024
     try:
-        if path.stat().st_size > 64 * 1024 * 1024:
+        raw = read_limited(path, limit)
+        if len(raw) > limit:
             raise UnusableInput(f"{path}: {what} is larger than 64 MiB")
-        return path.read_text(encoding="utf-8")
+        return raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
     except FileNotFoundError:
         raise UnusableInput(f"{path}: no such file") from None
     except UnicodeDecodeError as exc:
