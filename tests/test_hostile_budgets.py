@@ -91,3 +91,55 @@ def test_a_long_schema_message_is_cut(duel):
     with pytest.raises(ReplayError) as caught:
         parse_replay(json.dumps(doc))
     assert len(str(caught.value)) < 300
+
+
+# --------------------------------------------------------------------------- the solver's clock
+
+
+def _spin(*args, **kwargs):
+    """A phase that never looks at the clock (as building a huge level's tables once did)."""
+    while True:
+        sum(range(1000))
+
+
+def test_a_phase_that_never_looks_at_the_clock_is_stopped_at_the_deadline():
+    from cardrogue.engine.analysis.solver.budget import Budget, OutOfTime, enforced
+
+    deadline = Budget(max_seconds=0.2).start()
+    with pytest.raises(OutOfTime):
+        with enforced(deadline):
+            _spin()
+    assert deadline.expired()
+
+
+def test_the_search_set_up_counts_against_the_budget(monkeypatch):
+    """`solve --max-seconds 2` on one open 256x256 level took 10 s: setting the search up had no
+    budget. Now a set-up that overruns ends in `unknown`, saying so."""
+    from cardrogue.engine.analysis.solver import UNKNOWN, Budget, par, solve_campaign
+
+    monkeypatch.setattr(par, "static_proof", _spin)
+    result = solve_campaign(load(duel_dict()), Budget(max_seconds=0.3))
+    assert result.verdict == UNKNOWN and result.stopped_by == "time"
+    assert "ran out while the search was being set up" in result.reason
+
+
+def test_solve_counts_reading_the_campaign_against_its_budget(monkeypatch, duel, capsys):
+    from cardrogue.cli import solve as solve_cli
+    from cardrogue.cli.main import main
+
+    monkeypatch.setattr(solve_cli, "load_usable", _spin)
+    assert main(["solve", str(duel), "--max-seconds", "0.3"]) == 1
+    out, err = capsys.readouterr()
+    assert "unknown: the time budget (0.3 s) ran out while the campaign was being read and checked" in out
+    assert err == ""
+
+
+def test_random_runs_keep_the_time_budget_and_draw_seeds_as_they_go():
+    """`solve --random N` with N up to 10^9 once drew every seed first; now runs start only while
+    time is left, and the report covers the runs played."""
+    from cardrogue.engine.analysis.montecarlo import solve_random
+
+    report = solve_random(load(duel_dict()), 10**9, workers=1, seed=1, max_seconds=0.3)
+    assert 0 < report.runs < 10**9 and len(report.seeds) == report.runs
+    assert solve_random(load(duel_dict()), 5, workers=1, seed=1) == solve_random(load(duel_dict()), 5, workers=1, seed=1,
+                                                                              max_seconds=600)
