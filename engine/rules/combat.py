@@ -34,6 +34,11 @@ from .phases import COMBAT, DONE, SHOPPING
 from .tables import CLEARED
 
 BLOCKED, MISSED = 1, 2
+# The project's bound on "Repeat until an X is not rolled" (REROLL TWICE, ATTACK AGAIN): one combat
+# turn has at most this many attack rolls, so no mix of items makes an attack endless. The format
+# refuses a card that alone rerolls on every face (CR227). With the rulebook's cards (REROLL TWICE
+# on a 6, on one dagger or on the rogue's two) a chain this long has a chance below 1 in 10^13.
+MAX_ATTACK_ROLLS = 1000
 BASILISKS = ("basilisk-of-stone", "basilisk-of-venom")
 
 
@@ -147,7 +152,7 @@ class CombatRules:
             return False
         self._begin_combat()
         self.pure = False
-        self.fight = (target, 1, 0, 0, 0)
+        self.fight = (target, 1, 0, 0, 0, 0)  # target, rolls pending, their total, damage, flags, rolls made
         self._tell(Attacked, self.d.card[target].name)
         self._then((CombatRules._step_attack_roll,))
         return True
@@ -186,7 +191,7 @@ class CombatRules:
             self._fled(j)
         else:
             self._tell(Roll, self.d.card[e].name, n, "flee", "fails to flee; the enemies act")
-            self.fight = (-1, 0, 0, 0, 0)
+            self.fight = (-1, 0, 0, 0, 0, 0)
             self._enemies_act()
 
     def _fled(self, j: int) -> None:
@@ -214,17 +219,23 @@ class CombatRules:
         REROLL TWICE: the X itself does not count; two more rolls follow (per item
         with the effect), and "attack modifiers are applied to the sum of all rolls
         for that turn". ATTACK AGAIN: the project's reading: one more attack, with
-        its own modifiers, added to the damage.
+        its own modifiers, added to the damage. The MAX_ATTACK_ROLLS-th roll of the turn is the
+        last: it counts as a plain roll, and no more rolls or attacks follow.
         """
-        _, pending, total, damage, flags = self.fight
+        _, pending, total, damage, flags, rolls = self.fight
         st = self.stats
         pending -= 1
+        rolls += 1
+        last = rolls >= MAX_ATTACK_ROLLS
         if n in st.block:
             flags |= BLOCKED
         if n in st.misses:
             flags |= MISSED
-        extra = st.reroll[n]
+        extra = 0 if last else st.reroll[n]
         name = self.d.card[target].name
+        if last:
+            pending = 0
+            self._rule("ATTACK ROLL LIMIT", "{} attack rolls this turn: the last one.", rolls)
         if extra:
             pending += extra
             if self.log is not None:
@@ -233,22 +244,22 @@ class CombatRules:
             total += n
             self._tell(Roll, name, n, "attack roll")
         if pending:
-            self.fight = (target, pending, total, damage, flags)
+            self.fight = (target, pending, total, damage, flags, rolls)
             self._then((CombatRules._step_attack_roll,))
             return
         dealt = st.attack_damage(total, self.atk_bonus)
         if self.log is not None:
             self._tell(AttackTotal, dealt, total, st.attack_roll + self.atk_bonus)
         damage += dealt
-        if n in st.again:
+        if n in st.again and not last:
             self._rule("ATTACK AGAIN", "ATTACK AGAIN.")
-            self.fight = (target, 1, 0, damage, flags)
+            self.fight = (target, 1, 0, damage, flags, rolls)
             self._then((CombatRules._step_attack_roll,))
             return
         if flags & MISSED:
             damage = 0
             self._rule("ATTACK MISSES", "ATTACK MISSES: no damage this turn.")
-        self.fight = (target, 0, 0, damage, flags)
+        self.fight = (target, 0, 0, damage, flags, rolls)
         if not flags & BLOCKED and not self._foe(target)[2]:
             dodge = next((a for a in self.d.card[target].abilities if a.kind == "dodge"), None)
             if dodge is not None:
