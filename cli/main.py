@@ -12,7 +12,7 @@ import sys
 from typing import Sequence
 
 from . import check, hub, play, records, solve
-from .common import EXIT_OK, EXIT_UNUSABLE, Parser
+from .common import EXIT_OK, EXIT_UNUSABLE, Parser, complain
 
 GROUPS = (play, check, records, solve, hub)
 
@@ -45,7 +45,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
     except Exception as exc:  # the last guard: a message, never a traceback
-        print(f"cardrogue: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        complain(f"internal error: {type(exc).__name__}: {exc}")
         return EXIT_UNUSABLE
 
 

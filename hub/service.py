@@ -90,7 +90,7 @@ def unsafe_text(value: str, *, title: bool) -> str | None:
     return None
 
 
-def _text_problems(campaign: Campaign) -> list[dict]:
+def _text_problems(campaign: Campaign, data: dict) -> list[dict]:
     """Markup and escapes in the titles, control characters anywhere in the file."""
     problems = []
     titles = [("$.title", campaign.title), ("$.author", campaign.author)]
@@ -111,7 +111,7 @@ def _text_problems(campaign: Campaign) -> list[dict]:
             for i, v in enumerate(value):
                 walk(v, f"{path}[{i}]")
 
-    walk(dict(campaign.source), "$")
+    walk(data, "$")
     return problems
 
 
@@ -203,15 +203,17 @@ class Hub:
             if has_errors(diagnostics):
                 errors = [d.as_json() for d in diagnostics if d.severity is Severity.ERROR]
                 raise HubError(422, f"the map does not pass the check ({len(errors)} error(s))", diagnostics=errors)
-            campaign = load_campaign_text(text, "campaign").campaign
-            if problems := _text_problems(campaign):
+            loaded = load_campaign_text(text, "campaign")
+            campaign = loaded.campaign
+            if problems := _text_problems(campaign, loaded.data):
                 raise HubError(422, f"the map's text is refused: {problems[0]['path']}: {problems[0]['message']}",
                                problems=problems)
             existing = self._owned(account, campaign)
             if existing is not None:
                 return existing, False
             par, estimate = self._clear_check(campaign)
-        content = self._stored_text(campaign, par)
+        schema_ref = loaded.data.get("$schema")
+        content = self._stored_text(campaign, par, schema_ref if isinstance(schema_ref, str) else None)
         return self._store(account, campaign, par, estimate, window, content)
 
     def _owned(self, account: Account, campaign: Campaign) -> dict | None:
@@ -244,12 +246,11 @@ class Hub:
         return result, estimate
 
     @staticmethod
-    def _stored_text(campaign: Campaign, par: Any) -> str:
+    def _stored_text(campaign: Campaign, par: Any, schema_ref: str | None) -> str:
         """The canonical file with the server's par (par is not part of the content hash)."""
         from cardrogue.engine.format.canonical import campaign_to_dict, dumps
         from cardrogue.engine.model.campaign import Par
 
-        schema_ref = campaign.source.get("$schema") if isinstance(campaign.source, dict) else None
         return dumps(campaign_to_dict(replace(campaign, par=Par(par.turns, par.health)), schema_ref=schema_ref))
 
     def _store(self, account: Account, campaign: Campaign, par: Any, estimate: Any, window: int,

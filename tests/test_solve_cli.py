@@ -117,3 +117,16 @@ def test_a_mages_map_through_a_wall_passes_check_and_solves(tmp_path):
     assert check.returncode == 0, check.stdout + check.stderr
     solve = subprocess.run([*CLI, "solve", str(path)], capture_output=True, text=True)
     assert solve.returncode == 0 and "par 2 turns" in solve.stdout and "spell E" in solve.stdout
+
+
+def test_a_memory_budget_on_the_command_line_stops_with_unknown(tmp_path: Path):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    import gen  # the benchmarks' generator of open levels
+
+    path = tmp_path / "teleport.json"
+    path.write_text(gen.campaign_text(1, 8, seed=5), encoding="utf-8")
+    done = cardrogue("solve", str(path), "--max-memory", "1K", "--max-states", "100000", "--format", "json")
+    doc = json.loads(done.stdout)
+    assert done.returncode == 1 and doc["verdict"] == "unknown" and doc["stopped_by"] == "memory"
+    bad = cardrogue("solve", str(path), "--max-memory", "lots")
+    assert bad.returncode == 2 and "not a memory size" in bad.stderr

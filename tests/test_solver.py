@@ -10,6 +10,7 @@ default hero here) has 12 health, +1 to the attack roll and CANNOT FLEE.
 
 import random
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -29,7 +30,7 @@ from cardrogue.engine.analysis.solver import (
     solve_level,
 )
 from cardrogue.engine.analysis.solver.bounds import relaxation
-from cardrogue.engine.analysis.solver.packing import cleared_bits, signature
+from cardrogue.engine.analysis.solver.packing import cleared_bits, pack, signature, unpack
 from cardrogue.engine.analysis.solver.par import solve
 from cardrogue.engine.rules.state import GameState
 
@@ -37,7 +38,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 import gen  # noqa: E402  (the benchmarks' generator of open levels)
 
 SONS = load_campaign(Path(__file__).resolve().parent.parent / "campaigns" / "a-sons-descent.json").campaign
-SMALL = Budget(max_states=200_000, max_seconds=10)
+# A budget in states, so verdicts do not depend on how busy the machine is; the seconds are a safety net.
+SMALL = Budget(max_states=200_000, max_seconds=120)
 
 
 def corridor(cards, face="up", **kw):
@@ -163,7 +165,7 @@ def test_bundled_campaign_par_and_level_pars():
     assert all(p.verdict == SOLVED for p in r.level_pars)
     for i in range(len(SONS.levels)):
         level = solve_level(SONS, i, Budget(max_seconds=2))
-        assert level.verdict == SOLVED and level.seconds < 2
+        assert level.verdict == SOLVED  # its time is a benchmark figure (benchmarks/RESULTS.md), not a test
         assert verify_replay(level.replay_text, SONS).ok
 
 
@@ -428,3 +430,86 @@ def test_solve_random_is_reproducible_across_processes():
 def test_greedy_policy_dies_on_a_deadly_map():
     report = solve_random(corridor(["spike-trap"] * 7), 5, workers=1, seed=random.Random(1).randrange(100))
     assert report.wins == 0 and report.deaths == 5 and report.ci_high < 0.5
+
+
+def test_a_fight_lost_after_a_blow_says_how_far_the_best_attempt_got():
+    """The unsolvable reason says what is true: the golem took a blow (20 -> 18) before its doubled
+    roll killed the hero, so it was wounded, not "never wounded"."""
+    cells = [cell(0, 0, "starting-tile", "E"), cell(1, 0, "golem", "EW", face="down", rolls=[1, 6, 6, 6]),
+             cell(2, 0, "pathing-tile", "W", exit=True)]
+    result = solve_level(campaign(cells, cards={"warrior": {"max_health": 5}}), 0)
+    assert result.verdict == UNSOLVABLE
+    assert "left it with 18 of 20 health" in result.reason, result.reason
+
+
+# ---------------------------------------------------------------------------------------- budget, stages, packing
+
+
+def test_packed_state_unpacks_to_the_same_state():
+    c = load(gen.campaign(1, 8, seed=3))
+    s = GameState.new(c, log=False)
+    resolver = FatedResolver(c)
+    s.resolve(resolver)
+    for text in ("flip E", "move E", "flip S"):
+        if text in {str(a) for a in s.legal_actions()}:
+            s.step(text, resolver)
+    s.foes = {5: (3, 1, 0, 2)}
+    back = unpack(pack(s, bytes(s.faces)), s.d)
+    assert back.key() == s.key() and back.draws == s.draws and back.foes == s.foes and back.foes is not s.foes
+    assert isinstance(back.faces, bytearray)
+
+
+def test_turns_are_proven_first_and_a_cut_tiebreak_says_how_far_it_got():
+    """A tiebreak with no time of its own keeps the proven turns, reports health "at least" H with a
+    sound ceiling (no minimum-turn finish has more) and the open lines that could still beat H."""
+    c = load(gen.campaign(1, 4, seed=3))
+    full = solve_campaign(c, SMALL, per_level=False)
+    cut = solve_campaign(c, replace(SMALL, health_seconds=0), per_level=False)
+    assert full.verdict == cut.verdict == SOLVED and full.health_exact and not cut.health_exact
+    assert cut.turns == full.turns and cut.stopped_by == "time"
+    assert cut.health <= full.health <= cut.health_ceiling and cut.health_unproven > 0
+    assert verify_replay(cut.replay_text, c).ok
+    [info] = solve_diagnostics(c, replace(SMALL, health_seconds=0))
+    assert f"at least {cut.health}" in info.message and f"at most {cut.health_ceiling}" in info.message
+
+
+def test_progress_reports_the_proven_turns_with_their_witness():
+    c = load(gen.campaign(1, 4, seed=3))
+    seen = []
+    r = solve_campaign(c, SMALL, per_level=False, progress=seen.append)
+    assert seen[0].stage == "turns" and seen[0].turns is None
+    health = [p for p in seen if p.stage == "health"]
+    assert health and all(p.turns == r.turns for p in health)
+    first = health[0]
+    replay = verify_replay(_replay_of(c, first.actions), c)
+    assert replay.ok and replay.run.turns == r.turns
+
+
+def _replay_of(c, actions) -> str:
+    from cardrogue.engine.records.replay import Recorder
+
+    recorder = Recorder(c)
+    for a in actions:
+        recorder.play(a)
+    return recorder.text()
+
+
+def test_memory_budget_stops_the_search_with_unknown_never_unsolvable():
+    c = load(gen.campaign(1, 8, seed=5))  # a potion of teleportation: a real search
+    r = solve_campaign(c, replace(SMALL, max_memory=1), per_level=False)
+    assert r.verdict == UNKNOWN and r.stopped_by == "memory" and "memory budget" in r.reason
+
+
+@pytest.mark.parametrize("budget", [Budget(max_states=1), Budget(max_states=300), Budget(max_seconds=0.001)])
+def test_a_spent_budget_is_unknown_not_unsolvable(budget):
+    for seed in (5, 6):  # teleportation, paralysis
+        r = solve_campaign(load(gen.campaign(1, 8, seed=seed)), budget, per_level=False)
+        assert r.verdict in (UNKNOWN, SOLVED)
+
+
+def test_the_deadline_counts_from_the_start_of_the_solve():
+    deadline = Budget(max_seconds=1000).start()
+    assert not deadline.expired() and 0 < deadline.left() <= 1000
+    assert deadline.within(0).end <= deadline.end and deadline.within(None).end == deadline.end
+    spent = Budget(max_seconds=0).start()
+    assert spent.within(50).end == spent.end  # a stage's own share never outlasts the whole solve

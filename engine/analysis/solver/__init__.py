@@ -5,7 +5,9 @@ chance point is answered from the card's own stream), so par is a shortest-path
 problem over engine states, searched with A* (best-first on ``turn + h``).
 ``docs/solver.md`` gives the argument; the package reads in this order:
 
-* ``result``    -- the verdicts (``solved``, ``unsolvable``, ``unknown``), :class:`Budget`, :class:`SolveResult`.
+* ``budget``    -- :class:`Budget` (what a verdict may cost) and :class:`Deadline` (the one clock every
+  phase of a solve asks).
+* ``result``    -- the verdicts (``solved``, ``unsolvable``, ``unknown``), :class:`SolveResult`, :class:`Progress`.
 * ``par``       -- :func:`solve_level`, :func:`solve_campaign`, :func:`solve_diagnostics`: set a search up,
   run it, turn what it found into a verdict with a witness replay.
 * ``search``    -- the A* loop itself (:class:`~.search.Search`).
@@ -23,8 +25,9 @@ Verdicts are honest: ``solved`` comes with a witness replay that
 proof (the level graph) or an exhausted search; ``unknown`` when the budget runs out.
 """
 
+from .budget import Budget, Deadline
 from .par import solve_campaign, solve_diagnostics, solve_level
-from .result import SOLVED, UNKNOWN, UNSOLVABLE, Budget, SolveResult
+from .result import SOLVED, UNKNOWN, UNSOLVABLE, Progress, SolveResult
 
-__all__ = ["SOLVED", "UNKNOWN", "UNSOLVABLE", "Budget", "SolveResult", "solve_campaign", "solve_diagnostics",
-           "solve_level"]
+__all__ = ["SOLVED", "UNKNOWN", "UNSOLVABLE", "Budget", "Deadline", "Progress", "SolveResult", "solve_campaign",
+           "solve_diagnostics", "solve_level"]

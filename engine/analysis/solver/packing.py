@@ -1,4 +1,8 @@
-"""What the search stores of a state: its signature, and the levels it may forget.
+"""What the search stores of a state: the state packed, its signature, and the levels it may forget.
+
+A state waiting in the search's queue is kept as :func:`pack` makes it: a tuple of its fields with
+the faces as the immutable ``bytes`` the transposition table already holds (shared, not a second
+copy) and no empty dictionaries; :func:`unpack` rebuilds the state when it is popped.
 
 Two states with one :func:`signature` differ only in what dominance compares (turn, health, gold,
 inert cards in hand). Levels that no ladder leads back to are reset to their initial faces
@@ -7,8 +11,76 @@ inert cards in hand). Levels that no ladder leads back to are reset to their ini
 
 from __future__ import annotations
 
+import sys
+from operator import attrgetter
+
 from ...rules.fields import key_function
+from ...rules.state import GameState
 from ...rules.tables import CLEARED
+
+# Every field but the compiled dungeon and the log (never stored), the faces and the two dictionaries.
+_PLAIN = tuple(name for name in GameState.__slots__ if name not in ("d", "log", "faces", "foes", "visitors"))
+_plain = attrgetter(*_PLAIN)
+
+
+def pack(s: GameState, faces: bytes) -> tuple:
+    """``s`` as a compact tuple; ``faces`` is ``bytes(s.faces)`` (the table's copy, shared)."""
+    foes, visitors = s.foes, s.visitors
+    return _plain(s), faces, tuple(foes.items()) if foes else None, tuple(visitors.items()) if visitors else None
+
+
+def _unpacker():
+    """:func:`unpack`, written out from the field list: one plain assignment per field (a loop of
+    ``setattr`` costs three times a clone, and the search unpacks every state it pops)."""
+    lines = ["def unpack(packed, d):",
+             "    plain, faces, foes, visitors = packed",
+             "    s = new(GameState)",
+             "    s.d = d",
+             "    s.log = None",
+             "    s.faces = bytearray(faces)",
+             "    s.foes = dict(foes) if foes else {}",
+             "    s.visitors = dict(visitors) if visitors else {}"]
+    lines += [f"    s.{name} = plain[{i}]" for i, name in enumerate(_PLAIN)]
+    lines.append("    return s")
+    namespace = {"GameState": GameState, "new": object.__new__}
+    exec("\n".join(lines), namespace)
+    unpack = namespace["unpack"]
+    unpack.__doc__ = "The state :func:`pack` was given (without a log), on the compiled dungeon ``d``."
+    return unpack
+
+
+unpack = _unpacker()
+
+
+def resident_bytes() -> int:
+    """The process's resident memory now, in bytes (0 where the system does not tell).
+
+    Linux: /proc/self/statm. Elsewhere the peak (``ru_maxrss``): it never falls, which only makes
+    a memory bound stop a search earlier, never later.
+    """
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            return int(f.read().split()[1]) * _PAGE
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        import resource
+    except ImportError:  # Windows: no resource module
+        return 0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak if sys.platform == "darwin" else peak * 1024
+
+
+def _page_size() -> int:
+    try:
+        import os
+
+        return os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return 4096
+
+
+_PAGE = _page_size()
 
 
 # Every field of ``s.key()`` but turn, health, gold and the hand, plus the hand's ``strict`` (not

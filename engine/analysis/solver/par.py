@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 
 from ...chance.resolvers import FatedResolver
@@ -11,7 +10,8 @@ from ...model.campaign import Campaign
 from ...records.replay import Recorder, verify_replay
 from ...rules.state import GameState
 from .explain import explain, static_proof
-from .result import SOLVED, UNKNOWN, UNSOLVABLE, Budget, SolveResult
+from .budget import Budget, Deadline
+from .result import SOLVED, UNKNOWN, UNSOLVABLE, SolveResult
 from .search import Search
 
 
@@ -23,27 +23,39 @@ def _witness(campaign: Campaign, level: int, actions: list[str]) -> tuple[str, b
     return text, verify_replay(text, campaign).ok
 
 
-def solve(campaign: Campaign, level: int, campaign_mode: bool, budget: Budget, reference: bool = False) -> SolveResult:
-    clock = time.perf_counter()
-    search = Search(campaign, level, campaign_mode, budget, reference)
+def solve(campaign: Campaign, level: int, campaign_mode: bool, budget: Budget, reference: bool = False,
+          progress=None, deadline: Deadline | None = None) -> SolveResult:
+    """Par of a level (``campaign_mode`` False) or of the run from ``level`` (True), within ``budget``.
+
+    ``progress``: a callable given a :class:`Progress` a few times a second (None: no reports).
+    The budget's clock starts here (or is ``deadline``, a caller's), so setting the search up counts
+    against ``max_seconds``.
+    """
+    deadline = deadline or budget.start()
+    search = Search(campaign, level, campaign_mode, budget, reference, deadline, progress)
     proof = static_proof(campaign, level, campaign_mode, search.relax)
     if proof is not None:
-        return SolveResult(UNSOLVABLE, reason=proof[0], level=proof[1], seconds=time.perf_counter() - clock)
+        return SolveResult(UNSOLVABLE, reason=proof[0], level=proof[1], seconds=deadline.elapsed())
     verdict, node, turns, health, exact = search.run()
-    seconds = time.perf_counter() - clock
+    seconds = deadline.elapsed()
     common = dict(states_expanded=search.expanded, states_generated=search.generated, seconds=seconds,
-                  search_seconds=search.seconds, turns_seconds=search.turns_seconds)
+                  search_seconds=search.seconds, turns_seconds=search.turns_seconds, stopped_by=search.stop_reason,
+                  memory=search.memory, states_stored=search.stored)
     if verdict == SOLVED:
         actions = search.actions(node)
         text, ok = _witness(campaign, level, actions)
         if not ok:
             raise RuntimeError("the solver's witness does not re-simulate: the engine is not deterministic")
+        ceiling = dict(health_ceiling=search.health_ceiling, health_unproven=search.unproven) if not exact else {}
         return SolveResult(SOLVED, turns, health, text, tuple(actions), level=level, health_exact=exact,
-                           level_turns=_level_turns(campaign, level, actions) if campaign_mode else (), **common)
+                           level_turns=_level_turns(campaign, level, actions) if campaign_mode else (),
+                           **ceiling, **common)
     if verdict == UNKNOWN:
         deepest = campaign.levels[search.trace.deepest].id
+        limit = {"time": f"the time budget ({budget.max_seconds:g} s)", "states": f"the state budget ({budget.max_states:,})",
+                 "memory": f"the memory budget ({_size(budget.max_memory)})"}.get(search.stop_reason, "the budget")
         return SolveResult(UNKNOWN, level=search.trace.deepest, reason=(
-            f"no finish found within the budget ({search.expanded:,} states, {seconds:.1f} s; "
+            f"no finish found before {limit} ran out ({search.expanded:,} states, {seconds:.1f} s; "
             f"deepest level reached {deepest!r}); raise the budget to decide"), **common)
     if search.expanded == 0:
         return SolveResult(UNSOLVABLE, level=level, reason=(
@@ -51,6 +63,15 @@ def solve(campaign: Campaign, level: int, campaign_mode: bool, budget: Budget, r
             "leads from the starting tile to an exit or ladder"), **common)
     reason, li = explain(search)
     return SolveResult(UNSOLVABLE, level=li, reason=reason, **common)
+
+
+def _size(n: int | None) -> str:
+    if n is None:
+        return "none"
+    for unit, scale in (("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
+        if n >= scale:
+            return f"{n / scale:g} {unit}"
+    return f"{n} bytes"
 
 
 def _level_turns(campaign: Campaign, level: int, actions: list[str]) -> tuple[int, ...]:
@@ -69,12 +90,13 @@ def _level_turns(campaign: Campaign, level: int, actions: list[str]) -> tuple[in
     return tuple(out)
 
 
-def solve_level(campaign: Campaign, level: int = 0, budget: Budget | None = None) -> SolveResult:
+def solve_level(campaign: Campaign, level: int = 0, budget: Budget | None = None, progress=None) -> SolveResult:
     """The level's par: fewest turns from its starting tile (fresh hero) to an exit or a ladder taken."""
-    return solve(campaign, level, False, budget or Budget())
+    return solve(campaign, level, False, budget or Budget(), progress=progress)
 
 
-def solve_campaign(campaign: Campaign, budget: Budget | None = None, per_level: bool = True) -> SolveResult:
+def solve_campaign(campaign: Campaign, budget: Budget | None = None, per_level: bool = True,
+                   progress=None) -> SolveResult:
     """The campaign par: the whole run from level 0 (health, items and gold carry over between levels).
 
     With ``per_level``, each level is also solved on its own from a fresh hero (a practice start,
@@ -82,12 +104,17 @@ def solve_campaign(campaign: Campaign, budget: Budget | None = None, per_level: 
     ``level_pars`` and may be ``unknown`` when their share runs out.
     """
     budget = budget or Budget()
-    result = solve(campaign, 0, True, budget)
-    if not per_level or len(campaign.levels) < 2:
+    deadline = budget.start()
+    result = solve(campaign, 0, True, budget, progress=progress, deadline=deadline)
+    n = len(campaign.levels)
+    if not per_level or n < 2:
         return result
-    share = Budget(max(1, budget.max_states // (4 * len(campaign.levels))), budget.max_seconds / (4 * len(campaign.levels)))
-    pars = tuple(solve_level(campaign, i, share) for i in range(len(campaign.levels)))
-    return replace(result, level_pars=pars)
+    pars = []
+    for i in range(n):
+        # A quarter of the budget split between the levels, and never past the whole solve's deadline.
+        seconds = min(budget.max_seconds / (4 * n), deadline.left() / (n - i))
+        pars.append(solve_level(campaign, i, Budget(max(1, budget.max_states // (4 * n)), seconds)))
+    return replace(result, level_pars=tuple(pars))
 
 
 def solve_diagnostics(campaign: Campaign, budget: Budget | None = None) -> list[Diagnostic]:
@@ -101,8 +128,7 @@ def solve_diagnostics(campaign: Campaign, budget: Budget | None = None) -> list[
     if result.verdict == UNKNOWN:
         return [Diagnostic("CR402", f"solvability unknown: {result.reason}", Severity.WARNING, **where)]
     split = ", ".join(f"{campaign.levels[i].id} {t}" for i, t in enumerate(result.level_turns)) if len(result.level_turns) > 1 else ""
-    health = f"{result.health} health left" + ("" if result.health_exact else " (at least; budget ran out on the tiebreak)")
-    text = (f"par: {result.turns} turns with {health}; the solution replay verifies "
+    text = (f"par: {result.turns} turns with {result.health_text()}; the solution replay verifies "
             f"({result.states_expanded:,} states, {result.seconds:.2f} s)")
     if split:
         text += f"; turns per level: {split}"

@@ -1,4 +1,4 @@
-"""The solver's verdicts, its budget and its result."""
+"""The solver's verdicts and its result."""
 
 from __future__ import annotations
 
@@ -6,14 +6,6 @@ from dataclasses import dataclass
 
 INF = float("inf")
 SOLVED, UNSOLVABLE, UNKNOWN = "solved", "unsolvable", "unknown"
-
-
-@dataclass(frozen=True)
-class Budget:
-    """How much search a verdict may cost; running out gives ``unknown``, never ``unsolvable``."""
-
-    max_states: int = 500_000  # states expanded
-    max_seconds: float = 20.0
 
 
 @dataclass(frozen=True)
@@ -35,8 +27,44 @@ class SolveResult:
     level: int | None = None  # the level the verdict or reason is about
     level_turns: tuple[int, ...] = ()  # campaign witness: turns spent on each level it visits
     level_pars: tuple["SolveResult", ...] = ()  # campaign: each level solved on its own (practice start)
+    health_ceiling: int | None = None  # health not exact: no minimum-turn finish has more health than this
+    health_unproven: int = 0  # health not exact: open lines of play that might still beat ``health``
+    stopped_by: str = ""  # the limit that cut the search: "time", "states", "memory" ("": none)
+    memory: int = 0  # bytes the process grew by during the search
+    states_stored: int = 0  # states the search kept (queued and in the transposition table)
+
+    def health_text(self) -> str:
+        """The par's health as an author reads it: exact, or "at least" with what is left unproven."""
+        if self.health_exact:
+            return f"{self.health} health left"
+        by = {"time": "time", "states": "state", "memory": "memory"}.get(self.stopped_by, "")
+        return (f"at least {self.health} health left (at most {self.health_ceiling}: the {by + ' ' if by else ''}budget "
+                f"ran out on the health tiebreak with {self.health_unproven:,} lines of play that might end with "
+                f"more still open; the turns were proven after {self.turns_seconds:.2f} s)")
+
+    @property
+    def bytes_per_state(self) -> float:
+        return self.memory / self.states_stored if self.states_stored else 0.0
 
     @property
     def states_per_second(self) -> float:
         return self.states_generated / self.search_seconds if self.search_seconds > 0 else 0.0
 
+
+
+@dataclass(frozen=True)
+class Progress:
+    """What a running solve reports to its ``progress`` callback (a few times a second).
+
+    ``stage`` is "turns" while par's turns are searched for, "health" once they are proven and the
+    health tiebreak runs: then ``turns``, ``health`` (the best so far) and ``actions`` (that finish's
+    witness) are set, so a caller can show the proven par at once.
+    """
+
+    stage: str
+    expanded: int
+    generated: int
+    seconds: float
+    turns: int | None = None
+    health: int | None = None
+    actions: tuple[str, ...] = ()

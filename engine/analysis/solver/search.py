@@ -16,9 +16,13 @@ from ...rules.actions import Action
 from ...rules.state import DEAD, WON, GameState
 from ...rules.tables import CLEARED, ENEMY, TRAP
 from .bounds import HealthCeiling, relaxation
+from .budget import Budget, Deadline
 from .dominance import ExactTable, Fronts
-from .packing import cleared_bits, left_behind, merge_ranges
-from .result import INF, SOLVED, UNKNOWN, UNSOLVABLE, Budget
+from .packing import cleared_bits, left_behind, merge_ranges, pack, resident_bytes, unpack
+from .result import INF, SOLVED, UNKNOWN, UNSOLVABLE, Progress
+
+REPORT_EVERY = 0.2  # seconds between two progress reports
+CEILING_SECONDS = 0.5  # the most a cut tiebreak spends bounding what it left open
 
 
 @contextmanager
@@ -66,11 +70,21 @@ class Trace:
 
 class Search:
     """A* over engine states. ``reference=True`` turns the heuristic and dominance off (uniform-cost
-    search with an exact-key table): slow, obviously correct, for cross-checking the fast search."""
+    search with an exact-key table): slow, obviously correct, for cross-checking the fast search.
+
+    The search runs in two stages. Until the first finish is popped it looks for the par's turns
+    (A* on ``turn + h``); that finish proves them, and is the witness. Then the health tiebreak
+    keeps popping states with ``f = par`` whose health ceiling beats the best finish so far, on its
+    own share of the budget (``Budget.health_seconds``). A cut tiebreak leaves ``health_ceiling``,
+    a sound upper bound on the health any minimum-turn finish can have, and ``unproven``, the open
+    lines that might still reach more than the best finish.
+    """
 
     def __init__(self, campaign: Campaign, level: int, campaign_mode: bool, budget: Budget,
-                 reference: bool = False) -> None:
+                 reference: bool = False, deadline: Deadline | None = None, progress=None) -> None:
         self.campaign, self.level, self.campaign_mode, self.budget = campaign, level, campaign_mode, budget
+        self.deadline = deadline or budget.start()
+        self.progress = progress
         self.reference = reference
         self.resolver = FatedResolver(campaign)
         self.root = GameState.new(campaign, level, log=False)
@@ -79,8 +93,12 @@ class Search:
         self.relax = relaxation(campaign, self.d)
         self.fronts = ExactTable() if reference else Fronts(campaign)
         self.trace = Trace(deepest=level)
-        self.expanded = self.generated = 0
+        self.expanded = self.generated = self.stored = 0
         self.seconds = self.turns_seconds = 0.0
+        self.stop_reason = ""  # why the search stopped early: "time", "states" or "memory" ("": it did not)
+        self.memory = 0  # bytes the process grew by during the search (resident set)
+        self.health_ceiling: int | None = None
+        self.unproven = 0
         self.forget = left_behind(self.d)
         self.ceiling = HealthCeiling(campaign, self.d, self.relax.health_cap, self.forget, campaign_mode)
         if reference:
@@ -99,9 +117,18 @@ class Search:
         with collector_paused():
             return self._run()
 
+    def _report(self, stage: str, expanded: int, generated: int, best) -> None:
+        if self.progress is not None:
+            turns, health, node = best if best is not None else (None, None, 0)
+            self.progress(Progress(stage, expanded, generated, self.deadline.elapsed(), turns, health,
+                                   tuple(self.actions(node)) if stage == "health" and node else ()))
+
     def _run(self) -> tuple[str, object, int | None, int | None, bool]:
         start = time.perf_counter()
-        deadline = start + self.budget.max_seconds
+        stage_deadline = self.deadline
+        rss0 = resident_bytes()
+        max_memory = self.budget.max_memory
+        next_report = start + REPORT_EVERY
         relax, fronts, resolver, trace, d = self.relax, self.fronts, self.resolver, self.trace, self.d
         cm = self.campaign_mode
         root = self.root
@@ -114,8 +141,9 @@ class Search:
         if h0 == INF:
             return UNSOLVABLE, None, None, None, True
         entry = fronts.admit(root)
-        # Heap entries: (f, h, -health, node, state, front entry, the state's face-down mask for its children's hint).
-        heap = [(root.turn + h0, h0, -root.health, 0, root, entry, m0)]
+        # Heap entries: (f, h, -health, node, packed state, front entry, the state's face-down mask for its
+        # children's hint). The state is kept packed (packing.pack) and rebuilt when popped.
+        heap = [(root.turn + h0, h0, -root.health, 0, pack(root, entry[5]), entry, m0)]
         best = None  # (turns, health, node)
         counter = 0
         level_enemies = [j for j in range(len(d.cells)) if d.kind[j] == ENEMY]
@@ -129,30 +157,48 @@ class Search:
         resets = merge_ranges(self.forget)
         forgotten = tuple(frozenset(j for lo, hi, _ in ranges for j in range(lo, hi)) for ranges in self.forget)
         parents = self.parents
+        actions_seen: dict = {}  # one Action object per distinct action, shared by every parents entry
         admit = fronts.admit
         heappush, heappop = heapq.heappush, heapq.heappop
         low = trace.foe_low
         expanded = generated = 0
+        self._report("turns", 0, 0, None)
         while heap:
-            f, h, neg_health, node, s, entry, hint = heappop(heap)
+            f, h, neg_health, node, packed, entry, hint = heappop(heap)
             if not entry[4]:
                 continue
             s_faces = entry[5]  # bytes(s.faces), made when s was admitted
             if best is not None and f > best[0]:
                 break
+            s = unpack(packed, d)
             done = finish_turn(s)
             if done is not None:
                 if best is None:
                     self.turns_seconds = time.perf_counter() - start
+                    # The turns are proven: the tiebreak runs on its own share of what is left.
+                    stage_deadline = self.deadline.within(self.budget.health_seconds)
                 if best is None or -neg_health > best[1]:
                     best = (done, -neg_health, node)
                     if best[1] >= relax.health_cap:
                         break
+                    self._report("health", expanded, generated, best)
                 continue
             if best is not None and ceiling(s, best[0]) <= best[1]:
                 continue  # the tiebreak: this line cannot end with more health
-            if expanded >= max_states or (expanded & 255 == 0 and time.perf_counter() > deadline):
+            if expanded & 255 == 0:
+                # Every limit is looked at here, once per 256 expansions.
+                if stage_deadline.expired():
+                    self.stop_reason = "time"
+                elif max_memory is not None and resident_bytes() - rss0 > max_memory:
+                    self.stop_reason = "memory"
+                elif self.progress is not None and time.perf_counter() > next_report:
+                    next_report = time.perf_counter() + REPORT_EVERY
+                    self._report("turns" if best is None else "health", expanded, generated, best)
+            if expanded >= max_states:
+                self.stop_reason = "states"
+            if self.stop_reason:
                 exhausted = False
+                heappush(heap, (f, h, neg_health, node, packed, entry, hint))  # still open
                 break
             expanded += 1
             if goal_levels and s.level not in trace.goals_met and d.goals[s.level] and s.goals_met():
@@ -162,6 +208,10 @@ class Search:
                 c = s.clone()
                 c.advance(action, resolver)
                 generated += 1
+                if c.foes:  # before a death too: a blow that wounds the enemy and then loses the fight counts
+                    for e, foe in c.foes.items():
+                        if foe[0] < low.get(e, INF):
+                            low[e] = foe[0]
                 if c.outcome == DEAD:
                     self._note_death(s, c, action)
                     continue
@@ -177,10 +227,6 @@ class Search:
                             c.draws = tuple(p for p in draws if p[0] not in gone)
                 if c.level > trace.deepest:
                     trace.deepest = c.level
-                if c.foes:
-                    for e, foe in c.foes.items():
-                        if foe[0] < low.get(e, INF):
-                            low[e] = foe[0]
                 if c.gold > trace.max_gold:
                     trace.max_gold = c.gold
                 new_faces = c.faces != s_faces
@@ -208,14 +254,42 @@ class Search:
                     unslain = [e for e in unslain if e not in trace.slain]
                     unslain_bits = cleared_bits(unslain, len(d.cells))
                 counter += 1
-                parents.append((node, action))
-                heappush(heap, (fc, ch, -c.health, counter, c, e_entry, mc))
-        self.expanded, self.generated = expanded, generated
+                parents.append((node, actions_seen.setdefault(action, action)))
+                heappush(heap, (fc, ch, -c.health, counter, pack(c, e_entry[5]), e_entry, mc))
+        self.expanded, self.generated, self.stored = expanded, generated, counter + 1
+        self.memory = max(0, resident_bytes() - rss0)
         self.seconds = time.perf_counter() - start
         if best is not None:
-            health_exact = exhausted or (heap != [] and heap[0][0] > best[0]) or best[1] >= relax.health_cap
+            health_exact = exhausted or not self.stop_reason or best[1] >= relax.health_cap
+            if not health_exact:
+                self.health_ceiling, self.unproven = self._open_ceiling(heap, best)
+                health_exact = self.unproven == 0
             return SOLVED, best[2], best[0], best[1], health_exact
         return (UNSOLVABLE if exhausted else UNKNOWN), None, None, None, True
+
+    def _open_ceiling(self, heap: list, best: tuple) -> tuple[int, int]:
+        """(a sound upper bound on the health of any minimum-turn finish, open lines that may beat the best).
+
+        Every finish in ``best[0]`` turns comes from a state still open with ``f = best[0]``: the most
+        any of them can reach is the largest health ceiling among them. Reading them all is bounded:
+        past ``CEILING_SECONDS`` the static cap (the most health the hero can ever have) stands in.
+        """
+        turns, health, _ = best
+        cap = self.relax.health_cap
+        top, unproven = health, 0
+        until = time.perf_counter() + CEILING_SECONDS
+        d, ceiling, finish_turn = self.d, self.ceiling.bound, self.finish_turn
+        for i, (f, _, neg_health, _, packed, entry, _) in enumerate(heap):
+            if f > turns or not entry[4]:
+                continue
+            if i & 255 == 0 and time.perf_counter() > until:
+                return cap, sum(1 for e in heap if e[0] <= turns and e[5][4] and -e[2] < cap)
+            s = unpack(packed, d)
+            most = -neg_health if finish_turn(s) is not None else ceiling(s, turns)
+            if most > health:
+                unproven += 1
+                top = max(top, most)
+        return min(top, cap), unproven
 
     def _note_death(self, s: GameState, c: GameState, action: Action) -> None:
         foes = [e for _, e in s.adjacent_enemies()] or [e for _, e in c.adjacent_enemies()]

@@ -1,0 +1,57 @@
+"""How much a verdict may cost, and the one place the solver asks whether time is up.
+
+A :class:`Budget` is what the caller allows; :meth:`Budget.start` turns it into a
+:class:`Deadline` at the moment the solve begins, so everything a solve does -- setting the
+search up, the static proof, the search itself, the health tiebreak -- is measured on the
+same clock. Every phase asks the same object (``deadline.expired()``), never ``time`` itself.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much search a verdict may cost; running out gives ``unknown``, never ``unsolvable``.
+
+    ``max_seconds`` bounds the whole solve (set-up, search and witness check). ``health_seconds``
+    is the health tiebreak's own share once the turns are proven (None: whatever is left of
+    ``max_seconds``). ``max_memory``, in bytes, bounds what the search stores (None: no bound).
+    """
+
+    max_states: int = 500_000  # states expanded
+    max_seconds: float = 20.0
+    health_seconds: float | None = None
+    max_memory: int | None = None
+
+    def start(self) -> Deadline:
+        """The deadline of a solve that begins now."""
+        return Deadline(time.perf_counter(), self.max_seconds)
+
+
+class Deadline:
+    """The clock of one solve: ``expired()`` once ``seconds`` have passed since ``started``."""
+
+    __slots__ = ("started", "end")
+
+    def __init__(self, started: float, seconds: float) -> None:
+        self.started = started
+        self.end = started + seconds
+
+    def expired(self) -> bool:
+        return time.perf_counter() > self.end
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.started
+
+    def left(self) -> float:
+        return max(0.0, self.end - time.perf_counter())
+
+    def within(self, seconds: float | None) -> Deadline:
+        """A deadline that ends ``seconds`` from now, or at this one's end if that comes first."""
+        now = time.perf_counter()
+        sub = Deadline(self.started, 0.0)
+        sub.end = self.end if seconds is None else min(self.end, now + seconds)
+        return sub
