@@ -138,3 +138,20 @@ def test_an_unreachable_hub_is_one_line_not_an_exception(tmp_path: Path) -> None
     assert not ok and message.startswith("cannot reach the hub at http://127.0.0.1:9")
     ok, message = publish_map(json.dumps(duel_dict()))
     assert not ok and message.startswith("cannot reach the hub at http://127.0.0.1:9")
+
+
+@run_async
+async def test_f9_shows_the_hubs_refusal_as_text_not_markup(hub, campaign_file: Path, tmp_path: Path) -> None:
+    _account(hub)
+    doc = json.loads(campaign_file.read_text())
+    doc["title"] = "[bold]Crown[/bold] of [link=https://example.invalid]Thorns"  # the hub refuses markup in titles
+    campaign_file.write_text(json.dumps(doc, indent=2))
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f9")
+        await settle(app, pilot)
+        refusals = [n for n in app._notifications if n.message.startswith("The hub refused the map (422)")]
+        assert refusals and not refusals[0].markup, [n.message for n in app._notifications]
+        assert "[bold]Crown[/bold] of [link=https://example.invalid]Thorns" in refusals[0].message
+    assert call(hub.base, "GET", "/api/maps")[1]["maps"] == []
