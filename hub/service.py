@@ -355,6 +355,10 @@ class Hub:
             doc = parse_replay(text)
         except ReplayError as exc:
             raise HubError(422, f"the replay is refused: {exc}") from None
+        player = doc.get("player")
+        if isinstance(player, str) and (why := unsafe_text(player, title=True)):
+            # not used for credit (the token's owner is), but the file is served to others later
+            raise HubError(422, f"the replay's player name {player!r} is refused: {why}", field="player")
         if len(doc["actions"]) > self.settings.max_actions:
             raise HubError(422, f"the replay has {len(doc['actions']):,} actions; the hub takes at most "
                                 f"{self.settings.max_actions:,}")

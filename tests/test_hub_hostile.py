@@ -53,6 +53,8 @@ def _forged_replays(text: str) -> dict[str, str]:
     del doc["final"]
     out["not a replay"] = json.dumps(doc)
     out["a replay of another map"] = solution(map_text("other", "Another Map"))
+    out["a terminal escape in the player's name"] = solution(text, player="mallory\x1b]0;owned\x07")
+    out["markup in the player's name"] = solution(text, player="[link=https://example.invalid]mallory[/link]")
     return out
 
 
