@@ -211,7 +211,7 @@ def _paging(request: Request) -> tuple[str, int, int]:
 
 
 def _whole(text: str, name: str, low: int, high: int) -> int:
-    if not text.isdigit() or not low <= int(text) <= high:
+    if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:  # "²".isdigit() is true
         raise HubError(400, f"{name} is a whole number from {low} to {high:,}")
     return int(text)
 
@@ -223,7 +223,7 @@ async def _body(request: Request, limit: int) -> bytes:
     the client, still sending, gets to read the 413; a larger one is cut off at once.
     """
     length = request.headers.get("content-length")
-    if length is not None and not length.isdigit():
+    if length is not None and not (length.isascii() and length.isdigit()):
         raise HubError(400, "the Content-Length header is not a number")
     declared = None if length is None else int(length)
     chunks, size = [], 0

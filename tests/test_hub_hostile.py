@@ -91,6 +91,8 @@ def test_hostile_requests_get_a_4xx_with_a_reason_and_store_nothing(hub_db: str)
             "a bad run id": ("GET", runs + "/zzz/replay", {}, 404),
             "a bad limit": ("GET", "/api/maps?limit=0", {}, 400),
             "a huge offset": ("GET", "/api/maps?offset=99999999999", {}, 400),
+            "a limit in superscript digits": ("GET", "/api/maps?limit=%C2%B2", {}, 400),
+            "an offset in full-width digits": ("GET", "/api/maps/needle/leaderboard?offset=%EF%BC%91", {}, 400),
             "a long search": ("GET", "/api/maps?q=" + "a" * 201, {}, 400),
             "a wrong method": ("DELETE", "/api/maps", {}, 405),
             "no such route": ("GET", "/api/nothing", {}, 404),
