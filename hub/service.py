@@ -82,6 +82,8 @@ def unsafe_text(value: str, *, title: bool) -> str | None:
     for ch in value:
         if ch in _BIDI:
             return f"it holds the bidirectional control U+{ord(ch):04X}"
+        if unicodedata.category(ch) == "Cs":
+            return f"it holds a lone UTF-16 surrogate U+{ord(ch):04X}, which is not a character"
         if unicodedata.category(ch) == "Cc" and (title or ch not in "\n\t"):
             return f"it holds the control character U+{ord(ch):04X}" + (" (a terminal escape)" if ch == "\x1b" else "")
     if title:

@@ -54,6 +54,9 @@ def _forged_replays(text: str) -> dict[str, str]:
     out["not a replay"] = json.dumps(doc)
     out["a replay of another map"] = solution(map_text("other", "Another Map"))
     out["a terminal escape in the player's name"] = solution(text, player="mallory\x1b]0;owned\x07")
+    doc = json.loads(json.dumps(good))
+    doc["player"] = "mallory\ud800"
+    out["a lone surrogate in the player's name"] = json.dumps(doc)
     out["markup in the player's name"] = solution(text, player="[link=https://example.invalid]mallory[/link]")
     return out
 
