@@ -36,6 +36,7 @@ from cardrogue.engine.model.campaign import (
     Hero,
     Level,
     canonical_paths,
+    row_major,
 )
 from cardrogue.engine.format.resources import load_schema
 from jsonschema import Draft202012Validator
@@ -86,7 +87,7 @@ class Clip:
 
 def with_cells(level: Level, cells: Iterable[Cell]) -> Level:
     """A level with new cells, its place index rebuilt (``replace`` alone would keep the old one)."""
-    return replace(level, cells=tuple(sorted(cells, key=lambda c: (c.y, c.x))), by_pos={})
+    return replace(level, cells=tuple(sorted(cells, key=row_major)), by_pos={})
 
 
 def with_level(campaign: Campaign, index: int, level: Level) -> Campaign:

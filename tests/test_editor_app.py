@@ -46,6 +46,20 @@ async def test_cursor_and_place_rotate_face_delete(campaign_file, tmp_path) -> N
 
 
 @run_async
+async def test_cursor_is_reactive_state(campaign_file, tmp_path) -> None:
+    """Setting the canvas's cursor keeps it inside the grid and shows the new cell in the inspector."""
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        level = app.campaign.levels[app.level_index]
+        app.canvas.cursor = (99, -5)
+        await pilot.pause()
+        assert app.canvas.cursor == (level.width - 1, 0)
+        summary = str(app.query_one("#inspector-summary").render())
+        assert f"({level.width - 1}, 0)" in summary
+
+
+@run_async
 async def test_undo_redo_every_edit(campaign_file, tmp_path) -> None:
     app = make_app(campaign_file, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
@@ -248,7 +262,7 @@ async def test_recovery_offered_after_crash(campaign_file, tmp_path) -> None:
     async with crashed.run_test(size=SIZE) as pilot:
         await settle(crashed, pilot)
         await pilot.press("down", "right", "f")
-        crashed.autosave()
+        crashed.files.autosave()
         assert any(rec.iterdir())
     # the session "crashed": the recovery file stays; a new session offers it
     app = make_app(campaign_file, tmp_path)
@@ -268,9 +282,9 @@ async def test_disk_change_warning(campaign_file, tmp_path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         campaign_file.write_text(campaign_file.read_text() + "\n")
-        app.check_disk()
+        app.files.check_disk()
         await pilot.pause()
-        assert app._disk_warned
+        assert app.files.disk_warned
         await pilot.press("down", "right", "f", "ctrl+s")
         assert isinstance(app.screen, ConfirmScreen)
         await pilot.click("#answer-cancel")

@@ -390,7 +390,7 @@ async def test_solve_and_step_through_the_solution(campaign_file, tmp_path, camp
         await settle(app, pilot)
         await pilot.press("f6")
         await settle(app, pilot)
-        solution = app.solution
+        solution = app.solving.solution
         assert solution is not None and solution.verdict == "solved"
         status = str(app.query_one("#solve-status").render())
         assert "Par: 4 turns, 8 health" in status and "Step 0/11" in status
@@ -402,25 +402,25 @@ async def test_solve_and_step_through_the_solution(campaign_file, tmp_path, camp
             turn = state.turn
             state.step(action, resolver)
             await pilot.press("full_stop")
-            assert app.step_index == k
+            assert app.solving.step_index == k
             assert app.canvas.overlay.marker == state.position
             status = str(app.query_one("#solve-status").render())
             assert f"Step {k}/11, turn {turn}: {action}" in status
         assert app.canvas.overlay.flipped == {(1, 1), (2, 1)}
         assert "@" in canvas_text(app, 2, 1) and "@" not in canvas_text(app, 0, 1)
         await pilot.press("comma", "comma")
-        assert app.step_index == 4 and app.canvas.overlay.marker == (1, 1)
+        assert app.solving.step_index == 4 and app.canvas.overlay.marker == (1, 1)
         assert "Step 4/11, turn 2: flip E" in str(app.query_one("#solve-status").render())
         for _ in range(20):
             await pilot.press("full_stop")
-        assert app.step_index == 11 and app.canvas.overlay.marker == (4, 1)
+        assert app.solving.step_index == 11 and app.canvas.overlay.marker == (4, 1)
         assert "takes the ladder" in str(app.query_one("#solve-status").render())
         await pilot.press("escape")
-        assert app.canvas.overlay is None and app.step_index is None
+        assert app.canvas.overlay is None and app.solving.step_index is None
         assert "@" not in canvas_text(app, 4, 1)
         assert "Par: 4 turns" in str(app.query_one("#solve-status").render())
         await pilot.press("full_stop")  # not stepping: nothing happens
-        assert app.step_index is None
+        assert app.solving.step_index is None
 
 
 @run_async
@@ -437,15 +437,15 @@ async def test_solve_verdicts_and_edits_end_the_steps(campaign_file, tmp_path) -
         status = str(app.query_one("#solve-status").render())
         assert "Unsolvable" in status and "cannot be reached" in status and app.canvas.overlay is None
         await pilot.press("ctrl+z")
-        app.solve_budget = Budget(2, 5.0)
+        app.solving.budget = Budget(2, 5.0)
         app.set_level(1)
         await pilot.press("f6")
         await settle(app, pilot)
         assert "Unknown" in str(app.query_one("#solve-status").render())
-        app.solve_budget = Budget(200_000, 10.0)
+        app.solving.budget = Budget(200_000, 10.0)
         await pilot.press("f6")
         await settle(app, pilot)
-        assert app.step_index == 0 and app.canvas.overlay is not None
+        assert app.solving.step_index == 0 and app.canvas.overlay is not None
         await pilot.press("full_stop", "f")  # an edit: the solution no longer fits the map
-        assert app.canvas.overlay is None and app.step_index is None
+        assert app.canvas.overlay is None and app.solving.step_index is None
         assert "Before the last edit" in str(app.query_one("#solve-status").render())

@@ -167,3 +167,23 @@ def test_log_can_be_turned_off():
     s = GameState.new(SONS, log=False)
     s.apply("flip E")
     assert s.log is None
+
+
+def test_the_field_list_drives_slots_clone_and_key():
+    """One source for the state's fields (engine/rules/fields.py): every slot is in the list, a clone
+    copies each one (sharing no mutable value), and key() reads every keyed field."""
+    from cardrogue.engine.rules.fields import FIELDS
+
+    assert GameState.__slots__ == tuple(f.name for f in FIELDS)
+    s = GameState.new(BUSY)
+    for text in ("flip N", "flip E", "flip W"):
+        if text in {str(a) for a in s.legal_actions()}:
+            s.step(text, FatedResolver(BUSY))
+    t = s.clone()
+    for f in FIELDS:
+        a, b = getattr(s, f.name), getattr(t, f.name)
+        assert a == b, f.name
+        if isinstance(a, (bytearray, dict, list)) and a:
+            assert a is not b, f"{f.name} is shared between a state and its clone"
+    keyed = [f.name for f in FIELDS if f.key is not None]
+    assert len(s.key()) == len(keyed)

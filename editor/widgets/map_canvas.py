@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from rich.segment import Segment
 from rich.style import Style
 from textual.binding import Binding
+from textual.reactive import var
 from textual.events import MouseDown, MouseMove, MouseUp
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
@@ -121,12 +122,15 @@ class MapCanvas(ScrollView, can_focus=True):
     MapCanvas { background: $surface; }
     """
 
+    cursor: var[tuple[int, int]] = var((0, 0), init=False)
+    """The cursor's grid place; kept inside the grid, and a move redraws the rows it leaves and enters."""
+    anchor: var[tuple[int, int] | None] = var(None, init=False)
+    """The selection's other corner (None: nothing selected, the selection is the cursor's place)."""
+
     def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.level: Level | None = None
         self.cards: dict[str, CardDef] = {}
-        self.cursor: tuple[int, int] = (0, 0)
-        self.anchor: tuple[int, int] | None = None
         self.markers: dict[tuple[int, int], Severity] = {}
         self._rows: dict[int, tuple[Strip, Strip, Strip]] = {}
         # Drawn cells by (cell, base style, cursor, selected, mark): a row redraw reuses all but the changed ones.
@@ -146,11 +150,8 @@ class MapCanvas(ScrollView, can_focus=True):
         self.cards = cards
         if markers is not None:
             self.markers = markers
-        x, y = self.cursor
-        self.cursor = (min(x, level.width - 1), min(y, level.height - 1))
-        if self.anchor is not None:
-            ax, ay = self.anchor
-            self.anchor = (min(ax, level.width - 1), min(ay, level.height - 1))
+        self.cursor = self.validate_cursor(self.cursor)
+        self.anchor = self.validate_anchor(self.anchor)
         self._rows.clear()
         self.virtual_size = Size(level.width * CELL_W, level.height * CELL_H)
         self.refresh()
@@ -178,36 +179,51 @@ class MapCanvas(ScrollView, can_focus=True):
         if overlay is not None and overlay.marker is not None and overlay.marker != (old.marker if old else None):
             self.scroll_to_region_of(*overlay.marker)
 
+    def _inside(self, place: tuple[int, int]) -> tuple[int, int]:
+        if self.level is None:
+            return place
+        return (max(0, min(self.level.width - 1, place[0])), max(0, min(self.level.height - 1, place[1])))
+
+    def validate_cursor(self, cursor: tuple[int, int]) -> tuple[int, int]:
+        return self._inside(cursor)
+
+    def validate_anchor(self, anchor: tuple[int, int] | None) -> tuple[int, int] | None:
+        return None if anchor is None else self._inside(anchor)
+
+    def watch_cursor(self, old: tuple[int, int], new: tuple[int, int]) -> None:
+        corner = [self.anchor[1]] if self.anchor is not None else []
+        self._refresh_rows(min([old[1], new[1]] + corner), max([old[1], new[1]] + corner))
+        self.post_message(CursorMoved(*new))
+
+    def watch_anchor(self, old: tuple[int, int] | None, new: tuple[int, int] | None) -> None:
+        rows = [self.cursor[1]] + [p[1] for p in (old, new) if p is not None]
+        self._refresh_rows(min(rows), max(rows))
+
     @property
     def selection(self) -> Rect:
         """The selected rectangle: the cursor's place when nothing is selected."""
         return Rect.spanning(self.anchor or self.cursor, self.cursor)
 
     def move_to(self, x: int, y: int, extend: bool = False) -> None:
+        """Move the cursor (``extend``: grow the selection from where the cursor was) and scroll to it."""
         if self.level is None:
             return
-        x = max(0, min(self.level.width - 1, x))
-        y = max(0, min(self.level.height - 1, y))
-        old_rows = set(range(self.selection.y0, self.selection.y1 + 1))
         if extend and self.anchor is None:
             self.anchor = self.cursor
         elif not extend:
             self.anchor = None
         self.cursor = (x, y)
-        new_rows = set(range(self.selection.y0, self.selection.y1 + 1))
-        for row in old_rows | new_rows:
-            self._refresh_row(row)
-        self.scroll_to_region_of(x, y)
-        self.post_message(CursorMoved(x, y))
+        self.scroll_to_region_of(*self.cursor)
 
     def scroll_to_region_of(self, x: int, y: int) -> None:
         from textual.geometry import Region
 
         self.scroll_to_region(Region(x * CELL_W, y * CELL_H, CELL_W, CELL_H), animate=False, immediate=True)
 
-    def _refresh_row(self, row: int) -> None:
-        self._rows.pop(row, None)
-        self.refresh_lines(row * CELL_H, CELL_H)
+    def _refresh_rows(self, first: int, last: int) -> None:
+        for row in range(first, last + 1):
+            self._rows.pop(row, None)
+        self.refresh_lines(first * CELL_H, (last - first + 1) * CELL_H)
 
     # ------------------------------------------------------------------ keys
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import networkx as nx
 
 from ..format.diagnostics import Diagnostic, Severity
-from ..model.campaign import CHEST, KEY, Campaign, Level
+from ..model.campaign import CHEST, KEY, Campaign, Level, row_major_pos
 from ..rules.mobility import wall_crossings
 
 _OUT = "out"  # a virtual node joined to every way out of a level
@@ -195,7 +195,7 @@ def _chokepoints(graph: nx.Graph, start: tuple[int, int], ways_out: list) -> tup
     path = nx.shortest_path(tree, start if start in cuts else ("end", start), ("end", _OUT))
     exclude = {start, *ways_out}
     found = [v for v in path if v in cuts and v not in exclude]
-    return tuple(sorted(found, key=lambda p: (p[1], p[0])))
+    return tuple(sorted(found, key=row_major_pos))
 
 
 def analyse_campaign(campaign: Campaign) -> tuple[list[LevelAnalysis], list[Diagnostic]]:

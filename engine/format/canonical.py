@@ -17,7 +17,7 @@ import hashlib
 import json
 from typing import Any
 
-from ..model.campaign import Campaign, CardDef, Cell, Level
+from ..model.campaign import Campaign, CardDef, Cell, Level, row_major
 
 _KEY_ORDER = [
     "$schema", "format", "id", "title", "author", "description", "kind", "rules", "seed",
@@ -129,7 +129,7 @@ def level_to_dict(level: Level) -> dict:
     d["height"] = level.height
     if level.goals:
         d["goals"] = [{g.verb: g.card} for g in level.goals]
-    d["cells"] = [cell_to_dict(c, level.id) for c in sorted(level.cells, key=lambda c: (c.y, c.x))]
+    d["cells"] = [cell_to_dict(c, level.id) for c in sorted(level.cells, key=row_major)]
     return d
 
 

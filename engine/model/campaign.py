@@ -26,6 +26,10 @@ POTION_EFFECTS = ("healing", "poison", "strength", "weakness", "teleportation", 
 
 
 class Direction(str, Enum):
+    """A compass direction on a level's grid (y grows southward). The one encoding of a direction:
+    its value is the letter of actions and files ("N"), ``index`` its place in :data:`DIRECTIONS`
+    (the order of the engine's per-direction tables), ``word`` how a sentence names it."""
+
     N = "N"
     E = "E"
     S = "S"
@@ -39,14 +43,43 @@ class Direction(str, Enum):
     def opposite(self) -> "Direction":
         return _OPPOSITE[self]
 
+    @property
+    def index(self) -> int:
+        return DIRECTION_INDEX[self]
+
+    @property
+    def word(self) -> str:
+        return _WORDS[self]
+
     def step(self, x: int, y: int) -> tuple[int, int]:
         dx, dy = _DELTAS[self]
         return x + dx, y + dy
 
+    @classmethod
+    def toward(cls, dx: int, dy: int) -> "Direction | None":
+        """The direction of a one-step offset (None: not an orthogonal neighbour)."""
+        return _BY_DELTA.get((dx, dy))
+
 
 _DELTAS = {Direction.N: (0, -1), Direction.E: (1, 0), Direction.S: (0, 1), Direction.W: (-1, 0)}
 _OPPOSITE = {Direction.N: Direction.S, Direction.S: Direction.N, Direction.E: Direction.W, Direction.W: Direction.E}
+_WORDS = {Direction.N: "north", Direction.E: "east", Direction.S: "south", Direction.W: "west"}
+_BY_DELTA = {delta: d for d, delta in _DELTAS.items()}
 DIRECTIONS = (Direction.N, Direction.E, Direction.S, Direction.W)
+# A direction's letter (or the Direction itself) -> its index in DIRECTIONS: the engine's hot paths read
+# this dict rather than building a Direction.
+DIRECTION_INDEX: dict[str, int] = {d.value: i for i, d in enumerate(DIRECTIONS)}
+
+
+def row_major(cell: "Cell") -> tuple[int, int]:
+    """The canonical order of a level's cells: row by row, west to east (a sort key). The content hash,
+    the engine's cell indices and the editor's listings all use it, never the file's order."""
+    return cell.y, cell.x
+
+
+def row_major_pos(pos: tuple[int, int]) -> tuple[int, int]:
+    """:func:`row_major` for an (x, y) place."""
+    return pos[1], pos[0]
 
 
 def canonical_paths(paths: str) -> str:

@@ -25,9 +25,11 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ..model.campaign import DIRECTION_INDEX, DIRECTIONS
+
 VERBS = ("flip", "move", "attack", "flee", "drink", "throw", "equip", "unequip", "buy", "sell",
          "read", "spell", "teleport", "end")
-DIRECTION_NAMES = ("N", "E", "S", "W")
+DIRECTION_NAMES = tuple(d.value for d in DIRECTIONS)  # the letters, in the engine's direction order
 _ARITY = {"flip": (1, 1), "move": (1, 1), "attack": (0, 1), "flee": (1, 1), "drink": (1, 1),
           "throw": (2, 2), "equip": (1, 1), "unequip": (1, 1), "buy": (1, 1), "sell": (1, 1),
           "read": (1, 2), "spell": (1, 1), "teleport": (1, 1), "end": (0, 0)}
@@ -66,17 +68,17 @@ class Action(NamedTuple):
             raise ActionError(f"{verb!r} takes {lo if lo == hi else f'{lo} to {hi}'} argument(s)")
         if verb in _DIRECTIONAL and args:
             args[0] = args[0].upper()
-            if args[0] not in DIRECTION_NAMES:
+            if args[0] not in DIRECTION_INDEX:
                 raise ActionError(f"{args[0]!r} is not a direction (N, E, S, W)")
         if verb == "throw":
             args[1] = args[1].upper()
-            if args[1] not in DIRECTION_NAMES:
+            if args[1] not in DIRECTION_INDEX:
                 raise ActionError(f"{args[1]!r} is not a direction (N, E, S, W)")
         if verb == "teleport":
             x, _, y = args[0].partition(",")
             if not (x.isdigit() and y.isdigit()):
                 raise ActionError(f"teleport takes a place as x,y, not {args[0]!r}")
-        if verb == "read" and len(args) == 2 and args[1].upper() in DIRECTION_NAMES:
+        if verb == "read" and len(args) == 2 and args[1].upper() in DIRECTION_INDEX:
             args[1] = args[1].upper()
         return cls(verb, *args)
 

@@ -17,7 +17,8 @@ project's reading: "exceptions must always favor the player who is being afflict
 
 from __future__ import annotations
 
-from .actions import ATTACK, ATTACK_TOWARD, FLEE, Action
+from ..model.campaign import DIRECTION_INDEX
+from .actions import ATTACK, ATTACK_TOWARD, DIRECTION_NAMES, FLEE, Action
 from .phases import COMBAT, DONE
 from .tables import CLEARED
 
@@ -116,7 +117,7 @@ class CombatRules:
             return False
         foes = self.adjacent_enemies()
         if action.arg:
-            target = next((e for dr, e in foes if "NESW"[dr] == action.arg), -1)
+            target = next((e for dr, e in foes if DIRECTION_NAMES[dr] == action.arg), -1)
         else:
             target = foes[0][1] if len(foes) == 1 else -1
         if target < 0:
@@ -131,7 +132,7 @@ class CombatRules:
         """FLEEING FROM AN ENEMY: a roll of 4-6 (or CAN FLEE X) from each chasing enemy's stream."""
         if self.phase != COMBAT:
             return False
-        j = self.d.adjacent[self.pos]["NESW".find(action.arg)]
+        j = self.d.adjacent[self.pos][DIRECTION_INDEX[action.arg]]
         foes = self.adjacent_enemies()
         if j < 0 or not self._may_enter(j) or self._flee_faces(foes) is None:
             return False

@@ -8,8 +8,8 @@ head, chest, feet, primary, secondary (a double-handed item fills both hands).
 
 from __future__ import annotations
 
-from ..model.campaign import POTION_COLOURS, SHOPKEEPERS_DEBT, CardKind
-from .actions import Action
+from ..model.campaign import DIRECTION_INDEX, POTION_COLOURS, SHOPKEEPERS_DEBT, CardKind
+from .actions import DIRECTION_NAMES, Action
 from .phases import CHOOSE_TELEPORT, COMBAT
 from .tables import CLEARED, PRIMARY, SECONDARY, SHOP_TILE, SLOT_INDEX, UP
 
@@ -75,7 +75,7 @@ class ItemRules:
                 if kind is CardKind.POTION and not card.cursed:
                     out.append(_action("drink", card.colour))
                     if card.throwable:
-                        out.extend(_action("throw", card.colour, "NESW"[dr]) for dr, _ in foes)
+                        out.extend(_action("throw", card.colour, DIRECTION_NAMES[dr]) for dr, _ in foes)
                 elif kind is CardKind.SCROLL:
                     self._scroll_actions(c, card, out)
                 elif card.slot is not None and self._equipped_with_cached(c) not in (None, self.equip):
@@ -253,7 +253,7 @@ class ItemRules:
         c = self._potion(action.arg)
         if c is None or not self.d.cards[c].throwable or self.phase != COMBAT:
             return False
-        e = next((e for dr, e in self.adjacent_enemies() if "NESW"[dr] == action.arg2), -1)
+        e = next((e for dr, e in self.adjacent_enemies() if DIRECTION_NAMES[dr] == action.arg2), -1)
         if e < 0:
             return False
         self._drop(c)
@@ -328,7 +328,7 @@ class ItemRules:
                     out.append(_action("read", c, colour))
         elif kind == "move-adjacent":
             grid = self.d.grid_to[self.pos]
-            out.extend(_action("read", c, "NESW"[dr]) for dr in range(4) if grid[dr] >= 0 and self._may_enter(grid[dr]))
+            out.extend(_action("read", c, DIRECTION_NAMES[dr]) for dr in range(4) if grid[dr] >= 0 and self._may_enter(grid[dr]))
         elif kind == "poison-heals":
             if self.poison:
                 out.append(_action("read", c))
@@ -351,7 +351,7 @@ class ItemRules:
         if a.kind == "identify":
             self._say("The {} potion is a POTION OF {}.", action.arg2, self._reveal(action.arg2).upper())
         elif a.kind == "move-adjacent":
-            self._relocate(self.d.grid_to[self.pos]["NESW".find(action.arg2)], "MOVE TO ANY ADJACENT TILE")
+            self._relocate(self.d.grid_to[self.pos][DIRECTION_INDEX[action.arg2]], "MOVE TO ANY ADJACENT TILE")
         elif a.kind == "poison-heals":
             self.antidote = max(self.antidote, a.x)
             self._say("POISON INSTEAD HEALS +{} HEALTH while the poison lasts.", a.x)

@@ -17,10 +17,12 @@ turn sequence is in :mod:`.combat`, items, the shop and potions in :mod:`.items`
 from __future__ import annotations
 
 from array import array
+from typing import Callable
 
-from ..model.campaign import KEY, Campaign, CardKind
+from ..model.campaign import DIRECTION_INDEX, KEY, Campaign, CardKind
 from .actions import END, FLIP, MOVE, SPELL, Action, ActionError, Chance
 from .combat import CombatRules
+from .fields import NAMES, clone_function, key_function
 from .items import ItemRules
 from .phases import CHOOSE_TELEPORT, COMBAT, DEAD, DONE, MOVING, STEP1, WON
 from .tables import (
@@ -54,15 +56,8 @@ def dungeon_for(campaign: Campaign) -> Dungeon:
 class GameState(CombatRules, ItemRules):
     """One moment of a story-mode run (single player, rulebook v1.1.2 or v1.0)."""
 
-    # faces: a byte per cell (DOWN, UP, CLEARED); draws: ((cell, dice drawn from its card's stream), ...)
-    # in cell order, cells with none left out; foes: enemy cell -> (health, poison, paralysed, attack).
-    __slots__ = (
-        "d", "log", "level", "pos", "health", "gold", "turn", "hand", "equip", "stats",
-        "atk_bonus", "max_bonus", "poison", "antidote", "paralysed", "cooldown",
-        "faces", "draws", "foes", "visitors", "bought", "identified",
-        "phase", "moves", "pure", "repeated", "moved", "pending_level", "deferred", "subject",
-        "todo", "awaiting", "chance", "fight", "outcome",
-    )
+    # Every field, with how clone() and key() treat it, is listed once in .fields.
+    __slots__ = NAMES
 
     # ------------------------------------------------------------------ construction
 
@@ -101,58 +96,10 @@ class GameState(CombatRules, ItemRules):
         s._start_phase()
         return s
 
-    def clone(self) -> "GameState":
-        # One plain assignment per field: the solver clones once per generated state, and
-        # multi-target assignments build and unpack a tuple each.
-        s = object.__new__(GameState)
-        s.d = self.d
-        s.log = self.log[:] if self.log is not None else None
-        s.level = self.level
-        s.pos = self.pos
-        s.health = self.health
-        s.gold = self.gold
-        s.turn = self.turn
-        s.hand = self.hand
-        s.equip = self.equip
-        s.stats = self.stats
-        s.atk_bonus = self.atk_bonus
-        s.max_bonus = self.max_bonus
-        s.poison = self.poison
-        s.antidote = self.antidote
-        s.paralysed = self.paralysed
-        s.cooldown = self.cooldown
-        s.faces = self.faces[:]
-        s.draws = self.draws
-        s.foes = self.foes.copy() if self.foes else {}
-        s.visitors = self.visitors.copy() if self.visitors else {}
-        s.bought = self.bought
-        s.identified = self.identified
-        s.phase = self.phase
-        s.moves = self.moves
-        s.pure = self.pure
-        s.repeated = self.repeated
-        s.moved = self.moved
-        s.pending_level = self.pending_level
-        s.deferred = self.deferred
-        s.subject = self.subject
-        s.todo = self.todo
-        s.awaiting = self.awaiting
-        s.chance = self.chance
-        s.fight = self.fight
-        s.outcome = self.outcome
-        return s
-
-    def key(self) -> tuple:
-        """A canonical hashable value of everything that affects the future (not the log)."""
-        return (
-            self.level, self.pos, self.health, self.gold, self.turn, self.hand, self.equip,
-            self.atk_bonus, self.max_bonus, self.poison, self.antidote, self.paralysed, self.cooldown,
-            bytes(self.faces), self._draw_counts(),
-            tuple(sorted(self.foes.items())) if self.foes else (),
-            tuple(sorted(self.visitors.items())) if self.visitors else (),
-            self.bought, self.identified, self.phase, self.moves, self.pure, self.repeated, self.moved,
-            self.pending_level, self.deferred, self.subject, self.todo, self.awaiting, self.fight, self.outcome,
-        )
+    # clone() and key() are generated from .fields.FIELDS below the class (plain code, no loop:
+    # the solver calls both once per generated state).
+    clone: Callable[["GameState"], "GameState"]
+    key: Callable[["GameState"], tuple]
 
     def _draw_counts(self) -> bytes:
         """The dice drawn from every cell's stream, as the checkpoints of replays hash them: a 32-bit
@@ -551,7 +498,7 @@ class GameState(CombatRules, ItemRules):
         """Standard turn sequence, step 1: flip a face-down card at the end of one of the tile's paths."""
         if self.phase != STEP1 and self.phase != COMBAT:
             return False
-        dr = "NESW".find(action.arg)
+        dr = DIRECTION_INDEX[action.arg]
         j = self.d.flip_to[self.pos][dr]
         if j < 0 or self.faces[j] != DOWN:
             return False
@@ -575,7 +522,7 @@ class GameState(CombatRules, ItemRules):
         """Standard turn sequence, step 2: move onto an ADJACENT TILE (twice when only moving, +X MOVEMENT)."""
         if (self.phase != STEP1 and self.phase != MOVING) or not self._may_move():
             return False
-        dr = "NESW".find(action.arg)
+        dr = DIRECTION_INDEX[action.arg]
         j = self.d.adjacent[self.pos][dr]
         if j < 0 or not self._may_enter(j):
             return False
@@ -684,7 +631,7 @@ class GameState(CombatRules, ItemRules):
         """Project: the mage's SPELL: MOVE TO ANY ADJACENT TILE, then COOLDOWN: N TURNS."""
         if not self.stats.spell_cooldown or self.cooldown:
             return False
-        j = self.d.grid_to[self.pos]["NESW".find(action.arg)]
+        j = self.d.grid_to[self.pos][DIRECTION_INDEX[action.arg]]
         if j < 0 or not self._may_enter(j):
             return False
         self.cooldown = self.stats.spell_cooldown + 1
@@ -709,6 +656,11 @@ class GameState(CombatRules, ItemRules):
             out.append(j)
         return out
 
+
+GameState.clone = clone_function(GameState)
+GameState.clone.__doc__ = "An independent copy (its log copied too); its ``key()`` equals this state's."
+GameState.key = key_function()
+GameState.key.__doc__ = "A canonical hashable value of everything that affects the future (not the log)."
 
 _HANDLERS = {
     "flip": GameState._act_flip,

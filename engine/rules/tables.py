@@ -18,6 +18,7 @@ from ..model.campaign import (
     Campaign,
     CardDef,
     CardKind,
+    row_major,
 )
 from ..model.potions import potion_identities
 from .hero import Stats
@@ -58,9 +59,9 @@ class Dungeon:
         cells, level_of, starts, ranges = [], [], [], []
         for li, level in enumerate(campaign.levels):
             lo = len(cells)
-            # Canonical order (row by row), not the file's: the content hash ignores cell order,
+            # Row-major, not the file's order: the content hash ignores cell order,
             # so the state (and a replay's checkpoints) must not depend on it either.
-            ordered = sorted(level.cells, key=lambda c: (c.y, c.x))
+            ordered = sorted(level.cells, key=row_major)
             cells.extend(ordered)
             level_of.extend([li] * len(ordered))
             ranges.append((lo, len(cells)))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...model.campaign import Campaign, CardKind
+from ...model.campaign import Campaign, CardKind, row_major_pos
 from ...rules.mobility import obtainable_cards, wall_crossings
 from ...rules.tables import ENEMY
 from ..graph import analyse_campaign, hero_graph
@@ -93,7 +93,7 @@ def explain(search: Search) -> tuple[str, int]:
         start = level.start.pos
         if start in free and not any(w in free and nx.has_path(free, start, w) for w in ways):
             near = nx.node_connected_component(free, start)
-            blockers = sorted((p for p in unslain if any(q in near for q in graph.neighbors(p))), key=lambda p: (p[1], p[0]))
+            blockers = sorted((p for p in unslain if any(q in near for q in graph.neighbors(p))), key=row_major_pos)
             if blockers:
                 cell = d.index[(li, *blockers[0])]
                 return _fight_reason(search, cell, "it blocks every route to the way out"), li

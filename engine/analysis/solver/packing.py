@@ -14,11 +14,13 @@ from __future__ import annotations
 import sys
 from operator import attrgetter
 
+from ...rules.fields import NAMES, key_function
 from ...rules.state import GameState
 from ...rules.tables import CLEARED
 
-# Every field but the compiled dungeon and the log (never stored), the faces and the two dictionaries.
-_PLAIN = tuple(name for name in GameState.__slots__ if name not in ("d", "log", "faces", "foes", "visitors"))
+# Every field of the state's field list but the compiled dungeon and the log (never stored), the
+# faces and the two dictionaries, which are packed apart.
+_PLAIN = tuple(name for name in NAMES if name not in ("d", "log", "faces", "foes", "visitors"))
 _plain = attrgetter(*_PLAIN)
 
 
@@ -42,7 +44,7 @@ def _unpacker():
     lines += [f"    s.{name} = plain[{i}]" for i, name in enumerate(_PLAIN)]
     lines.append("    return s")
     namespace = {"GameState": GameState, "new": object.__new__}
-    exec("\n".join(lines), namespace)
+    exec(compile("\n".join(lines), "<GameState unpack>", "exec"), namespace)  # built from the field list alone
     unpack = namespace["unpack"]
     unpack.__doc__ = "The state :func:`pack` was given (without a log), on the compiled dungeon ``d``."
     return unpack
@@ -82,25 +84,14 @@ def _page_size() -> int:
 _PAGE = _page_size()
 
 
-def signature(s: GameState, strict: tuple, faces: bytes | None = None) -> tuple:
-    """Every field of ``s.key()`` but turn, health, gold and the hand, plus the hand's ``strict``
-    (not inert) cards: states with one signature differ only in what dominance compares.
-    ``faces``: ``bytes(s.faces)`` when the caller has it (a parent's, its hash already computed).
-
-    The encoding differs from ``key()``'s where that is cheaper (the dice drawn as the state keeps
-    them, (cell, count) pairs, not a count for every cell); tests/test_solver.py checks that a change
-    to any field of ``key()`` but those four changes the signature.
-    """
-    foes, visitors = s.foes, s.visitors
-    return (
-        s.level, s.pos, s.equip,
-        s.atk_bonus, s.max_bonus, s.poison, s.antidote, s.paralysed, s.cooldown,
-        bytes(s.faces) if faces is None else faces, s.draws,
-        tuple(sorted(foes.items())) if foes else (),
-        tuple(sorted(visitors.items())) if visitors else (),
-        s.bought, s.identified, s.phase, s.moves, s.pure, s.repeated, s.moved,
-        s.pending_level, s.deferred, s.subject, s.todo, s.awaiting, s.fight, s.outcome, strict,
-    )
+# Every field of ``s.key()`` but turn, health, gold and the hand, plus the hand's ``strict`` (not
+# inert) cards: states with one signature differ only in what dominance compares. Built from the
+# state's field list, so a new field is in it at once. ``faces``: ``bytes(s.faces)`` when the caller
+# has it (a parent's, its hash already computed). The dice drawn are taken as the state keeps them
+# ((cell, count) pairs, cheaper than ``key()``'s count for every cell); tests/test_solver.py checks
+# that a change to any field of ``key()`` but those four changes the signature.
+signature = key_function("signature", omit=("turn", "health", "gold", "hand"),
+                         plain=("draws",), given=("faces",), extra=("strict",))
 
 
 def left_behind(d) -> tuple:

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from ...chance.resolvers import FatedResolver
-from ...model.campaign import Campaign
+from ...model.campaign import DIRECTION_INDEX, Campaign
 from ...rules.actions import Action
 from ...rules.state import DEAD, WON, GameState
 from ...rules.tables import CLEARED, ENEMY, TRAP
@@ -299,7 +299,7 @@ class Search:
             return
         target = c.pos
         if action.verb == "flip":
-            target = self.d.flip_to[s.pos]["NESW".find(action.arg)]
+            target = self.d.flip_to[s.pos][DIRECTION_INDEX[action.arg]]
         if self.d.kind[target] == TRAP:
             self.trace.deaths[("trap", target)] += 1
         else:

@@ -1,0 +1,210 @@
+"""The editor's file flows: save, save as, open, new, quit, the recovery file and changes on disk.
+
+Each flow is a short conversation with the author (a question, a file picker) that ends in one of
+:mod:`.files`' operations; the app routes its keys here and shows the document that comes back.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable
+
+from .files import (
+    DiskStamp,
+    OpenError,
+    clear_recovery,
+    is_protected,
+    open_document,
+    read_recovery,
+    recover,
+    save_document,
+    template_document,
+    write_recovery,
+)
+from .widgets.dialogs import ChoiceScreen, ConfirmScreen, FileScreen
+
+if TYPE_CHECKING:
+    from .app import EditorApp
+    from .document import Document
+
+
+class FileFlows:
+    """The editor's conversations about files, for one app and the document it shows."""
+
+    def __init__(self, app: EditorApp, recovery_dir: Path | None) -> None:
+        self.app = app
+        self.recovery_dir = recovery_dir
+        self.disk_stamp: DiskStamp | None = None
+        self.disk_warned = False
+        self._autosaved_text: str | None = None
+
+    @property
+    def doc(self) -> Document:
+        return self.app.doc
+
+    def opened(self, doc: Document) -> None:
+        """A new document is shown: watch its file from now on."""
+        self.disk_stamp = DiskStamp.of(doc.path) if doc.path else None
+        self.disk_warned = False
+
+    # ------------------------------------------------------------------ unsaved changes
+
+    def guard(self, then: Callable[[], None], verb: str) -> None:
+        """Run ``then``, first offering to save unsaved changes."""
+        if not self.doc.dirty:
+            then()
+            return
+
+        def answered(answer: str | None) -> None:
+            if answer == "save":
+                self.save(then)
+            elif answer == "discard":
+                clear_recovery(self.doc, self.recovery_dir)
+                then()
+
+        self.app.push_screen(ConfirmScreen(f"{self.doc.name} has unsaved changes. Save them before you {verb}?",
+                                           [("Save", "save", "primary"), ("Discard", "discard", "error"),
+                                            ("Cancel", "cancel", "default")]), answered)
+
+    def quit(self) -> None:
+        def leave() -> None:
+            if not self.doc.dirty:
+                clear_recovery(self.doc, self.recovery_dir)
+            self.app.exit(0)
+
+        self.guard(leave, "quit")
+
+    # ------------------------------------------------------------------ saving
+
+    def save(self, then: Callable[[], None] | None = None) -> None:
+        if self.doc.path is None or is_protected(self.doc.path):
+            self.save_as(then)
+            return
+        path = self.doc.path
+        if self.disk_stamp is not None and DiskStamp.of(path) not in (self.disk_stamp, None):
+            self._ask_overwrite(f"{path.name} changed on disk since it was opened. Overwrite it?", path, then)
+            return
+        self._write(path, then)
+
+    def save_as(self, then: Callable[[], None] | None = None) -> None:
+        suggestion = str(self.doc.path) if self.doc.path else str(Path.cwd() / f"{self.app.campaign.id}.json")
+
+        def chosen(path: Path | None) -> None:
+            if path is None:
+                return
+            path = path.absolute()
+            if is_protected(path):
+                self.app.notify(f"{path} is inside the installed package: choose another place", severity="error")
+                return
+            if path.is_dir():
+                path = path / f"{self.app.campaign.id}.json"
+            if path.exists() and path != self.doc.path:
+                self._ask_overwrite(f"{path.name} exists. Overwrite it?", path, then)
+                return
+            self._write(path, then)
+
+        self.app.push_screen(FileScreen("Save campaign as", suggestion, opening=False), chosen)
+
+    def _ask_overwrite(self, question: str, path: Path, then: Callable[[], None] | None) -> None:
+        def answered(answer: str | None) -> None:
+            if answer == "overwrite":
+                self._write(path, then)
+
+        self.app.push_screen(ConfirmScreen(question, [("Overwrite", "overwrite", "error"),
+                                                      ("Cancel", "cancel", "default")]), answered)
+
+    def _write(self, path: Path, then: Callable[[], None] | None = None) -> None:
+        try:
+            clear_recovery(self.doc, self.recovery_dir)  # keyed on the old path or template
+            self.disk_stamp = save_document(self.doc, path)
+        except OSError as exc:
+            self.app.notify(f"Could not save {path}: {exc.strerror or exc}", severity="error", timeout=8)
+            return
+        self.disk_warned = False
+        self._autosaved_text = None
+        clear_recovery(self.doc, self.recovery_dir)
+        self.app.update_title()
+        self.app.notify(f"Saved {path.name}", timeout=2)
+        if then is not None:
+            then()
+
+    # ------------------------------------------------------------------ opening
+
+    def open(self) -> None:
+        def chosen(path: Path | None) -> None:
+            if path is not None:
+                self.open_path(path)
+
+        start = str(self.doc.path.parent if self.doc.path else Path.cwd()) + "/"
+        self.guard(lambda: self.app.push_screen(FileScreen("Open campaign", start), chosen), "open another file")
+
+    def open_path(self, path: Path) -> bool:
+        try:
+            doc = open_document(path)
+        except OpenError as exc:
+            self.app.notify(f"Cannot open {path.name}: {exc}", severity="error", timeout=8)
+            return False
+        self.app.load_document(doc)
+        if doc.template is not None:
+            self.app.notify(f"{path.name} is a bundled campaign: it opens as a template, and saving asks where",
+                            timeout=5)
+        self.offer_recovery()
+        return True
+
+    def new(self) -> None:
+        from cardrogue.engine.format.resources import bundled_campaigns
+
+        choices = [("blank", "Blank campaign (one level)")] + [(str(p), f"Copy of {p.stem}") for p in bundled_campaigns()]
+
+        def chosen(value: str | None) -> None:
+            if value is not None:
+                self.app.load_document(template_document(None if value == "blank" else Path(value)))
+
+        self.guard(lambda: self.app.push_screen(ChoiceScreen("New campaign from a template", choices), chosen),
+                   "start a new campaign")
+
+    # ------------------------------------------------------------------ recovery and the disk
+
+    def autosave(self) -> None:
+        if not self.doc.dirty:
+            return
+        text = self.doc.text()
+        if text == self._autosaved_text:
+            return
+        try:
+            write_recovery(self.doc, self.recovery_dir)
+            self._autosaved_text = text
+        except OSError as exc:
+            self.app.notify(f"Autosave failed: {exc.strerror or exc}", severity="warning")
+
+    def offer_recovery(self) -> None:
+        text = read_recovery(self.doc, self.recovery_dir)
+        if text is None:
+            return
+
+        def answered(answer: str | None) -> None:
+            if answer == "recover":
+                try:
+                    recover(self.doc, text)
+                except OpenError as exc:
+                    self.app.notify(f"The recovery file cannot be used: {exc}", severity="error")
+                    return
+                self.app.refresh_all()
+                self.app.notify("Recovered unsaved changes (ctrl+z undoes the recovery)", timeout=4)
+            elif answer == "discard":
+                clear_recovery(self.doc, self.recovery_dir)
+
+        self.app.push_screen(ConfirmScreen(f"Unsaved changes to {self.doc.name} were found from a session that "
+                                           "did not end cleanly. Recover them?",
+                                           [("Recover", "recover", "primary"), ("Discard", "discard", "error"),
+                                            ("Later", "cancel", "default")]), answered)
+
+    def check_disk(self) -> None:
+        if self.doc.path is None or self.disk_stamp is None or self.disk_warned:
+            return
+        now = DiskStamp.of(self.doc.path)
+        if now != self.disk_stamp:
+            self.disk_warned = True
+            what = "was deleted" if now is None else "changed on disk"
+            self.app.notify(f"{self.doc.path.name} {what} since it was opened. Saving will ask before overwriting it.",
+                            title="File changed", severity="warning", timeout=10)

@@ -1,0 +1,142 @@
+"""Solving in the editor (F6): the solver in a worker thread, then its solution stepped on the map.
+
+:mod:`.solution` finds the par and traces the steps without Textual; this module runs it off the
+UI thread, keeps the last verdict for the level shown and drives the map's step overlay and the
+problems panel's solver line.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING
+
+from textual.markup import escape
+from textual.worker import get_current_worker
+
+from cardrogue.engine.model.campaign import Campaign
+
+from .document import Document
+from .solution import DEFAULT_BUDGET, SOLVED, Solution
+from .solution import solve as solve_solution
+from .widgets.map_canvas import StepOverlay
+from .widgets.problems import ProblemsPanel
+
+if TYPE_CHECKING:
+    from .app import EditorApp
+
+
+class SolveFlow:
+    """The last solution of a level and the step of it shown on the map (``step_index`` None: not stepping)."""
+
+    def __init__(self, app: EditorApp) -> None:
+        self.app = app
+        self.budget = DEFAULT_BUDGET
+        self.solution: Solution | None = None
+        self._campaign: Campaign | None = None
+        self.step_index: int | None = None
+        self._generation = 0
+
+    @property
+    def _panel(self) -> ProblemsPanel:
+        return self.app.query_one(ProblemsPanel)
+
+    @property
+    def stepping(self) -> bool:
+        return self.step_index is not None
+
+    def forget(self) -> None:
+        """Drop the solution (a new document, another level, a new solve)."""
+        self._generation += 1
+        self.solution, self.step_index = None, None
+        self.app.canvas.set_overlay(None)
+        self._panel.set_solve_status(None)
+        self.app.refresh_bindings()
+
+    def campaign_changed(self) -> None:
+        """After an edit: the solution no longer holds, but its verdict is shown as what it was before."""
+        solution = self.solution
+        if solution is None or self._campaign is self.app.campaign:
+            return
+        self.forget()
+        self._panel.set_solve_status(f"[dim]Before the last edit:[/] {solution.headline()}  [dim](F6 solves again)[/]")
+
+    def level_changed(self, index: int) -> None:
+        if self.solution is not None and index != self.solution.level:
+            self.forget()
+
+    def solve(self) -> None:
+        """Solve the current level in a worker thread; then step through the solution on the map."""
+        self.forget()
+        app, li = self.app, self.app.level_index
+        level = app.campaign.levels[li]
+        self._panel.set_solve_status(f"Solving {escape(level.title or level.id)}… [dim](up to "
+                                     f"{self.budget.max_states:,} states, {self.budget.max_seconds:g} s)[/]")
+        app.run_worker(partial(self._work, app.doc, app.campaign, li, self._generation),
+                       thread=True, exclusive=True, group="solve")
+
+    def _work(self, doc: Document, campaign: Campaign, level: int, generation: int) -> None:
+        from cardrogue.engine.format.loader import load_campaign_text
+
+        # The solver needs a campaign the loader accepts: the canonical text of this version, re-loaded.
+        result = load_campaign_text(Document(campaign, schema_ref=doc.schema_ref).text(), doc.name)
+        outcome: Solution | str
+        if result.campaign is None:
+            outcome = "Fix the errors in the problems panel before solving."
+        else:
+            try:
+                outcome = solve_solution(result.campaign, level, self.budget)
+            except Exception as exc:  # the solver must never take the editor down
+                outcome = f"The solver failed: {exc}"
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._solved, outcome, campaign, generation)
+
+    def _solved(self, outcome: Solution | str, campaign: Campaign, generation: int) -> None:
+        if generation != self._generation or not self.app.screen_stack:
+            return
+        if isinstance(outcome, str):
+            self._panel.set_solve_status(f"[b red]Cannot solve[/]: {escape(outcome)}")
+            return
+        if campaign is not self.app.campaign:
+            self._panel.set_solve_status("[dim]The campaign changed while solving: F6 solves again.[/]")
+            return
+        self.solution, self._campaign = outcome, campaign
+        if outcome.verdict == SOLVED and outcome.steps:
+            self.show_step(0)
+            self.app.action_focus_map()
+        else:
+            self._panel.set_solve_status(outcome.headline())
+        self.app.refresh_bindings()
+
+    def show_step(self, index: int) -> None:
+        """Show the solution after ``index`` actions: the marker, the flipped cards, the action and turn."""
+        solution = self.solution
+        if solution is None or not solution.steps:
+            return
+        index = max(0, min(len(solution.steps) - 1, index))
+        self.step_index = index
+        step = solution.steps[index]
+        self.app.canvas.set_overlay(StepOverlay(step.position, step.flipped))
+        total = len(solution.steps) - 1
+        if index == 0:
+            what = f"start at ({step.position[0]}, {step.position[1]}), turn {step.turn}"
+        else:
+            what = f"turn {step.turn}: [b]{escape(step.action)}[/] → ({step.position[0]}, {step.position[1]})"
+            if step.left_level:
+                what += " takes the ladder"
+            elif step.outcome:
+                what += f" {escape(step.outcome)}"
+        said = escape(" ".join(step.log)) if step.log else ""
+        self._panel.set_solve_status(f"{solution.headline()}\nStep {index}/{total}, {what}, health {step.health}  "
+                                     f"[dim]{said}  (. next  , previous  escape: leave)[/]")
+
+    def step(self, delta: int) -> None:
+        if self.step_index is not None:
+            self.show_step(self.step_index + delta)
+
+    def leave(self) -> None:
+        solution = self.solution
+        self.step_index = None
+        self.app.canvas.set_overlay(None)
+        if solution is not None:
+            self._panel.set_solve_status(solution.headline() + "  [dim](F6: solve and step again)[/]")
+        self.app.refresh_bindings()
