@@ -15,7 +15,9 @@ from .common import (
     EXIT_PROBLEMS,
     EXIT_UNUSABLE,
     UNUSABLE_CODES,
+    complain,
     count,
+    printable,
     seconds,
 )
 
@@ -50,7 +52,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     files, missing = _campaign_files(args.paths)
     if not files and not missing:
-        print(f"cardrogue: no campaign files (*.json) in {', '.join(map(str, args.paths))}", file=sys.stderr)
+        complain(f"no campaign files (*.json) in {', '.join(map(str, args.paths))}")
         return EXIT_UNUSABLE
     report: list[tuple[str, list[Diagnostic]]] = [(d.file, [d]) for d in missing]
     for path in files:
@@ -91,8 +93,9 @@ def _solver_diagnostics(result, args: argparse.Namespace) -> list[Diagnostic]:
 
 
 def _print_text_report(report: list[tuple[str, list[Diagnostic]]], verbose: bool, strict: bool, status: int) -> None:
+    """Colour through Rich styles, never markup: file names and messages are shown as text."""
     from rich.console import Console
-    from rich.markup import escape
+    from rich.text import Text
 
     console = Console(highlight=False, soft_wrap=True)
     style = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
@@ -101,12 +104,12 @@ def _print_text_report(report: list[tuple[str, list[Diagnostic]]], verbose: bool
         shown = [d for d in diagnostics if verbose or d.severity is not Severity.INFO]
         for d in diagnostics:
             counts[d.severity] += 1
-        mark = "[red]✗[/]" if has_errors(diagnostics, strict) else "[green]✓[/]"
-        console.print(f"{mark} [bold]{escape(name)}[/]")
+        mark = Text("✗", "red") if has_errors(diagnostics, strict) else Text("✓", "green")
+        console.print(Text.assemble(mark, " ", (printable(name), "bold")))
         for d in shown:
-            console.print(f"  [{style[d.severity]}]{escape(d.render())}[/]")
+            console.print(Text.assemble("  ", (printable(d.render()), style[d.severity])))
     summary = f"{len(report)} file(s): {counts[Severity.ERROR]} error(s), {counts[Severity.WARNING]} warning(s)"
     hidden = counts[Severity.INFO]
     if hidden and not verbose:
         summary += f", {hidden} note(s) (-v to show)"
-    console.print(("[green]" if status == EXIT_OK else "[red]") + escape(summary) + "[/]")
+    console.print(Text(summary, "green" if status == EXIT_OK else "red"))

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from cardrogue.engine.errors import UnusableInput
 from cardrogue.engine.format.loader import load_usable
+from cardrogue.engine.printable import printable
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE = 0, 1, 2
 # Codes meaning the file could not be read as JSON at all.
@@ -56,11 +57,21 @@ def seconds(text: str) -> float:
     return value
 
 
+def say(text: str, *, err: bool = False) -> None:
+    """Print one line of text output: whatever came from a file, a replay, a player or a file
+    name inside it is shown with its control characters escaped (``engine/printable.py``)."""
+    print(printable(text), file=sys.stderr if err else sys.stdout)
+
+
+def complain(text: str) -> None:
+    """``cardrogue: text`` on standard error."""
+    say(f"cardrogue: {text}", err=True)
+
+
 class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # usage errors exit 2, as argparse does, with our prefix
         self.print_usage(sys.stderr)
-        self.exit(EXIT_UNUSABLE, f"cardrogue: error: {message}\n")
-
+        self.exit(EXIT_UNUSABLE, f"cardrogue: error: {printable(message)}\n")
 
 
 def bundled_with_id(campaign_id: str):

@@ -1,4 +1,4 @@
-"""The ``cardrogue`` command: edit, play, check, solve, run, verify, scores.
+"""The ``cardrogue`` command: edit, play, check, solve, run, verify, scores, hub.
 
 Exit codes follow the validator convention: 0 clean, 1 problems found,
 2 unusable input or bad usage. No path ever ends in a traceback: unexpected
@@ -11,10 +11,10 @@ from __future__ import annotations
 import sys
 from typing import Sequence
 
-from . import check, play, records, solve
-from .common import EXIT_OK, EXIT_UNUSABLE, Parser
+from . import check, hub, play, records, solve
+from .common import EXIT_OK, EXIT_UNUSABLE, Parser, complain
 
-GROUPS = (play, check, records, solve)
+GROUPS = (play, check, records, solve, hub)
 
 
 def build_parser() -> Parser:
@@ -45,7 +45,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
     except Exception as exc:  # the last guard: a message, never a traceback
-        print(f"cardrogue: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        complain(f"internal error: {type(exc).__name__}: {exc}")
         return EXIT_UNUSABLE
 
 

@@ -12,10 +12,12 @@ from .common import (
     EXIT_PROBLEMS,
     EXIT_UNUSABLE,
     UnusableInput,
+    complain,
     level_index,
     load_usable,
     open_scores,
     read_text,
+    say,
     seed,
 )
 
@@ -56,15 +58,15 @@ def cmd_play(args: argparse.Namespace) -> int:
     from cardrogue.editor.player.app import run_player
 
     if args.player is not None and len(args.player) > 80:
-        print("cardrogue: --player: at most 80 characters", file=sys.stderr)
+        complain("--player: at most 80 characters")
         return EXIT_UNUSABLE
     try:
         open_scores(args.scores_db).close()
         if args.replays is not None and args.replays.exists() and not args.replays.is_dir():
             raise UnusableInput(f"{args.replays}: is not a folder")
     except UnusableInput as exc:
-        print(f"cardrogue: {exc}", file=sys.stderr)
-        return EXIT_UNUSABLE
+        complain(str(exc))
+        return exc.exit_code
     from cardrogue.editor.player.run import fresh_seed
 
     dice_seed = args.seed if args.seed is not None else (fresh_seed() if args.random_dice else None)
@@ -84,8 +86,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             body = sys.stdin.read() if str(args.actions_file) == "-" else read_text(args.actions_file, "the actions file")
             texts += [ln.strip() for ln in body.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
     except UnusableInput as exc:
-        print(f"cardrogue: {exc}", file=sys.stderr)
-        return EXIT_UNUSABLE
+        complain(str(exc))
+        return exc.exit_code
     recorder = Recorder(campaign, level=level, mode="fated" if args.seed is None else "random", seed=args.seed)
     state = recorder.state
     steps: list[dict] = [{"action": None, "log": list(state.log)}]
@@ -107,7 +109,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         try:
             atomic_write(args.output, recorder.text().encode("utf-8"))
         except OSError as exc:
-            print(f"cardrogue: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+            complain(f"cannot write {args.output}: {exc.strerror or exc}")
             return EXIT_UNUSABLE
     if args.format == "json":
         json.dump({"steps": steps, "failure": failure, "state": state.summary(), "legal": legal}, sys.stdout, indent=2)
@@ -115,14 +117,14 @@ def cmd_run(args: argparse.Namespace) -> int:
     else:
         for step in steps:
             if step["action"] is not None:
-                print(f"> {step['action']}")
+                say(f"> {step['action']}")
             for line in step["log"]:
-                print(f"  {line}")
+                say(f"  {line}")
         if failure:
-            print(f"action {failure['index'] + 1} ({failure['action']!r}) is not legal: {failure['reason']}")
+            say(f"action {failure['index'] + 1} ({failure['action']!r}) is not legal: {failure['reason']}")
         summary = state.summary()
-        print(f"turn {summary['turn']}, health {summary['health']}/{summary['max_health']}, gold {summary['gold']}, "
+        say(f"turn {summary['turn']}, health {summary['health']}/{summary['max_health']}, gold {summary['gold']}, "
               f"level {summary['level']} at {tuple(summary['at'])}, outcome: {summary['outcome'] or 'unfinished'}")
         if legal:
-            print("legal now: " + ", ".join(legal))
+            say("legal now: " + ", ".join(legal))
     return EXIT_PROBLEMS if failure else EXIT_OK

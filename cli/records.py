@@ -10,12 +10,14 @@ from pathlib import Path
 from .common import (
     EXIT_OK,
     EXIT_PROBLEMS,
-    EXIT_UNUSABLE,
     UnusableInput,
     campaign_for_replay,
+    complain,
     load_usable,
     open_scores,
+    printable,
     read_text,
+    say,
 )
 
 
@@ -42,13 +44,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
         campaign = campaign_for_replay(text, args.campaign)
     except UnusableInput as exc:
         message = str(exc)
-        print(f"cardrogue: {message if message.startswith(str(args.replay)) else f'{args.replay}: {message}'}", file=sys.stderr)
-        return EXIT_UNUSABLE
+        complain(message if message.startswith(str(args.replay)) else f"{args.replay}: {message}")
+        return exc.exit_code
     verdict = verify_replay(text, campaign)
     if verdict.ok:
-        print(f"{args.replay}: {verdict.message}")
+        say(f"{args.replay}: {verdict.message}")
         return EXIT_OK
-    print(f"{args.replay}: rejected: {verdict.message}")
+    say(f"{args.replay}: rejected: {verdict.message}")
     return EXIT_PROBLEMS
 
 
@@ -59,16 +61,16 @@ def cmd_scores(args: argparse.Namespace) -> int:
     try:
         store = open_scores(args.scores_db)
     except UnusableInput as exc:
-        print(f"cardrogue: {exc}", file=sys.stderr)
-        return EXIT_UNUSABLE
+        complain(str(exc))
+        return exc.exit_code
     with store:
         if args.imports:
             return _import_replays(store, args.imports, campaign_path)
         try:
             campaign = load_usable(campaign_path or default_campaign())
         except UnusableInput as exc:
-            print(f"cardrogue: {exc}", file=sys.stderr)
-            return EXIT_UNUSABLE
+            complain(str(exc))
+            return exc.exit_code
         table = store.table(campaign.content_hash)
     if args.format == "json":
         json.dump({"campaign": campaign.id, "hash": campaign.content_hash,
@@ -79,13 +81,19 @@ def cmd_scores(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    out = Table(title=f"{campaign.title} — high scores", caption=f"version {campaign.content_hash[:12]}")
+    from rich.text import Text
+
+    title = printable(campaign.title)
+    if not table:
+        say(f"{title}: no verified scores yet")
+        return EXIT_OK
+    # Every cell a Text, so neither the campaign's title nor a player's name is read as markup.
+    out = Table(title=Text(f"{title} — high scores"), caption=Text(f"version {campaign.content_hash[:12]}"))
     for column, justify in (("#", "right"), ("player", "left"), ("turns", "right"), ("health", "right")):
         out.add_column(column, justify=justify)
     for s in table:
-        out.add_row(str(s.rank), s.player or "anonymous", str(s.turns), str(s.health))
-    console = Console()
-    console.print(out if table else f"{campaign.title}: no verified scores yet")
+        out.add_row(str(s.rank), Text(printable(s.player or "anonymous")), str(s.turns), str(s.health))
+    Console().print(out)
     return EXIT_OK
 
 
@@ -100,17 +108,17 @@ def _import_replays(store, paths: list[Path], campaign_path: Path | None) -> int
             campaign = campaign_for_replay(text, campaign_path)
         except UnusableInput as exc:
             message = str(exc)
-            print(f"{path}: rejected: {message.removeprefix(f'{path}: ')}")
-            status = EXIT_UNUSABLE
+            say(f"{path}: rejected: {message.removeprefix(f'{path}: ')}")
+            status = max(status, exc.exit_code)
             continue
         verdict = verify_replay(text, campaign)
         if not verdict.ok:
-            print(f"{path}: rejected: {verdict.message}")
+            say(f"{path}: rejected: {verdict.message}")
             status = max(status, EXIT_PROBLEMS)
         elif not verdict.run.ranked:
-            print(f"{path}: verified, but not ranked: only a won run of the whole campaign under its fated dice enters the table")
+            say(f"{path}: verified, but not ranked: only a won run of the whole campaign under its fated dice enters the table")
             status = max(status, EXIT_PROBLEMS)
         else:
             added = store.add(verdict.run)
-            print(f"{path}: {verdict.message}; " + ("added" if added else "already in the table (the same run)"))
+            say(f"{path}: {verdict.message}; " + ("added" if added else "already in the table (the same run)"))
     return status

@@ -13,10 +13,12 @@ from .common import (
     EXIT_UNUSABLE,
     UnusableInput,
     check_writable,
+    complain,
     count,
     level_index,
     load_usable,
     memory_size,
+    say,
     seconds,
 )
 
@@ -54,8 +56,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         if args.output is not None:
             check_writable(args.output)
     except UnusableInput as exc:
-        print(f"cardrogue: {exc}", file=sys.stderr)
-        return EXIT_UNUSABLE
+        complain(str(exc))
+        return exc.exit_code
     if args.random is not None:
         return _solve_random(campaign, args)
     budget = Budget(args.max_states, args.max_seconds, args.health_seconds, args.max_memory)
@@ -66,11 +68,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
         try:
             atomic_write(args.output, result.replay_text.encode("utf-8"))
         except OSError as exc:
-            print(f"cardrogue: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+            complain(f"cannot write {args.output}: {exc.strerror or exc}")
             return EXIT_UNUSABLE
     if result.verdict == SOLVED and args.write_par:
         if level is not None:
-            print("cardrogue: --write-par records the par of the whole campaign; drop --level", file=sys.stderr)
+            complain("--write-par records the par of the whole campaign; drop --level")
             return EXIT_UNUSABLE
         _write_par(args.campaign, campaign, result.turns, result.health)
     if args.format == "json":
@@ -89,21 +91,21 @@ def cmd_solve(args: argparse.Namespace) -> int:
         where = campaign.title if level is None else f"{campaign.title}, level {level + 1} ({campaign.levels[level].id})"
         stats = f"{result.states_expanded:,} states in {result.seconds:.2f} s"
         if result.verdict == SOLVED:
-            print(f"{where}: par {result.turns} turns, {result.health_text()} ({stats})")
+            say(f"{where}: par {result.turns} turns, {result.health_text()} ({stats})")
             if result.level_turns and len(result.level_turns) > 1:
-                print("  turns per level: " + ", ".join(f"{campaign.levels[i].id} {t}" for i, t in enumerate(result.level_turns)))
+                say("  turns per level: " + ", ".join(f"{campaign.levels[i].id} {t}" for i, t in enumerate(result.level_turns)))
             for i, p in enumerate(result.level_pars):
                 shown = f"{p.turns} turns" if p.verdict == SOLVED else p.verdict
-                print(f"  level {i + 1} on its own (practice start): {shown}")
-            print("  solution: " + " | ".join(result.actions))
+                say(f"  level {i + 1} on its own (practice start): {shown}")
+            say("  solution: " + " | ".join(result.actions))
             if args.output is not None:
-                print(f"  replay written to {args.output}")
+                say(f"  replay written to {args.output}")
             if args.write_par:
-                print(f"  par recorded in {args.campaign}")
+                say(f"  par recorded in {args.campaign}")
         elif result.verdict == UNSOLVABLE:
-            print(f"{where}: unsolvable: {result.reason} ({stats})")
+            say(f"{where}: unsolvable: {result.reason} ({stats})")
         else:
-            print(f"{where}: unknown: {result.reason} ({stats}); raise --max-states or --max-seconds")
+            say(f"{where}: unknown: {result.reason} ({stats}); raise --max-states or --max-seconds")
     return EXIT_OK if result.verdict == SOLVED else EXIT_PROBLEMS
 
 
@@ -112,10 +114,12 @@ def _write_par(path: Path, campaign, turns: int, health: int) -> None:
     from dataclasses import replace
 
     from cardrogue.engine.format.canonical import campaign_to_dict, dumps
+    from cardrogue.engine.format.loader import load_campaign
     from cardrogue.engine.model.campaign import Par
     from cardrogue.engine.records.atomic import atomic_write
 
-    schema_ref = campaign.source.get("$schema") if isinstance(campaign.source, dict) else None
+    data = load_campaign(path).data
+    schema_ref = data.get("$schema") if isinstance(data, dict) else None
     text = dumps(campaign_to_dict(replace(campaign, par=Par(turns, health)), schema_ref=schema_ref))
     atomic_write(path, text.encode("utf-8"))
 
@@ -131,8 +135,8 @@ def _solve_random(campaign, args: argparse.Namespace) -> int:
                    "histogram": [list(h) for h in report.histogram], "policy": report.policy}, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
-        print(f"{campaign.title}: {report.summary()}")
+        say(f"{campaign.title}: {report.summary()}")
         peak = max((n for _, n in report.histogram), default=0)
         for turns, n in report.histogram:
-            print(f"  {turns:4d} turns {'#' * max(1, round(40 * n / peak))} {n}")
+            say(f"  {turns:4d} turns {'#' * max(1, round(40 * n / peak))} {n}")
     return EXIT_OK

@@ -14,17 +14,19 @@ from __future__ import annotations
 import sys
 from functools import reduce
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.markup import escape
 from textual.containers import Horizontal, Vertical
+from textual.filter import LineFilter
+from textual.notifications import SeverityLevel
 from textual.widgets import Footer, Header, TabbedContent, TabPane
 
 from cardrogue.engine.format.diagnostics import Diagnostic, Severity
 from cardrogue.engine.model.campaign import Campaign, Direction
+from cardrogue.engine.printable import printable
 
 from . import edits
 from .checking import Checker, markers
@@ -33,6 +35,7 @@ from .document import Document, Where
 from .file_flows import FileFlows
 from .files import OpenError, default_document, is_protected, new_document, open_document
 from .forms import Forms
+from .shown import NO_RAW_CONTROLS, markup
 from .messages import CardChosen, CellFieldEdited, CursorMoved, LevelChosen, PaintCell, ProblemChosen, StoryEdited
 from .solving import SolveFlow
 from .widgets.dialogs import HelpScreen
@@ -74,6 +77,8 @@ class EditorApp(App[int]):
         Binding("ctrl+l", "focus_levels", "Levels", show=False),
         Binding("ctrl+f", "focus_palette", "Cards", show=False),
         Binding("ctrl+k", "focus_problems", "Problems", show=False),
+        Binding("ctrl+r", "focus_cell('rolls')", "Rolls", show=False),
+        Binding("ctrl+t", "focus_cell('inscription')", "Cell", show=False),
         Binding("ctrl+q", "quit", "Quit", priority=True),
     ]
 
@@ -165,8 +170,16 @@ class EditorApp(App[int]):
         if check:
             self._start_checks()
 
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        return [*super().get_line_filters(), NO_RAW_CONTROLS]
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        """Every notification is plain text: they name files, levels and cards (``markup`` is ignored)."""
+        super().notify(printable(message), title=printable(title), severity=severity, timeout=timeout, markup=False)
+
     def update_title(self) -> None:
-        self.sub_title = f"{self.doc.name}{' ●' if self.doc.dirty else ''}"
+        self.sub_title = printable(f"{self.doc.name}{' ●' if self.doc.dirty else ''}")
 
     def _show_level_list(self) -> None:
         c = self.campaign
@@ -181,7 +194,7 @@ class EditorApp(App[int]):
         cell = level.cell_at(x, y)
         card = self.campaign.cards.get(cell.card) if cell else None
         colour = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
-        problems = [f"[{colour[d.severity]}]{d.code}: {escape(d.message)}[/]" for d in self.diagnostics
+        problems = [markup(f"[{colour[d.severity]}]$code: $message[/]", code=d.code, message=d.message) for d in self.diagnostics
                     if d.level == self.level_index and d.cell == (x, y)]
         self.query_one(Inspector).show(x, y, cell, card, problems)
 
@@ -246,8 +259,9 @@ class EditorApp(App[int]):
         self.edit(lambda c: reduce(lambda acc, p: op(acc, li, p[0], p[1]), places, c), label)
 
     def action_place(self) -> None:
-        card = self.query_one(Palette).brush
-        self._cells_edit(f"Place {card}", lambda c, li, x, y: edits.place_card(c, li, x, y, card))
+        card, li = self.query_one(Palette).brush, self.level_index
+        rect, came_from = self.canvas.selection, self.canvas.came_from
+        self.edit(lambda c: edits.fill_cards(c, li, rect, card, came_from), f"Place {card}")
 
     def action_rotate(self, clockwise: bool = True) -> None:
         self._cells_edit("Rotate", lambda c, li, x, y: edits.rotate(c, li, x, y, clockwise))
@@ -282,7 +296,7 @@ class EditorApp(App[int]):
     @on(PaintCell)
     def _paint(self, message: PaintCell) -> None:
         card, li = self.query_one(Palette).brush, self.level_index
-        self.edit(lambda c: edits.place_card(c, li, message.x, message.y, card), f"Paint {card}",
+        self.edit(lambda c: edits.place_card(c, li, message.x, message.y, card, message.joined_to), f"Paint {card}",
                   Where(li, message.x, message.y), merge_key=f"paint-{message.stroke}")
 
     @on(CellFieldEdited)
@@ -448,7 +462,7 @@ class EditorApp(App[int]):
 
     @on(CardChosen)
     def _card_chosen(self, message: CardChosen) -> None:
-        self.sub_title = f"{self.doc.name}{' ●' if self.doc.dirty else ''}  brush: {message.card}"
+        self.sub_title = printable(f"{self.doc.name}{' ●' if self.doc.dirty else ''}  brush: {message.card}")
 
     @on(ProblemChosen)
     def _problem_chosen(self, message: ProblemChosen) -> None:
@@ -477,6 +491,12 @@ class EditorApp(App[int]):
     def action_focus_problems(self) -> None:
         self.action_show_tab("map")
         self.query_one("#problems-list").focus()
+
+    def action_focus_cell(self, field: str) -> None:
+        """Focus a field of the Cell panel (the card at the map's cursor)."""
+        if not self.query_one(Inspector).focus_field(field):
+            self.notify("Put the map's cursor on a card first: the Cell panel edits the card there",
+                        severity="warning", timeout=3)
 
     def action_show_tab(self, tab: str) -> None:
         self.query_one(TabbedContent).active = tab
@@ -512,7 +532,7 @@ def run_editor(path: Path | None = None) -> int:
         doc = default_document()
     elif not path.exists():
         if is_protected(path) or not path.expanduser().absolute().parent.is_dir():
-            print(f"{path}: cannot create a campaign there", file=sys.stderr)
+            print(printable(f"{path}: cannot create a campaign there"), file=sys.stderr)
             return 2
         doc = new_document(path)
     else:
@@ -520,7 +540,7 @@ def run_editor(path: Path | None = None) -> int:
             doc = open_document(path)
         except OpenError as exc:
             for diag in exc.result.diagnostics:
-                print(diag.render(), file=sys.stderr)
+                print(printable(diag.render()), file=sys.stderr)
             return 2
     result = EditorApp(doc).run()
     return result if isinstance(result, int) else 0

@@ -55,6 +55,9 @@ COMMANDS: list[tuple[str, str, str, str]] = [
     ("Focus levels", "Move the focus to the level list", "focus_levels", "ctrl+l"),
     ("Search cards", "Move the focus to the palette search", "focus_palette", "ctrl+f"),
     ("Problems", "Move the focus to the problems panel", "focus_problems", "ctrl+k"),
+    ("Cell inscription", "Edit the inscription of the card at the cursor (tab: its other fields)",
+     "focus_cell('inscription')", "ctrl+t"),
+    ("Scripted rolls", "Edit the scripted rolls of the card at the cursor", "focus_cell('rolls')", "ctrl+r"),
     ("Help", "Keys and usage", "help", "f1 / ?"),
     ("Quit", "Quit (asks before losing changes)", "quit", "ctrl+q"),
 ]

@@ -16,9 +16,14 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
-from cardrogue.engine.model.abilities import AbilityError, parse_ability
 from cardrogue.engine.format.canonical import default_cell_id
-from cardrogue.engine.format.loader import card_from_dict, default_catalog
+from cardrogue.engine.format.catalog import card_from_dict, default_catalog
+from cardrogue.engine.format.checks import RuleError
+from cardrogue.engine.format.checks.cards import card_entry_problems, item_problems
+from cardrogue.engine.format.checks.goals import goal_card_problems
+from cardrogue.engine.format.checks.hero import hero_problems
+from cardrogue.engine.format.checks.potions import potion_problems
+from cardrogue.engine.format.diagnostics import Diagnostic
 from cardrogue.engine.model.campaign import (
     CardDef,
     CHEST,
@@ -113,6 +118,12 @@ def _edit_cell(campaign: Campaign, li: int, x: int, y: int, **changes) -> Campai
     return with_level(campaign, li, with_cells(level, [new if c is cell else c for c in level.cells]))
 
 
+def refuse(problems: list[Diagnostic]) -> None:
+    """Raise the first problem a rule of the format found (:class:`RuleError`, a ValueError)."""
+    if problems:
+        raise RuleError(problems[0])
+
+
 def unique_level_id(campaign: Campaign, base: str) -> str:
     taken = {lv.id for lv in campaign.levels}
     if base not in taken:
@@ -126,33 +137,60 @@ def unique_level_id(campaign: Campaign, base: str) -> str:
 # --------------------------------------------------------------------------- cells
 
 
-def place_card(campaign: Campaign, li: int, x: int, y: int, card: str) -> Campaign:
+def place_card(campaign: Campaign, li: int, x: int, y: int, card: str,
+               joined_to: tuple[int, int] | None = None) -> Campaign:
     """Put ``card`` on a place of the grid.
 
     On an occupied place the card is swapped and the cell keeps its paths and face.
-    On an empty place the new cell is joined to its occupied neighbours (a path on
-    both edges), so painting a line of cards makes a corridor.
+    On an empty place the new card is joined (a path on both facing edges) to the card at
+    ``joined_to`` when that is an occupied neighbour: the card it was painted from. So
+    painting a line from a card makes a corridor, and the other cards around the new one
+    keep their walls.
+    """
+    return fill_cards(campaign, li, Rect(x, y, x, y), card, joined_to)
+
+
+def fill_cards(campaign: Campaign, li: int, rect: Rect, card: str,
+               joined_to: tuple[int, int] | None = None) -> Campaign:
+    """Put ``card`` on every place of ``rect`` (see :func:`place_card`).
+
+    The new cards on empty places are joined to each other, a room (a line: a corridor), and
+    to the card at ``joined_to`` when it is an occupied neighbour of one of them.
     """
     level = campaign.levels[li]
-    if not (0 <= x < level.width and 0 <= y < level.height):
+    rect = Rect(max(0, rect.x0), max(0, rect.y0), min(level.width - 1, rect.x1), min(level.height - 1, rect.y1))
+    if rect.x0 > rect.x1 or rect.y0 > rect.y1:
         return campaign
-    old = level.cell_at(x, y)
-    if old is not None:
-        if old.card == card:
-            return campaign
-        face_up = True if card == STARTING_TILE else old.face_up
-        to = old.to if card == DESCENDING_LADDER else None
-        new = replace(old, card=card, face_up=face_up, to=to, stock=(), contents=())
-        return with_level(campaign, li, with_cells(level, [new if c is old else c for c in level.cells]))
-    joined: dict[tuple[int, int], Cell] = {}
-    paths = ""
-    for d in DIRECTIONS:
-        other = level.cell_at(*d.step(x, y))
-        if other is not None:
-            paths += d.value
-            joined[other.pos] = replace(other, paths=canonical_paths(other.paths + d.opposite.value))
-    new = Cell(x=x, y=y, card=card, paths=canonical_paths(paths), face_up=card == STARTING_TILE)
-    cells = [joined.get(c.pos, c) for c in level.cells] + [new]
+    changed: dict[tuple[int, int], Cell] = {}
+    fresh: set[tuple[int, int]] = set()
+    for y in range(rect.y0, rect.y1 + 1):
+        for x in range(rect.x0, rect.x1 + 1):
+            old = level.cell_at(x, y)
+            if old is None:
+                fresh.add((x, y))
+                changed[(x, y)] = Cell(x=x, y=y, card=card, paths="", face_up=card == STARTING_TILE)
+            elif old.card != card:
+                face_up = True if card == STARTING_TILE else old.face_up
+                to = old.to if card == DESCENDING_LADDER else None
+                changed[(x, y)] = replace(old, card=card, face_up=face_up, to=to, stock=(), contents=())
+    if not changed:
+        return campaign
+
+    def open_edge(pos: tuple[int, int], d: Direction) -> None:
+        cell = changed.get(pos) or level.cell_at(*pos)
+        assert cell is not None
+        changed[pos] = replace(cell, paths=canonical_paths(cell.paths + d.value))
+
+    for pos in sorted(fresh):
+        for d in DIRECTIONS:
+            other = d.step(*pos)
+            if other in fresh and other > pos:
+                open_edge(pos, d)
+                open_edge(other, d.opposite)
+            elif other == joined_to and level.cell_at(*other) is not None:
+                open_edge(pos, d)
+                open_edge(other, d.opposite)
+    cells = [changed.pop(c.pos, c) for c in level.cells] + list(changed.values())
     return with_level(campaign, li, with_cells(level, cells))
 
 
@@ -333,17 +371,14 @@ GOAL_VERBS = ("slay", "open", "buy")
 
 
 def add_goal(campaign: Campaign, li: int, verb: str, card: str) -> Campaign:
-    """Add ``{verb: card}`` to the level's goals; the card must exist and fit the verb."""
+    """Add ``{verb: card}`` to the level's goals; the card must exist and fit the verb (a goal the
+    level cannot meet yet is kept: the problems panel shows it)."""
     verb, card = verb.strip().lower(), card.strip()
     if verb not in GOAL_VERBS:
         raise ValueError(f"a goal is slay, open or buy, not {verb!r}")
-    known = campaign.cards.get(card)
-    if known is None:
-        raise ValueError(f"unknown card {card!r}")
-    if verb == "slay" and not known.is_enemy:
-        raise ValueError(f"{card!r} is not an enemy: only enemies can be slain")
     level = campaign.levels[li]
     goal = Goal(verb, card)
+    refuse(goal_card_problems(goal, campaign.cards, ("levels", li, "goals", len(level.goals), verb), level=li))
     if goal in level.goals:
         return campaign
     return with_level(campaign, li, replace(level, goals=level.goals + (goal,)))
@@ -361,17 +396,10 @@ def remove_goal(campaign: Campaign, li: int, index: int) -> Campaign:
 
 
 def check_item_ids(campaign: Campaign, ids: Iterable[str]) -> tuple[str, ...]:
-    """Card ids a shop can sell or a chest can hold: known cards that are items (else ValueError)."""
-    out = []
-    for card_id in ids:
-        card = campaign.cards.get(card_id)
-        if card is None:
-            near = [c for c in campaign.cards if card_id in c or c in card_id][:3]
-            raise ValueError(f"unknown card {card_id!r}" + (f" (did you mean {', '.join(near)}?)" if near else ""))
-        if not card.is_item:
-            raise ValueError(f"{card_id!r} is {card.kind.value}, not an item")
-        out.append(card_id)
-    return tuple(out)
+    """Card ids a shop can sell or a chest can hold: known cards that are items (else RuleError)."""
+    ids = tuple(ids)
+    refuse(item_problems(ids, campaign.cards, ("items",)))
+    return ids
 
 
 def set_cell_items(campaign: Campaign, li: int, x: int, y: int, ids: Iterable[str]) -> Campaign:
@@ -390,15 +418,12 @@ def set_cell_items(campaign: Campaign, li: int, x: int, y: int, ids: Iterable[st
 def set_potions(campaign: Campaign, potions: Mapping[str, str]) -> Campaign:
     """Potion colour identities (colour -> effect); colours left out are fixed from the seed."""
     chosen = {c: e for c, e in potions.items() if e}
-    seen: dict[str, str] = {}
     for colour, effect in chosen.items():
         if colour not in POTION_COLOURS:
             raise ValueError(f"{colour!r} is not a potion colour ({', '.join(POTION_COLOURS)})")
         if effect not in POTION_EFFECTS:
             raise ValueError(f"{effect!r} is not a potion effect ({', '.join(POTION_EFFECTS)})")
-        if effect in seen:
-            raise ValueError(f"{seen[effect]} and {colour} potions both have the {effect} effect; each effect once")
-        seen[effect] = colour
+    refuse(potion_problems(chosen))
     ordered = {c: chosen[c] for c in POTION_COLOURS if c in chosen}
     if ordered == dict(campaign.potions):
         return campaign
@@ -436,20 +461,10 @@ def card_entry(campaign: Campaign, card_id: str, values: Mapping[str, object]) -
     if kind not in {k.value for k in CardKind}:
         raise ValueError(f"the kind is one of {', '.join(k.value for k in CardKind)}")
     kind = CardKind(kind)
-    if base is not None and kind is not base.kind:
-        raise ValueError(f"an override cannot change {card_id!r} from {base.kind.value} to {kind.value}")
-    if base is None and not given.get("name"):
-        raise ValueError(f"new card {card_id!r} needs a name")
     if "slot" in given and given["slot"] not in SLOTS:
         raise ValueError(f"the slot is one of {', '.join(SLOTS)}")
     if "colour" in given and given["colour"] not in POTION_COLOURS:
         raise ValueError(f"the colour is one of {', '.join(POTION_COLOURS)}")
-    if base is None and kind in (CardKind.ENEMY, CardKind.BOSS) and not {"attack", "health"} <= given.keys():
-        raise ValueError(f"new {kind.value} {card_id!r} needs attack and health")
-    if base is None and kind in (CardKind.WEAPON, CardKind.ARMOUR) and "slot" not in given:
-        raise ValueError(f"new {kind.value} {card_id!r} needs a slot")
-    if base is None and kind is CardKind.POTION and "colour" not in given:
-        raise ValueError(f"new potion {card_id!r} needs a colour")
     for key, (lo, hi) in card_number_bounds().items():
         value = given.get(key)
         if key in given and (isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi):
@@ -457,11 +472,6 @@ def card_entry(campaign: Campaign, card_id: str, values: Mapping[str, object]) -
     for key in CARD_FLAGS:
         if key in given and not isinstance(given[key], bool):
             raise ValueError(f"{key} is true or false, not {given[key]!r}")
-    for i, text in enumerate(given.get("abilities", ())):
-        try:
-            parse_ability(text)
-        except AbilityError as exc:
-            raise ValueError(f"ability {i + 1} ({text!r}): {exc}") from None
     without = base if base is not None else CardDef(card_id, "", kind)
     entry: dict = {}
     for key in CARD_FIELDS:
@@ -473,6 +483,7 @@ def card_entry(campaign: Campaign, card_id: str, values: Mapping[str, object]) -
             entry[key] = value
     if base is None:
         entry["kind"] = kind.value
+    refuse(card_entry_problems(card_id, entry))
     return entry
 
 
@@ -530,19 +541,7 @@ def remove_card(campaign: Campaign, card_id: str) -> Campaign:
 def set_hero_checked(campaign: Campaign, character: str, items: Iterable[str], equipped: Iterable[str]) -> Campaign:
     """The hero's character, starting hand and equipment, checked against the campaign's cards."""
     items, equipped = tuple(items), tuple(equipped)
-    card = campaign.cards.get(character)
-    if card is None or card.kind is not CardKind.CHARACTER:
-        chars = sorted(c.id for c in campaign.cards.values() if c.kind is CardKind.CHARACTER)
-        raise ValueError(f"{character!r} is not a character ({', '.join(chars)})")
-    for card_id in items + equipped:
-        known = campaign.cards.get(card_id)
-        if known is None:
-            raise ValueError(f"unknown card {card_id!r}")
-        if not known.is_item and known.kind is not CardKind.ENEMY:
-            raise ValueError(f"{card_id!r} is {known.kind.value}; the hero can carry only items")
-    for card_id in equipped:
-        if campaign.cards[card_id].slot is None:
-            raise ValueError(f"{card_id!r} cannot be equipped: it has no equipment slot")
+    refuse(hero_problems(Hero(character, items, equipped), campaign.cards))
     if len(equipped) > 6 or len(items) > 32:
         raise ValueError("at most 32 starting items and 6 equipped")
     return set_hero(campaign, character, items, equipped)

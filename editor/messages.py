@@ -19,11 +19,15 @@ class CursorMoved(Message):
 
 @dataclass
 class PaintCell(Message):
-    """Place the palette card at a grid place (a mouse click-drag); one drag is one undo step."""
+    """Place the palette card at a grid place (a mouse click-drag); one drag is one undo step.
+
+    ``joined_to`` is the place the drag came from: a new card is joined to the card there.
+    """
 
     x: int
     y: int
     stroke: int
+    joined_to: tuple[int, int] | None = None
 
 
 @dataclass

@@ -10,11 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from textual.content import Content
+
 from cardrogue.engine.rules.tables import DOWN
 from cardrogue.engine.model.campaign import Campaign, Direction
 from cardrogue.engine.chance.resolvers import FatedResolver
 from cardrogue.engine.analysis.solver import SOLVED, UNKNOWN, UNSOLVABLE, Budget, SolveResult, solve_level
 from cardrogue.engine.rules.state import GameState
+
+from .shown import markup
 
 DEFAULT_BUDGET = Budget(max_states=200_000, max_seconds=10.0)
 
@@ -44,20 +48,15 @@ class Solution:
     def verdict(self) -> str:
         return self.result.verdict
 
-    def headline(self) -> str:
+    def headline(self) -> Content:
         """The verdict as one line: the par, the reason it cannot be solved, or that nobody knows."""
         r = self.result
         if r.verdict == SOLVED:
             health = f"{r.health} health" + ("" if r.health_exact else " (at least)")
-            return f"Par: [b]{r.turns} turns[/], {health} left ({len(r.actions)} actions)"
+            return Content.from_markup(f"Par: [b]{r.turns} turns[/], {health} left ({len(r.actions)} actions)")
         if r.verdict == UNSOLVABLE:
-            return f"[b red]Unsolvable[/]: {_plain(r.reason)}"
-        return f"[b yellow]Unknown[/]: {_plain(r.reason or 'the solver ran out of budget')}"
-
-
-def _plain(text: str) -> str:
-    """Text shown as it is inside console markup."""
-    return text.replace("\\", "\\\\").replace("[", "\\[")
+            return markup("[b red]Unsolvable[/]: $reason", reason=r.reason)
+        return markup("[b yellow]Unknown[/]: $reason", reason=r.reason or "the solver ran out of budget")
 
 
 def trace_steps(campaign: Campaign, level: int, actions: tuple[str, ...] | list[str]) -> tuple[SolutionStep, ...]:

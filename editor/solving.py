@@ -10,12 +10,13 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING
 
-from textual.markup import escape
+from textual.content import Content
 from textual.worker import get_current_worker
 
 from cardrogue.engine.model.campaign import Campaign
 
 from .document import Document
+from .shown import markup
 from .solution import DEFAULT_BUDGET, SOLVED, Solution
 from .solution import solve as solve_solution
 from .widgets.map_canvas import StepOverlay
@@ -58,7 +59,8 @@ class SolveFlow:
         if solution is None or self._campaign is self.app.campaign:
             return
         self.forget()
-        self._panel.set_solve_status(f"[dim]Before the last edit:[/] {solution.headline()}  [dim](F6 solves again)[/]")
+        self._panel.set_solve_status(Content.assemble(("Before the last edit: ", "dim"), solution.headline(),
+                                                      ("  (F6 solves again)", "dim")))
 
     def level_changed(self, index: int) -> None:
         if self.solution is not None and index != self.solution.level:
@@ -69,8 +71,9 @@ class SolveFlow:
         self.forget()
         app, li = self.app, self.app.level_index
         level = app.campaign.levels[li]
-        self._panel.set_solve_status(f"Solving {escape(level.title or level.id)}… [dim](up to "
-                                     f"{self.budget.max_states:,} states, {self.budget.max_seconds:g} s)[/]")
+        self._panel.set_solve_status(markup("Solving $title… [dim](up to $states states, $seconds s)[/]",
+                                            title=level.title or level.id, states=f"{self.budget.max_states:,}",
+                                            seconds=f"{self.budget.max_seconds:g}"))
         app.run_worker(partial(self._work, app.doc, app.campaign, li, self._generation),
                        thread=True, exclusive=True, group="solve")
 
@@ -94,10 +97,10 @@ class SolveFlow:
         if generation != self._generation or not self.app.screen_stack:
             return
         if isinstance(outcome, str):
-            self._panel.set_solve_status(f"[b red]Cannot solve[/]: {escape(outcome)}")
+            self._panel.set_solve_status(markup("[b red]Cannot solve[/]: $why", why=outcome))
             return
         if campaign is not self.app.campaign:
-            self._panel.set_solve_status("[dim]The campaign changed while solving: F6 solves again.[/]")
+            self._panel.set_solve_status(Content.from_markup("[dim]The campaign changed while solving: F6 solves again.[/]"))
             return
         self.solution, self._campaign = outcome, campaign
         if outcome.verdict == SOLVED and outcome.steps:
@@ -118,16 +121,17 @@ class SolveFlow:
         self.app.canvas.set_overlay(StepOverlay(step.position, step.flipped))
         total = len(solution.steps) - 1
         if index == 0:
-            what = f"start at ({step.position[0]}, {step.position[1]}), turn {step.turn}"
+            what = Content(f"start at ({step.position[0]}, {step.position[1]}), turn {step.turn}")
         else:
-            what = f"turn {step.turn}: [b]{escape(step.action)}[/] → ({step.position[0]}, {step.position[1]})"
+            what = markup(f"turn {step.turn}: [b]$action[/] → ({step.position[0]}, {step.position[1]})", action=step.action)
             if step.left_level:
                 what += " takes the ladder"
             elif step.outcome:
-                what += f" {escape(step.outcome)}"
-        said = escape(" ".join(step.log)) if step.log else ""
-        self._panel.set_solve_status(f"{solution.headline()}\nStep {index}/{total}, {what}, health {step.health}  "
-                                     f"[dim]{said}  (. next  , previous  escape: leave)[/]")
+                what += markup(" $outcome", outcome=step.outcome)
+        said = " ".join(step.log) if step.log else ""
+        self._panel.set_solve_status(Content.assemble(
+            solution.headline(), f"\nStep {index}/{total}, ", what, f", health {step.health}  ",
+            markup("[dim]$said  (. next  , previous  escape: leave)[/]", said=said)))
 
     def step(self, delta: int) -> None:
         if self.step_index is not None:
@@ -138,5 +142,5 @@ class SolveFlow:
         self.step_index = None
         self.app.canvas.set_overlay(None)
         if solution is not None:
-            self._panel.set_solve_status(solution.headline() + "  [dim](F6: solve and step again)[/]")
+            self._panel.set_solve_status(Content.assemble(solution.headline(), ("  (F6: solve and step again)", "dim")))
         self.app.refresh_bindings()

@@ -3,3 +3,12 @@
 
 class UnusableInput(Exception):
     """Input the command cannot work with; the message says what and where."""
+
+    exit_code = 2
+
+
+class CampaignHasErrors(UnusableInput):
+    """A campaign file that loads only as a draft: problems for its author to fix, as
+    ``cardrogue check`` reports them (exit 1), not input that cannot be read (exit 2)."""
+
+    exit_code = 1

@@ -1,4 +1,4 @@
-"""Shared fixtures: a writable copy of the fixed fixture campaign."""
+"""Shared fixtures: a writable copy of the fixed fixture campaign; the hub's databases."""
 
 from __future__ import annotations
 
@@ -14,3 +14,29 @@ def campaign_file(tmp_path: Path) -> Path:
     path = tmp_path / "story.json"
     path.write_bytes(FIXTURE.read_bytes())
     return path
+
+
+@pytest.fixture(autouse=True)
+def _private_config_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test sees an empty config directory: no test reads or writes the user's hub config."""
+    where = tmp_path_factory.mktemp("config")
+    monkeypatch.setenv("CARDROGUE_CONFIG_DIR", str(where))
+    return where
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """A real PostgreSQL server for this test process (each xdist worker starts its own)."""
+    from pgserver import PostgresServer
+
+    server = PostgresServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def hub_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh, empty hub database URL on each backend."""
+    if request.param == "sqlite":
+        return str(tmp_path / "hub.sqlite3")
+    return request.getfixturevalue("postgres").fresh_url()

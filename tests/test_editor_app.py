@@ -109,6 +109,9 @@ async def test_mouse_click_selects_and_drag_paints(campaign_file, tmp_path) -> N
         await pilot.mouse_up(MapCanvas, offset=(2 * CELL_W + 2, 0 * CELL_H + 1))
         await pilot.pause()
         assert [cell(app, x, 0).card for x in range(3)] == ["goblin"] * 3
+        # Each card joins the one it was dragged from, not the cards below it.
+        assert [cell(app, x, 0).paths for x in range(3)] == ["E", "EW", "W"]
+        assert cell(app, 1, 1).paths == "EW" and cell(app, 2, 1).paths == "ESW"
         await pilot.press("ctrl+z")  # one drag, one undo step
         assert [cell(app, x, 0) for x in range(3)] == [None] * 3
 

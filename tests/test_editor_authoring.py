@@ -55,9 +55,9 @@ def test_goal_edits(campaign) -> None:
     assert edits.add_goal(c, 0, "slay", "goblin") is c  # already a goal
     with pytest.raises(ValueError, match="slay, open or buy"):
         edits.add_goal(campaign, 0, "kill", "goblin")
-    with pytest.raises(ValueError, match="not an enemy"):
+    with pytest.raises(ValueError, match="CR217: .dagger. is a weapon; only enemies can be slain"):
         edits.add_goal(campaign, 0, "slay", "dagger")
-    with pytest.raises(ValueError, match="unknown card"):
+    with pytest.raises(ValueError, match="CR201: unknown card"):
         edits.add_goal(campaign, 0, "slay", "gobln")
     assert edits.remove_goal(c, 0, 0).levels[0].goals == ()
     assert edits.remove_goal(c, 0, 5) is c
@@ -68,7 +68,7 @@ def test_stock_and_contents_edits(campaign) -> None:
     assert c.levels[1].cell_at(1, 0).stock == ("dagger", "helm")
     with pytest.raises(ValueError, match="not an item"):
         edits.set_cell_items(campaign, 1, 1, 0, ["goblin"])
-    with pytest.raises(ValueError, match="unknown card"):
+    with pytest.raises(ValueError, match="CR201: unknown card"):
         edits.set_cell_items(campaign, 1, 1, 0, ["daggr"])
     with pytest.raises(ValueError, match="only a shop"):
         edits.set_cell_items(campaign, 1, 0, 0, ["dagger"])
@@ -80,7 +80,7 @@ def test_stock_and_contents_edits(campaign) -> None:
 def test_potion_edits(campaign) -> None:
     c = edits.set_potions(campaign, {"red": "healing", "blue": "poison", "green": ""})
     assert dict(c.potions) == {"red": "healing", "blue": "poison"}
-    with pytest.raises(ValueError, match="each effect once"):
+    with pytest.raises(ValueError, match="CR222: .* each colour has a different effect"):
         edits.set_potions(campaign, {"red": "healing", "blue": "healing"})
     with pytest.raises(ValueError, match="not a potion effect"):
         edits.set_potions(campaign, {"red": "flying"})
@@ -97,12 +97,12 @@ def test_card_edits(campaign) -> None:
                                                   "abilities": ["-1 DAMAGE TAKEN"]})
     c = edits.set_card(campaign, "rat-king", new)
     assert c.cards["rat-king"].abilities and "rat-king" in c.card_entries
-    with pytest.raises(ValueError, match="ability 1"):
+    with pytest.raises(ValueError, match="CR215: .FLIES AWAY. is not in the ability vocabulary"):
         edits.card_entry(campaign, "rat-king", {"name": "Rat King", "kind": "boss", "attack": 2, "health": 9,
                                                 "abilities": ["FLIES AWAY"]})
-    with pytest.raises(ValueError, match="needs attack and health"):
+    with pytest.raises(ValueError, match="CR216: new boss .* needs attack and health"):
         edits.card_entry(campaign, "rat-king", {"name": "Rat King", "kind": "boss"})
-    with pytest.raises(ValueError, match="cannot change"):
+    with pytest.raises(ValueError, match="CR216: an override cannot change"):
         edits.card_entry(campaign, "goblin", {"kind": "weapon"})
     used = edits.place_card(c, 0, 2, 0, "rat-king")
     with pytest.raises(ValueError, match="still used"):
@@ -214,7 +214,7 @@ async def test_shop_stock_form(campaign_file, tmp_path) -> None:
         await pilot.press("i")
         assert app.screen.query_one("#form-items").value == "dagger helm shopkeepers-debt"
         await fill(app, pilot, items="dagger goblin")
-        assert "'goblin' is enemy, not an item" in form_error(app)
+        assert "CR217: 'goblin' is an enemy, not an item" in form_error(app)
         await fill(app, pilot, items="helm, dagger")
         assert not isinstance(app.screen, FormScreen)
         assert app.campaign.levels[1].cell_at(1, 0).stock == ("helm", "dagger")
@@ -229,7 +229,7 @@ async def test_potion_colours(campaign_file, tmp_path) -> None:
         await settle(app, pilot)
         await pilot.press("f7")
         await fill(app, pilot, red="healing", blue="healing")
-        assert "each effect once" in form_error(app)
+        assert "each colour has a different effect" in form_error(app)
         await fill(app, pilot, red="healing", blue="poison")
         assert dict(app.campaign.potions) == {"red": "healing", "blue": "poison"}
         assert '"potions"' in app.doc.text()

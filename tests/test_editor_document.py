@@ -48,14 +48,33 @@ def test_model_modules_do_not_import_textual() -> None:
     assert out.stdout.strip() == "False"
 
 
-def test_place_on_empty_place_joins_neighbours(doc: Document) -> None:
-    c = edits.place_card(doc.campaign, 0, 3, 0, "goblin")
+def test_place_on_empty_place_joins_the_card_it_was_painted_from(doc: Document) -> None:
+    c = edits.place_card(doc.campaign, 0, 3, 0, "goblin", joined_to=(3, 1))
     level = c.levels[0]
     assert level.cell_at(3, 0).card == "goblin"
     assert level.cell_at(3, 0).paths == "S"
     assert level.cell_at(3, 1).has_path(Direction.N)
     assert level.neighbour(level.cell_at(3, 0), Direction.S) is level.cell_at(3, 1)
     assert not level.cell_at(3, 0).face_up
+
+
+def test_place_joins_no_other_neighbour(doc: Document) -> None:
+    """Painted from (1, 1), the card at (1, 2) opens no path to the potion at (2, 2) beside it."""
+    c = edits.place_card(doc.campaign, 0, 1, 2, "pathing-tile", joined_to=(1, 1))
+    level = c.levels[0]
+    assert level.cell_at(1, 2).paths == "N" and level.cell_at(2, 2).paths == "N"
+    assert level.cell_at(1, 1).paths == "ESW"
+    alone = edits.place_card(doc.campaign, 0, 0, 0, "goblin")  # painted from nowhere: no paths
+    assert alone.levels[0].cell_at(0, 0).paths == "" and alone.levels[0].cell_at(0, 1).paths == "E"
+    far = edits.place_card(doc.campaign, 0, 0, 0, "goblin", joined_to=(3, 1))  # not a neighbour
+    assert far.levels[0].cell_at(0, 0).paths == ""
+
+
+def test_fill_joins_the_new_cards_to_each_other(doc: Document) -> None:
+    c = edits.fill_cards(doc.campaign, 0, edits.Rect(0, 0, 4, 0), "pathing-tile", joined_to=(0, 1))
+    level = c.levels[0]
+    assert [level.cell_at(x, 0).paths for x in range(5)] == ["ES", "EW", "EW", "EW", "W"]
+    assert level.cell_at(0, 1).paths == "NE" and level.cell_at(1, 1).paths == "EW"
 
 
 def test_place_on_card_keeps_paths_and_face(doc: Document) -> None:

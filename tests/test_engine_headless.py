@@ -20,3 +20,14 @@ def test_engine_modules_import_without_textual_or_rich():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def test_the_hub_imports_without_textual():
+    """The hub server runs on machines without a terminal UI: hub/ never pulls Textual in."""
+    code = (
+        "import importlib, sys\n"
+        "for m in ('app', 'db', 'service', 'pages', 'ratelimit'): importlib.import_module('cardrogue.hub.' + m)\n"
+        "print(','.join(sorted(m for m in sys.modules if m.split('.')[0] == 'textual')))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""

@@ -24,7 +24,7 @@ from cardrogue.engine.format.canonical import campaign_to_dict, dumps
 from cardrogue.engine.format.diagnostics import Severity
 from cardrogue.engine.format.positions import PositionIndex
 from cardrogue.engine.format.loader import MAX_DEPTH, load_campaign, load_campaign_bytes, load_campaign_text
-from cardrogue.engine.format.resources import default_campaign
+from cardrogue.engine.format.resources import catalog_path, default_campaign
 
 CORPUS = Path(__file__).parent / "corpus"
 BROKEN = CORPUS / "broken"
@@ -254,6 +254,43 @@ def test_the_loader_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert _snapshot(work) == before
 
 
+# --------------------------------------------------------------------------- drafts
+
+# The broken files with the campaign's shape: the loader builds a draft of each (engine/format/shape.py).
+DRAFTS = {name for name in EXPECTED if int(name[:2]) >= 39} | {
+    "18-seed-is-string.json", "19-exit-is-string.json", "25-format-2.json", "26-rules-version.json",
+    "27-card-id-upper-case.json", "28-paths-out-of-order.json", "29-id-ends-in-newline.json",
+    "30-grid-too-wide.json", "31-negative-coordinate.json", "32-roll-of-seven.json", "35-title-too-long.json",
+    "36-title-empty.json", "37-card-key-not-an-id.json"}
+
+
+def test_a_draft_is_built_for_every_file_with_the_campaign_shape() -> None:
+    drafted = {name for name in EXPECTED if load_campaign(BROKEN / name).draft is not None}
+    assert drafted == DRAFTS
+
+
+@pytest.mark.parametrize("name", sorted(DRAFTS))
+def test_a_draft_saves_back_what_it_was_opened_from(name: str) -> None:
+    """The draft keeps every cell, card and value as written: saved in canonical form and loaded
+    again, it has the same problems (a draft is never silently repaired or cut down)."""
+    result = load_campaign(BROKEN / name)
+    assert (result.campaign is None) == (EXPECTED[name]["severity"] == "error")
+    again = load_campaign_text(dumps(campaign_to_dict(result.draft, schema_ref=result.data.get("$schema"))), name)
+    # The same problems; their paths may move, as the canonical form orders cells by place.
+    assert [d.code for d in again.diagnostics] == [d.code for d in result.diagnostics]
+
+
+def test_a_draft_holds_what_breaks_the_rules() -> None:
+    """Unknown cards, cells outside the grid or sharing a place stay in the model, in file order."""
+    data = json.loads(_TINY_BYTES)
+    cells = data["levels"][0]["cells"]
+    cells += [{"at": [1, 0], "card": "gobbo", "paths": "", "face": "down"},
+              {"at": [7, 0], "card": "goblin", "paths": "EW", "face": "down"}]
+    result = load_campaign_text(json.dumps(data), "t.json")
+    assert result.campaign is None and {d.code for d in result.errors} == {"CR203", "CR204"}
+    assert [c.card for c in result.draft.levels[0].cells] == [c["card"] for c in cells]
+
+
 # --------------------------------------------------------------------------- no input makes it raise
 
 
@@ -265,6 +302,9 @@ def _check_result(result: loader.LoadResult) -> None:
     for d in result.diagnostics:
         assert d.line >= 1 and d.column >= 1, d.render()
         assert RENDERED.match(d.render()), d.render()
+    if result.draft is not None:  # a draft saves to a text that loads as a draft again, as broken as it was
+        again = load_campaign_text(dumps(campaign_to_dict(result.draft)), "again.json")
+        assert again.draft is not None and (again.campaign is None) == (result.campaign is None)
 
 
 _TINY_BYTES = TINY.read_bytes()
@@ -358,7 +398,7 @@ def test_position_index_accepts_any_text(text: str) -> None:
 
 
 # Schema-valid shapes with semantic trouble: these reach the checks the schema cannot express.
-_CATALOG_IDS = sorted(json.loads(loader.catalog_path().read_text(encoding="utf-8"))["cards"])
+_CATALOG_IDS = sorted(json.loads(catalog_path().read_text(encoding="utf-8"))["cards"])
 _CARD_IDS = st.sampled_from(_CATALOG_IDS + ["new-card", "nothing", "top", "bottom"])
 _LEVEL_IDS = st.sampled_from(["top", "bottom", "elsewhere"])
 _ABILITIES = st.sampled_from(["ROLL A DIE: IF 6: DODGES PLAYER'S ATTACK", "-1 DAMAGE TAKEN", "REROLL TWICE",

@@ -31,6 +31,7 @@ def test_wheel_ships_schemas_catalog_and_campaigns(wheel: Path) -> None:
     assert "cardrogue/schema/cards.schema.json" in names
     assert "cardrogue/engine/data/cards.json" in names
     assert "cardrogue/campaigns/a-sons-descent.json" in names
+    assert {"cardrogue/hub/app.py", "cardrogue/hub/db.py", "cardrogue/hub/service.py"} <= names
     assert not any(n.startswith(("tests/", "benchmarks/")) for n in names)
 
 

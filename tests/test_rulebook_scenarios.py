@@ -17,9 +17,10 @@ from pathlib import Path
 import pytest
 from helpers import campaign_dict, cell, legal, new_state, play
 
+from cardrogue.engine.rules.actions import ActionError
 from cardrogue.engine.rules.tables import CLEARED
 from cardrogue.engine.model.campaign import POTION_COLOURS, POTION_EFFECTS
-from cardrogue.engine.rules.state import CHOOSE_TELEPORT, COMBAT, DEAD, DONE, MOVING, STEP1, WON
+from cardrogue.engine.rules.state import CHOOSE_TELEPORT, COMBAT, DEAD, DONE, MOVING, SHOPPING, STEP1, WON
 
 START = cell(0, 0, "starting-tile", "E")
 ALL = {c: e for c, e in zip(POTION_COLOURS, POTION_EFFECTS)}  # red healing, blue poison, green strength,
@@ -237,29 +238,82 @@ def test_flee_a_paralysed_enemy_without_a_roll():
     assert s.position == (0, 1) and draws(s, 1, 0) == 0
 
 
-def test_flee_several_enemies_each_chasing_enemy_rolls():
-    """FLEE: "When a player is adjacent to multiple enemies, he is in combat with those enemies ... steps 2 and 3
-    are applied for all enemies" (docs/rules.md: "a roll from each chasing enemy's stream; every roll must
-    succeed")."""
-    cells = [cell(1, 0, "starting-tile", "ESW"), cell(0, 0, "goblin", "E", rolls=[5]),
-             cell(2, 0, "kobold", "W", rolls=[2]), cell(1, 1, "pathing-tile", "N")]
-    s = play(new_state(cells, character="bard"), "flee S")
-    assert s.position == (1, 0) and s.health == s.max_health - 4 and s.turn == 2
+def between_two(west="goblin", west_rolls=(), east="kobold", east_rolls=(), **kw):
+    """The hero at 1,0 between two revealed enemies, a way out south (1,1)."""
+    cells = [cell(1, 0, "starting-tile", "ESW"), cell(0, 0, west, "E", rolls=list(west_rolls)),
+             cell(2, 0, east, "W", rolls=list(east_rolls)), cell(1, 1, "pathing-tile", "N")]
+    return new_state(cells, character=kw.pop("character", "bard"), **kw)
 
 
-def test_fleeing_next_to_another_enemy_reenters_combat_next_turn():
+def test_flee_several_enemies_names_the_enemy_like_attack():
+    """FLEE: "When a player is adjacent to multiple enemies, he is in combat with those enemies. The player picks one
+    enemy to perform step 1 of the combat turn sequence" - the flee, like the attack, names the enemy picked."""
+    s = between_two()
+    assert [a for a in legal(s) if a.startswith(("attack", "flee"))] == ["attack E", "attack W", "flee S E", "flee S W"]
+    with pytest.raises(ActionError):
+        s.apply("flee S")  # several enemies: which one performs step 1 must be said
+
+
+@pytest.mark.parametrize("picked, fled", [("W", True), ("E", False)])
+def test_flee_several_enemies_is_one_roll_from_the_picked_enemy(picked, fled):
+    """FLEE: "The player picks one enemy to perform step 1 of the combat turn sequence, but steps 2 and 3 are applied
+    for all enemies to that player"; step 1 is "Roll for attack or flee: The player rolls a die" - one roll, from the
+    picked enemy's stream (the goblin west rolls 5, the kobold east 2)."""
+    s = play(between_two(west_rolls=[5], east_rolls=[2]), f"flee S {picked}")
+    if fled:
+        assert s.position == (1, 1) and s.turn == 1 and s.health == s.max_health and s.phase == DONE
+        assert (draws(s, 0, 0), draws(s, 2, 0)) == (1, 0)  # the kobold's stream was not asked
+    else:
+        # "If the player rolls a 1, 2, or 3 the player failed to flee and the combat turn sequence will continue at
+        # step 2": both enemies attack (2 + 2), the turn ends.
+        assert s.position == (1, 0) and s.turn == 2 and s.health == s.max_health - 4 and s.phase == COMBAT
+        assert (draws(s, 0, 0), draws(s, 2, 0)) == (0, 1)
+
+
+def test_flee_several_enemies_one_of_which_does_not_chase_still_rolls():
+    """DOES NOT CHASE: "An enemy with this ability will not chase a fleeing player. Therefore, a player can flee
+    without needing to roll" - the goblin beside the troll still chases, so the one roll of step 1 is made, from the
+    stream of the enemy picked (docs/rules.md, "Fleeing"). With only enemies that do not chase, no roll."""
+    s = play(between_two("troll", [2], "goblin", [6]), "flee S W")
+    assert s.position == (1, 0) and s.turn == 2 and (draws(s, 0, 0), draws(s, 2, 0)) == (1, 0)
+    s = play(between_two("troll", [], "troll", []), "flee S E")
+    assert s.position == (1, 1) and (draws(s, 0, 0), draws(s, 2, 0)) == (0, 0)
+
+
+def test_fleeing_next_to_another_enemy_reenters_combat_at_once():
     """FLEE: "if a player flips over an enemy, or moves adjacent to another enemy, the player reenters combat";
-    FLEEING FROM AN ENEMY: "resume his Standard Turn Sequence at step 4" (docs/rules.md, "Fleeing": combat with
-    the new enemy starts at the beginning of the next turn, player first)."""
+    TURNS > Combat: "When a player ... moves to an ADJACENT TILE of a revealed enemy, that player must enter combat" -
+    at once, in the same turn, as any move next to an enemy does."""
     cells = [cell(1, 0, "starting-tile", "ES"), cell(2, 0, "goblin", "W", rolls=[5]),
              cell(1, 1, "pathing-tile", "NS"), cell(1, 2, "kobold", "N", rolls=[6])]
     s = play(new_state(cells, character="bard"), "flee S")
-    assert s.position == (1, 1) and s.phase == DONE and legal(s) == ["end"]
-    assert s.health == s.max_health and draws(s, 1, 2) == 0  # the kobold did not act this turn
-    play(s, "end")
-    assert s.turn == 2 and s.phase == COMBAT
+    assert s.position == (1, 1) and s.turn == 1 and s.phase == COMBAT and s.in_combat
+    assert "end" not in legal(s) and "attack" in legal(s) and "flee N" in legal(s)
+    assert foe(s, 2, 0)[0] == 4  # the goblin left behind is restored
     play(s, "attack")  # bard: 6 - 1 = 5 slays the kobold (3) before it acts
-    assert s.health == s.max_health and s.face(1, 2) == CLEARED and s.phase == MOVING
+    assert s.turn == 1 and s.health == s.max_health and s.face(1, 2) == CLEARED
+    # SLAYING AN ENEMY: "resume ... at step 4 if he moved adjacent to the enemy" - the flee was his move.
+    assert s.phase == DONE and legal(s) == ["end"]
+
+
+def test_fleeing_next_to_another_enemy_and_failing_the_second_flee():
+    """FLEEING FROM AN ENEMY: the second combat is a combat turn like any: a failed flee "will continue at step 2"
+    and the turn ends (the kobold attacks, 2)."""
+    cells = [cell(1, 0, "starting-tile", "ES"), cell(2, 0, "goblin", "W", rolls=[5]),
+             cell(1, 1, "pathing-tile", "NSW"), cell(0, 1, "pathing-tile", "E"), cell(1, 2, "kobold", "N", rolls=[1])]
+    s = play(new_state(cells, character="bard"), "flee S", "flee W")
+    assert s.position == (1, 1) and s.turn == 2 and s.health == s.max_health - 2 and s.phase == COMBAT
+
+
+def test_fleeing_onto_a_shop_next_to_another_enemy_shops_first():
+    """FLEE: "moves adjacent to another enemy, the player reenters combat"; Standard turn sequence: "If he moves onto a
+    SHOP, he may BUY and SELL" before "3. Interact" - the flee's move lands on the counter, the shop comes first."""
+    cells = [cell(1, 0, "starting-tile", "ES"), cell(2, 0, "goblin", "W", rolls=[5]),
+             cell(1, 1, "shop", "NS", stock=["helm"]), cell(1, 2, "kobold", "N", rolls=[6])]
+    s = play(new_state(cells, character="bard", items=["gold"] * 5), "flee S")
+    assert s.position == (1, 1) and s.phase == SHOPPING and "buy helm" in legal(s) and "end" not in legal(s)
+    play(s, "buy helm", "attack")
+    assert s.gold == 0 + 2 and "helm" in s.hand and s.face(1, 2) == CLEARED and s.phase == DONE and s.turn == 1  # kobold loot
 
 
 def test_flipping_in_combat_can_open_a_way_to_flee():
@@ -403,8 +457,45 @@ def test_no_shop_in_combat_or_off_the_shop_tile():
     s = play(new_state([START, cell(1, 0, "pathing-tile", "EW"), cell(2, 0, "shop", "W", stock=["helm"])],
                        items=["gold"] * 6), "move E")
     assert "buy helm" not in legal(s)
-    s = play(corridor("shop", "goblin", items=["red-potion"]), "move E")  # "sell red-potion" out of combat
+    cells = [START, cell(1, 0, "shop", "EW"), cell(2, 0, "goblin", "W", rolls=[1])]
+    s = play(new_state(cells, items=["red-potion"]), "move E", "attack")  # "sell red-potion" only out of combat
     assert s.phase == COMBAT and not any(a.startswith(("buy", "sell")) for a in legal(s))
+
+
+def test_moving_onto_a_shop_next_to_an_enemy_buys_and_sells_before_combat():
+    """Standard turn sequence: "2. Move: ... If he moves onto a SHOP, he may BUY and SELL with the shopkeeper" comes
+    before "3. Interact: If the player moves adjacent to an enemy, the player enters combat"."""
+    cells = [START, cell(1, 0, "shop", "EW"), cell(2, 0, "goblin", "W", rolls=[1])]
+    s = play(new_state(cells, items=["red-potion"]), "move E")
+    assert s.phase == SHOPPING and not s.in_combat
+    assert "sell red-potion" in legal(s) and "attack" in legal(s) and "end" not in legal(s)
+    assert not any(a.startswith(("move", "flip")) for a in legal(s))
+    play(s, "sell red-potion")
+    assert s.gold == s.d.cards["red-potion"].gold and s.phase == SHOPPING
+    play(s, "attack")  # the first attack (or flee, or throw) begins combat: the shop is closed from then on
+    assert s.turn == 2 and s.phase == COMBAT and not any(a.startswith(("buy", "sell")) for a in legal(s))
+
+
+def test_shop_before_combat_then_buy_equip_and_fight():
+    """Standard turn sequence, step 2 on a SHOP, then step 3: the helm bought (twice its 3 gold) and equipped before the
+    goblin's first attack takes 1 less (-1 DAMAGE TAKEN)."""
+    cells = [START, cell(1, 0, "shop", "EW", stock=["helm"]), cell(2, 0, "goblin", "W", rolls=[1])]
+    s = play(new_state(cells, character="bard", items=["gold"] * 6), "move E", "buy helm", "equip helm", "attack")
+    assert s.gold == 6 - (6 - 1) and s.equip[0] == "helm"  # the bard buys at 1 gold less
+    assert s.turn == 2 and s.health == s.max_health - (2 - 1)
+
+
+def test_no_shop_first_when_the_enemy_is_flipped_or_the_turn_starts_in_combat():
+    """Standard turn sequence, step 1: "If the card is an ENEMY, the player enters combat" - flipping it from the shop
+    gives no time to shop; and a turn that starts next to an enemy is a combat turn ("the standard turn sequence for
+    that player is skipped until after he leaves combat")."""
+    cells = [START, cell(1, 0, "shop", "EW", stock=["helm"]), cell(2, 0, "goblin", "W", face="down", rolls=[1, 1])]
+    s = play(new_state(cells, character="bard", items=["gold"] * 6), "move E", "end")
+    assert s.phase == STEP1 and "buy helm" in legal(s)
+    play(s, "flip E")
+    assert s.phase == COMBAT and "buy helm" not in legal(s)
+    play(s, "attack")
+    assert s.turn == 3 and s.phase == COMBAT and "buy helm" not in legal(s)
 
 
 # ====================================================================== ITEMS: potions
@@ -682,3 +773,39 @@ def test_cli_fountain_heals_at_the_start_of_the_next_turn(tmp_path):
     assert code == 0 and out["state"]["health"] == 12 and out["state"]["turn"] == 3
     assert out["steps"][-1]["log"][:2] == ["Ends turn 2.", "Turn 3."]
     assert any("fountain of healing: heals 2" in line for line in out["steps"][-1]["log"])
+
+
+def test_cli_flee_several_enemies_one_roll_from_the_named_enemy(tmp_path):
+    """FLEE: "The player picks one enemy to perform step 1 of the combat turn sequence, but steps 2 and 3 are applied
+    for all enemies" - `flee S E` rolls the kobold's stream once; `flee S` alone does not say which enemy."""
+    cells = [cell(1, 0, "starting-tile", "ESW"), cell(0, 0, "goblin", "E", rolls=[1]),
+             cell(2, 0, "kobold", "W", rolls=[6]), cell(1, 1, "pathing-tile", "N")]
+    doc = campaign_dict(cells, character="bard")
+    code, out = cli_run(tmp_path, doc, "flee S")
+    assert code == 1 and out["failure"]["action"] == "flee S"
+    assert {"flee S E", "flee S W", "attack E", "attack W"} <= set(out["legal"])
+    code, out = cli_run(tmp_path, doc, "flee S E")
+    assert code == 0 and out["state"]["at"] == [1, 1] and out["state"]["turn"] == 1 and out["legal"] == ["end"]
+    assert "Kobold's stream rolls 6: escapes it." in lines(out)
+    assert not any(line.startswith("Goblin's stream") for line in lines(out))
+
+
+def test_cli_shop_before_combat(tmp_path):
+    """Standard turn sequence: "2. Move: ... If he moves onto a SHOP, he may BUY and SELL with the shopkeeper", then
+    "3. Interact: If the player moves adjacent to an enemy, the player enters combat"."""
+    cells = [START, cell(1, 0, "shop", "EW", stock=["helm"]), cell(2, 0, "goblin", "W", rolls=[1, 1])]
+    code, out = cli_run(tmp_path, campaign_dict(cells, items=["gold"] * 6), "move E", "buy helm", "equip helm",
+                        "attack")
+    assert code == 0 and out["state"]["gold"] == 0 and out["state"]["equipped"] == {"head": "helm"}
+    assert out["state"]["turn"] == 2 and out["state"]["health"] == 12 - (2 - 1)  # the helm's -1 DAMAGE TAKEN
+
+
+def test_cli_fleeing_next_to_another_enemy_fights_it_this_turn(tmp_path):
+    """FLEE: "if a player flips over an enemy, or moves adjacent to another enemy, the player reenters combat" - now,
+    so the kobold can be attacked in the same turn; `end` is not legal before."""
+    cells = [cell(1, 0, "starting-tile", "ES"), cell(2, 0, "goblin", "W", rolls=[5]),
+             cell(1, 1, "pathing-tile", "NS"), cell(1, 2, "kobold", "N", rolls=[6])]
+    code, out = cli_run(tmp_path, campaign_dict(cells, character="bard"), "flee S", "end")
+    assert code == 1 and out["failure"]["action"] == "end" and out["state"]["in_combat"]
+    code, out = cli_run(tmp_path, campaign_dict(cells, character="bard"), "flee S", "attack")
+    assert code == 0 and out["state"]["turn"] == 1 and out["state"]["gold"] == 2 and out["legal"] == ["end"]

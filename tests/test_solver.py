@@ -432,6 +432,16 @@ def test_greedy_policy_dies_on_a_deadly_map():
     assert report.wins == 0 and report.deaths == 5 and report.ci_high < 0.5
 
 
+def test_a_fight_lost_after_a_blow_says_how_far_the_best_attempt_got():
+    """The unsolvable reason says what is true: the golem took a blow (20 -> 18) before its doubled
+    roll killed the hero, so it was wounded, not "never wounded"."""
+    cells = [cell(0, 0, "starting-tile", "E"), cell(1, 0, "golem", "EW", face="down", rolls=[1, 6, 6, 6]),
+             cell(2, 0, "pathing-tile", "W", exit=True)]
+    result = solve_level(campaign(cells, cards={"warrior": {"max_health": 5}}), 0)
+    assert result.verdict == UNSOLVABLE
+    assert "left it with 18 of 20 health" in result.reason, result.reason
+
+
 # ---------------------------------------------------------------------------------------- budget, stages, packing
 
 

@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Sequence
 
 from textual.app import App
+from textual.filter import LineFilter
 
 from cardrogue.engine.model.campaign import Campaign
+from cardrogue.engine.printable import printable
 
+from ..shown import NO_RAW_CONTROLS
 from .run import RunResult, default_replays_dir
 from .screens import PlayerScreen
 
@@ -31,7 +35,10 @@ class PlayerApp(App[RunResult | None]):
         super().__init__()
         self.campaign, self.level, self.dice_seed = campaign, level, dice_seed
         self.replays_dir, self.scores_db, self.player = replays_dir, scores_db, player
-        self.sub_title = campaign.title
+        self.sub_title = printable(campaign.title)
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        return [*super().get_line_filters(), NO_RAW_CONTROLS]
 
     def on_mount(self) -> None:
         screen = PlayerScreen(self.campaign, self.level, replays_dir=self.replays_dir, scores_db=self.scores_db,
@@ -52,10 +59,10 @@ def run_player(campaign_path: Path | None, level: int | None = None, scores_db: 
     try:
         campaign = load_usable(path)
     except UnusableInput as exc:
-        print(f"cardrogue: {exc}", file=sys.stderr)
-        return EXIT_UNUSABLE
+        print(f"cardrogue: {printable(str(exc))}", file=sys.stderr)
+        return exc.exit_code
     if level is not None and not 1 <= level <= len(campaign.levels):
-        print(f"cardrogue: {path}: --level {level}: the campaign has levels 1 to {len(campaign.levels)}", file=sys.stderr)
+        print(f"cardrogue: {printable(str(path))}: --level {level}: the campaign has levels 1 to {len(campaign.levels)}", file=sys.stderr)
         return EXIT_UNUSABLE
     app = PlayerApp(campaign, None if level is None else level - 1,
                     replays_dir=replays_dir or default_replays_dir(), scores_db=scores_db or default_db_path(),
@@ -63,5 +70,5 @@ def run_player(campaign_path: Path | None, level: int | None = None, scores_db: 
     app.run()
     result = app.return_value
     if result is not None and result.replay_path is not None:
-        print(f"{result.outcome}: {result.turns} turns, {result.health} health. Replay: {result.replay_path}")
+        print(f"{result.outcome}: {result.turns} turns, {result.health} health. Replay: {printable(str(result.replay_path))}")
     return EXIT_OK

@@ -122,11 +122,22 @@ def _unique(folder: Path, name: str) -> Path:
     return path
 
 
-def finish(run: PlayRun, *, practice: bool, replays_dir: Path | None, scores_db: Path | None) -> RunResult:
-    """Save the replay, verify it by re-simulation, and enter a ranked run in the high-score table."""
+def campaign_par(campaign: Campaign, level: int | None) -> int | None:
+    """The campaign's par when it measures this run: the whole campaign (``level`` None), or the level
+    practised when it is the campaign's only one (a level's own par ends at its ladder, not the exit)."""
+    if campaign.par is None or (level is not None and (level != 0 or len(campaign.levels) > 1)):
+        return None
+    return campaign.par.turns
+
+
+def finish(run: PlayRun, *, practice: bool, replays_dir: Path | None, scores_db: Path | None,
+           par: int | None = None) -> RunResult:
+    """Save the replay, verify it by re-simulation, and enter a ranked run in the high-score table.
+
+    ``par``: the par shown beside the result (None: unknown for this run)."""
     state, campaign = run.state, run.campaign
     turns, health = state.score
-    par = campaign.par.turns if campaign.par else None
+    health = max(health, 0)  # below zero is dead all the same: the hero panel shows 0 too
     text = run.recorder.text()
     notes: list[str] = []
     path = None
@@ -145,11 +156,12 @@ def finish(run: PlayRun, *, practice: bool, replays_dir: Path | None, scores_db:
     if not verdict.ok:
         notes.append(f"The replay did not verify ({verdict.message}); no score is recorded.")
         return RunResult(**base, message=" ".join(notes))
+    kept = "saved" if path is not None else "not saved" if replays_dir is not None else "no replay kept"
     if run.dice_seed is not None:
-        notes.append(f"A practice run with random dice (seed {run.dice_seed}): saved, not scored.")
+        notes.append(f"A practice run with random dice (seed {run.dice_seed}): {kept}, not scored.")
         return RunResult(**base, message=" ".join(notes))
     if practice:
-        notes.append("A practice run: saved, not scored.")
+        notes.append(f"A practice run: {kept}, not scored.")
         return RunResult(**base, message=" ".join(notes))
     if not verdict.run.ranked:
         notes.append("Only a won run enters the high-score table.")

@@ -17,33 +17,66 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Markdown, RichLog, Static
 
+from cardrogue.engine.model.campaign import Campaign, Direction
+from cardrogue.engine.printable import printable
 from cardrogue.engine.rules.actions import Action
-from cardrogue.engine.rules.tables import DOWN
-from cardrogue.engine.model.campaign import Campaign
+from cardrogue.engine.rules.view import Face, StateView, Tile
 
-from .run import PlayRun, RunResult, default_player, finish
-from .widgets import DELTA, DIRECTION_WORDS, ActionMenu, BoardView, EnemyPanel, HeroPanel
+from ..shown import content, text as shown_text
+from .run import PlayRun, RunResult, campaign_par, default_player, finish
+from .widgets import ActionMenu, BoardView, EnemyPanel, HeroPanel
 
 
 def _log_line(line: str) -> Text:
     if line.startswith("Turn ") and line.endswith("."):
-        return Text(line, "bold cyan")
+        return shown_text(line, "bold cyan")
     if "Victory" in line:
-        return Text(line, "bold green")
+        return shown_text(line, "bold green")
     if "died" in line or "loses" in line:
-        return Text(line, "red")
+        return shown_text(line, "red")
     if "rolls" in line:
-        return Text(line, "yellow")
+        return shown_text(line, "yellow")
     if "heals" in line:
-        return Text(line, "green")
-    return Text(line)
+        return shown_text(line, "green")
+    return shown_text(line)
+
+
+def why_not(view: StateView, direction: Direction) -> str:
+    """Why an arrow toward ``direction`` does nothing now, in one sentence with the key that helps."""
+    if view.in_combat:
+        return "In combat: attack (a) or flee (f)."
+    if view.choosing_teleport:
+        return "First choose where the potion of teleportation sends its target."
+    word = direction.word
+    ahead = view.neighbour(direction)
+    if ahead is None:
+        if direction.value not in view.here.paths:
+            return f"No path leads {word} from this tile."
+        return f"No card lies {word}."
+    if ahead.face is Face.DOWN:
+        # "Standard turn sequence": flipping is step 1, before moving.
+        if view.moved:
+            return (f"Cards are flipped only before moving (step 1 of the turn): "
+                    f"end the turn (.) to flip the card {word} next turn.")
+        return f"No more flips this turn: end the turn (.) to flip the card {word} next turn."
+    if direction.opposite.value not in ahead.paths:
+        return f"{ahead.name} {word} has no path back to this tile: it is not an ADJACENT TILE."
+    if not any(a.verb == "move" for a in view.legal_actions()):
+        return "No more moves this turn: end the turn (.)."
+    if ahead.face is Face.UP and ahead.tile is Tile.CHEST:
+        return "The chest opens only with the key in the hand."
+    if (ahead.exit or (ahead.face is Face.UP and ahead.tile is Tile.LADDER)) and not view.goals_met():
+        return f"The level's goals come first ({', '.join(g.text() for g in view.level.goals)})."
+    return f"Nothing to do {word}."
 
 
 class PlayerScreen(Screen[RunResult | None]):
     """Story mode: the board, the hero, the enemy, the legal actions and the log of every roll and rule.
 
     ``level`` is a level index (0-based) to practise one level: such a run is
-    saved but never scored. A replay is saved only when ``replays_dir`` is given,
+    never scored. ``par``: the par of this run's task when the caller knows it (the
+    editor's solve of the level); otherwise the campaign's par when the run is the
+    whole campaign. A replay is saved only when ``replays_dir`` is given,
     a score recorded only when ``scores_db`` is given, so a play-test from the
     editor leaves no files behind.
     """
@@ -70,7 +103,8 @@ class PlayerScreen(Screen[RunResult | None]):
     ]
 
     def __init__(self, campaign: Campaign, level: int | None = None, *, replays_dir: Path | None = None,
-                 scores_db: Path | None = None, player: str | None = None, dice_seed: int | None = None) -> None:
+                 scores_db: Path | None = None, player: str | None = None, dice_seed: int | None = None,
+                 par: int | None = None) -> None:
         super().__init__()
         if level is not None and not 0 <= level < len(campaign.levels):
             raise ValueError(f"level {level} is not in the campaign (it has {len(campaign.levels)})")
@@ -80,9 +114,12 @@ class PlayerScreen(Screen[RunResult | None]):
         self.practice = level is not None or dice_seed is not None
         self.replays_dir, self.scores_db = replays_dir, scores_db
         self.run = PlayRun(campaign, level or 0, default_player() if player is None else player, dice_seed)
+        # The par beside the turn and on the end screen: the caller's (a solve of this very level), else
+        # the campaign's when this run is the task it was set for, else none.
+        self.par = par if par is not None else campaign_par(campaign, level)
         self.result: RunResult | None = None
         self._log_len = 0
-        self._seen: set[int] = set()
+        self._seen: set[tuple[int, int, int]] = set()  # (level, x, y) of inscriptions shown
         self._shown_level = -1
         self._quit_armed = False
 
@@ -108,22 +145,26 @@ class PlayerScreen(Screen[RunResult | None]):
     def state(self):
         return self.run.state
 
+    @property
+    def view(self) -> StateView:
+        return self.run.state.view()
+
     # ------------------------------------------------------------------ showing the state
 
     def _sync(self) -> None:
-        state = self.state
-        level = self.campaign.levels[state.level]
+        view = self.view
+        level = view.level
         board = self.query_one(BoardView)
-        board.border_title = f"{level.title or level.id}"
+        board.border_title = content(level.title or level.id)
         dice = "" if self.run.dice_seed is None else f" · random dice, seed {self.run.dice_seed}"
-        board.border_subtitle = f"turn {state.turn}{dice}"
-        board.show(state)
-        self.query_one(HeroPanel).show(state)
-        self.query_one(EnemyPanel).show(state)
-        self.query_one(ActionMenu).show(state)
-        new_level = state.level != self._shown_level
+        board.border_subtitle = f"turn {view.turn}{dice}"
+        board.show(view)
+        self.query_one(HeroPanel).show(view, self.par)
+        self.query_one(EnemyPanel).show(view)
+        self.query_one(ActionMenu).show(view)
+        new_level = view.level_index != self._shown_level
         if new_level:
-            self._shown_level = state.level
+            self._shown_level = view.level_index
             self._inscribe(None)
         self._sync_log()
         if new_level:
@@ -146,42 +187,41 @@ class PlayerScreen(Screen[RunResult | None]):
 
     def _show_inscriptions(self, log: RichLog) -> None:
         """Inscriptions appear when their tile is revealed (and the start's when the level begins)."""
-        state = self.state
-        lo, hi = state.d.level_range[state.level]
-        for i in range(lo, hi):
-            text = state.d.cells[i].inscription
-            if text and i not in self._seen and state.faces[i] != DOWN:
-                self._seen.add(i)
-                x, y = state.d.pos_of[i]
-                log.write(Text(f"✎ Inscription at {x},{y}: {text}", "italic bright_magenta"))
-                self._inscribe(text)
+        view = self.view
+        for cell in view.visible_cells():
+            place = (view.level_index, cell.x, cell.y)
+            if cell.inscription and place not in self._seen:
+                self._seen.add(place)
+                log.write(shown_text(f"✎ Inscription at {cell.x},{cell.y}: {cell.inscription}", "italic bright_magenta"))
+                self._inscribe(cell.inscription)
 
     def _inscribe(self, text: str | None) -> None:
         """The latest inscription revealed, under the board (hidden when there is none)."""
         line = self.query_one("#inscription", Static)
         line.display = text is not None
-        line.update(Text.assemble(("✎ ", "bright_magenta"), (text, "italic")) if text else "")
+        line.update(Text.assemble(("✎ ", "bright_magenta"), shown_text(text, "italic")) if text else "")
 
     # ------------------------------------------------------------------ playing
 
     def play(self, action: Action) -> None:
         """Apply a legal action (anything else is refused with a word why) and show what happened."""
-        if self.state.is_terminal():
+        if self.view.over:
             return
-        if action not in self.state.legal_actions():
+        if action not in self.view.legal_actions():
             self._hint(f"{action} is not possible now.")
             return
         self._quit_armed = False
         self.run.play(action)
         self.query_one(BoardView).focus()
         self._sync()
-        if self.state.is_terminal():
+        if self.view.over:
             self._finish()
-        elif any(a.verb == "teleport" for a in self.state.legal_actions()):
+        elif self.view.choosing_teleport:
             self.action_menu("use")  # the potion waits for its destination: pick it here or click it
 
     def _finish(self) -> None:
-        self.result = finish(self.run, practice=self.practice, replays_dir=self.replays_dir, scores_db=self.scores_db)
+        self.result = finish(self.run, practice=self.practice, replays_dir=self.replays_dir, scores_db=self.scores_db,
+                             par=self.par)
         self.app.push_screen(EndScreen(self.result, self.campaign.title), self._after_end)
 
     def _after_end(self, choice: str | None) -> None:
@@ -196,82 +236,77 @@ class PlayerScreen(Screen[RunResult | None]):
 
     def _toward(self, direction: str) -> Action | None:
         """What an arrow (or a click on the next tile) does: move, flip, attack or flee that way."""
-        legal = self.state.legal_actions()
+        view = self.view
+        legal = view.legal_actions()
         for text in (f"move {direction}", f"flip {direction}", f"attack {direction}", f"flee {direction}",
                      f"spell {direction}"):
             action = Action.parse(text)
             if action in legal:
                 return action
-        if Action("attack") in legal and any("NESW"[dr] == direction for dr, _ in self.state.adjacent_enemies()):
+        if Action("attack") in legal and any(foe.direction == direction for foe in view.foes):
             return Action("attack")
         return None
 
     def _hint(self, text: str) -> None:
         """One short-lived hint at a time: a new one replaces the last."""
         self.app.clear_notifications()
-        self.notify(text, timeout=3)
+        self.notify(printable(text), timeout=3, markup=False)
 
     def action_direction(self, direction: str) -> None:
         action = self._toward(direction)
         if action is not None:
             self.play(action)
             return
-        state = self.state
-        if state.is_terminal():
-            return
-        if state.in_combat:
-            why = "In combat: attack (a) or flee (f)."
-        elif Action("end") in state.legal_actions() and not any(a.verb == "move" for a in state.legal_actions()):
-            why = "No more moves this turn: end the turn (.)."
-        else:
-            why = f"Nothing to do {DIRECTION_WORDS[direction]}."
-        self._hint(why)
+        if not self.view.over:
+            self._hint(why_not(self.view, Direction(direction)))
 
     def on_board_view_cell_clicked(self, event: BoardView.CellClicked) -> None:
         teleport = Action("teleport", f"{event.x},{event.y}")
-        if teleport in self.state.legal_actions():
+        if teleport in self.view.legal_actions():
             self.play(teleport)
             return
-        x, y = self.state.position
-        direction = next((d for d, (dx, dy) in DELTA.items() if (x + dx, y + dy) == (event.x, event.y)), None)
-        if direction is not None and (action := self._toward(direction)) is not None:
+        x, y = self.view.position
+        direction = Direction.toward(event.x - x, event.y - y)
+        if direction is not None and (action := self._toward(direction.value)) is not None:
             self.play(action)
 
     def on_action_menu_chosen(self, event: ActionMenu.Chosen) -> None:
         self.play(event.action)
 
     def action_attack(self) -> None:
-        attacks = [a for a in self.state.legal_actions() if a.verb == "attack"]
+        attacks = [a for a in self.view.legal_actions() if a.verb == "attack"]
         if len(attacks) == 1:
             self.play(attacks[0])
         else:
             self.action_menu("attack")
 
     def action_end_turn(self) -> None:
-        if Action("end") in self.state.legal_actions():
+        view = self.view
+        if Action("end") in view.legal_actions():
             self.play(Action("end"))
-        elif self.state.in_combat:
+        elif view.in_combat:
             self._hint("In combat the turn ends after the fight: attack (a) or flee (f).")
-        elif not self.state.is_terminal():
+        elif not view.over:
             self._hint("First choose where the potion of teleportation sends its target.")
 
     def action_menu(self, name: str) -> None:
         menu = self.query_one(ActionMenu)
-        count = menu.show(self.state, name)
+        count = menu.show(self.view, name)
         if not count:
-            menu.show(self.state, "all")
+            menu.show(self.view, "all")
             self._hint(f"No {name} action is possible now.")
             return
         menu.focus()
 
     def action_board(self) -> None:
-        self.query_one(ActionMenu).show(self.state, "all")
+        self.query_one(ActionMenu).show(self.view, "all")
         self.query_one(BoardView).focus()
 
     def action_story(self) -> None:
-        level = self.campaign.levels[self.state.level]
+        view = self.view
+        level = view.level
         text = level.story or "*(This level has no story.)*"
-        if self.state.level == self.run.start and not self.practice and self.campaign.story and self.state.turn == 1:
+        if view.level_index == self.run.start and not self.practice and self.campaign.story and view.turn == 1:
             text = self.campaign.story + "\n\n---\n\n" + text
         self.app.push_screen(StoryScreen(level.title or level.id, text))
 
@@ -292,7 +327,7 @@ class PlayerScreen(Screen[RunResult | None]):
         self._hint(note)
 
     def action_quit_run(self) -> None:
-        if self._quit_armed or not self.run.actions or self.state.is_terminal():
+        if self._quit_armed or not self.run.actions or self.view.over:
             self.dismiss(self.result)
             return
         self._quit_armed = True
@@ -312,10 +347,10 @@ class StoryScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="story-box") as box:
-            box.border_title = self.title_text
+            box.border_title = content(self.title_text)
             box.border_subtitle = "Enter: begin"
             with VerticalScroll(id="story-scroll"):
-                yield Markdown(self.story, id="story-text")
+                yield Markdown(printable(self.story, lines=True), id="story-text")
         yield Footer()
 
     def action_close(self) -> None:
@@ -337,7 +372,7 @@ class EndScreen(ModalScreen[str]):
         r = self.result
         won = r.outcome == "won"
         with Vertical(id="end-box", classes="won" if won else "dead") as box:
-            box.border_title = self.title_text
+            box.border_title = content(self.title_text)
             yield Static(Text("Victory!" if won else "Defeat", "bold green" if won else "bold red"), id="end-title")
             yield Static(self._summary(), id="end-summary")
             if r.table:
@@ -361,7 +396,7 @@ class EndScreen(ModalScreen[str]):
         text.append("\n")
         if r.rank is not None:
             text.append(f"Rank {r.rank} in the high-score table.\n", "bold yellow")
-        text.append(r.message or ("A practice run." if r.practice else ""))
+        text.append(printable(r.message) or ("A practice run." if r.practice else ""))
         return text
 
     def _table(self) -> Table:
@@ -370,7 +405,7 @@ class EndScreen(ModalScreen[str]):
             table.add_column(column, justify=justify)
         for s in self.result.table:
             style = "bold yellow" if s.rank == self.result.rank else ""
-            table.add_row(str(s.rank), s.player or "anonymous", str(s.turns), str(s.health), style=style)
+            table.add_row(str(s.rank), shown_text(s.player or "anonymous"), str(s.turns), str(s.health), style=style)
         return table
 
     def action_choose(self, choice: str) -> None:

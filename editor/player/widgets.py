@@ -1,8 +1,8 @@
 """The play screen's widgets: the board (Line API), the hero and enemy panels, the action menu.
 
-Widgets read a :class:`~cardrogue.engine.rules.state.GameState` handed down by the
-screen (``show(state)``) and talk upward with messages; none of them changes
-the game.
+Widgets read the :class:`~cardrogue.engine.rules.view.StateView` of the run handed
+down by the screen (``show(view)``) and talk upward with messages; none of them
+changes the game, and none reads the engine's inner tables.
 """
 
 from __future__ import annotations
@@ -20,24 +20,12 @@ from textual.strip import Strip
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from cardrogue.engine.model.campaign import POTION_COLOURS, STARTING_TILE, CardKind, Direction
 from cardrogue.engine.rules.actions import Action
-from cardrogue.engine.rules.tables import (
-    CHEST_TILE,
-    CLEARED,
-    DOWN,
-    ENEMY,
-    FOUNTAIN_TILE,
-    LADDER,
-    PICKUP,
-    SHOP_TILE,
-    SLOTS,
-    TRAP,
-    UP,
-)
-from cardrogue.engine.model.campaign import POTION_COLOURS, STARTING_TILE, CardKind
+from cardrogue.engine.rules.view import CellView, Face, StateView, Tile
+from cardrogue.engine.printable import printable
 
-DIRECTION_WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
-DELTA = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+from ..shown import text as shown_text
 
 # Action menu filters: the key that opens them, their label and the verbs they show.
 FILTERS: dict[str, tuple[str, frozenset[str]]] = {
@@ -55,90 +43,71 @@ def in_filter(action: Action, name: str) -> bool:
     return not verbs or action.verb in verbs
 
 
-# --------------------------------------------------------------------------- reading the state
+# --------------------------------------------------------------------------- reading the view
 
 
-def level_of(state):
-    return state.campaign.levels[state.level]
-
-
-def cell_index(state, x: int, y: int) -> int | None:
-    return state.d.index.get((state.level, x, y))
-
-
-def foe_health(state, e: int) -> tuple[int, int, int, int]:
-    """(health, poison turns, paralysed turns, attack modifier) of an enemy (``GameState.foes``)."""
-    return state.foes.get(e) or (state.d.card[e].health, 0, 0, 0)
-
-
-def tile_name(state, i: int) -> str:
-    return "Pathing Tile" if state.faces[i] == CLEARED else state.d.card[i].name
-
-
-def card_label(state, i: int) -> str:
+def card_label(cell: CellView) -> str:
     """At most 7 characters naming what a revealed cell shows."""
-    d = state.d
-    e = state.enemy_at(i)
-    if e >= 0:
-        return _short(d.card[e].name)
-    if d.exit[i]:
+    if cell.enemy is not None:
+        return _short(cell.enemy.name)
+    if cell.exit:
         return "EXIT"
-    if state.faces[i] == CLEARED:
+    if cell.face is Face.CLEARED:
         return ""
-    card = d.card[i]
+    card = cell.card
     if card.id == STARTING_TILE:
         return "Start"
     if card.kind is CardKind.POTION:
         return "Potion"
     if card.kind is CardKind.TILE:
-        return _TILE_LABELS.get(d.kind[i], "")
+        return _TILE_LABELS.get(cell.tile, "")
     return _short(card.name)
 
 
-_TILE_LABELS = {SHOP_TILE: "Shop", FOUNTAIN_TILE: "Fountn", CHEST_TILE: "Chest", LADDER: "Ladder"}
+_TILE_LABELS = {Tile.SHOP: "Shop", Tile.FOUNTAIN: "Fountn", Tile.CHEST: "Chest", Tile.LADDER: "Ladder"}
 
 
 def _short(name: str) -> str:
-    name = name.removeprefix("The ")
+    name = printable(name).removeprefix("The ")
     return name if len(name) <= 7 else name.split()[0][:7]
 
 
-def describe(action: Action, state) -> str:
+def _place(cell: CellView | None) -> str:
+    return cell.name if cell is not None else "?"
+
+
+def describe(action: Action, view: StateView) -> str:
     """A few words saying what an action does, for the action menu."""
     v, a, b = action
-    d = state.d
     if v == "flip":
-        return f"reveal the card {DIRECTION_WORDS[a]}"
+        return f"reveal the card {Direction(a).word}"
     if v in ("move", "flee", "spell"):
-        x, y = state.position
-        dx, dy = DELTA[a]
-        j = cell_index(state, x + dx, y + dy)
-        where = tile_name(state, j) if j is not None else "?"
-        return {"move": "move", "flee": "flee", "spell": "spell: move"}[v] + f" {DIRECTION_WORDS[a]} to {where}"
+        where = _place(view.next_to(a))
+        text = {"move": "move", "flee": "flee", "spell": "spell: move"}[v] + f" {Direction(a).word} to {where}"
+        picked = next((f for f in view.foes if f.direction == b), None) if v == "flee" and b else None
+        return text + f", {picked.name} rolls" if picked is not None else text
     if v == "attack":
-        foes = state.adjacent_enemies()
-        e = next((e for dr, e in foes if not a or "NESW"[dr] == a), foes[0][1] if foes else -1)
-        return f"attack roll on {d.card[e].name}" if e >= 0 else "attack roll"
+        foes = view.foes
+        foe = next((f for f in foes if not a or f.direction == a), foes[0] if foes else None)
+        return f"attack roll on {foe.name}" if foe is not None else "attack roll"
     if v in ("drink", "throw"):
-        known = state.identified >> POTION_COLOURS.index(a) & 1
-        effect = d.potions[a] if known else "unknown"
+        effect = view.potion(a) or "unknown"
         if v == "drink":
             return f"drink the {a} potion ({effect})"
-        return f"throw the {a} potion ({effect}) {DIRECTION_WORDS[b]}"
+        return f"throw the {a} potion ({effect}) {Direction(b).word}"
     if v in ("equip", "unequip"):
-        card = d.cards[a]
+        card = view.card(a)
         return f"{v} {card.name} ({card.slot})"
     if v == "buy":
-        return f"buy {d.cards[a].name} for {state.price(a)} gold"
+        return f"buy {view.card(a).name} for {view.price(a)} gold"
     if v == "sell":
-        return f"sell {d.cards[a].name} for {d.cards[a].gold} gold"
+        return f"sell {view.card(a).name} for {view.card(a).gold} gold"
     if v == "read":
-        target = f" on the {b} potion" if b in POTION_COLOURS else f" toward {DIRECTION_WORDS[b]}" if b else ""
-        return f"read {d.cards[a].name}{target}"
+        target = f" on the {b} potion" if b in POTION_COLOURS else f" toward {Direction(b).word}" if b else ""
+        return f"read {view.card(a).name}{target}"
     if v == "teleport":
         x, _, y = a.partition(",")
-        j = cell_index(state, int(x), int(y))
-        return f"teleport to {tile_name(state, j) if j is not None else '?'} at {a}"
+        return f"teleport to {_place(view.cell(int(x), int(y)))} at {a}"
     return "end the turn"
 
 
@@ -147,13 +116,13 @@ def describe(action: Action, state) -> str:
 CELL_W, CELL_H = 9, 3
 
 _KIND_STYLE = {
-    ENEMY: Style(color="red", bold=True),
-    TRAP: Style(color="dark_orange"),
-    PICKUP: Style(color="green"),
-    SHOP_TILE: Style(color="cyan", bold=True),
-    FOUNTAIN_TILE: Style(color="bright_blue", bold=True),
-    CHEST_TILE: Style(color="yellow", bold=True),
-    LADDER: Style(color="bright_white", bold=True),
+    Tile.ENEMY: Style(color="red", bold=True),
+    Tile.TRAP: Style(color="dark_orange"),
+    Tile.ITEM: Style(color="green"),
+    Tile.SHOP: Style(color="cyan", bold=True),
+    Tile.FOUNTAIN: Style(color="bright_blue", bold=True),
+    Tile.CHEST: Style(color="yellow", bold=True),
+    Tile.LADDER: Style(color="bright_white", bold=True),
 }
 _BACK = Style(color="#3a5f8a")
 _BACK_FLIP = Style(color="yellow", bold=True)
@@ -186,46 +155,44 @@ class BoardView(ScrollView, can_focus=True):
         self._lines: list[Strip] = []
         self._hero_region = Region(0, 0, 0, 0)
 
-    def show(self, state) -> None:
-        level = level_of(state)
-        self._lines = self._draw(state)
+    def show(self, view: StateView) -> None:
+        level = view.level
+        self._lines = self._draw(view)
         self.virtual_size = Size(level.width * CELL_W, level.height * CELL_H)
-        x, y = state.position
+        x, y = view.position
         self._hero_region = Region(x * CELL_W, y * CELL_H, CELL_W, CELL_H)
         self.refresh()
         self.call_after_refresh(self.scroll_to_region, self._hero_region, animate=False, force=True)
 
-    def _draw(self, state) -> list[Strip]:
-        level = level_of(state)
-        legal = {str(a) for a in state.legal_actions()}
-        hx, hy = state.position
+    def _draw(self, view: StateView) -> list[Strip]:
+        level = view.level
+        legal = {str(a) for a in view.legal_actions()}
+        hx, hy = view.position
         teleport = {a.removeprefix("teleport ") for a in legal if a.startswith("teleport ")}
-        foes = {e for _, e in state.adjacent_enemies()}
         rows: list[list[Segment]] = [[] for _ in range(level.height * CELL_H)]
         for y in range(level.height):
             for x in range(level.width):
-                parts = self._card(state, x, y, hx, hy, legal, teleport, foes)
+                parts = self._card(view.cell(x, y), x - hx, y - hy, legal, teleport)
                 for k in range(CELL_H):
                     rows[y * CELL_H + k].extend(parts[k])
         return [Strip(segments, level.width * CELL_W) for segments in rows]
 
-    def _card(self, state, x, y, hx, hy, legal, teleport, foes) -> list[list[Segment]]:
-        i = cell_index(state, x, y)
+    def _card(self, cell: CellView | None, dx: int, dy: int, legal, teleport) -> list[list[Segment]]:
         blank = " " * CELL_W
-        if i is None:
-            return [[Segment(blank)] for _ in range(CELL_H)]
-        dx, dy = x - hx, y - hy
-        toward = next((dr for dr, (ddx, ddy) in DELTA.items() if (ddx, ddy) == (dx, dy)), None)
-        if state.faces[i] == DOWN:
+        if cell is None:
+            return [[Segment(blank, Style())] for _ in range(CELL_H)]  # a style even when blank: NO_COLOR filters every segment's
+        toward = Direction.toward(dx, dy)
+        toward = toward.value if toward is not None else None
+        if cell.face is Face.DOWN:
             style = _BACK_FLIP if toward and f"flip {toward}" in legal else _BACK
             inner = "░" * (CELL_W - 2)
             return [[Segment("┌" + "─" * (CELL_W - 2) + "┐", style)], [Segment("│" + inner + "│", style)],
                     [Segment("└" + "─" * (CELL_W - 2) + "┘", style)]]
-        paths = state.d.cells[i].paths
-        e = state.enemy_at(i)
-        if f"{x},{y}" in teleport:
+        paths = cell.paths
+        foe = cell.enemy
+        if f"{cell.x},{cell.y}" in teleport:
             edge = _EDGE_TELEPORT
-        elif e >= 0 and e in foes:
+        elif foe is not None and foe.direction is not None:
             edge = _EDGE_FOE
         elif toward and (f"move {toward}" in legal or f"flee {toward}" in legal or f"spell {toward}" in legal):
             edge = _EDGE_MOVE
@@ -236,25 +203,24 @@ class BoardView(ScrollView, can_focus=True):
         bottom_mid = ("┃" if "S" in paths else "─")
         left = "━" if "W" in paths else "│"
         right = "━" if "E" in paths else "│"
-        label = card_label(state, i)
-        if e >= 0:
-            card = state.d.card[e]
-            label_style = _BOSS if card.kind is CardKind.BOSS else _KIND_STYLE[ENEMY]
-            health = f"♥{foe_health(state, e)[0]}"[:half]
+        label = card_label(cell)
+        if foe is not None:
+            label_style = _BOSS if foe.card.kind is CardKind.BOSS else _KIND_STYLE[Tile.ENEMY]
+            health = f"♥{foe.health}"[:half]
             bottom = "╰" + health.ljust(half, "─") + bottom_mid + "─" * half + "╯"
         else:
             bottom = "╰" + "─" * half + bottom_mid + "─" * half + "╯"
-            card = state.d.card[i]
-            if state.d.exit[i]:
+            card = cell.card
+            if cell.exit:
                 label_style = _EXIT
-            elif card.kind is CardKind.POTION and state.faces[i] != CLEARED:
+            elif card.kind is CardKind.POTION and cell.face is not Face.CLEARED:
                 label_style = Style(color=_POTION_COLOURS.get(card.colour or "", "green"), bold=True)
-            elif state.faces[i] == CLEARED:
+            elif cell.face is Face.CLEARED:
                 label_style = Style()
             else:
-                label_style = _KIND_STYLE.get(state.d.kind[i], Style(dim=True))
+                label_style = _KIND_STYLE.get(cell.tile, Style(dim=True))
         width = CELL_W - 2
-        if (x, y) == (hx, hy):
+        if cell.hero:
             text = ("@ " + label)[:width] if label else "@"
             middle = [Segment(left, edge), Segment(text.center(width), _HERO), Segment(right, edge)]
         else:
@@ -289,50 +255,49 @@ def _bar(value: int, top: int, width: int = 12, colour: str = "green") -> Text:
 class HeroPanel(Static):
     """Health and max, attack modifier, gold, turn and par, equipment, hand, effects, known potions."""
 
-    def show(self, state) -> None:
-        d, campaign = state.d, state.campaign
-        level = level_of(state)
+    def show(self, view: StateView, par: int | None = None) -> None:
+        """``par``: the par to show beside the turn (the campaign's, or one a solve just found)."""
+        campaign, level, hero = view.campaign, view.level, view.hero
         grid = Table.grid(padding=(0, 1))
         grid.add_column(style="bold", no_wrap=True)
         grid.add_column()
-        par = f" (par {campaign.par.turns})" if campaign.par else ""
-        grid.add_row("Turn", f"{state.turn}{par}")
-        grid.add_row("Level", f"{state.level + 1}/{len(campaign.levels)} {level.title or level.id}")
-        colour = "green" if state.health > state.max_health // 3 else "red"
-        grid.add_row("Health", Text.assemble(_bar(state.health, state.max_health, colour=colour),
-                                             f" {state.health}/{state.max_health}"))
-        grid.add_row("Attack", f"{state.stats.attack_roll + state.atk_bonus:+d} (attack roll)")
-        grid.add_row("Gold", str(state.gold))
+        grid.add_row("Turn", f"{view.turn}" + (f" (par {par})" if par is not None else ""))
+        grid.add_row("Level", shown_text(f"{view.level_index + 1}/{len(campaign.levels)} {level.title or level.id}"))
+        health = max(hero.health, 0)  # a blow below zero still leaves nothing: the end screen says the same
+        colour = "green" if health > hero.max_health // 3 else "red"
+        grid.add_row("Health", Text.assemble(_bar(health, hero.max_health, colour=colour), f" {health}/{hero.max_health}"))
+        grid.add_row("Attack", f"{hero.attack_modifier:+d} (attack roll)")
+        grid.add_row("Gold", str(hero.gold))
         if level.goals:
-            mark = Text("✓ ", "green") if state.goals_met() else Text("✗ ", "red")
-            grid.add_row("Goals", mark + Text(", ".join(g.text() for g in level.goals)))
-        grid.add_row("Here", tile_name(state, state.pos))
-        if state.faces[state.pos] == UP and d.kind[state.pos] == SHOP_TILE:
+            mark = Text("✓ ", "green") if view.goals_met() else Text("✗ ", "red")
+            grid.add_row("Goals", mark + shown_text(", ".join(g.text() for g in level.goals)))
+        grid.add_row("Here", shown_text(view.here.name))
+        shop = view.shop
+        if shop:
+            # A card bought is gone from the shop (the shopkeeper's debt leaves the game): only what is left is listed.
+            left = [offer for offer in shop if not offer.sold]
             stock = Text()
-            for k, card_id in enumerate(d.cells[state.pos].stock):
-                sold = (state.pos, k) in state.bought
-                style = "dim strike" if sold else "" if state.price(card_id) <= state.gold else "dim"
-                stock.append(f"{d.cards[card_id].name} {state.price(card_id)}g", style)
+            for offer in left:
+                stock.append(printable(f"{offer.card.name} {offer.price}g"), "" if offer.affordable else "dim")
                 stock.append("\n")
             stock.rstrip()
-            grid.add_row("Stock", stock)
+            grid.add_row("Stock", stock if left else Text("sold out", "dim"))
 
         gear = Table.grid(padding=(0, 1))
         gear.add_column(style="dim", no_wrap=True)
         gear.add_column()
-        for slot, card_id in zip(SLOTS, state.equip):
-            gear.add_row(slot, d.cards[card_id].name if card_id else Text("—", "dim"))
+        for slot, card_id in hero.equipment:
+            gear.add_row(slot, shown_text(view.card(card_id).name) if card_id else Text("—", "dim"))
 
         hand = Text()
         counts: dict[str, int] = {}
-        for card_id in state.hand:
+        for card_id in hero.hand:
             counts[card_id] = counts.get(card_id, 0) + 1
         for card_id, n in counts.items():
-            card = d.cards[card_id]
-            line = Text(card.name + (f" ×{n}" if n > 1 else ""))
+            card = view.card(card_id)
+            line = shown_text(card.name + (f" ×{n}" if n > 1 else ""))
             if card.kind is CardKind.POTION and card.colour:
-                known = state.identified >> POTION_COLOURS.index(card.colour) & 1
-                line.append(f" ({d.potions[card.colour] if known else '?'})", "dim")
+                line.append(f" ({view.potion(card.colour) or '?'})", "dim")
             if card.cursed:
                 line.append(" cursed", "red")
             hand.append_text(line)
@@ -340,20 +305,20 @@ class HeroPanel(Static):
         hand.rstrip()
 
         effects = []
-        if state.poison:
-            effects.append(Text(f"Poisoned: {state.poison} turn(s)", "magenta"))
-        if state.antidote:
-            effects.append(Text(f"Antidote: poison heals +{state.antidote}", "green"))
-        if state.paralysed:
-            effects.append(Text(f"Paralysed: {state.paralysed} turn(s) to skip", "yellow"))
-        if state.atk_bonus:
-            effects.append(Text(f"Potion: {state.atk_bonus:+d} to the attack roll", "cyan"))
-        if state.stats.spell_cooldown:
-            effects.append(Text(f"Spell cooldown: {state.cooldown} turn(s)" if state.cooldown else "Spell ready"))
+        if hero.poison:
+            effects.append(Text(f"Poisoned: {hero.poison} turn(s)", "magenta"))
+        if hero.antidote:
+            effects.append(Text(f"Antidote: poison heals +{hero.antidote}", "green"))
+        if hero.paralysed:
+            effects.append(Text(f"Paralysed: {hero.paralysed} turn(s) to skip", "yellow"))
+        if hero.potion_modifier:
+            effects.append(Text(f"Potion: {hero.potion_modifier:+d} to the attack roll", "cyan"))
+        if hero.spell_cooldown:
+            effects.append(Text(f"Spell cooldown: {hero.spell_wait} turn(s)" if hero.spell_wait else "Spell ready"))
 
-        known = [f"{c}: {d.potions[c]}" for i, c in enumerate(POTION_COLOURS) if state.identified >> i & 1]
+        known = [f"{colour}: {effect}" for colour, effect in view.known_potions.items()]
 
-        parts: list = [Text(d.character.name, "bold yellow"), grid, Text("Equipment", "bold underline"), gear,
+        parts: list = [shown_text(hero.name, "bold yellow"), grid, Text("Equipment", "bold underline"), gear,
                        Text("Hand", "bold underline"), hand if counts else Text("empty", "dim")]
         if effects:
             parts += [Text("Effects", "bold underline"), *effects]
@@ -364,26 +329,24 @@ class HeroPanel(Static):
 class EnemyPanel(Static):
     """Every enemy on an ADJACENT TILE: health, attack, abilities and conditions."""
 
-    def show(self, state) -> None:
-        foes = state.adjacent_enemies()
+    def show(self, view: StateView) -> None:
+        foes = view.foes
         self.display = bool(foes)
         if not foes:
             self.update("")
             return
-        self.border_title = "In combat" if state.in_combat else "Enemy"
+        self.border_title = "In combat" if view.in_combat else "Enemy"
         parts = []
-        for dr, e in foes:
-            card = state.d.card[e]
-            health, poison, paralysed, attack = foe_health(state, e)
-            parts.append(Text.assemble((card.name, "bold red"), f"  ({DIRECTION_WORDS['NESW'[dr]]})"))
-            parts.append(Text.assemble(_bar(health, card.health, colour="red"), f" {health}/{card.health}"))
-            parts.append(Text(f"Attack {(card.attack or 0) + attack}"))
-            for ability in card.abilities:
-                parts.append(Text(str(ability), "italic"))
-            if poison:
-                parts.append(Text(f"Poisoned: {poison} turn(s)", "magenta"))
-            if paralysed:
-                parts.append(Text(f"Paralysed: {paralysed} turn(s)", "yellow"))
+        for foe in foes:
+            parts.append(Text.assemble(shown_text(foe.name, "bold red"), f"  ({foe.direction.word})"))
+            parts.append(Text.assemble(_bar(foe.health, foe.max_health, colour="red"), f" {foe.health}/{foe.max_health}"))
+            parts.append(Text(f"Attack {foe.attack}"))
+            for ability in foe.card.abilities:
+                parts.append(shown_text(str(ability), "italic"))
+            if foe.poison:
+                parts.append(Text(f"Poisoned: {foe.poison} turn(s)", "magenta"))
+            if foe.paralysed:
+                parts.append(Text(f"Paralysed: {foe.paralysed} turn(s)", "yellow"))
         self.update(Group(*parts))
 
 
@@ -399,13 +362,13 @@ class ActionMenu(OptionList):
         super().__init__(**kw)
         self.filter = "all"
 
-    def show(self, state, name: str | None = None) -> int:
+    def show(self, view: StateView, name: str | None = None) -> int:
         """List the legal actions in filter ``name`` (default: keep the current one); returns how many."""
         if name is not None:
             self.filter = name
-        actions = [a for a in dict.fromkeys(state.legal_actions()) if in_filter(a, self.filter)]
+        actions = [a for a in dict.fromkeys(view.legal_actions()) if in_filter(a, self.filter)]
         self.clear_options()
-        self.add_options(Option(Text.assemble((str(a), "bold"), "  ", (describe(a, state), "dim")), id=str(a))
+        self.add_options(Option(Text.assemble(shown_text(str(a), "bold"), "  ", shown_text(describe(a, view), "dim")), id=str(a))
                          for a in actions)
         if actions:
             self.highlighted = 0

@@ -9,10 +9,11 @@ from typing import Callable, Iterable
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.markup import escape
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, DirectoryTree, Input, Label, Markdown, OptionList, Select
 from textual.widgets.option_list import Option
+
+from cardrogue.editor.shown import content, markup
 
 
 class ConfirmScreen(ModalScreen[str]):
@@ -27,7 +28,7 @@ class ConfirmScreen(ModalScreen[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(escape(self.question), classes="dialog-text")
+            yield Label(content(self.question), classes="dialog-text")
             with Horizontal(classes="dialog-buttons"):
                 for label, value, variant in self.answers:
                     yield Button(label, id=f"answer-{value}", variant=variant)  # type: ignore[arg-type]
@@ -51,7 +52,7 @@ class PathScreen(ModalScreen[Path | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(self.title_text, classes="dialog-text")
+            yield Label(content(self.title_text), classes="dialog-text")
             yield Input(self.initial, id="path-input", placeholder="path/to/campaign.json")
             yield Label("[dim]enter: ok   escape: cancel[/]")
 
@@ -100,15 +101,15 @@ class FormScreen(ModalScreen[dict | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog form"):
-            yield Label(self.title_text, classes="dialog-text")
+            yield Label(content(self.title_text), classes="dialog-text")
             if self.note:
-                yield Label(self.note, classes="dialog-note")
+                yield Label(content(self.note), classes="dialog-note")
             with VerticalScroll():
                 for name, label, value in self.fields:
                     if isinstance(value, bool):
                         yield Checkbox(label, value, id=f"form-{name}", compact=True)
                         continue
-                    yield Label(label, classes="field-label")
+                    yield Label(content(label), classes="field-label")
                     if isinstance(value, Choice):
                         yield Select([(option, option) for option in value.options], id=f"form-{name}",
                                      prompt="not set" if value.optional else "choose one",
@@ -138,7 +139,7 @@ class FormScreen(ModalScreen[dict | None]):
             error = self.validate(values)
             if error:
                 label = self.query_one("#form-error", Label)
-                label.update(f"[b red]✗[/] {escape(error)}")
+                label.update(markup("[b red]✗[/] $error", error=error))
                 label.add_class("-shown")
                 return
         self.dismiss(values)
@@ -187,10 +188,10 @@ class FileScreen(PathScreen):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog files"):
-            yield Label(self.title_text, classes="dialog-text")
+            yield Label(content(self.title_text), classes="dialog-text")
             with Horizontal(classes="file-bar"):
                 yield Button("↑ Parent", id="file-up", compact=True)
-                yield Label(escape(str(self.root)), id="file-root")
+                yield Label(content(str(self.root)), id="file-root")
             yield CampaignFiles(self.root, id="file-tree")
             yield Input(self.initial, id="path-input", placeholder="path/to/campaign.json")
             yield Label("[dim]enter: ok   tab: tree / path   ctrl+u: parent folder   escape: cancel[/]")
@@ -201,7 +202,7 @@ class FileScreen(PathScreen):
     def _reroot(self, folder: Path) -> None:
         self.root = folder
         self.query_one("#file-tree", CampaignFiles).path = folder
-        self.query_one("#file-root", Label).update(escape(str(folder)))
+        self.query_one("#file-root", Label).update(content(str(folder)))
 
     def action_up(self) -> None:
         if self.root.parent != self.root:
@@ -238,8 +239,8 @@ class ChoiceScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(self.title_text, classes="dialog-text")
-            yield OptionList(*(Option(label, id=value) for value, label in self.choices), id="choice-list")
+            yield Label(content(self.title_text), classes="dialog-text")
+            yield OptionList(*(Option(content(label), id=value) for value, label in self.choices), id="choice-list")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id)

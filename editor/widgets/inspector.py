@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
+from textual.content import Content
 from textual.containers import VerticalScroll
-from textual.markup import escape
 from textual.widgets import Input, Label, Static
 
 from cardrogue.editor.messages import CellFieldEdited
+from cardrogue.editor.shown import markup
 from cardrogue.engine.model.campaign import DESCENDING_LADDER, CardDef, Cell
 
 FIELDS = ("inscription", "rolls", "to")
@@ -38,7 +39,7 @@ class Inspector(VerticalScroll):
         yield Label("Ladder leads to", classes="field-label ladder-only")
         yield Input(id="inspector-to", placeholder="level id", classes="ladder-only")
 
-    def show(self, x: int, y: int, cell: Cell | None, card: CardDef | None, problems: list[str]) -> None:
+    def show(self, x: int, y: int, cell: Cell | None, card: CardDef | None, problems: list[Content]) -> None:
         summary = self.query_one("#inspector-summary", Static)
         inputs = [self.query_one(f"#inspector-{f}", Input) for f in FIELDS]
         if cell is None:
@@ -52,20 +53,20 @@ class Inspector(VerticalScroll):
             name = card.name if card else cell.card
             kind = card.kind.value if card else "unknown"
             lines = [
-                f"[b]{escape(name)}[/] [dim]{kind}[/]",
-                f"({x}, {y}) paths [b]{cell.paths or '—'}[/]",
-                f"face [b]{'up' if cell.face_up else 'down'}[/]" + ("  [b green]exit[/]" if cell.exit else ""),
+                markup("[b]$name[/] [dim]$kind[/]", name=name, kind=kind),
+                markup(f"({x}, {y}) paths [b]$paths[/]", paths=cell.paths or "—"),
+                Content.from_markup(f"face [b]{'up' if cell.face_up else 'down'}[/]" + ("  [b green]exit[/]" if cell.exit else "")),
             ]
             if card is not None and (card.attack is not None or card.health is not None):
-                lines.append(f"attack {card.attack if card.attack is not None else '—'}  health {card.health if card.health is not None else '—'}")
+                lines.append(Content(f"attack {card.attack if card.attack is not None else '—'}  health {card.health if card.health is not None else '—'}"))
             if card is not None and card.text:
-                lines.append(f"[dim]{escape(card.text)}[/]")
+                lines.append(markup("[dim]$text[/]", text=card.text))
             if cell.stock:
-                lines.append("stock: " + ", ".join(cell.stock))
+                lines.append(markup("stock: $ids", ids=", ".join(cell.stock)))
             if cell.contents:
-                lines.append("contents: " + ", ".join(cell.contents))
+                lines.append(markup("contents: $ids", ids=", ".join(cell.contents)))
             lines.extend(problems)
-            summary.update("\n".join(lines), layout=False)
+            summary.update(Content("\n").join(lines), layout=False)
             values = (cell.inscription, rolls_text(cell.rolls), cell.to or "")
             for widget, value in zip(inputs, values):
                 if widget.disabled:
@@ -73,6 +74,14 @@ class Inspector(VerticalScroll):
                 if widget.value != value:
                     widget.value = value
         self.set_class(cell is not None and cell.card == DESCENDING_LADDER, "-ladder")
+
+    def focus_field(self, field: str) -> bool:
+        """Focus a field (False: there is no card to edit, or it is a ladder's field on another card)."""
+        widget = self.query_one(f"#inspector-{field}", Input)
+        if widget.disabled or not widget.display or (field == "to" and not self.has_class("-ladder")):
+            return False
+        widget.focus()
+        return True
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

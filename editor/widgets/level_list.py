@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from textual.binding import Binding
-from textual.markup import escape
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from cardrogue.editor.messages import LevelChosen
+from cardrogue.editor.shown import markup
 from cardrogue.engine.model.campaign import Campaign
 
 CAMPAIGN_OPTION = "campaign"
@@ -25,9 +25,10 @@ class LevelList(OptionList):
     ]
 
     def show(self, campaign: Campaign, current: int | None) -> None:
-        options = [Option(f"◆ {escape(campaign.title or campaign.id)}", id=CAMPAIGN_OPTION)]
+        options = [Option(markup("◆ $title", title=campaign.title or campaign.id), id=CAMPAIGN_OPTION)]
         for i, level in enumerate(campaign.levels):
-            options.append(Option(f"{i + 1}. {escape(level.title or level.id)}  [dim]{level.width}×{level.height}[/]", id=f"level-{i}"))
+            options.append(Option(markup(f"{i + 1}. $title  [dim]{level.width}×{level.height}[/]", title=level.title or level.id),
+                                  id=f"level-{i}"))
         self.set_options(options)
         self.highlighted = 0 if current is None else current + 1
 

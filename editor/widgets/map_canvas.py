@@ -33,6 +33,7 @@ from textual.strip import Strip
 from cardrogue.editor.edits import Rect
 from cardrogue.editor.messages import CursorMoved, PaintCell
 from cardrogue.engine.format.diagnostics import Severity
+from cardrogue.engine.printable import printable
 from cardrogue.engine.model.campaign import DESCENDING_LADDER, STARTING_TILE, CardDef, CardKind, Cell, Level
 
 CELL_W = 7
@@ -75,7 +76,7 @@ def abbreviation(card: CardDef | None, card_id: str) -> str:
     """Three letters naming a card on the map (a plain pathing tile shows as a corridor)."""
     if card_id == "pathing-tile":
         return " + "
-    name = card.name if card else card_id
+    name = printable(card.name if card else card_id)
     words = [w for w in name.replace("-", " ").replace("'", "").split() if w]
     if not words:
         return "???"
@@ -132,6 +133,8 @@ class MapCanvas(ScrollView, can_focus=True):
         self.level: Level | None = None
         self.cards: dict[str, CardDef] = {}
         self.markers: dict[tuple[int, int], Severity] = {}
+        # Where the cursor was before its last move: a card placed now is joined to the card there.
+        self.came_from: tuple[int, int] | None = None
         self._rows: dict[int, tuple[Strip, Strip, Strip]] = {}
         # Drawn cells by (cell, base style, cursor, selected, mark): a row redraw reuses all but the changed ones.
         self._cells: dict[tuple, tuple[list[Segment], list[Segment], list[Segment]]] = {}
@@ -191,6 +194,7 @@ class MapCanvas(ScrollView, can_focus=True):
         return None if anchor is None else self._inside(anchor)
 
     def watch_cursor(self, old: tuple[int, int], new: tuple[int, int]) -> None:
+        self.came_from = old
         corner = [self.anchor[1]] if self.anchor is not None else []
         self._refresh_rows(min([old[1], new[1]] + corner), max([old[1], new[1]] + corner))
         self.post_message(CursorMoved(*new))
@@ -273,12 +277,14 @@ class MapCanvas(ScrollView, can_focus=True):
         place = self._place_at(event)
         if place is None or place == self._last_paint:
             return
-        if self._last_paint is not None and self._last_paint == self.cursor:
-            # The first cell of a drag is painted once the drag really starts.
-            self.post_message(PaintCell(*self._last_paint, self._stroke))
+        came_from = self._last_paint
+        if came_from is not None and came_from == self.cursor and self.level.cell_at(*came_from) is None:
+            # The first place of a drag is painted once the drag really starts; a drag that starts
+            # on a card leads out of it, a road from that card.
+            self.post_message(PaintCell(*came_from, self._stroke))
         self._last_paint = place
         self.move_to(*place)
-        self.post_message(PaintCell(*place, self._stroke))
+        self.post_message(PaintCell(*place, self._stroke, came_from))
 
     def on_mouse_up(self, event: MouseUp) -> None:
         if self._painting:

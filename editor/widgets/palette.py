@@ -6,12 +6,12 @@ from typing import Mapping
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.markup import escape
 from textual.containers import Vertical
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
 from cardrogue.editor.messages import CardChosen
+from cardrogue.editor.shown import markup
 from cardrogue.engine.model.campaign import CardDef, CardKind
 
 from .map_canvas import KIND_COLOUR
@@ -59,7 +59,7 @@ class Palette(Vertical):
         options = self.query_one("#palette-list", CardOptions)
         found = matching_cards(self.cards, query)
         options.set_options(
-            Option(f"[{KIND_COLOUR[c.kind]}]●[/] {escape(c.name)}{' [dim]*[/]' if c.id in self.own else ''}", id=c.id)
+            Option(markup(f"[{KIND_COLOUR[c.kind]}]●[/] $name{' [dim]*[/]' if c.id in self.own else ''}", name=c.name), id=c.id)
             for c in found
         )
         ids = [c.id for c in found]

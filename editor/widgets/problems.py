@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.markup import escape
+from textual.content import Content
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from cardrogue.editor.messages import ProblemChosen
+from cardrogue.editor.shown import markup
 from cardrogue.engine.format.diagnostics import Diagnostic, Severity
 
 _ICON = {Severity.ERROR: "[b red]E[/]", Severity.WARNING: "[b yellow]W[/]", Severity.INFO: "[b cyan]i[/]"}
@@ -42,11 +43,12 @@ class ProblemsPanel(Vertical):
                            f"{counts[Severity.INFO]} notes  [dim](enter: go to)[/]")
         options = self.query_one("#problems-list", OptionList)
         options.set_options(
-            Option(f"{_ICON[d.severity]} {d.code} {escape(location(d, level_titles))}: {escape(d.message)}", id=str(i))
+            Option(markup(f"{_ICON[d.severity]} $code $where: $message", code=d.code, where=location(d, level_titles),
+                          message=d.message), id=str(i))
             for i, d in enumerate(diagnostics)
         )
 
-    def set_solve_status(self, text: str | None) -> None:
+    def set_solve_status(self, text: Content | None) -> None:
         """The solver's line above the problems (the par, the step shown); None hides it."""
         label = self.query_one("#solve-status", Label)
         label.update(text or "")

@@ -7,6 +7,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Label, Markdown, TextArea
 
 from cardrogue.editor.messages import StoryEdited
+from cardrogue.editor.shown import content
+from cardrogue.engine.printable import printable
 
 
 class StoryEditor(Vertical):
@@ -23,14 +25,14 @@ class StoryEditor(Vertical):
 
     def show(self, title: str, level: int | None, text: str) -> None:
         self.level = level
-        self.query_one("#story-target", Label).update(title)
+        self.query_one("#story-target", Label).update(content(title))
         source = self.query_one("#story-source", TextArea)
         if source.text != text:
             source.load_text(text)
-        self.query_one("#story-preview", Markdown).update(text)
+        self.query_one("#story-preview", Markdown).update(printable(text, lines=True))
 
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
         event.stop()
         text = event.text_area.text
-        self.query_one("#story-preview", Markdown).update(text)
+        self.query_one("#story-preview", Markdown).update(printable(text, lines=True))
         self.post_message(StoryEdited(self.level, text))

@@ -40,7 +40,7 @@ from ..format.canonical import campaign_to_dict
 from ..format.loader import load_campaign_text
 from ..model.campaign import KEY, Campaign, CardKind
 from ..rules.actions import END, Action
-from ..rules.state import CHOOSE_TELEPORT, COMBAT, DEAD, WON, GameState
+from ..rules.state import CHOOSE_TELEPORT, COMBAT, DEAD, SHOPPING, WON, GameState
 from ..rules.tables import CHEST_TILE, ENEMY, FOUNTAIN_TILE, LADDER, SHOP_TILE, TRAP, UP
 
 POLICIES = ("greedy",)
@@ -152,7 +152,7 @@ class GreedyPolicy:
         dist = self._distances(targets, blocked)
         if s.phase == CHOOSE_TELEPORT:
             return min(legal, key=lambda a: dist[d.index[(s.level, *map(int, a.arg.split(",")))]])
-        if s.phase == COMBAT:
+        if s.phase == COMBAT or s.phase == SHOPPING:
             foes = s.adjacent_enemies()
             danger = 0
             for _, e in foes:
@@ -268,7 +268,7 @@ def solve_random(campaign: Campaign, n: int, policy: str = "greedy", workers: in
     if workers == 1:
         runs = [play_run(campaign, s, policy, max_turns) for s in seeds]
     else:
-        text = json.dumps(dict(campaign.source) if campaign.source else campaign_to_dict(campaign))
+        text = json.dumps(campaign_to_dict(campaign))
         chunk = max(1, math.ceil(n / (workers * 4)))
         batches = [seeds[i:i + chunk] for i in range(0, n, chunk)]
         context = multiprocessing.get_context("spawn")

@@ -102,8 +102,8 @@ def cell_to_dict(cell: Cell, level_id: str) -> dict:
         d["id"] = cell.id
     if cell.to is not None:
         d["to"] = cell.to
-    if cell.exit:
-        d["exit"] = True
+    if cell.exit is not False:  # a draft keeps a value the schema refuses, to be saved as it was
+        d["exit"] = cell.exit
     if cell.stock:
         d["stock"] = list(cell.stock)
     if cell.contents:
@@ -145,8 +145,8 @@ def campaign_to_dict(campaign: Campaign, *, schema_ref: str | None = None) -> di
     d["kind"] = campaign.kind
     d["rules"] = campaign.rules
     d["seed"] = campaign.seed
-    if campaign.allow_ladder_cycles:
-        d["allow_ladder_cycles"] = True
+    if campaign.allow_ladder_cycles is not False:
+        d["allow_ladder_cycles"] = campaign.allow_ladder_cycles
     if campaign.par is not None:
         d["par"] = {"turns": campaign.par.turns}
         if campaign.par.health is not None:

@@ -20,51 +20,46 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Iterable
+from typing import Any
 
-from ..errors import UnusableInput
-from ..model.abilities import AbilityError, parse_ability
-from ..model.campaign import (
-    CHEST,
-    DESCENDING_LADDER,
-    POTION_EFFECTS,
-    SHOP,
-    STARTING_TILE,
-    Campaign,
-    CardDef,
-    CardKind,
-    Cell,
-    Goal,
-    Hero,
-    Level,
-    Par,
-)
-from ..rules.mobility import crossings_of
+from ..errors import CampaignHasErrors, UnusableInput
+from ..model.abilities import AbilityError
+from ..model.campaign import Campaign, Cell, Goal, Hero, Level, Par
 from .canonical import default_cell_id
+from .catalog import card_from_dict, default_catalog
+from .checks import check_draft
+from .checks.cards import card_entry_problems
 from .diagnostics import Diagnostic, JsonPath, Severity
 from .positions import LineIndex, PositionIndex, max_depth
-from .resources import catalog_path
 from .schema import is_valid, schema_diagnostics
+from .shape import has_campaign_shape
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
 # Cells with only these keys, holding a card without a rule of its own, skip the per-field checks.
 _PLAIN_CELL_KEYS = frozenset({"at", "card", "paths", "face"})
-_SPECIAL_CARDS = frozenset({DESCENDING_LADDER, STARTING_TILE, SHOP, CHEST})
 MAX_DEPTH = 32
 
 
 @dataclass
 class LoadResult:
-    """What loading a file gave: a campaign when there were no errors, and every diagnostic."""
+    """What loading a file gave: the model (a draft when it has errors), and every diagnostic."""
 
     file: str
-    campaign: Campaign | None
+    draft: Campaign | None
     diagnostics: list[Diagnostic] = field(default_factory=list)
     text: str = ""
     data: Any = None
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity is Severity.ERROR]
+
+    @property
+    def campaign(self) -> Campaign | None:
+        """The campaign when it has no errors: only such a campaign is played, solved or verified."""
+        return None if self.draft is None or self.errors else self.draft
 
     @property
     def ok(self) -> bool:
@@ -194,15 +189,12 @@ def _load_text(text: str, name: str) -> LoadResult:
         diags = sorted((locator.place(d, key=d.code in ("CR103", "CR109"))
                         for d in schema_diagnostics(data, "campaign.schema.json")), key=lambda d: (d.line, d.column))
         if diags:
-            return LoadResult(name, None, diags, text, data)
+            draft = build_draft(data) if has_campaign_shape(data, diags) else None
+            return LoadResult(name, draft, diags, text, data)
         # The fast validator refused what the reference accepts: the reference decides.
 
-    builder = _Builder(data)
-    campaign = builder.build()
-    diags = [locator.place(d) for d in builder.diagnostics]
-    if any(d.severity is Severity.ERROR for d in diags):
-        campaign = None
-    return LoadResult(name, campaign, diags, text, data)
+    draft = build_draft(data)
+    return LoadResult(name, draft, [locator.place(d) for d in check_draft(draft)], text, data)
 
 
 _SURROGATE = ("the text holds a lone UTF-16 surrogate (\\ud800 to \\udfff), which is not a character "
@@ -340,274 +332,70 @@ def _too_deep(name: str, text: str) -> Diagnostic:
                       "a campaign needs far fewer", file=name, line=line, column=col)
 
 
-# --------------------------------------------------------------------------- catalog
+# --------------------------------------------------------------------------- the model
 
 
-@cache
-def default_catalog() -> MappingProxyType:
-    """The default card catalog, parsed once per process."""
-    data = json.loads(catalog_path().read_text(encoding="utf-8"))
-    return MappingProxyType({cid: card_from_dict(cid, entry) for cid, entry in data["cards"].items()})
+def build_draft(d: dict) -> Campaign:
+    """The campaign model of a document with the campaign's shape, whatever its semantic errors.
 
-
-def card_from_dict(card_id: str, entry: dict, base: CardDef | None = None) -> CardDef:
-    """Build a card from its file entry; with ``base``, the entry overrides only what it gives."""
-    fields: dict[str, Any] = {}
-    if base is not None:
-        fields = {f: getattr(base, f) for f in base.__slots__}
-    fields["id"] = card_id
-    for key, value in entry.items():
-        if key == "kind":
-            fields["kind"] = CardKind(value)
-        elif key == "abilities":
-            fields["abilities"] = tuple(parse_ability(a) for a in value)
-        else:
-            fields[key] = value
-    return CardDef(**fields)
-
-
-# --------------------------------------------------------------------------- semantic checks
-
-
-class _Builder:
-    """Stage 4: the checks the schema cannot express, then the model."""
-
-    def __init__(self, data: dict) -> None:
-        self.data = data
-        self.diagnostics: list[Diagnostic] = []
-        self.pathless: list[tuple[str, JsonPath, dict]] = []  # (card, path, where) of cells with no paths
-
-    def error(self, code: str, message: str, path: JsonPath, **extra: Any) -> None:
-        self.diagnostics.append(Diagnostic(code, message, Severity.ERROR, path, **extra))
-
-    def warning(self, code: str, message: str, path: JsonPath, **extra: Any) -> None:
-        self.diagnostics.append(Diagnostic(code, message, Severity.WARNING, path, **extra))
-
-    def build(self) -> Campaign | None:
-        d = self.data
-        cards = self._cards(d.get("cards", {}))
-        hero = self._hero(d["hero"], cards)
-        self._potions(d.get("potions", {}))
-        levels = self._levels(d["levels"], cards)
-        if not crossings_of(cards, hero, levels, d["seed"], d.get("potions", {})):
-            self._warn_pathless()
-        if any(diag.severity is Severity.ERROR for diag in self.diagnostics):
-            return None
-        par = Par(d["par"]["turns"], d["par"].get("health")) if "par" in d else None
-        campaign = Campaign(
-            id=d["id"], title=d["title"], rules=d["rules"], seed=d["seed"], hero=hero,
-            levels=tuple(levels), cards=MappingProxyType(cards), author=d.get("author", ""),
-            description=d.get("description", ""), story=d.get("story", ""), kind=d.get("kind", "campaign"),
-            format=d["format"], potions=MappingProxyType(dict(d.get("potions", {}))),
-            allow_ladder_cycles=d.get("allow_ladder_cycles", False), par=par,
-            card_entries=MappingProxyType(dict(d.get("cards", {}))), source=d,
-        )
-        return campaign
-
-    def _warn_pathless(self) -> None:
-        """CR223, unless the hero could cross walls: the mage's spell, MOVE TO ANY ADJACENT TILE or a
-        potion of teleportation reaches a card without paths (``flip`` needs a path only on the
-        hero's side)."""
-        for card_id, path, where in self.pathless:
-            self.warning("CR223", f"{card_id!r} has no paths: it can never be reached", path, **where)
-
-    def _cards(self, entries: dict) -> dict[str, CardDef]:
-        catalog = default_catalog()
-        cards = dict(catalog)
-        for card_id, entry in entries.items():
-            path = ("cards", card_id)
-            base = catalog.get(card_id)
-            if base is None and not {"name", "kind"} <= entry.keys():
-                self.error("CR216", f"new card {card_id!r} needs a name and a kind (or use a catalog id to override one)", path)
-                continue
-            for i, text in enumerate(entry.get("abilities", [])):
-                try:
-                    parse_ability(text)
-                except AbilityError as exc:
-                    self.error("CR215", f"{exc}: write it in the rulebook's words, for example "
-                               "\"ROLL A DIE: IF 6: DODGES PLAYER'S ATTACK\" or \"-1 DAMAGE TAKEN\"", path + ("abilities", i))
-            kind = CardKind(entry["kind"]) if "kind" in entry else base.kind
-            if base is not None and kind is not base.kind:
-                self.error("CR216", f"an override cannot change {card_id!r} from {base.kind.value} to {kind.value}", path + ("kind",))
-                continue
-            if kind in (CardKind.ENEMY, CardKind.BOSS) and base is None and not {"attack", "health"} <= entry.keys():
-                self.error("CR216", f"new {kind.value} {card_id!r} needs attack and health", path)
-                continue
-            if kind in (CardKind.WEAPON, CardKind.ARMOUR) and base is None and "slot" not in entry:
-                self.error("CR216", f"new {kind.value} {card_id!r} needs a slot", path)
-                continue
-            if kind is CardKind.POTION and base is None and "colour" not in entry:
-                self.error("CR216", f"new potion {card_id!r} needs a colour", path)
-                continue
+    Nothing is checked here (:func:`.checks.check_draft` does that): every cell, goal, ladder
+    and card name is kept as written, so a draft saves back what it was opened from. A card
+    entry that breaks a rule of its own (CR215, CR216) defines no card: the catalog's card, if
+    any, stands.
+    """
+    cards = dict(default_catalog())
+    for card_id, entry in d.get("cards", {}).items():
+        if not card_entry_problems(card_id, entry):
             try:
-                cards[card_id] = card_from_dict(card_id, entry, base)
-            except AbilityError:
-                pass  # reported above
-        return cards
+                cards[card_id] = card_from_dict(card_id, entry, cards.get(card_id))
+            except (AbilityError, TypeError, ValueError):
+                pass  # a draft with schema errors: the schema diagnostics say why
+    hero = d["hero"]
+    levels = tuple(_level(lv) for lv in d["levels"])
+    par = Par(d["par"]["turns"], d["par"].get("health")) if "par" in d else None
+    return Campaign(
+        id=d["id"], title=d["title"], rules=d["rules"], seed=d["seed"],
+        hero=Hero(hero["character"], tuple(hero.get("items", ())), tuple(hero.get("equipped", ()))),
+        levels=levels, cards=MappingProxyType(cards), author=d.get("author", ""),
+        description=d.get("description", ""), story=d.get("story", ""), kind=d.get("kind", "campaign"),
+        format=d["format"], potions=MappingProxyType(dict(d.get("potions", {}))),
+        allow_ladder_cycles=d.get("allow_ladder_cycles", False), par=par,
+        card_entries=MappingProxyType(dict(d.get("cards", {}))),
+    )
 
-    def _known(self, card_id: str, cards: dict, path: JsonPath, *, kinds: Iterable[CardKind] | None = None,
-               what: str = "card") -> bool:
-        card = cards.get(card_id)
-        if card is None:
-            near = _nearest(card_id, cards)
-            hint = f"; did you mean {near!r}?" if near else ""
-            self.error("CR201", f"unknown card {card_id!r}{hint}", path)
-            return False
-        if kinds is not None and card.kind not in kinds:
-            self.error("CR217", f"{card_id!r} is {_a(card.kind.value)}, not {_a(what)}", path)
-            return False
-        return True
 
-    def _hero(self, hero: dict, cards: dict) -> Hero:
-        self._known(hero["character"], cards, ("hero", "character"), kinds=[CardKind.CHARACTER], what="character")
-        for key in ("items", "equipped"):
-            for i, card_id in enumerate(hero.get(key, [])):
-                if self._known(card_id, cards, ("hero", key, i)):
-                    card = cards[card_id]
-                    if not card.is_item and card.kind not in (CardKind.ENEMY,):
-                        self.error("CR217", f"{card_id!r} is {_a(card.kind.value)}; the hero can carry only items", ("hero", key, i))
-                    elif key == "equipped" and card.slot is None:
-                        self.error("CR217", f"{card_id!r} cannot be equipped: it has no equipment slot", ("hero", key, i))
-        return Hero(hero["character"], tuple(hero.get("items", ())), tuple(hero.get("equipped", ())))
-
-    def _potions(self, potions: dict) -> None:
-        seen: dict[str, str] = {}
-        for colour, effect in potions.items():
-            if effect in seen:
-                self.error("CR222", f"{colour} and {seen[effect]} potions both have the {effect} effect; each colour has a different effect", ("potions", colour))
-            seen[effect] = colour
-        assert set(seen) <= set(POTION_EFFECTS)
-
-    def _levels(self, levels: list, cards: dict) -> list[Level]:
-        level_ids: dict[str, int] = {}
-        for li, lv in enumerate(levels):
-            if lv["id"] in level_ids:
-                self.error("CR202", f"duplicate level id {lv['id']!r} (level {level_ids[lv['id']] + 1} has it too): "
-                           "each level needs its own id", ("levels", li, "id"), level=li)
-            level_ids.setdefault(lv["id"], li)
-        built = []
-        instance_ids: dict[str, int] = {}
-        for li, lv in enumerate(levels):
-            built.append(self._level(li, lv, cards, level_ids, instance_ids))
-        if not any(cell.exit for level in built for cell in level.cells):
-            self.error("CR220", "the campaign has no exit: mark a cell with \"exit\": true on the last level", ("levels",))
-        return built
-
-    def _level(self, li: int, lv: dict, cards: dict, level_ids: dict, instance_ids: dict) -> Level:
-        width, height, level_id = lv["width"], lv["height"], lv["id"]
-        base: JsonPath = ("levels", li)
-        cells: list[Cell] = []
-        by_pos: dict[tuple[int, int], int] = {}
-        starts: list[int] = []
-        # The hot loop of a big campaign: paths and messages are built only for problems.
-        plain_keys = _PLAIN_CELL_KEYS
-        special = _SPECIAL_CARDS
-        for ci, c in enumerate(lv["cells"]):
-            x, y = c["at"]
-            pos = (x, y)
-            card_id = c["card"]
-            card = cards.get(card_id)
-            if x >= width or y >= height or pos in by_pos or card is None or card.kind is CardKind.CHARACTER:
-                if not self._misplaced(c, ci, li, width, height, by_pos, cards):
-                    continue
-            by_pos[pos] = ci
-            instance = c.get("id") or default_cell_id(level_id, x, y)
-            if instance in instance_ids:
-                # A repeated level id repeats every default instance id: reported once, as CR202 on the level.
-                if "id" in c or level_ids[level_id] == li:
-                    self.error("CR202", f"duplicate card instance id {instance!r}: each card on the map needs its own id",
-                               base + ("cells", ci, "id"), level=li, cell=pos)
-            else:
-                instance_ids[instance] = ci
-            paths = c.get("paths", "")
-            if card_id in special or not paths or not c.keys() <= plain_keys:
-                self._cell_fields(c, card, base + ("cells", ci), cards, level_ids, {"level": li, "cell": pos})
-                if card_id == STARTING_TILE:
-                    starts.append(ci)
-                cells.append(Cell(x, y, card_id, paths, c.get("face", "down") == "up", instance, c.get("inscription", ""),
-                                  tuple(c.get("rolls", ())), c.get("to"), c.get("exit", False),
-                                  tuple(c.get("stock", ())), tuple(c.get("contents", ()))))
-            else:
-                cells.append(Cell(x, y, card_id, paths, c.get("face", "down") == "up", instance))
-        if not starts:
-            self.error("CR206", f"level {level_id!r} has no starting tile: place a {STARTING_TILE!r}", base + ("cells",), level=li)
-        for extra in starts[1:]:
-            self.error("CR207", f"level {level_id!r} has more than one starting tile: keep one", base + ("cells", extra, "card"), level=li)
-        for gi, goal in enumerate(lv.get("goals", [])):
-            verb, card_id = next(iter(goal.items()))
-            gpath = base + ("goals", gi, verb)
-            if not self._known(card_id, cards, gpath):
-                continue
-            if verb == "slay" and not cards[card_id].is_enemy:
-                self.error("CR217", f"{card_id!r} is {_a(cards[card_id].kind.value)}; only enemies can be slain", gpath, level=li)
-            elif verb == "slay" and not any(c.card == card_id for c in cells):
-                self.error("CR221", f"goal: slay {card_id!r}, but no {card_id!r} is on level {level_id!r}", gpath, level=li)
-            elif verb == "open" and card_id != CHEST and not any(c.card == card_id for c in cells):
-                self.error("CR221", f"goal: open {card_id!r}, but it is not on level {level_id!r}", gpath, level=li)
-            elif verb == "open" and not any(c.card == card_id for c in cells):
-                self.error("CR221", f"goal: open the chest, but level {level_id!r} has no chest", gpath, level=li)
-            elif verb == "buy" and not any(card_id in c.stock for c in cells):
-                self.error("CR221", f"goal: buy {card_id!r}, but no shop on level {level_id!r} sells it", gpath, level=li)
-        return Level(id=level_id, title=lv.get("title", ""), story=lv.get("story", ""), width=width, height=height,
-                     cells=tuple(cells), goals=tuple(Goal(*next(iter(g.items()))) for g in lv.get("goals", [])))
-
-    def _misplaced(self, c: dict, ci: int, li: int, width: int, height: int, by_pos: dict, cards: dict) -> bool:
-        """Report why a cell cannot stand where it is; True when it may still be built (a character card)."""
+def _level(lv: dict) -> Level:
+    level_id = lv["id"]
+    cells = []
+    # The hot loop of a big campaign: a plain cell takes the short way.
+    plain_keys = _PLAIN_CELL_KEYS
+    for c in lv["cells"]:
         x, y = c["at"]
-        path: JsonPath = ("levels", li, "cells", ci)
-        where = {"level": li, "cell": (x, y)}
-        if x >= width or y >= height:
-            self.error("CR203", f"cell ({x}, {y}) is outside the {width}x{height} grid (x 0 to {width - 1}, "
-                       f"y 0 to {height - 1}): move it, or make the level larger", path + ("at",), **where)
-            return False
-        if (x, y) in by_pos:
-            self.error("CR204", f"two cards on cell ({x}, {y}): cells[{by_pos[(x, y)]}] is there already; "
-                       "a cell holds one card", path + ("at",), **where)
-            return False
-        if not self._known(c["card"], cards, path + ("card",)):
-            return False
-        self.error("CR217", f"{c['card']!r} is a character card; it cannot be placed on the map", path + ("card",), **where)
-        return True
-
-    def _cell_fields(self, c: dict, card: CardDef, path: JsonPath, cards: dict, level_ids: dict, where: dict) -> None:
-        if card.id == DESCENDING_LADDER:
-            if "to" not in c:
-                self.error("CR208", "a descending ladder must name the level it leads to (\"to\")", path, **where)
-            elif c["to"] not in level_ids:
-                near = _nearest(c["to"], level_ids)
-                hint = f"; did you mean {near!r}?" if near else ""
-                self.error("CR205", f"ladder leads to missing level {c['to']!r}{hint}", path + ("to",), **where)
-        elif "to" in c:
-            self.error("CR218", f"only a descending ladder leads to a level; this cell holds {card.id!r}", path + ("to",), **where)
-        if "stock" in c and card.id != SHOP:
-            self.error("CR218", f"only a shop has stock; this cell holds {card.id!r}", path + ("stock",), **where)
-        if "contents" in c and card.id != CHEST:
-            self.error("CR218", f"only a chest has contents; this cell holds {card.id!r}", path + ("contents",), **where)
-        for key in ("stock", "contents"):
-            for i, item in enumerate(c.get(key, [])):
-                if self._known(item, cards, path + (key, i)) and not cards[item].is_item:
-                    self.error("CR217", f"{item!r} is {_a(cards[item].kind.value)}, not an item", path + (key, i), **where)
-        if card.id == STARTING_TILE and c.get("face", "down") != "up":
-            self.error("CR219", "the starting tile must be face up", path + ("face",) if "face" in c else path, **where)
-        if not c.get("paths"):
-            self.pathless.append((card.id, path, where))
+        face_up = c.get("face", "down") == "up"
+        if c.keys() <= plain_keys:
+            cells.append(Cell(x, y, c["card"], c.get("paths", ""), face_up, default_cell_id(level_id, x, y)))
+        else:
+            cells.append(Cell(x, y, c["card"], c.get("paths", ""), face_up, c.get("id") or default_cell_id(level_id, x, y),
+                              c.get("inscription", ""), tuple(c.get("rolls", ())), c.get("to"), c.get("exit", False),
+                              tuple(c.get("stock", ())), tuple(c.get("contents", ()))))
+    return Level(id=level_id, title=lv.get("title", ""), story=lv.get("story", ""), width=lv["width"],
+                 height=lv["height"], cells=tuple(cells),
+                 goals=tuple(Goal(*next(iter(g.items()))) for g in lv.get("goals", [])))
 
 
-def _a(noun: str) -> str:
-    return f"an {noun}" if noun[:1] in "aeiou" else f"a {noun}"
+def load_usable(path: Path) -> Campaign:
+    """A campaign without errors, for the engine, the player, the solver and the verifier.
 
-
-def _nearest(name: str, options: Iterable[str]) -> str | None:
-    import difflib
-
-    match = difflib.get_close_matches(name, list(options), n=1, cutoff=0.75)
-    return match[0] if match else None
-
-
-def load_usable(path: Path):
-    """A campaign from a file, or :class:`UnusableInput` with its first errors."""
+    A draft (a campaign with errors) raises :class:`CampaignHasErrors` and a file that cannot be
+    read as JSON raises :class:`UnusableInput`, each listing the first errors.
+    """
     result = load_campaign(path)
-    if result.campaign is None:
-        errors = [d.render() for d in result.diagnostics if d.severity is Severity.ERROR]
-        raise UnusableInput("\n".join([f"{path}: not a usable campaign ({len(errors)} error(s)); run `cardrogue check {path}`", *errors[:5]]))
-    return result.campaign
+    if result.campaign is not None:
+        return result.campaign
+    errors = result.errors
+    lines = [f"{path}: not a usable campaign ({len(errors)} error(s)); run `cardrogue check {path}`",
+             *(d.render() for d in errors[:5])]
+    if len(errors) > 5:
+        lines.append(f"... and {len(errors) - 5} more")
+    unreadable = result.draft is None and any(d.code.startswith("CR00") for d in errors)
+    raise (UnusableInput if unreadable else CampaignHasErrors)("\n".join(lines))

@@ -261,7 +261,6 @@ class Campaign:
     par: Par | None = None
     # The campaign's own card entries as written (overrides and new cards), for saving.
     card_entries: Mapping[str, Mapping] = field(default_factory=dict)
-    source: Mapping = field(default_factory=dict, compare=False, repr=False)
 
     @cached_property
     def content_hash(self) -> str:

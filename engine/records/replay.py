@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -181,8 +182,11 @@ def parse_replay(text: str) -> dict:
     return doc
 
 
-def verify_replay(text: str, campaign: Campaign) -> Verdict:
-    """Re-simulate a replay against ``campaign``; accept only an exact match."""
+def verify_replay(text: str, campaign: Campaign, *, max_seconds: float | None = None) -> Verdict:
+    """Re-simulate a replay against ``campaign``; accept only an exact match.
+
+    ``max_seconds`` bounds the re-simulation (the hub's server); past it the replay is rejected.
+    """
     try:
         doc = parse_replay(text)
     except ReplayError as exc:
@@ -209,7 +213,11 @@ def verify_replay(text: str, campaign: Campaign) -> Verdict:
     resolver = FatedResolver(campaign, dice["seed"])
     state = GameState.new(campaign, level, log=False)
     state.resolve(resolver)
+    deadline = None if max_seconds is None else time.monotonic() + max_seconds
     for i, text_action in enumerate(actions):
+        if deadline is not None and i % 64 == 0 and time.monotonic() > deadline:
+            return Verdict(False, f"re-simulation stopped after {max_seconds:g} s at action {i + 1} of {len(actions)}",
+                           action_index=i)
         try:
             action = Action.parse(text_action)
             if state.is_terminal():

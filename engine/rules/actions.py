@@ -8,7 +8,9 @@ Every action has one line of text a person can read and type, and
 ``move E``                  step 2: move onto the ADJACENT TILE east
 ``attack`` / ``attack N``   Combat, step 1: the attack roll (the direction picks the
                             enemy when several are adjacent)
-``flee W``                  Combat, step 1: try to flee, moving west on success
+``flee W`` / ``flee W N``  Combat, step 1: try to flee, moving west on success (the
+                            second direction picks the enemy whose stream rolls when
+                            several are adjacent)
 ``drink red``               drink a potion of that colour
 ``throw red N``             throw a potion on the enemy north
 ``equip sword``             put a weapon or armour from the hand on its slot
@@ -30,7 +32,7 @@ from ..model.campaign import DIRECTION_INDEX, DIRECTIONS
 VERBS = ("flip", "move", "attack", "flee", "drink", "throw", "equip", "unequip", "buy", "sell",
          "read", "spell", "teleport", "end")
 DIRECTION_NAMES = tuple(d.value for d in DIRECTIONS)  # the letters, in the engine's direction order
-_ARITY = {"flip": (1, 1), "move": (1, 1), "attack": (0, 1), "flee": (1, 1), "drink": (1, 1),
+_ARITY = {"flip": (1, 1), "move": (1, 1), "attack": (0, 1), "flee": (1, 2), "drink": (1, 1),
           "throw": (2, 2), "equip": (1, 1), "unequip": (1, 1), "buy": (1, 1), "sell": (1, 1),
           "read": (1, 2), "spell": (1, 1), "teleport": (1, 1), "end": (0, 0)}
 _DIRECTIONAL = {"flip", "move", "attack", "flee", "spell"}
@@ -70,7 +72,7 @@ class Action(NamedTuple):
             args[0] = args[0].upper()
             if args[0] not in DIRECTION_INDEX:
                 raise ActionError(f"{args[0]!r} is not a direction (N, E, S, W)")
-        if verb == "throw":
+        if verb in ("throw", "flee") and len(args) == 2:
             args[1] = args[1].upper()
             if args[1] not in DIRECTION_INDEX:
                 raise ActionError(f"{args[1]!r} is not a direction (N, E, S, W)")
@@ -101,4 +103,5 @@ FLIP = tuple(Action("flip", d) for d in DIRECTION_NAMES)
 MOVE = tuple(Action("move", d) for d in DIRECTION_NAMES)
 ATTACK_TOWARD = tuple(Action("attack", d) for d in DIRECTION_NAMES)
 FLEE = tuple(Action("flee", d) for d in DIRECTION_NAMES)
+FLEE_FROM = tuple(tuple(Action("flee", d, e) for e in DIRECTION_NAMES) for d in DIRECTION_NAMES)  # [to][enemy]
 SPELL = tuple(Action("spell", d) for d in DIRECTION_NAMES)

@@ -3,14 +3,14 @@
 A mixin of :class:`~.state.GameState`. One combat turn:
 
 1. the attack roll, from the attacked enemy card's stream (REROLL TWICE,
-   ATTACK AGAIN, ATTACK MISSES and BLOCK are read off its rolls), or a flee
-   roll from each chasing enemy's stream;
+   ATTACK AGAIN, ATTACK MISSES and BLOCK are read off its rolls), or one flee
+   roll from the picked enemy's stream;
 2. each enemy's ability (a DODGES roll of the attacked enemy comes before its
    damage, since it negates it);
 3. each enemy's attack, less the hero's -X DAMAGE TAKEN.
 
-Several adjacent enemies: the player picks one for step 1; steps 2 and 3 are
-applied for all ("FLEE"). A paralysed enemy neither attacks nor applies combat
+Several adjacent enemies: the player picks one for step 1 (the attack, or the
+flee roll); steps 2 and 3 are applied for all ("FLEE"). A paralysed enemy neither attacks nor applies combat
 effects; BLOCK stops every enemy's damage and abilities for the turn (the
 project's reading: "exceptions must always favor the player who is being afflicted").
 """
@@ -18,8 +18,8 @@ project's reading: "exceptions must always favor the player who is being afflict
 from __future__ import annotations
 
 from ..model.campaign import DIRECTION_INDEX
-from .actions import ATTACK, ATTACK_TOWARD, DIRECTION_NAMES, FLEE, Action
-from .phases import COMBAT, DONE
+from .actions import ATTACK, ATTACK_TOWARD, DIRECTION_NAMES, FLEE, FLEE_FROM, Action
+from .phases import COMBAT, DONE, SHOPPING
 from .tables import CLEARED
 
 BLOCKED, MISSED = 1, 2
@@ -95,7 +95,12 @@ class CombatRules:
         foes = self.adjacent_enemies()
         out = [ATTACK] if len(foes) == 1 else [ATTACK_TOWARD[dr] for dr, _ in foes]
         if self._flee_faces(foes) is not None:
-            out.extend(FLEE[dr] for dr, j in self.d.neighbours[self.pos] if self._may_enter(j))
+            for dr, j in self.d.neighbours[self.pos]:
+                if self._may_enter(j):
+                    if len(foes) == 1:
+                        out.append(FLEE[dr])
+                    else:
+                        out.extend(FLEE_FROM[dr][fr] for fr, _ in foes)
         return out
 
     def _flee_faces(self, foes) -> frozenset[int] | None:
@@ -112,16 +117,26 @@ class CombatRules:
             return False
         return self.d.chases[e]
 
+    def _picked(self, foes: list[tuple[int, int]], toward: str) -> int:
+        """The enemy the player picks for step 1: the one toward ``toward``, or the only one; -1 if unclear."""
+        if toward:
+            return next((e for dr, e in foes if DIRECTION_NAMES[dr] == toward), -1)
+        return foes[0][1] if len(foes) == 1 else -1
+
+    def _begin_combat(self) -> bool:
+        """A combat action is taken: after the shop (SHOPPING), step 3 starts combat now. False out of combat."""
+        if self.phase == SHOPPING:
+            self.phase = COMBAT
+            self._say("Leaves the shopkeeper: combat begins.")
+        return self.phase == COMBAT
+
     def _act_attack(self, action: Action) -> bool:
-        if self.phase != COMBAT:
+        if self.phase != COMBAT and self.phase != SHOPPING:
             return False
-        foes = self.adjacent_enemies()
-        if action.arg:
-            target = next((e for dr, e in foes if DIRECTION_NAMES[dr] == action.arg), -1)
-        else:
-            target = foes[0][1] if len(foes) == 1 else -1
+        target = self._picked(self.adjacent_enemies(), action.arg)
         if target < 0:
             return False
+        self._begin_combat()
         self.pure = False
         self.fight = (target, 1, 0, 0, 0)
         self._say("Attacks {}.", self.d.card[target].name)
@@ -129,42 +144,54 @@ class CombatRules:
         return True
 
     def _act_flee(self, action: Action) -> bool:
-        """FLEEING FROM AN ENEMY: a roll of 4-6 (or CAN FLEE X) from each chasing enemy's stream."""
-        if self.phase != COMBAT:
+        """FLEEING FROM AN ENEMY, one step 1 for all the adjacent enemies.
+
+        FLEE: "The player picks one enemy to perform step 1 of the combat turn sequence, but
+        steps 2 and 3 are applied for all enemies": one roll, from the picked enemy's stream
+        (``flee S W``: flee south, the enemy west rolls; ``flee S`` when only one is adjacent).
+        It flees on 4-6 or a CAN FLEE X. No roll when no adjacent enemy chases (DOES NOT CHASE,
+        paralysed); otherwise the roll is due even if the picked enemy itself would not chase.
+        """
+        if self.phase != COMBAT and self.phase != SHOPPING:
             return False
         j = self.d.adjacent[self.pos][DIRECTION_INDEX[action.arg]]
         foes = self.adjacent_enemies()
-        if j < 0 or not self._may_enter(j) or self._flee_faces(foes) is None:
+        picked = self._picked(foes, action.arg2)
+        if j < 0 or picked < 0 or not self._may_enter(j) or self._flee_faces(foes) is None:
             return False
+        self._begin_combat()
         self.pure = False
-        self._say("Tries to flee {}.", action.arg)
-        chasing = tuple(e for _, e in foes if self._chases(e))
-        self._flee_next(j, chasing)
-        return True
-
-    def _flee_next(self, j: int, chasing: tuple[int, ...]) -> None:
-        if chasing:
-            self._need(chasing[0], "flee", CombatRules._roll_flee, j, chasing[1:])
+        if len(foes) > 1:
+            self._say("Tries to flee {}, rolling against {}.", action.arg, self.d.card[picked].name)
+        else:
+            self._say("Tries to flee {}.", action.arg)
+        if any(self._chases(e) for _, e in foes):
+            self._need(picked, "flee", CombatRules._roll_flee, j)
         else:
             self._fled(j)
+        return True
 
-    def _roll_flee(self, n: int, e: int, j: int, rest: tuple[int, ...]) -> None:
+    def _roll_flee(self, n: int, e: int, j: int) -> None:
         if n in self.stats.flee_faces():
             self._say("{}'s stream rolls {}: escapes it.", self.d.card[e].name, n)
-            self._flee_next(j, rest)
+            self._fled(j)
         else:
             self._say("{}'s stream rolls {}: fails to flee; the enemies act.", self.d.card[e].name, n)
             self.fight = (-1, 0, 0, 0, 0)
             self._enemies_act()
 
     def _fled(self, j: int) -> None:
-        """Fled: move away, the enemies' health is restored, and the turn resumes at step 4."""
+        """Fled: move away, the enemies' health is restored, and the turn resumes at step 4.
+
+        FLEE: "if a player flips over an enemy, or moves adjacent to another enemy, the player
+        reenters combat": landing next to another revealed enemy starts combat at once, as any
+        move does (on a shop, after buying and selling).
+        """
         self.phase, self.moved, self.pos = DONE, True, j
         if self.log is not None:
             self._say("Flees to {}.", self.where(j))
         self._restore_distant_foes()
-        # Fleeing next to another enemy: the turn is at step 4 all the same; "the player reenters
-        # combat" at the start of his next turn (docs/rules.md, "Fleeing").
+        self._then((type(self)._step_settle, True))
         self._arrive(j)
 
     # ------------------------------------------------------------------ the combat turn sequence

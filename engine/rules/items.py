@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..model.campaign import DIRECTION_INDEX, POTION_COLOURS, SHOPKEEPERS_DEBT, CardKind
 from .actions import DIRECTION_NAMES, Action
-from .phases import CHOOSE_TELEPORT, COMBAT
+from .phases import CHOOSE_TELEPORT, COMBAT, SHOPPING
 from .tables import CLEARED, PRIMARY, SECONDARY, SHOP_TILE, SLOT_INDEX, UP
 
 DAGGER = "dagger"
@@ -68,7 +68,7 @@ class ItemRules:
     def _item_actions(self, out: list[Action]) -> None:
         d, hand, combat = self.d, self.hand, self.phase == COMBAT
         if hand:
-            foes = self.adjacent_enemies() if combat else ()
+            foes = self.adjacent_enemies() if combat or self.phase == SHOPPING else ()
             for c in dict.fromkeys(hand):
                 card = d.cards[c]
                 kind = card.kind
@@ -251,11 +251,12 @@ class ItemRules:
     def _act_throw(self, action: Action) -> bool:
         """THROW a potion on an adjacent enemy: each potion's "If thrown" effect."""
         c = self._potion(action.arg)
-        if c is None or not self.d.cards[c].throwable or self.phase != COMBAT:
+        if c is None or not self.d.cards[c].throwable or (self.phase != COMBAT and self.phase != SHOPPING):
             return False
         e = next((e for dr, e in self.adjacent_enemies() if DIRECTION_NAMES[dr] == action.arg2), -1)
         if e < 0:
             return False
+        self._begin_combat()
         self._drop(c)
         self.pure = False
         effect = self._reveal(action.arg)

@@ -24,7 +24,8 @@ from .actions import END, FLIP, MOVE, SPELL, Action, ActionError, Chance
 from .combat import CombatRules
 from .fields import NAMES, clone_function, key_function
 from .items import ItemRules
-from .phases import CHOOSE_TELEPORT, COMBAT, DEAD, DONE, MOVING, STEP1, WON
+from .phases import CHOOSE_TELEPORT, COMBAT, DEAD, DONE, MOVING, SHOPPING, STEP1, WON
+from .view import StateView
 from .tables import (
     ARTIFACT,
     CHEST_TILE,
@@ -35,6 +36,7 @@ from .tables import (
     LADDER,
     PICKUP,
     PLAIN,
+    SHOP_TILE,
     TRAP,
     UP,
     Dungeon,
@@ -153,24 +155,23 @@ class GameState(CombatRules, ItemRules):
         """(turns, health): fewer turns is better, then more health (DESIGN: Score)."""
         return self.turn, self.health
 
+    def view(self) -> "StateView":
+        """The read-only, typed view of this state that screens, tools and tests read (see :mod:`.view`)."""
+        return StateView(self)
+
     def summary(self) -> dict:
         """What a player sees of the hero and the run, as plain values (for the CLI and tools)."""
-        from ..model.campaign import POTION_COLOURS
-        from .tables import SLOTS
-
-        level = self.d.campaign.levels[self.level]
-        foes = []
-        for _, e in self.adjacent_enemies():
-            health = self._foe(e)[0]
-            foes.append({"card": self.d.card[e].id, "at": list(self.d.pos_of[e]), "health": health,
-                         "max_health": self.d.card[e].health})
+        v = StateView(self)
+        hero = v.hero
         return {
-            "turn": self.turn, "outcome": self.outcome, "level": level.id, "at": list(self.position),
-            "health": self.health, "max_health": self.max_health, "gold": self.gold,
-            "attack_modifier": self.stats.attack_roll + self.atk_bonus,
-            "hand": list(self.hand), "equipped": {slot: c for slot, c in zip(SLOTS, self.equip) if c},
-            "poisoned": self.poison, "paralysed": self.paralysed, "in_combat": self.in_combat, "enemies": foes,
-            "identified": {c: self.d.potions[c] for i, c in enumerate(POTION_COLOURS) if self.identified >> i & 1},
+            "turn": v.turn, "outcome": v.outcome, "level": v.level.id, "at": list(hero.at),
+            "health": hero.health, "max_health": hero.max_health, "gold": hero.gold,
+            "attack_modifier": hero.attack_modifier,
+            "hand": list(hero.hand), "equipped": {slot: c for slot, c in hero.equipment if c},
+            "poisoned": hero.poison, "paralysed": hero.paralysed, "in_combat": v.in_combat,
+            "enemies": [{"card": f.card.id, "at": list(f.at), "health": f.health, "max_health": f.max_health}
+                        for f in v.foes],
+            "identified": dict(v.known_potions),
         }
 
     def face(self, x: int, y: int, level: int | None = None) -> int | None:
@@ -250,7 +251,7 @@ class GameState(CombatRules, ItemRules):
             for dr, j in enumerate(d.flip_to[pos]):
                 if j >= 0 and faces[j] == DOWN:
                     out.append(FLIP[dr])
-        if phase == COMBAT:
+        if phase == COMBAT or phase == SHOPPING:
             out.extend(self._combat_actions())
         elif (phase == STEP1 or phase == MOVING) and self._may_move():
             for dr, j in d.neighbours[pos]:
@@ -260,7 +261,7 @@ class GameState(CombatRules, ItemRules):
             grid = d.grid_to[pos]
             out.extend(SPELL[dr] for dr in range(4) if grid[dr] >= 0 and self._may_enter(grid[dr]))
         self._item_actions(out)
-        if phase != COMBAT:
+        if phase != COMBAT and phase != SHOPPING:
             out.append(END)
         return out
 
@@ -481,12 +482,23 @@ class GameState(CombatRules, ItemRules):
         else:
             self.phase = STEP1
 
-    def _step_settle(self) -> None:
-        """Step 3, interact: moving (or flipping) next to an enemy starts combat now."""
-        if (self.phase == STEP1 or self.phase == MOVING) and self._engaged():
-            self.phase = COMBAT
+    def _step_settle(self, moved_here: bool = False) -> None:
+        """Step 3, interact: moving, flipping or fleeing next to an enemy starts combat now.
+
+        A hero who moved (or fled) onto a shop first has step 2's "If he moves onto a SHOP, he
+        may BUY and SELL with the shopkeeper": the SHOPPING phase, until an attack, a flee or a
+        throw begins combat. (DONE is reached here only by a flee: "moves adjacent to another
+        enemy, the player reenters combat".)
+        """
+        phase = self.phase
+        if (phase == STEP1 or phase == MOVING or phase == DONE) and self._engaged():
             self.pure = False
-            self._say("An enemy is on an adjacent tile: combat begins.")
+            if moved_here and self.faces[self.pos] == UP and self.d.kind[self.pos] == SHOP_TILE:
+                self.phase = SHOPPING
+                self._say("An enemy is on an adjacent tile: buy and sell first; combat begins with an attack, a flee or a throw.")
+            else:
+                self.phase = COMBAT
+                self._say("An enemy is on an adjacent tile: combat begins.")
 
     def _resume_after_combat(self) -> None:
         """SLAYING AN ENEMY: resume at step 2 if the hero has not moved this turn, else at step 4."""
@@ -535,7 +547,7 @@ class GameState(CombatRules, ItemRules):
         self.phase, self.moved, self.pos = MOVING, True, j
         if self.log is not None:
             self._say("Moves {} to {}.", action.arg, self.where(j))
-        self._then((GameState._step_settle,))
+        self._then((GameState._step_settle, True))
         self._arrive(j)
         return True
 
@@ -613,7 +625,7 @@ class GameState(CombatRules, ItemRules):
                 return
 
     def _act_end(self, action: Action) -> bool:
-        if self.phase == COMBAT or self.phase == CHOOSE_TELEPORT:
+        if self.phase == COMBAT or self.phase == CHOOSE_TELEPORT or self.phase == SHOPPING:
             return False
         self._say("Ends turn {}.", self.turn)
         self._end_turn_now()

@@ -13,7 +13,7 @@ from operator import itemgetter
 
 from ...model.campaign import Campaign, CardKind
 from ...rules.mobility import obtainable_cards, wall_crossings
-from ...rules.state import CHOOSE_TELEPORT, COMBAT, MOVING, STEP1, GameState
+from ...rules.state import CHOOSE_TELEPORT, COMBAT, MOVING, SHOPPING, STEP1, GameState
 from ...rules.tables import CLEARED, DOWN, FOUNTAIN_TILE, LADDER, UP
 from .result import INF
 
@@ -41,8 +41,9 @@ class Relaxation:
         self.teleport = "teleport" in crossings
         self.reloc = int(bool(crossings))
         cannot = any(a.kind == "cannot-flee" for a in character.abilities)
-        self.flee = int(not cannot or any(a.kind == "can-flee" for _, a in abilities)
-                        or any(a.kind == "does-not-chase" for _, a in abilities) or "paralysis" in effects)
+        can_flee = (not cannot or any(a.kind == "can-flee" for _, a in abilities)
+                    or any(a.kind == "does-not-chase" for _, a in abilities) or "paralysis" in effects)
+        self.flee = flee_chain(d) if can_flee else 0
         self.mv = movement
         per_move_turn = 1 + movement
         self.v10 = d.v10
@@ -169,7 +170,7 @@ class Relaxation:
         phase = s.phase
         if phase == STEP1 or phase == CHOOSE_TELEPORT or (phase == COMBAT and not s.moved):
             return self.S, self.K
-        if phase == COMBAT:
+        if phase == COMBAT or phase == SHOPPING:
             return self.flee + self.reloc, self.flee + self.reloc
         if phase == MOVING:
             left = s.moves
@@ -396,3 +397,29 @@ def _flipped(before: bytes, after: bytes) -> list | None:
         diff ^= low
     return out
 
+
+def flee_chain(d) -> int:
+    """The most tiles one turn's flees can advance the hero (``F`` in docs/solver.md).
+
+    A flee that lands next to another enemy starts combat at once, and the hero may flee again
+    (docs/rules.md, "Fleeing next to another enemy"). Every landing but the last of such a chain
+    is then on an ADJACENT TILE of an enemy card, each an ADJACENT TILE of the one before, so the
+    chain without its detours stays in one connected group of those tiles and adds one last step:
+    at most the largest group's size (1 when no two such tiles touch: a single flee).
+    """
+    near_enemy = [bool(row) for row in d.enemy_near]
+    seen = [False] * len(near_enemy)
+    best = 1
+    for i, flag in enumerate(near_enemy):
+        if not flag or seen[i]:
+            continue
+        seen[i], stack, size = True, [i], 0
+        while stack:
+            c = stack.pop()
+            size += 1
+            for j in d.near[c]:
+                if near_enemy[j] and not seen[j]:
+                    seen[j] = True
+                    stack.append(j)
+        best = max(best, size)
+    return best

@@ -110,7 +110,7 @@ def _fight_reason(search: Search, cell: int, why: str) -> str:
     gear = sorted({c for c in obtainable_cards(search.campaign)
                    if c in d.cards and d.cards[c].kind in (CardKind.WEAPON, CardKind.ARMOUR)})
     low = trace.foe_low.get(cell)
-    best = f"the best attempt left it with {low} of {d.card[cell].health} health" if low is not None else "it was never wounded"
+    best = f"the best attempt left it with {low} of {d.card[cell].health} health" if low is not None else "no line of play searched ever left it wounded"
     kit = f"reachable equipment: {', '.join(gear)}" if gear else "no weapon or armour can be reached"
     return (f"a required fight cannot be won: {_where(search.campaign, cell, d)} -- {why}, and no line of play "
             f"slays it ({best}; {kit}; {search.expanded:,} states searched)")

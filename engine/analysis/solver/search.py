@@ -208,6 +208,10 @@ class Search:
                 c = s.clone()
                 c.advance(action, resolver)
                 generated += 1
+                if c.foes:  # before a death too: a blow that wounds the enemy and then loses the fight counts
+                    for e, foe in c.foes.items():
+                        if foe[0] < low.get(e, INF):
+                            low[e] = foe[0]
                 if c.outcome == DEAD:
                     self._note_death(s, c, action)
                     continue
@@ -223,10 +227,6 @@ class Search:
                             c.draws = tuple(p for p in draws if p[0] not in gone)
                 if c.level > trace.deepest:
                     trace.deepest = c.level
-                if c.foes:
-                    for e, foe in c.foes.items():
-                        if foe[0] < low.get(e, INF):
-                            low[e] = foe[0]
                 if c.gold > trace.max_gold:
                     trace.max_gold = c.gold
                 new_faces = c.faces != s_faces

@@ -1,0 +1,281 @@
+"""`cardrogue hub`: serve a community hub, or use one (docs/hub.md).
+
+``serve`` runs the server; the other commands are its client: ``register`` saves the
+hub's URL and the API token in the user's config (``cardrogue.hub.config``), and the
+rest use them (``--hub URL`` picks another hub for one command). Exit 0 done, 1 the hub
+refused (its reason is printed), 2 unusable input or no hub answering.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .common import EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE, UnusableInput, read_text, whole
+
+window_days = whole(0, 365, "a competition window")
+port_number = whole(1, 65_535, "a port")
+small_count = whole(1, 100, "a count here")
+
+
+def register(sub) -> None:
+    hub = sub.add_parser("hub", help="the community hub: serve one, or publish, pull and compete on one")
+    commands = hub.add_subparsers(dest="hub_command", metavar="HUB_COMMAND", parser_class=type(hub))
+    hub.set_defaults(func=lambda args: (hub.print_help(), EXIT_UNUSABLE)[1])
+
+    serve = commands.add_parser("serve", help="run a hub server")
+    serve.add_argument("--db", default=None, metavar="URL",
+                       help="a SQLite file or postgresql://... (default: hub.sqlite3 in the user data dir, or $CARDROGUE_HUB_DB)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=port_number, default=8765)
+    serve.add_argument("--workers", type=whole(1, 64, "a worker count"), default=2,
+                       help="clear checks and re-simulations at once in this process")
+    serve.add_argument("--solve-seconds", type=float, default=20.0, help="the clear check's solver budget in seconds")
+    serve.add_argument("--play-url", default=None, metavar="TEMPLATE",
+                       help="link each map page to a web player: a URL with {hash} and {id}")
+    serve.set_defaults(func=cmd_serve)
+
+    def client(name: str, help_text: str):
+        parser = commands.add_parser(name, help=help_text)
+        parser.add_argument("--hub", default=None, metavar="URL", help="the hub (default: the one you registered with)")
+        parser.add_argument("--format", choices=("text", "json"), default="text")
+        return parser
+
+    reg = client("register", "create an account; saves the hub URL and your API token")
+    reg.add_argument("name", help="your player name (letters, digits, '_', '.', '-')")
+    reg.set_defaults(func=cmd_register)
+    pub = client("publish", "publish a campaign or challenge map (the hub checks and solves it)")
+    pub.add_argument("campaign", type=Path, help="campaign file")
+    pub.add_argument("--window-days", type=window_days, default=None,
+                     help="competition window: runs' actions stay hidden this many days (default 7; 0 for none)")
+    pub.set_defaults(func=cmd_publish)
+    lst = client("list", "list and search the hub's maps")
+    lst.add_argument("--search", default="", metavar="TEXT", help="match title, id or author")
+    lst.add_argument("--limit", type=small_count, default=50)
+    lst.set_defaults(func=cmd_list)
+    pull = client("pull", "download a map (by campaign id or content hash), or a run's replay")
+    pull.add_argument("map", help="campaign id (latest version) or content hash")
+    pull.add_argument("-o", "--output", type=Path, default=None, help="where to write (default: ID.json here)")
+    pull.add_argument("--rank", type=small_count, default=None, help="download the replay ranked N instead")
+    pull.add_argument("--force", action="store_true", help="overwrite an existing file")
+    pull.set_defaults(func=cmd_pull)
+    sub_ = client("submit", "submit a won run's replay; the hub re-simulates it")
+    sub_.add_argument("replay", type=Path, help="replay file")
+    sub_.add_argument("--map", default=None, help="the map (default: the version the replay was recorded on)")
+    sub_.set_defaults(func=cmd_submit)
+    board = client("leaderboard", "a map's verified runs: fewest turns, then most health")
+    board.add_argument("map", help="campaign id (latest version) or content hash")
+    board.add_argument("--limit", type=small_count, default=20)
+    board.set_defaults(func=cmd_leaderboard)
+
+
+# -- serve
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from cardrogue.hub.db import Database, DatabaseError, display_url
+    from cardrogue.hub.service import Settings
+
+    if not 0 < args.solve_seconds <= 3600:
+        print("cardrogue: --solve-seconds is more than 0 and at most 3600", file=sys.stderr)
+        return EXIT_UNUSABLE
+    try:
+        db = Database(args.db)
+    except DatabaseError as exc:
+        print(f"cardrogue: {exc}", file=sys.stderr)
+        return EXIT_UNUSABLE
+    import uvicorn
+
+    from cardrogue.hub.app import create_app
+
+    settings = Settings(workers=args.workers, solve_seconds=args.solve_seconds, play_url=args.play_url)
+    app = create_app(db, settings)
+    print(f"cardrogue hub: serving http://{args.host}:{args.port}/ (database {display_url(db.url)})", flush=True)
+    try:
+        uvicorn.run(app, host=args.host, port=args.port, log_level="info", lifespan="off")
+    finally:
+        db.close()
+    return EXIT_OK
+
+
+# -- the client
+
+
+def _client(args: argparse.Namespace, need_token: bool = False):
+    from cardrogue.hub.client import HubClient
+    from cardrogue.hub.config import DEFAULT_HUB, load_config
+
+    config = load_config()
+    url = args.hub or config.hub or DEFAULT_HUB
+    # A token belongs to the hub it was issued by: never send it to another one.
+    token = config.token if config.hub and config.hub.rstrip("/") == url.rstrip("/") else None
+    if need_token and not token:
+        raise UnusableInput(f"no account for {url}: run `cardrogue hub register NAME --hub {url}` first")
+    return HubClient(url, token)
+
+
+def _run(args: argparse.Namespace, work) -> int:
+    """Run ``work(args)``, turning every client failure into its message and exit code."""
+    from cardrogue.hub.client import HubRefused, HubUnreachable
+
+    try:
+        return work(args)
+    except UnusableInput as exc:
+        print(f"cardrogue: {exc}", file=sys.stderr)
+        return EXIT_UNUSABLE
+    except HubUnreachable as exc:
+        print(f"cardrogue: {exc}", file=sys.stderr)
+        return EXIT_UNUSABLE
+    except HubRefused as exc:
+        if args.format == "json":
+            _json({"status": exc.status, **exc.body})
+        else:
+            print(f"cardrogue: the hub refused ({exc.status}): {exc}", file=sys.stderr)
+            for d in exc.body.get("diagnostics") or ():
+                if isinstance(d, dict):
+                    where = getattr(args, "campaign", None) or d.get("file", "")
+                    print(f"  {where}:{d.get('line', 0)}:{d.get('column', 0)}: {d.get('code', '')}: {d.get('message', '')}",
+                          file=sys.stderr)
+            for p in exc.body.get("problems") or ():
+                if isinstance(p, dict):
+                    print(f"  {p.get('path', '')}: {p.get('message', '')}", file=sys.stderr)
+        return EXIT_PROBLEMS
+
+
+def _json(value) -> None:
+    json.dump(value, sys.stdout, indent=2, ensure_ascii=False)
+    sys.stdout.write("\n")
+
+
+def _show(text: str) -> str:
+    """A string from the hub, printable: control characters shown as escapes."""
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in str(text))
+
+
+def cmd_register(args: argparse.Namespace) -> int:
+    def work(args):
+        from cardrogue.hub.client import HubClient
+        from cardrogue.hub.config import DEFAULT_HUB, ClientConfig, load_config, save_config
+
+        url = args.hub or load_config().hub or DEFAULT_HUB
+        answer = HubClient(url).register(args.name)
+        path = save_config(ClientConfig(url, answer["name"], answer["token"]))
+        if args.format == "json":
+            _json({"name": answer["name"], "hub": url, "config": str(path)})
+        else:
+            print(f"registered {_show(answer['name'])} on {url}; the token is saved in {path} (readable only by you)")
+        return EXIT_OK
+
+    return _run(args, work)
+
+
+def cmd_publish(args: argparse.Namespace) -> int:
+    def work(args):
+        client = _client(args, need_token=True)
+        text = read_text(args.campaign, "the campaign")
+        m = client.publish(text, args.window_days)
+        if args.format == "json":
+            _json(m)
+        else:
+            state = "published" if m.get("created") else "already published"
+            print(f"{args.campaign}: {state} as {_show(m['id'])} version {m['version']} ({m['hash'][:12]}), "
+                  f"par {m['par']['turns']} turns with {m['par']['health']} health")
+            if m["competition"]:
+                print(f"  competition window until {m['window_ends']}: runs' actions stay hidden until then")
+        return EXIT_OK
+
+    return _run(args, work)
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    def work(args):
+        maps = _client(args).maps(args.search, args.limit)
+        if args.format == "json":
+            _json({"maps": maps})
+            return EXIT_OK
+        if not maps:
+            print("no maps" + (f" match {args.search!r}" if args.search else " yet"))
+        for m in maps:
+            best = f"best {m['best']['turns']} turns" if m["best"] else "no runs yet"
+            difficulty = f", {100 * m['difficulty']['win_rate']:.0f}% won at random" if m["difficulty"] else ""
+            print(f"{_show(m['id'])} v{m['version']}  {_show(m['title'])} by {_show(m['author'] or m['publisher'])}: "
+                  f"par {m['par']['turns']}, {m['runs']} run(s), {best}{difficulty}  [{m['hash'][:12]}]")
+        return EXIT_OK
+
+    return _run(args, work)
+
+
+def cmd_pull(args: argparse.Namespace) -> int:
+    def work(args):
+        from cardrogue.engine.records.atomic import atomic_write
+
+        from .common import check_writable
+
+        client = _client(args)
+        if args.rank is None:
+            m = client.map(args.map)
+            text = client.file(m["hash"])
+            target = args.output or Path(f"{m['id']}.json")
+        else:
+            board = client.leaderboard(args.map, limit=args.rank)
+            m = board["map"]
+            if len(board["runs"]) < args.rank:
+                raise UnusableInput(f"{args.map}: the leaderboard has {len(board['runs'])} run(s), no rank {args.rank}")
+            run = board["runs"][args.rank - 1]
+            text = client.replay(m["hash"], run["run_id"])
+            target = args.output or Path(f"{m['id']}.rank{args.rank}.replay.json")
+        if target.exists() and not args.force:
+            raise UnusableInput(f"{target}: exists; use --force to overwrite it or -o to choose another file")
+        check_writable(target)
+        atomic_write(target, text.encode("utf-8"))
+        if args.format == "json":
+            _json({"written": str(target), "id": m["id"], "hash": m["hash"]})
+        else:
+            print(f"{target}: {'map' if args.rank is None else 'replay'} of {_show(m['id'])} version {m['version']} "
+                  f"({m['hash'][:12]})")
+        return EXIT_OK
+
+    return _run(args, work)
+
+
+def cmd_submit(args: argparse.Namespace) -> int:
+    def work(args):
+        from cardrogue.engine.records.replay import ReplayError, parse_replay
+
+        client = _client(args, need_token=True)
+        text = read_text(args.replay, "the replay")
+        try:
+            ref = args.map or parse_replay(text)["campaign"]["hash"]
+        except ReplayError as exc:
+            raise UnusableInput(f"{args.replay}: {exc}") from None
+        run = client.submit(ref, text)
+        if args.format == "json":
+            _json(run)
+        else:
+            state = "verified and ranked" if run.get("created") else "already on the leaderboard"
+            print(f"{args.replay}: {state} #{run['rank']} on {_show(run['id'])}: {run['turns']} turns, "
+                  f"{run['health']} health (credited to {_show(run['player'])})")
+        return EXIT_OK
+
+    return _run(args, work)
+
+
+def cmd_leaderboard(args: argparse.Namespace) -> int:
+    def work(args):
+        board = _client(args).leaderboard(args.map, args.limit)
+        if args.format == "json":
+            _json(board)
+            return EXIT_OK
+        m = board["map"]
+        print(f"{_show(m['title'])} ({_show(m['id'])} version {m['version']}, {m['hash'][:12]}): par {m['par']['turns']} turns")
+        if m["competition"]:
+            print(f"  competition open until {m['window_ends']}: replays are hidden until then")
+        if not board["runs"]:
+            print("  no verified runs yet")
+        for r in board["runs"]:
+            print(f"  {r['rank']:3d}. {_show(r['player']):<20} {r['turns']:4d} turns {r['health']:3d} health  {r['submitted_at']}")
+        return EXIT_OK
+
+    return _run(args, work)

@@ -1,0 +1,54 @@
+"""Strings from a campaign, a replay, a player or a file name, ready for a widget as plain text.
+
+Textual reads a ``str`` handed to a label, a border title, an option or a notification as
+markup, and Rich reads one in a table cell the same way: a title ``The [/] Hall`` would crash
+the app and ``[@click=app.quit]`` would become an action. Every such string goes through
+:func:`text` (a Rich ``Text``) or :func:`content` (a Textual ``Content``), which show it as
+it is written, with control characters escaped (:func:`~cardrogue.engine.printable.printable`).
+"""
+
+from __future__ import annotations
+
+from rich.segment import Segment
+from rich.text import Text
+from textual.color import Color
+from textual.content import Content
+from textual.filter import LineFilter
+
+from cardrogue.engine.printable import printable, without_controls
+
+
+def text(value: str, style: str = "", *, lines: bool = False) -> Text:
+    """``value`` as a Rich ``Text``: never markup, no raw control characters."""
+    return Text(printable(value, lines=lines), style)
+
+
+def content(value: str, style: str = "") -> Content:
+    """``value`` as a Textual ``Content`` (border titles, options): never markup, one line."""
+    shown = Content(printable(value))
+    return shown.stylize(style) if style else shown
+
+
+def markup(template: str, **values: object) -> Content:
+    """Our own markup with the strings from outside as template variables (``$name``).
+
+    Textual inserts a variable as text, never as markup; ``textual.markup.escape`` is not
+    enough on its own (``[$x]`` and ``[ b]`` pass through it and are read as markup).
+    """
+    return Content.from_markup(template, **{name: printable(str(value)) for name, value in values.items()})
+
+
+class NoRawControls(LineFilter):
+    """The last guard of both apps: no control or bidi character in any line reaches the terminal.
+
+    The helpers above show such characters escaped where the app shows a name or a title; text
+    an author edits (the story, an inscription) is shown as it is, minus these characters, which
+    take no cell. An app returns this filter from ``get_line_filters``.
+    """
+
+    def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
+        return [Segment(without_controls(text), style, control) if not control else Segment(text, style, control)
+                for text, style, control in segments]
+
+
+NO_RAW_CONTROLS = NoRawControls()

@@ -1,0 +1,65 @@
+"""The campaign's own cards (overrides of the catalog and new cards), and naming a card anywhere."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping
+
+from ...model.abilities import AbilityError, parse_ability
+from ...model.campaign import CardDef, CardKind
+from ..catalog import default_catalog
+from ..diagnostics import Diagnostic, JsonPath
+from .common import Findings, a, nearest
+
+
+def card_entry_problems(card_id: str, entry: Mapping[str, Any]) -> list[Diagnostic]:
+    """CR215 and CR216 for one entry of the campaign's ``cards``: a new card needs a name and a
+    kind, and the numbers its kind plays with; an override keeps the catalog card's kind; every
+    ability is written in the Clarifications' vocabulary."""
+    found = Findings()
+    path: JsonPath = ("cards", card_id)
+    base = default_catalog().get(card_id)
+    if base is None and not {"name", "kind"} <= entry.keys():
+        found.error("CR216", f"new card {card_id!r} needs a name and a kind (or use a catalog id to override one)", path)
+        return found.items
+    for i, text in enumerate(entry.get("abilities", [])):
+        try:
+            parse_ability(text)
+        except AbilityError as exc:
+            found.error("CR215", f"{exc}: write it in the rulebook's words, for example "
+                        "\"ROLL A DIE: IF 6: DODGES PLAYER'S ATTACK\" or \"-1 DAMAGE TAKEN\"", path + ("abilities", i))
+    kind = CardKind(entry["kind"]) if "kind" in entry else base.kind
+    if base is not None and kind is not base.kind:
+        found.error("CR216", f"an override cannot change {card_id!r} from {base.kind.value} to {kind.value}", path + ("kind",))
+    elif kind in (CardKind.ENEMY, CardKind.BOSS) and base is None and not {"attack", "health"} <= entry.keys():
+        found.error("CR216", f"new {kind.value} {card_id!r} needs attack and health", path)
+    elif kind in (CardKind.WEAPON, CardKind.ARMOUR) and base is None and "slot" not in entry:
+        found.error("CR216", f"new {kind.value} {card_id!r} needs a slot", path)
+    elif kind is CardKind.POTION and base is None and "colour" not in entry:
+        found.error("CR216", f"new potion {card_id!r} needs a colour", path)
+    return found.items
+
+
+def known_card(found: Findings, card_id: str, cards: Mapping[str, CardDef], path: JsonPath, *,
+               kinds: Iterable[CardKind] | None = None, what: str = "card", **where: Any) -> bool:
+    """CR201 (a card id that is neither in the catalog nor the campaign's cards) and, given
+    ``kinds``, CR217 (a card of another kind); True when the card may be used here."""
+    card = cards.get(card_id)
+    if card is None:
+        near = nearest(card_id, cards)
+        hint = f"; did you mean {near!r}?" if near else ""
+        found.error("CR201", f"unknown card {card_id!r}{hint}", path, **where)
+        return False
+    if kinds is not None and card.kind not in kinds:
+        found.error("CR217", f"{card_id!r} is {a(card.kind.value)}, not {a(what)}", path, **where)
+        return False
+    return True
+
+
+def item_problems(ids: Iterable[str], cards: Mapping[str, CardDef], path: JsonPath, **where: Any) -> list[Diagnostic]:
+    """CR201 and CR217 for a list of cards that go into the hero's hand (a shop's stock, a chest's
+    contents): each a known card, and an item."""
+    found = Findings()
+    for i, item in enumerate(ids):
+        if known_card(found, item, cards, path + (i,), **where) and not cards[item].is_item:
+            found.error("CR217", f"{item!r} is {a(cards[item].kind.value)}, not an item", path + (i,), **where)
+    return found.items

@@ -1,0 +1,47 @@
+"""The fields of one cell that belong to one card: a ladder's level, a shop's stock, a chest's
+contents, the starting tile's face, and paths ("Walls and paths")."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ...model.campaign import CHEST, DESCENDING_LADDER, SHOP, STARTING_TILE, CardDef, Cell
+from ..diagnostics import Diagnostic, JsonPath
+from .cards import item_problems
+from .common import Findings, nearest
+
+
+def cell_field_problems(cell: Cell, path: JsonPath, cards: Mapping[str, CardDef], level_ids: Mapping[str, Any],
+                        where: dict[str, Any]) -> list[Diagnostic]:
+    """CR208 and CR205: a descending ladder names a level that exists; CR218: ``to``, ``stock``
+    and ``contents`` only on the ladder, the shop and the chest; CR217: stock and contents are
+    items; CR219: the starting tile is face up."""
+    found = Findings()
+    if cell.card == DESCENDING_LADDER:
+        if cell.to is None:
+            found.error("CR208", "a descending ladder must name the level it leads to (\"to\")", path, **where)
+        elif cell.to not in level_ids:
+            near = nearest(cell.to, level_ids)
+            hint = f"; did you mean {near!r}?" if near else ""
+            found.error("CR205", f"ladder leads to missing level {cell.to!r}{hint}", path + ("to",), **where)
+    elif cell.to is not None:
+        found.error("CR218", f"only a descending ladder leads to a level; this cell holds {cell.card!r}", path + ("to",), **where)
+    if cell.stock and cell.card != SHOP:
+        found.error("CR218", f"only a shop has stock; this cell holds {cell.card!r}", path + ("stock",), **where)
+    if cell.contents and cell.card != CHEST:
+        found.error("CR218", f"only a chest has contents; this cell holds {cell.card!r}", path + ("contents",), **where)
+    found.extend(item_problems(cell.stock, cards, path + ("stock",), **where))
+    found.extend(item_problems(cell.contents, cards, path + ("contents",), **where))
+    if cell.card == STARTING_TILE and not cell.face_up:
+        found.error("CR219", "the starting tile must be face up", path + ("face",), **where)
+    return found.items
+
+
+def pathless_problem(cell: Cell, path: JsonPath, where: dict[str, Any]) -> Diagnostic | None:
+    """CR223 (a warning): a card with no paths can never be reached by walking; the caller drops
+    it for a hero who can cross walls."""
+    if cell.paths:
+        return None
+    found = Findings()
+    found.warning("CR223", f"{cell.card!r} has no paths: it can never be reached", path, **where)
+    return found.items[0]

@@ -1,0 +1,38 @@
+"""Level goals: slay a named enemy, open the chest (or a named card), buy a card from a shop."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ...model.campaign import CHEST, CardDef, Goal, Level
+from ..diagnostics import Diagnostic, JsonPath
+from .cards import known_card
+from .common import Findings, a
+
+
+def goal_card_problems(goal: Goal, cards: Mapping[str, CardDef], path: JsonPath, **where: Any) -> list[Diagnostic]:
+    """CR201 and CR217: the goal names a known card, and only an enemy can be slain."""
+    found = Findings()
+    if known_card(found, goal.card, cards, path) and goal.verb == "slay" and not cards[goal.card].is_enemy:
+        found.error("CR217", f"{goal.card!r} is {a(cards[goal.card].kind.value)}; only enemies can be slain", path, **where)
+    return found.items
+
+
+def goal_problems(level: Level, li: int, gi: int, goal: Goal, cards: Mapping[str, CardDef]) -> list[Diagnostic]:
+    """The goal's card (:func:`goal_card_problems`); CR221 when the level holds nothing that meets it."""
+    path = ("levels", li, "goals", gi, goal.verb)
+    problems = goal_card_problems(goal, cards, path, level=li)
+    if problems:
+        return problems
+    found = Findings()
+    card_id, level_id = goal.card, level.id
+    on_level = any(c.card == card_id for c in level.cells)
+    if goal.verb == "slay" and not on_level:
+        found.error("CR221", f"goal: slay {card_id!r}, but no {card_id!r} is on level {level_id!r}", path, level=li)
+    elif goal.verb == "open" and card_id != CHEST and not on_level:
+        found.error("CR221", f"goal: open {card_id!r}, but it is not on level {level_id!r}", path, level=li)
+    elif goal.verb == "open" and not on_level:
+        found.error("CR221", f"goal: open the chest, but level {level_id!r} has no chest", path, level=li)
+    elif goal.verb == "buy" and not any(card_id in c.stock for c in level.cells):
+        found.error("CR221", f"goal: buy {card_id!r}, but no shop on level {level_id!r} sells it", path, level=li)
+    return found.items

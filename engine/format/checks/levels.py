@@ -1,0 +1,101 @@
+"""Levels and the places on their grids: ids, cells inside the grid, one card a cell, one
+starting tile a level, and an exit somewhere in the campaign."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ...model.campaign import STARTING_TILE, Campaign, CardKind, Level
+from ..canonical import default_cell_id
+from ..diagnostics import Diagnostic, JsonPath
+from .cards import known_card
+from .cells import cell_field_problems, pathless_problem
+from .common import Findings
+from .goals import goal_problems
+
+
+def level_id_problems(levels: Sequence[Level]) -> list[Diagnostic]:
+    """CR202: each level has its own id (ladders name levels by id)."""
+    found = Findings()
+    first: dict[str, int] = {}
+    for li, level in enumerate(levels):
+        if level.id in first:
+            found.error("CR202", f"duplicate level id {level.id!r} (level {first[level.id] + 1} has it too): "
+                        "each level needs its own id", ("levels", li, "id"), level=li)
+        first.setdefault(level.id, li)
+    return found.items
+
+
+def level_problems(campaign: Campaign, li: int, instance_ids: dict[str, int],
+                   pathless: list[Diagnostic]) -> list[Diagnostic]:
+    """The rules of one level's cells, starting tile and goals, in the order of its cells.
+
+    ``instance_ids`` collects card instance ids across levels (CR202); ``pathless`` collects the
+    CR223 warnings, which depend on the whole campaign.
+    """
+    found = Findings()
+    level = campaign.levels[li]
+    cards = campaign.cards
+    first_level = {lv.id: i for i, lv in reversed(list(enumerate(campaign.levels)))}
+    base: JsonPath = ("levels", li)
+    by_pos: dict[tuple[int, int], int] = {}
+    starts: list[int] = []
+    for ci, cell in enumerate(level.cells):
+        path = base + ("cells", ci)
+        where = {"level": li, "cell": cell.pos}
+        card = cards.get(cell.card)
+        if (cell.x >= level.width or cell.y >= level.height or cell.pos in by_pos or card is None
+                or card.kind is CardKind.CHARACTER):
+            if not _placed(found, cell.card, cell.pos, path, level, by_pos, campaign, where):
+                continue
+        by_pos[cell.pos] = ci
+        default = default_cell_id(level.id, cell.x, cell.y)
+        if cell.id in instance_ids:
+            # A repeated level id repeats every default instance id: reported once, as CR202 on the level.
+            if cell.id != default or first_level[level.id] == li:
+                found.error("CR202", f"duplicate card instance id {cell.id!r}: each card on the map needs its own id",
+                            path + ("id",), **where)
+        else:
+            instance_ids[cell.id] = ci
+        found.extend(cell_field_problems(cell, path, cards, first_level, where))
+        if cell.card == STARTING_TILE:
+            starts.append(ci)
+        warning = pathless_problem(cell, path, where)
+        if warning is not None:
+            pathless.append(warning)
+    if not starts:
+        found.error("CR206", f"level {level.id!r} has no starting tile: place a {STARTING_TILE!r}", base + ("cells",), level=li)
+    for extra in starts[1:]:
+        found.error("CR207", f"level {level.id!r} has more than one starting tile: keep one",
+                    base + ("cells", extra, "card"), level=li)
+    for gi, goal in enumerate(level.goals):
+        found.extend(goal_problems(level, li, gi, goal, cards))
+    return found.items
+
+
+def _placed(found: Findings, card_id: str, pos: tuple[int, int], path: JsonPath, level: Level,
+            by_pos: dict[tuple[int, int], int], campaign: Campaign, where: dict) -> bool:
+    """CR203, CR204, CR201, CR217: why a cell cannot stand where it is; True when the rest of its
+    rules still apply (a character card on the map)."""
+    x, y = pos
+    width, height = level.width, level.height
+    if x >= width or y >= height:
+        found.error("CR203", f"cell ({x}, {y}) is outside the {width}x{height} grid (x 0 to {width - 1}, "
+                    f"y 0 to {height - 1}): move it, or make the level larger", path + ("at",), **where)
+        return False
+    if pos in by_pos:
+        found.error("CR204", f"two cards on cell ({x}, {y}): cells[{by_pos[pos]}] is there already; "
+                    "a cell holds one card", path + ("at",), **where)
+        return False
+    if not known_card(found, card_id, campaign.cards, path + ("card",)):
+        return False
+    found.error("CR217", f"{card_id!r} is a character card; it cannot be placed on the map", path + ("card",), **where)
+    return True
+
+
+def exit_problems(levels: Sequence[Level]) -> list[Diagnostic]:
+    """CR220: the campaign is won by leaving the dungeon, so some cell is an exit."""
+    found = Findings()
+    if not any(cell.exit for level in levels for cell in level.cells):
+        found.error("CR220", "the campaign has no exit: mark a cell with \"exit\": true on the last level", ("levels",))
+    return found.items

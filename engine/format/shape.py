@@ -1,0 +1,85 @@
+"""The campaign's shape: what a document needs for the loader to build a model of it at all.
+
+A document with schema errors still becomes a draft (the editor opens it, its problems
+listed) when every value the model holds as a structure has that structure: levels of
+cells placed at two whole numbers, card ids and level ids as text, the hero as an object,
+... A value the model holds as written (a seed written as text, a title too long, paths out
+of order, a roll of seven) does not stop it: it is saved back as it was, and its schema
+error stays in the problems panel until it is fixed.
+
+What stops it is what a draft cannot hold without losing it: a missing required property
+(CR102), an unknown property (CR103), a face other than up or down, or a wrong type where
+the model needs a structure.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from .diagnostics import Diagnostic
+
+# Schema codes a draft cannot hold: the model has no place for an unknown property, and
+# nothing to hold for a missing one.
+_UNREPRESENTABLE = frozenset({"CR102", "CR103"})
+_REQUIRED = ("format", "id", "title", "rules", "seed", "hero", "levels")
+_TEXTS = ("$schema", "id", "title", "author", "description", "kind", "rules", "story")
+_GOAL_VERBS = ("slay", "open", "buy")
+
+
+def has_campaign_shape(data: Any, schema_errors: Iterable[Diagnostic] = ()) -> bool:
+    """True when :func:`.loader.build_draft` can build a model of ``data`` that keeps all of it."""
+    if any(d.code in _UNREPRESENTABLE for d in schema_errors):
+        return False
+    if not isinstance(data, dict) or not all(k in data for k in _REQUIRED):
+        return False
+    if not all(isinstance(data[k], str) for k in _TEXTS if k in data):
+        return False
+    hero = data["hero"]
+    if not (isinstance(hero, dict) and isinstance(hero.get("character"), str)
+            and all(_texts(hero.get(k, [])) for k in ("items", "equipped"))):
+        return False
+    if not (_mapping_of(data.get("cards", {}), dict) and _mapping_of(data.get("potions", {}), str)):
+        return False
+    if "par" in data and not (isinstance(data["par"], dict) and "turns" in data["par"]):
+        return False
+    levels = data["levels"]
+    return isinstance(levels, list) and bool(levels) and all(_level_shape(lv) for lv in levels)
+
+
+def _level_shape(level: Any) -> bool:
+    if not (isinstance(level, dict) and isinstance(level.get("id"), str) and _whole(level.get("width"))
+            and _whole(level.get("height")) and isinstance(level.get("cells"), list)):
+        return False
+    if not all(isinstance(level.get(k, ""), str) for k in ("title", "story")):
+        return False
+    goals = level.get("goals", [])
+    if not (isinstance(goals, list) and all(
+            isinstance(g, dict) and len(g) == 1 and next(iter(g)) in _GOAL_VERBS and isinstance(next(iter(g.values())), str)
+            for g in goals)):
+        return False
+    return all(_cell_shape(c) for c in level["cells"])
+
+
+def _cell_shape(cell: Any) -> bool:
+    if not isinstance(cell, dict) or not isinstance(cell.get("card"), str):
+        return False
+    at = cell.get("at")
+    if not (isinstance(at, list) and len(at) == 2 and all(_whole(v) for v in at)):
+        return False
+    if cell.get("face", "down") not in ("up", "down"):
+        return False
+    if not all(isinstance(cell.get(k, ""), str) for k in ("paths", "id", "to", "inscription")):
+        return False
+    return all(_texts(cell.get(k, [])) for k in ("stock", "contents")) and isinstance(cell.get("rolls", []), list)
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _texts(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _mapping_of(value: Any, kind: type) -> bool:
+    return isinstance(value, dict) and all(isinstance(v, kind) for v in value.values())

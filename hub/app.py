@@ -1,0 +1,269 @@
+"""The hub's HTTP side: a JSON API under ``/api`` and plain HTML pages, on Starlette.
+
+Every refusal is a 4xx JSON body ``{"error": reason, ...}`` (see :class:`~.service.HubError`);
+a 500 comes only from the last-resort handler, which logs the traceback and answers
+``{"error": "internal error"}`` without details. Bodies are read with a limit before
+any parsing; the costly work (the clear check, re-simulation) runs on worker threads
+and is bounded in :class:`~.service.Settings`. Every response carries a
+Content-Security-Policy that allows no script and only the hub's own stylesheet.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from . import pages
+from .db import Database, DatabaseError
+from .ratelimit import Rate, RateLimiter
+from .service import HASH_RE, Hub, HubError, Settings
+
+log = logging.getLogger("cardrogue.hub")
+
+CSP = ("default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; "
+       "base-uri 'none'; frame-ancestors 'none'")
+SECURITY_HEADERS = [(b"content-security-policy", CSP.encode()), (b"x-content-type-options", b"nosniff"),
+                    (b"referrer-policy", b"no-referrer"), (b"x-frame-options", b"DENY")]
+MAX_JSON_BYTES = 16 * 1024  # bodies that are not a campaign or a replay (registration)
+DRAIN_BYTES = 16 * 1024 * 1024  # an oversized body up to this is read and dropped, so the client sees the 413
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per-process rate limits (docs/hub.md): registration per client address, the rest per account."""
+
+    register: Rate = Rate(burst=5, per_minute=10)
+    publish: Rate = Rate(burst=10, per_minute=20)
+    submit: Rate = Rate(burst=30, per_minute=120)
+
+
+class _SecurityHeaders:
+    """Adds the CSP and friends to every response, errors included."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+
+        async def with_headers(message) -> None:
+            if message["type"] == "http.response.start":
+                names = {k.lower() for k, _ in message.get("headers", [])}
+                message["headers"] = [*message.get("headers", []), *(h for h in SECURITY_HEADERS if h[0] not in names)]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+def create_app(db: Database | str | None = None, settings: Settings | None = None,
+               limits: Limits | None = None) -> Starlette:
+    database = db if isinstance(db, Database) else Database(db)
+    hub = Hub(database, settings)
+    limits = limits or Limits()
+    limiters = {name: RateLimiter(getattr(limits, name)) for name in ("register", "publish", "submit")}
+
+    def limit(kind: str, key: str) -> None:
+        wait = limiters[kind].take(key)
+        if wait:
+            raise HubError(429, f"too many {kind} requests: wait {wait:.0f} s", retry_after=round(wait, 1))
+
+    async def account(request: Request):
+        header = request.headers.get("authorization", "")
+        scheme, _, token = header.partition(" ")
+        if header and (scheme.lower() != "bearer" or not token.strip()):
+            raise HubError(401, "the Authorization header must be 'Bearer <token>'")
+        return await run_in_threadpool(hub.account, token.strip() or None)
+
+    async def register(request: Request) -> Response:
+        limit("register", request.client.host if request.client else "?")
+        body = await _json_object(request, MAX_JSON_BYTES)
+        found, token = await run_in_threadpool(hub.register, body.get("name"))
+        return JSONResponse({"name": found.name, "token": token}, status_code=201)
+
+    async def me(request: Request) -> Response:
+        who = await account(request)
+        return JSONResponse({"name": who.name})
+
+    async def list_maps(request: Request) -> Response:
+        query, count, skip = _paging(request)
+        return JSONResponse({"maps": await run_in_threadpool(hub.list_maps, query, count, skip)})
+
+    async def publish(request: Request) -> Response:
+        who = await account(request)
+        limit("publish", who.name)
+        body = await _json_object(request, hub.settings.max_campaign_bytes * 2 + MAX_JSON_BYTES)
+        found, created = await run_in_threadpool(hub.publish, who, body.get("campaign"), body.get("window_days"))
+        return JSONResponse({**found, "created": created}, status_code=201 if created else 200)
+
+    async def map_detail(request: Request) -> Response:
+        return JSONResponse(await run_in_threadpool(hub.detail, _ref(request)))
+
+    async def map_file(request: Request) -> Response:
+        found, content = await run_in_threadpool(hub.content, _ref(request))
+        return Response(content, media_type="application/json",
+                        headers={"content-disposition": f'attachment; filename="{found["id"]}.json"'})
+
+    async def leaderboard(request: Request) -> Response:
+        _, count, skip = _paging(request)
+        return JSONResponse(await run_in_threadpool(hub.leaderboard, _ref(request), count, skip))
+
+    async def submit(request: Request) -> Response:
+        who = await account(request)
+        limit("submit", who.name)
+        raw = await _body(request, hub.settings.max_replay_bytes)
+        text = _json_text(raw)
+        run, created = await run_in_threadpool(hub.submit, who, _ref(request), text)
+        return JSONResponse({**run, "created": created}, status_code=201 if created else 200)
+
+    async def replay(request: Request) -> Response:
+        run_id = request.path_params["run_id"]
+        if not HASH_RE.fullmatch(run_id):
+            raise HubError(404, "a run id is 64 hex digits")
+        text = await run_in_threadpool(hub.replay, _ref(request), run_id)
+        return Response(text, media_type="application/json",
+                        headers={"content-disposition": f'attachment; filename="{run_id[:12]}.replay.json"'})
+
+    async def list_page(request: Request) -> Response:
+        query, count, skip = _paging(request)
+        maps = await run_in_threadpool(hub.list_maps, query, count, skip)
+        return HTMLResponse(pages.map_list(maps, query))
+
+    async def map_page(request: Request) -> Response:
+        ref = _ref(request)
+        detail = await run_in_threadpool(hub.detail, ref)
+        board = await run_in_threadpool(hub.leaderboard, detail["hash"], 50, 0)
+        return HTMLResponse(pages.map_page(detail, board["runs"]))
+
+    async def stylesheet(request: Request) -> Response:
+        return Response(pages.STYLESHEET, media_type="text/css", headers={"cache-control": "max-age=3600"})
+
+    async def refused(request: Request, exc: Exception) -> Response:
+        if isinstance(exc, HubError):
+            status, body = exc.status, exc.body()
+        elif isinstance(exc, HTTPException):
+            status, body = exc.status_code, {"error": exc.detail or "not found"}
+        else:  # DatabaseError: the database is down or unreachable
+            log.error("database unavailable: %s", exc)
+            status, body = 503, {"error": "the hub's database is unavailable; try again later"}
+        headers = {"retry-after": str(max(1, round(body["retry_after"])))} if "retry_after" in body else None
+        if not request.url.path.startswith("/api") and request.method == "GET":
+            return HTMLResponse(pages.error_page(status, body["error"]), status_code=status, headers=headers)
+        return JSONResponse(body, status_code=status, headers=headers)
+
+    async def internal(request: Request, exc: Exception) -> Response:
+        app.state.internal_errors += 1
+        log.error("internal error on %s %s", request.method, request.url.path, exc_info=exc)
+        # This handler runs outside the middleware stack: it adds the security headers itself.
+        return JSONResponse({"error": "internal error"}, status_code=500,
+                            headers={k.decode(): v.decode() for k, v in SECURITY_HEADERS})
+
+    routes = [
+        Route("/api/accounts", register, methods=["POST"]),
+        Route("/api/me", me),
+        Route("/api/maps", list_maps),
+        Route("/api/maps", publish, methods=["POST"]),
+        Route("/api/maps/{ref}", map_detail),
+        Route("/api/maps/{ref}/file", map_file),
+        Route("/api/maps/{ref}/leaderboard", leaderboard),
+        Route("/api/maps/{ref}/runs", submit, methods=["POST"]),
+        Route("/api/maps/{ref}/runs/{run_id}/replay", replay),
+        Route("/", list_page),
+        Route("/maps/{ref}", map_page),
+        Route("/hub.css", stylesheet),
+    ]
+    handlers: dict[Any, Any] = {HubError: refused, HTTPException: refused, DatabaseError: refused, Exception: internal}
+    try:
+        import psycopg
+
+        handlers[psycopg.OperationalError] = refused
+    except ImportError:  # psycopg is a dependency; without it only SQLite works
+        pass
+    app = Starlette(routes=routes, exception_handlers=handlers)
+    app.state.hub = hub
+    app.state.internal_errors = 0
+    app.add_middleware(_SecurityHeaders)
+    return app
+
+
+def _ref(request: Request) -> str:
+    ref = request.path_params["ref"]
+    if len(ref) > 64 or not ref.isascii():
+        raise HubError(404, "a map is named by its campaign id or its 64-digit content hash")
+    return ref
+
+
+def _paging(request: Request) -> tuple[str, int, int]:
+    params = request.query_params
+    query = params.get("q", "")
+    if len(query) > 200:
+        raise HubError(400, "the search text is longer than 200 characters")
+    return query, _whole(params.get("limit", "50"), "limit", 1, 100), _whole(params.get("offset", "0"), "offset", 0, 1_000_000)
+
+
+def _whole(text: str, name: str, low: int, high: int) -> int:
+    if not text.isdigit() or not low <= int(text) <= high:
+        raise HubError(400, f"{name} is a whole number from {low} to {high:,}")
+    return int(text)
+
+
+async def _body(request: Request, limit: int) -> bytes:
+    """The request body, refused with 413 once it passes ``limit`` bytes.
+
+    An oversized body up to :data:`DRAIN_BYTES` is read to its end and dropped, so that
+    the client, still sending, gets to read the 413; a larger one is cut off at once.
+    """
+    length = request.headers.get("content-length")
+    if length is not None and not length.isdigit():
+        raise HubError(400, "the Content-Length header is not a number")
+    declared = None if length is None else int(length)
+    chunks, size = [], 0
+    if declared is None or declared <= DRAIN_BYTES:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size <= limit:
+                chunks.append(chunk)
+            elif size > DRAIN_BYTES:
+                break
+        if size <= limit:
+            return b"".join(chunks)
+    said = f"{declared:,} bytes" if declared is not None else f"larger than {limit:,} bytes"
+    raise HubError(413, f"the body is {said}; the limit here is {limit:,}")
+
+
+def _json_text(raw: bytes) -> str:
+    """The body as text that parses as JSON (400 otherwise, with the place)."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise HubError(400, f"the body is not UTF-8 (byte {exc.start})") from None
+    try:
+        json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        raise HubError(400, f"malformed JSON: line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    except RecursionError:
+        raise HubError(400, "malformed JSON: nested too deeply") from None
+    except ValueError as exc:
+        raise HubError(400, f"malformed JSON: {exc}") from None
+    return text
+
+
+def _no_constant(token: str) -> Any:
+    raise ValueError(f"{token} is not a JSON value")
+
+
+async def _json_object(request: Request, limit: int) -> dict:
+    text = _json_text(await _body(request, limit))
+    value = json.loads(text)
+    if not isinstance(value, dict):
+        raise HubError(400, "the body must be a JSON object")
+    return value

@@ -1,0 +1,97 @@
+"""A client for the hub's JSON API, on the standard library's urllib (no dependency).
+
+Every failure is a :class:`HubRefused` (the hub answered with an error: its status
+and reason) or a :class:`HubUnreachable` (no answer: the URL, the reason).
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.parse
+import urllib.request
+from typing import Any
+
+TIMEOUT_S = 120.0  # a publish waits for the server's clear check
+
+
+class HubRefused(Exception):
+    def __init__(self, status: int, body: dict) -> None:
+        super().__init__(body.get("error") or f"HTTP {status}")
+        self.status, self.body = status, body
+
+
+class HubUnreachable(Exception):
+    pass
+
+
+class HubClient:
+    def __init__(self, url: str, token: str | None = None, timeout: float = TIMEOUT_S) -> None:
+        parsed = urllib.parse.urlsplit(url)
+        if parsed.scheme not in ("http", "https") or not parsed.netloc:
+            raise HubUnreachable(f"{url!r} is not a hub URL (http://host:port)")
+        self.url, self.token, self.timeout = url.rstrip("/"), token, timeout
+
+    def _request(self, method: str, path: str, body: bytes | None = None, raw: bool = False) -> Any:
+        request = urllib.request.Request(self.url + path, data=body, method=method)
+        request.add_header("Accept", "application/json")
+        if body is not None:
+            request.add_header("Content-Type", "application/json")
+        if self.token:
+            request.add_header("Authorization", f"Bearer {self.token}")
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                data = response.read()
+        except urllib.error.HTTPError as exc:
+            try:
+                answer = json.loads(exc.read().decode("utf-8"))
+            except (ValueError, UnicodeDecodeError, OSError):
+                answer = {}
+            if not isinstance(answer, dict):
+                answer = {}
+            raise HubRefused(exc.code, answer) from None
+        except (urllib.error.URLError, OSError) as exc:
+            reason = getattr(exc, "reason", exc)
+            raise HubUnreachable(f"cannot reach the hub at {self.url}: {reason}") from None
+        text = data.decode("utf-8", errors="replace")
+        if raw:
+            return text
+        try:
+            return json.loads(text)
+        except ValueError:
+            raise HubUnreachable(f"{self.url} did not answer in JSON: is it a Card Rogue hub?") from None
+
+    @staticmethod
+    def _ref(ref: str) -> str:
+        return urllib.parse.quote(ref, safe="")
+
+    def register(self, name: str) -> dict:
+        return self._request("POST", "/api/accounts", json.dumps({"name": name}).encode("utf-8"))
+
+    def me(self) -> dict:
+        return self._request("GET", "/api/me")
+
+    def publish(self, campaign_text: str, window_days: int | None = None) -> dict:
+        body: dict[str, Any] = {"campaign": campaign_text}
+        if window_days is not None:
+            body["window_days"] = window_days
+        return self._request("POST", "/api/maps", json.dumps(body).encode("utf-8"))
+
+    def maps(self, query: str = "", limit: int = 50) -> list[dict]:
+        params = urllib.parse.urlencode({"q": query, "limit": limit})
+        return self._request("GET", f"/api/maps?{params}")["maps"]
+
+    def map(self, ref: str) -> dict:
+        return self._request("GET", f"/api/maps/{self._ref(ref)}")
+
+    def file(self, ref: str) -> str:
+        return self._request("GET", f"/api/maps/{self._ref(ref)}/file", raw=True)
+
+    def submit(self, ref: str, replay_text: str) -> dict:
+        return self._request("POST", f"/api/maps/{self._ref(ref)}/runs", replay_text.encode("utf-8"))
+
+    def leaderboard(self, ref: str, limit: int = 20) -> dict:
+        return self._request("GET", f"/api/maps/{self._ref(ref)}/leaderboard?limit={limit}")
+
+    def replay(self, map_hash: str, run_id: str) -> str:
+        return self._request("GET", f"/api/maps/{self._ref(map_hash)}/runs/{self._ref(run_id)}/replay", raw=True)

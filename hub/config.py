@@ -1,0 +1,59 @@
+"""The client's hub settings: the hub's URL, the player's name and API token.
+
+One JSON file, ``hub.json`` in the user's config directory (``$CARDROGUE_CONFIG_DIR``
+when set), written atomically with mode 0600 in a folder of mode 0700: the token is a
+password and no other user may read it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from cardrogue.engine.errors import UnusableInput
+from cardrogue.engine.records.atomic import atomic_write
+
+ENV_VAR = "CARDROGUE_CONFIG_DIR"
+DEFAULT_HUB = "http://127.0.0.1:8765"
+
+
+@dataclass(frozen=True)
+class ClientConfig:
+    hub: str | None = None
+    name: str | None = None
+    token: str | None = None
+
+
+def config_path() -> Path:
+    if env := os.environ.get(ENV_VAR):
+        return Path(env) / "hub.json"
+    from platformdirs import user_config_dir
+
+    return Path(user_config_dir("cardrogue-studio", appauthor=False)) / "hub.json"
+
+
+def load_config() -> ClientConfig:
+    """The saved settings; empty when there are none. A damaged file is reported, not ignored."""
+    path = config_path()
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return ClientConfig()
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise UnusableInput(f"{path}: cannot read the hub settings: {exc}") from None
+    if not isinstance(data, dict) or not all(isinstance(data.get(k), (str, type(None))) for k in ("hub", "name", "token")):
+        raise UnusableInput(f"{path}: the hub settings are not in the expected form; register again")
+    return ClientConfig(data.get("hub"), data.get("name"), data.get("token"))
+
+
+def save_config(config: ClientConfig) -> Path:
+    path = config_path()
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        text = json.dumps({"hub": config.hub, "name": config.name, "token": config.token}, indent=2) + "\n"
+        atomic_write(path, text.encode("utf-8"), mode=0o600)
+    except OSError as exc:
+        raise UnusableInput(f"{path}: cannot save the hub settings: {exc.strerror or exc}") from None
+    return path

@@ -1,0 +1,242 @@
+"""The hub's storage: SQLite (the embedded default) or PostgreSQL, one schema for both.
+
+The schema is built by :data:`MIGRATIONS`, applied in order and recorded in a
+``schema_migrations`` table, so a database made by an older hub is brought up to date
+when a newer one opens it, and a database from a newer hub is refused rather than
+misread. Statements are written once, with ``?`` placeholders and a few ``{names}`` for
+what the dialects spell differently (:data:`_DIALECTS`).
+
+Every unit of work is one transaction (:meth:`Database.transaction`). SQLite runs in
+WAL mode and writers take the lock at ``BEGIN IMMEDIATE``; PostgreSQL runs at READ
+COMMITTED and the service takes row locks where an order matters (``FOR UPDATE``).
+Connections are pooled per :class:`Database`; nothing else is kept in the process, so
+several hub processes can share one PostgreSQL database.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import sqlite3
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+ENV_VAR = "CARDROGUE_HUB_DB"
+BUSY_TIMEOUT_S = 30.0
+
+# (version, what it adds, statements)
+MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
+    (1, "accounts, campaigns, map versions and runs", (
+        "CREATE TABLE accounts ("
+        " id {serial}, name TEXT NOT NULL UNIQUE, name_key TEXT NOT NULL UNIQUE,"
+        " token_hash TEXT NOT NULL UNIQUE, created_at {real} NOT NULL)",
+        # The first publisher of a campaign id owns it: only they publish its next versions.
+        "CREATE TABLE campaigns ("
+        " id TEXT PRIMARY KEY, owner_id BIGINT NOT NULL REFERENCES accounts(id), created_at {real} NOT NULL)",
+        "CREATE TABLE maps ("
+        " hash TEXT PRIMARY KEY, campaign_id TEXT NOT NULL REFERENCES campaigns(id), version INTEGER NOT NULL,"
+        " title TEXT NOT NULL, author TEXT NOT NULL, publisher_id BIGINT NOT NULL REFERENCES accounts(id),"
+        " published_at {real} NOT NULL, window_ends {real} NOT NULL,"
+        " par_turns INTEGER NOT NULL, par_health INTEGER NOT NULL, par_exact INTEGER NOT NULL,"
+        " levels INTEGER NOT NULL, win_rate {real}, estimate_runs INTEGER NOT NULL,"
+        " content TEXT NOT NULL, UNIQUE (campaign_id, version))",
+        # One row per run: run_id hashes the map version, the start, the dice and the actions.
+        "CREATE TABLE runs ("
+        " run_id TEXT PRIMARY KEY, map_hash TEXT NOT NULL REFERENCES maps(hash),"
+        " account_id BIGINT NOT NULL REFERENCES accounts(id), turns INTEGER NOT NULL, health INTEGER NOT NULL,"
+        " submitted_at {real} NOT NULL, replay TEXT NOT NULL)",
+        "CREATE INDEX runs_board ON runs (map_hash, turns, health DESC, submitted_at, run_id)",
+        "CREATE INDEX maps_campaign ON maps (campaign_id, version)",
+    )),
+)
+
+_DIALECTS = {
+    "sqlite": {"serial": "INTEGER PRIMARY KEY AUTOINCREMENT", "real": "REAL"},
+    "postgresql": {"serial": "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY", "real": "DOUBLE PRECISION"},
+}
+
+
+class DatabaseError(Exception):
+    """The database cannot be opened or is not a hub database this version understands."""
+
+
+def default_url() -> str:
+    """``$CARDROGUE_HUB_DB``, else ``hub.sqlite3`` in the user's data directory."""
+    if env := os.environ.get(ENV_VAR):
+        return env
+    from platformdirs import user_data_dir
+
+    return str(Path(user_data_dir("cardrogue-studio", appauthor=False)) / "hub.sqlite3")
+
+
+def display_url(url: str) -> str:
+    """The URL without its password, for logs and messages."""
+    if "://" not in url or "@" not in url:
+        return url
+    scheme, rest = url.split("://", 1)
+    auth, host = rest.rsplit("@", 1)
+    return f"{scheme}://{auth.split(':', 1)[0]}:***@{host}" if ":" in auth else url
+
+
+class Tx:
+    """One transaction: ``execute`` with ``?`` placeholders, on either backend."""
+
+    def __init__(self, db: "Database", conn: Any) -> None:
+        self._db, self._conn = db, conn
+
+    def execute(self, sql: str, params: tuple = ()) -> Any:
+        return self._conn.execute(self._db.sql(sql), params)
+
+    def one(self, sql: str, params: tuple = ()) -> tuple | None:
+        return self.execute(sql, params).fetchone()
+
+    def all(self, sql: str, params: tuple = ()) -> list[tuple]:
+        return self.execute(sql, params).fetchall()
+
+
+class Database:
+    """A pool of connections to one hub database; ``url`` is a file path or ``postgresql://...``."""
+
+    def __init__(self, url: str | None = None, pool_size: int = 8) -> None:
+        self.url = url or default_url()
+        self.dialect = "postgresql" if self.url.startswith(("postgresql://", "postgres://")) else "sqlite"
+        self._pool: queue.LifoQueue = queue.LifoQueue()
+        self._slots = threading.BoundedSemaphore(pool_size)
+        self._closed = False
+        if self.dialect == "sqlite":
+            path = Path(self.url.removeprefix("sqlite:///").removeprefix("sqlite://"))
+            if path.is_dir():
+                raise DatabaseError(f"{path}: is a folder, not a hub database")
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise DatabaseError(f"{path}: cannot create its folder: {exc.strerror or exc}") from None
+            self._path = path
+        self.migrate()
+
+    # -- connections
+
+    def _connect(self) -> Any:
+        if self.dialect == "sqlite":
+            try:
+                conn = sqlite3.connect(self._path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
+                conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
+                conn.execute("PRAGMA foreign_keys=ON")
+                _retry_locked(lambda: conn.execute("PRAGMA journal_mode=WAL"))
+                return conn
+            except sqlite3.Error as exc:
+                raise DatabaseError(f"{self._path}: cannot open the hub database: {exc}") from None
+        import psycopg
+
+        try:
+            return psycopg.connect(self.url, autocommit=True, connect_timeout=10)
+        except psycopg.Error as exc:
+            raise DatabaseError(f"{display_url(self.url)}: cannot connect: {str(exc).strip()}") from None
+
+    @contextmanager
+    def _connection(self) -> Iterator[Any]:
+        if self._closed:
+            raise DatabaseError("the database is closed")
+        self._slots.acquire()
+        try:
+            try:
+                conn = self._pool.get_nowait()
+            except queue.Empty:
+                conn = self._connect()
+            healthy = False
+            try:
+                yield conn
+                healthy = True
+            finally:
+                if healthy and not self._closed:
+                    self._pool.put(conn)
+                else:
+                    _close_quietly(conn)
+        finally:
+            self._slots.release()
+
+    @contextmanager
+    def transaction(self, write: bool = False) -> Iterator[Tx]:
+        """One transaction; ``write`` takes SQLite's write lock at the start (no upgrade deadlocks)."""
+        with self._connection() as conn:
+            if self.dialect == "sqlite":
+                conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+                try:
+                    yield Tx(self, conn)
+                except BaseException:
+                    conn.execute("ROLLBACK")
+                    raise
+                conn.execute("COMMIT")
+            else:
+                with conn.transaction():
+                    yield Tx(self, conn)
+
+    def sql(self, text: str) -> str:
+        """A statement in this dialect: ``?`` placeholders become ``%s`` for psycopg."""
+        return text.replace("?", "%s") if self.dialect == "postgresql" else text
+
+    def close(self) -> None:
+        self._closed = True
+        while True:
+            try:
+                _close_quietly(self._pool.get_nowait())
+            except queue.Empty:
+                return
+
+    # -- migrations
+
+    def migrate(self) -> list[int]:
+        """Apply the migrations this database lacks, in order; the versions applied."""
+        words = _DIALECTS[self.dialect]
+        try:
+            with self.transaction(write=True) as tx:
+                if self.dialect == "postgresql":
+                    tx.execute("SELECT pg_advisory_xact_lock(7215026)")  # one migrating process at a time
+                tx.execute("CREATE TABLE IF NOT EXISTS schema_migrations ("
+                           " version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at {real} NOT NULL)"
+                           .format(**words))
+                applied = {row[0] for row in tx.all("SELECT version FROM schema_migrations")}
+                known = {version for version, _, _ in MIGRATIONS}
+                if applied - known:
+                    raise DatabaseError(f"{display_url(self.url)}: the database has schema version {max(applied)}, "
+                                        f"newer than this hub knows ({max(known)}); upgrade the hub")
+                done = []
+                for version, description, statements in MIGRATIONS:
+                    if version in applied:
+                        continue
+                    for statement in statements:
+                        tx.execute(statement.format(**words))
+                    tx.execute("INSERT INTO schema_migrations VALUES (?, ?, ?)", (version, description, time.time()))
+                    done.append(version)
+                return done
+        except sqlite3.DatabaseError as exc:
+            raise DatabaseError(f"{self.url}: not a hub database: {exc}") from None
+
+    def schema_version(self) -> int:
+        with self.transaction() as tx:
+            return tx.one("SELECT MAX(version) FROM schema_migrations")[0]
+
+
+def _retry_locked(step) -> None:
+    """Switching a new SQLite file to WAL needs an exclusive lock without the busy handler."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    delay = 0.01
+    while True:
+        try:
+            step()
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(delay)
+            delay = min(delay * 2, 0.5)
+
+
+def _close_quietly(conn: Any) -> None:
+    try:
+        conn.close()
+    except Exception:  # a broken connection is dropped either way
+        pass

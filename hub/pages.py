@@ -1,0 +1,109 @@
+"""The hub's HTML pages: the map list and a map with its story prefaces and leaderboard.
+
+Plain HTML, no script. Every string that came from a map, a player or a request goes
+through :func:`e` (``html.escape`` with quotes), including inside attributes; the
+response's Content-Security-Policy (see :mod:`.app`) forbids scripts and inline styles
+even if something slipped through. Story prefaces are Markdown in the file; here they
+are shown as their text, line breaks kept.
+"""
+
+from __future__ import annotations
+
+import html
+from urllib.parse import quote
+
+STYLESHEET = """\
+body { font-family: "DejaVu Sans", sans-serif; margin: 2em auto; max-width: 60em; padding: 0 1em;
+       color: #222; background: #fdfcf8; }
+h1 a { color: inherit; text-decoration: none; }
+table { border-collapse: collapse; width: 100%; margin: 1em 0; }
+th, td { text-align: left; padding: 0.3em 0.6em; border-bottom: 1px solid #ddd; }
+td.n, th.n { text-align: right; }
+.story { white-space: pre-wrap; background: #f3efe4; padding: 0.6em 1em; border-left: 3px solid #b59f6b; }
+.muted { color: #666; }
+form.search input[type=search] { width: 20em; }
+.play { font-weight: bold; }
+"""
+
+
+def e(value: object) -> str:
+    """Text made safe for HTML content and quoted attributes."""
+    return html.escape(str(value), quote=True)
+
+
+def _page(title: str, body: str) -> str:
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>{e(title)}</title><link rel=\"stylesheet\" href=\"/hub.css\"></head>"
+            f"<body><h1><a href=\"/\">Card Rogue community hub</a></h1>\n{body}\n</body></html>\n")
+
+
+def _map_href(m: dict) -> str:
+    return "/maps/" + quote(m["hash"], safe="")
+
+
+def _score(best: dict | None) -> str:
+    return "—" if best is None else f"{best['turns']} turns, {best['health']} health"
+
+
+def _difficulty(d: dict | None) -> str:
+    return "—" if d is None else f"{100 * d['win_rate']:.0f}% won ({d['runs']} random-dice runs)"
+
+
+def map_list(maps: list[dict], query: str) -> str:
+    rows = "".join(
+        f"<tr><td><a href=\"{e(_map_href(m))}\">{e(m['title'])}</a></td><td>{e(m['author'] or m['publisher'])}</td>"
+        f"<td class=\"n\">{m['par']['turns']}</td><td class=\"n\">{m['runs']}</td><td>{e(_score(m['best']))}</td>"
+        f"<td>{e(_difficulty(m['difficulty']))}</td></tr>"
+        for m in maps)
+    table = ("<table id=\"maps\"><thead><tr><th>map</th><th>author</th><th class=\"n\">par</th><th class=\"n\">runs</th>"
+             f"<th>best</th><th>difficulty</th></tr></thead><tbody>{rows}</tbody></table>"
+             if maps else f"<p class=\"muted\" id=\"empty\">{'No map matches ' + repr(query) if query else 'No maps yet'}.</p>")
+    form = (f"<form class=\"search\" method=\"get\" action=\"/\"><input type=\"search\" name=\"q\" value=\"{e(query)}\" "
+            "placeholder=\"title, id or author\"> <button>Search</button></form>")
+    return _page("Card Rogue community hub", form + table)
+
+
+def map_page(m: dict, runs: list[dict]) -> str:
+    parts = [f"<h2 id=\"title\">{e(m['title'])}</h2>",
+             f"<p>by {e(m['author'] or m['publisher'])} · published by {e(m['publisher'])} on {e(m['published_at'])} · "
+             f"version {m['version']} · <code>{e(m['hash'][:12])}</code> · "
+             f"<a href=\"/api/maps/{e(m['hash'])}/file\">download</a></p>"]
+    if m.get("play_url"):
+        parts.append(f"<p class=\"play\"><a href=\"{e(m['play_url'])}\">Play in the browser</a></p>")
+    parts.append(f"<p>Par {m['par']['turns']} turns with {m['par']['health']} health (the hub's solver). "
+                 f"Difficulty: {e(_difficulty(m['difficulty']))}.</p>")
+    if m.get("description"):
+        parts.append(f"<p>{e(m['description'])}</p>")
+    if m.get("story"):
+        parts.append(f"<div class=\"story\">{e(m['story'])}</div>")
+    for i, level in enumerate(m.get("levels_detail", ())):
+        parts.append(f"<h3>Level {i + 1}: {e(level['title'] or level['id'])}</h3>")
+        if level["story"]:
+            parts.append(f"<div class=\"story\">{e(level['story'])}</div>")
+    parts.append("<h3>Leaderboard</h3>")
+    if m["competition"]:
+        parts.append(f"<p id=\"window\">Competition open until {e(m['window_ends'])}: the runs' actions stay hidden "
+                     "until then.</p>")
+    else:
+        parts.append("<p id=\"window\">The competition window has ended: every run's replay can be downloaded and "
+                     "checked with <code>cardrogue verify</code>.</p>")
+    if runs:
+        rows = "".join(
+            f"<tr><td class=\"n\">{r['rank']}</td><td>{e(r['player'])}</td><td class=\"n\">{r['turns']}</td>"
+            f"<td class=\"n\">{r['health']}</td><td>{e(r['submitted_at'])}</td><td>"
+            + (f"<a href=\"{e(r['replay'])}\">replay</a>" if r.get("replay") else "hidden") + "</td></tr>"
+            for r in runs)
+        parts.append("<table id=\"leaderboard\"><thead><tr><th class=\"n\">#</th><th>player</th><th class=\"n\">turns</th>"
+                     f"<th class=\"n\">health</th><th>submitted</th><th>replay</th></tr></thead><tbody>{rows}</tbody></table>")
+    else:
+        parts.append("<p class=\"muted\">No verified runs yet.</p>")
+    if len(m.get("versions", ())) > 1:
+        items = "".join(f"<li><a href=\"/maps/{e(v['hash'])}\">version {v['version']}</a> ({e(v['published_at'])}, "
+                        f"par {v['par']['turns']})</li>" for v in m["versions"])
+        parts.append(f"<h3>Versions</h3><ul>{items}</ul>")
+    return _page(f"{m['title']} — Card Rogue community hub", "\n".join(parts))
+
+
+def error_page(status: int, message: str) -> str:
+    return _page(f"{status} — Card Rogue community hub", f"<p id=\"error\">{status}: {e(message)}</p>")
+

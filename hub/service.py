@@ -1,0 +1,441 @@
+"""What the hub does, without HTTP: accounts, the clear check at publish, verified runs,
+listings and leaderboards (docs/hub.md).
+
+Nothing a client says about a map or a run is taken on trust: the server loads and
+checks the campaign itself, finds its par with its own solver and estimates its
+difficulty with its own Monte Carlo runs; a run counts only when the server's
+re-simulation of its replay reaches exactly the claimed result. Every refusal is a
+:class:`HubError` with an HTTP status and a reason, raised before anything is stored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+import threading
+import time
+import unicodedata
+from collections import OrderedDict
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable
+
+from cardrogue.engine.model.campaign import Campaign
+
+from .db import Database
+
+DAY = 86_400.0
+NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,31}")
+HASH_RE = re.compile(r"[0-9a-f]{64}")
+# Rich markup tags ([bold], [/], [link=...], [@click]) and HTML tags, comments, entities.
+_RICH_TAG = re.compile(r"\[/?[A-Za-z#@/][^\[\]]*\]|\[/\]")
+_HTML = re.compile(r"<\s*[A-Za-z!/?]|&(#\d+|#x[0-9A-Fa-f]+|[A-Za-z][A-Za-z0-9]*);")
+# Bidirectional controls reorder what a reader sees ("Trojan Source"); refused everywhere.
+_BIDI = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
+
+
+class HubError(Exception):
+    """A refusal: an HTTP status, a one-line reason and optional details (diagnostics, ...)."""
+
+    def __init__(self, status: int, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.status, self.message, self.details = status, message, details
+
+    def body(self) -> dict:
+        return {"error": self.message, **self.details}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How much the server spends on one request, and what it shows."""
+
+    solve_states: int = 500_000  # the clear check's solver budget
+    solve_seconds: float = 20.0
+    estimate_runs: int = 200  # Monte Carlo runs for the difficulty estimate (0: none)
+    replay_seconds: float = 10.0  # re-simulation of one submitted run
+    max_actions: int = 20_000
+    max_replay_bytes: int = 1024 * 1024
+    max_campaign_bytes: int = 4 * 1024 * 1024
+    default_window_days: int = 7
+    max_window_days: int = 365
+    workers: int = 2  # clear checks and re-simulations at once in this process
+    busy_seconds: float = 30.0  # how long a request waits for a worker before a 503
+    # Where the web player (issue 16) plays a map: a template with {hash} and {id}; None: no link.
+    play_url: str | None = None
+    clock: Callable[[], float] = field(default=time.time, compare=False)
+
+
+@dataclass(frozen=True)
+class Account:
+    id: int
+    name: str
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def unsafe_text(value: str, *, title: bool) -> str | None:
+    """Why ``value`` cannot be shown as it is, or None. Titles are one line and take no markup."""
+    for ch in value:
+        if ch in _BIDI:
+            return f"it holds the bidirectional control U+{ord(ch):04X}"
+        if unicodedata.category(ch) == "Cc" and (title or ch not in "\n\t"):
+            return f"it holds the control character U+{ord(ch):04X}" + (" (a terminal escape)" if ch == "\x1b" else "")
+    if title:
+        if _HTML.search(value):
+            return f"it looks like HTML markup ({_HTML.search(value).group(0)!r})"
+        if _RICH_TAG.search(value):
+            return f"it looks like Rich markup ({_RICH_TAG.search(value).group(0)!r})"
+    return None
+
+
+def _text_problems(campaign: Campaign, data: dict) -> list[dict]:
+    """Markup and escapes in the titles, control characters anywhere in the file."""
+    problems = []
+    titles = [("$.title", campaign.title), ("$.author", campaign.author)]
+    titles += [(f"$.levels[{i}].title", lv.title) for i, lv in enumerate(campaign.levels)]
+    for path, value in titles:
+        if why := unsafe_text(value, title=True):
+            problems.append({"path": path, "message": f"the text {value!r} is refused: {why}"})
+
+    def walk(value: Any, path: str) -> None:
+        if isinstance(value, str):
+            if why := unsafe_text(value, title=False):
+                problems.append({"path": path, "message": f"the text is refused: {why}"})
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                walk(k, path)
+                walk(v, f"{path}.{k}")
+        elif isinstance(value, list):
+            for i, v in enumerate(value):
+                walk(v, f"{path}[{i}]")
+
+    walk(data, "$")
+    return problems
+
+
+class Hub:
+    def __init__(self, db: Database, settings: Settings | None = None) -> None:
+        self.db, self.settings = db, settings or Settings()
+        self._workers = threading.BoundedSemaphore(max(1, self.settings.workers))
+        self._campaigns: OrderedDict[str, Campaign] = OrderedDict()
+        self._campaigns_lock = threading.Lock()
+
+    def now(self) -> float:
+        return self.settings.clock()
+
+    # -- accounts
+
+    def register(self, name: Any) -> tuple[Account, str]:
+        if not isinstance(name, str) or not NAME_RE.fullmatch(name):
+            raise HubError(422, "a player name is 1 to 32 letters, digits, '_', '.' or '-', starting with a letter or digit",
+                           field="name")
+        token = secrets.token_urlsafe(32)
+        with self.db.transaction(write=True) as tx:
+            done = tx.execute("INSERT INTO accounts (name, name_key, token_hash, created_at) VALUES (?, ?, ?, ?)"
+                              " ON CONFLICT DO NOTHING", (name, name.casefold(), token_hash(token), self.now()))
+            if done.rowcount != 1:
+                raise HubError(409, f"the name {name!r} is taken", field="name")
+            account_id = tx.one("SELECT id FROM accounts WHERE name = ?", (name,))[0]
+        return Account(account_id, name), token
+
+    def account(self, token: str | None) -> Account:
+        if not token:
+            raise HubError(401, "this needs an API token: register with `cardrogue hub register NAME`")
+        with self.db.transaction() as tx:
+            row = tx.one("SELECT id, name FROM accounts WHERE token_hash = ?", (token_hash(token),))
+        if row is None:
+            raise HubError(401, "the API token is not known to this hub")
+        return Account(*row)
+
+    # -- heavy work, bounded per process
+
+    def _worker(self):
+        hub = self
+
+        class _Slot:
+            def __enter__(self) -> None:
+                if not hub._workers.acquire(timeout=hub.settings.busy_seconds):
+                    raise HubError(503, "the hub is busy checking other maps and runs; try again shortly")
+
+            def __exit__(self, *exc: object) -> None:
+                hub._workers.release()
+
+        return _Slot()
+
+    def _campaign(self, content_hash: str, content: str) -> Campaign:
+        """The stored campaign, parsed once per process (a small cache: runs come in bursts)."""
+        with self._campaigns_lock:
+            hit = self._campaigns.get(content_hash)
+            if hit is not None:
+                self._campaigns.move_to_end(content_hash)
+                return hit
+        from cardrogue.engine.format.loader import load_campaign_text
+
+        campaign = load_campaign_text(content, content_hash).campaign
+        if campaign is None or campaign.content_hash != content_hash:
+            raise RuntimeError(f"the stored map {content_hash} no longer loads to its hash")
+        with self._campaigns_lock:
+            self._campaigns[content_hash] = campaign
+            while len(self._campaigns) > 64:
+                self._campaigns.popitem(last=False)
+        return campaign
+
+    # -- publish
+
+    def publish(self, account: Account, text: Any, window_days: Any = None) -> tuple[dict, bool]:
+        """The clear check, then a new version of the campaign; (the map, whether it is new)."""
+        from cardrogue.engine.analysis.check import check_text
+        from cardrogue.engine.format.diagnostics import Severity, has_errors
+        from cardrogue.engine.format.loader import load_campaign_text
+
+        if not isinstance(text, str) or not text:
+            raise HubError(400, "the body needs \"campaign\": the text of the campaign file", field="campaign")
+        if len(text.encode("utf-8", "surrogatepass")) > self.settings.max_campaign_bytes:
+            raise HubError(413, f"the campaign is larger than {self.settings.max_campaign_bytes:,} bytes")
+        window = self.settings.default_window_days if window_days is None else window_days
+        if isinstance(window, bool) or not isinstance(window, int) or not 0 <= window <= self.settings.max_window_days:
+            raise HubError(422, f"window_days is a whole number of days from 0 to {self.settings.max_window_days}",
+                           field="window_days")
+        with self._worker():
+            diagnostics = check_text(text, "campaign")
+            if has_errors(diagnostics):
+                errors = [d.as_json() for d in diagnostics if d.severity is Severity.ERROR]
+                raise HubError(422, f"the map does not pass the check ({len(errors)} error(s))", diagnostics=errors)
+            loaded = load_campaign_text(text, "campaign")
+            campaign = loaded.campaign
+            if problems := _text_problems(campaign, loaded.data):
+                raise HubError(422, f"the map's text is refused: {problems[0]['path']}: {problems[0]['message']}",
+                               problems=problems)
+            existing = self._owned(account, campaign)
+            if existing is not None:
+                return existing, False
+            par, estimate = self._clear_check(campaign)
+        schema_ref = loaded.data.get("$schema")
+        content = self._stored_text(campaign, par, schema_ref if isinstance(schema_ref, str) else None)
+        return self._store(account, campaign, par, estimate, window, content)
+
+    def _owned(self, account: Account, campaign: Campaign) -> dict | None:
+        """Refuse another player's campaign id before the costly check; the map when already published."""
+        with self.db.transaction() as tx:
+            owner = tx.one("SELECT a.id, a.name FROM campaigns c JOIN accounts a ON a.id = c.owner_id WHERE c.id = ?",
+                           (campaign.id,))
+            if owner is not None and owner[0] != account.id:
+                raise HubError(403, f"the campaign id {campaign.id!r} belongs to {owner[1]}; "
+                                    "publish your map under an id of your own")
+            found = tx.one(_MAP_SELECT + " WHERE m.hash = ?", (campaign.content_hash,))
+        return _map_row(found, self) if found else None
+
+    def _clear_check(self, campaign: Campaign) -> tuple[Any, Any]:
+        from cardrogue.engine.analysis.montecarlo import solve_random
+        from cardrogue.engine.analysis.solver import SOLVED, UNSOLVABLE, Budget, solve_campaign
+
+        result = solve_campaign(campaign, Budget(self.settings.solve_states, self.settings.solve_seconds), per_level=False)
+        if result.verdict != SOLVED:
+            what = ("the solver proved the map unsolvable" if result.verdict == UNSOLVABLE else
+                    "the solver found no par within the hub's budget")
+            raise HubError(422, f"{what}: {result.reason}", verdict=result.verdict, reason=result.reason,
+                           diagnostics=[{"code": "CR401" if result.verdict == UNSOLVABLE else "CR402",
+                                         "severity": "error", "message": result.reason,
+                                         "level": result.level}])
+        estimate = None
+        if self.settings.estimate_runs:
+            seed = int(campaign.content_hash[:16], 16)  # the same map gets the same estimate on every server
+            estimate = solve_random(campaign, self.settings.estimate_runs, workers=1, seed=seed)
+        return result, estimate
+
+    @staticmethod
+    def _stored_text(campaign: Campaign, par: Any, schema_ref: str | None) -> str:
+        """The canonical file with the server's par (par is not part of the content hash)."""
+        from cardrogue.engine.format.canonical import campaign_to_dict, dumps
+        from cardrogue.engine.model.campaign import Par
+
+        return dumps(campaign_to_dict(replace(campaign, par=Par(par.turns, par.health)), schema_ref=schema_ref))
+
+    def _store(self, account: Account, campaign: Campaign, par: Any, estimate: Any, window: int,
+               content: str) -> tuple[dict, bool]:
+        now = self.now()
+        lock = " FOR UPDATE" if self.db.dialect == "postgresql" else ""
+        with self.db.transaction(write=True) as tx:
+            tx.execute("INSERT INTO campaigns (id, owner_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                       (campaign.id, account.id, now))
+            owner = tx.one("SELECT owner_id FROM campaigns WHERE id = ?" + lock, (campaign.id,))[0]
+            if owner != account.id:
+                raise HubError(403, f"the campaign id {campaign.id!r} belongs to another player")
+            found = tx.one(_MAP_SELECT + " WHERE m.hash = ?", (campaign.content_hash,))
+            if found is not None:
+                return _map_row(found, self), False
+            version = tx.one("SELECT COALESCE(MAX(version), 0) + 1 FROM maps WHERE campaign_id = ?", (campaign.id,))[0]
+            tx.execute(
+                "INSERT INTO maps (hash, campaign_id, version, title, author, publisher_id, published_at, window_ends,"
+                " par_turns, par_health, par_exact, levels, win_rate, estimate_runs, content)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (campaign.content_hash, campaign.id, version, campaign.title, campaign.author, account.id, now,
+                 now + window * DAY, par.turns, par.health, int(par.health_exact), len(campaign.levels),
+                 None if estimate is None else estimate.win_rate, 0 if estimate is None else estimate.runs, content))
+            row = tx.one(_MAP_SELECT + " WHERE m.hash = ?", (campaign.content_hash,))
+        return _map_row(row, self), True
+
+    # -- maps
+
+    def find(self, ref: str, tx=None) -> dict:
+        """A map version by its content hash, or the latest version of a campaign id."""
+        if tx is None:
+            with self.db.transaction() as tx:
+                return self.find(ref, tx)
+        if HASH_RE.fullmatch(ref):
+            row = tx.one(_MAP_SELECT + " WHERE m.hash = ?", (ref,))
+        else:
+            row = tx.one(_MAP_SELECT + " WHERE m.campaign_id = ? ORDER BY m.version DESC LIMIT 1", (ref,))
+        if row is None:
+            raise HubError(404, f"no map on this hub has the {'hash' if HASH_RE.fullmatch(ref) else 'id'} {ref!r}")
+        return _map_row(row, self)
+
+    def content(self, ref: str) -> tuple[dict, str]:
+        with self.db.transaction() as tx:
+            found = self.find(ref, tx)
+            return found, tx.one("SELECT content FROM maps WHERE hash = ?", (found["hash"],))[0]
+
+    def detail(self, ref: str) -> dict:
+        """A map with its version history, its levels' titles and story prefaces."""
+        with self.db.transaction() as tx:
+            found = self.find(ref, tx)
+            content = tx.one("SELECT content FROM maps WHERE hash = ?", (found["hash"],))[0]
+            versions = tx.all("SELECT version, hash, published_at, par_turns, par_health FROM maps"
+                              " WHERE campaign_id = ? ORDER BY version DESC", (found["id"],))
+        campaign = self._campaign(found["hash"], content)
+        found["story"] = campaign.story
+        found["description"] = campaign.description
+        found["levels_detail"] = [{"id": lv.id, "title": lv.title, "story": lv.story} for lv in campaign.levels]
+        found["versions"] = [{"version": v, "hash": h, "published_at": _iso(t), "par": {"turns": pt, "health": ph}}
+                             for v, h, t, pt, ph in versions]
+        return found
+
+    def list_maps(self, query: str = "", limit: int = 50, offset: int = 0) -> list[dict]:
+        """The latest version of each campaign, newest first; ``query`` matches id, title and authors."""
+        where = " WHERE m.version = (SELECT MAX(m2.version) FROM maps m2 WHERE m2.campaign_id = m.campaign_id)"
+        params: tuple = ()
+        if query:
+            like = "%" + query.casefold().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+            where += (" AND (LOWER(m.title) LIKE ? ESCAPE '\\' OR LOWER(m.campaign_id) LIKE ? ESCAPE '\\'"
+                      " OR LOWER(m.author) LIKE ? ESCAPE '\\' OR LOWER(a.name) LIKE ? ESCAPE '\\')")
+            params = (like,) * 4
+        with self.db.transaction() as tx:
+            rows = tx.all(_MAP_SELECT + where + " ORDER BY m.published_at DESC, m.hash LIMIT ? OFFSET ?",
+                          (*params, limit, offset))
+        return [_map_row(row, self) for row in rows]
+
+    # -- runs
+
+    def submit(self, account: Account, ref: str, text: str) -> tuple[dict, bool]:
+        """Re-simulate a replay of the map ``ref`` and record it; (the run, whether it is new)."""
+        from cardrogue.engine.records.replay import ReplayError, parse_replay, verify_replay
+
+        try:
+            doc = parse_replay(text)
+        except ReplayError as exc:
+            raise HubError(422, f"the replay is refused: {exc}") from None
+        if len(doc["actions"]) > self.settings.max_actions:
+            raise HubError(422, f"the replay has {len(doc['actions']):,} actions; the hub takes at most "
+                                f"{self.settings.max_actions:,}")
+        with self.db.transaction() as tx:
+            target = self.find(ref, tx)
+            content = tx.one("SELECT content FROM maps WHERE hash = ?", (target["hash"],))[0]
+        claimed = doc["campaign"]
+        if claimed["hash"] != target["hash"]:
+            raise HubError(422, f"the replay is for another map ({claimed['id']!r}, version {claimed['hash'][:12]}), "
+                                f"not {target['id']!r} version {target['hash'][:12]}")
+        campaign = self._campaign(target["hash"], content)
+        with self._worker():
+            verdict = verify_replay(text, campaign, max_seconds=self.settings.replay_seconds)
+        if not verdict.ok:
+            raise HubError(422, f"the replay is refused: {verdict.message}", action=verdict.action_index)
+        run = verdict.run
+        if not run.ranked:
+            raise HubError(422, "the replay verifies but does not compete: only a won run of the whole map "
+                                f"under its fated dice enters the leaderboard (this one: {run.outcome}, "
+                                f"{run.dice_mode} dice, level {run.level + 1})")
+        run_id = run.run_id
+        with self.db.transaction(write=True) as tx:
+            done = tx.execute("INSERT INTO runs (run_id, map_hash, account_id, turns, health, submitted_at, replay)"
+                              " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                              (run_id, target["hash"], account.id, run.turns, run.health, self.now(), text))
+            created = done.rowcount == 1
+            row = tx.one(_RUN_SELECT + " WHERE r.run_id = ?", (run_id,))
+            if not created and row[2] != account.name:
+                raise HubError(409, f"this run is already on the leaderboard, submitted by {row[2]} "
+                                    f"on {_iso(row[5])}; one run is one row, whoever claims it", run_id=run_id)
+            rank = self._rank(tx, row)
+        return {**_run_row(row, rank), "map": target["hash"], "id": target["id"]}, created
+
+    @staticmethod
+    def _rank(tx, row: tuple) -> int:
+        run_id, map_hash, _, turns, health, at = row[:6]
+        better = tx.one(
+            "SELECT COUNT(*) FROM runs WHERE map_hash = ? AND (turns < ? OR (turns = ? AND health > ?)"
+            " OR (turns = ? AND health = ? AND (submitted_at < ? OR (submitted_at = ? AND run_id < ?))))",
+            (map_hash, turns, turns, health, turns, health, at, at, run_id))[0]
+        return better + 1
+
+    def leaderboard(self, ref: str, limit: int = 20, offset: int = 0) -> dict:
+        """Fewest turns first, then most health, then the earliest; actions only after the window."""
+        with self.db.transaction() as tx:
+            target = self.find(ref, tx)
+            rows = tx.all(_RUN_SELECT + " WHERE r.map_hash = ?"
+                          " ORDER BY r.turns, r.health DESC, r.submitted_at, r.run_id LIMIT ? OFFSET ?",
+                          (target["hash"], limit, offset))
+        open_ = not target["competition"]
+        runs = []
+        for i, row in enumerate(rows):
+            entry = _run_row(row, offset + i + 1)
+            if open_:
+                entry["replay"] = f"/api/maps/{target['hash']}/runs/{row[0]}/replay"
+            runs.append(entry)
+        return {"map": target, "runs": runs}
+
+    def replay(self, map_hash: str, run_id: str) -> str:
+        with self.db.transaction() as tx:
+            target = self.find(map_hash, tx)
+            row = tx.one("SELECT replay FROM runs WHERE run_id = ? AND map_hash = ?", (run_id, target["hash"]))
+        if row is None:
+            raise HubError(404, f"no run {run_id!r} on this map")
+        if target["competition"]:
+            raise HubError(403, f"the competition on this map runs until {target['window_ends']}: "
+                                "its runs' actions stay hidden until then", window_ends=target["window_ends"])
+        return row[0]
+
+
+_MAP_SELECT = (
+    "SELECT m.hash, m.campaign_id, m.version, m.title, m.author, a.name, m.published_at, m.window_ends,"
+    " m.par_turns, m.par_health, m.par_exact, m.levels, m.win_rate, m.estimate_runs,"
+    " (SELECT COUNT(*) FROM runs r WHERE r.map_hash = m.hash),"
+    " (SELECT b.turns FROM runs b WHERE b.map_hash = m.hash ORDER BY b.turns, b.health DESC LIMIT 1),"
+    " (SELECT b.health FROM runs b WHERE b.map_hash = m.hash ORDER BY b.turns, b.health DESC LIMIT 1)"
+    " FROM maps m JOIN accounts a ON a.id = m.publisher_id")
+_RUN_SELECT = ("SELECT r.run_id, r.map_hash, a.name, r.turns, r.health, r.submitted_at"
+               " FROM runs r JOIN accounts a ON a.id = r.account_id")
+
+
+def _iso(t: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
+
+
+def _map_row(row: tuple, hub: Hub) -> dict:
+    (hash_, cid, version, title, author, publisher, published, window_ends, par_turns, par_health, par_exact,
+     levels, win_rate, estimate_runs, runs, best_turns, best_health) = row
+    out = {"id": cid, "hash": hash_, "version": version, "title": title, "author": author, "publisher": publisher,
+           "published_at": _iso(published), "window_ends": _iso(window_ends),
+           "competition": hub.now() < window_ends, "levels": levels,
+           "par": {"turns": par_turns, "health": par_health, "health_exact": bool(par_exact)},
+           "runs": runs, "best": None if best_turns is None else {"turns": best_turns, "health": best_health},
+           "difficulty": None if win_rate is None else {"win_rate": win_rate, "runs": estimate_runs,
+                                                          "policy": "greedy"}}
+    if hub.settings.play_url:
+        out["play_url"] = hub.settings.play_url.format(hash=hash_, id=cid)
+    return out
+
+
+def _run_row(row: tuple, rank: int) -> dict:
+    run_id, _, player, turns, health, at = row[:6]
+    return {"rank": rank, "player": player, "turns": turns, "health": health, "submitted_at": _iso(at), "run_id": run_id}

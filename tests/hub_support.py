@@ -1,0 +1,117 @@
+"""The hub's test kit: a real hub on loopback (uvicorn in a thread), raw HTTP calls, small maps.
+
+Maps are variants of the fixed three-level fixture (a fast solve: par 11 turns); a
+different id, title or seed makes a different map. ``solution`` is the solver's own
+winning replay and ``slower(text, k)`` a different, slower run of the same map (``k``
+turns ended at the start), so leaderboards can be filled with distinct verified runs.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import urllib.error
+import urllib.request
+from contextlib import contextmanager
+from functools import cache
+from typing import Any, Iterator
+
+import uvicorn
+from helpers import FIXTURE
+
+from cardrogue.engine.analysis.solver import solve_campaign
+from cardrogue.engine.format.loader import load_campaign_text
+from cardrogue.engine.records.replay import Recorder
+from cardrogue.hub.app import Limits, create_app
+from cardrogue.hub.db import Database
+from cardrogue.hub.ratelimit import Rate
+from cardrogue.hub.service import Settings
+
+FAST = Settings(solve_states=50_000, solve_seconds=10.0, estimate_runs=10, workers=2)
+# Tests that are not about rate limits must not meet them.
+UNLIMITED = Limits(register=Rate(100_000, 6e6), publish=Rate(100_000, 6e6), submit=Rate(100_000, 6e6))
+
+
+@contextmanager
+def running_hub(db_url: str, settings: Settings = FAST, limits: Limits | None = None) -> Iterator[Any]:
+    """A hub serving on 127.0.0.1 at a free port; yields the app (``app.base`` is its URL)."""
+    db = Database(db_url)
+    app = create_app(db, settings, limits or UNLIMITED)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="off",
+                                           timeout_graceful_shutdown=5))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the hub did not start")
+        time.sleep(0.01)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    app.base = f"http://127.0.0.1:{port}"
+    try:
+        yield app
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+        db.close()
+
+
+def call(base: str, method: str, path: str, body: Any = None, token: str | None = None,
+         raw: bytes | None = None, headers: dict | None = None) -> tuple[int, Any, dict]:
+    """One request; (status, parsed JSON body or text, headers). Never raises on an HTTP status."""
+    data = raw if raw is not None else (None if body is None else json.dumps(body).encode("utf-8"))
+    request = urllib.request.Request(base + path, data=data, method=method, headers=dict(headers or {}))
+    if data is not None and "Content-Type" not in request.headers:
+        request.add_header("Content-Type", "application/json")
+    if token is not None:
+        request.add_header("Authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            status, text, got = response.status, response.read().decode("utf-8"), dict(response.headers)
+    except urllib.error.HTTPError as exc:
+        status, text, got = exc.code, exc.read().decode("utf-8"), dict(exc.headers)
+    try:
+        return status, json.loads(text), got
+    except ValueError:
+        return status, text, got
+
+
+def register(base: str, name: str) -> str:
+    status, body, _ = call(base, "POST", "/api/accounts", {"name": name})
+    assert status == 201, body
+    return body["token"]
+
+
+@cache
+def map_text(campaign_id: str = "needle", title: str = "The Needle", seed: int | None = None) -> str:
+    doc = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    doc.update(id=campaign_id, title=title)
+    if seed is not None:
+        doc["seed"] = seed
+    return json.dumps(doc, indent=2)
+
+
+def campaign_of(text: str):
+    return load_campaign_text(text).campaign
+
+
+@cache
+def solution_actions(text: str) -> tuple[str, ...]:
+    return solve_campaign(campaign_of(text), per_level=False).actions
+
+
+def replay_of(text: str, actions, player: str = "") -> str:
+    recorder = Recorder(campaign_of(text), player=player)
+    for action in actions:
+        recorder.play(action)
+    return recorder.text()
+
+
+def solution(text: str, player: str = "") -> str:
+    return replay_of(text, solution_actions(text), player)
+
+
+def slower(text: str, k: int, player: str = "") -> str:
+    """A winning run ``k`` turns slower than par: ``k`` turns ended before the first move."""
+    return replay_of(text, ("end",) * k + solution_actions(text), player)

@@ -1,0 +1,80 @@
+"""Drafts (issue 12): a campaign with errors is a model the editor holds and saves, and one the
+engine, the player, the solver and the verifier refuse with its first errors (exit 1)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from cardrogue.editor import edits
+from cardrogue.engine.analysis.montecarlo import solve_random
+from cardrogue.engine.format.loader import load_campaign, load_campaign_text
+
+CLI = [sys.executable, "-m", "cardrogue.cli.main"]
+CORPUS = Path(__file__).parent / "corpus"
+TINY = CORPUS / "valid" / "tiny.json"
+
+
+@pytest.fixture
+def draft(tmp_path: Path) -> Path:
+    """tiny.json with two rule errors: no exit (CR220) and an unknown card (CR201)."""
+    data = json.loads(TINY.read_text(encoding="utf-8"))
+    del data["levels"][1]["cells"][1]["exit"]
+    data["levels"][0]["cells"][1]["card"] = "gobln"
+    path = tmp_path / "draft.json"
+    path.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("command", [["play", "{c}", "--seed", "1"], ["run", "{c}", "end"], ["solve", "{c}"],
+                                     ["solve", "{c}", "--random", "4"], ["scores", "{c}"]])
+def test_commands_refuse_a_draft_with_its_first_errors(draft: Path, tmp_path: Path, command: list[str]) -> None:
+    args = [a.format(c=draft) for a in command]
+    done = subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=120,
+                          env={"CARDROGUE_SCORES_DB": str(tmp_path / "scores.db"), "PATH": "/usr/bin:/bin"})
+    assert done.returncode == 1, (done.stdout, done.stderr)
+    assert "Traceback" not in done.stderr
+    assert "not a usable campaign (2 error(s))" in done.stderr
+    assert "CR201: unknown card 'gobln'; did you mean 'goblin'?" in done.stderr
+    assert "CR220: the campaign has no exit" in done.stderr
+
+
+def test_verify_refuses_a_replay_of_a_draft(draft: Path, tmp_path: Path) -> None:
+    replay = tmp_path / "any.replay.json"
+    replay.write_text("{}", encoding="utf-8")
+    done = subprocess.run([*CLI, "verify", str(replay), "--campaign", str(draft)], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "CR220: the campaign has no exit" in done.stderr
+
+
+def test_a_file_that_is_not_json_is_still_unusable_input(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{", encoding="utf-8")
+    done = subprocess.run([*CLI, "solve", str(bad)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "CR001" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_loader_gives_the_draft_and_every_error(draft: Path) -> None:
+    result = load_campaign(draft)
+    assert result.campaign is None
+    assert [d.code for d in result.errors] == ["CR201", "CR220"]
+    assert result.draft.levels[0].cells[1].card == "gobln"  # kept as written, to be fixed in the editor
+
+
+def test_solve_random_with_two_workers_on_a_campaign_edited_in_memory() -> None:
+    """Workers get the canonical form of the campaign they are handed, not a stale copy of the
+    file: an edit that changes the game (here a stronger goblin) changes their runs."""
+    campaign = load_campaign(TINY).campaign
+    edited = edits.set_card(campaign, "goblin", edits.card_entry(campaign, "goblin", {"attack": 9, "health": 9}))
+    edited = replace(edited, title="Tiny, edited")
+    assert edited.content_hash != campaign.content_hash
+    report = solve_random(edited, 8, workers=2, seed=3)
+    assert report.runs == 8
+    assert report == solve_random(edited, 8, workers=1, seed=3)
+    assert report != solve_random(campaign, 8, workers=1, seed=3)

@@ -1,0 +1,133 @@
+"""docs/authoring.md's editor tutorial, walked key by key: the problems and the par it documents."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from textual.widgets import Input, Select
+
+from cardrogue.editor.app import EditorApp
+from cardrogue.editor.files import new_document
+from cardrogue.editor.widgets.dialogs import FormScreen
+from cardrogue.editor.widgets.palette import Palette
+from cardrogue.cli.main import main
+from editor_support import settle
+from helpers import run_async
+
+AUTHORING = Path(__file__).resolve().parents[1] / "docs" / "authoring.md"
+
+
+def tutorial_steps() -> dict[int, str]:
+    """The tutorial's numbered steps, by number."""
+    text = AUTHORING.read_text(encoding="utf-8")
+    section = text[text.index("## Tutorial: a first challenge map in the editor"):text.index("## The same map by hand")]
+    parts = re.split(r"^(\d+)\. ", section, flags=re.M)
+    return {int(parts[i]): " ".join(parts[i + 1].split()) for i in range(1, len(parts), 2)}
+
+
+def codes(app: EditorApp) -> set[str]:
+    return {d.code for d in app.diagnostics}
+
+
+def documented(step: str) -> set[str]:
+    return set(re.findall(r"CR\d{3}", step))
+
+
+async def press_at(pilot, app: EditorApp, x: int, y: int, *keys: str) -> None:
+    """Walk the map's cursor to (x, y) with the arrows, then press ``keys``."""
+    cx, cy = app.canvas.cursor
+    moves = ["right" if x > cx else "left"] * abs(x - cx) + ["down" if y > cy else "up"] * abs(y - cy)
+    await pilot.press(*moves, *keys)
+
+
+@run_async
+async def test_the_editor_tutorial_works_as_written(tmp_path) -> None:
+    steps = tutorial_steps()
+    assert sorted(steps) == list(range(1, 9))
+    path = tmp_path / "goblin-toll.json"
+    app = EditorApp(new_document(path), recovery_dir=tmp_path / "recovery", autosave_seconds=3600,
+                    cursor_blink=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        # 1. The blank map: three chokepoint notes.
+        level = app.campaign.levels[0]
+        assert (level.width, level.height, level.cell_at(0, 1).card, level.cell_at(4, 1).exit) == (5, 3, "starting-tile", True)
+        assert codes(app) == documented(steps[1]) == {"CR307"}
+        assert sum(d.code == "CR307" for d in app.diagnostics) == 3 and "three notes" in steps[1]
+
+        # 2. Name it.
+        await pilot.press("ctrl+e")
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        form.query_one("#form-title", Input).value = "The Goblin Toll"
+        form.query_one("#form-kind", Select).value = "challenge"
+        form.query_one("#form-seed", Input).value = "7"
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert (app.campaign.title, app.campaign.kind, app.campaign.seed) == ("The Goblin Toll", "challenge", 7)
+
+        # 3. The goblin on the third corridor card.
+        await pilot.press("ctrl+f", *"goblin", "enter")
+        assert app.query_one(Palette).brush == "goblin"
+        await pilot.press("ctrl+g")
+        await press_at(pilot, app, 3, 1, "enter")
+        goblin = app.campaign.levels[0].cell_at(3, 1)
+        assert (goblin.card, goblin.paths, goblin.face_up) == ("goblin", "EW", False)
+        await settle(app, pilot)
+        assert codes(app) == {"CR307"}
+
+        # 4. Scripted rolls, from the keyboard.
+        await pilot.press("ctrl+r")
+        assert app.focused is not None and app.focused.id == "inspector-rolls"
+        await pilot.press(*"2 5", "enter")
+        assert app.campaign.levels[0].cell_at(3, 1).rolls == (2, 5)
+
+        # 5. The lower road, painted from the starting tile; the trap; face up; joined to the exit.
+        await pilot.press("ctrl+f", *"pathing-tile", "enter", "ctrl+g")
+        assert app.query_one(Palette).brush == "pathing-tile"
+        await press_at(pilot, app, 0, 1)
+        for x in range(5):
+            await press_at(pilot, app, x, 2, "enter")
+        level = app.campaign.levels[0]
+        assert [level.cell_at(x, 2).paths for x in range(5)] == ["NE", "EW", "EW", "EW", "W"]
+        assert [level.cell_at(x, 1).paths for x in range(5)] == ["ES", "EW", "EW", "EW", "W"]
+        await pilot.press("ctrl+f", *"spike-trap", "enter", "ctrl+g")
+        await press_at(pilot, app, 2, 2, "enter")
+        await press_at(pilot, app, 0, 2)
+        await pilot.press(*["shift+right"] * 4, "f", "escape")
+        level = app.campaign.levels[0]
+        assert level.cell_at(2, 2).card == "spike-trap"
+        assert all(level.cell_at(x, 2).face_up for x in range(5))
+        await settle(app, pilot)
+        assert codes(app) == {"CR307"}  # a dead end: the corridor is still the only way
+        await press_at(pilot, app, 4, 1, "s")
+        await press_at(pilot, app, 4, 2, "n")
+        await settle(app, pilot)
+        assert codes(app) == set() and "notes disappear" in steps[5]
+
+        # 6. Wall the exit's west edge, then its south edge; undo both.
+        await press_at(pilot, app, 4, 1, "w")
+        await settle(app, pilot)
+        assert codes(app) == {"CR307"}
+        await pilot.press("s")
+        await settle(app, pilot)
+        assert codes(app) == documented(steps[6]) - {"CR307"} == {"CR301", "CR311", "CR223"}
+        assert app.canvas.markers[(4, 1)].name == "ERROR"
+        await pilot.press("ctrl+z", "ctrl+z")
+        await settle(app, pilot)
+        assert codes(app) == set()
+
+        # 7. The par.
+        await pilot.press("f6")
+        await settle(app, pilot)
+        result = app.solving.solution.result
+        turns, health = map(int, re.search(r"par \*\*(\d+) turns, (\d+) health left\*\*", steps[7]).groups())
+        assert (result.verdict, result.turns, result.health) == ("solved", turns, health) == ("solved", 4, 10)
+        await pilot.press("escape")
+
+        # 8. Save; the strict check passes.
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert path.exists() and not app.doc.dirty
+    assert "check --strict" in steps[8] and main(["check", "--strict", str(path)]) == 0

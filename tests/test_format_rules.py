@@ -1,0 +1,124 @@
+"""One home for each rule of the format (issue 12): every semantic check (CR2xx) is one function
+in ``engine/format/checks/``, which the loader and the editor's edits both call, so a rule has
+one code and one message wherever it is broken."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from cardrogue.editor import edits
+from cardrogue.engine.format.checks import RuleError
+from cardrogue.engine.format.loader import load_campaign_text
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = [p for folder in ("engine", "cli", "editor") for p in sorted((ROOT / folder).rglob("*.py"))]
+CHECKS = ROOT / "engine" / "format" / "checks"
+TINY = json.loads((ROOT / "tests" / "corpus" / "valid" / "tiny.json").read_text(encoding="utf-8"))
+SEMANTIC_CODE = re.compile(r"CR2\d\d")
+
+
+def _template(node: ast.expr) -> str | None:
+    """A message as written: a string, or an f-string with ``{}`` for each value."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values)
+    return None
+
+
+def _string_parts(tree: ast.AST) -> set[str]:
+    """Every literal piece of text in a module, f-strings split at their values."""
+    parts = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            parts.add(node.value)
+    return parts
+
+
+def _code_sites() -> dict[tuple[str, str], list[str]]:
+    """(code, message template) -> where it is written, for every CR2xx code in the package."""
+    sites: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for path in PACKAGE:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and SEMANTIC_CODE.fullmatch(node.value):
+                sites[(node.value, "")].append(f"{path.relative_to(ROOT)}:{node.lineno}")
+            if isinstance(node, ast.Call) and len(node.args) >= 2:
+                code = node.args[0]
+                if isinstance(code, ast.Constant) and isinstance(code.value, str) and SEMANTIC_CODE.fullmatch(code.value):
+                    message = _template(node.args[1])
+                    sites[(code.value, message or "?")].append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    return sites
+
+
+def test_every_semantic_code_is_written_only_in_the_checks() -> None:
+    sites = _code_sites()
+    assert sites, "no CR2xx code found: the scan is broken"
+    outside = [where for places in sites.values() for where in places
+               if not where.startswith(str(CHECKS.relative_to(ROOT)))]
+    assert outside == [], f"a CR2xx code outside engine/format/checks: {outside}"
+
+
+def test_no_semantic_message_is_defined_twice() -> None:
+    messages = {key: places for key, places in _code_sites().items() if key[1]}
+    twice = {key: places for key, places in messages.items() if len(places) > 1}
+    assert twice == {}, f"a CR2xx message written in more than one place: {twice}"
+    # Nor copied without its code: no other module holds a piece of a rule's text.
+    pieces = {part.strip() for (_, message) in messages for part in message.split("{}") if len(part.strip()) >= 16}
+    assert len(pieces) > 20
+    for path in PACKAGE:
+        if CHECKS in path.parents:
+            continue
+        copied = pieces & {p.strip() for p in _string_parts(ast.parse(path.read_text(encoding="utf-8")))}
+        assert not copied, f"{path.relative_to(ROOT)} repeats the text of a rule: {sorted(copied)}"
+
+
+def test_the_scan_finds_a_copied_message(tmp_path: Path) -> None:
+    """The test above can fail: a module repeating a rule's text is caught."""
+    messages = {key for key in _code_sites() if key[1]}
+    piece = next(part for (code, message) in messages if code == "CR216"
+                 for part in message.split("{}") if len(part.strip()) >= 16).strip()
+    copy = ast.parse(f"raise ValueError(f'new card {{x}}{piece}')")
+    assert piece in {p.strip() for p in _string_parts(copy)}
+
+
+def _loaded(change) -> list:
+    data = json.loads(json.dumps(TINY))
+    change(data)
+    return [(d.code, d.message) for d in load_campaign_text(json.dumps(data), "t.json").diagnostics]
+
+
+def _refused(edit) -> tuple[str, str]:
+    campaign = load_campaign_text(json.dumps(TINY), "t.json").campaign
+    with pytest.raises(RuleError) as caught:
+        edit(campaign)
+    return caught.value.diagnostic.code, caught.value.diagnostic.message
+
+
+@pytest.mark.parametrize("name", ["new enemy", "ability", "kind change", "potions", "hero", "goal", "stock"])
+def test_loader_and_edit_report_a_rule_alike(name: str) -> None:
+    cases = {
+        "new enemy": (lambda d: d.setdefault("cards", {}).update({"rat": {"name": "Rat", "kind": "enemy"}}),
+                      lambda c: edits.card_entry(c, "rat", {"name": "Rat", "kind": "enemy"})),
+        "ability": (lambda d: d.setdefault("cards", {}).update({"goblin": {"abilities": ["FLIES AWAY"]}}),
+                    lambda c: edits.card_entry(c, "goblin", {"abilities": ["FLIES AWAY"]})),
+        "kind change": (lambda d: d.setdefault("cards", {}).update({"goblin": {"kind": "weapon"}}),
+                        lambda c: edits.card_entry(c, "goblin", {"kind": "weapon"})),
+        "potions": (lambda d: d.update(potions={"red": "healing", "blue": "healing"}),
+                    lambda c: edits.set_potions(c, {"red": "healing", "blue": "healing"})),
+        "hero": (lambda d: d["hero"].update(character="goblin"),
+                 lambda c: edits.set_hero_checked(c, "goblin", (), ())),
+        "goal": (lambda d: d["levels"][0].update(goals=[{"slay": "dagger"}]),
+                 lambda c: edits.add_goal(c, 0, "slay", "dagger")),
+        "stock": (lambda d: d["levels"][1]["cells"].append({"at": [1, 1], "card": "shop", "paths": "N",
+                                                             "face": "down", "stock": ["goblin"]}),
+                  lambda c: edits.set_cell_items(edits.place_card(c, 1, 1, 1, "shop"), 1, 1, 1, ["goblin"])),
+    }
+    change, edit = cases[name]
+    assert _refused(edit) in _loaded(change)

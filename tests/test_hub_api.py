@@ -1,0 +1,180 @@
+"""The hub's API on a real server over loopback, on SQLite and on PostgreSQL (issue 15, points 1-5)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import replace
+
+import pytest
+from hub_support import FAST, call, campaign_of, map_text, register, running_hub, slower, solution
+
+from cardrogue.engine.format.loader import load_campaign_text
+from cardrogue.engine.records.replay import verify_replay
+from cardrogue.hub.db import MIGRATIONS, Database
+
+
+@pytest.fixture
+def hub(hub_db: str):
+    with running_hub(hub_db) as app:
+        yield app
+
+
+def publish(base: str, token: str, text: str, **extra) -> tuple[int, dict]:
+    status, body, _ = call(base, "POST", "/api/maps", {"campaign": text, **extra}, token=token)
+    return status, body
+
+
+def test_migrations_are_versioned_and_applied_once(hub_db: str) -> None:
+    first = Database(hub_db)
+    assert first.schema_version() == MIGRATIONS[-1][0]
+    second = Database(hub_db)  # a second process opening the same database applies nothing
+    assert second.migrate() == []
+    with second.transaction() as tx:
+        assert [row[0] for row in tx.all("SELECT version FROM schema_migrations")] == [v for v, _, _ in MIGRATIONS]
+    first.close()
+    second.close()
+
+
+def test_register_gives_a_token_stored_only_as_its_hash(hub, hub_db: str) -> None:
+    token = register(hub.base, "alice")
+    assert call(hub.base, "GET", "/api/me", token=token)[1] == {"name": "alice"}
+    with hub.state.hub.db.transaction() as tx:
+        (stored,) = tx.one("SELECT token_hash FROM accounts WHERE name = 'alice'")
+    assert stored == hashlib.sha256(token.encode()).hexdigest() and token not in stored
+
+
+@pytest.mark.parametrize("name", ["alice", "ALICE", "Alice"])
+def test_a_name_is_taken_whatever_its_case(hub, name: str) -> None:
+    register(hub.base, "alice")
+    status, body, _ = call(hub.base, "POST", "/api/accounts", {"name": name})
+    assert status == 409 and "taken" in body["error"]
+
+
+def test_publish_runs_the_clear_check_and_stores_the_servers_par(hub) -> None:
+    token = register(hub.base, "alice")
+    doc = json.loads(map_text())
+    doc["par"] = {"turns": 2, "health": 10}  # a client's claim: never trusted
+    status, body = publish(hub.base, token, json.dumps(doc))
+    assert status == 201, body
+    assert body["par"] == {"turns": 11, "health": 8, "health_exact": True}
+    assert body["publisher"] == "alice" and body["version"] == 1 and body["created"]
+    assert body["hash"] == campaign_of(map_text()).content_hash
+    assert 0 <= body["difficulty"]["win_rate"] <= 1 and body["difficulty"]["runs"] == FAST.estimate_runs
+    status, pulled, _ = call(hub.base, "GET", f"/api/maps/{body['hash']}/file")
+    stored = load_campaign_text(json.dumps(pulled)).campaign
+    assert stored.content_hash == body["hash"] and stored.par.turns == 11  # the file carries the server's par
+    again = publish(hub.base, token, map_text())
+    assert again[0] == 200 and not again[1]["created"] and again[1]["version"] == 1
+
+
+def test_publish_refuses_errors_with_the_diagnostics(hub) -> None:
+    token = register(hub.base, "alice")
+    doc = json.loads(map_text())
+    doc["levels"][0]["cells"][0]["card"] = "no-such-card"
+    status, body = publish(hub.base, token, json.dumps(doc))
+    assert status == 422 and body["diagnostics"] and body["diagnostics"][0]["severity"] == "error"
+    assert call(hub.base, "GET", "/api/maps")[1]["maps"] == []
+
+
+def test_publish_refuses_a_map_without_a_proven_par(hub) -> None:
+    token = register(hub.base, "alice")
+    doc = json.loads(map_text())
+    level = doc["levels"][0]
+    level["cells"] = [c for c in level["cells"] if c["card"] != "descending-ladder"]  # no way on
+    status, body = publish(hub.base, token, json.dumps(doc))
+    assert status == 422, body
+    assert call(hub.base, "GET", "/api/maps")[1]["maps"] == []
+
+
+def test_versions_belong_to_the_first_publisher(hub) -> None:
+    alice, bob = register(hub.base, "alice"), register(hub.base, "bob")
+    first = publish(hub.base, alice, map_text())[1]
+    status, body = publish(hub.base, bob, map_text(title="The Needle, stolen"))
+    assert status == 403 and "alice" in body["error"]
+    status, second = publish(hub.base, alice, map_text(title="The Needle, revised"))
+    assert status == 201 and second["version"] == 2 and second["hash"] != first["hash"]
+    detail = call(hub.base, "GET", "/api/maps/needle")[1]
+    assert detail["hash"] == second["hash"] and [v["version"] for v in detail["versions"]] == [2, 1]
+    assert detail["levels_detail"][0]["story"].startswith("The ground gave way")
+    # the old version stays downloadable by its hash
+    assert call(hub.base, "GET", f"/api/maps/{first['hash']}/file")[0] == 200
+
+
+def test_list_and_search(hub) -> None:
+    alice = register(hub.base, "alice")
+    publish(hub.base, alice, map_text())
+    publish(hub.base, alice, map_text("crypt", "Crypt of 100% Sorrow"))
+    maps = call(hub.base, "GET", "/api/maps")[1]["maps"]
+    assert {m["id"] for m in maps} == {"needle", "crypt"}
+    assert [m["id"] for m in call(hub.base, "GET", "/api/maps?q=SORROW")[1]["maps"]] == ["crypt"]
+    assert [m["id"] for m in call(hub.base, "GET", "/api/maps?q=100%25")[1]["maps"]] == ["crypt"]
+    assert call(hub.base, "GET", "/api/maps?q=_")[1]["maps"] == []  # LIKE wildcards are searched as text
+    assert len(call(hub.base, "GET", "/api/maps?q=alice")[1]["maps"]) == 2
+    assert len(call(hub.base, "GET", "/api/maps?limit=1")[1]["maps"]) == 1
+
+
+def test_submit_ranks_turns_then_health_and_credits_the_token_owner(hub) -> None:
+    alice, bob, carol = (register(hub.base, n) for n in ("alice", "bob", "carol"))
+    text = map_text()
+    published = publish(hub.base, alice, text, window_days=0)[1]
+    status, slow = call(hub.base, "POST", "/api/maps/needle/runs", raw=slower(text, 2, player="mallory").encode(), token=bob)[:2]
+    assert status == 201 and slow["player"] == "bob" and slow["turns"] == 13 and slow["rank"] == 1
+    status, best = call(hub.base, "POST", f"/api/maps/{published['hash']}/runs", raw=solution(text).encode(), token=carol)[:2]
+    assert status == 201 and best["rank"] == 1 and best["turns"] == 11
+    board = call(hub.base, "GET", "/api/maps/needle/leaderboard")[1]
+    assert [(r["rank"], r["player"], r["turns"]) for r in board["runs"]] == [(1, "carol", 11), (2, "bob", 13)]
+    listed = call(hub.base, "GET", "/api/maps")[1]["maps"][0]
+    assert listed["runs"] == 2 and listed["best"] == {"turns": 11, "health": best["health"]}
+
+
+def test_one_run_is_one_row_whoever_claims_it(hub) -> None:
+    alice, bob = register(hub.base, "alice"), register(hub.base, "bob")
+    text = map_text()
+    publish(hub.base, alice, text, window_days=0)
+    replay = solution(text, player="alice")
+    assert call(hub.base, "POST", "/api/maps/needle/runs", raw=replay.encode(), token=alice)[0] == 201
+    again = call(hub.base, "POST", "/api/maps/needle/runs", raw=replay.encode(), token=alice)
+    assert again[0] == 200 and not again[1]["created"] and again[1]["rank"] == 1  # a retry: the same row
+    renamed = replay.replace('"player": "alice"', '"player": "bob"')
+    status, body, _ = call(hub.base, "POST", "/api/maps/needle/runs", raw=renamed.encode(), token=bob)
+    assert status == 409 and "alice" in body["error"]
+    assert len(call(hub.base, "GET", "/api/maps/needle/leaderboard")[1]["runs"]) == 1
+
+
+def test_the_competition_window_hides_the_actions_until_it_ends(hub_db: str) -> None:
+    now = [1_900_000_000.0]
+    settings = replace(FAST, clock=lambda: now[0])
+    with running_hub(hub_db, settings) as hub:
+        alice, bob = register(hub.base, "alice"), register(hub.base, "bob")
+        text = map_text()
+        published = publish(hub.base, alice, text)[1]  # the default window: 7 days
+        assert published["competition"] and published["window_ends"] == "2030-03-24T17:46:40Z"
+        run = call(hub.base, "POST", "/api/maps/needle/runs", raw=solution(text).encode(), token=bob)[1]
+        board = call(hub.base, "GET", "/api/maps/needle/leaderboard")[1]
+        assert board["runs"][0]["turns"] == 11 and "replay" not in board["runs"][0]
+        path = f"/api/maps/{published['hash']}/runs/{run['run_id']}/replay"
+        status, body, _ = call(hub.base, "GET", path)
+        assert status == 403 and "2030-03-24" in body["error"]
+        now[0] += 7 * 86_400
+        board = call(hub.base, "GET", "/api/maps/needle/leaderboard")[1]
+        assert board["runs"][0]["replay"] == path
+        status, replay, _ = call(hub.base, "GET", path)
+        assert status == 200
+        assert verify_replay(json.dumps(replay), campaign_of(text)).ok
+
+
+def test_window_days_is_checked(hub) -> None:
+    alice = register(hub.base, "alice")
+    for bad in (-1, 366, 1.5, "7", True):
+        status, body = publish(hub.base, alice, map_text(), window_days=bad)
+        assert status == 422 and body["field"] == "window_days", bad
+
+
+def test_a_version_on_another_hub_process_sees_the_same_data(hub_db: str) -> None:
+    """Two stateless API processes on one database (docs/hub.md): what one stores the other serves."""
+    with running_hub(hub_db) as one, running_hub(hub_db) as two:
+        alice = register(one.base, "alice")
+        publish(two.base, alice, map_text(), window_days=0)
+        assert call(two.base, "POST", "/api/maps/needle/runs", raw=solution(map_text()).encode(), token=alice)[0] == 201
+        assert call(one.base, "GET", "/api/maps/needle/leaderboard")[1]["runs"][0]["player"] == "alice"

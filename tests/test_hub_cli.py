@@ -1,0 +1,152 @@
+"""`cardrogue hub serve|register|publish|list|pull|submit|leaderboard` (issue 15, points 1, 2, 4, 6)."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import stat
+import subprocess
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from hub_support import FAST, call, map_text, running_hub, slower, solution
+
+from cardrogue.cli.main import main
+from cardrogue.hub.config import config_path, load_config
+
+
+def cardrogue(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def hub(tmp_path: Path):
+    with running_hub(str(tmp_path / "hub.sqlite3")) as app:
+        yield app
+
+
+def test_the_config_lives_in_the_test_config_dir_and_is_private(hub, capsys, _private_config_dir: Path) -> None:
+    assert config_path() == _private_config_dir / "hub.json" and not config_path().exists()
+    code, out, _ = cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)
+    assert code == 0 and "registered alice" in out
+    config = load_config()
+    assert config.hub == hub.base and config.name == "alice" and config.token
+    assert stat.S_IMODE(config_path().stat().st_mode) == 0o600
+    assert config.token not in out  # the token is never printed
+    code, _, err = cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)
+    assert code == 1 and "taken" in err
+    assert load_config() == config  # a refused registration leaves the saved account alone
+
+
+def test_a_whole_round_publish_list_submit_leaderboard_pull_verify(hub, capsys, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    text = map_text()
+    Path("needle.src.json").write_text(text)
+    Path("best.replay.json").write_text(solution(text))
+    Path("slow.replay.json").write_text(slower(text, 1))
+    assert cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)[0] == 0
+    code, out, _ = cardrogue(capsys, "hub", "publish", "needle.src.json", "--window-days", "0")
+    assert code == 0 and "published as needle version 1" in out and "par 11 turns" in out
+    code, out, _ = cardrogue(capsys, "hub", "list", "--format", "json")
+    (listed,) = json.loads(out)["maps"]
+    assert listed["id"] == "needle" and listed["par"]["turns"] == 11
+    code, out, _ = cardrogue(capsys, "hub", "submit", "slow.replay.json")
+    assert code == 0 and "#1" in out and "12 turns" in out
+    code, out, _ = cardrogue(capsys, "hub", "submit", "best.replay.json", "--map", "needle")
+    assert code == 0 and "#1" in out and "11 turns" in out
+    code, out, _ = cardrogue(capsys, "hub", "leaderboard", "needle")
+    assert code == 0 and out.index("11 turns") < out.index("12 turns")
+    code, out, _ = cardrogue(capsys, "hub", "pull", "needle")
+    assert code == 0 and Path("needle.json").exists()
+    assert cardrogue(capsys, "hub", "pull", "needle")[0] == 2  # no silent overwrite
+    code, out, _ = cardrogue(capsys, "hub", "pull", "needle", "--rank", "1", "-o", "top.replay.json")
+    assert code == 0
+    code, out, _ = cardrogue(capsys, "verify", "top.replay.json", "--campaign", "needle.json")
+    assert code == 0 and "verified: won in 11 turns" in out
+
+
+def test_refusals_print_the_reason_and_exit_1(hub, capsys, tmp_path: Path) -> None:
+    doc = json.loads(map_text())
+    doc["levels"][0]["cells"][0]["card"] = "no-such-card"
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps(doc, indent=2))
+    cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)
+    code, _, err = cardrogue(capsys, "hub", "publish", str(broken))
+    assert code == 1 and "does not pass the check" in err and f"{broken}:" in err
+    code, out, _ = cardrogue(capsys, "hub", "publish", str(broken), "--format", "json")
+    assert code == 1 and json.loads(out)["status"] == 422
+
+
+def test_no_account_no_hub_and_bad_files_exit_2(hub, capsys, tmp_path: Path) -> None:
+    replay = tmp_path / "r.json"
+    replay.write_text(solution(map_text()))
+    code, _, err = cardrogue(capsys, "hub", "submit", str(replay), "--hub", hub.base)
+    assert code == 2 and "register" in err
+    code, _, err = cardrogue(capsys, "hub", "list", "--hub", "http://127.0.0.1:9")
+    assert code == 2 and "cannot reach the hub" in err
+    cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)
+    code, _, err = cardrogue(capsys, "hub", "publish", str(tmp_path / "missing.json"))
+    assert code == 2 and "no such file" in err
+
+
+def test_the_token_is_only_sent_to_the_hub_that_issued_it(hub, capsys, tmp_path: Path) -> None:
+    with running_hub(str(tmp_path / "other.sqlite3")) as other:
+        cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)
+        path = tmp_path / "m.json"
+        path.write_text(map_text())
+        code, _, err = cardrogue(capsys, "hub", "publish", str(path), "--hub", other.base)
+        assert code == 2 and "no account" in err
+
+
+def test_the_competition_window_keeps_replays_hidden_from_pull(tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    with running_hub(str(tmp_path / "hub.sqlite3"), replace(FAST)) as hub:
+        cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)
+        Path("m.json").write_text(map_text())
+        Path("r.json").write_text(solution(map_text()))
+        assert cardrogue(capsys, "hub", "publish", "m.json")[0] == 0
+        assert cardrogue(capsys, "hub", "submit", "r.json")[0] == 0
+        code, _, err = cardrogue(capsys, "hub", "pull", "needle", "--rank", "1")
+        assert code == 1 and "competition" in err and not list(tmp_path.glob("*.replay.json"))
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_hub_serve_starts_a_server_on_each_backend(hub_db: str, tmp_path: Path) -> None:
+    port = _free_port()
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    server = subprocess.Popen([sys.executable, "-m", "cardrogue.cli.main", "hub", "serve", "--db", hub_db,
+                               "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+    try:
+        base, deadline = f"http://127.0.0.1:{port}", time.monotonic() + 60
+        while True:
+            try:
+                status, body, _ = call(base, "GET", "/api/maps")
+                break
+            except OSError:
+                assert server.poll() is None and time.monotonic() < deadline, server.stdout.read().decode()
+                time.sleep(0.1)
+        assert status == 200 and body == {"maps": []}
+    finally:
+        server.terminate()
+        out = server.communicate(timeout=30)[0].decode()
+    assert "serving http://127.0.0.1" in out and "Traceback" not in out
+
+
+def test_hub_serve_refuses_a_database_it_cannot_open(tmp_path: Path, capsys) -> None:
+    bad = tmp_path / "not-a-db.sqlite3"
+    bad.write_text("this is not SQLite " * 100)
+    code, _, err = cardrogue(capsys, "hub", "serve", "--db", str(bad))
+    assert code == 2 and str(bad) in err
+    code, _, err = cardrogue(capsys, "hub", "serve", "--db", "postgresql://nobody@127.0.0.1:9/none")
+    assert code == 2 and "cannot connect" in err

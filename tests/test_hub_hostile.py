@@ -1,0 +1,171 @@
+"""Bad input never reaches a 500 and stores nothing; rate limits; the last-resort handler
+(issue 15, point 8). Every case runs on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import logging
+from dataclasses import replace
+
+import pytest
+from hub_support import FAST, call, map_text, register, running_hub, slower, solution
+
+from cardrogue.hub.app import Limits
+from cardrogue.hub.ratelimit import Rate
+
+
+def _counts(app) -> tuple[int, ...]:
+    with app.state.hub.db.transaction() as tx:
+        return tuple(tx.one(f"SELECT COUNT(*) FROM {t}")[0] for t in ("accounts", "campaigns", "maps", "runs"))
+
+
+def _forged_replays(text: str) -> dict[str, str]:
+    good = json.loads(solution(text))
+    out = {}
+    doc = json.loads(json.dumps(good))
+    doc["result"]["turns"] = 3
+    out["a claimed score it does not reach"] = json.dumps(doc)
+    doc = json.loads(json.dumps(good))
+    doc["actions"][5] = "move W"
+    out["an edited action"] = json.dumps(doc)
+    doc = json.loads(json.dumps(good))
+    doc["actions"] = doc["actions"][:17]
+    doc["checkpoints"] = doc["checkpoints"][:1]
+    out["a run cut short"] = json.dumps(doc)
+    doc = json.loads(json.dumps(good))
+    doc["checkpoints"] = doc["checkpoints"][:-1]
+    out["a missing checkpoint"] = json.dumps(doc)
+    doc = json.loads(json.dumps(good))
+    doc["final"] = "0" * 16
+    out["a forged final state"] = json.dumps(doc)
+    doc = json.loads(json.dumps(good))
+    doc["dice"] = {"mode": "random", "seed": 1}
+    out["other dice"] = json.dumps(doc)
+    doc = json.loads(json.dumps(good))
+    doc["actions"] = ["end"] * 20_001
+    out["too many actions"] = json.dumps(doc)
+    doc = json.loads(json.dumps(good))
+    del doc["final"]
+    out["not a replay"] = json.dumps(doc)
+    out["a replay of another map"] = solution(map_text("other", "Another Map"))
+    return out
+
+
+def test_hostile_requests_get_a_4xx_with_a_reason_and_store_nothing(hub_db: str) -> None:
+    with running_hub(hub_db) as hub:
+        alice = register(hub.base, "alice")
+        text = map_text()
+        status, published, _ = call(hub.base, "POST", "/api/maps", {"campaign": text, "window_days": 0}, token=alice)
+        assert status == 201
+        before = _counts(hub)
+        runs = f"/api/maps/{published['hash']}/runs"
+        cases = {
+            "an oversized replay": ("POST", runs, dict(raw=b" " * (1024 * 1024 + 1), token=alice), 413),
+            "an oversized registration": ("POST", "/api/accounts", dict(raw=b"{" + b" " * 20_000 + b"}"), 413),
+            "malformed JSON (register)": ("POST", "/api/accounts", dict(raw=b'{"name": '), 400),
+            "malformed JSON (publish)": ("POST", "/api/maps", dict(raw=b'{"campaign": "x",}', token=alice), 400),
+            "malformed JSON (submit)": ("POST", runs, dict(raw=solution(text)[:-40].encode(), token=alice), 400),
+            "NaN in JSON": ("POST", "/api/accounts", dict(raw=b'{"name": NaN}'), 400),
+            "deep nesting": ("POST", "/api/accounts", dict(raw=b"[" * 5000 + b"]" * 5000), 400),
+            "not UTF-8": ("POST", "/api/accounts", dict(raw=b'{"name": "\xff"}'), 400),
+            "a JSON array": ("POST", "/api/maps", dict(body=[text], token=alice), 400),
+            "a campaign that is not text": ("POST", "/api/maps", dict(body={"campaign": 7}, token=alice), 400),
+            "a campaign that is not JSON": ("POST", "/api/maps", dict(body={"campaign": "{"}, token=alice), 422),
+            "no token (publish)": ("POST", "/api/maps", dict(body={"campaign": text}), 401),
+            "no token (submit)": ("POST", runs, dict(raw=solution(text).encode()), 401),
+            "a wrong token": ("POST", runs, dict(raw=solution(text).encode(), token="x" * 43), 401),
+            "a truncated token": ("POST", runs, dict(raw=solution(text).encode(), token=alice[:-1]), 401),
+            "not a bearer token": ("GET", "/api/me", dict(headers={"Authorization": f"Basic {alice}"}), 401),
+            "a duplicate name": ("POST", "/api/accounts", dict(body={"name": "alice"}), 409),
+            "a bad name": ("POST", "/api/accounts", dict(body={"name": "<b>al"}), 422),
+            "a name that is not text": ("POST", "/api/accounts", dict(body={"name": ["a"]}), 422),
+            "an unknown map": ("GET", "/api/maps/nowhere/leaderboard", {}, 404),
+            "an unknown hash": ("POST", "/api/maps/" + "0" * 64 + "/runs", dict(raw=solution(text).encode(), token=alice), 404),
+            "a bad run id": ("GET", runs + "/zzz/replay", {}, 404),
+            "a bad limit": ("GET", "/api/maps?limit=0", {}, 400),
+            "a huge offset": ("GET", "/api/maps?offset=99999999999", {}, 400),
+            "a long search": ("GET", "/api/maps?q=" + "a" * 201, {}, 400),
+            "a wrong method": ("DELETE", "/api/maps", {}, 405),
+            "no such route": ("GET", "/api/nothing", {}, 404),
+        }
+        for forged_name, replay in _forged_replays(text).items():
+            cases[f"forged: {forged_name}"] = ("POST", runs, dict(raw=replay.encode(), token=alice), 422)
+        for title in ("<script>alert(1)</script>", "[bold red]Winner[/]", "Red \x1b[31mtext", "Evil\u202etxt.exe",
+                      "Tom &amp; Jerry", "A\nB"):
+            doc = json.loads(text)
+            doc["title"] = title
+            cases[f"title {title!r}"] = ("POST", "/api/maps", dict(body={"campaign": json.dumps(doc)}, token=alice), 422)
+        doc = json.loads(text)
+        doc["levels"][1]["title"] = "[link=https://example.invalid]click[/link]"
+        cases["Rich markup in a level title"] = ("POST", "/api/maps", dict(body={"campaign": json.dumps(doc)}, token=alice), 422)
+        doc = json.loads(text)
+        doc["levels"][0]["story"] = "The lamp \x1b]0;owned\x07 flickers."
+        cases["a terminal escape in a story"] = ("POST", "/api/maps", dict(body={"campaign": json.dumps(doc)}, token=alice), 422)
+
+        for name, (method, path, kwargs, expected) in cases.items():
+            status, body, headers = call(hub.base, method, path, **kwargs)
+            assert status == expected, (name, status, body)
+            assert isinstance(body, dict) and body.get("error"), (name, body)
+            assert "Traceback" not in json.dumps(body), name
+        assert _counts(hub) == before
+        assert hub.state.internal_errors == 0
+
+
+def test_a_body_sent_in_chunks_is_cut_off_at_the_limit(tmp_path) -> None:
+    with running_hub(str(tmp_path / "hub.sqlite3")) as hub:
+        alice = register(hub.base, "alice")
+        host, port = hub.base.removeprefix("http://").split(":")
+        conn = http.client.HTTPConnection(host, int(port), timeout=30)
+        chunks = (b" " * 65536 for _ in range(40))  # 2.5 MiB, no Content-Length
+        conn.request("POST", "/api/maps/needle/runs", body=chunks, encode_chunked=True,
+                     headers={"Authorization": f"Bearer {alice}", "Content-Type": "application/json"})
+        response = conn.getresponse()
+        assert response.status == 413 and "larger than" in json.loads(response.read())["error"]
+        conn.close()
+
+
+def test_a_replay_that_takes_too_long_to_re_simulate_is_refused(tmp_path) -> None:
+    with running_hub(str(tmp_path / "hub.sqlite3"), replace(FAST, replay_seconds=1e-9)) as hub:
+        alice = register(hub.base, "alice")
+        call(hub.base, "POST", "/api/maps", {"campaign": map_text()}, token=alice)
+        status, body, _ = call(hub.base, "POST", "/api/maps/needle/runs", raw=solution(map_text()).encode(), token=alice)
+        assert status == 422 and "re-simulation stopped" in body["error"]
+
+
+def test_rate_limits_are_per_token_and_say_when_to_retry(tmp_path) -> None:
+    limits = Limits(register=Rate(3, 0.01), submit=Rate(2, 0.01))
+    with running_hub(str(tmp_path / "hub.sqlite3"), limits=limits) as hub:
+        alice, bob = register(hub.base, "alice"), register(hub.base, "bob")
+        call(hub.base, "POST", "/api/maps", {"campaign": map_text()}, token=alice)
+        replays = [slower(map_text(), k).encode() for k in range(4)]
+        assert [call(hub.base, "POST", "/api/maps/needle/runs", raw=r, token=alice)[0] for r in replays[:3]] == [201, 201, 429]
+        status, body, headers = call(hub.base, "POST", "/api/maps/needle/runs", raw=replays[3], token=alice)
+        assert status == 429 and "too many submit" in body["error"] and int(headers["retry-after"]) > 0
+        assert call(hub.base, "POST", "/api/maps/needle/runs", raw=replays[3], token=bob)[0] == 201  # bob has his own
+        register(hub.base, "carol")
+        assert call(hub.base, "POST", "/api/accounts", {"name": "dave"})[0] == 429
+
+
+def test_the_last_resort_turns_an_unexpected_error_into_a_logged_500(tmp_path, caplog) -> None:
+    with running_hub(str(tmp_path / "hub.sqlite3")) as hub:
+        def broken(*args):
+            raise RuntimeError("a bug, with a secret path /srv/x")
+
+        hub.state.hub.list_maps = broken
+        with caplog.at_level(logging.ERROR, logger="cardrogue.hub"):
+            status, body, headers = call(hub.base, "GET", "/api/maps")
+        assert status == 500 and body == {"error": "internal error"}
+        assert "content-security-policy" in {k.lower() for k in headers}
+        assert hub.state.internal_errors == 1
+        assert any("a bug" in (r.exc_text or "") or r.exc_info for r in caplog.records if r.name == "cardrogue.hub")
+
+
+@pytest.mark.parametrize("path", ["/", "/maps/needle", "/api/maps", "/api/maps/nowhere", "/hub.css"])
+def test_every_response_carries_the_security_headers(tmp_path, path: str) -> None:
+    with running_hub(str(tmp_path / "hub.sqlite3")) as hub:
+        _, _, headers = call(hub.base, "GET", path)
+        lowered = {k.lower(): v for k, v in headers.items()}
+        assert "script-src" not in lowered["content-security-policy"]
+        assert lowered["content-security-policy"].startswith("default-src 'none'")
+        assert lowered["x-content-type-options"] == "nosniff"

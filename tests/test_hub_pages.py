@@ -1,0 +1,98 @@
+"""The hub's HTML pages in a real headless Chromium (issue 15, point 7): every user string is
+shown as text, the stylesheet loads under the Content-Security-Policy, screenshots are checked."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from browser import pixels, render
+from hub_support import FAST, call, map_text, register, running_hub, slower, solution
+
+HOSTILE_STORY = ('The lamp flickers. <script>document.title="pwned"</script>'
+                 '<img src=x onerror="document.title=\'pwned\'"> </div><b>bold?</b> [bold red]not rich[/]')
+
+
+def _hostile_map() -> str:
+    doc = json.loads(map_text("lamp", "The Lamp & the \"Ledger\""))
+    doc["author"] = "O'Brien"
+    doc["levels"][0]["story"] = HOSTILE_STORY
+    doc["description"] = "<iframe src=\"/\"></iframe> a map"
+    return json.dumps(doc, indent=2)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory):
+    """A hub with two maps, runs on both, one competition still open."""
+    db = tmp_path_factory.mktemp("pages") / "hub.sqlite3"
+    with running_hub(str(db), replace(FAST, play_url="https://play.example.invalid/?map={hash}")) as hub:
+        alice, bob = register(hub.base, "alice"), register(hub.base, "bob")
+        lamp = call(hub.base, "POST", "/api/maps", {"campaign": _hostile_map(), "window_days": 0}, token=alice)[1]
+        needle = call(hub.base, "POST", "/api/maps", {"campaign": map_text()}, token=bob)[1]
+        call(hub.base, "POST", "/api/maps/lamp/runs", raw=solution(_hostile_map()).encode(), token=bob)
+        call(hub.base, "POST", "/api/maps/lamp/runs", raw=slower(_hostile_map(), 3).encode(), token=alice)
+        call(hub.base, "POST", "/api/maps/needle/runs", raw=solution(map_text()).encode(), token=alice)
+        hub.maps = {"lamp": lamp, "needle": needle}
+        yield hub
+
+
+def _looks_drawn(shot: Path) -> None:
+    """The page is drawn with the hub's stylesheet: its background colour, and text on it."""
+    width, height, rows = pixels(shot)
+    assert (width, height) == (900, 700)
+    assert rows[height - 5][0:3] == bytes((0xfd, 0xfc, 0xf8))  # body background from /hub.css
+    inked = sum(1 for row in rows[::4] for i in range(0, len(row), 12) if row[i] < 128)
+    assert inked > 200  # dark text, not a blank or error page
+
+
+def test_the_map_list_in_a_browser(site, tmp_path: Path) -> None:
+    page = render(site.base + "/", tmp_path, "list", size=(900, 700))
+    assert "The Lamp &amp; the \"Ledger\"" in page.dom and "The Needle" in page.dom
+    assert "O'Brien" in page.dom
+    assert "<title>Card Rogue community hub</title>" in page.dom
+    _looks_drawn(page.screenshot)
+
+
+def test_a_map_page_shows_prefaces_as_text_and_the_leaderboard(site, tmp_path: Path) -> None:
+    page = render(site.base + "/maps/lamp", tmp_path, "lamp", size=(900, 700))
+    dom = page.dom
+    assert "<title>The Lamp &amp; the \"Ledger\" — Card Rogue community hub</title>" in dom  # not "pwned"
+    assert "&lt;script&gt;document.title=\"pwned\"&lt;/script&gt;" in dom
+    assert "&lt;img src=x" in dom and "<img" not in dom and "<script" not in dom and "<iframe" not in dom
+    assert "[bold red]not rich[/]" in dom
+    assert "The Old Shop" in dom and "A shopkeeper" in dom  # level 2's title and preface
+    board = dom.split('id="leaderboard"', 1)[1]
+    assert board.index("bob") < board.index("alice")  # 11 turns before 14
+    assert "/runs/" in board and "replay" in board  # the window has ended: replays are linked
+    assert 'href="https://play.example.invalid/?map=' in dom  # the web player's link, when configured
+    _looks_drawn(page.screenshot)
+
+
+def test_during_the_competition_replays_are_hidden(site, tmp_path: Path) -> None:
+    page = render(site.base + "/maps/needle", tmp_path, "needle", size=(900, 700))
+    assert "Competition open until" in page.dom
+    board = page.dom.split('id="leaderboard"', 1)[1]
+    assert "alice" in board and "/runs/" not in board and "hidden" in board
+
+
+def test_no_play_link_unless_a_web_player_is_configured(tmp_path: Path) -> None:
+    with running_hub(str(tmp_path / "hub.sqlite3")) as hub:
+        token = register(hub.base, "alice")
+        call(hub.base, "POST", "/api/maps", {"campaign": map_text()}, token=token)
+        status, text, _ = call(hub.base, "GET", "/maps/needle")
+        assert status == 200 and "Play in the browser" not in text
+        assert "play_url" not in call(hub.base, "GET", "/api/maps/needle")[1]
+
+
+def test_a_missing_map_is_an_escaped_html_404(site, tmp_path: Path) -> None:
+    status, text, headers = call(site.base, "GET", "/maps/%3Cb%3Eno%22")
+    assert status == 404 and "&lt;b&gt;no&quot;" in text and "<b>no" not in text
+    assert headers["content-type"].startswith("text/html")
+
+
+def test_search_from_the_page(site, tmp_path: Path) -> None:
+    page = render(site.base + "/?q=needle", tmp_path, "search", size=(900, 700))
+    assert "The Needle" in page.dom and "Ledger" not in page.dom
+    assert 'value="needle"' in page.dom
