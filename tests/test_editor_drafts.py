@@ -11,7 +11,7 @@ import pytest
 from cardrogue.cli.main import main
 from cardrogue.editor.app import EditorApp, run_editor
 from cardrogue.editor import edits
-from cardrogue.editor.files import open_document, read_recovery, recover, recovery_path, write_recovery
+from cardrogue.editor.files import OpenError, open_document, read_recovery, recover, recovery_path, write_recovery
 from cardrogue.editor.widgets.dialogs import ConfirmScreen, FormScreen
 from cardrogue.editor.widgets.problems import ProblemsPanel
 from textual.widgets import Select
@@ -310,3 +310,17 @@ async def test_f5_and_save_count_the_errors_the_problems_panel_shows(tmp_path) -
         await pilot.press("ctrl+s")
         await settle(app, pilot)
         assert notes(app)[-1].startswith("Saved walled.json with 3 errors: it cannot be played or published")
+
+
+def test_a_grid_no_editor_could_draw_is_refused_with_its_cr106(tmp_path) -> None:
+    """A grid a little too wide (300, corpus 30) opens as a draft to be fixed; one of 100000 × 100000
+    places would hang any map view, so the loader builds no draft and the editor says why."""
+    data = json.loads(TINY.read_text(encoding="utf-8"))
+    data["levels"][0].update(width=100_000, height=1)
+    path = tmp_path / "vast.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert load_campaign(path).draft is None
+    with pytest.raises(OpenError) as refused:
+        open_document(path)
+    assert "CR106: width is 100000; the largest allowed is 256" in str(refused.value)
+    assert load_campaign(BROKEN / "30-grid-too-wide.json").draft.levels[0].width == 300
