@@ -57,6 +57,8 @@ async def test_every_corpus_file_with_the_campaign_shape_opens_with_its_problem(
             assert any(d.code == want for d in panel.diagnostics)
             if EXPECTED[name]["severity"] == "error":
                 assert any(f"{name} opens as a draft with" in n for n in notes(app)), name
+                assert "· a draft: fix the errors to play or publish it" in str(
+                    panel.query_one("#problems-summary").render())
             app.canvas.focus()
             await pilot.press("right", "down", "left", "up")  # the map of a draft draws and moves
 

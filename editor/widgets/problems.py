@@ -22,6 +22,10 @@ def location(diag: Diagnostic, level_titles: list[str]) -> str:
     return f"{name} ({diag.cell[0]}, {diag.cell[1]})" if diag.cell else name
 
 
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
 class ProblemsPanel(Vertical):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -39,8 +43,11 @@ class ProblemsPanel(Vertical):
         if not diagnostics:
             summary.update("Problems: [green]none[/]")
         else:
-            summary.update(f"Problems: {counts[Severity.ERROR]} errors, {counts[Severity.WARNING]} warnings, "
-                           f"{counts[Severity.INFO]} notes  [dim](enter: go to)[/]")
+            draft = (" [b red]· a draft: fix the errors to play or publish it[/]"
+                     if counts[Severity.ERROR] else "")
+            errors, warnings, notes = (_count(counts[s], word) for s, word in
+                                       ((Severity.ERROR, "error"), (Severity.WARNING, "warning"), (Severity.INFO, "note")))
+            summary.update(f"Problems: {errors}, {warnings}, {notes}{draft}  [dim](enter: go to)[/]")
         options = self.query_one("#problems-list", OptionList)
         options.set_options(
             Option(markup(f"{_ICON[d.severity]} $code $where: $message", code=d.code, where=location(d, level_titles),
