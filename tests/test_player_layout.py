@@ -104,3 +104,16 @@ async def test_a_big_terminal_shows_large_cards_and_a_wider_side(tmp_path):
         await pilot.pause()
         board = app.screen.query_one(BoardView)
         assert (board.cell_w, board.cell_h) == (CELL_W, CELL_H)
+
+
+@run_async
+async def test_the_key_bar_leaves_out_a_key_the_screen_disables(tmp_path, monkeypatch):
+    """The end screen's "h Submit to hub" shows only when a hub is configured (its check_action)."""
+    monkeypatch.setattr("cardrogue.hub.client.configured", lambda: None)
+    app = app_for(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "right", "a", "right", "full_stop", "right", "right")  # a won run
+        await pilot.pause()
+        bar = app.screen.query_one(KeyBar)
+        text = " ".join(line.plain for line in bar.lines(80))
+        assert "n New run" in text and "Submit to hub" not in text

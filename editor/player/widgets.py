@@ -13,6 +13,7 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 from textual import events
+from textual.actions import parse as parse_action
 from textual.binding import Binding
 from textual.content import Content
 from textual.geometry import Region, Size
@@ -436,22 +437,41 @@ class KeyBar(Widget):
 
     def __init__(self, bindings: list[Binding], **kw) -> None:
         super().__init__(**kw)
-        self._pieces = [self._piece(b) for b in bindings if b.show]
+        self._bindings = [b for b in bindings if b.show]
+
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, lambda _: self.refresh(layout=True))
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
+    def _pieces(self) -> list[Content]:
+        """One piece per key; the screen's ``check_action`` hides a key (False) or dims it (None)."""
+        pieces = []
+        for binding in self._bindings:
+            state = True
+            if self.is_mounted:
+                _, name, args = parse_action(binding.action)
+                state = self.screen.check_action(name, args)
+            if state is not False:
+                pieces.append(self._piece(binding, dim=state is None))
+        return pieces
 
     @staticmethod
-    def _piece(binding: Binding) -> Content:
+    def _piece(binding: Binding, dim: bool = False) -> Content:
         key = binding.key_display or binding.key
-        # Our own labels and action names: markup is safe here (no string from a file).
         # The arrows stand for four actions (one per direction): they are keys only.
         click = "" if binding.action.startswith("direction(") else f" @click=screen.{binding.action}"
-        return Content.assemble(Content.from_markup(f"[bold $footer-key-foreground{click}]$key[/]", key=key), " ",
-                                Content(binding.description))
+        # Our own labels and action names: markup is safe here (no string from a file).
+        piece = Content.assemble(Content.from_markup(f"[bold $footer-key-foreground{click}]$key[/]", key=key), " ",
+                                 Content(binding.description))
+        return piece.stylize("dim") if dim else piece
 
     def lines(self, width: int) -> list[Content]:
         """The pieces laid out greedily on lines of ``width`` cells (a piece is never split)."""
         lines: list[list[Content]] = [[]]
         used = 0
-        for piece in self._pieces:
+        for piece in self._pieces():
             need = piece.cell_length + (self.GAP if lines[-1] else 0)
             if lines[-1] and used + need > width:
                 lines.append([])

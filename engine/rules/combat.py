@@ -34,6 +34,11 @@ from .phases import COMBAT, DONE, SHOPPING
 from .tables import CLEARED
 
 BLOCKED, MISSED = 1, 2
+# The project's bound on "Repeat until an X is not rolled" (REROLL TWICE, ATTACK AGAIN): one combat
+# turn has at most this many attack rolls, so no mix of items makes an attack endless. The format
+# refuses a card that alone rerolls on every face (CR227). With the rulebook's cards (REROLL TWICE
+# on a 6, on one dagger or on the rogue's two) a chain this long has a chance below 1 in 10^13.
+MAX_ATTACK_ROLLS = 1000
 BASILISKS = ("basilisk-of-stone", "basilisk-of-venom")
 
 
@@ -105,22 +110,20 @@ class CombatRules:
     def _combat_actions(self) -> list[Action]:
         foes = self.adjacent_enemies()
         out = [ATTACK] if len(foes) == 1 else [ATTACK_TOWARD[dr] for dr, _ in foes]
-        if self._flee_faces(foes) is not None:
+        pickable = [(fr, e) for fr, e in foes if self._may_flee(e)]
+        if pickable:
             for dr, j in self.d.neighbours[self.pos]:
                 if self._may_enter(j):
                     if len(foes) == 1:
                         out.append(FLEE[dr])
                     else:
-                        out.extend(FLEE_FROM[dr][fr] for fr, _ in foes)
+                        out.extend(FLEE_FROM[dr][fr] for fr, _ in pickable)
         return out
 
-    def _flee_faces(self, foes) -> frozenset[int] | None:
-        """The faces that flee, or None when fleeing is impossible (CANNOT FLEE with no way out)."""
-        faces = self.stats.flee_faces()
-        if faces:
-            return faces
-        chasing = [e for _, e in foes if self._chases(e)]
-        return None if chasing else faces
+    def _may_flee(self, picked: int) -> bool:
+        """Fleeing with ``picked`` performing step 1 is possible: a die face flees, or it does not chase
+        (a CANNOT FLEE hero with no CAN FLEE X flees only an enemy that does not chase or is paralysed)."""
+        return bool(self.stats.flee_faces()) or not self._chases(picked)
 
     def _chases(self, e: int) -> bool:
         """DOES NOT CHASE and paralysed enemies are fled without a roll ("PARALYSIS")."""
@@ -149,7 +152,7 @@ class CombatRules:
             return False
         self._begin_combat()
         self.pure = False
-        self.fight = (target, 1, 0, 0, 0)
+        self.fight = (target, 1, 0, 0, 0, 0)  # target, rolls pending, their total, damage, flags, rolls made
         self._tell(Attacked, self.d.card[target].name)
         self._then((CombatRules._step_attack_roll,))
         return True
@@ -160,21 +163,23 @@ class CombatRules:
         FLEE: "The player picks one enemy to perform step 1 of the combat turn sequence, but
         steps 2 and 3 are applied for all enemies": one roll, from the picked enemy's stream
         (``flee S W``: flee south, the enemy west rolls; ``flee S`` when only one is adjacent).
-        It flees on 4-6 or a CAN FLEE X. No roll when no adjacent enemy chases (DOES NOT CHASE,
-        paralysed); otherwise the roll is due even if the picked enemy itself would not chase.
+        It flees on 4-6 or a CAN FLEE X. No roll when the picked enemy does not chase (DOES NOT CHASE:
+        "a player can flee without needing to roll"; PARALYSIS: "A player may FLEE from a paralyzed
+        enemy without needing to roll"), even beside one that would: step 1 is the picked enemy's, and
+        "Exceptions must always favor the player who is being afflicted" (OTHER EXCEPTIONS).
         """
         if self.phase != COMBAT and self.phase != SHOPPING:
             return False
         j = self.d.adjacent[self.pos][DIRECTION_INDEX[action.arg]]
         foes = self.adjacent_enemies()
         picked = self._picked(foes, action.arg2)
-        if j < 0 or picked < 0 or not self._may_enter(j) or self._flee_faces(foes) is None:
+        if j < 0 or picked < 0 or not self._may_enter(j) or not self._may_flee(picked):
             return False
         self._begin_combat()
         self.pure = False
         if self.log is not None:
             self._tell(FleeTried, action.arg, self.d.card[picked].name if len(foes) > 1 else "")
-        if any(self._chases(e) for _, e in foes):
+        if self._chases(picked):
             self._need(picked, "flee", CombatRules._roll_flee, j)
         else:
             self._fled(j)
@@ -186,7 +191,7 @@ class CombatRules:
             self._fled(j)
         else:
             self._tell(Roll, self.d.card[e].name, n, "flee", "fails to flee; the enemies act")
-            self.fight = (-1, 0, 0, 0, 0)
+            self.fight = (-1, 0, 0, 0, 0, 0)
             self._enemies_act()
 
     def _fled(self, j: int) -> None:
@@ -214,17 +219,23 @@ class CombatRules:
         REROLL TWICE: the X itself does not count; two more rolls follow (per item
         with the effect), and "attack modifiers are applied to the sum of all rolls
         for that turn". ATTACK AGAIN: the project's reading: one more attack, with
-        its own modifiers, added to the damage.
+        its own modifiers, added to the damage. The MAX_ATTACK_ROLLS-th roll of the turn is the
+        last: it counts as a plain roll, and no more rolls or attacks follow.
         """
-        _, pending, total, damage, flags = self.fight
+        _, pending, total, damage, flags, rolls = self.fight
         st = self.stats
         pending -= 1
+        rolls += 1
+        last = rolls >= MAX_ATTACK_ROLLS
         if n in st.block:
             flags |= BLOCKED
         if n in st.misses:
             flags |= MISSED
-        extra = st.reroll[n]
+        extra = 0 if last else st.reroll[n]
         name = self.d.card[target].name
+        if last:
+            pending = 0
+            self._rule("ATTACK ROLL LIMIT", "{} attack rolls this turn: the last one.", rolls)
         if extra:
             pending += extra
             if self.log is not None:
@@ -233,22 +244,22 @@ class CombatRules:
             total += n
             self._tell(Roll, name, n, "attack roll")
         if pending:
-            self.fight = (target, pending, total, damage, flags)
+            self.fight = (target, pending, total, damage, flags, rolls)
             self._then((CombatRules._step_attack_roll,))
             return
         dealt = st.attack_damage(total, self.atk_bonus)
         if self.log is not None:
             self._tell(AttackTotal, dealt, total, st.attack_roll + self.atk_bonus)
         damage += dealt
-        if n in st.again:
+        if n in st.again and not last:
             self._rule("ATTACK AGAIN", "ATTACK AGAIN.")
-            self.fight = (target, 1, 0, damage, flags)
+            self.fight = (target, 1, 0, damage, flags, rolls)
             self._then((CombatRules._step_attack_roll,))
             return
         if flags & MISSED:
             damage = 0
             self._rule("ATTACK MISSES", "ATTACK MISSES: no damage this turn.")
-        self.fight = (target, 0, 0, damage, flags)
+        self.fight = (target, 0, 0, damage, flags, rolls)
         if not flags & BLOCKED and not self._foe(target)[2]:
             dodge = next((a for a in self.d.card[target].abilities if a.kind == "dodge"), None)
             if dodge is not None:
