@@ -117,3 +117,36 @@ async def test_the_key_bar_leaves_out_a_key_the_screen_disables(tmp_path, monkey
         bar = app.screen.query_one(KeyBar)
         text = " ".join(line.plain for line in bar.lines(80))
         assert "n New run" in text and "Submit to hub" not in text
+
+
+def panel_text(widget) -> str:
+    from rich.console import Console
+
+    console = Console(width=60, record=True, file=open("/dev/null", "w"))
+    console.print(widget.content)
+    return console.export_text()
+
+
+@run_async
+async def test_a_bought_debt_leaves_the_shop_listing_that_turn_and_the_next(tmp_path):
+    """Issue 13.8. THE SHOPKEEPER'S DEBT: "bought and removed from the game"; the shop lists only what is left."""
+    from helpers import campaign as build
+
+    from cardrogue.editor.player.widgets import HeroPanel
+
+    shop = cell(1, 0, "shop", "W", stock=["shopkeepers-debt", "dagger"])
+    game = build([cell(0, 0, "starting-tile", "E"), shop], items=["gold"] * 20)
+    app = PlayerApp(game, replays_dir=None, scores_db=tmp_path / "scores.db", player="tester")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "right")  # onto the shop
+        screen = app.screen
+        hero, menu = screen.query_one(HeroPanel), screen.query_one(ActionMenu)
+        assert "Shopkeeper's Debt" in panel_text(hero)
+        screen.play(next(a for a in screen.view.legal_actions() if str(a) == "buy shopkeepers-debt"))
+        await pilot.pause()
+        for _ in range(2):  # this turn, then the next (the hero stays on the shop)
+            assert "Shopkeeper's Debt" not in panel_text(hero) and "Dagger" in panel_text(hero)
+            assert not any(menu.get_option_at_index(i).id == "buy shopkeepers-debt" for i in range(menu.option_count))
+            await pilot.press("full_stop")
+            await pilot.pause()
+        assert screen.view.turn == 3
