@@ -13,7 +13,7 @@ import json
 import sys
 from pathlib import Path
 
-from .common import EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE, UnusableInput, read_text, whole
+from .common import EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE, UnusableInput, complain, read_text, say, whole
 
 window_days = whole(0, 365, "a competition window")
 port_number = whole(1, 65_535, "a port")
@@ -79,12 +79,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from cardrogue.hub.service import Settings
 
     if not 0 < args.solve_seconds <= 3600:
-        print("cardrogue: --solve-seconds is more than 0 and at most 3600", file=sys.stderr)
+        complain("--solve-seconds is more than 0 and at most 3600")
         return EXIT_UNUSABLE
     try:
         db = Database(args.db)
     except DatabaseError as exc:
-        print(f"cardrogue: {exc}", file=sys.stderr)
+        complain(str(exc))
         return EXIT_UNUSABLE
     import uvicorn
 
@@ -123,24 +123,24 @@ def _run(args: argparse.Namespace, work) -> int:
     try:
         return work(args)
     except UnusableInput as exc:
-        print(f"cardrogue: {exc}", file=sys.stderr)
+        complain(str(exc))
         return EXIT_UNUSABLE
     except HubUnreachable as exc:
-        print(f"cardrogue: {exc}", file=sys.stderr)
+        complain(str(exc))
         return EXIT_UNUSABLE
     except HubRefused as exc:
         if args.format == "json":
             _json({"status": exc.status, **exc.body})
         else:
-            print(f"cardrogue: the hub refused ({exc.status}): {exc}", file=sys.stderr)
+            complain(f"the hub refused ({exc.status}): {exc}")
             for d in exc.body.get("diagnostics") or ():
                 if isinstance(d, dict):
                     where = getattr(args, "campaign", None) or d.get("file", "")
-                    print(f"  {where}:{d.get('line', 0)}:{d.get('column', 0)}: {d.get('code', '')}: {d.get('message', '')}",
-                          file=sys.stderr)
+                    say(f"  {where}:{d.get('line', 0)}:{d.get('column', 0)}: {d.get('code', '')}: {d.get('message', '')}",
+                        err=True)
             for p in exc.body.get("problems") or ():
                 if isinstance(p, dict):
-                    print(f"  {p.get('path', '')}: {p.get('message', '')}", file=sys.stderr)
+                    say(f"  {p.get('path', '')}: {p.get('message', '')}", err=True)
         return EXIT_PROBLEMS
 
 

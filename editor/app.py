@@ -519,7 +519,7 @@ class EditorApp(App[int]):
             self.query_one("#story-source").focus()
 
     def action_help(self) -> None:
-        self.push_screen(HelpScreen(help_markdown()))
+        self.push_screen(HelpScreen(help_markdown(self.BINDINGS)))
 
     def action_playtest(self) -> None:
         """Play the current level in the embedded player; the editor comes back when the run ends."""

@@ -301,17 +301,26 @@ def test_play_without_argument_plays_the_bundled_campaign(monkeypatch, tmp_path)
     assert run_player(None, level=2) == 0 and seen["level"] == 1
 
 
-@pytest.mark.parametrize("level", [0, 99])
-def test_play_rejects_a_level_outside_the_campaign(level, capsys):
-    assert run_player(None, level=level) == 2
-    assert "--level" in capsys.readouterr().err
+@pytest.mark.parametrize("level", ["0", "99"])
+def test_play_rejects_a_level_outside_the_campaign(level, capsys, tmp_path):
+    from cardrogue.cli import main as cli
+
+    assert cli.main(["play", "--level", level, "--scores-db", str(tmp_path / "s.db")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cardrogue: ") and "--level" in err and err.count("\n") == 1
 
 
 def test_play_rejects_an_unusable_campaign(tmp_path, capsys):
+    from cardrogue.cli import main as cli
+    from cardrogue.engine.errors import UnusableInput
+
     bad = tmp_path / "bad.json"
     bad.write_text("{ not json")
-    assert run_player(bad) == 2
-    assert "not a usable campaign" in capsys.readouterr().err
+    with pytest.raises(UnusableInput):
+        run_player(bad)
+    assert cli.main(["play", str(bad), "--scores-db", str(tmp_path / "s.db")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cardrogue: ") and "not a usable campaign" in err
 
 
 @run_async
