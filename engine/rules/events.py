@@ -282,15 +282,15 @@ class Damage(Event):
 
     target: str
     amount: int
-    health: int  # after the loss (the hero's may go below zero)
+    health: int  # after the loss (the hero's may go below zero; the sentence then says 0)
     max_health: int
     cause: str = ""
     hero: bool = False
 
     @property
     def text(self) -> str:
-        if self.hero:
-            return f"{self.cause}: loses {self.amount} health, health {self.health}/{self.max_health}."
+        if self.hero:  # a blow below zero leaves nothing: the sentence says 0, as the hero panel and end screen do
+            return f"{self.cause}: loses {self.amount} health, health {max(self.health, 0)}/{self.max_health}."
         if self.cause:
             return f"{self.cause}: {self.target} loses {self.amount} health."
         return f"Deals {self.amount} to {self.target}: {max(self.health, 0)} health left."
