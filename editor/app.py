@@ -33,7 +33,7 @@ from .checking import Checker, markers
 from .commands import EditorCommands, help_markdown
 from .document import Document, Where
 from .file_flows import FileFlows
-from .files import OpenError, default_document, draft_note, is_protected, new_document, open_document
+from .files import OpenError, default_document, draft_errors, draft_note, is_protected, new_document, open_document
 from .forms import Forms
 from .shown import NO_RAW_CONTROLS, markup
 from .messages import CardChosen, CellFieldEdited, CursorMoved, LevelChosen, PaintCell, ProblemChosen, StoryEdited
@@ -526,12 +526,15 @@ class EditorApp(App[int]):
         from cardrogue.editor.player import PlayerScreen
         from cardrogue.engine.format.loader import load_campaign_text
 
-        # Re-load the saved form: the player needs the content hash of exactly this version.
-        result = load_campaign_text(self.doc.text(), self.doc.name)
-        if result.campaign is None:
-            self.notify(f"Not played: the campaign has {draft_note(result.errors, cannot='played')}", title="Play-test",
+        # What the problems panel lists, checked now (the panel's own check may still be running).
+        errors = draft_errors(self.doc)
+        if errors:
+            self.notify(f"Not played: the campaign has {draft_note(errors, cannot='played')}", title="Play-test",
                         severity="error", timeout=8)
             return
+        # Re-load the saved form: the player needs the content hash of exactly this version.
+        result = load_campaign_text(self.doc.text(), self.doc.name)
+        assert result.campaign is not None, "a campaign without check errors loads"
 
         def done(run) -> None:
             if run is not None:
