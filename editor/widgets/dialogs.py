@@ -63,7 +63,8 @@ class PathScreen(ModalScreen[Path | None]):
 
 @dataclass(frozen=True, slots=True)
 class Choice:
-    """A form field picked from a list: ``value`` is one of ``options``, or ``""`` for not set.
+    """A form field picked from a list: ``value`` is one of ``options``, or ``""`` for not set
+    (a draft's value that is none of them is offered first, marked, until the author chooses).
 
     Only an ``optional`` field offers "not set"; a required field left blank starts on its prompt,
     so the author has to choose.
@@ -111,7 +112,12 @@ class FormScreen(ModalScreen[dict | None]):
                         continue
                     yield Label(content(label), classes="field-label")
                     if isinstance(value, Choice):
-                        yield Select([(option, option) for option in value.options], id=f"form-{name}",
+                        options = [(option, option) for option in value.options]
+                        if value.value and value.value not in value.options:
+                            # A draft's value that is not one of the choices: shown as it is, so OK
+                            # without choosing says what is wrong with it instead of changing it.
+                            options.insert(0, (content(f"{value.value} (not one of the choices)"), value.value))
+                        yield Select(options, id=f"form-{name}",
                                      prompt="not set" if value.optional else "choose one",
                                      allow_blank=value.optional or not value.value, value=value.value or Select.NULL)
                     else:
