@@ -276,7 +276,7 @@ def test_flee_several_enemies_picking_one_that_does_not_chase_needs_no_roll():
     without a roll even beside a goblin that chases; picking the goblin, the goblin's stream rolls."""
     s = play(between_two("troll", [2], "goblin", [2]), "flee S W")
     assert s.position == (1, 1) and s.turn == 1 and s.phase == DONE and (draws(s, 0, 0), draws(s, 2, 0)) == (0, 0)
-    assert foe(s, 2, 0)[0] == s.d.cards["goblin"].health
+    assert foe(s, 2, 0)[0] == 4  # the goblin left behind, whole
     s = play(between_two("troll", [2], "goblin", [2]), "flee S E")
     assert s.position == (1, 0) and s.turn == 2 and (draws(s, 0, 0), draws(s, 2, 0)) == (0, 1)
 
