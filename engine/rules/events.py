@@ -7,7 +7,8 @@ never by matching words in the sentence.
 
 The kinds, by rulebook concept:
 
-* the turn: :class:`TurnBegan`, :class:`TurnEnded`, :class:`TurnSkipped`, :class:`LevelEntered`;
+* the turn: :class:`TurnBegan`, :class:`TurnEnded`, :class:`TurnSkipped`, :class:`LevelEntered`,
+  :class:`PracticeStart`;
 * exploring: :class:`Flipped`, :class:`Moved`, :class:`Arrived`, :class:`Relocated`;
 * dice: :class:`Roll` (a die from a card's stream and what it did);
 * combat: :class:`CombatBegan`, :class:`Attacked`, :class:`AttackTotal`, :class:`FleeTried`,
@@ -59,16 +60,15 @@ class TurnBegan(Event):
 
 @dataclass(frozen=True, slots=True)
 class PracticeStart(Event):
-    """A level played on its own starts the hero the level names (its ``hero`` override)."""
+    """The run starts on a level with a practice ``hero``: his health and the tile he stands on."""
 
     health: int
     max_health: int
-    tile: str
     at: tuple[int, int]
 
     @property
     def text(self) -> str:
-        return f"Practice start (the level's hero): health {self.health}/{self.max_health}, on {_place(self.tile, self.at)}."
+        return f"Practice start (the level's hero): health {self.health}/{self.max_health}, at {self.at[0]},{self.at[1]}."
 
 
 @dataclass(frozen=True, slots=True)
