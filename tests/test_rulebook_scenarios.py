@@ -18,6 +18,7 @@ import pytest
 from helpers import campaign_dict, cell, legal, new_state, play
 
 from cardrogue.engine.rules.actions import ActionError
+from cardrogue.engine.rules.events import Damage
 from cardrogue.engine.rules.tables import CLEARED
 from cardrogue.engine.model.campaign import POTION_COLOURS, POTION_EFFECTS
 from cardrogue.engine.rules.state import CHOOSE_TELEPORT, COMBAT, DEAD, DONE, MOVING, SHOPPING, STEP1, WON
@@ -34,17 +35,14 @@ def corridor(*cards: str, **kw):
     return new_state(cells, **kw)
 
 
-def at(s, x, y):
-    return s.d.index[(s.level, x, y)]
-
-
 def foe(s, x, y):
-    """(health, poison turns, paralysed turns, attack modifier) of the enemy that started at x,y."""
-    return s._foe(at(s, x, y))
+    """(health, poison turns, paralysed turns, attack modifier) of the enemy standing at x,y."""
+    f = s.view().foe_at(x, y)
+    return f.health, f.poison, f.paralysed, f.attack_modifier
 
 
 def draws(s, x, y) -> int:
-    return s.rolls_drawn(at(s, x, y))
+    return s.view().dice_drawn(x, y)
 
 
 # ====================================================================== TURNS: standard turn sequence
@@ -408,7 +406,7 @@ def test_enemy_poison_ends_when_the_enemy_is_left_behind():
     assert foe(s, 1, 0) == (9, 0, 0, 0)
     play(s, "end", "move S", "end", "end", "end")
     assert foe(s, 1, 0) == (9, 0, 0, 0) and s.gold == 0 and s.face(1, 0) != CLEARED
-    assert not any("Poison: Troll" in line for line in s.log)
+    assert not any(isinstance(e, Damage) and e.cause == "Poison" and e.target == "Troll" for e in s.view().log)
 
 
 def test_enemy_poison_ends_when_the_enemy_is_teleported_away():
@@ -418,7 +416,7 @@ def test_enemy_poison_ends_when_the_enemy_is_teleported_away():
              cell(3, 0, "pathing-tile", "W")]
     s = play(new_state(cells, items=["blue-potion", "purple-potion"], potions=ALL),
              "flip E", "throw blue E", "throw purple E", "teleport 3,0", "end", "end")
-    assert s._foe(at(s, 1, 0)) == (9, 0, 0, 0)
+    assert foe(s, 3, 0) == (9, 0, 0, 0)
 
 
 # ====================================================================== TILES: the shop
@@ -471,7 +469,7 @@ def test_moving_onto_a_shop_next_to_an_enemy_buys_and_sells_before_combat():
     assert "sell red-potion" in legal(s) and "attack" in legal(s) and "end" not in legal(s)
     assert not any(a.startswith(("move", "flip")) for a in legal(s))
     play(s, "sell red-potion")
-    assert s.gold == s.d.cards["red-potion"].gold and s.phase == SHOPPING
+    assert s.gold == s.view().card("red-potion").gold and s.phase == SHOPPING
     play(s, "attack")  # the first attack (or flee, or throw) begins combat: the shop is closed from then on
     assert s.turn == 2 and s.phase == COMBAT and not any(a.startswith(("buy", "sell")) for a in legal(s))
 

@@ -28,7 +28,7 @@ from ..errors import CampaignHasErrors, UnusableInput
 from ..model.abilities import AbilityError
 from ..model.campaign import Campaign, Cell, Goal, Hero, Level, Par
 from ..reading import read_limited
-from .canonical import default_cell_id
+from .canonical import content_hash, default_cell_id
 from .catalog import card_from_dict, default_catalog
 from .checks import check_draft
 from .checks.cards import card_entry_problems
@@ -360,7 +360,7 @@ def build_draft(d: dict) -> Campaign:
         description=d.get("description", ""), story=d.get("story", ""), kind=d.get("kind", "campaign"),
         format=d["format"], potions=MappingProxyType(dict(d.get("potions", {}))),
         allow_ladder_cycles=d.get("allow_ladder_cycles", False), par=par,
-        card_entries=MappingProxyType(dict(d.get("cards", {}))),
+        card_entries=MappingProxyType(dict(d.get("cards", {}))), hasher=content_hash,
     )
 
 
