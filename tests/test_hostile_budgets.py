@@ -143,3 +143,13 @@ def test_random_runs_keep_the_time_budget_and_draw_seeds_as_they_go():
     assert 0 < report.runs < 10**9 and len(report.seeds) == report.runs
     assert solve_random(load(duel_dict()), 5, workers=1, seed=1) == solve_random(load(duel_dict()), 5, workers=1, seed=1,
                                                                               max_seconds=600)
+
+
+def test_run_refuses_more_actions_than_a_replay_holds(tmp_path, duel, capsys):
+    from cardrogue.cli.main import main
+
+    actions = tmp_path / "actions.txt"
+    actions.write_text("end\n" * (replay_module.MAX_LIST_ITEMS + 1))
+    assert main(["run", str(duel), "--actions-file", str(actions)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and f"{actions}: 200,001 actions; at most 200,000" in err
