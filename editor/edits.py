@@ -547,12 +547,14 @@ def set_card(campaign: Campaign, card_id: str, entry: Mapping) -> Campaign:
 
 
 def card_uses(campaign: Campaign, card_id: str) -> list[str]:
-    """Where a card is used: the hero, cells, stock, contents, goals."""
+    """Where a card is used: the hero, a level's practice hero, cells, stock, contents, goals."""
     uses = []
     hero = campaign.hero
     if card_id in (hero.character, *hero.items, *hero.equipped):
         uses.append("the hero")
     for level in campaign.levels:
+        if level.hero is not None and card_id in (*(level.hero.items or ()), *(level.hero.equipped or ())):
+            uses.append(f"{level.id} hero")
         for cell in level.cells:
             if card_id == cell.card or card_id in cell.stock or card_id in cell.contents:
                 uses.append(f"{level.id} ({cell.x}, {cell.y})")

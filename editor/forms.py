@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Callable
 
 from cardrogue.engine.format.checks import RuleError
 from cardrogue.engine.model.campaign import CHEST, POTION_COLOURS, POTION_EFFECTS, SHOP, Campaign, CardDef, CardKind
+from cardrogue.engine.model.versions import RULES_VERSIONS
 
 from . import edits
 from .document import Where
@@ -150,7 +151,7 @@ class Forms:
             ("title", "Title", c.title), ("id", "Id", c.id), ("author", "Author", c.author),
             ("description", "Description", c.description),
             ("kind", "Kind", Choice(c.kind, ("campaign", "challenge"))),
-            ("rules", "Rules version", Choice(c.rules, ("1.1.2", "1.0"))), ("seed", "Seed (fated dice)", str(c.seed)),
+            ("rules", "Rules version", Choice(c.rules, RULES_VERSIONS)), ("seed", "Seed (fated dice)", str(c.seed)),
             ("character", "Hero character", Choice(c.hero.character, chars)),
             ("items", "Hero items (space separated)", " ".join(c.hero.items)),
             ("equipped", "Hero equipped (space separated)", " ".join(c.hero.equipped))]

@@ -46,9 +46,9 @@ def codes(cards: dict) -> set[str]:
 ])
 def test_rolls_on_every_face_are_refused(abilities):
     """ROLLING AN X: REROLL TWICE: "Repeat until an X is not rolled as an attack": when every face
-    is an X the attack never ends, so the format refuses the card (CR225) at its ability."""
+    is an X the attack never ends, so the format refuses the card (CR227) at its ability."""
     problems = found({"sword": {"abilities": abilities}})
-    assert [code for code, _, _ in problems] == ["CR225"]
+    assert [code for code, _, _ in problems] == ["CR227"]
     _, message, path = problems[0]
     assert "never end" in message and path == f"$.cards.sword.abilities[{len(abilities) - 1}]"
 
@@ -61,7 +61,7 @@ def test_the_editor_refuses_an_endless_card_with_the_same_rule():
     campaign = load(campaign_dict([START, dummy()], cards={"dummy": DUMMY}))
     with pytest.raises(RuleError) as caught:
         edits.card_entry(campaign, "sword", {"abilities": ["ROLLING A 1-6: ATTACK AGAIN"]})
-    assert caught.value.diagnostic.code == "CR225"
+    assert caught.value.diagnostic.code == "CR227"
 
 
 def test_check_and_run_refuse_an_endless_attack(tmp_path, capsys):
@@ -71,10 +71,10 @@ def test_check_and_run_refuse_an_endless_attack(tmp_path, capsys):
     path.write_text(json.dumps(campaign_dict([START, dummy()], equipped=["sword"], cards={
         "dummy": DUMMY, "sword": {"abilities": ["ROLLING A 1-6: ATTACK AGAIN"]}})))
     assert main(["check", str(path)]) == 1
-    assert "CR225" in capsys.readouterr().out
+    assert "CR227" in capsys.readouterr().out
     assert main(["run", str(path), "flip E", "attack"]) == 1
     out, err = capsys.readouterr()
-    assert "CR225" in out + err and "Traceback" not in err
+    assert "CR227" in out + err and "Traceback" not in err
 
 
 def test_two_items_that_together_roll_on_every_face_end_within_the_bound():
@@ -84,7 +84,7 @@ def test_two_items_that_together_roll_on_every_face_end_within_the_bound():
              "sword": {"abilities": ["ROLLING A 1-3: REROLL TWICE"]},
              "shield": {"abilities": ["ROLLING A 4-6: ATTACK AGAIN"]}}
     state = play(new_state([START, dummy()], equipped=["sword", "shield"], cards=cards), "flip E", "attack")
-    assert state.rolls_drawn(state.d.index[(0, 1, 0)]) == MAX_ATTACK_ROLLS
+    assert state.view().dice_drawn(1, 0) == MAX_ATTACK_ROLLS
     assert state.outcome is None and state.chance is None
 
 
@@ -94,8 +94,7 @@ def test_a_long_chain_of_the_rulebook_s_kind_is_not_cut():
     cards = {"dummy": DUMMY, "warrior": {"abilities": []}}
     rolls = [6] * 20 + [1] * 21
     state = play(new_state([START, dummy(rolls=rolls)], equipped=["dagger"], cards=cards), "flip E", "attack")
-    e = state.d.index[(0, 1, 0)]
-    assert state.rolls_drawn(e) == 41 and state._foe(e)[0] == 200 - 21
+    assert state.view().dice_drawn(1, 0) == 41 and state.view().foe_at(1, 0).health == 200 - 21
 
 
 # --------------------------------------------------------------------------- numbers with bounds
@@ -112,13 +111,13 @@ def _texts(kind: str, value: int) -> str:
 @pytest.mark.parametrize("kind", sorted(NUMBER_BOUNDS))
 def test_every_number_in_an_ability_has_bounds(kind):
     """Each number of the vocabulary: its highest value is accepted, one more (and 0) refused
-    with CR224 at the ability; PARALYZE FOR 99999999999999999999 TURNS was the reported attack."""
+    with CR226 at the ability; PARALYZE FOR 99999999999999999999 TURNS was the reported attack."""
     _, low, high, _ = NUMBER_BOUNDS[kind]
     card = {"name": "Charm", "kind": "artifact"}
     assert codes({"charm": {**card, "abilities": [_texts(kind, high)]}}) == set()
     for bad in (high + 1, 0, low - 1):
         problems = found({"charm": {**card, "abilities": [_texts(kind, bad)]}})
-        assert [(code, path) for code, _, path in problems] == [("CR224", "$.cards.charm.abilities[0]")], bad
+        assert [(code, path) for code, _, path in problems] == [("CR226", "$.cards.charm.abilities[0]")], bad
 
 
 @pytest.mark.parametrize("text", [

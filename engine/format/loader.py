@@ -26,7 +26,7 @@ from typing import Any
 
 from ..errors import CampaignHasErrors, UnusableInput
 from ..model.abilities import AbilityError
-from ..model.campaign import Campaign, Cell, Goal, Hero, Level, Par
+from ..model.campaign import Campaign, Cell, Goal, Hero, Level, LevelHero, Par
 from ..reading import read_limited
 from .canonical import content_hash, default_cell_id
 from .catalog import card_from_dict, default_catalog
@@ -380,7 +380,17 @@ def _level(lv: dict) -> Level:
                               tuple(c.get("stock", ())), tuple(c.get("contents", ()))))
     return Level(id=level_id, title=lv.get("title", ""), story=lv.get("story", ""), width=lv["width"],
                  height=lv["height"], cells=tuple(cells),
-                 goals=tuple(Goal(*next(iter(g.items()))) for g in lv.get("goals", [])))
+                 goals=tuple(Goal(*next(iter(g.items()))) for g in lv.get("goals", [])), hero=_level_hero(lv))
+
+
+def _level_hero(lv: dict) -> LevelHero | None:
+    """A level's practice ``hero``, as written (checks.hero.level_hero_problems says where he cannot start)."""
+    hero = lv.get("hero")
+    if hero is None:
+        return None
+    return LevelHero(hero.get("health"), tuple(hero["items"]) if "items" in hero else None,
+                     tuple(hero["equipped"]) if "equipped" in hero else None,
+                     tuple(hero["at"]) if "at" in hero else None)
 
 
 def load_usable(path: Path) -> Campaign:

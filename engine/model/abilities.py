@@ -134,7 +134,7 @@ _EFFECTS = {e.kind: e for e in _EFFECT_LIST}
 _COMPILED = [(e, re.compile(e.pattern + r"$", re.ASCII)) for e in _EFFECT_LIST]
 _ROLL_A_DIE = re.compile(r"ROLL A DIE:\s*(?:IF\s+(?P<faces>[0-9 ,\-]+?)\s*:\s*)?(?P<effect>.+)$", re.ASCII)
 _ROLLING = re.compile(r"ROLLING AN?\s+(?P<faces>[0-9 ,\-]+?)\s*:\s*(?P<effect>.+)$", re.ASCII)
-# More digits than any sane number (the format's checks bound each number, CR224): refused while
+# More digits than any sane number (the format's checks bound each number, CR226): refused while
 # parsing, so a hostile 5,000-digit number is never converted.
 MAX_DIGITS = 6
 

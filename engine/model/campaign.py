@@ -18,7 +18,6 @@ from typing import Callable, Mapping
 
 from .abilities import Ability
 
-RULES_VERSIONS = ("1.1.2", "1.0")
 FORMAT_VERSION = 1
 POTION_COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")
 # The potion table of "Potions > Properties of a potion", in die order 1..6.
@@ -194,6 +193,7 @@ class Level:
     height: int
     cells: tuple[Cell, ...]
     goals: tuple[Goal, ...] = ()
+    hero: "LevelHero | None" = None  # practice: the hero of a run that starts on this level
     by_pos: Mapping[tuple[int, int], Cell] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -234,6 +234,21 @@ class Hero:
     character: str
     items: tuple[str, ...] = ()
     equipped: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class LevelHero:
+    """A level's ``hero``: how a run that starts on the level finds the hero (practice scenarios, tests).
+
+    Each field set replaces the campaign's (``None``: keep it): health (default max health), the
+    cards in hand, the cards equipped, and the tile he stands on (default the starting tile).
+    A hero who arrives by a descending ladder keeps his own state.
+    """
+
+    health: int | None = None
+    items: tuple[str, ...] | None = None
+    equipped: tuple[str, ...] | None = None
+    at: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)

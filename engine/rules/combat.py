@@ -36,7 +36,7 @@ from .tables import CLEARED
 BLOCKED, MISSED = 1, 2
 # The project's bound on "Repeat until an X is not rolled" (REROLL TWICE, ATTACK AGAIN): one combat
 # turn has at most this many attack rolls, so no mix of items makes an attack endless. The format
-# refuses a card that alone rerolls on every face (CR225). With the rulebook's cards (REROLL TWICE
+# refuses a card that alone rerolls on every face (CR227). With the rulebook's cards (REROLL TWICE
 # on a 6, on one dagger or on the rogue's two) a chain this long has a chance below 1 in 10^13.
 MAX_ATTACK_ROLLS = 1000
 BASILISKS = ("basilisk-of-stone", "basilisk-of-venom")
@@ -110,22 +110,20 @@ class CombatRules:
     def _combat_actions(self) -> list[Action]:
         foes = self.adjacent_enemies()
         out = [ATTACK] if len(foes) == 1 else [ATTACK_TOWARD[dr] for dr, _ in foes]
-        if self._flee_faces(foes) is not None:
+        pickable = [(fr, e) for fr, e in foes if self._may_flee(e)]
+        if pickable:
             for dr, j in self.d.neighbours[self.pos]:
                 if self._may_enter(j):
                     if len(foes) == 1:
                         out.append(FLEE[dr])
                     else:
-                        out.extend(FLEE_FROM[dr][fr] for fr, _ in foes)
+                        out.extend(FLEE_FROM[dr][fr] for fr, _ in pickable)
         return out
 
-    def _flee_faces(self, foes) -> frozenset[int] | None:
-        """The faces that flee, or None when fleeing is impossible (CANNOT FLEE with no way out)."""
-        faces = self.stats.flee_faces()
-        if faces:
-            return faces
-        chasing = [e for _, e in foes if self._chases(e)]
-        return None if chasing else faces
+    def _may_flee(self, picked: int) -> bool:
+        """Fleeing with ``picked`` performing step 1 is possible: a die face flees, or it does not chase
+        (a CANNOT FLEE hero with no CAN FLEE X flees only an enemy that does not chase or is paralysed)."""
+        return bool(self.stats.flee_faces()) or not self._chases(picked)
 
     def _chases(self, e: int) -> bool:
         """DOES NOT CHASE and paralysed enemies are fled without a roll ("PARALYSIS")."""
@@ -165,21 +163,23 @@ class CombatRules:
         FLEE: "The player picks one enemy to perform step 1 of the combat turn sequence, but
         steps 2 and 3 are applied for all enemies": one roll, from the picked enemy's stream
         (``flee S W``: flee south, the enemy west rolls; ``flee S`` when only one is adjacent).
-        It flees on 4-6 or a CAN FLEE X. No roll when no adjacent enemy chases (DOES NOT CHASE,
-        paralysed); otherwise the roll is due even if the picked enemy itself would not chase.
+        It flees on 4-6 or a CAN FLEE X. No roll when the picked enemy does not chase (DOES NOT CHASE:
+        "a player can flee without needing to roll"; PARALYSIS: "A player may FLEE from a paralyzed
+        enemy without needing to roll"), even beside one that would: step 1 is the picked enemy's, and
+        "Exceptions must always favor the player who is being afflicted" (OTHER EXCEPTIONS).
         """
         if self.phase != COMBAT and self.phase != SHOPPING:
             return False
         j = self.d.adjacent[self.pos][DIRECTION_INDEX[action.arg]]
         foes = self.adjacent_enemies()
         picked = self._picked(foes, action.arg2)
-        if j < 0 or picked < 0 or not self._may_enter(j) or self._flee_faces(foes) is None:
+        if j < 0 or picked < 0 or not self._may_enter(j) or not self._may_flee(picked):
             return False
         self._begin_combat()
         self.pure = False
         if self.log is not None:
             self._tell(FleeTried, action.arg, self.d.card[picked].name if len(foes) > 1 else "")
-        if any(self._chases(e) for _, e in foes):
+        if self._chases(picked):
             self._need(picked, "flee", CombatRules._roll_flee, j)
         else:
             self._fled(j)
@@ -235,7 +235,7 @@ class CombatRules:
         name = self.d.card[target].name
         if last:
             pending = 0
-            self._rule("ATTACK ROLLS", "{} attack rolls this turn: the last one.", rolls)
+            self._rule("ATTACK ROLL LIMIT", "{} attack rolls this turn: the last one.", rolls)
         if extra:
             pending += extra
             if self.log is not None:

@@ -58,6 +58,20 @@ class TurnBegan(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class PracticeStart(Event):
+    """A level played on its own starts the hero the level names (its ``hero`` override)."""
+
+    health: int
+    max_health: int
+    tile: str
+    at: tuple[int, int]
+
+    @property
+    def text(self) -> str:
+        return f"Practice start (the level's hero): health {self.health}/{self.max_health}, on {_place(self.tile, self.at)}."
+
+
+@dataclass(frozen=True, slots=True)
 class TurnEnded(Event):
     turn: int
 

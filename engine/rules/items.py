@@ -278,8 +278,8 @@ class ItemRules:
             p = max(p, 3)
         elif effect in ("strength", "weakness"):
             # v1.1: "Strength and weakness potion now have same effect when thrown on player or enemy";
-            # v1.0 reversed them on an enemy.
-            a += (1 if effect == "strength" else -1) * (-1 if self.d.v10 else 1)
+            # v1.0 and v1.1 reversed them on an enemy.
+            a += (1 if effect == "strength" else -1) * (1 if self.d.rules.thrown_alike else -1)
         elif effect == "paralysis":
             z = max(z, 1)
         self._set_foe(e, h, p, z, a)

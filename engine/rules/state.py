@@ -37,6 +37,7 @@ from .events import (
     LevelEntered,
     Moved,
     Paralysed,
+    PracticeStart,
     Poisoned,
     Relocated,
     Roll,
@@ -76,7 +77,7 @@ def dungeon_for(campaign: Campaign) -> Dungeon:
 
 
 class GameState(CombatRules, ItemRules):
-    """One moment of a story-mode run (single player, rulebook v1.1.2 or v1.0)."""
+    """One moment of a story-mode run (single player, rules 1.1.2, 1.1 or 1.0: engine/model/versions.py)."""
 
     # Every field, with how clone() and key() treat it, is listed once in .fields.
     __slots__ = NAMES
@@ -85,7 +86,11 @@ class GameState(CombatRules, ItemRules):
 
     @classmethod
     def new(cls, campaign: Campaign, level: int | str = 0, log: bool = True) -> "GameState":
-        """The first turn of the campaign (or of one level, for practice), hero at the starting tile."""
+        """The first turn of the campaign (or of one level, for practice), hero at the starting tile.
+
+        The level's ``hero`` (practice scenarios) replaces the campaign hero's items and equipment,
+        and sets his health and the tile he starts on.
+        """
         d = dungeon_for(campaign)
         if isinstance(level, str):
             index = campaign.level_index(level)
@@ -102,19 +107,28 @@ class GameState(CombatRules, ItemRules):
         s.foes, s.visitors, s.bought, s.identified = {}, {}, (), 0
         s.pending_level, s.deferred, s.subject = -1, False, -1
         s.todo, s.awaiting, s.chance, s.fight, s.outcome = (), None, None, None, None
+        override = campaign.levels[level].hero
+        items, equipped = campaign.hero.items, campaign.hero.equipped
+        if override is not None:
+            items = items if override.items is None else override.items
+            equipped = equipped if override.equipped is None else override.equipped
+            if override.at is not None:
+                s.pos = d.index[(level, *override.at)]
         hand = []
-        for card_id in campaign.hero.items:
+        for card_id in items:
             card = d.cards[card_id]
             if card_id == "gold" or card.kind is CardKind.ENEMY:
                 s.gold += card.gold or 0
             else:
                 hand.append(card_id)
         s.hand = tuple(sorted(hand))
-        for card_id in campaign.hero.equipped:
+        for card_id in equipped:
             s.equip = s._equipped_with(card_id)
         s._restat()
-        s.health = s.max_health
+        s.health = s.max_health if override is None or override.health is None else override.health
         s._tell(TurnBegan, 1, d.character.name, campaign.levels[level].title or campaign.levels[level].id)
+        if override is not None:
+            s._tell(PracticeStart, s.health, s.max_health, s._tile_name(s.pos), s.d.pos_of[s.pos])
         s._start_phase()
         return s
 
@@ -189,8 +203,9 @@ class GameState(CombatRules, ItemRules):
             "attack_modifier": hero.attack_modifier,
             "hand": list(hero.hand), "equipped": {slot: c for slot, c in hero.equipment if c},
             "poisoned": hero.poison, "paralysed": hero.paralysed, "in_combat": v.in_combat,
-            "enemies": [{"card": f.card.id, "at": list(f.at), "health": f.health, "max_health": f.max_health}
-                        for f in v.foes],
+            "enemies": [{"card": f.card.id, "at": list(f.at), "health": f.health, "max_health": f.max_health,
+                         "attack": f.attack, "poisoned": f.poison, "paralysed": f.paralysed,
+                         "adjacent": f.direction is not None} for f in v.revealed_foes],
             "identified": dict(v.known_potions),
         }
 
@@ -220,6 +235,15 @@ class GameState(CombatRules, ItemRules):
                 out.append((dr, j))
             elif visitors and j in visitors:
                 out.append((dr, visitors[j]))
+        return out
+
+    def revealed_enemies(self) -> list[tuple[int, int]]:
+        """(cell, enemy) for every revealed enemy on the hero's level, where it stands now, in cell order."""
+        lo, hi = self.d.level_range[self.level]
+        faces, kind = self.faces, self.d.kind
+        out = [(i, i) for i in range(lo, hi) if faces[i] == UP and kind[i] == ENEMY]
+        if self.visitors:
+            out = sorted(out + [(c, e) for c, e in self.visitors.items() if lo <= c < hi])
         return out
 
     def _engaged(self) -> bool:
@@ -285,7 +309,7 @@ class GameState(CombatRules, ItemRules):
 
     def _may_move(self) -> bool:
         # "If the only action taken by the player was to move ... he may repeat his turn from step 2" (v1.1.2 only).
-        return self.moves > 0 or (self.pure and not self.repeated and not self.d.v10)
+        return self.moves > 0 or (self.pure and not self.repeated and self.d.rules.double_move)
 
     def _may_enter(self, j: int) -> bool:
         """A revealed tile the hero may stand on: no enemy, a chest only with the key, goals before ladders and exits."""
@@ -415,12 +439,12 @@ class GameState(CombatRules, ItemRules):
     def _paralyse_player(self, turns: int, why: str, ends_turn: bool = True) -> None:
         """PARALYSIS: ends the current turn and loses turns.
 
-        v1.1.2 ("Paralysis now ends the player's turn, and skips his next turn"):
+        v1.1 and v1.1.2 ("Paralysis now ends the player's turn, and skips his next turn"):
         the turn ends and ``turns`` turns are skipped. v1.0 ("ends his turn OR
         loses a turn"): when the paralysis ends the player's own turn, that lost
         turn is the first of ``turns``.
         """
-        skipped = turns - 1 if self.d.v10 and ends_turn else turns
+        skipped = turns - 1 if not self.d.rules.paralysis_skips and ends_turn else turns
         self.paralysed = max(self.paralysed, skipped)
         self._tell(Paralysed, why, self.paralysed)
         if ends_turn:

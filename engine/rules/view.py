@@ -295,6 +295,14 @@ class StateView:
         adjacent = s.d.adjacent[s.pos]
         return tuple(self._foe(e, adjacent[dr], DIRECTIONS[dr]) for dr, e in s.adjacent_enemies())
 
+    @property
+    def revealed_foes(self) -> tuple[Foe, ...]:
+        """Every revealed enemy on the hero's level, in cell order; ``direction`` set for those on an ADJACENT TILE."""
+        s = self._s
+        adjacent = s.d.adjacent[s.pos]
+        return tuple(self._foe(e, i, DIRECTIONS[adjacent.index(i)] if i in adjacent else None)
+                     for i, e in s.revealed_enemies())
+
     def foe_at(self, x: int, y: int) -> Foe | None:
         """The enemy standing at x,y on this level (None: no enemy there, or the card is face down)."""
         s = self._s

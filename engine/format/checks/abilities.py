@@ -1,4 +1,4 @@
-"""Abilities the engine can always finish: sane numbers (CR224) and rolls that stop (CR225).
+"""Abilities the engine can always finish: sane numbers (CR226) and rolls that stop (CR227).
 
 The vocabulary (``model/abilities.py``) says what an ability means; these rules say which of
 its values a campaign may use, so that no ability makes one action of the engine run for ever or
@@ -37,7 +37,7 @@ MORE_ROLLS = ("reroll-twice", "attack-again")
 
 
 def number_problems(ability: Ability, path: JsonPath) -> list[Diagnostic]:
-    """CR224: a number in an ability outside its bounds (NUMBER_BOUNDS), or zero."""
+    """CR226: a number in an ability outside its bounds (NUMBER_BOUNDS), or zero."""
     found = Findings()
     bounds = NUMBER_BOUNDS.get(ability.kind)
     if bounds is None:
@@ -47,14 +47,14 @@ def number_problems(ability: Ability, path: JsonPath) -> list[Diagnostic]:
     if value is None:
         return found.items
     if value == 0:
-        found.error("CR224", f"{ability}: 0 does nothing; write {low} to {high} {what}, not 0", path)
+        found.error("CR226", f"{ability}: 0 does nothing; write {low} to {high} {what}, not 0", path)
     elif not low <= value <= high:
-        found.error("CR224", f"{ability}: {value} is out of bounds: {low} to {high} {what}", path)
+        found.error("CR226", f"{ability}: {value} is out of bounds: {low} to {high} {what}", path)
     return found.items
 
 
 def endless_roll_problems(abilities: Iterable[tuple[Ability, JsonPath]]) -> list[Diagnostic]:
-    """CR225: one card whose REROLL TWICE and ATTACK AGAIN faces cover every face of the die.
+    """CR227: one card whose REROLL TWICE and ATTACK AGAIN faces cover every face of the die.
 
     "ROLLING AN X: REROLL TWICE ... Repeat until an X is not rolled as an attack": when every
     roll is an X, the attack never ends. (Two cards that only together cover the die are bounded
@@ -68,6 +68,6 @@ def endless_roll_problems(abilities: Iterable[tuple[Ability, JsonPath]]) -> list
             faces |= ability.on
             last = path
     if last is not None and faces >= {1, 2, 3, 4, 5, 6}:
-        found.error("CR225", "REROLL TWICE and ATTACK AGAIN on every face of the die: the attack would never end; "
+        found.error("CR227", "REROLL TWICE and ATTACK AGAIN on every face of the die: the attack would never end; "
                     "leave at least one face that stops it", last)
     return found.items

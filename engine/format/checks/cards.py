@@ -13,7 +13,7 @@ from .common import Findings, a, nearest
 
 
 def card_entry_problems(card_id: str, entry: Mapping[str, Any]) -> list[Diagnostic]:
-    """CR215, CR216, CR224 and CR225 for one entry of the campaign's ``cards``: a new card needs a name and a
+    """CR215, CR216, CR226 and CR227 for one entry of the campaign's ``cards``: a new card needs a name and a
     kind, and the numbers its kind plays with; an override keeps the catalog card's kind; every
     ability is written in the Clarifications' vocabulary."""
     found = Findings()
