@@ -153,3 +153,14 @@ def test_run_refuses_more_actions_than_a_replay_holds(tmp_path, duel, capsys):
     assert main(["run", str(duel), "--actions-file", str(actions)]) == 2
     out, err = capsys.readouterr()
     assert out == "" and f"{actions}: 200,001 actions; at most 200,000" in err
+
+
+@pytest.mark.parametrize("field", ["actions", "checkpoints"])
+@pytest.mark.parametrize("value", [0, "move E", None, {"a": 1}])
+def test_a_long_list_of_another_type_is_refused_by_the_schema(field, value):
+    """Found by the fuzz test: `"actions": 0` passed the schema once the lists were checked first."""
+    doc = json.loads(recorded(load(duel_dict()), WIN).text())
+    doc[field] = value
+    with pytest.raises(ReplayError) as caught:
+        parse_replay(json.dumps(doc))
+    assert str(caught.value).startswith(f"not a valid replay: $.{field}: ")
