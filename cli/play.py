@@ -75,7 +75,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from cardrogue.engine.records.replay import Recorder
+    from cardrogue.engine.records.replay import MAX_LIST_ITEMS, Recorder
     from cardrogue.engine.rules.actions import Action, ActionError
 
     try:
@@ -83,8 +83,12 @@ def cmd_run(args: argparse.Namespace) -> int:
         level = level_index(campaign, args.level)
         texts = list(args.actions)
         if args.actions_file is not None:
-            body = sys.stdin.read() if str(args.actions_file) == "-" else read_text(args.actions_file, "the actions file")
+            body = (sys.stdin.read(64 * 1024 * 1024) if str(args.actions_file) == "-"
+                    else read_text(args.actions_file, "the actions file"))
             texts += [ln.strip() for ln in body.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+        if len(texts) > MAX_LIST_ITEMS:  # bounded time and memory: no more than a replay may hold
+            where = args.actions_file if args.actions_file is not None else "ACTION"
+            raise UnusableInput(f"{where}: {len(texts):,} actions; at most {MAX_LIST_ITEMS:,} (as many as a replay holds)")
     except UnusableInput as exc:
         complain(str(exc))
         return exc.exit_code
