@@ -177,7 +177,7 @@ class EditorApp(App[int]):
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
                timeout: float | None = None, markup: bool = True) -> None:
         """Every notification is plain text: they name files, levels and cards (``markup`` is ignored)."""
-        super().notify(printable(message), title=printable(title), severity=severity, timeout=timeout)
+        super().notify(printable(message), title=printable(title), severity=severity, timeout=timeout, markup=False)
 
     def update_title(self) -> None:
         self.sub_title = printable(f"{self.doc.name}{' ●' if self.doc.dirty else ''}")
