@@ -217,6 +217,7 @@ def cmd_pull(args: argparse.Namespace) -> int:
         if args.rank is None:
             m = client.map(args.map)
             text = client.file(m["hash"])
+            _check_pulled(text, m["hash"], client.url)
             target = args.output or Path(f"{m['id']}.json")
         else:
             board = client.leaderboard(args.map, limit=args.rank)
@@ -238,6 +239,18 @@ def cmd_pull(args: argparse.Namespace) -> int:
         return EXIT_OK
 
     return _run(args, work)
+
+
+def _check_pulled(text: str, expected: str, url: str) -> None:
+    """A pulled map must be the version asked for: its content hash is recomputed here."""
+    from cardrogue.engine.format.loader import load_campaign_text
+    from cardrogue.hub.client import HubUnreachable
+
+    campaign = load_campaign_text(text, "the pulled map").campaign
+    got = None if campaign is None else campaign.content_hash
+    if got != expected:
+        raise HubUnreachable(f"{url} sent a map that is not the version {expected[:12]} it listed "
+                             f"({'it does not load' if got is None else 'its content hash is ' + got[:12]}); nothing written")
 
 
 def cmd_submit(args: argparse.Namespace) -> int:
