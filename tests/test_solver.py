@@ -32,6 +32,7 @@ from cardrogue.engine.analysis.solver import (
 from cardrogue.engine.analysis.solver.bounds import relaxation
 from cardrogue.engine.analysis.solver.packing import cleared_bits, pack, signature, unpack
 from cardrogue.engine.analysis.solver.par import solve
+from cardrogue.engine.rules.fields import NAMES
 from cardrogue.engine.rules.state import GameState
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
@@ -524,6 +525,11 @@ def test_packed_state_unpacks_to_the_same_state():
     back = unpack(pack(s, bytes(s.faces)), s.d)
     assert back.key() == s.key() and back.draws == s.draws and back.foes == s.foes and back.foes is not s.foes
     assert isinstance(back.faces, bytearray)
+    # Generated from the one field list: every field but the dungeon and the log comes back as it was.
+    for name in NAMES:
+        if name not in ("d", "log"):
+            assert getattr(back, name) == getattr(s, name), name
+    assert back.d is s.d and back.log is None
 
 
 def test_turns_are_proven_first_and_a_cut_tiebreak_says_how_far_it_got():
