@@ -12,7 +12,7 @@ Run it with ``cardrogue edit [CAMPAIGN]`` or ``python -m cardrogue.editor.app [C
 from __future__ import annotations
 
 import sys
-from functools import reduce
+from functools import partial, reduce
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -33,7 +33,7 @@ from .checking import Checker, markers
 from .commands import EditorCommands, help_markdown
 from .document import Document, Where
 from .file_flows import FileFlows
-from .files import OpenError, default_document, is_protected, new_document, open_document
+from .files import OpenError, default_document, draft_note, is_protected, new_document, open_document
 from .forms import Forms
 from .shown import NO_RAW_CONTROLS, markup
 from .messages import CardChosen, CellFieldEdited, CursorMoved, LevelChosen, PaintCell, ProblemChosen, StoryEdited
@@ -71,6 +71,7 @@ class EditorApp(App[int]):
         Binding("f6", "solve", "Solve", show=False),
         Binding("f7", "potions", "Potions", show=False),
         Binding("f8", "hero", "Hero", show=False),
+        Binding("f9", "publish", "Publish", show=False),
         Binding("f2", "show_tab('map')", "Map", show=False),
         Binding("f3", "show_tab('story')", "Story", show=False),
         Binding("ctrl+g", "focus_map", "Map", show=False),
@@ -176,7 +177,7 @@ class EditorApp(App[int]):
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
                timeout: float | None = None, markup: bool = True) -> None:
         """Every notification is plain text: they name files, levels and cards (``markup`` is ignored)."""
-        super().notify(printable(message), title=printable(title), severity=severity, timeout=timeout, markup=False)
+        super().notify(printable(message), title=printable(title), severity=severity, timeout=timeout)
 
     def update_title(self) -> None:
         self.sub_title = printable(f"{self.doc.name}{' ●' if self.doc.dirty else ''}")
@@ -383,6 +384,20 @@ class EditorApp(App[int]):
     def action_solve(self) -> None:
         self.solving.solve()
 
+    def action_publish(self) -> None:
+        """F9: publish the open campaign to the configured hub, when it has no errors and a proven par."""
+        if any(d.severity is Severity.ERROR for d in self.diagnostics):
+            self.notify("Not published: fix the errors in the problems panel first.", severity="error")
+            return
+        self.notify("Publishing: proving the par, then sending the map to the hub…", timeout=3)
+        self.run_worker(partial(self._publish, self.doc.text()), thread=True, exclusive=True, group="publish")
+
+    def _publish(self, text: str) -> None:
+        from cardrogue.hub.client import publish_map
+
+        ok, message = publish_map(text)
+        self.call_from_thread(self.notify, message, severity="information" if ok else "error", timeout=10, markup=False)
+
     def action_solution_step(self, delta: int) -> None:
         self.solving.step(delta)
 
@@ -514,8 +529,8 @@ class EditorApp(App[int]):
         # Re-load the saved form: the player needs the content hash of exactly this version.
         result = load_campaign_text(self.doc.text(), self.doc.name)
         if result.campaign is None:
-            self.notify("Fix the errors in the problems panel before play-testing.", title="Play-test",
-                        severity="error", timeout=5)
+            self.notify(f"Not played: the campaign has {draft_note(result.errors, cannot='played')}", title="Play-test",
+                        severity="error", timeout=8)
             return
 
         def done(run) -> None:
