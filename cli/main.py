@@ -17,8 +17,19 @@ from .common import EXIT_OK, EXIT_UNUSABLE, Parser, complain
 GROUPS = (play, check, records, solve, hub)
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("cardrogue-studio")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown (not installed)"
+
+
 def build_parser() -> Parser:
     parser = Parser(prog="cardrogue", description="Author, validate and play Card Rogue story-mode campaigns.")
+    parser.add_argument("--version", action="version", version=f"cardrogue {_version()}",
+                        help="print the installed version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for group in GROUPS:
         group.register(sub)
