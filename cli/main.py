@@ -1,4 +1,4 @@
-"""The ``cardrogue`` command: edit, play, check, solve, run, verify, scores, hub.
+"""The ``cardrogue`` command: edit, play, check, solve, run, verify, scores, hub, web.
 
 Exit codes follow the validator convention: 0 clean, 1 problems found,
 2 unusable input or bad usage. No path ever ends in a traceback: unexpected
@@ -11,10 +11,10 @@ from __future__ import annotations
 import sys
 from typing import Sequence
 
-from . import check, hub, play, records, solve
+from . import check, hub, play, records, solve, web
 from .common import EXIT_OK, EXIT_UNUSABLE, Parser, complain
 
-GROUPS = (play, check, records, solve, hub)
+GROUPS = (play, check, records, solve, hub, web)
 
 
 def _version() -> str:
