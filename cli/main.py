@@ -11,10 +11,10 @@ from __future__ import annotations
 import sys
 from typing import Sequence
 
-from . import check, hub, play, records, solve, web
+from . import check, completion, hub, play, records, solve, web
 from .common import EXIT_OK, EXIT_UNUSABLE, Parser, complain
 
-GROUPS = (play, check, records, solve, hub, web)
+GROUPS = (play, check, records, solve, hub, web, completion)
 
 
 def _version() -> str:

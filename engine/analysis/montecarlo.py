@@ -254,11 +254,12 @@ def _worker_runs(seeds: list[int], policy: str, max_turns: int) -> list[Run]:
 
 
 def solve_random(campaign: Campaign, n: int, policy: str = "greedy", workers: int | None = None,
-                 seed: int | None = None, max_turns: int = 200) -> DifficultyReport:
+                 seed: int | None = None, max_turns: int = 200, progress=None) -> DifficultyReport:
     """Play ``n`` runs with fresh dice under ``policy`` over ``workers`` processes (default: all cores).
 
     ``seed`` makes the run seeds reproducible; without it they come from the system's entropy.
     Workers are started with the ``spawn`` method and receive the campaign as JSON text.
+    ``progress``: a callable given the number of runs done so far, as batches finish (None: no reports).
     """
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}; expected one of {', '.join(POLICIES)}")
@@ -266,7 +267,11 @@ def solve_random(campaign: Campaign, n: int, policy: str = "greedy", workers: in
     seeds = [rng.randrange(2**63) for _ in range(n)]
     workers = max(1, min(workers or os.cpu_count() or 1, n or 1))
     if workers == 1:
-        runs = [play_run(campaign, s, policy, max_turns) for s in seeds]
+        runs = []
+        for s in seeds:
+            runs.append(play_run(campaign, s, policy, max_turns))
+            if progress is not None:
+                progress(len(runs))
     else:
         text = json.dumps(campaign_to_dict(campaign))
         chunk = max(1, math.ceil(n / (workers * 4)))
@@ -274,8 +279,11 @@ def solve_random(campaign: Campaign, n: int, policy: str = "greedy", workers: in
         context = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_init,
                                  initargs=(text, campaign.content_hash)) as pool:
-            runs = [r for batch in pool.map(_worker_runs, batches, [policy] * len(batches),
-                                            [max_turns] * len(batches)) for r in batch]
+            runs = []
+            for batch in pool.map(_worker_runs, batches, [policy] * len(batches), [max_turns] * len(batches)):
+                runs.extend(batch)
+                if progress is not None:
+                    progress(len(runs))
     return _report(policy, seeds, runs)
 
 
