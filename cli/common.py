@@ -7,9 +7,10 @@ import json
 import sys
 from pathlib import Path
 
-from cardrogue.engine.errors import UnusableInput
+from cardrogue.engine.errors import RejectedReplay, UnusableInput
 from cardrogue.engine.format.loader import load_usable
 from cardrogue.engine.printable import printable
+from cardrogue.engine.reading import read_limited
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE = 0, 1, 2
 # Codes meaning the file could not be read as JSON at all.
@@ -75,10 +76,13 @@ class Parser(argparse.ArgumentParser):
 
 
 def read_text(path: Path, what: str) -> str:
+    """The text of a regular file of at most 64 MiB (a FIFO or a device is refused, never waited on)."""
+    limit = 64 * 1024 * 1024
     try:
-        if path.stat().st_size > 64 * 1024 * 1024:
+        raw = read_limited(path, limit)
+        if len(raw) > limit:
             raise UnusableInput(f"{path}: {what} is larger than 64 MiB")
-        return path.read_text(encoding="utf-8")
+        return raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
     except FileNotFoundError:
         raise UnusableInput(f"{path}: no such file") from None
     except UnicodeDecodeError as exc:
@@ -100,21 +104,18 @@ def check_writable(path: Path) -> None:
         raise UnusableInput(f"{path}: is a folder")
 
 
-def open_scores(path: Path | None):
-    """The score database, or :class:`UnusableInput` saying why it cannot be opened."""
-    import sqlite3
-
+def open_scores(path: Path | None, *, writable: bool = True):
+    """The score database (only to list it unless ``writable``), or :class:`UnusableInput` saying
+    why it cannot be used and what to do; nothing is created for a listing."""
     from cardrogue.engine.records.scores import ScoreStore, default_db_path
 
     where = path or default_db_path()
-    if where.is_dir():
-        raise UnusableInput(f"{where}: is a folder, not a score database")
     try:
-        store = ScoreStore(where)
+        store = ScoreStore(where, writable=writable)
         store.table("0" * 64)  # reads the schema: a file that is not SQLite fails here
         return store
-    except (sqlite3.Error, OSError) as exc:
-        raise UnusableInput(f"{where}: cannot open the score database: {exc}") from None
+    except OSError as exc:
+        raise UnusableInput(f"{where}: cannot open the score database: {exc.strerror or exc}") from None
 
 
 BESIDE_LIMIT = 200  # campaign files looked at beside a replay, at most
@@ -162,7 +163,7 @@ def campaign_for_replay(text: str, campaign_path: Path | None, replay_path: Path
     try:
         doc = parse_replay(text)
     except ReplayError as exc:
-        raise UnusableInput(str(exc)) from None
+        raise RejectedReplay(str(exc)) from None
     campaign_id, content_hash = doc["campaign"]["id"], doc["campaign"]["hash"]
     candidates = (_beside(replay_path, campaign_id) if replay_path is not None else []) + list(bundled_campaigns())
     same_id, trouble = None, None

@@ -91,7 +91,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         return exc.exit_code
     recorder = Recorder(campaign, level=level, mode="fated" if args.seed is None else "random", seed=args.seed)
     state = recorder.state
-    steps: list[dict] = [{"action": None, "log": list(state.log)}]
+    steps: list[dict] = [{"action": None, "log": [str(e) for e in state.log]}]
     failure = None
     for i, text in enumerate(texts):
         seen = len(state.log)
@@ -102,7 +102,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         except ActionError as exc:
             failure = {"index": i, "action": text, "reason": str(exc)}
             break
-        steps.append({"action": text, "log": state.log[seen:]})
+        steps.append({"action": text, "log": [str(e) for e in state.log[seen:]]})
     legal = [str(a) for a in state.legal_actions()]
     if args.output is not None:
         from cardrogue.engine.records.atomic import atomic_write

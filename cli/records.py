@@ -10,6 +10,8 @@ from pathlib import Path
 from .common import (
     EXIT_OK,
     EXIT_PROBLEMS,
+    EXIT_UNUSABLE,
+    RejectedReplay,
     UnusableInput,
     campaign_for_replay,
     complain,
@@ -47,17 +49,24 @@ def cmd_verify(args: argparse.Namespace) -> int:
     try:
         text = read_text(args.replay, "the replay")
         campaign = campaign_for_replay(text, args.campaign, args.replay)
+    except RejectedReplay as exc:  # not a replay at all: rejected like any failing replay
+        if args.format == "json":
+            _json({"replay": str(args.replay), "ok": False, "checked": True, "message": str(exc),
+                   "campaign": None, "result": None, "action": None})
+        else:
+            say(f"{args.replay}: rejected: {exc}")
+        return EXIT_PROBLEMS
     except UnusableInput as exc:
         message = str(exc)
         message = message if message.startswith(str(args.replay)) else f"{args.replay}: {message}"
         if args.format == "json":
-            _json({"replay": str(args.replay), "ok": False, "usable": False, "message": message})
+            _json({"replay": str(args.replay), "ok": False, "checked": False, "message": message})
         complain(message)
         return exc.exit_code
     verdict = verify_replay(text, campaign)
     if args.format == "json":
         run = verdict.run
-        _json({"replay": str(args.replay), "ok": verdict.ok, "usable": True, "message": verdict.message,
+        _json({"replay": str(args.replay), "ok": verdict.ok, "checked": True, "message": verdict.message,
                "campaign": {"id": campaign.id, "title": campaign.title, "hash": campaign.content_hash},
                "result": None if run is None else {"outcome": run.outcome, "turns": run.turns, "health": run.health,
                                                    "level": run.level + 1, "dice": run.dice_mode, "player": run.player,
@@ -80,19 +89,15 @@ def cmd_scores(args: argparse.Namespace) -> int:
 
     campaign_path = args.campaign_option or args.campaign
     try:
-        store = open_scores(args.scores_db)
-    except UnusableInput as exc:
+        store = open_scores(args.scores_db, writable=bool(args.imports))
+        with store:
+            if args.imports:
+                return _import_replays(store, args.imports, campaign_path)
+            campaign = load_usable(campaign_path or default_campaign())
+            table = store.table(campaign.content_hash)
+    except UnusableInput as exc:  # the database (damaged, read-only) or the campaign
         complain(str(exc))
         return exc.exit_code
-    with store:
-        if args.imports:
-            return _import_replays(store, args.imports, campaign_path)
-        try:
-            campaign = load_usable(campaign_path or default_campaign())
-        except UnusableInput as exc:
-            complain(str(exc))
-            return exc.exit_code
-        table = store.table(campaign.content_hash)
     if args.format == "json":
         json.dump({"campaign": campaign.id, "hash": campaign.content_hash,
                    "scores": [{"rank": s.rank, "player": s.player, "turns": s.turns, "health": s.health} for s in table]},
@@ -101,7 +106,6 @@ def cmd_scores(args: argparse.Namespace) -> int:
         return EXIT_OK
     from rich.console import Console
     from rich.table import Table
-
     from rich.text import Text
 
     title = printable(campaign.title)
@@ -132,7 +136,12 @@ def _import_replays(store, paths: list[Path], campaign_path: Path | None) -> int
             say(f"{path}: rejected: {message.removeprefix(f'{path}: ')}")
             status = max(status, exc.exit_code)
             continue
-        verdict = verify_replay(text, campaign)
+        try:
+            verdict = verify_replay(text, campaign)
+        except Exception as exc:  # one file's surprise never stops the replays after it
+            say(f"{path}: rejected: internal error: {type(exc).__name__}: {exc}")
+            status = EXIT_UNUSABLE
+            continue
         if not verdict.ok:
             say(f"{path}: rejected: {verdict.message}")
             status = max(status, EXIT_PROBLEMS)

@@ -52,17 +52,26 @@ def cmd_solve(args: argparse.Namespace) -> int:
         solve_level,
     )
 
+    from cardrogue.engine.analysis.solver.budget import OutOfTime, enforced
+
+    # The budget's clock starts with the command: loading and checking a huge file counts too.
+    budget = Budget(args.max_states, args.max_seconds, args.health_seconds, args.max_memory)
+    deadline = budget.start()
     try:
-        campaign = load_usable(args.campaign)
+        with enforced(deadline):
+            campaign = load_usable(args.campaign)
         level = None if args.level is None else level_index(campaign, args.level)
         if args.output is not None:
             check_writable(args.output)
     except UnusableInput as exc:
         complain(str(exc))
         return exc.exit_code
+    except OutOfTime:
+        say(f"{args.campaign}: unknown: the time budget ({args.max_seconds:g} s) ran out while the campaign "
+            "was being read and checked; raise --max-seconds")
+        return EXIT_PROBLEMS
     if args.random is not None:
-        return _solve_random(campaign, args)
-    budget = Budget(args.max_states, args.max_seconds, args.health_seconds, args.max_memory)
+        return _solve_random(campaign, args, deadline.left())
     title = campaign.title if level is None else f"{campaign.title}, level {level + 1}"
     with progress_bar(f"{title}: searching for par", total=1.0) as bar:
         def report(p) -> None:  # the share of the budget used: states or seconds, whichever runs out first
@@ -72,8 +81,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
             bar.update(completed=used, description=f"{title}: {what}")
 
         report_to = report if bar.shown else None
-        result = (solve_campaign(campaign, budget, progress=report_to) if level is None
-                  else solve_level(campaign, level, budget, progress=report_to))
+        result = (solve_campaign(campaign, budget, deadline=deadline, progress=report_to) if level is None
+                  else solve_level(campaign, level, budget, deadline=deadline, progress=report_to))
     if result.verdict == SOLVED and args.output is not None:
         from cardrogue.engine.records.atomic import atomic_write
 
@@ -136,19 +145,26 @@ def _write_par(path: Path, campaign, turns: int, health: int) -> None:
     atomic_write(path, text.encode("utf-8"))
 
 
-def _solve_random(campaign, args: argparse.Namespace) -> int:
+def _solve_random(campaign, args: argparse.Namespace, seconds: float) -> int:
+    """``--random N``: N runs, or as many as ``--max-seconds`` allows (what is left of it)."""
     from cardrogue.engine.analysis.montecarlo import solve_random
 
     with progress_bar(f"{campaign.title}: random-dice runs", total=args.random, counted=True) as bar:
-        report = solve_random(campaign, args.random, progress=(lambda done: bar.update(completed=done)) if bar.shown else None)
+        report = solve_random(campaign, args.random, max_seconds=seconds,
+                              progress=(lambda done: bar.update(completed=done)) if bar.shown else None)
+    cut = report.runs < args.random
     if args.format == "json":
-        json.dump({"runs": report.runs, "wins": report.wins, "win_rate": report.win_rate,
+        json.dump({"runs": report.runs, "runs_asked": args.random, "stopped_by": "time" if cut else None,
+                   "wins": report.wins, "win_rate": report.win_rate,
                    "ci95": [report.ci_low, report.ci_high], "deaths": report.deaths, "stuck": report.stuck,
                    "turns": {"min": report.turns_min, "median": report.turns_median, "max": report.turns_max},
                    "histogram": [list(h) for h in report.histogram], "policy": report.policy}, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
         say(f"{campaign.title}: {report.summary()}")
+        if cut:
+            say(f"  the time budget ({args.max_seconds:g} s) ran out after {report.runs:,} of {args.random:,} runs; "
+                "raise --max-seconds for more")
         peak = max((n for _, n in report.histogram), default=0)
         for turns, n in report.histogram:
             say(f"  {turns:4d} turns {'#' * max(1, round(40 * n / peak))} {n}")

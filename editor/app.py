@@ -33,7 +33,7 @@ from .checking import Checker, markers
 from .commands import EditorCommands, help_markdown
 from .document import Document, Where
 from .file_flows import FileFlows
-from .files import OpenError, default_document, document_for
+from .files import OpenError, default_document, document_for, draft_note
 from .forms import Forms
 from .shown import NO_RAW_CONTROLS, markup
 from .messages import CardChosen, CellFieldEdited, CursorMoved, LevelChosen, PaintCell, ProblemChosen, StoryEdited
@@ -176,7 +176,7 @@ class EditorApp(App[int]):
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
                timeout: float | None = None, markup: bool = True) -> None:
         """Every notification is plain text: they name files, levels and cards (``markup`` is ignored)."""
-        super().notify(printable(message), title=printable(title), severity=severity, timeout=timeout, markup=False)
+        super().notify(printable(message), title=printable(title), severity=severity, timeout=timeout)
 
     def update_title(self) -> None:
         self.sub_title = printable(f"{self.doc.name}{' ●' if self.doc.dirty else ''}")
@@ -514,8 +514,8 @@ class EditorApp(App[int]):
         # Re-load the saved form: the player needs the content hash of exactly this version.
         result = load_campaign_text(self.doc.text(), self.doc.name)
         if result.campaign is None:
-            self.notify("Fix the errors in the problems panel before play-testing.", title="Play-test",
-                        severity="error", timeout=5)
+            self.notify(f"Not played: the campaign has {draft_note(result.errors, cannot='played')}", title="Play-test",
+                        severity="error", timeout=8)
             return
 
         def done(run) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Callable
 
 from cardrogue.engine.format.canonical import campaign_to_dict, dumps
+from cardrogue.engine.format.diagnostics import Diagnostic
 from cardrogue.engine.model.campaign import Campaign
 
 UNDO_LIMIT = 500
@@ -43,6 +44,8 @@ class Document:
     schema_ref: str | None = None
     # Opened from a template (a bundled campaign): saving always asks where.
     template: Path | None = None
+    # The errors the file had when it was opened: a draft's, for the note the editor shows.
+    opened_errors: tuple[Diagnostic, ...] = ()
     undo_stack: list[Step] = field(default_factory=list)
     redo_stack: list[Step] = field(default_factory=list)
     _saved: Campaign | None = None

@@ -20,7 +20,7 @@ from cardrogue.engine.format.canonical import default_cell_id
 from cardrogue.engine.format.catalog import card_from_dict, default_catalog
 from cardrogue.engine.format.checks import RuleError
 from cardrogue.engine.format.checks.cards import card_entry_problems, item_problems
-from cardrogue.engine.format.checks.goals import goal_card_problems
+from cardrogue.engine.format.checks.goals import goal_problems
 from cardrogue.engine.format.checks.hero import hero_problems
 from cardrogue.engine.format.checks.potions import potion_problems
 from cardrogue.engine.format.diagnostics import Diagnostic
@@ -85,6 +85,14 @@ class Clip:
     width: int
     height: int
     cells: tuple[Cell, ...]
+
+
+class FieldError(ValueError):
+    """A refused value, with the name of the form field it came from (a form shows it under that field)."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 # --------------------------------------------------------------------------- helpers
@@ -301,23 +309,43 @@ def move_level(campaign: Campaign, index: int, delta: int) -> Campaign:
     return replace(campaign, levels=tuple(levels))
 
 
-def resize_level(campaign: Campaign, index: int, width: int, height: int) -> Campaign:
-    """New grid size; cells that fall outside it are removed (undo brings them back)."""
-    width, height = max(1, min(MAX_SIZE, width)), max(1, min(MAX_SIZE, height))
+def resize_level(campaign: Campaign, index: int, width: int, height: int, *, left: bool = False,
+                 top: bool = False) -> Campaign:
+    """New grid size, columns added or removed at the right (``left``: at the left) and rows at the
+    bottom (``top``: at the top). Cards that fall off the grid are removed (undo brings them back);
+    cards that move keep a custom instance id, and a default one follows their new place."""
+    for field, value in (("width", width), ("height", height)):
+        if not 1 <= value <= MAX_SIZE:
+            raise FieldError(field, f"the {field} is a whole number from 1 to {MAX_SIZE}, not {value}")
     level = campaign.levels[index]
     if (width, height) == (level.width, level.height):
         return campaign
-    cells = [c for c in level.cells if c.x < width and c.y < height]
+    dx = width - level.width if left else 0
+    dy = height - level.height if top else 0
+    cells = [c if (dx, dy) == (0, 0) else relocated(c, level.id, level.id, c.x + dx, c.y + dy)
+             for c in level.cells if 0 <= c.x + dx < width and 0 <= c.y + dy < height]
     return with_level(campaign, index, with_cells(replace(level, width=width, height=height), cells))
+
+
+def cut_by_resize(level: Level, width: int, height: int, *, left: bool = False, top: bool = False) -> list[Cell]:
+    """The cards a resize would remove (see :func:`resize_level`)."""
+    dx = width - level.width if left else 0
+    dy = height - level.height if top else 0
+    return [c for c in level.cells if not (0 <= c.x + dx < width and 0 <= c.y + dy < height)]
 
 
 def set_level_meta(campaign: Campaign, index: int, level_id: str, title: str) -> Campaign:
     """Rename a level: ladders leading to it and its default cell ids follow the new id."""
     level = campaign.levels[index]
-    if (level_id, title) == (level.id, level.title) or not level_id:
+    if not _CARD_ID.match(level_id) or len(level_id) > 64:
+        raise FieldError("id", f"{level_id!r} is not a level id: lower-case letters, digits and hyphens, "
+                               "at most 64")
+    if len(title) > 120:
+        raise FieldError("title", f"the title is at most 120 characters, not {len(title)}")
+    if (level_id, title) == (level.id, level.title):
         return campaign
     if level_id != level.id and campaign.level(level_id) is not None:
-        raise ValueError(f"a level with id {level_id!r} exists already")
+        raise FieldError("id", f"a level with id {level_id!r} exists already")
     old = level.id
     levels = []
     for i, lv in enumerate(campaign.levels):
@@ -353,7 +381,7 @@ def set_metadata(campaign: Campaign, **changes) -> Campaign:
     for key, value in changes.items():
         error = best_match(Draft202012Validator(properties[key]).iter_errors(value))
         if error is not None:
-            raise ValueError(f"{key}: {error.message}")
+            raise FieldError(key, f"{key}: {error.message}")
     if all(getattr(campaign, k) == v for k, v in changes.items()):
         return campaign
     return replace(campaign, **changes)
@@ -370,17 +398,33 @@ def set_hero(campaign: Campaign, character: str, items: tuple[str, ...] = (), eq
 GOAL_VERBS = ("slay", "open", "buy")
 
 
+def goal_targets(campaign: Campaign, li: int) -> dict[str, tuple[str, ...]]:
+    """What a new goal of each kind can name on level ``li``: the enemies on it (slay), the chest
+    when it holds one (open), the cards its shops sell (buy); goals it already has left out."""
+    level, cards = campaign.levels[li], campaign.cards
+    on_level = {c.card for c in level.cells}
+    found = {
+        "slay": sorted(card for card in on_level if card in cards and cards[card].is_enemy),
+        "open": [CHEST] if CHEST in on_level else [],
+        "buy": sorted({item for c in level.cells for item in c.stock if item in cards}),
+    }
+    return {verb: tuple(card for card in targets if Goal(verb, card) not in level.goals)
+            for verb, targets in found.items()}
+
+
 def add_goal(campaign: Campaign, li: int, verb: str, card: str) -> Campaign:
-    """Add ``{verb: card}`` to the level's goals; the card must exist and fit the verb (a goal the
-    level cannot meet yet is kept: the problems panel shows it)."""
+    """Add ``{verb: card}`` to the level's goals: the card must exist, fit the verb and be one the
+    level can meet (an enemy on it, its chest, a card its shop sells; CR201, CR217, CR221)."""
     verb, card = verb.strip().lower(), card.strip()
     if verb not in GOAL_VERBS:
-        raise ValueError(f"a goal is slay, open or buy, not {verb!r}")
+        raise FieldError("verb", f"a goal is slay, open or buy, not {verb!r}")
+    if not card:
+        raise FieldError("card", "pick what the goal is about")
     level = campaign.levels[li]
     goal = Goal(verb, card)
-    refuse(goal_card_problems(goal, campaign.cards, ("levels", li, "goals", len(level.goals), verb), level=li))
     if goal in level.goals:
         return campaign
+    refuse(goal_problems(level, li, len(level.goals), goal, campaign.cards))
     return with_level(campaign, li, replace(level, goals=level.goals + (goal,)))
 
 
@@ -422,7 +466,7 @@ def set_potions(campaign: Campaign, potions: Mapping[str, str]) -> Campaign:
         if colour not in POTION_COLOURS:
             raise ValueError(f"{colour!r} is not a potion colour ({', '.join(POTION_COLOURS)})")
         if effect not in POTION_EFFECTS:
-            raise ValueError(f"{effect!r} is not a potion effect ({', '.join(POTION_EFFECTS)})")
+            raise FieldError(colour, f"{effect!r} is not a potion effect ({', '.join(POTION_EFFECTS)})")
     refuse(potion_problems(chosen))
     ordered = {c: chosen[c] for c in POTION_COLOURS if c in chosen}
     if ordered == dict(campaign.potions):
@@ -454,24 +498,24 @@ def card_entry(campaign: Campaign, card_id: str, values: Mapping[str, object]) -
     new card, a card's defaults (sellable, tradable, not throwable, not cursed, no victory points).
     """
     if not _CARD_ID.match(card_id) or len(card_id) > 64:
-        raise ValueError(f"{card_id!r} is not a card id: lower-case letters, digits and hyphens")
+        raise FieldError("id", f"{card_id!r} is not a card id: lower-case letters, digits and hyphens")
     base = default_catalog().get(card_id)
     given = {k: v for k, v in values.items() if v not in (None, "", ())}
     kind = given.get("kind", base.kind.value if base else None)
     if kind not in {k.value for k in CardKind}:
-        raise ValueError(f"the kind is one of {', '.join(k.value for k in CardKind)}")
+        raise FieldError("kind", f"the kind is one of {', '.join(k.value for k in CardKind)}")
     kind = CardKind(kind)
     if "slot" in given and given["slot"] not in SLOTS:
-        raise ValueError(f"the slot is one of {', '.join(SLOTS)}")
+        raise FieldError("slot", f"the slot is one of {', '.join(SLOTS)}")
     if "colour" in given and given["colour"] not in POTION_COLOURS:
-        raise ValueError(f"the colour is one of {', '.join(POTION_COLOURS)}")
+        raise FieldError("colour", f"the colour is one of {', '.join(POTION_COLOURS)}")
     for key, (lo, hi) in card_number_bounds().items():
         value = given.get(key)
         if key in given and (isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi):
-            raise ValueError(f"{key.replace('_', ' ')} is a whole number from {lo} to {hi}, not {value!r}")
+            raise FieldError(key, f"{key.replace('_', ' ')} is a whole number from {lo} to {hi}, not {value!r}")
     for key in CARD_FLAGS:
         if key in given and not isinstance(given[key], bool):
-            raise ValueError(f"{key} is true or false, not {given[key]!r}")
+            raise FieldError(key, f"{key} is true or false, not {given[key]!r}")
     without = base if base is not None else CardDef(card_id, "", kind)
     entry: dict = {}
     for key in CARD_FIELDS:
@@ -503,12 +547,14 @@ def set_card(campaign: Campaign, card_id: str, entry: Mapping) -> Campaign:
 
 
 def card_uses(campaign: Campaign, card_id: str) -> list[str]:
-    """Where a card is used: the hero, cells, stock, contents, goals."""
+    """Where a card is used: the hero, a level's practice hero, cells, stock, contents, goals."""
     uses = []
     hero = campaign.hero
     if card_id in (hero.character, *hero.items, *hero.equipped):
         uses.append("the hero")
     for level in campaign.levels:
+        if level.hero is not None and card_id in (*(level.hero.items or ()), *(level.hero.equipped or ())):
+            uses.append(f"{level.id} hero")
         for cell in level.cells:
             if card_id == cell.card or card_id in cell.stock or card_id in cell.contents:
                 uses.append(f"{level.id} ({cell.x}, {cell.y})")
@@ -542,6 +588,8 @@ def set_hero_checked(campaign: Campaign, character: str, items: Iterable[str], e
     """The hero's character, starting hand and equipment, checked against the campaign's cards."""
     items, equipped = tuple(items), tuple(equipped)
     refuse(hero_problems(Hero(character, items, equipped), campaign.cards))
-    if len(equipped) > 6 or len(items) > 32:
-        raise ValueError("at most 32 starting items and 6 equipped")
+    if len(items) > 32:
+        raise FieldError("items", "at most 32 starting items")
+    if len(equipped) > 6:
+        raise FieldError("equipped", "at most 6 equipped cards")
     return set_hero(campaign, character, items, equipped)

@@ -13,6 +13,8 @@ from .files import (
     DiskStamp,
     OpenError,
     clear_recovery,
+    draft_errors,
+    draft_note,
     is_protected,
     open_document,
     read_recovery,
@@ -37,6 +39,8 @@ class FileFlows:
         self.disk_stamp: DiskStamp | None = None
         self.disk_warned = False
         self._autosaved_text: str | None = None
+        # A recovery file offered and put off ("Later", or one that could not be used): kept at quit.
+        self.recovery_put_off = False
 
     @property
     def doc(self) -> Document:
@@ -46,6 +50,10 @@ class FileFlows:
         """A new document is shown: watch its file from now on."""
         self.disk_stamp = DiskStamp.of(doc.path) if doc.path else None
         self.disk_warned = False
+        self.recovery_put_off = False
+        if doc.opened_errors:
+            self.app.notify(f"{doc.name} opens as a draft with {draft_note(list(doc.opened_errors))}", title="Draft",
+                            severity="warning", timeout=8)
 
     # ------------------------------------------------------------------ unsaved changes
 
@@ -68,7 +76,7 @@ class FileFlows:
 
     def quit(self) -> None:
         def leave() -> None:
-            if not self.doc.dirty:
+            if not self.doc.dirty and not self.recovery_put_off:
                 clear_recovery(self.doc, self.recovery_dir)
             self.app.exit(0)
 
@@ -124,7 +132,12 @@ class FileFlows:
         self._autosaved_text = None
         clear_recovery(self.doc, self.recovery_dir)
         self.app.update_title()
-        self.app.notify(f"Saved {path.name}", timeout=2)
+        errors = draft_errors(self.doc)
+        if errors:
+            self.app.notify(f"Saved {path.name} with {draft_note(errors)}", title="Saved a draft",
+                            severity="warning", timeout=8)
+        else:
+            self.app.notify(f"Saved {path.name}", timeout=2)
         if then is not None:
             then()
 
@@ -183,11 +196,13 @@ class FileFlows:
             return
 
         def answered(answer: str | None) -> None:
+            self.recovery_put_off = answer not in ("recover", "discard")
             if answer == "recover":
                 try:
                     recover(self.doc, text)
                 except OpenError as exc:
-                    self.app.notify(f"The recovery file cannot be used: {exc}", severity="error")
+                    self.recovery_put_off = True
+                    self.app.notify(f"The recovery file cannot be used (it is kept): {exc}", severity="error")
                     return
                 self.app.refresh_all()
                 self.app.notify("Recovered unsaved changes (ctrl+z undoes the recovery)", timeout=4)

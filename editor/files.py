@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
 
+from cardrogue.engine.format.diagnostics import Diagnostic
 from cardrogue.engine.format.loader import LoadResult, load_campaign, load_campaign_text
 from cardrogue.engine.format.resources import default_campaign
 from cardrogue.engine.records.atomic import atomic_write
@@ -49,7 +50,8 @@ BLANK_TEMPLATE = """{
 
 
 class OpenError(Exception):
-    """A file that cannot be edited: it carries the loader's diagnostics."""
+    """A file that cannot be edited (not JSON, or without the campaign's shape): it carries the
+    loader's diagnostics. A file with other errors opens as a draft."""
 
     def __init__(self, result: LoadResult) -> None:
         first = result.diagnostics[0].render() if result.diagnostics else result.file
@@ -61,10 +63,11 @@ class OpenError(Exception):
 
 
 def _document(result: LoadResult, path: Path | None, template: Path | None = None) -> Document:
-    if result.campaign is None:
+    if result.draft is None:
         raise OpenError(result)
     schema_ref = result.data.get("$schema") if isinstance(result.data, dict) else None
-    return Document(result.campaign, path=path, schema_ref=schema_ref, template=template)
+    return Document(result.draft, path=path, schema_ref=schema_ref, template=template,
+                    opened_errors=tuple(result.errors))
 
 
 def open_document(path: Path) -> Document:
@@ -154,13 +157,29 @@ class DiskStamp:
 
 
 def save_document(doc: Document, path: Path) -> DiskStamp | None:
-    """Save the canonical text atomically and mark the document clean."""
+    """Save the canonical text atomically and mark the document clean; a draft is saved as it
+    is (:func:`draft_errors` says what keeps it from being played)."""
     path = path.expanduser().absolute()
     if is_protected(path):
         raise PermissionError(f"{path} is inside the installed package; save the campaign somewhere else")
     atomic_write(path, doc.text().encode("utf-8"))
     doc.mark_saved(path)
     return DiskStamp.of(path)
+
+
+def draft_errors(doc: Document) -> list[Diagnostic]:
+    """The errors the loader finds in the document as saved: none for a campaign that can be
+    played and published, and what to fix first for a draft."""
+    return load_campaign_text(doc.text(), doc.name).errors
+
+
+def draft_note(errors: list[Diagnostic], cannot: str = "played or published") -> str:
+    """What a save, an open, F5 or F6 tells the author about a draft: the count of its errors,
+    what it cannot be until they are fixed, and the first of them (plain text, no markup)."""
+    count = f"{len(errors)} error" + ("" if len(errors) == 1 else "s")
+    fixed = "it is" if len(errors) == 1 else "they are"
+    return (f"{count}: it cannot be {cannot} until {fixed} fixed "
+            f"(first: {errors[0].code}: {errors[0].message})")
 
 
 # --------------------------------------------------------------------------- recovery
@@ -213,8 +232,8 @@ def clear_recovery(doc: Document, directory: Path | None = None) -> None:
 def recover(doc: Document, text: str) -> Document:
     """The document with the recovered campaign as one undoable edit (so it shows as unsaved)."""
     result = load_campaign_text(text, "<recovery>")
-    if result.campaign is None:
+    if result.draft is None:
         raise OpenError(result)
-    recovered = result.campaign
+    recovered = result.draft
     doc.apply(lambda _c: recovered, "Recover unsaved changes")
     return doc

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
+from cardrogue.engine.format.checks import RuleError
 from cardrogue.engine.model.campaign import CHEST, POTION_COLOURS, POTION_EFFECTS, SHOP, Campaign, CardDef, CardKind
+from cardrogue.engine.model.versions import RULES_VERSIONS
 
 from . import edits
 from .document import Where
-from .widgets.dialogs import Choice, ChoiceScreen, FieldValue, FormScreen
+from .edits import MAX_SIZE, FieldError
+from .widgets.dialogs import Choice, ChoiceScreen, ConfirmScreen, FieldValue, FormScreen
 from .widgets.palette import Palette
 
 if TYPE_CHECKING:
@@ -22,12 +25,36 @@ if TYPE_CHECKING:
 Change = Callable[[dict], Callable[[Campaign], Campaign]]
 
 
-def whole_number(text: str, what: str) -> int:
-    """A form field's whole number, or a ValueError naming the field."""
-    text = text.strip()
+def fields_of(path: tuple) -> tuple[str, ...]:
+    """The form fields a rule's JSON path may be about, the most precise first.
+
+    ``("hero", "items", 2)`` -> ``("items", "hero")``; ``("cards", "x", "abilities", 1)`` -> the
+    ``ability1`` field first.
+    """
+    names: list[str] = []
+    for i, part in enumerate(path):
+        if part == "abilities" and i + 1 < len(path) and isinstance(path[i + 1], int):
+            names.append(f"ability{path[i + 1]}")
+        if isinstance(part, str):
+            names.append(part)
+    return tuple(reversed(names))
+
+
+def plural(n: int, noun: str) -> str:
+    """``1 card``, ``2 cards``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def whole_number(text: str, field: str, low: int | None = None, high: int | None = None) -> int:
+    """A form field's whole number (within ``low``..``high``), or a FieldError naming the field."""
+    text, what = text.strip(), field.replace("_", " ")
+    bounds = f" from {low} to {high}" if low is not None and high is not None else ""
     if not text.lstrip("-").isdigit() or not text.isascii():
-        raise ValueError(f"{what} is a whole number")
-    return int(text)
+        raise FieldError(field, f"{what} is a whole number{bounds}, not {text!r}")
+    value = int(text)
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise FieldError(field, f"{what} is a whole number{bounds}, not {value}")
+    return value
 
 
 class Forms:
@@ -44,38 +71,78 @@ class Forms:
              where: Where | None = None, note: str = "", after: Callable[[dict], None] | None = None) -> None:
         """A form whose values make an edit; an edit that refuses (ValueError) keeps the form open with why."""
 
-        def validate(values: dict) -> str | None:
-            try:
-                change(values)(self.campaign)
-            except ValueError as exc:
-                return str(exc)
-            return None
-
         def done(values: dict | None) -> None:
             if values is not None and self.app.edit(change(values), label, where) and after is not None:
                 after(values)
 
-        self.app.push_screen(FormScreen(title, fields, validate=validate, note=note), done)
+        self.app.push_screen(FormScreen(title, fields, validate=self._validator(change), note=note), done)
+
+    def _validator(self, change: Change) -> Callable[[dict], tuple[str, tuple[str, ...]] | None]:
+        """A form's check: the edit its values make, tried on the campaign; a refusal and its field."""
+
+        def validate(values: dict) -> tuple[str, tuple[str, ...]] | None:
+            try:
+                change(values)(self.campaign)
+            except FieldError as exc:
+                return str(exc), (exc.field,)
+            except RuleError as exc:
+                return str(exc), fields_of(exc.diagnostic.path)
+            except ValueError as exc:
+                return str(exc), ()
+            return None
+
+        return validate
 
     # ------------------------------------------------------------------ levels and the campaign
 
     def level_properties(self) -> None:
+        """Id, title and size; a resize that removes cards asks first."""
         li = self.app.level_index
         level = self.campaign.levels[li]
         fields: list[tuple[str, str, FieldValue]] = [
-            ("id", "Id", level.id), ("title", "Title", level.title),
-            ("width", "Width", str(level.width)), ("height", "Height", str(level.height))]
+            ("id", "Id (ladders name it)", level.id), ("title", "Title", level.title),
+            ("width", f"Width (1 to {MAX_SIZE})", str(level.width)),
+            ("columns_at", "Columns added or removed at the", Choice("right", ("right", "left"))),
+            ("height", f"Height (1 to {MAX_SIZE})", str(level.height)),
+            ("rows_at", "Rows added or removed at the", Choice("bottom", ("bottom", "top")))]
+
+        def size(values: dict) -> tuple[int, int, bool, bool]:
+            return (whole_number(values["width"], "width", 1, MAX_SIZE),
+                    whole_number(values["height"], "height", 1, MAX_SIZE),
+                    values["columns_at"] == "left", values["rows_at"] == "top")
 
         def change(values: dict) -> Callable[[Campaign], Campaign]:
-            width, height = whole_number(values["width"], "width"), whole_number(values["height"], "height")
+            width, height, left, top = size(values)
 
             def apply(c: Campaign) -> Campaign:
                 c = edits.set_level_meta(c, li, values["id"].strip(), values["title"].strip())
-                return edits.resize_level(c, li, width, height)
+                return edits.resize_level(c, li, width, height, left=left, top=top)
 
             return apply
 
-        self.open(f"Level {li + 1}", fields, change, "Level properties")
+        def done(values: dict | None) -> None:
+            if values is None:
+                return
+            width, height, left, top = size(values)
+            cut = edits.cut_by_resize(self.campaign.levels[li], width, height, left=left, top=top)
+            if not cut:
+                self.app.edit(change(values), "Level properties")
+                return
+            names = ", ".join(f"{c.card} at ({c.x}, {c.y})" for c in cut[:4])
+            names += f" and {len(cut) - 4} more" if len(cut) > 4 else ""
+            question = (f"The new size removes {plural(len(cut), 'card')} from the grid: {names}. "
+                        "Resize anyway? (ctrl+z brings them back)")
+
+            def answered(answer: str | None) -> None:
+                if answer == "resize":
+                    self.app.edit(change(values), "Level properties")
+
+            self.app.push_screen(ConfirmScreen(question, [("Resize", "resize", "error"), ("Cancel", "cancel", "default")]),
+                                 answered)
+
+        self.app.push_screen(FormScreen(f"Level {li + 1}", fields, validate=self._validator(change),
+                                        note="A smaller grid removes the cards outside it; you are asked first."),
+                             done)
 
     def metadata(self) -> None:
         c = self.campaign
@@ -84,7 +151,7 @@ class Forms:
             ("title", "Title", c.title), ("id", "Id", c.id), ("author", "Author", c.author),
             ("description", "Description", c.description),
             ("kind", "Kind", Choice(c.kind, ("campaign", "challenge"))),
-            ("rules", "Rules version", Choice(c.rules, ("1.1.2", "1.0"))), ("seed", "Seed (fated dice)", str(c.seed)),
+            ("rules", "Rules version", Choice(c.rules, RULES_VERSIONS)), ("seed", "Seed (fated dice)", str(c.seed)),
             ("character", "Hero character", Choice(c.hero.character, chars)),
             ("items", "Hero items (space separated)", " ".join(c.hero.items)),
             ("equipped", "Hero equipped (space separated)", " ".join(c.hero.equipped))]
@@ -92,7 +159,7 @@ class Forms:
         def change(values: dict) -> Callable[[Campaign], Campaign]:
             text = values["seed"].strip()
             if not (text.isascii() and text.isdigit()):
-                raise ValueError("the seed is a whole number from 0 to 18446744073709551615")
+                raise FieldError("seed", "the seed is a whole number from 0 to 18446744073709551615")
             meta = {k: values[k].strip() for k in ("title", "id", "author", "description", "kind", "rules")}
 
             def apply(camp: Campaign) -> Campaign:
@@ -106,11 +173,23 @@ class Forms:
     # ------------------------------------------------------------------ goals, stock and contents
 
     def add_goal(self) -> None:
+        """A goal picked from lists: its kind, then one of the things of that kind the level holds."""
         li = self.app.level_index
         level = self.campaign.levels[li]
+        targets = edits.goal_targets(self.campaign, li)
+        kinds = tuple(verb for verb in edits.GOAL_VERBS if targets[verb])
+        if not kinds:
+            self.app.notify("Nothing on this level can be a new goal: place an enemy, the chest or a shop with "
+                            "stock first", severity="warning", timeout=5)
+            return
         have = ", ".join(g.text() for g in level.goals) or "none"
-        self.open(f"Add a goal to {level.title or level.id}",
-                  [("verb", "Goal: slay, open or buy", "slay"), ("card", "Card id (an enemy, the chest, the shop's card)", "")],
+        first = kinds[0]
+        fields: list[tuple[str, str, FieldValue]] = [
+            ("verb", "Goal", Choice(first, kinds)),
+            ("card", "What (the enemies, chest and stock on this level)",
+             Choice(targets[first][0] if len(targets[first]) == 1 else "", targets[first],
+                    follows="verb", options_by=tuple(targets.items())))]
+        self.open(f"Add a goal to {level.title or level.id}", fields,
                   lambda v: lambda c: edits.add_goal(c, li, v["verb"], v["card"]), "Add goal", Where(li),
                   note=f"Goals now: {have}. The player must meet every goal before leaving the level.")
 
@@ -198,7 +277,7 @@ class Forms:
             parsed.update({k: values[k] for k in edits.CARD_FLAGS})
             for key in ("attack", "health", "gold", "victory_points", "max_health"):
                 text = values[key].strip()
-                parsed[key] = whole_number(text, key.replace("_", " ")) if text else None
+                parsed[key] = whole_number(text, key) if text else None
             parsed["abilities"] = [values[k].strip() for k in values if k.startswith("ability") and values[k].strip()]
 
             def apply(c: Campaign) -> Campaign:

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 
 from textual.content import Content
 
-from cardrogue.engine.rules.tables import DOWN
-from cardrogue.engine.model.campaign import Campaign, Direction
+from cardrogue.engine.model.campaign import DIRECTION_INDEX, Campaign, Direction
 from cardrogue.engine.chance.resolvers import FatedResolver
 from cardrogue.engine.analysis.solver import SOLVED, UNKNOWN, UNSOLVABLE, Budget, SolveResult, solve_level
 from cardrogue.engine.rules.state import GameState
+from cardrogue.engine.rules.view import Face
 
 from .shown import markup
 
@@ -64,26 +64,24 @@ def trace_steps(campaign: Campaign, level: int, actions: tuple[str, ...] | list[
     resolver = FatedResolver(campaign)
     state = GameState.new(campaign, level)
     state.resolve(resolver)
-    cells = campaign.levels[level].cells
-    face_down = [c.pos for c in cells if state.face(c.x, c.y, level) == DOWN]
-
-    def flipped() -> frozenset[tuple[int, int]]:
-        return frozenset(p for p in face_down if state.face(p[0], p[1], level) != DOWN)
-
-    steps = [SolutionStep(0, "", state.turn, state.position, state.health, frozenset())]
-    position = state.position
+    view = state.view()
+    face_down = [c.pos for c in campaign.levels[level].cells if view.face(c.x, c.y) is Face.DOWN]
+    flipped: frozenset[tuple[int, int]] = frozenset()
+    steps = [SolutionStep(0, "", view.turn, view.position, view.hero.health, flipped)]
+    position = view.position
     for i, action in enumerate(actions, 1):
-        turn, seen = state.turn, len(state.log or ())
+        turn, seen = view.turn, len(view.log)
         state.step(action, resolver)
-        left = state.level != level
-        if left:
+        left = view.level_index != level
+        if left:  # the ladder: the hero is off the map shown, one step past the ladder's tile
             verb, _, arg = action.partition(" ")
-            if verb == "move" and arg in "NESW" and arg:
+            if verb == "move" and arg in DIRECTION_INDEX:
                 position = Direction(arg).step(*position)
         else:
-            position = state.position
-        steps.append(SolutionStep(i, action, turn, position, state.health, flipped(),
-                                  tuple((state.log or [])[seen:]), left, state.outcome))
+            position = view.position
+            flipped = frozenset(p for p in face_down if view.face(*p) is not Face.DOWN)
+        steps.append(SolutionStep(i, action, turn, position, view.hero.health, flipped,
+                                  tuple(str(e) for e in view.log[seen:]), left, view.outcome))
     return tuple(steps)
 
 

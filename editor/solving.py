@@ -16,6 +16,7 @@ from textual.worker import get_current_worker
 from cardrogue.engine.model.campaign import Campaign
 
 from .document import Document
+from .files import draft_note
 from .shown import markup
 from .solution import DEFAULT_BUDGET, SOLVED, Solution
 from .solution import solve as solve_solution
@@ -84,7 +85,7 @@ class SolveFlow:
         result = load_campaign_text(Document(campaign, schema_ref=doc.schema_ref).text(), doc.name)
         outcome: Solution | str
         if result.campaign is None:
-            outcome = "Fix the errors in the problems panel before solving."
+            outcome = f"the campaign has {draft_note(result.errors, cannot='solved, played or published')}"
         else:
             try:
                 outcome = solve_solution(result.campaign, level, self.budget)

@@ -12,3 +12,10 @@ class CampaignHasErrors(UnusableInput):
     ``cardrogue check`` reports them (exit 1), not input that cannot be read (exit 2)."""
 
     exit_code = 1
+
+
+class RejectedReplay(UnusableInput):
+    """A replay file that is not a valid replay (truncated, not JSON, not the schema): it is
+    rejected as any other failing replay is (exit 1), whether or not ``--campaign`` is given."""
+
+    exit_code = 1

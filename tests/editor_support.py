@@ -21,3 +21,9 @@ async def settle(app: EditorApp, pilot) -> None:
     await pilot.pause()
     await app.workers.wait_for_complete()
     await pilot.pause()
+
+
+def form_error(app: EditorApp, field: str | None = None) -> str:
+    """The reason the open form shows: under ``field``, or wherever it is shown (``""``: none)."""
+    query = f"#form-error-{field}.-shown" if field else ".form-error.-shown"
+    return " ".join(str(label.render()) for label in app.screen.query(query))

@@ -112,7 +112,7 @@ def test_verify_reports_a_draft_beside_the_replay(tmp_path: Path, capsys) -> Non
 def test_verify_json(tmp_path: Path, capsys) -> None:
     code, out, _ = cardrogue(capsys, "verify", NEEDLE_REPLAY, "--format", "json")
     verdict = json.loads(out)
-    assert code == 0 and verdict["ok"] is True and verdict["usable"] is True
+    assert code == 0 and verdict["ok"] is True and verdict["checked"] is True
     assert verdict["campaign"]["id"] == "the-needle-run"
     assert verdict["result"] == {"outcome": "won", "turns": 4, "health": 8, "level": 1, "dice": "fated",
                                  "player": "", "ranked": True}
@@ -125,7 +125,7 @@ def test_verify_json(tmp_path: Path, capsys) -> None:
     assert "action 2" in verdict["message"]
     code, out, err = cardrogue(capsys, "verify", tmp_path / "missing.replay.json", "--format", "json")
     verdict = json.loads(out)
-    assert code == 2 and verdict == {"replay": str(tmp_path / "missing.replay.json"), "ok": False, "usable": False,
+    assert code == 2 and verdict == {"replay": str(tmp_path / "missing.replay.json"), "ok": False, "checked": False,
                                      "message": verdict["message"]}
     assert "no such file" in verdict["message"] and "no such file" in err
 

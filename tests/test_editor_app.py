@@ -13,7 +13,7 @@ from cardrogue.editor.widgets.problems import ProblemsPanel
 from cardrogue.engine.format.canonical import campaign_to_dict, dumps
 from cardrogue.engine.format.loader import load_campaign
 from cardrogue.engine.format.resources import default_campaign
-from editor_support import SIZE, make_app, settle
+from editor_support import form_error, SIZE, make_app, settle
 from helpers import run_async
 
 
@@ -155,7 +155,7 @@ async def test_metadata_hero_seed(campaign_file, tmp_path) -> None:
             app.screen.query_one(f"#form-{field}").value = bad
             await pilot.press("ctrl+s")
             assert isinstance(app.screen, FormScreen)  # refused: the form stays open and says why
-            assert why in str(app.screen.query_one("#form-error").render())
+            assert why in form_error(app, field)  # under the field it is about
             app.screen.query_one(f"#form-{field}").value = good
         app.screen.query_one("#form-seed").value = "42"
         app.screen.query_one("#form-character").value = "rogue"
@@ -388,3 +388,50 @@ async def test_usable_at_80x24(campaign_file, tmp_path) -> None:
         canvas = app.query_one(MapCanvas)
         assert canvas.size.width >= 5 * CELL_W and canvas.size.height >= 3 * CELL_H
         assert write_recovery  # imported for the recovery tests
+
+
+@run_async
+async def test_level_properties_form_keeps_its_contract(campaign_file, tmp_path) -> None:
+    """Bad sizes keep the form open with the reason under the field; a resize that removes cards asks
+    first; columns and rows are added or removed on the side the author picks."""
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        before = app.campaign
+        await pilot.press("ctrl+l", "p")
+        for field, bad, why in (("width", "abc", "width is a whole number from 1 to 256, not 'abc'"),
+                                ("width", "0", "not 0"), ("height", "300", "height is a whole number from 1 to 256"),
+                                ("id", "", "is not a level id")):
+            good = app.screen.query_one(f"#form-{field}").value
+            app.screen.query_one(f"#form-{field}").value = bad
+            await pilot.press("ctrl+s")
+            assert isinstance(app.screen, FormScreen) and why in form_error(app, field)
+            assert app.screen.focused is app.screen.query_one(f"#form-{field}")
+            app.screen.query_one(f"#form-{field}").value = good
+        assert app.campaign is before
+        # A column added at the left moves every card one place right.
+        app.screen.query_one("#form-width").value = "6"
+        app.screen.query_one("#form-columns_at").value = "left"
+        await pilot.press("ctrl+s")
+        level = app.campaign.levels[0]
+        assert level.width == 6 and level.cell_at(1, 1).card == "starting-tile" and level.cell_at(3, 2).card == "red-potion"
+        # The empty top row removed: no question, the cards move up.
+        await pilot.press("ctrl+l", "p")
+        app.screen.query_one("#form-height").value = "2"
+        app.screen.query_one("#form-rows_at").value = "top"
+        await pilot.press("ctrl+s")
+        level = app.campaign.levels[0]
+        assert (level.height, level.cell_at(1, 0).card, level.cell_at(3, 1).card) == (2, "starting-tile", "red-potion")
+        # Shrinking over cards asks first; cancel keeps them.
+        await pilot.press("ctrl+l", "p")
+        app.screen.query_one("#form-width").value = "2"
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, ConfirmScreen) and "removes 5 cards from the grid: pathing-tile at (2, 0)," in app.screen.question
+        await pilot.press("escape")
+        assert app.campaign.levels[0].width == 6
+        await pilot.press("ctrl+l", "p")
+        app.screen.query_one("#form-width").value = "2"
+        await pilot.press("ctrl+s", "enter")  # Resize
+        assert app.campaign.levels[0].width == 2 and len(app.campaign.levels[0].cells) == 1
+        await pilot.press("ctrl+z", "ctrl+z", "ctrl+z")
+        assert app.campaign.levels[0] == before.levels[0]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 
 import pytest
+from textual.widgets import Select
 
 from cardrogue.editor import edits
 from cardrogue.editor.app import EditorApp
@@ -18,7 +19,7 @@ from cardrogue.engine.model.campaign import CardKind
 from cardrogue.engine.chance.resolvers import FatedResolver
 from cardrogue.engine.analysis.solver import Budget, solve_level
 from cardrogue.engine.rules.state import GameState
-from editor_support import SIZE, make_app, settle
+from editor_support import form_error, SIZE, make_app, settle
 from helpers import FIXTURE, run_async
 
 
@@ -36,10 +37,6 @@ async def fill(app: EditorApp, pilot, **values: str) -> None:
     await pilot.pause()
 
 
-def form_error(app: EditorApp) -> str:
-    return str(app.screen.query_one("#form-error").render())
-
-
 def reloads(app: EditorApp):
     """The saved text loads without errors (what a save writes is a valid campaign)."""
     result = load_campaign_text(app.doc.text(), "<saved>")
@@ -50,130 +47,34 @@ def reloads(app: EditorApp):
 
 
 def test_goal_edits(campaign) -> None:
-    c = edits.add_goal(campaign, 0, "slay", "goblin")
-    assert [g.text() for g in c.levels[0].goals] == ["Slay goblin"]
-    assert edits.add_goal(c, 0, "slay", "goblin") is c  # already a goal
+    c = edits.add_goal(campaign, 1, "slay", "cave-bat")
+    assert [g.text() for g in c.levels[1].goals] == ["Slay goblin", "Slay cave-bat"]
+    assert edits.add_goal(c, 1, "slay", "cave-bat") is c  # already a goal
     with pytest.raises(ValueError, match="slay, open or buy"):
-        edits.add_goal(campaign, 0, "kill", "goblin")
+        edits.add_goal(campaign, 1, "kill", "goblin")
     with pytest.raises(ValueError, match="CR217: .dagger. is a weapon; only enemies can be slain"):
-        edits.add_goal(campaign, 0, "slay", "dagger")
+        edits.add_goal(campaign, 1, "slay", "dagger")
     with pytest.raises(ValueError, match="CR201: unknown card"):
-        edits.add_goal(campaign, 0, "slay", "gobln")
-    assert edits.remove_goal(c, 0, 0).levels[0].goals == ()
-    assert edits.remove_goal(c, 0, 5) is c
+        edits.add_goal(campaign, 1, "slay", "gobln")
+    assert edits.remove_goal(c, 1, 1).levels[1].goals == campaign.levels[1].goals
+    assert edits.remove_goal(c, 1, 5) is c
 
 
-def test_stock_and_contents_edits(campaign) -> None:
-    c = edits.set_cell_items(campaign, 1, 1, 0, ["dagger", "helm"])
-    assert c.levels[1].cell_at(1, 0).stock == ("dagger", "helm")
-    with pytest.raises(ValueError, match="not an item"):
-        edits.set_cell_items(campaign, 1, 1, 0, ["goblin"])
-    with pytest.raises(ValueError, match="CR201: unknown card"):
-        edits.set_cell_items(campaign, 1, 1, 0, ["daggr"])
-    with pytest.raises(ValueError, match="only a shop"):
-        edits.set_cell_items(campaign, 1, 0, 0, ["dagger"])
-    chest = edits.place_card(campaign, 0, 2, 0, "chest")
-    filled = edits.set_cell_items(chest, 0, 2, 0, ["dagger"])
-    assert filled.levels[0].cell_at(2, 0).contents == ("dagger",)
+def test_a_goal_the_level_cannot_meet_is_refused(campaign) -> None:
+    # a troll is a known enemy, but the level holds none; the first level has no shop and no chest
+    with pytest.raises(ValueError, match="CR221: goal: slay 'troll', but no 'troll' is on level 'the-old-shop'"):
+        edits.add_goal(campaign, 1, "slay", "troll")
+    with pytest.raises(ValueError, match="CR221: goal: buy 'dagger', but no shop on level 'the-cave-in' sells it"):
+        edits.add_goal(campaign, 0, "buy", "dagger")
+    with pytest.raises(ValueError, match="CR221: goal: open the chest, but level 'the-cave-in' has no chest"):
+        edits.add_goal(campaign, 0, "open", "chest")
 
 
-def test_potion_edits(campaign) -> None:
-    c = edits.set_potions(campaign, {"red": "healing", "blue": "poison", "green": ""})
-    assert dict(c.potions) == {"red": "healing", "blue": "poison"}
-    with pytest.raises(ValueError, match="CR222: .* each colour has a different effect"):
-        edits.set_potions(campaign, {"red": "healing", "blue": "healing"})
-    with pytest.raises(ValueError, match="not a potion effect"):
-        edits.set_potions(campaign, {"red": "flying"})
-    assert edits.set_potions(c, {"blue": "poison", "red": "healing"}) is c
-
-
-def test_card_edits(campaign) -> None:
-    entry = edits.card_entry(campaign, "goblin", {"name": "Goblin", "kind": "enemy", "attack": 5, "abilities": []})
-    assert entry == {"attack": 5}  # an override keeps what differs from the catalog
-    c = edits.set_card(campaign, "goblin", entry)
-    assert c.cards["goblin"].attack == 5 and dict(c.card_entries) == {"goblin": {"attack": 5}}
-    assert edits.remove_card(c, "goblin").cards["goblin"] == campaign.cards["goblin"]
-    new = edits.card_entry(campaign, "rat-king", {"name": "Rat King", "kind": "boss", "attack": 2, "health": 9,
-                                                  "abilities": ["-1 DAMAGE TAKEN"]})
-    c = edits.set_card(campaign, "rat-king", new)
-    assert c.cards["rat-king"].abilities and "rat-king" in c.card_entries
-    with pytest.raises(ValueError, match="CR215: .FLIES AWAY. is not in the ability vocabulary"):
-        edits.card_entry(campaign, "rat-king", {"name": "Rat King", "kind": "boss", "attack": 2, "health": 9,
-                                                "abilities": ["FLIES AWAY"]})
-    with pytest.raises(ValueError, match="CR216: new boss .* needs attack and health"):
-        edits.card_entry(campaign, "rat-king", {"name": "Rat King", "kind": "boss"})
-    with pytest.raises(ValueError, match="CR216: an override cannot change"):
-        edits.card_entry(campaign, "goblin", {"kind": "weapon"})
-    used = edits.place_card(c, 0, 2, 0, "rat-king")
-    with pytest.raises(ValueError, match="still used"):
-        edits.remove_card(used, "rat-king")
-    assert "rat-king" not in edits.remove_card(c, "rat-king").cards
-
-
-def test_card_flags_and_victory_points(campaign) -> None:
-    golem = {"name": "The Golem", "kind": "boss", "sellable": False, "tradable": False, "throwable": False,
-             "cursed": False, "victory_points": 2}
-    assert edits.card_entry(campaign, "golem", golem) == {}  # all as in the catalog
-    assert edits.card_entry(campaign, "golem", {**golem, "tradable": True, "victory_points": 3}) == {
-        "tradable": True, "victory_points": 3}
-    # a new card writes a flag or its points only where they differ from a card's defaults
-    defaults = {"sellable": True, "tradable": True, "throwable": False, "cursed": False, "victory_points": 0}
-    crown = {"name": "Thorn Crown", "kind": "armour", "slot": "head", "abilities": [], **defaults}
-    assert edits.card_entry(campaign, "thorn-crown", crown) == {"name": "Thorn Crown", "kind": "armour", "slot": "head"}
-    entry = edits.card_entry(campaign, "thorn-crown", {**crown, "sellable": False, "cursed": True, "victory_points": 1})
-    assert entry == {"name": "Thorn Crown", "kind": "armour", "slot": "head", "sellable": False, "cursed": True,
-                     "victory_points": 1}
-    c = edits.set_card(campaign, "thorn-crown", entry)
-    card = c.cards["thorn-crown"]
-    assert (card.sellable, card.tradable, card.throwable, card.cursed, card.victory_points) == (False, True, False, True, 1)
-    saved = load_campaign_text(Document(c).text(), "<saved>")
-    assert saved.campaign is not None and saved.campaign.cards["thorn-crown"] == card
-    with pytest.raises(ValueError, match="victory points is a whole number from 0 to 9, not 10"):
-        edits.card_entry(campaign, "golem", {"victory_points": 10})
-    with pytest.raises(ValueError, match="victory points is a whole number"):
-        edits.card_entry(campaign, "golem", {"victory_points": True})
-    with pytest.raises(ValueError, match="cursed is true or false, not 'yes'"):
-        edits.card_entry(campaign, "golem", {"cursed": "yes"})
-    with pytest.raises(ValueError, match="the slot is one of head, chest"):
-        edits.card_entry(campaign, "thorn-crown", {**crown, "slot": "neck"})
-
-
-def test_character_max_health_is_kept_and_edited(campaign) -> None:
-    """A character card's MAX HEALTH is a field of the form: editing another field keeps an override of it."""
-    warrior = campaign.cards["warrior"]
-    values = {"name": "Warrior", "kind": "character", "max_health": 14,
-              "abilities": [str(a) for a in warrior.abilities]}
-    entry = edits.card_entry(campaign, "warrior", values)
-    assert entry == {"max_health": 14}
-    c = edits.set_card(campaign, "warrior", entry)
-    assert edits.card_entry(c, "warrior", {**values, "name": "The Warrior"}) == {"name": "The Warrior", "max_health": 14}
-    with pytest.raises(ValueError, match="max health is a whole number from"):
-        edits.card_entry(campaign, "warrior", {**values, "max_health": 0})
-
-
-def test_hero_edits(campaign) -> None:
-    c = edits.set_hero_checked(campaign, "rogue", ["dagger"], ["helm"])
-    assert (c.hero.character, c.hero.items, c.hero.equipped) == ("rogue", ("dagger",), ("helm",))
-    with pytest.raises(ValueError, match="not a character"):
-        edits.set_hero_checked(campaign, "goblin", [], [])
-    with pytest.raises(ValueError, match="no equipment slot"):
-        edits.set_hero_checked(campaign, "warrior", [], ["red-potion"])
-
-
-def test_trace_steps_match_the_engine(campaign) -> None:
-    result = solve_level(campaign, 0, Budget(200_000, 10))
-    steps = trace_steps(campaign, 0, result.actions)
-    assert len(steps) == len(result.actions) + 1
-    state, resolver = GameState.new(campaign, 0), FatedResolver(campaign)
-    state.resolve(resolver)
-    assert steps[0].position == state.position and steps[0].turn == 1
-    for step, action in zip(steps[1:], result.actions[:-1]):
-        turn = state.turn
-        state.step(action, resolver)
-        assert (step.action, step.turn, step.position, step.health) == (action, turn, state.position, state.health)
-    assert steps[-1].left_level and steps[-1].position == (4, 1)  # onto the ladder, then down
-    assert steps[-1].turn == result.turns
-    assert steps[-1].flipped == {(1, 1), (2, 1), (3, 1), (4, 1)}
+def test_goal_targets_are_what_the_level_holds(campaign) -> None:
+    # the old shop: a goblin (already a goal) and a cave bat; a shop selling three cards; no chest
+    assert edits.goal_targets(campaign, 1) == {
+        "slay": ("cave-bat",), "open": (), "buy": ("dagger", "helm", "shopkeepers-debt")}
+    assert edits.goal_targets(campaign, 2) == {"slay": (), "open": (), "buy": ()}
 
 
 # --------------------------------------------------------------------------- the app
@@ -186,9 +87,23 @@ async def test_add_and_remove_goals(campaign_file, tmp_path) -> None:
         await settle(app, pilot)
         app.set_level(1)
         await pilot.press("g")
-        await fill(app, pilot, verb="kill", card="goblin")
-        assert isinstance(app.screen, FormScreen) and "slay, open or buy" in form_error(app)
-        await fill(app, pilot, verb="buy", card="shopkeepers-debt")
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        verb, card = form.query_one("#form-verb", Select), form.query_one("#form-card", Select)
+        # the kinds the level can meet, and for each what the level holds: no chest here, so no "open"
+        assert [str(option) for option, _ in verb._options] == ["slay", "buy"]
+        assert verb.value == "slay" and card.value == "cave-bat"  # the one enemy not yet a goal
+        verb.value = "buy"
+        await pilot.pause()
+        assert [value for _, value in card._options if value is not Select.NULL] == [
+            "dagger", "helm", "shopkeepers-debt"]
+        assert card.value is Select.NULL  # three to choose from: the author picks
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, FormScreen) and "pick what the goal is about" in form_error(app, "card")
+        card.value = "shopkeepers-debt"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
         assert not isinstance(app.screen, FormScreen), form_error(app)
         assert [g.text() for g in app.campaign.levels[1].goals] == ["Slay goblin", "Buy shopkeepers-debt"]
         await pilot.press("G")
@@ -200,6 +115,11 @@ async def test_add_and_remove_goals(campaign_file, tmp_path) -> None:
         await pilot.press("ctrl+z", "ctrl+z")
         assert [g.text() for g in app.campaign.levels[1].goals] == ["Slay goblin"]
         assert not app.doc.dirty
+        app.set_level(2)  # nothing on the last level can be a goal: no form, a note saying why
+        await pilot.press("g")
+        await pilot.pause()
+        assert not isinstance(app.screen, FormScreen)
+        assert any("Nothing on this level can be a new goal" in str(n.message) for n in app._notifications)
 
 
 @run_async

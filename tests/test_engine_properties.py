@@ -8,7 +8,10 @@ from hypothesis import strategies as st
 
 from cardrogue.engine.format.loader import load_campaign
 from cardrogue.engine.chance.resolvers import FatedResolver, RandomResolver, chance_outcomes
+from cardrogue.engine.rules.events import Heal, Roll
 from cardrogue.engine.rules.state import GameState
+from cardrogue.engine.rules.tables import DOWN
+from cardrogue.engine.rules.view import Face
 
 # A fixed three-level campaign (the first bundled draft), so these tests do not move with the content.
 SONS = load_campaign(FIXTURE).campaign
@@ -55,21 +58,21 @@ def test_random_legal_play_never_raises_and_stays_consistent(seed, which):
         assert s.chance is None or not s.legal_actions()
         assert s.gold >= 0 and s.poison >= 0 and s.paralysed >= 0
         assert (s.outcome == "dead") == (s.health <= 0)
-        assert s.faces[s.pos] != 0
-        for e, (h, p, z, a) in s.foes.items():
-            assert h <= s.d.card[e].health
+        v = s.view()
+        assert v.here.face is not Face.DOWN
+        for cell in v.visible_cells():
+            assert cell.enemy is None or cell.enemy.health <= cell.enemy.max_health
     playout(CAMPAIGNS[which], seed, 150, check)
 
 
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32))
 def test_healing_never_exceeds_max_health(seed):
-    """MAX HEALTH: current health cannot exceed max health through healing."""
+    """MAX HEALTH: current health cannot exceed max health through healing (the fountain, potions, scrolls)."""
     def check(s):
-        before = s.health
-        s._heal(3, "test")
-        assert s.health == before or s.health <= s.max_health
-        s.health = before
+        for event in s.view().log:
+            if isinstance(event, Heal) and event.hero:
+                assert event.health <= event.max_health, event
     playout(BUSY, seed, 120, check)
 
 
@@ -120,6 +123,12 @@ def test_advance_is_step_for_every_legal_action(seed, which):
             assert fast.log == checked.log
 
 
+def face_down(s) -> list[tuple[int, int, int]]:
+    """(level, x, y) of every face-down card of the campaign."""
+    return [(li, c.x, c.y) for li, level in enumerate(s.campaign.levels) for c in level.cells
+            if s.face(c.x, c.y, li) == DOWN]
+
+
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32), which=st.integers(0, 1))
 def test_only_a_flip_turns_a_card_face_up(seed, which):
@@ -129,7 +138,7 @@ def test_only_a_flip_turns_a_card_face_up(seed, which):
         if action.verb != "flip":
             after = s.clone()
             after.step(action, resolver)
-            assert [i for i, f in enumerate(after.faces) if f == 0] == [i for i, f in enumerate(s.faces) if f == 0], action
+            assert face_down(after) == face_down(s), action
 
 
 def test_chance_point_and_enumeration():
@@ -159,8 +168,8 @@ def test_fated_dice_do_not_depend_on_detours():
         a.step(text, r)
     for text in ("flip E", "move E", "end", "move W", "move E", "end", "flip S", "attack"):
         b.step(text, r)
-    fight = [line for line in a.log if "stream" in line]
-    assert fight and fight == [line for line in b.log if "stream" in line]
+    fight = [e for e in a.view().log if isinstance(e, Roll)]
+    assert fight and fight == [e for e in b.view().log if isinstance(e, Roll)]
 
 
 def test_log_can_be_turned_off():

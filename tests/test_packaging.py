@@ -26,6 +26,19 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return built
 
 
+def test_every_package_folder_is_mapped_in_pyproject() -> None:
+    """A new folder with an __init__.py must be listed, or the installed command cannot import it."""
+    import tomllib
+
+    tool = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    mapped = {Path(folder) for folder in tool["package-dir"].values()}
+    listed = set(tool["packages"])
+    found = {init.parent.relative_to(ROOT) for top in {m.parts[0] for m in mapped}
+             for init in (ROOT / top).rglob("__init__.py") if "__pycache__" not in init.parts}
+    assert found - mapped == set(), "folders missing from [tool.setuptools.package-dir]"
+    assert set(tool["package-dir"]) == listed, "package-dir and packages disagree"
+
+
 def test_wheel_ships_schemas_catalog_and_campaigns(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "cardrogue/schema/campaign.schema.json" in names

@@ -95,7 +95,7 @@ async def test_log_explains_every_roll_and_rule(tmp_path):
         assert "Goblin's stream rolls 6 for the attack roll." in text
         assert "Attack: 7 from rolls totalling 6 (modifier +1)." in text
         assert "Goblin is slain" in text
-        assert all(line in text for line in player(app).state.log)
+        assert all(str(event) in text for event in player(app).state.log)
 
 
 @run_async

@@ -17,7 +17,10 @@ from pathlib import Path
 import pytest
 from helpers import campaign_dict, cell, legal, new_state, play
 
+from cardrogue.engine.format.catalog import default_catalog
+from cardrogue.engine.format.loader import load_campaign_text
 from cardrogue.engine.rules.actions import ActionError
+from cardrogue.engine.rules.events import Damage
 from cardrogue.engine.rules.tables import CLEARED
 from cardrogue.engine.model.campaign import POTION_COLOURS, POTION_EFFECTS
 from cardrogue.engine.rules.state import CHOOSE_TELEPORT, COMBAT, DEAD, DONE, MOVING, SHOPPING, STEP1, WON
@@ -34,17 +37,14 @@ def corridor(*cards: str, **kw):
     return new_state(cells, **kw)
 
 
-def at(s, x, y):
-    return s.d.index[(s.level, x, y)]
-
-
 def foe(s, x, y):
-    """(health, poison turns, paralysed turns, attack modifier) of the enemy that started at x,y."""
-    return s._foe(at(s, x, y))
+    """(health, poison turns, paralysed turns, attack modifier) of the enemy standing at x,y."""
+    f = s.view().foe_at(x, y)
+    return f.health, f.poison, f.paralysed, f.attack_modifier
 
 
 def draws(s, x, y) -> int:
-    return s.rolls_drawn(at(s, x, y))
+    return s.view().dice_drawn(x, y)
 
 
 # ====================================================================== TURNS: standard turn sequence
@@ -270,12 +270,34 @@ def test_flee_several_enemies_is_one_roll_from_the_picked_enemy(picked, fled):
         assert (draws(s, 0, 0), draws(s, 2, 0)) == (0, 1)
 
 
-def test_flee_several_enemies_one_of_which_does_not_chase_still_rolls():
-    """DOES NOT CHASE: "An enemy with this ability will not chase a fleeing player. Therefore, a player can flee
-    without needing to roll" - the goblin beside the troll still chases, so the one roll of step 1 is made, from the
-    stream of the enemy picked (docs/rules.md, "Fleeing"). With only enemies that do not chase, no roll."""
-    s = play(between_two("troll", [2], "goblin", [6]), "flee S W")
-    assert s.position == (1, 0) and s.turn == 2 and (draws(s, 0, 0), draws(s, 2, 0)) == (1, 0)
+def test_flee_several_enemies_picking_one_that_does_not_chase_needs_no_roll():
+    """FLEE: "The player picks one enemy to perform step 1 of the combat turn sequence"; DOES NOT CHASE: "An enemy with
+    this ability will not chase a fleeing player. Therefore, a player can flee without needing to roll"; OTHER
+    EXCEPTIONS: "Exceptions must always favor the player who is being afflicted" - picking the troll, the hero flees
+    without a roll even beside a goblin that chases; picking the goblin, the goblin's stream rolls."""
+    s = play(between_two("troll", [2], "goblin", [2]), "flee S W")
+    assert s.position == (1, 1) and s.turn == 1 and s.phase == DONE and (draws(s, 0, 0), draws(s, 2, 0)) == (0, 0)
+    assert foe(s, 2, 0)[0] == default_catalog()["goblin"].health
+    s = play(between_two("troll", [2], "goblin", [2]), "flee S E")
+    assert s.position == (1, 0) and s.turn == 2 and (draws(s, 0, 0), draws(s, 2, 0)) == (0, 1)
+
+
+def test_flee_several_enemies_picking_the_paralysed_one_needs_no_roll():
+    """PARALYSIS: "A player may FLEE from a paralyzed enemy without needing to roll" - the kobold, paralysed by a thrown
+    potion, is picked for step 1; the goblin beside it is not asked."""
+    s = play(between_two(items=["orange-potion"], potions=ALL), "throw orange E", "flee S E")
+    assert s.position == (1, 1) and (draws(s, 0, 0), draws(s, 2, 0)) == (0, 0)
+
+
+def test_a_warrior_flees_only_by_picking_an_enemy_that_does_not_chase():
+    """WARRIOR: CANNOT FLEE; DOES NOT CHASE: "a player can flee without needing to roll" - between a troll and a goblin
+    the warrior may flee with the troll picked, not with the goblin."""
+    s = between_two("troll", [], "goblin", [], character="warrior")
+    assert [a for a in legal(s) if a.startswith("flee")] == ["flee S W"]
+    with pytest.raises(ActionError):
+        s.apply("flee S E")
+    play(s, "flee S W")
+    assert s.position == (1, 1) and s.phase == DONE
     s = play(between_two("troll", [], "troll", []), "flee S E")
     assert s.position == (1, 1) and (draws(s, 0, 0), draws(s, 2, 0)) == (0, 0)
 
@@ -408,7 +430,7 @@ def test_enemy_poison_ends_when_the_enemy_is_left_behind():
     assert foe(s, 1, 0) == (9, 0, 0, 0)
     play(s, "end", "move S", "end", "end", "end")
     assert foe(s, 1, 0) == (9, 0, 0, 0) and s.gold == 0 and s.face(1, 0) != CLEARED
-    assert not any("Poison: Troll" in line for line in s.log)
+    assert not any(isinstance(e, Damage) and e.cause == "Poison" and e.target == "Troll" for e in s.view().log)
 
 
 def test_enemy_poison_ends_when_the_enemy_is_teleported_away():
@@ -418,7 +440,7 @@ def test_enemy_poison_ends_when_the_enemy_is_teleported_away():
              cell(3, 0, "pathing-tile", "W")]
     s = play(new_state(cells, items=["blue-potion", "purple-potion"], potions=ALL),
              "flip E", "throw blue E", "throw purple E", "teleport 3,0", "end", "end")
-    assert s._foe(at(s, 1, 0)) == (9, 0, 0, 0)
+    assert foe(s, 3, 0) == (9, 0, 0, 0)
 
 
 # ====================================================================== TILES: the shop
@@ -471,7 +493,7 @@ def test_moving_onto_a_shop_next_to_an_enemy_buys_and_sells_before_combat():
     assert "sell red-potion" in legal(s) and "attack" in legal(s) and "end" not in legal(s)
     assert not any(a.startswith(("move", "flip")) for a in legal(s))
     play(s, "sell red-potion")
-    assert s.gold == s.d.cards["red-potion"].gold and s.phase == SHOPPING
+    assert s.gold == s.view().card("red-potion").gold and s.phase == SHOPPING
     play(s, "attack")  # the first attack (or flee, or throw) begins combat: the shop is closed from then on
     assert s.turn == 2 and s.phase == COMBAT and not any(a.startswith(("buy", "sell")) for a in legal(s))
 
@@ -683,6 +705,62 @@ def test_death_by_a_trap_ends_the_run():
     assert s.outcome == DEAD and s.health == 0
 
 
+# ====================================================================== Rules versions ("Updates from previous versions")
+
+
+@pytest.mark.parametrize("rules, repeat", [("1.1.2", True), ("1.1", True), ("1.0", False)])
+def test_double_move_arrives_after_v10(rules, repeat):
+    """Updates from previous versions, FROM V1.0: "Players may move twice in a turn if no other actions or
+    interactions were taken" - in 1.1 and 1.1.2, not in 1.0."""
+    s = play(corridor("pathing-tile", "pathing-tile", rules=rules), "move E")
+    assert ("move E" in legal(s)) is repeat
+
+
+@pytest.mark.parametrize("rules, turn", [("1.1.2", 3), ("1.1", 3), ("1.0", 2)])
+def test_paralysis_skips_the_next_turn_after_v10(rules, turn):
+    """FROM V1.0: "Paralysis now ends the player's turn, and skips his next turn" (1.1, 1.1.2); v1.0's PARALYSIS "ends
+    his turn or loses a turn": the trap's paralysis costs the rest of the turn only."""
+    s = play(corridor("paralysis-trap", "pathing-tile", rules=rules), "move E")
+    assert s.turn == turn and "move E" in legal(s)
+
+
+@pytest.mark.parametrize("rules, strength, weakness", [("1.1.2", 1, -1), ("1.1", -1, 1), ("1.0", -1, 1)])
+def test_thrown_strength_and_weakness_alike_only_from_v112(rules, strength, weakness):
+    """FROM V1.1: "Strength and weakness potion now have same effect when thrown on player or enemy" - so in 1.1 (and
+    1.0) a thrown potion of strength still weakened an enemy's attack, and weakness strengthened it."""
+    cells = [START, cell(1, 0, "troll", "W", face="down")]
+    s = play(new_state(cells, items=["green-potion", "yellow-potion"], potions=ALL, rules=rules), "flip E",
+             "throw green E")
+    assert foe(s, 1, 0)[3] == strength
+    play(s, "throw yellow E")
+    assert foe(s, 1, 0)[3] == strength + weakness
+
+
+@pytest.mark.parametrize("rules", ["1.0", "1.1"])
+@pytest.mark.parametrize("character", ["mage", "bard"])
+def test_before_v112_four_characters_mage_and_bard_are_an_error(rules, character):
+    """Rulebook v1.0, CHARACTER CARD: "There are four characters: the Warrior, the Rogue, the Cleric, and the Explorer"
+    (v1.1.2: "There are six characters: ... the MAGE, and the BARD") - a 1.0 or 1.1 campaign with a Mage or a Bard is
+    CR224 (they arrive in v1.1.2)."""
+    result = load_campaign_text(json.dumps(campaign_dict([START], character=character, rules=rules)))
+    assert result.campaign is None
+    [diag] = [d for d in result.diagnostics if d.code == "CR224"]
+    assert diag.json_path == "$.hero.character" and diag.message.startswith(f"rules {rules} has no ")
+    assert "the Warrior, the Rogue, the Cleric and the Explorer" in diag.message
+    assert load_campaign_text(json.dumps(campaign_dict([START], character=character, rules="1.1.2"))).campaign
+    for four in ("warrior", "rogue", "cleric", "explorer"):
+        assert load_campaign_text(json.dumps(campaign_dict([START], character=four, rules=rules))).campaign
+
+
+def test_a_campaign_s_own_character_is_allowed_in_every_version():
+    """The four characters of v1.0 are the catalog's: a character the campaign defines itself is its author's."""
+    for rules in ("1.0", "1.1"):
+        doc = campaign_dict([START], character="ranger", rules=rules)
+        doc["cards"] = {"ranger": {"name": "Ranger", "kind": "character", "max_health": 10, "abilities": []}}
+        result = load_campaign_text(json.dumps(doc))
+        assert result.campaign is not None, [d.message for d in result.diagnostics]
+
+
 # ====================================================================== through the CLI: cardrogue run --format json
 
 
@@ -760,9 +838,11 @@ def test_cli_poisoned_enemy_left_behind_does_not_suffer(tmp_path):
     cells = [cell(0, 0, "starting-tile", "ES"), cell(1, 0, "troll", "W", face="down"),
              cell(0, 1, "pathing-tile", "N")]
     code, out = cli_run(tmp_path, campaign_dict(cells, items=["blue-potion"], potions=ALL),
-                        "flip E", "throw blue E", "flee S", "end", "move N")
-    assert code == 0 and out["state"]["turn"] == 2 and out["state"]["in_combat"]
-    assert out["state"]["enemies"] == [{"card": "troll", "at": [1, 0], "health": 9, "max_health": 9}]
+                        "flip E", "throw blue E", "flee S", "end")
+    assert code == 0 and out["state"]["turn"] == 2 and not out["state"]["in_combat"]
+    # every revealed enemy is reported, adjacent or not: the troll left behind, whole and no longer poisoned
+    assert out["state"]["enemies"] == [{"card": "troll", "at": [1, 0], "health": 9, "max_health": 9, "attack": 4,
+                                        "poisoned": 0, "paralysed": 0, "adjacent": False}]
     assert not any(line.startswith("Poison: Troll") for line in lines(out))
 
 
@@ -809,3 +889,32 @@ def test_cli_fleeing_next_to_another_enemy_fights_it_this_turn(tmp_path):
     assert code == 1 and out["failure"]["action"] == "end" and out["state"]["in_combat"]
     code, out = cli_run(tmp_path, campaign_dict(cells, character="bard"), "flee S", "attack")
     assert code == 0 and out["state"]["turn"] == 1 and out["state"]["gold"] == 2 and out["legal"] == ["end"]
+
+
+def test_cli_rules_1_1_thrown_strength_still_reversed(tmp_path):
+    """Updates from previous versions, FROM V1.1: "Strength and weakness potion now have same effect when thrown on
+    player or enemy" - under rules 1.1 a thrown potion of strength still takes 1 from the troll's attack."""
+    cells = [START, cell(1, 0, "troll", "W", face="down")]
+    code, out = cli_run(tmp_path, campaign_dict(cells, items=["green-potion"], potions=ALL, rules="1.1"),
+                        "flip E", "throw green E")
+    assert code == 0 and out["state"]["enemies"][0]["attack"] == 4 - 1
+
+
+def test_cli_rules_1_0_with_a_bard_is_refused(tmp_path):
+    """Rulebook v1.0: "There are four characters" - `cardrogue run` refuses a 1.0 campaign with the Bard (exit 1: a campaign with errors)."""
+    path = tmp_path / "scenario.json"
+    path.write_text(json.dumps(campaign_dict([START], character="bard", rules="1.0")))
+    done = subprocess.run([*_cli(), "run", str(path), "end"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and "CR224" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_cli_reports_an_enemy_where_a_thrown_teleportation_put_it(tmp_path):
+    """POTION OF TELEPORTATION, thrown: the enemy is teleported to a pathing tile of the player's choice; `cardrogue run
+    --format json` lists every revealed enemy where it stands now, face-down ones not at all."""
+    cells = [START, cell(1, 0, "troll", "EW", face="down"), cell(2, 0, "pathing-tile", "EW"),
+             cell(3, 0, "pathing-tile", "EW"), cell(4, 0, "kobold", "W", face="down")]
+    code, out = cli_run(tmp_path, campaign_dict(cells, items=["purple-potion"], potions=ALL),
+                        "flip E", "throw purple E", "teleport 3,0")
+    assert code == 0 and not out["state"]["in_combat"]
+    assert out["state"]["enemies"] == [{"card": "troll", "at": [3, 0], "health": 9, "max_health": 9, "attack": 4,
+                                        "poisoned": 0, "paralysed": 0, "adjacent": False}]

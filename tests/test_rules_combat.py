@@ -3,6 +3,7 @@
 from helpers import cell, new_state, play
 
 from cardrogue.engine.rules.state import COMBAT, DEAD, DONE, MOVING
+from cardrogue.engine.rules.view import Face
 
 START = cell(0, 0, "starting-tile", "E")
 
@@ -14,8 +15,7 @@ def fight(enemy: str, rolls, *, character="warrior", equipped=(), cards=None, it
 
 
 def foe_health(s, x=1, y=0):
-    e = s.d.index[(s.level, x, y)]
-    return s._foe(e)[0]
+    return s.view().foe_at(x, y).health
 
 
 def test_flipping_an_enemy_enters_combat():
@@ -97,7 +97,7 @@ def test_block_enemy_attack_this_turn():
     """ROLLING AN X: BLOCK ENEMY'S ATTACK THIS TURN: no damage and no ability applied."""
     s = play(fight("sewer-rat", [6, 6], equipped=["shield"], cards={"sewer-rat": {"health": 20}}), "flip E", "attack")
     assert s.health == s.max_health and s.poison == 0
-    assert s.rolls_drawn(s.d.index[(0, 1, 0)]) == 1  # the rat's ability was not even rolled
+    assert s.view().dice_drawn(1, 0) == 1  # the rat's ability was not even rolled
 
 
 def test_attack_misses():
@@ -180,7 +180,7 @@ def test_warrior_cannot_flee_but_may_flee_a_troll():
     assert not any(a.verb == "flee" for a in s.legal_actions())
     cells[1] = cell(1, 0, "troll", "W", face="down")
     s = play(new_state(cells), "flip E", "flee S")
-    assert s.position == (0, 1) and s.rolls_drawn(s.d.index[(0, 1, 0)]) == 0
+    assert s.position == (0, 1) and s.view().dice_drawn(1, 0) == 0
 
 
 def test_warrior_with_can_flee_item_flees_only_on_x():
@@ -211,7 +211,8 @@ def test_several_enemies_pick_one_all_act():
     assert [str(a) for a in s.legal_actions()][:2] == ["attack E", "attack W"]
     play(s, "attack E")
     assert s.health == s.max_health - 2  # the goblin still attacks
-    assert s.d.card[s.d.index[(0, 2, 1)]].id == "kobold" and s.faces[s.d.index[(0, 2, 1)]] == 2
+    slain = s.view().cell(2, 1)
+    assert slain.card.id == "kobold" and slain.face is Face.CLEARED
 
 
 def test_death_ends_the_run():

@@ -37,12 +37,15 @@ def test_healing_potion_and_above_max_no_effect():
 
 def test_poison_potion_drunk_and_stacking_example():
     """POISON: 3 then 4 -> 4 turns; 3 then 1 -> 3 turns."""
-    s = play(hero("blue-potion"), "drink blue")
+    def trap(turns):
+        cells = [START, cell(1, 0, "poison-trap", "W", face="down")]
+        return hero("blue-potion", cells=cells, cards={"poison-trap": {"abilities": [f"POISON -1 HEALTH FOR {turns} TURNS"]}})
+
+    s = play(trap(4), "drink blue")
     assert s.poison == 3
-    s._poison_player(4, "x")
+    play(s, "flip E")
     assert s.poison == 4
-    s = play(hero("blue-potion"), "drink blue")
-    s._poison_player(1, "x")
+    s = play(trap(1), "drink blue", "flip E")
     assert s.poison == 3
     play(s, "end", "end", "end")
     assert s.health == s.max_health - 3 and s.poison == 0
@@ -73,30 +76,30 @@ def test_thrown_potions_on_enemy():
     """THROW: healing restores, poison -1 each turn for 3 turns, strength +1 attack, weakness -1 attack (v1.1)."""
     cells = [START, cell(1, 0, "troll", "W", face="down", rolls=[1, 1, 1])]
     s = play(hero("blue-potion", "green-potion", cells=cells), "flip E", "throw green E", "throw blue E", "attack")
-    e = s.d.index[(0, 1, 0)]
-    assert s._foe(e)[3] == 1
+    troll = s.view().foe_at(1, 0)
+    assert troll.attack_modifier == 1
     assert s.health == s.max_health - 5
-    assert s._foe(e)[0] == 9 - 2 - 1  # attack 2, then poison at the start of turn 2
+    assert troll.health == 9 - 2 - 1  # attack 2, then poison at the start of turn 2
 
 
 def test_thrown_strength_on_enemy_v10_is_reversed():
     """Updates from V1.1: before, a thrown strength potion gave an enemy -1 attack."""
     cells = [START, cell(1, 0, "troll", "W", face="down")]
     s = play(hero("green-potion", cells=cells, rules="1.0"), "flip E", "throw green E")
-    assert s._foe(s.d.index[(0, 1, 0)])[3] == -1
+    assert s.view().foe_at(1, 0).attack_modifier == -1
 
 
 def test_thrown_teleportation_moves_the_enemy():
     """POTION OF TELEPORTATION if thrown: the thrower moves the enemy to any pathing tile."""
     cells = [START, cell(1, 0, "goblin", "EW", face="down"), cell(2, 0, "pathing-tile", "W")]
     s = play(hero("purple-potion", cells=cells), "flip E", "throw purple E", "teleport 2,0")
-    assert s.visitors and s.phase != 2 and "move E" in legal(s)
+    assert s.view().foe_at(2, 0).name == "Goblin" and not s.view().in_combat and "move E" in legal(s)
 
 
 def test_identify_scroll():
     """IDENTIFY AN UNKNOWN ITEM IN YOUR HAND: the potion is identified but not used."""
     s = play(hero("scroll-of-identify", "red-potion"), "read scroll-of-identify red")
-    assert s.identified == 1 and s.hand == ("red-potion",)
+    assert list(s.view().known_potions) == ["red"] and s.hand == ("red-potion",)
 
 
 def test_scroll_of_passage_moves_through_walls_and_ends_turn():
@@ -134,13 +137,12 @@ def test_plus_x_max_health_example():
 def test_minus_x_max_health_example():
     """-X TO MAX HEALTH: at 10/10 picking up -X keeps 10 health; healing never exceeds 10 - X."""
     cells = [START, cell(1, 0, "cursed-idol", "W", face="down"), ]
-    s = play(new_state(cells, character="bard", cards={"bard": {"abilities": []}}), "flip E")
+    s = play(hero("red-potion", "red-potion", cells=cells, character="bard", cards={"bard": {"abilities": []}}), "flip E")
     assert (s.max_health, s.health) == (8, 10)
-    s._hurt(1, "test")
-    s._heal(5, "test")
-    assert s.health == 9
+    play(s, "drink red")  # above max: healing has no effect
+    assert s.health == 10
     s.health = 5
-    s._heal(5, "test")
+    play(s, "drink red")
     assert s.health == 8
 
 

@@ -268,7 +268,7 @@ def test_unusable_score_database_is_reported(tmp_path, duel, kind):
         bad.write_text("this is not a database" * 100)
     done = subprocess.run([*CLI, "scores", str(duel), "--scores-db", str(bad)], capture_output=True, text=True)
     assert done.returncode == 2 and "internal error" not in done.stderr
-    assert ("is a folder" if kind == "folder" else "cannot open the score database") in done.stderr
+    assert ("is a folder" if kind == "folder" else "not a score database") in done.stderr
     done = subprocess.run([*CLI, "play", str(duel), "--scores-db", str(bad)], capture_output=True, text=True, timeout=30)
     assert done.returncode == 2 and "internal error" not in done.stderr
 

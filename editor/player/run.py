@@ -18,6 +18,7 @@ from pathlib import Path
 
 from cardrogue.engine.records.atomic import atomic_write
 from cardrogue.engine.rules.actions import Action
+from cardrogue.engine.rules.events import LevelRestarted
 from cardrogue.engine.model.campaign import Campaign
 from cardrogue.engine.records.replay import Recorder, verify_replay
 from cardrogue.engine.records.scores import Score, ScoreStore
@@ -100,7 +101,7 @@ class PlayRun:
         for text in kept:
             self.recorder.play(text)
         self.level_marks = marks
-        self.state.log.append(f"Level restarted: back to turn {self.state.turn}.")
+        self.state.log.append(LevelRestarted(self.state.turn))
 
     def restart_campaign(self) -> None:
         """A new run from the start; with random dice, new dice too."""

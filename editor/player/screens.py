@@ -20,6 +20,7 @@ from textual.widgets import Footer, Markdown, RichLog, Static
 from cardrogue.engine.model.campaign import Campaign, Direction
 from cardrogue.engine.printable import printable
 from cardrogue.engine.rules.actions import Action
+from cardrogue.engine.rules.events import Damage, Died, Event, Heal, Roll, TurnBegan, Victory
 from cardrogue.engine.rules.view import Face, StateView, Tile
 
 from ..shown import content, text as shown_text
@@ -27,18 +28,22 @@ from .run import PlayRun, RunResult, campaign_par, default_player, finish
 from .widgets import ActionMenu, BoardView, EnemyPanel, HeroPanel
 
 
-def _log_line(line: str) -> Text:
-    if line.startswith("Turn ") and line.endswith("."):
-        return shown_text(line, "bold cyan")
-    if "Victory" in line:
-        return shown_text(line, "bold green")
-    if "died" in line or "loses" in line:
-        return shown_text(line, "red")
-    if "rolls" in line:
-        return shown_text(line, "yellow")
-    if "heals" in line:
-        return shown_text(line, "green")
-    return shown_text(line)
+# How the log shows each kind of event (any other kind: plain).
+_EVENT_STYLES: dict[type, str] = {
+    TurnBegan: "bold cyan",
+    Victory: "bold green",
+    Died: "bold red",
+    Roll: "yellow",
+}
+
+
+def log_line(event: Event) -> Text:
+    """An event's sentence as text (never markup), coloured by what it is: the hero hurt red, healed green, a die yellow."""
+    if isinstance(event, (Damage, Heal)) and event.hero:
+        style = "red" if isinstance(event, Damage) else "green"
+    else:
+        style = _EVENT_STYLES.get(type(event), "")
+    return shown_text(str(event), style)
 
 
 def why_not(view: StateView, direction: Direction) -> str:
@@ -172,14 +177,14 @@ class PlayerScreen(Screen[RunResult | None]):
 
     def _sync_log(self) -> None:
         log = self.query_one("#log", RichLog)
-        lines = self.state.log
+        lines = self.view.log
         if len(lines) < self._log_len:  # a restart: the whole story again
             log.clear()
             self._log_len = 0
             self._seen.clear()
             self._inscribe(None)
         for line in lines[self._log_len:]:
-            log.write(_log_line(line))
+            log.write(log_line(line))
         self._log_len = len(lines)
         self._show_inscriptions(log)
         # Now, not after the next refresh: the end screen may cover the log at once.

@@ -63,7 +63,8 @@ class PathScreen(ModalScreen[Path | None]):
 
 @dataclass(frozen=True, slots=True)
 class Choice:
-    """A form field picked from a list: ``value`` is one of ``options``, or ``""`` for not set.
+    """A form field picked from a list: ``value`` is one of ``options``, or ``""`` for not set
+    (a draft's value that is none of them is offered first, marked, until the author chooses).
 
     Only an ``optional`` field offers "not set"; a required field left blank starts on its prompt,
     so the author has to choose.
@@ -72,6 +73,12 @@ class Choice:
     value: str
     options: tuple[str, ...]
     optional: bool = False
+    follows: str = ""  # another field of the form: its value picks this list's options from ``options_by``
+    options_by: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    def options_for(self, picked: str) -> tuple[str, ...]:
+        """The options when the field this one follows is ``picked``."""
+        return dict(self.options_by).get(picked, ())
 
 
 FieldValue = str | bool | Choice  # a text field, a flag (a checkbox), a choice
@@ -85,14 +92,19 @@ class FormScreen(ModalScreen[dict | None]):
     set) and bools. Enter in a text field, or ctrl+s anywhere, is OK; on a list or a checkbox enter
     and space open the list or tick the box, as Textual's widgets do.
 
-    With ``validate``, OK first asks it about the values: a message it returns is shown in the
-    form (which stays open), so the author can fix the field.
+    A choice that ``follows`` another field offers the options its ``options_by`` gives for the
+    other field's value, updated as the author changes that value (a goal's target list follows the
+    goal's kind).
+
+    With ``validate``, OK first asks it about the values: a refusal it returns, ``(message, fields)``,
+    is shown under the first of ``fields`` the form has (under the form when it has none of them)
+    and that field gets the focus; the form stays open, so the author can fix it.
     """
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel"), Binding("ctrl+s", "ok", "OK")]
 
     def __init__(self, title: str, fields: list[tuple[str, str, FieldValue]], *,
-                 validate: Callable[[dict], str | None] | None = None, note: str = "") -> None:
+                 validate: Callable[[dict], tuple[str, tuple[str, ...]] | None] | None = None, note: str = "") -> None:
         super().__init__()
         self.title_text = title
         self.fields = fields  # (name, label, value)
@@ -108,15 +120,22 @@ class FormScreen(ModalScreen[dict | None]):
                 for name, label, value in self.fields:
                     if isinstance(value, bool):
                         yield Checkbox(label, value, id=f"form-{name}", compact=True)
-                        continue
-                    yield Label(content(label), classes="field-label")
-                    if isinstance(value, Choice):
-                        yield Select([(option, option) for option in value.options], id=f"form-{name}",
-                                     prompt="not set" if value.optional else "choose one",
-                                     allow_blank=value.optional or not value.value, value=value.value or Select.NULL)
                     else:
-                        yield Input(value, id=f"form-{name}")
-            yield Label("", id="form-error")
+                        yield Label(content(label), classes="field-label")
+                        if isinstance(value, Choice):
+                            options = [(option, option) for option in value.options]
+                            if value.value and value.value not in value.options:
+                                # A draft's value that is not one of the choices: shown as it is, so OK
+                                # without choosing says what is wrong with it instead of changing it.
+                                options.insert(0, (content(f"{value.value} (not one of the choices)"), value.value))
+                            yield Select(options, id=f"form-{name}",
+                                         prompt="not set" if value.optional else "choose one",
+                                         allow_blank=value.optional or not value.value or bool(value.follows),
+                                         value=value.value or Select.NULL)
+                        else:
+                            yield Input(value, id=f"form-{name}")
+                    yield Label("", id=f"form-error-{name}", classes="form-error")
+            yield Label("", id="form-error", classes="form-error")
             if any(not isinstance(value, str) for _, _, value in self.fields):
                 yield Label("[dim]tab: next   space: open a list, tick a box   ctrl+s: OK[/]")
             with Horizontal(classes="dialog-buttons"):
@@ -125,6 +144,19 @@ class FormScreen(ModalScreen[dict | None]):
 
     def on_mount(self) -> None:
         self.query_one(f"#form-{self.fields[0][0]}").focus()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        changed = (event.select.id or "").removeprefix("form-")
+        for name, _, value in self.fields:
+            if isinstance(value, Choice) and value.follows == changed:
+                field = self.query_one(f"#form-{name}", Select)
+                options = value.options_for(str(event.value) if event.value is not Select.NULL else "")
+                keep = field.selection if field.selection in options else None
+                field.set_options([(option, option) for option in options])
+                if keep is not None:
+                    field.value = keep
+                elif len(options) == 1:
+                    field.value = options[0]
 
     def values(self) -> dict:
         values: dict[str, str | bool] = {}
@@ -135,14 +167,21 @@ class FormScreen(ModalScreen[dict | None]):
 
     def action_ok(self) -> None:
         values = self.values()
-        if self.validate is not None:
-            error = self.validate(values)
-            if error:
-                label = self.query_one("#form-error", Label)
-                label.update(markup("[b red]✗[/] $error", error=error))
-                label.add_class("-shown")
-                return
-        self.dismiss(values)
+        refusal = self.validate(values) if self.validate is not None else None
+        for label in self.query(".form-error").results(Label):
+            label.remove_class("-shown")
+        if refusal is None:
+            self.dismiss(values)
+            return
+        message, about = refusal
+        names = [name for name, _, _ in self.fields]
+        field = next((f for f in about if f in names), None)
+        label = self.query_one(f"#form-error-{field}" if field else "#form-error", Label)
+        label.update(markup("[b red]✗[/] $error", error=message))
+        label.add_class("-shown")
+        if field:
+            self.query_one(f"#form-{field}").focus()
+        label.scroll_visible(animate=False)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

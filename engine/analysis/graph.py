@@ -77,8 +77,10 @@ class LevelAnalysis:
 
 
 def _key_outside(campaign: Campaign, level_index: int) -> bool:
-    """A key the hero may carry into this level: one he starts with, or one from elsewhere."""
-    if KEY in campaign.hero.items:
+    """A key the hero may carry into this level: one he starts with (or this level's practice hero
+    carries), or one from elsewhere."""
+    practice = campaign.levels[level_index].hero
+    if KEY in campaign.hero.items or (practice is not None and KEY in (practice.items or ())):
         return True
     for i, level in enumerate(campaign.levels):
         for cell in level.cells:

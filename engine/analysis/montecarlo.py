@@ -31,8 +31,9 @@ import multiprocessing
 import os
 import random
 import statistics
+import time
 from collections import Counter, deque
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 
 from ..chance.resolvers import FatedResolver
@@ -254,36 +255,71 @@ def _worker_runs(seeds: list[int], policy: str, max_turns: int) -> list[Run]:
 
 
 def solve_random(campaign: Campaign, n: int, policy: str = "greedy", workers: int | None = None,
-                 seed: int | None = None, max_turns: int = 200, progress=None) -> DifficultyReport:
+                 seed: int | None = None, max_turns: int = 200, max_seconds: float | None = None,
+                 progress=None) -> DifficultyReport:
     """Play ``n`` runs with fresh dice under ``policy`` over ``workers`` processes (default: all cores).
 
     ``seed`` makes the run seeds reproducible; without it they come from the system's entropy.
     Workers are started with the ``spawn`` method and receive the campaign as JSON text.
-    ``progress``: a callable given the number of runs done so far, as batches finish (None: no reports).
+    ``max_seconds`` bounds the whole: past it no more runs start, and the report covers the runs
+    played (``report.runs`` may then be less than ``n``). Seeds are drawn as runs start, so a
+    huge ``n`` costs no memory up front. ``progress``: a callable given the number of runs played so
+    far, after each run or batch (None: no reports).
     """
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}; expected one of {', '.join(POLICIES)}")
     rng = random.Random(seed) if seed is not None else random.SystemRandom()
-    seeds = [rng.randrange(2**63) for _ in range(n)]
+    end = None if max_seconds is None else time.perf_counter() + max_seconds
+
+    def expired() -> bool:
+        return end is not None and time.perf_counter() > end
+
     workers = max(1, min(workers or os.cpu_count() or 1, n or 1))
+    seeds: list[int] = []
+    runs: list[Run] = []
     if workers == 1:
-        runs = []
-        for s in seeds:
-            runs.append(play_run(campaign, s, policy, max_turns))
+        for _ in range(n):
+            if expired():
+                break
+            seeds.append(rng.randrange(2**63))
+            runs.append(play_run(campaign, seeds[-1], policy, max_turns))
             if progress is not None:
                 progress(len(runs))
-    else:
-        text = json.dumps(campaign_to_dict(campaign))
-        chunk = max(1, math.ceil(n / (workers * 4)))
-        batches = [seeds[i:i + chunk] for i in range(0, n, chunk)]
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_init,
-                                 initargs=(text, campaign.content_hash)) as pool:
-            runs = []
-            for batch in pool.map(_worker_runs, batches, [policy] * len(batches), [max_turns] * len(batches)):
-                runs.extend(batch)
-                if progress is not None:
-                    progress(len(runs))
+        return _report(policy, seeds, runs)
+    text = json.dumps(campaign_to_dict(campaign))
+    chunk = max(1, math.ceil(n / (workers * 4)))
+    if end is not None:
+        chunk = min(chunk, 16)  # small batches, so the deadline is kept within one batch
+    batches: list[tuple[list[int], list[Run] | None]] = []  # in order: seeds, then their runs
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_init,
+                             initargs=(text, campaign.content_hash)) as pool:
+        pending: dict = {}
+        started = played_so_far = 0
+        while True:
+            while started < n and len(pending) < 2 * workers and not expired():
+                batch = [rng.randrange(2**63) for _ in range(min(chunk, n - started))]
+                started += len(batch)
+                batches.append((batch, None))
+                pending[pool.submit(_worker_runs, batch, policy, max_turns)] = len(batches) - 1
+            if not pending:
+                break
+            done, _ = wait(pending, timeout=None if end is None else max(0.01, end - time.perf_counter()),
+                           return_when=FIRST_COMPLETED)
+            for future in done:
+                i = pending.pop(future)
+                batches[i] = (batches[i][0], future.result())
+                played_so_far += len(batches[i][0])
+            if progress is not None and done:
+                progress(played_so_far)
+            if expired():
+                for future in pending:
+                    future.cancel()
+                break
+    for batch, played in batches:
+        if played is not None:
+            seeds.extend(batch)
+            runs.extend(played)
     return _report(policy, seeds, runs)
 
 

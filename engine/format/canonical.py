@@ -17,7 +17,7 @@ import hashlib
 import json
 from typing import Any
 
-from ..model.campaign import Campaign, CardDef, Cell, Level, row_major
+from ..model.campaign import Campaign, CardDef, Cell, Level, LevelHero, row_major
 
 _KEY_ORDER = [
     "$schema", "format", "id", "title", "author", "description", "kind", "rules", "seed",
@@ -129,7 +129,22 @@ def level_to_dict(level: Level) -> dict:
     d["height"] = level.height
     if level.goals:
         d["goals"] = [{g.verb: g.card} for g in level.goals]
+    if level.hero is not None:
+        d["hero"] = level_hero_to_dict(level.hero)
     d["cells"] = [cell_to_dict(c, level.id) for c in sorted(level.cells, key=row_major)]
+    return d
+
+
+def level_hero_to_dict(hero: LevelHero) -> dict:
+    d: dict[str, Any] = {}
+    if hero.at is not None:
+        d["at"] = list(hero.at)
+    if hero.health is not None:
+        d["health"] = hero.health
+    if hero.items is not None:
+        d["items"] = list(hero.items)
+    if hero.equipped is not None:
+        d["equipped"] = list(hero.equipped)
     return d
 
 
@@ -186,6 +201,9 @@ def card_to_dict(card: CardDef) -> dict:
 def used_card_ids(campaign: Campaign) -> set[str]:
     used = {campaign.hero.character, *campaign.hero.items, *campaign.hero.equipped}
     for level in campaign.levels:
+        if level.hero is not None:
+            used.update(level.hero.items or ())
+            used.update(level.hero.equipped or ())
         for cell in level.cells:
             used.add(cell.card)
             used.update(cell.stock)

@@ -26,8 +26,9 @@ from typing import Any
 
 from ..errors import CampaignHasErrors, UnusableInput
 from ..model.abilities import AbilityError
-from ..model.campaign import Campaign, Cell, Goal, Hero, Level, Par
-from .canonical import default_cell_id
+from ..model.campaign import Campaign, Cell, Goal, Hero, Level, LevelHero, Par
+from ..reading import read_limited
+from .canonical import content_hash, default_cell_id
 from .catalog import card_from_dict, default_catalog
 from .checks import check_draft
 from .checks.cards import card_entry_problems
@@ -108,10 +109,9 @@ def load_campaign(path: str | Path) -> LoadResult:
     """Load and check one campaign file (stages 1 to 4)."""
     name = str(path)
     try:
-        with open(path, "rb") as handle:
-            # Read at most one byte past the limit: a FIFO or a device reports no
-            # useful size, and a huge file must not be read whole to be refused.
-            raw = handle.read(MAX_FILE_BYTES + 1)
+        # At most one byte past the limit, and only from a regular file: a FIFO or a device
+        # is refused at once, and a huge file is not read whole to be refused.
+        raw = read_limited(path, MAX_FILE_BYTES)
     except OSError as exc:
         return LoadResult(name, None, [Diagnostic(
             "CR006", f"cannot read the file: {exc.strerror or exc}", file=name, line=1, column=1)])
@@ -360,7 +360,7 @@ def build_draft(d: dict) -> Campaign:
         description=d.get("description", ""), story=d.get("story", ""), kind=d.get("kind", "campaign"),
         format=d["format"], potions=MappingProxyType(dict(d.get("potions", {}))),
         allow_ladder_cycles=d.get("allow_ladder_cycles", False), par=par,
-        card_entries=MappingProxyType(dict(d.get("cards", {}))),
+        card_entries=MappingProxyType(dict(d.get("cards", {}))), hasher=content_hash,
     )
 
 
@@ -380,7 +380,17 @@ def _level(lv: dict) -> Level:
                               tuple(c.get("stock", ())), tuple(c.get("contents", ()))))
     return Level(id=level_id, title=lv.get("title", ""), story=lv.get("story", ""), width=lv["width"],
                  height=lv["height"], cells=tuple(cells),
-                 goals=tuple(Goal(*next(iter(g.items()))) for g in lv.get("goals", [])))
+                 goals=tuple(Goal(*next(iter(g.items()))) for g in lv.get("goals", [])), hero=_level_hero(lv))
+
+
+def _level_hero(lv: dict) -> LevelHero | None:
+    """A level's practice ``hero``, as written (checks.hero.level_hero_problems says where he cannot start)."""
+    hero = lv.get("hero")
+    if hero is None:
+        return None
+    return LevelHero(hero.get("health"), tuple(hero["items"]) if "items" in hero else None,
+                     tuple(hero["equipped"]) if "equipped" in hero else None,
+                     tuple(hero["at"]) if "at" in hero else None)
 
 
 def load_usable(path: Path) -> Campaign:

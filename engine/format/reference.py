@@ -55,6 +55,7 @@ def format_reference() -> str:
     for name in ("hero", "par", "potions"):
         out += _table(name, campaign["properties"][name])
     out += _table("level", campaign["$defs"]["level"])
+    out += _table("level hero", campaign["$defs"]["level"]["properties"]["hero"])
     out += _table("cell", campaign["$defs"]["cell"])
     out += ["### goal", "", campaign["$defs"]["goal"]["description"], ""]
     for option in campaign["$defs"]["goal"]["oneOf"]:

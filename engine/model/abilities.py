@@ -130,9 +130,13 @@ _EFFECT_LIST = [
 ]
 
 _EFFECTS = {e.kind: e for e in _EFFECT_LIST}
-_COMPILED = [(e, re.compile(e.pattern + r"$")) for e in _EFFECT_LIST]
-_ROLL_A_DIE = re.compile(r"ROLL A DIE:\s*(?:IF\s+(?P<faces>[0-9 ,\-]+?)\s*:\s*)?(?P<effect>.+)$")
-_ROLLING = re.compile(r"ROLLING AN?\s+(?P<faces>[0-9 ,\-]+?)\s*:\s*(?P<effect>.+)$")
+# ASCII: a number is written with the digits 0-9 only (one text form, as for actions).
+_COMPILED = [(e, re.compile(e.pattern + r"$", re.ASCII)) for e in _EFFECT_LIST]
+_ROLL_A_DIE = re.compile(r"ROLL A DIE:\s*(?:IF\s+(?P<faces>[0-9 ,\-]+?)\s*:\s*)?(?P<effect>.+)$", re.ASCII)
+_ROLLING = re.compile(r"ROLLING AN?\s+(?P<faces>[0-9 ,\-]+?)\s*:\s*(?P<effect>.+)$", re.ASCII)
+# More digits than any sane number (the format's checks bound each number, CR226): refused while
+# parsing, so a hostile 5,000-digit number is never converted.
+MAX_DIGITS = 6
 
 VOCABULARY = tuple(_EFFECT_LIST)
 PROJECT_VOCABULARY = tuple(e for e in _EFFECT_LIST if e.project)
@@ -140,19 +144,31 @@ PROJECT_VOCABULARY = tuple(e for e in _EFFECT_LIST if e.project)
 
 def _parse_faces(text: str) -> frozenset[int]:
     faces: set[int] = set()
+    shown = text if len(text) <= 20 else text[:20] + "..."
+
+    def face(digit: str) -> int:
+        if digit not in ("1", "2", "3", "4", "5", "6"):
+            raise AbilityError(f"die faces must be between 1 and 6, got {shown!r}")
+        return int(digit)
+
     for part in text.replace(" ", "").split(","):
         if "-" in part:
             lo, _, hi = part.partition("-")
-            if not (lo.isdigit() and hi.isdigit()):
-                raise AbilityError(f"bad die faces {text!r}")
-            faces.update(range(int(lo), int(hi) + 1))
-        elif part.isdigit():
-            faces.add(int(part))
+            low, high = face(lo), face(hi)
+            if low > high:
+                raise AbilityError(f"a range of die faces goes from low to high, got {shown!r}")
+            faces.update(range(low, high + 1))
         else:
-            raise AbilityError(f"bad die faces {text!r}")
-    if not faces or not faces <= {1, 2, 3, 4, 5, 6}:
-        raise AbilityError(f"die faces must be between 1 and 6, got {text!r}")
+            faces.add(face(part))
     return frozenset(faces)
+
+
+def _number(digits: str | None) -> int | None:
+    if digits is None:
+        return None
+    if len(digits.lstrip("+-")) > MAX_DIGITS:
+        raise AbilityError(f"the number {digits[:MAX_DIGITS + 1]}... is far too large (at most {MAX_DIGITS} digits)")
+    return int(digits)
 
 
 def parse_ability(text: str) -> Ability:
@@ -171,8 +187,7 @@ def parse_ability(text: str) -> Ability:
                 allowed = " or ".join(sorted(effect.triggers))
                 raise AbilityError(f"{effect.template.format(x='X', y='Y')!r} takes a {allowed} trigger (see {effect.section!r})")
             groups = em.groupdict()
-            x = int(groups["x"]) if groups.get("x") is not None else None
-            y = int(groups["y"]) if groups.get("y") is not None else None
+            x, y = _number(groups.get("x")), _number(groups.get("y"))
             return Ability(effect.kind, trigger, faces, x, y)
     raise AbilityError(f"{text!r} is not in the ability vocabulary")
 

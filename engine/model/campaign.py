@@ -14,11 +14,10 @@ from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
 from types import MappingProxyType
-from typing import Mapping
+from typing import Callable, Mapping
 
 from .abilities import Ability
 
-RULES_VERSIONS = ("1.1.2", "1.0")
 FORMAT_VERSION = 1
 POTION_COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")
 # The potion table of "Potions > Properties of a potion", in die order 1..6.
@@ -194,6 +193,7 @@ class Level:
     height: int
     cells: tuple[Cell, ...]
     goals: tuple[Goal, ...] = ()
+    hero: "LevelHero | None" = None  # practice: the hero of a run that starts on this level
     by_pos: Mapping[tuple[int, int], Cell] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -237,6 +237,21 @@ class Hero:
 
 
 @dataclass(frozen=True, slots=True)
+class LevelHero:
+    """A level's ``hero``: how a run that starts on the level finds the hero (practice scenarios, tests).
+
+    Each field set replaces the campaign's (``None``: keep it): health (default max health), the
+    cards in hand, the cards equipped, and the tile he stands on (default the starting tile).
+    A hero who arrives by a descending ladder keeps his own state.
+    """
+
+    health: int | None = None
+    items: tuple[str, ...] | None = None
+    equipped: tuple[str, ...] | None = None
+    at: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Par:
     turns: int
     health: int | None = None
@@ -261,13 +276,17 @@ class Campaign:
     par: Par | None = None
     # The campaign's own card entries as written (overrides and new cards), for saving.
     card_entries: Mapping[str, Mapping] = field(default_factory=dict)
+    # How the format layer hashes a campaign's canonical content (format/canonical.py): the loader
+    # hands it over, so the model imports nothing from the format. A copy (dataclasses.replace)
+    # keeps it and hashes its own content.
+    hasher: Callable[[Campaign], str] | None = field(default=None, repr=False, compare=False)
 
     @cached_property
     def content_hash(self) -> str:
-        """SHA-256 of the canonical content (see :mod:`.canonical`); computed on first use."""
-        from ..format.canonical import content_hash
-
-        return content_hash(self)
+        """SHA-256 of the canonical content (see :mod:`..format.canonical`); computed on first use."""
+        if self.hasher is None:
+            raise ValueError(f"campaign {self.id!r} was not built by the loader: it has no content hash")
+        return self.hasher(self)
 
     def level(self, level_id: str) -> Level | None:
         return next((lv for lv in self.levels if lv.id == level_id), None)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -130,9 +131,15 @@ class VerifiedRun:
     @property
     def run_id(self) -> str:
         """What makes two replays the same run: the campaign version, the start, the dice and the
-        actions -- not the player's name, the formatting or the checkpoint spacing."""
+        actions as parsed -- not the player's name, the formatting or the checkpoint spacing.
+
+        ``verify_replay`` accepts only actions in their one text form, so the parsed actions
+        written back are the replay's own; a run verified before that rule keeps its id.
+        """
         doc = json.loads(self.replay_text)
-        same = [doc["campaign"]["hash"], doc["campaign"].get("level", 0), doc["dice"], doc["actions"]]
+        dice = {"mode": self.dice_mode, "seed": doc["dice"]["seed"]}
+        actions = [str(Action.parse(text)) for text in doc["actions"]]
+        same = [self.content_hash, self.level, dice, actions]
         return hashlib.sha256(json.dumps(same, separators=(",", ":"), sort_keys=True).encode("utf-8")).hexdigest()
 
     def is_authentic(self) -> bool:
@@ -171,15 +178,40 @@ def parse_replay(text: str) -> dict:
         raise ReplayError("not a replay: nested too deeply") from None
     except ValueError as exc:  # a number with thousands of digits, or one with a fraction
         raise ReplayError(f"not a valid replay: {exc}") from None
-    errors = sorted(reference_validator("replay.schema.json").iter_errors(doc), key=lambda e: list(map(str, e.absolute_path)))
+    # The two long lists are checked here, lengths first: the schema would visit every item of a
+    # million-action file before its length limit, and quote the whole list in its message.
+    shallow = dict(doc, actions=[], checkpoints=[]) if isinstance(doc, dict) else doc
+    if isinstance(doc, dict):
+        _check_list(doc.get("actions", []), "actions", lambda a: isinstance(a, str) and len(a) <= MAX_ACTION_CHARS,
+                    f"a text of at most {MAX_ACTION_CHARS} characters")
+        _check_list(doc.get("checkpoints", []), "checkpoints", lambda c: isinstance(c, str) and _HASH.fullmatch(c) is not None,
+                    "16 hexadecimal digits")
+    errors = sorted(reference_validator("replay.schema.json").iter_errors(shallow), key=lambda e: list(map(str, e.absolute_path)))
     if errors:
         from jsonschema.exceptions import best_match
 
         from ..format.diagnostics import format_json_path
 
         err = best_match(errors)
-        raise ReplayError(f"not a valid replay: {format_json_path(err.absolute_path)}: {err.message}")
+        message = err.message if len(err.message) <= 200 else err.message[:200] + "..."
+        raise ReplayError(f"not a valid replay: {format_json_path(err.absolute_path)}: {message}")
     return doc
+
+
+MAX_LIST_ITEMS = 200_000  # the replay schema's maxItems for actions and checkpoints
+MAX_ACTION_CHARS = 80  # and its maxLength for one action
+_HASH = re.compile(r"[0-9a-f]{16}")
+
+
+def _check_list(items, name: str, good, what: str) -> None:
+    """A list of the replay (the schema checks every other field): its length, then each item."""
+    if not isinstance(items, list):
+        return  # the schema says it is not an array
+    if len(items) > MAX_LIST_ITEMS:
+        raise ReplayError(f"not a valid replay: $.{name}: {len(items):,} items; the limit is {MAX_LIST_ITEMS:,}")
+    for i, item in enumerate(items):
+        if not good(item):
+            raise ReplayError(f"not a valid replay: $.{name}[{i}]: not {what}")
 
 
 def verify_replay(text: str, campaign: Campaign, *, max_seconds: float | None = None) -> Verdict:

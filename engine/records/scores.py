@@ -15,9 +15,13 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
+import urllib.parse
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator
 
+from ..errors import UnusableInput
 from .replay import VerifiedRun
 
 ENV_VAR = "CARDROGUE_SCORES_DB"
@@ -49,13 +53,60 @@ def _table(content_hash: str) -> str:
     return f"scores_{content_hash}"
 
 
+def _checked(row: tuple) -> tuple:
+    """A row as its types say: an edited file could hold a number where a name belongs."""
+    player, turns, health, recorded_at, run_id = row
+    return (str(player), int(turns), int(health), float(recorded_at), str(run_id))
+
+
 class ScoreStore:
-    def __init__(self, path: str | Path | None = None) -> None:
+    """The table, opened to add runs (``writable``, the default) or only to list them.
+
+    A listing creates nothing: no folder, no file (a missing database is an empty table).
+    Every SQLite failure becomes :class:`~..errors.UnusableInput` naming the file and what to
+    do; the file itself is never replaced, so a damaged or read-only table loses nothing.
+    """
+
+    def __init__(self, path: str | Path | None = None, *, writable: bool = True) -> None:
         self.path = Path(path) if path is not None else default_db_path()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
-        self._db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
-        self._setup()
+        self._db: sqlite3.Connection | None = None
+        if self.path.is_dir():
+            raise UnusableInput(f"{self.path}: is a folder, not a score database")
+        if not writable:
+            if self.path.exists():
+                with self._guard():
+                    uri = "file:" + urllib.parse.quote(str(self.path.absolute())) + "?mode=ro"
+                    self._db = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+                    self._db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            return
+        folder = self.path.absolute().parent
+        if self.path.exists() and not os.access(self.path, os.W_OK):
+            raise UnusableInput(f"{self.path}: the score database is read-only: make it writable "
+                                f"(chmod u+w) or name another with --scores-db; it was not changed")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UnusableInput(f"{self.path}: cannot create the folder for the score database: {exc.strerror or exc}") from None
+        with self._guard():
+            self._db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+            self._db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
+            self._setup()
+
+    @contextmanager
+    def _guard(self) -> Iterator[None]:
+        """SQLite's errors, said with the file's name and what to do about them."""
+        try:
+            yield
+        except (sqlite3.DatabaseError, ValueError, TypeError) as exc:
+            text = str(exc)
+            if "readonly" in text or "read-only" in text:
+                why = "is read-only: make it (and its folder) writable or name another with --scores-db"
+            elif isinstance(exc, sqlite3.OperationalError) and "malformed" not in text:
+                why = f"cannot be used ({text}): check the file and its folder, or name another with --scores-db"
+            else:
+                why = (f"is damaged or not a score database ({text}): move it away (a new table starts) "
+                       "or restore a backup")
+            raise UnusableInput(f"{self.path}: the score database {why}; it was not changed") from None
 
     def _setup(self) -> None:
         """WAL mode and the campaigns table, retried while other processes hold the lock.
@@ -79,7 +130,8 @@ class ScoreStore:
                 delay = min(delay * 2, 0.5)
 
     def close(self) -> None:
-        self._db.close()
+        if self._db is not None:
+            self._db.close()
 
     def __enter__(self) -> "ScoreStore":
         return self
@@ -94,6 +146,12 @@ class ScoreStore:
         table = _table(run.content_hash)
         digest = run.run_id  # one run, one row: a renamed or reformatted copy is the same run
         db = self._db
+        if db is None:
+            raise UnusableInput(f"{self.path}: the score database was opened only to list it")
+        with self._guard():
+            return self._insert(db, table, digest, run)
+
+    def _insert(self, db: sqlite3.Connection, table: str, digest: str, run: VerifiedRun) -> bool:
         db.execute("BEGIN IMMEDIATE")
         try:
             db.execute(
@@ -108,19 +166,23 @@ class ScoreStore:
             )
             db.execute("COMMIT")
         except BaseException:
-            db.execute("ROLLBACK")
+            if db.in_transaction:
+                db.execute("ROLLBACK")
             raise
         return cursor.rowcount == 1
 
     def table(self, content_hash: str, limit: int = 20) -> list[Score]:
         """Best first: fewest turns, then most health, then the earliest."""
         table = _table(content_hash)
-        exists = self._db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", (table,)).fetchone()
-        if not exists:
+        if self._db is None:
             return []
-        rows = self._db.execute(
-            f"SELECT player, turns, health, recorded_at, run_id FROM {table}"
-            " ORDER BY turns ASC, health DESC, recorded_at ASC LIMIT ?",
-            (limit,),
-        ).fetchall()
-        return [Score(i + 1, *row) for i, row in enumerate(rows)]
+        with self._guard():
+            exists = self._db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", (table,)).fetchone()
+            if not exists:
+                return []
+            rows = self._db.execute(
+                f"SELECT player, turns, health, recorded_at, run_id FROM {table}"
+                " ORDER BY turns ASC, health DESC, recorded_at ASC LIMIT ?",
+                (limit,),
+            ).fetchall()
+            return [Score(i + 1, *_checked(row)) for i, row in enumerate(rows)]

@@ -1,7 +1,8 @@
 """Actions: what a player chooses, as small immutable values with a text form.
 
-Every action has one line of text a person can read and type, and
-``Action.parse(str(action)) == action``:
+Every action has exactly one line of text a person can read and type (ASCII, single
+spaces, directions in capitals), ``Action.parse(str(action)) == action``, and
+:meth:`Action.parse` refuses every other spelling:
 
 ==========================  ==========================================================
 ``flip N``                  Standard turn sequence, step 1: flip the face-down card north
@@ -25,6 +26,7 @@ Every action has one line of text a person can read and type, and
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 from ..model.campaign import DIRECTION_INDEX, DIRECTIONS
@@ -36,6 +38,9 @@ _ARITY = {"flip": (1, 1), "move": (1, 1), "attack": (0, 1), "flee": (1, 2), "dri
           "throw": (2, 2), "equip": (1, 1), "unequip": (1, 1), "buy": (1, 1), "sell": (1, 1),
           "read": (1, 2), "spell": (1, 1), "teleport": (1, 1), "end": (0, 0)}
 _DIRECTIONAL = {"flip", "move", "attack", "flee", "spell"}
+_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")  # card ids and potion colours, as the schema writes them
+_PLACE = re.compile(r"([0-9]{1,3}),([0-9]{1,3})")  # ASCII digits only: str.isdigit() also takes ²
+_LONGEST = 160
 
 
 class ActionError(ValueError):
@@ -58,7 +63,21 @@ class Action(NamedTuple):
 
     @classmethod
     def parse(cls, text: str) -> "Action":
-        """Read an action from its text form (spacing and the case of verb and directions are forgiven)."""
+        """Read an action from its one text form: ``str(Action.parse(text)) == text`` or ActionError.
+
+        One run has one replay text, so one row in the high-score table: ``move e``, two spaces,
+        a tab, ``teleport 03,0`` or ``teleport ３,０`` are refused, with the form to write instead.
+        """
+        action = cls._read(text)
+        if str(action) != text:
+            raise ActionError(f"{text!r} is not written in the one text form of actions: write {str(action)!r}")
+        return action
+
+    @classmethod
+    def _read(cls, text: str) -> "Action":
+        """The action ``text`` means, reading case and spacing loosely (to name the form to write)."""
+        if len(text) > _LONGEST:
+            raise ActionError(f"an action is at most {_LONGEST} characters")
         words = text.split()
         if not words:
             raise ActionError("empty action")
@@ -70,18 +89,30 @@ class Action(NamedTuple):
             raise ActionError(f"{verb!r} takes {lo if lo == hi else f'{lo} to {hi}'} argument(s)")
         if verb in _DIRECTIONAL and args:
             args[0] = args[0].upper()
-            if args[0] not in DIRECTION_INDEX:
+            if args[0] not in DIRECTION_NAMES:
                 raise ActionError(f"{args[0]!r} is not a direction (N, E, S, W)")
         if verb in ("throw", "flee") and len(args) == 2:
             args[1] = args[1].upper()
-            if args[1] not in DIRECTION_INDEX:
+            if args[1] not in DIRECTION_NAMES:
                 raise ActionError(f"{args[1]!r} is not a direction (N, E, S, W)")
         if verb == "teleport":
-            x, _, y = args[0].partition(",")
-            if not (x.isdigit() and y.isdigit()):
-                raise ActionError(f"teleport takes a place as x,y, not {args[0]!r}")
-        if verb == "read" and len(args) == 2 and args[1].upper() in DIRECTION_INDEX:
-            args[1] = args[1].upper()
+            place = _PLACE.fullmatch(args[0])
+            if place is None:
+                raise ActionError(f"teleport takes a place as x,y in digits 0-9 (at most 255 each), not {args[0]!r}")
+            args[0] = f"{int(place[1])},{int(place[2])}"
+            if max(int(place[1]), int(place[2])) > 255:
+                raise ActionError(f"teleport {args[0]}: a level is at most 256 cells wide and high")
+        elif verb not in _DIRECTIONAL and args:
+            args[0] = args[0].lower()
+            if not _ID.fullmatch(args[0]):
+                raise ActionError(f"{args[0]!r} is not a card id or a colour (lower-case letters, digits and dashes)")
+        if verb == "read" and len(args) == 2:
+            if args[1].upper() in DIRECTION_NAMES:
+                args[1] = args[1].upper()
+            elif not _ID.fullmatch(args[1].lower()):
+                raise ActionError(f"{args[1]!r} is not a direction or a colour")
+            else:
+                args[1] = args[1].lower()
         return cls(verb, *args)
 
 

@@ -19,10 +19,26 @@ from __future__ import annotations
 
 from ..model.campaign import DIRECTION_INDEX
 from .actions import ATTACK, ATTACK_TOWARD, DIRECTION_NAMES, FLEE, FLEE_FROM, Action
+from .events import (
+    Attacked,
+    AttackTotal,
+    CombatBegan,
+    Damage,
+    Fled,
+    FleeTried,
+    Heal,
+    Roll,
+    Slain,
+)
 from .phases import COMBAT, DONE, SHOPPING
 from .tables import CLEARED
 
 BLOCKED, MISSED = 1, 2
+# The project's bound on "Repeat until an X is not rolled" (REROLL TWICE, ATTACK AGAIN): one combat
+# turn has at most this many attack rolls, so no mix of items makes an attack endless. The format
+# refuses a card that alone rerolls on every face (CR227). With the rulebook's cards (REROLL TWICE
+# on a 6, on one dagger or on the rogue's two) a chain this long has a chance below 1 in 10^13.
+MAX_ATTACK_ROLLS = 1000
 BASILISKS = ("basilisk-of-stone", "basilisk-of-venom")
 
 
@@ -59,7 +75,7 @@ class CombatRules:
         """POISON on an enemy: -1 health at the beginning of the turn of the player who poisoned him."""
         for e, (h, p, z, a) in list(self.foes.items()):
             if p:
-                self._say("Poison: {} loses 1 health.", self.d.card[e].name)
+                self._tell(Damage, self.d.card[e].name, 1, h - 1, self.d.card[e].health, "Poison")
                 self._set_foe(e, h - 1, p - 1, z, a)
                 if h - 1 <= 0:
                     self._slay(e)
@@ -81,35 +97,33 @@ class CombatRules:
             hand = self.hand + (card.id,)
             if all(b in hand for b in BASILISKS):
                 hand = tuple(c for c in hand if c not in BASILISKS)
-                self._say("{} is slain. Both basilisk cards in one hand: both are discarded.", card.name)
+                self._tell(Slain, card.name, 0, self.gold, True, True)
             else:
-                self._say("{} is slain: its card is kept as a trophy.", card.name)
+                self._tell(Slain, card.name, 0, self.gold, True)
             self.hand = tuple(sorted(hand))
         else:
             self.gold += card.gold or 0
-            self._say("{} is slain: loot worth {} gold (gold {}).", card.name, card.gold or 0, self.gold)
+            self._tell(Slain, card.name, card.gold or 0, self.gold)
 
     # ------------------------------------------------------------------ actions
 
     def _combat_actions(self) -> list[Action]:
         foes = self.adjacent_enemies()
         out = [ATTACK] if len(foes) == 1 else [ATTACK_TOWARD[dr] for dr, _ in foes]
-        if self._flee_faces(foes) is not None:
+        pickable = [(fr, e) for fr, e in foes if self._may_flee(e)]
+        if pickable:
             for dr, j in self.d.neighbours[self.pos]:
                 if self._may_enter(j):
                     if len(foes) == 1:
                         out.append(FLEE[dr])
                     else:
-                        out.extend(FLEE_FROM[dr][fr] for fr, _ in foes)
+                        out.extend(FLEE_FROM[dr][fr] for fr, _ in pickable)
         return out
 
-    def _flee_faces(self, foes) -> frozenset[int] | None:
-        """The faces that flee, or None when fleeing is impossible (CANNOT FLEE with no way out)."""
-        faces = self.stats.flee_faces()
-        if faces:
-            return faces
-        chasing = [e for _, e in foes if self._chases(e)]
-        return None if chasing else faces
+    def _may_flee(self, picked: int) -> bool:
+        """Fleeing with ``picked`` performing step 1 is possible: a die face flees, or it does not chase
+        (a CANNOT FLEE hero with no CAN FLEE X flees only an enemy that does not chase or is paralysed)."""
+        return bool(self.stats.flee_faces()) or not self._chases(picked)
 
     def _chases(self, e: int) -> bool:
         """DOES NOT CHASE and paralysed enemies are fled without a roll ("PARALYSIS")."""
@@ -127,7 +141,7 @@ class CombatRules:
         """A combat action is taken: after the shop (SHOPPING), step 3 starts combat now. False out of combat."""
         if self.phase == SHOPPING:
             self.phase = COMBAT
-            self._say("Leaves the shopkeeper: combat begins.")
+            self._tell(CombatBegan, "shop-left")
         return self.phase == COMBAT
 
     def _act_attack(self, action: Action) -> bool:
@@ -138,8 +152,8 @@ class CombatRules:
             return False
         self._begin_combat()
         self.pure = False
-        self.fight = (target, 1, 0, 0, 0)
-        self._say("Attacks {}.", self.d.card[target].name)
+        self.fight = (target, 1, 0, 0, 0, 0)  # target, rolls pending, their total, damage, flags, rolls made
+        self._tell(Attacked, self.d.card[target].name)
         self._then((CombatRules._step_attack_roll,))
         return True
 
@@ -149,23 +163,23 @@ class CombatRules:
         FLEE: "The player picks one enemy to perform step 1 of the combat turn sequence, but
         steps 2 and 3 are applied for all enemies": one roll, from the picked enemy's stream
         (``flee S W``: flee south, the enemy west rolls; ``flee S`` when only one is adjacent).
-        It flees on 4-6 or a CAN FLEE X. No roll when no adjacent enemy chases (DOES NOT CHASE,
-        paralysed); otherwise the roll is due even if the picked enemy itself would not chase.
+        It flees on 4-6 or a CAN FLEE X. No roll when the picked enemy does not chase (DOES NOT CHASE:
+        "a player can flee without needing to roll"; PARALYSIS: "A player may FLEE from a paralyzed
+        enemy without needing to roll"), even beside one that would: step 1 is the picked enemy's, and
+        "Exceptions must always favor the player who is being afflicted" (OTHER EXCEPTIONS).
         """
         if self.phase != COMBAT and self.phase != SHOPPING:
             return False
         j = self.d.adjacent[self.pos][DIRECTION_INDEX[action.arg]]
         foes = self.adjacent_enemies()
         picked = self._picked(foes, action.arg2)
-        if j < 0 or picked < 0 or not self._may_enter(j) or self._flee_faces(foes) is None:
+        if j < 0 or picked < 0 or not self._may_enter(j) or not self._may_flee(picked):
             return False
         self._begin_combat()
         self.pure = False
-        if len(foes) > 1:
-            self._say("Tries to flee {}, rolling against {}.", action.arg, self.d.card[picked].name)
-        else:
-            self._say("Tries to flee {}.", action.arg)
-        if any(self._chases(e) for _, e in foes):
+        if self.log is not None:
+            self._tell(FleeTried, action.arg, self.d.card[picked].name if len(foes) > 1 else "")
+        if self._chases(picked):
             self._need(picked, "flee", CombatRules._roll_flee, j)
         else:
             self._fled(j)
@@ -173,11 +187,11 @@ class CombatRules:
 
     def _roll_flee(self, n: int, e: int, j: int) -> None:
         if n in self.stats.flee_faces():
-            self._say("{}'s stream rolls {}: escapes it.", self.d.card[e].name, n)
+            self._tell(Roll, self.d.card[e].name, n, "flee", "escapes it")
             self._fled(j)
         else:
-            self._say("{}'s stream rolls {}: fails to flee; the enemies act.", self.d.card[e].name, n)
-            self.fight = (-1, 0, 0, 0, 0)
+            self._tell(Roll, self.d.card[e].name, n, "flee", "fails to flee; the enemies act")
+            self.fight = (-1, 0, 0, 0, 0, 0)
             self._enemies_act()
 
     def _fled(self, j: int) -> None:
@@ -189,7 +203,7 @@ class CombatRules:
         """
         self.phase, self.moved, self.pos = DONE, True, j
         if self.log is not None:
-            self._say("Flees to {}.", self.where(j))
+            self._tell(Fled, self._tile_name(j), self.d.pos_of[j])
         self._restore_distant_foes()
         self._then((type(self)._step_settle, True))
         self._arrive(j)
@@ -205,40 +219,47 @@ class CombatRules:
         REROLL TWICE: the X itself does not count; two more rolls follow (per item
         with the effect), and "attack modifiers are applied to the sum of all rolls
         for that turn". ATTACK AGAIN: the project's reading: one more attack, with
-        its own modifiers, added to the damage.
+        its own modifiers, added to the damage. The MAX_ATTACK_ROLLS-th roll of the turn is the
+        last: it counts as a plain roll, and no more rolls or attacks follow.
         """
-        _, pending, total, damage, flags = self.fight
+        _, pending, total, damage, flags, rolls = self.fight
         st = self.stats
         pending -= 1
+        rolls += 1
+        last = rolls >= MAX_ATTACK_ROLLS
         if n in st.block:
             flags |= BLOCKED
         if n in st.misses:
             flags |= MISSED
-        extra = st.reroll[n]
+        extra = 0 if last else st.reroll[n]
         name = self.d.card[target].name
+        if last:
+            pending = 0
+            self._rule("ATTACK ROLL LIMIT", "{} attack rolls this turn: the last one.", rolls)
         if extra:
             pending += extra
-            self._say("{}'s stream rolls {}: REROLL TWICE, {} more rolls.", name, n, extra)
+            if self.log is not None:
+                self._tell(Roll, name, n, "attack roll", f"REROLL TWICE, {extra} more rolls")
         else:
             total += n
-            self._say("{}'s stream rolls {} for the attack roll.", name, n)
+            self._tell(Roll, name, n, "attack roll")
         if pending:
-            self.fight = (target, pending, total, damage, flags)
+            self.fight = (target, pending, total, damage, flags, rolls)
             self._then((CombatRules._step_attack_roll,))
             return
         dealt = st.attack_damage(total, self.atk_bonus)
         if self.log is not None:
-            self._say("Attack: {} from rolls totalling {} (modifier {:+d}).", dealt, total, st.attack_roll + self.atk_bonus)
+            self._tell(AttackTotal, dealt, total, st.attack_roll + self.atk_bonus)
         damage += dealt
-        if n in st.again:
-            self._say("ATTACK AGAIN.")
-            self.fight = (target, 1, 0, damage, flags)
+        if n in st.again and not last:
+            self._rule("ATTACK AGAIN", "ATTACK AGAIN.")
+            self.fight = (target, 1, 0, damage, flags, rolls)
             self._then((CombatRules._step_attack_roll,))
             return
         if flags & MISSED:
             damage = 0
-            self._say("ATTACK MISSES: no damage this turn.")
-        self.fight = (target, 0, 0, damage, flags)
+            self._rule("ATTACK MISSES", "ATTACK MISSES: no damage this turn.")
+        self.fight = (target, 0, 0, damage, flags, rolls)
         if not flags & BLOCKED and not self._foe(target)[2]:
             dodge = next((a for a in self.d.card[target].abilities if a.kind == "dodge"), None)
             if dodge is not None:
@@ -250,10 +271,10 @@ class CombatRules:
         dodge = next(a for a in self.d.card[target].abilities if a.kind == "dodge")
         damage = self.fight[3]
         if dodge.triggered_by(n):
-            self._say("{}'s stream rolls {}: DODGES PLAYER'S ATTACK.", self.d.card[target].name, n)
+            self._tell(Roll, self.d.card[target].name, n, "dodge", "DODGES PLAYER'S ATTACK")
             damage = 0
         else:
-            self._say("{}'s stream rolls {}: no dodge.", self.d.card[target].name, n)
+            self._tell(Roll, self.d.card[target].name, n, "dodge", "no dodge")
         self._strike(target, damage)
 
     def _strike(self, target: int, damage: int) -> None:
@@ -262,15 +283,16 @@ class CombatRules:
         if damage > 0:
             h -= damage
             if self.log is not None:
-                self._say("Deals {} to {}: {} health left.", damage, card.name, max(h, 0))
+                self._tell(Damage, card.name, damage, h, card.health)
         else:
-            self._say("The attack does nothing.")
+            self._rule("ATTACK ROLL", "The attack does nothing.")
         if h <= 0:
             self._slay(target)
         else:
             self._set_foe(target, h, p, z, a)
         if self.fight[4] & BLOCKED:
-            self._say("BLOCK ENEMY'S ATTACK THIS TURN: the enemies deal no damage and apply no ability.")
+            self._rule("BLOCK ENEMY'S ATTACK THIS TURN",
+                       "BLOCK ENEMY'S ATTACK THIS TURN: the enemies deal no damage and apply no ability.")
             self._then((CombatRules._step_combat_over,))
             return
         self._enemies_act()
@@ -280,7 +302,7 @@ class CombatRules:
         steps = []
         for _, e in self.adjacent_enemies():
             if self._foe(e)[2]:
-                self._say("{} is paralysed: it does not act this turn.", self.d.card[e].name)
+                self._rule("PARALYSIS", "{} is paralysed: it does not act this turn.", self.d.card[e].name)
             else:
                 steps.append((CombatRules._step_enemy, e, 0, -1))
         steps.append((CombatRules._step_combat_over,))
@@ -304,12 +326,14 @@ class CombatRules:
         name = self.d.card[e].name
         if a.kind == "double-roll-attack":
             doubled = 2 * n
-            self._say("{}'s stream rolls {}: ATTACK IS DOUBLE THE ROLL ({}).", name, n, doubled)
+            if self.log is not None:
+                self._tell(Roll, name, n, "ability", f"ATTACK IS DOUBLE THE ROLL ({doubled})")
         elif a.triggered_by(n):
-            self._say("{}'s stream rolls {}: {}.", name, n, a)
+            if self.log is not None:
+                self._tell(Roll, name, n, "ability", str(a))
             self._enemy_ability(e, a)
         else:
-            self._say("{}'s stream rolls {}: no effect.", name, n)
+            self._tell(Roll, name, n, "ability", "no effect")
         if self.outcome is None:
             self._step_enemy(e, k + 1, doubled)
 
@@ -324,7 +348,7 @@ class CombatRules:
             if h < card.health:
                 h = min(card.health, h + a.x)
                 self._set_foe(e, h, p, z, atk)
-                self._say("{} HEALS +{}: {} health.", card.name, a.x, h)
+                self._tell(Heal, card.name, a.x, h, card.health)
 
     def _enemy_attack(self, e: int, doubled: int) -> None:
         """Step 3, enemy attacks: attack (or double the roll, plus the card's attack) less damage taken."""
@@ -333,7 +357,7 @@ class CombatRules:
         damage = attack - self.stats.damage_taken
         if damage <= 0:
             if self.log is not None:
-                self._say("{} attacks for {}: no damage taken.", card.name, max(attack, 0))
+                self._rule("-X DAMAGE TAKEN", "{} attacks for {}: no damage taken.", card.name, max(attack, 0))
             return
         # The reason is only ever logged: no formatting when the log is off.
         self._hurt(damage, f"{card.name} attacks for {attack}" if self.log is not None else "")

@@ -10,6 +10,15 @@ from __future__ import annotations
 
 from ..model.campaign import DIRECTION_INDEX, POTION_COLOURS, SHOPKEEPERS_DEBT, CardKind
 from .actions import DIRECTION_NAMES, Action
+from .events import (
+    Equipped,
+    PickedUp,
+    PotionIdentified,
+    PotionUsed,
+    ScrollRead,
+    Teleported,
+    Traded,
+)
 from .phases import CHOOSE_TELEPORT, COMBAT, SHOPPING
 from .tables import CLEARED, PRIMARY, SECONDARY, SHOP_TILE, SLOT_INDEX, UP
 
@@ -40,17 +49,17 @@ class ItemRules:
         card = self.d.cards[card_id]
         if card_id == "gold":
             self.gold += card.gold or 0
-            self._say("Picks up {} gold (gold {}).", card.gold or 0, self.gold)
+            self._tell(PickedUp, card.name, card.gold or 0, self.gold)
             return
         self.hand = tuple(sorted(self.hand + (card_id,)))
-        self._say("Picks up {}.", card.name)
+        self._tell(PickedUp, card.name)
         if card.kind is CardKind.ARTIFACT:
             before = self.max_health
             self._restat()
             gained = self.max_health - before
             if gained > 0:
                 self.health += gained
-                self._say("+{} TO MAX HEALTH: health {}/{}.", gained, self.health, self.max_health)
+                self._rule("+X TO MAX HEALTH", "+{} TO MAX HEALTH: health {}/{}.", gained, self.health, self.max_health)
 
     def _drop(self, card_id: str) -> None:
         hand = list(self.hand)
@@ -154,7 +163,7 @@ class ItemRules:
         self.equip = equip
         self.pure = False
         self._restat()
-        self._say("Equips {}.", self.d.cards[c].name)
+        self._tell(Equipped, self.d.cards[c].name)
         return True
 
     def _act_unequip(self, action: Action) -> bool:
@@ -170,7 +179,7 @@ class ItemRules:
         self.hand = tuple(sorted(self.hand + (c,)))
         self.pure = False
         self._restat()
-        self._say("Unequips {}.", self.d.cards[c].name)
+        self._tell(Equipped, self.d.cards[c].name, False)
         return True
 
     # ------------------------------------------------------------------ the shop
@@ -202,9 +211,9 @@ class ItemRules:
         self.bought = tuple(sorted(self.bought + ((self.pos, k),)))
         self.pure = False
         card = self.d.cards[action.arg]
-        self._say("Buys {} for {} gold (gold {}).", card.name, price, self.gold)
+        self._tell(Traded, card.name, price, self.gold)
         if action.arg == SHOPKEEPERS_DEBT:
-            self._say("THE SHOPKEEPER'S DEBT is bought and removed from the game.")
+            self._rule("THE SHOPKEEPER'S DEBT", "THE SHOPKEEPER'S DEBT is bought and removed from the game.")
         else:
             self._gain(action.arg)
         return True
@@ -216,7 +225,7 @@ class ItemRules:
         self._drop(action.arg)
         self.gold += card.gold
         self.pure = False
-        self._say("Sells {} for {} gold (gold {}).", card.name, card.gold, self.gold)
+        self._tell(Traded, card.name, card.gold, self.gold, True)
         return True
 
     # ------------------------------------------------------------------ potions
@@ -229,13 +238,13 @@ class ItemRules:
         self._drop(c)
         self.pure = False
         effect = self._reveal(action.arg)
-        self._say("Drinks the {} potion: POTION OF {}.", action.arg, effect.upper())
+        self._tell(PotionUsed, action.arg, effect)
         if effect == "healing":
             if self.health < self.max_health:
                 self.health = self.max_health
-                self._say("Health restored to {}.", self.health)
+                self._rule("POTION OF HEALING", "Health restored to {}.", self.health)
             else:
-                self._say("Health is not below max: no effect.")
+                self._rule("POTION OF HEALING", "Health is not below max: no effect.")
         elif effect == "poison":
             self._poison_player(3, "Potion of poison")
         elif effect == "strength":
@@ -262,15 +271,15 @@ class ItemRules:
         effect = self._reveal(action.arg)
         card = self.d.card[e]
         h, p, z, a = self._foe(e)
-        self._say("Throws the {} potion on {}: POTION OF {}.", action.arg, card.name, effect.upper())
+        self._tell(PotionUsed, action.arg, effect, card.name)
         if effect == "healing":
             h = card.health
         elif effect == "poison":
             p = max(p, 3)
         elif effect in ("strength", "weakness"):
             # v1.1: "Strength and weakness potion now have same effect when thrown on player or enemy";
-            # v1.0 reversed them on an enemy.
-            a += (1 if effect == "strength" else -1) * (-1 if self.d.v10 else 1)
+            # v1.0 and v1.1 reversed them on an enemy.
+            a += (1 if effect == "strength" else -1) * (1 if self.d.rules.thrown_alike else -1)
         elif effect == "paralysis":
             z = max(z, 1)
         self._set_foe(e, h, p, z, a)
@@ -288,10 +297,10 @@ class ItemRules:
             self.subject = subject
             self.phase = CHOOSE_TELEPORT
         elif subject < 0:
-            self._say("No pathing tile to teleport to; the turn ends.")
+            self._rule("POTION OF TELEPORTATION", "No pathing tile to teleport to; the turn ends.")
             self._end_turn_now()
         else:
-            self._say("No pathing tile to teleport the enemy to: no effect.")
+            self._rule("POTION OF TELEPORTATION", "No pathing tile to teleport the enemy to: no effect.")
 
     def _act_teleport(self, action: Action) -> bool:
         if self.phase != CHOOSE_TELEPORT:
@@ -309,7 +318,7 @@ class ItemRules:
         else:
             self.visitors = {c: e for c, e in self.visitors.items() if e != subject}
         self.visitors[j] = subject
-        self._say("{} is teleported to {},{}.", self.d.card[subject].name, x, y)
+        self._tell(Teleported, self.d.card[subject].name, (int(x), int(y)))
         self._restore_distant_foes()
         # "If an enemy is teleported adjacent to a player, the same rules apply": it engages next turn.
         if any(e != subject for _, e in self.adjacent_enemies()):
@@ -348,21 +357,21 @@ class ItemRules:
         self._drop(c)
         self.pure = False
         a = self.d.cards[c].abilities[0]
-        self._say("Reads {}.", self.d.cards[c].name)
+        self._tell(ScrollRead, self.d.cards[c].name)
         if a.kind == "identify":
-            self._say("The {} potion is a POTION OF {}.", action.arg2, self._reveal(action.arg2).upper())
+            self._tell(PotionIdentified, action.arg2, self._reveal(action.arg2))
         elif a.kind == "move-adjacent":
             self._relocate(self.d.grid_to[self.pos][DIRECTION_INDEX[action.arg2]], "MOVE TO ANY ADJACENT TILE")
         elif a.kind == "poison-heals":
             self.antidote = max(self.antidote, a.x)
-            self._say("POISON INSTEAD HEALS +{} HEALTH while the poison lasts.", a.x)
+            self._rule("POISON INSTEAD HEALS", "POISON INSTEAD HEALS +{} HEALTH while the poison lasts.", a.x)
         elif a.kind == "remove-curses":
             self._remove_curses()
         elif a.kind == "max-health":
             self.max_bonus += a.x
             if a.x > 0:
                 self.health += a.x
-            self._say("{:+d} TO MAX HEALTH: health {}/{}.", a.x, self.health, self.max_health)
+            self._rule("+X TO MAX HEALTH", "{:+d} TO MAX HEALTH: health {}/{}.", a.x, self.health, self.max_health)
         return True
 
     def _remove_curses(self) -> None:
@@ -371,5 +380,5 @@ class ItemRules:
         self.hand = tuple(c for c in self.hand if c not in cursed)
         self.equip = tuple("" if c in cursed else c for c in self.equip)
         self._restat()
-        self._say("Discards cursed items: {}.", ", ".join(sorted(cursed)) or "none")
+        self._rule("REMOVE ALL YOUR CURSED ITEMS", "Discards cursed items: {}.", ", ".join(sorted(cursed)) or "none")
 

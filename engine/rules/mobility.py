@@ -37,6 +37,9 @@ def crossings_of(cards: Mapping[str, CardDef], hero: Hero, levels: Iterable[Leve
 def _obtainable(hero: Hero, levels: Iterable[Level]) -> list[str]:
     out = list(hero.items) + list(hero.equipped) + [hero.character]
     for level in levels:
+        if level.hero is not None:  # a practice start's own cards
+            out.extend(level.hero.items or ())
+            out.extend(level.hero.equipped or ())
         for c in level.cells:
             out.append(c.card)
             out.extend(c.stock)

@@ -26,6 +26,27 @@ from .fields import NAMES, clone_function, key_function
 from .items import ItemRules
 from .phases import CHOOSE_TELEPORT, COMBAT, DEAD, DONE, MOVING, SHOPPING, STEP1, WON
 from .view import StateView
+from .events import (
+    Arrived,
+    CombatBegan,
+    Damage,
+    Died,
+    Event,
+    Flipped,
+    Heal,
+    LevelEntered,
+    Moved,
+    Paralysed,
+    PracticeStart,
+    Poisoned,
+    Relocated,
+    Roll,
+    RuleApplied,
+    TurnBegan,
+    TurnEnded,
+    TurnSkipped,
+    Victory,
+)
 from .tables import (
     ARTIFACT,
     CHEST_TILE,
@@ -56,7 +77,7 @@ def dungeon_for(campaign: Campaign) -> Dungeon:
 
 
 class GameState(CombatRules, ItemRules):
-    """One moment of a story-mode run (single player, rulebook v1.1.2 or v1.0)."""
+    """One moment of a story-mode run (single player, rules 1.1.2, 1.1 or 1.0: engine/model/versions.py)."""
 
     # Every field, with how clone() and key() treat it, is listed once in .fields.
     __slots__ = NAMES
@@ -65,7 +86,11 @@ class GameState(CombatRules, ItemRules):
 
     @classmethod
     def new(cls, campaign: Campaign, level: int | str = 0, log: bool = True) -> "GameState":
-        """The first turn of the campaign (or of one level, for practice), hero at the starting tile."""
+        """The first turn of the campaign (or of one level, for practice), hero at the starting tile.
+
+        The level's ``hero`` (practice scenarios) replaces the campaign hero's items and equipment,
+        and sets his health and the tile he starts on.
+        """
         d = dungeon_for(campaign)
         if isinstance(level, str):
             index = campaign.level_index(level)
@@ -82,19 +107,28 @@ class GameState(CombatRules, ItemRules):
         s.foes, s.visitors, s.bought, s.identified = {}, {}, (), 0
         s.pending_level, s.deferred, s.subject = -1, False, -1
         s.todo, s.awaiting, s.chance, s.fight, s.outcome = (), None, None, None, None
+        override = campaign.levels[level].hero
+        items, equipped = campaign.hero.items, campaign.hero.equipped
+        if override is not None:
+            items = items if override.items is None else override.items
+            equipped = equipped if override.equipped is None else override.equipped
+            if override.at is not None:
+                s.pos = d.index[(level, *override.at)]
         hand = []
-        for card_id in campaign.hero.items:
+        for card_id in items:
             card = d.cards[card_id]
             if card_id == "gold" or card.kind is CardKind.ENEMY:
                 s.gold += card.gold or 0
             else:
                 hand.append(card_id)
         s.hand = tuple(sorted(hand))
-        for card_id in campaign.hero.equipped:
+        for card_id in equipped:
             s.equip = s._equipped_with(card_id)
         s._restat()
-        s.health = s.max_health
-        s._say("Turn 1. {} enters {}.", d.character.name, campaign.levels[level].title or campaign.levels[level].id)
+        s.health = s.max_health if override is None or override.health is None else override.health
+        s._tell(TurnBegan, 1, d.character.name, campaign.levels[level].title or campaign.levels[level].id)
+        if override is not None:
+            s._tell(PracticeStart, s.health, s.max_health, s._tile_name(s.pos), s.d.pos_of[s.pos])
         s._start_phase()
         return s
 
@@ -169,8 +203,9 @@ class GameState(CombatRules, ItemRules):
             "attack_modifier": hero.attack_modifier,
             "hand": list(hero.hand), "equipped": {slot: c for slot, c in hero.equipment if c},
             "poisoned": hero.poison, "paralysed": hero.paralysed, "in_combat": v.in_combat,
-            "enemies": [{"card": f.card.id, "at": list(f.at), "health": f.health, "max_health": f.max_health}
-                        for f in v.foes],
+            "enemies": [{"card": f.card.id, "at": list(f.at), "health": f.health, "max_health": f.max_health,
+                         "attack": f.attack, "poisoned": f.poison, "paralysed": f.paralysed,
+                         "adjacent": f.direction is not None} for f in v.revealed_foes],
             "identified": dict(v.known_potions),
         }
 
@@ -179,11 +214,9 @@ class GameState(CombatRules, ItemRules):
         i = self.d.index.get((self.level if level is None else level, x, y))
         return None if i is None else self.faces[i]
 
-    def where(self, i: int) -> str:
-        """A cell as the log names it: its card (a pathing tile once cleared) and its place."""
-        x, y = self.d.pos_of[i]
-        name = "Pathing Tile" if self.faces[i] == CLEARED else self.d.card[i].name
-        return f"{name} at {x},{y}"
+    def _tile_name(self, i: int) -> str:
+        """A cell's name as the log gives it: its card, or a pathing tile once cleared."""
+        return "Pathing Tile" if self.faces[i] == CLEARED else self.d.card[i].name
 
     def enemy_at(self, i: int) -> int:
         """The enemy standing on cell ``i`` (its card's original cell index), or -1."""
@@ -202,6 +235,15 @@ class GameState(CombatRules, ItemRules):
                 out.append((dr, j))
             elif visitors and j in visitors:
                 out.append((dr, visitors[j]))
+        return out
+
+    def revealed_enemies(self) -> list[tuple[int, int]]:
+        """(cell, enemy) for every revealed enemy on the hero's level, where it stands now, in cell order."""
+        lo, hi = self.d.level_range[self.level]
+        faces, kind = self.faces, self.d.kind
+        out = [(i, i) for i in range(lo, hi) if faces[i] == UP and kind[i] == ENEMY]
+        if self.visitors:
+            out = sorted(out + [(c, e) for c, e in self.visitors.items() if lo <= c < hi])
         return out
 
     def _engaged(self) -> bool:
@@ -267,7 +309,7 @@ class GameState(CombatRules, ItemRules):
 
     def _may_move(self) -> bool:
         # "If the only action taken by the player was to move ... he may repeat his turn from step 2" (v1.1.2 only).
-        return self.moves > 0 or (self.pure and not self.repeated and not self.d.v10)
+        return self.moves > 0 or (self.pure and not self.repeated and self.d.rules.double_move)
 
     def _may_enter(self, j: int) -> bool:
         """A revealed tile the hero may stand on: no enemy, a chest only with the key, goals before ladders and exits."""
@@ -354,9 +396,15 @@ class GameState(CombatRules, ItemRules):
                 step[0](self, *step[1:])
             todo = self.todo
 
-    def _say(self, text: str, *args) -> None:
+    def _tell(self, event: type[Event], *args) -> None:
+        """Log an event (built only when the state keeps a log)."""
         if self.log is not None:
-            self.log.append(text.format(*args) if args else text)
+            self.log.append(event(*args))
+
+    def _rule(self, rule: str, sentence: str, *args) -> None:
+        """Log that ``rule`` applied; ``sentence`` is formatted with ``args`` only when the state keeps a log."""
+        if self.log is not None:
+            self.log.append(RuleApplied(rule, sentence.format(*args) if args else sentence))
 
     # ------------------------------------------------------------------ the hero's health
 
@@ -364,15 +412,15 @@ class GameState(CombatRules, ItemRules):
         """Healing never exceeds max health; above max it has no effect ("-X TO MAX HEALTH", "MAX HEALTH")."""
         top = self.max_health
         if self.health >= top:
-            self._say("{}: no effect, health {} is not below max {}.", why, self.health, top)
+            self._tell(Heal, "", 0, self.health, top, why, True)
             return
         self.health = min(top, self.health + amount)
-        self._say("{}: heals {}, health {}/{}.", why, amount, self.health, top)
+        self._tell(Heal, "", amount, self.health, top, why, True)
 
     def _hurt(self, amount: int, why: str) -> None:
         self.health -= amount
         if self.log is not None:
-            self._say("{}: loses {} health, health {}/{}.", why, amount, self.health, self.max_health)
+            self._tell(Damage, self.d.character.name, amount, self.health, self.max_health, why, True)
         if self.health <= 0:
             self._die(why)
 
@@ -380,25 +428,25 @@ class GameState(CombatRules, ItemRules):
         """DEATH: in story mode death ends the run (DESIGN: Decisions 3)."""
         self.outcome = DEAD
         self.todo, self.phase = (), DONE
-        self._say("{} has died ({}). The run is over.", self.d.character.name, why)
+        self._tell(Died, self.d.character.name, why)
 
     def _poison_player(self, turns: int, why: str) -> None:
         """POISON: a new poison replaces the old only when it lasts longer."""
         if turns > self.poison:
             self.poison = turns
-        self._say("{}: poisoned, -1 health each turn for {} turn(s).", why, self.poison)
+        self._tell(Poisoned, why, self.poison)
 
     def _paralyse_player(self, turns: int, why: str, ends_turn: bool = True) -> None:
         """PARALYSIS: ends the current turn and loses turns.
 
-        v1.1.2 ("Paralysis now ends the player's turn, and skips his next turn"):
+        v1.1 and v1.1.2 ("Paralysis now ends the player's turn, and skips his next turn"):
         the turn ends and ``turns`` turns are skipped. v1.0 ("ends his turn OR
         loses a turn"): when the paralysis ends the player's own turn, that lost
         turn is the first of ``turns``.
         """
-        skipped = turns - 1 if self.d.v10 and ends_turn else turns
+        skipped = turns - 1 if not self.d.rules.paralysis_skips and ends_turn else turns
         self.paralysed = max(self.paralysed, skipped)
-        self._say("{}: paralysed; {} turn(s) will be skipped.", why, self.paralysed)
+        self._tell(Paralysed, why, self.paralysed)
         if ends_turn:
             self._end_turn_now()
 
@@ -417,7 +465,8 @@ class GameState(CombatRules, ItemRules):
             for e, (h, p, z, a) in list(self.foes.items()):
                 card = self.d.card[e]
                 if h < card.health and one_turn_kill[e]:
-                    self._say("{} was not slain within the turn: health back to {}.", card.name, card.health)
+                    self._rule("MUST KILL WITHIN A SINGLE TURN", "{} was not slain within the turn: health back to {}.",
+                               card.name, card.health)
                     h = card.health
                 self._set_foe(e, h, p, max(z - 1, 0), a)
         self._then((GameState._step_begin_turn,))
@@ -425,11 +474,11 @@ class GameState(CombatRules, ItemRules):
     def _step_begin_turn(self) -> None:
         """Start of a turn: poison, the fountain, tiles reached when the last turn had ended, paralysis."""
         self.turn += 1
-        self._say("Turn {}.", self.turn)
+        self._tell(TurnBegan, self.turn)
         if self.pending_level >= 0:
             self.level, self.pos, self.pending_level = self.pending_level, self.d.level_start[self.pending_level], -1
             title = self.campaign.levels[self.level]
-            self._say("The hero climbs down to {}.", title.title or title.id)
+            self._tell(LevelEntered, title.title or title.id)
         if self.cooldown:
             self.cooldown -= 1
         if self.poison:
@@ -459,7 +508,7 @@ class GameState(CombatRules, ItemRules):
     def _roll_fountain(self, n: int, cell: int) -> None:
         if n == 6:
             self.faces[cell] = CLEARED
-            self._say("The fountain's stream rolls 6: the fountain is drained and becomes a pathing tile.")
+            self._tell(Roll, "The fountain", 6, "fountain", "the fountain is drained and becomes a pathing tile")
         else:
             amount = 2 + self.stats.fountain_bonus
             self._heal(amount, f"The fountain's stream rolls {n}: fountain of healing")
@@ -468,7 +517,7 @@ class GameState(CombatRules, ItemRules):
         """The player's turn proper begins, unless paralysis skips it (a skipped turn still counts)."""
         if self.paralysed:
             self.paralysed -= 1
-            self._say("Paralysed: turn {} is skipped.", self.turn)
+            self._tell(TurnSkipped, self.turn)
             self._end_turn_now()
             return
         self._start_phase()
@@ -478,7 +527,7 @@ class GameState(CombatRules, ItemRules):
         self.pure, self.repeated, self.moved = True, False, False
         if self._engaged():
             self.phase = COMBAT
-            self._say("In combat: attack or flee.")
+            self._tell(CombatBegan, "turn")
         else:
             self.phase = STEP1
 
@@ -495,10 +544,10 @@ class GameState(CombatRules, ItemRules):
             self.pure = False
             if moved_here and self.faces[self.pos] == UP and self.d.kind[self.pos] == SHOP_TILE:
                 self.phase = SHOPPING
-                self._say("An enemy is on an adjacent tile: buy and sell first; combat begins with an attack, a flee or a throw.")
+                self._tell(CombatBegan, "shop")
             else:
                 self.phase = COMBAT
-                self._say("An enemy is on an adjacent tile: combat begins.")
+                self._tell(CombatBegan, "step")
 
     def _resume_after_combat(self) -> None:
         """SLAYING AN ENEMY: resume at step 2 if the hero has not moved this turn, else at step 4."""
@@ -518,7 +567,7 @@ class GameState(CombatRules, ItemRules):
         self.pure = False
         kind = self.d.kind[j]
         if self.log is not None:
-            self._say("Flips {}: {}.", action.arg, self.where(j))
+            self._tell(Flipped, action.arg, self._tile_name(j), self.d.pos_of[j])
         if kind == TRAP:
             self._then((GameState._step_trap, j), (GameState._step_settle,))
         elif kind == ARTIFACT and self.d.adjacent[self.pos][dr] == j:
@@ -543,10 +592,10 @@ class GameState(CombatRules, ItemRules):
         else:
             self.repeated = True
             self.moves = self.stats.movement
-            self._say("Only moved so far: repeats the turn from step 2.")
+            self._rule("REPEAT TURN", "Only moved so far: repeats the turn from step 2.")
         self.phase, self.moved, self.pos = MOVING, True, j
         if self.log is not None:
-            self._say("Moves {} to {}.", action.arg, self.where(j))
+            self._tell(Moved, action.arg, self._tile_name(j), self.d.pos_of[j])
         self._then((GameState._step_settle, True))
         self._arrive(j)
         return True
@@ -554,7 +603,7 @@ class GameState(CombatRules, ItemRules):
     def _step_arrive(self, j: int) -> None:
         """Arrival on a tile reached by teleportation or MOVE TO ANY ADJACENT TILE, at the start of the turn."""
         if self.log is not None:
-            self._say("Arrives on {}.", self.where(j))
+            self._tell(Arrived, self._tile_name(j), self.d.pos_of[j])
         self._arrive(j)
 
     def _arrive(self, j: int) -> None:
@@ -563,7 +612,7 @@ class GameState(CombatRules, ItemRules):
         if d.exit[j]:
             self.outcome = WON
             self.todo = ()
-            self._say("Leaves the dungeon alive after {} turns with {} health. Victory!", self.turn, self.health)
+            self._tell(Victory, self.turn, self.health)
             return
         if self.faces[j] != UP:
             return
@@ -579,7 +628,7 @@ class GameState(CombatRules, ItemRules):
             self._open_chest(j)
         elif kind == LADDER:
             self.pending_level = d.ladder_to[j]
-            self._say("Takes the descending ladder; the turn ends.")
+            self._rule("DESCENDING LADDER", "Takes the descending ladder; the turn ends.")
             self._end_turn_now()
 
     def _take_card(self, j: int) -> None:
@@ -593,7 +642,7 @@ class GameState(CombatRules, ItemRules):
         hand.remove(KEY)
         self.hand = tuple(hand)
         self.faces[j] = CLEARED
-        self._say("Opens the chest with the key.")
+        self._rule("THE CHEST AND KEY", "Opens the chest with the key.")
         for card_id in self.d.cells[j].contents:
             self._gain(card_id)
         self._restat()
@@ -607,9 +656,9 @@ class GameState(CombatRules, ItemRules):
 
     def _roll_trap(self, n: int, j: int) -> None:
         if n in self.stats.avoid_trap:
-            self._say("{}'s stream rolls {}: CAN AVOID TRAP, the trap has no effect.", self.d.card[j].name, n)
+            self._tell(Roll, self.d.card[j].name, n, "trap", "CAN AVOID TRAP, the trap has no effect")
         else:
-            self._say("{}'s stream rolls {}: the trap is not avoided.", self.d.card[j].name, n)
+            self._tell(Roll, self.d.card[j].name, n, "trap", "the trap is not avoided")
             self._trap_effect(j)
 
     def _trap_effect(self, j: int) -> None:
@@ -627,7 +676,7 @@ class GameState(CombatRules, ItemRules):
     def _act_end(self, action: Action) -> bool:
         if self.phase == COMBAT or self.phase == CHOOSE_TELEPORT or self.phase == SHOPPING:
             return False
-        self._say("Ends turn {}.", self.turn)
+        self._tell(TurnEnded, self.turn)
         self._end_turn_now()
         return True
 
@@ -635,7 +684,7 @@ class GameState(CombatRules, ItemRules):
         """Teleporting or moving to a tile, but turn is ended (Exceptional Rules): the tile acts next turn."""
         self.pos, self.deferred = j, True
         if self.log is not None:
-            self._say("{}: moves to {}; the turn ends.", why, self.where(j))
+            self._tell(Relocated, why, self._tile_name(j), self.d.pos_of[j])
         self._restore_distant_foes()
         self._end_turn_now()
 

@@ -21,6 +21,7 @@ from ..model.campaign import (
     row_major,
 )
 from ..model.potions import potion_identities
+from ..model.versions import RULES
 from .hero import Stats
 
 # What a cell's card does when the hero meets it (face up).
@@ -51,7 +52,7 @@ class Dungeon:
 
     def __init__(self, campaign: Campaign) -> None:
         self.campaign = campaign
-        self.v10 = campaign.rules == "1.0"
+        self.rules = RULES[campaign.rules]  # what this rules version changes (engine/model/versions.py)
         self.cards = campaign.cards
         self.character = campaign.cards[campaign.hero.character]
         self.base_max_health = self.character.max_health or 10

@@ -92,6 +92,11 @@ class Foe:
     def wounded(self) -> bool:
         return self.health < self.max_health
 
+    @property
+    def attack_modifier(self) -> int:
+        """What potions of strength and weakness thrown on it add to its card's attack."""
+        return self.attack - (self.card.attack or 0)
+
 
 @dataclass(frozen=True, slots=True)
 class Offer:
@@ -290,6 +295,14 @@ class StateView:
         adjacent = s.d.adjacent[s.pos]
         return tuple(self._foe(e, adjacent[dr], DIRECTIONS[dr]) for dr, e in s.adjacent_enemies())
 
+    @property
+    def revealed_foes(self) -> tuple[Foe, ...]:
+        """Every revealed enemy on the hero's level, in cell order; ``direction`` set for those on an ADJACENT TILE."""
+        s = self._s
+        adjacent = s.d.adjacent[s.pos]
+        return tuple(self._foe(e, i, DIRECTIONS[adjacent.index(i)] if i in adjacent else None)
+                     for i, e in s.revealed_enemies())
+
     def foe_at(self, x: int, y: int) -> Foe | None:
         """The enemy standing at x,y on this level (None: no enemy there, or the card is face down)."""
         s = self._s
@@ -349,6 +362,12 @@ class StateView:
         s = self._s
         lo, hi = s.d.level_range[s.level]
         return (self._cell(i) for i in range(lo, hi) if s.faces[i] != DOWN)
+
+    def dice_drawn(self, x: int, y: int) -> int:
+        """How many dice the stream of the card that started at x,y on this level has produced in this run."""
+        s = self._s
+        i = s.d.index.get((s.level, x, y))
+        return 0 if i is None else s.rolls_drawn(i)
 
     @property
     def here(self) -> CellView:

@@ -84,6 +84,8 @@ CASES = [
     ("goal-card-not-on-level", rep('"height": 2,', '"height": 2,\n      "goals": [\n        {"slay": "troll"}\n      ],'), "CR221", "$.levels[1].goals[0].slay", '"troll"'),
     ("two-potions-one-effect", rep('"hero"', '"potions": {\n    "red": "healing",\n    "blue": "healing"\n  },\n  "hero"'), "CR222", "$.potions.blue", '"healing"\n  }'),
     ("card-without-paths", rep(GOBLIN, '{"at": [1, 0], "card": "goblin", "paths": "", "face": "down"}'), "CR223", "$.levels[0].cells[1]", '{"at": [1, 0], "card": "goblin", "paths": ""', "warning"),
+    ("mage-in-rules-1-0", rep('"rules": "1.1.2",', '"rules": "1.0",', rep('"character": "warrior"', '"character": "mage"')).replace('"id": "tiny"', '"id": "mage-in-1-0"'), "CR224", "$.hero.character", '"mage"'),
+    ("level-hero-on-a-goblin", rep(GOBLIN, GOBLIN.replace('"down"', '"up"'), rep('"height": 1,\n      "cells"', '"height": 1,\n      "hero": {"at": [1, 0], "health": 3},\n      "cells"')).replace('"id": "tiny"', '"id": "hero-on-a-goblin"'), "CR225", "$.levels[0].hero.at", "[1, 0]"),
 ]
 
 def main():

@@ -46,11 +46,17 @@ class Relaxation:
         self.flee = flee_chain(d) if can_flee else 0
         self.mv = movement
         per_move_turn = 1 + movement
-        self.v10 = d.v10
-        self.S = (per_move_turn if d.v10 else 2 * per_move_turn) + self.flee + self.reloc
+        self.double_move = d.rules.double_move
+        self.S = (2 * per_move_turn if self.double_move else per_move_turn) + self.flee + self.reloc
         self.K = 1 + movement // 2 + self.flee + self.reloc
-        self.health_cap = d.base_max_health + sum(
-            a.x for card, a in abilities if a.kind == "max-health" and (a.x or 0) > 0)
+        gains = [(card, a.x) for card, a in abilities if a.kind == "max-health" and (a.x or 0) > 0]
+        self.health_cap = d.base_max_health + sum(x for _, x in gains)
+        # A level's practice hero may start above max health: healing never lifts him there, and only an
+        # artifact's or a scroll's +X TO MAX HEALTH adds to health itself.
+        practice = max((lv.hero.health for lv in campaign.levels if lv.hero is not None and lv.hero.health), default=0)
+        if practice:
+            lifts = sum(x for card, x in gains if card.kind in (CardKind.ARTIFACT, CardKind.SCROLL))
+            self.health_cap = max(self.health_cap, practice + lifts)
         # The relaxed graph: ADJACENT TILEs; any orthogonal neighbour when the hero can relocate.
         nb = d.grid_to if self.reloc else d.adjacent
         self.nbrs = tuple(tuple(j for j in row if j >= 0) for row in nb)
@@ -174,7 +180,7 @@ class Relaxation:
             return self.flee + self.reloc, self.flee + self.reloc
         if phase == MOVING:
             left = s.moves
-            if s.pure and not s.repeated and not self.v10:
+            if s.pure and not s.repeated and self.double_move:
                 left += 1 + self.mv
             if left:
                 return left + self.flee + self.reloc, self.flee + self.reloc

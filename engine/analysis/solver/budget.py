@@ -8,8 +8,12 @@ same clock. Every phase asks the same object (``deadline.expired()``), never ``t
 
 from __future__ import annotations
 
+import signal
+import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Iterator
 
 
 @dataclass(frozen=True)
@@ -55,3 +59,39 @@ class Deadline:
         sub = Deadline(self.started, 0.0)
         sub.end = self.end if seconds is None else min(self.end, now + seconds)
         return sub
+
+
+class OutOfTime(BaseException):
+    """A phase that never looks at the clock ran past its deadline (see :func:`enforced`).
+
+    A BaseException, as KeyboardInterrupt is, so no ``except Exception`` on the way swallows it.
+    """
+
+
+GRACE_SECONDS = 0.1  # how far past its deadline an enforced phase may run
+
+
+@contextmanager
+def enforced(deadline: Deadline) -> Iterator[None]:
+    """Keep ``deadline`` even in code that never asks it (building the tables and graphs of a huge
+    level): past it, :class:`OutOfTime` is raised in that code, from a timer signal.
+
+    Only the main thread of a process receives signals, so elsewhere (a worker thread of the
+    editor or the hub) this does nothing and the phase runs to its end; nor does it replace a
+    timer someone else has set.
+    """
+    if (threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer")
+            or signal.getitimer(signal.ITIMER_REAL)[0] > 0):
+        yield
+        return
+
+    def ring(signum, frame) -> None:
+        raise OutOfTime
+
+    previous = signal.signal(signal.SIGALRM, ring)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, deadline.left() + GRACE_SECONDS)
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)

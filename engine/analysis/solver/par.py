@@ -10,7 +10,7 @@ from ...model.campaign import Campaign
 from ...records.replay import Recorder, verify_replay
 from ...rules.state import GameState
 from .explain import explain, static_proof
-from .budget import Budget, Deadline
+from .budget import Budget, Deadline, OutOfTime, enforced
 from .result import SOLVED, UNKNOWN, UNSOLVABLE, SolveResult
 from .search import Search
 
@@ -32,8 +32,16 @@ def solve(campaign: Campaign, level: int, campaign_mode: bool, budget: Budget, r
     against ``max_seconds``.
     """
     deadline = deadline or budget.start()
-    search = Search(campaign, level, campaign_mode, budget, reference, deadline, progress)
-    proof = static_proof(campaign, level, campaign_mode, search.relax)
+    try:
+        # Setting up (the tables, the relaxation, the static proof) never looks at the clock, and
+        # on a huge level takes seconds: the deadline is enforced on it from outside.
+        with enforced(deadline):
+            search = Search(campaign, level, campaign_mode, budget, reference, deadline, progress)
+            proof = static_proof(campaign, level, campaign_mode, search.relax)
+    except OutOfTime:
+        return SolveResult(UNKNOWN, level=level, stopped_by="time", seconds=deadline.elapsed(), reason=(
+            f"the time budget ({budget.max_seconds:g} s) ran out while the search was being set up, "
+            f"before any state was searched; raise the budget to decide"))
     if proof is not None:
         return SolveResult(UNSOLVABLE, reason=proof[0], level=proof[1], seconds=deadline.elapsed())
     verdict, node, turns, health, exact = search.run()
@@ -90,21 +98,25 @@ def _level_turns(campaign: Campaign, level: int, actions: list[str]) -> tuple[in
     return tuple(out)
 
 
-def solve_level(campaign: Campaign, level: int = 0, budget: Budget | None = None, progress=None) -> SolveResult:
-    """The level's par: fewest turns from its starting tile (fresh hero) to an exit or a ladder taken."""
-    return solve(campaign, level, False, budget or Budget(), progress=progress)
+def solve_level(campaign: Campaign, level: int = 0, budget: Budget | None = None, progress=None,
+                deadline: Deadline | None = None) -> SolveResult:
+    """The level's par: fewest turns from its starting tile (fresh hero) to an exit or a ladder taken.
+
+    ``deadline``: the caller's clock, when the budget's time began before the solve (a command
+    that counts loading the file against ``max_seconds``)."""
+    return solve(campaign, level, False, budget or Budget(), progress=progress, deadline=deadline)
 
 
 def solve_campaign(campaign: Campaign, budget: Budget | None = None, per_level: bool = True,
-                   progress=None) -> SolveResult:
+                   progress=None, deadline: Deadline | None = None) -> SolveResult:
     """The campaign par: the whole run from level 0 (health, items and gold carry over between levels).
 
     With ``per_level``, each level is also solved on its own from a fresh hero (a practice start,
     as ``cardrogue play --level N``) with a small share of the budget; those verdicts are in
-    ``level_pars`` and may be ``unknown`` when their share runs out.
+    ``level_pars`` and may be ``unknown`` when their share runs out (or when none is left).
     """
     budget = budget or Budget()
-    deadline = budget.start()
+    deadline = deadline or budget.start()
     result = solve(campaign, 0, True, budget, progress=progress, deadline=deadline)
     n = len(campaign.levels)
     if not per_level or n < 2:
@@ -113,6 +125,9 @@ def solve_campaign(campaign: Campaign, budget: Budget | None = None, per_level: 
     for i in range(n):
         # A quarter of the budget split between the levels, and never past the whole solve's deadline.
         seconds = min(budget.max_seconds / (4 * n), deadline.left() / (n - i))
+        if seconds <= 0:
+            pars.append(SolveResult(UNKNOWN, level=i, stopped_by="time", reason="no time was left for this level"))
+            continue
         pars.append(solve_level(campaign, i, Budget(max(1, budget.max_states // (4 * n)), seconds)))
     return replace(result, level_pars=tuple(pars))
 

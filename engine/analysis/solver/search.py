@@ -185,11 +185,12 @@ class Search:
                 continue
             if best is not None and ceiling(s, best[0]) <= best[1]:
                 continue  # the tiebreak: this line cannot end with more health
-            if expanded & 255 == 0:
-                # Every limit is looked at here, once per 256 expansions.
-                if stage_deadline.expired():
-                    self.stop_reason = "time"
-                elif max_memory is not None and resident_bytes() - rss0 > max_memory:
+            if expanded & 15 == 0 and stage_deadline.expired():
+                # The clock every 16 expansions (one expansion of a huge level is slow); the
+                # memory and the progress report once per 256.
+                self.stop_reason = "time"
+            elif expanded & 255 == 0:
+                if max_memory is not None and resident_bytes() - rss0 > max_memory:
                     self.stop_reason = "memory"
                 elif self.progress is not None and time.perf_counter() > next_report:
                     next_report = time.perf_counter() + REPORT_EVERY

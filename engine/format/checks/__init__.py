@@ -11,7 +11,11 @@ Where each rule lives:
 ====================  =====================================================================
 ``cards.py``          CR201 unknown card, CR217 a card of the wrong kind, CR215 an ability
                       outside the vocabulary, CR216 an incomplete new card or a kind change
-``hero.py``           the hero's character, starting items and equipment (CR201, CR217)
+``abilities.py``      CR226 a number in an ability out of bounds, CR227 attack rolls that
+                      never stop (called from ``cards.py`` for each card entry)
+``hero.py``           the hero's character, starting items and equipment (CR201, CR217), a
+                      character the rules version lacks (CR224), a level's practice hero
+                      (CR201, CR217, CR225 a tile he cannot start on)
 ``potions.py``        CR222 two colours with one effect
 ``levels.py``         CR202 duplicate ids, CR203 outside the grid, CR204 two cards on a cell,
                       CR206/CR207 the starting tile, CR220 the campaign's exit
@@ -28,7 +32,7 @@ from ...rules.mobility import crossings_of
 from ..diagnostics import Diagnostic
 from .cards import card_entry_problems
 from .common import Findings
-from .hero import hero_problems
+from .hero import hero_problems, level_hero_problems, version_character_problems
 from .levels import level_problems, level_id_problems, exit_problems
 from .potions import potion_problems
 
@@ -49,12 +53,14 @@ def check_draft(campaign: Campaign) -> list[Diagnostic]:
     for card_id, entry in campaign.card_entries.items():
         found.extend(card_entry_problems(card_id, entry))
     found.extend(hero_problems(campaign.hero, campaign.cards))
+    found.extend(version_character_problems(campaign.rules, campaign.hero.character))
     found.extend(potion_problems(campaign.potions))
     found.extend(level_id_problems(campaign.levels))
     pathless: list[Diagnostic] = []
     instance_ids: dict[str, int] = {}
     for li in range(len(campaign.levels)):
         found.extend(level_problems(campaign, li, instance_ids, pathless))
+        found.extend(level_hero_problems(campaign.levels[li], li, campaign.cards))
     found.extend(exit_problems(campaign.levels))
     if not crossings_of(campaign.cards, campaign.hero, campaign.levels, campaign.seed, campaign.potions):
         # CR223 is a warning only for a hero who cannot cross walls: the mage's spell, MOVE TO ANY

@@ -8,11 +8,12 @@ from ...model.abilities import AbilityError, parse_ability
 from ...model.campaign import CardDef, CardKind
 from ..catalog import default_catalog
 from ..diagnostics import Diagnostic, JsonPath
+from .abilities import endless_roll_problems, number_problems
 from .common import Findings, a, nearest
 
 
 def card_entry_problems(card_id: str, entry: Mapping[str, Any]) -> list[Diagnostic]:
-    """CR215 and CR216 for one entry of the campaign's ``cards``: a new card needs a name and a
+    """CR215, CR216, CR226 and CR227 for one entry of the campaign's ``cards``: a new card needs a name and a
     kind, and the numbers its kind plays with; an override keeps the catalog card's kind; every
     ability is written in the Clarifications' vocabulary."""
     found = Findings()
@@ -21,12 +22,17 @@ def card_entry_problems(card_id: str, entry: Mapping[str, Any]) -> list[Diagnost
     if base is None and not {"name", "kind"} <= entry.keys():
         found.error("CR216", f"new card {card_id!r} needs a name and a kind (or use a catalog id to override one)", path)
         return found.items
+    parsed = []
     for i, text in enumerate(entry.get("abilities", [])):
         try:
-            parse_ability(text)
+            ability = parse_ability(text)
         except AbilityError as exc:
             found.error("CR215", f"{exc}: write it in the rulebook's words, for example "
                         "\"ROLL A DIE: IF 6: DODGES PLAYER'S ATTACK\" or \"-1 DAMAGE TAKEN\"", path + ("abilities", i))
+            continue
+        found.extend(number_problems(ability, path + ("abilities", i)))
+        parsed.append((ability, path + ("abilities", i)))
+    found.extend(endless_roll_problems(parsed))
     kind = CardKind(entry["kind"]) if "kind" in entry else base.kind
     if base is not None and kind is not base.kind:
         found.error("CR216", f"an override cannot change {card_id!r} from {base.kind.value} to {kind.value}", path + ("kind",))

@@ -1,0 +1,211 @@
+"""The architecture, held by tests (issue 11): the screens, the CLI, the hub and the tests read the
+engine through its public API; the modules import one another without cycles; no broad ``except``
+swallows an error without saying why.
+
+Equivalent to import-linter contracts, written with :mod:`ast` so the project needs no new tool.
+"""
+
+from __future__ import annotations
+
+import ast
+import tokenize
+from functools import cache
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("engine", "cli", "editor", "hub", "web")  # the folders pyproject maps to cardrogue.*
+OUTSIDE = ("editor", "cli", "hub", "web", "tests")  # what must keep to the engine's public API
+
+# The game state's inner tables: the compiled dungeon (``d``), the face codes, the enemies'
+# condition tuples, the identified-potion bit mask, the teleported enemies. The view
+# (engine/rules/view.py) answers all of them; they may change shape at any time.
+STATE_TABLES = {"d", "faces", "foes", "identified", "visitors"}
+
+# White-box tests of the solver's own machinery, which cannot be tested through the view.
+WHITE_BOX = {
+    ("tests/test_solver.py", "test_heuristic_never_overestimates_along_the_witness"): "the relaxation reads the tables",
+    ("tests/test_solver.py", "_plain_bound"): "the bound's slow path, written from its private terms",
+    ("tests/test_solver.py", "test_cached_bound_equals_the_plain_one"): "the relaxation reads the tables",
+    ("tests/test_solver.py", "test_packed_state_unpacks_to_the_same_state"): "packing is about the raw fields",
+}
+
+
+def sources(*folders: str) -> list[Path]:
+    return sorted(p for f in folders if (ROOT / f).is_dir() for p in (ROOT / f).rglob("*.py"))
+
+
+@cache
+def parsed(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"), str(path))
+
+
+def module_name(path: Path) -> str:
+    parts = ("cardrogue", *path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+@cache
+def engine_private_names() -> frozenset[str]:
+    """Every ``_name`` the engine defines: functions, methods, classes, module constants, attributes."""
+    names = set()
+    for path in sources("engine"):
+        for node in ast.walk(parsed(path)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(node.name)
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                names.add(node.id)
+            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+                names.add(node.attr)
+    return frozenset(n for n in names if n.startswith("_") and not n.startswith("__"))
+
+
+def enclosing_functions(tree: ast.Module) -> dict[int, str]:
+    """id(node) -> the name of the top-level function or class holding it."""
+    out = {}
+    for top in tree.body:
+        if isinstance(top, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for node in ast.walk(top):
+                out[id(node)] = top.name
+    return out
+
+
+def private_uses(tree: ast.Module, rel: str) -> list[str]:
+    """Where the module ``tree`` (the file ``rel``) reaches past the engine's public API."""
+    private = engine_private_names()
+    holder = enclosing_functions(tree)
+    found = []
+    for node in ast.walk(tree):
+        if (rel, holder.get(id(node))) in WHITE_BOX:
+            continue
+        where = f"{rel}:{getattr(node, 'lineno', 0)}"
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("cardrogue.engine"):
+            found += [f"{where}: imports {node.module}.{a.name}" for a in node.names if a.name.startswith("_")]
+        elif isinstance(node, ast.Attribute):
+            base = node.value
+            own = isinstance(base, ast.Name) and base.id in ("self", "cls")
+            if node.attr in private and not own:
+                found.append(f"{where}: {ast.unparse(node)}")
+            elif node.attr in STATE_TABLES and "view" not in ast.unparse(base).lower():
+                found.append(f"{where}: {ast.unparse(node)} (a state's inner table: read the view)")
+    return found
+
+
+def test_the_ui_cli_hub_and_tests_use_only_the_engines_public_api():
+    """No ``state.d``, no ``_foe``, no private engine name outside the engine (issue 11, point 2)."""
+    found = [use for path in sources(*OUTSIDE) if path.name != "test_architecture.py"
+             for use in private_uses(parsed(path), path.relative_to(ROOT).as_posix())]
+    assert found == []
+
+
+def test_the_public_api_check_catches_a_private_use():
+    probe = ast.parse("from cardrogue.engine.rules.state import _nothing\n"
+                      "def f(s, view):\n    return s.d.cards, s._foe(3), view.foes, s.faces, s.view().foes\n")
+    found = sorted(f.split(": ", 1)[1] for f in private_uses(probe, "tests/probe.py"))
+    assert found == ["imports cardrogue.engine.rules.state._nothing", "s._foe",
+                     "s.d (a state's inner table: read the view)", "s.faces (a state's inner table: read the view)"]
+
+
+# ---------------------------------------------------------------------------------------- imports
+
+
+def imports(path: Path, modules: set[str]) -> set[str]:
+    """The project modules ``path`` imports, at any depth (lazy imports too), except for type checking."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    tree = parsed(path)
+    typing_only = {id(n) for node in ast.walk(tree) if isinstance(node, ast.If)
+                   and ast.unparse(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING") for n in ast.walk(node)}
+    out = set()
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + [node.module or ""]).rstrip(".")
+            else:
+                base = node.module or ""
+            targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base for a in node.names]
+        else:
+            continue
+        for target in targets:
+            while target not in modules and "." in target:
+                target = target.rsplit(".", 1)[0]
+            if target in modules and target != name:
+                out.add(target)
+    return out
+
+
+def import_graph() -> nx.DiGraph:
+    paths = sources(*PACKAGES)
+    modules = {module_name(p) for p in paths}
+    graph = nx.DiGraph()
+    graph.add_nodes_from(modules)
+    for path in paths:
+        graph.add_edges_from((module_name(path), target) for target in imports(path, modules))
+    return graph
+
+
+def test_no_import_cycles():
+    """A module never imports, even lazily, one that imports it back (issue 11, point 5).
+    Imports made only for type checking (``if TYPE_CHECKING:``) do not count: they never run."""
+    assert sorted(sorted(c) for c in nx.simple_cycles(import_graph())) == []
+
+
+def test_the_engine_and_the_plain_commands_import_no_ui():
+    """DESIGN: engine/ never imports Textual or the UI; the CLI imports the editor only lazily, from the commands that open it."""
+    graph = import_graph()
+    for path in sources("engine"):
+        tree = parsed(path)
+        used = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        used |= {(n.module or "").split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and not n.level}
+        assert not used & {"textual", "rich"}, path
+        assert not {t for t in graph.successors(module_name(path)) if not t.startswith("cardrogue.engine")}, path
+
+
+# ---------------------------------------------------------------------------------------- errors
+
+
+BROAD = {"Exception", "BaseException"}
+
+
+def comment_lines(path: Path) -> set[int]:
+    with path.open("rb") as f:
+        return {tok.start[0] for tok in tokenize.tokenize(f.readline) if tok.type == tokenize.COMMENT}
+
+
+def silent_broad_excepts(path: Path) -> list[str]:
+    """``except:`` / ``except Exception`` handlers that neither re-raise nor say why in a comment."""
+    tree = parsed(path)
+    comments = None
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ExceptHandler):
+            continue
+        kinds = node.type.elts if isinstance(node.type, ast.Tuple) else [node.type]
+        if not any(k is None or (isinstance(k, ast.Name) and k.id in BROAD) for k in kinds):
+            continue
+        if any(isinstance(n, ast.Raise) for stmt in node.body for n in ast.walk(stmt)):
+            continue
+        comments = comment_lines(path) if comments is None else comments
+        if not comments & {node.lineno, node.lineno + 1, node.body[0].lineno}:
+            found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    return found
+
+
+def test_no_broad_except_swallows_an_error_without_a_reason():
+    """Issue 11, point 5: a broad ``except`` re-raises, or a comment on it says why it may catch anything."""
+    assert [f for path in sources(*PACKAGES) for f in silent_broad_excepts(path)] == []
+
+
+def test_dead_scaffolding_is_gone():
+    """Issue 11, point 5: no message announces a feature that "has not landed" or is "not available in this build"."""
+    stale = ("has not landed", "not available in this build")
+    found = [p for p in sources(*PACKAGES) if any(s in p.read_text(encoding="utf-8") for s in stale)]
+    found += [p for p in sorted((ROOT / "docs").glob("*.md")) + [ROOT / "README.md"]
+              if any(s in p.read_text(encoding="utf-8") for s in stale)]
+    assert found == []

@@ -1,0 +1,278 @@
+"""The editor holds drafts (issue 12): a campaign with errors opens with its problems listed, is
+edited, saved (saying it is a draft), reopened and recovered; F5 refuses to play it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cardrogue.cli.main import main
+from cardrogue.editor.app import EditorApp, run_editor
+from cardrogue.editor import edits
+from cardrogue.editor.files import open_document, read_recovery, recover, recovery_path, write_recovery
+from cardrogue.editor.widgets.dialogs import ConfirmScreen, FormScreen
+from cardrogue.editor.widgets.problems import ProblemsPanel
+from textual.widgets import Select
+from cardrogue.engine.format.canonical import campaign_to_dict
+from cardrogue.engine.format.diagnostics import Severity
+from cardrogue.engine.format.loader import load_campaign, load_campaign_text
+from editor_support import SIZE, make_app, settle
+from helpers import run_async
+
+BROKEN = Path(__file__).parent / "corpus" / "broken"
+EXPECTED: dict[str, dict] = json.loads((BROKEN / "expected.json").read_text(encoding="utf-8"))
+TINY = Path(__file__).parent / "corpus" / "valid" / "tiny.json"
+
+
+def problem_lines(app: EditorApp) -> list[str]:
+    options = app.query_one("#problems-list")
+    return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+
+
+def notes(app: EditorApp) -> list[str]:
+    return [n.message for n in app._notifications]
+
+
+def shaped() -> list[str]:
+    """The corpus files with the campaign's shape: the loader builds a draft of each."""
+    names = [name for name in sorted(EXPECTED) if load_campaign(BROKEN / name).draft is not None]
+    assert len(names) >= 30  # every semantic error and the schema errors on values
+    return names
+
+
+@run_async
+async def test_every_corpus_file_with_the_campaign_shape_opens_with_its_problem(tmp_path) -> None:
+    app = make_app(TINY, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        for name in shaped():
+            assert app.files.open_path(BROKEN / name), name
+            await settle(app, pilot)
+            want = EXPECTED[name]["code"]
+            assert app.doc.path == BROKEN / name
+            assert any(f" {want} " in line for line in problem_lines(app)), (name, problem_lines(app))
+            panel = app.query_one(ProblemsPanel)
+            assert any(d.code == want for d in panel.diagnostics)
+            if EXPECTED[name]["severity"] == "error":
+                assert any(f"{name} opens as a draft with" in n for n in notes(app)), name
+            app.canvas.focus()
+            await pilot.press("right", "down", "left", "up")  # the map of a draft draws and moves
+
+
+@run_async
+async def test_a_file_without_the_campaign_shape_is_refused_with_its_place(tmp_path, capsys) -> None:
+    app = make_app(TINY, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert not app.files.open_path(BROKEN / "34-at-one-coordinate.json")
+        await pilot.pause()
+        assert any("Cannot open 34-at-one-coordinate.json" in n and "CR107" in n for n in notes(app))
+        assert app.doc.path == TINY.absolute()
+    assert run_editor(BROKEN / "01-trailing-comma-object.json") == 2
+    assert "CR001" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["39-unknown-card.json", "52-starting-tile-face-down.json", "53-no-exit.json"])
+def test_cardrogue_edit_opens_a_draft_instead_of_refusing_it(name, monkeypatch, capsys) -> None:
+    shown: list[EditorApp] = []
+
+    def run(app: EditorApp) -> int:  # the terminal session itself is what the Pilot tests drive
+        shown.append(app)
+        return 0
+
+    monkeypatch.setattr(EditorApp, "run", run)
+    assert main(["edit", str(BROKEN / name)]) == 0
+    assert capsys.readouterr().err == ""
+    assert shown[0].doc.path == BROKEN / name
+    assert [d.code for d in shown[0].doc.opened_errors] == [EXPECTED[name]["code"]]
+
+
+def _draft(tmp_path: Path) -> Path:
+    """tiny.json without its exit (CR220) and with a face-down starting tile (CR219)."""
+    data = json.loads(TINY.read_text(encoding="utf-8"))
+    del data["levels"][1]["cells"][1]["exit"]
+    data["levels"][0]["cells"][0]["face"] = "down"
+    path = tmp_path / "draft.json"
+    path.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    return path
+
+
+@run_async
+async def test_a_map_saved_with_errors_reopens(tmp_path) -> None:
+    path = _draft(tmp_path)
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        app.set_level(1)
+        app.canvas.cursor = (0, 1)
+        app.canvas.focus()
+        await pilot.press("enter")  # paint a card: the draft is edited
+        await settle(app, pilot)
+        assert app.doc.dirty
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert not app.doc.dirty
+        saved = [n for n in notes(app) if n.startswith("Saved draft.json with 2 errors")]
+        assert saved and "cannot be played or published until they are fixed" in saved[0]
+    reopened = load_campaign(path)
+    assert reopened.campaign is None and {d.code for d in reopened.errors} == {"CR219", "CR220"}
+    assert reopened.draft.levels[1].cell_at(0, 1) is not None
+    assert open_document(path).campaign == reopened.draft
+
+
+@run_async
+async def test_f5_on_a_draft_says_so_and_does_not_play(tmp_path) -> None:
+    app = make_app(_draft(tmp_path), tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        screen = app.screen
+        await pilot.press("f5")
+        await pilot.pause()
+        assert app.screen is screen
+        assert any(n.startswith("Not played: the campaign has 2 errors") and "CR219" in n for n in notes(app))
+
+
+@run_async
+async def test_recovery_of_a_draft_with_errors(tmp_path) -> None:
+    path = _draft(tmp_path)
+    crashed = make_app(path, tmp_path)
+    async with crashed.run_test(size=SIZE) as pilot:
+        await settle(crashed, pilot)
+        crashed.canvas.focus()
+        await pilot.press("right", "f")  # turn the goblin face up
+        crashed.set_level(1)
+        crashed.canvas.cursor = (1, 1)
+        crashed.canvas.focus()
+        await pilot.press("enter")
+        await settle(crashed, pilot)
+        crashed.files.autosave()
+        edited = campaign_to_dict(crashed.campaign)
+    rec = recovery_path(open_document(path), tmp_path / "recovery")
+    assert rec.exists()
+    # The session crashed; the next one offers the draft back, still a draft.
+    later = make_app(path, tmp_path)
+    async with later.run_test(size=SIZE) as pilot:
+        await settle(later, pilot)
+        assert isinstance(later.screen, ConfirmScreen)
+        await pilot.click("#answer-cancel")  # "Later"
+        await pilot.pause()
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+    assert rec.exists(), "a recovery put off must survive a clean quit"
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.click("#answer-recover")
+        await settle(app, pilot)
+        assert campaign_to_dict(app.campaign) == edited and app.doc.dirty
+        assert app.campaign.levels[0].cell_at(1, 0).face_up and app.campaign.levels[1].cell_at(1, 1) is not None
+        assert any(" CR220 " in line for line in problem_lines(app))
+
+
+def test_a_recovery_file_written_for_a_draft_is_read_back(tmp_path) -> None:
+    """Without the UI: an edited draft's recovery text is offered to the next session and recovered as a draft."""
+    path = _draft(tmp_path)
+    doc = open_document(path)
+    doc.apply(lambda c: edits.toggle_face(c, 0, 1, 0), "Toggle face")
+    write_recovery(doc, tmp_path)
+    fresh = open_document(path)
+    text = read_recovery(fresh, tmp_path)
+    assert text == doc.text()
+    recover(fresh, text)
+    assert fresh.dirty and fresh.campaign == doc.campaign
+    assert {d.code for d in load_campaign_text(fresh.text()).errors} == {"CR219", "CR220"}
+
+
+@run_async
+async def test_f6_on_a_draft_says_it_cannot_be_solved_until_fixed(tmp_path) -> None:
+    app = make_app(_draft(tmp_path), tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f6")
+        await settle(app, pilot)
+        status = str(app.query_one("#solve-status").render())
+        assert status.startswith("Cannot solve: the campaign has 2 errors: it cannot be solved, played or published "
+                                 "until they are fixed"), status
+        assert "CR219" in status and app.solving.solution is None
+
+
+@run_async
+async def test_a_new_author_saves_a_broken_map_reopens_it_fixes_it_and_plays_it(tmp_path) -> None:
+    """The journey of issue 12: save with errors, quit, reopen (no refusal), fix with keys, save, F5."""
+    path = _draft(tmp_path)
+    first = make_app(path, tmp_path)
+    async with first.run_test(size=SIZE) as pilot:
+        await settle(first, pilot)
+        assert any(n.startswith("draft.json opens as a draft with 2 errors") for n in notes(first))
+        listed = " ".join(problem_lines(first))
+        assert " CR219 " in listed and " CR220 " in listed
+        first.canvas.focus()
+        await pilot.press("right", "f")  # an edit that fixes nothing: the goblin face up
+        await pilot.press("ctrl+s")
+        await settle(first, pilot)
+        assert any(n.startswith("Saved draft.json with 2 errors") for n in notes(first))
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+    assert load_campaign(path).draft.levels[0].cell_at(1, 0).face_up
+
+    again = make_app(path, tmp_path)
+    async with again.run_test(size=SIZE) as pilot:
+        await settle(again, pilot)
+        assert not isinstance(again.screen, ConfirmScreen)  # a clean quit left no recovery to offer
+        again.canvas.focus()
+        await pilot.press("home", "f")  # the starting tile face up: CR219 fixed
+        await settle(again, pilot)
+        assert not any(" CR219 " in line for line in problem_lines(again))
+        await pilot.press("ctrl+s")
+        await settle(again, pilot)
+        assert any(n.startswith("Saved draft.json with 1 error: it cannot be played or published until it is fixed "
+                                "(first: CR220") for n in notes(again))
+        again.set_level(1)
+        again.canvas.cursor = (1, 0)
+        again.canvas.focus()
+        await pilot.press("x")  # mark the exit: CR220 fixed
+        await settle(again, pilot)
+        assert not [d for d in again.diagnostics if d.severity is Severity.ERROR], problem_lines(again)
+        await pilot.press("ctrl+s")
+        await settle(again, pilot)
+        assert notes(again)[-1] == "Saved draft.json"
+        screen = again.screen
+        await pilot.press("f5")
+        await pilot.pause()
+        assert again.screen is not screen  # the fixed map is played
+    assert load_campaign(path).campaign is not None
+
+
+@pytest.mark.parametrize(("name", "key", "field", "value", "why"), [
+    ("50-hero-is-a-goblin.json", "f8", "character", "goblin", "CR217"),
+    ("50-hero-is-a-goblin.json", "ctrl+e", "character", "goblin", "CR217"),
+    ("26-rules-version.json", "ctrl+e", "rules", "2.0", "rules: '2.0' is not one of"),
+])
+def test_a_form_opens_on_a_drafts_value_that_is_not_a_choice(tmp_path, name, key, field, value, why) -> None:
+    """The draft's value is offered as it is; OK without choosing keeps the form open with what is wrong."""
+    path = tmp_path / name
+    path.write_bytes((BROKEN / name).read_bytes())
+
+    @run_async
+    async def drive() -> None:
+        app = make_app(path, tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            await pilot.press(key)
+            await pilot.pause()
+            form = app.screen
+            assert isinstance(form, FormScreen)
+            select = form.query_one(f"#form-{field}", Select)
+            assert select.selection == value
+            assert str(select.query_one("SelectCurrent #label").render()) == f"{value} (not one of the choices)"
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            error = str(form.query_one("#form-error").render())
+            assert app.screen is form and why in error and not app.doc.dirty, error
+            await pilot.press("escape")
+            await pilot.pause()
+            assert app.screen is not form and not app.doc.dirty
+
+    drive()

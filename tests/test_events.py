@@ -1,0 +1,78 @@
+"""The game's log as typed events (engine/rules/events.py): facts a program reads, and one sentence each."""
+
+from helpers import cell, new_state, play
+
+from cardrogue.editor.player.screens import log_line
+from cardrogue.engine.rules.events import (
+    Attacked,
+    AttackTotal,
+    CombatBegan,
+    Damage,
+    Died,
+    Event,
+    Flipped,
+    Heal,
+    Roll,
+    RuleApplied,
+    Slain,
+    TurnBegan,
+    Victory,
+)
+
+START = cell(0, 0, "starting-tile", "E")
+
+
+def kinds(events) -> list[type]:
+    return [type(e) for e in events]
+
+
+def test_a_fight_as_events():
+    """ATTACK ROLL: the die from the enemy's stream, the total, the damage dealt; SLAYING AN ENEMY: the loot."""
+    s = new_state([START, cell(1, 0, "goblin", "W", face="down", rolls=[6])])
+    play(s, "flip E", "attack")
+    log = s.view().log
+    assert kinds(log) == [TurnBegan, Flipped, CombatBegan, Attacked, Roll, AttackTotal, Damage, Slain]
+    roll = log[4]
+    assert (roll.source, roll.value, roll.purpose) == ("Goblin", 6, "attack roll")
+    hit = log[6]
+    assert (hit.target, hit.amount, hit.hero) == ("Goblin", 7, False)
+    assert log[7].enemy == "Goblin" and log[7].gold == log[7].loot == s.gold
+    assert [str(e) for e in log[4:]] == [
+        "Goblin's stream rolls 6 for the attack roll.",
+        "Attack: 7 from rolls totalling 6 (modifier +1).",
+        "Deals 7 to Goblin: 0 health left.",
+        f"Goblin is slain: loot worth {s.gold} gold (gold {s.gold}).",
+    ]
+
+
+def test_the_hero_hurt_and_dying_as_events():
+    """DEATH: the blow that takes the hero below zero, then the end of the run."""
+    s = new_state([START, cell(1, 0, "goblin", "W", face="down", rolls=[1, 1])],
+                  cards={"goblin": {"attack": 12}})
+    play(s, "flip E", "attack")
+    hurt = next(e for e in s.view().log if isinstance(e, Damage) and e.hero)
+    assert hurt.amount == 12 and hurt.health == s.health <= 0 and hurt.cause.startswith("Goblin attacks")
+    assert isinstance(s.view().log[-1], Died) and "has died" in str(s.view().log[-1])
+
+
+def test_every_event_is_immutable_and_its_sentence_is_its_text():
+    e = RuleApplied("ATTACK AGAIN", "ATTACK AGAIN.")
+    assert str(e) == e.text == "ATTACK AGAIN." and e.rule == "ATTACK AGAIN"
+    try:
+        e.rule = "x"
+    except AttributeError:
+        pass
+    else:
+        raise AssertionError("an event is immutable")
+    assert all(issubclass(k, Event) for k in (Roll, Damage, Heal, Victory))
+
+
+def test_the_player_colours_the_log_by_event_kind_not_by_words():
+    """A sentence holding 'Victory' or 'loses' is not coloured for its words; the hero's damage is red."""
+    assert log_line(RuleApplied("X", "Victory loses died rolls")).style == ""
+    assert log_line(Damage("Warrior", 2, 6, 8, "Goblin attacks for 2", hero=True)).style == "red"
+    assert log_line(Heal("Warrior", 2, 8, 8, "Fountain", hero=True)).style == "green"
+    assert log_line(Roll("Goblin", 3, "attack roll")).style == "yellow"
+    assert log_line(TurnBegan(2)).style == "bold cyan"
+    assert log_line(Victory(4, 8)).style == "bold green"
+    assert log_line(Died("Warrior", "x")).style == "bold red"

@@ -1,0 +1,145 @@
+"""Budgets that are kept (issue 18.4): no command waits on a FIFO or a device, and a huge replay
+is refused by its length before anything visits its items."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from test_player_campaigns import WIN, duel_dict, load, recorded, write
+
+from cardrogue.engine.format.resources import schema_path
+from cardrogue.engine.records import replay as replay_module
+from cardrogue.engine.records.replay import ReplayError, parse_replay, verify_replay
+
+CLI = [sys.executable, "-m", "cardrogue.cli.main"]
+
+
+@pytest.fixture
+def duel(tmp_path: Path) -> Path:
+    return write(duel_dict(), tmp_path / "duel.json")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+@pytest.mark.parametrize("command", [
+    ["check", "{fifo}"],
+    ["verify", "{fifo}"],
+    ["verify", "{fifo}", "--campaign", "{duel}"],
+    ["solve", "{fifo}"],
+    ["run", "{fifo}", "move E"],
+    ["scores", "{duel}", "--scores-db", "{db}", "--import", "{fifo}"],
+], ids=["check", "verify", "verify-campaign", "solve", "run", "scores-import"])
+def test_a_fifo_with_no_writer_is_refused_at_once(tmp_path, duel, command):
+    """`check` or `verify` on a FIFO with no writer used to block for ever: now every command
+    refuses it, naming the file, without waiting (a hang fails the test by its timeout)."""
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    args = [part.format(fifo=fifo, duel=duel, db=tmp_path / "s.db") for part in command]
+    done = subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert "FIFO" in done.stdout + done.stderr and str(fifo) in done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_device_is_refused_not_read_for_ever(tmp_path):
+    if not Path("/dev/zero").exists():
+        pytest.skip("no /dev/zero")
+    done = subprocess.run([*CLI, "verify", "/dev/zero"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "device" in done.stderr
+
+
+def test_a_million_actions_are_refused_by_their_count(duel):
+    """`verify` of a replay with 10^6 actions took 17 s (the schema visited every item before the
+    length limit) and quoted the whole list; now the count is checked first, in a short message."""
+    doc = json.loads(recorded(load(duel_dict()), WIN).text())
+    doc["actions"] = ["move E"] * 1_000_000
+    with pytest.raises(ReplayError) as caught:
+        parse_replay(json.dumps(doc))
+    assert str(caught.value) == "not a valid replay: $.actions: 1,000,000 items; the limit is 200,000"
+    doc["actions"], doc["checkpoints"] = ["move E"], ["0" * 16] * 300_000
+    assert "$.checkpoints: 300,000 items" in verify_replay(json.dumps(doc), load(duel_dict())).message
+
+
+@pytest.mark.parametrize("field, value, expected", [
+    ("actions", ["move E", 7], "$.actions[1]: not a text of at most 80 characters"),
+    ("actions", ["x" * 81], "$.actions[0]: not a text of at most 80 characters"),
+    ("checkpoints", ["XYZ"], "$.checkpoints[0]: not 16 hexadecimal digits"),
+    ("checkpoints", ["0123456789abcdef\n"], "$.checkpoints[0]: not 16 hexadecimal digits"),
+])
+def test_each_item_of_the_long_lists_is_still_checked(field, value, expected):
+    doc = json.loads(recorded(load(duel_dict()), WIN).text())
+    doc[field] = value
+    with pytest.raises(ReplayError) as caught:
+        parse_replay(json.dumps(doc))
+    assert str(caught.value) == f"not a valid replay: {expected}"
+
+
+def test_the_fast_checks_say_what_the_schema_says():
+    """The limits checked before the schema are the schema's own."""
+    schema = json.loads(schema_path("replay.schema.json").read_text(encoding="utf-8"))["properties"]
+    assert schema["actions"]["maxItems"] == schema["checkpoints"]["maxItems"] == replay_module.MAX_LIST_ITEMS
+    assert schema["actions"]["items"]["maxLength"] == replay_module.MAX_ACTION_CHARS
+
+
+def test_a_long_schema_message_is_cut(duel):
+    doc = json.loads(recorded(load(duel_dict()), WIN).text())
+    doc["result"]["outcome"] = "y" * 5000  # the schema's message quotes the value
+    with pytest.raises(ReplayError) as caught:
+        parse_replay(json.dumps(doc))
+    assert len(str(caught.value)) < 300
+
+
+# --------------------------------------------------------------------------- the solver's clock
+
+
+def _spin(*args, **kwargs):
+    """A phase that never looks at the clock (as building a huge level's tables once did)."""
+    while True:
+        sum(range(1000))
+
+
+def test_a_phase_that_never_looks_at_the_clock_is_stopped_at_the_deadline():
+    from cardrogue.engine.analysis.solver.budget import Budget, OutOfTime, enforced
+
+    deadline = Budget(max_seconds=0.2).start()
+    with pytest.raises(OutOfTime):
+        with enforced(deadline):
+            _spin()
+    assert deadline.expired()
+
+
+def test_the_search_set_up_counts_against_the_budget(monkeypatch):
+    """`solve --max-seconds 2` on one open 256x256 level took 10 s: setting the search up had no
+    budget. Now a set-up that overruns ends in `unknown`, saying so."""
+    from cardrogue.engine.analysis.solver import UNKNOWN, Budget, par, solve_campaign
+
+    monkeypatch.setattr(par, "static_proof", _spin)
+    result = solve_campaign(load(duel_dict()), Budget(max_seconds=0.3))
+    assert result.verdict == UNKNOWN and result.stopped_by == "time"
+    assert "ran out while the search was being set up" in result.reason
+
+
+def test_solve_counts_reading_the_campaign_against_its_budget(monkeypatch, duel, capsys):
+    from cardrogue.cli import solve as solve_cli
+    from cardrogue.cli.main import main
+
+    monkeypatch.setattr(solve_cli, "load_usable", _spin)
+    assert main(["solve", str(duel), "--max-seconds", "0.3"]) == 1
+    out, err = capsys.readouterr()
+    assert "unknown: the time budget (0.3 s) ran out while the campaign was being read and checked" in out
+    assert err == ""
+
+
+def test_random_runs_keep_the_time_budget_and_draw_seeds_as_they_go():
+    """`solve --random N` with N up to 10^9 once drew every seed first; now runs start only while
+    time is left, and the report covers the runs played."""
+    from cardrogue.engine.analysis.montecarlo import solve_random
+
+    report = solve_random(load(duel_dict()), 10**9, workers=1, seed=1, max_seconds=0.3)
+    assert 0 < report.runs < 10**9 and len(report.seeds) == report.runs
+    assert solve_random(load(duel_dict()), 5, workers=1, seed=1) == solve_random(load(duel_dict()), 5, workers=1, seed=1,
+                                                                              max_seconds=600)

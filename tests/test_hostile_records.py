@@ -1,0 +1,182 @@
+"""Hostile records: one run is one row, a damaged or read-only score store is reported, saves keep files whole.
+
+Commands run in this process through ``cardrogue.cli.main.main``, which is what the
+``cardrogue`` command calls.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from test_player_campaigns import WIN, duel_dict, load, recorded, write
+
+from cardrogue.engine.records.replay import verify_replay
+from cardrogue.engine.records.scores import ScoreStore
+from cardrogue.engine.rules.actions import Action, ActionError
+
+
+def cli(capsys, *args) -> tuple[int, str, str]:
+    from cardrogue.cli.main import main
+
+    status = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err and "internal error" not in out + err, out + err
+    return status, out, err
+
+
+@pytest.fixture
+def duel(tmp_path: Path) -> Path:
+    return write(duel_dict(), tmp_path / "duel.json")
+
+
+def rows(db: Path) -> list[tuple[str, int, int]]:
+    with ScoreStore(db) as store:
+        return [(s.player, s.turns, s.health) for s in store.table(load(duel_dict()).content_hash, limit=1000)]
+
+
+# --------------------------------------------------------------------------- one run, one row
+
+
+@pytest.mark.parametrize("spelling", ["move e", "MOVE E", "move  E", "move\tE", " move E", "move E ", "move\u00a0E"])
+def test_an_action_has_one_text_form(spelling):
+    with pytest.raises(ActionError, match="write 'move E'|not a direction|unknown action"):
+        Action.parse(spelling)
+    assert Action.parse("move E") == Action("move", "E")
+
+
+@pytest.mark.parametrize("place", ["03,0", "3,00", "٣,٠", "３,０", "²,0", "3, 0", "3,0,1", "-1,0", "256,0", "9" * 5000 + ",0"],
+                         ids=lambda place: place[:8])
+def test_a_teleport_place_is_ascii_digits_without_leading_zeros(place):
+    with pytest.raises(ActionError):
+        Action.parse(f"teleport {place}")
+    assert str(Action.parse("teleport 255,0")) == "teleport 255,0"
+
+
+def test_other_spellings_of_a_run_are_refused_with_their_place_and_make_no_row(tmp_path, duel, capsys):
+    db = tmp_path / "scores.db"
+    campaign = load(duel_dict())
+    text = recorded(campaign, WIN, player="ada").text()
+    paths = []
+    for i, (old, new) in enumerate([('"move E"', '"move e"'), ('"move E"', '"move  E"'), ('"move E"', '"move\\tE"'),
+                                    ('"flip E"', '"Flip E"'), ('"end"', '"end "')]):
+        doc = json.loads(text)
+        k = doc["actions"].index(json.loads(old))
+        doc["actions"][k] = json.loads(new)
+        paths.append(tmp_path / f"spelling-{i}.replay.json")
+        paths[-1].write_text(json.dumps(doc))
+        verdict = verify_replay(paths[-1].read_text(), campaign)
+        assert not verdict.ok and verdict.action_index == k and f"action {k + 1}" in verdict.message
+        assert "one text form" in verdict.message
+    genuine = tmp_path / "genuine.replay.json"
+    genuine.write_text(text)
+    status, out, _ = cli(capsys, "scores", duel, "--scores-db", db, "--import", *paths, genuine)
+    assert status == 1 and out.count(": rejected: action") == len(paths) and "genuine.replay.json: verified" in out
+    assert rows(db) == [("ada", 2, 12)]
+
+
+def test_the_run_id_is_the_parsed_actions_not_the_raw_document(tmp_path):
+    campaign = load(duel_dict())
+    first = verify_replay(recorded(campaign, WIN, player="ada").text(), campaign).run
+    doc = json.loads(first.replay_text)
+    doc["campaign"] = {"level": 0, **doc["campaign"]}  # the default level written out
+    doc["player"] = "bob"
+    second = verify_replay(json.dumps(doc, indent=1), campaign).run
+    assert first.run_id == second.run_id
+
+
+@pytest.mark.parametrize("place", ["²,0", "9" * 5000 + ",0", "٣,٠"], ids=["superscript", "5000-digits", "arabic"])
+def test_a_hostile_teleport_is_refused_with_its_place_in_every_command(tmp_path, duel, capsys, place):
+    status, out, _ = cli(capsys, "run", duel, "flip E", f"teleport {place}")
+    assert status == 1 and "action 2" in out
+    campaign = load(duel_dict())
+    doc = json.loads(recorded(campaign, WIN).text())
+    doc["actions"][2] = f"teleport {place}"
+    bad = tmp_path / "bad.replay.json"
+    bad.write_text(json.dumps(doc))
+    status, out, _ = cli(capsys, "verify", bad, "--campaign", duel)
+    assert status == 1 and ("action 3" in out or "$.actions[2]" in out)  # the schema bounds an action's length
+    good = tmp_path / "good.replay.json"
+    good.write_text(recorded(campaign, WIN).text())
+    db = tmp_path / "scores.db"
+    status, out, _ = cli(capsys, "scores", duel, "--scores-db", db, "--import", bad, good)
+    assert status == 1 and "bad.replay.json: rejected: " in out and "good.replay.json: verified" in out
+    assert len(rows(db)) == 1
+
+
+# --------------------------------------------------------------------------- the score store
+
+
+def _damage(db: Path) -> None:
+    """Overwrite the pages after the first (the schema) with noise: a damaged score table."""
+    data = bytearray(db.read_bytes())
+    page = int.from_bytes(data[16:18], "big") or 65536
+    for i in range(page, len(data)):
+        data[i] = (i * 7919) % 251
+    db.write_bytes(bytes(data))
+
+
+def _filled(tmp_path: Path, duel: Path, capsys) -> Path:
+    db = tmp_path / "scores.db"
+    replay = tmp_path / "win.replay.json"
+    replay.write_text(recorded(load(duel_dict()), WIN, player="ada").text())
+    assert cli(capsys, "scores", duel, "--scores-db", db, "--import", replay)[0] == 0
+    with ScoreStore(db):  # a clean close checkpoints the WAL into the file
+        pass
+    return db
+
+
+def test_a_damaged_score_table_is_reported_with_the_file_and_never_overwritten(tmp_path, duel, capsys):
+    db = _filled(tmp_path, duel, capsys)
+    _damage(db)
+    before = db.read_bytes()
+    status, out, err = cli(capsys, "scores", duel, "--scores-db", db)
+    assert status == 2 and str(db) in err and "damaged" in err and "move it away" in err
+    replay = tmp_path / "again.replay.json"
+    replay.write_text(recorded(load(duel_dict()), WIN, player="bob").text())
+    status, out, err = cli(capsys, "scores", duel, "--scores-db", db, "--import", replay)
+    assert status == 2 and str(db) in err
+    assert db.read_bytes() == before
+
+
+@pytest.mark.skipif(__import__("os").geteuid() == 0, reason="root writes read-only files")
+def test_a_read_only_score_database_is_listed_and_refused_for_an_import(tmp_path, duel, capsys):
+    db = _filled(tmp_path, duel, capsys)
+    db.chmod(0o444)
+    before = db.read_bytes()
+    status, out, _ = cli(capsys, "scores", duel, "--scores-db", db)
+    assert status == 0 and "ada" in out
+    status, out, err = cli(capsys, "scores", duel, "--scores-db", db, "--import", tmp_path / "win.replay.json")
+    assert status == 2 and "read-only" in err and str(db) in err and out == ""
+    assert db.read_bytes() == before
+
+
+def test_a_read_only_score_database_is_refused_before_any_verdict(tmp_path, duel, capsys, monkeypatch):
+    """As above, for any user: the store asks the system whether the file is writable."""
+    db = _filled(tmp_path, duel, capsys)
+    import cardrogue.engine.records.scores as scores
+
+    monkeypatch.setattr(scores.os, "access", lambda path, mode: False)
+    status, out, err = cli(capsys, "scores", duel, "--scores-db", db, "--import", tmp_path / "win.replay.json")
+    assert status == 2 and "read-only" in err and str(db) in err and out == ""
+
+
+def test_a_listing_creates_no_folder_and_no_file(tmp_path, duel, capsys):
+    db = tmp_path / "not" / "yet" / "scores.db"
+    status, out, _ = cli(capsys, "scores", duel, "--scores-db", db)
+    assert status == 0 and "no verified scores yet" in out
+    assert not (tmp_path / "not").exists()
+
+
+def test_a_truncated_replay_is_rejected_with_one_exit_code(tmp_path, duel, capsys):
+    """Exit 1 (a rejected replay) whether the campaign is named or found by the replay's id."""
+    db = tmp_path / "scores.db"
+    text = recorded(load(duel_dict()), WIN).text()
+    cut = tmp_path / "cut.replay.json"
+    cut.write_text(text[: len(text) // 2])
+    for extra in ([], ["--campaign", duel]):
+        status, out, err = cli(capsys, "scores", "--scores-db", db, "--import", cut, *extra)
+        assert status == 1 and "cut.replay.json: rejected: not JSON" in out, (extra, out, err)
+        status, out, err = cli(capsys, "verify", cut, *extra)
+        assert status == 1 and "cut.replay.json: rejected: not JSON" in out, (extra, out, err)
