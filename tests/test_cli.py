@@ -289,3 +289,10 @@ def test_commands_that_need_no_ui_never_import_textual(args: list[str], tmp_path
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     status, loaded = done.stderr.rsplit("TEXTUAL:", 1)[1].split(" ", 2)[1:]
     assert status in ("0", "None") and loaded.strip() == "", done.stderr
+
+
+def test_verify_json_rejects_a_file_that_is_no_replay(tmp_path: Path, capsys) -> None:
+    (tmp_path / "junk.replay.json").write_text("not json", encoding="utf-8")
+    code, out, _ = cardrogue(capsys, "verify", tmp_path / "junk.replay.json", "--format", "json")
+    verdict = json.loads(out)
+    assert code == 1 and verdict["ok"] is False and verdict["checked"] is True and verdict["result"] is None
