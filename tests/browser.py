@@ -111,7 +111,7 @@ def pixels(png: Path) -> tuple[int, int, list[bytes]]:
 
 # ------------------------------------------------------------ a browser kept running, driven over DevTools
 
-WAIT = 30.0  # seconds any single wait may take before the test fails
+WAIT = 60.0  # seconds any single wait may take before the test fails (the machine may be busy)
 
 # Notes the xterm.js Terminal when the page stores it as `this.terminal`, then gets out of the way.
 _NOTE_TERMINAL = """

@@ -28,7 +28,7 @@ from cardrogue.engine.records.scores import ScoreStore
 
 ROOT = Path(__file__).resolve().parents[1]
 NEEDLE = ROOT / "campaigns" / "the-needle-run.json"
-WAIT = 30.0
+WAIT = 60.0
 
 
 def free_port() -> int:
@@ -248,9 +248,16 @@ def test_the_editor_in_a_browser(tmp_path: Path, browser, campaign_file: Path) -
     """Issue 16.1 ``--editor``: the editor, on the given file, in the page."""
     with web_server(tmp_path, str(campaign_file), "--editor") as (url, _):
         page = browser.open(url + "/")
-        screen = page.wait_for_text("story.json", "the editor's title with the file name")
+        # ready: the file's name in the title, its first level, and the first check's report
+        screen = page.wait_for_text(lambda t: "story.json" in t and "Problems: 0 errors" in t, "the editor, checked")
+        assert "The Cave-In" in screen and "│(0, 0) empty" in screen  # the cursor on the first cell
+        page.focus_terminal()
+        page.press("right")
+        page.wait_for_text("│(1, 0) empty", "the cell panel to follow the cursor east")
+        page.press("down")
+        moved = page.wait_for_text("│(1, 1) paths EW", "the cell panel to follow the cursor south, onto a card")
         page.screenshot(tmp_path / "editor.png")
-        assert "Levels" in screen or "Level" in screen
+        assert "│(0, 0)" not in moved
 
 
 def _listening(port: int) -> list[str]:
