@@ -12,7 +12,7 @@ Run it with ``cardrogue edit [CAMPAIGN]`` or ``python -m cardrogue.editor.app [C
 from __future__ import annotations
 
 import sys
-from functools import reduce
+from functools import partial, reduce
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -71,6 +71,7 @@ class EditorApp(App[int]):
         Binding("f6", "solve", "Solve", show=False),
         Binding("f7", "potions", "Potions", show=False),
         Binding("f8", "hero", "Hero", show=False),
+        Binding("f9", "publish", "Publish", show=False),
         Binding("f2", "show_tab('map')", "Map", show=False),
         Binding("f3", "show_tab('story')", "Story", show=False),
         Binding("ctrl+g", "focus_map", "Map", show=False),
@@ -382,6 +383,20 @@ class EditorApp(App[int]):
 
     def action_solve(self) -> None:
         self.solving.solve()
+
+    def action_publish(self) -> None:
+        """F9: publish the open campaign to the configured hub, when it has no errors and a proven par."""
+        if any(d.severity is Severity.ERROR for d in self.diagnostics):
+            self.notify("Not published: fix the errors in the problems panel first.", severity="error")
+            return
+        self.notify("Publishing: proving the par, then sending the map to the hub…", timeout=3)
+        self.run_worker(partial(self._publish, self.doc.text()), thread=True, exclusive=True, group="publish")
+
+    def _publish(self, text: str) -> None:
+        from cardrogue.hub.client import publish_map
+
+        ok, message = publish_map(text)
+        self.call_from_thread(self.notify, message, severity="information" if ok else "error", timeout=10, markup=False)
 
     def action_solution_step(self, delta: int) -> None:
         self.solving.step(delta)

@@ -49,6 +49,7 @@ COMMANDS: list[tuple[str, str, str, str]] = [
      "remove_card", "palette"),
     ("Potion colours", "Set the effect of each potion colour (each effect at most once)", "potions", "f7"),
     ("Hero", "The hero's character, starting items and equipment", "hero", "f8"),
+    ("Publish", "Publish the campaign to the configured hub (no errors, a proven par)", "publish", "f9"),
     ("Map", "Show the map", "show_tab('map')", "f2"),
     ("Story", "Edit the story and level prefaces", "show_tab('story')", "f3"),
     ("Focus map", "Move the focus to the map", "focus_map", "ctrl+g"),

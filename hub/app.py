@@ -15,6 +15,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
+import anyio
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -71,6 +72,12 @@ def create_app(db: Database | str | None = None, settings: Settings | None = Non
     hub = Hub(database, settings)
     limits = limits or Limits()
     limiters = {name: RateLimiter(getattr(limits, name)) for name in ("register", "publish", "submit")}
+    # Publishes and submissions wait for a worker slot (up to busy_seconds) on threads of their own,
+    # so a crowd of them never takes the threads that listings, pages and registration run on.
+    heavy = anyio.CapacityLimiter(max(8, 4 * hub.settings.workers))
+
+    async def in_heavy_thread(func, *args):
+        return await anyio.to_thread.run_sync(func, *args, limiter=heavy)
 
     def limit(kind: str, key: str) -> None:
         wait = limiters[kind].take(key)
@@ -102,7 +109,7 @@ def create_app(db: Database | str | None = None, settings: Settings | None = Non
         who = await account(request)
         limit("publish", who.name)
         body = await _json_object(request, hub.settings.max_campaign_bytes * 2 + MAX_JSON_BYTES)
-        found, created = await run_in_threadpool(hub.publish, who, body.get("campaign"), body.get("window_days"))
+        found, created = await in_heavy_thread(hub.publish, who, body.get("campaign"), body.get("window_days"))
         return JSONResponse({**found, "created": created}, status_code=201 if created else 200)
 
     async def map_detail(request: Request) -> Response:
@@ -122,7 +129,7 @@ def create_app(db: Database | str | None = None, settings: Settings | None = Non
         limit("submit", who.name)
         raw = await _body(request, hub.settings.max_replay_bytes)
         text = _json_text(raw)
-        run, created = await run_in_threadpool(hub.submit, who, _ref(request), text)
+        run, created = await in_heavy_thread(hub.submit, who, _ref(request), text)
         return JSONResponse({**run, "created": created}, status_code=201 if created else 200)
 
     async def replay(request: Request) -> Response:
@@ -211,7 +218,7 @@ def _paging(request: Request) -> tuple[str, int, int]:
 
 
 def _whole(text: str, name: str, low: int, high: int) -> int:
-    if not text.isdigit() or not low <= int(text) <= high:
+    if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:  # "²".isdigit() is true
         raise HubError(400, f"{name} is a whole number from {low} to {high:,}")
     return int(text)
 
@@ -223,7 +230,7 @@ async def _body(request: Request, limit: int) -> bytes:
     the client, still sending, gets to read the 413; a larger one is cut off at once.
     """
     length = request.headers.get("content-length")
-    if length is not None and not length.isdigit():
+    if length is not None and not (length.isascii() and length.isdigit()):
         raise HubError(400, "the Content-Length header is not a number")
     declared = None if length is None else int(length)
     chunks, size = [], 0

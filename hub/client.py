@@ -95,3 +95,79 @@ class HubClient:
 
     def replay(self, map_hash: str, run_id: str) -> str:
         return self._request("GET", f"/api/maps/{self._ref(map_hash)}/runs/{self._ref(run_id)}/replay", raw=True)
+
+
+# -- what the player and the editor use (one line back, never an exception)
+
+
+def configured() -> "HubClient | None":
+    """A client for the hub the player registered with; None when there is none (or the file is unusable)."""
+    from cardrogue.engine.errors import UnusableInput
+
+    from .config import load_config
+
+    try:
+        config = load_config()
+    except UnusableInput:
+        return None
+    if not config.hub or not config.token:
+        return None
+    try:
+        return HubClient(config.hub, config.token)
+    except HubUnreachable:
+        return None
+
+
+def submit_run(replay_text: str) -> tuple[bool, str]:
+    """The player's "submit to the hub": (accepted, one line saying what happened)."""
+    client = configured()
+    if client is None:
+        return False, "No hub is configured: run `cardrogue hub register NAME --hub URL`."
+    from cardrogue.engine.records.replay import ReplayError, parse_replay
+
+    try:
+        run = client.submit(parse_replay(replay_text)["campaign"]["hash"], replay_text)
+    except ReplayError as exc:
+        return False, f"The replay cannot be sent: {exc}"
+    except HubRefused as exc:
+        return False, f"The hub refused the run ({exc.status}): {exc}"
+    except HubUnreachable as exc:
+        return False, str(exc)
+    try:
+        state = "Verified by the hub" if run.get("created") else "Already on the hub"
+        return True, f"{state}: rank {run['rank']} on {client.url}/maps/{run['map']}"
+    except (AttributeError, KeyError, TypeError):
+        return False, f"{client.url} answered in an unexpected form: is it a Card Rogue hub?"
+
+
+def publish_map(campaign_text: str, budget_seconds: float = 20.0) -> tuple[bool, str]:
+    """The editor's "publish": a map without errors and with a proven par goes to the hub.
+
+    The par is proven here first (the hub proves it again with its own solver), so an author
+    hears why a map is not publishable without a round trip.
+    """
+    from cardrogue.engine.analysis.check import check_text
+    from cardrogue.engine.analysis.solver import SOLVED, Budget, solve_campaign
+    from cardrogue.engine.format.diagnostics import Severity
+    from cardrogue.engine.format.loader import load_campaign_text
+
+    errors = [d for d in check_text(campaign_text) if d.severity is Severity.ERROR]
+    if errors:
+        return False, f"Not published: {len(errors)} error(s), first {errors[0].code}: {errors[0].message}"
+    client = configured()
+    if client is None:
+        return False, "Not published: no hub is configured (run `cardrogue hub register NAME --hub URL`)."
+    result = solve_campaign(load_campaign_text(campaign_text).campaign, Budget(max_seconds=budget_seconds), per_level=False)
+    if result.verdict != SOLVED:
+        return False, f"Not published: no proven par ({result.verdict}: {result.reason})"
+    try:
+        m = client.publish(campaign_text)
+    except HubRefused as exc:
+        return False, f"The hub refused the map ({exc.status}): {exc}"
+    except HubUnreachable as exc:
+        return False, str(exc)
+    try:
+        state = "Published" if m.get("created") else "Already published"
+        return True, f"{state}: {m['id']} version {m['version']}, par {m['par']['turns']} turns, {client.url}/maps/{m['hash']}"
+    except (AttributeError, KeyError, TypeError):
+        return False, f"{client.url} answered in an unexpected form: is it a Card Rogue hub?"

@@ -25,6 +25,7 @@ from cardrogue.engine.model.campaign import Campaign
 from .db import Database
 
 DAY = 86_400.0
+ESTIMATE_BATCH = 20  # Monte Carlo runs between two looks at the clock
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,31}")
 HASH_RE = re.compile(r"[0-9a-f]{64}")
 # Rich markup tags ([bold], [/], [link=...], [@click]) and HTML tags, comments, entities.
@@ -52,6 +53,7 @@ class Settings:
     solve_states: int = 500_000  # the clear check's solver budget
     solve_seconds: float = 20.0
     estimate_runs: int = 200  # Monte Carlo runs for the difficulty estimate (0: none)
+    estimate_seconds: float = 10.0  # past this the difficulty stays unknown (the map is still published)
     replay_seconds: float = 10.0  # re-simulation of one submitted run
     max_actions: int = 20_000
     max_replay_bytes: int = 1024 * 1024
@@ -80,6 +82,8 @@ def unsafe_text(value: str, *, title: bool) -> str | None:
     for ch in value:
         if ch in _BIDI:
             return f"it holds the bidirectional control U+{ord(ch):04X}"
+        if unicodedata.category(ch) == "Cs":
+            return f"it holds a lone UTF-16 surrogate U+{ord(ch):04X}, which is not a character"
         if unicodedata.category(ch) == "Cc" and (title or ch not in "\n\t"):
             return f"it holds the control character U+{ord(ch):04X}" + (" (a terminal escape)" if ch == "\x1b" else "")
     if title:
@@ -228,7 +232,6 @@ class Hub:
         return _map_row(found, self) if found else None
 
     def _clear_check(self, campaign: Campaign) -> tuple[Any, Any]:
-        from cardrogue.engine.analysis.montecarlo import solve_random
         from cardrogue.engine.analysis.solver import SOLVED, UNSOLVABLE, Budget, solve_campaign
 
         result = solve_campaign(campaign, Budget(self.settings.solve_states, self.settings.solve_seconds), per_level=False)
@@ -239,11 +242,29 @@ class Hub:
                            diagnostics=[{"code": "CR401" if result.verdict == UNSOLVABLE else "CR402",
                                          "severity": "error", "message": result.reason,
                                          "level": result.level}])
-        estimate = None
-        if self.settings.estimate_runs:
-            seed = int(campaign.content_hash[:16], 16)  # the same map gets the same estimate on every server
-            estimate = solve_random(campaign, self.settings.estimate_runs, workers=1, seed=seed)
-        return result, estimate
+        return result, self._estimate(campaign)
+
+    def _estimate(self, campaign: Campaign) -> tuple[float, int] | None:
+        """(win rate, runs) of the Monte Carlo difficulty estimate; None when it is not done in time.
+
+        The runs go in batches of :data:`ESTIMATE_BATCH`, each seeded from the content hash and
+        its index, so the same map gets the same estimate on every server that finishes it; one
+        that cannot finish within ``estimate_seconds`` leaves the difficulty unknown rather than
+        publish a figure from fewer runs (each run is bounded by the Monte Carlo runner's turn cap).
+        """
+        from cardrogue.engine.analysis.montecarlo import solve_random
+
+        total = self.settings.estimate_runs
+        if total <= 0:
+            return None
+        deadline = time.monotonic() + self.settings.estimate_seconds
+        base, wins, runs = int(campaign.content_hash[:16], 16), 0, 0
+        for batch, start in enumerate(range(0, total, ESTIMATE_BATCH)):
+            if time.monotonic() >= deadline:
+                return None
+            report = solve_random(campaign, min(ESTIMATE_BATCH, total - start), workers=1, seed=base + batch)
+            wins, runs = wins + report.wins, runs + report.runs
+        return wins / runs, runs
 
     @staticmethod
     def _stored_text(campaign: Campaign, par: Any, schema_ref: str | None) -> str:
@@ -273,7 +294,7 @@ class Hub:
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (campaign.content_hash, campaign.id, version, campaign.title, campaign.author, account.id, now,
                  now + window * DAY, par.turns, par.health, int(par.health_exact), len(campaign.levels),
-                 None if estimate is None else estimate.win_rate, 0 if estimate is None else estimate.runs, content))
+                 None if estimate is None else estimate[0], 0 if estimate is None else estimate[1], content))
             row = tx.one(_MAP_SELECT + " WHERE m.hash = ?", (campaign.content_hash,))
         return _map_row(row, self), True
 
@@ -336,6 +357,10 @@ class Hub:
             doc = parse_replay(text)
         except ReplayError as exc:
             raise HubError(422, f"the replay is refused: {exc}") from None
+        player = doc.get("player")
+        if isinstance(player, str) and (why := unsafe_text(player, title=True)):
+            # not used for credit (the token's owner is), but the file is served to others later
+            raise HubError(422, f"the replay's player name {player!r} is refused: {why}", field="player")
         if len(doc["actions"]) > self.settings.max_actions:
             raise HubError(422, f"the replay has {len(doc['actions']):,} actions; the hub takes at most "
                                 f"{self.settings.max_actions:,}")

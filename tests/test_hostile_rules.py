@@ -84,7 +84,7 @@ def test_two_items_that_together_roll_on_every_face_end_within_the_bound():
              "sword": {"abilities": ["ROLLING A 1-3: REROLL TWICE"]},
              "shield": {"abilities": ["ROLLING A 4-6: ATTACK AGAIN"]}}
     state = play(new_state([START, dummy()], equipped=["sword", "shield"], cards=cards), "flip E", "attack")
-    assert state.rolls_drawn(state.d.index[(0, 1, 0)]) == MAX_ATTACK_ROLLS
+    assert state.view().dice_drawn(1, 0) == MAX_ATTACK_ROLLS
     assert state.outcome is None and state.chance is None
 
 
@@ -94,8 +94,7 @@ def test_a_long_chain_of_the_rulebook_s_kind_is_not_cut():
     cards = {"dummy": DUMMY, "warrior": {"abilities": []}}
     rolls = [6] * 20 + [1] * 21
     state = play(new_state([START, dummy(rolls=rolls)], equipped=["dagger"], cards=cards), "flip E", "attack")
-    e = state.d.index[(0, 1, 0)]
-    assert state.rolls_drawn(e) == 41 and state._foe(e)[0] == 200 - 21
+    assert state.view().dice_drawn(1, 0) == 41 and state.view().foe_at(1, 0).health == 200 - 21
 
 
 # --------------------------------------------------------------------------- numbers with bounds

@@ -68,6 +68,16 @@ def test_publish_runs_the_clear_check_and_stores_the_servers_par(hub) -> None:
     assert again[0] == 200 and not again[1]["created"] and again[1]["version"] == 1
 
 
+def test_a_difficulty_estimate_out_of_time_stays_unknown(tmp_path) -> None:
+    """The Monte Carlo estimate is bounded in time: past it the map is published without a difficulty."""
+    with running_hub(str(tmp_path / "hub.sqlite3"), replace(FAST, estimate_seconds=0.0)) as hub:
+        token = register(hub.base, "alice")
+        status, body = publish(hub.base, token, map_text())
+        assert status == 201 and body["difficulty"] is None and body["par"]["turns"] == 11
+        assert call(hub.base, "GET", "/api/maps")[1]["maps"][0]["difficulty"] is None
+        assert "random-dice runs" not in call(hub.base, "GET", "/")[1]  # the page shows no difficulty
+
+
 def test_publish_refuses_errors_with_the_diagnostics(hub) -> None:
     token = register(hub.base, "alice")
     doc = json.loads(map_text())

@@ -9,8 +9,9 @@ import logging
 from dataclasses import replace
 
 import pytest
-from hub_support import FAST, call, map_text, register, running_hub, slower, solution
+from hub_support import FAST, call, campaign_of, map_text, register, running_hub, replay_of, slower, solution, solution_actions
 
+from cardrogue.engine.records.replay import Recorder
 from cardrogue.hub.app import Limits
 from cardrogue.hub.ratelimit import Rate
 
@@ -26,6 +27,9 @@ def _forged_replays(text: str) -> dict[str, str]:
     doc = json.loads(json.dumps(good))
     doc["result"]["turns"] = 3
     out["a claimed score it does not reach"] = json.dumps(doc)
+    doc = json.loads(json.dumps(good))
+    doc["result"]["health"] += 1
+    out["a claimed health it does not keep"] = json.dumps(doc)
     doc = json.loads(json.dumps(good))
     doc["actions"][5] = "move W"
     out["an edited action"] = json.dumps(doc)
@@ -49,6 +53,11 @@ def _forged_replays(text: str) -> dict[str, str]:
     del doc["final"]
     out["not a replay"] = json.dumps(doc)
     out["a replay of another map"] = solution(map_text("other", "Another Map"))
+    out["a terminal escape in the player's name"] = solution(text, player="mallory\x1b]0;owned\x07")
+    doc = json.loads(json.dumps(good))
+    doc["player"] = "mallory\ud800"
+    out["a lone surrogate in the player's name"] = json.dumps(doc)
+    out["markup in the player's name"] = solution(text, player="[link=https://example.invalid]mallory[/link]")
     return out
 
 
@@ -85,6 +94,8 @@ def test_hostile_requests_get_a_4xx_with_a_reason_and_store_nothing(hub_db: str)
             "a bad run id": ("GET", runs + "/zzz/replay", {}, 404),
             "a bad limit": ("GET", "/api/maps?limit=0", {}, 400),
             "a huge offset": ("GET", "/api/maps?offset=99999999999", {}, 400),
+            "a limit in superscript digits": ("GET", "/api/maps?limit=%C2%B2", {}, 400),
+            "an offset in full-width digits": ("GET", "/api/maps/needle/leaderboard?offset=%EF%BC%91", {}, 400),
             "a long search": ("GET", "/api/maps?q=" + "a" * 201, {}, 400),
             "a wrong method": ("DELETE", "/api/maps", {}, 405),
             "no such route": ("GET", "/api/nothing", {}, 404),
@@ -110,6 +121,28 @@ def test_hostile_requests_get_a_4xx_with_a_reason_and_store_nothing(hub_db: str)
             assert "Traceback" not in json.dumps(body), name
         assert _counts(hub) == before
         assert hub.state.internal_errors == 0
+
+
+def test_a_replay_that_verifies_but_does_not_compete_is_refused(tmp_path) -> None:
+    """Only a won run of the whole map under its fated dice is ranked (docs/hub.md)."""
+    text = map_text()
+    campaign = campaign_of(text)
+    practice = Recorder(campaign, level=1)  # a practice start at the second level
+    practice.play("end")
+    random_dice = Recorder(campaign, mode="random", seed=5)
+    random_dice.play("end")
+    cases = {
+        "an unfinished run": (replay_of(text, solution_actions(text)[:5]), "unfinished"),
+        "a practice run from a later level": (practice.text(), "level 2"),
+        "random dice": (random_dice.text(), "random dice"),
+    }
+    with running_hub(str(tmp_path / "hub.sqlite3")) as hub:
+        alice = register(hub.base, "alice")
+        call(hub.base, "POST", "/api/maps", {"campaign": text}, token=alice)
+        for name, (replay, says) in cases.items():
+            status, body, _ = call(hub.base, "POST", "/api/maps/needle/runs", raw=replay.encode(), token=alice)
+            assert status == 422 and "does not compete" in body["error"] and says in body["error"], (name, body)
+        assert call(hub.base, "GET", "/api/maps/needle/leaderboard")[1]["runs"] == []
 
 
 def test_a_body_sent_in_chunks_is_cut_off_at_the_limit(tmp_path) -> None:

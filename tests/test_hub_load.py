@@ -3,9 +3,12 @@ backends. Bounded: 8 client threads, 40 requests in all, each with a timeout."""
 
 from __future__ import annotations
 
+import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 
-from hub_support import call, map_text, register, running_hub, slower
+from hub_support import FAST, call, map_text, register, running_hub, slower
 
 CLIENTS = 8
 RUNS_EACH = 3
@@ -54,3 +57,39 @@ def test_parallel_publishes_and_submissions(hub_db: str) -> None:
         contested = call(hub.base, "GET", "/api/maps/contested")[1]
         assert contested["version"] == 1 and [v["version"] for v in contested["versions"]] == [1]
         assert owner["id"] == "needle" and hub.state.internal_errors == 0
+
+
+def test_publishes_waiting_for_a_worker_leave_reads_served(tmp_path) -> None:
+    """More publishes than the server has threads, all waiting behind one slow clear check: listings,
+    pages and registration still answer (they run on other threads than the heavy work)."""
+    crowd = 50  # more than the 40 threads of the default pool
+    with running_hub(str(tmp_path / "hub.sqlite3"), replace(FAST, workers=1, busy_seconds=120)) as hub:
+        service, release, entered = hub.state.hub, threading.Event(), []
+        check, publish = service._clear_check, service.publish
+
+        def slow_check(campaign):
+            release.wait(timeout=120)
+            return check(campaign)
+
+        def counted_publish(*args):
+            entered.append(1)
+            return publish(*args)
+
+        service._clear_check, service.publish = slow_check, counted_publish
+        token = register(hub.base, "alice")
+        with ThreadPoolExecutor(crowd) as pool:
+            publishes = [pool.submit(call, hub.base, "POST", "/api/maps", {"campaign": map_text()}, token)
+                         for _ in range(crowd)]
+            try:
+                deadline = time.monotonic() + 60
+                while len(entered) < 8 and time.monotonic() < deadline:  # the crowd has reached the server
+                    time.sleep(0.01)
+                time.sleep(0.5)  # and the rest of it its threads (a shorter wait only weakens the test)
+                assert call(hub.base, "GET", "/api/maps")[:2] == (200, {"maps": []})
+                assert call(hub.base, "GET", "/")[0] == 200
+                assert call(hub.base, "POST", "/api/accounts", {"name": "bob"})[0] == 201
+                assert not any(p.done() for p in publishes)  # all still waiting: the reads did not wait for them
+            finally:
+                release.set()
+            statuses = sorted(p.result(timeout=300)[0] for p in publishes)
+        assert statuses == [200] * (crowd - 1) + [201] and hub.state.internal_errors == 0

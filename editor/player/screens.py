@@ -225,9 +225,13 @@ class PlayerScreen(Screen[RunResult | None]):
             self.action_menu("use")  # the potion waits for its destination: pick it here or click it
 
     def _finish(self) -> None:
+        from cardrogue.hub.client import configured
+
         self.result = finish(self.run, practice=self.practice, replays_dir=self.replays_dir, scores_db=self.scores_db,
                              par=self.par)
-        self.app.push_screen(EndScreen(self.result, self.campaign.title), self._after_end)
+        ranked = self.result.outcome == "won" and self.result.verified and not self.result.practice
+        hub_replay = self.run.recorder.text() if ranked and configured() is not None else None
+        self.app.push_screen(EndScreen(self.result, self.campaign.title, hub_replay), self._after_end)
 
     def _after_end(self, choice: str | None) -> None:
         if choice == "level":
@@ -367,11 +371,13 @@ class EndScreen(ModalScreen[str]):
 
     CSS_PATH = "player.tcss"
     BINDINGS = [Binding("r", "choose('level')", "Restart level"), Binding("n", "choose('campaign')", "New run"),
-                Binding("q", "choose('quit')", "Leave"), Binding("escape", "choose('look')", "Look at the board")]
+                Binding("q", "choose('quit')", "Leave"), Binding("escape", "choose('look')", "Look at the board"),
+                Binding("h", "submit_to_hub", "Submit to hub")]
 
-    def __init__(self, result: RunResult, title: str) -> None:
+    def __init__(self, result: RunResult, title: str, hub_replay: str | None = None) -> None:
         super().__init__()
         self.result, self.title_text = result, title
+        self.hub_replay = hub_replay  # a won, verified run's replay when a hub is configured (docs/hub.md)
 
     def compose(self) -> ComposeResult:
         r = self.result
@@ -382,8 +388,29 @@ class EndScreen(ModalScreen[str]):
             yield Static(self._summary(), id="end-summary")
             if r.table:
                 yield Static(self._table(), id="end-table")
+            if self.hub_replay is not None:
+                yield Static(Text("h submit this run to the hub", "bold"), id="end-hub")
             yield Static(Text("r restart level · n new run · q leave · Esc board", "dim"), id="end-keys")
         yield Footer()
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        return self.hub_replay is not None if action == "submit_to_hub" else True
+
+    def action_submit_to_hub(self) -> None:
+        replay, self.hub_replay = self.hub_replay, None  # one submission per run
+        self.refresh_bindings()
+        self.query_one("#end-hub", Static).update(Text("Submitting to the hub…", "dim"))
+        self.run_worker(lambda: self._submitted(replay), thread=True, group="hub")
+
+    def _submitted(self, replay: str) -> None:
+        from cardrogue.hub.client import submit_run
+
+        ok, message = submit_run(replay)  # in a worker thread: the hub answers over the network
+        self.app.call_from_thread(self._show_hub_answer, ok, message)
+
+    def _show_hub_answer(self, ok: bool, message: str) -> None:
+        if self.is_attached:  # the player may have left the screen while the hub was answering
+            self.query_one("#end-hub", Static).update(Text(message, "green" if ok else "red"))
 
     def _summary(self) -> Text:
         r = self.result

@@ -14,12 +14,13 @@ from __future__ import annotations
 import sys
 from operator import attrgetter
 
-from ...rules.fields import key_function
+from ...rules.fields import NAMES, key_function
 from ...rules.state import GameState
 from ...rules.tables import CLEARED
 
-# Every field but the compiled dungeon and the log (never stored), the faces and the two dictionaries.
-_PLAIN = tuple(name for name in GameState.__slots__ if name not in ("d", "log", "faces", "foes", "visitors"))
+# Every field of the state's field list but the compiled dungeon and the log (never stored), the
+# faces and the two dictionaries, which are packed apart.
+_PLAIN = tuple(name for name in NAMES if name not in ("d", "log", "faces", "foes", "visitors"))
 _plain = attrgetter(*_PLAIN)
 
 
@@ -43,7 +44,7 @@ def _unpacker():
     lines += [f"    s.{name} = plain[{i}]" for i, name in enumerate(_PLAIN)]
     lines.append("    return s")
     namespace = {"GameState": GameState, "new": object.__new__}
-    exec("\n".join(lines), namespace)
+    exec(compile("\n".join(lines), "<GameState unpack>", "exec"), namespace)  # built from the field list alone
     unpack = namespace["unpack"]
     unpack.__doc__ = "The state :func:`pack` was given (without a log), on the compiled dungeon ``d``."
     return unpack

@@ -1,0 +1,157 @@
+"""The player's "submit to the hub" (h on a won run's end screen) and the editor's F9 publish
+(issue 15, point 6), driven by Pilot against a real hub on loopback."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from editor_support import make_app, settle
+from hub_support import call, running_hub, solution
+from test_player import SIZE, WIN_KEYS, app_for
+from test_player_campaigns import duel_dict
+
+from cardrogue.editor.player.screens import EndScreen
+from cardrogue.hub.client import HubClient
+from cardrogue.hub.config import ClientConfig, save_config
+from helpers import run_async
+
+
+@pytest.fixture
+def hub(tmp_path: Path):
+    with running_hub(str(tmp_path / "hub.sqlite3")) as app:
+        yield app
+
+
+def _account(hub, name: str = "alice") -> HubClient:
+    answer = HubClient(hub.base).register(name)
+    save_config(ClientConfig(hub.base, answer["name"], answer["token"]))
+    return HubClient(hub.base, answer["token"])
+
+
+async def _win(app, pilot) -> EndScreen:
+    await pilot.press("enter")
+    await pilot.press(*WIN_KEYS)
+    await pilot.pause()
+    assert isinstance(app.screen, EndScreen)
+    return app.screen
+
+
+def _end_hub_text(screen: EndScreen) -> str:
+    return str(screen.query_one("#end-hub").render())
+
+
+@run_async
+async def test_the_end_screen_of_a_won_run_submits_it_to_the_hub(hub, tmp_path: Path) -> None:
+    client = _account(hub)
+    client.publish(json.dumps(duel_dict()))
+    app = app_for(duel_dict(), tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _win(app, pilot)
+        assert "h submit this run to the hub" in _end_hub_text(screen)
+        await pilot.press("h")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "Verified by the hub: rank 1" in _end_hub_text(screen)
+        assert screen.hub_replay is None  # one submission per run: h does nothing more
+    board = client.leaderboard(duel_dict()["id"])["runs"]
+    assert [(r["player"], r["turns"]) for r in board] == [("alice", 2)]
+
+
+@run_async
+async def test_no_hub_no_offer(tmp_path: Path) -> None:
+    app = app_for(duel_dict(), tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _win(app, pilot)
+        assert not screen.query("#end-hub") and screen.hub_replay is None
+        assert screen.check_action("submit_to_hub", ()) is False
+
+
+@run_async
+async def test_f9_publishes_the_open_campaign(hub, campaign_file: Path, tmp_path: Path) -> None:
+    client = _account(hub)
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f9")
+        await settle(app, pilot)
+        messages = [n.message for n in app._notifications]
+        assert any(m.startswith("Published: a-sons-descent version 1, par 11 turns") for m in messages), messages
+    assert [m["id"] for m in client.maps()] == ["a-sons-descent"]
+
+
+@run_async
+async def test_f9_says_why_it_does_not_publish(hub, campaign_file: Path, tmp_path: Path) -> None:
+    doc = json.loads(campaign_file.read_text())
+    doc["levels"][0]["cells"][4]["paths"] = "N"  # the ladder turns its back: CR311, no exit can be reached
+    campaign_file.write_text(json.dumps(doc, indent=2))
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f9")
+        await settle(app, pilot)
+        assert any(n.message.startswith("Not published: fix the errors") for n in app._notifications)
+    assert call(hub.base, "GET", "/api/maps")[1]["maps"] == []
+
+
+@run_async
+async def test_f9_without_a_hub_says_how_to_get_one(campaign_file: Path, tmp_path: Path) -> None:
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f9")
+        await settle(app, pilot)
+        assert any("no hub is configured" in n.message for n in app._notifications)
+
+
+def test_publish_needs_a_proven_par(hub) -> None:
+    from cardrogue.engine.format.resources import default_campaign
+    from cardrogue.hub.client import publish_map
+
+    _account(hub)
+    ok, message = publish_map(default_campaign().read_text(), budget_seconds=0.001)
+    assert not ok and message.startswith("Not published: no proven par (unknown")
+    assert call(hub.base, "GET", "/api/maps")[1]["maps"] == []
+
+
+@run_async
+async def test_a_refused_run_shows_the_hubs_reason_as_text(hub, tmp_path: Path) -> None:
+    _account(hub)  # registered, but the map was never published: the hub answers 404 with its reason
+    app = app_for(duel_dict(title="[b]Duel[/b]"), tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _win(app, pilot)
+        await pilot.press("h")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        shown = _end_hub_text(screen)
+        assert shown.startswith("The hub refused the run (404): no map on this hub has the hash"), shown
+        assert screen.check_action("submit_to_hub", ()) is False
+    assert call(hub.base, "GET", "/api/maps")[1]["maps"] == []
+
+
+def test_an_unreachable_hub_is_one_line_not_an_exception(tmp_path: Path) -> None:
+    from cardrogue.hub.client import publish_map, submit_run
+
+    save_config(ClientConfig("http://127.0.0.1:9", "alice", "t" * 20))  # port 9 (discard): nothing listens
+    ok, message = submit_run(solution(json.dumps(duel_dict())))
+    assert not ok and message.startswith("cannot reach the hub at http://127.0.0.1:9")
+    ok, message = publish_map(json.dumps(duel_dict()))
+    assert not ok and message.startswith("cannot reach the hub at http://127.0.0.1:9")
+
+
+@run_async
+async def test_f9_shows_the_hubs_refusal_as_text_not_markup(hub, campaign_file: Path, tmp_path: Path) -> None:
+    _account(hub)
+    doc = json.loads(campaign_file.read_text())
+    doc["title"] = "[bold]Crown[/bold] of [link=https://example.invalid]Thorns"  # the hub refuses markup in titles
+    campaign_file.write_text(json.dumps(doc, indent=2))
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f9")
+        await settle(app, pilot)
+        refusals = [n for n in app._notifications if n.message.startswith("The hub refused the map (422)")]
+        assert refusals and not refusals[0].markup, [n.message for n in app._notifications]
+        assert "[bold]Crown[/bold] of [link=https://example.invalid]Thorns" in refusals[0].message
+    assert call(hub.base, "GET", "/api/maps")[1]["maps"] == []
