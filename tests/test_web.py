@@ -354,22 +354,27 @@ def test_bad_options_exit_2_before_serving(args: list[str], message: str, capsys
 
 
 def test_the_hub_map_page_links_to_the_map_in_the_web_player(tmp_path: Path, browser) -> None:
-    """Issue 16.4: the hub (``--play-url``) links each map page to ``cardrogue web --hub``, which plays
-    that very map (downloaded, its content hash checked)."""
+    """Issue 16.4 and 16.2: the hub (``--play-url``) links each map page to ``cardrogue web --hub``, which
+    plays that very map (downloaded, its content hash checked); a won run there goes to the local table
+    and, with a hub account configured for the server's user, to the hub by the end screen's h, as in a
+    terminal."""
     from dataclasses import replace
 
     from hub_support import FAST, register, running_hub
 
     from cardrogue.hub.client import HubClient
+    from cardrogue.hub.config import ClientConfig, save_config
 
     web_port = free_port()
     settings = replace(FAST, play_url=f"http://127.0.0.1:{web_port}/map/{{hash}}")
+    solution = json.loads((ROOT / "campaigns" / "the-needle-run.replay.json").read_text())["actions"]
     with running_hub(str(tmp_path / "hub.sqlite3"), settings) as hub:
-        token = register(hub.base, "author")
-        published = HubClient(hub.base, token).publish(NEEDLE.read_text())
+        published = HubClient(hub.base, register(hub.base, "author")).publish(NEEDLE.read_text())
+        # the server's user has a hub account (its config folder is this test's: conftest)
+        save_config(ClientConfig(hub.base, "webplayer", register(hub.base, "webplayer")))
         scores = tmp_path / "scores.sqlite3"
         with web_server(tmp_path, "--hub", hub.base, "--scores-db", str(scores), "--replays", str(tmp_path / "r"),
-                        port=web_port) as (url, _):
+                        "--player", "webplayer", port=web_port) as (url, _):
             page = browser.open(f"{hub.base}/maps/{published['id']}")
             link = None
             deadline = time.monotonic() + WAIT
@@ -382,9 +387,19 @@ def test_the_hub_map_page_links_to_the_map_in_the_web_player(tmp_path: Path, bro
             story = page.wait_for_text("The Gallery", "the hub's map in the web player")
             assert "Enter: begin" in story
             board = start_of_play(page)
-            page.press("down")
-            moved = page.wait_for_text(lambda t: t != board and "Moves S" in t, "the hero to move")
+            screen = play_action(page, solution[0])
+            screen = play_action(page, solution[1])
             page.screenshot(tmp_path / "hub-map-played.png")
-            assert "@ Start" not in moved
+            assert screen != board and "@ Start" not in screen
+            for action in solution[2:]:
+                screen = play_action(page, action)
+            end = page.wait_for_text("h submit this run to the hub", "the end screen's offer to submit")
+            assert "Verified and entered in the high-score table" in end  # the local table, as ever
+            page.press("h")
+            answer = page.wait_for_text("Verified by the hub", "the hub's answer")
+            page.screenshot(tmp_path / "hub-submitted.png")
+            assert "Verified by the hub: rank 1 on" in answer
             status, text = _get(f"{url}/map/{'0' * 64}")
             assert status == 404 and "no map" in text
+        board = HubClient(hub.base).leaderboard(published["hash"])
+    assert [(r["player"], r["turns"], r["health"]) for r in board["runs"]] == [("webplayer", 4, 8)]
