@@ -33,7 +33,8 @@ def register(sub) -> None:
                           "(e.g. https://play.example.org; default http://HOST:PORT)")
     web.add_argument("--max-sessions", type=count, default=16, metavar="N",
                      help="most browser sessions at once (each is a process); more are refused (default 16)")
-    web.add_argument("--level", type=int, default=None, metavar="N", help="the player: practise level N (1-based); not scored")
+    web.add_argument("--level", type=int, default=None, metavar="N",
+                     help="the player: practise level N (1-based) of CAMPAIGN; not scored")
     web.add_argument("--scores-db", type=Path, default=None,
                      help="the player: high-score database (default: user data dir, or $CARDROGUE_SCORES_DB)")
     web.add_argument("--replays", type=Path, default=None, help="the player: folder for replay files (default: user data dir)")
@@ -47,11 +48,12 @@ def session_command(args: argparse.Namespace, campaign: Path | None = None) -> l
     """The command each browser session runs: ``cardrogue play`` or ``edit`` with the given options, on
     ``campaign`` (a hub map's saved copy) or else the command's own CAMPAIGN."""
     command = [sys.executable, "-m", "cardrogue", "edit" if args.editor else "play"]
+    level = args.level if campaign is None else None  # --level is checked against CAMPAIGN, not a hub map
     campaign = campaign or args.campaign
     if campaign is not None:
         command.append(str(campaign.expanduser().absolute()))
     if not args.editor:
-        for option, value in (("--level", args.level), ("--scores-db", args.scores_db), ("--replays", args.replays),
+        for option, value in (("--level", level), ("--scores-db", args.scores_db), ("--replays", args.replays),
                               ("--player", args.player)):
             if value is not None:
                 command += [option, str(value.expanduser().absolute()) if isinstance(value, Path) else str(value)]

@@ -403,3 +403,21 @@ def test_the_hub_map_page_links_to_the_map_in_the_web_player(tmp_path: Path, bro
             assert status == 404 and "no map" in text
         board = HubClient(hub.base).leaderboard(published["hash"])
     assert [(r["player"], r["turns"], r["health"]) for r in board["runs"]] == [("webplayer", 4, 8)]
+
+
+def test_a_session_runs_the_terminal_command_with_the_servers_options(tmp_path: Path, monkeypatch) -> None:
+    """What each tab runs: `cardrogue play` (or `edit`) with the web command's options, paths made
+    absolute (the server may be started anywhere); a hub map is played from its saved copy, without
+    --level (that is checked against CAMPAIGN only)."""
+    from cardrogue.cli.main import build_parser
+    from cardrogue.cli.web import session_command
+
+    monkeypatch.chdir(tmp_path)
+    args = build_parser().parse_args(["web", "maps/a.json", "--level", "2", "--scores-db", "s.sqlite3", "--player", "p q"])
+    assert session_command(args)[1:] == ["-m", "cardrogue", "play", str(tmp_path / "maps/a.json"), "--level", "2",
+                                         "--scores-db", str(tmp_path / "s.sqlite3"), "--player", "p q"]
+    hub_map = tmp_path / "cache" / f"{'a' * 64}.json"
+    assert session_command(args, hub_map)[3:] == ["play", str(hub_map), "--scores-db", str(tmp_path / "s.sqlite3"),
+                                                  "--player", "p q"]
+    editor = build_parser().parse_args(["web", "--editor", "b.json"])
+    assert session_command(editor)[3:] == ["edit", str(tmp_path / "b.json")]
