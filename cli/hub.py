@@ -29,7 +29,7 @@ def register(sub) -> None:
     serve.add_argument("--db", default=None, metavar="URL",
                        help="a SQLite file or postgresql://... (default: hub.sqlite3 in the user data dir, or $CARDROGUE_HUB_DB)")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    serve.add_argument("--port", type=port_number, default=8765)
+    serve.add_argument("--port", type=port_number, default=8765, help="port to listen on (default 8765)")
     serve.add_argument("--workers", type=whole(1, 64, "a worker count"), default=2,
                        help="clear checks and re-simulations at once in this process")
     serve.add_argument("--solve-seconds", type=float, default=20.0, help="the clear check's solver budget in seconds")
@@ -40,7 +40,8 @@ def register(sub) -> None:
     def client(name: str, help_text: str):
         parser = commands.add_parser(name, help=help_text)
         parser.add_argument("--hub", default=None, metavar="URL", help="the hub (default: the one you registered with)")
-        parser.add_argument("--format", choices=("text", "json"), default="text")
+        parser.add_argument("--format", choices=("text", "json"), default="text",
+                            help="text (default) or the hub's answer as JSON")
         return parser
 
     reg = client("register", "create an account; saves the hub URL and your API token")
@@ -53,7 +54,7 @@ def register(sub) -> None:
     pub.set_defaults(func=cmd_publish)
     lst = client("list", "list and search the hub's maps")
     lst.add_argument("--search", default="", metavar="TEXT", help="match title, id or author")
-    lst.add_argument("--limit", type=small_count, default=50)
+    lst.add_argument("--limit", type=small_count, default=50, help="list at most this many maps (default 50)")
     lst.set_defaults(func=cmd_list)
     pull = client("pull", "download a map (by campaign id or content hash), or a run's replay")
     pull.add_argument("map", help="campaign id (latest version) or content hash")
@@ -67,7 +68,7 @@ def register(sub) -> None:
     sub_.set_defaults(func=cmd_submit)
     board = client("leaderboard", "a map's verified runs: fewest turns, then most health")
     board.add_argument("map", help="campaign id (latest version) or content hash")
-    board.add_argument("--limit", type=small_count, default=20)
+    board.add_argument("--limit", type=small_count, default=20, help="show at most this many runs (default 20)")
     board.set_defaults(func=cmd_leaderboard)
 
 

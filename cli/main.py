@@ -1,4 +1,4 @@
-"""The ``cardrogue`` command: edit, play, check, solve, run, verify, scores, hub.
+"""The ``cardrogue`` command: edit, play, check, solve, run, verify, scores, hub, web.
 
 Exit codes follow the validator convention: 0 clean, 1 problems found,
 2 unusable input or bad usage. A command raises the engine's errors
@@ -12,16 +12,27 @@ from __future__ import annotations
 import sys
 from typing import Sequence
 
-from . import check, hub, play, records, solve
+from . import check, completion, hub, play, records, solve, web
 from cardrogue.engine.errors import CardRogueError
 
 from .common import EXIT_OK, EXIT_UNUSABLE, Parser, complain
 
-GROUPS = (play, check, records, solve, hub)
+GROUPS = (play, check, records, solve, hub, web, completion)
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("cardrogue-studio")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown (not installed)"
 
 
 def build_parser() -> Parser:
     parser = Parser(prog="cardrogue", description="Author, validate and play Card Rogue story-mode campaigns.")
+    parser.add_argument("--version", action="version", version=f"cardrogue {_version()}",
+                        help="print the installed version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for group in GROUPS:
         group.register(sub)

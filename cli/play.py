@@ -44,7 +44,8 @@ def register(sub) -> None:
     run.add_argument("--level", type=int, default=None, metavar="N", help="start on level N (1-based)")
     run.add_argument("--seed", type=seed, default=None, help="random dice: per-card streams from this seed instead of the fated ones")
     run.add_argument("-o", "--output", type=Path, default=None, metavar="REPLAY", help="save the run as a replay file")
-    run.add_argument("--format", choices=("text", "json"), default="text")
+    run.add_argument("--format", choices=("text", "json"), default="text",
+                     help="text (default) or JSON: every step's log, the failure, the final state, the legal actions")
     run.set_defaults(func=cmd_run)
 
 

@@ -33,7 +33,7 @@ from .checking import Checker, markers
 from .commands import EditorCommands, help_markdown
 from .document import Document, Where
 from .file_flows import FileFlows
-from .files import OpenError, default_document, draft_errors, draft_note, is_protected, new_document, open_document
+from .files import OpenError, default_document, document_for, draft_errors, draft_note
 from .forms import Forms
 from .shown import NO_RAW_CONTROLS, markup
 from .messages import CardChosen, CellFieldEdited, CursorMoved, LevelChosen, PaintCell, ProblemChosen, StoryEdited
@@ -570,20 +570,17 @@ class EditorApp(App[int]):
 
 def run_editor(path: Path | None = None) -> int:
     """``cardrogue edit [CAMPAIGN]``: 0 when the editor closed, 2 when the file cannot be edited."""
-    if path is None:
-        doc = default_document()
-    elif not path.exists():
-        if is_protected(path) or not path.expanduser().absolute().parent.is_dir():
-            print(printable(f"{path}: cannot create a campaign there"), file=sys.stderr)
-            return 2
-        doc = new_document(path)
-    else:
-        try:
-            doc = open_document(path)
-        except OpenError as exc:
-            for diag in exc.result.diagnostics:
-                print(printable(diag.render()), file=sys.stderr)
-            return 2
+    from cardrogue.engine.errors import UnusableInput
+
+    try:
+        doc = document_for(path)
+    except UnusableInput as exc:
+        print(printable(str(exc)), file=sys.stderr)
+        return 2
+    except OpenError as exc:
+        for diag in exc.result.diagnostics:
+            print(printable(diag.render()), file=sys.stderr)
+        return 2
     result = EditorApp(doc).run()
     return result if isinstance(result, int) else 0
 

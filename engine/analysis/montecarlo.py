@@ -257,14 +257,16 @@ def _worker_runs(seeds: list[int], policy: str, max_turns: int) -> list[Run]:
 
 
 def solve_random(campaign: Campaign, n: int, policy: str = "greedy", workers: int | None = None,
-                 seed: int | None = None, max_turns: int = 200, max_seconds: float | None = None) -> DifficultyReport:
+                 seed: int | None = None, max_turns: int = 200, max_seconds: float | None = None,
+                 progress=None) -> DifficultyReport:
     """Play ``n`` runs with fresh dice under ``policy`` over ``workers`` processes (default: all cores).
 
     ``seed`` makes the run seeds reproducible; without it they come from the system's entropy.
     Workers are started with the ``spawn`` method and receive the campaign as JSON text.
     ``max_seconds`` bounds the whole: past it no more runs start, and the report covers the runs
     played (``report.runs`` may then be less than ``n``). Seeds are drawn as runs start, so a
-    huge ``n`` costs no memory up front.
+    huge ``n`` costs no memory up front. ``progress``: a callable given the number of runs played so
+    far, after each run or batch (None: no reports).
     """
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}; expected one of {', '.join(POLICIES)}")
@@ -283,6 +285,8 @@ def solve_random(campaign: Campaign, n: int, policy: str = "greedy", workers: in
                 break
             seeds.append(rng.randrange(2**63))
             runs.append(play_run(campaign, seeds[-1], policy, max_turns))
+            if progress is not None:
+                progress(len(runs))
         return _report(policy, seeds, runs)
     text = json.dumps(campaign_to_dict(campaign))
     chunk = max(1, math.ceil(n / (workers * 4)))
@@ -293,7 +297,7 @@ def solve_random(campaign: Campaign, n: int, policy: str = "greedy", workers: in
     with ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_init,
                              initargs=(text, campaign.content_hash)) as pool:
         pending: dict = {}
-        started = 0
+        started = played_so_far = 0
         while True:
             while started < n and len(pending) < 2 * workers and not expired():
                 batch = [rng.randrange(2**63) for _ in range(min(chunk, n - started))]
@@ -307,6 +311,9 @@ def solve_random(campaign: Campaign, n: int, policy: str = "greedy", workers: in
             for future in done:
                 i = pending.pop(future)
                 batches[i] = (batches[i][0], future.result())
+                played_so_far += len(batches[i][0])
+            if progress is not None and done:
+                progress(played_so_far)
             if expired():
                 for future in pending:
                     future.cancel()
