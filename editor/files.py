@@ -111,6 +111,23 @@ def default_document() -> Document:
     return template_document(default_campaign())
 
 
+def document_for(path: Path | None) -> Document:
+    """What ``cardrogue edit [PATH]`` opens: the bundled campaign as a template, a new file, or the file.
+
+    Raises :class:`OpenError` for a file that cannot be edited and ``UnusableInput`` for a new file
+    that cannot be created where it is named.
+    """
+    from cardrogue.engine.errors import UnusableInput
+
+    if path is None:
+        return default_document()
+    if not path.exists():
+        if is_protected(path) or not path.expanduser().absolute().parent.is_dir():
+            raise UnusableInput(f"{path}: cannot create a campaign there")
+        return new_document(path)
+    return open_document(path)
+
+
 def is_protected(path: Path) -> bool:
     """True inside the installed package (bundled campaigns, schemas, code): never written."""
     target = path.expanduser().resolve()
