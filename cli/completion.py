@@ -55,10 +55,8 @@ class Command:
             yield from child.walk()
 
 
-def tree() -> Command:
-    from .main import build_parser
-
-    return Command((), build_parser())
+def tree(root: argparse.ArgumentParser) -> Command:
+    return Command((), root)
 
 
 def bash_script(root: Command) -> str:
@@ -140,6 +138,6 @@ def fish_script(root: Command) -> str:
 
 
 def cmd_completion(args: argparse.Namespace) -> int:
-    script = {"bash": bash_script, "zsh": zsh_script, "fish": fish_script}[args.shell](tree())
+    script = {"bash": bash_script, "zsh": zsh_script, "fish": fish_script}[args.shell](tree(args.root_parser))
     sys.stdout.write(script)
     return EXIT_OK

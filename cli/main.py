@@ -33,6 +33,7 @@ def build_parser() -> Parser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for group in GROUPS:
         group.register(sub)
+    parser.set_defaults(root_parser=parser)  # `completion` describes the whole command
     return parser
 
 
