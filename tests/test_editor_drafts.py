@@ -279,7 +279,8 @@ def test_a_form_opens_on_a_drafts_value_that_is_not_a_choice(tmp_path, name, key
             assert str(select.query_one("SelectCurrent #label").render()) == f"{value} (not one of the choices)"
             await pilot.press("ctrl+s")
             await pilot.pause()
-            error = str(form.query_one("#form-error").render())
+            # the reason stands under the field it is about (or under the form when it is about no one field)
+            error = " ".join(str(label.render()) for label in form.query(".form-error"))
             assert app.screen is form and why in error and not app.doc.dirty, error
             await pilot.press("escape")
             await pilot.pause()
