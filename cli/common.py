@@ -60,9 +60,8 @@ def seconds(text: str) -> float:
 
 def say(text: str, *, err: bool = False) -> None:
     """Print one line of text output: whatever came from a file, a replay, a player or a file
-    name inside it is shown with its control characters escaped (``engine/printable.py``). A message
-    of several lines (a draft's first errors) keeps its line breaks."""
-    print("\n".join(printable(line) for line in text.split("\n")), file=sys.stderr if err else sys.stdout)
+    name inside it is shown with its control characters escaped (``engine/printable.py``)."""
+    print(printable(text), file=sys.stderr if err else sys.stdout)
 
 
 def complain(text: str) -> None:
