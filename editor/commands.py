@@ -42,7 +42,8 @@ COMMANDS: list[tuple[str, str, str, str]] = [
     ("Remove level", "Remove this level", "remove_level", "delete (levels)"),
     ("Move level up", "Move this level earlier", "move_level(-1)", "[ (levels)"),
     ("Move level down", "Move this level later", "move_level(1)", "] (levels)"),
-    ("Level properties", "Id, title and size of this level", "level_properties", "p (levels)"),
+    ("Level properties", "Id, title and size of this level: resize, add or remove rows and columns",
+     "level_properties", "p (levels)"),
     ("Campaign metadata", "Title, author, seed, hero, ...", "metadata", "ctrl+e"),
     ("Card definition", "Add a card or override a catalog card (starts from the palette's card)", "card", "f4"),
     ("Remove card definition", "Remove one of the campaign's own cards (an override goes back to the catalog)",
@@ -59,6 +60,11 @@ COMMANDS: list[tuple[str, str, str, str]] = [
     ("Cell inscription", "Edit the inscription of the card at the cursor (tab: its other fields)",
      "focus_cell('inscription')", "ctrl+t"),
     ("Scripted rolls", "Edit the scripted rolls of the card at the cursor", "focus_cell('rolls')", "ctrl+r"),
+    ("Find on map", "Go to a card on this level by id or name (again: the next one)", "find", "/ (map)"),
+    ("Overview", "The whole level at a glance; pick a place to go to", "overview", "m (map)"),
+    ("Legend", "What each short name and mark on the map means", "legend", "l (map)"),
+    ("Zoom", "Five-letter names, or full names in bigger boxes", "zoom", "z (map)"),
+    ("Open recent", "Open one of the files opened or saved last", "open_recent", "palette"),
     ("Help", "Keys and usage", "help", "f1 / ?"),
     ("Quit", "Quit (asks before losing changes)", "quit", "ctrl+q"),
 ]
@@ -71,6 +77,9 @@ MAP_KEYS = [
     ("mouse click", "select a cell (shift+click: select a rectangle)"),
     ("mouse drag", "paint the palette card"),
     (". / ,", "next / previous step of the solution (after f6)"),
+    ("/", "find a card on the level by id or name (again: the next one)"),
+    ("m", "overview of the whole level (for maps larger than the screen)"),
+    ("l / z", "legend of the short names and marks / zoom to full names"),
 ]
 
 
@@ -79,14 +88,29 @@ def help_markdown() -> str:
     lines += [f"| `{k}` | {d} |" for k, d in MAP_KEYS]
     lines += ["", "## Commands (also in the command palette, ctrl+p)", "", "| Key | Command |", "|---|---|"]
     lines += [f"| `{key}` | {title}: {help_text} |" for title, help_text, _, key in COMMANDS]
-    lines += ["", "Map marks: **S** start, **▼** ladder, **X** exit, **!** error, **?** warning, **◆** note "
-              "(a chokepoint). Face-down cards are dim on a shaded ground. While stepping through a solution, "
+    lines += ["", "Map marks, in a box's top edge: **S** start, **▼** ladder, **X** exit, **!** error, **?** warning, "
+              "**◆** note (a chokepoint); the five letters name the card (`l` lists them, `z` shows full names). Face-down cards are dim on a shaded ground. While stepping through a solution, "
               "**@** on green is the hero and the cards flipped so far are shown revealed.", "", "Press escape to close."]
     return "\n".join(lines)
 
 
+# Words an author may look for that a command's title does not hold.
+KEYWORDS = {
+    "level_properties": "resize size width height rows columns rename",
+    "metadata": "title author seed rules settings",
+    "potions": "colours colors seed",
+    "find": "search locate where",
+    "overview": "minimap map whole",
+    "legend": "key glyphs symbols abbreviations",
+    "zoom": "names bigger",
+    "open_recent": "history files",
+    "add_goal": "objective target",
+    "cell_items": "shop stock chest contents",
+}
+
+
 class EditorCommands(Provider):
-    """The editor's commands in the command palette."""
+    """The editor's commands in the command palette (a title, or a word it is known by, finds it)."""
 
     async def discover(self) -> Hits:
         for title, help_text, action, _key in COMMANDS:
@@ -96,5 +120,8 @@ class EditorCommands(Provider):
         matcher = self.matcher(query)
         for title, help_text, action, _key in COMMANDS:
             score = matcher.match(title)
+            if score <= 0:
+                words = f"{help_text} {KEYWORDS.get(action, '')}".lower()
+                score = 0.5 if query.strip() and query.strip().lower() in words else 0
             if score > 0:
                 yield Hit(score, matcher.highlight(title), partial(self.app.run_action, action), help=help_text)
