@@ -33,7 +33,7 @@ from .checking import Checker, markers
 from .commands import EditorCommands, help_markdown
 from .document import Document, Where
 from .file_flows import FileFlows
-from .files import OpenError, default_document, draft_note, is_protected, new_document, open_document
+from .files import OpenError, default_document, document_for, draft_errors, draft_note
 from .forms import Forms
 from .recent import recent_files, remember
 from .shown import NO_RAW_CONTROLS, markup
@@ -187,7 +187,7 @@ class EditorApp(App[int]):
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
                timeout: float | None = None, markup: bool = True) -> None:
         """Every notification is plain text: they name files, levels and cards (``markup`` is ignored)."""
-        super().notify(printable(message), title=printable(title), severity=severity, timeout=timeout)
+        super().notify(printable(message), title=printable(title), severity=severity, timeout=timeout, markup=False)
 
     def update_title(self) -> None:
         self.sub_title = printable(f"{self.doc.name}{' ●' if self.doc.dirty else ''}")
@@ -610,19 +610,22 @@ class EditorApp(App[int]):
         self.canvas.border_subtitle = "/ find  m overview  l legend  z zoom"
 
     def action_help(self) -> None:
-        self.push_screen(HelpScreen(help_markdown()))
+        self.push_screen(HelpScreen(help_markdown(self.BINDINGS)))
 
     def action_playtest(self) -> None:
         """Play the current level in the embedded player; the editor comes back when the run ends."""
         from cardrogue.editor.player import PlayerScreen
         from cardrogue.engine.format.loader import load_campaign_text
 
-        # Re-load the saved form: the player needs the content hash of exactly this version.
-        result = load_campaign_text(self.doc.text(), self.doc.name)
-        if result.campaign is None:
-            self.notify(f"Not played: the campaign has {draft_note(result.errors, cannot='played')}", title="Play-test",
+        # What the problems panel lists, checked now (the panel's own check may still be running).
+        errors = draft_errors(self.doc)
+        if errors:
+            self.notify(f"Not played: the campaign has {draft_note(errors, cannot='played')}", title="Play-test",
                         severity="error", timeout=8)
             return
+        # Re-load the saved form: the player needs the content hash of exactly this version.
+        result = load_campaign_text(self.doc.text(), self.doc.name)
+        assert result.campaign is not None, "a campaign without check errors loads"
 
         def done(run) -> None:
             if run is not None:
@@ -634,20 +637,17 @@ class EditorApp(App[int]):
 
 def run_editor(path: Path | None = None) -> int:
     """``cardrogue edit [CAMPAIGN]``: 0 when the editor closed, 2 when the file cannot be edited."""
-    if path is None:
-        doc = default_document()
-    elif not path.exists():
-        if is_protected(path) or not path.expanduser().absolute().parent.is_dir():
-            print(printable(f"{path}: cannot create a campaign there"), file=sys.stderr)
-            return 2
-        doc = new_document(path)
-    else:
-        try:
-            doc = open_document(path)
-        except OpenError as exc:
-            for diag in exc.result.diagnostics:
-                print(printable(diag.render()), file=sys.stderr)
-            return 2
+    from cardrogue.engine.errors import UnusableInput
+
+    try:
+        doc = document_for(path)
+    except UnusableInput as exc:
+        print(printable(str(exc)), file=sys.stderr)
+        return 2
+    except OpenError as exc:
+        for diag in exc.result.diagnostics:
+            print(printable(diag.render()), file=sys.stderr)
+        return 2
     result = EditorApp(doc).run()
     return result if isinstance(result, int) else 0
 
