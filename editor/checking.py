@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copyreg
 import multiprocessing
+import pickle
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
@@ -51,6 +52,32 @@ def run_checks(text: str, name: str) -> list[Diagnostic]:
     from cardrogue.engine.analysis.check import check_text
 
     return check_text(text, name)
+
+
+CHUNK = 1000
+"""Cells pickled at a time when a campaign is sent to the checking process."""
+
+
+def packed(campaign: Campaign) -> tuple[bytes, list[list[bytes]]]:
+    """The campaign pickled in small pieces: the campaign without its cells, then each level's cells
+    ``CHUNK`` at a time. One ``pickle.dumps`` of a 65,536-card level is a single C call that holds
+    the interpreter lock for seconds; pieces let the UI thread run between them."""
+    skeleton = replace(campaign, levels=tuple(replace(level, cells=(), by_pos={}) for level in campaign.levels))
+    pieces = [[pickle.dumps(level.cells[i:i + CHUNK]) for i in range(0, len(level.cells), CHUNK)]
+              for level in campaign.levels]
+    return pickle.dumps(skeleton), pieces
+
+
+def unpacked(skeleton: bytes, pieces: list[list[bytes]]) -> Campaign:
+    campaign = pickle.loads(skeleton)
+    levels = tuple(replace(level, cells=tuple(cell for piece in chunks for cell in pickle.loads(piece)), by_pos={})
+                   for level, chunks in zip(campaign.levels, pieces))
+    return replace(campaign, levels=levels)
+
+
+def check_packed(skeleton: bytes, pieces: list[list[bytes]], schema_ref: str | None, name: str) -> list[Diagnostic]:
+    """:func:`check_campaign` in the checking process, on a campaign sent by :func:`packed`."""
+    return check_campaign(unpacked(skeleton, pieces), schema_ref, name)
 
 
 def check_campaign(campaign: Campaign, schema_ref: str | None, name: str) -> list[Diagnostic]:
@@ -135,7 +162,8 @@ class Checker:
         # The campaign is immutable, so it can be checked while the author keeps editing.
         try:
             if in_process:
-                diagnostics = self._process().submit(check_campaign, campaign, schema_ref, name).result()
+                skeleton, pieces = packed(campaign)
+                diagnostics = self._process().submit(check_packed, skeleton, pieces, schema_ref, name).result()
             else:
                 diagnostics = check_campaign(campaign, schema_ref, name)
         except Exception:  # noqa: BLE001 - a failed check must not stop the next one

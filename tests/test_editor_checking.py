@@ -22,6 +22,16 @@ def test_a_campaign_travels_to_the_checking_process_whole() -> None:
     assert check_campaign(copy, None, "x.json") == check_campaign(campaign, None, "x.json")
 
 
+def test_a_campaign_is_sent_in_small_pieces(monkeypatch) -> None:
+    monkeypatch.setattr(checking, "CHUNK", 2)
+    campaign = load_campaign(FIXTURE).campaign
+    skeleton, pieces = checking.packed(campaign)
+    assert [len(chunks) for chunks in pieces] == [3, 3, 2]  # 6, 6 and 3 cards, two at a time
+    copy = checking.unpacked(skeleton, pieces)
+    assert copy == campaign and copy.levels[1].cell_at(1, 1).card == "goblin"
+    assert checking.check_packed(skeleton, pieces, None, "x.json") == check_campaign(campaign, None, "x.json")
+
+
 async def wait_checked(app, pilot) -> None:
     for _ in range(600):  # a fresh process imports the engine first: give it time, bounded
         await settle(app, pilot)
