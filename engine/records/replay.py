@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..chance.resolvers import FatedResolver
-from ..format.schema import reference_validator
+from ..format.schema import is_valid, reference_validator
 from ..model.campaign import Campaign
 from ..rules.actions import Action, ActionError
 from ..rules.state import GameState
@@ -188,6 +188,8 @@ def parse_replay(text: str) -> dict:
                     f"a text of at most {MAX_ACTION_CHARS} characters")
         _check_list(doc.get("checkpoints", []), "checkpoints", lambda c: isinstance(c, str) and _HASH.fullmatch(c) is not None,
                     "16 hexadecimal digits")
+    if is_valid(shallow, "replay.schema.json"):  # the compiled fast path; jsonschema only for the message
+        return doc
     errors = sorted(reference_validator("replay.schema.json").iter_errors(shallow), key=lambda e: list(map(str, e.absolute_path)))
     if errors:
         from jsonschema.exceptions import best_match
