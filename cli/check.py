@@ -20,6 +20,7 @@ from .common import (
     printable,
     seconds,
 )
+from .progress import progress_bar
 
 
 def register(sub) -> None:
@@ -55,11 +56,15 @@ def cmd_check(args: argparse.Namespace) -> int:
         complain(f"no campaign files (*.json) in {', '.join(map(str, args.paths))}")
         return EXIT_UNUSABLE
     report: list[tuple[str, list[Diagnostic]]] = [(d.file, [d]) for d in missing]
-    for path in files:
-        result, diagnostics = check_file(path)
-        if args.solve and result.campaign is not None and not has_errors(diagnostics):
-            diagnostics = diagnostics + _solver_diagnostics(result, args)
-        report.append((str(path), diagnostics))
+    with progress_bar("checking", total=len(files), counted=True) as bar:
+        for path in files:
+            bar.update(description=f"checking {path}")
+            result, diagnostics = check_file(path)
+            if args.solve and result.campaign is not None and not has_errors(diagnostics):
+                bar.update(description=f"solving {path}")
+                diagnostics = diagnostics + _solver_diagnostics(result, args)
+            report.append((str(path), diagnostics))
+            bar.update(advance=1)
 
     unusable = any(d.code in UNUSABLE_CODES for _, ds in report for d in ds)
     problems = any(has_errors(ds, strict=args.strict) for _, ds in report)

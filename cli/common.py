@@ -75,18 +75,6 @@ class Parser(argparse.ArgumentParser):
         self.exit(EXIT_UNUSABLE, f"cardrogue: error: {printable(message)}\n")
 
 
-def bundled_with_id(campaign_id: str):
-    from cardrogue.engine.format.resources import bundled_campaigns
-
-    for path in bundled_campaigns():
-        try:
-            if json.loads(path.read_text(encoding="utf-8")).get("id") == campaign_id:
-                return load_usable(path)
-        except ValueError:
-            continue
-    raise UnusableInput(f"no bundled campaign has the id {campaign_id!r}; name the campaign file with --campaign")
-
-
 def read_text(path: Path, what: str) -> str:
     """The text of a regular file of at most 64 MiB (a FIFO or a device is refused, never waited on)."""
     limit = 64 * 1024 * 1024
@@ -104,16 +92,22 @@ def read_text(path: Path, what: str) -> str:
 
 
 def check_writable(path: Path) -> None:
-    """Fail before a long computation when its output cannot be written."""
+    """Fail before a long computation when its output cannot be written (through a symbolic
+    link, the link's target is what will be written)."""
     import os
 
-    folder = path.expanduser().absolute().parent
+    target = path.expanduser().absolute()
+    if target.is_symlink():
+        target = Path(os.path.realpath(target))
+    folder = target.parent
     if not folder.is_dir():
         raise UnusableInput(f"{path}: the folder {folder} does not exist")
     if not os.access(folder, os.W_OK):
         raise UnusableInput(f"{path}: the folder {folder} is not writable")
-    if path.is_dir():
+    if target.is_dir():
         raise UnusableInput(f"{path}: is a folder")
+    if target.exists() and not os.access(target, os.W_OK):
+        raise UnusableInput(f"{path}: the file is read-only")
 
 
 def open_scores(path: Path | None, *, writable: bool = True):
@@ -130,7 +124,44 @@ def open_scores(path: Path | None, *, writable: bool = True):
         raise UnusableInput(f"{where}: cannot open the score database: {exc.strerror or exc}") from None
 
 
-def campaign_for_replay(text: str, campaign_path: Path | None):
+BESIDE_LIMIT = 200  # campaign files looked at beside a replay, at most
+
+
+def _beside(replay_path: Path, campaign_id: str) -> list[Path]:
+    """Campaign files that may lie beside a replay, most likely first: ``X.json`` for
+    ``X.replay.json``, ``ID.json``, then the folder's other ``.json`` files (not replays)."""
+    folder = replay_path.expanduser().absolute().parent
+    name = replay_path.name
+    stem = name[: -len(".replay.json")] if name.endswith(".replay.json") else replay_path.stem
+    first = [folder / f"{stem}.json", folder / f"{campaign_id}.json"]
+    try:
+        others = sorted(p for p in folder.iterdir() if p.suffix == ".json" and not p.name.endswith(".replay.json"))
+    except OSError:
+        others = []
+    found: list[Path] = []
+    for path in first + others[:BESIDE_LIMIT]:
+        if path not in found and path.is_file():
+            found.append(path)
+    return found
+
+
+def _has_id(path: Path, campaign_id: str) -> bool:
+    """A quick look: is ``path`` a JSON object with this campaign id? (the full load comes after)"""
+    try:
+        if path.stat().st_size > 64 * 1024 * 1024:
+            return False
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return False
+    return isinstance(data, dict) and data.get("id") == campaign_id
+
+
+def campaign_for_replay(text: str, campaign_path: Path | None, replay_path: Path | None = None):
+    """The campaign a replay is checked against: ``--campaign`` when given; else the first file with
+    the replay's campaign id beside the replay, then among the bundled campaigns -- one of the
+    replay's very version (content hash) when there is one, else the first with its id (so the
+    verdict can say the versions differ)."""
+    from cardrogue.engine.format.resources import bundled_campaigns
     from cardrogue.engine.records.replay import ReplayError, parse_replay
 
     if campaign_path is not None:
@@ -139,7 +170,27 @@ def campaign_for_replay(text: str, campaign_path: Path | None):
         doc = parse_replay(text)
     except ReplayError as exc:
         raise RejectedReplay(str(exc)) from None
-    return bundled_with_id(doc["campaign"]["id"])
+    campaign_id, content_hash = doc["campaign"]["id"], doc["campaign"]["hash"]
+    candidates = (_beside(replay_path, campaign_id) if replay_path is not None else []) + list(bundled_campaigns())
+    same_id, trouble = None, None
+    for path in candidates:
+        if not _has_id(path, campaign_id):
+            continue
+        try:
+            campaign = load_usable(path)
+        except UnusableInput as exc:  # a draft with this id: reported if nothing better is found
+            trouble = trouble or exc
+            continue
+        if campaign.content_hash == content_hash:
+            return campaign
+        same_id = same_id or campaign
+    if same_id is not None:
+        return same_id
+    if trouble is not None:
+        raise trouble
+    where = f"beside the replay (in {replay_path.expanduser().absolute().parent}) or " if replay_path is not None else ""
+    raise UnusableInput(f"no campaign with the id {campaign_id!r} {where}among the bundled campaigns; "
+                        "name the campaign file with --campaign FILE")
 
 
 def level_index(campaign, level: int | None) -> int:

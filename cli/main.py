@@ -1,8 +1,9 @@
-"""The ``cardrogue`` command: edit, play, check, solve, run, verify, scores, hub.
+"""The ``cardrogue`` command: edit, play, check, solve, run, verify, scores, hub, web.
 
 Exit codes follow the validator convention: 0 clean, 1 problems found,
-2 unusable input or bad usage. No path ever ends in a traceback: unexpected
-errors are reported as one line and exit 2. Each command group lives in its
+2 unusable input or bad usage. A command raises the engine's errors
+(engine/errors.py) and ``main`` prints them, one line each, with their exit code.
+No path ever ends in a traceback: unexpected errors are reported as one line and exit 2. Each command group lives in its
 own module and adds its parsers through ``register``.
 """
 
@@ -11,14 +12,27 @@ from __future__ import annotations
 import sys
 from typing import Sequence
 
-from . import check, hub, play, records, solve
+from . import check, completion, hub, play, records, solve, web
+from cardrogue.engine.errors import CardRogueError
+
 from .common import EXIT_OK, EXIT_UNUSABLE, Parser, complain
 
-GROUPS = (play, check, records, solve, hub)
+GROUPS = (play, check, records, solve, hub, web, completion)
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("cardrogue-studio")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown (not installed)"
 
 
 def build_parser() -> Parser:
     parser = Parser(prog="cardrogue", description="Author, validate and play Card Rogue story-mode campaigns.")
+    parser.add_argument("--version", action="version", version=f"cardrogue {_version()}",
+                        help="print the installed version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for group in GROUPS:
         group.register(sub)
@@ -37,6 +51,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_UNUSABLE
     try:
         return args.func(args)
+    except CardRogueError as exc:  # the one printer: unusable input (2), problems found or an illegal action (1)
+        complain(str(exc))
+        return exc.exit_code
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # e.g. `cardrogue check ... | head`: the reader left; say nothing

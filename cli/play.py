@@ -44,7 +44,8 @@ def register(sub) -> None:
     run.add_argument("--level", type=int, default=None, metavar="N", help="start on level N (1-based)")
     run.add_argument("--seed", type=seed, default=None, help="random dice: per-card streams from this seed instead of the fated ones")
     run.add_argument("-o", "--output", type=Path, default=None, metavar="REPLAY", help="save the run as a replay file")
-    run.add_argument("--format", choices=("text", "json"), default="text")
+    run.add_argument("--format", choices=("text", "json"), default="text",
+                     help="text (default) or JSON: every step's log, the failure, the final state, the legal actions")
     run.set_defaults(func=cmd_run)
 
 
@@ -75,7 +76,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from cardrogue.engine.records.replay import Recorder
+    from cardrogue.engine.records.replay import MAX_LIST_ITEMS, Recorder
     from cardrogue.engine.rules.actions import Action, ActionError
 
     try:
@@ -83,8 +84,12 @@ def cmd_run(args: argparse.Namespace) -> int:
         level = level_index(campaign, args.level)
         texts = list(args.actions)
         if args.actions_file is not None:
-            body = sys.stdin.read() if str(args.actions_file) == "-" else read_text(args.actions_file, "the actions file")
+            body = (sys.stdin.read(64 * 1024 * 1024) if str(args.actions_file) == "-"
+                    else read_text(args.actions_file, "the actions file"))
             texts += [ln.strip() for ln in body.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+        if len(texts) > MAX_LIST_ITEMS:  # bounded time and memory: no more than a replay may hold
+            where = args.actions_file if args.actions_file is not None else "ACTION"
+            raise UnusableInput(f"{where}: {len(texts):,} actions; at most {MAX_LIST_ITEMS:,} (as many as a replay holds)")
     except UnusableInput as exc:
         complain(str(exc))
         return exc.exit_code

@@ -26,15 +26,20 @@ from .common import (
 def register(sub) -> None:
     verify = sub.add_parser("verify", help="re-simulate a replay and check its claimed result")
     verify.add_argument("replay", type=Path, help="replay file")
-    verify.add_argument("--campaign", type=Path, default=None, help="campaign file (default: the bundled campaign with the replay's id)")
+    verify.add_argument("--campaign", type=Path, default=None,
+                        help="campaign file (default: the file with the replay's campaign id beside the replay, "
+                             "else the bundled campaign with that id)")
+    verify.add_argument("--format", choices=("text", "json"), default="text",
+                        help="text (default) or one JSON object: ok, message, the campaign and the verified result")
     verify.set_defaults(func=cmd_verify)
     scores = sub.add_parser("scores", help="the high-score table of a campaign, or import shared replays")
     scores.add_argument("campaign", nargs="?", type=Path, help="campaign file (default: the bundled campaign)")
-    scores.add_argument("--import", dest="imports", nargs="+", type=Path, metavar="REPLAY", help="verify and add replays")
+    scores.add_argument("--import", dest="imports", nargs="+", type=Path, metavar="REPLAY",
+                        help="verify and add replays (each checked against the campaign beside it, else a bundled one)")
     scores.add_argument("--campaign", dest="campaign_option", type=Path, default=None,
                         help="the campaign file (the same as the positional CAMPAIGN)")
     scores.add_argument("--scores-db", type=Path, default=None, help="high-score database (default: user data dir, or $CARDROGUE_SCORES_DB)")
-    scores.add_argument("--format", choices=("text", "json"), default="text")
+    scores.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or JSON")
     scores.set_defaults(func=cmd_scores)
 
 
@@ -43,20 +48,40 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
     try:
         text = read_text(args.replay, "the replay")
-        campaign = campaign_for_replay(text, args.campaign)
-    except RejectedReplay as exc:
-        say(f"{args.replay}: rejected: {exc}")
+        campaign = campaign_for_replay(text, args.campaign, args.replay)
+    except RejectedReplay as exc:  # not a replay at all: rejected like any failing replay
+        if args.format == "json":
+            _json({"replay": str(args.replay), "ok": False, "checked": True, "message": str(exc),
+                   "campaign": None, "result": None, "action": None})
+        else:
+            say(f"{args.replay}: rejected: {exc}")
         return EXIT_PROBLEMS
     except UnusableInput as exc:
         message = str(exc)
-        complain(message if message.startswith(str(args.replay)) else f"{args.replay}: {message}")
+        message = message if message.startswith(str(args.replay)) else f"{args.replay}: {message}"
+        if args.format == "json":
+            _json({"replay": str(args.replay), "ok": False, "checked": False, "message": message})
+        complain(message)
         return exc.exit_code
     verdict = verify_replay(text, campaign)
-    if verdict.ok:
+    if args.format == "json":
+        run = verdict.run
+        _json({"replay": str(args.replay), "ok": verdict.ok, "checked": True, "message": verdict.message,
+               "campaign": {"id": campaign.id, "title": campaign.title, "hash": campaign.content_hash},
+               "result": None if run is None else {"outcome": run.outcome, "turns": run.turns, "health": run.health,
+                                                   "level": run.level + 1, "dice": run.dice_mode, "player": run.player,
+                                                   "ranked": run.ranked},
+               "action": None if verdict.action_index is None else verdict.action_index + 1})
+    elif verdict.ok:
         say(f"{args.replay}: {verdict.message}")
-        return EXIT_OK
-    say(f"{args.replay}: rejected: {verdict.message}")
-    return EXIT_PROBLEMS
+    else:
+        say(f"{args.replay}: rejected: {verdict.message}")
+    return EXIT_OK if verdict.ok else EXIT_PROBLEMS
+
+
+def _json(value) -> None:
+    json.dump(value, sys.stdout, indent=2)  # ASCII: a bidi or control character in a name stays an escape
+    sys.stdout.write("\n")
 
 
 def cmd_scores(args: argparse.Namespace) -> int:
@@ -105,7 +130,7 @@ def _import_replays(store, paths: list[Path], campaign_path: Path | None) -> int
     for path in paths:
         try:
             text = read_text(path, "the replay")
-            campaign = campaign_for_replay(text, campaign_path)
+            campaign = campaign_for_replay(text, campaign_path, path)
         except UnusableInput as exc:
             message = str(exc)
             say(f"{path}: rejected: {message.removeprefix(f'{path}: ')}")

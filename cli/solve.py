@@ -21,6 +21,7 @@ from .common import (
     say,
     seconds,
 )
+from .progress import progress_bar
 
 
 def register(sub) -> None:
@@ -37,7 +38,8 @@ def register(sub) -> None:
     solve.add_argument("-o", "--output", type=Path, default=None, help="write the solution replay here")
     solve.add_argument("--write-par", action="store_true",
                        help="record the par in the campaign file (canonical form; par is not part of the content hash)")
-    solve.add_argument("--format", choices=("text", "json"), default="text")
+    solve.add_argument("--format", choices=("text", "json"), default="text",
+                       help="text (default) or JSON: par, the solution, the win rate")
     solve.set_defaults(func=cmd_solve)
 
 
@@ -61,6 +63,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
         level = None if args.level is None else level_index(campaign, args.level)
         if args.output is not None:
             check_writable(args.output)
+        if args.write_par:  # before the solve, not after it
+            if level is not None:
+                raise UnusableInput("--write-par records the par of the whole campaign; drop --level")
+            check_writable(args.campaign)
     except UnusableInput as exc:
         complain(str(exc))
         return exc.exit_code
@@ -70,8 +76,17 @@ def cmd_solve(args: argparse.Namespace) -> int:
         return EXIT_PROBLEMS
     if args.random is not None:
         return _solve_random(campaign, args, deadline.left())
-    result = (solve_campaign(campaign, budget, deadline=deadline) if level is None
-              else solve_level(campaign, level, budget, deadline=deadline))
+    title = campaign.title if level is None else f"{campaign.title}, level {level + 1}"
+    with progress_bar(f"{title}: searching for par", total=1.0) as bar:
+        def report(p) -> None:  # the share of the budget used: states or seconds, whichever runs out first
+            used = min(1.0, max(p.expanded / budget.max_states, p.seconds / budget.max_seconds))
+            what = (f"searching for par's turns, {p.expanded:,} states" if p.stage == "turns"
+                    else f"par {p.turns} turns; best health so far {p.health}")
+            bar.update(completed=used, description=f"{title}: {what}")
+
+        report_to = report if bar.shown else None
+        result = (solve_campaign(campaign, budget, deadline=deadline, progress=report_to) if level is None
+                  else solve_level(campaign, level, budget, deadline=deadline, progress=report_to))
     if result.verdict == SOLVED and args.output is not None:
         from cardrogue.engine.records.atomic import atomic_write
 
@@ -81,10 +96,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
             complain(f"cannot write {args.output}: {exc.strerror or exc}")
             return EXIT_UNUSABLE
     if result.verdict == SOLVED and args.write_par:
-        if level is not None:
-            complain("--write-par records the par of the whole campaign; drop --level")
+        try:
+            _write_par(args.campaign, campaign, result.turns, result.health)
+        except OSError as exc:  # a full disk: the file is unchanged (the write is atomic)
+            complain(f"{args.campaign}: cannot record the par ({exc.strerror or exc}); the file is unchanged")
             return EXIT_UNUSABLE
-        _write_par(args.campaign, campaign, result.turns, result.health)
     if args.format == "json":
         doc = {"verdict": result.verdict, "turns": result.turns, "health": result.health,
                "health_exact": result.health_exact, "health_ceiling": result.health_ceiling,
@@ -138,7 +154,9 @@ def _solve_random(campaign, args: argparse.Namespace, seconds: float) -> int:
     """``--random N``: N runs, or as many as ``--max-seconds`` allows (what is left of it)."""
     from cardrogue.engine.analysis.montecarlo import solve_random
 
-    report = solve_random(campaign, args.random, max_seconds=seconds)
+    with progress_bar(f"{campaign.title}: random-dice runs", total=args.random, counted=True) as bar:
+        report = solve_random(campaign, args.random, max_seconds=seconds,
+                              progress=(lambda done: bar.update(completed=done)) if bar.shown else None)
     cut = report.runs < args.random
     if args.format == "json":
         json.dump({"runs": report.runs, "runs_asked": args.random, "stopped_by": "time" if cut else None,

@@ -22,7 +22,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.filter import LineFilter
 from textual.notifications import SeverityLevel
-from textual.widgets import Footer, Header, TabbedContent, TabPane
+from textual.widgets import Header, TabbedContent, TabPane
 
 from cardrogue.engine.format.diagnostics import Diagnostic, Severity
 from cardrogue.engine.model.campaign import Campaign, Direction
@@ -33,13 +33,15 @@ from .checking import Checker, markers
 from .commands import EditorCommands, help_markdown
 from .document import Document, Where
 from .file_flows import FileFlows
-from .files import OpenError, default_document, draft_note, is_protected, new_document, open_document
+from .files import OpenError, default_document, document_for, draft_errors, draft_note
 from .forms import Forms
 from .shown import NO_RAW_CONTROLS, markup
 from .messages import CardChosen, CellFieldEdited, CursorMoved, LevelChosen, PaintCell, ProblemChosen, StoryEdited
 from .solving import SolveFlow
 from .widgets.dialogs import HelpScreen
+from .widgets.footer import EditorFooter
 from .widgets.inspector import Inspector, parse_rolls
+from .widgets.legend import LegendScreen, legend_lines
 from .widgets.level_list import LevelList
 from .widgets.map_canvas import MapCanvas
 from .widgets.palette import Palette
@@ -59,8 +61,8 @@ class EditorApp(App[int]):
     BINDINGS = [
         Binding("ctrl+s", "save", "Save"),
         Binding("ctrl+z", "undo", "Undo"),
-        Binding("ctrl+y", "redo", "Redo"),
-        Binding("f5", "playtest", "Play-test"),
+        Binding("ctrl+y", "redo", "Redo", show=False),
+        Binding("f5", "playtest", "Play"),
         Binding("f1", "help", "Help"),
         Binding("question_mark", "help", "Help", show=False),
         Binding("ctrl+o", "open", "Open", show=False),
@@ -80,7 +82,7 @@ class EditorApp(App[int]):
         Binding("ctrl+k", "focus_problems", "Problems", show=False),
         Binding("ctrl+r", "focus_cell('rolls')", "Rolls", show=False),
         Binding("ctrl+t", "focus_cell('inscription')", "Cell", show=False),
-        Binding("ctrl+q", "quit", "Quit", priority=True),
+        Binding("ctrl+q", "quit", "Quit", priority=True, show=False),
     ]
 
     def __init__(self, document: Document | None = None, *, recovery_dir: Path | None = None,
@@ -116,12 +118,13 @@ class EditorApp(App[int]):
                     yield ProblemsPanel(id="problems")
                 with TabPane("Story", id="story"):
                     yield StoryEditor(id="story-editor")
-        yield Footer()
+        yield EditorFooter()
 
     def on_mount(self) -> None:
         self.query_one("#levels").border_title = "Levels"
         self.query_one("#palette").border_title = "Cards"
         self.query_one("#inspector").border_title = "Cell"
+        self._show_canvas_title()
         self.load_document(self.doc)
         if not self.cursor_blink:
             for widget in self.query("Input, TextArea"):
@@ -177,7 +180,7 @@ class EditorApp(App[int]):
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
                timeout: float | None = None, markup: bool = True) -> None:
         """Every notification is plain text: they name files, levels and cards (``markup`` is ignored)."""
-        super().notify(printable(message), title=printable(title), severity=severity, timeout=timeout)
+        super().notify(printable(message), title=printable(title), severity=severity, timeout=timeout, markup=False)
 
     def update_title(self) -> None:
         self.sub_title = printable(f"{self.doc.name}{' ●' if self.doc.dirty else ''}")
@@ -483,7 +486,16 @@ class EditorApp(App[int]):
     def _problem_chosen(self, message: ProblemChosen) -> None:
         diag = message.diagnostic
         if diag.level is None:
-            self.notify(diag.render(), timeout=5)
+            # a problem of the campaign's own fields: the form that edits them
+            head = diag.path[0] if diag.path else ""
+            if head == "cards" and len(diag.path) > 1 and str(diag.path[1]) in self.campaign.cards:
+                self.action_card(str(diag.path[1]))
+            elif head == "hero":
+                self.action_hero()
+            elif head == "potions":
+                self.action_potions()
+            else:
+                self.action_metadata()
             return
         self.action_show_tab("map")
         self.set_level(diag.level)
@@ -518,20 +530,35 @@ class EditorApp(App[int]):
         if tab == "story":
             self.query_one("#story-source").focus()
 
+    def action_legend(self) -> None:
+        level = self.campaign.levels[self.level_index]
+        self.push_screen(LegendScreen(f"Legend: {level.title or level.id}", legend_lines(level, self.campaign.cards)))
+
+    def action_zoom(self) -> None:
+        self.canvas.action_zoom()
+        self._show_canvas_title()
+
+    def _show_canvas_title(self) -> None:
+        self.canvas.border_title = "Map" + ("  full names" if self.canvas.zoom else "")
+        self.canvas.border_subtitle = "l legend  z zoom  / find  m overview"
+
     def action_help(self) -> None:
-        self.push_screen(HelpScreen(help_markdown()))
+        self.push_screen(HelpScreen(help_markdown(self.BINDINGS)))
 
     def action_playtest(self) -> None:
         """Play the current level in the embedded player; the editor comes back when the run ends."""
         from cardrogue.editor.player import PlayerScreen
         from cardrogue.engine.format.loader import load_campaign_text
 
-        # Re-load the saved form: the player needs the content hash of exactly this version.
-        result = load_campaign_text(self.doc.text(), self.doc.name)
-        if result.campaign is None:
-            self.notify(f"Not played: the campaign has {draft_note(result.errors, cannot='played')}", title="Play-test",
+        # What the problems panel lists, checked now (the panel's own check may still be running).
+        errors = draft_errors(self.doc)
+        if errors:
+            self.notify(f"Not played: the campaign has {draft_note(errors, cannot='played')}", title="Play-test",
                         severity="error", timeout=8)
             return
+        # Re-load the saved form: the player needs the content hash of exactly this version.
+        result = load_campaign_text(self.doc.text(), self.doc.name)
+        assert result.campaign is not None, "a campaign without check errors loads"
 
         def done(run) -> None:
             if run is not None:
@@ -543,20 +570,17 @@ class EditorApp(App[int]):
 
 def run_editor(path: Path | None = None) -> int:
     """``cardrogue edit [CAMPAIGN]``: 0 when the editor closed, 2 when the file cannot be edited."""
-    if path is None:
-        doc = default_document()
-    elif not path.exists():
-        if is_protected(path) or not path.expanduser().absolute().parent.is_dir():
-            print(printable(f"{path}: cannot create a campaign there"), file=sys.stderr)
-            return 2
-        doc = new_document(path)
-    else:
-        try:
-            doc = open_document(path)
-        except OpenError as exc:
-            for diag in exc.result.diagnostics:
-                print(printable(diag.render()), file=sys.stderr)
-            return 2
+    from cardrogue.engine.errors import UnusableInput
+
+    try:
+        doc = document_for(path)
+    except UnusableInput as exc:
+        print(printable(str(exc)), file=sys.stderr)
+        return 2
+    except OpenError as exc:
+        for diag in exc.result.diagnostics:
+            print(printable(diag.render()), file=sys.stderr)
+        return 2
     result = EditorApp(doc).run()
     return result if isinstance(result, int) else 0
 

@@ -1,17 +1,39 @@
 """A real browser for the tests: headless Chromium from Debian's package (scripts/system-deps).
 
-:func:`render` loads a URL the way a visitor would (the page's own stylesheet, its
-Content-Security-Policy enforced) and returns the DOM after parsing -- what the browser
-built, not what the server sent -- and a screenshot, both from one Chromium run. Each
-run has a profile of its own, so tests on several workers never share one.
+Two ways in, one Chromium:
+
+- :func:`render` loads a URL the way a visitor would (the page's own stylesheet, its
+  Content-Security-Policy enforced) and returns the DOM after parsing -- what the browser
+  built, not what the server sent -- and a screenshot, both from one Chromium run.
+- :class:`Browser` keeps Chromium running and drives tabs (:class:`Page`) over the DevTools
+  protocol with aiohttp's client (aiohttp comes with textual-serve, so the driver adds no
+  dependency): key presses, the text of a textual-serve terminal, screenshots.
+
+Each run has a profile of its own, so tests on several workers never share one. Every wait of
+the driver is bounded: a page that never shows what a test waits for fails the test with what
+it did show.
+
+The terminal text is read back from xterm.js, the terminal textual-serve draws the app in, through
+its public buffer API (``buffer.active.getLine(i).translateToString()``). The page keeps its
+terminal in a closure, so a script installed before the page loads notes the terminal object when
+the page assigns it (``window.__xterm``); nothing else on the page changes.
 """
 
 from __future__ import annotations
 
+import asyncio
+import base64
+import json
+import re
 import shutil
 import subprocess
+import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
+
+import aiohttp
 
 TIMEOUT_S = 90
 
@@ -85,3 +107,221 @@ def pixels(png: Path) -> tuple[int, int, list[bytes]]:
         prev = line
         rows.append(bytes(line) if bpp == 3 else bytes(b for j in range(0, stride, 4) for b in line[j:j + 3]))
     return width, height, rows
+
+
+# ------------------------------------------------------------ a browser kept running, driven over DevTools
+
+WAIT = 60.0  # seconds any single wait may take before the test fails (the machine may be busy)
+
+# Notes the xterm.js Terminal when the page stores it as `this.terminal`, then gets out of the way.
+_NOTE_TERMINAL = """
+Object.defineProperty(Object.prototype, "terminal", {
+  configurable: true,
+  get() { return undefined; },
+  set(value) {
+    Object.defineProperty(this, "terminal", {value, writable: true, configurable: true, enumerable: true});
+    if (value && value.buffer && value.buffer.active) { window.__xterm = value; }
+  },
+});
+"""
+
+_SCREEN_TEXT = """(() => {
+  const t = window.__xterm;
+  if (!t) return null;
+  const b = t.buffer.active, rows = [];
+  for (let i = 0; i < t.rows; i++) {
+    const line = b.getLine(b.viewportY + i);
+    rows.push(line ? line.translateToString(true) : "");
+  }
+  return rows.join("\\n");
+})()"""
+
+# Input.dispatchKeyEvent fields for the keys a test presses by name.
+_KEYS = {
+    "up": ("ArrowUp", "ArrowUp", 38, ""),
+    "down": ("ArrowDown", "ArrowDown", 40, ""),
+    "left": ("ArrowLeft", "ArrowLeft", 37, ""),
+    "right": ("ArrowRight", "ArrowRight", 39, ""),
+    "enter": ("Enter", "Enter", 13, "\r"),
+    "escape": ("Escape", "Escape", 27, ""),
+    "tab": ("Tab", "Tab", 9, "\t"),
+}
+
+_PUNCTUATION = {".": ("Period", 190), ",": ("Comma", 188), "/": ("Slash", 191), "-": ("Minus", 189)}
+
+
+class BrowserError(AssertionError):
+    pass
+
+
+class Browser:
+    """One headless Chromium; :meth:`open` gives a :class:`Page` (a tab)."""
+
+    def __init__(self, workdir: Path | None = None, size: tuple[int, int] = (1280, 800)) -> None:
+        self._own_dir = workdir is None
+        self.workdir = Path(tempfile.mkdtemp(prefix="chromium-")) if workdir is None else workdir
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        self.loop = asyncio.new_event_loop()
+        self.pages: list[Page] = []
+        self.session: aiohttp.ClientSession | None = None
+        self.log = self.workdir / "chromium.log"
+        with self.log.open("wb") as log:
+            self.process = subprocess.Popen(
+                [chromium(), "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--no-default-browser-check",
+                 "--disable-extensions", "--disable-background-networking", "--disable-component-update",
+                 f"--user-data-dir={self.workdir / 'profile'}", "--remote-debugging-address=127.0.0.1",
+                 "--remote-debugging-port=0", f"--window-size={size[0]},{size[1]}", "about:blank"],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log,
+            )
+        self.devtools = self._devtools_address()
+        self.session = self.run(self._session())
+
+    def _devtools_address(self) -> str:
+        """Chromium logs ``DevTools listening on ws://127.0.0.1:PORT/...`` when it is ready."""
+        deadline = time.monotonic() + WAIT
+        text = ""
+        while time.monotonic() < deadline:
+            text = self.log.read_text(encoding="utf-8", errors="replace")
+            found = re.search(r"DevTools listening on ws://([^/\s]+)/", text)
+            if found:
+                return found.group(1)
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.1)
+        self.close()
+        raise BrowserError("Chromium did not start:\n" + text[-3000:])
+
+    async def _session(self) -> aiohttp.ClientSession:
+        return aiohttp.ClientSession()
+
+    def run(self, coroutine):
+        return self.loop.run_until_complete(asyncio.wait_for(coroutine, WAIT))
+
+    def open(self, url: str) -> "Page":
+        """A new tab showing ``url``; the terminal hook is installed before the page's scripts run."""
+        target = self.run(self._new_target())
+        page = Page(self, target)
+        self.pages.append(page)
+        page.navigate(url)
+        return page
+
+    async def _new_target(self) -> dict:
+        async with self.session.put(f"http://{self.devtools}/json/new?about:blank") as response:
+            return await response.json(content_type=None)
+
+    def close(self) -> None:
+        for page in self.pages:
+            page.close()
+        if self.session is not None:
+            self.run(self.session.close())
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.loop.close()
+        if self._own_dir:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+
+    def __enter__(self) -> "Browser":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class Page:
+    """A tab, driven by DevTools commands over its websocket."""
+
+    def __init__(self, browser: Browser, target: dict) -> None:
+        self.browser = browser
+        self.target_id = target["id"]
+        self.ws = browser.run(browser.session.ws_connect(target["webSocketDebuggerUrl"], max_msg_size=0))
+        self._next = 0
+        self.events: list[dict] = []
+
+    def command(self, method: str, **params) -> dict:
+        return self.browser.run(self._command(method, params))
+
+    async def _command(self, method: str, params: dict) -> dict:
+        self._next += 1
+        ident = self._next
+        await self.ws.send_str(json.dumps({"id": ident, "method": method, "params": params}))
+        while True:
+            message = await self.ws.receive()
+            if message.type != aiohttp.WSMsgType.TEXT:
+                raise BrowserError(f"the DevTools connection closed during {method}")
+            data = json.loads(message.data)
+            if data.get("id") == ident:
+                if "error" in data:
+                    raise BrowserError(f"{method}: {data['error']}")
+                return data.get("result", {})
+            self.events.append(data)
+
+    def navigate(self, url: str) -> None:
+        self.command("Page.enable")
+        self.command("Page.addScriptToEvaluateOnNewDocument", source=_NOTE_TERMINAL)
+        self.command("Page.navigate", url=url)
+
+    def evaluate(self, expression: str):
+        result = self.command("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
+        if "exceptionDetails" in result:
+            raise BrowserError(f"{expression[:60]}...: {result['exceptionDetails'].get('text')}")
+        return result["result"].get("value")
+
+    def screen_text(self) -> str:
+        """The terminal's text, one line a row ('' before the terminal exists)."""
+        return self.evaluate(_SCREEN_TEXT) or ""
+
+    def wait_for_text(self, predicate: Callable[[str], bool] | str, what: str | None = None) -> str:
+        """Poll the terminal text until ``predicate`` holds (a string: until it appears)."""
+        test = (lambda text: predicate in text) if isinstance(predicate, str) else predicate
+        deadline = time.monotonic() + WAIT
+        text = ""
+        while time.monotonic() < deadline:
+            text = self.screen_text()
+            if text and test(text):
+                return text
+            time.sleep(0.2)
+        raise BrowserError(f"waited {WAIT:.0f} s for {what or predicate!r}; the terminal shows:\n{text}")
+
+    def focus_terminal(self) -> None:
+        self.evaluate("window.__xterm && window.__xterm.focus()")
+
+    def press(self, *keys: str) -> None:
+        """Press keys by name (``right``, ``enter``, ...) or as single characters, as a person would."""
+        for key in keys:
+            if key in _KEYS:
+                name, code, vk, text = _KEYS[key]
+            elif len(key) == 1 and key.isalnum():
+                name, code, vk, text = key, (f"Key{key.upper()}" if key.isalpha() else f"Digit{key}"), ord(key.upper()), key
+            elif key in _PUNCTUATION:
+                name, (code, vk), text = key, _PUNCTUATION[key], key
+            else:
+                raise ValueError(f"unknown key {key!r}")
+            down = {"type": "keyDown" if text else "rawKeyDown", "key": name, "code": code,
+                    "windowsVirtualKeyCode": vk, "nativeVirtualKeyCode": vk}
+            if text:
+                down["text"] = text
+            self.command("Input.dispatchKeyEvent", **down)
+            self.command("Input.dispatchKeyEvent", type="keyUp", key=name, code=code,
+                         windowsVirtualKeyCode=vk, nativeVirtualKeyCode=vk)
+
+    def screenshot(self, path: Path) -> Path:
+        data = self.command("Page.captureScreenshot", format="png")["data"]
+        path.write_bytes(base64.b64decode(data))
+        return path
+
+    def close(self) -> None:
+        if not self.ws.closed:
+            self.browser.run(self.ws.close())
+            try:
+                self.browser.run(self._close_target())
+            except (aiohttp.ClientError, asyncio.TimeoutError):
+                pass
+
+    async def _close_target(self) -> None:
+        async with self.browser.session.get(f"http://{self.browser.devtools}/json/close/{self.target_id}") as response:
+            await response.read()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import tomllib
 import zipfile
 from pathlib import Path
 
@@ -62,3 +63,8 @@ def test_installed_command_works_from_any_directory(wheel: Path, tmp_path: Path)
     assert str(venv) in where and ROOT.as_posix() not in where
     done = subprocess.run([str(venv / "bin" / "cardrogue"), "check", "--strict", where], cwd=elsewhere, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
+    # `python -m cardrogue` is the same command; --version names the installed distribution's version
+    version = subprocess.run([str(venv / "bin" / "python"), "-m", "cardrogue", "--version"], cwd=elsewhere,
+                             capture_output=True, text=True)
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    assert version.returncode == 0 and version.stdout.strip() == f"cardrogue {declared}", version.stdout + version.stderr

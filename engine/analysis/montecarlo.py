@@ -6,7 +6,8 @@ processes, and reports the win rate with a 95% Wilson interval and the turns of 
 won runs. Seeds are recorded, so any run can be replayed exactly.
 
 The ``greedy`` policy plays as the map's author would: it knows the map (tiles, paths,
-cards, potion colours) but never the dice. At each choice, in order:
+cards, potion colours) but never the dice. The enemies it weighs in a fight (health, attack
+with potions thrown) it reads from the state's view (``engine/rules/view.py``). At each choice, in order:
 
 1. **Teleport**: the offered tile nearest its target.
 2. **In combat**: drink a potion of healing when the adjacent enemies could kill it this
@@ -154,14 +155,15 @@ class GreedyPolicy:
         if s.phase == CHOOSE_TELEPORT:
             return min(legal, key=lambda a: dist[d.index[(s.level, *map(int, a.arg.split(",")))]])
         if s.phase == COMBAT or s.phase == SHOPPING:
-            foes = s.adjacent_enemies()
+            view = s.view()  # the enemies as the player sees them: health, attack with potions thrown
+            foes = view.foes
+            taken = view.hero.damage_taken
             danger = 0
-            for _, e in foes:
-                card = d.card[e]
-                attack = (card.attack or 0) + s._foe(e)[3]
-                if any(a.kind == "double-roll-attack" for a in card.abilities):
+            for foe in foes:
+                attack = foe.attack
+                if any(a.kind == "double-roll-attack" for a in foe.card.abilities):
                     attack += 12
-                danger += max(0, attack - s.stats.damage_taken)
+                danger += max(0, attack - taken)
             if s.health <= danger:
                 drink = self._potion(s, legal)
                 if drink is not None:
@@ -171,7 +173,7 @@ class GreedyPolicy:
                     return min(flees, key=lambda a: dist[d.adjacent[s.pos]["NESW".find(a.arg)]])
             attacks = [a for a in legal if a.verb == "attack"]
             if len(attacks) > 1:
-                return min(attacks, key=lambda a: s._foe(next(e for dr, e in foes if "NESW"[dr] == a.arg))[0])
+                return min(attacks, key=lambda a: next(f.health for f in foes if f.direction == a.arg))
             if attacks:
                 return attacks[0]
             return legal[0]
@@ -255,14 +257,16 @@ def _worker_runs(seeds: list[int], policy: str, max_turns: int) -> list[Run]:
 
 
 def solve_random(campaign: Campaign, n: int, policy: str = "greedy", workers: int | None = None,
-                 seed: int | None = None, max_turns: int = 200, max_seconds: float | None = None) -> DifficultyReport:
+                 seed: int | None = None, max_turns: int = 200, max_seconds: float | None = None,
+                 progress=None) -> DifficultyReport:
     """Play ``n`` runs with fresh dice under ``policy`` over ``workers`` processes (default: all cores).
 
     ``seed`` makes the run seeds reproducible; without it they come from the system's entropy.
     Workers are started with the ``spawn`` method and receive the campaign as JSON text.
     ``max_seconds`` bounds the whole: past it no more runs start, and the report covers the runs
     played (``report.runs`` may then be less than ``n``). Seeds are drawn as runs start, so a
-    huge ``n`` costs no memory up front.
+    huge ``n`` costs no memory up front. ``progress``: a callable given the number of runs played so
+    far, after each run or batch (None: no reports).
     """
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}; expected one of {', '.join(POLICIES)}")
@@ -281,6 +285,8 @@ def solve_random(campaign: Campaign, n: int, policy: str = "greedy", workers: in
                 break
             seeds.append(rng.randrange(2**63))
             runs.append(play_run(campaign, seeds[-1], policy, max_turns))
+            if progress is not None:
+                progress(len(runs))
         return _report(policy, seeds, runs)
     text = json.dumps(campaign_to_dict(campaign))
     chunk = max(1, math.ceil(n / (workers * 4)))
@@ -291,7 +297,7 @@ def solve_random(campaign: Campaign, n: int, policy: str = "greedy", workers: in
     with ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_init,
                              initargs=(text, campaign.content_hash)) as pool:
         pending: dict = {}
-        started = 0
+        started = played_so_far = 0
         while True:
             while started < n and len(pending) < 2 * workers and not expired():
                 batch = [rng.randrange(2**63) for _ in range(min(chunk, n - started))]
@@ -305,6 +311,9 @@ def solve_random(campaign: Campaign, n: int, policy: str = "greedy", workers: in
             for future in done:
                 i = pending.pop(future)
                 batches[i] = (batches[i][0], future.result())
+                played_so_far += len(batches[i][0])
+            if progress is not None and done:
+                progress(played_so_far)
             if expired():
                 for future in pending:
                     future.cancel()

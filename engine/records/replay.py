@@ -180,8 +180,10 @@ def parse_replay(text: str) -> dict:
         raise ReplayError(f"not a valid replay: {exc}") from None
     # The two long lists are checked here, lengths first: the schema would visit every item of a
     # million-action file before its length limit, and quote the whole list in its message.
-    shallow = dict(doc, actions=[], checkpoints=[]) if isinstance(doc, dict) else doc
+    shallow = doc
     if isinstance(doc, dict):
+        # Lists already checked stand empty for the schema; anything else is the schema's to refuse.
+        shallow = dict(doc, **{name: [] for name in ("actions", "checkpoints") if isinstance(doc.get(name), list)})
         _check_list(doc.get("actions", []), "actions", lambda a: isinstance(a, str) and len(a) <= MAX_ACTION_CHARS,
                     f"a text of at most {MAX_ACTION_CHARS} characters")
         _check_list(doc.get("checkpoints", []), "checkpoints", lambda c: isinstance(c, str) and _HASH.fullmatch(c) is not None,

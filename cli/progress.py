@@ -1,0 +1,60 @@
+"""A progress bar for long work (`solve`, `solve --random`, `check`): rich's, on standard error, and only
+when standard error is a terminal. Piped or redirected, the command writes exactly what it did without
+one; the bar never touches standard output, so `--format json` stays clean either way.
+
+The bar is transient: it is drawn while the work runs and erased when it ends, leaving the report.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Iterator
+
+
+class Bar:
+    """What a command updates; does nothing when no bar is shown."""
+
+    def __init__(self, progress=None, task=None) -> None:
+        self._progress, self._task = progress, task
+
+    @property
+    def shown(self) -> bool:
+        return self._progress is not None
+
+    def update(self, *, completed: float | None = None, total: float | None = None, advance: float | None = None,
+               description: str | None = None) -> None:
+        if self._progress is None:
+            return
+        fields = {k: v for k, v in (("completed", completed), ("total", total), ("advance", advance)) if v is not None}
+        if description is not None:
+            from rich.markup import escape
+
+            from cardrogue.engine.printable import printable
+
+            fields["description"] = escape(printable(description))  # a file name or title is text, not markup
+        self._progress.update(self._task, **fields)
+
+
+def on_terminal() -> bool:
+    from rich.console import Console
+
+    return Console(stderr=True).is_terminal
+
+
+@contextmanager
+def progress_bar(description: str, total: float | None = None, counted: bool = False) -> Iterator[Bar]:
+    """A bar for ``description`` on a terminal, else a no-op. ``total`` None: a bar without an end;
+    ``counted``: the bar counts things (files, runs) and shows "done/total"."""
+    if not on_terminal():
+        yield Bar()
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = [TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn()]
+    if counted:
+        columns.insert(2, MofNCompleteColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+        bar = Bar(progress, progress.add_task("", total=total))
+        bar.update(description=description)
+        yield bar

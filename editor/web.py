@@ -1,0 +1,178 @@
+"""The browser front end: textual-serve's server, with a cap on sessions, a same-origin check and hub maps.
+
+textual-serve starts one process per websocket connection (one per browser tab) and ends it when the
+tab closes. Added here:
+
+- a page from another site cannot open a session (a browser sends its Origin with a websocket, and a
+  session of the editor could write files);
+- at most ``max_sessions`` processes run at once; more are refused with 503;
+- with a hub, ``/map/REF`` plays the hub's map REF (an id or a content hash, as the hub's ``play_url``
+  setting links to): the map is downloaded once, its content hash checked against the hub's, and the
+  session plays the saved copy with exactly the options of ``/``.
+
+The page and its websocket are textual-serve's own (its template and ``AppService``); only the
+websocket address of a map's page differs (``/ws/map/HASH``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+from typing import Callable
+from urllib.parse import urlsplit
+
+import aiohttp_jinja2
+from aiohttp import web
+from textual_serve.app_service import AppService
+from textual_serve.server import Server, log, to_int
+
+HASH = re.compile(r"[0-9a-f]{64}")
+HUB_TIMEOUT_S = 15.0  # a map page waits at most this long for the hub
+
+
+class MapUnavailable(Exception):
+    """The hub map cannot be played: ``status`` is the HTTP status the page answers with."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class HubMaps:
+    """Maps downloaded from a hub into ``folder``, one verified file per content hash."""
+
+    def __init__(self, hub_url: str, folder: Path) -> None:
+        from cardrogue.hub.client import HubClient
+
+        self.client = HubClient(hub_url, timeout=HUB_TIMEOUT_S)
+        self.folder = folder
+        self.titles: dict[str, str] = {}  # content hash -> title, for the maps saved in folder
+
+    def path(self, content_hash: str) -> Path | None:
+        """The saved copy of a map fetched before, or None."""
+        return self.folder / f"{content_hash}.json" if content_hash in self.titles else None
+
+    def fetch(self, ref: str) -> tuple[str, str]:
+        """(content hash, title) of the hub's map ``ref``, downloaded and checked if not saved yet."""
+        from cardrogue.engine.format.loader import load_campaign_text
+        from cardrogue.engine.records.atomic import atomic_write
+        from cardrogue.hub.client import HubRefused, HubUnreachable
+
+        try:
+            found = self.client.map(ref)
+            content_hash = found.get("hash") if isinstance(found, dict) else None
+            if not isinstance(content_hash, str) or not HASH.fullmatch(content_hash):
+                raise MapUnavailable(502, f"the hub {self.client.url} did not answer with a map")
+            if content_hash in self.titles:
+                return content_hash, self.titles[content_hash]
+            text = self.client.file(content_hash)
+        except HubRefused as exc:
+            raise MapUnavailable(404 if exc.status == 404 else 502,
+                                 f"the hub {self.client.url} has no map {ref!r}" if exc.status == 404
+                                 else f"the hub {self.client.url} refused ({exc.status}): {exc}") from None
+        except HubUnreachable as exc:
+            raise MapUnavailable(502, str(exc)) from None
+        result = load_campaign_text(text, name=f"{self.client.url}/api/maps/{content_hash}/file")
+        campaign = result.campaign
+        if campaign is None:
+            raise MapUnavailable(502, f"the hub's map {content_hash[:12]} is not a usable campaign")
+        if campaign.content_hash != content_hash:
+            raise MapUnavailable(502, f"the hub sent a map whose content is not {content_hash[:12]}")
+        self.folder.mkdir(parents=True, exist_ok=True)
+        atomic_write(self.folder / f"{content_hash}.json", text.encode("utf-8"))
+        self.titles[content_hash] = campaign.title
+        return content_hash, campaign.title
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+class SessionServer(Server):
+    """``command(campaign)`` is the shell command one session runs: ``campaign`` is None on ``/``, the
+    saved copy of a hub map on ``/map/REF``."""
+
+    def __init__(self, command: Callable[[Path | None], str], *, host: str, port: int, title: str, public_url: str,
+                 max_sessions: int, maps: HubMaps | None = None) -> None:
+        super().__init__(command(None), host=host, port=port, title=title, public_url=public_url)
+        self.command_for = command
+        self.max_sessions = max_sessions
+        self.sessions = 0
+        self.maps = maps
+
+    async def _make_app(self) -> web.Application:
+        app = await super()._make_app()
+        app.router.add_get("/map/{ref}", self.handle_map_page)
+        app.router.add_get("/ws/map/{hash}", self.handle_map_websocket)
+        return app
+
+    # ------------------------------------------------------------------ guards
+
+    def allowed_origins(self, request: web.Request) -> set[str]:
+        return {_origin(self.public_url), f"http://{request.host}".lower(), f"https://{request.host}".lower()}
+
+    def _admit(self, request: web.Request) -> None:
+        origin = request.headers.get("Origin")
+        if origin is not None and origin.lower() not in self.allowed_origins(request):
+            raise web.HTTPForbidden(text=f"a session is opened only from {self.public_url}\n")
+        if self.sessions >= self.max_sessions:
+            raise web.HTTPServiceUnavailable(text=f"all {self.max_sessions} sessions are in use; try again later\n")
+
+    async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
+        self._admit(request)
+        return await self._session(request, self.command)
+
+    # ------------------------------------------------------------------ hub maps
+
+    async def handle_map_page(self, request: web.Request) -> web.StreamResponse:
+        if self.maps is None:
+            raise web.HTTPNotFound(text="this server plays no hub maps: start it with --hub URL\n")
+        ref = request.match_info["ref"]
+        try:
+            content_hash, title = await asyncio.get_running_loop().run_in_executor(None, self.maps.fetch, ref)
+        except MapUnavailable as exc:
+            raise _status(exc.status, f"{exc}\n") from None
+        ws = f"{self.public_url}/ws/map/{content_hash}"
+        context = {
+            "font_size": to_int(request.query.get("fontsize", "16"), 16),
+            "app_websocket_url": ("wss:" if self.public_url.startswith("https") else "ws:") + ws.split(":", 1)[1],
+            "config": {"static": {"url": f"{self.public_url}/static/"}},
+            "application": {"name": f"Card Rogue — {title}"},
+        }
+        return aiohttp_jinja2.render_template("app_index.html", request, context)
+
+    async def handle_map_websocket(self, request: web.Request) -> web.StreamResponse:
+        path = self.maps.path(request.match_info["hash"]) if self.maps is not None else None
+        if path is None:
+            raise web.HTTPNotFound(text="open the map's page first: /map/HASH\n")
+        self._admit(request)
+        return await self._session(request, self.command_for(path))
+
+    # ------------------------------------------------------------------ one session
+
+    async def _session(self, request: web.Request, command: str) -> web.StreamResponse:
+        """One browser tab: its own process running ``command``, fed by the tab's websocket."""
+        self.sessions += 1
+        websocket = web.WebSocketResponse(heartbeat=15)
+        service: AppService | None = None
+        try:
+            await websocket.prepare(request)
+            service = AppService(command, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
+                                 close=websocket.close, download_manager=self.download_manager, debug=self.debug)
+            await service.start(to_int(request.query.get("width", "80"), 80), to_int(request.query.get("height", "24"), 24))
+            await self._process_messages(websocket, service)
+        except asyncio.CancelledError:
+            await websocket.close()
+        except Exception as error:  # a broken connection ends this session only
+            log.exception(error)
+        finally:
+            if service is not None:
+                await service.stop()
+            self.sessions -= 1
+        return websocket
+
+
+def _status(status: int, text: str) -> web.HTTPException:
+    return (web.HTTPNotFound if status == 404 else web.HTTPBadGateway)(text=text)

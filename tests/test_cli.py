@@ -1,0 +1,298 @@
+"""The `cardrogue` command as a whole (issue 13, point 11): finding a replay's campaign, `verify --format
+json`, `--version`, `python -m cardrogue`, shell completion, help on every option, progress bars on a
+terminal only, and no Textual for the commands that need no UI."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cardrogue.cli.main import build_parser, main
+
+ROOT = Path(__file__).resolve().parents[1]
+NEEDLE = ROOT / "campaigns" / "the-needle-run.json"
+NEEDLE_REPLAY = ROOT / "campaigns" / "the-needle-run.replay.json"
+
+
+def cardrogue(capsys, *args: str) -> tuple[int, str, str]:
+    try:
+        code = main([str(a) for a in args])
+    except SystemExit as exc:  # usage errors and --version, from the parser
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def own_map(folder: Path, campaign_id: str = "my-gallery", name: str | None = None) -> Path:
+    """The Needle Run under another id: a campaign no bundled file has."""
+    doc = json.loads(NEEDLE.read_text(encoding="utf-8"))
+    doc["id"] = campaign_id
+    path = folder / f"{name or campaign_id}.json"
+    path.write_text(json.dumps(doc, indent=2), encoding="utf-8")
+    return path
+
+
+def record(capsys, campaign: Path, replay: Path) -> Path:
+    actions = json.loads(NEEDLE_REPLAY.read_text(encoding="utf-8"))["actions"]
+    code, _, err = cardrogue(capsys, "run", campaign, *actions, "-o", replay)
+    assert code == 0, err
+    return replay
+
+
+# --------------------------------------------------------------------------- verify finds the campaign
+
+
+def test_verify_finds_the_campaign_beside_the_replay(tmp_path: Path, capsys) -> None:
+    campaign = own_map(tmp_path)
+    replay = record(capsys, campaign, tmp_path / "my-gallery.replay.json")
+    code, out, err = cardrogue(capsys, "verify", replay)
+    assert code == 0 and "verified: won in 4 turns" in out, err
+
+
+def test_verify_finds_a_campaign_of_another_name_in_the_replays_folder(tmp_path: Path, capsys) -> None:
+    """The player names replays ID-DATE-won.replay.json; the campaign's file name need not be its id."""
+    own_map(tmp_path, name="gallery-v2")
+    (tmp_path / "notes.json").write_text("[1, 2", encoding="utf-8")  # not a campaign: passed over
+    replay = record(capsys, tmp_path / "gallery-v2.json", tmp_path / "my-gallery-20261123-104737-won.replay.json")
+    code, out, _ = cardrogue(capsys, "verify", replay)
+    assert code == 0 and "verified" in out
+
+
+def test_verify_without_the_campaign_says_where_it_looked_and_what_to_do(tmp_path: Path, capsys) -> None:
+    (tmp_path / "maps").mkdir()
+    (tmp_path / "runs").mkdir()
+    campaign = own_map(tmp_path / "maps")
+    replay = record(capsys, campaign, tmp_path / "runs" / "run.replay.json")
+    code, _, err = cardrogue(capsys, "verify", replay)
+    assert code == 2 and "'my-gallery'" in err and str(tmp_path / "runs") in err and "--campaign FILE" in err
+    code, out, _ = cardrogue(capsys, "verify", replay, "--campaign", campaign)
+    assert code == 0 and "verified" in out
+
+
+def test_verify_prefers_the_version_the_replay_was_recorded_on(tmp_path: Path, capsys) -> None:
+    """An edited copy of a bundled map beside the replay does not hide the bundled version it was made on."""
+    doc = json.loads(NEEDLE.read_text(encoding="utf-8"))
+    doc["seed"] += 1  # another version of the-needle-run
+    (tmp_path / "the-needle-run.json").write_text(json.dumps(doc), encoding="utf-8")
+    shutil.copy(NEEDLE_REPLAY, tmp_path / "the-needle-run.replay.json")
+    code, out, _ = cardrogue(capsys, "verify", tmp_path / "the-needle-run.replay.json")
+    assert code == 0 and "verified" in out
+    # a replay of the edited version is checked against the edited file (the only one with its hash)
+    edited = record(capsys, tmp_path / "the-needle-run.json", tmp_path / "edited.replay.json")
+    code, out, _ = cardrogue(capsys, "verify", edited)
+    assert code in (0, 1) and "another version" not in out
+
+
+def test_verify_names_the_other_version_when_only_that_one_is_found(tmp_path: Path, capsys) -> None:
+    campaign = own_map(tmp_path)
+    replay = record(capsys, campaign, tmp_path / "my-gallery.replay.json")
+    doc = json.loads(campaign.read_text(encoding="utf-8"))
+    doc["seed"] += 1
+    campaign.write_text(json.dumps(doc), encoding="utf-8")
+    code, out, _ = cardrogue(capsys, "verify", replay)
+    assert code == 1 and "another version of 'my-gallery'" in out
+
+
+def test_verify_reports_a_draft_beside_the_replay(tmp_path: Path, capsys) -> None:
+    campaign = own_map(tmp_path)
+    replay = record(capsys, campaign, tmp_path / "my-gallery.replay.json")
+    doc = json.loads(campaign.read_text(encoding="utf-8"))
+    doc["levels"][0]["width"] = 0  # an error: the file loads only as a draft
+    campaign.write_text(json.dumps(doc), encoding="utf-8")
+    code, _, err = cardrogue(capsys, "verify", replay)
+    assert code == 1 and "not a usable campaign" in err and "Traceback" not in err
+
+
+def test_verify_json(tmp_path: Path, capsys) -> None:
+    code, out, _ = cardrogue(capsys, "verify", NEEDLE_REPLAY, "--format", "json")
+    verdict = json.loads(out)
+    assert code == 0 and verdict["ok"] is True and verdict["checked"] is True
+    assert verdict["campaign"]["id"] == "the-needle-run"
+    assert verdict["result"] == {"outcome": "won", "turns": 4, "health": 8, "level": 1, "dice": "fated",
+                                 "player": "", "ranked": True}
+    forged = json.loads(NEEDLE_REPLAY.read_text(encoding="utf-8"))
+    forged["actions"][1] = "move W"  # off the map
+    (tmp_path / "forged.replay.json").write_text(json.dumps(forged), encoding="utf-8")
+    code, out, _ = cardrogue(capsys, "verify", tmp_path / "forged.replay.json", "--format", "json")
+    verdict = json.loads(out)
+    assert code == 1 and verdict["ok"] is False and verdict["result"] is None and verdict["action"] == 2
+    assert "action 2" in verdict["message"]
+    code, out, err = cardrogue(capsys, "verify", tmp_path / "missing.replay.json", "--format", "json")
+    verdict = json.loads(out)
+    assert code == 2 and verdict == {"replay": str(tmp_path / "missing.replay.json"), "ok": False, "checked": False,
+                                     "message": verdict["message"]}
+    assert "no such file" in verdict["message"] and "no such file" in err
+
+
+# --------------------------------------------------------------------------- the command itself
+
+
+def test_version_and_python_dash_m(capsys) -> None:
+    from importlib.metadata import version
+
+    code, out, _ = cardrogue(capsys, "--version")
+    assert code == 0 and out.strip() == f"cardrogue {version('cardrogue-studio')}"
+    done = subprocess.run([sys.executable, "-m", "cardrogue", "verify", str(NEEDLE_REPLAY)], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0 and "verified" in done.stdout
+
+
+def _every_parser(parser: argparse.ArgumentParser, name: str = "cardrogue"):
+    yield name, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub_name, sub in action.choices.items():
+                yield from _every_parser(sub, f"{name} {sub_name}")
+
+
+def test_every_option_of_every_command_has_help() -> None:
+    parsers = dict(_every_parser(build_parser()))
+    assert {"cardrogue check", "cardrogue solve", "cardrogue verify", "cardrogue web", "cardrogue completion"} <= set(parsers)
+    missing = [f"{name} {'/'.join(action.option_strings) or action.dest}"
+               for name, parser in parsers.items() for action in parser._actions
+               if not isinstance(action, argparse._SubParsersAction)
+               and (not action.help or action.help == argparse.SUPPRESS)]
+    assert missing == []
+    commands = [f"{name} {choice.dest}" for name, parser in parsers.items() for action in parser._actions
+                if isinstance(action, argparse._SubParsersAction) for choice in action._choices_actions if not choice.help]
+    assert commands == []  # and every command says what it is for
+
+
+def _bash_complete(script: Path, line: str, cwd: Path) -> list[str]:
+    """What bash offers for TAB at the end of ``line``, with the script loaded as a user would."""
+    words = line.split(" ")
+    program = (f"source {script}\nCOMP_WORDS=({' '.join(repr(w) for w in words)})\nCOMP_CWORD={len(words) - 1}\n"
+               "_cardrogue\nprintf '%s\\n' \"${COMPREPLY[@]}\"\n")
+    done = subprocess.run(["bash", "--norc", "--noprofile", "-c", program], capture_output=True, text=True,
+                          cwd=cwd, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return [w for w in done.stdout.splitlines() if w]
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
+def test_bash_completion_offers_commands_options_choices_and_files(tmp_path: Path, capsys) -> None:
+    code, script, _ = cardrogue(capsys, "completion", "bash")
+    assert code == 0
+    (tmp_path / "completion.bash").write_text(script)
+    (tmp_path / "maze.json").write_text("{}")
+    done = lambda line: _bash_complete(tmp_path / "completion.bash", line, tmp_path)  # noqa: E731
+    assert done("cardrogue ve") == ["verify"]
+    assert set(done("cardrogue ")) >= {"edit", "play", "check", "solve", "verify", "scores", "web", "hub", "completion"}
+    assert done("cardrogue verify --f") == ["--format"]
+    assert done("cardrogue verify --format ") == ["text", "json"]
+    assert done("cardrogue check ma") == ["maze.json"]
+    assert done("cardrogue verify x.replay.json --campaign ma") == ["maze.json"]
+    assert sorted(done("cardrogue hub s")) == ["serve", "submit"]
+    assert "--play-url" in done("cardrogue hub serve --")
+    assert done("cardrogue web --port ") == []  # a number: no file names offered
+    assert done("cardrogue completion ") == ["bash", "zsh", "fish"]
+
+
+@pytest.mark.parametrize("shell", ["zsh", "fish"])
+def test_zsh_and_fish_scripts_cover_every_command(shell: str, capsys) -> None:
+    code, script, _ = cardrogue(capsys, "completion", shell)
+    assert code == 0
+    for name in ("verify", "web", "serve", "--campaign", "--play-url"):
+        assert name.removeprefix("--") in script
+    if shutil.which(shell):  # when the shell is here, it must at least parse the script
+        check = ["zsh", "-n"] if shell == "zsh" else ["fish", "--no-execute"]
+        assert subprocess.run([*check], input=script, text=True, capture_output=True).returncode == 0
+
+
+# --------------------------------------------------------------------------- progress bars
+
+
+def _on_a_terminal(args: list[str]) -> tuple[bytes, bytes, int]:
+    """Run ``cardrogue ARGS`` with standard error on a pseudo-terminal and standard output piped."""
+    import os
+    import pty
+    import select
+
+    master, slave = pty.openpty()
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR", "TTY_COMPATIBLE")}
+    env.update(TERM="xterm-256color", COLUMNS="120")
+    process = subprocess.Popen([sys.executable, "-m", "cardrogue", *args], stdout=subprocess.PIPE, stderr=slave, env=env)
+    os.close(slave)
+    shown = bytearray()
+    while True:
+        ready, _, _ = select.select([master], [], [], 0.5)
+        if ready:
+            try:
+                data = os.read(master, 65536)
+            except OSError:  # the process closed its end
+                break
+            if not data:
+                break
+            shown += data
+        elif process.poll() is not None:
+            break
+    out = process.stdout.read()
+    process.wait(timeout=120)
+    os.close(master)
+    return bytes(shown), out, process.returncode
+
+
+LONG_WORK = [
+    (["solve", str(NEEDLE)], "The Needle Run: searching for par"),
+    (["solve", str(NEEDLE), "--random", "20"], "The Needle Run: random-dice runs"),
+    (["check", str(ROOT / "campaigns")], "checking"),
+]
+
+
+@pytest.mark.parametrize("args, description", LONG_WORK, ids=["solve", "solve-random", "check"])
+def test_long_work_shows_a_progress_bar_on_a_terminal_and_nothing_extra_when_piped(args, description) -> None:
+    shown, out_with_bar, code = _on_a_terminal(args)
+    assert code == 0
+    assert description.encode() in shown and "━".encode() in shown  # rich's bar, on the terminal
+    piped = subprocess.run([sys.executable, "-m", "cardrogue", *args], capture_output=True, timeout=120)
+    assert piped.returncode == 0
+    assert piped.stderr == b""  # piped: no bar, no escape codes, nothing extra
+    assert b"\x1b" not in piped.stdout
+    if args[-1] != "20":  # random dice differ between runs; the rest is the same report either way (but its timing)
+        import re
+
+        untimed = lambda text: re.sub(rb"[\d.]+ s\b", b"T s", text)  # noqa: E731
+        assert untimed(piped.stdout) == untimed(out_with_bar)
+
+
+def test_json_output_stays_clean_with_a_bar_on_the_terminal() -> None:
+    shown, out, code = _on_a_terminal(["solve", str(NEEDLE), "--format", "json"])
+    assert code == 0 and b"searching for par" in shown
+    assert json.loads(out)["turns"] == 4
+
+
+# --------------------------------------------------------------------------- no Textual without a UI
+
+
+@pytest.mark.parametrize("args", [
+    ["check", "{root}/campaigns/the-needle-run.json"],
+    ["verify", "{root}/campaigns/the-needle-run.replay.json", "--format", "json"],
+    ["solve", "{root}/campaigns/the-needle-run.json", "--max-seconds", "20"],
+    ["run", "{root}/campaigns/the-needle-run.json", "move S"],
+    ["scores", "{root}/campaigns/the-needle-run.json", "--scores-db", "{tmp}/s.sqlite3"],
+    ["completion", "bash"],
+    ["web", "--help"],
+    ["--version"],
+], ids=lambda args: args[0])
+def test_commands_that_need_no_ui_never_import_textual(args: list[str], tmp_path: Path) -> None:
+    argv = [a.format(root=ROOT, tmp=tmp_path) for a in args]
+    code = ("import sys\nfrom cardrogue.cli.main import main\n"
+            f"try:\n    status = main({argv!r})\nexcept SystemExit as exc:\n    status = exc.code\n"
+            "loaded = sorted(m for m in sys.modules if m.split('.')[0] == 'textual')\n"
+            "print('TEXTUAL:', status, ','.join(loaded), file=sys.stderr)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    status, loaded = done.stderr.rsplit("TEXTUAL:", 1)[1].split(" ", 2)[1:]
+    assert status in ("0", "None") and loaded.strip() == "", done.stderr
+
+
+def test_verify_json_rejects_a_file_that_is_no_replay(tmp_path: Path, capsys) -> None:
+    (tmp_path / "junk.replay.json").write_text("not json", encoding="utf-8")
+    code, out, _ = cardrogue(capsys, "verify", tmp_path / "junk.replay.json", "--format", "json")
+    verdict = json.loads(out)
+    assert code == 1 and verdict["ok"] is False and verdict["checked"] is True and verdict["result"] is None

@@ -1,0 +1,423 @@
+"""`cardrogue web` (issue 16): the player and the editor served to a real headless Chromium.
+
+The server is the real command in a subprocess; the browser is Debian's Chromium (installed by
+``scripts/system-deps``) driven by ``tests/browser.py``. Screenshots are saved under each test's
+tmp dir; the terminal's text is read back from the page.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from browser import Browser
+
+from cardrogue.engine.format.loader import load_usable
+from cardrogue.engine.records.replay import verify_replay
+from cardrogue.engine.records.scores import ScoreStore
+
+ROOT = Path(__file__).resolve().parents[1]
+NEEDLE = ROOT / "campaigns" / "the-needle-run.json"
+WAIT = 60.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _get(url: str, headers: dict | None = None) -> tuple[int, str]:
+    request = urllib.request.Request(url, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, response.read().decode("utf-8")
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read().decode("utf-8")
+
+
+@contextmanager
+def web_server(tmp_path: Path, *args: str, port: int | None = None):
+    """``cardrogue web ARGS --port P`` running; yields (base url, process); stopped with SIGTERM."""
+    port = port or free_port()
+    log = (tmp_path / "server.log").open("w")
+    process = subprocess.Popen([sys.executable, "-m", "cardrogue", "web", *args, "--port", str(port)],
+                               stdout=log, stderr=subprocess.STDOUT, cwd=tmp_path)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + WAIT
+        while True:
+            try:
+                if _get(url + "/")[0] == 200:
+                    break
+            except OSError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError("the server did not start:\n" + (tmp_path / "server.log").read_text())
+            time.sleep(0.2)
+        yield url, process
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(WAIT)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        log.close()
+
+
+def session_processes(server: subprocess.Popen) -> list[int]:
+    """The pids of the sessions the server runs (its `cardrogue play|edit` descendants)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().split(b"\0")
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        parent = int(stat.rsplit(")", 1)[1].split()[1])
+        if b"cardrogue" in cmdline and (b"play" in cmdline or b"edit" in cmdline) and parent != 1:
+            if _descends_from(int(entry.name), server.pid):
+                found.append(int(entry.name))
+    return found
+
+
+def _descends_from(pid: int, ancestor: int) -> bool:
+    for _ in range(10):
+        try:
+            pid = int((Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except OSError:
+            return False
+        if pid == ancestor:
+            return True
+        if pid <= 1:
+            return False
+    return False
+
+
+def wait_until(predicate, what: str):
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"waited {WAIT:.0f} s for {what}")
+
+
+@pytest.fixture
+def browser(tmp_path: Path):
+    with Browser(tmp_path / "browser") as b:
+        yield b
+
+
+# --------------------------------------------------------------------------- playing by key presses
+
+_ARROWS = {"N": "up", "S": "down", "E": "right", "W": "left"}
+_FILTER = {"read": "u", "drink": "u", "throw": "u", "spell": "u", "equip": "e", "unequip": "e", "buy": "s", "sell": "s"}
+
+
+def turn_of(text: str) -> int:
+    return int(re.search(r"Turn\s+(\d+)", text).group(1))
+
+
+def log_lines(text: str) -> list[str]:
+    """The log panel's lines (the right-hand box titled Log)."""
+    lines = text.splitlines()
+    top = next(i for i, line in enumerate(lines) if "─ Log ─" in line)
+    start = lines[top].index("─ Log ─") - 1
+    return [line[start + 1:].rstrip(" │▄▃▂▁▅▆▇█") for line in lines[top + 1:] if line[start:start + 1] == "│"]
+
+
+def action_entries(text: str) -> list[str]:
+    """The first line of each entry in the action list (`text  what it does`)."""
+    lines = text.splitlines()
+    top = next(i for i, line in enumerate(lines) if "─ Actions" in line)
+    entries = []
+    for line in lines[top + 1:]:
+        if not line.startswith("│"):
+            break
+        found = re.match(r"│ ([a-z][a-z0-9 \-]*?)  \S", line)
+        if found:
+            entries.append(found.group(1))
+    return entries
+
+
+def play_action(page, action: str) -> str:
+    """Play one action in its text form by the keys a person presses; the screen after it."""
+    before = page.screen_text()
+    verb, _, rest = action.partition(" ")
+    if verb in ("move", "flip") and rest in _ARROWS:
+        page.press(_ARROWS[rest])
+    elif action == "end":
+        page.press(".")
+    elif action == "attack":
+        page.press("a")
+    else:
+        page.press(_FILTER[verb])
+        shown = page.wait_for_text(lambda t: action in action_entries(t), f"{action!r} in the action list")
+        page.press(*["down"] * action_entries(shown).index(action), "enter")
+    seen = len([line for line in log_lines(before) if line])
+    return page.wait_for_text(lambda t: t != before and log_lines(t) != log_lines(before),
+                              f"the log to go on after {action!r} (it had {seen} lines)")
+
+
+def test_a_browser_plays_a_bundled_level_to_its_end_and_the_score_is_verified(tmp_path: Path, browser) -> None:
+    """Issue 16.1-16.3: the page opens, the first key presses change the board, the level is won by
+    keys alone, and the run goes through the player's verified path into the local score table."""
+    scores, replays = tmp_path / "scores.sqlite3", tmp_path / "replays"
+    solution = json.loads((ROOT / "campaigns" / "the-needle-run.replay.json").read_text())["actions"]
+    with web_server(tmp_path, str(NEEDLE), "--scores-db", str(scores), "--replays", str(replays), "--player", "web tester") as (url, _):
+        page = browser.open(url + "/")
+        story = page.wait_for_text("Enter: begin", "the level's story")
+        assert "The Gallery" in story
+        page.screenshot(tmp_path / "0-story.png")
+        page.focus_terminal()
+        page.press("enter")
+        start = page.wait_for_text(lambda t: "Enter: begin" not in t and "Turn" in t, "the board")
+        page.screenshot(tmp_path / "1-start.png")
+        assert "@ Start" in start and turn_of(start) == 1
+
+        screen = start
+        for action in solution[:3]:  # read the scroll, move S, move E (onto the boots)
+            screen = play_action(page, action)
+        page.screenshot(tmp_path / "2-first-moves.png")
+        assert screen != start
+        assert "@ Start" not in screen and "│ Start │" in screen  # the hero left the start
+        assert "Hasty Boots" in screen.split("─ Hero ─")[1]      # picked up, shown in the hero's hand
+        assert any("Moves E" in line for line in log_lines(screen))
+
+        for action in solution[3:]:
+            screen = play_action(page, action)
+        end = page.wait_for_text("high-score table", "the end of the run")
+        page.screenshot(tmp_path / "3-victory.png")
+        assert "Verified and entered in the high-score table" in end
+
+    campaign = load_usable(NEEDLE)
+    with ScoreStore(scores) as store:
+        (entry,) = store.table(campaign.content_hash)
+    assert (entry.player, entry.turns, entry.health) == ("web tester", 4, 8)
+    (replay,) = replays.glob("*.replay.json")
+    assert verify_replay(replay.read_text(), campaign).ok
+    assert all((tmp_path / f).stat().st_size > 10_000 for f in ("0-story.png", "2-first-moves.png", "3-victory.png"))
+
+
+def start_of_play(page) -> str:
+    """From the level's story to the board: Enter, then the first turn."""
+    page.wait_for_text("Enter: begin", "the level's story")
+    page.focus_terminal()
+    page.press("enter")
+    return page.wait_for_text(lambda t: "Enter: begin" not in t and "Turn" in t, "the board")
+
+
+# --------------------------------------------------------------------------- sessions and guards
+
+
+def test_each_browser_tab_is_its_own_session(tmp_path: Path, browser) -> None:
+    """Issue 16.1: two tabs, two processes; a key in one tab leaves the other as it was; closing a tab
+    ends its process."""
+    # no campaign named: the bundled one, as `cardrogue web` on a fresh clone
+    with web_server(tmp_path, "--scores-db", str(tmp_path / "s.sqlite3"), "--replays", str(tmp_path / "r")) as (url, server):
+        first, second = browser.open(url + "/"), browser.open(url + "/")
+        from cardrogue.engine.format.resources import default_campaign
+
+        first_level = load_usable(default_campaign()).levels[0].title
+        assert first_level in first.wait_for_text("Enter: begin", "the first tab's story")
+        second.wait_for_text("Enter: begin", "the second tab's story")
+        wait_until(lambda: len(session_processes(server)) == 2, "two session processes")
+        board = start_of_play(first)
+        assert turn_of(board) == 1
+        first.press(".")  # end the turn
+        moved = first.wait_for_text(lambda t: turn_of(t) == 2, "the first tab's turn 2")
+        assert moved != board
+        first.screenshot(tmp_path / "first-tab.png")
+        assert "Enter: begin" in second.screen_text()  # the second tab is still on its story
+        second.screenshot(tmp_path / "second-tab.png")
+        first.close()
+        wait_until(lambda: len(session_processes(server)) == 1, "the closed tab's process to end")
+
+
+def test_the_editor_in_a_browser(tmp_path: Path, browser, campaign_file: Path) -> None:
+    """Issue 16.1 ``--editor``: the editor, on the given file, in the page."""
+    with web_server(tmp_path, str(campaign_file), "--editor") as (url, _):
+        page = browser.open(url + "/")
+        # ready: the file's name in the title, its first level, and the first check's report
+        screen = page.wait_for_text(lambda t: "story.json" in t and "Problems: 0 errors" in t, "the editor, checked")
+        assert "The Cave-In" in screen and "│(0, 0) empty" in screen  # the cursor on the first cell
+        page.focus_terminal()
+        page.press("right")
+        page.wait_for_text("│(1, 0) empty", "the cell panel to follow the cursor east")
+        page.press("down")
+        moved = page.wait_for_text("│(1, 1) paths EW", "the cell panel to follow the cursor south, onto a card")
+        page.screenshot(tmp_path / "editor.png")
+        assert "│(0, 0)" not in moved
+
+
+def _listening(port: int) -> list[str]:
+    """The local addresses (hex, as /proc/net/tcp* writes them) listening on ``port``."""
+    found = []
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            address, state = fields[1], fields[3]
+            if state == "0A" and int(address.rsplit(":", 1)[1], 16) == port:  # 0A: LISTEN
+                found.append(address.rsplit(":", 1)[0])
+    return found
+
+
+def _websocket(url: str, origin: str | None) -> int | str:
+    """Open the session websocket; 'open' or the HTTP status the handshake was refused with."""
+    import asyncio
+
+    import aiohttp
+
+    async def attempt():
+        headers = {"Origin": origin} if origin else {}
+        async with aiohttp.ClientSession() as session:
+            try:
+                ws = await session.ws_connect(url.replace("http:", "ws:") + "/ws?width=80&height=24", headers=headers)
+            except aiohttp.WSServerHandshakeError as exc:
+                return exc.status
+            await ws.close()
+            return "open"
+
+    return asyncio.run(asyncio.wait_for(attempt(), WAIT))
+
+
+def test_the_server_listens_on_loopback_only_and_refuses_foreign_pages(tmp_path: Path) -> None:
+    """Issue 16.1: nothing is reachable beyond 127.0.0.1; a page from another site cannot open a session."""
+    with web_server(tmp_path, str(NEEDLE), "--scores-db", str(tmp_path / "s.sqlite3")) as (url, _):
+        port = int(url.rsplit(":", 1)[1])
+        assert _listening(port) == ["0100007F"]  # 127.0.0.1, and no other address
+        assert _websocket(url, "http://evil.example") == 403
+        assert _websocket(url, url) == "open"
+        status, text = _get(url + "/map/whatever")
+        assert status == 404 and "--hub" in text
+
+
+def test_sessions_beyond_the_limit_are_refused(tmp_path: Path) -> None:
+    import asyncio
+
+    import aiohttp
+
+    async def two_sessions(url: str) -> list:
+        async with aiohttp.ClientSession() as session:
+            first = await session.ws_connect(url.replace("http:", "ws:") + "/ws?width=80&height=24")
+            try:
+                await session.ws_connect(url.replace("http:", "ws:") + "/ws?width=80&height=24")
+                return ["open", "open"]
+            except aiohttp.WSServerHandshakeError as exc:
+                return ["open", exc.status]
+            finally:
+                await first.close()
+
+    with web_server(tmp_path, str(NEEDLE), "--scores-db", str(tmp_path / "s.sqlite3"), "--max-sessions", "1") as (url, _):
+        assert asyncio.run(asyncio.wait_for(two_sessions(url), WAIT)) == ["open", 503]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["missing.json"], "missing.json"),
+    ([str(NEEDLE), "--level", "9"], "level"),
+    ([str(NEEDLE), "--editor", "--player", "x"], "for the player"),
+    ([str(NEEDLE), "--public-url", "play.example.org"], "--public-url"),
+    ([str(NEEDLE), "--hub", "ftp://hub"], "--hub"),
+    ([str(NEEDLE), "--port", "0"], "port"),
+])
+def test_bad_options_exit_2_before_serving(args: list[str], message: str, capsys, tmp_path: Path, monkeypatch) -> None:
+    from cardrogue.cli.main import main
+
+    monkeypatch.chdir(tmp_path)
+    try:
+        code = main(["web", *args, "--scores-db", str(tmp_path / "s.sqlite3")])
+    except SystemExit as exc:  # a usage error, from the parser
+        code = exc.code
+    err = capsys.readouterr().err
+    assert code == 2 and message in err and "Traceback" not in err
+
+
+# --------------------------------------------------------------------------- the hub's play link
+
+
+def test_the_hub_map_page_links_to_the_map_in_the_web_player(tmp_path: Path, browser) -> None:
+    """Issue 16.4 and 16.2: the hub (``--play-url``) links each map page to ``cardrogue web --hub``, which
+    plays that very map (downloaded, its content hash checked); a won run there goes to the local table
+    and, with a hub account configured for the server's user, to the hub by the end screen's h, as in a
+    terminal."""
+    from dataclasses import replace
+
+    from hub_support import FAST, register, running_hub
+
+    from cardrogue.hub.client import HubClient
+    from cardrogue.hub.config import ClientConfig, save_config
+
+    web_port = free_port()
+    settings = replace(FAST, play_url=f"http://127.0.0.1:{web_port}/map/{{hash}}")
+    solution = json.loads((ROOT / "campaigns" / "the-needle-run.replay.json").read_text())["actions"]
+    with running_hub(str(tmp_path / "hub.sqlite3"), settings) as hub:
+        published = HubClient(hub.base, register(hub.base, "author")).publish(NEEDLE.read_text())
+        # the server's user has a hub account (its config folder is this test's: conftest)
+        save_config(ClientConfig(hub.base, "webplayer", register(hub.base, "webplayer")))
+        scores = tmp_path / "scores.sqlite3"
+        with web_server(tmp_path, "--hub", hub.base, "--scores-db", str(scores), "--replays", str(tmp_path / "r"),
+                        "--player", "webplayer", port=web_port) as (url, _):
+            page = browser.open(f"{hub.base}/maps/{published['id']}")
+            link = None
+            deadline = time.monotonic() + WAIT
+            while link is None and time.monotonic() < deadline:
+                link = page.evaluate("(document.querySelector('p.play a') || {}).href || null")
+                time.sleep(0.1)
+            assert link == f"{url}/map/{published['hash']}"
+            page.screenshot(tmp_path / "hub-map-page.png")
+            page.evaluate("document.querySelector('p.play a').click()")
+            story = page.wait_for_text("The Gallery", "the hub's map in the web player")
+            assert "Enter: begin" in story
+            board = start_of_play(page)
+            screen = play_action(page, solution[0])
+            screen = play_action(page, solution[1])
+            page.screenshot(tmp_path / "hub-map-played.png")
+            assert screen != board and "@ Start" not in screen
+            for action in solution[2:]:
+                screen = play_action(page, action)
+            end = page.wait_for_text("h submit this run to the hub", "the end screen's offer to submit")
+            assert "Verified and entered in the high-score table" in end  # the local table, as ever
+            page.press("h")
+            answer = page.wait_for_text("Verified by the hub", "the hub's answer")
+            page.screenshot(tmp_path / "hub-submitted.png")
+            assert "Verified by the hub: rank 1 on" in answer
+            status, text = _get(f"{url}/map/{'0' * 64}")
+            assert status == 404 and "no map" in text
+        board = HubClient(hub.base).leaderboard(published["hash"])
+    assert [(r["player"], r["turns"], r["health"]) for r in board["runs"]] == [("webplayer", 4, 8)]
+
+
+def test_a_session_runs_the_terminal_command_with_the_servers_options(tmp_path: Path, monkeypatch) -> None:
+    """What each tab runs: `cardrogue play` (or `edit`) with the web command's options, paths made
+    absolute (the server may be started anywhere); a hub map is played from its saved copy, without
+    --level (that is checked against CAMPAIGN only)."""
+    from cardrogue.cli.main import build_parser
+    from cardrogue.cli.web import session_command
+
+    monkeypatch.chdir(tmp_path)
+    args = build_parser().parse_args(["web", "maps/a.json", "--level", "2", "--scores-db", "s.sqlite3", "--player", "p q"])
+    assert session_command(args)[1:] == ["-m", "cardrogue", "play", str(tmp_path / "maps/a.json"), "--level", "2",
+                                         "--scores-db", str(tmp_path / "s.sqlite3"), "--player", "p q"]
+    hub_map = tmp_path / "cache" / f"{'a' * 64}.json"
+    assert session_command(args, hub_map)[3:] == ["play", str(hub_map), "--scores-db", str(tmp_path / "s.sqlite3"),
+                                                  "--player", "p q"]
+    editor = build_parser().parse_args(["web", "--editor", "b.json"])
+    assert session_command(editor)[3:] == ["edit", str(tmp_path / "b.json")]
