@@ -1,7 +1,8 @@
 """Engine speed: random legal playouts and clone + key, on one core.
 
-Run ``python benchmarks/bench_engine.py``. Figures only; no thresholds (the
-target is >= 100,000 applied actions per second).
+Run ``python benchmarks/bench_engine.py``. Figures only; no thresholds. Each figure is printed
+beside python-chess's perft measured in the same run (``anchor.py``), as a ratio to it (target:
+playouts >= 0.6x perft, issue 14).
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ import random
 import sys
 import time
 from pathlib import Path
+
+from anchor import line, perft_rate
 
 from cardrogue.engine.format.loader import load_campaign
 from cardrogue.engine.chance.resolvers import FatedResolver
@@ -65,11 +68,17 @@ def clone_key(campaign, n: int, rounds: int = 3) -> float:
 
 def main() -> int:
     campaign = load_campaign(CAMPAIGN).campaign
+    # The anchor before and after the engine's figures; the better of the two is the ratio's base.
+    anchor = perft_rate()
     # Best of three rounds of the same seeded playouts: other load on the machine only ever slows a round.
     actions, rolls, elapsed = max((playouts(campaign, 1.0) for _ in range(3)), key=lambda r: r[0] / r[2])
-    print(f"random legal playouts: {actions / elapsed:,.0f} actions/s "
+    clones = clone_key(campaign, 100_000)
+    anchor = max(anchor, perft_rate())
+    print(line(anchor))
+    rate = actions / elapsed
+    print(f"random legal playouts: {rate:,.0f} actions/s = {rate / anchor:.2f}x perft "
           f"({actions:,} actions, {rolls:,} dice, {elapsed:.1f} s; best of 3 rounds)")
-    print(f"clone + key:           {clone_key(campaign, 100_000):,.0f} /s")
+    print(f"clone + key:           {clones:,.0f} /s = {clones / anchor:.2f}x perft")
     return 0
 
 

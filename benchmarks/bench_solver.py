@@ -1,8 +1,8 @@
 """Solver speed: states per second, time to par on the bundled levels, growth with map size.
 
-Run ``python benchmarks/bench_solver.py [--seconds S] [--random N]``. Figures only; the
-targets (par for each bundled level within 2 s; >= 50,000 states per second) are printed
-next to what was measured, never asserted. "States" are generated successor states
+Run ``python benchmarks/bench_solver.py [--seconds S] [--random N] [--verdicts S]``. Figures only;
+the targets are printed next to what was measured, never asserted. Speeds are also given as a
+ratio to python-chess's perft measured in the same run (``anchor.py``; issue 14: solver >= 0.4x). "States" are generated successor states
 (clone + apply + fated dice + dominance check + heuristic); "expanded" are states popped
 and expanded.
 """
@@ -14,6 +14,7 @@ import sys
 import time
 from pathlib import Path
 
+from anchor import line, perft_rate
 from gen import campaign_text
 
 from cardrogue.engine.analysis.montecarlo import solve_random
@@ -34,7 +35,12 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=30.0, help="budget per generated map (default 30)")
     parser.add_argument("--random", type=int, default=2000, help="Monte Carlo runs on the bundled campaign (0: skip)")
     parser.add_argument("--repeat", type=int, default=5, help="runs per 8x8 map for the states/s figure (default 5)")
+    parser.add_argument("--verdicts", type=float, default=5.0,
+                        help="budget per map for the verdicts of 30 generated 8x8 maps (default 5; 0: skip)")
+    parser.add_argument("--sizes", default="8,12,16,20,24,32,64", help="map sizes of the growth table")
     args = parser.parse_args()
+    anchor = perft_rate()
+    print(line(anchor))
 
     print("Bundled campaigns (target: par for each level within 2 s)")
     for path in sorted(p for p in BUNDLED.glob("*.json") if not p.name.endswith(".replay.json")):
@@ -59,16 +65,32 @@ def main() -> int:
         total_states += r.states_generated
         total_seconds += r.seconds
         print(_line(f"8x8 seed {seed}", r) + f"  (runs: {runs[0].seconds:.2f}-{runs[-1].seconds:.2f} s)")
-    print(f"  overall: {total_states / total_seconds:,.0f} states/s (generated states / whole solve time,"
+    rate = total_states / total_seconds
+    print(f"  overall: {rate:,.0f} states/s = {rate / anchor:.2f}x perft (generated states / whole solve time,"
           f" witness included)")
 
+    if args.verdicts:
+        print(f"Verdicts on 30 generated open 8x8 maps, {args.verdicts:g} s each (target: >= 28 solved or unsolvable)")
+        tally: dict = {}
+        for seed in range(1, 31):
+            c = load_campaign_text(campaign_text(1, 8, seed=seed)).campaign
+            r = solve_campaign(c, Budget(max_states=10**9, max_seconds=args.verdicts), per_level=False)
+            tally[r.verdict] = tally.get(r.verdict, 0) + 1
+            if r.verdict != "solved":
+                print(_line(f"8x8 seed {seed}", r))
+        print("  " + ", ".join(f"{n} {v}" for v, n in sorted(tally.items())))
+
     print(f"Growth with map size (open face-down levels, budget {args.seconds:g} s each)")
-    for size in (8, 12, 16, 20, 24, 32):
+    for size in map(int, args.sizes.split(",")):
         start = time.perf_counter()
         c = load_campaign_text(campaign_text(1, size, seed=1)).campaign
-        r = solve_campaign(c, Budget(max_states=10_000_000, max_seconds=args.seconds), per_level=False)
-        proven = "" if r.health_exact else f"; par's turns proven after {r.turns_seconds:.2f} s, health cut by the budget"
-        print(_line(f"{size}x{size}", r) + f"  (with load {time.perf_counter() - start:.2f} s{proven})")
+        r = solve_campaign(c, Budget(max_states=10_000_000, max_seconds=args.seconds, max_memory=1 << 30),
+                           per_level=False)
+        proven = (f"; par's turns proven after {r.turns_seconds:.2f} s" if r.turns_seconds else "") + (
+            "" if r.health_exact else ", health cut by the budget")
+        memory = f", {r.memory / max(1, r.states_stored):,.0f} bytes/stored state" if r.states_stored else ""
+        print(_line(f"{size}x{size}", r) + f"  (with load {time.perf_counter() - start:.2f} s{proven}{memory})")
+    print(line(max(anchor, perft_rate())) + " (again, after the solver's figures)")
 
     if args.random:
         start = time.perf_counter()

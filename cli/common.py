@@ -64,9 +64,17 @@ def say(text: str, *, err: bool = False) -> None:
     print(printable(text), file=sys.stderr if err else sys.stdout)
 
 
-def complain(text: str) -> None:
-    """``cardrogue: text`` on standard error."""
+def complain(text: str, *more: str) -> None:
+    """``cardrogue: text`` on standard error, then each line of ``more`` (each escaped on its own, so
+    no name inside a line can break it or forge another)."""
     say(f"cardrogue: {text}", err=True)
+    for line in more:
+        say(line, err=True)
+
+
+def lines_of(exc: BaseException) -> tuple[str, ...]:
+    """An error's message as lines: its ``lines`` when it has several (a draft's first errors)."""
+    return tuple(getattr(exc, "lines", ())) or (str(exc),)
 
 
 class Parser(argparse.ArgumentParser):
@@ -92,16 +100,22 @@ def read_text(path: Path, what: str) -> str:
 
 
 def check_writable(path: Path) -> None:
-    """Fail before a long computation when its output cannot be written."""
+    """Fail before a long computation when its output cannot be written (through a symbolic
+    link, the link's target is what will be written)."""
     import os
 
-    folder = path.expanduser().absolute().parent
+    target = path.expanduser().absolute()
+    if target.is_symlink():
+        target = Path(os.path.realpath(target))
+    folder = target.parent
     if not folder.is_dir():
         raise UnusableInput(f"{path}: the folder {folder} does not exist")
     if not os.access(folder, os.W_OK):
         raise UnusableInput(f"{path}: the folder {folder} is not writable")
-    if path.is_dir():
+    if target.is_dir():
         raise UnusableInput(f"{path}: is a folder")
+    if target.exists() and not os.access(target, os.W_OK):
+        raise UnusableInput(f"{path}: the file is read-only")
 
 
 def open_scores(path: Path | None, *, writable: bool = True):

@@ -55,8 +55,9 @@ class Command:
             yield from child.walk()
 
 
-def tree(root: argparse.ArgumentParser) -> Command:
-    return Command((), root)
+def tree(parser: argparse.ArgumentParser) -> Command:
+    """The command tree of ``parser`` (the whole ``cardrogue`` parser, which main hands to every command)."""
+    return Command((), parser)
 
 
 def bash_script(root: Command) -> str:

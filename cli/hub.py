@@ -13,7 +13,7 @@ import json
 import sys
 from pathlib import Path
 
-from .common import EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE, UnusableInput, read_text, whole
+from .common import EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE, UnusableInput, complain, lines_of, read_text, say, whole
 
 window_days = whole(0, 365, "a competition window")
 port_number = whole(1, 65_535, "a port")
@@ -80,12 +80,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from cardrogue.hub.service import Settings
 
     if not 0 < args.solve_seconds <= 3600:
-        print("cardrogue: --solve-seconds is more than 0 and at most 3600", file=sys.stderr)
+        complain("--solve-seconds is more than 0 and at most 3600")
         return EXIT_UNUSABLE
     try:
         db = Database(args.db)
     except DatabaseError as exc:
-        print(f"cardrogue: {exc}", file=sys.stderr)
+        complain(*lines_of(exc))
         return EXIT_UNUSABLE
     import uvicorn
 
@@ -124,24 +124,24 @@ def _run(args: argparse.Namespace, work) -> int:
     try:
         return work(args)
     except UnusableInput as exc:
-        print(f"cardrogue: {exc}", file=sys.stderr)
+        complain(*lines_of(exc))
         return EXIT_UNUSABLE
     except HubUnreachable as exc:
-        print(f"cardrogue: {exc}", file=sys.stderr)
+        complain(*lines_of(exc))
         return EXIT_UNUSABLE
     except HubRefused as exc:
         if args.format == "json":
             _json({"status": exc.status, **exc.body})
         else:
-            print(f"cardrogue: the hub refused ({exc.status}): {exc}", file=sys.stderr)
+            complain(f"the hub refused ({exc.status}): {exc}")
             for d in exc.body.get("diagnostics") or ():
                 if isinstance(d, dict):
                     where = getattr(args, "campaign", None) or d.get("file", "")
-                    print(f"  {where}:{d.get('line', 0)}:{d.get('column', 0)}: {d.get('code', '')}: {d.get('message', '')}",
-                          file=sys.stderr)
+                    say(f"  {where}:{d.get('line', 0)}:{d.get('column', 0)}: {d.get('code', '')}: {d.get('message', '')}",
+                        err=True)
             for p in exc.body.get("problems") or ():
                 if isinstance(p, dict):
-                    print(f"  {p.get('path', '')}: {p.get('message', '')}", file=sys.stderr)
+                    say(f"  {p.get('path', '')}: {p.get('message', '')}", err=True)
         return EXIT_PROBLEMS
 
 
@@ -218,6 +218,7 @@ def cmd_pull(args: argparse.Namespace) -> int:
         if args.rank is None:
             m = client.map(args.map)
             text = client.file(m["hash"])
+            _check_pulled(text, m["hash"], client.url)
             target = args.output or Path(f"{m['id']}.json")
         else:
             board = client.leaderboard(args.map, limit=args.rank)
@@ -239,6 +240,18 @@ def cmd_pull(args: argparse.Namespace) -> int:
         return EXIT_OK
 
     return _run(args, work)
+
+
+def _check_pulled(text: str, expected: str, url: str) -> None:
+    """A pulled map must be the version asked for: its content hash is recomputed here."""
+    from cardrogue.engine.format.loader import load_campaign_text
+    from cardrogue.hub.client import HubUnreachable
+
+    campaign = load_campaign_text(text, "the pulled map").campaign
+    got = None if campaign is None else campaign.content_hash
+    if got != expected:
+        raise HubUnreachable(f"{url} sent a map that is not the version {expected[:12]} it listed "
+                             f"({'it does not load' if got is None else 'its content hash is ' + got[:12]}); nothing written")
 
 
 def cmd_submit(args: argparse.Namespace) -> int:

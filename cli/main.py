@@ -1,8 +1,9 @@
 """The ``cardrogue`` command: edit, play, check, solve, run, verify, scores, hub, web.
 
 Exit codes follow the validator convention: 0 clean, 1 problems found,
-2 unusable input or bad usage. No path ever ends in a traceback: unexpected
-errors are reported as one line and exit 2. Each command group lives in its
+2 unusable input or bad usage. A command raises the engine's errors
+(engine/errors.py) and ``main`` prints them, one line each, with their exit code.
+No path ever ends in a traceback: unexpected errors are reported as one line and exit 2. Each command group lives in its
 own module and adds its parsers through ``register``.
 """
 
@@ -12,7 +13,9 @@ import sys
 from typing import Sequence
 
 from . import check, completion, hub, play, records, solve, web
-from .common import EXIT_OK, EXIT_UNUSABLE, Parser, complain
+from cardrogue.engine.errors import CardRogueError
+
+from .common import EXIT_OK, EXIT_UNUSABLE, Parser, complain, lines_of
 
 GROUPS = (play, check, records, solve, hub, web, completion)
 
@@ -33,7 +36,7 @@ def build_parser() -> Parser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for group in GROUPS:
         group.register(sub)
-    parser.set_defaults(root_parser=parser)  # `completion` describes the whole command
+    parser.set_defaults(root_parser=parser)  # `completion` describes the whole command without importing main
     return parser
 
 
@@ -49,6 +52,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_UNUSABLE
     try:
         return args.func(args)
+    except CardRogueError as exc:  # the one printer: unusable input (2), problems found or an illegal action (1)
+        complain(*lines_of(exc))
+        return exc.exit_code
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # e.g. `cardrogue check ... | head`: the reader left; say nothing

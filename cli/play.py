@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from .common import (
+    lines_of,
     EXIT_OK,
     EXIT_PROBLEMS,
     EXIT_UNUSABLE,
@@ -66,7 +67,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         if args.replays is not None and args.replays.exists() and not args.replays.is_dir():
             raise UnusableInput(f"{args.replays}: is not a folder")
     except UnusableInput as exc:
-        complain(str(exc))
+        complain(*lines_of(exc))
         return exc.exit_code
     from cardrogue.editor.player.run import fresh_seed
 
@@ -76,7 +77,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from cardrogue.engine.records.replay import Recorder
+    from cardrogue.engine.records.replay import MAX_LIST_ITEMS, Recorder
     from cardrogue.engine.rules.actions import Action, ActionError
 
     try:
@@ -84,10 +85,14 @@ def cmd_run(args: argparse.Namespace) -> int:
         level = level_index(campaign, args.level)
         texts = list(args.actions)
         if args.actions_file is not None:
-            body = sys.stdin.read() if str(args.actions_file) == "-" else read_text(args.actions_file, "the actions file")
+            body = (sys.stdin.read(64 * 1024 * 1024) if str(args.actions_file) == "-"
+                    else read_text(args.actions_file, "the actions file"))
             texts += [ln.strip() for ln in body.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+        if len(texts) > MAX_LIST_ITEMS:  # bounded time and memory: no more than a replay may hold
+            where = args.actions_file if args.actions_file is not None else "ACTION"
+            raise UnusableInput(f"{where}: {len(texts):,} actions; at most {MAX_LIST_ITEMS:,} (as many as a replay holds)")
     except UnusableInput as exc:
-        complain(str(exc))
+        complain(*lines_of(exc))
         return exc.exit_code
     recorder = Recorder(campaign, level=level, mode="fated" if args.seed is None else "random", seed=args.seed)
     state = recorder.state

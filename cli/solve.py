@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from .common import (
+    lines_of,
     EXIT_OK,
     EXIT_PROBLEMS,
     EXIT_UNUSABLE,
@@ -63,8 +64,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
         level = None if args.level is None else level_index(campaign, args.level)
         if args.output is not None:
             check_writable(args.output)
+        if args.write_par:  # before the solve, not after it
+            if level is not None:
+                raise UnusableInput("--write-par records the par of the whole campaign; drop --level")
+            check_writable(args.campaign)
     except UnusableInput as exc:
-        complain(str(exc))
+        complain(*lines_of(exc))
         return exc.exit_code
     except OutOfTime:
         say(f"{args.campaign}: unknown: the time budget ({args.max_seconds:g} s) ran out while the campaign "
@@ -92,10 +97,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
             complain(f"cannot write {args.output}: {exc.strerror or exc}")
             return EXIT_UNUSABLE
     if result.verdict == SOLVED and args.write_par:
-        if level is not None:
-            complain("--write-par records the par of the whole campaign; drop --level")
+        try:
+            _write_par(args.campaign, campaign, result.turns, result.health)
+        except OSError as exc:  # a full disk: the file is unchanged (the write is atomic)
+            complain(f"{args.campaign}: cannot record the par ({exc.strerror or exc}); the file is unchanged")
             return EXIT_UNUSABLE
-        _write_par(args.campaign, campaign, result.turns, result.health)
     if args.format == "json":
         doc = {"verdict": result.verdict, "turns": result.turns, "health": result.health,
                "health_exact": result.health_exact, "health_ceiling": result.health_ceiling,

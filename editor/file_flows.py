@@ -6,6 +6,7 @@ Each flow is a short conversation with the author (a question, a file picker) th
 
 from __future__ import annotations
 
+from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
@@ -17,7 +18,9 @@ from .files import (
     draft_note,
     is_protected,
     open_document,
-    read_recovery,
+    pending_recoveries,
+    put_off_recovery,
+    read_recovery_file,
     recover,
     save_document,
     template_document,
@@ -39,8 +42,6 @@ class FileFlows:
         self.disk_stamp: DiskStamp | None = None
         self.disk_warned = False
         self._autosaved_text: str | None = None
-        # A recovery file offered and put off ("Later", or one that could not be used): kept at quit.
-        self.recovery_put_off = False
 
     @property
     def doc(self) -> Document:
@@ -50,7 +51,6 @@ class FileFlows:
         """A new document is shown: watch its file from now on."""
         self.disk_stamp = DiskStamp.of(doc.path) if doc.path else None
         self.disk_warned = False
-        self.recovery_put_off = False
         if doc.opened_errors:
             self.app.notify(f"{doc.name} opens as a draft with {draft_note(list(doc.opened_errors))}", title="Draft",
                             severity="warning", timeout=8)
@@ -76,7 +76,7 @@ class FileFlows:
 
     def quit(self) -> None:
         def leave() -> None:
-            if not self.doc.dirty and not self.recovery_put_off:
+            if not self.doc.dirty:
                 clear_recovery(self.doc, self.recovery_dir)
             self.app.exit(0)
 
@@ -191,23 +191,42 @@ class FileFlows:
             self.app.notify(f"Autosave failed: {exc.strerror or exc}", severity="warning")
 
     def offer_recovery(self) -> None:
-        text = read_recovery(self.doc, self.recovery_dir)
-        if text is None:
+        """Offer the newest recovery file waiting for the document (a draft's too). One the author
+        puts off ("Later"), or that cannot be used, is kept aside, so neither autosave nor a save
+        nor a clean quit removes it; the next opening offers it again."""
+        target, text = None, None
+        for candidate in pending_recoveries(self.doc, self.recovery_dir):
+            text = read_recovery_file(candidate, self.doc)
+            if text is not None:
+                target = candidate
+                break
+        if target is None or text is None:
             return
 
+        def put_off() -> Path:
+            try:
+                return put_off_recovery(target, self.doc, self.recovery_dir)
+            except OSError:
+                return target
+
         def answered(answer: str | None) -> None:
-            self.recovery_put_off = answer not in ("recover", "discard")
             if answer == "recover":
                 try:
                     recover(self.doc, text)
                 except OpenError as exc:
-                    self.recovery_put_off = True
-                    self.app.notify(f"The recovery file cannot be used (it is kept): {exc}", severity="error")
+                    self.app.notify(f"The recovery file cannot be used; it is kept as {put_off()}: {exc}",
+                                    severity="error", timeout=10)
                     return
+                with suppress(OSError):
+                    target.unlink()
+                self.autosave()  # the recovered work is unsaved: it is in the recovery file again at once
                 self.app.refresh_all()
                 self.app.notify("Recovered unsaved changes (ctrl+z undoes the recovery)", timeout=4)
             elif answer == "discard":
-                clear_recovery(self.doc, self.recovery_dir)
+                with suppress(OSError):
+                    target.unlink()
+            else:
+                put_off()
 
         self.app.push_screen(ConfirmScreen(f"Unsaved changes to {self.doc.name} were found from a session that "
                                            "did not end cleanly. Recover them?",

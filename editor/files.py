@@ -8,11 +8,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import time
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
 
-from cardrogue.engine.format.diagnostics import Diagnostic
+from cardrogue.engine.format.diagnostics import Diagnostic, Severity
 from cardrogue.engine.format.loader import LoadResult, load_campaign, load_campaign_text
 from cardrogue.engine.format.resources import default_campaign
 from cardrogue.engine.records.atomic import atomic_write
@@ -23,6 +24,7 @@ RECOVERY_ENV = "CARDROGUE_RECOVERY_DIR"
 _PACKAGES = ("cardrogue.engine", "cardrogue.editor", "cardrogue.schema", "cardrogue.campaigns")
 
 BLANK_TEMPLATE = """{
+  "$schema": "https://cardrogue-studio.dev/schema/campaign.schema.json",
   "format": 1,
   "id": "new-campaign",
   "title": "New Campaign",
@@ -168,9 +170,12 @@ def save_document(doc: Document, path: Path) -> DiskStamp | None:
 
 
 def draft_errors(doc: Document) -> list[Diagnostic]:
-    """The errors the loader finds in the document as saved: none for a campaign that can be
-    played and published, and what to fix first for a draft."""
-    return load_campaign_text(doc.text(), doc.name).errors
+    """The errors ``cardrogue check`` finds in the document as saved (the loader's, then the
+    graph's: what the problems panel lists and what the hub refuses to publish): none for a
+    campaign that can be play-tested and published, and what to fix first for a draft."""
+    from cardrogue.engine.analysis.check import check_text
+
+    return [d for d in check_text(doc.text(), doc.name) if d.severity is Severity.ERROR]
 
 
 def draft_note(errors: list[Diagnostic], cannot: str = "played or published") -> str:
@@ -213,13 +218,36 @@ def write_recovery(doc: Document, directory: Path | None = None) -> Path:
 
 def read_recovery(doc: Document, directory: Path | None = None) -> str | None:
     """The recovered campaign text, when a recovery file exists and differs from the document."""
-    target = recovery_path(doc, directory)
+    return read_recovery_file(recovery_path(doc, directory), doc)
+
+
+def read_recovery_file(target: Path, doc: Document) -> str | None:
+    """The campaign text a recovery file holds, when it is readable and differs from the document."""
     try:
         record = json.loads(target.read_text(encoding="utf-8"))
         text = record["text"]
     except (OSError, ValueError, KeyError, TypeError):
         return None
     return text if isinstance(text, str) and text != doc.text() else None
+
+
+def pending_recoveries(doc: Document, directory: Path | None = None) -> list[Path]:
+    """The recovery files waiting for the document, newest first: the one autosave writes, then
+    those put off in earlier sessions (:func:`put_off_recovery`)."""
+    main = recovery_path(doc, directory)
+    kept = sorted(main.parent.glob(main.name.replace(".recovery.json", ".kept-*.recovery.json")), reverse=True)
+    return ([main] if main.exists() else []) + kept
+
+
+def put_off_recovery(target: Path, doc: Document, directory: Path | None = None) -> Path:
+    """Keep a recovery file the author put off (or that cannot be used) out of autosave's and
+    save's way, under a name of its own, to be offered again at the next opening."""
+    main = recovery_path(doc, directory)
+    if target != main:
+        return target
+    kept = main.with_name(main.name.replace(".recovery.json", f".kept-{time.time_ns():020d}.recovery.json"))
+    os.replace(main, kept)
+    return kept
 
 
 def clear_recovery(doc: Document, directory: Path | None = None) -> None:

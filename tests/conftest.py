@@ -24,6 +24,21 @@ def _private_config_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: p
     return where
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _private_cache_dir(tmp_path_factory: pytest.TempPathFactory):
+    """Compiled schema validators are kept in a cache of the test session's own, never the user's."""
+    import os
+
+    where = tmp_path_factory.mktemp("cache")
+    before = os.environ.get("CARDROGUE_CACHE")
+    os.environ["CARDROGUE_CACHE"] = str(where)
+    yield where
+    if before is None:
+        os.environ.pop("CARDROGUE_CACHE", None)
+    else:
+        os.environ["CARDROGUE_CACHE"] = before
+
+
 @pytest.fixture(scope="session")
 def postgres():
     """A real PostgreSQL server for this test process (each xdist worker starts its own)."""

@@ -11,7 +11,7 @@ import pytest
 from cardrogue.cli.main import main
 from cardrogue.editor.app import EditorApp, run_editor
 from cardrogue.editor import edits
-from cardrogue.editor.files import open_document, read_recovery, recover, recovery_path, write_recovery
+from cardrogue.editor.files import OpenError, open_document, read_recovery, recover, recovery_path, write_recovery
 from cardrogue.editor.widgets.dialogs import ConfirmScreen, FormScreen
 from cardrogue.editor.widgets.problems import ProblemsPanel
 from textual.widgets import Select
@@ -57,6 +57,8 @@ async def test_every_corpus_file_with_the_campaign_shape_opens_with_its_problem(
             assert any(d.code == want for d in panel.diagnostics)
             if EXPECTED[name]["severity"] == "error":
                 assert any(f"{name} opens as a draft with" in n for n in notes(app)), name
+                assert "· a draft: fix the errors to play or publish it" in str(
+                    panel.query_one("#problems-summary").render())
             app.canvas.focus()
             await pilot.press("right", "down", "left", "up")  # the map of a draft draws and moves
 
@@ -131,7 +133,8 @@ async def test_f5_on_a_draft_says_so_and_does_not_play(tmp_path) -> None:
         await pilot.press("f5")
         await pilot.pause()
         assert app.screen is screen
-        assert any(n.startswith("Not played: the campaign has 2 errors") and "CR219" in n for n in notes(app))
+        assert notes(app)[-1].startswith("Not played: the campaign has 2 errors: it cannot be played until they are "
+                                         "fixed (first: CR220: the campaign has no exit")
 
 
 @run_async
@@ -158,17 +161,26 @@ async def test_recovery_of_a_draft_with_errors(tmp_path) -> None:
         assert isinstance(later.screen, ConfirmScreen)
         await pilot.click("#answer-cancel")  # "Later"
         await pilot.pause()
+        later.canvas.focus()
+        await pilot.press("f")  # other work: the starting tile face up, autosaved, then saved
+        later.files.autosave()
+        await pilot.press("ctrl+s")
+        await settle(later, pilot)
         await pilot.press("ctrl+q")
         await pilot.pause()
-    assert rec.exists(), "a recovery put off must survive a clean quit"
+    kept = list(rec.parent.glob("*.kept-*.recovery.json"))
+    assert not rec.exists() and len(kept) == 1, "a recovery put off survives autosave, a save and a clean quit"
     app = make_app(path, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
+        assert isinstance(app.screen, ConfirmScreen)
         await pilot.click("#answer-recover")
         await settle(app, pilot)
         assert campaign_to_dict(app.campaign) == edited and app.doc.dirty
         assert app.campaign.levels[0].cell_at(1, 0).face_up and app.campaign.levels[1].cell_at(1, 1) is not None
         assert any(" CR220 " in line for line in problem_lines(app))
+        # Recovered work is unsaved work: it is in the recovery file again, and the kept one is gone.
+        assert not kept[0].exists() and json.loads(rec.read_text(encoding="utf-8"))["text"] == app.doc.text()
 
 
 def test_a_recovery_file_written_for_a_draft_is_read_back(tmp_path) -> None:
@@ -269,10 +281,48 @@ def test_a_form_opens_on_a_drafts_value_that_is_not_a_choice(tmp_path, name, key
             assert str(select.query_one("SelectCurrent #label").render()) == f"{value} (not one of the choices)"
             await pilot.press("ctrl+s")
             await pilot.pause()
-            error = str(form.query_one("#form-error").render())
+            error = " ".join(str(label.render()) for label in form.query(".form-error.-shown"))
             assert app.screen is form and why in error and not app.doc.dirty, error
             await pilot.press("escape")
             await pilot.pause()
             assert app.screen is not form and not app.doc.dirty
 
     drive()
+
+
+@run_async
+async def test_f5_and_save_count_the_errors_the_problems_panel_shows(tmp_path) -> None:
+    """A map the loader accepts but `cardrogue check` does not (the exit cannot be reached: CR301,
+    CR311) is not play-tested either, and its save says it cannot be played or published."""
+    data = json.loads(TINY.read_text(encoding="utf-8"))
+    data["levels"][1]["cells"][1]["paths"] = "S"  # the exit no longer opens towards the starting tile
+    path = tmp_path / "walled.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert load_campaign(path).campaign is not None
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert any(" CR301 " in line for line in problem_lines(app))
+        screen = app.screen
+        await pilot.press("f5")
+        await pilot.pause()
+        assert app.screen is screen
+        assert notes(app)[-1].startswith("Not played: the campaign has 3 errors: it cannot be played until they are "
+                                         "fixed (first: CR311: from level 'top' no exit can be reached")
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert notes(app)[-1].startswith("Saved walled.json with 3 errors: it cannot be played or published")
+
+
+def test_a_grid_no_editor_could_draw_is_refused_with_its_cr106(tmp_path) -> None:
+    """A grid a little too wide (300, corpus 30) opens as a draft to be fixed; one of 100000 × 100000
+    places would hang any map view, so the loader builds no draft and the editor says why."""
+    data = json.loads(TINY.read_text(encoding="utf-8"))
+    data["levels"][0].update(width=100_000, height=1)
+    path = tmp_path / "vast.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert load_campaign(path).draft is None
+    with pytest.raises(OpenError) as refused:
+        open_document(path)
+    assert "CR106: width is 100000; the largest allowed is 256" in str(refused.value)
+    assert load_campaign(BROKEN / "30-grid-too-wide.json").draft.levels[0].width == 300

@@ -99,3 +99,31 @@ def test_card_form_ability_error(snap_compare, app) -> None:
 
 def test_potion_form(snap_compare, app) -> None:
     assert snap_compare(app, terminal_size=(110, 36), run_before=steps("f7"))
+
+
+# The three sizes the walk-through is repeated at: everything fits, F1 Help first in the footer.
+
+def test_main_screen_120x40(snap_compare, app) -> None:
+    assert snap_compare(app, terminal_size=(120, 40), run_before=steps("ctrl+l", "down", "ctrl+g", "right"))
+
+
+def test_main_screen_200x50(snap_compare, app) -> None:
+    assert snap_compare(app, terminal_size=(200, 50), run_before=steps("ctrl+l", "down", "ctrl+g", "right"))
+
+
+def test_solution_steps_80x24(snap_compare, app) -> None:
+    # stepping through a solution at the smallest size: the step keys join the footer, Help stays first
+    assert snap_compare(app, terminal_size=(80, 24), run_before=steps("f6", "full_stop", "full_stop"))
+
+
+def test_zoomed_names_120x40(snap_compare, app) -> None:
+    assert snap_compare(app, terminal_size=(120, 40), run_before=steps("ctrl+l", "down", "ctrl+g", "z"))
+
+
+def test_legend_80x24(snap_compare, app) -> None:
+    assert snap_compare(app, terminal_size=(80, 24), run_before=steps("ctrl+l", "down", "ctrl+g", "l"))
+
+
+def test_form_footer_80x24(snap_compare, app) -> None:
+    # a form shows its own keys in the footer, not the map's
+    assert snap_compare(app, terminal_size=(80, 24), run_before=steps("ctrl+e"))

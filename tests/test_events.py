@@ -55,6 +55,14 @@ def test_the_hero_hurt_and_dying_as_events():
     assert isinstance(s.view().log[-1], Died) and "has died" in str(s.view().log[-1])
 
 
+def test_a_blow_below_zero_says_what_the_screens_say():
+    """Issue 13.9: the log, the hero panel and the end screen agree: a hero at -2 has 0 health left."""
+    s = new_state([START, cell(1, 0, "goblin", "W", face="down", rolls=[1, 1])], cards={"goblin": {"attack": 14}})
+    play(s, "flip E", "attack")
+    hurt = next(e for e in s.view().log if isinstance(e, Damage) and e.hero)
+    assert hurt.health == s.health == -2 and str(hurt).endswith("health 0/12.")
+
+
 def test_every_event_is_immutable_and_its_sentence_is_its_text():
     e = RuleApplied("ATTACK AGAIN", "ATTACK AGAIN.")
     assert str(e) == e.text == "ATTACK AGAIN." and e.rule == "ATTACK AGAIN"

@@ -143,3 +143,24 @@ def test_random_runs_keep_the_time_budget_and_draw_seeds_as_they_go():
     assert 0 < report.runs < 10**9 and len(report.seeds) == report.runs
     assert solve_random(load(duel_dict()), 5, workers=1, seed=1) == solve_random(load(duel_dict()), 5, workers=1, seed=1,
                                                                               max_seconds=600)
+
+
+def test_run_refuses_more_actions_than_a_replay_holds(tmp_path, duel, capsys):
+    from cardrogue.cli.main import main
+
+    actions = tmp_path / "actions.txt"
+    actions.write_text("end\n" * (replay_module.MAX_LIST_ITEMS + 1))
+    assert main(["run", str(duel), "--actions-file", str(actions)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and f"{actions}: 200,001 actions; at most 200,000" in err
+
+
+@pytest.mark.parametrize("field", ["actions", "checkpoints"])
+@pytest.mark.parametrize("value", [0, "move E", None, {"a": 1}])
+def test_a_long_list_of_another_type_is_refused_by_the_schema(field, value):
+    """Found by the fuzz test: `"actions": 0` passed the schema once the lists were checked first."""
+    doc = json.loads(recorded(load(duel_dict()), WIN).text())
+    doc[field] = value
+    with pytest.raises(ReplayError) as caught:
+        parse_replay(json.dumps(doc))
+    assert str(caught.value).startswith(f"not a valid replay: $.{field}: ")

@@ -193,3 +193,19 @@ def test_a_file_name_with_a_newline_cannot_forge_a_line_of_check(tmp_path, capsy
     assert_printable_lines(out, err)
     status, out, _ = cli(capsys, "check", "--format", "json", forged)
     assert json.loads(out)["files"][0]["file"] == str(forged)  # JSON stays exact
+
+
+@run_async
+async def test_editor_notifications_are_plain_text(tmp_path):
+    """A notification names files, levels and cards ("Could not save PATH: ..."): it is never read
+    as markup, where `[/]` would raise a MarkupError when the toast is drawn."""
+    from editor_support import make_app, settle
+
+    app = make_app(_write(tmp_path, duel_dict()), tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        app.notify(f"Could not save {CLOSE} {CLICK}", title=f"t {CLOSE}")
+        await settle(app, pilot)
+        assert app.is_running
+        shown = [n for n in app._notifications if CLOSE in n.message]
+        assert shown and all(n.markup is False for n in shown)

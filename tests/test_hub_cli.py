@@ -71,6 +71,22 @@ def test_a_whole_round_publish_list_submit_leaderboard_pull_verify(hub, capsys, 
     assert code == 0 and "verified: won in 11 turns" in out
 
 
+def test_pull_writes_nothing_when_the_map_is_not_the_version_listed(hub, capsys, tmp_path: Path, monkeypatch) -> None:
+    from cardrogue.hub.client import HubClient
+
+    monkeypatch.chdir(tmp_path)
+    assert cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)[0] == 0
+    Path("needle.src.json").write_text(map_text())
+    assert cardrogue(capsys, "hub", "publish", "needle.src.json")[0] == 0
+    served = HubClient.file
+    monkeypatch.setattr(HubClient, "file", lambda self, ref: served(self, ref).replace("The Needle", "The Haystack"))
+    code, _, err = cardrogue(capsys, "hub", "pull", "needle")
+    assert code == 2 and "sent a map that is not the version" in err and not Path("needle.json").exists()
+    monkeypatch.setattr(HubClient, "file", lambda self, ref: "{not json")
+    code, _, err = cardrogue(capsys, "hub", "pull", "needle")
+    assert code == 2 and "it does not load" in err and not Path("needle.json").exists()
+
+
 def test_refusals_print_the_reason_and_exit_1(hub, capsys, tmp_path: Path) -> None:
     doc = json.loads(map_text())
     doc["levels"][0]["cells"][0]["card"] = "no-such-card"

@@ -41,6 +41,12 @@ def _forged_replays(text: str) -> dict[str, str]:
     doc["checkpoints"] = doc["checkpoints"][:-1]
     out["a missing checkpoint"] = json.dumps(doc)
     doc = json.loads(json.dumps(good))
+    doc["actions"].append("end")
+    out["an action after the victory"] = json.dumps(doc)
+    doc = json.loads(json.dumps(good))
+    doc["dice"]["seed"] += 1
+    out["fated dice from another seed"] = json.dumps(doc)
+    doc = json.loads(json.dumps(good))
     doc["final"] = "0" * 16
     out["a forged final state"] = json.dumps(doc)
     doc = json.loads(json.dumps(good))

@@ -13,7 +13,7 @@ from textual.widgets import RichLog
 from cardrogue.editor.player.app import PlayerApp, run_player
 from cardrogue.editor.player.run import PlayRun
 from cardrogue.editor.player.screens import EndScreen, PlayerScreen, StoryScreen
-from cardrogue.editor.player.widgets import CELL_H, CELL_W, ActionMenu, BoardView
+from cardrogue.editor.player.widgets import ActionMenu, BoardView
 from cardrogue.engine.records.replay import verify_replay
 from cardrogue.engine.records.scores import ScoreStore
 from helpers import run_async
@@ -27,9 +27,11 @@ def app_for(doc: dict, tmp_path: Path, **kw) -> PlayerApp:
     return PlayerApp(load(doc), replays_dir=tmp_path / "replays", scores_db=tmp_path / "scores.db", player="tester", **kw)
 
 
-def cell_offset(x: int, y: int) -> tuple[int, int]:
-    """Where to click on the board for cell x,y: the middle of the card, inside the board's border."""
-    return 1 + x * CELL_W + CELL_W // 2, 1 + y * CELL_H + CELL_H // 2
+def cell_offset(app: App, x: int, y: int) -> tuple[int, int]:
+    """Where to click on the board for cell x,y: the middle of the card (at the board's card size), inside its border."""
+    board = app.screen.query_one(BoardView)
+    w, h = board.cell_w, board.cell_h
+    return 1 + x * w + w // 2, 1 + y * h + h // 2
 
 
 def player(app: App) -> PlayerScreen:
@@ -159,7 +161,7 @@ async def test_click_an_adjacent_tile_flips_then_fights(tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("enter")
         screen = player(app)
-        east = cell_offset(1, 0)
+        east = cell_offset(app, 1, 0)
         assert await pilot.click(BoardView, offset=east)
         assert screen.run.actions == ["flip E"] and screen.state.in_combat
         assert await pilot.click(BoardView, offset=east)
@@ -299,17 +301,26 @@ def test_play_without_argument_plays_the_bundled_campaign(monkeypatch, tmp_path)
     assert run_player(None, level=2) == 0 and seen["level"] == 1
 
 
-@pytest.mark.parametrize("level", [0, 99])
-def test_play_rejects_a_level_outside_the_campaign(level, capsys):
-    assert run_player(None, level=level) == 2
-    assert "--level" in capsys.readouterr().err
+@pytest.mark.parametrize("level", ["0", "99"])
+def test_play_rejects_a_level_outside_the_campaign(level, capsys, tmp_path):
+    from cardrogue.cli import main as cli
+
+    assert cli.main(["play", "--level", level, "--scores-db", str(tmp_path / "s.db")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cardrogue: ") and "--level" in err and err.count("\n") == 1
 
 
 def test_play_rejects_an_unusable_campaign(tmp_path, capsys):
+    from cardrogue.cli import main as cli
+    from cardrogue.engine.errors import UnusableInput
+
     bad = tmp_path / "bad.json"
     bad.write_text("{ not json")
-    assert run_player(bad) == 2
-    assert "not a usable campaign" in capsys.readouterr().err
+    with pytest.raises(UnusableInput):
+        run_player(bad)
+    assert cli.main(["play", str(bad), "--scores-db", str(tmp_path / "s.db")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cardrogue: ") and "not a usable campaign" in err
 
 
 @run_async
@@ -324,7 +335,7 @@ async def test_teleport_destination_from_the_menu_or_a_click(tmp_path):
         await pilot.press("u", "enter")  # drink red: the potion of teleportation
         menu = screen.query_one(ActionMenu)
         assert menu.has_focus and [menu.get_option_at_index(i).id for i in range(menu.option_count)] == ["teleport 1,0"]
-        assert await pilot.click(BoardView, offset=cell_offset(1, 0))
+        assert await pilot.click(BoardView, offset=cell_offset(app, 1, 0))
         assert screen.run.actions == ["flip E", "attack", "drink red", "teleport 1,0"]
         assert screen.state.position == (1, 0) and screen.state.turn == 2
 
@@ -336,6 +347,6 @@ async def test_clicks_that_are_not_next_to_the_hero_do_nothing(tmp_path):
         await pilot.press("enter")
         screen = player(app)
         for x, y in ((1, 1), (2, 0), (0, 0)):  # diagonal, two away, the hero himself
-            assert await pilot.click(BoardView, offset=cell_offset(x, y))
+            assert await pilot.click(BoardView, offset=cell_offset(app, x, y))
         assert await pilot.click(BoardView, offset=(0, 0))  # the border
         assert screen.run.actions == []

@@ -22,8 +22,13 @@ def test_play_screen_in_combat_80x24(snap_compare, tmp_path):
     assert snap_compare(app(tmp_path, rolls=(2,)), press=["enter", "right"], terminal_size=(80, 24))
 
 
-def test_play_screen_after_the_fight_120x36(snap_compare, tmp_path):
-    assert snap_compare(app(tmp_path), press=["enter", "right", "a", "right"], terminal_size=(120, 36))
+def test_play_screen_after_the_fight_120x40(snap_compare, tmp_path):
+    assert snap_compare(app(tmp_path), press=["enter", "right", "a", "right"], terminal_size=(120, 40))
+
+
+def test_play_screen_in_combat_200x50(snap_compare, tmp_path):
+    """A big terminal: large cards with full names, a wider hero panel, every key on one line."""
+    assert snap_compare(app(tmp_path, rolls=(2,)), press=["enter", "right"], terminal_size=(200, 50))
 
 
 def test_victory_screen(snap_compare, tmp_path):

@@ -10,6 +10,8 @@ on the valid samples and on random variations of a valid campaign.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -19,6 +21,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from referencing import Registry, Resource
+
+from helpers import FIXTURE
 
 from cardrogue.engine.format.loader import load_campaign
 from cardrogue.engine.format.resources import SCHEMA_BASE, catalog_path, default_campaign, load_schema, schema_path
@@ -161,3 +165,41 @@ def test_validators_agree_on_random_variants(data: Any) -> None:
     independent = INDEPENDENT["campaign.schema.json"].is_valid(data)
     assert _fast_verdict(data) == independent == is_valid(data, "campaign.schema.json")
     assert reference_validator("campaign.schema.json").is_valid(data) == independent
+
+
+# ------------------------------------------------------------------------------------------ start-up
+
+
+def test_a_valid_campaign_is_checked_without_importing_jsonschema():
+    """jsonschema (a tenth of a second to import) is for the report on an invalid file only."""
+    code = ("import sys; from cardrogue.engine.format.loader import load_campaign; "
+            "from cardrogue.engine.format.resources import default_campaign; "
+            "r = load_campaign(default_campaign()); assert r.campaign is not None; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('jsonschema', 'referencing')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+def test_compiled_validator_is_kept_between_processes(tmp_path, monkeypatch):
+    """The first process compiles the schema and keeps it; the next loads it without compiling; a
+    damaged cache file is compiled again, with the same verdicts."""
+    monkeypatch.setenv("CARDROGUE_CACHE", str(tmp_path))
+    valid = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    fast_validator.cache_clear()
+    first = fast_validator("campaign.schema.json")
+    [kept] = tmp_path.glob("campaign.schema-*.marshal")
+
+    def no_compiling(*args, **kwargs):
+        raise AssertionError("compiled again although the cache holds it")
+
+    fast_validator.cache_clear()
+    with monkeypatch.context() as m:
+        m.setattr(fastjsonschema, "compile_to_code", no_compiling)
+        second = fast_validator("campaign.schema.json")
+    assert second is not first and second(valid) == valid
+    kept.write_bytes(b"not marshal data")
+    fast_validator.cache_clear()
+    third = fast_validator("campaign.schema.json")
+    assert third(valid) == valid and not is_valid({"format": "one"}, "campaign.schema.json")
+    fast_validator.cache_clear()

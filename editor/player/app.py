@@ -7,7 +7,6 @@ the same screen for a play-test.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Sequence
 
@@ -21,7 +20,7 @@ from ..shown import NO_RAW_CONTROLS
 from .run import RunResult, default_replays_dir
 from .screens import PlayerScreen
 
-EXIT_OK, EXIT_UNUSABLE = 0, 2
+EXIT_OK = 0
 
 
 class PlayerApp(App[RunResult | None]):
@@ -49,21 +48,17 @@ class PlayerApp(App[RunResult | None]):
 def run_player(campaign_path: Path | None, level: int | None = None, scores_db: Path | None = None,
                replays_dir: Path | None = None, player: str | None = None, dice_seed: int | None = None) -> int:
     """``cardrogue play [CAMPAIGN] [--level N] [--random-dice]``: N is 1-based; a run with --level or
-    random dice (``dice_seed``) is practice, never scored."""
+    random dice (``dice_seed``) is practice, never scored. Raises :class:`UnusableInput` (the CLI
+    prints it) for a campaign that cannot be played or a level it does not have."""
     from cardrogue.engine.errors import UnusableInput
     from cardrogue.engine.format.loader import load_usable
     from cardrogue.engine.format.resources import default_campaign
     from cardrogue.engine.records.scores import default_db_path
 
     path = campaign_path or default_campaign()
-    try:
-        campaign = load_usable(path)
-    except UnusableInput as exc:
-        print(f"cardrogue: {printable(str(exc))}", file=sys.stderr)
-        return exc.exit_code
+    campaign = load_usable(path)
     if level is not None and not 1 <= level <= len(campaign.levels):
-        print(f"cardrogue: {printable(str(path))}: --level {level}: the campaign has levels 1 to {len(campaign.levels)}", file=sys.stderr)
-        return EXIT_UNUSABLE
+        raise UnusableInput(f"{path}: --level {level}: the campaign has levels 1 to {len(campaign.levels)}")
     app = PlayerApp(campaign, None if level is None else level - 1,
                     replays_dir=replays_dir or default_replays_dir(), scores_db=scores_db or default_db_path(),
                     player=player, dice_seed=dice_seed)

@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Markdown, RichLog, Static
+from textual.widgets import Markdown, RichLog, Static
 
 from cardrogue.engine.model.campaign import Campaign, Direction
 from cardrogue.engine.printable import printable
@@ -25,7 +25,7 @@ from cardrogue.engine.rules.view import Face, StateView, Tile
 
 from ..shown import content, text as shown_text
 from .run import PlayRun, RunResult, campaign_par, default_player, finish
-from .widgets import ActionMenu, BoardView, EnemyPanel, HeroPanel
+from .widgets import ActionMenu, BoardView, EnemyPanel, HeroPanel, KeyBar
 
 
 # How the log shows each kind of event (any other kind: plain).
@@ -88,6 +88,8 @@ class PlayerScreen(Screen[RunResult | None]):
 
     CSS_PATH = "player.tcss"
     AUTO_FOCUS = "#board"
+    # player.tcss widens the side panel and the action list on a wide terminal.
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (150, "-wide")]
     BINDINGS = [
         Binding("up", "direction('N')", "Move/flip", key_display="↑↓←→"),
         Binding("down", "direction('S')", show=False),
@@ -139,12 +141,26 @@ class PlayerScreen(Screen[RunResult | None]):
             with VerticalScroll(id="player-side"):
                 yield EnemyPanel(id="enemy")
                 yield HeroPanel(id="hero")
-        yield Footer()
+        yield KeyBar(self.BINDINGS, id="keys")
 
     def on_mount(self) -> None:
         self.query_one("#log", RichLog).border_title = "Log"
-        self.query_one("#hero", HeroPanel).border_title = "Hero"
         self._sync()
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._fit_board)
+
+    def on_screen_suspend(self) -> None:
+        """A story or end screen on top shows its own keys: this screen's would show through it."""
+        self.query_one(KeyBar).visible = False  # hidden, its room kept: the layout stays as it is
+
+    def on_screen_resume(self) -> None:
+        self.query_one(KeyBar).visible = True
+
+    def _fit_board(self) -> None:
+        """Large cards when the level fits them in half the left column's height (the actions and the log keep the rest)."""
+        room = self.query_one("#player-left").size
+        self.query_one(BoardView).fit(self.view, room.width, room.height // 2)
 
     @property
     def state(self):
@@ -171,6 +187,7 @@ class PlayerScreen(Screen[RunResult | None]):
         if new_level:
             self._shown_level = view.level_index
             self._inscribe(None)
+            self.call_after_refresh(self._fit_board)
         self._sync_log()
         if new_level:
             self.action_story()
@@ -360,7 +377,7 @@ class StoryScreen(ModalScreen[None]):
             box.border_subtitle = "Enter: begin"
             with VerticalScroll(id="story-scroll"):
                 yield Markdown(printable(self.story, lines=True), id="story-text")
-        yield Footer()
+        yield KeyBar(self.BINDINGS)
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -371,7 +388,7 @@ class EndScreen(ModalScreen[str]):
 
     CSS_PATH = "player.tcss"
     BINDINGS = [Binding("r", "choose('level')", "Restart level"), Binding("n", "choose('campaign')", "New run"),
-                Binding("q", "choose('quit')", "Leave"), Binding("escape", "choose('look')", "Look at the board"),
+                Binding("q", "choose('quit')", "Leave"), Binding("escape", "choose('look')", "Look at the board", key_display="Esc"),
                 Binding("h", "submit_to_hub", "Submit to hub")]
 
     def __init__(self, result: RunResult, title: str, hub_replay: str | None = None) -> None:
@@ -391,7 +408,7 @@ class EndScreen(ModalScreen[str]):
             if self.hub_replay is not None:
                 yield Static(Text("h submit this run to the hub", "bold"), id="end-hub")
             yield Static(Text("r restart level · n new run · q leave · Esc board", "dim"), id="end-keys")
-        yield Footer()
+        yield KeyBar(self.BINDINGS)
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         return self.hub_replay is not None if action == "submit_to_hub" else True

@@ -13,10 +13,14 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 from textual import events
+from textual.actions import parse as parse_action
+from textual.binding import Binding
+from textual.content import Content
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.widget import Widget
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -25,7 +29,7 @@ from cardrogue.engine.rules.actions import Action
 from cardrogue.engine.rules.view import CellView, Face, StateView, Tile
 from cardrogue.engine.printable import printable
 
-from ..shown import text as shown_text
+from ..shown import content, text as shown_text
 
 # Action menu filters: the key that opens them, their label and the verbs they show.
 FILTERS: dict[str, tuple[str, frozenset[str]]] = {
@@ -46,10 +50,10 @@ def in_filter(action: Action, name: str) -> bool:
 # --------------------------------------------------------------------------- reading the view
 
 
-def card_label(cell: CellView) -> str:
-    """At most 7 characters naming what a revealed cell shows."""
+def card_label(cell: CellView, width: int = 7) -> str:
+    """At most ``width`` characters naming what a revealed cell shows."""
     if cell.enemy is not None:
-        return _short(cell.enemy.name)
+        return _short(cell.enemy.name, width)
     if cell.exit:
         return "EXIT"
     if cell.face is Face.CLEARED:
@@ -58,18 +62,18 @@ def card_label(cell: CellView) -> str:
     if card.id == STARTING_TILE:
         return "Start"
     if card.kind is CardKind.POTION:
-        return "Potion"
+        return "Potion" if width < 12 else _short(card.name, width)
     if card.kind is CardKind.TILE:
-        return _TILE_LABELS.get(cell.tile, "")
-    return _short(card.name)
+        return _TILE_LABELS.get(cell.tile, "") if width < 12 else _short(card.name, width)
+    return _short(card.name, width)
 
 
 _TILE_LABELS = {Tile.SHOP: "Shop", Tile.FOUNTAIN: "Fountn", Tile.CHEST: "Chest", Tile.LADDER: "Ladder"}
 
 
-def _short(name: str) -> str:
+def _short(name: str, width: int = 7) -> str:
     name = printable(name).removeprefix("The ")
-    return name if len(name) <= 7 else name.split()[0][:7]
+    return name if len(name) <= width else name.split()[0][:width]
 
 
 def _place(cell: CellView | None) -> str:
@@ -113,7 +117,8 @@ def describe(action: Action, view: StateView) -> str:
 
 # --------------------------------------------------------------------------- the board
 
-CELL_W, CELL_H = 9, 3
+CELL_W, CELL_H = 9, 3  # a card on the board
+LARGE_W, LARGE_H = 15, 5  # when the level fits at this size: full names, an enemy's health and attack
 
 _KIND_STYLE = {
     Tile.ENEMY: Style(color="red", bold=True),
@@ -154,40 +159,53 @@ class BoardView(ScrollView, can_focus=True):
         super().__init__(**kw)
         self._lines: list[Strip] = []
         self._hero_region = Region(0, 0, 0, 0)
+        self.cell_w, self.cell_h = CELL_W, CELL_H
+
+    def fit(self, view: StateView, width: int, height: int) -> None:
+        """Large cards (full names, an enemy's health and attack) when the level fits them in
+        ``width`` x ``height`` cells (the room the screen gives the board), else the small ones."""
+        level = view.level
+        large = level.width * LARGE_W + 2 <= width and level.height * LARGE_H + 2 <= height
+        size = (LARGE_W, LARGE_H) if large else (CELL_W, CELL_H)
+        if size != (self.cell_w, self.cell_h):
+            self.cell_w, self.cell_h = size
+            self.show(view)
 
     def show(self, view: StateView) -> None:
         level = view.level
+        w, h = self.cell_w, self.cell_h
         self._lines = self._draw(view)
-        self.virtual_size = Size(level.width * CELL_W, level.height * CELL_H)
+        self.virtual_size = Size(level.width * w, level.height * h)
         x, y = view.position
-        self._hero_region = Region(x * CELL_W, y * CELL_H, CELL_W, CELL_H)
-        self.refresh()
+        self._hero_region = Region(x * w, y * h, w, h)
+        self.refresh(layout=True)
         self.call_after_refresh(self.scroll_to_region, self._hero_region, animate=False, force=True)
 
     def _draw(self, view: StateView) -> list[Strip]:
         level = view.level
+        w, h = self.cell_w, self.cell_h
         legal = {str(a) for a in view.legal_actions()}
         hx, hy = view.position
         teleport = {a.removeprefix("teleport ") for a in legal if a.startswith("teleport ")}
-        rows: list[list[Segment]] = [[] for _ in range(level.height * CELL_H)]
+        rows: list[list[Segment]] = [[] for _ in range(level.height * h)]
         for y in range(level.height):
             for x in range(level.width):
                 parts = self._card(view.cell(x, y), x - hx, y - hy, legal, teleport)
-                for k in range(CELL_H):
-                    rows[y * CELL_H + k].extend(parts[k])
-        return [Strip(segments, level.width * CELL_W) for segments in rows]
+                for k in range(h):
+                    rows[y * h + k].extend(parts[k])
+        return [Strip(segments, level.width * w) for segments in rows]
 
     def _card(self, cell: CellView | None, dx: int, dy: int, legal, teleport) -> list[list[Segment]]:
-        blank = " " * CELL_W
+        w, h = self.cell_w, self.cell_h
+        inner, mid = w - 2, h // 2
         if cell is None:
-            return [[Segment(blank, Style())] for _ in range(CELL_H)]  # a style even when blank: NO_COLOR filters every segment's
+            return [[Segment(" " * w, Style())] for _ in range(h)]  # a style even when blank: NO_COLOR filters every segment's
         toward = Direction.toward(dx, dy)
         toward = toward.value if toward is not None else None
         if cell.face is Face.DOWN:
             style = _BACK_FLIP if toward and f"flip {toward}" in legal else _BACK
-            inner = "░" * (CELL_W - 2)
-            return [[Segment("┌" + "─" * (CELL_W - 2) + "┐", style)], [Segment("│" + inner + "│", style)],
-                    [Segment("└" + "─" * (CELL_W - 2) + "┘", style)]]
+            return ([[Segment("┌" + "─" * inner + "┐", style)]] + [[Segment("│" + "░" * inner + "│", style)]] * (h - 2)
+                    + [[Segment("└" + "─" * inner + "┘", style)]])
         paths = cell.paths
         foe = cell.enemy
         if f"{cell.x},{cell.y}" in teleport:
@@ -198,16 +216,19 @@ class BoardView(ScrollView, can_focus=True):
             edge = _EDGE_MOVE
         else:
             edge = _EDGE
-        half = (CELL_W - 3) // 2
+        half = (w - 3) // 2
         top = "╭" + "─" * half + ("┃" if "N" in paths else "─") + "─" * half + "╮"
         bottom_mid = ("┃" if "S" in paths else "─")
-        left = "━" if "W" in paths else "│"
-        right = "━" if "E" in paths else "│"
-        label = card_label(cell)
+        label = card_label(cell, inner if h > CELL_H else 7)
+        info = ""  # large cards: a second line under the name
         if foe is not None:
             label_style = _BOSS if foe.card.kind is CardKind.BOSS else _KIND_STYLE[Tile.ENEMY]
-            health = f"♥{foe.health}"[:half]
-            bottom = "╰" + health.ljust(half, "─") + bottom_mid + "─" * half + "╯"
+            if h > CELL_H:
+                info = f"♥{foe.health}/{foe.max_health} ⚔{foe.attack}"
+                bottom = "╰" + "─" * half + bottom_mid + "─" * half + "╯"
+            else:
+                health = f"♥{foe.health}"[:half]
+                bottom = "╰" + health.ljust(half, "─") + bottom_mid + "─" * half + "╯"
         else:
             bottom = "╰" + "─" * half + bottom_mid + "─" * half + "╯"
             card = cell.card
@@ -219,13 +240,18 @@ class BoardView(ScrollView, can_focus=True):
                 label_style = Style()
             else:
                 label_style = _KIND_STYLE.get(cell.tile, Style(dim=True))
-        width = CELL_W - 2
-        if cell.hero:
-            text = ("@ " + label)[:width] if label else "@"
-            middle = [Segment(left, edge), Segment(text.center(width), _HERO), Segment(right, edge)]
-        else:
-            middle = [Segment(left, edge), Segment(label.center(width)[:width], label_style), Segment(right, edge)]
-        return [[Segment(top, edge)], middle, [Segment(bottom, edge)]]
+        if h == CELL_H:
+            middle = [(("@ " + label)[:inner] if label else "@", _HERO) if cell.hero else (label, label_style)]
+        else:  # name, then the hero's mark or the enemy's health and attack, then a blank line
+            middle = [(label, label_style), ("@ you", _HERO) if cell.hero else (info, label_style)]
+            middle += [("", Style())] * (h - 2 - len(middle))
+        rows = [[Segment(top, edge)]]
+        for k, (text, style) in enumerate(middle, 1):
+            left = "━" if k == mid and "W" in paths else "│"
+            right = "━" if k == mid and "E" in paths else "│"
+            rows.append([Segment(left, edge), Segment(text.center(inner)[:inner], style), Segment(right, edge)])
+        rows.append([Segment(bottom, edge)])
+        return rows
 
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
@@ -240,7 +266,7 @@ class BoardView(ScrollView, can_focus=True):
         if offset is None:
             return
         scroll_x, scroll_y = self.scroll_offset
-        self.post_message(self.CellClicked((offset.x + scroll_x) // CELL_W, (offset.y + scroll_y) // CELL_H))
+        self.post_message(self.CellClicked((offset.x + scroll_x) // self.cell_w, (offset.y + scroll_y) // self.cell_h))
 
 
 # --------------------------------------------------------------------------- the panels
@@ -253,11 +279,14 @@ def _bar(value: int, top: int, width: int = 12, colour: str = "green") -> Text:
 
 
 class HeroPanel(Static):
-    """Health and max, attack modifier, gold, turn and par, equipment, hand, effects, known potions."""
+    """The hero in one table, a row per fact, so it fits beside the board at 80x24: turn and par,
+    level, health, attack modifier, gold, goals, the tile, a shop's stock, equipment worn, the
+    hand, known potions and effects lasting over turns. The border names the hero."""
 
     def show(self, view: StateView, par: int | None = None) -> None:
         """``par``: the par to show beside the turn (the campaign's, or one a solve just found)."""
         campaign, level, hero = view.campaign, view.level, view.hero
+        self.border_title = content(hero.name)
         grid = Table.grid(padding=(0, 1))
         grid.add_column(style="bold", no_wrap=True)
         grid.add_column()
@@ -265,8 +294,9 @@ class HeroPanel(Static):
         grid.add_row("Level", shown_text(f"{view.level_index + 1}/{len(campaign.levels)} {level.title or level.id}"))
         health = max(hero.health, 0)  # a blow below zero still leaves nothing: the end screen says the same
         colour = "green" if health > hero.max_health // 3 else "red"
-        grid.add_row("Health", Text.assemble(_bar(health, hero.max_health, colour=colour), f" {health}/{hero.max_health}"))
-        grid.add_row("Attack", f"{hero.attack_modifier:+d} (attack roll)")
+        grid.add_row("Health", Text.assemble(_bar(health, hero.max_health, width=10, colour=colour),
+                                             f" {health}/{hero.max_health}"))
+        grid.add_row("Attack", f"{hero.attack_modifier:+d} to the roll")
         grid.add_row("Gold", str(hero.gold))
         if level.goals:
             mark = Text("✓ ", "green") if view.goals_met() else Text("✗ ", "red")
@@ -283,11 +313,12 @@ class HeroPanel(Static):
             stock.rstrip()
             grid.add_row("Stock", stock if left else Text("sold out", "dim"))
 
-        gear = Table.grid(padding=(0, 1))
-        gear.add_column(style="dim", no_wrap=True)
-        gear.add_column()
+        worn = Text()
         for slot, card_id in hero.equipment:
-            gear.add_row(slot, shown_text(view.card(card_id).name) if card_id else Text("—", "dim"))
+            if card_id:
+                worn.append(f"{slot} ", "dim").append_text(shown_text(view.card(card_id).name)).append("\n")
+        worn.rstrip()
+        grid.add_row("Worn", worn if worn else Text("nothing", "dim"))
 
         hand = Text()
         counts: dict[str, int] = {}
@@ -303,27 +334,22 @@ class HeroPanel(Static):
             hand.append_text(line)
             hand.append("\n")
         hand.rstrip()
+        grid.add_row("Hand", hand if counts else Text("empty", "dim"))
 
-        effects = []
+        known = [f"{colour} {effect}" for colour, effect in view.known_potions.items()]
+        grid.add_row("Potions", Text("\n".join(known)) if known else Text("none known", "dim"))
+
         if hero.poison:
-            effects.append(Text(f"Poisoned: {hero.poison} turn(s)", "magenta"))
+            grid.add_row("Poison", Text(f"{hero.poison} turn(s)", "magenta"))
         if hero.antidote:
-            effects.append(Text(f"Antidote: poison heals +{hero.antidote}", "green"))
+            grid.add_row("Antidote", Text(f"poison heals +{hero.antidote}", "green"))
         if hero.paralysed:
-            effects.append(Text(f"Paralysed: {hero.paralysed} turn(s) to skip", "yellow"))
+            grid.add_row("Paralysed", Text(f"{hero.paralysed} turn(s) to skip", "yellow"))
         if hero.potion_modifier:
-            effects.append(Text(f"Potion: {hero.potion_modifier:+d} to the attack roll", "cyan"))
+            grid.add_row("Potion", Text(f"{hero.potion_modifier:+d} to the attack roll", "cyan"))
         if hero.spell_cooldown:
-            effects.append(Text(f"Spell cooldown: {hero.spell_wait} turn(s)" if hero.spell_wait else "Spell ready"))
-
-        known = [f"{colour}: {effect}" for colour, effect in view.known_potions.items()]
-
-        parts: list = [shown_text(hero.name, "bold yellow"), grid, Text("Equipment", "bold underline"), gear,
-                       Text("Hand", "bold underline"), hand if counts else Text("empty", "dim")]
-        if effects:
-            parts += [Text("Effects", "bold underline"), *effects]
-        parts += [Text("Potions known", "bold underline"), Text("\n".join(known) if known else "none", "" if known else "dim")]
-        self.update(Group(*parts))
+            grid.add_row("Spell", f"ready in {hero.spell_wait} turn(s)" if hero.spell_wait else "ready")
+        self.update(grid)
 
 
 class EnemyPanel(Static):
@@ -339,8 +365,8 @@ class EnemyPanel(Static):
         parts = []
         for foe in foes:
             parts.append(Text.assemble(shown_text(foe.name, "bold red"), f"  ({foe.direction.word})"))
-            parts.append(Text.assemble(_bar(foe.health, foe.max_health, colour="red"), f" {foe.health}/{foe.max_health}"))
-            parts.append(Text(f"Attack {foe.attack}"))
+            parts.append(Text.assemble(_bar(foe.health, foe.max_health, width=10, colour="red"),
+                                       f" {foe.health}/{foe.max_health}  attack {foe.attack}"))
             for ability in foe.card.abilities:
                 parts.append(shown_text(str(ability), "italic"))
             if foe.poison:
@@ -368,14 +394,94 @@ class ActionMenu(OptionList):
             self.filter = name
         actions = [a for a in dict.fromkeys(view.legal_actions()) if in_filter(a, self.filter)]
         self.clear_options()
-        self.add_options(Option(Text.assemble(shown_text(str(a), "bold"), "  ", shown_text(describe(a, view), "dim")), id=str(a))
-                         for a in actions)
+        self.add_options(Option(self._entry(a, view), id=str(a)) for a in actions)
         if actions:
             self.highlighted = 0
         label = FILTERS[self.filter][0]
         self.border_title = "Actions" if self.filter == "all" else f"Actions: {label}"
         return len(actions)
 
+    @staticmethod
+    def _entry(action: Action, view: StateView) -> Text:
+        """One line: what the action does, in words (its text form, ``move E``, is the option's id).
+        Cut with an ellipsis rather than wrapped, so the list stays one row per action."""
+        words = describe(action, view)
+        line = shown_text(words[:1].upper() + words[1:])
+        line.no_wrap, line.overflow = True, "ellipsis"
+        return line
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         self.post_message(self.Chosen(Action.parse(event.option.id)))
+
+
+# --------------------------------------------------------------------------- the keys
+
+
+class KeyBar(Widget):
+    """Every key a screen shows (its bindings with ``show``), each as "key label", wrapped over as
+    many lines as the width needs: Textual's one-line Footer cuts what does not fit, and at 80
+    columns the player lost p, r, R and q. A click on a key does what the key does.
+    """
+
+    DEFAULT_CSS = """
+    KeyBar {
+        dock: bottom;
+        height: auto;
+        padding: 0 1;
+        color: $footer-foreground;
+        background: $footer-background;
+    }
+    """
+    GAP = 2
+
+    def __init__(self, bindings: list[Binding], **kw) -> None:
+        super().__init__(**kw)
+        self._bindings = [b for b in bindings if b.show]
+
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, lambda _: self.refresh(layout=True))
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
+    def _pieces(self) -> list[Content]:
+        """One piece per key; the screen's ``check_action`` hides a key (False) or dims it (None)."""
+        pieces = []
+        for binding in self._bindings:
+            state = True
+            if self.is_mounted:
+                _, name, args = parse_action(binding.action)
+                state = self.screen.check_action(name, args)
+            if state is not False:
+                pieces.append(self._piece(binding, dim=state is None))
+        return pieces
+
+    @staticmethod
+    def _piece(binding: Binding, dim: bool = False) -> Content:
+        key = binding.key_display or binding.key
+        # The arrows stand for four actions (one per direction): they are keys only.
+        click = "" if binding.action.startswith("direction(") else f" @click=screen.{binding.action}"
+        # Our own labels and action names: markup is safe here (no string from a file).
+        piece = Content.assemble(Content.from_markup(f"[bold $footer-key-foreground{click}]$key[/]", key=key), " ",
+                                 Content(binding.description))
+        return piece.stylize("dim") if dim else piece
+
+    def lines(self, width: int) -> list[Content]:
+        """The pieces laid out greedily on lines of ``width`` cells (a piece is never split)."""
+        lines: list[list[Content]] = [[]]
+        used = 0
+        for piece in self._pieces():
+            need = piece.cell_length + (self.GAP if lines[-1] else 0)
+            if lines[-1] and used + need > width:
+                lines.append([])
+                used, need = 0, piece.cell_length
+            lines[-1].append(piece)
+            used += need
+        return [Content(" " * self.GAP).join(line) for line in lines]
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self.lines(width))
+
+    def render(self) -> Content:
+        return Content("\n").join(self.lines(self.content_size.width))

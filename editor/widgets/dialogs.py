@@ -14,6 +14,7 @@ from textual.widgets import Button, Checkbox, DirectoryTree, Input, Label, Markd
 from textual.widgets.option_list import Option
 
 from cardrogue.editor.shown import content, markup
+from cardrogue.editor.widgets.footer import EditorFooter
 
 
 class ConfirmScreen(ModalScreen[str]):
@@ -32,6 +33,7 @@ class ConfirmScreen(ModalScreen[str]):
             with Horizontal(classes="dialog-buttons"):
                 for label, value, variant in self.answers:
                     yield Button(label, id=f"answer-{value}", variant=variant)  # type: ignore[arg-type]
+        yield EditorFooter()
 
     def on_mount(self) -> None:
         self.query(Button).first().focus()
@@ -55,6 +57,7 @@ class PathScreen(ModalScreen[Path | None]):
             yield Label(content(self.title_text), classes="dialog-text")
             yield Input(self.initial, id="path-input", placeholder="path/to/campaign.json")
             yield Label("[dim]enter: ok   escape: cancel[/]")
+        yield EditorFooter()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         value = event.value.strip()
@@ -141,6 +144,7 @@ class FormScreen(ModalScreen[dict | None]):
             with Horizontal(classes="dialog-buttons"):
                 yield Button("OK", id="form-ok", variant="primary")
                 yield Button("Cancel", id="form-cancel")
+        yield EditorFooter()
 
     def on_mount(self) -> None:
         self.query_one(f"#form-{self.fields[0][0]}").focus()
@@ -234,6 +238,7 @@ class FileScreen(PathScreen):
             yield CampaignFiles(self.root, id="file-tree")
             yield Input(self.initial, id="path-input", placeholder="path/to/campaign.json")
             yield Label("[dim]enter: ok   tab: tree / path   ctrl+u: parent folder   escape: cancel[/]")
+        yield EditorFooter()
 
     def on_mount(self) -> None:
         self.query_one("#path-input", Input).focus()
@@ -280,6 +285,7 @@ class ChoiceScreen(ModalScreen[str | None]):
         with Vertical(classes="dialog"):
             yield Label(content(self.title_text), classes="dialog-text")
             yield OptionList(*(Option(content(label), id=value) for value, label in self.choices), id="choice-list")
+        yield EditorFooter()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id)
@@ -295,3 +301,4 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog help"):
             yield Markdown(self.text)
+        yield EditorFooter()

@@ -43,7 +43,7 @@ class Inspector(VerticalScroll):
         summary = self.query_one("#inspector-summary", Static)
         inputs = [self.query_one(f"#inspector-{f}", Input) for f in FIELDS]
         if cell is None:
-            summary.update(f"[b]({x}, {y})[/] empty\n[dim]enter: place the palette card[/]", layout=False)
+            summary.update(f"[b]({x}, {y})[/] empty\n[dim]enter: place the palette card[/]")
             for widget in inputs:
                 if widget.value:
                     widget.value = ""
@@ -66,7 +66,7 @@ class Inspector(VerticalScroll):
             if cell.contents:
                 lines.append(markup("contents: $ids", ids=", ".join(cell.contents)))
             lines.extend(problems)
-            summary.update(Content("\n").join(lines), layout=False)
+            summary.update(Content("\n").join(lines))
             values = (cell.inscription, rolls_text(cell.rolls), cell.to or "")
             for widget, value in zip(inputs, values):
                 if widget.disabled:

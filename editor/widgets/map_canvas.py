@@ -4,9 +4,12 @@ One :class:`~textual.scroll_view.ScrollView` renders every visible line as a
 :class:`~textual.strip.Strip`; there is no widget per cell, so a 64x64 level is
 as quick to show as a 4x4 one. Each card is a 7x3 box::
 
-    ┌──║──┐     ║ / ═ on an edge: a path; a plain wall: no path
-    ═SGob!═     S start, ▼ ladder, X exit; three letters of the card; ! ? ◆ problem marks
-    └─────┘     face up: bright; face down: dim on a shaded ground
+    ┌S─║─!┐     ║ / ═ on an edge: a path; a plain wall: no path
+    ═Gobln═     top corner: S start, ▼ ladder, X exit, and ! ? ◆ problem marks
+    └─────┘     five letters naming the card (:func:`short_name`, the legend ``l``
+                lists them); face up: bright; face down: dim on a shaded ground
+
+``z`` zooms in to 16x4 boxes that show each card's full name on two lines.
 
 Rows of the grid are rendered once and cached; moving the cursor re-renders the
 two grid rows it leaves and enters, nothing else.
@@ -72,17 +75,68 @@ class StepOverlay:
         return ({self.marker[1]} if self.marker else set()) | {y for _, y in self.flipped}
 
 
-def abbreviation(card: CardDef | None, card_id: str) -> str:
-    """Three letters naming a card on the map (a plain pathing tile shows as a corridor)."""
-    if card_id == "pathing-tile":
-        return " + "
+ZOOMS = ((CELL_W, CELL_H), (16, 4))
+"""The box of one grid place at each zoom: five letters, or the full name on two lines."""
+
+SHORT_NAMES = {
+    "pathing-tile": "  +  ", "starting-tile": "Start", "descending-ladder": "Laddr", "fountain-of-healing": "Fount",
+    "locked-chest": "Chest", "shop": "Shop ", "shopkeepers-debt": "Debt ",
+}
+"""Catalog cards whose five letters are better chosen than made (a corridor shows as ``+``)."""
+
+_FILLER = {"of", "the", "a", "an"}
+_VOWELS = set("aeiouAEIOU")
+
+
+def squeeze(word: str, width: int) -> str:
+    """``word`` in ``width`` letters: vowels after the first letter dropped from the end, then cut."""
+    letters = list(word)
+    i = len(letters) - 1
+    while len(letters) > width and i > 0:
+        if letters[i] in _VOWELS:
+            del letters[i]
+        i -= 1
+    return "".join(letters[:width])
+
+
+def short_name(card: CardDef | None, card_id: str, width: int = 5) -> str:
+    """The letters naming a card on the map, ``width`` wide: ``Gobln``, ``Troll``, ``CBat`` (Cave Bat)."""
+    if card_id in SHORT_NAMES and width == 5:
+        return SHORT_NAMES[card_id]
     name = printable(card.name if card else card_id)
     words = [w for w in name.replace("-", " ").replace("'", "").split() if w]
+    words = [w for w in words if w.lower() not in _FILLER] or words
+    if len(words) > 1 and words[-1].lower() == "tile":
+        words = words[:-1]
     if not words:
-        return "???"
-    if len(words) == 1:
-        return words[0][:3].capitalize().ljust(3)
-    return (words[0][:2].capitalize() + words[1][0].upper()).ljust(3)
+        return "?" * width
+    initials = "".join(w[0].upper() for w in words[:-1])[:width - 2]
+    last = words[-1]
+    return (initials + squeeze(last[0].upper() + last[1:], width - len(initials))).ljust(width)
+
+
+def abbreviation(card: CardDef | None, card_id: str) -> str:
+    """The short name on the map, without the padding (kept for callers of the old three letters)."""
+    return short_name(card, card_id).strip() or "+"
+
+
+def wrapped_name(card: CardDef | None, card_id: str, width: int, lines: int) -> list[str]:
+    """The card's full name word-wrapped into ``lines`` lines of ``width`` (an ellipsis when cut)."""
+    name = printable(card.name if card else card_id)
+    out: list[str] = []
+    for word in name.split():
+        if out and len(out[-1]) + 1 + len(word) <= width:
+            out[-1] += " " + word
+        else:
+            out.append(word)
+    if len(out) > lines or any(len(line) > width for line in out):
+        out = out[:lines]
+        out = [line if len(line) <= width else line[:width - 1] + "…" for line in out]
+        if len(name.split()) and " ".join(out) != name:
+            last = out[-1]
+            out[-1] = (last[:width - 1] + "…") if len(last) >= width else last + "…"
+    out += [""] * (lines - len(out))
+    return [line.center(width) for line in out]
 
 
 class MapCanvas(ScrollView, can_focus=True):
@@ -103,20 +157,24 @@ class MapCanvas(ScrollView, can_focus=True):
         Binding("enter,space", "app.place", "Place"),
         Binding("r", "app.rotate(True)", "Rotate"),
         Binding("R", "app.rotate(False)", "Rotate ↺", show=False),
-        Binding("f", "app.toggle_face", "Face"),
+        Binding("f", "app.toggle_face", "Face", show=False),
         Binding("n", "app.toggle_path('N')", "Path N", show=False),
         Binding("e", "app.toggle_path('E')", "Path E", show=False),
         Binding("s", "app.toggle_path('S')", "Path S", show=False),
         Binding("w", "app.toggle_path('W')", "Path W", show=False),
         Binding("x", "app.toggle_exit", "Exit", show=False),
-        Binding("delete,backspace", "app.delete", "Delete"),
-        Binding("c", "app.copy", "Copy"),
-        Binding("v", "app.paste", "Paste"),
+        Binding("delete,backspace", "app.delete", "Delete", show=False),
+        Binding("c", "app.copy", "Copy", show=False),
+        Binding("v", "app.paste", "Paste", show=False),
         Binding("i", "app.cell_items", "Stock", show=False),
         Binding("g", "app.add_goal", "Goal", show=False),
         Binding("G", "app.remove_goal", "Remove goal", show=False),
-        Binding("full_stop", "app.solution_step(1)", "Next step"),
-        Binding("comma", "app.solution_step(-1)", "Previous step"),
+        Binding("z", "app.zoom", "Zoom", show=False),
+        Binding("slash", "app.find", "Find", show=False),
+        Binding("m", "app.overview", "Overview", show=False),
+        Binding("l", "app.legend", "Legend", show=False),
+        Binding("full_stop", "app.solution_step(1)", "Next"),
+        Binding("comma", "app.solution_step(-1)", "Back"),
     ]
 
     DEFAULT_CSS = """
@@ -135,13 +193,15 @@ class MapCanvas(ScrollView, can_focus=True):
         self.markers: dict[tuple[int, int], Severity] = {}
         # Where the cursor was before its last move: a card placed now is joined to the card there.
         self.came_from: tuple[int, int] | None = None
-        self._rows: dict[int, tuple[Strip, Strip, Strip]] = {}
+        self._rows: dict[int, tuple[Strip, ...]] = {}
         # Drawn cells by (cell, base style, cursor, selected, mark): a row redraw reuses all but the changed ones.
         self._cells: dict[tuple, tuple[list[Segment], list[Segment], list[Segment]]] = {}
         self._stroke = 0
         self._painting = False
         self._last_paint: tuple[int, int] | None = None
         self.overlay: StepOverlay | None = None
+        self.zoom = 0
+        self.cell_w, self.cell_h = ZOOMS[0]
 
     # ------------------------------------------------------------------ state from the app
 
@@ -156,7 +216,7 @@ class MapCanvas(ScrollView, can_focus=True):
         self.cursor = self.validate_cursor(self.cursor)
         self.anchor = self.validate_anchor(self.anchor)
         self._rows.clear()
-        self.virtual_size = Size(level.width * CELL_W, level.height * CELL_H)
+        self.virtual_size = Size(level.width * self.cell_w, level.height * self.cell_h)
         self.refresh()
 
     def set_markers(self, markers: dict[tuple[int, int], Severity]) -> None:
@@ -178,7 +238,7 @@ class MapCanvas(ScrollView, can_focus=True):
         else:
             rows = (old or overlay).rows()  # type: ignore[union-attr]
         for row in rows:
-            self.refresh_lines(row * CELL_H, CELL_H)
+            self.refresh_lines(row * self.cell_h, self.cell_h)
         if overlay is not None and overlay.marker is not None and overlay.marker != (old.marker if old else None):
             self.scroll_to_region_of(*overlay.marker)
 
@@ -222,12 +282,12 @@ class MapCanvas(ScrollView, can_focus=True):
     def scroll_to_region_of(self, x: int, y: int) -> None:
         from textual.geometry import Region
 
-        self.scroll_to_region(Region(x * CELL_W, y * CELL_H, CELL_W, CELL_H), animate=False, immediate=True)
+        self.scroll_to_region(Region(x * self.cell_w, y * self.cell_h, self.cell_w, self.cell_h), animate=False, immediate=True)
 
     def _refresh_rows(self, first: int, last: int) -> None:
         for row in range(first, last + 1):
             self._rows.pop(row, None)
-        self.refresh_lines(first * CELL_H, (last - first + 1) * CELL_H)
+        self.refresh_lines(first * self.cell_h, (last - first + 1) * self.cell_h)
 
     # ------------------------------------------------------------------ keys
 
@@ -236,6 +296,18 @@ class MapCanvas(ScrollView, can_focus=True):
 
     def action_extend(self, dx: int, dy: int) -> None:
         self.move_to(self.cursor[0] + dx, self.cursor[1] + dy, extend=True)
+
+    def action_zoom(self) -> None:
+        """Five letters per card, or the full names (bigger boxes); the cursor stays in view."""
+        self.set_zoom((self.zoom + 1) % len(ZOOMS))
+
+    def set_zoom(self, zoom: int) -> None:
+        self.zoom = zoom
+        self.cell_w, self.cell_h = ZOOMS[zoom]
+        self._cells.clear()
+        if self.level is not None:
+            self.show(self.level, self.cards)
+            self.scroll_to_region_of(*self.cursor)
 
     def action_jump(self, end: int) -> None:
         if self.level is not None:
@@ -254,8 +326,8 @@ class MapCanvas(ScrollView, can_focus=True):
         offset = event.get_content_offset(self)
         if offset is None or self.level is None:
             return None
-        x = (offset.x + int(self.scroll_x)) // CELL_W
-        y = (offset.y + int(self.scroll_y)) // CELL_H
+        x = (offset.x + int(self.scroll_x)) // self.cell_w
+        y = (offset.y + int(self.scroll_y)) // self.cell_h
         if 0 <= x < self.level.width and 0 <= y < self.level.height:
             return x, y
         return None
@@ -299,15 +371,15 @@ class MapCanvas(ScrollView, can_focus=True):
         line = y + scroll_y
         width = self.size.width
         level = self.level
-        if level is None or line >= level.height * CELL_H:
+        if level is None or line >= level.height * self.cell_h:
             return Strip.blank(width, self.rich_style)
-        row = line // CELL_H
+        row = line // self.cell_h
         strips = self._rows.get(row)
         if strips is None:
             strips = self._rows[row] = self._render_row(row)
-        strip = strips[line % CELL_H]
+        strip = strips[line % self.cell_h]
         if self.overlay is not None:
-            strip = self._layer(strip, row, line % CELL_H)
+            strip = self._layer(strip, row, line % self.cell_h)
         return strip.crop_extend(scroll_x, scroll_x + width, self.rich_style)
 
     def _layer(self, strip: Strip, row: int, sub: int) -> Strip:
@@ -316,15 +388,15 @@ class MapCanvas(ScrollView, can_focus=True):
         assert overlay is not None and self.level is not None
         spans: list[tuple[int, int, Style, str | None]] = []  # (start, end, style, replacement text)
         for fx, fy in overlay.flipped:
-            if fy == row and sub == 1 and overlay.marker != (fx, fy) and self.level.cell_at(fx, fy) is not None:
-                spans.append((fx * CELL_W + 1, fx * CELL_W + CELL_W - 1, FLIPPED_INNER, None))
+            if fy == row and 0 < sub < self.cell_h - 1 and overlay.marker != (fx, fy) and self.level.cell_at(fx, fy) is not None:
+                spans.append((fx * self.cell_w + 1, fx * self.cell_w + self.cell_w - 1, FLIPPED_INNER, None))
         if overlay.marker is not None and overlay.marker[1] == row:
-            x0 = overlay.marker[0] * CELL_W
-            if sub == 1:
-                spans += [(x0, x0 + 1, MARKER_FRAME, None), (x0 + 1, x0 + 2, MARKER_INNER, "@"),
-                          (x0 + 2, x0 + CELL_W - 1, MARKER_INNER, None), (x0 + CELL_W - 1, x0 + CELL_W, MARKER_FRAME, None)]
+            x0 = overlay.marker[0] * self.cell_w
+            if 0 < sub < self.cell_h - 1:
+                spans += [(x0, x0 + 1, MARKER_FRAME, None), (x0 + 1, x0 + 2, MARKER_INNER, "@" if sub == 1 else None),
+                          (x0 + 2, x0 + self.cell_w - 1, MARKER_INNER, None), (x0 + self.cell_w - 1, x0 + self.cell_w, MARKER_FRAME, None)]
             else:
-                spans.append((x0, x0 + CELL_W, MARKER_FRAME, None))
+                spans.append((x0, x0 + self.cell_w, MARKER_FRAME, None))
         if not spans:
             return strip
         spans.sort()
@@ -346,12 +418,12 @@ class MapCanvas(ScrollView, can_focus=True):
                 out.append(Strip(Segment.apply_style(list(piece), post_style=style), piece.cell_length))
         return Strip.join(out)
 
-    def _render_row(self, row: int) -> tuple[Strip, Strip, Strip]:
+    def _render_row(self, row: int) -> tuple[Strip, ...]:
         level = self.level
         assert level is not None
         base = self.rich_style
         sel = self.selection
-        lines: list[list[Segment]] = [[], [], []]
+        lines: list[list[Segment]] = [[] for _ in range(self.cell_h)]
         markers, cursor, anchor, cache = self.markers, self.cursor, self.anchor, self._cells
         for x in range(level.width):
             pos = (x, row)
@@ -363,15 +435,15 @@ class MapCanvas(ScrollView, can_focus=True):
             drawn = cache.get(key)
             if drawn is None:
                 drawn = cache[key] = self._draw(cell, base, at_cursor, selected)
-            lines[0].extend(drawn[0])
-            lines[1].extend(drawn[1])
-            lines[2].extend(drawn[2])
-        total = level.width * CELL_W
-        return tuple(Strip(segs, total) for segs in lines)  # type: ignore[return-value]
+            for line, part in zip(lines, drawn):
+                line.extend(part)
+        total = level.width * self.cell_w
+        return tuple(Strip(segs, total) for segs in lines)
 
     def _draw(self, cell: Cell | None, base: Style, at_cursor: bool, selected: bool):
-        """The three lines of one grid place, as segment lists."""
-        lines: tuple[list[Segment], list[Segment], list[Segment]] = ([], [], [])
+        """The lines of one grid place (``cell_h`` of them), as segment lists."""
+        w, h = self.cell_w, self.cell_h
+        lines: list[list[Segment]] = [[] for _ in range(h)]
         cursor_style = Style(color="black", bgcolor="yellow", bold=True)
         frame = base
         if selected:
@@ -381,16 +453,17 @@ class MapCanvas(ScrollView, can_focus=True):
         if cell is None:
             edge = frame if (at_cursor or selected) else base
             dot = cursor_style if at_cursor else edge + Style(color="grey42")
-            lines[0].append(Segment(" " * CELL_W, edge))
-            lines[1].append(Segment("   ", edge))
-            lines[1].append(Segment("·", dot))
-            lines[1].append(Segment("   ", edge))
-            lines[2].append(Segment(" " * CELL_W, edge))
+            for i in range(h):
+                if i == h // 2:
+                    lines[i] += [Segment(" " * (w // 2), edge), Segment("·", dot), Segment(" " * (w - w // 2 - 1), edge)]
+                else:
+                    lines[i].append(Segment(" " * w, edge))
         else:
             self._draw_cell(cell, frame, at_cursor, selected, lines)
         return lines
 
     def _draw_cell(self, cell: Cell, frame: Style, at_cursor: bool, selected: bool, lines) -> None:
+        w, h = self.cell_w, self.cell_h
         card = self.cards.get(cell.card)
         colour = KIND_COLOUR.get(card.kind, "white") if card else "red"
         border = frame if at_cursor else frame + Style(color="grey62" if cell.face_up else "grey42")
@@ -398,13 +471,7 @@ class MapCanvas(ScrollView, can_focus=True):
         ground = Style(bgcolor="grey19") if not cell.face_up and not at_cursor and not selected else Style()
         face = Style(color=colour, bold=True) if cell.face_up else Style(color=colour, dim=True, italic=True)
         inner = frame + ground + (face if not at_cursor else Style())
-        n, e, s, w = (d in cell.paths for d in "NESW")
-        lines[0].append(Segment("┌──", border))
-        lines[0].append(Segment("║" if n else "─", path if n else border))
-        lines[0].append(Segment("──┐", border))
-        lines[2].append(Segment("└──", border))
-        lines[2].append(Segment("║" if s else "─", path if s else border))
-        lines[2].append(Segment("──┘", border))
+        n, e, s, west = (d in cell.paths for d in "NESW")
         if cell.card == STARTING_TILE:
             special, special_style = "S", Style(color="bright_green", bold=True)
         elif cell.card == DESCENDING_LADDER:
@@ -412,11 +479,25 @@ class MapCanvas(ScrollView, can_focus=True):
         elif cell.exit:
             special, special_style = "X", Style(color="bright_green", bold=True)
         else:
-            special, special_style = " ", Style()
+            special, special_style = "─", Style()
         severity = self.markers.get(cell.pos)
-        mark, mark_style = _MARK[severity] if severity is not None else (" ", "")
-        lines[1].append(Segment("═" if w else "│", path if w else border))
-        lines[1].append(Segment(special, inner + special_style if not at_cursor else frame))
-        lines[1].append(Segment(abbreviation(card, cell.card), inner))
-        lines[1].append(Segment(mark, inner + Style.parse(mark_style) if mark_style and not at_cursor else inner))
-        lines[1].append(Segment("═" if e else "│", path if e else border))
+        mark, mark_style = _MARK[severity] if severity is not None else ("─", "")
+        left = (w - 5) // 2
+        lines[0] += [Segment("┌", border),
+                     Segment(special, frame + special_style if special != "─" and not at_cursor else border),
+                     Segment("─" * left, border), Segment("║" if n else "─", path if n else border),
+                     Segment("─" * (w - 5 - left), border),
+                     Segment(mark, frame + Style.parse(mark_style) if mark_style and not at_cursor else border),
+                     Segment("┐", border)]
+        half = (w - 3) // 2
+        lines[h - 1] += [Segment("└" + "─" * half, border), Segment("║" if s else "─", path if s else border),
+                         Segment("─" * (w - 3 - half) + "┘", border)]
+        if h == 3:
+            names = [short_name(card, cell.card, w - 2)]
+        else:
+            names = wrapped_name(card, cell.card, w - 2, h - 2)
+        for i, text in enumerate(names, start=1):
+            first = i == 1
+            lines[i] += [Segment("═" if west and first else "│", path if west and first else border),
+                         Segment(text.ljust(w - 2)[:w - 2], inner),
+                         Segment("═" if e and first else "│", path if e and first else border)]

@@ -15,11 +15,45 @@ from cardrogue.engine.format.diagnostics import Diagnostic, Severity
 _ICON = {Severity.ERROR: "[b red]E[/]", Severity.WARNING: "[b yellow]W[/]", Severity.INFO: "[b cyan]i[/]"}
 
 
+_FIELD_WORDS = {"cards": "card", "potions": "potion", "goals": "goal", "stock": "stock", "contents": "contents"}
+
+
+def field_name(path: tuple) -> str:
+    """Where in the campaign a problem is, in the words of the editor's forms, not the file's lines.
+
+    ``("cards", "goblin", "attack")`` -> ``card goblin, attack``; ``("hero", "items", 2)`` ->
+    ``hero, items``; ``("title",)`` -> ``campaign, title``.
+    """
+    if not path:
+        return "campaign"
+    head, rest = path[0], path[1:]
+    if head == "cards" and rest:
+        words = [f"card {rest[0]}", *(str(p) for p in rest[1:2] if isinstance(p, str))]
+        if len(rest) >= 3 and rest[1] == "abilities" and isinstance(rest[2], int):
+            words[-1] = f"ability {rest[2] + 1}"
+        return ", ".join(words)
+    if head == "potions" and rest:
+        return f"potion {rest[0]}"
+    if head == "hero":
+        return ", ".join(["hero", *(str(p) for p in rest[:1] if isinstance(p, str))])
+    return f"campaign, {head}"
+
+
 def location(diag: Diagnostic, level_titles: list[str]) -> str:
+    """The level and cell a problem is at, or the form field (the CLI cites the file's line instead)."""
     if diag.level is None:
-        return f"line {diag.line}" if diag.line else "campaign"
+        return field_name(diag.path)
     name = level_titles[diag.level] if diag.level < len(level_titles) else f"level {diag.level + 1}"
-    return f"{name} ({diag.cell[0]}, {diag.cell[1]})" if diag.cell else name
+    if diag.cell:
+        return f"{name} ({diag.cell[0]}, {diag.cell[1]})"
+    if len(diag.path) >= 3 and diag.path[2] in ("goals", "story", "id", "title", "width", "height"):
+        return f"{name}, {_FIELD_WORDS.get(diag.path[2], diag.path[2])}"
+    return name
+
+
+def count(n: int, noun: str) -> str:
+    """``1 warning``, ``2 warnings``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 class ProblemsPanel(Vertical):
@@ -27,9 +61,13 @@ class ProblemsPanel(Vertical):
         super().__init__(**kwargs)
         self.diagnostics: list[Diagnostic] = []
 
+    def on_mount(self) -> None:
+        self.border_title = "Problems"
+        self.border_subtitle = "ctrl+k, enter: go to"
+
     def compose(self) -> ComposeResult:
         yield Label("", id="solve-status")
-        yield Label("Problems: checking…", id="problems-summary")
+        yield Label("checking…", id="problems-summary")
         yield OptionList(id="problems-list")
 
     def show(self, diagnostics: list[Diagnostic], level_titles: list[str]) -> None:
@@ -37,10 +75,12 @@ class ProblemsPanel(Vertical):
         counts = {s: sum(d.severity is s for d in diagnostics) for s in Severity}
         summary = self.query_one("#problems-summary", Label)
         if not diagnostics:
-            summary.update("Problems: [green]none[/]")
+            summary.update("[green]none[/]")
         else:
-            summary.update(f"Problems: {counts[Severity.ERROR]} errors, {counts[Severity.WARNING]} warnings, "
-                           f"{counts[Severity.INFO]} notes  [dim](enter: go to)[/]")
+            draft = (" [b red]· a draft: fix the errors to play or publish it[/]"
+                     if counts[Severity.ERROR] else "")
+            summary.update(f"{count(counts[Severity.ERROR], 'error')}, "
+                           f"{count(counts[Severity.WARNING], 'warning')}, {count(counts[Severity.INFO], 'note')}{draft}")
         options = self.query_one("#problems-list", OptionList)
         options.set_options(
             Option(markup(f"{_ICON[d.severity]} $code $where: $message", code=d.code, where=location(d, level_titles),
@@ -55,7 +95,7 @@ class ProblemsPanel(Vertical):
         label.set_class(bool(text), "-shown")
 
     def set_checking(self) -> None:
-        self.query_one("#problems-summary", Label).update("Problems: checking…")
+        self.query_one("#problems-summary", Label).update("checking…")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()

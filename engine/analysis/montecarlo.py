@@ -6,7 +6,8 @@ processes, and reports the win rate with a 95% Wilson interval and the turns of 
 won runs. Seeds are recorded, so any run can be replayed exactly.
 
 The ``greedy`` policy plays as the map's author would: it knows the map (tiles, paths,
-cards, potion colours) but never the dice. At each choice, in order:
+cards, potion colours) but never the dice. The enemies it weighs in a fight (health, attack
+with potions thrown) it reads from the state's view (``engine/rules/view.py``). At each choice, in order:
 
 1. **Teleport**: the offered tile nearest its target.
 2. **In combat**: drink a potion of healing when the adjacent enemies could kill it this
@@ -154,14 +155,15 @@ class GreedyPolicy:
         if s.phase == CHOOSE_TELEPORT:
             return min(legal, key=lambda a: dist[d.index[(s.level, *map(int, a.arg.split(",")))]])
         if s.phase == COMBAT or s.phase == SHOPPING:
-            foes = s.adjacent_enemies()
+            view = s.view()  # the enemies as the player sees them: health, attack with potions thrown
+            foes = view.foes
+            taken = view.hero.damage_taken
             danger = 0
-            for _, e in foes:
-                card = d.card[e]
-                attack = (card.attack or 0) + s._foe(e)[3]
-                if any(a.kind == "double-roll-attack" for a in card.abilities):
+            for foe in foes:
+                attack = foe.attack
+                if any(a.kind == "double-roll-attack" for a in foe.card.abilities):
                     attack += 12
-                danger += max(0, attack - s.stats.damage_taken)
+                danger += max(0, attack - taken)
             if s.health <= danger:
                 drink = self._potion(s, legal)
                 if drink is not None:
@@ -171,7 +173,7 @@ class GreedyPolicy:
                     return min(flees, key=lambda a: dist[d.adjacent[s.pos]["NESW".find(a.arg)]])
             attacks = [a for a in legal if a.verb == "attack"]
             if len(attacks) > 1:
-                return min(attacks, key=lambda a: s._foe(next(e for dr, e in foes if "NESW"[dr] == a.arg))[0])
+                return min(attacks, key=lambda a: next(f.health for f in foes if f.direction == a.arg))
             if attacks:
                 return attacks[0]
             return legal[0]

@@ -1,10 +1,76 @@
-"""Atomic file writes: a crash, a kill or a full disk leaves either the old file or the new one."""
+"""Atomic file writes: a crash, a kill or a full disk leaves either the old file or the new one.
+
+The new content goes to a temporary file beside the target, named ``.NAME.PID.XXXXXXXX.tmp``
+(the writer's process id, then mkstemp's random part), flushed and fsynced, then renamed over
+the target. A writer killed on the way leaves its temporary file behind: the next write of the
+same file removes every such leftover whose writer is gone (and, from before the process id was
+in the name, ``.NAME.XXXXXXXX.tmp`` files older than a minute), never another live writer's.
+
+A symbolic link is written through: the link's target gets the new content and the link stays.
+"""
 
 from __future__ import annotations
 
 import os
+import re
 import tempfile
+import time
 from pathlib import Path
+
+# A temporary file without a process id is taken as a leftover only when at least this old:
+# no save takes that long between creating it and renaming it.
+UNNAMED_STALE_SECONDS = 60.0
+
+
+def _target(path: Path) -> Path:
+    """Where the bytes go: a symbolic link's final target (even a dangling one), else ``path``."""
+    path = path.absolute()
+    if path.is_symlink():
+        return Path(os.path.realpath(path))
+    return path
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True  # this process's own writers (another thread) are live
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True  # someone else's process: alive, or at least not ours to judge
+    return True
+
+
+def remove_stale_temporaries(path: Path) -> list[Path]:
+    """Remove the temporary files earlier writes of ``path`` left behind (see the module text);
+    return what was removed. Files of any other name are never touched."""
+    path = _target(path)
+    pattern = re.compile(r"\." + re.escape(path.name) + r"\.(?:(?P<pid>[0-9]+)\.)?[a-z0-9_]{8}\.tmp")
+    removed = []
+    try:
+        entries = list(os.scandir(path.parent))
+    except OSError:
+        return removed
+    now = time.time()
+    for entry in entries:
+        match = pattern.fullmatch(entry.name)
+        if match is None:
+            continue
+        try:
+            if not entry.is_file(follow_symlinks=False):
+                continue
+            pid = match.group("pid")
+            if pid is not None:
+                stale = not _alive(int(pid))
+            else:
+                stale = now - entry.stat(follow_symlinks=False).st_mtime > UNNAMED_STALE_SECONDS
+            if stale:
+                os.unlink(entry.path)
+                removed.append(Path(entry.path))
+        except OSError:
+            continue  # gone already, or not ours to remove
+    return removed
 
 
 def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
@@ -13,9 +79,11 @@ def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
     A temporary file in the same directory, flushed and fsynced, then ``os.replace``.
     ``mode`` sets the permissions (``0o600`` for a secret; the file is never readable
     by others on the way); without it an existing file keeps its mode, a new one gets 0644.
+    Through a symbolic link, the link's target is written and the link kept.
     """
-    path = path.absolute()
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    path = _target(Path(path))
+    remove_stale_temporaries(path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)

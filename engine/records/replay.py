@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..chance.resolvers import FatedResolver
-from ..format.schema import reference_validator
+from ..format.schema import is_valid, reference_validator
 from ..model.campaign import Campaign
 from ..rules.actions import Action, ActionError
 from ..rules.state import GameState
@@ -180,12 +180,16 @@ def parse_replay(text: str) -> dict:
         raise ReplayError(f"not a valid replay: {exc}") from None
     # The two long lists are checked here, lengths first: the schema would visit every item of a
     # million-action file before its length limit, and quote the whole list in its message.
-    shallow = dict(doc, actions=[], checkpoints=[]) if isinstance(doc, dict) else doc
+    shallow = doc
     if isinstance(doc, dict):
+        # Lists already checked stand empty for the schema; anything else is the schema's to refuse.
+        shallow = dict(doc, **{name: [] for name in ("actions", "checkpoints") if isinstance(doc.get(name), list)})
         _check_list(doc.get("actions", []), "actions", lambda a: isinstance(a, str) and len(a) <= MAX_ACTION_CHARS,
                     f"a text of at most {MAX_ACTION_CHARS} characters")
         _check_list(doc.get("checkpoints", []), "checkpoints", lambda c: isinstance(c, str) and _HASH.fullmatch(c) is not None,
                     "16 hexadecimal digits")
+    if is_valid(shallow, "replay.schema.json"):  # the compiled fast path; jsonschema only for the message
+        return doc
     errors = sorted(reference_validator("replay.schema.json").iter_errors(shallow), key=lambda e: list(map(str, e.absolute_path)))
     if errors:
         from jsonschema.exceptions import best_match

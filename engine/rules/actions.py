@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from ..errors import IllegalAction
 from ..model.campaign import DIRECTION_INDEX, DIRECTIONS
 
 VERBS = ("flip", "move", "attack", "flee", "drink", "throw", "equip", "unequip", "buy", "sell",
@@ -43,8 +44,8 @@ _PLACE = re.compile(r"([0-9]{1,3}),([0-9]{1,3})")  # ASCII digits only: str.isdi
 _LONGEST = 160
 
 
-class ActionError(ValueError):
-    """Text that is not an action, or an action that is not legal now."""
+class ActionError(IllegalAction):
+    """Text that is not an action, or an action that is not legal now (a ValueError too)."""
 
 
 class Action(NamedTuple):

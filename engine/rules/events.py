@@ -7,7 +7,8 @@ never by matching words in the sentence.
 
 The kinds, by rulebook concept:
 
-* the turn: :class:`TurnBegan`, :class:`TurnEnded`, :class:`TurnSkipped`, :class:`LevelEntered`;
+* the turn: :class:`TurnBegan`, :class:`TurnEnded`, :class:`TurnSkipped`, :class:`LevelEntered`,
+  :class:`PracticeStart`;
 * exploring: :class:`Flipped`, :class:`Moved`, :class:`Arrived`, :class:`Relocated`;
 * dice: :class:`Roll` (a die from a card's stream and what it did);
 * combat: :class:`CombatBegan`, :class:`Attacked`, :class:`AttackTotal`, :class:`FleeTried`,
@@ -59,16 +60,15 @@ class TurnBegan(Event):
 
 @dataclass(frozen=True, slots=True)
 class PracticeStart(Event):
-    """A level played on its own starts the hero the level names (its ``hero`` override)."""
+    """The run starts on a level with a practice ``hero``: his health and the tile he stands on."""
 
     health: int
     max_health: int
-    tile: str
     at: tuple[int, int]
 
     @property
     def text(self) -> str:
-        return f"Practice start (the level's hero): health {self.health}/{self.max_health}, on {_place(self.tile, self.at)}."
+        return f"Practice start (the level's hero): health {self.health}/{self.max_health}, at {self.at[0]},{self.at[1]}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,15 +282,15 @@ class Damage(Event):
 
     target: str
     amount: int
-    health: int  # after the loss (the hero's may go below zero)
+    health: int  # after the loss (the hero's may go below zero; the sentence then says 0)
     max_health: int
     cause: str = ""
     hero: bool = False
 
     @property
     def text(self) -> str:
-        if self.hero:
-            return f"{self.cause}: loses {self.amount} health, health {self.health}/{self.max_health}."
+        if self.hero:  # a blow below zero leaves nothing: the sentence says 0, as the hero panel and end screen do
+            return f"{self.cause}: loses {self.amount} health, health {max(self.health, 0)}/{self.max_health}."
         if self.cause:
             return f"{self.cause}: {self.target} loses {self.amount} health."
         return f"Deals {self.amount} to {self.target}: {max(self.health, 0)} health left."

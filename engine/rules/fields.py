@@ -1,9 +1,11 @@
 """The fields of a :class:`~.state.GameState`, written once.
 
-Each field says how a clone gets it and how ``key()`` sees it. This one list
-drives the state's ``__slots__``, ``clone()``, ``key()`` and the solver's
-signature (:func:`key_function`), so a field added here is cloned, keyed and
-told apart by the solver without a second edit anywhere.
+Each field says how a clone gets it, how ``key()`` sees it and how the solver
+stores it while it waits in the search's queue. This one list drives the
+state's ``__slots__``, ``clone()``, ``key()``, the solver's signature
+(:func:`key_function`) and its packed states (:func:`pack_functions`), so a
+field added here is cloned, keyed, told apart and stored by the solver without
+a second edit anywhere.
 
 The functions are generated as plain code (one assignment per field, one tuple
 of expressions): the solver clones and keys once per generated state, and a
@@ -12,16 +14,21 @@ loop over the list there would cost a third of its speed.
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 
 class Field(NamedTuple):
-    """One field: ``clone`` and ``key`` are Python expressions over the source state ``x``
-    (``None`` for ``key``: the field does not affect the future, so it is not part of the key)."""
+    """One field: ``clone``, ``key`` and ``pack`` are Python expressions over the source state ``x``
+    (``None`` for ``key``: the field does not affect the future, so it is not part of the key);
+    ``unpack`` rebuilds the field from ``v``, what ``pack`` stored (``None`` for ``pack``: nothing is
+    stored, ``unpack`` is then an expression over the arguments of ``unpack(packed, d)``)."""
 
     name: str
     clone: str = ""  # "" : shared as it is (an immutable value)
     key: str | None = ""  # "" : the value itself
+    pack: str | None = ""  # "" : the value itself
+    unpack: str = ""  # "" : the stored value itself
 
 
 def _keyed(name: str) -> Field:
@@ -30,11 +37,14 @@ def _keyed(name: str) -> Field:
 
 _MAP_CLONE = "x.{0}.copy() if x.{0} else {{}}"
 _MAP_KEY = "tuple(sorted(x.{0}.items())) if x.{0} else ()"
+_MAP_PACK = "tuple(x.{0}.items()) if x.{0} else None"  # no empty dictionary kept per stored state
+_MAP_UNPACK = "dict(v) if v else {}"
 
 # The order of the keyed fields is the order of ``key()``, which replay checkpoints hash: never reorder.
 FIELDS: tuple[Field, ...] = (
-    Field("d", key=None),  # the campaign's compiled tables (tables.Dungeon), shared by every state of a run
-    Field("log", clone="x.log[:] if x.log is not None else None", key=None),  # events.Event, or None: no log
+    Field("d", key=None, pack=None, unpack="d"),  # the campaign's compiled tables (tables.Dungeon), shared by every state of a run
+    Field("log", clone="x.log[:] if x.log is not None else None", key=None,
+          pack=None, unpack="None"),  # events.Event, or None: no log (a stored state keeps none)
     _keyed("level"),  # index of the level the hero is on
     _keyed("pos"),  # the hero's cell (global cell index)
     _keyed("health"),
@@ -49,13 +59,16 @@ FIELDS: tuple[Field, ...] = (
     _keyed("antidote"),  # POISON INSTEAD HEALS +X while this poison lasts
     _keyed("paralysed"),  # turns to skip
     _keyed("cooldown"),  # turns before the mage's spell is ready
-    Field("faces", clone="x.faces[:]", key="bytes(x.faces)"),  # a byte per cell: DOWN, UP, CLEARED
+    # A byte per cell: DOWN, UP, CLEARED. Stored as the immutable bytes the solver's table already holds.
+    Field("faces", clone="x.faces[:]", key="bytes(x.faces)", pack="faces", unpack="bytearray(v)"),
     # ((cell, dice drawn from its card's stream), ...) in cell order, cells with none left out.
     Field("draws", key="x._draw_counts()"),
     # enemy cell -> (health, poison, paralysed, attack), enemies at full health with no condition left out.
-    Field("foes", clone=_MAP_CLONE.format("foes"), key=_MAP_KEY.format("foes")),
+    Field("foes", clone=_MAP_CLONE.format("foes"), key=_MAP_KEY.format("foes"), pack=_MAP_PACK.format("foes"),
+          unpack=_MAP_UNPACK),
     # cell -> enemy cell, for enemies a potion of teleportation moved.
-    Field("visitors", clone=_MAP_CLONE.format("visitors"), key=_MAP_KEY.format("visitors")),
+    Field("visitors", clone=_MAP_CLONE.format("visitors"), key=_MAP_KEY.format("visitors"),
+          pack=_MAP_PACK.format("visitors"), unpack=_MAP_UNPACK),
     _keyed("bought"),  # sorted ((shop cell, stock index), ...)
     _keyed("identified"),  # bit i: POTION_COLOURS[i] is known
     _keyed("phase"),  # phases.STEP1 ... CHOOSE_TELEPORT
@@ -113,6 +126,32 @@ def key_function(name: str = "key", omit: tuple[str, ...] = (), plain: tuple[str
     args = ", ".join(["x", *extra, *(f"{g}=None" for g in given)])
     source = f"def {name}({args}):\n    return ({', '.join(parts)},)"
     return _compile(source, name, {})
+
+
+_STORED = re.compile(r"\bv\b")
+
+
+def pack_functions(cls: type):
+    """``(pack(x, faces), unpack(packed, d))``: a state as one flat tuple of the fields :data:`FIELDS`
+    stores (``faces``: ``bytes(x.faces)``, passed in so a copy the caller holds is shared), and the
+    state back (without a log) on the compiled dungeon ``d``. Written out as plain code, one
+    expression per field: the search packs every state it queues and unpacks every state it pops."""
+    stored = [f for f in FIELDS if f.pack is not None]
+    pack_source = "def pack(x, faces):\n    return ({},)".format(
+        ", ".join(f.pack or f"x.{f.name}" for f in stored))
+    lines = ["def unpack(p, d):", "    s = new(cls)"]
+    index = {f.name: i for i, f in enumerate(stored)}
+    for f in FIELDS:
+        if f.pack is None:
+            lines.append(f"    s.{f.name} = {f.unpack}")
+        elif f.unpack:
+            expr = _STORED.sub(f"p[{index[f.name]}]", f.unpack)  # v: the stored value
+            lines.append(f"    s.{f.name} = {expr}")
+        else:
+            lines.append(f"    s.{f.name} = p[{index[f.name]}]")
+    lines.append("    return s")
+    return (_compile(pack_source, "pack", {}),
+            _compile("\n".join(lines), "unpack", {"new": object.__new__, "cls": cls}))
 
 
 def _compile(source: str, name: str, namespace: dict):

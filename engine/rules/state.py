@@ -37,8 +37,8 @@ from .events import (
     LevelEntered,
     Moved,
     Paralysed,
-    PracticeStart,
     Poisoned,
+    PracticeStart,
     Relocated,
     Roll,
     RuleApplied,
@@ -128,7 +128,7 @@ class GameState(CombatRules, ItemRules):
         s.health = s.max_health if override is None or override.health is None else override.health
         s._tell(TurnBegan, 1, d.character.name, campaign.levels[level].title or campaign.levels[level].id)
         if override is not None:
-            s._tell(PracticeStart, s.health, s.max_health, s._tile_name(s.pos), s.d.pos_of[s.pos])
+            s._tell(PracticeStart, s.health, s.max_health, d.pos_of[s.pos])
         s._start_phase()
         return s
 

@@ -35,15 +35,30 @@ class Relaxation:
         abilities = [(cards[c], a) for c in seen if c in cards for a in cards[c].abilities]
         character = d.character
         movement = sum(a.x or 0 for card, a in abilities if a.kind == "movement" and (a.x or 0) > 0)
-        potions = {cards[c].colour for c in seen if c in cards and cards[c].kind is CardKind.POTION}
-        effects = {d.potions.get(colour) for colour in potions}
         crossings = wall_crossings(campaign)
+        self.walls = bool(crossings)  # the hero may pass walls somehow: the level graph proves nothing
         self.teleport = "teleport" in crossings
-        self.reloc = int(bool(crossings))
+        # MOVE TO ANY ADJACENT TILE and the mage's spell may be used every turn; a potion of
+        # teleportation only once per potion, so it is counted (``items_left``).
+        self.reloc = int("adjacent" in crossings)
+        effect_of = {c: d.potions.get(cards[c].colour) for c in cards if cards[c].kind is CardKind.POTION}
+        self.tele_cards = frozenset(c for c, e in effect_of.items() if e == "teleportation")
+        self.para_cards = frozenset(c for c, e in effect_of.items() if e == "paralysis")
         cannot = any(a.kind == "cannot-flee" for a in character.abilities)
-        can_flee = (not cannot or any(a.kind == "can-flee" for _, a in abilities)
-                    or any(a.kind == "does-not-chase" for _, a in abilities) or "paralysis" in effects)
-        self.flee = flee_chain(d) if can_flee else 0
+        free_flee = (not cannot or any(a.kind == "can-flee" for _, a in abilities)
+                     or any(a.kind == "does-not-chase" for _, a in abilities))
+        # Fleeing on every turn (per-turn F), or only from an enemy paralysed by a thrown potion:
+        # then the flees of the whole game are bounded by the potions to be had (``extra``).
+        self.flee = flee_chain(d) if free_flee else 0
+        self.para_limited = not free_flee and bool(self.para_cards & set(seen))
+        # The potions still to be had: a cell's own potion is gone once the cell is cleared; a
+        # shop's or a chest's stays counted (over-counting only keeps the bound low).
+        self.tele_total = sum(1 for c in seen if c in self.tele_cards)
+        self.para_total = sum(1 for c in seen if c in self.para_cards) if self.para_limited else 0
+        self._tele = _Stock(d, self.tele_cards if self.tele_total else frozenset())
+        self._para = _Stock(d, self.para_cards if self.para_total else frozenset())
+        self._hands: dict = {}  # hand -> (potions of teleportation held, potions of paralysis held)
+        self.items = bool(self.tele_total or self.para_total)
         self.mv = movement
         per_move_turn = 1 + movement
         self.double_move = d.rules.double_move
@@ -57,9 +72,22 @@ class Relaxation:
         if practice:
             lifts = sum(x for card, x in gains if card.kind in (CardKind.ARTIFACT, CardKind.SCROLL))
             self.health_cap = max(self.health_cap, practice + lifts)
-        # The relaxed graph: ADJACENT TILEs; any orthogonal neighbour when the hero can relocate.
-        nb = d.grid_to if self.reloc else d.adjacent
-        self.nbrs = tuple(tuple(j for j in row if j >= 0) for row in nb)
+        # The relaxed graph: ADJACENT TILEs; any orthogonal neighbour when the hero can relocate
+        # every turn; with potions of teleportation also the cards at the end of paths, both ways:
+        # a teleportation lands on a revealed tile, and a tile is revealed only by a flip from a
+        # neighbour the hero stood on (or was face up now: ``jumps``).
+        if self.reloc:
+            self.nbrs = tuple(tuple(j for j in row if j >= 0) for row in d.grid_to)
+        elif self.tele_total:
+            both = [set(j for j in row if j >= 0) for row in d.adjacent]
+            for i, row in enumerate(d.flip_to):
+                for j in row:
+                    if j >= 0:
+                        both[i].add(j)
+                        both[j].add(i)
+            self.nbrs = tuple(tuple(sorted(row)) for row in both)
+        else:
+            self.nbrs = tuple(tuple(j for j in row if j >= 0) for row in d.adjacent)
         self.local = tuple(tuple(tuple(j - lo for j in self.nbrs[i]) for i in range(lo, hi)) for lo, hi in d.level_range)
         self.levels = len(campaign.levels)
         self.ways = []  # per level: ways out (cell, level it leads to or -1 for an exit)
@@ -72,8 +100,10 @@ class Relaxation:
             self.dist.append(tuple(self._bfs(w, lo, hi) for w, _ in ways))
         self._down = bytes.maketrans(bytes([DOWN, UP, CLEARED]), b"\x01\x00\x00")
         self._fcache: dict = {}
+        self._jcache: dict = {}  # (level, mask) -> _jumps
         self._bcache: dict = {}  # (level, mask, local cell, steps left, face-down entries left, campaign) -> bound
         self._rcache: dict = {}  # (level, mask, local cell, campaign) -> routes
+        self.chain = flee_chain(d) if self.para_limited else 0
         self.start_bound = self._start_bounds()
 
     def _bfs(self, w: int, lo: int, hi: int) -> list:
@@ -132,19 +162,46 @@ class Relaxation:
             return 0
         return min((enter[j] for j in self.local[level][i]), default=INF)
 
-    def _term(self, d: float, f: float, r: int, k_now: int) -> float:
-        """Turns after this one needed to cover ``d`` steps and ``f`` face-down tiles (``r``, ``k_now`` left now)."""
-        if self.teleport:
-            d, f = min(d, 1), min(f, 1)
+    def _term(self, d: float, f: float, r: int, k_now: int, extra: int = 0) -> float:
+        """Turns after this one needed to cover ``d`` steps and ``f`` face-down tiles (``r``, ``k_now`` left
+        now, ``extra`` more in the rest of the game: flees from paralysed enemies)."""
         if d == INF or f == INF:
             return INF
+        r, k_now = r + extra, k_now + extra
         steps = 0 if d <= r else -(-(d - r) // self.S)
         downs = 0 if f <= k_now else -(-(f - k_now) // self.K)
         return max(steps, downs)
 
+    def extra_moves(self, para: int, tele: int) -> int:
+        """Steps (and face-down tiles entered) that ``para`` potions of paralysis and ``tele`` potions of
+        teleportation still to be used may add to the rest of the game, beyond ``S`` and ``K`` a turn.
+
+        A teleportation onto a tile revealed later is no better than a step onto it from the
+        neighbour that revealed it, but it is one more than the turn's ``S`` and ``K`` (the hero may
+        flip in combat and teleport onto that tile); onto a tile revealed now, see :meth:`jumps`.
+        """
+        return self.extra_flees(para) + tele
+
+    def extra_flees(self, potions: int) -> int:
+        """The most tiles flees from paralysed enemies can add to the rest of the game, with ``potions``
+        potions of paralysis still to be thrown (or enemies paralysed this turn): ``E`` in docs/solver.md.
+
+        Such a flee is possible only when every enemy adjacent to the hero is paralysed, and a thrown
+        potion paralyses one enemy until the turn ends. The hero's positions a turn's flees start from
+        are distinct tiles each adjacent to an enemy paralysed in that turn: at most 4 per potion thrown
+        in it, and only 1 with a single potion (two orthogonal neighbours have no common neighbour).
+        """
+        if potions <= 1:
+            return potions
+        return min(4 * potions, potions * self.chain)
+
     def _start_bounds(self) -> list:
-        """Turns from the first turn on each level's starting tile to winning the campaign (Bellman-Ford)."""
+        """Turns from the first turn on each level's starting tile to winning the campaign (Bellman-Ford).
+
+        Every potion of the dungeon counts on every level (over-counting keeps the bound low).
+        """
         d = self.d
+        extra = self.extra_moves(self.para_total, self.tele_total)
         bound = [INF] * self.levels
         # With ladder cycles a level may be revisited with other faces: only its step bound holds.
         cyclic = d.campaign.allow_ladder_cycles
@@ -153,8 +210,12 @@ class Relaxation:
             lo, hi = d.level_range[li]
             start = d.level_start[li]
             counts = self.face_down_counts(li, d.initial_faces[lo:hi].translate(self._down))
-            fresh.append([self._term(self.dist[li][k][start - lo],
-                                     0 if cyclic else self._count_at(li, counts[k], k, start - lo), self.S, self.K)
+            mask = d.initial_faces[lo:hi].translate(self._down)
+            jumps = self._jumps(li, mask) if self.tele_total else ((INF, INF),) * len(self.ways[li])
+            fresh.append([min(self._term(self.dist[li][k][start - lo],
+                                         0 if cyclic else self._count_at(li, counts[k], k, start - lo),
+                                         self.S, self.K, extra),
+                              self._term(jumps[k][0], 0 if cyclic else jumps[k][1], 0, 0, extra))
                           for k in range(len(self.ways[li]))])
         for _ in range(self.levels + 1):
             changed = False
@@ -171,13 +232,31 @@ class Relaxation:
                 break
         return bound
 
+    def _jumps(self, li: int, mask: bytes) -> tuple:
+        """Per way out of level ``li``: the fewest steps and the fewest face-down tiles from any tile
+        face up under ``mask`` (where a potion of teleportation could take the hero now) to it."""
+        key = (li, mask)
+        hit = self._jcache.get(key)
+        if hit is not None:
+            return hit
+        counts = self.face_down_counts(li, mask)
+        up = [i for i, down in enumerate(mask) if not down]
+        out = []
+        for k in range(len(self.ways[li])):
+            dist, enter = self.dist[li][k], counts[k]
+            out.append((min((dist[i] for i in up), default=INF), min((enter[i] for i in up), default=INF)))
+        if len(self._jcache) > 100_000:
+            self._jcache.clear()
+        hit = self._jcache[key] = tuple(out)
+        return hit
+
     def remaining(self, s: GameState) -> tuple[int, int]:
         """(steps, face-down tiles entered) still possible in the current turn, upper bounds."""
         phase = s.phase
         if phase == STEP1 or phase == CHOOSE_TELEPORT or (phase == COMBAT and not s.moved):
             return self.S, self.K
         if phase == COMBAT or phase == SHOPPING:
-            return self.flee + self.reloc, self.flee + self.reloc
+            return self.flee + self.reloc, self.flee + self.reloc  # (flees from paralysed enemies: ``extra``)
         if phase == MOVING:
             left = s.moves
             if s.pure and not s.repeated and self.double_move:
@@ -208,9 +287,11 @@ class Relaxation:
         cached on those; the routes behind it (:meth:`routes`) on all but what is left of the turn.
         """
         li = s.level
-        r, k_now = self.remaining(s)
+        extra, tele = self.items_left(s) if self.items else (0, 0)
+        r0, k0 = self.remaining(s)
+        r, k_now = r0 + extra, k0 + extra
         i = s.pos - self.d.level_range[li][0]
-        key = (li, mask, i, r, k_now, campaign_mode)
+        key = (li, mask, i, r, k_now, campaign_mode, tele)
         best = self._bcache.get(key)
         if best is not None:
             return best
@@ -218,6 +299,13 @@ class Relaxation:
         routes = self._rcache.get(where)
         if routes is None:
             routes = self._rcache[where] = self.routes(li, mask, i, campaign_mode, hint)
+        if tele:
+            # Or teleport onto a tile face up now: the turn ends there and the route goes on from the
+            # next turn, so none of this turn's r0, k0 (a route of r0 + jd steps has jd left after them).
+            routes = routes + tuple((r0 + jd, k0 + jf, 1 + self.start_bound[to] if campaign_mode and to >= 0 else 0)
+                                    for (jd, jf), (_, to) in zip(self._jumps(li, mask), self.ways[li])
+                                    if jd != INF and jf != INF and (not campaign_mode or to < 0
+                                                                    or self.start_bound[to] != INF))
         # _term, inlined for each route: the turns after this one to cover its steps and face-down tiles.
         S, K = self.S, self.K
         best = INF
@@ -232,6 +320,25 @@ class Relaxation:
             self._rcache.clear()
         self._bcache[key] = best
         return best
+
+    def items_left(self, s: GameState) -> tuple[int, int]:
+        """(``extra``: steps and face-down tiles the potions still to be used may add, the potions of
+        teleportation still to be used) in state ``s``: held, on a cell not yet cleared, in a shop or
+        a chest, and for paralysis the enemies paralysed this turn (they may still be fled from)."""
+        hand = s.hand
+        held = self._hands.get(hand)
+        if held is None:
+            tele, para = self.tele_cards, self.para_cards
+            held = self._hands[hand] = (sum(1 for c in hand if c in tele), sum(1 for c in hand if c in para))
+        tele = held[0] + self._tele.left(s.faces) if self.tele_total else 0
+        if s.phase == CHOOSE_TELEPORT and s.subject < 0:
+            tele += 1  # drunk: the hero is choosing where it takes him
+        para = 0
+        if self.para_total:
+            para = held[1] + self._para.left(s.faces)
+            if s.foes:
+                para += sum(1 for v in s.foes.values() if v[2])
+        return self.extra_moves(para, tele), tele
 
     def routes(self, li: int, mask: bytes, i: int, campaign_mode: bool, hint: bytes | None = None) -> tuple:
         """(steps, face-down tiles entered, turns after leaving) of the best route from local cell ``i``
@@ -251,8 +358,6 @@ class Relaxation:
                         f = enter[j]
             d = self.dist[li][k][i]
             tail = 1 + self.start_bound[to] if campaign_mode and to >= 0 else 0
-            if self.teleport:  # as _term: a potion of teleportation reaches any tile, walls or not
-                d, f = min(d, 1), min(f, 1)
             if d == INF or f == INF or tail == INF:
                 continue
             out.append((d, f, tail))
@@ -429,3 +534,19 @@ def flee_chain(d) -> int:
                     stack.append(j)
         best = max(best, size)
     return best
+
+
+class _Stock:
+    """Where copies of some cards are still to be had: ``left(faces)`` counts them, a cell's own card
+    until the cell is cleared, a shop's stock and a chest's contents always (an upper bound)."""
+
+    def __init__(self, d, cards: frozenset) -> None:
+        own = [j for j in range(len(d.kind)) if d.card[j].id in cards]
+        self.fixed = sum(1 for cell in d.cells for c in (*cell.stock, *cell.contents) if c in cards)
+        self.cells = len(own)
+        self._faces = _getter(own)
+
+    def left(self, faces) -> int:
+        if not self.cells:
+            return self.fixed
+        return self.fixed + self.cells - self._faces(faces).count(CLEARED)

@@ -25,7 +25,7 @@ def static_proof(campaign: Campaign, level: int, campaign_mode: bool, relax: Rel
     relocate through walls (potion of teleportation, MOVE TO ANY ADJACENT TILE); otherwise only
     the relaxed bound (grid neighbours) may prove anything, and the search decides.
     """
-    if relax.reloc:
+    if relax.walls:
         return None
     analyses, diagnostics = analyse_campaign(campaign)
     if campaign_mode:

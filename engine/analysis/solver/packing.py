@@ -1,8 +1,9 @@
 """What the search stores of a state: the state packed, its signature, and the levels it may forget.
 
-A state waiting in the search's queue is kept as :func:`pack` makes it: a tuple of its fields with
-the faces as the immutable ``bytes`` the transposition table already holds (shared, not a second
-copy) and no empty dictionaries; :func:`unpack` rebuilds the state when it is popped.
+A state waiting in the search's queue is kept as :func:`pack` makes it: a flat tuple of its fields
+with the faces as the immutable ``bytes`` the transposition table already holds (shared, not a
+second copy) and no empty dictionaries; :func:`unpack` rebuilds the state when it is popped. Both
+are generated from the state's one field list (``engine/rules/fields.py``).
 
 Two states with one :func:`signature` differ only in what dominance compares (turn, health, gold,
 inert cards in hand). Levels that no ladder leads back to are reset to their initial faces
@@ -12,45 +13,14 @@ inert cards in hand). Levels that no ladder leads back to are reset to their ini
 from __future__ import annotations
 
 import sys
-from operator import attrgetter
 
-from ...rules.fields import NAMES, key_function
+from ...rules.fields import key_function, pack_functions
 from ...rules.state import GameState
 from ...rules.tables import CLEARED
 
-# Every field of the state's field list but the compiled dungeon and the log (never stored), the
-# faces and the two dictionaries, which are packed apart.
-_PLAIN = tuple(name for name in NAMES if name not in ("d", "log", "faces", "foes", "visitors"))
-_plain = attrgetter(*_PLAIN)
-
-
-def pack(s: GameState, faces: bytes) -> tuple:
-    """``s`` as a compact tuple; ``faces`` is ``bytes(s.faces)`` (the table's copy, shared)."""
-    foes, visitors = s.foes, s.visitors
-    return _plain(s), faces, tuple(foes.items()) if foes else None, tuple(visitors.items()) if visitors else None
-
-
-def _unpacker():
-    """:func:`unpack`, written out from the field list: one plain assignment per field (a loop of
-    ``setattr`` costs three times a clone, and the search unpacks every state it pops)."""
-    lines = ["def unpack(packed, d):",
-             "    plain, faces, foes, visitors = packed",
-             "    s = new(GameState)",
-             "    s.d = d",
-             "    s.log = None",
-             "    s.faces = bytearray(faces)",
-             "    s.foes = dict(foes) if foes else {}",
-             "    s.visitors = dict(visitors) if visitors else {}"]
-    lines += [f"    s.{name} = plain[{i}]" for i, name in enumerate(_PLAIN)]
-    lines.append("    return s")
-    namespace = {"GameState": GameState, "new": object.__new__}
-    exec(compile("\n".join(lines), "<GameState unpack>", "exec"), namespace)  # built from the field list alone
-    unpack = namespace["unpack"]
-    unpack.__doc__ = "The state :func:`pack` was given (without a log), on the compiled dungeon ``d``."
-    return unpack
-
-
-unpack = _unpacker()
+# pack(s, faces) -> tuple; unpack(packed, d) -> GameState. Generated from the state's field list
+# (engine/rules/fields.py says how each field is stored), like clone() and key().
+pack, unpack = pack_functions(GameState)
 
 
 def resident_bytes() -> int:

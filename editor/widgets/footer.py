@@ -1,0 +1,55 @@
+"""The editor's footer: the keys that matter here, F1 Help always first, short enough for 80 columns.
+
+Textual's own footer lists the focused widget's keys, then the app's, and cuts the line at the
+right edge, so at 80 columns Help was never seen. This one puts Help first, then the keys of
+what has the focus, then the app's, and on a dialog only the dialog's own keys (a form shows
+OK and Cancel, not the map's keys behind it). Every other key is on the Help screen and in the
+command palette (ctrl+p), which ends the line.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.screen import ModalScreen
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+HELP_ACTION = "help"
+
+
+class EditorFooter(Footer):
+    DEFAULT_CSS = """
+    EditorFooter FooterKey { margin-right: 1; }
+    """
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(compact=True, show_command_palette=True, **kwargs)
+
+    def compose(self) -> ComposeResult:
+        if not self._bindings_ready:
+            return
+        active = self.screen.active_bindings
+        on_dialog = isinstance(self.screen, ModalScreen)
+        first, focused, app_keys = [], [], []
+        seen: set[str] = set()
+        for namespace, binding, enabled, tooltip in active.values():
+            if not binding.show or binding.action in seen:
+                continue
+            seen.add(binding.action)
+            entry = (binding, enabled, tooltip)
+            if binding.action == HELP_ACTION:
+                first.append(entry)
+            elif namespace is self.app:
+                if not on_dialog:
+                    app_keys.append(entry)
+            else:
+                focused.append(entry)
+        for binding, enabled, tooltip in first + focused + app_keys:
+            yield FooterKey(binding.key, self.app.get_key_display(binding), binding.description, binding.action,
+                            disabled=not enabled, tooltip=tooltip or binding.description).data_bind(
+                                compact=Footer.compact)
+        palette = active.get(self.app.COMMAND_PALETTE_BINDING)
+        if self.app.ENABLE_COMMAND_PALETTE and palette is not None:
+            _, binding, enabled, _ = palette
+            yield FooterKey(binding.key, self.app.get_key_display(binding), "Commands", binding.action,
+                            classes="-command-palette", disabled=not enabled)

@@ -1,0 +1,134 @@
+"""Panels that fit (issue 13.4): the problems panel scrolls to every entry, problems cite the cell
+or the form field (the CLI keeps the file's line), counts in words, the Cell panel wraps and
+scrolls to its fields, focus shows, every field is reached from the keyboard, and the footer
+fits at 80 and 120 columns with F1 Help first (a dialog shows its own keys)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from textual.widgets import OptionList
+from textual.widgets._footer import FooterKey
+
+from cardrogue.editor.widgets.dialogs import FormScreen
+from cardrogue.editor.widgets.footer import EditorFooter
+from cardrogue.editor.widgets.inspector import Inspector
+from cardrogue.editor.widgets.problems import count, field_name, location
+from cardrogue.engine.format.diagnostics import Diagnostic
+from editor_support import make_app, settle
+from helpers import FIXTURE, run_async
+
+
+def many_problems(tmp_path: Path) -> Path:
+    """The fixture with a row of cards without paths: a dozen warnings on the first level."""
+    data = json.loads(FIXTURE.read_text())
+    level = data["levels"][0]
+    level["height"] = 6
+    level["cells"] += [{"at": [x, 4], "card": "goblin"} for x in range(5)]
+    level["cells"] += [{"at": [x, 5], "card": "cave-bat"} for x in range(5)]
+    path = tmp_path / "many.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_field_names_not_lines() -> None:
+    assert field_name(("cards", "goblin", "attack")) == "card goblin, attack"
+    assert field_name(("cards", "goblin", "abilities", 1)) == "card goblin, ability 2"
+    assert field_name(("hero", "items", 2)) == "hero, items"
+    assert field_name(("potions", "red")) == "potion red"
+    assert field_name(("title",)) == "campaign, title"
+    assert field_name(()) == "campaign"
+    titles = ["The Cave-In", "The Old Shop"]
+    at_line = Diagnostic("CR201", "unknown card", path=("hero", "items", 0), line=17)
+    assert location(at_line, titles) == "hero, items"
+    assert "17" in at_line.render()  # the CLI keeps the line
+    goal = Diagnostic("CR221", "x", path=("levels", 1, "goals", 0, "slay"), level=1)
+    assert location(goal, titles) == "The Old Shop, goal"
+    assert location(Diagnostic("CR301", "x", level=0, cell=(2, 1)), titles) == "The Cave-In (2, 1)"
+
+
+def test_counts_in_words() -> None:
+    assert [count(n, "warning") for n in (0, 1, 2)] == ["0 warnings", "1 warning", "2 warnings"]
+
+
+@run_async
+async def test_problems_panel_scrolls_to_every_entry(tmp_path) -> None:
+    app = make_app(many_problems(tmp_path), tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        panel, options = app.query_one("#problems"), app.query_one("#problems-list", OptionList)
+        assert options.option_count > 6
+        # the list fits inside its panel (it scrolls, it is not cut off by the panel's edge)
+        assert panel.content_region.contains_region(options.region)
+        await pilot.press("ctrl+k")
+        for index in range(options.option_count):
+            options.highlighted = index
+            await pilot.pause()
+            top, height = options._index_to_line[index], options._heights[index]  # noqa: SLF001
+            # the whole entry is in view
+            assert options.scroll_y <= top and top + height <= options.scroll_y + options.scrollable_content_region.height
+        assert options.scroll_y > 0
+        assert "warning" in str(app.query_one("#problems-summary").render())
+
+
+@run_async
+async def test_cell_panel_wraps_and_every_field_is_reached_by_keys(tmp_path) -> None:
+    app = make_app(many_problems(tmp_path), tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        app.canvas.move_to(0, 4)  # a goblin with no paths: a long warning in the Cell panel
+        await pilot.pause()
+        inspector = app.query_one(Inspector)
+        summary = app.query_one("#inspector-summary")
+        assert summary.size.height > 5  # wrapped onto as many lines as it needs, none cut
+        assert summary.size.width <= inspector.scrollable_content_region.width
+        # ctrl+t reaches the inscription; tab goes on to the scripted rolls, scrolled into view
+        await pilot.press("ctrl+t")
+        assert app.focused is app.query_one("#inspector-inscription")
+        await pilot.press("tab")
+        rolls = app.query_one("#inspector-rolls")
+        assert app.focused is rolls
+        await pilot.pause()
+        assert inspector.region.contains_region(rolls.region)
+        await pilot.press(*"6 1", "enter")
+        await pilot.pause()
+        assert app.campaign.levels[0].cell_at(0, 4).rolls == (6, 1)
+        # the focus shows: the panel holding it has the accent border, the map (not focused) does not
+        await pilot.press("ctrl+t")
+        await pilot.pause()
+        accent = inspector.styles.border_top[1]
+        assert accent != app.query_one("#canvas").styles.border_top[1]
+        await pilot.press("ctrl+g")
+        await pilot.pause()
+        assert app.query_one("#canvas").styles.border_top[1] == accent
+
+
+def footer_keys(app) -> list[tuple[str, str]]:
+    footer = app.screen.query_one(EditorFooter)
+    return [(key.key, key.description) for key in footer.query(FooterKey)]
+
+
+async def footer_fits(app, width: int, first: str = "f1") -> None:
+    footer = app.screen.query_one(EditorFooter)
+    keys = list(footer.query(FooterKey))
+    assert keys[0].key == first  # on the main screen Help first, always seen
+    assert keys[-1].region.right <= width  # nothing cut off at the right edge
+
+
+@run_async
+async def test_footer_fits_with_help_first_and_a_dialog_shows_its_own_keys(tmp_path) -> None:
+    for width, height in ((80, 24), (120, 40)):
+        app = make_app(many_problems(tmp_path), tmp_path)
+        async with app.run_test(size=(width, height)) as pilot:
+            await settle(app, pilot)
+            await footer_fits(app, width)
+            keys = footer_keys(app)
+            assert ("r", "Rotate") in keys and ("ctrl+p", "Commands") in keys
+            await pilot.press("ctrl+e")  # a form: its keys, not the map's behind it
+            await pilot.pause()
+            assert isinstance(app.screen, FormScreen)
+            await footer_fits(app, width, first="escape")
+            keys = footer_keys(app)
+            assert ("escape", "Cancel") in keys and ("ctrl+s", "OK") in keys
+            assert ("r", "Rotate") not in keys and ("ctrl+z", "Undo") not in keys

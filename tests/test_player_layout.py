@@ -1,0 +1,152 @@
+"""The play screen's layout (issue 13, point 10): board, hero and actions fit at 80x24, every key is
+shown, large cards on a big terminal, and an arrow that does nothing says why."""
+
+from __future__ import annotations
+
+from helpers import cell, new_state, play, run_async
+from test_player_campaigns import duel_dict, load
+from textual.binding import Binding
+
+from cardrogue.editor.player.app import PlayerApp
+from cardrogue.editor.player.screens import PlayerScreen, StoryScreen, why_not
+from cardrogue.editor.player.widgets import CELL_H, CELL_W, LARGE_H, LARGE_W, ActionMenu, BoardView, KeyBar
+from cardrogue.engine.model.campaign import Direction
+
+
+def app_for(tmp_path, **kw) -> PlayerApp:
+    return PlayerApp(load(duel_dict(**kw)), replays_dir=None, scores_db=tmp_path / "scores.db", player="tester")
+
+
+def shown_keys() -> list[Binding]:
+    return [b for b in PlayerScreen.BINDINGS if b.show]
+
+
+def test_after_moving_an_arrow_toward_a_face_down_card_says_why():
+    """Standard turn sequence: "1. Flip" comes before "2. Move": after moving, no card is flipped this turn."""
+    s = new_state([cell(0, 0, "starting-tile", "E"), cell(1, 0, "pathing-tile", "EW"),
+                   cell(2, 0, "pathing-tile", "W", face="down")])
+    play(s, "move E")
+    said = why_not(s.view(), Direction.E)
+    assert said.startswith("Cards are flipped only before moving") and "end the turn (.)" in said
+    assert "Nothing to do" not in said
+
+
+@run_async
+async def test_the_screen_says_why_when_the_arrow_does_nothing(tmp_path):
+    app = app_for(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "right", "a", "right")  # flip E, attack (the goblin dies), move E
+        screen = app.screen
+        said: list[str] = []
+        screen.notify = lambda message, **kw: said.append(message)
+        await pilot.press("right")  # toward the face-down exit
+        assert said and said[-1].startswith("Cards are flipped only before moving")
+
+
+def test_the_key_bar_wraps_whole_keys():
+    bar = KeyBar(PlayerScreen.BINDINGS)
+    narrow, wide = bar.lines(78), bar.lines(198)
+    assert len(narrow) == 2 and len(wide) == 1
+    assert all(line.cell_length <= 78 for line in narrow)
+    pieces = [f"{b.key_display or b.key} {b.description}" for b in shown_keys()]
+    assert "  ".join(pieces) == wide[0].plain
+    assert [p for line in narrow for p in line.plain.split("  ")] == pieces  # no key split over two lines
+
+
+@run_async
+async def test_at_80x24_board_hero_actions_and_every_key_fit(tmp_path):
+    """Issue 13.4/13.10: at 80x24 the player loses no key (p, r, R and q included) and no panel is cut."""
+    app = app_for(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "right")  # in combat: the enemy panel shows too
+        screen = app.screen
+        bar = screen.query_one(KeyBar)
+        assert bar.region.bottom == 24 and bar.region.height == 2
+        text = "  ".join(line.plain for line in bar.lines(bar.content_size.width))
+        for binding in shown_keys():
+            assert f"{binding.key_display or binding.key} {binding.description}" in text
+        assert screen.query_one("#player-side").max_scroll_y == 0  # hero and enemy panels whole
+        board = screen.query_one(BoardView)
+        assert (board.max_scroll_x, board.max_scroll_y) == (0, 0)  # the whole level shows
+        menu = screen.query_one(ActionMenu)
+        assert menu.region.height >= 5 and menu.region.bottom <= bar.region.y
+        assert menu.get_option_at_index(0).prompt.plain == "Attack roll on Goblin"  # one line, in words
+
+
+@run_async
+async def test_a_click_on_a_key_does_what_the_key_does(tmp_path):
+    app = app_for(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("enter")
+        bar = app.screen.query_one(KeyBar)
+        line = bar.lines(bar.content_size.width)[0].plain
+        # The bar has one cell of padding on the left.
+        assert await pilot.click(KeyBar, offset=(1 + line.index("p Story"), 0))
+        await pilot.pause()
+        assert isinstance(app.screen, StoryScreen)
+
+
+@run_async
+async def test_a_big_terminal_shows_large_cards_and_a_wider_side(tmp_path):
+    app = app_for(tmp_path)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await pilot.press("enter", "right")
+        await pilot.pause()
+        screen = app.screen
+        board = screen.query_one(BoardView)
+        assert (board.cell_w, board.cell_h) == (LARGE_W, LARGE_H)
+        assert screen.query_one("#player-side").size.width > 40
+        # A card's first inner line holds the full name, the next the enemy's health and attack.
+        assert "Goblin" in board.render_line(1).text and "♥4/4 ⚔2" in board.render_line(2).text
+    app = app_for(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        await pilot.pause()
+        board = app.screen.query_one(BoardView)
+        assert (board.cell_w, board.cell_h) == (CELL_W, CELL_H)
+
+
+@run_async
+async def test_the_key_bar_leaves_out_a_key_the_screen_disables(tmp_path, monkeypatch):
+    """The end screen's "h Submit to hub" shows only when a hub is configured (its check_action)."""
+    monkeypatch.setattr("cardrogue.hub.client.configured", lambda: None)
+    app = app_for(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "right", "a", "right", "full_stop", "right", "right")  # a won run
+        await pilot.pause()
+        bar = app.screen.query_one(KeyBar)
+        text = " ".join(line.plain for line in bar.lines(80))
+        assert "n New run" in text and "Submit to hub" not in text
+
+
+def panel_text(widget) -> str:
+    from rich.console import Console
+
+    console = Console(width=60, record=True, file=open("/dev/null", "w"))
+    console.print(widget.content)
+    return console.export_text()
+
+
+@run_async
+async def test_a_bought_debt_leaves_the_shop_listing_that_turn_and_the_next(tmp_path):
+    """Issue 13.8. THE SHOPKEEPER'S DEBT: "bought and removed from the game"; the shop lists only what is left."""
+    from helpers import campaign as build
+
+    from cardrogue.editor.player.widgets import HeroPanel
+
+    shop = cell(1, 0, "shop", "W", stock=["shopkeepers-debt", "dagger"])
+    game = build([cell(0, 0, "starting-tile", "E"), shop], items=["gold"] * 20)
+    app = PlayerApp(game, replays_dir=None, scores_db=tmp_path / "scores.db", player="tester")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "right")  # onto the shop
+        screen = app.screen
+        hero, menu = screen.query_one(HeroPanel), screen.query_one(ActionMenu)
+        assert "Shopkeeper's Debt" in panel_text(hero)
+        screen.play(next(a for a in screen.view.legal_actions() if str(a) == "buy shopkeepers-debt"))
+        await pilot.pause()
+        for _ in range(2):  # this turn, then the next (the hero stays on the shop)
+            assert "Shopkeeper's Debt" not in panel_text(hero) and "Dagger" in panel_text(hero)
+            assert not any(menu.get_option_at_index(i).id == "buy shopkeepers-debt" for i in range(menu.option_count))
+            await pilot.press("full_stop")
+            await pilot.pause()
+        assert screen.view.turn == 3
