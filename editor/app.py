@@ -35,12 +35,14 @@ from .document import Document, Where
 from .file_flows import FileFlows
 from .files import OpenError, default_document, document_for, draft_errors, draft_note
 from .forms import Forms
+from .recent import recent_files, remember
 from .shown import NO_RAW_CONTROLS, markup
 from .messages import CardChosen, CellFieldEdited, CursorMoved, LevelChosen, PaintCell, ProblemChosen, StoryEdited
 from .solving import SolveFlow
-from .widgets.dialogs import HelpScreen
+from .widgets.dialogs import ChoiceScreen, HelpScreen
 from .widgets.footer import EditorFooter
 from .widgets.inspector import Inspector, parse_rolls
+from .widgets.finding import FindScreen, OverviewScreen, matching_cells, next_place
 from .widgets.legend import LegendScreen, legend_lines
 from .widgets.level_list import LevelList
 from .widgets.map_canvas import MapCanvas
@@ -98,6 +100,8 @@ class EditorApp(App[int]):
         self._list_key: tuple | None = None
         self._cursors: dict[int, tuple[int, int]] = {}
         self._palette_cards: object = None
+        self._find_query = ""
+        self._remembered: Path | None = None
         self.files = FileFlows(self, recovery_dir)
         self.forms = Forms(self)
         self.solving = SolveFlow(self)
@@ -133,6 +137,9 @@ class EditorApp(App[int]):
         self.set_interval(self.autosave_seconds, self.files.autosave)
         self.set_interval(DISK_CHECK_SECONDS, self.files.check_disk)
         self.files.offer_recovery()
+
+    def on_unmount(self) -> None:
+        self.checker.close()
 
     # ------------------------------------------------------------------ showing the document
 
@@ -184,6 +191,10 @@ class EditorApp(App[int]):
 
     def update_title(self) -> None:
         self.sub_title = printable(f"{self.doc.name}{' ●' if self.doc.dirty else ''}")
+        path = self.doc.path
+        if path is not None and path != self._remembered and path.exists():
+            self._remembered = path
+            remember(path)  # opened or saved: first in the recent files
 
     def _show_level_list(self) -> None:
         c = self.campaign
@@ -407,6 +418,12 @@ class EditorApp(App[int]):
     def action_leave_steps(self) -> None:
         self.solving.leave()
 
+    def get_system_commands(self, screen):
+        # Quit is one of the editor's own commands (it asks before losing changes): listed once
+        for command in super().get_system_commands(screen):
+            if command.title != "Quit":
+                yield command
+
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action in ("solution_step", "leave_steps"):
             return self.solving.stepping
@@ -530,6 +547,56 @@ class EditorApp(App[int]):
         if tab == "story":
             self.query_one("#story-source").focus()
 
+    def action_find(self) -> None:
+        """Find a card on the level by id or name; again (enter on the same words) goes to the next one."""
+        level = self.campaign.levels[self.level_index]
+
+        def answered(query: str | None) -> None:
+            if not query or not query.strip():
+                return
+            self._find_query = query.strip()
+            places = matching_cells(self.campaign.levels[self.level_index], self.campaign.cards, query)
+            if not places:
+                self.notify(f"No card on this level has {query.strip()!r} in its id or name", severity="warning",
+                            timeout=4)
+                return
+            place = next_place(places, self.canvas.cursor)
+            self.action_show_tab("map")
+            self.canvas.move_to(*place)
+            self.canvas.focus()
+            self.notify(f"{query.strip()}: {places.index(place) + 1} of {len(places)} at {place} "
+                        "(/ then enter: the next one)", timeout=4)
+
+        self.push_screen(FindScreen(f"Find on {level.title or level.id}", self._find_query), answered)
+
+    def action_overview(self) -> None:
+        canvas = self.canvas
+        level = self.campaign.levels[self.level_index]
+        x0, y0 = int(canvas.scroll_x) // canvas.cell_w, int(canvas.scroll_y) // canvas.cell_h
+        view = (x0, y0, x0 + canvas.size.width // canvas.cell_w, y0 + canvas.size.height // canvas.cell_h)
+        size = (min(self.size.width - 12, 120), max(3, self.size.height - 12))
+
+        def chosen(place: tuple[int, int] | None) -> None:
+            if place is not None:
+                self.action_show_tab("map")
+                canvas.move_to(*place)
+                canvas.focus()
+
+        self.push_screen(OverviewScreen(level, self.campaign.cards, markers(self.diagnostics, self.level_index),
+                                        view, canvas.cursor, size), chosen)
+
+    def action_open_recent(self) -> None:
+        paths = [p for p in recent_files() if p != self.doc.path]
+        if not paths:
+            self.notify("No recent files yet: the files you open and save are listed here", timeout=3)
+            return
+
+        def chosen(value: str | None) -> None:
+            if value is not None:
+                self.files.open_path(paths[int(value)])
+
+        self.push_screen(ChoiceScreen("Open a recent file", [(str(i), str(p)) for i, p in enumerate(paths)]), chosen)
+
     def action_legend(self) -> None:
         level = self.campaign.levels[self.level_index]
         self.push_screen(LegendScreen(f"Legend: {level.title or level.id}", legend_lines(level, self.campaign.cards)))
@@ -540,7 +607,7 @@ class EditorApp(App[int]):
 
     def _show_canvas_title(self) -> None:
         self.canvas.border_title = "Map" + ("  full names" if self.canvas.zoom else "")
-        self.canvas.border_subtitle = "l legend  z zoom  / find  m overview"
+        self.canvas.border_subtitle = "/ find  m overview  l legend  z zoom"
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen(help_markdown(self.BINDINGS)))

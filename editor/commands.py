@@ -50,7 +50,8 @@ COMMANDS: list[tuple[str, str, str]] = [
     ("Remove level", "Remove this level", "remove_level"),
     ("Move level up", "Move this level earlier", "move_level(-1)"),
     ("Move level down", "Move this level later", "move_level(1)"),
-    ("Level properties", "Id, title and size of this level", "level_properties"),
+    ("Level properties", "Id, title and size of this level: resize, add or remove rows and columns",
+     "level_properties"),
     ("Campaign metadata", "Title, author, seed, hero, ...", "metadata"),
     ("Card definition", "Add a card or override a catalog card (starts from the palette's card)", "card"),
     ("Remove card definition", "Remove one of the campaign's own cards (an override goes back to the catalog)",
@@ -67,6 +68,11 @@ COMMANDS: list[tuple[str, str, str]] = [
     ("Cell inscription", "Edit the inscription of the card at the cursor (tab: its other fields)",
      "focus_cell('inscription')"),
     ("Scripted rolls", "Edit the scripted rolls of the card at the cursor", "focus_cell('rolls')"),
+    ("Find on map", "Go to a card on this level by id or name (again: the next one)", "find"),
+    ("Overview", "The whole level at a glance; pick a place to go to", "overview"),
+    ("Legend", "What each short name and mark on the map means", "legend"),
+    ("Zoom", "Five-letter names, or full names in bigger boxes", "zoom"),
+    ("Open recent", "Open one of the files opened or saved last", "open_recent"),
     ("Help", "Keys and usage", "help"),
     ("Quit", "Quit (asks before losing changes)", "quit"),
 ]
@@ -79,14 +85,17 @@ MAP_KEYS = [
     ("mouse click", "select a cell (shift+click: select a rectangle)"),
     ("mouse drag", "paint the palette card"),
     (". / ,", "next / previous step of the solution (after f6)"),
+    ("/", "find a card on the level by id or name (again: the next one)"),
+    ("m", "overview of the whole level (for maps larger than the screen)"),
+    ("l / z", "legend of the short names and marks / zoom to full names"),
 ]
 
 
 # Where a binding lives, as the help names it ("" for the whole editor).
 _KEY_NAMES = {"full_stop": ".", "comma": ",", "left_square_bracket": "[", "right_square_bracket": "]",
-              "question_mark": "?"}
+              "question_mark": "?", "slash": "/"}
 # Commands with no key of their own: what does them instead.
-_NO_KEY = {"leave_steps": "escape (map)", "remove_card": "ctrl+p"}
+_NO_KEY = {"leave_steps": "escape (map)", "remove_card": "ctrl+p", "open_recent": "ctrl+p"}
 
 
 def _bindings(app_bindings: Iterable[BindingType]) -> list[tuple[Binding, str]]:
@@ -112,14 +121,30 @@ def help_markdown(app_bindings: Iterable[BindingType]) -> str:
     lines += [f"| `{k}` | {d} |" for k, d in MAP_KEYS]
     lines += ["", "## Commands (also in the command palette, ctrl+p)", "", "| Key | Command |", "|---|---|"]
     lines += [f"| `{keys_for(action, app_bindings)}` | {title}: {help_text} |" for title, help_text, action in COMMANDS]
-    lines += ["", "Map marks: **S** start, **▼** ladder, **X** exit, **!** error, **?** warning, **◆** note "
-              "(a chokepoint). Face-down cards are dim on a shaded ground. While stepping through a solution, "
+    lines += ["", "Map marks, in a box's top edge: **S** start, **▼** ladder, **X** exit, **!** error, "
+              "**?** warning, **◆** note (a chokepoint); the five letters name the card (`l` lists them, "
+              "`z` shows full names). Face-down cards are dim on a shaded ground. While stepping through a solution, "
               "**@** on green is the hero and the cards flipped so far are shown revealed.", "", "Press escape to close."]
     return "\n".join(lines)
 
 
+# Words an author may look for that a command's title does not hold.
+KEYWORDS = {
+    "level_properties": "resize size width height rows columns rename",
+    "metadata": "title author seed rules settings",
+    "potions": "colours colors seed",
+    "find": "search locate where",
+    "overview": "minimap map whole",
+    "legend": "key glyphs symbols abbreviations",
+    "zoom": "names bigger",
+    "open_recent": "history files",
+    "add_goal": "objective target",
+    "cell_items": "shop stock chest contents",
+}
+
+
 class EditorCommands(Provider):
-    """The editor's commands in the command palette."""
+    """The editor's commands in the command palette (a title, or a word it is known by, finds it)."""
 
     def _help(self, help_text: str, action: str) -> str:
         keys = keys_for(action, self.app.BINDINGS)
@@ -133,6 +158,9 @@ class EditorCommands(Provider):
         matcher = self.matcher(query)
         for title, help_text, action in COMMANDS:
             score = matcher.match(title)
+            if score <= 0:
+                words = f"{help_text} {KEYWORDS.get(action, '')}".lower()
+                score = 0.5 if query.strip() and query.strip().lower() in words else 0
             if score > 0:
                 yield Hit(score, matcher.highlight(title), partial(self.app.run_action, action),
                           help=self._help(help_text, action))

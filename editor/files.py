@@ -24,6 +24,7 @@ RECOVERY_ENV = "CARDROGUE_RECOVERY_DIR"
 _PACKAGES = ("cardrogue.engine", "cardrogue.editor", "cardrogue.schema", "cardrogue.campaigns")
 
 BLANK_TEMPLATE = """{
+  "$schema": "https://cardrogue-studio.dev/schema/campaign.schema.json",
   "format": 1,
   "id": "new-campaign",
   "title": "New Campaign",

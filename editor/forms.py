@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable
 
 from cardrogue.engine.format.checks import RuleError
+from cardrogue.engine.model.potions import potion_identities
 from cardrogue.engine.model.campaign import CHEST, POTION_COLOURS, POTION_EFFECTS, SHOP, Campaign, CardDef, CardKind
 from cardrogue.engine.model.versions import RULES_VERSIONS
 
@@ -223,15 +224,18 @@ class Forms:
     # ------------------------------------------------------------------ potions, the hero, cards
 
     def potions(self) -> None:
+        chosen = self.campaign.potions
+        seeded = potion_identities(self.campaign.seed, chosen)
         fields: list[tuple[str, str, FieldValue]] = [
-            (colour, f"{colour.capitalize()} potion",
-             Choice(self.campaign.potions.get(colour, ""), POTION_EFFECTS, optional=True))
+            (colour, f"{colour.capitalize()} potion" + (
+                "" if colour in chosen else f" (not set: seed {self.campaign.seed} makes it {seeded[colour]})"),
+             Choice(chosen.get(colour, ""), POTION_EFFECTS, optional=True))
             for colour in POTION_COLOURS]
         self.open("Potion colours", fields,
                   lambda v: lambda c: edits.set_potions(c, {k: val.strip().lower() for k, val in v.items()}),
                   "Potion colours", Where(None),
-                  note="The effect of each colour, each effect at most once. "
-                       "A colour left not set is fixed from the seed.")
+                  note="The effect of each colour, each effect at most once. A colour left not set is "
+                       "fixed from the seed, as each label says (the player finds out by drinking).")
 
     def hero(self) -> None:
         hero = self.campaign.hero

@@ -255,4 +255,7 @@ def test_edit_a_new_file_starts_from_the_blank_template(tmp_path):
     assert not doc.dirty
     loaded = load_campaign(path)
     assert loaded.ok and loaded.campaign.id == "goblin-toll"
-    assert path.read_text() == dumps(campaign_to_dict(loaded.campaign))
+    # the canonical form, starting with the $schema line the authoring guide recommends
+    schema = "https://cardrogue-studio.dev/schema/campaign.schema.json"
+    assert path.read_text() == dumps(campaign_to_dict(loaded.campaign, schema_ref=schema))
+    assert path.read_text().splitlines()[1] == f'  "$schema": "{schema}",'

@@ -170,6 +170,8 @@ class MapCanvas(ScrollView, can_focus=True):
         Binding("g", "app.add_goal", "Goal", show=False),
         Binding("G", "app.remove_goal", "Remove goal", show=False),
         Binding("z", "app.zoom", "Zoom", show=False),
+        Binding("slash", "app.find", "Find", show=False),
+        Binding("m", "app.overview", "Overview", show=False),
         Binding("l", "app.legend", "Legend", show=False),
         Binding("full_stop", "app.solution_step(1)", "Next"),
         Binding("comma", "app.solution_step(-1)", "Back"),

@@ -45,13 +45,25 @@ def card_entry_problems(card_id: str, entry: Mapping[str, Any]) -> list[Diagnost
     return found.items
 
 
+def named(card_id: str, cards: Mapping[str, CardDef]) -> str | None:
+    """The card an unknown id most likely meant when spelling is not the trouble: the card whose
+    printed name it spells (``the-golem`` -> ``golem``, "The Golem"), or the one id it ends or
+    starts with at a hyphen (``big-troll`` -> ``troll``)."""
+    wanted = card_id.lower()
+    for key, card in cards.items():
+        if "-".join(card.name.lower().replace("'", "").split()) == wanted:
+            return key
+    parts = [key for key in cards if wanted.endswith("-" + key) or wanted.startswith(key + "-")]
+    return max(parts, key=len) if parts else None
+
+
 def known_card(found: Findings, card_id: str, cards: Mapping[str, CardDef], path: JsonPath, *,
                kinds: Iterable[CardKind] | None = None, what: str = "card", **where: Any) -> bool:
     """CR201 (a card id that is neither in the catalog nor the campaign's cards) and, given
     ``kinds``, CR217 (a card of another kind); True when the card may be used here."""
     card = cards.get(card_id)
     if card is None:
-        near = nearest(card_id, cards)
+        near = nearest(card_id, cards) or named(card_id, cards)
         hint = f"; did you mean {near!r}?" if near else ""
         found.error("CR201", f"unknown card {card_id!r}{hint}", path, **where)
         return False

@@ -1,0 +1,160 @@
+"""Finding things (issue 13.6): the command palette by the words an author uses, Quit listed once,
+find on the map, an overview of a big level, recent files, "did you mean" for unknown card ids,
+new files with the $schema line, and the potion colours the seed makes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from textual.command import CommandPalette
+
+from cardrogue.editor.files import new_document, open_document
+from cardrogue.editor.recent import recent_files, remember
+from cardrogue.editor.widgets.dialogs import ChoiceScreen, FormScreen
+from cardrogue.editor.widgets.finding import FindScreen, OverviewScreen, matching_cells, next_place, overview_text
+from cardrogue.engine.format.loader import load_campaign, load_campaign_text
+from cardrogue.engine.model.potions import potion_identities
+from editor_support import SIZE, make_app, settle
+from helpers import FIXTURE, run_async
+
+
+def big_level(tmp_path: Path, size: int = 60) -> Path:
+    data = json.loads(FIXTURE.read_text())
+    cells = [{"at": [0, 0], "card": "starting-tile", "paths": "E", "face": "up"}]
+    cells += [{"at": [x, 0], "card": "pathing-tile", "paths": "EW"} for x in range(1, size - 1)]
+    cells += [{"at": [size - 1, 0], "card": "goblin", "paths": "SW"},
+              {"at": [size - 1, size - 1], "card": "goblin", "paths": "N", "exit": True}]
+    data["levels"] = [{"id": "big", "title": "Big", "width": size, "height": size, "cells": cells}]
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_matching_cells_by_id_or_name() -> None:
+    campaign = load_campaign(FIXTURE).campaign
+    level = campaign.levels[1]
+    assert matching_cells(level, campaign.cards, "goblin") == [(1, 1)]
+    assert matching_cells(level, campaign.cards, "Cave Bat") == [(2, 0)]
+    assert matching_cells(level, campaign.cards, "tile") == [(0, 0), (2, 1)]  # starting and pathing tile
+    assert matching_cells(level, campaign.cards, "troll") == []
+    assert next_place([(0, 0), (2, 1)], (0, 0)) == (2, 1)
+    assert next_place([(0, 0), (2, 1)], (3, 1)) == (0, 0)  # wraps round
+
+
+def test_unknown_card_ids_suggest_the_card_meant() -> None:
+    data = json.loads(FIXTURE.read_text())
+    data["levels"][1]["cells"][3]["card"] = "the-golem"
+    result = load_campaign_text(json.dumps(data), "x.json")
+    assert any(d.code == "CR201" and "did you mean 'golem'?" in d.message for d in result.diagnostics)
+
+
+def test_new_files_start_with_the_schema_line(tmp_path) -> None:
+    doc = new_document(tmp_path / "fresh.json")
+    text = doc.text()
+    assert text.splitlines()[1].strip() == '"$schema": "https://cardrogue-studio.dev/schema/campaign.schema.json",'
+
+
+def test_recent_files_newest_first(tmp_path) -> None:
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.write_text("{}")
+    b.write_text("{}")
+    remember(a)
+    remember(b)
+    remember(a)
+    assert recent_files() == [a, b]
+    b.unlink()
+    assert recent_files() == [a]  # a file gone is left out
+
+
+def test_overview_shows_the_whole_level_in_a_few_characters(tmp_path) -> None:
+    campaign = load_campaign(big_level(tmp_path)).campaign
+    level = campaign.levels[0]
+    text = overview_text(level, campaign.cards, {}, 20, 10, (0, 0, 5, 5), (0, 0)).plain.splitlines()
+    assert len(text) == 10 and all(len(line) == 20 for line in text)
+    assert text[0][0] == "S" and text[0][1:] == "■" * 19 and set(text[5]) == {"·"} and text[-1][-1] == "X"  # the exit
+
+
+@run_async
+async def test_palette_finds_resize_and_lists_quit_once(campaign_file, tmp_path) -> None:
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        for query, wanted in (("resize", "Level properties"), ("size", "Level properties"), ("quit", "Quit"),
+                              ("minimap", "Overview")):
+            await pilot.press("ctrl+p")
+            await pilot.pause()
+            assert isinstance(app.screen, CommandPalette)
+            await pilot.press(*query)
+            await pilot.pause(0.3)
+            await app.screen.workers.wait_for_complete()
+            await pilot.pause()
+            titles = [str(option.prompt).split("\n")[0] for option in app.screen.query_one("CommandList")._options]
+            assert any(t.startswith(wanted) for t in titles), titles
+            if query == "quit":
+                assert sum(t.startswith("Quit") for t in titles) == 1, titles
+            await pilot.press("escape")
+            await pilot.pause()
+
+
+@run_async
+async def test_find_on_map_cycles_and_overview_jumps(tmp_path) -> None:
+    app = make_app(big_level(tmp_path), tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash")
+        assert isinstance(app.screen, FindScreen)
+        await pilot.press(*"goblin", "enter")
+        await pilot.pause()
+        assert app.canvas.cursor == (59, 0)
+        await pilot.press("slash")  # the last words come back: enter goes to the next one
+        assert app.screen.query_one("#find-input").value == "goblin"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.canvas.cursor == (59, 59)
+        assert app.canvas.scroll_y > 0  # the map scrolled to it
+        await pilot.press("slash", "enter")
+        await pilot.pause()
+        assert app.canvas.cursor == (59, 0)  # round again
+        await pilot.press("m")
+        await pilot.pause()
+        assert isinstance(app.screen, OverviewScreen)
+        overview = app.screen
+        for _ in range(100):
+            await pilot.press("left")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, OverviewScreen)
+        assert app.canvas.cursor[0] < overview.bw and app.canvas.cursor[1] < overview.bh
+
+
+@run_async
+async def test_recent_files_in_the_editor(campaign_file, tmp_path) -> None:
+    other = tmp_path / "other.json"
+    other.write_bytes(FIXTURE.read_bytes())
+    remember(other)
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert recent_files()[:2] == [campaign_file.absolute(), other]  # the open file remembered first
+        await app.run_action("open_recent")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        await pilot.press("enter")
+        await pilot.pause()
+        await settle(app, pilot)
+        assert app.doc.path == other
+
+
+@run_async
+async def test_potion_form_shows_the_colours_the_seed_makes(campaign_file, tmp_path) -> None:
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        seeded = potion_identities(app.campaign.seed, app.campaign.potions)
+        await pilot.press("f7")
+        await pilot.pause()
+        assert isinstance(app.screen, FormScreen)
+        labels = [str(label.render()) for label in app.screen.query(".field-label")]
+        assert f"Red potion (not set: seed {app.campaign.seed} makes it {seeded['red']})" in labels
+        assert not any(label.endswith("not set") for label in labels)
