@@ -64,9 +64,17 @@ def say(text: str, *, err: bool = False) -> None:
     print(printable(text), file=sys.stderr if err else sys.stdout)
 
 
-def complain(text: str) -> None:
-    """``cardrogue: text`` on standard error."""
+def complain(text: str, *more: str) -> None:
+    """``cardrogue: text`` on standard error, then each line of ``more`` (each escaped on its own, so
+    no name inside a line can break it or forge another)."""
     say(f"cardrogue: {text}", err=True)
+    for line in more:
+        say(line, err=True)
+
+
+def lines_of(exc: BaseException) -> tuple[str, ...]:
+    """An error's message as lines: its ``lines`` when it has several (a draft's first errors)."""
+    return tuple(getattr(exc, "lines", ())) or (str(exc),)
 
 
 class Parser(argparse.ArgumentParser):

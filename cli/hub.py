@@ -13,7 +13,7 @@ import json
 import sys
 from pathlib import Path
 
-from .common import EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE, UnusableInput, complain, read_text, say, whole
+from .common import EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE, UnusableInput, complain, lines_of, read_text, say, whole
 
 window_days = whole(0, 365, "a competition window")
 port_number = whole(1, 65_535, "a port")
@@ -85,7 +85,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         db = Database(args.db)
     except DatabaseError as exc:
-        complain(str(exc))
+        complain(*lines_of(exc))
         return EXIT_UNUSABLE
     import uvicorn
 
@@ -124,10 +124,10 @@ def _run(args: argparse.Namespace, work) -> int:
     try:
         return work(args)
     except UnusableInput as exc:
-        complain(str(exc))
+        complain(*lines_of(exc))
         return EXIT_UNUSABLE
     except HubUnreachable as exc:
-        complain(str(exc))
+        complain(*lines_of(exc))
         return EXIT_UNUSABLE
     except HubRefused as exc:
         if args.format == "json":

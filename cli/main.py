@@ -15,7 +15,7 @@ from typing import Sequence
 from . import check, completion, hub, play, records, solve, web
 from cardrogue.engine.errors import CardRogueError
 
-from .common import EXIT_OK, EXIT_UNUSABLE, Parser, complain
+from .common import EXIT_OK, EXIT_UNUSABLE, Parser, complain, lines_of
 
 GROUPS = (play, check, records, solve, hub, web, completion)
 
@@ -53,7 +53,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return args.func(args)
     except CardRogueError as exc:  # the one printer: unusable input (2), problems found or an illegal action (1)
-        complain(str(exc))
+        complain(*lines_of(exc))
         return exc.exit_code
     except KeyboardInterrupt:
         return 130

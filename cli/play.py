@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from .common import (
+    lines_of,
     EXIT_OK,
     EXIT_PROBLEMS,
     EXIT_UNUSABLE,
@@ -66,7 +67,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         if args.replays is not None and args.replays.exists() and not args.replays.is_dir():
             raise UnusableInput(f"{args.replays}: is not a folder")
     except UnusableInput as exc:
-        complain(str(exc))
+        complain(*lines_of(exc))
         return exc.exit_code
     from cardrogue.editor.player.run import fresh_seed
 
@@ -91,7 +92,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             where = args.actions_file if args.actions_file is not None else "ACTION"
             raise UnusableInput(f"{where}: {len(texts):,} actions; at most {MAX_LIST_ITEMS:,} (as many as a replay holds)")
     except UnusableInput as exc:
-        complain(str(exc))
+        complain(*lines_of(exc))
         return exc.exit_code
     recorder = Recorder(campaign, level=level, mode="fated" if args.seed is None else "random", seed=args.seed)
     state = recorder.state

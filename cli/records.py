@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from .common import (
+    lines_of,
     EXIT_OK,
     EXIT_PROBLEMS,
     EXIT_UNUSABLE,
@@ -96,7 +97,7 @@ def cmd_scores(args: argparse.Namespace) -> int:
             campaign = load_usable(campaign_path or default_campaign())
             table = store.table(campaign.content_hash)
     except UnusableInput as exc:  # the database (damaged, read-only) or the campaign
-        complain(str(exc))
+        complain(*lines_of(exc))
         return exc.exit_code
     if args.format == "json":
         json.dump({"campaign": campaign.id, "hash": campaign.content_hash,

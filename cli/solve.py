@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from .common import (
+    lines_of,
     EXIT_OK,
     EXIT_PROBLEMS,
     EXIT_UNUSABLE,
@@ -68,7 +69,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
                 raise UnusableInput("--write-par records the par of the whole campaign; drop --level")
             check_writable(args.campaign)
     except UnusableInput as exc:
-        complain(str(exc))
+        complain(*lines_of(exc))
         return exc.exit_code
     except OutOfTime:
         say(f"{args.campaign}: unknown: the time budget ({args.max_seconds:g} s) ran out while the campaign "

@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .common import EXIT_OK, EXIT_UNUSABLE, UnusableInput, complain, count, load_usable, open_scores, whole
+from .common import EXIT_OK, EXIT_UNUSABLE, UnusableInput, complain, count, lines_of, load_usable, open_scores, whole
 
 port = whole(1, 65_535, "a port")
 
@@ -115,7 +115,7 @@ def cmd_web(args: argparse.Namespace) -> int:
         public_url = _web_address(args.public_url or default_public_url(args.host, args.port), "--public-url")
         hub = None if args.hub is None else _web_address(args.hub, "--hub")
     except UnusableInput as exc:
-        complain(str(exc))
+        complain(*lines_of(exc))
         return exc.exit_code
     if args.editor and not is_loopback(args.host):
         complain(f"warning: the editor served on {args.host} lets whoever reaches it read and write files as this user")

@@ -42,6 +42,21 @@ def test_commands_refuse_a_draft_with_its_first_errors(draft: Path, tmp_path: Pa
     assert "not a usable campaign (2 error(s))" in done.stderr
     assert "CR201: unknown card 'gobln'; did you mean 'goblin'?" in done.stderr
     assert "CR220: the campaign has no exit" in done.stderr
+    lines = done.stderr.splitlines()  # one error a line, as `cardrogue check` prints them
+    assert any(line.startswith(f"{draft}:") and ": CR220: " in line for line in lines), lines
+
+
+def test_a_drafts_errors_keep_a_hostile_file_name_on_its_line(tmp_path: Path) -> None:
+    """Each error is a line of its own, and a newline in the file's name cannot forge one."""
+    data = json.loads(TINY.read_text(encoding="utf-8"))
+    del data["levels"][1]["cells"][1]["exit"]
+    forged = tmp_path / "x.json\nok.json:1:1: CR000: all good"
+    forged.write_text(json.dumps(data), encoding="utf-8")
+    done = subprocess.run([*CLI, "run", str(forged), "end"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    lines = done.stderr.splitlines()
+    assert len(lines) == 2 and "CR220" in lines[1] and "x.json\\nok.json" in lines[1], lines
+    assert not any(line.startswith("ok.json") for line in lines)
 
 
 def test_verify_refuses_a_replay_of_a_draft(draft: Path, tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ import pytest
 from cardrogue.cli.main import main
 from cardrogue.editor.app import EditorApp, run_editor
 from cardrogue.editor import edits
-from cardrogue.editor.files import open_document, read_recovery, recover, recovery_path, write_recovery
+from cardrogue.editor.files import OpenError, open_document, read_recovery, recover, recovery_path, write_recovery
 from cardrogue.editor.widgets.dialogs import ConfirmScreen, FormScreen
 from cardrogue.editor.widgets.problems import ProblemsPanel
 from textual.widgets import Select
@@ -57,6 +57,8 @@ async def test_every_corpus_file_with_the_campaign_shape_opens_with_its_problem(
             assert any(d.code == want for d in panel.diagnostics)
             if EXPECTED[name]["severity"] == "error":
                 assert any(f"{name} opens as a draft with" in n for n in notes(app)), name
+                assert "· a draft: fix the errors to play or publish it" in str(
+                    panel.query_one("#problems-summary").render())
             app.canvas.focus()
             await pilot.press("right", "down", "left", "up")  # the map of a draft draws and moves
 
@@ -279,7 +281,7 @@ def test_a_form_opens_on_a_drafts_value_that_is_not_a_choice(tmp_path, name, key
             assert str(select.query_one("SelectCurrent #label").render()) == f"{value} (not one of the choices)"
             await pilot.press("ctrl+s")
             await pilot.pause()
-            error = str(form.query_one("#form-error").render())
+            error = " ".join(str(label.render()) for label in form.query(".form-error.-shown"))
             assert app.screen is form and why in error and not app.doc.dirty, error
             await pilot.press("escape")
             await pilot.pause()
@@ -310,3 +312,17 @@ async def test_f5_and_save_count_the_errors_the_problems_panel_shows(tmp_path) -
         await pilot.press("ctrl+s")
         await settle(app, pilot)
         assert notes(app)[-1].startswith("Saved walled.json with 3 errors: it cannot be played or published")
+
+
+def test_a_grid_no_editor_could_draw_is_refused_with_its_cr106(tmp_path) -> None:
+    """A grid a little too wide (300, corpus 30) opens as a draft to be fixed; one of 100000 × 100000
+    places would hang any map view, so the loader builds no draft and the editor says why."""
+    data = json.loads(TINY.read_text(encoding="utf-8"))
+    data["levels"][0].update(width=100_000, height=1)
+    path = tmp_path / "vast.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert load_campaign(path).draft is None
+    with pytest.raises(OpenError) as refused:
+        open_document(path)
+    assert "CR106: width is 100000; the largest allowed is 256" in str(refused.value)
+    assert load_campaign(BROKEN / "30-grid-too-wide.json").draft.levels[0].width == 300

@@ -180,3 +180,14 @@ def test_a_truncated_replay_is_rejected_with_one_exit_code(tmp_path, duel, capsy
         assert status == 1 and "cut.replay.json: rejected: not JSON" in out, (extra, out, err)
         status, out, err = cli(capsys, "verify", cut, *extra)
         assert status == 1 and "cut.replay.json: rejected: not JSON" in out, (extra, out, err)
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_as_the_score_database_is_refused_not_waited_on(tmp_path, duel, capsys):
+    import os
+
+    fifo = tmp_path / "scores.db"
+    os.mkfifo(fifo)
+    for extra in ([], ["--import", tmp_path / "missing.replay.json"]):
+        status, out, err = cli(capsys, "scores", duel, "--scores-db", fifo, *extra)
+        assert status == 2 and f"{fifo}: is not a regular file" in err and out == ""

@@ -77,8 +77,10 @@ class ProblemsPanel(Vertical):
         if not diagnostics:
             summary.update("[green]none[/]")
         else:
+            draft = (" [b red]· a draft: fix the errors to play or publish it[/]"
+                     if counts[Severity.ERROR] else "")
             summary.update(f"{count(counts[Severity.ERROR], 'error')}, "
-                           f"{count(counts[Severity.WARNING], 'warning')}, {count(counts[Severity.INFO], 'note')}")
+                           f"{count(counts[Severity.WARNING], 'warning')}, {count(counts[Severity.INFO], 'note')}{draft}")
         options = self.query_one("#problems-list", OptionList)
         options.set_options(
             Option(markup(f"{_ICON[d.severity]} $code $where: $message", code=d.code, where=location(d, level_titles),

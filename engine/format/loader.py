@@ -408,4 +408,6 @@ def load_usable(path: Path) -> Campaign:
     if len(errors) > 5:
         lines.append(f"... and {len(errors) - 5} more")
     unreadable = result.draft is None and any(d.code.startswith("CR00") for d in errors)
-    raise (UnusableInput if unreadable else CampaignHasErrors)("\n".join(lines))
+    error = (UnusableInput if unreadable else CampaignHasErrors)("\n".join(lines))
+    error.lines = tuple(lines)  # printed one by one: each line escaped on its own
+    raise error

@@ -9,7 +9,7 @@ error stays in the problems panel until it is fixed.
 
 What stops it is what a draft cannot hold without losing it: a missing required property
 (CR102), an unknown property (CR103), a face other than up or down, or a wrong type where
-the model needs a structure.
+the model needs a structure; and a grid side over :data:`DRAFT_SIDE`, which no editor could show.
 """
 
 from __future__ import annotations
@@ -24,6 +24,10 @@ _UNREPRESENTABLE = frozenset({"CR102", "CR103"})
 _REQUIRED = ("format", "id", "title", "rules", "seed", "hero", "levels")
 _TEXTS = ("$schema", "id", "title", "author", "description", "kind", "rules", "story")
 _GOAL_VERBS = ("slay", "open", "buy")
+# The longest grid side a draft holds: four times the format's largest (256, CR106), so a grid a
+# little too large opens in the editor to be fixed, and one whose map could not be drawn in
+# bounded time (100000 × 100000 places) is refused with its CR106.
+DRAFT_SIDE = 1024
 
 
 def has_campaign_shape(data: Any, schema_errors: Iterable[Diagnostic] = ()) -> bool:
@@ -49,6 +53,8 @@ def has_campaign_shape(data: Any, schema_errors: Iterable[Diagnostic] = ()) -> b
 def _level_shape(level: Any) -> bool:
     if not (isinstance(level, dict) and isinstance(level.get("id"), str) and _whole(level.get("width"))
             and _whole(level.get("height")) and isinstance(level.get("cells"), list)):
+        return False
+    if level["width"] > DRAFT_SIDE or level["height"] > DRAFT_SIDE:
         return False
     if not all(isinstance(level.get(k, ""), str) for k in ("title", "story")):
         return False

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import stat
 import time
 import urllib.parse
 from contextlib import contextmanager
@@ -72,6 +73,9 @@ class ScoreStore:
         self._db: sqlite3.Connection | None = None
         if self.path.is_dir():
             raise UnusableInput(f"{self.path}: is a folder, not a score database")
+        if self.path.exists() and not stat.S_ISREG(self.path.stat().st_mode):  # a FIFO would block SQLite
+            raise UnusableInput(f"{self.path}: is not a regular file (a FIFO or a device), not a score database; "
+                                "name another with --scores-db")
         if not writable:
             if self.path.exists():
                 with self._guard():
