@@ -144,8 +144,9 @@ def _run(args: argparse.Namespace, work) -> int:
                     say(f"  {where}:{d.get('line', 0)}:{d.get('column', 0)}: {d.get('code', '')}: {d.get('message', '')}",
                         err=True)
             for p in exc.body.get("problems") or ():
-                if isinstance(p, dict):
-                    say(f"  {p.get('path', '')}: {p.get('message', '')}", err=True)
+                line = f"{p.get('path', '')}: {p.get('message', '')}" if isinstance(p, dict) else ""
+                if line and line not in str(exc):  # the headline already names the first problem
+                    say(f"  {line}", err=True)
         return EXIT_PROBLEMS
 
 

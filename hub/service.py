@@ -104,9 +104,11 @@ def _text_problems(campaign: Campaign, data: dict) -> list[dict]:
         if why := unsafe_text(value, title=True):
             problems.append({"path": path, "message": f"the text {value!r} is refused: {why}"})
 
+    reported = {p["path"] for p in problems}  # a refused title is not reported again as text
+
     def walk(value: Any, path: str) -> None:
         if isinstance(value, str):
-            if why := unsafe_text(value, title=False):
+            if path not in reported and (why := unsafe_text(value, title=False)):
                 problems.append({"path": path, "message": f"the text is refused: {why}"})
         elif isinstance(value, dict):
             for k, v in value.items():
