@@ -119,10 +119,14 @@ def _client(args: argparse.Namespace, need_token: bool = False):
 
 def _run(args: argparse.Namespace, work) -> int:
     """Run ``work(args)``, turning every client failure into its message and exit code."""
+    from cardrogue.engine.errors import RejectedReplay
     from cardrogue.hub.client import HubRefused, HubUnreachable
 
     try:
         return work(args)
+    except RejectedReplay as exc:  # not a replay: rejected, exit 1, as `verify` says
+        complain(*lines_of(exc))
+        return EXIT_PROBLEMS
     except UnusableInput as exc:
         complain(*lines_of(exc))
         return EXIT_UNUSABLE
@@ -140,8 +144,9 @@ def _run(args: argparse.Namespace, work) -> int:
                     say(f"  {where}:{d.get('line', 0)}:{d.get('column', 0)}: {d.get('code', '')}: {d.get('message', '')}",
                         err=True)
             for p in exc.body.get("problems") or ():
-                if isinstance(p, dict):
-                    say(f"  {p.get('path', '')}: {p.get('message', '')}", err=True)
+                line = f"{p.get('path', '')}: {p.get('message', '')}" if isinstance(p, dict) else ""
+                if line and line not in str(exc):  # the headline already names the first problem
+                    say(f"  {line}", err=True)
         return EXIT_PROBLEMS
 
 
@@ -256,14 +261,15 @@ def _check_pulled(text: str, expected: str, url: str) -> None:
 
 def cmd_submit(args: argparse.Namespace) -> int:
     def work(args):
+        from cardrogue.engine.errors import RejectedReplay
         from cardrogue.engine.records.replay import ReplayError, parse_replay
 
         client = _client(args, need_token=True)
         text = read_text(args.replay, "the replay")
         try:
             ref = args.map or parse_replay(text)["campaign"]["hash"]
-        except ReplayError as exc:
-            raise UnusableInput(f"{args.replay}: {exc}") from None
+        except ReplayError as exc:  # not JSON, not a replay: rejected as `verify` rejects it (exit 1)
+            raise RejectedReplay(f"{args.replay}: rejected: {exc}") from None
         run = client.submit(ref, text)
         if args.format == "json":
             _json(run)

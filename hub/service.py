@@ -28,8 +28,9 @@ DAY = 86_400.0
 ESTIMATE_BATCH = 20  # Monte Carlo runs between two looks at the clock
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,31}")
 HASH_RE = re.compile(r"[0-9a-f]{64}")
-# Rich markup tags ([bold], [/], [link=...], [@click]) and HTML tags, comments, entities.
-_RICH_TAG = re.compile(r"\[/?[A-Za-z#@/][^\[\]]*\]|\[/\]")
+# Rich markup tags ([bold], [/], [link=...], [@click]) and HTML tags, comments, entities. A Rich tag
+# starts with a lowercase letter, "#", "/" or "@" (rich.markup's RE_TAGS): "[II]" or "[1]" is plain text.
+_RICH_TAG = re.compile(r"\[[a-z#@/][^\[\]]*\]")
 _HTML = re.compile(r"<\s*[A-Za-z!/?]|&(#\d+|#x[0-9A-Fa-f]+|[A-Za-z][A-Za-z0-9]*);")
 # Bidirectional controls reorder what a reader sees ("Trojan Source"); refused everywhere.
 _BIDI = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
@@ -103,9 +104,11 @@ def _text_problems(campaign: Campaign, data: dict) -> list[dict]:
         if why := unsafe_text(value, title=True):
             problems.append({"path": path, "message": f"the text {value!r} is refused: {why}"})
 
+    reported = {p["path"] for p in problems}  # a refused title is not reported again as text
+
     def walk(value: Any, path: str) -> None:
         if isinstance(value, str):
-            if why := unsafe_text(value, title=False):
+            if path not in reported and (why := unsafe_text(value, title=False)):
                 problems.append({"path": path, "message": f"the text is refused: {why}"})
         elif isinstance(value, dict):
             for k, v in value.items():

@@ -84,3 +84,26 @@ def test_the_player_colours_the_log_by_event_kind_not_by_words():
     assert log_line(TurnBegan(2)).style == "bold cyan"
     assert log_line(Victory(4, 8)).style == "bold green"
     assert log_line(Died("Warrior", "x")).style == "bold red"
+
+
+def test_combat_sentence_offers_flee_only_when_the_hero_can_flee():
+    """Project: the Warrior card's CANNOT FLEE; the rulebook's exception, ROLL A DIE: IF X: CAN FLEE: "If a
+    WARRIOR character has this ability, he may flee any enemy by rolling X". A turn that begins in combat
+    offers flee only to a hero who can flee, and names the rule that bars it."""
+    def second_turn(character: str, **kw):
+        cells = [cell(0, 0, "starting-tile", "ES"), cell(1, 0, "goblin", "W", face="down", rolls=[1, 1]),
+                 cell(0, 1, "pathing-tile", "N")]
+        s = play(new_state(cells, character=character, cards={"goblin": {"health": 30}}, **kw), "flip E", "attack")
+        began = s.view().log[-1]
+        assert isinstance(began, CombatBegan) and began.when == "turn"
+        return s, began
+
+    s, began = second_turn("warrior")
+    assert began.no_flee == "CANNOT FLEE" == s.view().no_flee
+    assert str(began) == "In combat: attack; no flee (CANNOT FLEE)."
+    assert not any(a.verb == "flee" for a in s.legal_actions())
+    s, began = second_turn("warrior", equipped=["shadow-cape"])  # CAN FLEE X: the warrior may flee again
+    assert (began.no_flee, str(began)) == ("", "In combat: attack or flee.")
+    s, began = second_turn("rogue")
+    assert (began.no_flee, str(began)) == ("", "In combat: attack or flee.")
+    assert any(a.verb == "flee" for a in s.legal_actions())

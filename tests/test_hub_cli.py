@@ -111,6 +111,34 @@ def test_no_account_no_hub_and_bad_files_exit_2(hub, capsys, tmp_path: Path) -> 
     assert code == 2 and "no such file" in err
 
 
+def test_submit_rejects_a_file_that_is_not_a_replay_with_exit_1_as_verify_does(hub, capsys, tmp_path: Path) -> None:
+    """docs/player.md: a rejected replay (truncated, not JSON, not the schema) is exit status 1."""
+    cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)
+    for name, text in (("bad.json", "this is not JSON"), ("half.json", solution(map_text())[:40]), ("obj.json", "{}")):
+        bad = tmp_path / name
+        bad.write_text(text)
+        code, out, err = cardrogue(capsys, "verify", str(bad))
+        assert code == 1 and "rejected" in out + err, name
+        code, _, err = cardrogue(capsys, "hub", "submit", str(bad))
+        assert code == 1 and f"{bad}: rejected:" in err, (name, err)
+    code, _, err = cardrogue(capsys, "hub", "submit", str(tmp_path / "missing.json"))
+    assert code == 2 and "no such file" in err
+
+
+def test_a_refused_title_is_printed_once(hub, capsys, tmp_path: Path) -> None:
+    doc = json.loads(map_text())
+    doc["title"] = "Red \x1b[31mtext"
+    doc["levels"][0]["title"] = "[bold]Loud"
+    hostile = tmp_path / "hostile.json"
+    hostile.write_text(json.dumps(doc))
+    cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)
+    code, _, err = cardrogue(capsys, "hub", "publish", str(hostile))
+    assert code == 1 and "\x1b" not in err
+    assert err.count("$.title") == 1 and err.count("$.levels[0].title") == 1, err
+    code, out, _ = cardrogue(capsys, "hub", "publish", str(hostile), "--format", "json")
+    assert code == 1 and [p["path"] for p in json.loads(out)["problems"]] == ["$.title", "$.levels[0].title"]
+
+
 def test_the_token_is_only_sent_to_the_hub_that_issued_it(hub, capsys, tmp_path: Path) -> None:
     with running_hub(str(tmp_path / "other.sqlite3")) as other:
         cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)

@@ -14,6 +14,7 @@ from hub_support import FAST, call, campaign_of, map_text, register, running_hub
 from cardrogue.engine.records.replay import Recorder
 from cardrogue.hub.app import Limits
 from cardrogue.hub.ratelimit import Rate
+from cardrogue.hub.service import unsafe_text
 
 
 def _counts(app) -> tuple[int, ...]:
@@ -208,3 +209,15 @@ def test_every_response_carries_the_security_headers(tmp_path, path: str) -> Non
         assert "script-src" not in lowered["content-security-policy"]
         assert lowered["content-security-policy"].startswith("default-src 'none'")
         assert lowered["x-content-type-options"] == "nosniff"
+
+
+@pytest.mark.parametrize("title", ["Chapter [II] The Toll", "[A] New Hope", "Act [1]", "The [Lost] Key", "[  ] Gap"])
+def test_bracketed_titles_are_text_not_rich_markup(title):
+    """A Rich tag starts with a lowercase letter, "#", "/" or "@" (Rich's console markup): other brackets stay."""
+    assert unsafe_text(title, title=True) is None
+
+
+@pytest.mark.parametrize("title", ["[red]Win", "[b]Bold[/b]", "Close[/]", "[bold red]Alert", "[link=https://x.invalid]x",
+                                   "[@click=app.quit]Go", "[#ff0000]Red", "[italic]a"])
+def test_rich_markup_titles_are_refused(title):
+    assert "Rich markup" in unsafe_text(title, title=True)

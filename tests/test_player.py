@@ -138,6 +138,20 @@ async def test_illegal_keys_change_nothing(tmp_path):
 
 
 @run_async
+async def test_flee_key_says_why_the_warrior_cannot_flee(tmp_path):
+    """Project: the Warrior card's CANNOT FLEE (the rulebook's ROLL A DIE: IF X: CAN FLEE: "If a WARRIOR
+    character has this ability, he may flee any enemy by rolling X"): f names the rule, not just "no action"."""
+    app = app_for(duel_dict(), tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter", "right", "f")  # flip the goblin: combat; f
+        assert [n.message for n in app._notifications] == ["The Warrior cannot flee (CANNOT FLEE)."]
+        await pilot.press("full_stop")  # the turn does not end in combat: the hint offers only the attack
+        assert [n.message for n in app._notifications] == [
+            "In combat the turn ends after the fight: attack (a). The Warrior cannot flee (CANNOT FLEE)."]
+        assert player(app).run.actions == ["flip E"]
+
+
+@run_async
 async def test_action_menu_by_keyboard_with_a_filter(tmp_path):
     doc = duel_dict()
     doc["hero"]["items"] = ["red-potion"]

@@ -46,10 +46,22 @@ def log_line(event: Event) -> Text:
     return shown_text(str(event), style)
 
 
+def no_flee_hint(view: StateView) -> str:
+    """Why no flee is possible in combat now, naming the rule: "The Warrior cannot flee (CANNOT FLEE)."."""
+    return f"The {view.hero.name} cannot flee ({view.no_flee})."
+
+
+def in_combat_hint(view: StateView, lead: str = "In combat") -> str:
+    """What the hero can do in combat, offering flee only when a flee is possible."""
+    if view.no_flee:
+        return f"{lead}: attack (a). {no_flee_hint(view)}"
+    return f"{lead}: attack (a) or flee (f)."
+
+
 def why_not(view: StateView, direction: Direction) -> str:
     """Why an arrow toward ``direction`` does nothing now, in one sentence with the key that helps."""
     if view.in_combat:
-        return "In combat: attack (a) or flee (f)."
+        return in_combat_hint(view)
     if view.choosing_teleport:
         return "First choose where the potion of teleportation sends its target."
     word = direction.word
@@ -311,7 +323,7 @@ class PlayerScreen(Screen[RunResult | None]):
         if Action("end") in view.legal_actions():
             self.play(Action("end"))
         elif view.in_combat:
-            self._hint("In combat the turn ends after the fight: attack (a) or flee (f).")
+            self._hint(in_combat_hint(view, "In combat the turn ends after the fight"))
         elif not view.over:
             self._hint("First choose where the potion of teleportation sends its target.")
 
@@ -320,7 +332,10 @@ class PlayerScreen(Screen[RunResult | None]):
         count = menu.show(self.view, name)
         if not count:
             menu.show(self.view, "all")
-            self._hint(f"No {name} action is possible now.")
+            if name == "flee" and self.view.no_flee:
+                self._hint(no_flee_hint(self.view))
+            else:
+                self._hint(f"No {name} action is possible now.")
             return
         menu.focus()
 

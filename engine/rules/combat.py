@@ -125,6 +125,19 @@ class CombatRules:
         (a CANNOT FLEE hero with no CAN FLEE X flees only an enemy that does not chase or is paralysed)."""
         return bool(self.stats.flee_faces()) or not self._chases(picked)
 
+    def no_flee(self) -> str:
+        """Why the hero beside an enemy cannot flee now, in a few words; "" when a flee is possible (or no
+        enemy is adjacent). CANNOT FLEE: without a CAN FLEE X, a warrior flees only an enemy that does
+        not chase or is paralysed; and a flee needs a free tile to flee to."""
+        foes = self.adjacent_enemies()
+        if not foes:
+            return ""
+        if not any(self._may_flee(e) for _, e in foes):
+            return "CANNOT FLEE"
+        if not any(self._may_enter(j) for _, j in self.d.neighbours[self.pos]):
+            return "no free tile to flee to"
+        return ""
+
     def _chases(self, e: int) -> bool:
         """DOES NOT CHASE and paralysed enemies are fled without a roll ("PARALYSIS")."""
         if self._foe(e)[2]:

@@ -191,12 +191,19 @@ class Roll(Event):
 class CombatBegan(Event):
     """Combat begins (or will): ``when`` is "turn" (the turn began next to an enemy), "step" (a move,
     flip or flee brought one), "shop" (moved onto a shop: buy and sell first) or "shop-left" (a
-    combat action after the shop)."""
+    combat action after the shop). ``no_flee`` says why no flee is possible (the rule, e.g. the
+    Warrior's "CANNOT FLEE", or no free tile), so the sentence offers only what the hero can do."""
 
     when: str
+    no_flee: str = ""  # why the hero cannot flee now ("CANNOT FLEE", ...); empty when a flee is possible
 
     @property
     def text(self) -> str:
+        if self.no_flee and self.when == "turn":
+            return f"In combat: attack; no flee ({self.no_flee})."
+        if self.no_flee and self.when == "shop":
+            return ("An enemy is on an adjacent tile: buy and sell first; combat begins with an attack or a throw "
+                    f"(no flee: {self.no_flee}).")
         return _COMBAT_BEGAN[self.when]
 
 

@@ -527,7 +527,7 @@ class GameState(CombatRules, ItemRules):
         self.pure, self.repeated, self.moved = True, False, False
         if self._engaged():
             self.phase = COMBAT
-            self._tell(CombatBegan, "turn")
+            self._tell(CombatBegan, "turn", self.no_flee() if self.log is not None else "")
         else:
             self.phase = STEP1
 
@@ -544,7 +544,7 @@ class GameState(CombatRules, ItemRules):
             self.pure = False
             if moved_here and self.faces[self.pos] == UP and self.d.kind[self.pos] == SHOP_TILE:
                 self.phase = SHOPPING
-                self._tell(CombatBegan, "shop")
+                self._tell(CombatBegan, "shop", self.no_flee() if self.log is not None else "")
             else:
                 self.phase = COMBAT
                 self._tell(CombatBegan, "step")

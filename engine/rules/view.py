@@ -211,6 +211,11 @@ class StateView:
         return self._s.phase == COMBAT
 
     @property
+    def no_flee(self) -> str:
+        """In combat, why the hero cannot flee now (the rule, e.g. "CANNOT FLEE"); "" when a flee is possible."""
+        return self._s.no_flee() if self._s.phase == COMBAT else ""
+
+    @property
     def choosing_teleport(self) -> bool:
         """A potion of teleportation waits for the pathing tile its target goes to."""
         return self._s.phase == CHOOSE_TELEPORT
