@@ -150,3 +150,34 @@ async def test_a_bought_debt_leaves_the_shop_listing_that_turn_and_the_next(tmp_
             await pilot.press("full_stop")
             await pilot.pause()
         assert screen.view.turn == 3
+
+
+def test_a_replay_path_breaks_only_after_its_separators():
+    """The end screen's replay path: whole, on lines that break after a "/" (a name wider than the line folds)."""
+    from rich.console import Console
+
+    from cardrogue.editor.player.screens import FoldedPath
+
+    path = "/tmp/replays/some/deeper/folder/with-a-long-name/duel-20261123-123340-won.replay.json"
+    console = Console(width=24, record=True, color_system=None)
+    console.print(FoldedPath(path))
+    lines = console.export_text().splitlines()
+    assert "".join(lines) == path and all(len(line) <= 24 for line in lines)
+    assert all(line.endswith("/") for line in lines[:-2])  # only the file name, 40 wide, folds
+    assert lines[:3] == ["/tmp/replays/some/", "deeper/folder/", "with-a-long-name/"]
+
+
+@run_async
+async def test_actions_at_80x24_show_the_destination_whole(tmp_path):
+    """A long action wraps onto a second row instead of being cut: the tile it goes to is named, and the exit
+    is called the exit."""
+    app = PlayerApp(load(duel_dict()), replays_dir=None, scores_db=tmp_path / "s.db", player="tester")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "right", "a")  # the goblin slain: its tile is a Pathing Tile
+        menu = app.screen.query_one(ActionMenu)
+        rows = [strip.text.strip() for strip in (menu.render_line(y) for y in range(menu.size.height))]
+        assert rows[:3] == ["Move east to Pathing", "Tile", "End the turn"], rows
+        await pilot.press("right", "full_stop", "right")  # move there, end the turn, flip the exit
+        assert menu.size.width < len("Move east to Pathing Tile, the exit") + 2
+        rows = [strip.text.strip() for strip in (menu.render_line(y) for y in range(menu.size.height))]
+        assert rows[:4] == ["Move east to Pathing", "Tile, the exit", "Move west to Starting", "Tile"], rows

@@ -22,6 +22,11 @@ def test_play_screen_in_combat_80x24(snap_compare, tmp_path):
     assert snap_compare(app(tmp_path, rolls=(2,)), press=["enter", "right"], terminal_size=(80, 24))
 
 
+def test_play_screen_after_the_fight_80x24(snap_compare, tmp_path):
+    """A small terminal: the move to the exit wraps in the action list, nothing of it cut."""
+    assert snap_compare(app(tmp_path), press=["enter", "right", "a"], terminal_size=(80, 24))
+
+
 def test_play_screen_after_the_fight_120x40(snap_compare, tmp_path):
     assert snap_compare(app(tmp_path), press=["enter", "right", "a", "right"], terminal_size=(120, 40))
 

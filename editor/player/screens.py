@@ -7,8 +7,11 @@ last :class:`~.run.RunResult` (None when the player quits before a run ends).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -85,6 +88,25 @@ def why_not(view: StateView, direction: Direction) -> str:
     if (ahead.exit or (ahead.face is Face.UP and ahead.tile is Tile.LADDER)) and not view.goals_met():
         return f"The level's goals come first ({', '.join(g.text() for g in view.level.goals)})."
     return f"Nothing to do {word}."
+
+
+class FoldedPath:
+    """A file path on lines of its own that break only after a separator (a part wider than the
+    line folds): every character shows, and a name is cut only when it alone is too wide."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = max(1, options.max_width)
+        line = ""
+        for part in re.split(r"(?<=[/\\])", self.path):
+            if line and cell_len(line + part) > width:
+                yield Text(line)
+                line = ""
+            line += part
+        if line:
+            yield Text(line, overflow="fold")
 
 
 class PlayerScreen(Screen[RunResult | None]):
@@ -444,7 +466,7 @@ class EndScreen(ModalScreen[str]):
         if self.is_attached:  # the player may have left the screen while the hub was answering
             self.query_one("#end-hub", Static).update(Text(message, "green" if ok else "red"))
 
-    def _summary(self) -> Text:
+    def _summary(self) -> RenderableType:
         r = self.result
         text = Text()
         text.append("Turns ", "bold").append(str(r.turns))
@@ -460,8 +482,14 @@ class EndScreen(ModalScreen[str]):
         text.append("\n")
         if r.rank is not None:
             text.append(f"Rank {r.rank} in the high-score table.\n", "bold yellow")
-        text.append(printable(r.message) or ("A practice run." if r.practice else ""))
-        return text
+        message = printable(r.message) or ("A practice run." if r.practice else "")
+        path = printable(str(r.replay_path)) if r.replay_path is not None else ""
+        saved = f"Replay saved to {path}."
+        if not path or saved not in message:
+            return text.append(message)
+        before, after = message.split(saved, 1)
+        text.append(before + "Replay saved to")
+        return Group(text, FoldedPath(path), Text(after.strip()))
 
     def _table(self) -> Table:
         table = Table(title="High scores", expand=True, box=None, header_style="bold")

@@ -77,7 +77,10 @@ def _short(name: str, width: int = 7) -> str:
 
 
 def _place(cell: CellView | None) -> str:
-    return cell.name if cell is not None else "?"
+    """A destination by its card's name, and "the exit" when it is the level's exit."""
+    if cell is None:
+        return "?"
+    return f"{cell.name}, the exit" if cell.exit else cell.name
 
 
 def describe(action: Action, view: StateView) -> str:
@@ -403,12 +406,10 @@ class ActionMenu(OptionList):
 
     @staticmethod
     def _entry(action: Action, view: StateView) -> Text:
-        """One line: what the action does, in words (its text form, ``move E``, is the option's id).
-        Cut with an ellipsis rather than wrapped, so the list stays one row per action."""
+        """What the action does, in words (its text form, ``move E``, is the option's id). A long entry
+        wraps onto a second row rather than being cut: the destination's name must show."""
         words = describe(action, view)
-        line = shown_text(words[:1].upper() + words[1:])
-        line.no_wrap, line.overflow = True, "ellipsis"
-        return line
+        return shown_text(words[:1].upper() + words[1:])
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
