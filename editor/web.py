@@ -11,7 +11,10 @@ tab closes. Added here:
   session plays the saved copy with exactly the options of ``/``.
 
 The page and its websocket are textual-serve's own (its template and ``AppService``); only the
-websocket address of a map's page differs (``/ws/map/HASH``).
+websocket address of a map's page differs (``/ws/map/HASH``), and the page makes no third-party
+request: textual-serve's template loads Roboto Mono from Google Fonts, which a private or offline
+server must not do, so its stylesheet links to other sites are dropped and the font is the copy
+textual-serve itself serves under ``/static/fonts/``.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from typing import Callable
 from urllib.parse import urlsplit
 
 import aiohttp_jinja2
+import jinja2
 from aiohttp import web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, log, to_int
@@ -85,6 +89,28 @@ class HubMaps:
         return content_hash, campaign.title
 
 
+_FOREIGN_LINK = re.compile(r"<link\b[^>]*\bhref\s*=\s*[\"']?(?:https?:)?//[^>]*>", re.IGNORECASE)
+_LOCAL_FONT = """<style>
+      @font-face { font-family: "Roboto Mono"; font-style: normal;
+        src: url("{{ config.static.url }}fonts/RobotoMono-VariableFont_wght.ttf") format("truetype"); }
+      @font-face { font-family: "Roboto Mono"; font-style: italic;
+        src: url("{{ config.static.url }}fonts/RobotoMono-Italic-VariableFont_wght.ttf") format("truetype"); }
+    </style>
+  </head>"""
+
+
+class OfflineTemplates(jinja2.FileSystemLoader):
+    """textual-serve's page templates without requests to other sites: every ``<link>`` to another
+    site (its Google Fonts stylesheet) is dropped and Roboto Mono comes from the server's own static files."""
+
+    def get_source(self, environment: jinja2.Environment, template: str):
+        source, filename, uptodate = super().get_source(environment, template)
+        source = _FOREIGN_LINK.sub("", source)
+        if "</head>" in source:
+            source = source.replace("</head>", _LOCAL_FONT, 1)
+        return source, filename, uptodate
+
+
 def _origin(url: str) -> str:
     parts = urlsplit(url)
     return f"{parts.scheme}://{parts.netloc}".lower()
@@ -104,6 +130,7 @@ class SessionServer(Server):
 
     async def _make_app(self) -> web.Application:
         app = await super()._make_app()
+        aiohttp_jinja2.setup(app, loader=OfflineTemplates(self.templates_path))  # no third-party request
         app.router.add_get("/map/{ref}", self.handle_map_page)
         app.router.add_get("/ws/map/{hash}", self.handle_map_websocket)
         return app

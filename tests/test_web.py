@@ -423,3 +423,30 @@ def test_a_session_runs_the_terminal_command_with_the_servers_options(tmp_path: 
                                                   "--player", "p q"]
     editor = build_parser().parse_args(["web", "--editor", "b.json"])
     assert session_command(editor)[3:] == ["edit", str(tmp_path / "b.json")]
+
+
+def test_the_page_makes_no_request_to_another_site(tmp_path: Path) -> None:
+    """A private or offline server: the page loads its scripts, styles and font from this server only
+    (textual-serve's template links Google Fonts; the font is served from /static/fonts/ instead)."""
+    import asyncio
+
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from cardrogue.editor.web import SessionServer
+
+    async def page() -> tuple[str, int]:
+        server = SessionServer(lambda campaign: "true", host="127.0.0.1", port=8000, title="Card Rogue",
+                               public_url="http://127.0.0.1:8000", max_sessions=1)
+        async with TestClient(TestServer(await server._make_app())) as client:
+            response = await client.get("/")
+            html = await response.text()
+            font = await client.get("/static/fonts/RobotoMono-VariableFont_wght.ttf")
+            return html, font.status
+
+    html, font_status = asyncio.run(asyncio.wait_for(page(), WAIT))
+    addresses = re.findall(r"""(?:href|src)\s*=\s*["']?([^"'\s>]+)|url\(\s*["']?([^"')]+)""", html)
+    addresses = [a or b for a, b in addresses]
+    addresses = [a for a in addresses if "//" in a or a.startswith("/")]  # not script text (`href = f();`)
+    assert addresses and all(a.startswith("http://127.0.0.1:8000/") for a in addresses), addresses
+    assert "googleapis" not in html and "fonts/RobotoMono-VariableFont_wght.ttf" in html
+    assert font_status == 200
