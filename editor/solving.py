@@ -49,7 +49,8 @@ class SolveFlow:
     def forget(self) -> None:
         """Drop the solution (a new document, another level, a new solve)."""
         self._generation += 1
-        self.solution, self.step_index = None, None
+        self.solution = None
+        self._stop_stepping()
         self.app.canvas.set_overlay(None)
         self._panel.set_solve_status(None)
         self.app.refresh_bindings()
@@ -129,18 +130,25 @@ class SolveFlow:
                 what += " takes the ladder"
             elif step.outcome:
                 what += markup(" $outcome", outcome=step.outcome)
+        # The par on a line, then the step and what the engine logged as one paragraph, wrapped (not cut
+        # at 80 columns); the stepping keys are in the footer.
         said = " ".join(step.log) if step.log else ""
         self._panel.set_solve_status(Content.assemble(
-            solution.headline(), f"\nStep {index}/{total}, ", what, f", health {step.health}  ",
-            markup("[dim]$said  (. next  , previous  escape: leave)[/]", said=said)))
+            solution.headline(), f"\nStep {index}/{total}, ", what, f", health {step.health}.",
+            (" " + said, "dim") if said else ""))
+        self._panel.add_class("-stepping")
 
     def step(self, delta: int) -> None:
         if self.step_index is not None:
             self.show_step(self.step_index + delta)
 
+    def _stop_stepping(self) -> None:
+        self.step_index = None
+        self._panel.remove_class("-stepping")
+
     def leave(self) -> None:
         solution = self.solution
-        self.step_index = None
+        self._stop_stepping()
         self.app.canvas.set_overlay(None)
         if solution is not None:
             self._panel.set_solve_status(Content.assemble(solution.headline(), ("  (F6: solve and step again)", "dim")))

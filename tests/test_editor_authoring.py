@@ -344,6 +344,25 @@ async def test_solve_and_step_through_the_solution(campaign_file, tmp_path, camp
 
 
 @run_async
+async def test_every_step_line_shows_what_the_engine_logged_at_80x24(campaign_file, tmp_path) -> None:
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f6")
+        await settle(app, pilot)
+        steps = app.solving.solution.steps
+        assert len(steps) == 12 and any(len(" ".join(step.log)) > 50 for step in steps)
+        for k, step in enumerate(steps):
+            region = app.query_one("#solve-status").region  # read off the screen as a person sees it
+            lines = [strip.text for strip in app.screen._compositor.render_strips()][region.y:region.bottom]
+            shown = " ".join(" ".join(line[region.x:region.right] for line in lines).split())
+            assert f"Step {k}/11" in shown and f"health {step.health}" in shown, shown
+            assert " ".join(" ".join(step.log).split()) in shown, (k, shown)
+            await pilot.press("full_stop")
+            await settle(app, pilot)
+
+
+@run_async
 async def test_solve_verdicts_and_edits_end_the_steps(campaign_file, tmp_path) -> None:
     app = make_app(campaign_file, tmp_path)
     async with app.run_test(size=SIZE) as pilot:

@@ -326,3 +326,16 @@ def test_a_grid_no_editor_could_draw_is_refused_with_its_cr106(tmp_path) -> None
         open_document(path)
     assert "CR106: width is 100000; the largest allowed is 256" in str(refused.value)
     assert load_campaign(BROKEN / "30-grid-too-wide.json").draft.levels[0].width == 300
+
+
+@run_async
+async def test_a_draft_opened_from_the_command_line_shows_its_notification_without_a_key(tmp_path) -> None:
+    from textual.widgets._toast import Toast
+
+    # Textual's run_test hides toasts unless asked (notifications=False): without it no Toast is mounted,
+    # which looked like the notification waiting for a key; in a terminal it shows at once.
+    app = make_app(BROKEN / "39-unknown-card.json", tmp_path)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(app, pilot)
+        toasts = [str(toast.render()) for toast in app.screen.query(Toast)]
+        assert any("39-unknown-card.json opens as a draft with" in text for text in toasts), toasts

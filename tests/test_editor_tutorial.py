@@ -114,6 +114,21 @@ async def test_the_editor_tutorial_works_as_written(tmp_path) -> None:
         await settle(app, pilot)
         assert codes(app) == documented(steps[6]) - {"CR307"} == {"CR301", "CR311", "CR223"}
         assert app.canvas.markers[(4, 1)].name == "ERROR"
+        # The walled map saved as a draft; F5 waits for the errors to be fixed, F6 says why there is no par.
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        saved = list(app._notifications)[-1].message
+        assert saved.startswith("Saved goblin-toll.json with 2 errors: it cannot be played or published until they are fixed")
+        assert f"`{saved.split(' (first')[0]}`" in steps[6]
+        await pilot.press("f5")
+        await settle(app, pilot)
+        assert list(app._notifications)[-1].message.startswith("Not played: the campaign has 2 errors")
+        assert "F5 says why it waits" in steps[6]
+        await pilot.press("f6")
+        await settle(app, pilot)
+        status = str(app.query_one("#solve-status").render())
+        assert status.startswith("Unsolvable: no way out can be reached: the exit at (4, 1) cannot be reached")
+        assert "`Unsolvable: no way out can be reached ...`" in steps[6]
         await pilot.press("ctrl+z", "ctrl+z")
         await settle(app, pilot)
         assert codes(app) == set()
