@@ -269,7 +269,7 @@ def analyse_level(campaign: Campaign, index: int, out: list[Diagnostic],
                               Severity.INFO, **where(i)))
     return LevelAnalysis(
         index=index,
-        reachable=frozenset(pos(i) for i in order),
+        reachable=frozenset([(cells[i].x, cells[i].y) for i in order]),
         chokepoints=tuple(pos(i) for i in chokepoints),
         ladders_reached=tuple(cells[i].to for i in ladders if reached[i] and cells[i].to),
         exit_reached=any(reached[i] for i in exits),
