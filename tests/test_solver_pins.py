@@ -12,11 +12,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import FIXTURE, campaign, campaign_dict, cell, load
+from helpers import FIXTURE, campaign, campaign_dict, cell, load, play
 
-from cardrogue.engine.analysis.montecarlo import solve_random
+from cardrogue.engine.analysis.montecarlo import GreedyPolicy, solve_random
 from cardrogue.engine.analysis.solver import UNSOLVABLE, Budget, solve_campaign, solve_level
 from cardrogue.engine.format.loader import load_campaign
+from cardrogue.engine.rules.state import GameState
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 import gen  # noqa: E402  (the benchmarks' generator of open levels)
@@ -157,3 +158,28 @@ def test_monte_carlo_reports_are_pinned(name):
     make, n, seed = MAPS[name]
     report = solve_random(make(), n, workers=1, seed=seed)
     assert (report.summary(), runs(report)) == REPORTS[name]
+
+
+# ---------------------------------------------------------------------------------------- the policy's rarer choices
+
+
+def test_the_policy_teleports_to_the_tile_nearest_its_target():
+    """POTION OF TELEPORTATION drunk (by the player here: the policy drinks only healing): of the face-up
+    pathing tiles offered, the one fewest ADJACENT TILEs from the exit."""
+    c = campaign([cell(0, 0, "starting-tile", "E"), cell(1, 0, "pathing-tile", "EW"), cell(2, 0, "pathing-tile", "EW"),
+                  cell(3, 0, "pathing-tile", "EW", face="down"), cell(4, 0, "pathing-tile", "W", face="down", exit=True)],
+                 items=["purple-potion"], potions={"purple": "teleportation"})
+    s = play(GameState.new(c), "drink purple")
+    view = s.view()
+    assert view.choosing_teleport and {str(a) for a in view.legal_actions()} >= {"teleport 1,0", "teleport 2,0"}
+    assert str(GreedyPolicy(c).choose(view)) == "teleport 2,0"
+
+
+def test_the_policy_attacks_the_weakest_of_two_enemies():
+    c = campaign([cell(0, 1, "goblin", "E", face="down"), cell(1, 1, "starting-tile", "NESW"),
+                  cell(2, 1, "kobold", "W", face="down"), cell(1, 0, "pathing-tile", "S"),
+                  cell(1, 2, "pathing-tile", "N", exit=True)], cards={"goblin": {"health": 2}})
+    s = play(GameState.new(c), "flip E", "flip W")  # flipping goes on in combat
+    view = s.view()
+    assert sorted((f.name, f.health) for f in view.foes) == [("Goblin", 2), ("Kobold", 3)]
+    assert str(GreedyPolicy(c).choose(view)) == "attack W"
