@@ -88,8 +88,8 @@ def test_a_shop_next_to_an_enemy_comes_before_combat():
     comes before "3. Interact: If the player moves adjacent to an enemy, the player enters combat"."""
     s = new_state([START, cell(1, 0, "shop", "EW"), cell(2, 0, "goblin", "W", rolls=[1])], items=["red-potion"])
     play(s, "move E")
-    v = s.view()
-    assert v.shopping_first and not v.in_combat and [f.name for f in v.foes] == ["Goblin"]
+    view = s.view()
+    assert view.shopping_first and not view.in_combat and [f.name for f in view.foes] == ["Goblin"]
     play(s, "attack")
     assert s.view().in_combat and not s.view().shopping_first
 
