@@ -3,7 +3,8 @@
 ``StateView(state)`` (or ``state.view()``) answers in the rulebook's terms: the hero,
 the enemies with their health, poison and paralysis, the cells of the level as the
 player sees them (a face-down card shows only its back), the potions identified,
-the shop's stock and the legal actions. Values are immutable (frozen dataclasses,
+the shop's stock and the legal actions; and, for who knows the map (the Monte Carlo policy),
+:func:`tile_of` a card. Values are immutable (frozen dataclasses,
 tuples, read-only mappings); the view changes nothing, so it may be built as often
 as a screen refreshes. The state's inner tables (``state.d``, the ``foes`` tuples,
 the ``identified`` bit mask) are the engine's own business and may change shape.
