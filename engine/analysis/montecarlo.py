@@ -154,7 +154,7 @@ class GreedyPolicy:
         return hit
 
     def _distances(self, m: _LevelMap, targets: tuple[Pos, ...], blocked: frozenset[Pos]) -> dict[Pos, int]:
-        """Turns of moves from every tile of the level to the nearest target (absent: none reachable)."""
+        """ADJACENT TILE steps from every tile of the level to the nearest target (absent: none reachable)."""
         key = (m, targets, blocked)
         hit = self._dist.get(key)
         if hit is None:
