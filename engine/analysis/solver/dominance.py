@@ -6,7 +6,6 @@ from collections import Counter
 
 from ...model.campaign import Campaign, CardKind
 from ...rules.state import GameState
-from ...rules.tables import CLEARED, PICKUP, PLAIN, UP, Dungeon
 from .packing import signature
 
 
@@ -23,15 +22,9 @@ class Fronts:
     (weapon, armour, scroll, key, a potion whose colour no other card shares --
     never an artifact or a boss trophy, which act from the hand) only adds actions.
     So every line of play from B is open to A, finishing no later with no less health.
-
-    Faces too are compared, not matched, on the cells whose flip does nothing but reveal them (a
-    pathing tile, an exit, a potion or an item to pick up): A may have more of them face up than B.
-    B's flip of such a tile only reveals it and forfeits the double move; A skips it (the double
-    move only ever adds a move), and every rule that reads the face sees a face-up tile as at least
-    as open (moving onto it, teleporting onto it). Taken stays taken: those cells' CLEARED is matched.
     """
 
-    def __init__(self, campaign: Campaign, d: Dungeon | None = None) -> None:
+    def __init__(self, campaign: Campaign) -> None:
         cards = campaign.cards
         colours = Counter(c.colour for c in cards.values() if c.kind is CardKind.POTION)
         inert = set()
@@ -43,12 +36,6 @@ class Fronts:
             elif c.kind is CardKind.POTION and colours[c.colour] == 1:
                 inert.add(cid)
         self.inert = frozenset(inert)
-        # Faces read as one big integer (a byte per cell: DOWN 0, UP 1, CLEARED 2): the bits matched
-        # exactly (every bit of the other cells, the CLEARED bit of the revealing ones) and the UP bits
-        # of the revealing ones, compared as sets.
-        quiet = [d is not None and d.kind[j] in (PLAIN, PICKUP) for j in range(len(d.kind) if d else 0)]
-        self.revealing = int.from_bytes(bytes(UP if q else 0 for q in quiet), "big")
-        self.matched = int.from_bytes(bytes(CLEARED if q else 0xFF for q in quiet), "big")
         self.fronts: dict = {}
         self._splits: dict = {}  # hand -> (strict, loose): hands recur across many states
 
@@ -67,22 +54,16 @@ class Fronts:
     def admit(self, s: GameState, faces: bytes | None = None) -> list | None:
         """The state's entry if no known state dominates it (entries it dominates are retired), else None.
 
-        An entry is [turn, health, gold, inert cards, alive, ``bytes(s.faces)``, face-up revealing cells];
-        ``faces`` may give ``bytes(s.faces)``.
+        An entry is [turn, health, gold, inert cards, alive, ``bytes(s.faces)``]; ``faces`` may give the last.
         """
         strict, loose = self.split(s)
         if faces is None:
             faces = bytes(s.faces)
-        if self.revealing:
-            whole = int.from_bytes(faces, "big")
-            sig = signature(s, strict, faces=whole & self.matched)
-            up = whole & self.revealing
-        else:
-            sig, up = signature(s, strict, faces), 0
+        sig = signature(s, strict, faces)
         t, h, g = s.turn, s.health, s.gold
         front = self.fronts.get(sig)
         if front is None:
-            entry = [t, h, g, loose, True, faces, up]
+            entry = [t, h, g, loose, True, faces]
             self.fronts[sig] = [entry]
             return entry
         # One pass does both: a front holds no entry dominating another, so if some entry dominates
@@ -91,14 +72,14 @@ class Fronts:
         # (``not x or _within(x, y)`` is ``_within(x, y)`` without the call when x holds no inert card.)
         keep = []
         for e in front:
-            et, eh, eg, eu = e[0], e[1], e[2], e[6]
-            if et <= t and eh >= h and eg >= g and eu & up == up and (not loose or _within(loose, e[3])):
+            et, eh, eg = e[0], e[1], e[2]
+            if et <= t and eh >= h and eg >= g and (not loose or _within(loose, e[3])):
                 return None
-            if t <= et and h >= eh and g >= eg and up & eu == eu and (not e[3] or _within(e[3], loose)):
+            if t <= et and h >= eh and g >= eg and (not e[3] or _within(e[3], loose)):
                 e[4] = False
             else:
                 keep.append(e)
-        entry = [t, h, g, loose, True, faces, up]
+        entry = [t, h, g, loose, True, faces]
         keep.append(entry)
         self.fronts[sig] = keep
         return entry
@@ -115,7 +96,7 @@ class ExactTable:
         if k in self.seen:
             return None
         self.seen.add(k)
-        return [s.turn, s.health, s.gold, (), True, bytes(s.faces), 0]
+        return [s.turn, s.health, s.gold, (), True, bytes(s.faces)]
 
 
 def _within(a: tuple, b: tuple) -> bool:
