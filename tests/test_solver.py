@@ -568,7 +568,7 @@ def _replay_of(c, actions) -> str:
 
 
 def test_memory_budget_stops_the_search_with_unknown_never_unsolvable():
-    c = load(gen.campaign(1, 8, seed=5))  # a potion of teleportation: a real search
+    c = load(gen.campaign(1, 16, seed=1))  # an open 16x16 level: a search of thousands of states
     r = solve_campaign(c, replace(SMALL, max_memory=1), per_level=False)
     assert r.verdict == UNKNOWN and r.stopped_by == "memory" and "memory budget" in r.reason
 
