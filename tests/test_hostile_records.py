@@ -7,6 +7,8 @@ Commands run in this process through ``cardrogue.cli.main.main``, which is what 
 from __future__ import annotations
 
 import json
+import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -140,16 +142,72 @@ def test_a_damaged_score_table_is_reported_with_the_file_and_never_overwritten(t
     assert db.read_bytes() == before
 
 
-@pytest.mark.skipif(__import__("os").geteuid() == 0, reason="root writes read-only files")
-def test_a_read_only_score_database_is_listed_and_refused_for_an_import(tmp_path, duel, capsys):
+def test_a_read_only_score_database_is_listed_and_refused_for_an_import(tmp_path, duel, capsys, request):
+    """A score file its user may not write: listed, and an import refused without touching it. Root
+    writes a read-only file anyway, so as root (CI) the commands run as the unprivileged user
+    ``nobody`` in a child process, on files it owns with the write bit off."""
     db = _filled(tmp_path, duel, capsys)
+    replay = tmp_path / "win.replay.json"
+    run = lambda *args: cli(capsys, *args)  # noqa: E731
+    if os.geteuid() == 0:
+        db, duel, replay, run = _as_nobody(request, db, duel, replay)
     db.chmod(0o444)
     before = db.read_bytes()
-    status, out, _ = cli(capsys, "scores", duel, "--scores-db", db)
+    status, out, _ = run("scores", duel, "--scores-db", db)
     assert status == 0 and "ada" in out
-    status, out, err = cli(capsys, "scores", duel, "--scores-db", db, "--import", tmp_path / "win.replay.json")
+    status, out, err = run("scores", duel, "--scores-db", db, "--import", replay)
     assert status == 2 and "read-only" in err and str(db) in err and out == ""
     assert db.read_bytes() == before
+
+
+def _as_nobody(request, *files: Path):
+    """Copies of ``files`` in a folder the user ``nobody`` owns, and a runner of the ``cardrogue`` command
+    in a forked child that has become nobody (the interpreter's own files may be closed to nobody, so the
+    child runs the command already imported here; its exit status and output come back through a pipe)."""
+    import io
+    import pwd
+    import shutil
+    import tempfile
+
+    from cardrogue.cli.main import main
+
+    user = pwd.getpwnam("nobody")
+    home = Path(tempfile.mkdtemp(prefix="cardrogue-nobody-"))  # pytest's own folders are closed to nobody
+    request.addfinalizer(lambda: shutil.rmtree(home, ignore_errors=True))
+    home.chmod(0o755)
+    copies = [Path(shutil.copy(f, home / f.name)) for f in files]
+    for path in (home, *copies):
+        os.chown(path, user.pw_uid, user.pw_gid)
+
+    def run(*args) -> tuple[int, str, str]:
+        reader, writer = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: never returns into pytest
+            code = 70
+            try:
+                os.close(reader)
+                os.setgroups([])
+                os.setgid(user.pw_gid)
+                os.setuid(user.pw_uid)
+                out, err = io.StringIO(), io.StringIO()
+                sys.stdout, sys.stderr = out, err
+                try:
+                    status = main([str(a) for a in args])
+                except SystemExit as exit:
+                    status = exit.code
+                os.write(writer, json.dumps([status or 0, out.getvalue(), err.getvalue()]).encode())
+                code = 0
+            finally:
+                os._exit(code)
+        os.close(writer)
+        with os.fdopen(reader, "rb") as pipe:
+            answer = pipe.read()
+        _, wait = os.waitpid(pid, 0)
+        assert os.waitstatus_to_exitcode(wait) == 0 and answer, "the unprivileged child failed"
+        status, out, err = json.loads(answer)
+        return status, out, err
+
+    return (*copies, run)
 
 
 def test_a_read_only_score_database_is_refused_before_any_verdict(tmp_path, duel, capsys, monkeypatch):

@@ -165,6 +165,8 @@ async def test_action_menu_by_keyboard_with_a_filter(tmp_path):
         assert screen.run.actions == ["drink red"]
         assert "Drinks the red potion: POTION OF HEALING." in log_text(app)
         assert screen.query_one(BoardView).has_focus
+        # the filter was for one choice: the list shows every action again, not an empty "use" list
+        assert menu.border_title == "Actions" and menu.option_count == 2
         await pilot.press("tab")  # every action
         assert menu.has_focus and menu.option_count == 2
 

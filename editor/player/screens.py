@@ -269,6 +269,7 @@ class PlayerScreen(Screen[RunResult | None]):
         self._quit_armed = False
         self.run.play(action)
         self.query_one(BoardView).focus()
+        self.query_one(ActionMenu).filter = "all"  # a key's menu is for one choice: all actions again
         self._sync()
         if self.view.over:
             self._finish()
