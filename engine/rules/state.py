@@ -23,7 +23,7 @@ from ..model.campaign import DIRECTION_INDEX, KEY, Campaign, CardKind
 from .actions import END, FLIP, MOVE, SPELL, Action, ActionError, Chance
 from .combat import CombatRules
 from .fields import NAMES, clone_function, key_function
-from .items import ItemRules
+from .items import NOTHING_EQUIPPED, ItemRules
 from .phases import CHOOSE_TELEPORT, COMBAT, DEAD, DONE, MOVING, SHOPPING, STEP1, WON
 from .view import StateView
 from .events import (
@@ -285,24 +285,45 @@ class GameState(CombatRules, ItemRules):
         """Every action the player may choose now, in a stable order (empty at a chance point or the end)."""
         if self.outcome is not None or self.chance is not None:
             return []
-        if self.phase == CHOOSE_TELEPORT:
+        phase = self.phase
+        if phase == CHOOSE_TELEPORT:
             return [Action("teleport", f"{x},{y}") for x, y in (self.d.pos_of[j] for j in self.teleport_targets())]
-        out: list[Action] = []
-        d, pos, faces, phase = self.d, self.pos, self.faces, self.phase
+        d, pos, faces = self.d, self.pos, self.faces
+        # Called for every move of a playout and every state the solver expands: the flips and moves
+        # are written out here (``_may_enter`` inlined, the level's goals read once, only if needed).
         if phase == STEP1 or phase == COMBAT:
-            for dr, j in enumerate(d.flip_to[pos]):
-                if j >= 0 and faces[j] == DOWN:
-                    out.append(FLIP[dr])
+            out = [FLIP[dr] for dr, j in d.flips[pos] if faces[j] == DOWN]
+        else:
+            out = []
         if phase == COMBAT or phase == SHOPPING:
             out.extend(self._combat_actions())
-        elif (phase == STEP1 or phase == MOVING) and self._may_move():
+        elif (phase == STEP1 or phase == MOVING) and (
+                self.moves > 0 or (self.pure and not self.repeated and d.rules.double_move)):
+            kind, exits, visitors, goals = d.kind, d.exit, self.visitors, None
             for dr, j in d.neighbours[pos]:
-                if self._may_enter(j):
-                    out.append(MOVE[dr])
+                face = faces[j]
+                if face == DOWN or (visitors and j in visitors):
+                    continue
+                if face == UP:
+                    k = kind[j]
+                    if k == ENEMY or (k == CHEST_TILE and KEY not in self.hand):
+                        continue
+                    if k == LADDER or exits[j]:
+                        if goals is None:
+                            goals = self.goals_met()
+                        if not goals:
+                            continue
+                elif exits[j]:
+                    if goals is None:
+                        goals = self.goals_met()
+                    if not goals:
+                        continue
+                out.append(MOVE[dr])
         if self.stats.spell_cooldown and not self.cooldown:
             grid = d.grid_to[pos]
             out.extend(SPELL[dr] for dr in range(4) if grid[dr] >= 0 and self._may_enter(grid[dr]))
-        self._item_actions(out)
+        if self.hand or self.equip != NOTHING_EQUIPPED or d.kind[pos] == SHOP_TILE:
+            self._item_actions(out)
         if phase != COMBAT and phase != SHOPPING:
             out.append(END)
         return out
@@ -454,7 +475,7 @@ class GameState(CombatRules, ItemRules):
 
     def _end_turn_now(self) -> None:
         """The turn ends at once: whatever else this turn would have done is dropped."""
-        self.todo = ((GameState._step_end_turn,),)
+        self.todo = _END_TURN
         self.phase = DONE
 
     def _step_end_turn(self) -> None:
@@ -469,12 +490,13 @@ class GameState(CombatRules, ItemRules):
                                card.name, card.health)
                     h = card.health
                 self._set_foe(e, h, p, max(z - 1, 0), a)
-        self._then((GameState._step_begin_turn,))
+        self.todo = self.todo + _BEGIN_TURN
 
     def _step_begin_turn(self) -> None:
         """Start of a turn: poison, the fountain, tiles reached when the last turn had ended, paralysis."""
         self.turn += 1
-        self._tell(TurnBegan, self.turn)
+        if self.log is not None:
+            self.log.append(TurnBegan(self.turn))
         if self.pending_level >= 0:
             self.level, self.pos, self.pending_level = self.pending_level, self.d.level_start[self.pending_level], -1
             title = self.campaign.levels[self.level]
@@ -494,11 +516,12 @@ class GameState(CombatRules, ItemRules):
                 return
         if self.foes:
             self._poison_foes()
-        steps = [(GameState._step_fountain,), (GameState._step_start,)]
+        # The fountain, then the turn proper; a tile reached when the last turn ended acts first.
         if self.deferred:
             self.deferred = False
-            steps.insert(0, (GameState._step_arrive, self.pos))
-        self._then(*steps)
+            self.todo = self.todo + _TURN_STARTS + ((GameState._step_arrive, self.pos),)
+        else:
+            self.todo = self.todo + _TURN_STARTS
 
     def _step_fountain(self) -> None:
         """The fountain of healing: at the start of the turn, roll; 1-5 heal 2, a 6 drains it."""
@@ -574,14 +597,16 @@ class GameState(CombatRules, ItemRules):
             # ADJACENT TILE: "Players may not ... pick up cards that are not on an adjacent tile";
             # an artifact with no path back stays face up until the hero moves onto it.
             self._take_card(j)
-            self._then((GameState._step_settle,))
+            self.todo = self.todo + _SETTLE
         else:
-            self._then((GameState._step_settle,))
+            self.todo = self.todo + _SETTLE
         return True
 
     def _act_move(self, action: Action) -> bool:
         """Standard turn sequence, step 2: move onto an ADJACENT TILE (twice when only moving, +X MOVEMENT)."""
-        if (self.phase != STEP1 and self.phase != MOVING) or not self._may_move():
+        phase = self.phase
+        if (phase != STEP1 and phase != MOVING) or not (
+                self.moves > 0 or (self.pure and not self.repeated and self.d.rules.double_move)):
             return False
         dr = DIRECTION_INDEX[action.arg]
         j = self.d.adjacent[self.pos][dr]
@@ -596,7 +621,7 @@ class GameState(CombatRules, ItemRules):
         self.phase, self.moved, self.pos = MOVING, True, j
         if self.log is not None:
             self._tell(Moved, action.arg, self._tile_name(j), self.d.pos_of[j])
-        self._then((GameState._step_settle, True))
+        self.todo = self.todo + _SETTLE_MOVED
         self._arrive(j)
         return True
 
@@ -676,8 +701,10 @@ class GameState(CombatRules, ItemRules):
     def _act_end(self, action: Action) -> bool:
         if self.phase == COMBAT or self.phase == CHOOSE_TELEPORT or self.phase == SHOPPING:
             return False
-        self._tell(TurnEnded, self.turn)
-        self._end_turn_now()
+        if self.log is not None:
+            self.log.append(TurnEnded(self.turn))
+        self.todo = _END_TURN
+        self.phase = DONE
         return True
 
     def _relocate(self, j: int, why: str) -> None:
@@ -717,6 +744,13 @@ class GameState(CombatRules, ItemRules):
             out.append(j)
         return out
 
+
+# Steps scheduled on every turn, built once (``todo`` holds them as they are: the same tuples).
+_END_TURN = ((GameState._step_end_turn,),)
+_BEGIN_TURN = ((GameState._step_begin_turn,),)
+_TURN_STARTS = ((GameState._step_start,), (GameState._step_fountain,))  # a stack: the fountain runs first
+_SETTLE = ((GameState._step_settle,),)
+_SETTLE_MOVED = ((GameState._step_settle, True),)
 
 GameState.clone = clone_function(GameState)
 GameState.clone.__doc__ = "An independent copy (its log copied too); its ``key()`` equals this state's."
