@@ -490,7 +490,8 @@ class GameState(CombatRules, ItemRules):
                                card.name, card.health)
                     h = card.health
                 self._set_foe(e, h, p, max(z - 1, 0), a)
-        self.todo = self.todo + _BEGIN_TURN
+        # The next turn begins at once: nothing above can need a die or end the run.
+        self._step_begin_turn()
 
     def _step_begin_turn(self) -> None:
         """Start of a turn: poison, the fountain, tiles reached when the last turn had ended, paralysis."""
@@ -520,8 +521,10 @@ class GameState(CombatRules, ItemRules):
         if self.deferred:
             self.deferred = False
             self.todo = self.todo + _TURN_STARTS + ((GameState._step_arrive, self.pos),)
-        else:
+        elif self.faces[self.pos] == UP and self.d.kind[self.pos] == FOUNTAIN_TILE:
             self.todo = self.todo + _TURN_STARTS
+        else:
+            self._step_start()  # no die can be due before it: the turn proper begins now
 
     def _step_fountain(self) -> None:
         """The fountain of healing: at the start of the turn, roll; 1-5 heal 2, a 6 drains it."""
@@ -703,8 +706,8 @@ class GameState(CombatRules, ItemRules):
             return False
         if self.log is not None:
             self.log.append(TurnEnded(self.turn))
-        self.todo = _END_TURN
         self.phase = DONE
+        self._step_end_turn()  # nothing is pending at a choice, and ending the turn needs no die
         return True
 
     def _relocate(self, j: int, why: str) -> None:
@@ -747,7 +750,6 @@ class GameState(CombatRules, ItemRules):
 
 # Steps scheduled on every turn, built once (``todo`` holds them as they are: the same tuples).
 _END_TURN = ((GameState._step_end_turn,),)
-_BEGIN_TURN = ((GameState._step_begin_turn,),)
 _TURN_STARTS = ((GameState._step_start,), (GameState._step_fountain,))  # a stack: the fountain runs first
 _SETTLE = ((GameState._step_settle,),)
 _SETTLE_MOVED = ((GameState._step_settle, True),)
