@@ -291,13 +291,16 @@ class GameState(CombatRules, ItemRules):
         d, pos, faces = self.d, self.pos, self.faces
         # Called for every move of a playout and every state the solver expands: the flips and moves
         # are written out here (``_may_enter`` inlined, the level's goals read once, only if needed).
+        out = []
         if phase == STEP1 or phase == COMBAT:
-            out = [FLIP[dr] for dr, j in d.flips[pos] if faces[j] == DOWN]
-        else:
-            out = []
+            for dr, j in d.flips[pos]:
+                if faces[j] == DOWN:
+                    out.append(FLIP[dr])
         if phase == COMBAT or phase == SHOPPING:
             out.extend(self._combat_actions())
         elif (phase == STEP1 or phase == MOVING) and (
+                # "If the only action taken by the player was to move ... he may repeat his turn from
+                # step 2" (v1.1.2 only): a move is left, or the repeat is.
                 self.moves > 0 or (self.pure and not self.repeated and d.rules.double_move)):
             kind, exits, visitors, goals = d.kind, d.exit, self.visitors, None
             for dr, j in d.neighbours[pos]:
@@ -327,10 +330,6 @@ class GameState(CombatRules, ItemRules):
         if phase != COMBAT and phase != SHOPPING:
             out.append(END)
         return out
-
-    def _may_move(self) -> bool:
-        # "If the only action taken by the player was to move ... he may repeat his turn from step 2" (v1.1.2 only).
-        return self.moves > 0 or (self.pure and not self.repeated and self.d.rules.double_move)
 
     def _may_enter(self, j: int) -> bool:
         """A revealed tile the hero may stand on: no enemy, a chest only with the key, goals before ladders and exits."""
@@ -596,13 +595,16 @@ class GameState(CombatRules, ItemRules):
             self._tell(Flipped, action.arg, self._tile_name(j), self.d.pos_of[j])
         if kind == TRAP:
             self._then((GameState._step_trap, j), (GameState._step_settle,))
-        elif kind == ARTIFACT and self.d.adjacent[self.pos][dr] == j:
+            return True
+        if kind == ARTIFACT and self.d.adjacent[self.pos][dr] == j:
             # ADJACENT TILE: "Players may not ... pick up cards that are not on an adjacent tile";
             # an artifact with no path back stays face up until the hero moves onto it.
             self._take_card(j)
+        # Step 3 next: at once when nothing else is pending (what _run would do next anyway).
+        if self.todo or self.chance is not None or self.outcome is not None:
             self.todo = self.todo + _SETTLE
         else:
-            self.todo = self.todo + _SETTLE
+            self._step_settle()
         return True
 
     def _act_move(self, action: Action) -> bool:
@@ -626,6 +628,10 @@ class GameState(CombatRules, ItemRules):
             self._tell(Moved, action.arg, self._tile_name(j), self.d.pos_of[j])
         self.todo = self.todo + _SETTLE_MOVED
         self._arrive(j)
+        # Step 3 at once when the tile scheduled nothing before it (what _run would do next anyway).
+        if self.todo is _SETTLE_MOVED and self.chance is None and self.outcome is None:
+            self.todo = ()
+            self._step_settle(True)
         return True
 
     def _step_arrive(self, j: int) -> None:
