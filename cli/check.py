@@ -20,7 +20,7 @@ from .common import (
     printable,
     seconds,
 )
-from .progress import progress_bar
+from .progress import is_plain, progress_bar
 
 
 def register(sub) -> None:
@@ -99,22 +99,34 @@ def _solver_diagnostics(result, args: argparse.Namespace) -> list[Diagnostic]:
 
 def _print_text_report(report: list[tuple[str, list[Diagnostic]]], verbose: bool, strict: bool, status: int) -> None:
     """Colour through Rich styles, never markup: file names and messages are shown as text."""
-    from rich.console import Console
-    from rich.text import Text
-
-    console = Console(highlight=False, soft_wrap=True)
     style = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
     counts = {s: 0 for s in Severity}
+    lines: list[list[tuple[str, str]]] = []  # each line as (text, Rich style) pieces
     for name, diagnostics in report:
         shown = [d for d in diagnostics if verbose or d.severity is not Severity.INFO]
         for d in diagnostics:
             counts[d.severity] += 1
-        mark = Text("✗", "red") if has_errors(diagnostics, strict) else Text("✓", "green")
-        console.print(Text.assemble(mark, " ", (printable(name), "bold")))
+        mark = ("✗", "red") if has_errors(diagnostics, strict) else ("✓", "green")
+        lines.append([mark, (" ", ""), (printable(name), "bold")])
         for d in shown:
-            console.print(Text.assemble("  ", (printable(d.render()), style[d.severity])))
+            lines.append([("  ", ""), (printable(d.render()), style[d.severity])])
     summary = f"{len(report)} file(s): {counts[Severity.ERROR]} error(s), {counts[Severity.WARNING]} warning(s)"
     hidden = counts[Severity.INFO]
     if hidden and not verbose:
         summary += f", {hidden} note(s) (-v to show)"
-    console.print(Text(summary, "green" if status == EXIT_OK else "red"))
+    lines.append([(summary, "green" if status == EXIT_OK else "red")])
+    print_styled(lines)
+
+
+def print_styled(lines: list[list[tuple[str, str]]]) -> None:
+    """Lines of styled pieces on standard output: through Rich on a terminal; else the plain text
+    Rich would write there, without importing it."""
+    if is_plain(sys.stdout):
+        sys.stdout.write("".join("".join(text for text, _ in line) + "\n" for line in lines))
+        return
+    from rich.console import Console
+    from rich.text import Text
+
+    console = Console(highlight=False, soft_wrap=True)
+    for line in lines:
+        console.print(Text.assemble(*line))

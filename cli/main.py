@@ -9,6 +9,7 @@ own module and adds its parsers through ``register``.
 
 from __future__ import annotations
 
+import argparse
 import sys
 from typing import Sequence
 
@@ -29,10 +30,20 @@ def _version() -> str:
         return "unknown (not installed)"
 
 
+class _Version(argparse.Action):
+    """``--version``, with the version looked up only when asked (importlib.metadata is slow to import)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=default, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        print(f"cardrogue {_version()}")
+        parser.exit()
+
+
 def build_parser() -> Parser:
     parser = Parser(prog="cardrogue", description="Author, validate and play Card Rogue story-mode campaigns.")
-    parser.add_argument("--version", action="version", version=f"cardrogue {_version()}",
-                        help="print the installed version and exit")
+    parser.add_argument("--version", action=_Version, help="print the installed version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for group in GROUPS:
         group.register(sub)

@@ -7,8 +7,9 @@ The bar is transient: it is drawn while the work runs and erased when it ends, l
 
 from __future__ import annotations
 
+import os
 from contextlib import contextmanager
-from typing import Iterator
+from typing import IO, Iterator
 
 
 class Bar:
@@ -35,7 +36,24 @@ class Bar:
         self._progress.update(self._task, **fields)
 
 
+def is_plain(stream: IO[str]) -> bool:
+    """Whether Rich would surely treat ``stream`` as no terminal (no colour, no bar), decided without
+    importing Rich (a twentieth of a second): not a tty, and neither ``TTY_COMPATIBLE`` nor
+    ``FORCE_COLOR`` set (rich.console.Console.is_terminal). False leaves the answer to Rich."""
+    if "TTY_COMPATIBLE" in os.environ or "FORCE_COLOR" in os.environ:
+        return False
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return isatty is None or not isatty()
+    except ValueError:  # a closed stream
+        return True
+
+
 def on_terminal() -> bool:
+    import sys
+
+    if is_plain(sys.stderr):
+        return False
     from rich.console import Console
 
     return Console(stderr=True).is_terminal

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -103,3 +104,66 @@ def test_a_folder_without_campaigns_is_unusable(tmp_path: Path):
     (tmp_path / "empty").mkdir()
     done = cardrogue("check", str(tmp_path / "empty"))
     assert done.returncode == 2 and "no campaign files" in done.stderr
+
+
+
+# ------------------------------------------------------------------------------------------ start-up
+
+HEAVY = ("textual", "rich", "networkx", "jsonschema", "referencing", "importlib.metadata")
+PROBE = ("import sys\nfrom cardrogue.cli.main import main\nstatus = main(sys.argv[1:])\n"
+         f"heavy = {HEAVY!r}\n"
+         "loaded = sorted({h for m in sys.modules for h in heavy if m == h or m.startswith(h + '.')})\n"
+         "print('LOADED:', status, ','.join(loaded), file=sys.stderr)\n")
+
+
+def imported_by_check(*args: str) -> tuple[str, set[str]]:
+    """The exit status of ``cardrogue check ARGS``, piped, and which of :data:`HEAVY` it imported."""
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE")}
+    done = subprocess.run([sys.executable, "-c", PROBE, "check", *args], capture_output=True, text=True,
+                          timeout=120, env=env)
+    assert "LOADED:" in done.stderr, done.stderr
+    status, _, loaded = done.stderr.rsplit("LOADED:", 1)[1].strip().partition(" ")
+    return status, set(filter(None, loaded.split(",")))
+
+
+def test_a_clean_check_imports_only_what_it_needs():
+    """Start-up is most of a small check (issue 14): piped, a clean ``cardrogue check`` imports no
+    UI (textual), no terminal styling (rich), no general graph library (networkx), no reference
+    validator (jsonschema, referencing) and no package metadata."""
+    for path in bundled_campaigns():
+        assert imported_by_check(str(path)) == ("0", set()), path
+        assert imported_by_check("-v", "--format", "json", str(path)) == ("0", set()), path
+
+
+def test_a_check_with_problems_imports_the_reference_validator(broken: Path, tmp_path: Path):
+    """The other side of the start-up test: the report on an invalid file does use jsonschema."""
+    doc = json.loads(broken.read_text())
+    doc["levels"][0]["width"] = "wide"
+    (tmp_path / "invalid.json").write_text(json.dumps(doc))
+    status, loaded = imported_by_check(str(tmp_path / "invalid.json"))
+    assert status == "1" and {"jsonschema", "referencing"} <= loaded and "textual" not in loaded
+
+
+def test_piped_text_is_what_rich_would_write(monkeypatch: pytest.MonkeyPatch):
+    """Piped, the report is written without Rich: the same characters Rich writes to a stream that
+    is no terminal (no colour, no wrapping, wide and odd characters as they are)."""
+    import io
+
+    from rich.console import Console
+    from rich.text import Text
+
+    from cardrogue.cli.check import print_styled
+
+    lines = [[("✗", "red"), (" ", ""), ("dir/ünïcode 漢字 [bold]x[/bold] :smile:.json", "bold")],
+             [("  ", ""), ("a.json:3:7: CR201: unknown card 'goblinn'; " + "long words " * 30, "bold red")],
+             [("", "green")], [("1 file(s): 1 error(s), 0 warning(s)", "red")]]
+    for name in ("FORCE_COLOR", "TTY_COMPATIBLE"):
+        monkeypatch.delenv(name, raising=False)
+    plain = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", plain)
+    print_styled(lines)
+    styled = io.StringIO()
+    console = Console(file=styled, highlight=False, soft_wrap=True, width=40)
+    for line in lines:
+        console.print(Text.assemble(*line))
+    assert plain.getvalue() == styled.getvalue()

@@ -460,3 +460,21 @@ def test_pre_commit_hook_runs_cardrogue_check_on_json_files() -> None:
     assert hook == {"id": "cardrogue-check", "entry": "cardrogue check", "language": "python",
                     "files": r"\.json$", "pass_filenames": "true"}
     assert re.search(hook["files"], "campaigns/a-sons-descent.json")
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_collector_is_paused_while_loading_and_left_as_it_was(enabled: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A load makes no cycles to collect: the collector stays off while it builds the model, and
+    afterwards is on again only if it was on before (a caller that turned it off keeps it off)."""
+    import gc
+
+    seen = []
+    real = loader.build_draft
+    monkeypatch.setattr(loader, "build_draft", lambda data: (seen.append(gc.isenabled()), real(data))[1])
+    was = gc.isenabled()
+    try:
+        gc.enable() if enabled else gc.disable()
+        assert load_campaign(default_campaign()).ok
+        assert seen == [False] and gc.isenabled() is enabled
+    finally:
+        gc.enable() if was else gc.disable()

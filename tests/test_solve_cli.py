@@ -123,8 +123,8 @@ def test_a_memory_budget_on_the_command_line_stops_with_unknown(tmp_path: Path):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
     import gen  # the benchmarks' generator of open levels
 
-    path = tmp_path / "teleport.json"
-    path.write_text(gen.campaign_text(1, 8, seed=5), encoding="utf-8")
+    path = tmp_path / "open.json"
+    path.write_text(gen.campaign_text(1, 16, seed=1), encoding="utf-8")  # an open 16x16 level: thousands of states
     done = cardrogue("solve", str(path), "--max-memory", "1K", "--max-states", "100000", "--format", "json")
     doc = json.loads(done.stdout)
     assert done.returncode == 1 and doc["verdict"] == "unknown" and doc["stopped_by"] == "memory"

@@ -567,10 +567,21 @@ def _replay_of(c, actions) -> str:
     return recorder.text()
 
 
-def test_memory_budget_stops_the_search_with_unknown_never_unsolvable():
-    c = load(gen.campaign(1, 8, seed=5))  # a potion of teleportation: a real search
-    r = solve_campaign(c, replace(SMALL, max_memory=1), per_level=False)
+def test_memory_budget_stops_the_search_with_unknown_never_unsolvable(monkeypatch):
+    """The search reads the process's resident set as it goes; in a long-lived test process freed memory
+    is reused and the set may not grow, so here it grows by a kilobyte at each reading (the command-line
+    test, tests/test_solve_cli.py, measures a fresh process for real)."""
+    import itertools
+
+    import cardrogue.engine.analysis.solver.search as search
+
+    readings = itertools.count(10**8, 1024)
+    monkeypatch.setattr(search, "resident_bytes", lambda: next(readings))
+    c = load(gen.campaign(1, 16, seed=1))  # an open 16x16 level: a search of thousands of states
+    r = solve_campaign(c, replace(SMALL, max_memory=2 * 1024), per_level=False)  # three readings: 768 states
     assert r.verdict == UNKNOWN and r.stopped_by == "memory" and "memory budget" in r.reason
+    unbounded = solve_campaign(c, replace(SMALL, max_memory=None), per_level=False)
+    assert unbounded.stopped_by != "memory"
 
 
 @pytest.mark.parametrize("budget", [Budget(max_states=1), Budget(max_states=300), Budget(max_seconds=0.001)])

@@ -8,7 +8,7 @@ from helpers import FIXTURE, cell, new_state, play
 from cardrogue.engine.format.loader import load_campaign
 from cardrogue.engine.model.campaign import Direction
 from cardrogue.engine.rules.state import GameState
-from cardrogue.engine.rules.view import Face, Tile
+from cardrogue.engine.rules.view import Face, Tile, tile_of
 
 START = cell(0, 0, "starting-tile", "E")
 
@@ -81,3 +81,37 @@ def test_the_log_holds_the_runs_events():
     play(s, "flip E")
     log = s.view().log
     assert str(log[0]).startswith("Turn 1.") and str(log[-1]) == "Flips E: Pathing Tile at 1,0."
+
+
+def test_a_shop_next_to_an_enemy_comes_before_combat():
+    """Standard turn sequence: "2. Move: ... If he moves onto a SHOP, he may BUY and SELL with the shopkeeper"
+    comes before "3. Interact: If the player moves adjacent to an enemy, the player enters combat"."""
+    s = new_state([START, cell(1, 0, "shop", "EW"), cell(2, 0, "goblin", "W", rolls=[1])], items=["red-potion"])
+    play(s, "move E")
+    view = s.view()
+    assert view.shopping_first and not view.in_combat and [f.name for f in view.foes] == ["Goblin"]
+    play(s, "attack")
+    assert s.view().in_combat and not s.view().shopping_first
+
+
+def test_tile_of_a_card_is_the_tile_its_revealed_cell_shows():
+    """Who knows the map (the Monte Carlo policy) reads a face-down card's tile as the player will see it."""
+    s = GameState.new(load_campaign(FIXTURE).campaign)
+    campaign = s.view().campaign
+    seen = 0
+    for level in range(len(campaign.levels)):
+        s = GameState.new(campaign, level)
+        for c in campaign.levels[level].cells:
+            cell_view = s.view().cell(c.x, c.y)
+            assert cell_view.face is Face.DOWN or cell_view.tile is tile_of(campaign.cards[c.card])
+            seen += cell_view.face is Face.UP
+    assert seen >= 3
+    assert tile_of(campaign.cards["descending-ladder"]) is Tile.LADDER and tile_of(campaign.cards["goblin"]) is Tile.ENEMY
+
+
+def test_the_heros_health_and_hand_alone_match_the_hero():
+    s = new_state([START, cell(1, 0, "spike-trap", "W")], items=["key", "red-potion"])
+    play(s, "move E")
+    v = s.view()
+    assert (v.health, v.max_health, v.hand, v.position) == (v.hero.health, v.hero.max_health, v.hero.hand, v.hero.at)
+    assert v.health < v.max_health and v.hand == ("key", "red-potion")

@@ -42,10 +42,12 @@ class ConfirmScreen(ModalScreen[str]):
         self.dismiss((event.button.id or "").removeprefix("answer-"))
 
 
-class PathScreen(ModalScreen[Path | None]):
-    """Ask for a file path (open, save as)."""
+class AskScreen(ModalScreen):
+    """Ask for one line of text in a dialog: enter answers (:meth:`answer` turns the text into the
+    result), escape cancels with None."""
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
+    FIELD_ID, PLACEHOLDER, HINT = "ask-input", "", "[dim]enter: ok   escape: cancel[/]"
 
     def __init__(self, title: str, initial: str = "") -> None:
         super().__init__()
@@ -55,13 +57,26 @@ class PathScreen(ModalScreen[Path | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(content(self.title_text), classes="dialog-text")
-            yield Input(self.initial, id="path-input", placeholder="path/to/campaign.json")
-            yield Label("[dim]enter: ok   escape: cancel[/]")
+            yield Input(self.initial, id=self.FIELD_ID, placeholder=self.PLACEHOLDER)
+            yield Label(self.HINT)
         yield EditorFooter()
 
+    def answer(self, text: str):
+        return text
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        value = event.value.strip()
-        self.dismiss(Path(value).expanduser() if value else None)
+        event.stop()
+        self.dismiss(self.answer(event.value))
+
+
+class PathScreen(AskScreen):
+    """Ask for a file path (open, save as)."""
+
+    FIELD_ID, PLACEHOLDER = "path-input", "path/to/campaign.json"
+
+    def answer(self, text: str) -> Path | None:
+        value = text.strip()
+        return Path(value).expanduser() if value else None
 
 
 @dataclass(frozen=True, slots=True)

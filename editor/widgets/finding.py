@@ -11,9 +11,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Input, Label, Static
+from textual.widgets import Label, Static
 
 from cardrogue.editor.shown import content
+from cardrogue.editor.widgets.dialogs import AskScreen
 from cardrogue.editor.widgets.footer import EditorFooter
 from cardrogue.editor.widgets.map_canvas import KIND_COLOUR
 from cardrogue.engine.format.diagnostics import Severity
@@ -46,26 +47,11 @@ def next_place(places: list[tuple[int, int]], after: tuple[int, int]) -> tuple[i
     return next((p for p in places if (p[1], p[0]) > key), places[0])
 
 
-class FindScreen(ModalScreen[str | None]):
+class FindScreen(AskScreen):
     """Asks for a card id or name; enter answers it, escape None."""
 
-    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
-
-    def __init__(self, title: str, initial: str = "") -> None:
-        super().__init__()
-        self.title_text = title
-        self.initial = initial
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
-            yield Label(content(self.title_text), classes="dialog-text")
-            yield Input(self.initial, id="find-input", placeholder="card id or name, e.g. goblin or cave bat")
-            yield Label("[dim]enter: go to the next one (again: the one after)   escape: cancel[/]")
-        yield EditorFooter()
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.dismiss(event.value)
+    FIELD_ID, PLACEHOLDER = "find-input", "card id or name, e.g. goblin or cave bat"
+    HINT = "[dim]enter: go to the next one (again: the one after)   escape: cancel[/]"
 
 
 def overview_text(level: Level, cards: Mapping[str, CardDef], markers: Mapping[tuple[int, int], Severity],

@@ -1,9 +1,16 @@
-"""Graph analysis of levels and of the campaign, with networkx.
+"""Graph analysis of levels and of the campaign.
 
 Per level, the graph's nodes are the cells and its edges join ADJACENT TILEs:
 orthogonal neighbours whose facing edges both carry a path ("Walls and paths",
 Clarifications > ADJACENT TILE). Across the campaign, levels are joined by the
 descending ladders that can be reached.
+
+The checks run on every ``cardrogue check`` and every edit, so they walk the level's own
+adjacency (:func:`adjacency`: neighbour lists over the indices of ``level.cells``) with one
+linear, iterative depth-first search (:func:`reach_and_cuts`): what the starting tile reaches
+and, by the search's low points (Tarjan), the cells every route to a way out passes. networkx
+is imported only to name a ladder cycle (CR312) and for the solver's explanations
+(:func:`hero_graph`); tests/test_graph_search.py holds the search equal to networkx's answers.
 
 The checks name the tile, the level and what to do about it:
 
@@ -25,43 +32,125 @@ CR312  error     ladders form a cycle (unless the campaign allows cycles)
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import networkx as nx
+from typing import TYPE_CHECKING, Collection, Iterable, Sequence
 
 from ..format.diagnostics import Diagnostic, Severity
-from ..model.campaign import CHEST, KEY, Campaign, Level, row_major_pos
+from ..model.campaign import CHEST, DESCENDING_LADDER, KEY, STARTING_TILE, Campaign, Level, row_major_pos
 from ..rules.mobility import wall_crossings
 
-_OUT = "out"  # a virtual node joined to every way out of a level
+if TYPE_CHECKING:  # networkx (a tenth of a second to import) serves the explanations, not the checks
+    import networkx as nx
+
+
+def adjacency(level: Level, crossings: frozenset[str] = frozenset()) -> list[list[int]]:
+    """Where the hero may go from cell to cell, as neighbour lists over the indices of ``level.cells``:
+    ADJACENT TILEs; every orthogonal neighbour when he could cross walls (``crossings``, see
+    :func:`wall_crossings`); and, with a potion of teleportation to be had, every tile from the start.
+    A simple graph: no loops, no edge twice."""
+    cells = level.cells
+    at = {(c.x, c.y): i for i, c in enumerate(cells)}
+    adj: list[list[int]] = [[] for _ in cells]
+    if crossings:
+        for i, c in enumerate(cells):
+            for j in (at.get((c.x + 1, c.y)), at.get((c.x, c.y + 1))):
+                if j is not None:
+                    adj[i].append(j)
+                    adj[j].append(i)
+    else:
+        for i, c in enumerate(cells):
+            paths = c.paths
+            if "E" in paths:
+                j = at.get((c.x + 1, c.y))
+                if j is not None and "W" in cells[j].paths:
+                    adj[i].append(j)
+                    adj[j].append(i)
+            if "S" in paths:
+                j = at.get((c.x, c.y + 1))
+                if j is not None and "N" in cells[j].paths:
+                    adj[i].append(j)
+                    adj[j].append(i)
+    if "teleport" in crossings:
+        s = _start_index(level)
+        if s is not None:
+            near = set(adj[s])
+            for j in range(len(cells)):
+                if j != s and j not in near:
+                    adj[s].append(j)
+                    adj[j].append(s)
+    return adj
+
+
+def reach_and_cuts(adj: Sequence[Sequence[int]], start: int, targets: Iterable[int] = (),
+                   blocked: Collection[int] = ()) -> tuple[list[int], list[int]]:
+    """One depth-first search of the simple graph ``adj`` from ``start``, without the nodes in
+    ``blocked`` (``start`` is not one): the nodes reached, in the order found, and the cuts --
+    the reached nodes other than ``start`` on every path from ``start`` to any reached target (a
+    target lies on its own paths), in the order found; none when no target is reached.
+
+    Iterative, linear in the edges. A node ``v`` below the root cuts ``start`` from a target
+    ``w`` in the subtree of its child ``c`` exactly when no edge leaves that subtree above ``v``
+    (``low[c] >= disc[v]``), so ``v`` is a cut when that holds for every reached target.
+    """
+    n = len(adj)
+    disc = [0] * n  # discovery order from 1; 0: not reached yet
+    for b in blocked:
+        disc[b] = n + 1  # never entered, and too late to lower a low point
+    low = [0] * n
+    parent = [-1] * n
+    is_target = [0] * n
+    for t in targets:
+        is_target[t] = 1
+    below = [0] * n  # reached targets in the node's subtree
+    cut_off = [0] * n  # of those, the ones in subtrees the node cuts off from the start
+    disc[start] = low[start] = 1
+    order = [start]
+    stack = [(start, iter(adj[start]))]
+    while stack:
+        v, neighbours = stack[-1]
+        for w in neighbours:
+            if not disc[w]:
+                disc[w] = low[w] = len(order) + 1
+                parent[w] = v
+                order.append(w)
+                stack.append((w, iter(adj[w])))
+                break
+            if disc[w] < low[v] and w != parent[v]:
+                low[v] = disc[w]
+        else:
+            stack.pop()
+            count = below[v] + is_target[v]
+            below[v] = count
+            p = parent[v]
+            if p >= 0:
+                below[p] += count
+                if low[v] >= disc[p]:
+                    cut_off[p] += count
+                elif low[v] < low[p]:
+                    low[p] = low[v]
+    total = below[start]
+    if not total:
+        return order, []
+    return order, [v for v in order[1:] if cut_off[v] + is_target[v] == total]
 
 
 def level_graph(level: Level, through_walls: bool = False) -> nx.Graph:
     """Cells as nodes ``(x, y)``; edges between ADJACENT TILEs (with ``through_walls``, between
-    all orthogonal neighbours)."""
-    cells = level.by_pos.items()
-    if through_walls:
-        graph = nx.Graph()
-        graph.add_nodes_from(level.by_pos)
-        graph.add_edges_from(((x - 1, y), (x, y)) for x, y in level.by_pos if (x - 1, y) in level.by_pos)
-        graph.add_edges_from(((x, y - 1), (x, y)) for x, y in level.by_pos if (x, y - 1) in level.by_pos)
-        return graph
-    east = {pos for pos, cell in cells if "E" in cell.paths}
-    west = {pos for pos, cell in cells if "W" in cell.paths}
-    south = {pos for pos, cell in cells if "S" in cell.paths}
-    north = {pos for pos, cell in cells if "N" in cell.paths}
-    graph = nx.Graph()
-    graph.add_nodes_from(level.by_pos)
-    graph.add_edges_from(((x - 1, y), (x, y)) for x, y in west if (x - 1, y) in east)
-    graph.add_edges_from(((x, y - 1), (x, y)) for x, y in north if (x, y - 1) in south)
-    return graph
+    all orthogonal neighbours): :func:`adjacency` as a networkx graph."""
+    return _as_graph(level, adjacency(level, frozenset({"adjacent"}) if through_walls else frozenset()))
 
 
 def hero_graph(level: Level, crossings: frozenset[str] = frozenset()) -> nx.Graph:
-    """Where the hero may go from cell to cell: ADJACENT TILEs; every orthogonal neighbour when he
-    could cross walls; and, with a potion of teleportation to be had, every tile from the start."""
-    graph = level_graph(level, through_walls=bool(crossings))
-    if "teleport" in crossings and level.start is not None:
-        graph.add_edges_from((level.start.pos, pos) for pos in level.by_pos if pos != level.start.pos)
+    """Where the hero may go from cell to cell (:func:`adjacency`), as a networkx graph over ``(x, y)``."""
+    return _as_graph(level, adjacency(level, crossings))
+
+
+def _as_graph(level: Level, adj: list[list[int]]) -> nx.Graph:
+    import networkx as nx
+
+    pos = [(c.x, c.y) for c in level.cells]
+    graph = nx.Graph()
+    graph.add_nodes_from(pos)
+    graph.add_edges_from((pos[i], pos[j]) for i, near in enumerate(adj) for j in near if i < j)
     return graph
 
 
@@ -74,6 +163,10 @@ class LevelAnalysis:
     chokepoints: tuple[tuple[int, int], ...]
     ladders_reached: tuple[str, ...]  # ids of the levels the reachable ladders lead to
     exit_reached: bool
+
+
+def _start_index(level: Level) -> int | None:
+    return next((i for i, c in enumerate(level.cells) if c.card == STARTING_TILE), None)
 
 
 def _key_outside(campaign: Campaign, level_index: int) -> bool:
@@ -95,109 +188,92 @@ def analyse_level(campaign: Campaign, index: int, out: list[Diagnostic],
     over-approximates what he can reach, so no error is claimed that a spell or a potion of
     teleportation could disprove: the solver (``check --solve``) decides such maps."""
     level = campaign.levels[index]
-    start = level.start
-    graph = hero_graph(level, crossings)
-    chests = [c.pos for c in level.cells if c.card == CHEST]
-    keys = [c.pos for c in level.cells if c.card == KEY]
-
-    def where(pos: tuple[int, int]) -> dict:
-        cell = level.by_pos[pos]
-        return {"path": ("levels", index, "cells", level.index_of(cell)), "level": index, "cell": pos}
-
+    cells = level.cells
+    start = _start_index(level)
     assert start is not None, "the loader guarantees one starting tile"
-    reachable = set(nx.node_connected_component(graph, start.pos))
+    chests: list[int] = []
+    keys: list[int] = []
+    ladders: list[int] = []
+    exits: list[int] = []
+    for i, c in enumerate(cells):
+        if c.card == CHEST:
+            chests.append(i)
+        elif c.card == KEY:
+            keys.append(i)
+        elif c.card == DESCENDING_LADDER:
+            ladders.append(i)
+        if c.exit:
+            exits.append(i)
+
+    def where(i: int) -> dict:
+        return {"path": ("levels", index, "cells", i), "level": index, "cell": (cells[i].x, cells[i].y)}
+
+    def pos(i: int) -> tuple[int, int]:
+        return cells[i].x, cells[i].y
+
+    adj = adjacency(level, crossings)
+    candidates = exits + ladders  # the ways out, once reached
+    order, cuts = reach_and_cuts(adj, start, candidates)
+    reached = bytearray(len(cells))
+    for i in order:
+        reached[i] = 1
     if chests:
-        without_chests = graph.copy()
-        without_chests.remove_nodes_from(chests)
-        free = set(nx.node_connected_component(without_chests, start.pos))
-        key_free = any(k in free for k in keys) or _key_outside(campaign, index)
+        free_order, free_cuts = reach_and_cuts(adj, start, candidates, blocked=set(chests))
+        free = bytearray(len(cells))
+        for i in free_order:
+            free[i] = 1
+        key_free = any(free[k] for k in keys) or _key_outside(campaign, index)
         if not key_free:
             for k in keys:
-                if k in reachable:
+                if reached[k]:
                     out.append(Diagnostic(
-                        "CR304", f"the key at {k} can be reached only through a locked chest; move it in front of the chest",
+                        "CR304", f"the key at {pos(k)} can be reached only through a locked chest; move it in front of the chest",
                         Severity.ERROR, **where(k)))
             if not keys:
                 for c in chests:
                     out.append(Diagnostic(
-                        "CR305", f"locked chest at {c} has no key anywhere in the campaign; place a key before it",
+                        "CR305", f"locked chest at {pos(c)} has no key anywhere in the campaign; place a key before it",
                         Severity.ERROR, **where(c)))
-            reachable = free
-            graph = without_chests
+            order, cuts, reached = free_order, free_cuts, free
 
-    exits = [c.pos for c in level.cells if c.exit]
-    ladders = level.ladders
-    for pos in exits:
-        if pos not in reachable:
-            out.append(Diagnostic("CR301", f"the exit at {pos} cannot be reached from the starting tile at {start.pos}; connect their paths",
-                                  Severity.ERROR, **where(pos)))
-    for ladder in ladders:
-        if ladder.pos not in reachable:
-            out.append(Diagnostic("CR302", f"the ladder at {ladder.pos} to {ladder.to!r} cannot be reached from the starting tile at {start.pos}",
-                                  Severity.ERROR, **where(ladder.pos)))
-    reported = set(exits) | {lad.pos for lad in ladders}
-    for cell in level.cells:
-        if cell.pos not in reachable and cell.pos not in reported and cell.paths:
-            out.append(Diagnostic("CR303", f"{cell.card!r} at {cell.pos} cannot be reached from the starting tile",
-                                  Severity.WARNING, **where(cell.pos)))
+    start_pos = pos(start)
+    for i in exits:
+        if not reached[i]:
+            out.append(Diagnostic("CR301", f"the exit at {pos(i)} cannot be reached from the starting tile at {start_pos}; connect their paths",
+                                  Severity.ERROR, **where(i)))
+    for i in ladders:
+        if not reached[i]:
+            out.append(Diagnostic("CR302", f"the ladder at {pos(i)} to {cells[i].to!r} cannot be reached from the starting tile at {start_pos}",
+                                  Severity.ERROR, **where(i)))
+    reported = {pos(i) for i in candidates}
+    for i, cell in enumerate(cells):
+        if not reached[i] and cell.paths and (cell.x, cell.y) not in reported:
+            out.append(Diagnostic("CR303", f"{cell.card!r} at {pos(i)} cannot be reached from the starting tile",
+                                  Severity.WARNING, **where(i)))
     for goal in level.goals:
         if goal.verb in ("slay", "open"):
-            targets = [c.pos for c in level.cells if c.card == goal.card]
+            targets = [i for i, c in enumerate(cells) if c.card == goal.card]
         else:
-            targets = [c.pos for c in level.cells if goal.card in c.stock]
-        if targets and not any(t in reachable for t in targets):
+            targets = [i for i, c in enumerate(cells) if goal.card in c.stock]
+        if targets and not any(reached[t] for t in targets):
             out.append(Diagnostic("CR308", f"goal {goal.text()!r} cannot be met: no {goal.card!r} can be reached",
                                   Severity.ERROR, **where(targets[0])))
 
-    ways_out = [p for p in exits if p in reachable] + [lad.pos for lad in ladders if lad.pos in reachable]
-    if not ways_out and not exits and not ladders:
+    if not exits and not ladders:
         out.append(Diagnostic("CR306", f"level {level.id!r} has neither a descending ladder nor an exit",
                               Severity.ERROR, path=("levels", index), level=index))
-    chokepoints = _chokepoints(graph, start.pos, ways_out)
-    for pos in chokepoints:
-        out.append(Diagnostic("CR307", f"chokepoint: every route from the start to the way out passes {pos}",
-                              Severity.INFO, **where(pos)))
+    ways_out = {i for i in candidates if reached[i]}
+    chokepoints = sorted((i for i in cuts if i not in ways_out), key=lambda i: (cells[i].y, cells[i].x))
+    for i in chokepoints:
+        out.append(Diagnostic("CR307", f"chokepoint: every route from the start to the way out passes {pos(i)}",
+                              Severity.INFO, **where(i)))
     return LevelAnalysis(
         index=index,
-        reachable=frozenset(reachable),
-        chokepoints=chokepoints,
-        ladders_reached=tuple(lad.to for lad in ladders if lad.pos in reachable and lad.to),
-        exit_reached=any(p in reachable for p in exits),
+        reachable=frozenset(pos(i) for i in order),
+        chokepoints=tuple(pos(i) for i in chokepoints),
+        ladders_reached=tuple(cells[i].to for i in ladders if reached[i] and cells[i].to),
+        exit_reached=any(reached[i] for i in exits),
     )
-
-
-def _chokepoints(graph: nx.Graph, start: tuple[int, int], ways_out: list) -> tuple[tuple[int, int], ...]:
-    """Cells on every route from ``start`` to any way out.
-
-    A virtual node joined to every way out turns "any way out" into one target.
-    The answer is then the cut vertices on the path from start to that target in
-    the block-cut tree (blocks = biconnected components), in linear time.
-    ``graph`` gains the virtual node for the duration of the call.
-    """
-    if not ways_out:
-        return ()
-    graph.add_edges_from((_OUT, p) for p in ways_out)
-    try:
-        blocks = list(nx.biconnected_components(graph))
-    finally:
-        graph.remove_node(_OUT)
-    seen: set = set()
-    cuts: set = set()
-    for block in blocks:
-        cuts |= block & seen
-        seen |= block
-    if not cuts:
-        return ()
-    tree = nx.Graph()
-    for i, block in enumerate(blocks):
-        for v in block & cuts:
-            tree.add_edge(("block", i), v)
-        for v in {start, _OUT} & block - cuts:
-            tree.add_edge(("block", i), ("end", v))
-    path = nx.shortest_path(tree, start if start in cuts else ("end", start), ("end", _OUT))
-    exclude = {start, *ways_out}
-    found = [v for v in path if v in cuts and v not in exclude]
-    return tuple(sorted(found, key=row_major_pos))
 
 
 def analyse_campaign(campaign: Campaign) -> tuple[list[LevelAnalysis], list[Diagnostic]]:
@@ -206,18 +282,16 @@ def analyse_campaign(campaign: Campaign) -> tuple[list[LevelAnalysis], list[Diag
     crossings = wall_crossings(campaign)
     levels = [analyse_level(campaign, i, out, crossings) for i in range(len(campaign.levels))]
 
-    flow = nx.DiGraph()
-    flow.add_nodes_from(range(len(campaign.levels)))
-    for la in levels:
-        for target in la.ladders_reached:
-            j = campaign.level_index(target)
-            if j is not None:
-                flow.add_edge(la.index, j)
-    reached = nx.descendants(flow, 0) | {0}
-    finishing = {la.index for la in levels if la.exit_reached}
-    can_finish = set(finishing)
-    for f in finishing:
-        can_finish |= nx.ancestors(flow, f)
+    first: dict[str, int] = {}
+    for i, level in enumerate(campaign.levels):
+        first.setdefault(level.id, i)
+    flow = [[first[t] for t in la.ladders_reached if t in first] for la in levels]
+    reached = closure(flow, [0])
+    back: list[list[int]] = [[] for _ in levels]
+    for i, targets in enumerate(flow):
+        for j in targets:
+            back[j].append(i)
+    can_finish = closure(back, [la.index for la in levels if la.exit_reached])
     for la in levels:
         level = campaign.levels[la.index]
         if la.index not in reached:
@@ -226,23 +300,65 @@ def analyse_campaign(campaign: Campaign) -> tuple[list[LevelAnalysis], list[Diag
         elif la.index not in can_finish:
             out.append(Diagnostic("CR311", f"from level {level.id!r} no exit can be reached: add a ladder or an exit",
                                   Severity.ERROR, path=("levels", la.index, "id"), level=la.index))
-    if not campaign.allow_ladder_cycles:
-        try:
-            cycle = nx.find_cycle(flow, 0) if flow.number_of_edges() else []
-        except nx.NetworkXNoCycle:
-            cycle = []
-        if not cycle:
-            for component in nx.strongly_connected_components(flow):
-                if len(component) > 1:
-                    cycle = [(min(component), None)]
-                    break
-        if cycle:
-            src = cycle[-1][0]
-            dst = cycle[-1][1] if cycle[-1][1] is not None else src
-            level = campaign.levels[src]
-            ladder = next((c for c in level.ladders if campaign.level_index(c.to or "") == dst), level.ladders[0] if level.ladders else None)
-            names = " -> ".join(campaign.levels[a].id for a, _ in cycle) + f" -> {campaign.levels[cycle[0][0]].id}"
-            extra = {"path": ("levels", src, "cells", level.index_of(ladder), "to"), "cell": ladder.pos} if ladder else {"path": ("levels", src)}
-            out.append(Diagnostic("CR312", f"ladders form a cycle ({names}); set \"allow_ladder_cycles\": true if this is intended",
-                                  Severity.ERROR, level=src, **extra))
+    if not campaign.allow_ladder_cycles and has_cycle(flow):
+        out.extend(_ladder_cycle(campaign, flow))
     return levels, out
+
+
+def closure(successors: Sequence[Sequence[int]], sources: Iterable[int]) -> set[int]:
+    """The nodes reached from ``sources`` (themselves included)."""
+    seen = set(sources)
+    todo = list(seen)
+    while todo:
+        for j in successors[todo.pop()]:
+            if j not in seen:
+                seen.add(j)
+                todo.append(j)
+    return seen
+
+
+def has_cycle(successors: Sequence[Sequence[int]]) -> bool:
+    """Whether the directed graph has a cycle (a ladder to its own level is one): Kahn's
+    topological sort leaves a node over."""
+    into = [0] * len(successors)
+    for targets in successors:
+        for j in set(targets):
+            into[j] += 1
+    todo = [i for i, d in enumerate(into) if not d]
+    left = len(successors)
+    while todo:
+        left -= 1
+        for j in set(successors[todo.pop()]):
+            into[j] -= 1
+            if not into[j]:
+                todo.append(j)
+    return left > 0
+
+
+def _ladder_cycle(campaign: Campaign, flow: list[list[int]]) -> list[Diagnostic]:
+    """CR312 for a campaign whose ladders form a cycle: the cycle networkx finds from the first
+    level, else the first strongly connected group of levels."""
+    import networkx as nx
+
+    graph = nx.DiGraph()
+    graph.add_nodes_from(range(len(flow)))
+    graph.add_edges_from((i, j) for i, targets in enumerate(flow) for j in targets)
+    try:
+        cycle = nx.find_cycle(graph, 0)
+    except nx.NetworkXNoCycle:
+        cycle = []
+    if not cycle:
+        for component in nx.strongly_connected_components(graph):
+            if len(component) > 1:
+                cycle = [(min(component), None)]
+                break
+    if not cycle:
+        return []  # only a ladder to its own level that no ladder path reaches
+    src = cycle[-1][0]
+    dst = cycle[-1][1] if cycle[-1][1] is not None else src
+    level = campaign.levels[src]
+    ladder = next((c for c in level.ladders if campaign.level_index(c.to or "") == dst), level.ladders[0] if level.ladders else None)
+    names = " -> ".join(campaign.levels[a].id for a, _ in cycle) + f" -> {campaign.levels[cycle[0][0]].id}"
+    extra = {"path": ("levels", src, "cells", level.index_of(ladder), "to"), "cell": ladder.pos} if ladder else {"path": ("levels", src)}
+    return [Diagnostic("CR312", f"ladders form a cycle ({names}); set \"allow_ladder_cycles\": true if this is intended",
+                       Severity.ERROR, level=src, **extra)]

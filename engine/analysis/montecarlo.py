@@ -1,13 +1,14 @@
 """Difficulty under random dice: a Monte Carlo win rate (DESIGN: Fated dice, "random dice" mode).
 
 :func:`solve_random` plays ``n`` runs of a campaign, each with fresh dice (a recorded
-random seed for :class:`~.play.FatedResolver`), under a fixed policy, spread over
+random seed for :class:`~..chance.resolvers.FatedResolver`), under a fixed policy, spread over
 processes, and reports the win rate with a 95% Wilson interval and the turns of the
 won runs. Seeds are recorded, so any run can be replayed exactly.
 
 The ``greedy`` policy plays as the map's author would: it knows the map (tiles, paths,
-cards, potion colours) but never the dice. The enemies it weighs in a fight (health, attack
-with potions thrown) it reads from the state's view (``engine/rules/view.py``). At each choice, in order:
+cards, potion colours: the campaign model) but never the dice. Of the run it reads only the
+state's view (``engine/rules/view.py``): the hero, the enemies it weighs in a fight (health,
+attack with potions thrown), how each card lies, the legal actions. At each choice, in order:
 
 1. **Teleport**: the offered tile nearest its target.
 2. **In combat**: drink a potion of healing when the adjacent enemies could kill it this
@@ -36,16 +37,20 @@ import time
 from collections import Counter, deque
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
+from typing import Mapping
 
 from ..chance.resolvers import FatedResolver
 from ..format.canonical import campaign_to_dict
 from ..format.loader import load_campaign_text
-from ..model.campaign import KEY, Campaign, CardKind
+from ..model.campaign import DIRECTION_INDEX, DIRECTIONS, KEY, Campaign, CardDef, CardKind, Level, row_major
+from ..model.potions import potion_identities
 from ..rules.actions import END, Action
-from ..rules.state import CHOOSE_TELEPORT, COMBAT, DEAD, SHOPPING, WON, GameState
-from ..rules.tables import CHEST_TILE, ENEMY, FOUNTAIN_TILE, LADDER, SHOP_TILE, TRAP, UP
+from ..rules.phases import DEAD, WON
+from ..rules.state import GameState
+from ..rules.view import Face, HeroView, StateView, Tile, tile_of
 
 POLICIES = ("greedy",)
+INF = math.inf
 Z95 = 1.959963984540054
 
 
@@ -97,66 +102,111 @@ def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
 # ---------------------------------------------------------------------------------------- the policy
 
 
-class GreedyPolicy:
-    """See the module docstring. Distances are over ADJACENT TILEs, ignoring faces."""
+Pos = tuple[int, int]
 
-    def __init__(self, campaign: Campaign, d) -> None:
-        self.d = d
-        self.heal = {c for c in _potion_colours(campaign) if d.potions.get(c) == "healing"}
+
+@dataclass(frozen=True, eq=False)
+class _LevelMap:
+    """What the policy knows of a level before any card is turned: where each card lies (row-major),
+    the chests, the ways out, the shops' stock, the tile each card makes, and toward N, E, S, W each
+    tile's ADJACENT TILEs and the cards at the end of its paths (what a flip turns; None: no card)."""
+
+    cards: Mapping[str, tuple[Pos, ...]]  # card id -> where it lies
+    stocking: Mapping[str, tuple[Pos, ...]]  # card id -> the shops selling it
+    chests: tuple[Pos, ...]
+    ways: tuple[Pos, ...]  # exits and descending ladders
+    tile: Mapping[Pos, Tile]
+    adjacent: Mapping[Pos, tuple[Pos | None, ...]]
+    ends: Mapping[Pos, tuple[Pos | None, ...]]
+
+    @classmethod
+    def of(cls, campaign: Campaign, level: Level) -> _LevelMap:
+        cells = sorted(level.cells, key=row_major)
+        tile = {c.pos: tile_of(campaign.cards[c.card]) for c in cells}
+        cards: dict[str, tuple[Pos, ...]] = {}
+        stocking: dict[str, tuple[Pos, ...]] = {}
+        for c in cells:
+            cards[c.card] = cards.get(c.card, ()) + (c.pos,)
+            for card in dict.fromkeys(c.stock):
+                stocking[card] = stocking.get(card, ()) + (c.pos,)
+        adjacent = {c.pos: tuple(getattr(level.neighbour(c, d), "pos", None) for d in DIRECTIONS) for c in cells}
+        ends = {c.pos: tuple(d.step(c.x, c.y) if c.has_path(d) and level.cell_at(*d.step(c.x, c.y)) else None
+                             for d in DIRECTIONS) for c in cells}
+        return cls(cards, stocking, tuple(p for p, t in tile.items() if t is Tile.CHEST),
+                   tuple(c.pos for c in cells if c.exit or tile[c.pos] is Tile.LADDER), tile, adjacent, ends)
+
+
+class GreedyPolicy:
+    """See the module docstring. It decides from the state's view (:class:`~..rules.view.StateView`)
+    and the campaign model alone. Distances are over ADJACENT TILEs, ignoring faces."""
+
+    def __init__(self, campaign: Campaign) -> None:
+        self.campaign = campaign
+        identities = potion_identities(campaign.seed, campaign.potions)  # it knows the map's colours
+        self.heal = {c for c in _potion_colours(campaign) if identities.get(c) == "healing"}
+        self._maps: dict[int, _LevelMap] = {}
         self._dist: dict = {}
 
-    def _distances(self, targets: tuple[int, ...], blocked: frozenset[int]) -> list:
-        key = (targets, blocked)
+    def _map(self, level: int) -> _LevelMap:
+        hit = self._maps.get(level)
+        if hit is None:
+            hit = self._maps[level] = _LevelMap.of(self.campaign, self.campaign.levels[level])
+        return hit
+
+    def _distances(self, m: _LevelMap, targets: tuple[Pos, ...], blocked: frozenset[Pos]) -> dict[Pos, int]:
+        """ADJACENT TILE steps from every tile of the level to the nearest target (absent: none reachable)."""
+        key = (m, targets, blocked)
         hit = self._dist.get(key)
         if hit is None:
-            d = self.d
-            dist = [math.inf] * len(d.cells)
+            dist = dict.fromkeys(targets, 0)
             queue = deque(targets)
-            for t in targets:
-                dist[t] = 0
             while queue:
-                j = queue.popleft()
-                for _, i in d.neighbours[j]:
-                    if dist[i] == math.inf and i not in blocked:
-                        dist[i] = dist[j] + 1
-                        queue.append(i)
+                p = queue.popleft()
+                for q in m.adjacent[p]:
+                    if q is not None and q not in dist and q not in blocked:
+                        dist[q] = dist[p] + 1
+                        queue.append(q)
             hit = self._dist[key] = dist
         return hit
 
-    def _targets(self, s: GameState) -> tuple[tuple[int, ...], frozenset[int]]:
-        d = s.d
-        lo, hi = d.level_range[s.level]
-        has_key = KEY in s.hand
-        chests = frozenset(j for j in range(lo, hi) if d.kind[j] == CHEST_TILE and s.faces[j] != 2 and not has_key)
-        if not s.goals_met():
-            want = []
-            for verb, card in d.goals[s.level]:
-                if verb == "slay":
-                    want += [j for j in range(lo, hi) if d.card[j].id == card and d.kind[j] == ENEMY and s.faces[j] != 2]
-                elif verb == "open":
-                    want += [j for j in range(lo, hi) if d.card[j].id == card and s.faces[j] != 2]
+    def _targets(self, view: StateView, m: _LevelMap) -> tuple[tuple[Pos, ...], frozenset[Pos]]:
+        """Where to go (what the unmet goals need, else the ways out), and the chests to go around."""
+        has_key = KEY in view.hand
+
+        def there(p: Pos) -> bool:
+            return view.face(*p) is not Face.CLEARED
+
+        chests = frozenset() if has_key else frozenset(p for p in m.chests if there(p))
+        if not view.goals_met():
+            want: list[Pos] = []
+            for goal in view.level.goals:
+                if goal.verb == "slay":
+                    want += [p for p in m.cards.get(goal.card, ()) if m.tile[p] is Tile.ENEMY and there(p)]
+                elif goal.verb == "open":
+                    want += [p for p in m.cards.get(goal.card, ()) if there(p)]
                     if not has_key:
-                        want = [j for j in range(lo, hi) if d.card[j].id == KEY and s.faces[j] != 2] or want
+                        want = [p for p in m.cards.get(KEY, ()) if there(p)] or want
                 else:
-                    want += [j for j in range(lo, hi) if card in d.cells[j].stock]
+                    want += m.stocking.get(goal.card, ())
             if want:
                 return tuple(want), chests
-        ways = tuple(j for j in range(lo, hi) if d.exit[j] or d.kind[j] == LADDER)
-        return ways, chests
+        return m.ways, chests
 
-    def _potion(self, s: GameState, legal: list[Action]) -> Action | None:
+    def _potion(self, legal: list[Action]) -> Action | None:
         return next((a for a in legal if a.verb == "drink" and a.arg in self.heal), None)
 
-    def choose(self, s: GameState) -> Action:
-        legal = s.legal_actions()
-        d = s.d
-        targets, blocked = self._targets(s)
-        dist = self._distances(targets, blocked)
-        if s.phase == CHOOSE_TELEPORT:
-            return min(legal, key=lambda a: dist[d.index[(s.level, *map(int, a.arg.split(",")))]])
-        if s.phase == COMBAT or s.phase == SHOPPING:
-            view = s.view()  # the enemies as the player sees them: health, attack with potions thrown
-            foes = view.foes
+    def choose(self, view: StateView) -> Action:
+        legal = view.legal_actions()
+        m = self._map(view.level_index)
+        targets, blocked = self._targets(view, m)
+        dist = self._distances(m, targets, blocked)
+        cards = self.campaign.cards
+        if view.choosing_teleport:
+            return min(legal, key=lambda a: dist.get(_at(a.arg), INF))
+        at = view.position
+        adjacent = m.adjacent[at]
+        if view.in_combat or view.shopping_first:
+            foes = view.foes  # the enemies as the player sees them: health, attack with potions thrown
             taken = view.hero.damage_taken
             danger = 0
             for foe in foes:
@@ -164,59 +214,65 @@ class GreedyPolicy:
                 if any(a.kind == "double-roll-attack" for a in foe.card.abilities):
                     attack += 12
                 danger += max(0, attack - taken)
-            if s.health <= danger:
-                drink = self._potion(s, legal)
+            if view.health <= danger:
+                drink = self._potion(legal)
                 if drink is not None:
                     return drink
                 flees = [a for a in legal if a.verb == "flee"]
                 if flees:
-                    return min(flees, key=lambda a: dist[d.adjacent[s.pos]["NESW".find(a.arg)]])
+                    return min(flees, key=lambda a: dist.get(adjacent[DIRECTION_INDEX[a.arg]], INF))
             attacks = [a for a in legal if a.verb == "attack"]
             if len(attacks) > 1:
                 return min(attacks, key=lambda a: next(f.health for f in foes if f.direction == a.arg))
             if attacks:
                 return attacks[0]
             return legal[0]
-        if s.health <= s.max_health // 3:
-            drink = self._potion(s, legal)
+        if view.health <= view.max_health // 3:
+            drink = self._potion(legal)
             if drink is not None:
                 return drink
         for a in legal:
-            if a.verb == "equip" and not d.cards[a.arg].cursed and self._slot_free(s, a.arg):
+            if a.verb == "equip" and not cards[a.arg].cursed and _slot_free(view.hero, cards[a.arg]):
                 return a
-        if s.faces[s.pos] == UP and d.kind[s.pos] == SHOP_TILE:
-            goals = {card for verb, card in d.goals[s.level] if verb == "buy"}
+        standing = m.tile[at] if view.face(*at) is Face.UP else None  # a cleared card does nothing
+        if standing is Tile.SHOP:
+            goals = {g.card for g in view.level.goals if g.verb == "buy"}
             for a in legal:
-                if a.verb == "buy" and (a.arg in goals or (d.cards[a.arg].slot and self._slot_free(s, a.arg))):
+                if a.verb == "buy" and (a.arg in goals or (cards[a.arg].slot and _slot_free(view.hero, cards[a.arg]))):
                     return a
-        if s.faces[s.pos] == UP and d.kind[s.pos] == FOUNTAIN_TILE and s.health < s.max_health and END in legal:
+        if standing is Tile.FOUNTAIN and view.health < view.max_health and END in legal:
             return END
-        here = dist[s.pos]
+        here = dist.get(at, INF)
         flips = [a for a in legal if a.verb == "flip"]
         if flips:
-            best = min(flips, key=lambda a: dist[d.flip_to[s.pos]["NESW".find(a.arg)]])
-            j = d.flip_to[s.pos]["NESW".find(best.arg)]
-            if dist[j] < here and d.adjacent[s.pos]["NESW".find(best.arg)] >= 0:
+            ends = m.ends[at]
+            best = min(flips, key=lambda a: dist.get(ends[DIRECTION_INDEX[a.arg]], INF))
+            d = DIRECTION_INDEX[best.arg]
+            if dist.get(ends[d], INF) < here and adjacent[d] is not None:
                 return best
         moves = [a for a in legal if a.verb == "move"]
         if moves:
             def rank(a: Action) -> tuple:
-                j = d.adjacent[s.pos]["NESW".find(a.arg)]
-                return dist[j], d.kind[j] == TRAP and s.faces[j] == UP
+                p = adjacent[DIRECTION_INDEX[a.arg]]
+                return dist.get(p, INF), m.tile[p] is Tile.TRAP and view.face(*p) is Face.UP
             best = min(moves, key=rank)
             if rank(best)[0] < here:
                 return best
         return END if END in legal else legal[0]
 
-    def _slot_free(self, s: GameState, card_id: str) -> bool:
-        from ..rules.tables import PRIMARY, SECONDARY, SLOT_INDEX
 
-        slot = s.d.cards[card_id].slot
-        if slot is None:
-            return False
-        if slot == "both-hands":
-            return not s.equip[PRIMARY] and not s.equip[SECONDARY]
-        return not s.equip[SLOT_INDEX[slot]]
+def _at(text: str) -> Pos:
+    x, _, y = text.partition(",")
+    return int(x), int(y)
+
+
+def _slot_free(hero: HeroView, card: CardDef) -> bool:
+    """The hero could equip ``card`` without taking anything off."""
+    if card.slot is None:
+        return False
+    if card.slot == "both-hands":
+        return not hero.equipped("primary") and not hero.equipped("secondary")
+    return not hero.equipped(card.slot)
 
 
 def _potion_colours(campaign: Campaign) -> set[str]:
@@ -225,15 +281,24 @@ def _potion_colours(campaign: Campaign) -> set[str]:
 
 def play_run(campaign: Campaign, seed: int, policy: str = "greedy", max_turns: int = 200) -> Run:
     """One run with random dice from ``seed`` under ``policy``."""
+    return _play(campaign, seed, _player(campaign, policy), max_turns)
+
+
+def _player(campaign: Campaign, policy: str) -> GreedyPolicy:
+    """The policy's player. One serves every run of a campaign: what it learns of the map (its
+    tables and distances) depends on the map alone, never on a run."""
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}; expected one of {', '.join(POLICIES)}")
+    return GreedyPolicy(campaign)
+
+
+def _play(campaign: Campaign, seed: int, player: GreedyPolicy, max_turns: int) -> Run:
     resolver = FatedResolver(campaign, seed)
     s = GameState.new(campaign, 0, log=False)
     s.resolve(resolver)
-    player = GreedyPolicy(campaign, s.d)
     actions = 0
     while s.outcome is None and s.turn <= max_turns and actions < 50 * max_turns:
-        s.step(player.choose(s), resolver)
+        s.step(player.choose(s.view()), resolver)
         actions += 1
     outcome = s.outcome if s.outcome in (WON, DEAD) else "stuck"
     return Run(seed, outcome, s.turn, s.health)
@@ -253,7 +318,10 @@ def _worker_init(text: str, content_hash: str) -> None:
 
 def _worker_runs(seeds: list[int], policy: str, max_turns: int) -> list[Run]:
     campaign = _WORKER["campaign"]
-    return [play_run(campaign, seed, policy, max_turns) for seed in seeds]
+    player = _WORKER.get(policy)
+    if player is None:
+        player = _WORKER[policy] = _player(campaign, policy)
+    return [_play(campaign, seed, player, max_turns) for seed in seeds]
 
 
 def solve_random(campaign: Campaign, n: int, policy: str = "greedy", workers: int | None = None,
@@ -280,11 +348,12 @@ def solve_random(campaign: Campaign, n: int, policy: str = "greedy", workers: in
     seeds: list[int] = []
     runs: list[Run] = []
     if workers == 1:
+        player = _player(campaign, policy)
         for _ in range(n):
             if expired():
                 break
             seeds.append(rng.randrange(2**63))
-            runs.append(play_run(campaign, seeds[-1], policy, max_turns))
+            runs.append(_play(campaign, seeds[-1], player, max_turns))
             if progress is not None:
                 progress(len(runs))
         return _report(policy, seeds, runs)

@@ -40,8 +40,10 @@ def _obtainable(hero: Hero, levels: Iterable[Level]) -> list[str]:
         if level.hero is not None:  # a practice start's own cards
             out.extend(level.hero.items or ())
             out.extend(level.hero.equipped or ())
-        for c in level.cells:
-            out.append(c.card)
-            out.extend(c.stock)
-            out.extend(c.contents)
+        cells = level.cells
+        out += [c.card for c in cells]
+        for c in cells:
+            if c.stock or c.contents:  # most cells hold neither: one test each
+                out += c.stock
+                out += c.contents
     return out

@@ -35,7 +35,8 @@ SLOT_INDEX = {s: i for i, s in enumerate(SLOTS)}
 PRIMARY, SECONDARY = 3, 4
 
 
-def _kind(card: CardDef) -> int:
+def kind_of(card: CardDef) -> int:
+    """The card's tile code (PLAIN ... LADDER); the view names it as a :class:`~.view.Tile`."""
     if card.is_enemy:
         return ENEMY
     if card.kind is CardKind.TRAP:
@@ -73,7 +74,7 @@ class Dungeon:
         self.level_start = tuple(starts)
         self.goals = tuple(tuple((g.verb, g.card) for g in level.goals) for level in campaign.levels)
         self.card = tuple(campaign.cards[c.card] for c in cells)
-        self.kind = tuple(_kind(card) for card in self.card)
+        self.kind = tuple(kind_of(card) for card in self.card)
         self.instance = tuple(c.id for c in cells)
         self.exit = tuple(c.exit for c in cells)
         self.ladder_to = tuple(campaign.level_index(c.to) if c.to else -1 for c in cells)

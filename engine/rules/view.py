@@ -3,7 +3,8 @@
 ``StateView(state)`` (or ``state.view()``) answers in the rulebook's terms: the hero,
 the enemies with their health, poison and paralysis, the cells of the level as the
 player sees them (a face-down card shows only its back), the potions identified,
-the shop's stock and the legal actions. Values are immutable (frozen dataclasses,
+the shop's stock and the legal actions; and, for who knows the map (the Monte Carlo policy),
+:func:`tile_of` a card. Values are immutable (frozen dataclasses,
 tuples, read-only mappings); the view changes nothing, so it may be built as often
 as a screen refreshes. The state's inner tables (``state.d``, the ``foes`` tuples,
 the ``identified`` bit mask) are the engine's own business and may change shape.
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING, Iterator, Mapping
 
 from ..model.campaign import DIRECTIONS, POTION_COLOURS, CardDef, Direction, Level
 from .actions import Action
-from .phases import CHOOSE_TELEPORT, COMBAT, DEAD, STEP1, WON
+from .phases import CHOOSE_TELEPORT, COMBAT, DEAD, SHOPPING, STEP1, WON
 from .tables import (
     ARTIFACT,
     CHEST_TILE,
@@ -32,6 +33,7 @@ from .tables import (
     SHOP_TILE,
     SLOTS,
     TRAP,
+    kind_of,
 )
 
 if TYPE_CHECKING:
@@ -66,6 +68,14 @@ class Tile(str, Enum):
 
 _TILES = {PLAIN: Tile.PLAIN, ENEMY: Tile.ENEMY, TRAP: Tile.TRAP, ARTIFACT: Tile.ARTIFACT, PICKUP: Tile.ITEM,
           SHOP_TILE: Tile.SHOP, FOUNTAIN_TILE: Tile.FOUNTAIN, CHEST_TILE: Tile.CHEST, LADDER: Tile.LADDER}
+
+
+def tile_of(card: CardDef) -> Tile:
+    """What a card does when the hero meets it face up: the tile a revealed cell holding it shows.
+
+    For those who know the map, face-down cards included (the Monte Carlo policy, an author's tools).
+    """
+    return _TILES[kind_of(card)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,6 +226,12 @@ class StateView:
         return self._s.no_flee() if self._s.phase == COMBAT else ""
 
     @property
+    def shopping_first(self) -> bool:
+        """Step 2 ended on a shop next to an enemy: the hero may buy and sell, then combat begins with
+        his first attack, flee or throw ("If he moves onto a SHOP, he may BUY and SELL")."""
+        return self._s.phase == SHOPPING
+
+    @property
     def choosing_teleport(self) -> bool:
         """A potion of teleportation waits for the pathing tile its target goes to."""
         return self._s.phase == CHOOSE_TELEPORT
@@ -259,9 +275,25 @@ class StateView:
             damage_taken=st.damage_taken,
         )
 
+    # The hero's position, health and hand alone, for a caller that asks every action (the Monte Carlo
+    # policy): ``hero`` builds the whole HeroView, which costs several times a legal-action list.
+
     @property
     def position(self) -> tuple[int, int]:
         return self._s.d.pos_of[self._s.pos]
+
+    @property
+    def health(self) -> int:
+        return self._s.health
+
+    @property
+    def max_health(self) -> int:
+        return self._s.max_health
+
+    @property
+    def hand(self) -> tuple[str, ...]:
+        """The card ids in the hero's hand, sorted."""
+        return self._s.hand
 
     def price(self, card_id: str) -> int:
         """What buying the card costs the hero now (BUY: twice its gold, less his discount)."""

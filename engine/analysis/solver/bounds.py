@@ -14,7 +14,7 @@ from operator import itemgetter
 from ...model.campaign import Campaign, CardKind
 from ...rules.mobility import obtainable_cards, wall_crossings
 from ...rules.state import CHOOSE_TELEPORT, COMBAT, MOVING, SHOPPING, STEP1, GameState
-from ...rules.tables import CLEARED, DOWN, FOUNTAIN_TILE, LADDER, UP
+from ...rules.tables import CLEARED, DOWN, ENEMY, FOUNTAIN_TILE, LADDER, UP
 from .result import INF
 
 
@@ -59,6 +59,11 @@ class Relaxation:
         self._para = _Stock(d, self.para_cards if self.para_total else frozenset())
         self._hands: dict = {}  # hand -> (potions of teleportation held, potions of paralysis held)
         self.items = bool(self.tele_total or self.para_total)
+        # A potion gains a step only where the hero fights, after moving, an enemy he met before: see
+        # ``_first_potion_idle``. Holds when every enemy flipped starts a fight and only potions end one.
+        self.loose_rule = (self.items and not self.flee and not self.reloc and crossings <= {"teleport"}
+                           and _flips_always_engage(d))
+        self._enemy_faces = _getter([j for j in range(len(d.kind)) if d.kind[j] == ENEMY])
         self.mv = movement
         per_move_turn = 1 + movement
         self.double_move = d.rules.double_move
@@ -101,7 +106,7 @@ class Relaxation:
         self._down = bytes.maketrans(bytes([DOWN, UP, CLEARED]), b"\x01\x00\x00")
         self._fcache: dict = {}
         self._jcache: dict = {}  # (level, mask) -> _jumps
-        self._bcache: dict = {}  # (level, mask, local cell, steps left, face-down entries left, campaign) -> bound
+        self._bcache: dict = {}  # (level, mask, local cell, steps and face-down entries left, extra, campaign, tele) -> bound
         self._rcache: dict = {}  # (level, mask, local cell, campaign) -> routes
         self.chain = flee_chain(d) if self.para_limited else 0
         self.start_bound = self._start_bounds()
@@ -291,7 +296,7 @@ class Relaxation:
         r0, k0 = self.remaining(s)
         r, k_now = r0 + extra, k0 + extra
         i = s.pos - self.d.level_range[li][0]
-        key = (li, mask, i, r, k_now, campaign_mode, tele)
+        key = (li, mask, i, r0, k0, extra, campaign_mode, tele)  # r0 apart: a jump's route starts from it
         best = self._bcache.get(key)
         if best is not None:
             return best
@@ -338,7 +343,26 @@ class Relaxation:
             para = held[1] + self._para.left(s.faces)
             if s.foes:
                 para += sum(1 for v in s.foes.values() if v[2])
+        if self.loose_rule and (para or tele) and self._first_potion_idle(s):
+            # The first potion used gains nothing: the rest may (whichever kind it is).
+            return max(self.extra_moves(para - 1, tele) if para else 0,
+                       self.extra_moves(para, tele - 1) if tele else 0), tele
         return self.extra_moves(para, tele), tele
+
+    def _first_potion_idle(self, s: GameState) -> bool:
+        """No enemy stands revealed and alive (``docs/solver.md``, *Potions*: then the first potion used
+        cannot take the hero further than a turn without potions would).
+
+        A potion gains a step over ``S`` / ``K`` only in a fight begun at a tile the hero entered this
+        turn: flips happen in step 1 (neighbours of the turn's first tile) or in combat, so a tile
+        revealed later lies one path from the first tile, unless he fought after moving. Such a fight
+        is with an enemy revealed before he entered that tile and not beside the tile he left (he
+        cannot move while beside one; two orthogonal neighbours have no common neighbour). With
+        ``loose_rule`` an enemy is revealed only by a flip beside the hero, which starts a fight he
+        leaves alive only by a potion (teleportation drunk or thrown, paralysis and a flee). So with
+        no enemy revealed and alive now, some potion is used before any potion gains.
+        """
+        return not s.visitors and UP not in self._enemy_faces(s.faces)
 
     def routes(self, li: int, mask: bytes, i: int, campaign_mode: bool, hint: bytes | None = None) -> tuple:
         """(steps, face-down tiles entered, turns after leaving) of the best route from local cell ``i``
@@ -507,6 +531,17 @@ def _flipped(before: bytes, after: bytes) -> list | None:
         out.append(n - 1 - (low.bit_length() - 1) // 8)
         diff ^= low
     return out
+
+
+def _flips_always_engage(d) -> bool:
+    """Every enemy card a flip can reveal is on an ADJACENT TILE of the tile it is flipped from (so it
+    starts a fight at once: docs/rules.md, Board), and the grid is the only geometry (no enemy card starts
+    face up is read per state)."""
+    for i, row in enumerate(d.flip_to):
+        for dr, j in enumerate(row):
+            if j >= 0 and d.kind[j] == ENEMY and d.adjacent[i][dr] != j:
+                return False
+    return True
 
 
 def flee_chain(d) -> int:

@@ -1,18 +1,23 @@
-"""Why there is no finish: a static proof from the level graph, or what an exhausted search saw."""
+"""Why there is no finish: a static proof from the level graph, or what an exhausted search saw.
+
+Both speak in the campaign model's terms (levels, cells, cards); of the search they read its
+:class:`~.search.Findings`, whose cells are addresses (level index, x, y), never its tables.
+"""
 
 from __future__ import annotations
 
-from ...model.campaign import Campaign, CardKind, row_major_pos
+from ...model.campaign import Campaign, CardKind, Cell, row_major, row_major_pos
 from ...rules.mobility import obtainable_cards, wall_crossings
-from ...rules.tables import ENEMY
+from ...rules.view import Tile, tile_of
 from ..graph import analyse_campaign, hero_graph
 from .bounds import Relaxation
-from .search import Search
+from .search import Address, Findings, Search
 
 
-def _where(campaign: Campaign, cell: int, d) -> str:
-    x, y = d.pos_of[cell]
-    return f"{d.card[cell].name} at {x},{y} (level {campaign.levels[d.level_of[cell]].id!r})"
+def _where(campaign: Campaign, at: Address) -> str:
+    li, x, y = at
+    level = campaign.levels[li]
+    return f"{campaign.cards[level.cell_at(x, y).card].name} at {x},{y} (level {level.id!r})"
 
 
 _PROOF_CODES = ("CR304", "CR305", "CR301", "CR302", "CR306", "CR308", "CR311", "CR310")
@@ -61,33 +66,32 @@ def static_proof(campaign: Campaign, level: int, campaign_mode: bool, relax: Rel
 
 def explain(search: Search) -> tuple[str, int]:
     """Why an exhausted search found no finish: the blocking fight, the unmet goal, or death."""
-    campaign, d, trace = search.campaign, search.d, search.trace
-    li = trace.deepest
-    lo, hi = d.level_range[li]
+    campaign, seen = search.campaign, search.findings()
+    li = seen.deepest
+    level = campaign.levels[li]
+    cells = sorted(level.cells, key=row_major)
     states = f"{search.expanded:,} states searched"
-    goals = d.goals[li]
-    if goals and li not in trace.goals_met:
-        for verb, card in goals:
-            if verb == "slay":
-                cells = [j for j in range(lo, hi) if d.card[j].id == card]
-                if cells and not any(j in trace.slain for j in cells):
-                    return _fight_reason(search, cells[0], f"the goal 'Slay {card}' needs it"), li
-            if verb == "buy":
-                shop = next((j for j in range(lo, hi) if card in d.cells[j].stock), None)
-                price = 2 * (d.cards[card].gold or 0)
-                if shop is not None:
-                    return (f"the goal 'Buy {card}' cannot be met: it costs {price} gold and the most gold "
-                            f"ever held is {trace.max_gold} ({states})"), li
-        text = ", ".join(f"{v} {c}" for v, c in goals)
+    if level.goals and li not in seen.goals_met:
+        for goal in level.goals:
+            if goal.verb == "slay":
+                targets = [c for c in cells if c.card == goal.card]
+                if targets and not any((li, *c.pos) in seen.slain for c in targets):
+                    return _fight_reason(search, seen, (li, *targets[0].pos), f"the goal 'Slay {goal.card}' needs it"), li
+            if goal.verb == "buy":
+                price = 2 * (campaign.cards[goal.card].gold or 0)
+                if any(goal.card in c.stock for c in cells):
+                    return (f"the goal 'Buy {goal.card}' cannot be met: it costs {price} gold and the most gold "
+                            f"ever held is {seen.max_gold} ({states})"), li
+        text = ", ".join(f"{g.verb} {g.card}" for g in level.goals)
         return f"the level goals ({text}) can never all be met before a way out is reached ({states})", li
     # A fight is required when the enemies never slain cut the start off from every way out.
-    level = campaign.levels[li]
-    unslain = {d.pos_of[j] for j in range(lo, hi) if d.kind[j] == ENEMY and j not in trace.slain}
+    unslain = {c.pos for c in cells if _tile(campaign, c) is Tile.ENEMY and (li, *c.pos) not in seen.slain}
     if unslain:
         import networkx as nx
 
         graph = hero_graph(level, wall_crossings(campaign))
-        ways = [d.pos_of[w] for w, _ in search.relax.ways[li]]
+        ways = [c.pos for c in cells if c.exit] + [c.pos for c in cells if _tile(campaign, c) is Tile.LADDER
+                                                   and c.to and campaign.level_index(c.to) is not None]
         free = graph.copy()
         free.remove_nodes_from(unslain)
         start = level.start.pos
@@ -95,23 +99,27 @@ def explain(search: Search) -> tuple[str, int]:
             near = nx.node_connected_component(free, start)
             blockers = sorted((p for p in unslain if any(q in near for q in graph.neighbors(p))), key=row_major_pos)
             if blockers:
-                cell = d.index[(li, *blockers[0])]
-                return _fight_reason(search, cell, "it blocks every route to the way out"), li
-    if trace.deaths:
-        (kind, cell), n = trace.deaths.most_common(1)[0]
-        cause = _where(campaign, cell, d) if kind != "other" else "poison or a trap"
+                return _fight_reason(search, seen, (li, *blockers[0]), "it blocks every route to the way out"), li
+    if seen.deaths:
+        (cause, at), n = seen.deaths.most_common(1)[0]
+        where = _where(campaign, at) if cause != "other" else "poison or a trap"
         return (f"death is unavoidable: every line of play ends with the hero dead or stuck "
-                f"(most deaths: {cause}, {n:,} times; {states})"), li
+                f"(most deaths: {where}, {n:,} times; {states})"), li
     return f"no line of play reaches a way out: the hero is always stuck ({states})", li
 
 
-def _fight_reason(search: Search, cell: int, why: str) -> str:
-    d, trace = search.d, search.trace
-    gear = sorted({c for c in obtainable_cards(search.campaign)
-                   if c in d.cards and d.cards[c].kind in (CardKind.WEAPON, CardKind.ARMOUR)})
-    low = trace.foe_low.get(cell)
-    best = f"the best attempt left it with {low} of {d.card[cell].health} health" if low is not None else "no line of play searched ever left it wounded"
-    kit = f"reachable equipment: {', '.join(gear)}" if gear else "no weapon or armour can be reached"
-    return (f"a required fight cannot be won: {_where(search.campaign, cell, d)} -- {why}, and no line of play "
-            f"slays it ({best}; {kit}; {search.expanded:,} states searched)")
+def _tile(campaign: Campaign, cell: Cell) -> Tile:
+    return tile_of(campaign.cards[cell.card])
 
+
+def _fight_reason(search: Search, seen: Findings, at: Address, why: str) -> str:
+    campaign = search.campaign
+    cards = campaign.cards
+    gear = sorted({c for c in obtainable_cards(campaign) if c in cards and cards[c].kind in (CardKind.WEAPON, CardKind.ARMOUR)})
+    li, x, y = at
+    health = cards[campaign.levels[li].cell_at(x, y).card].health
+    low = seen.foe_low.get(at)
+    best = f"the best attempt left it with {low} of {health} health" if low is not None else "no line of play searched ever left it wounded"
+    kit = f"reachable equipment: {', '.join(gear)}" if gear else "no weapon or armour can be reached"
+    return (f"a required fight cannot be won: {_where(campaign, at)} -- {why}, and no line of play "
+            f"slays it ({best}; {kit}; {search.expanded:,} states searched)")

@@ -68,6 +68,22 @@ class Trace:
     max_gold: int = 0
 
 
+Address = tuple[int, int, int]  # a cell of the campaign: level index, x, y
+
+
+@dataclass(frozen=True)
+class Findings:
+    """What an exhausted search saw (its :class:`Trace`), each cell named by its address: what
+    :mod:`.explain` reads, in the campaign model's terms."""
+
+    deaths: Counter  # (cause, address) -> lines of play ending so; cause "enemy", "trap" or "other"
+    slain: frozenset[Address]  # enemies slain in some state the search kept
+    foe_low: dict[Address, int]  # enemy -> the least health any line of play left it with
+    goals_met: frozenset[int]  # levels whose goals were met in some state
+    deepest: int  # the deepest level reached
+    max_gold: int  # the most gold ever held
+
+
 class Search:
     """A* over engine states. ``reference=True`` turns the heuristic and dominance off (uniform-cost
     search with an exact-key table): slow, obviously correct, for cross-checking the fast search.
@@ -305,6 +321,17 @@ class Search:
             self.trace.deaths[("trap", target)] += 1
         else:
             self.trace.deaths[("other", c.pos)] += 1
+
+    def findings(self) -> Findings:
+        """The trace with every cell as its address (the search keeps cells as compiled indices)."""
+        d, trace = self.d, self.trace
+
+        def at(j: int) -> Address:
+            return (d.level_of[j], *d.pos_of[j])
+
+        return Findings(deaths=Counter({(cause, at(j)): n for (cause, j), n in trace.deaths.items()}),
+                        slain=frozenset(map(at, trace.slain)), foe_low={at(j): n for j, n in trace.foe_low.items()},
+                        goals_met=frozenset(trace.goals_met), deepest=trace.deepest, max_gold=trace.max_gold)
 
     def actions(self, node: int) -> list[str]:
         out = []

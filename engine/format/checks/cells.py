@@ -11,6 +11,15 @@ from .cards import item_problems
 from .common import Findings, nearest
 
 
+_OWN_FIELDS = frozenset({DESCENDING_LADDER, STARTING_TILE})
+
+
+def has_own_fields(cell: Cell) -> bool:
+    """Whether :func:`cell_field_problems` has anything to check: a ladder, the starting tile, or a
+    cell with ``to``, ``stock`` or ``contents`` (most cells of a big level have none)."""
+    return cell.card in _OWN_FIELDS or cell.to is not None or bool(cell.stock) or bool(cell.contents)
+
+
 def cell_field_problems(cell: Cell, path: JsonPath, cards: Mapping[str, CardDef], level_ids: Mapping[str, Any],
                         where: dict[str, Any]) -> list[Diagnostic]:
     """CR208 and CR205: a descending ladder names a level that exists; CR218: ``to``, ``stock``
@@ -37,11 +46,9 @@ def cell_field_problems(cell: Cell, path: JsonPath, cards: Mapping[str, CardDef]
     return found.items
 
 
-def pathless_problem(cell: Cell, path: JsonPath, where: dict[str, Any]) -> Diagnostic | None:
-    """CR223 (a warning): a card with no paths can never be reached by walking; the caller drops
-    it for a hero who can cross walls."""
-    if cell.paths:
-        return None
+def pathless_problem(cell: Cell, path: JsonPath, where: dict[str, Any]) -> Diagnostic:
+    """CR223 (a warning) for a cell without paths: its card can never be reached by walking; the
+    caller drops it for a hero who can cross walls."""
     found = Findings()
     found.warning("CR223", f"{cell.card!r} has no paths: it can never be reached", path, **where)
     return found.items[0]

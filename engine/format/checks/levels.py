@@ -9,7 +9,7 @@ from ...model.campaign import STARTING_TILE, Campaign, CardKind, Level
 from ..canonical import default_cell_id
 from ..diagnostics import Diagnostic, JsonPath
 from .cards import known_card
-from .cells import cell_field_problems, pathless_problem
+from .cells import cell_field_problems, has_own_fields, pathless_problem
 from .common import Findings
 from .goals import goal_problems
 
@@ -40,29 +40,28 @@ def level_problems(campaign: Campaign, li: int, instance_ids: dict[str, int],
     base: JsonPath = ("levels", li)
     by_pos: dict[tuple[int, int], int] = {}
     starts: list[int] = []
+    # The hot loop of a big campaign: a JSON path and a place are built only for a cell with a problem.
+    width, height = level.width, level.height
     for ci, cell in enumerate(level.cells):
-        path = base + ("cells", ci)
-        where = {"level": li, "cell": cell.pos}
+        x, y = pos = cell.x, cell.y
         card = cards.get(cell.card)
-        if (cell.x >= level.width or cell.y >= level.height or cell.pos in by_pos or card is None
-                or card.kind is CardKind.CHARACTER):
-            if not _placed(found, cell.card, cell.pos, path, level, by_pos, campaign, where):
+        if x >= width or y >= height or pos in by_pos or card is None or card.kind is CardKind.CHARACTER:
+            if not _placed(found, cell.card, pos, base + ("cells", ci), level, by_pos, campaign, {"level": li, "cell": pos}):
                 continue
-        by_pos[cell.pos] = ci
-        default = default_cell_id(level.id, cell.x, cell.y)
+        by_pos[pos] = ci
         if cell.id in instance_ids:
             # A repeated level id repeats every default instance id: reported once, as CR202 on the level.
-            if cell.id != default or first_level[level.id] == li:
+            if cell.id != default_cell_id(level.id, x, y) or first_level[level.id] == li:
                 found.error("CR202", f"duplicate card instance id {cell.id!r}: each card on the map needs its own id",
-                            path + ("id",), **where)
+                            base + ("cells", ci, "id"), level=li, cell=pos)
         else:
             instance_ids[cell.id] = ci
-        found.extend(cell_field_problems(cell, path, cards, first_level, where))
+        if has_own_fields(cell):
+            found.extend(cell_field_problems(cell, base + ("cells", ci), cards, first_level, {"level": li, "cell": pos}))
         if cell.card == STARTING_TILE:
             starts.append(ci)
-        warning = pathless_problem(cell, path, where)
-        if warning is not None:
-            pathless.append(warning)
+        if not cell.paths:
+            pathless.append(pathless_problem(cell, base + ("cells", ci), {"level": li, "cell": pos}))
     if not starts:
         found.error("CR206", f"level {level.id!r} has no starting tile: place a {STARTING_TILE!r}", base + ("cells",), level=li)
     for extra in starts[1:]:
