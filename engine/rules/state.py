@@ -333,15 +333,17 @@ class GameState(CombatRules, ItemRules):
 
     def _may_enter(self, j: int) -> bool:
         """A revealed tile the hero may stand on: no enemy, a chest only with the key, goals before ladders and exits."""
-        faces = self.faces
-        if faces[j] == DOWN or self.enemy_at(j) >= 0:
+        face = self.faces[j]
+        if face == DOWN:
             return False
-        if faces[j] == UP:
+        if face == UP:
             kind = self.d.kind[j]
-            if kind == CHEST_TILE and KEY not in self.hand:
+            if kind == ENEMY or (kind == CHEST_TILE and KEY not in self.hand):
                 return False
             if kind == LADDER and not self.goals_met():
                 return False
+        if self.visitors and j in self.visitors:  # an enemy a potion of teleportation moved here
+            return False
         return not (self.d.exit[j] and not self.goals_met())
 
     # ------------------------------------------------------------------ applying actions
@@ -357,7 +359,8 @@ class GameState(CombatRules, ItemRules):
         handler = _HANDLERS.get(action.verb)
         if (self.phase == CHOOSE_TELEPORT) != (action.verb == "teleport") or handler is None or not handler(self, action):
             raise ActionError(f"{action} is not legal now")
-        self._run()
+        if self.todo:  # most actions finish their steps at once
+            self._run()
 
     def apply_roll(self, n: int) -> None:
         """Answer the pending chance point with the die face ``n`` (1..6)."""
@@ -383,7 +386,8 @@ class GameState(CombatRules, ItemRules):
         which an action the state itself listed and a resolver's roll always pass.
         """
         _HANDLERS[action.verb](self, action)
-        self._run()
+        if self.todo:
+            self._run()
         while self.chance is not None:
             self._answer(resolver.roll(self))
 
