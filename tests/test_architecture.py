@@ -40,6 +40,8 @@ WHITE_BOX = {
     ("tests/test_solver.py", "_plain_bound"): "the bound's slow path, written from its private terms",
     ("tests/test_solver.py", "test_cached_bound_equals_the_plain_one"): "the relaxation reads the tables",
     ("tests/test_solver.py", "test_one_potion_costs_the_bound_at_most_one_turn"): "the relaxation reads the tables",
+    ("tests/test_solver.py", "_root_bounds"): "the relaxation reads the tables",
+    ("tests/test_solver.py", "test_bound_never_overestimates_along_witnesses_of_potion_maps"): "the relaxation reads the tables",
     ("tests/test_solver.py", "test_packed_state_unpacks_to_the_same_state"): "packing is about the raw fields",
 }
 
