@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from cardrogue.engine.format.loader import load_campaign
 from cardrogue.engine.chance.resolvers import FatedResolver, RandomResolver, chance_outcomes
+from cardrogue.engine.rules.actions import FLIP, MOVE, ActionError
 from cardrogue.engine.rules.events import Heal, Roll
 from cardrogue.engine.rules.state import GameState
 from cardrogue.engine.rules.tables import DOWN
@@ -121,6 +122,22 @@ def test_advance_is_step_for_every_legal_action(seed, which):
             fast.advance(a, resolver)
             assert fast.key() == checked.key()
             assert fast.log == checked.log
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32), which=st.integers(0, 1))
+def test_legal_actions_list_a_move_or_flip_exactly_when_apply_takes_it(seed, which):
+    """legal_actions() writes the moves' and flips' conditions out for speed (engine/rules/state.py); apply()
+    checks them through the rules' own helpers: the two agree on every direction, for every state reached."""
+    resolver = FatedResolver(CAMPAIGNS[which])
+    for s, legal, _ in walk(CAMPAIGNS[which], seed, 60, resolver):
+        for a in (*MOVE, *FLIP):
+            try:
+                s.clone().apply(a)
+                taken = True
+            except ActionError:
+                taken = False
+            assert (a in legal) == taken, (a, legal)
 
 
 def face_down(s) -> list[tuple[int, int, int]]:

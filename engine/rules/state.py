@@ -23,7 +23,7 @@ from ..model.campaign import DIRECTION_INDEX, KEY, Campaign, CardKind
 from .actions import END, FLIP, MOVE, SPELL, Action, ActionError, Chance
 from .combat import CombatRules
 from .fields import NAMES, clone_function, key_function
-from .items import ItemRules
+from .items import NOTHING_EQUIPPED, ItemRules
 from .phases import CHOOSE_TELEPORT, COMBAT, DEAD, DONE, MOVING, SHOPPING, STEP1, WON
 from .view import StateView
 from .events import (
@@ -285,43 +285,65 @@ class GameState(CombatRules, ItemRules):
         """Every action the player may choose now, in a stable order (empty at a chance point or the end)."""
         if self.outcome is not None or self.chance is not None:
             return []
-        if self.phase == CHOOSE_TELEPORT:
+        phase = self.phase
+        if phase == CHOOSE_TELEPORT:
             return [Action("teleport", f"{x},{y}") for x, y in (self.d.pos_of[j] for j in self.teleport_targets())]
-        out: list[Action] = []
-        d, pos, faces, phase = self.d, self.pos, self.faces, self.phase
+        d, pos, faces = self.d, self.pos, self.faces
+        # Called for every move of a playout and every state the solver expands: the flips and moves
+        # are written out here (``_may_enter`` inlined, the level's goals read once, only if needed).
+        out = []
         if phase == STEP1 or phase == COMBAT:
-            for dr, j in enumerate(d.flip_to[pos]):
-                if j >= 0 and faces[j] == DOWN:
+            for dr, j in d.flips[pos]:
+                if faces[j] == DOWN:
                     out.append(FLIP[dr])
         if phase == COMBAT or phase == SHOPPING:
             out.extend(self._combat_actions())
-        elif (phase == STEP1 or phase == MOVING) and self._may_move():
+        elif (phase == STEP1 or phase == MOVING) and (
+                # "If the only action taken by the player was to move ... he may repeat his turn from
+                # step 2" (v1.1.2 only): a move is left, or the repeat is.
+                self.moves > 0 or (self.pure and not self.repeated and d.rules.double_move)):
+            kind, exits, visitors, goals = d.kind, d.exit, self.visitors, None
             for dr, j in d.neighbours[pos]:
-                if self._may_enter(j):
-                    out.append(MOVE[dr])
+                face = faces[j]
+                if face == DOWN or (visitors and j in visitors):
+                    continue
+                if face == UP:
+                    k = kind[j]
+                    if k == ENEMY or (k == CHEST_TILE and KEY not in self.hand):
+                        continue
+                    if k == LADDER or exits[j]:
+                        if goals is None:
+                            goals = self.goals_met()
+                        if not goals:
+                            continue
+                elif exits[j]:
+                    if goals is None:
+                        goals = self.goals_met()
+                    if not goals:
+                        continue
+                out.append(MOVE[dr])
         if self.stats.spell_cooldown and not self.cooldown:
             grid = d.grid_to[pos]
             out.extend(SPELL[dr] for dr in range(4) if grid[dr] >= 0 and self._may_enter(grid[dr]))
-        self._item_actions(out)
+        if self.hand or self.equip != NOTHING_EQUIPPED or d.kind[pos] == SHOP_TILE:
+            self._item_actions(out)
         if phase != COMBAT and phase != SHOPPING:
             out.append(END)
         return out
 
-    def _may_move(self) -> bool:
-        # "If the only action taken by the player was to move ... he may repeat his turn from step 2" (v1.1.2 only).
-        return self.moves > 0 or (self.pure and not self.repeated and self.d.rules.double_move)
-
     def _may_enter(self, j: int) -> bool:
         """A revealed tile the hero may stand on: no enemy, a chest only with the key, goals before ladders and exits."""
-        faces = self.faces
-        if faces[j] == DOWN or self.enemy_at(j) >= 0:
+        face = self.faces[j]
+        if face == DOWN:
             return False
-        if faces[j] == UP:
+        if face == UP:
             kind = self.d.kind[j]
-            if kind == CHEST_TILE and KEY not in self.hand:
+            if kind == ENEMY or (kind == CHEST_TILE and KEY not in self.hand):
                 return False
             if kind == LADDER and not self.goals_met():
                 return False
+        if self.visitors and j in self.visitors:  # an enemy a potion of teleportation moved here
+            return False
         return not (self.d.exit[j] and not self.goals_met())
 
     # ------------------------------------------------------------------ applying actions
@@ -337,7 +359,8 @@ class GameState(CombatRules, ItemRules):
         handler = _HANDLERS.get(action.verb)
         if (self.phase == CHOOSE_TELEPORT) != (action.verb == "teleport") or handler is None or not handler(self, action):
             raise ActionError(f"{action} is not legal now")
-        self._run()
+        if self.todo:  # most actions finish their steps at once
+            self._run()
 
     def apply_roll(self, n: int) -> None:
         """Answer the pending chance point with the die face ``n`` (1..6)."""
@@ -363,7 +386,8 @@ class GameState(CombatRules, ItemRules):
         which an action the state itself listed and a resolver's roll always pass.
         """
         _HANDLERS[action.verb](self, action)
-        self._run()
+        if self.todo:
+            self._run()
         while self.chance is not None:
             self._answer(resolver.roll(self))
 
@@ -454,7 +478,7 @@ class GameState(CombatRules, ItemRules):
 
     def _end_turn_now(self) -> None:
         """The turn ends at once: whatever else this turn would have done is dropped."""
-        self.todo = ((GameState._step_end_turn,),)
+        self.todo = _END_TURN
         self.phase = DONE
 
     def _step_end_turn(self) -> None:
@@ -469,12 +493,14 @@ class GameState(CombatRules, ItemRules):
                                card.name, card.health)
                     h = card.health
                 self._set_foe(e, h, p, max(z - 1, 0), a)
-        self._then((GameState._step_begin_turn,))
+        # The next turn begins at once: nothing above can need a die or end the run.
+        self._step_begin_turn()
 
     def _step_begin_turn(self) -> None:
         """Start of a turn: poison, the fountain, tiles reached when the last turn had ended, paralysis."""
         self.turn += 1
-        self._tell(TurnBegan, self.turn)
+        if self.log is not None:
+            self.log.append(TurnBegan(self.turn))
         if self.pending_level >= 0:
             self.level, self.pos, self.pending_level = self.pending_level, self.d.level_start[self.pending_level], -1
             title = self.campaign.levels[self.level]
@@ -494,11 +520,14 @@ class GameState(CombatRules, ItemRules):
                 return
         if self.foes:
             self._poison_foes()
-        steps = [(GameState._step_fountain,), (GameState._step_start,)]
+        # The fountain, then the turn proper; a tile reached when the last turn ended acts first.
         if self.deferred:
             self.deferred = False
-            steps.insert(0, (GameState._step_arrive, self.pos))
-        self._then(*steps)
+            self.todo = self.todo + _TURN_STARTS + ((GameState._step_arrive, self.pos),)
+        elif self.faces[self.pos] == UP and self.d.kind[self.pos] == FOUNTAIN_TILE:
+            self.todo = self.todo + _TURN_STARTS
+        else:
+            self._step_start()  # no die can be due before it: the turn proper begins now
 
     def _step_fountain(self) -> None:
         """The fountain of healing: at the start of the turn, roll; 1-5 heal 2, a 6 drains it."""
@@ -570,18 +599,23 @@ class GameState(CombatRules, ItemRules):
             self._tell(Flipped, action.arg, self._tile_name(j), self.d.pos_of[j])
         if kind == TRAP:
             self._then((GameState._step_trap, j), (GameState._step_settle,))
-        elif kind == ARTIFACT and self.d.adjacent[self.pos][dr] == j:
+            return True
+        if kind == ARTIFACT and self.d.adjacent[self.pos][dr] == j:
             # ADJACENT TILE: "Players may not ... pick up cards that are not on an adjacent tile";
             # an artifact with no path back stays face up until the hero moves onto it.
             self._take_card(j)
-            self._then((GameState._step_settle,))
+        # Step 3 next: at once when nothing else is pending (what _run would do next anyway).
+        if self.todo or self.chance is not None or self.outcome is not None:
+            self.todo = self.todo + _SETTLE
         else:
-            self._then((GameState._step_settle,))
+            self._step_settle()
         return True
 
     def _act_move(self, action: Action) -> bool:
         """Standard turn sequence, step 2: move onto an ADJACENT TILE (twice when only moving, +X MOVEMENT)."""
-        if (self.phase != STEP1 and self.phase != MOVING) or not self._may_move():
+        phase = self.phase
+        if (phase != STEP1 and phase != MOVING) or not (
+                self.moves > 0 or (self.pure and not self.repeated and self.d.rules.double_move)):
             return False
         dr = DIRECTION_INDEX[action.arg]
         j = self.d.adjacent[self.pos][dr]
@@ -596,8 +630,12 @@ class GameState(CombatRules, ItemRules):
         self.phase, self.moved, self.pos = MOVING, True, j
         if self.log is not None:
             self._tell(Moved, action.arg, self._tile_name(j), self.d.pos_of[j])
-        self._then((GameState._step_settle, True))
+        self.todo = self.todo + _SETTLE_MOVED
         self._arrive(j)
+        # Step 3 at once when the tile scheduled nothing before it (what _run would do next anyway).
+        if self.todo is _SETTLE_MOVED and self.chance is None and self.outcome is None:
+            self.todo = ()
+            self._step_settle(True)
         return True
 
     def _step_arrive(self, j: int) -> None:
@@ -676,8 +714,10 @@ class GameState(CombatRules, ItemRules):
     def _act_end(self, action: Action) -> bool:
         if self.phase == COMBAT or self.phase == CHOOSE_TELEPORT or self.phase == SHOPPING:
             return False
-        self._tell(TurnEnded, self.turn)
-        self._end_turn_now()
+        if self.log is not None:
+            self.log.append(TurnEnded(self.turn))
+        self.phase = DONE
+        self._step_end_turn()  # nothing is pending at a choice, and ending the turn needs no die
         return True
 
     def _relocate(self, j: int, why: str) -> None:
@@ -717,6 +757,12 @@ class GameState(CombatRules, ItemRules):
             out.append(j)
         return out
 
+
+# Steps scheduled on every turn, built once (``todo`` holds them as they are: the same tuples).
+_END_TURN = ((GameState._step_end_turn,),)
+_TURN_STARTS = ((GameState._step_start,), (GameState._step_fountain,))  # a stack: the fountain runs first
+_SETTLE = ((GameState._step_settle,),)
+_SETTLE_MOVED = ((GameState._step_settle, True),)
 
 GameState.clone = clone_function(GameState)
 GameState.clone.__doc__ = "An independent copy (its log copied too); its ``key()`` equals this state's."

@@ -99,6 +99,7 @@ class Dungeon:
         self.adjacent = tuple(adjacent)  # ADJACENT TILE through each direction, or -1
         self.flip_to = tuple(flip_to)  # the card at the end of each of the tile's paths, or -1
         self.grid_to = tuple(grid_to)  # the orthogonal neighbour, whatever the paths (MOVE TO ANY ADJACENT TILE)
+        self.flips = tuple(tuple((d, j) for d, j in enumerate(flip) if j >= 0) for flip in flip_to)  # (direction, card)
         self.neighbours = tuple(tuple((d, j) for d, j in enumerate(adj) if j >= 0) for adj in adjacent)
         self.near = tuple(tuple(j for _, j in row) for row in self.neighbours)  # the ADJACENT TILEs alone
         # The ADJACENT TILEs whose card is an enemy: the only ones an enemy can face up on.
