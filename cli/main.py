@@ -98,6 +98,9 @@ def run() -> NoReturn:
         sys.stderr.flush()
     except BrokenPipeError:  # the reader left (see main): nothing more to say
         pass
+    except OSError as exc:  # e.g. a full disk: the report is lost, say so
+        complain(f"cannot write the report: {exc.strerror or exc}")
+        status = EXIT_UNUSABLE
     os._exit(status)
 
 
