@@ -1,6 +1,8 @@
 """`cardrogue check` on a generated 50-level campaign of 32x32 levels, against json.load alone.
 
-Run: .venv/bin/python benchmarks/bench_check.py
+Run: .venv/bin/python benchmarks/bench_check.py [--before OTHER/.venv/bin/cardrogue] [--rounds N]
+(``--before``: another checkout's command, e.g. main before a change, measured in the same rounds;
+``--rounds``: best of N, 5 by default, more on a busy machine.)
 Targets: in process, the full check within 10x of the bare parse (issue 2); as whole processes,
 ``cardrogue check F`` within 4x of ``python -c "import json; json.load(open(F))"`` (issue 14), measured
 here on the big campaign and on the small bundled one, with the compiled validator cached (any run
@@ -34,27 +36,41 @@ def best_of(n: int, fn) -> float:
     return min(times)
 
 
-def whole_process(n: int, argv: list[str], env: dict | None = None) -> float:
-    """The best of ``n`` wall times of a whole process (interpreter start-up and imports included)."""
-    def run():
-        subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, env=env)
-    return best_of(n, run)
+def wall(argv: list[str], env: dict | None = None) -> float:
+    """The wall time of one whole process (interpreter start-up, imports and exit included)."""
+    t = time.perf_counter()
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, env=env)
+    return time.perf_counter() - t
 
 
-def processes(path: Path, label: str) -> None:
+def processes(path: Path, label: str, before: str | None, rounds: int = 5) -> None:
+    """Best of ``rounds`` for each command, the commands taking turns in each round, so that a
+    change of load on the machine falls on all of them alike."""
     python = sys.executable
-    command = str(Path(python).with_name("cardrogue"))
-    parse = whole_process(5, [python, "-c", f"import json; json.load(open({str(path)!r}))"])
+    commands = {"json.load": [python, "-c", f"import json; json.load(open({str(path)!r}))"],
+                "check": [str(Path(python).with_name("cardrogue")), "check", str(path)]}
+    if before:
+        commands["check before"] = [before, "check", str(path)]
+    best = {name: float("inf") for name in commands}
     with tempfile.TemporaryDirectory() as cache:
-        cold_env = dict(os.environ, CARDROGUE_CACHE=cache)
-        cold = min(whole_process(1, [command, "check", str(path)], dict(cold_env, CARDROGUE_CACHE=f"{cache}/{i}"))
-                   for i in range(3))
-        warm = whole_process(5, [command, "check", str(path)], cold_env)
-    print(f"{label}: json.load process {parse * 1000:.0f} ms; cardrogue check process {warm * 1000:.0f} ms "
-          f"({warm / parse:.1f}x; target <= 4x), {cold * 1000:.0f} ms with no cached validator ({cold / parse:.1f}x)")
+        env = dict(os.environ, CARDROGUE_CACHE=cache)
+        cold = {name: min(wall(argv, dict(env, CARDROGUE_CACHE=f"{cache}/{name}-{i}")) for i in range(3))
+                for name, argv in commands.items() if name != "json.load"}
+        for _ in range(rounds):
+            for name, argv in commands.items():
+                best[name] = min(best[name], wall(argv, env))
+    parse = best["json.load"]
+    print(f"{label}: json.load process {parse * 1000:.0f} ms")
+    for name in commands:
+        if name != "json.load":
+            print(f"  cardrogue {name:13s} {best[name] * 1000:6.0f} ms ({best[name] / parse:.1f}x; target <= 4x), "
+                  f"{cold[name] * 1000:.0f} ms with no cached validator ({cold[name] / parse:.1f}x)")
 
 
 def main() -> None:
+    args = sys.argv[1:]
+    before = args[args.index("--before") + 1] if "--before" in args else None
+    rounds = int(args[args.index("--rounds") + 1]) if "--rounds" in args else 5
     text = campaign_text(50, 32)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "big.json"
@@ -71,8 +87,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "big.json"
         path.write_text(text, encoding="utf-8")
-        processes(path, "50 x 32x32 campaign")
-    processes(Path(__file__).resolve().parent.parent / "campaigns" / "a-sons-descent.json", "a-sons-descent (small)")
+        processes(path, "50 x 32x32 campaign", before, rounds)
+    processes(Path(__file__).resolve().parent.parent / "campaigns" / "a-sons-descent.json", "a-sons-descent (small)",
+              before, rounds)
 
 
 if __name__ == "__main__":

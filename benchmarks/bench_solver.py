@@ -30,6 +30,18 @@ def _line(name: str, r) -> str:
             f"{r.seconds:>7.2f} s {r.states_per_second:>9,.0f} states/s")
 
 
+def verdicts(seconds: float) -> None:
+    print(f"Verdicts on 30 generated open 8x8 maps, {seconds:g} s each (target: >= 28 solved or unsolvable)")
+    tally: dict = {}
+    for seed in range(1, 31):
+        c = load_campaign_text(campaign_text(1, 8, seed=seed)).campaign
+        r = solve_campaign(c, Budget(max_states=10**9, max_seconds=seconds), per_level=False)
+        tally[r.verdict] = tally.get(r.verdict, 0) + 1
+        if r.verdict != "solved" or r.turns != 14:
+            print(_line(f"8x8 seed {seed}", r))
+    print("  " + ", ".join(f"{n} {v}" for v, n in sorted(tally.items())))
+
+
 def _timed_solve(text: str, seconds: float):
     """(CPU seconds, result) of one solve of a freshly loaded campaign (the anchor is timed in CPU time too)."""
     campaign = load_campaign_text(text).campaign
@@ -46,10 +58,15 @@ def main() -> int:
     parser.add_argument("--verdicts", type=float, default=5.0,
                         help="budget per map for the verdicts of 30 generated 8x8 maps (default 5; 0: skip)")
     parser.add_argument("--sizes", default="8,12,16,20,24,32,64", help="map sizes of the growth table")
+    parser.add_argument("--verdicts-only", action="store_true", help="only the anchor and the 30 verdicts")
     parser.add_argument("--speed-only", action="store_true", help="only the states-per-second figure beside the anchor")
     args = parser.parse_args()
     anchor = perft_rate()
     print(line(anchor))
+    if args.verdicts_only:
+        verdicts(args.verdicts or 5.0)
+        print(line(perft_rate()) + " (again, after the verdicts)")
+        return 0
 
     if not args.speed_only:
         print("Bundled campaigns (target: par for each level within 2 s)")
@@ -83,15 +100,7 @@ def main() -> int:
         return 0
 
     if args.verdicts:
-        print(f"Verdicts on 30 generated open 8x8 maps, {args.verdicts:g} s each (target: >= 28 solved or unsolvable)")
-        tally: dict = {}
-        for seed in range(1, 31):
-            c = load_campaign_text(campaign_text(1, 8, seed=seed)).campaign
-            r = solve_campaign(c, Budget(max_states=10**9, max_seconds=args.verdicts), per_level=False)
-            tally[r.verdict] = tally.get(r.verdict, 0) + 1
-            if r.verdict != "solved":
-                print(_line(f"8x8 seed {seed}", r))
-        print("  " + ", ".join(f"{n} {v}" for v, n in sorted(tally.items())))
+        verdicts(args.verdicts)
 
     print(f"Growth with map size (open face-down levels, budget {args.seconds:g} s each)")
     for size in map(int, args.sizes.split(",")):

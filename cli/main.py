@@ -10,8 +10,9 @@ own module and adds its parsers through ``register``.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from typing import Sequence
+from typing import NoReturn, Sequence
 
 from . import check, completion, hub, play, records, solve, web
 from cardrogue.engine.errors import CardRogueError
@@ -78,5 +79,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_UNUSABLE
 
 
+def run() -> NoReturn:
+    """The ``cardrogue`` process (the console script, ``python -m cardrogue``): :func:`main` on the
+    command line, then exit with its status.
+
+    ``check`` runs in CI and pre-commit hooks, where start-up and shut-down are most of the time of a
+    small file, so it ends without tearing the interpreter down: a big campaign's objects are not
+    freed one by one and no last collection walks every module (together a tenth of a 50-level
+    check). It starts no thread, process or exit handler, and its output is flushed first. Every
+    other command exits normally.
+    """
+    argv = sys.argv[1:]
+    status = main(argv)
+    if argv[:1] != ["check"]:
+        sys.exit(status)
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BrokenPipeError:  # the reader left (see main): nothing more to say
+        pass
+    os._exit(status)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

@@ -10,7 +10,6 @@ import argparse
 import ipaddress
 import shlex
 import sys
-import tempfile
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -120,6 +119,8 @@ def cmd_web(args: argparse.Namespace) -> int:
     if args.editor and not is_loopback(args.host):
         complain(f"warning: the editor served on {args.host} lets whoever reaches it read and write files as this user")
     from cardrogue.editor.web import HubMaps, SessionServer
+
+    import tempfile  # here, not at the top: every other command starts without it
 
     with tempfile.TemporaryDirectory(prefix="cardrogue-web-") as maps_dir:
         server = SessionServer(lambda campaign: shlex.join(session_command(args, campaign)), host=args.host,

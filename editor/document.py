@@ -96,12 +96,6 @@ class Document:
         self.campaign = new
         return True
 
-    def seal(self) -> None:
-        """End merging: the next edit starts a new undo step even with the same key."""
-        if self.undo_stack and self.undo_stack[-1].merge_key is not None:
-            top = self.undo_stack[-1]
-            self.undo_stack[-1] = Step(top.label, top.before, top.where, None)
-
     def undo(self) -> Step | None:
         if not self.undo_stack:
             return None

@@ -203,3 +203,23 @@ def test_compiled_validator_is_kept_between_processes(tmp_path, monkeypatch):
     third = fast_validator("campaign.schema.json")
     assert third(valid) == valid and not is_valid({"format": "one"}, "campaign.schema.json")
     fast_validator.cache_clear()
+
+
+def test_a_changed_schema_file_is_compiled_again(tmp_path, monkeypatch):
+    """The cache is keyed by the schema files' bytes (read, not parsed, at every start): a schema
+    edited by a single byte has no compiled validator yet."""
+    from cardrogue.engine.format import schema as schema_module
+
+    monkeypatch.setenv("CARDROGUE_CACHE", str(tmp_path / "cache"))
+    fast_validator.cache_clear()
+    fast_validator("campaign.schema.json")
+    copies = tmp_path / "schemas"
+    copies.mkdir()
+    for name in SCHEMAS:
+        (copies / name).write_bytes(schema_path(name).read_bytes())
+    (copies / "cards.schema.json").write_bytes(schema_path("cards.schema.json").read_bytes() + b"\n")
+    monkeypatch.setattr(schema_module, "schema_path", lambda name: copies / name)
+    fast_validator.cache_clear()
+    fast_validator("campaign.schema.json")
+    assert len(list((tmp_path / "cache").glob("campaign.schema-*.marshal"))) == 2
+    fast_validator.cache_clear()

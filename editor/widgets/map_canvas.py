@@ -115,11 +115,6 @@ def short_name(card: CardDef | None, card_id: str, width: int = 5) -> str:
     return (initials + squeeze(last[0].upper() + last[1:], width - len(initials))).ljust(width)
 
 
-def abbreviation(card: CardDef | None, card_id: str) -> str:
-    """The short name on the map, without the padding (kept for callers of the old three letters)."""
-    return short_name(card, card_id).strip() or "+"
-
-
 def wrapped_name(card: CardDef | None, card_id: str, width: int, lines: int) -> list[str]:
     """The card's full name word-wrapped into ``lines`` lines of ``width`` (an ellipsis when cut)."""
     name = printable(card.name if card else card_id)

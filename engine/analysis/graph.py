@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Collection, Iterable, Sequence
 
 from ..format.diagnostics import Diagnostic, Severity
-from ..model.campaign import CHEST, DESCENDING_LADDER, KEY, STARTING_TILE, Campaign, Level, row_major_pos
+from ..model.campaign import CHEST, DESCENDING_LADDER, KEY, STARTING_TILE, Campaign, Level
 from ..rules.mobility import wall_crossings
 
 if TYPE_CHECKING:  # networkx (a tenth of a second to import) serves the explanations, not the checks
@@ -131,12 +131,6 @@ def reach_and_cuts(adj: Sequence[Sequence[int]], start: int, targets: Iterable[i
     if not total:
         return order, []
     return order, [v for v in order[1:] if cut_off[v] + is_target[v] == total]
-
-
-def level_graph(level: Level, through_walls: bool = False) -> nx.Graph:
-    """Cells as nodes ``(x, y)``; edges between ADJACENT TILEs (with ``through_walls``, between
-    all orthogonal neighbours): :func:`adjacency` as a networkx graph."""
-    return _as_graph(level, adjacency(level, frozenset({"adjacent"}) if through_walls else frozenset()))
 
 
 def hero_graph(level: Level, crossings: frozenset[str] = frozenset()) -> nx.Graph:
@@ -269,7 +263,7 @@ def analyse_level(campaign: Campaign, index: int, out: list[Diagnostic],
                               Severity.INFO, **where(i)))
     return LevelAnalysis(
         index=index,
-        reachable=frozenset(pos(i) for i in order),
+        reachable=frozenset([(cells[i].x, cells[i].y) for i in order]),
         chokepoints=tuple(pos(i) for i in chokepoints),
         ladders_reached=tuple(cells[i].to for i in ladders if reached[i] and cells[i].to),
         exit_reached=any(reached[i] for i in exits),

@@ -28,7 +28,7 @@ from typing import Any, Iterator
 
 from ..errors import CampaignHasErrors, UnusableInput
 from ..model.abilities import AbilityError
-from ..model.campaign import Campaign, Cell, Goal, Hero, Level, LevelHero, Par
+from ..model.campaign import Campaign, Cell, Goal, Hero, Level, LevelHero, Par, plain_cell
 from ..reading import read_limited
 from .canonical import content_hash, default_cell_id
 from .catalog import card_from_dict, default_catalog
@@ -402,7 +402,7 @@ def _level(lv: dict) -> Level:
         x, y = c["at"]
         face_up = c.get("face", "down") == "up"
         if c.keys() <= plain_keys:
-            cells.append(Cell(x, y, c["card"], c.get("paths", ""), face_up, default_cell_id(level_id, x, y)))
+            cells.append(plain_cell(x, y, c["card"], c.get("paths", ""), face_up, default_cell_id(level_id, x, y)))
         else:
             cells.append(Cell(x, y, c["card"], c.get("paths", ""), face_up, c.get("id") or default_cell_id(level_id, x, y),
                               c.get("inscription", ""), tuple(c.get("rolls", ())), c.get("to"), c.get("exit", False),

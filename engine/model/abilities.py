@@ -190,7 +190,3 @@ def parse_ability(text: str) -> Ability:
             x, y = _number(groups.get("x")), _number(groups.get("y"))
             return Ability(effect.kind, trigger, faces, x, y)
     raise AbilityError(f"{text!r} is not in the ability vocabulary")
-
-
-def effect_section(kind: str) -> str:
-    return _EFFECTS[kind].section

@@ -10,7 +10,7 @@ north is ``y - 1``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import Enum
 from functools import cached_property
 from types import MappingProxyType
@@ -173,6 +173,34 @@ class Cell:
         return direction.value in self.paths
 
 
+# The loader's hot path builds a big level's cells through the slots' own setters: a frozen
+# dataclass's __init__ sets each field through object.__setattr__, nearly twice as slow. The
+# unpacking fails at import if a field is added, and tests hold plain_cell(...) == Cell(...).
+(_SET_X, _SET_Y, _SET_CARD, _SET_PATHS, _SET_FACE_UP, _SET_ID, _SET_INSCRIPTION, _SET_ROLLS, _SET_TO,
+ _SET_EXIT, _SET_STOCK, _SET_CONTENTS) = (Cell.__dict__[f.name].__set__ for f in fields(Cell))
+_CELL_DEFAULTS = {f.name: f.default for f in fields(Cell)}
+
+
+def plain_cell(x: int, y: int, card: str, paths: str, face_up: bool, id: str) -> Cell:
+    """``Cell(x, y, card, paths, face_up, id)``: a cell with no field of its own card (no
+    inscription, rolls, ladder, exit, stock or contents), built faster."""
+    cell = object.__new__(Cell)
+    _SET_X(cell, x)
+    _SET_Y(cell, y)
+    _SET_CARD(cell, card)
+    _SET_PATHS(cell, paths)
+    _SET_FACE_UP(cell, face_up)
+    _SET_ID(cell, id)
+    defaults = _CELL_DEFAULTS
+    _SET_INSCRIPTION(cell, defaults["inscription"])
+    _SET_ROLLS(cell, defaults["rolls"])
+    _SET_TO(cell, defaults["to"])
+    _SET_EXIT(cell, defaults["exit"])
+    _SET_STOCK(cell, defaults["stock"])
+    _SET_CONTENTS(cell, defaults["contents"])
+    return cell
+
+
 @dataclass(frozen=True, slots=True)
 class Goal:
     """A level goal: ``slay`` a named card, ``open`` the chest, ``buy`` the debt."""
@@ -198,7 +226,7 @@ class Level:
 
     def __post_init__(self) -> None:
         if not self.by_pos:
-            object.__setattr__(self, "by_pos", MappingProxyType({c.pos: c for c in self.cells}))
+            object.__setattr__(self, "by_pos", MappingProxyType({(c.x, c.y): c for c in self.cells}))
 
     def index_of(self, cell: Cell) -> int:
         """The cell's index in the level's ``cells`` list (its JSON path)."""

@@ -30,7 +30,7 @@ import re
 from typing import NamedTuple
 
 from ..errors import IllegalAction
-from ..model.campaign import DIRECTION_INDEX, DIRECTIONS
+from ..model.campaign import DIRECTIONS
 
 VERBS = ("flip", "move", "attack", "flee", "drink", "throw", "equip", "unequip", "buy", "sell",
          "read", "spell", "teleport", "end")

@@ -79,7 +79,7 @@ def explain(search: Search) -> tuple[str, int]:
                     return _fight_reason(search, seen, (li, *targets[0].pos), f"the goal 'Slay {goal.card}' needs it"), li
             if goal.verb == "buy":
                 price = 2 * (campaign.cards[goal.card].gold or 0)
-                if any(goal.card in c.stock for c in cells):
+                if any(goal.card in c.stock for c in cells) and seen.max_gold < price:  # else: the general reason
                     return (f"the goal 'Buy {goal.card}' cannot be met: it costs {price} gold and the most gold "
                             f"ever held is {seen.max_gold} ({states})"), li
         text = ", ".join(f"{g.verb} {g.card}" for g in level.goals)
@@ -104,7 +104,7 @@ def explain(search: Search) -> tuple[str, int]:
         (cause, at), n = seen.deaths.most_common(1)[0]
         where = _where(campaign, at) if cause != "other" else "poison or a trap"
         return (f"death is unavoidable: every line of play ends with the hero dead or stuck "
-                f"(most deaths: {where}, {n:,} times; {states})"), li
+                f"(most deaths: {where}, {'once' if n == 1 else f'{n:,} times'}; {states})"), li
     return f"no line of play reaches a way out: the hero is always stuck ({states})", li
 
 

@@ -43,10 +43,6 @@ class SolveResult:
                 f"more still open; the turns were proven after {self.turns_seconds:.2f} s)")
 
     @property
-    def bytes_per_state(self) -> float:
-        return self.memory / self.states_stored if self.states_stored else 0.0
-
-    @property
     def states_per_second(self) -> float:
         return self.states_generated / self.search_seconds if self.search_seconds > 0 else 0.0
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from ...chance.resolvers import FatedResolver
 from ...model.campaign import DIRECTION_INDEX, Campaign
 from ...rules.actions import Action
-from ...rules.state import DEAD, WON, GameState
-from ...rules.tables import CLEARED, ENEMY, TRAP
+from ...rules.state import COMBAT, DEAD, WON, GameState
+from ...rules.tables import CLEARED, ENEMY, PICKUP, PLAIN, TRAP
 from .bounds import HealthCeiling, relaxation
 from .budget import Budget, Deadline
 from .dominance import ExactTable, Fronts
@@ -178,6 +178,8 @@ class Search:
         heappush, heappop = heapq.heappush, heapq.heappop
         low = trace.foe_low
         expanded = generated = 0
+        reference = self.reference
+        quiet = tuple(k == PLAIN or k == PICKUP for k in d.kind)
         self._report("turns", 0, 0, None)
         while heap:
             f, h, neg_health, node, packed, entry, hint = heappop(heap)
@@ -221,7 +223,8 @@ class Search:
             if goal_levels and s.level not in trace.goals_met and d.goals[s.level] and s.goals_met():
                 trace.goals_met.add(s.level)
             level = s.level
-            for action in s.legal_actions():
+            fighting = s.phase == COMBAT and not s.pure and not reference
+            for action in (_forced_flip(s, quiet) if fighting else s.legal_actions()):
                 c = s.clone()
                 c.advance(action, resolver)
                 generated += 1
@@ -340,6 +343,22 @@ class Search:
             out.append(str(action))
         return out[::-1]
 
+
+
+def _forced_flip(s: GameState, quiet: tuple) -> list[Action]:
+    """The actions worth trying in a fight once the double move is forfeit (docs/solver.md, *Forced
+    flips*): a flip of a face-down pathing tile or item, alone, when there is one; else every legal action.
+
+    Such a flip in combat only reveals the card (no enemy acts on it) and costs nothing more: the state
+    after it has every option of the state before (a tile face up is at least as open as one face
+    down), so the search need not try the other actions first, nor the flips in every order.
+    """
+    legal = s.legal_actions()
+    flip_to = s.d.flip_to[s.pos]
+    for action in legal:
+        if action.verb == "flip" and quiet[flip_to[DIRECTION_INDEX[action.arg]]]:
+            return [action]
+    return legal
 
 
 def _no_bound(s: GameState, campaign_mode: bool, mask=None, hint=None) -> int:
