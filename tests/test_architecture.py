@@ -35,8 +35,6 @@ SEARCH_INSIDES = {"trace", "relax"}
 # White-box tests of the solver's own machinery, which cannot be tested through the view.
 WHITE_BOX = {
     ("tests/test_solver.py", "test_heuristic_never_overestimates_along_the_witness"): "the relaxation reads the tables",
-    ("tests/test_solver.py", "test_bound_never_overestimates_along_witnesses_of_potion_maps"): "the relaxation reads the tables",
-    ("tests/test_solver.py", "_root_bounds"): "the relaxation reads the tables",
     ("tests/test_solver.py", "_plain_bound"): "the bound's slow path, written from its private terms",
     ("tests/test_solver.py", "test_cached_bound_equals_the_plain_one"): "the relaxation reads the tables",
     ("tests/test_solver.py", "test_one_potion_costs_the_bound_at_most_one_turn"): "the relaxation reads the tables",
