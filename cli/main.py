@@ -10,6 +10,7 @@ own module and adds its parsers through ``register``.
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sys
 from typing import NoReturn, Sequence
@@ -70,10 +71,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # e.g. `cardrogue check ... | head`: the reader left; say nothing
-        import os
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
+    except OSError as exc:
+        if exc.errno in (errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EFBIG) and exc.filename is None:
+            complain(f"cannot write the output: {exc.strerror}")  # a full disk or a failing device
+        else:
+            complain(f"internal error: {type(exc).__name__}: {exc}")
+        return EXIT_UNUSABLE
     except Exception as exc:  # the last guard: a message, never a traceback
         complain(f"internal error: {type(exc).__name__}: {exc}")
         return EXIT_UNUSABLE
@@ -99,7 +104,7 @@ def run() -> NoReturn:
     except BrokenPipeError:  # the reader left (see main): nothing more to say
         pass
     except OSError as exc:  # e.g. a full disk: the report is lost, say so
-        complain(f"cannot write the report: {exc.strerror or exc}")
+        complain(f"cannot write the output: {exc.strerror or exc}")
         status = EXIT_UNUSABLE
     os._exit(status)
 
