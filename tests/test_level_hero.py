@@ -224,3 +224,24 @@ def test_the_solver_counts_a_practice_start_above_max_health():
     assert Relaxation(campaign, dungeon_for(campaign)).health_cap == 15
     result = solve_level(campaign, 0, Budget(max_states=10_000))
     assert (result.turns, result.health) == (1, 15)
+
+
+def test_a_practice_start_that_reaches_no_way_out_is_warned_of():
+    """CR313 (docs/authoring.md): the level's starting tile reaches the exit, but the practice hero's
+    tile, walled off, reaches none: a practice run there could never finish."""
+    from cardrogue.engine.analysis.check import check_text
+
+    def cr313(at, walled: str = "") -> list:
+        doc = two_levels({"at": at})
+        arena = doc["levels"][1]
+        arena["height"] = 2
+        arena["cells"].append(cell(0, 1, "pathing-tile", walled))
+        if walled:  # joined to the starting tile above
+            arena["cells"][0]["paths"] = "ES"
+        return [d for d in check_text(json.dumps(doc)) if d.code == "CR313"]
+
+    [warning] = cr313([0, 1])
+    assert warning.severity.value == "warning" and warning.json_path == "$.levels[1].hero.at"
+    assert "(0, 1) cannot reach a way out" in warning.message
+    assert cr313([0, 1], walled="N") == []  # his tile joins the starting tile's
+    assert cr313([1, 0]) == []              # on the corridor

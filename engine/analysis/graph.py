@@ -26,6 +26,7 @@ CR308  error     a goal's card cannot be reached
 CR310  error     a level that no ladder path from the first level reaches
 CR311  error     a level from which no exit can be reached
 CR312  error     ladders form a cycle (unless the campaign allows cycles)
+CR313  warning   a level's practice hero (``hero.at``) cannot reach a way out from where he starts
 =====  ========  ===============================================================
 """
 
@@ -261,6 +262,15 @@ def analyse_level(campaign: Campaign, index: int, out: list[Diagnostic],
     for i in chokepoints:
         out.append(Diagnostic("CR307", f"chokepoint: every route from the start to the way out passes {pos(i)}",
                               Severity.INFO, **where(i)))
+    practice = level.hero.at if level.hero is not None else None
+    if practice is not None and practice != start_pos and any(reached[i] for i in candidates):
+        at = next((i for i, c in enumerate(cells) if (c.x, c.y) == practice), None)
+        if at is not None:  # (no card there: CR225 says so)
+            from_there, _ = reach_and_cuts(adj, at, ())  # chests open: he may carry a key (a warning claims no more)
+            if not set(from_there) & set(candidates):
+                out.append(Diagnostic("CR313", f"the level's practice hero at {practice} cannot reach a way out from "
+                                      "there: a practice run (--level) can never finish; connect his tile's paths",
+                                      Severity.WARNING, path=("levels", index, "hero", "at"), level=index, cell=practice))
     return LevelAnalysis(
         index=index,
         reachable=frozenset([(cells[i].x, cells[i].y) for i in order]),
