@@ -180,4 +180,25 @@ async def test_actions_at_80x24_show_the_destination_whole(tmp_path):
         await pilot.press("right", "full_stop", "right")  # move there, end the turn, flip the exit
         assert menu.size.width < len("Move east to Pathing Tile, the exit") + 2
         rows = [strip.text.strip() for strip in (menu.render_line(y) for y in range(menu.size.height))]
-        assert rows[:4] == ["Move east to Pathing", "Tile, the exit", "Move west to Starting", "Tile"], rows
+        assert rows[:4] == ["Move east to Pathing", "Tile, the exit", "Move west to", "Starting Tile"], rows
+
+
+@run_async
+async def test_an_action_as_wide_as_the_list_shows_whole_when_the_list_scrolls(tmp_path):
+    """At 80x24 on the bundled shop level the list holds more than it shows (a scrollbar) and two entries
+    are exactly as wide as the list's text: "Reveal the card south", "Attack roll on Zombie". They once
+    lost their last word (wrapped for a width without the scrollbar, drawn with it)."""
+    from cardrogue.engine.format.loader import load_usable
+    from cardrogue.engine.format.resources import campaigns_dir
+
+    game = load_usable(campaigns_dir() / "the-unpaid-ledger.json")
+    app = PlayerApp(game, replays_dir=None, scores_db=tmp_path / "s.db", player="tester")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "right", "right", "full_stop", "up", "right")  # onto the shop, beside the zombie
+        await pilot.pause()
+        menu = app.screen.query_one(ActionMenu)
+        assert menu.max_scroll_y > 0  # a scrollbar
+        region = menu.region
+        lines = [strip.text for strip in app.screen._compositor.render_strips()][region.y:region.bottom]
+        shown = " ".join(" ".join(line[region.x:region.right].strip("│ ▁▂▃▄▅▆▇█") for line in lines).split())
+        assert "Reveal the card south" in shown and "Attack roll on Zombie" in shown, shown
