@@ -202,3 +202,23 @@ async def test_an_action_as_wide_as_the_list_shows_whole_when_the_list_scrolls(t
         lines = [strip.text for strip in app.screen._compositor.render_strips()][region.y:region.bottom]
         shown = " ".join(" ".join(line[region.x:region.right].strip("│ ▁▂▃▄▅▆▇█") for line in lines).split())
         assert "Reveal the card south" in shown and "Attack roll on Zombie" in shown, shown
+
+
+def test_an_empty_filtered_list_says_why():
+    """a, f, u, e, s with nothing to offer: the hint names the reason (docs/rules.md: "The shop before
+    combat" -- the first attack or flee begins combat, and from then on the shop is closed)."""
+    from cardrogue.editor.player.screens import why_no_menu
+
+    alone = new_state([cell(0, 0, "starting-tile", "E"), cell(1, 0, "pathing-tile", "W")])
+    view = alone.view()
+    assert why_no_menu(view, "flee").startswith("Fleeing is for combat")
+    assert why_no_menu(view, "attack").startswith("No enemy to attack")
+    assert why_no_menu(view, "shop").startswith("No shop here")
+    assert why_no_menu(view, "use").startswith("Nothing to use")
+    shop = new_state([cell(0, 0, "starting-tile", "E"), cell(1, 0, "shop", "SW", stock=["dagger"]),
+                      cell(1, 1, "goblin", "N", face="up")], cards={"goblin": {"health": 60}})
+    play(shop, "move E")
+    assert shop.view().shopping_first  # the shop comes first, but with no gold and an empty hand:
+    assert why_no_menu(shop.view(), "shop") == "Nothing here you can afford (0 gold) and nothing to sell."
+    play(shop, "attack")
+    assert shop.view().in_combat and why_no_menu(shop.view(), "shop").startswith("The shop is closed during combat")

@@ -61,6 +61,31 @@ def in_combat_hint(view: StateView, lead: str = "In combat") -> str:
     return f"{lead}: attack (a) or flee (f)."
 
 
+def why_no_menu(view: StateView, name: str) -> str:
+    """Why the action list filtered by ``name`` (a, f, u, e, s) is empty now, in one sentence."""
+    if view.choosing_teleport:
+        return "First choose where the potion of teleportation sends its target."
+    if name == "flee":
+        if view.in_combat and view.no_flee:
+            return no_flee_hint(view)
+        if not view.in_combat:
+            return "Fleeing is for combat: no enemy is fighting the hero now."
+    if name == "attack" and not view.in_combat:
+        return "No enemy to attack: combat begins when an enemy is on an adjacent tile."
+    if name == "shop":
+        offers = view.shop
+        if not offers:
+            return "No shop here: buying and selling happen on a shop tile."
+        if view.in_combat:
+            return ("The shop is closed during combat: buy and sell on the turn you reach the shop, before the "
+                    "first attack or flee.")
+        if all(offer.sold or not offer.affordable for offer in offers) and not view.hero.hand:
+            return f"Nothing here you can afford ({view.hero.gold} gold) and nothing to sell."
+    if name == "use" and not view.hero.hand and not view.hero.spell_cooldown:
+        return "Nothing to use: no potion or scroll in hand."
+    return f"No {name} action is possible now."
+
+
 def why_not(view: StateView, direction: Direction) -> str:
     """Why an arrow toward ``direction`` does nothing now, in one sentence with the key that helps."""
     if view.in_combat:
@@ -355,10 +380,7 @@ class PlayerScreen(Screen[RunResult | None]):
         count = menu.show(self.view, name)
         if not count:
             menu.show(self.view, "all")
-            if name == "flee" and self.view.no_flee:
-                self._hint(no_flee_hint(self.view))
-            else:
-                self._hint(f"No {name} action is possible now.")
+            self._hint(why_no_menu(self.view, name))
             return
         menu.focus()
 
