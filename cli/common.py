@@ -94,7 +94,8 @@ def read_text(path: Path, what: str) -> str:
     except FileNotFoundError:
         raise UnusableInput(f"{path}: no such file") from None
     except UnicodeDecodeError as exc:
-        raise UnusableInput(f"{path}: {what} is not UTF-8 text (byte {exc.start})") from None
+        raise UnusableInput(f"{path}: {what} is not UTF-8 text: byte 0x{exc.object[exc.start]:02x} at offset {exc.start} "
+                            "cannot be decoded") from None
     except OSError as exc:
         raise UnusableInput(f"{path}: cannot read: {exc.strerror or exc}") from None
 

@@ -179,8 +179,15 @@ def cmd_register(args: argparse.Namespace) -> int:
 
 def cmd_publish(args: argparse.Namespace) -> int:
     def work(args):
-        client = _client(args, need_token=True)
+        from cardrogue.engine.errors import CampaignHasErrors
+        from cardrogue.engine.format.loader import load_usable
+
         text = read_text(args.campaign, "the campaign")
+        try:  # a file that is no campaign at all (not JSON, empty) is refused here, located, as `check` does
+            load_usable(args.campaign)
+        except CampaignHasErrors:
+            pass  # a draft: the hub's clear check lists its problems, with their places in this file
+        client = _client(args, need_token=True)
         m = client.publish(text, args.window_days)
         if args.format == "json":
             _json(m)

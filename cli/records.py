@@ -37,7 +37,7 @@ def register(sub) -> None:
     scores.add_argument("campaign", nargs="?", type=Path, help="campaign file (default: the bundled campaign)")
     scores.add_argument("--import", dest="imports", nargs="+", type=Path, metavar="REPLAY",
                         help="verify and add replays (each checked against the campaign beside it, else a bundled one)")
-    scores.add_argument("--campaign", dest="campaign_option", type=Path, default=None,
+    scores.add_argument("--campaign", dest="campaign_option", type=Path, default=None, metavar="FILE",
                         help="the campaign file (the same as the positional CAMPAIGN)")
     scores.add_argument("--scores-db", type=Path, default=None, help="high-score database (default: user data dir, or $CARDROGUE_SCORES_DB)")
     scores.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or JSON")

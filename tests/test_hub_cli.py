@@ -109,18 +109,26 @@ def test_no_account_no_hub_and_bad_files_exit_2(hub, capsys, tmp_path: Path) -> 
     cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)
     code, _, err = cardrogue(capsys, "hub", "publish", str(tmp_path / "missing.json"))
     assert code == 2 and "no such file" in err
+    # a file that is no campaign at all is refused here, located as `check` locates it, not sent
+    for name, raw, said in (("empty.json", b"", "CR001: invalid JSON: the file is empty"),
+                            ("binary.json", b"\x8e\x01", "byte 0x8e at offset 0 cannot be decoded")):
+        (tmp_path / name).write_bytes(raw)
+        code, _, err = cardrogue(capsys, "hub", "publish", str(tmp_path / name))
+        assert code == 2 and said in err and "hub refused" not in err, (name, err)
 
 
 def test_submit_rejects_a_file_that_is_not_a_replay_with_exit_1_as_verify_does(hub, capsys, tmp_path: Path) -> None:
     """docs/player.md: a rejected replay (truncated, not JSON, not the schema) is exit status 1."""
     cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)
-    for name, text in (("bad.json", "this is not JSON"), ("half.json", solution(map_text())[:40]), ("obj.json", "{}")):
+    for name, text in (("bad.json", "this is not JSON"), ("half.json", solution(map_text())[:40]), ("obj.json", "{}"),
+                       ("empty.json", "")):
         bad = tmp_path / name
         bad.write_text(text)
         code, out, err = cardrogue(capsys, "verify", str(bad))
         assert code == 1 and "rejected" in out + err, name
         code, _, err = cardrogue(capsys, "hub", "submit", str(bad))
         assert code == 1 and f"{bad}: rejected:" in err, (name, err)
+        assert name != "empty.json" or "the file is empty" in err, err
     code, _, err = cardrogue(capsys, "hub", "submit", str(tmp_path / "missing.json"))
     assert code == 2 and "no such file" in err
 

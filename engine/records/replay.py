@@ -170,6 +170,8 @@ def _no_fractions(text: str) -> int:
 
 def parse_replay(text: str) -> dict:
     """The replay document, or :class:`ReplayError` naming what is wrong and where."""
+    if not text.strip():
+        raise ReplayError("not JSON: the file is empty (a replay is a JSON object { ... })")
     try:
         doc = json.loads(text, parse_float=_no_fractions)
     except json.JSONDecodeError as exc:
