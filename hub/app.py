@@ -252,7 +252,7 @@ def _json_text(raw: bytes) -> str:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise HubError(400, f"the body is not UTF-8 (byte {exc.start})") from None
+        raise HubError(400, f"the body is not UTF-8 (a bad byte at offset {exc.start})") from None
     try:
         json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:

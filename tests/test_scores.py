@@ -149,6 +149,16 @@ def test_a_legal_edit_that_changes_the_run_is_caught_by_the_state_hash(tmp_path,
     assert table(db) == []
 
 
+def test_a_replay_cut_short_says_what_it_claims_and_what_it_is(tmp_path, duel, db):
+    doc = json.loads(winning_replay(tmp_path).read_text())
+    doc["actions"].pop()  # the winning step gone: the run never ends
+    forged = write(doc, tmp_path / "cut.replay.json")
+    done = cardrogue("scores", duel, "--import", forged, "--scores-db", db)
+    assert done.returncode == 1 and "the final state differs" in done.stdout
+    assert f"it claims won in {doc['result']['turns']} turns" in done.stdout and "ends unfinished" in done.stdout, done.stdout
+    assert table(db) == []
+
+
 def test_replay_for_another_version_of_the_campaign_is_rejected(tmp_path, duel, db):
     other = duel_dict(title="The Duel, revised")
     other["levels"][0]["cells"][2]["inscription"] = "Daylight, at last."

@@ -266,11 +266,15 @@ def verify_replay(text: str, campaign: Campaign, *, max_seconds: float | None = 
         if (i + 1) % every == 0 and state_hash(state) != checkpoints[(i + 1) // every - 1]:
             return Verdict(False, f"desync at action {i + 1} ({text_action!r}): the checkpoint after it differs "
                                   f"(the run diverged within actions {i + 2 - every}..{i + 1})", action_index=i)
-    if state_hash(state) != doc["final"]:
-        return Verdict(False, "the final state differs from the replay's final state hash", action_index=len(actions) - 1)
     turns, health = state.score
     result = doc["result"]
     actual = {"outcome": outcome_name(state), "turns": turns, "health": health}
+    if state_hash(state) != doc["final"]:
+        why = "the final state differs from the replay's final state hash"
+        if result != actual:  # say what the run was claimed to be and what it is
+            why += (f": it claims {result['outcome']} in {result['turns']} turns with {result['health']} health, the "
+                    f"re-simulation ends {actual['outcome']} in {turns} turns with {health} health")
+        return Verdict(False, why, action_index=len(actions) - 1)
     if result != actual:
         return Verdict(False, f"the replay claims {result['outcome']} in {result['turns']} turns with {result['health']} health, "
                               f"but re-simulates to {actual['outcome']} in {turns} turns with {health} health")
