@@ -222,3 +222,24 @@ def test_an_empty_filtered_list_says_why():
     assert why_no_menu(shop.view(), "shop") == "Nothing here you can afford (0 gold) and nothing to sell."
     play(shop, "attack")
     assert shop.view().in_combat and why_no_menu(shop.view(), "shop").startswith("The shop is closed during combat")
+
+
+@run_async
+async def test_at_80x24_the_hero_panel_shows_the_hand_before_what_scrolls(tmp_path):
+    """On the bundled shop level at 80x24 the hero panel holds more than fits: the hand (a cursed idol)
+    and the potions known come before the goals, the shop's stock and the equipment, which scroll."""
+    from cardrogue.editor.player.widgets import HeroPanel
+    from cardrogue.engine.format.loader import load_usable
+    from cardrogue.engine.format.resources import campaigns_dir
+
+    game = load_usable(campaigns_dir() / "the-unpaid-ledger.json")
+    app = PlayerApp(game, replays_dir=None, scores_db=tmp_path / "s.db", player="tester")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "right", "right", "full_stop", "up", "right")  # onto the shop, beside the zombie
+        await pilot.pause()
+        panel = app.screen.query_one(HeroPanel)
+        region = panel.region
+        lines = [strip.text for strip in app.screen._compositor.render_strips()][region.y:region.bottom]
+        shown = "\n".join(line[region.x:region.right] for line in lines)
+        assert "Cursed Idol" in shown and "Potions" in shown, shown
+        assert panel.max_scroll_y > 0 or panel.parent.max_scroll_y > 0  # the stock and the equipment scroll

@@ -282,9 +282,9 @@ def _bar(value: int, top: int, width: int = 12, colour: str = "green") -> Text:
 
 
 class HeroPanel(Static):
-    """The hero in one table, a row per fact, so it fits beside the board at 80x24: turn and par,
-    level, health, attack modifier, gold, goals, the tile, a shop's stock, equipment worn, the
-    hand, known potions and effects lasting over turns. The border names the hero."""
+    """The hero in one table, a row per fact, the most urgent first (at 80x24 the rest scrolls): turn
+    and par, level, health, effects lasting over turns, attack modifier, gold, the hand, known potions,
+    goals, the tile, a shop's stock and equipment worn. The border names the hero."""
 
     def show(self, view: StateView, par: int | None = None) -> None:
         """``par``: the par to show beside the turn (the campaign's, or one a solve just found)."""
@@ -299,8 +299,37 @@ class HeroPanel(Static):
         colour = "green" if health > hero.max_health // 3 else "red"
         grid.add_row("Health", Text.assemble(_bar(health, hero.max_health, width=10, colour=colour),
                                              f" {health}/{hero.max_health}"))
+        if hero.poison:
+            grid.add_row("Poison", Text(f"{hero.poison} turn(s)", "magenta"))
+        if hero.antidote:
+            grid.add_row("Antidote", Text(f"poison heals +{hero.antidote}", "green"))
+        if hero.paralysed:
+            grid.add_row("Paralysed", Text(f"{hero.paralysed} turn(s) to skip", "yellow"))
+        if hero.potion_modifier:
+            grid.add_row("Potion", Text(f"{hero.potion_modifier:+d} to the attack roll", "cyan"))
+        if hero.spell_cooldown:
+            grid.add_row("Spell", f"ready in {hero.spell_wait} turn(s)" if hero.spell_wait else "ready")
         grid.add_row("Attack", f"{hero.attack_modifier:+d} to the roll")
         grid.add_row("Gold", str(hero.gold))
+        hand = Text()
+        counts: dict[str, int] = {}
+        for card_id in hero.hand:
+            counts[card_id] = counts.get(card_id, 0) + 1
+        for card_id, n in counts.items():
+            card = view.card(card_id)
+            line = shown_text(card.name + (f" ×{n}" if n > 1 else ""))
+            if card.kind is CardKind.POTION and card.colour:
+                line.append(f" ({view.potion(card.colour) or '?'})", "dim")
+            if card.cursed:
+                line.append(" cursed", "red")
+            hand.append_text(line)
+            hand.append("\n")
+        hand.rstrip()
+        grid.add_row("Hand", hand if counts else Text("empty", "dim"))
+
+        known = [f"{colour} {effect}" for colour, effect in view.known_potions.items()]
+        grid.add_row("Potions", Text("\n".join(known)) if known else Text("none known", "dim"))
+
         if level.goals:
             mark = Text("✓ ", "green") if view.goals_met() else Text("✗ ", "red")
             grid.add_row("Goals", mark + shown_text(", ".join(g.text() for g in level.goals)))
@@ -322,36 +351,6 @@ class HeroPanel(Static):
                 worn.append(f"{slot} ", "dim").append_text(shown_text(view.card(card_id).name)).append("\n")
         worn.rstrip()
         grid.add_row("Worn", worn if worn else Text("nothing", "dim"))
-
-        hand = Text()
-        counts: dict[str, int] = {}
-        for card_id in hero.hand:
-            counts[card_id] = counts.get(card_id, 0) + 1
-        for card_id, n in counts.items():
-            card = view.card(card_id)
-            line = shown_text(card.name + (f" ×{n}" if n > 1 else ""))
-            if card.kind is CardKind.POTION and card.colour:
-                line.append(f" ({view.potion(card.colour) or '?'})", "dim")
-            if card.cursed:
-                line.append(" cursed", "red")
-            hand.append_text(line)
-            hand.append("\n")
-        hand.rstrip()
-        grid.add_row("Hand", hand if counts else Text("empty", "dim"))
-
-        known = [f"{colour} {effect}" for colour, effect in view.known_potions.items()]
-        grid.add_row("Potions", Text("\n".join(known)) if known else Text("none known", "dim"))
-
-        if hero.poison:
-            grid.add_row("Poison", Text(f"{hero.poison} turn(s)", "magenta"))
-        if hero.antidote:
-            grid.add_row("Antidote", Text(f"poison heals +{hero.antidote}", "green"))
-        if hero.paralysed:
-            grid.add_row("Paralysed", Text(f"{hero.paralysed} turn(s) to skip", "yellow"))
-        if hero.potion_modifier:
-            grid.add_row("Potion", Text(f"{hero.potion_modifier:+d} to the attack roll", "cyan"))
-        if hero.spell_cooldown:
-            grid.add_row("Spell", f"ready in {hero.spell_wait} turn(s)" if hero.spell_wait else "ready")
         self.update(grid)
 
 
