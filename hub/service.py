@@ -15,11 +15,11 @@ import re
 import secrets
 import threading
 import time
-import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
+from cardrogue.engine.format.checks.text import unsafe_text
 from cardrogue.engine.model.campaign import Campaign
 
 from .db import Database
@@ -28,12 +28,6 @@ DAY = 86_400.0
 ESTIMATE_BATCH = 20  # Monte Carlo runs between two looks at the clock
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,31}")
 HASH_RE = re.compile(r"[0-9a-f]{64}")
-# Rich markup tags ([bold], [/], [link=...], [@click]) and HTML tags, comments, entities. A Rich tag
-# starts with a lowercase letter, "#", "/" or "@" (rich.markup's RE_TAGS): "[II]" or "[1]" is plain text.
-_RICH_TAG = re.compile(r"\[[a-z#@/][^\[\]]*\]")
-_HTML = re.compile(r"<\s*[A-Za-z!/?]|&(#\d+|#x[0-9A-Fa-f]+|[A-Za-z][A-Za-z0-9]*);")
-# Bidirectional controls reorder what a reader sees ("Trojan Source"); refused everywhere.
-_BIDI = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
 
 
 class HubError(Exception):
@@ -76,23 +70,6 @@ class Account:
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def unsafe_text(value: str, *, title: bool) -> str | None:
-    """Why ``value`` cannot be shown as it is, or None. Titles are one line and take no markup."""
-    for ch in value:
-        if ch in _BIDI:
-            return f"it holds the bidirectional control U+{ord(ch):04X}"
-        if unicodedata.category(ch) == "Cs":
-            return f"it holds a lone UTF-16 surrogate U+{ord(ch):04X}, which is not a character"
-        if unicodedata.category(ch) == "Cc" and (title or ch not in "\n\t"):
-            return f"it holds the control character U+{ord(ch):04X}" + (" (a terminal escape)" if ch == "\x1b" else "")
-    if title:
-        if _HTML.search(value):
-            return f"it looks like HTML markup ({_HTML.search(value).group(0)!r})"
-        if _RICH_TAG.search(value):
-            return f"it looks like Rich markup ({_RICH_TAG.search(value).group(0)!r})"
-    return None
 
 
 def _text_problems(campaign: Campaign, data: dict) -> list[dict]:

@@ -14,7 +14,7 @@ from hub_support import FAST, call, campaign_of, map_text, register, running_hub
 from cardrogue.engine.records.replay import Recorder
 from cardrogue.hub.app import Limits
 from cardrogue.hub.ratelimit import Rate
-from cardrogue.hub.service import unsafe_text
+from cardrogue.engine.format.checks.text import unsafe_text
 
 
 def _counts(app) -> tuple[int, ...]:
@@ -221,3 +221,16 @@ def test_bracketed_titles_are_text_not_rich_markup(title):
                                    "[@click=app.quit]Go", "[#ff0000]Red", "[italic]a"])
 def test_rich_markup_titles_are_refused(title):
     assert "Rich markup" in unsafe_text(title, title=True)
+
+
+def test_check_warns_of_the_titles_a_hub_refuses():
+    """CR228 (engine/format/checks/text.py): the rule the hub refuses titles by is the check's too, as a
+    warning (the campaign plays: every string is shown as text), so an author hears it before publishing."""
+    from cardrogue.engine.analysis.check import check_text
+
+    doc = json.loads(map_text())
+    doc["levels"][0]["title"] = "Hall <of> Doom"
+    doc["title"] = "Chapter [II] The Toll"  # brackets that are no Rich tag: no warning
+    [warning] = [d for d in check_text(json.dumps(doc)) if d.code == "CR228"]
+    assert warning.severity.value == "warning" and warning.json_path == "$.levels[0].title"
+    assert "'Hall <of> Doom' would be refused by a hub: it looks like HTML markup ('<o')" in warning.message
