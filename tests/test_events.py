@@ -107,3 +107,15 @@ def test_combat_sentence_offers_flee_only_when_the_hero_can_flee():
     s, began = second_turn("rogue")
     assert (began.no_flee, str(began)) == ("", "In combat: attack or flee.")
     assert any(a.verb == "flee" for a in s.legal_actions())
+
+
+def test_the_attack_total_names_double_damage_and_min_attack():
+    """DOUBLE DAMAGE (the Maul) and MIN. ATTACK shape the damage; the sentence says how, so "Attack: 5 from
+    rolls totalling 2" does not read as a sum gone wrong."""
+    s = new_state([START, cell(1, 0, "goblin", "W", face="down", rolls=[2])], items=["maul"], equipped=["maul"],
+                  cards={"goblin": {"health": 30}})
+    play(s, "flip E", "attack")
+    total = next(e for e in s.view().log if isinstance(e, AttackTotal))
+    assert total.double and str(total) == "Attack: 5 from rolls totalling 2, doubled (DOUBLE DAMAGE) (modifier +1)."
+    floor = AttackTotal(3, 2, -1, minimum=3)
+    assert str(floor) == "Attack: 3 from rolls totalling 2, raised to 3 (MIN. ATTACK) (modifier -1 and no less than MIN. ATTACK)."

@@ -262,7 +262,7 @@ class CombatRules:
             return
         dealt = st.attack_damage(total, self.atk_bonus)
         if self.log is not None:
-            self._tell(AttackTotal, dealt, total, st.attack_roll + self.atk_bonus)
+            self._tell(AttackTotal, dealt, total, st.attack_roll + self.atk_bonus, st.min_attack, st.double_damage)
         damage += dealt
         if n in st.again and not last:
             self._rule("ATTACK AGAIN", "ATTACK AGAIN.")

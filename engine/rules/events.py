@@ -226,15 +226,24 @@ class Attacked(Event):
 
 @dataclass(frozen=True, slots=True)
 class AttackTotal(Event):
-    """ATTACK ROLL: the damage from the rolls' total and the attack modifier."""
+    """ATTACK ROLL: the damage from the rolls' total and the attack modifier, with the MIN. ATTACK and
+    DOUBLE DAMAGE that shaped it (the minimum is also a floor of the final damage)."""
 
     damage: int
     total: int
     modifier: int
+    minimum: int = 0  # MIN. ATTACK X (0: none)
+    double: bool = False  # DOUBLE DAMAGE
 
     @property
     def text(self) -> str:
-        return f"Attack: {self.damage} from rolls totalling {self.total} (modifier {self.modifier:+d})."
+        how = f"rolls totalling {self.total}"
+        if self.minimum and self.total < self.minimum:
+            how += f", raised to {self.minimum} (MIN. ATTACK)"
+        if self.double:
+            how += ", doubled (DOUBLE DAMAGE)"
+        floor = " and no less than MIN. ATTACK" if self.minimum and self.damage == self.minimum and self.modifier < 0 else ""
+        return f"Attack: {self.damage} from {how} (modifier {self.modifier:+d}{floor})."
 
 
 @dataclass(frozen=True, slots=True)
