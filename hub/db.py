@@ -24,6 +24,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
+from cardrogue.engine.records.scores import retry_while_locked
+
 ENV_VAR = "CARDROGUE_HUB_DB"
 BUSY_TIMEOUT_S = 30.0
 
@@ -125,7 +127,7 @@ class Database:
                 conn = sqlite3.connect(self._path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
                 conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
                 conn.execute("PRAGMA foreign_keys=ON")
-                _retry_locked(lambda: conn.execute("PRAGMA journal_mode=WAL"))
+                retry_while_locked(lambda: conn.execute("PRAGMA journal_mode=WAL"), BUSY_TIMEOUT_S)
                 return conn
             except sqlite3.Error as exc:
                 raise DatabaseError(f"{self._path}: cannot open the hub database: {exc}") from None
@@ -218,21 +220,6 @@ class Database:
     def schema_version(self) -> int:
         with self.transaction() as tx:
             return tx.one("SELECT MAX(version) FROM schema_migrations")[0]
-
-
-def _retry_locked(step) -> None:
-    """Switching a new SQLite file to WAL needs an exclusive lock without the busy handler."""
-    deadline = time.monotonic() + BUSY_TIMEOUT_S
-    delay = 0.01
-    while True:
-        try:
-            step()
-            return
-        except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) or time.monotonic() > deadline:
-                raise
-            time.sleep(delay)
-            delay = min(delay * 2, 0.5)
 
 
 def _close_quietly(conn: Any) -> None:

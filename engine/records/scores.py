@@ -60,6 +60,25 @@ def _checked(row: tuple) -> tuple:
     return (str(player), int(turns), int(health), float(recorded_at), str(run_id))
 
 
+def retry_while_locked(step, seconds: float) -> None:
+    """Run ``step`` again while SQLite says the database is locked, for up to ``seconds``.
+
+    Switching a new database to WAL needs an exclusive lock and SQLite does not call the busy
+    handler for it, so processes (or threads) creating one database at once must retry.
+    """
+    deadline = time.monotonic() + seconds
+    delay = 0.01
+    while True:
+        try:
+            step()
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(delay)
+            delay = min(delay * 2, 0.5)
+
+
 class ScoreStore:
     """The table, opened to add runs (``writable``, the default) or only to list them.
 
@@ -113,25 +132,15 @@ class ScoreStore:
             raise UnusableInput(f"{self.path}: the score database {why}; it was not changed") from None
 
     def _setup(self) -> None:
-        """WAL mode and the campaigns table, retried while other processes hold the lock.
+        """WAL mode and the campaigns table, retried while other processes hold the lock."""
 
-        Switching a new database to WAL needs an exclusive lock and SQLite does not call the
-        busy handler for it, so processes creating one database at once must retry here.
-        """
-        deadline = time.monotonic() + BUSY_TIMEOUT_S
-        delay = 0.01
-        while True:
-            try:
-                self._db.execute("PRAGMA journal_mode=WAL")
-                self._db.execute(
-                    "CREATE TABLE IF NOT EXISTS campaigns (hash TEXT PRIMARY KEY, id TEXT NOT NULL, title TEXT NOT NULL)"
-                )
-                return
-            except sqlite3.OperationalError as exc:
-                if "locked" not in str(exc) or time.monotonic() > deadline:
-                    raise
-                time.sleep(delay)
-                delay = min(delay * 2, 0.5)
+        def setup() -> None:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS campaigns (hash TEXT PRIMARY KEY, id TEXT NOT NULL, title TEXT NOT NULL)"
+            )
+
+        retry_while_locked(setup, BUSY_TIMEOUT_S)
 
     def close(self) -> None:
         if self._db is not None:
