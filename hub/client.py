@@ -126,16 +126,27 @@ def submit_run(replay_text: str) -> tuple[bool, str]:
     from cardrogue.engine.records.replay import ReplayError, parse_replay
 
     try:
-        run = client.submit(parse_replay(replay_text)["campaign"]["hash"], replay_text)
+        content_hash = parse_replay(replay_text)["campaign"]["hash"]
     except ReplayError as exc:
         return False, f"The replay cannot be sent: {exc}"
+
+    def said(run: dict) -> str:
+        state = "Verified by the hub" if run.get("created") else "Already on the hub"
+        return f"{state}: rank {run['rank']} on {client.url}/maps/{run['map']}"
+
+    return _ask(client, lambda: client.submit(content_hash, replay_text), "run", said)
+
+
+def _ask(client: HubClient, request, what: str, said) -> tuple[bool, str]:
+    """One request of the player's or the editor's: (accepted, one line), whatever the hub answers."""
+    try:
+        answer = request()
     except HubRefused as exc:
-        return False, f"The hub refused the run ({exc.status}): {exc}"
+        return False, f"The hub refused the {what} ({exc.status}): {exc}"
     except HubUnreachable as exc:
         return False, str(exc)
     try:
-        state = "Verified by the hub" if run.get("created") else "Already on the hub"
-        return True, f"{state}: rank {run['rank']} on {client.url}/maps/{run['map']}"
+        return True, said(answer)
     except (AttributeError, KeyError, TypeError):
         return False, f"{client.url} answered in an unexpected form: is it a Card Rogue hub?"
 
@@ -146,28 +157,25 @@ def publish_map(campaign_text: str, budget_seconds: float = 20.0) -> tuple[bool,
     The par is proven here first (the hub proves it again with its own solver), so an author
     hears why a map is not publishable without a round trip.
     """
-    from cardrogue.engine.analysis.check import check_text
+    from cardrogue.engine.analysis.check import check_campaign
     from cardrogue.engine.analysis.solver import SOLVED, Budget, solve_campaign
     from cardrogue.engine.format.diagnostics import Severity
     from cardrogue.engine.format.loader import load_campaign_text
 
-    errors = [d for d in check_text(campaign_text) if d.severity is Severity.ERROR]
+    loaded = load_campaign_text(campaign_text)  # loaded once: checked, then solved
+    found = list(loaded.diagnostics) + (check_campaign(loaded.campaign) if loaded.campaign is not None else [])
+    errors = [d for d in found if d.severity is Severity.ERROR]
     if errors:
         return False, f"Not published: {len(errors)} error(s), first {errors[0].code}: {errors[0].message}"
     client = configured()
     if client is None:
         return False, "Not published: no hub is configured (run `cardrogue hub register NAME --hub URL`)."
-    result = solve_campaign(load_campaign_text(campaign_text).campaign, Budget(max_seconds=budget_seconds), per_level=False)
+    result = solve_campaign(loaded.campaign, Budget(max_seconds=budget_seconds), per_level=False)
     if result.verdict != SOLVED:
         return False, f"Not published: no proven par ({result.verdict}: {result.reason})"
-    try:
-        m = client.publish(campaign_text)
-    except HubRefused as exc:
-        return False, f"The hub refused the map ({exc.status}): {exc}"
-    except HubUnreachable as exc:
-        return False, str(exc)
-    try:
+
+    def said(m: dict) -> str:
         state = "Published" if m.get("created") else "Already published"
-        return True, f"{state}: {m['id']} version {m['version']}, par {m['par']['turns']} turns, {client.url}/maps/{m['hash']}"
-    except (AttributeError, KeyError, TypeError):
-        return False, f"{client.url} answered in an unexpected form: is it a Card Rogue hub?"
+        return f"{state}: {m['id']} version {m['version']}, par {m['par']['turns']} turns, {client.url}/maps/{m['hash']}"
+
+    return _ask(client, lambda: client.publish(campaign_text), "map", said)
