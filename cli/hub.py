@@ -180,11 +180,11 @@ def cmd_register(args: argparse.Namespace) -> int:
 def cmd_publish(args: argparse.Namespace) -> int:
     def work(args):
         from cardrogue.engine.errors import CampaignHasErrors
-        from cardrogue.engine.format.loader import load_usable
+        from cardrogue.engine.format.loader import load_campaign_text, usable
 
         text = read_text(args.campaign, "the campaign")
         try:  # a file that is no campaign at all (not JSON, empty) is refused here, located, as `check` does
-            load_usable(args.campaign)
+            usable(load_campaign_text(text, str(args.campaign)), args.campaign)
         except CampaignHasErrors:
             pass  # a draft: the hub's clear check lists its problems, with their places in this file
         client = _client(args, need_token=True)

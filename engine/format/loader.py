@@ -428,7 +428,11 @@ def load_usable(path: Path) -> Campaign:
     A draft (a campaign with errors) raises :class:`CampaignHasErrors` and a file that cannot be
     read as JSON raises :class:`UnusableInput`, each listing the first errors.
     """
-    result = load_campaign(path)
+    return usable(load_campaign(path), path)
+
+
+def usable(result: LoadResult, path: Path | str) -> Campaign:
+    """The campaign of a load, or the error :func:`load_usable` raises for it (``path`` names the file)."""
     if result.campaign is not None:
         return result.campaign
     errors = result.errors
