@@ -170,6 +170,7 @@ class Search:
         max_states = self.budget.max_states
         exhausted = True
         finish_turn = self.finish_turn
+        start_level = self.level
         resets = merge_ranges(self.forget)
         forgotten = tuple(frozenset(j for lo, hi, _ in ranges for j in range(lo, hi)) for ranges in self.forget)
         parents = self.parents
@@ -224,8 +225,11 @@ class Search:
                 trace.goals_met.add(s.level)
             level = s.level
             fighting = s.phase == COMBAT and not s.pure and not reference
-            for action in (_forced_flip(s, quiet) if fighting else s.legal_actions()):
-                c = s.clone()
+            actions = _forced_flip(s, quiet) if fighting else s.legal_actions()
+            last = len(actions) - 1
+            for k, action in enumerate(actions):
+                # The last child is the popped state itself (it is not read again): one clone fewer.
+                c = s.clone() if k < last else s
                 c.advance(action, resolver)
                 generated += 1
                 if c.foes:  # before a death too: a blow that wounds the enemy and then loses the fight counts
@@ -233,7 +237,7 @@ class Search:
                         if foe[0] < low.get(e, INF):
                             low[e] = foe[0]
                 if c.outcome == DEAD:
-                    self._note_death(s, c, action)
+                    self._note_death(unpack(packed, d) if c is s else s, c, action)
                     continue
                 reset = resets[c.level]
                 if reset:
@@ -253,7 +257,8 @@ class Search:
                 e_entry = admit(c, None if new_faces else s_faces)  # unchanged faces: no new bytes to hash
                 if e_entry is None:
                     continue
-                fin = finish_turn(c)
+                # finish_turn(c), inlined
+                fin = c.turn if c.outcome == WON else c.turn - 1 if not cm and c.level != start_level else None
                 if fin is not None:
                     ch, fc, mc = 0, fin, None
                 else:
@@ -265,6 +270,8 @@ class Search:
                     if ch == INF:
                         continue
                     fc = c.turn + ch
+                    if best is not None and fc > best[0]:
+                        continue  # the tiebreak pops nothing past par: admitted (it may dominate), never queued
                 # Enemies seen slain in a state the search keeps, for an unsolvable verdict's reason. A
                 # state whose faces equal its parent's is covered by the parent (the root has none cleared).
                 if new_faces and unslain_bits and int.from_bytes(e_entry[5], "big") & unslain_bits:
