@@ -18,7 +18,7 @@ from ...rules.tables import CLEARED, ENEMY, PICKUP, PLAIN, TRAP
 from .bounds import HealthCeiling, relaxation
 from .budget import Budget, Deadline
 from .dominance import ExactTable, Fronts
-from .packing import cleared_bits, left_behind, merge_ranges, pack, resident_bytes, unpack
+from .packing import FACES, cleared_bits, left_behind, merge_ranges, pack, resident_bytes, unpack
 from .result import INF, SOLVED, UNKNOWN, UNSOLVABLE, Progress
 
 REPORT_EVERY = 0.2  # seconds between two progress reports
@@ -158,7 +158,8 @@ class Search:
             return UNSOLVABLE, None, None, None, True
         entry = fronts.admit(root)
         # Heap entries: (f, h, -health, node, packed state, front entry, the state's face-down mask for its
-        # children's hint). The state is kept packed (packing.pack) and rebuilt when popped.
+        # children's hint). The state is kept packed with its signature, the front entry's (packing.pack),
+        # and rebuilt when popped.
         heap = [(root.turn + h0, h0, -root.health, 0, pack(root, entry[5]), entry, m0)]
         best = None  # (turns, health, node)
         counter = 0
@@ -186,7 +187,7 @@ class Search:
             f, h, neg_health, node, packed, entry, hint = heappop(heap)
             if not entry[4]:
                 continue
-            s_faces = entry[5]  # bytes(s.faces), made when s was admitted
+            s_faces = entry[5][FACES]  # bytes(s.faces), made when s was admitted (in its signature)
             if best is not None and f > best[0]:
                 break
             s = unpack(packed, d)
@@ -274,7 +275,7 @@ class Search:
                         continue  # the tiebreak pops nothing past par: admitted (it may dominate), never queued
                 # Enemies seen slain in a state the search keeps, for an unsolvable verdict's reason. A
                 # state whose faces equal its parent's is covered by the parent (the root has none cleared).
-                if new_faces and unslain_bits and int.from_bytes(e_entry[5], "big") & unslain_bits:
+                if new_faces and unslain_bits and int.from_bytes(e_entry[5][FACES], "big") & unslain_bits:
                     for e in unslain:
                         if c.faces[e] == CLEARED:
                             trace.slain.add(e)
