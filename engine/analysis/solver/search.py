@@ -170,9 +170,12 @@ class Search:
         goal_levels = [li for li in range(len(d.goals)) if d.goals[li]]
         max_states = self.budget.max_states
         exhausted = True
-        finish_turn = self.finish_turn
         start_level = self.level
         resets = merge_ranges(self.forget)
+        resets_any = any(resets) or len(resets) > 1  # a level to forget, or a level to reach (trace.deepest)
+        deepest, max_gold = trace.deepest, trace.max_gold
+        par = INF  # the turns of the first finish, once popped
+        unqueued = 0  # states admitted to the table but never queued (past par)
         forgotten = tuple(frozenset(j for lo, hi, _ in ranges for j in range(lo, hi)) for ranges in self.forget)
         parents = self.parents
         actions_seen: dict = {}  # one Action object per distinct action, shared by every parents entry
@@ -188,10 +191,10 @@ class Search:
             if not entry[4]:
                 continue
             s_faces = entry[5][FACES]  # bytes(s.faces), made when s was admitted (in its signature)
-            if best is not None and f > best[0]:
+            if f > par:
                 break
             s = unpack(packed, d)
-            done = finish_turn(s)
+            done = s.turn if s.outcome == WON else s.turn - 1 if not cm and s.level != start_level else None  # finish_turn
             if done is not None:
                 if best is None:
                     self.turns_seconds = time.perf_counter() - start
@@ -199,6 +202,7 @@ class Search:
                     stage_deadline = self.deadline.within(self.budget.health_seconds)
                 if best is None or -neg_health > best[1]:
                     best = (done, -neg_health, node)
+                    par = done
                     if best[1] >= relax.health_cap:
                         break
                     self._report("health", expanded, generated, best)
@@ -240,20 +244,21 @@ class Search:
                 if c.outcome == DEAD:
                     self._note_death(unpack(packed, d) if c is s else s, c, action)
                     continue
-                reset = resets[c.level]
-                if reset:
-                    faces = c.faces
-                    for lo, hi, initial in reset:
-                        faces[lo:hi] = initial
-                    draws = c.draws
-                    if draws:
-                        gone = forgotten[c.level]
-                        if any(cell in gone for cell, _ in draws):
-                            c.draws = tuple(p for p in draws if p[0] not in gone)
-                if c.level > trace.deepest:
-                    trace.deepest = c.level
-                if c.gold > trace.max_gold:
-                    trace.max_gold = c.gold
+                if resets_any:
+                    reset = resets[c.level]
+                    if reset:
+                        faces = c.faces
+                        for lo, hi, initial in reset:
+                            faces[lo:hi] = initial
+                        draws = c.draws
+                        if draws:
+                            gone = forgotten[c.level]
+                            if any(cell in gone for cell, _ in draws):
+                                c.draws = tuple(p for p in draws if p[0] not in gone)
+                    if c.level > deepest:
+                        deepest = c.level
+                if c.gold > max_gold:
+                    max_gold = c.gold
                 new_faces = c.faces != s_faces
                 e_entry = admit(c, None if new_faces else s_faces)  # unchanged faces: no new bytes to hash
                 if e_entry is None:
@@ -271,7 +276,8 @@ class Search:
                     if ch == INF:
                         continue
                     fc = c.turn + ch
-                    if best is not None and fc > best[0]:
+                    if fc > par:
+                        unqueued += 1
                         continue  # the tiebreak pops nothing past par: admitted (it may dominate), never queued
                 # Enemies seen slain in a state the search keeps, for an unsolvable verdict's reason. A
                 # state whose faces equal its parent's is covered by the parent (the root has none cleared).
@@ -284,7 +290,8 @@ class Search:
                 counter += 1
                 parents.append((node, actions_seen.setdefault(action, action)))
                 heappush(heap, (fc, ch, -c.health, counter, pack(c, e_entry[5]), e_entry, mc))
-        self.expanded, self.generated, self.stored = expanded, generated, counter + 1
+        self.expanded, self.generated, self.stored = expanded, generated, counter + 1 + unqueued
+        trace.deepest, trace.max_gold = deepest, max_gold
         self.memory = max(0, resident_bytes() - rss0)
         self.seconds = time.perf_counter() - start
         if best is not None:
