@@ -296,17 +296,13 @@ class Relaxation:
         r0, k0 = self.remaining(s)
         r, k_now = r0 + extra, k0 + extra
         i = s.pos - self.d.level_range[li][0]
-        if tele:  # only then is the bound itself cached: without a teleport its few routes are read at once
-            key = (li, mask, i, r0, k0, extra, campaign_mode, tele)  # r0 apart: a jump's route starts from it
-            best = self._bcache.get(key)
-            if best is not None:
-                return best
+        key = (li, mask, i, r0, k0, extra, campaign_mode, tele)  # r0 apart: a jump's route starts from it
+        best = self._bcache.get(key)
+        if best is not None:
+            return best
         where = (li, mask, i, campaign_mode)
         routes = self._rcache.get(where)
         if routes is None:
-            if len(self._rcache) > 400_000:
-                self._bcache.clear()
-                self._rcache.clear()
             routes = self._rcache[where] = self.routes(li, mask, i, campaign_mode, hint)
         if tele:
             # Or teleport onto a tile face up now: the turn ends there and the route goes on from the
@@ -324,10 +320,10 @@ class Relaxation:
             t = (steps if steps > downs else downs) + tail
             if t < best:
                 best = t
-        if tele:
-            if len(self._bcache) > 400_000:
-                self._bcache.clear()
-            self._bcache[key] = best
+        if len(self._bcache) > 400_000:
+            self._bcache.clear()
+            self._rcache.clear()
+        self._bcache[key] = best
         return best
 
     def items_left(self, s: GameState) -> tuple[int, int]:
