@@ -70,11 +70,12 @@ class Fronts:
             faces = bytes(s.faces)
         sig = signature(s, strict, faces)
         t, h, g = s.turn, s.health, s.gold
-        fronts = self.fronts
-        front = fronts.get(sig)
-        if front is None:
+        # setdefault: the signature (a long tuple, whose hash Python does not keep) is hashed once.
+        fresh = []
+        front = self.fronts.setdefault(sig, fresh)
+        if front is fresh:
             entry = [t, h, g, loose, True, sig]
-            fronts[sig] = [entry]
+            fresh.append(entry)
             return entry
         # One pass does both: a front holds no entry dominating another, so if some entry dominates
         # the new state, no entry before it was dominated by the new state (it would be by that
@@ -91,7 +92,7 @@ class Fronts:
                 keep.append(e)
         entry = [t, h, g, loose, True, front[0][5]]  # the front's own signature tuple, not this equal copy
         keep.append(entry)
-        fronts[sig] = keep
+        front[:] = keep  # in place: no second hash of the signature
         return entry
 
 
