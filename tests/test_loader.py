@@ -470,7 +470,7 @@ def test_the_collector_is_paused_while_loading_and_left_as_it_was(enabled: bool,
 
     seen = []
     real = loader.build_draft
-    monkeypatch.setattr(loader, "build_draft", lambda data: (seen.append(gc.isenabled()), real(data))[1])
+    monkeypatch.setattr(loader, "build_draft", lambda *args: (seen.append(gc.isenabled()), real(*args))[1])
     was = gc.isenabled()
     try:
         gc.enable() if enabled else gc.disable()
