@@ -157,6 +157,8 @@ async def test_metadata_hero_seed(campaign_file, tmp_path) -> None:
             assert isinstance(app.screen, FormScreen)  # refused: the form stays open and says why
             assert why in form_error(app, field)  # under the field it is about
             app.screen.query_one(f"#form-{field}").value = good
+            await pilot.pause()
+            assert form_error(app, field) == ""  # about the old value: gone once the field is edited
         app.screen.query_one("#form-seed").value = "42"
         app.screen.query_one("#form-character").value = "rogue"
         app.screen.query_one("#form-title").value = "Another Descent"

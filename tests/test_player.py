@@ -366,3 +366,22 @@ async def test_clicks_that_are_not_next_to_the_hero_do_nothing(tmp_path):
             assert await pilot.click(BoardView, offset=cell_offset(app, x, y))
         assert await pilot.click(BoardView, offset=(0, 0))  # the border
         assert screen.run.actions == []
+
+
+@run_async
+async def test_log_wraps_again_when_the_terminal_is_resized(tmp_path):
+    app = app_for(duel_dict(), tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "right", "a")
+        await pilot.pause()
+        log = player(app).query_one("#log", RichLog)
+        narrow, text = len(log.lines), log_text(app)
+        assert narrow > len(log._written)  # at 80 columns some sentences take two rows
+        await pilot.resize_terminal(200, 50)
+        await pilot.pause()
+        assert log_text(app) == text  # the same words, in the same order
+        assert len(log.lines) < narrow and max(len(strip.text.rstrip()) for strip in log.lines) > 40
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert len(log.lines) == narrow and log_text(app) == text
+        assert all(strip.cell_length <= log.scrollable_content_region.width for strip in log.lines)

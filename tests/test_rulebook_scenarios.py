@@ -788,7 +788,7 @@ def test_cli_double_move_then_no_third(tmp_path):
     code, out = cli_run(tmp_path, campaign_dict(cells), "move E", "move E", "move E")
     assert code == 1 and out["failure"]["index"] == 2
     assert out["state"]["at"] == [2, 0] and out["state"]["turn"] == 1
-    assert "Only moved so far: repeats the turn from step 2." in lines(out)
+    assert "The hero has only moved this turn, so may move again: the turn repeats from step 2." in lines(out)
 
 
 def test_cli_slaying_resumes_at_step_2_after_a_flip_and_step_4_after_a_move(tmp_path):

@@ -18,7 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Markdown, RichLog, Static
+from textual.widgets import Markdown, Static
 
 from cardrogue.engine.model.campaign import Campaign, Direction
 from cardrogue.engine.printable import printable
@@ -28,7 +28,7 @@ from cardrogue.engine.rules.view import Face, StateView, Tile
 
 from ..shown import content, text as shown_text
 from .run import PlayRun, RunResult, campaign_par, default_player, finish
-from .widgets import ActionMenu, BoardView, EnemyPanel, HeroPanel, KeyBar
+from .widgets import ActionMenu, BoardView, EnemyPanel, HeroPanel, KeyBar, RunLog
 
 
 # How the log shows each kind of event (any other kind: plain).
@@ -196,14 +196,14 @@ class PlayerScreen(Screen[RunResult | None]):
                 yield Static(id="inscription")
                 with Horizontal(id="player-bottom"):
                     yield ActionMenu(id="actions")
-                    yield RichLog(id="log", wrap=True, markup=False, min_width=20)
+                    yield RunLog(id="log", min_width=20)
             with VerticalScroll(id="player-side"):
                 yield EnemyPanel(id="enemy")
                 yield HeroPanel(id="hero")
         yield KeyBar(self.BINDINGS, id="keys")
 
     def on_mount(self) -> None:
-        self.query_one("#log", RichLog).border_title = "Log"
+        self.query_one("#log", RunLog).border_title = "Log"
         self._sync()
 
     def on_resize(self) -> None:
@@ -252,7 +252,7 @@ class PlayerScreen(Screen[RunResult | None]):
             self.action_story()
 
     def _sync_log(self) -> None:
-        log = self.query_one("#log", RichLog)
+        log = self.query_one("#log", RunLog)
         lines = self.view.log
         if len(lines) < self._log_len:  # a restart: the whole story again
             log.clear()
@@ -260,20 +260,20 @@ class PlayerScreen(Screen[RunResult | None]):
             self._seen.clear()
             self._inscribe(None)
         for line in lines[self._log_len:]:
-            log.write(log_line(line))
+            log.add(log_line(line))
         self._log_len = len(lines)
         self._show_inscriptions(log)
         # Now, not after the next refresh: the end screen may cover the log at once.
         log.scroll_end(animate=False, immediate=True, x_axis=False)
 
-    def _show_inscriptions(self, log: RichLog) -> None:
+    def _show_inscriptions(self, log: RunLog) -> None:
         """Inscriptions appear when their tile is revealed (and the start's when the level begins)."""
         view = self.view
         for cell in view.visible_cells():
             place = (view.level_index, cell.x, cell.y)
             if cell.inscription and place not in self._seen:
                 self._seen.add(place)
-                log.write(shown_text(f"✎ Inscription at {cell.x},{cell.y}: {cell.inscription}", "italic bright_magenta"))
+                log.add(shown_text(f"✎ Inscription at {cell.x},{cell.y}: {cell.inscription}", "italic bright_magenta"))
                 self._inscribe(cell.inscription)
 
     def _inscribe(self, text: str | None) -> None:

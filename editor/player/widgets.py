@@ -21,7 +21,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
-from textual.widgets import OptionList, Static
+from textual.widgets import OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from cardrogue.engine.model.campaign import POTION_COLOURS, STARTING_TILE, CardKind, Direction
@@ -416,6 +416,44 @@ class ActionMenu(OptionList):
 
 
 # --------------------------------------------------------------------------- the keys
+
+
+class RunLog(RichLog):
+    """The run's log, wrapped again to the new width when the terminal is resized.
+
+    A RichLog wraps each line once, when it is written; here every line written is kept, and a
+    change of width writes them all again, so a widened log uses its width and a narrowed one loses
+    no words past its edge.
+    """
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(wrap=True, markup=False, **kwargs)
+        self._written: list[Text] = []
+        self._wrapped_at = 0
+
+    def add(self, line: Text) -> None:
+        """Write ``line`` at the end and keep it for a later re-wrap."""
+        self._written.append(line)
+        self.write(line)
+
+    def clear(self) -> RunLog:
+        self._written = []
+        return super().clear()
+
+    def on_resize(self, event: events.Resize) -> None:
+        # RichLog's own handler runs after this one: it writes what came before the size was known.
+        width = event.size.width
+        if not self._size_known or not width or width == self._wrapped_at:
+            self._wrapped_at = width or self._wrapped_at
+            return
+        self._wrapped_at = width
+        at_end = self.is_vertical_scroll_end
+        written = self._written
+        super().clear()
+        for line in written:
+            self.write(line, scroll_end=False)
+        if at_end:
+            self.scroll_end(animate=False, immediate=True, x_axis=False)
 
 
 class KeyBar(Widget):

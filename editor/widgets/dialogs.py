@@ -116,7 +116,8 @@ class FormScreen(ModalScreen[dict | None]):
 
     With ``validate``, OK first asks it about the values: a refusal it returns, ``(message, fields)``,
     is shown under the first of ``fields`` the form has (under the form when it has none of them)
-    and that field gets the focus; the form stays open, so the author can fix it.
+    and that field gets the focus; the form stays open, so the author can fix it. Editing that field
+    takes the refusal away (it was about the old value); the next OK asks again.
     """
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel"), Binding("ctrl+s", "ok", "OK")]
@@ -164,8 +165,20 @@ class FormScreen(ModalScreen[dict | None]):
     def on_mount(self) -> None:
         self.query_one(f"#form-{self.fields[0][0]}").focus()
 
+    def _edited(self, name: str) -> None:
+        """A refusal shown under a field is about its old value: editing the field takes it away."""
+        for label in self.query(f"#form-error-{name}").results(Label):
+            label.remove_class("-shown")
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self._edited((event.input.id or "").removeprefix("form-"))
+
+    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
+        self._edited((event.checkbox.id or "").removeprefix("form-"))
+
     def on_select_changed(self, event: Select.Changed) -> None:
         changed = (event.select.id or "").removeprefix("form-")
+        self._edited(changed)
         for name, _, value in self.fields:
             if isinstance(value, Choice) and value.follows == changed:
                 field = self.query_one(f"#form-{name}", Select)

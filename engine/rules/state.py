@@ -626,7 +626,7 @@ class GameState(CombatRules, ItemRules):
         else:
             self.repeated = True
             self.moves = self.stats.movement
-            self._rule("REPEAT TURN", "Only moved so far: repeats the turn from step 2.")
+            self._rule("REPEAT TURN", "The hero has only moved this turn, so may move again: the turn repeats from step 2.")
         self.phase, self.moved, self.pos = MOVING, True, j
         if self.log is not None:
             self._tell(Moved, action.arg, self._tile_name(j), self.d.pos_of[j])

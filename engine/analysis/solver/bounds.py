@@ -14,7 +14,7 @@ from operator import itemgetter
 from ...model.campaign import Campaign, CardKind
 from ...rules.mobility import obtainable_cards, wall_crossings
 from ...rules.state import CHOOSE_TELEPORT, COMBAT, MOVING, SHOPPING, STEP1, GameState
-from ...rules.tables import CLEARED, DOWN, ENEMY, FOUNTAIN_TILE, LADDER, UP
+from ...rules.tables import CLEARED, DOWN, ENEMY, FOUNTAIN_TILE, LADDER, PLAIN, UP
 from .result import INF
 
 
@@ -58,6 +58,25 @@ class Relaxation:
         self._tele = _Stock(d, self.tele_cards if self.tele_total else frozenset())
         self._para = _Stock(d, self.para_cards if self.para_total else frozenset())
         self._hands: dict = {}  # hand -> (potions of teleportation held, potions of paralysis held)
+        # Each potion lying on its own cell of a level must be walked onto before it can be used: the
+        # bound asks which of them the rest of the game picks up (``_pickups``). Per level: (local cell,
+        # teleportation?) of each, and the getter of their faces.
+        counted = (self.tele_cards if self.tele_total else frozenset()) | (self.para_cards if self.para_total else frozenset())
+        self.pots = []
+        self._pot_faces = []
+        self._pot_dist = []  # per level, per potion: static steps from its cell (relaxed graph), by local cell
+        for lo, hi in d.level_range:
+            cells = [j for j in range(lo, hi) if d.card[j].id in counted]
+            self.pots.append(tuple((j - lo, d.card[j].id in self.tele_cards) for j in cells))
+            self._pot_faces.append(_getter(cells))
+        self._pcache: dict = {}  # (level, mask) -> face-down counts to each potion's cell
+        self._kcache: dict = {}  # (level, mask) -> per way out, per potion: fewest face-down tiles of a route through it
+        self._mcache: dict = {}  # (level, mask, enemies) -> what a walk meeting one of them covers (``_meet``)
+        self._msteps: dict = {}  # (level, enemies) -> its steps (``_via``)
+        self._level_foes = []  # per level: the local cells of its enemy cards, and the getter of their faces
+        for lo, hi in d.level_range:
+            foes = [j for j in range(lo, hi) if d.kind[j] == ENEMY]
+            self._level_foes.append((tuple(j - lo for j in foes), _getter(foes)))
         self.items = bool(self.tele_total or self.para_total)
         # A potion gains a step only where the hero fights, after moving, an enemy he met before: see
         # ``_first_potion_idle``. Holds when every enemy flipped starts a fight and only potions end one.
@@ -69,6 +88,11 @@ class Relaxation:
         self.double_move = d.rules.double_move
         self.S = (2 * per_move_turn if self.double_move else per_move_turn) + self.flee + self.reloc
         self.K = 1 + movement // 2 + self.flee + self.reloc
+        # Paced: a turn enters at most two tiles, only one if it was face down when the turn began (a step
+        # onto a face-up tile costs one half of a turn, onto a face-down one a whole turn): the warrior
+        # with no +X MOVEMENT, no free flee and no relocation, under the double move (``_paced_counts``).
+        self.paced = self.double_move and not movement and not self.flee and not self.reloc
+        self._wcache: dict = {}  # (level, mask) -> per way out, the half-turns of the best route from each cell
         gains = [(card, a.x) for card, a in abilities if a.kind == "max-health" and (a.x or 0) > 0]
         self.health_cap = d.base_max_health + sum(x for _, x in gains)
         # A level's practice hero may start above max health: healing never lifts him there, and only an
@@ -103,7 +127,13 @@ class Relaxation:
             ways += [(j, d.ladder_to[j]) for j in range(lo, hi) if d.kind[j] == LADDER and d.ladder_to[j] >= 0]
             self.ways.append(tuple(ways))
             self.dist.append(tuple(self._bfs(w, lo, hi) for w, _ in ways))
+            self._pot_dist.append(tuple(self._bfs(lo + c, lo, hi) for c, _ in self.pots[li]))
         self._down = bytes.maketrans(bytes([DOWN, UP, CLEARED]), b"\x01\x00\x00")
+        self._up_only = bytes.maketrans(bytes([DOWN, UP, CLEARED]), b"\x00\x01\x00")
+        self._not_plain = [int.from_bytes(bytes(d.kind[j] != PLAIN for j in range(lo, hi)), "big")
+                           for lo, hi in d.level_range]
+        self.pairs = [self._pair_steps(li) if self.loose_rule and not self.tele_total else ()
+                      for li in range(self.levels)]
         self._fcache: dict = {}
         self._jcache: dict = {}  # (level, mask) -> _jumps
         self._bcache: dict = {}  # (level, mask, local cell, steps and face-down entries left, extra, campaign, tele) -> bound
@@ -145,6 +175,42 @@ class Relaxation:
         if len(self._fcache) > 200_000:
             self._fcache.clear()
         self._fcache[key] = hit
+        return hit
+
+    def _paced_counts(self, level: int, down: bytes, hint: bytes | None = None) -> tuple:
+        """Per way out w, ``cost[i]``: the fewest half-turns of a route that enters local cell i and goes on
+        to w, each tile entered costing 1, or 2 if face down (i and w counted). In a paced level (``paced``)
+        a turn without potions spends at most 2: two steps onto tiles face up when it began, or one step
+        (a flip forfeits the double move, and a tile flipped in a fight is entered only by a flee)."""
+        key = (level, down)
+        hit = self._wcache.get(key)
+        if hit is not None:
+            return hit
+        base = self._wcache.get((level, hint)) if hint is not None else None
+        flipped = _flipped(hint, down) if base is not None else None
+        nbrs = self.local[level]
+        if flipped is None:
+            lo = self.d.level_range[level][0]
+            out = []
+            for w, _ in self.ways[level]:
+                cost = [INF] * len(nbrs)
+                cost[w - lo] = 1 + down[w - lo]
+                out.append(_propagate_paced(nbrs, down, cost, deque([w - lo])))
+            hit = tuple(out)
+        else:
+            out = []
+            for cost in base:
+                cost = list(cost)
+                queue = deque()
+                for c in flipped:
+                    if cost[c] != INF:
+                        cost[c] -= 1  # its own tile is no longer face down; the rest of its best route is unchanged
+                        queue.append(c)
+                out.append(_propagate_paced(nbrs, down, cost, queue))
+            hit = tuple(out)
+        if len(self._wcache) > 200_000:
+            self._wcache.clear()
+        self._wcache[key] = hit
         return hit
 
     def _full_counts(self, level: int, down: bytes, k: int) -> list:
@@ -216,7 +282,7 @@ class Relaxation:
             start = d.level_start[li]
             counts = self.face_down_counts(li, d.initial_faces[lo:hi].translate(self._down))
             mask = d.initial_faces[lo:hi].translate(self._down)
-            jumps = self._jumps(li, mask) if self.tele_total else ((INF, INF),) * len(self.ways[li])
+            jumps = self._jumps(li, mask) if self.tele_total else ((INF, INF, None),) * len(self.ways[li])
             fresh.append([min(self._term(self.dist[li][k][start - lo],
                                          0 if cyclic else self._count_at(li, counts[k], k, start - lo),
                                          self.S, self.K, extra),
@@ -237,19 +303,33 @@ class Relaxation:
                 break
         return bound
 
-    def _jumps(self, li: int, mask: bytes) -> tuple:
-        """Per way out of level ``li``: the fewest steps and the fewest face-down tiles from any tile
-        face up under ``mask`` (where a potion of teleportation could take the hero now) to it."""
-        key = (li, mask)
+    def landing_blocked(self, s: GameState) -> int:
+        """The cells of the hero's level face up but no tile a potion of teleportation lands on (an enemy,
+        a trap, an item not picked up, a shop, a ladder... face up: only a pathing tile or a cleared card
+        is), as one byte per cell of the level read as one big-endian integer (0 without such potions)."""
+        if not self.tele_total:
+            return 0
+        lo, hi = self.d.level_range[s.level]
+        return int.from_bytes(bytes(s.faces[lo:hi]).translate(self._up_only), "big") & self._not_plain[s.level]
+
+    def _jumps(self, li: int, mask: bytes, blocked: int = 0) -> tuple:
+        """Per way out of level ``li``: the fewest steps, the fewest face-down tiles and (``paced``) the fewest
+        half-turns from any tile face up under ``mask`` (where a potion of teleportation could take the hero
+        now) to it."""
+        key = (li, mask, blocked)
         hit = self._jcache.get(key)
         if hit is not None:
             return hit
         counts = self.face_down_counts(li, mask)
-        up = [i for i, down in enumerate(mask) if not down]
+        paced = self._paced_counts(li, mask) if self.paced else None
+        n = len(mask)
+        up = [i for i, down in enumerate(mask) if not down and not (blocked >> (8 * (n - 1 - i))) & 1]
         out = []
         for k in range(len(self.ways[li])):
             dist, enter = self.dist[li][k], counts[k]
-            out.append((min((dist[i] for i in up), default=INF), min((enter[i] for i in up), default=INF)))
+            # Half-turns after landing (the tile landed on is face up: it costs 1 in ``cost``, not counted).
+            half = min((paced[k][i] for i in up), default=INF) - 1 if paced is not None else None
+            out.append((min((dist[i] for i in up), default=INF), min((enter[i] for i in up), default=INF), half))
         if len(self._jcache) > 100_000:
             self._jcache.clear()
         hit = self._jcache[key] = tuple(out)
@@ -288,15 +368,16 @@ class Relaxation:
     def bound_masked(self, s: GameState, campaign_mode: bool, mask: bytes, hint: bytes | None = None) -> float:
         """:meth:`bound` given ``mask`` = ``self.mask(s)`` and the mask of a state of the same level it came from.
 
-        The bound depends only on the level, the mask, the tile and what is left of the turn, so it is
-        cached on those; the routes behind it (:meth:`routes`) on all but what is left of the turn.
+        The bound depends only on the level, the mask, the tile, what is left of the turn and the potions
+        (held, and which of the level's are still on their cells), so it is cached on those; the routes
+        behind it (:meth:`routes`) on the level, the mask and the tile.
         """
         li = s.level
-        extra, tele = self.items_left(s) if self.items else (0, 0)
         r0, k0 = self.remaining(s)
-        r, k_now = r0 + extra, k0 + extra
         i = s.pos - self.d.level_range[li][0]
-        key = (li, mask, i, r0, k0, extra, campaign_mode, tele)  # r0 apart: a jump's route starts from it
+        potions = self.potions(s) if self.items else None
+        blocked = self.landing_blocked(s) if self.tele_total else 0
+        key = (li, mask, i, r0, k0, campaign_mode, potions, blocked)  # r0 apart: a jump's route starts from it
         best = self._bcache.get(key)
         if best is not None:
             return best
@@ -304,50 +385,407 @@ class Relaxation:
         routes = self._rcache.get(where)
         if routes is None:
             routes = self._rcache[where] = self.routes(li, mask, i, campaign_mode, hint)
-        if tele:
-            # Or teleport onto a tile face up now: the turn ends there and the route goes on from the
-            # next turn, so none of this turn's r0, k0 (a route of r0 + jd steps has jd left after them).
-            routes = routes + tuple((r0 + jd, k0 + jf, 1 + self.start_bound[to] if campaign_mode and to >= 0 else 0)
-                                    for (jd, jf), (_, to) in zip(self._jumps(li, mask), self.ways[li])
-                                    if jd != INF and jf != INF and (not campaign_mode or to < 0
-                                                                    or self.start_bound[to] != INF))
-        # _term, inlined for each route: the turns after this one to cover its steps and face-down tiles.
-        S, K = self.S, self.K
-        best = INF
-        for d, f, tail in routes:
-            steps = 0 if d <= r else -(-(d - r) // S)
-            downs = 0 if f <= k_now else -(-(f - k_now) // K)
-            t = (steps if steps > downs else downs) + tail
-            if t < best:
-                best = t
+        if potions is None:
+            best = self._best(routes, r0, k0, 0)
+        else:
+            best = self._with_potions(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked)
         if len(self._bcache) > 400_000:
             self._bcache.clear()
             self._rcache.clear()
         self._bcache[key] = best
         return best
 
-    def items_left(self, s: GameState) -> tuple[int, int]:
-        """(``extra``: steps and face-down tiles the potions still to be used may add, the potions of
-        teleportation still to be used) in state ``s``: held, on a cell not yet cleared, in a shop or
-        a chest, and for paralysis the enemies paralysed this turn (they may still be fled from)."""
+    def _best(self, routes, r0: int, k0: int, extra: int, pick: tuple = ()) -> float:
+        """The fewest turns after this one over ``routes`` ((steps, face-down tiles, turns after leaving,
+        way out, half-turns) each), with ``extra`` more steps and face-down entries in the rest of the game;
+        ``pick``: per way out, what any route must at least cover to pick up the potions the extra comes
+        from (``_with_potions``): (steps, face-down tiles), or in a paced level half-turns."""
+        best = INF
+        if self.paced:
+            # Half-turns: 2 a turn, what is left of this one (a step, or two onto tiles face up), and 2 for
+            # each extra (a flee or a teleport: one more step, maybe onto a tile flipped this turn).
+            have = (r0 + k0 if r0 + k0 < 2 else 2) + 2 * extra
+            for _, _, tail, k, h in routes:
+                if pick and pick[k] > h:
+                    h = pick[k]
+                    if h == INF:
+                        continue  # the potions cannot be picked up on the way to this way out
+                t = (0 if h <= have else (h - have + 1) // 2) + tail
+                if t < best:
+                    best = t
+            return best
+        S, K = self.S, self.K
+        r, k_now = r0 + extra, k0 + extra
+        for d, f, tail, k, _ in routes:
+            if pick:
+                pd, pf = pick[k]
+                if pd > d:
+                    d = pd
+                if pf > f:
+                    f = pf
+            # _term, inlined: the turns after this one to cover the route's steps and face-down tiles.
+            steps = 0 if d <= r else -(-(d - r) // S)
+            downs = 0 if f <= k_now else -(-(f - k_now) // K)
+            t = (steps if steps > downs else downs) + tail
+            if t < best:
+                best = t
+        return best
+
+    def _jumped(self, li: int, mask: bytes, r0: int, k0: int, campaign_mode: bool, extra: int, pick: tuple,
+                blocked: int = 0) -> float:
+        """The fewest turns after this one of routes that teleport onto a tile face up now: the turn ends
+        there and the route goes on from the next turn, so none of this turn's r0, k0 serve the route
+        after the jump (a route of r0 + jd steps has jd left after them). ``pick``: per way out, what the
+        whole walk must cover to pick up the potions the extra comes from (before or after the jump;
+        this turn may serve the part before it)."""
+        best = INF
+        start = self.start_bound
+        for k, ((jd, jf, jh), (_, to)) in enumerate(zip(self._jumps(li, mask, blocked), self.ways[li])):
+            tail = 1 + start[to] if campaign_mode and to >= 0 else 0
+            if jd == INF or jf == INF or tail == INF or (pick and (pick[k] if self.paced else pick[k][1]) == INF):
+                continue
+            if self.paced:
+                t = 0 if jh <= 2 * extra else (jh - 2 * extra + 1) // 2
+                if pick:
+                    have = (r0 + k0 if r0 + k0 < 2 else 2) + 2 * extra
+                    if pick[k] > have and (pick[k] - have + 1) // 2 > t:
+                        t = (pick[k] - have + 1) // 2
+            else:
+                t = self._best(((r0 + jd, max(k0 + jf, pick[k][1]) if pick else k0 + jf, 0, 0, None),), r0, k0, extra)
+            if t + tail < best:
+                best = t + tail
+        return best
+
+    def _with_potions(self, li: int, mask: bytes, i: int, r0: int, k0: int, campaign_mode: bool,
+                      potions: tuple, routes: tuple, hint: bytes | None, blocked: int = 0) -> float:
+        """The bound when potions of teleportation or paralysis are still to be used (docs/solver.md,
+        *Potions* and *Picking potions up*): the least, over every set of the level's potions still on
+        their cells that the rest of the game may pick up, of the bound of routes that walk onto all of
+        them, with the extra those and the potions held may add."""
+        tele_held, para_held, meet, left = potions
+        pots = self.pots[li]
+        jumps = self._jumps(li, mask, blocked) if self.tele_total else ()
+        ways = range(len(self.ways[li]))
+        paced = self.paced
+        # Whether the first potion used gains nothing (``idle``), and what a walk must cover for the
+        # potions to gain as counted (``met``: None, or per way out what the walk and the jump cover).
+        if meet is None:
+            options = [(False, None)]
+        else:
+            options = []
+            if meet:  # the walk meets an enemy revealed and alive now: every potion may gain
+                trees, via, near, last = self._meet(li, mask, meet)
+                if paced:
+                    walk_met = tuple(via[k][i] + trees[k] for k in ways)
+                    jump_met = tuple(near + min(last[k], jumps[k][0] if jumps else INF) + trees[k] for k in ways)
+                else:
+                    walk_met = tuple((via[k][i], trees[k]) for k in ways)
+                    jump_met = tuple((0, trees[k]) for k in ways)
+                options.append((False, (walk_met, jump_met)))
+            if jumps or not self.pairs[li]:
+                options.append((True, None))
+            else:
+                # No teleportation: an enemy revealed later stays where it is, and a potion gains against it
+                # only after the walk has stood beside it twice (``_pair_steps``); else nothing gains.
+                options.append((None, None))
+                hidden = tuple(c for c in self._level_foes[li][0] if mask[c])
+                if hidden:
+                    trees = self._meet(li, mask, hidden)[0]
+                    pair = self.pairs[li]
+                    if paced:
+                        walk_met = tuple(pair[k][i] + trees[k] for k in ways)
+                    else:
+                        walk_met = tuple((pair[k][i], trees[k]) for k in ways)
+                    options.append((True, (walk_met, walk_met)))
+        if left:
+            costs = self._pickups(li, mask, hint)
+            dist = self.dist[li]
+            pdist = self._pot_dist[li]
+            up = [v for v in range(len(mask)) if not mask[v]]
+            # Per potion and way out, what a walk onto it and on to the way out must cover: steps via it
+            # (from the hero's tile; with a teleport onto a tile face up now, from the nearest of them and
+            # on to the way out or to where a jump's route begins) and the face-down tiles of ``_pickups``.
+            walk, jump = [], []
+            for p, (c, _) in enumerate(pots):
+                if p not in left:
+                    walk.append(None)
+                    jump.append(None)
+                    continue
+                near = min(pdist[p][v] for v in up)
+                steps = [pdist[p][i] + dist[k][c] for k in ways]
+                if paced:
+                    walk.append([steps[k] + costs[k][p] for k in ways])
+                    jump.append([near + min(dist[k][c], jumps[k][0] if jumps else INF) + costs[k][p] for k in ways])
+                else:
+                    walk.append([(steps[k], costs[k][p]) for k in ways])
+                    jump.append([(0, costs[k][p]) for k in ways])
+        best = INF
+        for subset in _subsets(left):
+            tele, para = tele_held, para_held
+            for p in subset:
+                if pots[p][1]:
+                    tele += 1
+                else:
+                    para += 1
+            for idle, met in options:
+                # A walk onto every potion of the set (and past an enemy met) covers at least what one onto
+                # the costliest of them needs.
+                walks = [walk[p] for p in subset]
+                jumped = [jump[p] for p in subset]
+                if met is not None:
+                    walks.append(met[0])
+                    jumped.append(met[1])
+                pick = pick_jump = ()
+                if walks:
+                    if paced:
+                        pick = tuple(max(w[k] for w in walks) for k in ways)
+                        pick_jump = tuple(max(w[k] for w in jumped) for k in ways)
+                    else:
+                        pick = tuple((max(w[k][0] for w in walks), max(w[k][1] for w in walks)) for k in ways)
+                        pick_jump = tuple((0, max(w[k][1] for w in jumped)) for k in ways)
+                extra = 0 if idle is None else self._extra(para, tele, idle)
+                t = self._best(routes, r0, k0, extra, pick)
+                if tele and jumps:
+                    t = min(t, self._jumped(li, mask, r0, k0, campaign_mode, extra, pick_jump, blocked))
+                if t < best:
+                    best = t
+        return best
+
+    def _extra(self, para: int, tele: int, idle: bool) -> int:
+        """``E`` for ``para`` potions of paralysis and ``tele`` of teleportation still to be used; ``idle``:
+        the first of them gains nothing (:meth:`_first_potion_idle`)."""
+        if idle and (para or tele):
+            return max(self.extra_moves(para - 1, tele) if para else 0,
+                       self.extra_moves(para, tele - 1) if tele else 0)
+        return self.extra_moves(para, tele)
+
+    def potions(self, s: GameState) -> tuple:
+        """(potions of teleportation and of paralysis still to be used that need no walk to pick up, ``meet``,
+        the indices in ``pots`` of the level's potions still on their cells). ``meet``: None when every
+        potion may gain; else the enemies of the level revealed and alive (local cells): the first potion
+        used gains nothing unless the walk meets one of them (:meth:`_first_potion_idle`). The first two count the potions held, a shop's stock or a chest's contents (always, an
+        upper bound), the potions on other levels' cells (over-counting only lowers the bound), a potion
+        of teleportation drunk and waiting for its tile, and the enemies paralysed this turn (they may
+        still be fled from)."""
         hand = s.hand
         held = self._hands.get(hand)
         if held is None:
             tele, para = self.tele_cards, self.para_cards
             held = self._hands[hand] = (sum(1 for c in hand if c in tele), sum(1 for c in hand if c in para))
-        tele = held[0] + self._tele.left(s.faces) if self.tele_total else 0
-        if s.phase == CHOOSE_TELEPORT and s.subject < 0:
-            tele += 1  # drunk: the hero is choosing where it takes him
-        para = 0
+        faces = s.faces
+        here = self._pot_faces[s.level](faces)
+        pots = self.pots[s.level]
+        left = tuple(p for p, face in enumerate(here) if face != CLEARED)
+        tele = para = 0
+        if self.tele_total:
+            tele = held[0] + self._tele.left(faces) - sum(1 for p in left if pots[p][1])
+            if s.phase == CHOOSE_TELEPORT and s.subject < 0:
+                tele += 1  # drunk: the hero is choosing where it takes him
         if self.para_total:
-            para = held[1] + self._para.left(s.faces)
+            para = held[1] + self._para.left(faces) - sum(1 for p in left if not pots[p][1])
             if s.foes:
                 para += sum(1 for v in s.foes.values() if v[2])
-        if self.loose_rule and (para or tele) and self._first_potion_idle(s):
-            # The first potion used gains nothing: the rest may (whichever kind it is).
-            return max(self.extra_moves(para - 1, tele) if para else 0,
-                       self.extra_moves(para, tele - 1) if tele else 0), tele
-        return self.extra_moves(para, tele), tele
+        meet = None
+        if self.loose_rule and (para or tele or left) and not s.visitors:
+            cells, getter = self._level_foes[s.level]
+            met = tuple(c for c, face in zip(cells, getter(faces)) if face == UP)
+            if self._enemy_faces(faces).count(UP) == len(met):  # none on another level
+                meet = met
+        if len(left) > MAX_PICKUPS:
+            # Too many sets to try: the farthest potions count as held (over-counting lowers the bound).
+            far = left[MAX_PICKUPS:]
+            tele += sum(1 for p in far if pots[p][1])
+            para += sum(1 for p in far if not pots[p][1])
+            left = left[:MAX_PICKUPS]
+        return tele, para, meet, left
+
+    def items_left(self, s: GameState) -> tuple[int, int]:
+        """(``extra``: steps and face-down tiles the potions still to be used may add, wherever they lie,
+        the potions of teleportation still to be used) in state ``s``: :meth:`potions` with every potion
+        on the map counted as held."""
+        tele, para, meet, left = self.potions(s)
+        idle = meet == ()
+        pots = self.pots[s.level]
+        tele += sum(1 for p in left if pots[p][1])
+        para += sum(1 for p in left if not pots[p][1])
+        return self._extra(para, tele, idle), tele
+
+    def _potion_counts(self, level: int, down: bytes, hint: bytes | None) -> tuple:
+        """Per potion of the level (``pots``): the fewest face-down tiles on a route from each local cell
+        to the potion's cell, both ends counted (as :meth:`face_down_counts` for the ways out)."""
+        key = (level, down)
+        hit = self._pcache.get(key)
+        if hit is not None:
+            return hit
+        base = self._pcache.get((level, hint)) if hint is not None else None
+        flipped = _flipped(hint, down) if base is not None else None
+        nbrs = self.local[level]
+        if flipped is None:
+            out = []
+            for c, _ in self.pots[level]:
+                enter = [INF] * len(nbrs)
+                enter[c] = down[c]
+                out.append(_propagate(nbrs, down, enter, deque([c])))
+            hit = tuple(out)
+        else:
+            hit = tuple(self._lower_counts(level, down, list(enter), flipped) for enter in base)
+        if len(self._pcache) > 100_000:
+            self._pcache.clear()
+        self._pcache[key] = hit
+        return hit
+
+    def _pickups(self, level: int, down: bytes, hint: bytes | None = None) -> tuple:
+        """Per way out w of the level, per potion (``pots``) at cell c: the fewest face-down tiles of a set
+        of tiles that joins c and w to the tiles face up now (:meth:`_trees`)."""
+        key = (level, down)
+        hit = self._kcache.get(key)
+        if hit is None:
+            if len(self._kcache) > 100_000:
+                self._kcache.clear()
+            hit = self._kcache[key] = self._trees(level, down, self._potion_counts(level, down, hint), hint)
+        return hit
+
+    def _meet(self, level: int, down: bytes, foes: tuple) -> tuple:
+        """For the enemies ``foes`` (local cells, revealed and alive): (per way out, the fewest face-down tiles
+        of a set of tiles joining an ADJACENT TILE of one of them and the way out to the tiles face up now;
+        per way out, the fewest steps of a walk from each local cell by such a tile to the way out; the
+        fewest steps from a tile face up now to such a tile; per way out, the fewest from such a tile to it)."""
+        key = (level, down, foes)
+        hit = self._mcache.get(key)
+        if hit is not None:
+            return hit
+        nbrs = self.local[level]
+        lo = self.d.level_range[level][0]
+        near = sorted({j - lo for e in foes for j in self.d.adjacent[lo + e] if j >= 0})
+        enter = [INF] * len(nbrs)
+        for c in near:
+            enter[c] = down[c]
+        enter = _propagate(nbrs, down, enter, deque(near))
+        steps = self._msteps.get((level, foes))
+        if steps is None:
+            if len(self._msteps) > 10_000:
+                self._msteps.clear()
+            steps = self._msteps[(level, foes)] = self._via(level, near)
+        up = [v for v in range(len(nbrs)) if not down[v]]
+        from_near = steps[2]
+        hit = (tuple(row[0] for row in self._trees(level, down, (enter,))), steps[0],
+               min((from_near[v] for v in up), default=INF), steps[1])
+        if len(self._mcache) > 100_000:
+            self._mcache.clear()
+        self._mcache[key] = hit
+        return hit
+
+    def _pair_steps(self, level: int) -> tuple:
+        """Per way out w, per local cell x: the fewest steps of a walk from x to w that stands on two
+        ADJACENT TILEs of one enemy card, or on one twice (``()``: the level has no enemy card).
+
+        With ``loose_rule`` and no potion of teleportation, an enemy first revealed later is revealed by a
+        flip from a tile A beside it, where the fight begins; a potion gains against it only in a fight
+        begun at a tile T beside it that the hero entered after leaving that fight (he leaves it, the enemy
+        alive, only by a potion; the enemy never moves). T is A again (two steps at least to leave and come
+        back) or another tile beside the enemy (two orthogonal neighbours of a cell are two steps apart):
+        the walk reaches A, takes two steps more at least, and goes on from T.
+        """
+        lo, hi = self.d.level_range[level]
+        nbrs = self.local[level]
+        n = hi - lo
+        foes = self._level_foes[level][0]
+        if not foes:
+            return ()
+        beside = [[j - lo for j in self.d.adjacent[lo + e] if j >= 0] for e in foes]
+        out = []
+        for dist in self.dist[level]:
+            cost = [INF] * n
+            for cells in beside:
+                after = 2 + min((dist[t] for t in cells), default=INF)
+                for a in cells:
+                    if after < cost[a]:
+                        cost[a] = after
+            queue = deque(sorted((a for a in range(n) if cost[a] != INF), key=cost.__getitem__))
+            while queue:
+                j = queue.popleft()
+                for i in nbrs[j]:
+                    if cost[i] > cost[j] + 1:
+                        cost[i] = cost[j] + 1
+                        queue.append(i)
+            out.append(tuple(cost))
+        return tuple(out)
+
+    def _via(self, level: int, near: list) -> tuple:
+        """(per way out, the fewest steps from each local cell to it by one of the cells ``near``; per way out,
+        the fewest steps from one of them to it; the fewest steps from each local cell to one of them)."""
+        nbrs = self.local[level]
+        n = len(nbrs)
+        from_near = [INF] * n
+        for c in near:
+            from_near[c] = 0
+        queue = deque(near)
+        while queue:
+            j = queue.popleft()
+            for i in nbrs[j]:
+                if from_near[i] > from_near[j] + 1:
+                    from_near[i] = from_near[j] + 1
+                    queue.append(i)
+        via, last = [], []
+        for dist in self.dist[level]:
+            # From each cell to a cell of ``near`` and on to the way out: a shortest-path search whose sources
+            # start at their own distance to the way out (steps are 1 each: a label-correcting queue).
+            cost = [INF] * n
+            for c in near:
+                cost[c] = dist[c]
+            queue = deque(sorted(near, key=cost.__getitem__))
+            while queue:
+                j = queue.popleft()
+                for i in nbrs[j]:
+                    if cost[i] > cost[j] + 1:
+                        cost[i] = cost[j] + 1
+                        queue.append(i)
+            via.append(tuple(cost))
+            last.append(min((dist[c] for c in near), default=INF))
+        return tuple(via), tuple(last), tuple(from_near)
+
+    def _trees(self, level: int, down: bytes, targets: tuple, hint: bytes | None = None) -> tuple:
+        """Per way out w of the level, per target (given by the face-down counts of routes to it from each
+        cell, both ends counted): the fewest face-down tiles of a set of tiles that joins the target and
+        w to the tiles face up now (a tree, each tile counted once).
+
+        Every walk the rest of the game takes is made of pieces that each begin on a tile face up now:
+        the hero's tile, or one a potion of teleportation lands on (a tile revealed later is one step of
+        the relaxed graph from the tile it was flipped from). So the tiles a walk that reaches the target
+        and leaves by w enters, with the tiles face up now, join the target, w and those tiles: its
+        face-down tiles are at least that tree's. It is the smallest tree of three terminals, the tiles
+        face up now read as one: the least over a junction v of the three routes from v, v counted once.
+        """
+        counts = self.face_down_counts(level, down, hint)
+        nbrs = self.local[level]
+        n = len(nbrs)
+        up = [v for v in range(n) if not down[v]]
+        # From the tiles face up now (one source): the face-down tiles on the way to each tile, it counted.
+        from_up = [INF] * n
+        for v in up:
+            from_up[v] = 0
+        from_up = _propagate(nbrs, down, from_up, deque(up))
+        out = []
+        for enter_w in counts:
+            w_up = min((enter_w[v] for v in up), default=INF)
+            row = []
+            for enter_c in targets:
+                c_up = min((enter_c[v] for v in up), default=INF)
+                best = c_up + w_up  # the junction is the face-up tiles themselves
+                for v in range(n):
+                    fu = from_up[v]
+                    a = enter_c[v]
+                    if c_up + fu < a:
+                        a = c_up + fu
+                    b = enter_w[v]
+                    if w_up + fu < b:
+                        b = w_up + fu
+                    t = a + b + fu - 2 * down[v]
+                    if t < best:
+                        best = t
+                row.append(best)
+            out.append(tuple(row))
+        return tuple(out)
 
     def _first_potion_idle(self, s: GameState) -> bool:
         """No enemy stands revealed and alive (``docs/solver.md``, *Potions*: then the first potion used
@@ -365,9 +803,11 @@ class Relaxation:
         return not s.visitors and UP not in self._enemy_faces(s.faces)
 
     def routes(self, li: int, mask: bytes, i: int, campaign_mode: bool, hint: bytes | None = None) -> tuple:
-        """(steps, face-down tiles entered, turns after leaving) of the best route from local cell ``i``
-        to each way out of level ``li`` that can be finished, given the level's face-down ``mask``."""
+        """(steps, face-down tiles entered, turns after leaving, way out, half-turns) of the best route from
+        local cell ``i`` to each way out of level ``li`` that can be finished, given the level's face-down
+        ``mask`` (half-turns: see :meth:`_paced_counts`; None unless ``paced``)."""
         counts = self.face_down_counts(li, mask, hint)
+        paced = self._paced_counts(li, mask, hint) if self.paced else None
         lo = self.d.level_range[li][0]
         out = []
         for k, (w, to) in enumerate(self.ways[li]):
@@ -384,7 +824,11 @@ class Relaxation:
             tail = 1 + self.start_bound[to] if campaign_mode and to >= 0 else 0
             if d == INF or f == INF or tail == INF:
                 continue
-            out.append((d, f, tail))
+            if paced is None:
+                out.append((d, f, tail, k, None))
+            else:
+                cost = paced[k]
+                out.append((d, f, tail, k, 0 if i == w - lo else min(cost[j] for j in self.local[li][i])))
         return tuple(out)
 
 
@@ -493,6 +937,17 @@ def relaxation(campaign: Campaign, d) -> Relaxation:
     return hit[1]
 
 
+MAX_PICKUPS = 6  # potions on a level's cells whose every set the bound tries (2 ** 6 sets); the rest count as held
+
+
+def _subsets(items: tuple):
+    """Every subset of ``items`` (as tuples), the empty one first."""
+    out = [()]
+    for x in items:
+        out += [sub + (x,) for sub in out]
+    return out
+
+
 def _getter(cells: list):
     """A function of ``faces`` giving the tuple of the faces of ``cells`` (in C)."""
     if len(cells) > 1:
@@ -518,6 +973,19 @@ def _propagate(nbrs: tuple, down: bytes, enter: list, queue: deque) -> list:
                 else:
                     queue.appendleft(i)
     return enter
+
+
+def _propagate_paced(nbrs: tuple, down: bytes, cost: list, queue: deque) -> list:
+    """Lower ``cost`` from the queued cells until no route improves; entering a cell costs 1 + down."""
+    while queue:
+        j = queue.popleft()
+        cj = cost[j] + 1
+        for i in nbrs[j]:
+            c = cj + down[i]
+            if c < cost[i]:
+                cost[i] = c
+                queue.append(i)
+    return cost
 
 
 def _flipped(before: bytes, after: bytes) -> list | None:
