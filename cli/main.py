@@ -13,14 +13,19 @@ import argparse
 import errno
 import os
 import sys
+from importlib import import_module
 from typing import NoReturn, Sequence
 
-from . import check, completion, hub, play, records, solve, web
 from cardrogue.engine.errors import CardRogueError
 
 from .common import EXIT_OK, EXIT_UNUSABLE, Parser, complain, lines_of
 
-GROUPS = (play, check, records, solve, hub, web, completion)
+# The command groups, each a module of this package with its ``register(sub)``, in the order of the help.
+GROUPS = ("play", "check", "records", "solve", "hub", "web", "completion")
+# The group of each command: a command line that starts with one builds (and imports) only its group's
+# parsers -- a tenth of a small check's start. `completion` describes the whole command: not here.
+COMMANDS = {"edit": "play", "play": "play", "run": "play", "check": "check", "verify": "records",
+            "scores": "records", "solve": "solve", "hub": "hub", "web": "web"}
 
 
 def _version() -> str:
@@ -43,18 +48,20 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-def build_parser() -> Parser:
+def build_parser(command: str | None = None) -> Parser:
+    """The command's parser: with ``command`` (a key of :data:`COMMANDS`), only that command's group."""
     parser = Parser(prog="cardrogue", description="Author, validate and play Card Rogue story-mode campaigns.")
     parser.add_argument("--version", action=_Version, help="print the installed version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    for group in GROUPS:
-        group.register(sub)
+    for group in (COMMANDS[command],) if command in COMMANDS else GROUPS:
+        import_module(f"{__package__}.{group}").register(sub)
     parser.set_defaults(root_parser=parser)  # `completion` describes the whole command without importing main
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(argv[0] if argv else None)
     args, extra = parser.parse_known_args(argv)
     if extra and args.command == "run" and not any(e.startswith("-") for e in extra):
         args.actions += extra  # `run MAP a1 --seed 4 a2`: argparse leaves actions after an option over

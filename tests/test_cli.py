@@ -164,6 +164,29 @@ def test_every_option_of_every_command_has_help() -> None:
     assert commands == []  # and every command says what it is for
 
 
+def test_a_command_builds_only_its_own_group_the_same_parser() -> None:
+    """`cardrogue check F` builds (and imports) only the check group's parsers (issue 14: start-up): each
+    command's group in COMMANDS is the one that registers it, every command but `completion` (which
+    describes them all) is there, and the command's own parser is the one the whole parser holds."""
+    from cardrogue.cli.main import COMMANDS
+
+    whole = dict(_every_parser(build_parser()))
+    top = {name.split(" ")[1] for name in whole if name.count(" ") == 1}
+    assert set(COMMANDS) == top - {"completion"}
+    for command in COMMANDS:
+        own = dict(_every_parser(build_parser(command)))
+        assert f"cardrogue {command}" in own
+        for name, parser in own.items():
+            if name != "cardrogue":
+                assert parser.format_help() == whole[name].format_help(), name
+    done = subprocess.run([sys.executable, "-c", "import sys\nfrom cardrogue.cli.main import main\n"
+                           f"main(['check', {str(NEEDLE)!r}])\n"
+                           "print(sorted(m for m in sys.modules if m.startswith('cardrogue.cli.')))"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.stdout.splitlines()[-1] == "['cardrogue.cli.check', 'cardrogue.cli.common', 'cardrogue.cli.main', " \
+                                           "'cardrogue.cli.progress']", done.stderr
+
+
 def _bash_complete(script: Path, line: str, cwd: Path) -> list[str]:
     """What bash offers for TAB at the end of ``line``, with the script loaded as a user would."""
     words = line.split(" ")

@@ -470,7 +470,7 @@ def test_the_collector_is_paused_while_loading_and_left_as_it_was(enabled: bool,
 
     seen = []
     real = loader.build_draft
-    monkeypatch.setattr(loader, "build_draft", lambda data: (seen.append(gc.isenabled()), real(data))[1])
+    monkeypatch.setattr(loader, "build_draft", lambda *args: (seen.append(gc.isenabled()), real(*args))[1])
     was = gc.isenabled()
     try:
         gc.enable() if enabled else gc.disable()
@@ -484,14 +484,18 @@ def test_the_collector_is_paused_while_loading_and_left_as_it_was(enabled: bool,
 @given(st.integers(0, 255), st.integers(0, 255), st.sampled_from(["goblin", "pathing-tile", "starting-tile"]),
        st.sampled_from(["", "N", "ES", "NESW"]), st.booleans(), st.text(max_size=8))
 def test_a_plain_cell_is_the_cell_the_constructor_builds(x, y, card, paths, face_up, cell_id) -> None:
-    """The loader builds plain cells through the slots' setters: the same value, hash and repr as
-    ``Cell(...)``, and just as frozen."""
+    """The loader builds plain cells as a non-frozen twin class turned into a Cell: the same value, hash
+    and repr as ``Cell(...)``, just as frozen, and the same through pickle (the editor's checks pickle cells)."""
     import dataclasses
+    import pickle
 
     from cardrogue.engine.model.campaign import Cell, plain_cell
 
     fast, slow = plain_cell(x, y, card, paths, face_up, cell_id), Cell(x, y, card, paths, face_up, cell_id)
     assert fast == slow and hash(fast) == hash(slow) and repr(fast) == repr(slow)
     assert dataclasses.astuple(fast) == dataclasses.astuple(slow) and type(fast) is Cell
+    assert pickle.loads(pickle.dumps(fast)) == slow and dataclasses.replace(fast, x=x + 1) == dataclasses.replace(slow, x=x + 1)
     with pytest.raises(dataclasses.FrozenInstanceError):
         fast.x = 3  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        fast.inscription = "written"  # type: ignore[misc]

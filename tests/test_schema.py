@@ -24,7 +24,7 @@ from referencing import Registry, Resource
 
 from helpers import FIXTURE
 
-from cardrogue.engine.format.loader import load_campaign
+from cardrogue.engine.format.loader import _valid_draft, build_draft, load_campaign
 from cardrogue.engine.format.resources import SCHEMA_BASE, catalog_path, default_campaign, load_schema, schema_path
 from cardrogue.engine.format.schema import SCHEMAS, fast_validator, is_valid, reference_validator
 
@@ -109,7 +109,15 @@ def test_fast_reference_and_independent_validators_agree(name: str, path: str) -
     refused = any(d.code.startswith("CR1") or d.code == "CR005" for d in result.diagnostics)
     # Includes 29-id-ends-in-newline.json: the schema's patterns end in "(?![\s\S])", which
     # Python and ECMA-262 regular expressions read alike (a "$" would not).
-    assert fast == project == independent == (not refused)
+    assert fast == project == independent == (not refused) == _split_verdict(data)
+
+
+def _split_verdict(data: Any) -> bool:
+    """The loader's verdict: the document apart from its cells, then each cell as it is built."""
+    draft = _valid_draft(data)
+    if draft is not None:
+        assert draft == build_draft(data)
+    return draft is not None
 
 
 def _fast_verdict(data: Any) -> bool:
@@ -163,8 +171,106 @@ def _variant(draw) -> Any:
 @given(_variant())
 def test_validators_agree_on_random_variants(data: Any) -> None:
     independent = INDEPENDENT["campaign.schema.json"].is_valid(data)
-    assert _fast_verdict(data) == independent == is_valid(data, "campaign.schema.json")
+    assert _fast_verdict(data) == independent == is_valid(data, "campaign.schema.json") == _split_verdict(data)
     assert reference_validator("campaign.schema.json").is_valid(data) == independent
+
+
+_COORDINATES = st.sampled_from([0, 1, 2, 255, 256, -1, 0.0, 3.0, 2.5, True, False, None, "1"]) | st.integers(-300, 300)
+# Cells at the edges of the loader's own acceptance of plain cells (PLAIN_CELL_KEYS) and of the schema.
+_CELL_VALUES = {
+    "at": st.lists(_COORDINATES, min_size=2, max_size=2) | st.lists(_COORDINATES, max_size=3)
+          | st.sampled_from(["10", None, {"x": 1}]),
+    "card": st.sampled_from(["goblin", "pathing-tile", "Goblin", "-goblin", "goblin\n", "a" * 64, "a" * 65, "", "0",
+                             "gob lin", "é", 7, None, ["goblin"], True]),
+    "paths": st.sampled_from(["", "N", "NE", "EN", "NESW", "NESWN", "W", "SW", "WS", "n", "N\n", None, 1, ["N"], True]),
+    "face": st.sampled_from(["up", "down", "Up", "", None, True, 1, ["up"]]),
+    "id": st.sampled_from(["a-b", "A", "x" * 65]),
+    "to": st.sampled_from(["bottom", "Bottom", 3]),
+    "exit": st.sampled_from([True, 1, "true"]),
+    "rolls": st.sampled_from([[1, 6], [0], [7], []]),
+    "stock": st.sampled_from([["dagger"], ["Dagger"], []]),
+    "contents": st.sampled_from([["dagger"], [1]]),
+    "inscription": st.sampled_from(["hi", 1]),
+    "colour": st.just("red"),
+}
+
+
+@st.composite
+def _cell_variant(draw) -> Any:
+    """The tiny campaign with one cell replaced: mostly plain keys, sometimes more, sometimes not a cell."""
+    data = json.loads(json.dumps(_TINY))
+    keys = draw(st.lists(st.sampled_from(["at", "card", "paths", "face"]), unique=True, min_size=0, max_size=4))
+    if draw(st.integers(0, 4)) == 0:
+        keys += draw(st.lists(st.sampled_from(sorted(_CELL_VALUES)), unique=True, max_size=2))
+    cell = {"at": [1, 0], "card": "goblin"}
+    cell.update({k: draw(_CELL_VALUES[k]) for k in keys})
+    if draw(st.integers(0, 9)) == 0:
+        cell = draw(st.sampled_from([None, [], "cell", 1, [cell]]))
+    level = draw(st.sampled_from([0, 1]))
+    data["levels"][level]["cells"][1] = cell
+    return data
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_cell_variant())
+def test_the_loaders_cell_by_cell_verdict_is_the_schemas(data: Any) -> None:
+    """The loader validates cells while it builds them (a plain cell by its own test, any other by the
+    compiled cell validator) and the rest of the document with a validator that skips the cells:
+    the verdict is the whole schema's, and the model the one built from a valid document."""
+    independent = INDEPENDENT["campaign.schema.json"].is_valid(data)
+    assert _split_verdict(data) == independent == _fast_verdict(data)
+
+
+_CELL_REFERENCE = jsonschema.Draft202012Validator(json.loads(schema_path("campaign.schema.json").read_text())["$defs"]["cell"])
+
+
+@st.composite
+def _cell(draw) -> Any:
+    keys = draw(st.lists(st.sampled_from(["at", "card", "paths", "face"]), unique=True, max_size=4))
+    if draw(st.integers(0, 5)) == 0:
+        keys += draw(st.lists(st.sampled_from(sorted(_CELL_VALUES)), unique=True, max_size=2))
+    return {k: draw(_CELL_VALUES[k]) for k in keys}
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_cell())
+def test_a_cell_the_loader_accepts_by_itself_follows_the_schema(cell: dict) -> None:
+    """The loader's own acceptance of plain cells is a subset of the cell's schema, and with the compiled
+    cell validator for the rest its verdict is the schema's; a valid plain cell never needs the validator."""
+    from cardrogue.engine.format.loader import _CellRefused, _valid_cells
+    from cardrogue.engine.format.schema import PLAIN_CELL_KEYS, campaign_validators
+
+    asked = []
+
+    def validate_cell(value: Any) -> Any:
+        asked.append(value)
+        return campaign_validators()[1](value)
+
+    valid = _CELL_REFERENCE.is_valid(cell)
+    try:
+        _valid_cells([cell], "top", validate_cell)
+        accepted = True
+    except _CellRefused:
+        accepted = False
+    assert accepted == valid
+    assert bool(asked) == (not valid or not cell.keys() <= PLAIN_CELL_KEYS or not _plainly_valid(cell))
+
+
+def _plainly_valid(cell: dict) -> bool:
+    """What the loader accepts by itself, spelled out: plain keys with the usual values."""
+    return all(type(v) is int for v in cell["at"]) and (set(cell.get("paths", "")) <= set("NESW"))
+
+
+def test_the_split_validators_are_the_schema() -> None:
+    """The document part differs from the whole schema only in its cells' items; the cell part is the
+    cell's definition."""
+    from cardrogue.engine.format.schema import _split_cells
+
+    document, cell = _split_cells()
+    whole = load_schema("campaign.schema.json")
+    assert document["properties"]["levels"]["items"]["properties"]["cells"]["items"] is True
+    assert {k: v for k, v in cell.items() if k != "$schema"} == whole["$defs"]["cell"]
+    assert _split_verdict(_TINY) and not _split_verdict({**_TINY, "format": 2})
 
 
 # ------------------------------------------------------------------------------------------ start-up

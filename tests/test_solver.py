@@ -30,7 +30,8 @@ from cardrogue.engine.analysis.solver import (
     solve_level,
 )
 from cardrogue.engine.analysis.solver.bounds import Relaxation, relaxation
-from cardrogue.engine.analysis.solver.packing import cleared_bits, pack, signature, unpack
+from cardrogue.engine.analysis.solver.dominance import Fronts
+from cardrogue.engine.analysis.solver.packing import FACES, cleared_bits, pack, signature, unpack
 from cardrogue.engine.analysis.solver.par import solve
 from cardrogue.engine.analysis.solver.search import Search
 from cardrogue.engine.rules.fields import NAMES
@@ -629,7 +630,7 @@ def test_packed_state_unpacks_to_the_same_state():
         if text in {str(a) for a in s.legal_actions()}:
             s.step(text, resolver)
     s.foes = {5: (3, 1, 0, 2)}
-    back = unpack(pack(s, bytes(s.faces)), s.d)
+    back = unpack(pack(s, signature(s, (), bytes(s.faces))), s.d)
     assert back.key() == s.key() and back.draws == s.draws and back.foes == s.foes and back.foes is not s.foes
     assert isinstance(back.faces, bytearray)
     # Generated from the one field list: every field but the dungeon and the log comes back as it was.
@@ -637,6 +638,48 @@ def test_packed_state_unpacks_to_the_same_state():
         if name not in ("d", "log"):
             assert getattr(back, name) == getattr(s, name), name
     assert back.d is s.d and back.log is None
+
+
+def test_a_queued_state_shares_its_fronts_signature():
+    """Memory: a front's entries and their packed states hold the one signature tuple the table files
+    them under (the faces in it as bytes), not a copy per state."""
+    c = load(gen.campaign(1, 8, seed=3))
+    s = GameState.new(c, log=False)
+    s.resolve(FatedResolver(c))
+    fronts = Fronts(c)
+    first = fronts.admit(s)
+    later = s.clone()
+    later.turn, later.health = s.turn + 1, s.health + 1  # neither state dominates the other
+    second = fronts.admit(later)
+    assert first is not None and second is not None and first[4] and second[4]
+    assert second[5] is first[5] and first[5][FACES] == bytes(s.faces)
+    packed = pack(later, second[5])
+    assert packed[0] is first[5] and len(packed) < 12
+    assert unpack(packed, s.d).key() == later.key()
+
+
+def test_paced_routes_without_potions_leave_the_face_down_counts_out():
+    """routes() skips the face-down counts where only half-turns are read (a paced level, no potions
+    counted): the same ways out remain, with the same steps, tails and half-turns as with the counts."""
+    c = load(gen.campaign(1, 8, seed=3))
+    s = GameState.new(c, log=False)
+    relax = Relaxation(c, s.d)
+    assert relax.paced and not relax.items
+    resolver = FatedResolver(c)
+    s.resolve(resolver)
+    rng = random.Random(1)
+    for _ in range(60):
+        mask, i = relax.mask(s), s.pos - s.d.level_range[s.level][0]
+        lean = relax.routes(s.level, mask, i, True)
+        relax.items = True  # as if potions were counted: the face-down counts are read too
+        full = relax.routes(s.level, mask, i, True)
+        relax.items = False
+        assert lean and all(f is None for _, f, _, _, _ in lean) and all(f is not None for _, f, _, _, _ in full)
+        assert [(d, t, k, h) for d, _, t, k, h in lean] == [(d, t, k, h) for d, _, t, k, h in full]
+        legal = s.legal_actions()
+        if not legal:
+            break
+        s.step(rng.choice(legal), resolver)
 
 
 def test_turns_are_proven_first_and_a_cut_tiebreak_says_how_far_it_got():

@@ -11,8 +11,9 @@ Stages, each stopping the load when it finds an error:
    the grid or sharing a place, ladders to missing levels, starting tiles, ...).
 
 Locations (line and column) are found only when there is something to report,
-so a clean file costs one parse and one compiled validation. No input makes the
-loader raise (tests/test_loader.py fuzzes it), and nothing here writes a file.
+so a clean file costs one parse and one compiled validation (the cells' while the
+model is built: :func:`_valid_cells`). No input makes the loader raise
+(tests/test_loader.py fuzzes it), and nothing here writes a file.
 """
 
 from __future__ import annotations
@@ -24,7 +25,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
+
+from fastjsonschema import JsonSchemaException
 
 from ..errors import CampaignHasErrors, UnusableInput
 from ..model.abilities import AbilityError
@@ -36,12 +39,10 @@ from .checks import check_draft
 from .checks.cards import card_entry_problems
 from .diagnostics import Diagnostic, JsonPath, Severity
 from .positions import LineIndex, PositionIndex, max_depth
-from .schema import is_valid, schema_diagnostics
+from .schema import PATHS_VALUES, PLAIN_CELL_KEYS, campaign_validators, is_schema_id, schema_diagnostics
 from .shape import has_campaign_shape
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
-# Cells with only these keys, holding a card without a rule of its own, skip the per-field checks.
-_PLAIN_CELL_KEYS = frozenset({"at", "card", "paths", "face"})
 MAX_DEPTH = 32
 
 
@@ -211,7 +212,8 @@ def _load_known_text(text: str, name: str) -> LoadResult:
             diag = Diagnostic("CR004", _SURROGATE, path=bad)
             return LoadResult(name, None, [locator.place(diag)], text, data)
 
-    if not is_valid(data, "campaign.schema.json"):
+    draft = _valid_draft(data)
+    if draft is None:
         depth, _ = max_depth(text)
         if depth > MAX_DEPTH:
             return LoadResult(name, None, [_too_deep(name, text)], text, data)
@@ -221,8 +223,8 @@ def _load_known_text(text: str, name: str) -> LoadResult:
             draft = build_draft(data) if has_campaign_shape(data, diags) else None
             return LoadResult(name, draft, diags, text, data)
         # The fast validator refused what the reference accepts: the reference decides.
+        draft = build_draft(data)
 
-    draft = build_draft(data)
     return LoadResult(name, draft, [locator.place(d) for d in check_draft(draft)], text, data)
 
 
@@ -364,13 +366,29 @@ def _too_deep(name: str, text: str) -> Diagnostic:
 # --------------------------------------------------------------------------- the model
 
 
-def build_draft(d: dict) -> Campaign:
+class _CellRefused(Exception):
+    """A cell breaks the schema: the document is not valid (:func:`_valid_draft`)."""
+
+
+def _valid_draft(data: Any) -> Campaign | None:
+    """The model of a document that follows the schema, else None, decided as the compiled validator
+    decides: the document apart from its cells first, then each cell while the model is built."""
+    document, cell = campaign_validators()
+    try:
+        document(data)
+        return build_draft(data, cell)
+    except (JsonSchemaException, _CellRefused):
+        return None
+
+
+def build_draft(d: dict, validate_cell: Callable[[Any], Any] | None = None) -> Campaign:
     """The campaign model of a document with the campaign's shape, whatever its semantic errors.
 
     Nothing is checked here (:func:`.checks.check_draft` does that): every cell, goal, ladder
     and card name is kept as written, so a draft saves back what it was opened from. A card
     entry that breaks a rule of its own (CR215, CR216) defines no card: the catalog's card, if
-    any, stands.
+    any, stands. With ``validate_cell`` (the compiled cell validator), each cell is held to the
+    schema first, and a cell that breaks it raises :class:`_CellRefused`.
     """
     cards = dict(default_catalog())
     for card_id, entry in d.get("cards", {}).items():
@@ -380,7 +398,7 @@ def build_draft(d: dict) -> Campaign:
             except (AbilityError, TypeError, ValueError):
                 pass  # a draft with schema errors: the schema diagnostics say why
     hero = d["hero"]
-    levels = tuple(_level(lv) for lv in d["levels"])
+    levels = tuple(_level(lv, validate_cell) for lv in d["levels"])
     par = Par(d["par"]["turns"], d["par"].get("health")) if "par" in d else None
     return Campaign(
         id=d["id"], title=d["title"], rules=d["rules"], seed=d["seed"],
@@ -393,23 +411,53 @@ def build_draft(d: dict) -> Campaign:
     )
 
 
-def _level(lv: dict) -> Level:
+def _level(lv: dict, validate_cell: Callable[[Any], Any] | None = None) -> Level:
     level_id = lv["id"]
-    cells = []
-    # The hot loop of a big campaign: a plain cell takes the short way.
-    plain_keys = _PLAIN_CELL_KEYS
-    for c in lv["cells"]:
-        x, y = c["at"]
-        face_up = c.get("face", "down") == "up"
-        if c.keys() <= plain_keys:
-            cells.append(plain_cell(x, y, c["card"], c.get("paths", ""), face_up, default_cell_id(level_id, x, y)))
-        else:
-            cells.append(Cell(x, y, c["card"], c.get("paths", ""), face_up, c.get("id") or default_cell_id(level_id, x, y),
-                              c.get("inscription", ""), tuple(c.get("rolls", ())), c.get("to"), c.get("exit", False),
-                              tuple(c.get("stock", ())), tuple(c.get("contents", ()))))
+    if validate_cell is not None:
+        cells = _valid_cells(lv["cells"], level_id, validate_cell)
+    else:
+        cells = []
+        for c in lv["cells"]:
+            if c.keys() <= PLAIN_CELL_KEYS:
+                x, y = c["at"]
+                cells.append(plain_cell(x, y, c["card"], c.get("paths", ""), c.get("face", "down") == "up",
+                                        default_cell_id(level_id, x, y)))
+            else:
+                cells.append(_cell(c, level_id))
     return Level(id=level_id, title=lv.get("title", ""), story=lv.get("story", ""), width=lv["width"],
                  height=lv["height"], cells=tuple(cells),
                  goals=tuple(Goal(*next(iter(g.items()))) for g in lv.get("goals", [])), hero=_level_hero(lv))
+
+
+def _valid_cells(items: list, level_id: str, validate_cell: Callable[[Any], Any]) -> list[Cell]:
+    """The cells of a level, each held to the schema: a plain cell (:data:`.schema.PLAIN_CELL_KEYS`)
+    whose values plainly follow it is accepted here, any other goes through ``validate_cell``.
+    The hot loop of a big campaign."""
+    cells = []
+    plain_keys, paths_values = PLAIN_CELL_KEYS, PATHS_VALUES
+    ids: set[str] = set()  # card ids found to follow the schema
+    for c in items:
+        if type(c) is dict and c.keys() <= plain_keys:
+            at, card, paths, face = c.get("at"), c.get("card"), c.get("paths", ""), c.get("face", "down")
+            if (type(at) is list and len(at) == 2 and type(x := at[0]) is int and type(y := at[1]) is int
+                    and 0 <= x <= 255 and 0 <= y <= 255 and type(card) is str
+                    and (card in ids or (is_schema_id(card) and not ids.add(card)))
+                    and type(paths) is str and paths in paths_values and (face == "down" or face == "up")):
+                cells.append(plain_cell(x, y, card, paths, face == "up", default_cell_id(level_id, x, y)))
+                continue
+        try:
+            validate_cell(c)
+        except JsonSchemaException:
+            raise _CellRefused from None
+        cells.append(_cell(c, level_id))
+    return cells
+
+
+def _cell(c: dict, level_id: str) -> Cell:
+    x, y = c["at"]
+    return Cell(x, y, c["card"], c.get("paths", ""), c.get("face", "down") == "up",
+                c.get("id") or default_cell_id(level_id, x, y), c.get("inscription", ""), tuple(c.get("rolls", ())),
+                c.get("to"), c.get("exit", False), tuple(c.get("stock", ())), tuple(c.get("contents", ())))
 
 
 def _level_hero(lv: dict) -> LevelHero | None:

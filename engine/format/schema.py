@@ -25,7 +25,7 @@ import re
 import sys
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
 import fastjsonschema
 
@@ -94,8 +94,34 @@ def fast_validator(name: str):
     """The compiled validator of schema ``name``: from the cache when it holds one for these schemas,
     this fastjsonschema and this Python; else compiled now and kept (a cache that cannot be read or
     written only costs the compilation)."""
+    return _compiled(name.removesuffix(".json"), lambda: _inline_local_refs(load_schema(name)))
+
+
+@cache
+def campaign_validators() -> tuple[Callable[[object], object], Callable[[object], object]]:
+    """The campaign schema's compiled validator in two parts: the document with anything in the
+    levels' cell lists, and one cell. A document follows the schema exactly when it passes the
+    first and each of its cells the second (a cell's schema does not depend on where it stands),
+    so the loader checks the cells while it builds them (most by :data:`PLAIN_CELL_KEYS`), and the first
+    part's loop never walks them."""
+    return (_compiled("campaign.schema.document", lambda: _split_cells()[0]),
+            _compiled("campaign.schema.cell", lambda: _split_cells()[1]))
+
+
+def _split_cells() -> tuple[dict, dict]:
+    """The campaign schema without the cells' schema (any value is a cell), and the cell's schema."""
+    document = _inline_local_refs(load_schema("campaign.schema.json"))
+    cells = document["properties"]["levels"]["items"]["properties"]["cells"]
+    cell = dict(cells["items"], **{"$schema": document["$schema"]})
+    cells["items"] = True
+    return document, cell
+
+
+def _compiled(key: str, schema: Callable[[], dict]):
+    """The root function of ``schema()`` compiled by fastjsonschema, kept in the cache folder as
+    ``key-<fingerprint>.marshal`` (read back without calling ``schema``)."""
     folder = cache_dir()
-    path = folder / f"{name.removesuffix('.json')}-{_fingerprint()}.marshal" if folder is not None else None
+    path = folder / f"{key}-{_fingerprint()}.marshal" if folder is not None else None
     code = None
     if path is not None:
         try:
@@ -104,11 +130,11 @@ def fast_validator(name: str):
             code = None
     if code is None:
         handlers = {"https": lambda uri: load_schema(uri.rsplit("/", 1)[-1])}
-        source = fastjsonschema.compile_to_code(_inline_local_refs(load_schema(name)), handlers=handlers, use_formats=False)
+        source = fastjsonschema.compile_to_code(schema(), handlers=handlers, use_formats=False)
         # The root function, named after the schema's $id, is the first one generated.
         root = re.search(r"^def (\w+)\(data", source, re.MULTILINE)
         source += f"\n_root = {root.group(1) if root else 'validate'}\n"
-        code = compile(source, f"<compiled {name}>", "exec")
+        code = compile(source, f"<compiled {key}>", "exec")
         if path is not None:
             _keep(path, marshal.dumps(code))
     namespace: dict = {}
@@ -117,12 +143,14 @@ def fast_validator(name: str):
 
 
 def _fingerprint() -> str:
-    """What a compiled validator depends on: the schema files as they are, the code that rewrites
-    them before compiling (:func:`_inline_local_refs`), fastjsonschema's version and Python's.
-    Read from the bytes, without parsing or rewriting anything: the cost of a start."""
+    """What a compiled validator depends on: the schema files as they are, this module (whose
+    :func:`_inline_local_refs` and :func:`_split_cells` rewrite them before compiling),
+    fastjsonschema's version and Python's. Read from the bytes, without parsing or rewriting
+    anything: the cost of a start. (Not the functions' marshalled code: marshal's output varies
+    with the reference counts of their constants.)"""
     digest = hashlib.sha256()
     parts = [schema_path(n).read_bytes() for n in SCHEMAS]
-    parts += [marshal.dumps(_inline_local_refs.__code__), fastjsonschema.VERSION.encode(),
+    parts += [Path(__file__).read_bytes(), fastjsonschema.VERSION.encode(),
               sys.implementation.cache_tag.encode(), sys.version.encode()]
     for part in parts:
         digest.update(len(part).to_bytes(8, "little"))
@@ -184,6 +212,20 @@ _TYPE_WORDS = {
 # newline, ECMA-262's does not; this spelling means the same to every validator.
 _ID_PATTERN = r"^[a-z0-9][a-z0-9-]*(?![\s\S])"
 _PATHS_PATTERN = r"^N?E?S?W?(?![\s\S])"
+_ID_RE = re.compile(_ID_PATTERN)
+
+# The cells the loader's hot loop accepts without the compiled cell validator (every other cell goes
+# through it): these keys only ("at" and "card" among them), "at" two whole numbers from 0 to 255,
+# "card" an id (:func:`is_schema_id`), "paths" one of these strings, "face" "up" or "down". A subset
+# of the cell's schema, written out for speed; tests hold it to the reference validator.
+PLAIN_CELL_KEYS = frozenset({"at", "card", "paths", "face"})
+PATHS_VALUES = frozenset("".join(d for d, bit in zip("NESW", (m & 8, m & 4, m & 2, m & 1)) if bit) for m in range(16))
+ID_MAX_LENGTH = 64
+
+
+def is_schema_id(value: str) -> bool:
+    """Whether the string ``value`` is an id as the schemas spell one (pattern and length)."""
+    return len(value) <= ID_MAX_LENGTH and _ID_RE.search(value) is not None
 
 
 def _json(value: object, limit: int = 40) -> str:

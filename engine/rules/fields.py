@@ -3,7 +3,7 @@
 Each field says how a clone gets it, how ``key()`` sees it and how the solver
 stores it while it waits in the search's queue. This one list drives the
 state's ``__slots__``, ``clone()``, ``key()``, the solver's signature
-(:func:`key_function`) and its packed states (:func:`pack_functions`), so a
+and its packed states (:func:`signature_functions`), so a
 field added here is cloned, keyed, told apart and stored by the solver without
 a second edit anywhere.
 
@@ -131,26 +131,53 @@ def key_function(name: str = "key", omit: tuple[str, ...] = (), plain: tuple[str
 _STORED = re.compile(r"\bv\b")
 
 
-def pack_functions(cls: type):
-    """``(pack(x, faces), unpack(packed, d))``: a state as one flat tuple of the fields :data:`FIELDS`
-    stores (``faces``: ``bytes(x.faces)``, passed in so a copy the caller holds is shared), and the
-    state back (without a log) on the compiled dungeon ``d``. Written out as plain code, one
-    expression per field: the search packs every state it queues and unpacks every state it pops."""
-    stored = [f for f in FIELDS if f.pack is not None]
-    pack_source = "def pack(x, faces):\n    return ({},)".format(
-        ", ".join(f.pack or f"x.{f.name}" for f in stored))
-    lines = ["def unpack(p, d):", "    s = new(cls)"]
-    index = {f.name: i for i, f in enumerate(stored)}
+def signature_functions(cls: type, omit: tuple[str, ...] = (), plain: tuple[str, ...] = (),
+                        given: tuple[str, ...] = (), extra: tuple[str, ...] = ()):
+    """``(signature, pack, unpack)``: how a search files a state and how it queues it.
+
+    ``signature(x, *extra, **given)`` is :func:`key_function` with these arguments (``given``
+    fields are passed in their stored form, e.g. ``faces`` as ``bytes``). ``pack(x, sig)`` is the
+    state as a short flat tuple: ``sig`` (the signature the caller already holds, shared, not a
+    second copy) and the fields the signature does not hold as they are (those it omits, those it
+    keeps only encoded, like ``foes`` as sorted items, and those ``key()`` ignores, like ``stats``).
+    ``unpack(packed, d)`` rebuilds the state (without a log) on the compiled dungeon ``d``. All three
+    are written out as plain code from :data:`FIELDS`, one expression per field: the search signs
+    every state it generates, packs every state it queues and unpacks every state it pops.
+    """
+    signature = key_function("signature", omit, plain, given, extra)
+    in_sig = []  # per signature position: the field it holds as it is, or None
+    for f in FIELDS:
+        if f.key is None or f.name in omit:
+            continue
+        if f.name in given:
+            if f.pack != f.name:
+                raise ValueError(f"given field {f.name} must be stored as the caller gives it")
+            in_sig.append(f)
+        else:
+            in_sig.append(f if f.name in plain or not f.key else None)
+    in_sig += [None] * len(extra)
+    kept = {f.name for f in in_sig if f is not None}
+    rest = [f for f in FIELDS if f.pack is not None and f.name not in kept]
+    pack_source = "def pack(x, sig):\n    return (sig, {},)".format(", ".join(f.pack or f"x.{f.name}" for f in rest))
+
+    def target(f: Field | None, k: int) -> str:
+        if f is None:
+            return "_"
+        return f"v{k}" if f.unpack else f"s.{f.name}"
+
+    names = [f"v{k}" if f.unpack else f"s.{f.name}" for k, f in enumerate(rest)]
+    lines = ["def unpack(p, d):", "    s = new(cls)",
+             f"    (sig, {', '.join(names)},) = p",
+             f"    ({', '.join(target(f, len(rest) + k) for k, f in enumerate(in_sig))},) = sig"]
+    stored = {f.name: (f"v{k}" if f.unpack else None) for k, f in enumerate(rest)}
+    stored.update({f.name: f"v{len(rest) + k}" if f.unpack else None for k, f in enumerate(in_sig) if f is not None})
     for f in FIELDS:
         if f.pack is None:
             lines.append(f"    s.{f.name} = {f.unpack}")
         elif f.unpack:
-            expr = _STORED.sub(f"p[{index[f.name]}]", f.unpack)  # v: the stored value
-            lines.append(f"    s.{f.name} = {expr}")
-        else:
-            lines.append(f"    s.{f.name} = p[{index[f.name]}]")
+            lines.append(f"    s.{f.name} = {_STORED.sub(stored[f.name], f.unpack)}")
     lines.append("    return s")
-    return (_compile(pack_source, "pack", {}),
+    return (signature, _compile(pack_source, "pack", {}),
             _compile("\n".join(lines), "unpack", {"new": object.__new__, "cls": cls}))
 
 

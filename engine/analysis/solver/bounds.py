@@ -925,30 +925,45 @@ class Relaxation:
     def routes(self, li: int, mask: bytes, i: int, campaign_mode: bool, hint: bytes | None = None) -> tuple:
         """(steps, face-down tiles entered, turns after leaving, way out, half-turns) of the best route from
         local cell ``i`` to each way out of level ``li`` that can be finished, given the level's face-down
-        ``mask`` (half-turns: see :meth:`_paced_counts`; None unless ``paced``)."""
-        counts = self.face_down_counts(li, mask, hint)
+        ``mask`` (half-turns: see :meth:`_paced_counts`; None unless ``paced``).
+
+        A paced level with no potions counted reads only the half-turns (:meth:`_best`): its face-down
+        tiles are then not counted (None), which spares a second 0-1 search per new mask. (A route can be
+        finished under the one count exactly when under the other: both search the same graph.)
+        """
         paced = self._paced_counts(li, mask, hint) if self.paced else None
+        counts = self.face_down_counts(li, mask, hint) if paced is None or self.items else None
         lo = self.d.level_range[li][0]
+        near = self.local[li][i]
         out = []
         for k, (w, to) in enumerate(self.ways[li]):
+            here = i == w - lo
             # _count_at, inlined: face-down tiles on the best route from i to way out k (i itself not counted).
-            if i == w - lo:
-                f = 0
-            else:
-                enter = counts[k]
-                f = INF
-                for j in self.local[li][i]:
-                    if enter[j] < f:
-                        f = enter[j]
+            f = None
+            if counts is not None:
+                if here:
+                    f = 0
+                else:
+                    enter = counts[k]
+                    f = INF
+                    for j in near:
+                        if enter[j] < f:
+                            f = enter[j]
+            h = None
+            if paced is not None:
+                if here:
+                    h = 0
+                else:
+                    cost = paced[k]
+                    h = INF
+                    for j in near:
+                        if cost[j] < h:
+                            h = cost[j]
             d = self.dist[li][k][i]
             tail = 1 + self.start_bound[to] if campaign_mode and to >= 0 else 0
-            if d == INF or f == INF or tail == INF:
+            if d == INF or (f if counts is not None else h) == INF or tail == INF:
                 continue
-            if paced is None:
-                out.append((d, f, tail, k, None))
-            else:
-                cost = paced[k]
-                out.append((d, f, tail, k, 0 if i == w - lo else min(cost[j] for j in self.local[li][i])))
+            out.append((d, f, tail, k, h))
         return tuple(out)
 
 

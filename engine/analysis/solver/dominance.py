@@ -54,17 +54,28 @@ class Fronts:
     def admit(self, s: GameState, faces: bytes | None = None) -> list | None:
         """The state's entry if no known state dominates it (entries it dominates are retired), else None.
 
-        An entry is [turn, health, gold, inert cards, alive, ``bytes(s.faces)``]; ``faces`` may give the last.
+        An entry is [turn, health, gold, inert cards, alive, signature]: the signature is the one tuple
+        every entry of its front shares (the table's key), and holds ``bytes(s.faces)`` at
+        ``packing.FACES``; ``faces`` may give those bytes.
         """
-        strict, loose = self.split(s)
+        hand = s.hand
+        if hand:
+            hit = self._splits.get(hand)  # self.split(s), inlined: once per generated state
+            if hit is None:
+                hit = self.split(s)
+            strict, loose = hit
+        else:
+            strict = loose = ()
         if faces is None:
             faces = bytes(s.faces)
         sig = signature(s, strict, faces)
         t, h, g = s.turn, s.health, s.gold
-        front = self.fronts.get(sig)
-        if front is None:
-            entry = [t, h, g, loose, True, faces]
-            self.fronts[sig] = [entry]
+        # setdefault: the signature (a long tuple, whose hash Python does not keep) is hashed once.
+        fresh = []
+        front = self.fronts.setdefault(sig, fresh)
+        if front is fresh:
+            entry = [t, h, g, loose, True, sig]
+            fresh.append(entry)
             return entry
         # One pass does both: a front holds no entry dominating another, so if some entry dominates
         # the new state, no entry before it was dominated by the new state (it would be by that
@@ -79,9 +90,9 @@ class Fronts:
                 e[4] = False
             else:
                 keep.append(e)
-        entry = [t, h, g, loose, True, faces]
+        entry = [t, h, g, loose, True, front[0][5]]  # the front's own signature tuple, not this equal copy
         keep.append(entry)
-        self.fronts[sig] = keep
+        front[:] = keep  # in place: no second hash of the signature
         return entry
 
 
@@ -96,7 +107,7 @@ class ExactTable:
         if k in self.seen:
             return None
         self.seen.add(k)
-        return [s.turn, s.health, s.gold, (), True, bytes(s.faces)]
+        return [s.turn, s.health, s.gold, (), True, signature(s, (), bytes(s.faces) if faces is None else faces)]
 
 
 def _within(a: tuple, b: tuple) -> bool:

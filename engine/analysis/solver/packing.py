@@ -1,26 +1,38 @@
-"""What the search stores of a state: the state packed, its signature, and the levels it may forget.
-
-A state waiting in the search's queue is kept as :func:`pack` makes it: a flat tuple of its fields
-with the faces as the immutable ``bytes`` the transposition table already holds (shared, not a
-second copy) and no empty dictionaries; :func:`unpack` rebuilds the state when it is popped. Both
-are generated from the state's one field list (``engine/rules/fields.py``).
+"""What the search stores of a state: its signature, the state packed, and the levels it may forget.
 
 Two states with one :func:`signature` differ only in what dominance compares (turn, health, gold,
-inert cards in hand). Levels that no ladder leads back to are reset to their initial faces
-(:func:`left_behind`), so states that differ only in how a left level was played merge.
+inert cards in hand); the transposition table files states under it. A state waiting in the
+search's queue is kept as :func:`pack` makes it: that signature (the very tuple the table holds,
+shared, not a second copy; the faces in it as ``bytes``) and a short tuple of what the signature
+does not hold as it is (turn, health, gold, the hand, the derived stats, the enemies' and visitors'
+dictionaries as items, none kept when empty); :func:`unpack` rebuilds the state when it is popped.
+All three are generated from the state's one field list (``engine/rules/fields.py``).
+
+Levels that no ladder leads back to are reset to their initial faces (:func:`left_behind`), so
+states that differ only in how a left level was played merge.
 """
 
 from __future__ import annotations
 
 import sys
 
-from ...rules.fields import key_function, pack_functions
+from ...rules.fields import FIELDS, signature_functions
 from ...rules.state import GameState
 from ...rules.tables import CLEARED
 
-# pack(s, faces) -> tuple; unpack(packed, d) -> GameState. Generated from the state's field list
-# (engine/rules/fields.py says how each field is stored), like clone() and key().
-pack, unpack = pack_functions(GameState)
+# signature(s, strict, faces=None) -> tuple: every field of ``s.key()`` but turn, health, gold and the
+# hand, plus the hand's ``strict`` (not inert) cards: states with one signature differ only in what
+# dominance compares. Built from the state's field list, so a new field is in it at once.
+# ``faces``: ``bytes(s.faces)`` when the caller has it (a parent's, its hash already computed). The dice
+# drawn are taken as the state keeps them ((cell, count) pairs, cheaper than ``key()``'s count for
+# every cell); tests/test_solver.py checks that a change to any field of ``key()`` but those four
+# changes the signature.
+# pack(s, sig) -> tuple, the state queued with its signature; unpack(packed, d) -> GameState.
+_COMPARED = ("turn", "health", "gold", "hand")
+signature, pack, unpack = signature_functions(GameState, omit=_COMPARED, plain=("draws",), given=("faces",),
+                                              extra=("strict",))
+# Where a signature holds the faces (``bytes``): ``sig[FACES]``.
+FACES = [f.name for f in FIELDS if f.key is not None and f.name not in _COMPARED].index("faces")
 
 
 def resident_bytes() -> int:
@@ -52,16 +64,6 @@ def _page_size() -> int:
 
 
 _PAGE = _page_size()
-
-
-# Every field of ``s.key()`` but turn, health, gold and the hand, plus the hand's ``strict`` (not
-# inert) cards: states with one signature differ only in what dominance compares. Built from the
-# state's field list, so a new field is in it at once. ``faces``: ``bytes(s.faces)`` when the caller
-# has it (a parent's, its hash already computed). The dice drawn are taken as the state keeps them
-# ((cell, count) pairs, cheaper than ``key()``'s count for every cell); tests/test_solver.py checks
-# that a change to any field of ``key()`` but those four changes the signature.
-signature = key_function("signature", omit=("turn", "health", "gold", "hand"),
-                         plain=("draws",), given=("faces",), extra=("strict",))
 
 
 def left_behind(d) -> tuple:

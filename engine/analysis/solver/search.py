@@ -18,7 +18,7 @@ from ...rules.tables import CLEARED, ENEMY, PICKUP, PLAIN, TRAP
 from .bounds import HealthCeiling, relaxation
 from .budget import Budget, Deadline
 from .dominance import ExactTable, Fronts
-from .packing import cleared_bits, left_behind, merge_ranges, pack, resident_bytes, unpack
+from .packing import FACES, cleared_bits, left_behind, merge_ranges, pack, resident_bytes, unpack
 from .result import INF, SOLVED, UNKNOWN, UNSOLVABLE, Progress
 
 REPORT_EVERY = 0.2  # seconds between two progress reports
@@ -158,7 +158,8 @@ class Search:
             return UNSOLVABLE, None, None, None, True
         entry = fronts.admit(root)
         # Heap entries: (f, h, -health, node, packed state, front entry, the state's face-down mask for its
-        # children's hint). The state is kept packed (packing.pack) and rebuilt when popped.
+        # children's hint). The state is kept packed with its signature, the front entry's (packing.pack),
+        # and rebuilt when popped.
         heap = [(root.turn + h0, h0, -root.health, 0, pack(root, entry[5]), entry, m0)]
         best = None  # (turns, health, node)
         counter = 0
@@ -169,8 +170,12 @@ class Search:
         goal_levels = [li for li in range(len(d.goals)) if d.goals[li]]
         max_states = self.budget.max_states
         exhausted = True
-        finish_turn = self.finish_turn
+        start_level = self.level
         resets = merge_ranges(self.forget)
+        resets_any = any(resets) or len(resets) > 1  # a level to forget, or a level to reach (trace.deepest)
+        deepest, max_gold = trace.deepest, trace.max_gold
+        par = INF  # the turns of the first finish, once popped
+        unqueued = 0  # states admitted to the table but never queued (past par)
         forgotten = tuple(frozenset(j for lo, hi, _ in ranges for j in range(lo, hi)) for ranges in self.forget)
         parents = self.parents
         actions_seen: dict = {}  # one Action object per distinct action, shared by every parents entry
@@ -185,11 +190,11 @@ class Search:
             f, h, neg_health, node, packed, entry, hint = heappop(heap)
             if not entry[4]:
                 continue
-            s_faces = entry[5]  # bytes(s.faces), made when s was admitted
-            if best is not None and f > best[0]:
+            s_faces = entry[5][FACES]  # bytes(s.faces), made when s was admitted (in its signature)
+            if f > par:
                 break
             s = unpack(packed, d)
-            done = finish_turn(s)
+            done = s.turn if s.outcome == WON else s.turn - 1 if not cm and s.level != start_level else None  # finish_turn
             if done is not None:
                 if best is None:
                     self.turns_seconds = time.perf_counter() - start
@@ -197,6 +202,7 @@ class Search:
                     stage_deadline = self.deadline.within(self.budget.health_seconds)
                 if best is None or -neg_health > best[1]:
                     best = (done, -neg_health, node)
+                    par = done
                     if best[1] >= relax.health_cap:
                         break
                     self._report("health", expanded, generated, best)
@@ -224,8 +230,11 @@ class Search:
                 trace.goals_met.add(s.level)
             level = s.level
             fighting = s.phase == COMBAT and not s.pure and not reference
-            for action in (_forced_flip(s, quiet) if fighting else s.legal_actions()):
-                c = s.clone()
+            actions = _forced_flip(s, quiet) if fighting else s.legal_actions()
+            last = len(actions) - 1
+            for k, action in enumerate(actions):
+                # The last child is the popped state itself (it is not read again): one clone fewer.
+                c = s.clone() if k < last else s
                 c.advance(action, resolver)
                 generated += 1
                 if c.foes:  # before a death too: a blow that wounds the enemy and then loses the fight counts
@@ -233,27 +242,29 @@ class Search:
                         if foe[0] < low.get(e, INF):
                             low[e] = foe[0]
                 if c.outcome == DEAD:
-                    self._note_death(s, c, action)
+                    self._note_death(unpack(packed, d) if c is s else s, c, action)
                     continue
-                reset = resets[c.level]
-                if reset:
-                    faces = c.faces
-                    for lo, hi, initial in reset:
-                        faces[lo:hi] = initial
-                    draws = c.draws
-                    if draws:
-                        gone = forgotten[c.level]
-                        if any(cell in gone for cell, _ in draws):
-                            c.draws = tuple(p for p in draws if p[0] not in gone)
-                if c.level > trace.deepest:
-                    trace.deepest = c.level
-                if c.gold > trace.max_gold:
-                    trace.max_gold = c.gold
+                if resets_any:
+                    reset = resets[c.level]
+                    if reset:
+                        faces = c.faces
+                        for lo, hi, initial in reset:
+                            faces[lo:hi] = initial
+                        draws = c.draws
+                        if draws:
+                            gone = forgotten[c.level]
+                            if any(cell in gone for cell, _ in draws):
+                                c.draws = tuple(p for p in draws if p[0] not in gone)
+                    if c.level > deepest:
+                        deepest = c.level
+                if c.gold > max_gold:
+                    max_gold = c.gold
                 new_faces = c.faces != s_faces
                 e_entry = admit(c, None if new_faces else s_faces)  # unchanged faces: no new bytes to hash
                 if e_entry is None:
                     continue
-                fin = finish_turn(c)
+                # finish_turn(c), inlined
+                fin = c.turn if c.outcome == WON else c.turn - 1 if not cm and c.level != start_level else None
                 if fin is not None:
                     ch, fc, mc = 0, fin, None
                 else:
@@ -265,9 +276,12 @@ class Search:
                     if ch == INF:
                         continue
                     fc = c.turn + ch
+                    if fc > par:
+                        unqueued += 1
+                        continue  # the tiebreak pops nothing past par: admitted (it may dominate), never queued
                 # Enemies seen slain in a state the search keeps, for an unsolvable verdict's reason. A
                 # state whose faces equal its parent's is covered by the parent (the root has none cleared).
-                if new_faces and unslain_bits and int.from_bytes(e_entry[5], "big") & unslain_bits:
+                if new_faces and unslain_bits and int.from_bytes(e_entry[5][FACES], "big") & unslain_bits:
                     for e in unslain:
                         if c.faces[e] == CLEARED:
                             trace.slain.add(e)
@@ -276,7 +290,8 @@ class Search:
                 counter += 1
                 parents.append((node, actions_seen.setdefault(action, action)))
                 heappush(heap, (fc, ch, -c.health, counter, pack(c, e_entry[5]), e_entry, mc))
-        self.expanded, self.generated, self.stored = expanded, generated, counter + 1
+        self.expanded, self.generated, self.stored = expanded, generated, counter + 1 + unqueued
+        trace.deepest, trace.max_gold = deepest, max_gold
         self.memory = max(0, resident_bytes() - rss0)
         self.seconds = time.perf_counter() - start
         if best is not None:
