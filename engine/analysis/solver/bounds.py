@@ -141,6 +141,7 @@ class Relaxation:
         self._bcache: dict = {}  # (level, mask, local cell, steps and face-down entries left, extra, campaign, tele) -> bound
         self._rcache: dict = {}  # (level, mask, local cell, campaign) -> routes
         self.chain = flee_chain(d) if self.para_limited else 0
+        self._flees: dict = {}  # potions -> ``extra_flees``
         self.start_bound = self._start_bounds()
 
     def _bfs(self, w: int, lo: int, hi: int) -> list:
@@ -259,14 +260,27 @@ class Relaxation:
         """The most tiles flees from paralysed enemies can add to the rest of the game, with ``potions``
         potions of paralysis still to be thrown (or enemies paralysed this turn): ``E`` in docs/solver.md.
 
-        Such a flee is possible only when every enemy adjacent to the hero is paralysed, and a thrown
-        potion paralyses one enemy until the turn ends. The hero's positions a turn's flees start from
-        are distinct tiles each adjacent to an enemy paralysed in that turn: at most 4 per potion thrown
-        in it, and only 1 with a single potion (two orthogonal neighbours have no common neighbour).
+        Such a flee is possible only from an enemy paralysed, and a thrown potion paralyses one enemy until
+        the turn ends. The hero's positions a turn's flees start from are distinct tiles (a walk that comes
+        back to a tile does no better than one that does not), each beside an enemy paralysed in that turn
+        and each beside the one before: a simple path in the grid through ADJACENT TILEs of those enemies,
+        each flee one step along it. With p enemies paralysed in a turn such a path has at most
+        ``FLEE_PATHS[p]`` tiles (1, 4, 7 for p = 1, 2, 3: found by trying every placement of the enemies
+        within four cells of one of them; 4p beyond, their ADJACENT TILEs), and at most p times the
+        largest group of tiles beside enemy cards (``flee_chain``). The potions are then split between
+        turns in the way that adds most.
         """
         if potions <= 1:
-            return potions
-        return min(4 * potions, potions * self.chain)
+            return max(potions, 0)
+        hit = self._flees.get(potions)
+        if hit is None:
+            per_turn = [0] + [min(FLEE_PATHS[p] if p < len(FLEE_PATHS) else 4 * p, p * self.chain)
+                              for p in range(1, potions + 1)]
+            best = [0] * (potions + 1)
+            for n in range(1, potions + 1):
+                best[n] = max(per_turn[p] + best[n - p] for p in range(1, n + 1))
+            hit = self._flees[potions] = best[potions]
+        return hit
 
     def _start_bounds(self) -> list:
         """Turns from the first turn on each level's starting tile to winning the campaign (Bellman-Ford).
@@ -1072,6 +1086,11 @@ def relaxation(campaign: Campaign, d) -> Relaxation:
     return hit[1]
 
 
+# The most tiles of a simple path in the grid each beside one of p enemies (index p), every such tile
+# beside the one before: the flees p potions of paralysis thrown in one turn allow (``extra_flees``).
+# Found by trying every placement of the p enemies within four cells of one of them (a path through
+# their ADJACENT TILEs never leaves that window); beyond, 4 per enemy.
+FLEE_PATHS = (0, 1, 4, 7)
 MAX_TOURS = 8  # potions on a level beyond which a tour of them is bounded by its farthest one alone
 MAX_PICKUPS = 6  # potions on a level's cells whose every set the bound tries (2 ** 6 sets); the rest count as held
 
