@@ -135,7 +135,13 @@ class Relaxation:
         self.pairs = [self._pair_steps(li) if self.loose_rule and not self.tele_total else ()
                       for li in range(self.levels)]
         self._tours = [self._tour_steps(li) for li in range(self.levels)]
+        # Per level: per potion, ``_pair_steps`` to its cell; per way out, tours that stand beside an enemy
+        # twice on the way (``_paired_tours``).
+        self._pairs_pot = [self._pairs_to(li, self._pot_dist[li]) if self.pairs[li] else ()
+                           for li in range(self.levels)]
+        self._paired = [self._paired_tours(li) for li in range(self.levels)]
         self._ucache: dict = {}  # (level, mask) -> ``_near``
+        self._upcache: dict = {}  # (level, mask) -> (tiles face up, face-down tiles from them to each tile)
         self._fcache: dict = {}
         self._jcache: dict = {}  # (level, mask) -> _jumps
         self._bcache: dict = {}  # (level, mask, local cell, steps and face-down entries left, extra, campaign, tele) -> bound
@@ -498,6 +504,7 @@ class Relaxation:
         paced = self.paced
         # Whether the first potion used gains nothing (``idle``: None when nothing gains), and what a walk
         # must cover for the potions to gain as counted: per way out (walk's steps, jump's steps, face-down).
+        paired_met = None  # the option where the walk stands beside an enemy twice (``_pair_steps``)
         if meet is None:
             options = [(False, None)]
         else:
@@ -512,11 +519,13 @@ class Relaxation:
                 # No teleportation: an enemy revealed later stays where it is, and a potion gains against it
                 # only after the walk has stood beside it twice (``_pair_steps``); else nothing gains.
                 options.append((None, None))
-                hidden = tuple(c for c in self._level_foes[li][0] if mask[c])
-                if hidden:
-                    trees = self._meet(li, mask, hidden)[0]
+                if any(mask[c] for c in self._level_foes[li][0]):  # an enemy still to be revealed
+                    # (Its face-down tiles are left to the route's own and the potions' trees: beside some
+                    # enemy card lies most of an open level, and the tree would cost a search per mask.)
                     pair = self.pairs[li]
-                    options.append((True, tuple((pair[k][i], pair[k][i], trees[k]) for k in ways)))
+                    paired_met = tuple((pair[k][i], pair[k][i], 0) for k in ways)
+                    options.append((True, paired_met))
+        paired = self._paired[li]
         if left:
             costs = self._pickups(li, mask, hint)
             dist = self.dist[li]
@@ -571,6 +580,11 @@ class Relaxation:
                 members = [p for p in left if bits >> p & 1]
                 if tours is not None:
                     walk_steps = [min(pdist[p][i] + tours[k][bits][p] for p in members) for k in ways]
+                    if paired is not None and paired_met is not None:
+                        # The walk stands beside an enemy twice before the first potion or after it.
+                        to_pot = self._pairs_pot[li]
+                        walk_paired = [min(min(pdist[p][i] + paired[k][bits][p], to_pot[p][i] + tours[k][bits][p])
+                                           for p in members) for k in ways]
                 else:
                     walk_steps = [max(pdist[p][i] + dist[k][pots[p][0]] for p in members) for k in ways]
                 if jumps and not tele_held:
@@ -593,6 +607,8 @@ class Relaxation:
                         if met is not None:
                             mw, mj, mf = met[k]
                             ws, js, js2, fd = max(ws, mw), max(js, mj), max(js2, mj), max(fd, mf)
+                            if subset and met is paired_met and tours is not None and paired is not None:
+                                ws = max(ws, walk_paired[k])
                         hit = direct.get(k)
                         if hit is not None:
                             h = hit[0] if hit[0] > ws + fd else ws + fd
@@ -654,6 +670,34 @@ class Relaxation:
             up = [v for v, down in enumerate(mask) if not down]
             hit = self._ucache[key] = [min(dist[v] for v in up) for dist in self._pot_dist[li]]
         return hit
+
+    def _paired_tours(self, li: int) -> list | None:
+        """As :meth:`_tour_steps`, for walks that also stand beside an enemy twice somewhere after leaving
+        potion p (``_pair_steps``: one leg of the tour, to the next potion or to the way out, goes by two
+        ADJACENT TILEs of one enemy card). None without such legs or tours."""
+        tours = self._tours[li]
+        if tours is None or not self.pairs[li]:
+            return None
+        pots = self.pots[li]
+        n = len(pots)
+        pdist, to_pot = self._pot_dist[li], self._pairs_pot[li]
+        out = []
+        for k, tour in enumerate(tours):
+            to_way = self.pairs[li][k]
+            paired = [[INF] * n for _ in range(1 << n)]
+            for bits in range(1, 1 << n):
+                for p in range(n):
+                    if not bits >> p & 1:
+                        continue
+                    rest = bits & ~(1 << p)
+                    if not rest:
+                        paired[bits][p] = to_way[pots[p][0]]
+                        continue
+                    paired[bits][p] = min(min(pdist[p][pots[q][0]] + paired[rest][q],
+                                              to_pot[q][pots[p][0]] + tour[rest][q])
+                                          for q in range(n) if rest >> q & 1)
+            out.append(paired)
+        return out
 
     def _tour_steps(self, li: int) -> tuple | None:
         """Per way out, per set of the level's potions (as bits of their indices in ``pots``), per potion p
@@ -820,6 +864,10 @@ class Relaxation:
         back) or another tile beside the enemy (two orthogonal neighbours of a cell are two steps apart):
         the walk reaches A, takes two steps more at least, and goes on from T.
         """
+        return self._pairs_to(level, self.dist[level])
+
+    def _pairs_to(self, level: int, targets: tuple) -> tuple:
+        """:meth:`_pair_steps` to each of ``targets`` (static step distances to a cell, by local cell)."""
         lo, hi = self.d.level_range[level]
         nbrs = self.local[level]
         n = hi - lo
@@ -828,7 +876,7 @@ class Relaxation:
             return ()
         beside = [[j - lo for j in self.d.adjacent[lo + e] if j >= 0] for e in foes]
         out = []
-        for dist in self.dist[level]:
+        for dist in targets:
             cost = [INF] * n
             for cells in beside:
                 after = 2 + min((dist[t] for t in cells), default=INF)
@@ -893,12 +941,19 @@ class Relaxation:
         counts = self.face_down_counts(level, down, hint)
         nbrs = self.local[level]
         n = len(nbrs)
-        up = [v for v in range(n) if not down[v]]
-        # From the tiles face up now (one source): the face-down tiles on the way to each tile, it counted.
-        from_up = [INF] * n
-        for v in up:
-            from_up[v] = 0
-        from_up = _propagate(nbrs, down, from_up, deque(up))
+        key = (level, down)
+        hit = self._upcache.get(key)
+        if hit is None:
+            up = [v for v in range(n) if not down[v]]
+            # From the tiles face up now (one source): the face-down tiles on the way to each tile, it counted.
+            from_up = [INF] * n
+            for v in up:
+                from_up[v] = 0
+            from_up = _propagate(nbrs, down, from_up, deque(up))
+            if len(self._upcache) > 100_000:
+                self._upcache.clear()
+            hit = self._upcache[key] = (up, from_up)
+        up, from_up = hit
         out = []
         for enter_w in counts:
             w_up = min((enter_w[v] for v in up), default=INF)
