@@ -140,6 +140,7 @@ class Relaxation:
         self._pairs_pot = [self._pairs_to(li, self._pot_dist[li]) if self.pairs[li] else ()
                            for li in range(self.levels)]
         self._paired = [self._paired_tours(li) for li in range(self.levels)]
+        self._sandwich = [self._sandwiches(li) if self.pairs[li] else () for li in range(self.levels)]
         self._ucache: dict = {}  # (level, mask) -> ``_near``
         self._upcache: dict = {}  # (level, mask) -> (tiles face up, face-down tiles from them to each tile)
         self._fcache: dict = {}
@@ -504,15 +505,15 @@ class Relaxation:
         paced = self.paced
         # Whether the first potion used gains nothing (``idle``: None when nothing gains), and what a walk
         # must cover for the potions to gain as counted: per way out (walk's steps, jump's steps, face-down).
-        paired_met = None  # the option where the walk stands beside an enemy twice (``_pair_steps``)
+        paired_met = met_met = None  # the options where the walk stands beside an enemy twice, meets one
         if meet is None:
             options = [(False, None)]
         else:
             options = []
             if meet:  # the walk meets an enemy revealed and alive now: every potion may gain
                 trees, via, near, last = self._meet(li, mask, meet)
-                options.append((False, tuple((via[k][i], near + min(last[k], jumps[k][0] if jumps else INF), trees[k])
-                                             for k in ways)))
+                met_met = tuple((via[k][i], near + min(last[k], jumps[k][0] if jumps else INF), trees[k]) for k in ways)
+                options.append((False, met_met))
             if jumps or not self.pairs[li]:
                 options.append((True, None))
             else:
@@ -585,8 +586,19 @@ class Relaxation:
                         to_pot = self._pairs_pot[li]
                         walk_paired = [min(min(pdist[p][i] + paired[k][bits][p], to_pot[p][i] + tours[k][bits][p])
                                            for p in members) for k in ways]
+                        if para_held < 2:
+                            # A potion is thrown where the enemy is revealed and another at the second tile
+                            # beside it: with one at hand, one of the set is picked up before the second
+                            # tile (before the first, or between them: ``_sandwich``); with none, before both.
+                            pairs, sandwich = self.pairs[li], self._sandwich[li]
+                            walk_paired = [max(walk_paired[k], min(
+                                min(pdist[p][i] + pairs[k][pots[p][0]], sandwich[p][k][i] if para_held else INF)
+                                for p in members)) for k in ways]
                 else:
                     walk_steps = [max(pdist[p][i] + dist[k][pots[p][0]] for p in members) for k in ways]
+                if met_met is not None and not tele_held and not para_held:
+                    # No potion at hand: the walk picks one of the set up before the fight where it gains.
+                    walk_met = [min(pdist[p][i] + via[k][pots[p][0]] for p in members) for k in ways]
                 if jumps and not tele_held:
                     # No potion of teleportation at hand: the walk reaches one of the set before any jump.
                     first = min((pdist[p][i] for p in members if pots[p][1]), default=INF)
@@ -609,6 +621,8 @@ class Relaxation:
                             ws, js, js2, fd = max(ws, mw), max(js, mj), max(js2, mj), max(fd, mf)
                             if subset and met is paired_met and tours is not None and paired is not None:
                                 ws = max(ws, walk_paired[k])
+                            elif subset and met is met_met and not tele_held and not para_held:
+                                ws = max(ws, walk_met[k])
                         hit = direct.get(k)
                         if hit is not None:
                             h = hit[0] if hit[0] > ws + fd else ws + fd
@@ -670,6 +684,36 @@ class Relaxation:
             up = [v for v, down in enumerate(mask) if not down]
             hit = self._ucache[key] = [min(dist[v] for v in up) for dist in self._pot_dist[li]]
         return hit
+
+    def _sandwiches(self, li: int) -> tuple:
+        """Per potion p of the level, per way out w, per local cell x: the fewest steps of a walk from x
+        that stands beside an enemy card, then on p's cell, then beside the same enemy card again, then
+        reaches w (the least over the enemy of the best first tile beside it and the best second)."""
+        lo, hi = self.d.level_range[li]
+        nbrs = self.local[li]
+        n = hi - lo
+        beside = [[j - lo for j in self.d.adjacent[lo + e] if j >= 0] for e in self._level_foes[li][0]]
+        out = []
+        for p, (c, _) in enumerate(self.pots[li]):
+            from_pot = self._pot_dist[li][p]
+            per_way = []
+            for dist in self.dist[li]:
+                cost = [INF] * n
+                for cells in beside:
+                    after = min((from_pot[t] + dist[t] for t in cells), default=INF)
+                    for a in cells:
+                        if from_pot[a] + after < cost[a]:
+                            cost[a] = from_pot[a] + after
+                queue = deque(sorted((a for a in range(n) if cost[a] != INF), key=cost.__getitem__))
+                while queue:
+                    j = queue.popleft()
+                    for x in nbrs[j]:
+                        if cost[x] > cost[j] + 1:
+                            cost[x] = cost[j] + 1
+                            queue.append(x)
+                per_way.append(tuple(cost))
+            out.append(tuple(per_way))
+        return tuple(out)
 
     def _paired_tours(self, li: int) -> list | None:
         """As :meth:`_tour_steps`, for walks that also stand beside an enemy twice somewhere after leaving
