@@ -13,7 +13,7 @@ from operator import itemgetter
 
 from ...model.campaign import Campaign, CardKind
 from ...rules.mobility import obtainable_cards, wall_crossings
-from ...rules.state import CHOOSE_TELEPORT, COMBAT, MOVING, SHOPPING, STEP1, GameState
+from ...rules.state import CHOOSE_TELEPORT, COMBAT, DONE, MOVING, SHOPPING, STEP1, GameState
 from ...rules.tables import CLEARED, DOWN, ENEMY, FOUNTAIN_TILE, LADDER, PLAIN, UP
 from .result import INF
 
@@ -379,7 +379,10 @@ class Relaxation:
         if self.paced:
             # Only the half-turns left of this turn count (``_best``): states that differ in how they are
             # left share the bound.
-            r0, k0 = (r0 + k0 if r0 + k0 < 2 else 2), 0
+            # ``k0`` then says whether this turn may still bring a potion's gain (a fight may begin or goes on):
+            # not at step 4, nor with no move left.
+            h0 = r0 + k0 if r0 + k0 < 2 else 2
+            r0, k0 = h0, 0 if h0 == 0 and (s.phase == DONE or s.phase == MOVING) else 1
         i = s.pos - self.d.level_range[li][0]
         potions = self.potions(s) if self.items else None
         blocked = self.landing_blocked(s) if self.tele_total else 0
@@ -410,7 +413,7 @@ class Relaxation:
         if self.paced:
             # Half-turns: 2 a turn, what is left of this one (a step, or two onto tiles face up), and 2 for
             # each extra (a flee or a teleport: one more step, maybe onto a tile flipped this turn).
-            have = (r0 + k0 if r0 + k0 < 2 else 2) + 2 * extra
+            have = r0 + 2 * extra  # (``bound_masked`` made r0 the half-turns left of this turn)
             for _, _, tail, k, h in routes:
                 if pick and pick[k] > h:
                     h = pick[k]
@@ -453,7 +456,7 @@ class Relaxation:
             if self.paced:
                 t = 0 if jh <= 2 * extra else (jh - 2 * extra + 1) // 2
                 if pick:
-                    have = (r0 + k0 if r0 + k0 < 2 else 2) + 2 * extra
+                    have = r0 + 2 * extra
                     if pick[k] > have and (pick[k] - have + 1) // 2 > t:
                         t = (pick[k] - have + 1) // 2
             else:
@@ -516,7 +519,10 @@ class Relaxation:
                 tail = 1 + start[to] if campaign_mode and to >= 0 else 0
                 if jd != INF and jf != INF and tail != INF:
                     after[k] = (jh, tail)
-            have0 = r0 + k0 if r0 + k0 < 2 else 2
+            have0 = r0
+            # Whether this turn may still gain (``bound_masked``): with no potion of paralysis a turn gains
+            # one step at most (a potion of teleportation drunk ends it; one thrown gains nothing).
+            now = 2 * k0
         best = INF
         # Every set of the potions still on their cells, as bits over ``left``; what each covers is the one
         # of the set without its lowest potion, with that potion's added.
@@ -527,10 +533,18 @@ class Relaxation:
             p = left[low]
             tele, para, bits, js, fd = sets[subset & (subset - 1)]
             c = pots[p][0]
-            jstep = [near[p] + min(jumps[k][0] if jumps else INF, dist[k][c]) for k in ways]
+            # With jumps onto tiles face up now, the walk is pieces, each after the first begun by a jump.
+            # The potion is in the first piece (from the hero's tile, then at least a jump's route), in the
+            # last (from the nearest tile face up now and on to the way out), or in one between (then at
+            # least two jumps: ``[1]``, the fewest steps of either; ``[0]``, of the first two).
+            jstep = []
+            for k in ways:
+                jd = jumps[k][0] if jumps else INF
+                one = min(near[p] + dist[k][c], pdist[p][i] + jd)
+                jstep.append((one, min(one, near[p] + jd)))
             fdown = [costs[k][p] for k in ways]
             if js is not None:
-                jstep = [a if a > b else b for a, b in zip(jstep, js)]
+                jstep = [(max(a[0], b[0]), max(a[1], b[1])) for a, b in zip(jstep, js)]
                 fdown = [a if a > b else b for a, b in zip(fdown, fd)]
             if pots[p][1]:
                 tele += 1
@@ -548,30 +562,48 @@ class Relaxation:
                 if jumps and not tele_held:
                     # No potion of teleportation at hand: the walk reaches one of the set before any jump.
                     first = min((pdist[p][i] for p in members if pots[p][1]), default=INF)
-                    jump_steps = [a if a > first + jumps[k][0] else first + jumps[k][0] for k, a in zip(ways, jump_steps)]
+                    jump_steps = [(max(a, first + jumps[k][0]), max(b, first + jumps[k][0]))
+                                  for k, (a, b) in zip(ways, jump_steps)]
             for idle, met in options:
                 if paced:
                     extra = 0 if idle is None else self._extra(para, tele, idle)
                     have = have0 + 2 * extra
+                    # After the last jump onto a tile face up now, the potion it took is gone: the others
+                    # may gain (all of them: if one gains nothing, it may be the jump's).
+                    extra_j = 0 if idle is None or not tele else self.extra_moves(para, tele - 1)
+                    # Two jumps or more (a potion picked up between them): two potions gone.
+                    extra_j2 = 0 if idle is None or tele < 2 else self.extra_moves(para, tele - 2)
+                    capped = not para and extra  # one gain a turn at most: 4 half-turns
                     for k in ways:
-                        ws, js, fd = (walk_steps[k], jump_steps[k], downs[k]) if subset else (0, 0, 0)
+                        ws, (js, js2), fd = (walk_steps[k], jump_steps[k], downs[k]) if subset else (0, (0, 0), 0)
                         if met is not None:
                             mw, mj, mf = met[k]
-                            ws, js, fd = max(ws, mw), max(js, mj), max(fd, mf)
+                            ws, js, js2, fd = max(ws, mw), max(js, mj), max(js2, mj), max(fd, mf)
                         hit = direct.get(k)
                         if hit is not None:
                             h = hit[0] if hit[0] > ws + fd else ws + fd
                             if h != INF:
-                                t = (0 if h <= have else (h - have + 1) // 2) + hit[1]
-                                if t < best:
-                                    best = t
+                                t = 0 if h <= have else (h - have + 1) // 2
+                                if capped and h > have0 + now and (h - have0 - now + 3) // 4 > t:
+                                    t = (h - have0 - now + 3) // 4
+                                if t + hit[1] < best:
+                                    best = t + hit[1]
                         hit = after.get(k) if tele else None
-                        if hit is not None and js + fd != INF:
-                            jh = hit[0]
-                            t = 0 if jh <= 2 * extra else (jh - 2 * extra + 1) // 2
-                            h = js + fd
-                            if h > have and (h - have + 1) // 2 > t:
-                                t = (h - have + 1) // 2
+                        if hit is None:
+                            continue
+                        jh = hit[0]
+                        for steps, more, two in ((js, extra_j, False), (js2, extra_j2, True)):
+                            if steps + fd == INF or (two and (tele < 2 or js2 >= js)):
+                                continue
+                            t = 0 if jh <= 2 * more else (jh - 2 * more + 1) // 2
+                            if capped and (jh + 3) // 4 > t:
+                                t = (jh + 3) // 4  # the turns after the jump's
+                            h = steps + fd
+                            have_j = have0 + 2 * more
+                            if h > have_j and (h - have_j + 1) // 2 > t:
+                                t = (h - have_j + 1) // 2
+                            if capped and h > have0 + now and (h - have0 - now + 3) // 4 > t:
+                                t = (h - have0 - now + 3) // 4
                             if t + hit[1] < best:
                                 best = t + hit[1]
                     continue
@@ -579,7 +611,7 @@ class Relaxation:
                 if subset or met is not None:
                     pick, pick_jump = [], []
                     for k in ways:
-                        ws, js, fd = (walk_steps[k], jump_steps[k], downs[k]) if subset else (0, 0, 0)
+                        ws, js, fd = (walk_steps[k], jump_steps[k][1], downs[k]) if subset else (0, 0, 0)
                         if met is not None:
                             mw, mj, mf = met[k]
                             ws, js, fd = max(ws, mw), max(js, mj), max(fd, mf)
@@ -592,7 +624,8 @@ class Relaxation:
                 extra = 0 if idle is None else self._extra(para, tele, idle)
                 t = self._best(routes, r0, k0, extra, pick)
                 if tele and jumps:
-                    t = min(t, self._jumped(li, mask, r0, k0, campaign_mode, extra, pick_jump, blocked))
+                    extra_j = 0 if idle is None else self.extra_moves(para, tele - 1)
+                    t = min(t, self._jumped(li, mask, r0, k0, campaign_mode, extra_j, pick_jump, blocked))
                 if t < best:
                     best = t
         return best
@@ -667,11 +700,17 @@ class Relaxation:
             if s.foes:
                 para += sum(1 for v in s.foes.values() if v[2])
         meet = None
-        if self.loose_rule and (para or tele or left) and not s.visitors:
+        if self.loose_rule and (para or tele or left):
             cells, getter = self._level_foes[s.level]
             met = tuple(c for c, face in zip(cells, getter(faces)) if face == UP)
             if self._enemy_faces(faces).count(UP) == len(met):  # none on another level
                 meet = met
+                if s.visitors:  # enemies a thrown potion of teleportation moved: they stand where they landed
+                    lo, hi = self.d.level_range[s.level]
+                    if all(lo <= j < hi for j in s.visitors):
+                        meet = tuple(sorted(set(met) | {j - lo for j in s.visitors}))
+                    else:
+                        meet = None
         if len(left) > MAX_PICKUPS:
             # Too many sets to try: the farthest potions count as held (over-counting lowers the bound).
             far = left[MAX_PICKUPS:]
