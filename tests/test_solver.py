@@ -30,8 +30,10 @@ from cardrogue.engine.analysis.solver import (
     solve_level,
 )
 from cardrogue.engine.analysis.solver.bounds import Relaxation, relaxation
-from cardrogue.engine.analysis.solver.packing import cleared_bits, pack, signature, unpack
+from cardrogue.engine.analysis.solver.dominance import Fronts
+from cardrogue.engine.analysis.solver.packing import FACES, cleared_bits, pack, signature, unpack
 from cardrogue.engine.analysis.solver.par import solve
+from cardrogue.engine.analysis.solver.search import Search
 from cardrogue.engine.rules.fields import NAMES
 from cardrogue.engine.rules.state import GameState
 
@@ -324,6 +326,62 @@ def test_one_potion_8x8_maps_get_their_verdict(seed):
     assert_witness(c, r)
 
 
+@pytest.mark.parametrize("seed, par", [(16, 13), (21, 13), (27, 14)])
+def test_two_and_three_potion_8x8_maps_get_their_verdict(seed, par):
+    """Three more of those maps (two potions of paralysis; three, two of teleportation) get their par:
+    the bound counts a potion only on walks that pick it up (its shortest tour), its gain only past an
+    enemy met, and turns as half-turns (docs/solver.md, *Potions*). Two of them finish a turn early,
+    the witness using its potions to enter two new tiles in a turn."""
+    c = load(gen.campaign(1, 8, seed=seed))
+    r = solve_campaign(c, Budget(max_states=3_000, max_seconds=NO_CLOCK, health_seconds=0), per_level=False)
+    assert (r.verdict, r.turns) == (SOLVED, par)
+    assert_witness(c, r)
+    resolver = FatedResolver(c)
+    s = GameState.new(c, log=False)
+    s.resolve(resolver)
+    relax = relaxation(c, s.d)
+    for action in r.actions:  # the bound along a line that gains by its potions
+        assert relax.bound(s, True) <= r.turns - s.turn, action
+        s.step(action, resolver)
+
+
+def _remaining_par(c, s: GameState) -> int | None:
+    """The fewest turns after ``s.turn`` to win from ``s``, by the plain uniform-cost search (None: no
+    win, or not found within 15,000 states)."""
+    search = Search(c, 0, True, Budget(max_states=15_000, max_seconds=NO_CLOCK), reference=True)
+    search.root = s.clone()
+    verdict, _, turns, _, _ = search.run()
+    return turns - s.turn if verdict == SOLVED else None
+
+
+@pytest.mark.parametrize("effect", ["teleportation", "paralysis"])
+@pytest.mark.parametrize("size, seed", [(4, 11), (4, 19), (3, 19)])
+def test_bound_never_overestimates_on_states_off_the_best_line(size, seed, effect):
+    """Admissibility on states random play reaches (potions picked up or not, enemies left alive,
+    wasted turns): the bound never exceeds the turns a plain uniform-cost search needs from there."""
+    doc = gen.campaign(1, size, seed=seed)
+    doc["potions"] = {"red": effect}
+    c = load(doc)
+    rng = random.Random(seed)
+    resolver = FatedResolver(c)
+    checked = 0
+    for _ in range(6):
+        s = GameState.new(c, log=False)
+        s.resolve(resolver)
+        for _ in range(rng.randrange(2, 16)):
+            legal = s.legal_actions()
+            if not legal:
+                break
+            s.step(rng.choice(legal), resolver)
+        if s.is_terminal():
+            continue
+        left = _remaining_par(c, s)
+        if left is not None:
+            assert relaxation(c, s.d).bound(s, True) <= left
+            checked += 1
+    assert checked >= 2
+
+
 @pytest.mark.parametrize("effect", ["teleportation", "paralysis"])
 @pytest.mark.parametrize("levels, size, seed", [(1, 4, 0), (1, 4, 2), (1, 4, 11), (1, 3, 19), (2, 3, 11), (2, 3, 21)])
 def test_bound_never_overestimates_along_witnesses_of_potion_maps(levels, size, seed, effect):
@@ -580,6 +638,48 @@ def test_packed_state_unpacks_to_the_same_state():
         if name not in ("d", "log"):
             assert getattr(back, name) == getattr(s, name), name
     assert back.d is s.d and back.log is None
+
+
+def test_a_queued_state_shares_its_fronts_signature():
+    """Memory: a front's entries and their packed states hold the one signature tuple the table files
+    them under (the faces in it as bytes), not a copy per state."""
+    c = load(gen.campaign(1, 8, seed=3))
+    s = GameState.new(c, log=False)
+    s.resolve(FatedResolver(c))
+    fronts = Fronts(c)
+    first = fronts.admit(s)
+    later = s.clone()
+    later.turn, later.health = s.turn + 1, s.health + 1  # neither state dominates the other
+    second = fronts.admit(later)
+    assert first is not None and second is not None and first[4] and second[4]
+    assert second[5] is first[5] and first[5][FACES] == bytes(s.faces)
+    packed = pack(later, second[5])
+    assert packed[0] is first[5] and len(packed) < 12
+    assert unpack(packed, s.d).key() == later.key()
+
+
+def test_paced_routes_without_potions_leave_the_face_down_counts_out():
+    """routes() skips the face-down counts where only half-turns are read (a paced level, no potions
+    counted): the same ways out remain, with the same steps, tails and half-turns as with the counts."""
+    c = load(gen.campaign(1, 8, seed=3))
+    s = GameState.new(c, log=False)
+    relax = Relaxation(c, s.d)
+    assert relax.paced and not relax.items
+    resolver = FatedResolver(c)
+    s.resolve(resolver)
+    rng = random.Random(1)
+    for _ in range(60):
+        mask, i = relax.mask(s), s.pos - s.d.level_range[s.level][0]
+        lean = relax.routes(s.level, mask, i, True)
+        relax.items = True  # as if potions were counted: the face-down counts are read too
+        full = relax.routes(s.level, mask, i, True)
+        relax.items = False
+        assert lean and all(f is None for _, f, _, _, _ in lean) and all(f is not None for _, f, _, _, _ in full)
+        assert [(d, t, k, h) for d, _, t, k, h in lean] == [(d, t, k, h) for d, _, t, k, h in full]
+        legal = s.legal_actions()
+        if not legal:
+            break
+        s.step(rng.choice(legal), resolver)
 
 
 def test_turns_are_proven_first_and_a_cut_tiebreak_says_how_far_it_got():

@@ -13,7 +13,7 @@ from operator import itemgetter
 
 from ...model.campaign import Campaign, CardKind
 from ...rules.mobility import obtainable_cards, wall_crossings
-from ...rules.state import CHOOSE_TELEPORT, COMBAT, MOVING, SHOPPING, STEP1, GameState
+from ...rules.state import CHOOSE_TELEPORT, COMBAT, DONE, MOVING, SHOPPING, STEP1, GameState
 from ...rules.tables import CLEARED, DOWN, ENEMY, FOUNTAIN_TILE, LADDER, PLAIN, UP
 from .result import INF
 
@@ -134,6 +134,8 @@ class Relaxation:
                            for lo, hi in d.level_range]
         self.pairs = [self._pair_steps(li) if self.loose_rule and not self.tele_total else ()
                       for li in range(self.levels)]
+        self._tours = [self._tour_steps(li) for li in range(self.levels)]
+        self._ucache: dict = {}  # (level, mask) -> ``_near``
         self._fcache: dict = {}
         self._jcache: dict = {}  # (level, mask) -> _jumps
         self._bcache: dict = {}  # (level, mask, local cell, steps and face-down entries left, extra, campaign, tele) -> bound
@@ -374,6 +376,13 @@ class Relaxation:
         """
         li = s.level
         r0, k0 = self.remaining(s)
+        if self.paced:
+            # Only the half-turns left of this turn count (``_best``): states that differ in how they are
+            # left share the bound.
+            # ``k0`` then says whether this turn may still bring a potion's gain (a fight may begin or goes on):
+            # not at step 4, nor with no move left.
+            h0 = r0 + k0 if r0 + k0 < 2 else 2
+            r0, k0 = h0, 0 if h0 == 0 and (s.phase == DONE or s.phase == MOVING) else 1
         i = s.pos - self.d.level_range[li][0]
         potions = self.potions(s) if self.items else None
         blocked = self.landing_blocked(s) if self.tele_total else 0
@@ -404,7 +413,7 @@ class Relaxation:
         if self.paced:
             # Half-turns: 2 a turn, what is left of this one (a step, or two onto tiles face up), and 2 for
             # each extra (a flee or a teleport: one more step, maybe onto a tile flipped this turn).
-            have = (r0 + k0 if r0 + k0 < 2 else 2) + 2 * extra
+            have = r0 + 2 * extra  # (``bound_masked`` made r0 the half-turns left of this turn)
             for _, _, tail, k, h in routes:
                 if pick and pick[k] > h:
                     h = pick[k]
@@ -447,11 +456,12 @@ class Relaxation:
             if self.paced:
                 t = 0 if jh <= 2 * extra else (jh - 2 * extra + 1) // 2
                 if pick:
-                    have = (r0 + k0 if r0 + k0 < 2 else 2) + 2 * extra
+                    have = r0 + 2 * extra
                     if pick[k] > have and (pick[k] - have + 1) // 2 > t:
                         t = (pick[k] - have + 1) // 2
             else:
-                t = self._best(((r0 + jd, max(k0 + jf, pick[k][1]) if pick else k0 + jf, 0, 0, None),), r0, k0, extra)
+                route = (max(r0 + jd, pick[k][0]), max(k0 + jf, pick[k][1])) if pick else (r0 + jd, k0 + jf)
+                t = self._best(((*route, 0, 0, None),), r0, k0, extra)
             if t + tail < best:
                 best = t + tail
         return best
@@ -461,27 +471,27 @@ class Relaxation:
         """The bound when potions of teleportation or paralysis are still to be used (docs/solver.md,
         *Potions* and *Picking potions up*): the least, over every set of the level's potions still on
         their cells that the rest of the game may pick up, of the bound of routes that walk onto all of
-        them, with the extra those and the potions held may add."""
+        them, with the extra those and the potions held may add.
+
+        What a walk onto a set of potions and on to a way out covers, at least: the steps of the shortest
+        tour of them from the hero's tile to the way out (with a teleport onto a tile face up now, the
+        steps from the nearest such tile to the farthest potion and on to the way out or to where a jump's
+        route begins), and the face-down tiles of the costliest one's tree (``_pickups``)."""
         tele_held, para_held, meet, left = potions
         pots = self.pots[li]
         jumps = self._jumps(li, mask, blocked) if self.tele_total else ()
         ways = range(len(self.ways[li]))
         paced = self.paced
-        # Whether the first potion used gains nothing (``idle``), and what a walk must cover for the
-        # potions to gain as counted (``met``: None, or per way out what the walk and the jump cover).
+        # Whether the first potion used gains nothing (``idle``: None when nothing gains), and what a walk
+        # must cover for the potions to gain as counted: per way out (walk's steps, jump's steps, face-down).
         if meet is None:
             options = [(False, None)]
         else:
             options = []
             if meet:  # the walk meets an enemy revealed and alive now: every potion may gain
                 trees, via, near, last = self._meet(li, mask, meet)
-                if paced:
-                    walk_met = tuple(via[k][i] + trees[k] for k in ways)
-                    jump_met = tuple(near + min(last[k], jumps[k][0] if jumps else INF) + trees[k] for k in ways)
-                else:
-                    walk_met = tuple((via[k][i], trees[k]) for k in ways)
-                    jump_met = tuple((0, trees[k]) for k in ways)
-                options.append((False, (walk_met, jump_met)))
+                options.append((False, tuple((via[k][i], near + min(last[k], jumps[k][0] if jumps else INF), trees[k])
+                                             for k in ways)))
             if jumps or not self.pairs[li]:
                 options.append((True, None))
             else:
@@ -492,64 +502,168 @@ class Relaxation:
                 if hidden:
                     trees = self._meet(li, mask, hidden)[0]
                     pair = self.pairs[li]
-                    if paced:
-                        walk_met = tuple(pair[k][i] + trees[k] for k in ways)
-                    else:
-                        walk_met = tuple((pair[k][i], trees[k]) for k in ways)
-                    options.append((True, (walk_met, walk_met)))
+                    options.append((True, tuple((pair[k][i], pair[k][i], trees[k]) for k in ways)))
         if left:
             costs = self._pickups(li, mask, hint)
             dist = self.dist[li]
             pdist = self._pot_dist[li]
-            up = [v for v in range(len(mask)) if not mask[v]]
-            # Per potion and way out, what a walk onto it and on to the way out must cover: steps via it
-            # (from the hero's tile; with a teleport onto a tile face up now, from the nearest of them and
-            # on to the way out or to where a jump's route begins) and the face-down tiles of ``_pickups``.
-            walk, jump = [], []
-            for p, (c, _) in enumerate(pots):
-                if p not in left:
-                    walk.append(None)
-                    jump.append(None)
-                    continue
-                near = min(pdist[p][v] for v in up)
-                steps = [pdist[p][i] + dist[k][c] for k in ways]
-                if paced:
-                    walk.append([steps[k] + costs[k][p] for k in ways])
-                    jump.append([near + min(dist[k][c], jumps[k][0] if jumps else INF) + costs[k][p] for k in ways])
-                else:
-                    walk.append([(steps[k], costs[k][p]) for k in ways])
-                    jump.append([(0, costs[k][p]) for k in ways])
+            tours = self._tours[li]
+            near = self._near(li, mask)
+        if paced:
+            # _best and _jumped, inlined (the hot path of the generated maps): per way out, its tail, the
+            # half-turns of its direct route, and of the route after a jump (INF: none).
+            start = self.start_bound
+            direct = {k: (h, tail) for _, _, tail, k, h in routes}
+            after = {}
+            for k, ((jd, jf, jh), (_, to)) in enumerate(zip(jumps, self.ways[li])):
+                tail = 1 + start[to] if campaign_mode and to >= 0 else 0
+                if jd != INF and jf != INF and tail != INF:
+                    after[k] = (jh, tail)
+            have0 = r0
+            # Whether this turn may still gain (``bound_masked``): with no potion of paralysis a turn gains
+            # one step at most (a potion of teleportation drunk ends it; one thrown gains nothing).
+            now = 2 * k0
         best = INF
-        for subset in _subsets(left):
-            tele, para = tele_held, para_held
-            for p in subset:
-                if pots[p][1]:
-                    tele += 1
+        # Every set of the potions still on their cells, as bits over ``left``; what each covers is the one
+        # of the set without its lowest potion, with that potion's added.
+        m = len(left)
+        sets = [(tele_held, para_held, 0, None, None)]  # (tele, para, bits over pots, jump steps, face-down)
+        for subset in range(1, 1 << m):
+            low = (subset & -subset).bit_length() - 1
+            p = left[low]
+            tele, para, bits, js, fd = sets[subset & (subset - 1)]
+            c = pots[p][0]
+            # With jumps onto tiles face up now, the walk is pieces, each after the first begun by a jump.
+            # The potion is in the first piece (from the hero's tile, then at least a jump's route), in the
+            # last (from the nearest tile face up now and on to the way out), or in one between (then at
+            # least two jumps: ``[1]``, the fewest steps of either; ``[0]``, of the first two).
+            jstep = []
+            for k in ways:
+                jd = jumps[k][0] if jumps else INF
+                one = min(near[p] + dist[k][c], pdist[p][i] + jd)
+                jstep.append((one, min(one, near[p] + jd)))
+            fdown = [costs[k][p] for k in ways]
+            if js is not None:
+                jstep = [(max(a[0], b[0]), max(a[1], b[1])) for a, b in zip(jstep, js)]
+                fdown = [a if a > b else b for a, b in zip(fdown, fd)]
+            if pots[p][1]:
+                tele += 1
+            else:
+                para += 1
+            sets.append((tele, para, bits | 1 << p, jstep, fdown))
+        for tele, para, bits, jump_steps, downs in sets:
+            subset = bits != 0
+            if subset:
+                members = [p for p in left if bits >> p & 1]
+                if tours is not None:
+                    walk_steps = [min(pdist[p][i] + tours[k][bits][p] for p in members) for k in ways]
                 else:
-                    para += 1
+                    walk_steps = [max(pdist[p][i] + dist[k][pots[p][0]] for p in members) for k in ways]
+                if jumps and not tele_held:
+                    # No potion of teleportation at hand: the walk reaches one of the set before any jump.
+                    first = min((pdist[p][i] for p in members if pots[p][1]), default=INF)
+                    jump_steps = [(max(a, first + jumps[k][0]), max(b, first + jumps[k][0]))
+                                  for k, (a, b) in zip(ways, jump_steps)]
             for idle, met in options:
-                # A walk onto every potion of the set (and past an enemy met) covers at least what one onto
-                # the costliest of them needs.
-                walks = [walk[p] for p in subset]
-                jumped = [jump[p] for p in subset]
-                if met is not None:
-                    walks.append(met[0])
-                    jumped.append(met[1])
+                if paced:
+                    extra = 0 if idle is None else self._extra(para, tele, idle)
+                    have = have0 + 2 * extra
+                    # After the last jump onto a tile face up now, the potion it took is gone: the others
+                    # may gain (all of them: if one gains nothing, it may be the jump's).
+                    extra_j = 0 if idle is None or not tele else self.extra_moves(para, tele - 1)
+                    # Two jumps or more (a potion picked up between them): two potions gone.
+                    extra_j2 = 0 if idle is None or tele < 2 else self.extra_moves(para, tele - 2)
+                    capped = not para and extra  # one gain a turn at most: 4 half-turns
+                    for k in ways:
+                        ws, (js, js2), fd = (walk_steps[k], jump_steps[k], downs[k]) if subset else (0, (0, 0), 0)
+                        if met is not None:
+                            mw, mj, mf = met[k]
+                            ws, js, js2, fd = max(ws, mw), max(js, mj), max(js2, mj), max(fd, mf)
+                        hit = direct.get(k)
+                        if hit is not None:
+                            h = hit[0] if hit[0] > ws + fd else ws + fd
+                            if h != INF:
+                                t = 0 if h <= have else (h - have + 1) // 2
+                                if capped and h > have0 + now and (h - have0 - now + 3) // 4 > t:
+                                    t = (h - have0 - now + 3) // 4
+                                if t + hit[1] < best:
+                                    best = t + hit[1]
+                        hit = after.get(k) if tele else None
+                        if hit is None:
+                            continue
+                        jh = hit[0]
+                        for steps, more, two in ((js, extra_j, False), (js2, extra_j2, True)):
+                            if steps + fd == INF or (two and (tele < 2 or js2 >= js)):
+                                continue
+                            t = 0 if jh <= 2 * more else (jh - 2 * more + 1) // 2
+                            if capped and (jh + 3) // 4 > t:
+                                t = (jh + 3) // 4  # the turns after the jump's
+                            h = steps + fd
+                            have_j = have0 + 2 * more
+                            if h > have_j and (h - have_j + 1) // 2 > t:
+                                t = (h - have_j + 1) // 2
+                            if capped and h > have0 + now and (h - have0 - now + 3) // 4 > t:
+                                t = (h - have0 - now + 3) // 4
+                            if t + hit[1] < best:
+                                best = t + hit[1]
+                    continue
                 pick = pick_jump = ()
-                if walks:
-                    if paced:
-                        pick = tuple(max(w[k] for w in walks) for k in ways)
-                        pick_jump = tuple(max(w[k] for w in jumped) for k in ways)
-                    else:
-                        pick = tuple((max(w[k][0] for w in walks), max(w[k][1] for w in walks)) for k in ways)
-                        pick_jump = tuple((0, max(w[k][1] for w in jumped)) for k in ways)
+                if subset or met is not None:
+                    pick, pick_jump = [], []
+                    for k in ways:
+                        ws, js, fd = (walk_steps[k], jump_steps[k][1], downs[k]) if subset else (0, 0, 0)
+                        if met is not None:
+                            mw, mj, mf = met[k]
+                            ws, js, fd = max(ws, mw), max(js, mj), max(fd, mf)
+                        if paced:
+                            pick.append(ws + fd)
+                            pick_jump.append(js + fd)
+                        else:
+                            pick.append((ws, fd))
+                            pick_jump.append((js, fd))
                 extra = 0 if idle is None else self._extra(para, tele, idle)
                 t = self._best(routes, r0, k0, extra, pick)
                 if tele and jumps:
-                    t = min(t, self._jumped(li, mask, r0, k0, campaign_mode, extra, pick_jump, blocked))
+                    extra_j = 0 if idle is None else self.extra_moves(para, tele - 1)
+                    t = min(t, self._jumped(li, mask, r0, k0, campaign_mode, extra_j, pick_jump, blocked))
                 if t < best:
                     best = t
         return best
+
+    def _near(self, li: int, mask: bytes) -> list:
+        """Per potion of the level (``pots``): the fewest steps to its cell from a tile face up under ``mask``."""
+        key = (li, mask)
+        hit = self._ucache.get(key)
+        if hit is None:
+            if len(self._ucache) > 100_000:
+                self._ucache.clear()
+            up = [v for v, down in enumerate(mask) if not down]
+            hit = self._ucache[key] = [min(dist[v] for v in up) for dist in self._pot_dist[li]]
+        return hit
+
+    def _tour_steps(self, li: int) -> tuple | None:
+        """Per way out, per set of the level's potions (as bits of their indices in ``pots``), per potion p
+        of the set: the fewest steps of a walk from p's cell onto every potion of the set and on to the way
+        out (Held-Karp over the static distances). None when the level has too many potions."""
+        pots = self.pots[li]
+        n = len(pots)
+        if not n or n > MAX_TOURS:
+            return None
+        pdist = self._pot_dist[li]
+        out = []
+        for dist in self.dist[li]:
+            tour = [[INF] * n for _ in range(1 << n)]
+            for bits in range(1, 1 << n):
+                for p in range(n):
+                    if not bits >> p & 1:
+                        continue
+                    rest = bits & ~(1 << p)
+                    if not rest:
+                        tour[bits][p] = dist[pots[p][0]]
+                        continue
+                    tour[bits][p] = min(pdist[p][pots[q][0]] + tour[rest][q] for q in range(n) if rest >> q & 1)
+            out.append(tour)
+        return out
 
     def _extra(self, para: int, tele: int, idle: bool) -> int:
         """``E`` for ``para`` potions of paralysis and ``tele`` of teleportation still to be used; ``idle``:
@@ -586,11 +700,17 @@ class Relaxation:
             if s.foes:
                 para += sum(1 for v in s.foes.values() if v[2])
         meet = None
-        if self.loose_rule and (para or tele or left) and not s.visitors:
+        if self.loose_rule and (para or tele or left):
             cells, getter = self._level_foes[s.level]
             met = tuple(c for c, face in zip(cells, getter(faces)) if face == UP)
             if self._enemy_faces(faces).count(UP) == len(met):  # none on another level
                 meet = met
+                if s.visitors:  # enemies a thrown potion of teleportation moved: they stand where they landed
+                    lo, hi = self.d.level_range[s.level]
+                    if all(lo <= j < hi for j in s.visitors):
+                        meet = tuple(sorted(set(met) | {j - lo for j in s.visitors}))
+                    else:
+                        meet = None
         if len(left) > MAX_PICKUPS:
             # Too many sets to try: the farthest potions count as held (over-counting lowers the bound).
             far = left[MAX_PICKUPS:]
@@ -805,30 +925,45 @@ class Relaxation:
     def routes(self, li: int, mask: bytes, i: int, campaign_mode: bool, hint: bytes | None = None) -> tuple:
         """(steps, face-down tiles entered, turns after leaving, way out, half-turns) of the best route from
         local cell ``i`` to each way out of level ``li`` that can be finished, given the level's face-down
-        ``mask`` (half-turns: see :meth:`_paced_counts`; None unless ``paced``)."""
-        counts = self.face_down_counts(li, mask, hint)
+        ``mask`` (half-turns: see :meth:`_paced_counts`; None unless ``paced``).
+
+        A paced level with no potions counted reads only the half-turns (:meth:`_best`): its face-down
+        tiles are then not counted (None), which spares a second 0-1 search per new mask. (A route can be
+        finished under the one count exactly when under the other: both search the same graph.)
+        """
         paced = self._paced_counts(li, mask, hint) if self.paced else None
+        counts = self.face_down_counts(li, mask, hint) if paced is None or self.items else None
         lo = self.d.level_range[li][0]
+        near = self.local[li][i]
         out = []
         for k, (w, to) in enumerate(self.ways[li]):
+            here = i == w - lo
             # _count_at, inlined: face-down tiles on the best route from i to way out k (i itself not counted).
-            if i == w - lo:
-                f = 0
-            else:
-                enter = counts[k]
-                f = INF
-                for j in self.local[li][i]:
-                    if enter[j] < f:
-                        f = enter[j]
+            f = None
+            if counts is not None:
+                if here:
+                    f = 0
+                else:
+                    enter = counts[k]
+                    f = INF
+                    for j in near:
+                        if enter[j] < f:
+                            f = enter[j]
+            h = None
+            if paced is not None:
+                if here:
+                    h = 0
+                else:
+                    cost = paced[k]
+                    h = INF
+                    for j in near:
+                        if cost[j] < h:
+                            h = cost[j]
             d = self.dist[li][k][i]
             tail = 1 + self.start_bound[to] if campaign_mode and to >= 0 else 0
-            if d == INF or f == INF or tail == INF:
+            if d == INF or (f if counts is not None else h) == INF or tail == INF:
                 continue
-            if paced is None:
-                out.append((d, f, tail, k, None))
-            else:
-                cost = paced[k]
-                out.append((d, f, tail, k, 0 if i == w - lo else min(cost[j] for j in self.local[li][i])))
+            out.append((d, f, tail, k, h))
         return tuple(out)
 
 
@@ -937,15 +1072,8 @@ def relaxation(campaign: Campaign, d) -> Relaxation:
     return hit[1]
 
 
+MAX_TOURS = 8  # potions on a level beyond which a tour of them is bounded by its farthest one alone
 MAX_PICKUPS = 6  # potions on a level's cells whose every set the bound tries (2 ** 6 sets); the rest count as held
-
-
-def _subsets(items: tuple):
-    """Every subset of ``items`` (as tuples), the empty one first."""
-    out = [()]
-    for x in items:
-        out += [sub + (x,) for sub in out]
-    return out
 
 
 def _getter(cells: list):
