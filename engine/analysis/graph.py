@@ -32,11 +32,12 @@ CR313  warning   a level's practice hero (``hero.at``) cannot reach a way out fr
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Collection, Iterable, Sequence
 
 from ..format.diagnostics import Diagnostic, Severity
-from ..model.campaign import CHEST, DESCENDING_LADDER, KEY, STARTING_TILE, Campaign, Level
+from ..model.campaign import CHEST, DESCENDING_LADDER, KEY, STARTING_TILE, Campaign, Cell, Level
 from ..rules.mobility import wall_crossings
 
 if TYPE_CHECKING:  # networkx (a tenth of a second to import) serves the explanations, not the checks
@@ -49,25 +50,28 @@ def adjacency(level: Level, crossings: frozenset[str] = frozenset()) -> list[lis
     :func:`wall_crossings`); and, with a potion of teleportation to be had, every tile from the start.
     A simple graph: no loops, no edge twice."""
     cells = level.cells
-    at = {(c.x, c.y): i for i, c in enumerate(cells)}
+    # A place as one number, x + y * 1024 (x and y are below 256): no tuple made or hashed per cell.
+    places = [c.x + (c.y << 10) for c in cells]
+    at = dict(zip(places, range(len(cells)))).get
     adj: list[list[int]] = [[] for _ in cells]
     if crossings:
-        for i, c in enumerate(cells):
-            for j in (at.get((c.x + 1, c.y)), at.get((c.x, c.y + 1))):
+        for i, place in enumerate(places):
+            for j in (at(place + 1), at(place + 1024)):
                 if j is not None:
                     adj[i].append(j)
                     adj[j].append(i)
     else:
-        for i, c in enumerate(cells):
-            paths = c.paths
-            if "E" in paths:
-                j = at.get((c.x + 1, c.y))
-                if j is not None and "W" in cells[j].paths:
+        paths = [c.paths for c in cells]
+        for i, place in enumerate(places):
+            own = paths[i]
+            if "E" in own:
+                j = at(place + 1)
+                if j is not None and "W" in paths[j]:
                     adj[i].append(j)
                     adj[j].append(i)
-            if "S" in paths:
-                j = at.get((c.x, c.y + 1))
-                if j is not None and "N" in cells[j].paths:
+            if "S" in own:
+                j = at(place + 1024)
+                if j is not None and "N" in paths[j]:
                     adj[i].append(j)
                     adj[j].append(i)
     if "teleport" in crossings:
@@ -154,10 +158,17 @@ class LevelAnalysis:
     """What the graph says about one level: reachability, chokepoints, ways out."""
 
     index: int
-    reachable: frozenset[tuple[int, int]]
     chokepoints: tuple[tuple[int, int], ...]
     ladders_reached: tuple[str, ...]  # ids of the levels the reachable ladders lead to
     exit_reached: bool
+    cells: tuple[Cell, ...] = field(repr=False, compare=False)  # the level's
+    order: list[int] = field(repr=False, compare=False)  # the indices of the cells reached, in the order found
+
+    @cached_property
+    def reachable(self) -> frozenset[tuple[int, int]]:
+        """The places reached (made when asked: the check itself needs only the indices)."""
+        cells = self.cells
+        return frozenset([(cells[i].x, cells[i].y) for i in self.order])
 
 
 def _start_index(level: Level) -> int | None:
@@ -186,19 +197,10 @@ def analyse_level(campaign: Campaign, index: int, out: list[Diagnostic],
     cells = level.cells
     start = _start_index(level)
     assert start is not None, "the loader guarantees one starting tile"
-    chests: list[int] = []
-    keys: list[int] = []
-    ladders: list[int] = []
-    exits: list[int] = []
-    for i, c in enumerate(cells):
-        if c.card == CHEST:
-            chests.append(i)
-        elif c.card == KEY:
-            keys.append(i)
-        elif c.card == DESCENDING_LADDER:
-            ladders.append(i)
-        if c.exit:
-            exits.append(i)
+    cards = [c.card for c in cells]
+    chests, keys, ladders = ([i for i, card in enumerate(cards) if card == kind] if kind in cards else []
+                             for kind in (CHEST, KEY, DESCENDING_LADDER))
+    exits = [i for i, c in enumerate(cells) if c.exit]
 
     def where(i: int) -> dict:
         return {"path": ("levels", index, "cells", i), "level": index, "cell": (cells[i].x, cells[i].y)}
@@ -241,7 +243,7 @@ def analyse_level(campaign: Campaign, index: int, out: list[Diagnostic],
             out.append(Diagnostic("CR302", f"the ladder at {pos(i)} to {cells[i].to!r} cannot be reached from the starting tile at {start_pos}",
                                   Severity.ERROR, **where(i)))
     reported = {pos(i) for i in candidates}
-    for i, cell in enumerate(cells):
+    for i, cell in enumerate(cells) if len(order) < len(cells) else ():  # (the search found each cell once)
         if not reached[i] and cell.paths and (cell.x, cell.y) not in reported:
             out.append(Diagnostic("CR303", f"{cell.card!r} at {pos(i)} cannot be reached from the starting tile",
                                   Severity.WARNING, **where(i)))
@@ -273,10 +275,11 @@ def analyse_level(campaign: Campaign, index: int, out: list[Diagnostic],
                                       Severity.WARNING, path=("levels", index, "hero", "at"), level=index, cell=practice))
     return LevelAnalysis(
         index=index,
-        reachable=frozenset([(cells[i].x, cells[i].y) for i in order]),
         chokepoints=tuple(pos(i) for i in chokepoints),
         ladders_reached=tuple(cells[i].to for i in ladders if reached[i] and cells[i].to),
         exit_reached=any(reached[i] for i in exits),
+        cells=cells,
+        order=order,
     )
 
 

@@ -11,13 +11,9 @@ from .cards import item_problems
 from .common import Findings, nearest
 
 
-_OWN_FIELDS = frozenset({DESCENDING_LADDER, STARTING_TILE})
-
-
-def has_own_fields(cell: Cell) -> bool:
-    """Whether :func:`cell_field_problems` has anything to check: a ladder, the starting tile, or a
-    cell with ``to``, ``stock`` or ``contents`` (most cells of a big level have none)."""
-    return cell.card in _OWN_FIELDS or cell.to is not None or bool(cell.stock) or bool(cell.contents)
+# The cards whose cells :func:`cell_field_problems` always checks; any other cell has something for it
+# only with ``to``, ``stock`` or ``contents`` (most cells of a big level have none: the caller skips them).
+OWN_FIELDS = frozenset({DESCENDING_LADDER, STARTING_TILE})
 
 
 def cell_field_problems(cell: Cell, path: JsonPath, cards: Mapping[str, CardDef], level_ids: Mapping[str, Any],

@@ -9,7 +9,7 @@ from ...model.campaign import STARTING_TILE, Campaign, CardKind, Level
 from ..canonical import default_cell_id
 from ..diagnostics import Diagnostic, JsonPath
 from .cards import known_card
-from .cells import cell_field_problems, has_own_fields, pathless_problem
+from .cells import OWN_FIELDS, cell_field_problems, pathless_problem
 from .common import Findings
 from .goals import goal_problems
 
@@ -42,23 +42,27 @@ def level_problems(campaign: Campaign, li: int, instance_ids: dict[str, int],
     starts: list[int] = []
     # The hot loop of a big campaign: a JSON path and a place are built only for a cell with a problem.
     width, height = level.width, level.height
+    character, own_fields = CardKind.CHARACTER, OWN_FIELDS
     for ci, cell in enumerate(level.cells):
         x, y = pos = cell.x, cell.y
-        card = cards.get(cell.card)
-        if x >= width or y >= height or pos in by_pos or card is None or card.kind is CardKind.CHARACTER:
-            if not _placed(found, cell.card, pos, base + ("cells", ci), level, by_pos, campaign, {"level": li, "cell": pos}):
+        card_id = cell.card
+        card = cards.get(card_id)
+        if x >= width or y >= height or pos in by_pos or card is None or card.kind is character:
+            if not _placed(found, card_id, pos, base + ("cells", ci), level, by_pos, campaign, {"level": li, "cell": pos}):
                 continue
         by_pos[pos] = ci
-        if cell.id in instance_ids:
+        cell_id = cell.id
+        if cell_id in instance_ids:
             # A repeated level id repeats every default instance id: reported once, as CR202 on the level.
-            if cell.id != default_cell_id(level.id, x, y) or first_level[level.id] == li:
-                found.error("CR202", f"duplicate card instance id {cell.id!r}: each card on the map needs its own id",
+            if cell_id != default_cell_id(level.id, x, y) or first_level[level.id] == li:
+                found.error("CR202", f"duplicate card instance id {cell_id!r}: each card on the map needs its own id",
                             base + ("cells", ci, "id"), level=li, cell=pos)
         else:
-            instance_ids[cell.id] = ci
-        if has_own_fields(cell):
+            instance_ids[cell_id] = ci
+        # Fields of its own card to check (see OWN_FIELDS)
+        if card_id in own_fields or cell.to is not None or cell.stock or cell.contents:
             found.extend(cell_field_problems(cell, base + ("cells", ci), cards, first_level, {"level": li, "cell": pos}))
-        if cell.card == STARTING_TILE:
+        if card_id == STARTING_TILE:
             starts.append(ci)
         if not cell.paths:
             pathless.append(pathless_problem(cell, base + ("cells", ci), {"level": li, "cell": pos}))
