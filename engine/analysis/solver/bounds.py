@@ -141,6 +141,12 @@ class Relaxation:
                            for li in range(self.levels)]
         self._paired = [self._paired_tours(li) for li in range(self.levels)]
         self._sandwich = [self._sandwiches(li) if self.pairs[li] else () for li in range(self.levels)]
+        # Per level, per local cell: the local cells of the enemy cards on its ADJACENT TILEs.
+        self._beside_foes = []
+        for li, (lo, hi) in enumerate(d.level_range):
+            foes = set(self._level_foes[li][0])
+            self._beside_foes.append(tuple(tuple(j - lo for j in d.adjacent[x] if j >= 0 and j - lo in foes)
+                                           for x in range(lo, hi)))
         self._ucache: dict = {}  # (level, mask) -> ``_near``
         self._upcache: dict = {}  # (level, mask) -> (tiles face up, face-down tiles from them to each tile)
         self._fcache: dict = {}
@@ -614,6 +620,13 @@ class Relaxation:
                     # Two jumps or more (a potion picked up between them): two potions gone.
                     extra_j2 = 0 if idle is None or tele < 2 else self.extra_moves(para, tele - 2)
                     capped = not para and extra  # one gain a turn at most: 4 half-turns
+                    # Nothing but items left of this turn, no enemy revealed and alive, none face down beside
+                    # the hero: the next turn gains nothing either. Its first gain would need an enemy met
+                    # before, which only a potion leaves alive: drunk, it ends the turn; thrown, the turn goes
+                    # on (and may gain) only if the hero had not moved, after a fight on his own tile with an
+                    # enemy he flipped beside it.
+                    lull = (capped and not now and idle and meet == ()
+                            and not any(mask[e] for e in self._beside_foes[li][i]))
                     for k in ways:
                         ws, (js, js2), fd = (walk_steps[k], jump_steps[k], downs[k]) if subset else (0, (0, 0), 0)
                         if met is not None:
@@ -630,6 +643,8 @@ class Relaxation:
                                 t = 0 if h <= have else (h - have + 1) // 2
                                 if capped and h > have0 + now and (h - have0 - now + 3) // 4 > t:
                                     t = (h - have0 - now + 3) // 4
+                                if capped and lull and (h - have0 + 5) // 4 > t:
+                                    t = (h - have0 + 5) // 4  # no gain next turn either: T - 1 at most
                                 if t + hit[1] < best:
                                     best = t + hit[1]
                         hit = after.get(k) if tele else None
@@ -639,15 +654,18 @@ class Relaxation:
                         for steps, more, two in ((js, extra_j, False), (js2, extra_j2, True)):
                             if steps + fd == INF or (two and (tele < 2 or js2 >= js)):
                                 continue
-                            t = 0 if jh <= 2 * more else (jh - 2 * more + 1) // 2
-                            if capped and (jh + 3) // 4 > t:
-                                t = (jh + 3) // 4  # the turns after the jump's
-                            h = steps + fd
-                            have_j = have0 + 2 * more
-                            if h > have_j and (h - have_j + 1) // 2 > t:
-                                t = (h - have_j + 1) // 2
-                            if capped and h > have0 + now and (h - have0 - now + 3) // 4 > t:
-                                t = (h - have0 - now + 3) // 4
+                            t = self._after_jump(jh, more, capped, steps + fd, have0, now)
+                            if not now:
+                                # Nothing but items is left of this turn: a jump made later leaves one turn
+                                # more; one made now (the only one of this turn) comes from no fight, so with
+                                # no enemy revealed and alive the first potion after it still gains nothing.
+                                later = 1 + t
+                                if not two and idle and meet == ():
+                                    t = self._after_jump(jh, self._extra(para, tele - 1, True), capped, steps + fd, have0, 0)
+                                    if later < t:
+                                        t = later
+                                else:
+                                    t = later
                             if t + hit[1] < best:
                                 best = t + hit[1]
                     continue
@@ -673,6 +691,21 @@ class Relaxation:
                 if t < best:
                     best = t
         return best
+
+    @staticmethod
+    def _after_jump(jh: float, more: int, capped: bool, h: float, have0: int, now: int) -> int:
+        """Paced: the fewest turns after this one of a route that jumps onto a tile face up now, ``jh``
+        half-turns after landing, ``h`` for the whole walk, with ``more`` extra steps for the rest of the
+        game (``capped``: one a turn at most; ``now``: 2 if this turn may still gain)."""
+        t = 0 if jh <= 2 * more else (jh - 2 * more + 1) // 2
+        if capped and (jh + 3) // 4 > t:
+            t = (jh + 3) // 4  # the turns after the jump's
+        have_j = have0 + 2 * more
+        if h > have_j and (h - have_j + 1) // 2 > t:
+            t = (h - have_j + 1) // 2
+        if capped and h > have0 + now and (h - have0 - now + 3) // 4 > t:
+            t = (h - have0 - now + 3) // 4
+        return t
 
     def _near(self, li: int, mask: bytes) -> list:
         """Per potion of the level (``pots``): the fewest steps to its cell from a tile face up under ``mask``."""
@@ -802,7 +835,8 @@ class Relaxation:
             if s.foes:
                 para += sum(1 for v in s.foes.values() if v[2])
         meet = None
-        if self.loose_rule and (para or tele or left):
+        # (While a thrown potion of teleportation waits for where the enemy goes, it may go anywhere.)
+        if self.loose_rule and (para or tele or left) and not (s.phase == CHOOSE_TELEPORT and s.subject >= 0):
             cells, getter = self._level_foes[s.level]
             met = tuple(c for c, face in zip(cells, getter(faces)) if face == UP)
             if self._enemy_faces(faces).count(UP) == len(met):  # none on another level
