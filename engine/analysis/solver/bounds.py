@@ -659,13 +659,13 @@ class Relaxation:
                                 # Nothing but items is left of this turn: a jump made later leaves one turn
                                 # more; one made now (the only one of this turn) comes from no fight, so with
                                 # no enemy revealed and alive the first potion after it still gains nothing.
-                                later = 1 + t
-                                if not two and idle and meet == ():
+                                later = self._after_jump(jh, more, capped, steps + fd, have0, now, later=True)
+                                if two:
+                                    t = later  # the last of two jumps is made after this turn's
+                                elif idle and meet == ():
                                     t = self._after_jump(jh, self._extra(para, tele - 1, True), capped, steps + fd, have0, 0)
                                     if later < t:
                                         t = later
-                                else:
-                                    t = later
                             if t + hit[1] < best:
                                 best = t + hit[1]
                     continue
@@ -693,16 +693,19 @@ class Relaxation:
         return best
 
     @staticmethod
-    def _after_jump(jh: float, more: int, capped: bool, h: float, have0: int, now: int) -> int:
+    def _after_jump(jh: float, more: int, capped: bool, h: float, have0: int, now: int, later: bool = False) -> int:
         """Paced: the fewest turns after this one of a route that jumps onto a tile face up now, ``jh``
         half-turns after landing, ``h`` for the whole walk, with ``more`` extra steps for the rest of the
-        game (``capped``: one a turn at most; ``now``: 2 if this turn may still gain)."""
+        game (``capped``: one a turn at most; ``now``: 2 if this turn may still gain; ``later``: the jump
+        is made in a turn after this one, so the turns after the jump's are one more turn away)."""
         t = 0 if jh <= 2 * more else (jh - 2 * more + 1) // 2
         if capped and (jh + 3) // 4 > t:
             t = (jh + 3) // 4  # the turns after the jump's
+        if later:
+            t += 1
         have_j = have0 + 2 * more
         if h > have_j and (h - have_j + 1) // 2 > t:
-            t = (h - have_j + 1) // 2
+            t = (h - have_j + 1) // 2  # the whole walk, this turn's share included
         if capped and h > have0 + now and (h - have0 - now + 3) // 4 > t:
             t = (h - have0 - now + 3) // 4
         return t
