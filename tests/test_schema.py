@@ -24,9 +24,9 @@ from referencing import Registry, Resource
 
 from helpers import FIXTURE
 
-from cardrogue.engine.format.loader import _valid_draft, build_draft, load_campaign
+from cardrogue.engine.format.loader import valid_draft, build_draft, load_campaign
 from cardrogue.engine.format.resources import SCHEMA_BASE, catalog_path, default_campaign, load_schema, schema_path
-from cardrogue.engine.format.schema import SCHEMAS, fast_validator, is_valid, reference_validator
+from cardrogue.engine.format.schema import SCHEMAS, campaign_validators, fast_validator, is_valid, reference_validator
 
 CORPUS = Path(__file__).parent / "corpus"
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
@@ -114,7 +114,7 @@ def test_fast_reference_and_independent_validators_agree(name: str, path: str) -
 
 def _split_verdict(data: Any) -> bool:
     """The loader's verdict: the document apart from its cells, then each cell as it is built."""
-    draft = _valid_draft(data)
+    draft = valid_draft(data)
     if draft is not None:
         assert draft == build_draft(data)
     return draft is not None
@@ -237,39 +237,51 @@ def _cell(draw) -> Any:
 def test_a_cell_the_loader_accepts_by_itself_follows_the_schema(cell: dict) -> None:
     """The loader's own acceptance of plain cells is a subset of the cell's schema, and with the compiled
     cell validator for the rest its verdict is the schema's; a valid plain cell never needs the validator."""
-    from cardrogue.engine.format.loader import _CellRefused, _valid_cells
+    from cardrogue.engine.format import loader
     from cardrogue.engine.format.schema import PLAIN_CELL_KEYS, campaign_validators
 
+    document, cell_validator = campaign_validators()
     asked = []
 
     def validate_cell(value: Any) -> Any:
         asked.append(value)
-        return campaign_validators()[1](value)
+        return cell_validator(value)
 
-    valid = _CELL_REFERENCE.is_valid(cell)
+    doc = json.loads(json.dumps(_TINY))
+    doc["levels"][0]["cells"][1] = cell  # the document is valid exactly when this cell is
+    original = loader.campaign_validators
+    loader.campaign_validators = lambda: (document, validate_cell)
     try:
-        _valid_cells([cell], "top", validate_cell)
-        accepted = True
-    except _CellRefused:
-        accepted = False
+        accepted = loader.valid_draft(doc) is not None
+    finally:
+        loader.campaign_validators = original
+    valid = _CELL_REFERENCE.is_valid(cell)
     assert accepted == valid
-    assert bool(asked) == (not valid or not cell.keys() <= PLAIN_CELL_KEYS or not _plainly_valid(cell))
+    plain = cell.keys() <= PLAIN_CELL_KEYS and valid and _plainly_valid(cell)
+    assert any(a is cell for a in asked) == (not plain)
 
 
 def _plainly_valid(cell: dict) -> bool:
-    """What the loader accepts by itself, spelled out: plain keys with the usual values."""
-    return all(type(v) is int for v in cell["at"]) and (set(cell.get("paths", "")) <= set("NESW"))
+    """What the loader accepts by itself, spelled out for a valid cell: whole numbers that are no booleans."""
+    return all(type(v) is int for v in cell["at"])
 
 
 def test_the_split_validators_are_the_schema() -> None:
-    """The document part differs from the whole schema only in its cells' items; the cell part is the
-    cell's definition."""
-    from cardrogue.engine.format.schema import _split_cells
-
-    document, cell = _split_cells()
-    whole = load_schema("campaign.schema.json")
-    assert document["properties"]["levels"]["items"]["properties"]["cells"]["items"] is True
-    assert {k: v for k, v in cell.items() if k != "$schema"} == whole["$defs"]["cell"]
+    """The document part accepts anything in a level's cell list and refuses the rest as the whole schema
+    does; the cell part is the cell's definition."""
+    document, cell = campaign_validators()
+    doc = json.loads(json.dumps(_TINY))
+    doc["levels"][0]["cells"] = [1, "x", {"at": "anywhere"}]
+    assert document(doc) is doc
+    with pytest.raises(fastjsonschema.JsonSchemaException):
+        document({**_TINY, "format": 2})
+    with pytest.raises(fastjsonschema.JsonSchemaException):
+        document({**_TINY, "levels": [{**_TINY["levels"][0], "cells": "none"}]})
+    good = {"at": [0, 0], "card": "goblin", "paths": "NESW", "face": "up", "inscription": "hi", "exit": True}
+    assert cell(good) is good
+    for bad in ({"at": [0, 256], "card": "goblin"}, {"card": "goblin"}, {**good, "colour": "red"}, [good]):
+        with pytest.raises(fastjsonschema.JsonSchemaException):
+            cell(bad)
     assert _split_verdict(_TINY) and not _split_verdict({**_TINY, "format": 2})
 
 
