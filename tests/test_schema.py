@@ -226,10 +226,27 @@ _CELL_REFERENCE = jsonschema.Draft202012Validator(json.loads(schema_path("campai
 
 @st.composite
 def _cell(draw) -> Any:
-    keys = draw(st.lists(st.sampled_from(["at", "card", "paths", "face"]), unique=True, max_size=4))
+    """A cell that is mostly plain and mostly valid, wrong in one or two places."""
+    keys = [k for k in ("at", "card") if draw(st.integers(0, 9))]  # each missing one time in ten
+    keys += draw(st.lists(st.sampled_from(["paths", "face"]), unique=True))
     if draw(st.integers(0, 5)) == 0:
         keys += draw(st.lists(st.sampled_from(sorted(_CELL_VALUES)), unique=True, max_size=2))
-    return {k: draw(_CELL_VALUES[k]) for k in keys}
+    good = {"at": [3, 4], "card": "goblin", "paths": "NE", "face": "up"}
+    return {k: draw(_CELL_VALUES[k]) if k not in good or draw(st.booleans()) else good[k] for k in keys}
+
+
+# The edges of the loader's own acceptance, each once for certain.
+_EDGE_CELLS = [{"at": at, "card": "goblin"} for at in ([255, 255], [256, 0], [0, 256], [-1, 0], [0, -1], [True, 0],
+                                                      [0, False], [0.0, 0], [1, 2, 3], [1], [], "1,2", None)]
+_EDGE_CELLS += [{"at": [0, 0], "card": card} for card in ("a" * 64, "a" * 65, "goblin\n", "-x", "Goblin", "", 1, None)]
+_EDGE_CELLS += [{"at": [0, 0], "card": "goblin", "paths": p} for p in ("", "NESW", "EN", "NN", "N\n", None, ["N"])]
+_EDGE_CELLS += [{"at": [0, 0], "card": "goblin", "face": f} for f in ("up", "down", None, "Up", True)]
+_EDGE_CELLS += [{"at": [0, 0]}, {"card": "goblin"}, {"at": [0, 0], "card": "goblin", "id": "x"}, [], "cell", None]
+
+
+@pytest.mark.parametrize("cell", _EDGE_CELLS, ids=[json.dumps(c)[:40] for c in _EDGE_CELLS])
+def test_the_loaders_own_acceptance_at_its_edges(cell: Any) -> None:
+    _hold_cell_to_the_schema(cell)
 
 
 @settings(max_examples=1500, deadline=None)
@@ -237,8 +254,12 @@ def _cell(draw) -> Any:
 def test_a_cell_the_loader_accepts_by_itself_follows_the_schema(cell: dict) -> None:
     """The loader's own acceptance of plain cells is a subset of the cell's schema, and with the compiled
     cell validator for the rest its verdict is the schema's; a valid plain cell never needs the validator."""
+    _hold_cell_to_the_schema(cell)
+
+
+def _hold_cell_to_the_schema(cell: Any) -> None:
     from cardrogue.engine.format import loader
-    from cardrogue.engine.format.schema import PLAIN_CELL_KEYS, campaign_validators
+    from cardrogue.engine.format.schema import PLAIN_CELL_KEYS
 
     document, cell_validator = campaign_validators()
     asked = []
@@ -257,7 +278,7 @@ def test_a_cell_the_loader_accepts_by_itself_follows_the_schema(cell: dict) -> N
         loader.campaign_validators = original
     valid = _CELL_REFERENCE.is_valid(cell)
     assert accepted == valid
-    plain = cell.keys() <= PLAIN_CELL_KEYS and valid and _plainly_valid(cell)
+    plain = isinstance(cell, dict) and cell.keys() <= PLAIN_CELL_KEYS and valid and _plainly_valid(cell)
     assert any(a is cell for a in asked) == (not plain)
 
 
