@@ -8,6 +8,7 @@ combat turn ends the turn unless every adjacent enemy is slain. The warrior (the
 default hero here) has 12 health, +1 to the attack roll and CANNOT FLEE.
 """
 
+import itertools
 import random
 import sys
 from dataclasses import replace
@@ -29,7 +30,7 @@ from cardrogue.engine.analysis.solver import (
     solve_diagnostics,
     solve_level,
 )
-from cardrogue.engine.analysis.solver.bounds import Relaxation, relaxation
+from cardrogue.engine.analysis.solver.bounds import FLEE_PATHS, Relaxation, relaxation
 from cardrogue.engine.analysis.solver.dominance import Fronts
 from cardrogue.engine.analysis.solver.packing import FACES, cleared_bits, pack, signature, unpack
 from cardrogue.engine.analysis.solver.par import solve
@@ -253,7 +254,8 @@ def _potion_map(size: int, seed: int, effect: str):
 
 
 @pytest.mark.parametrize("effect", ["teleportation", "paralysis"])
-@pytest.mark.parametrize("size, seed", [(3, 0), (3, 1), (3, 2), (3, 3), (3, 11), (3, 19), (4, 1), (4, 3)])
+# (4, 19): three potions, the par line throws one at an enemy and meets it where it lands (a turn early).
+@pytest.mark.parametrize("size, seed", [(3, 0), (3, 1), (3, 2), (3, 3), (3, 11), (3, 19), (4, 1), (4, 3), (4, 19)])
 def test_potion_maps_get_a_verdict_equal_to_uniform_cost_search(size, seed, effect):
     """Maps whose potions teleport or paralyse get a verdict (they used to end unknown on 8x8), and
     the bounds that count those potions change only the speed: par equals a plain uniform-cost search."""
@@ -326,14 +328,16 @@ def test_one_potion_8x8_maps_get_their_verdict(seed):
     assert_witness(c, r)
 
 
-@pytest.mark.parametrize("seed, par", [(16, 13), (21, 13), (27, 14)])
-def test_two_and_three_potion_8x8_maps_get_their_verdict(seed, par):
-    """Three more of those maps (two potions of paralysis; three, two of teleportation) get their par:
-    the bound counts a potion only on walks that pick it up (its shortest tour), its gain only past an
-    enemy met, and turns as half-turns (docs/solver.md, *Potions*). Two of them finish a turn early,
-    the witness using its potions to enter two new tiles in a turn."""
+@pytest.mark.parametrize("seed, par, states", [(16, 13, 3_000), (21, 13, 3_000), (27, 14, 3_000), (10, 14, 3_000),
+                                               (9, 14, 8_000)])
+def test_two_and_three_potion_8x8_maps_get_their_verdict(seed, par, states):
+    """Five more of those maps (two potions of paralysis on seeds 16 and 10, three on 9; three and two
+    of teleportation on 21 and 27) get their par: the bound counts a potion only on walks that pick it
+    up (its shortest tour), its gain only past an enemy met, flees by the longest path beside the
+    enemies paralysed, and turns as half-turns (docs/solver.md, *Potions*). Two of them finish a turn
+    early, the witness using its potions to enter two new tiles in a turn."""
     c = load(gen.campaign(1, 8, seed=seed))
-    r = solve_campaign(c, Budget(max_states=3_000, max_seconds=NO_CLOCK, health_seconds=0), per_level=False)
+    r = solve_campaign(c, Budget(max_states=states, max_seconds=NO_CLOCK, health_seconds=0), per_level=False)
     assert (r.verdict, r.turns) == (SOLVED, par)
     assert_witness(c, r)
     resolver = FatedResolver(c)
@@ -343,6 +347,46 @@ def test_two_and_three_potion_8x8_maps_get_their_verdict(seed, par):
     for action in r.actions:  # the bound along a line that gains by its potions
         assert relax.bound(s, True) <= r.turns - s.turn, action
         s.step(action, resolver)
+
+
+def _longest_flee_path(enemies: int, window: int = 7) -> int:
+    """The most tiles of a simple grid path whose every tile is an orthogonal neighbour of one of
+    ``enemies`` enemy cells (consecutive tiles adjacent), over every placement of the enemies in a
+    ``window``-wide square around one of them."""
+    cells = [(x, y) for x in range(window) for y in range(window)]
+    centre = (window // 2, window // 2)
+    best = 0
+
+    def around(cell):
+        x, y = cell
+        return ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
+
+    def longest(v, seen, near):
+        most = 1
+        for u in around(v):
+            if u in near and u not in seen:
+                seen.add(u)
+                most = max(most, 1 + longest(u, seen, near))
+                seen.discard(u)
+        return most
+
+    for others in itertools.combinations([c for c in cells if c != centre], enemies - 1):
+        placed = {centre, *others}
+        near = {n for e in placed for n in around(e)} - placed
+        best = max([best] + [longest(v, {v}, near) for v in near])
+    return best
+
+
+def test_flee_paths_are_the_longest_paths_beside_paralysed_enemies():
+    """docs/solver.md, *Potions*: the flees p potions of paralysis allow in one turn follow a simple path
+    through ADJACENT TILEs of the p enemies paralysed; the bound's table is the longest such path."""
+    assert [_longest_flee_path(p) for p in (1, 2, 3)] == list(FLEE_PATHS[1:4])
+    c = load(gen.campaign(1, 8, seed=6))  # four potions of paralysis
+    s = GameState.new(c, log=False)
+    relax = relaxation(c, s.d)
+    # Split between turns as adds most: 3 in one turn (7) beats 2 + 1 (4 + 1); 4 in one turn is beyond
+    # the table (4 per enemy: 16).
+    assert [relax.extra_flees(n) for n in range(5)] == [0, 1, 4, 7, 16]
 
 
 def _remaining_par(c, s: GameState) -> int | None:

@@ -135,12 +135,26 @@ class Relaxation:
         self.pairs = [self._pair_steps(li) if self.loose_rule and not self.tele_total else ()
                       for li in range(self.levels)]
         self._tours = [self._tour_steps(li) for li in range(self.levels)]
+        # Per level: per potion, ``_pair_steps`` to its cell; per way out, tours that stand beside an enemy
+        # twice on the way (``_paired_tours``).
+        self._pairs_pot = [self._pairs_to(li, self._pot_dist[li]) if self.pairs[li] else ()
+                           for li in range(self.levels)]
+        self._paired = [self._paired_tours(li) for li in range(self.levels)]
+        self._sandwich = [self._sandwiches(li) if self.pairs[li] else () for li in range(self.levels)]
+        # Per level, per local cell: the local cells of the enemy cards on its ADJACENT TILEs.
+        self._beside_foes = []
+        for li, (lo, hi) in enumerate(d.level_range):
+            foes = set(self._level_foes[li][0])
+            self._beside_foes.append(tuple(tuple(j - lo for j in d.adjacent[x] if j >= 0 and j - lo in foes)
+                                           for x in range(lo, hi)))
         self._ucache: dict = {}  # (level, mask) -> ``_near``
+        self._upcache: dict = {}  # (level, mask) -> (tiles face up, face-down tiles from them to each tile)
         self._fcache: dict = {}
         self._jcache: dict = {}  # (level, mask) -> _jumps
         self._bcache: dict = {}  # (level, mask, local cell, steps and face-down entries left, extra, campaign, tele) -> bound
         self._rcache: dict = {}  # (level, mask, local cell, campaign) -> routes
         self.chain = flee_chain(d) if self.para_limited else 0
+        self._flees: dict = {}  # potions -> ``extra_flees``
         self.start_bound = self._start_bounds()
 
     def _bfs(self, w: int, lo: int, hi: int) -> list:
@@ -259,14 +273,27 @@ class Relaxation:
         """The most tiles flees from paralysed enemies can add to the rest of the game, with ``potions``
         potions of paralysis still to be thrown (or enemies paralysed this turn): ``E`` in docs/solver.md.
 
-        Such a flee is possible only when every enemy adjacent to the hero is paralysed, and a thrown
-        potion paralyses one enemy until the turn ends. The hero's positions a turn's flees start from
-        are distinct tiles each adjacent to an enemy paralysed in that turn: at most 4 per potion thrown
-        in it, and only 1 with a single potion (two orthogonal neighbours have no common neighbour).
+        Such a flee is possible only from an enemy paralysed, and a thrown potion paralyses one enemy until
+        the turn ends. The hero's positions a turn's flees start from are distinct tiles (a walk that comes
+        back to a tile does no better than one that does not), each beside an enemy paralysed in that turn
+        and each beside the one before: a simple path in the grid through ADJACENT TILEs of those enemies,
+        each flee one step along it. With p enemies paralysed in a turn such a path has at most
+        ``FLEE_PATHS[p]`` tiles (1, 4, 7 for p = 1, 2, 3: found by trying every placement of the enemies
+        within four cells of one of them; 4p beyond, their ADJACENT TILEs), and at most p times the
+        largest group of tiles beside enemy cards (``flee_chain``). The potions are then split between
+        turns in the way that adds most.
         """
         if potions <= 1:
-            return potions
-        return min(4 * potions, potions * self.chain)
+            return max(potions, 0)
+        hit = self._flees.get(potions)
+        if hit is None:
+            per_turn = [0] + [min(FLEE_PATHS[p] if p < len(FLEE_PATHS) else 4 * p, p * self.chain)
+                              for p in range(1, potions + 1)]
+            best = [0] * (potions + 1)
+            for n in range(1, potions + 1):
+                best[n] = max(per_turn[p] + best[n - p] for p in range(1, n + 1))
+            hit = self._flees[potions] = best[potions]
+        return hit
 
     def _start_bounds(self) -> list:
         """Turns from the first turn on each level's starting tile to winning the campaign (Bellman-Ford).
@@ -484,25 +511,28 @@ class Relaxation:
         paced = self.paced
         # Whether the first potion used gains nothing (``idle``: None when nothing gains), and what a walk
         # must cover for the potions to gain as counted: per way out (walk's steps, jump's steps, face-down).
+        paired_met = met_met = None  # the options where the walk stands beside an enemy twice, meets one
         if meet is None:
             options = [(False, None)]
         else:
             options = []
             if meet:  # the walk meets an enemy revealed and alive now: every potion may gain
                 trees, via, near, last = self._meet(li, mask, meet)
-                options.append((False, tuple((via[k][i], near + min(last[k], jumps[k][0] if jumps else INF), trees[k])
-                                             for k in ways)))
+                met_met = tuple((via[k][i], near + min(last[k], jumps[k][0] if jumps else INF), trees[k]) for k in ways)
+                options.append((False, met_met))
             if jumps or not self.pairs[li]:
                 options.append((True, None))
             else:
                 # No teleportation: an enemy revealed later stays where it is, and a potion gains against it
                 # only after the walk has stood beside it twice (``_pair_steps``); else nothing gains.
                 options.append((None, None))
-                hidden = tuple(c for c in self._level_foes[li][0] if mask[c])
-                if hidden:
-                    trees = self._meet(li, mask, hidden)[0]
+                if any(mask[c] for c in self._level_foes[li][0]):  # an enemy still to be revealed
+                    # (Its face-down tiles are left to the route's own and the potions' trees: beside some
+                    # enemy card lies most of an open level, and the tree would cost a search per mask.)
                     pair = self.pairs[li]
-                    options.append((True, tuple((pair[k][i], pair[k][i], trees[k]) for k in ways)))
+                    paired_met = tuple((pair[k][i], pair[k][i], 0) for k in ways)
+                    options.append((True, paired_met))
+        paired = self._paired[li]
         if left:
             costs = self._pickups(li, mask, hint)
             dist = self.dist[li]
@@ -557,8 +587,24 @@ class Relaxation:
                 members = [p for p in left if bits >> p & 1]
                 if tours is not None:
                     walk_steps = [min(pdist[p][i] + tours[k][bits][p] for p in members) for k in ways]
+                    if paired is not None and paired_met is not None:
+                        # The walk stands beside an enemy twice before the first potion or after it.
+                        to_pot = self._pairs_pot[li]
+                        walk_paired = [min(min(pdist[p][i] + paired[k][bits][p], to_pot[p][i] + tours[k][bits][p])
+                                           for p in members) for k in ways]
+                        if para_held < 2:
+                            # A potion is thrown where the enemy is revealed and another at the second tile
+                            # beside it: with one at hand, one of the set is picked up before the second
+                            # tile (before the first, or between them: ``_sandwich``); with none, before both.
+                            pairs, sandwich = self.pairs[li], self._sandwich[li]
+                            walk_paired = [max(walk_paired[k], min(
+                                min(pdist[p][i] + pairs[k][pots[p][0]], sandwich[p][k][i] if para_held else INF)
+                                for p in members)) for k in ways]
                 else:
                     walk_steps = [max(pdist[p][i] + dist[k][pots[p][0]] for p in members) for k in ways]
+                if met_met is not None and not tele_held and not para_held:
+                    # No potion at hand: the walk picks one of the set up before the fight where it gains.
+                    walk_met = [min(pdist[p][i] + via[k][pots[p][0]] for p in members) for k in ways]
                 if jumps and not tele_held:
                     # No potion of teleportation at hand: the walk reaches one of the set before any jump.
                     first = min((pdist[p][i] for p in members if pots[p][1]), default=INF)
@@ -574,11 +620,22 @@ class Relaxation:
                     # Two jumps or more (a potion picked up between them): two potions gone.
                     extra_j2 = 0 if idle is None or tele < 2 else self.extra_moves(para, tele - 2)
                     capped = not para and extra  # one gain a turn at most: 4 half-turns
+                    # Nothing but items left of this turn, no enemy revealed and alive, none face down beside
+                    # the hero: the next turn gains nothing either. Its first gain would need an enemy met
+                    # before, which only a potion leaves alive: drunk, it ends the turn; thrown, the turn goes
+                    # on (and may gain) only if the hero had not moved, after a fight on his own tile with an
+                    # enemy he flipped beside it.
+                    lull = (capped and not now and idle and meet == ()
+                            and not any(mask[e] for e in self._beside_foes[li][i]))
                     for k in ways:
                         ws, (js, js2), fd = (walk_steps[k], jump_steps[k], downs[k]) if subset else (0, (0, 0), 0)
                         if met is not None:
                             mw, mj, mf = met[k]
                             ws, js, js2, fd = max(ws, mw), max(js, mj), max(js2, mj), max(fd, mf)
+                            if subset and met is paired_met and tours is not None and paired is not None:
+                                ws = max(ws, walk_paired[k])
+                            elif subset and met is met_met and not tele_held and not para_held:
+                                ws = max(ws, walk_met[k])
                         hit = direct.get(k)
                         if hit is not None:
                             h = hit[0] if hit[0] > ws + fd else ws + fd
@@ -586,6 +643,8 @@ class Relaxation:
                                 t = 0 if h <= have else (h - have + 1) // 2
                                 if capped and h > have0 + now and (h - have0 - now + 3) // 4 > t:
                                     t = (h - have0 - now + 3) // 4
+                                if capped and lull and (h - have0 + 5) // 4 > t:
+                                    t = (h - have0 + 5) // 4  # no gain next turn either: T - 1 at most
                                 if t + hit[1] < best:
                                     best = t + hit[1]
                         hit = after.get(k) if tele else None
@@ -595,15 +654,18 @@ class Relaxation:
                         for steps, more, two in ((js, extra_j, False), (js2, extra_j2, True)):
                             if steps + fd == INF or (two and (tele < 2 or js2 >= js)):
                                 continue
-                            t = 0 if jh <= 2 * more else (jh - 2 * more + 1) // 2
-                            if capped and (jh + 3) // 4 > t:
-                                t = (jh + 3) // 4  # the turns after the jump's
-                            h = steps + fd
-                            have_j = have0 + 2 * more
-                            if h > have_j and (h - have_j + 1) // 2 > t:
-                                t = (h - have_j + 1) // 2
-                            if capped and h > have0 + now and (h - have0 - now + 3) // 4 > t:
-                                t = (h - have0 - now + 3) // 4
+                            t = self._after_jump(jh, more, capped, steps + fd, have0, now)
+                            if not now:
+                                # Nothing but items is left of this turn: a jump made later leaves one turn
+                                # more; one made now (the only one of this turn) comes from no fight, so with
+                                # no enemy revealed and alive the first potion after it still gains nothing.
+                                later = 1 + t
+                                if not two and idle and meet == ():
+                                    t = self._after_jump(jh, self._extra(para, tele - 1, True), capped, steps + fd, have0, 0)
+                                    if later < t:
+                                        t = later
+                                else:
+                                    t = later
                             if t + hit[1] < best:
                                 best = t + hit[1]
                     continue
@@ -630,6 +692,21 @@ class Relaxation:
                     best = t
         return best
 
+    @staticmethod
+    def _after_jump(jh: float, more: int, capped: bool, h: float, have0: int, now: int) -> int:
+        """Paced: the fewest turns after this one of a route that jumps onto a tile face up now, ``jh``
+        half-turns after landing, ``h`` for the whole walk, with ``more`` extra steps for the rest of the
+        game (``capped``: one a turn at most; ``now``: 2 if this turn may still gain)."""
+        t = 0 if jh <= 2 * more else (jh - 2 * more + 1) // 2
+        if capped and (jh + 3) // 4 > t:
+            t = (jh + 3) // 4  # the turns after the jump's
+        have_j = have0 + 2 * more
+        if h > have_j and (h - have_j + 1) // 2 > t:
+            t = (h - have_j + 1) // 2
+        if capped and h > have0 + now and (h - have0 - now + 3) // 4 > t:
+            t = (h - have0 - now + 3) // 4
+        return t
+
     def _near(self, li: int, mask: bytes) -> list:
         """Per potion of the level (``pots``): the fewest steps to its cell from a tile face up under ``mask``."""
         key = (li, mask)
@@ -640,6 +717,64 @@ class Relaxation:
             up = [v for v, down in enumerate(mask) if not down]
             hit = self._ucache[key] = [min(dist[v] for v in up) for dist in self._pot_dist[li]]
         return hit
+
+    def _sandwiches(self, li: int) -> tuple:
+        """Per potion p of the level, per way out w, per local cell x: the fewest steps of a walk from x
+        that stands beside an enemy card, then on p's cell, then beside the same enemy card again, then
+        reaches w (the least over the enemy of the best first tile beside it and the best second)."""
+        lo, hi = self.d.level_range[li]
+        nbrs = self.local[li]
+        n = hi - lo
+        beside = [[j - lo for j in self.d.adjacent[lo + e] if j >= 0] for e in self._level_foes[li][0]]
+        out = []
+        for p, (c, _) in enumerate(self.pots[li]):
+            from_pot = self._pot_dist[li][p]
+            per_way = []
+            for dist in self.dist[li]:
+                cost = [INF] * n
+                for cells in beside:
+                    after = min((from_pot[t] + dist[t] for t in cells), default=INF)
+                    for a in cells:
+                        if from_pot[a] + after < cost[a]:
+                            cost[a] = from_pot[a] + after
+                queue = deque(sorted((a for a in range(n) if cost[a] != INF), key=cost.__getitem__))
+                while queue:
+                    j = queue.popleft()
+                    for x in nbrs[j]:
+                        if cost[x] > cost[j] + 1:
+                            cost[x] = cost[j] + 1
+                            queue.append(x)
+                per_way.append(tuple(cost))
+            out.append(tuple(per_way))
+        return tuple(out)
+
+    def _paired_tours(self, li: int) -> list | None:
+        """As :meth:`_tour_steps`, for walks that also stand beside an enemy twice somewhere after leaving
+        potion p (``_pair_steps``: one leg of the tour, to the next potion or to the way out, goes by two
+        ADJACENT TILEs of one enemy card). None without such legs or tours."""
+        tours = self._tours[li]
+        if tours is None or not self.pairs[li]:
+            return None
+        pots = self.pots[li]
+        n = len(pots)
+        pdist, to_pot = self._pot_dist[li], self._pairs_pot[li]
+        out = []
+        for k, tour in enumerate(tours):
+            to_way = self.pairs[li][k]
+            paired = [[INF] * n for _ in range(1 << n)]
+            for bits in range(1, 1 << n):
+                for p in range(n):
+                    if not bits >> p & 1:
+                        continue
+                    rest = bits & ~(1 << p)
+                    if not rest:
+                        paired[bits][p] = to_way[pots[p][0]]
+                        continue
+                    paired[bits][p] = min(min(pdist[p][pots[q][0]] + paired[rest][q],
+                                              to_pot[q][pots[p][0]] + tour[rest][q])
+                                          for q in range(n) if rest >> q & 1)
+            out.append(paired)
+        return out
 
     def _tour_steps(self, li: int) -> tuple | None:
         """Per way out, per set of the level's potions (as bits of their indices in ``pots``), per potion p
@@ -700,7 +835,8 @@ class Relaxation:
             if s.foes:
                 para += sum(1 for v in s.foes.values() if v[2])
         meet = None
-        if self.loose_rule and (para or tele or left):
+        # (While a thrown potion of teleportation waits for where the enemy goes, it may go anywhere.)
+        if self.loose_rule and (para or tele or left) and not (s.phase == CHOOSE_TELEPORT and s.subject >= 0):
             cells, getter = self._level_foes[s.level]
             met = tuple(c for c, face in zip(cells, getter(faces)) if face == UP)
             if self._enemy_faces(faces).count(UP) == len(met):  # none on another level
@@ -806,6 +942,10 @@ class Relaxation:
         back) or another tile beside the enemy (two orthogonal neighbours of a cell are two steps apart):
         the walk reaches A, takes two steps more at least, and goes on from T.
         """
+        return self._pairs_to(level, self.dist[level])
+
+    def _pairs_to(self, level: int, targets: tuple) -> tuple:
+        """:meth:`_pair_steps` to each of ``targets`` (static step distances to a cell, by local cell)."""
         lo, hi = self.d.level_range[level]
         nbrs = self.local[level]
         n = hi - lo
@@ -814,7 +954,7 @@ class Relaxation:
             return ()
         beside = [[j - lo for j in self.d.adjacent[lo + e] if j >= 0] for e in foes]
         out = []
-        for dist in self.dist[level]:
+        for dist in targets:
             cost = [INF] * n
             for cells in beside:
                 after = 2 + min((dist[t] for t in cells), default=INF)
@@ -879,12 +1019,19 @@ class Relaxation:
         counts = self.face_down_counts(level, down, hint)
         nbrs = self.local[level]
         n = len(nbrs)
-        up = [v for v in range(n) if not down[v]]
-        # From the tiles face up now (one source): the face-down tiles on the way to each tile, it counted.
-        from_up = [INF] * n
-        for v in up:
-            from_up[v] = 0
-        from_up = _propagate(nbrs, down, from_up, deque(up))
+        key = (level, down)
+        hit = self._upcache.get(key)
+        if hit is None:
+            up = [v for v in range(n) if not down[v]]
+            # From the tiles face up now (one source): the face-down tiles on the way to each tile, it counted.
+            from_up = [INF] * n
+            for v in up:
+                from_up[v] = 0
+            from_up = _propagate(nbrs, down, from_up, deque(up))
+            if len(self._upcache) > 100_000:
+                self._upcache.clear()
+            hit = self._upcache[key] = (up, from_up)
+        up, from_up = hit
         out = []
         for enter_w in counts:
             w_up = min((enter_w[v] for v in up), default=INF)
@@ -1072,6 +1219,11 @@ def relaxation(campaign: Campaign, d) -> Relaxation:
     return hit[1]
 
 
+# The most tiles of a simple path in the grid each beside one of p enemies (index p), every such tile
+# beside the one before: the flees p potions of paralysis thrown in one turn allow (``extra_flees``).
+# Found by trying every placement of the p enemies within four cells of one of them (a path through
+# their ADJACENT TILEs never leaves that window); beyond, 4 per enemy.
+FLEE_PATHS = (0, 1, 4, 7)
 MAX_TOURS = 8  # potions on a level beyond which a tour of them is bounded by its farthest one alone
 MAX_PICKUPS = 6  # potions on a level's cells whose every set the bound tries (2 ** 6 sets); the rest count as held
 
