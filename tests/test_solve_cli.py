@@ -124,7 +124,7 @@ def test_a_memory_budget_on_the_command_line_stops_with_unknown(tmp_path: Path):
     import gen  # the benchmarks' generator of open levels
 
     path = tmp_path / "open.json"
-    path.write_text(gen.campaign_text(1, 16, seed=1), encoding="utf-8")  # an open 16x16 level: thousands of states
+    path.write_text(gen.campaign_text(1, 32, seed=1), encoding="utf-8")  # an open 32x32 level: thousands of states
     done = cardrogue("solve", str(path), "--max-memory", "1K", "--max-states", "100000", "--format", "json")
     doc = json.loads(done.stdout)
     assert done.returncode == 1 and doc["verdict"] == "unknown" and doc["stopped_by"] == "memory"
