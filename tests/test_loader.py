@@ -499,3 +499,107 @@ def test_a_plain_cell_is_the_cell_the_constructor_builds(x, y, card, paths, face
         fast.x = 3  # type: ignore[misc]
     with pytest.raises(dataclasses.FrozenInstanceError):
         fast.inscription = "written"  # type: ignore[misc]
+
+
+# ------------------------------------------------------------------ the quick parse (issue 14.5)
+
+def _careful(text: str) -> loader.LoadResult:
+    """The load as it is without the quick parse: every object through the duplicate-key hook."""
+    real = loader.quick_load
+    loader.quick_load = lambda text, name: None
+    try:
+        return loader.load_campaign_text(text)
+    finally:
+        loader.quick_load = real
+
+
+def _same_load(text: str) -> loader.LoadResult:
+    quick, careful = load_campaign_text(text), _careful(text)
+    assert [d.as_json() for d in quick.diagnostics] == [d.as_json() for d in careful.diagnostics]
+    assert quick.draft == careful.draft and quick.data == careful.data and quick.ok == careful.ok
+    return quick
+
+
+class _Pairs(list):
+    """An object written as its pairs, in order: how a test writes a duplicate key."""
+
+
+def _write(value) -> str:
+    if isinstance(value, _Pairs):
+        return "{" + ", ".join(f"{json.dumps(k, ensure_ascii=False)}: {_write(v)}" for k, v in value) + "}"
+    if isinstance(value, dict):
+        return _write(_Pairs(value.items()))
+    if isinstance(value, list):
+        return "[" + ", ".join(_write(v) for v in value) + "]"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _objects(value, path=()):
+    if isinstance(value, dict):
+        yield path
+        for k, v in value.items():
+            yield from _objects(v, path + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _objects(v, path + (i,))
+
+
+_TINY_DOC = json.loads(TINY.read_text(encoding="utf-8"))
+_OBJECT_PATHS = list(_objects(_TINY_DOC))
+_EXTRA_VALUES = st.sampled_from(["a: b", "::", "plain", 3, None, {"x": 1}, {"a:b": "c:d", "y": {"z": ":"}},
+                                 [{"k": 1}, ":"], "\\u003a"])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(_OBJECT_PATHS), st.integers(0, 9), _EXTRA_VALUES, st.booleans(),
+       st.sampled_from(["", "Chapter 1: the door", "a:b:c", "\u00e9:", "x\\u003ay"]))
+def test_the_quick_parse_is_the_careful_load(path, which, extra, duplicate, story):
+    """Without the duplicate-key hook, a valid campaign's pairs are counted against the colons of its
+    text (loader.quick_load): every text loads exactly as the careful way loads it -- a duplicate
+    anywhere (a cell, the hero, a level, the campaign, with a value holding pairs and colons of its
+    own), colons in strings and keys, and \\u escapes (one can write a colon) included."""
+    doc = json.loads(json.dumps(_TINY_DOC))
+    doc["story"] = story.replace("\\u003a", ":") if "\\u" not in story else story
+    target = doc
+    for part in path:
+        target = target[part]
+    pairs = _Pairs(target.items())
+    key = sorted(pairs)[which % len(pairs)][0] if pairs else "x"
+    if duplicate:
+        pairs.insert(which % (len(pairs) + 1), (key, extra))
+    else:
+        pairs.append(("zz:" if which % 2 else "zz", extra))
+    if path:
+        parent = doc
+        for part in path[:-1]:
+            parent = parent[part]
+        parent[path[-1]] = pairs
+    else:
+        doc = pairs
+    text = _write(doc)
+    if "\\u" in story and "story" in dict(doc if isinstance(doc, _Pairs) else doc.items()):
+        text = text.replace(json.dumps(story), '"' + story + '"')
+    result = _same_load(text)
+    if duplicate:
+        assert [d.code for d in result.diagnostics] == ["CR002"]
+
+
+def test_the_quick_parse_decides_a_clean_campaign_and_leaves_the_rest() -> None:
+    """The quick parse answers for a valid campaign, colons in its strings included; a \\u escape, a
+    duplicate key in a cell or an invalid file go the careful way, with the same result."""
+    doc = json.loads(json.dumps(_TINY_DOC))
+    doc["story"] = "Part 1: down"
+    doc["levels"][0]["title"] = "a:b"
+    text = json.dumps(doc)
+    assert loader.quick_load(text, "x") is not None and _same_load(text).ok
+    cell = doc["levels"][1]["cells"][1]
+    cell["inscription"] = "Note: the exit"  # counts that differ: the careful parse finds no repeated key
+    assert loader.quick_load(json.dumps(doc), "x") is not None and _same_load(json.dumps(doc)).ok
+    del cell["inscription"]
+    escaped = json.dumps(doc, ensure_ascii=True).replace("Part 1", "Part \\u0031")
+    assert loader.quick_load(escaped, "x") is None and _same_load(escaped).ok
+    dup = json.dumps(doc).replace('"card": "goblin"', '"card": "goblin", "card": "goblin"')
+    assert loader.quick_load(dup, "x") is None
+    assert [d.code for d in _same_load(dup).diagnostics] == ["CR002"]
+    doc["levels"][0]["width"] = "wide"
+    assert loader.quick_load(json.dumps(doc), "x") is None and not _same_load(json.dumps(doc)).ok

@@ -24,9 +24,9 @@ from referencing import Registry, Resource
 
 from helpers import FIXTURE
 
-from cardrogue.engine.format.loader import _valid_draft, build_draft, load_campaign
+from cardrogue.engine.format.loader import valid_draft, build_draft, load_campaign
 from cardrogue.engine.format.resources import SCHEMA_BASE, catalog_path, default_campaign, load_schema, schema_path
-from cardrogue.engine.format.schema import SCHEMAS, fast_validator, is_valid, reference_validator
+from cardrogue.engine.format.schema import SCHEMAS, campaign_validators, fast_validator, is_valid, reference_validator
 
 CORPUS = Path(__file__).parent / "corpus"
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
@@ -114,7 +114,7 @@ def test_fast_reference_and_independent_validators_agree(name: str, path: str) -
 
 def _split_verdict(data: Any) -> bool:
     """The loader's verdict: the document apart from its cells, then each cell as it is built."""
-    draft = _valid_draft(data)
+    draft = valid_draft(data)
     if draft is not None:
         assert draft == build_draft(data)
     return draft is not None
@@ -226,10 +226,27 @@ _CELL_REFERENCE = jsonschema.Draft202012Validator(json.loads(schema_path("campai
 
 @st.composite
 def _cell(draw) -> Any:
-    keys = draw(st.lists(st.sampled_from(["at", "card", "paths", "face"]), unique=True, max_size=4))
+    """A cell that is mostly plain and mostly valid, wrong in one or two places."""
+    keys = [k for k in ("at", "card") if draw(st.integers(0, 9))]  # each missing one time in ten
+    keys += draw(st.lists(st.sampled_from(["paths", "face"]), unique=True))
     if draw(st.integers(0, 5)) == 0:
         keys += draw(st.lists(st.sampled_from(sorted(_CELL_VALUES)), unique=True, max_size=2))
-    return {k: draw(_CELL_VALUES[k]) for k in keys}
+    good = {"at": [3, 4], "card": "goblin", "paths": "NE", "face": "up"}
+    return {k: draw(_CELL_VALUES[k]) if k not in good or draw(st.booleans()) else good[k] for k in keys}
+
+
+# The edges of the loader's own acceptance, each once for certain.
+_EDGE_CELLS = [{"at": at, "card": "goblin"} for at in ([255, 255], [256, 0], [0, 256], [-1, 0], [0, -1], [True, 0],
+                                                      [0, False], [0.0, 0], [1, 2, 3], [1], [], "1,2", None)]
+_EDGE_CELLS += [{"at": [0, 0], "card": card} for card in ("a" * 64, "a" * 65, "goblin\n", "-x", "Goblin", "", 1, None)]
+_EDGE_CELLS += [{"at": [0, 0], "card": "goblin", "paths": p} for p in ("", "NESW", "EN", "NN", "N\n", None, ["N"])]
+_EDGE_CELLS += [{"at": [0, 0], "card": "goblin", "face": f} for f in ("up", "down", None, "Up", True)]
+_EDGE_CELLS += [{"at": [0, 0]}, {"card": "goblin"}, {"at": [0, 0], "card": "goblin", "id": "x"}, [], "cell", None]
+
+
+@pytest.mark.parametrize("cell", _EDGE_CELLS, ids=[json.dumps(c)[:40] for c in _EDGE_CELLS])
+def test_the_loaders_own_acceptance_at_its_edges(cell: Any) -> None:
+    _hold_cell_to_the_schema(cell)
 
 
 @settings(max_examples=1500, deadline=None)
@@ -237,39 +254,55 @@ def _cell(draw) -> Any:
 def test_a_cell_the_loader_accepts_by_itself_follows_the_schema(cell: dict) -> None:
     """The loader's own acceptance of plain cells is a subset of the cell's schema, and with the compiled
     cell validator for the rest its verdict is the schema's; a valid plain cell never needs the validator."""
-    from cardrogue.engine.format.loader import _CellRefused, _valid_cells
-    from cardrogue.engine.format.schema import PLAIN_CELL_KEYS, campaign_validators
+    _hold_cell_to_the_schema(cell)
 
+
+def _hold_cell_to_the_schema(cell: Any) -> None:
+    from cardrogue.engine.format import loader
+    from cardrogue.engine.format.schema import PLAIN_CELL_KEYS
+
+    document, cell_validator = campaign_validators()
     asked = []
 
     def validate_cell(value: Any) -> Any:
         asked.append(value)
-        return campaign_validators()[1](value)
+        return cell_validator(value)
 
-    valid = _CELL_REFERENCE.is_valid(cell)
+    doc = json.loads(json.dumps(_TINY))
+    doc["levels"][0]["cells"][1] = cell  # the document is valid exactly when this cell is
+    original = loader.campaign_validators
+    loader.campaign_validators = lambda: (document, validate_cell)
     try:
-        _valid_cells([cell], "top", validate_cell)
-        accepted = True
-    except _CellRefused:
-        accepted = False
+        accepted = loader.valid_draft(doc) is not None
+    finally:
+        loader.campaign_validators = original
+    valid = _CELL_REFERENCE.is_valid(cell)
     assert accepted == valid
-    assert bool(asked) == (not valid or not cell.keys() <= PLAIN_CELL_KEYS or not _plainly_valid(cell))
+    plain = isinstance(cell, dict) and cell.keys() <= PLAIN_CELL_KEYS and valid and _plainly_valid(cell)
+    assert any(a is cell for a in asked) == (not plain)
 
 
 def _plainly_valid(cell: dict) -> bool:
-    """What the loader accepts by itself, spelled out: plain keys with the usual values."""
-    return all(type(v) is int for v in cell["at"]) and (set(cell.get("paths", "")) <= set("NESW"))
+    """What the loader accepts by itself, spelled out for a valid cell: whole numbers that are no booleans."""
+    return all(type(v) is int for v in cell["at"])
 
 
 def test_the_split_validators_are_the_schema() -> None:
-    """The document part differs from the whole schema only in its cells' items; the cell part is the
-    cell's definition."""
-    from cardrogue.engine.format.schema import _split_cells
-
-    document, cell = _split_cells()
-    whole = load_schema("campaign.schema.json")
-    assert document["properties"]["levels"]["items"]["properties"]["cells"]["items"] is True
-    assert {k: v for k, v in cell.items() if k != "$schema"} == whole["$defs"]["cell"]
+    """The document part accepts anything in a level's cell list and refuses the rest as the whole schema
+    does; the cell part is the cell's definition."""
+    document, cell = campaign_validators()
+    doc = json.loads(json.dumps(_TINY))
+    doc["levels"][0]["cells"] = [1, "x", {"at": "anywhere"}]
+    assert document(doc) is doc
+    with pytest.raises(fastjsonschema.JsonSchemaException):
+        document({**_TINY, "format": 2})
+    with pytest.raises(fastjsonschema.JsonSchemaException):
+        document({**_TINY, "levels": [{**_TINY["levels"][0], "cells": "none"}]})
+    good = {"at": [0, 0], "card": "goblin", "paths": "NESW", "face": "up", "inscription": "hi", "exit": True}
+    assert cell(good) is good
+    for bad in ({"at": [0, 256], "card": "goblin"}, {"card": "goblin"}, {**good, "colour": "red"}, [good]):
+        with pytest.raises(fastjsonschema.JsonSchemaException):
+            cell(bad)
     assert _split_verdict(_TINY) and not _split_verdict({**_TINY, "format": 2})
 
 
