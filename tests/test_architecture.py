@@ -44,6 +44,9 @@ WHITE_BOX = {
     ("tests/test_solver.py", "test_paced_routes_without_potions_leave_the_face_down_counts_out"): "the relaxation reads the tables",
     ("tests/test_solver.py", "test_two_and_three_potion_8x8_maps_get_their_verdict"): "the relaxation reads the tables",
     ("tests/test_solver.py", "test_flee_paths_are_the_longest_paths_beside_paralysed_enemies"): "the relaxation reads the tables",
+    ("tests/test_solver.py", "test_five_potions_of_teleportation_8x8_map_gets_its_par_with_faces_compared_as_sets"): "the table reads the raw fields",
+    ("tests/test_solver.py", "test_more_face_up_dominates_only_where_a_teleport_surely_has_somewhere_to_go"): "the table reads the raw fields",
+    ("tests/test_solver.py", "test_faces_compared_as_sets_keep_the_uniform_cost_verdict"): "the table reads the raw fields",
     ("tests/test_solver.py", "test_bound_never_overestimates_on_states_off_the_best_line"): "the relaxation reads the tables",
 }
 

@@ -31,12 +31,14 @@ from cardrogue.engine.analysis.solver import (
     solve_level,
 )
 from cardrogue.engine.analysis.solver.bounds import FLEE_PATHS, Relaxation, relaxation
+from cardrogue.engine.analysis.solver import dominance
 from cardrogue.engine.analysis.solver.dominance import Fronts
 from cardrogue.engine.analysis.solver.packing import FACES, cleared_bits, pack, signature, unpack
 from cardrogue.engine.analysis.solver.par import solve
 from cardrogue.engine.analysis.solver.search import Search
 from cardrogue.engine.rules.fields import NAMES
 from cardrogue.engine.rules.state import GameState
+from cardrogue.engine.rules.tables import DOWN, PLAIN, UP
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 import gen  # noqa: E402  (the benchmarks' generator of open levels)
@@ -347,6 +349,60 @@ def test_two_and_three_potion_8x8_maps_get_their_verdict(seed, par, states):
     for action in r.actions:  # the bound along a line that gains by its potions
         assert relax.bound(s, True) <= r.turns - s.turn, action
         s.step(action, resolver)
+
+
+def test_five_potions_of_teleportation_8x8_map_gets_its_par_with_faces_compared_as_sets():
+    """Seed 25 (five potions of teleportation): with four such potions on a level or more, dominance
+    compares the faces of pathing tiles and items as sets (more face up dominates), and the map gets
+    its par of 13 (it ended unknown after 5 s, in the layer one turn short of par, without it)."""
+    c = load(gen.campaign(1, 8, seed=25))
+    s = GameState.new(c, log=False)
+    assert Fronts(c, s.d).quiet and not Fronts(c).quiet
+    r = solve_campaign(c, Budget(max_states=6_000, max_seconds=NO_CLOCK, health_seconds=0), per_level=False)
+    assert (r.verdict, r.turns) == (SOLVED, 13)
+    assert_witness(c, r)
+
+
+def test_more_face_up_dominates_only_where_a_teleport_surely_has_somewhere_to_go():
+    """Faces as sets: a state with one more plain tile face up retires the same state without it; but
+    a state with no plain tile face up but the hero's is not dominated by one with another up (its
+    potion of teleportation would have nowhere to go, which acts otherwise: the turn ends)."""
+    c = load(gen.campaign(1, 8, seed=25))
+    s = GameState.new(c, log=False)
+    s.resolve(FatedResolver(c))
+    d = s.d
+    lo, hi = d.level_range[s.level]
+    plain = [j for j in range(lo, hi) if d.kind[j] == PLAIN and not d.exit[j] and j != s.pos]
+    for j in plain:
+        s.faces[j] = DOWN
+    assert sum(s.faces[j] == UP for j in plain) == 0
+    a, b, more = s.clone(), s.clone(), s.clone()
+    more.faces[plain[0]] = UP
+    fronts = Fronts(c, d)
+    first = fronts.admit(a)
+    assert fronts.admit(more) is not None and first[4]  # a has nowhere to teleport: kept
+    b.faces[plain[1]] = UP
+    b2 = b.clone()
+    b2.faces[plain[0]] = UP
+    fronts = Fronts(c, d)
+    low = fronts.admit(b)
+    assert low is not None and fronts.admit(b2) is not None and not low[4]  # b2 has all b has, and more
+    assert fronts.admit(b) is None
+
+
+@pytest.mark.parametrize("effect", ["teleportation", "paralysis"])
+@pytest.mark.parametrize("size, seed", [(3, 0), (3, 1), (3, 2), (3, 3), (3, 11), (3, 19), (4, 1), (4, 3), (4, 19)])
+def test_faces_compared_as_sets_keep_the_uniform_cost_verdict(size, seed, effect, monkeypatch):
+    """The dominance comparing faces as sets, turned on for every potion map (one potion suffices),
+    changes only the speed: par and health equal a plain uniform-cost search's."""
+    monkeypatch.setattr(dominance, "SET_POTIONS", 1)
+    c = _potion_map(size, seed, effect)
+    d = GameState.new(c, log=False).d
+    assert bool(Fronts(c, d).quiet) == any(card.colour == "red" for card in d.card)  # where a red potion lies
+    fast = solve(c, 0, True, SMALL)
+    slow = solve(c, 0, True, SMALL, reference=True)
+    assert fast.verdict == SOLVED and verify_replay(fast.replay_text, c).ok
+    assert (fast.verdict, fast.turns, fast.health) == (slow.verdict, slow.turns, slow.health)
 
 
 def _longest_flee_path(enemies: int, window: int = 7) -> int:

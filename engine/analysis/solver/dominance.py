@@ -6,7 +6,10 @@ from collections import Counter
 
 from ...model.campaign import Campaign, CardKind
 from ...rules.state import GameState
-from .packing import signature
+from ...rules.tables import PICKUP, PLAIN
+from .packing import FACES, signature
+
+SET_POTIONS = 4  # potions of teleportation or paralysis on one level from which faces are compared as sets
 
 
 class Fronts:
@@ -24,7 +27,7 @@ class Fronts:
     So every line of play from B is open to A, finishing no later with no less health.
     """
 
-    def __init__(self, campaign: Campaign) -> None:
+    def __init__(self, campaign: Campaign, d=None) -> None:
         cards = campaign.cards
         colours = Counter(c.colour for c in cards.values() if c.kind is CardKind.POTION)
         inert = set()
@@ -36,6 +39,25 @@ class Fronts:
             elif c.kind is CardKind.POTION and colours[c.colour] == 1:
                 inert.add(cid)
         self.inert = frozenset(inert)
+        # Faces as sets: on a level with SET_POTIONS potions of teleportation or paralysis or more (where
+        # the bound is slackest and lines differ most in the tiles they turned up), a pathing tile or item
+        # face up counts as more than face down: the table's key reads them all as face down and an
+        # entry keeps which of them are up (bits of the faces read as one integer). Elsewhere (the open
+        # 32x32 map) it would retire the queued line a search dives along (docs/solver.md, *Dominance*).
+        self.quiet = 0
+        self.tele = False  # a potion of teleportation in the game (see _admit_sets)
+        self.plain: tuple = ()  # per level: its face-up plain tiles that are no way out, as bits of the faces
+        if d is not None:
+            slack = {"teleportation", "paralysis"}
+            potions = Counter(d.level_of[j] for j, card in enumerate(d.card)
+                              if card.kind is CardKind.POTION and d.potions.get(card.colour) in slack)
+            self.tele = "teleportation" in d.potions.values() and any(
+                c.kind is CardKind.POTION and d.potions.get(c.colour) == "teleportation" for c in cards.values())
+            if any(n >= SET_POTIONS for n in potions.values()):
+                n = len(d.cells)
+                self.quiet = sum(1 << (8 * (n - 1 - j)) for j in range(n) if d.kind[j] in (PLAIN, PICKUP))
+                self.plain = tuple(sum(1 << (8 * (n - 1 - j)) for j in range(lo, hi) if d.kind[j] == PLAIN and not d.exit[j])
+                                   for lo, hi in d.level_range)
         self.fronts: dict = {}
         self._splits: dict = {}  # hand -> (strict, loose): hands recur across many states
 
@@ -70,6 +92,10 @@ class Fronts:
             faces = bytes(s.faces)
         sig = signature(s, strict, faces)
         t, h, g = s.turn, s.health, s.gold
+        if self.quiet:
+            # A face-up plain tile beyond the hero's and the enemies moved onto tiles: somewhere to teleport to.
+            return self._admit_sets(sig, faces, t, h, g, loose, 2 + len(s.visitors) if self.tele and s.visitors
+                                    else 2 if self.tele else 0, self.plain[s.level])
         # setdefault: the signature (a long tuple, whose hash Python does not keep) is hashed once.
         fresh = []
         front = self.fronts.setdefault(sig, fresh)
@@ -93,6 +119,45 @@ class Fronts:
         entry = [t, h, g, loose, True, front[0][5]]  # the front's own signature tuple, not this equal copy
         keep.append(entry)
         front[:] = keep  # in place: no second hash of the signature
+        return entry
+
+
+    def _admit_sets(self, sig: tuple, faces: bytes, t: int, h: int, g: int, loose: tuple, sure: int,
+                    plain: int) -> list | None:
+        """``admit`` with the faces of pathing tiles and items compared as sets (more face up dominates).
+
+        Sound: a face-up pathing tile or item offers every action the face-down one does but the flip,
+        whose only effect is to turn it up (a flip outside a fight also forfeits the double move, which
+        the signature holds equal); a teleport lands only on a revealed tile, so more face up is more
+        choice -- but a potion of teleportation with nowhere to go acts otherwise (the turn ends, or the
+        thrown potion does nothing): so a state with fewer tiles up is dominated only when it surely has
+        somewhere to go, ``sure`` face-up plain tiles that are no way out (the hero's tile and those
+        enemies moved onto may be among them; 0: no potion of teleportation). The entry keeps its own
+        signature (``pack`` rebuilds the state from it); the key is the signature with those faces down.
+        """
+        quiet = self.quiet
+        f = int.from_bytes(faces, "big")
+        up = f & quiet
+        key = (sig[:FACES], f ^ up, sig[FACES + 1:])  # the same visitors and level for the whole front
+        fresh = []
+        front = self.fronts.setdefault(key, fresh)
+        entry = [t, h, g, loose, True, sig, up]
+        if front is fresh:
+            fresh.append(entry)
+            return entry
+        keep = []
+        for e in front:
+            et, eh, eg, eu = e[0], e[1], e[2], e[6]
+            if (et <= t and eh >= h and eg >= g and eu & up == up and (not loose or _within(loose, e[3]))
+                    and (eu == up or (up & plain).bit_count() >= sure)):
+                return None
+            if (t <= et and h >= eh and g >= eg and up & eu == eu and (not e[3] or _within(e[3], loose))
+                    and (eu == up or (eu & plain).bit_count() >= sure)):
+                e[4] = False
+            else:
+                keep.append(e)
+        keep.append(entry)
+        front[:] = keep
         return entry
 
 

@@ -107,7 +107,7 @@ class Search:
         self.root.resolve(self.resolver)
         self.d = self.root.d
         self.relax = relaxation(campaign, self.d)
-        self.fronts = ExactTable() if reference else Fronts(campaign)
+        self.fronts = ExactTable() if reference else Fronts(campaign, self.d)
         self.trace = Trace(deepest=level)
         self.expanded = self.generated = self.stored = 0
         self.seconds = self.turns_seconds = 0.0
