@@ -25,6 +25,9 @@ class Fronts:
     (weapon, armour, scroll, key, a potion whose colour no other card shares --
     never an artifact or a boss trophy, which act from the hand) only adds actions.
     So every line of play from B is open to A, finishing no later with no less health.
+
+    On a level with many potions of teleportation or paralysis the faces of pathing tiles and items
+    are compared as sets too (``_admit_sets``).
     """
 
     def __init__(self, campaign: Campaign, d=None) -> None:
