@@ -12,6 +12,7 @@ process's wall time and its CPU time (user + system, which a busy machine change
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import resource
@@ -76,9 +77,11 @@ def processes(path: Path, label: str, before: str | None, rounds: int = 5) -> No
 
 
 def main() -> None:
-    args = sys.argv[1:]
-    before = args[args.index("--before") + 1] if "--before" in args else None
-    rounds = int(args[args.index("--rounds") + 1]) if "--rounds" in args else 5
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--before", metavar="CARDROGUE", help="another checkout's cardrogue command, measured in the same rounds")
+    parser.add_argument("--rounds", type=int, default=5, help="best of N rounds (default 5; more on a busy machine)")
+    args = parser.parse_args()
+    before, rounds = args.before, args.rounds
     text = campaign_text(50, 32)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "big.json"
