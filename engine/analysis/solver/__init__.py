@@ -12,7 +12,7 @@ problem over engine states, searched with A* (best-first on ``turn + h``).
   run it, turn what it found into a verdict with a witness replay.
 * ``search``    -- the A* loop itself (:class:`~.search.Search`).
 * ``bounds``    -- the heuristics: :class:`~.bounds.Relaxation` (an admissible lower bound on the turns
-  left, from the level graph) and :class:`~.bounds.HealthCeiling` (an upper bound on the health a
+  left, from the level graph) and :class:`~.ceiling.HealthCeiling` (an upper bound on the health a
   state can finish with, for the health tiebreak).
 * ``packing``   -- what a stored state is reduced to: its signature (the engine's ``key()`` without
   what dominance compares) and the levels left behind for good, whose faces are reset.

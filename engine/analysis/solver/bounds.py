@@ -1,9 +1,9 @@
-"""The heuristics: an admissible lower bound on the turns left, an upper bound on the health left.
+"""The turns heuristic: an admissible lower bound on the turns left.
 
 :class:`Relaxation` counts the steps and face-down tiles between the hero and a way out in a
-relaxed level graph (A*'s ``h``); :class:`HealthCeiling` bounds the health a line of play can
-finish with (the health tiebreak's pruning). Both must never be beaten by a real line of play:
-``docs/solver.md`` gives the argument.
+relaxed level graph (A*'s ``h``), with what the potions left can gain. It must never be beaten by a
+real line of play: ``docs/solver.md`` gives the argument. The health tiebreak's upper bound is
+:class:`~.ceiling.HealthCeiling`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from operator import itemgetter
 from ...model.campaign import Campaign, CardKind
 from ...rules.mobility import obtainable_cards, wall_crossings
 from ...rules.state import CHOOSE_TELEPORT, COMBAT, DONE, MOVING, SHOPPING, STEP1, GameState
-from ...rules.tables import CLEARED, DOWN, ENEMY, FOUNTAIN_TILE, LADDER, PLAIN, UP
+from ...rules.tables import CLEARED, DOWN, ENEMY, LADDER, PLAIN, UP
 from .result import INF
 
 
@@ -68,7 +68,7 @@ class Relaxation:
         for lo, hi in d.level_range:
             cells = [j for j in range(lo, hi) if d.card[j].id in counted]
             self.pots.append(tuple((j - lo, d.card[j].id in self.tele_cards) for j in cells))
-            self._pot_faces.append(_getter(cells))
+            self._pot_faces.append(faces_getter(cells))
         self._pcache: dict = {}  # (level, mask) -> face-down counts to each potion's cell
         self._kcache: dict = {}  # (level, mask) -> per way out, per potion: fewest face-down tiles of a route through it
         self._mcache: dict = {}  # (level, mask, enemies) -> what a walk meeting one of them covers (``_meet``)
@@ -76,13 +76,13 @@ class Relaxation:
         self._level_foes = []  # per level: the local cells of its enemy cards, and the getter of their faces
         for lo, hi in d.level_range:
             foes = [j for j in range(lo, hi) if d.kind[j] == ENEMY]
-            self._level_foes.append((tuple(j - lo for j in foes), _getter(foes)))
+            self._level_foes.append((tuple(j - lo for j in foes), faces_getter(foes)))
         self.items = bool(self.tele_total or self.para_total)
         # A potion gains a step only where the hero fights, after moving, an enemy he met before: see
         # ``_first_potion_idle``. Holds when every enemy flipped starts a fight and only potions end one.
         self.loose_rule = (self.items and not self.flee and not self.reloc and crossings <= {"teleport"}
                            and _flips_always_engage(d))
-        self._enemy_faces = _getter([j for j in range(len(d.kind)) if d.kind[j] == ENEMY])
+        self._enemy_faces = faces_getter([j for j in range(len(d.kind)) if d.kind[j] == ENEMY])
         self.mv = movement
         per_move_turn = 1 + movement
         self.double_move = d.rules.double_move
@@ -1118,97 +1118,6 @@ class Relaxation:
 
 
 
-class HealthCeiling:
-    """An upper bound on the health a state can finish with by a given turn (for the health tiebreak).
-
-    Health rises only by healing: a potion of healing (to max), the fountain (at the start of a
-    turn), POISON INSTEAD HEALS (at the start of a turn), and +X TO MAX HEALTH from an artifact or
-    a scroll. The bound is the static cap while a potion of healing is in hand or still on the map
-    (a cell, a shop, a chest); otherwise current health + every +X still to be had + per turn left
-    the fountain's and the poison's most.
-    """
-
-    def __init__(self, campaign: Campaign, d, cap: int, forget: tuple, campaign_mode: bool) -> None:
-        cards = campaign.cards
-        self.cap = cap
-        self.slack = 0 if campaign_mode else 1  # a level's finish is measured after the next turn has begun
-        self.potions = frozenset(c for c, card in cards.items()
-                                 if card.kind is CardKind.POTION and d.potions.get(card.colour) == "healing")
-        gain = {}
-        poison = fountain = 0
-        for cid in set(obtainable_cards(campaign)):
-            card = cards.get(cid)
-            for a in card.abilities if card else ():
-                if a.kind == "max-health" and (a.x or 0) > 0 and card.kind in (CardKind.ARTIFACT, CardKind.SCROLL):
-                    gain[cid] = a.x
-                elif a.kind == "poison-heals":
-                    poison = max(poison, a.x or 0)
-                elif a.kind == "fountain-heals":
-                    fountain = max(fountain, a.x or 0)
-        self.gain = gain
-        self.poison = poison
-        self.fountain = 2 + fountain
-        self.cells = []  # per level: (cell, what) for the cells of that level and the levels after it
-        for li in range(len(d.level_range)):
-            gone = {lo for lo, _, _ in forget[li]}
-            spots = []
-            for lk, (lo, hi) in enumerate(d.level_range):
-                if lo in gone:
-                    continue
-                for j in range(lo, hi):
-                    if d.kind[j] == FOUNTAIN_TILE:
-                        spots.append((j, "fountain", 0))
-                    for cid in (d.card[j].id, *d.cells[j].stock, *d.cells[j].contents):
-                        if cid in self.potions:
-                            spots.append((j, "potion", 0))
-                        elif cid in gain:
-                            spots.append((j, "gain", gain[cid]))
-            self.cells.append(tuple(spots))
-        # Caches: hand -> -1 (a potion of healing) or the +X it holds; (level, faces of its spots) -> _left_on_map.
-        self._hands: dict = {}
-        self._spots: dict = {}
-        self._spot_faces = tuple(_getter([j for j, _, _ in spots]) for spots in self.cells)
-
-    def bound(self, s: GameState, finish: int) -> int:
-        cap = self.cap
-        hand = s.hand
-        held = self._hands.get(hand)
-        if held is None:
-            # A potion of healing in hand: the cap; else the +X to come from the hand.
-            held = self._hands[hand] = (-1 if any(c in self.potions for c in hand)
-                                        else sum(self.gain.get(c, 0) for c in hand))
-        if held < 0:
-            return cap
-        level = s.level
-        spots = self._spot_faces[level](s.faces)
-        left = self._spots.get((level, spots))
-        if left is None:
-            left = self._spots[(level, spots)] = self._left_on_map(level, spots)
-        if not left:
-            return cap
-        extra, per_turn = left
-        return min(cap, s.health + held + extra + per_turn * (finish - s.turn + self.slack))
-
-    def _left_on_map(self, level: int, spots: tuple) -> tuple:
-        """(every +X still to be had, healing per turn) from the level's spots whose faces are ``spots``;
-        () while a potion of healing is still on the map."""
-        extra = 0
-        per_turn = self.poison
-        fountain = False
-        for (j, what, x), face in zip(self.cells[level], spots):
-            if face == CLEARED:
-                continue
-            if what == "potion":
-                return ()
-            if what == "gain":
-                extra += x
-            else:
-                fountain = True
-        if fountain:
-            per_turn += self.fountain
-        return extra, per_turn
-
-
 _RELAX: dict[int, tuple[object, Relaxation]] = {}
 
 
@@ -1231,7 +1140,7 @@ MAX_TOURS = 8  # potions on a level beyond which a tour of them is bounded by it
 MAX_PICKUPS = 6  # potions on a level's cells whose every set the bound tries (2 ** 6 sets); the rest count as held
 
 
-def _getter(cells: list):
+def faces_getter(cells: list):
     """A function of ``faces`` giving the tuple of the faces of ``cells`` (in C)."""
     if len(cells) > 1:
         return itemgetter(*cells)
@@ -1330,7 +1239,7 @@ class _Stock:
         own = [j for j in range(len(d.kind)) if d.card[j].id in cards]
         self.fixed = sum(1 for cell in d.cells for c in (*cell.stock, *cell.contents) if c in cards)
         self.cells = len(own)
-        self._faces = _getter(own)
+        self._faces = faces_getter(own)
 
     def left(self, faces) -> int:
         if not self.cells:

@@ -15,7 +15,8 @@ from ...model.campaign import DIRECTION_INDEX, Campaign
 from ...rules.actions import Action
 from ...rules.state import COMBAT, DEAD, WON, GameState
 from ...rules.tables import CLEARED, ENEMY, PICKUP, PLAIN, TRAP
-from .bounds import HealthCeiling, relaxation
+from .bounds import relaxation
+from .ceiling import HealthCeiling
 from .budget import Budget, Deadline
 from .dominance import ExactTable, Fronts
 from .packing import FACES, cleared_bits, left_behind, merge_ranges, pack, resident_bytes, unpack
