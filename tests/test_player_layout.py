@@ -21,6 +21,26 @@ def shown_keys() -> list[Binding]:
     return [b for b in PlayerScreen.BINDINGS if b.show]
 
 
+# The bundled shop level, played onto the shop beside the zombie: at 80x24 both the action list and
+# the hero panel hold more than they show.
+TO_THE_SHOP = ("enter", "right", "right", "full_stop", "up", "right")
+
+
+def shop_level_app(tmp_path) -> PlayerApp:
+    from cardrogue.engine.format.loader import load_usable
+    from cardrogue.engine.format.resources import campaigns_dir
+
+    game = load_usable(campaigns_dir() / "the-unpaid-ledger.json")
+    return PlayerApp(game, replays_dir=None, scores_db=tmp_path / "s.db", player="tester")
+
+
+def seen_in(widget) -> list[str]:
+    """The screen's rows over ``widget``, cut to its region: what a person sees of it."""
+    region = widget.region
+    lines = [strip.text for strip in widget.screen._compositor.render_strips()][region.y:region.bottom]
+    return [line[region.x:region.right] for line in lines]
+
+
 def test_after_moving_an_arrow_toward_a_face_down_card_says_why():
     """Standard turn sequence: "1. Flip" comes before "2. Move": after moving, no card is flipped this turn."""
     s = new_state([cell(0, 0, "starting-tile", "E"), cell(1, 0, "pathing-tile", "EW"),
@@ -188,19 +208,13 @@ async def test_an_action_as_wide_as_the_list_shows_whole_when_the_list_scrolls(t
     """At 80x24 on the bundled shop level the list holds more than it shows (a scrollbar) and two entries
     are exactly as wide as the list's text: "Reveal the card south", "Attack roll on Zombie". They once
     lost their last word (wrapped for a width without the scrollbar, drawn with it)."""
-    from cardrogue.engine.format.loader import load_usable
-    from cardrogue.engine.format.resources import campaigns_dir
-
-    game = load_usable(campaigns_dir() / "the-unpaid-ledger.json")
-    app = PlayerApp(game, replays_dir=None, scores_db=tmp_path / "s.db", player="tester")
+    app = shop_level_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("enter", "right", "right", "full_stop", "up", "right")  # onto the shop, beside the zombie
+        await pilot.press(*TO_THE_SHOP)
         await pilot.pause()
         menu = app.screen.query_one(ActionMenu)
         assert menu.max_scroll_y > 0  # a scrollbar
-        region = menu.region
-        lines = [strip.text for strip in app.screen._compositor.render_strips()][region.y:region.bottom]
-        shown = " ".join(" ".join(line[region.x:region.right].strip("│ ▁▂▃▄▅▆▇█") for line in lines).split())
+        shown = " ".join(" ".join(line.strip("│ ▁▂▃▄▅▆▇█") for line in seen_in(menu)).split())
         assert "Reveal the card south" in shown and "Attack roll on Zombie" in shown, shown
 
 
@@ -229,17 +243,12 @@ async def test_at_80x24_the_hero_panel_shows_the_hand_before_what_scrolls(tmp_pa
     """On the bundled shop level at 80x24 the hero panel holds more than fits: the hand (a cursed idol)
     and the potions known come before the goals, the shop's stock and the equipment, which scroll."""
     from cardrogue.editor.player.widgets import HeroPanel
-    from cardrogue.engine.format.loader import load_usable
-    from cardrogue.engine.format.resources import campaigns_dir
 
-    game = load_usable(campaigns_dir() / "the-unpaid-ledger.json")
-    app = PlayerApp(game, replays_dir=None, scores_db=tmp_path / "s.db", player="tester")
+    app = shop_level_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("enter", "right", "right", "full_stop", "up", "right")  # onto the shop, beside the zombie
+        await pilot.press(*TO_THE_SHOP)
         await pilot.pause()
         panel = app.screen.query_one(HeroPanel)
-        region = panel.region
-        lines = [strip.text for strip in app.screen._compositor.render_strips()][region.y:region.bottom]
-        shown = "\n".join(line[region.x:region.right] for line in lines)
+        shown = "\n".join(seen_in(panel))
         assert "Cursed Idol" in shown and "Potions" in shown, shown
         assert panel.max_scroll_y > 0 or panel.parent.max_scroll_y > 0  # the stock and the equipment scroll

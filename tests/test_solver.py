@@ -200,19 +200,26 @@ def test_astar_matches_uniform_cost_search(c, level, campaign_mode):
     assert fast.states_expanded <= slow.states_expanded
 
 
+def walk_checking_the_bound(c, r) -> GameState:
+    """Play the witness of ``r`` on ``c`` asserting admissibility at every state (bound <= par - turn);
+    the state it ends in."""
+    resolver = FatedResolver(c)
+    s = GameState.new(c, log=False)
+    s.resolve(resolver)
+    relax = relaxation(c, s.d)
+    for action in r.actions:
+        assert relax.bound(s, True) <= r.turns - s.turn, action
+        s.step(action, resolver)
+    return s
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_heuristic_never_overestimates_along_the_witness(seed):
     """Admissibility on every state of an optimal line: bound <= par - turn."""
     c = load(gen.campaign(2, 4, seed=seed))
     r = solve_campaign(c, SMALL, per_level=False)
     assert r.verdict == SOLVED
-    resolver = FatedResolver(c)
-    s = GameState.new(c, log=False)
-    s.resolve(resolver)
-    relax = relaxation(c, s.d)
-    for action in r.actions:
-        assert relax.bound(s, True) <= r.turns - s.turn
-        s.step(action, resolver)
+    s = walk_checking_the_bound(c, r)
     assert (s.outcome, s.turn, s.health) == ("won", r.turns, r.health)
 
 
@@ -342,13 +349,7 @@ def test_two_and_three_potion_8x8_maps_get_their_verdict(seed, par, states):
     r = solve_campaign(c, Budget(max_states=states, max_seconds=NO_CLOCK, health_seconds=0), per_level=False)
     assert (r.verdict, r.turns) == (SOLVED, par)
     assert_witness(c, r)
-    resolver = FatedResolver(c)
-    s = GameState.new(c, log=False)
-    s.resolve(resolver)
-    relax = relaxation(c, s.d)
-    for action in r.actions:  # the bound along a line that gains by its potions
-        assert relax.bound(s, True) <= r.turns - s.turn, action
-        s.step(action, resolver)
+    walk_checking_the_bound(c, r)  # the bound along a line that gains by its potions
 
 
 def test_five_potions_of_teleportation_8x8_map_gets_its_par_with_faces_compared_as_sets():
@@ -492,13 +493,7 @@ def test_bound_never_overestimates_along_witnesses_of_potion_maps(levels, size, 
     c = load(doc)
     r = solve_campaign(c, replace(SMALL, health_seconds=0), per_level=False)  # any minimum-turn line will do
     assert r.verdict == SOLVED
-    resolver = FatedResolver(c)
-    s = GameState.new(c, log=False)
-    s.resolve(resolver)
-    relax = relaxation(c, s.d)
-    for action in r.actions:
-        assert relax.bound(s, True) <= r.turns - s.turn, action
-        s.step(action, resolver)
+    s = walk_checking_the_bound(c, r)
     assert (s.outcome, s.turn, s.health) == ("won", r.turns, r.health)
 
 
