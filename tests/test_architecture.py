@@ -13,7 +13,6 @@ from functools import cache
 from pathlib import Path
 
 import networkx as nx
-import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("engine", "cli", "editor", "hub", "web")  # the folders pyproject maps to cardrogue.*
