@@ -381,7 +381,9 @@ async def test_log_wraps_again_when_the_terminal_is_resized(tmp_path):
         await pilot.pause()
         assert log_text(app) == text  # the same words, in the same order
         assert len(log.lines) < narrow and max(len(strip.text.rstrip()) for strip in log.lines) > 40
+        assert log.scroll_y == log.max_scroll_y  # the newest lines in view
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
         assert len(log.lines) == narrow and log_text(app) == text
         assert all(strip.cell_length <= log.scrollable_content_region.width for strip in log.lines)
+        assert log.max_scroll_y > 0 and log.scroll_y == log.max_scroll_y

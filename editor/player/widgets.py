@@ -423,17 +423,19 @@ class RunLog(RichLog):
 
     A RichLog wraps each line once, when it is written; here every line written is kept, and a
     change of width writes them all again, so a widened log uses its width and a narrowed one loses
-    no words past its edge.
+    no words past its edge; the newest lines are in view afterwards.
     """
 
     def __init__(self, **kwargs) -> None:
         super().__init__(wrap=True, markup=False, **kwargs)
         self._written: list[Text] = []
         self._wrapped_at = 0
+        self._rewrapped = False
 
     def add(self, line: Text) -> None:
         """Write ``line`` at the end and keep it for a later re-wrap."""
         self._written.append(line)
+        self._rewrapped = False  # a new line: RichLog's own scrolling follows the end
         self.write(line)
 
     def clear(self) -> RunLog:
@@ -443,17 +445,20 @@ class RunLog(RichLog):
     def on_resize(self, event: events.Resize) -> None:
         # RichLog's own handler runs after this one: it writes what came before the size was known.
         width = event.size.width
-        if not self._size_known or not width or width == self._wrapped_at:
+        if not self._size_known or not width:
             self._wrapped_at = width or self._wrapped_at
             return
-        self._wrapped_at = width
-        at_end = self.is_vertical_scroll_end
-        written = self._written
-        super().clear()
-        for line in written:
-            self.write(line, scroll_end=False)
-        if at_end:
-            self.scroll_end(animate=False, immediate=True, x_axis=False)
+        if width != self._wrapped_at:
+            self._wrapped_at = width
+            self._rewrapped = True
+            written = self._written
+            super().clear()
+            for line in written:
+                self.write(line, scroll_end=False)
+        if self._rewrapped:
+            # The newest lines in view once re-wrapped. A resize comes in steps (the width, then the
+            # panel's final height), so each step scrolls to the end again, until the next line written.
+            self.call_after_refresh(self.scroll_end, animate=False, immediate=True, x_axis=False)
 
 
 class KeyBar(Widget):
