@@ -143,7 +143,9 @@ def mixed_level(level_id: str, size: int, rng: random.Random, to: str | None, fe
                 places = rest
     order = sorted(places, key=lambda at: (at[1], at[0]))
     edges = _edges(places, rng, "walls" in features)
-    start, way_out = rng.sample(order, 2)
+    start = rng.choice(order)
+    far = [at for at in order if abs(at[0] - start[0]) + abs(at[1] - start[1]) >= size - 1]  # the other half, or so
+    way_out = rng.choice(far or [at for at in order if at != start])
     pool = _pool(features)
     cells = {at: {"at": [at[0], at[1]], "card": rng.choice(pool), "paths": _paths(at, edges), "face": "down"}
              for at in order}
