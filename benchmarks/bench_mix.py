@@ -7,7 +7,8 @@ time (``time.process_time``). Every witness is re-simulated by ``verify_replay``
 loaded afresh from its text (what `cardrogue verify` runs), and walked with the bound and the health ceiling read
 at each state (neither may contradict the finish it reaches). Maps up to ``--reference-size`` are also
 solved by the solver's reference mode (uniform-cost search, no bound, no dominance) and the two
-verdicts compared. Prints a table per size and mix, then every crash, traceback, failed witness,
+verdicts compared; on every map, random play under the fated dice (greedy policy, a random action one
+time in three) looks for a win that beats the par or disproves ``unsolvable``. Prints a table per size and mix, then every crash, traceback, failed witness,
 disagreement with the reference and every ``unknown``; exit 1 if there was any problem other than
 an ``unknown``.
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import statistics
 import sys
 import time
@@ -27,6 +29,7 @@ from dataclasses import dataclass, field
 from gen import MIXES, mixed_campaign_text
 
 from cardrogue.engine.analysis.check import check_text
+from cardrogue.engine.analysis.montecarlo import GreedyPolicy
 from cardrogue.engine.analysis.solver import SOLVED, UNKNOWN, UNSOLVABLE, Budget, solve_campaign
 from cardrogue.engine.analysis.solver.bounds import relaxation
 from cardrogue.engine.analysis.solver.par import solve
@@ -57,6 +60,7 @@ class Record:
     root_bound: float | None = None  # the bound at the start (turns after the first): par - 1 when tight
     reason: str = ""
     reference: str = ""  # the reference's verdict, turns and health ("" when not run)
+    playout: str = ""  # the best win random play found under the map's fated dice ("" when none)
     problems: list[str] = field(default_factory=list)  # crash, witness, disagreement (each with its text)
 
     @property
@@ -97,8 +101,29 @@ def walk_witness(campaign, r) -> list[str]:
     return out
 
 
+def playouts(campaign, seconds: float, max_turns: int, seed: int) -> tuple[int, int, list[str]] | None:
+    """The best (turns, health, actions) of wins found by playing the map's fated dice for ``seconds`` of
+    CPU, each action the greedy policy's or (one time in three) a random legal one; None: no win."""
+    greedy, rng = GreedyPolicy(campaign), random.Random(seed)
+    resolver = FatedResolver(campaign)
+    best, until = None, time.process_time() + seconds
+    while time.process_time() < until:
+        s = GameState.new(campaign, log=False)
+        s.resolve(resolver)
+        actions: list[str] = []
+        while s.outcome is None and s.turn <= max_turns and len(actions) < 50 * max_turns:
+            legal = s.legal_actions()
+            action = rng.choice(legal) if rng.random() < 1 / 3 else greedy.choose(s.view())
+            actions.append(str(action))
+            s.step(action, resolver)
+        if s.outcome == "won" and (best is None or (s.turn, -s.health) < (best[0], -best[1])):
+            best = (s.turn, s.health, actions)
+            max_turns = s.turn
+    return best
+
+
 def sweep_one(size: int, mix: str, seed: int, seconds: float, reference_size: int, reference_states: int,
-              reference_seconds: float) -> Record:
+              reference_seconds: float, playout_seconds: float = 0.0) -> Record:
     rec = Record(size, mix, seed, levels_for(mix, seed))
     text = mixed_campaign_text(rec.levels, size, seed, mix)
     errors = [d.render() for d in check_text(text) if d.severity is Severity.ERROR]
@@ -131,6 +156,16 @@ def sweep_one(size: int, mix: str, seed: int, seconds: float, reference_size: in
             rec.problems.append(f"witness verifies as {got}, the solver claims won in {r.turns} with {r.health}")
         else:
             rec.problems.extend(walk_witness(fresh, r))
+    if playout_seconds:
+        limit = r.turns if r.verdict == SOLVED else 4 * size * rec.levels + 10
+        found = playouts(campaign, playout_seconds, limit, seed)
+        if found is not None:
+            rec.playout = f"won {found[0]}/{found[1]}"
+            if r.verdict == UNSOLVABLE:
+                rec.problems.append(f"unsolvable, but random play wins in {found[0]} turns: {' | '.join(found[2])}")
+            elif r.verdict == SOLVED and (found[0] < r.turns or (r.health_exact and found[0] == r.turns and found[1] > r.health)):
+                rec.problems.append(f"par {r.turns}/{r.health}, but random play wins in {found[0]} turns with {found[1]} "
+                                    f"health: {' | '.join(found[2])}")
     if size <= reference_size:
         try:
             ref = solve(campaign, 0, True, Budget(max_states=reference_states, max_seconds=reference_seconds),
@@ -193,6 +228,8 @@ def main() -> int:
                         help="cross-check maps up to this size against the reference search (default 4; 0: none)")
     parser.add_argument("--reference-states", type=int, default=300_000, help="the reference's state budget (default 300,000)")
     parser.add_argument("--reference-seconds", type=float, default=30.0, help="the reference's time budget (default 30)")
+    parser.add_argument("--playouts", type=float, default=1.0, metavar="S",
+                        help="CPU seconds per map of random play under the fated dice, whose wins par must not beat (default 1; 0: none)")
     parser.add_argument("--json", default=None, metavar="FILE", help="also write each map's record here (JSON lines)")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
@@ -208,15 +245,15 @@ def main() -> int:
         for mix in mixes:
             for seed in range(args.first_seed, args.first_seed + args.maps):
                 rec = sweep_one(size, mix, seed, args.seconds, args.reference_size, args.reference_states,
-                                args.reference_seconds)
+                                args.reference_seconds, args.playouts)
                 records.append(rec)
                 if out:
                     out.write(json.dumps(rec.__dict__) + "\n")
                     out.flush()
                 mark = "!" if rec.problems else " "
                 print(f"{mark} {rec.params}: {rec.verdict} {rec.turns or ''}/{rec.health or ''} {rec.states:,} states "
-                      f"{rec.cpu:.2f} s CPU, root bound {rec.root_bound}{', reference ' + rec.reference if rec.reference else ''}",
-                      flush=True)
+                      f"{rec.cpu:.2f} s CPU, root bound {rec.root_bound}{', reference ' + rec.reference if rec.reference else ''}"
+                      f"{', random play ' + rec.playout if rec.playout else ''}", flush=True)
     table(records)
     problems = [r for r in records if r.problems]
     print(f"\nProblems ({len(problems)}): crashes, tracebacks, failed witnesses, disagreements with the reference")
@@ -227,7 +264,8 @@ def main() -> int:
     print(f"\nUnknown ({len(unknowns)})")
     for r in unknowns:
         print(f"  {r.params}: {r.states:,} states, {r.cpu:.2f} s CPU, root bound {r.root_bound}"
-              f"{', reference ' + r.reference if r.reference else ''}: {r.reason}")
+              f"{', reference ' + r.reference if r.reference else ''}"
+              f"{', random play ' + r.playout if r.playout else ''}: {r.reason}")
     return 1 if problems else 0
 
 
