@@ -167,14 +167,17 @@ def sweep_one(size: int, mix: str, seed: int, seconds: float, reference_size: in
                 rec.problems.append(f"par {r.turns}/{r.health}, but random play wins in {found[0]} turns with {found[1]} "
                                     f"health: {' | '.join(found[2])}")
     if size <= reference_size:
+        budget = Budget(max_states=reference_states, max_seconds=reference_seconds)
         try:
-            ref = solve(campaign, 0, True, Budget(max_states=reference_states, max_seconds=reference_seconds),
-                        reference=True)
+            ref = solve(campaign, 0, True, budget, reference=True)
+            rec.reference = ref.verdict + (f" {ref.turns}/{ref.health}" if ref.verdict == SOLVED else "")
+            rec.problems.extend(disagreement(r, ref))
+            for i, p in enumerate(r.level_pars):  # each level on its own (a practice start), as `solve` reports it
+                if p.verdict != UNKNOWN:
+                    ref = solve(campaign, i, False, budget, reference=True)
+                    rec.problems.extend(f"level {i + 1} on its own: {text}" for text in disagreement(p, ref))
         except Exception:
             rec.problems.append("crash in the reference search:\n" + traceback.format_exc())
-            return rec
-        rec.reference = ref.verdict + (f" {ref.turns}/{ref.health}" if ref.verdict == SOLVED else "")
-        rec.problems.extend(disagreement(r, ref))
     return rec
 
 
