@@ -55,7 +55,8 @@ class Record:
     turns: int | None = None
     health: int | None = None
     health_exact: bool = True
-    states: int = 0
+    states: int = 0  # expanded
+    generated: int = 0  # successor states made (generated / expanded: the branching)
     cpu: float = 0.0
     root_bound: float | None = None  # the bound at the start (turns after the first): par - 1 when tight
     reason: str = ""
@@ -142,7 +143,7 @@ def sweep_one(size: int, mix: str, seed: int, seconds: float, reference_size: in
         rec.problems.append("crash in solve:\n" + traceback.format_exc())
         return rec
     rec.verdict, rec.turns, rec.health, rec.health_exact = r.verdict, r.turns, r.health, r.health_exact
-    rec.states, rec.reason = r.states_expanded, r.reason
+    rec.states, rec.generated, rec.reason = r.states_expanded, r.states_generated, r.reason
     for i, p in enumerate(r.level_pars):
         if p.verdict == SOLVED and not verify_replay(p.replay_text, load_campaign_text(text).campaign).ok:
             rec.problems.append(f"level {i + 1}'s own witness does not verify")
@@ -266,7 +267,8 @@ def main() -> int:
     unknowns = [r for r in records if r.verdict == UNKNOWN]
     print(f"\nUnknown ({len(unknowns)})")
     for r in unknowns:
-        print(f"  {r.params}: {r.states:,} states, {r.cpu:.2f} s CPU, root bound {r.root_bound}"
+        print(f"  {r.params}: {r.states:,} states ({r.generated / max(1, r.states):.1f} successors each), {r.cpu:.2f} s CPU, "
+              f"root bound {r.root_bound}"
               f"{', reference ' + r.reference if r.reference else ''}"
               f"{', random play ' + r.playout if r.playout else ''}: {r.reason}")
     return 1 if problems else 0
