@@ -30,7 +30,8 @@ from cardrogue.engine.analysis.solver import (
     solve_diagnostics,
     solve_level,
 )
-from cardrogue.engine.analysis.solver.bounds import FLEE_PATHS, Relaxation, relaxation
+from cardrogue.engine.analysis.solver.bounds import Relaxation, relaxation
+from cardrogue.engine.analysis.solver.potions import FLEE_PATHS
 from cardrogue.engine.analysis.solver import dominance
 from cardrogue.engine.analysis.solver.dominance import Fronts
 from cardrogue.engine.analysis.solver.packing import FACES, cleared_bits, pack, signature, unpack
