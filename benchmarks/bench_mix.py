@@ -4,7 +4,8 @@ For N maps per (size, mix) of ``gen.mixed_campaign_text`` (each one first held t
 an invalid map is a generator bug), solve as `cardrogue solve` does (``Budget(max_states=2,000,000,
 max_seconds=S)``, ``solve_campaign``), and record the verdict, par (turns, health), states and CPU
 time (``time.process_time``). Every witness is re-simulated by ``verify_replay`` against the campaign
-loaded afresh from its text (what `cardrogue verify` runs). Maps up to ``--reference-size`` are also
+loaded afresh from its text (what `cardrogue verify` runs), and walked with the bound and the health ceiling read
+at each state (neither may contradict the finish it reaches). Maps up to ``--reference-size`` are also
 solved by the solver's reference mode (uniform-cost search, no bound, no dominance) and the two
 verdicts compared. Prints a table per size and mix, then every crash, traceback, failed witness,
 disagreement with the reference and every ``unknown``; exit 1 if there was any problem other than
@@ -29,6 +30,7 @@ from cardrogue.engine.analysis.check import check_text
 from cardrogue.engine.analysis.solver import SOLVED, UNKNOWN, UNSOLVABLE, Budget, solve_campaign
 from cardrogue.engine.analysis.solver.bounds import relaxation
 from cardrogue.engine.analysis.solver.par import solve
+from cardrogue.engine.analysis.solver.search import Search
 from cardrogue.engine.chance.resolvers import FatedResolver
 from cardrogue.engine.format.diagnostics import Severity
 from cardrogue.engine.format.loader import load_campaign_text
@@ -73,6 +75,28 @@ def root_bound(campaign) -> float:
     return relaxation(campaign, s.d).bound(s, True)
 
 
+def walk_witness(campaign, r) -> list[str]:
+    """The bound and the health ceiling on every state of the witness, a real line finishing in
+    ``r.turns`` with ``r.health``: a bound above the turns left there, or a ceiling below the health it
+    ends with, is unsound (even where the search's par is right, it may cut a better line elsewhere)."""
+    search = Search(campaign, 0, True, Budget(max_states=1, max_seconds=60))
+    s = GameState.new(campaign, log=False)
+    resolver = FatedResolver(campaign)
+    s.resolve(resolver)
+    out = []
+    for i, action in enumerate(r.actions):
+        h = search.relax.bound(s, True)
+        if h > r.turns - s.turn:
+            out.append(f"bound {h} > {r.turns - s.turn} turns left before action {i + 1} ({action}) of the witness")
+            break
+        top = search.ceiling.bound(s, r.turns)
+        if top < r.health:
+            out.append(f"health ceiling {top} < {r.health} before action {i + 1} ({action}) of the witness")
+            break
+        s.step(action, resolver)
+    return out
+
+
 def sweep_one(size: int, mix: str, seed: int, seconds: float, reference_size: int, reference_states: int,
               reference_seconds: float) -> Record:
     rec = Record(size, mix, seed, levels_for(mix, seed))
@@ -105,6 +129,8 @@ def sweep_one(size: int, mix: str, seed: int, seconds: float, reference_size: in
         elif v.run is None or (v.run.outcome, v.run.turns, v.run.health) != ("won", r.turns, r.health):
             got = None if v.run is None else (v.run.outcome, v.run.turns, v.run.health)
             rec.problems.append(f"witness verifies as {got}, the solver claims won in {r.turns} with {r.health}")
+        else:
+            rec.problems.extend(walk_witness(fresh, r))
     if size <= reference_size:
         try:
             ref = solve(campaign, 0, True, Budget(max_states=reference_states, max_seconds=reference_seconds),
