@@ -488,8 +488,8 @@ def test_flee_paths_are_the_longest_paths_beside_paralysed_enemies():
     s = GameState.new(c, log=False)
     relax = relaxation(c, s.d)
     # Split between turns as adds most: 3 in one turn (7) beats 2 + 1 (4 + 1); 4 in one turn is beyond
-    # the table (4 per enemy: 16).
-    assert [relax.extra_flees(n) for n in range(5)] == [0, 1, 4, 7, 16]
+    # the table (4 per enemy: 16), but four of this level's own enemies allow 9 (tests/test_solver_paralysis.py).
+    assert [relax.extra_flees(n) for n in range(5)] == [0, 1, 4, 7, 9]
 
 
 def _remaining_par(c, s: GameState) -> int | None:

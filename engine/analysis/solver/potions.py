@@ -9,7 +9,8 @@ paralysed): this module bounds by how much, from what the hero can actually reac
   shop's stock or a chest (those always: over-counting only lowers the bound). Each potion of
   teleportation adds at most one step and one face-down entry to the rest of the game; the flees
   that potions of paralysis allow are at most the longest path beside the enemies paralysed in one
-  turn (``FLEE_PATHS``, ``extra_flees``, ``flee_chain``).
+  turn (``FLEE_PATHS``, ``extra_flees``, ``flee_chain``), on the levels' own enemy cards when nothing
+  can move an enemy (``flees.level_flee_paths``).
 * A potion lying on its cell helps only once walked onto: the bound is the least over every set of
   them the rest of the game may pick up. A walk that picks a set up has at least the steps of the
   shortest tour of it (Held-Karp, ``_tour_steps``) and enters at least the face-down tiles of the
@@ -35,6 +36,7 @@ from operator import add
 from ...model.campaign import CardKind
 from ...rules.state import CHOOSE_TELEPORT, GameState
 from ...rules.tables import CLEARED, DOWN, ENEMY, PLAIN, UP
+from .flees import level_flee_paths
 from .relaxed import faces_getter, flipped_cells, propagate
 from .result import INF
 
@@ -44,6 +46,7 @@ from .result import INF
 # Found by trying every placement of the p enemies within four cells of one of them (a path through
 # their ADJACENT TILEs never leaves that window); beyond, 4 per enemy.
 FLEE_PATHS = (0, 1, 4, 7)
+MAX_FLEE_GROUP = 6  # enemies paralysed in one turn up to which the levels' own flee paths are counted
 MAX_TOURS = 8  # potions on a level beyond which a tour of them is bounded by its farthest one alone
 MAX_PICKUPS = 6  # potions on a level's cells whose every set the bound tries (2 ** 6 sets); the rest count as held
 
@@ -122,6 +125,10 @@ class PotionBound:
         self._upcache: dict = {}  # (level, mask) -> (tiles face up, face-down tiles from them to each tile)
         self._jcache: dict = {}  # (level, mask) -> _jumps
         self.chain = flee_chain(d) if self.para_limited else 0
+        # With no potion of teleportation nothing moves an enemy: the flees of a turn follow the levels' own
+        # enemy cards (``flees.level_flee_paths``), often fewer than ``FLEE_PATHS`` allows anywhere.
+        self.flee_paths = (level_flee_paths(d, min(self.para_total, MAX_FLEE_GROUP))
+                           if self.para_limited and not self.teleport else ())
         self._flees: dict = {}  # potions -> ``extra_flees``
         self._gains: dict = {}  # (paralysis, teleportation) -> ``_gains_of``
         self._walks: dict = {}  # (level, local cell) -> set of potions -> ``_walk``
@@ -148,14 +155,17 @@ class PotionBound:
         each flee one step along it. With p enemies paralysed in a turn such a path has at most
         ``FLEE_PATHS[p]`` tiles (1, 4, 7 for p = 1, 2, 3: found by trying every placement of the enemies
         within four cells of one of them; 4p beyond, their ADJACENT TILEs), and at most p times the
-        largest group of tiles beside enemy cards (``flee_chain``). The potions are then split between
-        turns in the way that adds most.
+        largest group of tiles beside enemy cards (``flee_chain``); with no potion of teleportation, at
+        most the longest such path beside p of the levels' own enemy cards (``flee_paths``). The potions
+        are then split between turns in the way that adds most.
         """
         if potions <= 1:
             return max(potions, 0)
         hit = self._flees.get(potions)
         if hit is None:
-            per_turn = [0] + [min(FLEE_PATHS[p] if p < len(FLEE_PATHS) else 4 * p, p * self.chain)
+            table = self.flee_paths
+            per_turn = [0] + [min(FLEE_PATHS[p] if p < len(FLEE_PATHS) else 4 * p, p * self.chain,
+                                  table[p] if p < len(table) else INF)
                               for p in range(1, potions + 1)]
             best = [0] * (potions + 1)
             for n in range(1, potions + 1):
