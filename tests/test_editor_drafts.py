@@ -339,3 +339,20 @@ async def test_a_draft_opened_from_the_command_line_shows_its_notification_witho
         await settle(app, pilot)
         toasts = [str(toast.render()) for toast in app.screen.query(Toast)]
         assert any("39-unknown-card.json opens as a draft with" in text for text in toasts), toasts
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 50)])
+@run_async
+async def test_a_drafts_notification_leaves_the_problems_panel_in_view(tmp_path, size) -> None:
+    """The notice about a draft points to the problems panel: it must not cover it (at the bottom right,
+    Textual's default place, it hid the panel's right half at 80x24 for as long as it showed)."""
+    from textual.widgets._toast import Toast
+
+    app = make_app(BROKEN / "39-unknown-card.json", tmp_path)
+    async with app.run_test(size=size, notifications=True) as pilot:
+        await settle(app, pilot)
+        toasts = list(app.screen.query(Toast))
+        assert toasts, "the draft's notification is shown"
+        panel = app.screen.query_one("#problems").region
+        for toast in toasts:
+            assert not toast.region.overlaps(panel), (toast.region, panel)

@@ -12,8 +12,10 @@ problem over engine states, searched with A* (best-first on ``turn + h``).
   run it, turn what it found into a verdict with a witness replay.
 * ``search``    -- the A* loop itself (:class:`~.search.Search`).
 * ``bounds``    -- the heuristics: :class:`~.bounds.Relaxation` (an admissible lower bound on the turns
-  left, from the level graph) and :class:`~.ceiling.HealthCeiling` (an upper bound on the health a
-  state can finish with, for the health tiebreak).
+  left, from the level graph; ``potions`` is its part that counts what potions of teleportation and
+  paralysis may gain, ``relaxed`` the searches of the relaxed level graph it shares) and
+  :class:`~.ceiling.HealthCeiling` (an upper bound on the health a state can finish with, for the
+  health tiebreak).
 * ``packing``   -- what a stored state is reduced to: its signature (the engine's ``key()`` without
   what dominance compares) and the levels left behind for good, whose faces are reset.
 * ``dominance`` -- the transposition table with dominance pruning (:class:`~.dominance.Fronts`).

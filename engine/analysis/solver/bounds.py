@@ -1,24 +1,25 @@
 """The turns heuristic: an admissible lower bound on the turns left.
 
 :class:`Relaxation` counts the steps and face-down tiles between the hero and a way out in a
-relaxed level graph (A*'s ``h``), with what the potions left can gain. It must never be beaten by a
-real line of play: ``docs/solver.md`` gives the argument. The health tiebreak's upper bound is
-:class:`~.ceiling.HealthCeiling`.
+relaxed level graph (A*'s ``h``), with what the potions left can gain (:mod:`.potions`). It must never
+be beaten by a real line of play: ``docs/solver.md`` gives the argument. The health tiebreak's upper
+bound is :class:`~.ceiling.HealthCeiling`.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from operator import itemgetter
 
 from ...model.campaign import Campaign, CardKind
 from ...rules.mobility import obtainable_cards, wall_crossings
 from ...rules.state import CHOOSE_TELEPORT, COMBAT, DONE, MOVING, SHOPPING, STEP1, GameState
-from ...rules.tables import CLEARED, DOWN, ENEMY, LADDER, PLAIN, UP
+from ...rules.tables import CLEARED, DOWN, LADDER, UP
+from .potions import PotionBound, flee_chain
+from .relaxed import flipped_cells, propagate, propagate_paced
 from .result import INF
 
 
-class Relaxation:
+class Relaxation(PotionBound):
     """Admissible lower bounds on the turns left, from the level graph (see ``docs/solver.md``).
 
     Per turn the hero takes at most ``S`` steps (a step = entering a tile by a move,
@@ -41,48 +42,13 @@ class Relaxation:
         # MOVE TO ANY ADJACENT TILE and the mage's spell may be used every turn; a potion of
         # teleportation only once per potion, so it is counted (``items_left``).
         self.reloc = int("adjacent" in crossings)
-        effect_of = {c: d.potions.get(cards[c].colour) for c in cards if cards[c].kind is CardKind.POTION}
-        self.tele_cards = frozenset(c for c, e in effect_of.items() if e == "teleportation")
-        self.para_cards = frozenset(c for c, e in effect_of.items() if e == "paralysis")
         cannot = any(a.kind == "cannot-flee" for a in character.abilities)
         free_flee = (not cannot or any(a.kind == "can-flee" for _, a in abilities)
                      or any(a.kind == "does-not-chase" for _, a in abilities))
-        # Fleeing on every turn (per-turn F), or only from an enemy paralysed by a thrown potion:
-        # then the flees of the whole game are bounded by the potions to be had (``extra``).
+        # Fleeing on every turn (per-turn F), or only from an enemy paralysed by a thrown potion
+        # (``para_limited``: counted per potion).
         self.flee = flee_chain(d) if free_flee else 0
-        self.para_limited = not free_flee and bool(self.para_cards & set(seen))
-        # The potions still to be had: a cell's own potion is gone once the cell is cleared; a
-        # shop's or a chest's stays counted (over-counting only keeps the bound low).
-        self.tele_total = sum(1 for c in seen if c in self.tele_cards)
-        self.para_total = sum(1 for c in seen if c in self.para_cards) if self.para_limited else 0
-        self._tele = _Stock(d, self.tele_cards if self.tele_total else frozenset())
-        self._para = _Stock(d, self.para_cards if self.para_total else frozenset())
-        self._hands: dict = {}  # hand -> (potions of teleportation held, potions of paralysis held)
-        # Each potion lying on its own cell of a level must be walked onto before it can be used: the
-        # bound asks which of them the rest of the game picks up (``_pickups``). Per level: (local cell,
-        # teleportation?) of each, and the getter of their faces.
-        counted = (self.tele_cards if self.tele_total else frozenset()) | (self.para_cards if self.para_total else frozenset())
-        self.pots = []
-        self._pot_faces = []
-        self._pot_dist = []  # per level, per potion: static steps from its cell (relaxed graph), by local cell
-        for lo, hi in d.level_range:
-            cells = [j for j in range(lo, hi) if d.card[j].id in counted]
-            self.pots.append(tuple((j - lo, d.card[j].id in self.tele_cards) for j in cells))
-            self._pot_faces.append(faces_getter(cells))
-        self._pcache: dict = {}  # (level, mask) -> face-down counts to each potion's cell
-        self._kcache: dict = {}  # (level, mask) -> per way out, per potion: fewest face-down tiles of a route through it
-        self._mcache: dict = {}  # (level, mask, enemies) -> what a walk meeting one of them covers (``_meet``)
-        self._msteps: dict = {}  # (level, enemies) -> its steps (``_via``)
-        self._level_foes = []  # per level: the local cells of its enemy cards, and the getter of their faces
-        for lo, hi in d.level_range:
-            foes = [j for j in range(lo, hi) if d.kind[j] == ENEMY]
-            self._level_foes.append((tuple(j - lo for j in foes), faces_getter(foes)))
-        self.items = bool(self.tele_total or self.para_total)
-        # A potion gains a step only where the hero fights, after moving, an enemy he met before: see
-        # ``_first_potion_idle``. Holds when every enemy flipped starts a fight and only potions end one.
-        self.loose_rule = (self.items and not self.flee and not self.reloc and crossings <= {"teleport"}
-                           and _flips_always_engage(d))
-        self._enemy_faces = faces_getter([j for j in range(len(d.kind)) if d.kind[j] == ENEMY])
+        self._count_potions(campaign, d, seen, free_flee, crossings)
         self.mv = movement
         per_move_turn = 1 + movement
         self.double_move = d.rules.double_move
@@ -127,34 +93,11 @@ class Relaxation:
             ways += [(j, d.ladder_to[j]) for j in range(lo, hi) if d.kind[j] == LADDER and d.ladder_to[j] >= 0]
             self.ways.append(tuple(ways))
             self.dist.append(tuple(self._bfs(w, lo, hi) for w, _ in ways))
-            self._pot_dist.append(tuple(self._bfs(lo + c, lo, hi) for c, _ in self.pots[li]))
         self._down = bytes.maketrans(bytes([DOWN, UP, CLEARED]), b"\x01\x00\x00")
-        self._up_only = bytes.maketrans(bytes([DOWN, UP, CLEARED]), b"\x00\x01\x00")
-        self._not_plain = [int.from_bytes(bytes(d.kind[j] != PLAIN for j in range(lo, hi)), "big")
-                           for lo, hi in d.level_range]
-        self.pairs = [self._pair_steps(li) if self.loose_rule and not self.tele_total else ()
-                      for li in range(self.levels)]
-        self._tours = [self._tour_steps(li) for li in range(self.levels)]
-        # Per level: per potion, ``_pair_steps`` to its cell; per way out, tours that stand beside an enemy
-        # twice on the way (``_paired_tours``).
-        self._pairs_pot = [self._pairs_to(li, self._pot_dist[li]) if self.pairs[li] else ()
-                           for li in range(self.levels)]
-        self._paired = [self._paired_tours(li) for li in range(self.levels)]
-        self._sandwich = [self._sandwiches(li) if self.pairs[li] else () for li in range(self.levels)]
-        # Per level, per local cell: the local cells of the enemy cards on its ADJACENT TILEs.
-        self._beside_foes = []
-        for li, (lo, hi) in enumerate(d.level_range):
-            foes = set(self._level_foes[li][0])
-            self._beside_foes.append(tuple(tuple(j - lo for j in d.adjacent[x] if j >= 0 and j - lo in foes)
-                                           for x in range(lo, hi)))
-        self._ucache: dict = {}  # (level, mask) -> ``_near``
-        self._upcache: dict = {}  # (level, mask) -> (tiles face up, face-down tiles from them to each tile)
+        self._potion_tables(d)
         self._fcache: dict = {}
-        self._jcache: dict = {}  # (level, mask) -> _jumps
         self._bcache: dict = {}  # (level, mask, local cell, steps and face-down entries left, extra, campaign, tele) -> bound
         self._rcache: dict = {}  # (level, mask, local cell, campaign) -> routes
-        self.chain = flee_chain(d) if self.para_limited else 0
-        self._flees: dict = {}  # potions -> ``extra_flees``
         self.start_bound = self._start_bounds()
 
     def _bfs(self, w: int, lo: int, hi: int) -> list:
@@ -183,7 +126,7 @@ class Relaxation:
         if hit is not None:
             return hit
         base = self._fcache.get((level, hint)) if hint is not None else None
-        flipped = _flipped(hint, down) if base is not None else None
+        flipped = flipped_cells(hint, down) if base is not None else None
         if flipped is None:
             hit = tuple(self._full_counts(level, down, k) for k in range(len(self.ways[level])))
         else:
@@ -203,7 +146,7 @@ class Relaxation:
         if hit is not None:
             return hit
         base = self._wcache.get((level, hint)) if hint is not None else None
-        flipped = _flipped(hint, down) if base is not None else None
+        flipped = flipped_cells(hint, down) if base is not None else None
         nbrs = self.local[level]
         if flipped is None:
             lo = self.d.level_range[level][0]
@@ -211,7 +154,7 @@ class Relaxation:
             for w, _ in self.ways[level]:
                 cost = [INF] * len(nbrs)
                 cost[w - lo] = 1 + down[w - lo]
-                out.append(_propagate_paced(nbrs, down, cost, deque([w - lo])))
+                out.append(propagate_paced(nbrs, down, cost, deque([w - lo])))
             hit = tuple(out)
         else:
             out = []
@@ -222,7 +165,7 @@ class Relaxation:
                     if cost[c] != INF:
                         cost[c] -= 1  # its own tile is no longer face down; the rest of its best route is unchanged
                         queue.append(c)
-                out.append(_propagate_paced(nbrs, down, cost, queue))
+                out.append(propagate_paced(nbrs, down, cost, queue))
             hit = tuple(out)
         if len(self._wcache) > 200_000:
             self._wcache.clear()
@@ -233,7 +176,7 @@ class Relaxation:
         w = self.ways[level][k][0] - self.d.level_range[level][0]
         enter = [INF] * len(self.local[level])
         enter[w] = down[w]
-        return _propagate(self.local[level], down, enter, deque([w]))
+        return propagate(self.local[level], down, enter, deque([w]))
 
     def _lower_counts(self, level: int, down: bytes, enter: list, flipped: list) -> list:
         queue = deque()
@@ -241,7 +184,7 @@ class Relaxation:
             if enter[c] != INF:
                 enter[c] -= 1  # its own face-down tile no longer counts; the rest of its best route is unchanged
                 queue.append(c)
-        return _propagate(self.local[level], down, enter, queue)
+        return propagate(self.local[level], down, enter, queue)
 
     def _count_at(self, level: int, enter: list, k: int, i: int) -> float:
         """Face-down tiles entered on the best route from local cell i to way out k (i itself not counted)."""
@@ -258,42 +201,6 @@ class Relaxation:
         steps = 0 if d <= r else -(-(d - r) // self.S)
         downs = 0 if f <= k_now else -(-(f - k_now) // self.K)
         return max(steps, downs)
-
-    def extra_moves(self, para: int, tele: int) -> int:
-        """Steps (and face-down tiles entered) that ``para`` potions of paralysis and ``tele`` potions of
-        teleportation still to be used may add to the rest of the game, beyond ``S`` and ``K`` a turn.
-
-        A teleportation onto a tile revealed later is no better than a step onto it from the
-        neighbour that revealed it, but it is one more than the turn's ``S`` and ``K`` (the hero may
-        flip in combat and teleport onto that tile); onto a tile revealed now, see :meth:`jumps`.
-        """
-        return self.extra_flees(para) + tele
-
-    def extra_flees(self, potions: int) -> int:
-        """The most tiles flees from paralysed enemies can add to the rest of the game, with ``potions``
-        potions of paralysis still to be thrown (or enemies paralysed this turn): ``E`` in docs/solver.md.
-
-        Such a flee is possible only from an enemy paralysed, and a thrown potion paralyses one enemy until
-        the turn ends. The hero's positions a turn's flees start from are distinct tiles (a walk that comes
-        back to a tile does no better than one that does not), each beside an enemy paralysed in that turn
-        and each beside the one before: a simple path in the grid through ADJACENT TILEs of those enemies,
-        each flee one step along it. With p enemies paralysed in a turn such a path has at most
-        ``FLEE_PATHS[p]`` tiles (1, 4, 7 for p = 1, 2, 3: found by trying every placement of the enemies
-        within four cells of one of them; 4p beyond, their ADJACENT TILEs), and at most p times the
-        largest group of tiles beside enemy cards (``flee_chain``). The potions are then split between
-        turns in the way that adds most.
-        """
-        if potions <= 1:
-            return max(potions, 0)
-        hit = self._flees.get(potions)
-        if hit is None:
-            per_turn = [0] + [min(FLEE_PATHS[p] if p < len(FLEE_PATHS) else 4 * p, p * self.chain)
-                              for p in range(1, potions + 1)]
-            best = [0] * (potions + 1)
-            for n in range(1, potions + 1):
-                best[n] = max(per_turn[p] + best[n - p] for p in range(1, n + 1))
-            hit = self._flees[potions] = best[potions]
-        return hit
 
     def _start_bounds(self) -> list:
         """Turns from the first turn on each level's starting tile to winning the campaign (Bellman-Ford).
@@ -331,38 +238,6 @@ class Relaxation:
             if not changed:
                 break
         return bound
-
-    def landing_blocked(self, s: GameState) -> int:
-        """The cells of the hero's level face up but no tile a potion of teleportation lands on (an enemy,
-        a trap, an item not picked up, a shop, a ladder... face up: only a pathing tile or a cleared card
-        is), as one byte per cell of the level read as one big-endian integer (0 without such potions)."""
-        if not self.tele_total:
-            return 0
-        lo, hi = self.d.level_range[s.level]
-        return int.from_bytes(bytes(s.faces[lo:hi]).translate(self._up_only), "big") & self._not_plain[s.level]
-
-    def _jumps(self, li: int, mask: bytes, blocked: int = 0) -> tuple:
-        """Per way out of level ``li``: the fewest steps, the fewest face-down tiles and (``paced``) the fewest
-        half-turns from any tile face up under ``mask`` (where a potion of teleportation could take the hero
-        now) to it."""
-        key = (li, mask, blocked)
-        hit = self._jcache.get(key)
-        if hit is not None:
-            return hit
-        counts = self.face_down_counts(li, mask)
-        paced = self._paced_counts(li, mask) if self.paced else None
-        n = len(mask)
-        up = [i for i, down in enumerate(mask) if not down and not (blocked >> (8 * (n - 1 - i))) & 1]
-        out = []
-        for k in range(len(self.ways[li])):
-            dist, enter = self.dist[li][k], counts[k]
-            # Half-turns after landing (the tile landed on is face up: it costs 1 in ``cost``, not counted).
-            half = min((paced[k][i] for i in up), default=INF) - 1 if paced is not None else None
-            out.append((min((dist[i] for i in up), default=INF), min((enter[i] for i in up), default=INF), half))
-        if len(self._jcache) > 100_000:
-            self._jcache.clear()
-        hit = self._jcache[key] = tuple(out)
-        return hit
 
     def remaining(self, s: GameState) -> tuple[int, int]:
         """(steps, face-down tiles entered) still possible in the current turn, upper bounds."""
@@ -467,611 +342,6 @@ class Relaxation:
                 best = t
         return best
 
-    def _jumped(self, li: int, mask: bytes, r0: int, k0: int, campaign_mode: bool, extra: int, pick: tuple,
-                blocked: int = 0) -> float:
-        """The fewest turns after this one of routes that teleport onto a tile face up now: the turn ends
-        there and the route goes on from the next turn, so none of this turn's r0, k0 serve the route
-        after the jump (a route of r0 + jd steps has jd left after them). ``pick``: per way out, what the
-        whole walk must cover to pick up the potions the extra comes from (before or after the jump;
-        this turn may serve the part before it)."""
-        best = INF
-        start = self.start_bound
-        for k, ((jd, jf, jh), (_, to)) in enumerate(zip(self._jumps(li, mask, blocked), self.ways[li])):
-            tail = 1 + start[to] if campaign_mode and to >= 0 else 0
-            if jd == INF or jf == INF or tail == INF or (pick and (pick[k] if self.paced else pick[k][1]) == INF):
-                continue
-            if self.paced:
-                t = 0 if jh <= 2 * extra else (jh - 2 * extra + 1) // 2
-                if pick:
-                    have = r0 + 2 * extra
-                    if pick[k] > have and (pick[k] - have + 1) // 2 > t:
-                        t = (pick[k] - have + 1) // 2
-            else:
-                route = (max(r0 + jd, pick[k][0]), max(k0 + jf, pick[k][1])) if pick else (r0 + jd, k0 + jf)
-                t = self._best(((*route, 0, 0, None),), r0, k0, extra)
-            if t + tail < best:
-                best = t + tail
-        return best
-
-    def _with_potions(self, li: int, mask: bytes, i: int, r0: int, k0: int, campaign_mode: bool,
-                      potions: tuple, routes: tuple, hint: bytes | None, blocked: int = 0) -> float:
-        """The bound when potions of teleportation or paralysis are still to be used (docs/solver.md,
-        *Potions* and *Picking potions up*): the least, over every set of the level's potions still on
-        their cells that the rest of the game may pick up, of the bound of routes that walk onto all of
-        them, with the extra those and the potions held may add.
-
-        What a walk onto a set of potions and on to a way out covers, at least: the steps of the shortest
-        tour of them from the hero's tile to the way out (with a teleport onto a tile face up now, the
-        steps from the nearest such tile to the farthest potion and on to the way out or to where a jump's
-        route begins), and the face-down tiles of the costliest one's tree (``_pickups``)."""
-        tele_held, para_held, meet, left = potions
-        pots = self.pots[li]
-        jumps = self._jumps(li, mask, blocked) if self.tele_total else ()
-        ways = range(len(self.ways[li]))
-        paced = self.paced
-        # Whether the first potion used gains nothing (``idle``: None when nothing gains), and what a walk
-        # must cover for the potions to gain as counted: per way out (walk's steps, jump's steps, face-down).
-        paired_met = met_met = None  # the options where the walk stands beside an enemy twice, meets one
-        if meet is None:
-            options = [(False, None)]
-        else:
-            options = []
-            if meet:  # the walk meets an enemy revealed and alive now: every potion may gain
-                trees, via, near, last = self._meet(li, mask, meet)
-                met_met = tuple((via[k][i], near + min(last[k], jumps[k][0] if jumps else INF), trees[k]) for k in ways)
-                options.append((False, met_met))
-            if jumps or not self.pairs[li]:
-                options.append((True, None))
-            else:
-                # No teleportation: an enemy revealed later stays where it is, and a potion gains against it
-                # only after the walk has stood beside it twice (``_pair_steps``); else nothing gains.
-                options.append((None, None))
-                if any(mask[c] for c in self._level_foes[li][0]):  # an enemy still to be revealed
-                    # (Its face-down tiles are left to the route's own and the potions' trees: beside some
-                    # enemy card lies most of an open level, and the tree would cost a search per mask.)
-                    pair = self.pairs[li]
-                    paired_met = tuple((pair[k][i], pair[k][i], 0) for k in ways)
-                    options.append((True, paired_met))
-        paired = self._paired[li]
-        if left:
-            costs = self._pickups(li, mask, hint)
-            dist = self.dist[li]
-            pdist = self._pot_dist[li]
-            tours = self._tours[li]
-            near = self._near(li, mask)
-        if paced:
-            # _best and _jumped, inlined (the hot path of the generated maps): per way out, its tail, the
-            # half-turns of its direct route, and of the route after a jump (INF: none).
-            start = self.start_bound
-            direct = {k: (h, tail) for _, _, tail, k, h in routes}
-            after = {}
-            for k, ((jd, jf, jh), (_, to)) in enumerate(zip(jumps, self.ways[li])):
-                tail = 1 + start[to] if campaign_mode and to >= 0 else 0
-                if jd != INF and jf != INF and tail != INF:
-                    after[k] = (jh, tail)
-            have0 = r0
-            # Whether this turn may still gain (``bound_masked``): with no potion of paralysis a turn gains
-            # one step at most (a potion of teleportation drunk ends it; one thrown gains nothing).
-            now = 2 * k0
-        best = INF
-        # Every set of the potions still on their cells, as bits over ``left``; what each covers is the one
-        # of the set without its lowest potion, with that potion's added.
-        m = len(left)
-        sets = [(tele_held, para_held, 0, None, None)]  # (tele, para, bits over pots, jump steps, face-down)
-        for subset in range(1, 1 << m):
-            low = (subset & -subset).bit_length() - 1
-            p = left[low]
-            tele, para, bits, js, fd = sets[subset & (subset - 1)]
-            c = pots[p][0]
-            # With jumps onto tiles face up now, the walk is pieces, each after the first begun by a jump.
-            # The potion is in the first piece (from the hero's tile, then at least a jump's route), in the
-            # last (from the nearest tile face up now and on to the way out), or in one between (then at
-            # least two jumps: ``[1]``, the fewest steps of either; ``[0]``, of the first two).
-            jstep = []
-            for k in ways:
-                jd = jumps[k][0] if jumps else INF
-                one = min(near[p] + dist[k][c], pdist[p][i] + jd)
-                jstep.append((one, min(one, near[p] + jd)))
-            fdown = [costs[k][p] for k in ways]
-            if js is not None:
-                jstep = [(max(a[0], b[0]), max(a[1], b[1])) for a, b in zip(jstep, js)]
-                fdown = [a if a > b else b for a, b in zip(fdown, fd)]
-            if pots[p][1]:
-                tele += 1
-            else:
-                para += 1
-            sets.append((tele, para, bits | 1 << p, jstep, fdown))
-        for tele, para, bits, jump_steps, downs in sets:
-            subset = bits != 0
-            if subset:
-                members = [p for p in left if bits >> p & 1]
-                if tours is not None:
-                    walk_steps = [min(pdist[p][i] + tours[k][bits][p] for p in members) for k in ways]
-                    if paired is not None and paired_met is not None:
-                        # The walk stands beside an enemy twice before the first potion or after it.
-                        to_pot = self._pairs_pot[li]
-                        walk_paired = [min(min(pdist[p][i] + paired[k][bits][p], to_pot[p][i] + tours[k][bits][p])
-                                           for p in members) for k in ways]
-                        if para_held < 2:
-                            # A potion is thrown where the enemy is revealed and another at the second tile
-                            # beside it: with one at hand, one of the set is picked up before the second
-                            # tile (before the first, or between them: ``_sandwich``); with none, before both.
-                            pairs, sandwich = self.pairs[li], self._sandwich[li]
-                            walk_paired = [max(walk_paired[k], min(
-                                min(pdist[p][i] + pairs[k][pots[p][0]], sandwich[p][k][i] if para_held else INF)
-                                for p in members)) for k in ways]
-                else:
-                    walk_steps = [max(pdist[p][i] + dist[k][pots[p][0]] for p in members) for k in ways]
-                if met_met is not None and not tele_held and not para_held:
-                    # No potion at hand: the walk picks one of the set up before the fight where it gains.
-                    walk_met = [min(pdist[p][i] + via[k][pots[p][0]] for p in members) for k in ways]
-                if jumps and not tele_held:
-                    # No potion of teleportation at hand: the walk reaches one of the set before any jump.
-                    first = min((pdist[p][i] for p in members if pots[p][1]), default=INF)
-                    jump_steps = [(max(a, first + jumps[k][0]), max(b, first + jumps[k][0]))
-                                  for k, (a, b) in zip(ways, jump_steps)]
-            for idle, met in options:
-                if paced:
-                    extra = 0 if idle is None else self._extra(para, tele, idle)
-                    have = have0 + 2 * extra
-                    # After the last jump onto a tile face up now, the potion it took is gone: the others
-                    # may gain (all of them: if one gains nothing, it may be the jump's).
-                    extra_j = 0 if idle is None or not tele else self.extra_moves(para, tele - 1)
-                    # Two jumps or more (a potion picked up between them): two potions gone.
-                    extra_j2 = 0 if idle is None or tele < 2 else self.extra_moves(para, tele - 2)
-                    capped = not para and extra  # one gain a turn at most: 4 half-turns
-                    # Nothing but items left of this turn, no enemy revealed and alive, none face down beside
-                    # the hero: the next turn gains nothing either. Its first gain would need an enemy met
-                    # before, which only a potion leaves alive: drunk, it ends the turn; thrown, the turn goes
-                    # on (and may gain) only if the hero had not moved, after a fight on his own tile with an
-                    # enemy he flipped beside it.
-                    lull = (capped and not now and idle and meet == ()
-                            and not any(mask[e] for e in self._beside_foes[li][i]))
-                    for k in ways:
-                        ws, (js, js2), fd = (walk_steps[k], jump_steps[k], downs[k]) if subset else (0, (0, 0), 0)
-                        if met is not None:
-                            mw, mj, mf = met[k]
-                            ws, js, js2, fd = max(ws, mw), max(js, mj), max(js2, mj), max(fd, mf)
-                            if subset and met is paired_met and tours is not None and paired is not None:
-                                ws = max(ws, walk_paired[k])
-                            elif subset and met is met_met and not tele_held and not para_held:
-                                ws = max(ws, walk_met[k])
-                        hit = direct.get(k)
-                        if hit is not None:
-                            h = hit[0] if hit[0] > ws + fd else ws + fd
-                            if h != INF:
-                                t = 0 if h <= have else (h - have + 1) // 2
-                                if capped and h > have0 + now and (h - have0 - now + 3) // 4 > t:
-                                    t = (h - have0 - now + 3) // 4
-                                if capped and lull and (h - have0 + 5) // 4 > t:
-                                    t = (h - have0 + 5) // 4  # no gain next turn either: T - 1 at most
-                                if t + hit[1] < best:
-                                    best = t + hit[1]
-                        hit = after.get(k) if tele else None
-                        if hit is None:
-                            continue
-                        jh = hit[0]
-                        for steps, more, two in ((js, extra_j, False), (js2, extra_j2, True)):
-                            if steps + fd == INF or (two and (tele < 2 or js2 >= js)):
-                                continue
-                            t = self._after_jump(jh, more, capped, steps + fd, have0, now)
-                            if not now:
-                                # Nothing but items is left of this turn: a jump made later leaves one turn
-                                # more; one made now (the only one of this turn) comes from no fight, so with
-                                # no enemy revealed and alive the first potion after it still gains nothing.
-                                later = self._after_jump(jh, more, capped, steps + fd, have0, now, later=True)
-                                if two:
-                                    t = later  # the last of two jumps is made after this turn's
-                                elif idle and meet == ():
-                                    t = self._after_jump(jh, self._extra(para, tele - 1, True), capped, steps + fd, have0, 0)
-                                    if later < t:
-                                        t = later
-                            if t + hit[1] < best:
-                                best = t + hit[1]
-                    continue
-                pick = pick_jump = ()
-                if subset or met is not None:
-                    pick, pick_jump = [], []
-                    for k in ways:
-                        ws, js, fd = (walk_steps[k], jump_steps[k][1], downs[k]) if subset else (0, 0, 0)
-                        if met is not None:
-                            mw, mj, mf = met[k]
-                            ws, js, fd = max(ws, mw), max(js, mj), max(fd, mf)
-                        if paced:
-                            pick.append(ws + fd)
-                            pick_jump.append(js + fd)
-                        else:
-                            pick.append((ws, fd))
-                            pick_jump.append((js, fd))
-                extra = 0 if idle is None else self._extra(para, tele, idle)
-                t = self._best(routes, r0, k0, extra, pick)
-                if tele and jumps:
-                    extra_j = 0 if idle is None else self.extra_moves(para, tele - 1)
-                    t = min(t, self._jumped(li, mask, r0, k0, campaign_mode, extra_j, pick_jump, blocked))
-                if t < best:
-                    best = t
-        return best
-
-    @staticmethod
-    def _after_jump(jh: float, more: int, capped: bool, h: float, have0: int, now: int, later: bool = False) -> int:
-        """Paced: the fewest turns after this one of a route that jumps onto a tile face up now, ``jh``
-        half-turns after landing, ``h`` for the whole walk, with ``more`` extra steps for the rest of the
-        game (``capped``: one a turn at most; ``now``: 2 if this turn may still gain; ``later``: the jump
-        is made in a turn after this one, so the turns after the jump's are one more turn away)."""
-        t = 0 if jh <= 2 * more else (jh - 2 * more + 1) // 2
-        if capped and (jh + 3) // 4 > t:
-            t = (jh + 3) // 4  # the turns after the jump's
-        if later:
-            t += 1
-        have_j = have0 + 2 * more
-        if h > have_j and (h - have_j + 1) // 2 > t:
-            t = (h - have_j + 1) // 2  # the whole walk, this turn's share included
-        if capped and h > have0 + now and (h - have0 - now + 3) // 4 > t:
-            t = (h - have0 - now + 3) // 4
-        return t
-
-    def _near(self, li: int, mask: bytes) -> list:
-        """Per potion of the level (``pots``): the fewest steps to its cell from a tile face up under ``mask``."""
-        key = (li, mask)
-        hit = self._ucache.get(key)
-        if hit is None:
-            if len(self._ucache) > 100_000:
-                self._ucache.clear()
-            up = [v for v, down in enumerate(mask) if not down]
-            hit = self._ucache[key] = [min(dist[v] for v in up) for dist in self._pot_dist[li]]
-        return hit
-
-    def _sandwiches(self, li: int) -> tuple:
-        """Per potion p of the level, per way out w, per local cell x: the fewest steps of a walk from x
-        that stands beside an enemy card, then on p's cell, then beside the same enemy card again, then
-        reaches w (the least over the enemy of the best first tile beside it and the best second)."""
-        lo, hi = self.d.level_range[li]
-        nbrs = self.local[li]
-        n = hi - lo
-        beside = [[j - lo for j in self.d.adjacent[lo + e] if j >= 0] for e in self._level_foes[li][0]]
-        out = []
-        for p, (c, _) in enumerate(self.pots[li]):
-            from_pot = self._pot_dist[li][p]
-            per_way = []
-            for dist in self.dist[li]:
-                cost = [INF] * n
-                for cells in beside:
-                    after = min((from_pot[t] + dist[t] for t in cells), default=INF)
-                    for a in cells:
-                        if from_pot[a] + after < cost[a]:
-                            cost[a] = from_pot[a] + after
-                queue = deque(sorted((a for a in range(n) if cost[a] != INF), key=cost.__getitem__))
-                while queue:
-                    j = queue.popleft()
-                    for x in nbrs[j]:
-                        if cost[x] > cost[j] + 1:
-                            cost[x] = cost[j] + 1
-                            queue.append(x)
-                per_way.append(tuple(cost))
-            out.append(tuple(per_way))
-        return tuple(out)
-
-    def _paired_tours(self, li: int) -> list | None:
-        """As :meth:`_tour_steps`, for walks that also stand beside an enemy twice somewhere after leaving
-        potion p (``_pair_steps``: one leg of the tour, to the next potion or to the way out, goes by two
-        ADJACENT TILEs of one enemy card). None without such legs or tours."""
-        tours = self._tours[li]
-        if tours is None or not self.pairs[li]:
-            return None
-        pots = self.pots[li]
-        n = len(pots)
-        pdist, to_pot = self._pot_dist[li], self._pairs_pot[li]
-        out = []
-        for k, tour in enumerate(tours):
-            to_way = self.pairs[li][k]
-            paired = [[INF] * n for _ in range(1 << n)]
-            for bits in range(1, 1 << n):
-                for p in range(n):
-                    if not bits >> p & 1:
-                        continue
-                    rest = bits & ~(1 << p)
-                    if not rest:
-                        paired[bits][p] = to_way[pots[p][0]]
-                        continue
-                    paired[bits][p] = min(min(pdist[p][pots[q][0]] + paired[rest][q],
-                                              to_pot[q][pots[p][0]] + tour[rest][q])
-                                          for q in range(n) if rest >> q & 1)
-            out.append(paired)
-        return out
-
-    def _tour_steps(self, li: int) -> tuple | None:
-        """Per way out, per set of the level's potions (as bits of their indices in ``pots``), per potion p
-        of the set: the fewest steps of a walk from p's cell onto every potion of the set and on to the way
-        out (Held-Karp over the static distances). None when the level has too many potions."""
-        pots = self.pots[li]
-        n = len(pots)
-        if not n or n > MAX_TOURS:
-            return None
-        pdist = self._pot_dist[li]
-        out = []
-        for dist in self.dist[li]:
-            tour = [[INF] * n for _ in range(1 << n)]
-            for bits in range(1, 1 << n):
-                for p in range(n):
-                    if not bits >> p & 1:
-                        continue
-                    rest = bits & ~(1 << p)
-                    if not rest:
-                        tour[bits][p] = dist[pots[p][0]]
-                        continue
-                    tour[bits][p] = min(pdist[p][pots[q][0]] + tour[rest][q] for q in range(n) if rest >> q & 1)
-            out.append(tour)
-        return out
-
-    def _extra(self, para: int, tele: int, idle: bool) -> int:
-        """``E`` for ``para`` potions of paralysis and ``tele`` of teleportation still to be used; ``idle``:
-        the first of them gains nothing (:meth:`_first_potion_idle`)."""
-        if idle and (para or tele):
-            return max(self.extra_moves(para - 1, tele) if para else 0,
-                       self.extra_moves(para, tele - 1) if tele else 0)
-        return self.extra_moves(para, tele)
-
-    def potions(self, s: GameState) -> tuple:
-        """(potions of teleportation and of paralysis still to be used that need no walk to pick up, ``meet``,
-        the indices in ``pots`` of the level's potions still on their cells). ``meet``: None when every
-        potion may gain; else the enemies of the level revealed and alive (local cells): the first potion
-        used gains nothing unless the walk meets one of them (:meth:`_first_potion_idle`). The first two count the potions held, a shop's stock or a chest's contents (always, an
-        upper bound), the potions on other levels' cells (over-counting only lowers the bound), a potion
-        of teleportation drunk and waiting for its tile, and the enemies paralysed this turn (they may
-        still be fled from)."""
-        hand = s.hand
-        held = self._hands.get(hand)
-        if held is None:
-            tele, para = self.tele_cards, self.para_cards
-            held = self._hands[hand] = (sum(1 for c in hand if c in tele), sum(1 for c in hand if c in para))
-        faces = s.faces
-        here = self._pot_faces[s.level](faces)
-        pots = self.pots[s.level]
-        left = tuple(p for p, face in enumerate(here) if face != CLEARED)
-        tele = para = 0
-        if self.tele_total:
-            tele = held[0] + self._tele.left(faces) - sum(1 for p in left if pots[p][1])
-            if s.phase == CHOOSE_TELEPORT and s.subject < 0:
-                tele += 1  # drunk: the hero is choosing where it takes him
-        if self.para_total:
-            para = held[1] + self._para.left(faces) - sum(1 for p in left if not pots[p][1])
-            if s.foes:
-                para += sum(1 for v in s.foes.values() if v[2])
-        meet = None
-        # (While a thrown potion of teleportation waits for where the enemy goes, it may go anywhere.)
-        if self.loose_rule and (para or tele or left) and not (s.phase == CHOOSE_TELEPORT and s.subject >= 0):
-            cells, getter = self._level_foes[s.level]
-            met = tuple(c for c, face in zip(cells, getter(faces)) if face == UP)
-            if self._enemy_faces(faces).count(UP) == len(met):  # none on another level
-                meet = met
-                if s.visitors:  # enemies a thrown potion of teleportation moved: they stand where they landed
-                    lo, hi = self.d.level_range[s.level]
-                    if all(lo <= j < hi for j in s.visitors):
-                        meet = tuple(sorted(set(met) | {j - lo for j in s.visitors}))
-                    else:
-                        meet = None
-        if len(left) > MAX_PICKUPS:
-            # Too many sets to try: the farthest potions count as held (over-counting lowers the bound).
-            far = left[MAX_PICKUPS:]
-            tele += sum(1 for p in far if pots[p][1])
-            para += sum(1 for p in far if not pots[p][1])
-            left = left[:MAX_PICKUPS]
-        return tele, para, meet, left
-
-    def items_left(self, s: GameState) -> tuple[int, int]:
-        """(``extra``: steps and face-down tiles the potions still to be used may add, wherever they lie,
-        the potions of teleportation still to be used) in state ``s``: :meth:`potions` with every potion
-        on the map counted as held."""
-        tele, para, meet, left = self.potions(s)
-        idle = meet == ()
-        pots = self.pots[s.level]
-        tele += sum(1 for p in left if pots[p][1])
-        para += sum(1 for p in left if not pots[p][1])
-        return self._extra(para, tele, idle), tele
-
-    def _potion_counts(self, level: int, down: bytes, hint: bytes | None) -> tuple:
-        """Per potion of the level (``pots``): the fewest face-down tiles on a route from each local cell
-        to the potion's cell, both ends counted (as :meth:`face_down_counts` for the ways out)."""
-        key = (level, down)
-        hit = self._pcache.get(key)
-        if hit is not None:
-            return hit
-        base = self._pcache.get((level, hint)) if hint is not None else None
-        flipped = _flipped(hint, down) if base is not None else None
-        nbrs = self.local[level]
-        if flipped is None:
-            out = []
-            for c, _ in self.pots[level]:
-                enter = [INF] * len(nbrs)
-                enter[c] = down[c]
-                out.append(_propagate(nbrs, down, enter, deque([c])))
-            hit = tuple(out)
-        else:
-            hit = tuple(self._lower_counts(level, down, list(enter), flipped) for enter in base)
-        if len(self._pcache) > 100_000:
-            self._pcache.clear()
-        self._pcache[key] = hit
-        return hit
-
-    def _pickups(self, level: int, down: bytes, hint: bytes | None = None) -> tuple:
-        """Per way out w of the level, per potion (``pots``) at cell c: the fewest face-down tiles of a set
-        of tiles that joins c and w to the tiles face up now (:meth:`_trees`)."""
-        key = (level, down)
-        hit = self._kcache.get(key)
-        if hit is None:
-            if len(self._kcache) > 100_000:
-                self._kcache.clear()
-            hit = self._kcache[key] = self._trees(level, down, self._potion_counts(level, down, hint), hint)
-        return hit
-
-    def _meet(self, level: int, down: bytes, foes: tuple) -> tuple:
-        """For the enemies ``foes`` (local cells, revealed and alive): (per way out, the fewest face-down tiles
-        of a set of tiles joining an ADJACENT TILE of one of them and the way out to the tiles face up now;
-        per way out, the fewest steps of a walk from each local cell by such a tile to the way out; the
-        fewest steps from a tile face up now to such a tile; per way out, the fewest from such a tile to it)."""
-        key = (level, down, foes)
-        hit = self._mcache.get(key)
-        if hit is not None:
-            return hit
-        nbrs = self.local[level]
-        lo = self.d.level_range[level][0]
-        near = sorted({j - lo for e in foes for j in self.d.adjacent[lo + e] if j >= 0})
-        enter = [INF] * len(nbrs)
-        for c in near:
-            enter[c] = down[c]
-        enter = _propagate(nbrs, down, enter, deque(near))
-        steps = self._msteps.get((level, foes))
-        if steps is None:
-            if len(self._msteps) > 10_000:
-                self._msteps.clear()
-            steps = self._msteps[(level, foes)] = self._via(level, near)
-        up = [v for v in range(len(nbrs)) if not down[v]]
-        from_near = steps[2]
-        hit = (tuple(row[0] for row in self._trees(level, down, (enter,))), steps[0],
-               min((from_near[v] for v in up), default=INF), steps[1])
-        if len(self._mcache) > 100_000:
-            self._mcache.clear()
-        self._mcache[key] = hit
-        return hit
-
-    def _pair_steps(self, level: int) -> tuple:
-        """Per way out w, per local cell x: the fewest steps of a walk from x to w that stands on two
-        ADJACENT TILEs of one enemy card, or on one twice (``()``: the level has no enemy card).
-
-        With ``loose_rule`` and no potion of teleportation, an enemy first revealed later is revealed by a
-        flip from a tile A beside it, where the fight begins; a potion gains against it only in a fight
-        begun at a tile T beside it that the hero entered after leaving that fight (he leaves it, the enemy
-        alive, only by a potion; the enemy never moves). T is A again (two steps at least to leave and come
-        back) or another tile beside the enemy (two orthogonal neighbours of a cell are two steps apart):
-        the walk reaches A, takes two steps more at least, and goes on from T.
-        """
-        return self._pairs_to(level, self.dist[level])
-
-    def _pairs_to(self, level: int, targets: tuple) -> tuple:
-        """:meth:`_pair_steps` to each of ``targets`` (static step distances to a cell, by local cell)."""
-        lo, hi = self.d.level_range[level]
-        nbrs = self.local[level]
-        n = hi - lo
-        foes = self._level_foes[level][0]
-        if not foes:
-            return ()
-        beside = [[j - lo for j in self.d.adjacent[lo + e] if j >= 0] for e in foes]
-        out = []
-        for dist in targets:
-            cost = [INF] * n
-            for cells in beside:
-                after = 2 + min((dist[t] for t in cells), default=INF)
-                for a in cells:
-                    if after < cost[a]:
-                        cost[a] = after
-            queue = deque(sorted((a for a in range(n) if cost[a] != INF), key=cost.__getitem__))
-            while queue:
-                j = queue.popleft()
-                for i in nbrs[j]:
-                    if cost[i] > cost[j] + 1:
-                        cost[i] = cost[j] + 1
-                        queue.append(i)
-            out.append(tuple(cost))
-        return tuple(out)
-
-    def _via(self, level: int, near: list) -> tuple:
-        """(per way out, the fewest steps from each local cell to it by one of the cells ``near``; per way out,
-        the fewest steps from one of them to it; the fewest steps from each local cell to one of them)."""
-        nbrs = self.local[level]
-        n = len(nbrs)
-        from_near = [INF] * n
-        for c in near:
-            from_near[c] = 0
-        queue = deque(near)
-        while queue:
-            j = queue.popleft()
-            for i in nbrs[j]:
-                if from_near[i] > from_near[j] + 1:
-                    from_near[i] = from_near[j] + 1
-                    queue.append(i)
-        via, last = [], []
-        for dist in self.dist[level]:
-            # From each cell to a cell of ``near`` and on to the way out: a shortest-path search whose sources
-            # start at their own distance to the way out (steps are 1 each: a label-correcting queue).
-            cost = [INF] * n
-            for c in near:
-                cost[c] = dist[c]
-            queue = deque(sorted(near, key=cost.__getitem__))
-            while queue:
-                j = queue.popleft()
-                for i in nbrs[j]:
-                    if cost[i] > cost[j] + 1:
-                        cost[i] = cost[j] + 1
-                        queue.append(i)
-            via.append(tuple(cost))
-            last.append(min((dist[c] for c in near), default=INF))
-        return tuple(via), tuple(last), tuple(from_near)
-
-    def _trees(self, level: int, down: bytes, targets: tuple, hint: bytes | None = None) -> tuple:
-        """Per way out w of the level, per target (given by the face-down counts of routes to it from each
-        cell, both ends counted): the fewest face-down tiles of a set of tiles that joins the target and
-        w to the tiles face up now (a tree, each tile counted once).
-
-        Every walk the rest of the game takes is made of pieces that each begin on a tile face up now:
-        the hero's tile, or one a potion of teleportation lands on (a tile revealed later is one step of
-        the relaxed graph from the tile it was flipped from). So the tiles a walk that reaches the target
-        and leaves by w enters, with the tiles face up now, join the target, w and those tiles: its
-        face-down tiles are at least that tree's. It is the smallest tree of three terminals, the tiles
-        face up now read as one: the least over a junction v of the three routes from v, v counted once.
-        """
-        counts = self.face_down_counts(level, down, hint)
-        nbrs = self.local[level]
-        n = len(nbrs)
-        key = (level, down)
-        hit = self._upcache.get(key)
-        if hit is None:
-            up = [v for v in range(n) if not down[v]]
-            # From the tiles face up now (one source): the face-down tiles on the way to each tile, it counted.
-            from_up = [INF] * n
-            for v in up:
-                from_up[v] = 0
-            from_up = _propagate(nbrs, down, from_up, deque(up))
-            if len(self._upcache) > 100_000:
-                self._upcache.clear()
-            hit = self._upcache[key] = (up, from_up)
-        up, from_up = hit
-        out = []
-        for enter_w in counts:
-            w_up = min((enter_w[v] for v in up), default=INF)
-            row = []
-            for enter_c in targets:
-                c_up = min((enter_c[v] for v in up), default=INF)
-                best = c_up + w_up  # the junction is the face-up tiles themselves
-                for v in range(n):
-                    fu = from_up[v]
-                    a = enter_c[v]
-                    if c_up + fu < a:
-                        a = c_up + fu
-                    b = enter_w[v]
-                    if w_up + fu < b:
-                        b = w_up + fu
-                    t = a + b + fu - 2 * down[v]
-                    if t < best:
-                        best = t
-                row.append(best)
-            out.append(tuple(row))
-        return tuple(out)
-
-    def _first_potion_idle(self, s: GameState) -> bool:
-        """No enemy stands revealed and alive (``docs/solver.md``, *Potions*: then the first potion used
-        cannot take the hero further than a turn without potions would).
-
-        A potion gains a step over ``S`` / ``K`` only in a fight begun at a tile the hero entered this
-        turn: flips happen in step 1 (neighbours of the turn's first tile) or in combat, so a tile
-        revealed later lies one path from the first tile, unless he fought after moving. Such a fight
-        is with an enemy revealed before he entered that tile and not beside the tile he left (he
-        cannot move while beside one; two orthogonal neighbours have no common neighbour). With
-        ``loose_rule`` an enemy is revealed only by a flip beside the hero, which starts a fight he
-        leaves alive only by a potion (teleportation drunk or thrown, paralysis and a flee). So with
-        no enemy revealed and alive now, some potion is used before any potion gains.
-        """
-        return not s.visitors and UP not in self._enemy_faces(s.faces)
-
     def routes(self, li: int, mask: bytes, i: int, campaign_mode: bool, hint: bytes | None = None) -> tuple:
         """(steps, face-down tiles entered, turns after leaving, way out, half-turns) of the best route from
         local cell ``i`` to each way out of level ``li`` that can be finished, given the level's face-down
@@ -1117,7 +387,6 @@ class Relaxation:
         return tuple(out)
 
 
-
 _RELAX: dict[int, tuple[object, Relaxation]] = {}
 
 
@@ -1129,119 +398,3 @@ def relaxation(campaign: Campaign, d) -> Relaxation:
             _RELAX.clear()
         hit = _RELAX[id(d)] = (d, Relaxation(campaign, d))
     return hit[1]
-
-
-# The most tiles of a simple path in the grid each beside one of p enemies (index p), every such tile
-# beside the one before: the flees p potions of paralysis thrown in one turn allow (``extra_flees``).
-# Found by trying every placement of the p enemies within four cells of one of them (a path through
-# their ADJACENT TILEs never leaves that window); beyond, 4 per enemy.
-FLEE_PATHS = (0, 1, 4, 7)
-MAX_TOURS = 8  # potions on a level beyond which a tour of them is bounded by its farthest one alone
-MAX_PICKUPS = 6  # potions on a level's cells whose every set the bound tries (2 ** 6 sets); the rest count as held
-
-
-def faces_getter(cells: list):
-    """A function of ``faces`` giving the tuple of the faces of ``cells`` (in C)."""
-    if len(cells) > 1:
-        return itemgetter(*cells)
-    if cells:
-        only = cells[0]
-        return lambda faces: (faces[only],)
-    return lambda faces: ()
-
-
-
-def _propagate(nbrs: tuple, down: bytes, enter: list, queue: deque) -> list:
-    """Lower ``enter`` from the queued cells until no route improves (0-1 label correcting)."""
-    while queue:
-        j = queue.popleft()
-        ej = enter[j]
-        for i in nbrs[j]:
-            cost = ej + down[i]
-            if cost < enter[i]:
-                enter[i] = cost
-                if down[i]:
-                    queue.append(i)
-                else:
-                    queue.appendleft(i)
-    return enter
-
-
-def _propagate_paced(nbrs: tuple, down: bytes, cost: list, queue: deque) -> list:
-    """Lower ``cost`` from the queued cells until no route improves; entering a cell costs 1 + down."""
-    while queue:
-        j = queue.popleft()
-        cj = cost[j] + 1
-        for i in nbrs[j]:
-            c = cj + down[i]
-            if c < cost[i]:
-                cost[i] = c
-                queue.append(i)
-    return cost
-
-
-def _flipped(before: bytes, after: bytes) -> list | None:
-    """Cells face down in ``before`` and not in ``after`` (None if any turned face down: rebuild)."""
-    x, y = int.from_bytes(before, "big"), int.from_bytes(after, "big")
-    if y & ~x:
-        return None
-    diff, n, out = x ^ y, len(before), []
-    while diff:
-        low = diff & -diff
-        out.append(n - 1 - (low.bit_length() - 1) // 8)
-        diff ^= low
-    return out
-
-
-def _flips_always_engage(d) -> bool:
-    """Every enemy card a flip can reveal is on an ADJACENT TILE of the tile it is flipped from (so it
-    starts a fight at once: docs/rules.md, Board), and the grid is the only geometry (no enemy card starts
-    face up is read per state)."""
-    for i, row in enumerate(d.flip_to):
-        for dr, j in enumerate(row):
-            if j >= 0 and d.kind[j] == ENEMY and d.adjacent[i][dr] != j:
-                return False
-    return True
-
-
-def flee_chain(d) -> int:
-    """The most tiles one turn's flees can advance the hero (``F`` in docs/solver.md).
-
-    A flee that lands next to another enemy starts combat at once, and the hero may flee again
-    (docs/rules.md, "Fleeing next to another enemy"). Every landing but the last of such a chain
-    is then on an ADJACENT TILE of an enemy card, each an ADJACENT TILE of the one before, so the
-    chain without its detours stays in one connected group of those tiles and adds one last step:
-    at most the largest group's size (1 when no two such tiles touch: a single flee).
-    """
-    near_enemy = [bool(row) for row in d.enemy_near]
-    seen = [False] * len(near_enemy)
-    best = 1
-    for i, flag in enumerate(near_enemy):
-        if not flag or seen[i]:
-            continue
-        seen[i], stack, size = True, [i], 0
-        while stack:
-            c = stack.pop()
-            size += 1
-            for j in d.near[c]:
-                if near_enemy[j] and not seen[j]:
-                    seen[j] = True
-                    stack.append(j)
-        best = max(best, size)
-    return best
-
-
-class _Stock:
-    """Where copies of some cards are still to be had: ``left(faces)`` counts them, a cell's own card
-    until the cell is cleared, a shop's stock and a chest's contents always (an upper bound)."""
-
-    def __init__(self, d, cards: frozenset) -> None:
-        own = [j for j in range(len(d.kind)) if d.card[j].id in cards]
-        self.fixed = sum(1 for cell in d.cells for c in (*cell.stock, *cell.contents) if c in cards)
-        self.cells = len(own)
-        self._faces = faces_getter(own)
-
-    def left(self, faces) -> int:
-        if not self.cells:
-            return self.fixed
-        return self.fixed + self.cells - self._faces(faces).count(CLEARED)

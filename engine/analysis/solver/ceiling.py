@@ -10,7 +10,7 @@ from ...model.campaign import Campaign, CardKind
 from ...rules.mobility import obtainable_cards
 from ...rules.state import GameState
 from ...rules.tables import CLEARED, FOUNTAIN_TILE
-from .bounds import faces_getter
+from .relaxed import faces_getter
 
 
 class HealthCeiling:

@@ -1,0 +1,85 @@
+"""Flees from enemies paralysed by thrown potions, counted on the levels as they are laid out.
+
+The bound (``docs/solver.md``, *Potions*) lets a turn in which ``p`` potions of paralysis are thrown
+add the tiles of a simple path whose every tile is an ADJACENT TILE of one of the ``p`` enemies
+paralysed, each beside the one before: at most 1, 4, 7 tiles for ``p`` = 1, 2, 3 wherever the enemies
+stand (``potions.FLEE_PATHS``). When no enemy can move (no potion of teleportation in the game: it is
+the only thing that moves one), those enemies are enemy cards where the level lays them, and the
+longest such path over the level's own cards is often shorter (a sparse level, walls between them).
+"""
+
+from __future__ import annotations
+
+from ...rules.tables import ENEMY
+
+SUBSETS = 5_000  # groups of enemy cards of one size a level may hold before the table stops at the size before
+
+
+def level_flee_paths(d, most: int, limit: int = SUBSETS) -> tuple[int, ...]:
+    """``(0, L1, ..., Lk)``: for each p up to ``most``, the most tiles of a simple path whose every tile
+    is an ADJACENT TILE of one of p enemy cards of one level (not one of those cards' own cells: they
+    stand there alive), each tile an ADJACENT TILE of the one before; the most over every level and
+    every p cards, and never less for more cards. Shorter than ``most + 1`` when a level holds more than
+    ``limit`` linked groups of the next size (the caller keeps its general table beyond).
+
+    Only groups whose cards are linked count: a path through the tiles beside two groups with no tile
+    of one beside or on a tile of the other stays beside one of them, which is counted on its own.
+    """
+    best = [0] * (most + 1)
+    done = most
+    for lo, hi in d.level_range:
+        foes = [j for j in range(lo, hi) if d.kind[j] == ENEMY]
+        beside = {e: frozenset(d.near[e]) for e in foes}
+        reach = {e: beside[e] | {k for t in beside[e] for k in d.near[t]} for e in foes}
+        links = {e: [f for f in foes if f != e and reach[e] & beside[f]] for e in foes}
+        groups = {frozenset((e,)) for e in foes if beside[e]}
+        for p in range(1, most + 1):
+            if p > done:
+                break
+            if p > 1:
+                groups = _grown(groups, links, limit)
+                if groups is None:
+                    done = p - 1
+                    break
+            for group in groups:
+                tiles = frozenset().union(*(beside[e] for e in group)) - group
+                length = _longest_path(tiles, d.near)
+                if length > best[p]:
+                    best[p] = length
+            if not groups:
+                break
+    for p in range(1, done + 1):
+        best[p] = max(best[p], best[p - 1])
+    return tuple(best[:done + 1])
+
+
+def _grown(groups: set, links: dict, limit: int) -> set | None:
+    """The linked groups one card larger than ``groups`` (None past ``limit`` of them)."""
+    out = set()
+    for g in groups:
+        for e in g:
+            for f in links[e]:
+                if f not in g:
+                    out.add(g | {f})
+                    if len(out) > limit:
+                        return None
+    return out
+
+
+def _longest_path(tiles: frozenset, near) -> int:
+    """The most tiles of a simple path within ``tiles``, consecutive tiles ADJACENT TILEs (``near``)."""
+    best = 0
+
+    def walk(v: int, seen: set, length: int) -> None:
+        nonlocal best
+        if length > best:
+            best = length
+        for u in near[v]:
+            if u in tiles and u not in seen:
+                seen.add(u)
+                walk(u, seen, length + 1)
+                seen.discard(u)
+
+    for v in tiles:
+        walk(v, {v}, 1)
+    return best

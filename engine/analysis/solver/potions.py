@@ -1,0 +1,955 @@
+"""What potions of teleportation and paralysis may gain: the potion part of the turns bound.
+
+A mixin of :class:`~.bounds.Relaxation`, which bounds the turns left by the steps ``S`` and the
+face-down tiles ``K`` a turn can cover. A potion can beat those (a teleport; a flee from an enemy it
+paralysed): this module bounds by how much, from what the hero can actually reach and use
+(``docs/solver.md``, *Potions*, *Picking potions up* and the paragraphs after them):
+
+* The potions still to be used are counted in the state: held, on a cell not yet cleared, in a
+  shop's stock or a chest (those always: over-counting only lowers the bound). Each potion of
+  teleportation adds at most one step and one face-down entry to the rest of the game; the flees
+  that potions of paralysis allow are at most the longest path beside the enemies paralysed in one
+  turn (``FLEE_PATHS``, ``extra_flees``, ``flee_chain``), on the levels' own enemy cards when nothing
+  can move an enemy (``flees.level_flee_paths``).
+* A potion lying on its cell helps only once walked onto: the bound is the least over every set of
+  them the rest of the game may pick up. A walk that picks a set up has at least the steps of the
+  shortest tour of it (Held-Karp, ``_tour_steps``) and enters at least the face-down tiles of the
+  tree joining the costliest one, the way out and the tiles face up now (``_trees``), so every real
+  walk is counted by the set it picks up, never above its cost.
+* A teleport onto a tile face up now ends the turn and spends its potion (``_jumps``, ``_jumped``);
+  one onto a tile revealed later is a step of the relaxed graph (the flip came from a neighbour).
+* A potion gains only in a fight begun past an enemy revealed and alive before (``loose_rule``):
+  with none such, the first potion gains nothing, and a walk whose potions gain meets one
+  (``_meet``), or stands beside it twice when enemies never move (``_pair_steps``).
+
+Each step relaxes the game (the real game can do no more than it counts), so the bound stays
+admissible; the tests compare the search with a uniform-cost search on potion maps and check the
+bound along witnesses and on states random play reaches.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from itertools import repeat
+from operator import add
+
+from ...model.campaign import CardKind
+from ...rules.state import CHOOSE_TELEPORT, GameState
+from ...rules.tables import CLEARED, DOWN, ENEMY, PLAIN, UP
+from .flees import level_flee_paths
+from .relaxed import faces_getter, flipped_cells, propagate
+from .result import INF
+
+
+# The most tiles of a simple path in the grid each beside one of p enemies (index p), every such tile
+# beside the one before: the flees p potions of paralysis thrown in one turn allow (``extra_flees``).
+# Found by trying every placement of the p enemies within four cells of one of them (a path through
+# their ADJACENT TILEs never leaves that window); beyond, 4 per enemy.
+FLEE_PATHS = (0, 1, 4, 7)
+MAX_FLEE_GROUP = 6  # enemies paralysed in one turn up to which the levels' own flee paths are counted
+MAX_TOURS = 8  # potions on a level beyond which a tour of them is bounded by its farthest one alone
+MAX_PICKUPS = 6  # potions on a level's cells whose every set the bound tries (2 ** 6 sets); the rest count as held
+
+
+class PotionBound:
+    """The potion part of :class:`~.bounds.Relaxation` (a mixin: it reads the relaxation's level graph,
+    its ways out and their distances, and its face-down counts)."""
+
+    def _count_potions(self, campaign, d, seen: set, free_flee: bool, crossings: set) -> None:
+        """The potions of teleportation and paralysis to be had and where they lie; whether a potion
+        gains only past an enemy met (``loose_rule``). Needs ``flee`` and ``reloc``."""
+        cards = campaign.cards
+        effect_of = {c: d.potions.get(cards[c].colour) for c in cards if cards[c].kind is CardKind.POTION}
+        self.tele_cards = frozenset(c for c, e in effect_of.items() if e == "teleportation")
+        self.para_cards = frozenset(c for c, e in effect_of.items() if e == "paralysis")
+        # Fleeing only from an enemy paralysed by a thrown potion (no free flee): then the flees of the
+        # whole game are bounded by the potions to be had (``extra``).
+        self.para_limited = not free_flee and bool(self.para_cards & set(seen))
+        # The potions still to be had: a cell's own potion is gone once the cell is cleared; a
+        # shop's or a chest's stays counted (over-counting only keeps the bound low).
+        self.tele_total = sum(1 for c in seen if c in self.tele_cards)
+        self.para_total = sum(1 for c in seen if c in self.para_cards) if self.para_limited else 0
+        self._tele = _Stock(d, self.tele_cards if self.tele_total else frozenset())
+        self._para = _Stock(d, self.para_cards if self.para_total else frozenset())
+        self._hands: dict = {}  # hand -> (potions of teleportation held, potions of paralysis held)
+        # Each potion lying on its own cell of a level must be walked onto before it can be used: the
+        # bound asks which of them the rest of the game picks up (``_pickups``). Per level: (local cell,
+        # teleportation?) of each, and the getter of their faces.
+        counted = (self.tele_cards if self.tele_total else frozenset()) | (self.para_cards if self.para_total else frozenset())
+        self.pots = []
+        self._pot_faces = []
+        for lo, hi in d.level_range:
+            cells = [j for j in range(lo, hi) if d.card[j].id in counted]
+            self.pots.append(tuple((j - lo, d.card[j].id in self.tele_cards) for j in cells))
+            self._pot_faces.append(faces_getter(cells))
+        self._pcache: dict = {}  # (level, mask) -> face-down counts to each potion's cell
+        self._kcache: dict = {}  # (level, mask) -> per way out, per potion: fewest face-down tiles of a route through it
+        self._mcache: dict = {}  # (level, mask, enemies) -> what a walk meeting one of them covers (``_meet``)
+        self._menter: dict = {}  # (level, mask, enemies) -> face-down counts from the tiles beside them (``_meet``)
+        self._msteps: dict = {}  # (level, enemies) -> its steps (``_via``)
+        self._level_foes = []  # per level: the local cells of its enemy cards, and the getter of their faces
+        for lo, hi in d.level_range:
+            foes = [j for j in range(lo, hi) if d.kind[j] == ENEMY]
+            self._level_foes.append((tuple(j - lo for j in foes), faces_getter(foes)))
+        self.items = bool(self.tele_total or self.para_total)
+        # A potion gains a step only where the hero fights, after moving, an enemy he met before: see
+        # ``_first_potion_idle``. Holds when every enemy flipped starts a fight and only potions end one.
+        self.loose_rule = (self.items and not self.flee and not self.reloc and crossings <= {"teleport"}
+                           and _flips_always_engage(d))
+        self._enemy_faces = faces_getter([j for j in range(len(d.kind)) if d.kind[j] == ENEMY])
+
+    def _potion_tables(self, d) -> None:
+        """The static tables of the potion part, once the level graph, the ways out and their distances
+        are known: distances from each potion, the tours of the potions, the walks beside enemies."""
+        self._pot_dist = [tuple(self._bfs(lo + c, lo, hi) for c, _ in self.pots[li])
+                          for li, (lo, hi) in enumerate(d.level_range)]  # per potion: static steps from its cell, by local cell
+        self._up_only = bytes.maketrans(bytes([DOWN, UP, CLEARED]), b"\x00\x01\x00")
+        self._not_plain = [int.from_bytes(bytes(d.kind[j] != PLAIN for j in range(lo, hi)), "big")
+                           for lo, hi in d.level_range]
+        self.pairs = [self._pair_steps(li) if self.loose_rule and not self.tele_total else ()
+                      for li in range(self.levels)]
+        self._tours = [self._tour_steps(li) for li in range(self.levels)]
+        # Per level: per potion, ``_pair_steps`` to its cell; per way out, tours that stand beside an enemy
+        # twice on the way (``_paired_tours``).
+        self._pairs_pot = [self._pairs_to(li, self._pot_dist[li]) if self.pairs[li] else ()
+                           for li in range(self.levels)]
+        self._paired = [self._paired_tours(li) for li in range(self.levels)]
+        self._sandwich = [self._sandwiches(li) if self.pairs[li] else () for li in range(self.levels)]
+        # Per level, per local cell: the local cells of the enemy cards on its ADJACENT TILEs.
+        self._beside_foes = []
+        for li, (lo, hi) in enumerate(d.level_range):
+            foes = set(self._level_foes[li][0])
+            self._beside_foes.append(tuple(tuple(j - lo for j in d.adjacent[x] if j >= 0 and j - lo in foes)
+                                           for x in range(lo, hi)))
+        self._ucache: dict = {}  # (level, mask) -> ``_near``
+        self._upcache: dict = {}  # (level, mask) -> (tiles face up, face-down tiles from them to each tile)
+        self._jcache: dict = {}  # (level, mask) -> _jumps
+        self.chain = flee_chain(d) if self.para_limited else 0
+        # With no potion of teleportation nothing moves an enemy: the flees of a turn follow the levels' own
+        # enemy cards (``flees.level_flee_paths``), often fewer than ``FLEE_PATHS`` allows anywhere.
+        self.flee_paths = (level_flee_paths(d, min(self.para_total, MAX_FLEE_GROUP))
+                           if self.para_limited and not self.teleport else ())
+        self._flees: dict = {}  # potions -> ``extra_flees``
+        self._gains: dict = {}  # (paralysis, teleportation) -> ``_gains_of``
+        self._walks: dict = {}  # (level, local cell) -> set of potions -> ``_walk``
+        self._pwalks: dict = {}  # (level, local cell, set of potions, paralysis at hand up to 2) -> ``_paired_walk``
+
+    def extra_moves(self, para: int, tele: int) -> int:
+        """Steps (and face-down tiles entered) that ``para`` potions of paralysis and ``tele`` potions of
+        teleportation still to be used may add to the rest of the game, beyond ``S`` and ``K`` a turn.
+
+        A teleportation onto a tile revealed later is no better than a step onto it from the
+        neighbour that revealed it, but it is one more than the turn's ``S`` and ``K`` (the hero may
+        flip in combat and teleport onto that tile); onto a tile revealed now, see :meth:`jumps`.
+        """
+        return self.extra_flees(para) + tele
+
+    def extra_flees(self, potions: int) -> int:
+        """The most tiles flees from paralysed enemies can add to the rest of the game, with ``potions``
+        potions of paralysis still to be thrown (or enemies paralysed this turn): ``E`` in docs/solver.md.
+
+        Such a flee is possible only from an enemy paralysed, and a thrown potion paralyses one enemy until
+        the turn ends. The hero's positions a turn's flees start from are distinct tiles (a walk that comes
+        back to a tile does no better than one that does not), each beside an enemy paralysed in that turn
+        and each beside the one before: a simple path in the grid through ADJACENT TILEs of those enemies,
+        each flee one step along it. With p enemies paralysed in a turn such a path has at most
+        ``FLEE_PATHS[p]`` tiles (1, 4, 7 for p = 1, 2, 3: found by trying every placement of the enemies
+        within four cells of one of them; 4p beyond, their ADJACENT TILEs), and at most p times the
+        largest group of tiles beside enemy cards (``flee_chain``); with no potion of teleportation, at
+        most the longest such path beside p of the levels' own enemy cards (``flee_paths``). The potions
+        are then split between turns in the way that adds most.
+        """
+        if potions <= 1:
+            return max(potions, 0)
+        hit = self._flees.get(potions)
+        if hit is None:
+            table = self.flee_paths
+            per_turn = [0] + [min(FLEE_PATHS[p] if p < len(FLEE_PATHS) else 4 * p, p * self.chain,
+                                  table[p] if p < len(table) else INF)
+                              for p in range(1, potions + 1)]
+            best = [0] * (potions + 1)
+            for n in range(1, potions + 1):
+                best[n] = max(per_turn[p] + best[n - p] for p in range(1, n + 1))
+            hit = self._flees[potions] = best[potions]
+        return hit
+
+    def _extra(self, para: int, tele: int, idle: bool) -> int:
+        """``E`` for ``para`` potions of paralysis and ``tele`` of teleportation still to be used; ``idle``:
+        the first of them gains nothing (:meth:`_first_potion_idle`)."""
+        if idle and (para or tele):
+            return max(self.extra_moves(para - 1, tele) if para else 0,
+                       self.extra_moves(para, tele - 1) if tele else 0)
+        return self.extra_moves(para, tele)
+
+    def potions(self, s: GameState) -> tuple:
+        """(potions of teleportation and of paralysis still to be used that need no walk to pick up, ``meet``,
+        the indices in ``pots`` of the level's potions still on their cells). ``meet``: None when every
+        potion may gain; else the enemies of the level revealed and alive (local cells): the first potion
+        used gains nothing unless the walk meets one of them (:meth:`_first_potion_idle`). The first two count the potions held, a shop's stock or a chest's contents (always, an
+        upper bound), the potions on other levels' cells (over-counting only lowers the bound), a potion
+        of teleportation drunk and waiting for its tile, and the enemies paralysed this turn (they may
+        still be fled from)."""
+        hand = s.hand
+        held = self._hands.get(hand)
+        if held is None:
+            tele, para = self.tele_cards, self.para_cards
+            held = self._hands[hand] = (sum(1 for c in hand if c in tele), sum(1 for c in hand if c in para))
+        faces = s.faces
+        here = self._pot_faces[s.level](faces)
+        pots = self.pots[s.level]
+        left = tuple(p for p, face in enumerate(here) if face != CLEARED)
+        tele = para = 0
+        if self.tele_total:
+            tele = held[0] + self._tele.left(faces) - sum(1 for p in left if pots[p][1])
+            if s.phase == CHOOSE_TELEPORT and s.subject < 0:
+                tele += 1  # drunk: the hero is choosing where it takes him
+        if self.para_total:
+            para = held[1] + self._para.left(faces) - sum(1 for p in left if not pots[p][1])
+            if s.foes:
+                para += sum(1 for v in s.foes.values() if v[2])
+        meet = None
+        # (While a thrown potion of teleportation waits for where the enemy goes, it may go anywhere.)
+        if self.loose_rule and (para or tele or left) and not (s.phase == CHOOSE_TELEPORT and s.subject >= 0):
+            cells, getter = self._level_foes[s.level]
+            met = tuple(c for c, face in zip(cells, getter(faces)) if face == UP)
+            if self._enemy_faces(faces).count(UP) == len(met):  # none on another level
+                meet = met
+                if s.visitors:  # enemies a thrown potion of teleportation moved: they stand where they landed
+                    lo, hi = self.d.level_range[s.level]
+                    if all(lo <= j < hi for j in s.visitors):
+                        meet = tuple(sorted(set(met) | {j - lo for j in s.visitors}))
+                    else:
+                        meet = None
+        if len(left) > MAX_PICKUPS:
+            # Too many sets to try: the farthest potions count as held (over-counting lowers the bound).
+            far = left[MAX_PICKUPS:]
+            tele += sum(1 for p in far if pots[p][1])
+            para += sum(1 for p in far if not pots[p][1])
+            left = left[:MAX_PICKUPS]
+        return tele, para, meet, left
+
+    def items_left(self, s: GameState) -> tuple[int, int]:
+        """(``extra``: steps and face-down tiles the potions still to be used may add, wherever they lie,
+        the potions of teleportation still to be used) in state ``s``: :meth:`potions` with every potion
+        on the map counted as held."""
+        tele, para, meet, left = self.potions(s)
+        idle = meet == ()
+        pots = self.pots[s.level]
+        tele += sum(1 for p in left if pots[p][1])
+        para += sum(1 for p in left if not pots[p][1])
+        return self._extra(para, tele, idle), tele
+
+    def _first_potion_idle(self, s: GameState) -> bool:
+        """No enemy stands revealed and alive (``docs/solver.md``, *Potions*: then the first potion used
+        cannot take the hero further than a turn without potions would).
+
+        A potion gains a step over ``S`` / ``K`` only in a fight begun at a tile the hero entered this
+        turn: flips happen in step 1 (neighbours of the turn's first tile) or in combat, so a tile
+        revealed later lies one path from the first tile, unless he fought after moving. Such a fight
+        is with an enemy revealed before he entered that tile and not beside the tile he left (he
+        cannot move while beside one; two orthogonal neighbours have no common neighbour). With
+        ``loose_rule`` an enemy is revealed only by a flip beside the hero, which starts a fight he
+        leaves alive only by a potion (teleportation drunk or thrown, paralysis and a flee). So with
+        no enemy revealed and alive now, some potion is used before any potion gains.
+        """
+        return not s.visitors and UP not in self._enemy_faces(s.faces)
+
+    def landing_blocked(self, s: GameState) -> int:
+        """The cells of the hero's level face up but no tile a potion of teleportation lands on (an enemy,
+        a trap, an item not picked up, a shop, a ladder... face up: only a pathing tile or a cleared card
+        is), as one byte per cell of the level read as one big-endian integer (0 without such potions)."""
+        if not self.tele_total:
+            return 0
+        lo, hi = self.d.level_range[s.level]
+        return int.from_bytes(bytes(s.faces[lo:hi]).translate(self._up_only), "big") & self._not_plain[s.level]
+
+    def _jumps(self, li: int, mask: bytes, blocked: int = 0) -> tuple:
+        """Per way out of level ``li``: the fewest steps, the fewest face-down tiles and (``paced``) the fewest
+        half-turns from any tile face up under ``mask`` (where a potion of teleportation could take the hero
+        now) to it."""
+        key = (li, mask, blocked)
+        hit = self._jcache.get(key)
+        if hit is not None:
+            return hit
+        counts = self.face_down_counts(li, mask)
+        paced = self._paced_counts(li, mask) if self.paced else None
+        n = len(mask)
+        up = [i for i, down in enumerate(mask) if not down and not (blocked >> (8 * (n - 1 - i))) & 1]
+        out = []
+        for k in range(len(self.ways[li])):
+            dist, enter = self.dist[li][k], counts[k]
+            # Half-turns after landing (the tile landed on is face up: it costs 1 in ``cost``, not counted).
+            half = min((paced[k][i] for i in up), default=INF) - 1 if paced is not None else None
+            out.append((min((dist[i] for i in up), default=INF), min((enter[i] for i in up), default=INF), half))
+        if len(self._jcache) > 100_000:
+            self._jcache.clear()
+        hit = self._jcache[key] = tuple(out)
+        return hit
+
+    def _jumped(self, li: int, mask: bytes, r0: int, k0: int, campaign_mode: bool, extra: int, pick: tuple,
+                blocked: int = 0) -> float:
+        """The fewest turns after this one of routes that teleport onto a tile face up now: the turn ends
+        there and the route goes on from the next turn, so none of this turn's r0, k0 serve the route
+        after the jump (a route of r0 + jd steps has jd left after them). ``pick``: per way out, what the
+        whole walk must cover to pick up the potions the extra comes from (before or after the jump;
+        this turn may serve the part before it)."""
+        best = INF
+        start = self.start_bound
+        for k, ((jd, jf, jh), (_, to)) in enumerate(zip(self._jumps(li, mask, blocked), self.ways[li])):
+            tail = 1 + start[to] if campaign_mode and to >= 0 else 0
+            if jd == INF or jf == INF or tail == INF or (pick and (pick[k] if self.paced else pick[k][1]) == INF):
+                continue
+            if self.paced:
+                t = 0 if jh <= 2 * extra else (jh - 2 * extra + 1) // 2
+                if pick:
+                    have = r0 + 2 * extra
+                    if pick[k] > have and (pick[k] - have + 1) // 2 > t:
+                        t = (pick[k] - have + 1) // 2
+            else:
+                route = (max(r0 + jd, pick[k][0]), max(k0 + jf, pick[k][1])) if pick else (r0 + jd, k0 + jf)
+                t = self._best(((*route, 0, 0, None),), r0, k0, extra)
+            if t + tail < best:
+                best = t + tail
+        return best
+
+    def _with_potions(self, li: int, mask: bytes, i: int, r0: int, k0: int, campaign_mode: bool,
+                      potions: tuple, routes: tuple, hint: bytes | None, blocked: int = 0) -> float:
+        """The bound when potions of teleportation or paralysis are still to be used (docs/solver.md,
+        *Potions* and *Picking potions up*): the least, over every set of the level's potions still on
+        their cells that the rest of the game may pick up, of the bound of routes that walk onto all of
+        them, with the extra those and the potions held may add.
+
+        What a walk onto a set of potions and on to a way out covers, at least: the steps of the shortest
+        tour of them from the hero's tile to the way out (with a teleport onto a tile face up now, the
+        steps from the nearest such tile to the farthest potion and on to the way out or to where a jump's
+        route begins), and the face-down tiles of the costliest one's tree (``_pickups``)."""
+        tele_held, para_held, meet, left = potions
+        pots = self.pots[li]
+        jumps = self._jumps(li, mask, blocked) if self.tele_total else ()
+        ways = range(len(self.ways[li]))
+        paced = self.paced
+        # Whether the first potion used gains nothing (``idle``: None when nothing gains), and what a walk
+        # must cover for the potions to gain as counted: per way out (walk's steps, jump's steps, face-down).
+        paired_met = met_met = None  # the options where the walk stands beside an enemy twice, meets one
+        if meet is None:
+            options = [(False, None)]
+        else:
+            options = []
+            if meet:  # the walk meets an enemy revealed and alive now: every potion may gain
+                trees, via, near, last = self._meet(li, mask, meet, hint)
+                met_met = tuple((via[k][i], near + min(last[k], jumps[k][0] if jumps else INF), trees[k]) for k in ways)
+                options.append((False, met_met))
+            if jumps or not self.pairs[li]:
+                options.append((True, None))
+            else:
+                # No teleportation: an enemy revealed later stays where it is, and a potion gains against it
+                # only after the walk has stood beside it twice (``_pair_steps``); else nothing gains.
+                options.append((None, None))
+                if any(mask[c] for c in self._level_foes[li][0]):  # an enemy still to be revealed
+                    # (Its face-down tiles are left to the route's own and the potions' trees: beside some
+                    # enemy card lies most of an open level, and the tree would cost a search per mask.)
+                    pair = self.pairs[li]
+                    paired_met = tuple((pair[k][i], pair[k][i], 0) for k in ways)
+                    options.append((True, paired_met))
+        paired = self._paired[li]
+        if left:
+            costs = self._pickups(li, mask, hint)
+            dist = self.dist[li]
+            pdist = self._pot_dist[li]
+            tours = self._tours[li]
+            near = self._near(li, mask)
+        if paced:
+            # _best and _jumped, inlined (the hot path of the generated maps): per way out, its tail, the
+            # half-turns of its direct route, and of the route after a jump (INF: none).
+            start = self.start_bound
+            direct = {k: (h, tail) for _, _, tail, k, h in routes}
+            after = {}
+            for k, ((jd, jf, jh), (_, to)) in enumerate(zip(jumps, self.ways[li])):
+                tail = 1 + start[to] if campaign_mode and to >= 0 else 0
+                if jd != INF and jf != INF and tail != INF:
+                    after[k] = (jh, tail)
+            have0 = r0
+            # Whether this turn may still gain (``bound_masked``): with no potion of paralysis a turn gains
+            # one step at most (a potion of teleportation drunk ends it; one thrown gains nothing).
+            now = 2 * k0
+        best = INF
+        # Every set of the potions still on their cells, as bits over ``pots``; what each covers is the one
+        # of the set without its lowest potion, with that potion's added. Per potion, per way out: with jumps
+        # onto tiles face up now the walk is pieces, each after the first begun by a jump. The potion is in
+        # the first piece (from the hero's tile, then at least a jump's route), in the last (from the nearest
+        # tile face up now and on to the way out), or in one between (then at least two jumps): (the fewest
+        # steps of the first two, of either, and the face-down tiles of its tree).
+        m = len(left)
+        sets = [(tele_held, para_held, 0, None)]  # (tele, para, bits over pots, per way out: what it covers)
+        if m:
+            own = []
+            for p in left:
+                c, to_near, from_here = pots[p][0], near[p], pdist[p][i]
+                row = []
+                for k in ways:
+                    jd = jumps[k][0] if jumps else INF
+                    one = min(to_near + dist[k][c], from_here + jd)
+                    row.append((one, min(one, to_near + jd), costs[k][p]))
+                own.append(row)
+            for subset in range(1, 1 << m):
+                low = (subset & -subset).bit_length() - 1
+                tele, para, bits, cover = sets[subset & (subset - 1)]
+                row = own[low]
+                if cover is not None:
+                    row = [(a0 if a0 > b0 else b0, a1 if a1 > b1 else b1, a2 if a2 > b2 else b2)
+                           for (a0, a1, a2), (b0, b1, b2) in zip(row, cover)]
+                p = left[low]
+                if pots[p][1]:
+                    tele += 1
+                else:
+                    para += 1
+                sets.append((tele, para, bits | 1 << p, row))
+            walks = self._walks_from(li, i)
+        no_reach = ((0, 0, 0, 0),) * len(ways)
+        quiet = None  # no enemy face down beside the hero (``lull``), read once if needed
+        for tele, para, bits, cover in sets:
+            subset = bits != 0
+            if subset:
+                walk = walks.get(bits)
+                if walk is None:
+                    walk = walks[bits] = self._walk(li, i, bits)
+                walk_steps, first = walk
+                if jumps and not tele_held:
+                    # No potion of teleportation at hand: the walk reaches one of the set before any jump.
+                    need = [(ws, (a if a > first + jumps[k][0] else first + jumps[k][0]),
+                             (b if b > first + jumps[k][0] else first + jumps[k][0]), fd)
+                            for k, ws, (a, b, fd) in zip(ways, walk_steps, cover)]
+                else:
+                    need = [(ws, a, b, fd) for ws, (a, b, fd) in zip(walk_steps, cover)]
+                if paired_met is not None and paired is not None:
+                    walk_paired = self._paired_walk(li, i, bits, para_held)
+                if met_met is not None and not tele_held and not para_held:
+                    # No potion at hand: the walk picks one of the set up before the fight where it gains.
+                    members = [p for p in left if bits >> p & 1]
+                    walk_met = [min(pdist[p][i] + via[k][pots[p][0]] for p in members) for k in ways]
+            else:
+                need = no_reach
+            if paced:
+                gains = self._gains.get((para, tele))
+                if gains is None:
+                    gains = self._gains[(para, tele)] = self._gains_of(para, tele)
+                # No term of this set can beat ``best`` when the least of them, with the most any option
+                # adds (``gains[5]``) and only what the set itself must cover, is no lower: skip it.
+                have_most = have0 + 2 * gains[5]
+                floor = INF
+                for k, (ws, js, js2, fd) in zip(ways, need):
+                    hit = direct.get(k)
+                    if hit is not None:
+                        h = hit[0] if hit[0] > ws + fd else ws + fd
+                        if h != INF:
+                            t = 0 if h <= have_most else (h - have_most + 1) // 2
+                            if t + hit[1] < floor:
+                                floor = t + hit[1]
+                    hit = after.get(k) if tele else None
+                    if hit is not None:
+                        h = (js if js < js2 else js2) + fd
+                        if h != INF:
+                            t = 0 if h <= have_most else (h - have_most + 1) // 2
+                            if t + hit[1] < floor:
+                                floor = t + hit[1]
+                if floor >= best:
+                    continue
+            for idle, met in options:
+                if paced:
+                    if idle is None:
+                        extra = extra_j = extra_j2 = 0
+                    else:
+                        extra = gains[1] if idle else gains[0]
+                        # After the last jump onto a tile face up now, the potion it took is gone: the others
+                        # may gain (all of them: if one gains nothing, it may be the jump's). Two jumps or more
+                        # (a potion picked up between them): two potions gone.
+                        extra_j, extra_j2 = gains[2], gains[3]
+                    have = have0 + 2 * extra
+                    capped = not para and extra  # one gain a turn at most: 4 half-turns
+                    # Nothing but items left of this turn, no enemy revealed and alive, none face down beside
+                    # the hero: the next turn gains nothing either. Its first gain would need an enemy met
+                    # before, which only a potion leaves alive: drunk, it ends the turn; thrown, the turn goes
+                    # on (and may gain) only if the hero had not moved, after a fight on his own tile with an
+                    # enemy he flipped beside it.
+                    lull = capped and not now and idle and meet == ()
+                    if lull:
+                        if quiet is None:
+                            quiet = not any(mask[e] for e in self._beside_foes[li][i])
+                        lull = quiet
+                    for k, (ws, js, js2, fd) in zip(ways, need):
+                        if met is not None:
+                            mw, mj, mf = met[k]
+                            ws, js, js2, fd = max(ws, mw), max(js, mj), max(js2, mj), max(fd, mf)
+                            if subset and met is paired_met and tours is not None and paired is not None:
+                                ws = max(ws, walk_paired[k])
+                            elif subset and met is met_met and not tele_held and not para_held:
+                                ws = max(ws, walk_met[k])
+                        hit = direct.get(k)
+                        if hit is not None:
+                            h = hit[0] if hit[0] > ws + fd else ws + fd
+                            if h != INF:
+                                t = 0 if h <= have else (h - have + 1) // 2
+                                if capped and h > have0 + now and (h - have0 - now + 3) // 4 > t:
+                                    t = (h - have0 - now + 3) // 4
+                                if capped and lull and (h - have0 + 5) // 4 > t:
+                                    t = (h - have0 + 5) // 4  # no gain next turn either: T - 1 at most
+                                if t + hit[1] < best:
+                                    best = t + hit[1]
+                        hit = after.get(k) if tele else None
+                        if hit is None:
+                            continue
+                        jh = hit[0]
+                        if js + fd != INF:
+                            t = self._after_jump(jh, extra_j, capped, js + fd, have0, now)
+                            if not now and idle and meet == ():
+                                # Nothing but items is left of this turn: a jump made later leaves one turn
+                                # more; one made now (the only one of this turn) comes from no fight, so with
+                                # no enemy revealed and alive the first potion after it still gains nothing.
+                                t = self._after_jump(jh, gains[4], capped, js + fd, have0, 0)
+                                later = self._after_jump(jh, extra_j, capped, js + fd, have0, now, later=True)
+                                if later < t:
+                                    t = later
+                            if t + hit[1] < best:
+                                best = t + hit[1]
+                        if tele >= 2 and js2 < js and js2 + fd != INF:
+                            # The last of two jumps; with nothing but items left of this turn, made after it.
+                            t = self._after_jump(jh, extra_j2, capped, js2 + fd, have0, now, later=not now)
+                            if t + hit[1] < best:
+                                best = t + hit[1]
+                    continue
+                pick = pick_jump = ()
+                if subset or met is not None:
+                    pick, pick_jump = [], []
+                    for k, (ws, _, js, fd) in zip(ways, need):
+                        if met is not None:
+                            mw, mj, mf = met[k]
+                            ws, js, fd = max(ws, mw), max(js, mj), max(fd, mf)
+                        pick.append((ws, fd))
+                        pick_jump.append((js, fd))
+                extra = 0 if idle is None else self._extra(para, tele, idle)
+                t = self._best(routes, r0, k0, extra, pick)
+                if tele and jumps:
+                    extra_j = 0 if idle is None else self.extra_moves(para, tele - 1)
+                    t = min(t, self._jumped(li, mask, r0, k0, campaign_mode, extra_j, pick_jump, blocked))
+                if t < best:
+                    best = t
+        return best
+
+    def _gains_of(self, para: int, tele: int) -> tuple:
+        """What ``para`` potions of paralysis and ``tele`` of teleportation still to be used add (``_extra``):
+        the first gaining, the first idle, after one jump, after two, after one with the first after it
+        idle, and the most of these (the paced terms of ``_with_potions``)."""
+        out = (self._extra(para, tele, False), self._extra(para, tele, True),
+               self.extra_moves(para, tele - 1) if tele else 0, self.extra_moves(para, tele - 2) if tele >= 2 else 0,
+               self._extra(para, tele - 1, True) if tele else 0)
+        return (*out, max(out))
+
+    def _walks_from(self, li: int, i: int) -> dict:
+        """The walks from local cell ``i`` of level ``li`` (``_walk``), by set of potions, as found so far."""
+        hit = self._walks.get((li, i))
+        if hit is None:
+            if len(self._walks) > 4_096:
+                self._walks.clear()
+            hit = self._walks[(li, i)] = {}
+        return hit
+
+    def _walk(self, li: int, i: int, bits: int) -> tuple:
+        """(Per way out, the fewest steps of a walk from local cell ``i`` onto every potion of the set ``bits``
+        and on to it: the tour (``_tour_steps``), or with too many potions its farthest one; the fewest
+        steps from ``i`` to a potion of teleportation of the set.) Static: the level graph alone."""
+        pots, pdist, tours = self.pots[li], self._pot_dist[li], self._tours[li]
+        members = [p for p in range(len(pots)) if bits >> p & 1]
+        ways = range(len(self.ways[li]))
+        if tours is not None:
+            steps = tuple(min(pdist[p][i] + tours[k][bits][p] for p in members) for k in ways)
+        else:
+            steps = tuple(max(pdist[p][i] + self.dist[li][k][pots[p][0]] for p in members) for k in ways)
+        return steps, min((pdist[p][i] for p in members if pots[p][1]), default=INF)
+
+    def _paired_walk(self, li: int, i: int, bits: int, para_held: int) -> list:
+        """Per way out, the fewest steps of a walk from local cell ``i`` onto every potion of the set ``bits``
+        that stands beside an enemy twice before the first potion or after it, with ``para_held`` potions
+        of paralysis at hand (``_with_potions``). Static: the level graph alone."""
+        key = (li, i, bits, min(para_held, 2))
+        hit = self._pwalks.get(key)
+        if hit is not None:
+            return hit
+        pots, pdist, tours, paired = self.pots[li], self._pot_dist[li], self._tours[li], self._paired[li]
+        to_pot = self._pairs_pot[li]
+        members = [p for p in range(len(pots)) if bits >> p & 1]
+        ways = range(len(self.ways[li]))
+        walk = [min(min(pdist[p][i] + paired[k][bits][p], to_pot[p][i] + tours[k][bits][p]) for p in members)
+                for k in ways]
+        if para_held < 2:
+            # A potion is thrown where the enemy is revealed and another at the second tile beside it: with
+            # one at hand, one of the set is picked up before the second tile (before the first, or between
+            # them: ``_sandwich``); with none, before both.
+            pairs, sandwich = self.pairs[li], self._sandwich[li]
+            walk = [max(walk[k], min(min(pdist[p][i] + pairs[k][pots[p][0]], sandwich[p][k][i] if para_held else INF)
+                                     for p in members)) for k in ways]
+        if len(self._pwalks) > 100_000:
+            self._pwalks.clear()
+        hit = self._pwalks[key] = walk
+        return hit
+
+    @staticmethod
+    def _after_jump(jh: float, more: int, capped: bool, h: float, have0: int, now: int, later: bool = False) -> int:
+        """Paced: the fewest turns after this one of a route that jumps onto a tile face up now, ``jh``
+        half-turns after landing, ``h`` for the whole walk, with ``more`` extra steps for the rest of the
+        game (``capped``: one a turn at most; ``now``: 2 if this turn may still gain; ``later``: the jump
+        is made in a turn after this one, so the turns after the jump's are one more turn away)."""
+        t = 0 if jh <= 2 * more else (jh - 2 * more + 1) // 2
+        if capped and (jh + 3) // 4 > t:
+            t = (jh + 3) // 4  # the turns after the jump's
+        if later:
+            t += 1
+        have_j = have0 + 2 * more
+        if h > have_j and (h - have_j + 1) // 2 > t:
+            t = (h - have_j + 1) // 2  # the whole walk, this turn's share included
+        if capped and h > have0 + now and (h - have0 - now + 3) // 4 > t:
+            t = (h - have0 - now + 3) // 4
+        return t
+
+    def _near(self, li: int, mask: bytes) -> list:
+        """Per potion of the level (``pots``): the fewest steps to its cell from a tile face up under ``mask``."""
+        key = (li, mask)
+        hit = self._ucache.get(key)
+        if hit is None:
+            if len(self._ucache) > 100_000:
+                self._ucache.clear()
+            up = [v for v, down in enumerate(mask) if not down]
+            hit = self._ucache[key] = [min(dist[v] for v in up) for dist in self._pot_dist[li]]
+        return hit
+
+    def _tour_steps(self, li: int) -> tuple | None:
+        """Per way out, per set of the level's potions (as bits of their indices in ``pots``), per potion p
+        of the set: the fewest steps of a walk from p's cell onto every potion of the set and on to the way
+        out (Held-Karp over the static distances). None when the level has too many potions."""
+        pots = self.pots[li]
+        n = len(pots)
+        if not n or n > MAX_TOURS:
+            return None
+        pdist = self._pot_dist[li]
+        out = []
+        for dist in self.dist[li]:
+            tour = [[INF] * n for _ in range(1 << n)]
+            for bits in range(1, 1 << n):
+                for p in range(n):
+                    if not bits >> p & 1:
+                        continue
+                    rest = bits & ~(1 << p)
+                    if not rest:
+                        tour[bits][p] = dist[pots[p][0]]
+                        continue
+                    tour[bits][p] = min(pdist[p][pots[q][0]] + tour[rest][q] for q in range(n) if rest >> q & 1)
+            out.append(tour)
+        return out
+
+    def _paired_tours(self, li: int) -> list | None:
+        """As :meth:`_tour_steps`, for walks that also stand beside an enemy twice somewhere after leaving
+        potion p (``_pair_steps``: one leg of the tour, to the next potion or to the way out, goes by two
+        ADJACENT TILEs of one enemy card). None without such legs or tours."""
+        tours = self._tours[li]
+        if tours is None or not self.pairs[li]:
+            return None
+        pots = self.pots[li]
+        n = len(pots)
+        pdist, to_pot = self._pot_dist[li], self._pairs_pot[li]
+        out = []
+        for k, tour in enumerate(tours):
+            to_way = self.pairs[li][k]
+            paired = [[INF] * n for _ in range(1 << n)]
+            for bits in range(1, 1 << n):
+                for p in range(n):
+                    if not bits >> p & 1:
+                        continue
+                    rest = bits & ~(1 << p)
+                    if not rest:
+                        paired[bits][p] = to_way[pots[p][0]]
+                        continue
+                    paired[bits][p] = min(min(pdist[p][pots[q][0]] + paired[rest][q],
+                                              to_pot[q][pots[p][0]] + tour[rest][q])
+                                          for q in range(n) if rest >> q & 1)
+            out.append(paired)
+        return out
+
+    def _sandwiches(self, li: int) -> tuple:
+        """Per potion p of the level, per way out w, per local cell x: the fewest steps of a walk from x
+        that stands beside an enemy card, then on p's cell, then beside the same enemy card again, then
+        reaches w (the least over the enemy of the best first tile beside it and the best second)."""
+        lo, hi = self.d.level_range[li]
+        nbrs = self.local[li]
+        n = hi - lo
+        beside = [[j - lo for j in self.d.adjacent[lo + e] if j >= 0] for e in self._level_foes[li][0]]
+        out = []
+        for p, (c, _) in enumerate(self.pots[li]):
+            from_pot = self._pot_dist[li][p]
+            per_way = []
+            for dist in self.dist[li]:
+                cost = [INF] * n
+                for cells in beside:
+                    after = min((from_pot[t] + dist[t] for t in cells), default=INF)
+                    for a in cells:
+                        if from_pot[a] + after < cost[a]:
+                            cost[a] = from_pot[a] + after
+                queue = deque(sorted((a for a in range(n) if cost[a] != INF), key=cost.__getitem__))
+                while queue:
+                    j = queue.popleft()
+                    for x in nbrs[j]:
+                        if cost[x] > cost[j] + 1:
+                            cost[x] = cost[j] + 1
+                            queue.append(x)
+                per_way.append(tuple(cost))
+            out.append(tuple(per_way))
+        return tuple(out)
+
+    def _pair_steps(self, level: int) -> tuple:
+        """Per way out w, per local cell x: the fewest steps of a walk from x to w that stands on two
+        ADJACENT TILEs of one enemy card, or on one twice (``()``: the level has no enemy card).
+
+        With ``loose_rule`` and no potion of teleportation, an enemy first revealed later is revealed by a
+        flip from a tile A beside it, where the fight begins; a potion gains against it only in a fight
+        begun at a tile T beside it that the hero entered after leaving that fight (he leaves it, the enemy
+        alive, only by a potion; the enemy never moves). T is A again (two steps at least to leave and come
+        back) or another tile beside the enemy (two orthogonal neighbours of a cell are two steps apart):
+        the walk reaches A, takes two steps more at least, and goes on from T.
+        """
+        return self._pairs_to(level, self.dist[level])
+
+    def _pairs_to(self, level: int, targets: tuple) -> tuple:
+        """:meth:`_pair_steps` to each of ``targets`` (static step distances to a cell, by local cell)."""
+        lo, hi = self.d.level_range[level]
+        nbrs = self.local[level]
+        n = hi - lo
+        foes = self._level_foes[level][0]
+        if not foes:
+            return ()
+        beside = [[j - lo for j in self.d.adjacent[lo + e] if j >= 0] for e in foes]
+        out = []
+        for dist in targets:
+            cost = [INF] * n
+            for cells in beside:
+                after = 2 + min((dist[t] for t in cells), default=INF)
+                for a in cells:
+                    if after < cost[a]:
+                        cost[a] = after
+            queue = deque(sorted((a for a in range(n) if cost[a] != INF), key=cost.__getitem__))
+            while queue:
+                j = queue.popleft()
+                for i in nbrs[j]:
+                    if cost[i] > cost[j] + 1:
+                        cost[i] = cost[j] + 1
+                        queue.append(i)
+            out.append(tuple(cost))
+        return tuple(out)
+
+    def _via(self, level: int, near: list) -> tuple:
+        """(per way out, the fewest steps from each local cell to it by one of the cells ``near``; per way out,
+        the fewest steps from one of them to it; the fewest steps from each local cell to one of them)."""
+        nbrs = self.local[level]
+        n = len(nbrs)
+        from_near = [INF] * n
+        for c in near:
+            from_near[c] = 0
+        queue = deque(near)
+        while queue:
+            j = queue.popleft()
+            for i in nbrs[j]:
+                if from_near[i] > from_near[j] + 1:
+                    from_near[i] = from_near[j] + 1
+                    queue.append(i)
+        via, last = [], []
+        for dist in self.dist[level]:
+            # From each cell to a cell of ``near`` and on to the way out: a shortest-path search whose sources
+            # start at their own distance to the way out (steps are 1 each: a label-correcting queue).
+            cost = [INF] * n
+            for c in near:
+                cost[c] = dist[c]
+            queue = deque(sorted(near, key=cost.__getitem__))
+            while queue:
+                j = queue.popleft()
+                for i in nbrs[j]:
+                    if cost[i] > cost[j] + 1:
+                        cost[i] = cost[j] + 1
+                        queue.append(i)
+            via.append(tuple(cost))
+            last.append(min((dist[c] for c in near), default=INF))
+        return tuple(via), tuple(last), tuple(from_near)
+
+    def _potion_counts(self, level: int, down: bytes, hint: bytes | None) -> tuple:
+        """Per potion of the level (``pots``): the fewest face-down tiles on a route from each local cell
+        to the potion's cell, both ends counted (as :meth:`face_down_counts` for the ways out)."""
+        key = (level, down)
+        hit = self._pcache.get(key)
+        if hit is not None:
+            return hit
+        base = self._pcache.get((level, hint)) if hint is not None else None
+        flipped = flipped_cells(hint, down) if base is not None else None
+        nbrs = self.local[level]
+        if flipped is None:
+            out = []
+            for c, _ in self.pots[level]:
+                enter = [INF] * len(nbrs)
+                enter[c] = down[c]
+                out.append(propagate(nbrs, down, enter, deque([c])))
+            hit = tuple(out)
+        else:
+            hit = tuple(self._lower_counts(level, down, list(enter), flipped) for enter in base)
+        if len(self._pcache) > 100_000:
+            self._pcache.clear()
+        self._pcache[key] = hit
+        return hit
+
+    def _pickups(self, level: int, down: bytes, hint: bytes | None = None) -> tuple:
+        """Per way out w of the level, per potion (``pots``) at cell c: the fewest face-down tiles of a set
+        of tiles that joins c and w to the tiles face up now (:meth:`_trees`)."""
+        key = (level, down)
+        hit = self._kcache.get(key)
+        if hit is None:
+            if len(self._kcache) > 100_000:
+                self._kcache.clear()
+            hit = self._kcache[key] = self._trees(level, down, self._potion_counts(level, down, hint), hint)
+        return hit
+
+    def _meet(self, level: int, down: bytes, foes: tuple, hint: bytes | None = None) -> tuple:
+        """For the enemies ``foes`` (local cells, revealed and alive): (per way out, the fewest face-down tiles
+        of a set of tiles joining an ADJACENT TILE of one of them and the way out to the tiles face up now;
+        per way out, the fewest steps of a walk from each local cell by such a tile to the way out; the
+        fewest steps from a tile face up now to such a tile; per way out, the fewest from such a tile to it).
+
+        ``hint``, the mask of a state this one came from: the face-down counts from those tiles are lowered
+        from its own where the same enemies were met there (as :meth:`face_down_counts`)."""
+        key = (level, down, foes)
+        hit = self._mcache.get(key)
+        if hit is not None:
+            return hit
+        nbrs = self.local[level]
+        lo = self.d.level_range[level][0]
+        near = sorted({j - lo for e in foes for j in self.d.adjacent[lo + e] if j >= 0})
+        base = self._menter.get((level, hint, foes)) if hint is not None else None
+        flipped = flipped_cells(hint, down) if base is not None else None
+        if flipped is None:
+            enter = [INF] * len(nbrs)
+            for c in near:
+                enter[c] = down[c]
+            enter = propagate(nbrs, down, enter, deque(near))
+        else:
+            enter = self._lower_counts(level, down, list(base), flipped)
+        if len(self._menter) > 100_000:
+            self._menter.clear()
+        self._menter[key] = enter
+        steps = self._msteps.get((level, foes))
+        if steps is None:
+            if len(self._msteps) > 10_000:
+                self._msteps.clear()
+            steps = self._msteps[(level, foes)] = self._via(level, near)
+        up = [v for v in range(len(nbrs)) if not down[v]]
+        from_near = steps[2]
+        hit = (tuple(row[0] for row in self._trees(level, down, (enter,))), steps[0],
+               min((from_near[v] for v in up), default=INF), steps[1])
+        if len(self._mcache) > 100_000:
+            self._mcache.clear()
+        self._mcache[key] = hit
+        return hit
+
+    def _trees(self, level: int, down: bytes, targets: tuple, hint: bytes | None = None) -> tuple:
+        """Per way out w of the level, per target (given by the face-down counts of routes to it from each
+        cell, both ends counted): the fewest face-down tiles of a set of tiles that joins the target and
+        w to the tiles face up now (a tree, each tile counted once).
+
+        Every walk the rest of the game takes is made of pieces that each begin on a tile face up now:
+        the hero's tile, or one a potion of teleportation lands on (a tile revealed later is one step of
+        the relaxed graph from the tile it was flipped from). So the tiles a walk that reaches the target
+        and leaves by w enters, with the tiles face up now, join the target, w and those tiles: its
+        face-down tiles are at least that tree's. It is the smallest tree of three terminals, the tiles
+        face up now read as one: the least over a junction v of the three routes from v, v counted once.
+        """
+        counts = self.face_down_counts(level, down, hint)
+        nbrs = self.local[level]
+        n = len(nbrs)
+        key = (level, down)
+        hit = self._upcache.get(key)
+        if hit is None:
+            up = [v for v in range(n) if not down[v]]
+            # From the tiles face up now (one source): the face-down tiles on the way to each tile, it counted.
+            from_up = [INF] * n
+            for v in up:
+                from_up[v] = 0
+            from_up = propagate(nbrs, down, from_up, deque(up))
+            # Per way out w: the fewest face-down tiles from the tiles face up now to it, and per junction v,
+            # w's part of a tree joined at v: its route from v (or through the tiles face up now, reached
+            # from v), with v's own route to the face-up tiles, v counted once (``- 2 * down[v]``).
+            keep = [f - 2 * d for f, d in zip(from_up, down)]
+            shares = []
+            for enter_w in counts:
+                w_up = min(map(enter_w.__getitem__, up), default=INF)
+                shares.append((w_up, list(map(add, map(min, enter_w, map(add, repeat(w_up, n), from_up)), keep))))
+            if len(self._upcache) > 100_000:
+                self._upcache.clear()
+            hit = self._upcache[key] = (up, from_up, tuple(shares))
+        up, from_up, shares = hit
+        out = []
+        for w_up, share in shares:
+            row = []
+            for enter_c in targets:
+                c_up = min(map(enter_c.__getitem__, up), default=INF)
+                # The target's route from each junction v (or through the tiles face up now), plus the way
+                # out's share there; the junction is the face-up tiles themselves at worst.
+                a = map(min, enter_c, map(add, repeat(c_up, n), from_up))
+                row.append(min(c_up + w_up, min(map(add, a, share))))
+            out.append(tuple(row))
+        return tuple(out)
+
+
+def _flips_always_engage(d) -> bool:
+    """Every enemy card a flip can reveal is on an ADJACENT TILE of the tile it is flipped from (so it
+    starts a fight at once: docs/rules.md, Board), and the grid is the only geometry (no enemy card starts
+    face up is read per state)."""
+    for i, row in enumerate(d.flip_to):
+        for dr, j in enumerate(row):
+            if j >= 0 and d.kind[j] == ENEMY and d.adjacent[i][dr] != j:
+                return False
+    return True
+
+
+def flee_chain(d) -> int:
+    """The most tiles one turn's flees can advance the hero (``F`` in docs/solver.md).
+
+    A flee that lands next to another enemy starts combat at once, and the hero may flee again
+    (docs/rules.md, "Fleeing next to another enemy"). Every landing but the last of such a chain
+    is then on an ADJACENT TILE of an enemy card, each an ADJACENT TILE of the one before, so the
+    chain without its detours stays in one connected group of those tiles and adds one last step:
+    at most the largest group's size (1 when no two such tiles touch: a single flee).
+    """
+    near_enemy = [bool(row) for row in d.enemy_near]
+    seen = [False] * len(near_enemy)
+    best = 1
+    for i, flag in enumerate(near_enemy):
+        if not flag or seen[i]:
+            continue
+        seen[i], stack, size = True, [i], 0
+        while stack:
+            c = stack.pop()
+            size += 1
+            for j in d.near[c]:
+                if near_enemy[j] and not seen[j]:
+                    seen[j] = True
+                    stack.append(j)
+        best = max(best, size)
+    return best
+
+
+class _Stock:
+    """Where copies of some cards are still to be had: ``left(faces)`` counts them, a cell's own card
+    until the cell is cleared, a shop's stock and a chest's contents always (an upper bound)."""
+
+    def __init__(self, d, cards: frozenset) -> None:
+        own = [j for j in range(len(d.kind)) if d.card[j].id in cards]
+        self.fixed = sum(1 for cell in d.cells for c in (*cell.stock, *cell.contents) if c in cards)
+        self.cells = len(own)
+        self._faces = faces_getter(own)
+
+    def left(self, faces) -> int:
+        if not self.cells:
+            return self.fixed
+        return self.fixed + self.cells - self._faces(faces).count(CLEARED)

@@ -1,0 +1,60 @@
+"""Searches over a level's relaxed graph, shared by the turns bound (:mod:`.bounds`, :mod:`.potions`) and
+the health ceiling (:mod:`.ceiling`): 0-1 label-correcting searches updated as tiles turn face up, and
+readers of a few cells' faces."""
+
+from __future__ import annotations
+
+from collections import deque
+from operator import itemgetter
+
+
+def faces_getter(cells: list):
+    """A function of ``faces`` giving the tuple of the faces of ``cells`` (in C)."""
+    if len(cells) > 1:
+        return itemgetter(*cells)
+    if cells:
+        only = cells[0]
+        return lambda faces: (faces[only],)
+    return lambda faces: ()
+
+
+def propagate(nbrs: tuple, down: bytes, enter: list, queue: deque) -> list:
+    """Lower ``enter`` from the queued cells until no route improves (0-1 label correcting)."""
+    while queue:
+        j = queue.popleft()
+        ej = enter[j]
+        for i in nbrs[j]:
+            cost = ej + down[i]
+            if cost < enter[i]:
+                enter[i] = cost
+                if down[i]:
+                    queue.append(i)
+                else:
+                    queue.appendleft(i)
+    return enter
+
+
+def propagate_paced(nbrs: tuple, down: bytes, cost: list, queue: deque) -> list:
+    """Lower ``cost`` from the queued cells until no route improves; entering a cell costs 1 + down."""
+    while queue:
+        j = queue.popleft()
+        cj = cost[j] + 1
+        for i in nbrs[j]:
+            c = cj + down[i]
+            if c < cost[i]:
+                cost[i] = c
+                queue.append(i)
+    return cost
+
+
+def flipped_cells(before: bytes, after: bytes) -> list | None:
+    """Cells face down in ``before`` and not in ``after`` (None if any turned face down: rebuild)."""
+    x, y = int.from_bytes(before, "big"), int.from_bytes(after, "big")
+    if y & ~x:
+        return None
+    diff, n, out = x ^ y, len(before), []
+    while diff:
+        low = diff & -diff
+        out.append(n - 1 - (low.bit_length() - 1) // 8)
+        diff ^= low
+    return out
