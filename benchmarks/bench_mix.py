@@ -59,6 +59,7 @@ class Record:
     generated: int = 0  # successor states made (generated / expanded: the branching)
     cpu: float = 0.0
     root_bound: float | None = None  # the bound at the start (turns after the first): par - 1 when tight
+    loosen: str = ""  # what widens the bound's turn (S steps, K face-down entries): see ``bound_parts``
     reason: str = ""
     reference: str = ""  # the reference's verdict, turns and health ("" when not run)
     playout: str = ""  # the best win random play found under the map's fated dice ("" when none)
@@ -74,10 +75,16 @@ def levels_for(mix: str, seed: int) -> int:
     return 2 + seed % 2 if "ladders" in MIXES[mix] else 1
 
 
-def root_bound(campaign) -> float:
+def root_bound(campaign) -> tuple[float, str]:
+    """The bound at the start, and what widens its turn: a flee chain of F tiles (docs/solver.md, ``F``),
+    relocation, +X MOVEMENT, potions of teleportation or paralysis to be had (the unknowns' usual causes)."""
     s = GameState.new(campaign, log=False)
     s.resolve(FatedResolver(campaign))
-    return relaxation(campaign, s.d).bound(s, True)
+    relax = relaxation(campaign, s.d)
+    parts = [f"S={relax.S} K={relax.K}"] + [text for on, text in (
+        (relax.flee, f"flee chain F={relax.flee}"), (relax.reloc, "relocation"), (relax.mv, f"movement +{relax.mv}"),
+        (relax.tele_total, f"teleportation x{relax.tele_total}"), (relax.para_total, f"paralysis x{relax.para_total}")) if on]
+    return relax.bound(s, True), ", ".join(parts)
 
 
 def walk_witness(campaign, r) -> list[str]:
@@ -134,7 +141,7 @@ def sweep_one(size: int, mix: str, seed: int, seconds: float, reference_size: in
         return rec
     campaign = load_campaign_text(text).campaign
     try:
-        rec.root_bound = root_bound(campaign)
+        rec.root_bound, rec.loosen = root_bound(campaign)
         start = time.process_time()
         r = solve_campaign(campaign, Budget(max_states=SOLVE_STATES, max_seconds=seconds))
         rec.cpu = time.process_time() - start
@@ -268,9 +275,17 @@ def main() -> int:
     print(f"\nUnknown ({len(unknowns)})")
     for r in unknowns:
         print(f"  {r.params}: {r.states:,} states ({r.generated / max(1, r.states):.1f} successors each), {r.cpu:.2f} s CPU, "
-              f"root bound {r.root_bound}"
+              f"root bound {r.root_bound} ({r.loosen})"
               f"{', reference ' + r.reference if r.reference else ''}"
               f"{', random play ' + r.playout if r.playout else ''}: {r.reason}")
+    causes: dict = {}
+    for r in unknowns:
+        what = ", ".join(part.split(" F=")[0].split(" +")[0].split(" x")[0] for part in r.loosen.split(", ")[1:]) or "none"
+        causes.setdefault(what, []).append(r)
+    print("Unknown by what widens the bound's turn (the sizes; root bound: median)")
+    for what, rs in sorted(causes.items(), key=lambda item: -len(item[1])):
+        print(f"  {what}: {len(rs)} (sizes {', '.join(map(str, sorted({r.size for r in rs})))}; root bound "
+              f"{statistics.median(r.root_bound for r in rs):g}; {sum(1 for r in rs if r.levels > 1)} with ladders)")
     return 1 if problems else 0
 
 
