@@ -54,7 +54,7 @@ def test_two_potions_of_paralysis_flee_four_times_in_one_turn():
     assert s.position == (1, 3) and s.turn == 1
     assert s.face(1, 0) == UP and s.face(0, 2) == UP  # both enemies where their cards lie
     play(s, "end")
-    assert all(v[2] == 0 for v in s.foes.values())  # "for a turn": the paralysis is over
+    assert s.view().foe_at(1, 0).paralysed == s.view().foe_at(0, 2).paralysed == 0  # "for a turn": it is over
 
 
 def test_the_table_counts_that_path_on_the_level():
