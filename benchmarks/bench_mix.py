@@ -4,9 +4,11 @@ For N maps per (size, mix) of ``gen.mixed_campaign_text`` (each one first held t
 an invalid map is a generator bug), solve as `cardrogue solve` does (``Budget(max_states=2,000,000,
 max_seconds=S)``, ``solve_campaign``), and record the verdict, par (turns, health), states and CPU
 time (``time.process_time``). Every witness is re-simulated by ``verify_replay`` against the campaign
-loaded afresh from its text (what `cardrogue verify` runs). Maps up to ``--reference-size`` are also
+loaded afresh from its text (what `cardrogue verify` runs), and walked with the bound and the health ceiling read
+at each state (neither may contradict the finish it reaches). Maps up to ``--reference-size`` are also
 solved by the solver's reference mode (uniform-cost search, no bound, no dominance) and the two
-verdicts compared. Prints a table per size and mix, then every crash, traceback, failed witness,
+verdicts compared; on every map, random play under the fated dice (greedy policy, a random action one
+time in three) looks for a win that beats the par or disproves ``unsolvable``. Prints a table per size and mix, then every crash, traceback, failed witness,
 disagreement with the reference and every ``unknown``; exit 1 if there was any problem other than
 an ``unknown``.
 
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import statistics
 import sys
 import time
@@ -26,9 +29,11 @@ from dataclasses import dataclass, field
 from gen import MIXES, mixed_campaign_text
 
 from cardrogue.engine.analysis.check import check_text
+from cardrogue.engine.analysis.montecarlo import GreedyPolicy
 from cardrogue.engine.analysis.solver import SOLVED, UNKNOWN, UNSOLVABLE, Budget, solve_campaign
 from cardrogue.engine.analysis.solver.bounds import relaxation
 from cardrogue.engine.analysis.solver.par import solve
+from cardrogue.engine.analysis.solver.search import Search
 from cardrogue.engine.chance.resolvers import FatedResolver
 from cardrogue.engine.format.diagnostics import Severity
 from cardrogue.engine.format.loader import load_campaign_text
@@ -50,11 +55,13 @@ class Record:
     turns: int | None = None
     health: int | None = None
     health_exact: bool = True
-    states: int = 0
+    states: int = 0  # expanded
+    generated: int = 0  # successor states made (generated / expanded: the branching)
     cpu: float = 0.0
     root_bound: float | None = None  # the bound at the start (turns after the first): par - 1 when tight
     reason: str = ""
     reference: str = ""  # the reference's verdict, turns and health ("" when not run)
+    playout: str = ""  # the best win random play found under the map's fated dice ("" when none)
     problems: list[str] = field(default_factory=list)  # crash, witness, disagreement (each with its text)
 
     @property
@@ -73,8 +80,51 @@ def root_bound(campaign) -> float:
     return relaxation(campaign, s.d).bound(s, True)
 
 
+def walk_witness(campaign, r) -> list[str]:
+    """The bound and the health ceiling on every state of the witness, a real line finishing in
+    ``r.turns`` with ``r.health``: a bound above the turns left there, or a ceiling below the health it
+    ends with, is unsound (even where the search's par is right, it may cut a better line elsewhere)."""
+    search = Search(campaign, 0, True, Budget(max_states=1, max_seconds=60))
+    s = GameState.new(campaign, log=False)
+    resolver = FatedResolver(campaign)
+    s.resolve(resolver)
+    out = []
+    for i, action in enumerate(r.actions):
+        h = search.relax.bound(s, True)
+        if h > r.turns - s.turn:
+            out.append(f"bound {h} > {r.turns - s.turn} turns left before action {i + 1} ({action}) of the witness")
+            break
+        top = search.ceiling.bound(s, r.turns)
+        if top < r.health:
+            out.append(f"health ceiling {top} < {r.health} before action {i + 1} ({action}) of the witness")
+            break
+        s.step(action, resolver)
+    return out
+
+
+def playouts(campaign, seconds: float, max_turns: int, seed: int) -> tuple[int, int, list[str]] | None:
+    """The best (turns, health, actions) of wins found by playing the map's fated dice for ``seconds`` of
+    CPU, each action the greedy policy's or (one time in three) a random legal one; None: no win."""
+    greedy, rng = GreedyPolicy(campaign), random.Random(seed)
+    resolver = FatedResolver(campaign)
+    best, until = None, time.process_time() + seconds
+    while time.process_time() < until:
+        s = GameState.new(campaign, log=False)
+        s.resolve(resolver)
+        actions: list[str] = []
+        while s.outcome is None and s.turn <= max_turns and len(actions) < 50 * max_turns:
+            legal = s.legal_actions()
+            action = rng.choice(legal) if rng.random() < 1 / 3 else greedy.choose(s.view())
+            actions.append(str(action))
+            s.step(action, resolver)
+        if s.outcome == "won" and (best is None or (s.turn, -s.health) < (best[0], -best[1])):
+            best = (s.turn, s.health, actions)
+            max_turns = s.turn
+    return best
+
+
 def sweep_one(size: int, mix: str, seed: int, seconds: float, reference_size: int, reference_states: int,
-              reference_seconds: float) -> Record:
+              reference_seconds: float, playout_seconds: float = 0.0) -> Record:
     rec = Record(size, mix, seed, levels_for(mix, seed))
     text = mixed_campaign_text(rec.levels, size, seed, mix)
     errors = [d.render() for d in check_text(text) if d.severity is Severity.ERROR]
@@ -93,7 +143,7 @@ def sweep_one(size: int, mix: str, seed: int, seconds: float, reference_size: in
         rec.problems.append("crash in solve:\n" + traceback.format_exc())
         return rec
     rec.verdict, rec.turns, rec.health, rec.health_exact = r.verdict, r.turns, r.health, r.health_exact
-    rec.states, rec.reason = r.states_expanded, r.reason
+    rec.states, rec.generated, rec.reason = r.states_expanded, r.states_generated, r.reason
     for i, p in enumerate(r.level_pars):
         if p.verdict == SOLVED and not verify_replay(p.replay_text, load_campaign_text(text).campaign).ok:
             rec.problems.append(f"level {i + 1}'s own witness does not verify")
@@ -105,15 +155,30 @@ def sweep_one(size: int, mix: str, seed: int, seconds: float, reference_size: in
         elif v.run is None or (v.run.outcome, v.run.turns, v.run.health) != ("won", r.turns, r.health):
             got = None if v.run is None else (v.run.outcome, v.run.turns, v.run.health)
             rec.problems.append(f"witness verifies as {got}, the solver claims won in {r.turns} with {r.health}")
+        else:
+            rec.problems.extend(walk_witness(fresh, r))
+    if playout_seconds:
+        limit = r.turns if r.verdict == SOLVED else 4 * size * rec.levels + 10
+        found = playouts(campaign, playout_seconds, limit, seed)
+        if found is not None:
+            rec.playout = f"won {found[0]}/{found[1]}"
+            if r.verdict == UNSOLVABLE:
+                rec.problems.append(f"unsolvable, but random play wins in {found[0]} turns: {' | '.join(found[2])}")
+            elif r.verdict == SOLVED and (found[0] < r.turns or (r.health_exact and found[0] == r.turns and found[1] > r.health)):
+                rec.problems.append(f"par {r.turns}/{r.health}, but random play wins in {found[0]} turns with {found[1]} "
+                                    f"health: {' | '.join(found[2])}")
     if size <= reference_size:
+        budget = Budget(max_states=reference_states, max_seconds=reference_seconds)
         try:
-            ref = solve(campaign, 0, True, Budget(max_states=reference_states, max_seconds=reference_seconds),
-                        reference=True)
+            ref = solve(campaign, 0, True, budget, reference=True)
+            rec.reference = ref.verdict + (f" {ref.turns}/{ref.health}" if ref.verdict == SOLVED else "")
+            rec.problems.extend(disagreement(r, ref))
+            for i, p in enumerate(r.level_pars):  # each level on its own (a practice start), as `solve` reports it
+                if p.verdict != UNKNOWN:
+                    ref = solve(campaign, i, False, budget, reference=True)
+                    rec.problems.extend(f"level {i + 1} on its own: {text}" for text in disagreement(p, ref))
         except Exception:
             rec.problems.append("crash in the reference search:\n" + traceback.format_exc())
-            return rec
-        rec.reference = ref.verdict + (f" {ref.turns}/{ref.health}" if ref.verdict == SOLVED else "")
-        rec.problems.extend(disagreement(r, ref))
     return rec
 
 
@@ -167,6 +232,8 @@ def main() -> int:
                         help="cross-check maps up to this size against the reference search (default 4; 0: none)")
     parser.add_argument("--reference-states", type=int, default=300_000, help="the reference's state budget (default 300,000)")
     parser.add_argument("--reference-seconds", type=float, default=30.0, help="the reference's time budget (default 30)")
+    parser.add_argument("--playouts", type=float, default=1.0, metavar="S",
+                        help="CPU seconds per map of random play under the fated dice, whose wins par must not beat (default 1; 0: none)")
     parser.add_argument("--json", default=None, metavar="FILE", help="also write each map's record here (JSON lines)")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
@@ -182,15 +249,15 @@ def main() -> int:
         for mix in mixes:
             for seed in range(args.first_seed, args.first_seed + args.maps):
                 rec = sweep_one(size, mix, seed, args.seconds, args.reference_size, args.reference_states,
-                                args.reference_seconds)
+                                args.reference_seconds, args.playouts)
                 records.append(rec)
                 if out:
                     out.write(json.dumps(rec.__dict__) + "\n")
                     out.flush()
                 mark = "!" if rec.problems else " "
                 print(f"{mark} {rec.params}: {rec.verdict} {rec.turns or ''}/{rec.health or ''} {rec.states:,} states "
-                      f"{rec.cpu:.2f} s CPU, root bound {rec.root_bound}{', reference ' + rec.reference if rec.reference else ''}",
-                      flush=True)
+                      f"{rec.cpu:.2f} s CPU, root bound {rec.root_bound}{', reference ' + rec.reference if rec.reference else ''}"
+                      f"{', random play ' + rec.playout if rec.playout else ''}", flush=True)
     table(records)
     problems = [r for r in records if r.problems]
     print(f"\nProblems ({len(problems)}): crashes, tracebacks, failed witnesses, disagreements with the reference")
@@ -200,8 +267,10 @@ def main() -> int:
     unknowns = [r for r in records if r.verdict == UNKNOWN]
     print(f"\nUnknown ({len(unknowns)})")
     for r in unknowns:
-        print(f"  {r.params}: {r.states:,} states, {r.cpu:.2f} s CPU, root bound {r.root_bound}"
-              f"{', reference ' + r.reference if r.reference else ''}: {r.reason}")
+        print(f"  {r.params}: {r.states:,} states ({r.generated / max(1, r.states):.1f} successors each), {r.cpu:.2f} s CPU, "
+              f"root bound {r.root_bound}"
+              f"{', reference ' + r.reference if r.reference else ''}"
+              f"{', random play ' + r.playout if r.playout else ''}: {r.reason}")
     return 1 if problems else 0
 
 

@@ -216,6 +216,11 @@ def mixed_campaign(levels: int, size: int, seed: int = 1, mix: str = "all") -> d
         doc["cards"] = cards
     doc["levels"] = [mixed_level(lid, size, rng, ids[i + 1] if i + 1 < levels else None, features)
                      for i, lid in enumerate(ids)]
+    if "heroes" in features and rng.random() < 0.3:  # a practice start: wounded, or above max health
+        practice: dict = {"health": rng.randint(3, 15)}
+        if rng.random() < 0.5:
+            practice["items"] = rng.sample(POTIONS + ["gold", "gold"], 2)
+        doc["levels"][0] = {**doc["levels"][0], "hero": practice}
     return doc
 
 

@@ -256,6 +256,51 @@ def test_cached_bound_equals_the_plain_one(seed, potions):
 # ------------------------------------------------------------------- potions of teleportation, paralysis
 
 
+@pytest.mark.parametrize("seed, effect", [(25, "teleportation"), (25, "paralysis"), (9, "paralysis")])
+def test_cached_potion_bound_equals_the_plain_one(seed, effect):
+    """The potion part of the bound keeps what it found and skips the sets of potions that cannot beat the
+    best so far. On the states a search of an 8x8 map with three or five red potions meets (potions held,
+    enemies met and left alive, teleports), the bound it reads equals the one a fresh relaxation computes
+    from scratch; and after it, every kept walk of a set of potions from a tile (beside an enemy twice:
+    for each number of potions of paralysis at hand), gain of a count of potions, and face-down count
+    beside the enemies met (lowered from the mask before as tiles turned face up) equals its computation
+    from scratch."""
+    doc = gen.campaign(1, 8, seed=seed)
+    doc["potions"] = {"red": effect}
+    c = load(doc)
+    search = Search(c, 0, True, Budget(max_states=1_500, max_seconds=NO_CLOCK))
+    relax = search.relax
+    searched = relax.bound_masked
+    seen = []
+
+    def checked(s, cm, mask, hint=None):
+        h = searched(s, cm, mask, hint)
+        seen.append((s.hand, s.foes))
+        if len(seen) % 25 == 0:
+            assert h == Relaxation(c, s.d).bound(s, cm)
+        return h
+
+    relax.bound_masked = checked  # the search reads it from the relaxation
+    try:
+        search.run()
+    finally:
+        del relax.bound_masked
+    assert len(seen) >= 2_000 and any(hand for hand, _ in seen) and any(foes for _, foes in seen)
+    fresh = Relaxation(c, search.d)
+    for (li, i), walks in relax._walks.items():
+        assert all(walk == fresh._walk(li, i, bits) for bits, walk in walks.items())
+    for (li, i, bits, held), walk in relax._pwalks.items():
+        fresh._pwalks.clear()
+        assert walk == fresh._paired_walk(li, i, bits, held)
+    for (para, tele), gains in relax._gains.items():
+        assert gains == fresh._gains_of(para, tele)
+    for (li, mask, foes), enter in relax._menter.items():
+        fresh._mcache.clear()
+        fresh._meet(li, mask, foes)
+        assert enter == fresh._menter[(li, mask, foes)]
+    assert relax._walks and relax._gains and relax._menter and (relax._pwalks or effect == "teleportation")
+
+
 def _potion_map(size: int, seed: int, effect: str):
     """A generated open level (held-out style) whose red potions are ``effect``."""
     doc = gen.campaign(1, size, seed=seed)

@@ -30,7 +30,8 @@ bound along witnesses and on states random play reaches.
 from __future__ import annotations
 
 from collections import deque
-from itertools import permutations
+from itertools import permutations, repeat
+from operator import add
 
 from ...model.campaign import CardKind
 from ...rules.state import CHOOSE_TELEPORT, GameState
@@ -85,6 +86,7 @@ class PotionBound:
         self._pcache: dict = {}  # (level, mask) -> face-down counts to each potion's cell
         self._kcache: dict = {}  # (level, mask) -> per way out, per potion: fewest face-down tiles of a route through it
         self._mcache: dict = {}  # (level, mask, enemies) -> what a walk meeting one of them covers (``_meet``)
+        self._menter: dict = {}  # (level, mask, enemies) -> face-down counts from the tiles beside them (``_meet``)
         self._msteps: dict = {}  # (level, enemies) -> its steps (``_via``)
         self._level_foes = []  # per level: the local cells of its enemy cards, and the getter of their faces
         for lo, hi in d.level_range:
@@ -129,6 +131,9 @@ class PotionBound:
         self.flee_paths = (level_flee_paths(d, min(self.para_total, MAX_FLEE_GROUP))
                            if self.para_limited and not self.teleport else ())
         self._flees: dict = {}  # potions -> ``extra_flees``
+        self._gains: dict = {}  # (paralysis, teleportation) -> ``_gains_of``
+        self._walks: dict = {}  # (level, local cell) -> set of potions -> ``_walk``
+        self._pwalks: dict = {}  # (level, local cell, set of potions, paralysis at hand up to 2) -> ``_paired_walk``
         # Potions of paralysis alone, paced: a potion on its cell gains only after the walk reaches it.
         self.ordered = self.paced and self.para_limited and not self.tele_total
 
@@ -334,7 +339,7 @@ class PotionBound:
         else:
             options = []
             if meet:  # the walk meets an enemy revealed and alive now: every potion may gain
-                trees, via, near, last = self._meet(li, mask, meet)
+                trees, via, near, last = self._meet(li, mask, meet, hint)
                 met_met = tuple((via[k][i], near + min(last[k], jumps[k][0] if jumps else INF), trees[k]) for k in ways)
                 options.append((False, met_met))
             if jumps or not self.pairs[li]:
@@ -371,85 +376,114 @@ class PotionBound:
             # one step at most (a potion of teleportation drunk ends it; one thrown gains nothing).
             now = 2 * k0
         best = INF
-        # Every set of the potions still on their cells, as bits over ``left``; what each covers is the one
-        # of the set without its lowest potion, with that potion's added.
+        # Every set of the potions still on their cells, as bits over ``pots``; what each covers is the one
+        # of the set without its lowest potion, with that potion's added. Per potion, per way out: with jumps
+        # onto tiles face up now the walk is pieces, each after the first begun by a jump. The potion is in
+        # the first piece (from the hero's tile, then at least a jump's route), in the last (from the nearest
+        # tile face up now and on to the way out), or in one between (then at least two jumps): (the fewest
+        # steps of the first two, of either, and the face-down tiles of its tree).
         m = len(left)
-        sets = [(tele_held, para_held, 0, None, None)]  # (tele, para, bits over pots, jump steps, face-down)
-        for subset in range(1, 1 << m):
-            low = (subset & -subset).bit_length() - 1
-            p = left[low]
-            tele, para, bits, js, fd = sets[subset & (subset - 1)]
-            c = pots[p][0]
-            # With jumps onto tiles face up now, the walk is pieces, each after the first begun by a jump.
-            # The potion is in the first piece (from the hero's tile, then at least a jump's route), in the
-            # last (from the nearest tile face up now and on to the way out), or in one between (then at
-            # least two jumps: ``[1]``, the fewest steps of either; ``[0]``, of the first two).
-            jstep = []
-            for k in ways:
-                jd = jumps[k][0] if jumps else INF
-                one = min(near[p] + dist[k][c], pdist[p][i] + jd)
-                jstep.append((one, min(one, near[p] + jd)))
-            fdown = [costs[k][p] for k in ways]
-            if js is not None:
-                jstep = [(max(a[0], b[0]), max(a[1], b[1])) for a, b in zip(jstep, js)]
-                fdown = [a if a > b else b for a, b in zip(fdown, fd)]
-            if pots[p][1]:
-                tele += 1
-            else:
-                para += 1
-            sets.append((tele, para, bits | 1 << p, jstep, fdown))
-        for tele, para, bits, jump_steps, downs in sets:
+        sets = [(tele_held, para_held, 0, None)]  # (tele, para, bits over pots, per way out: what it covers)
+        if m:
+            own = []
+            for p in left:
+                c, to_near, from_here = pots[p][0], near[p], pdist[p][i]
+                row = []
+                for k in ways:
+                    jd = jumps[k][0] if jumps else INF
+                    one = min(to_near + dist[k][c], from_here + jd)
+                    row.append((one, min(one, to_near + jd), costs[k][p]))
+                own.append(row)
+            for subset in range(1, 1 << m):
+                low = (subset & -subset).bit_length() - 1
+                tele, para, bits, cover = sets[subset & (subset - 1)]
+                row = own[low]
+                if cover is not None:
+                    row = [(a0 if a0 > b0 else b0, a1 if a1 > b1 else b1, a2 if a2 > b2 else b2)
+                           for (a0, a1, a2), (b0, b1, b2) in zip(row, cover)]
+                p = left[low]
+                if pots[p][1]:
+                    tele += 1
+                else:
+                    para += 1
+                sets.append((tele, para, bits | 1 << p, row))
+            walks = self._walks_from(li, i)
+        no_reach = ((0, 0, 0, 0),) * len(ways)
+        quiet = None  # no enemy face down beside the hero (``lull``), read once if needed
+        for tele, para, bits, cover in sets:
             subset = bits != 0
             if subset:
-                members = [p for p in left if bits >> p & 1]
-                if tours is not None:
-                    walk_steps = [min(pdist[p][i] + tours[k][bits][p] for p in members) for k in ways]
-                    if paired is not None and paired_met is not None:
-                        # The walk stands beside an enemy twice before the first potion or after it.
-                        to_pot = self._pairs_pot[li]
-                        walk_paired = [min(min(pdist[p][i] + paired[k][bits][p], to_pot[p][i] + tours[k][bits][p])
-                                           for p in members) for k in ways]
-                        if para_held < 2:
-                            # A potion is thrown where the enemy is revealed and another at the second tile
-                            # beside it: with one at hand, one of the set is picked up before the second
-                            # tile (before the first, or between them: ``_sandwich``); with none, before both.
-                            pairs, sandwich = self.pairs[li], self._sandwich[li]
-                            walk_paired = [max(walk_paired[k], min(
-                                min(pdist[p][i] + pairs[k][pots[p][0]], sandwich[p][k][i] if para_held else INF)
-                                for p in members)) for k in ways]
-                else:
-                    walk_steps = [max(pdist[p][i] + dist[k][pots[p][0]] for p in members) for k in ways]
-                if met_met is not None and not tele_held and not para_held:
-                    # No potion at hand: the walk picks one of the set up before the fight where it gains.
-                    walk_met = [min(pdist[p][i] + via[k][pots[p][0]] for p in members) for k in ways]
+                walk = walks.get(bits)
+                if walk is None:
+                    walk = walks[bits] = self._walk(li, i, bits)
+                walk_steps, first = walk
                 if jumps and not tele_held:
                     # No potion of teleportation at hand: the walk reaches one of the set before any jump.
-                    first = min((pdist[p][i] for p in members if pots[p][1]), default=INF)
-                    jump_steps = [(max(a, first + jumps[k][0]), max(b, first + jumps[k][0]))
-                                  for k, (a, b) in zip(ways, jump_steps)]
+                    need = [(ws, (a if a > first + jumps[k][0] else first + jumps[k][0]),
+                             (b if b > first + jumps[k][0] else first + jumps[k][0]), fd)
+                            for k, ws, (a, b, fd) in zip(ways, walk_steps, cover)]
+                else:
+                    need = [(ws, a, b, fd) for ws, (a, b, fd) in zip(walk_steps, cover)]
+                if paired_met is not None and paired is not None:
+                    walk_paired = self._paired_walk(li, i, bits, para_held)
+                if met_met is not None and not tele_held and not para_held:
+                    # No potion at hand: the walk picks one of the set up before the fight where it gains.
+                    members = [p for p in left if bits >> p & 1]
+                    walk_met = [min(pdist[p][i] + via[k][pots[p][0]] for p in members) for k in ways]
+            else:
+                need = no_reach
+            if paced:
+                gains = self._gains.get((para, tele))
+                if gains is None:
+                    gains = self._gains[(para, tele)] = self._gains_of(para, tele)
+                # No term of this set can beat ``best`` when the least of them, with the most any option
+                # adds (``gains[5]``) and only what the set itself must cover, is no lower: skip it.
+                have_most = have0 + 2 * gains[5]
+                floor = INF
+                for k, (ws, js, js2, fd) in zip(ways, need):
+                    hit = direct.get(k)
+                    if hit is not None:
+                        h = hit[0] if hit[0] > ws + fd else ws + fd
+                        if h != INF:
+                            t = 0 if h <= have_most else (h - have_most + 1) // 2
+                            if t + hit[1] < floor:
+                                floor = t + hit[1]
+                    hit = after.get(k) if tele else None
+                    if hit is not None:
+                        h = (js if js < js2 else js2) + fd
+                        if h != INF:
+                            t = 0 if h <= have_most else (h - have_most + 1) // 2
+                            if t + hit[1] < floor:
+                                floor = t + hit[1]
+                if floor >= best:
+                    continue
             for idle, met in options:
                 if paced:
-                    extra = 0 if idle is None else self._extra(para, tele, idle)
+                    if idle is None:
+                        extra = extra_j = extra_j2 = 0
+                    else:
+                        extra = gains[1] if idle else gains[0]
+                        # After the last jump onto a tile face up now, the potion it took is gone: the others
+                        # may gain (all of them: if one gains nothing, it may be the jump's). Two jumps or more
+                        # (a potion picked up between them): two potions gone.
+                        extra_j, extra_j2 = gains[2], gains[3]
                     have = have0 + 2 * extra
-                    # After the last jump onto a tile face up now, the potion it took is gone: the others
-                    # may gain (all of them: if one gains nothing, it may be the jump's).
-                    extra_j = 0 if idle is None or not tele else self.extra_moves(para, tele - 1)
-                    # Two jumps or more (a potion picked up between them): two potions gone.
-                    extra_j2 = 0 if idle is None or tele < 2 else self.extra_moves(para, tele - 2)
                     capped = not para and extra  # one gain a turn at most: 4 half-turns
                     # Nothing but items left of this turn, no enemy revealed and alive, none face down beside
                     # the hero: the next turn gains nothing either. Its first gain would need an enemy met
                     # before, which only a potion leaves alive: drunk, it ends the turn; thrown, the turn goes
                     # on (and may gain) only if the hero had not moved, after a fight on his own tile with an
                     # enemy he flipped beside it.
-                    lull = (capped and not now and idle and meet == ()
-                            and not any(mask[e] for e in self._beside_foes[li][i]))
+                    lull = capped and not now and idle and meet == ()
+                    if lull:
+                        if quiet is None:
+                            quiet = not any(mask[e] for e in self._beside_foes[li][i])
+                        lull = quiet
                     # A potion of the set gains only once walked onto: the walk to the n-th of the set gains
                     # by the potions held and the n - 1 picked up before alone (``_prefix_turns``).
                     pre = (self._prefix_turns(li, mask, i, bits, left, para_held, idle, have0)
                            if subset and idle is not None and self.ordered else 0)
-                    for k in ways:
-                        ws, (js, js2), fd = (walk_steps[k], jump_steps[k], downs[k]) if subset else (0, (0, 0), 0)
+                    for k, (ws, js, js2, fd) in zip(ways, need):
                         if met is not None:
                             mw, mj, mf = met[k]
                             ws, js, js2, fd = max(ws, mw), max(js, mj), max(js2, mj), max(fd, mf)
@@ -474,38 +508,33 @@ class PotionBound:
                         if hit is None:
                             continue
                         jh = hit[0]
-                        for steps, more, two in ((js, extra_j, False), (js2, extra_j2, True)):
-                            if steps + fd == INF or (two and (tele < 2 or js2 >= js)):
-                                continue
-                            t = self._after_jump(jh, more, capped, steps + fd, have0, now)
-                            if not now:
+                        if js + fd != INF:
+                            t = self._after_jump(jh, extra_j, capped, js + fd, have0, now)
+                            if not now and idle and meet == ():
                                 # Nothing but items is left of this turn: a jump made later leaves one turn
                                 # more; one made now (the only one of this turn) comes from no fight, so with
                                 # no enemy revealed and alive the first potion after it still gains nothing.
-                                later = self._after_jump(jh, more, capped, steps + fd, have0, now, later=True)
-                                if two:
-                                    t = later  # the last of two jumps is made after this turn's
-                                elif idle and meet == ():
-                                    t = self._after_jump(jh, self._extra(para, tele - 1, True), capped, steps + fd, have0, 0)
-                                    if later < t:
-                                        t = later
+                                t = self._after_jump(jh, gains[4], capped, js + fd, have0, 0)
+                                later = self._after_jump(jh, extra_j, capped, js + fd, have0, now, later=True)
+                                if later < t:
+                                    t = later
+                            if t + hit[1] < best:
+                                best = t + hit[1]
+                        if tele >= 2 and js2 < js and js2 + fd != INF:
+                            # The last of two jumps; with nothing but items left of this turn, made after it.
+                            t = self._after_jump(jh, extra_j2, capped, js2 + fd, have0, now, later=not now)
                             if t + hit[1] < best:
                                 best = t + hit[1]
                     continue
                 pick = pick_jump = ()
                 if subset or met is not None:
                     pick, pick_jump = [], []
-                    for k in ways:
-                        ws, js, fd = (walk_steps[k], jump_steps[k][1], downs[k]) if subset else (0, 0, 0)
+                    for k, (ws, _, js, fd) in zip(ways, need):
                         if met is not None:
                             mw, mj, mf = met[k]
                             ws, js, fd = max(ws, mw), max(js, mj), max(fd, mf)
-                        if paced:
-                            pick.append(ws + fd)
-                            pick_jump.append(js + fd)
-                        else:
-                            pick.append((ws, fd))
-                            pick_jump.append((js, fd))
+                        pick.append((ws, fd))
+                        pick_jump.append((js, fd))
                 extra = 0 if idle is None else self._extra(para, tele, idle)
                 t = self._best(routes, r0, k0, extra, pick)
                 if tele and jumps:
@@ -514,6 +543,63 @@ class PotionBound:
                 if t < best:
                     best = t
         return best
+
+    def _gains_of(self, para: int, tele: int) -> tuple:
+        """What ``para`` potions of paralysis and ``tele`` of teleportation still to be used add (``_extra``):
+        the first gaining, the first idle, after one jump, after two, after one with the first after it
+        idle, and the most of these (the paced terms of ``_with_potions``)."""
+        out = (self._extra(para, tele, False), self._extra(para, tele, True),
+               self.extra_moves(para, tele - 1) if tele else 0, self.extra_moves(para, tele - 2) if tele >= 2 else 0,
+               self._extra(para, tele - 1, True) if tele else 0)
+        return (*out, max(out))
+
+    def _walks_from(self, li: int, i: int) -> dict:
+        """The walks from local cell ``i`` of level ``li`` (``_walk``), by set of potions, as found so far."""
+        hit = self._walks.get((li, i))
+        if hit is None:
+            if len(self._walks) > 4_096:
+                self._walks.clear()
+            hit = self._walks[(li, i)] = {}
+        return hit
+
+    def _walk(self, li: int, i: int, bits: int) -> tuple:
+        """(Per way out, the fewest steps of a walk from local cell ``i`` onto every potion of the set ``bits``
+        and on to it: the tour (``_tour_steps``), or with too many potions its farthest one; the fewest
+        steps from ``i`` to a potion of teleportation of the set.) Static: the level graph alone."""
+        pots, pdist, tours = self.pots[li], self._pot_dist[li], self._tours[li]
+        members = [p for p in range(len(pots)) if bits >> p & 1]
+        ways = range(len(self.ways[li]))
+        if tours is not None:
+            steps = tuple(min(pdist[p][i] + tours[k][bits][p] for p in members) for k in ways)
+        else:
+            steps = tuple(max(pdist[p][i] + self.dist[li][k][pots[p][0]] for p in members) for k in ways)
+        return steps, min((pdist[p][i] for p in members if pots[p][1]), default=INF)
+
+    def _paired_walk(self, li: int, i: int, bits: int, para_held: int) -> list:
+        """Per way out, the fewest steps of a walk from local cell ``i`` onto every potion of the set ``bits``
+        that stands beside an enemy twice before the first potion or after it, with ``para_held`` potions
+        of paralysis at hand (``_with_potions``). Static: the level graph alone."""
+        key = (li, i, bits, min(para_held, 2))
+        hit = self._pwalks.get(key)
+        if hit is not None:
+            return hit
+        pots, pdist, tours, paired = self.pots[li], self._pot_dist[li], self._tours[li], self._paired[li]
+        to_pot = self._pairs_pot[li]
+        members = [p for p in range(len(pots)) if bits >> p & 1]
+        ways = range(len(self.ways[li]))
+        walk = [min(min(pdist[p][i] + paired[k][bits][p], to_pot[p][i] + tours[k][bits][p]) for p in members)
+                for k in ways]
+        if para_held < 2:
+            # A potion is thrown where the enemy is revealed and another at the second tile beside it: with
+            # one at hand, one of the set is picked up before the second tile (before the first, or between
+            # them: ``_sandwich``); with none, before both.
+            pairs, sandwich = self.pairs[li], self._sandwich[li]
+            walk = [max(walk[k], min(min(pdist[p][i] + pairs[k][pots[p][0]], sandwich[p][k][i] if para_held else INF)
+                                     for p in members)) for k in ways]
+        if len(self._pwalks) > 100_000:
+            self._pwalks.clear()
+        hit = self._pwalks[key] = walk
+        return hit
 
     @staticmethod
     def _after_jump(jh: float, more: int, capped: bool, h: float, have0: int, now: int, later: bool = False) -> int:
@@ -769,11 +855,14 @@ class PotionBound:
             hit = self._kcache[key] = self._trees(level, down, self._potion_counts(level, down, hint), hint)
         return hit
 
-    def _meet(self, level: int, down: bytes, foes: tuple) -> tuple:
+    def _meet(self, level: int, down: bytes, foes: tuple, hint: bytes | None = None) -> tuple:
         """For the enemies ``foes`` (local cells, revealed and alive): (per way out, the fewest face-down tiles
         of a set of tiles joining an ADJACENT TILE of one of them and the way out to the tiles face up now;
         per way out, the fewest steps of a walk from each local cell by such a tile to the way out; the
-        fewest steps from a tile face up now to such a tile; per way out, the fewest from such a tile to it)."""
+        fewest steps from a tile face up now to such a tile; per way out, the fewest from such a tile to it).
+
+        ``hint``, the mask of a state this one came from: the face-down counts from those tiles are lowered
+        from its own where the same enemies were met there (as :meth:`face_down_counts`)."""
         key = (level, down, foes)
         hit = self._mcache.get(key)
         if hit is not None:
@@ -781,10 +870,18 @@ class PotionBound:
         nbrs = self.local[level]
         lo = self.d.level_range[level][0]
         near = sorted({j - lo for e in foes for j in self.d.adjacent[lo + e] if j >= 0})
-        enter = [INF] * len(nbrs)
-        for c in near:
-            enter[c] = down[c]
-        enter = propagate(nbrs, down, enter, deque(near))
+        base = self._menter.get((level, hint, foes)) if hint is not None else None
+        flipped = flipped_cells(hint, down) if base is not None else None
+        if flipped is None:
+            enter = [INF] * len(nbrs)
+            for c in near:
+                enter[c] = down[c]
+            enter = propagate(nbrs, down, enter, deque(near))
+        else:
+            enter = self._lower_counts(level, down, list(base), flipped)
+        if len(self._menter) > 100_000:
+            self._menter.clear()
+        self._menter[key] = enter
         steps = self._msteps.get((level, foes))
         if steps is None:
             if len(self._msteps) > 10_000:
@@ -823,29 +920,27 @@ class PotionBound:
             for v in up:
                 from_up[v] = 0
             from_up = propagate(nbrs, down, from_up, deque(up))
+            # Per way out w: the fewest face-down tiles from the tiles face up now to it, and per junction v,
+            # w's part of a tree joined at v: its route from v (or through the tiles face up now, reached
+            # from v), with v's own route to the face-up tiles, v counted once (``- 2 * down[v]``).
+            keep = [f - 2 * d for f, d in zip(from_up, down)]
+            shares = []
+            for enter_w in counts:
+                w_up = min(map(enter_w.__getitem__, up), default=INF)
+                shares.append((w_up, list(map(add, map(min, enter_w, map(add, repeat(w_up, n), from_up)), keep))))
             if len(self._upcache) > 100_000:
                 self._upcache.clear()
-            hit = self._upcache[key] = (up, from_up)
-        up, from_up = hit
+            hit = self._upcache[key] = (up, from_up, tuple(shares))
+        up, from_up, shares = hit
         out = []
-        for enter_w in counts:
-            w_up = min((enter_w[v] for v in up), default=INF)
+        for w_up, share in shares:
             row = []
             for enter_c in targets:
-                c_up = min((enter_c[v] for v in up), default=INF)
-                best = c_up + w_up  # the junction is the face-up tiles themselves
-                for v in range(n):
-                    fu = from_up[v]
-                    a = enter_c[v]
-                    if c_up + fu < a:
-                        a = c_up + fu
-                    b = enter_w[v]
-                    if w_up + fu < b:
-                        b = w_up + fu
-                    t = a + b + fu - 2 * down[v]
-                    if t < best:
-                        best = t
-                row.append(best)
+                c_up = min(map(enter_c.__getitem__, up), default=INF)
+                # The target's route from each junction v (or through the tiles face up now), plus the way
+                # out's share there; the junction is the face-up tiles themselves at worst.
+                a = map(min, enter_c, map(add, repeat(c_up, n), from_up))
+                row.append(min(c_up + w_up, min(map(add, a, share))))
             out.append(tuple(row))
         return tuple(out)
 
