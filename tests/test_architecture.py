@@ -46,6 +46,17 @@ WHITE_BOX = {
     ("tests/test_solver.py", "test_more_face_up_dominates_only_where_a_teleport_surely_has_somewhere_to_go"): "the table reads the raw fields",
     ("tests/test_solver.py", "test_faces_compared_as_sets_keep_the_uniform_cost_verdict"): "the table reads the raw fields",
     ("tests/test_solver.py", "test_bound_never_overestimates_on_states_off_the_best_line"): "the relaxation reads the tables",
+    ("tests/test_solver_paralysis.py", "test_the_table_counts_that_path_on_the_level"): "the relaxation reads the tables",
+    ("tests/test_solver_paralysis.py", "test_level_flee_paths_equal_every_group_of_enemy_cards_tried"): "the relaxation reads the tables",
+    ("tests/test_solver_paralysis.py", "test_the_level_table_stops_where_a_level_holds_too_many_groups"): "the relaxation reads the tables",
+    ("tests/test_solver_paralysis.py", "test_flees_beside_a_column_of_enemies_count_one_a_potion"): "the relaxation reads the tables",
+    ("tests/test_solver_paralysis.py", "test_seed_6_is_finished_in_13_turns_and_the_bound_allows_it"): "the relaxation reads the tables",
+    ("tests/test_solver_paralysis.py", "_mid_game_states"): "the relaxation reads the tables",
+    ("tests/test_solver_paralysis.py", "test_bound_never_overestimates_mid_game_with_potions_of_paralysis"): "the relaxation reads the tables",
+    ("tests/test_solver_paralysis.py", "test_potion_of_paralysis_maps_keep_the_uniform_cost_verdict"): "the relaxation reads the tables",
+    ("tests/test_solver_paralysis.py", "test_four_potions_in_one_turn_follow_the_level_not_four_a_potion"): "the relaxation reads the tables",
+    ("tests/test_solver_paralysis.py", "test_a_potion_on_its_cell_gains_only_after_the_walk_reaches_it"): "the relaxation reads the tables",
+    ("tests/test_solver_paralysis.py", "test_potions_picked_up_in_order_apply_to_paralysis_alone"): "the relaxation reads the tables",
 }
 
 

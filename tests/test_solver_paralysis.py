@@ -54,7 +54,7 @@ def test_two_potions_of_paralysis_flee_four_times_in_one_turn():
     assert s.position == (1, 3) and s.turn == 1
     assert s.face(1, 0) == UP and s.face(0, 2) == UP  # both enemies where their cards lie
     play(s, "end")
-    assert all(v[2] == 0 for v in s.foes.values())  # "for a turn": the paralysis is over
+    assert s.view().foe_at(1, 0).paralysed == s.view().foe_at(0, 2).paralysed == 0  # "for a turn": it is over
 
 
 def test_the_table_counts_that_path_on_the_level():
@@ -278,3 +278,29 @@ def test_four_potions_in_one_turn_follow_the_level_not_four_a_potion(monkeypatch
     assert relax.extra_flees(4) == 9
     monkeypatch.setattr(potions, "level_flee_paths", lambda d, most: ())
     assert Relaxation(c, d).extra_flees(4) == 16
+
+
+def test_a_potion_on_its_cell_gains_only_after_the_walk_reaches_it(monkeypatch):
+    """docs/solver.md, *Potions picked up in order*: POTIONS: "Potions are picked up by the first player
+    who moves his piece onto the potion tile", so a flee it allows comes after the walk reached its cell.
+    Seed 6's four potions lie 6 to 12 steps from the start, the nearest two beside each other's enemy: the
+    walk to the third gains by two potions at most (the first of them by nothing: no enemy stands
+    revealed), so the bound at the start is 9 turns after the first, where counting every potion's flees
+    on the whole walk gave 6."""
+    c = load(gen.campaign(1, 8, seed=6))
+    s = GameState.new(c, log=False)
+    s.resolve(FatedResolver(c))
+    relax = Relaxation(c, s.d)
+    assert relax.ordered and relax.bound(s, True) == 9
+    monkeypatch.setattr(Relaxation, "_prefix_turns", lambda self, *args: 0)
+    assert Relaxation(c, s.d).bound(s, True) == 6
+
+
+def test_potions_picked_up_in_order_apply_to_paralysis_alone():
+    """A jump of a potion of teleportation takes the walk past its steps: with one in the game the order of
+    the pickups is not counted."""
+    doc = gen.campaign(1, 8, seed=6)
+    doc["potions"] = {"red": "paralysis", "blue": "teleportation"}
+    doc["hero"]["items"] = ["blue-potion"]
+    c = load(doc)
+    assert not Relaxation(c, GameState.new(c, log=False).d).ordered

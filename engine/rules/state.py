@@ -741,21 +741,19 @@ class GameState(CombatRules, ItemRules):
 
     def teleport_targets(self) -> list[int]:
         """POTION OF TELEPORTATION: any revealed pathing tile of the level with no enemy and no hero on it."""
-        d, faces = self.d, self.faces
+        lo, hi = self.d.level_range[self.level]
+        return [j for j in range(lo, hi) if self._teleport_target(j)]
+
+    def _teleport_target(self, j: int) -> bool:
+        """Cell ``j`` is one of :meth:`teleport_targets` (-1: none is)."""
+        d = self.d
         lo, hi = d.level_range[self.level]
-        goals = None
-        out = []
-        for j in range(lo, hi):
-            f = faces[j]
-            if f == DOWN or (f == UP and d.kind[j] != PLAIN) or j == self.pos or self.enemy_at(j) >= 0:
-                continue
-            if d.exit[j]:
-                if goals is None:
-                    goals = self.goals_met()
-                if not goals:
-                    continue
-            out.append(j)
-        return out
+        if not lo <= j < hi:
+            return False
+        f = self.faces[j]
+        if f == DOWN or (f == UP and d.kind[j] != PLAIN) or j == self.pos or self.enemy_at(j) >= 0:
+            return False
+        return not d.exit[j] or bool(self.goals_met())
 
 
 # Steps scheduled on every turn, built once (``todo`` holds them as they are: the same tuples).

@@ -30,7 +30,7 @@ bound along witnesses and on states random play reaches.
 from __future__ import annotations
 
 from collections import deque
-from itertools import repeat
+from itertools import permutations, repeat
 from operator import add
 
 from ...model.campaign import CardKind
@@ -47,6 +47,7 @@ from .result import INF
 # their ADJACENT TILEs never leaves that window); beyond, 4 per enemy.
 FLEE_PATHS = (0, 1, 4, 7)
 MAX_FLEE_GROUP = 6  # enemies paralysed in one turn up to which the levels' own flee paths are counted
+MAX_ORDERED = 4  # potions of a set up to which ``_prefix_turns`` tries every order of picking them up
 MAX_TOURS = 8  # potions on a level beyond which a tour of them is bounded by its farthest one alone
 MAX_PICKUPS = 6  # potions on a level's cells whose every set the bound tries (2 ** 6 sets); the rest count as held
 
@@ -133,6 +134,8 @@ class PotionBound:
         self._gains: dict = {}  # (paralysis, teleportation) -> ``_gains_of``
         self._walks: dict = {}  # (level, local cell) -> set of potions -> ``_walk``
         self._pwalks: dict = {}  # (level, local cell, set of potions, paralysis at hand up to 2) -> ``_paired_walk``
+        # Potions of paralysis alone, paced: a potion on its cell gains only after the walk reaches it.
+        self.ordered = self.paced and self.para_limited and not self.tele_total
 
     def extra_moves(self, para: int, tele: int) -> int:
         """Steps (and face-down tiles entered) that ``para`` potions of paralysis and ``tele`` potions of
@@ -476,6 +479,10 @@ class PotionBound:
                         if quiet is None:
                             quiet = not any(mask[e] for e in self._beside_foes[li][i])
                         lull = quiet
+                    # A potion of the set gains only once walked onto: the walk to the n-th of the set gains
+                    # by the potions held and the n - 1 picked up before alone (``_prefix_turns``).
+                    pre = (self._prefix_turns(li, mask, i, bits, left, para_held, idle, have0)
+                           if subset and idle is not None and self.ordered else 0)
                     for k, (ws, js, js2, fd) in zip(ways, need):
                         if met is not None:
                             mw, mj, mf = met[k]
@@ -493,6 +500,8 @@ class PotionBound:
                                     t = (h - have0 - now + 3) // 4
                                 if capped and lull and (h - have0 + 5) // 4 > t:
                                     t = (h - have0 + 5) // 4  # no gain next turn either: T - 1 at most
+                                if pre > t:
+                                    t = pre
                                 if t + hit[1] < best:
                                     best = t + hit[1]
                         hit = after.get(k) if tele else None
@@ -775,6 +784,41 @@ class PotionBound:
             via.append(tuple(cost))
             last.append(min((dist[c] for c in near), default=INF))
         return tuple(via), tuple(last), tuple(from_near)
+
+    def _prefix_turns(self, li: int, mask: bytes, i: int, bits: int, left: tuple, held: int, idle: bool,
+                      have0: int) -> int:
+        """Paced, potions of paralysis only: the fewest turns after this one before a walk from local cell
+        ``i`` has picked up every potion of the set ``bits`` (over ``pots``), in the best order.
+
+        A potion lying on its cell is used only after the walk has stepped onto it, so the walk up to the
+        n-th potion of the set it picks up gains by the ``held`` potions and the n - 1 picked before alone:
+        its half-turns (the steps of that part of the tour, and the face-down tiles of a route to each
+        potion reached) are at most ``have0`` + 2 a turn + 2 ``E`` of those potions. No potion of
+        teleportation may be in the game: a jump would take the walk past its steps.
+        """
+        members = [p for p in left if bits >> p & 1]
+        if len(members) > MAX_ORDERED:
+            return 0
+        pots, pdist = self.pots[li], self._pot_dist[li]
+        counts = self._potion_counts(li, mask, None)
+        gains = [have0 + 2 * self._extra(held + n, 0, idle) for n in range(len(members))]
+        best = INF
+        for order in permutations(members):
+            steps = down = worst = 0
+            at = i
+            for n, p in enumerate(order):
+                steps += pdist[p][at]
+                if counts[p][i] > down:
+                    down = counts[p][i]
+                need = steps + down - gains[n]
+                if need > 0 and (need + 1) // 2 > worst:
+                    worst = (need + 1) // 2
+                    if worst >= best:
+                        break
+                at = pots[p][0]
+            if worst < best:
+                best = worst
+        return best
 
     def _potion_counts(self, level: int, down: bytes, hint: bytes | None) -> tuple:
         """Per potion of the level (``pots``): the fewest face-down tiles on a route from each local cell
