@@ -13,13 +13,15 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import campaign, cell
+from helpers import campaign, cell, play
 
 from cardrogue.engine.analysis.check import check_text
 from cardrogue.engine.analysis.gold import GoldCount, gold_diagnostics
 from cardrogue.engine.analysis.solver import SOLVED, UNSOLVABLE, Budget, solve_campaign, solve_level
 from cardrogue.engine.analysis.solver.par import solve
 from cardrogue.engine.analysis.solver.search import Search
+from cardrogue.engine.chance.resolvers import FatedResolver
+from cardrogue.engine.rules.state import GameState
 from cardrogue.engine.format.diagnostics import Severity
 from cardrogue.engine.format.loader import load_campaign, load_campaign_text
 
@@ -44,7 +46,7 @@ def short_at_once(c) -> str:
     """The map is unsolvable before any state is searched; the search alone, exhausting, agrees."""
     r = solve_campaign(c, BUDGET, per_level=False)
     assert r.verdict == UNSOLVABLE and r.states_expanded == 0, r
-    search = Search(c, 0, True, BUDGET)
+    search = Search(c, 0, True, BUDGET, gold=False)
     assert search.run()[0] == UNSOLVABLE  # no finish in the whole (dominance-pruned) state space
     return r.reason
 
@@ -120,14 +122,14 @@ def test_stock_bought_cheap_and_sold_again_counts():
     affordable(toll(6, middle=[], stock=stock, character="haggler", cards=haggler))
 
 
-def two_levels(gold_on_one: int):
+def two_levels(gold_on_one: int, stock=("dagger",)):
     """Level one: ``gold_on_one`` gold cards and a dagger (3: 6 gold) to buy; a ladder to level two, whose
     goal is a dagger too, with no gold on it. Goals are per level: each needs its own 6 gold."""
     two = {"id": "two", "title": "Two", "width": 3, "height": 1, "goals": [{"buy": "dagger"}], "cells": [
         cell(0, 0, "starting-tile", "E"), cell(1, 0, "shop", "EW", stock=["dagger"]),
         cell(2, 0, "pathing-tile", "W", face="down", exit=True)]}
     cells = ([cell(0, 0, "starting-tile", "E")] + [cell(1 + i, 0, "gold", "EW", face="down") for i in range(gold_on_one)]
-             + [cell(gold_on_one + 1, 0, "shop", "EW", stock=["dagger"]),
+             + [cell(gold_on_one + 1, 0, "shop", "EW", stock=list(stock)),
                 cell(gold_on_one + 2, 0, "descending-ladder", "W", face="down", to="two")])
     return campaign(cells, goals=[("buy", "dagger")], levels=[two])
 
@@ -200,4 +202,42 @@ def test_the_search_alone_agrees_on_generated_maps():
     assert [(mix, seed) for mix, seed, _ in found if mix == "all"] == [("all", 17), ("all", 23), ("all", 27), ("all", 49)]
     assert len(found) == 17
     for mix, seed, c in found:
-        assert Search(c, 0, True, Budget(max_states=300_000, max_seconds=3600.0)).run()[0] == UNSOLVABLE, (mix, seed)
+        assert Search(c, 0, True, Budget(max_states=300_000, max_seconds=3600.0), gold=False).run()[0] == UNSOLVABLE, (mix, seed)
+
+
+def test_the_purse_cuts_a_line_that_spent_what_a_goal_needs():
+    """The purse test (docs/solver.md, *Gold*): with 10 gold, buying the dagger first (6) leaves 4 and the
+    dagger's resale (3): 7, short of the sword's 10. The state after that purchase is cut, the one
+    before is not; the search with the test keeps par, health and the witness of the search without it."""
+    c = toll(10, middle=[])
+    s = GameState.new(c, log=False)
+    s.resolve(FatedResolver(c))
+    purse = Search(c, 0, True, BUDGET).purse
+    play(s, "move E")
+    assert not purse.short(s)
+    play(s, "buy dagger")
+    assert purse.short(s)
+    with_test, without = Search(c, 0, True, BUDGET), Search(c, 0, True, BUDGET, gold=False)
+    a, b = with_test.run(), without.run()
+    assert a[0] == SOLVED and a[2:] == b[2:] and with_test.actions(a[1]) == without.actions(b[1])
+    assert with_test.purse_cuts > 0 and with_test.expanded < without.expanded
+
+
+def test_the_purse_keeps_what_the_levels_below_need():
+    """Gold carries down (GOALS): level two's dagger costs 6 and nothing there pays for it. With 11 gold on
+    level one, buying the boots (6) there leaves 5 + 3 (their resale), then the dagger (6) and its resale
+    (3): 5 carried down, short of 6. The state after buying the boots is cut, the one before is not."""
+    two = {"id": "two", "title": "Two", "width": 3, "height": 1, "goals": [{"buy": "dagger"}], "cells": [
+        cell(0, 0, "starting-tile", "E"), cell(1, 0, "shop", "EW", stock=["dagger"]),
+        cell(2, 0, "pathing-tile", "W", face="down", exit=True)]}
+    c = campaign([cell(0, 0, "starting-tile", "E"), cell(1, 0, "shop", "EW", stock=["dagger", "boots"]),
+                  cell(2, 0, "descending-ladder", "W", face="down", to="two")],
+                 items=["gold"] * 11, goals=[("buy", "dagger")], levels=[two])
+    s = GameState.new(c, log=False)
+    s.resolve(FatedResolver(c))
+    purse = Search(c, 0, True, BUDGET).purse
+    play(s, "move E")
+    assert not purse.short(s)
+    play(s, "buy boots")
+    assert purse.short(s)
+    affordable(c)

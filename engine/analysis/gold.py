@@ -145,6 +145,30 @@ class GoldCount:
                 total += self.gained(c)
         return total + sum(self.resale(c) for c in equipped)
 
+    def cell_value(self, cell) -> int:
+        """What a cell's card can yield: a gold card its amount, an enemy its loot (a boss its trophy's
+        resale), an item its resale, a chest its contents'."""
+        card = self.campaign.cards.get(cell.card)
+        total = 0
+        if card is not None:
+            if card.kind is CardKind.ENEMY:
+                total = card.gold or 0
+            elif card.kind is CardKind.BOSS:
+                total = self.resale(cell.card)  # a trophy: worth gold only where the campaign lets it be sold
+            elif cell.card != SHOPKEEPERS_DEBT and card.is_item:
+                total = self.gained(cell.card)
+        for c in cell.contents:
+            total += self.gained(c)
+        return total
+
+    def stock_gain(self, card_id: str) -> int:
+        """What buying a stock entry and selling it again gains at the most (0: a loss or nothing)."""
+        return 0 if card_id == SHOPKEEPERS_DEBT else max(0, self.gained(card_id) - self.price(card_id))
+
+    def goal_resale(self, card_id: str) -> int:
+        """What a goal card bought can be sold for again (the debt is removed from the game)."""
+        return 0 if card_id == SHOPKEEPERS_DEBT else self.gained(card_id)
+
     def _level(self, index: int) -> LevelGold:
         campaign = self.campaign
         cards = campaign.cards
@@ -152,30 +176,21 @@ class GoldCount:
         gold_cards = loot = items = shops = 0
         for cell in level.cells:
             card = cards.get(cell.card)
-            if card is None:
-                continue
-            if card.kind is CardKind.ENEMY:
-                loot += card.gold or 0
-            elif card.kind is CardKind.BOSS:
-                loot += self.resale(cell.card)  # a trophy: worth gold only where the campaign lets it be sold
-            elif cell.card == GOLD:
-                gold_cards += self.gained(GOLD)
-            elif cell.card != SHOPKEEPERS_DEBT and card.is_item:
-                items += self.gained(cell.card)
-            for c in cell.contents:
-                if c == GOLD:
-                    gold_cards += self.gained(c)
-                else:
-                    items += self.gained(c)
+            value = self.cell_value(cell)
+            if card is not None and card.is_enemy:
+                loot += value
+            else:
+                in_gold = self.gained(GOLD) * (cell.contents.count(GOLD) + (cell.card == GOLD))
+                gold_cards += in_gold
+                items += value - in_gold
             for c in cell.stock:
-                if c != SHOPKEEPERS_DEBT:
-                    shops += max(0, self.gained(c) - self.price(c))
+                shops += self.stock_gain(c)
         goals, seen = [], set()
         for gi, goal in enumerate(level.goals):
             if goal.verb == "buy" and goal.card not in seen:
                 seen.add(goal.card)
                 goals.append((gi, goal.card, self.price(goal.card)))
-        resales = [0 if card == SHOPKEEPERS_DEBT else self.gained(card) for _, card, _ in goals]
+        resales = [self.goal_resale(card) for _, card, _ in goals]
         last = min(resales) if resales else 0  # the goal card bought last is paid before it can be sold
         parts = (("gold cards", gold_cards), ("loot", loot), ("items sold", items),
                  ("shop stock sold again", shops), ("goal cards sold again", sum(resales) - last))
