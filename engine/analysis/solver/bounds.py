@@ -14,7 +14,8 @@ from ...model.campaign import Campaign, CardKind
 from ...rules.mobility import obtainable_cards, wall_crossings
 from ...rules.state import CHOOSE_TELEPORT, COMBAT, DONE, MOVING, SHOPPING, STEP1, GameState
 from ...rules.tables import CLEARED, DOWN, LADDER, UP
-from .potions import PotionBound, flee_chain
+from .flees import flee_chain
+from .potions import PotionBound
 from .relaxed import flipped_cells, propagate, propagate_paced
 from .result import INF
 

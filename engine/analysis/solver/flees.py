@@ -1,4 +1,5 @@
-"""Flees from enemies paralysed by thrown potions, counted on the levels as they are laid out.
+"""Flees counted on the levels as they are laid out: a turn's chain of flees (``flee_chain``, ``F``) and
+the flees from enemies paralysed by thrown potions (``level_flee_paths``).
 
 The bound (``docs/solver.md``, *Potions*) lets a turn in which ``p`` potions of paralysis are thrown
 add the tiles of a simple path whose every tile is an ADJACENT TILE of one of the ``p`` enemies
@@ -82,4 +83,45 @@ def _longest_path(tiles: frozenset, near) -> int:
 
     for v in tiles:
         walk(v, {v}, 1)
+    return best
+
+
+def calm_enemies(d) -> frozenset[int]:
+    """The cells of the enemy cards with DOES NOT CHASE ("a player can flee without needing to roll"):
+    the only enemies a warrior (CANNOT FLEE) with no CAN FLEE X may flee from, besides a paralysed one
+    (docs/rules.md, *Fleeing*)."""
+    return frozenset(j for j in range(len(d.kind)) if d.kind[j] == ENEMY and not d.chases[j])
+
+
+def flee_chain(d, foes=None) -> int:
+    """The most tiles one turn's flees can advance the hero (``F`` in docs/solver.md), each flee from
+    one of the enemy cards on the cells ``foes`` (None: any enemy card).
+
+    A flee that lands next to another enemy starts combat at once, and the hero may flee again
+    (docs/rules.md, "Fleeing next to another enemy"). Every landing but the last of such a chain
+    is then on an ADJACENT TILE of an enemy card fled from, each an ADJACENT TILE of the one before,
+    so the chain without its detours stays in one connected group of those tiles and adds one last
+    step: at most the largest group's size (1 when no two such tiles touch: a single flee; 0 when
+    ``foes`` is empty: no flee at all).
+    """
+    if foes is None:
+        near_enemy = [bool(row) for row in d.enemy_near]
+    else:
+        if not foes:
+            return 0
+        near_enemy = [any(e in foes for e in row) for row in d.enemy_near]
+    seen = [False] * len(near_enemy)
+    best = 1
+    for i, flag in enumerate(near_enemy):
+        if not flag or seen[i]:
+            continue
+        seen[i], stack, size = True, [i], 0
+        while stack:
+            c = stack.pop()
+            size += 1
+            for j in d.near[c]:
+                if near_enemy[j] and not seen[j]:
+                    seen[j] = True
+                    stack.append(j)
+        best = max(best, size)
     return best
