@@ -125,3 +125,50 @@ def flee_chain(d, foes=None) -> int:
                     stack.append(j)
         best = max(best, size)
     return best
+
+
+def calm_flee_gains(d, calm: frozenset) -> tuple[int, ...]:
+    """``(0, X1, ..., Xn)``, n the number of enemy cards not in ``calm`` (``Xn`` stands for any p >= n:
+    p potions paralyse at most n enemies): the most tiles the flees of one turn in which p enemies are
+    paralysed can add to ``flee_chain(d, calm)`` for a warrior who flees only the DOES NOT CHASE enemy
+    cards ``calm`` and paralysed enemies, nothing moving an enemy (no potion of teleportation).
+
+    Such a turn's chain, its detours left out, is a simple path of tiles each beside a calm card (the set
+    ``C``, in groups) or beside one of the p enemies paralysed, each tile beside the one before (as in
+    ``flee_chain``). If every tile is in ``C`` it lies in one group: no gain. Otherwise its tiles outside
+    ``C`` are among the ``a(e)`` ADJACENT TILEs outside ``C`` of each paralysed enemy ``e``, and each group
+    it passes through lies beside one of those tiles (where the path leaves or enters the group): so it has
+    at most the sum over the p enemies of ``G(e)`` = ``a(e)`` + the sizes of the groups beside those
+    tiles, and ``Xp`` = the sum of the p largest ``G(e)`` less ``flee_chain(d, calm)``, at least 0. Nor is it
+    ever more than ``flee_chain(d)`` (tiles beside any enemy card) less ``flee_chain(d, calm)``.
+    """
+    chain = flee_chain(d, calm)
+    inside = [any(e in calm for e in row) for row in d.enemy_near]
+    group = [-1] * len(inside)
+    sizes = []
+    for i, flag in enumerate(inside):
+        if not flag or group[i] >= 0:
+            continue
+        group[i], stack, size = len(sizes), [i], 0
+        while stack:
+            c = stack.pop()
+            size += 1
+            for j in d.near[c]:
+                if inside[j] and group[j] < 0:
+                    group[j] = len(sizes)
+                    stack.append(j)
+        sizes.append(size)
+    gains = []
+    for e in range(len(d.kind)):
+        if d.kind[e] != ENEMY or e in calm:
+            continue  # a calm enemy paralysed adds no tile: its ADJACENT TILEs are in C already
+        outside = [t for t in d.near[e] if not inside[t]]
+        touched = {group[x] for t in outside for x in d.near[t] if inside[x]}
+        gains.append(len(outside) + sum(sizes[g] for g in touched))
+    gains.sort(reverse=True)
+    cap = flee_chain(d) - chain  # every tile of any chain is beside an enemy card
+    out, total = [0], 0
+    for g in gains:
+        total += g
+        out.append(min(max(0, total - chain), cap))
+    return tuple(out)
