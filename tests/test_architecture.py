@@ -57,6 +57,9 @@ WHITE_BOX = {
     ("tests/test_solver_paralysis.py", "test_four_potions_in_one_turn_follow_the_level_not_four_a_potion"): "the relaxation reads the tables",
     ("tests/test_solver_paralysis.py", "test_a_potion_on_its_cell_gains_only_after_the_walk_reaches_it"): "the relaxation reads the tables",
     ("tests/test_solver_paralysis.py", "test_potions_picked_up_in_order_apply_to_paralysis_alone"): "the relaxation reads the tables",
+    ("tests/test_solver_potions_cache.py", "_bounds_of_a_search"): "the kept potion bound is compared with the plain one",
+    ("tests/test_solver_potions_cache.py", "test_cached_potion_bound_equals_the_plain_one"): "the kept potion bound is compared with the plain one",
+    ("tests/test_solver_potions_cache.py", "test_the_plans_kept_stay_within_their_cap"): "the kept potion bound is compared with the plain one",
 }
 
 
