@@ -333,7 +333,9 @@ def gold_diagnostics(campaign: Campaign) -> list[Diagnostic]:
     out = []
     for short in GoldCount(campaign).shortfalls(0, True)[0]:
         gi = short.goals[0][0]
-        out.append(Diagnostic("CR309", short.message(campaign), Severity.ERROR,
+        what = "the card's gold amount" if len(short.goals) == 1 else "the cards' gold amounts"
+        text = f"{short.message(campaign)}; lower {what} or place more gold, loot or items to sell before the shop"
+        out.append(Diagnostic("CR309", text, Severity.ERROR,
                               path=("levels", short.level, "goals", gi, "buy"), level=short.level, cell=short.shop,
                               hint="lower the card's gold amount, or place more gold, loot or items to sell on the "
                                    "level or before it"))
