@@ -29,7 +29,9 @@ class Relaxation(PotionBound):
     chests and goals (and walls too when the hero could relocate through them).
     """
 
-    def __init__(self, campaign: Campaign, d) -> None:
+    def __init__(self, campaign: Campaign, d, every_enemy: bool = False) -> None:
+        """``every_enemy``: count the flee chain beside every enemy card even for the warrior (*The warrior's
+        chain* off)."""
         self.d = d
         cards = campaign.cards
         seen = obtainable_cards(campaign)
@@ -50,7 +52,7 @@ class Relaxation(PotionBound):
         # paralysed (docs/rules.md, *Fleeing*): while nothing moves an enemy (no potion of teleportation),
         # his chain counts only the tiles beside DOES NOT CHASE enemy cards, and the flees beside
         # paralysed enemies come per potion (``calm_gains``; docs/solver.md, *The warrior's chain*).
-        self.calm = calm_enemies(d) if cannot and not gear and calm and not self.teleport else None
+        self.calm = calm_enemies(d) if cannot and not gear and calm and not self.teleport and not every_enemy else None
         free_flee = (not cannot or gear or calm) and self.calm is None
         # Fleeing on every turn (per-turn F), or only from an enemy paralysed by a thrown potion
         # (``para_limited``: counted per potion).
@@ -110,6 +112,9 @@ class Relaxation(PotionBound):
         self._bcache: dict = {}  # (level, mask, local cell, steps and face-down entries left, extra, campaign, tele) -> bound
         self._rcache: dict = {}  # (level, mask, local cell, campaign) -> routes
         self.start_bound = self._start_bounds()
+        # With potions of paralysis the warrior's chain counts their flees per potion; the chain beside every
+        # enemy card on every turn, those potions not counted, is a bound too (as it was): the larger holds.
+        self._every = Relaxation(campaign, d, every_enemy=True) if self.calm_gains else None
 
     def extra_flees(self, potions: int) -> int:
         """:meth:`PotionBound.extra_flees`; for the warrior whose chain counts only the DOES NOT CHASE enemy
@@ -329,6 +334,10 @@ class Relaxation(PotionBound):
             best = self._best(routes, r0, k0, 0)
         else:
             best = self._with_potions(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked)
+        if self._every is not None:
+            other = self._every.bound_masked(s, campaign_mode, mask, hint)
+            if other > best:
+                best = other
         if len(self._bcache) > 400_000:
             self._bcache.clear()
             self._rcache.clear()
