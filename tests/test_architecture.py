@@ -57,6 +57,9 @@ WHITE_BOX = {
     ("tests/test_solver_paralysis.py", "test_four_potions_in_one_turn_follow_the_level_not_four_a_potion"): "the relaxation reads the tables",
     ("tests/test_solver_paralysis.py", "test_a_potion_on_its_cell_gains_only_after_the_walk_reaches_it"): "the relaxation reads the tables",
     ("tests/test_solver_paralysis.py", "test_potions_picked_up_in_order_apply_to_paralysis_alone"): "the relaxation reads the tables",
+    ("tests/test_solver_rolls.py", "_bound"): "the relaxation reads the tables",
+    ("tests/test_solver_rolls.py", "_flee_maps"): "the relaxation reads the tables",
+    ("tests/test_solver_rolls.py", "test_an_enemy_whose_next_roll_fails_is_not_fled_this_turn"): "the relaxation reads the tables",
 }
 
 
