@@ -71,7 +71,7 @@ def test_an_enemy_whose_next_roll_fails_is_not_fled_this_turn(rolls, left):
     c = campaign(cells, character="rogue", cards={"goblin": {"health": 40}})
     s, resolver = _start(c)
     _step(s, "move E", resolver)
-    future, now = relaxation(c, s.d).rolls.chains(s)
+    future, now, _ = relaxation(c, s.d).rolls.chains(s)
     assert (future, now) == (1, 1 if left == 0 else 0)
     assert _bound(c, s) == left
     r = solve(c, 0, True, SMALL, reference=True)

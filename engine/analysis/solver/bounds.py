@@ -103,7 +103,7 @@ class Relaxation(PotionBound):
             self.dist.append(tuple(self._bfs(w, lo, hi) for w, _ in ways))
         self._down = bytes.maketrans(bytes([DOWN, UP, CLEARED]), b"\x01\x00\x00")
         self._potion_tables(d)
-        self.origins = FleeOrigins(d, self.local, self.ways, self.rolls.foes) if self.rolls is not None else None
+        self.origins = FleeOrigins(d, self.local, self.ways) if self.rolls is not None else None
         self._fcache: dict = {}
         self._bcache: dict = {}  # (level, mask, local cell, steps and face-down entries left, extra, campaign, tele) -> bound
         self._rcache: dict = {}  # (level, mask, local cell, campaign) -> routes
@@ -289,9 +289,9 @@ class Relaxation(PotionBound):
         behind it (:meth:`routes`) on the level, the mask and the tile.
         """
         li = s.level
-        future = now = None
+        future = now = alive = None
         if self.rolls is not None:
-            future, now = self.rolls.chains(s)
+            future, now, alive = self.rolls.chains(s)
         r0, k0 = self.remaining(s, now)
         if self.paced:
             # Only the half-turns left of this turn count (``_best``): states that differ in how they are
@@ -303,7 +303,9 @@ class Relaxation(PotionBound):
         i = s.pos - self.d.level_range[li][0]
         potions = self.potions(s) if self.items else None
         blocked = self.landing_blocked(s) if self.tele_total else 0
-        key = (li, mask, i, r0, k0, campaign_mode, potions, blocked, future, now)  # r0 apart: a jump's route starts from it
+        key = (li, mask, i, r0, k0, campaign_mode, potions, blocked, alive, now)  # r0 apart: a jump's route starts from it
+        # (``alive`` and ``now``: the flee chains and tiles beside enemies of ``rolls``; with r0 and k0 they fix
+        # what is left of the turn without flees)
         best = self._bcache.get(key)
         if best is not None:
             return best
@@ -312,7 +314,7 @@ class Relaxation(PotionBound):
         if routes is None:
             routes = self._rcache[where] = self.routes(li, mask, i, campaign_mode, hint)
         if self.origins is not None:
-            best = self._best_origins(s, li, mask, hint, i, routes, r0, k0, future)
+            best = self._best_origins(s, li, mask, hint, i, routes, r0, k0, future, alive)
         elif potions is None:
             best = self._best(routes, r0, k0, 0)
         else:
@@ -360,15 +362,15 @@ class Relaxation(PotionBound):
         return best
 
     def _best_origins(self, s: GameState, li: int, mask: bytes, hint: bytes | None, i: int, routes, r0: int, k0: int,
-                      flee: int) -> float:
+                      flee: int, alive: frozenset) -> float:
         """:meth:`_best` with the flee chain ``flee`` of each turn after this one (``rolls``), and per way out
         at least the turns of its steps and face-down tiles that no flee can take (``origins``: a flee leaves
         a tile beside an enemy; the other steps are moves or a relocation)."""
         base = self.S - self.flee  # a turn's steps and face-down entries but its flees
         S, K, M, N = base + flee, self.K - self.flee + flee, base, self.K - self.flee
         rb, kb = self.remaining(s, 0)
-        steps = self.origins.steps[li]
-        downs = self.origins.downs(li, mask, hint)
+        steps = self.origins.steps(li, alive)
+        downs = self.origins.downs(li, alive, mask, hint)
         best = INF
         for d, f, tail, k, _ in routes:
             a = 0 if d <= r0 else -(-(d - r0) // S)

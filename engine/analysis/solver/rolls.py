@@ -47,8 +47,9 @@ def flee_faces(campaign, character, cards) -> frozenset[int]:
 
 
 class FleeRolls:
-    """Per state, ``(future, now)``: the flee chain of the turns after this one (enemies alive that can
-    ever be fled) and of the rest of this one (those alive whose next roll flees, or that need none)."""
+    """Per state, ``(future, now, alive)``: the flee chain of the turns after this one (enemies alive that
+    can ever be fled), of the rest of this one (those alive whose next roll flees, or that need none), and
+    the set of those enemies alive."""
 
     def __init__(self, campaign, d, faces: frozenset[int], paralysis: bool) -> None:
         self.d = d
@@ -60,11 +61,13 @@ class FleeRolls:
             foes = tuple(e for e in range(lo, hi) if d.kind[e] == ENEMY and (faces or paralysis or not d.chases[e]))
             self.foes.append(foes)
         self._keep = bytes(1 if i == CLEARED else 0 for i in range(256))
-        self._states: dict = {}  # (level, cleared mask, draws) -> (future, now)
+        self._states: dict = {}  # (level, cleared mask, draws) -> (future, now, alive)
+        self._alive: dict = {}  # (level, cleared mask) -> the enemies alive that can ever be fled (a frozenset)
         self._groups: dict = {}  # (level, frozenset of enemy cells) -> largest group
 
-    def chains(self, s) -> tuple[int, int]:
-        """(``F`` for each turn after this one, ``F`` for the rest of this one) on the hero's level."""
+    def chains(self, s) -> tuple[int, int, frozenset]:
+        """(``F`` for each turn after this one, ``F`` for the rest of this one, the enemies alive that can
+        ever be fled) on the hero's level."""
         li = s.level
         lo, hi = self.d.level_range[li]
         cleared = bytes(s.faces[lo:hi]).translate(self._keep)
@@ -73,17 +76,21 @@ class FleeRolls:
         if hit is not None:
             return hit
         d = self.d
-        alive = [e for e in self.foes[li] if not cleared[e - lo]]
+        alive = self._alive.get((li, cleared))
+        if alive is None:
+            if len(self._alive) > CACHE:
+                self._alive.clear()
+            alive = self._alive[li, cleared] = frozenset(e for e in self.foes[li] if not cleared[e - lo])
         if self.paralysis:
             free = alive
         else:
             roll, faces, chases, inst = self.dice.roll, self.faces, d.chases, d.instance
             free = [e for e in alive if not chases[e] or roll(inst[e], s.rolls_drawn(e)) in faces]
-        future = self.group(li, frozenset(alive))
+        future = self.group(li, alive)
         now = future if len(free) == len(alive) else self.group(li, frozenset(free))
         if len(self._states) > CACHE:
             self._states.clear()
-        hit = self._states[key] = (future, now)
+        hit = self._states[key] = (future, now, alive)
         return hit
 
     def group(self, li: int, foes: frozenset) -> int:
@@ -122,28 +129,46 @@ class FleeOrigins:
     turn is a move or a relocation, at most ``2 × (1 + M) + R`` a turn, and every other face-down tile
     entered one of the ``1 + ⌊M / 2⌋ + R`` a turn.
 
-    Per level and way out, ``steps``: per local cell, the fewest steps that leave a tile beside no
-    enemy card of ``foes`` on a route from it to the way out; ``downs(level, mask)``: the fewest tiles
-    face down under ``mask`` entered from such a tile (a 0-1 search, updated as tiles turn face up).
+    Per level, set ``foes`` of enemies alive (``FleeRolls.chains``) and way out, ``steps(level, foes)``:
+    per local cell, the fewest steps that leave a tile beside none of ``foes`` on a route from it to the
+    way out; ``downs(level, foes, mask)``: the fewest tiles face down under ``mask`` entered from such a
+    tile (a 0-1 search, updated as tiles turn face up).
     """
 
-    def __init__(self, d, local: tuple, ways: list, foes: list) -> None:
+    def __init__(self, d, local: tuple, ways: list) -> None:
         self.d = d
         self.local = local  # per level, per local cell: its neighbours in the relaxed graph (local cells)
         self.ways = ways
-        self.beside = []  # per level, per local cell: 1 if it is beside no enemy of ``foes`` (a step out of it costs)
-        self.steps = []
-        for li, (lo, hi) in enumerate(d.level_range):
-            level_foes = set(foes[li])
-            away = bytes(0 if any(e in level_foes for e in d.enemy_near[i]) else 1 for i in range(lo, hi))
-            self.beside.append(away)
-            self.steps.append(tuple(self._search(li, w - lo, None) for w, _ in ways[li]))
-        self._cache: dict = {}  # (level, mask) -> per way out, the face-down counts
+        self._away: dict = {}  # (level, foes) -> per local cell: 1 if it is beside none of ``foes`` (a step out of it costs)
+        self._steps: dict = {}  # (level, foes) -> per way out, the step counts
+        self._cache: dict = {}  # (level, foes, mask) -> per way out, the face-down counts
 
-    def _search(self, li: int, w: int, down: bytes | None) -> list:
+    def away(self, li: int, foes: frozenset) -> bytes:
+        key = (li, foes)
+        hit = self._away.get(key)
+        if hit is None:
+            lo, hi = self.d.level_range[li]
+            near = self.d.enemy_near
+            hit = bytes(0 if any(e in foes for e in near[i]) else 1 for i in range(lo, hi))
+            if len(self._away) > CACHE:
+                self._away.clear()
+                self._steps.clear()
+            self._away[key] = hit
+        return hit
+
+    def steps(self, li: int, foes: frozenset) -> tuple:
+        key = (li, foes)
+        hit = self._steps.get(key)
+        if hit is None:
+            lo = self.d.level_range[li][0]
+            away = self.away(li, foes)
+            hit = self._steps[key] = tuple(self._search(li, away, w - lo, None) for w, _ in self.ways[li])
+        return hit
+
+    def _search(self, li: int, away: bytes, w: int, down: bytes | None) -> list:
         """Per local cell u, the least cost of a route from u to ``w``: a step from u to v costs 1 when u is
-        beside no enemy (and, with ``down``, v is face down)."""
-        nbrs, away = self.local[li], self.beside[li]
+        beside no enemy (``away``; and, with ``down``, v is face down)."""
+        nbrs = self.local[li]
         cost = [INF] * len(nbrs)
         cost[w] = 0
         return self._lower(nbrs, away, down, cost, deque([w]))
@@ -164,18 +189,19 @@ class FleeOrigins:
                         queue.appendleft(u)
         return cost
 
-    def downs(self, li: int, mask: bytes, hint: bytes | None = None) -> tuple:
-        key = (li, mask)
+    def downs(self, li: int, foes: frozenset, mask: bytes, hint: bytes | None = None) -> tuple:
+        key = (li, foes, mask)
         hit = self._cache.get(key)
         if hit is not None:
             return hit
-        base = self._cache.get((li, hint)) if hint is not None else None
+        base = self._cache.get((li, foes, hint)) if hint is not None else None
         flipped = flipped_cells(hint, mask) if base is not None else None
         lo = self.d.level_range[li][0]
+        away = self.away(li, foes)
         if flipped is None:
-            hit = tuple(self._search(li, w - lo, mask) for w, _ in self.ways[li])
+            hit = tuple(self._search(li, away, w - lo, mask) for w, _ in self.ways[li])
         else:
-            nbrs, away = self.local[li], self.beside[li]
+            nbrs = self.local[li]
             out = []
             for cost in base:
                 cost = list(cost)
