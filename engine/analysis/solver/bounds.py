@@ -14,7 +14,8 @@ from ...model.campaign import Campaign, CardKind
 from ...rules.mobility import obtainable_cards, wall_crossings
 from ...rules.state import CHOOSE_TELEPORT, COMBAT, DONE, MOVING, SHOPPING, STEP1, GameState
 from ...rules.tables import CLEARED, DOWN, LADDER, UP
-from .potions import PotionBound, flee_chain
+from .flees import calm_enemies, calm_flee_gains, flee_chain
+from .potions import PotionBound
 from .relaxed import flipped_cells, propagate, propagate_paced
 from .result import INF
 from .rolls import FleeOrigins, FleeRolls, flee_faces
@@ -44,12 +45,21 @@ class Relaxation(PotionBound):
         # teleportation only once per potion, so it is counted (``items_left``).
         self.reloc = int("adjacent" in crossings)
         cannot = any(a.kind == "cannot-flee" for a in character.abilities)
-        free_flee = (not cannot or any(a.kind == "can-flee" for _, a in abilities)
-                     or any(a.kind == "does-not-chase" for _, a in abilities))
+        gear = any(a.kind == "can-flee" for _, a in abilities)
+        calm = any(a.kind == "does-not-chase" for _, a in abilities)
+        # A warrior (CANNOT FLEE) with no CAN FLEE X flees only an enemy that does not chase or is
+        # paralysed (docs/rules.md, *Fleeing*): while nothing moves an enemy (no potion of teleportation),
+        # his chain counts only the tiles beside DOES NOT CHASE enemy cards, and the flees beside
+        # paralysed enemies come per potion (``calm_gains``; docs/solver.md, *The warrior's chain*).
+        self.calm = calm_enemies(d) if cannot and not gear and calm and not self.teleport else None
+        free_flee = (not cannot or gear or calm) and self.calm is None
         # Fleeing on every turn (per-turn F), or only from an enemy paralysed by a thrown potion
         # (``para_limited``: counted per potion).
-        self.flee = flee_chain(d) if free_flee else 0
+        self.flee = flee_chain(d, self.calm) if self.calm is not None else flee_chain(d) if free_flee else 0
         self._count_potions(campaign, d, seen, free_flee, crossings)
+        # Per enemies paralysed in a turn, the tiles their flees add to the warrior's calm chain.
+        self.calm_gains = (calm_flee_gains(d, self.calm)
+                           if self.calm and self.para_total else ())
         self.mv = movement
         per_move_turn = 1 + movement
         self.double_move = d.rules.double_move
@@ -59,9 +69,10 @@ class Relaxation(PotionBound):
         # onto a face-up tile costs one half of a turn, onto a face-down one a whole turn): the warrior
         # with no +X MOVEMENT, no free flee and no relocation, under the double move (``_paced_counts``).
         self.paced = self.double_move and not movement and not self.flee and not self.reloc
-        # The flee chain of a state (``rolls``: docs/solver.md, *Flee chains on a roll*): beside the enemies
-        # alive, and in the rest of the current turn beside those whose next roll flees. Where nothing
-        # moves an enemy and no potion is counted (the bound then reads ``S`` and ``K`` only here).
+        # The flee chain of a state and the tiles flees start from (``rolls``, ``origins``; docs/solver.md,
+        # *Flees start beside an enemy; chains on a roll*): beside the enemies alive, and in the rest of the
+        # current turn beside those whose next roll flees. Where nothing moves an enemy and no potion is
+        # counted (the bound then reads ``S`` and ``K`` only in ``_best_origins``).
         self.rolls = None
         if self.flee and not self.tele_total and not self.items:
             faces = flee_faces(campaign, character, [cards[c] for c in seen if c in cards])
@@ -108,6 +119,24 @@ class Relaxation(PotionBound):
         self._bcache: dict = {}  # (level, mask, local cell, steps and face-down entries left, extra, campaign, tele) -> bound
         self._rcache: dict = {}  # (level, mask, local cell, campaign) -> routes
         self.start_bound = self._start_bounds()
+
+    def extra_flees(self, potions: int) -> int:
+        """:meth:`PotionBound.extra_flees`; for the warrior whose chain counts only the DOES NOT CHASE enemy
+        cards (``calm``), the tiles flees beside paralysed enemies add to it: ``calm_gains[p]`` in a turn
+        with p of them paralysed (``flees.calm_flee_gains``), the potions split between turns in the way
+        that adds most."""
+        if not self.calm_gains:
+            return super().extra_flees(potions)
+        if potions <= 0:
+            return 0
+        hit = self._flees.get(potions)
+        if hit is None:
+            per_turn, last = self.calm_gains, len(self.calm_gains) - 1  # p enemies paralysed: at most ``last`` distinct
+            best = [0] * (potions + 1)
+            for n in range(1, potions + 1):
+                best[n] = max(per_turn[min(p, last)] + best[n - p] for p in range(1, n + 1))
+            hit = self._flees[potions] = best[potions]
+        return hit
 
     def _bfs(self, w: int, lo: int, hi: int) -> list:
         dist = [INF] * (hi - lo)

@@ -1,10 +1,11 @@
-"""Flee chains on a roll: the flee chain ``F`` of a state, from the enemies alive and their fated dice.
+"""Flees in the bound, state by state: where they start, and the chain ``F`` from the enemies alive and
+their fated dice (``docs/solver.md``, *Flees start beside an enemy; chains on a roll*).
 
 ``F`` (``docs/solver.md``, *Steps per turn*) is the size of the largest connected group of tiles beside
 an enemy card: every landing of a turn's chain of flees but the last stands beside an enemy it flees
 from. Counted over every enemy card of the map it is most of a level where a quarter of the cells are
-enemies. Two facts of the rules make it smaller in a given state (``docs/solver.md``, *Flee chains on
-a roll*):
+enemies. The rules make it smaller in a given state (:class:`FleeRolls`), and every flee starts beside
+an enemy, so the steps out of other tiles are moves (:class:`FleeOrigins`):
 
 - a flee is from an enemy alive, and a slain enemy's cell is cleared for good ("SLAYING AN ENEMY"):
   the chains of every turn to come lie beside the enemies alive in the state (``future``);
