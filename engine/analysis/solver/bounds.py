@@ -60,6 +60,7 @@ class Relaxation(PotionBound):
         # Per enemies paralysed in a turn, the tiles their flees add to the warrior's calm chain.
         self.calm_gains = (calm_flee_gains(d, self.calm)
                            if self.calm and self.para_total else ())
+        self._calm_flees: dict = {}  # potions -> ``extra_flees`` from ``calm_gains``
         self.mv = movement
         per_move_turn = 1 + movement
         self.double_move = d.rules.double_move
@@ -129,13 +130,13 @@ class Relaxation(PotionBound):
             return super().extra_flees(potions)
         if potions <= 0:
             return 0
-        hit = self._flees.get(potions)
+        hit = self._calm_flees.get(potions)
         if hit is None:
             per_turn, last = self.calm_gains, len(self.calm_gains) - 1  # p enemies paralysed: at most ``last`` distinct
             best = [0] * (potions + 1)
             for n in range(1, potions + 1):
                 best[n] = max(per_turn[min(p, last)] + best[n - p] for p in range(1, n + 1))
-            hit = self._flees[potions] = best[potions]
+            hit = self._calm_flees[potions] = best[potions]
         return hit
 
     def _bfs(self, w: int, lo: int, hi: int) -> list:
