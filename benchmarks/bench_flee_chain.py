@@ -1,85 +1,101 @@
-"""The warrior's flee chain (docs/solver.md, *The warrior's chain*): the sweep's maps whose chain it shrinks,
-solved with a state budget (no clock) before and after.
+"""The flee-chain unknowns of the held-out-style sweep, solved with and without the bound's flee rules.
 
-For the maps of ``bench_mix.py``'s sweep (``gen.mixed_campaign_text``; sizes, mixes and seeds as there)
-where the warrior flees only DOES NOT CHASE enemies (``Relaxation.calm`` set), each map runs through
-``bench_mix.sweep_one`` twice: with the chain beside every enemy card (as before: ``flees.calm_enemies``
-replaced by nothing) and with the warrior's chain. Each run checks what the sweep checks (the witness
-verified, the bound along it, the reference search on maps up to 4x4, random play). Prints one line a map
-(F, root bound, verdict, states, CPU before | after) and the count of maps decided.
+For each map (``gen.mixed_campaign_text``; by default the 34 maps RESULTS.md lists under "flee chain
+alone", issue 14), solve the whole campaign with ``Budget(max_states=N, max_seconds=3600)`` twice: with
+the bound as it is (``rules on``: flees start beside an enemy, the chain of a state from the enemies alive
+and their next rolls; docs/solver.md, *Flees start beside an enemy; chains on a roll*) and with those two
+rules turned off (the relaxation's ``rolls`` and ``origins`` set to None: the bound of main before them).
+Prints per map the hero, the root bound, verdict, par, states expanded and CPU seconds
+(``time.process_time``) for both; a solved witness is checked by ``verify_replay`` and the bound read
+along it (never above the turns left).
 
-Run ``python benchmarks/bench_flee_chain.py [--states N] [--sizes ...] [--mixes ...] [--maps N]``.
+Run ``python benchmarks/bench_flee_chain.py [--states 100000] [--maps 10:traps:0,6:gear:0]``.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 
-import bench_mix
-from bench_mix import levels_for
 from gen import MIXES, mixed_campaign_text
 
-from cardrogue.engine.analysis.solver import UNKNOWN, bounds
-from cardrogue.engine.analysis.solver.bounds import Relaxation
+from cardrogue.engine.analysis.solver import SOLVED, Budget, solve_campaign
+from cardrogue.engine.analysis.solver.bounds import relaxation
+from cardrogue.engine.chance.resolvers import FatedResolver
 from cardrogue.engine.format.loader import load_campaign_text
+from cardrogue.engine.records.replay import verify_replay
 from cardrogue.engine.rules.state import GameState
 
-
-def warriors_maps(sizes, mixes, maps: int) -> list[tuple[int, str, int]]:
-    out = []
-    for size in sizes:
-        for mix in mixes:
-            for seed in range(maps):
-                c = load_campaign_text(mixed_campaign_text(levels_for(mix, seed), size, seed, mix)).campaign
-                if Relaxation(c, GameState.new(c, log=False).d).calm is not None:
-                    out.append((size, mix, seed))
-    return out
+# RESULTS.md, "Issue 14: held-out-style sweep of item mixes": the unknowns whose only looseness is F.
+FLEE_CHAIN_ALONE = (
+    [(size, mix, seed) for size in (10, 16) for mix in ("monsters", "traps", "shops", "chests") for seed in range(3)
+     if (size, mix, seed) != (16, "chests", 2)]
+    + [(10, "walls", 0), (10, "walls", 1), (16, "walls", 0), (16, "walls", 1), (16, "walls", 2)]
+    + [(10, "heroes", 0), (10, "heroes", 1), (16, "heroes", 1), (6, "chests", 0), (6, "heroes", 0), (6, "gear", 0)]
+)
 
 
-def run(size: int, mix: str, seed: int, before: bool):
-    calm = bounds.calm_enemies
-    if before:
-        bounds.calm_enemies = lambda d: None  # the chain beside every enemy card, as before
-    try:
-        return bench_mix.sweep_one(size, mix, seed, 3600.0, 4, 300_000, 3600.0, 0.5)
-    finally:
-        bounds.calm_enemies = calm
+def levels_for(mix: str, seed: int) -> int:
+    return 2 + seed % 2 if "ladders" in MIXES[mix] else 1
+
+
+def run(text: str, states: int, rules: bool) -> dict:
+    campaign = load_campaign_text(text).campaign
+    resolver = FatedResolver(campaign)
+    s = GameState.new(campaign, log=False)
+    s.resolve(resolver)
+    relax = relaxation(campaign, s.d)
+    on = relax.rolls is not None
+    if not rules:
+        relax.rolls = relax.origins = None
+    root = relax.bound(s, True)
+    t0 = time.process_time()
+    r = solve_campaign(campaign, Budget(max_states=states, max_seconds=3600), per_level=False)
+    cpu = time.process_time() - t0
+    problems = []
+    if r.verdict == SOLVED:
+        if not verify_replay(r.replay_text, load_campaign_text(text).campaign).ok:
+            problems.append("witness rejected")
+        for action in r.actions:
+            if relax.bound(s, True) > r.turns - s.turn:
+                problems.append(f"bound above the turns left at turn {s.turn}")
+                break
+            s.step(action, resolver)
+    return {"hero": s.d.character.name, "on": on, "root": root, "verdict": r.verdict, "turns": r.turns,
+            "health": r.health, "states": r.states_expanded, "cpu": cpu, "problems": problems}
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--states", type=int, default=100_000, help="states expanded per solve (default 100,000)")
-    ap.add_argument("--sizes", default="3,4,6,10,16")
-    ap.add_argument("--mixes", default=",".join(MIXES))
-    ap.add_argument("--maps", type=int, default=3)
-    args = ap.parse_args()
-    bench_mix.SOLVE_STATES = args.states
-    chosen = warriors_maps([int(x) for x in args.sizes.split(",")], args.mixes.split(","), args.maps)
-    print(f"{len(chosen)} maps with the warrior's chain; {args.states:,} states a solve, no clock", flush=True)
-    decided = [0, 0]
-    cpu = [0.0, 0.0]
-    problems = []
-    for size, mix, seed in chosen:
-        recs = [run(size, mix, seed, before) for before in (True, False)]
-        cells = []
-        for k, r in enumerate(recs):
-            decided[k] += r.verdict != UNKNOWN
-            cpu[k] += r.cpu
-            problems += [f"{r.params()}: {p}" for p in r.problems]
-            loosen = r.loosen.split("F=")[1].split(",")[0] if "F=" in r.loosen else "0"
-            verdict = r.verdict + (f" {r.turns}/{r.health}" if r.turns is not None else "")
-            cells.append(f"F {loosen:>3} root {r.root_bound:g} {verdict:14} {r.states:>9,} {r.cpu:6.2f}s")
-        new = " NEW" if recs[0].verdict == UNKNOWN and recs[1].verdict != UNKNOWN else ""
-        print(f"{size:>2}x{size:<2} {mix:8} {seed}  {cells[0]} | {cells[1]}{new}", flush=True)
-    print(f"decided: {decided[0]} before, {decided[1]} after, of {len(chosen)}; CPU {cpu[0]:.1f} s before, {cpu[1]:.1f} s after")
-    print(f"problems ({len(problems)}):", *problems, sep="\n  ")
-    return 1 if problems else 0
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--states", type=int, default=100_000, help="states expanded per solve (default 100,000)")
+    parser.add_argument("--maps", default="", help="size:mix:seed,... (default: the 34 flee-chain maps)")
+    args = parser.parse_args()
+    maps = ([tuple(int(x) if k != 1 else x for k, x in enumerate(m.split(":"))) for m in args.maps.split(",")]
+            if args.maps else FLEE_CHAIN_ALONE)
+    print(f"{'map':<16} {'hero':<8} {'rule':<4} | {'before: root':>12} {'verdict':>8} {'par':>6} {'states':>8} {'CPU':>7}"
+          f" | {'after: root':>11} {'verdict':>8} {'par':>6} {'states':>8} {'CPU':>7}")
+    totals = [0, 0, 0.0, 0.0, 0, 0]
+    bad = 0
+    for size, mix, seed in maps:
+        text = mixed_campaign_text(levels_for(mix, seed), size, seed, mix)
+        before = run(text, args.states, False)
+        after = run(text, args.states, True)
+        for k, r in enumerate((before, after)):
+            totals[k] += r["states"]
+            totals[2 + k] += r["cpu"]
+            totals[4 + k] += r["verdict"] == SOLVED
+        par = [f"{r['turns']}/{r['health']}" if r["verdict"] == SOLVED else "-" for r in (before, after)]
+        print(f"{f'{size}x{size} {mix} {seed}':<16} {after['hero']:<8} {'on' if after['on'] else 'off':<4} | "
+              f"{before['root']:>12} {before['verdict']:>8} {par[0]:>6} {before['states']:>8,} {before['cpu']:>6.1f}s | "
+              f"{after['root']:>11} {after['verdict']:>8} {par[1]:>6} {after['states']:>8,} {after['cpu']:>6.1f}s", flush=True)
+        for r in (before, after):
+            for p in r["problems"]:
+                bad += 1
+                print(f"  PROBLEM: {p}")
+    print(f"solved {totals[4]} -> {totals[5]} of {len(maps)}; states {totals[0]:,} -> {totals[1]:,}; "
+          f"CPU {totals[2]:.1f} s -> {totals[3]:.1f} s")
+    return 1 if bad else 0
 
 
 if __name__ == "__main__":
-    start = time.process_time()
-    code = main()
-    print(f"CPU {time.process_time() - start:.1f} s in all")
-    sys.exit(code)
+    raise SystemExit(main())

@@ -18,6 +18,7 @@ from .flees import calm_enemies, calm_flee_gains, flee_chain
 from .potions import PotionBound
 from .relaxed import flipped_cells, propagate, propagate_paced
 from .result import INF
+from .rolls import FleeOrigins, FleeRolls, flee_faces
 
 
 class Relaxation(PotionBound):
@@ -71,6 +72,14 @@ class Relaxation(PotionBound):
         # onto a face-up tile costs one half of a turn, onto a face-down one a whole turn): the warrior
         # with no +X MOVEMENT, no free flee and no relocation, under the double move (``_paced_counts``).
         self.paced = self.double_move and not movement and not self.flee and not self.reloc
+        # The flee chain of a state and the tiles flees start from (``rolls``, ``origins``; docs/solver.md,
+        # *Flees start beside an enemy; chains on a roll*): beside the enemies alive, and in the rest of the
+        # current turn beside those whose next roll flees. Where nothing moves an enemy and no potion is
+        # counted (the bound then reads ``S`` and ``K`` only in ``_best_origins``).
+        self.rolls = None
+        if self.flee and not self.tele_total and not self.items:
+            faces = flee_faces(campaign, character, [cards[c] for c in seen if c in cards])
+            self.rolls = FleeRolls(campaign, d, faces, bool(self.para_cards & set(seen)))
         self._wcache: dict = {}  # (level, mask) -> per way out, the half-turns of the best route from each cell
         gains = [(card, a.x) for card, a in abilities if a.kind == "max-health" and (a.x or 0) > 0]
         self.health_cap = d.base_max_health + sum(x for _, x in gains)
@@ -108,6 +117,7 @@ class Relaxation(PotionBound):
             self.dist.append(tuple(self._bfs(w, lo, hi) for w, _ in ways))
         self._down = bytes.maketrans(bytes([DOWN, UP, CLEARED]), b"\x01\x00\x00")
         self._potion_tables(d)
+        self.origins = FleeOrigins(d, self.local, self.ways) if self.rolls is not None else None
         self._fcache: dict = {}
         self._bcache: dict = {}  # (level, mask, local cell, steps and face-down entries left, extra, campaign, tele) -> bound
         self._rcache: dict = {}  # (level, mask, local cell, campaign) -> routes
@@ -273,19 +283,22 @@ class Relaxation(PotionBound):
                 break
         return bound
 
-    def remaining(self, s: GameState) -> tuple[int, int]:
-        """(steps, face-down tiles entered) still possible in the current turn, upper bounds."""
+    def remaining(self, s: GameState, flee: int | None = None) -> tuple[int, int]:
+        """(steps, face-down tiles entered) still possible in the current turn, upper bounds; ``flee``: the
+        flee chain of the rest of this turn, if not ``F`` (``rolls``)."""
+        if flee is None:
+            flee = self.flee
         phase = s.phase
         if phase == STEP1 or phase == CHOOSE_TELEPORT or (phase == COMBAT and not s.moved):
-            return self.S, self.K
+            return self.S - self.flee + flee, self.K - self.flee + flee
         if phase == COMBAT or phase == SHOPPING:
-            return self.flee + self.reloc, self.flee + self.reloc  # (flees from paralysed enemies: ``extra``)
+            return flee + self.reloc, flee + self.reloc  # (flees from paralysed enemies: ``extra``)
         if phase == MOVING:
             left = s.moves
             if s.pure and not s.repeated and self.double_move:
                 left += 1 + self.mv
             if left:
-                return left + self.flee + self.reloc, self.flee + self.reloc
+                return left + flee + self.reloc, flee + self.reloc
             return self.reloc, 0
         return self.reloc, 0  # DONE: only a relocation, and never into a face-down tile
 
@@ -311,7 +324,10 @@ class Relaxation(PotionBound):
         behind it (:meth:`routes`) on the level, the mask and the tile.
         """
         li = s.level
-        r0, k0 = self.remaining(s)
+        future = now = alive = None
+        if self.rolls is not None:
+            future, now, alive = self.rolls.chains(s)
+        r0, k0 = self.remaining(s, now)
         if self.paced:
             # Only the half-turns left of this turn count (``_best``): states that differ in how they are
             # left share the bound.
@@ -322,7 +338,9 @@ class Relaxation(PotionBound):
         i = s.pos - self.d.level_range[li][0]
         potions = self.potions(s) if self.items else None
         blocked = self.landing_blocked(s) if self.tele_total else 0
-        key = (li, mask, i, r0, k0, campaign_mode, potions, blocked)  # r0 apart: a jump's route starts from it
+        key = (li, mask, i, r0, k0, campaign_mode, potions, blocked, alive, now)  # r0 apart: a jump's route starts from it
+        # (``alive`` and ``now``: the flee chains and tiles beside enemies of ``rolls``; with r0 and k0 they fix
+        # what is left of the turn without flees)
         best = self._bcache.get(key)
         if best is not None:
             return best
@@ -330,7 +348,9 @@ class Relaxation(PotionBound):
         routes = self._rcache.get(where)
         if routes is None:
             routes = self._rcache[where] = self.routes(li, mask, i, campaign_mode, hint)
-        if potions is None:
+        if self.origins is not None:
+            best = self._best_origins(s, li, mask, hint, i, routes, r0, k0, future, alive)
+        elif potions is None:
             best = self._best(routes, r0, k0, 0)
         else:
             best = self._with_potions(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked)
@@ -376,6 +396,34 @@ class Relaxation(PotionBound):
             steps = 0 if d <= r else -(-(d - r) // S)
             downs = 0 if f <= k_now else -(-(f - k_now) // K)
             t = (steps if steps > downs else downs) + tail
+            if t < best:
+                best = t
+        return best
+
+    def _best_origins(self, s: GameState, li: int, mask: bytes, hint: bytes | None, i: int, routes, r0: int, k0: int,
+                      flee: int, alive: frozenset) -> float:
+        """:meth:`_best` with the flee chain ``flee`` of each turn after this one (``rolls``), and per way out
+        at least the turns of its steps and face-down tiles that no flee can take (``origins``: a flee leaves
+        a tile beside an enemy; the other steps are moves or a relocation)."""
+        base = self.S - self.flee  # a turn's steps and face-down entries but its flees
+        S, K, M, N = base + flee, self.K - self.flee + flee, base, self.K - self.flee
+        rb, kb = self.remaining(s, 0)
+        steps = self.origins.steps(li, alive)
+        downs = self.origins.downs(li, alive, mask, hint)
+        best = INF
+        for d, f, tail, k, _ in routes:
+            a = 0 if d <= r0 else -(-(d - r0) // S)
+            b = 0 if f <= k0 else -(-(f - k0) // K)
+            if b > a:
+                a = b
+            d, f = steps[k][i], downs[k][i]
+            b = 0 if d <= rb else -(-(d - rb) // M)
+            if b > a:
+                a = b
+            b = 0 if f <= kb else -(-(f - kb) // N)
+            if b > a:
+                a = b
+            t = a + tail
             if t < best:
                 best = t
         return best

@@ -50,6 +50,8 @@ MAX_FLEE_GROUP = 6  # enemies paralysed in one turn up to which the levels' own 
 MAX_ORDERED = 4  # potions of a set up to which ``_prefix_turns`` tries every order of picking them up
 MAX_TOURS = 8  # potions on a level beyond which a tour of them is bounded by its farthest one alone
 MAX_PICKUPS = 6  # potions on a level's cells whose every set the bound tries (2 ** 6 sets); the rest count as held
+MAX_PLAN_SETS = 100_000  # sets of potions kept in ``_plans`` in all (a few hundred bytes each)
+_NOTHING_MET = ((False, None),)  # ``_with_potions``'s options when every potion may gain
 
 
 class PotionBound:
@@ -134,6 +136,10 @@ class PotionBound:
         self._gains: dict = {}  # (paralysis, teleportation) -> ``_gains_of``
         self._walks: dict = {}  # (level, local cell) -> set of potions -> ``_walk``
         self._pwalks: dict = {}  # (level, local cell, set of potions, paralysis at hand up to 2) -> ``_paired_walk``
+        self._plans: dict = {}  # (level, mask, local cell, potions on their cells, ...) -> ``_plan``
+        self._plan_sets = 0  # the sets of potions in ``_plans``
+        self._mwalks: dict = {}  # (level, local cell, enemies met, set of potions) -> ``_met_walk``
+        self._prefixes: dict = {}  # (level, mask, local cell, set, held, idle, half-turns) -> ``_prefix_turns``
         # Potions of paralysis alone, paced: a potion on its cell gains only after the walk reaches it.
         self.ordered = self.paced and self.para_limited and not self.tele_total
 
@@ -315,8 +321,8 @@ class PotionBound:
                 best = t + tail
         return best
 
-    def _with_potions(self, li: int, mask: bytes, i: int, r0: int, k0: int, campaign_mode: bool,
-                      potions: tuple, routes: tuple, hint: bytes | None, blocked: int = 0) -> float:
+    def _with_potions_plain(self, li: int, mask: bytes, i: int, r0: int, k0: int, campaign_mode: bool,
+                            potions: tuple, routes: tuple, hint: bytes | None, blocked: int = 0) -> float:
         """The bound when potions of teleportation or paralysis are still to be used (docs/solver.md,
         *Potions* and *Picking potions up*): the least, over every set of the level's potions still on
         their cells that the rest of the game may pick up, of the bound of routes that walk onto all of
@@ -543,6 +549,294 @@ class PotionBound:
                 if t < best:
                     best = t
         return best
+
+    def _with_potions(self, li: int, mask: bytes, i: int, r0: int, k0: int, campaign_mode: bool,
+                      potions: tuple, routes: tuple, hint: bytes | None, blocked: int = 0) -> float:
+        """:meth:`_with_potions_plain`, the same value for less work: what depends only on the level, the mask,
+        the tile, the potions on their cells and the landing tiles blocked is kept (``_plan``: every set of
+        those potions, what a walk onto it must cover, and per way out the half-turns that cover bounds);
+        the walks that meet an enemy are kept per tile and enemies met (``_met_walk``), the paced orders of
+        picking potions up per set (``_prefix_kept``). Only the potions at hand, the enemies met and what is
+        left of this turn are read per state."""
+        tele_held, para_held, meet, left = potions
+        jumps = self._jumps(li, mask, blocked) if self.tele_total else ()
+        sets, dway, away = self._plan(li, mask, i, left, campaign_mode, routes, hint, blocked, jumps,
+                                      bool(jumps) and not tele_held)
+        ways = range(len(self.ways[li]))
+        paced = self.paced
+        paired_met = met_met = None  # as in ``_with_potions_plain``
+        if meet is None:
+            options = _NOTHING_MET
+        else:
+            options = []
+            if meet:
+                trees, via, near, last = self._meet(li, mask, meet, hint)
+                met_met = tuple((via[k][i], near + min(last[k], jumps[k][0] if jumps else INF), trees[k]) for k in ways)
+                options.append((False, met_met))
+            if jumps or not self.pairs[li]:
+                options.append((True, None))
+            else:
+                options.append((None, None))
+                if any(mask[c] for c in self._level_foes[li][0]):
+                    pair = self.pairs[li]
+                    paired_met = tuple((pair[k][i], pair[k][i], 0) for k in ways)
+                    options.append((True, paired_met))
+        paired = self._paired[li]
+        tours = self._tours[li]
+        walk_on_met = met_met is not None and not tele_held and not para_held
+        walk_on_paired = paired_met is not None and paired is not None
+        if paced:
+            have0 = r0
+            now = 2 * k0
+            gains_of = self._gains
+            ordered = self.ordered
+        if paced:
+            # The least term of each set (``_with_potions_plain``: no term of the set is lower), and the sets
+            # tried from the lowest: once it is no lower than ``best``, no set left can beat it.
+            order = []
+            for n, (tele, para, _, _, dfl, afl) in enumerate(sets):
+                tele += tele_held
+                gains = gains_of.get((para + para_held, tele))
+                if gains is None:
+                    gains = gains_of[(para + para_held, tele)] = self._gains_of(para + para_held, tele)
+                have_most = have0 + 2 * gains[5]
+                floor = INF
+                for h, tail in dfl:
+                    t = (0 if h <= have_most else (h - have_most + 1) // 2) + tail
+                    if t < floor:
+                        floor = t
+                if tele:
+                    for h, tail in afl:
+                        t = (0 if h <= have_most else (h - have_most + 1) // 2) + tail
+                        if t < floor:
+                            floor = t
+                if floor != INF:
+                    order.append((floor, n, gains))
+            order.sort()
+            tried = ((sets[n], floor, gains) for floor, n, gains in order)
+        else:
+            tried = ((entry, None, None) for entry in sets)
+        best = INF
+        quiet = None
+        for (tele, para, bits, need, _, _), floor, gains in tried:
+            if paced and floor >= best:
+                break
+            tele += tele_held
+            para += para_held
+            if bits:
+                if walk_on_paired:
+                    walk_paired = self._paired_walk(li, i, bits, para_held)
+                if walk_on_met:
+                    walk_met = self._met_walk(li, i, meet, bits, via)
+            for idle, met in options:
+                if paced:
+                    if idle is None:
+                        extra = extra_j = extra_j2 = 0
+                    else:
+                        extra = gains[1] if idle else gains[0]
+                        extra_j, extra_j2 = gains[2], gains[3]
+                    have = have0 + 2 * extra
+                    capped = not para and extra
+                    lull = capped and not now and idle and meet == ()
+                    if lull:
+                        if quiet is None:
+                            quiet = not any(mask[e] for e in self._beside_foes[li][i])
+                        lull = quiet
+                    pre = (self._prefix_kept(li, mask, i, bits, left, para_held, idle, have0)
+                           if bits and idle is not None and ordered else 0)
+                    for k, (ws, js, js2, fd) in enumerate(need):
+                        if met is not None:
+                            mw, mj, mf = met[k]
+                            if mw > ws:
+                                ws = mw
+                            if mj > js:
+                                js = mj
+                            if mj > js2:
+                                js2 = mj
+                            if mf > fd:
+                                fd = mf
+                            if bits and met is paired_met and tours is not None and paired is not None:
+                                if walk_paired[k] > ws:
+                                    ws = walk_paired[k]
+                            elif bits and met is met_met and walk_on_met:
+                                if walk_met[k] > ws:
+                                    ws = walk_met[k]
+                        hit = dway[k]
+                        if hit is not None:
+                            h = hit[0] if hit[0] > ws + fd else ws + fd
+                            if h != INF:
+                                t = 0 if h <= have else (h - have + 1) // 2
+                                if capped and h > have0 + now and (h - have0 - now + 3) // 4 > t:
+                                    t = (h - have0 - now + 3) // 4
+                                if capped and lull and (h - have0 + 5) // 4 > t:
+                                    t = (h - have0 + 5) // 4
+                                if pre > t:
+                                    t = pre
+                                if t + hit[1] < best:
+                                    best = t + hit[1]
+                        hit = away[k] if tele else None
+                        if hit is None:
+                            continue
+                        jh = hit[0]
+                        h = js + fd
+                        if h != INF:
+                            # ``_after_jump(jh, extra_j, capped, h, have0, now)``, inlined.
+                            t = 0 if jh <= 2 * extra_j else (jh - 2 * extra_j + 1) // 2
+                            if capped and (jh + 3) // 4 > t:
+                                t = (jh + 3) // 4
+                            have_j = have0 + 2 * extra_j
+                            if h > have_j and (h - have_j + 1) // 2 > t:
+                                t = (h - have_j + 1) // 2
+                            if capped and h > have0 + now and (h - have0 - now + 3) // 4 > t:
+                                t = (h - have0 - now + 3) // 4
+                            if not now and idle and meet == ():
+                                t = self._after_jump(jh, gains[4], capped, h, have0, 0)
+                                later = self._after_jump(jh, extra_j, capped, h, have0, now, later=True)
+                                if later < t:
+                                    t = later
+                            if t + hit[1] < best:
+                                best = t + hit[1]
+                        if tele >= 2 and js2 < js and js2 + fd != INF:
+                            t = self._after_jump(jh, extra_j2, capped, js2 + fd, have0, now, later=not now)
+                            if t + hit[1] < best:
+                                best = t + hit[1]
+                    continue
+                pick = pick_jump = ()
+                if bits or met is not None:
+                    pick, pick_jump = [], []
+                    for k, (ws, _, js, fd) in zip(ways, need):
+                        if met is not None:
+                            mw, mj, mf = met[k]
+                            ws, js, fd = max(ws, mw), max(js, mj), max(fd, mf)
+                        pick.append((ws, fd))
+                        pick_jump.append((js, fd))
+                extra = 0 if idle is None else self._extra(para, tele, idle)
+                t = self._best(routes, r0, k0, extra, pick)
+                if tele and jumps:
+                    extra_j = 0 if idle is None else self.extra_moves(para, tele - 1)
+                    t = min(t, self._jumped(li, mask, r0, k0, campaign_mode, extra_j, pick_jump, blocked))
+                if t < best:
+                    best = t
+        return best
+
+    def _plan(self, li: int, mask: bytes, i: int, left: tuple, campaign_mode: bool, routes: tuple,
+              hint: bytes | None, blocked: int, jumps: tuple, free: bool) -> tuple:
+        """What :meth:`_with_potions` reads that depends only on the level, the ``mask``, the tile ``i``, the
+        potions still on their cells (``left``), the landing tiles ``blocked`` and whether the walk must reach
+        a potion of the set before any jump (``free``: no potion of teleportation at hand). (Per set of
+        ``left``: (the potions of teleportation and of paralysis it adds, its bits over ``pots``, per way out
+        what a walk onto it covers (walk's steps, jump's steps, after two jumps, face-down tiles), the
+        half-turns and tail of each direct term of ``_with_potions_plain``'s least term of the set, of each
+        term after a jump); per way out, the direct route's (half-turns, tail), the route's after a jump.)
+        Kept in ``_plans``, at most ``MAX_PLAN_SETS`` sets in all (the oldest plans dropped first)."""
+        key = (li, mask, i, left, campaign_mode, blocked, free)
+        plan = self._plans.get(key)
+        if plan is not None:
+            return plan
+        pots = self.pots[li]
+        ways = range(len(self.ways[li]))
+        # As in ``_with_potions_plain``, with no potion at hand: the held ones are added per state.
+        sets = [(0, 0, 0, None)]
+        if left:
+            costs = self._pickups(li, mask, hint)
+            dist = self.dist[li]
+            pdist = self._pot_dist[li]
+            near = self._near(li, mask)
+            own = []
+            for p in left:
+                c, to_near, from_here = pots[p][0], near[p], pdist[p][i]
+                row = []
+                for k in ways:
+                    jd = jumps[k][0] if jumps else INF
+                    one = min(to_near + dist[k][c], from_here + jd)
+                    row.append((one, min(one, to_near + jd), costs[k][p]))
+                own.append(row)
+            for subset in range(1, 1 << len(left)):
+                low = (subset & -subset).bit_length() - 1
+                tele, para, bits, cover = sets[subset & (subset - 1)]
+                row = own[low]
+                if cover is not None:
+                    row = [(a0 if a0 > b0 else b0, a1 if a1 > b1 else b1, a2 if a2 > b2 else b2)
+                           for (a0, a1, a2), (b0, b1, b2) in zip(row, cover)]
+                p = left[low]
+                if pots[p][1]:
+                    tele += 1
+                else:
+                    para += 1
+                sets.append((tele, para, bits | 1 << p, row))
+            walks = self._walks_from(li, i)
+        dway = away = ()
+        if self.paced:
+            start = self.start_bound
+            direct = {k: (h, tail) for _, _, tail, k, h in routes}
+            after = {}
+            for k, ((jd, jf, jh), (_, to)) in enumerate(zip(jumps, self.ways[li])):
+                tail = 1 + start[to] if campaign_mode and to >= 0 else 0
+                if jd != INF and jf != INF and tail != INF:
+                    after[k] = (jh, tail)
+            dway = tuple(direct.get(k) for k in ways)
+            away = tuple(after.get(k) for k in ways)
+        no_reach = ((0, 0, 0, 0),) * len(ways)
+        out = []
+        for tele, para, bits, cover in sets:
+            if bits:
+                walk = walks.get(bits)
+                if walk is None:
+                    walk = walks[bits] = self._walk(li, i, bits)
+                walk_steps, first = walk
+                if free:
+                    need = tuple((ws, (a if a > first + jumps[k][0] else first + jumps[k][0]),
+                                  (b if b > first + jumps[k][0] else first + jumps[k][0]), fd)
+                                 for k, ws, (a, b, fd) in zip(ways, walk_steps, cover))
+                else:
+                    need = tuple((ws, a, b, fd) for ws, (a, b, fd) in zip(walk_steps, cover))
+            else:
+                need = no_reach
+            dfl, afl = [], []
+            for (ws, js, js2, fd), hit, jump in zip(need, dway, away):
+                if hit is not None:
+                    h = hit[0] if hit[0] > ws + fd else ws + fd
+                    if h != INF:
+                        dfl.append((h, hit[1]))
+                if jump is not None:
+                    h = (js if js < js2 else js2) + fd
+                    if h != INF:
+                        afl.append((h, jump[1]))
+            out.append((tele, para, bits, need, tuple(dfl), tuple(afl)))
+        plan = (tuple(out), dway, away)
+        self._plan_sets += len(out)
+        while self._plan_sets > MAX_PLAN_SETS and self._plans:
+            self._plan_sets -= len(self._plans.pop(next(iter(self._plans)))[0])
+        self._plans[key] = plan
+        return plan
+
+    def _met_walk(self, li: int, i: int, meet: tuple, bits: int, via: tuple) -> list:
+        """Per way out, the fewest steps of a walk from local cell ``i`` that picks up a potion of the set
+        ``bits`` and goes on by a tile beside one of the enemies ``meet`` to the way out (``via``: ``_meet``'s
+        walks by those tiles). Static: the level graph alone (kept in ``_mwalks``, at most 100,000)."""
+        key = (li, i, meet, bits)
+        hit = self._mwalks.get(key)
+        if hit is None:
+            pots, pdist = self.pots[li], self._pot_dist[li]
+            members = [p for p in range(len(pots)) if bits >> p & 1]
+            hit = [min(pdist[p][i] + via[k][pots[p][0]] for p in members) for k in range(len(self.ways[li]))]
+            if len(self._mwalks) > 100_000:
+                self._mwalks.clear()
+            self._mwalks[key] = hit
+        return hit
+
+    def _prefix_kept(self, li: int, mask: bytes, i: int, bits: int, left: tuple, held: int, idle: bool,
+                     have0: int) -> int:
+        """:meth:`_prefix_turns`, kept per (level, mask, tile, set, potions held, idle, half-turns left) in
+        ``_prefixes`` (at most 100,000). (``left`` only filters ``bits``, a subset of it.)"""
+        key = (li, mask, i, bits, held, idle, have0)
+        hit = self._prefixes.get(key)
+        if hit is None:
+            hit = self._prefix_turns(li, mask, i, bits, left, held, idle, have0)
+            if len(self._prefixes) > 100_000:
+                self._prefixes.clear()
+            self._prefixes[key] = hit
+        return hit
 
     def _gains_of(self, para: int, tele: int) -> tuple:
         """What ``para`` potions of paralysis and ``tele`` of teleportation still to be used add (``_extra``):

@@ -1,0 +1,89 @@
+"""The potion part of the turns bound, kept: the same values as computed from scratch.
+
+docs/solver.md, *Potions* and *Picking potions up*: the bound tries every set of the potions still on their
+cells. ``PotionBound._with_potions`` keeps what depends only on the level, the face-down mask, the tile, the
+potions on their cells and the landing tiles blocked (``_plan``), and tries the sets from the one with the
+least term; ``_with_potions_plain`` computes the same bound from scratch. On every state real searches of
+potion maps meet, the two must agree: a stale kept value (a key missing what the value depends on) shows.
+"""
+
+import sys
+from pathlib import Path
+
+import pytest
+from helpers import load
+
+from cardrogue.engine.analysis.solver import Budget
+from cardrogue.engine.analysis.solver import potions
+from cardrogue.engine.analysis.solver.search import Search
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+import gen  # noqa: E402  (the benchmarks' generator of open levels)
+
+NO_CLOCK = 3600.0
+
+
+def _open(seed: int, effect: str | None = None):
+    """The generated 8x8 map of the verdicts benchmark (``effect``: its red potions made that)."""
+    doc = gen.campaign(1, 8, seed=seed)
+    if effect:
+        doc["potions"] = {"red": effect}
+    return load(doc)
+
+
+MAPS = {
+    # Seed 6: four potions of paralysis; seeds 14 and 25: four and five of teleportation (benchmarks/RESULTS.md).
+    "8x8 seed 6": (lambda: _open(6), 1_500),
+    "8x8 seed 14": (lambda: _open(14), 1_500),
+    "8x8 seed 25": (lambda: _open(25), 1_500),
+    "8x8 seed 25, paralysis": (lambda: _open(25, "paralysis"), 1_500),
+    # The held-out-style mix "potions": both kinds on one level, two levels with ladders, unpaced heroes.
+    "mixed 1x8x8 seed 4": (lambda: load(gen.mixed_campaign(1, 8, 4, "potions")), 1_500),
+    "mixed 1x6x6 seed 11": (lambda: load(gen.mixed_campaign(1, 6, 11, "potions")), 1_500),
+    "mixed 2x6x6 seed 3": (lambda: load(gen.mixed_campaign(2, 6, 3, "potions")), 1_500),
+    "mixed 2x6x6 seed 4": (lambda: load(gen.mixed_campaign(2, 6, 4, "potions")), 1_500),
+}
+
+
+def _bounds_of_a_search(c, states: int):
+    """Run a search and record every call of the kept potion bound: (arguments, value)."""
+    search = Search(c, 0, True, Budget(max_states=states, max_seconds=NO_CLOCK))
+    relax = search.relax
+    kept = relax._with_potions
+    calls = []
+
+    def recorded(*args):
+        value = kept(*args)
+        calls.append((args, value))
+        return value
+
+    relax._with_potions = recorded  # the search's bound reads it from the relaxation
+    try:
+        search.run()
+    finally:
+        del relax._with_potions
+    return relax, calls
+
+
+@pytest.mark.parametrize("name", list(MAPS))
+def test_cached_potion_bound_equals_the_plain_one(name):
+    """On every state a search of the map meets (potions held and on their cells, enemies met and left
+    alive, teleports pending), the kept bound equals the plain computation, and the kept plans were read
+    again (fewer plans than calls)."""
+    make, states = MAPS[name]
+    relax, calls = _bounds_of_a_search(make(), states)
+    assert len(calls) >= 500
+    wrong = [(args, value, relax._with_potions_plain(*args)) for args, value in calls
+             if value != relax._with_potions_plain(*args)]
+    assert not wrong, f"{len(wrong)} of {len(calls)} differ, first: {wrong[0][1:]}"
+    assert 0 < len(relax._plans) < len(calls)
+    assert relax._plan_sets == sum(len(plan[0]) for plan in relax._plans.values()) <= potions.MAX_PLAN_SETS
+
+
+def test_the_plans_kept_stay_within_their_cap(monkeypatch):
+    """``_plans`` holds at most ``MAX_PLAN_SETS`` sets of potions (the oldest plans dropped first), and the
+    bound read with a small cap is the same."""
+    monkeypatch.setattr(potions, "MAX_PLAN_SETS", 200)
+    relax, calls = _bounds_of_a_search(_open(25), 600)
+    assert relax._plan_sets == sum(len(plan[0]) for plan in relax._plans.values()) <= 200
+    assert all(value == relax._with_potions_plain(*args) for args, value in calls)
