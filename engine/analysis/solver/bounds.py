@@ -124,7 +124,18 @@ class Relaxation(PotionBound):
         self.start_bound = self._start_bounds()
         # With potions of paralysis the warrior's chain counts their flees per potion; the chain beside every
         # enemy card on every turn, those potions not counted, is a bound too (as it was): the larger holds.
-        self._every = Relaxation(campaign, d, every_enemy=True) if self.calm_gains else None
+        self._every = None
+        if self.calm_gains:
+            self._every = Relaxation(campaign, d, every_enemy=True)
+            self.bound_masked = self._larger_bound  # this instance only: the other maps pay nothing
+
+    def _larger_bound(self, s: GameState, campaign_mode: bool, mask: bytes, hint: bytes | None = None) -> float:
+        """:meth:`bound_masked`: the larger of the warrior's chain with potions of paralysis counted and of the
+        chain beside every enemy (``_every``). Each is cached on its own key (the other reads more of the
+        state: the enemies alive and their rolls)."""
+        own = Relaxation.bound_masked(self, s, campaign_mode, mask, hint)
+        other = self._every.bound_masked(s, campaign_mode, mask, hint)
+        return own if own >= other else other
 
     def extra_flees(self, potions: int) -> int:
         """:meth:`PotionBound.extra_flees`; for the warrior whose chain counts only the DOES NOT CHASE enemy
@@ -354,10 +365,6 @@ class Relaxation(PotionBound):
             best = self._best(routes, r0, k0, 0)
         else:
             best = self._with_potions(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked)
-        if self._every is not None:
-            other = self._every.bound_masked(s, campaign_mode, mask, hint)
-            if other > best:
-                best = other
         if len(self._bcache) > 400_000:
             self._bcache.clear()
             self._rcache.clear()
