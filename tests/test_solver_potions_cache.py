@@ -90,7 +90,7 @@ def test_cached_potion_bound_equals_the_plain_one(name):
 
 
 def test_the_plans_kept_stay_within_their_cap(monkeypatch):
-    """``_plans`` holds at most ``MAX_PLAN_SETS`` sets of potions (the oldest plans dropped first), and the
+    """``_plans`` holds at most ``MAX_PLAN_SETS`` sets of potions (all dropped when full), and the
     bound read with a small cap is the same."""
     monkeypatch.setattr(potions, "MAX_PLAN_SETS", 200)
     relax, calls = _bounds_of_a_search(_open(25), 600)

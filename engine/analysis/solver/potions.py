@@ -632,7 +632,7 @@ class PotionBound:
             options = []
             if meet:
                 trees, via, near, last = self._meet(li, mask, meet, hint)
-                met_met = tuple((via[k][i], near + min(last[k], jumps[k][0] if jumps else INF), trees[k]) for k in ways)
+                met_met = [(via[k][i], near + min(last[k], jumps[k][0] if jumps else INF), trees[k]) for k in ways]
                 options.append((False, met_met))
             if jumps or not self.pairs[li]:
                 options.append((True, None))
@@ -640,7 +640,7 @@ class PotionBound:
                 options.append((None, None))
                 if any(mask[c] for c in self._level_foes[li][0]):
                     pair = self.pairs[li]
-                    paired_met = tuple((pair[k][i], pair[k][i], 0) for k in ways)
+                    paired_met = [(pair[k][i], pair[k][i], 0) for k in ways]
                     options.append((True, paired_met))
         paired = self._paired[li]
         tours = self._tours[li]
@@ -672,14 +672,13 @@ class PotionBound:
                         if t < floor:
                             floor = t
                 if floor != INF:
-                    order.append((floor, n, gains))
-            order.sort()
-            tried = ((sets[n], floor, gains) for floor, n, gains in order)
+                    order.append((floor, n, gains, sets[n]))
+            order.sort()  # (``n`` breaks ties: nothing after it is compared)
         else:
-            tried = ((entry, None, None) for entry in sets)
+            order = [(None, n, None, entry) for n, entry in enumerate(sets)]
         best = INF
         quiet = None
-        for (tele, para, bits, need, _, _), floor, gains in tried:
+        for floor, _, gains, (tele, para, bits, need, _, _) in order:
             if paced and floor >= best:
                 break
             tele += tele_held
@@ -789,7 +788,7 @@ class PotionBound:
         what a walk onto it covers (walk's steps, jump's steps, after two jumps, face-down tiles), the
         half-turns and tail of each direct term of ``_with_potions_plain``'s least term of the set, of each
         term after a jump); per way out, the direct route's (half-turns, tail), the route's after a jump.)
-        Kept in ``_plans``, at most ``MAX_PLAN_SETS`` sets in all (the oldest plans dropped first)."""
+        Kept in ``_plans``, at most ``MAX_PLAN_SETS`` sets in all (all dropped when full)."""
         key = (li, mask, i, left, campaign_mode, blocked, free)
         plan = self._plans.get(key)
         if plan is not None:
@@ -852,11 +851,22 @@ class PotionBound:
                             for ws, (a, b, fd), jd in zip(walk_steps, row, jds)]
                 else:
                     need = [(ws, a, b, fd) for ws, (a, b, fd) in zip(walk_steps, row)]
-                out.append((tele, para, bits, need, *self._floors(need, dway, away)))
+                dfl, afl = [], []  # ``_floors``, inlined
+                for (ws, js, js2, fd), hit, jump in zip(need, dway, away):
+                    if hit is not None:
+                        h = hit[0] if hit[0] > ws + fd else ws + fd
+                        if h != INF:
+                            dfl.append((h, hit[1]))
+                    if jump is not None:
+                        h = (js if js < js2 else js2) + fd
+                        if h != INF:
+                            afl.append((h, jump[1]))
+                out.append((tele, para, bits, need, dfl, afl))
         plan = (out, dway, away)
+        if self._plan_sets + len(out) > MAX_PLAN_SETS:
+            self._plans.clear()
+            self._plan_sets = 0
         self._plan_sets += len(out)
-        while self._plan_sets > MAX_PLAN_SETS and self._plans:
-            self._plan_sets -= len(self._plans.pop(next(iter(self._plans)))[0])
         self._plans[key] = plan
         return plan
 
