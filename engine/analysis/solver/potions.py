@@ -614,15 +614,14 @@ class PotionBound:
     def _with_potions(self, li: int, mask: bytes, i: int, r0: int, k0: int, campaign_mode: bool,
                       potions: tuple, routes: tuple, hint: bytes | None, blocked: int = 0) -> float:
         """:meth:`_with_potions_plain`, the same value for less work: what depends only on the level, the mask,
-        the tile, the potions on their cells and the landing tiles blocked is kept (``_plan``: every set of
-        those potions, what a walk onto it must cover, and per way out the half-turns that cover bounds);
+        the tile, the potions on their cells and the jumps onto tiles face up now is kept (``_plan``: every set
+        of those potions, what a walk onto it must cover, and per way out the half-turns that cover bounds);
         the walks that meet an enemy are kept per tile and enemies met (``_met_walk``), the paced orders of
         picking potions up per set (``_prefix_kept``). Only the potions at hand, the enemies met and what is
         left of this turn are read per state."""
         tele_held, para_held, meet, left = potions
         jumps = self._jumps(li, mask, blocked) if self.tele_total else ()
-        sets, dway, away = self._plan(li, mask, i, left, campaign_mode, routes, hint, blocked, jumps,
-                                      bool(jumps) and not tele_held)
+        sets, dway, away = self._plan(li, mask, i, left, campaign_mode, routes, hint, jumps, bool(jumps) and not tele_held)
         ways = range(len(self.ways[li]))
         paced = self.paced
         paired_met = met_met = None  # as in ``_with_potions_plain``
@@ -780,16 +779,17 @@ class PotionBound:
         return best
 
     def _plan(self, li: int, mask: bytes, i: int, left: tuple, campaign_mode: bool, routes: tuple,
-              hint: bytes | None, blocked: int, jumps: tuple, free: bool) -> tuple:
+              hint: bytes | None, jumps: tuple, free: bool) -> tuple:
         """What :meth:`_with_potions` reads that depends only on the level, the ``mask``, the tile ``i``, the
-        potions still on their cells (``left``), the landing tiles ``blocked`` and whether the walk must reach
-        a potion of the set before any jump (``free``: no potion of teleportation at hand). (Per set of
+        potions still on their cells (``left``), the ``jumps`` onto tiles face up now (the landing tiles blocked
+        count only through them) and whether the walk must reach a potion of the set before any jump (``free``:
+        no potion of teleportation at hand). (Per set of
         ``left``: (the potions of teleportation and of paralysis it adds, its bits over ``pots``, per way out
         what a walk onto it covers (walk's steps, jump's steps, after two jumps, face-down tiles), the
         half-turns and tail of each direct term of ``_with_potions_plain``'s least term of the set, of each
         term after a jump); per way out, the direct route's (half-turns, tail), the route's after a jump.)
         Kept in ``_plans``, at most ``MAX_PLAN_SETS`` sets in all (all dropped when full)."""
-        key = (li, mask, i, left, campaign_mode, blocked, free)
+        key = (li, mask, i, left, campaign_mode, jumps, free)
         plan = self._plans.get(key)
         if plan is not None:
             return plan
