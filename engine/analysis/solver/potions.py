@@ -90,9 +90,10 @@ class PotionBound:
         self._pcache: dict = {}  # (level, mask) -> face-down counts to each potion's cell
         self._kcache: dict = {}  # (level, mask) -> per way out, per potion: fewest face-down tiles of a route through it
         self._mcache: dict = {}  # (level, mask, enemies) -> what a walk meeting one of them covers (``_meet``)
-        self._menter: dict = {}  # (level, mask, enemies) -> face-down counts from the tiles beside them (``_meet``)
         self._fenter: dict = {}  # (level, mask, enemy) -> face-down counts from the tiles beside it (``_foe_enter``)
         self._foe_last: dict = {}  # (level, enemy) -> the last (mask, ``_foe_enter``) found
+        self._fmeet: dict = {}  # (level, mask, enemy) -> ``_meet_one``
+        self._fsteps: dict = {}  # (level, enemy) -> ``_foe_steps``
         self._msteps: dict = {}  # (level, enemies) -> its steps (``_via``)
         self._level_foes = []  # per level: the local cells of its enemy cards, and the getter of their faces
         for lo, hi in d.level_range:
@@ -330,8 +331,10 @@ class PotionBound:
         is), as one byte per cell of the level read as one big-endian integer (0 without such potions)."""
         if not self.tele_total:
             return 0
+        if self.levels == 1:
+            return int.from_bytes(s.faces.translate(self._up_only), "big") & self._not_plain[0]
         lo, hi = self.d.level_range[s.level]
-        return int.from_bytes(bytes(s.faces[lo:hi]).translate(self._up_only), "big") & self._not_plain[s.level]
+        return int.from_bytes(s.faces[lo:hi].translate(self._up_only), "big") & self._not_plain[s.level]
 
     def _jumps(self, li: int, mask: bytes, blocked: int = 0) -> tuple:
         """Per way out of level ``li``: the fewest steps, the fewest face-down tiles and (``paced``) the fewest
@@ -406,7 +409,7 @@ class PotionBound:
         else:
             options = []
             if meet:  # the walk meets an enemy revealed and alive now: every potion may gain
-                trees, via, near, last = self._meet(li, mask, meet, hint)
+                trees, via, near, last = self._meet_plain(li, mask, meet)
                 met_met = tuple((via[k][i], near + min(last[k], jumps[k][0] if jumps else INF), trees[k]) for k in ways)
                 options.append((False, met_met))
             if jumps or not self.pairs[li]:
@@ -1230,42 +1233,80 @@ class PotionBound:
         per way out, the fewest steps of a walk from each local cell by such a tile to the way out; the
         fewest steps from a tile face up now to such a tile; per way out, the fewest from such a tile to it).
 
-        ``hint``, the mask of a state this one came from: the face-down counts from those tiles are lowered
-        from its own where the same enemies were met there (as :meth:`face_down_counts`)."""
+        A tree or a route that reaches a tile beside one of them reaches one beside some enemy of them, so the
+        first and third are the least over the enemies of their own (``_meet_one``, kept per enemy, whose
+        face-down counts are lowered from those of the mask ``hint`` or of the last one: ``_foe_enter``)."""
         key = (level, down, foes)
         hit = self._mcache.get(key)
         if hit is not None:
             return hit
-        nbrs = self.local[level]
-        lo = self.d.level_range[level][0]
-        near = sorted({j - lo for e in foes for j in self.d.adjacent[lo + e] if j >= 0})
-        base = self._menter.get((level, hint, foes)) if hint is not None else None
-        flipped = flipped_cells(hint, down) if base is not None else None
-        if flipped is None:
-            # From the tiles beside any of them: the least, tile by tile, of the counts from each one's (a
-            # route from a set of tiles is one from some tile of it), each kept per enemy (``_foe_enter``).
-            if len(foes) == 1:
-                enter = self._foe_enter(level, down, foes[0], hint)
-            else:
-                enter = list(map(min, *(self._foe_enter(level, down, e, hint) for e in foes)))
-        else:
-            enter = self._lower_counts(level, down, list(base), flipped)
-        if len(self._menter) > 100_000:
-            self._menter.clear()
-        self._menter[key] = enter
         steps = self._msteps.get((level, foes))
         if steps is None:
+            lo = self.d.level_range[level][0]
+            near = sorted({j - lo for e in foes for j in self.d.adjacent[lo + e] if j >= 0})
             if len(self._msteps) > 10_000:
                 self._msteps.clear()
             steps = self._msteps[(level, foes)] = self._via(level, near)
-        up = [v for v in range(len(nbrs)) if not down[v]]
-        from_near = steps[2]
-        hit = (tuple(row[0] for row in self._trees(level, down, (enter,))), steps[0],
-               min((from_near[v] for v in up), default=INF), steps[1])
+        if len(foes) == 1:
+            trees, near_up = self._meet_one(level, down, foes[0], hint)
+        else:
+            parts = [self._meet_one(level, down, e, hint) for e in foes]
+            trees = tuple(map(min, *(t for t, _ in parts)))
+            near_up = min(n for _, n in parts)
+        hit = (trees, steps[0], near_up, steps[1])
         if len(self._mcache) > 100_000:
             self._mcache.clear()
         self._mcache[key] = hit
         return hit
+
+    def _meet_plain(self, level: int, down: bytes, foes: tuple) -> tuple:
+        """:meth:`_meet` from scratch: from the tiles beside all of ``foes`` at once, nothing kept."""
+        nbrs = self.local[level]
+        lo = self.d.level_range[level][0]
+        near = sorted({j - lo for e in foes for j in self.d.adjacent[lo + e] if j >= 0})
+        enter = [INF] * len(nbrs)
+        for c in near:
+            enter[c] = down[c]
+        enter = propagate(nbrs, down, enter, deque(near))
+        steps = self._via(level, near)
+        up = [v for v in range(len(nbrs)) if not down[v]]
+        from_near = steps[2]
+        return (tuple(row[0] for row in self._trees(level, down, (enter,))), steps[0],
+                min((from_near[v] for v in up), default=INF), steps[1])
+
+    def _meet_one(self, level: int, down: bytes, foe: int, hint: bytes | None) -> tuple:
+        """:meth:`_meet`'s first part (per way out) and third for the one enemy card at local cell ``foe``. Kept
+        in ``_fmeet`` (at most 100,000)."""
+        key = (level, down, foe)
+        hit = self._fmeet.get(key)
+        if hit is None:
+            enter = self._foe_enter(level, down, foe, hint)
+            from_near = self._fsteps.get((level, foe))
+            if from_near is None:
+                from_near = self._fsteps[(level, foe)] = self._foe_steps(level, foe)
+            hit = (tuple(row[0] for row in self._trees(level, down, (enter,))),
+                   min((from_near[v] for v, d in enumerate(down) if not d), default=INF))
+            if len(self._fmeet) > 100_000:
+                self._fmeet.clear()
+            self._fmeet[key] = hit
+        return hit
+
+    def _foe_steps(self, level: int, foe: int) -> list:
+        """The fewest steps from an ADJACENT TILE of the enemy card at local cell ``foe`` to each local cell."""
+        nbrs = self.local[level]
+        lo = self.d.level_range[level][0]
+        near = [j - lo for j in self.d.adjacent[lo + foe] if j >= 0]
+        steps = [INF] * len(nbrs)
+        for c in near:
+            steps[c] = 0
+        queue = deque(near)
+        while queue:
+            j = queue.popleft()
+            for i in nbrs[j]:
+                if steps[i] > steps[j] + 1:
+                    steps[i] = steps[j] + 1
+                    queue.append(i)
+        return steps
 
     def _foe_enter(self, level: int, down: bytes, foe: int, hint: bytes | None) -> list:
         """The fewest face-down tiles on a route from an ADJACENT TILE of the enemy card at local cell ``foe``
