@@ -262,9 +262,9 @@ def test_cached_potion_bound_equals_the_plain_one(seed, effect):
     best so far. On the states a search of an 8x8 map with three or five red potions meets (potions held,
     enemies met and left alive, teleports), the bound it reads equals the one a fresh relaxation computes
     from scratch; and after it, every kept walk of a set of potions from a tile (beside an enemy twice:
-    for each number of potions of paralysis at hand), gain of a count of potions, and face-down count
-    beside the enemies met (lowered from the mask before as tiles turned face up) equals its computation
-    from scratch."""
+    for each number of potions of paralysis at hand), gain of a count of potions, face-down count
+    beside an enemy met (lowered from the mask before as tiles turned face up) and what a walk meeting the
+    enemies met covers (the least over them of each one's) equals its computation from scratch."""
     doc = gen.campaign(1, 8, seed=seed)
     doc["potions"] = {"red": effect}
     c = load(doc)
@@ -294,11 +294,13 @@ def test_cached_potion_bound_equals_the_plain_one(seed, effect):
         assert walk == fresh._paired_walk(li, i, bits, held)
     for (para, tele), gains in relax._gains.items():
         assert gains == fresh._gains_of(para, tele)
-    for (li, mask, foes), enter in relax._menter.items():
-        fresh._mcache.clear()
-        fresh._meet(li, mask, foes)
-        assert enter == fresh._menter[(li, mask, foes)]
-    assert relax._walks and relax._gains and relax._menter and (relax._pwalks or effect == "teleportation")
+    for (li, mask, foe), enter in relax._fenter.items():
+        fresh._fenter.clear()
+        fresh._foe_last.clear()
+        assert enter == fresh._foe_enter(li, mask, foe, None)
+    for (li, mask, foes), met in relax._mcache.items():
+        assert met == fresh._meet_plain(li, mask, foes)
+    assert relax._walks and relax._gains and relax._fenter and (relax._pwalks or effect == "teleportation")
 
 
 def _potion_map(size: int, seed: int, effect: str):

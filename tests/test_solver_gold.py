@@ -148,6 +148,7 @@ def test_goals_are_per_level_and_gold_carries_down():
     assert solve_level(c, 0, BUDGET).verdict == SOLVED
     alone = solve_level(c, 1, BUDGET)
     assert alone.verdict == UNSOLVABLE and alone.states_expanded == 0
+    assert alone.reason.endswith("at most 0 gold can be had there (0 to start with)")
     affordable(two_levels(9))
 
 

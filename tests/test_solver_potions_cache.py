@@ -3,7 +3,8 @@
 docs/solver.md, *Potions* and *Picking potions up*: the bound tries every set of the potions still on their
 cells. ``PotionBound._with_potions`` keeps what depends only on the level, the face-down mask, the tile, the
 potions on their cells and the landing tiles blocked (``_plan``), and tries the sets from the one with the
-least term; ``_with_potions_plain`` computes the same bound from scratch. On every state real searches of
+least term; ``_with_potions_plain`` computes the same bound from scratch. ``potions`` keeps the level's potions on
+their cells and its enemies met per the faces of their cards; ``_potions_plain`` reads them afresh. On every state real searches of
 potion maps meet, the two must agree: a stale kept value (a key missing what the value depends on) shows.
 """
 
@@ -46,22 +47,30 @@ MAPS = {
 
 
 def _bounds_of_a_search(c, states: int):
-    """Run a search and record every call of the kept potion bound: (arguments, value)."""
+    """Run a search and record every call of the kept potion bound: (arguments, value); the potions counted
+    in each state (``potions``, read from the tables it keeps) are checked against the plain count there."""
     search = Search(c, 0, True, Budget(max_states=states, max_seconds=NO_CLOCK))
     relax = search.relax
-    kept = relax._with_potions
-    calls = []
+    kept, counted = relax._with_potions, relax.potions
+    calls, counts = [], []
 
     def recorded(*args):
         value = kept(*args)
         calls.append((args, value))
         return value
 
-    relax._with_potions = recorded  # the search's bound reads it from the relaxation
+    def checked(s):
+        value = counted(s)
+        counts.append(value == relax._potions_plain(s))
+        return value
+
+    relax._with_potions = recorded  # the search's bound reads them from the relaxation
+    relax.potions = checked
     try:
         search.run()
     finally:
-        del relax._with_potions
+        del relax._with_potions, relax.potions
+    assert len(counts) >= len(calls) and all(counts)
     return relax, calls
 
 
@@ -81,7 +90,7 @@ def test_cached_potion_bound_equals_the_plain_one(name):
 
 
 def test_the_plans_kept_stay_within_their_cap(monkeypatch):
-    """``_plans`` holds at most ``MAX_PLAN_SETS`` sets of potions (the oldest plans dropped first), and the
+    """``_plans`` holds at most ``MAX_PLAN_SETS`` sets of potions (all dropped when full), and the
     bound read with a small cap is the same."""
     monkeypatch.setattr(potions, "MAX_PLAN_SETS", 200)
     relax, calls = _bounds_of_a_search(_open(25), 600)

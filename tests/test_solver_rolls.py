@@ -145,3 +145,20 @@ def test_bound_never_overestimates_where_heroes_flee(mix, size, seed):
         for action in fast.actions:
             assert _bound(c, s) <= fast.turns - s.turn, action
             s.step(action, resolver)
+
+
+@pytest.mark.parametrize("size, mix, seed", [(10, "traps", 0), (10, "shops", 0), (6, "gear", 0)])
+def test_origin_counts_updated_from_the_state_before_equal_the_plain_ones(size, mix, seed):
+    """The face-down counts of ``origins``, updated from the mask of the state a state came from, equal a
+    search from scratch for every mask a solve met."""
+    c = load_campaign_text(gen.mixed_campaign_text(1, size, seed, mix)).campaign
+    solve_campaign(c, Budget(max_states=3_000, max_seconds=NO_CLOCK), per_level=False)
+    s, _ = _start(c)
+    origins = relaxation(c, s.d).origins
+    lo = s.d.level_range[0][0]
+    kept = list(origins._cache.items())
+    assert len(kept) > 10
+    for (li, foes, mask), counts in kept:
+        away = origins.away(li, foes)
+        plain = tuple(origins._search(li, away, w - lo, mask) for w, _ in origins.ways[li])
+        assert counts == plain

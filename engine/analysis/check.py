@@ -1,5 +1,6 @@
 """The whole check of a campaign, as ``cardrogue check`` and the editor's problems panel run it:
-the loader's stages (syntax, schema, semantics), then the graph analysis."""
+the loader's stages (syntax, schema, semantics), then the graph analysis and the gold count (CR309,
+:mod:`.gold`: a buy goal no run can pay for)."""
 
 from __future__ import annotations
 

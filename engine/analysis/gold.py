@@ -70,6 +70,7 @@ class Shortfall:
     brought: int  # of which, the most brought into the level (start gold or earlier levels)
     parts: tuple[tuple[str, int], ...]  # the level's own income by source
     shop: tuple[int, int] | None  # a shop selling the first goal's card
+    start: bool = False  # the level the run starts on: ``brought`` is the hero's own purse
 
     def message(self, campaign: Campaign) -> str:
         level = campaign.levels[self.level]
@@ -78,11 +79,10 @@ class Shortfall:
         prices = ", ".join(_price_text(cards, card, price) for _, card, price in self.goals)
         verb = "cannot be met" if len(self.goals) == 1 else "cannot all be met"
         costs = f"it costs {prices}" if len(self.goals) == 1 else f"they cost {self.cost} gold ({prices})"
-        where = "brought in" if self.level else "to start with"
+        where = "to start with" if self.start else "brought in"
         sources = [f"{self.brought} {where}"] + [f"{n} from {what}" for what, n in self.parts if n]
-        text = (f"goal {named} on level {level.id!r} {verb}: {costs}, and at most {self.most} gold can be had "
+        return (f"goal {named} on level {level.id!r} {verb}: {costs}, and at most {self.most} gold can be had "
                 f"there ({', '.join(sources)})")
-        return text
 
 
 def _price_text(cards, card: str, price: int) -> str:
@@ -223,7 +223,7 @@ class GoldCount:
         """
         start = self.start(level)
         if not campaign_mode:
-            short = self._short(level, start)
+            short = self._short(level, start, True)
             return ([short] if short else []), short is None
         ladders = self.ladders()
         order = _topological(ladders, level)
@@ -236,7 +236,7 @@ class GoldCount:
             todo = [level]
             while todo:
                 j = todo.pop()
-                short = self._short(j, brought[j])
+                short = self._short(j, brought[j], j == level)
                 if short is not None:
                     out.append(short)
                     continue
@@ -249,7 +249,7 @@ class GoldCount:
             for j in order:
                 if j not in brought:
                     continue  # every way here passes a level whose goals cannot be paid
-                short = self._short(j, brought[j])
+                short = self._short(j, brought[j], j == level)
                 if short is not None:
                     out.append(short)
                     continue
@@ -270,7 +270,7 @@ class GoldCount:
         more = f"; {len(out) - 1} more level(s) on other ways down fall short too" if len(out) > 1 else ""
         return f"{first.message(self.campaign)}{more}", first.level
 
-    def _short(self, j: int, brought: int) -> Shortfall | None:
+    def _short(self, j: int, brought: int, start: bool = False) -> Shortfall | None:
         lg = self.levels[j]
         if not lg.has_goals:
             return None
@@ -280,7 +280,7 @@ class GoldCount:
         level = self.campaign.levels[j]
         first = lg.goals[0][1]
         shop = next((c.pos for c in level.cells if first in c.stock), None)
-        return Shortfall(j, lg.goals, lg.cost, most, brought, lg.parts, shop)
+        return Shortfall(j, lg.goals, lg.cost, most, brought, lg.parts, shop, start)
 
 
 def _closure(successors: list[list[int]], start: int) -> set[int]:
@@ -333,7 +333,9 @@ def gold_diagnostics(campaign: Campaign) -> list[Diagnostic]:
     out = []
     for short in GoldCount(campaign).shortfalls(0, True)[0]:
         gi = short.goals[0][0]
-        out.append(Diagnostic("CR309", short.message(campaign), Severity.ERROR,
+        what = "the card's gold amount" if len(short.goals) == 1 else "the cards' gold amounts"
+        text = f"{short.message(campaign)}; lower {what} or place more gold, loot or items to sell before the shop"
+        out.append(Diagnostic("CR309", text, Severity.ERROR,
                               path=("levels", short.level, "goals", gi, "buy"), level=short.level, cell=short.shop,
                               hint="lower the card's gold amount, or place more gold, loot or items to sell on the "
                                    "level or before it"))

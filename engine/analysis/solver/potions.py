@@ -75,6 +75,8 @@ class PotionBound:
         self._tele = _Stock(d, self.tele_cards if self.tele_total else frozenset())
         self._para = _Stock(d, self.para_cards if self.para_total else frozenset())
         self._hands: dict = {}  # hand -> (potions of teleportation held, potions of paralysis held)
+        self._lefts: dict = {}  # (level, faces of its potion cells) -> ``potions``' share of them
+        self._mets: dict = {}  # (level, faces of its enemy cards) -> the enemies revealed and alive
         # Each potion lying on its own cell of a level must be walked onto before it can be used: the
         # bound asks which of them the rest of the game picks up (``_pickups``). Per level: (local cell,
         # teleportation?) of each, and the getter of their faces.
@@ -88,7 +90,10 @@ class PotionBound:
         self._pcache: dict = {}  # (level, mask) -> face-down counts to each potion's cell
         self._kcache: dict = {}  # (level, mask) -> per way out, per potion: fewest face-down tiles of a route through it
         self._mcache: dict = {}  # (level, mask, enemies) -> what a walk meeting one of them covers (``_meet``)
-        self._menter: dict = {}  # (level, mask, enemies) -> face-down counts from the tiles beside them (``_meet``)
+        self._fenter: dict = {}  # (level, mask, enemy) -> face-down counts from the tiles beside it (``_foe_enter``)
+        self._foe_last: dict = {}  # (level, enemy) -> the last (mask, ``_foe_enter``) found
+        self._fmeet: dict = {}  # (level, mask, enemy) -> ``_meet_one``
+        self._fsteps: dict = {}  # (level, enemy) -> ``_foe_steps``
         self._msteps: dict = {}  # (level, enemies) -> its steps (``_via``)
         self._level_foes = []  # per level: the local cells of its enemy cards, and the getter of their faces
         for lo, hi in d.level_range:
@@ -204,6 +209,63 @@ class PotionBound:
             tele, para = self.tele_cards, self.para_cards
             held = self._hands[hand] = (sum(1 for c in hand if c in tele), sum(1 for c in hand if c in para))
         faces = s.faces
+        level = s.level
+        # The level's potions on their cells, as many as ``_with_potions`` tries (the farthest beyond count as
+        # held: over-counting lowers the bound), and how many of those are of teleportation, of paralysis:
+        # kept per the faces of the level's potion cells (``_lefts``, at most 100,000).
+        here = self._pot_faces[level](faces)
+        got = self._lefts.get((level, here))
+        if got is None:
+            pots = self.pots[level]
+            left = tuple(p for p, face in enumerate(here) if face != CLEARED)[:MAX_PICKUPS]
+            if len(self._lefts) > 100_000:
+                self._lefts.clear()
+            got = self._lefts[(level, here)] = (left, sum(1 for p in left if pots[p][1]),
+                                                sum(1 for p in left if not pots[p][1]))
+        left, tele_on, para_on = got
+        tele = para = 0
+        if self.tele_total:
+            tele = held[0] + self._tele.left(faces) - tele_on
+            if s.phase == CHOOSE_TELEPORT and s.subject < 0:
+                tele += 1  # drunk: the hero is choosing where it takes him
+        if self.para_total:
+            para = held[1] + self._para.left(faces) - para_on
+            if s.foes:
+                para += sum(1 for v in s.foes.values() if v[2])
+        meet = None
+        # (While a thrown potion of teleportation waits for where the enemy goes, it may go anywhere.)
+        if self.loose_rule and (para or tele or left) and not (s.phase == CHOOSE_TELEPORT and s.subject >= 0):
+            cells, getter = self._level_foes[level]
+            seen = getter(faces)
+            met = self._mets.get((level, seen))
+            if met is None:
+                if len(self._mets) > 100_000:
+                    self._mets.clear()
+                met = self._mets[(level, seen)] = tuple(c for c, face in zip(cells, seen) if face == UP)
+            if self._enemy_faces(faces).count(UP) == len(met):  # none on another level
+                meet = met
+                if s.visitors:  # enemies a thrown potion of teleportation moved: they stand where they landed
+                    lo, hi = self.d.level_range[level]
+                    if all(lo <= j < hi for j in s.visitors):
+                        meet = tuple(sorted(set(met) | {j - lo for j in s.visitors}))
+                    else:
+                        meet = None
+        return tele, para, meet, left
+
+    def _potions_plain(self, s: GameState) -> tuple:
+        """:meth:`potions` without the tables it keeps (``_lefts``, ``_mets``): (potions of teleportation and of paralysis still to be used that need no walk to pick up, ``meet``,
+        the indices in ``pots`` of the level's potions still on their cells). ``meet``: None when every
+        potion may gain; else the enemies of the level revealed and alive (local cells): the first potion
+        used gains nothing unless the walk meets one of them (:meth:`_first_potion_idle`). The first two count the potions held, a shop's stock or a chest's contents (always, an
+        upper bound), the potions on other levels' cells (over-counting only lowers the bound), a potion
+        of teleportation drunk and waiting for its tile, and the enemies paralysed this turn (they may
+        still be fled from)."""
+        hand = s.hand
+        held = self._hands.get(hand)
+        if held is None:
+            tele, para = self.tele_cards, self.para_cards
+            held = self._hands[hand] = (sum(1 for c in hand if c in tele), sum(1 for c in hand if c in para))
+        faces = s.faces
         here = self._pot_faces[s.level](faces)
         pots = self.pots[s.level]
         left = tuple(p for p, face in enumerate(here) if face != CLEARED)
@@ -269,8 +331,10 @@ class PotionBound:
         is), as one byte per cell of the level read as one big-endian integer (0 without such potions)."""
         if not self.tele_total:
             return 0
+        if self.levels == 1:
+            return int.from_bytes(s.faces.translate(self._up_only), "big") & self._not_plain[0]
         lo, hi = self.d.level_range[s.level]
-        return int.from_bytes(bytes(s.faces[lo:hi]).translate(self._up_only), "big") & self._not_plain[s.level]
+        return int.from_bytes(s.faces[lo:hi].translate(self._up_only), "big") & self._not_plain[s.level]
 
     def _jumps(self, li: int, mask: bytes, blocked: int = 0) -> tuple:
         """Per way out of level ``li``: the fewest steps, the fewest face-down tiles and (``paced``) the fewest
@@ -345,7 +409,7 @@ class PotionBound:
         else:
             options = []
             if meet:  # the walk meets an enemy revealed and alive now: every potion may gain
-                trees, via, near, last = self._meet(li, mask, meet, hint)
+                trees, via, near, last = self._meet_plain(li, mask, meet)
                 met_met = tuple((via[k][i], near + min(last[k], jumps[k][0] if jumps else INF), trees[k]) for k in ways)
                 options.append((False, met_met))
             if jumps or not self.pairs[li]:
@@ -553,15 +617,14 @@ class PotionBound:
     def _with_potions(self, li: int, mask: bytes, i: int, r0: int, k0: int, campaign_mode: bool,
                       potions: tuple, routes: tuple, hint: bytes | None, blocked: int = 0) -> float:
         """:meth:`_with_potions_plain`, the same value for less work: what depends only on the level, the mask,
-        the tile, the potions on their cells and the landing tiles blocked is kept (``_plan``: every set of
-        those potions, what a walk onto it must cover, and per way out the half-turns that cover bounds);
+        the tile, the potions on their cells and the jumps onto tiles face up now is kept (``_plan``: every set
+        of those potions, what a walk onto it must cover, and per way out the half-turns that cover bounds);
         the walks that meet an enemy are kept per tile and enemies met (``_met_walk``), the paced orders of
         picking potions up per set (``_prefix_kept``). Only the potions at hand, the enemies met and what is
         left of this turn are read per state."""
         tele_held, para_held, meet, left = potions
         jumps = self._jumps(li, mask, blocked) if self.tele_total else ()
-        sets, dway, away = self._plan(li, mask, i, left, campaign_mode, routes, hint, blocked, jumps,
-                                      bool(jumps) and not tele_held)
+        sets, dway, away = self._plan(li, mask, i, left, campaign_mode, routes, hint, jumps, bool(jumps) and not tele_held)
         ways = range(len(self.ways[li]))
         paced = self.paced
         paired_met = met_met = None  # as in ``_with_potions_plain``
@@ -571,7 +634,7 @@ class PotionBound:
             options = []
             if meet:
                 trees, via, near, last = self._meet(li, mask, meet, hint)
-                met_met = tuple((via[k][i], near + min(last[k], jumps[k][0] if jumps else INF), trees[k]) for k in ways)
+                met_met = [(via[k][i], near + min(last[k], jumps[k][0] if jumps else INF), trees[k]) for k in ways]
                 options.append((False, met_met))
             if jumps or not self.pairs[li]:
                 options.append((True, None))
@@ -579,7 +642,7 @@ class PotionBound:
                 options.append((None, None))
                 if any(mask[c] for c in self._level_foes[li][0]):
                     pair = self.pairs[li]
-                    paired_met = tuple((pair[k][i], pair[k][i], 0) for k in ways)
+                    paired_met = [(pair[k][i], pair[k][i], 0) for k in ways]
                     options.append((True, paired_met))
         paired = self._paired[li]
         tours = self._tours[li]
@@ -611,14 +674,13 @@ class PotionBound:
                         if t < floor:
                             floor = t
                 if floor != INF:
-                    order.append((floor, n, gains))
-            order.sort()
-            tried = ((sets[n], floor, gains) for floor, n, gains in order)
+                    order.append((floor, n, gains, sets[n]))
+            order.sort()  # (``n`` breaks ties: nothing after it is compared)
         else:
-            tried = ((entry, None, None) for entry in sets)
+            order = [(None, n, None, entry) for n, entry in enumerate(sets)]
         best = INF
         quiet = None
-        for (tele, para, bits, need, _, _), floor, gains in tried:
+        for floor, _, gains, (tele, para, bits, need, _, _) in order:
             if paced and floor >= best:
                 break
             tele += tele_held
@@ -720,23 +782,37 @@ class PotionBound:
         return best
 
     def _plan(self, li: int, mask: bytes, i: int, left: tuple, campaign_mode: bool, routes: tuple,
-              hint: bytes | None, blocked: int, jumps: tuple, free: bool) -> tuple:
+              hint: bytes | None, jumps: tuple, free: bool) -> tuple:
         """What :meth:`_with_potions` reads that depends only on the level, the ``mask``, the tile ``i``, the
-        potions still on their cells (``left``), the landing tiles ``blocked`` and whether the walk must reach
-        a potion of the set before any jump (``free``: no potion of teleportation at hand). (Per set of
+        potions still on their cells (``left``), the ``jumps`` onto tiles face up now (the landing tiles blocked
+        count only through them) and whether the walk must reach a potion of the set before any jump (``free``:
+        no potion of teleportation at hand). (Per set of
         ``left``: (the potions of teleportation and of paralysis it adds, its bits over ``pots``, per way out
         what a walk onto it covers (walk's steps, jump's steps, after two jumps, face-down tiles), the
         half-turns and tail of each direct term of ``_with_potions_plain``'s least term of the set, of each
         term after a jump); per way out, the direct route's (half-turns, tail), the route's after a jump.)
-        Kept in ``_plans``, at most ``MAX_PLAN_SETS`` sets in all (the oldest plans dropped first)."""
-        key = (li, mask, i, left, campaign_mode, blocked, free)
+        Kept in ``_plans``, at most ``MAX_PLAN_SETS`` sets in all (all dropped when full)."""
+        key = (li, mask, i, left, campaign_mode, jumps, free)
         plan = self._plans.get(key)
         if plan is not None:
             return plan
         pots = self.pots[li]
         ways = range(len(self.ways[li]))
-        # As in ``_with_potions_plain``, with no potion at hand: the held ones are added per state.
-        sets = [(0, 0, 0, None)]
+        jds = [jump[0] for jump in jumps] if jumps else [INF] * len(ways)
+        dway = away = ()
+        if self.paced:
+            start = self.start_bound
+            direct = {k: (h, tail) for _, _, tail, k, h in routes}
+            dway = [direct.get(k) for k in ways]
+            away = [None] * len(ways)
+            for k, ((jd, jf, jh), (_, to)) in enumerate(zip(jumps, self.ways[li])):
+                tail = 1 + start[to] if campaign_mode and to >= 0 else 0
+                if jd != INF and jf != INF and tail != INF:
+                    away[k] = (jh, tail)
+        # As in ``_with_potions_plain``, with no potion at hand (the held ones are added per state), and what
+        # each set covers (``need``) and its least terms (``floors``) found as the set is made.
+        no_reach = ((0, 0, 0, 0),) * len(ways)
+        out = [(0, 0, 0, no_reach, *self._floors(no_reach, dway, away))]
         if left:
             costs = self._pickups(li, mask, hint)
             dist = self.dist[li]
@@ -747,68 +823,70 @@ class PotionBound:
                 c, to_near, from_here = pots[p][0], near[p], pdist[p][i]
                 row = []
                 for k in ways:
-                    jd = jumps[k][0] if jumps else INF
+                    jd = jds[k]
                     one = min(to_near + dist[k][c], from_here + jd)
                     row.append((one, min(one, to_near + jd), costs[k][p]))
                 own.append(row)
+            covers = [None]
+            walks = self._walks_from(li, i)
             for subset in range(1, 1 << len(left)):
                 low = (subset & -subset).bit_length() - 1
-                tele, para, bits, cover = sets[subset & (subset - 1)]
+                rest = subset & (subset - 1)
+                tele, para, bits = out[rest][:3]
                 row = own[low]
+                cover = covers[rest]
                 if cover is not None:
                     row = [(a0 if a0 > b0 else b0, a1 if a1 > b1 else b1, a2 if a2 > b2 else b2)
                            for (a0, a1, a2), (b0, b1, b2) in zip(row, cover)]
+                covers.append(row)
                 p = left[low]
                 if pots[p][1]:
                     tele += 1
                 else:
                     para += 1
-                sets.append((tele, para, bits | 1 << p, row))
-            walks = self._walks_from(li, i)
-        dway = away = ()
-        if self.paced:
-            start = self.start_bound
-            direct = {k: (h, tail) for _, _, tail, k, h in routes}
-            after = {}
-            for k, ((jd, jf, jh), (_, to)) in enumerate(zip(jumps, self.ways[li])):
-                tail = 1 + start[to] if campaign_mode and to >= 0 else 0
-                if jd != INF and jf != INF and tail != INF:
-                    after[k] = (jh, tail)
-            dway = tuple(direct.get(k) for k in ways)
-            away = tuple(after.get(k) for k in ways)
-        no_reach = ((0, 0, 0, 0),) * len(ways)
-        out = []
-        for tele, para, bits, cover in sets:
-            if bits:
+                bits |= 1 << p
                 walk = walks.get(bits)
                 if walk is None:
                     walk = walks[bits] = self._walk(li, i, bits)
                 walk_steps, first = walk
                 if free:
-                    need = tuple((ws, (a if a > first + jumps[k][0] else first + jumps[k][0]),
-                                  (b if b > first + jumps[k][0] else first + jumps[k][0]), fd)
-                                 for k, ws, (a, b, fd) in zip(ways, walk_steps, cover))
+                    need = [(ws, a if a > first + jd else first + jd, b if b > first + jd else first + jd, fd)
+                            for ws, (a, b, fd), jd in zip(walk_steps, row, jds)]
                 else:
-                    need = tuple((ws, a, b, fd) for ws, (a, b, fd) in zip(walk_steps, cover))
-            else:
-                need = no_reach
-            dfl, afl = [], []
-            for (ws, js, js2, fd), hit, jump in zip(need, dway, away):
-                if hit is not None:
-                    h = hit[0] if hit[0] > ws + fd else ws + fd
-                    if h != INF:
-                        dfl.append((h, hit[1]))
-                if jump is not None:
-                    h = (js if js < js2 else js2) + fd
-                    if h != INF:
-                        afl.append((h, jump[1]))
-            out.append((tele, para, bits, need, tuple(dfl), tuple(afl)))
-        plan = (tuple(out), dway, away)
+                    need = [(ws, a, b, fd) for ws, (a, b, fd) in zip(walk_steps, row)]
+                dfl, afl = [], []  # ``_floors``, inlined
+                for (ws, js, js2, fd), hit, jump in zip(need, dway, away):
+                    if hit is not None:
+                        h = hit[0] if hit[0] > ws + fd else ws + fd
+                        if h != INF:
+                            dfl.append((h, hit[1]))
+                    if jump is not None:
+                        h = (js if js < js2 else js2) + fd
+                        if h != INF:
+                            afl.append((h, jump[1]))
+                out.append((tele, para, bits, need, dfl, afl))
+        plan = (out, dway, away)
+        if self._plan_sets + len(out) > MAX_PLAN_SETS:
+            self._plans.clear()
+            self._plan_sets = 0
         self._plan_sets += len(out)
-        while self._plan_sets > MAX_PLAN_SETS and self._plans:
-            self._plan_sets -= len(self._plans.pop(next(iter(self._plans)))[0])
         self._plans[key] = plan
         return plan
+
+    @staticmethod
+    def _floors(need, dway, away) -> tuple:
+        """(The half-turns and tail of each direct term, of each term after a jump: ``_plan``.)"""
+        dfl, afl = [], []
+        for (ws, js, js2, fd), hit, jump in zip(need, dway, away):
+            if hit is not None:
+                h = hit[0] if hit[0] > ws + fd else ws + fd
+                if h != INF:
+                    dfl.append((h, hit[1]))
+            if jump is not None:
+                h = (js if js < js2 else js2) + fd
+                if h != INF:
+                    afl.append((h, jump[1]))
+        return dfl, afl
 
     def _met_walk(self, li: int, i: int, meet: tuple, bits: int, via: tuple) -> list:
         """Per way out, the fewest steps of a walk from local cell ``i`` that picks up a potion of the set
@@ -1155,39 +1233,112 @@ class PotionBound:
         per way out, the fewest steps of a walk from each local cell by such a tile to the way out; the
         fewest steps from a tile face up now to such a tile; per way out, the fewest from such a tile to it).
 
-        ``hint``, the mask of a state this one came from: the face-down counts from those tiles are lowered
-        from its own where the same enemies were met there (as :meth:`face_down_counts`)."""
+        A tree or a route that reaches a tile beside one of them reaches one beside some enemy of them, so the
+        first and third are the least over the enemies of their own (``_meet_one``, kept per enemy, whose
+        face-down counts are lowered from those of the mask ``hint`` or of the last one: ``_foe_enter``)."""
         key = (level, down, foes)
         hit = self._mcache.get(key)
         if hit is not None:
             return hit
-        nbrs = self.local[level]
-        lo = self.d.level_range[level][0]
-        near = sorted({j - lo for e in foes for j in self.d.adjacent[lo + e] if j >= 0})
-        base = self._menter.get((level, hint, foes)) if hint is not None else None
-        flipped = flipped_cells(hint, down) if base is not None else None
-        if flipped is None:
-            enter = [INF] * len(nbrs)
-            for c in near:
-                enter[c] = down[c]
-            enter = propagate(nbrs, down, enter, deque(near))
-        else:
-            enter = self._lower_counts(level, down, list(base), flipped)
-        if len(self._menter) > 100_000:
-            self._menter.clear()
-        self._menter[key] = enter
         steps = self._msteps.get((level, foes))
         if steps is None:
+            lo = self.d.level_range[level][0]
+            near = sorted({j - lo for e in foes for j in self.d.adjacent[lo + e] if j >= 0})
             if len(self._msteps) > 10_000:
                 self._msteps.clear()
             steps = self._msteps[(level, foes)] = self._via(level, near)
-        up = [v for v in range(len(nbrs)) if not down[v]]
-        from_near = steps[2]
-        hit = (tuple(row[0] for row in self._trees(level, down, (enter,))), steps[0],
-               min((from_near[v] for v in up), default=INF), steps[1])
+        if len(foes) == 1:
+            trees, near_up = self._meet_one(level, down, foes[0], hint)
+        else:
+            parts = [self._meet_one(level, down, e, hint) for e in foes]
+            trees = tuple(map(min, *(t for t, _ in parts)))
+            near_up = min(n for _, n in parts)
+        hit = (trees, steps[0], near_up, steps[1])
         if len(self._mcache) > 100_000:
             self._mcache.clear()
         self._mcache[key] = hit
+        return hit
+
+    def _meet_plain(self, level: int, down: bytes, foes: tuple) -> tuple:
+        """:meth:`_meet` from scratch: from the tiles beside all of ``foes`` at once, nothing kept."""
+        nbrs = self.local[level]
+        lo = self.d.level_range[level][0]
+        near = sorted({j - lo for e in foes for j in self.d.adjacent[lo + e] if j >= 0})
+        enter = [INF] * len(nbrs)
+        for c in near:
+            enter[c] = down[c]
+        enter = propagate(nbrs, down, enter, deque(near))
+        steps = self._via(level, near)
+        up = [v for v in range(len(nbrs)) if not down[v]]
+        from_near = steps[2]
+        return (tuple(row[0] for row in self._trees(level, down, (enter,))), steps[0],
+                min((from_near[v] for v in up), default=INF), steps[1])
+
+    def _meet_one(self, level: int, down: bytes, foe: int, hint: bytes | None) -> tuple:
+        """:meth:`_meet`'s first part (per way out) and third for the one enemy card at local cell ``foe``. Kept
+        in ``_fmeet`` (at most 100,000)."""
+        key = (level, down, foe)
+        hit = self._fmeet.get(key)
+        if hit is None:
+            enter = self._foe_enter(level, down, foe, hint)
+            from_near = self._fsteps.get((level, foe))
+            if from_near is None:
+                from_near = self._fsteps[(level, foe)] = self._foe_steps(level, foe)
+            hit = (tuple(row[0] for row in self._trees(level, down, (enter,))),
+                   min((from_near[v] for v, d in enumerate(down) if not d), default=INF))
+            if len(self._fmeet) > 100_000:
+                self._fmeet.clear()
+            self._fmeet[key] = hit
+        return hit
+
+    def _foe_steps(self, level: int, foe: int) -> list:
+        """The fewest steps from an ADJACENT TILE of the enemy card at local cell ``foe`` to each local cell."""
+        nbrs = self.local[level]
+        lo = self.d.level_range[level][0]
+        near = [j - lo for j in self.d.adjacent[lo + foe] if j >= 0]
+        steps = [INF] * len(nbrs)
+        for c in near:
+            steps[c] = 0
+        queue = deque(near)
+        while queue:
+            j = queue.popleft()
+            for i in nbrs[j]:
+                if steps[i] > steps[j] + 1:
+                    steps[i] = steps[j] + 1
+                    queue.append(i)
+        return steps
+
+    def _foe_enter(self, level: int, down: bytes, foe: int, hint: bytes | None) -> list:
+        """The fewest face-down tiles on a route from an ADJACENT TILE of the enemy card at local cell ``foe``
+        to each local cell, both ends counted (``_meet``); lowered from the mask ``hint``'s where it is kept,
+        else from the last mask's where no tile face down now was face up there (counts only fall as tiles
+        turn face up: :meth:`face_down_counts`). Kept in ``_fenter`` (at most 100,000)."""
+        key = (level, down, foe)
+        hit = self._fenter.get(key)
+        if hit is not None:
+            return hit
+        base = self._fenter.get((level, hint, foe)) if hint is not None else None
+        flipped = flipped_cells(hint, down) if base is not None else None
+        if flipped is None:
+            # Else from the last mask it was found for, if no tile face down now was face up there.
+            last = self._foe_last.get((level, foe))
+            if last is not None:
+                flipped = flipped_cells(last[0], down)
+                base = last[1]
+        if flipped is None:
+            nbrs = self.local[level]
+            lo = self.d.level_range[level][0]
+            near = [j - lo for j in self.d.adjacent[lo + foe] if j >= 0]
+            hit = [INF] * len(nbrs)
+            for c in near:
+                hit[c] = down[c]
+            hit = propagate(nbrs, down, hit, deque(near))
+        else:
+            hit = self._lower_counts(level, down, list(base), flipped)
+        if len(self._fenter) > 100_000:
+            self._fenter.clear()
+        self._fenter[key] = hit
+        self._foe_last[(level, foe)] = (down, hit)
         return hit
 
     def _trees(self, level: int, down: bytes, targets: tuple, hint: bytes | None = None) -> tuple:

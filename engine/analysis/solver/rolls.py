@@ -30,7 +30,8 @@ from ...rules.tables import CLEARED, ENEMY
 from .relaxed import flipped_cells
 from .result import INF
 
-CACHE = 100_000  # states' (level, cleared, draws) keys remembered before the table is cleared
+CACHE = 100_000  # entries a table keeps before it is cleared (states' chains, groups, tiles beside enemies)
+COUNTS = 50_000  # face-down counts kept (one list of the level's cells per way out each)
 
 
 def flee_faces(campaign, character, cards) -> frozenset[int]:
@@ -215,7 +216,7 @@ class FleeOrigins:
                             queue.append(u)
                 out.append(self._lower(nbrs, away, mask, cost, queue))
             hit = tuple(out)
-        if len(self._cache) > CACHE:
+        if len(self._cache) > COUNTS:
             self._cache.clear()
         self._cache[key] = hit
         return hit

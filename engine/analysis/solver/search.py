@@ -165,7 +165,7 @@ class Search:
         m0 = mask(root)
         h0 = bound(root, cm, m0)
         self.parents: list = [(-1, None)]
-        if h0 == INF:
+        if h0 == INF or (self.purse is not None and self.purse.short(root)):
             return UNSOLVABLE, None, None, None, True
         entry = fronts.admit(root)
         # Heap entries: (f, h, -health, node, packed state, front entry, the state's face-down mask for its
@@ -245,6 +245,10 @@ class Search:
             fighting = s.phase == COMBAT and not s.pure and not reference
             actions = _forced_flip(s, quiet) if fighting else s.legal_actions()
             last = len(actions) - 1
+            if short is not None:
+                # The purse falls only when the gold, the hand, the equipment card or the stock bought
+                # change, or the level does (purse.py): a child with none of them changed is not tested.
+                p_gold, p_hand, p_equip, p_bought = s.gold, s.hand, s.equip, s.bought
             for k, action in enumerate(actions):
                 # The last child is the popped state itself (it is not read again): one clone fewer.
                 c = s.clone() if k < last else s
@@ -281,7 +285,8 @@ class Search:
                 if fin is not None:
                     ch, fc, mc = 0, fin, None
                 else:
-                    if short is not None and short(c):
+                    if (short is not None and (c.level != level or c.hand is not p_hand or c.gold < p_gold
+                                               or c.bought is not p_bought or c.equip is not p_equip) and short(c)):
                         purse_cuts += 1
                         continue  # its gold can no longer pay the buy goals ahead: no finish below it
                     # Only a flip turns a card face up (tests/test_engine_properties.py), so any other
