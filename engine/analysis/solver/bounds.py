@@ -127,7 +127,12 @@ class Relaxation(PotionBound):
         self._every = None
         if self.calm_gains:
             self._every = Relaxation(campaign, d, every_enemy=True)
-            self.bound_masked = self._larger_bound  # this instance only: the other maps pay nothing
+            # Both are sound; the first costs more a state (the potions' pickups). Where it proves no more
+            # turns from any level's start, the second alone is read (as before the warrior's chain).
+            if any(own > other for own, other in zip(self.start_bound, self._every.start_bound)):
+                self.bound_masked = self._larger_bound  # this instance only: the other maps pay nothing
+            else:
+                self.bound_masked = self._every.bound_masked
 
     def _larger_bound(self, s: GameState, campaign_mode: bool, mask: bytes, hint: bytes | None = None) -> float:
         """:meth:`bound_masked`: the larger of the warrior's chain with potions of paralysis counted and of the
