@@ -144,7 +144,8 @@ class PotionBound:
         self._plans: dict = {}  # (level, mask, local cell, potions on their cells, ...) -> ``_plan``
         self._plan_sets = 0  # the sets of potions in ``_plans``
         self._mwalks: dict = {}  # (level, local cell, enemies met, set of potions) -> ``_met_walk``
-        self._prefixes: dict = {}  # (level, mask, local cell, set, held, idle, half-turns) -> ``_prefix_turns``
+        self._prefixes: dict = {}  # (level, local cell, set, face-down counts, gains) -> ``_prefix_turns``
+        self._pgains: dict = {}  # (held, idle, half-turns, potions in the set) -> ``_prefix_kept``'s gains
         # Potions of paralysis alone, paced: a potion on its cell gains only after the walk reaches it.
         self.ordered = self.paced and self.para_limited and not self.tele_total
 
@@ -905,9 +906,19 @@ class PotionBound:
 
     def _prefix_kept(self, li: int, mask: bytes, i: int, bits: int, left: tuple, held: int, idle: bool,
                      have0: int) -> int:
-        """:meth:`_prefix_turns`, kept per (level, mask, tile, set, potions held, idle, half-turns left) in
-        ``_prefixes`` (at most 100,000). (``left`` only filters ``bits``, a subset of it.)"""
-        key = (li, mask, i, bits, held, idle, have0)
+        """:meth:`_prefix_turns`, which reads the mask only through the face-down tiles of a route from ``i`` to
+        each potion of the set, and the potions held, ``idle`` and ``have0`` only through the half-turns each
+        prefix may gain: kept per (level, tile, set, those counts, those gains) in ``_prefixes`` (at most
+        100,000). (``left`` only filters ``bits``, a subset of it.)"""
+        members = [p for p in left if bits >> p & 1]
+        if len(members) > MAX_ORDERED:
+            return 0
+        counts = self._potion_counts(li, mask, None)
+        gkey = (held, idle, have0, len(members))
+        gains = self._pgains.get(gkey)
+        if gains is None:
+            gains = self._pgains[gkey] = tuple(have0 + 2 * self._extra(held + n, 0, idle) for n in range(len(members)))
+        key = (li, i, bits, tuple([counts[p][i] for p in members]), gains)
         hit = self._prefixes.get(key)
         if hit is None:
             hit = self._prefix_turns(li, mask, i, bits, left, held, idle, have0)
