@@ -50,7 +50,7 @@ MAX_FLEE_GROUP = 6  # enemies paralysed in one turn up to which the levels' own 
 MAX_ORDERED = 4  # potions of a set up to which ``_prefix_turns`` tries every order of picking them up
 MAX_TOURS = 8  # potions on a level beyond which a tour of them is bounded by its farthest one alone
 MAX_PICKUPS = 6  # potions on a level's cells whose every set the bound tries (2 ** 6 sets); the rest count as held
-MAX_PLAN_SETS = 100_000  # sets of potions kept in ``_plans`` in all (a few hundred bytes each)
+MAX_PLAN_SETS = 30_000  # sets of potions kept in ``_plans`` in all (about 630 bytes each: some 20 MB)
 _NOTHING_MET = ((False, None),)  # ``_with_potions``'s options when every potion may gain
 
 
