@@ -131,10 +131,12 @@ def playouts(campaign, seconds: float, max_turns: int, seed: int) -> tuple[int, 
 
 
 def sweep_one(size: int, mix: str, seed: int, seconds: float, reference_size: int, reference_states: int,
-              reference_seconds: float, playout_seconds: float = 0.0) -> Record:
+              reference_seconds: float, playout_seconds: float = 0.0, states: int = SOLVE_STATES) -> Record:
     rec = Record(size, mix, seed, levels_for(mix, seed))
     text = mixed_campaign_text(rec.levels, size, seed, mix)
-    errors = [d.render() for d in check_text(text) if d.severity is Severity.ERROR]
+    # CR309 (a buy goal priced above the gold the map can yield) is no generator bug: the generator draws
+    # its buy goals without counting gold, and such a map is the solver's to call unsolvable.
+    errors = [d.render() for d in check_text(text) if d.severity is Severity.ERROR and d.code != "CR309"]
     if errors:
         rec.verdict = "invalid"
         rec.problems.append("generator bug, `cardrogue check` refuses the map: " + "; ".join(errors[:3]))
@@ -143,7 +145,7 @@ def sweep_one(size: int, mix: str, seed: int, seconds: float, reference_size: in
     try:
         rec.root_bound, rec.loosen = root_bound(campaign)
         start = time.process_time()
-        r = solve_campaign(campaign, Budget(max_states=SOLVE_STATES, max_seconds=seconds))
+        r = solve_campaign(campaign, Budget(max_states=states, max_seconds=seconds))
         rec.cpu = time.process_time() - start
     except Exception:  # the sweep's job is to list crashes, not to stop at the first
         rec.verdict = "crash"
@@ -235,6 +237,9 @@ def main() -> int:
     parser.add_argument("--maps", type=int, default=3, help="maps per size and mix (default 3)")
     parser.add_argument("--first-seed", type=int, default=0, help="seed of the first map (default 0)")
     parser.add_argument("--seconds", type=float, default=5.0, help="solve budget per map (default 5)")
+    parser.add_argument("--states", type=int, default=0,
+                        help="solve budget in states expanded, with no clock (replaces --seconds: to compare two "
+                             "versions on a busy machine; default 0: --seconds and 2,000,000 states)")
     parser.add_argument("--reference-size", type=int, default=4,
                         help="cross-check maps up to this size against the reference search (default 4; 0: none)")
     parser.add_argument("--reference-states", type=int, default=300_000, help="the reference's state budget (default 300,000)")
@@ -249,14 +254,15 @@ def main() -> int:
     if unknown or not all(3 <= s <= 16 for s in sizes):
         parser.error(f"unknown mix {unknown}" if unknown else "sizes are 3 to 16")
     print(f"{len(sizes) * len(mixes) * args.maps} maps: sizes {sizes}, mixes {mixes}, seeds {args.first_seed}.."
-          f"{args.first_seed + args.maps - 1}, {args.seconds:g} s each; reference up to {args.reference_size}x"
+          f"{args.first_seed + args.maps - 1}, {f'{args.states:,} states' if args.states else f'{args.seconds:g} s'} each; "
+          f"reference up to {args.reference_size}x"
           f"{args.reference_size}", flush=True)
     records, out = [], open(args.json, "w") if args.json else None
     for size in sizes:
         for mix in mixes:
             for seed in range(args.first_seed, args.first_seed + args.maps):
-                rec = sweep_one(size, mix, seed, args.seconds, args.reference_size, args.reference_states,
-                                args.reference_seconds, args.playouts)
+                rec = sweep_one(size, mix, seed, 3600.0 if args.states else args.seconds, args.reference_size,
+                                args.reference_states, args.reference_seconds, args.playouts, args.states or SOLVE_STATES)
                 records.append(rec)
                 if out:
                     out.write(json.dumps(rec.__dict__) + "\n")

@@ -28,12 +28,17 @@ class Bar:
             return
         fields = {k: v for k, v in (("completed", completed), ("total", total), ("advance", advance)) if v is not None}
         if description is not None:
-            from rich.markup import escape
-
-            from cardrogue.engine.printable import printable
-
-            fields["description"] = escape(printable(description))  # a file name or title is text, not markup
+            fields["description"] = as_text(description)
         self._progress.update(self._task, **fields)
+
+
+def as_text(description: str) -> str:
+    """A description as Rich should print it: a file name or title is text, not markup."""
+    from rich.markup import escape
+
+    from cardrogue.engine.printable import printable
+
+    return escape(printable(description))
 
 
 def is_plain(stream: IO[str]) -> bool:
@@ -73,6 +78,6 @@ def progress_bar(description: str, total: float | None = None, counted: bool = F
     if counted:
         columns.insert(2, MofNCompleteColumn())
     with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
-        bar = Bar(progress, progress.add_task("", total=total))
-        bar.update(description=description)
-        yield bar
+        # The task is born with its description: the refresh thread may draw it at once (a task added
+        # blank and named after could be drawn, and erased at the end, without its name).
+        yield Bar(progress, progress.add_task(as_text(description), total=total))

@@ -57,9 +57,23 @@ WHITE_BOX = {
     ("tests/test_solver_paralysis.py", "test_four_potions_in_one_turn_follow_the_level_not_four_a_potion"): "the relaxation reads the tables",
     ("tests/test_solver_paralysis.py", "test_a_potion_on_its_cell_gains_only_after_the_walk_reaches_it"): "the relaxation reads the tables",
     ("tests/test_solver_paralysis.py", "test_potions_picked_up_in_order_apply_to_paralysis_alone"): "the relaxation reads the tables",
+    ("tests/test_solver_rolls.py", "_bound"): "the relaxation reads the tables",
+    ("tests/test_solver_rolls.py", "_flee_maps"): "the relaxation reads the tables",
+    ("tests/test_solver_rolls.py", "test_an_enemy_whose_next_roll_fails_is_not_fled_this_turn"): "the relaxation reads the tables",
+    ("tests/test_solver_rolls.py", "test_origin_counts_updated_from_the_state_before_equal_the_plain_ones"): "the kept counts are compared with the plain ones",
     ("tests/test_solver_potions_cache.py", "_bounds_of_a_search"): "the kept potion bound is compared with the plain one",
     ("tests/test_solver_potions_cache.py", "test_cached_potion_bound_equals_the_plain_one"): "the kept potion bound is compared with the plain one",
     ("tests/test_solver_potions_cache.py", "test_the_plans_kept_stay_within_their_cap"): "the kept potion bound is compared with the plain one",
+    ("tests/test_solver_flee_chain.py", "_relax"): "the relaxation reads the tables",
+    ("tests/test_solver_flee_chain.py", "test_a_warriors_flees_stop_beside_an_enemy_that_chases"): "the relaxation reads the tables",
+    ("tests/test_solver_flee_chain.py", "test_the_chain_is_unchanged_for_other_heroes_and_a_warrior_with_can_flee"): "the relaxation reads the tables",
+    ("tests/test_solver_flee_chain.py", "test_a_potion_of_paralysis_adds_its_flees_per_potion"): "the relaxation reads the tables",
+    ("tests/test_solver_flee_chain.py", "test_a_paralysed_enemy_joins_two_groups_of_tiles_beside_trolls"): "the relaxation reads the tables",
+    ("tests/test_solver_flee_chain.py", "_mid_game_states"): "the relaxation reads the tables",
+    ("tests/test_solver_flee_chain.py", "test_troll_maps_keep_the_uniform_cost_verdict"): "the relaxation reads the tables",
+    ("tests/test_solver_flee_chain.py", "test_the_warriors_bound_never_overestimates_mid_game"): "the relaxation reads the tables",
+    ("tests/test_solver_flee_chain.py", "test_held_out_style_maps_with_the_warriors_chain_keep_the_uniform_cost_verdict"): "the relaxation reads the tables",
+    ("tests/test_solver_flee_chain.py", "test_the_10x10_traps_map_of_seed_0_is_solved"): "the relaxation reads the tables",
 }
 
 

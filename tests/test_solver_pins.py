@@ -98,6 +98,11 @@ UNSOLVABLE_MAPS = {
     "a purchase beyond the purse": (lambda: campaign(
         [cell(0, 0, "starting-tile", "E"), cell(1, 0, "shop", "EW", stock=["shopkeepers-debt"]),
          cell(2, 0, "pathing-tile", "W", exit=True)], items=["gold"] * 3, goals=[("buy", "shopkeepers-debt")]), _level),
+    # the purse would hold the price with the troll's loot, but the troll stands where no path leads
+    "a purchase beyond the reachable purse": (lambda: campaign(
+        [cell(0, 0, "starting-tile", "E"), cell(1, 0, "shop", "EW", stock=["shopkeepers-debt"]),
+         cell(2, 0, "pathing-tile", "W", exit=True), cell(0, 2, "troll", "")], items=["gold"] * 3,
+        cards={"troll": {"gold": 17}}, goals=[("buy", "shopkeepers-debt")]), _level),
     "an affordable purchase and a fight a goal needs": (lambda: campaign(
         [cell(0, 0, "starting-tile", "ES"), cell(0, 1, "goblin", "N"), cell(1, 0, "shop", "EW", stock=["shopkeepers-debt"]),
          cell(2, 0, "pathing-tile", "W", exit=True)], items=["gold"] * 20, cards={"goblin": {"health": 60, "attack": 6}},
@@ -111,7 +116,9 @@ REASONS = {
     "a fight that blocks the way": (0, "a required fight cannot be won: Goblin at 2,0 (level 'one') -- it blocks every route to the way out, and no line of play slays it (the best attempt left it with 38 of 60 health; no weapon or armour can be reached; 5 states searched)"),
     "a fight lost after a blow": (0, "a required fight cannot be won: The Golem at 1,0 (level 'one') -- it blocks every route to the way out, and no line of play slays it (the best attempt left it with 18 of 20 health; no weapon or armour can be reached; 2 states searched)"),
     "a fight a goal needs": (0, "a required fight cannot be won: Goblin at 0,1 (level 'one') -- the goal 'Slay goblin' needs it, and no line of play slays it (the best attempt left it with 49 of 60 health; no weapon or armour can be reached; 2 states searched)"),
-    "a purchase beyond the purse": (0, "the goal 'Buy shopkeepers-debt' cannot be met: it costs 20 gold and the most gold ever held is 3 (6 states searched)"),
+    # the static gold count (engine/analysis/gold.py) proves it before any state is searched
+    "a purchase beyond the purse": (0, "goal 'Buy shopkeepers-debt' on level 'one' cannot be met: it costs 20 gold (twice its 10), and at most 3 gold can be had there (3 to start with)"),
+    "a purchase beyond the reachable purse": (0, "the goal 'Buy shopkeepers-debt' cannot be met: it costs 20 gold and the most gold ever held is 3 (6 states searched)"),
     # the purse holds the price: the reason is the fight, not the purchase
     "an affordable purchase and a fight a goal needs": (0, "a required fight cannot be won: Goblin at 0,1 (level 'one') -- the goal 'Slay goblin' needs it, and no line of play slays it (the best attempt left it with 49 of 60 health; no weapon or armour can be reached; 2 states searched)"),
     "death by traps": (0, "death is unavoidable: every line of play ends with the hero dead or stuck (most deaths: Spike Trap at 6,0 (level 'one'), once; 13 states searched)"),

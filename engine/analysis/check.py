@@ -1,5 +1,6 @@
 """The whole check of a campaign, as ``cardrogue check`` and the editor's problems panel run it:
-the loader's stages (syntax, schema, semantics), then the graph analysis."""
+the loader's stages (syntax, schema, semantics), then the graph analysis and the gold count (CR309,
+:mod:`.gold`: a buy goal no run can pay for)."""
 
 from __future__ import annotations
 
@@ -10,15 +11,17 @@ from ..format.diagnostics import Diagnostic, Severity
 from ..format.loader import LoadResult, collector_paused, load_campaign, load_campaign_text
 from ..format.positions import PositionIndex
 from ..model.campaign import Campaign
+from .gold import gold_diagnostics
 from .graph import analyse_campaign
 
 _ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 
 
 def check_campaign(campaign: Campaign) -> list[Diagnostic]:
-    """Graph diagnostics for a loaded campaign (JSON paths and cells, no file positions)."""
+    """Graph diagnostics for a loaded campaign, then the gold count's (CR309: a buy goal no run can
+    pay for); JSON paths and cells, no file positions."""
     _, diagnostics = analyse_campaign(campaign)
-    return diagnostics
+    return diagnostics + gold_diagnostics(campaign)
 
 
 def _finish(result: LoadResult) -> list[Diagnostic]:

@@ -14,9 +14,11 @@ from ...model.campaign import Campaign, CardKind
 from ...rules.mobility import obtainable_cards, wall_crossings
 from ...rules.state import CHOOSE_TELEPORT, COMBAT, DONE, MOVING, SHOPPING, STEP1, GameState
 from ...rules.tables import CLEARED, DOWN, LADDER, UP
-from .potions import PotionBound, flee_chain
+from .flees import calm_enemies, calm_flee_gains, flee_chain
+from .potions import PotionBound
 from .relaxed import flipped_cells, propagate, propagate_paced
 from .result import INF
+from .rolls import FleeOrigins, FleeRolls, flee_faces
 
 
 class Relaxation(PotionBound):
@@ -28,7 +30,9 @@ class Relaxation(PotionBound):
     chests and goals (and walls too when the hero could relocate through them).
     """
 
-    def __init__(self, campaign: Campaign, d) -> None:
+    def __init__(self, campaign: Campaign, d, every_enemy: bool = False) -> None:
+        """``every_enemy``: count the flee chain beside every enemy card even for the warrior (*The warrior's
+        chain* off)."""
         self.d = d
         cards = campaign.cards
         seen = obtainable_cards(campaign)
@@ -43,12 +47,22 @@ class Relaxation(PotionBound):
         # teleportation only once per potion, so it is counted (``items_left``).
         self.reloc = int("adjacent" in crossings)
         cannot = any(a.kind == "cannot-flee" for a in character.abilities)
-        free_flee = (not cannot or any(a.kind == "can-flee" for _, a in abilities)
-                     or any(a.kind == "does-not-chase" for _, a in abilities))
+        gear = any(a.kind == "can-flee" for _, a in abilities)
+        calm = any(a.kind == "does-not-chase" for _, a in abilities)
+        # A warrior (CANNOT FLEE) with no CAN FLEE X flees only an enemy that does not chase or is
+        # paralysed (docs/rules.md, *Fleeing*): while nothing moves an enemy (no potion of teleportation),
+        # his chain counts only the tiles beside DOES NOT CHASE enemy cards, and the flees beside
+        # paralysed enemies come per potion (``calm_gains``; docs/solver.md, *The warrior's chain*).
+        self.calm = calm_enemies(d) if cannot and not gear and calm and not self.teleport and not every_enemy else None
+        free_flee = (not cannot or gear or calm) and self.calm is None
         # Fleeing on every turn (per-turn F), or only from an enemy paralysed by a thrown potion
         # (``para_limited``: counted per potion).
-        self.flee = flee_chain(d) if free_flee else 0
+        self.flee = flee_chain(d, self.calm) if self.calm is not None else flee_chain(d) if free_flee else 0
         self._count_potions(campaign, d, seen, free_flee, crossings)
+        # Per enemies paralysed in a turn, the tiles their flees add to the warrior's calm chain.
+        self.calm_gains = (calm_flee_gains(d, self.calm)
+                           if self.calm and self.para_total else ())
+        self._calm_flees: dict = {}  # potions -> ``extra_flees`` from ``calm_gains``
         self.mv = movement
         per_move_turn = 1 + movement
         self.double_move = d.rules.double_move
@@ -58,6 +72,14 @@ class Relaxation(PotionBound):
         # onto a face-up tile costs one half of a turn, onto a face-down one a whole turn): the warrior
         # with no +X MOVEMENT, no free flee and no relocation, under the double move (``_paced_counts``).
         self.paced = self.double_move and not movement and not self.flee and not self.reloc
+        # The flee chain of a state and the tiles flees start from (``rolls``, ``origins``; docs/solver.md,
+        # *Flees start beside an enemy; chains on a roll*): beside the enemies alive, and in the rest of the
+        # current turn beside those whose next roll flees. Where nothing moves an enemy and no potion is
+        # counted (the bound then reads ``S`` and ``K`` only in ``_best_origins``).
+        self.rolls = None
+        if self.flee and not self.tele_total and not self.items:
+            faces = flee_faces(campaign, character, [cards[c] for c in seen if c in cards])
+            self.rolls = FleeRolls(campaign, d, faces, bool(self.para_cards & set(seen)))
         self._wcache: dict = {}  # (level, mask) -> per way out, the half-turns of the best route from each cell
         gains = [(card, a.x) for card, a in abilities if a.kind == "max-health" and (a.x or 0) > 0]
         self.health_cap = d.base_max_health + sum(x for _, x in gains)
@@ -95,10 +117,43 @@ class Relaxation(PotionBound):
             self.dist.append(tuple(self._bfs(w, lo, hi) for w, _ in ways))
         self._down = bytes.maketrans(bytes([DOWN, UP, CLEARED]), b"\x01\x00\x00")
         self._potion_tables(d)
+        self.origins = FleeOrigins(d, self.local, self.ways) if self.rolls is not None else None
         self._fcache: dict = {}
         self._bcache: dict = {}  # (level, mask, local cell, steps and face-down entries left, extra, campaign, tele) -> bound
         self._rcache: dict = {}  # (level, mask, local cell, campaign) -> routes
         self.start_bound = self._start_bounds()
+        # With potions of paralysis the warrior's chain counts their flees per potion; the chain beside every
+        # enemy card on every turn, those potions not counted, is a bound too (as it was): the larger holds.
+        self._every = None
+        if self.calm_gains:
+            self._every = Relaxation(campaign, d, every_enemy=True)
+            self.bound_masked = self._larger_bound  # this instance only: the other maps pay nothing
+
+    def _larger_bound(self, s: GameState, campaign_mode: bool, mask: bytes, hint: bytes | None = None) -> float:
+        """:meth:`bound_masked`: the larger of the warrior's chain with potions of paralysis counted and of the
+        chain beside every enemy (``_every``). Each is cached on its own key (the other reads more of the
+        state: the enemies alive and their rolls)."""
+        own = Relaxation.bound_masked(self, s, campaign_mode, mask, hint)
+        other = self._every.bound_masked(s, campaign_mode, mask, hint)
+        return own if own >= other else other
+
+    def extra_flees(self, potions: int) -> int:
+        """:meth:`PotionBound.extra_flees`; for the warrior whose chain counts only the DOES NOT CHASE enemy
+        cards (``calm``), the tiles flees beside paralysed enemies add to it: ``calm_gains[p]`` in a turn
+        with p of them paralysed (``flees.calm_flee_gains``), the potions split between turns in the way
+        that adds most."""
+        if not self.calm_gains:
+            return super().extra_flees(potions)
+        if potions <= 0:
+            return 0
+        hit = self._calm_flees.get(potions)
+        if hit is None:
+            per_turn, last = self.calm_gains, len(self.calm_gains) - 1  # p enemies paralysed: at most ``last`` distinct
+            best = [0] * (potions + 1)
+            for n in range(1, potions + 1):
+                best[n] = max(per_turn[min(p, last)] + best[n - p] for p in range(1, n + 1))
+            hit = self._calm_flees[potions] = best[potions]
+        return hit
 
     def _bfs(self, w: int, lo: int, hi: int) -> list:
         dist = [INF] * (hi - lo)
@@ -239,19 +294,22 @@ class Relaxation(PotionBound):
                 break
         return bound
 
-    def remaining(self, s: GameState) -> tuple[int, int]:
-        """(steps, face-down tiles entered) still possible in the current turn, upper bounds."""
+    def remaining(self, s: GameState, flee: int | None = None) -> tuple[int, int]:
+        """(steps, face-down tiles entered) still possible in the current turn, upper bounds; ``flee``: the
+        flee chain of the rest of this turn, if not ``F`` (``rolls``)."""
+        if flee is None:
+            flee = self.flee
         phase = s.phase
         if phase == STEP1 or phase == CHOOSE_TELEPORT or (phase == COMBAT and not s.moved):
-            return self.S, self.K
+            return self.S - self.flee + flee, self.K - self.flee + flee
         if phase == COMBAT or phase == SHOPPING:
-            return self.flee + self.reloc, self.flee + self.reloc  # (flees from paralysed enemies: ``extra``)
+            return flee + self.reloc, flee + self.reloc  # (flees from paralysed enemies: ``extra``)
         if phase == MOVING:
             left = s.moves
             if s.pure and not s.repeated and self.double_move:
                 left += 1 + self.mv
             if left:
-                return left + self.flee + self.reloc, self.flee + self.reloc
+                return left + flee + self.reloc, flee + self.reloc
             return self.reloc, 0
         return self.reloc, 0  # DONE: only a relocation, and never into a face-down tile
 
@@ -277,7 +335,10 @@ class Relaxation(PotionBound):
         behind it (:meth:`routes`) on the level, the mask and the tile.
         """
         li = s.level
-        r0, k0 = self.remaining(s)
+        future = now = alive = None
+        if self.rolls is not None:
+            future, now, alive = self.rolls.chains(s)
+        r0, k0 = self.remaining(s, now)
         if self.paced:
             # Only the half-turns left of this turn count (``_best``): states that differ in how they are
             # left share the bound.
@@ -288,7 +349,9 @@ class Relaxation(PotionBound):
         i = s.pos - self.d.level_range[li][0]
         potions = self.potions(s) if self.items else None
         blocked = self.landing_blocked(s) if self.tele_total else 0
-        key = (li, mask, i, r0, k0, campaign_mode, potions, blocked)  # r0 apart: a jump's route starts from it
+        key = (li, mask, i, r0, k0, campaign_mode, potions, blocked, alive, now)  # r0 apart: a jump's route starts from it
+        # (``alive`` and ``now``: the flee chains and tiles beside enemies of ``rolls``; with r0 and k0 they fix
+        # what is left of the turn without flees)
         best = self._bcache.get(key)
         if best is not None:
             return best
@@ -296,7 +359,9 @@ class Relaxation(PotionBound):
         routes = self._rcache.get(where)
         if routes is None:
             routes = self._rcache[where] = self.routes(li, mask, i, campaign_mode, hint)
-        if potions is None:
+        if self.origins is not None:
+            best = self._best_origins(s, li, mask, hint, i, routes, r0, k0, future, alive)
+        elif potions is None:
             best = self._best(routes, r0, k0, 0)
         else:
             best = self._with_potions(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked)
@@ -338,6 +403,34 @@ class Relaxation(PotionBound):
             steps = 0 if d <= r else -(-(d - r) // S)
             downs = 0 if f <= k_now else -(-(f - k_now) // K)
             t = (steps if steps > downs else downs) + tail
+            if t < best:
+                best = t
+        return best
+
+    def _best_origins(self, s: GameState, li: int, mask: bytes, hint: bytes | None, i: int, routes, r0: int, k0: int,
+                      flee: int, alive: frozenset) -> float:
+        """:meth:`_best` with the flee chain ``flee`` of each turn after this one (``rolls``), and per way out
+        at least the turns of its steps and face-down tiles that no flee can take (``origins``: a flee leaves
+        a tile beside an enemy; the other steps are moves or a relocation)."""
+        base = self.S - self.flee  # a turn's steps and face-down entries but its flees
+        S, K, M, N = base + flee, self.K - self.flee + flee, base, self.K - self.flee
+        rb, kb = self.remaining(s, 0)
+        steps = self.origins.steps(li, alive)
+        downs = self.origins.downs(li, alive, mask, hint)
+        best = INF
+        for d, f, tail, k, _ in routes:
+            a = 0 if d <= r0 else -(-(d - r0) // S)
+            b = 0 if f <= k0 else -(-(f - k0) // K)
+            if b > a:
+                a = b
+            d, f = steps[k][i], downs[k][i]
+            b = 0 if d <= rb else -(-(d - rb) // M)
+            if b > a:
+                a = b
+            b = 0 if f <= kb else -(-(f - kb) // N)
+            if b > a:
+                a = b
+            t = a + tail
             if t < best:
                 best = t
         return best

@@ -1,4 +1,5 @@
-"""Flees from enemies paralysed by thrown potions, counted on the levels as they are laid out.
+"""Flees counted on the levels as they are laid out: a turn's chain of flees (``flee_chain``, ``F``) and
+the flees from enemies paralysed by thrown potions (``level_flee_paths``).
 
 The bound (``docs/solver.md``, *Potions*) lets a turn in which ``p`` potions of paralysis are thrown
 add the tiles of a simple path whose every tile is an ADJACENT TILE of one of the ``p`` enemies
@@ -83,3 +84,91 @@ def _longest_path(tiles: frozenset, near) -> int:
     for v in tiles:
         walk(v, {v}, 1)
     return best
+
+
+def calm_enemies(d) -> frozenset[int]:
+    """The cells of the enemy cards with DOES NOT CHASE ("a player can flee without needing to roll"):
+    the only enemies a warrior (CANNOT FLEE) with no CAN FLEE X may flee from, besides a paralysed one
+    (docs/rules.md, *Fleeing*)."""
+    return frozenset(j for j in range(len(d.kind)) if d.kind[j] == ENEMY and not d.chases[j])
+
+
+def flee_chain(d, foes=None) -> int:
+    """The most tiles one turn's flees can advance the hero (``F`` in docs/solver.md), each flee from
+    one of the enemy cards on the cells ``foes`` (None: any enemy card).
+
+    A flee that lands next to another enemy starts combat at once, and the hero may flee again
+    (docs/rules.md, "Fleeing next to another enemy"). Every landing but the last of such a chain
+    is then on an ADJACENT TILE of an enemy card fled from, each an ADJACENT TILE of the one before,
+    so the chain without its detours stays in one connected group of those tiles and adds one last
+    step: at most the largest group's size (1 when no two such tiles touch: a single flee; 0 when
+    ``foes`` is empty: no flee at all).
+    """
+    if foes is None:
+        near_enemy = [bool(row) for row in d.enemy_near]
+    else:
+        if not foes:
+            return 0
+        near_enemy = [any(e in foes for e in row) for row in d.enemy_near]
+    seen = [False] * len(near_enemy)
+    best = 1
+    for i, flag in enumerate(near_enemy):
+        if not flag or seen[i]:
+            continue
+        seen[i], stack, size = True, [i], 0
+        while stack:
+            c = stack.pop()
+            size += 1
+            for j in d.near[c]:
+                if near_enemy[j] and not seen[j]:
+                    seen[j] = True
+                    stack.append(j)
+        best = max(best, size)
+    return best
+
+
+def calm_flee_gains(d, calm: frozenset) -> tuple[int, ...]:
+    """``(0, X1, ..., Xn)``, n the number of enemy cards not in ``calm`` (``Xn`` stands for any p >= n:
+    p potions paralyse at most n enemies): the most tiles the flees of one turn in which p enemies are
+    paralysed can add to ``flee_chain(d, calm)`` for a warrior who flees only the DOES NOT CHASE enemy
+    cards ``calm`` and paralysed enemies, nothing moving an enemy (no potion of teleportation).
+
+    Such a turn's chain, its detours left out, is a simple path of tiles each beside a calm card (the set
+    ``C``, in groups) or beside one of the p enemies paralysed, each tile beside the one before (as in
+    ``flee_chain``). If every tile is in ``C`` it lies in one group: no gain. Otherwise its tiles outside
+    ``C`` are among the ``a(e)`` ADJACENT TILEs outside ``C`` of each paralysed enemy ``e``, and each group
+    it passes through lies beside one of those tiles (where the path leaves or enters the group): so it has
+    at most the sum over the p enemies of ``G(e)`` = ``a(e)`` + the sizes of the groups beside those
+    tiles, and ``Xp`` = the sum of the p largest ``G(e)`` less ``flee_chain(d, calm)``, at least 0. Nor is it
+    ever more than ``flee_chain(d)`` (tiles beside any enemy card) less ``flee_chain(d, calm)``.
+    """
+    chain = flee_chain(d, calm)
+    inside = [any(e in calm for e in row) for row in d.enemy_near]
+    group = [-1] * len(inside)
+    sizes = []
+    for i, flag in enumerate(inside):
+        if not flag or group[i] >= 0:
+            continue
+        group[i], stack, size = len(sizes), [i], 0
+        while stack:
+            c = stack.pop()
+            size += 1
+            for j in d.near[c]:
+                if inside[j] and group[j] < 0:
+                    group[j] = len(sizes)
+                    stack.append(j)
+        sizes.append(size)
+    gains = []
+    for e in range(len(d.kind)):
+        if d.kind[e] != ENEMY or e in calm:
+            continue  # a calm enemy paralysed adds no tile: its ADJACENT TILEs are in C already
+        outside = [t for t in d.near[e] if not inside[t]]
+        touched = {group[x] for t in outside for x in d.near[t] if inside[x]}
+        gains.append(len(outside) + sum(sizes[g] for g in touched))
+    gains.sort(reverse=True)
+    cap = flee_chain(d) - chain  # every tile of any chain is beside an enemy card
+    out, total = [0], 0
+    for g in gains:
+        total += g
+        out.append(min(max(0, total - chain), cap))
+    return tuple(out)

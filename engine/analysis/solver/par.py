@@ -9,6 +9,7 @@ from ...format.diagnostics import Diagnostic, Severity
 from ...model.campaign import Campaign
 from ...records.replay import Recorder, verify_replay
 from ...rules.state import GameState
+from ..gold import gold_proof
 from .explain import explain, static_proof
 from .budget import Budget, Deadline, OutOfTime, enforced
 from .result import SOLVED, UNKNOWN, UNSOLVABLE, SolveResult
@@ -38,6 +39,8 @@ def solve(campaign: Campaign, level: int, campaign_mode: bool, budget: Budget, r
         with enforced(deadline):
             search = Search(campaign, level, campaign_mode, budget, reference, deadline, progress)
             proof = static_proof(campaign, level, campaign_mode, search.relax)
+            if proof is None and not reference:  # the reference proves by exhausting, with no static help
+                proof = gold_proof(campaign, level, campaign_mode)
     except OutOfTime:
         return SolveResult(UNKNOWN, level=level, stopped_by="time", seconds=deadline.elapsed(), reason=(
             f"the time budget ({budget.max_seconds:g} s) ran out while the search was being set up, "

@@ -9,7 +9,7 @@ paralysed): this module bounds by how much, from what the hero can actually reac
   shop's stock or a chest (those always: over-counting only lowers the bound). Each potion of
   teleportation adds at most one step and one face-down entry to the rest of the game; the flees
   that potions of paralysis allow are at most the longest path beside the enemies paralysed in one
-  turn (``FLEE_PATHS``, ``extra_flees``, ``flee_chain``), on the levels' own enemy cards when nothing
+  turn (``FLEE_PATHS``, ``extra_flees``, ``flees.flee_chain``), on the levels' own enemy cards when nothing
   can move an enemy (``flees.level_flee_paths``).
 * A potion lying on its cell helps only once walked onto: the bound is the least over every set of
   them the rest of the game may pick up. A walk that picks a set up has at least the steps of the
@@ -36,7 +36,7 @@ from operator import add
 from ...model.campaign import CardKind
 from ...rules.state import CHOOSE_TELEPORT, GameState
 from ...rules.tables import CLEARED, DOWN, ENEMY, PLAIN, UP
-from .flees import level_flee_paths
+from .flees import flee_chain, level_flee_paths
 from .relaxed import faces_getter, flipped_cells, propagate
 from .result import INF
 
@@ -1410,33 +1410,6 @@ def _flips_always_engage(d) -> bool:
             if j >= 0 and d.kind[j] == ENEMY and d.adjacent[i][dr] != j:
                 return False
     return True
-
-
-def flee_chain(d) -> int:
-    """The most tiles one turn's flees can advance the hero (``F`` in docs/solver.md).
-
-    A flee that lands next to another enemy starts combat at once, and the hero may flee again
-    (docs/rules.md, "Fleeing next to another enemy"). Every landing but the last of such a chain
-    is then on an ADJACENT TILE of an enemy card, each an ADJACENT TILE of the one before, so the
-    chain without its detours stays in one connected group of those tiles and adds one last step:
-    at most the largest group's size (1 when no two such tiles touch: a single flee).
-    """
-    near_enemy = [bool(row) for row in d.enemy_near]
-    seen = [False] * len(near_enemy)
-    best = 1
-    for i, flag in enumerate(near_enemy):
-        if not flag or seen[i]:
-            continue
-        seen[i], stack, size = True, [i], 0
-        while stack:
-            c = stack.pop()
-            size += 1
-            for j in d.near[c]:
-                if near_enemy[j] and not seen[j]:
-                    seen[j] = True
-                    stack.append(j)
-        best = max(best, size)
-    return best
 
 
 class _Stock:

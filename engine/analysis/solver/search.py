@@ -15,11 +15,13 @@ from ...model.campaign import DIRECTION_INDEX, Campaign
 from ...rules.actions import Action
 from ...rules.state import COMBAT, DEAD, WON, GameState
 from ...rules.tables import CLEARED, ENEMY, PICKUP, PLAIN, TRAP
+from ..gold import GoldCount, has_buy_goals
 from .bounds import relaxation
 from .ceiling import HealthCeiling
 from .budget import Budget, Deadline
 from .dominance import ExactTable, Fronts
 from .packing import FACES, cleared_bits, left_behind, merge_ranges, pack, resident_bytes, unpack
+from .purse import Purse
 from .result import INF, SOLVED, UNKNOWN, UNSOLVABLE, Progress
 
 REPORT_EVERY = 0.2  # seconds between two progress reports
@@ -95,10 +97,13 @@ class Search:
     own share of the budget (``Budget.health_seconds``). A cut tiebreak leaves ``health_ceiling``,
     a sound upper bound on the health any minimum-turn finish can have, and ``unproven``, the open
     lines that might still reach more than the best finish.
+
+    ``gold=False`` turns the purse test off (:mod:`.purse`: states whose gold can no longer pay the buy
+    goals ahead are cut), to measure it.
     """
 
     def __init__(self, campaign: Campaign, level: int, campaign_mode: bool, budget: Budget,
-                 reference: bool = False, deadline: Deadline | None = None, progress=None) -> None:
+                 reference: bool = False, deadline: Deadline | None = None, progress=None, gold: bool = True) -> None:
         self.campaign, self.level, self.campaign_mode, self.budget = campaign, level, campaign_mode, budget
         self.deadline = deadline or budget.start()
         self.progress = progress
@@ -120,6 +125,11 @@ class Search:
         self.ceiling = HealthCeiling(campaign, self.d, self.relax.health_cap, self.forget, campaign_mode)
         if reference:
             self.forget = ((),) * len(self.forget)
+        # The gold test (docs/solver.md, *Gold*): only where a buy goal is, never in the reference search
+        # (``gold=False`` turns it off, to measure it).
+        self.purse = (Purse(GoldCount(campaign), self.d, campaign_mode)
+                      if gold and not reference and has_buy_goals(campaign) else None)
+        self.purse_cuts = 0  # states cut because their gold cannot pay the buy goals ahead
 
     def finish_turn(self, s: GameState) -> int | None:
         """The turn in which ``s`` finished the task (None: not finished)."""
@@ -155,7 +165,7 @@ class Search:
         m0 = mask(root)
         h0 = bound(root, cm, m0)
         self.parents: list = [(-1, None)]
-        if h0 == INF:
+        if h0 == INF or (self.purse is not None and self.purse.short(root)):
             return UNSOLVABLE, None, None, None, True
         entry = fronts.admit(root)
         # Heap entries: (f, h, -health, node, packed state, front entry, the state's face-down mask for its
@@ -186,6 +196,8 @@ class Search:
         expanded = generated = 0
         reference = self.reference
         quiet = tuple(k == PLAIN or k == PICKUP for k in d.kind)
+        short = self.purse.short if self.purse is not None else None
+        purse_cuts = 0
         self._report("turns", 0, 0, None)
         while heap:
             f, h, neg_health, node, packed, entry, hint = heappop(heap)
@@ -233,6 +245,10 @@ class Search:
             fighting = s.phase == COMBAT and not s.pure and not reference
             actions = _forced_flip(s, quiet) if fighting else s.legal_actions()
             last = len(actions) - 1
+            if short is not None:
+                # The purse falls only when the gold, the hand, the equipment card or the stock bought
+                # change, or the level does (purse.py): a child with none of them changed is not tested.
+                p_gold, p_hand, p_equip, p_bought = s.gold, s.hand, s.equip, s.bought
             for k, action in enumerate(actions):
                 # The last child is the popped state itself (it is not read again): one clone fewer.
                 c = s.clone() if k < last else s
@@ -269,6 +285,10 @@ class Search:
                 if fin is not None:
                     ch, fc, mc = 0, fin, None
                 else:
+                    if (short is not None and (c.level != level or c.hand is not p_hand or c.gold < p_gold
+                                               or c.bought is not p_bought or c.equip is not p_equip) and short(c)):
+                        purse_cuts += 1
+                        continue  # its gold can no longer pay the buy goals ahead: no finish below it
                     # Only a flip turns a card face up (tests/test_engine_properties.py), so any other
                     # action on the same level leaves the parent's mask (and its cached hash) as it was.
                     same_level = c.level == level
@@ -292,6 +312,7 @@ class Search:
                 parents.append((node, actions_seen.setdefault(action, action)))
                 heappush(heap, (fc, ch, -c.health, counter, pack(c, e_entry[5]), e_entry, mc))
         self.expanded, self.generated, self.stored = expanded, generated, counter + 1 + unqueued
+        self.purse_cuts = purse_cuts
         trace.deepest, trace.max_gold = deepest, max_gold
         self.memory = max(0, resident_bytes() - rss0)
         self.seconds = time.perf_counter() - start
