@@ -254,13 +254,7 @@ class PotionBound:
         return tele, para, meet, left
 
     def _potions_plain(self, s: GameState) -> tuple:
-        """:meth:`potions` without the tables it keeps (``_lefts``, ``_mets``): (potions of teleportation and of paralysis still to be used that need no walk to pick up, ``meet``,
-        the indices in ``pots`` of the level's potions still on their cells). ``meet``: None when every
-        potion may gain; else the enemies of the level revealed and alive (local cells): the first potion
-        used gains nothing unless the walk meets one of them (:meth:`_first_potion_idle`). The first two count the potions held, a shop's stock or a chest's contents (always, an
-        upper bound), the potions on other levels' cells (over-counting only lowers the bound), a potion
-        of teleportation drunk and waiting for its tile, and the enemies paralysed this turn (they may
-        still be fled from)."""
+        """:meth:`potions` computed afresh, without the tables it keeps (``_lefts``, ``_mets``)."""
         hand = s.hand
         held = self._hands.get(hand)
         if held is None:
@@ -625,7 +619,8 @@ class PotionBound:
         left of this turn are read per state."""
         tele_held, para_held, meet, left = potions
         jumps = self._jumps(li, mask, blocked) if self.tele_total else ()
-        sets, dway, away = self._plan(li, mask, i, left, campaign_mode, routes, hint, jumps, bool(jumps) and not tele_held)
+        sets, dway, away = self._plan(li, mask, i, left, campaign_mode, routes, hint, jumps,
+                                      bool(jumps) and not tele_held)
         ways = range(len(self.ways[li]))
         paced = self.paced
         paired_met = met_met = None  # as in ``_with_potions_plain``
@@ -654,7 +649,6 @@ class PotionBound:
             now = 2 * k0
             gains_of = self._gains
             ordered = self.ordered
-        if paced:
             # The least term of each set (``_with_potions_plain``: no term of the set is lower), and the sets
             # tried from the lowest: once it is no lower than ``best``, no set left can beat it.
             order = []
