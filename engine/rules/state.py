@@ -262,19 +262,20 @@ class GameState(CombatRules, ItemRules):
     def goals_met(self, level: int | None = None) -> bool:
         """Level goals (slay / open / buy) are all met (DESIGN: Campaign)."""
         li = self.level if level is None else level
-        goals = self.d.goals[li]
+        d = self.d
+        goals = d.goal_cells[li]
         if not goals:
             return True
-        lo, hi = self.d.level_range[li]
-        d, faces = self.d, self.faces
-        for verb, card in goals:
+        faces = self.faces
+        for verb, card, cells in goals:
             if verb == "buy":
+                lo, hi = d.level_range[li]
                 ok = any(lo <= c < hi and d.cells[c].stock[k] == card for c, k in self.bought)
             elif verb == "slay":
                 moved = set(self.visitors.values())
-                ok = any(d.card[i].id == card and faces[i] == CLEARED and i not in moved for i in range(lo, hi))
+                ok = any(faces[i] == CLEARED and i not in moved for i in cells)
             else:
-                ok = any(d.card[i].id == card and faces[i] == CLEARED for i in range(lo, hi))
+                ok = any(faces[i] == CLEARED for i in cells)
             if not ok:
                 return False
         return True

@@ -74,6 +74,10 @@ class Dungeon:
         self.level_start = tuple(starts)
         self.goals = tuple(tuple((g.verb, g.card) for g in level.goals) for level in campaign.levels)
         self.card = tuple(campaign.cards[c.card] for c in cells)
+        # Per level, each goal with the cells whose card it names (a slay or open goal is met on one of them).
+        self.goal_cells = tuple(
+            tuple((verb, card, tuple(i for i in range(lo, hi) if self.card[i].id == card)) for verb, card in goals)
+            for goals, (lo, hi) in zip(self.goals, ranges))
         self.kind = tuple(kind_of(card) for card in self.card)
         self.instance = tuple(c.id for c in cells)
         self.exit = tuple(c.exit for c in cells)
