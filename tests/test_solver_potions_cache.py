@@ -1,11 +1,13 @@
 """The potion part of the turns bound, kept: the same values as computed from scratch.
 
-docs/solver.md, *Potions* and *Picking potions up*: the bound tries every set of the potions still on their
-cells. ``PotionBound._with_potions`` keeps what depends only on the level, the face-down mask, the tile, the
-potions on their cells and the landing tiles blocked (``_plan``), and tries the sets from the one with the
-least term; ``_with_potions_plain`` computes the same bound from scratch. ``potions`` keeps the level's potions on
-their cells and its enemies met per the faces of their cards; ``_potions_plain`` reads them afresh. On every state real searches of
-potion maps meet, the two must agree: a stale kept value (a key missing what the value depends on) shows.
+docs/solver.md, *Potions* and *Picking potions up*, and *Speed*: the bound tries every set of the potions
+still on their cells. ``PotionBound._with_potions`` keeps what depends only on the level, the face-down
+mask, the tile, the potions on their cells and the jumps onto tiles face up now (``_plan``), what a walk
+meeting the enemies met covers per enemy (``_meet``), and tries the sets from the one with the least term;
+``_with_potions_plain`` computes the same bound from scratch (with ``_meet_plain``). ``potions`` keeps the
+level's potions on their cells and its enemies met per the faces of their cards; ``_potions_plain`` reads
+them afresh. On every state real searches of potion maps meet, the two must agree: a stale kept value (a
+key missing what the value depends on) shows.
 """
 
 import sys

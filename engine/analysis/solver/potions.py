@@ -50,7 +50,7 @@ MAX_FLEE_GROUP = 6  # enemies paralysed in one turn up to which the levels' own 
 MAX_ORDERED = 4  # potions of a set up to which ``_prefix_turns`` tries every order of picking them up
 MAX_TOURS = 8  # potions on a level beyond which a tour of them is bounded by its farthest one alone
 MAX_PICKUPS = 6  # potions on a level's cells whose every set the bound tries (2 ** 6 sets); the rest count as held
-MAX_PLAN_SETS = 100_000  # sets of potions kept in ``_plans`` in all (a few hundred bytes each)
+MAX_PLAN_SETS = 30_000  # sets of potions kept in ``_plans`` in all (about 630 bytes each: some 20 MB)
 _NOTHING_MET = ((False, None),)  # ``_with_potions``'s options when every potion may gain
 
 
@@ -144,7 +144,8 @@ class PotionBound:
         self._plans: dict = {}  # (level, mask, local cell, potions on their cells, ...) -> ``_plan``
         self._plan_sets = 0  # the sets of potions in ``_plans``
         self._mwalks: dict = {}  # (level, local cell, enemies met, set of potions) -> ``_met_walk``
-        self._prefixes: dict = {}  # (level, mask, local cell, set, held, idle, half-turns) -> ``_prefix_turns``
+        self._prefixes: dict = {}  # (level, local cell, set, face-down counts, gains) -> ``_prefix_turns``
+        self._pgains: dict = {}  # (held, idle, half-turns, potions in the set) -> ``_prefix_kept``'s gains
         # Potions of paralysis alone, paced: a potion on its cell gains only after the walk reaches it.
         self.ordered = self.paced and self.para_limited and not self.tele_total
 
@@ -253,13 +254,7 @@ class PotionBound:
         return tele, para, meet, left
 
     def _potions_plain(self, s: GameState) -> tuple:
-        """:meth:`potions` without the tables it keeps (``_lefts``, ``_mets``): (potions of teleportation and of paralysis still to be used that need no walk to pick up, ``meet``,
-        the indices in ``pots`` of the level's potions still on their cells). ``meet``: None when every
-        potion may gain; else the enemies of the level revealed and alive (local cells): the first potion
-        used gains nothing unless the walk meets one of them (:meth:`_first_potion_idle`). The first two count the potions held, a shop's stock or a chest's contents (always, an
-        upper bound), the potions on other levels' cells (over-counting only lowers the bound), a potion
-        of teleportation drunk and waiting for its tile, and the enemies paralysed this turn (they may
-        still be fled from)."""
+        """:meth:`potions` computed afresh, without the tables it keeps (``_lefts``, ``_mets``)."""
         hand = s.hand
         held = self._hands.get(hand)
         if held is None:
@@ -624,7 +619,8 @@ class PotionBound:
         left of this turn are read per state."""
         tele_held, para_held, meet, left = potions
         jumps = self._jumps(li, mask, blocked) if self.tele_total else ()
-        sets, dway, away = self._plan(li, mask, i, left, campaign_mode, routes, hint, jumps, bool(jumps) and not tele_held)
+        sets, dway, away = self._plan(li, mask, i, left, campaign_mode, routes, hint, jumps,
+                                      bool(jumps) and not tele_held)
         ways = range(len(self.ways[li]))
         paced = self.paced
         paired_met = met_met = None  # as in ``_with_potions_plain``
@@ -653,7 +649,6 @@ class PotionBound:
             now = 2 * k0
             gains_of = self._gains
             ordered = self.ordered
-        if paced:
             # The least term of each set (``_with_potions_plain``: no term of the set is lower), and the sets
             # tried from the lowest: once it is no lower than ``best``, no set left can beat it.
             order = []
@@ -905,9 +900,19 @@ class PotionBound:
 
     def _prefix_kept(self, li: int, mask: bytes, i: int, bits: int, left: tuple, held: int, idle: bool,
                      have0: int) -> int:
-        """:meth:`_prefix_turns`, kept per (level, mask, tile, set, potions held, idle, half-turns left) in
-        ``_prefixes`` (at most 100,000). (``left`` only filters ``bits``, a subset of it.)"""
-        key = (li, mask, i, bits, held, idle, have0)
+        """:meth:`_prefix_turns`, which reads the mask only through the face-down tiles of a route from ``i`` to
+        each potion of the set, and the potions held, ``idle`` and ``have0`` only through the half-turns each
+        prefix may gain: kept per (level, tile, set, those counts, those gains) in ``_prefixes`` (at most
+        100,000). (``left`` only filters ``bits``, a subset of it.)"""
+        members = [p for p in left if bits >> p & 1]
+        if len(members) > MAX_ORDERED:
+            return 0
+        counts = self._potion_counts(li, mask, None)
+        gkey = (held, idle, have0, len(members))
+        gains = self._pgains.get(gkey)
+        if gains is None:
+            gains = self._pgains[gkey] = tuple(have0 + 2 * self._extra(held + n, 0, idle) for n in range(len(members)))
+        key = (li, i, bits, tuple([counts[p][i] for p in members]), gains)
         hit = self._prefixes.get(key)
         if hit is None:
             hit = self._prefix_turns(li, mask, i, bits, left, held, idle, have0)
