@@ -107,6 +107,12 @@ UNSOLVABLE_MAPS = {
         [cell(0, 0, "starting-tile", "ES"), cell(0, 1, "goblin", "N"), cell(1, 0, "shop", "EW", stock=["shopkeepers-debt"]),
          cell(2, 0, "pathing-tile", "W", exit=True)], items=["gold"] * 20, cards={"goblin": {"health": 60, "attack": 6}},
         goals=[("buy", "shopkeepers-debt"), ("slay", "goblin")]), _level),
+    # the shop is past a goblin the warrior cannot flee (docs/rules.md, *Fleeing*): the loot would pay
+    "a purchase past a fatal fight": (lambda: campaign(
+        [cell(0, 0, "starting-tile", "E"), cell(1, 0, "pathing-tile", "ESW"), cell(1, 1, "goblin", "N"),
+         cell(2, 0, "shop", "EW", stock=["shopkeepers-debt"]), cell(3, 0, "pathing-tile", "W", exit=True)],
+        cards={"goblin": {"health": 60, "attack": 9, "gold": 5}, "shopkeepers-debt": {"gold": 2}},
+        goals=[("buy", "shopkeepers-debt")]), _level),
     "death by traps": (lambda: corridor(["spike-trap"] * 7), _level),
     "death beside an enemy": (_troll_beside_the_corridor, _level),
     "death on the second level": (_traps_on_level_two, lambda c: solve_campaign(c, BUDGET, per_level=False)),
@@ -121,6 +127,7 @@ REASONS = {
     "a purchase beyond the reachable purse": (0, "the goal 'Buy shopkeepers-debt' cannot be met: it costs 20 gold and the most gold ever held is 3 (6 states searched)"),
     # the purse holds the price: the reason is the fight, not the purchase
     "an affordable purchase and a fight a goal needs": (0, "a required fight cannot be won: Goblin at 0,1 (level 'one') -- the goal 'Slay goblin' needs it, and no line of play slays it (the best attempt left it with 49 of 60 health; no weapon or armour can be reached; 2 states searched)"),
+    "a purchase past a fatal fight": (0, "the goal 'Buy shopkeepers-debt' cannot be met: it costs 4 gold and the most gold ever held is 0; the search saw the hero die (most deaths: Goblin at 1,1 (level 'one'), once) (3 states searched)"),
     "death by traps": (0, "death is unavoidable: every line of play ends with the hero dead or stuck (most deaths: Spike Trap at 6,0 (level 'one'), once; 13 states searched)"),
     "death beside an enemy": (0, "death is unavoidable: every line of play ends with the hero dead or stuck (most deaths: Goblin at 1,1 (level 'one'), once; 3 states searched)"),
     "death on the second level": (1, "death is unavoidable: every line of play ends with the hero dead or stuck (most deaths: Spike Trap at 6,0 (level 'two'), once; 14 states searched)"),

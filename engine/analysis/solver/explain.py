@@ -65,47 +65,67 @@ def static_proof(campaign: Campaign, level: int, campaign_mode: bool, relax: Rel
 
 
 def explain(search: Search) -> tuple[str, int]:
-    """Why an exhausted search found no finish: the blocking fight, the unmet goal, or death."""
+    """Why an exhausted search found no finish: the fight a goal or every route needs, the unmet goal, or
+    death. A fight that cuts the start off comes before a buy goal: the hero who never gets past it never
+    reaches the gold either."""
     campaign, seen = search.campaign, search.findings()
     li = seen.deepest
     level = campaign.levels[li]
     cells = sorted(level.cells, key=row_major)
     states = f"{search.expanded:,} states searched"
-    if level.goals and li not in seen.goals_met:
+    goals_unmet = bool(level.goals) and li not in seen.goals_met
+    if goals_unmet:
         for goal in level.goals:
             if goal.verb == "slay":
                 targets = [c for c in cells if c.card == goal.card]
                 if targets and not any((li, *c.pos) in seen.slain for c in targets):
                     return _fight_reason(search, seen, (li, *targets[0].pos), f"the goal 'Slay {goal.card}' needs it"), li
+    blocker = _blocking_fight(campaign, seen, li, cells)
+    if blocker is not None:
+        return _fight_reason(search, seen, (li, *blocker), "it blocks every route to the way out"), li
+    if goals_unmet:
+        for goal in level.goals:
             if goal.verb == "buy":
                 price = 2 * (campaign.cards[goal.card].gold or 0)
                 if any(goal.card in c.stock for c in cells) and seen.max_gold < price:  # else: the general reason
+                    dead = f"; the search saw the hero die ({_deaths(campaign, seen)})" if seen.deaths else ""
                     return (f"the goal 'Buy {goal.card}' cannot be met: it costs {price} gold and the most gold "
-                            f"ever held is {seen.max_gold} ({states})"), li
+                            f"ever held is {seen.max_gold}{dead} ({states})"), li
         text = ", ".join(f"{g.verb} {g.card}" for g in level.goals)
         return f"the level goals ({text}) can never all be met before a way out is reached ({states})", li
-    # A fight is required when the enemies never slain cut the start off from every way out.
-    unslain = {c.pos for c in cells if _tile(campaign, c) is Tile.ENEMY and (li, *c.pos) not in seen.slain}
-    if unslain:
-        import networkx as nx
-
-        graph = hero_graph(level, wall_crossings(campaign))
-        ways = [c.pos for c in cells if c.exit] + [c.pos for c in cells if _tile(campaign, c) is Tile.LADDER
-                                                   and c.to and campaign.level_index(c.to) is not None]
-        free = graph.copy()
-        free.remove_nodes_from(unslain)
-        start = level.start.pos
-        if start in free and not any(w in free and nx.has_path(free, start, w) for w in ways):
-            near = nx.node_connected_component(free, start)
-            blockers = sorted((p for p in unslain if any(q in near for q in graph.neighbors(p))), key=row_major_pos)
-            if blockers:
-                return _fight_reason(search, seen, (li, *blockers[0]), "it blocks every route to the way out"), li
     if seen.deaths:
-        (cause, at), n = seen.deaths.most_common(1)[0]
-        where = _where(campaign, at) if cause != "other" else "poison or a trap"
         return (f"death is unavoidable: every line of play ends with the hero dead or stuck "
-                f"(most deaths: {where}, {'once' if n == 1 else f'{n:,} times'}; {states})"), li
+                f"({_deaths(campaign, seen)}; {states})"), li
     return f"no line of play reaches a way out: the hero is always stuck ({states})", li
+
+
+def _deaths(campaign: Campaign, seen: Findings) -> str:
+    """Where the search saw the hero die most often."""
+    (cause, at), n = seen.deaths.most_common(1)[0]
+    where = _where(campaign, at) if cause != "other" else "poison or a trap"
+    return f"most deaths: {where}, {'once' if n == 1 else f'{n:,} times'}"
+
+
+def _blocking_fight(campaign: Campaign, seen: Findings, li: int, cells: list) -> tuple[int, int] | None:
+    """The first enemy (row-major) beside the start's side of the level when the enemies never slain cut
+    the start off from every way out, else None."""
+    unslain = {c.pos for c in cells if _tile(campaign, c) is Tile.ENEMY and (li, *c.pos) not in seen.slain}
+    if not unslain:
+        return None
+    import networkx as nx
+
+    level = campaign.levels[li]
+    graph = hero_graph(level, wall_crossings(campaign))
+    ways = [c.pos for c in cells if c.exit] + [c.pos for c in cells if _tile(campaign, c) is Tile.LADDER
+                                               and c.to and campaign.level_index(c.to) is not None]
+    free = graph.copy()
+    free.remove_nodes_from(unslain)
+    start = level.start.pos
+    if start not in free or any(w in free and nx.has_path(free, start, w) for w in ways):
+        return None
+    near = nx.node_connected_component(free, start)
+    blockers = sorted((p for p in unslain if any(q in near for q in graph.neighbors(p))), key=row_major_pos)
+    return blockers[0] if blockers else None
 
 
 def _tile(campaign: Campaign, cell: Cell) -> Tile:
