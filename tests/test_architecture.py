@@ -65,6 +65,8 @@ WHITE_BOX = {
     ("tests/test_solver_potions_cache.py", "test_cached_potion_bound_equals_the_plain_one"): "the kept potion bound is compared with the plain one",
     ("tests/test_solver_potions_cache.py", "test_the_plans_kept_stay_within_their_cap"): "the kept potion bound is compared with the plain one",
     ("tests/test_solver_flee_chain.py", "_relax"): "the relaxation reads the tables",
+    ("tests/test_solver_flee_chain.py", "test_an_enemy_moved_by_a_potion_of_teleportation_can_join_groups_of_tiles"): "the relaxation reads the tables",
+    ("tests/test_solver_flee_chain.py", "test_a_potion_of_teleportation_keeps_the_chain_beside_every_enemy"): "the relaxation reads the tables",
     ("tests/test_solver_flee_chain.py", "test_a_warriors_flees_stop_beside_an_enemy_that_chases"): "the relaxation reads the tables",
     ("tests/test_solver_flee_chain.py", "test_the_chain_is_unchanged_for_other_heroes_and_a_warrior_with_can_flee"): "the relaxation reads the tables",
     ("tests/test_solver_flee_chain.py", "test_a_potion_of_paralysis_adds_its_flees_per_potion"): "the relaxation reads the tables",

@@ -87,7 +87,30 @@ def test_a_potion_of_teleportation_keeps_the_chain_beside_every_enemy():
     """A thrown potion of teleportation moves an enemy: the calm cards' own tiles prove nothing then."""
     s = troll_and_goblin(items=["blue-potion"], potions={"blue": "teleportation"})
     relax = _relax(s)
-    assert relax.calm is None and relax.flee == 4
+    assert relax.calm is None and relax.flee == flee_chain(s.d, moved=1) > flee_chain(s.d) == 4
+
+
+def _open_row_map(enemies: dict) -> GameState:
+    """A 5x3 level with every path open, the start at 0,2, the exit at 4,2 and goblins at ``enemies``."""
+    cells = []
+    for y in range(3):
+        for x in range(5):
+            paths = "".join(d for d, ok in (("N", y > 0), ("E", x < 4), ("S", y < 2), ("W", x > 0)) if ok)
+            card = "goblin" if (x, y) in enemies else "starting-tile" if (x, y) == (0, 2) else "pathing-tile"
+            cells.append(cell(x, y, card, paths, exit=(x, y) == (4, 2)))
+    return new_state(cells)
+
+
+def test_an_enemy_moved_by_a_potion_of_teleportation_can_join_groups_of_tiles():
+    """Drunk or thrown potions: teleportation thrown at an enemy "moves it to a pathing tile of the player's
+    choice" (docs/rules.md, *Items*). Goblins at 0,0 and 4,0 leave four tiles beside them, no two touching
+    (a chain of one flee); the goblin of 4,0 moved to 2,1 puts four touching tiles beside the goblins. The
+    chain counted with one move to come covers that, though the cards as laid do not."""
+    laid = _open_row_map({(0, 0), (4, 0)}).d
+    moved = _open_row_map({(0, 0), (2, 1)}).d
+    assert flee_chain(laid) == 1 and flee_chain(moved) == 4
+    assert flee_chain(laid, moved=1) >= flee_chain(moved)
+    assert flee_chain(laid, moved=1) == 4 * 1 + 4  # four new tiles and the four groups of one tile
 
 
 def test_a_potion_of_paralysis_adds_its_flees_per_potion():

@@ -57,7 +57,10 @@ class Relaxation(PotionBound):
         free_flee = (not cannot or gear or calm) and self.calm is None
         # Fleeing on every turn (per-turn F), or only from an enemy paralysed by a thrown potion
         # (``para_limited``: counted per potion).
-        self.flee = flee_chain(d, self.calm) if self.calm is not None else flee_chain(d) if free_flee else 0
+        # A thrown potion of teleportation moves an enemy (its own chain is then off: ``calm`` is None).
+        moved = sum(1 for c in seen if c in cards and cards[c].kind is CardKind.POTION
+                    and d.potions.get(cards[c].colour) == "teleportation")
+        self.flee = flee_chain(d, self.calm) if self.calm is not None else flee_chain(d, moved=moved) if free_flee else 0
         self._count_potions(campaign, d, seen, free_flee, crossings)
         # Per enemies paralysed in a turn, the tiles their flees add to the warrior's calm chain.
         self.calm_gains = (calm_flee_gains(d, self.calm)

@@ -93,7 +93,7 @@ def calm_enemies(d) -> frozenset[int]:
     return frozenset(j for j in range(len(d.kind)) if d.kind[j] == ENEMY and not d.chases[j])
 
 
-def flee_chain(d, foes=None) -> int:
+def flee_chain(d, foes=None, moved: int = 0) -> int:
     """The most tiles one turn's flees can advance the hero (``F`` in docs/solver.md), each flee from
     one of the enemy cards on the cells ``foes`` (None: any enemy card).
 
@@ -103,6 +103,13 @@ def flee_chain(d, foes=None) -> int:
     so the chain without its detours stays in one connected group of those tiles and adds one last
     step: at most the largest group's size (1 when no two such tiles touch: a single flee; 0 when
     ``foes`` is empty: no flee at all).
+
+    ``moved``: how many times an enemy may be moved in the game (the potions of teleportation to be had:
+    a thrown one moves the enemy to a pathing tile of the player's choice, docs/rules.md *Items*). A moved
+    enemy makes at most its 4 ADJACENT TILEs newly beside an enemy (leaving its cell makes none), and each
+    new tile touches at most 4 tiles, each in at most one group of the cards as laid: after ``moved`` moves a
+    group holds at most ``4·moved`` new tiles and the tiles of ``16·moved`` groups as laid (two tiles of
+    different groups touch only through a new tile), or is one group as laid.
     """
     if foes is None:
         near_enemy = [bool(row) for row in d.enemy_near]
@@ -111,7 +118,7 @@ def flee_chain(d, foes=None) -> int:
             return 0
         near_enemy = [any(e in foes for e in row) for row in d.enemy_near]
     seen = [False] * len(near_enemy)
-    best = 1
+    sizes = []
     for i, flag in enumerate(near_enemy):
         if not flag or seen[i]:
             continue
@@ -123,7 +130,11 @@ def flee_chain(d, foes=None) -> int:
                 if near_enemy[j] and not seen[j]:
                     seen[j] = True
                     stack.append(j)
-        best = max(best, size)
+        sizes.append(size)
+    best = max(sizes, default=1)
+    if moved and ENEMY in d.kind:  # (no enemy card: none to move)
+        sizes.sort(reverse=True)
+        best = max(best, 4 * moved + sum(sizes[:16 * moved]))
     return best
 
 

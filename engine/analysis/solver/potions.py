@@ -132,7 +132,7 @@ class PotionBound:
         self._ucache: dict = {}  # (level, mask) -> ``_near``
         self._upcache: dict = {}  # (level, mask) -> (tiles face up, face-down tiles from them to each tile)
         self._jcache: dict = {}  # (level, mask) -> _jumps
-        self.chain = flee_chain(d) if self.para_limited else 0
+        self.chain = flee_chain(d, moved=self.tele_total) if self.para_limited else 0
         # With no potion of teleportation nothing moves an enemy: the flees of a turn follow the levels' own
         # enemy cards (``flees.level_flee_paths``), often fewer than ``FLEE_PATHS`` allows anywhere.
         self.flee_paths = (level_flee_paths(d, min(self.para_total, MAX_FLEE_GROUP))
