@@ -226,7 +226,7 @@ class GoldCount:
             short = self._short(level, start, True)
             return ([short] if short else []), short is None
         ladders = self.ladders()
-        order = _topological(ladders, level)
+        order = ladder_order(ladders, level)
         surplus = {j: self.levels[j].income - self.levels[j].cost for j in range(len(self.levels))}
         brought = {level: start}
         out, open_levels = [], []
@@ -293,16 +293,15 @@ def _closure(successors: list[list[int]], start: int) -> set[int]:
     return seen
 
 
-def _topological(successors: list[list[int]], start: int) -> list[int] | None:
-    """The levels reached from ``start`` in an order where every ladder leads forward (None: a cycle)."""
-    reach = _closure(successors, start)
-    into = {j: 0 for j in reach}
-    for i in reach:
+def ladder_order(successors: list[list[int]], start: int | None = None) -> list[int] | None:
+    """The levels (every one, or those reached from ``start``) in an order where every ladder leads
+    forward (None: the ladders among them form a cycle)."""
+    nodes = range(len(successors)) if start is None else _closure(successors, start)
+    into = {j: 0 for j in nodes}
+    for i in nodes:
         for j in successors[i]:
             into[j] += 1
-    if into[start]:
-        return None
-    order, todo = [], [start]
+    order, todo = [], [j for j in nodes if not into[j]]
     while todo:
         i = todo.pop()
         order.append(i)
@@ -310,7 +309,7 @@ def _topological(successors: list[list[int]], start: int) -> list[int] | None:
             into[j] -= 1
             if not into[j]:
                 todo.append(j)
-    return order if len(order) == len(reach) else None
+    return order if len(order) == len(into) else None
 
 
 def has_buy_goals(campaign: Campaign) -> bool:

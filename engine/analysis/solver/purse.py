@@ -14,7 +14,7 @@ par or witness, only the states searched.
 from __future__ import annotations
 
 from ...rules.tables import CLEARED
-from ..gold import NEVER, GoldCount
+from ..gold import NEVER, GoldCount, ladder_order
 
 INF = float("inf")
 
@@ -62,7 +62,7 @@ class Purse:
         if not campaign_mode:
             return [0] * n
         ladders = count.ladders()
-        order = _down_order(ladders)
+        order = ladder_order(ladders)
         if order is None:
             return [0] * n
         arrive = [INF] * n  # the least gold on arrival from which a finish can be paid for
@@ -120,22 +120,3 @@ class Purse:
         if unmet and purse + resold - last < cost:
             return True
         return purse + resold - cost < need
-
-
-def _down_order(ladders: list[list[int]]) -> list[int] | None:
-    """Every level in an order where each ladder leads forward (None: the ladders form a cycle)."""
-    n = len(ladders)
-    into = [0] * n
-    for targets in ladders:
-        for t in targets:
-            into[t] += 1
-    todo = [i for i in range(n) if not into[i]]
-    order = []
-    while todo:
-        i = todo.pop()
-        order.append(i)
-        for t in ladders[i]:
-            into[t] -= 1
-            if not into[t]:
-                todo.append(t)
-    return order if len(order) == n else None
