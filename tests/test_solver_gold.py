@@ -16,7 +16,7 @@ import pytest
 from helpers import campaign, cell, play
 
 from cardrogue.engine.analysis.check import check_text
-from cardrogue.engine.analysis.gold import GoldCount, gold_diagnostics
+from cardrogue.engine.analysis.gold import GoldCount, gold_diagnostics, ladder_order
 from cardrogue.engine.analysis.solver import SOLVED, UNSOLVABLE, Budget, solve_campaign, solve_level
 from cardrogue.engine.analysis.solver.par import solve
 from cardrogue.engine.analysis.solver.search import Search
@@ -242,3 +242,18 @@ def test_the_purse_keeps_what_the_levels_below_need():
     play(s, "buy boots")
     assert purse.short(s)
     affordable(c)
+
+
+def test_the_ladder_order_leads_every_ladder_forward_and_refuses_a_cycle():
+    """Gold is carried down the ladders (DESCENDING LADDER: "a ladder descending into a hole ... only used
+    in STORY MODE"; "the next turn starts on the starting tile of the level the ladder names", docs/rules.md,
+    the hero as he was), so the count and the purse test read the levels
+    in an order where each ladder leads forward; ladders that form a cycle have none (the count then falls
+    back to its looser bound)."""
+    ladders = [[1, 2], [3], [3], [], [0]]  # level 4 leads to 0, and nothing leads to it
+    order = ladder_order(ladders)
+    assert sorted(order) == [0, 1, 2, 3, 4]
+    assert all(order.index(i) < order.index(j) for i, targets in enumerate(ladders) for j in targets)
+    assert sorted(ladder_order(ladders, 1)) == [1, 3]  # from level 1: the levels it reaches
+    assert ladder_order([[1], [2], [0]]) is None and ladder_order([[1], [0], []], 0) is None
+    assert ladder_order([[1], [0], []], 2) == [2]
