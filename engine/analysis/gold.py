@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from ..format.diagnostics import Diagnostic, Severity
 from ..model.campaign import SHOPKEEPERS_DEBT, Campaign, CardKind
 from ..rules.mobility import obtainable_cards
+from .graph import closure
 
 NEVER = 1 << 30  # the price of a card without a gold amount (the engine's own: it is never bought)
 GOLD = "gold"
@@ -231,7 +232,7 @@ class GoldCount:
         brought = {level: start}
         out, open_levels = [], []
         if order is None:  # ladder cycles: walk the levels whose goals can be paid
-            reach = _closure(ladders, level)
+            reach = closure(ladders, (level,))
             extra = sum(max(0, surplus[k]) for k in reach)
             todo = [level]
             while todo:
@@ -283,20 +284,10 @@ class GoldCount:
         return Shortfall(j, lg.goals, lg.cost, most, brought, lg.parts, shop, start)
 
 
-def _closure(successors: list[list[int]], start: int) -> set[int]:
-    seen, todo = {start}, [start]
-    while todo:
-        for j in successors[todo.pop()]:
-            if j not in seen:
-                seen.add(j)
-                todo.append(j)
-    return seen
-
-
 def ladder_order(successors: list[list[int]], start: int | None = None) -> list[int] | None:
     """The levels (every one, or those reached from ``start``) in an order where every ladder leads
     forward (None: the ladders among them form a cycle)."""
-    nodes = range(len(successors)) if start is None else _closure(successors, start)
+    nodes = range(len(successors)) if start is None else closure(successors, (start,))
     into = {j: 0 for j in nodes}
     for i in nodes:
         for j in successors[i]:
