@@ -129,13 +129,9 @@ class GoldCount:
         return self.resale(card_id)
 
     def start(self, level: int) -> int:
-        """The most gold of a hero who starts on ``level``: gold and loot in hand, the rest sold (the
-        level's ``hero`` replaces the campaign hero's items and equipment, as GameState.new does)."""
-        hero, override = self.campaign.hero, self.campaign.levels[level].hero
-        items, equipped = hero.items, hero.equipped
-        if override is not None:
-            items = items if override.items is None else override.items
-            equipped = equipped if override.equipped is None else override.equipped
+        """The most gold of a hero who starts on ``level``: gold and loot in hand, the rest sold (his starting
+        kit, ``Campaign.starting_kit``)."""
+        items, equipped = self.campaign.starting_kit(level)
         cards = self.campaign.cards
         total = 0
         for c in items:

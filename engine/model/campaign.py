@@ -310,6 +310,16 @@ class Campaign:
     def level(self, level_id: str) -> Level | None:
         return next((lv for lv in self.levels if lv.id == level_id), None)
 
+    def starting_kit(self, level: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The cards in hand and equipped of a hero whose run starts on ``level``: the level's practice
+        ``hero`` replaces the campaign hero's where it sets them."""
+        items, equipped = self.hero.items, self.hero.equipped
+        override = self.levels[level].hero
+        if override is not None:
+            items = items if override.items is None else override.items
+            equipped = equipped if override.equipped is None else override.equipped
+        return items, equipped
+
     def level_index(self, level_id: str) -> int | None:
         return next((i for i, lv in enumerate(self.levels) if lv.id == level_id), None)
 

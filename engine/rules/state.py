@@ -108,12 +108,9 @@ class GameState(CombatRules, ItemRules):
         s.pending_level, s.deferred, s.subject = -1, False, -1
         s.todo, s.awaiting, s.chance, s.fight, s.outcome = (), None, None, None, None
         override = campaign.levels[level].hero
-        items, equipped = campaign.hero.items, campaign.hero.equipped
-        if override is not None:
-            items = items if override.items is None else override.items
-            equipped = equipped if override.equipped is None else override.equipped
-            if override.at is not None:
-                s.pos = d.index[(level, *override.at)]
+        items, equipped = campaign.starting_kit(level)
+        if override is not None and override.at is not None:
+            s.pos = d.index[(level, *override.at)]
         hand = []
         for card_id in items:
             card = d.cards[card_id]
