@@ -86,6 +86,28 @@ def _longest_path(tiles: frozenset, near) -> int:
     return best
 
 
+def tile_groups(near, inside: list, lo: int = 0) -> tuple[list[int], list[int]]:
+    """The connected groups of the cells ``lo + i`` with ``inside[i]``, each an ADJACENT TILE (``near``) of
+    another of its group (all of one level): per cell its group (-1: not inside), and per group its size."""
+    group = [-1] * len(inside)
+    sizes: list[int] = []
+    for i, flag in enumerate(inside):
+        if not flag or group[i] >= 0:
+            continue
+        g = len(sizes)
+        group[i], stack, size = g, [i + lo], 0
+        while stack:
+            c = stack.pop()
+            size += 1
+            for j in near[c]:
+                k = j - lo
+                if inside[k] and group[k] < 0:
+                    group[k] = g
+                    stack.append(j)
+        sizes.append(size)
+    return group, sizes
+
+
 def calm_enemies(d) -> frozenset[int]:
     """The cells of the enemy cards with DOES NOT CHASE ("a player can flee without needing to roll"):
     the only enemies a warrior (CANNOT FLEE) with no CAN FLEE X may flee from, besides a paralysed one
@@ -117,20 +139,7 @@ def flee_chain(d, foes=None, moved: int = 0) -> int:
         if not foes:
             return 0
         near_enemy = [any(e in foes for e in row) for row in d.enemy_near]
-    seen = [False] * len(near_enemy)
-    sizes = []
-    for i, flag in enumerate(near_enemy):
-        if not flag or seen[i]:
-            continue
-        seen[i], stack, size = True, [i], 0
-        while stack:
-            c = stack.pop()
-            size += 1
-            for j in d.near[c]:
-                if near_enemy[j] and not seen[j]:
-                    seen[j] = True
-                    stack.append(j)
-        sizes.append(size)
+    _, sizes = tile_groups(d.near, near_enemy)
     best = max(sizes, default=1)
     if moved and ENEMY in d.kind:  # (no enemy card: none to move)
         sizes.sort(reverse=True)
@@ -155,20 +164,7 @@ def calm_flee_gains(d, calm: frozenset) -> tuple[int, ...]:
     """
     chain = flee_chain(d, calm)
     inside = [any(e in calm for e in row) for row in d.enemy_near]
-    group = [-1] * len(inside)
-    sizes = []
-    for i, flag in enumerate(inside):
-        if not flag or group[i] >= 0:
-            continue
-        group[i], stack, size = len(sizes), [i], 0
-        while stack:
-            c = stack.pop()
-            size += 1
-            for j in d.near[c]:
-                if inside[j] and group[j] < 0:
-                    group[j] = len(sizes)
-                    stack.append(j)
-        sizes.append(size)
+    group, sizes = tile_groups(d.near, inside)
     gains = []
     for e in range(len(d.kind)):
         if d.kind[e] != ENEMY or e in calm:

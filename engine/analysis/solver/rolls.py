@@ -27,6 +27,7 @@ from collections import deque
 
 from ...chance.resolvers import FatedResolver
 from ...rules.tables import CLEARED, ENEMY
+from .flees import tile_groups
 from .relaxed import flipped_cells
 from .result import INF
 
@@ -105,20 +106,7 @@ class FleeRolls:
         d = self.d
         lo, hi = d.level_range[li]
         beside = [any(e in foes for e in d.enemy_near[i]) for i in range(lo, hi)]
-        seen = [False] * (hi - lo)
-        best = 0
-        for i in range(hi - lo):
-            if not beside[i] or seen[i]:
-                continue
-            seen[i], stack, size = True, [i + lo], 0
-            while stack:
-                c = stack.pop()
-                size += 1
-                for j in d.near[c]:
-                    if beside[j - lo] and not seen[j - lo]:
-                        seen[j - lo] = True
-                        stack.append(j)
-            best = max(best, size)
+        best = max(tile_groups(d.near, beside, lo)[1], default=0)
         if len(self._groups) > CACHE:
             self._groups.clear()
         self._groups[key] = best
