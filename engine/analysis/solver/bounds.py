@@ -15,7 +15,7 @@ from ...rules.mobility import obtainable_cards, wall_crossings
 from ...rules.state import CHOOSE_TELEPORT, COMBAT, DONE, MOVING, SHOPPING, STEP1, GameState
 from ...rules.tables import CLEARED, DOWN, LADDER, UP
 from .flees import calm_enemies, calm_flee_gains, flee_chain
-from .potions import PotionBound
+from .potions import PotionBound, split_between_turns
 from .relaxed import flipped_cells, propagate, propagate_paced
 from .result import INF
 from .rolls import FleeOrigins, FleeRolls, flee_faces
@@ -58,8 +58,8 @@ class Relaxation(PotionBound):
         # Fleeing on every turn (per-turn F), or only from an enemy paralysed by a thrown potion
         # (``para_limited``: counted per potion).
         # A thrown potion of teleportation moves an enemy (its own chain is then off: ``calm`` is None).
-        moved = sum(1 for c in seen if c in cards and cards[c].kind is CardKind.POTION
-                    and d.potions.get(cards[c].colour) == "teleportation")
+        self._potion_kinds(campaign, d)
+        moved = sum(1 for c in seen if c in self.tele_cards)
         self.flee = flee_chain(d, self.calm) if self.calm is not None else flee_chain(d, moved=moved) if free_flee else 0
         self._count_potions(campaign, d, seen, free_flee, crossings)
         # Per enemies paralysed in a turn, the tiles their flees add to the warrior's calm chain.
@@ -156,11 +156,9 @@ class Relaxation(PotionBound):
             return 0
         hit = self._calm_flees.get(potions)
         if hit is None:
-            per_turn, last = self.calm_gains, len(self.calm_gains) - 1  # p enemies paralysed: at most ``last`` distinct
-            best = [0] * (potions + 1)
-            for n in range(1, potions + 1):
-                best[n] = max(per_turn[min(p, last)] + best[n - p] for p in range(1, n + 1))
-            hit = self._calm_flees[potions] = best[potions]
+            last = len(self.calm_gains) - 1  # p enemies paralysed: at most ``last`` distinct
+            per_turn = [self.calm_gains[min(p, last)] for p in range(potions + 1)]
+            hit = self._calm_flees[potions] = split_between_turns(per_turn, potions)
         return hit
 
     def _bfs(self, w: int, lo: int, hi: int) -> list:

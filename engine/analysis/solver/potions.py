@@ -54,17 +54,29 @@ MAX_PLAN_SETS = 30_000  # sets of potions kept in ``_plans`` in all (about 630 b
 _NOTHING_MET = ((False, None),)  # ``_with_potions``'s options when every potion may gain
 
 
+def split_between_turns(per_turn, potions: int) -> int:
+    """The most ``per_turn[p]`` summed over turns that throw ``p`` potions each, ``potions`` in all."""
+    best = [0] * (potions + 1)
+    for n in range(1, potions + 1):
+        best[n] = max(per_turn[p] + best[n - p] for p in range(1, n + 1))
+    return best[potions]
+
+
 class PotionBound:
     """The potion part of :class:`~.bounds.Relaxation` (a mixin: it reads the relaxation's level graph,
     its ways out and their distances, and its face-down counts)."""
 
-    def _count_potions(self, campaign, d, seen: set, free_flee: bool, crossings: set) -> None:
-        """The potions of teleportation and paralysis to be had and where they lie; whether a potion
-        gains only past an enemy met (``loose_rule``). Needs ``flee`` and ``reloc``."""
+    def _potion_kinds(self, campaign, d) -> None:
+        """The potion cards of the campaign whose colour is teleportation (``tele_cards``) and paralysis
+        (``para_cards``)."""
         cards = campaign.cards
         effect_of = {c: d.potions.get(cards[c].colour) for c in cards if cards[c].kind is CardKind.POTION}
         self.tele_cards = frozenset(c for c, e in effect_of.items() if e == "teleportation")
         self.para_cards = frozenset(c for c, e in effect_of.items() if e == "paralysis")
+
+    def _count_potions(self, campaign, d, seen: set, free_flee: bool, crossings: set) -> None:
+        """The potions of teleportation and paralysis to be had and where they lie; whether a potion
+        gains only past an enemy met (``loose_rule``). Needs ``flee``, ``reloc`` and ``_potion_kinds``."""
         # Fleeing only from an enemy paralysed by a thrown potion (no free flee): then the flees of the
         # whole game are bounded by the potions to be had (``extra``).
         self.para_limited = not free_flee and bool(self.para_cards & set(seen))
@@ -182,10 +194,7 @@ class PotionBound:
             per_turn = [0] + [min(FLEE_PATHS[p] if p < len(FLEE_PATHS) else 4 * p, p * self.chain,
                                   table[p] if p < len(table) else INF)
                               for p in range(1, potions + 1)]
-            best = [0] * (potions + 1)
-            for n in range(1, potions + 1):
-                best[n] = max(per_turn[p] + best[n - p] for p in range(1, n + 1))
-            hit = self._flees[potions] = best[potions]
+            hit = self._flees[potions] = split_between_turns(per_turn, potions)
         return hit
 
     def _extra(self, para: int, tele: int, idle: bool) -> int:
@@ -849,17 +858,7 @@ class PotionBound:
                             for ws, (a, b, fd), jd in zip(walk_steps, row, jds)]
                 else:
                     need = [(ws, a, b, fd) for ws, (a, b, fd) in zip(walk_steps, row)]
-                dfl, afl = [], []  # ``_floors``, inlined
-                for (ws, js, js2, fd), hit, jump in zip(need, dway, away):
-                    if hit is not None:
-                        h = hit[0] if hit[0] > ws + fd else ws + fd
-                        if h != INF:
-                            dfl.append((h, hit[1]))
-                    if jump is not None:
-                        h = (js if js < js2 else js2) + fd
-                        if h != INF:
-                            afl.append((h, jump[1]))
-                out.append((tele, para, bits, need, dfl, afl))
+                out.append((tele, para, bits, need, *self._floors(need, dway, away)))
         plan = (out, dway, away)
         if self._plan_sets + len(out) > MAX_PLAN_SETS:
             self._plans.clear()
