@@ -652,7 +652,7 @@ class PotionBound:
         paired = self._paired[li]
         tours = self._tours[li]
         walk_on_met = met_met is not None and not tele_held and not para_held
-        walk_on_paired = paired_met is not None and paired is not None
+        walk_on_paired = paired_met is not None and paired is not None and tours is not None  # (else unread)
         if paced:
             have0 = r0
             now = 2 * k0
@@ -721,7 +721,7 @@ class PotionBound:
                                 js2 = mj
                             if mf > fd:
                                 fd = mf
-                            if bits and met is paired_met and tours is not None and paired is not None:
+                            if bits and met is paired_met and walk_on_paired:
                                 if walk_paired[k] > ws:
                                     ws = walk_paired[k]
                             elif bits and met is met_met and walk_on_met:
