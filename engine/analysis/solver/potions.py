@@ -1128,21 +1128,26 @@ class PotionBound:
             out.append(tuple(cost))
         return tuple(out)
 
-    def _via(self, level: int, near: list) -> tuple:
-        """(per way out, the fewest steps from each local cell to it by one of the cells ``near``; per way out,
-        the fewest steps from one of them to it; the fewest steps from each local cell to one of them)."""
+    def _steps_from(self, level: int, near: list) -> list:
+        """The fewest steps from one of the local cells ``near`` to each local cell (the relaxed graph)."""
         nbrs = self.local[level]
-        n = len(nbrs)
-        from_near = [INF] * n
+        steps = [INF] * len(nbrs)
         for c in near:
-            from_near[c] = 0
+            steps[c] = 0
         queue = deque(near)
         while queue:
             j = queue.popleft()
             for i in nbrs[j]:
-                if from_near[i] > from_near[j] + 1:
-                    from_near[i] = from_near[j] + 1
+                if steps[i] > steps[j] + 1:
+                    steps[i] = steps[j] + 1
                     queue.append(i)
+        return steps
+
+    def _via(self, level: int, near: list) -> tuple:
+        """(per way out, the fewest steps from each local cell to it by one of the cells ``near``; per way out,
+        the fewest steps from one of them to it)."""
+        nbrs = self.local[level]
+        n = len(nbrs)
         via, last = [], []
         for dist in self.dist[level]:
             # From each cell to a cell of ``near`` and on to the way out: a shortest-path search whose sources
@@ -1159,7 +1164,7 @@ class PotionBound:
                         queue.append(i)
             via.append(tuple(cost))
             last.append(min((dist[c] for c in near), default=INF))
-        return tuple(via), tuple(last), tuple(from_near)
+        return tuple(via), tuple(last)
 
     def _prefix_turns(self, li: int, mask: bytes, i: int, bits: int, left: tuple, held: int, idle: bool,
                       have0: int) -> int:
@@ -1274,7 +1279,7 @@ class PotionBound:
         enter = propagate(nbrs, down, enter, deque(near))
         steps = self._via(level, near)
         up = [v for v in range(len(nbrs)) if not down[v]]
-        from_near = steps[2]
+        from_near = self._steps_from(level, near)
         return (tuple(row[0] for row in self._trees(level, down, (enter,))), steps[0],
                 min((from_near[v] for v in up), default=INF), steps[1])
 
@@ -1297,20 +1302,8 @@ class PotionBound:
 
     def _foe_steps(self, level: int, foe: int) -> list:
         """The fewest steps from an ADJACENT TILE of the enemy card at local cell ``foe`` to each local cell."""
-        nbrs = self.local[level]
         lo = self.d.level_range[level][0]
-        near = [j - lo for j in self.d.adjacent[lo + foe] if j >= 0]
-        steps = [INF] * len(nbrs)
-        for c in near:
-            steps[c] = 0
-        queue = deque(near)
-        while queue:
-            j = queue.popleft()
-            for i in nbrs[j]:
-                if steps[i] > steps[j] + 1:
-                    steps[i] = steps[j] + 1
-                    queue.append(i)
-        return steps
+        return self._steps_from(level, [j - lo for j in self.d.adjacent[lo + foe] if j >= 0])
 
     def _foe_enter(self, level: int, down: bytes, foe: int, hint: bytes | None) -> list:
         """The fewest face-down tiles on a route from an ADJACENT TILE of the enemy card at local cell ``foe``
