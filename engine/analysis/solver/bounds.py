@@ -121,6 +121,14 @@ class Relaxation(PotionBound):
         self._down = bytes.maketrans(bytes([DOWN, UP, CLEARED]), b"\x01\x00\x00")
         self._potion_tables(d)
         self.origins = FleeOrigins(d, self.local, self.ways) if self.rolls is not None else None
+        # The paced warrior whose only flee is from an enemy he paralysed (``para_limited``), where nothing moves
+        # an enemy or the hero through walls and every path is matched: the moves of a route cost their
+        # half-turns whatever the potions gain (``_paced_moves``; docs/solver.md, *Paralysis: the moves of a
+        # route*).
+        self.moves_only = None
+        if (self.paced and self.para_total and not crossings
+                and all(flip == adj for flip, adj in zip(d.flip_to, d.adjacent))):
+            self.moves_only = FleeOrigins(d, self.local, self.ways)
         self._fcache: dict = {}
         self._bcache: dict = {}  # (level, mask, local cell, steps and face-down entries left, extra, campaign, tele) -> bound
         self._rcache: dict = {}  # (level, mask, local cell, campaign) -> routes
@@ -355,6 +363,8 @@ class Relaxation(PotionBound):
         i = s.pos - self.d.level_range[li][0]
         potions = self.potions(s) if self.items else None
         blocked = self.landing_blocked(s) if self.tele_total else 0
+        if self.moves_only is not None:
+            alive = self.moves_only.alive(s)
         key = (li, mask, i, r0, k0, campaign_mode, potions, blocked, alive, now)  # r0 apart: a jump's route starts from it
         # (``alive`` and ``now``: the flee chains and tiles beside enemies of ``rolls``; with r0 and k0 they fix
         # what is left of the turn without flees)
@@ -371,6 +381,10 @@ class Relaxation(PotionBound):
             best = self._best(routes, r0, k0, 0)
         else:
             best = self._with_potions(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked)
+            if self.moves_only is not None:
+                moves = self._paced_moves(li, mask, hint, i, routes, r0, alive)
+                if moves > best:
+                    best = moves
         if len(self._bcache) > 400_000:
             self._bcache.clear()
             self._rcache.clear()
@@ -437,6 +451,21 @@ class Relaxation(PotionBound):
             if b > a:
                 a = b
             t = a + tail
+            if t < best:
+                best = t
+        return best
+
+    def _paced_moves(self, li: int, mask: bytes, hint: bytes | None, i: int, routes, r0: int, alive: frozenset) -> float:
+        """The fewest turns after this one over ``routes`` counting only the half-turns of their moves: the
+        steps out of tiles beside none of the enemies ``alive`` (every flee leaves a tile beside the paralysed
+        enemy it flees), 1 each, 2 onto a tile face down (``FleeOrigins.halves``). A turn's moves spend at most
+        2 half-turns whatever potions are held, so no potion gain covers them; ``r0``: the half-turns left of
+        this turn (``bound_masked``). docs/solver.md, *Paralysis: the moves of a route*."""
+        halves = self.moves_only.halves(li, alive, mask, hint)
+        best = INF
+        for _, _, tail, k, _ in routes:
+            h = halves[k][i]
+            t = (0 if h <= r0 else (h - r0 + 1) // 2) + tail
             if t < best:
                 best = t
         return best

@@ -24,11 +24,12 @@ enemy is fled without a roll).
 from __future__ import annotations
 
 from collections import deque
+from heapq import heappop, heappush
 
 from ...chance.resolvers import FatedResolver
 from ...rules.tables import CLEARED, ENEMY
 from .flees import tile_groups
-from .relaxed import flipped_cells
+from .relaxed import faces_getter, flipped_cells
 from .result import INF
 
 CACHE = 100_000  # entries a table keeps before it is cleared (states' chains, groups, tiles beside enemies)
@@ -132,6 +133,12 @@ class FleeOrigins:
         self._away: dict = {}  # (level, foes) -> per local cell: 1 if it is beside none of ``foes`` (a step out of it costs)
         self._steps: dict = {}  # (level, foes) -> per way out, the step counts
         self._cache: dict = {}  # (level, foes, mask) -> per way out, the face-down counts
+        self._halves: dict = {}  # (level, foes, mask) -> per way out, the half-turns (``halves``)
+        self._alive: dict = {}  # (level, faces of its enemy cards) -> the enemy cards alive (``alive``)
+        self._foes = []  # per level: its enemy cards (global cells) and the getter of their faces
+        for lo, hi in d.level_range:
+            foes = tuple(j for j in range(lo, hi) if d.kind[j] == ENEMY)
+            self._foes.append((foes, faces_getter(list(foes))))
 
     def away(self, li: int, foes: frozenset) -> bytes:
         key = (li, foes)
@@ -208,3 +215,69 @@ class FleeOrigins:
             self._cache.clear()
         self._cache[key] = hit
         return hit
+
+    def alive(self, s) -> frozenset:
+        """The enemy cards of the hero's level still alive in ``s`` (global cells): not cleared ("SLAYING AN
+        ENEMY": the slain enemy's card is replaced by a pathing tile)."""
+        li = s.level
+        foes, getter = self._foes[li]
+        faces = getter(s.faces)
+        key = (li, faces)
+        hit = self._alive.get(key)
+        if hit is None:
+            if len(self._alive) > CACHE:
+                self._alive.clear()
+            hit = self._alive[key] = frozenset(e for e, face in zip(foes, faces) if face != CLEARED)
+        return hit
+
+    def halves(self, li: int, foes: frozenset, mask: bytes, hint: bytes | None = None) -> tuple:
+        """Per way out, per local cell u: the fewest half-turns of the moves of a route from u to the way out
+        (``docs/solver.md``, *Paralysis: the moves of a route*): a step out of a tile beside one of ``foes``
+        costs nothing (it may be a flee), any other step costs 1, or 2 onto a tile face down under ``mask``.
+        ``hint``: the mask of a state this one came from (faces only turn up: the counts only fall)."""
+        key = (li, foes, mask)
+        hit = self._halves.get(key)
+        if hit is not None:
+            return hit
+        base = self._halves.get((li, foes, hint)) if hint is not None else None
+        flipped = flipped_cells(hint, mask) if base is not None else None
+        lo = self.d.level_range[li][0]
+        away = self.away(li, foes)
+        nbrs = self.local[li]
+        out = []
+        if flipped is None:
+            for w, _ in self.ways[li]:
+                cost = [INF] * len(nbrs)
+                cost[w - lo] = 0
+                out.append(self._lower_halves(nbrs, away, mask, cost, [(0, w - lo)]))
+        else:
+            for cost in base:
+                cost = list(cost)
+                heap = []
+                for v in flipped:  # a step into v from a tile beside none of ``foes`` now costs 1, not 2
+                    cv = cost[v] + 1
+                    for u in nbrs[v]:
+                        if away[u] and cv < cost[u]:
+                            cost[u] = cv
+                            heappush(heap, (cv, u))
+                out.append(self._lower_halves(nbrs, away, mask, cost, heap))
+        hit = tuple(out)
+        if len(self._halves) > COUNTS:
+            self._halves.clear()
+        self._halves[key] = hit
+        return hit
+
+    @staticmethod
+    def _lower_halves(nbrs, away: bytes, down: bytes, cost: list, heap: list) -> list:
+        """Lower ``cost`` from the cells on ``heap`` (Dijkstra; a step u -> v costs ``away[u] * (1 + down[v])``)."""
+        while heap:
+            cv, v = heappop(heap)
+            if cv > cost[v]:
+                continue
+            step = 1 + down[v]
+            for u in nbrs[v]:
+                c = cv + step if away[u] else cv
+                if c < cost[u]:
+                    cost[u] = c
+                    heappush(heap, (c, u))
+        return cost

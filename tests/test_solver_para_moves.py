@@ -1,0 +1,155 @@
+"""The moves of a route for the warrior who flees only a paralysed enemy (docs/solver.md, *Paralysis: the
+moves of a route*).
+
+Rulebook, FLEE: "When a player is adjacent to multiple enemies, he is in combat with those enemies. The
+player picks one enemy to perform step 1"; PARALYSIS: "A player may FLEE from a paralyzed enemy without
+needing to roll"; POTION OF PARALYSIS: "If thrown: the potion will cause PARALYSIS on the player or enemy it
+was thrown on for a turn". A flee leaves a tile beside the enemy fled, an enemy card of the level still alive
+(nothing but a potion of teleportation moves one: docs/rules.md "Traps never meet enemies"); every other step
+is a move, and a turn's moves enter two tiles face up or one face down whatever potions the hero holds.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+from helpers import campaign, cell, load
+
+from cardrogue.engine.analysis.solver import SOLVED, Budget
+from cardrogue.engine.analysis.solver.bounds import relaxation
+from cardrogue.engine.analysis.solver.par import solve
+from cardrogue.engine.analysis.solver.search import Search
+from cardrogue.engine.chance.resolvers import FatedResolver
+from cardrogue.engine.rules.state import GameState
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+import gen  # noqa: E402  (the benchmarks' generator of maps)
+
+NO_CLOCK = 3600  # state budgets only: a loaded machine must not change a result
+SMALL = Budget(max_states=200_000, max_seconds=NO_CLOCK)
+PARALYSIS = {"red": "paralysis"}
+
+
+def _start(c) -> tuple[GameState, FatedResolver]:
+    resolver = FatedResolver(c)
+    s = GameState.new(c, log=False)
+    s.resolve(resolver)
+    return s, resolver
+
+
+def _moves_bound(c, s: GameState) -> float:
+    """The turns after ``s.turn`` the moves of the best route need, alone (not combined with the potion
+    bound, which it may not beat where it is loose)."""
+    relax = relaxation(c, s.d)
+    r0, k0 = relax.remaining(s)
+    h0 = r0 + k0 if r0 + k0 < 2 else 2
+    li, mask = s.level, relax.mask(s)
+    i = s.pos - s.d.level_range[li][0]
+    routes = relax.routes(li, mask, i, True)
+    return relax._paced_moves(li, mask, None, i, routes, h0, relax.moves_only.alive(s))
+
+
+def _remaining(c, s: GameState) -> int | None:
+    """The fewest turns after ``s.turn`` to win from ``s``, by the plain uniform-cost search (None: no win
+    found within 20,000 states)."""
+    search = Search(c, 0, True, Budget(max_states=20_000, max_seconds=NO_CLOCK), reference=True)
+    search.root = s.clone()
+    verdict, _, turns, _, _ = search.run()
+    return turns - s.turn if verdict == SOLVED else None
+
+
+def test_tiles_entered_away_from_enemies_are_moves_whatever_potions_are_held():
+    # The warrior holds two potions of paralysis; a row of six face-down tiles leads to the exit, and the
+    # only enemy (a goblin, face up) stands beside the first. He flips it, moves onto it, flips the next in
+    # the fight, paralyses the goblin and flees onto that tile: two tiles face down in turn 1. Every other
+    # tile is entered from a tile beside no enemy, by a move: one face-down tile a turn, par 5. The potion
+    # bound allowed their flees anywhere (3 turns after the first); the moves count gives 4.
+    cells = [cell(0, 0, "starting-tile", "E"), cell(1, 0, "pathing-tile", "ESW", face="down")]
+    cells += [cell(x, 0, "pathing-tile", "EW", face="down") for x in range(2, 6)]
+    cells += [cell(6, 0, "pathing-tile", "W", face="down", exit=True), cell(1, 1, "goblin", "N")]
+    c = campaign(cells, items=["red-potion", "red-potion"], potions=PARALYSIS, cards={"goblin": {"health": 40}})
+    s, _ = _start(c)
+    assert relaxation(c, s.d).bound(s, True) == 4
+    fast, slow = solve(c, 0, True, SMALL), solve(c, 0, True, SMALL, reference=True)
+    assert (fast.verdict, fast.turns, fast.health) == (slow.verdict, slow.turns, slow.health) == (SOLVED, 5, slow.health)
+    assert "throw red S" in fast.actions
+
+
+def _maps() -> list[tuple[str, int, int]]:
+    """Small generated maps of the warrior with potions of paralysis where the rule is on."""
+    out = []
+    for mix, size, seeds in (("potions", 4, range(40, 80)), ("potions", 5, range(0, 50)), ("ladders", 4, range(0, 48)),
+                             ("ladders", 3, range(40, 70))):
+        found = 0
+        for seed in seeds:
+            c = load(gen.mixed_campaign(1, size, seed, mix))
+            s, _ = _start(c)
+            if relaxation(c, s.d).moves_only is not None:
+                out.append((mix, size, seed))
+                found += 1
+                if found == 3:
+                    break
+    return out
+
+
+@pytest.mark.parametrize("mix, size, seed", _maps())
+def test_moves_count_never_overestimates_with_potions_of_paralysis(mix, size, seed):
+    """Admissibility on states random play reaches (potions thrown, enemies fled and left alive, fights
+    after moving) and along the witness: the moves count alone never exceeds the turns a plain uniform-cost
+    search needs from there, and the search with it finds the uniform-cost search's par and health."""
+    c = load(gen.mixed_campaign(1, size, seed, mix))
+    fast = solve(c, 0, True, SMALL)
+    slow = solve(c, 0, True, SMALL, reference=True)
+    assert (fast.verdict, fast.turns, fast.health) == (slow.verdict, slow.turns, slow.health)
+    rng = random.Random(seed)
+    for _ in range(8):
+        s, resolver = _start(c)
+        for _ in range(rng.randrange(1, 14)):
+            legal = s.legal_actions()
+            if not legal or s.is_terminal():
+                break
+            bold = [a for a in legal if a.verb in ("throw", "flee", "flip")]
+            s.step(rng.choice(bold if bold and rng.random() < 0.5 else legal), resolver)
+        if s.is_terminal():
+            continue
+        left = _remaining(c, s)
+        if left is not None:
+            assert _moves_bound(c, s) <= left
+            assert relaxation(c, s.d).bound(s, True) <= left
+    if fast.verdict == SOLVED:
+        s, resolver = _start(c)
+        for action in fast.actions:
+            assert _moves_bound(c, s) <= fast.turns - s.turn, action
+            s.step(action, resolver)
+
+
+def test_moves_count_along_the_13_turn_line_of_the_8x8_map_of_seed_6():
+    """The 8x8 map of seed 6 has a verified line of 13 turns that gains a turn by its potions (its goblin
+    met, left paralysed, met again): the moves count stays within the turns it still takes."""
+    from test_solver_paralysis import SEED_6_IN_13
+
+    c = load(gen.campaign(1, 8, seed=6))
+    s, resolver = _start(c)
+    assert relaxation(c, s.d).moves_only is not None
+    for action in SEED_6_IN_13:
+        assert _moves_bound(c, s) <= 13 - s.turn, action
+        s.step(action, resolver)
+    assert (s.outcome, s.turn) == ("won", 13)
+
+
+@pytest.mark.parametrize("size, seed", [(8, 6), (8, 43)])
+def test_half_turns_updated_from_the_state_before_equal_the_plain_ones(size, seed):
+    """The half-turns of the moves, updated from the mask of the state a state came from, equal a search
+    from scratch for every mask a solve met."""
+    c = load(gen.campaign(1, size, seed=seed))
+    solve(c, 0, True, Budget(max_states=3_000, max_seconds=NO_CLOCK))
+    s, _ = _start(c)
+    moves = relaxation(c, s.d).moves_only
+    kept = list(moves._halves.items())
+    assert len(kept) > 10
+    for (li, foes, mask), counts in kept:
+        moves._halves.clear()
+        assert moves.halves(li, foes, mask) == counts
