@@ -355,14 +355,17 @@ def test_the_first_potion_gains_nothing_while_no_enemy_stands_revealed():
     """docs/solver.md, *Potions*: a potion takes the warrior further than a turn without one only in a
     fight begun after moving, against an enemy he met before and left alive -- which only a potion
     lets him do. So with one potion on an 8x8 level and every enemy face down, the bound is the one
-    of a level without it; an enemy face up (met, alive) gives the potion its turn back."""
+    of a level without it; an enemy face up (met, alive) gives the potion its turn back -- and the walk
+    without it too: a fight after moving beside that enemy may flip a tile for the next turn (*A fight after
+    moving beside an enemy met before*)."""
     doc = gen.campaign(1, 8, seed=7)  # one red potion
     bounds = _root_bounds(doc)
     assert bounds["teleportation"] == bounds["paralysis"] == bounds["healing"]
+    before = bounds["healing"]
     goblin = next(c for c in doc["levels"][0]["cells"] if c["card"] == "goblin" and c["at"][0] >= 2)
     goblin["face"] = "up"
     bounds = _root_bounds(doc)
-    assert bounds["teleportation"] == bounds["paralysis"] == bounds["healing"] - 1
+    assert bounds["teleportation"] == bounds["paralysis"] == bounds["healing"] == before - 1
 
 
 def test_the_first_potion_counts_where_an_enemy_can_be_met_without_a_fight():

@@ -153,3 +153,21 @@ def test_half_turns_updated_from_the_state_before_equal_the_plain_ones(size, see
     for (li, foes, mask), counts in kept:
         moves._halves.clear()
         assert moves.halves(li, foes, mask) == counts
+
+
+def test_a_fight_after_moving_flips_a_tile_for_the_next_turn():
+    # The warrior walks two face-up tiles to one beside a rat standing face up (1 health), and fights it
+    # there: FLEE, "a player may flip over adjacent face-down exploration cards"; he flips the tile east,
+    # slays the rat and the turn ends (SLAYING AN ENEMY: "resume ... at step 4 if he moved adjacent to the
+    # enemy"). Turn 2 moves twice, onto the tile flipped and the exit: par 2. Counting that tile as face down
+    # (two half-turns) when the turn began made the paced bound 2 turns after the first; a fight after
+    # moving beside an enemy met before gives its turn one tile more.
+    cells = [cell(0, 0, "starting-tile", "E"), cell(1, 0, "pathing-tile", "EW"), cell(2, 0, "pathing-tile", "ESW"),
+             cell(3, 0, "pathing-tile", "SW", face="down"), cell(3, 1, "pathing-tile", "N", exit=True),
+             cell(2, 1, "sewer-rat", "N")]
+    c = campaign(cells, cards={"sewer-rat": {"health": 1}})
+    s, _ = _start(c)
+    assert relaxation(c, s.d).bound(s, True) <= 1
+    fast, slow = solve(c, 0, True, SMALL), solve(c, 0, True, SMALL, reference=True)
+    assert (fast.verdict, fast.turns, fast.health) == (slow.verdict, slow.turns, slow.health) == (SOLVED, 2, slow.health)
+    assert fast.actions[:4] == ("move E", "move E", "flip E", "attack")

@@ -151,6 +151,7 @@ def test_flees_beside_a_column_of_enemies_count_one_a_potion(monkeypatch):
     tight = relax.bound(s, True)
     monkeypatch.setattr(potions, "level_flee_paths", lambda d, most: ())
     general = Relaxation(c, s.d)
+    general.moves_only = None  # the potion part alone (the moves of a route: tests/test_solver_para_moves.py)
     assert general.extra_flees(4) == 16 and tight > general.bound(s, True)
     monkeypatch.undo()
     doc["levels"][0]["cells"][1]["card"] = "blue-potion"

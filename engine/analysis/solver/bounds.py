@@ -13,10 +13,10 @@ from collections import deque
 from ...model.campaign import Campaign, CardKind
 from ...rules.mobility import obtainable_cards, wall_crossings
 from ...rules.state import CHOOSE_TELEPORT, COMBAT, DONE, MOVING, SHOPPING, STEP1, GameState
-from ...rules.tables import CLEARED, DOWN, LADDER, UP
+from ...rules.tables import CLEARED, DOWN, ENEMY, LADDER, UP
 from .flees import calm_enemies, calm_flee_gains, flee_chain
 from .potions import PotionBound, split_between_turns
-from .relaxed import flipped_cells, propagate, propagate_paced
+from .relaxed import faces_getter, flipped_cells, propagate, propagate_paced
 from .result import INF
 from .rolls import FleeOrigins, FleeRolls, flee_faces
 
@@ -75,6 +75,18 @@ class Relaxation(PotionBound):
         # onto a face-up tile costs one half of a turn, onto a face-down one a whole turn): the warrior
         # with no +X MOVEMENT, no free flee and no relocation, under the double move (``_paced_counts``).
         self.paced = self.double_move and not movement and not self.flee and not self.reloc
+        # A fight after moving beside an enemy met before lets a paced turn flip one tile more (``_met_fights``):
+        # per level, the enemy cards the hero can stand beside (and the getter of their faces), and those of them a
+        # flip can reveal away from the tile it is flipped from (no fight: ``loose``); None on a level where no
+        # such fight can come (no enemy card face up at the start, none loose), as on the generated open maps.
+        loose = {j for i, row in enumerate(d.flip_to) for dr, j in enumerate(row)
+                 if j >= 0 and d.kind[j] == ENEMY and d.adjacent[i][dr] != j}
+        self._met_foes = []
+        for lo, hi in d.level_range:
+            foes = [j for j in range(lo, hi) if d.kind[j] == ENEMY and d.near[j]]
+            free = [j for j in foes if j in loose]
+            met = self.paced and (free or any(d.initial_faces[j] for j in foes))
+            self._met_foes.append((faces_getter(foes), faces_getter(free)) if met else None)
         # The flee chain of a state and the tiles flees start from (``rolls``, ``origins``; docs/solver.md,
         # *Flees start beside an enemy; chains on a roll*): beside the enemies alive, and in the rest of the
         # current turn beside those whose next roll flees. Where nothing moves an enemy and no potion is
@@ -126,6 +138,7 @@ class Relaxation(PotionBound):
         # half-turns whatever the potions gain (``_paced_moves``; docs/solver.md, *Paralysis: the moves of a
         # route*).
         self.moves_only = None
+        self._moves: dict = {}  # (level, mask, local cell, half-turns left, campaign, enemies alive) -> ``_paced_moves``
         if (self.paced and self.para_total and not crossings
                 and all(flip == adj for flip, adj in zip(d.flip_to, d.adjacent))):
             self.moves_only = FleeOrigins(d, self.local, self.ways)
@@ -362,14 +375,16 @@ class Relaxation(PotionBound):
             r0, k0 = h0, 0 if h0 == 0 and (s.phase == DONE or s.phase == MOVING) else 1
         i = s.pos - self.d.level_range[li][0]
         potions = self.potions(s) if self.items else None
+        if potions is None and self._met_foes[li] is not None:
+            r0 += self._met_fights(s)
         blocked = self.landing_blocked(s) if self.tele_total else 0
-        if self.moves_only is not None:
-            alive = self.moves_only.alive(s)
         key = (li, mask, i, r0, k0, campaign_mode, potions, blocked, alive, now)  # r0 apart: a jump's route starts from it
         # (``alive`` and ``now``: the flee chains and tiles beside enemies of ``rolls``; with r0 and k0 they fix
         # what is left of the turn without flees)
         best = self._bcache.get(key)
         if best is not None:
+            if self.moves_only is not None:
+                return self._with_moves(s, li, mask, hint, i, r0, campaign_mode, best)
             return best
         where = (li, mask, i, campaign_mode)
         routes = self._rcache.get(where)
@@ -381,15 +396,46 @@ class Relaxation(PotionBound):
             best = self._best(routes, r0, k0, 0)
         else:
             best = self._with_potions(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked)
-            if self.moves_only is not None:
-                moves = self._paced_moves(li, mask, hint, i, routes, r0, alive)
-                if moves > best:
-                    best = moves
         if len(self._bcache) > 400_000:
             self._bcache.clear()
             self._rcache.clear()
         self._bcache[key] = best
+        if self.moves_only is not None:
+            return self._with_moves(s, li, mask, hint, i, r0, campaign_mode, best)
         return best
+
+    def _with_moves(self, s: GameState, li: int, mask: bytes, hint: bytes | None, i: int, r0: int, campaign_mode: bool,
+                    best: float) -> float:
+        """The larger of ``best`` (the potion bound) and :meth:`_paced_moves`, which is kept on its own key: it
+        reads the enemies alive, the potion bound the potions."""
+        alive = self.moves_only.alive(s)
+        key = (li, mask, i, r0, campaign_mode, alive)
+        moves = self._moves.get(key)
+        if moves is None:
+            routes = self._rcache.get((li, mask, i, campaign_mode))
+            if routes is None:
+                routes = self._rcache[(li, mask, i, campaign_mode)] = self.routes(li, mask, i, campaign_mode, hint)
+            moves = self._paced_moves(li, mask, hint, i, routes, r0, alive)
+            if len(self._moves) > 400_000:
+                self._moves.clear()
+            self._moves[key] = moves
+        return moves if moves > best else best
+
+    def _met_fights(self, s: GameState) -> int:
+        """The half-turns fights after moving may add to a paced walk with no potion counted (docs/solver.md,
+        *A fight after moving beside an enemy met before*): one per enemy card alive on the hero's level that he
+        may still move next to while it stands revealed — face up and not beside him now (he fights those until
+        they are slain), or face down where a flip can reveal it without a fight — plus one for a fight after
+        moving he is in (or, on a shop, due)."""
+        every, loose = self._met_foes[s.level]
+        faces = s.faces
+        n = every(faces).count(UP) + loose(faces).count(DOWN)
+        for j in self.d.enemy_near[s.pos]:
+            if faces[j] == UP:
+                n -= 1
+        if s.moved and (s.phase == COMBAT or s.phase == SHOPPING):
+            n += 1
+        return n
 
     def _best(self, routes, r0: int, k0: int, extra: int, pick: tuple = ()) -> float:
         """The fewest turns after this one over ``routes`` ((steps, face-down tiles, turns after leaving,
