@@ -59,6 +59,8 @@ WHITE_BOX = {
     ("tests/test_solver_paralysis.py", "test_potions_picked_up_in_order_apply_to_paralysis_alone"): "the relaxation reads the tables",
     ("tests/test_solver_para_moves.py", "_moves_bound"): "the moves count is read alone",
     ("tests/test_solver_para_moves.py", "_maps"): "the relaxation reads the tables",
+    ("tests/test_solver_para_moves.py", "_met_maps"): "the relaxation reads the tables",
+    ("tests/test_solver_para_moves.py", "test_bound_never_overestimates_beside_enemies_met_before"): "the relaxation reads the tables",
     ("tests/test_solver_para_moves.py", "test_a_fight_after_moving_beside_an_enemy_fled_before_flips_a_tile_for_the_next_turn"): "the relaxation reads the tables",
     ("tests/test_solver_para_moves.py", "test_a_fight_after_moving_flips_a_tile_for_the_next_turn"): "the relaxation reads the tables",
     ("tests/test_solver_para_moves.py", "test_tiles_entered_away_from_enemies_are_moves_whatever_potions_are_held"): "the relaxation reads the tables",

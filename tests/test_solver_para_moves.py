@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from helpers import campaign, cell, load
 
-from cardrogue.engine.analysis.solver import SOLVED, Budget
+from cardrogue.engine.analysis.solver import SOLVED, UNKNOWN, Budget
 from cardrogue.engine.analysis.solver.bounds import relaxation
 from cardrogue.engine.analysis.solver.par import solve
 from cardrogue.engine.analysis.solver.search import Search
@@ -192,3 +192,48 @@ def test_a_fight_after_moving_beside_an_enemy_fled_before_flips_a_tile_for_the_n
     for action in slow.actions:
         assert relaxation(c, s.d).bound(s, True) <= slow.turns - s.turn, action
         s.step(action, resolver)
+
+
+def _met_maps() -> list[tuple[str, int, int]]:
+    """Small generated maps of the paced warrior with an enemy card face up (the `walls` mix turns cards up)."""
+    out = []
+    for size in (4, 5):
+        for seed in range(60):
+            c = load(gen.mixed_campaign(1, size, seed, "walls"))
+            s, _ = _start(c)
+            relax = relaxation(c, s.d)
+            if relax.paced and not relax.items and relax._met_foes[0] is not None:
+                out.append(("walls", size, seed))
+                if len(out) % 4 == 0:
+                    break
+    return out
+
+
+@pytest.mark.parametrize("mix, size, seed", _met_maps())
+def test_bound_never_overestimates_beside_enemies_met_before(mix, size, seed):
+    """The paced bound with enemies standing face up (a fight after moving beside one may flip a tile for the
+    next turn): never above the turns a plain uniform-cost search needs, on states random play reaches and
+    along the witness; the search finds the uniform-cost search's par and health."""
+    c = load(gen.mixed_campaign(1, size, seed, mix))
+    fast = solve(c, 0, True, SMALL)
+    slow = solve(c, 0, True, SMALL, reference=True)
+    if slow.verdict != UNKNOWN:  # (one map's exhausting search is beyond the reference's budget)
+        assert (fast.verdict, fast.turns, fast.health) == (slow.verdict, slow.turns, slow.health)
+    rng = random.Random(seed)
+    for _ in range(8):
+        s, resolver = _start(c)
+        for _ in range(rng.randrange(1, 14)):
+            legal = s.legal_actions()
+            if not legal or s.is_terminal():
+                break
+            s.step(rng.choice(legal), resolver)
+        if s.is_terminal():
+            continue
+        left = _remaining(c, s)
+        if left is not None:
+            assert relaxation(c, s.d).bound(s, True) <= left
+    if fast.verdict == SOLVED:
+        s, resolver = _start(c)
+        for action in fast.actions:
+            assert relaxation(c, s.d).bound(s, True) <= fast.turns - s.turn, action
+            s.step(action, resolver)

@@ -84,9 +84,10 @@ class Relaxation(PotionBound):
         self._met_foes = []
         for lo, hi in d.level_range:
             foes = [j for j in range(lo, hi) if d.kind[j] == ENEMY and d.near[j]]
-            free = [j for j in foes if j in loose]
-            met = self.paced and (free or any(d.initial_faces[j] for j in foes))
-            self._met_foes.append((faces_getter(foes), faces_getter(free)) if met else None)
+            met = self.paced and any(j in loose or d.initial_faces[j] for j in foes)
+            self._met_foes.append((tuple(foes), faces_getter(foes), frozenset(loose)) if met else None)
+        self._mets_cache: dict = {}  # (level, faces of its enemy cards, hero's tile) -> the enemies he may meet so
+        self._dcache: dict = {}  # (level, mask, enemies met so) -> per way out, the discounted half-turns
         # The flee chain of a state and the tiles flees start from (``rolls``, ``origins``; docs/solver.md,
         # *Flees start beside an enemy; chains on a roll*): beside the enemies alive, and in the rest of the
         # current turn beside those whose next roll flees. Where nothing moves an enemy and no potion is
@@ -375,8 +376,12 @@ class Relaxation(PotionBound):
             r0, k0 = h0, 0 if h0 == 0 and (s.phase == DONE or s.phase == MOVING) else 1
         i = s.pos - self.d.level_range[li][0]
         potions = self.potions(s) if self.items else None
+        met = None
         if potions is None and self._met_foes[li] is not None:
-            r0 += self._met_fights(s)
+            met = self._met_fights(s)
+            if s.moved and (s.phase == COMBAT or s.phase == SHOPPING):
+                r0 += 1  # a fight after moving he is in: its flips may still come
+            alive = met  # (in the key: the discounted routes read it)
         blocked = self.landing_blocked(s) if self.tele_total else 0
         key = (li, mask, i, r0, k0, campaign_mode, potions, blocked, alive, now)  # r0 apart: a jump's route starts from it
         # (``alive`` and ``now``: the flee chains and tiles beside enemies of ``rolls``; with r0 and k0 they fix
@@ -392,6 +397,8 @@ class Relaxation(PotionBound):
             routes = self._rcache[where] = self.routes(li, mask, i, campaign_mode, hint)
         if self.origins is not None:
             best = self._best_origins(s, li, mask, hint, i, routes, r0, k0, future, alive)
+        elif met:
+            best = self._best(self._met_routes(li, mask, i, routes, met), r0, k0, 0)
         elif potions is None:
             best = self._best(routes, r0, k0, 0)
         else:
@@ -421,21 +428,59 @@ class Relaxation(PotionBound):
             self._moves[key] = moves
         return moves if moves > best else best
 
-    def _met_fights(self, s: GameState) -> int:
-        """The half-turns fights after moving may add to a paced walk with no potion counted (docs/solver.md,
-        *A fight after moving beside an enemy met before*): one per enemy card alive on the hero's level that he
-        may still move next to while it stands revealed — face up and not beside him now (he fights those until
-        they are slain), or face down where a flip can reveal it without a fight — plus one for a fight after
-        moving he is in (or, on a shop, due)."""
-        every, loose = self._met_foes[s.level]
-        faces = s.faces
-        n = every(faces).count(UP) + loose(faces).count(DOWN)
-        for j in self.d.enemy_near[s.pos]:
-            if faces[j] == UP:
-                n -= 1
-        if s.moved and (s.phase == COMBAT or s.phase == SHOPPING):
-            n += 1
-        return n
+    def _met_fights(self, s: GameState) -> frozenset:
+        """The enemy cards (local cells) the paced hero, no potion counted, may still fight after moving to a tile
+        beside them, met before (docs/solver.md, *A fight after moving beside an enemy met before*): alive on his
+        level with an ADJACENT TILE, face up and not beside him now (he fights those until they are slain), or face
+        down where a flip can reveal them without a fight."""
+        foes, getter, loose = self._met_foes[s.level]
+        faces = getter(s.faces)
+        key = (s.level, faces, s.pos)
+        hit = self._mets_cache.get(key)
+        if hit is None:
+            lo = self.d.level_range[s.level][0]
+            beside = self.d.enemy_near[s.pos]
+            hit = frozenset(j - lo for j, face in zip(foes, faces)
+                            if (face == UP and j not in beside) or (face == DOWN and j in loose))
+            if len(self._mets_cache) > 100_000:
+                self._mets_cache.clear()
+            self._mets_cache[key] = hit
+        return hit
+
+    def _met_routes(self, li: int, mask: bytes, i: int, routes: tuple, met: frozenset) -> tuple:
+        """``routes`` with their half-turns counted with a tile beside one of the enemies ``met`` one half-turn
+        cheaper to enter: the fight after moving there may flip a tile for the next turn."""
+        key = (li, mask, met)
+        costs = self._dcache.get(key)
+        if costs is None:
+            nbrs = self.local[li]
+            lo = self.d.level_range[li][0]
+            near = self.d.enemy_near
+            weight = [1 + mask[c] - (1 if any(e - lo in met for e in near[lo + c]) else 0) for c in range(len(nbrs))]
+            costs = []
+            for w, _ in self.ways[li]:
+                cost = [INF] * len(nbrs)
+                cost[w - lo] = weight[w - lo]
+                queue = deque([w - lo])
+                while queue:
+                    j = queue.popleft()
+                    cj = cost[j]
+                    for c in nbrs[j]:
+                        x = cj + weight[c]
+                        if x < cost[c]:
+                            cost[c] = x
+                            queue.append(c)
+                costs.append(cost)
+            if len(self._dcache) > 100_000:
+                self._dcache.clear()
+            self._dcache[key] = costs
+        near = self.local[li][i]
+        out = []
+        for d, f, tail, k, h in routes:
+            cost = costs[k]
+            h = 0 if i == self.ways[li][k][0] - self.d.level_range[li][0] else min((cost[j] for j in near), default=INF)
+            out.append((d, f, tail, k, h))
+        return tuple(out)
 
     def _best(self, routes, r0: int, k0: int, extra: int, pick: tuple = ()) -> float:
         """The fewest turns after this one over ``routes`` ((steps, face-down tiles, turns after leaving,
