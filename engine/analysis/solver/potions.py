@@ -51,6 +51,7 @@ MAX_FLEE_GROUP = 6  # enemies paralysed in one turn up to which the levels' own 
 MAX_ORDERED = 4  # potions of a set up to which ``_prefix_turns`` tries every order of picking them up
 MAX_TOURS = 8  # potions on a level beyond which a tour of them is bounded by its farthest one alone
 MAX_PICKUPS = 6  # potions on a level's cells whose every set the bound tries (2 ** 6 sets); the rest count as held
+MAX_RESULTS = 64  # values of ``_with_potions`` kept per plan (all dropped when full)
 MAX_PLAN_SETS = 30_000  # sets of potions kept in ``_plans`` in all (about 630 bytes each: some 20 MB)
 _NOTHING_MET = ((False, None),)  # ``_with_potions``'s options when every potion may gain
 
@@ -631,8 +632,8 @@ class PotionBound:
         left of this turn are read per state."""
         tele_held, para_held, meet, left = potions
         jumps = self._jumps(li, mask, blocked) if self.tele_total else ()
-        sets, dway, away, ranks = self._plan(li, mask, i, left, campaign_mode, routes, hint, jumps,
-                                             bool(jumps) and not tele_held)
+        sets, dway, away, ranks, results = self._plan(li, mask, i, left, campaign_mode, routes, hint, jumps,
+                                                      bool(jumps) and not tele_held)
         ways = range(len(self.ways[li]))
         paced = self.paced
         paired_met = met_met = None  # as in ``_with_potions_plain``
@@ -652,6 +653,19 @@ class PotionBound:
                     pair = self.pairs[li]
                     paired_met = [(pair[k][i], pair[k][i], 0) for k in ways]
                     options.append((True, paired_met))
+        quiet = None
+        if paced and not self.ordered:
+            # Paced (and no order of pickups read, which reads the mask): the value reads the plan, the potions at
+            # hand, the enemies met and what a walk meeting them covers, which options there are, what is left of
+            # this turn and, only with nothing but items left of it and no enemy met, whether an enemy lies face
+            # down beside the hero (``quiet``): kept per those in the plan (``results``).
+            if not k0 and meet == ():
+                quiet = not any(mask[e] for e in self._beside_foes[li][i])
+            rkey = (tele_held, para_held, meet, tuple(met_met) if met_met is not None else None,
+                    paired_met is not None, r0, k0, quiet)
+            hit = results.get(rkey)
+            if hit is not None:
+                return hit
         paired = self._paired[li]
         tours = self._tours[li]
         walk_on_met = met_met is not None and not tele_held and not para_held
@@ -680,7 +694,6 @@ class PotionBound:
                 heap.append((0 if m <= have_most else (m - have_most + 1) // 2, g, 0, ranked, have_most, gains))
             heapify(heap)
         best = INF
-        quiet = None
         n_plain = 0
         while True:
             if paced:
@@ -811,6 +824,10 @@ class PotionBound:
                     t = min(t, self._jumped(li, mask, r0, k0, campaign_mode, extra_j, pick_jump, blocked))
                 if t < best:
                     best = t
+        if paced and not self.ordered:
+            if len(results) >= MAX_RESULTS:
+                results.clear()
+            results[rkey] = best
         return best
 
     def _plan(self, li: int, mask: bytes, i: int, left: tuple, campaign_mode: bool, routes: tuple,
@@ -919,7 +936,7 @@ class PotionBound:
                 out.append((tele, para, bits, need, dfl, afl))
         ranks = tuple((tele, para, sorted(by_all), sorted(by_direct))
                       for (tele, para), (by_all, by_direct) in groups.items()) if self.paced else ()
-        plan = (out, dway, away, ranks)
+        plan = (out, dway, away, ranks, {})
         if self._plan_sets + len(out) > MAX_PLAN_SETS:
             self._plans.clear()
             self._plan_at.clear()
