@@ -626,10 +626,12 @@ class PotionBound:
                       potions: tuple, routes: tuple, hint: bytes | None, blocked: int = 0) -> float:
         """:meth:`_with_potions_plain`, the same value for less work: what depends only on the level, the mask,
         the tile, the potions on their cells and the jumps onto tiles face up now is kept (``_plan``: every set
-        of those potions, what a walk onto it must cover, and per way out the half-turns that cover bounds);
+        of those potions, what a walk onto it must cover, and per way out the half-turns that cover bounds; kept
+        per what the mask gives it, which many masks share);
         the walks that meet an enemy are kept per tile and enemies met (``_met_walk``), the paced orders of
         picking potions up per set (``_prefix_kept``). Only the potions at hand, the enemies met and what is
-        left of this turn are read per state."""
+        left of this turn are read per state, and (paced, no order of pickups read) the value is kept per those
+        in the plan."""
         tele_held, para_held, meet, left = potions
         jumps = self._jumps(li, mask, blocked) if self.tele_total else ()
         sets, dway, away, ranks, results = self._plan(li, mask, i, left, campaign_mode, routes, hint, jumps,
@@ -839,8 +841,11 @@ class PotionBound:
         ``left``: (the potions of teleportation and of paralysis it adds, its bits over ``pots``, per way out
         what a walk onto it covers (walk's steps, jump's steps, after two jumps, face-down tiles), the
         half-turns and tail of each direct term of ``_with_potions_plain``'s least term of the set, of each
-        term after a jump); per way out, the direct route's (half-turns, tail), the route's after a jump.)
-        Kept in ``_plans``, at most ``MAX_PLAN_SETS`` sets in all (all dropped when full)."""
+        term after a jump); per way out, the direct route's (half-turns, tail), the route's after a jump; paced,
+        per group of sets adding the same potions, its sets by the least h + 2 tail of their terms; the values of
+        ``_with_potions`` kept for this plan.) Kept in ``_plans`` per what the mask gives it (``_near`` and
+        ``_pickups`` of the potions of ``left``, the direct routes' terms), at most ``MAX_PLAN_SETS`` sets in
+        all (all dropped when full), and found again per mask in ``_plan_at``."""
         at = (li, mask, i, left, campaign_mode, jumps, free)
         plan = self._plan_at.get(at)
         if plan is not None:
