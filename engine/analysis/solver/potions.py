@@ -52,7 +52,7 @@ MAX_ORDERED = 4  # potions of a set up to which ``_prefix_turns`` tries every or
 MAX_TOURS = 8  # potions on a level beyond which a tour of them is bounded by its farthest one alone
 MAX_PICKUPS = 6  # potions on a level's cells whose every set the bound tries (2 ** 6 sets); the rest count as held
 MAX_RESULTS = 64  # values of ``_with_potions`` kept per plan (all dropped when full)
-MAX_PLAN_SETS = 30_000  # sets of potions kept in ``_plans`` in all (about 630 bytes each: some 20 MB)
+MAX_PLAN_SETS = 70_000  # sets of potions kept in ``_plans`` in all (about 270 bytes each, equal sets kept once: some 19 MB)
 _NOTHING_MET = ((False, None),)  # ``_with_potions``'s options when every potion may gain
 
 
@@ -159,6 +159,7 @@ class PotionBound:
         self._plan_at: dict = {}  # (level, mask, local cell, potions on their cells, ...) -> the plan of ``_plans``
         self._plan_sets = 0  # the sets of potions in ``_plans``
         self._subset_tables: dict = {}  # (level, potions on their cells) -> ``_subsets``
+        self._shared_sets: dict = {}  # one copy of each set of ``_plan_one_way`` (dropped with ``_plans``)
         self._mwalks: dict = {}  # (level, local cell, enemies met, set of potions) -> ``_met_walk``
         self._prefixes: dict = {}  # (level, local cell, set, face-down counts, gains) -> ``_prefix_turns``
         self._pgains: dict = {}  # (held, idle, half-turns, potions in the set) -> ``_prefix_kept``'s gains
@@ -938,13 +939,15 @@ class PotionBound:
                     group[0].append((direct if direct < after else after, subset))
                     if direct != INF:
                         group[1].append((direct, subset))
-                out.append((tele, para, bits, need, dfl, afl))
+                entry = (tele, para, bits, tuple(need), tuple(dfl), tuple(afl))
+                out.append(self._shared_sets.setdefault(entry, entry))
         ranks = tuple((tele, para, sorted(by_all), sorted(by_direct))
                       for (tele, para), (by_all, by_direct) in groups.items()) if self.paced else ()
         plan = (out, dway, away, ranks, {})
         if self._plan_sets + len(out) > MAX_PLAN_SETS:
             self._plans.clear()
             self._plan_at.clear()
+            self._shared_sets.clear()
             self._plan_sets = 0
         self._plan_sets += len(out)
         self._plans[key] = plan
@@ -992,6 +995,7 @@ class PotionBound:
         h0, tail0 = hit if hit is not None else (INF, 0)
         tail1 = jump[1] if jump is not None else 0
         table = self._subsets(li, left)
+        shared = self._shared_sets
         for subset in range(1, len(table)):
             tele, para, bits, low, rest = table[subset]
             a, b, fd = own_a[low], own_b[low], own_f[low]
@@ -1036,7 +1040,9 @@ class PotionBound:
                 group[0].append((direct if direct < after else after, subset))
                 if direct != INF:
                     group[1].append((direct, subset))
-            out.append((tele, para, bits, ((ws, a, b, fd),), dfl, afl))
+            # Many plans hold equal sets (the same potions, covers and terms): one copy of each is kept.
+            entry = (tele, para, bits, ((ws, a, b, fd),), dfl, afl)
+            out.append(shared.setdefault(entry, entry))
 
     @staticmethod
     def _floors(need, dway, away) -> tuple:
