@@ -63,6 +63,8 @@ class Record:
     reason: str = ""
     reference: str = ""  # the reference's verdict, turns and health ("" when not run)
     playout: str = ""  # the best win random play found under the map's fated dice ("" when none)
+    floor: int | None = None  # unknown: par is at least this (the open lines' least turn + h)
+    found: str = ""  # unknown: the run found after the search stopped, "turns/health" ("" when none)
     problems: list[str] = field(default_factory=list)  # crash, witness, disagreement (each with its text)
 
     @property
@@ -156,6 +158,13 @@ def sweep_one(size: int, mix: str, seed: int, seconds: float, reference_size: in
     for i, p in enumerate(r.level_pars):
         if p.verdict == SOLVED and not verify_replay(p.replay_text, load_campaign_text(text).campaign).ok:
             rec.problems.append(f"level {i + 1}'s own witness does not verify")
+    if r.verdict == UNKNOWN:
+        rec.floor = r.turns_at_least
+        if r.found is not None:
+            rec.found = f"{r.found.turns}/{r.found.health}"
+            v = verify_replay(r.found.replay_text, load_campaign_text(text).campaign)
+            if not v.ok or v.run is None or (v.run.outcome, v.run.turns, v.run.health) != ("won", r.found.turns, r.found.health):
+                rec.problems.append(f"the run found ({rec.found}) does not verify: {v.message}")
     if r.verdict == SOLVED:
         fresh = load_campaign_text(text).campaign  # as `cardrogue verify` reads the file
         v = verify_replay(r.replay_text, fresh)
@@ -173,6 +182,9 @@ def sweep_one(size: int, mix: str, seed: int, seconds: float, reference_size: in
             rec.playout = f"won {found[0]}/{found[1]}"
             if r.verdict == UNSOLVABLE:
                 rec.problems.append(f"unsolvable, but random play wins in {found[0]} turns: {' | '.join(found[2])}")
+            elif r.verdict == UNKNOWN and r.turns_at_least is not None and found[0] < r.turns_at_least:
+                rec.problems.append(f"par at least {r.turns_at_least}, but random play wins in {found[0]} turns: "
+                                    f"{' | '.join(found[2])}")
             elif r.verdict == SOLVED and (found[0] < r.turns or (r.health_exact and found[0] == r.turns and found[1] > r.health)):
                 rec.problems.append(f"par {r.turns}/{r.health}, but random play wins in {found[0]} turns with {found[1]} "
                                     f"health: {' | '.join(found[2])}")
@@ -200,6 +212,10 @@ def disagreement(r, ref) -> list[str]:
     if r.verdict == UNSOLVABLE:
         return [f"the solver says unsolvable ({r.reason}); the reference wins in {ref.turns} turns with {ref.health}"]
     if r.verdict == UNKNOWN:
+        if r.turns_at_least is not None and ref.turns < r.turns_at_least:
+            return [f"par at least {r.turns_at_least}, the reference's {ref.turns}"]
+        if r.found is not None and r.found.turns < ref.turns:
+            return [f"a run of {r.found.turns} turns found, below the reference's par {ref.turns}"]
         return []  # slow, not wrong: listed with the unknowns
     if r.turns != ref.turns:
         return [f"par {r.turns} turns, the reference's {ref.turns}"]
@@ -284,6 +300,10 @@ def main() -> int:
               f"root bound {r.root_bound} ({r.loosen})"
               f"{', reference ' + r.reference if r.reference else ''}"
               f"{', random play ' + r.playout if r.playout else ''}: {r.reason}")
+    bounded = [r for r in unknowns if r.found]
+    print(f"Unknowns bounded both ways (a run found after the search stopped, its replay verified): {len(bounded)} of "
+          f"{len(unknowns)}; gap between the run and the floor (turns, median): "
+          f"{statistics.median(int(r.found.split('/')[0]) - r.floor for r in bounded) if bounded else '-'}")
     causes: dict = {}
     for r in unknowns:
         what = ", ".join(part.split(" F=")[0].split(" +")[0].split(" x")[0] for part in r.loosen.split(", ")[1:]) or "none"

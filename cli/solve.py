@@ -88,11 +88,13 @@ def cmd_solve(args: argparse.Namespace) -> int:
         report_to = report if bar.shown else None
         result = (solve_campaign(campaign, budget, deadline=deadline, progress=report_to) if level is None
                   else solve_level(campaign, level, budget, deadline=deadline, progress=report_to))
-    if result.verdict == SOLVED and args.output is not None:
+    # The replay written: the solution's, or on an unknown verdict the run found (par's turns at most its).
+    replay = result.replay_text if result.verdict == SOLVED else result.found.replay_text if result.found else ""
+    if replay and args.output is not None:
         from cardrogue.engine.records.atomic import atomic_write
 
         try:
-            atomic_write(args.output, result.replay_text.encode("utf-8"))
+            atomic_write(args.output, replay.encode("utf-8"))
         except OSError as exc:
             complain(f"cannot write {args.output}: {exc.strerror or exc}")
             return EXIT_UNUSABLE
@@ -109,6 +111,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
                "reason": result.reason, "actions": list(result.actions),
                "states_expanded": result.states_expanded, "seconds": round(result.seconds, 3),
                "turns_seconds": round(result.turns_seconds, 3),
+               "turns_at_least": result.turns_at_least,
+               "found": ({"turns": result.found.turns, "health": result.found.health, "actions": list(result.found.actions)}
+                         if result.found else None),
                "level_turns": list(result.level_turns),
                "level_pars": [{"level": campaign.levels[i].id, "verdict": p.verdict, "turns": p.turns, "health": p.health}
                               for i, p in enumerate(result.level_pars)]}
@@ -132,7 +137,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
         elif result.verdict == UNSOLVABLE:
             say(f"{where}: unsolvable: {result.reason} ({stats})")
         else:
-            say(f"{where}: unknown: {result.reason} ({stats}); raise --max-states or --max-seconds")
+            say(f"{where}: unknown: {result.reason} with --max-states or --max-seconds")
+            if result.found is not None:
+                say("  run found: " + " | ".join(result.found.actions))
+                if args.output is not None:
+                    say(f"  its replay written to {args.output} (a finish, not proven par)")
     return EXIT_OK if result.verdict == SOLVED else EXIT_PROBLEMS
 
 

@@ -56,6 +56,11 @@ class Solution:
             return Content.from_markup(f"Par: [b]{r.turns} turns[/], {health} left ({len(r.actions)} actions)")
         if r.verdict == UNSOLVABLE:
             return markup("[b red]Unsolvable[/]: $reason", reason=r.reason)
+        if r.found is not None and r.turns_at_least is not None:
+            # The budget ran out before par was proven, but a run that finishes was found: it is shown.
+            return markup(f"[b yellow]Unknown[/] par: {r.turns_at_least} to {r.found.turns} turns. A run of "
+                          f"[b]{r.found.turns} turns[/], {r.found.health} health left, finishes ({len(r.found.actions)} "
+                          "actions); the budget ran out before par was proven")
         return markup("[b yellow]Unknown[/]: $reason", reason=r.reason or "the solver ran out of budget")
 
 
@@ -87,7 +92,9 @@ def trace_steps(campaign: Campaign, level: int, actions: tuple[str, ...] | list[
 
 def solve(campaign: Campaign, level: int, budget: Budget = DEFAULT_BUDGET) -> Solution:
     result = solve_level(campaign, level, budget)
-    steps = trace_steps(campaign, level, result.actions) if result.verdict == SOLVED else ()
+    # The steps of the par run, or of the run found when par is unknown (a finish, not proven the fewest turns).
+    actions = result.actions if result.verdict == SOLVED else result.found.actions if result.found else ()
+    steps = trace_steps(campaign, level, actions) if actions else ()
     return Solution(level, result, steps)
 
 

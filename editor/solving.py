@@ -105,7 +105,7 @@ class SolveFlow:
             self._panel.set_solve_status(Content.from_markup("[dim]The campaign changed while solving: F6 solves again.[/]"))
             return
         self.solution, self._campaign = outcome, campaign
-        if outcome.verdict == SOLVED and outcome.steps:
+        if outcome.steps:  # the par run, or the run found when par is unknown
             self.show_step(0)
             self.app.action_focus_map()
         else:

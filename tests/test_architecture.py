@@ -74,6 +74,7 @@ WHITE_BOX = {
     ("tests/test_solver_potions_cache.py", "_bounds_of_a_search"): "the kept potion bound is compared with the plain one",
     ("tests/test_solver_potions_cache.py", "test_cached_potion_bound_equals_the_plain_one"): "the kept potion bound is compared with the plain one",
     ("tests/test_solver_potions_cache.py", "test_the_plans_kept_stay_within_their_cap"): "the kept potion bound is compared with the plain one",
+    ("tests/test_solver_potions_cache.py", "test_plans_are_shared_by_the_masks_that_give_them_the_same_values"): "the kept potion bound is compared with the plain one",
     ("tests/test_solver_flee_chain.py", "_relax"): "the relaxation reads the tables",
     ("tests/test_solver_flee_chain.py", "test_an_enemy_moved_by_a_potion_of_teleportation_can_join_groups_of_tiles"): "the relaxation reads the tables",
     ("tests/test_solver_flee_chain.py", "test_a_potion_of_teleportation_keeps_the_chain_beside_every_enemy"): "the relaxation reads the tables",

@@ -388,3 +388,31 @@ async def test_solve_verdicts_and_edits_end_the_steps(campaign_file, tmp_path) -
         await pilot.press("full_stop", "f")  # an edit: the solution no longer fits the map
         assert app.canvas.overlay is None and app.solving.step_index is None
         assert "Before the last edit" in str(app.query_one("#solve-status").render())
+
+
+@run_async
+async def test_an_unknown_par_with_a_run_found_shows_its_bounds_and_steps_through_the_run(tmp_path) -> None:
+    """F6 on a map the budget cannot decide: the line says par lies between the floor and the run found
+    (docs/solver.md, *Verdicts*), and the map steps through that run as through a solution."""
+    import sys
+
+    sys.path.insert(0, str(FIXTURE.parents[3] / "benchmarks"))
+    import gen
+
+    path = tmp_path / "walls.json"
+    path.write_text(gen.mixed_campaign_text(1, 6, 1, "walls"))
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        app.solving.budget = Budget(5, 30.0)
+        await pilot.press("f6")
+        await settle(app, pilot)
+        result = app.solving.solution.result
+        assert result.verdict == "unknown" and result.found is not None
+        status = " ".join(str(app.query_one("#solve-status").render()).split())
+        assert f"Unknown par: {result.turns_at_least} to {result.found.turns} turns" in status
+        assert "the budget ran out before par was proven" in status and "Step 0/" in status
+        assert app.solving.step_index == 0 and app.canvas.overlay is not None
+        await pilot.press("full_stop")
+        await settle(app, pilot)
+        assert app.solving.step_index == 1

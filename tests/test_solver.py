@@ -638,7 +638,8 @@ def test_tiebreak_cut_short_keeps_exact_turns():
 
 def test_budget_exhausted_is_unknown_never_unsolvable():
     c = load(gen.campaign(1, 8, seed=3))
-    r = solve_level(c, 0, Budget(max_states=50, max_seconds=NO_CLOCK))
+    # (``find_share=0``: the search alone, no look for a finish afterwards: tests/test_solver_dive.py)
+    r = solve_level(c, 0, Budget(max_states=50, max_seconds=NO_CLOCK, find_share=0))
     assert r.verdict == UNKNOWN and "budget" in r.reason and r.states_expanded == 50
     r = solve_level(corridor(["spike-trap"] * 7), 0, Budget(max_states=3, max_seconds=NO_CLOCK))
     assert r.verdict == UNKNOWN  # the same level is unsolvable, but a cut-short search may not say so
@@ -715,8 +716,9 @@ def test_diagnostics_codes():
     assert info.message.startswith("par: ") and "the solution replay verifies" in info.message
     [error] = solve_diagnostics(corridor(["spike-trap"] * 7), SMALL)
     assert (error.code, error.severity.value, error.path) == ("CR401", "error", ("levels", 0))
-    [warning] = solve_diagnostics(load(gen.campaign(1, 8, seed=3)), Budget(max_states=20, max_seconds=NO_CLOCK))
-    assert (warning.code, warning.severity.value) == ("CR402", "warning")
+    # (``find_share=0``: a run found afterwards would prove this map's par: tests/test_solver_dive.py)
+    [warning] = solve_diagnostics(load(gen.campaign(1, 8, seed=3)), Budget(max_states=20, max_seconds=NO_CLOCK, find_share=0))
+    assert (warning.code, warning.severity.value) == ("CR402", "warning") and "par is at least 14 turns" in warning.message
 
 
 def test_campaign_reason_names_the_level():
@@ -874,7 +876,8 @@ def test_memory_budget_stops_the_search_with_unknown_never_unsolvable(monkeypatc
     readings = itertools.count(10**8, 1024)
     monkeypatch.setattr(search, "resident_bytes", lambda: next(readings))
     c = load(gen.campaign(1, 32, seed=1))  # an open 32x32 level: a search of thousands of states
-    r = solve_campaign(c, replace(SMALL, max_memory=2 * 1024), per_level=False)  # three readings: 768 states
+    # three readings: 768 states (and no look for a finish afterwards, which could prove par: test_solver_dive.py)
+    r = solve_campaign(c, replace(SMALL, max_memory=2 * 1024, find_share=0), per_level=False)
     assert r.verdict == UNKNOWN and r.stopped_by == "memory" and "memory budget" in r.reason
     unbounded = solve_campaign(c, replace(SMALL, max_memory=None), per_level=False)
     assert unbounded.stopped_by != "memory"

@@ -26,11 +26,15 @@ import gen  # noqa: E402  (the benchmarks' generator of open levels)
 NO_CLOCK = 3600.0
 
 
-def _open(seed: int, effect: str | None = None):
-    """The generated 8x8 map of the verdicts benchmark (``effect``: its red potions made that)."""
+def _open(seed: int, effect: str | None = None, exit_at: tuple[int, int] | None = None):
+    """The generated 8x8 map of the verdicts benchmark (``effect``: its red potions made that; ``exit_at``: a
+    second exit on a pathing tile there, so the level has two ways out)."""
     doc = gen.campaign(1, 8, seed=seed)
     if effect:
         doc["potions"] = {"red": effect}
+    if exit_at:
+        cell = next(cell for cell in doc["levels"][0]["cells"] if cell["at"] == list(exit_at))
+        cell["card"], cell["exit"] = "pathing-tile", True
     return load(doc)
 
 
@@ -40,6 +44,9 @@ MAPS = {
     "8x8 seed 14": (lambda: _open(14), 1_500),
     "8x8 seed 25": (lambda: _open(25), 1_500),
     "8x8 seed 25, paralysis": (lambda: _open(25, "paralysis"), 1_500),
+    # Seed 37: seven potions of teleportation (six tried as sets: 64 a plan); with a second exit, two ways out.
+    "8x8 seed 37": (lambda: _open(37), 1_500),
+    "8x8 seed 37, two exits": (lambda: _open(37, exit_at=(5, 7)), 1_500),
     # The held-out-style mix "potions": both kinds on one level, two levels with ladders, unpaced heroes.
     "mixed 1x8x8 seed 4": (lambda: load(gen.mixed_campaign(1, 8, 4, "potions")), 1_500),
     "mixed 1x6x6 seed 11": (lambda: load(gen.mixed_campaign(1, 6, 11, "potions")), 1_500),
@@ -97,4 +104,20 @@ def test_the_plans_kept_stay_within_their_cap(monkeypatch):
     monkeypatch.setattr(potions, "MAX_PLAN_SETS", 200)
     relax, calls = _bounds_of_a_search(_open(25), 600)
     assert relax._plan_sets == sum(len(plan[0]) for plan in relax._plans.values()) <= 200
+    assert all(value == relax._with_potions_plain(*args) for args, value in calls)
+
+
+def test_plans_are_shared_by_the_masks_that_give_them_the_same_values(monkeypatch):
+    """A plan reads the face-down mask only through the steps from a tile face up to each potion on its cell,
+    the face-down tiles of their trees and the direct routes' half-turns: masks that give the same values share
+    one plan (fewer plans than (mask, tile, potions, jumps) seen), and the paced values kept in a plan are
+    read again; every value still equals the plain computation."""
+    monkeypatch.setattr(potions, "MAX_PLAN_SETS", 10**9)  # nothing dropped: every plan built is still kept
+    relax, calls = _bounds_of_a_search(_open(37), 1_500)
+    seen = set()
+    for (li, mask, i, _, _, campaign_mode, held, _, _, blocked), _ in calls:
+        jumps = relax._jumps(li, mask, blocked)
+        seen.add((li, mask, i, held[3], campaign_mode, jumps, bool(jumps) and not held[0]))
+    assert len(relax._plans) < len(seen)
+    assert sum(len(plan[4]) for plan in relax._plans.values()) < len(calls)
     assert all(value == relax._with_potions_plain(*args) for args, value in calls)

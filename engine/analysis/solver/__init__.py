@@ -19,12 +19,16 @@ problem over engine states, searched with A* (best-first on ``turn + h``).
 * ``packing``   -- what a stored state is reduced to: its signature (the engine's ``key()`` without
   what dominance compares) and the levels left behind for good, whose faces are reset.
 * ``dominance`` -- the transposition table with dominance pruning (:class:`~.dominance.Fronts`).
+* ``dive``      -- when the search stops with no finish: a look for any finish (greedy playouts, then
+  weighted A*) that bounds par from above (an ``unknown`` verdict's ``found``), proving it when it meets
+  the floor the search left (``turns_at_least``).
 * ``explain``   -- why there is no finish: a static proof from the level graph, or the reason an
   exhausted search gives (the blocking fight, the unmet goal, death).
 
 Verdicts are honest: ``solved`` comes with a witness replay that
 :func:`~cardrogue.engine.records.replay.verify_replay` accepts; ``unsolvable`` only from a static
-proof (the level graph) or an exhausted search; ``unknown`` when the budget runs out.
+proof (the level graph) or an exhausted search; ``unknown`` when the budget runs out, with par bounded
+from below (and from above when a finish was found: its replay verified too).
 """
 
 from .budget import Budget, Deadline

@@ -23,12 +23,16 @@ class Budget:
     ``max_seconds`` bounds the whole solve (set-up, search and witness check). ``health_seconds``
     is the health tiebreak's own share once the turns are proven (None: whatever is left of
     ``max_seconds``). ``max_memory``, in bytes, bounds what the search stores (None: no bound).
+    ``find_share``: the share of ``max_seconds`` kept, while no finish is found, for looking for any
+    finish once the search stops (:mod:`.dive`); that look also expands at most that share of
+    ``max_states`` (at least 1,000).
     """
 
     max_states: int = 500_000  # states expanded
     max_seconds: float = 20.0
     health_seconds: float | None = None
     max_memory: int | None = None
+    find_share: float = 0.1
 
     def start(self) -> Deadline:
         """The deadline of a solve that begins now."""
@@ -52,6 +56,12 @@ class Deadline:
 
     def left(self) -> float:
         return max(0.0, self.end - time.perf_counter())
+
+    def short_of(self, seconds: float) -> Deadline:
+        """A deadline that ends ``seconds`` before this one (at its start at the earliest)."""
+        sub = Deadline(self.started, 0.0)
+        sub.end = max(self.started, self.end - seconds)
+        return sub
 
     def within(self, seconds: float | None) -> Deadline:
         """A deadline that ends ``seconds`` from now, or at this one's end if that comes first."""

@@ -12,7 +12,8 @@ from ...rules.state import GameState
 from ..gold import gold_proof
 from .explain import explain, static_proof
 from .budget import Budget, Deadline, OutOfTime, enforced
-from .result import SOLVED, UNKNOWN, UNSOLVABLE, SolveResult
+from .dive import find_run
+from .result import SOLVED, UNKNOWN, UNSOLVABLE, Run, SolveResult
 from .search import Search
 
 
@@ -62,18 +63,54 @@ def solve(campaign: Campaign, level: int, campaign_mode: bool, budget: Budget, r
                            level_turns=_level_turns(campaign, level, actions) if campaign_mode else (),
                            **ceiling, **common)
     if verdict == UNKNOWN:
-        deepest = campaign.levels[search.trace.deepest].id
-        limit = {"time": f"the time budget ({budget.max_seconds:g} s)", "states": f"the state budget ({budget.max_states:,})",
-                 "memory": f"the memory budget ({_size(budget.max_memory)})"}.get(search.stop_reason, "the budget")
-        return SolveResult(UNKNOWN, level=search.trace.deepest, reason=(
-            f"no finish found before {limit} ran out ({search.expanded:,} states, {seconds:.1f} s; "
-            f"deepest level reached {deepest!r}); raise the budget to decide"), **common)
+        return _unknown(campaign, level, campaign_mode, budget, deadline, search, reference, common)
     if search.expanded == 0:
         return SolveResult(UNSOLVABLE, level=level, reason=(
             "no way out can be reached: even ignoring enemies, chests and goals, no route of tiles "
             "leads from the starting tile to an exit or ladder"), **common)
     reason, li = explain(search)
     return SolveResult(UNSOLVABLE, level=li, reason=reason, **common)
+
+
+def _unknown(campaign: Campaign, level: int, campaign_mode: bool, budget: Budget, deadline: Deadline,
+             search: Search, reference: bool, common: dict) -> SolveResult:
+    """The verdict of a search stopped with no finish: par is at least the least ``turn + h`` of the lines
+    it left open; a finish found afterwards (:func:`~.dive.find_run`, on ``budget.find_share``), once its
+    replay verifies, bounds par from above. When the two meet, par's turns are proven after all."""
+    low = search.turns_at_least
+    found = None
+    if not reference and budget.find_share > 0:
+        run = find_run(search, deadline.within(budget.find_share * budget.max_seconds),
+                       max(1_000, int(budget.max_states * budget.find_share)))
+        if run is not None:
+            turns, health, actions = run
+            text, ok = _witness(campaign, level, actions)
+            if not ok:
+                raise RuntimeError("a finish found does not re-simulate: the engine is not deterministic")
+            if low is not None and turns < low:
+                raise RuntimeError(f"a finish in {turns} turns beats the bound's {low}: the bound is not admissible")
+            found = Run(turns, health, tuple(actions), text)
+    common.update(seconds=deadline.elapsed())
+    if found is not None and found.turns == low:
+        # Every finish comes from a line left open with turn + h = par: the most health any of them can
+        # reach bounds the tiebreak, as when the budget cuts it (``Search.open_ceiling``).
+        ceiling, unproven = search.open_ceiling(search.heap, (found.turns, found.health, 0))
+        exact = unproven == 0 or found.health >= search.relax.health_cap
+        return SolveResult(SOLVED, found.turns, found.health, found.replay_text, found.actions, level=level,
+                           health_exact=exact,
+                           level_turns=_level_turns(campaign, level, list(found.actions)) if campaign_mode else (),
+                           **({} if exact else dict(health_ceiling=ceiling, health_unproven=unproven)), **common)
+    deepest = campaign.levels[search.trace.deepest].id
+    limit = {"time": f"the time budget ({budget.max_seconds:g} s)", "states": f"the state budget ({budget.max_states:,})",
+             "memory": f"the memory budget ({_size(budget.max_memory)})"}.get(search.stop_reason, "the budget")
+    spent = f"{search.expanded:,} states, {common['seconds']:.1f} s; deepest level reached {deepest!r}"
+    at_least = f"par is at least {low} turns" if low is not None else "par is not bounded yet"
+    if found is None:
+        reason = f"no finish found before {limit} ran out ({spent}): {at_least}; raise the budget to decide"
+    else:
+        reason = (f"par not proven before {limit} ran out ({spent}): {at_least}, and a run of {found.turns} turns "
+                  f"finishes with {found.health} health left (its replay verifies); raise the budget to decide")
+    return SolveResult(UNKNOWN, level=search.trace.deepest, reason=reason, turns_at_least=low, found=found, **common)
 
 
 def _size(n: int | None) -> str:

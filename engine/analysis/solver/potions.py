@@ -30,6 +30,7 @@ bound along witnesses and on states random play reaches.
 from __future__ import annotations
 
 from collections import deque
+from heapq import heapify, heappop, heapreplace
 from itertools import permutations, repeat
 from operator import add
 
@@ -50,7 +51,8 @@ MAX_FLEE_GROUP = 6  # enemies paralysed in one turn up to which the levels' own 
 MAX_ORDERED = 4  # potions of a set up to which ``_prefix_turns`` tries every order of picking them up
 MAX_TOURS = 8  # potions on a level beyond which a tour of them is bounded by its farthest one alone
 MAX_PICKUPS = 6  # potions on a level's cells whose every set the bound tries (2 ** 6 sets); the rest count as held
-MAX_PLAN_SETS = 30_000  # sets of potions kept in ``_plans`` in all (about 630 bytes each: some 20 MB)
+MAX_RESULTS = 64  # values of ``_with_potions`` kept per plan (all dropped when full)
+MAX_PLAN_SETS = 70_000  # sets of potions kept in ``_plans`` in all (about 270 bytes each, equal sets kept once: some 19 MB)
 _NOTHING_MET = ((False, None),)  # ``_with_potions``'s options when every potion may gain
 
 
@@ -153,8 +155,11 @@ class PotionBound:
         self._gains: dict = {}  # (paralysis, teleportation) -> ``_gains_of``
         self._walks: dict = {}  # (level, local cell) -> set of potions -> ``_walk``
         self._pwalks: dict = {}  # (level, local cell, set of potions, paralysis at hand up to 2) -> ``_paired_walk``
-        self._plans: dict = {}  # (level, mask, local cell, potions on their cells, ...) -> ``_plan``
+        self._plans: dict = {}  # (level, local cell, potions on their cells, ..., what the mask gives them) -> ``_plan``
+        self._plan_at: dict = {}  # (level, mask, local cell, potions on their cells, ...) -> the plan of ``_plans``
         self._plan_sets = 0  # the sets of potions in ``_plans``
+        self._subset_tables: dict = {}  # (level, potions on their cells) -> ``_subsets``
+        self._shared_sets: dict = {}  # one copy of each set of ``_plan_one_way`` (dropped with ``_plans``)
         self._mwalks: dict = {}  # (level, local cell, enemies met, set of potions) -> ``_met_walk``
         self._prefixes: dict = {}  # (level, local cell, set, face-down counts, gains) -> ``_prefix_turns``
         self._pgains: dict = {}  # (held, idle, half-turns, potions in the set) -> ``_prefix_kept``'s gains
@@ -622,14 +627,16 @@ class PotionBound:
                       potions: tuple, routes: tuple, hint: bytes | None, blocked: int = 0) -> float:
         """:meth:`_with_potions_plain`, the same value for less work: what depends only on the level, the mask,
         the tile, the potions on their cells and the jumps onto tiles face up now is kept (``_plan``: every set
-        of those potions, what a walk onto it must cover, and per way out the half-turns that cover bounds);
+        of those potions, what a walk onto it must cover, and per way out the half-turns that cover bounds; kept
+        per what the mask gives it, which many masks share);
         the walks that meet an enemy are kept per tile and enemies met (``_met_walk``), the paced orders of
         picking potions up per set (``_prefix_kept``). Only the potions at hand, the enemies met and what is
-        left of this turn are read per state."""
+        left of this turn are read per state, and (paced, no order of pickups read) the value is kept per those
+        in the plan."""
         tele_held, para_held, meet, left = potions
         jumps = self._jumps(li, mask, blocked) if self.tele_total else ()
-        sets, dway, away = self._plan(li, mask, i, left, campaign_mode, routes, hint, jumps,
-                                      bool(jumps) and not tele_held)
+        sets, dway, away, ranks, results = self._plan(li, mask, i, left, campaign_mode, routes, hint, jumps,
+                                                      bool(jumps) and not tele_held)
         ways = range(len(self.ways[li]))
         paced = self.paced
         paired_met = met_met = None  # as in ``_with_potions_plain``
@@ -649,6 +656,19 @@ class PotionBound:
                     pair = self.pairs[li]
                     paired_met = [(pair[k][i], pair[k][i], 0) for k in ways]
                     options.append((True, paired_met))
+        quiet = None
+        if paced and not self.ordered:
+            # Paced (and no order of pickups read, which reads the mask): the value reads the plan, the potions at
+            # hand, the enemies met and what a walk meeting them covers, which options there are, what is left of
+            # this turn and, only with nothing but items left of it and no enemy met, whether an enemy lies face
+            # down beside the hero (``quiet``): kept per those in the plan (``results``).
+            if not k0 and meet == ():
+                quiet = not any(mask[e] for e in self._beside_foes[li][i])
+            rkey = (tele_held, para_held, meet, tuple(met_met) if met_met is not None else None,
+                    paired_met is not None, r0, k0, quiet)
+            hit = results.get(rkey)
+            if hit is not None:
+                return hit
         paired = self._paired[li]
         tours = self._tours[li]
         walk_on_met = met_met is not None and not tele_held and not para_held
@@ -658,35 +678,59 @@ class PotionBound:
             now = 2 * k0
             gains_of = self._gains
             ordered = self.ordered
-            # The least term of each set (``_with_potions_plain``: no term of the set is lower), and the sets
-            # tried from the lowest: once it is no lower than ``best``, no set left can beat it.
-            order = []
-            for n, (tele, para, _, _, dfl, afl) in enumerate(sets):
-                tele += tele_held
-                gains = gains_of.get((para + para_held, tele))
+            # The least term of each set (``_with_potions_plain``: no term of the set is lower) is at least
+            # ceil((m - have_most) / 2), m the set's least h + 2 tail over its terms (``_plan``'s ``ranks``):
+            # per group of sets adding the same potions (the same gains), the sets are kept by m, and the
+            # groups merged in a heap by that bound; once it is no lower than ``best``, no set left can beat
+            # it. Only the sets drawn from it have their least term computed.
+            heap = []
+            for g, (gt, gp, by_all, by_direct) in enumerate(ranks):
+                tele = gt + tele_held
+                ranked = by_all if tele else by_direct
+                if not ranked:
+                    continue
+                gains = gains_of.get((gp + para_held, tele))
                 if gains is None:
-                    gains = gains_of[(para + para_held, tele)] = self._gains_of(para + para_held, tele)
+                    gains = gains_of[(gp + para_held, tele)] = self._gains_of(gp + para_held, tele)
                 have_most = have0 + 2 * gains[5]
+                m = ranked[0][0]
+                heap.append((0 if m <= have_most else (m - have_most + 1) // 2, g, 0, ranked, have_most, gains))
+            heapify(heap)
+        best = INF
+        n_plain = 0
+        while True:
+            if paced:
+                if not heap:
+                    break
+                lb, g, pos, ranked, have_most, gains = heap[0]
+                if lb >= best:
+                    break
+                n = ranked[pos][1]
+                pos += 1
+                if pos < len(ranked):
+                    m = ranked[pos][0]
+                    heapreplace(heap, (0 if m <= have_most else (m - have_most + 1) // 2, g, pos, ranked, have_most,
+                                       gains))
+                else:
+                    heappop(heap)
+                tele, para, bits, need, dfl, afl = sets[n]
                 floor = INF
                 for h, tail in dfl:
                     t = (0 if h <= have_most else (h - have_most + 1) // 2) + tail
                     if t < floor:
                         floor = t
-                if tele:
+                if tele + tele_held:
                     for h, tail in afl:
                         t = (0 if h <= have_most else (h - have_most + 1) // 2) + tail
                         if t < floor:
                             floor = t
-                if floor != INF:
-                    order.append((floor, n, gains, sets[n]))
-            order.sort()  # (``n`` breaks ties: nothing after it is compared)
-        else:
-            order = [(None, n, None, entry) for n, entry in enumerate(sets)]
-        best = INF
-        quiet = None
-        for floor, _, gains, (tele, para, bits, need, _, _) in order:
-            if paced and floor >= best:
-                break
+                if floor >= best:
+                    continue
+            else:
+                if n_plain == len(sets):
+                    break
+                tele, para, bits, need, _, _ = sets[n_plain]
+                n_plain += 1
             tele += tele_held
             para += para_held
             if bits:
@@ -783,6 +827,10 @@ class PotionBound:
                     t = min(t, self._jumped(li, mask, r0, k0, campaign_mode, extra_j, pick_jump, blocked))
                 if t < best:
                     best = t
+        if paced and not self.ordered:
+            if len(results) >= MAX_RESULTS:
+                results.clear()
+            results[rkey] = best
         return best
 
     def _plan(self, li: int, mask: bytes, i: int, left: tuple, campaign_mode: bool, routes: tuple,
@@ -794,34 +842,59 @@ class PotionBound:
         ``left``: (the potions of teleportation and of paralysis it adds, its bits over ``pots``, per way out
         what a walk onto it covers (walk's steps, jump's steps, after two jumps, face-down tiles), the
         half-turns and tail of each direct term of ``_with_potions_plain``'s least term of the set, of each
-        term after a jump); per way out, the direct route's (half-turns, tail), the route's after a jump.)
-        Kept in ``_plans``, at most ``MAX_PLAN_SETS`` sets in all (all dropped when full)."""
-        key = (li, mask, i, left, campaign_mode, jumps, free)
-        plan = self._plans.get(key)
+        term after a jump); per way out, the direct route's (half-turns, tail), the route's after a jump; paced,
+        per group of sets adding the same potions, its sets by the least h + 2 tail of their terms; the values of
+        ``_with_potions`` kept for this plan.) Kept in ``_plans`` per what the mask gives it (``_near`` and
+        ``_pickups`` of the potions of ``left``, the direct routes' terms), at most ``MAX_PLAN_SETS`` sets in
+        all (all dropped when full), and found again per mask in ``_plan_at``."""
+        at = (li, mask, i, left, campaign_mode, jumps, free)
+        plan = self._plan_at.get(at)
         if plan is not None:
             return plan
         pots = self.pots[li]
         ways = range(len(self.ways[li]))
-        jds = [jump[0] for jump in jumps] if jumps else [INF] * len(ways)
         dway = away = ()
         if self.paced:
             start = self.start_bound
             direct = {k: (h, tail) for _, _, tail, k, h in routes}
-            dway = [direct.get(k) for k in ways]
+            dway = tuple([direct.get(k) for k in ways])
             away = [None] * len(ways)
             for k, ((jd, jf, jh), (_, to)) in enumerate(zip(jumps, self.ways[li])):
                 tail = 1 + start[to] if campaign_mode and to >= 0 else 0
                 if jd != INF and jf != INF and tail != INF:
                     away[k] = (jh, tail)
+        # The mask is read only through the steps from a tile face up now to each potion of ``left``
+        # (``_near``), the face-down tiles of its trees (``_pickups``) and the direct routes' terms
+        # (``dway``): plans are kept per those values, which many masks share.
+        if left:
+            costs = self._pickups(li, mask, hint)
+            near = self._near(li, mask)
+            key = (li, i, left, campaign_mode, jumps, free, dway, tuple([near[p] for p in left]),
+                   tuple([row[p] for row in costs for p in left]))
+        else:
+            key = (li, i, left, campaign_mode, jumps, free, dway)
+        plan = self._plans.get(key)
+        if plan is not None:
+            if len(self._plan_at) > 100_000:
+                self._plan_at.clear()
+            self._plan_at[at] = plan
+            return plan
+        jds = [jump[0] for jump in jumps] if jumps else [INF] * len(ways)
         # As in ``_with_potions_plain``, with no potion at hand (the held ones are added per state), and what
         # each set covers (``need``) and its least terms (``floors``) found as the set is made.
         no_reach = ((0, 0, 0, 0),) * len(ways)
-        out = [(0, 0, 0, no_reach, *self._floors(no_reach, dway, away))]
-        if left:
-            costs = self._pickups(li, mask, hint)
+        dfl, afl, direct, after = self._floors(no_reach, dway, away)
+        out = [(0, 0, 0, no_reach, dfl, afl)]
+        # Paced: per group of sets adding the same potions, its sets by m, the least h + 2 tail of their terms,
+        # with the terms after a jump and without, INF left out (``_with_potions``).
+        groups = {(0, 0): ([(min(direct, after), 0)] if direct != INF or after != INF else [],
+                           [(direct, 0)] if direct != INF else [])}
+        if left and len(ways) == 1:
+            self._plan_one_way(li, i, left, near, costs, jds[0], dway[0] if dway else None,
+                               away[0] if away else None, free, out, groups)
+        elif left:
             dist = self.dist[li]
             pdist = self._pot_dist[li]
-            near = self._near(li, mask)
             own = []
             for p in left:
                 c, to_near, from_here = pots[p][0], near[p], pdist[p][i]
@@ -858,29 +931,139 @@ class PotionBound:
                             for ws, (a, b, fd), jd in zip(walk_steps, row, jds)]
                 else:
                     need = [(ws, a, b, fd) for ws, (a, b, fd) in zip(walk_steps, row)]
-                out.append((tele, para, bits, need, *self._floors(need, dway, away)))
-        plan = (out, dway, away)
+                dfl, afl, direct, after = self._floors(need, dway, away)
+                if direct != INF or after != INF:
+                    group = groups.get((tele, para))
+                    if group is None:
+                        group = groups[(tele, para)] = ([], [])
+                    group[0].append((direct if direct < after else after, subset))
+                    if direct != INF:
+                        group[1].append((direct, subset))
+                entry = (tele, para, bits, tuple(need), tuple(dfl), tuple(afl))
+                out.append(self._shared_sets.setdefault(entry, entry))
+        ranks = tuple((tele, para, sorted(by_all), sorted(by_direct))
+                      for (tele, para), (by_all, by_direct) in groups.items()) if self.paced else ()
+        plan = (out, dway, away, ranks, {})
         if self._plan_sets + len(out) > MAX_PLAN_SETS:
             self._plans.clear()
+            self._plan_at.clear()
+            self._shared_sets.clear()
             self._plan_sets = 0
         self._plan_sets += len(out)
         self._plans[key] = plan
+        if len(self._plan_at) > 100_000:
+            self._plan_at.clear()
+        self._plan_at[at] = plan
         return plan
+
+    def _subsets(self, li: int, left: tuple) -> tuple:
+        """Per set of ``left`` (as bits over ``left``, 0 first): (the potions of teleportation and of paralysis it
+        adds, its bits over ``pots``, its lowest member's index in ``left``, the set without it)."""
+        key = (li, left)
+        hit = self._subset_tables.get(key)
+        if hit is None:
+            pots = self.pots[li]
+            out = [(0, 0, 0, -1, 0)]
+            for subset in range(1, 1 << len(left)):
+                low = (subset & -subset).bit_length() - 1
+                rest = subset & (subset - 1)
+                tele, para, bits = out[rest][:3]
+                p = left[low]
+                if pots[p][1]:
+                    tele += 1
+                else:
+                    para += 1
+                out.append((tele, para, bits | 1 << p, low, rest))
+            hit = self._subset_tables[key] = tuple(out)
+        return hit
+
+    def _plan_one_way(self, li: int, i: int, left: tuple, near: list, costs: tuple, jd: float, hit, jump,
+                      free: bool, out: list, groups: dict) -> None:
+        """:meth:`_plan`'s sets of ``left`` on a level with one way out (the generated maps'): the same entries,
+        appended to ``out`` and ``groups``, with the per-way lists unrolled."""
+        pots, dist, pdist, cost = self.pots[li], self.dist[li][0], self._pot_dist[li], costs[0]
+        own_a, own_b, own_f = [], [], []
+        for p in left:
+            c, to_near = pots[p][0], near[p]
+            one = min(to_near + dist[c], pdist[p][i] + jd)
+            own_a.append(one)
+            own_b.append(min(one, to_near + jd))
+            own_f.append(cost[p])
+        # What the sets cover (before ``free``): the most over their members (0 for none: every value is >= 0).
+        cover_a, cover_b, cover_f = [0], [0], [0]
+        walks = self._walks_from(li, i)
+        h0, tail0 = hit if hit is not None else (INF, 0)
+        tail1 = jump[1] if jump is not None else 0
+        table = self._subsets(li, left)
+        shared = self._shared_sets
+        for subset in range(1, len(table)):
+            tele, para, bits, low, rest = table[subset]
+            a, b, fd = own_a[low], own_b[low], own_f[low]
+            x = cover_a[rest]
+            if x > a:
+                a = x
+            x = cover_b[rest]
+            if x > b:
+                b = x
+            x = cover_f[rest]
+            if x > fd:
+                fd = x
+            cover_a.append(a)
+            cover_b.append(b)
+            cover_f.append(fd)
+            walk = walks.get(bits)
+            if walk is None:
+                walk = walks[bits] = self._walk(li, i, bits)
+            ws = walk[0][0]
+            if free:
+                x = walk[1] + jd
+                if x > a:
+                    a = x
+                if x > b:
+                    b = x
+            direct = after = INF
+            dfl = afl = ()
+            if hit is not None:
+                h = h0 if h0 > ws + fd else ws + fd
+                if h != INF:
+                    dfl = ((h, tail0),)
+                    direct = h + 2 * tail0
+            if jump is not None:
+                h = (a if a < b else b) + fd
+                if h != INF:
+                    afl = ((h, tail1),)
+                    after = h + 2 * tail1
+            if direct != INF or after != INF:
+                group = groups.get((tele, para))
+                if group is None:
+                    group = groups[(tele, para)] = ([], [])
+                group[0].append((direct if direct < after else after, subset))
+                if direct != INF:
+                    group[1].append((direct, subset))
+            # Many plans hold equal sets (the same potions, covers and terms): one copy of each is kept.
+            entry = (tele, para, bits, ((ws, a, b, fd),), dfl, afl)
+            out.append(shared.setdefault(entry, entry))
 
     @staticmethod
     def _floors(need, dway, away) -> tuple:
-        """(The half-turns and tail of each direct term, of each term after a jump: ``_plan``.)"""
+        """(The half-turns and tail of each direct term, of each term after a jump; the least h + 2 tail of the
+        first, of the second: ``_plan``.)"""
         dfl, afl = [], []
+        direct = after = INF
         for (ws, js, js2, fd), hit, jump in zip(need, dway, away):
             if hit is not None:
                 h = hit[0] if hit[0] > ws + fd else ws + fd
                 if h != INF:
                     dfl.append((h, hit[1]))
+                    if h + 2 * hit[1] < direct:
+                        direct = h + 2 * hit[1]
             if jump is not None:
                 h = (js if js < js2 else js2) + fd
                 if h != INF:
                     afl.append((h, jump[1]))
-        return dfl, afl
+                    if h + 2 * jump[1] < after:
+                        after = h + 2 * jump[1]
+        return dfl, afl, direct, after
 
     def _met_walk(self, li: int, i: int, meet: tuple, bits: int, via: tuple) -> list:
         """Per way out, the fewest steps of a walk from local cell ``i`` that picks up a potion of the set

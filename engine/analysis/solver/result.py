@@ -9,6 +9,16 @@ SOLVED, UNSOLVABLE, UNKNOWN = "solved", "unsolvable", "unknown"
 
 
 @dataclass(frozen=True)
+class Run:
+    """A finish found but not proven the fewest turns (an ``unknown`` verdict's upper bound on par)."""
+
+    turns: int
+    health: int
+    actions: tuple[str, ...]
+    replay_text: str  # verified (``verify_replay``) before it is reported
+
+
+@dataclass(frozen=True)
 class SolveResult:
     """A solver verdict: ``solved`` (par + witness), ``unsolvable`` (with the reason) or ``unknown``."""
 
@@ -32,6 +42,8 @@ class SolveResult:
     stopped_by: str = ""  # the limit that cut the search: "time", "states", "memory" ("": none)
     memory: int = 0  # bytes the process grew by during the search
     states_stored: int = 0  # states the search kept (queued and in the transposition table)
+    turns_at_least: int | None = None  # unknown: no finish comes in fewer turns (the open lines' least turn + h)
+    found: Run | None = None  # unknown: a finish found after the search stopped, par's turns at most its turns
 
     def health_text(self) -> str:
         """The par's health as an author reads it: exact, or "at least" with what is left unproven."""

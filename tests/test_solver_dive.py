@@ -1,0 +1,125 @@
+"""An ``unknown`` verdict that still says something: par bounded from below by the search that stopped,
+from above by a finish found afterwards (``engine/analysis/solver/dive.py``; docs/solver.md, *Verdicts*).
+
+DESIGN, Par: "the fewest turns that finish" under the map's fated dice. A line of play left open with
+``turn + h`` cannot finish sooner (the bound never overestimates), so the least of those is a floor;
+a run that finishes, replayed by ``verify_replay``, is a ceiling. Each test knows the true par from a
+search given all the states it needs.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from helpers import load
+
+from cardrogue.engine.analysis.solver import SOLVED, UNKNOWN, Budget, solve_campaign, solve_level
+from cardrogue.engine.format.loader import load_campaign_text
+from cardrogue.engine.records.replay import verify_replay
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+import gen  # noqa: E402  (the benchmarks' generator)
+
+NO_CLOCK = 3600.0
+FULL = Budget(max_states=200_000, max_seconds=NO_CLOCK)
+
+# Small maps whose par a full search finds in well under a second, and which a search of 5 to 20
+# states leaves unknown: teleportation, shops and buy goals, walls, traps, chests.
+MAPS = [("open", 12, 13), ("shops", 6, 0), ("potions", 6, 0), ("traps", 6, 0), ("chests", 4, 0),
+        ("walls", 6, 1), ("gear", 4, 0), ("monsters", 6, 1)]
+
+
+def _campaign(mix: str, size: int, seed: int):
+    if mix == "open":
+        return load(gen.campaign(1, size, seed=seed))
+    return load_campaign_text(gen.mixed_campaign_text(1, size, seed, mix)).campaign
+
+
+@pytest.mark.parametrize("mix,size,seed", MAPS)
+def test_a_stopped_search_bounds_par_from_below_and_a_run_found_from_above(mix, size, seed):
+    c = _campaign(mix, size, seed)
+    par = solve_campaign(c, FULL, per_level=False)
+    assert par.verdict == SOLVED
+    for states in (5, 20):
+        r = solve_campaign(c, Budget(max_states=states, max_seconds=NO_CLOCK), per_level=False)
+        if r.verdict == SOLVED:  # the two bounds met: par proven after all
+            assert (r.turns, r.states_expanded) == (par.turns, states)
+            continue
+        assert r.verdict == UNKNOWN and r.turns is None
+        assert r.turns_at_least is not None and r.turns_at_least <= par.turns
+        assert f"par is at least {r.turns_at_least} turns" in r.reason
+        if r.found is not None:
+            assert r.found.turns >= par.turns and r.found.turns > r.turns_at_least
+            check = verify_replay(r.found.replay_text, _campaign(mix, size, seed))
+            assert check.ok and (check.run.turns, check.run.health) == (r.found.turns, r.found.health)
+            assert f"a run of {r.found.turns} turns finishes with {r.found.health} health left" in r.reason
+
+
+def test_a_run_is_found_where_the_search_is_cut_short():
+    """On most of these maps the look for a finish finds one: the unknown carries a ceiling."""
+    found = 0
+    for mix, size, seed in MAPS:
+        r = solve_campaign(_campaign(mix, size, seed), Budget(max_states=5, max_seconds=NO_CLOCK), per_level=False)
+        found += r.verdict == SOLVED or r.found is not None
+    assert found >= len(MAPS) - 1
+
+
+def test_when_the_floor_meets_a_run_found_par_is_proven():
+    """An open 8x8 map: the bound at the start is already par (the floor is par at once), and a search
+    cut after 5 states has found no finish; the run found in par's turns proves them."""
+    c = load(gen.campaign(1, 8, seed=1))
+    par = solve_campaign(c, FULL, per_level=False)
+    r = solve_campaign(c, Budget(max_states=5, max_seconds=NO_CLOCK), per_level=False)
+    assert r.verdict == SOLVED and r.turns == par.turns and r.states_expanded == 5
+    assert r.health <= par.health
+    if r.health_exact:
+        assert r.health == par.health
+    else:
+        assert r.health_ceiling >= par.health and r.health_unproven > 0
+    check = verify_replay(r.replay_text, load(gen.campaign(1, 8, seed=1)))
+    assert check.ok and check.run.turns == par.turns
+    # Without the look for a finish (``find_share=0``) the same search says only "unknown".
+    alone = solve_campaign(c, Budget(max_states=5, max_seconds=NO_CLOCK, find_share=0), per_level=False)
+    assert alone.verdict == UNKNOWN and alone.found is None and alone.turns_at_least == par.turns
+
+
+def test_a_level_solved_on_its_own_is_bounded_too():
+    c = load_campaign_text(gen.mixed_campaign_text(2, 4, 0, "ladders")).campaign
+    par = solve_level(c, 0, FULL)
+    r = solve_level(c, 0, Budget(max_states=3, max_seconds=NO_CLOCK))
+    if r.verdict == UNKNOWN:
+        assert r.turns_at_least <= par.turns
+        if r.found is not None:
+            assert r.found.turns >= par.turns
+    else:
+        assert r.turns == par.turns
+
+
+def test_the_look_for_a_finish_keeps_the_time_budget():
+    """The search stops short of the time budget by ``find_share`` of it while no finish is found, so the
+    look for one fits in: the whole solve ends within the budget (and a little set-up)."""
+    c = load(gen.campaign(1, 12, seed=5))  # teleportation: unknown within a second
+    r = solve_campaign(c, Budget(max_seconds=1.0), per_level=False)
+    assert r.verdict in (UNKNOWN, SOLVED)
+    assert r.seconds < 1.0 + 0.5
+
+
+def test_cardrogue_solve_reports_both_bounds_and_writes_the_run_found(tmp_path):
+    path = tmp_path / "map.json"
+    path.write_text(gen.mixed_campaign_text(1, 6, 1, "walls"))
+    out = tmp_path / "run.replay.json"
+    cmd = [sys.executable, "-m", "cardrogue.cli.main", "solve", str(path), "--max-states", "5", "-o", str(out)]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 1, p.stderr
+    assert "unknown: par not proven" in p.stdout and "par is at least" in p.stdout and "run found:" in p.stdout
+    assert f"its replay written to {out} (a finish, not proven par)" in p.stdout
+    check = verify_replay(out.read_text(), load_campaign_text(path.read_text()).campaign)
+    assert check.ok
+    p = subprocess.run([*cmd[:-2], "--format", "json"], capture_output=True, text=True, timeout=120)
+    doc = json.loads(p.stdout)
+    assert doc["verdict"] == "unknown" and doc["turns_at_least"] >= 1
+    assert doc["found"]["turns"] == check.run.turns and doc["found"]["actions"]
