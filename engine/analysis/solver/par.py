@@ -93,8 +93,8 @@ def _unknown(campaign: Campaign, level: int, campaign_mode: bool, budget: Budget
     common.update(seconds=deadline.elapsed())
     if found is not None and found.turns == low:
         # Every finish comes from a line left open with turn + h = par: the most health any of them can
-        # reach bounds the tiebreak, as when the budget cuts it (``Search._open_ceiling``).
-        ceiling, unproven = search._open_ceiling(search.heap, (found.turns, found.health, 0))
+        # reach bounds the tiebreak, as when the budget cuts it (``Search.open_ceiling``).
+        ceiling, unproven = search.open_ceiling(search.heap, (found.turns, found.health, 0))
         exact = unproven == 0 or found.health >= search.relax.health_cap
         return SolveResult(SOLVED, found.turns, found.health, found.replay_text, found.actions, level=level,
                            health_exact=exact,

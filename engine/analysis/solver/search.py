@@ -322,19 +322,19 @@ class Search:
         trace.deepest, trace.max_gold = deepest, max_gold
         self.memory = max(0, resident_bytes() - rss0)
         self.seconds = time.perf_counter() - start
-        self.heap = heap if not exhausted else []
+        self.heap = heap if best is None and not exhausted else []  # read only when no finish was found
         if best is None and not exhausted:
             open_f = [e[0] for e in heap if e[5][4]]
             self.turns_at_least = int(min(open_f)) if open_f else None
         if best is not None:
             health_exact = exhausted or not self.stop_reason or best[1] >= relax.health_cap
             if not health_exact:
-                self.health_ceiling, self.unproven = self._open_ceiling(heap, best)
+                self.health_ceiling, self.unproven = self.open_ceiling(heap, best)
                 health_exact = self.unproven == 0
             return SOLVED, best[2], best[0], best[1], health_exact
         return (UNSOLVABLE if exhausted else UNKNOWN), None, None, None, True
 
-    def _open_ceiling(self, heap: list, best: tuple) -> tuple[int, int]:
+    def open_ceiling(self, heap: list, best: tuple) -> tuple[int, int]:
         """(a sound upper bound on the health of any minimum-turn finish, open lines that may beat the best).
 
         Every finish in ``best[0]`` turns comes from a state still open with ``f = best[0]``: the most
