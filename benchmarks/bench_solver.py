@@ -26,6 +26,8 @@ BUNDLED = Path(__file__).resolve().parent.parent / "campaigns"
 
 def _line(name: str, r) -> str:
     par = f"par {r.turns} turns, {r.health} health" if r.verdict == "solved" else r.verdict
+    if r.verdict == "unknown" and r.turns_at_least is not None:  # par's bounds (docs/solver.md, Verdicts)
+        par += f" {r.turns_at_least}-{r.found.turns}" if r.found else f" >= {r.turns_at_least}"
     return (f"  {name:<28} {par:<24} {r.states_expanded:>9,} expanded {r.states_generated:>10,} states "
             f"{r.seconds:>7.2f} s {r.states_per_second:>9,.0f} states/s")
 
