@@ -56,6 +56,19 @@ MAX_PLAN_SETS = 70_000  # sets of potions kept in ``_plans`` in all (about 270 b
 _NOTHING_MET = ((False, None),)  # ``_with_potions``'s options when every potion may gain
 
 
+def _rank(groups: dict, tele: int, para: int, direct: float, after: float, subset: int) -> None:
+    """File a set of potions under the group of sets adding ``tele`` and ``para`` potions (``_plan``'s paced
+    ``ranks``): by the least of its ``direct`` and ``after`` a jump terms, and by ``direct`` alone; a set with
+    neither is left out."""
+    if direct != INF or after != INF:
+        group = groups.get((tele, para))
+        if group is None:
+            group = groups[(tele, para)] = ([], [])
+        group[0].append((direct if direct < after else after, subset))
+        if direct != INF:
+            group[1].append((direct, subset))
+
+
 def split_between_turns(per_turn, potions: int) -> int:
     """The most ``per_turn[p]`` summed over turns that throw ``p`` potions each, ``potions`` in all."""
     best = [0] * (potions + 1)
@@ -932,13 +945,7 @@ class PotionBound:
                 else:
                     need = [(ws, a, b, fd) for ws, (a, b, fd) in zip(walk_steps, row)]
                 dfl, afl, direct, after = self._floors(need, dway, away)
-                if direct != INF or after != INF:
-                    group = groups.get((tele, para))
-                    if group is None:
-                        group = groups[(tele, para)] = ([], [])
-                    group[0].append((direct if direct < after else after, subset))
-                    if direct != INF:
-                        group[1].append((direct, subset))
+                _rank(groups, tele, para, direct, after, subset)
                 entry = (tele, para, bits, tuple(need), tuple(dfl), tuple(afl))
                 out.append(self._shared_sets.setdefault(entry, entry))
         ranks = tuple((tele, para, sorted(by_all), sorted(by_direct))
@@ -1033,13 +1040,7 @@ class PotionBound:
                 if h != INF:
                     afl = ((h, tail1),)
                     after = h + 2 * tail1
-            if direct != INF or after != INF:
-                group = groups.get((tele, para))
-                if group is None:
-                    group = groups[(tele, para)] = ([], [])
-                group[0].append((direct if direct < after else after, subset))
-                if direct != INF:
-                    group[1].append((direct, subset))
+            _rank(groups, tele, para, direct, after, subset)
             # Many plans hold equal sets (the same potions, covers and terms): one copy of each is kept.
             entry = (tele, para, bits, ((ws, a, b, fd),), dfl, afl)
             out.append(shared.setdefault(entry, entry))
