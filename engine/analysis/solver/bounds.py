@@ -456,21 +456,13 @@ class Relaxation(PotionBound):
             nbrs = self.local[li]
             lo = self.d.level_range[li][0]
             near = self.d.enemy_near
-            weight = [1 + mask[c] - (1 if any(e - lo in met for e in near[lo + c]) else 0) for c in range(len(nbrs))]
+            # Entering a cell costs 1 + ``down``: its face-down count, less the discount beside an enemy met so.
+            down = [mask[c] - (1 if any(e - lo in met for e in near[lo + c]) else 0) for c in range(len(nbrs))]
             costs = []
             for w, _ in self.ways[li]:
                 cost = [INF] * len(nbrs)
-                cost[w - lo] = weight[w - lo]
-                queue = deque([w - lo])
-                while queue:
-                    j = queue.popleft()
-                    cj = cost[j]
-                    for c in nbrs[j]:
-                        x = cj + weight[c]
-                        if x < cost[c]:
-                            cost[c] = x
-                            queue.append(c)
-                costs.append(cost)
+                cost[w - lo] = 1 + down[w - lo]
+                costs.append(propagate_paced(nbrs, down, cost, deque([w - lo])))
             if len(self._dcache) > 100_000:
                 self._dcache.clear()
             self._dcache[key] = costs

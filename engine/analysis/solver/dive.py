@@ -23,11 +23,12 @@ from __future__ import annotations
 
 import heapq
 
-from ...rules.state import DEAD, WON
+from ...rules.state import DEAD
 from .budget import Deadline
 from .dominance import Fronts
 from .packing import pack, unpack
 from .result import INF
+from .search import line_to
 
 WEIGHT = 3  # how hard the dive leans on the bound: ``turn + WEIGHT * h`` (1 would be A* again)
 PLAYOUT_SHARE = 0.5  # of the time :func:`find_run` is given, what the playouts may use first
@@ -40,22 +41,11 @@ Found = tuple[int, int, list[str]]  # (turns, health, actions) of a finish
 def find_run(search, deadline: Deadline, max_states: int) -> Found | None:
     """The best finish :func:`playouts` and then :func:`dive` find within ``deadline`` (the playouts stop at
     :data:`PLAYOUT_SHARE` of it) and ``max_states`` states expanded by the dive, or None."""
-    share = Deadline(deadline.started, 0.0)
-    share.end = deadline.end - (1 - PLAYOUT_SHARE) * deadline.left()
-    best = playouts(search, share)
+    best = playouts(search, deadline.short_of((1 - PLAYOUT_SHARE) * deadline.left()))
     better = dive(search, deadline, max_states, best[0] if best is not None else None)
     if better is not None and (best is None or (better[0], -better[1]) < (best[0], -best[1])):
         best = better
     return best
-
-
-def _finish_turn(c, campaign_mode: bool, start_level: int) -> int | None:
-    """As :meth:`~.search.Search.finish_turn`."""
-    if c.outcome == WON:
-        return c.turn
-    if not campaign_mode and c.level != start_level:
-        return c.turn - 1
-    return None
 
 
 def playouts(search, deadline: Deadline, seed: int = 0) -> Found | None:
@@ -66,7 +56,7 @@ def playouts(search, deadline: Deadline, seed: int = 0) -> Found | None:
 
     from ..montecarlo import GreedyPolicy
 
-    relax, resolver, cm, start_level = search.relax, search.resolver, search.campaign_mode, search.level
+    relax, resolver, cm = search.relax, search.resolver, search.campaign_mode
     greedy, rng = GreedyPolicy(search.campaign), random.Random(seed)
     best: Found | None = None
     max_turns = search.root.turn + 50 + 2 * len(search.d.cells)  # a run that long has lost its way
@@ -83,7 +73,7 @@ def playouts(search, deadline: Deadline, seed: int = 0) -> Found | None:
             action = rng.choice(legal) if rng.random() < RANDOM_MOVES else greedy.choose(s.view())
             actions.append(str(action))
             s.advance(action, resolver)
-            fin = _finish_turn(s, cm, start_level)
+            fin = search.finish_turn(s)
             if fin is not None:
                 if best is None or (fin, -s.health) < (best[0], -best[1]):
                     best = (fin, s.health, actions)
@@ -101,7 +91,6 @@ def dive(search, deadline: Deadline, max_states: int, cap: int | None = None) ->
     relax, d, resolver, cm = search.relax, search.d, search.resolver, search.campaign_mode
     bound, mask = relax.bound_masked, relax.mask
     short = search.purse.short if search.purse is not None else None
-    start_level = search.level
     root = search.root.clone()
     fronts = Fronts(search.campaign, d)
     m0 = mask(root)
@@ -131,7 +120,7 @@ def dive(search, deadline: Deadline, max_states: int, cap: int | None = None) ->
             c.advance(action, resolver)
             if c.outcome == DEAD:
                 continue
-            fin = c.turn if c.outcome == WON else c.turn - 1 if not cm and c.level != start_level else None
+            fin = search.finish_turn(c)
             if fin is not None:
                 if best is None or (fin, -c.health) < (best[0], -best[1]):
                     parents.append((node, action))
@@ -151,8 +140,4 @@ def dive(search, deadline: Deadline, max_states: int, cap: int | None = None) ->
             heapq.heappush(heap, (c.turn + WEIGHT * ch, ch, -c.health, len(parents) - 1, pack(c, e[5]), e, mc))
     if best is None or best[2] == 0:
         return None
-    actions, node = [], best[2]
-    while node > 0:
-        node, action = parents[node]
-        actions.append(str(action))
-    return best[0], best[1], actions[::-1]
+    return best[0], best[1], line_to(parents, best[2])

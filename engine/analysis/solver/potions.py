@@ -223,6 +223,14 @@ class PotionBound:
                        self.extra_moves(para, tele - 1) if tele else 0)
         return self.extra_moves(para, tele)
 
+    def _held(self, hand: tuple) -> tuple[int, int]:
+        """(potions of teleportation, of paralysis) in ``hand``, kept per hand (``_hands``)."""
+        held = self._hands.get(hand)
+        if held is None:
+            tele, para = self.tele_cards, self.para_cards
+            held = self._hands[hand] = (sum(1 for c in hand if c in tele), sum(1 for c in hand if c in para))
+        return held
+
     def potions(self, s: GameState) -> tuple:
         """(potions of teleportation and of paralysis still to be used that need no walk to pick up, ``meet``,
         the indices in ``pots`` of the level's potions still on their cells). ``meet``: None when every
@@ -231,11 +239,7 @@ class PotionBound:
         upper bound), the potions on other levels' cells (over-counting only lowers the bound), a potion
         of teleportation drunk and waiting for its tile, and the enemies paralysed this turn (they may
         still be fled from)."""
-        hand = s.hand
-        held = self._hands.get(hand)
-        if held is None:
-            tele, para = self.tele_cards, self.para_cards
-            held = self._hands[hand] = (sum(1 for c in hand if c in tele), sum(1 for c in hand if c in para))
+        held = self._held(s.hand)
         faces = s.faces
         level = s.level
         # The level's potions on their cells, as many as ``_with_potions`` tries (the farthest beyond count as
@@ -282,11 +286,7 @@ class PotionBound:
 
     def _potions_plain(self, s: GameState) -> tuple:
         """:meth:`potions` computed afresh, without the tables it keeps (``_lefts``, ``_mets``)."""
-        hand = s.hand
-        held = self._hands.get(hand)
-        if held is None:
-            tele, para = self.tele_cards, self.para_cards
-            held = self._hands[hand] = (sum(1 for c in hand if c in tele), sum(1 for c in hand if c in para))
+        held = self._held(s.hand)
         faces = s.faces
         here = self._pot_faces[s.level](faces)
         pots = self.pots[s.level]

@@ -34,7 +34,7 @@ def propagate(nbrs: tuple, down: bytes, enter: list, queue: deque) -> list:
     return enter
 
 
-def propagate_paced(nbrs: tuple, down: bytes, cost: list, queue: deque) -> list:
+def propagate_paced(nbrs: tuple, down: bytes | list, cost: list, queue: deque) -> list:
     """Lower ``cost`` from the queued cells until no route improves; entering a cell costs 1 + down."""
     while queue:
         j = queue.popleft()

@@ -384,11 +384,16 @@ class Search:
                         goals_met=frozenset(trace.goals_met), deepest=trace.deepest, max_gold=trace.max_gold)
 
     def actions(self, node: int) -> list[str]:
-        out = []
-        while node > 0:
-            node, action = self.parents[node]
-            out.append(str(action))
-        return out[::-1]
+        return line_to(self.parents, node)
+
+
+def line_to(parents: list, node: int) -> list[str]:
+    """The actions from the start to ``node``, read back through ``parents`` ((parent node, action) per node)."""
+    out = []
+    while node > 0:
+        node, action = parents[node]
+        out.append(str(action))
+    return out[::-1]
 
 
 
