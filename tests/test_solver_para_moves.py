@@ -52,6 +52,22 @@ def _moves_bound(c, s: GameState) -> float:
     return relax._paced_moves(li, mask, None, i, routes, h0, relax.moves_only.alive(s))
 
 
+def _wander(c, rng: random.Random, bold: bool = False) -> GameState:
+    """A state random play reaches in 1 to 13 actions from the start; ``bold``: half the time a throw, a flee or
+    a flip when one is legal."""
+    s, resolver = _start(c)
+    for _ in range(rng.randrange(1, 14)):
+        legal = s.legal_actions()
+        if not legal or s.is_terminal():
+            break
+        if bold:
+            chosen = [a for a in legal if a.verb in ("throw", "flee", "flip")]
+            s.step(rng.choice(chosen if chosen and rng.random() < 0.5 else legal), resolver)
+        else:
+            s.step(rng.choice(legal), resolver)
+    return s
+
+
 def _remaining(c, s: GameState) -> int | None:
     """The fewest turns after ``s.turn`` to win from ``s``, by the plain uniform-cost search (None: no win
     found within 20,000 states)."""
@@ -106,13 +122,7 @@ def test_moves_count_never_overestimates_with_potions_of_paralysis(mix, size, se
     assert (fast.verdict, fast.turns, fast.health) == (slow.verdict, slow.turns, slow.health)
     rng = random.Random(seed)
     for _ in range(8):
-        s, resolver = _start(c)
-        for _ in range(rng.randrange(1, 14)):
-            legal = s.legal_actions()
-            if not legal or s.is_terminal():
-                break
-            bold = [a for a in legal if a.verb in ("throw", "flee", "flip")]
-            s.step(rng.choice(bold if bold and rng.random() < 0.5 else legal), resolver)
+        s = _wander(c, rng, bold=True)
         if s.is_terminal():
             continue
         left = _remaining(c, s)
@@ -221,12 +231,7 @@ def test_bound_never_overestimates_beside_enemies_met_before(mix, size, seed):
         assert (fast.verdict, fast.turns, fast.health) == (slow.verdict, slow.turns, slow.health)
     rng = random.Random(seed)
     for _ in range(8):
-        s, resolver = _start(c)
-        for _ in range(rng.randrange(1, 14)):
-            legal = s.legal_actions()
-            if not legal or s.is_terminal():
-                break
-            s.step(rng.choice(legal), resolver)
+        s = _wander(c, rng)
         if s.is_terminal():
             continue
         left = _remaining(c, s)
