@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 
+from textual.widgets import TabbedContent
 
 from cardrogue.editor.app import EditorApp
 from cardrogue.editor.files import write_recovery
@@ -330,6 +332,30 @@ async def test_problems_panel_updates_and_jumps(campaign_file, tmp_path) -> None
         d = app.diagnostics[target]
         assert app.level_index == d.level and app.canvas.cursor == d.cell
         assert app.focused is app.canvas
+
+
+@run_async
+async def test_enter_on_a_storys_problem_opens_that_story(campaign_file, tmp_path) -> None:
+    """A story's problem (CR228: a terminal escape the hub refuses) is fixed in the story's source:
+    enter on it opens the Story tab on that story, the level's preface or the campaign's."""
+    doc = json.loads(campaign_file.read_text())
+    doc["story"] = "Bell \x07"
+    doc["levels"][1]["story"] = "Red \x1b[31malert"
+    campaign_file.write_text(json.dumps(doc))
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        for path, level, text in (("$.levels[1].story", 1, "Red \x1b[31malert"), ("$.story", None, "Bell \x07")):
+            await pilot.press("f2", "ctrl+g")
+            target = next(i for i, d in enumerate(app.diagnostics) if d.code == "CR228" and d.json_path == path)
+            await pilot.press("ctrl+k")
+            app.query_one("#problems-list").highlighted = target
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.query_one(TabbedContent).active == "story", path
+            assert app.story_level == level, path
+            assert app.focused is app.query_one("#story-source")
+            assert app.query_one("#story-source").text == text
 
 
 @run_async
