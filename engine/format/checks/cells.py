@@ -46,5 +46,7 @@ def pathless_problem(cell: Cell, path: JsonPath, where: dict[str, Any]) -> Diagn
     """CR223 (a warning) for a cell without paths: its card can never be reached by walking; the
     caller drops it for a hero who can cross walls."""
     found = Findings()
-    found.warning("CR223", f"{cell.card!r} has no paths: it can never be reached", path, **where)
+    # the hero stands on the starting tile from the first turn: without paths he can never leave it
+    fate = "the hero can never leave it" if cell.card == STARTING_TILE else "it can never be reached"
+    found.warning("CR223", f"{cell.card!r} has no paths: {fate}", path, **where)
     return found.items[0]
