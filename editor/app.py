@@ -243,6 +243,7 @@ class EditorApp(App[int]):
 
     def _checks_done(self, diagnostics: list[Diagnostic]) -> None:
         self.diagnostics = diagnostics
+        self.files.first_checked(diagnostics)
         self.query_one(ProblemsPanel).show(diagnostics, [lv.title or lv.id for lv in self.campaign.levels])
         self.canvas.set_markers(markers(diagnostics, self.level_index))
         self._show_inspector()

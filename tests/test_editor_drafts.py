@@ -314,6 +314,26 @@ async def test_f5_and_save_count_the_errors_the_problems_panel_shows(tmp_path) -
         assert notes(app)[-1].startswith("Saved walled.json with 3 errors: it cannot be played or published")
 
 
+@run_async
+async def test_a_draft_the_loader_accepts_is_told_as_a_draft_when_it_opens(tmp_path) -> None:
+    """Reopening a map saved with a walled exit (the tutorial's step 6): its errors are the checks'
+    (CR301, CR311), not the loader's, and the opening says it is a draft all the same, once; a
+    draft with a loader error is told once too, and a clean map not at all (docs/editor.md, *Drafts*)."""
+    data = json.loads(TINY.read_text(encoding="utf-8"))
+    data["levels"][1]["cells"][1]["paths"] = "S"
+    walled = tmp_path / "walled.json"
+    walled.write_text(json.dumps(data), encoding="utf-8")
+    for path, first in ((walled, "CR311"), (_draft(tmp_path), "CR219"), (TINY, None)):
+        app = make_app(path, tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            told = [n for n in notes(app) if "opens as a draft" in n]
+            if first is None:
+                assert told == [], path
+            else:
+                assert len(told) == 1 and told[0].startswith(f"{path.name} opens as a draft with "), (path, told)
+                assert f"(first: {first}: " in told[0], told
+
 def test_a_grid_no_editor_could_draw_is_refused_with_its_cr106(tmp_path) -> None:
     """A grid a little too wide (300, corpus 30) opens as a draft to be fixed; one of 100000 × 100000
     places would hang any map view, so the loader builds no draft and the editor says why."""
