@@ -78,7 +78,8 @@ class Relaxation(PotionBound):
         # A fight after moving beside an enemy met before lets a paced turn flip one tile more (``_met_fights``):
         # per level, the enemy cards the hero can stand beside (and the getter of their faces), and those of them a
         # flip can reveal away from the tile it is flipped from (no fight: ``loose``); None on a level where no
-        # such fight can come (no enemy card face up at the start, none loose), as on the generated open maps.
+        # such fight can come (no enemy card face up at the start, none loose, no potion counted), as on the
+        # generated open maps without potions.
         loose = {j for i, row in enumerate(d.flip_to) for dr, j in enumerate(row)
                  if j >= 0 and d.kind[j] == ENEMY and d.adjacent[i][dr] != j}
         # With potions counted an enemy may be left alive by one (a flee from it paralysed, a teleport drunk in a
