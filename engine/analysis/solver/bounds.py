@@ -90,7 +90,9 @@ class Relaxation(PotionBound):
             foes = [j for j in range(lo, hi) if d.kind[j] == ENEMY and d.near[j]]
             met = self.paced and any(j in loose or d.initial_faces[j] or self.items for j in foes)
             self._met_foes.append((tuple(foes), faces_getter(foes), frozenset(loose)) if met else None)
-            self._crowd.append(min(3, max((len(d.enemy_near[j]) for j in range(lo, hi)), default=0)))
+            # (A thrown potion of teleportation may put an enemy beside any tile: then 3.)
+            crowd = max((len(d.enemy_near[j]) for j in range(lo, hi)), default=0)
+            self._crowd.append(3 if self.tele_total else min(3, crowd))
         self._mets_cache: dict = {}  # (level, faces of its enemy cards, hero's tile) -> the enemies he may meet so
         self._dcache: dict = {}  # (level, mask, enemies met so) -> per way out, the discounted half-turns
         # The flee chain of a state and the tiles flees start from (``rolls``, ``origins``; docs/solver.md,
