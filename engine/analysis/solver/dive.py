@@ -88,7 +88,7 @@ def _runs(search, deadline: Deadline, max_steps: int, steps: list, best: Found |
         actions: list[str] = []
         limit = best[0] if best is not None else max_turns
         fight = None  # the state a fight began in (the wary policy learns what it cost)
-        while s.outcome is None and s.turn < limit:
+        while s.outcome is None and s.turn < limit and steps[0] < max_steps:
             legal = s.legal_actions()
             if not legal:
                 break
@@ -108,8 +108,7 @@ def _runs(search, deadline: Deadline, max_steps: int, steps: list, best: Found |
                 if best is None or (fin, -s.health) < (best[0], -best[1]):
                     best = (fin, s.health, actions)
                 break
-            if len(actions) & 63 == 0 and (deadline.expired() or steps[0] >= max_steps
-                                           or s.turn + relax.bound(s, cm) >= limit):
+            if len(actions) & 63 == 0 and (deadline.expired() or s.turn + relax.bound(s, cm) >= limit):
                 break
     return best
 

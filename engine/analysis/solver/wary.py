@@ -12,8 +12,7 @@ policy with two changes:
   tile costs a turn plus what it costs in health (``weight`` turns a point), each run's weights drawn
   afresh so runs try different routes. An enemy costs the health the hero lost when he last fought
   it (:meth:`learn`), or before that an estimate from its card (the rounds the hero's average blow
-  needs, the enemy striking back in all but the last); a trap two health, twice if it is face down
-  (turning it up springs it too). A tile that would cost all the health the hero has is a wall.
+  needs, the enemy striking back in all but the last); a trap two health. A tile that would cost all the health the hero has is a wall.
 - **Fights looked ahead.** In a fight each legal action is tried on a copy of the state, then fought
   to its end (:meth:`fight_out`, attacking the weakest enemy); it takes the one that leaves the hero
   alive with the most health (:meth:`in_fight`). The playout asks this; the view alone cannot.
@@ -27,10 +26,11 @@ import random
 
 from ...model.campaign import Campaign
 from ...rules.state import COMBAT, DEAD, GameState
-from ...rules.tables import CLEARED, DOWN, ENEMY, TRAP
+from ...rules.tables import CLEARED, ENEMY, TRAP
 from ..montecarlo import INF, GreedyPolicy
 
-TRAP_COST = 2  # health a trap is reckoned to cost each time it springs (the catalog's spike trap)
+TRAP_COST = 2  # health a trap is reckoned to cost (the catalog's spike trap springs for 2)
+_CLEARED = bytes(int(code == CLEARED) for code in range(256))  # a face code -> 1 if cleared, else 0
 FIGHT_STEPS = 24  # actions a fight is looked ahead at most
 WEIGHTS = (0.5, 1.0, 2.0, 4.0)  # turns a point of health is worth, one drawn per run
 
@@ -49,8 +49,12 @@ class WaryPolicy(GreedyPolicy):
         self.danger: list[tuple[tuple[int, tuple[int, int], bool], ...]] = [
             tuple((j, d.pos_of[j], d.kind[j] == ENEMY) for j in range(lo, hi) if d.kind[j] in (ENEMY, TRAP))
             for lo, hi in d.level_range]
-        self._weights: dict = {}
+        self._weights: dict = {}  # position -> what entering it costs, for the state of ``_key``
         self._key: tuple = ()
+        self._routes: tuple = ()
+        self._learnt = 0  # fights learnt so far (a change of ``cost``)
+        self._priors: dict = {}
+        self._cells = [[j for j, _, _ in level] for level in self.danger]  # per level: its danger's cells
         self._cheapest: dict = {}
         self.start()
 
@@ -58,43 +62,50 @@ class WaryPolicy(GreedyPolicy):
         """A new run: a new worth of health in turns, and a new spread (x0.5 to x1.5) of each cell's cost."""
         self.weight = self.rng.choice(WEIGHTS)
         self.spread = [0.5 + self.rng.random() for _ in range(len(self.d.cells))]
-        self._cheapest = {}
+        self._cheapest, self._key, self._routes = {}, (), ()
 
     def prior(self, j: int, modifier: int) -> float:
         """What a fight against the enemy on cell ``j`` is reckoned to cost before one is seen: the
         rounds the hero's average blow (3.5 plus his attack modifier) needs to slay it, the enemy
         striking back in every round but the last."""
-        card = self.d.card[j]
-        rounds = math.ceil((card.health or 1) / max(1.0, 3.5 + modifier))
-        return (rounds - 1) * (card.attack or 0)
+        hit = self._priors.get((j, modifier))
+        if hit is None:
+            card = self.d.card[j]
+            rounds = math.ceil((card.health or 1) / max(1.0, 3.5 + modifier))
+            hit = self._priors[j, modifier] = (rounds - 1) * (card.attack or 0)
+        return hit
 
     def act(self, s: GameState):
         """The action for ``s``: looked ahead in a fight, else the greedy choice on the cheapest routes."""
         legal = s.legal_actions()
         if s.phase == COMBAT and len(legal) > 1:
             return self.in_fight(s, legal)
-        faces, health, view = s.faces, s.health, s.view()
-        modifier = view.hero.attack_modifier
-        weights = {}
-        for j, pos, enemy in self.danger[s.level]:
-            face = faces[j]
-            if face == CLEARED:
-                continue
-            if enemy:
-                c = self.cost.get(j)
+        view = s.view()
+        health, modifier, level = s.health, view.hero.attack_modifier, s.level
+        # The weights change only when a card of the level's danger is cleared, or the health, the
+        # attack or what a fight is known to cost changes.
+        cleared = bytes(map(s.faces.__getitem__, self._cells[level])).translate(_CLEARED)
+        key = (level, cleared, health, modifier, self._learnt)
+        if key != self._key:
+            weights, walls = {}, []
+            for (j, pos, enemy), gone in zip(self.danger[level], cleared):
+                if gone:
+                    continue
+                c = (self.cost.get(j) if enemy else TRAP_COST)
                 if c is None:
                     c = self.prior(j, modifier)
-            else:
-                c = TRAP_COST * (2 if face == DOWN else 1)
-            weights[pos] = INF if c >= health else 1 + self.weight * c * self.spread[j]
-        self._weights = weights
-        self._key = (s.level, tuple(sorted(p for p, w in weights.items() if w == INF)),
-                     bytes(faces[j] for j, _, _ in self.danger[s.level]))
+                if c >= health:
+                    weights[pos] = INF
+                    walls.append(j)
+                else:
+                    weights[pos] = 1 + self.weight * c * self.spread[j]
+            self._weights, self._key = weights, key
+            self._routes = (level, cleared, tuple(walls), modifier, self._learnt)  # what the weights depend on
         return self.choose(view)
 
     def _distances(self, m, targets: tuple, blocked: frozenset) -> dict:
         """The cheapest cost (turns and health, see the module docstring) from every tile to a target."""
-        key = (m, targets, blocked, self._key)
+        key = (m, targets, blocked, self._routes)
         hit = self._cheapest.get(key)
         if hit is None:
             weights = self._weights
@@ -155,8 +166,10 @@ class WaryPolicy(GreedyPolicy):
             engaged = [j for _, j in before.adjacent_enemies()] or slain
             for j in engaged:
                 self.cost[j] = max(self.cost.get(j, 0), before.health)
+            self._learnt += 1
             return
         if slain:
             lost = max(0, before.health - after.health) / len(slain)
             for j in slain:
                 self.cost[j] = lost
+            self._learnt += 1
