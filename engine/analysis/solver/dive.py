@@ -11,7 +11,9 @@ finish of ``U`` turns it keeps only lines that could still beat it (``turn + h <
 A dive leans on a bound that ignores enemies, so on a map dense with them it walks into fights it
 cannot win; :func:`playouts` first plays the map as its author would (the greedy policy of
 :mod:`~..montecarlo`, a random legal action one time in three, under the same fated dice), which
-weighs fights and goals, and its best finish caps the dive. :func:`find_run` runs both.
+weighs fights and goals, then as a player who learns what each fight costs (:mod:`.wary`: routes
+weighed by health, fights looked ahead under the fated dice; where every greedy run dies within a few
+turns), and its best finish caps the dive. :func:`find_run` runs both.
 
 What it returns is a run, not a proof: the fewest turns it found, with that run's health and
 actions. :func:`~.par.solve` replays it (``verify_replay``) before reporting it, and combines it with
