@@ -12,7 +12,8 @@ policy with two changes:
   tile costs a turn plus what it costs in health (``weight`` turns a point), each run's weights drawn
   afresh so runs try different routes. An enemy costs the health the hero lost when he last fought
   it (:meth:`learn`), or before that an estimate from its card (the rounds the hero's average blow
-  needs, the enemy striking back in all but the last); a trap two health. A tile that would cost all the health the hero has is a wall.
+  needs, the enemy striking back in all but the last), and so does every tile beside it once it is
+  face up (stepping there starts the fight); a trap two health. A tile that would cost all the health the hero has is a wall.
 - **Fights looked ahead.** In a fight each legal action is tried on a copy of the state, then fought
   to its end (:meth:`fight_out`, attacking the weakest enemy); it takes the one that leaves the hero
   alive with the most health (:meth:`in_fight`). The playout asks this; the view alone cannot.
@@ -26,11 +27,11 @@ import random
 
 from ...model.campaign import Campaign
 from ...rules.state import COMBAT, DEAD, GameState
-from ...rules.tables import CLEARED, ENEMY, TRAP
+from ...rules.tables import CLEARED, ENEMY, TRAP, UP
 from ..montecarlo import INF, GreedyPolicy
 
 TRAP_COST = 2  # health a trap is reckoned to cost (the catalog's spike trap springs for 2)
-_CLEARED = bytes(int(code == CLEARED) for code in range(256))  # a face code -> 1 if cleared, else 0
+_FACE = bytes(2 if code == CLEARED else 1 if code == UP else 0 for code in range(256))  # face down 0, up 1, cleared 2
 FIGHT_STEPS = 24  # actions a fight is looked ahead at most
 WEIGHTS = (0.5, 1.0, 2.0, 4.0)  # turns a point of health is worth, one drawn per run
 
@@ -82,25 +83,27 @@ class WaryPolicy(GreedyPolicy):
             return self.in_fight(s, legal)
         view = s.view()
         health, modifier, level = s.health, view.hero.attack_modifier, s.level
-        # The weights change only when a card of the level's danger is cleared, or the health, the
-        # attack or what a fight is known to cost changes.
-        cleared = bytes(map(s.faces.__getitem__, self._cells[level])).translate(_CLEARED)
-        key = (level, cleared, health, modifier, self._learnt)
+        # The weights change only when a card of the level's danger is turned up or cleared, or the
+        # health, the attack or what a fight is known to cost changes.
+        faces = bytes(map(s.faces.__getitem__, self._cells[level])).translate(_FACE)
+        key = (level, faces, health, modifier, self._learnt)
         if key != self._key:
-            weights, walls = {}, []
-            for (j, pos, enemy), gone in zip(self.danger[level], cleared):
-                if gone:
+            weights, walls, near = {}, [], self._map(level).adjacent
+            for (j, pos, enemy), face in zip(self.danger[level], faces):
+                if face == 2:
                     continue
                 c = (self.cost.get(j) if enemy else TRAP_COST)
                 if c is None:
                     c = self.prior(j, modifier)
-                if c >= health:
-                    weights[pos] = INF
+                w = INF if c >= health else 1 + self.weight * c * self.spread[j]
+                if w == INF:
                     walls.append(j)
-                else:
-                    weights[pos] = 1 + self.weight * c * self.spread[j]
+                # A revealed enemy fights whoever steps beside it (ADJACENT TILE): those tiles cost it too.
+                for p in (pos, *near[pos]) if enemy and face == 1 else (pos,):
+                    if p is not None and w > weights.get(p, 1.0):
+                        weights[p] = w
             self._weights, self._key = weights, key
-            self._routes = (level, cleared, tuple(walls), modifier, self._learnt)  # what the weights depend on
+            self._routes = (level, faces, tuple(walls), modifier, self._learnt)  # what the weights depend on
         return self.choose(view)
 
     def _distances(self, m, targets: tuple, blocked: frozenset) -> dict:
