@@ -243,6 +243,7 @@ class EditorApp(App[int]):
 
     def _checks_done(self, diagnostics: list[Diagnostic]) -> None:
         self.diagnostics = diagnostics
+        self.files.first_checked(diagnostics)
         self.query_one(ProblemsPanel).show(diagnostics, [lv.title or lv.id for lv in self.campaign.levels])
         self.canvas.set_markers(markers(diagnostics, self.level_index))
         self._show_inspector()
@@ -486,14 +487,18 @@ class EditorApp(App[int]):
 
     @on(LevelChosen)
     def _level_chosen(self, message: LevelChosen) -> None:
-        if message.index is None:
+        self.choose_story(message.index)
+
+    def choose_story(self, index: int | None) -> None:
+        """The campaign (None) or a level, as chosen in the level list: its story on the Story tab."""
+        if index is None:
             if self.story_level is not None:
                 self.story_level = None
                 self._list_key = None
                 self._show_level_list()
                 self._show_story()
-        elif message.index != self.level_index or self.story_level != message.index:
-            self.set_level(message.index)
+        elif index != self.level_index or self.story_level != index:
+            self.set_level(index)
 
     @on(CardChosen)
     def _card_chosen(self, message: CardChosen) -> None:
@@ -502,7 +507,15 @@ class EditorApp(App[int]):
     @on(ProblemChosen)
     def _problem_chosen(self, message: ProblemChosen) -> None:
         diag = message.diagnostic
-        if diag.level is None:
+        if diag.path[-1:] == ("story",):
+            # a story's problem (CR228): its Markdown source, the campaign's or the level's
+            self.choose_story(diag.level)
+            self.action_show_tab("story")
+            return
+        level = diag.level
+        if level is None and diag.path[:1] == ("levels",):
+            level = len(self.campaign.levels) - 1  # the levels as a whole (CR220, no exit): the last, where it belongs
+        if level is None:
             # a problem of the campaign's own fields: the form that edits them
             head = diag.path[0] if diag.path else ""
             if head == "cards" and len(diag.path) > 1 and str(diag.path[1]) in self.campaign.cards:
@@ -515,7 +528,7 @@ class EditorApp(App[int]):
                 self.action_metadata()
             return
         self.action_show_tab("map")
-        self.set_level(diag.level)
+        self.set_level(level)
         if diag.cell is not None:
             self.canvas.move_to(*diag.cell)
         self.canvas.focus()

@@ -149,7 +149,8 @@ def place_card(campaign: Campaign, li: int, x: int, y: int, card: str,
                joined_to: tuple[int, int] | None = None) -> Campaign:
     """Put ``card`` on a place of the grid.
 
-    On an occupied place the card is swapped and the cell keeps its paths and face.
+    On an occupied place the card is swapped and the cell keeps its paths and face (and its exit
+    mark, unless the new card is a descending ladder, which leads down, never out).
     On an empty place the new card is joined (a path on both facing edges) to the card at
     ``joined_to`` when that is an occupied neighbour: the card it was painted from. So
     painting a line from a card makes a corridor, and the other cards around the new one
@@ -180,7 +181,8 @@ def fill_cards(campaign: Campaign, li: int, rect: Rect, card: str,
             elif old.card != card:
                 face_up = True if card == STARTING_TILE else old.face_up
                 to = old.to if card == DESCENDING_LADDER else None
-                changed[(x, y)] = replace(old, card=card, face_up=face_up, to=to, stock=(), contents=())
+                exit = old.exit and card != DESCENDING_LADDER  # a ladder leads down, never out (CR218)
+                changed[(x, y)] = replace(old, card=card, face_up=face_up, to=to, exit=exit, stock=(), contents=())
     if not changed:
         return campaign
 

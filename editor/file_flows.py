@@ -10,6 +10,8 @@ from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
+from cardrogue.engine.format.diagnostics import Diagnostic, Severity
+
 from .files import (
     DiskStamp,
     OpenError,
@@ -42,6 +44,7 @@ class FileFlows:
         self.disk_stamp: DiskStamp | None = None
         self.disk_warned = False
         self._autosaved_text: str | None = None
+        self._draft_told = True  # the document shown was told as a draft, or needs not be
 
     @property
     def doc(self) -> Document:
@@ -51,9 +54,22 @@ class FileFlows:
         """A new document is shown: watch its file from now on."""
         self.disk_stamp = DiskStamp.of(doc.path) if doc.path else None
         self.disk_warned = False
+        self._draft_told = bool(doc.opened_errors)
         if doc.opened_errors:
-            self.app.notify(f"{doc.name} opens as a draft with {draft_note(list(doc.opened_errors))}", title="Draft",
-                            severity="warning", timeout=8)
+            self._tell_draft(list(doc.opened_errors))
+
+    def first_checked(self, diagnostics: list[Diagnostic]) -> None:
+        """The checks' first answer on a document: a draft whose errors the loader did not find (an
+        exit walled off, no way out of a level) is told as one that it did."""
+        if not self._draft_told:
+            self._draft_told = True
+            errors = [d for d in diagnostics if d.severity is Severity.ERROR]
+            if errors and self.doc.path is not None and not self.doc.dirty:
+                self._tell_draft(errors)
+
+    def _tell_draft(self, errors: list[Diagnostic]) -> None:
+        self.app.notify(f"{self.doc.name} opens as a draft with {draft_note(errors)}", title="Draft",
+                        severity="warning", timeout=8)
 
     # ------------------------------------------------------------------ unsaved changes
 

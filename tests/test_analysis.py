@@ -172,3 +172,12 @@ def test_pathless_warning_follows_wall_crossing_even_beside_an_error():
     assert "CR201" in codes(warrior, Severity.ERROR) and "CR223" in codes(warrior, Severity.WARNING)
     mage = run(campaign(level("one", 2, 2, broken), hero={"character": "mage"}))
     assert "CR201" in codes(mage, Severity.ERROR) and "CR223" not in codes(mage)
+
+
+def test_a_starting_tile_without_paths_is_one_the_hero_cannot_leave():
+    """CR223 on the starting tile (a level just added in the editor holds one, without paths): the hero
+    stands there from the first turn, so it is not "never reached"; he can never leave it."""
+    lonely = [cell(0, 0, "starting-tile", "", "up"), cell(1, 0, "pathing-tile", "", exit=True)]
+    warnings = {(d.cell, d.message) for d in run(campaign(level("one", 2, 1, lonely))) if d.code == "CR223"}
+    assert warnings == {((0, 0), "'starting-tile' has no paths: the hero can never leave it"),
+                        ((1, 0), "'pathing-tile' has no paths: it can never be reached")}

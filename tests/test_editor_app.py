@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 
+from textual.widgets import TabbedContent
 
 from cardrogue.editor.app import EditorApp
 from cardrogue.editor.files import write_recovery
@@ -311,7 +313,7 @@ async def test_problems_panel_updates_and_jumps(campaign_file, tmp_path) -> None
         errors = [d for d in app.diagnostics if d.severity.value == "error"]
         assert errors and any(d.level == 2 for d in errors)
         panel = app.query_one(ProblemsPanel)
-        assert panel.diagnostics == app.diagnostics
+        assert sorted(panel.diagnostics, key=repr) == sorted(app.diagnostics, key=repr)  # errors first, all of them
         # a problem on a cell: a card with no paths on the first level
         await pilot.press("ctrl+l", "down")
         await pilot.pause()
@@ -322,14 +324,62 @@ async def test_problems_panel_updates_and_jumps(campaign_file, tmp_path) -> None
         await pilot.press("ctrl+l", "down")
         await pilot.pause()
         assert app.level_index == 1
-        target = next(i for i, d in enumerate(app.diagnostics) if d.cell == (2, 2) and d.level == 0)
+        target = next(i for i, d in enumerate(panel.diagnostics) if d.cell == (2, 2) and d.level == 0)
         await pilot.press("ctrl+k")
         app.query_one("#problems-list").highlighted = target
         await pilot.press("enter")
         await pilot.pause()
-        d = app.diagnostics[target]
+        d = panel.diagnostics[target]
         assert app.level_index == d.level and app.canvas.cursor == d.cell
         assert app.focused is app.canvas
+
+
+@run_async
+async def test_enter_on_a_storys_problem_opens_that_story(campaign_file, tmp_path) -> None:
+    """A story's problem (CR228: a terminal escape the hub refuses) is fixed in the story's source:
+    enter on it opens the Story tab on that story, the level's preface or the campaign's."""
+    doc = json.loads(campaign_file.read_text())
+    doc["story"] = "Bell \x07"
+    doc["levels"][1]["story"] = "Red \x1b[31malert"
+    campaign_file.write_text(json.dumps(doc))
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        for path, level, text in (("$.levels[1].story", 1, "Red \x1b[31malert"), ("$.story", None, "Bell \x07")):
+            await pilot.press("f2", "ctrl+g")
+            target = next(i for i, d in enumerate(app.query_one(ProblemsPanel).diagnostics)
+                          if d.code == "CR228" and d.json_path == path)
+            await pilot.press("ctrl+k")
+            app.query_one("#problems-list").highlighted = target
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.query_one(TabbedContent).active == "story", path
+            assert app.story_level == level, path
+            assert app.focused is app.query_one("#story-source")
+            assert app.query_one("#story-source").text == text
+
+
+@run_async
+async def test_enter_on_no_exit_goes_to_the_last_level_not_a_form(campaign_file, tmp_path) -> None:
+    """CR220 (the campaign has no exit: "mark a cell ... on the last level") belongs to no field of the
+    metadata form: enter on it shows the last level's map, where the exit is to be marked."""
+    doc = json.loads(campaign_file.read_text())
+    for level in doc["levels"]:
+        for c in level["cells"]:
+            c.pop("exit", None)
+    campaign_file.write_text(json.dumps(doc))
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        panel = app.query_one(ProblemsPanel)
+        target = next(i for i, d in enumerate(panel.diagnostics) if d.code == "CR220")
+        screen = app.screen
+        await pilot.press("ctrl+k")
+        app.query_one("#problems-list").highlighted = target
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is screen  # no form opened
+        assert app.level_index == len(app.campaign.levels) - 1 and app.focused is app.canvas
 
 
 @run_async

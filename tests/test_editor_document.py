@@ -85,6 +85,17 @@ def test_place_on_card_keeps_paths_and_face(doc: Document) -> None:
     assert edits.place_card(c, 0, 99, 0, "goblin") is c
 
 
+def test_a_ladder_placed_on_the_exit_does_not_become_the_exit(doc: Document) -> None:
+    """Swapping the last level's exit for a descending ladder (making room for a level below) keeps
+    the paths and face, but not the exit mark: an exit wins on arrival, so an exit ladder would end
+    the campaign there and never lead down (CR218). Another card keeps the mark."""
+    li = len(doc.campaign.levels) - 1
+    (x, y), = [(c.x, c.y) for c in doc.campaign.levels[li].cells if c.exit]
+    ladder = edits.place_card(doc.campaign, li, x, y, "descending-ladder").levels[li].cell_at(x, y)
+    assert ladder.card == "descending-ladder" and not ladder.exit
+    fountain = edits.place_card(doc.campaign, li, x, y, "fountain-of-healing").levels[li].cell_at(x, y)
+    assert fountain.exit
+
 def test_rotate_toggle_face_path_exit(doc: Document) -> None:
     c = edits.rotate(doc.campaign, 0, 2, 1)  # ESW -> NSW... clockwise: E->S, S->W, W->N
     assert c.levels[0].cell_at(2, 1).paths == "NSW"

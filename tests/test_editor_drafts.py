@@ -17,6 +17,7 @@ from cardrogue.editor.widgets.problems import ProblemsPanel
 from textual.widgets import Select
 from cardrogue.engine.format.canonical import campaign_to_dict
 from cardrogue.engine.format.diagnostics import Severity
+from cardrogue.engine.analysis.check import check_text
 from cardrogue.engine.format.loader import load_campaign, load_campaign_text
 from editor_support import SIZE, make_app, settle
 from helpers import run_async
@@ -313,6 +314,48 @@ async def test_f5_and_save_count_the_errors_the_problems_panel_shows(tmp_path) -
         await settle(app, pilot)
         assert notes(app)[-1].startswith("Saved walled.json with 3 errors: it cannot be played or published")
 
+
+@run_async
+async def test_a_draft_the_loader_accepts_is_told_as_a_draft_when_it_opens(tmp_path) -> None:
+    """Reopening a map saved with a walled exit (the tutorial's step 6): its errors are the checks'
+    (CR301, CR311), not the loader's, and the opening says it is a draft all the same, once; a
+    draft with a loader error is told once too, and a clean map not at all (docs/editor.md, *Drafts*)."""
+    data = json.loads(TINY.read_text(encoding="utf-8"))
+    data["levels"][1]["cells"][1]["paths"] = "S"
+    walled = tmp_path / "walled.json"
+    walled.write_text(json.dumps(data), encoding="utf-8")
+    for path, first in ((walled, "CR311"), (_draft(tmp_path), "CR219"), (TINY, None)):
+        app = make_app(path, tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            told = [n for n in notes(app) if "opens as a draft" in n]
+            if first is None:
+                assert told == [], path
+            else:
+                assert len(told) == 1 and told[0].startswith(f"{path.name} opens as a draft with "), (path, told)
+                assert f"(first: {first}: " in told[0], told
+
+@run_async
+async def test_the_problems_panel_lists_errors_first(tmp_path) -> None:
+    """The errors that keep a draft from play come first in the panel, then warnings, then notes, each
+    in the file's order: a later level's error is not hidden below an earlier level's notes."""
+    data = json.loads(TINY.read_text(encoding="utf-8"))
+    data["levels"][1]["cells"].append({"at": [0, 1], "card": "goblin", "paths": "", "face": "down"})  # CR223
+    path = tmp_path / "later.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    in_file = [d.severity.value for d in check_text(path.read_text(encoding="utf-8"))]
+    assert in_file == ["info", "warning"]  # the first level's chokepoint note comes first in the file
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert [line.split(" ", 2)[:2] for line in problem_lines(app)] == [["W", "CR223"], ["i", "CR307"]]
+        app.set_level(1)
+        app.canvas.cursor = (0, 0)
+        app.canvas.focus()
+        await pilot.press("delete")  # the second level's starting tile: an error
+        await settle(app, pilot)
+        icons = [line.split(" ", 1)[0] for line in problem_lines(app)]
+        assert icons == sorted(icons, key="EWi".index) and icons[0] == "E"
 
 def test_a_grid_no_editor_could_draw_is_refused_with_its_cr106(tmp_path) -> None:
     """A grid a little too wide (300, corpus 30) opens as a draft to be fixed; one of 100000 × 100000

@@ -48,6 +48,21 @@ def test_field_names_not_lines() -> None:
     assert location(Diagnostic("CR301", "x", level=0, cell=(2, 1)), titles) == "The Cave-In (2, 1)"
 
 
+def test_a_level_wide_problem_names_the_level_not_its_id_field() -> None:
+    """CR310 and CR311 are about a whole level (no ladder reaches it, no way out of it): the editor
+    names the level, not "The Cave-In, id" as if the id were wrong (the tutorial's step 6)."""
+    from cardrogue.engine.analysis.check import check_text
+
+    data = json.loads(FIXTURE.read_text())
+    for cell in data["levels"][-1]["cells"]:
+        if cell.get("exit"):
+            cell["paths"] = ""
+    titles = [lv.get("title") or lv["id"] for lv in data["levels"]]
+    found = [d for d in check_text(json.dumps(data)) if d.code == "CR311"]
+    assert found and all(location(d, titles) == titles[d.level] for d in found)
+    assert all(d.json_path == f"$.levels[{d.level}]" for d in found)
+
+
 def test_counts_in_words() -> None:
     assert [count(n, "warning") for n in (0, 1, 2)] == ["0 warnings", "1 warning", "2 warnings"]
 

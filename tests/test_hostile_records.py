@@ -249,3 +249,14 @@ def test_a_fifo_as_the_score_database_is_refused_not_waited_on(tmp_path, duel, c
     for extra in ([], ["--import", tmp_path / "missing.replay.json"]):
         status, out, err = cli(capsys, "scores", duel, "--scores-db", fifo, *extra)
         assert status == 2 and f"{fifo}: is not a regular file" in err and out == ""
+
+
+def test_a_campaign_given_where_its_replay_belongs_is_named_so(tmp_path, duel, capsys):
+    """A newcomer's slip, `cardrogue verify my-map.json`: the answer says the file is a campaign and
+    what is wanted instead, not which keys a replay does not allow (exit 1, a rejected replay)."""
+    db = tmp_path / "scores.db"
+    for args in (("verify", duel), ("scores", duel, "--scores-db", db, "--import", duel)):
+        status, out, err = cli(capsys, *args)
+        assert status == 1, args
+        assert "rejected: not a replay: this looks like a campaign file" in out + err, args
+        assert "Additional properties" not in out + err

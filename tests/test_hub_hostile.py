@@ -234,3 +234,30 @@ def test_check_warns_of_the_titles_a_hub_refuses():
     [warning] = [d for d in check_text(json.dumps(doc)) if d.code == "CR228"]
     assert warning.severity.value == "warning" and warning.json_path == "$.levels[0].title"
     assert "'Hall <of> Doom' would be refused by a hub: it looks like HTML markup ('<o')" in warning.message
+
+
+def test_check_warns_of_every_text_a_hub_refuses(tmp_path):
+    """CR228 beyond the titles: the hub refuses a control character anywhere in the file (docs/hub.md,
+    *Titles with markup are refused*), so `cardrogue check --strict` must fail on the same text, at
+    the same place, or an author whose map passes the check meets the refusal only when publishing."""
+    from cardrogue.engine.analysis.check import check_text
+
+    places = {
+        "$.description": lambda doc: doc.__setitem__("description", "A toll \x1b[31mred\x1b[0m road."),
+        "$.story": lambda doc: doc.__setitem__("story", "The lamp \x1b]0;owned\x07 flickers."),
+        "$.levels[0].story": lambda doc: doc["levels"][0].__setitem__("story", "Bell\x07"),
+        "$.levels[1].cells[2].inscription": lambda doc: doc["levels"][1]["cells"][2].__setitem__("inscription", "a\x1b[2Jb"),
+        "$.cards.goblin.name": lambda doc: doc.setdefault("cards", {}).__setitem__("goblin", {"name": "Gob\x1b[5m"}),
+        "$.cards.goblin.text": lambda doc: doc.setdefault("cards", {}).__setitem__("goblin", {"text": "Evil\u202etxt"}),
+    }
+    with running_hub(str(tmp_path / "hub.sqlite3")) as hub:
+        alice = register(hub.base, "alice")
+        for path, spoil in places.items():
+            doc = json.loads(map_text())
+            spoil(doc)
+            text = json.dumps(doc, indent=2)
+            found = [d for d in check_text(text) if d.code == "CR228"]
+            assert [(d.severity.value, d.json_path) for d in found] == [("warning", path)], path
+            assert "would be refused by a hub" in found[0].message
+            status, body, _ = call(hub.base, "POST", "/api/maps", body={"campaign": text}, token=alice)
+            assert status == 422 and path in json.dumps(body), (path, status, body)

@@ -12,6 +12,7 @@ from cardrogue.editor.messages import ProblemChosen
 from cardrogue.editor.shown import markup
 from cardrogue.engine.format.diagnostics import Diagnostic, Severity
 
+_RANK = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 _ICON = {Severity.ERROR: "[b red]E[/]", Severity.WARNING: "[b yellow]W[/]", Severity.INFO: "[b cyan]i[/]"}
 
 
@@ -71,7 +72,8 @@ class ProblemsPanel(Vertical):
         yield OptionList(id="problems-list")
 
     def show(self, diagnostics: list[Diagnostic], level_titles: list[str]) -> None:
-        self.diagnostics = list(diagnostics)
+        # errors first, then warnings, then notes, each in the file's order: what stops play on top
+        self.diagnostics = sorted(diagnostics, key=lambda d: _RANK[d.severity])
         counts = {s: sum(d.severity is s for d in diagnostics) for s in Severity}
         summary = self.query_one("#problems-summary", Label)
         if not diagnostics:
@@ -85,7 +87,7 @@ class ProblemsPanel(Vertical):
         options.set_options(
             Option(markup(f"{_ICON[d.severity]} $code $where: $message", code=d.code, where=location(d, level_titles),
                           message=d.message), id=str(i))
-            for i, d in enumerate(diagnostics)
+            for i, d in enumerate(self.diagnostics)
         )
 
     def set_solve_status(self, text: Content | None) -> None:

@@ -303,10 +303,10 @@ def analyse_campaign(campaign: Campaign) -> tuple[list[LevelAnalysis], list[Diag
         level = campaign.levels[la.index]
         if la.index not in reached:
             out.append(Diagnostic("CR310", f"level {level.id!r} cannot be reached: no ladder path from the first level leads to it",
-                                  Severity.ERROR, path=("levels", la.index, "id"), level=la.index))
+                                  Severity.ERROR, path=("levels", la.index), level=la.index))
         elif la.index not in can_finish:
             out.append(Diagnostic("CR311", f"from level {level.id!r} no exit can be reached: add a ladder or an exit",
-                                  Severity.ERROR, path=("levels", la.index, "id"), level=la.index))
+                                  Severity.ERROR, path=("levels", la.index), level=la.index))
     if not campaign.allow_ladder_cycles and has_cycle(flow):
         out.extend(_ladder_cycle(campaign, flow))
     return levels, out

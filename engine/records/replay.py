@@ -192,6 +192,10 @@ def parse_replay(text: str) -> dict:
                     "16 hexadecimal digits")
     if is_valid(shallow, "replay.schema.json"):  # the compiled fast path; jsonschema only for the message
         return doc
+    if isinstance(doc, dict) and "levels" in doc and "actions" not in doc:
+        # the campaign given where its replay belongs: say so, not which of its keys a replay lacks
+        raise ReplayError("not a replay: this looks like a campaign file (it has \"levels\" and no \"actions\"); "
+                          "give the replay of a run, a .replay.json file")
     errors = sorted(reference_validator("replay.schema.json").iter_errors(shallow), key=lambda e: list(map(str, e.absolute_path)))
     if errors:
         from jsonschema.exceptions import best_match

@@ -19,8 +19,8 @@ OWN_FIELDS = frozenset({DESCENDING_LADDER, STARTING_TILE})
 def cell_field_problems(cell: Cell, path: JsonPath, cards: Mapping[str, CardDef], level_ids: Mapping[str, Any],
                         where: dict[str, Any]) -> list[Diagnostic]:
     """CR208 and CR205: a descending ladder names a level that exists; CR218: ``to``, ``stock``
-    and ``contents`` only on the ladder, the shop and the chest; CR217: stock and contents are
-    items; CR219: the starting tile is face up."""
+    and ``contents`` only on the ladder, the shop and the chest, and no ladder is the exit; CR217:
+    stock and contents are items; CR219: the starting tile is face up."""
     found = Findings()
     if cell.card == DESCENDING_LADDER:
         if cell.to is None:
@@ -31,6 +31,10 @@ def cell_field_problems(cell: Cell, path: JsonPath, cards: Mapping[str, CardDef]
             found.error("CR205", f"ladder leads to missing level {cell.to!r}{hint}", path + ("to",), **where)
     elif cell.to is not None:
         found.error("CR218", f"only a descending ladder leads to a level; this cell holds {cell.card!r}", path + ("to",), **where)
+    if cell.card == DESCENDING_LADDER and cell.exit:
+        # the exit wins on arrival, so the ladder would never be taken and the levels below never played
+        found.error("CR218", "a descending ladder leads down, not out: it cannot be the exit as well; "
+                    "unmark the exit, or put the exit on another card", path + ("exit",), **where)
     if cell.stock and cell.card != SHOP:
         found.error("CR218", f"only a shop has stock; this cell holds {cell.card!r}", path + ("stock",), **where)
     if cell.contents and cell.card != CHEST:
@@ -46,5 +50,7 @@ def pathless_problem(cell: Cell, path: JsonPath, where: dict[str, Any]) -> Diagn
     """CR223 (a warning) for a cell without paths: its card can never be reached by walking; the
     caller drops it for a hero who can cross walls."""
     found = Findings()
-    found.warning("CR223", f"{cell.card!r} has no paths: it can never be reached", path, **where)
+    # the hero stands on the starting tile from the first turn: without paths he can never leave it
+    fate = "the hero can never leave it" if cell.card == STARTING_TILE else "it can never be reached"
+    found.warning("CR223", f"{cell.card!r} has no paths: {fate}", path, **where)
     return found.items[0]

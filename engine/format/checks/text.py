@@ -1,5 +1,5 @@
 """Text that cannot be shown as it is to strangers (CR228, a warning): markup in a title, terminal
-escapes and bidirectional controls anywhere. A campaign plays with it (every string is shown as
+escapes and bidirectional controls anywhere in the campaign. A campaign plays with it (every string is shown as
 text, never as markup), but the community hub refuses to publish it, so ``check`` says so first.
 
 :func:`unsafe_text` is the rule itself, one home for the hub's refusal and the check's warning.
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import Any, Mapping
 
 from ...model.campaign import Campaign
 from ..diagnostics import Diagnostic
@@ -39,13 +40,39 @@ def unsafe_text(value: str, *, title: bool) -> str | None:
     return None
 
 
-def title_problems(campaign: Campaign) -> list[Diagnostic]:
-    """CR228 for the campaign's title and author and each level's title that the hub would refuse."""
+def text_problems(campaign: Campaign) -> list[Diagnostic]:
+    """CR228 for every text of the campaign that the hub would refuse: markup or a control character
+    in the campaign's title and author and a level's title; a control character (newline and tab
+    aside) or a bidirectional control in any other text (description, stories, inscriptions, the
+    campaign's own cards), as the hub walks the whole file."""
     found = Findings()
-    titles = [(("title",), campaign.title, None), (("author",), campaign.author, None)]
-    titles += [(("levels", i, "title"), level.title, i) for i, level in enumerate(campaign.levels)]
-    for path, value, level in titles:
-        if value and (why := unsafe_text(value, title=True)):
-            where = {} if level is None else {"level": level}
-            found.warning("CR228", f"the text {value!r} would be refused by a hub: {why}", path, **where)
+
+    def check(path: tuple, value: Any, *, title: bool = False, **where: Any) -> None:
+        if isinstance(value, str):
+            if value and (why := unsafe_text(value, title=title)):
+                found.warning("CR228", f"the text {_quoted(value)} would be refused by a hub: {why}", path, **where)
+        elif isinstance(value, Mapping):  # a card entry, as written
+            for key, item in value.items():
+                check(path + (key,), item)
+        elif isinstance(value, (list, tuple)):
+            for i, item in enumerate(value):
+                check(path + (i,), item)
+
+    check(("title",), campaign.title, title=True)
+    check(("author",), campaign.author, title=True)
+    check(("description",), campaign.description)
+    check(("story",), campaign.story)
+    for card_id, entry in campaign.card_entries.items():
+        check(("cards", card_id), entry)
+    for li, level in enumerate(campaign.levels):
+        check(("levels", li, "title"), level.title, title=True, level=li)
+        check(("levels", li, "story"), level.story, level=li)
+        for ci, cell in enumerate(level.cells):
+            if cell.inscription:
+                check(("levels", li, "cells", ci, "inscription"), cell.inscription, level=li, cell=(cell.x, cell.y))
     return found.items
+
+
+def _quoted(value: str, limit: int = 120) -> str:
+    """The text as a Python literal (escapes shown), its start only when it is long (a story)."""
+    return repr(value) if len(value) <= limit else f"{value[:limit]!r}..."
