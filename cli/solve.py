@@ -123,11 +123,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
         where = campaign.title if level is None else f"{campaign.title}, level {level + 1} ({campaign.levels[level].id})"
         stats = f"{result.states_expanded:,} states in {result.seconds:.2f} s"
         if result.verdict == SOLVED:
-            say(f"{where}: par {result.turns} turns, {result.health_text()} ({stats})")
+            say(f"{where}: par {_turns(result.turns)}, {result.health_text()} ({stats})")
             if result.level_turns and len(result.level_turns) > 1:
                 say("  turns per level: " + ", ".join(f"{campaign.levels[i].id} {t}" for i, t in enumerate(result.level_turns)))
             for i, p in enumerate(result.level_pars):
-                shown = f"{p.turns} turns" if p.verdict == SOLVED else p.verdict
+                shown = _turns(p.turns) if p.verdict == SOLVED else p.verdict
                 say(f"  level {i + 1} on its own (practice start): {shown}")
             say("  solution: " + " | ".join(result.actions))
             if args.output is not None:
@@ -143,6 +143,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
                 if args.output is not None:
                     say(f"  its replay written to {args.output} (a finish, not proven par)")
     return EXIT_OK if result.verdict == SOLVED else EXIT_PROBLEMS
+
+
+def _turns(n: int) -> str:
+    return "1 turn" if n == 1 else f"{n} turns"
 
 
 def _write_par(path: Path, campaign, turns: int, health: int) -> None:

@@ -512,7 +512,10 @@ class EditorApp(App[int]):
             self.choose_story(diag.level)
             self.action_show_tab("story")
             return
-        if diag.level is None:
+        level = diag.level
+        if level is None and diag.path[:1] == ("levels",):
+            level = len(self.campaign.levels) - 1  # the levels as a whole (CR220, no exit): the last, where it belongs
+        if level is None:
             # a problem of the campaign's own fields: the form that edits them
             head = diag.path[0] if diag.path else ""
             if head == "cards" and len(diag.path) > 1 and str(diag.path[1]) in self.campaign.cards:
@@ -525,7 +528,7 @@ class EditorApp(App[int]):
                 self.action_metadata()
             return
         self.action_show_tab("map")
-        self.set_level(diag.level)
+        self.set_level(level)
         if diag.cell is not None:
             self.canvas.move_to(*diag.cell)
         self.canvas.focus()

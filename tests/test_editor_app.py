@@ -360,6 +360,29 @@ async def test_enter_on_a_storys_problem_opens_that_story(campaign_file, tmp_pat
 
 
 @run_async
+async def test_enter_on_no_exit_goes_to_the_last_level_not_a_form(campaign_file, tmp_path) -> None:
+    """CR220 (the campaign has no exit: "mark a cell ... on the last level") belongs to no field of the
+    metadata form: enter on it shows the last level's map, where the exit is to be marked."""
+    doc = json.loads(campaign_file.read_text())
+    for level in doc["levels"]:
+        for c in level["cells"]:
+            c.pop("exit", None)
+    campaign_file.write_text(json.dumps(doc))
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        panel = app.query_one(ProblemsPanel)
+        target = next(i for i, d in enumerate(panel.diagnostics) if d.code == "CR220")
+        screen = app.screen
+        await pilot.press("ctrl+k")
+        app.query_one("#problems-list").highlighted = target
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is screen  # no form opened
+        assert app.level_index == len(app.campaign.levels) - 1 and app.focused is app.canvas
+
+
+@run_async
 async def test_playtest_opens_the_player_and_returns(campaign_file, tmp_path) -> None:
     app = make_app(campaign_file, tmp_path)
     async with app.run_test(size=SIZE) as pilot:

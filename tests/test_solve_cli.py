@@ -54,6 +54,19 @@ def test_solve_prints_par_and_writes_a_verified_replay(corridor: Path, tmp_path:
     assert verified.returncode == 0 and "won in 2 turns" in verified.stdout
 
 
+def test_a_one_turn_par_is_one_turn(tmp_path: Path):
+    """`par 1 turn`, and a level on its own in one turn says so too, not "1 turns"."""
+    doc = {"format": 1, "id": "short", "title": "Short", "rules": "1.1.2", "seed": 3, "hero": {"character": "warrior"},
+           "levels": [{"id": "a", "width": 2, "height": 1,
+                       "cells": [cell(0, 0, "starting-tile", "E", "up"), cell(1, 0, "descending-ladder", "W", "up", to="b")]},
+                      {"id": "b", "width": 2, "height": 1,
+                       "cells": [cell(0, 0, "starting-tile", "E", "up"), cell(1, 0, "pathing-tile", "W", "up", exit=True)]}]}
+    path = tmp_path / "short.json"
+    path.write_text(json.dumps(doc))
+    done = cardrogue("solve", str(path))
+    assert done.returncode == 0 and "1 turns" not in done.stdout, done.stdout
+    assert "level 2 on its own (practice start): 1 turn\n" in done.stdout, done.stdout
+
 def test_solve_json(corridor: Path):
     doc = json.loads(cardrogue("solve", "--format", "json", str(corridor)).stdout)
     assert (doc["verdict"], doc["turns"], doc["health"]) == ("solved", 2, 12)
