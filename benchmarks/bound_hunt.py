@@ -1,0 +1,210 @@
+"""Hunt for states where the solver's admissible bound overestimates the turns left (docs/solver.md, *The
+heuristic (admissible)*).
+
+For small maps (benchmarks/gen.py's ``mixed_campaign`` mixes at 3x3 to 5x5, each played by every character of
+the catalog and by the warrior with hasty boots (+1 MOVEMENT), some with paths cut one way, plus hand-made maps
+built to provoke a suspicion) it walks randomly from the start (a flip, a fight, a throw or a flee more often
+than not), and at each state a walk ends in compares ``relaxation(campaign, d).bound(state, True)`` with the
+turns left found by the plain uniform-cost reference search (``reference=True``, states capped; skipped when it
+finds none). Every counterexample is printed as one line (map, actions, bound, true turns left) and the run ends
+with the counts. Deterministic in its arguments (CPU time aside).
+
+    python benchmarks/bound_hunt.py [--seed N] [--maps N] [--walks N] [--cap STATES] [--one-way P] [--quiet]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import gen
+
+from cardrogue.engine.analysis.solver import SOLVED, Budget
+from cardrogue.engine.analysis.solver.bounds import relaxation
+from cardrogue.engine.analysis.solver.search import Search
+from cardrogue.engine.chance.resolvers import FatedResolver
+from cardrogue.engine.format.loader import load_campaign_text
+from cardrogue.engine.rules.state import GameState
+
+NO_CLOCK = 3600
+# The heroes: every character of the catalog, and the warrior with +1 MOVEMENT (hasty boots: not paced, K = 1).
+HEROES = [(c, ()) for c in gen.CHARACTERS] + [("warrior", ("hasty-boots",)), ("warrior", ("shadow-cape",))]
+SIZES = (3, 4, 5)
+BOLD = ("throw", "flee", "flip", "attack", "spell", "drink")
+
+
+def _cell(x: int, y: int, card: str, paths: str, face: str = "up", **extra) -> dict:
+    return {"at": [x, y], "card": card, "paths": paths, "face": face, **extra}
+
+
+def _doc(cells: list[dict], width: int, height: int, character: str = "warrior", equipped=(), items=(),
+         cards=None, potions=None, rules: str = "1.1.2") -> dict:
+    doc = {"format": 1, "id": "hunt", "title": "Hunt", "kind": "challenge", "rules": rules, "seed": 7,
+           "hero": {"character": character, "items": list(items), "equipped": list(equipped)},
+           "levels": [{"id": "one", "title": "One", "width": width, "height": height, "cells": cells}]}
+    if cards:
+        doc["cards"] = cards
+    if potions:
+        doc["potions"] = potions
+    return doc
+
+
+def hand_made() -> list[tuple[str, dict]]:
+    """Maps built to provoke each suspicion: a fight after moving beside an enemy standing face up that flips the
+    tile the next turn enters (for heroes not paced), and a flip along a path with none back (a one-way flip)
+    that reveals a tile the walk enters later, from another side."""
+    out = []
+    rat = {"sewer-rat": {"health": 1}}
+    # A fight after moving: two face-up tiles to one beside a rat, the tile after it face down, then more.
+    fight = [_cell(0, 0, "starting-tile", "E"), _cell(1, 0, "pathing-tile", "EW"), _cell(2, 0, "pathing-tile", "ESW"),
+             _cell(3, 0, "pathing-tile", "EW", face="down"), _cell(4, 0, "pathing-tile", "EW", face="down"),
+             _cell(5, 0, "pathing-tile", "ESW"), _cell(5, 1, "sewer-rat", "N"),
+             _cell(6, 0, "pathing-tile", "W", face="down", exit=True), _cell(2, 1, "sewer-rat", "N")]
+    # A one-way flip: the start's path south reaches a tile with no path back; it is entered from the east.
+    one_way = [_cell(0, 0, "starting-tile", "ES"), _cell(1, 0, "pathing-tile", "SW", face="down"),
+               _cell(1, 1, "pathing-tile", "NW"), _cell(0, 1, "pathing-tile", "E", face="down", exit=True)]
+    # The same, longer: the one-way tile is followed by more face-down tiles.
+    one_way_long = [_cell(0, 0, "starting-tile", "ES"), _cell(1, 0, "pathing-tile", "SW", face="down"),
+                    _cell(1, 1, "pathing-tile", "NW"), _cell(0, 1, "pathing-tile", "ES", face="down"),
+                    _cell(0, 2, "pathing-tile", "NE", face="down"), _cell(1, 2, "pathing-tile", "W", face="down", exit=True)]
+    # A fight after moving whose flip goes one way: the rat's neighbour reveals a tile entered from elsewhere.
+    fight_one_way = [_cell(0, 0, "starting-tile", "E"), _cell(1, 0, "pathing-tile", "EW"), _cell(2, 0, "pathing-tile", "ESW"),
+                     _cell(2, 1, "sewer-rat", "N"), _cell(3, 0, "pathing-tile", "SW", face="down"),
+                     _cell(3, 1, "pathing-tile", "NE", face="down"), _cell(4, 1, "pathing-tile", "W", face="down", exit=True)]
+    for character, equipped in HEROES:
+        tag = character + ("+" + equipped[0] if equipped else "")
+        out.append((f"fight/{tag}", _doc(fight, 7, 2, character, equipped, cards=rat)))
+        out.append((f"one-way/{tag}", _doc(one_way, 2, 2, character, equipped)))
+        out.append((f"one-way-long/{tag}", _doc(one_way_long, 2, 3, character, equipped)))
+        out.append((f"fight-one-way/{tag}", _doc(fight_one_way, 5, 2, character, equipped, cards=rat)))
+    out.append(("one-way/warrior-1.0", _doc(one_way, 2, 2, "warrior", rules="1.0")))
+    return out
+
+
+def _cut_one_way(doc: dict, rng: random.Random, p: float) -> dict:
+    """The map with each path letter dropped with probability ``p`` where the neighbour keeps its own (a path
+    with none back: the tile there may be flipped from this one but not entered from it)."""
+    for level in doc["levels"]:
+        for c in level["cells"]:
+            if c.get("card") == "starting-tile" or c.get("exit"):
+                continue
+            kept = "".join(ch for ch in c["paths"] if rng.random() >= p)
+            if kept:
+                c["paths"] = kept
+    return doc
+
+
+def generated(rng: random.Random, count: int, one_way: float) -> list[tuple[str, dict]]:
+    """``count`` generated maps: a mix, a size and a seed drawn from ``rng``, the hero replaced by one of
+    :data:`HEROES` (in turn), a third of them with paths cut one way."""
+    out = []
+    mixes = sorted(gen.MIXES)
+    for n in range(count):
+        mix, size, seed = rng.choice(mixes), rng.choice(SIZES), rng.randrange(10_000)
+        character, equipped = HEROES[n % len(HEROES)]
+        doc = gen.mixed_campaign(1, size, seed, mix)
+        if doc["rules"] == "1.1.2" or character in gen.OLD_CHARACTERS:
+            doc["hero"] = {**doc["hero"], "character": character}
+            if equipped:
+                doc["hero"]["equipped"] = list(equipped)
+        cut = n % 3 == 2 and one_way > 0
+        if cut:
+            doc = _cut_one_way(doc, rng, one_way)
+        name = f"{mix}/{size}/{seed}/{doc['hero']['character']}{'+' + equipped[0] if equipped else ''}{'/cut' if cut else ''}"
+        out.append((name, doc))
+    return out
+
+
+def _start(c):
+    resolver = FatedResolver(c)
+    s = GameState.new(c, log=False)
+    s.resolve(resolver)
+    return s, resolver
+
+
+def _walk(c, rng: random.Random) -> tuple[GameState, list[str]]:
+    """A state random play reaches in 0 to 13 actions; a bold action (flip, fight, throw, flee, ...) two
+    times in three when one is legal."""
+    s, resolver = _start(c)
+    line = []
+    for _ in range(rng.randrange(0, 14)):
+        legal = s.legal_actions()
+        if not legal or s.is_terminal():
+            break
+        bold = [a for a in legal if a.verb in BOLD]
+        action = rng.choice(bold if bold and rng.random() < 2 / 3 else legal)
+        line.append(str(action))
+        s.step(action, resolver)
+    return s, line
+
+
+def _remaining(c, s: GameState, cap: int) -> int | None:
+    """The fewest turns after ``s.turn`` to win from ``s`` by the uniform-cost reference search (None: no win
+    found within ``cap`` states)."""
+    search = Search(c, 0, True, Budget(max_states=cap, max_seconds=NO_CLOCK), reference=True)
+    search.root = s.clone()
+    verdict, _, turns, _, _ = search.run()
+    return turns - s.turn if verdict == SOLVED else None
+
+
+def hunt(maps: list[tuple[str, dict]], walks: int, cap: int, rng: random.Random, quiet: bool) -> dict:
+    counts: Counter = Counter()
+    heroes, found = set(), []
+    for name, doc in maps:
+        result = load_campaign_text(json.dumps(doc))
+        c = result.campaign
+        if c is None:
+            counts["invalid maps"] += 1
+            continue
+        counts["maps"] += 1
+        heroes.add(name.split("/")[3] if name.count("/") >= 3 else name.split("/")[1])
+        seen = set()
+        for _ in range(walks):
+            s, line = _walk(c, rng)
+            if s.is_terminal() or tuple(line) in seen:
+                continue
+            seen.add(tuple(line))
+            left = _remaining(c, s, cap)
+            if left is None:
+                counts["unknown"] += 1
+                continue
+            counts["states"] += 1
+            bound = relaxation(c, s.d).bound(s, True)
+            if bound > left:
+                found.append({"map": name, "actions": line, "bound": bound, "left": left})
+                counts["overestimates"] += 1
+                print("OVERESTIMATE", json.dumps(found[-1]), flush=True)
+        if not quiet:
+            print(f"{name}: {dict(counts)}", flush=True)
+    return {"counts": dict(counts), "heroes": sorted(heroes), "found": found}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seed", type=int, default=1, help="seed of the maps drawn and of the walks (default 1)")
+    ap.add_argument("--maps", type=int, default=80, help="generated maps to draw (default 80)")
+    ap.add_argument("--walks", type=int, default=12, help="random walks per map (default 12)")
+    ap.add_argument("--cap", type=int, default=20_000, help="states of the reference search per check (default 20000)")
+    ap.add_argument("--one-way", type=float, default=0.15,
+                    help="chance of cutting each path one way on every third generated map (default 0.15; 0: none)")
+    ap.add_argument("--no-hand-made", action="store_true", help="only the generated maps")
+    ap.add_argument("--quiet", action="store_true", help="only the counterexamples and the summary")
+    args = ap.parse_args(argv)
+    rng = random.Random(args.seed)
+    maps = ([] if args.no_hand_made else hand_made()) + generated(rng, args.maps, args.one_way)
+    start = time.process_time()
+    out = hunt(maps, args.walks, args.cap, rng, args.quiet)
+    out["cpu_seconds"] = round(time.process_time() - start, 1)
+    out["args"] = vars(args)
+    print(json.dumps(out))
+    return 1 if out["found"] else 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    sys.exit(main())
