@@ -139,6 +139,16 @@ class Relaxation(PotionBound):
             self.ways.append(tuple(ways))
             self.dist.append(tuple(self._bfs(w, lo, hi) for w, _ in ways))
         self._down = bytes.maketrans(bytes([DOWN, UP, CLEARED]), b"\x01\x00\x00")
+        # A one-way flip (docs/solver.md, *One-way flips*): a card at the end of a path of a tile that has no path
+        # back may be revealed from there and entered later from another side, a flip that lowers a route's count
+        # by two. Every count reads such a card (other than an enemy) as face up: per level, the mask's bytes to
+        # keep as one big-endian integer (a 0 byte at each such card), or None on a level with none.
+        self._two_way = []
+        for lo, hi in d.level_range:
+            one_way = {j for i in range(lo, hi) for dr, j in enumerate(d.flip_to[i])
+                       if j >= 0 and d.adjacent[i][dr] != j and d.kind[j] != ENEMY}
+            self._two_way.append(int.from_bytes(bytes(0 if j in one_way else 1 for j in range(lo, hi)), "big")
+                                 if one_way else None)
         self._potion_tables(d)
         self.origins = FleeOrigins(d, self.local, self.ways) if self.rolls is not None else None
         # The paced warrior whose only flee is from an enemy he paralysed (``para_limited``), where nothing moves
@@ -306,8 +316,8 @@ class Relaxation(PotionBound):
         for li in range(self.levels):
             lo, hi = d.level_range[li]
             start = d.level_start[li]
-            counts = self.face_down_counts(li, d.initial_faces[lo:hi].translate(self._down))
-            mask = d.initial_faces[lo:hi].translate(self._down)
+            mask = self._two_ways(li, d.initial_faces[lo:hi].translate(self._down))
+            counts = self.face_down_counts(li, mask)
             jumps = self._jumps(li, mask) if self.tele_total else ((INF, INF, None),) * len(self.ways[li])
             fresh.append([min(self._term(self.dist[li][k][start - lo],
                                          0 if cyclic else self._count_at(li, counts[k], k, start - lo),
@@ -351,9 +361,16 @@ class Relaxation(PotionBound):
     def mask(self, s: GameState) -> bytes:
         """The face-down cells of the hero's level, one byte each."""
         if self.levels == 1:
-            return bytes(s.faces).translate(self._down)
-        lo, hi = self.d.level_range[s.level]
-        return bytes(s.faces[lo:hi]).translate(self._down)
+            mask = bytes(s.faces).translate(self._down)
+        else:
+            lo, hi = self.d.level_range[s.level]
+            mask = bytes(s.faces[lo:hi]).translate(self._down)
+        return mask if self._two_way[s.level] is None else self._two_ways(s.level, mask)
+
+    def _two_ways(self, level: int, mask: bytes) -> bytes:
+        """``mask`` with the cards of ``level`` a one-way flip may reveal (not enemies) read as face up."""
+        keep = self._two_way[level]
+        return mask if keep is None else (int.from_bytes(mask, "big") & keep).to_bytes(len(mask), "big")
 
     def bound(self, s: GameState, campaign_mode: bool, hint: tuple[int, bytes] | None = None) -> float:
         """A lower bound on the turns after ``s.turn`` needed to finish (won, or the level left).
