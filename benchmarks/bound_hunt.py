@@ -86,6 +86,41 @@ def hand_made() -> list[tuple[str, dict]]:
     return out
 
 
+def branches(rng: random.Random, count: int) -> list[tuple[str, dict]]:
+    """``count`` corridors built to provoke the count of a set of potions picked up (docs/solver.md, *Picking
+    potions up*): a row from the start to the exit, most of it face down, with cells above and below it holding a
+    potion (paralysis or teleportation, often face down: one stand's flips may reveal a potion and the row's next
+    tile, two tiles of the cheapest tree), a goblin or a plain tile; the paced warrior mostly."""
+    out = []
+    heroes = [("warrior", ())] * 4 + [("warrior", ("hasty-boots",)), ("rogue", ()), ("explorer", ())]
+    for n in range(count):
+        length = rng.randint(3, 6)
+        cells = []
+        for x in range(length + 1):
+            paths = ("E" if x < length else "") + ("W" if x > 0 else "")
+            side = []
+            for y, back in ((0, "S"), (2, "N")):
+                roll = rng.random()
+                if roll < 0.55:
+                    card = rng.choice(["red-potion", "red-potion", "blue-potion", "goblin", "pathing-tile"])
+                    face = "down" if rng.random() < 0.6 else "up"
+                    cells.append(_cell(x, y, card, back, face=face))
+                    side.append("N" if y == 0 else "S")
+            paths = "".join(ch for ch in "NESW" if ch in paths + "".join(side))
+            if x == 0:
+                cells.append(_cell(x, 1, "starting-tile", paths))
+            else:
+                face = "down" if rng.random() < 0.75 else "up"
+                cells.append(_cell(x, 1, "pathing-tile", paths, face=face, **({"exit": True} if x == length else {})))
+        character, equipped = heroes[n % len(heroes)]
+        potions = {"red": "paralysis", "blue": "teleportation"}
+        items = ["red-potion"] * rng.randint(0, 1)
+        doc = _doc(cells, length + 1, 3, character, equipped, items=items, potions=potions,
+                   cards={"goblin": {"health": 40}} if rng.random() < 0.5 else None)
+        out.append((f"branches/{n}/{character}{'+' + equipped[0] if equipped else ''}", doc))
+    return out
+
+
 def _cut_one_way(doc: dict, rng: random.Random, p: float) -> dict:
     """The map with each path letter dropped with probability ``p`` where the neighbour keeps its own (a path
     with none back: the tile there may be flipped from this one but not entered from it)."""
@@ -162,7 +197,7 @@ def hunt(maps: list[tuple[str, dict]], walks: int, cap: int, rng: random.Random,
             counts["invalid maps"] += 1
             continue
         counts["maps"] += 1
-        heroes.add(name.split("/")[3] if name.count("/") >= 3 else name.split("/")[1])
+        heroes.add(name.split("/")[3] if name.count("/") >= 3 else name.split("/")[-1])
         seen = set()
         for _ in range(walks):
             s, line = _walk(c, rng)
@@ -192,11 +227,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cap", type=int, default=20_000, help="states of the reference search per check (default 20000)")
     ap.add_argument("--one-way", type=float, default=0.15,
                     help="chance of cutting each path one way on every third generated map (default 0.15; 0: none)")
+    ap.add_argument("--branches", type=int, default=40, help="hand-made corridors with potions beside them (default 40)")
     ap.add_argument("--no-hand-made", action="store_true", help="only the generated maps")
     ap.add_argument("--quiet", action="store_true", help="only the counterexamples and the summary")
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
-    maps = ([] if args.no_hand_made else hand_made()) + generated(rng, args.maps, args.one_way)
+    maps = ([] if args.no_hand_made else hand_made() + branches(rng, args.branches)) + generated(rng, args.maps, args.one_way)
     start = time.process_time()
     out = hunt(maps, args.walks, args.cap, rng, args.quiet)
     out["cpu_seconds"] = round(time.process_time() - start, 1)
