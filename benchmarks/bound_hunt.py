@@ -76,12 +76,17 @@ def hand_made() -> list[tuple[str, dict]]:
     fight_one_way = [_cell(0, 0, "starting-tile", "E"), _cell(1, 0, "pathing-tile", "EW"), _cell(2, 0, "pathing-tile", "ESW"),
                      _cell(2, 1, "sewer-rat", "N"), _cell(3, 0, "pathing-tile", "SW", face="down"),
                      _cell(3, 1, "pathing-tile", "NE", face="down"), _cell(4, 1, "pathing-tile", "W", face="down", exit=True)]
+    # A one-way flip that reveals an enemy (no fight: not an ADJACENT TILE), slain later from another side.
+    one_way_foe = [_cell(0, 0, "starting-tile", "ES"), _cell(1, 0, "pathing-tile", "SW", face="down"),
+                   _cell(1, 1, "pathing-tile", "NW"), _cell(0, 1, "sewer-rat", "ES", face="down"),
+                   _cell(0, 2, "pathing-tile", "N", face="down", exit=True)]
     for character, equipped in HEROES:
         tag = character + ("+" + equipped[0] if equipped else "")
         out.append((f"fight/{tag}", _doc(fight, 7, 2, character, equipped, cards=rat)))
         out.append((f"one-way/{tag}", _doc(one_way, 2, 2, character, equipped)))
         out.append((f"one-way-long/{tag}", _doc(one_way_long, 2, 3, character, equipped)))
         out.append((f"fight-one-way/{tag}", _doc(fight_one_way, 5, 2, character, equipped, cards=rat)))
+        out.append((f"one-way-foe/{tag}", _doc(one_way_foe, 2, 3, character, equipped, cards=rat)))
     out.append(("one-way/warrior-1.0", _doc(one_way, 2, 2, "warrior", rules="1.0")))
     return out
 
