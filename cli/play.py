@@ -7,6 +7,8 @@ import json
 import sys
 from pathlib import Path
 
+from cardrogue.engine.words import counted
+
 from .common import (
     lines_of,
     EXIT_OK,
@@ -90,7 +92,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             texts += [ln.strip() for ln in body.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
         if len(texts) > MAX_LIST_ITEMS:  # bounded time and memory: no more than a replay may hold
             where = args.actions_file if args.actions_file is not None else "ACTION"
-            raise UnusableInput(f"{where}: {len(texts):,} actions; at most {MAX_LIST_ITEMS:,} (as many as a replay holds)")
+            raise UnusableInput(f"{where}: {counted(len(texts), 'action')}; at most {MAX_LIST_ITEMS:,} (as many as a replay holds)")
     except UnusableInput as exc:
         complain(*lines_of(exc))
         return exc.exit_code

@@ -27,6 +27,7 @@ from textual.widgets import Header, TabbedContent, TabPane
 from cardrogue.engine.format.diagnostics import Diagnostic, Severity
 from cardrogue.engine.model.campaign import Campaign, Direction
 from cardrogue.engine.printable import printable
+from cardrogue.engine.words import counted
 
 from . import edits
 from .checking import Checker, markers
@@ -300,7 +301,7 @@ class EditorApp(App[int]):
     def action_copy(self) -> None:
         rect = self.canvas.selection
         self.clip = edits.copy_cells(self.campaign, self.level_index, rect)
-        self.notify(f"Copied {rect.width}×{rect.height} ({len(self.clip.cells)} cards)", timeout=2)
+        self.notify(f"Copied {rect.width}×{rect.height} ({counted(len(self.clip.cells), 'card')})", timeout=2)
 
     def action_paste(self) -> None:
         if self.clip is None:
@@ -642,7 +643,7 @@ class EditorApp(App[int]):
 
         def done(run) -> None:
             if run is not None:
-                self.notify(f"Play-test: {run.outcome} in {run.turns} turns", title="Play-test", timeout=4)
+                self.notify(f"Play-test: {run.outcome} in {counted(run.turns, 'turn')}", title="Play-test", timeout=4)
             self.canvas.focus()
 
         self.push_screen(PlayerScreen(result.campaign, self.level_index), done)

@@ -14,8 +14,9 @@ from textual.widgets._footer import FooterKey
 from cardrogue.editor.widgets.dialogs import FormScreen
 from cardrogue.editor.widgets.footer import EditorFooter
 from cardrogue.editor.widgets.inspector import Inspector
-from cardrogue.editor.widgets.problems import count, field_name, location
+from cardrogue.editor.widgets.problems import field_name, location
 from cardrogue.engine.format.diagnostics import Diagnostic
+from cardrogue.engine.words import counted
 from editor_support import make_app, settle
 from helpers import FIXTURE, run_async
 
@@ -64,7 +65,7 @@ def test_a_level_wide_problem_names_the_level_not_its_id_field() -> None:
 
 
 def test_counts_in_words() -> None:
-    assert [count(n, "warning") for n in (0, 1, 2)] == ["0 warnings", "1 warning", "2 warnings"]
+    assert [counted(n, "warning") for n in (0, 1, 2)] == ["0 warnings", "1 warning", "2 warnings"]
 
 
 @run_async

@@ -113,7 +113,7 @@ FORGERIES = {
     "edited action": (lambda text: json.dumps((lambda d: (_edit_action(d), d)[1])(json.loads(text)), indent=2),
                       "action 2 ('move W') is not legal"),
     "edited claimed turns": (lambda text: json.dumps((lambda d: (_edit_score(d), d)[1])(json.loads(text)), indent=2),
-                             "claims won in 1 turns"),
+                             "claims won in 1 turn with"),
     "edited claimed health": (lambda text: json.dumps((lambda d: (_edit_health(d), d)[1])(json.loads(text)), indent=2),
                               "with 99 health, but re-simulates"),
     "truncated file": (lambda text: text[: len(text) // 2], "not JSON"),

@@ -11,6 +11,7 @@ from textual.widgets.option_list import Option
 from cardrogue.editor.messages import ProblemChosen
 from cardrogue.editor.shown import markup
 from cardrogue.engine.format.diagnostics import Diagnostic, Severity
+from cardrogue.engine.words import counted
 
 _RANK = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 _ICON = {Severity.ERROR: "[b red]E[/]", Severity.WARNING: "[b yellow]W[/]", Severity.INFO: "[b cyan]i[/]"}
@@ -52,11 +53,6 @@ def location(diag: Diagnostic, level_titles: list[str]) -> str:
     return name
 
 
-def count(n: int, noun: str) -> str:
-    """``1 warning``, ``2 warnings``."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
-
 class ProblemsPanel(Vertical):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -81,8 +77,8 @@ class ProblemsPanel(Vertical):
         else:
             draft = (" [b red]· a draft: fix the errors to play or publish it[/]"
                      if counts[Severity.ERROR] else "")
-            summary.update(f"{count(counts[Severity.ERROR], 'error')}, "
-                           f"{count(counts[Severity.WARNING], 'warning')}, {count(counts[Severity.INFO], 'note')}{draft}")
+            summary.update(f"{counted(counts[Severity.ERROR], 'error')}, "
+                           f"{counted(counts[Severity.WARNING], 'warning')}, {counted(counts[Severity.INFO], 'note')}{draft}")
         options = self.query_one("#problems-list", OptionList)
         options.set_options(
             Option(markup(f"{_ICON[d.severity]} $code $where: $message", code=d.code, where=location(d, level_titles),

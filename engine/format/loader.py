@@ -33,6 +33,7 @@ from ..errors import CampaignHasErrors, UnusableInput
 from ..model.abilities import AbilityError
 from ..model.campaign import Campaign, Cell, Goal, Hero, Level, LevelHero, Par, plain_cell
 from ..reading import read_limited
+from ..words import counted
 from .canonical import content_hash, default_cell_id
 from .catalog import card_from_dict, default_catalog
 from .checks import check_draft
@@ -420,7 +421,7 @@ def _duplicate_key(key: str, name: str, text: str) -> Diagnostic:
 def _too_deep(name: str, text: str) -> Diagnostic:
     depth, offset = max_depth(text, MAX_DEPTH)
     line, col = LineIndex(text).position(offset)
-    return Diagnostic("CR005", f"brackets are nested {depth} levels deep; the limit is {MAX_DEPTH}: "
+    return Diagnostic("CR005", f"brackets are nested {counted(depth, 'level')} deep; the limit is {MAX_DEPTH}: "
                       "a campaign needs far fewer", file=name, line=line, column=col)
 
 
@@ -545,7 +546,7 @@ def usable(result: LoadResult, path: Path | str) -> Campaign:
     if result.campaign is not None:
         return result.campaign
     errors = result.errors
-    lines = [f"{path}: not a usable campaign ({len(errors)} error(s)); run `cardrogue check {path}`",
+    lines = [f"{path}: not a usable campaign ({counted(len(errors), 'error')}); run `cardrogue check {path}`",
              *(d.render() for d in errors[:5])]
     if len(errors) > 5:
         lines.append(f"... and {len(errors) - 5} more")

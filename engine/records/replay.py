@@ -26,6 +26,7 @@ from ..format.schema import is_valid, reference_validator
 from ..model.campaign import Campaign
 from ..rules.actions import Action, ActionError
 from ..rules.state import GameState
+from ..words import counted
 
 FORMAT = 1
 CHECKPOINT_EVERY = 16
@@ -218,7 +219,7 @@ def _check_list(items, name: str, good, what: str) -> None:
     if not isinstance(items, list):
         return  # the schema says it is not an array
     if len(items) > MAX_LIST_ITEMS:
-        raise ReplayError(f"not a valid replay: $.{name}: {len(items):,} items; the limit is {MAX_LIST_ITEMS:,}")
+        raise ReplayError(f"not a valid replay: $.{name}: {counted(len(items), 'item')}; the limit is {MAX_LIST_ITEMS:,}")
     for i, item in enumerate(items):
         if not good(item):
             raise ReplayError(f"not a valid replay: $.{name}[{i}]: not {what}")
@@ -246,11 +247,12 @@ def verify_replay(text: str, campaign: Campaign, *, max_seconds: float | None = 
         return Verdict(False, f"fated dice must use the campaign's seed {campaign.seed}, not {dice['seed']}")
     level = claimed.get("level", 0)
     if level >= len(campaign.levels):
-        return Verdict(False, f"the replay starts on level {level}, but the campaign has {len(campaign.levels)}")
+        return Verdict(False, f"the replay starts on level {level}, but the campaign has {counted(len(campaign.levels), 'level')}")
     every = doc.get("every", CHECKPOINT_EVERY)
     actions, checkpoints = doc["actions"], doc["checkpoints"]
     if len(checkpoints) != len(actions) // every:
-        return Verdict(False, f"{len(actions)} actions need {len(actions) // every} checkpoints, the replay has {len(checkpoints)} (truncated or edited)")
+        return Verdict(False, f"{counted(len(actions), 'action')} {'needs' if len(actions) == 1 else 'need'} {counted(len(actions) // every, 'checkpoint')}, "
+                              f"the replay has {len(checkpoints)} (truncated or edited)")
 
     resolver = FatedResolver(campaign, dice["seed"])
     state = GameState.new(campaign, level, log=False)
@@ -276,13 +278,16 @@ def verify_replay(text: str, campaign: Campaign, *, max_seconds: float | None = 
     if state_hash(state) != doc["final"]:
         why = "the final state differs from the replay's final state hash"
         if result != actual:  # say what the run was claimed to be and what it is
-            why += (f": it claims {result['outcome']} in {result['turns']} turns with {result['health']} health, the "
-                    f"re-simulation ends {actual['outcome']} in {turns} turns with {health} health")
+            why += (f": it claims {_run_text(result)}, the re-simulation ends {_run_text(actual)}")
         return Verdict(False, why, action_index=len(actions) - 1)
     if result != actual:
-        return Verdict(False, f"the replay claims {result['outcome']} in {result['turns']} turns with {result['health']} health, "
-                              f"but re-simulates to {actual['outcome']} in {turns} turns with {health} health")
+        return Verdict(False, f"the replay claims {_run_text(result)}, but re-simulates to {_run_text(actual)}")
     run = VerifiedRun(campaign.id, campaign.title, campaign.content_hash, level, dice["mode"], doc.get("player", ""),
                       actual["outcome"], turns, health, text)
     object.__setattr__(run, "_token", _AUTHENTIC)
-    return Verdict(True, f"verified: {actual['outcome']} in {turns} turns with {health} health", run)
+    return Verdict(True, f"verified: {_run_text(actual)}", run)
+
+
+def _run_text(result: dict) -> str:
+    """``won in 1 turn with 5 health``: a run's result in words."""
+    return f"{result['outcome']} in {counted(result['turns'], 'turn')} with {result['health']} health"
