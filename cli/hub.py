@@ -15,7 +15,8 @@ from pathlib import Path
 
 from cardrogue.engine.words import counted, plural
 
-from .common import EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE, UnusableInput, complain, lines_of, read_text, say, whole
+from .common import (EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE, UnusableInput, complain, lines_of, read_text, replay_document,
+                     say, whole)
 
 window_days = whole(0, 365, "a competition window")
 port_number = whole(1, 65_535, "a port")
@@ -271,14 +272,14 @@ def _check_pulled(text: str, expected: str, url: str) -> None:
 def cmd_submit(args: argparse.Namespace) -> int:
     def work(args):
         from cardrogue.engine.errors import RejectedReplay
-        from cardrogue.engine.records.replay import ReplayError, parse_replay
 
         client = _client(args, need_token=True)
         text = read_text(args.replay, "the replay")
-        try:
-            ref = args.map or parse_replay(text)["campaign"]["hash"]
-        except ReplayError as exc:  # not JSON, not a replay: rejected as `verify` rejects it (exit 1)
+        try:  # refused here as `verify` refuses it: not JSON (exit 2, with its place), not a replay (exit 1)
+            doc = replay_document(text, args.replay)
+        except RejectedReplay as exc:
             raise RejectedReplay(f"{args.replay}: rejected: {exc}") from None
+        ref = args.map or doc["campaign"]["hash"]
         run = client.submit(ref, text)
         if args.format == "json":
             _json(run)

@@ -342,24 +342,27 @@ def _encodable(text: str) -> bool:
     return True
 
 
-# JSONDecodeError's messages, in words that say what to do.
+# JSONDecodeError's messages, in words that say what to do ({what}: "a campaign", "a replay"; {key}: a key it has).
 _SYNTAX_HINTS = {
-    "Expecting property name enclosed in double quotes": "expected a property name in double quotes, like \"title\"",
+    "Expecting property name enclosed in double quotes": "expected a property name in double quotes, like \"{key}\"",
     "Expecting ',' delimiter": "expected ',' before this: is a comma missing after the previous item?",
     "Expecting ':' delimiter": "expected ':' after the property name",
     "Expecting value": "expected a value: a string, a number, an object, an array, true, false or null",
-    "Extra data": "unexpected text after the end of the JSON document: the campaign is one object { ... }",
+    "Extra data": "unexpected text after the end of the JSON document: {what} is one object {{ ... }}",
     "Invalid \\escape": "invalid escape in a string: write a backslash as \\\\",
     "Invalid control character at": "a line break or control character inside a string: write it as \\n (or \\t)",
     "Unterminated string starting at": "this string has no closing double quote",
+    "Unexpected UTF-8 BOM (decode using utf-8-sig)": "the file starts with a byte order mark: save it as UTF-8 without BOM",
 }
 
 
-def _syntax_error(exc: json.JSONDecodeError, name: str, text: str) -> Diagnostic:
+def json_syntax_error(exc: json.JSONDecodeError, text: str, what: str = "a campaign", key: str = "title") -> tuple[int, int, str]:
+    """Where JSON text stops being JSON (line and column, from 1) and why, in words that say what to
+    do -- the words of CR001, for ``what`` (a campaign, a replay) with ``key`` one of its keys."""
     pos = exc.pos
     before = text[:pos].rstrip()
     if not text.strip():
-        message = "the file is empty: a campaign is a JSON object { ... }"
+        message = f"the file is empty: {what} is a JSON object {{ ... }}"
         pos = 0
     elif before.endswith(",") and text[pos:pos + 1] in ("}", "]"):
         message = f"trailing comma before '{text[pos]}': remove it (JSON allows no comma after the last item)"
@@ -370,8 +373,13 @@ def _syntax_error(exc: json.JSONDecodeError, name: str, text: str) -> Diagnostic
     elif not text[pos:].strip() and exc.msg != "Unterminated string starting at":
         message = "the file ends before the JSON is complete: is it truncated, or a '}' or ']' missing?"
     else:
-        message = _SYNTAX_HINTS.get(exc.msg, exc.msg)
+        message = _SYNTAX_HINTS.get(exc.msg, exc.msg).format(what=what, key=key)
     line, col = LineIndex(text).position(pos)
+    return line, col, message
+
+
+def _syntax_error(exc: json.JSONDecodeError, name: str, text: str) -> Diagnostic:
+    line, col, message = json_syntax_error(exc, text)
     return Diagnostic("CR001", f"invalid JSON: {message}", file=name, line=line, column=col)
 
 

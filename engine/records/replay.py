@@ -164,23 +164,52 @@ class ReplayError(ValueError):
     pass
 
 
+class ReplayNotJson(ReplayError):
+    """A replay file that is not JSON at all: where it stops being JSON (``line`` and ``column``,
+    from 1) and what is there (``detail``), in the words ``cardrogue check`` uses for a campaign."""
+
+    def __init__(self, line: int, column: int, detail: str) -> None:
+        self.line, self.column, self.detail = line, column, detail
+        super().__init__(f"not JSON: line {line}, column {column}: {detail}")
+
+
+class _Fraction(ValueError):
+    pass
+
+
 def _no_fractions(text: str) -> int:
     """Every number in a replay is whole; ``16.0`` would pass the schema's "integer" but is no index."""
-    raise ValueError(f"{text} is not a whole number (write numbers without a decimal point or exponent)")
+    raise _Fraction(f"{text} is not a whole number (write numbers without a decimal point or exponent)")
+
+
+_LONG_NUMBER = re.compile(r'"(?:[^"\\]|\\.)*"|(-?\d{4301,})')
+
+
+def _not_json(text: str, exc: Exception) -> ReplayNotJson:
+    from ..format.loader import MAX_DEPTH, json_syntax_error
+    from ..format.positions import LineIndex, max_depth
+
+    if isinstance(exc, json.JSONDecodeError):
+        return ReplayNotJson(*json_syntax_error(exc, text, "a replay", "actions"))
+    if isinstance(exc, RecursionError):
+        depth, offset = max_depth(text, MAX_DEPTH)
+        detail = f"brackets are nested {counted(depth, 'level')} deep; a replay needs 2 (here {MAX_DEPTH} are passed)"
+    else:  # Python refuses an integer of more than 4,300 digits
+        found = next((m for m in _LONG_NUMBER.finditer(text) if m.group(1)), None)
+        offset = found.start(1) if found else 0
+        detail = "a number with thousands of digits; no value here needs more than 20"
+    return ReplayNotJson(*LineIndex(text).position(offset), detail)
 
 
 def parse_replay(text: str) -> dict:
-    """The replay document, or :class:`ReplayError` naming what is wrong and where."""
-    if not text.strip():
-        raise ReplayError("not JSON: the file is empty (a replay is a JSON object { ... })")
+    """The replay document, or :class:`ReplayError` naming what is wrong and where
+    (:class:`ReplayNotJson` for text that is not JSON at all)."""
     try:
         doc = json.loads(text, parse_float=_no_fractions)
-    except json.JSONDecodeError as exc:
-        raise ReplayError(f"not JSON: line {exc.lineno} column {exc.colno}: {exc.msg}") from None
-    except RecursionError:
-        raise ReplayError("not a replay: nested too deeply") from None
-    except ValueError as exc:  # a number with thousands of digits, or one with a fraction
+    except _Fraction as exc:
         raise ReplayError(f"not a valid replay: {exc}") from None
+    except (json.JSONDecodeError, RecursionError, ValueError) as exc:  # ValueError: an integer too long to read
+        raise _not_json(text, exc) from None
     # The two long lists are checked here, lengths first: the schema would visit every item of a
     # million-action file before its length limit, and quote the whole list in its message.
     shallow = doc
