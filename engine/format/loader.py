@@ -38,6 +38,7 @@ from .canonical import content_hash, default_cell_id
 from .catalog import card_from_dict, default_catalog
 from .checks import check_draft
 from .checks.cards import card_entry_problems
+from .checks.text import document_text_problems
 from .diagnostics import Diagnostic, JsonPath, Severity
 from .positions import LineIndex, PositionIndex, max_depth
 from .schema import PATHS_VALUES, PLAIN_CELL_KEYS, campaign_validators, is_schema_id, schema_diagnostics
@@ -229,7 +230,7 @@ def _load_known_text(text: str, name: str) -> LoadResult:
         # The fast validator refused what the reference accepts: the reference decides.
         draft = build_draft(data)
 
-    return LoadResult(name, draft, [locator.place(d) for d in check_draft(draft)], text, data)
+    return LoadResult(name, draft, [locator.place(d) for d in _checked(draft, data)], text, data)
 
 
 def quick_load(text: str, name: str) -> LoadResult | None:
@@ -269,7 +270,12 @@ def quick_load(text: str, name: str) -> LoadResult | None:
                        parse_float=_parse_float)
         except _DuplicateKey:
             return None
-    return LoadResult(name, draft, [_Locator(name, text).place(d) for d in check_draft(draft)], text, data)
+    return LoadResult(name, draft, [_Locator(name, text).place(d) for d in _checked(draft, data)], text, data)
+
+
+def _checked(draft: Campaign, data: dict) -> list[Diagnostic]:
+    """The semantic rules on the model, then the text rule on what the model does not keep (``$schema``)."""
+    return check_draft(draft) + document_text_problems(data)
 
 
 def _pairs_and_colons(value: Any) -> tuple[int, int]:
