@@ -53,6 +53,19 @@ def location(diag: Diagnostic, level_titles: list[str]) -> str:
     return name
 
 
+class ProblemList(OptionList):
+    """The list of problems, its entries laid out again when its vertical scrollbar comes or goes.
+
+    Textual's OptionList keeps each entry's height from the width it had when the entries were set,
+    and renders the entry at the width it has now: an entry a little wider than the list beside a
+    scrollbar, set while the old list scrolled, kept the second line it needed there and showed it
+    empty once the scrollbar went (and a list that starts scrolling would cut an entry's last line).
+    """
+
+    def watch_show_vertical_scrollbar(self) -> None:
+        self._clear_caches()  # the heights and the rendered lines, measured again at the new width
+
+
 class ProblemsPanel(Vertical):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -65,7 +78,7 @@ class ProblemsPanel(Vertical):
     def compose(self) -> ComposeResult:
         yield Label("", id="solve-status")
         yield Label("checking…", id="problems-summary")
-        yield OptionList(id="problems-list")
+        yield ProblemList(id="problems-list")
 
     def show(self, diagnostics: list[Diagnostic], level_titles: list[str]) -> None:
         # errors first, then warnings, then notes, each in the file's order: what stops play on top
