@@ -127,11 +127,11 @@ async def test_level_operations_and_undo(campaign_file, tmp_path) -> None:
         await pilot.press("a")
         assert len(app.campaign.levels) == 4 and app.level_index == 1
         await pilot.press("d")
-        assert app.campaign.levels[2].id == "level-copy" and app.level_index == 2
+        assert app.campaign.levels[2].id == "level-2-copy" and app.level_index == 2
         await pilot.press("left_square_bracket")
-        assert app.campaign.levels[1].id == "level-copy" and app.level_index == 1
+        assert app.campaign.levels[1].id == "level-2-copy" and app.level_index == 1
         await pilot.press("delete")
-        assert [lv.id for lv in app.campaign.levels] == ["the-cave-in", "level", "the-old-shop", "the-way-out"]
+        assert [lv.id for lv in app.campaign.levels] == ["the-cave-in", "level-2", "the-old-shop", "the-way-out"]
         await pilot.press("p")
         assert isinstance(app.screen, FormScreen)
         app.screen.query_one("#form-width").value = "8"
