@@ -646,7 +646,10 @@ class EditorApp(App[int]):
                 self.notify(f"Play-test: {run.outcome} in {counted(run.turns, 'turn')}", title="Play-test", timeout=4)
             self.canvas.focus()
 
-        self.push_screen(PlayerScreen(result.campaign, self.level_index), done)
+        # F6's par is the level's own, to its exit or a ladder taken; a play-test goes on down a ladder to
+        # the campaign's exit, so it is that run's par only on a level without one. Else the file's par.
+        par = None if self.campaign.levels[self.level_index].ladders else self.solving.proven_par(self.level_index)
+        self.push_screen(PlayerScreen(result.campaign, self.level_index, par=par), done)
 
 
 def run_editor(path: Path | None = None) -> int:
