@@ -227,9 +227,11 @@ def campaign_for_replay(text: str, campaign_path: Path | None, replay_path: Path
                         "name the campaign file with --campaign FILE")
 
 
-def level_index(campaign, level: int | None) -> int:
+def level_index(campaign, level: int | None, path: Path | str) -> int:
+    """The 0-based index of ``--level`` N (1-based) of the campaign file ``path``, which the
+    message names as `cardrogue play` does."""
     if level is None:
         return 0
     if not 1 <= level <= len(campaign.levels):
-        raise UnusableInput(f"--level {level}: the campaign has levels 1 to {len(campaign.levels)}")
+        raise UnusableInput(f"{path}: --level {level}: the campaign has levels 1 to {len(campaign.levels)}")
     return level - 1

@@ -84,7 +84,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     try:
         campaign = load_usable(args.campaign)
-        level = level_index(campaign, args.level)
+        level = level_index(campaign, args.level, args.campaign)
         texts = list(args.actions)
         if args.actions_file is not None:
             body = (sys.stdin.read(64 * 1024 * 1024) if str(args.actions_file) == "-"

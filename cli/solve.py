@@ -63,7 +63,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     try:
         with enforced(deadline):
             campaign = load_usable(args.campaign)
-        level = None if args.level is None else level_index(campaign, args.level)
+        level = None if args.level is None else level_index(campaign, args.level, args.campaign)
         if args.output is not None:
             check_writable(args.output)
         if args.write_par:  # before the solve, not after it
