@@ -34,6 +34,7 @@ SEARCH_INSIDES = {"trace", "relax"}
 # White-box tests of the solver's own machinery, which cannot be tested through the view.
 WHITE_BOX = {
     ("tests/test_solver.py", "walk_checking_the_bound"): "the relaxation reads the tables",
+    ("tests/test_solver.py", "test_paralysis_8x8_par_lines_keep_the_bound_within_their_turns"): "the relaxation reads the tables",
     ("tests/test_solver.py", "test_cached_bound_equals_the_plain_one"): "the relaxation reads the tables",
     ("tests/test_solver.py", "test_cached_potion_bound_equals_the_plain_one"): "the relaxation reads the tables",
     ("tests/test_solver.py", "test_one_potion_costs_the_bound_at_most_one_turn"): "the relaxation reads the tables",
@@ -63,6 +64,9 @@ WHITE_BOX = {
     ("tests/test_solver_para_moves.py", "test_bound_never_overestimates_beside_enemies_met_before"): "the relaxation reads the tables",
     ("tests/test_solver_para_moves.py", "test_a_fight_after_moving_beside_an_enemy_fled_before_flips_a_tile_for_the_next_turn"): "the relaxation reads the tables",
     ("tests/test_solver_para_moves.py", "test_a_fight_after_moving_flips_a_tile_for_the_next_turn"): "the relaxation reads the tables",
+    ("tests/test_solver_para_moves.py", "test_a_chain_of_three_flees_leaves_its_enemies_met_for_a_fight_after_moving"): "the relaxation reads the tables",
+    ("tests/test_solver_para_moves.py", "test_a_fight_after_moving_with_a_potion_left_for_a_later_flee"): "the relaxation reads the tables",
+    ("tests/test_solver_para_moves.py", "test_bound_never_overestimates_after_a_flee_from_a_paralysed_enemy"): "the relaxation reads the tables",
     ("tests/test_solver_para_moves.py", "test_tiles_entered_away_from_enemies_are_moves_whatever_potions_are_held"): "the relaxation reads the tables",
     ("tests/test_solver_para_moves.py", "test_moves_count_never_overestimates_with_potions_of_paralysis"): "the relaxation reads the tables",
     ("tests/test_solver_para_moves.py", "test_moves_count_along_the_13_turn_line_of_the_8x8_map_of_seed_6"): "the relaxation reads the tables",

@@ -18,8 +18,12 @@ import pytest
 from helpers import load
 
 from cardrogue.engine.analysis.solver import SOLVED, UNKNOWN, Budget, solve_campaign, solve_level
+from cardrogue.engine.analysis.solver.dive import playouts
+from cardrogue.engine.analysis.solver.search import Search
+from cardrogue.engine.analysis.solver.wary import FIGHT_STEPS
 from cardrogue.engine.format.loader import load_campaign_text
 from cardrogue.engine.records.replay import verify_replay
+from cardrogue.engine.rules.state import GameState
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 import gen  # noqa: E402  (the benchmarks' generator)
@@ -123,3 +127,37 @@ def test_cardrogue_solve_reports_both_bounds_and_writes_the_run_found(tmp_path):
     doc = json.loads(p.stdout)
     assert doc["verdict"] == "unknown" and doc["turns_at_least"] >= 1
     assert doc["found"]["turns"] == check.run.turns and doc["found"]["actions"]
+
+
+def test_a_dense_map_where_every_greedy_playout_dies_gets_a_verified_run():
+    """16x16 ``walls`` (enemies, traps, walls; par 18 turns, from a search of 400,000 states): every greedy
+    playout dies within about ten turns, on a spike trap walked over again and again or in a fight with a
+    troll at 4 health, and a dive of the share finds nothing. The wary playouts (``solver/wary.py``) route
+    around the fights that cost the most health and find a finish; its replay verifies."""
+    text = gen.mixed_campaign_text(1, 16, 0, "walls")
+    r = solve_campaign(load_campaign_text(text).campaign, Budget(max_states=1_000, max_seconds=NO_CLOCK),
+                       per_level=False)
+    assert r.verdict == UNKNOWN and r.found is not None
+    assert r.turns_at_least is not None and r.found.turns >= max(r.turns_at_least, 18)
+    check = verify_replay(r.found.replay_text, load_campaign_text(text).campaign)
+    assert check.ok and (check.run.outcome, check.run.turns, check.run.health) == ("won", r.found.turns, r.found.health)
+
+
+@pytest.mark.parametrize("max_steps", [50, 700, 3_000])
+def test_the_playouts_apply_no_more_engine_actions_than_their_share(monkeypatch, max_steps):
+    """``find_run`` gives the playouts ``PLAYOUT_STEPS`` engine actions per state of the look's share: every
+    action, the wary policy's fights looked ahead included, counts; a look ahead under way when the share
+    runs out ends (at most one fight per legal action, each ``FIGHT_STEPS`` actions)."""
+    c = load_campaign_text(gen.mixed_campaign_text(1, 10, 0, "walls")).campaign
+    search = Search(c, 0, True, Budget(max_states=50, max_seconds=NO_CLOCK))
+    search.run()
+    applied = []
+    advance = GameState.advance
+
+    def counted(self, action, resolver):
+        applied.append(action)
+        return advance(self, action, resolver)
+
+    monkeypatch.setattr(GameState, "advance", counted)
+    playouts(search, Budget().start().within(NO_CLOCK), max_steps)
+    assert max_steps <= len(applied) <= max_steps + 4 * (FIGHT_STEPS + 1)

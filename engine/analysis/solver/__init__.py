@@ -19,8 +19,8 @@ problem over engine states, searched with A* (best-first on ``turn + h``).
 * ``packing``   -- what a stored state is reduced to: its signature (the engine's ``key()`` without
   what dominance compares) and the levels left behind for good, whose faces are reset.
 * ``dominance`` -- the transposition table with dominance pruning (:class:`~.dominance.Fronts`).
-* ``dive``      -- when the search stops with no finish: a look for any finish (greedy playouts, then
-  weighted A*) that bounds par from above (an ``unknown`` verdict's ``found``), proving it when it meets
+* ``dive``      -- when the search stops with no finish: a look for any finish (greedy playouts, the
+  ``wary`` policy's playouts -- routed by what fights cost under the fated dice --, then weighted A*) that bounds par from above (an ``unknown`` verdict's ``found``), proving it when it meets
   the floor the search left (``turns_at_least``).
 * ``explain``   -- why there is no finish: a static proof from the level graph, or the reason an
   exhausted search gives (the blocking fight, the unmet goal, death).

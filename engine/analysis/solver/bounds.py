@@ -78,14 +78,21 @@ class Relaxation(PotionBound):
         # A fight after moving beside an enemy met before lets a paced turn flip one tile more (``_met_fights``):
         # per level, the enemy cards the hero can stand beside (and the getter of their faces), and those of them a
         # flip can reveal away from the tile it is flipped from (no fight: ``loose``); None on a level where no
-        # such fight can come (no enemy card face up at the start, none loose), as on the generated open maps.
+        # such fight can come (no enemy card face up at the start, none loose, no potion counted), as on the
+        # generated open maps without potions.
         loose = {j for i, row in enumerate(d.flip_to) for dr, j in enumerate(row)
                  if j >= 0 and d.kind[j] == ENEMY and d.adjacent[i][dr] != j}
+        # With potions counted an enemy may be left alive by one (a flee from it paralysed, a teleport drunk in a
+        # fight, one thrown at it), to be met so later: every paced level with enemies then has the table.
         self._met_foes = []
+        self._crowd = []  # per level: the most enemy cards an ADJACENT TILE has beside it, at most 3 (``_met_allowance``)
         for lo, hi in d.level_range:
             foes = [j for j in range(lo, hi) if d.kind[j] == ENEMY and d.near[j]]
-            met = self.paced and any(j in loose or d.initial_faces[j] for j in foes)
+            met = self.paced and any(j in loose or d.initial_faces[j] or self.items for j in foes)
             self._met_foes.append((tuple(foes), faces_getter(foes), frozenset(loose)) if met else None)
+            # (A thrown potion of teleportation may put an enemy beside any tile: then 3.)
+            crowd = max((len(d.enemy_near[j]) for j in range(lo, hi)), default=0)
+            self._crowd.append(3 if self.tele_total else min(3, crowd))
         self._mets_cache: dict = {}  # (level, faces of its enemy cards, hero's tile) -> the enemies he may meet so
         self._dcache: dict = {}  # (level, mask, enemies met so) -> per way out, the discounted half-turns
         # The flee chain of a state and the tiles flees start from (``rolls``, ``origins``; docs/solver.md,
@@ -377,19 +384,28 @@ class Relaxation(PotionBound):
         i = s.pos - self.d.level_range[li][0]
         potions = self.potions(s) if self.items else None
         met = None
+        allow = None
+        r_moves = r0  # (the moves count of ``_with_moves`` has no allowance to make: docs/solver.md)
+        if potions is not None and self._met_foes[li] is not None:
+            if not (potions[0] or potions[1] or potions[3]):
+                potions = None  # none left to use: the bound without potions, with the enemies met so
+            elif self.para_total:
+                allow = self._met_allowance(s, li, potions, k0)  # (in the key: it reads the enemies alive)
         if potions is None and self._met_foes[li] is not None:
             met = self._met_fights(s)
             if s.moved and (s.phase == COMBAT or s.phase == SHOPPING):
                 r0 += 1  # a fight after moving he is in: its flips may still come
+            if s.visitors:
+                r0 += len(s.visitors)  # an enemy a thrown potion of teleportation moved: one fight after moving each
             alive = met  # (in the key: the discounted routes read it)
         blocked = self.landing_blocked(s) if self.tele_total else 0
-        key = (li, mask, i, r0, k0, campaign_mode, potions, blocked, alive, now)  # r0 apart: a jump's route starts from it
+        key = (li, mask, i, r0, k0, campaign_mode, potions, blocked, alive, now, allow)  # r0 apart: a jump's route starts from it
         # (``alive`` and ``now``: the flee chains and tiles beside enemies of ``rolls``; with r0 and k0 they fix
         # what is left of the turn without flees)
         best = self._bcache.get(key)
         if best is not None:
             if self.moves_only is not None:
-                return self._with_moves(s, li, mask, hint, i, r0, campaign_mode, best)
+                return self._with_moves(s, li, mask, hint, i, r_moves, campaign_mode, best)
             return best
         where = (li, mask, i, campaign_mode)
         routes = self._rcache.get(where)
@@ -401,15 +417,65 @@ class Relaxation(PotionBound):
             best = self._best(self._met_routes(li, mask, i, routes, met), r0, k0, 0)
         elif potions is None:
             best = self._best(routes, r0, k0, 0)
-        else:
+        elif allow is None:
             best = self._with_potions(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked)
+        else:
+            best = self._with_met(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked, allow)
         if len(self._bcache) > 400_000:
             self._bcache.clear()
             self._rcache.clear()
         self._bcache[key] = best
         if self.moves_only is not None:
-            return self._with_moves(s, li, mask, hint, i, r0, campaign_mode, best)
+            return self._with_moves(s, li, mask, hint, i, r_moves, campaign_mode, best)
         return best
+
+    def _met_allowance(self, s: GameState, li: int, potions: tuple, k0: int) -> tuple[int, int]:
+        """(``A``, ``c``): at most ``A`` fights after moving beside an enemy met before gain a half-turn in the rest
+        of the game (``G``), and this turn holds one only if ``c`` (docs/solver.md, *A fight after moving beside an
+        enemy met before*, with potions). The paced hero on a level with potions of paralysis.
+
+        Each gain ends a run of such turns whose last fight is not left by a flee (or a turn after it pays for it),
+        and that fight's enemies are slain: at most one gain per enemy alive (and per enemy moved by a thrown potion
+        of teleportation, ``visitors``). And each is the fight of an enemy met so: one standing face up and alive
+        and not beside the hero now, or face down where a flip reveals it without a fight, the one of a fight
+        after moving he is in, or one a flee or a teleport left alive later: at most ``crowd`` (the enemies beside
+        one tile, at most 3) per flee the potions of paralysis allow and per potion of teleportation."""
+        foes, getter, loose = self._met_foes[li]
+        beside = self.d.enemy_near[s.pos]
+        alive = met = 0
+        for j, face in zip(foes, getter(s.faces)):
+            if face == CLEARED:
+                continue  # slain (or moved away: ``visitors``)
+            alive += 1
+            if (face == UP and j not in beside) or (face == DOWN and j in loose):
+                met += 1
+        if s.moved and (s.phase == COMBAT or s.phase == SHOPPING):
+            met += 1  # a fight after moving he is in
+        tele, para, _, left = potions
+        pots = self.pots[li]
+        for p in left:
+            if pots[p][1]:
+                tele += 1
+            else:
+                para += 1
+        met += self._crowd[li] * (self.extra_flees(para) + tele)
+        visitors = len(s.visitors)
+        return (alive if alive < met else met) + visitors, 1 if k0 else 0
+
+    def _with_met(self, li: int, mask: bytes, i: int, r0: int, k0: int, campaign_mode: bool, potions: tuple,
+                  routes: tuple, hint: bytes | None, blocked: int, allow: tuple) -> float:
+        """:meth:`_with_potions` with the gains of fights after moving beside an enemy met before: at most ``A``
+        half-turns in all, and at most one a turn (this one only if ``c``), ``allow = (A, c)``. With ``B(x)`` the
+        potion bound given ``x`` half-turns more (non-increasing in ``x``), the turns ``t`` after this one satisfy
+        ``t >= B(min(A, t + c))``: the least such ``t`` is the bound (docs/solver.md)."""
+        most, c = allow
+        t = self._with_potions(li, mask, i, r0 + most, k0, campaign_mode, potions, routes, hint, blocked)
+        while t != INF and t + c < most:
+            b = self._with_potions(li, mask, i, r0 + t + c, k0, campaign_mode, potions, routes, hint, blocked)
+            if b <= t:
+                break
+            t += 1
+        return t
 
     def _with_moves(self, s: GameState, li: int, mask: bytes, hint: bytes | None, i: int, r0: int, campaign_mode: bool,
                     best: float) -> float:

@@ -11,7 +11,9 @@ finish of ``U`` turns it keeps only lines that could still beat it (``turn + h <
 A dive leans on a bound that ignores enemies, so on a map dense with them it walks into fights it
 cannot win; :func:`playouts` first plays the map as its author would (the greedy policy of
 :mod:`~..montecarlo`, a random legal action one time in three, under the same fated dice), which
-weighs fights and goals, and its best finish caps the dive. :func:`find_run` runs both.
+weighs fights and goals, then as a player who learns what each fight costs (:mod:`.wary`: routes
+weighed by health, fights looked ahead under the fated dice; where every greedy run dies within a few
+turns), and its best finish caps the dive. :func:`find_run` runs both.
 
 What it returns is a run, not a proof: the fewest turns it found, with that run's health and
 actions. :func:`~.par.solve` replays it (``verify_replay``) before reporting it, and combines it with
@@ -32,47 +34,77 @@ from .search import line_to
 
 WEIGHT = 3  # how hard the dive leans on the bound: ``turn + WEIGHT * h`` (1 would be A* again)
 PLAYOUT_SHARE = 0.5  # of the time :func:`find_run` is given, what the playouts may use first
-MAX_PLAYOUTS = 500  # playouts at most (each ends by ``max_turns``), so a quick map stops early
-RANDOM_MOVES = 1 / 3  # the share of a playout's actions drawn at random among the legal ones
+MAX_PLAYOUTS = 500  # playouts of each policy at most (each ends by ``max_turns``), so a quick map stops early
+RANDOM_MOVES = 1 / 3  # the share of a greedy playout's actions drawn at random among the legal ones
+WARY_RANDOM = 1 / 20  # the same for the wary policy's playouts (its own weights vary from run to run)
+PLAYOUT_STEPS = 10  # engine actions the playouts may apply per state the look may expand
 
 Found = tuple[int, int, list[str]]  # (turns, health, actions) of a finish
 
 
 def find_run(search, deadline: Deadline, max_states: int) -> Found | None:
     """The best finish :func:`playouts` and then :func:`dive` find within ``deadline`` (the playouts stop at
-    :data:`PLAYOUT_SHARE` of it) and ``max_states`` states expanded by the dive, or None."""
-    best = playouts(search, deadline.short_of((1 - PLAYOUT_SHARE) * deadline.left()))
+    :data:`PLAYOUT_SHARE` of it) and ``max_states``: the dive expands at most that many states, the
+    playouts apply at most :data:`PLAYOUT_STEPS` engine actions per state (looks ahead included)."""
+    best = playouts(search, deadline.short_of((1 - PLAYOUT_SHARE) * deadline.left()), PLAYOUT_STEPS * max_states)
     better = dive(search, deadline, max_states, best[0] if best is not None else None)
     if better is not None and (best is None or (better[0], -better[1]) < (best[0], -best[1])):
         best = better
     return best
 
 
-def playouts(search, deadline: Deadline, seed: int = 0) -> Found | None:
-    """The best finish of up to :data:`MAX_PLAYOUTS` runs from ``search``'s start under its fated dice, each
-    action the greedy policy's or (one time in :data:`RANDOM_MOVES`) a random legal one, within
-    ``deadline``. A run is cut when it can no longer beat the best one (``turn + h``, the bound)."""
+def playouts(search, deadline: Deadline, max_steps: int, seed: int = 0) -> Found | None:
+    """The best finish of runs from ``search``'s start under its fated dice, within ``deadline`` and
+    ``max_steps`` engine actions: first up to :data:`MAX_PLAYOUTS` runs each action the greedy policy's or
+    (one time in :data:`RANDOM_MOVES`) a random legal one, on at most half the actions; then, on the rest,
+    up to :data:`MAX_PLAYOUTS` runs of the wary policy (:class:`~.wary.WaryPolicy`: routes weighed by what
+    the fights cost, fights looked ahead under the fated dice; a random action one time in
+    :data:`WARY_RANDOM`). A run is cut when it can no longer beat the best one (``turn + h``, the bound)."""
     import random
 
     from ..montecarlo import GreedyPolicy
+    from .wary import WaryPolicy
 
+    rng = random.Random(seed)
+    greedy = GreedyPolicy(search.campaign)
+    steps = [0]
+    best = _runs(search, deadline, max_steps // 2, steps, None, rng, RANDOM_MOVES,
+                 lambda s: greedy.choose(s.view()))
+    wary = WaryPolicy(search.campaign, search.d, search.resolver, random.Random(seed), steps)
+    return _runs(search, deadline, max_steps, steps, best, rng, WARY_RANDOM, wary.act, wary)
+
+
+def _runs(search, deadline: Deadline, max_steps: int, steps: list, best: Found | None, rng, random_moves: float,
+          choose, wary=None) -> Found | None:
+    """Up to :data:`MAX_PLAYOUTS` runs for :func:`playouts`, each action ``choose(state)`` or (one time in
+    ``random_moves``) a random legal one, until ``steps[0]`` (the actions applied so far, the wary
+    policy's looks ahead included) reaches ``max_steps``; ``best``: the finish in hand."""
     relax, resolver, cm = search.relax, search.resolver, search.campaign_mode
-    greedy, rng = GreedyPolicy(search.campaign), random.Random(seed)
-    best: Found | None = None
     max_turns = search.root.turn + 50 + 2 * len(search.d.cells)  # a run that long has lost its way
     for _ in range(MAX_PLAYOUTS):
-        if deadline.expired():
+        if deadline.expired() or steps[0] >= max_steps:
             break
+        if wary is not None:
+            wary.start()
         s = search.root.clone()
         actions: list[str] = []
         limit = best[0] if best is not None else max_turns
-        while s.outcome is None and s.turn < limit:
+        fight = None  # the state a fight began in (the wary policy learns what it cost)
+        while s.outcome is None and s.turn < limit and steps[0] < max_steps:
             legal = s.legal_actions()
             if not legal:
                 break
-            action = rng.choice(legal) if rng.random() < RANDOM_MOVES else greedy.choose(s.view())
+            action = rng.choice(legal) if rng.random() < random_moves else choose(s)
             actions.append(str(action))
+            before = s.clone() if wary is not None and fight is None else None
             s.advance(action, resolver)
+            steps[0] += 1
+            if wary is not None:
+                if fight is None and s.in_combat:
+                    fight = before
+                elif fight is not None and (not s.in_combat or s.outcome is not None):
+                    wary.learn(fight, s)
+                    fight = None
             fin = search.finish_turn(s)
             if fin is not None:
                 if best is None or (fin, -s.health) < (best[0], -best[1]):
