@@ -89,7 +89,7 @@ def _runs(search, deadline: Deadline, max_steps: int, steps: list, best: Found |
         s = search.root.clone()
         actions: list[str] = []
         limit = best[0] if best is not None else max_turns
-        fight = None  # the state a fight began in (the wary policy learns what it cost)
+        fight = None  # the state before a fight and the enemies it began with (the wary policy learns its cost)
         while s.outcome is None and s.turn < limit and steps[0] < max_steps:
             legal = s.legal_actions()
             if not legal:
@@ -101,9 +101,9 @@ def _runs(search, deadline: Deadline, max_steps: int, steps: list, best: Found |
             steps[0] += 1
             if wary is not None:
                 if fight is None and s.in_combat:
-                    fight = before
+                    fight = before, [j for _, j in s.adjacent_enemies()]
                 elif fight is not None and (not s.in_combat or s.outcome is not None):
-                    wary.learn(fight, s)
+                    wary.learn(*fight, s)
                     fight = None
             fin = search.finish_turn(s)
             if fin is not None:

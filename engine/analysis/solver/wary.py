@@ -13,10 +13,12 @@ policy with two changes:
   afresh so runs try different routes. An enemy costs the health the hero lost when he last fought
   it (:meth:`learn`), or before that an estimate from its card (the rounds the hero's average blow
   needs, the enemy striking back in all but the last), and so does every tile beside it once it is
-  face up (stepping there starts the fight); a trap two health. A tile that would cost all the health the hero has is a wall.
+  face up (stepping there starts the fight); a trap two health. A tile that would cost all the health
+  the hero has left costs :data:`WALL`: gone round wherever there is a way round.
 - **Fights looked ahead.** In a fight each legal action is tried on a copy of the state, then fought
   to its end (:meth:`fight_out`, attacking the weakest enemy); it takes the one that leaves the hero
-  alive with the most health (:meth:`in_fight`). The playout asks this; the view alone cannot.
+  alive with the most health (:meth:`in_fight`), fleeing at most three times a run. The playout asks
+  this; the view alone cannot.
 """
 
 from __future__ import annotations
@@ -33,7 +35,9 @@ from ..montecarlo import INF, GreedyPolicy
 TRAP_COST = 2  # health a trap is reckoned to cost (the catalog's spike trap springs for 2)
 _FACE = bytes(2 if code == CLEARED else 1 if code == UP else 0 for code in range(256))  # face down 0, up 1, cleared 2
 FIGHT_STEPS = 24  # actions a fight is looked ahead at most
+MAX_FLEES = 3  # flees in a run, after which a fight is fought
 WEIGHTS = (0.5, 1.0, 2.0, 4.0)  # turns a point of health is worth, one drawn per run
+WALL = 1000.0  # what a tile costs that would cost all the health left: gone round when there is a way round
 
 
 class WaryPolicy(GreedyPolicy):
@@ -64,6 +68,7 @@ class WaryPolicy(GreedyPolicy):
         self.weight = self.rng.choice(WEIGHTS)
         self.spread = [0.5 + self.rng.random() for _ in range(len(self.d.cells))]
         self._cheapest, self._key, self._routes = {}, (), ()
+        self._flees = 0  # flees in this run
 
     def prior(self, j: int, modifier: int) -> float:
         """What a fight against the enemy on cell ``j`` is reckoned to cost before one is seen: the
@@ -95,8 +100,8 @@ class WaryPolicy(GreedyPolicy):
                 c = (self.cost.get(j) if enemy else TRAP_COST)
                 if c is None:
                     c = self.prior(j, modifier)
-                w = INF if c >= health else 1 + self.weight * c * self.spread[j]
-                if w == INF:
+                w = WALL if c >= health else 1 + self.weight * c * self.spread[j]
+                if w == WALL:
                     walls.append(j)
                 # A revealed enemy fights whoever steps beside it (ADJACENT TILE): those tiles cost it too.
                 for p in (pos, *near[pos]) if enemy and face == 1 else (pos,):
@@ -107,30 +112,35 @@ class WaryPolicy(GreedyPolicy):
         return self.choose(view)
 
     def _distances(self, m, targets: tuple, blocked: frozenset) -> dict:
-        """The cheapest cost (turns and health, see the module docstring) from every tile to a target."""
+        """The cheapest cost (turns and health, see the module docstring) of a route from every tile to a
+        target, the tile's own cost counted: the greedy choice compares the neighbours' costs, so what it
+        costs to step onto one (or turn it up) is in them."""
         key = (m, targets, blocked, self._routes)
         hit = self._cheapest.get(key)
         if hit is None:
             weights = self._weights
-            hit = dict.fromkeys(targets, 0.0)
-            heap = [(0.0, p) for p in targets]
+            hit = {p: weights.get(p, 1.0) for p in targets}
+            heap = [(c, p) for p, c in hit.items()]
+            heapq.heapify(heap)
             while heap:
                 dp, p = heapq.heappop(heap)
                 if dp > hit[p]:
                     continue
-                step = dp + weights.get(p, 1.0)  # entering p from a neighbour
-                if step == INF:
-                    continue
                 for q in m.adjacent[p]:
-                    if q is not None and q not in blocked and step < hit.get(q, INF):
-                        hit[q] = step
-                        heapq.heappush(heap, (step, q))
+                    if q is not None and q not in blocked:
+                        step = dp + weights.get(q, 1.0)
+                        if step < hit.get(q, INF):
+                            hit[q] = step
+                            heapq.heappush(heap, (step, q))
             self._cheapest[key] = hit
         return hit
 
     def in_fight(self, s: GameState, legal: list):
         """The legal action whose fight, played to its end, leaves the hero alive with the most health
-        (then the sooner); the first one when every one of them loses."""
+        (then the sooner); the first one when every one of them loses. After :data:`MAX_FLEES` flees in a
+        run it no longer flees (a flee, a step back beside the enemy, a flee, ... never ends)."""
+        if self._flees >= MAX_FLEES:
+            legal = [a for a in legal if a.verb != "flee"] or legal
         best, best_score = legal[0], None
         for action in legal:
             c = s.clone()
@@ -140,6 +150,7 @@ class WaryPolicy(GreedyPolicy):
             score = (c.outcome != DEAD, c.health, -c.turn)
             if best_score is None or score > best_score:
                 best, best_score = action, score
+        self._flees += best.verb == "flee"
         return best
 
     def fight_out(self, c: GameState) -> None:
@@ -159,15 +170,15 @@ class WaryPolicy(GreedyPolicy):
     def _foe_health(c: GameState, action) -> int:
         return next((f.health for f in c.view().foes if f.direction == action.arg), 0)
 
-    def learn(self, before: GameState, after: GameState) -> None:
-        """A fight ended (or the hero died in it) between ``before`` (its start) and ``after``: the health
-        it cost is what each enemy slain in it, or fought when the hero died, costs from now on."""
+    def learn(self, before: GameState, engaged: list[int], after: GameState) -> None:
+        """A fight against the enemies ``engaged`` (their cells, as it began) ended between ``before`` (just
+        before it began) and ``after``: each enemy slain in it costs from now on its share of the health it
+        cost; when the hero died in it, each enemy he fought costs at least the health he began it with."""
         faces0, faces1 = before.faces, after.faces
         lo, hi = self.d.level_range[before.level]
         slain = [j for j in range(lo, hi) if self.d.kind[j] == ENEMY and faces1[j] == CLEARED and faces0[j] != CLEARED]
         if after.outcome == DEAD:
-            engaged = [j for _, j in before.adjacent_enemies()] or slain
-            for j in engaged:
+            for j in {*engaged, *slain}:
                 self.cost[j] = max(self.cost.get(j, 0), before.health)
             self._learnt += 1
             return
