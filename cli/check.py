@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Sequence
 
 from cardrogue.engine.format.diagnostics import Diagnostic, Severity, has_errors
+from cardrogue.engine.words import counted
 
 from .common import (
     EXIT_OK,
@@ -110,10 +111,11 @@ def _print_text_report(report: list[tuple[str, list[Diagnostic]]], verbose: bool
         lines.append([mark, (" ", ""), (printable(name), "bold")])
         for d in shown:
             lines.append([("  ", ""), (printable(d.render()), style[d.severity])])
-    summary = f"{len(report)} file(s): {counts[Severity.ERROR]} error(s), {counts[Severity.WARNING]} warning(s)"
-    hidden = counts[Severity.INFO]
-    if hidden and not verbose:
-        summary += f", {hidden} note(s) (-v to show)"
+    summary = (f"{counted(len(report), 'file')}: {counted(counts[Severity.ERROR], 'error')}, "
+               f"{counted(counts[Severity.WARNING], 'warning')}")
+    notes = counts[Severity.INFO]
+    if notes:  # counted whether shown (-v) or not
+        summary += f", {counted(notes, 'note')}" + ("" if verbose else " (-v to show)")
     lines.append([(summary, "green" if status == EXIT_OK else "red")])
     print_styled(lines)
 

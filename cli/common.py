@@ -133,6 +133,28 @@ def open_scores(path: Path | None, *, writable: bool = True):
         raise UnusableInput(f"{where}: cannot open the score database: {exc.strerror or exc}") from None
 
 
+class NotJson(UnusableInput):
+    """A replay file that is not JSON at all (exit 2): ``where`` is ``file:line:col``, ``detail``
+    what is there, in the words ``cardrogue check`` uses for a campaign."""
+
+    def __init__(self, path: Path | str, line: int, column: int, detail: str) -> None:
+        self.where, self.detail = f"{path}:{line}:{column}", f"not JSON: {detail}"
+        super().__init__(f"{self.where}: {self.detail}")
+
+
+def replay_document(text: str, path: Path | str) -> dict:
+    """The replay document of ``path``'s ``text``: :class:`NotJson` (unusable input, exit 2) when it
+    is not JSON, :class:`RejectedReplay` (exit 1) when it is JSON but not a valid replay."""
+    from cardrogue.engine.records.replay import ReplayError, ReplayNotJson, parse_replay
+
+    try:
+        return parse_replay(text)
+    except ReplayNotJson as exc:
+        raise NotJson(path, exc.line, exc.column, exc.detail) from None
+    except ReplayError as exc:
+        raise RejectedReplay(str(exc)) from None
+
+
 BESIDE_LIMIT = 200  # campaign files looked at beside a replay, at most
 
 
@@ -169,16 +191,19 @@ def campaign_for_replay(text: str, campaign_path: Path | None, replay_path: Path
     """The campaign a replay is checked against: ``--campaign`` when given; else the first file with
     the replay's campaign id beside the replay, then among the bundled campaigns -- one of the
     replay's very version (content hash) when there is one, else the first with its id (so the
-    verdict can say the versions differ)."""
+    verdict can say the versions differ). A replay that is not JSON is :class:`NotJson` (exit 2), one
+    that is not a valid replay :class:`RejectedReplay` (exit 1; with ``--campaign``, the verdict's)."""
     from cardrogue.engine.format.resources import bundled_campaigns
-    from cardrogue.engine.records.replay import ReplayError, parse_replay
 
+    name = replay_path if replay_path is not None else "the replay"
     if campaign_path is not None:
-        return load_usable(campaign_path)
-    try:
-        doc = parse_replay(text)
-    except ReplayError as exc:
-        raise RejectedReplay(str(exc)) from None
+        campaign = load_usable(campaign_path)
+        try:
+            replay_document(text, name)  # text that is not JSON is unusable input, the campaign named or not
+        except RejectedReplay:
+            pass  # rejected by verify_replay, against the campaign named
+        return campaign
+    doc = replay_document(text, name)
     campaign_id, content_hash = doc["campaign"]["id"], doc["campaign"]["hash"]
     candidates = (_beside(replay_path, campaign_id) if replay_path is not None else []) + list(bundled_campaigns())
     same_id, trouble = None, None
@@ -202,9 +227,11 @@ def campaign_for_replay(text: str, campaign_path: Path | None, replay_path: Path
                         "name the campaign file with --campaign FILE")
 
 
-def level_index(campaign, level: int | None) -> int:
+def level_index(campaign, level: int | None, path: Path | str) -> int:
+    """The 0-based index of ``--level`` N (1-based) of the campaign file ``path``, which the
+    message names as `cardrogue play` does."""
     if level is None:
         return 0
     if not 1 <= level <= len(campaign.levels):
-        raise UnusableInput(f"--level {level}: the campaign has levels 1 to {len(campaign.levels)}")
+        raise UnusableInput(f"{path}: --level {level}: the campaign has levels 1 to {len(campaign.levels)}")
     return level - 1

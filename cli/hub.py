@@ -13,7 +13,10 @@ import json
 import sys
 from pathlib import Path
 
-from .common import EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE, UnusableInput, complain, lines_of, read_text, say, whole
+from cardrogue.engine.words import counted, plural
+
+from .common import (EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE, UnusableInput, complain, lines_of, read_text, replay_document,
+                     say, whole)
 
 window_days = whole(0, 365, "a competition window")
 port_number = whole(1, 65_535, "a port")
@@ -194,7 +197,7 @@ def cmd_publish(args: argparse.Namespace) -> int:
         else:
             state = "published" if m.get("created") else "already published"
             print(f"{args.campaign}: {state} as {_show(m['id'])} version {m['version']} ({m['hash'][:12]}), "
-                  f"par {m['par']['turns']} turns with {m['par']['health']} health")
+                  f"par {counted(m['par']['turns'], 'turn')} with {m['par']['health']} health")
             if m["competition"]:
                 print(f"  competition window until {m['window_ends']}: runs' actions stay hidden until then")
         return EXIT_OK
@@ -211,10 +214,10 @@ def cmd_list(args: argparse.Namespace) -> int:
         if not maps:
             print("no maps" + (f" match {args.search!r}" if args.search else " yet"))
         for m in maps:
-            best = f"best {m['best']['turns']} turns" if m["best"] else "no runs yet"
+            best = f"best {counted(m['best']['turns'], 'turn')}" if m["best"] else "no runs yet"
             difficulty = f", {100 * m['difficulty']['win_rate']:.0f}% won at random" if m["difficulty"] else ""
             print(f"{_show(m['id'])} v{m['version']}  {_show(m['title'])} by {_show(m['author'] or m['publisher'])}: "
-                  f"par {m['par']['turns']}, {m['runs']} run(s), {best}{difficulty}  [{m['hash'][:12]}]")
+                  f"par {m['par']['turns']}, {counted(m['runs'], 'run')}, {best}{difficulty}  [{m['hash'][:12]}]")
         return EXIT_OK
 
     return _run(args, work)
@@ -236,7 +239,7 @@ def cmd_pull(args: argparse.Namespace) -> int:
             board = client.leaderboard(args.map, limit=args.rank)
             m = board["map"]
             if len(board["runs"]) < args.rank:
-                raise UnusableInput(f"{args.map}: the leaderboard has {len(board['runs'])} run(s), no rank {args.rank}")
+                raise UnusableInput(f"{args.map}: the leaderboard has {counted(len(board['runs']), 'run')}, no rank {args.rank}")
             run = board["runs"][args.rank - 1]
             text = client.replay(m["hash"], run["run_id"])
             target = args.output or Path(f"{m['id']}.rank{args.rank}.replay.json")
@@ -269,20 +272,20 @@ def _check_pulled(text: str, expected: str, url: str) -> None:
 def cmd_submit(args: argparse.Namespace) -> int:
     def work(args):
         from cardrogue.engine.errors import RejectedReplay
-        from cardrogue.engine.records.replay import ReplayError, parse_replay
 
         client = _client(args, need_token=True)
         text = read_text(args.replay, "the replay")
-        try:
-            ref = args.map or parse_replay(text)["campaign"]["hash"]
-        except ReplayError as exc:  # not JSON, not a replay: rejected as `verify` rejects it (exit 1)
+        try:  # refused here as `verify` refuses it: not JSON (exit 2, with its place), not a replay (exit 1)
+            doc = replay_document(text, args.replay)
+        except RejectedReplay as exc:
             raise RejectedReplay(f"{args.replay}: rejected: {exc}") from None
+        ref = args.map or doc["campaign"]["hash"]
         run = client.submit(ref, text)
         if args.format == "json":
             _json(run)
         else:
             state = "verified and ranked" if run.get("created") else "already on the leaderboard"
-            print(f"{args.replay}: {state} #{run['rank']} on {_show(run['id'])}: {run['turns']} turns, "
+            print(f"{args.replay}: {state} #{run['rank']} on {_show(run['id'])}: {counted(run['turns'], 'turn')}, "
                   f"{run['health']} health (credited to {_show(run['player'])})")
         return EXIT_OK
 
@@ -296,13 +299,13 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
             _json(board)
             return EXIT_OK
         m = board["map"]
-        print(f"{_show(m['title'])} ({_show(m['id'])} version {m['version']}, {m['hash'][:12]}): par {m['par']['turns']} turns")
+        print(f"{_show(m['title'])} ({_show(m['id'])} version {m['version']}, {m['hash'][:12]}): par {counted(m['par']['turns'], 'turn')}")
         if m["competition"]:
             print(f"  competition open until {m['window_ends']}: replays are hidden until then")
         if not board["runs"]:
             print("  no verified runs yet")
         for r in board["runs"]:
-            print(f"  {r['rank']:3d}. {_show(r['player']):<20} {r['turns']:4d} turns {r['health']:3d} health  {r['submitted_at']}")
+            print(f"  {r['rank']:3d}. {_show(r['player']):<20} {r['turns']:4d} {plural(r['turns'], 'turn'):5} {r['health']:3d} health  {r['submitted_at']}")
         return EXIT_OK
 
     return _run(args, work)

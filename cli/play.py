@@ -7,6 +7,8 @@ import json
 import sys
 from pathlib import Path
 
+from cardrogue.engine.words import counted
+
 from .common import (
     lines_of,
     EXIT_OK,
@@ -82,7 +84,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     try:
         campaign = load_usable(args.campaign)
-        level = level_index(campaign, args.level)
+        level = level_index(campaign, args.level, args.campaign)
         texts = list(args.actions)
         if args.actions_file is not None:
             body = (sys.stdin.read(64 * 1024 * 1024) if str(args.actions_file) == "-"
@@ -90,7 +92,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             texts += [ln.strip() for ln in body.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
         if len(texts) > MAX_LIST_ITEMS:  # bounded time and memory: no more than a replay may hold
             where = args.actions_file if args.actions_file is not None else "ACTION"
-            raise UnusableInput(f"{where}: {len(texts):,} actions; at most {MAX_LIST_ITEMS:,} (as many as a replay holds)")
+            raise UnusableInput(f"{where}: {counted(len(texts), 'action')}; at most {MAX_LIST_ITEMS:,} (as many as a replay holds)")
     except UnusableInput as exc:
         complain(*lines_of(exc))
         return exc.exit_code

@@ -12,6 +12,7 @@ from .common import (
     EXIT_OK,
     EXIT_PROBLEMS,
     EXIT_UNUSABLE,
+    NotJson,
     RejectedReplay,
     UnusableInput,
     campaign_for_replay,
@@ -132,6 +133,10 @@ def _import_replays(store, paths: list[Path], campaign_path: Path | None) -> int
         try:
             text = read_text(path, "the replay")
             campaign = campaign_for_replay(text, campaign_path, path)
+        except NotJson as exc:
+            say(f"{exc.where}: rejected: {exc.detail}")
+            status = max(status, exc.exit_code)
+            continue
         except UnusableInput as exc:
             message = str(exc)
             say(f"{path}: rejected: {message.removeprefix(f'{path}: ')}")

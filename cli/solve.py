@@ -7,6 +7,8 @@ import json
 import sys
 from pathlib import Path
 
+from cardrogue.engine.words import counted, plural
+
 from .common import (
     lines_of,
     EXIT_OK,
@@ -61,7 +63,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     try:
         with enforced(deadline):
             campaign = load_usable(args.campaign)
-        level = None if args.level is None else level_index(campaign, args.level)
+        level = None if args.level is None else level_index(campaign, args.level, args.campaign)
         if args.output is not None:
             check_writable(args.output)
         if args.write_par:  # before the solve, not after it
@@ -81,8 +83,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     with progress_bar(f"{title}: searching for par", total=1.0) as bar:
         def report(p) -> None:  # the share of the budget used: states or seconds, whichever runs out first
             used = min(1.0, max(p.expanded / budget.max_states, p.seconds / budget.max_seconds))
-            what = (f"searching for par's turns, {p.expanded:,} states" if p.stage == "turns"
-                    else f"par {p.turns} turns; best health so far {p.health}")
+            what = (f"searching for par's turns, {counted(p.expanded, 'state')}" if p.stage == "turns"
+                    else f"par {counted(p.turns, 'turn')}; best health so far {p.health}")
             bar.update(completed=used, description=f"{title}: {what}")
 
         report_to = report if bar.shown else None
@@ -121,13 +123,13 @@ def cmd_solve(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
     else:
         where = campaign.title if level is None else f"{campaign.title}, level {level + 1} ({campaign.levels[level].id})"
-        stats = f"{result.states_expanded:,} states in {result.seconds:.2f} s"
+        stats = f"{counted(result.states_expanded, 'state')} in {result.seconds:.2f} s"
         if result.verdict == SOLVED:
-            say(f"{where}: par {_turns(result.turns)}, {result.health_text()} ({stats})")
+            say(f"{where}: par {counted(result.turns, 'turn')}, {result.health_text()} ({stats})")
             if result.level_turns and len(result.level_turns) > 1:
                 say("  turns per level: " + ", ".join(f"{campaign.levels[i].id} {t}" for i, t in enumerate(result.level_turns)))
             for i, p in enumerate(result.level_pars):
-                shown = _turns(p.turns) if p.verdict == SOLVED else p.verdict
+                shown = counted(p.turns, 'turn') if p.verdict == SOLVED else p.verdict
                 say(f"  level {i + 1} on its own (practice start): {shown}")
             say("  solution: " + " | ".join(result.actions))
             if args.output is not None:
@@ -143,10 +145,6 @@ def cmd_solve(args: argparse.Namespace) -> int:
                 if args.output is not None:
                     say(f"  its replay written to {args.output} (a finish, not proven par)")
     return EXIT_OK if result.verdict == SOLVED else EXIT_PROBLEMS
-
-
-def _turns(n: int) -> str:
-    return "1 turn" if n == 1 else f"{n} turns"
 
 
 def _write_par(path: Path, campaign, turns: int, health: int) -> None:
@@ -182,9 +180,9 @@ def _solve_random(campaign, args: argparse.Namespace, seconds: float) -> int:
     else:
         say(f"{campaign.title}: {report.summary()}")
         if cut:
-            say(f"  the time budget ({args.max_seconds:g} s) ran out after {report.runs:,} of {args.random:,} runs; "
+            say(f"  the time budget ({args.max_seconds:g} s) ran out after {report.runs:,} of {counted(args.random, 'run')}; "
                 "raise --max-seconds for more")
         peak = max((n for _, n in report.histogram), default=0)
         for turns, n in report.histogram:
-            say(f"  {turns:4d} turns {'#' * max(1, round(40 * n / peak))} {n}")
+            say(f"  {turns:4d} {plural(turns, 'turn'):5} {'#' * max(1, round(40 * n / peak))} {n}")
     return EXIT_OK

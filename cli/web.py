@@ -76,8 +76,9 @@ def _check_session(args: argparse.Namespace) -> str:
 
     from .common import level_index
 
-    campaign = load_usable(args.campaign or default_campaign())
-    level_index(campaign, args.level)
+    path = args.campaign or default_campaign()
+    campaign = load_usable(path)
+    level_index(campaign, args.level, path)
     if args.player is not None and len(args.player) > 80:
         raise UnusableInput("--player: at most 80 characters")
     open_scores(args.scores_db).close()

@@ -27,6 +27,7 @@ from textual.widgets import Header, TabbedContent, TabPane
 from cardrogue.engine.format.diagnostics import Diagnostic, Severity
 from cardrogue.engine.model.campaign import Campaign, Direction
 from cardrogue.engine.printable import printable
+from cardrogue.engine.words import counted
 
 from . import edits
 from .checking import Checker, markers
@@ -300,7 +301,7 @@ class EditorApp(App[int]):
     def action_copy(self) -> None:
         rect = self.canvas.selection
         self.clip = edits.copy_cells(self.campaign, self.level_index, rect)
-        self.notify(f"Copied {rect.width}×{rect.height} ({len(self.clip.cells)} cards)", timeout=2)
+        self.notify(f"Copied {rect.width}×{rect.height} ({counted(len(self.clip.cells), 'card')})", timeout=2)
 
     def action_paste(self) -> None:
         if self.clip is None:
@@ -642,10 +643,13 @@ class EditorApp(App[int]):
 
         def done(run) -> None:
             if run is not None:
-                self.notify(f"Play-test: {run.outcome} in {run.turns} turns", title="Play-test", timeout=4)
+                self.notify(f"Play-test: {run.outcome} in {counted(run.turns, 'turn')}", title="Play-test", timeout=4)
             self.canvas.focus()
 
-        self.push_screen(PlayerScreen(result.campaign, self.level_index), done)
+        # F6's par is the level's own, to its exit or a ladder taken; a play-test goes on down a ladder to
+        # the campaign's exit, so it is that run's par only on a level without one. Else the file's par.
+        par = None if self.campaign.levels[self.level_index].ladders else self.solving.proven_par(self.level_index)
+        self.push_screen(PlayerScreen(result.campaign, self.level_index, par=par), done)
 
 
 def run_editor(path: Path | None = None) -> int:

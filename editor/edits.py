@@ -275,8 +275,13 @@ def new_level(level_id: str, title: str = "", width: int = 5, height: int = 5) -
 
 
 def add_level(campaign: Campaign, index: int) -> Campaign:
-    """A new 5x5 level holding a starting tile, inserted at ``index``."""
-    level_id = unique_level_id(campaign, "level")
+    """A new 5x5 level holding a starting tile, inserted at ``index``: its id is ``level-N``, N its
+    place in the campaign (the blank campaign's first level is ``level-1``), or the next free number."""
+    taken = {lv.id for lv in campaign.levels}
+    n = index + 1
+    while f"level-{n}" in taken:
+        n += 1
+    level_id = f"level-{n}"
     levels = list(campaign.levels)
     levels.insert(index, new_level(level_id, "New level"))
     return replace(campaign, levels=tuple(levels))

@@ -17,6 +17,7 @@ from cardrogue.engine.format.diagnostics import Diagnostic, Severity
 from cardrogue.engine.format.loader import LoadResult, load_campaign, load_campaign_text
 from cardrogue.engine.format.resources import default_campaign
 from cardrogue.engine.records.atomic import atomic_write
+from cardrogue.engine.words import counted
 
 from .document import Document
 
@@ -181,7 +182,7 @@ def draft_errors(doc: Document) -> list[Diagnostic]:
 def draft_note(errors: list[Diagnostic], cannot: str = "played or published") -> str:
     """What a save, an open, F5 or F6 tells the author about a draft: the count of its errors,
     what it cannot be until they are fixed, and the first of them (plain text, no markup)."""
-    count = f"{len(errors)} error" + ("" if len(errors) == 1 else "s")
+    count = counted(len(errors), "error")
     fixed = "it is" if len(errors) == 1 else "they are"
     return (f"{count}: it cannot be {cannot} until {fixed} fixed "
             f"(first: {errors[0].code}: {errors[0].message})")

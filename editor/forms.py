@@ -13,6 +13,7 @@ from cardrogue.engine.format.checks import RuleError
 from cardrogue.engine.model.potions import potion_identities
 from cardrogue.engine.model.campaign import CHEST, POTION_COLOURS, POTION_EFFECTS, SHOP, Campaign, CardDef, CardKind
 from cardrogue.engine.model.versions import RULES_VERSIONS
+from cardrogue.engine.words import counted
 
 from . import edits
 from .document import Where
@@ -39,11 +40,6 @@ def fields_of(path: tuple) -> tuple[str, ...]:
         if isinstance(part, str):
             names.append(part)
     return tuple(reversed(names))
-
-
-def plural(n: int, noun: str) -> str:
-    """``1 card``, ``2 cards``."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def whole_number(text: str, field: str, low: int | None = None, high: int | None = None) -> int:
@@ -131,7 +127,7 @@ class Forms:
                 return
             names = ", ".join(f"{c.card} at ({c.x}, {c.y})" for c in cut[:4])
             names += f" and {len(cut) - 4} more" if len(cut) > 4 else ""
-            question = (f"The new size removes {plural(len(cut), 'card')} from the grid: {names}. "
+            question = (f"The new size removes {counted(len(cut), 'card')} from the grid: {names}. "
                         "Resize anyway? (ctrl+z brings them back)")
 
             def answered(answer: str | None) -> None:

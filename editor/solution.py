@@ -17,6 +17,7 @@ from cardrogue.engine.chance.resolvers import FatedResolver
 from cardrogue.engine.analysis.solver import SOLVED, UNKNOWN, UNSOLVABLE, Budget, SolveResult, solve_level
 from cardrogue.engine.rules.state import GameState
 from cardrogue.engine.rules.view import Face
+from cardrogue.engine.words import counted
 
 from .shown import markup
 
@@ -53,14 +54,14 @@ class Solution:
         r = self.result
         if r.verdict == SOLVED:
             health = f"{r.health} health" + ("" if r.health_exact else " (at least)")
-            return Content.from_markup(f"Par: [b]{r.turns} turns[/], {health} left ({len(r.actions)} actions)")
+            return Content.from_markup(f"Par: [b]{counted(r.turns, 'turn')}[/], {health} left ({counted(len(r.actions), 'action')})")
         if r.verdict == UNSOLVABLE:
             return markup("[b red]Unsolvable[/]: $reason", reason=r.reason)
         if r.found is not None and r.turns_at_least is not None:
             # The budget ran out before par was proven, but a run that finishes was found: it is shown.
-            return markup(f"[b yellow]Unknown[/] par: {r.turns_at_least} to {r.found.turns} turns. A run of "
-                          f"[b]{r.found.turns} turns[/], {r.found.health} health left, finishes ({len(r.found.actions)} "
-                          "actions); the budget ran out before par was proven")
+            return markup(f"[b yellow]Unknown[/] par: {r.turns_at_least} to {counted(r.found.turns, 'turn')}. A run of "
+                          f"[b]{counted(r.found.turns, 'turn')}[/], {r.found.health} health left, finishes "
+                          f"({counted(len(r.found.actions), 'action')}); the budget ran out before par was proven")
         return markup("[b yellow]Unknown[/]: $reason", reason=r.reason or "the solver ran out of budget")
 
 

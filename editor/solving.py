@@ -64,6 +64,14 @@ class SolveFlow:
         self._panel.set_solve_status(Content.assemble(("Before the last edit: ", "dim"), solution.headline(),
                                                       ("  (F6 solves again)", "dim")))
 
+    def proven_par(self, level: int) -> int | None:
+        """The par F6 proved for ``level`` of the campaign as it is now (no edit since), else None."""
+        solution = self.solution
+        if (solution is None or solution.level != level or solution.verdict != SOLVED
+                or self._campaign is not self.app.campaign):
+            return None
+        return solution.result.turns
+
     def level_changed(self, index: int) -> None:
         if self.solution is not None and index != self.solution.level:
             self.forget()

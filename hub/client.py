@@ -12,6 +12,8 @@ import urllib.parse
 import urllib.request
 from typing import Any
 
+from cardrogue.engine.words import counted
+
 TIMEOUT_S = 120.0  # a publish waits for the server's clear check
 
 
@@ -166,7 +168,7 @@ def publish_map(campaign_text: str, budget_seconds: float = 20.0) -> tuple[bool,
     found = list(loaded.diagnostics) + (check_campaign(loaded.campaign) if loaded.campaign is not None else [])
     errors = [d for d in found if d.severity is Severity.ERROR]
     if errors:
-        return False, f"Not published: {len(errors)} error(s), first {errors[0].code}: {errors[0].message}"
+        return False, f"Not published: {counted(len(errors), 'error')}, first {errors[0].code}: {errors[0].message}"
     client = configured()
     if client is None:
         return False, "Not published: no hub is configured (run `cardrogue hub register NAME --hub URL`)."
@@ -176,6 +178,6 @@ def publish_map(campaign_text: str, budget_seconds: float = 20.0) -> tuple[bool,
 
     def said(m: dict) -> str:
         state = "Published" if m.get("created") else "Already published"
-        return f"{state}: {m['id']} version {m['version']}, par {m['par']['turns']} turns, {client.url}/maps/{m['hash']}"
+        return f"{state}: {m['id']} version {m['version']}, par {counted(m['par']['turns'], 'turn')}, {client.url}/maps/{m['hash']}"
 
     return _ask(client, lambda: client.publish(campaign_text), "map", said)

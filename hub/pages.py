@@ -12,6 +12,8 @@ from __future__ import annotations
 import html
 from urllib.parse import quote
 
+from cardrogue.engine.words import counted
+
 STYLESHEET = """\
 body { font-family: "DejaVu Sans", sans-serif; margin: 2em auto; max-width: 60em; padding: 0 1em;
        color: #222; background: #fdfcf8; }
@@ -42,11 +44,11 @@ def _map_href(m: dict) -> str:
 
 
 def _score(best: dict | None) -> str:
-    return "—" if best is None else f"{best['turns']} turns, {best['health']} health"
+    return "—" if best is None else f"{counted(best['turns'], 'turn')}, {best['health']} health"
 
 
 def _difficulty(d: dict | None) -> str:
-    return "—" if d is None else f"{100 * d['win_rate']:.0f}% won ({d['runs']} random-dice runs)"
+    return "—" if d is None else f"{100 * d['win_rate']:.0f}% won ({counted(d['runs'], 'random-dice run')})"
 
 
 def map_list(maps: list[dict], query: str) -> str:
@@ -70,7 +72,7 @@ def map_page(m: dict, runs: list[dict]) -> str:
              f"<a href=\"/api/maps/{e(m['hash'])}/file\">download</a></p>"]
     if m.get("play_url"):
         parts.append(f"<p class=\"play\"><a href=\"{e(m['play_url'])}\">Play in the browser</a></p>")
-    parts.append(f"<p>Par {m['par']['turns']} turns with {m['par']['health']} health (the hub's solver). "
+    parts.append(f"<p>Par {counted(m['par']['turns'], 'turn')} with {m['par']['health']} health (the hub's solver). "
                  f"Difficulty: {e(_difficulty(m['difficulty']))}.</p>")
     if m.get("description"):
         parts.append(f"<p>{e(m['description'])}</p>")

@@ -21,6 +21,7 @@ from typing import Any, Callable
 
 from cardrogue.engine.format.checks.text import unsafe_text
 from cardrogue.engine.model.campaign import Campaign
+from cardrogue.engine.words import counted
 
 from .db import Database
 
@@ -186,7 +187,7 @@ class Hub:
             diagnostics = check_text(text, "campaign")
             if has_errors(diagnostics):
                 errors = [d.as_json() for d in diagnostics if d.severity is Severity.ERROR]
-                raise HubError(422, f"the map does not pass the check ({len(errors)} error(s))", diagnostics=errors)
+                raise HubError(422, f"the map does not pass the check ({counted(len(errors), 'error')})", diagnostics=errors)
             loaded = load_campaign_text(text, "campaign")
             campaign = loaded.campaign
             if problems := _text_problems(campaign, loaded.data):
@@ -342,7 +343,7 @@ class Hub:
             # not used for credit (the token's owner is), but the file is served to others later
             raise HubError(422, f"the replay's player name {player!r} is refused: {why}", field="player")
         if len(doc["actions"]) > self.settings.max_actions:
-            raise HubError(422, f"the replay has {len(doc['actions']):,} actions; the hub takes at most "
+            raise HubError(422, f"the replay has {counted(len(doc['actions']), 'action')}; the hub takes at most "
                                 f"{self.settings.max_actions:,}")
         with self.db.transaction() as tx:
             target = self.find(ref, tx)

@@ -47,6 +47,15 @@ def test_problems_exit_1_with_file_line_col_code(broken: Path):
     assert "did you mean 'goblin'?" in message and "[$.levels[0].cells[1].card]" in message
 
 
+def test_the_summary_counts_the_notes_shown_or_not():
+    """Plain `check` counts the notes it hides ("-v to show"); `-v` shows them and still counts them."""
+    path = next(p for p in bundled_campaigns() if p.name == "the-unpaid-ledger.json")  # three chokepoint notes
+    plain, verbose = cardrogue("check", str(path)), cardrogue("check", "-v", str(path))
+    assert plain.stdout.splitlines()[-1] == "1 file: 0 errors, 0 warnings, 3 notes (-v to show)", plain.stdout
+    assert verbose.stdout.count("CR307") == 3
+    assert verbose.stdout.splitlines()[-1] == "1 file: 0 errors, 0 warnings, 3 notes", verbose.stdout
+
+
 def test_json_format_for_tools(broken: Path, tmp_path: Path):
     good = tmp_path / "good.json"
     shutil.copy(bundled_campaigns()[0], good)
@@ -156,7 +165,7 @@ def test_piped_text_is_what_rich_would_write(monkeypatch: pytest.MonkeyPatch):
 
     lines = [[("✗", "red"), (" ", ""), ("dir/ünïcode 漢字 [bold]x[/bold] :smile:.json", "bold")],
              [("  ", ""), ("a.json:3:7: CR201: unknown card 'goblinn'; " + "long words " * 30, "bold red")],
-             [("", "green")], [("1 file(s): 1 error(s), 0 warning(s)", "red")]]
+             [("", "green")], [("1 file: 1 error, 0 warnings", "red")]]
     for name in ("FORCE_COLOR", "TTY_COMPATIBLE"):
         monkeypatch.delenv(name, raising=False)
     plain = io.StringIO()

@@ -315,7 +315,20 @@ def test_commands_that_need_no_ui_never_import_textual(args: list[str], tmp_path
 
 
 def test_verify_json_rejects_a_file_that_is_no_replay(tmp_path: Path, capsys) -> None:
-    (tmp_path / "junk.replay.json").write_text("not json", encoding="utf-8")
+    (tmp_path / "junk.replay.json").write_text('{"format": 1}', encoding="utf-8")
     code, out, _ = cardrogue(capsys, "verify", tmp_path / "junk.replay.json", "--format", "json")
     verdict = json.loads(out)
     assert code == 1 and verdict["ok"] is False and verdict["checked"] is True and verdict["result"] is None
+
+
+def test_verify_says_where_a_replay_stops_being_json(tmp_path: Path, capsys) -> None:
+    """Not JSON is unusable input (exit 2, README), named file:line:col in words, as `check` names a
+    campaign's; never Python's "Expecting property name enclosed in double quotes"."""
+    junk = tmp_path / "junk.replay.json"
+    junk.write_text('{\n  "format": 1,\n  actions: []\n}\n', encoding="utf-8")
+    code, out, err = cardrogue(capsys, "verify", junk)
+    assert code == 2 and out == ""
+    assert err == f'cardrogue: {junk}:3:3: not JSON: expected a property name in double quotes, like "actions"\n', err
+    code, out, _ = cardrogue(capsys, "verify", junk, "--format", "json")
+    verdict = json.loads(out)
+    assert code == 2 and verdict["ok"] is False and verdict["checked"] is False and f"{junk}:3:3: not JSON" in verdict["message"]

@@ -39,7 +39,7 @@ def test_commands_refuse_a_draft_with_its_first_errors(draft: Path, tmp_path: Pa
                           env={"CARDROGUE_SCORES_DB": str(tmp_path / "scores.db"), "PATH": "/usr/bin:/bin"})
     assert done.returncode == 1, (done.stdout, done.stderr)
     assert "Traceback" not in done.stderr
-    assert "not a usable campaign (2 error(s))" in done.stderr
+    assert "not a usable campaign (2 errors)" in done.stderr
     assert "CR201: unknown card 'gobln'; did you mean 'goblin'?" in done.stderr
     assert "CR220: the campaign has no exit" in done.stderr
     lines = done.stderr.splitlines()  # one error a line, as `cardrogue check` prints them

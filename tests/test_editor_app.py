@@ -127,11 +127,11 @@ async def test_level_operations_and_undo(campaign_file, tmp_path) -> None:
         await pilot.press("a")
         assert len(app.campaign.levels) == 4 and app.level_index == 1
         await pilot.press("d")
-        assert app.campaign.levels[2].id == "level-copy" and app.level_index == 2
+        assert app.campaign.levels[2].id == "level-2-copy" and app.level_index == 2
         await pilot.press("left_square_bracket")
-        assert app.campaign.levels[1].id == "level-copy" and app.level_index == 1
+        assert app.campaign.levels[1].id == "level-2-copy" and app.level_index == 1
         await pilot.press("delete")
-        assert [lv.id for lv in app.campaign.levels] == ["the-cave-in", "level", "the-old-shop", "the-way-out"]
+        assert [lv.id for lv in app.campaign.levels] == ["the-cave-in", "level-2", "the-old-shop", "the-way-out"]
         await pilot.press("p")
         assert isinstance(app.screen, FormScreen)
         app.screen.query_one("#form-width").value = "8"
@@ -380,6 +380,58 @@ async def test_enter_on_no_exit_goes_to_the_last_level_not_a_form(campaign_file,
         await pilot.pause()
         assert app.screen is screen  # no form opened
         assert app.level_index == len(app.campaign.levels) - 1 and app.focused is app.canvas
+
+
+@run_async
+async def test_playtest_after_f6_shows_the_par_f6_proved(campaign_file, tmp_path) -> None:
+    """F5 right after F6 on the last level (no ladder: the level's par is the run's): the end screen
+    says that par, not "Par unknown". After an edit, or on a level with a ladder (F6's par ends at
+    the ladder, the play-test goes on down it), the file's par is used, as before."""
+    from cardrogue.editor.player import PlayerScreen
+    from cardrogue.editor.player.screens import EndScreen
+    from cardrogue.engine.rules.actions import Action
+
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+
+        async def playtest():
+            await pilot.press("f5")
+            await pilot.pause()
+            player = next(s for s in app.screen_stack if isinstance(s, PlayerScreen))
+            while app.screen is not player:  # the level's preface is shown over the board
+                app.pop_screen()
+                await pilot.pause()
+            return player
+
+        app.set_level(2)
+        await pilot.press("f6")
+        await settle(app, pilot)
+        solution = app.solving.solution
+        assert solution.verdict == "solved" and not app.campaign.levels[2].ladders
+        player = await playtest()
+        assert player.par == solution.result.turns
+        for action in solution.result.actions:
+            player.play(Action.parse(action))
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen)
+        summary = str(app.screen.query_one("#end-summary").render())
+        assert f"Par {solution.result.turns} (on par)" in summary, summary
+        app.pop_screen()
+        player.dismiss(None)
+        await pilot.pause()
+        app.canvas.move_to(1, 0)
+        await pilot.press("f")  # an edit (the card turned over): F6's par no longer holds
+        await settle(app, pilot)
+        assert (await playtest()).par is None
+        player = app.screen
+        player.dismiss(None)
+        await pilot.pause()
+        app.set_level(0)
+        await pilot.press("f6")
+        await settle(app, pilot)
+        assert app.solving.solution.verdict == "solved" and app.campaign.levels[0].ladders
+        assert (await playtest()).par is None
 
 
 @run_async

@@ -126,9 +126,23 @@ def test_delete_copy_paste(doc: Document) -> None:
     assert load_campaign_text(dumps(campaign_to_dict(c))).campaign is not None
 
 
+def test_a_level_added_is_named_as_the_blank_campaigns_first_level() -> None:
+    """`a` after the blank campaign's `level-1` adds `level-2`, then `level-3`; never a taken id."""
+    from cardrogue.editor.files import BLANK_TEMPLATE
+
+    c = load_campaign_text(BLANK_TEMPLATE).campaign
+    assert [lv.id for lv in c.levels] == ["level-1"]
+    c = edits.add_level(c, 1)
+    c = edits.add_level(c, 2)
+    assert [lv.id for lv in c.levels] == ["level-1", "level-2", "level-3"]
+    c = edits.add_level(c, 1)  # a level put second, where level-2 is taken: the next free number
+    assert [lv.id for lv in c.levels] == ["level-1", "level-4", "level-2", "level-3"]
+    assert load_campaign_text(dumps(campaign_to_dict(c))).campaign is not None
+
+
 def test_level_operations(doc: Document) -> None:
     c = edits.add_level(doc.campaign, 1)
-    assert [lv.id for lv in c.levels] == ["the-cave-in", "level", "the-old-shop", "the-way-out"]
+    assert [lv.id for lv in c.levels] == ["the-cave-in", "level-2", "the-old-shop", "the-way-out"]
     c = edits.duplicate_level(c, 0)
     assert c.levels[1].id == "the-cave-in-copy" and len(c.levels[1].cells) == 6
     assert all(cell.id == "" for cell in c.levels[1].cells)

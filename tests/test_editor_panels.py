@@ -14,8 +14,9 @@ from textual.widgets._footer import FooterKey
 from cardrogue.editor.widgets.dialogs import FormScreen
 from cardrogue.editor.widgets.footer import EditorFooter
 from cardrogue.editor.widgets.inspector import Inspector
-from cardrogue.editor.widgets.problems import count, field_name, location
-from cardrogue.engine.format.diagnostics import Diagnostic
+from cardrogue.editor.widgets.problems import ProblemsPanel, field_name, location
+from cardrogue.engine.format.diagnostics import Diagnostic, Severity
+from cardrogue.engine.words import counted
 from editor_support import make_app, settle
 from helpers import FIXTURE, run_async
 
@@ -64,7 +65,7 @@ def test_a_level_wide_problem_names_the_level_not_its_id_field() -> None:
 
 
 def test_counts_in_words() -> None:
-    assert [count(n, "warning") for n in (0, 1, 2)] == ["0 warnings", "1 warning", "2 warnings"]
+    assert [counted(n, "warning") for n in (0, 1, 2)] == ["0 warnings", "1 warning", "2 warnings"]
 
 
 @run_async
@@ -85,6 +86,36 @@ async def test_problems_panel_scrolls_to_every_entry(tmp_path) -> None:
             assert options.scroll_y <= top and top + height <= options.scroll_y + options.scrollable_content_region.height
         assert options.scroll_y > 0
         assert "warning" in str(app.query_one("#problems-summary").render())
+
+
+@run_async
+async def test_an_entry_as_wide_as_the_problems_list_takes_one_line_whether_the_list_scrolled_before(tmp_path) -> None:
+    """An entry that fits the list only without its scrollbar (seen at 120 columns with CR208): no
+    empty line after it once the scrollbar goes, and no line of it cut when the scrollbar comes."""
+    app = make_app(many_problems(tmp_path), tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        panel, options = app.query_one(ProblemsPanel), app.query_one("#problems-list", OptionList)
+        titles = ["The First Room"]
+        many = [Diagnostic("CR223", f"a card without paths {i}", Severity.WARNING, level=0, cell=(i, 1)) for i in range(12)]
+        panel.show(many, titles)
+        await pilot.pause()
+        assert options.show_vertical_scrollbar
+        head = 'E CR208 The First Room (1, 1): a descending ladder must name the level it leads to ("to")'
+        width = options.size.width  # the list's width without a scrollbar
+        message = head.split(": ", 1)[1] + "!" * (width - len(head))
+        wide = Diagnostic("CR208", message, level=0, cell=(1, 1))
+        short = Diagnostic("CR223", "a card without paths", Severity.WARNING, level=0, cell=(2, 1))
+        panel.show([wide, short], titles)  # the scrollbar goes
+        await pilot.pause()
+        lines = [options.render_line(y).text.rstrip() for y in range(3)]
+        assert not options.show_vertical_scrollbar and len(lines[0]) == width, lines
+        assert lines[1] == "W CR223 The First Room (2, 1): a card without paths" and lines[2] == "", lines
+        panel.show([wide, *many], titles)  # the scrollbar comes: the wide entry takes two lines, both shown
+        await pilot.pause()
+        lines = [options.render_line(y).text.rstrip() for y in range(3)]
+        assert options.show_vertical_scrollbar and " ".join(lines[:2]).endswith(message[-20:]), lines
+        assert lines[2].startswith("W CR223"), lines
 
 
 @run_async

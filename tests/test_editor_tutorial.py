@@ -8,7 +8,7 @@ from pathlib import Path
 from textual.widgets import Input, Select
 
 from cardrogue.editor.app import EditorApp
-from cardrogue.editor.files import new_document
+from cardrogue.editor.files import new_document, open_document
 from cardrogue.editor.widgets.dialogs import FormScreen
 from cardrogue.editor.widgets.palette import Palette
 from cardrogue.cli.main import main
@@ -117,6 +117,7 @@ async def test_the_editor_tutorial_works_as_written(tmp_path) -> None:
         # The walled map saved as a draft; F5 waits for the errors to be fixed, F6 says why there is no par.
         await pilot.press("ctrl+s")
         await settle(app, pilot)
+        draft = path.read_bytes()
         saved = list(app._notifications)[-1].message
         assert saved.startswith("Saved goblin-toll.json with 2 errors: it cannot be played or published until they are fixed")
         assert f"`{saved.split(' (first')[0]}`" in steps[6]
@@ -146,3 +147,20 @@ async def test_the_editor_tutorial_works_as_written(tmp_path) -> None:
         await settle(app, pilot)
         assert path.exists() and not app.doc.dirty
     assert "check --strict" in steps[8] and main(["check", "--strict", str(path)]) == 0
+
+    # 6, reopened: the walled draft opened again has no undo history; `w` and `s` on the exit open the edges.
+    assert "press `w` and `s` again" in steps[6]
+    reopened = tmp_path / "reopened" / "goblin-toll.json"
+    reopened.parent.mkdir()
+    reopened.write_bytes(draft)
+    app = EditorApp(open_document(reopened), recovery_dir=tmp_path / "recovery-2", autosave_seconds=3600,
+                    cursor_blink=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        assert codes(app) == {"CR301", "CR311", "CR223"}
+        await pilot.press("ctrl+z")
+        await settle(app, pilot)
+        assert codes(app) == {"CR301", "CR311", "CR223"}  # nothing to undo
+        await press_at(pilot, app, 4, 1, "w", "s")
+        await settle(app, pilot)
+        assert codes(app) == set() and app.campaign.levels[0].cell_at(4, 1).paths == "SW"

@@ -227,17 +227,20 @@ def test_a_listing_creates_no_folder_and_no_file(tmp_path, duel, capsys):
     assert not (tmp_path / "not").exists()
 
 
-def test_a_truncated_replay_is_rejected_with_one_exit_code(tmp_path, duel, capsys):
-    """Exit 1 (a rejected replay) whether the campaign is named or found by the replay's id."""
+def test_a_truncated_replay_is_unusable_input_with_one_exit_code(tmp_path, duel, capsys):
+    """Exit 2 (unusable input: not JSON), named with its line and column as `check` names a
+    campaign's, whether the campaign is named or found by the replay's id."""
     db = tmp_path / "scores.db"
     text = recorded(load(duel_dict()), WIN).text()
     cut = tmp_path / "cut.replay.json"
     cut.write_text(text[: len(text) // 2])
+    line = text[: len(text) // 2].count("\n") + 1
     for extra in ([], ["--campaign", duel]):
         status, out, err = cli(capsys, "scores", "--scores-db", db, "--import", cut, *extra)
-        assert status == 1 and "cut.replay.json: rejected: not JSON" in out, (extra, out, err)
+        assert status == 2 and f"cut.replay.json:{line}:" in out and ": rejected: not JSON: " in out, (extra, out, err)
         status, out, err = cli(capsys, "verify", cut, *extra)
-        assert status == 1 and "cut.replay.json: rejected: not JSON" in out, (extra, out, err)
+        assert status == 2 and f"cut.replay.json:{line}:" in err and ": not JSON: " in err, (extra, out, err)
+        assert "Expecting" not in out + err  # Python's own words are never shown
 
 
 @pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="no FIFOs here")

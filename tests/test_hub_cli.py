@@ -117,18 +117,25 @@ def test_no_account_no_hub_and_bad_files_exit_2(hub, capsys, tmp_path: Path) -> 
         assert code == 2 and said in err and "hub refused" not in err, (name, err)
 
 
-def test_submit_rejects_a_file_that_is_not_a_replay_with_exit_1_as_verify_does(hub, capsys, tmp_path: Path) -> None:
-    """docs/player.md: a rejected replay (truncated, not JSON, not the schema) is exit status 1."""
+def test_submit_refuses_a_file_that_is_not_a_replay_as_verify_does(hub, capsys, tmp_path: Path) -> None:
+    """docs/hub.md, README: a file that is not JSON is unusable input (exit 2), named with its line and
+    column; JSON that is not a replay is a rejected replay (exit 1). Nothing is sent to the hub."""
     cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)
-    for name, text in (("bad.json", "this is not JSON"), ("half.json", solution(map_text())[:40]), ("obj.json", "{}"),
-                       ("empty.json", "")):
+    for name, text, where, said in (("bad.json", "this is not JSON", "1:1", "expected a value"),
+                                    ("half.json", solution(map_text())[:40], "2:14", "this string has no closing double quote"),
+                                    ("empty.json", "", "1:1", "the file is empty"),
+                                    ("map.json", "{'id': 1}", "1:2", 'property name in double quotes, like "actions"')):
         bad = tmp_path / name
         bad.write_text(text)
-        code, out, err = cardrogue(capsys, "verify", str(bad))
-        assert code == 1 and "rejected" in out + err, name
-        code, _, err = cardrogue(capsys, "hub", "submit", str(bad))
-        assert code == 1 and f"{bad}: rejected:" in err, (name, err)
-        assert name != "empty.json" or "the file is empty" in err, err
+        for command in (["verify"], ["hub", "submit"], ["hub", "submit", "--map", "needle"]):
+            code, out, err = cardrogue(capsys, *command, str(bad))
+            assert code == 2 and f"{bad}:{where}" in err and ": not JSON: " in err and said in err, (name, command, err)
+    bad = tmp_path / "obj.json"
+    bad.write_text("{}")
+    code, out, err = cardrogue(capsys, "verify", str(bad))
+    assert code == 1 and f"{bad}: rejected:" in out, (out, err)
+    code, _, err = cardrogue(capsys, "hub", "submit", str(bad))
+    assert code == 1 and f"{bad}: rejected:" in err, err
     code, _, err = cardrogue(capsys, "hub", "submit", str(tmp_path / "missing.json"))
     assert code == 2 and "no such file" in err
 

@@ -249,6 +249,8 @@ def test_check_warns_of_every_text_a_hub_refuses(tmp_path):
         "$.levels[1].cells[2].inscription": lambda doc: doc["levels"][1]["cells"][2].__setitem__("inscription", "a\x1b[2Jb"),
         "$.cards.goblin.name": lambda doc: doc.setdefault("cards", {}).__setitem__("goblin", {"name": "Gob\x1b[5m"}),
         "$.cards.goblin.text": lambda doc: doc.setdefault("cards", {}).__setitem__("goblin", {"text": "Evil\u202etxt"}),
+        # the model does not keep $schema, but the file does, and the hub walks the file
+        "$.$schema": lambda doc: doc.__setitem__("$schema", "https://cardrogue-studio.dev/schema/campaign.schema.json\x07"),
     }
     with running_hub(str(tmp_path / "hub.sqlite3")) as hub:
         alice = register(hub.base, "alice")

@@ -78,3 +78,14 @@ def test_seed_out_of_range_is_a_usage_error(trap_map: Path, seed: str):
     done = run(str(trap_map), "--seed", seed, "end")
     assert done.returncode == 2
     assert "a seed is 0 to" in done.stderr or "is not a whole number" in done.stderr
+
+
+def test_a_level_the_campaign_lacks_is_named_with_the_file_as_play_names_it(trap_map: Path, capsys):
+    """`run`, `solve` and `play` say the same: the file, the option, the levels there are (exit 2)."""
+    from cardrogue.cli.main import main
+
+    said = f"cardrogue: {trap_map}: --level 5: the campaign has levels 1 to 1\n"
+    for command in (["run", str(trap_map), "--level", "5", "end"], ["solve", str(trap_map), "--level", "5"],
+                    ["play", str(trap_map), "--level", "5"]):
+        assert main(command) == 2
+        assert capsys.readouterr().err == said, command

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -113,12 +114,13 @@ FORGERIES = {
     "edited action": (lambda text: json.dumps((lambda d: (_edit_action(d), d)[1])(json.loads(text)), indent=2),
                       "action 2 ('move W') is not legal"),
     "edited claimed turns": (lambda text: json.dumps((lambda d: (_edit_score(d), d)[1])(json.loads(text)), indent=2),
-                             "claims won in 1 turns"),
+                             "claims won in 1 turn with"),
     "edited claimed health": (lambda text: json.dumps((lambda d: (_edit_health(d), d)[1])(json.loads(text)), indent=2),
                               "with 99 health, but re-simulates"),
     "truncated file": (lambda text: text[: len(text) // 2], "not JSON"),
     "not JSON": (lambda text: "GAME OVER: I won in 1 turn, honest\n", "not JSON"),
 }
+NOT_JSON = ("truncated file", "not JSON")  # unusable input (exit 2), named with its line and column
 
 
 @pytest.mark.parametrize("name", FORGERIES)
@@ -135,8 +137,11 @@ def test_forgeries_are_rejected_and_the_table_is_unchanged(name, tmp_path, duel,
         doc["player"] = "mallory"
         forged.write_text(json.dumps(doc, indent=2))
     done = cardrogue("scores", duel, "--import", forged, "--scores-db", db)
-    assert done.returncode == 1, done.stdout
-    assert f"{forged}: rejected: " in done.stdout and reason in done.stdout, done.stdout
+    if name in NOT_JSON:
+        assert done.returncode == 2 and re.search(rf"{re.escape(str(forged))}:\d+:\d+: rejected: {reason}", done.stdout), done.stdout
+    else:
+        assert done.returncode == 1, done.stdout
+        assert f"{forged}: rejected: " in done.stdout and reason in done.stdout, done.stdout
     assert table(db) == before
 
 
@@ -259,14 +264,16 @@ def test_a_renamed_or_reformatted_copy_is_the_same_run(tmp_path, duel, db):
 
 
 def test_whole_numbers_only_in_replays(tmp_path, duel):
-    """`"every": 16.0` passes JSON Schema's "integer" but is refused with a message, never a crash."""
+    """`"every": 16.0` passes JSON Schema's "integer" but is refused with a message, never a crash; a
+    number of thousands of digits cannot be read at all (unusable input, as `check` says of a campaign)."""
     campaign = load(duel_dict())
     doc = json.loads(recorded(campaign, WIN).text())
-    for change in ('"every": 16.0', '"every": 1' + "0" * 5000):
+    for change, code, said in (('"every": 16.0', 1, "rejected: not a valid replay"),
+                               ('"every": 1' + "0" * 5000, 2, "bad.replay.json:1:286: not JSON: a number with thousands")):
         bad = tmp_path / "bad.replay.json"
         bad.write_text(json.dumps(doc).replace('"every": 16', change))
         done = subprocess.run([*CLI, "verify", str(bad), "--campaign", str(duel)], capture_output=True, text=True)
-        assert done.returncode == 1 and "not a valid replay" in done.stdout and "internal error" not in done.stderr
+        assert done.returncode == code and said in done.stdout + done.stderr and "internal error" not in done.stderr
 
 
 @pytest.mark.parametrize("kind", ["folder", "not-sqlite"])

@@ -15,6 +15,7 @@ from textual.filter import LineFilter
 
 from cardrogue.engine.model.campaign import Campaign
 from cardrogue.engine.printable import printable
+from cardrogue.engine.words import counted
 
 from ..shown import NO_RAW_CONTROLS
 from .run import RunResult, default_replays_dir
@@ -65,5 +66,5 @@ def run_player(campaign_path: Path | None, level: int | None = None, scores_db: 
     app.run()
     result = app.return_value
     if result is not None and result.replay_path is not None:
-        print(f"{result.outcome}: {result.turns} turns, {result.health} health. Replay: {printable(str(result.replay_path))}")
+        print(f"{result.outcome}: {counted(result.turns, 'turn')}, {result.health} health. Replay: {printable(str(result.replay_path))}")
     return EXIT_OK

@@ -28,6 +28,7 @@ from cardrogue.engine.model.campaign import POTION_COLOURS, STARTING_TILE, CardK
 from cardrogue.engine.rules.actions import Action
 from cardrogue.engine.rules.view import CellView, Face, StateView, Tile
 from cardrogue.engine.printable import printable
+from cardrogue.engine.words import counted
 
 from ..shown import content, text as shown_text
 
@@ -300,15 +301,15 @@ class HeroPanel(Static):
         grid.add_row("Health", Text.assemble(_bar(health, hero.max_health, width=10, colour=colour),
                                              f" {health}/{hero.max_health}"))
         if hero.poison:
-            grid.add_row("Poison", Text(f"{hero.poison} turn(s)", "magenta"))
+            grid.add_row("Poison", Text(counted(hero.poison, "turn"), "magenta"))
         if hero.antidote:
             grid.add_row("Antidote", Text(f"poison heals +{hero.antidote}", "green"))
         if hero.paralysed:
-            grid.add_row("Paralysed", Text(f"{hero.paralysed} turn(s) to skip", "yellow"))
+            grid.add_row("Paralysed", Text(f"{counted(hero.paralysed, 'turn')} to skip", "yellow"))
         if hero.potion_modifier:
             grid.add_row("Potion", Text(f"{hero.potion_modifier:+d} to the attack roll", "cyan"))
         if hero.spell_cooldown:
-            grid.add_row("Spell", f"ready in {hero.spell_wait} turn(s)" if hero.spell_wait else "ready")
+            grid.add_row("Spell", f"ready in {counted(hero.spell_wait, 'turn')}" if hero.spell_wait else "ready")
         grid.add_row("Attack", f"{hero.attack_modifier:+d} to the roll")
         grid.add_row("Gold", str(hero.gold))
         hand = Text()
@@ -372,9 +373,9 @@ class EnemyPanel(Static):
             for ability in foe.card.abilities:
                 parts.append(shown_text(str(ability), "italic"))
             if foe.poison:
-                parts.append(Text(f"Poisoned: {foe.poison} turn(s)", "magenta"))
+                parts.append(Text(f"Poisoned: {counted(foe.poison, 'turn')}", "magenta"))
             if foe.paralysed:
-                parts.append(Text(f"Paralysed: {foe.paralysed} turn(s)", "yellow"))
+                parts.append(Text(f"Paralysed: {counted(foe.paralysed, 'turn')}", "yellow"))
         self.update(Group(*parts))
 
 

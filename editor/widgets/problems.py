@@ -11,6 +11,7 @@ from textual.widgets.option_list import Option
 from cardrogue.editor.messages import ProblemChosen
 from cardrogue.editor.shown import markup
 from cardrogue.engine.format.diagnostics import Diagnostic, Severity
+from cardrogue.engine.words import counted
 
 _RANK = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 _ICON = {Severity.ERROR: "[b red]E[/]", Severity.WARNING: "[b yellow]W[/]", Severity.INFO: "[b cyan]i[/]"}
@@ -52,9 +53,17 @@ def location(diag: Diagnostic, level_titles: list[str]) -> str:
     return name
 
 
-def count(n: int, noun: str) -> str:
-    """``1 warning``, ``2 warnings``."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+class ProblemList(OptionList):
+    """The list of problems, its entries laid out again when its vertical scrollbar comes or goes.
+
+    Textual's OptionList keeps each entry's height from the width it had when the entries were set,
+    and renders the entry at the width it has now: an entry a little wider than the list beside a
+    scrollbar, set while the old list scrolled, kept the second line it needed there and showed it
+    empty once the scrollbar went (and a list that starts scrolling would cut an entry's last line).
+    """
+
+    def watch_show_vertical_scrollbar(self) -> None:
+        self._clear_caches()  # the heights and the rendered lines, measured again at the new width
 
 
 class ProblemsPanel(Vertical):
@@ -69,7 +78,7 @@ class ProblemsPanel(Vertical):
     def compose(self) -> ComposeResult:
         yield Label("", id="solve-status")
         yield Label("checking…", id="problems-summary")
-        yield OptionList(id="problems-list")
+        yield ProblemList(id="problems-list")
 
     def show(self, diagnostics: list[Diagnostic], level_titles: list[str]) -> None:
         # errors first, then warnings, then notes, each in the file's order: what stops play on top
@@ -81,8 +90,8 @@ class ProblemsPanel(Vertical):
         else:
             draft = (" [b red]· a draft: fix the errors to play or publish it[/]"
                      if counts[Severity.ERROR] else "")
-            summary.update(f"{count(counts[Severity.ERROR], 'error')}, "
-                           f"{count(counts[Severity.WARNING], 'warning')}, {count(counts[Severity.INFO], 'note')}{draft}")
+            summary.update(f"{counted(counts[Severity.ERROR], 'error')}, "
+                           f"{counted(counts[Severity.WARNING], 'warning')}, {counted(counts[Severity.INFO], 'note')}{draft}")
         options = self.query_one("#problems-list", OptionList)
         options.set_options(
             Option(markup(f"{_ICON[d.severity]} $code $where: $message", code=d.code, where=location(d, level_titles),

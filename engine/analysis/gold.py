@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from ..format.diagnostics import Diagnostic, Severity
 from ..model.campaign import SHOPKEEPERS_DEBT, Campaign, CardKind
 from ..rules.mobility import obtainable_cards
+from ..words import counted
 from .graph import closure
 
 NEVER = 1 << 30  # the price of a card without a gold amount (the engine's own: it is never bought)
@@ -264,7 +265,7 @@ class GoldCount:
         if finish or not out:
             return None
         first = out[0]
-        more = f"; {len(out) - 1} more level(s) on other ways down fall short too" if len(out) > 1 else ""
+        more = f"; {counted(len(out) - 1, 'more level')} on other ways down fall short too" if len(out) > 1 else ""
         return f"{first.message(self.campaign)}{more}", first.level
 
     def _short(self, j: int, brought: int, start: bool = False) -> Shortfall | None:

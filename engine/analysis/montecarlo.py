@@ -48,6 +48,7 @@ from ..rules.actions import END, Action
 from ..rules.phases import DEAD, WON
 from ..rules.state import GameState
 from ..rules.view import Face, HeroView, StateView, Tile, tile_of
+from ..words import counted
 
 POLICIES = ("greedy",)
 INF = math.inf
@@ -80,7 +81,7 @@ class DifficultyReport:
     results: tuple[Run, ...]
 
     def summary(self) -> str:
-        text = (f"{self.policy} policy, {self.runs} runs with random dice: won {self.wins} "
+        text = (f"{self.policy} policy, {counted(self.runs, 'run')} with random dice: won {self.wins} "
                 f"({100 * self.win_rate:.1f}%, 95% CI {100 * self.ci_low:.1f}-{100 * self.ci_high:.1f}%), "
                 f"died {self.deaths}, stuck {self.stuck}")
         if self.wins:

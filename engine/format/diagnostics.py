@@ -21,12 +21,13 @@ class Severity(str, Enum):
 
 
 def format_json_path(path: Iterable[str | int]) -> str:
-    """``("levels", 0, "cells", 3)`` -> ``$.levels[0].cells[3]`` (check-jsonschema style)."""
+    """``("levels", 0, "cells", 3)`` -> ``$.levels[0].cells[3]`` (check-jsonschema style), ``$.$schema``
+    as the hub names it; any other key that is not a name in brackets, ``$.cards['cave-bat']``."""
     out = ["$"]
     for part in path:
         if isinstance(part, int):
             out.append(f"[{part}]")
-        elif part.isidentifier():
+        elif part.removeprefix("$").isidentifier():
             out.append(f".{part}")
         else:
             escaped = part.replace("\\", "\\\\").replace("'", "\\'")

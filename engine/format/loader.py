@@ -33,10 +33,12 @@ from ..errors import CampaignHasErrors, UnusableInput
 from ..model.abilities import AbilityError
 from ..model.campaign import Campaign, Cell, Goal, Hero, Level, LevelHero, Par, plain_cell
 from ..reading import read_limited
+from ..words import counted
 from .canonical import content_hash, default_cell_id
 from .catalog import card_from_dict, default_catalog
 from .checks import check_draft
 from .checks.cards import card_entry_problems
+from .checks.text import document_text_problems
 from .diagnostics import Diagnostic, JsonPath, Severity
 from .positions import LineIndex, PositionIndex, max_depth
 from .schema import PATHS_VALUES, PLAIN_CELL_KEYS, campaign_validators, is_schema_id, schema_diagnostics
@@ -228,7 +230,7 @@ def _load_known_text(text: str, name: str) -> LoadResult:
         # The fast validator refused what the reference accepts: the reference decides.
         draft = build_draft(data)
 
-    return LoadResult(name, draft, [locator.place(d) for d in check_draft(draft)], text, data)
+    return LoadResult(name, draft, [locator.place(d) for d in _checked(draft, data)], text, data)
 
 
 def quick_load(text: str, name: str) -> LoadResult | None:
@@ -268,7 +270,12 @@ def quick_load(text: str, name: str) -> LoadResult | None:
                        parse_float=_parse_float)
         except _DuplicateKey:
             return None
-    return LoadResult(name, draft, [_Locator(name, text).place(d) for d in check_draft(draft)], text, data)
+    return LoadResult(name, draft, [_Locator(name, text).place(d) for d in _checked(draft, data)], text, data)
+
+
+def _checked(draft: Campaign, data: dict) -> list[Diagnostic]:
+    """The semantic rules on the model, then the text rule on what the model does not keep (``$schema``)."""
+    return check_draft(draft) + document_text_problems(data)
 
 
 def _pairs_and_colons(value: Any) -> tuple[int, int]:
@@ -341,24 +348,27 @@ def _encodable(text: str) -> bool:
     return True
 
 
-# JSONDecodeError's messages, in words that say what to do.
+# JSONDecodeError's messages, in words that say what to do ({what}: "a campaign", "a replay"; {key}: a key it has).
 _SYNTAX_HINTS = {
-    "Expecting property name enclosed in double quotes": "expected a property name in double quotes, like \"title\"",
+    "Expecting property name enclosed in double quotes": "expected a property name in double quotes, like \"{key}\"",
     "Expecting ',' delimiter": "expected ',' before this: is a comma missing after the previous item?",
     "Expecting ':' delimiter": "expected ':' after the property name",
     "Expecting value": "expected a value: a string, a number, an object, an array, true, false or null",
-    "Extra data": "unexpected text after the end of the JSON document: the campaign is one object { ... }",
+    "Extra data": "unexpected text after the end of the JSON document: {what} is one object {{ ... }}",
     "Invalid \\escape": "invalid escape in a string: write a backslash as \\\\",
     "Invalid control character at": "a line break or control character inside a string: write it as \\n (or \\t)",
     "Unterminated string starting at": "this string has no closing double quote",
+    "Unexpected UTF-8 BOM (decode using utf-8-sig)": "the file starts with a byte order mark: save it as UTF-8 without BOM",
 }
 
 
-def _syntax_error(exc: json.JSONDecodeError, name: str, text: str) -> Diagnostic:
+def json_syntax_error(exc: json.JSONDecodeError, text: str, what: str = "a campaign", key: str = "title") -> tuple[int, int, str]:
+    """Where JSON text stops being JSON (line and column, from 1) and why, in words that say what to
+    do -- the words of CR001, for ``what`` (a campaign, a replay) with ``key`` one of its keys."""
     pos = exc.pos
     before = text[:pos].rstrip()
     if not text.strip():
-        message = "the file is empty: a campaign is a JSON object { ... }"
+        message = f"the file is empty: {what} is a JSON object {{ ... }}"
         pos = 0
     elif before.endswith(",") and text[pos:pos + 1] in ("}", "]"):
         message = f"trailing comma before '{text[pos]}': remove it (JSON allows no comma after the last item)"
@@ -369,8 +379,13 @@ def _syntax_error(exc: json.JSONDecodeError, name: str, text: str) -> Diagnostic
     elif not text[pos:].strip() and exc.msg != "Unterminated string starting at":
         message = "the file ends before the JSON is complete: is it truncated, or a '}' or ']' missing?"
     else:
-        message = _SYNTAX_HINTS.get(exc.msg, exc.msg)
+        message = _SYNTAX_HINTS.get(exc.msg, exc.msg).format(what=what, key=key)
     line, col = LineIndex(text).position(pos)
+    return line, col, message
+
+
+def _syntax_error(exc: json.JSONDecodeError, name: str, text: str) -> Diagnostic:
+    line, col, message = json_syntax_error(exc, text)
     return Diagnostic("CR001", f"invalid JSON: {message}", file=name, line=line, column=col)
 
 
@@ -420,7 +435,7 @@ def _duplicate_key(key: str, name: str, text: str) -> Diagnostic:
 def _too_deep(name: str, text: str) -> Diagnostic:
     depth, offset = max_depth(text, MAX_DEPTH)
     line, col = LineIndex(text).position(offset)
-    return Diagnostic("CR005", f"brackets are nested {depth} levels deep; the limit is {MAX_DEPTH}: "
+    return Diagnostic("CR005", f"brackets are nested {counted(depth, 'level')} deep; the limit is {MAX_DEPTH}: "
                       "a campaign needs far fewer", file=name, line=line, column=col)
 
 
@@ -545,7 +560,7 @@ def usable(result: LoadResult, path: Path | str) -> Campaign:
     if result.campaign is not None:
         return result.campaign
     errors = result.errors
-    lines = [f"{path}: not a usable campaign ({len(errors)} error(s)); run `cardrogue check {path}`",
+    lines = [f"{path}: not a usable campaign ({counted(len(errors), 'error')}); run `cardrogue check {path}`",
              *(d.render() for d in errors[:5])]
     if len(errors) > 5:
         lines.append(f"... and {len(errors) - 5} more")

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Callable, Iterator
 
 import fastjsonschema
 
+from ..words import counted
 from .diagnostics import Diagnostic, JsonPath
 from .resources import SCHEMA_BASE, load_schema, schema_path
 
@@ -317,11 +318,11 @@ def _describe(error: ValidationError) -> list[tuple[str, str, JsonPath]]:
     if kw == "maximum":
         return [(code, f"{name} is {_json(inst)}; the largest allowed is {value}", path)]
     if kw == "minItems":
-        return [(code, f"{name} has {len(inst)} item{'s' if len(inst) != 1 else ''}; it needs at least {value}", path)]
+        return [(code, f"{name} has {counted(len(inst), 'item')}; it needs at least {value}", path)]
     if kw == "maxItems":
-        return [(code, f"{name} has {len(inst)} items; the limit is {value}", path)]
+        return [(code, f"{name} has {counted(len(inst), 'item')}; the limit is {value}", path)]
     if kw == "maxProperties":
-        return [(code, f"{name} has {len(inst)} entries; the limit is {value}", path)]
+        return [(code, f"{name} has {counted(len(inst), 'entry', 'entries')}; the limit is {value}", path)]
     if kw == "minLength":
         return [(code, f"{name} must not be empty" if value == 1 else f"{name} is shorter than {value} characters", path)]
     if kw == "maxLength":

@@ -26,6 +26,7 @@ from ..format.schema import is_valid, reference_validator
 from ..model.campaign import Campaign
 from ..rules.actions import Action, ActionError
 from ..rules.state import GameState
+from ..words import counted
 
 FORMAT = 1
 CHECKPOINT_EVERY = 16
@@ -163,23 +164,52 @@ class ReplayError(ValueError):
     pass
 
 
+class ReplayNotJson(ReplayError):
+    """A replay file that is not JSON at all: where it stops being JSON (``line`` and ``column``,
+    from 1) and what is there (``detail``), in the words ``cardrogue check`` uses for a campaign."""
+
+    def __init__(self, line: int, column: int, detail: str) -> None:
+        self.line, self.column, self.detail = line, column, detail
+        super().__init__(f"not JSON: line {line}, column {column}: {detail}")
+
+
+class _Fraction(ValueError):
+    pass
+
+
 def _no_fractions(text: str) -> int:
     """Every number in a replay is whole; ``16.0`` would pass the schema's "integer" but is no index."""
-    raise ValueError(f"{text} is not a whole number (write numbers without a decimal point or exponent)")
+    raise _Fraction(f"{text} is not a whole number (write numbers without a decimal point or exponent)")
+
+
+_LONG_NUMBER = re.compile(r'"(?:[^"\\]|\\.)*"|(-?\d{4301,})')
+
+
+def _not_json(text: str, exc: Exception) -> ReplayNotJson:
+    from ..format.loader import MAX_DEPTH, json_syntax_error
+    from ..format.positions import LineIndex, max_depth
+
+    if isinstance(exc, json.JSONDecodeError):
+        return ReplayNotJson(*json_syntax_error(exc, text, "a replay", "actions"))
+    if isinstance(exc, RecursionError):
+        depth, offset = max_depth(text, MAX_DEPTH)
+        detail = f"brackets are nested {counted(depth, 'level')} deep; a replay needs 2 (here {MAX_DEPTH} are passed)"
+    else:  # Python refuses an integer of more than 4,300 digits
+        found = next((m for m in _LONG_NUMBER.finditer(text) if m.group(1)), None)
+        offset = found.start(1) if found else 0
+        detail = "a number with thousands of digits; no value here needs more than 20"
+    return ReplayNotJson(*LineIndex(text).position(offset), detail)
 
 
 def parse_replay(text: str) -> dict:
-    """The replay document, or :class:`ReplayError` naming what is wrong and where."""
-    if not text.strip():
-        raise ReplayError("not JSON: the file is empty (a replay is a JSON object { ... })")
+    """The replay document, or :class:`ReplayError` naming what is wrong and where
+    (:class:`ReplayNotJson` for text that is not JSON at all)."""
     try:
         doc = json.loads(text, parse_float=_no_fractions)
-    except json.JSONDecodeError as exc:
-        raise ReplayError(f"not JSON: line {exc.lineno} column {exc.colno}: {exc.msg}") from None
-    except RecursionError:
-        raise ReplayError("not a replay: nested too deeply") from None
-    except ValueError as exc:  # a number with thousands of digits, or one with a fraction
+    except _Fraction as exc:
         raise ReplayError(f"not a valid replay: {exc}") from None
+    except (json.JSONDecodeError, RecursionError, ValueError) as exc:  # ValueError: an integer too long to read
+        raise _not_json(text, exc) from None
     # The two long lists are checked here, lengths first: the schema would visit every item of a
     # million-action file before its length limit, and quote the whole list in its message.
     shallow = doc
@@ -218,7 +248,7 @@ def _check_list(items, name: str, good, what: str) -> None:
     if not isinstance(items, list):
         return  # the schema says it is not an array
     if len(items) > MAX_LIST_ITEMS:
-        raise ReplayError(f"not a valid replay: $.{name}: {len(items):,} items; the limit is {MAX_LIST_ITEMS:,}")
+        raise ReplayError(f"not a valid replay: $.{name}: {counted(len(items), 'item')}; the limit is {MAX_LIST_ITEMS:,}")
     for i, item in enumerate(items):
         if not good(item):
             raise ReplayError(f"not a valid replay: $.{name}[{i}]: not {what}")
@@ -246,11 +276,12 @@ def verify_replay(text: str, campaign: Campaign, *, max_seconds: float | None = 
         return Verdict(False, f"fated dice must use the campaign's seed {campaign.seed}, not {dice['seed']}")
     level = claimed.get("level", 0)
     if level >= len(campaign.levels):
-        return Verdict(False, f"the replay starts on level {level}, but the campaign has {len(campaign.levels)}")
+        return Verdict(False, f"the replay starts on level {level}, but the campaign has {counted(len(campaign.levels), 'level')}")
     every = doc.get("every", CHECKPOINT_EVERY)
     actions, checkpoints = doc["actions"], doc["checkpoints"]
     if len(checkpoints) != len(actions) // every:
-        return Verdict(False, f"{len(actions)} actions need {len(actions) // every} checkpoints, the replay has {len(checkpoints)} (truncated or edited)")
+        return Verdict(False, f"{counted(len(actions), 'action')} {'needs' if len(actions) == 1 else 'need'} {counted(len(actions) // every, 'checkpoint')}, "
+                              f"the replay has {len(checkpoints)} (truncated or edited)")
 
     resolver = FatedResolver(campaign, dice["seed"])
     state = GameState.new(campaign, level, log=False)
@@ -276,13 +307,16 @@ def verify_replay(text: str, campaign: Campaign, *, max_seconds: float | None = 
     if state_hash(state) != doc["final"]:
         why = "the final state differs from the replay's final state hash"
         if result != actual:  # say what the run was claimed to be and what it is
-            why += (f": it claims {result['outcome']} in {result['turns']} turns with {result['health']} health, the "
-                    f"re-simulation ends {actual['outcome']} in {turns} turns with {health} health")
+            why += (f": it claims {_run_text(result)}, the re-simulation ends {_run_text(actual)}")
         return Verdict(False, why, action_index=len(actions) - 1)
     if result != actual:
-        return Verdict(False, f"the replay claims {result['outcome']} in {result['turns']} turns with {result['health']} health, "
-                              f"but re-simulates to {actual['outcome']} in {turns} turns with {health} health")
+        return Verdict(False, f"the replay claims {_run_text(result)}, but re-simulates to {_run_text(actual)}")
     run = VerifiedRun(campaign.id, campaign.title, campaign.content_hash, level, dice["mode"], doc.get("player", ""),
                       actual["outcome"], turns, health, text)
     object.__setattr__(run, "_token", _AUTHENTIC)
-    return Verdict(True, f"verified: {actual['outcome']} in {turns} turns with {health} health", run)
+    return Verdict(True, f"verified: {_run_text(actual)}", run)
+
+
+def _run_text(result: dict) -> str:
+    """``won in 1 turn with 5 health``: a run's result in words."""
+    return f"{result['outcome']} in {counted(result['turns'], 'turn')} with {result['health']} health"

@@ -31,6 +31,7 @@ from typing import NamedTuple
 
 from ..errors import IllegalAction
 from ..model.campaign import DIRECTIONS
+from ..words import counted, plural
 
 VERBS = ("flip", "move", "attack", "flee", "drink", "throw", "equip", "unequip", "buy", "sell",
          "read", "spell", "teleport", "end")
@@ -87,7 +88,7 @@ class Action(NamedTuple):
             raise ActionError(f"unknown action {verb!r}; expected one of {', '.join(VERBS)}")
         lo, hi = _ARITY[verb]
         if not lo <= len(args) <= hi:
-            raise ActionError(f"{verb!r} takes {lo if lo == hi else f'{lo} to {hi}'} argument(s)")
+            raise ActionError(f"{verb!r} takes {lo if lo == hi else f'{lo} to {hi}'} {plural(hi, 'argument')}")
         if verb in _DIRECTIONAL and args:
             args[0] = args[0].upper()
             if args[0] not in DIRECTION_NAMES:

@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..words import counted
+
 
 @dataclass(frozen=True, slots=True)
 class Event:
@@ -341,7 +343,7 @@ class Poisoned(Event):
 
     @property
     def text(self) -> str:
-        return f"{self.cause}: poisoned, -1 health each turn for {self.turns} turn(s)."
+        return f"{self.cause}: poisoned, -1 health each turn for {counted(self.turns, 'turn')}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -353,7 +355,7 @@ class Paralysed(Event):
 
     @property
     def text(self) -> str:
-        return f"{self.cause}: paralysed; {self.turns} turn(s) will be skipped."
+        return f"{self.cause}: paralysed; {counted(self.turns, 'turn')} will be skipped."
 
 
 @dataclass(frozen=True, slots=True)
@@ -373,7 +375,7 @@ class Victory(Event):
 
     @property
     def text(self) -> str:
-        return f"Leaves the dungeon alive after {self.turns} turns with {self.health} health. Victory!"
+        return f"Leaves the dungeon alive after {counted(self.turns, 'turn')} with {self.health} health. Victory!"
 
 
 # --------------------------------------------------------------------------- the hand

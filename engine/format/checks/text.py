@@ -1,5 +1,6 @@
 """Text that cannot be shown as it is to strangers (CR228, a warning): markup in a title, terminal
-escapes and bidirectional controls anywhere in the campaign. A campaign plays with it (every string is shown as
+escapes and bidirectional controls anywhere in the campaign (``$schema`` too, which the model does not
+keep: :func:`document_text_problems`). A campaign plays with it (every string is shown as
 text, never as markup), but the community hub refuses to publish it, so ``check`` says so first.
 
 :func:`unsafe_text` is the rule itself, one home for the hub's refusal and the check's warning.
@@ -49,8 +50,7 @@ def text_problems(campaign: Campaign) -> list[Diagnostic]:
 
     def check(path: tuple, value: Any, *, title: bool = False, **where: Any) -> None:
         if isinstance(value, str):
-            if value and (why := unsafe_text(value, title=title)):
-                found.warning("CR228", f"the text {_quoted(value)} would be refused by a hub: {why}", path, **where)
+            _refused(found, path, value, title=title, **where)
         elif isinstance(value, Mapping):  # a card entry, as written
             for key, item in value.items():
                 check(path + (key,), item)
@@ -71,6 +71,22 @@ def text_problems(campaign: Campaign) -> list[Diagnostic]:
             if cell.inscription:
                 check(("levels", li, "cells", ci, "inscription"), cell.inscription, level=li, cell=(cell.x, cell.y))
     return found.items
+
+
+def document_text_problems(data: Any) -> list[Diagnostic]:
+    """CR228 for the texts of the file that the campaign model does not keep, which the hub walks
+    all the same: ``$schema`` (written back on save, stored by the hub as it is)."""
+    found = Findings()
+    ref = data.get("$schema") if isinstance(data, Mapping) else None
+    if isinstance(ref, str):
+        _refused(found, ("$schema",), ref, title=False)
+    return found.items
+
+
+def _refused(found: Findings, path: tuple, value: str, *, title: bool, **where: Any) -> None:
+    """CR228 at ``path`` when the hub would refuse ``value``."""
+    if value and (why := unsafe_text(value, title=title)):
+        found.warning("CR228", f"the text {_quoted(value)} would be refused by a hub: {why}", path, **where)
 
 
 def _quoted(value: str, limit: int = 120) -> str:
