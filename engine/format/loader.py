@@ -406,18 +406,20 @@ def _string_start(text: str, pos: int) -> int:
     return opening
 
 
-_CONSTANT_OR_NUMBER = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN|-?\d{4301,})')
+# A string (skipped), or in group 1 what ``json`` refuses outside one: a constant, or an integer Python will not read.
+CONSTANT_OR_NUMBER = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN|-?\d{4301,})')
+LONG_NUMBER = "a number with thousands of digits; no value here needs more than 20"
 
 
 def _not_json(exc: _NotJson, name: str, text: str) -> Diagnostic:
     offset = 0
     token = str(exc)
-    for m in _CONSTANT_OR_NUMBER.finditer(text):
+    for m in CONSTANT_OR_NUMBER.finditer(text):
         if m.group(1):
             offset, token = m.start(1), m.group(1)
             break
     if token[-1:].isdigit() or token == "number":
-        message = "invalid JSON: a number with thousands of digits; no value here needs more than 20"
+        message = f"invalid JSON: {LONG_NUMBER}"
     else:
         message = f"invalid JSON: {token} is not a JSON value: write a number or null"
     line, col = LineIndex(text).position(offset)

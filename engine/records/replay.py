@@ -182,11 +182,8 @@ def _no_fractions(text: str) -> int:
     raise _Fraction(f"{text} is not a whole number (write numbers without a decimal point or exponent)")
 
 
-_LONG_NUMBER = re.compile(r'"(?:[^"\\]|\\.)*"|(-?\d{4301,})')
-
-
 def _not_json(text: str, exc: Exception) -> ReplayNotJson:
-    from ..format.loader import MAX_DEPTH, json_syntax_error
+    from ..format.loader import CONSTANT_OR_NUMBER, LONG_NUMBER, MAX_DEPTH, json_syntax_error
     from ..format.positions import LineIndex, max_depth
 
     if isinstance(exc, json.JSONDecodeError):
@@ -195,9 +192,9 @@ def _not_json(text: str, exc: Exception) -> ReplayNotJson:
         depth, offset = max_depth(text, MAX_DEPTH)
         detail = f"brackets are nested {counted(depth, 'level')} deep; a replay needs 2 (here {MAX_DEPTH} are passed)"
     else:  # Python refuses an integer of more than 4,300 digits
-        found = next((m for m in _LONG_NUMBER.finditer(text) if m.group(1)), None)
+        found = next((m for m in CONSTANT_OR_NUMBER.finditer(text) if m.group(1) and m.group(1)[-1].isdigit()), None)
         offset = found.start(1) if found else 0
-        detail = "a number with thousands of digits; no value here needs more than 20"
+        detail = LONG_NUMBER
     return ReplayNotJson(*LineIndex(text).position(offset), detail)
 
 
