@@ -33,6 +33,11 @@ def _start(c) -> tuple[GameState, FatedResolver]:
     return s, resolver
 
 
+def _bound(c, s: GameState) -> float:
+    """The solver's admissible bound on the turns after ``s.turn``."""
+    return relaxation(c, s.d).bound(s, True)
+
+
 def _rats(n: int, potions: int):
     """A corridor east from the start: a face-up tile, then ``n`` times a face-up tile above a rat standing face up
     (1 health) and a face-down tile; the exit face down at its end. The tiles above the rats but the first hold gold
@@ -65,7 +70,7 @@ def test_three_fights_after_moving_and_a_potion_of_teleportation_kept_for_the_la
     assert (fast.verdict, fast.turns, fast.health) == (slow.verdict, slow.turns, slow.health)
     s, resolver = _start(c)
     for action in slow.actions:
-        assert relaxation(c, s.d).bound(s, True) <= slow.turns - s.turn, (s.turn, action)
+        assert _bound(c, s) <= slow.turns - s.turn, (s.turn, action)
         s.step(action, resolver)
     assert (s.outcome, s.turn) == ("won", 4)
 
@@ -76,6 +81,6 @@ def test_two_fights_after_moving_and_a_potion_of_teleportation_at_the_start():
     # the start of turn 1.
     c = _rats(2, 1)
     s, _ = _start(c)
-    assert relaxation(c, s.d).bound(s, True) <= 2
+    assert _bound(c, s) <= 2
     slow = solve(c, 0, True, SMALL, reference=True)
     assert (slow.verdict, slow.turns) == (SOLVED, 3)
