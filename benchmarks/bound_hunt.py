@@ -10,6 +10,11 @@ finds none). Every counterexample is printed as one line (map, actions, bound, t
 with the counts. Deterministic in its arguments (CPU time aside).
 
     python benchmarks/bound_hunt.py [--seed N] [--maps N] [--walks N] [--cap STATES] [--one-way P] [--quiet]
+    python benchmarks/bound_hunt.py --teleport [--seed N] [--maps N] [--branches N] ...
+
+``--teleport``: only levels whose potions are all of teleportation, for the paced warrior (docs/solver.md, *With
+potions*): the generated `potions` and `ladders` maps with every colour set to teleportation, some enemy cards
+turned face up and sometimes a potion in hand, and corridors beside enemies standing face up.
 """
 
 from __future__ import annotations
@@ -126,6 +131,60 @@ def branches(rng: random.Random, count: int) -> list[tuple[str, dict]]:
     return out
 
 
+def teleport_corridors(rng: random.Random, count: int) -> list[tuple[str, dict]]:
+    """``count`` corridors for the paced warrior whose only potions are of teleportation: a row from the start to the
+    exit, its tiles face up or down, with cells above and below it holding an enemy (often a rat of 1 health, often
+    face up: met before), a potion of teleportation, gold lying face up (no landing tile) or a plain tile; potions in
+    hand sometimes."""
+    out = []
+    for n in range(count):
+        length = rng.randint(3, 7)
+        cells = []
+        for x in range(length + 1):
+            paths = ("E" if x < length else "") + ("W" if x > 0 else "")
+            side = []
+            for y, back in ((0, "S"), (2, "N")):
+                if x and rng.random() < 0.6:
+                    card = rng.choice(["sewer-rat", "sewer-rat", "goblin", "blue-potion", "pathing-tile"])
+                    face = "up" if card in ("sewer-rat", "goblin") and rng.random() < 0.6 else rng.choice(["up", "down"])
+                    cells.append(_cell(x, y, card, back, face=face))
+                    side.append("N" if y == 0 else "S")
+            paths = "".join(ch for ch in "NESW" if ch in paths + "".join(side))
+            if x == 0:
+                cells.append(_cell(x, 1, "starting-tile", paths))
+            else:
+                roll = rng.random()
+                card = "gold" if roll < 0.2 and x < length else "pathing-tile"
+                face = "down" if roll > 0.45 or x == length else "up"
+                cells.append(_cell(x, 1, card, paths, face=face, **({"exit": True} if x == length else {})))
+        doc = _doc(cells, length + 1, 3, "warrior", items=["blue-potion"] * rng.choice([0, 1, 1, 2]),
+                   potions={"blue": "teleportation"},
+                   cards={"sewer-rat": {"health": 1}, "goblin": {"health": rng.choice([1, 40])}})
+        out.append((f"tele-corridor/{n}/warrior", doc))
+    return out
+
+
+def teleport_generated(rng: random.Random, count: int) -> list[tuple[str, dict]]:
+    """``count`` generated `potions` or `ladders` maps (3x3 to 5x5) for the warrior, every potion card a red one
+    and red set to teleportation, each enemy card turned face up with chance 0.3, a potion of teleportation in hand half the
+    time."""
+    out = []
+    for n in range(count):
+        mix, size, seed = rng.choice(["potions", "ladders"]), rng.choice(SIZES), rng.randrange(10_000)
+        doc = gen.mixed_campaign(1, size, seed, mix)
+        doc["potions"] = {"red": "teleportation"}  # (one colour per effect: every potion card becomes red)
+        doc["hero"] = {"character": "warrior", "items": ["red-potion"] if rng.random() < 0.5 else []}
+        doc["rules"] = "1.1.2"
+        for level in doc["levels"]:
+            for c in level["cells"]:
+                if c.get("card") in gen.POTIONS:
+                    c["card"] = "red-potion"
+                if c.get("card") in gen.ENEMIES and rng.random() < 0.3:
+                    c["face"] = "up"
+        out.append((f"{mix}/{size}/{seed}/warrior/teleport", doc))
+    return out
+
+
 def _cut_one_way(doc: dict, rng: random.Random, p: float) -> dict:
     """The map with each path letter dropped with probability ``p`` where the neighbour keeps its own (a path
     with none back: the tile there may be flipped from this one but not entered from it)."""
@@ -235,9 +294,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--branches", type=int, default=40, help="hand-made corridors with potions beside them (default 40)")
     ap.add_argument("--no-hand-made", action="store_true", help="only the generated maps")
     ap.add_argument("--quiet", action="store_true", help="only the counterexamples and the summary")
+    ap.add_argument("--teleport", action="store_true",
+                    help="only levels whose potions are all of teleportation (the paced warrior): generated maps and "
+                         "corridors beside enemies face up (--maps and --branches of those)")
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
-    maps = ([] if args.no_hand_made else hand_made() + branches(rng, args.branches)) + generated(rng, args.maps, args.one_way)
+    if args.teleport:
+        maps = teleport_corridors(rng, args.branches) + teleport_generated(rng, args.maps)
+    else:
+            maps = ([] if args.no_hand_made else hand_made() + branches(rng, args.branches)) + generated(rng, args.maps, args.one_way)
     start = time.process_time()
     out = hunt(maps, args.walks, args.cap, rng, args.quiet)
     out["cpu_seconds"] = round(time.process_time() - start, 1)
