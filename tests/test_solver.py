@@ -327,7 +327,10 @@ def test_potion_maps_get_a_verdict_equal_to_uniform_cost_search(size, seed, effe
 @pytest.mark.parametrize("effect", ["teleportation", "paralysis"])
 def test_one_potion_costs_the_bound_at_most_one_turn(effect):
     """A potion of teleportation or paralysis on the map is counted, not read as "any tile in one turn":
-    the bound at the start of an 8x8 level falls by at most one turn per potion (it used to fall to 0)."""
+    the bound at the start of an 8x8 level falls by one turn for the potion of paralysis, two for the potion of
+    teleportation (it used to fall to 0): drunk in a fight, it may leave the enemies beside the hero's tile alive
+    and face up, each to be met later in a fight after moving that flips a tile for the next turn (docs/solver.md,
+    *Potions of teleportation alone*)."""
     doc = gen.campaign(1, 8, seed=7)  # one red potion on the map
     bounds = {}
     for name in (effect, "healing"):
@@ -336,7 +339,8 @@ def test_one_potion_costs_the_bound_at_most_one_turn(effect):
         s = GameState.new(c, log=False)
         s.resolve(FatedResolver(c))
         bounds[name] = relaxation(c, s.d).bound(s, True)
-    assert bounds["healing"] >= 12 and bounds["healing"] - 1 <= bounds[effect] <= bounds["healing"]
+    falls = {"paralysis": 1, "teleportation": 2}[effect]
+    assert bounds["healing"] >= 12 and bounds["healing"] - falls <= bounds[effect] <= bounds["healing"]
 
 
 def _root_bounds(doc: dict, effects=("teleportation", "paralysis", "healing")) -> dict:
@@ -359,51 +363,74 @@ def test_the_first_potion_gains_nothing_while_no_enemy_stands_revealed():
     without it too: a fight after moving beside that enemy may flip a tile for the next turn (*A fight after
     moving beside an enemy met before*). A potion of paralysis is a turn lower in both: its flee, gaining nothing
     itself, leaves the enemies beside the tile it starts from alive and face up, to be met so later (*With
-    potions*: at most ``crowd`` = 3 of them here, and more with the goblin face up)."""
+    potions*: at most ``crowd`` = 3 of them here, and more with the goblin face up); a potion of teleportation
+    drunk in a fight leaves them too (*Potions of teleportation alone*: ``tele_crowd`` of them), two turns."""
     doc = gen.campaign(1, 8, seed=7)  # one red potion
     bounds = _root_bounds(doc)
-    assert bounds["teleportation"] == bounds["healing"] == bounds["paralysis"] + 1
+    assert bounds["healing"] == bounds["paralysis"] + 1 == bounds["teleportation"] + 2
     before = bounds["healing"]
     goblin = next(c for c in doc["levels"][0]["cells"] if c["card"] == "goblin" and c["at"][0] >= 2)
     goblin["face"] = "up"
     bounds = _root_bounds(doc)
-    assert bounds["teleportation"] == bounds["healing"] == before - 1
-    assert bounds["paralysis"] < bounds["healing"]
+    assert bounds["healing"] == before - 1
+    assert bounds["teleportation"] < bounds["paralysis"] < bounds["healing"]
 
 
 def test_the_first_potion_counts_where_an_enemy_can_be_met_without_a_fight():
     """An enemy card with no path back is revealed by a flip without a fight (docs/rules.md, Board):
     the hero may then meet it later, so the first potion counts again (a potion of paralysis a turn more: its
-    flee leaves enemies met so, docs/solver.md *With potions*)."""
+    flee leaves enemies met so, docs/solver.md *With potions*; a potion of teleportation drunk in a fight too, and
+    the goblin is met so already: *Potions of teleportation alone*)."""
     doc = gen.campaign(1, 8, seed=7)
     goblin = next(c for c in doc["levels"][0]["cells"] if c["card"] == "goblin" and c["at"][0] >= 2)
     goblin["paths"] = ""
     bounds = _root_bounds(doc)
-    assert bounds["teleportation"] == bounds["paralysis"] + 1 == bounds["healing"] - 1
+    assert bounds["teleportation"] + 1 == bounds["paralysis"] == bounds["healing"] - 2
 
 
-@pytest.mark.parametrize("seed", [5])
-def test_one_potion_8x8_maps_get_their_verdict(seed):
-    """One of the ten generated 8x8 maps that ended unknown (its one red potion teleports) now gets its par
-    within a few thousand states (it took over 200,000 without). (Seed 7, whose one potion paralyses, no longer
-    does: ``test_paralysis_8x8_par_lines_keep_the_bound_within_their_turns``.)"""
+# Lines the search found on the 8x8 maps whose only potions are of teleportation before *Potions of teleportation
+# alone* (docs/solver.md), when it proved their pars (seeds 5 and 27 in 14 turns, 21 and 25 in 13; one, three, five and
+# two potions) with a bound that ignored a fight after moving beside an enemy a potion left alive.
+TELEPORT_PAR_LINES = {
+    5: (14, "flip E / move E / end / flip E / move E / end / flip E / move E / end / flip E / flip S / "
+             "drink red / teleport 3,1 / flip S / attack / move S / end / flip E / move E / end / flip E / "
+             "move E / end / flip S / move S / end / flip E / move E / end / flip E / move E / end / flip S / "
+             "move S / end / flip S / move S / end / flip S / move S / end / flip S / move S"),
+    21: (13, "flip S / move S / end / flip E / move E / end / flip E / move E / end / flip E / move E / end / "
+             "flip E / move E / end / flip E / move E / end / flip E / move E / end / flip S / attack / move S / "
+             "end / flip E / flip S / flip W / drink red / teleport 6,3 / flip E / move E / flip S / drink red / "
+             "teleport 7,4 / flip S / move S / end / flip S / move S / end / flip S / move S"),
+    25: (13, "flip S / flip E / move S / end / flip S / move S / end / flip E / flip S / move E / end / flip E / "
+             "flip S / move E / end / flip E / move E / end / flip E / flip N / flip S / move E / end / flip E / "
+             "move E / end / flip S / flip N / move S / end / flip W / flip E / flip S / attack / move S / end / "
+             "flip E / flip S / move E / end / flip E / flip S / throw red S / teleport 5,5 / move S / flip S / "
+             "drink red / teleport 6,6 / flip W / flip S / drink red / teleport 6,7 / flip E / move E"),
+    27: (14, "flip E / move E / end / flip E / move E / end / flip E / move E / end / flip E / move E / end / "
+             "flip E / move E / end / flip E / move E / end / flip E / move E / end / flip S / move S / end / "
+             "flip S / move S / end / flip S / move S / end / flip S / flip W / attack / move S / end / flip S / "
+             "move S / end / flip S / attack / move S / end / flip S / move S"),
+}
+
+
+@pytest.mark.parametrize("seed", sorted(TELEPORT_PAR_LINES))
+def test_teleportation_8x8_par_lines_keep_the_bound_within_their_turns(seed):
+    """The generated 8x8 maps whose pars were proved before *Potions of teleportation alone* (docs/solver.md): their
+    lines still win in those turns (seed 21 a turn early, its potions entering two new tiles in a turn), the sound
+    bound stays within the turns left along them, and a search of a few thousand states gives no verdict they
+    contradict (solved in those turns, or unknown with par at least no more)."""
     c = load(gen.campaign(1, 8, seed=seed))
-    r = solve_campaign(c, Budget(max_states=5_000, max_seconds=NO_CLOCK), per_level=False)
-    assert (r.verdict, r.turns) == (SOLVED, 14)
-    assert_witness(c, r)
-
-
-@pytest.mark.parametrize("seed, par, states", [(21, 13, 3_000), (27, 14, 3_000)])
-def test_two_and_three_potion_8x8_maps_get_their_verdict(seed, par, states):
-    """Two more of those maps (three and two potions of teleportation on 21 and 27) get their par: the bound
-    counts a potion only on walks that pick it up (its shortest tour), its gain only past an enemy met, and
-    turns as half-turns (docs/solver.md, *Potions*). Seed 21 finishes a turn early, the witness using its
-    potions to enter two new tiles in a turn."""
-    c = load(gen.campaign(1, 8, seed=seed))
-    r = solve_campaign(c, Budget(max_states=states, max_seconds=NO_CLOCK, health_seconds=0), per_level=False)
-    assert (r.verdict, r.turns) == (SOLVED, par)
-    assert_witness(c, r)
-    walk_checking_the_bound(c, r)  # the bound along a line that gains by its potions
+    turns, line = TELEPORT_PAR_LINES[seed]
+    resolver = FatedResolver(c)
+    s = GameState.new(c, log=False)
+    s.resolve(resolver)
+    relax = relaxation(c, s.d)
+    for action in line.split(" / "):
+        assert relax.bound(s, True) <= turns - s.turn, action
+        s.step(action, resolver)
+    assert (s.outcome, s.turn) == ("won", turns)
+    r = solve_campaign(c, Budget(max_states=3_000, max_seconds=NO_CLOCK, health_seconds=0), per_level=False)
+    assert r.verdict in (SOLVED, UNKNOWN)
+    assert r.turns == turns if r.verdict == SOLVED else r.turns_at_least <= turns
 
 
 # Lines the search found on the 8x8 maps with potions of paralysis before *With potions* (docs/solver.md), when it
@@ -452,13 +479,14 @@ def test_paralysis_8x8_par_lines_keep_the_bound_within_their_turns(seed):
 def test_five_potions_of_teleportation_8x8_map_gets_its_par_with_faces_compared_as_sets():
     """Seed 25 (five potions of teleportation): with four such potions on a level or more, dominance
     compares the faces of pathing tiles and items as sets (more face up dominates), and the map gets
-    its par of 13 (it ended unknown after 5 s, in the layer one turn short of par, without it)."""
+    its par of 13 (it ended unknown after 5 s, in the layer one turn short of par, without it). Since *Potions of
+    teleportation alone* (docs/solver.md) its par is no longer proved within 6,000 states: the search ends unknown
+    there with par at least no more than 13 (its line of 13: ``TELEPORT_PAR_LINES``)."""
     c = load(gen.campaign(1, 8, seed=25))
     s = GameState.new(c, log=False)
     assert Fronts(c, s.d).quiet and not Fronts(c).quiet
     r = solve_campaign(c, Budget(max_states=6_000, max_seconds=NO_CLOCK, health_seconds=0), per_level=False)
-    assert (r.verdict, r.turns) == (SOLVED, 13)
-    assert_witness(c, r)
+    assert r.turns == 13 if r.verdict == SOLVED else (r.verdict == UNKNOWN and r.turns_at_least <= 13)
 
 
 def test_more_face_up_dominates_only_where_a_teleport_surely_has_somewhere_to_go():

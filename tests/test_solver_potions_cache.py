@@ -115,7 +115,7 @@ def test_plans_are_shared_by_the_masks_that_give_them_the_same_values(monkeypatc
     monkeypatch.setattr(potions, "MAX_PLAN_SETS", 10**9)  # nothing dropped: every plan built is still kept
     relax, calls = _bounds_of_a_search(_open(37), 1_500)
     seen = set()
-    for (li, mask, i, _, _, campaign_mode, held, _, _, blocked), _ in calls:
+    for (li, mask, i, _, _, campaign_mode, held, _, _, blocked, *_), _ in calls:
         jumps = relax._jumps(li, mask, blocked)
         seen.add((li, mask, i, held[3], campaign_mode, jumps, bool(jumps) and not held[0]))
     assert len(relax._plans) < len(seen)

@@ -12,7 +12,6 @@ than a turn counts. The potion bound counts two half-turns per potion of telepor
 
 from __future__ import annotations
 
-import pytest
 from helpers import campaign, cell
 
 from cardrogue.engine.analysis.solver import SOLVED, Budget
@@ -52,10 +51,6 @@ def _rats(n: int, potions: int):
     return campaign(cells, items=["red-potion"] * potions, potions=TELEPORTATION, cards={"sewer-rat": {"health": 1}})
 
 
-OPEN = pytest.mark.xfail(strict=True, reason="the potion bound omits these gains while a potion of teleportation is left")
-
-
-@OPEN
 def test_three_fights_after_moving_and_a_potion_of_teleportation_kept_for_the_last():
     # Turn 1 walks two face-up tiles to the first rat, flips the tile east in the fight and slays it; turns 2 and 3
     # move onto the tile flipped and on beside the next rat, and do the same; turn 3 drinks the potion in its fight
@@ -75,7 +70,6 @@ def test_three_fights_after_moving_and_a_potion_of_teleportation_kept_for_the_la
     assert (s.outcome, s.turn) == ("won", 4)
 
 
-@OPEN
 def test_two_fights_after_moving_and_a_potion_of_teleportation_at_the_start():
     # The same with two rats: par 3 (the potion drunk in the second fight), where the bound said 3 more turns at
     # the start of turn 1.

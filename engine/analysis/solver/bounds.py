@@ -85,6 +85,7 @@ class Relaxation(PotionBound):
         # With potions counted an enemy may be left alive by one (a flee from it paralysed, a teleport drunk in a
         # fight, one thrown at it), to be met so later: every paced level with enemies then has the table.
         self._met_foes = []
+        self._tele_crowd = []  # per level: the most enemy cards beside one tile, at most 4 (``_tele_allowance``)
         self._crowd = []  # per level: the most enemy cards an ADJACENT TILE has beside it, at most 3 (``_met_allowance``)
         for lo, hi in d.level_range:
             foes = [j for j in range(lo, hi) if d.kind[j] == ENEMY and d.near[j]]
@@ -93,6 +94,8 @@ class Relaxation(PotionBound):
             # (A thrown potion of teleportation may put an enemy beside any tile: then 3.)
             crowd = max((len(d.enemy_near[j]) for j in range(lo, hi)), default=0)
             self._crowd.append(3 if self.tele_total else min(3, crowd))
+            # Only potions of teleportation: the enemy cards a potion drunk in a fight may leave (``_tele_allowance``).
+            self._tele_crowd.append(min(4, crowd))
         self._mets_cache: dict = {}  # (level, faces of its enemy cards, hero's tile) -> the enemies he may meet so
         self._dcache: dict = {}  # (level, mask, enemies met so) -> per way out, the discounted half-turns
         # The flee chain of a state and the tiles flees start from (``rolls``, ``origins``; docs/solver.md,
@@ -408,6 +411,8 @@ class Relaxation(PotionBound):
                 potions = None  # none left to use: the bound without potions, with the enemies met so
             elif self.para_total:
                 allow = self._met_allowance(s, li, potions, k0)  # (in the key: it reads the enemies alive)
+            else:
+                allow = self._tele_allowance(s, li, potions, k0)  # only potions of teleportation (in the key too)
         if potions is None and self._met_foes[li] is not None:
             met = self._met_fights(s)
             if s.moved and (s.phase == COMBAT or s.phase == SHOPPING):
@@ -436,8 +441,10 @@ class Relaxation(PotionBound):
             best = self._best(routes, r0, k0, 0)
         elif allow is None:
             best = self._with_potions(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked)
-        else:
+        elif self.para_total:
             best = self._with_met(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked, allow)
+        else:
+            best = self._with_tele_met(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked, allow)
         if len(self._bcache) > 400_000:
             self._bcache.clear()
             self._rcache.clear()
@@ -478,6 +485,52 @@ class Relaxation(PotionBound):
         met += self._crowd[li] * (self.extra_flees(para) + tele)
         visitors = len(s.visitors)
         return (alive if alive < met else met) + visitors, 1 if k0 else 0
+
+    def _tele_allowance(self, s: GameState, li: int, potions: tuple, k0: int) -> tuple[int, int]:
+        """(``A``, ``c``) of :meth:`_met_allowance` on a level whose only potions are of teleportation (docs/solver.md,
+        *A fight after moving beside an enemy met before*, *Potions of teleportation alone*).
+
+        Each gain is a fight after moving, beside an enemy met before, left by slaying its enemies (a potion that
+        ends it counts its own half-turns, the flip of that fight among them): one per enemy alive, and per enemy
+        met so, which is one standing face up and alive and not beside the hero now, one face down where a flip
+        reveals it without a fight, one a thrown potion of teleportation moved (``visitors``, or waiting for its
+        tile), the one of a fight after moving he is in, or those a potion still to be used leaves: drunk in a
+        fight, the enemies beside its tile (``tele_crowd``, at most 4), thrown, the one it moves."""
+        foes, getter, loose = self._met_foes[li]
+        beside = self.d.enemy_near[s.pos]
+        alive = met = 0
+        for j, face in zip(foes, getter(s.faces)):
+            if face == CLEARED:
+                continue  # slain (or moved away: ``visitors``)
+            alive += 1
+            if (face == UP and j not in beside) or (face == DOWN and j in loose):
+                met += 1
+        if s.moved and (s.phase == COMBAT or s.phase == SHOPPING):
+            met += 1  # a fight after moving he is in: one gain, its enemies slain (or left by a potion, counted below)
+        tele = potions[0]
+        pots = self.pots[li]
+        for p in potions[3]:
+            if pots[p][1]:
+                tele += 1
+        met += self._tele_crowd[li] * tele
+        visitors = len(s.visitors)
+        if s.phase == CHOOSE_TELEPORT and s.subject >= 0:
+            visitors += 1  # thrown: the enemy it moves
+        return (alive if alive < met else met) + visitors, 1 if k0 else 0
+
+    def _with_tele_met(self, li: int, mask: bytes, i: int, r0: int, k0: int, campaign_mode: bool, potions: tuple,
+                       routes: tuple, hint: bytes | None, blocked: int, allow: tuple) -> float:
+        """:meth:`_with_met` on a level whose only potions are of teleportation: the gains ``x`` are given to
+        :meth:`_with_potions` as ``gain`` (the routes after a jump onto a tile face up now take them too, and the
+        rules of one gain a turn read ``r0`` as it is: a turn still drops 4 half-turns at most)."""
+        most, c = allow
+        t = self._with_potions(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked, most)
+        while t != INF and t + c < most:
+            b = self._with_potions(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked, t + c)
+            if b <= t:
+                break
+            t += 1
+        return t
 
     def _with_met(self, li: int, mask: bytes, i: int, r0: int, k0: int, campaign_mode: bool, potions: tuple,
                   routes: tuple, hint: bytes | None, blocked: int, allow: tuple) -> float:

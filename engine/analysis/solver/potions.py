@@ -408,7 +408,7 @@ class PotionBound:
         return best
 
     def _with_potions_plain(self, li: int, mask: bytes, i: int, r0: int, k0: int, campaign_mode: bool,
-                            potions: tuple, routes: tuple, hint: bytes | None, blocked: int = 0) -> float:
+                            potions: tuple, routes: tuple, hint: bytes | None, blocked: int = 0, gain: int = 0) -> float:
         """The bound when potions of teleportation or paralysis are still to be used (docs/solver.md,
         *Potions* and *Picking potions up*): the least, over every set of the level's potions still on
         their cells that the rest of the game may pick up, of the bound of routes that walk onto all of
@@ -530,7 +530,7 @@ class PotionBound:
                     gains = self._gains[(para, tele)] = self._gains_of(para, tele)
                 # No term of this set can beat ``best`` when the least of them, with the most any option
                 # adds (``gains[5]``) and only what the set itself must cover, is no lower: skip it.
-                have_most = have0 + 2 * gains[5]
+                have_most = have0 + gain + 2 * gains[5]
                 floor = INF
                 for k, (ws, js, js2, fd) in zip(ways, need):
                     hit = direct.get(k)
@@ -559,7 +559,7 @@ class PotionBound:
                         # may gain (all of them: if one gains nothing, it may be the jump's). Two jumps or more
                         # (a potion picked up between them): two potions gone.
                         extra_j, extra_j2 = gains[2], gains[3]
-                    have = have0 + 2 * extra
+                    have = have0 + gain + 2 * extra
                     capped = not para and extra  # one gain a turn at most: 4 half-turns
                     # Nothing but items left of this turn, no enemy revealed and alive, none face down beside
                     # the hero: the next turn gains nothing either. Its first gain would need an enemy met
@@ -601,20 +601,20 @@ class PotionBound:
                             continue
                         jh = hit[0]
                         if js + fd != INF:
-                            t = self._after_jump(jh, extra_j, capped, js + fd, have0, now)
+                            t = self._after_jump(jh, extra_j, capped, js + fd, have0, now, gain=gain)
                             if not now and idle and meet == ():
                                 # Nothing but items is left of this turn: a jump made later leaves one turn
                                 # more; one made now (the only one of this turn) comes from no fight, so with
                                 # no enemy revealed and alive the first potion after it still gains nothing.
-                                t = self._after_jump(jh, gains[4], capped, js + fd, have0, 0)
-                                later = self._after_jump(jh, extra_j, capped, js + fd, have0, now, later=True)
+                                t = self._after_jump(jh, gains[4], capped, js + fd, have0, 0, gain=gain)
+                                later = self._after_jump(jh, extra_j, capped, js + fd, have0, now, later=True, gain=gain)
                                 if later < t:
                                     t = later
                             if t + hit[1] < best:
                                 best = t + hit[1]
                         if tele >= 2 and js2 < js and js2 + fd != INF:
                             # The last of two jumps; with nothing but items left of this turn, made after it.
-                            t = self._after_jump(jh, extra_j2, capped, js2 + fd, have0, now, later=not now)
+                            t = self._after_jump(jh, extra_j2, capped, js2 + fd, have0, now, later=not now, gain=gain)
                             if t + hit[1] < best:
                                 best = t + hit[1]
                     continue
@@ -637,7 +637,7 @@ class PotionBound:
         return best
 
     def _with_potions(self, li: int, mask: bytes, i: int, r0: int, k0: int, campaign_mode: bool,
-                      potions: tuple, routes: tuple, hint: bytes | None, blocked: int = 0) -> float:
+                      potions: tuple, routes: tuple, hint: bytes | None, blocked: int = 0, gain: int = 0) -> float:
         """:meth:`_with_potions_plain`, the same value for less work: what depends only on the level, the mask,
         the tile, the potions on their cells and the jumps onto tiles face up now is kept (``_plan``: every set
         of those potions, what a walk onto it must cover, and per way out the half-turns that cover bounds; kept
@@ -678,7 +678,7 @@ class PotionBound:
             if not k0 and meet == ():
                 quiet = not any(mask[e] for e in self._beside_foes[li][i])
             rkey = (tele_held, para_held, meet, tuple(met_met) if met_met is not None else None,
-                    paired_met is not None, r0, k0, quiet)
+                    paired_met is not None, r0, k0, quiet, gain)
             hit = results.get(rkey)
             if hit is not None:
                 return hit
@@ -705,7 +705,7 @@ class PotionBound:
                 gains = gains_of.get((gp + para_held, tele))
                 if gains is None:
                     gains = gains_of[(gp + para_held, tele)] = self._gains_of(gp + para_held, tele)
-                have_most = have0 + 2 * gains[5]
+                have_most = have0 + gain + 2 * gains[5]
                 m = ranked[0][0]
                 heap.append((0 if m <= have_most else (m - have_most + 1) // 2, g, 0, ranked, have_most, gains))
             heapify(heap)
@@ -758,7 +758,7 @@ class PotionBound:
                     else:
                         extra = gains[1] if idle else gains[0]
                         extra_j, extra_j2 = gains[2], gains[3]
-                    have = have0 + 2 * extra
+                    have = have0 + gain + 2 * extra
                     capped = not para and extra
                     lull = capped and not now and idle and meet == ()
                     if lull:
@@ -803,24 +803,25 @@ class PotionBound:
                         jh = hit[0]
                         h = js + fd
                         if h != INF:
-                            # ``_after_jump(jh, extra_j, capped, h, have0, now)``, inlined.
-                            t = 0 if jh <= 2 * extra_j else (jh - 2 * extra_j + 1) // 2
+                            # ``_after_jump(jh, extra_j, capped, h, have0, now, gain=gain)``, inlined.
+                            jg = jh - gain
+                            t = 0 if jg <= 2 * extra_j else (jg - 2 * extra_j + 1) // 2
                             if capped and (jh + 3) // 4 > t:
                                 t = (jh + 3) // 4
-                            have_j = have0 + 2 * extra_j
+                            have_j = have0 + gain + 2 * extra_j
                             if h > have_j and (h - have_j + 1) // 2 > t:
                                 t = (h - have_j + 1) // 2
                             if capped and h > have0 + now and (h - have0 - now + 3) // 4 > t:
                                 t = (h - have0 - now + 3) // 4
                             if not now and idle and meet == ():
-                                t = self._after_jump(jh, gains[4], capped, h, have0, 0)
-                                later = self._after_jump(jh, extra_j, capped, h, have0, now, later=True)
+                                t = self._after_jump(jh, gains[4], capped, h, have0, 0, gain=gain)
+                                later = self._after_jump(jh, extra_j, capped, h, have0, now, later=True, gain=gain)
                                 if later < t:
                                     t = later
                             if t + hit[1] < best:
                                 best = t + hit[1]
                         if tele >= 2 and js2 < js and js2 + fd != INF:
-                            t = self._after_jump(jh, extra_j2, capped, js2 + fd, have0, now, later=not now)
+                            t = self._after_jump(jh, extra_j2, capped, js2 + fd, have0, now, later=not now, gain=gain)
                             if t + hit[1] < best:
                                 best = t + hit[1]
                     continue
@@ -1162,17 +1163,20 @@ class PotionBound:
         return hit
 
     @staticmethod
-    def _after_jump(jh: float, more: int, capped: bool, h: float, have0: int, now: int, later: bool = False) -> int:
+    def _after_jump(jh: float, more: int, capped: bool, h: float, have0: int, now: int, later: bool = False,
+                    gain: int = 0) -> int:
         """Paced: the fewest turns after this one of a route that jumps onto a tile face up now, ``jh``
         half-turns after landing, ``h`` for the whole walk, with ``more`` extra steps for the rest of the
         game (``capped``: one a turn at most; ``now``: 2 if this turn may still gain; ``later``: the jump
-        is made in a turn after this one, so the turns after the jump's are one more turn away)."""
-        t = 0 if jh <= 2 * more else (jh - 2 * more + 1) // 2
+        is made in a turn after this one, so the turns after the jump's are one more turn away; ``gain``:
+        half-turns the fights after moving beside an enemy met before may add, ``_with_tele_met``)."""
+        jg = jh - gain
+        t = 0 if jg <= 2 * more else (jg - 2 * more + 1) // 2
         if capped and (jh + 3) // 4 > t:
             t = (jh + 3) // 4  # the turns after the jump's
         if later:
             t += 1
-        have_j = have0 + 2 * more
+        have_j = have0 + gain + 2 * more
         if h > have_j and (h - have_j + 1) // 2 > t:
             t = (h - have_j + 1) // 2  # the whole walk, this turn's share included
         if capped and h > have0 + now and (h - have0 - now + 3) // 4 > t:
