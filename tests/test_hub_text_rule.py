@@ -209,6 +209,19 @@ def test_the_walk_spared_by_the_files_text_gives_the_same_answer(slot, text, oth
     assert unsafe_texts(json.loads(file_text), file_text) == unsafe_texts(json.loads(file_text))
 
 
+@pytest.mark.parametrize("where", [0, 1, 16_000, 16_383, 16_384, 16_385, 40_000])
+@pytest.mark.parametrize("bad", ["\x85", "\u202e", "\x7f"])
+def test_a_refused_character_deep_in_a_long_story_is_found_with_the_text_at_hand(where, bad) -> None:
+    """The text is searched by stretches, the ASCII ones passed over: a refused character is found
+    wherever it stands, after an accented letter of another stretch too."""
+    doc = json.loads(json.dumps(BASE))
+    story = "é" + "a" * 45_000
+    doc["story"] = story[:where] + bad + story[where:]
+    text = json.dumps(doc, ensure_ascii=False)
+    assert [(u.path, u.why) for u in unsafe_texts(json.loads(text), text)] == [
+        (("story",), unsafe_text(bad, title=False))]
+
+
 def _unsafe_text_by_category(value: str, *, title: bool) -> str | None:
     """The rule as docs/hub.md words it, character by character through Unicode's categories."""
     import unicodedata

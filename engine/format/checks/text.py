@@ -143,7 +143,8 @@ def _walk(data: Any, titles: set[JsonPath]) -> list[UnsafeText]:
 
 def _may_write_refused(text: str) -> bool:
     """Whether the JSON text ``text`` can write, in a key or string, a character the rule for text
-    refuses. JSON refuses the characters below U+0020 written as they are, so it needs the character
+    refuses. JSON refuses the characters below U+0020 written as they are (``json.loads`` does, unless
+    told ``strict=False``, which the loader never is), so it needs the character
     itself (U+007F and above, ``_RAW``) or an escape (``_ESCAPE``); a newline or tab is refused only
     in a title, which is looked at in any case. Long ASCII stretches are passed over at C speed."""
     if _ESCAPE.search(text) or "\x7f" in text:
