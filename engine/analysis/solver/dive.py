@@ -38,6 +38,7 @@ MAX_PLAYOUTS = 500  # playouts of each policy at most (each ends by ``max_turns`
 RANDOM_MOVES = 1 / 3  # the share of a greedy playout's actions drawn at random among the legal ones
 WARY_RANDOM = 1 / 20  # the same for the wary policy's playouts (its own weights vary from run to run)
 PLAYOUT_STEPS = 10  # engine actions the playouts may apply per state the look may expand
+GOLD_SHARE = 1 / 4  # of the playouts' actions, what the gold-first runs get on a map with something to buy
 
 Found = tuple[int, int, list[str]]  # (turns, health, actions) of a finish
 
@@ -63,7 +64,7 @@ def playouts(search, deadline: Deadline, max_steps: int, seed: int = 0) -> Found
     import random
 
     from ..montecarlo import GreedyPolicy
-    from .wary import WaryPolicy
+    from .wary import GoldPolicy, WaryPolicy
 
     rng = random.Random(seed)
     greedy = GreedyPolicy(search.campaign)
@@ -71,7 +72,12 @@ def playouts(search, deadline: Deadline, max_steps: int, seed: int = 0) -> Found
     best = _runs(search, deadline, max_steps // 2, steps, None, rng, RANDOM_MOVES,
                  lambda s: greedy.choose(s.view()))
     wary = WaryPolicy(search.campaign, search.d, search.resolver, random.Random(seed), steps)
-    return _runs(search, deadline, max_steps, steps, best, rng, WARY_RANDOM, wary.act, wary)
+    if not GoldPolicy.buys(search.campaign):
+        return _runs(search, deadline, max_steps, steps, best, rng, WARY_RANDOM, wary.act, wary)
+    best = _runs(search, deadline, max_steps - int(GOLD_SHARE * max_steps), steps, best, rng, WARY_RANDOM, wary.act, wary)
+    gold = GoldPolicy(search.campaign, search.d, search.resolver, random.Random(seed), steps)
+    gold.cost = wary.cost  # what the wary runs learnt of the fights (the dice are fated)
+    return _runs(search, deadline, max_steps, steps, best, rng, WARY_RANDOM, gold.act, gold)
 
 
 def _runs(search, deadline: Deadline, max_steps: int, steps: list, best: Found | None, rng, random_moves: float,
