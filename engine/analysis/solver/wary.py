@@ -222,6 +222,11 @@ class GoldPolicy(WaryPolicy):
                                       if count.cell_value(cell) > 0))
             self.keys.append(tuple((j, cell.pos) for j, cell in cells if cell.card == KEY))
             self.stocked.append(frozenset(c for _, cell in cells for c in cell.stock))
+        # Per level: a later level has an open goal (a key taken here may open it: its own key may lie
+        # where only the way out leads, or it may have none).
+        later = [any(g.verb == "open" for g in level.goals) for level in campaign.levels]
+        self.later_chests = [any(later[li + 1:]) for li in range(len(later))]
+        self.hoard = False  # this run takes a key for a later level's chest before leaving a level
         self.short = False  # the state last acted on cannot pay for what its level's goals need bought
         self.saving = False  # ... has something to buy for them: no other purchase
         self.want: list[str] = []  # what they need bought
@@ -239,6 +244,7 @@ class GoldPolicy(WaryPolicy):
         super().start()
         self.short = self.saving = False
         self.want: list[str] = []
+        self.hoard = self.rng.random() < 0.5
 
     def wants(self, s: GameState) -> list[str]:
         """The cards the level's unmet goals need bought (see the class docstring)."""
@@ -289,18 +295,25 @@ class GoldPolicy(WaryPolicy):
         return super().choose(_Saving(view) if self.saving else view)
 
     def _targets(self, view, m):
-        """The greedy policy's targets, with two changes: a buy goal already bought is no longer one (the
-        greedy policy stands on the shop while another goal is unmet), and while the hero cannot pay for
-        what the goals need bought, the level's gold comes first (see the class docstring)."""
-        if view.goals_met():
-            return m.ways, frozenset()
+        """The greedy policy's targets, with three changes: a buy goal already bought is no longer one (the
+        greedy policy stands on the shop while another goal is unmet); the routes go round the ways out
+        while the goals are unmet (the greedy policy stands beside an exit its route crosses); and while
+        the hero cannot pay for what the goals need bought, the level's gold comes first (see the class
+        docstring)."""
         face, li = view.face, view.level_index
         has_key = KEY in view.hand
+        if view.goals_met():
+            if self.hoard and not has_key and self.later_chests[li]:
+                keys = tuple(p for _, p in self.keys[li] if face(*p) is not Face.CLEARED)
+                if keys:
+                    return keys, frozenset(m.ways)
+            return m.ways, frozenset()
 
         def there(p) -> bool:
             return face(*p) is not Face.CLEARED
 
-        blocked = frozenset() if has_key else frozenset(p for p in m.chests if there(p))
+        # The ways out cannot be entered before the goals are met (GOALS): gone round, as a chest without the key.
+        blocked = frozenset((*m.ways, *(() if has_key else (p for p in m.chests if there(p)))))
         want: list = []
         for goal in view.level.goals:
             if goal.verb == "slay":
