@@ -13,7 +13,8 @@ cannot win; :func:`playouts` first plays the map as its author would (the greedy
 :mod:`~..montecarlo`, a random legal action one time in three, under the same fated dice), which
 weighs fights and goals, then as a player who learns what each fight costs (:mod:`.wary`: routes
 weighed by health, fights looked ahead under the fated dice; where every greedy run dies within a few
-turns), and its best finish caps the dive. :func:`find_run` runs both.
+turns), and where a goal must be bought, as one who gathers gold before going to the shop
+(:class:`~.wary.GoldPolicy`); its best finish caps the dive. :func:`find_run` runs both.
 
 What it returns is a run, not a proof: the fewest turns it found, with that run's health and
 actions. :func:`~.par.solve` replays it (``verify_replay``) before reporting it, and combines it with
@@ -60,7 +61,10 @@ def playouts(search, deadline: Deadline, max_steps: int, seed: int = 0) -> Found
     (one time in :data:`RANDOM_MOVES`) a random legal one, on at most half the actions; then, on the rest,
     up to :data:`MAX_PLAYOUTS` runs of the wary policy (:class:`~.wary.WaryPolicy`: routes weighed by what
     the fights cost, fights looked ahead under the fated dice; a random action one time in
-    :data:`WARY_RANDOM`). A run is cut when it can no longer beat the best one (``turn + h``, the bound)."""
+    :data:`WARY_RANDOM`). On a map with something to buy (:meth:`~.wary.GoldPolicy.buys`) the wary runs
+    stop short of the last :data:`GOLD_SHARE` of the actions, which goes to up to :data:`MAX_PLAYOUTS` runs
+    of the gold-first policy (:class:`~.wary.GoldPolicy`, the same odds of a random action). A run is cut
+    when it can no longer beat the best one (``turn + h``, the bound)."""
     import random
 
     from ..montecarlo import GreedyPolicy

@@ -19,6 +19,8 @@ policy with two changes:
   to its end (:meth:`fight_out`, attacking the weakest enemy); it takes the one that leaves the hero
   alive with the most health (:meth:`in_fight`), fleeing at most three times a run. The playout asks
   this; the view alone cannot.
+
+:class:`GoldPolicy` is the wary policy for a map where a goal must be bought: gold before the shop.
 """
 
 from __future__ import annotations
