@@ -253,12 +253,13 @@ class GoldPolicy(WaryPolicy):
         d, li = self.d, s.level
         lo, hi = d.level_range[li]
         want = []
-        for verb, card, _ in d.goal_cells[li]:
+        faces = s.faces
+        for verb, card, cells in d.goal_cells[li]:
             if verb == "buy":
                 if card in self.stocked[li] and not any(lo <= c < hi and d.cells[c].stock[k] == card for c, k in s.bought):
                     want.append(card)
             elif verb == "open" and KEY not in s.hand and KEY in self.stocked[li] and \
-                    all(s.faces[j] == CLEARED for j, _ in self.keys[li]) and not s.goals_met():
+                    all(faces[j] == CLEARED for j, _ in self.keys[li]) and not any(faces[j] == CLEARED for j in cells):
                 want.append(KEY)
         return want
 
