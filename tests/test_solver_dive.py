@@ -116,7 +116,8 @@ def test_cardrogue_solve_reports_both_bounds_and_writes_the_run_found(tmp_path):
     path = tmp_path / "map.json"
     path.write_text(gen.mixed_campaign_text(1, 6, 1, "walls"))
     out = tmp_path / "run.replay.json"
-    cmd = [sys.executable, "-m", "cardrogue.cli.main", "solve", str(path), "--max-states", "5", "-o", str(out)]
+    cmd = [sys.executable, "-m", "cardrogue.cli.main", "solve", str(path), "--max-states", "5",
+           "--max-seconds", str(NO_CLOCK), "-o", str(out)]  # a state budget only: load must not change the run
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     assert p.returncode == 1, p.stderr
     assert "unknown: par not proven" in p.stdout and "par is at least" in p.stdout and "run found:" in p.stdout
