@@ -246,7 +246,7 @@ class GoldPolicy(WaryPolicy):
     def start(self) -> None:
         super().start()
         self.short = self.saving = False
-        self.want: list[str] = []
+        self.want = []
         self.hoard = self.rng.random() < 0.5
 
     def wants(self, s: GameState) -> list[str]:
