@@ -10,17 +10,18 @@ search given all the states it needs.
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from helpers import load
+from helpers import campaign, cell, load
 
 from cardrogue.engine.analysis.solver import SOLVED, UNKNOWN, Budget, solve_campaign, solve_level
-from cardrogue.engine.analysis.solver.dive import playouts
+from cardrogue.engine.analysis.solver.dive import GOLD_SHARE, playouts
 from cardrogue.engine.analysis.solver.search import Search
-from cardrogue.engine.analysis.solver.wary import FIGHT_STEPS
+from cardrogue.engine.analysis.solver.wary import FIGHT_STEPS, GoldPolicy, WaryPolicy
 from cardrogue.engine.format.loader import load_campaign_text
 from cardrogue.engine.records.replay import verify_replay
 from cardrogue.engine.rules.state import GameState
@@ -116,7 +117,8 @@ def test_cardrogue_solve_reports_both_bounds_and_writes_the_run_found(tmp_path):
     path = tmp_path / "map.json"
     path.write_text(gen.mixed_campaign_text(1, 6, 1, "walls"))
     out = tmp_path / "run.replay.json"
-    cmd = [sys.executable, "-m", "cardrogue.cli.main", "solve", str(path), "--max-states", "5", "-o", str(out)]
+    cmd = [sys.executable, "-m", "cardrogue.cli.main", "solve", str(path), "--max-states", "5",
+           "--max-seconds", str(NO_CLOCK), "-o", str(out)]  # a state budget only: load must not change the run
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     assert p.returncode == 1, p.stderr
     assert "unknown: par not proven" in p.stdout and "par is at least" in p.stdout and "run found:" in p.stdout
@@ -161,3 +163,105 @@ def test_the_playouts_apply_no_more_engine_actions_than_their_share(monkeypatch,
     monkeypatch.setattr(GameState, "advance", counted)
     playouts(search, Budget().start().within(NO_CLOCK), max_steps)
     assert max_steps <= len(applied) <= max_steps + 4 * (FIGHT_STEPS + 1)
+
+
+def test_a_map_whose_goal_must_be_bought_gets_a_run_from_the_gold_first_playouts():
+    """6x6 ``all`` seed 0, two levels; level 1's goals: buy the sword (10 gold, twice its 5, less the bard's
+    discount) and open the chest. The hero starts with no gold (The Shop > BUY AND SELL: "discard as many
+    gold cards, or cards with a gold amount, equaling or exceeding twice the gold amount"). The greedy and
+    wary playouts go to the shop at once and end turn after turn there, short of the price; the gold-first
+    playouts (``solver/wary.py``, :class:`GoldPolicy`) gather items first, sell them at the shop and buy the
+    sword: a finish, whose replay verifies."""
+    text = gen.mixed_campaign_text(2, 6, 0, "all")
+    r = solve_campaign(load_campaign_text(text).campaign, Budget(max_states=1_000, max_seconds=NO_CLOCK),
+                       per_level=False)
+    assert r.verdict == UNKNOWN and r.found is not None
+    assert r.found.turns >= r.turns_at_least
+    assert any(a.startswith("sell ") for a in r.found.actions) and "buy sword" in r.found.actions
+    check = verify_replay(r.found.replay_text, load_campaign_text(text).campaign)
+    assert check.ok and (check.run.outcome, check.run.turns, check.run.health) == ("won", r.found.turns, r.found.health)
+
+
+def _count_actions(monkeypatch, campaign, max_steps: int) -> tuple[int, list[int]]:
+    """The engine actions ``playouts`` applies in all, and how many had been applied when each gold-first
+    run began."""
+    search = Search(campaign, 0, True, Budget(max_states=50, max_seconds=NO_CLOCK))
+    search.run()
+    applied, starts = [0], []
+    advance, start = GameState.advance, GoldPolicy.start
+
+    def counted(self, action, resolver):
+        applied[0] += 1
+        return advance(self, action, resolver)
+
+    def begun(self):
+        starts.append(applied[0])
+        return start(self)
+
+    monkeypatch.setattr(GameState, "advance", counted)
+    monkeypatch.setattr(GoldPolicy, "start", begun)
+    playouts(search, Budget().start().within(NO_CLOCK), max_steps)
+    return applied[0], starts[1:]  # the first call is the policy's own, when it is made
+
+
+@pytest.mark.parametrize("max_steps", [400, 3_000, 12_000])
+def test_the_gold_first_playouts_get_their_share_of_the_actions_and_no_more(monkeypatch, max_steps):
+    """On a map with something to buy the greedy and wary playouts stop at ``1 - GOLD_SHARE`` of the
+    playouts' engine actions (a fight looked ahead may run over by at most one fight per legal action), and
+    the gold-first runs get the rest: the whole stays within ``max_steps``, as before."""
+    total, starts = _count_actions(monkeypatch, load_campaign_text(gen.mixed_campaign_text(2, 6, 0, "all")).campaign,
+                                   max_steps)
+    slack = 4 * (FIGHT_STEPS + 1)
+    assert max_steps <= total <= max_steps + slack
+    assert starts, "no gold-first run was played"
+    assert starts[0] <= max_steps - int(GOLD_SHARE * max_steps) + slack
+    assert total - starts[0] >= int(GOLD_SHARE * max_steps) - slack
+
+
+def test_a_map_with_nothing_to_buy_plays_no_gold_first_run(monkeypatch):
+    """Without a buy goal (nor a key on sale for a chest goal) the gold-first policy is the wary one:
+    the greedy and wary playouts keep the whole share, as before it existed."""
+    c = load_campaign_text(gen.mixed_campaign_text(1, 10, 0, "walls")).campaign
+    assert not GoldPolicy.buys(c)
+    total, starts = _count_actions(monkeypatch, c, 3_000)
+    assert starts == [] and 3_000 <= total <= 3_000 + 4 * (FIGHT_STEPS + 1)
+
+
+def _shop_corridor(goal: str):
+    """A corridor: a maul (gold 8) and a scroll of identify (2) to the west of the start, the shop east of
+    it, then (for ``open``) the chest, then the exit. The hero starts with no gold. ``buy``: the goal is
+    the shop's sword (10 gold); ``open``: the chest, with no key on the map and the shop selling one (the
+    campaign gives the key a gold amount of 4: 8 to buy)."""
+    if goal == "buy":
+        stock, goals, cards, fourth = ["dagger", "sword"], [("buy", "sword")], None, cell(4, 0, "pathing-tile", "EW")
+    else:
+        stock, goals, cards, fourth = ["dagger", "key"], [("open", "chest")], {"key": {"gold": 4}}, \
+            cell(4, 0, "chest", "EW", contents=["gold"])
+    cells = [cell(0, 0, "maul", "E"), cell(1, 0, "scroll-of-identify", "EW"), cell(2, 0, "starting-tile", "EW"),
+             cell(3, 0, "shop", "EW", stock=stock), fourth, cell(5, 0, "pathing-tile", "W", exit=True)]
+    return campaign(cells, goals=goals, **({"cards": cards} if cards else {}))
+
+
+@pytest.mark.parametrize("goal", ["buy", "open"])
+def test_the_gold_first_policy_gathers_and_sells_what_the_goal_costs(goal):
+    """The Shop > BUY AND SELL: buy at twice the gold amount, sell for it. With no gold the wary policy
+    walks to the shop and ends turn after turn there; the gold-first one (``solver/wary.py``) takes the
+    scroll and the maul first, sells both at the shop (the maul taken off first), buys what the goal needs
+    and nothing else (the dagger stays), and wins."""
+    c = _shop_corridor(goal)
+    search = Search(c, 0, True, Budget(max_states=1, max_seconds=NO_CLOCK))
+    played = {}
+    for policy in (WaryPolicy, GoldPolicy):
+        player = policy(c, search.d, search.resolver, random.Random(0))
+        s, actions = search.root.clone(), []
+        while s.outcome is None and len(actions) < 100:
+            action = player.act(s)
+            actions.append(str(action))
+            s.advance(action, search.resolver)
+        played[policy] = s.outcome, actions
+    assert played[WaryPolicy][0] is None and "end" in played[WaryPolicy][1][-5:]
+    outcome, actions = played[GoldPolicy]
+    assert outcome == "won"
+    bought = "buy sword" if goal == "buy" else "buy key"
+    assert [a for a in actions if a.split()[0] in ("sell", "unequip", "buy")] == [
+        "sell scroll-of-identify", "unequip maul", "sell maul", bought]
