@@ -9,7 +9,15 @@ turns left found by the plain uniform-cost reference search (``reference=True``,
 finds none). Every counterexample is printed as one line (map, actions, bound, true turns left) and the run ends
 with the counts. Deterministic in its arguments (CPU time aside).
 
-    python benchmarks/bound_hunt.py [--seed N] [--maps N] [--walks N] [--cap STATES] [--one-way P] [--quiet]
+Targeted maps: ``--trees N`` corridor trees with potions at the tips of side branches (and loops now and then),
+``--chains N`` two enemies that let two potions of paralysis give four flees in a turn, ``--one-way-foes N`` enemy
+cards revealed by flips along paths with none back. ``--witness`` also checks every state of the reference search's
+par line from the start (there the turns left are par less the turn); ``--tree-sensitive`` counts the states where
+the bound with every tree of a set of potions one tile smaller is lower (docs/solver.md, *A branch point of the
+tree*), printing those where the bound is the turns left (``TREE-TIGHT``).
+
+    python benchmarks/bound_hunt.py [--seed N] [--maps N] [--walks N] [--cap STATES] [--one-way P] [--branches N]
+        [--trees N] [--chains N] [--one-way-foes N] [--witness] [--tree-sensitive] [--no-hand-made] [--quiet]
 """
 
 from __future__ import annotations
