@@ -39,6 +39,7 @@ from cardrogue.engine.analysis.solver.search import Search
 from cardrogue.engine.chance.resolvers import FatedResolver
 from cardrogue.engine.format.loader import load_campaign_text
 from cardrogue.engine.rules.state import GameState
+from cardrogue.engine.rules.tables import ENEMY, UP
 
 NO_CLOCK = 3600
 # The heroes: every character of the catalog, and the warrior with +1 MOVEMENT (hasty boots: not paced, K = 1).
@@ -403,10 +404,19 @@ class _TreeLess(Relaxation):
         return tuple(tuple(v - 1 if 0 < v < INF else v for v in row) for row in rows)
 
 
+def _loose_foes(d) -> frozenset:
+    """The enemy cards a flip can reveal from a tile they have no path back to (no fight: docs/rules.md, Board)."""
+    return frozenset(j for i, row in enumerate(d.flip_to) for dr, j in enumerate(row)
+                     if j >= 0 and d.kind[j] == ENEMY and d.adjacent[i][dr] != j)
+
+
 def _compare(c, s: GameState, left: int, name: str, line: list[str], counts: Counter, found: list, lower) -> None:
     """Compare the bound at ``s`` with the ``left`` turns the reference search still needs (and the tree-less
     bound ``lower``, when given, with the bound)."""
     counts["states"] += 1
+    loose = _loose_foes(s.d)
+    if loose and any(s.faces[j] == UP for j in loose):
+        counts["states with an enemy a one-way flip reveals face up"] += 1
     bound = relaxation(c, s.d).bound(s, True)
     if lower is not None:
         low = lower.bound(s, True)
@@ -433,6 +443,8 @@ def hunt(maps: list[tuple[str, dict]], walks: int, cap: int, rng: random.Random,
             counts["invalid maps"] += 1
             continue
         counts["maps"] += 1
+        if _loose_foes(_start(c)[0].d):
+            counts["maps with an enemy a one-way flip reveals"] += 1
         heroes.add(next((part for part in name.split("/") if part.split("+")[0] in gen.CHARACTERS), name))
         lower = None
         if trees_too:
