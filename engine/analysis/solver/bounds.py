@@ -95,6 +95,7 @@ class Relaxation(PotionBound):
             self._crowd.append(3 if self.tele_total else min(3, crowd))
         self._mets_cache: dict = {}  # (level, faces of its enemy cards, hero's tile) -> the enemies he may meet so
         self._dcache: dict = {}  # (level, mask, enemies met so) -> per way out, the discounted half-turns
+        self._first_cache: dict = {}  # (level, mask, potions on their cells) -> half-turns onto one (``_first_pickup``)
         # The flee chain of a state and the tiles flees start from (``rolls``, ``origins``; docs/solver.md,
         # *Flees start beside an enemy; chains on a roll*): beside the enemies alive, and in the rest of the
         # current turn beside those whose next roll flees. Where nothing moves an enemy and no potion is
@@ -407,7 +408,7 @@ class Relaxation(PotionBound):
             if not (potions[0] or potions[1] or potions[3]):
                 potions = None  # none left to use: the bound without potions, with the enemies met so
             elif self.para_total:
-                allow = self._met_allowance(s, li, potions, k0)  # (in the key: it reads the enemies alive)
+                allow = self._met_allowance(s, li, potions, k0, mask, i, r0)  # (in the key: it reads the enemies alive)
         if potions is None and self._met_foes[li] is not None:
             met = self._met_fights(s)
             if s.moved and (s.phase == COMBAT or s.phase == SHOPPING):
@@ -446,9 +447,10 @@ class Relaxation(PotionBound):
             return self._with_moves(s, li, mask, hint, i, r_moves, campaign_mode, best)
         return best
 
-    def _met_allowance(self, s: GameState, li: int, potions: tuple, k0: int) -> tuple[int, int]:
+    def _met_allowance(self, s: GameState, li: int, potions: tuple, k0: int, mask: bytes, i: int,
+                       r0: int) -> tuple[int, int]:
         """(``A``, ``c``): at most ``A`` fights after moving beside an enemy met before gain a half-turn in the rest
-        of the game (``G``), and this turn holds one only if ``c`` (docs/solver.md, *A fight after moving beside an
+        of the game (``G``), at most one a turn, and ``G <= T + c`` (docs/solver.md, *A fight after moving beside an
         enemy met before*, with potions). The paced hero on a level with potions of paralysis.
 
         Each gain ends a run of such turns whose last fight is not left by a flee (or a turn after it pays for it),
@@ -456,7 +458,12 @@ class Relaxation(PotionBound):
         of teleportation, ``visitors``). And each is the fight of an enemy met so: one standing face up and alive
         and not beside the hero now, or face down where a flip reveals it without a fight, the one of a fight
         after moving he is in, or one a flee or a teleport left alive later: at most ``crowd`` (the enemies beside
-        one tile, at most 3) per flee the potions of paralysis allow and per potion of teleportation."""
+        one tile, at most 3) per flee the potions of paralysis allow and per potion of teleportation.
+
+        ``c``: 1 if this turn may still hold a gain (``k0``), else 0; but where no enemy is met so now and every
+        potion still to be used lies on one of the level's cells, none is met so before the hero first walks onto
+        one of them, which takes at least ``J`` more turns (:meth:`_first_pickup`): then only turns ``J`` to ``T``
+        may gain, ``c = 1 - J`` (*The first potion picked up*)."""
         foes, getter, loose = self._met_foes[li]
         beside = self.d.enemy_near[s.pos]
         alive = met = 0
@@ -469,6 +476,15 @@ class Relaxation(PotionBound):
         if s.moved and (s.phase == COMBAT or s.phase == SHOPPING):
             met += 1  # a fight after moving he is in
         tele, para, _, left = potions
+        visitors = len(s.visitors)
+        c = 1 if k0 else 0
+        if not (met or tele or para or visitors) and left:
+            first = self._first_pickup(li, mask, i, left)
+            if first == INF:
+                return 0, 0  # no potion can be picked up: no flee, no enemy met so
+            first = 0 if first <= r0 else (first - r0 + 1) // 2
+            if first:
+                c = 1 - first
         pots = self.pots[li]
         for p in left:
             if pots[p][1]:
@@ -476,19 +492,40 @@ class Relaxation(PotionBound):
             else:
                 para += 1
         met += self._crowd[li] * (self.extra_flees(para) + tele)
-        visitors = len(s.visitors)
-        return (alive if alive < met else met) + visitors, 1 if k0 else 0
+        return (alive if alive < met else met) + visitors, c
+
+    def _first_pickup(self, li: int, mask: bytes, i: int, left: tuple) -> float:
+        """The fewest half-turns (1 a tile entered, 2 if face down: :meth:`_paced_counts`) of a route from local
+        cell ``i`` onto the cell of one of the level's potions ``left`` (indices in ``pots``); INF if none can be
+        reached. Kept per (level, mask, potions left)."""
+        key = (li, mask, left)
+        cost = self._first_cache.get(key)
+        if cost is None:
+            nbrs = self.local[li]
+            cost = [INF] * len(nbrs)
+            queue = deque()
+            for p in left:
+                c = self.pots[li][p][0]
+                cost[c] = 1 + mask[c]
+                queue.append(c)
+            cost = propagate_paced(nbrs, mask, cost, queue)
+            if len(self._first_cache) > 100_000:
+                self._first_cache.clear()
+            self._first_cache[key] = cost
+        return min((cost[j] for j in self.local[li][i]), default=INF)
 
     def _with_met(self, li: int, mask: bytes, i: int, r0: int, k0: int, campaign_mode: bool, potions: tuple,
                   routes: tuple, hint: bytes | None, blocked: int, allow: tuple) -> float:
         """:meth:`_with_potions` with the gains of fights after moving beside an enemy met before: at most ``A``
-        half-turns in all, and at most one a turn (this one only if ``c``), ``allow = (A, c)``. With ``B(x)`` the
-        potion bound given ``x`` half-turns more (non-increasing in ``x``), the turns ``t`` after this one satisfy
-        ``t >= B(min(A, t + c))``: the least such ``t`` is the bound (docs/solver.md)."""
+        half-turns in all, and at most ``t + c`` in ``t`` more turns, ``allow = (A, c)`` (``c`` may be negative:
+        :meth:`_met_allowance`). With ``B(x)`` the potion bound given ``x`` half-turns more (non-increasing in
+        ``x``), the turns ``t`` after this one satisfy ``t >= B(min(A, max(0, t + c)))``: the least such ``t`` is
+        the bound (docs/solver.md)."""
         most, c = allow
         t = self._with_potions(li, mask, i, r0 + most, k0, campaign_mode, potions, routes, hint, blocked)
         while t != INF and t + c < most:
-            b = self._with_potions(li, mask, i, r0 + t + c, k0, campaign_mode, potions, routes, hint, blocked)
+            more = t + c if t + c > 0 else 0
+            b = self._with_potions(li, mask, i, r0 + more, k0, campaign_mode, potions, routes, hint, blocked)
             if b <= t:
                 break
             t += 1
