@@ -95,7 +95,7 @@ class Relaxation(PotionBound):
             self._crowd.append(3 if self.tele_total else min(3, crowd))
         self._mets_cache: dict = {}  # (level, faces of its enemy cards, hero's tile) -> the enemies he may meet so
         self._dcache: dict = {}  # (level, mask, enemies met so) -> per way out, the discounted half-turns
-        self._first_cache: dict = {}  # (level, mask, potions on their cells) -> half-turns onto one (``_first_pickup``)
+        self._first_cache: dict = {}  # (level, mask, potion) -> half-turns onto its cell, per local cell (``_pickup_cost``)
         # The flee chain of a state and the tiles flees start from (``rolls``, ``origins``; docs/solver.md,
         # *Flees start beside an enemy; chains on a roll*): beside the enemies alive, and in the rest of the
         # current turn beside those whose next roll flees. Where nothing moves an enemy and no potion is
@@ -460,10 +460,9 @@ class Relaxation(PotionBound):
         after moving he is in, or one a flee or a teleport left alive later: at most ``crowd`` (the enemies beside
         one tile, at most 3) per flee the potions of paralysis allow and per potion of teleportation.
 
-        ``c``: 1 if this turn may still hold a gain (``k0``), else 0; but where no enemy is met so now and every
-        potion still to be used lies on one of the level's cells, none is met so before the hero first walks onto
-        one of them, which takes at least ``J`` more turns (:meth:`_first_pickup`): then only turns ``J`` to ``T``
-        may gain, ``c = 1 - J`` (*The first potion picked up*)."""
+        ``c``: 1 if this turn may still hold a gain (``k0``), else 0; but where no enemy is met so now, the gains come
+        only from the turn the walk may hold the potions a first one needs (:meth:`_first_gain`, turn ``J``): then
+        only turns ``J`` to ``T`` may gain, ``c = 1 - J`` (docs/solver.md, *The first potion picked up*)."""
         foes, getter, loose = self._met_foes[li]
         beside = self.d.enemy_near[s.pos]
         alive = met = 0
@@ -478,12 +477,11 @@ class Relaxation(PotionBound):
         tele, para, _, left = potions
         visitors = len(s.visitors)
         c = 1 if k0 else 0
-        if not (met or tele or para or visitors) and left:
-            first = self._first_pickup(li, mask, i, left)
-            if first == INF:
-                return 0, 0  # no potion can be picked up: no flee, no enemy met so
-            first = 0 if first <= r0 else (first - r0 + 1) // 2
-            if first:
+        if not (met or tele or visitors):
+            first = self._first_gain(li, mask, i, left, para, r0)
+            if first is None:
+                return 0, 0  # no potion will be in hand: no flee, no enemy met so
+            if 1 - first < c:
                 c = 1 - first
         pots = self.pots[li]
         for p in left:
@@ -494,21 +492,56 @@ class Relaxation(PotionBound):
         met += self._crowd[li] * (self.extra_flees(para) + tele)
         return (alive if alive < met else met) + visitors, c
 
-    def _first_pickup(self, li: int, mask: bytes, i: int, left: tuple) -> float:
+    def _first_gain(self, li: int, mask: bytes, i: int, left: tuple, held: int, r0: int) -> int | None:
+        """With no enemy met so now: the first turn after this one (0: this one) that may hold a gain, or None if no
+        potion will ever be in hand (docs/solver.md, *The first potion picked up*). ``held``: the potions of
+        paralysis counted as in hand (held, paralysed this turn, in a shop or a chest); ``left``: those on the
+        level's cells.
+
+        The first enemy met so is left by a flee; a gain in the turn of the first flee needs a second flee in that
+        turn, from a second enemy paralysed (a neighbour of the tile the first flee landed on is not beside the
+        tile it left), so two potions in hand. The first gain comes at turn ``min(J1 + 1, J2)``: ``J1`` the turn the
+        walk can first hold a potion, ``J2`` two of them. Before its second potion the walk has at most
+        ``extra_flees(1)`` flees and the gains of the enemies they leave (``crowd`` each, one a turn from turn
+        ``J1 + 1`` on) to go faster than the count without potions; with potions of teleportation in the game,
+        ``J2 = J1``."""
+        if held >= 2:
+            return 0
+        costs = sorted(self._pickup_cost(li, mask, i, p) for p in left)
+        def turns(h):
+            return 0 if h <= r0 else INF if h == INF else (h - r0 + 1) // 2
+        if held:
+            j1 = 0
+        elif not costs or costs[0] == INF:
+            return None
+        else:
+            j1 = turns(costs[0])
+        if self.tele_total:
+            return j1
+        k = 0 if held else 1  # the potion the second in hand is picked up from: the nearest, or the second
+        need = costs[k] if len(costs) > k else INF
+        flees = self.extra_flees(1)
+        most = self._crowd[li] * flees  # the gains of the enemies those flees leave: in turns J1 + 1 to J2 only
+        j2 = turns(need - 2 * flees - most)
+        while j2 != INF and j2 < j1 + 1 + most:
+            gains = j2 - j1 if j2 > j1 else 0
+            if turns(need - 2 * flees - gains) <= j2:
+                break
+            j2 += 1
+        return j1 + 1 if j1 + 1 < j2 else j2
+
+    def _pickup_cost(self, li: int, mask: bytes, i: int, p: int) -> float:
         """The fewest half-turns (1 a tile entered, 2 if face down: :meth:`_paced_counts`) of a route from local
-        cell ``i`` onto the cell of one of the level's potions ``left`` (indices in ``pots``); INF if none can be
-        reached. Kept per (level, mask, potions left)."""
-        key = (li, mask, left)
+        cell ``i`` onto the cell of the level's potion ``p`` (an index in ``pots``); INF if it cannot be reached.
+        Kept per (level, mask, potion)."""
+        key = (li, mask, p)
         cost = self._first_cache.get(key)
         if cost is None:
             nbrs = self.local[li]
             cost = [INF] * len(nbrs)
-            queue = deque()
-            for p in left:
-                c = self.pots[li][p][0]
-                cost[c] = 1 + mask[c]
-                queue.append(c)
-            cost = propagate_paced(nbrs, mask, cost, queue)
+            c = self.pots[li][p][0]
+            cost[c] = 1 + mask[c]
+            cost = propagate_paced(nbrs, mask, cost, deque([c]))
             if len(self._first_cache) > 100_000:
                 self._first_cache.clear()
             self._first_cache[key] = cost
