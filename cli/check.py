@@ -37,11 +37,17 @@ def register(sub) -> None:
 
 
 def _campaign_files(paths: Sequence[Path]) -> tuple[list[Path], list[Diagnostic]]:
+    """The files to check: those named, and in each folder named its ``*.json`` files but replays,
+    leaving out hidden files and folders (``.vscode/settings.json``, ``.venv``, ``.git``: a map
+    repository's tools, not its campaigns), as the editor's file picker does."""
     files: list[Path] = []
     missing: list[Diagnostic] = []
     for path in paths:
         if path.is_dir():
-            files.extend(sorted(p for p in path.rglob("*.json") if not p.name.endswith(".replay.json")))
+            files.extend(sorted(
+                p for p in path.rglob("*.json")
+                if not p.name.endswith(".replay.json")
+                and not any(part.startswith(".") for part in p.relative_to(path).parts)))
         elif path.exists():
             files.append(path)
         else:

@@ -103,6 +103,24 @@ def test_folders_are_searched_recursively(tmp_path: Path, broken: Path):
     assert done.returncode == 1 and "x.json" in done.stdout and "run.replay.json" not in done.stdout
 
 
+def test_a_folder_search_leaves_hidden_folders_and_files_out(tmp_path: Path):
+    """`cardrogue check .` in a map repository: its VS Code settings (docs/authoring.md maps the
+    schema there), a virtual environment, git's folder are not campaigns. A hidden file named on
+    the command line is still checked."""
+    repo = tmp_path / "repo"
+    shutil.copytree(bundled_campaigns()[0].parent, repo / "maps", ignore=shutil.ignore_patterns("*.replay.json"))
+    (repo / ".vscode").mkdir()
+    (repo / ".vscode" / "settings.json").write_text('{"json.schemas": []}')
+    (repo / ".venv" / "lib").mkdir(parents=True)
+    (repo / ".venv" / "lib" / "direct_url.json").write_text('{"url": "file:///x"}')
+    (repo / ".draft.json").write_text("{")
+    done = cardrogue("check", "--strict", ".", cwd=repo)
+    assert done.returncode == 0, done.stdout
+    assert ".vscode" not in done.stdout and ".venv" not in done.stdout and ".draft" not in done.stdout
+    done = cardrogue("check", ".draft.json", cwd=repo)
+    assert done.returncode == 2 and ".draft.json:1:2: CR001" in done.stdout
+
+
 def test_check_never_writes(tmp_path: Path, broken: Path):
     before = sorted(p.name for p in tmp_path.iterdir())
     cardrogue("check", str(tmp_path))

@@ -416,3 +416,38 @@ async def test_an_unknown_par_with_a_run_found_shows_its_bounds_and_steps_throug
         await pilot.press("full_stop")
         await settle(app, pilot)
         assert app.solving.step_index == 1
+
+
+@run_async
+async def test_open_keeps_the_dialog_for_a_folder_or_a_path_that_is_not_there(campaign_file, tmp_path) -> None:
+    """Enter on a folder in the Open dialog's path field (its starting value is one) goes into that
+    folder, and a mistyped name is refused under the field: the dialog stays, with what was typed."""
+    (tmp_path / "maps").mkdir()
+    (tmp_path / "maps" / "inner.json").write_bytes(FIXTURE.read_bytes())
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("ctrl+o")
+        await loaded_tree(app, pilot)
+        field = app.screen.query_one("#path-input")
+        assert app.focused is field and field.value == f"{tmp_path}/"
+        await pilot.press("enter")  # the folder it shows: nothing to open, the dialog stays
+        await pilot.pause()
+        assert isinstance(app.screen, FileScreen) and not app._notifications
+        await pilot.press(*"maps")  # typed on: into the folder shown, not over it
+        assert field.value == f"{tmp_path}/maps"
+        await pilot.press("enter")  # another folder: the tree shows it
+        tree = await loaded_tree(app, pilot)
+        assert isinstance(app.screen, FileScreen) and field.value == f"{tmp_path / 'maps'}/"
+        assert [node.data.path.name for node in tree.root.children] == ["inner.json"]
+        field.value = str(tmp_path / "maps" / "iner.json")
+        await pilot.press("enter")  # a typo: refused under the field, the typed path kept
+        await pilot.pause()
+        assert isinstance(app.screen, FileScreen) and field.value == str(tmp_path / "maps" / "iner.json")
+        assert "no such file" in str(app.screen.query_one("#file-error.-shown").render())
+        field.value = str(tmp_path / "maps" / "inner.json")  # the author corrects the name...
+        await pilot.pause()
+        assert not app.screen.query("#file-error.-shown")  # ...and the refusal goes with the old value
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.doc.path == tmp_path / "maps" / "inner.json"

@@ -178,3 +178,37 @@ async def test_footer_fits_with_help_first_and_a_dialog_shows_its_own_keys(tmp_p
             keys = footer_keys(app)
             assert ("escape", "Cancel") in keys and ("ctrl+s", "OK") in keys
             assert ("r", "Rotate") not in keys and ("ctrl+z", "Undo") not in keys
+
+
+def shown_text(app, widget_id: str) -> str:
+    """What a widget shows on screen, read off the composed screen as a person sees it (words joined)."""
+    region = app.query_one(widget_id).region
+    lines = [strip.text for strip in app.screen._compositor.render_strips()][region.y:region.bottom]
+    return " ".join(" ".join(line[region.x:region.right] for line in lines).split())
+
+
+@run_async
+async def test_the_solver_verdict_is_shown_whole_at_80x24(tmp_path) -> None:
+    """F6's verdict without steps (unsolvable: its reason; cannot solve: the draft's first error) is
+    read whole above the problems at 80x24, not cut after two lines."""
+    data = json.loads(FIXTURE.read_text())
+    exit_cell = next(c for c in data["levels"][-1]["cells"] if c.get("exit"))
+    exit_cell["paths"] = ""  # walled off: F6 says why there is no par
+    walled = tmp_path / "walled.json"
+    walled.write_text(json.dumps(data))
+    del exit_cell["exit"]
+    data["levels"][0]["cells"][0]["face"] = "down"  # a loader draft: F6 cannot solve it
+    draft = tmp_path / "draft.json"
+    draft.write_text(json.dumps(data))
+    for path, level, expected in ((walled, len(data["levels"]) - 1, "Unsolvable: "), (draft, 0, "Cannot solve: ")):
+        app = make_app(path, tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            app.set_level(level)
+            await pilot.press("f6")
+            await settle(app, pilot)
+            status = " ".join(str(app.query_one("#solve-status").render()).split())
+            assert status.startswith(expected) and len(status) > 100, status  # longer than two lines
+            assert status in shown_text(app, "#solve-status"), (status, shown_text(app, "#solve-status"))
+            # the summary of the problems stays in sight below it
+            assert shown_text(app, "#problems-summary").split()[0].isdigit()

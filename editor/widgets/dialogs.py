@@ -244,8 +244,10 @@ class FileScreen(PathScreen):
     """Pick a campaign file: a folder tree (DirectoryTree) and a path field to type in.
 
     Choosing a file in the tree puts it in the field (for open, it also opens it); choosing a
-    folder keeps the file name and changes the folder. ``backspace`` on the tree, or the button,
-    goes up one folder. ``enter`` in the field accepts it.
+    folder keeps the file name and changes the folder. ``ctrl+u``, or the button, goes up one
+    folder. ``enter`` in the field accepts it; for open, a folder typed there (the field starts on
+    one) is shown in the tree instead, and a path that is not there is refused under the field, so
+    neither closes the dialog nor loses what was typed.
     """
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel"), Binding("ctrl+u", "up", "Parent folder")]
@@ -265,6 +267,7 @@ class FileScreen(PathScreen):
                 yield Label(content(str(self.root)), id="file-root")
             yield CampaignFiles(self.root, id="file-tree")
             yield Input(self.initial, id="path-input", placeholder="path/to/campaign.json")
+            yield Label("", id="file-error", classes="form-error")
             yield Label("[dim]enter: ok   tab: tree / path   ctrl+u: parent folder   escape: cancel[/]")
         yield EditorFooter()
 
@@ -284,6 +287,26 @@ class FileScreen(PathScreen):
         if event.button.id == "file-up":
             event.stop()
             self.action_up()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self.query_one("#file-error", Label).remove_class("-shown")  # the refusal was about the old path
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        event.prevent_default()  # AskScreen's handler would answer (and close) as well
+        path = self.answer(event.value)
+        if path is None or not self.opening:
+            self.dismiss(path)
+        elif _is_dir(path):
+            self._reroot(path.absolute())
+            event.input.value = f"{path.absolute()}/"
+            event.input.action_end()  # a name typed next goes into this folder
+        elif not path.exists():
+            error = self.query_one("#file-error", Label)
+            error.update(markup("[b red]✗[/] no such file: $path", path=str(path)))
+            error.add_class("-shown")
+        else:
+            self.dismiss(path)
 
     def on_directory_tree_file_selected(self, event: DirectoryTree.FileSelected) -> None:
         event.stop()

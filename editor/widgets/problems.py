@@ -104,6 +104,7 @@ class ProblemsPanel(Vertical):
         label = self.query_one("#solve-status", Label)
         label.update(text or "")
         label.set_class(bool(text), "-shown")
+        self.set_class(bool(text), "-status")
 
     def set_checking(self) -> None:
         self.query_one("#problems-summary", Label).update("checking…")
