@@ -9,12 +9,21 @@ turns left found by the plain uniform-cost reference search (``reference=True``,
 finds none). Every counterexample is printed as one line (map, actions, bound, true turns left) and the run ends
 with the counts. Deterministic in its arguments (CPU time aside).
 
-    python benchmarks/bound_hunt.py [--seed N] [--maps N] [--walks N] [--cap STATES] [--one-way P] [--quiet]
-    python benchmarks/bound_hunt.py --teleport [--seed N] [--maps N] [--branches N] ...
+Targeted maps: ``--trees N`` corridor trees with potions at the tips of side branches (and loops now and then),
+``--chains N`` two enemies that let two potions of paralysis give four flees in a turn, ``--one-way-foes N`` enemy
+cards revealed by flips along paths with none back. ``--witness`` also checks every state of the reference search's
+par line from the start (there the turns left are par less the turn); ``--tree-sensitive`` counts the states where
+the bound with every tree of a set of potions one tile smaller is lower (docs/solver.md, *A branch point of the
+tree*), printing those where the bound is the turns left (``TREE-TIGHT``).
 
-``--teleport``: only levels whose potions are all of teleportation, for the paced warrior (docs/solver.md, *With
-potions*): the generated `potions` and `ladders` maps with every colour set to teleportation, some enemy cards
-turned face up and sometimes a potion in hand, and corridors beside enemies standing face up.
+    python benchmarks/bound_hunt.py [--seed N] [--maps N] [--walks N] [--cap STATES] [--one-way P] [--branches N]
+        [--trees N] [--chains N] [--one-way-foes N] [--witness] [--tree-sensitive] [--no-hand-made] [--quiet]
+    python benchmarks/bound_hunt.py --teleport [--seed N] [--maps N] [--branches N] [--witness] ...
+
+``--teleport``: only levels whose potions are all of teleportation, for the paced warrior (docs/solver.md, *Potions
+of teleportation alone*): the generated `potions` and `ladders` maps with every potion card red and red set to
+teleportation, some enemy cards turned face up and sometimes a potion in hand, and corridors beside enemies standing
+face up.
 """
 
 from __future__ import annotations
@@ -36,6 +45,7 @@ from cardrogue.engine.analysis.solver.search import Search
 from cardrogue.engine.chance.resolvers import FatedResolver
 from cardrogue.engine.format.loader import load_campaign_text
 from cardrogue.engine.rules.state import GameState
+from cardrogue.engine.rules.tables import ENEMY, UP
 
 NO_CLOCK = 3600
 # The heroes: every character of the catalog, and the warrior with +1 MOVEMENT (hasty boots: not paced, K = 1).
@@ -233,6 +243,19 @@ def trees(rng: random.Random, count: int) -> list[tuple[str, dict]]:
                 at = nxt
             if not ok:
                 continue
+        # A loop now and then: a second row of tiles below (or above) part of the row, joined to it at both ends
+        # (a walk may leave a branch another way).
+        if rng.random() < 0.4 and length >= 2:
+            y = rng.choice((1, 3))
+            a = rng.randrange(0, length - 1)
+            b = rng.randrange(a + 1, length + 1)
+            if all((x, y) not in cells for x in range(a, b + 1)):
+                for x in range(a, b + 1):
+                    cells[(x, y)] = _cell(x, y, "pathing-tile", "", face="down" if rng.random() < 0.7 else "up")
+                    if x > a:
+                        links.add(frozenset({(x - 1, y), (x, y)}))
+                links.add(frozenset({(a, y), (a, 2)}))
+                links.add(frozenset({(b, y), (b, 2)}))
         # Enemies beside the row, on a free cell above or below a row tile, linked to it.
         for _ in range(rng.randint(0, 2)):
             x = rng.randrange(1, length + 1)
@@ -249,6 +272,50 @@ def trees(rng: random.Random, count: int) -> list[tuple[str, dict]]:
                    potions={"red": "paralysis", "blue": "teleportation"},
                    cards={"goblin": {"health": 40}, "sewer-rat": {"health": 1}})
         out.append((f"trees/{n}/{character}{'+' + equipped[0] if equipped else ''}", doc))
+    return out
+
+
+def chains(rng: random.Random, count: int) -> list[tuple[str, dict]]:
+    """``count`` maps where two enemies let potions of paralysis give four flees in one turn (``E`` 1 -> 4 for the
+    second potion: the case docs/solver.md, *A branch point of the tree*, leaves open): enemies at (1,1) and (3,2),
+    the chain of tiles (1,2) (2,2) (2,1) (3,1) beside them in turn, the start below (1,2) with a potion of
+    paralysis on a side branch of it (west, one or two tiles), 0 to 2 potions in hand, the exit one to three tiles
+    past (4,1); faces, enemies (a goblin to flee from, a rat slain in one blow) and the hero drawn."""
+    out = []
+    heroes = [("warrior", ())] * 3 + [("warrior", ("hasty-boots",))]
+    for n in range(count):
+        cells, links = {}, set()
+
+        def put(x, y, card, face):
+            cells[(x, y)] = _cell(x, y, card, "", face=face)
+
+        down = lambda p=0.75: "down" if rng.random() < p else "up"  # noqa: E731
+        put(1, 3, "starting-tile", "up")
+        for x, y in ((1, 2), (2, 2), (2, 1), (3, 1)):
+            put(x, y, "pathing-tile", down())
+        for x, y in ((1, 1), (3, 2)):
+            put(x, y, rng.choice(["goblin", "goblin", "sewer-rat"]), "up" if rng.random() < 0.7 else "down")
+        for pair in (((1, 3), (1, 2)), ((1, 2), (1, 1)), ((1, 2), (2, 2)), ((2, 2), (3, 2)), ((2, 2), (2, 1)),
+                     ((2, 1), (1, 1)), ((2, 1), (3, 1)), ((3, 1), (3, 2))):
+            links.add(frozenset(pair))
+        # The side branch with the potion: west of the start, one or two tiles.
+        if rng.random() < 0.5:
+            put(0, 3, "red-potion", down(0.85))
+            links.add(frozenset({(0, 3), (1, 3)}))
+        else:
+            put(1, 4, "pathing-tile", down())
+            put(0, 4, "red-potion", down(0.85))
+            links |= {frozenset({(1, 3), (1, 4)}), frozenset({(1, 4), (0, 4)})}
+        tail = rng.randint(1, 3)
+        for k in range(tail):
+            put(4 + k, 1, "pathing-tile", down())
+            links.add(frozenset({(3 + k, 1), (4 + k, 1)}))
+        cells[(3 + tail, 1)]["exit"] = True
+        _grid_paths(cells, links)
+        character, equipped = heroes[n % len(heroes)]
+        doc = _doc(list(cells.values()), 4 + tail, 5, character, equipped, items=["red-potion"] * rng.choice((0, 1, 1, 2)),
+                   potions={"red": "paralysis"}, cards={"goblin": {"health": 40}, "sewer-rat": {"health": 1}})
+        out.append((f"chains/{n}/{character}{'+' + equipped[0] if equipped else ''}", doc))
     return out
 
 
@@ -397,10 +464,19 @@ class _TreeLess(Relaxation):
         return tuple(tuple(v - 1 if 0 < v < INF else v for v in row) for row in rows)
 
 
+def _loose_foes(d) -> frozenset:
+    """The enemy cards a flip can reveal from a tile they have no path back to (no fight: docs/rules.md, Board)."""
+    return frozenset(j for i, row in enumerate(d.flip_to) for dr, j in enumerate(row)
+                     if j >= 0 and d.kind[j] == ENEMY and d.adjacent[i][dr] != j)
+
+
 def _compare(c, s: GameState, left: int, name: str, line: list[str], counts: Counter, found: list, lower) -> None:
     """Compare the bound at ``s`` with the ``left`` turns the reference search still needs (and the tree-less
     bound ``lower``, when given, with the bound)."""
     counts["states"] += 1
+    loose = _loose_foes(s.d)
+    if loose and any(s.faces[j] == UP for j in loose):
+        counts["states with an enemy a one-way flip reveals face up"] += 1
     bound = relaxation(c, s.d).bound(s, True)
     if lower is not None:
         low = lower.bound(s, True)
@@ -427,6 +503,8 @@ def hunt(maps: list[tuple[str, dict]], walks: int, cap: int, rng: random.Random,
             counts["invalid maps"] += 1
             continue
         counts["maps"] += 1
+        if _loose_foes(_start(c)[0].d):
+            counts["maps with an enemy a one-way flip reveals"] += 1
         heroes.add(next((part for part in name.split("/") if part.split("+")[0] in gen.CHARACTERS), name))
         lower = None
         if trees_too:
@@ -474,6 +552,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--branches", type=int, default=40, help="hand-made corridors with potions beside them (default 40)")
     ap.add_argument("--trees", type=int, default=0,
                     help="corridor trees with potions at the tips of side branches (default 0)")
+    ap.add_argument("--chains", type=int, default=0,
+                    help="maps where two enemies let two potions of paralysis give four flees in a turn (default 0)")
     ap.add_argument("--one-way-foes", type=int, default=0,
                     help="maps whose enemy cards are revealed by flips along paths with none back (default 0)")
     ap.add_argument("--witness", action="store_true",
@@ -491,7 +571,7 @@ def main(argv: list[str] | None = None) -> int:
         maps = teleport_corridors(rng, args.branches) + teleport_generated(rng, args.maps)
     else:
         maps = ([] if args.no_hand_made else hand_made() + branches(rng, args.branches)) + generated(rng, args.maps, args.one_way)
-        maps += trees(rng, args.trees) + one_way_foes(rng, args.one_way_foes)
+        maps += trees(rng, args.trees) + chains(rng, args.chains) + one_way_foes(rng, args.one_way_foes)
     start = time.process_time()
     out = hunt(maps, args.walks, args.cap, rng, args.quiet, args.witness, args.tree_sensitive)
     out["cpu_seconds"] = round(time.process_time() - start, 1)

@@ -72,6 +72,8 @@ WHITE_BOX = {
     ("tests/test_solver_para_moves.py", "test_moves_count_never_overestimates_with_potions_of_paralysis"): "the relaxation reads the tables",
     ("tests/test_solver_para_moves.py", "test_moves_count_along_the_13_turn_line_of_the_8x8_map_of_seed_6"): "the relaxation reads the tables",
     ("tests/test_solver_para_moves.py", "test_half_turns_updated_from_the_state_before_equal_the_plain_ones"): "the kept counts are compared with the plain ones",
+    ("tests/test_solver_para_moves.py", "test_no_enemy_is_met_so_before_the_walk_first_stands_on_a_potion"): "the bound with the first-pickup rule off",
+    ("tests/test_solver_para_moves.py", "test_the_first_potion_picked_up_on_the_8x8_maps"): "the bound with the first-pickup rule off",
     ("tests/test_solver_rolls.py", "_bound"): "the relaxation reads the tables",
     ("tests/test_solver_rolls.py", "_flee_maps"): "the relaxation reads the tables",
     ("tests/test_solver_dive.py", "test_the_gold_first_policy_gathers_and_sells_what_the_goal_costs"): "a playout policy is built on the search's tables",

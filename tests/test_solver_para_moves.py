@@ -19,7 +19,7 @@ import pytest
 from helpers import campaign, cell, load
 
 from cardrogue.engine.analysis.solver import SOLVED, UNKNOWN, Budget
-from cardrogue.engine.analysis.solver.bounds import relaxation
+from cardrogue.engine.analysis.solver.bounds import Relaxation, relaxation
 from cardrogue.engine.analysis.solver.par import solve
 from cardrogue.engine.analysis.solver.search import Search
 from cardrogue.engine.chance.resolvers import FatedResolver
@@ -347,3 +347,57 @@ def test_bound_never_overestimates_beside_enemies_met_before(mix, size, seed):
         for action in fast.actions:
             assert relaxation(c, s.d).bound(s, True) <= fast.turns - s.turn, action
             s.step(action, resolver)
+
+
+def _open(w: int, h: int, potions: tuple, goblins: tuple):
+    """A ``w`` x ``h`` level with every path open and every card face down but the start (top left); the exit bottom
+    right, potions of paralysis and goblins where named."""
+    cells = []
+    for y in range(h):
+        for x in range(w):
+            paths = "".join(d for d, ok in (("N", y > 0), ("E", x < w - 1), ("S", y < h - 1), ("W", x > 0)) if ok)
+            card = ("starting-tile" if (x, y) == (0, 0) else "red-potion" if (x, y) in potions
+                    else "goblin" if (x, y) in goblins else "pathing-tile")
+            extra = {"exit": True} if (x, y) == (w - 1, h - 1) else {}
+            cells.append(cell(x, y, card, paths, face="up" if (x, y) == (0, 0) else "down", **extra))
+    return campaign(cells, potions=PARALYSIS)
+
+
+def test_no_enemy_is_met_so_before_the_walk_first_stands_on_a_potion(monkeypatch):
+    """docs/solver.md, *The first potion picked up*. Combat: "When a player flips over an ENEMY, or a player moves
+    to an ADJACENT TILE of a revealed enemy, that player must enter combat"; the warrior CANNOT FLEE but from an
+    enemy he paralysed (PARALYSIS: "A player may FLEE from a paralyzed enemy without needing to roll"), with a potion
+    from his hand (POTIONS: "Potions are picked up by the first player who moves his piece onto the potion tile").
+    So on a 3x4 map whose one potion lies three tiles from the start, no fight after moving beside an enemy met
+    before can come before the third turn: the bound at the start is the 4 turns after the first that the plain
+    uniform-cost search needs (3 when a gain was allowed from this turn on), and it is never above the turns left
+    on states random play reaches."""
+    c = _open(3, 4, ((2, 2),), ((1, 0), (2, 1)))
+    s, _ = _start(c)
+    assert relaxation(c, s.d).bound(s, True) == 4 == _remaining(c, s)
+    monkeypatch.setattr(Relaxation, "_first_gain", lambda self, *args: 0)
+    assert Relaxation(c, s.d).bound(s, True) == 3
+    monkeypatch.undo()
+    rng = random.Random(3)
+    checked = 0
+    for _ in range(30):
+        s = _wander(c, rng, bold=True)
+        left = _remaining(c, s)
+        if left is not None:
+            assert relaxation(c, s.d).bound(s, True) <= left, (s.turn, s.phase, s.pos)
+            checked += 1
+    assert checked
+
+
+@pytest.mark.parametrize("seed, before, after", [(9, 8, 10), (10, 8, 10), (16, 8, 11)])
+def test_the_first_potion_picked_up_on_the_8x8_maps(monkeypatch, seed, before, after):
+    """The 8x8 maps whose potions of paralysis all lie on their cells, 10 to 16 half-turns from the start: the gains
+    of fights after moving beside enemies a flee left come only from the turn after the walk can first hold one, or
+    the turn it can hold two (seed 16: its second potion 20 half-turns away), and the bound at the start rises
+    (docs/solver.md, *The first potion picked up*), still below the turns of their par lines
+    (``test_paralysis_8x8_par_lines_keep_the_bound_within_their_turns``)."""
+    c = load(gen.campaign(1, 8, seed=seed))
+    s, _ = _start(c)
+    assert relaxation(c, s.d).bound(s, True) == after
+    monkeypatch.setattr(Relaxation, "_first_gain", lambda self, *args: 0)
+    assert Relaxation(c, s.d).bound(s, True) == before

@@ -98,6 +98,7 @@ class Relaxation(PotionBound):
             self._tele_crowd.append(min(4, crowd))
         self._mets_cache: dict = {}  # (level, faces of its enemy cards, hero's tile) -> the enemies he may meet so
         self._dcache: dict = {}  # (level, mask, enemies met so) -> per way out, the discounted half-turns
+        self._first_cache: dict = {}  # (level, mask, potion) -> half-turns onto its cell, per local cell (``_pickup_cost``)
         # The flee chain of a state and the tiles flees start from (``rolls``, ``origins``; docs/solver.md,
         # *Flees start beside an enemy; chains on a roll*): beside the enemies alive, and in the rest of the
         # current turn beside those whose next roll flees. Where nothing moves an enemy and no potion is
@@ -410,7 +411,7 @@ class Relaxation(PotionBound):
             if not (potions[0] or potions[1] or potions[3]):
                 potions = None  # none left to use: the bound without potions, with the enemies met so
             elif self.para_total:
-                allow = self._met_allowance(s, li, potions, k0)  # (in the key: it reads the enemies alive)
+                allow = self._met_allowance(s, li, potions, k0, mask, i, r0)  # (in the key: it reads the enemies alive)
             else:
                 allow = self._tele_allowance(s, li, potions, k0)  # only potions of teleportation (in the key too)
         if potions is None and self._met_foes[li] is not None:
@@ -453,9 +454,10 @@ class Relaxation(PotionBound):
             return self._with_moves(s, li, mask, hint, i, r_moves, campaign_mode, best)
         return best
 
-    def _met_allowance(self, s: GameState, li: int, potions: tuple, k0: int) -> tuple[int, int]:
+    def _met_allowance(self, s: GameState, li: int, potions: tuple, k0: int, mask: bytes, i: int,
+                       r0: int) -> tuple[int, int]:
         """(``A``, ``c``): at most ``A`` fights after moving beside an enemy met before gain a half-turn in the rest
-        of the game (``G``), and this turn holds one only if ``c`` (docs/solver.md, *A fight after moving beside an
+        of the game (``G``), at most one a turn, and ``G <= T + c`` (docs/solver.md, *A fight after moving beside an
         enemy met before*, with potions). The paced hero on a level with potions of paralysis.
 
         Each gain ends a run of such turns whose last fight is not left by a flee (or a turn after it pays for it),
@@ -463,7 +465,11 @@ class Relaxation(PotionBound):
         of teleportation, ``visitors``). And each is the fight of an enemy met so: one standing face up and alive
         and not beside the hero now, or face down where a flip reveals it without a fight, the one of a fight
         after moving he is in, or one a flee or a teleport left alive later: at most ``crowd`` (the enemies beside
-        one tile, at most 3) per flee the potions of paralysis allow and per potion of teleportation."""
+        one tile, at most 3) per flee the potions of paralysis allow and per potion of teleportation.
+
+        ``c``: 1 if this turn may still hold a gain (``k0``), else 0; but where no enemy is met so now, the gains come
+        only from the turn the walk may hold the potions a first one needs (:meth:`_first_gain`, turn ``J``): then
+        only turns ``J`` to ``T`` may gain, ``c = 1 - J`` (docs/solver.md, *The first potion picked up*)."""
         foes, getter, loose = self._met_foes[li]
         beside = self.d.enemy_near[s.pos]
         alive = met = 0
@@ -476,6 +482,14 @@ class Relaxation(PotionBound):
         if s.moved and (s.phase == COMBAT or s.phase == SHOPPING):
             met += 1  # a fight after moving he is in
         tele, para, _, left = potions
+        visitors = len(s.visitors)
+        c = 1 if k0 else 0
+        if not (met or tele or visitors):
+            first = self._first_gain(li, mask, i, left, para, r0)
+            if first is None:
+                return 0, 0  # no potion will be in hand: no flee, no enemy met so
+            if 1 - first < c:
+                c = 1 - first
         pots = self.pots[li]
         for p in left:
             if pots[p][1]:
@@ -483,8 +497,62 @@ class Relaxation(PotionBound):
             else:
                 para += 1
         met += self._crowd[li] * (self.extra_flees(para) + tele)
-        visitors = len(s.visitors)
-        return (alive if alive < met else met) + visitors, 1 if k0 else 0
+        return (alive if alive < met else met) + visitors, c
+
+    def _first_gain(self, li: int, mask: bytes, i: int, left: tuple, held: int, r0: int) -> int | None:
+        """With no enemy met so now: the first turn after this one (0: this one) that may hold a gain, or None if no
+        potion will ever be in hand (docs/solver.md, *The first potion picked up*). ``held``: the potions of
+        paralysis counted as in hand (held, paralysed this turn, in a shop or a chest); ``left``: those on the
+        level's cells.
+
+        The first enemy met so is left by a flee; a gain in the turn of the first flee needs a second flee in that
+        turn, from a second enemy paralysed (a neighbour of the tile the first flee landed on is not beside the
+        tile it left), so two potions in hand. The first gain comes at turn ``min(J1 + 1, J2)``: ``J1`` the turn the
+        walk can first hold a potion, ``J2`` two of them. Before its second potion the walk has at most
+        ``extra_flees(1)`` flees and the gains of the enemies they leave (``crowd`` each, one a turn from turn
+        ``J1 + 1`` on) to go faster than the count without potions; with potions of teleportation in the game,
+        ``J2 = J1``."""
+        if held >= 2:
+            return 0
+        costs = sorted(self._pickup_cost(li, mask, i, p) for p in left)
+        def turns(h):
+            return 0 if h <= r0 else INF if h == INF else (h - r0 + 1) // 2
+        if held:
+            j1 = 0
+        elif not costs or costs[0] == INF:
+            return None
+        else:
+            j1 = turns(costs[0])
+        if self.tele_total:
+            return j1
+        k = 0 if held else 1  # the potion the second in hand is picked up from: the nearest, or the second
+        need = costs[k] if len(costs) > k else INF
+        flees = self.extra_flees(1)
+        most = self._crowd[li] * flees  # the gains of the enemies those flees leave: in turns J1 + 1 to J2 only
+        j2 = turns(need - 2 * flees - most)
+        while j2 != INF and j2 < j1 + 1 + most:
+            gains = j2 - j1 if j2 > j1 else 0
+            if turns(need - 2 * flees - gains) <= j2:
+                break
+            j2 += 1
+        return j1 + 1 if j1 + 1 < j2 else j2
+
+    def _pickup_cost(self, li: int, mask: bytes, i: int, p: int) -> float:
+        """The fewest half-turns (1 a tile entered, 2 if face down: :meth:`_paced_counts`) of a route from local
+        cell ``i`` onto the cell of the level's potion ``p`` (an index in ``pots``); INF if it cannot be reached.
+        Kept per (level, mask, potion)."""
+        key = (li, mask, p)
+        cost = self._first_cache.get(key)
+        if cost is None:
+            nbrs = self.local[li]
+            cost = [INF] * len(nbrs)
+            c = self.pots[li][p][0]
+            cost[c] = 1 + mask[c]
+            cost = propagate_paced(nbrs, mask, cost, deque([c]))
+            if len(self._first_cache) > 100_000:
+                self._first_cache.clear()
+            self._first_cache[key] = cost
+        return min((cost[j] for j in self.local[li][i]), default=INF)
 
     def _tele_allowance(self, s: GameState, li: int, potions: tuple, k0: int) -> tuple[int, int]:
         """(``A``, ``c``) of :meth:`_met_allowance` on a level whose only potions are of teleportation (docs/solver.md,
@@ -535,13 +603,15 @@ class Relaxation(PotionBound):
     def _with_met(self, li: int, mask: bytes, i: int, r0: int, k0: int, campaign_mode: bool, potions: tuple,
                   routes: tuple, hint: bytes | None, blocked: int, allow: tuple) -> float:
         """:meth:`_with_potions` with the gains of fights after moving beside an enemy met before: at most ``A``
-        half-turns in all, and at most one a turn (this one only if ``c``), ``allow = (A, c)``. With ``B(x)`` the
-        potion bound given ``x`` half-turns more (non-increasing in ``x``), the turns ``t`` after this one satisfy
-        ``t >= B(min(A, t + c))``: the least such ``t`` is the bound (docs/solver.md)."""
+        half-turns in all, and at most ``t + c`` in ``t`` more turns, ``allow = (A, c)`` (``c`` may be negative:
+        :meth:`_met_allowance`). With ``B(x)`` the potion bound given ``x`` half-turns more (non-increasing in
+        ``x``), the turns ``t`` after this one satisfy ``t >= B(min(A, max(0, t + c)))``: the least such ``t`` is
+        the bound (docs/solver.md)."""
         most, c = allow
         t = self._with_potions(li, mask, i, r0 + most, k0, campaign_mode, potions, routes, hint, blocked)
         while t != INF and t + c < most:
-            b = self._with_potions(li, mask, i, r0 + t + c, k0, campaign_mode, potions, routes, hint, blocked)
+            more = t + c if t + c > 0 else 0
+            b = self._with_potions(li, mask, i, r0 + more, k0, campaign_mode, potions, routes, hint, blocked)
             if b <= t:
                 break
             t += 1
