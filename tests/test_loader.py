@@ -331,6 +331,19 @@ def _mutated_bytes(draw) -> bytes:
 _FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+def test_a_ladder_to_a_missing_level_is_pointed_at_another_level_never_its_own() -> None:
+    """CR205's hint names a level the ladder could lead to: a ladder on 'level-1' typed 'level-3'
+    was told "did you mean 'level-1'?", its own level. Without a near id, the other ids are listed."""
+    data = json.loads(TINY.read_text(encoding="utf-8"))
+    ladder = next(c for c in data["levels"][0]["cells"] if c["card"] == "descending-ladder")
+    own, other = data["levels"][0]["id"], data["levels"][1]["id"]
+    for to, hint in ((own + own[-1], f"the other levels: {other!r}"), (other + "s", f"did you mean {other!r}?")):
+        ladder["to"] = to
+        found = [d for d in load_campaign_text(json.dumps(data)).diagnostics if d.code == "CR205"]
+        assert len(found) == 1 and found[0].message.endswith(hint), (to, found[0].message)
+        assert repr(own) not in found[0].message
+
+
 @_FUZZ
 @given(st.binary(max_size=300) | _mutated_bytes())
 def test_fuzz_bytes_never_raise(raw: bytes) -> None:
