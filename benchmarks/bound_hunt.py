@@ -25,7 +25,8 @@ from pathlib import Path
 import gen
 
 from cardrogue.engine.analysis.solver import SOLVED, Budget
-from cardrogue.engine.analysis.solver.bounds import relaxation
+from cardrogue.engine.analysis.solver.bounds import Relaxation, relaxation
+from cardrogue.engine.analysis.solver.result import INF
 from cardrogue.engine.analysis.solver.search import Search
 from cardrogue.engine.chance.resolvers import FatedResolver
 from cardrogue.engine.format.loader import load_campaign_text
@@ -126,6 +127,141 @@ def branches(rng: random.Random, count: int) -> list[tuple[str, dict]]:
     return out
 
 
+def _grid_paths(open_cells: dict, links: set) -> None:
+    """Give each cell of ``open_cells`` ((x, y) -> cell) the paths of ``links`` (pairs of cells, both ways)."""
+    for (x, y), c in open_cells.items():
+        c["paths"] = "".join(ch for ch, (dx, dy) in zip("NESW", ((0, -1), (1, 0), (0, 1), (-1, 0)))
+                             if frozenset({(x, y), (x + dx, y + dy)}) in links)
+
+
+def trees(rng: random.Random, count: int) -> list[tuple[str, dict]]:
+    """``count`` corridor trees built to provoke the count of a set of potions picked up at a branch point
+    (docs/solver.md, *Picking potions up*: the tree of the costliest potion, the way out and the tiles face up
+    now; one stand's flips may reveal the first tile of two of its branches): a row from the start to the exit,
+    side branches of one or two tiles up and down from its tiles with a potion at their tip (paralysis or
+    teleportation, mostly face down, two branches from one tile now and then), and enemies beside the row
+    (a goblin to flee from with a potion of paralysis, or a rat slain in one blow, often face up: met before),
+    the paced warrior mostly, sometimes with a potion of paralysis in hand."""
+    out = []
+    heroes = [("warrior", ())] * 5 + [("warrior", ("hasty-boots",)), ("rogue", ()), ("explorer", ())]
+    steps = {"N": (0, -1), "S": (0, 1)}
+    for n in range(count):
+        length = rng.randint(2, 5)
+        cells, links = {}, set()
+        for x in range(length + 1):
+            card = "starting-tile" if x == 0 else "pathing-tile"
+            face = "up" if x == 0 or rng.random() < 0.2 else "down"
+            cells[(x, 2)] = _cell(x, 2, card, "", face=face, **({"exit": True} if x == length else {}))
+            if x:
+                links.add(frozenset({(x - 1, 2), (x, 2)}))
+        # Side branches: up to three, from tiles of the row (the start and the exit included).
+        for _ in range(rng.randint(1, 3)):
+            x = rng.randrange(0, length + 1)
+            side = rng.choice("NS")
+            dx, dy = steps[side]
+            depth = rng.choice((1, 1, 2))
+            at, ok = (x, 2), True
+            for k in range(1, depth + 1):
+                nxt = (x, 2 + dy * k)
+                if nxt in cells:
+                    ok = False
+                    break
+                tip = k == depth
+                card = rng.choice(["red-potion", "red-potion", "blue-potion"]) if tip else "pathing-tile"
+                face = "down" if rng.random() < 0.8 else "up"
+                cells[nxt] = _cell(nxt[0], nxt[1], card, "", face=face)
+                links.add(frozenset({at, nxt}))
+                at = nxt
+            if not ok:
+                continue
+        # Enemies beside the row, on a free cell above or below a row tile, linked to it.
+        for _ in range(rng.randint(0, 2)):
+            x = rng.randrange(1, length + 1)
+            y = rng.choice((1, 3))
+            if (x, y) in cells:
+                continue
+            card = rng.choice(["goblin", "goblin", "sewer-rat"])
+            cells[(x, y)] = _cell(x, y, card, "", face="up" if rng.random() < 0.6 else "down")
+            links.add(frozenset({(x, y), (x, 2)}))
+        _grid_paths(cells, links)
+        character, equipped = heroes[n % len(heroes)]
+        items = ["red-potion"] * rng.choice((0, 0, 1, 2))
+        doc = _doc(list(cells.values()), length + 1, 5, character, equipped, items=items,
+                   potions={"red": "paralysis", "blue": "teleportation"},
+                   cards={"goblin": {"health": 40}, "sewer-rat": {"health": 1}})
+        out.append((f"trees/{n}/{character}{'+' + equipped[0] if equipped else ''}", doc))
+    return out
+
+
+def one_way_foes(rng: random.Random, count: int) -> list[tuple[str, dict]]:
+    """``count`` maps built to provoke a flip along a path with none back that reveals an ENEMY card (docs/solver.md,
+    *One-way flips*: such a card stands revealed without a fight; the count reads it face down until it is slain):
+    generated 3x3 to 5x5 maps of the mixes with enemies, each enemy card's paths cut one way toward some of its
+    neighbours with a path to it (so a flip there reveals it from a tile it has no path back to), every hero; and
+    small rows where the start reveals a rat one way, the route passes the rat's cell (slain from another side) and
+    the exit lies just past it or beside it."""
+    out = []
+    mixes = [m for m in sorted(gen.MIXES) if "enemies" in gen.MIXES[m]]
+    for n in range(count):
+        character, equipped = HEROES[n % len(HEROES)]
+        if n % 3 == 2:
+            # A hand-made row: start (0,0) with paths E and S; the rat at (0,1) has no path N (one way from the
+            # start), the row east (1,0) .. (1,1) leads beside it; past the rat, the exit or a longer way.
+            tail = rng.randint(0, 2)
+            rat_face = rng.choice(("down", "down", "up"))
+            cells = {(0, 0): _cell(0, 0, "starting-tile", ""), (1, 0): _cell(1, 0, "pathing-tile", "", face="down"),
+                     (1, 1): _cell(1, 1, "pathing-tile", "", face=rng.choice(("down", "up"))),
+                     (0, 1): _cell(0, 1, "sewer-rat", "", face=rat_face)}
+            links = {frozenset({(0, 0), (1, 0)}), frozenset({(1, 0), (1, 1)}), frozenset({(1, 1), (0, 1)})}
+            at = (0, 1)
+            for k in range(tail + 1):
+                nxt = (0, 2 + k)
+                cells[nxt] = _cell(0, 2 + k, "pathing-tile", "", face=rng.choice(("down", "up")),
+                                   **({"exit": True} if k == tail else {}))
+                links.add(frozenset({at, nxt}))
+                at = nxt
+            _grid_paths(cells, links)
+            cells[(0, 0)]["paths"] += "S" if "S" not in cells[(0, 0)]["paths"] else ""
+            cells[(0, 0)]["paths"] = "".join(ch for ch in "NESW" if ch in cells[(0, 0)]["paths"])
+            doc = _doc(list(cells.values()), 2, 3 + tail, character, equipped, cards={"sewer-rat": {"health": 1}})
+            out.append((f"one-way-foes/row{tail}/{n}/{character}{'+' + equipped[0] if equipped else ''}", doc))
+            continue
+        mix, size, seed = rng.choice(mixes), rng.choice(SIZES), rng.randrange(10_000)
+        doc = gen.mixed_campaign(1, size, seed, mix)
+        if doc["rules"] == "1.1.2" or character in gen.OLD_CHARACTERS:
+            doc["hero"] = {**doc["hero"], "character": character}
+            if equipped:
+                doc["hero"]["equipped"] = list(equipped)
+        doc = _cut_foes_one_way(doc, rng)
+        out.append((f"one-way-foes/{mix}/{size}/{seed}/{doc['hero']['character']}{'+' + equipped[0] if equipped else ''}", doc))
+    return out
+
+
+def _cut_foes_one_way(doc: dict, rng: random.Random) -> dict:
+    """The map with each enemy card's path toward a neighbour that has a path to it dropped, one in two (a flip from
+    that neighbour then reveals the enemy without a fight); at least one path of the card is kept."""
+    back = {"N": "S", "E": "W", "S": "N", "W": "E"}
+    step = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+    for level in doc["levels"]:
+        at = {tuple(c["at"]): c for c in level["cells"]}
+        for c in level["cells"]:
+            if not _is_enemy(c["card"], doc):
+                continue
+            x, y = c["at"]
+            drop = [ch for ch in c["paths"] if back[ch] in at.get((x + step[ch][0], y + step[ch][1]), {}).get("paths", "")
+                    and rng.random() < 0.5]
+            kept = "".join(ch for ch in c["paths"] if ch not in drop)
+            if kept:
+                c["paths"] = kept
+    return doc
+
+
+def _is_enemy(card: str, doc: dict) -> bool:
+    """An enemy or boss card of benchmarks/gen.py's pool (or a custom card the map defines as one)."""
+    custom = (doc.get("cards") or {}).get(card) or {}
+    return card in gen.ENEMIES + gen.BOSSES + ["cave-lurker"] or custom.get("kind") in ("enemy", "boss")
+
+
 def _cut_one_way(doc: dict, rng: random.Random, p: float) -> dict:
     """The map with each path letter dropped with probability ``p`` where the neighbour keeps its own (a path
     with none back: the tile there may be flipped from this one but not entered from it)."""
@@ -192,7 +328,37 @@ def _remaining(c, s: GameState, cap: int) -> int | None:
     return turns - s.turn if verdict == SOLVED else None
 
 
-def hunt(maps: list[tuple[str, dict]], walks: int, cap: int, rng: random.Random, quiet: bool) -> dict:
+class _TreeLess(Relaxation):
+    """The bound with every tree of a set of potions picked up (and of a walk beside an enemy met) one face-down
+    tile smaller (``_trees``): what the count would be if each tree's branch point saved a stand. A state where
+    it is below the bound is one where that count decides the bound (``tree-sensitive``)."""
+
+    def _trees(self, level, down, targets, hint=None):
+        rows = super()._trees(level, down, targets, hint)
+        return tuple(tuple(v - 1 if 0 < v < INF else v for v in row) for row in rows)
+
+
+def _compare(c, s: GameState, left: int, name: str, line: list[str], counts: Counter, found: list, lower) -> None:
+    """Compare the bound at ``s`` with the ``left`` turns the reference search still needs (and the tree-less
+    bound ``lower``, when given, with the bound)."""
+    counts["states"] += 1
+    bound = relaxation(c, s.d).bound(s, True)
+    if lower is not None:
+        low = lower.bound(s, True)
+        if low < bound:
+            counts["tree-sensitive"] += 1
+            counts[f"tree-sensitive, slack {left - bound}"] += 1
+            if bound >= left:
+                print("TREE-TIGHT", json.dumps({"map": name, "actions": line, "bound": bound, "tree-less": low,
+                                                "left": left}), flush=True)
+    if bound > left:
+        found.append({"map": name, "actions": line, "bound": bound, "left": left})
+        counts["overestimates"] += 1
+        print("OVERESTIMATE", json.dumps(found[-1]), flush=True)
+
+
+def hunt(maps: list[tuple[str, dict]], walks: int, cap: int, rng: random.Random, quiet: bool,
+         witness: bool = False, trees_too: bool = False) -> dict:
     counts: Counter = Counter()
     heroes, found = set(), []
     for name, doc in maps:
@@ -202,7 +368,26 @@ def hunt(maps: list[tuple[str, dict]], walks: int, cap: int, rng: random.Random,
             counts["invalid maps"] += 1
             continue
         counts["maps"] += 1
-        heroes.add(name.split("/")[3] if name.count("/") >= 3 else name.split("/")[-1])
+        heroes.add(next((part for part in name.split("/") if part.split("+")[0] in gen.CHARACTERS), name))
+        lower = None
+        if trees_too:
+            s0, _ = _start(c)
+            lower = _TreeLess(c, s0.d) if relaxation(c, s0.d).items else None
+        if witness:
+            # Every state along the uniform-cost search's own par line: there the turns left are par - turn.
+            search = Search(c, 0, True, Budget(max_states=cap, max_seconds=NO_CLOCK), reference=True)
+            verdict, node, turns, _, _ = search.run()
+            if verdict == SOLVED:
+                actions = search.actions(node)
+                counts["witnesses"] += 1
+                s, resolver = _start(c)
+                for k, action in enumerate(actions):
+                    if s.is_terminal():
+                        break
+                    _compare(c, s, turns - s.turn, name, list(actions[:k]), counts, found, lower)
+                    s.step(action, resolver)
+            else:
+                counts["no witness"] += 1
         seen = set()
         for _ in range(walks):
             s, line = _walk(c, rng)
@@ -213,12 +398,7 @@ def hunt(maps: list[tuple[str, dict]], walks: int, cap: int, rng: random.Random,
             if left is None:
                 counts["unknown"] += 1
                 continue
-            counts["states"] += 1
-            bound = relaxation(c, s.d).bound(s, True)
-            if bound > left:
-                found.append({"map": name, "actions": line, "bound": bound, "left": left})
-                counts["overestimates"] += 1
-                print("OVERESTIMATE", json.dumps(found[-1]), flush=True)
+            _compare(c, s, left, name, line, counts, found, lower)
         if not quiet:
             print(f"{name}: {dict(counts)}", flush=True)
     return {"counts": dict(counts), "heroes": sorted(heroes), "found": found}
@@ -233,13 +413,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--one-way", type=float, default=0.15,
                     help="chance of cutting each path one way on every third generated map (default 0.15; 0: none)")
     ap.add_argument("--branches", type=int, default=40, help="hand-made corridors with potions beside them (default 40)")
+    ap.add_argument("--trees", type=int, default=0,
+                    help="corridor trees with potions at the tips of side branches (default 0)")
+    ap.add_argument("--one-way-foes", type=int, default=0,
+                    help="maps whose enemy cards are revealed by flips along paths with none back (default 0)")
+    ap.add_argument("--witness", action="store_true",
+                    help="also check every state along the reference search's par line from the start")
+    ap.add_argument("--tree-sensitive", action="store_true",
+                    help="count the states where a potion set's tree one tile smaller lowers the bound")
     ap.add_argument("--no-hand-made", action="store_true", help="only the generated maps")
     ap.add_argument("--quiet", action="store_true", help="only the counterexamples and the summary")
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
     maps = ([] if args.no_hand_made else hand_made() + branches(rng, args.branches)) + generated(rng, args.maps, args.one_way)
+    maps += trees(rng, args.trees) + one_way_foes(rng, args.one_way_foes)
     start = time.process_time()
-    out = hunt(maps, args.walks, args.cap, rng, args.quiet)
+    out = hunt(maps, args.walks, args.cap, rng, args.quiet, args.witness, args.tree_sensitive)
     out["cpu_seconds"] = round(time.process_time() - start, 1)
     out["args"] = vars(args)
     print(json.dumps(out))

@@ -24,6 +24,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from . import pages
+from cardrogue.engine.format.loader import json_syntax_error
 from .db import Database, DatabaseError
 from .ratelimit import Rate, RateLimiter
 from .service import HASH_RE, Hub, HubError, Settings
@@ -93,7 +94,7 @@ def create_app(db: Database | str | None = None, settings: Settings | None = Non
 
     async def register(request: Request) -> Response:
         limit("register", request.client.host if request.client else "?")
-        body = await _json_object(request, MAX_JSON_BYTES)
+        body = await _json_object(request, MAX_JSON_BYTES, key="name")
         found, token = await run_in_threadpool(hub.register, body.get("name"))
         return JSONResponse({"name": found.name, "token": token}, status_code=201)
 
@@ -108,7 +109,7 @@ def create_app(db: Database | str | None = None, settings: Settings | None = Non
     async def publish(request: Request) -> Response:
         who = await account(request)
         limit("publish", who.name)
-        body = await _json_object(request, hub.settings.max_campaign_bytes * 2 + MAX_JSON_BYTES)
+        body = await _json_object(request, hub.settings.max_campaign_bytes * 2 + MAX_JSON_BYTES, key="campaign")
         found, created = await in_heavy_thread(hub.publish, who, body.get("campaign"), body.get("window_days"))
         return JSONResponse({**found, "created": created}, status_code=201 if created else 200)
 
@@ -128,7 +129,7 @@ def create_app(db: Database | str | None = None, settings: Settings | None = Non
         who = await account(request)
         limit("submit", who.name)
         raw = await _body(request, hub.settings.max_replay_bytes)
-        text = _json_text(raw)
+        text = _json_text(raw, what="a replay", key="actions")
         run, created = await in_heavy_thread(hub.submit, who, _ref(request), text)
         return JSONResponse({**run, "created": created}, status_code=201 if created else 200)
 
@@ -247,8 +248,9 @@ async def _body(request: Request, limit: int) -> bytes:
     raise HubError(413, f"the body is {said}; the limit here is {limit:,}")
 
 
-def _json_text(raw: bytes) -> str:
-    """The body as text that parses as JSON (400 otherwise, with the place)."""
+def _json_text(raw: bytes, what: str, key: str) -> str:
+    """The body as text that parses as JSON (400 otherwise, with the place and what to do, in the
+    words ``check`` uses for a file: ``what`` is the body's kind, ``key`` one of its keys)."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -256,7 +258,8 @@ def _json_text(raw: bytes) -> str:
     try:
         json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
-        raise HubError(400, f"malformed JSON: line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+        line, column, message = json_syntax_error(exc, text, what, key, source="the body")
+        raise HubError(400, f"malformed JSON at line {line} column {column}: {message}") from None
     except RecursionError:
         raise HubError(400, "malformed JSON: nested too deeply") from None
     except ValueError as exc:
@@ -268,8 +271,8 @@ def _no_constant(token: str) -> Any:
     raise ValueError(f"{token} is not a JSON value")
 
 
-async def _json_object(request: Request, limit: int) -> dict:
-    text = _json_text(await _body(request, limit))
+async def _json_object(request: Request, limit: int, key: str) -> dict:
+    text = _json_text(await _body(request, limit), "a request here", key)
     value = json.loads(text)
     if not isinstance(value, dict):
         raise HubError(400, "the body must be a JSON object")

@@ -165,6 +165,24 @@ def test_a_body_sent_in_chunks_is_cut_off_at_the_limit(tmp_path) -> None:
         conn.close()
 
 
+def test_malformed_json_is_answered_with_the_place_and_what_to_do(tmp_path) -> None:
+    """A malformed body gets the words ``check`` gives a malformed file, not the parser's own."""
+    with running_hub(str(tmp_path / "hub.sqlite3")) as hub:
+        alice = register(hub.base, "alice")
+        cases = {
+            ("/api/accounts", b'{"name": '): "line 1 column 10: the body ends before the JSON is complete",
+            ("/api/accounts", b'{"name": "bob",}'): "line 1 column 15: trailing comma before '}'",
+            ("/api/accounts", b"{name: 1}"): 'expected a property name in double quotes, like "name"',
+            ("/api/maps", b"{'campaign': 1}"): 'like "campaign"',
+            ("/api/maps/needle/runs", b'{"actions": [] } }'): "a replay is one object { ... }",
+            ("/api/accounts", b""): "the body is empty",
+        }
+        for (path, raw), says in cases.items():
+            status, body, _ = call(hub.base, "POST", path, raw=raw, token=alice)
+            assert status == 400 and body["error"].startswith("malformed JSON at line "), (raw, body)
+            assert says in body["error"] and "Expecting" not in body["error"], (raw, body)
+
+
 def test_a_replay_that_takes_too_long_to_re_simulate_is_refused(tmp_path) -> None:
     with running_hub(str(tmp_path / "hub.sqlite3"), replace(FAST, replay_seconds=1e-9)) as hub:
         alice = register(hub.base, "alice")

@@ -18,9 +18,9 @@ import pytest
 from helpers import load
 
 from cardrogue.engine.analysis.solver import SOLVED, UNKNOWN, Budget, solve_campaign, solve_level
-from cardrogue.engine.analysis.solver.dive import playouts
+from cardrogue.engine.analysis.solver.dive import GOLD_SHARE, playouts
 from cardrogue.engine.analysis.solver.search import Search
-from cardrogue.engine.analysis.solver.wary import FIGHT_STEPS
+from cardrogue.engine.analysis.solver.wary import FIGHT_STEPS, GoldPolicy
 from cardrogue.engine.format.loader import load_campaign_text
 from cardrogue.engine.records.replay import verify_replay
 from cardrogue.engine.rules.state import GameState
@@ -161,3 +161,65 @@ def test_the_playouts_apply_no_more_engine_actions_than_their_share(monkeypatch,
     monkeypatch.setattr(GameState, "advance", counted)
     playouts(search, Budget().start().within(NO_CLOCK), max_steps)
     assert max_steps <= len(applied) <= max_steps + 4 * (FIGHT_STEPS + 1)
+
+
+def test_a_map_whose_goal_must_be_bought_gets_a_run_from_the_gold_first_playouts():
+    """6x6 ``all`` seed 0, two levels; level 1's goals: buy the sword (10 gold, twice its 5, less the bard's
+    discount) and open the chest. The hero starts with no gold (The Shop > BUY AND SELL: "discard as many
+    gold cards, or cards with a gold amount, equaling or exceeding twice the gold amount"). The greedy and
+    wary playouts go to the shop at once and end turn after turn there, short of the price; the gold-first
+    playouts (``solver/wary.py``, :class:`GoldPolicy`) gather items first, sell them at the shop and buy the
+    sword: a finish, whose replay verifies."""
+    text = gen.mixed_campaign_text(2, 6, 0, "all")
+    r = solve_campaign(load_campaign_text(text).campaign, Budget(max_states=1_000, max_seconds=NO_CLOCK),
+                       per_level=False)
+    assert r.verdict == UNKNOWN and r.found is not None
+    assert r.found.turns >= r.turns_at_least
+    assert any(a.startswith("sell ") for a in r.found.actions) and "buy sword" in r.found.actions
+    check = verify_replay(r.found.replay_text, load_campaign_text(text).campaign)
+    assert check.ok and (check.run.outcome, check.run.turns, check.run.health) == ("won", r.found.turns, r.found.health)
+
+
+def _count_actions(monkeypatch, campaign, max_steps: int) -> tuple[int, list[int]]:
+    """The engine actions ``playouts`` applies in all, and how many had been applied when each gold-first
+    run began."""
+    search = Search(campaign, 0, True, Budget(max_states=50, max_seconds=NO_CLOCK))
+    search.run()
+    applied, starts = [0], []
+    advance, start = GameState.advance, GoldPolicy.start
+
+    def counted(self, action, resolver):
+        applied[0] += 1
+        return advance(self, action, resolver)
+
+    def begun(self):
+        starts.append(applied[0])
+        return start(self)
+
+    monkeypatch.setattr(GameState, "advance", counted)
+    monkeypatch.setattr(GoldPolicy, "start", begun)
+    playouts(search, Budget().start().within(NO_CLOCK), max_steps)
+    return applied[0], starts[1:]  # the first call is the policy's own, when it is made
+
+
+@pytest.mark.parametrize("max_steps", [400, 3_000, 12_000])
+def test_the_gold_first_playouts_get_their_share_of_the_actions_and_no_more(monkeypatch, max_steps):
+    """On a map with something to buy the greedy and wary playouts stop at ``1 - GOLD_SHARE`` of the
+    playouts' engine actions (a fight looked ahead may run over by at most one fight per legal action), and
+    the gold-first runs get the rest: the whole stays within ``max_steps``, as before."""
+    total, starts = _count_actions(monkeypatch, load_campaign_text(gen.mixed_campaign_text(2, 6, 0, "all")).campaign,
+                                   max_steps)
+    slack = 4 * (FIGHT_STEPS + 1)
+    assert max_steps <= total <= max_steps + slack
+    assert starts, "no gold-first run was played"
+    assert starts[0] <= max_steps - int(GOLD_SHARE * max_steps) + slack
+    assert total - starts[0] >= int(GOLD_SHARE * max_steps) - slack
+
+
+def test_a_map_with_nothing_to_buy_plays_no_gold_first_run(monkeypatch):
+    """Without a buy goal (nor a key on sale for a chest goal) the gold-first policy is the wary one:
+    the greedy and wary playouts keep the whole share, as before it existed."""
+    c = load_campaign_text(gen.mixed_campaign_text(1, 10, 0, "walls")).campaign
+    assert not GoldPolicy.buys(c)
+    total, starts = _count_actions(monkeypatch, c, 3_000)
+    assert starts == [] and 3_000 <= total <= 3_000 + 4 * (FIGHT_STEPS + 1)

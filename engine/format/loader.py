@@ -358,17 +358,19 @@ _SYNTAX_HINTS = {
     "Invalid \\escape": "invalid escape in a string: write a backslash as \\\\",
     "Invalid control character at": "a line break or control character inside a string: write it as \\n (or \\t)",
     "Unterminated string starting at": "this string has no closing double quote",
-    "Unexpected UTF-8 BOM (decode using utf-8-sig)": "the file starts with a byte order mark: save it as UTF-8 without BOM",
+    "Unexpected UTF-8 BOM (decode using utf-8-sig)": "{source} starts with a byte order mark: save it as UTF-8 without BOM",
 }
 
 
-def json_syntax_error(exc: json.JSONDecodeError, text: str, what: str = "a campaign", key: str = "title") -> tuple[int, int, str]:
+def json_syntax_error(exc: json.JSONDecodeError, text: str, what: str = "a campaign", key: str = "title",
+                      source: str = "the file") -> tuple[int, int, str]:
     """Where JSON text stops being JSON (line and column, from 1) and why, in words that say what to
-    do -- the words of CR001, for ``what`` (a campaign, a replay) with ``key`` one of its keys."""
+    do -- the words of CR001, for ``what`` (a campaign, a replay) with ``key`` one of its keys, read
+    from ``source`` (the file, a request's body)."""
     pos = exc.pos
     before = text[:pos].rstrip()
     if not text.strip():
-        message = f"the file is empty: {what} is a JSON object {{ ... }}"
+        message = f"{source} is empty: {what} is a JSON object {{ ... }}"
         pos = 0
     elif before.endswith(",") and text[pos:pos + 1] in ("}", "]"):
         message = f"trailing comma before '{text[pos]}': remove it (JSON allows no comma after the last item)"
@@ -377,9 +379,9 @@ def json_syntax_error(exc: json.JSONDecodeError, text: str, what: str = "a campa
         message = "this string runs to the end of the line: is its closing double quote missing?"
         pos = _string_start(text, pos)
     elif not text[pos:].strip() and exc.msg != "Unterminated string starting at":
-        message = "the file ends before the JSON is complete: is it truncated, or a '}' or ']' missing?"
+        message = f"{source} ends before the JSON is complete: is it truncated, or a '}}' or ']' missing?"
     else:
-        message = _SYNTAX_HINTS.get(exc.msg, exc.msg).format(what=what, key=key)
+        message = _SYNTAX_HINTS.get(exc.msg, exc.msg).format(what=what, key=key, source=source)
     line, col = LineIndex(text).position(pos)
     return line, col, message
 

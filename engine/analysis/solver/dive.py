@@ -13,7 +13,8 @@ cannot win; :func:`playouts` first plays the map as its author would (the greedy
 :mod:`~..montecarlo`, a random legal action one time in three, under the same fated dice), which
 weighs fights and goals, then as a player who learns what each fight costs (:mod:`.wary`: routes
 weighed by health, fights looked ahead under the fated dice; where every greedy run dies within a few
-turns), and its best finish caps the dive. :func:`find_run` runs both.
+turns), and where a goal must be bought, as one who gathers gold before going to the shop
+(:class:`~.wary.GoldPolicy`); its best finish caps the dive. :func:`find_run` runs both.
 
 What it returns is a run, not a proof: the fewest turns it found, with that run's health and
 actions. :func:`~.par.solve` replays it (``verify_replay``) before reporting it, and combines it with
@@ -38,6 +39,7 @@ MAX_PLAYOUTS = 500  # playouts of each policy at most (each ends by ``max_turns`
 RANDOM_MOVES = 1 / 3  # the share of a greedy playout's actions drawn at random among the legal ones
 WARY_RANDOM = 1 / 20  # the same for the wary policy's playouts (its own weights vary from run to run)
 PLAYOUT_STEPS = 10  # engine actions the playouts may apply per state the look may expand
+GOLD_SHARE = 1 / 4  # of the playouts' actions, what the gold-first runs get on a map with something to buy
 
 Found = tuple[int, int, list[str]]  # (turns, health, actions) of a finish
 
@@ -59,11 +61,14 @@ def playouts(search, deadline: Deadline, max_steps: int, seed: int = 0) -> Found
     (one time in :data:`RANDOM_MOVES`) a random legal one, on at most half the actions; then, on the rest,
     up to :data:`MAX_PLAYOUTS` runs of the wary policy (:class:`~.wary.WaryPolicy`: routes weighed by what
     the fights cost, fights looked ahead under the fated dice; a random action one time in
-    :data:`WARY_RANDOM`). A run is cut when it can no longer beat the best one (``turn + h``, the bound)."""
+    :data:`WARY_RANDOM`). On a map with something to buy (:meth:`~.wary.GoldPolicy.buys`) the wary runs
+    stop short of the last :data:`GOLD_SHARE` of the actions, which goes to up to :data:`MAX_PLAYOUTS` runs
+    of the gold-first policy (:class:`~.wary.GoldPolicy`, the same odds of a random action). A run is cut
+    when it can no longer beat the best one (``turn + h``, the bound)."""
     import random
 
     from ..montecarlo import GreedyPolicy
-    from .wary import WaryPolicy
+    from .wary import GoldPolicy, WaryPolicy
 
     rng = random.Random(seed)
     greedy = GreedyPolicy(search.campaign)
@@ -71,7 +76,12 @@ def playouts(search, deadline: Deadline, max_steps: int, seed: int = 0) -> Found
     best = _runs(search, deadline, max_steps // 2, steps, None, rng, RANDOM_MOVES,
                  lambda s: greedy.choose(s.view()))
     wary = WaryPolicy(search.campaign, search.d, search.resolver, random.Random(seed), steps)
-    return _runs(search, deadline, max_steps, steps, best, rng, WARY_RANDOM, wary.act, wary)
+    if not GoldPolicy.buys(search.campaign):
+        return _runs(search, deadline, max_steps, steps, best, rng, WARY_RANDOM, wary.act, wary)
+    best = _runs(search, deadline, max_steps - int(GOLD_SHARE * max_steps), steps, best, rng, WARY_RANDOM, wary.act, wary)
+    gold = GoldPolicy(search.campaign, search.d, search.resolver, random.Random(seed), steps)
+    gold.cost = wary.cost  # what the wary runs learnt of the fights (the dice are fated)
+    return _runs(search, deadline, max_steps, steps, best, rng, WARY_RANDOM, gold.act, gold)
 
 
 def _runs(search, deadline: Deadline, max_steps: int, steps: list, best: Found | None, rng, random_moves: float,

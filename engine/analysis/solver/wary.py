@@ -19,6 +19,8 @@ policy with two changes:
   to its end (:meth:`fight_out`, attacking the weakest enemy); it takes the one that leaves the hero
   alive with the most health (:meth:`in_fight`), fleeing at most three times a run. The playout asks
   this; the view alone cannot.
+
+:class:`GoldPolicy` is the wary policy for a map where a goal must be bought: gold before the shop.
 """
 
 from __future__ import annotations
@@ -29,7 +31,10 @@ import random
 
 from ...model.campaign import Campaign
 from ...rules.state import COMBAT, DEAD, GameState
-from ...rules.tables import CLEARED, ENEMY, TRAP, UP
+from ...model.campaign import KEY
+from ...rules.tables import CHEST_TILE, CLEARED, ENEMY, SHOP_TILE, TRAP, UP
+from ...rules.view import Face, Tile
+from ..gold import GoldCount
 from ..montecarlo import INF, GreedyPolicy
 
 TRAP_COST = 2  # health a trap is reckoned to cost (the catalog's spike trap springs for 2)
@@ -187,3 +192,166 @@ class WaryPolicy(GreedyPolicy):
             for j in slain:
                 self.cost[j] = lost
             self._learnt += 1
+
+
+
+class GoldPolicy(WaryPolicy):
+    """The wary policy that pays its way: gold first when a goal has to be bought (The Shop > BUY AND
+    SELL: "to buy a card ... discard as many gold cards, or cards with a gold amount, equaling or exceeding
+    twice the gold amount indicated on the desired card"; docs/rules.md, *Items*, *Gold*).
+
+    The greedy and wary policies head for the shop as soon as a ``buy`` goal is unmet and, short of its
+    price there, stand turn after turn. This one reckons what the level's unmet buy goals cost (a key
+    counted in when the level's ``open`` goal needs one, none is left on the map and a shop sells one)
+    against what it can pay: the gold at hand plus the resale (SELL) of what the hero carries and wears.
+    While that falls short, its targets are the level's gold -- gold cards, items to sell, enemies with
+    loot, a chest holding gold once it has the key (the key first) -- beside the other goals' targets,
+    on the wary policy's routes (weighed by health, so a dear fight for a little loot is gone round).
+    Once it can pay it heads for the shop, sells there (the hand first, then what it wears) until the
+    goal is paid, and buys nothing else while a goal is unpaid."""
+
+    def __init__(self, campaign: Campaign, d, resolver, rng: random.Random, steps: list[int] | None = None) -> None:
+        super().__init__(campaign, d, resolver, rng, steps)
+        count = GoldCount(campaign)
+        self.resale = {c: count.resale(c) for c in campaign.cards}
+        # Per level: the cells worth gold, as (cell, position, is a chest); the key cells; the cards its shops sell.
+        self.sources: list[tuple[tuple[int, tuple[int, int], bool], ...]] = []
+        self.keys: list[tuple[tuple[int, tuple[int, int]], ...]] = []
+        self.stocked: list[frozenset[str]] = []
+        for li, level in enumerate(campaign.levels):
+            cells = [(d.index[(li, *cell.pos)], cell) for cell in level.cells]
+            self.sources.append(tuple((j, cell.pos, d.kind[j] == CHEST_TILE) for j, cell in cells
+                                      if count.cell_value(cell) > 0))
+            self.keys.append(tuple((j, cell.pos) for j, cell in cells if cell.card == KEY))
+            self.stocked.append(frozenset(c for _, cell in cells for c in cell.stock))
+        # Per level: a later level has an open goal (a key taken here may open it: its own key may lie
+        # where only the way out leads, or it may have none).
+        later = [any(g.verb == "open" for g in level.goals) for level in campaign.levels]
+        self.later_chests = [any(later[li + 1:]) for li in range(len(later))]
+        self.hoard = False  # this run takes a key for a later level's chest before leaving a level
+        self.short = False  # the state last acted on cannot pay for what its level's goals need bought
+        self.saving = False  # ... has something to buy for them: no other purchase
+        self.want: list[str] = []  # what they need bought
+
+    @staticmethod
+    def buys(campaign: Campaign) -> bool:
+        """Some level has a goal that may need buying: a buy goal, or an open goal with a key on sale."""
+        for level in campaign.levels:
+            stock = {c for cell in level.cells for c in cell.stock}
+            if any(g.verb == "buy" or (g.verb == "open" and KEY in stock) for g in level.goals):
+                return True
+        return False
+
+    def start(self) -> None:
+        super().start()
+        self.short = self.saving = False
+        self.want: list[str] = []
+        self.hoard = self.rng.random() < 0.5
+
+    def wants(self, s: GameState) -> list[str]:
+        """The cards the level's unmet goals need bought (see the class docstring)."""
+        d, li = self.d, s.level
+        lo, hi = d.level_range[li]
+        want = []
+        faces = s.faces
+        for verb, card, cells in d.goal_cells[li]:
+            if verb == "buy":
+                if card in self.stocked[li] and not any(lo <= c < hi and d.cells[c].stock[k] == card for c, k in s.bought):
+                    want.append(card)
+            elif verb == "open" and KEY not in s.hand and KEY in self.stocked[li] and \
+                    all(faces[j] == CLEARED for j, _ in self.keys[li]) and not any(faces[j] == CLEARED for j in cells):
+                want.append(KEY)
+        return want
+
+    def worth(self, s: GameState) -> int:
+        """The gold the hero can pay with: at hand, and the resale of his hand and what he wears."""
+        resale = self.resale
+        return s.gold + sum(resale[c] for c in s.hand) + sum(resale[c] for c in set(s.equip) if c)
+
+    def act(self, s: GameState):
+        """As the wary policy, but gold first while the buy goals cannot be paid, and at the shop: sell
+        until the goal is paid, buy it, nothing else."""
+        want = self.want = self.wants(s) if s.phase != COMBAT else self.want
+        self.saving = bool(want)
+        self.short = bool(want) and self.worth(s) < sum(map(s.price, want))
+        d = self.d
+        if want and not self.short and s.faces[s.pos] == UP and d.kind[s.pos] == SHOP_TILE:
+            here = [c for k, c in enumerate(d.cells[s.pos].stock) if c in want and (s.pos, k) not in s.bought]
+            if here:
+                legal = s.legal_actions()
+                buy = next((a for a in legal if a.verb == "buy" and a.arg in here), None)
+                if buy is not None:
+                    return buy
+                gap = min(map(s.price, here)) - s.gold
+                resale = self.resale
+                sells = [a for a in legal if a.verb == "sell" and a.arg not in want and resale[a.arg] > 0]
+                if sells:
+                    # One sale that pays the rest (the cheapest such), else the dearest.
+                    enough = [a for a in sells if resale[a.arg] >= gap]
+                    return min(enough, key=lambda a: resale[a.arg]) if enough else max(sells, key=lambda a: resale[a.arg])
+                worn = [a for a in legal if a.verb == "unequip" and resale[a.arg] > 0]
+                if worn:
+                    return max(worn, key=lambda a: resale[a.arg])
+        return super().act(s)
+
+    def choose(self, view):
+        return super().choose(_Saving(view) if self.saving else view)
+
+    def _targets(self, view, m):
+        """The greedy policy's targets, with three changes: a buy goal already bought is no longer one (the
+        greedy policy stands on the shop while another goal is unmet); the routes go round the ways out
+        while the goals are unmet (the greedy policy stands beside an exit its route crosses); and while
+        the hero cannot pay for what the goals need bought, the level's gold comes first (see the class
+        docstring)."""
+        face, li = view.face, view.level_index
+        has_key = KEY in view.hand
+        if view.goals_met():
+            if self.hoard and not has_key and self.later_chests[li]:
+                keys = tuple(p for _, p in self.keys[li] if face(*p) is not Face.CLEARED)
+                if keys:
+                    return keys, frozenset(m.ways)
+            return m.ways, frozenset()
+
+        def there(p) -> bool:
+            return face(*p) is not Face.CLEARED
+
+        # The ways out cannot be entered before the goals are met (GOALS): gone round, as a chest without the key.
+        blocked = frozenset((*m.ways, *(() if has_key else (p for p in m.chests if there(p)))))
+        want: list = []
+        for goal in view.level.goals:
+            if goal.verb == "slay":
+                want += [p for p in m.cards.get(goal.card, ()) if m.tile[p] is Tile.ENEMY and there(p)]
+            elif goal.verb == "open":
+                chest = [p for p in m.cards.get(goal.card, ()) if there(p)]
+                want += chest if has_key else [p for p in m.cards.get(KEY, ()) if there(p)] or chest
+        if self.short:
+            chests = False
+            for _, pos, chest in self.sources[li]:
+                if there(pos):
+                    if chest and not has_key:
+                        chests = True
+                    else:
+                        want.append(pos)
+            if chests:
+                want += [p for _, p in self.keys[li] if there(p)]
+        else:
+            for card in self.want:
+                want += m.stocking.get(card, ())
+        if not want:
+            return super()._targets(view, m)
+        return tuple(dict.fromkeys(want)), blocked
+
+
+class _Saving:
+    """A view whose legal actions buy only what the goals need: the greedy choice would otherwise spend
+    the gold a goal needs on gear for an empty slot."""
+
+    def __init__(self, view) -> None:
+        self._view = view
+        self._goals = {g.card for g in view.level.goals if g.verb == "buy"} | {KEY}
+
+    def __getattr__(self, name: str):
+        return getattr(self._view, name)
+
+    def legal_actions(self) -> list:
+        return [a for a in self._view.legal_actions() if a.verb != "buy" or a.arg in self._goals]
