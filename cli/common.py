@@ -100,14 +100,19 @@ def read_text(path: Path, what: str) -> str:
         raise UnusableInput(f"{path}: cannot read: {exc.strerror or exc}") from None
 
 
-def check_writable(path: Path) -> None:
+def check_writable(path: Path, *, campaign: Path | None = None) -> None:
     """Fail before a long computation when its output cannot be written (through a symbolic
-    link, the link's target is what will be written)."""
+    link, the link's target is what will be written), or when it would overwrite ``campaign``, the
+    file the output is made from (``solve MAP -o MAP``, a slip for ``-o MAP.replay.json``)."""
     import os
 
     target = path.expanduser().absolute()
     if target.is_symlink():
         target = Path(os.path.realpath(target))
+    if campaign is not None and target.exists() and campaign.exists() and os.path.samefile(target, campaign):
+        replay = campaign.with_name(f"{campaign.stem}.replay.json")
+        raise UnusableInput(f"{path}: is the campaign itself: the replay would overwrite it; "
+                            f"write the replay to another file, such as {replay}")
     folder = target.parent
     if not folder.is_dir():
         raise UnusableInput(f"{path}: the folder {folder} does not exist")

@@ -15,6 +15,7 @@ from .common import (
     EXIT_PROBLEMS,
     EXIT_UNUSABLE,
     UnusableInput,
+    check_writable,
     complain,
     level_index,
     load_usable,
@@ -85,6 +86,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     try:
         campaign = load_usable(args.campaign)
         level = level_index(campaign, args.level, args.campaign)
+        if args.output is not None:
+            check_writable(args.output, campaign=args.campaign)
         texts = list(args.actions)
         if args.actions_file is not None:
             body = (sys.stdin.read(64 * 1024 * 1024) if str(args.actions_file) == "-"
