@@ -119,10 +119,15 @@ def test_size_limit_applies_to_bytes_and_text(monkeypatch: pytest.MonkeyPatch) -
 
 
 def test_unreadable_paths(tmp_path: Path) -> None:
-    for path in (tmp_path / "missing.json", tmp_path):
+    """In the words `cardrogue check` uses for a path it cannot read, not the OS's ('Is a directory',
+    'No such file or directory'), for `cardrogue edit`, the editor's Open and every loader caller."""
+    expected = {tmp_path / "missing.json": "cannot read the file: no such file or folder",
+                tmp_path: "cannot read the file: is a folder, not a regular file",
+                Path("/dev/null"): "cannot read the file: is a device, not a regular file"}
+    for path, message in expected.items():
         (diag,) = load_campaign(path).diagnostics
         assert (diag.code, diag.line, diag.column) == ("CR006", 1, 1)
-        assert diag.message.startswith("cannot read the file")
+        assert diag.message == message
 
 
 def _tiny() -> dict:
