@@ -39,9 +39,24 @@ def test_the_config_lives_in_the_test_config_dir_and_is_private(hub, capsys, _pr
     assert config.hub == hub.base and config.name == "alice" and config.token
     assert stat.S_IMODE(config_path().stat().st_mode) == 0o600
     assert config.token not in out  # the token is never printed
-    code, _, err = cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)
+    code, _, err = cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base, "--force")
     assert code == 1 and "taken" in err
     assert load_config() == config  # a refused registration leaves the saved account alone
+
+
+def test_register_never_drops_a_saved_token_unasked(hub, capsys) -> None:
+    """A second `hub register` would replace the saved token, which no one can recover (the first
+    publisher of a map id owns it by that token): refused before the hub is asked, unless --force."""
+    assert cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)[0] == 0
+    alice = load_config()
+    code, out, err = cardrogue(capsys, "hub", "register", "bob", "--hub", hub.base)
+    assert code == 2 and out == "" and load_config() == alice
+    assert f"the account alice on {hub.base} is saved in {config_path()}" in err and "--force" in err, err
+    code, _, err = cardrogue(capsys, "hub", "register", "bob", "--hub", hub.base)  # bob was not made on the hub
+    assert code == 2
+    code, out, _ = cardrogue(capsys, "hub", "register", "bob", "--hub", hub.base, "--force")
+    assert code == 0 and "registered bob" in out and "replaces alice" in out
+    assert load_config().name == "bob"
 
 
 def test_a_whole_round_publish_list_submit_leaderboard_pull_verify(hub, capsys, tmp_path: Path, monkeypatch) -> None:
