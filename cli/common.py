@@ -100,6 +100,21 @@ def read_text(path: Path, what: str) -> str:
         raise UnusableInput(f"{path}: cannot read: {exc.strerror or exc}") from None
 
 
+def check_player(name: str | None) -> None:
+    """``--player NAME``: at most 80 characters (a replay's player), and a name the hub would take:
+    it goes into every replay of the run, and a hub refuses a replay whose player name is markup or
+    holds a control character (docs/hub.md), so such a run could never be submitted."""
+    from cardrogue.engine.format.checks.text import unsafe_text
+
+    if name is None:
+        return
+    if len(name) > 80:
+        raise UnusableInput("--player: at most 80 characters")
+    if why := unsafe_text(name, title=True):
+        raise UnusableInput(f"--player: the name {printable(repr(name))} would be refused by a hub: {why}; "
+                            "choose another")
+
+
 def check_writable(path: Path, *, campaign: Path | None = None) -> None:
     """Fail before a long computation when its output cannot be written (through a symbolic
     link, the link's target is what will be written), or when it would overwrite ``campaign``, the

@@ -15,6 +15,7 @@ from .common import (
     EXIT_PROBLEMS,
     EXIT_UNUSABLE,
     UnusableInput,
+    check_player,
     check_writable,
     complain,
     level_index,
@@ -62,10 +63,8 @@ def cmd_edit(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     from cardrogue.editor.player.app import run_player
 
-    if args.player is not None and len(args.player) > 80:
-        complain("--player: at most 80 characters")
-        return EXIT_UNUSABLE
     try:
+        check_player(args.player)
         open_scores(args.scores_db).close()
         if args.replays is not None and args.replays.exists() and not args.replays.is_dir():
             raise UnusableInput(f"{args.replays}: is not a folder")
