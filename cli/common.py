@@ -111,7 +111,7 @@ def check_player(name: str | None) -> None:
     if len(name) > 80:
         raise UnusableInput("--player: at most 80 characters")
     if why := unsafe_text(name, title=True):
-        raise UnusableInput(f"--player: the name {printable(repr(name))} would be refused by a hub: {why}; "
+        raise UnusableInput(f"--player: a hub refuses the name {printable(repr(name))} in a replay: {why}; "
                             "choose another")
 
 

@@ -345,6 +345,6 @@ def test_a_player_name_a_hub_would_refuse_is_refused_before_the_run(command: str
     monkeypatch.setattr(web.SessionServer, "serve", lambda self: None)
     assert main([command, "--player", "[red]x[/]"]) == 2
     err = capsys.readouterr().err
-    assert "--player: the name '[red]x[/]' would be refused by a hub: it looks like Rich markup" in err, err
+    assert "--player: a hub refuses the name '[red]x[/]' in a replay: it looks like Rich markup" in err, err
     assert main([command, "--player", "x" * 81]) == 2
     assert "--player: at most 80 characters" in capsys.readouterr().err
