@@ -336,6 +336,19 @@ def _mutated_bytes(draw) -> bytes:
 _FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+def test_a_replay_given_as_a_campaign_is_named_one() -> None:
+    """`cardrogue edit/play/check X.replay.json`, or a replay picked in the editor's Open: one error
+    saying it is a replay, as `verify` says of a campaign given as a replay, not a CR103 for each of
+    its keys ("unknown property 'campaign' in the campaign")."""
+    replay = json.dumps({"$schema": "https://cardrogue-studio.dev/schema/replay.schema.json", "format": 1,
+                         "rules": "1.1.2", "campaign": {"id": "tiny", "hash": "0" * 64, "level": 0},
+                         "dice": {"mode": "fated"}, "actions": ["move E"], "checkpoints": []}, indent=2)
+    result = load_campaign_text(replay, "run.replay.json")
+    (diag,) = result.diagnostics
+    assert diag.code == "CR101" and (diag.line, diag.column) == (1, 1) and result.draft is None
+    assert diag.message.startswith('not a campaign: this looks like a replay (it has "actions" and no "levels")')
+
+
 def test_a_ladder_to_a_missing_level_is_pointed_at_another_level_never_its_own() -> None:
     """CR205's hint names a level the ladder could lead to: a ladder on 'level-1' typed 'level-3'
     was told "did you mean 'level-1'?", its own level. Without a near id, the other ids are listed."""
