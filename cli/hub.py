@@ -96,12 +96,24 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from cardrogue.hub.app import create_app
 
+    import socket
+
+    # The address is taken before "serving" is said: a port in use is one line and exit 2, as for
+    # `cardrogue web`, not uvicorn's own error and its exit status 3.
+    try:
+        family = socket.AF_INET6 if ":" in args.host else socket.AF_INET  # as uvicorn picks it for a host
+        listening = socket.create_server((args.host, args.port), family=family)
+    except OSError as exc:
+        db.close()
+        complain(f"cannot listen on {args.host} port {args.port}: {exc.strerror or exc}")
+        return EXIT_UNUSABLE
     settings = Settings(workers=args.workers, solve_seconds=args.solve_seconds, play_url=args.play_url)
     app = create_app(db, settings)
     print(f"cardrogue hub: serving http://{args.host}:{args.port}/ (database {display_url(db.url)})", flush=True)
     try:
-        uvicorn.run(app, host=args.host, port=args.port, log_level="info", lifespan="off")
+        uvicorn.Server(uvicorn.Config(app, log_level="info", lifespan="off")).run(sockets=[listening])
     finally:
+        listening.close()
         db.close()
     return EXIT_OK
 

@@ -217,6 +217,18 @@ def test_hub_serve_starts_a_server_on_each_backend(hub_db: str, tmp_path: Path) 
     assert "serving http://127.0.0.1" in out and "Traceback" not in out
 
 
+def test_hub_serve_on_a_port_in_use_says_so_and_exits_2(tmp_path: Path, capsys) -> None:
+    """A port another program holds: one line naming the address and why, exit 2 (README: 0, 1 or 2),
+    as `cardrogue web` says it; not "serving ..." then uvicorn's own error and its exit status 3."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code, out, err = cardrogue(capsys, "hub", "serve", "--db", str(tmp_path / "hub.sqlite3"), "--port", str(port))
+    assert code == 2 and "serving" not in out, (out, err)
+    assert f"cannot listen on 127.0.0.1 port {port}: " in err and "in use" in err, err
+
+
 def test_hub_serve_refuses_a_database_it_cannot_open(tmp_path: Path, capsys) -> None:
     bad = tmp_path / "not-a-db.sqlite3"
     bad.write_text("this is not SQLite " * 100)
