@@ -115,6 +115,23 @@ def check_player(name: str | None) -> None:
                             "choose another")
 
 
+def make_replays_folder(folder: Path | None) -> None:
+    """``--replays DIR``: made now (the end of a run would make it) and writable, so a run whose
+    replay could not be kept is refused before it is played, not found out at its end."""
+    import os
+
+    if folder is None:
+        return
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise UnusableInput(f"{folder}: is not a folder") from None
+    except OSError as exc:
+        raise UnusableInput(f"{folder}: cannot make the replays folder: {exc.strerror or exc}") from None
+    if not os.access(folder, os.W_OK):
+        raise UnusableInput(f"{folder}: the replays folder is not writable")
+
+
 def check_writable(path: Path, *, campaign: Path | None = None) -> None:
     """Fail before a long computation when its output cannot be written (through a symbolic
     link, the link's target is what will be written), or when it would overwrite ``campaign``, the

@@ -20,6 +20,7 @@ from .common import (
     complain,
     level_index,
     load_usable,
+    make_replays_folder,
     open_scores,
     read_text,
     say,
@@ -66,8 +67,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     try:
         check_player(args.player)
         open_scores(args.scores_db).close()
-        if args.replays is not None and args.replays.exists() and not args.replays.is_dir():
-            raise UnusableInput(f"{args.replays}: is not a folder")
+        make_replays_folder(args.replays)
     except UnusableInput as exc:
         complain(*lines_of(exc))
         return exc.exit_code
