@@ -19,7 +19,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
-from cardrogue.engine.format.checks.text import unsafe_text
+from cardrogue.engine.format.checks.text import unsafe_text, unsafe_texts
+from cardrogue.engine.format.diagnostics import format_json_path
 from cardrogue.engine.model.campaign import Campaign
 from cardrogue.engine.words import counted
 
@@ -73,31 +74,11 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def _text_problems(campaign: Campaign, data: dict) -> list[dict]:
-    """Markup and escapes in the titles, control characters anywhere in the file."""
-    problems = []
-    titles = [("$.title", campaign.title), ("$.author", campaign.author)]
-    titles += [(f"$.levels[{i}].title", lv.title) for i, lv in enumerate(campaign.levels)]
-    for path, value in titles:
-        if why := unsafe_text(value, title=True):
-            problems.append({"path": path, "message": f"the text {value!r} is refused: {why}"})
-
-    reported = {p["path"] for p in problems}  # a refused title is not reported again as text
-
-    def walk(value: Any, path: str) -> None:
-        if isinstance(value, str):
-            if path not in reported and (why := unsafe_text(value, title=False)):
-                problems.append({"path": path, "message": f"the text is refused: {why}"})
-        elif isinstance(value, dict):
-            for k, v in value.items():
-                walk(k, path)
-                walk(v, f"{path}.{k}")
-        elif isinstance(value, list):
-            for i, v in enumerate(value):
-                walk(v, f"{path}[{i}]")
-
-    walk(data, "$")
-    return problems
+def _text_problems(data: Any, text: str) -> list[dict]:
+    """The texts of the file the hub refuses, each with its path and why: the walk ``cardrogue check``
+    warns by (CR228, :func:`unsafe_texts`), markup and escapes in the titles, control characters
+    anywhere in the file, keys included."""
+    return [{"path": format_json_path(u.path), "message": u.refusal()} for u in unsafe_texts(data, text)]
 
 
 class Hub:
@@ -190,7 +171,7 @@ class Hub:
                 raise HubError(422, f"the map does not pass the check ({counted(len(errors), 'error')})", diagnostics=errors)
             loaded = load_campaign_text(text, "campaign")
             campaign = loaded.campaign
-            if problems := _text_problems(campaign, loaded.data):
+            if problems := _text_problems(loaded.data, text):
                 raise HubError(422, f"the map's text is refused: {problems[0]['path']}: {problems[0]['message']}",
                                problems=problems)
             existing = self._owned(account, campaign)

@@ -381,7 +381,7 @@ async def test_solve_verdicts_and_edits_end_the_steps(campaign_file, tmp_path) -
         await pilot.press("f6")
         await settle(app, pilot)
         assert "Unknown" in str(app.query_one("#solve-status").render())
-        app.solving.budget = Budget(200_000, 10.0)
+        app.solving.budget = Budget(200_000, 3600.0)  # states only: a loaded machine must not change it
         await pilot.press("f6")
         await settle(app, pilot)
         assert app.solving.step_index == 0 and app.canvas.overlay is not None
@@ -404,7 +404,7 @@ async def test_an_unknown_par_with_a_run_found_shows_its_bounds_and_steps_throug
     app = make_app(path, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        app.solving.budget = Budget(5, 30.0)
+        app.solving.budget = Budget(5, 3600.0)  # a state budget only: a loaded machine must not change it
         await pilot.press("f6")
         await settle(app, pilot)
         result = app.solving.solution.result

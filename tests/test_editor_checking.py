@@ -58,3 +58,28 @@ async def test_big_campaigns_are_checked_in_a_process(campaign_file, tmp_path, m
         assert app.diagnostics == check_campaign(app.campaign, app.doc.schema_ref, app.doc.name)
         assert sum(d.code == "CR223" and d.level == 1 for d in app.diagnostics) == 3  # three goblins with no paths
     assert app.checker._pool is None  # noqa: SLF001  closed with the app
+
+
+def test_an_unsaved_draft_is_walked_for_cr228_as_a_save_would_write_it() -> None:
+    """The editor checks the text a save writes (Document.text), so the text rule is the one walk of
+    the file the hub refuses by (CR228, engine/format/checks/text.py): the draft's cards, inscriptions
+    and its ``$schema`` reference too, with the level and cell to jump to."""
+    import json
+    from dataclasses import replace
+
+    from cardrogue.editor.document import Document
+    from cardrogue.engine.format.checks.text import unsafe_texts
+
+    campaign = load_campaign(FIXTURE).campaign
+    level = campaign.levels[1]
+    cell = replace(level.cells[2], inscription="Red \x1b[31malert")
+    draft = replace(campaign, title="[bold]Loud", card_entries={"cave-bat": {"text": "Flap\u202e"}},
+                    levels=(campaign.levels[0], replace(level, cells=level.cells[:2] + (cell,) + level.cells[3:]),
+                            *campaign.levels[2:]))
+    found = [d for d in check_campaign(draft, "schema\x07", "x.json") if d.code == "CR228"]
+    assert sorted(d.json_path for d in found) == sorted(
+        ["$.$schema", "$.title", "$.cards['cave-bat'].text", "$.levels[1].cells[2].inscription"])
+    [inscription] = [d for d in found if d.path[-1:] == ("inscription",)]
+    assert inscription.level == 1 and inscription.cell == cell.pos
+    text = Document(draft, schema_ref="schema\x07").text()
+    assert sorted(u.path for u in unsafe_texts(json.loads(text), text)) == sorted(d.path for d in found)

@@ -10,17 +10,18 @@ search given all the states it needs.
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from helpers import load
+from helpers import campaign, cell, load
 
 from cardrogue.engine.analysis.solver import SOLVED, UNKNOWN, Budget, solve_campaign, solve_level
 from cardrogue.engine.analysis.solver.dive import GOLD_SHARE, playouts
 from cardrogue.engine.analysis.solver.search import Search
-from cardrogue.engine.analysis.solver.wary import FIGHT_STEPS, GoldPolicy
+from cardrogue.engine.analysis.solver.wary import FIGHT_STEPS, GoldPolicy, WaryPolicy
 from cardrogue.engine.format.loader import load_campaign_text
 from cardrogue.engine.records.replay import verify_replay
 from cardrogue.engine.rules.state import GameState
@@ -116,7 +117,8 @@ def test_cardrogue_solve_reports_both_bounds_and_writes_the_run_found(tmp_path):
     path = tmp_path / "map.json"
     path.write_text(gen.mixed_campaign_text(1, 6, 1, "walls"))
     out = tmp_path / "run.replay.json"
-    cmd = [sys.executable, "-m", "cardrogue.cli.main", "solve", str(path), "--max-states", "5", "-o", str(out)]
+    cmd = [sys.executable, "-m", "cardrogue.cli.main", "solve", str(path), "--max-states", "5",
+           "--max-seconds", str(NO_CLOCK), "-o", str(out)]  # a state budget only: load must not change the run
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     assert p.returncode == 1, p.stderr
     assert "unknown: par not proven" in p.stdout and "par is at least" in p.stdout and "run found:" in p.stdout
@@ -223,3 +225,43 @@ def test_a_map_with_nothing_to_buy_plays_no_gold_first_run(monkeypatch):
     assert not GoldPolicy.buys(c)
     total, starts = _count_actions(monkeypatch, c, 3_000)
     assert starts == [] and 3_000 <= total <= 3_000 + 4 * (FIGHT_STEPS + 1)
+
+
+def _shop_corridor(goal: str):
+    """A corridor: a maul (gold 8) and a scroll of identify (2) to the west of the start, the shop east of
+    it, then (for ``open``) the chest, then the exit. The hero starts with no gold. ``buy``: the goal is
+    the shop's sword (10 gold); ``open``: the chest, with no key on the map and the shop selling one (the
+    campaign gives the key a gold amount of 4: 8 to buy)."""
+    if goal == "buy":
+        stock, goals, cards, fourth = ["dagger", "sword"], [("buy", "sword")], None, cell(4, 0, "pathing-tile", "EW")
+    else:
+        stock, goals, cards, fourth = ["dagger", "key"], [("open", "chest")], {"key": {"gold": 4}}, \
+            cell(4, 0, "chest", "EW", contents=["gold"])
+    cells = [cell(0, 0, "maul", "E"), cell(1, 0, "scroll-of-identify", "EW"), cell(2, 0, "starting-tile", "EW"),
+             cell(3, 0, "shop", "EW", stock=stock), fourth, cell(5, 0, "pathing-tile", "W", exit=True)]
+    return campaign(cells, goals=goals, **({"cards": cards} if cards else {}))
+
+
+@pytest.mark.parametrize("goal", ["buy", "open"])
+def test_the_gold_first_policy_gathers_and_sells_what_the_goal_costs(goal):
+    """The Shop > BUY AND SELL: buy at twice the gold amount, sell for it. With no gold the wary policy
+    walks to the shop and ends turn after turn there; the gold-first one (``solver/wary.py``) takes the
+    scroll and the maul first, sells both at the shop (the maul taken off first), buys what the goal needs
+    and nothing else (the dagger stays), and wins."""
+    c = _shop_corridor(goal)
+    search = Search(c, 0, True, Budget(max_states=1, max_seconds=NO_CLOCK))
+    played = {}
+    for policy in (WaryPolicy, GoldPolicy):
+        player = policy(c, search.d, search.resolver, random.Random(0))
+        s, actions = search.root.clone(), []
+        while s.outcome is None and len(actions) < 100:
+            action = player.act(s)
+            actions.append(str(action))
+            s.advance(action, search.resolver)
+        played[policy] = s.outcome, actions
+    assert played[WaryPolicy][0] is None and "end" in played[WaryPolicy][1][-5:]
+    outcome, actions = played[GoldPolicy]
+    assert outcome == "won"
+    bought = "buy sword" if goal == "buy" else "buy key"
+    assert [a for a in actions if a.split()[0] in ("sell", "unequip", "buy")] == [
+        "sell scroll-of-identify", "unequip maul", "sell maul", bought]

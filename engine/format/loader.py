@@ -235,7 +235,7 @@ def _load_known_text(text: str, name: str) -> LoadResult:
         # The fast validator refused what the reference accepts: the reference decides.
         draft = build_draft(data)
 
-    return LoadResult(name, draft, [locator.place(d) for d in _checked(draft, data)], text, data)
+    return LoadResult(name, draft, [locator.place(d) for d in _checked(draft, data, text)], text, data)
 
 
 def quick_load(text: str, name: str) -> LoadResult | None:
@@ -275,12 +275,13 @@ def quick_load(text: str, name: str) -> LoadResult | None:
                        parse_float=_parse_float)
         except _DuplicateKey:
             return None
-    return LoadResult(name, draft, [_Locator(name, text).place(d) for d in _checked(draft, data)], text, data)
+    return LoadResult(name, draft, [_Locator(name, text).place(d) for d in _checked(draft, data, text)], text, data)
 
 
-def _checked(draft: Campaign, data: dict) -> list[Diagnostic]:
-    """The semantic rules on the model, then the text rule on what the model does not keep (``$schema``)."""
-    return check_draft(draft) + document_text_problems(data)
+def _checked(draft: Campaign, data: dict, text: str) -> list[Diagnostic]:
+    """The semantic rules on the model, then the text rule (CR228) on the file as parsed: every key and
+    string, as the hub walks it (:mod:`.checks.text`)."""
+    return check_draft(draft) + document_text_problems(data, text)
 
 
 def _pairs_and_colons(value: Any) -> tuple[int, int]:

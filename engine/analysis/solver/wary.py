@@ -223,7 +223,8 @@ class GoldPolicy(WaryPolicy):
             self.sources.append(tuple((j, cell.pos, d.kind[j] == CHEST_TILE) for j, cell in cells
                                       if count.cell_value(cell) > 0))
             self.keys.append(tuple((j, cell.pos) for j, cell in cells if cell.card == KEY))
-            self.stocked.append(frozenset(c for _, cell in cells for c in cell.stock))
+            # What its shops sell at a price (a card without a gold amount is never sold: ``GameState.price``).
+            self.stocked.append(frozenset(c for _, cell in cells for c in cell.stock if campaign.cards[c].gold is not None))
         # Per level: a later level has an open goal (a key taken here may open it: its own key may lie
         # where only the way out leads, or it may have none).
         later = [any(g.verb == "open" for g in level.goals) for level in campaign.levels]
@@ -237,7 +238,7 @@ class GoldPolicy(WaryPolicy):
     def buys(campaign: Campaign) -> bool:
         """Some level has a goal that may need buying: a buy goal, or an open goal with a key on sale."""
         for level in campaign.levels:
-            stock = {c for cell in level.cells for c in cell.stock}
+            stock = {c for cell in level.cells for c in cell.stock if campaign.cards[c].gold is not None}
             if any(g.verb == "buy" or (g.verb == "open" and KEY in stock) for g in level.goals):
                 return True
         return False
@@ -245,7 +246,7 @@ class GoldPolicy(WaryPolicy):
     def start(self) -> None:
         super().start()
         self.short = self.saving = False
-        self.want: list[str] = []
+        self.want = []
         self.hoard = self.rng.random() < 0.5
 
     def wants(self, s: GameState) -> list[str]:

@@ -23,7 +23,8 @@ Where each rule lives:
                       contents, CR219 the starting tile face up, CR223 a card without paths
 ``goals.py``          level goals: CR201, CR217, CR221 a goal the level cannot meet
 ``text.py``           CR228 a title with markup, a control character in any text (the hub
-                      refuses them)
+                      refuses them): a walk of the file as parsed, keys included, which the
+                      loader runs beside these rules (the model drops ``$schema``)
 ====================  =====================================================================
 """
 
@@ -37,7 +38,6 @@ from .common import Findings
 from .hero import hero_problems, level_hero_problems, version_character_problems
 from .levels import level_problems, level_id_problems, exit_problems
 from .potions import potion_problems
-from .text import text_problems
 
 __all__ = ["check_draft", "RuleError"]
 
@@ -65,7 +65,6 @@ def check_draft(campaign: Campaign) -> list[Diagnostic]:
         found.extend(level_problems(campaign, li, instance_ids, pathless))
         found.extend(level_hero_problems(campaign.levels[li], li, campaign.cards))
     found.extend(exit_problems(campaign.levels))
-    found.extend(text_problems(campaign))
     if not crossings_of(campaign.cards, campaign.hero, campaign.levels, campaign.seed, campaign.potions):
         # CR223 is a warning only for a hero who cannot cross walls: the mage's spell, MOVE TO ANY
         # ADJACENT TILE or a potion of teleportation reaches a card without paths.

@@ -1,19 +1,24 @@
 """Text that cannot be shown as it is to strangers (CR228, a warning): markup in a title, terminal
-escapes and bidirectional controls anywhere in the campaign (``$schema`` too, which the model does not
-keep: :func:`document_text_problems`). A campaign plays with it (every string is shown as
-text, never as markup), but the community hub refuses to publish it, so ``check`` says so first.
+escapes and bidirectional controls anywhere in the campaign's file. A campaign plays with it (every
+string is shown as text, never as markup), but the community hub refuses to publish it, so ``check``
+says so first.
 
-:func:`unsafe_text` is the rule itself, one home for the hub's refusal and the check's warning.
+One rule and one walker serve both: :func:`unsafe_text` is the rule for one string, and
+:func:`unsafe_texts` walks the file as parsed (every key and every string value, ``$schema`` and
+anything else the campaign model does not keep), knowing which places are titles. ``check`` turns
+what it finds into CR228 warnings (:func:`document_text_problems`, called by the loader on every
+document it checks); the hub refuses the same findings, named by the same paths (docs/hub.md,
+*Titles with markup are refused*). The editor checks the text a save would write, so its warnings
+come from this walk too.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
+from dataclasses import dataclass
 from typing import Any, Mapping
 
-from ...model.campaign import Campaign
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, JsonPath
 from .common import Findings
 
 # Rich markup tags ([bold], [/], [link=...], [@click]) and HTML tags, comments, entities. A Rich tag
@@ -21,18 +26,27 @@ from .common import Findings
 _RICH_TAG = re.compile(r"\[[a-z#@/][^\[\]]*\]")
 _HTML = re.compile(r"<\s*[A-Za-z!/?]|&(#\d+|#x[0-9A-Fa-f]+|[A-Za-z][A-Za-z0-9]*);")
 # Bidirectional controls reorder what a reader sees ("Trojan Source"); refused everywhere.
-_BIDI = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
+_BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
+# The characters refused: the Unicode categories Cc (control: U+0000-001F, U+007F-009F) and Cs (a lone
+# surrogate, U+D800-DFFF), and the bidirectional controls; newline and tab only in a title.
+_REFUSED_IN_TITLE = re.compile(f"[\x00-\x1f\x7f-\x9f\ud800-\udfff{_BIDI}]")
+_REFUSED_IN_TEXT = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff{_BIDI}]")
+# How a JSON text writes a character the rule for text refuses: the escapes \b, \f and \r, a \u escape of
+# one (or of a newline or tab: more than needed), or the character itself. Matching more than needed
+# (an escaped backslash before one of them) only costs the walk.
+_ESCAPE = re.compile(r"(?i)\\(?:[bfr]|u(?:00[01]|007f|00[89]|d[89a-f]|061c|200[ef]|202[a-e]|206[6-9]))")
+_RAW = re.compile(f"[\x7f-\x9f\ud800-\udfff{_BIDI}]")
 
 
 def unsafe_text(value: str, *, title: bool) -> str | None:
     """Why ``value`` cannot be shown as it is, or None. Titles are one line and take no markup."""
-    for ch in value:
+    if found := (_REFUSED_IN_TITLE if title else _REFUSED_IN_TEXT).search(value):
+        ch = found.group(0)
         if ch in _BIDI:
             return f"it holds the bidirectional control U+{ord(ch):04X}"
-        if unicodedata.category(ch) == "Cs":
+        if "\ud800" <= ch <= "\udfff":
             return f"it holds a lone UTF-16 surrogate U+{ord(ch):04X}, which is not a character"
-        if unicodedata.category(ch) == "Cc" and (title or ch not in "\n\t"):
-            return f"it holds the control character U+{ord(ch):04X}" + (" (a terminal escape)" if ch == "\x1b" else "")
+        return f"it holds the control character U+{ord(ch):04X}" + (" (a terminal escape)" if ch == "\x1b" else "")
     if title:
         if found := _HTML.search(value):
             return f"it looks like HTML markup ({found.group(0)!r})"
@@ -41,54 +55,140 @@ def unsafe_text(value: str, *, title: bool) -> str | None:
     return None
 
 
-def text_problems(campaign: Campaign) -> list[Diagnostic]:
-    """CR228 for every text of the campaign that the hub would refuse: markup or a control character
-    in the campaign's title and author and a level's title; a control character (newline and tab
-    aside) or a bidirectional control in any other text (description, stories, inscriptions, the
-    campaign's own cards), as the hub walks the whole file."""
+@dataclass(frozen=True, slots=True)
+class UnsafeText:
+    """A text of the file that the rule refuses: where, what, why; ``key`` when the text is the
+    last key of ``path`` (an object's member name) rather than the value there."""
+
+    path: JsonPath
+    text: str
+    why: str
+    title: bool = False
+    key: bool = False
+
+    def refusal(self, verb: str = "is refused") -> str:
+        """``the text 'Red \\x1b[31m' is refused: it holds ...``: the text as a Python literal (escapes
+        shown), its start only when it is long (a story)."""
+        text = repr(self.text) if len(self.text) <= 120 else f"{self.text[:120]!r}..."
+        return f"the {'key' if self.key else 'text'} {text} {verb}: {self.why}"
+
+
+def title_paths(data: Any) -> list[JsonPath]:
+    """The places of the file that are titles, one line of plain text: the campaign's title and
+    author, each level's title."""
+    if not isinstance(data, Mapping):
+        return []
+    paths: list[JsonPath] = [("title",), ("author",)]
+    levels = data.get("levels")
+    if isinstance(levels, list):
+        paths += [("levels", i, "title") for i in range(len(levels))]
+    return paths
+
+
+def unsafe_texts(data: Any, text: str | None = None) -> list[UnsafeText]:
+    """Every key and string of the parsed document ``data`` that :func:`unsafe_text` refuses, in the
+    order of the file: the titles (:func:`title_paths`) by the rule for titles, every other key and
+    string by the rule for text.
+
+    ``text``, the JSON text ``data`` was parsed from, when given, spares the walk of a file whose text
+    cannot write a character refused outside a title (:func:`_may_write_refused`): the same answer.
+    """
+    titles = title_paths(data)
+    found = [UnsafeText(path, value, why, title=True) for path in titles
+             if isinstance(value := _at(data, path), str) and (why := unsafe_text(value, title=True))]
+    if text is None or _may_write_refused(text):
+        found += _walk(data, set(titles))
+    return sorted(found, key=lambda unsafe: (_place(data, unsafe.path), not unsafe.key))
+
+
+def _walk(data: Any, titles: set[JsonPath]) -> list[UnsafeText]:
+    """Every key and string of ``data`` outside ``titles`` that the rule for text refuses. A path is
+    built only for what is found: the walk goes over every cell of a big campaign."""
+    found = []
+    search = _REFUSED_IN_TEXT.search
+
+    def judge(path: JsonPath, value: str, key: bool) -> None:
+        if (key or path not in titles) and (why := unsafe_text(value, title=False)):
+            found.append(UnsafeText(path, value, why, key=key))
+
+    if isinstance(data, str) and search(data):
+        judge((), data, False)
+    stack: list[tuple[JsonPath, Any]] = [((), data)]
+    while stack:
+        path, value = stack.pop()
+        kind = type(value)
+        if kind is dict or (kind is not list and isinstance(value, Mapping)):
+            items: Any = value.items()
+        elif kind is list or isinstance(value, tuple):
+            items = enumerate(value)
+        else:
+            continue
+        for name, item in items:
+            if type(name) is str and search(name):
+                judge(path + (name,), name, True)
+            kind = type(item)
+            if kind is str:
+                if search(item):
+                    judge(path + (name,), item, False)
+            elif kind is dict or kind is list:
+                stack.append((path + (name,), item))
+            elif kind is not int and kind is not bool and item is not None:
+                if isinstance(item, str):
+                    if search(item):
+                        judge(path + (name,), item, False)
+                elif isinstance(item, (Mapping, list, tuple)):
+                    stack.append((path + (name,), item))
+    return found
+
+
+def _may_write_refused(text: str) -> bool:
+    """Whether the JSON text ``text`` can write, in a key or string, a character the rule for text
+    refuses. JSON refuses the characters below U+0020 written as they are (``json.loads`` does, unless
+    told ``strict=False``, which the loader never is), so it needs the character
+    itself (U+007F and above, ``_RAW``) or an escape (``_ESCAPE``); a newline or tab is refused only
+    in a title, which is looked at in any case. Long ASCII stretches are passed over at C speed."""
+    if _ESCAPE.search(text) or "\x7f" in text:
+        return True
+    if text.isascii():
+        return False
+    step = 1 << 14
+    return any(not text[i:i + step].isascii() and _RAW.search(text, i, i + step) for i in range(0, len(text), step))
+
+
+def document_text_problems(data: Any, text: str | None = None) -> list[Diagnostic]:
+    """CR228 for every text of the file that the hub would refuse (:func:`unsafe_texts`), placed on
+    its level and cell when it is in one."""
     found = Findings()
-
-    def check(path: tuple, value: Any, *, title: bool = False, **where: Any) -> None:
-        if isinstance(value, str):
-            _refused(found, path, value, title=title, **where)
-        elif isinstance(value, Mapping):  # a card entry, as written
-            for key, item in value.items():
-                check(path + (key,), item)
-        elif isinstance(value, (list, tuple)):
-            for i, item in enumerate(value):
-                check(path + (i,), item)
-
-    check(("title",), campaign.title, title=True)
-    check(("author",), campaign.author, title=True)
-    check(("description",), campaign.description)
-    check(("story",), campaign.story)
-    for card_id, entry in campaign.card_entries.items():
-        check(("cards", card_id), entry)
-    for li, level in enumerate(campaign.levels):
-        check(("levels", li, "title"), level.title, title=True, level=li)
-        check(("levels", li, "story"), level.story, level=li)
-        for ci, cell in enumerate(level.cells):
-            if cell.inscription:
-                check(("levels", li, "cells", ci, "inscription"), cell.inscription, level=li, cell=(cell.x, cell.y))
+    for unsafe in unsafe_texts(data, text):
+        found.warning("CR228", unsafe.refusal("would be refused by a hub"), unsafe.path, **_where(data, unsafe.path))
     return found.items
 
 
-def document_text_problems(data: Any) -> list[Diagnostic]:
-    """CR228 for the texts of the file that the campaign model does not keep, which the hub walks
-    all the same: ``$schema`` (written back on save, stored by the hub as it is)."""
-    found = Findings()
-    ref = data.get("$schema") if isinstance(data, Mapping) else None
-    if isinstance(ref, str):
-        _refused(found, ("$schema",), ref, title=False)
-    return found.items
+def _at(data: Any, path: JsonPath) -> Any:
+    for part in path:
+        try:
+            data = data[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return data
 
 
-def _refused(found: Findings, path: tuple, value: str, *, title: bool, **where: Any) -> None:
-    """CR228 at ``path`` when the hub would refuse ``value``."""
-    if value and (why := unsafe_text(value, title=title)):
-        found.warning("CR228", f"the text {_quoted(value)} would be refused by a hub: {why}", path, **where)
+def _place(data: Any, path: JsonPath) -> tuple[int, ...]:
+    """Where ``path`` comes in the file: the index of each of its keys among its object's, and list indexes."""
+    place = []
+    for part in path:
+        place.append(part if isinstance(part, int) else list(data).index(part))
+        data = data[part]
+    return tuple(place)
 
 
-def _quoted(value: str, limit: int = 120) -> str:
-    """The text as a Python literal (escapes shown), its start only when it is long (a story)."""
-    return repr(value) if len(value) <= limit else f"{value[:limit]!r}..."
+def _where(data: Any, path: JsonPath) -> dict:
+    """The level (and cell) a path inside ``levels`` points into, for the editor to jump to."""
+    if len(path) < 2 or path[0] != "levels" or not isinstance(path[1], int):
+        return {}
+    where: dict[str, Any] = {"level": path[1]}
+    if len(path) >= 4 and path[2] == "cells" and isinstance(path[3], int):
+        at = _at(data, path[:4] + ("at",))
+        if isinstance(at, list) and len(at) == 2 and all(type(v) is int for v in at):
+            where["cell"] = (at[0], at[1])
+    return where
