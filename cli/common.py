@@ -100,14 +100,51 @@ def read_text(path: Path, what: str) -> str:
         raise UnusableInput(f"{path}: cannot read: {exc.strerror or exc}") from None
 
 
-def check_writable(path: Path) -> None:
+def check_player(name: str | None) -> None:
+    """``--player NAME``: at most 80 characters (a replay's player), and a name the hub would take:
+    it goes into every replay of the run, and a hub refuses a replay whose player name is markup or
+    holds a control character (docs/hub.md), so such a run could never be submitted."""
+    from cardrogue.engine.format.checks.text import unsafe_text
+
+    if name is None:
+        return
+    if len(name) > 80:
+        raise UnusableInput("--player: at most 80 characters")
+    if why := unsafe_text(name, title=True):
+        raise UnusableInput(f"--player: a hub refuses the name {printable(repr(name))} in a replay: {why}; "
+                            "choose another")
+
+
+def make_replays_folder(folder: Path | None) -> None:
+    """``--replays DIR``: made now (the end of a run would make it) and writable, so a run whose
+    replay could not be kept is refused before it is played, not found out at its end."""
+    import os
+
+    if folder is None:
+        return
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise UnusableInput(f"{folder}: is not a folder") from None
+    except OSError as exc:
+        raise UnusableInput(f"{folder}: cannot make the replays folder: {exc.strerror or exc}") from None
+    if not os.access(folder, os.W_OK):
+        raise UnusableInput(f"{folder}: the replays folder is not writable")
+
+
+def check_writable(path: Path, *, campaign: Path | None = None) -> None:
     """Fail before a long computation when its output cannot be written (through a symbolic
-    link, the link's target is what will be written)."""
+    link, the link's target is what will be written), or when it would overwrite ``campaign``, the
+    file the output is made from (``solve MAP -o MAP``, a slip for ``-o MAP.replay.json``)."""
     import os
 
     target = path.expanduser().absolute()
     if target.is_symlink():
         target = Path(os.path.realpath(target))
+    if campaign is not None and target.exists() and campaign.exists() and os.path.samefile(target, campaign):
+        replay = campaign.with_name(f"{campaign.stem}.replay.json")
+        raise UnusableInput(f"{path}: is the campaign itself: the replay would overwrite it; "
+                            f"write the replay to another file, such as {replay}")
     folder = target.parent
     if not folder.is_dir():
         raise UnusableInput(f"{path}: the folder {folder} does not exist")

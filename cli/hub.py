@@ -49,6 +49,8 @@ def register(sub) -> None:
 
     reg = client("register", "create an account; saves the hub URL and your API token")
     reg.add_argument("name", help="your player name (letters, digits, '_', '.', '-')")
+    reg.add_argument("--force", action="store_true",
+                     help="replace the account saved already (its token cannot be recovered)")
     reg.set_defaults(func=cmd_register)
     pub = client("publish", "publish a campaign or challenge map (the hub checks and solves it)")
     pub.add_argument("campaign", type=Path, help="campaign file")
@@ -94,12 +96,24 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from cardrogue.hub.app import create_app
 
+    import socket
+
+    # The address is taken before "serving" is said: a port in use is one line and exit 2, as for
+    # `cardrogue web`, not uvicorn's own error and its exit status 3.
+    try:
+        family = socket.AF_INET6 if ":" in args.host else socket.AF_INET  # as uvicorn picks it for a host
+        listening = socket.create_server((args.host, args.port), family=family)
+    except OSError as exc:
+        db.close()
+        complain(f"cannot listen on {args.host} port {args.port}: {exc.strerror or exc}")
+        return EXIT_UNUSABLE
     settings = Settings(workers=args.workers, solve_seconds=args.solve_seconds, play_url=args.play_url)
     app = create_app(db, settings)
     print(f"cardrogue hub: serving http://{args.host}:{args.port}/ (database {display_url(db.url)})", flush=True)
     try:
-        uvicorn.run(app, host=args.host, port=args.port, log_level="info", lifespan="off")
+        uvicorn.Server(uvicorn.Config(app, log_level="info", lifespan="off")).run(sockets=[listening])
     finally:
+        listening.close()
         db.close()
     return EXIT_OK
 
@@ -166,15 +180,24 @@ def _show(text: str) -> str:
 def cmd_register(args: argparse.Namespace) -> int:
     def work(args):
         from cardrogue.hub.client import HubClient
-        from cardrogue.hub.config import DEFAULT_HUB, ClientConfig, load_config, save_config
+        from cardrogue.hub.config import DEFAULT_HUB, ClientConfig, config_path, load_config, save_config
 
-        url = args.hub or load_config().hub or DEFAULT_HUB
+        saved = load_config()
+        url = args.hub or saved.hub or DEFAULT_HUB
+        if saved.token and not args.force:
+            # The token is the account: the hub cannot give it again, and the maps it published stay its own.
+            raise UnusableInput(
+                f"the account {_show(saved.name or '?')} on {_show(saved.hub or '?')} is saved in {config_path()}; "
+                f"registering {_show(args.name)} would replace its token, which cannot be recovered: keep a copy of "
+                "that file and pass --force to replace it")
         answer = HubClient(url).register(args.name)
         path = save_config(ClientConfig(url, answer["name"], answer["token"]))
+        replaced = f" (it replaces {_show(saved.name or '?')} on {_show(saved.hub or '?')})" if saved.token else ""
         if args.format == "json":
             _json({"name": answer["name"], "hub": url, "config": str(path)})
         else:
-            print(f"registered {_show(answer['name'])} on {url}; the token is saved in {path} (readable only by you)")
+            print(f"registered {_show(answer['name'])} on {url}; the token is saved in {path} "
+                  f"(readable only by you){replaced}")
         return EXIT_OK
 
     return _run(args, work)

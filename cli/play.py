@@ -15,9 +15,12 @@ from .common import (
     EXIT_PROBLEMS,
     EXIT_UNUSABLE,
     UnusableInput,
+    check_player,
+    check_writable,
     complain,
     level_index,
     load_usable,
+    make_replays_folder,
     open_scores,
     read_text,
     say,
@@ -61,13 +64,10 @@ def cmd_edit(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     from cardrogue.editor.player.app import run_player
 
-    if args.player is not None and len(args.player) > 80:
-        complain("--player: at most 80 characters")
-        return EXIT_UNUSABLE
     try:
+        check_player(args.player)
         open_scores(args.scores_db).close()
-        if args.replays is not None and args.replays.exists() and not args.replays.is_dir():
-            raise UnusableInput(f"{args.replays}: is not a folder")
+        make_replays_folder(args.replays)
     except UnusableInput as exc:
         complain(*lines_of(exc))
         return exc.exit_code
@@ -85,6 +85,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     try:
         campaign = load_usable(args.campaign)
         level = level_index(campaign, args.level, args.campaign)
+        if args.output is not None:
+            check_writable(args.output, campaign=args.campaign)
         texts = list(args.actions)
         if args.actions_file is not None:
             body = (sys.stdin.read(64 * 1024 * 1024) if str(args.actions_file) == "-"

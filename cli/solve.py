@@ -65,7 +65,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
             campaign = load_usable(args.campaign)
         level = None if args.level is None else level_index(campaign, args.level, args.campaign)
         if args.output is not None:
-            check_writable(args.output)
+            check_writable(args.output, campaign=args.campaign)
         if args.write_par:  # before the solve, not after it
             if level is not None:
                 raise UnusableInput("--write-par records the par of the whole campaign; drop --level")

@@ -74,16 +74,14 @@ def _check_session(args: argparse.Namespace) -> str:
         return f"Card Rogue Story Studio — {doc.campaign.title}"
     from cardrogue.engine.format.resources import default_campaign
 
-    from .common import level_index
+    from .common import check_player, level_index, make_replays_folder
 
     path = args.campaign or default_campaign()
     campaign = load_usable(path)
     level_index(campaign, args.level, path)
-    if args.player is not None and len(args.player) > 80:
-        raise UnusableInput("--player: at most 80 characters")
+    check_player(args.player)
     open_scores(args.scores_db).close()
-    if args.replays is not None and args.replays.exists() and not args.replays.is_dir():
-        raise UnusableInput(f"{args.replays}: is not a folder")
+    make_replays_folder(args.replays)
     return f"Card Rogue — {campaign.title}"
 
 

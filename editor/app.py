@@ -212,7 +212,7 @@ class EditorApp(App[int]):
         colour = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
         problems = [markup(f"[{colour[d.severity]}]$code: $message[/]", code=d.code, message=d.message) for d in self.diagnostics
                     if d.level == self.level_index and d.cell == (x, y)]
-        self.query_one(Inspector).show(x, y, cell, card, problems)
+        self.query_one(Inspector).show(x, y, cell, card, problems, level=self.level_index)
 
     def _show_story(self) -> None:
         if self.story_level is None:
@@ -318,7 +318,9 @@ class EditorApp(App[int]):
 
     @on(CellFieldEdited)
     def _cell_field(self, message: CellFieldEdited) -> None:
-        li, (x, y) = self.level_index, self.canvas.cursor
+        li, x, y = message.at if message.at is not None else (self.level_index, *self.canvas.cursor)
+        if li >= len(self.campaign.levels) or self.campaign.levels[li].cell_at(x, y) is None:
+            return  # its level or card went while the text waited (no cell to write to)
         value: object = message.value
         if message.field == "rolls":
             try:
@@ -398,6 +400,7 @@ class EditorApp(App[int]):
         self.forms.remove_card()
 
     def action_solve(self) -> None:
+        self.apply_typed()
         self.solving.solve()
 
     def action_publish(self) -> None:
@@ -431,19 +434,30 @@ class EditorApp(App[int]):
             return self.solving.stepping
         return True
 
+    def apply_typed(self) -> None:
+        """Apply what was typed in the Cell panel and not entered yet, before the campaign is saved,
+        left or played (enter, or leaving the field, applies it otherwise)."""
+        for edit in self.query_one(Inspector).take_typed():
+            self._cell_field(edit)
+
     async def action_quit(self) -> None:
+        self.apply_typed()
         self.files.quit()
 
     def action_save(self) -> None:
+        self.apply_typed()
         self.files.save()
 
     def action_save_as(self) -> None:
+        self.apply_typed()
         self.files.save_as()
 
     def action_open(self) -> None:
+        self.apply_typed()
         self.files.open()
 
     def action_new(self) -> None:
+        self.apply_typed()
         self.files.new()
 
     def open_path(self, path: Path) -> bool:
@@ -631,6 +645,7 @@ class EditorApp(App[int]):
         from cardrogue.editor.player import PlayerScreen
         from cardrogue.engine.format.loader import load_campaign_text
 
+        self.apply_typed()
         # What the problems panel lists, checked now (the panel's own check may still be running).
         errors = draft_errors(self.doc)
         if errors:

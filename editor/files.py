@@ -124,8 +124,15 @@ def document_for(path: Path | None) -> Document:
     if path is None:
         return default_document()
     if not path.exists():
-        if is_protected(path) or not path.expanduser().absolute().parent.is_dir():
-            raise UnusableInput(f"{path}: cannot create a campaign there")
+        folder = path.expanduser().absolute().parent
+        if is_protected(path):
+            raise UnusableInput(f"{path}: cannot create a campaign there: it is inside the installed package "
+                                "(bundled campaigns, schemas, code), which the editor never writes; name a file elsewhere")
+        if not folder.exists():
+            raise UnusableInput(f"{path}: cannot create a campaign there: the folder {folder} does not exist; "
+                                "create it first, or name a file in a folder that does")
+        if not folder.is_dir():
+            raise UnusableInput(f"{path}: cannot create a campaign there: {folder} is not a folder")
         return new_document(path)
     return open_document(path)
 

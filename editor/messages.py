@@ -53,10 +53,12 @@ class ProblemChosen(Message):
 
 @dataclass
 class CellFieldEdited(Message):
-    """The inspector submitted a new value for a field of the selected cell."""
+    """The inspector submitted a new value for a field of a cell: ``at`` (level, x, y) is the cell the
+    text was typed for (None: the selected cell), which the cursor may have left since."""
 
     field: str
     value: str
+    at: tuple[int, int, int] | None = None
 
 
 @dataclass

@@ -145,6 +145,7 @@ class SolveFlow:
             solution.headline(), f"\nStep {index}/{total}, ", what, f", health {step.health}.",
             (" " + said, "dim") if said else ""))
         self._panel.add_class("-stepping")
+        self._panel.fit()
 
     def step(self, delta: int) -> None:
         if self.step_index is not None:
@@ -153,6 +154,7 @@ class SolveFlow:
     def _stop_stepping(self) -> None:
         self.step_index = None
         self._panel.remove_class("-stepping")
+        self._panel.fit()
 
     def leave(self) -> None:
         solution = self.solution

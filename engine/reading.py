@@ -25,10 +25,18 @@ def read_limited(path: str | Path, limit: int) -> bytes:
     """At most ``limit + 1`` bytes of the regular file at ``path`` (one more than ``limit`` says it
     is too large). A FIFO, a device, a socket or a folder raises :class:`OSError` at once: the
     file is opened without blocking, and only a regular file is read."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise OSError(errno.ENOENT, "no such file or folder") from None
+    try:
+        mode = os.fstat(fd).st_mode  # before fdopen, which refuses a folder in the OS's words
+    except OSError:
+        os.close(fd)
+        raise
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        kind = _kind(mode)
+        raise OSError(errno.EINVAL, f"is {kind}, not a regular file" if kind.startswith("a ") else kind)
     with os.fdopen(fd, "rb") as handle:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            kind = _kind(mode)
-            raise OSError(errno.EINVAL, f"is {kind}, not a regular file" if kind.startswith("a ") else kind)
         return handle.read(limit + 1)

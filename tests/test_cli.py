@@ -332,3 +332,37 @@ def test_verify_says_where_a_replay_stops_being_json(tmp_path: Path, capsys) -> 
     code, out, _ = cardrogue(capsys, "verify", junk, "--format", "json")
     verdict = json.loads(out)
     assert code == 2 and verdict["ok"] is False and verdict["checked"] is False and f"{junk}:3:3: not JSON" in verdict["message"]
+
+
+@pytest.mark.parametrize("command", ["play", "web"])
+def test_a_player_name_a_hub_would_refuse_is_refused_before_the_run(command: str, capsys, monkeypatch) -> None:
+    """`--player '[red]x[/]'`: the name goes into every replay, and the hub refuses a replay whose
+    player name is markup (docs/hub.md), so the run could never be submitted; said at once, exit 2."""
+    import cardrogue.editor.player.app as player_app
+    import cardrogue.editor.web as web
+
+    monkeypatch.setattr(player_app, "run_player", lambda *a, **k: 0)  # no terminal session here
+    monkeypatch.setattr(web.SessionServer, "serve", lambda self: None)
+    assert main([command, "--player", "[red]x[/]"]) == 2
+    err = capsys.readouterr().err
+    assert "--player: a hub refuses the name '[red]x[/]' in a replay: it looks like Rich markup" in err, err
+    assert main([command, "--player", "x" * 81]) == 2
+    assert "--player: at most 80 characters" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["play", "web"])
+def test_a_replays_folder_that_cannot_be_made_is_refused_before_the_run(command: str, capsys, monkeypatch,
+                                                                        tmp_path: Path) -> None:
+    """`--replays DIR` where no folder can be made: refused at once (exit 2), not found out at the end
+    of the run, whose replay was then lost ("The replay could not be saved")."""
+    import cardrogue.editor.player.app as player_app
+    import cardrogue.editor.web as web
+
+    monkeypatch.setattr(player_app, "run_player", lambda *a, **k: 0)  # no terminal session here
+    monkeypatch.setattr(web.SessionServer, "serve", lambda self: None)
+    (tmp_path / "notes").write_text("a file, not a folder")
+    assert main([command, "--replays", str(tmp_path / "notes" / "replays")]) == 2
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'notes' / 'replays'}: cannot make the replays folder" in err, err
+    assert main([command, "--replays", str(tmp_path / "new" / "replays")]) == 0  # made at once, as the end would
+    assert (tmp_path / "new" / "replays").is_dir()

@@ -189,6 +189,34 @@ async def test_inspector_inscription_and_rolls(campaign_file, tmp_path) -> None:
 
 
 @run_async
+async def test_a_cell_field_typed_and_left_without_enter_is_kept(campaign_file, tmp_path) -> None:
+    """Text typed in the Cell panel is applied to its cell when the field is left (ctrl+g, tab, a
+    click on the map) or the file is saved, not only on enter: it was lost when the cursor moved,
+    and ctrl+s saved without it."""
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("down", "right")  # (1, 1)
+        await pilot.press("ctrl+t", *"A cold wind", "ctrl+g", "right")
+        await settle(app, pilot)
+        assert cell(app, 1, 1).inscription == "A cold wind" and cell(app, 2, 1).inscription == ""
+        await pilot.press("ctrl+t", *"Teeth", "tab", *"6 1")  # tab to the rolls: the inscription is kept
+        await pilot.click(MapCanvas, offset=(3 * CELL_W + 2, 1 * CELL_H + 1))  # a click elsewhere
+        await settle(app, pilot)
+        assert app.canvas.cursor == (3, 1)
+        assert (cell(app, 2, 1).inscription, cell(app, 2, 1).rolls) == ("Teeth", (6, 1))
+        assert cell(app, 3, 1).rolls == ()
+        await pilot.press("ctrl+r", *"9", "ctrl+g")  # not a d6 roll: refused, said so, the cell unchanged
+        await settle(app, pilot)
+        assert cell(app, 3, 1).rolls == () and "'9' is not a d6 roll (1 to 6)" in [n.message for n in app._notifications]
+        await pilot.press("ctrl+t", *"Saved with it", "ctrl+s")  # saving takes what is typed
+        await settle(app, pilot)
+        saved = load_campaign(campaign_file).campaign
+        assert saved.levels[app.level_index].cell_at(3, 1).inscription == "Saved with it"
+        assert not app.doc.dirty
+
+
+@run_async
 async def test_story_editor_edits_story_and_preface(campaign_file, tmp_path) -> None:
     app = make_app(campaign_file, tmp_path)
     async with app.run_test(size=SIZE) as pilot:

@@ -424,6 +424,7 @@ async def test_open_keeps_the_dialog_for_a_folder_or_a_path_that_is_not_there(ca
     folder, and a mistyped name is refused under the field: the dialog stays, with what was typed."""
     (tmp_path / "maps").mkdir()
     (tmp_path / "maps" / "inner.json").write_bytes(FIXTURE.read_bytes())
+    (tmp_path / "maps" / "inner.replay.json").write_text("{}")  # a replay is not offered as a campaign
     app = make_app(campaign_file, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)

@@ -77,6 +77,22 @@ async def test_a_file_without_the_campaign_shape_is_refused_with_its_place(tmp_p
     assert "CR001" in capsys.readouterr().err
 
 
+def test_cardrogue_edit_says_why_a_new_file_cannot_be_made_there(tmp_path, capsys) -> None:
+    """`cardrogue edit maps/new.json` before `maps/` exists: the message names the missing folder."""
+    assert run_editor(tmp_path / "maps" / "new.json") == 2
+    err = capsys.readouterr().err
+    assert f"the folder {tmp_path / 'maps'} does not exist" in err, err
+    (tmp_path / "notes").write_text("a file")
+    assert run_editor(tmp_path / "notes" / "new.json") == 2
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'notes'} is not a folder" in err, err
+    from importlib.resources import files
+
+    bundled = Path(str(files("cardrogue.campaigns"))) / "mine.json"
+    assert run_editor(bundled) == 2
+    assert "inside the installed package" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("name", ["39-unknown-card.json", "52-starting-tile-face-down.json", "53-no-exit.json"])
 def test_cardrogue_edit_opens_a_draft_instead_of_refusing_it(name, monkeypatch, capsys) -> None:
     shown: list[EditorApp] = []

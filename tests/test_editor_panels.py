@@ -212,3 +212,25 @@ async def test_the_solver_verdict_is_shown_whole_at_80x24(tmp_path) -> None:
             assert status in shown_text(app, "#solve-status"), (status, shown_text(app, "#solve-status"))
             # the summary of the problems stays in sight below it
             assert shown_text(app, "#problems-summary").split()[0].isdigit()
+
+
+@run_async
+async def test_the_footer_fits_80_columns_whatever_has_the_focus(tmp_path) -> None:
+    """Every area's keys fit at 80 columns with F1 Help first and Commands last: the level list's
+    (add, duplicate, remove, move, properties) were cut at 'p Proper' and the app's keys were lost."""
+    app = make_app(many_problems(tmp_path), tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        for key, area in (("ctrl+l", "levels"), ("ctrl+f", "cards"), ("ctrl+t", "cell"), ("ctrl+k", "problems"),
+                          ("ctrl+g", "map")):
+            await pilot.press(key)
+            await settle(app, pilot)
+            await footer_fits(app, 80)
+            keys = footer_keys(app)
+            assert keys[-1] == ("ctrl+p", "Commands"), (area, keys)
+            shown = list(app.screen.query_one(EditorFooter).query(FooterKey))
+            palette = shown[-1].region
+            for key in shown[:-1]:  # none runs under Commands, which sits at the right edge
+                assert key.region.right <= palette.x, (area, key.key, key.description, key.region, palette)
+            if area == "levels":
+                assert ("p", "Properties") in keys and ("a", "Add") in keys, keys

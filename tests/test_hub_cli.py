@@ -39,9 +39,24 @@ def test_the_config_lives_in_the_test_config_dir_and_is_private(hub, capsys, _pr
     assert config.hub == hub.base and config.name == "alice" and config.token
     assert stat.S_IMODE(config_path().stat().st_mode) == 0o600
     assert config.token not in out  # the token is never printed
-    code, _, err = cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)
+    code, _, err = cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base, "--force")
     assert code == 1 and "taken" in err
     assert load_config() == config  # a refused registration leaves the saved account alone
+
+
+def test_register_never_drops_a_saved_token_unasked(hub, capsys) -> None:
+    """A second `hub register` would replace the saved token, which no one can recover (the first
+    publisher of a map id owns it by that token): refused before the hub is asked, unless --force."""
+    assert cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)[0] == 0
+    alice = load_config()
+    code, out, err = cardrogue(capsys, "hub", "register", "bob", "--hub", hub.base)
+    assert code == 2 and out == "" and load_config() == alice
+    assert f"the account alice on {hub.base} is saved in {config_path()}" in err and "--force" in err, err
+    code, _, err = cardrogue(capsys, "hub", "register", "bob", "--hub", hub.base)  # bob was not made on the hub
+    assert code == 2
+    code, out, _ = cardrogue(capsys, "hub", "register", "bob", "--hub", hub.base, "--force")
+    assert code == 0 and "registered bob" in out and "replaces alice" in out
+    assert load_config().name == "bob"
 
 
 def test_a_whole_round_publish_list_submit_leaderboard_pull_verify(hub, capsys, tmp_path: Path, monkeypatch) -> None:
@@ -200,6 +215,18 @@ def test_hub_serve_starts_a_server_on_each_backend(hub_db: str, tmp_path: Path) 
         server.terminate()
         out = server.communicate(timeout=30)[0].decode()
     assert "serving http://127.0.0.1" in out and "Traceback" not in out
+
+
+def test_hub_serve_on_a_port_in_use_says_so_and_exits_2(tmp_path: Path, capsys) -> None:
+    """A port another program holds: one line naming the address and why, exit 2 (README: 0, 1 or 2),
+    as `cardrogue web` says it; not "serving ..." then uvicorn's own error and its exit status 3."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code, out, err = cardrogue(capsys, "hub", "serve", "--db", str(tmp_path / "hub.sqlite3"), "--port", str(port))
+    assert code == 2 and "serving" not in out, (out, err)
+    assert f"cannot listen on 127.0.0.1 port {port}: " in err and "in use" in err, err
 
 
 def test_hub_serve_refuses_a_database_it_cannot_open(tmp_path: Path, capsys) -> None:

@@ -119,10 +119,15 @@ def test_size_limit_applies_to_bytes_and_text(monkeypatch: pytest.MonkeyPatch) -
 
 
 def test_unreadable_paths(tmp_path: Path) -> None:
-    for path in (tmp_path / "missing.json", tmp_path):
+    """In the words `cardrogue check` uses for a path it cannot read, not the OS's ('Is a directory',
+    'No such file or directory'), for `cardrogue edit`, the editor's Open and every loader caller."""
+    expected = {tmp_path / "missing.json": "cannot read the file: no such file or folder",
+                tmp_path: "cannot read the file: is a folder, not a regular file",
+                Path("/dev/null"): "cannot read the file: is a device, not a regular file"}
+    for path, message in expected.items():
         (diag,) = load_campaign(path).diagnostics
         assert (diag.code, diag.line, diag.column) == ("CR006", 1, 1)
-        assert diag.message.startswith("cannot read the file")
+        assert diag.message == message
 
 
 def _tiny() -> dict:
@@ -329,6 +334,32 @@ def _mutated_bytes(draw) -> bytes:
 
 
 _FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def test_a_replay_given_as_a_campaign_is_named_one() -> None:
+    """`cardrogue edit/play/check X.replay.json`, or a replay picked in the editor's Open: one error
+    saying it is a replay, as `verify` says of a campaign given as a replay, not a CR103 for each of
+    its keys ("unknown property 'campaign' in the campaign")."""
+    replay = json.dumps({"$schema": "https://cardrogue-studio.dev/schema/replay.schema.json", "format": 1,
+                         "rules": "1.1.2", "campaign": {"id": "tiny", "hash": "0" * 64, "level": 0},
+                         "dice": {"mode": "fated"}, "actions": ["move E"], "checkpoints": []}, indent=2)
+    result = load_campaign_text(replay, "run.replay.json")
+    (diag,) = result.diagnostics
+    assert diag.code == "CR101" and (diag.line, diag.column) == (1, 1) and result.draft is None
+    assert diag.message.startswith('not a campaign: this looks like a replay (it has "actions" and no "levels")')
+
+
+def test_a_ladder_to_a_missing_level_is_pointed_at_another_level_never_its_own() -> None:
+    """CR205's hint names a level the ladder could lead to: a ladder on 'level-1' typed 'level-3'
+    was told "did you mean 'level-1'?", its own level. Without a near id, the other ids are listed."""
+    data = json.loads(TINY.read_text(encoding="utf-8"))
+    ladder = next(c for c in data["levels"][0]["cells"] if c["card"] == "descending-ladder")
+    own, other = data["levels"][0]["id"], data["levels"][1]["id"]
+    for to, hint in ((own + own[-1], f"the other levels: {other!r}"), (other + "s", f"did you mean {other!r}?")):
+        ladder["to"] = to
+        found = [d for d in load_campaign_text(json.dumps(data)).diagnostics if d.code == "CR205"]
+        assert len(found) == 1 and found[0].message.endswith(hint), (to, found[0].message)
+        assert repr(own) not in found[0].message
 
 
 @_FUZZ

@@ -127,6 +127,21 @@ def test_unwritable_output_fails_before_solving(corridor: Path, tmp_path: Path):
     assert done.returncode == 2 and "does not exist" in done.stderr and "par" not in done.stdout
 
 
+def test_a_replay_is_never_written_over_its_campaign(corridor: Path, tmp_path: Path):
+    """`-o` naming the campaign itself (a slip for X.replay.json), or a link to it: refused before
+    anything runs, the campaign untouched; `solve -o MAP` overwrote the map with the replay, and with
+    --write-par wrote the map back under the replay's $schema, the replay lost."""
+    before = corridor.read_bytes()
+    link = tmp_path / "link.json"
+    link.symlink_to(corridor)
+    for args in (("solve", str(corridor), "-o", str(corridor)), ("solve", str(corridor), "--write-par", "-o", str(link)),
+                 ("run", str(corridor), "move E", "-o", str(corridor))):
+        done = cardrogue(*args)
+        assert done.returncode == 2, (args, done.stdout, done.stderr)
+        assert "is the campaign itself" in done.stderr and "corridor.replay.json" in done.stderr, done.stderr
+        assert "par" not in done.stdout and corridor.read_bytes() == before
+
+
 def test_a_mages_map_through_a_wall_passes_check_and_solves(tmp_path):
     """The exit has no paths: only the mage's SPELL reaches it. The graph checks claim no error
     they cannot prove; the solver finds the spell (par 2: cast on turn 1, the tile acts on turn 2)."""

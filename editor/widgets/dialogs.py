@@ -227,10 +227,12 @@ class FormScreen(ModalScreen[dict | None]):
 
 
 class CampaignFiles(DirectoryTree):
-    """Folders and campaign files (``.json``); hidden entries left out."""
+    """Folders and campaign files (``.json``, replays ``.replay.json`` aside, as ``cardrogue check``
+    leaves them); hidden entries left out."""
 
     def filter_paths(self, paths: Iterable[Path]) -> Iterable[Path]:
-        return [p for p in paths if not p.name.startswith(".") and (p.suffix == ".json" or _is_dir(p))]
+        return [p for p in paths if not p.name.startswith(".")
+                and ((p.suffix == ".json" and not p.name.endswith(".replay.json")) or _is_dir(p))]
 
 
 def _is_dir(path: Path) -> bool:

@@ -9,7 +9,9 @@ command palette (ctrl+p), which ends the line.
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.screen import ModalScreen
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
@@ -44,12 +46,26 @@ class EditorFooter(Footer):
                     app_keys.append(entry)
             else:
                 focused.append(entry)
+        palette = active.get(self.app.COMMAND_PALETTE_BINDING)
+        if not (self.app.ENABLE_COMMAND_PALETTE and palette is not None):
+            palette = None
+        # Nothing is cut at the right edge: the app's keys, then the focused area's last ones, are left
+        # out (to the help screen and the palette) until the rest fits beside Commands.
+        room = self.app.size.width - (self._width(palette[1], "Commands") + 1 if palette else 0)
+        while first + focused + app_keys and sum(self._width(b) for b, _, _ in first + focused + app_keys) > room:
+            (app_keys or focused or first).pop()
         for binding, enabled, tooltip in first + focused + app_keys:
             yield FooterKey(binding.key, self.app.get_key_display(binding), binding.description, binding.action,
                             disabled=not enabled, tooltip=tooltip or binding.description).data_bind(
                                 compact=Footer.compact)
-        palette = active.get(self.app.COMMAND_PALETTE_BINDING)
-        if self.app.ENABLE_COMMAND_PALETTE and palette is not None:
+        if palette is not None:
             _, binding, enabled, _ = palette
             yield FooterKey(binding.key, self.app.get_key_display(binding), "Commands", binding.action,
                             classes="-command-palette", disabled=not enabled)
+
+    def _width(self, binding: Binding, description: str | None = None) -> int:
+        """The columns a key takes in the compact footer: its key, a space, its description, a margin."""
+        return cell_len(self.app.get_key_display(binding)) + 1 + cell_len(description or binding.description) + 1
+
+    def on_resize(self) -> None:
+        self.refresh(recompose=True)  # another width: another choice of the keys that fit

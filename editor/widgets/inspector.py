@@ -30,6 +30,16 @@ def parse_rolls(text: str) -> tuple[int, ...]:
 
 
 class Inspector(VerticalScroll):
+    """The Cell panel. A field's text is applied to its cell on enter, and also when the field is
+    left (tab, ctrl+g, a click elsewhere) or before the app saves, quits or plays (:meth:`take_typed`):
+    text typed and not entered is never dropped when the cursor moves on."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.place: tuple[int, int, int] | None = None  # (level, x, y) of the cell shown
+        self._shown: dict[str, str] = {}  # the values show() put in the fields
+        self._typed: dict[str, tuple[tuple[int, int, int], str]] = {}  # field -> (its cell, the text typed)
+
     def compose(self) -> ComposeResult:
         yield Static(id="inspector-summary")
         yield Label("Inscription", classes="field-label")
@@ -39,9 +49,12 @@ class Inspector(VerticalScroll):
         yield Label("Ladder leads to", classes="field-label ladder-only")
         yield Input(id="inspector-to", placeholder="level id", classes="ladder-only")
 
-    def show(self, x: int, y: int, cell: Cell | None, card: CardDef | None, problems: list[Content]) -> None:
+    def show(self, x: int, y: int, cell: Cell | None, card: CardDef | None, problems: list[Content],
+             level: int = 0) -> None:
         summary = self.query_one("#inspector-summary", Static)
         inputs = [self.query_one(f"#inspector-{f}", Input) for f in FIELDS]
+        self.place = (level, x, y)
+        self._shown = dict.fromkeys(FIELDS, "")
         if cell is None:
             summary.update(f"[b]({x}, {y})[/] empty\n[dim]enter: place the palette card[/]")
             for widget in inputs:
@@ -68,6 +81,7 @@ class Inspector(VerticalScroll):
             lines.extend(problems)
             summary.update(Content("\n").join(lines))
             values = (cell.inscription, rolls_text(cell.rolls), cell.to or "")
+            self._shown = dict(zip(FIELDS, values))
             for widget, value in zip(inputs, values):
                 if widget.disabled:
                     widget.disabled = False
@@ -83,8 +97,30 @@ class Inspector(VerticalScroll):
         widget.focus()
         return True
 
+    def on_input_changed(self, event: Input.Changed) -> None:
+        field = (event.input.id or "").removeprefix("inspector-")
+        if field not in FIELDS or not event.input.has_focus or self.place is None:
+            return  # show() filling the fields, not the author typing
+        if event.value != self._shown.get(field):
+            self._typed[field] = (self.place, event.value)
+        else:
+            self._typed.pop(field, None)
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         field = (event.input.id or "").removeprefix("inspector-")
         if field in FIELDS:
-            self.post_message(CellFieldEdited(field, event.value))
+            place, _ = self._typed.pop(field, (self.place, ""))
+            self.post_message(CellFieldEdited(field, event.value, place))
+
+    def on_input_blurred(self, event: Input.Blurred) -> None:
+        field = (event.input.id or "").removeprefix("inspector-")
+        if field in self._typed:
+            place, value = self._typed.pop(field)
+            self.post_message(CellFieldEdited(field, value, place))
+
+    def take_typed(self) -> list[CellFieldEdited]:
+        """The fields typed in and not applied yet, as edits (taken: each is applied once)."""
+        typed = [CellFieldEdited(field, value, place) for field, (place, value) in self._typed.items()]
+        self._typed.clear()
+        return typed

@@ -18,8 +18,9 @@ class LevelList(OptionList):
         Binding("a", "app.add_level", "Add"),
         Binding("d", "app.duplicate_level", "Duplicate"),
         Binding("delete", "app.remove_level", "Remove"),
-        Binding("left_square_bracket", "app.move_level(-1)", "Move up"),
-        Binding("right_square_bracket", "app.move_level(1)", "Move down"),
+        # one entry in the footer for both, "[ ] Move", so the level list's keys fit 80 columns
+        Binding("left_square_bracket", "app.move_level(-1)", "Move", key_display="[ ]"),
+        Binding("right_square_bracket", "app.move_level(1)", "Move down", show=False),
         Binding("p", "app.level_properties", "Properties"),
         Binding("m", "app.metadata", "Metadata", show=False),
     ]

@@ -70,6 +70,8 @@ class ProblemsPanel(Vertical):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.diagnostics: list[Diagnostic] = []
+        self._status: Content | None = None
+        self._summary: Content = Content("checking…")
 
     def on_mount(self) -> None:
         self.border_title = "Problems"
@@ -86,12 +88,15 @@ class ProblemsPanel(Vertical):
         counts = {s: sum(d.severity is s for d in diagnostics) for s in Severity}
         summary = self.query_one("#problems-summary", Label)
         if not diagnostics:
-            summary.update("[green]none[/]")
+            self._summary = Content.from_markup("[green]none[/]")
         else:
             draft = (" [b red]· a draft: fix the errors to play or publish it[/]"
                      if counts[Severity.ERROR] else "")
-            summary.update(f"{counted(counts[Severity.ERROR], 'error')}, "
-                           f"{counted(counts[Severity.WARNING], 'warning')}, {counted(counts[Severity.INFO], 'note')}{draft}")
+            self._summary = Content.from_markup(
+                f"{counted(counts[Severity.ERROR], 'error')}, "
+                f"{counted(counts[Severity.WARNING], 'warning')}, {counted(counts[Severity.INFO], 'note')}{draft}")
+        summary.update(self._summary)
+        self.fit()
         options = self.query_one("#problems-list", OptionList)
         options.set_options(
             Option(markup(f"{_ICON[d.severity]} $code $where: $message", code=d.code, where=location(d, level_titles),
@@ -105,9 +110,30 @@ class ProblemsPanel(Vertical):
         label.update(text or "")
         label.set_class(bool(text), "-shown")
         self.set_class(bool(text), "-status")
+        self._status = text or None
+        self.fit()
+
+    def fit(self) -> None:
+        """Grow the panel while the solver's line is shown, so it is read whole (up to six lines)
+        with the summary and a problem below it; as little as that needs, so the map keeps its rows."""
+        if self._status is None or self.has_class("-stepping"):
+            self.styles.min_height = None  # the stylesheet's (stepping has its own)
+            return
+        width = self.content_region.width - 2  # the labels' padding
+        if width <= 0:
+            self.call_after_refresh(self.fit)  # not laid out yet
+            return
+        text = self._status if isinstance(self._status, Content) else Content(str(self._status))
+        status = min(6, len(text.wrap(width)))
+        summary = len(self._summary.wrap(width))
+        self.styles.min_height = max(6, status + summary + 1 + 2)  # and a problem, and the border
+
+    def on_resize(self) -> None:
+        self.fit()
 
     def set_checking(self) -> None:
-        self.query_one("#problems-summary", Label).update("checking…")
+        self._summary = Content("checking…")
+        self.query_one("#problems-summary", Label).update(self._summary)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()

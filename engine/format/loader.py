@@ -222,6 +222,11 @@ def _load_known_text(text: str, name: str) -> LoadResult:
         depth, _ = max_depth(text)
         if depth > MAX_DEPTH:
             return LoadResult(name, None, [_too_deep(name, text)], text, data)
+        if isinstance(data, dict) and "actions" in data and "levels" not in data:
+            # a replay given where its campaign belongs: say so, not which of its keys a campaign lacks
+            return LoadResult(name, None, [Diagnostic(
+                "CR101", 'not a campaign: this looks like a replay (it has "actions" and no "levels"); give the '
+                "campaign file (`cardrogue verify` checks a replay)", file=name, line=1, column=1)], text, data)
         diags = sorted((locator.place(d, key=d.code in ("CR103", "CR109"))
                         for d in schema_diagnostics(data, "campaign.schema.json")), key=lambda d: (d.line, d.column))
         if diags:

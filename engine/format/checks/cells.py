@@ -26,8 +26,16 @@ def cell_field_problems(cell: Cell, path: JsonPath, cards: Mapping[str, CardDef]
         if cell.to is None:
             found.error("CR208", "a descending ladder must name the level it leads to (\"to\")", path, **where)
         elif cell.to not in level_ids:
-            near = nearest(cell.to, level_ids)
-            hint = f"; did you mean {near!r}?" if near else ""
+            # A ladder never means the level it stands on: the hint names the others, in their order.
+            others = sorted((lid for lid, li in level_ids.items() if li != where.get("level")), key=level_ids.__getitem__)
+            near = nearest(cell.to, others)
+            if near:
+                hint = f"; did you mean {near!r}?"
+            elif others:
+                listed = ", ".join(repr(lid) for lid in others[:5])
+                hint = f"; the other levels: {listed}{', ...' if len(others) > 5 else ''}"
+            else:
+                hint = "; the campaign has no other level for it to lead to"
             found.error("CR205", f"ladder leads to missing level {cell.to!r}{hint}", path + ("to",), **where)
     elif cell.to is not None:
         found.error("CR218", f"only a descending ladder leads to a level; this cell holds {cell.card!r}", path + ("to",), **where)
