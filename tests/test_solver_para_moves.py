@@ -395,7 +395,7 @@ def test_the_first_potion_picked_up_on_the_8x8_maps(monkeypatch, seed, before, a
     of fights after moving beside enemies a flee left come only from the turn after the walk can first hold one, or
     the turn it can hold two (seed 16: its second potion 20 half-turns away), and the bound at the start rises
     (docs/solver.md, *The first potion picked up*), still below the turns of their par lines
-    (``test_paralysis_8x8_par_lines_keep_the_bound_within_their_turns``)."""
+    (``test_8x8_par_lines_proved_before_the_gap_fixes_keep_the_bound_within_their_turns``)."""
     c = load(gen.campaign(1, 8, seed=seed))
     s, _ = _start(c)
     assert relaxation(c, s.d).bound(s, True) == after

@@ -470,15 +470,7 @@ class Relaxation(PotionBound):
         ``c``: 1 if this turn may still hold a gain (``k0``), else 0; but where no enemy is met so now, the gains come
         only from the turn the walk may hold the potions a first one needs (:meth:`_first_gain`, turn ``J``): then
         only turns ``J`` to ``T`` may gain, ``c = 1 - J`` (docs/solver.md, *The first potion picked up*)."""
-        foes, getter, loose = self._met_foes[li]
-        beside = self.d.enemy_near[s.pos]
-        alive = met = 0
-        for j, face in zip(foes, getter(s.faces)):
-            if face == CLEARED:
-                continue  # slain (or moved away: ``visitors``)
-            alive += 1
-            if (face == UP and j not in beside) or (face == DOWN and j in loose):
-                met += 1
+        alive, met = self._met_now(s, li)
         if s.moved and (s.phase == COMBAT or s.phase == SHOPPING):
             met += 1  # a fight after moving he is in
         tele, para, _, left = potions
@@ -498,6 +490,20 @@ class Relaxation(PotionBound):
                 para += 1
         met += self._crowd[li] * (self.extra_flees(para) + tele)
         return (alive if alive < met else met) + visitors, c
+
+    def _met_now(self, s: GameState, li: int) -> tuple[int, int]:
+        """The enemies on the hero's level alive now, and those of them met so: standing face up and not beside
+        him now, or face down where a flip reveals them without a fight (``_met_foes``)."""
+        foes, getter, loose = self._met_foes[li]
+        beside = self.d.enemy_near[s.pos]
+        alive = met = 0
+        for j, face in zip(foes, getter(s.faces)):
+            if face == CLEARED:
+                continue  # slain (or moved away: ``visitors``)
+            alive += 1
+            if (face == UP and j not in beside) or (face == DOWN and j in loose):
+                met += 1
+        return alive, met
 
     def _first_gain(self, li: int, mask: bytes, i: int, left: tuple, held: int, r0: int) -> int | None:
         """With no enemy met so now: the first turn after this one (0: this one) that may hold a gain, or None if no
@@ -564,15 +570,7 @@ class Relaxation(PotionBound):
         reveals it without a fight, one a thrown potion of teleportation moved (``visitors``, or waiting for its
         tile), the one of a fight after moving he is in, or those a potion still to be used leaves: drunk in a
         fight, the enemies beside its tile (``tele_crowd``, at most 4), thrown, the one it moves."""
-        foes, getter, loose = self._met_foes[li]
-        beside = self.d.enemy_near[s.pos]
-        alive = met = 0
-        for j, face in zip(foes, getter(s.faces)):
-            if face == CLEARED:
-                continue  # slain (or moved away: ``visitors``)
-            alive += 1
-            if (face == UP and j not in beside) or (face == DOWN and j in loose):
-                met += 1
+        alive, met = self._met_now(s, li)
         if s.moved and (s.phase == COMBAT or s.phase == SHOPPING):
             met += 1  # a fight after moving he is in: one gain, its enemies slain (or left by a potion, counted below)
         tele = potions[0]
