@@ -330,7 +330,8 @@ class EditorApp(App[int]):
                 return
         elif message.field == "to":
             value = message.value.strip() or None
-        self.edit(lambda c: edits.set_cell_fields(c, li, x, y, **{message.field: value}), f"Set {message.field}")
+        self.edit(lambda c: edits.set_cell_fields(c, li, x, y, **{message.field: value}), f"Set {message.field}",
+                  Where(li, x, y))
 
     @on(StoryEdited)
     def _story(self, message: StoryEdited) -> None:
@@ -405,6 +406,7 @@ class EditorApp(App[int]):
 
     def action_publish(self) -> None:
         """F9: publish the open campaign to the configured hub, when it has no errors and a proven par."""
+        self.apply_typed()  # what the Cell panel shows is what is published
         if any(d.severity is Severity.ERROR for d in self.diagnostics):
             self.notify("Not published: fix the errors in the problems panel first.", severity="error")
             return

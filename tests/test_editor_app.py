@@ -217,6 +217,28 @@ async def test_a_cell_field_typed_and_left_without_enter_is_kept(campaign_file, 
 
 
 @run_async
+async def test_a_check_that_ends_while_a_cell_field_is_typed_in_keeps_the_text(campaign_file, tmp_path) -> None:
+    """Every edit starts a check; when it ends the Cell panel shows its cell again. It wiped the field being typed
+    in (and what was typed) when the check ended mid-word; the text typed stays, and an edit applied on leaving a
+    field is undone at its own cell, not at the cursor's."""
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("down", "right")  # (1, 1)
+        await pilot.press("ctrl+t", *"Half a")
+        app._checks_done(app.diagnostics)  # a check ends now, as one started by an edit would
+        await pilot.pause()
+        await pilot.press(*" word")
+        assert app.query_one("#inspector-inscription").value == "Half a word"
+        await pilot.click(MapCanvas, offset=(3 * CELL_W + 2, 1 * CELL_H + 1))  # leaving the field applies it
+        await settle(app, pilot)
+        assert cell(app, 1, 1).inscription == "Half a word" and app.canvas.cursor == (3, 1)
+        await pilot.press("ctrl+z")
+        await settle(app, pilot)
+        assert cell(app, 1, 1).inscription == "" and app.canvas.cursor == (1, 1)
+
+
+@run_async
 async def test_story_editor_edits_story_and_preface(campaign_file, tmp_path) -> None:
     app = make_app(campaign_file, tmp_path)
     async with app.run_test(size=SIZE) as pilot:

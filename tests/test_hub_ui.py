@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 from editor_support import make_app, settle
+
+from cardrogue.editor.widgets.inspector import Inspector
 from hub_support import call, running_hub, solution
 from test_player import SIZE, WIN_KEYS, app_for
 from test_player_campaigns import duel_dict
@@ -74,11 +76,18 @@ async def test_f9_publishes_the_open_campaign(hub, campaign_file: Path, tmp_path
     app = make_app(campaign_file, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
+        x, y = app.campaign.levels[0].cells[0].pos
+        app.canvas.move_to(x, y)
+        await settle(app, pilot)
+        assert app.query_one(Inspector).focus_field("inscription")
+        await pilot.press(*"Carved by hand")  # typed in the Cell panel, not entered: published all the same
         await pilot.press("f9")
         await settle(app, pilot)
         messages = [n.message for n in app._notifications]
         assert any(m.startswith("Published: a-sons-descent version 1, par 11 turns") for m in messages), messages
     assert [m["id"] for m in client.maps()] == ["a-sons-descent"]
+    published = json.loads(client.file("a-sons-descent"))["levels"][0]["cells"]
+    assert [c.get("inscription") for c in published if c["at"] == [x, y]] == ["Carved by hand"]
 
 
 @run_async

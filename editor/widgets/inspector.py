@@ -50,9 +50,10 @@ class Inspector(VerticalScroll):
         yield Input(id="inspector-to", placeholder="level id", classes="ladder-only")
 
     def show(self, x: int, y: int, cell: Cell | None, card: CardDef | None, problems: list[Content],
-             level: int = 0) -> None:
+             level: int) -> None:
         summary = self.query_one("#inspector-summary", Static)
         inputs = [self.query_one(f"#inspector-{f}", Input) for f in FIELDS]
+        same_place = self.place == (level, x, y)
         self.place = (level, x, y)
         self._shown = dict.fromkeys(FIELDS, "")
         if cell is None:
@@ -82,9 +83,11 @@ class Inspector(VerticalScroll):
             summary.update(Content("\n").join(lines))
             values = (cell.inscription, rolls_text(cell.rolls), cell.to or "")
             self._shown = dict(zip(FIELDS, values))
-            for widget, value in zip(inputs, values):
+            for field, widget, value in zip(FIELDS, inputs, values):
                 if widget.disabled:
                     widget.disabled = False
+                if same_place and (widget.has_focus or field in self._typed):
+                    continue  # the author is typing here (a check that ends meanwhile shows the cell again)
                 if widget.value != value:
                     widget.value = value
         self.set_class(cell is not None and cell.card == DESCENDING_LADDER, "-ladder")
