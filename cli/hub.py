@@ -92,11 +92,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except DatabaseError as exc:
         complain(*lines_of(exc))
         return EXIT_UNUSABLE
+    import socket
+
     import uvicorn
 
     from cardrogue.hub.app import create_app
-
-    import socket
 
     # The address is taken before "serving" is said: a port in use is one line and exit 2, as for
     # `cardrogue web`, not uvicorn's own error and its exit status 3.
@@ -108,10 +108,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         complain(f"cannot listen on {args.host} port {args.port}: {exc.strerror or exc}")
         return EXIT_UNUSABLE
     settings = Settings(workers=args.workers, solve_seconds=args.solve_seconds, play_url=args.play_url)
-    app = create_app(db, settings)
-    print(f"cardrogue hub: serving http://{args.host}:{args.port}/ (database {display_url(db.url)})", flush=True)
     try:
-        uvicorn.Server(uvicorn.Config(app, log_level="info", lifespan="off")).run(sockets=[listening])
+        app = create_app(db, settings)
+        print(f"cardrogue hub: serving http://{args.host}:{args.port}/ (database {display_url(db.url)})", flush=True)
+        # (host and port as given, though uvicorn serves the socket taken above and logs no address of its own)
+        config = uvicorn.Config(app, host=args.host, port=args.port, log_level="info", lifespan="off")
+        uvicorn.Server(config).run(sockets=[listening])
     finally:
         listening.close()
         db.close()

@@ -214,7 +214,8 @@ def test_hub_serve_starts_a_server_on_each_backend(hub_db: str, tmp_path: Path) 
     finally:
         server.terminate()
         out = server.communicate(timeout=30)[0].decode()
-    assert "serving http://127.0.0.1" in out and "Traceback" not in out
+    assert f"serving http://127.0.0.1:{port}/" in out and "Traceback" not in out
+    assert "running on" not in out  # uvicorn says nothing of its own address (its default, port 8000, would mislead)
 
 
 def test_hub_serve_on_a_port_in_use_says_so_and_exits_2(tmp_path: Path, capsys) -> None:
