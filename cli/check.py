@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Sequence
 
 from cardrogue.engine.format.diagnostics import Diagnostic, Severity, has_errors
+from cardrogue.engine.format.files import campaign_files_in
 from cardrogue.engine.words import counted
 
 from .common import (
@@ -37,17 +38,14 @@ def register(sub) -> None:
 
 
 def _campaign_files(paths: Sequence[Path]) -> tuple[list[Path], list[Diagnostic]]:
-    """The files to check: those named, and in each folder named its ``*.json`` files but replays,
-    leaving out hidden files and folders (``.vscode/settings.json``, ``.venv``, ``.git``: a map
-    repository's tools, not its campaigns), as the editor's file picker does."""
+    """The files to check: those named, and in each folder named its campaign files
+    (:func:`~cardrogue.engine.format.files.campaign_files_in`: no replay, nothing hidden), the
+    files the editor's file picker shows."""
     files: list[Path] = []
     missing: list[Diagnostic] = []
     for path in paths:
         if path.is_dir():
-            files.extend(sorted(
-                p for p in path.rglob("*.json")
-                if not p.name.endswith(".replay.json")
-                and not any(part.startswith(".") for part in p.relative_to(path).parts)))
+            files.extend(campaign_files_in(path))
         elif path.exists():
             files.append(path)
         else:

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from cardrogue.engine.errors import RejectedReplay, UnusableInput
+from cardrogue.engine.format.files import is_campaign_name
 from cardrogue.engine.format.loader import load_usable
 from cardrogue.engine.printable import printable
 from cardrogue.engine.reading import read_limited
@@ -203,7 +204,7 @@ def _beside(replay_path: Path, campaign_id: str) -> list[Path]:
     stem = name[: -len(".replay.json")] if name.endswith(".replay.json") else replay_path.stem
     first = [folder / f"{stem}.json", folder / f"{campaign_id}.json"]
     try:
-        others = sorted(p for p in folder.iterdir() if p.suffix == ".json" and not p.name.endswith(".replay.json"))
+        others = sorted(p for p in folder.iterdir() if is_campaign_name(p.name))
     except OSError:
         others = []
     found: list[Path] = []

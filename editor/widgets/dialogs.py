@@ -14,6 +14,7 @@ from textual.widgets import Button, Checkbox, DirectoryTree, Input, Label, Markd
 from textual.widgets.option_list import Option
 
 from cardrogue.editor.shown import content, markup
+from cardrogue.engine.format.files import is_campaign_name
 from cardrogue.editor.widgets.footer import EditorFooter
 
 
@@ -227,12 +228,11 @@ class FormScreen(ModalScreen[dict | None]):
 
 
 class CampaignFiles(DirectoryTree):
-    """Folders and campaign files (``.json``, replays ``.replay.json`` aside, as ``cardrogue check``
-    leaves them); hidden entries left out."""
+    """Folders and campaign files (:func:`~cardrogue.engine.format.files.is_campaign_name`: the files
+    ``cardrogue check`` takes from a folder); hidden entries left out."""
 
     def filter_paths(self, paths: Iterable[Path]) -> Iterable[Path]:
-        return [p for p in paths if not p.name.startswith(".")
-                and ((p.suffix == ".json" and not p.name.endswith(".replay.json")) or _is_dir(p))]
+        return [p for p in paths if is_campaign_name(p.name) or (not p.name.startswith(".") and _is_dir(p))]
 
 
 def _is_dir(path: Path) -> bool:

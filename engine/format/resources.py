@@ -12,6 +12,8 @@ from functools import cache
 from importlib.util import find_spec
 from pathlib import Path
 
+from .files import is_campaign_name
+
 SCHEMA_BASE = "https://cardrogue-studio.dev/schema/"
 
 
@@ -40,7 +42,7 @@ def campaigns_dir() -> Path:
 
 
 def bundled_campaigns() -> list[Path]:
-    return sorted(p for p in campaigns_dir().glob("*.json") if not p.name.endswith(".replay.json"))
+    return sorted(p for p in campaigns_dir().glob("*.json") if is_campaign_name(p.name))
 
 
 def default_campaign() -> Path:

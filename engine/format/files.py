@@ -1,0 +1,29 @@
+"""Which files are campaigns: the one rule ``cardrogue check``, the editor's file picker and the
+bundled campaigns' list share.
+
+A campaign file is a ``*.json`` that is neither a replay (``*.replay.json``, which lies beside its
+campaign) nor hidden (``.vscode/settings.json`` and whatever ``.venv`` or ``.git`` hold are a map
+repository's tools, not its campaigns).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+REPLAY_SUFFIX = ".replay.json"
+
+
+def is_campaign_name(name: str) -> bool:
+    """Whether a file of this name is taken for a campaign."""
+    return name.endswith(".json") and not name.endswith(REPLAY_SUFFIX) and not name.startswith(".")
+
+
+def campaign_files_in(folder: Path) -> list[Path]:
+    """The campaign files in ``folder`` and its folders, sorted; hidden folders are not entered (a
+    ``.venv`` or ``.git`` is never read), nor links to folders (no loop)."""
+    found: list[Path] = []
+    for root, folders, names in os.walk(folder):
+        folders[:] = [name for name in folders if not name.startswith(".")]
+        found.extend(Path(root, name) for name in names if is_campaign_name(name))
+    return sorted(found)
