@@ -73,6 +73,14 @@ def campaign(cells: list[dict], **kw: Any) -> Campaign:
     return load(campaign_dict(cells, **kw))
 
 
+def started(c: Campaign) -> tuple[GameState, FatedResolver]:
+    """The game of ``c`` at its start, its first chance points answered by the fated dice, and those dice."""
+    resolver = FatedResolver(c)
+    s = GameState.new(c, log=False)
+    s.resolve(resolver)
+    return s, resolver
+
+
 def new_state(cells: list[dict], **kw: Any) -> GameState:
     """A fresh game on a one-level campaign, hero on the starting tile."""
     return GameState.new(campaign(cells, **kw))

@@ -9,13 +9,11 @@ path, one entered later from another side): every count of face-down tiles reads
 from __future__ import annotations
 
 import pytest
-from helpers import campaign, cell
+from helpers import campaign, cell, started
 
 from cardrogue.engine.analysis.solver import SOLVED, Budget
 from cardrogue.engine.analysis.solver.bounds import relaxation
 from cardrogue.engine.analysis.solver.par import solve
-from cardrogue.engine.chance.resolvers import FatedResolver
-from cardrogue.engine.rules.state import GameState
 
 SMALL = Budget(max_states=200_000, max_seconds=3600)  # a state budget only: a loaded machine must not change a result
 
@@ -30,18 +28,11 @@ LONGER = [cell(0, 0, "starting-tile", "ES"), cell(1, 0, "pathing-tile", "SW", fa
           cell(0, 2, "pathing-tile", "NE", face="down"), cell(1, 2, "pathing-tile", "W", face="down", exit=True)]
 
 
-def _start(c) -> tuple[GameState, FatedResolver]:
-    resolver = FatedResolver(c)
-    s = GameState.new(c, log=False)
-    s.resolve(resolver)
-    return s, resolver
-
-
 def test_a_one_way_flip_reveals_a_tile_the_next_turn_enters():
     # The paced warrior (no +X MOVEMENT, no flee): the half-turn count read the exit as face down (two
     # half-turns) and said 2 turns after the first (5 half-turns, 2 of them this turn); par is 2.
     c = campaign(SQUARE)
-    s, _ = _start(c)
+    s, _ = started(c)
     assert relaxation(c, s.d).paced
     assert relaxation(c, s.d).bound(s, True) <= 1
     fast, slow = solve(c, 0, True, SMALL), solve(c, 0, True, SMALL, reference=True)
@@ -59,7 +50,7 @@ def test_bound_never_overestimates_along_the_witness_with_one_way_flips(cells, c
     fast, slow = solve(c, 0, True, SMALL), solve(c, 0, True, SMALL, reference=True)
     assert slow.verdict == SOLVED
     assert (fast.verdict, fast.turns, fast.health) == (slow.verdict, slow.turns, slow.health)
-    s, resolver = _start(c)
+    s, resolver = started(c)
     for action in slow.actions:
         assert relaxation(c, s.d).bound(s, True) <= slow.turns - s.turn, action
         s.step(action, resolver)

@@ -16,13 +16,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import campaign, cell, load
+from helpers import campaign, cell, load, started
 
 from cardrogue.engine.analysis.solver import SOLVED, UNKNOWN, Budget
 from cardrogue.engine.analysis.solver.bounds import Relaxation, relaxation
 from cardrogue.engine.analysis.solver.par import solve
 from cardrogue.engine.analysis.solver.search import Search
-from cardrogue.engine.chance.resolvers import FatedResolver
 from cardrogue.engine.rules.state import GameState
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
@@ -31,13 +30,6 @@ import gen  # noqa: E402  (the benchmarks' generator of maps)
 NO_CLOCK = 3600  # state budgets only: a loaded machine must not change a result
 SMALL = Budget(max_states=200_000, max_seconds=NO_CLOCK)
 PARALYSIS = {"red": "paralysis"}
-
-
-def _start(c) -> tuple[GameState, FatedResolver]:
-    resolver = FatedResolver(c)
-    s = GameState.new(c, log=False)
-    s.resolve(resolver)
-    return s, resolver
 
 
 def _moves_bound(c, s: GameState) -> float:
@@ -55,7 +47,7 @@ def _moves_bound(c, s: GameState) -> float:
 def _wander(c, rng: random.Random, bold: bool = False) -> GameState:
     """A state random play reaches in 1 to 13 actions from the start; ``bold``: half the time a throw, a flee or
     a flip when one is legal."""
-    s, resolver = _start(c)
+    s, resolver = started(c)
     for _ in range(rng.randrange(1, 14)):
         legal = s.legal_actions()
         if not legal or s.is_terminal():
@@ -87,7 +79,7 @@ def test_tiles_entered_away_from_enemies_are_moves_whatever_potions_are_held():
     cells += [cell(x, 0, "pathing-tile", "EW", face="down") for x in range(2, 6)]
     cells += [cell(6, 0, "pathing-tile", "W", face="down", exit=True), cell(1, 1, "goblin", "N")]
     c = campaign(cells, items=["red-potion", "red-potion"], potions=PARALYSIS, cards={"goblin": {"health": 40}})
-    s, _ = _start(c)
+    s, _ = started(c)
     assert relaxation(c, s.d).bound(s, True) == 4
     fast, slow = solve(c, 0, True, SMALL), solve(c, 0, True, SMALL, reference=True)
     assert (fast.verdict, fast.turns, fast.health) == (slow.verdict, slow.turns, slow.health) == (SOLVED, 5, slow.health)
@@ -102,7 +94,7 @@ def _maps() -> list[tuple[str, int, int]]:
         found = 0
         for seed in seeds:
             c = load(gen.mixed_campaign(1, size, seed, mix))
-            s, _ = _start(c)
+            s, _ = started(c)
             if relaxation(c, s.d).moves_only is not None:
                 out.append((mix, size, seed))
                 found += 1
@@ -130,7 +122,7 @@ def test_moves_count_never_overestimates_with_potions_of_paralysis(mix, size, se
             assert _moves_bound(c, s) <= left
             assert relaxation(c, s.d).bound(s, True) <= left
     if fast.verdict == SOLVED:
-        s, resolver = _start(c)
+        s, resolver = started(c)
         for action in fast.actions:
             assert _moves_bound(c, s) <= fast.turns - s.turn, action
             s.step(action, resolver)
@@ -142,7 +134,7 @@ def test_moves_count_along_the_13_turn_line_of_the_8x8_map_of_seed_6():
     from test_solver_paralysis import SEED_6_IN_13
 
     c = load(gen.campaign(1, 8, seed=6))
-    s, resolver = _start(c)
+    s, resolver = started(c)
     assert relaxation(c, s.d).moves_only is not None
     for action in SEED_6_IN_13:
         assert _moves_bound(c, s) <= 13 - s.turn, action
@@ -156,7 +148,7 @@ def test_half_turns_updated_from_the_state_before_equal_the_plain_ones(size, see
     from scratch for every mask a solve met."""
     c = load(gen.campaign(1, size, seed=seed))
     solve(c, 0, True, Budget(max_states=3_000, max_seconds=NO_CLOCK))
-    s, _ = _start(c)
+    s, _ = started(c)
     moves = relaxation(c, s.d).moves_only
     kept = list(moves._halves.items())
     assert len(kept) > 10
@@ -176,7 +168,7 @@ def test_a_fight_after_moving_flips_a_tile_for_the_next_turn():
              cell(3, 0, "pathing-tile", "SW", face="down"), cell(3, 1, "pathing-tile", "N", exit=True),
              cell(2, 1, "sewer-rat", "N")]
     c = campaign(cells, cards={"sewer-rat": {"health": 1}})
-    s, _ = _start(c)
+    s, _ = started(c)
     assert relaxation(c, s.d).bound(s, True) <= 1
     fast, slow = solve(c, 0, True, SMALL), solve(c, 0, True, SMALL, reference=True)
     assert (fast.verdict, fast.turns, fast.health) == (slow.verdict, slow.turns, slow.health) == (SOLVED, 2, slow.health)
@@ -189,7 +181,7 @@ def _along_and_around(c, turns: int) -> list[tuple[GameState, int]]:
     slow = solve(c, 0, True, SMALL, reference=True)
     assert (slow.verdict, slow.turns) == (SOLVED, turns)
     out = []
-    s, resolver = _start(c)
+    s, resolver = started(c)
     for action in slow.actions:
         out.append((s.clone(), slow.turns - s.turn))
         s.step(action, resolver)
@@ -274,7 +266,7 @@ def _fled_then_met(c, rng: random.Random) -> list[GameState]:
     from stands face up and alive: left to be met so (docs/solver.md, *With potions*)."""
     out = []
     for _ in range(200):
-        s, resolver = _start(c)
+        s, resolver = started(c)
         fled = set()
         for _ in range(rng.randrange(2, 20)):
             legal = s.legal_actions()
@@ -297,7 +289,7 @@ def test_bound_never_overestimates_after_a_flee_from_a_paralysed_enemy(mix, size
     """Generated maps of the paced warrior with potions of paralysis where random play flees a paralysed enemy
     and leaves it alive: from those states the bound never exceeds the turns a plain uniform-cost search needs."""
     c = load(gen.mixed_campaign(1, size, seed, mix))
-    s, _ = _start(c)
+    s, _ = started(c)
     relax = relaxation(c, s.d)
     assert relax.paced and relax.para_total
     checked = 0
@@ -315,7 +307,7 @@ def _met_maps() -> list[tuple[str, int, int]]:
     for size in (4, 5):
         for seed in range(60):
             c = load(gen.mixed_campaign(1, size, seed, "walls"))
-            s, _ = _start(c)
+            s, _ = started(c)
             relax = relaxation(c, s.d)
             if relax.paced and not relax.items and relax._met_foes[0] is not None:
                 out.append(("walls", size, seed))
@@ -343,7 +335,7 @@ def test_bound_never_overestimates_beside_enemies_met_before(mix, size, seed):
         if left is not None:
             assert relaxation(c, s.d).bound(s, True) <= left
     if fast.verdict == SOLVED:
-        s, resolver = _start(c)
+        s, resolver = started(c)
         for action in fast.actions:
             assert relaxation(c, s.d).bound(s, True) <= fast.turns - s.turn, action
             s.step(action, resolver)
@@ -373,7 +365,7 @@ def test_no_enemy_is_met_so_before_the_walk_first_stands_on_a_potion(monkeypatch
     uniform-cost search needs (3 when a gain was allowed from this turn on), and it is never above the turns left
     on states random play reaches."""
     c = _open(3, 4, ((2, 2),), ((1, 0), (2, 1)))
-    s, _ = _start(c)
+    s, _ = started(c)
     assert relaxation(c, s.d).bound(s, True) == 4 == _remaining(c, s)
     monkeypatch.setattr(Relaxation, "_first_gain", lambda self, *args: 0)
     assert Relaxation(c, s.d).bound(s, True) == 3
@@ -397,7 +389,7 @@ def test_the_first_potion_picked_up_on_the_8x8_maps(monkeypatch, seed, before, a
     (docs/solver.md, *The first potion picked up*), still below the turns of their par lines
     (``test_8x8_par_lines_proved_before_the_gap_fixes_keep_the_bound_within_their_turns``)."""
     c = load(gen.campaign(1, 8, seed=seed))
-    s, _ = _start(c)
+    s, _ = started(c)
     assert relaxation(c, s.d).bound(s, True) == after
     monkeypatch.setattr(Relaxation, "_first_gain", lambda self, *args: 0)
     assert Relaxation(c, s.d).bound(s, True) == before

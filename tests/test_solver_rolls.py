@@ -14,13 +14,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import campaign, cell, load
+from helpers import campaign, cell, load, started
 
 from cardrogue.engine.analysis.solver import SOLVED, Budget, solve_campaign
 from cardrogue.engine.analysis.solver.bounds import relaxation
 from cardrogue.engine.analysis.solver.par import solve
 from cardrogue.engine.analysis.solver.search import Search
-from cardrogue.engine.chance.resolvers import FatedResolver
 from cardrogue.engine.format.loader import load_campaign_text
 from cardrogue.engine.records.replay import verify_replay
 from cardrogue.engine.rules.state import GameState
@@ -30,13 +29,6 @@ import gen  # noqa: E402  (the benchmarks' generator of open levels)
 
 NO_CLOCK = 3600  # state budgets only: a loaded machine must not change a result
 SMALL = Budget(max_states=200_000, max_seconds=NO_CLOCK)
-
-
-def _start(c) -> tuple[GameState, FatedResolver]:
-    resolver = FatedResolver(c)
-    s = GameState.new(c, log=False)
-    s.resolve(resolver)
-    return s, resolver
 
 
 def _step(s: GameState, text: str, resolver) -> None:
@@ -55,7 +47,7 @@ def test_face_down_tiles_entered_away_from_enemies_take_a_turn_each():
     cells = [cell(0, 0, "starting-tile", "E")] + [cell(x, 0, "pathing-tile", "EW", face="down") for x in (1, 2, 3)]
     cells += [cell(4, 0, "pathing-tile", "W", face="down", exit=True), cell(2, 2, "goblin", "")]
     c = campaign(cells, character="rogue")
-    s, _ = _start(c)
+    s, _ = started(c)
     assert _bound(c, s) == 3
     fast, slow = solve(c, 0, True, SMALL), solve(c, 0, True, SMALL, reference=True)
     assert (fast.verdict, fast.turns, fast.health) == (slow.verdict, slow.turns, slow.health) == (SOLVED, 4, slow.health)
@@ -69,7 +61,7 @@ def test_an_enemy_whose_next_roll_fails_is_not_fled_this_turn(rolls, left):
     cells = [cell(0, 1, "starting-tile", "E"), cell(1, 1, "pathing-tile", "NEW"), cell(1, 0, "goblin", "S", rolls=rolls),
              cell(2, 1, "pathing-tile", "W", exit=True)]
     c = campaign(cells, character="rogue", cards={"goblin": {"health": 40}})
-    s, resolver = _start(c)
+    s, resolver = started(c)
     _step(s, "move E", resolver)
     future, now, _ = relaxation(c, s.d).rolls.chains(s)
     assert (future, now) == (1, 1 if left == 0 else 0)
@@ -85,7 +77,7 @@ def test_six_by_six_gear_map_seed_0_gets_its_par_from_the_bound():
     # was 1, and the search took 85,762 states).
     text = gen.mixed_campaign_text(1, 6, 0, "gear")
     c = load_campaign_text(text).campaign
-    s, resolver = _start(c)
+    s, resolver = started(c)
     assert _bound(c, s) == 4
     r = solve_campaign(c, SMALL, per_level=False)
     assert (r.verdict, r.turns, r.health) == (SOLVED, 5, 10)
@@ -104,7 +96,7 @@ def _flee_maps():
         for seed in range(8):
             size = 3 + seed % 2
             c = load(gen.mixed_campaign(1, size, seed, mix))
-            s, _ = _start(c)
+            s, _ = started(c)
             if relaxation(c, s.d).origins is not None:
                 out.append((mix, size, seed))
     return out[:10]
@@ -129,7 +121,7 @@ def test_bound_never_overestimates_where_heroes_flee(mix, size, seed):
     assert (fast.verdict, fast.turns, fast.health) == (slow.verdict, slow.turns, slow.health)
     rng = random.Random(seed)
     for _ in range(6):
-        s, resolver = _start(c)
+        s, resolver = started(c)
         for _ in range(rng.randrange(1, 12)):
             legal = s.legal_actions()
             if not legal or s.is_terminal():
@@ -141,7 +133,7 @@ def test_bound_never_overestimates_where_heroes_flee(mix, size, seed):
         if left is not None:
             assert _bound(c, s) <= left
     if fast.verdict == SOLVED:
-        s, resolver = _start(c)
+        s, resolver = started(c)
         for action in fast.actions:
             assert _bound(c, s) <= fast.turns - s.turn, action
             s.step(action, resolver)
@@ -153,7 +145,7 @@ def test_origin_counts_updated_from_the_state_before_equal_the_plain_ones(size, 
     search from scratch for every mask a solve met."""
     c = load_campaign_text(gen.mixed_campaign_text(1, size, seed, mix)).campaign
     solve_campaign(c, Budget(max_states=3_000, max_seconds=NO_CLOCK), per_level=False)
-    s, _ = _start(c)
+    s, _ = started(c)
     origins = relaxation(c, s.d).origins
     lo = s.d.level_range[0][0]
     kept = list(origins._cache.items())

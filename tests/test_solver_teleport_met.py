@@ -17,13 +17,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import campaign, campaign_dict, cell, load
+from helpers import campaign, campaign_dict, cell, load, started
 
 from cardrogue.engine.analysis.solver import SOLVED, Budget
 from cardrogue.engine.analysis.solver.bounds import relaxation
 from cardrogue.engine.analysis.solver.par import solve
 from cardrogue.engine.analysis.solver.search import Search
-from cardrogue.engine.chance.resolvers import FatedResolver
 from cardrogue.engine.rules.state import GameState
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
@@ -32,13 +31,6 @@ import gen  # noqa: E402  (the benchmarks' generator of maps)
 NO_CLOCK = 3600  # state budgets only: a loaded machine must not change a result
 SMALL = Budget(max_states=200_000, max_seconds=NO_CLOCK)
 TELEPORTATION = {"red": "teleportation"}
-
-
-def _start(c) -> tuple[GameState, FatedResolver]:
-    resolver = FatedResolver(c)
-    s = GameState.new(c, log=False)
-    s.resolve(resolver)
-    return s, resolver
 
 
 def _bound(c, s: GameState) -> float:
@@ -72,7 +64,7 @@ def test_three_fights_after_moving_and_a_potion_of_teleportation_kept_for_the_la
     assert "drink red" in slow.actions
     fast = solve(c, 0, True, SMALL)
     assert (fast.verdict, fast.turns, fast.health) == (slow.verdict, slow.turns, slow.health)
-    s, resolver = _start(c)
+    s, resolver = started(c)
     for action in slow.actions:
         assert _bound(c, s) <= slow.turns - s.turn, (s.turn, action)
         s.step(action, resolver)
@@ -83,7 +75,7 @@ def test_two_fights_after_moving_and_a_potion_of_teleportation_at_the_start():
     # The same with two rats: par 3 (the potion drunk in the second fight), where the bound said 3 more turns at
     # the start of turn 1.
     c = _rats(2, 1)
-    s, _ = _start(c)
+    s, _ = started(c)
     assert _bound(c, s) <= 2
     slow = solve(c, 0, True, SMALL, reference=True)
     assert (slow.verdict, slow.turns) == (SOLVED, 3)
@@ -112,7 +104,7 @@ def _teleport_only(mix: str, size: int, seed: int, held: int) -> dict:
 def _wander(c, rng: random.Random) -> GameState:
     """A state random play reaches in 1 to 13 actions from the start: a drink, a throw, a flip or an attack two
     times in three when one is legal."""
-    s, resolver = _start(c)
+    s, resolver = started(c)
     for _ in range(rng.randrange(1, 14)):
         legal = s.legal_actions()
         if not legal or s.is_terminal():
@@ -144,7 +136,7 @@ def test_bound_never_overestimates_on_levels_whose_only_potions_teleport(mix, si
     assert (fast.verdict, fast.turns, fast.health) == (slow.verdict, slow.turns, slow.health)
     checked = 0
     if slow.verdict == SOLVED:
-        s, resolver = _start(c)
+        s, resolver = started(c)
         for action in slow.actions:
             assert _bound(c, s) <= slow.turns - s.turn, (s.turn, action)
             s.step(action, resolver)
@@ -201,7 +193,7 @@ def test_bound_never_overestimates_on_corridors_beside_enemies_met(seed):
     slow = solve(c, 0, True, SMALL, reference=True)
     assert (fast.verdict, fast.turns, fast.health) == (slow.verdict, slow.turns, slow.health)
     assert slow.verdict == SOLVED
-    s, resolver = _start(c)
+    s, resolver = started(c)
     for action in slow.actions:
         assert _bound(c, s) <= slow.turns - s.turn, (s.turn, action)
         s.step(action, resolver)
