@@ -204,3 +204,30 @@ def test_bound_never_overestimates_on_corridors_beside_enemies_met(seed):
             left = _remaining(c, s)
             if left is not None:
                 assert _bound(c, s) <= left, (s.turn, s.phase, s.pos)
+
+
+def test_a_level_with_both_kinds_of_potion_gives_the_gains_to_the_route_after_a_jump():
+    # The start's only way is a dead end; a potion of teleportation drunk at once lands on a face-up corridor with
+    # four rats of 1 health standing face up beside it: four fights after moving, each flip entered first the next
+    # turn, the last fight left by a flee from the rat paralysed by the potion of paralysis in hand. The bound of
+    # the level with potions of paralysis (``_with_met``) raised ``r`` but the route after the jump never reads it:
+    # it said 6 turns after the first where 5 are left (POTION OF TELEPORTATION, "If drank: move to any PATHING
+    # TILE and end turn"; PARALYSIS, "A player may FLEE from a paralyzed enemy without needing to roll").
+    cells = [cell(0, 0, "starting-tile", "E"), cell(1, 0, "pathing-tile", "W", face="down"),
+             cell(0, 2, "pathing-tile", "E"), cell(1, 2, "pathing-tile", "EW")]
+    for k in range(4):
+        x = 2 + 2 * k
+        cells += [cell(x, 2, "gold" if k else "pathing-tile", "ESW"), cell(x, 3, "sewer-rat", "N"),
+                  cell(x + 1, 2, "pathing-tile", "EW", face="down")]
+    cells.append(cell(10, 2, "pathing-tile", "W", face="down", exit=True))
+    c = campaign(cells, items=["red-potion", "blue-potion"], potions={"red": "teleportation", "blue": "paralysis"},
+                 cards={"sewer-rat": {"health": 1}})
+    slow = solve(c, 0, True, SMALL, reference=True)
+    assert (slow.verdict, slow.turns) == (SOLVED, 6) and "drink red" in slow.actions and "throw blue S" in slow.actions
+    fast = solve(c, 0, True, SMALL)
+    assert (fast.verdict, fast.turns, fast.health) == (slow.verdict, slow.turns, slow.health)
+    s, resolver = started(c)
+    for action in slow.actions:
+        assert _bound(c, s) <= slow.turns - s.turn, (s.turn, action)
+        s.step(action, resolver)
+    assert (s.outcome, s.turn) == ("won", 6)

@@ -606,10 +606,14 @@ class Relaxation(PotionBound):
         ``x``), the turns ``t`` after this one satisfy ``t >= B(min(A, max(0, t + c)))``: the least such ``t`` is
         the bound (docs/solver.md)."""
         most, c = allow
-        t = self._with_potions(li, mask, i, r0 + most, k0, campaign_mode, potions, routes, hint, blocked)
+        # With potions of teleportation too, the routes after a jump (which never read ``r``) take the gains as
+        # ``gain`` (docs/solver.md, *Both kinds of potion on a level*).
+        jump = most if self.tele_total else 0
+        t = self._with_potions(li, mask, i, r0 + most, k0, campaign_mode, potions, routes, hint, blocked, jump)
         while t != INF and t + c < most:
             more = t + c if t + c > 0 else 0
-            b = self._with_potions(li, mask, i, r0 + more, k0, campaign_mode, potions, routes, hint, blocked)
+            jump = more if self.tele_total else 0
+            b = self._with_potions(li, mask, i, r0 + more, k0, campaign_mode, potions, routes, hint, blocked, jump)
             if b <= t:
                 break
             t += 1
