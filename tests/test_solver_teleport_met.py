@@ -38,18 +38,39 @@ def _bound(c, s: GameState) -> float:
     return relaxation(c, s.d).bound(s, True)
 
 
-def _rats(n: int, potions: int):
-    """A corridor east from the start: a face-up tile, then ``n`` times a face-up tile above a rat standing face up
-    (1 health) and a face-down tile; the exit face down at its end. The tiles above the rats but the first hold gold
-    lying face up (a potion of teleportation lands on no item: only the start and the first two tiles are landing
-    tiles, far from the exit). The warrior holds ``potions`` potions of teleportation."""
-    cells = [cell(0, 0, "starting-tile", "E"), cell(1, 0, "pathing-tile", "EW")]
+def _rat_row(n: int, y: int, first: str) -> list[dict]:
+    """A corridor east along row ``y`` from ``first`` at its west end: a face-up tile, then ``n`` times a face-up tile
+    above a rat standing face up (1 health) and a face-down tile; the exit face down at its end. The tiles above the
+    rats but the first hold gold lying face up (a potion of teleportation lands on no item: only the row's first three
+    tiles are landing tiles, far from the exit)."""
+    cells = [cell(0, y, first, "E"), cell(1, y, "pathing-tile", "EW")]
     for k in range(n):
         x = 2 + 2 * k
-        cells += [cell(x, 0, "gold" if k else "pathing-tile", "ESW"), cell(x, 1, "sewer-rat", "N"),
-                  cell(x + 1, 0, "pathing-tile", "EW", face="down")]
-    cells.append(cell(2 + 2 * n, 0, "pathing-tile", "W", face="down", exit=True))
-    return campaign(cells, items=["red-potion"] * potions, potions=TELEPORTATION, cards={"sewer-rat": {"health": 1}})
+        cells += [cell(x, y, "gold" if k else "pathing-tile", "ESW"), cell(x, y + 1, "sewer-rat", "N"),
+                  cell(x + 1, y, "pathing-tile", "EW", face="down")]
+    cells.append(cell(2 + 2 * n, y, "pathing-tile", "W", face="down", exit=True))
+    return cells
+
+
+def _rats(n: int, potions: int):
+    """The rat corridor east from the start (``_rat_row``); the warrior holds ``potions`` potions of teleportation."""
+    return campaign(_rat_row(n, 0, "starting-tile"), items=["red-potion"] * potions, potions=TELEPORTATION,
+                    cards={"sewer-rat": {"health": 1}})
+
+
+def _par_line_holds(c, turns: int) -> list[str]:
+    """The reference search (uniform cost) proves par ``turns``, the solver gives the same verdict, turns and health,
+    and the bound stays within the turns left at every state of the reference's line: its actions."""
+    slow = solve(c, 0, True, SMALL, reference=True)
+    assert (slow.verdict, slow.turns) == (SOLVED, turns)
+    fast = solve(c, 0, True, SMALL)
+    assert (fast.verdict, fast.turns, fast.health) == (slow.verdict, slow.turns, slow.health)
+    s, resolver = started(c)
+    for action in slow.actions:
+        assert _bound(c, s) <= slow.turns - s.turn, (s.turn, action)
+        s.step(action, resolver)
+    assert (s.outcome, s.turn) == ("won", turns)
+    return slow.actions
 
 
 def test_three_fights_after_moving_and_a_potion_of_teleportation_kept_for_the_last():
@@ -58,17 +79,7 @@ def test_three_fights_after_moving_and_a_potion_of_teleportation_kept_for_the_la
     # instead, onto the tile just flipped; turn 4 flips the exit and moves onto it: par 4. The potion bound counted
     # 2 half-turns for the potion but none for the three flips (12 half-turns from the start, 2 left of turn 1:
     # 4 turns after the first), and the search proved par 5.
-    c = _rats(3, 1)
-    slow = solve(c, 0, True, SMALL, reference=True)
-    assert (slow.verdict, slow.turns) == (SOLVED, 4)
-    assert "drink red" in slow.actions
-    fast = solve(c, 0, True, SMALL)
-    assert (fast.verdict, fast.turns, fast.health) == (slow.verdict, slow.turns, slow.health)
-    s, resolver = started(c)
-    for action in slow.actions:
-        assert _bound(c, s) <= slow.turns - s.turn, (s.turn, action)
-        s.step(action, resolver)
-    assert (s.outcome, s.turn) == ("won", 4)
+    assert "drink red" in _par_line_holds(_rats(3, 1), 4)
 
 
 def test_two_fights_after_moving_and_a_potion_of_teleportation_at_the_start():
@@ -213,21 +224,8 @@ def test_a_level_with_both_kinds_of_potion_gives_the_gains_to_the_route_after_a_
     # the level with potions of paralysis (``_with_met``) raised ``r`` but the route after the jump never reads it:
     # it said 6 turns after the first where 5 are left (POTION OF TELEPORTATION, "If drank: move to any PATHING
     # TILE and end turn"; PARALYSIS, "A player may FLEE from a paralyzed enemy without needing to roll").
-    cells = [cell(0, 0, "starting-tile", "E"), cell(1, 0, "pathing-tile", "W", face="down"),
-             cell(0, 2, "pathing-tile", "E"), cell(1, 2, "pathing-tile", "EW")]
-    for k in range(4):
-        x = 2 + 2 * k
-        cells += [cell(x, 2, "gold" if k else "pathing-tile", "ESW"), cell(x, 3, "sewer-rat", "N"),
-                  cell(x + 1, 2, "pathing-tile", "EW", face="down")]
-    cells.append(cell(10, 2, "pathing-tile", "W", face="down", exit=True))
-    c = campaign(cells, items=["red-potion", "blue-potion"], potions={"red": "teleportation", "blue": "paralysis"},
-                 cards={"sewer-rat": {"health": 1}})
-    slow = solve(c, 0, True, SMALL, reference=True)
-    assert (slow.verdict, slow.turns) == (SOLVED, 6) and "drink red" in slow.actions and "throw blue S" in slow.actions
-    fast = solve(c, 0, True, SMALL)
-    assert (fast.verdict, fast.turns, fast.health) == (slow.verdict, slow.turns, slow.health)
-    s, resolver = started(c)
-    for action in slow.actions:
-        assert _bound(c, s) <= slow.turns - s.turn, (s.turn, action)
-        s.step(action, resolver)
-    assert (s.outcome, s.turn) == ("won", 6)
+    cells = [cell(0, 0, "starting-tile", "E"), cell(1, 0, "pathing-tile", "W", face="down")]
+    c = campaign(cells + _rat_row(4, 2, "pathing-tile"), items=["red-potion", "blue-potion"],
+                 potions={"red": "teleportation", "blue": "paralysis"}, cards={"sewer-rat": {"health": 1}})
+    actions = _par_line_holds(c, 6)
+    assert "drink red" in actions and "throw blue S" in actions
