@@ -107,6 +107,27 @@ def hand_made() -> list[tuple[str, dict]]:
     return out
 
 
+def _row(length: int, side, tile) -> list[dict]:
+    """A corridor along row 1 from the start (x 0) east to the exit (x ``length``): at each x, ``side(x)`` for the
+    cell above (row 0) and then below (row 2), a (card, face) joined to the row or None, then for x > 0 ``tile(x)``,
+    the row's own (card, face); called in that order (the seeded runs repeat)."""
+    cells = []
+    for x in range(length + 1):
+        paths = ("E" if x < length else "") + ("W" if x > 0 else "")
+        for y, back in ((0, "S"), (2, "N")):
+            got = side(x)
+            if got is not None:
+                cells.append(_cell(x, y, got[0], back, face=got[1]))
+                paths += "N" if y == 0 else "S"
+        paths = "".join(ch for ch in "NESW" if ch in paths)
+        if x == 0:
+            cells.append(_cell(x, 1, "starting-tile", paths))
+        else:
+            card, face = tile(x)
+            cells.append(_cell(x, 1, card, paths, face=face, **({"exit": True} if x == length else {})))
+    return cells
+
+
 def branches(rng: random.Random, count: int) -> list[tuple[str, dict]]:
     """``count`` corridors built to provoke the count of a set of potions picked up (docs/solver.md, *Picking
     potions up*): a row from the start to the exit, most of it face down, with cells above and below it holding a
@@ -116,23 +137,14 @@ def branches(rng: random.Random, count: int) -> list[tuple[str, dict]]:
     heroes = [("warrior", ())] * 4 + [("warrior", ("hasty-boots",)), ("rogue", ()), ("explorer", ())]
     for n in range(count):
         length = rng.randint(3, 6)
-        cells = []
-        for x in range(length + 1):
-            paths = ("E" if x < length else "") + ("W" if x > 0 else "")
-            side = []
-            for y, back in ((0, "S"), (2, "N")):
-                roll = rng.random()
-                if roll < 0.55:
-                    card = rng.choice(["red-potion", "red-potion", "blue-potion", "goblin", "pathing-tile"])
-                    face = "down" if rng.random() < 0.6 else "up"
-                    cells.append(_cell(x, y, card, back, face=face))
-                    side.append("N" if y == 0 else "S")
-            paths = "".join(ch for ch in "NESW" if ch in paths + "".join(side))
-            if x == 0:
-                cells.append(_cell(x, 1, "starting-tile", paths))
-            else:
-                face = "down" if rng.random() < 0.75 else "up"
-                cells.append(_cell(x, 1, "pathing-tile", paths, face=face, **({"exit": True} if x == length else {})))
+
+        def side(x: int) -> tuple[str, str] | None:
+            if rng.random() >= 0.55:
+                return None
+            card = rng.choice(["red-potion", "red-potion", "blue-potion", "goblin", "pathing-tile"])
+            return card, "down" if rng.random() < 0.6 else "up"
+
+        cells = _row(length, side, lambda x: ("pathing-tile", "down" if rng.random() < 0.75 else "up"))
         character, equipped = heroes[n % len(heroes)]
         potions = {"red": "paralysis", "blue": "teleportation"}
         items = ["red-potion"] * rng.randint(0, 1)
@@ -150,24 +162,19 @@ def teleport_corridors(rng: random.Random, count: int) -> list[tuple[str, dict]]
     out = []
     for n in range(count):
         length = rng.randint(3, 7)
-        cells = []
-        for x in range(length + 1):
-            paths = ("E" if x < length else "") + ("W" if x > 0 else "")
-            side = []
-            for y, back in ((0, "S"), (2, "N")):
-                if x and rng.random() < 0.6:
-                    card = rng.choice(["sewer-rat", "sewer-rat", "goblin", "blue-potion", "pathing-tile"])
-                    face = "up" if card in ("sewer-rat", "goblin") and rng.random() < 0.6 else rng.choice(["up", "down"])
-                    cells.append(_cell(x, y, card, back, face=face))
-                    side.append("N" if y == 0 else "S")
-            paths = "".join(ch for ch in "NESW" if ch in paths + "".join(side))
-            if x == 0:
-                cells.append(_cell(x, 1, "starting-tile", paths))
-            else:
-                roll = rng.random()
-                card = "gold" if roll < 0.2 and x < length else "pathing-tile"
-                face = "down" if roll > 0.45 or x == length else "up"
-                cells.append(_cell(x, 1, card, paths, face=face, **({"exit": True} if x == length else {})))
+
+        def side(x: int) -> tuple[str, str] | None:
+            if not x or rng.random() >= 0.6:
+                return None
+            card = rng.choice(["sewer-rat", "sewer-rat", "goblin", "blue-potion", "pathing-tile"])
+            return card, "up" if card in ("sewer-rat", "goblin") and rng.random() < 0.6 else rng.choice(["up", "down"])
+
+        def tile(x: int) -> tuple[str, str]:
+            roll = rng.random()
+            return ("gold" if roll < 0.2 and x < length else "pathing-tile",
+                    "down" if roll > 0.45 or x == length else "up")
+
+        cells = _row(length, side, tile)
         doc = _doc(cells, length + 1, 3, "warrior", items=["blue-potion"] * rng.choice([0, 1, 1, 2]),
                    potions={"blue": "teleportation"},
                    cards={"sewer-rat": {"health": 1}, "goblin": {"health": rng.choice([1, 40])}})
