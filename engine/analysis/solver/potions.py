@@ -721,6 +721,8 @@ class PotionBound:
                     tail = 1 + start[to] if campaign_mode and to >= 0 else 0
                     if jd != INF and jf != INF and tail != INF:
                         jump_terms.append((k, jd, jf, tail))
+            # No term is below its tail: once ``best`` is down to the least tail, no set left can lower it.
+            least = min([tail for _, _, tail, _, _ in routes] + [term[3] for term in jump_terms], default=INF)
         best = INF
         n_plain = 0
         while True:
@@ -752,7 +754,7 @@ class PotionBound:
                 if floor >= best:
                     continue
             else:
-                if n_plain == len(sets):
+                if n_plain == len(sets) or best <= least:
                     break
                 tele, para, bits, need, _, _ = sets[n_plain]
                 n_plain += 1
