@@ -268,17 +268,23 @@ async def test_ctrl_q_leaves_as_q_does(tmp_path):
 @run_async
 async def test_ctrl_q_leaves_at_once_before_a_run_begins(tmp_path):
     app = app_for(duel_dict(), tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        assert isinstance(app.screen, StoryScreen)
+        await pilot.press("ctrl+q")  # over the first story
+        await pilot.pause()
+    assert not app.is_running
+
+
+@run_async
+async def test_ctrl_c_names_the_players_keys(tmp_path):
+    app = app_for(duel_dict(), tmp_path)
     said: list[str] = []
     shown = app.notify
     app.notify = lambda message, **kwargs: (said.append(message), shown(message, **kwargs))[1]
     async with app.run_test(size=SIZE) as pilot:
-        assert isinstance(app.screen, StoryScreen)
-        await pilot.press("ctrl+c")  # the hint names the player's keys
+        await pilot.press("enter", "ctrl+c")
         await pilot.pause()
         assert said == ["Press q to leave (ctrl+q does the same)"] and app.is_running
-        await pilot.press("ctrl+q")
-        await pilot.pause()
-    assert not app.is_running
 
 
 def test_restart_level_re_simulates_the_run_to_the_level_start():
