@@ -606,3 +606,27 @@ async def test_ctrl_c_says_how_to_quit_in_plain_words(campaign_file, tmp_path) -
         assert "Press ctrl+q to quit the editor" in messages, messages
         assert not any("[b]" in m for m in messages)
         assert app.is_running
+
+
+@run_async
+async def test_refused_rolls_typed_stop_quit_and_save(campaign_file, tmp_path) -> None:
+    """Rolls typed that are not d6 faces stop a quit or a save, and stay typed with the focus: ctrl+q
+    quit and dropped them (only an error toast flashed), and ctrl+s saved without them."""
+    from textual.widgets import Input
+
+    before = campaign_file.read_bytes()
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("down", "right", "right", "right")
+        await pilot.press("ctrl+r", "2", "space", "9", "ctrl+q")
+        await settle(app, pilot)
+        assert app.is_running
+        rolls = app.query_one("#inspector-rolls", Input)
+        assert rolls.has_focus and rolls.value == "2 9"
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert campaign_file.read_bytes() == before
+        await pilot.press("backspace", "5", "ctrl+s")
+        await settle(app, pilot)
+        assert load_campaign(campaign_file).campaign.levels[app.level_index].cell_at(3, 1).rolls == (2, 5)
