@@ -348,6 +348,9 @@ class EditorApp(App[int]):
         level, text = message.level, message.text
         if level is not None and level >= len(self.campaign.levels):
             return
+        typed = self.query_one(StoryEditor).typed()
+        if typed is not None and typed[0] == level:
+            text = typed[1]  # the text as it is now: a message queued behind a save would bring back an older one
         changed = self.doc.apply(lambda c: edits.set_story(c, level, text), "Edit story",
                                  Where(level), merge_key=f"story-{level}")
         if changed:
@@ -448,10 +451,13 @@ class EditorApp(App[int]):
         return True
 
     def apply_typed(self) -> bool:
-        """Apply what was typed in the Cell panel and not entered yet, before the campaign is saved,
-        left or played (enter, or leaving the field, applies it otherwise). False when a field's text is
+        """Apply what was typed in the Story source and the Cell panel and not entered yet, before the
+        campaign is saved, left or played (each key in the story, enter or leaving a field applies it otherwise). False when a field's text is
         refused (rolls that are not d6 faces): the caller stops, and the field keeps the text and the focus,
         so a save does not go on without it and a quit does not drop it."""
+        typed = self.query_one(StoryEditor).typed()
+        if typed is not None:  # the story's last keys may still be on their way as messages
+            self._story(StoryEdited(*typed))
         inspector = self.query_one(Inspector)
         applied = True
         for edit in inspector.take_typed():

@@ -630,3 +630,27 @@ async def test_refused_rolls_typed_stop_quit_and_save(campaign_file, tmp_path) -
         await pilot.press("backspace", "5", "ctrl+s")
         await settle(app, pilot)
         assert load_campaign(campaign_file).campaign.levels[app.level_index].cell_at(3, 1).rolls == (2, 5)
+
+
+@run_async
+async def test_story_typed_just_before_a_save_or_quit_is_kept(campaign_file, tmp_path) -> None:
+    """Each key in the story source reaches the campaign as a message; a ctrl+s or ctrl+q pressed while
+    the last ones were still queued (fast typing, a loaded machine) saved the story without its last
+    words, or quit without asking and lost them."""
+    from textual.widgets import TextArea
+
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f3")
+        await settle(app, pilot)
+        source = app.query_one("#story-source", TextArea)
+        source.insert("Typed fast. ")  # its message is queued: the save below runs first
+        app.action_save()
+        await settle(app, pilot)
+        saved = load_campaign(campaign_file).campaign.levels[app.level_index].story
+        assert saved.startswith("Typed fast. ") and not app.doc.dirty
+        source.insert("And more. ")
+        await app.action_quit()  # asks, since the story changed
+        await settle(app, pilot)
+        assert app.is_running and isinstance(app.screen, ConfirmScreen)
