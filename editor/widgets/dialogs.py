@@ -249,7 +249,7 @@ class FileScreen(PathScreen):
     folder keeps the file name and changes the folder. ``ctrl+u``, or the button, goes up one
     folder. ``enter`` in the field accepts it; for open, a folder typed there (the field starts on
     one) is shown in the tree instead, and a path that is not there is refused under the field, so
-    neither closes the dialog nor loses what was typed.
+    neither closes the dialog nor loses what was typed; for save as, so is a folder that is not there.
     """
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel"), Binding("ctrl+u", "up", "Parent folder")]
