@@ -259,23 +259,26 @@ class GameState(CombatRules, ItemRules):
     def goals_met(self, level: int | None = None) -> bool:
         """Level goals (slay / open / buy) are all met (DESIGN: Campaign)."""
         li = self.level if level is None else level
-        d = self.d
-        goals = d.goal_cells[li]
-        if not goals:
-            return True
-        faces = self.faces
-        for verb, card, cells in goals:
-            if verb == "buy":
-                lo, hi = d.level_range[li]
-                ok = any(lo <= c < hi and d.cells[c].stock[k] == card for c, k in self.bought)
-            elif verb == "slay":
-                moved = set(self.visitors.values())
-                ok = any(faces[i] == CLEARED and i not in moved for i in cells)
-            else:
-                ok = any(faces[i] == CLEARED for i in cells)
-            if not ok:
+        for goal in self.d.goal_cells[li]:
+            if not self.goal_met(goal, li):
                 return False
         return True
+
+    def goal_met(self, goal: tuple[str, str, tuple[int, ...]], level: int) -> bool:
+        """One goal of ``level`` (an entry of ``Dungeon.goal_cells``: verb, card, its cells) is met
+        (DESIGN: Campaign): ``buy``, the card was bought at a shop of the level; ``slay``, an enemy of
+        the card was slain on its own cell (not one a teleport moved there); ``open``, a chest of the card
+        was opened. The one test of a goal: :meth:`goals_met` and the playouts' gold-first policy ask it."""
+        verb, card, cells = goal
+        if verb == "buy":
+            d = self.d
+            lo, hi = d.level_range[level]
+            return any(lo <= c < hi and d.cells[c].stock[k] == card for c, k in self.bought)
+        faces = self.faces
+        if verb == "slay":
+            moved = set(self.visitors.values())
+            return any(faces[i] == CLEARED and i not in moved for i in cells)
+        return any(faces[i] == CLEARED for i in cells)
 
     # ------------------------------------------------------------------ legal actions
 
