@@ -691,6 +691,15 @@ class PotionBound:
             hit = results.get(rkey)
             if hit is not None:
                 return hit
+        elif not paced:
+            # Unpaced, likewise: the value reads the plan, the potions at hand, the enemies met and what a walk
+            # meeting them covers, which options there are, what is left of this turn and the routes (one plan serves
+            # masks whose routes differ).
+            rkey = (tele_held, para_held, meet, tuple(met_met) if met_met is not None else None,
+                    paired_met is not None, r0, k0, routes)
+            hit = results.get(rkey)
+            if hit is not None:
+                return hit
         paired = self._paired[li]
         tours = self._tours[li]
         walk_on_met = met_met is not None and not tele_held and not para_held
@@ -918,7 +927,7 @@ class PotionBound:
                         t = jumped
                 if t < best:
                     best = t
-        if paced and not self.ordered:
+        if not paced or not self.ordered:
             if len(results) >= MAX_RESULTS:
                 results.clear()
             results[rkey] = best
