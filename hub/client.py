@@ -154,7 +154,8 @@ def _ask(client: HubClient, request, what: str, said) -> tuple[bool, str]:
 
 
 def publish_map(campaign_text: str, budget_seconds: float = 20.0) -> tuple[bool, str]:
-    """The editor's "publish": a map without errors and with a proven par goes to the hub.
+    """The editor's "publish": a map without errors, without text the hub refuses (CR228) and with a
+    proven par goes to the hub.
 
     The par is proven here first (the hub proves it again with its own solver), so an author
     hears why a map is not publishable without a round trip.
@@ -169,6 +170,10 @@ def publish_map(campaign_text: str, budget_seconds: float = 20.0) -> tuple[bool,
     errors = [d for d in found if d.severity is Severity.ERROR]
     if errors:
         return False, f"Not published: {counted(len(errors), 'error')}, first {errors[0].code}: {errors[0].message}"
+    refused = [d for d in found if d.code == "CR228"]  # the hub's own walk: it would answer 422, after the solve
+    if refused:
+        more = f" (and {counted(len(refused) - 1, 'other place')})" if len(refused) > 1 else ""
+        return False, f"Not published: {refused[0].code}: {refused[0].message}{more}"
     client = configured()
     if client is None:
         return False, "Not published: no hub is configured (run `cardrogue hub register NAME --hub URL`)."
