@@ -79,7 +79,7 @@ def test_a_shop_behind_the_ladder_never_sells_the_goal():
                  items=["gold"] * 10 + ["blue-potion"], potions=TELEPORT, goals=[("buy", "sword")],
                  levels=[below()])
     reason = refused_at_once(c)
-    assert "'Buy sword' on level 'one' can never be met (no shop selling it can be stood on)" in reason
+    assert "'Buy sword' on level 'one' can never be met (no shop selling it lies on a tile the hero can stand on" in reason
 
 
 def test_an_enemy_past_the_exit_is_never_slain():

@@ -168,13 +168,13 @@ def _reason(campaign: Campaign, d, level: int, reached: dict, blocked: dict, tel
         verb, card = blocked[li]
         lv = campaign.levels[li]
         cells = [j for v, c, cs in d.goal_cells[li] if (v, c) == (verb, card) for j in cs]
+        passes = f"every way to it passes a way out, which ends the level, or a tile never revealed{moves}"
         if verb == "buy":
-            where = "no shop selling it can be stood on"
+            where = f"no shop selling it lies on a tile the hero can stand on: {passes}"
         elif cells:
             x, y = d.pos_of[cells[0]]
             where = (f"the {campaign.cards[card].name} at {x},{y} is never reached nor fought from a tile the "
-                     f"hero can stand on: every way to it passes a way out, which ends the level, or a tile "
-                     f"never revealed{moves}")
+                     f"hero can stand on: {passes}")
         else:
             where = "no such card lies on the level"
         rest = "" if len(blocked) == 1 else f"; {len(blocked) - 1} more level(s) reached cannot be left either"
