@@ -704,8 +704,12 @@ def run_editor(path: Path | None = None) -> int:
         print(printable(str(exc)), file=sys.stderr)
         return 2
     except OpenError as exc:
+        from .files import recovery_note
+
         for diag in exc.result.diagnostics:
             print(printable(diag.render()), file=sys.stderr)
+        if path is not None and (note := recovery_note(path)):
+            print(printable(note), file=sys.stderr)  # the work of a crashed session is not lost
         return 2
     result = EditorApp(doc).run()
     return result if isinstance(result, int) else 0

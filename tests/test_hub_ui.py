@@ -176,9 +176,9 @@ async def test_f9_shows_the_hubs_refusal_as_text_not_markup(hub, campaign_file: 
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """A hub's refusal quotes the file's text: shown as text. (F9 now stops first at text the client's
     rule refuses, so the rule is set aside here, as for a hub whose rule is newer than the client's.)"""
-    from cardrogue.engine.format.checks import text as text_rule
+    from cardrogue.hub import client as hub_client
 
-    monkeypatch.setattr(text_rule, "unsafe_texts", lambda data, text=None: [])
+    monkeypatch.setattr(hub_client, "hub_refusals", lambda found: [])
     _account(hub)
     doc = json.loads(campaign_file.read_text())
     doc["title"] = "[bold]Crown[/bold] of [link=https://example.invalid]Thorns"  # the hub refuses markup in titles

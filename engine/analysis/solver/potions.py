@@ -1634,20 +1634,25 @@ class PotionBound:
             shares = []
             for enter_w in counts:
                 w_up = min(map(enter_w.__getitem__, up), default=INF)
-                shares.append((w_up, list(map(add, map(min, enter_w, map(add, repeat(w_up, n), from_up)), keep))))
+                share = list(map(add, map(min, enter_w, map(add, repeat(w_up, n), from_up)), keep))
+                # (and the least over v of the target's route through the tiles face up now plus this share, but
+                # for the target's own part c_up: see below)
+                shares.append((w_up, share, min(map(add, from_up, share))))
             if len(self._upcache) > 100_000:
                 self._upcache.clear()
             hit = self._upcache[key] = (up, from_up, tuple(shares))
         up, from_up, shares = hit
+        ups = [min(map(enter_c.__getitem__, up), default=INF) for enter_c in targets]
         out = []
-        for w_up, share in shares:
+        for w_up, share, via_up in shares:
             row = []
-            for enter_c in targets:
-                c_up = min(map(enter_c.__getitem__, up), default=INF)
-                # The target's route from each junction v (or through the tiles face up now), plus the way
-                # out's share there; the junction is the face-up tiles themselves at worst.
-                a = map(min, enter_c, map(add, repeat(c_up, n), from_up))
-                row.append(min(c_up + w_up, min(map(add, a, share))))
+            for enter_c, c_up in zip(targets, ups):
+                # The target's route from each junction v (or through the tiles face up now: c_up + from_up[v]),
+                # plus the way out's share there; the junction is the face-up tiles themselves at worst. The least
+                # over v of min(enter_c[v], c_up + from_up[v]) + share[v] is the lesser of the least enter_c[v] +
+                # share[v] and c_up + the least from_up[v] + share[v] (``via_up``; ints or INF: the sums are exact).
+                direct = min(map(add, enter_c, share))
+                row.append(min(c_up + w_up, direct if direct < c_up + via_up else c_up + via_up))
             out.append(tuple(row))
         return tuple(out)
 
