@@ -142,3 +142,12 @@ def test_guard_an_enemy_fought_from_a_tile_reached_by_teleport():
                   cell(2, 0, "cave-bat", "W", face="down"), cell(0, 1, "pathing-tile", "N", face="down", exit=True)],
                  items=["blue-potion", "blue-potion"], potions=TELEPORT, goals=[("slay", "cave-bat")])
     solved_as_reference(c)
+
+
+def test_guard_an_exit_on_the_tile_the_hero_starts_on():
+    """Guard. "A cell marked exit wins the campaign when the hero moves onto it alive with the level's goals
+    met" (docs/rules.md, *Board*): starting on it is not moving onto it, so the hero steps off to meet
+    the goal and back. The tile he enters the level on is a way out too."""
+    c = campaign([cell(0, 0, "starting-tile", "E", exit=True), cell(1, 0, "chest", "W", face="down")],
+                 items=["key", "blue-potion"], potions=TELEPORT, goals=[("open", "chest")])
+    solved_as_reference(c)

@@ -70,11 +70,9 @@ def level_reach(d, level: int, entries, teleport: bool, relocate: bool) -> Level
         return exits[j] or (kind[j] == LADDER and ladder_to[j] >= 0)
 
     def enter(j: int) -> None:
-        if j in stand or j in ways:
-            return
         if way_out(j):
-            ways.add(j)
-        else:
+            ways.add(j)  # (also a tile he entered the level on: he may step off it and back)
+        elif j not in stand:
             stand.add(j)
             todo.append(j)
 
@@ -136,6 +134,7 @@ def reach_proof(campaign: Campaign, d, start: int, level: int, campaign_mode: bo
         li = todo.pop()
         r = level_reach(d, li, entries[li], teleport, relocate)
         reached[li] = r
+        blocked.pop(li, None)  # (entered again on another tile, through a ladder cycle: read afresh)
         goal = unmet_goal(d, r)
         if goal is not None:
             blocked[li] = goal
