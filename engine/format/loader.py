@@ -129,9 +129,11 @@ def load_campaign(path: str | Path) -> LoadResult:
 
 
 def _too_large(name: str, size: int, exact: bool = True) -> LoadResult:
-    amount = f"{size:,} bytes" if exact else f"more than {MAX_FILE_BYTES:,} bytes"
+    # A file read only up to the limit (not exact) is said to be over it, not "more than N; the limit is N".
+    amount = f"is {size:,} bytes; the limit is {MAX_FILE_BYTES:,}" if exact else \
+        f"is larger than the limit of {MAX_FILE_BYTES:,} bytes"
     return LoadResult(name, None, [Diagnostic(
-        "CR003", f"the file is {amount}; the limit is {MAX_FILE_BYTES:,}: split the campaign or shorten its text",
+        "CR003", f"the file {amount}: split the campaign or shorten its text",
         file=name, line=1, column=1)])
 
 

@@ -741,9 +741,27 @@ class GameState(CombatRules, ItemRules):
         return True
 
     def teleport_targets(self) -> list[int]:
-        """POTION OF TELEPORTATION: any revealed pathing tile of the level with no enemy and no hero on it."""
-        lo, hi = self.d.level_range[self.level]
-        return [j for j in range(lo, hi) if self._teleport_target(j)]
+        """POTION OF TELEPORTATION: any revealed pathing tile of the level with no enemy and no hero on it.
+
+        :meth:`_teleport_target` of each cell of the level, written out (the level's goals read once, only
+        for an exit)."""
+        d = self.d
+        lo, hi = d.level_range[self.level]
+        faces, kind, exits, pos, visitors = self.faces, d.kind, d.exit, self.pos, self.visitors
+        out = []
+        met = None
+        for j in range(lo, hi):
+            f = faces[j]
+            # (an enemy card face up is no pathing tile: ``enemy_at`` is then only a visitor)
+            if f == DOWN or (f == UP and kind[j] != PLAIN) or j == pos or (visitors and visitors.get(j, -1) >= 0):
+                continue
+            if exits[j]:
+                if met is None:
+                    met = bool(self.goals_met())
+                if not met:
+                    continue
+            out.append(j)
+        return out
 
     def _teleport_target(self, j: int) -> bool:
         """Cell ``j`` is one of :meth:`teleport_targets` (-1: none is)."""
