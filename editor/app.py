@@ -190,6 +190,14 @@ class EditorApp(App[int]):
         """Every notification is plain text: they name files, levels and cards (``markup`` is ignored)."""
         super().notify(printable(message), title=printable(title), severity=severity, timeout=timeout, markup=False)
 
+    def action_help_quit(self) -> None:
+        """ctrl+c (Textual's hint that it does not quit), in plain words: Textual's own says it with markup
+        (``[b]ctrl+q[/b]``), which :meth:`notify` shows as text."""
+        for key, active in self.active_bindings.items():
+            if active.binding.action in ("quit", "app.quit"):
+                self.notify(f"Press {key} to quit the editor", title="Do you want to quit?")
+                return
+
     def update_title(self) -> None:
         self.sub_title = printable(f"{self.doc.name}{' ●' if self.doc.dirty else ''}")
         path = self.doc.path

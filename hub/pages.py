@@ -59,7 +59,7 @@ def map_list(maps: list[dict], query: str) -> str:
         for m in maps)
     table = ("<table id=\"maps\"><thead><tr><th>map</th><th>author</th><th class=\"n\">par</th><th class=\"n\">runs</th>"
              f"<th>best</th><th>difficulty</th></tr></thead><tbody>{rows}</tbody></table>"
-             if maps else f"<p class=\"muted\" id=\"empty\">{'No map matches ' + repr(query) if query else 'No maps yet'}.</p>")
+             if maps else f"<p class=\"muted\" id=\"empty\">{'No map matches ' + e(repr(query)) if query else 'No maps yet'}.</p>")
     form = (f"<form class=\"search\" method=\"get\" action=\"/\"><input type=\"search\" name=\"q\" value=\"{e(query)}\" "
             "placeholder=\"title, id or author\"> <button>Search</button></form>")
     return _page("Card Rogue community hub", form + table)

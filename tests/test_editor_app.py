@@ -589,3 +589,20 @@ async def test_level_properties_form_keeps_its_contract(campaign_file, tmp_path)
         assert app.campaign.levels[0].width == 2 and len(app.campaign.levels[0].cells) == 1
         await pilot.press("ctrl+z", "ctrl+z", "ctrl+z")
         assert app.campaign.levels[0] == before.levels[0]
+
+
+@run_async
+async def test_ctrl_c_says_how_to_quit_in_plain_words(campaign_file, tmp_path) -> None:
+    """ctrl+c does not quit (Textual's rule); its hint reached the editor's plain-text notify with
+    Textual's markup in it and read 'Press [b]ctrl+q[/b] to quit the app'."""
+    app = make_app(campaign_file, tmp_path)
+    messages: list[str] = []
+    shown = app.notify
+    app.notify = lambda message, **kwargs: (messages.append(message), shown(message, **kwargs))[1]
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert "Press ctrl+q to quit the editor" in messages, messages
+        assert not any("[b]" in m for m in messages)
+        assert app.is_running

@@ -96,3 +96,12 @@ def test_search_from_the_page(site, tmp_path: Path) -> None:
     page = render(site.base + "/?q=needle", tmp_path, "search", size=(900, 700))
     assert "The Needle" in page.dom and "Ledger" not in page.dom
     assert 'value="needle"' in page.dom
+
+
+def test_a_search_that_matches_nothing_shows_the_query_as_text(site) -> None:
+    """The 'No map matches' line escapes the query as the search box does: a query of HTML tags was
+    written into the page as HTML (the browser showed "No map matches '" and swallowed the rest)."""
+    status, text, _ = call(site.base, "GET", "/?q=%3Cb%3Ex%3C%2Fb%3E%22")
+    assert status == 200
+    empty = text.split('id="empty">', 1)[1].split("</p>", 1)[0]
+    assert "&lt;b&gt;x&lt;/b&gt;" in empty and "<b>" not in text

@@ -248,6 +248,45 @@ async def test_quit_before_the_end_asks_twice(tmp_path):
     assert not (tmp_path / "replays").exists()
 
 
+@run_async
+async def test_ctrl_q_leaves_as_q_does(tmp_path):
+    """ctrl+q (the key ctrl+c's hint names) asks twice while a run is under way, as q does: it quit at
+    once and the run was lost."""
+    app = app_for(duel_dict(), tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter", "right", "ctrl+q")
+        await pilot.pause()
+        assert app.is_running and isinstance(app.screen, PlayerScreen)
+        await pilot.press("p", "ctrl+q")  # over the story screen too
+        await pilot.pause()
+        assert app.is_running and isinstance(app.screen, StoryScreen)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+    assert app.return_value is None and not app.is_running
+
+
+@run_async
+async def test_ctrl_q_leaves_at_once_before_a_run_begins(tmp_path):
+    app = app_for(duel_dict(), tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        assert isinstance(app.screen, StoryScreen)
+        await pilot.press("ctrl+q")  # over the first story
+        await pilot.pause()
+    assert not app.is_running
+
+
+@run_async
+async def test_ctrl_c_names_the_players_keys(tmp_path):
+    app = app_for(duel_dict(), tmp_path)
+    said: list[str] = []
+    shown = app.notify
+    app.notify = lambda message, **kwargs: (said.append(message), shown(message, **kwargs))[1]
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter", "ctrl+c")
+        await pilot.pause()
+        assert said == ["Press q to leave (ctrl+q does the same)"] and app.is_running
+
+
 def test_restart_level_re_simulates_the_run_to_the_level_start():
     run = PlayRun(load(ladder_dict()))
     for action in ("flip E", "move E", "flip E", "end"):

@@ -490,3 +490,10 @@ def test_the_page_makes_no_request_to_another_site(tmp_path: Path) -> None:
     assert addresses and all(a.startswith("http://127.0.0.1:8000/") for a in addresses), addresses
     assert "googleapis" not in html and "fonts/RobotoMono-VariableFont_wght.ttf" in html
     assert font_status == 200
+
+
+def test_the_web_guide_says_the_font_is_served_by_the_server_itself() -> None:
+    """docs/web.md is held to the behaviour above: it said the page loads Roboto Mono from Google Fonts."""
+    guide = (ROOT / "docs" / "web.md").read_text(encoding="utf-8")
+    assert "loads the Roboto Mono font from Google Fonts" not in guide
+    assert "makes no request to another site" in guide and "/static/fonts/" in guide

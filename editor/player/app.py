@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Sequence
 
 from textual.app import App
+from textual.binding import Binding
 from textual.filter import LineFilter
 
 from cardrogue.engine.model.campaign import Campaign
@@ -29,6 +30,8 @@ class PlayerApp(App[RunResult | None]):
 
     TITLE = "Card Rogue"
     ENABLE_COMMAND_PALETTE = False
+    # ctrl+q leaves as q does (twice while a run is under way): Textual's own ctrl+q quit at once and lost the run
+    BINDINGS = [Binding("ctrl+q", "leave", "Quit", show=False, priority=True)]
 
     def __init__(self, campaign: Campaign, level: int | None = None, *, replays_dir: Path | None = None,
                  scores_db: Path | None = None, player: str | None = None, dice_seed: int | None = None) -> None:
@@ -36,9 +39,28 @@ class PlayerApp(App[RunResult | None]):
         self.campaign, self.level, self.dice_seed = campaign, level, dice_seed
         self.replays_dir, self.scores_db, self.player = replays_dir, scores_db, player
         self.sub_title = printable(campaign.title)
+        self._leave_armed = False
 
     def get_line_filters(self) -> Sequence[LineFilter]:
         return [*super().get_line_filters(), NO_RAW_CONTROLS]
+
+    def action_leave(self) -> None:
+        """ctrl+q: on the board, what q does; over the story or the end screen, leave once the run is over
+        or not begun, else only when pressed a second time."""
+        player = next((s for s in self.screen_stack if isinstance(s, PlayerScreen)), None)
+        if player is None:
+            self.exit(None)
+        elif self.screen is player:
+            player.action_quit_run()
+        elif self._leave_armed or player.view.over or not player.run.actions:
+            self.exit(player.result)
+        else:
+            self._leave_armed = True
+            self.notify("Press ctrl+q again to leave; this run is not finished and will not be saved.", markup=False)
+
+    def action_help_quit(self) -> None:
+        """ctrl+c does not quit (Textual's rule): say which keys do, as the footer names them."""
+        self.notify("Press q to leave (ctrl+q does the same)", title="Do you want to quit?", markup=False)
 
     def on_mount(self) -> None:
         screen = PlayerScreen(self.campaign, self.level, replays_dir=self.replays_dir, scores_db=self.scores_db,

@@ -165,6 +165,7 @@ class PotionBound:
         self.flee_paths = (level_flee_paths(d, min(self.para_total, MAX_FLEE_GROUP))
                            if self.para_limited and not self.teleport else ())
         self._flees: dict = {}  # potions -> ``extra_flees``
+        self._extras: dict = {}  # (paralysis, teleportation, idle) -> (``_extra``, ``extra_moves`` with one jump spent)
         self._gains: dict = {}  # (paralysis, teleportation) -> ``_gains_of``
         self._walks: dict = {}  # (level, local cell) -> set of potions -> ``_walk``
         self._pwalks: dict = {}  # (level, local cell, set of potions, paralysis at hand up to 2) -> ``_paired_walk``
@@ -725,6 +726,19 @@ class PotionBound:
                 m = ranked[0][0]
                 heap.append((0 if m <= have_most else (m - have_most + 1) // 2, g, 0, ranked, have_most, gains))
             heapify(heap)
+        else:
+            # Unpaced: ``_best`` and ``_jumped`` are inlined below, read from these.
+            S, K = self.S, self.K
+            extras = self._extras
+            jump_terms = []  # per way out a jump reaches: (way, steps, face-down tiles, tail), as ``_jumped`` skips
+            if jumps:
+                start = self.start_bound
+                for k, ((jd, jf, _), (_, to)) in enumerate(zip(jumps, self.ways[li])):
+                    tail = 1 + start[to] if campaign_mode and to >= 0 else 0
+                    if jd != INF and jf != INF and tail != INF:
+                        jump_terms.append((k, jd, jf, tail))
+            # No term is below its tail: once ``best`` is down to the least tail, no set left can lower it.
+            least = min([tail for _, _, tail, _, _ in routes] + [term[3] for term in jump_terms], default=INF)
         best = INF
         n_plain = 0
         while True:
@@ -756,7 +770,7 @@ class PotionBound:
                 if floor >= best:
                     continue
             else:
-                if n_plain == len(sets):
+                if n_plain == len(sets) or best <= least:
                     break
                 tele, para, bits, need, _, _ = sets[n_plain]
                 n_plain += 1
@@ -850,11 +864,50 @@ class PotionBound:
                             ws, js, fd = max(ws, mw), max(js, mj), max(fd, mf)
                         pick.append((ws, fd))
                         pick_jump.append((js, fd))
-                extra = 0 if idle is None else self._extra(para, tele, idle)
-                t = self._best(routes, r0, k0, extra, pick)
+                if idle is None:
+                    extra = extra_j = 0
+                else:
+                    hit = extras.get((para, tele, idle))
+                    if hit is None:
+                        hit = extras[(para, tele, idle)] = (self._extra(para, tele, idle),
+                                                            self.extra_moves(para, tele - 1) if tele else 0)
+                    extra, extra_j = hit
+                # ``self._best(routes, r0, k0, extra, pick)``, inlined (unpaced).
+                r, k_now = r0 + extra, k0 + extra
+                t = INF
+                for d, f, tail, k, _ in routes:
+                    if pick:
+                        pd, pf = pick[k]
+                        if pd > d:
+                            d = pd
+                        if pf > f:
+                            f = pf
+                    steps = 0 if d <= r else -(-(d - r) // S)
+                    downs = 0 if f <= k_now else -(-(f - k_now) // K)
+                    u = (steps if steps > downs else downs) + tail
+                    if u < t:
+                        t = u
                 if tele and jumps:
-                    extra_j = 0 if idle is None else self.extra_moves(para, tele - 1)
-                    t = min(t, self._jumped(li, mask, r0, k0, campaign_mode, extra_j, pick_jump, blocked))
+                    # ``self._jumped(li, mask, r0, k0, campaign_mode, extra_j, pick_jump, blocked)``, inlined
+                    # (``jump_terms``: its ways out that a jump reaches, with their tails).
+                    r, k_now = r0 + extra_j, k0 + extra_j
+                    jumped = INF
+                    for k, jd, jf, tail in jump_terms:
+                        if pick_jump:
+                            pd, pf = pick_jump[k]
+                            if pf == INF:
+                                continue
+                            d = pd if pd > r0 + jd else r0 + jd
+                            f = pf if pf > k0 + jf else k0 + jf
+                        else:
+                            d, f = r0 + jd, k0 + jf
+                        steps = 0 if d <= r else -(-(d - r) // S)
+                        downs = 0 if f <= k_now else -(-(f - k_now) // K)
+                        u = (steps if steps > downs else downs) + tail
+                        if u < jumped:
+                            jumped = u
+                    if jumped < t:
+                        t = jumped
                 if t < best:
                     best = t
         if paced and not self.ordered:
