@@ -502,6 +502,9 @@ def _remaining(c, s: GameState, cap: int) -> int | None:
     return turns - s.turn if verdict == SOLVED else None
 
 
+_TELE_ALLOWANCE = Relaxation._tele_allowance  # (the rules' own, whatever is patched onto the class later)
+
+
 class _NoFirstTele(Relaxation):
     """The bound without the rules of session ``tele13`` (docs/solver.md, *The first potion of teleportation picked
     up*, *A potion drunk*, *... nor while the only enemies face up are those he fights where the turn began*): as
@@ -514,7 +517,7 @@ class _NoFirstTele(Relaxation):
         return False  # every enemy face up lets the first potion gain
 
     def _tele_allowance(self, s, li, potions, k0, mask, i, r0):
-        most, c = super()._tele_allowance(s, li, potions, k0, mask, i, r0)
+        most, c = _TELE_ALLOWANCE(self, s, li, potions, k0, mask, i, r0)
         if s.phase == CHOOSE_TELEPORT and s.subject < 0:  # drunk: c was 1 with a move left, and it counted
             c = 1 if k0 else 0
             if not self._fighting(s, li):
