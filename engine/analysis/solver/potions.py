@@ -331,8 +331,13 @@ class PotionBound:
         fight at the tile he began the turn on (he has not moved, nor fled: a flee counts as a move): then the first
         potion used still gains nothing (docs/solver.md, *The first potion gains nothing while no enemy stands
         revealed*, *... nor only those he fights where the turn began*). He leaves them only by slaying them all or
-        by a potion, and a potion used in a fight he did not move into gains nothing."""
-        if s.moved or not (s.phase == COMBAT or (s.phase == CHOOSE_TELEPORT and s.subject < 0)):
+        by a potion, and a potion used in a fight he did not move into gains nothing.
+
+        Only with a potion of teleportation in the game: there no enemy met now means "the first potion gains
+        nothing, the others may" (``_with_potions``' options), which holds for the enemies he fights now once a potion
+        has left them. Without one it means "nothing gains, or the walk stands twice beside an enemy still face
+        down", which does not count these enemies, face up already."""
+        if not self.tele_total or s.moved or not (s.phase == COMBAT or (s.phase == CHOOSE_TELEPORT and s.subject < 0)):
             return False
         lo = self.d.level_range[s.level][0]
         beside = self.d.enemy_near[s.pos]
