@@ -325,27 +325,32 @@ class EditorApp(App[int]):
                   Where(li, message.x, message.y), merge_key=f"paint-{message.stroke}")
 
     @on(CellFieldEdited)
-    def _cell_field(self, message: CellFieldEdited) -> None:
+    def _cell_field(self, message: CellFieldEdited) -> bool:
+        """Write a Cell panel field to its cell; False when its text is refused (said so)."""
         li, x, y = message.at if message.at is not None else (self.level_index, *self.canvas.cursor)
         if li >= len(self.campaign.levels) or self.campaign.levels[li].cell_at(x, y) is None:
-            return  # its level or card went while the text waited (no cell to write to)
+            return True  # its level or card went while the text waited (no cell to write to)
         value: object = message.value
         if message.field == "rolls":
             try:
                 value = parse_rolls(message.value)
             except ValueError as exc:
                 self.notify(str(exc), severity="error")
-                return
+                return False
         elif message.field == "to":
             value = message.value.strip() or None
         self.edit(lambda c: edits.set_cell_fields(c, li, x, y, **{message.field: value}), f"Set {message.field}",
                   Where(li, x, y))
+        return True
 
     @on(StoryEdited)
     def _story(self, message: StoryEdited) -> None:
         level, text = message.level, message.text
         if level is not None and level >= len(self.campaign.levels):
             return
+        typed = self.query_one(StoryEditor).typed()
+        if typed is not None and typed[0] == level:
+            text = typed[1]  # the text as it is now: a message queued behind a save would bring back an older one
         changed = self.doc.apply(lambda c: edits.set_story(c, level, text), "Edit story",
                                  Where(level), merge_key=f"story-{level}")
         if changed:
@@ -409,12 +414,13 @@ class EditorApp(App[int]):
         self.forms.remove_card()
 
     def action_solve(self) -> None:
-        self.apply_typed()
-        self.solving.solve()
+        if self.apply_typed():
+            self.solving.solve()
 
     def action_publish(self) -> None:
         """F9: publish the open campaign to the configured hub, when it has no errors and a proven par."""
-        self.apply_typed()  # what the Cell panel shows is what is published
+        if not self.apply_typed():  # what the Cell panel shows is what is published
+            return
         if any(d.severity is Severity.ERROR for d in self.diagnostics):
             self.notify("Not published: fix the errors in the problems panel first.", severity="error")
             return
@@ -444,31 +450,41 @@ class EditorApp(App[int]):
             return self.solving.stepping
         return True
 
-    def apply_typed(self) -> None:
-        """Apply what was typed in the Cell panel and not entered yet, before the campaign is saved,
-        left or played (enter, or leaving the field, applies it otherwise)."""
-        for edit in self.query_one(Inspector).take_typed():
-            self._cell_field(edit)
+    def apply_typed(self) -> bool:
+        """Apply what was typed in the Story source and the Cell panel and not entered yet, before the
+        campaign is saved, left or played (each key in the story, enter or leaving a field applies it otherwise). False when a field's text is
+        refused (rolls that are not d6 faces): the caller stops, and the field keeps the text and the focus,
+        so a save does not go on without it and a quit does not drop it."""
+        typed = self.query_one(StoryEditor).typed()
+        if typed is not None:  # the story's last keys may still be on their way as messages
+            self._story(StoryEdited(*typed))
+        inspector = self.query_one(Inspector)
+        applied = True
+        for edit in inspector.take_typed():
+            if not self._cell_field(edit):
+                inspector.keep_typed(edit)
+                applied = False
+        return applied
 
     async def action_quit(self) -> None:
-        self.apply_typed()
-        self.files.quit()
+        if self.apply_typed():
+            self.files.quit()
 
     def action_save(self) -> None:
-        self.apply_typed()
-        self.files.save()
+        if self.apply_typed():
+            self.files.save()
 
     def action_save_as(self) -> None:
-        self.apply_typed()
-        self.files.save_as()
+        if self.apply_typed():
+            self.files.save_as()
 
     def action_open(self) -> None:
-        self.apply_typed()
-        self.files.open()
+        if self.apply_typed():
+            self.files.open()
 
     def action_new(self) -> None:
-        self.apply_typed()
-        self.files.new()
+        if self.apply_typed():
+            self.files.new()
 
     def open_path(self, path: Path) -> bool:
         return self.files.open_path(path)
@@ -655,7 +671,8 @@ class EditorApp(App[int]):
         from cardrogue.editor.player import PlayerScreen
         from cardrogue.engine.format.loader import load_campaign_text
 
-        self.apply_typed()
+        if not self.apply_typed():
+            return
         # What the problems panel lists, checked now (the panel's own check may still be running).
         errors = draft_errors(self.doc)
         if errors:
@@ -687,8 +704,12 @@ def run_editor(path: Path | None = None) -> int:
         print(printable(str(exc)), file=sys.stderr)
         return 2
     except OpenError as exc:
+        from .files import recovery_note
+
         for diag in exc.result.diagnostics:
             print(printable(diag.render()), file=sys.stderr)
+        if path is not None and (note := recovery_note(path)):
+            print(printable(note), file=sys.stderr)  # the work of a crashed session is not lost
         return 2
     result = EditorApp(doc).run()
     return result if isinstance(result, int) else 0

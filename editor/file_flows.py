@@ -23,6 +23,7 @@ from .files import (
     pending_recoveries,
     put_off_recovery,
     read_recovery_file,
+    recovery_note,
     recover,
     save_document,
     template_document,
@@ -171,7 +172,9 @@ class FileFlows:
         try:
             doc = open_document(path)
         except OpenError as exc:
-            self.app.notify(f"Cannot open {path.name}: {exc}", severity="error", timeout=8)
+            note = recovery_note(path, self.recovery_dir)
+            self.app.notify(f"Cannot open {path.name}: {exc}" + (f"\n{note}" if note else ""), severity="error",
+                            timeout=12 if note else 8)
             return False
         self.app.load_document(doc)
         if doc.template is not None:

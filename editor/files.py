@@ -209,9 +209,23 @@ def recovery_dir() -> Path:
 
 def recovery_path(doc: Document, directory: Path | None = None) -> Path:
     """One recovery file per edited file (or per template, for an unsaved campaign)."""
-    key = str(doc.path or doc.template or f"untitled:{doc.campaign.id}")
+    return _recovery_for(str(doc.path or doc.template or f"untitled:{doc.campaign.id}"), directory)
+
+
+def _recovery_for(key: str, directory: Path | None) -> Path:
     digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]
     return (directory or recovery_dir()) / f"{digest}.recovery.json"
+
+
+def recovery_note(path: Path, directory: Path | None = None) -> str:
+    """For a file that cannot be opened: where the unsaved work of an earlier session that did not end
+    cleanly waits, and how to get it back ("" when none waits). Opening the file offers it again once
+    the file can be read, or once it is gone (a new file at the same path)."""
+    waiting = _waiting(_recovery_for(str(path.expanduser().absolute()), directory))
+    if not waiting:
+        return ""
+    return (f"unsaved changes to {path.name} from a session that did not end cleanly are kept in {waiting[0]}: "
+            "mend the file, or move it away, and open it again to recover them")
 
 
 def write_recovery(doc: Document, directory: Path | None = None) -> Path:
@@ -242,7 +256,11 @@ def read_recovery_file(target: Path, doc: Document) -> str | None:
 def pending_recoveries(doc: Document, directory: Path | None = None) -> list[Path]:
     """The recovery files waiting for the document, newest first: the one autosave writes, then
     those put off in earlier sessions (:func:`put_off_recovery`)."""
-    main = recovery_path(doc, directory)
+    return _waiting(recovery_path(doc, directory))
+
+
+def _waiting(main: Path) -> list[Path]:
+    """The recovery file ``main`` when it exists, then those put off beside it, newest first."""
     kept = sorted(main.parent.glob(main.name.replace(".recovery.json", ".kept-*.recovery.json")), reverse=True)
     return ([main] if main.exists() else []) + kept
 

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import asyncio
 import re
+import signal
+import socket
 from pathlib import Path
 from typing import Callable
 from urllib.parse import urlsplit
@@ -127,6 +129,20 @@ class SessionServer(Server):
         self.max_sessions = max_sessions
         self.sessions = 0
         self.maps = maps
+
+    def serve(self, debug: bool = False, sock: socket.socket | None = None) -> None:
+        """textual-serve's ``serve``, on ``sock`` when given: a listening socket the command took before,
+        so a port in use is said in one line before textual-serve's banner says it serves there."""
+        if sock is None:
+            super().serve(debug)
+            return
+        self.debug = debug
+        self.initialize_logging()
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(signum, self.request_exit)
+        web.run_app(self._make_app(), sock=sock, handle_signals=False, loop=loop, print=lambda *args: None)
 
     async def _make_app(self) -> web.Application:
         app = await super()._make_app()

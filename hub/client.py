@@ -153,8 +153,15 @@ def _ask(client: HubClient, request, what: str, said) -> tuple[bool, str]:
         return False, f"{client.url} answered in an unexpected form: is it a Card Rogue hub?"
 
 
+def hub_refusals(found: list) -> list:
+    """Of a check's findings, those a hub answers 422 for: CR228, the text rule, from the hub's own walk.
+    Publishing stops at them before the solve and the round trip."""
+    return [d for d in found if d.code == "CR228"]
+
+
 def publish_map(campaign_text: str, budget_seconds: float = 20.0) -> tuple[bool, str]:
-    """The editor's "publish": a map without errors and with a proven par goes to the hub.
+    """The editor's "publish": a map without errors, without text the hub refuses (CR228) and with a
+    proven par goes to the hub.
 
     The par is proven here first (the hub proves it again with its own solver), so an author
     hears why a map is not publishable without a round trip.
@@ -169,6 +176,9 @@ def publish_map(campaign_text: str, budget_seconds: float = 20.0) -> tuple[bool,
     errors = [d for d in found if d.severity is Severity.ERROR]
     if errors:
         return False, f"Not published: {counted(len(errors), 'error')}, first {errors[0].code}: {errors[0].message}"
+    if refused := hub_refusals(found):
+        more = f" (and {counted(len(refused) - 1, 'other place')})" if len(refused) > 1 else ""
+        return False, f"Not published: {refused[0].code}: {refused[0].message}{more}"
     client = configured()
     if client is None:
         return False, "Not published: no hub is configured (run `cardrogue hub register NAME --hub URL`)."

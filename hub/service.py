@@ -19,7 +19,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
-from cardrogue.engine.format.checks.text import unsafe_text, unsafe_texts
+from cardrogue.engine.format.checks.text import UnsafeText, unsafe_text
 from cardrogue.engine.format.diagnostics import format_json_path
 from cardrogue.engine.model.campaign import Campaign
 from cardrogue.engine.words import counted
@@ -74,11 +74,12 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def _text_problems(data: Any, text: str) -> list[dict]:
-    """The texts of the file the hub refuses, each with its path and why: the walk ``cardrogue check``
-    warns by (CR228, :func:`unsafe_texts`), markup and escapes in the titles, control characters
-    anywhere in the file, keys included."""
-    return [{"path": format_json_path(u.path), "message": u.refusal()} for u in unsafe_texts(data, text)]
+def _text_problems(unsafe: list[UnsafeText]) -> list[dict]:
+    """The texts of the file the hub refuses, each with its path and why: what the walk ``cardrogue
+    check`` warns by found (CR228, ``checks.text.unsafe_texts``, kept by the check's load as
+    ``LoadResult.unsafe``), markup and escapes in the titles, control characters anywhere in the file,
+    keys included."""
+    return [{"path": format_json_path(u.path), "message": u.refusal()} for u in unsafe]
 
 
 class Hub:
@@ -152,9 +153,8 @@ class Hub:
 
     def publish(self, account: Account, text: Any, window_days: Any = None) -> tuple[dict, bool]:
         """The clear check, then a new version of the campaign; (the map, whether it is new)."""
-        from cardrogue.engine.analysis.check import check_text
+        from cardrogue.engine.analysis.check import check_loaded_text
         from cardrogue.engine.format.diagnostics import Severity, has_errors
-        from cardrogue.engine.format.loader import load_campaign_text
 
         if not isinstance(text, str) or not text:
             raise HubError(400, "the body needs \"campaign\": the text of the campaign file", field="campaign")
@@ -165,13 +165,13 @@ class Hub:
             raise HubError(422, f"window_days is a whole number of days from 0 to {self.settings.max_window_days}",
                            field="window_days")
         with self._worker():
-            diagnostics = check_text(text, "campaign")
+            loaded, diagnostics = check_loaded_text(text, "campaign")
             if has_errors(diagnostics):
                 errors = [d.as_json() for d in diagnostics if d.severity is Severity.ERROR]
                 raise HubError(422, f"the map does not pass the check ({counted(len(errors), 'error')})", diagnostics=errors)
-            loaded = load_campaign_text(text, "campaign")
             campaign = loaded.campaign
-            if problems := _text_problems(loaded.data, text):
+            # A load without errors went through the semantic stage, whose text walk it kept: not walked again.
+            if problems := _text_problems(loaded.unsafe):
                 raise HubError(422, f"the map's text is refused: {problems[0]['path']}: {problems[0]['message']}",
                                problems=problems)
             existing = self._owned(account, campaign)

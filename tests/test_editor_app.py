@@ -606,3 +606,51 @@ async def test_ctrl_c_says_how_to_quit_in_plain_words(campaign_file, tmp_path) -
         assert "Press ctrl+q to quit the editor" in messages, messages
         assert not any("[b]" in m for m in messages)
         assert app.is_running
+
+
+@run_async
+async def test_refused_rolls_typed_stop_quit_and_save(campaign_file, tmp_path) -> None:
+    """Rolls typed that are not d6 faces stop a quit or a save, and stay typed with the focus: ctrl+q
+    quit and dropped them (only an error toast flashed), and ctrl+s saved without them."""
+    from textual.widgets import Input
+
+    before = campaign_file.read_bytes()
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("down", "right", "right", "right")
+        await pilot.press("ctrl+r", "2", "space", "9", "ctrl+q")
+        await settle(app, pilot)
+        assert app.is_running
+        rolls = app.query_one("#inspector-rolls", Input)
+        assert rolls.has_focus and rolls.value == "2 9"
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert campaign_file.read_bytes() == before
+        await pilot.press("backspace", "5", "ctrl+s")
+        await settle(app, pilot)
+        assert load_campaign(campaign_file).campaign.levels[app.level_index].cell_at(3, 1).rolls == (2, 5)
+
+
+@run_async
+async def test_story_typed_just_before_a_save_or_quit_is_kept(campaign_file, tmp_path) -> None:
+    """Each key in the story source reaches the campaign as a message; a ctrl+s or ctrl+q pressed while
+    the last ones were still queued (fast typing, a loaded machine) saved the story without its last
+    words, or quit without asking and lost them."""
+    from textual.widgets import TextArea
+
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f3")
+        await settle(app, pilot)
+        source = app.query_one("#story-source", TextArea)
+        source.insert("Typed fast. ")  # its message is queued: the save below runs first
+        app.action_save()
+        await settle(app, pilot)
+        saved = load_campaign(campaign_file).campaign.levels[app.level_index].story
+        assert saved.startswith("Typed fast. ") and not app.doc.dirty
+        source.insert("And more. ")
+        await app.action_quit()  # asks, since the story changed
+        await settle(app, pilot)
+        assert app.is_running and isinstance(app.screen, ConfirmScreen)

@@ -452,3 +452,28 @@ async def test_open_keeps_the_dialog_for_a_folder_or_a_path_that_is_not_there(ca
         await pilot.press("enter")
         await settle(app, pilot)
         assert app.doc.path == tmp_path / "maps" / "inner.json"
+
+
+@run_async
+async def test_save_as_refuses_a_folder_that_is_not_there_under_the_field(campaign_file, tmp_path) -> None:
+    """Save as into a folder that does not exist closed the dialog and then said 'Could not save ...:
+    No such file or directory' (the OS's words): the path typed was lost. It is refused under the field."""
+    (tmp_path / "plain").write_text("not a folder")
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f12")
+        await loaded_tree(app, pilot)
+        field = app.screen.query_one("#path-input")
+        for typed, says in ((tmp_path / "nodir" / "sub" / "x.json", "does not exist: create it first"),
+                            (tmp_path / "plain" / "x.json", "is not a folder")):
+            field.value = str(typed)
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, FileScreen) and field.value == str(typed)
+            shown = str(app.screen.query_one("#file-error.-shown").render())
+            assert str(typed.parent) in shown and says in shown, shown
+        field.value = str(tmp_path / "x.json")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.doc.path == tmp_path / "x.json" and (tmp_path / "x.json").exists()

@@ -17,6 +17,7 @@ from cardrogue.editor.files import (
     atomic_write,
     clear_recovery,
     default_document,
+    document_for,
     is_protected,
     new_document,
     open_document,
@@ -284,3 +285,26 @@ def test_edit_a_new_file_starts_from_the_blank_template(tmp_path):
     schema = "https://cardrogue-studio.dev/schema/campaign.schema.json"
     assert path.read_text() == dumps(campaign_to_dict(loaded.campaign, schema_ref=schema))
     assert path.read_text().splitlines()[1] == f'  "$schema": "{schema}",'
+
+
+def test_a_file_that_cannot_be_opened_says_where_its_recovered_work_waits(doc: Document, tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch,
+                                                                         capsys: pytest.CaptureFixture) -> None:
+    """The editor crashed with unsaved work, then the file was broken outside it (a merge's conflict
+    markers): `cardrogue edit` named the JSON error only, and the recovered work looked lost."""
+    from cardrogue.editor.app import run_editor
+    from cardrogue.editor.files import recovery_note
+
+    rec = tmp_path / "rec"
+    monkeypatch.setenv("CARDROGUE_RECOVERY_DIR", str(rec))
+    assert recovery_note(doc.path) == ""
+    doc.apply(lambda c: edits.set_metadata(c, title="Unsaved work"), "Title")
+    kept = write_recovery(doc)
+    doc.path.write_text("<<<<<<< HEAD\n" + doc.path.read_text())
+    assert run_editor(doc.path) == 2
+    err = capsys.readouterr().err
+    assert "CR001: invalid JSON" in err
+    assert (f"unsaved changes to {doc.path.name} from a session that did not end cleanly are kept in {kept}: "
+            "mend the file, or move it away, and open it again to recover them") in err
+    doc.path.unlink()  # moved away: a new file there offers the recovery again
+    assert read_recovery(document_for(doc.path), rec) is not None

@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from textual.geometry import Region
 from textual.widgets import OptionList
-from textual.widgets._footer import FooterKey
 
 from cardrogue.editor.widgets.dialogs import FormScreen
 from cardrogue.editor.widgets.footer import EditorFooter
@@ -91,7 +91,8 @@ async def test_problems_panel_scrolls_to_every_entry(tmp_path) -> None:
 @run_async
 async def test_an_entry_as_wide_as_the_problems_list_takes_one_line_whether_the_list_scrolled_before(tmp_path) -> None:
     """An entry that fits the list only without its scrollbar (seen at 120 columns with CR208): no
-    empty line after it once the scrollbar goes, and no line of it cut when the scrollbar comes."""
+    empty line after it once the scrollbar goes, and no line of it cut when the scrollbar comes; the
+    entry highlighted stays highlighted when the list lays its entries out again."""
     app = make_app(many_problems(tmp_path), tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(app, pilot)
@@ -116,6 +117,10 @@ async def test_an_entry_as_wide_as_the_problems_list_takes_one_line_whether_the_
         lines = [options.render_line(y).text.rstrip() for y in range(3)]
         assert options.show_vertical_scrollbar and " ".join(lines[:2]).endswith(message[-20:]), lines
         assert lines[2].startswith("W CR223"), lines
+        options.highlighted = 3
+        panel.styles.height = panel.styles.max_height = 30  # the scrollbar goes again: the entry chosen stays chosen
+        await settle(app, pilot)
+        assert not options.show_vertical_scrollbar and options.highlighted == 3
 
 
 @run_async
@@ -152,12 +157,12 @@ async def test_cell_panel_wraps_and_every_field_is_reached_by_keys(tmp_path) -> 
 
 def footer_keys(app) -> list[tuple[str, str]]:
     footer = app.screen.query_one(EditorFooter)
-    return [(key.key, key.description) for key in footer.query(FooterKey)]
+    return [(key.key, key.description) for key in footer.query("FooterKey")]
 
 
 async def footer_fits(app, width: int, first: str = "f1") -> None:
     footer = app.screen.query_one(EditorFooter)
-    keys = list(footer.query(FooterKey))
+    keys = list(footer.query("FooterKey"))
     assert keys[0].key == first  # on the main screen Help first, always seen
     assert keys[-1].region.right <= width  # nothing cut off at the right edge
 
@@ -181,10 +186,13 @@ async def test_footer_fits_with_help_first_and_a_dialog_shows_its_own_keys(tmp_p
 
 
 def shown_text(app, widget_id: str) -> str:
-    """What a widget shows on screen, read off the composed screen as a person sees it (words joined)."""
-    region = app.query_one(widget_id).region
-    lines = [strip.text for strip in app.screen._compositor.render_strips()][region.y:region.bottom]
-    return " ".join(" ".join(line[region.x:region.right] for line in lines).split())
+    """What a widget shows on screen (words joined): its lines as the screen renders them, cut where
+    its containers clip it (``Screen.find_widget``: its region and clip), as a person sees it."""
+    widget = app.query_one(widget_id)
+    geometry = app.screen.find_widget(widget)
+    region, visible = geometry.region, geometry.visible_region
+    lines = widget.render_lines(Region(visible.x - region.x, visible.y - region.y, visible.width, visible.height))
+    return " ".join(" ".join(strip.text for strip in lines).split())
 
 
 @run_async
@@ -228,7 +236,7 @@ async def test_the_footer_fits_80_columns_whatever_has_the_focus(tmp_path) -> No
             await footer_fits(app, 80)
             keys = footer_keys(app)
             assert keys[-1] == ("ctrl+p", "Commands"), (area, keys)
-            shown = list(app.screen.query_one(EditorFooter).query(FooterKey))
+            shown = list(app.screen.query_one(EditorFooter).query("FooterKey"))
             palette = shown[-1].region
             for key in shown[:-1]:  # none runs under Commands, which sits at the right edge
                 assert key.region.right <= palette.x, (area, key.key, key.description, key.region, palette)

@@ -181,6 +181,27 @@ def test_a_card_whose_id_is_not_a_name_is_named_as_check_names_it(tmp_path) -> N
     assert body["error"] == "the map's text is refused: $.cards['cave-bat'].name: " + body["problems"][0]["message"]
 
 
+@pytest.mark.parametrize("refused", [False, True])
+def test_a_published_map_is_walked_once(hub, monkeypatch, refused) -> None:
+    """The hub refuses by the check's own walk of the text (its CR228 findings), not by a walk of its
+    own after it: one walk of the map's texts a publish, whether they are refused or not."""
+    from cardrogue.engine.format.checks import text as rule
+
+    walks = []
+    title_paths = rule.title_paths
+    monkeypatch.setattr(rule, "title_paths", lambda data: walks.append(1) or title_paths(data))
+    doc = json.loads(json.dumps(BASE))
+    doc["id"] = "walked-once"
+    doc["story"] = "Down\x1b[31m" if refused else "Down the stairs, once."
+    if refused:
+        with pytest.raises(HubError) as refusal:
+            hub[0].publish(hub[1], json.dumps(doc))
+        assert [p["path"] for p in refusal.value.details["problems"]] == ["$.story"]
+    else:
+        hub[0].publish(hub[1], json.dumps(doc))
+    assert len(walks) == 1
+
+
 def test_a_key_is_walked_as_a_text_at_its_own_place() -> None:
     """A key is text of the file too (the schema refuses a hostile one in a campaign, but the walker
     does not lean on the schema): reported at the member it names, as a key."""

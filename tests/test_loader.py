@@ -108,6 +108,9 @@ def test_file_over_the_size_limit(tmp_path: Path) -> None:
     assert (diag.code, diag.line, diag.column) == ("CR003", 1, 1)
     assert f"{loader.MAX_FILE_BYTES:,}" in diag.message
     assert result.campaign is None
+    # read up to the limit only: said to be over it (it said "more than 16,777,216 bytes; the limit is 16,777,216")
+    assert diag.message == (f"the file is larger than the limit of {loader.MAX_FILE_BYTES:,} bytes: split the "
+                            "campaign or shorten its text")
 
 
 def test_size_limit_applies_to_bytes_and_text(monkeypatch: pytest.MonkeyPatch) -> None:

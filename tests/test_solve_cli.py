@@ -167,3 +167,19 @@ def test_a_memory_budget_on_the_command_line_stops_with_unknown(tmp_path: Path):
     assert doc["turns_at_least"] is not None  # par's floor, from the lines left open when memory ran out
     bad = cardrogue("solve", str(path), "--max-memory", "lots")
     assert bad.returncode == 2 and "not a memory size" in bad.stderr
+
+
+def test_check_solve_warns_of_a_recorded_par_the_solver_does_not_prove(corridor: Path):
+    """A map edited after `solve --write-par` kept its old par, and `check --strict --solve` (the
+    publishing checklist's first step) passed it: the player then shows that par beside every turn."""
+    doc = json.loads(corridor.read_text())
+    for recorded in ({"turns": 2, "health": 12}, {"turns": 2}):  # the proven par: no warning
+        corridor.write_text(json.dumps({**doc, "par": recorded}, indent=2))
+        done = cardrogue("check", "--strict", "--solve", str(corridor))
+        assert done.returncode == 0 and "CR404" not in done.stdout, done.stdout
+    for recorded in ({"turns": 1, "health": 12}, {"turns": 2, "health": 9}, {"turns": 3}):
+        corridor.write_text(json.dumps({**doc, "par": recorded}, indent=2))
+        done = cardrogue("check", "--strict", "--solve", str(corridor))
+        assert done.returncode == 1, done.stdout
+        assert "CR404: the recorded par" in done.stdout and "is not the par proven now, 2 turns with 12 health left" in done.stdout
+        assert "cardrogue solve --write-par" in done.stdout and "[$.par]" in done.stdout

@@ -242,6 +242,23 @@ def _shop_corridor(goal: str):
     return campaign(cells, goals=goals, **({"cards": cards} if cards else {}))
 
 
+def _player(policy, c):
+    """The playout policy ``policy`` on ``c``, and the start it plays from."""
+    search = Search(c, 0, True, Budget(max_states=1, max_seconds=NO_CLOCK))
+    return policy(c, search.d, search.resolver, random.Random(0)), search.root, search.resolver
+
+
+def _played(policy, c, limit: int = 100) -> tuple[str | None, list[str]]:
+    """A run of ``policy`` on ``c`` from its start (at most ``limit`` actions): its outcome and actions."""
+    player, s, resolver = _player(policy, c)
+    s, actions = s.clone(), []
+    while s.outcome is None and len(actions) < limit:
+        action = player.act(s)
+        actions.append(str(action))
+        s.advance(action, resolver)
+    return s.outcome, actions
+
+
 @pytest.mark.parametrize("goal", ["buy", "open"])
 def test_the_gold_first_policy_gathers_and_sells_what_the_goal_costs(goal):
     """The Shop > BUY AND SELL: buy at twice the gold amount, sell for it. With no gold the wary policy
@@ -249,19 +266,36 @@ def test_the_gold_first_policy_gathers_and_sells_what_the_goal_costs(goal):
     scroll and the maul first, sells both at the shop (the maul taken off first), buys what the goal needs
     and nothing else (the dagger stays), and wins."""
     c = _shop_corridor(goal)
-    search = Search(c, 0, True, Budget(max_states=1, max_seconds=NO_CLOCK))
-    played = {}
-    for policy in (WaryPolicy, GoldPolicy):
-        player = policy(c, search.d, search.resolver, random.Random(0))
-        s, actions = search.root.clone(), []
-        while s.outcome is None and len(actions) < 100:
-            action = player.act(s)
-            actions.append(str(action))
-            s.advance(action, search.resolver)
-        played[policy] = s.outcome, actions
+    played = {policy: _played(policy, c) for policy in (WaryPolicy, GoldPolicy)}
     assert played[WaryPolicy][0] is None and "end" in played[WaryPolicy][1][-5:]
     outcome, actions = played[GoldPolicy]
     assert outcome == "won"
     bought = "buy sword" if goal == "buy" else "buy key"
     assert [a for a in actions if a.split()[0] in ("sell", "unequip", "buy")] == [
         "sell scroll-of-identify", "unequip maul", "sell maul", bought]
+
+
+@pytest.mark.parametrize("goals", [[("buy", "sword"), ("open", "chest")], [("buy", "sword")]])
+def test_the_gold_first_policy_never_sells_the_key_a_chest_ahead_needs(goals):
+    """THE CHEST AND KEY: "The chest, however, can only be opened by the key." A corridor: a maul (8), a
+    scroll of identify (2) and a key (made sellable, 4) west of the start, the shop selling the sword
+    (10) east of it, then a locked chest, then the exit; the chest is a goal, or only in the way out.
+    Short of the sword's price with the scroll alone, the policy sold the dearer key first; the chest
+    then stood shut and the run ended turn after turn before it. It keeps the key: the scroll and the
+    maul pay for the sword, and the key opens the chest."""
+    cells = [cell(0, 0, "maul", "E"), cell(1, 0, "scroll-of-identify", "EW"), cell(2, 0, "key", "EW"),
+             cell(3, 0, "starting-tile", "EW"), cell(4, 0, "shop", "EW", stock=["dagger", "sword"]),
+             cell(5, 0, "chest", "EW", contents=["gold"]), cell(6, 0, "pathing-tile", "W", exit=True)]
+    outcome, actions = _played(GoldPolicy, campaign(cells, goals=goals, cards={"key": {"gold": 4, "sellable": True}}))
+    assert outcome == "won"
+    assert [a for a in actions if a.split()[0] in ("sell", "unequip", "buy")] == [
+        "sell scroll-of-identify", "unequip maul", "sell maul", "buy sword"]
+
+
+@pytest.mark.parametrize("character,worn,worth", [("rogue", ["dagger", "dagger"], 6), ("warrior", ["maul"], 8)])
+def test_the_gold_first_policy_counts_each_card_worn(character, worn, worth):
+    """SELL: "He can sell any item in his inventory for its given gold amount." The rogue (CAN EQUIP A
+    SECOND DAGGER) wearing two daggers (3 each) can pay 6, not 3; the maul, held in both hands, is one
+    card (8)."""
+    player, start, _ = _player(GoldPolicy, campaign([cell(0, 0, "starting-tile", "")], character=character, equipped=worn))
+    assert player.worth(start) == worth

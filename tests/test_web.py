@@ -497,3 +497,23 @@ def test_the_web_guide_says_the_font_is_served_by_the_server_itself() -> None:
     guide = (ROOT / "docs" / "web.md").read_text(encoding="utf-8")
     assert "loads the Roboto Mono font from Google Fonts" not in guide
     assert "makes no request to another site" in guide and "/static/fonts/" in guide
+
+
+def test_a_port_in_use_is_one_line_before_any_banner(tmp_path: Path) -> None:
+    """The address is taken before textual-serve's banner: it said 'Serving ... on http://...' and
+    'Press Ctrl+C to quit', and only then that the port was in use."""
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        done = subprocess.run([sys.executable, "-m", "cardrogue", "web", "--port", str(port)], capture_output=True,
+                              text=True, cwd=tmp_path, timeout=WAIT)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stdout == "" and "Serving" not in done.stderr, done.stdout + done.stderr
+    assert done.stderr.startswith(f"cardrogue: cannot listen on 127.0.0.1 port {port}: ") and "in use" in done.stderr
+    assert done.stderr.count("\n") == 1
+
+
+def test_the_server_still_serves_and_stops_on_the_socket_it_took(tmp_path: Path) -> None:
+    with web_server(tmp_path) as (url, process):
+        assert _get(url + "/")[0] == 200
+    assert process.returncode == 0
+    assert "Serving" in (tmp_path / "server.log").read_text()

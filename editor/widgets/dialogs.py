@@ -249,7 +249,7 @@ class FileScreen(PathScreen):
     folder keeps the file name and changes the folder. ``ctrl+u``, or the button, goes up one
     folder. ``enter`` in the field accepts it; for open, a folder typed there (the field starts on
     one) is shown in the tree instead, and a path that is not there is refused under the field, so
-    neither closes the dialog nor loses what was typed.
+    neither closes the dialog nor loses what was typed; for save as, so is a folder that is not there.
     """
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel"), Binding("ctrl+u", "up", "Parent folder")]
@@ -297,6 +297,12 @@ class FileScreen(PathScreen):
         event.stop()
         event.prevent_default()  # AskScreen's handler would answer (and close) as well
         path = self.answer(event.value)
+        if path is not None and not self.opening and not _is_dir(path):
+            folder = path.absolute().parent
+            if not folder.exists() or not _is_dir(folder):
+                why = "does not exist: create it first, or" if not folder.exists() else "is not a folder:"
+                self._refuse(f"the folder $folder {why} choose a folder that is there", folder=str(folder))
+                return
         if path is None or not self.opening:
             self.dismiss(path)
         elif _is_dir(path):
@@ -304,11 +310,15 @@ class FileScreen(PathScreen):
             event.input.value = f"{path.absolute()}/"
             event.input.action_end()  # a name typed next goes into this folder
         elif not path.exists():
-            error = self.query_one("#file-error", Label)
-            error.update(markup("[b red]✗[/] no such file: $path", path=str(path)))
-            error.add_class("-shown")
+            self._refuse("no such file: $path", path=str(path))
         else:
             self.dismiss(path)
+
+    def _refuse(self, text: str, **values: str) -> None:
+        """Say under the path field why it is not taken; the dialog stays open with what was typed."""
+        error = self.query_one("#file-error", Label)
+        error.update(markup("[b red]✗[/] " + text, **values))
+        error.add_class("-shown")
 
     def on_directory_tree_file_selected(self, event: DirectoryTree.FileSelected) -> None:
         event.stop()

@@ -122,6 +122,13 @@ class Inspector(VerticalScroll):
             place, value = self._typed.pop(field)
             self.post_message(CellFieldEdited(field, value, place))
 
+    def keep_typed(self, edit: CellFieldEdited) -> None:
+        """A field's text that was refused stays typed: shown, focused when it is the cell shown, applied
+        again by the next :meth:`take_typed`."""
+        self._typed[edit.field] = (edit.at, edit.value)
+        if edit.at == self.place:
+            self.query_one(f"#inspector-{edit.field}", Input).focus()
+
     def take_typed(self) -> list[CellFieldEdited]:
         """The fields typed in and not applied yet, as edits (taken: each is applied once)."""
         typed = [CellFieldEdited(field, value, place) for field, (place, value) in self._typed.items()]

@@ -60,10 +60,16 @@ class ProblemList(OptionList):
     and renders the entry at the width it has now: an entry a little wider than the list beside a
     scrollbar, set while the old list scrolled, kept the second line it needed there and showed it
     empty once the scrollbar went (and a list that starts scrolling would cut an entry's last line).
+
+    OptionList has no public call that measures its entries again (its ``_clear_caches`` is private);
+    setting them (``set_options``, public) measures each at the width the list has then, so the same
+    entries are set again, the highlighted one kept.
     """
 
     def watch_show_vertical_scrollbar(self) -> None:
-        self._clear_caches()  # the heights and the rendered lines, measured again at the new width
+        highlighted = self.highlighted
+        self.set_options(list(self.options))
+        self.highlighted = highlighted
 
 
 class ProblemsPanel(Vertical):

@@ -15,6 +15,7 @@ class StoryEditor(Vertical):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.level: int | None = None
+        self._shown = False  # show() has filled the source (before it, its empty text is no story)
 
     def compose(self) -> ComposeResult:
         yield Label("", id="story-target")
@@ -25,11 +26,18 @@ class StoryEditor(Vertical):
 
     def show(self, title: str, level: int | None, text: str) -> None:
         self.level = level
+        self._shown = True
         self.query_one("#story-target", Label).update(content(title))
         source = self.query_one("#story-source", TextArea)
         if source.text != text:
             source.load_text(text)
         self.query_one("#story-preview", Markdown).update(printable(text, lines=True))
+
+    def typed(self) -> tuple[int | None, str] | None:
+        """(the level shown, None for the campaign's story; the source's text as it is now), once shown."""
+        if not self._shown:
+            return None
+        return self.level, self.query_one("#story-source", TextArea).text
 
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
         event.stop()

@@ -37,8 +37,14 @@ def _finish(result: LoadResult) -> list[Diagnostic]:
 
 
 def check_text(text: str, name: str = "<memory>") -> list[Diagnostic]:
+    return check_loaded_text(text, name)[1]
+
+
+def check_loaded_text(text: str, name: str = "<memory>") -> tuple[LoadResult, list[Diagnostic]]:
+    """:func:`check_text`, with the load it checked (one load: the hub publishes from it)."""
     with collector_paused():  # see collector_paused: the load and the graphs make no cycles
-        return _finish(load_campaign_text(text, name))
+        result = load_campaign_text(text, name)
+        return result, _finish(result)
 
 
 def check_file(path: str | Path) -> tuple[LoadResult, list[Diagnostic]]:

@@ -38,7 +38,7 @@ from .canonical import content_hash, default_cell_id
 from .catalog import card_from_dict, default_catalog
 from .checks import check_draft
 from .checks.cards import card_entry_problems
-from .checks.text import document_text_problems
+from .checks.text import UnsafeText, document_text_problems, unsafe_texts
 from .diagnostics import Diagnostic, JsonPath, Severity
 from .positions import LineIndex, PositionIndex, max_depth
 from .schema import PATHS_VALUES, PLAIN_CELL_KEYS, campaign_validators, is_schema_id, schema_diagnostics
@@ -57,6 +57,9 @@ class LoadResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     text: str = ""
     data: Any = None
+    # The texts the hub refuses (CR228's findings, :func:`.checks.text.unsafe_texts`), once the
+    # semantic stage walked the file; None when an earlier stage stopped the load.
+    unsafe: list[UnsafeText] | None = None
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -126,9 +129,11 @@ def load_campaign(path: str | Path) -> LoadResult:
 
 
 def _too_large(name: str, size: int, exact: bool = True) -> LoadResult:
-    amount = f"{size:,} bytes" if exact else f"more than {MAX_FILE_BYTES:,} bytes"
+    # A file read only up to the limit (not exact) is said to be over it, not "more than N; the limit is N".
+    amount = f"is {size:,} bytes; the limit is {MAX_FILE_BYTES:,}" if exact else \
+        f"is larger than the limit of {MAX_FILE_BYTES:,} bytes"
     return LoadResult(name, None, [Diagnostic(
-        "CR003", f"the file is {amount}; the limit is {MAX_FILE_BYTES:,}: split the campaign or shorten its text",
+        "CR003", f"the file {amount}: split the campaign or shorten its text",
         file=name, line=1, column=1)])
 
 
@@ -235,7 +240,7 @@ def _load_known_text(text: str, name: str) -> LoadResult:
         # The fast validator refused what the reference accepts: the reference decides.
         draft = build_draft(data)
 
-    return LoadResult(name, draft, [locator.place(d) for d in _checked(draft, data, text)], text, data)
+    return _checked(name, draft, data, text)
 
 
 def quick_load(text: str, name: str) -> LoadResult | None:
@@ -275,13 +280,16 @@ def quick_load(text: str, name: str) -> LoadResult | None:
                        parse_float=_parse_float)
         except _DuplicateKey:
             return None
-    return LoadResult(name, draft, [_Locator(name, text).place(d) for d in _checked(draft, data, text)], text, data)
+    return _checked(name, draft, data, text)
 
 
-def _checked(draft: Campaign, data: dict, text: str) -> list[Diagnostic]:
+def _checked(name: str, draft: Campaign, data: Any, text: str) -> LoadResult:
     """The semantic rules on the model, then the text rule (CR228) on the file as parsed: every key and
-    string, as the hub walks it (:mod:`.checks.text`)."""
-    return check_draft(draft) + document_text_problems(data, text)
+    string, as the hub walks it (:mod:`.checks.text`); the walk's findings kept for the hub."""
+    unsafe = unsafe_texts(data, text)
+    locator = _Locator(name, text)
+    return LoadResult(name, draft, [locator.place(d) for d in check_draft(draft) + document_text_problems(data, unsafe)],
+                      text, data, unsafe)
 
 
 def _pairs_and_colons(value: Any) -> tuple[int, int]:

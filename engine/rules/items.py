@@ -141,6 +141,11 @@ class ItemRules:
             equip[t] = card_id
         return tuple(equip)
 
+    def worn(self) -> list[str]:
+        """The cards the hero wears, each once as it lies on the equipment card: a both-hands item (the
+        MAUL) once, the rogue's second dagger as a second card."""
+        return self._worn(self.equip)
+
     def _worn(self, equip: tuple[str, ...]) -> list[str]:
         """The cards on the equipment card (a both-hands item once)."""
         return [c for i, c in enumerate(equip)

@@ -259,23 +259,26 @@ class GameState(CombatRules, ItemRules):
     def goals_met(self, level: int | None = None) -> bool:
         """Level goals (slay / open / buy) are all met (DESIGN: Campaign)."""
         li = self.level if level is None else level
-        d = self.d
-        goals = d.goal_cells[li]
-        if not goals:
-            return True
-        faces = self.faces
-        for verb, card, cells in goals:
-            if verb == "buy":
-                lo, hi = d.level_range[li]
-                ok = any(lo <= c < hi and d.cells[c].stock[k] == card for c, k in self.bought)
-            elif verb == "slay":
-                moved = set(self.visitors.values())
-                ok = any(faces[i] == CLEARED and i not in moved for i in cells)
-            else:
-                ok = any(faces[i] == CLEARED for i in cells)
-            if not ok:
+        for goal in self.d.goal_cells[li]:
+            if not self.goal_met(goal, li):
                 return False
         return True
+
+    def goal_met(self, goal: tuple[str, str, tuple[int, ...]], level: int) -> bool:
+        """One goal of ``level`` (an entry of ``Dungeon.goal_cells``: verb, card, its cells) is met
+        (DESIGN: Campaign): ``buy``, the card was bought at a shop of the level; ``slay``, an enemy of
+        the card was slain on its own cell (not one a teleport moved there); ``open``, a chest of the card
+        was opened. The one test of a goal: :meth:`goals_met` and the playouts' gold-first policy ask it."""
+        verb, card, cells = goal
+        if verb == "buy":
+            d = self.d
+            lo, hi = d.level_range[level]
+            return any(lo <= c < hi and d.cells[c].stock[k] == card for c, k in self.bought)
+        faces = self.faces
+        if verb == "slay":
+            moved = set(self.visitors.values())
+            return any(faces[i] == CLEARED and i not in moved for i in cells)
+        return any(faces[i] == CLEARED for i in cells)
 
     # ------------------------------------------------------------------ legal actions
 
@@ -738,9 +741,27 @@ class GameState(CombatRules, ItemRules):
         return True
 
     def teleport_targets(self) -> list[int]:
-        """POTION OF TELEPORTATION: any revealed pathing tile of the level with no enemy and no hero on it."""
-        lo, hi = self.d.level_range[self.level]
-        return [j for j in range(lo, hi) if self._teleport_target(j)]
+        """POTION OF TELEPORTATION: any revealed pathing tile of the level with no enemy and no hero on it.
+
+        :meth:`_teleport_target` of each cell of the level, written out (the level's goals read once, only
+        for an exit)."""
+        d = self.d
+        lo, hi = d.level_range[self.level]
+        faces, kind, exits, pos, visitors = self.faces, d.kind, d.exit, self.pos, self.visitors
+        out = []
+        met = None
+        for j in range(lo, hi):
+            f = faces[j]
+            # (an enemy card face up is no pathing tile: ``enemy_at`` is then only a visitor)
+            if f == DOWN or (f == UP and kind[j] != PLAIN) or j == pos or (visitors and visitors.get(j, -1) >= 0):
+                continue
+            if exits[j]:
+                if met is None:
+                    met = bool(self.goals_met())
+                if not met:
+                    continue
+            out.append(j)
+        return out
 
     def _teleport_target(self, j: int) -> bool:
         """Cell ``j`` is one of :meth:`teleport_targets` (-1: none is)."""

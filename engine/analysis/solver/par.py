@@ -173,7 +173,8 @@ def solve_campaign(campaign: Campaign, budget: Budget | None = None, per_level: 
 
 
 def solve_diagnostics(campaign: Campaign, budget: Budget | None = None) -> list[Diagnostic]:
-    """``cardrogue check --solve``: CR401 unsolvable (error), CR402 unknown (warning), CR403 par (info)."""
+    """``cardrogue check --solve``: CR401 unsolvable (error), CR402 unknown (warning), CR403 par (info), and
+    CR404 (warning) when the file records another par than the one proven: the player shows the file's par."""
     result = solve_campaign(campaign, budget, per_level=False)
     li = result.level if result.level is not None else 0
     where = dict(path=("levels", li), level=li)
@@ -187,4 +188,12 @@ def solve_diagnostics(campaign: Campaign, budget: Budget | None = None) -> list[
             f"({result.states_expanded:,} states, {result.seconds:.2f} s)")
     if split:
         text += f"; turns per level: {split}"
-    return [Diagnostic("CR403", text, Severity.INFO, path=("levels", 0), level=0)]
+    found = [Diagnostic("CR403", text, Severity.INFO, path=("levels", 0), level=0)]
+    par = campaign.par
+    if par is not None and (par.turns != result.turns
+                            or (par.health is not None and result.health_exact and par.health != result.health)):
+        recorded = f"{par.turns} turns" + (f" with {par.health} health left" if par.health is not None else "")
+        found.append(Diagnostic("CR404", f"the recorded par, {recorded}, is not the par proven now, {result.turns} "
+                                f"turns with {result.health_text()}: record it with cardrogue solve --write-par",
+                                Severity.WARNING, path=("par",)))
+    return found

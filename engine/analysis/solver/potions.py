@@ -165,7 +165,8 @@ class PotionBound:
         self.flee_paths = (level_flee_paths(d, min(self.para_total, MAX_FLEE_GROUP))
                            if self.para_limited and not self.teleport else ())
         self._flees: dict = {}  # potions -> ``extra_flees``
-        self._extras: dict = {}  # (paralysis, teleportation, idle) -> (``_extra``, ``extra_moves`` with one jump spent)
+        self._extras: dict = {}  # (paralysis, teleportation, idle) -> (``_extra``, ``extra_moves`` with one jump spent);
+        # potions of paralysis -> ``_most_flees``
         self._gains: dict = {}  # (paralysis, teleportation) -> ``_gains_of``
         self._walks: dict = {}  # (level, local cell) -> set of potions -> ``_walk``
         self._pwalks: dict = {}  # (level, local cell, set of potions, paralysis at hand up to 2) -> ``_paired_walk``
@@ -214,6 +215,13 @@ class PotionBound:
                                   table[p] if p < len(table) else INF)
                               for p in range(1, potions + 1)]
             hit = self._flees[potions] = split_between_turns(per_turn, potions)
+        return hit
+
+    def _most_flees(self, potions: int) -> int:
+        """The most :meth:`extra_flees` of ``potions`` potions of paralysis or fewer (kept in ``_extras``)."""
+        hit = self._extras.get(potions)
+        if hit is None:
+            hit = self._extras[potions] = max(self.extra_flees(p) for p in range(potions + 1))
         return hit
 
     def _extra(self, para: int, tele: int, idle: bool) -> int:
@@ -742,8 +750,24 @@ class PotionBound:
                     tail = 1 + start[to] if campaign_mode and to >= 0 else 0
                     if jd != INF and jf != INF and tail != INF:
                         jump_terms.append((k, jd, jf, tail))
-            # No term is below its tail: once ``best`` is down to the least tail, no set left can lower it.
-            least = min([tail for _, _, tail, _, _ in routes] + [term[3] for term in jump_terms], default=INF)
+            # No term is below ``least``: its tail plus the turns of its face-down tiles with the most extra any set may
+            # add (``most``: a term's face-down tiles are at least its route's, its extra at most that). Once ``best`` is
+            # down to it, no set left can lower it. (The steps are left out: a walk of INF steps makes a term's steps
+            # NaN, and the term is then its face-down part alone.)
+            pots = self.pots[li]
+            tele_left = sum(1 for p in left if pots[p][1])
+            most = self._most_flees(para_held + len(left) - tele_left) + tele_held + tele_left
+            k_most = k0 + most
+            least = INF
+            for _, f, tail, _, _ in routes:
+                if f != INF:
+                    u = (0 if f <= k_most else -(-(f - k_most) // K)) + tail
+                    if u < least:
+                        least = u
+            for _, _, jf, tail in jump_terms:
+                u = (0 if k0 + jf <= k_most else -(-(k0 + jf - k_most) // K)) + tail
+                if u < least:
+                    least = u
         best = INF
         n_plain = 0
         while True:
@@ -1631,20 +1655,25 @@ class PotionBound:
             shares = []
             for enter_w in counts:
                 w_up = min(map(enter_w.__getitem__, up), default=INF)
-                shares.append((w_up, list(map(add, map(min, enter_w, map(add, repeat(w_up, n), from_up)), keep))))
+                share = list(map(add, map(min, enter_w, map(add, repeat(w_up, n), from_up)), keep))
+                # (and the least over v of the target's route through the tiles face up now plus this share, but
+                # for the target's own part c_up: see below)
+                shares.append((w_up, share, min(map(add, from_up, share))))
             if len(self._upcache) > 100_000:
                 self._upcache.clear()
             hit = self._upcache[key] = (up, from_up, tuple(shares))
         up, from_up, shares = hit
+        ups = [min(map(enter_c.__getitem__, up), default=INF) for enter_c in targets]
         out = []
-        for w_up, share in shares:
+        for w_up, share, via_up in shares:
             row = []
-            for enter_c in targets:
-                c_up = min(map(enter_c.__getitem__, up), default=INF)
-                # The target's route from each junction v (or through the tiles face up now), plus the way
-                # out's share there; the junction is the face-up tiles themselves at worst.
-                a = map(min, enter_c, map(add, repeat(c_up, n), from_up))
-                row.append(min(c_up + w_up, min(map(add, a, share))))
+            for enter_c, c_up in zip(targets, ups):
+                # The target's route from each junction v (or through the tiles face up now: c_up + from_up[v]),
+                # plus the way out's share there; the junction is the face-up tiles themselves at worst. The least
+                # over v of min(enter_c[v], c_up + from_up[v]) + share[v] is the lesser of the least enter_c[v] +
+                # share[v] and c_up + the least from_up[v] + share[v] (``via_up``; ints or INF: the sums are exact).
+                direct = min(map(add, enter_c, share))
+                row.append(min(c_up + w_up, direct if direct < c_up + via_up else c_up + via_up))
             out.append(tuple(row))
         return tuple(out)
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import heapq
 import math
 import random
+from collections import deque
 
 from ...model.campaign import Campaign
 from ...rules.state import COMBAT, DEAD, GameState
@@ -218,11 +219,14 @@ class GoldPolicy(WaryPolicy):
         self.sources: list[tuple[tuple[int, tuple[int, int], bool], ...]] = []
         self.keys: list[tuple[tuple[int, tuple[int, int]], ...]] = []
         self.stocked: list[frozenset[str]] = []
+        self.chests: list[tuple[int, ...]] = []  # per level: its chests' cells
+        self._locks: dict = {}  # (map, start, locked chests) -> _locked_on_way
         for li, level in enumerate(campaign.levels):
             cells = [(d.index[(li, *cell.pos)], cell) for cell in level.cells]
             self.sources.append(tuple((j, cell.pos, d.kind[j] == CHEST_TILE) for j, cell in cells
                                       if count.cell_value(cell) > 0))
             self.keys.append(tuple((j, cell.pos) for j, cell in cells if cell.card == KEY))
+            self.chests.append(tuple(j for j, _ in cells if d.kind[j] == CHEST_TILE))
             # What its shops sell at a price (a card without a gold amount is never sold: ``GameState.price``).
             self.stocked.append(frozenset(c for _, cell in cells for c in cell.stock if campaign.cards[c].gold is not None))
         # Per level: a later level has an open goal (a key taken here may open it: its own key may lie
@@ -250,24 +254,72 @@ class GoldPolicy(WaryPolicy):
         self.hoard = self.rng.random() < 0.5
 
     def wants(self, s: GameState) -> list[str]:
-        """The cards the level's unmet goals need bought (see the class docstring)."""
-        d, li = self.d, s.level
-        lo, hi = d.level_range[li]
+        """The cards the level's unmet goals need bought (see the class docstring); whether a goal is met
+        is the rules' own test (``GameState.goal_met``)."""
+        li = s.level
+        stocked = self.stocked[li]
         want = []
-        faces = s.faces
-        for verb, card, cells in d.goal_cells[li]:
+        for goal in self.d.goal_cells[li]:
+            verb, card, _ = goal
             if verb == "buy":
-                if card in self.stocked[li] and not any(lo <= c < hi and d.cells[c].stock[k] == card for c, k in s.bought):
+                if card in stocked and not s.goal_met(goal, li):
                     want.append(card)
-            elif verb == "open" and KEY not in s.hand and KEY in self.stocked[li] and \
-                    all(faces[j] == CLEARED for j, _ in self.keys[li]) and not any(faces[j] == CLEARED for j in cells):
+            elif verb == "open" and KEY not in s.hand and KEY in stocked and \
+                    all(s.faces[j] == CLEARED for j, _ in self.keys[li]) and not s.goal_met(goal, li):
                 want.append(KEY)
         return want
 
+    def kept(self, s: GameState) -> int:
+        """The keys in the hand that are not for sale, nor counted as gold: one for each open goal of the
+        level not yet met, and one for each locked chest the hero must still open on his way out (THE
+        CHEST AND KEY: without a key he cannot enter it), the fewest a route from him to a way out of
+        the level crosses (a goal's chest is opened with its goal's key)."""
+        held = s.hand.count(KEY)
+        if not held:
+            return 0
+        d, li = self.d, s.level
+        faces = s.faces
+        need, goal_chests = 0, set()
+        for goal in d.goal_cells[li]:
+            if goal[0] == "open":
+                goal_chests.update(goal[2])
+                need += not s.goal_met(goal, li)
+        locked = frozenset(d.pos_of[j] for j in self.chests[li] if faces[j] != CLEARED and j not in goal_chests)
+        if locked:
+            need += self._locked_on_way(self._map(li), d.pos_of[s.pos], locked)
+        return min(held, need)
+
+    def _locked_on_way(self, m, start: tuple[int, int], locked: frozenset) -> int:
+        """The fewest of the ``locked`` chests a route of ADJACENT TILEs from ``start`` to a way out of
+        the level crosses (0 when none leads out at all: no key opens that)."""
+        key = (m, start, locked)
+        hit = self._locks.get(key)
+        if hit is None:
+            ways, crossed = set(m.ways), {start: 0}
+            queue = deque([start])
+            hit = 0
+            while queue:
+                p = queue.popleft()
+                if p in ways:
+                    hit = crossed[p]
+                    break
+                for q in m.adjacent[p]:
+                    if q is None:
+                        continue
+                    c = crossed[p] + (q in locked)
+                    if c < crossed.get(q, INF):
+                        crossed[q] = c
+                        (queue.append if q in locked else queue.appendleft)(q)
+            self._locks[key] = hit
+        return hit
+
     def worth(self, s: GameState) -> int:
-        """The gold the hero can pay with: at hand, and the resale of his hand and what he wears."""
+        """The gold the hero can pay with: at hand, and the resale of his hand (less the keys he keeps,
+        :meth:`kept`) and of what he wears (each card worn, a both-hands item once)."""
         resale = self.resale
-        return s.gold + sum(resale[c] for c in s.hand) + sum(resale[c] for c in set(s.equip) if c)
+        kept = self.kept(s)
+        return (s.gold + sum(resale[c] for c in s.hand) - (kept * resale[KEY] if kept else 0)
+                + sum(resale[c] for c in s.worn()))
 
     def act(self, s: GameState):
         """As the wary policy, but gold first while the buy goals cannot be paid, and at the shop: sell
@@ -285,7 +337,9 @@ class GoldPolicy(WaryPolicy):
                     return buy
                 gap = min(map(s.price, here)) - s.gold
                 resale = self.resale
-                sells = [a for a in legal if a.verb == "sell" and a.arg not in want and resale[a.arg] > 0]
+                spare = s.hand.count(KEY) - self.kept(s)  # the keys that may be sold
+                sells = [a for a in legal if a.verb == "sell" and a.arg not in want and resale[a.arg] > 0
+                         and (a.arg != KEY or spare > 0)]
                 if sells:
                     # One sale that pays the rest (the cheapest such), else the dearest.
                     enough = [a for a in sells if resale[a.arg] >= gap]

@@ -7,8 +7,8 @@ One rule and one walker serve both: :func:`unsafe_text` is the rule for one stri
 :func:`unsafe_texts` walks the file as parsed (every key and every string value, ``$schema`` and
 anything else the campaign model does not keep), knowing which places are titles. ``check`` turns
 what it finds into CR228 warnings (:func:`document_text_problems`, called by the loader on every
-document it checks); the hub refuses the same findings, named by the same paths (docs/hub.md,
-*Titles with markup are refused*). The editor checks the text a save would write, so its warnings
+document it checks, which keeps the findings: ``LoadResult.unsafe``); the hub refuses the same
+findings, named by the same paths, from the same walk (docs/hub.md, *Titles with markup are refused*). The editor checks the text a save would write, so its warnings
 come from this walk too.
 """
 
@@ -155,11 +155,11 @@ def _may_write_refused(text: str) -> bool:
     return any(not text[i:i + step].isascii() and _RAW.search(text, i, i + step) for i in range(0, len(text), step))
 
 
-def document_text_problems(data: Any, text: str | None = None) -> list[Diagnostic]:
-    """CR228 for every text of the file that the hub would refuse (:func:`unsafe_texts`), placed on
-    its level and cell when it is in one."""
+def document_text_problems(data: Any, unsafe: list[UnsafeText]) -> list[Diagnostic]:
+    """CR228 for every text of the file that the hub would refuse (``unsafe``, what :func:`unsafe_texts`
+    found in ``data``), placed on its level and cell when it is in one."""
     found = Findings()
-    for unsafe in unsafe_texts(data, text):
+    for unsafe in unsafe:
         found.warning("CR228", unsafe.refusal("would be refused by a hub"), unsafe.path, **_where(data, unsafe.path))
     return found.items
 
