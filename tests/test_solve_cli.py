@@ -183,3 +183,21 @@ def test_check_solve_warns_of_a_recorded_par_the_solver_does_not_prove(corridor:
         assert done.returncode == 1, done.stdout
         assert "CR404: the recorded par" in done.stdout and "is not the par proven now, 2 turns with 12 health left" in done.stdout
         assert "cardrogue solve --write-par" in done.stdout and "[$.par]" in done.stdout
+
+
+def test_a_draft_with_only_graph_errors_is_played_and_solved_as_docs_editor_md_says(tmp_path: Path):
+    """docs/editor.md, *Drafts*: the loader's errors stop every command; the graph's alone (an exit
+    walled off) do not: `run` plays the map and `solve` says why it has no par. (It said the command
+    line refuses drafts as F5 does, and F5 waits for every error.)"""
+    path = write(tmp_path, "walled", [cell(0, 0, "starting-tile", "E", "up"), cell(1, 0, "pathing-tile", "W", "up"),
+                                      cell(2, 0, "pathing-tile", "", "down", exit=True)], 3)
+    check = cardrogue("check", str(path))
+    assert check.returncode == 1 and "CR301" in check.stdout
+    run = cardrogue("run", str(path), "move E")
+    assert run.returncode == 0 and "outcome: unfinished" in run.stdout, run.stdout + run.stderr
+    solve = cardrogue("solve", str(path))
+    assert solve.returncode == 1 and "unsolvable: no way out can be reached" in solve.stdout, solve.stdout
+    broken = write(tmp_path, "typo", [cell(0, 0, "starting-tile", "E", "up"), cell(1, 0, "gobln", "W", "up", exit=True)], 2)
+    for command in ("run", "solve"):
+        done = cardrogue(command, str(broken), *(["move E"] if command == "run" else []))
+        assert done.returncode == 1 and "not a usable campaign" in done.stderr and "CR201" in done.stderr, done.stderr
