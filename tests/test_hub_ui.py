@@ -17,7 +17,7 @@ from test_player_campaigns import duel_dict
 from cardrogue.editor.player.screens import EndScreen
 from cardrogue.hub.client import HubClient
 from cardrogue.hub.config import ClientConfig, save_config
-from helpers import run_async
+from helpers import notes, run_async
 
 
 @pytest.fixture
@@ -157,9 +157,7 @@ async def test_f9_refuses_text_the_hub_refuses_without_asking_it(hub, campaign_f
     doc["title"] = "Toll [red]x[/]"
     campaign_file.write_text(json.dumps(doc, indent=2))
     app = make_app(campaign_file, tmp_path)
-    said: list[str] = []
-    shown = app.notify
-    app.notify = lambda message, **kwargs: (said.append(message), shown(message, **kwargs))[1]
+    said = notes(app)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         await pilot.press("f9")
