@@ -382,6 +382,14 @@ def test_verify_says_where_a_replay_stops_being_json(tmp_path: Path, capsys) -> 
     assert code == 2 and verdict["ok"] is False and verdict["checked"] is False and f"{junk}:3:3: not JSON" in verdict["message"]
 
 
+def _free_port() -> int:
+    """A port on 127.0.0.1 nothing listens on now (the system's pick, released at once)."""
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as probe:
+        return probe.getsockname()[1]
+
+
 @pytest.mark.parametrize("command", ["play", "web"])
 def test_a_player_name_a_hub_would_refuse_is_refused_before_the_run(command: str, capsys, monkeypatch) -> None:
     """`--player '[red]x[/]'`: the name goes into every replay, and the hub refuses a replay whose
@@ -390,7 +398,7 @@ def test_a_player_name_a_hub_would_refuse_is_refused_before_the_run(command: str
     import cardrogue.editor.web as web
 
     monkeypatch.setattr(player_app, "run_player", lambda *a, **k: 0)  # no terminal session here
-    monkeypatch.setattr(web.SessionServer, "serve", lambda self: None)
+    monkeypatch.setattr(web.SessionServer, "serve", lambda self, **k: None)  # (it is given the socket taken)
     assert main([command, "--player", "[red]x[/]"]) == 2
     err = capsys.readouterr().err
     assert "--player: a hub refuses the name '[red]x[/]' in a replay: it looks like Rich markup" in err, err
@@ -407,10 +415,11 @@ def test_a_replays_folder_that_cannot_be_made_is_refused_before_the_run(command:
     import cardrogue.editor.web as web
 
     monkeypatch.setattr(player_app, "run_player", lambda *a, **k: 0)  # no terminal session here
-    monkeypatch.setattr(web.SessionServer, "serve", lambda self: None)
+    monkeypatch.setattr(web.SessionServer, "serve", lambda self, **k: None)  # (it is given the socket taken)
     (tmp_path / "notes").write_text("a file, not a folder")
     assert main([command, "--replays", str(tmp_path / "notes" / "replays")]) == 2
     err = capsys.readouterr().err
     assert f"{tmp_path / 'notes' / 'replays'}: cannot make the replays folder" in err, err
-    assert main([command, "--replays", str(tmp_path / "new" / "replays")]) == 0  # made at once, as the end would
+    port = [] if command == "play" else ["--port", str(_free_port())]  # `web` takes its address before serving
+    assert main([command, "--replays", str(tmp_path / "new" / "replays"), *port]) == 0  # made at once, as the end would
     assert (tmp_path / "new" / "replays").is_dir()
