@@ -19,6 +19,10 @@ tree*), printing those where the bound is the turns left (``TREE-TIGHT``).
     python benchmarks/bound_hunt.py [--seed N] [--maps N] [--walks N] [--cap STATES] [--one-way P] [--branches N]
         [--trees N] [--chains N] [--one-way-foes N] [--witness] [--tree-sensitive] [--no-hand-made] [--quiet]
     python benchmarks/bound_hunt.py --teleport [--seed N] [--maps N] [--branches N] [--witness] ...
+    python benchmarks/bound_hunt.py --first-tele N [--seed N] [--walks N] [--witness] ...
+
+``--first-tele N``: the same kind of level with no potion in hand and every enemy card face down, N corridors with a
+potion near the start and N generated maps (docs/solver.md, *The first potion of teleportation picked up*).
 
 ``--teleport``: only levels whose potions are all of teleportation, for the paced warrior (docs/solver.md, *Potions
 of teleportation alone*): the generated `potions` and `ladders` maps with every potion card red and red set to
@@ -44,7 +48,7 @@ from cardrogue.engine.analysis.solver.result import INF
 from cardrogue.engine.analysis.solver.search import Search
 from cardrogue.engine.chance.resolvers import FatedResolver
 from cardrogue.engine.format.loader import load_campaign_text
-from cardrogue.engine.rules.state import GameState
+from cardrogue.engine.rules.state import CHOOSE_TELEPORT, GameState
 from cardrogue.engine.rules.tables import ENEMY, UP
 
 NO_CLOCK = 3600
@@ -200,6 +204,43 @@ def teleport_generated(rng: random.Random, count: int) -> list[tuple[str, dict]]
                 if c.get("card") in gen.ENEMIES and rng.random() < 0.3:
                     c["face"] = "up"
         out.append((f"{mix}/{size}/{seed}/warrior/teleport", doc))
+    return out
+
+
+def teleport_first(rng: random.Random, count: int) -> list[tuple[str, dict]]:
+    """``count`` corridors and ``count`` generated maps for the paced warrior whose only potions are of
+    teleportation, none in hand and every enemy card face down, so that no enemy is met before the first potion is
+    picked up (docs/solver.md, *The first potion of teleportation picked up*): corridors with a potion on the row or
+    beside it near the start (face up or down), rats of 1 health and goblins face down beside the row (a fight at
+    the turn's first tile, its flips, then the potion drunk or thrown), gold lying face up now and then; and the
+    generated `potions` and `ladders` maps of ``teleport_generated`` with no potion in hand and no enemy turned up."""
+    out = []
+    for n in range(count):
+        length = rng.randint(3, 7)
+        near = rng.randint(1, min(3, length - 1))  # the potion nearest the start: on the row or beside it
+
+        def side(x: int) -> tuple[str, str] | None:
+            if not x or rng.random() >= 0.7:
+                return None
+            card = rng.choice(["sewer-rat", "sewer-rat", "sewer-rat", "goblin", "blue-potion", "pathing-tile"])
+            return card, "down" if card in ("sewer-rat", "goblin") or rng.random() < 0.5 else "up"
+
+        def tile(x: int) -> tuple[str, str]:
+            roll = rng.random()
+            card = "blue-potion" if x == near and roll < 0.5 else "gold" if roll < 0.15 and x < length else "pathing-tile"
+            return card, "down" if roll > 0.3 or x == length else "up"
+
+        cells = _row(length, side, tile)
+        doc = _doc(cells, length + 1, 3, "warrior", potions={"blue": "teleportation"},
+                   cards={"sewer-rat": {"health": 1}, "goblin": {"health": rng.choice([1, 1, 40])}})
+        out.append((f"tele-first/{n}/warrior", doc))
+    for name, doc in teleport_generated(rng, count):
+        doc["hero"]["items"] = []
+        for level in doc["levels"]:
+            for c in level["cells"]:
+                if c.get("card") in gen.ENEMIES:
+                    c["face"] = "down"
+        out.append((name + "/first", doc))
     return out
 
 
@@ -461,6 +502,39 @@ def _remaining(c, s: GameState, cap: int) -> int | None:
     return turns - s.turn if verdict == SOLVED else None
 
 
+_TELE_ALLOWANCE = Relaxation._tele_allowance  # (the rules' own, whatever is patched onto the class later)
+
+
+class _NoFirstTele(Relaxation):
+    """The bound without the rules of session ``tele13`` (docs/solver.md, *The first potion of teleportation picked
+    up*, *A potion drunk*, *... nor while the only enemies face up are those he fights where the turn began*): as
+    before them (``--first-tele`` counts the states where they lift the bound)."""
+
+    def _first_tele_gain(self, li, mask, i, left, r0):
+        return -1  # c = min(c, 1): the old ``c``, and never "no potion reachable"
+
+    def _fought_here(self, s, met):
+        return False  # every enemy face up lets the first potion gain
+
+    def _tele_allowance(self, s, li, potions, k0, mask, i, r0):
+        most, c = _TELE_ALLOWANCE(self, s, li, potions, k0, mask, i, r0)
+        if s.phase == CHOOSE_TELEPORT and s.subject < 0:  # drunk: c was 1 with a move left, and it counted
+            c = 1 if k0 else 0
+            if not self._fighting(s, li):
+                alive, met = self._met_now(s, li)
+                most = min(alive, most - len(s.visitors) + self._tele_crowd[li]) + len(s.visitors)
+        return most, c
+
+
+_BEFORE_FIRST_TELE: list = []  # ``--first-tele``: per map, (dungeon, the bound without the rule)
+
+
+def _before_first_tele(c, d) -> Relaxation:
+    if _BEFORE_FIRST_TELE[-1] is None or _BEFORE_FIRST_TELE[-1][0] is not d:
+        _BEFORE_FIRST_TELE[:] = [(d, _NoFirstTele(c, d))]
+    return _BEFORE_FIRST_TELE[-1][1]
+
+
 class _TreeLess(Relaxation):
     """The bound with every tree of a set of potions picked up (and of a walk beside an enemy met) one face-down
     tile smaller (``_trees``): what the count would be if each tree's branch point saved a stand. A state where
@@ -485,6 +559,12 @@ def _compare(c, s: GameState, left: int, name: str, line: list[str], counts: Cou
     if loose and any(s.faces[j] == UP for j in loose):
         counts["states with an enemy a one-way flip reveals face up"] += 1
     bound = relaxation(c, s.d).bound(s, True)
+    if _BEFORE_FIRST_TELE:
+        before = _before_first_tele(c, s.d).bound(s, True)
+        if before < bound:
+            counts["first-tele tighter"] += 1
+            if bound == left:
+                counts["first-tele tighter, now exact"] += 1
     if lower is not None:
         low = lower.bound(s, True)
         if low < bound:
@@ -572,9 +652,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--teleport", action="store_true",
                     help="only levels whose potions are all of teleportation (the paced warrior): generated maps and "
                          "corridors beside enemies face up (--maps and --branches of those)")
+    ap.add_argument("--first-tele", type=int, default=0,
+                    help="only levels whose potions are all of teleportation, none in hand and every enemy face down: "
+                         "N corridors and N generated maps (the first potion picked up)")
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
-    if args.teleport:
+    if args.first_tele:
+        maps = teleport_first(rng, args.first_tele)
+        _BEFORE_FIRST_TELE.append(None)  # (count the states the rule lifts: ``_compare``)
+    elif args.teleport:
         maps = teleport_corridors(rng, args.branches) + teleport_generated(rng, args.maps)
     else:
         maps = ([] if args.no_hand_made else hand_made() + branches(rng, args.branches)) + generated(rng, args.maps, args.one_way)

@@ -75,7 +75,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CardRogueError as exc:  # the one printer: unusable input (2), problems found or an illegal action (1)
         complain(*lines_of(exc))
         return exc.exit_code
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # Ctrl+C: any progress bar is already erased (cli/progress.py); one line, no traceback
+        complain("interrupted")
         return 130
     except BrokenPipeError:  # e.g. `cardrogue check ... | head`: the reader left; say nothing
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

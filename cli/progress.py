@@ -2,7 +2,11 @@
 when standard error is a terminal. Piped or redirected, the command writes exactly what it did without
 one; the bar never touches standard output, so `--format json` stays clean either way.
 
-The bar is transient: it is drawn while the work runs and erased when it ends, leaving the report.
+The bar is transient: it is drawn while the work runs and erased when it ends, leaving the report;
+Ctrl+C erases it too (the `with` ends on the interrupt) and `cardrogue: interrupted` is the one line
+left (cli/main.py). The bar's line stops :data:`SPARE` columns short of the terminal's edge: a line that
+filled the width would leave the cursor at the edge, and the terminal's echo of Ctrl+C (``^C``) would
+wrap it onto a new line, stranding the bar above where rich's erasing could not reach it.
 """
 
 from __future__ import annotations
@@ -10,6 +14,9 @@ from __future__ import annotations
 import os
 from contextlib import contextmanager
 from typing import IO, Iterator
+
+SPARE = 2
+"""Columns the bar leaves free at the right edge: room for the terminal's ``^C`` echo (see above)."""
 
 
 class Bar:
@@ -71,13 +78,19 @@ def progress_bar(description: str, total: float | None = None, counted: bool = F
     if not on_terminal():
         yield Bar()
         return
-    from rich.console import Console
+    from rich.console import Console, ConsoleDimensions
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    class Spared(Console):  # the terminal's size, read afresh at each draw (a resize is followed), less SPARE
+        @property
+        def size(self) -> ConsoleDimensions:
+            width, height = Console.size.fget(self)
+            return ConsoleDimensions(max(1, width - SPARE), height)
 
     columns = [TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn()]
     if counted:
         columns.insert(2, MofNCompleteColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+    with Progress(*columns, console=Spared(stderr=True), transient=True) as progress:
         # The task is born with its description: the refresh thread may draw it at once (a task added
         # blank and named after could be drawn, and erased at the end, without its name).
         yield Bar(progress, progress.add_task(as_text(description), total=total))

@@ -34,6 +34,19 @@ def run_async(test):
     return wrapper
 
 
+def notes(app) -> list[str]:
+    """Every message the Textual ``app`` is told to notify from now on, in order (each still shown)."""
+    said: list[str] = []
+    shown = app.notify
+
+    def notify(message, **kwargs):
+        said.append(message)
+        return shown(message, **kwargs)
+
+    app.notify = notify
+    return said
+
+
 def cell(x: int, y: int, card: str, paths: str, face: str = "up", **extra: Any) -> dict:
     return {"at": [x, y], "card": card, "paths": paths, "face": face, **extra}
 

@@ -290,6 +290,54 @@ def test_json_output_stays_clean_with_a_bar_on_the_terminal() -> None:
     assert json.loads(out)["turns"] == 4
 
 
+def _long_map(folder: Path) -> Path:
+    """benchmarks/gen.py's open 8x8 level of seed 6: the solver is still searching after many seconds."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_gen", ROOT / "benchmarks" / "gen.py")
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    path = folder / "long.json"
+    path.write_text(gen.campaign_text(1, 8, seed=6), encoding="utf-8")
+    return path
+
+
+def _pane_until(tmux: list[str], wanted: str, seconds: float = 120) -> str:
+    """The tmux pane's text once it shows ``wanted`` (a generous wait; never a timing assert)."""
+    import time
+
+    end = time.monotonic() + seconds
+    while True:
+        pane = subprocess.run([*tmux, "capture-pane", "-p", "-t", "t"], capture_output=True, text=True).stdout
+        if wanted in pane or time.monotonic() > end:
+            return pane
+        time.sleep(0.2)
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux, a real terminal that echoes ^C")
+def test_ctrl_c_during_solve_erases_the_bar_and_says_interrupted(tmp_path: Path) -> None:
+    """Ctrl+C on a terminal 80 columns wide while `solve` draws its bar: the terminal echoes ``^C``;
+    a bar line as wide as the terminal wrapped the echo onto a new line, so rich erased that one and
+    stranded the bar above. Now the bar is erased, one line says why, and the exit status is 130."""
+    import os
+
+    campaign = _long_map(tmp_path)
+    tmux = ["tmux", "-L", f"cardrogue-test-{os.getpid()}", "-f", "/dev/null"]
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR", "TTY_COMPATIBLE", "COLUMNS", "TMUX")}
+    command = (f"{sys.executable} -m cardrogue solve {campaign} --max-seconds 600 --max-states 100000000; "
+               "echo EXIT=$?; sleep 600")
+    subprocess.run([*tmux, "new-session", "-d", "-s", "t", "-x", "80", "-y", "24", command], env=env, check=True)
+    try:
+        shown = _pane_until(tmux, " states ")  # the bar, with its longest description (the widest line)
+        assert "searching for par's turns" in shown and "━" in shown, shown
+        subprocess.run([*tmux, "send-keys", "-t", "t", "C-c"], check=True)
+        pane = _pane_until(tmux, "EXIT=")
+    finally:
+        subprocess.run([*tmux, "kill-server"], capture_output=True)
+    lines = [line for line in pane.splitlines() if line.strip()]
+    assert lines == ["cardrogue: interrupted", "EXIT=130"], pane
+
+
 # --------------------------------------------------------------------------- no Textual without a UI
 
 
@@ -334,6 +382,14 @@ def test_verify_says_where_a_replay_stops_being_json(tmp_path: Path, capsys) -> 
     assert code == 2 and verdict["ok"] is False and verdict["checked"] is False and f"{junk}:3:3: not JSON" in verdict["message"]
 
 
+def _free_port() -> int:
+    """A port on 127.0.0.1 nothing listens on now (the system's pick, released at once)."""
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as probe:
+        return probe.getsockname()[1]
+
+
 @pytest.mark.parametrize("command", ["play", "web"])
 def test_a_player_name_a_hub_would_refuse_is_refused_before_the_run(command: str, capsys, monkeypatch) -> None:
     """`--player '[red]x[/]'`: the name goes into every replay, and the hub refuses a replay whose
@@ -342,7 +398,7 @@ def test_a_player_name_a_hub_would_refuse_is_refused_before_the_run(command: str
     import cardrogue.editor.web as web
 
     monkeypatch.setattr(player_app, "run_player", lambda *a, **k: 0)  # no terminal session here
-    monkeypatch.setattr(web.SessionServer, "serve", lambda self: None)
+    monkeypatch.setattr(web.SessionServer, "serve", lambda self, **k: None)  # (it is given the socket taken)
     assert main([command, "--player", "[red]x[/]"]) == 2
     err = capsys.readouterr().err
     assert "--player: a hub refuses the name '[red]x[/]' in a replay: it looks like Rich markup" in err, err
@@ -359,10 +415,11 @@ def test_a_replays_folder_that_cannot_be_made_is_refused_before_the_run(command:
     import cardrogue.editor.web as web
 
     monkeypatch.setattr(player_app, "run_player", lambda *a, **k: 0)  # no terminal session here
-    monkeypatch.setattr(web.SessionServer, "serve", lambda self: None)
+    monkeypatch.setattr(web.SessionServer, "serve", lambda self, **k: None)  # (it is given the socket taken)
     (tmp_path / "notes").write_text("a file, not a folder")
     assert main([command, "--replays", str(tmp_path / "notes" / "replays")]) == 2
     err = capsys.readouterr().err
     assert f"{tmp_path / 'notes' / 'replays'}: cannot make the replays folder" in err, err
-    assert main([command, "--replays", str(tmp_path / "new" / "replays")]) == 0  # made at once, as the end would
+    port = [] if command == "play" else ["--port", str(_free_port())]  # `web` takes its address before serving
+    assert main([command, "--replays", str(tmp_path / "new" / "replays"), *port]) == 0  # made at once, as the end would
     assert (tmp_path / "new" / "replays").is_dir()

@@ -16,7 +16,7 @@ from cardrogue.engine.format.canonical import campaign_to_dict, dumps
 from cardrogue.engine.format.loader import load_campaign
 from cardrogue.engine.format.resources import default_campaign
 from editor_support import form_error, SIZE, make_app, settle
-from helpers import run_async
+from helpers import notes, run_async
 
 
 def cell(app: EditorApp, x: int, y: int, level: int | None = None):
@@ -596,9 +596,7 @@ async def test_ctrl_c_says_how_to_quit_in_plain_words(campaign_file, tmp_path) -
     """ctrl+c does not quit (Textual's rule); its hint reached the editor's plain-text notify with
     Textual's markup in it and read 'Press [b]ctrl+q[/b] to quit the app'."""
     app = make_app(campaign_file, tmp_path)
-    messages: list[str] = []
-    shown = app.notify
-    app.notify = lambda message, **kwargs: (messages.append(message), shown(message, **kwargs))[1]
+    messages = notes(app)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         await pilot.press("ctrl+c")

@@ -17,7 +17,7 @@ from test_player_campaigns import duel_dict
 from cardrogue.editor.player.screens import EndScreen
 from cardrogue.hub.client import HubClient
 from cardrogue.hub.config import ClientConfig, save_config
-from helpers import run_async
+from helpers import notes, run_async
 
 
 @pytest.fixture
@@ -59,6 +59,50 @@ async def test_the_end_screen_of_a_won_run_submits_it_to_the_hub(hub, tmp_path: 
         assert screen.hub_replay is None  # one submission per run: h does nothing more
     board = client.leaderboard(duel_dict()["id"])["runs"]
     assert [(r["player"], r["turns"]) for r in board] == [("alice", 2)]
+
+
+def _shown_in_full(screen: EndScreen, *ids: str) -> None:
+    """Each widget lies wholly inside the dialog's inner area, where a person sees it."""
+    inner = screen.query_one("#end-box").content_region
+    for wid in ids:
+        region = screen.query_one(wid).region
+        assert region.height > 0 and inner.contains_region(region), (wid, region, inner)
+
+
+@run_async
+async def test_at_80x24_the_hubs_answer_leaves_every_line_of_the_end_screen_in_view(hub, tmp_path: Path) -> None:
+    """A newcomer's walk: the answer's address wrapped on three lines pushed "r restart level · ..." out
+    of the dialog. The dialog now grows to the screen's height and the whole of it shows."""
+    client = _account(hub)
+    client.publish(json.dumps(duel_dict()))
+    app = app_for(duel_dict(), tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _win(app, pilot)
+        await pilot.press("h")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "Verified by the hub: rank 1" in _end_hub_text(screen)
+        assert screen.query_one("#end-hub").region.height >= 3  # the address wraps: the case in question
+        _shown_in_full(screen, "#end-title", "#end-summary", "#end-table", "#end-hub", "#end-keys")
+        assert screen.query_one("#end-body").max_scroll_y == 0  # nothing scrolled out of sight either
+
+
+@run_async
+async def test_an_answer_taller_than_the_screen_scrolls_between_the_title_and_the_keys(hub, tmp_path: Path,
+                                                                                     monkeypatch) -> None:
+    import cardrogue.hub.client
+
+    monkeypatch.setattr(cardrogue.hub.client, "submit_run", lambda replay: (False, "The hub refused the run: " + "no " * 400))
+    _account(hub)
+    app = app_for(duel_dict(), tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _win(app, pilot)
+        await pilot.press("h")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        _shown_in_full(screen, "#end-title", "#end-keys", "#end-body")
+        body = screen.query_one("#end-body")
+        assert body.max_scroll_y > 0 and body.scroll_y == body.max_scroll_y  # scrolled to the answer's end
 
 
 @run_async
@@ -113,9 +157,7 @@ async def test_f9_refuses_text_the_hub_refuses_without_asking_it(hub, campaign_f
     doc["title"] = "Toll [red]x[/]"
     campaign_file.write_text(json.dumps(doc, indent=2))
     app = make_app(campaign_file, tmp_path)
-    said: list[str] = []
-    shown = app.notify
-    app.notify = lambda message, **kwargs: (said.append(message), shown(message, **kwargs))[1]
+    said = notes(app)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         await pilot.press("f9")

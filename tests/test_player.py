@@ -16,7 +16,7 @@ from cardrogue.editor.player.screens import EndScreen, PlayerScreen, StoryScreen
 from cardrogue.editor.player.widgets import ActionMenu, BoardView
 from cardrogue.engine.records.replay import verify_replay
 from cardrogue.engine.records.scores import ScoreStore
-from helpers import run_async
+from helpers import notes, run_async
 
 SIZE = (100, 32)
 WIN_KEYS = ("right", "a", "right", "full_stop", "right", "right")  # flip E, attack, move E, end, flip E, move E
@@ -278,9 +278,7 @@ async def test_ctrl_q_leaves_at_once_before_a_run_begins(tmp_path):
 @run_async
 async def test_ctrl_c_names_the_players_keys(tmp_path):
     app = app_for(duel_dict(), tmp_path)
-    said: list[str] = []
-    shown = app.notify
-    app.notify = lambda message, **kwargs: (said.append(message), shown(message, **kwargs))[1]
+    said = notes(app)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("enter", "ctrl+c")
         await pilot.pause()

@@ -229,3 +229,118 @@ def test_a_level_with_both_kinds_of_potion_gives_the_gains_to_the_route_after_a_
                  potions={"red": "teleportation", "blue": "paralysis"}, cards={"sewer-rat": {"health": 1}})
     actions = _par_line_holds(c, 6)
     assert "drink red" in actions and "throw blue S" in actions
+
+
+def _potion_ahead(n: int, pot: int, rats: tuple[int, ...]):
+    """A corridor east from the start to the exit at x ``n``, every tile face down; a potion of teleportation lies
+    face down on the row at x ``pot``; above and below the row at each x of ``rats`` a rat of 1 health lies face
+    down (two enemy cards beside one tile: a potion drunk in a fight there may leave both). None in hand."""
+    cells = [cell(0, 1, "starting-tile", "E")]
+    for x in range(1, n + 1):
+        paths = "W" + ("E" if x < n else "") + ("NS" if x in rats else "")
+        if x in rats:
+            cells += [cell(x, 0, "sewer-rat", "S", face="down"), cell(x, 2, "sewer-rat", "N", face="down")]
+        cells.append(cell(x, 1, "red-potion" if x == pot else "pathing-tile",
+                          "".join(ch for ch in "NESW" if ch in paths), face="down", **({"exit": True} if x == n else {})))
+    return campaign(cells, potions=TELEPORTATION, cards={"sewer-rat": {"health": 1}})
+
+
+@pytest.mark.parametrize("n, pot, rats", [(5, 4, (1, 2, 3)), (6, 5, (1, 2, 3, 4)), (5, 3, (1, 2, 4))])
+def test_no_gain_before_the_turn_after_the_first_potion_of_teleportation_is_picked_up(n, pot, rats):
+    # One tile a turn: par n. No enemy is met before a potion leaves one alive (Combat: "When a player flips over an
+    # ENEMY, or a player moves to an ADJACENT TILE of a revealed enemy, that player must enter combat"; POTION OF
+    # TELEPORTATION, "If drank: move to any PATHING TILE and end turn"), and the potion lies on the row ("Potions
+    # are picked up by the first player who moves his piece onto the potion tile"): the walk stands on it in turn
+    # pot - 1 at the earliest, and no fight follows a move that turn, so the first fight after moving beside an
+    # enemy it leaves is in turn pot or later. The bound counted two such gains from turn 1 on (two rats beside a
+    # tile) and said n - 2 turns after the first; from turn pot on they fit in no fewer than n - 1 (docs/solver.md,
+    # *The first potion of teleportation picked up*).
+    c = _potion_ahead(n, pot, rats)
+    s, _ = started(c)
+    assert _bound(c, s) == n - 1
+    _par_line_holds(c, n)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_bound_never_overestimates_before_the_first_potion_of_teleportation_is_picked_up(seed):
+    """The corridors of ``benchmarks/bound_hunt.py --first-tele`` (a potion of teleportation near the start, on the row
+    or beside it, rats and goblins face down beside the row, none in hand): along the uniform-cost search's witness
+    and at states random play reaches, the bound never exceeds the turns that search still needs."""
+    import bound_hunt  # noqa: PLC0415  (the benchmarks' hunt: its maps)
+
+    (name, doc), = bound_hunt.teleport_first(random.Random(seed), 1)[:1]
+    c = load(doc)
+    fast = solve(c, 0, True, SMALL)
+    slow = solve(c, 0, True, SMALL, reference=True)
+    assert (fast.verdict, fast.turns, fast.health) == (slow.verdict, slow.turns, slow.health), name
+    checked = 0
+    if slow.verdict == SOLVED:
+        s, resolver = started(c)
+        for action in slow.actions:
+            assert _bound(c, s) <= slow.turns - s.turn, (s.turn, action)
+            s.step(action, resolver)
+            checked += 1
+    rng = random.Random(seed)
+    for _ in range(8):
+        s = _wander(c, rng)
+        if not s.is_terminal():
+            left = _remaining(c, s)
+            if left is not None:
+                assert _bound(c, s) <= left, (s.turn, s.phase, s.pos)
+                checked += 1
+    assert checked
+
+
+def _rat_at_the_start(n: int, rats: tuple[int, ...]):
+    """``_potion_ahead`` with no potion on the row, a rat of 1 health face down north of the start and one potion of
+    teleportation in hand."""
+    cells = [cell(0, 1, "starting-tile", "NE"), cell(0, 0, "sewer-rat", "S", face="down")]
+    for x in range(1, n + 1):
+        paths = "W" + ("E" if x < n else "") + ("NS" if x in rats else "")
+        if x in rats:
+            cells += [cell(x, 0, "sewer-rat", "S", face="down"), cell(x, 2, "sewer-rat", "N", face="down")]
+        cells.append(cell(x, 1, "pathing-tile", "".join(ch for ch in "NESW" if ch in paths), face="down",
+                          **({"exit": True} if x == n else {})))
+    return campaign(cells, items=["red-potion"], potions=TELEPORTATION, cards={"sewer-rat": {"health": 1}})
+
+
+def _left(c, s: GameState) -> int | None:
+    """The fewest turns after ``s.turn`` to win from ``s``, by the plain uniform-cost search within ``SMALL``."""
+    search = Search(c, 0, True, SMALL, reference=True)
+    search.root = s.clone()
+    verdict, _, turns, _, _ = search.run()
+    return turns - s.turn if verdict == SOLVED else None
+
+
+def _after(c, actions: list[str]) -> GameState:
+    s, resolver = started(c)
+    for action in actions:
+        s.step(action, resolver)
+    return s
+
+
+def test_the_first_potion_gains_nothing_in_a_fight_where_the_turn_began():
+    # The warrior flips the rat north of the start: a fight at the tile he began the turn on, the potion in hand. He
+    # leaves the rat only by slaying it or by the potion, used then in a fight he did not move into (FLEE: "When a
+    # player is adjacent to multiple enemies, he is in combat with those enemies"): the first potion gains nothing.
+    # The bound read the rat standing face up as an enemy met and gave the potion its two half-turns: 2 turns after
+    # the first where 4 are left (par 5: one face-down tile a turn); now 3 (docs/solver.md, *... nor while the only
+    # enemies face up are those he fights where the turn began*).
+    c = _rat_at_the_start(5, (1, 2, 3))
+    s = _after(c, ["flip N"])
+    assert s.in_combat and _bound(c, s) == 3
+    assert _left(c, s) == 4
+    _par_line_holds(c, 5)
+
+
+def test_a_potion_of_teleportation_drunk_outside_a_fight_leaves_no_enemy():
+    # One tile east, then the potion drunk there with no enemy face up: "If drank: move to any PATHING TILE and end
+    # turn". The turn ends on the tile it lands on (no fight after moving is left of it) and no enemy is left alive
+    # and face up by it; the bound counted both rats beside a tile for it: 1 turn after the first where 4 are left;
+    # now 2 (docs/solver.md, *A potion drunk*).
+    c = _rat_at_the_start(4, (1, 2))
+    s = _after(c, ["flip E", "move E", "drink red"])
+    assert [str(a) for a in s.legal_actions()] == ["teleport 0,1"]
+    assert _bound(c, s) == 2
+    assert _left(c, s) == 4
+    _par_line_holds(c, 4)

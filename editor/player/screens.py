@@ -462,13 +462,32 @@ class EndScreen(ModalScreen[str]):
         with Vertical(id="end-box", classes="won" if won else "dead") as box:
             box.border_title = content(self.title_text)
             yield Static(Text("Victory!" if won else "Defeat", "bold green" if won else "bold red"), id="end-title")
-            yield Static(self._summary(), id="end-summary")
-            if r.table:
-                yield Static(self._table(), id="end-table")
-            if self.hub_replay is not None:
-                yield Static(Text("h submit this run to the hub", "bold"), id="end-hub")
+            with VerticalScroll(id="end-body"):
+                yield Static(self._summary(), id="end-summary")
+                if r.table:
+                    yield Static(self._table(), id="end-table")
+                if self.hub_replay is not None:
+                    yield Static(Text("h submit this run to the hub", "bold"), id="end-hub")
             yield Static(Text("r restart level · n new run · q leave · Esc board", "dim"), id="end-keys")
         yield KeyBar(self.BINDINGS)
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self._fit_body)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._fit_body)
+
+    def _fit_body(self) -> None:
+        """The dialog grows to the screen's height, no further: the title and the keys line always show, and
+        the body between them (the summary, the high scores, the hub's answer) scrolls when it is taller
+        than the room left (at 80x24 a won run's hub answer, its address wrapped on three lines)."""
+        if not self.is_attached:
+            return
+        box = self.query_one("#end-box")
+        fixed = box.styles.gutter.height + sum(w.outer_size.height + w.styles.margin.height
+                                               for w in (self.query_one("#end-title"), self.query_one("#end-keys")))
+        room = self.size.height - sum(bar.outer_size.height for bar in self.query(KeyBar)) - fixed
+        self.query_one("#end-body").styles.max_height = max(1, room)
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         return self.hub_replay is not None if action == "submit_to_hub" else True
@@ -488,6 +507,8 @@ class EndScreen(ModalScreen[str]):
     def _show_hub_answer(self, ok: bool, message: str) -> None:
         if self.is_attached:  # the player may have left the screen while the hub was answering
             self.query_one("#end-hub", Static).update(Text(message, "green" if ok else "red"))
+            body = self.query_one("#end-body", VerticalScroll)
+            self.call_after_refresh(body.scroll_end, animate=False)  # the answer in view, should the body scroll
 
     def _summary(self) -> RenderableType:
         r = self.result

@@ -413,7 +413,7 @@ class Relaxation(PotionBound):
             elif self.para_total:
                 allow = self._met_allowance(s, li, potions, k0, mask, i, r0)  # (in the key: it reads the enemies alive)
             else:
-                allow = self._tele_allowance(s, li, potions, k0)  # only potions of teleportation (in the key too)
+                allow = self._tele_allowance(s, li, potions, k0, mask, i, r0)  # only potions of teleportation (in the key too)
         if potions is None and self._met_foes[li] is not None:
             met = self._met_fights(s)
             if s.moved and (s.phase == COMBAT or s.phase == SHOPPING):
@@ -560,7 +560,8 @@ class Relaxation(PotionBound):
             self._first_cache[key] = cost
         return min((cost[j] for j in self.local[li][i]), default=INF)
 
-    def _tele_allowance(self, s: GameState, li: int, potions: tuple, k0: int) -> tuple[int, int]:
+    def _tele_allowance(self, s: GameState, li: int, potions: tuple, k0: int, mask: bytes, i: int,
+                        r0: int) -> tuple[int, int]:
         """(``A``, ``c``) of :meth:`_met_allowance` on a level whose only potions are of teleportation (docs/solver.md,
         *A fight after moving beside an enemy met before*, *Potions of teleportation alone*).
 
@@ -569,20 +570,54 @@ class Relaxation(PotionBound):
         met so, which is one standing face up and alive and not beside the hero now, one face down where a flip
         reveals it without a fight, one a thrown potion of teleportation moved (``visitors``, or waiting for its
         tile), the one of a fight after moving he is in, or those a potion still to be used leaves: drunk in a
-        fight, the enemies beside its tile (``tele_crowd``, at most 4), thrown, the one it moves."""
+        fight, the enemies beside its tile (``tele_crowd``, at most 4), thrown, the one it moves.
+
+        ``c``: 1 if this turn may still hold a gain (``k0``), else 0; but where no enemy is met so now and no potion
+        is at hand, the first gain comes in the turn after the walk first stands on a potion's cell or later
+        (turn ``J1 + 1``, ``J1`` from the half-turns onto the nearest: :meth:`_first_tele_gain`), ``c = -J1``
+        (docs/solver.md, *The first potion of teleportation picked up*)."""
         alive, met = self._met_now(s, li)
         if s.moved and (s.phase == COMBAT or s.phase == SHOPPING):
             met += 1  # a fight after moving he is in: one gain, its enemies slain (or left by a potion, counted below)
         tele = potions[0]
+        visitors = len(s.visitors)
+        if s.phase == CHOOSE_TELEPORT and s.subject >= 0:
+            visitors += 1  # thrown: the enemy it moves
+        drunk = s.phase == CHOOSE_TELEPORT and s.subject < 0
+        # Drunk: the turn ends on the tile it lands on, so no fight after moving is left of it (``c = 0``).
+        c = 1 if k0 and not drunk else 0
+        if not (met or tele or visitors):
+            j1 = self._first_tele_gain(li, mask, i, potions[3], r0)
+            if j1 is None:
+                return 0, 0  # no potion will ever be in hand: no enemy met so, no gain
+            if -j1 < c:
+                c = -j1
         pots = self.pots[li]
         for p in potions[3]:
             if pots[p][1]:
                 tele += 1
+        if drunk and not self._fighting(s, li):
+            tele -= 1  # drunk outside a fight: no enemy stands face up beside the tile it leaves
         met += self._tele_crowd[li] * tele
-        visitors = len(s.visitors)
-        if s.phase == CHOOSE_TELEPORT and s.subject >= 0:
-            visitors += 1  # thrown: the enemy it moves
-        return (alive if alive < met else met) + visitors, 1 if k0 else 0
+        return (alive if alive < met else met) + visitors, c
+
+    def _fighting(self, s: GameState, li: int) -> bool:
+        """An enemy stands face up and alive beside the hero (he is, or was when he drank, in a fight with it)."""
+        foes, getter, _ = self._met_foes[li]
+        beside = self.d.enemy_near[s.pos]
+        return any(face == UP and j in beside for j, face in zip(foes, getter(s.faces)))
+
+    def _first_tele_gain(self, li: int, mask: bytes, i: int, left: tuple, r0: int) -> int | None:
+        """With no enemy met so now and no potion of teleportation at hand (the only kind counted on the level):
+        ``J1``, the first turn after this one (0: this one) in which the walk may stand on the cell of one of the
+        level's potions ``left`` (indices in ``pots``), or None if it can reach none (docs/solver.md, *The first
+        potion of teleportation picked up*). Until then no turn gains: the count without potions, 2 half-turns a
+        turn (``r0`` left of this one), over the fewest half-turns onto the nearest potion's cell
+        (:meth:`_pickup_cost`)."""
+        cost = min((self._pickup_cost(li, mask, i, p) for p in left), default=INF)
+        if cost == INF:
+            return None
+        return 0 if cost <= r0 else (cost - r0 + 1) // 2
 
     def _with_tele_met(self, li: int, mask: bytes, i: int, r0: int, k0: int, campaign_mode: bool, potions: tuple,
                        routes: tuple, hint: bytes | None, blocked: int, allow: tuple) -> float:
@@ -592,7 +627,8 @@ class Relaxation(PotionBound):
         most, c = allow
         t = self._with_potions(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked, most)
         while t != INF and t + c < most:
-            b = self._with_potions(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked, t + c)
+            b = self._with_potions(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked,
+                                   t + c if t + c > 0 else 0)
             if b <= t:
                 break
             t += 1

@@ -11,6 +11,7 @@ from ...records.replay import Recorder, verify_replay
 from ...rules.state import GameState
 from ..gold import gold_proof
 from .explain import explain, static_proof
+from .reach import reach_proof
 from .budget import Budget, Deadline, OutOfTime, enforced
 from .dive import find_run
 from .result import SOLVED, UNKNOWN, UNSOLVABLE, Run, SolveResult
@@ -42,6 +43,8 @@ def solve(campaign: Campaign, level: int, campaign_mode: bool, budget: Budget, r
             proof = static_proof(campaign, level, campaign_mode, search.relax)
             if proof is None and not reference:  # the reference proves by exhausting, with no static help
                 proof = gold_proof(campaign, level, campaign_mode)
+            if proof is None and not reference:
+                proof = reach_proof(campaign, search.d, search.root.pos, level, campaign_mode)
     except OutOfTime:
         return SolveResult(UNKNOWN, level=level, stopped_by="time", seconds=deadline.elapsed(), reason=(
             f"the time budget ({budget.max_seconds:g} s) ran out while the search was being set up, "

@@ -35,7 +35,7 @@ from itertools import permutations, repeat
 from operator import add
 
 from ...model.campaign import CardKind
-from ...rules.state import CHOOSE_TELEPORT, GameState
+from ...rules.state import CHOOSE_TELEPORT, COMBAT, GameState
 from ...rules.tables import CLEARED, DOWN, ENEMY, PLAIN, UP
 from .flees import flee_chain, level_flee_paths
 from .relaxed import faces_getter, flipped_cells, propagate
@@ -285,6 +285,8 @@ class PotionBound:
                 met = self._mets[(level, seen)] = tuple(c for c, face in zip(cells, seen) if face == UP)
             if self._enemy_faces(faces).count(UP) == len(met):  # none on another level
                 meet = met
+                if met and not s.visitors and self._fought_here(s, met):
+                    meet = ()  # only the enemies of a fight at the turn's first tile: the first potion gains nothing
                 if s.visitors:  # enemies a thrown potion of teleportation moved: they stand where they landed
                     lo, hi = self.d.level_range[level]
                     if all(lo <= j < hi for j in s.visitors):
@@ -316,6 +318,8 @@ class PotionBound:
             met = tuple(c for c, face in zip(cells, getter(faces)) if face == UP)
             if self._enemy_faces(faces).count(UP) == len(met):  # none on another level
                 meet = met
+                if met and not s.visitors and self._fought_here(s, met):
+                    meet = ()  # only the enemies of a fight at the turn's first tile: the first potion gains nothing
                 if s.visitors:  # enemies a thrown potion of teleportation moved: they stand where they landed
                     lo, hi = self.d.level_range[s.level]
                     if all(lo <= j < hi for j in s.visitors):
@@ -329,6 +333,23 @@ class PotionBound:
             para += sum(1 for p in far if not pots[p][1])
             left = left[:MAX_PICKUPS]
         return tele, para, meet, left
+
+    def _fought_here(self, s: GameState, met: tuple) -> bool:
+        """The enemies ``met`` (local cells, every enemy standing face up and alive) all stand beside the hero, in a
+        fight at the tile he began the turn on (he has not moved, nor fled: a flee counts as a move): then the first
+        potion used still gains nothing (docs/solver.md, *The first potion gains nothing while no enemy stands
+        revealed*, *... nor only those he fights where the turn began*). He leaves them only by slaying them all or
+        by a potion, and a potion used in a fight he did not move into gains nothing.
+
+        Only with a potion of teleportation in the game: there no enemy met now means "the first potion gains
+        nothing, the others may" (``_with_potions``' options), which holds for the enemies he fights now once a potion
+        has left them. Without one it means "nothing gains, or the walk stands twice beside an enemy still face
+        down", which does not count these enemies, face up already."""
+        if not self.tele_total or s.moved or not (s.phase == COMBAT or (s.phase == CHOOSE_TELEPORT and s.subject < 0)):
+            return False
+        lo = self.d.level_range[s.level][0]
+        beside = self.d.enemy_near[s.pos]
+        return all(c + lo in beside for c in met)
 
     def items_left(self, s: GameState) -> tuple[int, int]:
         """(``extra``: steps and face-down tiles the potions still to be used may add, wherever they lie,
