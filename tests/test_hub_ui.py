@@ -32,6 +32,13 @@ def _account(hub, name: str = "alice") -> HubClient:
     return HubClient(hub.base, answer["token"])
 
 
+async def _submit(app, pilot) -> None:
+    """``h`` on the end screen, and wait for the hub's answer to be shown."""
+    await pilot.press("h")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
 async def _win(app, pilot) -> EndScreen:
     await pilot.press("enter")
     await pilot.press(*WIN_KEYS)
@@ -52,9 +59,7 @@ async def test_the_end_screen_of_a_won_run_submits_it_to_the_hub(hub, tmp_path: 
     async with app.run_test(size=SIZE) as pilot:
         screen = await _win(app, pilot)
         assert "h submit this run to the hub" in _end_hub_text(screen)
-        await pilot.press("h")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await _submit(app, pilot)
         assert "Verified by the hub: rank 1" in _end_hub_text(screen)
         assert screen.hub_replay is None  # one submission per run: h does nothing more
     board = client.leaderboard(duel_dict()["id"])["runs"]
@@ -78,9 +83,7 @@ async def test_at_80x24_the_hubs_answer_leaves_every_line_of_the_end_screen_in_v
     app = app_for(duel_dict(), tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _win(app, pilot)
-        await pilot.press("h")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await _submit(app, pilot)
         assert "Verified by the hub: rank 1" in _end_hub_text(screen)
         assert screen.query_one("#end-hub").region.height >= 3  # the address wraps: the case in question
         _shown_in_full(screen, "#end-title", "#end-summary", "#end-table", "#end-hub", "#end-keys")
@@ -97,9 +100,7 @@ async def test_an_answer_taller_than_the_screen_scrolls_between_the_title_and_th
     app = app_for(duel_dict(), tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _win(app, pilot)
-        await pilot.press("h")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await _submit(app, pilot)
         _shown_in_full(screen, "#end-title", "#end-keys", "#end-body")
         body = screen.query_one("#end-body")
         assert body.max_scroll_y > 0 and body.scroll_y == body.max_scroll_y  # scrolled to the answer's end
@@ -194,9 +195,7 @@ async def test_a_refused_run_shows_the_hubs_reason_as_text(hub, tmp_path: Path) 
     app = app_for(duel_dict(title="[b]Duel[/b]"), tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         screen = await _win(app, pilot)
-        await pilot.press("h")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await _submit(app, pilot)
         shown = _end_hub_text(screen)
         assert shown.startswith("The hub refused the run (404): no map on this hub has the hash"), shown
         assert screen.check_action("submit_to_hub", ()) is False

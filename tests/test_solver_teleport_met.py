@@ -134,6 +134,32 @@ def _remaining(c, s: GameState) -> int | None:
     return turns - s.turn if verdict == SOLVED else None
 
 
+def _bound_holds_against_the_reference(c, seed: int, wanders: int, name: str = "") -> None:
+    """The search with the bound finds the uniform-cost search's par and health, and the bound never exceeds the
+    turns that search still needs: along its witness, and at ``wanders`` states random play reaches from ``seed``
+    (potions drunk and thrown in fights, enemies left alive). At least one state is checked."""
+    fast = solve(c, 0, True, SMALL)
+    slow = solve(c, 0, True, SMALL, reference=True)
+    assert (fast.verdict, fast.turns, fast.health) == (slow.verdict, slow.turns, slow.health), name
+    checked = 0
+    if slow.verdict == SOLVED:
+        s, resolver = started(c)
+        for action in slow.actions:
+            assert _bound(c, s) <= slow.turns - s.turn, (name, s.turn, action)
+            s.step(action, resolver)
+            checked += 1
+    rng = random.Random(seed)
+    for _ in range(wanders):
+        s = _wander(c, rng)
+        if s.is_terminal():
+            continue
+        left = _remaining(c, s)
+        if left is not None:
+            assert _bound(c, s) <= left, (name, s.turn, s.phase, s.pos)
+            checked += 1
+    assert checked, name
+
+
 @pytest.mark.parametrize("mix, size, seed, held", [("potions", 4, 3, 1), ("potions", 4, 11, 0), ("ladders", 4, 5, 1),
                                                    ("potions", 3, 1, 0), ("potions", 3, 2, 1), ("potions", 3, 4, 1)])
 def test_bound_never_overestimates_on_levels_whose_only_potions_teleport(mix, size, seed, held):
@@ -141,27 +167,7 @@ def test_bound_never_overestimates_on_levels_whose_only_potions_teleport(mix, si
     the uniform-cost search's witness and at states random play reaches (potions drunk and thrown in fights,
     enemies left alive), the bound never exceeds the turns that search still needs, and the search with it finds
     the same par and health."""
-    c = load(_teleport_only(mix, size, seed, held))
-    fast = solve(c, 0, True, SMALL)
-    slow = solve(c, 0, True, SMALL, reference=True)
-    assert (fast.verdict, fast.turns, fast.health) == (slow.verdict, slow.turns, slow.health)
-    checked = 0
-    if slow.verdict == SOLVED:
-        s, resolver = started(c)
-        for action in slow.actions:
-            assert _bound(c, s) <= slow.turns - s.turn, (s.turn, action)
-            s.step(action, resolver)
-            checked += 1
-    rng = random.Random(seed)
-    for _ in range(10):
-        s = _wander(c, rng)
-        if s.is_terminal():
-            continue
-        left = _remaining(c, s)
-        if left is not None:
-            assert _bound(c, s) <= left, (s.turn, s.phase, s.pos)
-            checked += 1
-    assert checked
+    _bound_holds_against_the_reference(load(_teleport_only(mix, size, seed, held)), seed, wanders=10)
 
 
 def _corridor(seed: int) -> dict:
@@ -269,26 +275,7 @@ def test_bound_never_overestimates_before_the_first_potion_of_teleportation_is_p
     import bound_hunt  # noqa: PLC0415  (the benchmarks' hunt: its maps)
 
     (name, doc), = bound_hunt.teleport_first(random.Random(seed), 1)[:1]
-    c = load(doc)
-    fast = solve(c, 0, True, SMALL)
-    slow = solve(c, 0, True, SMALL, reference=True)
-    assert (fast.verdict, fast.turns, fast.health) == (slow.verdict, slow.turns, slow.health), name
-    checked = 0
-    if slow.verdict == SOLVED:
-        s, resolver = started(c)
-        for action in slow.actions:
-            assert _bound(c, s) <= slow.turns - s.turn, (s.turn, action)
-            s.step(action, resolver)
-            checked += 1
-    rng = random.Random(seed)
-    for _ in range(8):
-        s = _wander(c, rng)
-        if not s.is_terminal():
-            left = _remaining(c, s)
-            if left is not None:
-                assert _bound(c, s) <= left, (s.turn, s.phase, s.pos)
-                checked += 1
-    assert checked
+    _bound_holds_against_the_reference(load(doc), seed, wanders=8, name=name)
 
 
 def _rat_at_the_start(n: int, rats: tuple[int, ...]):
