@@ -86,6 +86,18 @@ def campaign(cells: list[dict], **kw: Any) -> Campaign:
     return load(campaign_dict(cells, **kw))
 
 
+def same_par_as_the_reference(c: Campaign, budget) -> None:
+    """Solved, with the par (turns and health) of the reference search (uniform cost: no bound, no static
+    proof, no dominance), both within ``budget``."""
+    from cardrogue.engine.analysis.solver import SOLVED, solve_campaign
+    from cardrogue.engine.analysis.solver.par import solve
+
+    r = solve_campaign(c, budget, per_level=False)
+    ref = solve(c, 0, True, budget, reference=True)
+    assert r.verdict == ref.verdict == SOLVED, (r, ref)
+    assert (r.turns, r.health) == (ref.turns, ref.health)
+
+
 def started(c: Campaign) -> tuple[GameState, FatedResolver]:
     """The game of ``c`` at its start, its first chance points answered by the fated dice, and those dice."""
     resolver = FatedResolver(c)
