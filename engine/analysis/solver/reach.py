@@ -51,7 +51,7 @@ class LevelReach:
         on an ADJACENT TILE of a cell he stands on (a fight, or an artifact flipped there)."""
         if j in self.stand:
             return True
-        return j in self.revealed and any(j in d.near[p] for p in self.stand)
+        return j in self.revealed and any(p in self.stand for p in d.near[j])  # (ADJACENT TILE is symmetric)
 
 
 def level_reach(d, level: int, entries, teleport: bool, relocate: bool) -> LevelReach:
@@ -110,7 +110,6 @@ def unmet_goal(d, reach: LevelReach) -> tuple[str, str] | None:
     """A goal of the level no cell of ``reach`` can meet, as (verb, card), or None."""
     for verb, card, cells in d.goal_cells[reach.level]:
         if verb == "buy":
-            lo, hi = d.level_range[reach.level]
             if not any(d.kind[j] == SHOP_TILE and card in d.cells[j].stock for j in reach.stand):
                 return verb, card
         elif not any(reach.clearable(d, j) for j in cells):
