@@ -79,6 +79,7 @@ WHITE_BOX = {
     ("tests/test_solver_rolls.py", "test_an_enemy_whose_next_roll_fails_is_not_fled_this_turn"): "the relaxation reads the tables",
     ("tests/test_solver_rolls.py", "test_origin_counts_updated_from_the_state_before_equal_the_plain_ones"): "the kept counts are compared with the plain ones",
     ("tests/test_engine_teleport_targets.py", "test_teleport_targets_are_the_tiles_a_teleport_may_take"): "the list written out is compared with the rule's check of one tile",
+    ("tests/test_engine_teleport_targets.py", "_one_tile"): "the rule as written, one tile at a time, reads the state's tables",
     ("tests/test_solver_trees.py", "test_trees_equal_the_least_over_every_junction_as_written"): "the kept trees are compared with the ones written out",
     ("tests/test_solver_potions_results.py", "test_a_value_kept_for_some_routes_is_not_read_for_others"): "the kept potion bound is compared with the plain one",
     ("tests/test_solver_potions_cache.py", "_bounds_of_a_search"): "the kept potion bound is compared with the plain one",

@@ -312,7 +312,7 @@ class ItemRules:
             return False
         x, _, y = action.arg.partition(",")
         j = self.d.index.get((self.level, int(x), int(y)), -1)
-        if not self._teleport_target(j):
+        if j not in self.teleport_targets():
             return False
         subject, self.subject = self.subject, -1
         if subject < 0:

@@ -741,10 +741,9 @@ class GameState(CombatRules, ItemRules):
         return True
 
     def teleport_targets(self) -> list[int]:
-        """POTION OF TELEPORTATION: any revealed pathing tile of the level with no enemy and no hero on it.
-
-        :meth:`_teleport_target` of each cell of the level, written out (the level's goals read once, only
-        for an exit)."""
+        """POTION OF TELEPORTATION: any revealed pathing tile of the level with no enemy and no hero on it;
+        an exit only once the level's goals are met (read once, only for an exit). The one list: the choice
+        offered and the tile chosen both read it."""
         d = self.d
         lo, hi = d.level_range[self.level]
         faces, kind, exits, pos, visitors = self.faces, d.kind, d.exit, self.pos, self.visitors
@@ -763,16 +762,6 @@ class GameState(CombatRules, ItemRules):
             out.append(j)
         return out
 
-    def _teleport_target(self, j: int) -> bool:
-        """Cell ``j`` is one of :meth:`teleport_targets` (-1: none is)."""
-        d = self.d
-        lo, hi = d.level_range[self.level]
-        if not lo <= j < hi:
-            return False
-        f = self.faces[j]
-        if f == DOWN or (f == UP and d.kind[j] != PLAIN) or j == self.pos or self.enemy_at(j) >= 0:
-            return False
-        return not d.exit[j] or bool(self.goals_met())
 
 
 # Steps scheduled on every turn, built once (``todo`` holds them as they are: the same tuples).
