@@ -84,6 +84,20 @@ class Parser(argparse.ArgumentParser):
         self.exit(EXIT_UNUSABLE, f"cardrogue: error: {printable(message)}\n")
 
 
+def listen(host: str, port: int):
+    """The listening socket a server command (`hub serve`, `web`) serves on, taken before it says it serves,
+    so that a port in use is one line and exit 2 (:class:`UnusableInput`), not the server's own error after
+    its banner. An IPv6 host takes IPv4 too where the system allows it, as the servers' own binding did."""
+    import socket  # here, not at the top: the other commands start without it
+
+    try:
+        if ":" in host:  # an IPv6 address, as uvicorn and aiohttp pick the family for a host
+            return socket.create_server((host, port), family=socket.AF_INET6, dualstack_ipv6=socket.has_dualstack_ipv6())
+        return socket.create_server((host, port))
+    except OSError as exc:
+        raise UnusableInput(f"cannot listen on {host} port {port}: {exc.strerror or exc}") from None
+
+
 def read_text(path: Path, what: str) -> str:
     """The text of a regular file of at most 64 MiB (a FIFO or a device is refused, never waited on)."""
     limit = 64 * 1024 * 1024

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from cardrogue.engine.words import counted, plural
 
-from .common import (EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE, UnusableInput, complain, lines_of, read_text, replay_document,
-                     say, whole)
+from .common import (EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE, UnusableInput, complain, lines_of, listen, read_text,
+                     replay_document, say, whole)
 
 window_days = whole(0, 365, "a competition window")
 port_number = whole(1, 65_535, "a port")
@@ -92,7 +92,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except DatabaseError as exc:
         complain(*lines_of(exc))
         return EXIT_UNUSABLE
-    import socket
 
     import uvicorn
 
@@ -101,12 +100,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     # The address is taken before "serving" is said: a port in use is one line and exit 2, as for
     # `cardrogue web`, not uvicorn's own error and its exit status 3.
     try:
-        family = socket.AF_INET6 if ":" in args.host else socket.AF_INET  # as uvicorn picks it for a host
-        listening = socket.create_server((args.host, args.port), family=family)
-    except OSError as exc:
+        listening = listen(args.host, args.port)
+    except UnusableInput as exc:
         db.close()
-        complain(f"cannot listen on {args.host} port {args.port}: {exc.strerror or exc}")
-        return EXIT_UNUSABLE
+        complain(*lines_of(exc))
+        return exc.exit_code
     settings = Settings(workers=args.workers, solve_seconds=args.solve_seconds, play_url=args.play_url)
     try:
         app = create_app(db, settings)

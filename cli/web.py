@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .common import EXIT_OK, EXIT_UNUSABLE, UnusableInput, complain, count, lines_of, load_usable, open_scores, whole
+from .common import EXIT_OK, UnusableInput, complain, count, lines_of, listen, load_usable, open_scores, whole
 
 port = whole(1, 65_535, "a port")
 
@@ -117,19 +117,17 @@ def cmd_web(args: argparse.Namespace) -> int:
         return exc.exit_code
     if args.editor and not is_loopback(args.host):
         complain(f"warning: the editor served on {args.host} lets whoever reaches it read and write files as this user")
-    import socket
-    import tempfile  # here, not at the top: every other command starts without them
+    import tempfile  # here, not at the top: every other command starts without it
 
     from cardrogue.editor.web import HubMaps, SessionServer
 
     # The address is taken before textual-serve says "Serving ... on ...": a port in use is one line
     # and exit 2, as for `cardrogue hub serve`, not the banner and then the error.
     try:
-        family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
-        listening = socket.create_server((args.host, args.port), family=family)
-    except OSError as exc:
-        complain(f"cannot listen on {args.host} port {args.port}: {exc.strerror or exc}")
-        return EXIT_UNUSABLE
+        listening = listen(args.host, args.port)
+    except UnusableInput as exc:
+        complain(*lines_of(exc))
+        return exc.exit_code
     with listening, tempfile.TemporaryDirectory(prefix="cardrogue-web-") as maps_dir:
         server = SessionServer(lambda campaign: shlex.join(session_command(args, campaign)), host=args.host,
                                port=args.port, title=title, public_url=public_url, max_sessions=args.max_sessions,

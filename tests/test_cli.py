@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -423,3 +424,15 @@ def test_a_replays_folder_that_cannot_be_made_is_refused_before_the_run(command:
     port = [] if command == "play" else ["--port", str(_free_port())]  # `web` takes its address before serving
     assert main([command, "--replays", str(tmp_path / "new" / "replays"), *port]) == 0  # made at once, as the end would
     assert (tmp_path / "new" / "replays").is_dir()
+
+
+@pytest.mark.skipif(not socket.has_dualstack_ipv6(), reason="this system has no dual-stack IPv6 socket")
+def test_a_server_on_the_ipv6_any_address_takes_ipv4_too() -> None:
+    """`hub serve --host ::` and `web --host ::` take their address before serving (a port in use is one line):
+    as the servers' own binding did, the IPv6 any address answers IPv4 too, where the system allows it."""
+    from cardrogue.cli.common import listen
+
+    with listen("::", _free_port()) as server:
+        port = server.getsockname()[1]
+        with socket.create_connection(("127.0.0.1", port), timeout=5):
+            pass
