@@ -442,10 +442,8 @@ class Relaxation(PotionBound):
             best = self._best(routes, r0, k0, 0)
         elif allow is None:
             best = self._with_potions(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked)
-        elif self.para_total:
-            best = self._with_met(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked, allow)
         else:
-            best = self._with_tele_met(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked, allow)
+            best = self._with_met(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked, allow)
         if len(self._bcache) > 400_000:
             self._bcache.clear()
             self._rcache.clear()
@@ -619,37 +617,27 @@ class Relaxation(PotionBound):
             return None
         return 0 if cost <= r0 else (cost - r0 + 1) // 2
 
-    def _with_tele_met(self, li: int, mask: bytes, i: int, r0: int, k0: int, campaign_mode: bool, potions: tuple,
-                       routes: tuple, hint: bytes | None, blocked: int, allow: tuple) -> float:
-        """:meth:`_with_met` on a level whose only potions are of teleportation: the gains ``x`` are given to
-        :meth:`_with_potions` as ``gain`` (the routes after a jump onto a tile face up now take them too, and the
-        rules of one gain a turn read ``r0`` as it is: a turn still drops 4 half-turns at most)."""
-        most, c = allow
-        t = self._with_potions(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked, most)
-        while t != INF and t + c < most:
-            b = self._with_potions(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked,
-                                   t + c if t + c > 0 else 0)
-            if b <= t:
-                break
-            t += 1
-        return t
-
     def _with_met(self, li: int, mask: bytes, i: int, r0: int, k0: int, campaign_mode: bool, potions: tuple,
                   routes: tuple, hint: bytes | None, blocked: int, allow: tuple) -> float:
         """:meth:`_with_potions` with the gains of fights after moving beside an enemy met before: at most ``A``
         half-turns in all, and at most ``t + c`` in ``t`` more turns, ``allow = (A, c)`` (``c`` may be negative:
         :meth:`_met_allowance`). With ``B(x)`` the potion bound given ``x`` half-turns more (non-increasing in
         ``x``), the turns ``t`` after this one satisfy ``t >= B(min(A, max(0, t + c)))``: the least such ``t`` is
-        the bound (docs/solver.md)."""
+        the bound (docs/solver.md).
+
+        The gains ``x`` raise ``r0`` where potions of paralysis are counted; with potions of teleportation they are
+        also given to :meth:`_with_potions` as ``gain``: the routes after a jump onto a tile face up now never
+        read ``r`` (docs/solver.md, *Both kinds of potion on a level*). On a level whose only potions are of
+        teleportation ``r0`` stays as it is: the rules of one gain a turn read it, and a turn still drops 4
+        half-turns at most (*Potions of teleportation alone*)."""
         most, c = allow
-        # With potions of teleportation too, the routes after a jump (which never read ``r``) take the gains as
-        # ``gain`` (docs/solver.md, *Both kinds of potion on a level*).
-        jump = most if self.tele_total else 0
-        t = self._with_potions(li, mask, i, r0 + most, k0, campaign_mode, potions, routes, hint, blocked, jump)
+        para, tele = bool(self.para_total), bool(self.tele_total)
+        t = self._with_potions(li, mask, i, r0 + most * para, k0, campaign_mode, potions, routes, hint, blocked,
+                               most * tele)
         while t != INF and t + c < most:
             more = t + c if t + c > 0 else 0
-            jump = more if self.tele_total else 0
-            b = self._with_potions(li, mask, i, r0 + more, k0, campaign_mode, potions, routes, hint, blocked, jump)
+            b = self._with_potions(li, mask, i, r0 + more * para, k0, campaign_mode, potions, routes, hint, blocked,
+                                   more * tele)
             if b <= t:
                 break
             t += 1

@@ -1276,7 +1276,7 @@ class PotionBound:
         half-turns after landing, ``h`` for the whole walk, with ``more`` extra steps for the rest of the
         game (``capped``: one a turn at most; ``now``: 2 if this turn may still gain; ``later``: the jump
         is made in a turn after this one, so the turns after the jump's are one more turn away; ``gain``:
-        half-turns the fights after moving beside an enemy met before may add, ``_with_tele_met``)."""
+        half-turns the fights after moving beside an enemy met before may add, ``_with_met``)."""
         jg = jh - gain
         t = 0 if jg <= 2 * more else (jg - 2 * more + 1) // 2
         if capped and (jh + 3) // 4 > t:
