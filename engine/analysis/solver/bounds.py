@@ -518,17 +518,19 @@ class Relaxation(PotionBound):
         ``J2 = J1``."""
         if held >= 2:
             return 0
-        costs = sorted(self._pickup_cost(li, mask, i, p) for p in left)
-        def turns(h):
-            return 0 if h <= r0 else INF if h == INF else (h - r0 + 1) // 2
         if held:
             j1 = 0
-        elif not costs or costs[0] == INF:
-            return None
         else:
-            j1 = turns(costs[0])
+            j1 = self._first_tele_gain(li, mask, i, left, r0)  # J1: the same walk onto the nearest potion's cell
+            if j1 is None:
+                return None
         if self.tele_total:
             return j1
+        costs = sorted(self._pickup_cost(li, mask, i, p) for p in left)
+
+        def turns(h):
+            return 0 if h <= r0 else INF if h == INF else (h - r0 + 1) // 2
+
         k = 0 if held else 1  # the potion the second in hand is picked up from: the nearest, or the second
         need = costs[k] if len(costs) > k else INF
         flees = self.extra_flees(1)
@@ -611,7 +613,7 @@ class Relaxation(PotionBound):
         level's potions ``left`` (indices in ``pots``), or None if it can reach none (docs/solver.md, *The first
         potion of teleportation picked up*). Until then no turn gains: the count without potions, 2 half-turns a
         turn (``r0`` left of this one), over the fewest half-turns onto the nearest potion's cell
-        (:meth:`_pickup_cost`)."""
+        (:meth:`_pickup_cost`). Also ``J1`` of :meth:`_first_gain`, for potions of paralysis."""
         cost = min((self._pickup_cost(li, mask, i, p) for p in left), default=INF)
         if cost == INF:
             return None
