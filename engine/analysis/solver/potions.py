@@ -165,8 +165,8 @@ class PotionBound:
         self.flee_paths = (level_flee_paths(d, min(self.para_total, MAX_FLEE_GROUP))
                            if self.para_limited and not self.teleport else ())
         self._flees: dict = {}  # potions -> ``extra_flees``
-        self._extras: dict = {}  # (paralysis, teleportation, idle) -> (``_extra``, ``extra_moves`` with one jump spent);
-        # potions of paralysis -> ``_most_flees``
+        self._extras: dict = {}  # (paralysis, teleportation, idle) -> (``_extra``, ``extra_moves`` with one jump spent)
+        self._most: dict = {}  # potions of paralysis -> ``_most_flees``
         self._gains: dict = {}  # (paralysis, teleportation) -> ``_gains_of``
         self._walks: dict = {}  # (level, local cell) -> set of potions -> ``_walk``
         self._pwalks: dict = {}  # (level, local cell, set of potions, paralysis at hand up to 2) -> ``_paired_walk``
@@ -218,10 +218,10 @@ class PotionBound:
         return hit
 
     def _most_flees(self, potions: int) -> int:
-        """The most :meth:`extra_flees` of ``potions`` potions of paralysis or fewer (kept in ``_extras``)."""
-        hit = self._extras.get(potions)
+        """The most :meth:`extra_flees` of ``potions`` potions of paralysis or fewer (kept in ``_most``)."""
+        hit = self._most.get(potions)
         if hit is None:
-            hit = self._extras[potions] = max(self.extra_flees(p) for p in range(potions + 1))
+            hit = self._most[potions] = max(self.extra_flees(p) for p in range(potions + 1))
         return hit
 
     def _extra(self, para: int, tele: int, idle: bool) -> int:
