@@ -517,7 +517,7 @@ class _NoFirstTele(Relaxation):
         return False  # every enemy face up lets the first potion gain
 
     def _tele_allowance(self, s, li, potions, k0, mask, i, r0):
-        most, c = _TELE_ALLOWANCE(self, s, li, potions, k0, mask, i, r0)
+        most, c = _TELE_ALLOWANCE(self, s, li, potions, k0, mask, i, r0)[:2]  # (and no drink holding its turn's slot)
         if s.phase == CHOOSE_TELEPORT and s.subject < 0:  # drunk: c was 1 with a move left, and it counted
             c = 1 if k0 else 0
             if not self._fighting(s, li):
@@ -527,6 +527,29 @@ class _NoFirstTele(Relaxation):
 
 
 _BEFORE_FIRST_TELE: list = []  # ``--first-tele``: per map, (dungeon, the bound without the rule)
+
+
+class _NoDrinkSlots(Relaxation):
+    """The bound without *A potion drunk in a fight holds no gain* (docs/solver.md): every potion of teleportation
+    still to be used counted as leaving ``tele_crowd`` enemies met so, and every turn from ``c`` on as one that may
+    gain (the allowance ``(A, c)`` alone). ``--teleport`` and ``--first-tele`` count the states where the rule lifts
+    the bound."""
+
+    def _tele_allowance(self, s, li, potions, k0, mask, i, r0):
+        allow = _TELE_ALLOWANCE(self, s, li, potions, k0, mask, i, r0)
+        if len(allow) < 3:
+            return allow
+        return allow[0], allow[1]  # (``A`` is ``steps[-1]``: every potion drunk in a fight, the old count)
+
+
+_COUNT_SLOTS: list = []
+_NO_SLOTS: list = []  # ``--teleport``, ``--first-tele``: per map, (dungeon, the bound without the drink rule)
+
+
+def _no_drink_slots(c, d) -> Relaxation:
+    if not _NO_SLOTS or _NO_SLOTS[-1][0] is not d:
+        _NO_SLOTS[:] = [(d, _NoDrinkSlots(c, d))]
+    return _NO_SLOTS[-1][1]
 
 
 def _before_first_tele(c, d) -> Relaxation:
@@ -565,6 +588,12 @@ def _compare(c, s: GameState, left: int, name: str, line: list[str], counts: Cou
             counts["first-tele tighter"] += 1
             if bound == left:
                 counts["first-tele tighter, now exact"] += 1
+    if _COUNT_SLOTS:
+        before = _no_drink_slots(c, s.d).bound(s, True)
+        if before < bound:
+            counts["drink-slots tighter"] += 1
+            if bound == left:
+                counts["drink-slots tighter, now exact"] += 1
     if lower is not None:
         low = lower.bound(s, True)
         if low < bound:
@@ -657,6 +686,8 @@ def main(argv: list[str] | None = None) -> int:
                          "N corridors and N generated maps (the first potion picked up)")
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
+    if args.first_tele or args.teleport:
+        _COUNT_SLOTS.append(True)  # (count the states *A potion drunk in a fight holds no gain* lifts: ``_compare``)
     if args.first_tele:
         maps = teleport_first(rng, args.first_tele)
         _BEFORE_FIRST_TELE.append(None)  # (count the states the rule lifts: ``_compare``)
