@@ -542,19 +542,25 @@ class _NoDrinkSlots(Relaxation):
 
     def _tele_allowance(self, s, li, potions, k0, mask, i, r0):
         allow = _TELE_ALLOWANCE(self, s, li, potions, k0, mask, i, r0)
-        if len(allow) < 3:
-            return allow
-        return allow[0], allow[1]  # (``A`` is ``steps[-1]``: every potion drunk in a fight, the old count)
+        return allow[:2]  # (``A`` is every potion drunk in a fight, the old count; and every set of pickups reads it)
+
+
+class _NoPickups(Relaxation):
+    """The bound without *A gain needs its potion picked up* (docs/solver.md): one allowance for every set of the
+    level's potions a walk may pick up, counting them all."""
+
+    def _tele_allowance(self, s, li, potions, k0, mask, i, r0):
+        return _TELE_ALLOWANCE(self, s, li, potions, k0, mask, i, r0)[:3]
 
 
 _COUNT_SLOTS: list = []
-_NO_SLOTS: list = []  # ``--teleport``, ``--first-tele``: per map, (dungeon, the bound without the drink rule)
+_NO_SLOTS: list = []  # ``--teleport``, ``--first-tele``, ``--drink-slots``: per map, (dungeon, the bounds without)
 
 
-def _no_drink_slots(c, d) -> Relaxation:
+def _no_drink_slots(c, d) -> tuple[Relaxation, Relaxation]:
     if not _NO_SLOTS or _NO_SLOTS[-1][0] is not d:
-        _NO_SLOTS[:] = [(d, _NoDrinkSlots(c, d))]
-    return _NO_SLOTS[-1][1]
+        _NO_SLOTS[:] = [(d, _NoDrinkSlots(c, d), _NoPickups(c, d))]
+    return _NO_SLOTS[-1][1], _NO_SLOTS[-1][2]
 
 
 def _before_first_tele(c, d) -> Relaxation:
@@ -577,7 +583,8 @@ def teleport_slots(rng: random.Random, count: int) -> list[tuple[str, dict]]:
     """``count`` corridors for the paced warrior whose only potions are of teleportation, where few turns are left for
     the gains of the enemies a potion leaves (docs/solver.md, *A potion drunk in a fight holds no gain*): a row of 4 to
     8 tiles, mostly face down, one or two potions of teleportation on the row or beside it (or one in hand), one
-    two to four tiles before the exit, sometimes a second anywhere; rats of 1 health and goblins above and below many
+    two to four tiles before the exit, sometimes a second anywhere, or one more face down above the start (a dead end:
+    picking it up costs a detour, *A gain needs its potion picked up*); rats of 1 health and goblins above and below many
     tiles, face down mostly (two beside one tile: a potion drunk in a fight there may leave both), gold lying face up
     now and then."""
     out = []
@@ -587,11 +594,15 @@ def teleport_slots(rng: random.Random, count: int) -> list[tuple[str, dict]]:
         if rng.random() < 0.2:
             pots.add(rng.randrange(1, length))
         beside = set(x for x in pots if rng.random() < 0.3)  # those lie above the row, the rest on it
+        dead_end = [True] if rng.random() < 0.3 else []  # one more above the start
 
         def side(x: int) -> tuple[str, str] | None:
             if x in beside:
                 beside.discard(x)
                 return "blue-potion", rng.choice(["up", "down"])
+            if not x and dead_end:
+                dead_end.clear()
+                return "blue-potion", "down"  # a dead end off the start: picking it up costs a detour
             if not x or rng.random() >= 0.75:
                 return None
             card = rng.choice(["sewer-rat", "sewer-rat", "sewer-rat", "goblin", "pathing-tile"])
@@ -633,11 +644,15 @@ def _compare(c, s: GameState, left: int, name: str, line: list[str], counts: Cou
             if bound == left:
                 counts["first-tele tighter, now exact"] += 1
     if _COUNT_SLOTS:
-        before = _no_drink_slots(c, s.d).bound(s, True)
-        if before < bound:
-            counts["drink-slots tighter"] += 1
+        neither, slots_only = (r.bound(s, True) for r in _no_drink_slots(c, s.d))
+        if neither < bound:
+            counts["drink-slots or pickups tighter"] += 1
             if bound == left:
-                counts["drink-slots tighter, now exact"] += 1
+                counts["drink-slots or pickups tighter, now exact"] += 1
+        if slots_only < bound:
+            counts["pickups tighter"] += 1
+            if bound == left:
+                counts["pickups tighter, now exact"] += 1
     if lower is not None:
         low = lower.bound(s, True)
         if low < bound:

@@ -575,7 +575,12 @@ class Relaxation(PotionBound):
         ``c``: 1 if this turn may still hold a gain (``k0``), else 0; but where no enemy is met so now and no potion
         is at hand, the first gain comes in the turn after the walk first stands on a potion's cell or later
         (turn ``J1 + 1``, ``J1`` from the half-turns onto the nearest: :meth:`_first_tele_gain`), ``c = -J1``
-        (docs/solver.md, *The first potion of teleportation picked up*)."""
+        (docs/solver.md, *The first potion of teleportation picked up*).
+
+        Also ``steps`` (*A potion drunk in a fight holds no gain*: ``steps[n]`` the gains' allowance when ``n`` of the
+        potions are drunk in a fight, each in a turn that gains nothing; :func:`_gains`) and, per number ``k`` of the
+        level's potions on their cells a walk picks up, those ``steps`` with only ``k`` of them counted (*A gain needs
+        its potion picked up*: :meth:`_with_met` reads each with the sets of ``k`` potions alone)."""
         alive, met = self._met_now(s, li)
         if s.moved and (s.phase == COMBAT or s.phase == SHOPPING):
             met += 1  # a fight after moving he is in: one gain, its enemies slain (or left by a potion, counted below)
@@ -606,11 +611,16 @@ class Relaxation(PotionBound):
         # (thrown, it moves one enemy; drunk outside a fight, none). ``steps[n]``: that count.
         crowd = self._tele_crowd[li]
         thrown = 1 if crowd else 0  # (no enemy beside any tile: none to throw one at)
-        steps = []
-        for n in range(tele + 1):
-            most = met + crowd * (n + pending) + thrown * (tele - n)
-            steps.append((alive if alive < most else most) + visitors)
-        return steps[-1], c, tuple(steps)
+        per = []
+        on_cells = len(potions[3])
+        for k in range(on_cells + 1):
+            count = tele - on_cells + k
+            steps = []
+            for n in range(count + 1):
+                most = met + crowd * (n + pending) + thrown * (count - n)
+                steps.append((alive if alive < most else most) + visitors)
+            per.append(tuple(steps))
+        return per[-1][-1], c, per[-1], tuple(per)
 
     def _fighting(self, s: GameState, li: int) -> bool:
         """An enemy stands face up and alive beside the hero (he is, or was when he drank, in a fight with it)."""
@@ -631,7 +641,7 @@ class Relaxation(PotionBound):
         return 0 if cost <= r0 else (cost - r0 + 1) // 2
 
     def _with_met(self, li: int, mask: bytes, i: int, r0: int, k0: int, campaign_mode: bool, potions: tuple,
-                  routes: tuple, hint: bytes | None, blocked: int, allow: tuple) -> float:
+                  routes: tuple, hint: bytes | None, blocked: int, allow: tuple, only: int = -1) -> float:
         """:meth:`_with_potions` with the gains of fights after moving beside an enemy met before: at most ``A``
         half-turns in all, and at most ``t + c`` in ``t`` more turns, ``allow = (A, c)`` (``c`` may be negative:
         :meth:`_met_allowance`). With ``B(x)`` the potion bound given ``x`` half-turns more (non-increasing in
@@ -642,12 +652,25 @@ class Relaxation(PotionBound):
         also given to :meth:`_with_potions` as ``gain``: the routes after a jump onto a tile face up now never
         read ``r`` (docs/solver.md, *Both kinds of potion on a level*). On a level whose only potions are of
         teleportation ``r0`` stays as it is: the rules of one gain a turn read it, and a turn still drops 4
-        half-turns at most (*Potions of teleportation alone*)."""
+        half-turns at most (*Potions of teleportation alone*).
+
+        There ``allow = (A, c, steps, per_k)`` (:meth:`_tele_allowance`): the gains in ``t`` turns are at most
+        ``_gains(steps, t + c)`` (*A potion drunk in a fight holds no gain*), and a walk that picks up ``k`` of the
+        level's potions on their cells has the allowance ``per_k[k]`` and the potion bound over the sets of ``k``
+        potions (``only``): the bound is the least over ``k`` (*A gain needs its potion picked up*)."""
+        if len(allow) > 3 and self.paced and not self.para_total:
+            best = INF
+            for k, steps in enumerate(allow[3]):
+                t = self._with_met(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked,
+                                   (steps[-1], allow[1], steps), k)
+                if t < best:
+                    best = t
+            return best
         most, c = allow[0], allow[1]
         steps = allow[2] if len(allow) > 2 else ()
         para, tele = bool(self.para_total), bool(self.tele_total)
         t = self._with_potions(li, mask, i, r0 + most * para, k0, campaign_mode, potions, routes, hint, blocked,
-                               most * tele)
+                               most * tele, only)
         while t != INF:
             if steps:
                 more = _gains(steps, t + c)
@@ -656,7 +679,7 @@ class Relaxation(PotionBound):
             if more >= most:
                 break
             b = self._with_potions(li, mask, i, r0 + more * para, k0, campaign_mode, potions, routes, hint, blocked,
-                                   more * tele)
+                                   more * tele, only)
             if b <= t:
                 break
             t += 1
