@@ -578,9 +578,9 @@ class Relaxation(PotionBound):
         (docs/solver.md, *The first potion of teleportation picked up*).
 
         Also ``steps`` (*A potion drunk in a fight holds no gain*: ``steps[n]`` the gains' allowance when ``n`` of the
-        potions are drunk in a fight, each in a turn that gains nothing; :func:`_gains`) and, per number ``k`` of the
-        level's potions on their cells a walk picks up, those ``steps`` with only ``k`` of them counted (*A gain needs
-        its potion picked up*: :meth:`_with_met` reads each with the sets of ``k`` potions alone)."""
+        potions are drunk in a fight, each in a turn that gains nothing; :func:`_gains`) and, where potions lie on the
+        level's cells, those ``steps`` with none of them counted (*A gain needs its potion picked up*: :meth:`_with_met`
+        reads them with the empty set of pickups alone, the others with the other sets)."""
         alive, met = self._met_now(s, li)
         if s.moved and (s.phase == COMBAT or s.phase == SHOPPING):
             met += 1  # a fight after moving he is in: one gain, its enemies slain (or left by a potion, counted below)
@@ -613,14 +613,15 @@ class Relaxation(PotionBound):
         thrown = 1 if crowd else 0  # (no enemy beside any tile: none to throw one at)
         per = []
         on_cells = len(potions[3])
-        for k in range(on_cells + 1):
-            count = tele - on_cells + k
+        for count in (tele - on_cells, tele) if on_cells else (tele,):
             steps = []
             for n in range(count + 1):
                 most = met + crowd * (n + pending) + thrown * (count - n)
                 steps.append((alive if alive < most else most) + visitors)
             per.append(tuple(steps))
-        return per[-1][-1], c, per[-1], tuple(per)
+        if on_cells:  # (a walk that picks up none of the level's potions on their cells: *A gain needs its potion ...*)
+            return per[1][-1], c, per[1], per[0]
+        return per[0][-1], c, per[0]
 
     def _fighting(self, s: GameState, li: int) -> bool:
         """An enemy stands face up and alive beside the hero (he is, or was when he drank, in a fight with it)."""
@@ -654,18 +655,17 @@ class Relaxation(PotionBound):
         teleportation ``r0`` stays as it is: the rules of one gain a turn read it, and a turn still drops 4
         half-turns at most (*Potions of teleportation alone*).
 
-        There ``allow = (A, c, steps, per_k)`` (:meth:`_tele_allowance`): the gains in ``t`` turns are at most
-        ``_gains(steps, t + c)`` (*A potion drunk in a fight holds no gain*), and a walk that picks up ``k`` of the
-        level's potions on their cells has the allowance ``per_k[k]`` and the potion bound over the sets of ``k``
-        potions (``only``): the bound is the least over ``k`` (*A gain needs its potion picked up*)."""
+        There ``allow = (A, c, steps[, bare])`` (:meth:`_tele_allowance`): the gains in ``t`` turns are at most
+        ``_gains(steps, t + c)`` (*A potion drunk in a fight holds no gain*), and a walk that picks up none of the
+        level's potions on their cells at most ``_gains(bare, t + c)``: the bound is the lesser of the one over the
+        empty set of pickups with ``bare`` (``only`` 0) and the one over the other sets with ``steps`` (``only`` -2;
+        *A gain needs its potion picked up*)."""
         if len(allow) > 3 and self.paced and not self.para_total:
-            best = INF
-            for k, steps in enumerate(allow[3]):
-                t = self._with_met(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked,
-                                   (steps[-1], allow[1], steps), k)
-                if t < best:
-                    best = t
-            return best
+            bare = allow[3]
+            none = self._with_met(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked,
+                                  (bare[-1], allow[1], bare), 0)
+            some = self._with_met(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked, allow[:3], -2)
+            return none if none < some else some
         most, c = allow[0], allow[1]
         steps = allow[2] if len(allow) > 2 else ()
         para, tele = bool(self.para_total), bool(self.tele_total)

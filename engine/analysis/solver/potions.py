@@ -444,7 +444,7 @@ class PotionBound:
         *Potions* and *Picking potions up*): the least, over every set of the level's potions still on
         their cells that the rest of the game may pick up, of the bound of routes that walk onto all of
         them, with the extra those and the potions held may add; ``only``: over the sets of that many potions
-        alone (docs/solver.md, *A gain needs its potion picked up*).
+        alone, or with -2 over every set but the empty one (docs/solver.md, *A gain needs its potion picked up*).
 
         What a walk onto a set of potions and on to a way out covers, at least: the steps of the shortest
         tour of them from the hero's tile to the way out (with a teleport onto a tile face up now, the
@@ -535,7 +535,7 @@ class PotionBound:
         no_reach = ((0, 0, 0, 0),) * len(ways)
         quiet = None  # no enemy face down beside the hero (``lull``), read once if needed
         for tele, para, bits, cover in sets:
-            if only >= 0 and bin(bits).count("1") != only:
+            if only >= 0 and bin(bits).count("1") != only or only == -2 and not bits:
                 continue
             subset = bits != 0
             if subset:
@@ -742,8 +742,8 @@ class PotionBound:
             # it. Only the sets drawn from it have their least term computed.
             heap = []
             for g, (gt, gp, by_all, by_direct) in enumerate(ranks):
-                if only >= 0 and gt + gp != only:
-                    continue  # (paced: the sets of ``only`` potions on their cells alone, ``_with_met``)
+                if only >= 0 and gt + gp != only or only == -2 and not gt + gp:
+                    continue  # (paced: the sets of ``only`` potions on their cells alone; -2: all but the empty set)
                 tele = gt + tele_held
                 ranked = by_all if tele else by_direct
                 if not ranked:
