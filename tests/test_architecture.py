@@ -33,6 +33,7 @@ SEARCH_INSIDES = {"trace", "relax"}
 
 # White-box tests of the solver's own machinery, which cannot be tested through the view.
 WHITE_BOX = {
+    ("tests/test_solver_dive.py", "test_the_gold_first_policy_keeps_a_bounded_number_of_answers_about_locked_chests"): "the cache is the policy's own",
     ("tests/test_solver.py", "walk_checking_the_bound"): "the relaxation reads the tables",
     ("tests/test_solver.py", "test_8x8_par_lines_proved_before_the_gap_fixes_keep_the_bound_within_their_turns"): "the relaxation reads the tables",
     ("tests/test_solver.py", "test_cached_bound_equals_the_plain_one"): "the relaxation reads the tables",
