@@ -258,6 +258,25 @@ async def test_story_editor_edits_story_and_preface(campaign_file, tmp_path) -> 
 
 
 @run_async
+async def test_f2_from_the_story_shows_the_map_and_its_keys_reach_it(campaign_file, tmp_path) -> None:
+    """F3 then F2: the map tab stayed the story (the focus, left in the hidden source, went on to the
+    preview and the tab followed it), and the keys typed next reached no map."""
+    from textual.widgets import TabbedContent
+
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f3")
+        await settle(app, pilot)
+        await pilot.press("f2")
+        await settle(app, pilot)
+        assert app.query_one(TabbedContent).active == "map" and app.focused is app.canvas
+        await pilot.press("right")
+        await settle(app, pilot)
+        assert app.canvas.cursor == (1, 0)
+
+
+@run_async
 async def test_save_load_round_trip(campaign_file, tmp_path) -> None:
     app = make_app(campaign_file, tmp_path)
     async with app.run_test(size=SIZE) as pilot:

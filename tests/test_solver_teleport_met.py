@@ -331,3 +331,20 @@ def test_a_potion_of_teleportation_drunk_outside_a_fight_leaves_no_enemy():
     assert _bound(c, s) == 2
     assert _left(c, s) == 4
     _par_line_holds(c, 4)
+
+
+@pytest.mark.parametrize("n, pot, rats", [(5, 2, (3, 4)), (6, 3, (1, 2, 4)), (7, 4, (5, 6))])
+def test_a_potion_of_teleportation_drunk_in_a_fight_ends_a_turn_that_gains_nothing(n, pot, rats):
+    # One tile a turn: par n. The one potion lies on the row three tiles before the exit: the walk stands on it in
+    # turn pot - 1 at the earliest, so gains come from turn pot on (*The first potion of teleportation picked up*).
+    # Its two rats beside a tile, left by the potion drunk in a fight there, could give two gains; but POTION OF
+    # TELEPORTATION, "If drank: move to any PATHING TILE and end turn", ends the turn of that fight, which then holds
+    # no fight after moving won (SLAYING AN ENEMY: "resume ... at step 4 if he moved adjacent to the enemy"). With
+    # n - 2 turns after the first only two of them may gain, and at most one does: drunk in a fight, the potion takes
+    # one of the two; thrown ("on an adjacent enemy (combat only)", docs/rules.md), it moves one rat alone. The bound
+    # allowed both and said n - 2 turns after the first; now n - 1 (docs/solver.md, *A potion drunk in a fight holds
+    # no gain*).
+    c = _potion_ahead(n, pot, rats)
+    s, _ = started(c)
+    assert _bound(c, s) == n - 1
+    _par_line_holds(c, n)

@@ -561,7 +561,7 @@ class Relaxation(PotionBound):
         return min((cost[j] for j in self.local[li][i]), default=INF)
 
     def _tele_allowance(self, s: GameState, li: int, potions: tuple, k0: int, mask: bytes, i: int,
-                        r0: int) -> tuple[int, int]:
+                        r0: int) -> tuple:
         """(``A``, ``c``) of :meth:`_met_allowance` on a level whose only potions are of teleportation (docs/solver.md,
         *A fight after moving beside an enemy met before*, *Potions of teleportation alone*).
 
@@ -596,10 +596,21 @@ class Relaxation(PotionBound):
         for p in potions[3]:
             if pots[p][1]:
                 tele += 1
-        if drunk and not self._fighting(s, li):
-            tele -= 1  # drunk outside a fight: no enemy stands face up beside the tile it leaves
-        met += self._tele_crowd[li] * tele
-        return (alive if alive < met else met) + visitors, c
+        pending = 0
+        if drunk:
+            tele -= 1  # the potion drunk now: the enemies beside the tile it leaves if in a fight, else none
+            pending = 1 if self._fighting(s, li) else 0
+        # A potion drunk in a fight ends its turn, which holds no gain (*A potion drunk in a fight holds no gain*):
+        # with ``n`` of the ``tele`` potions left so drunk, at most ``t + c - n`` turns gain, and the enemies met so
+        # are at most ``tele_crowd`` per such potion (and the one drunk now in a fight) and one per other potion
+        # (thrown, it moves one enemy; drunk outside a fight, none). ``steps[n]``: that count.
+        crowd = self._tele_crowd[li]
+        thrown = 1 if crowd else 0  # (no enemy beside any tile: none to throw one at)
+        steps = []
+        for n in range(tele + 1):
+            most = met + crowd * (n + pending) + thrown * (tele - n)
+            steps.append((alive if alive < most else most) + visitors)
+        return steps[-1], c, tuple(steps)
 
     def _fighting(self, s: GameState, li: int) -> bool:
         """An enemy stands face up and alive beside the hero (he is, or was when he drank, in a fight with it)."""
@@ -632,12 +643,18 @@ class Relaxation(PotionBound):
         read ``r`` (docs/solver.md, *Both kinds of potion on a level*). On a level whose only potions are of
         teleportation ``r0`` stays as it is: the rules of one gain a turn read it, and a turn still drops 4
         half-turns at most (*Potions of teleportation alone*)."""
-        most, c = allow
+        most, c = allow[0], allow[1]
+        steps = allow[2] if len(allow) > 2 else ()
         para, tele = bool(self.para_total), bool(self.tele_total)
         t = self._with_potions(li, mask, i, r0 + most * para, k0, campaign_mode, potions, routes, hint, blocked,
                                most * tele)
-        while t != INF and t + c < most:
-            more = t + c if t + c > 0 else 0
+        while t != INF:
+            if steps:
+                more = _gains(steps, t + c)
+            else:
+                more = t + c if t + c > 0 else 0
+            if more >= most:
+                break
             b = self._with_potions(li, mask, i, r0 + more * para, k0, campaign_mode, potions, routes, hint, blocked,
                                    more * tele)
             if b <= t:
@@ -830,6 +847,17 @@ class Relaxation(PotionBound):
                 continue
             out.append((d, f, tail, k, h))
         return tuple(out)
+
+
+def _gains(steps: tuple, slots: int) -> int:
+    """The most gains in ``slots`` turns that may hold one when ``n`` of them hold a potion drunk in a fight instead,
+    which leaves at most ``steps[n]`` enemies met so: the largest ``min(steps[n], slots - n)`` (0 at least)."""
+    best = 0
+    for n, most in enumerate(steps):
+        g = slots - n if slots - n < most else most
+        if g > best:
+            best = g
+    return best
 
 
 _RELAX: dict[int, tuple[object, Relaxation]] = {}
