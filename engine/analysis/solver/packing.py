@@ -97,6 +97,22 @@ def left_behind(d) -> tuple:
 
 
 
+def spent_streams_dropped(s) -> tuple:
+    """``s.draws`` without the streams no rule reads again: those of cells cleared for good.
+
+    A die is drawn from a cell's stream only for an enemy alive (its flee, attack, dodge and ability
+    rolls, read from the cell its card started on, wherever a potion of teleportation moved it), for a
+    fountain face up (FOUNTAIN OF HEALING: drained on a 6, it becomes a pathing tile) and for a trap
+    (never cleared). A cleared face never turns back (a flip turns only a face-down card up), and a
+    cleared enemy cell is a slain enemy's (SLAYING AN ENEMY) unless the enemy was moved away
+    (``visitors``): so the counts of every other cleared cell are dead weight, and states that differ
+    only in how long a finished fight took merge (docs/solver.md, *Spent dice*).
+    """
+    faces = s.faces
+    moved = s.visitors.values() if s.visitors else ()
+    return tuple(p for p in s.draws if faces[p[0]] != CLEARED or p[0] in moved)
+
+
 def merge_ranges(forget: tuple) -> tuple:
     """``left_behind``'s ranges per level with neighbouring ranges joined (one slice assignment each)."""
     out = []
