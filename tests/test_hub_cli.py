@@ -251,3 +251,18 @@ def test_hub_serve_refuses_a_database_it_cannot_open(tmp_path: Path, capsys) -> 
     assert code == 2 and str(bad) in err
     code, _, err = cardrogue(capsys, "hub", "serve", "--db", "postgresql://nobody@127.0.0.1:9/none")
     assert code == 2 and "cannot connect" in err
+
+
+@pytest.mark.parametrize("template, says", [
+    ("http://play.example.org/{nope}", "names the map by {hash} or {id}"),  # was taken: every map page a 500
+    ("http://play.example.org/{hash}{", "names the map by {hash} or {id}"),
+    ("http://play.example.org/play", "names the map by {hash} or {id}"),
+    ("play.example.org/{hash}", "give the whole address"),
+])
+def test_hub_serve_refuses_a_play_url_it_cannot_fill(template: str, says: str, tmp_path: Path, capsys) -> None:
+    with socket.socket() as taken:  # were the template taken, the serve would stop at the port, not serve on
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        code, out, err = cardrogue(capsys, "hub", "serve", "--db", str(tmp_path / "hub.sqlite3"),
+                                   "--port", str(taken.getsockname()[1]), "--play-url", template)
+    assert code == 2 and "serving" not in out and f"--play-url {template!r}: " in err and says in err, err
