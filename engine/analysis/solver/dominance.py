@@ -43,6 +43,11 @@ class Fronts:
             elif c.kind is CardKind.POTION and colours[c.colour] == 1:
                 inert.add(cid)
         self.inert = frozenset(inert)
+        # What is known of the potions (``identified``) is left out of the signature (packing.OMITTED): a state
+        # knowing more lacks only readings of a scroll of identify that do nothing but discard it, and keeps the
+        # scroll, an inert card, instead. A cursed scroll of identify is no inert card: then it is compared.
+        self.known = any(c.kind is CardKind.SCROLL and c.cursed and any(a.kind == "identify" for a in c.abilities)
+                         for c in cards.values())
         # Faces as sets: on a level of at most SET_CELLS cells, and on every level once one holds SET_POTIONS
         # potions of teleportation or paralysis or more (where the bound is slackest and lines differ most
         # in the tiles they turned up), a pathing tile or item
@@ -109,7 +114,7 @@ class Fronts:
             strict = loose = ()
         if faces is None:
             faces = bytes(s.faces)
-        sig = signature(s, strict, faces)
+        sig = signature(s, (strict, s.identified) if self.known else strict, faces)
         t, h, g = s.turn, s.health, s.gold
         if self.quiet:
             # A face-up plain tile beyond the hero's and the enemies moved onto tiles: somewhere to teleport to.
