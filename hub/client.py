@@ -105,7 +105,10 @@ class HubClient:
         return self._request("GET", f"/api/maps/{self._ref(ref)}/file", raw=True)
 
     def submit(self, ref: str, replay_text: str) -> dict:
-        return self._request("POST", f"/api/maps/{self._ref(ref)}/runs", replay_text.encode("utf-8"))
+        """Send a run's replay, without the path of the campaign file it was played from."""
+        from cardrogue.engine.records.replay import shared_text
+
+        return self._request("POST", f"/api/maps/{self._ref(ref)}/runs", shared_text(replay_text).encode("utf-8"))
 
     def leaderboard(self, ref: str, limit: int = 20) -> dict:
         return self._request("GET", f"/api/maps/{self._ref(ref)}/leaderboard?limit={limit}")

@@ -323,12 +323,13 @@ class Hub:
 
     def submit(self, account: Account, ref: str, text: str) -> tuple[dict, bool]:
         """Re-simulate a replay of the map ``ref`` and record it; (the run, whether it is new)."""
-        from cardrogue.engine.records.replay import ReplayError, parse_replay, verify_replay
+        from cardrogue.engine.records.replay import ReplayError, parse_replay, shared_text, verify_replay
 
         try:
             doc = parse_replay(text)
         except ReplayError as exc:
             raise HubError(422, f"the replay is refused: {exc}") from None
+        text = shared_text(text)  # served to others later: not the path of the submitter's campaign file
         player = doc.get("player")
         if isinstance(player, str) and (why := unsafe_text(player, title=True)):
             # not used for credit (the token's owner is), but the file is served to others later

@@ -33,6 +33,11 @@ SEARCH_INSIDES = {"trace", "relax"}
 
 # White-box tests of the solver's own machinery, which cannot be tested through the view.
 WHITE_BOX = {
+    ("tests/test_solver_dive.py", "test_the_gold_first_policy_keeps_a_bounded_number_of_answers_about_locked_chests"): "the cache is the policy's own",
+    ("tests/test_solver_known.py", "_known_apart"): "the table reads the raw fields",
+    ("tests/test_solver_small_sets.py", "test_small_levels_compare_faces_as_sets_and_big_ones_exactly"): "the table reads the raw fields",
+    ("tests/test_solver_spent.py", "test_a_slain_enemys_dice_are_dropped_and_a_living_ones_kept"): "packing is about the raw fields",
+    ("tests/test_solver_spent.py", "test_an_enemy_moved_by_a_potion_of_teleportation_keeps_its_dice"): "packing is about the raw fields",
     ("tests/test_solver.py", "walk_checking_the_bound"): "the relaxation reads the tables",
     ("tests/test_solver.py", "test_8x8_par_lines_proved_before_the_gap_fixes_keep_the_bound_within_their_turns"): "the relaxation reads the tables",
     ("tests/test_solver.py", "test_cached_bound_equals_the_plain_one"): "the relaxation reads the tables",

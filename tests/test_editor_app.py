@@ -293,6 +293,37 @@ async def test_save_load_round_trip(campaign_file, tmp_path) -> None:
 
 
 @run_async
+async def test_a_read_only_file_is_not_saved_over(campaign_file, tmp_path, monkeypatch) -> None:
+    """An author who opened a read-only campaign and saved had the file replaced without a word (the
+    save renames a new file over it, which the file's mode does not stop). The save is refused with
+    the file named, the work stays in the editor and in its recovery draft (the autosaved one was
+    removed before the save was tried), and Save as is offered. Root writes any file, so the system's
+    answer (``os.access``) is set aside for this file."""
+    import os
+    from pathlib import Path
+
+    from cardrogue.editor.files import recovery_path
+
+    before = campaign_file.read_bytes()
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode, **kw: Path(p) != campaign_file and real(p, mode, **kw))
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        said = notes(app)
+        await pilot.press("right", "right", "right", "enter")
+        app.files.autosave()
+        await pilot.press("right", "enter", "ctrl+s")
+        await settle(app, pilot)
+        assert campaign_file.read_bytes() == before and app.doc.dirty
+        draft = recovery_path(app.doc, tmp_path / "recovery")
+        assert json.loads(draft.read_text(encoding="utf-8"))["text"] == app.doc.text()
+        assert said == [f"Could not save {campaign_file}: the file is read-only; the file is unchanged. Your work "
+                        f"is kept in the editor and in its recovery draft {draft}: use Save as (f12) to save it "
+                        "to another file"]
+
+
+@run_async
 async def test_template_save_asks_where(tmp_path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     app = EditorApp(recovery_dir=tmp_path / "rec", autosave_seconds=3600, cursor_blink=False)

@@ -20,7 +20,8 @@ from .bounds import relaxation
 from .ceiling import HealthCeiling
 from .budget import Budget, Deadline
 from .dominance import ExactTable, Fronts
-from .packing import FACES, cleared_bits, left_behind, merge_ranges, pack, resident_bytes, unpack
+from .packing import (FACES, cleared_bits, left_behind, merge_ranges, pack, resident_bytes, spent_streams_dropped,
+                      unpack)
 from .purse import Purse
 from .result import INF, SOLVED, UNKNOWN, UNSOLVABLE, Progress
 
@@ -190,6 +191,7 @@ class Search:
         start_level = self.level
         resets = merge_ranges(self.forget)
         resets_any = any(resets) or len(resets) > 1  # a level to forget, or a level to reach (trace.deepest)
+        drop_spent = not self.reference  # the reference search keeps every stream's count (the engine's own key)
         deepest, max_gold = trace.deepest, trace.max_gold
         par = INF  # the turns of the first finish, once popped
         unqueued = 0  # states admitted to the table but never queued (past par)
@@ -283,6 +285,8 @@ class Search:
                 if c.gold > max_gold:
                     max_gold = c.gold
                 new_faces = c.faces != s_faces
+                if new_faces and drop_spent and c.draws:
+                    c.draws = spent_streams_dropped(c)  # a stream no rule reads again (docs/solver.md)
                 e_entry = admit(c, None if new_faces else s_faces)  # unchanged faces: no new bytes to hash
                 if e_entry is None:
                     continue
