@@ -70,11 +70,14 @@ def allowance(campaign, s: GameState) -> list[str]:
             return relax._with_potions(li, mask, i, h0 + x, k0, True, potions, routes, None, blocked,
                                        x if relax.tele_total else 0)
     else:
-        most, c = relax._tele_allowance(s, li, potions, k0, mask, i, h0)
+        most, c, *steps = relax._tele_allowance(s, li, potions, k0, mask, i, h0)
         def b(x):
             return relax._with_potions(li, mask, i, h0, k0, True, potions, routes, None, blocked, x)
     out = [f"potions (teleportation at hand, paralysis at hand, enemies met, on cells) = {potions}",
            f"allowance A = {most}, c = {c}; enemies (alive, met so now) = {relax._met_now(s, li)}"]
+    if relax.tele_total and not relax.para_total and steps:
+        out.append(f"  A_n per n potions drunk in a fight = {steps[0]} (the bound: the least T >= B(x(T)), x(T) = "
+                   f"max over n of min(A_n, T + c - n))")
     out += [f"  B({x}) = {b(x)}" for x in range(most + 1)]
     return out
 

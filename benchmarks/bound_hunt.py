@@ -20,9 +20,14 @@ tree*), printing those where the bound is the turns left (``TREE-TIGHT``).
         [--trees N] [--chains N] [--one-way-foes N] [--witness] [--tree-sensitive] [--no-hand-made] [--quiet]
     python benchmarks/bound_hunt.py --teleport [--seed N] [--maps N] [--branches N] [--witness] ...
     python benchmarks/bound_hunt.py --first-tele N [--seed N] [--walks N] [--witness] ...
+    python benchmarks/bound_hunt.py --drink-slots N [--seed N] [--walks N] [--witness] ...
 
 ``--first-tele N``: the same kind of level with no potion in hand and every enemy card face down, N corridors with a
 potion near the start and N generated maps (docs/solver.md, *The first potion of teleportation picked up*).
+
+``--drink-slots N``: N corridors of the same kind where few turns are left for the gains of the enemies a potion
+leaves: a potion a few tiles before the exit, rats face down beside the row (docs/solver.md, *A potion drunk in a
+fight holds no gain*); with ``--teleport`` and ``--first-tele`` it counts the states where that rule lifts the bound.
 
 ``--teleport``: only levels whose potions are all of teleportation, for the paced warrior (docs/solver.md, *Potions
 of teleportation alone*): the generated `potions` and `ladders` maps with every potion card red and red set to
@@ -517,7 +522,7 @@ class _NoFirstTele(Relaxation):
         return False  # every enemy face up lets the first potion gain
 
     def _tele_allowance(self, s, li, potions, k0, mask, i, r0):
-        most, c = _TELE_ALLOWANCE(self, s, li, potions, k0, mask, i, r0)
+        most, c = _TELE_ALLOWANCE(self, s, li, potions, k0, mask, i, r0)[:2]  # (and no drink holding its turn's slot)
         if s.phase == CHOOSE_TELEPORT and s.subject < 0:  # drunk: c was 1 with a move left, and it counted
             c = 1 if k0 else 0
             if not self._fighting(s, li):
@@ -527,6 +532,35 @@ class _NoFirstTele(Relaxation):
 
 
 _BEFORE_FIRST_TELE: list = []  # ``--first-tele``: per map, (dungeon, the bound without the rule)
+
+
+class _NoDrinkSlots(Relaxation):
+    """The bound without *A potion drunk in a fight holds no gain* (docs/solver.md): every potion of teleportation
+    still to be used counted as leaving ``tele_crowd`` enemies met so, and every turn from ``c`` on as one that may
+    gain (the allowance ``(A, c)`` alone). ``--teleport`` and ``--first-tele`` count the states where the rule lifts
+    the bound."""
+
+    def _tele_allowance(self, s, li, potions, k0, mask, i, r0):
+        allow = _TELE_ALLOWANCE(self, s, li, potions, k0, mask, i, r0)
+        return allow[:2]  # (``A`` is every potion drunk in a fight, the old count; and every set of pickups reads it)
+
+
+class _NoPickups(Relaxation):
+    """The bound without *A gain needs its potion picked up* (docs/solver.md): one allowance for every set of the
+    level's potions a walk may pick up, counting them all."""
+
+    def _tele_allowance(self, s, li, potions, k0, mask, i, r0):
+        return _TELE_ALLOWANCE(self, s, li, potions, k0, mask, i, r0)[:3]
+
+
+_COUNT_SLOTS: list = []
+_NO_SLOTS: list = []  # ``--teleport``, ``--first-tele``, ``--drink-slots``: per map, (dungeon, the bounds without)
+
+
+def _no_drink_slots(c, d) -> tuple[Relaxation, Relaxation]:
+    if not _NO_SLOTS or _NO_SLOTS[-1][0] is not d:
+        _NO_SLOTS[:] = [(d, _NoDrinkSlots(c, d), _NoPickups(c, d))]
+    return _NO_SLOTS[-1][1], _NO_SLOTS[-1][2]
 
 
 def _before_first_tele(c, d) -> Relaxation:
@@ -543,6 +577,50 @@ class _TreeLess(Relaxation):
     def _trees(self, level, down, targets, hint=None):
         rows = super()._trees(level, down, targets, hint)
         return tuple(tuple(v - 1 if 0 < v < INF else v for v in row) for row in rows)
+
+
+def teleport_slots(rng: random.Random, count: int) -> list[tuple[str, dict]]:
+    """``count`` corridors for the paced warrior whose only potions are of teleportation, where few turns are left for
+    the gains of the enemies a potion leaves (docs/solver.md, *A potion drunk in a fight holds no gain*): a row of 4 to
+    8 tiles, mostly face down, one or two potions of teleportation on the row or beside it (or one in hand), one
+    two to four tiles before the exit, sometimes a second anywhere, or one more face down above the start (a dead end:
+    picking it up costs a detour, *A gain needs its potion picked up*); rats of 1 health and goblins above and below many
+    tiles, face down mostly (two beside one tile: a potion drunk in a fight there may leave both), gold lying face up
+    now and then."""
+    out = []
+    for n in range(count):
+        length = rng.randint(4, 8)
+        pots = {max(1, length - rng.choice([2, 3, 3, 3, 4]))}
+        if rng.random() < 0.2:
+            pots.add(rng.randrange(1, length))
+        beside = set(x for x in pots if rng.random() < 0.3)  # those lie above the row, the rest on it
+        dead_end = [True] if rng.random() < 0.3 else []  # one more above the start
+
+        def side(x: int) -> tuple[str, str] | None:
+            if x in beside:
+                beside.discard(x)
+                return "blue-potion", rng.choice(["up", "down"])
+            if not x and dead_end:
+                dead_end.clear()
+                return "blue-potion", "down"  # a dead end off the start: picking it up costs a detour
+            if not x or rng.random() >= 0.75:
+                return None
+            card = rng.choice(["sewer-rat", "sewer-rat", "sewer-rat", "goblin", "pathing-tile"])
+            return card, "down" if rng.random() < 0.95 else "up"
+
+        def tile(x: int) -> tuple[str, str]:
+            roll = rng.random()
+            card = ("blue-potion" if x in pots and x not in beside else "gold" if roll < 0.1 and x < length
+                    else "pathing-tile")
+            return card, "down" if roll > 0.1 or x == length else "up"
+
+        on_row = set(pots)
+        cells = _row(length, side, tile)
+        doc = _doc(cells, length + 1, 3, "warrior", items=["blue-potion"] if rng.random() < 0.1 else [],
+                   potions={"blue": "teleportation"},
+                   cards={"sewer-rat": {"health": 1}, "goblin": {"health": rng.choice([1, 1, 40])}})
+        out.append((f"tele-slots/{n}/{length}/{sorted(on_row)}/warrior", doc))
+    return out
 
 
 def _loose_foes(d) -> frozenset:
@@ -565,6 +643,16 @@ def _compare(c, s: GameState, left: int, name: str, line: list[str], counts: Cou
             counts["first-tele tighter"] += 1
             if bound == left:
                 counts["first-tele tighter, now exact"] += 1
+    if _COUNT_SLOTS:
+        neither, slots_only = (r.bound(s, True) for r in _no_drink_slots(c, s.d))
+        if neither < bound:
+            counts["drink-slots or pickups tighter"] += 1
+            if bound == left:
+                counts["drink-slots or pickups tighter, now exact"] += 1
+        if slots_only < bound:
+            counts["pickups tighter"] += 1
+            if bound == left:
+                counts["pickups tighter, now exact"] += 1
     if lower is not None:
         low = lower.bound(s, True)
         if low < bound:
@@ -652,12 +740,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--teleport", action="store_true",
                     help="only levels whose potions are all of teleportation (the paced warrior): generated maps and "
                          "corridors beside enemies face up (--maps and --branches of those)")
+    ap.add_argument("--drink-slots", type=int, default=0,
+                    help="only levels whose potions are all of teleportation: N corridors where few turns are left "
+                         "for the gains of the enemies a potion leaves (a potion drunk in a fight holds no gain)")
     ap.add_argument("--first-tele", type=int, default=0,
                     help="only levels whose potions are all of teleportation, none in hand and every enemy face down: "
                          "N corridors and N generated maps (the first potion picked up)")
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
-    if args.first_tele:
+    if args.first_tele or args.teleport or args.drink_slots:
+        _COUNT_SLOTS.append(True)  # (count the states *A potion drunk in a fight holds no gain* lifts: ``_compare``)
+    if args.drink_slots:
+        maps = teleport_slots(rng, args.drink_slots)
+    elif args.first_tele:
         maps = teleport_first(rng, args.first_tele)
         _BEFORE_FIRST_TELE.append(None)  # (count the states the rule lifts: ``_compare``)
     elif args.teleport:

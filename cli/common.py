@@ -241,10 +241,13 @@ def _has_id(path: Path, campaign_id: str) -> bool:
 
 def campaign_for_replay(text: str, campaign_path: Path | None, replay_path: Path | None = None):
     """The campaign a replay is checked against: ``--campaign`` when given; else the first file with
-    the replay's campaign id beside the replay, then among the bundled campaigns -- one of the
-    replay's very version (content hash) when there is one, else the first with its id (so the
-    verdict can say the versions differ). A replay that is not JSON is :class:`NotJson` (exit 2), one
-    that is not a valid replay :class:`RejectedReplay` (exit 1; with ``--campaign``, the verdict's)."""
+    the replay's campaign id among the file the replay was played from (``campaign.file``, which the
+    player records), the files beside the replay, then the bundled campaigns -- one of the replay's
+    very version (content hash) when there is one, else the first with its id (so the verdict can say
+    the versions differ). When only the recorded file has the id and it has changed since the run, the
+    replay is :class:`RejectedReplay` saying so: the hash decides, never the path. A replay that is
+    not JSON is :class:`NotJson` (exit 2), one that is not a valid replay :class:`RejectedReplay`
+    (exit 1; with ``--campaign``, the verdict's)."""
     from cardrogue.engine.format.resources import bundled_campaigns
 
     name = replay_path if replay_path is not None else "the replay"
@@ -257,8 +260,10 @@ def campaign_for_replay(text: str, campaign_path: Path | None, replay_path: Path
         return campaign
     doc = replay_document(text, name)
     campaign_id, content_hash = doc["campaign"]["id"], doc["campaign"]["hash"]
-    candidates = (_beside(replay_path, campaign_id) if replay_path is not None else []) + list(bundled_campaigns())
-    same_id, trouble = None, None
+    recorded = Path(doc["campaign"]["file"]) if doc["campaign"].get("file") else None
+    candidates = (([recorded] if recorded is not None and recorded.is_absolute() and recorded.is_file() else [])
+                  + (_beside(replay_path, campaign_id) if replay_path is not None else []) + list(bundled_campaigns()))
+    same_id, same_id_path, trouble = None, None, None
     for path in candidates:
         if not _has_id(path, campaign_id):
             continue
@@ -269,14 +274,22 @@ def campaign_for_replay(text: str, campaign_path: Path | None, replay_path: Path
             continue
         if campaign.content_hash == content_hash:
             return campaign
-        same_id = same_id or campaign
+        if same_id is None:
+            same_id, same_id_path = campaign, path
+    if same_id is not None and same_id_path == recorded:
+        raise RejectedReplay(f"the campaign file it was played from, {printable(str(recorded))}, has changed since "
+                             f"(the run was played on version {content_hash[:12]}…, the file is now version "
+                             f"{same_id.content_hash[:12]}…); a replay verifies only on the version it was played "
+                             "on: name that version's file with --campaign FILE")
     if same_id is not None:
         return same_id
     if trouble is not None:
         raise trouble
     where = f"beside the replay (in {replay_path.expanduser().absolute().parent}) or " if replay_path is not None else ""
+    gone = (f"the file it was played from, {printable(str(recorded))}, is not there or is not that campaign; "
+            if recorded is not None else "")
     raise UnusableInput(f"no campaign with the id {campaign_id!r} {where}among the bundled campaigns; "
-                        "name the campaign file with --campaign FILE")
+                        f"{gone}name the campaign file with --campaign FILE")
 
 
 def level_index(campaign, level: int | None, path: Path | str) -> int:

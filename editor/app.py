@@ -597,9 +597,10 @@ class EditorApp(App[int]):
                         severity="warning", timeout=3)
 
     def action_show_tab(self, tab: str) -> None:
+        """F2 / F3: the tab, and the focus in it. The map takes the focus too: left in the hidden story
+        source, the focus went on to the story's preview, and the tab switched back to the story."""
         self.query_one(TabbedContent).active = tab
-        if tab == "story":
-            self.query_one("#story-source").focus()
+        (self.query_one("#story-source") if tab == "story" else self.canvas).focus()
 
     def action_find(self) -> None:
         """Find a card on the level by id or name; again (enter on the same words) goes to the next one."""

@@ -25,6 +25,7 @@ from .files import (
     read_recovery_file,
     recovery_note,
     recover,
+    recovery_path,
     save_document,
     template_document,
     write_recovery,
@@ -139,12 +140,14 @@ class FileFlows:
                                                       ("Cancel", "cancel", "default")]), answered)
 
     def _write(self, path: Path, then: Callable[[], None] | None = None) -> None:
+        before = recovery_path(self.doc, self.recovery_dir)  # keyed on the old path or template
         try:
-            clear_recovery(self.doc, self.recovery_dir)  # keyed on the old path or template
             self.disk_stamp = save_document(self.doc, path)
         except OSError as exc:
-            self.app.notify(f"Could not save {path}: {exc.strerror or exc}", severity="error", timeout=8)
+            self._not_saved(path, exc)
             return
+        with suppress(OSError):
+            before.unlink()
         self.disk_warned = False
         self._autosaved_text = None
         clear_recovery(self.doc, self.recovery_dir)
@@ -157,6 +160,19 @@ class FileFlows:
             self.app.notify(f"Saved {path.name}", timeout=2)
         if then is not None:
             then()
+
+    def _not_saved(self, path: Path, exc: OSError) -> None:
+        """A save that failed (a read-only file, a folder closed to us, a full disk): the file is as it
+        was, the work stays in the editor, and it is put in the recovery draft at once."""
+        why = exc.strerror or str(exc)
+        try:
+            kept = f"in the editor and in its recovery draft {write_recovery(self.doc, self.recovery_dir)}"
+            self._autosaved_text = self.doc.text()
+        except OSError:
+            kept = "in the editor"
+        self.app.notify(f"Could not save {path}: {why}; the file is unchanged. Your work is kept {kept}: "
+                        "use Save as (f12) to save it to another file", title="Not saved", severity="error",
+                        timeout=12)
 
     # ------------------------------------------------------------------ opening
 

@@ -140,8 +140,13 @@ class SessionServer(Server):
         self.initialize_logging()
         loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(signum, self.request_exit)
+        try:
+            for signum in (signal.SIGINT, signal.SIGTERM):
+                loop.add_signal_handler(signum, self.request_exit)
+        except NotImplementedError:
+            # textual-serve's own guard: a loop without signal handlers (Windows' ProactorEventLoop); ctrl+c then
+            # stops the server as a KeyboardInterrupt, which run_app takes as its end and cleans up after.
+            pass
         web.run_app(self._make_app(), sock=sock, handle_signals=False, loop=loop, print=lambda *args: None)
 
     async def _make_app(self) -> web.Application:

@@ -30,6 +30,9 @@ DAY = 86_400.0
 ESTIMATE_BATCH = 20  # Monte Carlo runs between two looks at the clock
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,31}")
 HASH_RE = re.compile(r"[0-9a-f]{64}")
+# A refused map's answer lists this many of its diagnostics (or refused texts) at most; the reason counts them
+# all. A 3 MB file of 250,000 unknown keys was answered with all of them: 75 MB.
+MAX_LISTED = 100
 
 
 class HubError(Exception):
@@ -72,6 +75,11 @@ class Account:
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def _listed(found: list) -> str:
+    """What a refusal's headline adds when its list is cut at :data:`MAX_LISTED`."""
+    return f"; the first {MAX_LISTED} listed" if len(found) > MAX_LISTED else ""
 
 
 def _text_problems(unsafe: list[UnsafeText]) -> list[dict]:
@@ -167,13 +175,15 @@ class Hub:
         with self._worker():
             loaded, diagnostics = check_loaded_text(text, "campaign")
             if has_errors(diagnostics):
-                errors = [d.as_json() for d in diagnostics if d.severity is Severity.ERROR]
-                raise HubError(422, f"the map does not pass the check ({counted(len(errors), 'error')})", diagnostics=errors)
+                errors = [d for d in diagnostics if d.severity is Severity.ERROR]
+                raise HubError(422, f"the map does not pass the check ({counted(len(errors), 'error')}{_listed(errors)})",
+                               diagnostics=[d.as_json() for d in errors[:MAX_LISTED]])
             campaign = loaded.campaign
             # A load without errors went through the semantic stage, whose text walk it kept: not walked again.
             if problems := _text_problems(loaded.unsafe):
-                raise HubError(422, f"the map's text is refused: {problems[0]['path']}: {problems[0]['message']}",
-                               problems=problems)
+                raise HubError(422, f"the map's text is refused: {problems[0]['path']}: {problems[0]['message']}"
+                                    + (f" ({counted(len(problems), 'text')} refused{_listed(problems)})" if _listed(problems) else ""),
+                               problems=problems[:MAX_LISTED])
             existing = self._owned(account, campaign)
             if existing is not None:
                 return existing, False
@@ -313,12 +323,13 @@ class Hub:
 
     def submit(self, account: Account, ref: str, text: str) -> tuple[dict, bool]:
         """Re-simulate a replay of the map ``ref`` and record it; (the run, whether it is new)."""
-        from cardrogue.engine.records.replay import ReplayError, parse_replay, verify_replay
+        from cardrogue.engine.records.replay import ReplayError, parse_replay, shared_text, verify_replay
 
         try:
             doc = parse_replay(text)
         except ReplayError as exc:
             raise HubError(422, f"the replay is refused: {exc}") from None
+        text = shared_text(text)  # served to others later: not the path of the submitter's campaign file
         player = doc.get("player")
         if isinstance(player, str) and (why := unsafe_text(player, title=True)):
             # not used for credit (the token's owner is), but the file is served to others later

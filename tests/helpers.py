@@ -34,6 +34,28 @@ def run_async(test):
     return wrapper
 
 
+def shown_lines(widget) -> list[str]:
+    """What ``widget`` shows on screen, line after line: its lines as the screen renders them, cut where
+    its containers clip it (``Screen.find_widget``: its region and clip), as a person sees it."""
+    from textual.geometry import Region
+
+    geometry = widget.screen.find_widget(widget)
+    region, visible = geometry.region, geometry.visible_region
+    crop = Region(visible.x - region.x, visible.y - region.y, visible.width, visible.height)
+    return [strip.text for strip in widget.render_lines(crop)]
+
+
+def screen_text(app) -> str:
+    """Every character the app shows now, line after line: every layer (toasts, tooltips, the screens
+    behind a dialog) as the terminal gets it.
+
+    Textual's private compositor, read on purpose: Textual offers no public way to read the composed
+    screen as text (``App.export_screenshot`` gives SVG, its characters escaped, which would hide the
+    raw control characters the hostile-text tests look for; a widget's public ``render_lines`` is that
+    widget alone, without what lies over it)."""
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
 def notes(app) -> list[str]:
     """Every message the Textual ``app`` is told to notify from now on, in order (each still shown)."""
     said: list[str] = []

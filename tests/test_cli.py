@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import socket
 import subprocess
@@ -98,6 +99,86 @@ def test_verify_names_the_other_version_when_only_that_one_is_found(tmp_path: Pa
     campaign.write_text(json.dumps(doc), encoding="utf-8")
     code, out, _ = cardrogue(capsys, "verify", replay)
     assert code == 1 and "another version of 'my-gallery'" in out
+
+
+def _played(campaign: Path, replays: Path) -> Path:
+    """A won run of ``campaign`` as the player saves it: in its replays folder, away from the map."""
+    from cardrogue.editor.player.run import PlayRun, finish
+    from cardrogue.engine.format.loader import load_usable
+
+    run = PlayRun(load_usable(campaign), player="ada", campaign_file=campaign)
+    for action in json.loads(NEEDLE_REPLAY.read_text(encoding="utf-8"))["actions"]:
+        run.play(action)
+    result = finish(run, practice=False, replays_dir=replays, scores_db=None)
+    assert result.verified and result.replay_path.parent == replays
+    return result.replay_path
+
+
+def test_verify_needs_only_the_replay_the_player_saved(tmp_path: Path, capsys, monkeypatch) -> None:
+    """The player saves replays in its own folder, away from the map, so `verify REPLAY` said "name
+    the campaign file with --campaign FILE". The replay now records the file it was played from (made
+    absolute: here it was named relative to the working folder), which verify reads first."""
+    (tmp_path / "maps").mkdir()
+    monkeypatch.chdir(tmp_path / "maps")
+    own_map(tmp_path / "maps")
+    replay = _played(Path("my-gallery.json"), tmp_path / "replays")
+    assert json.loads(replay.read_text(encoding="utf-8"))["campaign"]["file"] == str(tmp_path / "maps" / "my-gallery.json")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = cardrogue(capsys, "verify", replay)
+    assert code == 0 and "verified: won in 4 turns" in out, err
+
+
+def test_verify_says_the_file_a_replay_was_played_from_has_changed(tmp_path: Path, capsys) -> None:
+    """The recorded file is where to look, never proof: a run of another version is rejected, with the
+    file and both versions named, as is a replay whose claimed version was forged to the file's."""
+    (tmp_path / "maps").mkdir()
+    campaign = own_map(tmp_path / "maps")
+    replay = _played(campaign, tmp_path / "replays")
+    doc = json.loads(campaign.read_text(encoding="utf-8"))
+    doc["seed"] += 1
+    campaign.write_text(json.dumps(doc), encoding="utf-8")
+    code, out, _ = cardrogue(capsys, "verify", replay)
+    assert code == 1 and f"rejected: the campaign file it was played from, {campaign}, has changed since" in out
+    from cardrogue.engine.format.loader import load_usable
+
+    forged = json.loads(replay.read_text(encoding="utf-8"))
+    forged["campaign"]["hash"] = load_usable(campaign).content_hash  # claims the edited version
+    replay.write_text(json.dumps(forged), encoding="utf-8")
+    code, out, _ = cardrogue(capsys, "verify", replay)
+    assert code == 1 and "rejected" in out and "verified" not in out
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs")
+def test_verify_reads_no_recorded_file_that_is_not_a_file(tmp_path: Path, capsys) -> None:
+    """The recorded path comes with the replay, which anyone may send: a FIFO there would have the
+    look at it wait for a writer for ever. Only a plain file is read."""
+    replay = _played(own_map(tmp_path), tmp_path / "replays")
+    doc = json.loads(replay.read_text(encoding="utf-8"))
+    os.mkfifo(tmp_path / "fifo.json")
+    doc["campaign"]["file"] = str(tmp_path / "fifo.json")
+    replay.write_text(json.dumps(doc), encoding="utf-8")
+    code, _, err = cardrogue(capsys, "verify", replay)
+    assert code == 2 and "--campaign FILE" in err
+
+
+def test_a_replay_sent_to_a_hub_leaves_the_players_path_behind(tmp_path: Path, capsys, monkeypatch) -> None:
+    """The recorded file names the player's folders: a hub is sent the replay without it (and the hub
+    drops it from a replay another client sends), and the run stays the same and verifies."""
+    from cardrogue.engine.format.loader import load_usable
+    from cardrogue.engine.records.replay import shared_text, verify_replay
+    from cardrogue.hub.client import HubClient
+
+    campaign = own_map(tmp_path)
+    text = _played(campaign, tmp_path / "replays").read_text(encoding="utf-8")
+    sent: list[bytes] = []
+    monkeypatch.setattr(HubClient, "_request", lambda self, method, path, body=None, **kw: sent.append(body))
+    client = HubClient("http://hub.invalid", token="t")  # its one request is what would go over the wire
+    client.submit("my-gallery", text)
+    shared = json.loads(sent[0])
+    assert "file" not in shared["campaign"] and str(tmp_path) not in sent[0].decode()
+    assert shared_text(sent[0].decode()) == sent[0].decode()
+    a, b = verify_replay(text, load_usable(campaign)), verify_replay(sent[0].decode(), load_usable(campaign))
+    assert a.ok and b.ok and a.run.run_id == b.run.run_id
 
 
 def test_verify_reports_a_draft_beside_the_replay(tmp_path: Path, capsys) -> None:

@@ -258,6 +258,25 @@ async def test_story_editor_edits_story_and_preface(campaign_file, tmp_path) -> 
 
 
 @run_async
+async def test_f2_from_the_story_shows_the_map_and_its_keys_reach_it(campaign_file, tmp_path) -> None:
+    """F3 then F2: the map tab stayed the story (the focus, left in the hidden source, went on to the
+    preview and the tab followed it), and the keys typed next reached no map."""
+    from textual.widgets import TabbedContent
+
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f3")
+        await settle(app, pilot)
+        await pilot.press("f2")
+        await settle(app, pilot)
+        assert app.query_one(TabbedContent).active == "map" and app.focused is app.canvas
+        await pilot.press("right")
+        await settle(app, pilot)
+        assert app.canvas.cursor == (1, 0)
+
+
+@run_async
 async def test_save_load_round_trip(campaign_file, tmp_path) -> None:
     app = make_app(campaign_file, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
@@ -271,6 +290,37 @@ async def test_save_load_round_trip(campaign_file, tmp_path) -> None:
     assert loaded.campaign is not None
     assert loaded.campaign.levels[0].cell_at(3, 0).card == "pathing-tile"
     assert text == dumps(campaign_to_dict(loaded.campaign, schema_ref=loaded.data["$schema"]))
+
+
+@run_async
+async def test_a_read_only_file_is_not_saved_over(campaign_file, tmp_path, monkeypatch) -> None:
+    """An author who opened a read-only campaign and saved had the file replaced without a word (the
+    save renames a new file over it, which the file's mode does not stop). The save is refused with
+    the file named, the work stays in the editor and in its recovery draft (the autosaved one was
+    removed before the save was tried), and Save as is offered. Root writes any file, so the system's
+    answer (``os.access``) is set aside for this file."""
+    import os
+    from pathlib import Path
+
+    from cardrogue.editor.files import recovery_path
+
+    before = campaign_file.read_bytes()
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode, **kw: Path(p) != campaign_file and real(p, mode, **kw))
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        said = notes(app)
+        await pilot.press("right", "right", "right", "enter")
+        app.files.autosave()
+        await pilot.press("right", "enter", "ctrl+s")
+        await settle(app, pilot)
+        assert campaign_file.read_bytes() == before and app.doc.dirty
+        draft = recovery_path(app.doc, tmp_path / "recovery")
+        assert json.loads(draft.read_text(encoding="utf-8"))["text"] == app.doc.text()
+        assert said == [f"Could not save {campaign_file}: the file is read-only; the file is unchanged. Your work "
+                        f"is kept in the editor and in its recovery draft {draft}: use Save as (f12) to save it "
+                        "to another file"]
 
 
 @run_async

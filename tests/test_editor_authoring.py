@@ -20,7 +20,7 @@ from cardrogue.engine.chance.resolvers import FatedResolver
 from cardrogue.engine.analysis.solver import Budget, solve_level
 from cardrogue.engine.rules.state import GameState
 from editor_support import form_error, SIZE, make_app, settle
-from helpers import FIXTURE, run_async
+from helpers import FIXTURE, run_async, shown_lines
 
 
 @pytest.fixture
@@ -353,9 +353,8 @@ async def test_every_step_line_shows_what_the_engine_logged_at_80x24(campaign_fi
         steps = app.solving.solution.steps
         assert len(steps) == 12 and any(len(" ".join(step.log)) > 50 for step in steps)
         for k, step in enumerate(steps):
-            region = app.query_one("#solve-status").region  # read off the screen as a person sees it
-            lines = [strip.text for strip in app.screen._compositor.render_strips()][region.y:region.bottom]
-            shown = " ".join(" ".join(line[region.x:region.right] for line in lines).split())
+            # read off the screen as a person sees it
+            shown = " ".join(" ".join(shown_lines(app.query_one("#solve-status"))).split())
             assert f"Step {k}/11" in shown and f"health {step.health}" in shown, shown
             assert " ".join(" ".join(step.log).split()) in shown, (k, shown)
             await pilot.press("full_stop")

@@ -5,6 +5,8 @@ from cardrogue.editor.app import EditorApp
 from cardrogue.editor.commands import COMMANDS, MAP_KEYS, help_markdown, keys_for
 from cardrogue.editor.widgets.level_list import LevelList
 from cardrogue.editor.widgets.map_canvas import MapCanvas
+from editor_support import SIZE, make_app, settle
+from helpers import run_async
 
 CURSOR = {"move", "extend", "jump", "clear_selection"}  # the map's cursor keys: MAP_KEYS describes them
 
@@ -36,3 +38,41 @@ def test_a_key_changed_in_a_binding_changes_in_the_help():
 
     moved = [Binding("f10", "help", "Help") if b.key == "f1" else b for b in EditorApp.BINDINGS]
     assert "`f10 / ?` | Help:" in help_markdown(moved) and "`f1 / ?` | Help:" not in help_markdown(moved)
+
+
+@run_async
+async def test_the_arrow_keys_move_between_a_dialogs_buttons(campaign_file, tmp_path) -> None:
+    """A dialog's buttons took the focus only from tab (Textual's default): left and right, what a
+    row of buttons invites, did nothing. They move it now, stopping at the row's ends; enter presses
+    the button reached."""
+    from textual.widgets import Button
+
+    from cardrogue.editor.widgets.dialogs import ConfirmScreen, FormScreen
+
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        answers: list[str] = []
+        app.push_screen(ConfirmScreen("Leave?", [("Save", "save", "primary"), ("Discard", "discard", "error"),
+                                                 ("Cancel", "cancel", "default")]), answers.append)
+        await pilot.pause()
+        focused = lambda: app.screen.focused.id  # noqa: E731
+        assert focused() == "answer-save"
+        seen = []
+        for key in ("right", "right", "right", "left"):
+            await pilot.press(key)
+            seen.append(focused())
+        assert seen == ["answer-discard", "answer-cancel", "answer-cancel", "answer-discard"]
+        await pilot.press("enter")
+        await pilot.pause()
+        assert answers == ["discard"]
+        app.push_screen(FormScreen("Title", [("title", "Title", "A title")]), answers.append)
+        await pilot.pause()
+        await pilot.press("left")  # in a field the arrows move the cursor, as ever
+        assert focused() == "form-title"
+        app.screen.query_one("#form-ok", Button).focus()
+        await pilot.press("right")
+        assert focused() == "form-cancel"
+        await pilot.press("left", "enter")
+        await pilot.pause()
+        assert answers[-1] == {"title": "A title"}

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from textual.geometry import Region
 from textual.widgets import OptionList
 
 from cardrogue.editor.widgets.dialogs import FormScreen
@@ -18,7 +17,7 @@ from cardrogue.editor.widgets.problems import ProblemsPanel, field_name, locatio
 from cardrogue.engine.format.diagnostics import Diagnostic, Severity
 from cardrogue.engine.words import counted
 from editor_support import make_app, settle
-from helpers import FIXTURE, run_async
+from helpers import FIXTURE, run_async, shown_lines
 
 
 def many_problems(tmp_path: Path) -> Path:
@@ -81,9 +80,9 @@ async def test_problems_panel_scrolls_to_every_entry(tmp_path) -> None:
         for index in range(options.option_count):
             options.highlighted = index
             await pilot.pause()
-            top, height = options._index_to_line[index], options._heights[index]  # noqa: SLF001
-            # the whole entry is in view
-            assert options.scroll_y <= top and top + height <= options.scroll_y + options.scrollable_content_region.height
+            # the whole entry is in view: every word of it on the list's lines as the screen shows them
+            entry = " ".join(str(options.highlighted_option.prompt).split())
+            assert entry in " ".join(" ".join(shown_lines(options)).split()), (index, entry)
         assert options.scroll_y > 0
         assert "warning" in str(app.query_one("#problems-summary").render())
 
@@ -186,13 +185,8 @@ async def test_footer_fits_with_help_first_and_a_dialog_shows_its_own_keys(tmp_p
 
 
 def shown_text(app, widget_id: str) -> str:
-    """What a widget shows on screen (words joined): its lines as the screen renders them, cut where
-    its containers clip it (``Screen.find_widget``: its region and clip), as a person sees it."""
-    widget = app.query_one(widget_id)
-    geometry = app.screen.find_widget(widget)
-    region, visible = geometry.region, geometry.visible_region
-    lines = widget.render_lines(Region(visible.x - region.x, visible.y - region.y, visible.width, visible.height))
-    return " ".join(" ".join(strip.text for strip in lines).split())
+    """What a widget shows on screen (words joined), as a person sees it (:func:`helpers.shown_lines`)."""
+    return " ".join(" ".join(shown_lines(app.query_one(widget_id))).split())
 
 
 @run_async

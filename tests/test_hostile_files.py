@@ -162,6 +162,90 @@ def test_write_par_on_a_full_disk_says_so_and_leaves_the_file(tmp_path, capsys, 
     assert "internal error" not in err and path.read_bytes() == before
 
 
+# --------------------------------------------------------------------------- read-only files
+
+
+def _as_unprivileged(folder: Path, work) -> str:
+    """``work()`` run as this user, or as root in a forked child that has become ``nobody`` (root
+    writes any file, so a read-only file bites only an unprivileged user); its answer comes back
+    as text ("replaced", or the error's strerror)."""
+    if os.geteuid() != 0:
+        return work()
+    import pwd
+
+    user = pwd.getpwnam("nobody")
+    for path in (folder, *folder.iterdir()):
+        os.chown(path, user.pw_uid, user.pw_gid)
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into pytest
+        try:
+            os.close(reader)
+            os.setgroups([])
+            os.setgid(user.pw_gid)
+            os.setuid(user.pw_uid)
+            os.write(writer, work().encode())
+        finally:
+            os._exit(0)
+    os.close(writer)
+    with os.fdopen(reader, "rb") as pipe:
+        answer = pipe.read().decode()
+    os.waitpid(pid, 0)
+    return answer
+
+
+def test_a_save_over_a_read_only_file_is_refused_and_leaves_it(request):
+    """The save renames a new file over the old one, which needs only the folder's permission: a
+    read-only file was replaced without a word. It is refused now, as a plain write would be."""
+    import shutil
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="cardrogue-read-only-"))  # pytest's own folders are closed to nobody
+    request.addfinalizer(lambda: shutil.rmtree(folder, ignore_errors=True))
+    folder.chmod(0o755)
+    target = folder / "map.json"
+    target.write_bytes(b"old")
+    target.chmod(0o444)
+
+    def work() -> str:
+        try:
+            atomic_write(target, b"new")
+        except PermissionError as exc:
+            return f"refused: {exc.strerror}: {exc.filename}"
+        return "replaced"
+
+    assert _as_unprivileged(folder, work) == f"refused: the file is read-only: {target}"
+    assert target.read_bytes() == b"old" and temporaries(folder) == []
+
+
+def test_a_read_only_file_is_refused_for_any_user_the_system_refuses(tmp_path, monkeypatch):
+    """As above, for any user, root included: the system is asked (``os.access``)."""
+    target = tmp_path / "map.json"
+    target.write_bytes(b"old")
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode, **kw: Path(p) != target and real(p, mode, **kw))
+    with pytest.raises(PermissionError, match="read-only"):
+        atomic_write(target, b"new")
+    assert target.read_bytes() == b"old" and temporaries(tmp_path) == []
+    atomic_write(tmp_path / "other.json", b"new")  # other files are written as before
+    assert (tmp_path / "other.json").read_bytes() == b"new"
+
+
+def test_write_par_on_a_file_made_read_only_during_the_solve_leaves_it(tmp_path, capsys, monkeypatch):
+    """The file is looked at before the solve; one made read-only while it ran was replaced anyway."""
+    import cardrogue.cli.solve as solve
+
+    path = corridor(tmp_path)
+    before = path.read_bytes()
+    monkeypatch.setattr(solve, "check_writable", lambda *args, **kwargs: None)  # writable before the solve
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode, **kw: Path(p) != path and real(p, mode, **kw))
+    assert main(["solve", str(path), "--write-par"]) == 2
+    out, err = capsys.readouterr()
+    assert f"{path}: cannot record the par (the file is read-only); the file is unchanged" in err
+    assert path.read_bytes() == before
+
+
 def test_write_par_with_a_level_is_refused_before_the_solve(tmp_path, capsys):
     assert main(["solve", str(corridor(tmp_path)), "--write-par", "--level", "1"]) == 2
     out, err = capsys.readouterr()

@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 from cardrogue.cli.main import main
 from cardrogue.engine.printable import printable
+from helpers import screen_text
 
 ROOT = Path(__file__).resolve().parents[1]
 BUNDLED = sorted(p for p in (ROOT / "campaigns").glob("*.json") if not p.name.endswith(".replay.json"))
@@ -193,10 +194,6 @@ def _hostile_duel(strings: list[str]) -> dict:
     return doc
 
 
-def _screen(app) -> str:
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
-
-
 APPS = settings(FUZZ, max_examples=3)  # an app's run is slow: a few examples, each a new mix
 
 
@@ -219,7 +216,7 @@ def test_hostile_strings_never_break_the_player(strings):
                 for key in ("enter", "right", "a", "right"):
                     await pilot.press(key)
                     await pilot.pause()
-                    shown = _screen(app)
+                    shown = screen_text(app)
                     assert printable(shown, lines=True) == shown
                 assert app.is_running
 
@@ -242,7 +239,7 @@ def test_hostile_strings_never_break_the_editor(strings):
                 for key in ("right", "f3", "f2", "escape"):
                     await pilot.press(key)
                     await settle(app, pilot)
-                    shown = _screen(app)
+                    shown = screen_text(app)
                     assert printable(shown, lines=True) == shown
                 assert app.is_running
 

@@ -12,13 +12,12 @@ from pathlib import Path
 
 import pytest
 from test_player_campaigns import duel_dict
-from textual.app import App
 
 from cardrogue.editor.player.app import PlayerApp
 from cardrogue.editor.player.screens import EndScreen, PlayerScreen
 from cardrogue.engine.format.loader import load_usable
 from cardrogue.engine.printable import printable
-from helpers import run_async
+from helpers import run_async, screen_text
 
 SIZE = (120, 40)
 CLICK = "[@click=app.quit]quit[/]"
@@ -40,11 +39,6 @@ def hostile_duel() -> dict:
     doc["cards"]["goblin"].update(name=f"Gob {CLOSE}", text=f"text {CLICK}")
     doc["cards"]["red-potion"] = {"name": f"Red {LINK}"}
     return doc
-
-
-def screen_text(app: App) -> str:
-    """Every character the app shows now, line after line."""
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
 def assert_no_raw_controls(text: str) -> None:

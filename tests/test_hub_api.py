@@ -138,6 +138,20 @@ def test_submit_ranks_turns_then_health_and_credits_the_token_owner(hub) -> None
     assert listed["runs"] == 2 and listed["best"] == {"turns": 11, "health": best["health"]}
 
 
+def test_a_replay_is_served_without_the_path_its_player_played_from(hub) -> None:
+    """The player records the campaign file in its replays (for `cardrogue verify`); a client that
+    sends it anyway does not have the hub serve its folders' names to everyone."""
+    alice = register(hub.base, "alice")
+    text = map_text()
+    publish(hub.base, alice, text, window_days=0)
+    doc = json.loads(solution(text))
+    doc["campaign"]["file"] = "/home/alice/secret-project/needle.json"
+    status, run, _ = call(hub.base, "POST", "/api/maps/needle/runs", raw=json.dumps(doc).encode(), token=alice)
+    assert status == 201
+    served = call(hub.base, "GET", call(hub.base, "GET", "/api/maps/needle/leaderboard")[1]["runs"][0]["replay"])[1]
+    assert "file" not in served["campaign"] and verify_replay(json.dumps(served), campaign_of(text)).ok
+
+
 def test_one_run_is_one_row_whoever_claims_it(hub) -> None:
     alice, bob = register(hub.base, "alice"), register(hub.base, "bob")
     text = map_text()

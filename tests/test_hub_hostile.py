@@ -281,3 +281,24 @@ def test_check_warns_of_every_text_a_hub_refuses(tmp_path):
             assert "would be refused by a hub" in found[0].message
             status, body, _ = call(hub.base, "POST", "/api/maps", body={"campaign": text}, token=alice)
             assert status == 422 and path in json.dumps(body), (path, status, body)
+
+
+def test_a_refused_map_lists_its_first_hundred_problems_and_counts_them_all(tmp_path, monkeypatch) -> None:
+    """A 3 MB file of 250,000 unknown keys was answered with every one of them (75 MB); now the first
+    hundred, the reason counting them all. The same for the texts a hub refuses."""
+    from cardrogue.hub import service
+
+    with running_hub(str(tmp_path / "hub.sqlite3")) as hub:
+        alice = register(hub.base, "alice")
+        doc = json.loads(map_text())
+        doc.update({f"extra-{i}": 0 for i in range(service.MAX_LISTED + 50)})
+        status, body, _ = call(hub.base, "POST", "/api/maps", {"campaign": json.dumps(doc)}, token=alice)
+        assert status == 422 and len(body["diagnostics"]) == service.MAX_LISTED == 100
+        assert body["error"] == "the map does not pass the check (150 errors; the first 100 listed)"
+        assert body["diagnostics"][0]["path"] == "$['extra-0']"
+        monkeypatch.setattr(service, "MAX_LISTED", 2)
+        doc = json.loads(map_text())
+        doc["story"] = doc["description"] = doc["levels"][0]["story"] = "\x1b[31m"
+        status, body, _ = call(hub.base, "POST", "/api/maps", {"campaign": json.dumps(doc)}, token=alice)
+        assert status == 422 and len(body["problems"]) == 2, body
+        assert body["error"].endswith("(3 texts refused; the first 2 listed)"), body["error"]

@@ -159,6 +159,20 @@ def test_text_length_limit(length: int, ok: bool) -> None:
         assert "20,000" in result.diagnostics[0].message
 
 
+def test_a_list_over_its_limit_is_reported_by_its_length_not_item_by_item() -> None:
+    # A million scripted rolls (64 allowed) took 40 s to report: the items' checks visited every one after
+    # the length had failed. Items past the limit are not looked at; those before it still are.
+    data = _tiny()
+    cell = next(c for c in data["levels"][0]["cells"] if c["card"] != "starting-tile")
+    cell["rolls"] = [6] * 63 + [7] + ["six"] * 1000
+    data["cards"] = {f"card-{i}": {"name": 5} for i in range(300)}
+    found = [(d.code, d.json_path) for d in load_campaign_text(json.dumps(data)).diagnostics]
+    where = f"$.levels[0].cells[{data['levels'][0]['cells'].index(cell)}].rolls"
+    assert (("CR106", where + "[63]") in found and ("CR107", where) in found
+            and ("CR107", "$.cards") in found and ("CR101", "$.cards['card-0'].name") in found)
+    assert len(found) == 3 + 256, found[:5]
+
+
 @pytest.mark.parametrize("depth", [MAX_DEPTH, MAX_DEPTH + 1, 100_000])
 def test_nesting_limit(depth: int) -> None:
     # The root object is one level; the seed holds the rest.

@@ -3,7 +3,7 @@ shown, large cards on a big terminal, and an arrow that does nothing says why.""
 
 from __future__ import annotations
 
-from helpers import cell, new_state, play, run_async
+from helpers import cell, new_state, play, run_async, shown_lines
 from test_player_campaigns import duel_dict, load
 from textual.binding import Binding
 
@@ -35,10 +35,8 @@ def shop_level_app(tmp_path) -> PlayerApp:
 
 
 def seen_in(widget) -> list[str]:
-    """The screen's rows over ``widget``, cut to its region: what a person sees of it."""
-    region = widget.region
-    lines = [strip.text for strip in widget.screen._compositor.render_strips()][region.y:region.bottom]
-    return [line[region.x:region.right] for line in lines]
+    """What a person sees of ``widget``: its lines as the screen renders them, cut where its containers clip it."""
+    return shown_lines(widget)
 
 
 def test_after_moving_an_arrow_toward_a_face_down_card_says_why():

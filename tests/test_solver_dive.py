@@ -292,6 +292,39 @@ def test_the_gold_first_policy_never_sells_the_key_a_chest_ahead_needs(goals):
         "sell scroll-of-identify", "unequip maul", "sell maul", "buy sword"]
 
 
+@pytest.mark.parametrize("below", ["goal", "in the way"])
+def test_the_gold_first_policy_keeps_the_key_a_level_below_needs(below):
+    """THE CHEST AND KEY, as above, with the chest on the level the ladder leads to (a goal there, or only
+    in its way out) and no key on that level: the hand goes down the ladder with the hero. The policy
+    sold the key on the first level, then stood before the shut chest below turn after turn. It keeps
+    it: the scroll and the maul pay for the sword, and the key opens the chest below."""
+    cells = [cell(0, 0, "maul", "E"), cell(1, 0, "scroll-of-identify", "EW"), cell(2, 0, "key", "EW"),
+             cell(3, 0, "starting-tile", "EW"), cell(4, 0, "shop", "EW", stock=["dagger", "sword"]),
+             cell(5, 0, "descending-ladder", "W", to="two")]
+    two = {"id": "two", "title": "Two", "width": 3, "height": 1, "goals": [{"open": "chest"}] if below == "goal" else [],
+           "cells": [cell(0, 0, "starting-tile", "E"), cell(1, 0, "chest", "EW", contents=["gold"]),
+                     cell(2, 0, "pathing-tile", "W", exit=True)]}
+    c = campaign(cells, goals=[("buy", "sword")], cards={"key": {"gold": 4, "sellable": True}}, levels=[two])
+    outcome, actions = _played(GoldPolicy, c)
+    assert outcome == "won"
+    assert [a for a in actions if a.split()[0] in ("sell", "unequip", "buy")] == [
+        "sell scroll-of-identify", "unequip maul", "sell maul", "buy sword"]
+
+
+def test_the_gold_first_policy_keeps_a_bounded_number_of_answers_about_locked_chests(monkeypatch):
+    """The fewest locked chests on the way out is kept per (level, tile, chests still locked): without a
+    bound a long look for a finish on a map of many chests kept every answer it ever gave."""
+    import cardrogue.engine.analysis.solver.wary as wary
+
+    monkeypatch.setattr(wary, "LOCKS_KEPT", 3)
+    cells = [cell(0, 0, "starting-tile", "E")] + [cell(x, 0, "chest", "EW", contents=["gold"]) for x in range(1, 7)] + [
+        cell(7, 0, "pathing-tile", "W", exit=True)]
+    player, _, _ = _player(GoldPolicy, campaign(cells))
+    m = player._map(0)
+    answers = [player._locked_on_way(m, (0, 0), frozenset((x, 0) for x in range(1, n))) for n in range(1, 8)]
+    assert answers == list(range(7)) and len(player._locks) <= 3
+
+
 @pytest.mark.parametrize("character,worn,worth", [("rogue", ["dagger", "dagger"], 6), ("warrior", ["maul"], 8)])
 def test_the_gold_first_policy_counts_each_card_worn(character, worn, worth):
     """SELL: "He can sell any item in his inventory for its given gold amount." The rogue (CAN EQUIP A

@@ -331,3 +331,47 @@ def test_a_potion_of_teleportation_drunk_outside_a_fight_leaves_no_enemy():
     assert _bound(c, s) == 2
     assert _left(c, s) == 4
     _par_line_holds(c, 4)
+
+
+@pytest.mark.parametrize("n, pot, rats", [(5, 2, (3, 4)), (6, 3, (1, 2, 4)), (7, 4, (5, 6))])
+def test_a_potion_of_teleportation_drunk_in_a_fight_ends_a_turn_that_gains_nothing(n, pot, rats):
+    # One tile a turn: par n. The one potion lies on the row three tiles before the exit: the walk stands on it in
+    # turn pot - 1 at the earliest, so gains come from turn pot on (*The first potion of teleportation picked up*).
+    # Its two rats beside a tile, left by the potion drunk in a fight there, could give two gains; but POTION OF
+    # TELEPORTATION, "If drank: move to any PATHING TILE and end turn", ends the turn of that fight, which then holds
+    # no fight after moving won (SLAYING AN ENEMY: "resume ... at step 4 if he moved adjacent to the enemy"). With
+    # n - 2 turns after the first only two of them may gain, and at most one does: drunk in a fight, the potion takes
+    # one of the two; thrown ("on an adjacent enemy (combat only)", docs/rules.md), it moves one rat alone. The bound
+    # allowed both and said n - 2 turns after the first; now n - 1 (docs/solver.md, *A potion drunk in a fight holds
+    # no gain*).
+    c = _potion_ahead(n, pot, rats)
+    s, _ = started(c)
+    assert _bound(c, s) == n - 1
+    _par_line_holds(c, n)
+
+
+def _dead_end_potion(n: int, rats: tuple[int, ...]):
+    """A corridor east from the start to the exit at x ``n``, every tile face down, rats of 1 health face down above and
+    below the row at each x of ``rats``; the one potion of teleportation lies face down in a dead end north of the
+    start. None in hand."""
+    cells = [cell(0, 1, "starting-tile", "NE"), cell(0, 0, "red-potion", "S", face="down")]
+    for x in range(1, n + 1):
+        paths = "W" + ("E" if x < n else "") + ("NS" if x in rats else "")
+        if x in rats:
+            cells += [cell(x, 0, "sewer-rat", "S", face="down"), cell(x, 2, "sewer-rat", "N", face="down")]
+        cells.append(cell(x, 1, "pathing-tile", "".join(ch for ch in "NESW" if ch in paths), face="down",
+                          **({"exit": True} if x == n else {})))
+    return campaign(cells, potions=TELEPORTATION, cards={"sewer-rat": {"health": 1}})
+
+
+@pytest.mark.parametrize("n, rats", [(5, (4,)), (5, (2, 3, 4)), (6, (1,)), (6, (5,))])
+def test_the_enemies_a_potion_of_teleportation_leaves_are_counted_only_for_walks_that_pick_it_up(n, rats):
+    # One tile a turn: par n. The potion lies in a dead end north of the start: "Potions are picked up by the first
+    # player who moves his piece onto the potion tile" (POTIONS), so a walk that never steps there never uses it and
+    # no enemy is left alive by it to be met again (POTION OF TELEPORTATION, "If drank: move to any PATHING TILE and
+    # end turn"); one that does pays the detour. The bound gave every walk the gains of the rats the potion might
+    # leave and said n - 2 turns after the first; now n - 1 (docs/solver.md, *A gain needs its potion picked up*).
+    c = _dead_end_potion(n, rats)
+    s, _ = started(c)
+    assert _bound(c, s) == n - 1
+    _par_line_holds(c, n)

@@ -376,6 +376,8 @@ def test_sessions_beyond_the_limit_are_refused(tmp_path: Path) -> None:
     ([str(NEEDLE), "--editor", "--player", "x"], "for the player"),
     ([str(NEEDLE), "--public-url", "play.example.org"], "--public-url"),
     ([str(NEEDLE), "--hub", "ftp://hub"], "--hub"),
+    ([str(NEEDLE), "--hub", "http://[::1"], "--hub 'http://[::1': its host or port cannot be read"),
+    ([str(NEEDLE), "--public-url", "http://[::1"], "--public-url 'http://[::1': its host or port cannot be read"),
     ([str(NEEDLE), "--port", "0"], "port"),
 ])
 def test_bad_options_exit_2_before_serving(args: list[str], message: str, capsys, tmp_path: Path, monkeypatch) -> None:
@@ -517,3 +519,29 @@ def test_the_server_still_serves_and_stops_on_the_socket_it_took(tmp_path: Path)
         assert _get(url + "/")[0] == 200
     assert process.returncode == 0
     assert "Serving" in (tmp_path / "server.log").read_text()
+
+
+def test_the_server_runs_where_the_loop_has_no_signal_handlers(monkeypatch) -> None:
+    """textual-serve's ``serve`` goes on when the event loop cannot take signal handlers (Windows' loop
+    raises NotImplementedError); the copy for a socket taken first stopped there with a traceback."""
+    import asyncio
+
+    from cardrogue.editor import web
+    from cardrogue.editor.web import SessionServer
+
+    class NoSignals(asyncio.SelectorEventLoop):
+        def add_signal_handler(self, sig, callback, *args):
+            raise NotImplementedError
+
+    loops, served = [], []
+    monkeypatch.setattr(web.asyncio, "new_event_loop", lambda: loops.append(NoSignals()) or loops[-1])
+    monkeypatch.setattr(web.web, "run_app", lambda app, **kw: (app.close(), served.append(kw)))
+    server = SessionServer(lambda campaign: "true", host="127.0.0.1", port=0, title="Card Rogue",
+                           public_url="http://127.0.0.1:0", max_sessions=1)
+    with socket.socket() as sock:
+        server.serve(sock=sock)
+    try:
+        assert len(served) == 1 and served[0]["loop"] is loops[0] and served[0]["sock"] is sock
+    finally:
+        asyncio.set_event_loop(None)
+        loops[0].close()

@@ -34,9 +34,10 @@ class PlayerApp(App[RunResult | None]):
     BINDINGS = [Binding("ctrl+q", "leave", "Quit", show=False, priority=True)]
 
     def __init__(self, campaign: Campaign, level: int | None = None, *, replays_dir: Path | None = None,
-                 scores_db: Path | None = None, player: str | None = None, dice_seed: int | None = None) -> None:
+                 scores_db: Path | None = None, player: str | None = None, dice_seed: int | None = None,
+                 campaign_file: Path | None = None) -> None:
         super().__init__()
-        self.campaign, self.level, self.dice_seed = campaign, level, dice_seed
+        self.campaign, self.level, self.dice_seed, self.campaign_file = campaign, level, dice_seed, campaign_file
         self.replays_dir, self.scores_db, self.player = replays_dir, scores_db, player
         self.sub_title = printable(campaign.title)
         self._leave_armed = False
@@ -64,7 +65,7 @@ class PlayerApp(App[RunResult | None]):
 
     def on_mount(self) -> None:
         screen = PlayerScreen(self.campaign, self.level, replays_dir=self.replays_dir, scores_db=self.scores_db,
-                              player=self.player, dice_seed=self.dice_seed)
+                              player=self.player, dice_seed=self.dice_seed, campaign_file=self.campaign_file)
         self.push_screen(screen, self.exit)
 
 
@@ -84,7 +85,7 @@ def run_player(campaign_path: Path | None, level: int | None = None, scores_db: 
         raise UnusableInput(f"{path}: --level {level}: the campaign has levels 1 to {len(campaign.levels)}")
     app = PlayerApp(campaign, None if level is None else level - 1,
                     replays_dir=replays_dir or default_replays_dir(), scores_db=scores_db or default_db_path(),
-                    player=player, dice_seed=dice_seed)
+                    player=player, dice_seed=dice_seed, campaign_file=path)
     app.run()
     result = app.return_value
     if result is not None and result.replay_path is not None:

@@ -65,17 +65,23 @@ class PlayRun:
 
     ``dice_seed`` set: practice with random dice (DESIGN: Fated dice), every card's stream drawn
     from that seed instead of the map's; scripted rolls stay, they are part of the map.
+    ``campaign_file``: the file the campaign was read from, recorded in the replay (``cardrogue
+    verify`` then needs only the replay).
     """
 
-    def __init__(self, campaign: Campaign, start: int = 0, player: str = "", dice_seed: int | None = None) -> None:
+    def __init__(self, campaign: Campaign, start: int = 0, player: str = "", dice_seed: int | None = None,
+                 campaign_file: Path | None = None) -> None:
         self.campaign, self.start, self.player, self.dice_seed = campaign, start, player, dice_seed
+        self.campaign_file = campaign_file
         self.recorder = self._recorder()
         self.level_marks = {start: 0}  # level -> number of actions played before it began
 
     def _recorder(self) -> Recorder:
+        file = None if self.campaign_file is None else str(self.campaign_file.expanduser().absolute())
         if self.dice_seed is None:
-            return Recorder(self.campaign, level=self.start, player=self.player)
-        return Recorder(self.campaign, level=self.start, player=self.player, mode="random", seed=self.dice_seed)
+            return Recorder(self.campaign, level=self.start, player=self.player, file=file)
+        return Recorder(self.campaign, level=self.start, player=self.player, mode="random", seed=self.dice_seed,
+                        file=file)
 
     @property
     def state(self):
@@ -105,7 +111,8 @@ class PlayRun:
 
     def restart_campaign(self) -> None:
         """A new run from the start; with random dice, new dice too."""
-        self.__init__(self.campaign, self.start, self.player, None if self.dice_seed is None else fresh_seed())
+        self.__init__(self.campaign, self.start, self.player, None if self.dice_seed is None else fresh_seed(),
+                      self.campaign_file)
 
 
 def replay_name(campaign: Campaign, outcome: str, when: float | None = None) -> str:

@@ -170,7 +170,7 @@ class PlayerScreen(Screen[RunResult | None]):
 
     def __init__(self, campaign: Campaign, level: int | None = None, *, replays_dir: Path | None = None,
                  scores_db: Path | None = None, player: str | None = None, dice_seed: int | None = None,
-                 par: int | None = None) -> None:
+                 par: int | None = None, campaign_file: Path | None = None) -> None:
         super().__init__()
         if level is not None and not 0 <= level < len(campaign.levels):
             raise ValueError(f"level {level} is not in the campaign (it has {len(campaign.levels)})")
@@ -179,7 +179,8 @@ class PlayerScreen(Screen[RunResult | None]):
         self.campaign = campaign
         self.practice = level is not None or dice_seed is not None
         self.replays_dir, self.scores_db = replays_dir, scores_db
-        self.run = PlayRun(campaign, level or 0, default_player() if player is None else player, dice_seed)
+        self.run = PlayRun(campaign, level or 0, default_player() if player is None else player, dice_seed,
+                           campaign_file)
         # The par beside the turn and on the end screen: the caller's (a solve of this very level), else
         # the campaign's when this run is the task it was set for, else none.
         self.par = par if par is not None else campaign_par(campaign, level)

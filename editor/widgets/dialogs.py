@@ -18,6 +18,20 @@ from cardrogue.engine.format.files import is_campaign_name
 from cardrogue.editor.widgets.footer import EditorFooter
 
 
+class DialogButtons(Horizontal):
+    """A dialog's row of buttons: left and right move the focus from one button to the next (Textual's
+    buttons move it only with tab), stopping at the row's ends."""
+
+    BINDINGS = [Binding("left", "step(-1)", "Previous button", show=False),
+                Binding("right", "step(1)", "Next button", show=False)]
+
+    def action_step(self, by: int) -> None:
+        buttons = [b for b in self.query(Button) if b.focusable]
+        focused = self.screen.focused
+        if focused in buttons:
+            buttons[max(0, min(len(buttons) - 1, buttons.index(focused) + by))].focus()
+
+
 class ConfirmScreen(ModalScreen[str]):
     """A question with a few answers; escape answers ``"cancel"``."""
 
@@ -31,7 +45,7 @@ class ConfirmScreen(ModalScreen[str]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(content(self.question), classes="dialog-text")
-            with Horizontal(classes="dialog-buttons"):
+            with DialogButtons(classes="dialog-buttons"):
                 for label, value, variant in self.answers:
                     yield Button(label, id=f"answer-{value}", variant=variant)  # type: ignore[arg-type]
         yield EditorFooter()
@@ -158,7 +172,7 @@ class FormScreen(ModalScreen[dict | None]):
             yield Label("", id="form-error", classes="form-error")
             if any(not isinstance(value, str) for _, _, value in self.fields):
                 yield Label("[dim]tab: next   space: open a list, tick a box   ctrl+s: OK[/]")
-            with Horizontal(classes="dialog-buttons"):
+            with DialogButtons(classes="dialog-buttons"):
                 yield Button("OK", id="form-ok", variant="primary")
                 yield Button("Cancel", id="form-cancel")
         yield EditorFooter()

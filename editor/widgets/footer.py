@@ -14,6 +14,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import ModalScreen
 from textual.widgets import Footer
+# Textual's private module, on purpose: its Footer draws each key as a FooterKey, which Textual does not
+# export (textual.widgets lists Footer alone, as of 8.2). Our compose yields the same widget so the keys
+# look, click and take the same CSS as Textual's footer; a copy of it here would drift from Textual's.
 from textual.widgets._footer import FooterKey
 
 HELP_ACTION = "help"

@@ -7,10 +7,15 @@ same file removes every such leftover whose writer is gone (and, from before the
 in the name, ``.NAME.XXXXXXXX.tmp`` files older than a minute), never another live writer's.
 
 A symbolic link is written through: the link's target gets the new content and the link stays.
+
+An existing file the system says this process may not write (``os.access``) is refused with a
+:class:`PermissionError`, as a plain ``open(path, "w")`` would refuse it: the rename needs only the
+folder's permission, so without the check a read-only file would be replaced without a word.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import tempfile
@@ -73,15 +78,26 @@ def remove_stale_temporaries(path: Path) -> list[Path]:
     return removed
 
 
+def refuse_read_only(path: Path) -> None:
+    """Raise :class:`PermissionError` (``strerror`` "the file is read-only", ``filename`` the file)
+    when ``path`` exists and the system says this process may not write it. Root may write any
+    file, so for root nothing is refused, as for a plain write."""
+    path = _target(Path(path))
+    if path.exists() and not path.is_dir() and not os.access(path, os.W_OK):
+        raise PermissionError(errno.EACCES, "the file is read-only", str(path))
+
+
 def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
     """Write ``data`` to ``path`` so a crash leaves either the old file or the new one.
 
     A temporary file in the same directory, flushed and fsynced, then ``os.replace``.
     ``mode`` sets the permissions (``0o600`` for a secret; the file is never readable
     by others on the way); without it an existing file keeps its mode, a new one gets 0644.
-    Through a symbolic link, the link's target is written and the link kept.
+    Through a symbolic link, the link's target is written and the link kept. A read-only file is
+    refused (:func:`refuse_read_only`) and left as it is.
     """
     path = _target(Path(path))
+    refuse_read_only(path)
     remove_stale_temporaries(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp")
     try:

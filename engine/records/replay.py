@@ -61,12 +61,13 @@ class Recorder:
     """Plays a run through the engine and records it as a replay."""
 
     def __init__(self, campaign: Campaign, *, level: int = 0, mode: str = "fated", seed: int | None = None,
-                 player: str = "", every: int = CHECKPOINT_EVERY) -> None:
+                 player: str = "", every: int = CHECKPOINT_EVERY, file: str | None = None) -> None:
         if mode not in ("fated", "random"):
             raise ValueError("dice mode is fated or random")
         if mode == "fated" and seed not in (None, campaign.seed):
             raise ValueError("fated dice use the campaign's seed")
         self.campaign, self.level, self.mode, self.player, self.every = campaign, level, mode, player, every
+        self.file = file  # the campaign file played from, recorded so `cardrogue verify` finds it
         self.resolver = FatedResolver(campaign, seed)
         self.state = GameState.new(campaign, level)
         self.state.resolve(self.resolver)
@@ -86,6 +87,8 @@ class Recorder:
             "campaign": {"id": self.campaign.id, "hash": self.campaign.content_hash, "level": self.level},
             "dice": {"mode": self.mode, "seed": self.resolver.seed},
         }
+        if self.file is not None:
+            doc["campaign"]["file"] = self.file
         if self.player:
             doc["player"] = self.player
         doc.update(every=self.every, actions=list(self.actions), checkpoints=list(self.checkpoints),
@@ -110,6 +113,21 @@ def dumps_replay(doc: dict) -> str:
             lines.append(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}{comma}")
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def shared_text(text: str) -> str:
+    """The replay as it is sent to others (a hub): without the campaign file it was played from, a
+    path on the player's machine that names their folders. The rest is kept as it is; a replay
+    without a file, or one that is not a replay, is returned unchanged."""
+    try:
+        doc = json.loads(text)
+    except (ValueError, RecursionError):
+        return text
+    campaign = doc.get("campaign") if isinstance(doc, dict) else None
+    if not isinstance(campaign, dict) or "file" not in campaign:
+        return text
+    doc["campaign"] = {k: v for k, v in campaign.items() if k != "file"}
+    return dumps_replay(doc)
 
 
 @dataclass(frozen=True)

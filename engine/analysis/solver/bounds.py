@@ -561,7 +561,7 @@ class Relaxation(PotionBound):
         return min((cost[j] for j in self.local[li][i]), default=INF)
 
     def _tele_allowance(self, s: GameState, li: int, potions: tuple, k0: int, mask: bytes, i: int,
-                        r0: int) -> tuple[int, int]:
+                        r0: int) -> tuple:
         """(``A``, ``c``) of :meth:`_met_allowance` on a level whose only potions are of teleportation (docs/solver.md,
         *A fight after moving beside an enemy met before*, *Potions of teleportation alone*).
 
@@ -575,7 +575,12 @@ class Relaxation(PotionBound):
         ``c``: 1 if this turn may still hold a gain (``k0``), else 0; but where no enemy is met so now and no potion
         is at hand, the first gain comes in the turn after the walk first stands on a potion's cell or later
         (turn ``J1 + 1``, ``J1`` from the half-turns onto the nearest: :meth:`_first_tele_gain`), ``c = -J1``
-        (docs/solver.md, *The first potion of teleportation picked up*)."""
+        (docs/solver.md, *The first potion of teleportation picked up*).
+
+        Also ``steps`` (*A potion drunk in a fight holds no gain*: ``steps[n]`` the gains' allowance when ``n`` of the
+        potions are drunk in a fight, each in a turn that gains nothing; :func:`_gains`) and, where potions lie on the
+        level's cells, those ``steps`` with none of them counted (*A gain needs its potion picked up*: :meth:`_with_met`
+        reads them with the empty set of pickups alone, the others with the other sets)."""
         alive, met = self._met_now(s, li)
         if s.moved and (s.phase == COMBAT or s.phase == SHOPPING):
             met += 1  # a fight after moving he is in: one gain, its enemies slain (or left by a potion, counted below)
@@ -596,10 +601,27 @@ class Relaxation(PotionBound):
         for p in potions[3]:
             if pots[p][1]:
                 tele += 1
-        if drunk and not self._fighting(s, li):
-            tele -= 1  # drunk outside a fight: no enemy stands face up beside the tile it leaves
-        met += self._tele_crowd[li] * tele
-        return (alive if alive < met else met) + visitors, c
+        pending = 0
+        if drunk:
+            tele -= 1  # the potion drunk now: the enemies beside the tile it leaves if in a fight, else none
+            pending = 1 if self._fighting(s, li) else 0
+        # A potion drunk in a fight ends its turn, which holds no gain (*A potion drunk in a fight holds no gain*):
+        # with ``n`` of the ``tele`` potions left so drunk, at most ``t + c - n`` turns gain, and the enemies met so
+        # are at most ``tele_crowd`` per such potion (and the one drunk now in a fight) and one per other potion
+        # (thrown, it moves one enemy; drunk outside a fight, none). ``steps[n]``: that count.
+        crowd = self._tele_crowd[li]
+        thrown = 1 if crowd else 0  # (no enemy beside any tile: none to throw one at)
+        per = []
+        on_cells = len(potions[3])
+        for count in (tele - on_cells, tele) if on_cells else (tele,):
+            steps = []
+            for n in range(count + 1):
+                most = met + crowd * (n + pending) + thrown * (count - n)
+                steps.append((alive if alive < most else most) + visitors)
+            per.append(tuple(steps))
+        if on_cells:  # (a walk that picks up none of the level's potions on their cells: *A gain needs its potion ...*)
+            return per[1][-1], c, per[1], per[0]
+        return per[0][-1], c, per[0]
 
     def _fighting(self, s: GameState, li: int) -> bool:
         """An enemy stands face up and alive beside the hero (he is, or was when he drank, in a fight with it)."""
@@ -620,7 +642,7 @@ class Relaxation(PotionBound):
         return 0 if cost <= r0 else (cost - r0 + 1) // 2
 
     def _with_met(self, li: int, mask: bytes, i: int, r0: int, k0: int, campaign_mode: bool, potions: tuple,
-                  routes: tuple, hint: bytes | None, blocked: int, allow: tuple) -> float:
+                  routes: tuple, hint: bytes | None, blocked: int, allow: tuple, only: int = -1) -> float:
         """:meth:`_with_potions` with the gains of fights after moving beside an enemy met before: at most ``A``
         half-turns in all, and at most ``t + c`` in ``t`` more turns, ``allow = (A, c)`` (``c`` may be negative:
         :meth:`_met_allowance`). With ``B(x)`` the potion bound given ``x`` half-turns more (non-increasing in
@@ -631,15 +653,33 @@ class Relaxation(PotionBound):
         also given to :meth:`_with_potions` as ``gain``: the routes after a jump onto a tile face up now never
         read ``r`` (docs/solver.md, *Both kinds of potion on a level*). On a level whose only potions are of
         teleportation ``r0`` stays as it is: the rules of one gain a turn read it, and a turn still drops 4
-        half-turns at most (*Potions of teleportation alone*)."""
-        most, c = allow
+        half-turns at most (*Potions of teleportation alone*).
+
+        There ``allow = (A, c, steps[, bare])`` (:meth:`_tele_allowance`): the gains in ``t`` turns are at most
+        ``_gains(steps, t + c)`` (*A potion drunk in a fight holds no gain*), and a walk that picks up none of the
+        level's potions on their cells at most ``_gains(bare, t + c)``: the bound is the lesser of the one over the
+        empty set of pickups with ``bare`` (``only`` 0) and the one over the other sets with ``steps`` (``only`` -2;
+        *A gain needs its potion picked up*)."""
+        if len(allow) > 3 and self.paced and not self.para_total:
+            bare = allow[3]
+            none = self._with_met(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked,
+                                  (bare[-1], allow[1], bare), 0)
+            some = self._with_met(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked, allow[:3], -2)
+            return none if none < some else some
+        most, c = allow[0], allow[1]
+        steps = allow[2] if len(allow) > 2 else ()
         para, tele = bool(self.para_total), bool(self.tele_total)
         t = self._with_potions(li, mask, i, r0 + most * para, k0, campaign_mode, potions, routes, hint, blocked,
-                               most * tele)
-        while t != INF and t + c < most:
-            more = t + c if t + c > 0 else 0
+                               most * tele, only)
+        while t != INF:
+            if steps:
+                more = _gains(steps, t + c)
+            else:
+                more = t + c if t + c > 0 else 0
+            if more >= most:
+                break
             b = self._with_potions(li, mask, i, r0 + more * para, k0, campaign_mode, potions, routes, hint, blocked,
-                                   more * tele)
+                                   more * tele, only)
             if b <= t:
                 break
             t += 1
@@ -830,6 +870,17 @@ class Relaxation(PotionBound):
                 continue
             out.append((d, f, tail, k, h))
         return tuple(out)
+
+
+def _gains(steps: tuple, slots: int) -> int:
+    """The most gains in ``slots`` turns that may hold one when ``n`` of them hold a potion drunk in a fight instead,
+    which leaves at most ``steps[n]`` enemies met so: the largest ``min(steps[n], slots - n)`` (0 at least)."""
+    best = 0
+    for n, most in enumerate(steps):
+        g = slots - n if slots - n < most else most
+        if g > best:
+            best = g
+    return best
 
 
 _RELAX: dict[int, tuple[object, Relaxation]] = {}

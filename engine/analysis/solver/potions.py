@@ -438,11 +438,13 @@ class PotionBound:
         return best
 
     def _with_potions_plain(self, li: int, mask: bytes, i: int, r0: int, k0: int, campaign_mode: bool,
-                            potions: tuple, routes: tuple, hint: bytes | None, blocked: int = 0, gain: int = 0) -> float:
+                            potions: tuple, routes: tuple, hint: bytes | None, blocked: int = 0, gain: int = 0,
+                            only: int = -1) -> float:
         """The bound when potions of teleportation or paralysis are still to be used (docs/solver.md,
         *Potions* and *Picking potions up*): the least, over every set of the level's potions still on
         their cells that the rest of the game may pick up, of the bound of routes that walk onto all of
-        them, with the extra those and the potions held may add.
+        them, with the extra those and the potions held may add; ``only``: over the sets of that many potions
+        alone, or with -2 over every set but the empty one (docs/solver.md, *A gain needs its potion picked up*).
 
         What a walk onto a set of potions and on to a way out covers, at least: the steps of the shortest
         tour of them from the hero's tile to the way out (with a teleport onto a tile face up now, the
@@ -533,6 +535,8 @@ class PotionBound:
         no_reach = ((0, 0, 0, 0),) * len(ways)
         quiet = None  # no enemy face down beside the hero (``lull``), read once if needed
         for tele, para, bits, cover in sets:
+            if only >= 0 and bin(bits).count("1") != only or only == -2 and not bits:
+                continue
             subset = bits != 0
             if subset:
                 walk = walks.get(bits)
@@ -667,7 +671,8 @@ class PotionBound:
         return best
 
     def _with_potions(self, li: int, mask: bytes, i: int, r0: int, k0: int, campaign_mode: bool,
-                      potions: tuple, routes: tuple, hint: bytes | None, blocked: int = 0, gain: int = 0) -> float:
+                      potions: tuple, routes: tuple, hint: bytes | None, blocked: int = 0, gain: int = 0,
+                      only: int = -1) -> float:
         """:meth:`_with_potions_plain`, the same value for less work: what depends only on the level, the mask,
         the tile, the potions on their cells and the jumps onto tiles face up now is kept (``_plan``: every set
         of those potions, what a walk onto it must cover, and per way out the half-turns that cover bounds; kept
@@ -708,7 +713,7 @@ class PotionBound:
             if not k0 and meet == ():
                 quiet = not any(mask[e] for e in self._beside_foes[li][i])
             rkey = (tele_held, para_held, meet, tuple(met_met) if met_met is not None else None,
-                    paired_met is not None, r0, k0, quiet, gain)
+                    paired_met is not None, r0, k0, quiet, gain, only)
             hit = results.get(rkey)
             if hit is not None:
                 return hit
@@ -737,6 +742,8 @@ class PotionBound:
             # it. Only the sets drawn from it have their least term computed.
             heap = []
             for g, (gt, gp, by_all, by_direct) in enumerate(ranks):
+                if only >= 0 and gt + gp != only or only == -2 and not gt + gp:
+                    continue  # (paced: the sets of ``only`` potions on their cells alone; -2: all but the empty set)
                 tele = gt + tele_held
                 ranked = by_all if tele else by_direct
                 if not ranked:

@@ -35,7 +35,8 @@ from ...rules.state import COMBAT, DEAD, GameState
 from ...model.campaign import KEY
 from ...rules.tables import CHEST_TILE, CLEARED, ENEMY, SHOP_TILE, TRAP, UP
 from ...rules.view import Face, Tile
-from ..gold import GoldCount
+from ..gold import GoldCount, ladder_order
+from ..graph import closure
 from ..montecarlo import INF, GreedyPolicy
 
 TRAP_COST = 2  # health a trap is reckoned to cost (the catalog's spike trap springs for 2)
@@ -44,6 +45,7 @@ FIGHT_STEPS = 24  # actions a fight is looked ahead at most
 MAX_FLEES = 3  # flees in a run, after which a fight is fought
 WEIGHTS = (0.5, 1.0, 2.0, 4.0)  # turns a point of health is worth, one drawn per run
 WALL = 1000.0  # what a tile costs that would cost all the health left: gone round when there is a way round
+LOCKS_KEPT = 4096  # answers of GoldPolicy._locked_on_way kept at most (one policy plays one campaign's dive)
 
 
 class WaryPolicy(GreedyPolicy):
@@ -220,19 +222,41 @@ class GoldPolicy(WaryPolicy):
         self.keys: list[tuple[tuple[int, tuple[int, int]], ...]] = []
         self.stocked: list[frozenset[str]] = []
         self.chests: list[tuple[int, ...]] = []  # per level: its chests' cells
-        self._locks: dict = {}  # (map, start, locked chests) -> _locked_on_way
+        self._locks: dict = {}  # (map, start, locked chests) -> _locked_on_way, at most LOCKS_KEPT
         for li, level in enumerate(campaign.levels):
             cells = [(d.index[(li, *cell.pos)], cell) for cell in level.cells]
             self.sources.append(tuple((j, cell.pos, d.kind[j] == CHEST_TILE) for j, cell in cells
                                       if count.cell_value(cell) > 0))
             self.keys.append(tuple((j, cell.pos) for j, cell in cells if cell.card == KEY))
             self.chests.append(tuple(j for j, _ in cells if d.kind[j] == CHEST_TILE))
-            # What its shops sell at a price (a card without a gold amount is never sold: ``GameState.price``).
-            self.stocked.append(frozenset(c for _, cell in cells for c in cell.stock if campaign.cards[c].gold is not None))
+            self.stocked.append(_sold(campaign, level))
         # Per level: a later level has an open goal (a key taken here may open it: its own key may lie
         # where only the way out leads, or it may have none).
         later = [any(g.verb == "open" for g in level.goals) for level in campaign.levels]
         self.later_chests = [any(later[li + 1:]) for li in range(len(later))]
+        self.keys_below = self._keys_below(count.ladders())
+
+    def _keys_below(self, ladders: list[list[int]]) -> list[int]:
+        """Per level: the keys the levels its ladders lead to may need, counted as :meth:`kept` counts
+        a level's own (its open goals, and the locked chests a route from its starting tile to a way
+        out crosses), along the ladders' dearest line (all the levels below, with ladder cycles).
+        Their own keys are not counted off: one may lie past the chest it opens, or there may be none."""
+        d, n = self.d, len(self.campaign.levels)
+        own = []
+        for li, level in enumerate(self.campaign.levels):
+            goal_chests = {j for goal in d.goal_cells[li] if goal[0] == "open" for j in goal[2]}
+            need = sum(goal[0] == "open" for goal in d.goal_cells[li])
+            locked = frozenset(d.pos_of[j] for j in self.chests[li] if j not in goal_chests)
+            if locked and level.start is not None:
+                need += self._locked_on_way(self._map(li), level.start.pos, locked)
+            own.append(need)
+        order = ladder_order(ladders)
+        if order is None:  # ladder cycles: every level a ladder leads to, at once
+            return [sum(own[k] for k in closure(ladders, ladders[li]) if k != li) for li in range(n)]
+        below = [0] * n
+        for li in reversed(order):
+            below[li] = max((own[k] + below[k] for k in ladders[li]), default=0)
+        return below
         self.hoard = False  # this run takes a key for a later level's chest before leaving a level
         self.short = False  # the state last acted on cannot pay for what its level's goals need bought
         self.saving = False  # ... has something to buy for them: no other purchase
@@ -242,7 +266,7 @@ class GoldPolicy(WaryPolicy):
     def buys(campaign: Campaign) -> bool:
         """Some level has a goal that may need buying: a buy goal, or an open goal with a key on sale."""
         for level in campaign.levels:
-            stock = {c for cell in level.cells for c in cell.stock if campaign.cards[c].gold is not None}
+            stock = _sold(campaign, level)
             if any(g.verb == "buy" or (g.verb == "open" and KEY in stock) for g in level.goals):
                 return True
         return False
@@ -273,7 +297,8 @@ class GoldPolicy(WaryPolicy):
         """The keys in the hand that are not for sale, nor counted as gold: one for each open goal of the
         level not yet met, and one for each locked chest the hero must still open on his way out (THE
         CHEST AND KEY: without a key he cannot enter it), the fewest a route from him to a way out of
-        the level crosses (a goal's chest is opened with its goal's key)."""
+        the level crosses (a goal's chest is opened with its goal's key); and those the levels below
+        may need (:meth:`_keys_below`: the hand goes down the ladder with him)."""
         held = s.hand.count(KEY)
         if not held:
             return 0
@@ -287,7 +312,7 @@ class GoldPolicy(WaryPolicy):
         locked = frozenset(d.pos_of[j] for j in self.chests[li] if faces[j] != CLEARED and j not in goal_chests)
         if locked:
             need += self._locked_on_way(self._map(li), d.pos_of[s.pos], locked)
-        return min(held, need)
+        return min(held, need + self.keys_below[li])
 
     def _locked_on_way(self, m, start: tuple[int, int], locked: frozenset) -> int:
         """The fewest of the ``locked`` chests a route of ADJACENT TILEs from ``start`` to a way out of
@@ -310,6 +335,8 @@ class GoldPolicy(WaryPolicy):
                     if c < crossed.get(q, INF):
                         crossed[q] = c
                         (queue.append if q in locked else queue.appendleft)(q)
+            if len(self._locks) >= LOCKS_KEPT:
+                self._locks.clear()
             self._locks[key] = hit
         return hit
 
@@ -395,6 +422,11 @@ class GoldPolicy(WaryPolicy):
         if not want:
             return super()._targets(view, m)
         return tuple(dict.fromkeys(want)), blocked
+
+
+def _sold(campaign: Campaign, level) -> frozenset[str]:
+    """What the level's shops sell at a price (a card without a gold amount is never sold: ``GameState.price``)."""
+    return frozenset(c for cell in level.cells for c in cell.stock if campaign.cards[c].gold is not None)
 
 
 class _Saving:
