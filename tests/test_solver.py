@@ -732,13 +732,13 @@ def _changed(value):
 
 def test_signature_covers_every_field_of_the_key_but_the_dominance_ones():
     """Fronts merges states on their signature, so it must see every field ``key()`` sees except
-    turn, health, gold and the hand (which dominance compares) and what is known of the potions (which only
+    turn, health, gold, the hand and poison (which dominance compares) and what is known of the potions (which only
     a scroll of identify reads, to no effect but its own discard): a field added to ``key()`` and
     forgotten in the signature would merge different states."""
     c = load(gen.campaign(1, 8, seed=3))
     probe = GameState.new(c, log=False)
     probe.draws = ((5, 2),)
-    compared = {"turn", "health", "gold", "hand", "identified"}
+    compared = {"turn", "health", "gold", "hand", "identified", "poison"}
     in_key = []
     for name in GameState.__slots__:
         if name in ("d", "log"):

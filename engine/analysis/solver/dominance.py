@@ -48,6 +48,12 @@ class Fronts:
         # scroll, an inert card, instead. A cursed scroll of identify is no inert card: then it is compared.
         self.known = any(c.kind is CardKind.SCROLL and c.cursed and any(a.kind == "identify" for a in c.abilities)
                          for c in cards.values())
+        # The hero's poison (turns left) is left out of it too and compared, less dominating, where it only
+        # ever hurts: no POISON INSTEAD HEALS on any card or the character (docs/solver.md, *Poison*).
+        # Elsewhere it is compared exactly (in ``strict``).
+        heals = any(a.kind == "poison-heals" for cid in cards_in_game(campaign) for a in cards[cid].abilities)
+        self.poison = not heals
+        self.exact = self.known or heals  # something beside the strict cards must be equal
         # Faces as sets: on a level of at most SET_CELLS cells, and on every level once one holds SET_POTIONS
         # potions of teleportation or paralysis or more (where the bound is slackest and lines differ most
         # in the tiles they turned up), a pathing tile or item
@@ -100,7 +106,8 @@ class Fronts:
     def admit(self, s: GameState, faces: bytes | None = None) -> list | None:
         """The state's entry if no known state dominates it (entries it dominates are retired), else None.
 
-        An entry is [turn, health, gold, inert cards, alive, signature]: the signature is the one tuple
+        An entry is [turn, health, gold, inert cards, alive, signature, face-up pathing tiles and items (0 but
+        in ``_admit_sets``), poison (0 where it is compared exactly)]: the signature is the one tuple
         every entry of its front shares (the table's key), and holds ``bytes(s.faces)`` at
         ``packing.FACES``; ``faces`` may give those bytes.
         """
@@ -114,18 +121,21 @@ class Fronts:
             strict = loose = ()
         if faces is None:
             faces = bytes(s.faces)
-        sig = signature(s, (strict, s.identified) if self.known else strict, faces)
+        if self.exact:
+            strict = (strict, s.identified if self.known else 0, 0 if self.poison else s.poison)
+        sig = signature(s, strict, faces)
         t, h, g = s.turn, s.health, s.gold
+        p = s.poison if self.poison else 0
         if self.quiet:
             # A face-up plain tile beyond the hero's and the enemies moved onto tiles: somewhere to teleport to.
             li = s.level
-            return self._admit_sets(sig, faces, t, h, g, loose, self.sure[li] if self.tele else 0, self.plain[li],
+            return self._admit_sets(sig, faces, t, h, g, p, loose, self.sure[li] if self.tele else 0, self.plain[li],
                                     self.level_bits[li])
         # setdefault: the signature (a long tuple, whose hash Python does not keep) is hashed once.
         fresh = []
         front = self.fronts.setdefault(sig, fresh)
         if front is fresh:
-            entry = [t, h, g, loose, True, sig]
+            entry = [t, h, g, loose, True, sig, 0, p]
             fresh.append(entry)
             return entry
         # One pass does both: a front holds no entry dominating another, so if some entry dominates
@@ -134,20 +144,20 @@ class Fronts:
         # (``not x or _within(x, y)`` is ``_within(x, y)`` without the call when x holds no inert card.)
         keep = []
         for e in front:
-            et, eh, eg = e[0], e[1], e[2]
-            if et <= t and eh >= h and eg >= g and (not loose or _within(loose, e[3])):
+            et, eh, eg, ep = e[0], e[1], e[2], e[7]
+            if et <= t and eh >= h and eg >= g and ep <= p and (not loose or _within(loose, e[3])):
                 return None
-            if t <= et and h >= eh and g >= eg and (not e[3] or _within(e[3], loose)):
+            if t <= et and h >= eh and g >= eg and p <= ep and (not e[3] or _within(e[3], loose)):
                 e[4] = False
             else:
                 keep.append(e)
-        entry = [t, h, g, loose, True, front[0][5]]  # the front's own signature tuple, not this equal copy
+        entry = [t, h, g, loose, True, front[0][5], 0, p]  # the front's own signature tuple, not this equal copy
         keep.append(entry)
         front[:] = keep  # in place: no second hash of the signature
         return entry
 
 
-    def _admit_sets(self, sig: tuple, faces: bytes, t: int, h: int, g: int, loose: tuple, sure: int,
+    def _admit_sets(self, sig: tuple, faces: bytes, t: int, h: int, g: int, p: int, loose: tuple, sure: int,
                     plain: int, here: int) -> list | None:
         """``admit`` with the faces of pathing tiles and items compared as sets (more face up dominates).
 
@@ -171,17 +181,17 @@ class Fronts:
         key = (sig[:FACES], f ^ up, sig[FACES + 1:])  # the same visitors and level for the whole front
         fresh = []
         front = self.fronts.setdefault(key, fresh)
-        entry = [t, h, g, loose, True, sig, up]
+        entry = [t, h, g, loose, True, sig, up, p]
         if front is fresh:
             fresh.append(entry)
             return entry
         keep = []
         for e in front:
-            et, eh, eg, eu = e[0], e[1], e[2], e[6]
-            if (et <= t and eh >= h and eg >= g and eu & up == up and (not loose or _within(loose, e[3]))
+            et, eh, eg, eu, ep = e[0], e[1], e[2], e[6], e[7]
+            if (et <= t and eh >= h and eg >= g and ep <= p and eu & up == up and (not loose or _within(loose, e[3]))
                     and (eu == up or not sure or ((eu ^ up) & here == eu ^ up and (up & plain).bit_count() >= sure))):
                 return None
-            if (t <= et and h >= eh and g >= eg and up & eu == eu and (not e[3] or _within(e[3], loose))
+            if (t <= et and h >= eh and g >= eg and p <= ep and up & eu == eu and (not e[3] or _within(e[3], loose))
                     and (eu == up or not sure or ((eu ^ up) & here == eu ^ up and (eu & plain).bit_count() >= sure))):
                 e[4] = False
             else:
@@ -189,6 +199,19 @@ class Fronts:
         keep.append(entry)
         front[:] = keep
         return entry
+
+
+def cards_in_game(campaign: Campaign) -> set[str]:
+    """Every card a run of the campaign can meet: the character's, the cells', the chests' and shops', the
+    starting kits' (the hero's and each level's)."""
+    out = {campaign.hero.character}
+    for li, level in enumerate(campaign.levels):
+        for c in level.cells:
+            out.update((c.card, *c.contents, *c.stock))
+        items, equipped = campaign.starting_kit(li)
+        out.update(items)
+        out.update(equipped)
+    return {cid for cid in out if cid in campaign.cards}
 
 
 def teleportation_supply(campaign: Campaign, d) -> int:

@@ -21,11 +21,11 @@ from ...rules.state import GameState
 from ...rules.tables import CLEARED
 
 # signature(s, strict, faces=None) -> tuple: every field of ``s.key()`` but turn, health, gold, the
-# hand and ``identified``, plus the hand's ``strict`` (not inert) cards: states with one signature differ only in what
+# hand, ``identified`` and ``poison``, plus the hand's ``strict`` (not inert) cards: states with one signature differ only in what
 # dominance compares. Built from the state's field list, so a new field is in it at once.
 # ``faces``: ``bytes(s.faces)`` when the caller has it (a parent's, its hash already computed). The dice
 # drawn are taken as the state keeps them ((cell, count) pairs, cheaper than ``key()``'s count for
-# every cell); tests/test_solver.py checks that a change to any field of ``key()`` but those five
+# every cell); tests/test_solver.py checks that a change to any field of ``key()`` but those six
 # changes the signature.
 # pack(s, sig) -> tuple, the state queued with its signature; unpack(packed, d) -> GameState.
 # ``identified`` (which potion colours are known) is left out too: only the scroll of identify reads it, and
@@ -33,7 +33,7 @@ from ...rules.tables import CLEARED
 # AN UNKNOWN ITEM IN YOUR HAND: "the potion will not be used"); dominance.Fronts keeps it in ``strict``
 # where a cursed scroll of identify makes the scroll kept in hand matter (docs/solver.md, *What is known*).
 _COMPARED = ("turn", "health", "gold", "hand")
-OMITTED = _COMPARED + ("identified",)
+OMITTED = _COMPARED + ("identified", "poison")  # poison: compared by dominance.Fronts (less is more)
 signature, pack, unpack = signature_functions(GameState, omit=OMITTED, plain=("draws",), given=("faces",),
                                               extra=("strict",))
 # Where a signature holds the faces (``bytes``): ``sig[FACES]``.
