@@ -87,6 +87,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if not 0 < args.solve_seconds <= 3600:
         complain("--solve-seconds is more than 0 and at most 3600")
         return EXIT_UNUSABLE
+    if args.play_url is not None and (problem := _play_url_problem(args.play_url)) is not None:
+        complain(f"--play-url {args.play_url!r}: {problem}")
+        return EXIT_UNUSABLE
     try:
         db = Database(args.db)
     except DatabaseError as exc:
@@ -116,6 +119,24 @@ def cmd_serve(args: argparse.Namespace) -> int:
         listening.close()
         db.close()
     return EXIT_OK
+
+
+def _play_url_problem(template: str) -> str | None:
+    """Why ``template`` cannot link a map page to a web player, or None: it names the map by ``{hash}`` or
+    ``{id}`` and nothing else, and fills to a whole address. A template naming another placeholder was
+    taken, and every map page and map of the API then answered 500."""
+    from string import Formatter
+
+    from cardrogue.hub.client import url_problem
+
+    try:
+        fields = {name for _, name, _, _ in Formatter().parse(template) if name is not None}
+        filled = template.format(hash="0" * 64, id="a-map")
+    except (ValueError, KeyError, IndexError, AttributeError):
+        fields = {None}
+    if not fields or fields - {"hash", "id"}:
+        return "a template names the map by {hash} or {id} (and nothing else in braces: {{ and }} write a brace)"
+    return url_problem(filled)
 
 
 # -- the client
@@ -266,6 +287,8 @@ def cmd_pull(args: argparse.Namespace) -> int:
             run = board["runs"][args.rank - 1]
             text = client.replay(m["hash"], run["run_id"])
             target = args.output or Path(f"{m['id']}.rank{args.rank}.replay.json")
+        if target.is_dir():  # said first: --force cannot overwrite a folder either
+            raise UnusableInput(f"{target}: is a folder; give -o a file name in it")
         if target.exists() and not args.force:
             raise UnusableInput(f"{target}: exists; use --force to overwrite it or -o to choose another file")
         check_writable(target)

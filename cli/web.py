@@ -11,7 +11,6 @@ import ipaddress
 import shlex
 import sys
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from .common import EXIT_OK, UnusableInput, complain, count, lines_of, listen, load_usable, open_scores, whole
 
@@ -101,9 +100,10 @@ def is_loopback(host: str) -> bool:
 
 
 def _web_address(url: str, option: str) -> str:
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise UnusableInput(f"{option} {url}: give the whole address, http://... or https://...")
+    from cardrogue.hub.client import url_problem
+
+    if (problem := url_problem(url)) is not None:
+        raise UnusableInput(f"{option} {url!r}: {problem}")
     return url.rstrip("/")
 
 

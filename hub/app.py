@@ -143,14 +143,15 @@ def create_app(db: Database | str | None = None, settings: Settings | None = Non
 
     async def list_page(request: Request) -> Response:
         query, count, skip = _paging(request)
-        maps = await run_in_threadpool(hub.list_maps, query, count, skip)
-        return HTMLResponse(pages.map_list(maps, query))
+        maps = await run_in_threadpool(hub.list_maps, query, count + 1, skip)  # one more: is there a next page?
+        return HTMLResponse(pages.map_list(maps[:count], query, skip, count, more=len(maps) > count))
 
     async def map_page(request: Request) -> Response:
         ref = _ref(request)
+        _, count, skip = _paging(request)
         detail = await run_in_threadpool(hub.detail, ref)
-        board = await run_in_threadpool(hub.leaderboard, detail["hash"], 50, 0)
-        return HTMLResponse(pages.map_page(detail, board["runs"]))
+        board = await run_in_threadpool(hub.leaderboard, detail["hash"], count, skip)
+        return HTMLResponse(pages.map_page(detail, board["runs"], skip, count))
 
     async def stylesheet(request: Request) -> Response:
         return Response(pages.STYLESHEET, media_type="text/css", headers={"cache-control": "max-age=3600"})

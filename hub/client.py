@@ -27,11 +27,26 @@ class HubUnreachable(Exception):
     pass
 
 
+def url_problem(url: str) -> str | None:
+    """Why ``url`` is not the address of a server, ``http://host:port`` or ``https://...``; None when it is.
+    urllib's own refusals of such an address (a port that is not a number, an IPv6 address left open, a
+    space) were reported as internal errors."""
+    if any(ch.isspace() or ord(ch) < 32 or 127 <= ord(ch) < 160 for ch in url):
+        return "an address holds no spaces or control characters"
+    try:
+        parts = urllib.parse.urlsplit(url)
+        parts.port  # noqa: B018 (read for its check: a port that is not a number from 0 to 65535 raises)
+    except ValueError:
+        return "its host or port cannot be read: a port is a number from 0 to 65535, an IPv6 host is in brackets"
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return "give the whole address, http://host:port or https://..."
+    return None
+
+
 class HubClient:
     def __init__(self, url: str, token: str | None = None, timeout: float = TIMEOUT_S) -> None:
-        parsed = urllib.parse.urlsplit(url)
-        if parsed.scheme not in ("http", "https") or not parsed.netloc:
-            raise HubUnreachable(f"{url!r} is not a hub URL (http://host:port)")
+        if (problem := url_problem(url)) is not None:
+            raise HubUnreachable(f"{url!r} is not a hub URL: {problem}")
         self.url, self.token, self.timeout = url.rstrip("/"), token, timeout
 
     def _request(self, method: str, path: str, body: bytes | None = None, raw: bool = False) -> Any:

@@ -10,7 +10,7 @@ are shown as their text, line breaks kept.
 from __future__ import annotations
 
 import html
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from cardrogue.engine.words import counted
 
@@ -51,7 +51,26 @@ def _difficulty(d: dict | None) -> str:
     return "—" if d is None else f"{100 * d['win_rate']:.0f}% won ({counted(d['runs'], 'random-dice run')})"
 
 
-def map_list(maps: list[dict], query: str) -> str:
+def _pager(path: str, params: dict[str, object], offset: int, count: int, more: bool, labels: tuple[str, str]) -> str:
+    """Links to the page before and after this one (``offset`` and ``count`` as the address gave them), or ""."""
+    links = []
+    if offset > 0:
+        back = urlencode({**params, "offset": max(0, offset - count), "limit": count})
+        links.append(f"<a rel=\"prev\" href=\"{e(path + '?' + back)}\">← {e(labels[0])}</a>")
+    if more:
+        on = urlencode({**params, "offset": offset + count, "limit": count})
+        links.append(f"<a rel=\"next\" href=\"{e(path + '?' + on)}\">{e(labels[1])} →</a>")
+    return f"<p class=\"pager\">{' · '.join(links)}</p>" if links else ""
+
+
+def _none_listed(query: str, offset: int) -> str:
+    if offset > 0:
+        return "No maps this far down the list" + (" for " + e(repr(query)) if query else "")
+    return "No map matches " + e(repr(query)) if query else "No maps yet"
+
+
+def map_list(maps: list[dict], query: str, offset: int = 0, count: int = 50, more: bool = False) -> str:
+    """The maps from ``offset`` on (``count`` a page); ``more``: later pages hold more."""
     rows = "".join(
         f"<tr><td><a href=\"{e(_map_href(m))}\">{e(m['title'])}</a></td><td>{e(m['author'] or m['publisher'])}</td>"
         f"<td class=\"n\">{m['par']['turns']}</td><td class=\"n\">{m['runs']}</td><td>{e(_score(m['best']))}</td>"
@@ -59,13 +78,15 @@ def map_list(maps: list[dict], query: str) -> str:
         for m in maps)
     table = ("<table id=\"maps\"><thead><tr><th>map</th><th>author</th><th class=\"n\">par</th><th class=\"n\">runs</th>"
              f"<th>best</th><th>difficulty</th></tr></thead><tbody>{rows}</tbody></table>"
-             if maps else f"<p class=\"muted\" id=\"empty\">{'No map matches ' + e(repr(query)) if query else 'No maps yet'}.</p>")
+             if maps else f"<p class=\"muted\" id=\"empty\">{_none_listed(query, offset)}.</p>")
     form = (f"<form class=\"search\" method=\"get\" action=\"/\"><input type=\"search\" name=\"q\" value=\"{e(query)}\" "
             "placeholder=\"title, id or author\"> <button>Search</button></form>")
-    return _page("Card Rogue community hub", form + table)
+    pager = _pager("/", {"q": query} if query else {}, offset, count, more, ("newer maps", "older maps"))
+    return _page("Card Rogue community hub", form + table + pager)
 
 
-def map_page(m: dict, runs: list[dict]) -> str:
+def map_page(m: dict, runs: list[dict], offset: int = 0, count: int = 50) -> str:
+    """A map, its leaderboard from ``offset`` on (``count`` a page: ``m["runs"]`` counts them all)."""
     parts = [f"<h2 id=\"title\">{e(m['title'])}</h2>",
              f"<p>by {e(m['author'] or m['publisher'])} · published by {e(m['publisher'])} on {e(m['published_at'])} · "
              f"version {m['version']} · <code>{e(m['hash'][:12])}</code> · "
@@ -98,7 +119,9 @@ def map_page(m: dict, runs: list[dict]) -> str:
         parts.append("<table id=\"leaderboard\"><thead><tr><th class=\"n\">#</th><th>player</th><th class=\"n\">turns</th>"
                      f"<th class=\"n\">health</th><th>submitted</th><th>replay</th></tr></thead><tbody>{rows}</tbody></table>")
     else:
-        parts.append("<p class=\"muted\">No verified runs yet.</p>")
+        parts.append("<p class=\"muted\">No verified runs yet.</p>" if offset == 0 else
+                     "<p class=\"muted\">No runs this far down the leaderboard.</p>")
+    parts.append(_pager(_map_href(m), {}, offset, count, offset + count < m["runs"], ("higher runs", "lower runs")))
     if len(m.get("versions", ())) > 1:
         items = "".join(f"<li><a href=\"/maps/{e(v['hash'])}\">version {v['version']}</a> ({e(v['published_at'])}, "
                         f"par {v['par']['turns']})</li>" for v in m["versions"])

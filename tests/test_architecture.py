@@ -33,7 +33,10 @@ SEARCH_INSIDES = {"trace", "relax"}
 
 # White-box tests of the solver's own machinery, which cannot be tested through the view.
 WHITE_BOX = {
+    ("tests/test_solver_poison.py", "_admitted"): "the table reads the raw fields",
     ("tests/test_solver_dive.py", "test_the_gold_first_policy_keeps_a_bounded_number_of_answers_about_locked_chests"): "the cache is the policy's own",
+    ("tests/test_solver_known.py", "_known_apart"): "the table reads the raw fields",
+    ("tests/test_solver_small_sets.py", "test_small_levels_compare_faces_as_sets_and_big_ones_exactly"): "the table reads the raw fields",
     ("tests/test_solver_spent.py", "test_a_slain_enemys_dice_are_dropped_and_a_living_ones_kept"): "packing is about the raw fields",
     ("tests/test_solver_spent.py", "test_an_enemy_moved_by_a_potion_of_teleportation_keeps_its_dice"): "packing is about the raw fields",
     ("tests/test_solver.py", "walk_checking_the_bound"): "the relaxation reads the tables",

@@ -80,6 +80,10 @@ def test_a_whole_round_publish_list_submit_leaderboard_pull_verify(hub, capsys, 
     code, out, _ = cardrogue(capsys, "hub", "pull", "needle")
     assert code == 0 and Path("needle.json").exists()
     assert cardrogue(capsys, "hub", "pull", "needle")[0] == 2  # no silent overwrite
+    Path("maps").mkdir()
+    for force in ((), ("--force",)):  # a folder: said so, not "use --force", which could not overwrite it either
+        code, _, err = cardrogue(capsys, "hub", "pull", "needle", "-o", "maps", *force)
+        assert code == 2 and "maps: is a folder; give -o a file name in it" in err, err
     code, out, _ = cardrogue(capsys, "hub", "pull", "needle", "--rank", "1", "-o", "top.replay.json")
     assert code == 0
     code, out, _ = cardrogue(capsys, "verify", "top.replay.json", "--campaign", "needle.json")
@@ -130,6 +134,20 @@ def test_no_account_no_hub_and_bad_files_exit_2(hub, capsys, tmp_path: Path) -> 
         (tmp_path / name).write_bytes(raw)
         code, _, err = cardrogue(capsys, "hub", "publish", str(tmp_path / name))
         assert code == 2 and said in err and "hub refused" not in err, (name, err)
+
+
+@pytest.mark.parametrize("url, says", [
+    ("http://127.0.0.1:abc", "a port is a number from 0 to 65535"),  # urllib: InvalidURL, nonnumeric port
+    ("http://[::1", "an IPv6 host is in brackets"),  # urllib: ValueError, Invalid IPv6 URL
+    ("http://hub example.org", "no spaces or control characters"),  # urllib: InvalidURL, control characters
+    ("http://127.0.0.1:8765/\x1b", "no spaces or control characters"),
+    ("http://:8765", "give the whole address"),
+])
+def test_an_address_urllib_cannot_read_is_named_not_an_internal_error(url: str, says: str, capsys) -> None:
+    for argv in (("hub", "list", "--hub", url), ("hub", "register", "alice", "--hub", url)):
+        code, _, err = cardrogue(capsys, *argv)
+        assert code == 2 and f"{url!r} is not a hub URL: " in err and says in err, err
+        assert "internal error" not in err
 
 
 def test_submit_refuses_a_file_that_is_not_a_replay_as_verify_does(hub, capsys, tmp_path: Path) -> None:
@@ -237,3 +255,18 @@ def test_hub_serve_refuses_a_database_it_cannot_open(tmp_path: Path, capsys) -> 
     assert code == 2 and str(bad) in err
     code, _, err = cardrogue(capsys, "hub", "serve", "--db", "postgresql://nobody@127.0.0.1:9/none")
     assert code == 2 and "cannot connect" in err
+
+
+@pytest.mark.parametrize("template, says", [
+    ("http://play.example.org/{nope}", "names the map by {hash} or {id}"),  # was taken: every map page a 500
+    ("http://play.example.org/{hash}{", "names the map by {hash} or {id}"),
+    ("http://play.example.org/play", "names the map by {hash} or {id}"),
+    ("play.example.org/{hash}", "give the whole address"),
+])
+def test_hub_serve_refuses_a_play_url_it_cannot_fill(template: str, says: str, tmp_path: Path, capsys) -> None:
+    with socket.socket() as taken:  # were the template taken, the serve would stop at the port, not serve on
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        code, out, err = cardrogue(capsys, "hub", "serve", "--db", str(tmp_path / "hub.sqlite3"),
+                                   "--port", str(taken.getsockname()[1]), "--play-url", template)
+    assert code == 2 and "serving" not in out and f"--play-url {template!r}: " in err and says in err, err

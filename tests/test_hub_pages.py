@@ -105,3 +105,29 @@ def test_a_search_that_matches_nothing_shows_the_query_as_text(site) -> None:
     assert status == 200
     empty = text.split('id="empty">', 1)[1].split("</p>", 1)[0]
     assert "&lt;b&gt;x&lt;/b&gt;" in empty and "<b>" not in text
+
+
+def test_the_pages_link_to_the_maps_and_runs_past_the_first_page(site, tmp_path: Path) -> None:
+    """The list showed the newest 50 maps and a map page its best 50 runs, with no way on from the page:
+    a link to the next page when there is one, and back (the address's limit and query kept)."""
+    import html
+    import re
+
+    def links(text: str) -> dict[str, str]:
+        return {rel: html.unescape(href) for rel, href in re.findall(r'<a rel="(prev|next)" href="([^"]+)"', text)}
+
+    first = call(site.base, "GET", "/?limit=1")[1]
+    assert first.count("<tr><td>") == 1 and links(first) == {"next": "/?offset=1&limit=1"}
+    second = call(site.base, "GET", links(first)["next"])[1]
+    assert second.count("<tr><td>") == 1 and links(second) == {"prev": "/?offset=0&limit=1"}
+    assert (">The Needle<" in first) != (">The Needle<" in second)
+    assert "this far down" in call(site.base, "GET", "/?offset=5")[1]
+    board = call(site.base, "GET", "/maps/lamp?limit=1")[1]  # bob's run, then alice's
+    path = f"/maps/{site.maps['lamp']['hash']}"
+    ranked = board.split('id="leaderboard"', 1)[1]
+    assert "bob" in ranked and "alice" not in ranked and links(board) == {"next": f"{path}?offset=1&limit=1"}
+    lower = call(site.base, "GET", links(board)["next"])[1].split('id="leaderboard"', 1)[1]
+    assert "alice" in lower and "bob" not in lower and "<td class=\"n\">2</td>" in lower
+    assert links(lower) == {"prev": f"{path}?offset=0&limit=1"} and "next" not in links(lower)
+    page = render(site.base + links(board)["next"], tmp_path, "lower", size=(900, 700))
+    _looks_drawn(page.screenshot)

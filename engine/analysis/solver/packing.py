@@ -20,19 +20,24 @@ from ...rules.fields import FIELDS, signature_functions
 from ...rules.state import GameState
 from ...rules.tables import CLEARED
 
-# signature(s, strict, faces=None) -> tuple: every field of ``s.key()`` but turn, health, gold and the
-# hand, plus the hand's ``strict`` (not inert) cards: states with one signature differ only in what
+# signature(s, strict, faces=None) -> tuple: every field of ``s.key()`` but turn, health, gold, the
+# hand, ``identified`` and ``poison``, plus the hand's ``strict`` (not inert) cards: states with one signature differ only in what
 # dominance compares. Built from the state's field list, so a new field is in it at once.
 # ``faces``: ``bytes(s.faces)`` when the caller has it (a parent's, its hash already computed). The dice
 # drawn are taken as the state keeps them ((cell, count) pairs, cheaper than ``key()``'s count for
-# every cell); tests/test_solver.py checks that a change to any field of ``key()`` but those four
+# every cell); tests/test_solver.py checks that a change to any field of ``key()`` but those six
 # changes the signature.
 # pack(s, sig) -> tuple, the state queued with its signature; unpack(packed, d) -> GameState.
+# ``identified`` (which potion colours are known) is left out too: only the scroll of identify reads it, and
+# only to offer its reading for a colour not yet known, which does nothing but discard the scroll (IDENTIFY
+# AN UNKNOWN ITEM IN YOUR HAND: "the potion will not be used"); dominance.Fronts keeps it in ``strict``
+# where a cursed scroll of identify makes the scroll kept in hand matter (docs/solver.md, *What is known*).
 _COMPARED = ("turn", "health", "gold", "hand")
-signature, pack, unpack = signature_functions(GameState, omit=_COMPARED, plain=("draws",), given=("faces",),
+OMITTED = _COMPARED + ("identified", "poison")  # poison: compared by dominance.Fronts (less is more)
+signature, pack, unpack = signature_functions(GameState, omit=OMITTED, plain=("draws",), given=("faces",),
                                               extra=("strict",))
 # Where a signature holds the faces (``bytes``): ``sig[FACES]``.
-FACES = [f.name for f in FIELDS if f.key is not None and f.name not in _COMPARED].index("faces")
+FACES = [f.name for f in FIELDS if f.key is not None and f.name not in OMITTED].index("faces")
 
 
 def resident_bytes() -> int:
