@@ -287,6 +287,8 @@ def cmd_pull(args: argparse.Namespace) -> int:
             run = board["runs"][args.rank - 1]
             text = client.replay(m["hash"], run["run_id"])
             target = args.output or Path(f"{m['id']}.rank{args.rank}.replay.json")
+        if target.is_dir():  # said first: --force cannot overwrite a folder either
+            raise UnusableInput(f"{target}: is a folder; give -o a file name in it")
         if target.exists() and not args.force:
             raise UnusableInput(f"{target}: exists; use --force to overwrite it or -o to choose another file")
         check_writable(target)

@@ -100,6 +100,31 @@ def test_a_temporary_file_names_its_writer(tmp_path, monkeypatch):
     assert seen[0].startswith(f".map.json.{os.getpid()}.") and seen[0].endswith(".tmp")
 
 
+# --------------------------------------------------------------------------- devices and pipes
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes")
+def test_a_named_pipe_is_written_as_a_stream_never_renamed_over(tmp_path):
+    """The rename of a save replaced what stood at the path: a device node (``hub pull -o /dev/full
+    --force`` as root left /dev/full a plain file; ``solve -o /dev/null`` would have done the same to
+    /dev/null) or a named pipe. A device or a pipe takes the bytes as a stream; a pipe no process reads
+    is refused at once, not waited on. (A FIFO stands for a device here: making one needs root.)"""
+    import stat
+
+    pipe = tmp_path / "out.fifo"
+    os.mkfifo(pipe)
+    with pytest.raises(OSError, match="a named pipe no process reads"):
+        atomic_write(pipe, b"nobody reads")
+    reader = os.open(pipe, os.O_RDONLY | os.O_NONBLOCK)  # a reader now: the bytes wait in the pipe
+    try:
+        atomic_write(pipe, b'{"a": 1}')
+        got = [os.read(reader, 100)]
+    finally:
+        os.close(reader)
+    assert got == [b'{"a": 1}'] and stat.S_ISFIFO(os.stat(pipe).st_mode)
+    assert temporaries(tmp_path) == []
+
+
 # --------------------------------------------------------------------------- symbolic links
 
 

@@ -80,6 +80,10 @@ def test_a_whole_round_publish_list_submit_leaderboard_pull_verify(hub, capsys, 
     code, out, _ = cardrogue(capsys, "hub", "pull", "needle")
     assert code == 0 and Path("needle.json").exists()
     assert cardrogue(capsys, "hub", "pull", "needle")[0] == 2  # no silent overwrite
+    Path("maps").mkdir()
+    for force in ((), ("--force",)):  # a folder: said so, not "use --force", which could not overwrite it either
+        code, _, err = cardrogue(capsys, "hub", "pull", "needle", "-o", "maps", *force)
+        assert code == 2 and "maps: is a folder; give -o a file name in it" in err, err
     code, out, _ = cardrogue(capsys, "hub", "pull", "needle", "--rank", "1", "-o", "top.replay.json")
     assert code == 0
     code, out, _ = cardrogue(capsys, "verify", "top.replay.json", "--campaign", "needle.json")

@@ -651,3 +651,35 @@ def test_the_quick_parse_decides_a_clean_campaign_and_leaves_the_rest() -> None:
     assert [d.code for d in _same_load(dup).diagnostics] == ["CR002"]
     doc["levels"][0]["width"] = "wide"
     assert loader.quick_load(json.dumps(doc), "x") is None and not _same_load(json.dumps(doc)).ok
+
+
+@_FUZZ
+@given(_mutated_document())
+def test_the_index_of_some_paths_places_them_as_the_whole_index_does(data: dict) -> None:
+    """The loader indexes a text only as far as the paths it places (a list of a million scripted rolls
+    early in a file: 65 s of CPU to report, 2 with the schema's bound and this); each is placed as the
+    index of the whole text places it."""
+    text = json.dumps(data, indent=1)
+    whole = PositionIndex(text)
+
+    def every_path(node, path=()):
+        yield path
+        items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+        for part, child in items:
+            yield from every_path(child, path + (part,))
+
+    paths = list(every_path(data))[::7] + [("levels", 0, "no-such-key"), ("levels", 99)]
+    some = PositionIndex(text, wanted=paths)
+    for path in paths:
+        assert some.locate(path) == whole.locate(path) and some.locate(path, key=True) == whole.locate(path, key=True)
+
+
+def test_a_problem_early_in_a_big_file_is_placed_without_indexing_the_rest() -> None:
+    data = _tiny()
+    data["levels"][0]["cells"][0]["rolls"] = [6] * 100_000
+    text = json.dumps(data)
+    early = ("levels", 0, "cells", 0, "rolls")
+    index = PositionIndex(text, wanted=[early])
+    assert index.locate(early) == PositionIndex(text).locate(early)
+    last = ("levels", len(data["levels"]) - 1, "id")
+    assert index.locate(last) != PositionIndex(text).locate(last)  # not reached: its nearest indexed ancestor

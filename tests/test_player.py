@@ -68,6 +68,26 @@ async def test_victory_by_key_presses_saves_verifies_and_scores(tmp_path):
 
 
 @run_async
+async def test_on_a_level_larger_than_the_board_the_arrows_move_the_hero(tmp_path):
+    """The board scrolls when the level does not fit it, and it took the arrow keys as a scrolling view
+    does: an arrow scrolled the view and the hero never moved (here, in a corner of a 40x30 level, at
+    80x24). The arrows are the hero's; the view follows him."""
+    doc = duel_dict()
+    level = doc["levels"][0]
+    level["width"], level["height"] = 40, 30
+    for cell in level["cells"]:
+        cell["at"] = [cell["at"][0] + 30, cell["at"][1] + 25]
+    app = app_for(doc, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        board = app.screen.query_one(BoardView)
+        assert board.virtual_size.width > board.size.width  # the level does not fit: the board scrolls
+        await pilot.press(*WIN_KEYS)
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen) and app.screen.result.outcome == "won"
+
+
+@run_async
 async def test_defeat_by_key_presses_is_saved_not_scored(tmp_path):
     doc = duel_dict(goblin_attack=12, rolls=(1,))
     app = app_for(doc, tmp_path)

@@ -146,8 +146,12 @@ _POTION_COLOURS = {"red": "red", "blue": "dodger_blue1", "green": "green", "yell
                    "purple": "medium_purple", "orange": "dark_orange"}
 
 
-class BoardView(ScrollView, can_focus=True):
+class BoardView(ScrollView, can_focus=True, inherit_bindings=False):
     """The level's grid of cards, drawn line by line: card backs for face-down cells (fog of war).
+
+    It takes none of a scrolling view's keys: the arrows are the hero's (the screen's bindings), and the
+    view follows him. With them, on a level larger than the board an arrow scrolled the view and the hero
+    never moved.
 
     Each card is CELL_W x CELL_H characters: a thick mark on an edge is a path;
     an enemy shows its health on its lower edge. Tiles the hero can move to are

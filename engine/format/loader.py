@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from fastjsonschema import JsonSchemaException
 
@@ -105,6 +105,16 @@ class _Locator:
             self._index = PositionIndex(self.text)
         line, col = self._index.locate(diag.path, key=key)
         return _replace(diag, file=self.file, line=line, column=col)
+
+    def place_all(self, diags: Iterable[Diagnostic], key: Callable[[Diagnostic], bool] = lambda d: False) -> list[Diagnostic]:
+        """Each of ``diags`` placed, the text indexed only as far as their paths (an index of its own: a
+        problem early in a big file is placed without walking the rest)."""
+        diags = list(diags)
+        if not diags:
+            return []
+        index = PositionIndex(self.text, wanted=[d.path for d in diags])
+        return [_replace(d, file=self.file, line=(where := index.locate(d.path, key=key(d)))[0], column=where[1])
+                for d in diags]
 
 
 def _replace(diag: Diagnostic, **changes: Any) -> Diagnostic:
@@ -232,8 +242,8 @@ def _load_known_text(text: str, name: str) -> LoadResult:
             return LoadResult(name, None, [Diagnostic(
                 "CR101", 'not a campaign: this looks like a replay (it has "actions" and no "levels"); give the '
                 "campaign file (`cardrogue verify` checks a replay)", file=name, line=1, column=1)], text, data)
-        diags = sorted((locator.place(d, key=d.code in ("CR103", "CR109"))
-                        for d in schema_diagnostics(data, "campaign.schema.json")), key=lambda d: (d.line, d.column))
+        diags = sorted(locator.place_all(schema_diagnostics(data, "campaign.schema.json"),
+                                         key=lambda d: d.code in ("CR103", "CR109")), key=lambda d: (d.line, d.column))
         if diags:
             draft = build_draft(data) if has_campaign_shape(data, diags) else None
             return LoadResult(name, draft, diags, text, data)
@@ -288,7 +298,7 @@ def _checked(name: str, draft: Campaign, data: Any, text: str) -> LoadResult:
     string, as the hub walks it (:mod:`.checks.text`); the walk's findings kept for the hub."""
     unsafe = unsafe_texts(data, text)
     locator = _Locator(name, text)
-    return LoadResult(name, draft, [locator.place(d) for d in check_draft(draft) + document_text_problems(data, unsafe)],
+    return LoadResult(name, draft, locator.place_all(check_draft(draft) + document_text_problems(data, unsafe)),
                       text, data, unsafe)
 
 

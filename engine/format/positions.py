@@ -12,6 +12,7 @@ import bisect
 import json
 import re
 from dataclasses import dataclass
+from typing import Iterable
 
 from .diagnostics import JsonPath
 
@@ -45,33 +46,47 @@ class Located:
 
 
 class PositionIndex:
-    """JSON path -> :class:`Located`, for a text the C parser already accepted."""
+    """JSON path -> :class:`Located`, for a text the C parser already accepted.
 
-    def __init__(self, text: str) -> None:
+    Given ``wanted``, the paths to be located, the walk of the text stops once it has met every one of
+    them: a problem early in a big file (a list of a million scripted rolls, 64 allowed) is located
+    without indexing the rest. A path that is not in the text (a missing property) is looked for to
+    the end, and :meth:`locate` falls back to its nearest ancestor as always; ``duplicates`` is whole
+    only without ``wanted``."""
+
+    def __init__(self, text: str, wanted: Iterable[JsonPath] | None = None) -> None:
         self.lines = LineIndex(text)
         self._where: dict[JsonPath, Located] = {}
         # (path of the repeated member, offset of its second key), in document order
         self.duplicates: list[tuple[JsonPath, int]] = []
-        self._index(text)
+        self._index(text, None if wanted is None else {tuple(p) for p in wanted})
 
-    def _index(self, text: str) -> None:
+    def _index(self, text: str, wanted: set[JsonPath] | None) -> None:
         tokens = [
             (m.lastgroup, m.start(), m.group())
             for m in _TOKEN.finditer(text)
             if m.lastgroup != "ws"
-        ]
+        ] if wanted is None else _Tokens(text)
         # Explicit stack instead of recursion: depth is bounded only by the input.
         # Each frame: [path, "object"] or [path, "array", index of the current item].
         stack: list[list] = []
         self._keys_seen: list[set[str]] = []
+        if wanted is not None and not wanted:
+            return
         i = 0
-        n = len(tokens)
         expect_value_at: JsonPath | None = ()
         key_offset: int | None = None
-        while i < n:
-            kind, offset, tok = tokens[i]
+        while True:
+            try:
+                kind, offset, tok = tokens[i]
+            except IndexError:  # the end of the text
+                break
             if expect_value_at is not None and not (kind == "punct" and tok in "]}:,"):
                 self._where[expect_value_at] = Located(offset, key_offset)
+                if wanted is not None:
+                    wanted.discard(expect_value_at)
+                    if not wanted:
+                        return
                 value_path = expect_value_at
                 expect_value_at = None
                 if tok == "{":
@@ -123,6 +138,26 @@ class PositionIndex:
             return 1, 1
         offset = located.key_offset if key and located.key_offset is not None else located.value_offset
         return self.lines.position(offset)
+
+
+class _Tokens:
+    """The tokens of ``text`` (kind, offset, text), as the list :meth:`PositionIndex._index` reads, made
+    as far as they are read: a walk that stops early never tokenizes the rest of a big file."""
+
+    def __init__(self, text: str) -> None:
+        self._found = (t for t in ((m.lastgroup, m.start(), m.group()) for m in _TOKEN.finditer(text)) if t[0] != "ws")
+        self._made: list[tuple[str | None, int, str]] = []
+        self._ended = False
+
+    def __getitem__(self, i: int) -> tuple[str | None, int, str]:
+        """Token ``i`` (IndexError past the last, as for a list)."""
+        while i >= len(self._made) and not self._ended:
+            token = next(self._found, None)
+            if token is None:
+                self._ended = True
+            else:
+                self._made.append(token)
+        return self._made[i]
 
 
 def _decode_string(token: str) -> str:

@@ -8,6 +8,10 @@ in the name, ``.NAME.XXXXXXXX.tmp`` files older than a minute), never another li
 
 A symbolic link is written through: the link's target gets the new content and the link stays.
 
+A device or a named pipe (``-o /dev/null``, a FIFO) is written to as a stream, never renamed over: the
+rename replaced the device node itself with a regular file (``hub pull -o /dev/full --force``, as root,
+left /dev/full a plain file). A FIFO no process reads is refused at once rather than waited on.
+
 An existing file the system says this process may not write (``os.access``) is refused with a
 :class:`PermissionError`, as a plain ``open(path, "w")`` would refuse it: the rename needs only the
 folder's permission, so without the check a read-only file would be replaced without a word.
@@ -18,6 +22,7 @@ from __future__ import annotations
 import errno
 import os
 import re
+import stat
 import tempfile
 import time
 from pathlib import Path
@@ -98,6 +103,13 @@ def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
     """
     path = _target(Path(path))
     refuse_read_only(path)
+    try:
+        special = not stat.S_ISREG(kind := os.stat(path).st_mode) and not stat.S_ISDIR(kind)
+    except OSError:  # not there yet (or not to be looked at): the rename below says what is wrong
+        special = False
+    if special:
+        _write_through(path, data)
+        return
     remove_stale_temporaries(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp")
     try:
@@ -128,3 +140,17 @@ def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
         pass
     finally:
         os.close(dir_fd)
+
+
+def _write_through(path: Path, data: bytes) -> None:
+    """``data`` written into the device or pipe at ``path`` as a stream (no temporary file, no rename).
+    Opened without blocking, so a FIFO with no reader fails at once (ENXIO), then written blocking."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            raise OSError(errno.ENXIO, "a named pipe no process reads", str(path)) from None
+        raise
+    os.set_blocking(fd, True)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
