@@ -161,6 +161,28 @@ def test_verify_reads_no_recorded_file_that_is_not_a_file(tmp_path: Path, capsys
     assert code == 2 and "--campaign FILE" in err
 
 
+def test_verify_looks_only_at_a_recorded_file_named_as_a_campaign(tmp_path: Path, capsys) -> None:
+    """The recorded path comes with the replay, which anyone may send: verify looks there only when
+    its name is a campaign file's (docs/player.md; the rule of `cardrogue check`: ``.json``, not a
+    replay, not hidden), and never at a network share. ``/proc/self/pagemap`` (a "regular file" of
+    size 0 that reads for ever) or ``\\\\server\\share\\x.json`` is not opened."""
+    maps = tmp_path / "maps"
+    maps.mkdir()
+    replay = _played(own_map(maps), tmp_path / "replays")
+    doc = json.loads(replay.read_text(encoding="utf-8"))
+    for name in ("my-gallery.txt", ".my-gallery.json", "my-gallery.replay.json"):
+        shutil.copy(maps / "my-gallery.json", tmp_path / name)
+        doc["campaign"]["file"] = str(tmp_path / name)
+        replay.write_text(json.dumps(doc), encoding="utf-8")
+        code, _, err = cardrogue(capsys, "verify", replay)
+        assert code == 2 and "--campaign FILE" in err, name
+    for path in ("//hub.invalid/share/my-gallery.json", "\\\\hub.invalid\\share\\my-gallery.json"):
+        doc["campaign"]["file"] = path
+        replay.write_text(json.dumps(doc), encoding="utf-8")
+        code, _, err = cardrogue(capsys, "verify", replay)
+        assert code == 2 and "hub.invalid" not in err, path
+
+
 def test_a_replay_sent_to_a_hub_leaves_the_players_path_behind(tmp_path: Path, capsys, monkeypatch) -> None:
     """The recorded file names the player's folders: a hub is sent the replay without it (and the hub
     drops it from a replay another client sends), and the run stays the same and verifies."""
