@@ -245,17 +245,19 @@ def _has_id(path: Path, campaign_id: str) -> bool:
 
 def _recorded_file(campaign: dict) -> Path | None:
     """The campaign file a replay says it was played from (``campaign.file``), when it may be looked
-    at: an absolute path whose name is a campaign file's (:func:`is_campaign_name`: ``.json``, not a
+    at: an absolute path (``~/...`` is under the home folder) whose name is a campaign file's (:func:`is_campaign_name`: ``.json``, not a
     replay, not hidden), and not on a network share (a ``\\\\server\\share`` or ``//server/share``
     path). The replay may come from anyone; the path is where to look, never proof."""
     from pathlib import PureWindowsPath
+
+    from cardrogue.engine.records.replay import played_from
 
     text = campaign.get("file")
     if not isinstance(text, str) or not text:
         return None
     if text.startswith(("//", "\\\\")) or PureWindowsPath(text).drive.startswith("\\\\"):
         return None
-    path = Path(text)
+    path = played_from(text)
     if not path.is_absolute() or not is_campaign_name(path.name):
         return None
     return path
