@@ -9,7 +9,7 @@ from pathlib import Path
 
 from cardrogue.engine.errors import RejectedReplay, UnusableInput
 from cardrogue.engine.format.files import is_campaign_name
-from cardrogue.engine.format.loader import load_usable
+from cardrogue.engine.format.loader import MAX_FILE_BYTES, load_usable
 from cardrogue.engine.printable import printable
 from cardrogue.engine.reading import read_limited
 
@@ -229,14 +229,38 @@ def _beside(replay_path: Path, campaign_id: str) -> list[Path]:
 
 
 def _has_id(path: Path, campaign_id: str) -> bool:
-    """A quick look: is ``path`` a JSON object with this campaign id? (the full load comes after)"""
+    """A quick look: is ``path`` a JSON object with this campaign id? (the full load comes after).
+    Only a regular file is read (opened without blocking, its kind taken from the open file, so a
+    FIFO swapped in after a look is not waited on) and never more than the size limit of a campaign
+    file plus one byte: the size a file claims is not trusted (``/proc/self/pagemap`` claims 0)."""
     try:
-        if path.stat().st_size > 64 * 1024 * 1024:
+        raw = read_limited(path, MAX_FILE_BYTES)
+        if len(raw) > MAX_FILE_BYTES:
             return False
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(raw.decode("utf-8"))
     except (OSError, UnicodeDecodeError, ValueError, RecursionError):
         return False
     return isinstance(data, dict) and data.get("id") == campaign_id
+
+
+def _recorded_file(campaign: dict) -> Path | None:
+    """The campaign file a replay says it was played from (``campaign.file``), when it may be looked
+    at: an absolute path (``~/...`` is under the home folder) whose name is a campaign file's (:func:`is_campaign_name`: ``.json``, not a
+    replay, not hidden), and not on a network share (a ``\\\\server\\share`` or ``//server/share``
+    path). The replay may come from anyone; the path is where to look, never proof."""
+    from pathlib import PureWindowsPath
+
+    from cardrogue.engine.records.replay import played_from
+
+    text = campaign.get("file")
+    if not isinstance(text, str) or not text:
+        return None
+    if text.startswith(("//", "\\\\")) or PureWindowsPath(text).drive.startswith("\\\\"):
+        return None
+    path = played_from(text)
+    if not path.is_absolute() or not is_campaign_name(path.name):
+        return None
+    return path
 
 
 def campaign_for_replay(text: str, campaign_path: Path | None, replay_path: Path | None = None):
@@ -260,8 +284,8 @@ def campaign_for_replay(text: str, campaign_path: Path | None, replay_path: Path
         return campaign
     doc = replay_document(text, name)
     campaign_id, content_hash = doc["campaign"]["id"], doc["campaign"]["hash"]
-    recorded = Path(doc["campaign"]["file"]) if doc["campaign"].get("file") else None
-    candidates = (([recorded] if recorded is not None and recorded.is_absolute() and recorded.is_file() else [])
+    recorded = _recorded_file(doc["campaign"])
+    candidates = (([recorded] if recorded is not None else [])
                   + (_beside(replay_path, campaign_id) if replay_path is not None else []) + list(bundled_campaigns()))
     same_id, same_id_path, trouble = None, None, None
     for path in candidates:

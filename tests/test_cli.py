@@ -128,6 +128,23 @@ def test_verify_needs_only_the_replay_the_player_saved(tmp_path: Path, capsys, m
     assert code == 0 and "verified: won in 4 turns" in out, err
 
 
+def test_a_replay_names_a_campaign_file_under_the_home_folder_from_home(tmp_path: Path, capsys, monkeypatch) -> None:
+    """A replay may be shared by other ways than a hub (docs/player.md): the file it was played from
+    is recorded as ``~/...`` when under the home folder, which names no login, and verify reads it
+    back from this machine's home folder."""
+    home = tmp_path / "home" / "ada"
+    (home / "maps").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("USERPROFILE", str(home))
+    replay = _played(own_map(home / "maps"), tmp_path / "replays")
+    text = replay.read_text(encoding="utf-8")
+    assert json.loads(text)["campaign"]["file"] == str(Path("~") / "maps" / "my-gallery.json")
+    assert str(home) not in text and "ada" not in json.loads(text)["campaign"]["file"]
+    monkeypatch.chdir(tmp_path)
+    code, out, err = cardrogue(capsys, "verify", replay)
+    assert code == 0 and "verified: won in 4 turns" in out, err
+
+
 def test_verify_says_the_file_a_replay_was_played_from_has_changed(tmp_path: Path, capsys) -> None:
     """The recorded file is where to look, never proof: a run of another version is rejected, with the
     file and both versions named, as is a replay whose claimed version was forged to the file's."""
@@ -159,6 +176,28 @@ def test_verify_reads_no_recorded_file_that_is_not_a_file(tmp_path: Path, capsys
     replay.write_text(json.dumps(doc), encoding="utf-8")
     code, _, err = cardrogue(capsys, "verify", replay)
     assert code == 2 and "--campaign FILE" in err
+
+
+def test_verify_looks_only_at_a_recorded_file_named_as_a_campaign(tmp_path: Path, capsys) -> None:
+    """The recorded path comes with the replay, which anyone may send: verify looks there only when
+    its name is a campaign file's (docs/player.md; the rule of `cardrogue check`: ``.json``, not a
+    replay, not hidden), and never at a network share. ``/proc/self/pagemap`` (a "regular file" of
+    size 0 that reads for ever) or ``\\\\server\\share\\x.json`` is not opened."""
+    maps = tmp_path / "maps"
+    maps.mkdir()
+    replay = _played(own_map(maps), tmp_path / "replays")
+    doc = json.loads(replay.read_text(encoding="utf-8"))
+    for name in ("my-gallery.txt", ".my-gallery.json", "my-gallery.replay.json"):
+        shutil.copy(maps / "my-gallery.json", tmp_path / name)
+        doc["campaign"]["file"] = str(tmp_path / name)
+        replay.write_text(json.dumps(doc), encoding="utf-8")
+        code, _, err = cardrogue(capsys, "verify", replay)
+        assert code == 2 and "--campaign FILE" in err, name
+    for path in ("//hub.invalid/share/my-gallery.json", "\\\\hub.invalid\\share\\my-gallery.json"):
+        doc["campaign"]["file"] = path
+        replay.write_text(json.dumps(doc), encoding="utf-8")
+        code, _, err = cardrogue(capsys, "verify", replay)
+        assert code == 2 and "hub.invalid" not in err, path
 
 
 def test_a_replay_sent_to_a_hub_leaves_the_players_path_behind(tmp_path: Path, capsys, monkeypatch) -> None:

@@ -20,7 +20,7 @@ from cardrogue.engine.records.atomic import atomic_write
 from cardrogue.engine.rules.actions import Action
 from cardrogue.engine.rules.events import LevelRestarted
 from cardrogue.engine.model.campaign import Campaign
-from cardrogue.engine.records.replay import Recorder, verify_replay
+from cardrogue.engine.records.replay import Recorder, recorded_file, verify_replay
 from cardrogue.engine.records.scores import Score, ScoreStore
 
 
@@ -77,7 +77,7 @@ class PlayRun:
         self.level_marks = {start: 0}  # level -> number of actions played before it began
 
     def _recorder(self) -> Recorder:
-        file = None if self.campaign_file is None else str(self.campaign_file.expanduser().absolute())
+        file = None if self.campaign_file is None else recorded_file(self.campaign_file)
         if self.dice_seed is None:
             return Recorder(self.campaign, level=self.start, player=self.player, file=file)
         return Recorder(self.campaign, level=self.start, player=self.player, mode="random", seed=self.dice_seed,

@@ -19,6 +19,7 @@ import json
 import re
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from ..chance.resolvers import FatedResolver
@@ -113,6 +114,29 @@ def dumps_replay(doc: dict) -> str:
             lines.append(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}{comma}")
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def recorded_file(path: Path) -> str:
+    """How a replay records the campaign file it was played from (``campaign.file``): absolute, and
+    as ``~/...`` when under the home folder, so a replay shared by other ways than a hub does not name
+    the player's login (:func:`played_from` reads it back)."""
+    full = path.expanduser().absolute()
+    try:
+        inside = full.relative_to(Path.home())
+    except (ValueError, RuntimeError, KeyError):  # elsewhere, or no home folder known
+        return str(full)
+    return str(Path("~") / inside) if inside.parts else str(full)
+
+
+def played_from(text: str) -> Path:
+    """The path a replay's ``campaign.file`` names, a ``~/...`` one under this machine's home folder
+    (:func:`recorded_file`); any other ``~`` is taken as written."""
+    if text.startswith(("~/", "~\\")):
+        try:
+            return Path.home() / text[2:]
+        except (RuntimeError, KeyError):
+            return Path(text)
+    return Path(text)
 
 
 def shared_text(text: str) -> str:
