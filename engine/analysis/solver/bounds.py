@@ -411,9 +411,9 @@ class Relaxation(PotionBound):
             if not (potions[0] or potions[1] or potions[3]):
                 potions = None  # none left to use: the bound without potions, with the enemies met so
             elif self.para_total:
-                allow = self._met_allowance(s, li, potions, k0, mask, i, r0)  # (in the key: it reads the enemies alive)
+                allow = self._met_allowance(s, li, potions, k0, mask, i, r0, hint)  # (in the key: it reads the enemies alive)
             else:
-                allow = self._tele_allowance(s, li, potions, k0, mask, i, r0)  # only potions of teleportation (in the key too)
+                allow = self._tele_allowance(s, li, potions, k0, mask, i, r0, hint)  # only potions of teleportation (in the key too)
         if potions is None and self._met_foes[li] is not None:
             met = self._met_fights(s)
             if s.moved and (s.phase == COMBAT or s.phase == SHOPPING):
@@ -453,7 +453,7 @@ class Relaxation(PotionBound):
         return best
 
     def _met_allowance(self, s: GameState, li: int, potions: tuple, k0: int, mask: bytes, i: int,
-                       r0: int) -> tuple[int, int]:
+                       r0: int, hint: bytes | None = None) -> tuple[int, int]:
         """(``A``, ``c``): at most ``A`` fights after moving beside an enemy met before gain a half-turn in the rest
         of the game (``G``), at most one a turn, and ``G <= T + c`` (docs/solver.md, *A fight after moving beside an
         enemy met before*, with potions). The paced hero on a level with potions of paralysis.
@@ -475,7 +475,7 @@ class Relaxation(PotionBound):
         visitors = len(s.visitors)
         c = 1 if k0 else 0
         if not (met or tele or visitors):
-            first = self._first_gain(li, mask, i, left, para, r0)
+            first = self._first_gain(li, mask, i, left, para, r0, hint)
             if first is None:
                 return 0, 0  # no potion will be in hand: no flee, no enemy met so
             if 1 - first < c:
@@ -503,7 +503,8 @@ class Relaxation(PotionBound):
                 met += 1
         return alive, met
 
-    def _first_gain(self, li: int, mask: bytes, i: int, left: tuple, held: int, r0: int) -> int | None:
+    def _first_gain(self, li: int, mask: bytes, i: int, left: tuple, held: int, r0: int,
+                    hint: bytes | None = None) -> int | None:
         """With no enemy met so now: the first turn after this one (0: this one) that may hold a gain, or None if no
         potion will ever be in hand (docs/solver.md, *The first potion picked up*). ``held``: the potions of
         paralysis counted as in hand (held, paralysed this turn, in a shop or a chest); ``left``: those on the
@@ -521,12 +522,12 @@ class Relaxation(PotionBound):
         if held:
             j1 = 0
         else:
-            j1 = self._first_tele_gain(li, mask, i, left, r0)  # J1: the same walk onto the nearest potion's cell
+            j1 = self._first_tele_gain(li, mask, i, left, r0, hint)  # J1: the same walk onto the nearest potion's cell
             if j1 is None:
                 return None
         if self.tele_total:
             return j1
-        costs = sorted(self._pickup_cost(li, mask, i, p) for p in left)
+        costs = sorted(self._pickup_cost(li, mask, i, p, hint) for p in left)
 
         def turns(h):
             return 0 if h <= r0 else INF if h == INF else (h - r0 + 1) // 2
@@ -543,25 +544,37 @@ class Relaxation(PotionBound):
             j2 += 1
         return j1 + 1 if j1 + 1 < j2 else j2
 
-    def _pickup_cost(self, li: int, mask: bytes, i: int, p: int) -> float:
+    def _pickup_cost(self, li: int, mask: bytes, i: int, p: int, hint: bytes | None = None) -> float:
         """The fewest half-turns (1 a tile entered, 2 if face down: :meth:`_paced_counts`) of a route from local
         cell ``i`` onto the cell of the level's potion ``p`` (an index in ``pots``); INF if it cannot be reached.
-        Kept per (level, mask, potion)."""
+        Kept per (level, mask, potion); found from those of the mask ``hint`` (a state it came from, same level)
+        by lowering the cells flipped since, as :meth:`_paced_counts` does."""
         key = (li, mask, p)
         cost = self._first_cache.get(key)
         if cost is None:
             nbrs = self.local[li]
-            cost = [INF] * len(nbrs)
-            c = self.pots[li][p][0]
-            cost[c] = 1 + mask[c]
-            cost = propagate_paced(nbrs, mask, cost, deque([c]))
+            base = self._first_cache.get((li, hint, p)) if hint is not None else None
+            flipped = flipped_cells(hint, mask) if base is not None else None
+            if flipped is None:
+                cost = [INF] * len(nbrs)
+                c = self.pots[li][p][0]
+                cost[c] = 1 + mask[c]
+                cost = propagate_paced(nbrs, mask, cost, deque([c]))
+            else:
+                cost = list(base)
+                queue = deque()
+                for c in flipped:
+                    if cost[c] != INF:
+                        cost[c] -= 1  # its own tile is no longer face down; the rest of its best route is unchanged
+                        queue.append(c)
+                cost = propagate_paced(nbrs, mask, cost, queue)
             if len(self._first_cache) > 100_000:
                 self._first_cache.clear()
             self._first_cache[key] = cost
         return min((cost[j] for j in self.local[li][i]), default=INF)
 
     def _tele_allowance(self, s: GameState, li: int, potions: tuple, k0: int, mask: bytes, i: int,
-                        r0: int) -> tuple:
+                        r0: int, hint: bytes | None = None) -> tuple:
         """(``A``, ``c``) of :meth:`_met_allowance` on a level whose only potions are of teleportation (docs/solver.md,
         *A fight after moving beside an enemy met before*, *Potions of teleportation alone*).
 
@@ -592,7 +605,7 @@ class Relaxation(PotionBound):
         # Drunk: the turn ends on the tile it lands on, so no fight after moving is left of it (``c = 0``).
         c = 1 if k0 and not drunk else 0
         if not (met or tele or visitors):
-            j1 = self._first_tele_gain(li, mask, i, potions[3], r0)
+            j1 = self._first_tele_gain(li, mask, i, potions[3], r0, hint)
             if j1 is None:
                 return 0, 0  # no potion will ever be in hand: no enemy met so, no gain
             if -j1 < c:
@@ -629,14 +642,15 @@ class Relaxation(PotionBound):
         beside = self.d.enemy_near[s.pos]
         return any(face == UP and j in beside for j, face in zip(foes, getter(s.faces)))
 
-    def _first_tele_gain(self, li: int, mask: bytes, i: int, left: tuple, r0: int) -> int | None:
+    def _first_tele_gain(self, li: int, mask: bytes, i: int, left: tuple, r0: int,
+                         hint: bytes | None = None) -> int | None:
         """With no enemy met so now and no potion of teleportation at hand (the only kind counted on the level):
         ``J1``, the first turn after this one (0: this one) in which the walk may stand on the cell of one of the
         level's potions ``left`` (indices in ``pots``), or None if it can reach none (docs/solver.md, *The first
         potion of teleportation picked up*). Until then no turn gains: the count without potions, 2 half-turns a
         turn (``r0`` left of this one), over the fewest half-turns onto the nearest potion's cell
         (:meth:`_pickup_cost`). Also ``J1`` of :meth:`_first_gain`, for potions of paralysis."""
-        cost = min((self._pickup_cost(li, mask, i, p) for p in left), default=INF)
+        cost = min((self._pickup_cost(li, mask, i, p, hint) for p in left), default=INF)
         if cost == INF:
             return None
         return 0 if cost <= r0 else (cost - r0 + 1) // 2
