@@ -99,6 +99,7 @@ class Relaxation(PotionBound):
         self._mets_cache: dict = {}  # (level, faces of its enemy cards, hero's tile) -> the enemies he may meet so
         self._dcache: dict = {}  # (level, mask, enemies met so) -> per way out, the discounted half-turns
         self._first_cache: dict = {}  # (level, mask, potion) -> half-turns onto its cell, per local cell (``_pickup_cost``)
+        self._costs_cache: dict = {}  # (level, mask, local cell, potions) -> their ``_pickup_cost``s, sorted
         # The flee chain of a state and the tiles flees start from (``rolls``, ``origins``; docs/solver.md,
         # *Flees start beside an enemy; chains on a roll*): beside the enemies alive, and in the rest of the
         # current turn beside those whose next roll flees. Where nothing moves an enemy and no potion is
@@ -527,7 +528,7 @@ class Relaxation(PotionBound):
                 return None
         if self.tele_total:
             return j1
-        costs = sorted(self._pickup_cost(li, mask, i, p, hint) for p in left)
+        costs = self._pickup_costs(li, mask, i, left, hint)
 
         def turns(h):
             return 0 if h <= r0 else INF if h == INF else (h - r0 + 1) // 2
@@ -543,6 +544,18 @@ class Relaxation(PotionBound):
                 break
             j2 += 1
         return j1 + 1 if j1 + 1 < j2 else j2
+
+    def _pickup_costs(self, li: int, mask: bytes, i: int, left: tuple, hint: bytes | None = None) -> tuple:
+        """The :meth:`_pickup_cost` of each potion of ``left`` from local cell ``i``, sorted: kept per (level, mask,
+        cell, ``left``) in ``_costs_cache`` (at most 100,000; they read nothing else)."""
+        key = (li, mask, i, left)
+        costs = self._costs_cache.get(key)
+        if costs is None:
+            costs = tuple(sorted(self._pickup_cost(li, mask, i, p, hint) for p in left))
+            if len(self._costs_cache) > 100_000:
+                self._costs_cache.clear()
+            self._costs_cache[key] = costs
+        return costs
 
     def _pickup_cost(self, li: int, mask: bytes, i: int, p: int, hint: bytes | None = None) -> float:
         """The fewest half-turns (1 a tile entered, 2 if face down: :meth:`_paced_counts`) of a route from local
@@ -650,7 +663,8 @@ class Relaxation(PotionBound):
         potion of teleportation picked up*). Until then no turn gains: the count without potions, 2 half-turns a
         turn (``r0`` left of this one), over the fewest half-turns onto the nearest potion's cell
         (:meth:`_pickup_cost`). Also ``J1`` of :meth:`_first_gain`, for potions of paralysis."""
-        cost = min((self._pickup_cost(li, mask, i, p, hint) for p in left), default=INF)
+        costs = self._pickup_costs(li, mask, i, left, hint)
+        cost = costs[0] if costs else INF
         if cost == INF:
             return None
         return 0 if cost <= r0 else (cost - r0 + 1) // 2
