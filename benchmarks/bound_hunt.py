@@ -614,7 +614,7 @@ def teleport_slots(rng: random.Random, count: int) -> list[tuple[str, dict]]:
                     else "pathing-tile")
             return card, "down" if roll > 0.1 or x == length else "up"
 
-        on_row = set(pots)
+        on_row = set(pots) - beside  # (taken before the row is laid: ``side`` empties ``beside``)
         cells = _row(length, side, tile)
         doc = _doc(cells, length + 1, 3, "warrior", items=["blue-potion"] if rng.random() < 0.1 else [],
                    potions={"blue": "teleportation"},

@@ -78,6 +78,17 @@ def cmd_play(args: argparse.Namespace) -> int:
                       player=args.player, dice_seed=dice_seed)
 
 
+_ECHOED = 60  # characters of a refused action repeated in the text report (JSON keeps it whole)
+
+
+def _echoed(action: str) -> str:
+    """A refused action as the text report repeats it: quoted, and cut after ``_ECHOED`` characters with its
+    length said (an action typed or piped may be of any length; the rules refuse one over 160 characters)."""
+    if len(action) <= _ECHOED:
+        return repr(action)
+    return f"{action[:_ECHOED]!r}... ({len(action):,} characters)"
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from cardrogue.engine.records.replay import MAX_LIST_ITEMS, Recorder
     from cardrogue.engine.rules.actions import Action, ActionError
@@ -131,7 +142,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             for line in step["log"]:
                 say(f"  {line}")
         if failure:
-            say(f"action {failure['index'] + 1} ({failure['action']!r}) is not legal: {failure['reason']}")
+            say(f"action {failure['index'] + 1} ({_echoed(failure['action'])}) is not legal: {failure['reason']}")
         summary = state.summary()
         say(f"turn {summary['turn']}, health {summary['health']}/{summary['max_health']}, gold {summary['gold']}, "
               f"level {summary['level']} at {tuple(summary['at'])}, outcome: {summary['outcome'] or 'unfinished'}")

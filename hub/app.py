@@ -164,7 +164,10 @@ def create_app(db: Database | str | None = None, settings: Settings | None = Non
         else:  # DatabaseError: the database is down or unreachable
             log.error("database unavailable: %s", exc)
             status, body = 503, {"error": "the hub's database is unavailable; try again later"}
-        headers = {"retry-after": str(max(1, round(body["retry_after"])))} if "retry_after" in body else None
+        headers = {"retry-after": str(max(1, round(body["retry_after"])))} if "retry_after" in body else {}
+        if isinstance(exc, HTTPException) and exc.headers:
+            headers.update(exc.headers)  # the router's 405 names the methods the path takes (``allow``)
+        headers = headers or None
         if not request.url.path.startswith("/api") and request.method == "GET":
             return HTMLResponse(pages.error_page(status, body["error"]), status_code=status, headers=headers)
         return JSONResponse(body, status_code=status, headers=headers)
@@ -176,11 +179,13 @@ def create_app(db: Database | str | None = None, settings: Settings | None = Non
         return JSONResponse({"error": "internal error"}, status_code=500,
                             headers={k.decode(): v.decode() for k, v in SECURITY_HEADERS})
 
+    async def maps(request: Request) -> Response:
+        return await (publish if request.method == "POST" else list_maps)(request)
+
     routes = [
         Route("/api/accounts", register, methods=["POST"]),
         Route("/api/me", me),
-        Route("/api/maps", list_maps),
-        Route("/api/maps", publish, methods=["POST"]),
+        Route("/api/maps", maps, methods=["GET", "POST"]),  # one route: a 405 there names both (``allow``)
         Route("/api/maps/{ref}", map_detail),
         Route("/api/maps/{ref}/file", map_file),
         Route("/api/maps/{ref}/leaderboard", leaderboard),

@@ -556,3 +556,15 @@ def test_a_server_on_the_ipv6_any_address_takes_ipv4_too() -> None:
         port = server.getsockname()[1]
         with socket.create_connection(("127.0.0.1", port), timeout=5):
             pass
+
+
+def test_run_repeats_a_long_refused_action_cut_to_a_line(capsys):
+    # An action piped or typed may be of any length; the report quotes its start and says how long it was, and the
+    # JSON report keeps it whole (a machine reads it).
+    action = "move " + "E" * 100_000
+    code, out, _ = cardrogue(capsys, "run", NEEDLE, action)
+    assert code == 1
+    refused = next(line for line in out.splitlines() if "is not legal" in line)
+    assert len(refused) < 200 and "(100,005 characters)" in refused and refused.startswith("action 1 ('move EEE")
+    code, out, _ = cardrogue(capsys, "run", NEEDLE, action, "--format", "json")
+    assert code == 1 and json.loads(out)["failure"]["action"] == action

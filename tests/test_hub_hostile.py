@@ -126,6 +126,9 @@ def test_hostile_requests_get_a_4xx_with_a_reason_and_store_nothing(hub_db: str)
             assert status == expected, (name, status, body)
             assert isinstance(body, dict) and body.get("error"), (name, body)
             assert "Traceback" not in json.dumps(body), name
+            if expected == 405:  # RFC 9110 15.5.6: a 405 "MUST generate an Allow header field"
+                allowed = {m.strip() for m in (headers.get("allow") or headers.get("Allow") or "").split(",")}
+                assert allowed == {"GET", "HEAD", "POST"}, (name, headers)
         assert _counts(hub) == before
         assert hub.state.internal_errors == 0
 

@@ -515,12 +515,14 @@ def test_more_face_up_dominates_only_where_a_teleport_surely_has_somewhere_to_go
 @pytest.mark.parametrize("effect", ["teleportation", "paralysis"])
 @pytest.mark.parametrize("size, seed", [(3, 0), (3, 1), (3, 2), (3, 3), (3, 11), (3, 19), (4, 1), (4, 3), (4, 19)])
 def test_faces_compared_as_sets_keep_the_uniform_cost_verdict(size, seed, effect, monkeypatch):
-    """The dominance comparing faces as sets, turned on for every potion map (one potion suffices),
-    changes only the speed: par and health equal a plain uniform-cost search's."""
+    """The dominance comparing faces as sets, turned on by the potions (``SET_POTIONS``; one potion
+    suffices here) rather than by the level's size (``SET_CELLS`` set to 0: no level is small), changes only
+    the speed: par and health equal a plain uniform-cost search's."""
     monkeypatch.setattr(dominance, "SET_POTIONS", 1)
+    monkeypatch.setattr(dominance, "SET_CELLS", 0)
     c = _potion_map(size, seed, effect)
     d = GameState.new(c, log=False).d
-    assert Fronts(c, d).quiet  # a small level: always (dominance.SET_CELLS)
+    assert bool(Fronts(c, d).quiet) == any(card.colour == "red" for card in d.card)  # where a red potion lies
     fast = solve(c, 0, True, SMALL)
     slow = solve(c, 0, True, SMALL, reference=True)
     assert fast.verdict == SOLVED and verify_replay(fast.replay_text, c).ok

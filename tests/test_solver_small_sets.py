@@ -18,7 +18,7 @@ import pytest
 from helpers import same_par_as_the_reference
 
 from cardrogue.engine.analysis.solver import SOLVED, Budget
-from cardrogue.engine.analysis.solver.dominance import SET_CELLS, Fronts
+from cardrogue.engine.analysis.solver.dominance import Fronts
 from cardrogue.engine.analysis.solver.search import Search
 from cardrogue.engine.format.loader import load_campaign_text
 from cardrogue.engine.rules.state import GameState
@@ -34,7 +34,6 @@ def _mix(size: int, mix: str, seed: int):
 
 def test_small_levels_compare_faces_as_sets_and_big_ones_exactly():
     # A 12x12 level is small; the open 16x16 map (no potion) keeps its faces compared exactly.
-    assert SET_CELLS == 144
     small = load_campaign_text(gen.campaign_text(1, 12, seed=1)).campaign
     big = load_campaign_text(gen.campaign_text(1, 16, seed=1)).campaign
     assert Fronts(small, GameState.new(small, log=False).d).quiet

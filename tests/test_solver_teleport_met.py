@@ -237,17 +237,25 @@ def test_a_level_with_both_kinds_of_potion_gives_the_gains_to_the_route_after_a_
     assert "drink red" in actions and "throw blue S" in actions
 
 
-def _potion_ahead(n: int, pot: int, rats: tuple[int, ...]):
-    """A corridor east from the start to the exit at x ``n``, every tile face down; a potion of teleportation lies
-    face down on the row at x ``pot``; above and below the row at each x of ``rats`` a rat of 1 health lies face
-    down (two enemy cards beside one tile: a potion drunk in a fight there may leave both). None in hand."""
-    cells = [cell(0, 1, "starting-tile", "E")]
+def _row(n: int, rats: tuple[int, ...], pot: int | None = None) -> list:
+    """The corridor's cells east of the start: x 1 to ``n`` on row 1, every tile face down, the exit at x ``n``, a
+    potion of teleportation at x ``pot`` if given, and a rat of 1 health face down above and below the row at each x
+    of ``rats`` (two enemy cards beside one tile: a potion drunk in a fight there may leave both)."""
+    cells = []
     for x in range(1, n + 1):
         paths = "W" + ("E" if x < n else "") + ("NS" if x in rats else "")
         if x in rats:
             cells += [cell(x, 0, "sewer-rat", "S", face="down"), cell(x, 2, "sewer-rat", "N", face="down")]
         cells.append(cell(x, 1, "red-potion" if x == pot else "pathing-tile",
                           "".join(ch for ch in "NESW" if ch in paths), face="down", **({"exit": True} if x == n else {})))
+    return cells
+
+
+def _potion_ahead(n: int, pot: int, rats: tuple[int, ...]):
+    """A corridor east from the start to the exit at x ``n``, every tile face down; a potion of teleportation lies
+    face down on the row at x ``pot``; above and below the row at each x of ``rats`` a rat of 1 health lies face
+    down (two enemy cards beside one tile: a potion drunk in a fight there may leave both). None in hand."""
+    cells = [cell(0, 1, "starting-tile", "E")] + _row(n, rats, pot)
     return campaign(cells, potions=TELEPORTATION, cards={"sewer-rat": {"health": 1}})
 
 
@@ -282,12 +290,7 @@ def _rat_at_the_start(n: int, rats: tuple[int, ...]):
     """``_potion_ahead`` with no potion on the row, a rat of 1 health face down north of the start and one potion of
     teleportation in hand."""
     cells = [cell(0, 1, "starting-tile", "NE"), cell(0, 0, "sewer-rat", "S", face="down")]
-    for x in range(1, n + 1):
-        paths = "W" + ("E" if x < n else "") + ("NS" if x in rats else "")
-        if x in rats:
-            cells += [cell(x, 0, "sewer-rat", "S", face="down"), cell(x, 2, "sewer-rat", "N", face="down")]
-        cells.append(cell(x, 1, "pathing-tile", "".join(ch for ch in "NESW" if ch in paths), face="down",
-                          **({"exit": True} if x == n else {})))
+    cells += _row(n, rats)
     return campaign(cells, items=["red-potion"], potions=TELEPORTATION, cards={"sewer-rat": {"health": 1}})
 
 
@@ -355,12 +358,7 @@ def _dead_end_potion(n: int, rats: tuple[int, ...]):
     below the row at each x of ``rats``; the one potion of teleportation lies face down in a dead end north of the
     start. None in hand."""
     cells = [cell(0, 1, "starting-tile", "NE"), cell(0, 0, "red-potion", "S", face="down")]
-    for x in range(1, n + 1):
-        paths = "W" + ("E" if x < n else "") + ("NS" if x in rats else "")
-        if x in rats:
-            cells += [cell(x, 0, "sewer-rat", "S", face="down"), cell(x, 2, "sewer-rat", "N", face="down")]
-        cells.append(cell(x, 1, "pathing-tile", "".join(ch for ch in "NESW" if ch in paths), face="down",
-                          **({"exit": True} if x == n else {})))
+    cells += _row(n, rats)
     return campaign(cells, potions=TELEPORTATION, cards={"sewer-rat": {"health": 1}})
 
 

@@ -680,7 +680,10 @@ class PotionBound:
         the walks that meet an enemy are kept per tile and enemies met (``_met_walk``), the paced orders of
         picking potions up per set (``_prefix_kept``). Only the potions at hand, the enemies met and what is
         left of this turn are read per state, and (paced, no order of pickups read) the value is kept per those
-        in the plan."""
+        in the plan. ``only`` is read on paced levels alone (its one caller, ``_with_met``, is paced); the unpaced
+        loop below neither filters nor keys by it, so an unpaced caller passing it is refused."""
+        if only != -1 and not self.paced:
+            raise ValueError("_with_potions: the sets of `only` potions are read on paced levels alone")
         tele_held, para_held, meet, left = potions
         jumps = self._jumps(li, mask, blocked) if self.tele_total else ()
         sets, dway, away, ranks, results = self._plan(li, mask, i, left, campaign_mode, routes, hint, jumps,
