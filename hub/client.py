@@ -12,7 +12,7 @@ import urllib.parse
 import urllib.request
 from typing import Any
 
-from cardrogue.engine.addresses import url_problem
+from cardrogue.hub.addresses import url_problem
 from cardrogue.engine.words import counted
 
 TIMEOUT_S = 120.0  # a publish waits for the server's clear check
