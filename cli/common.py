@@ -153,6 +153,8 @@ def check_writable(path: Path, *, campaign: Path | None = None) -> None:
     file the output is made from (``solve MAP -o MAP``, a slip for ``-o MAP.replay.json``)."""
     import os
 
+    from cardrogue.engine.records.atomic import refuse_read_only
+
     target = path.expanduser().absolute()
     if target.is_symlink():
         target = Path(os.path.realpath(target))
@@ -167,8 +169,10 @@ def check_writable(path: Path, *, campaign: Path | None = None) -> None:
         raise UnusableInput(f"{path}: the folder {folder} is not writable")
     if target.is_dir():
         raise UnusableInput(f"{path}: is a folder")
-    if target.exists() and not os.access(target, os.W_OK):
-        raise UnusableInput(f"{path}: the file is read-only")
+    try:
+        refuse_read_only(target)  # the rule atomic_write keeps, asked before the computation
+    except PermissionError as exc:
+        raise UnusableInput(f"{path}: {exc.strerror}") from None
 
 
 def open_scores(path: Path | None, *, writable: bool = True):

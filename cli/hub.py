@@ -127,7 +127,7 @@ def _play_url_problem(template: str) -> str | None:
     taken, and every map page and map of the API then answered 500."""
     from string import Formatter
 
-    from cardrogue.hub.client import url_problem
+    from cardrogue.hub.addresses import url_problem
 
     try:
         fields = {name for _, name, _, _ in Formatter().parse(template) if name is not None}

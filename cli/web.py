@@ -100,7 +100,7 @@ def is_loopback(host: str) -> bool:
 
 
 def _web_address(url: str, option: str) -> str:
-    from cardrogue.hub.client import url_problem
+    from cardrogue.hub.addresses import url_problem
 
     if (problem := url_problem(url)) is not None:
         raise UnusableInput(f"{option} {url!r}: {problem}")

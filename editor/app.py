@@ -568,17 +568,15 @@ class EditorApp(App[int]):
             else:
                 self.action_metadata()
             return
-        self.action_show_tab("map")
+        self.action_show_tab("map")  # which focuses the map
         self.set_level(level)
         if diag.cell is not None:
             self.canvas.move_to(*diag.cell)
-        self.canvas.focus()
 
     # ------------------------------------------------------------------ navigation
 
     def action_focus_map(self) -> None:
         self.action_show_tab("map")
-        self.canvas.focus()
 
     def action_focus_levels(self) -> None:
         self.query_one(LevelList).focus()
@@ -618,7 +616,6 @@ class EditorApp(App[int]):
             place = next_place(places, self.canvas.cursor)
             self.action_show_tab("map")
             self.canvas.move_to(*place)
-            self.canvas.focus()
             self.notify(f"{query.strip()}: {places.index(place) + 1} of {len(places)} at {place} "
                         "(/ then enter: the next one)", timeout=4)
 

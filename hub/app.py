@@ -122,7 +122,7 @@ def create_app(db: Database | str | None = None, settings: Settings | None = Non
                         headers={"content-disposition": f'attachment; filename="{found["id"]}.json"'})
 
     async def leaderboard(request: Request) -> Response:
-        _, count, skip = _paging(request)
+        count, skip = _window(request)
         return JSONResponse(await run_in_threadpool(hub.leaderboard, _ref(request), count, skip))
 
     async def submit(request: Request) -> Response:
@@ -148,7 +148,7 @@ def create_app(db: Database | str | None = None, settings: Settings | None = Non
 
     async def map_page(request: Request) -> Response:
         ref = _ref(request)
-        _, count, skip = _paging(request)
+        count, skip = _window(request)
         detail = await run_in_threadpool(hub.detail, ref)
         board = await run_in_threadpool(hub.leaderboard, detail["hash"], count, skip)
         return HTMLResponse(pages.map_page(detail, board["runs"], skip, count))
@@ -217,11 +217,18 @@ def _ref(request: Request) -> str:
 
 
 def _paging(request: Request) -> tuple[str, int, int]:
-    params = request.query_params
-    query = params.get("q", "")
+    """A search's ``q``, then :func:`_window`."""
+    query = request.query_params.get("q", "")
     if len(query) > 200:
         raise HubError(400, "the search text is longer than 200 characters")
-    return query, _whole(params.get("limit", "50"), "limit", 1, 100), _whole(params.get("offset", "0"), "offset", 0, 1_000_000)
+    return (query, *_window(request))
+
+
+def _window(request: Request) -> tuple[int, int]:
+    """A page's ``limit`` and ``offset`` (a list that is not searched: any ``q`` is not read)."""
+    params = request.query_params
+    return (_whole(params.get("limit", "50"), "limit", 1, 100),
+            _whole(params.get("offset", "0"), "offset", 0, pages.MAX_OFFSET))
 
 
 def _whole(text: str, name: str, low: int, high: int) -> int:

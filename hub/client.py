@@ -12,6 +12,7 @@ import urllib.parse
 import urllib.request
 from typing import Any
 
+from cardrogue.hub.addresses import url_problem
 from cardrogue.engine.words import counted
 
 TIMEOUT_S = 120.0  # a publish waits for the server's clear check
@@ -25,22 +26,6 @@ class HubRefused(Exception):
 
 class HubUnreachable(Exception):
     pass
-
-
-def url_problem(url: str) -> str | None:
-    """Why ``url`` is not the address of a server, ``http://host:port`` or ``https://...``; None when it is.
-    urllib's own refusals of such an address (a port that is not a number, an IPv6 address left open, a
-    space) were reported as internal errors."""
-    if any(ch.isspace() or ord(ch) < 32 or 127 <= ord(ch) < 160 for ch in url):
-        return "an address holds no spaces or control characters"
-    try:
-        parts = urllib.parse.urlsplit(url)
-        parts.port  # noqa: B018 (read for its check: a port that is not a number from 0 to 65535 raises)
-    except ValueError:
-        return "its host or port cannot be read: a port is a number from 0 to 65535, an IPv6 host is in brackets"
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        return "give the whole address, http://host:port or https://..."
-    return None
 
 
 class HubClient:
@@ -67,7 +52,7 @@ class HubClient:
             if not isinstance(answer, dict):
                 answer = {}
             raise HubRefused(exc.code, answer) from None
-        except (urllib.error.URLError, OSError) as exc:
+        except (urllib.error.URLError, OSError, UnicodeError) as exc:  # UnicodeError: a host IDNA cannot encode
             reason = getattr(exc, "reason", exc)
             raise HubUnreachable(f"cannot reach the hub at {self.url}: {reason}") from None
         text = data.decode("utf-8", errors="replace")

@@ -51,13 +51,17 @@ def _difficulty(d: dict | None) -> str:
     return "—" if d is None else f"{100 * d['win_rate']:.0f}% won ({counted(d['runs'], 'random-dice run')})"
 
 
+MAX_OFFSET = 1_000_000  # the furthest ``offset`` a page or the API takes (hub/app.py answers 400 past it)
+
+
 def _pager(path: str, params: dict[str, object], offset: int, count: int, more: bool, labels: tuple[str, str]) -> str:
-    """Links to the page before and after this one (``offset`` and ``count`` as the address gave them), or ""."""
+    """Links to the page before and after this one (``offset`` and ``count`` as the address gave them), or "".
+    No link past :data:`MAX_OFFSET`, which would answer 400."""
     links = []
     if offset > 0:
         back = urlencode({**params, "offset": max(0, offset - count), "limit": count})
         links.append(f"<a rel=\"prev\" href=\"{e(path + '?' + back)}\">← {e(labels[0])}</a>")
-    if more:
+    if more and offset + count <= MAX_OFFSET:
         on = urlencode({**params, "offset": offset + count, "limit": count})
         links.append(f"<a rel=\"next\" href=\"{e(path + '?' + on)}\">{e(labels[1])} →</a>")
     return f"<p class=\"pager\">{' · '.join(links)}</p>" if links else ""

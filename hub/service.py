@@ -77,9 +77,11 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def _listed(found: list) -> str:
-    """What a refusal's headline adds when its list is cut at :data:`MAX_LISTED`."""
-    return f"; the first {MAX_LISTED} listed" if len(found) > MAX_LISTED else ""
+def _tally(found: list, noun: str, said: str = "") -> str:
+    """A refusal's headline count: ``150 errors; the first 100 listed`` (``said`` after the noun, the
+    cut only when the list is cut at :data:`MAX_LISTED`)."""
+    cut = f"; the first {MAX_LISTED} listed" if len(found) > MAX_LISTED else ""
+    return f"{counted(len(found), noun)}{said}{cut}"
 
 
 def _text_problems(unsafe: list[UnsafeText]) -> list[dict]:
@@ -176,13 +178,13 @@ class Hub:
             loaded, diagnostics = check_loaded_text(text, "campaign")
             if has_errors(diagnostics):
                 errors = [d for d in diagnostics if d.severity is Severity.ERROR]
-                raise HubError(422, f"the map does not pass the check ({counted(len(errors), 'error')}{_listed(errors)})",
+                raise HubError(422, f"the map does not pass the check ({_tally(errors, 'error')})",
                                diagnostics=[d.as_json() for d in errors[:MAX_LISTED]])
             campaign = loaded.campaign
             # A load without errors went through the semantic stage, whose text walk it kept: not walked again.
             if problems := _text_problems(loaded.unsafe):
-                raise HubError(422, f"the map's text is refused: {problems[0]['path']}: {problems[0]['message']}"
-                                    + (f" ({counted(len(problems), 'text')} refused{_listed(problems)})" if _listed(problems) else ""),
+                cut = f" ({_tally(problems, 'text', ' refused')})" if len(problems) > MAX_LISTED else ""
+                raise HubError(422, f"the map's text is refused: {problems[0]['path']}: {problems[0]['message']}{cut}",
                                problems=problems[:MAX_LISTED])
             existing = self._owned(account, campaign)
             if existing is not None:

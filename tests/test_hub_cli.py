@@ -142,6 +142,8 @@ def test_no_account_no_hub_and_bad_files_exit_2(hub, capsys, tmp_path: Path) -> 
     ("http://hub example.org", "no spaces or control characters"),  # urllib: InvalidURL, control characters
     ("http://127.0.0.1:8765/\x1b", "no spaces or control characters"),
     ("http://:8765", "give the whole address"),
+    ("http://a..b/", "no empty part between two dots"),  # urlopen: UnicodeError, IDNA label empty
+    (f"http://{'a' * 64}.example.org/", "at most 63 characters"),  # urlopen: UnicodeError, label too long
 ])
 def test_an_address_urllib_cannot_read_is_named_not_an_internal_error(url: str, says: str, capsys) -> None:
     for argv in (("hub", "list", "--hub", url), ("hub", "register", "alice", "--hub", url)):

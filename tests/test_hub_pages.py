@@ -131,3 +131,19 @@ def test_the_pages_link_to_the_maps_and_runs_past_the_first_page(site, tmp_path:
     assert links(lower) == {"prev": f"{path}?offset=0&limit=1"} and "next" not in links(lower)
     page = render(site.base + links(board)["next"], tmp_path, "lower", size=(900, 700))
     _looks_drawn(page.screenshot)
+
+
+def test_a_map_page_reads_no_search_text_and_no_page_links_past_the_furthest_offset(site) -> None:
+    """The hub takes an ``offset`` of at most 1,000,000 and a ``q`` of at most 200 characters. A map page has
+    no search: a ``q`` of any length there is not read (it was, and answered 400); and no page links
+    to an offset the hub would refuse with 400."""
+    from cardrogue.hub import pages
+
+    status, text = call(site.base, "GET", "/maps/lamp?q=" + "x" * 201)[:2]
+    assert status == 200 and 'id="leaderboard"' in text
+    assert call(site.base, "GET", "/?q=" + "x" * 201)[0] == 400  # the list's search still is bounded
+    last = pages.map_list([], "", offset=pages.MAX_OFFSET - 10, count=50, more=True)
+    assert 'rel="prev"' in last and 'rel="next"' not in last
+    within = pages.map_list([], "", offset=pages.MAX_OFFSET - 50, count=50, more=True)
+    assert "offset=1000000&amp;limit=50" in within
+    assert call(site.base, "GET", f"/?offset={pages.MAX_OFFSET}&limit=50")[0] == 200

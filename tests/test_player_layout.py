@@ -34,11 +34,6 @@ def shop_level_app(tmp_path) -> PlayerApp:
     return PlayerApp(game, replays_dir=None, scores_db=tmp_path / "s.db", player="tester")
 
 
-def seen_in(widget) -> list[str]:
-    """What a person sees of ``widget``: its lines as the screen renders them, cut where its containers clip it."""
-    return shown_lines(widget)
-
-
 def test_after_moving_an_arrow_toward_a_face_down_card_says_why():
     """Standard turn sequence: "1. Flip" comes before "2. Move": after moving, no card is flipped this turn."""
     s = new_state([cell(0, 0, "starting-tile", "E"), cell(1, 0, "pathing-tile", "EW"),
@@ -212,7 +207,7 @@ async def test_an_action_as_wide_as_the_list_shows_whole_when_the_list_scrolls(t
         await pilot.pause()
         menu = app.screen.query_one(ActionMenu)
         assert menu.max_scroll_y > 0  # a scrollbar
-        shown = " ".join(" ".join(line.strip("│ ▁▂▃▄▅▆▇█") for line in seen_in(menu)).split())
+        shown = " ".join(" ".join(line.strip("│ ▁▂▃▄▅▆▇█") for line in shown_lines(menu)).split())
         assert "Reveal the card south" in shown and "Attack roll on Zombie" in shown, shown
 
 
@@ -247,6 +242,6 @@ async def test_at_80x24_the_hero_panel_shows_the_hand_before_what_scrolls(tmp_pa
         await pilot.press(*TO_THE_SHOP)
         await pilot.pause()
         panel = app.screen.query_one(HeroPanel)
-        shown = "\n".join(seen_in(panel))
+        shown = "\n".join(shown_lines(panel))
         assert "Cursed Idol" in shown and "Potions" in shown, shown
         assert panel.max_scroll_y > 0 or panel.parent.max_scroll_y > 0  # the stock and the equipment scroll

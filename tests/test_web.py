@@ -378,6 +378,7 @@ def test_sessions_beyond_the_limit_are_refused(tmp_path: Path) -> None:
     ([str(NEEDLE), "--hub", "ftp://hub"], "--hub"),
     ([str(NEEDLE), "--hub", "http://[::1"], "--hub 'http://[::1': its host or port cannot be read"),
     ([str(NEEDLE), "--public-url", "http://[::1"], "--public-url 'http://[::1': its host or port cannot be read"),
+    ([str(NEEDLE), "--public-url", "http://a..b/"], "--public-url 'http://a..b/': its host name cannot be used"),
     ([str(NEEDLE), "--port", "0"], "port"),
 ])
 def test_bad_options_exit_2_before_serving(args: list[str], message: str, capsys, tmp_path: Path, monkeypatch) -> None:

@@ -80,7 +80,7 @@ def reference_validator(name: str) -> jsonschema.Draft202012Validator:
 
     base = jsonschema.Draft202012Validator
     bounded = {keyword: _bounded(base.VALIDATORS[keyword], "maxItems", list)
-               for keyword in ("items", "prefixItems", "contains")}
+               for keyword in ("items", "prefixItems")}  # not "contains": with minContains a cut list may lack a match
     bounded |= {keyword: _bounded(base.VALIDATORS[keyword], "maxProperties", dict)
                 for keyword in ("properties", "patternProperties", "additionalProperties", "propertyNames")}
     validator = jsonschema.validators.extend(base, validators=bounded)
@@ -89,7 +89,8 @@ def reference_validator(name: str) -> jsonschema.Draft202012Validator:
 
 def _bounded(keyword: Callable, limit: str, kind: type) -> Callable:
     """``keyword``'s check of a list (an object) over its first ``schema[limit]`` items (entries) only,
-    when the schema beside it sets that limit and the instance passes it."""
+    when the schema beside it sets that limit and the instance holds more than that (the limit's own
+    error reports it)."""
 
     def check(validator: jsonschema.Validator, value: object, instance: object, schema: dict) -> Iterator[ValidationError]:
         most = schema.get(limit)

@@ -16,6 +16,7 @@ from .budget import Budget, Deadline, OutOfTime, enforced
 from .dive import find_run
 from .result import SOLVED, UNKNOWN, UNSOLVABLE, Run, SolveResult
 from .search import Search
+from .trim import idle_flips_dropped
 
 
 def _witness(campaign: Campaign, level: int, actions: list[str]) -> tuple[str, bool]:
@@ -57,7 +58,7 @@ def solve(campaign: Campaign, level: int, campaign_mode: bool, budget: Budget, r
                   search_seconds=search.seconds, turns_seconds=search.turns_seconds, stopped_by=search.stop_reason,
                   memory=search.memory, states_stored=search.stored)
     if verdict == SOLVED:
-        actions = search.actions(node)
+        actions = idle_flips_dropped(campaign, level, search.actions(node))
         text, ok = _witness(campaign, level, actions)
         if not ok:
             raise RuntimeError("the solver's witness does not re-simulate: the engine is not deterministic")
@@ -87,6 +88,7 @@ def _unknown(campaign: Campaign, level: int, campaign_mode: bool, budget: Budget
                        max(1_000, int(budget.max_states * budget.find_share)))
         if run is not None:
             turns, health, actions = run
+            actions = idle_flips_dropped(campaign, level, actions)
             text, ok = _witness(campaign, level, actions)
             if not ok:
                 raise RuntimeError("a finish found does not re-simulate: the engine is not deterministic")

@@ -235,6 +235,10 @@ class GoldPolicy(WaryPolicy):
         later = [any(g.verb == "open" for g in level.goals) for level in campaign.levels]
         self.later_chests = [any(later[li + 1:]) for li in range(len(later))]
         self.keys_below = self._keys_below(count.ladders())
+        self.hoard = False  # this run takes a key for a later level's chest before leaving a level
+        self.short = False  # the state last acted on cannot pay for what its level's goals need bought
+        self.saving = False  # ... has something to buy for them: no other purchase
+        self.want: list[str] = []  # what they need bought
 
     def _keys_below(self, ladders: list[list[int]]) -> list[int]:
         """Per level: the keys the levels its ladders lead to may need, counted as :meth:`kept` counts
@@ -257,10 +261,6 @@ class GoldPolicy(WaryPolicy):
         for li in reversed(order):
             below[li] = max((own[k] + below[k] for k in ladders[li]), default=0)
         return below
-        self.hoard = False  # this run takes a key for a later level's chest before leaving a level
-        self.short = False  # the state last acted on cannot pay for what its level's goals need bought
-        self.saving = False  # ... has something to buy for them: no other purchase
-        self.want: list[str] = []  # what they need bought
 
     @staticmethod
     def buys(campaign: Campaign) -> bool:
