@@ -64,6 +64,7 @@ WHITE_BOX = {
     ("tests/test_solver_paralysis.py", "test_four_potions_in_one_turn_follow_the_level_not_four_a_potion"): "the relaxation reads the tables",
     ("tests/test_solver_paralysis.py", "test_a_potion_on_its_cell_gains_only_after_the_walk_reaches_it"): "the relaxation reads the tables",
     ("tests/test_solver_paralysis.py", "test_potions_picked_up_in_order_apply_to_paralysis_alone"): "the relaxation reads the tables",
+    ("tests/test_solver_paralysis.py", "test_the_pickup_costs_found_from_the_parent_mask_equal_those_found_afresh"): "the relaxation reads the tables",
     ("tests/test_solver_one_way.py", "test_a_one_way_flip_reveals_a_tile_the_next_turn_enters"): "the relaxation reads the tables",
     ("tests/test_solver_one_way.py", "test_bound_never_overestimates_along_the_witness_with_one_way_flips"): "the relaxation reads the tables",
     ("tests/test_solver_para_moves.py", "_moves_bound"): "the moves count is read alone",

@@ -312,3 +312,28 @@ def test_potions_picked_up_in_order_apply_to_paralysis_alone():
     doc["hero"]["items"] = ["blue-potion"]
     c = load(doc)
     assert not Relaxation(c, GameState.new(c, log=False).d).ordered
+
+
+def test_the_pickup_costs_found_from_the_parent_mask_equal_those_found_afresh():
+    """docs/solver.md, *The first potion picked up*: the half-turns onto each potion's cell are found from the
+    mask of the state a state came from by lowering the cells flipped since; along seed 6's line of 13 turns
+    they equal those of a full search on every mask, from every cell."""
+    c = load(gen.campaign(1, 8, seed=6))
+    resolver = FatedResolver(c)
+    s = GameState.new(c, log=False)
+    s.resolve(resolver)
+    kept, fresh = Relaxation(c, s.d), Relaxation(c, s.d)
+    prev, lowered = None, 0
+    for action in [*SEED_6_IN_13, None]:
+        li, mask = s.level, kept.mask(s)
+        hint = prev[1] if prev is not None and prev[0] == li else None
+        if hint is not None and hint != mask:
+            lowered += 1
+        for p in range(len(kept.pots[li])):
+            for i in range(len(kept.local[li])):
+                assert kept._pickup_cost(li, mask, i, p, hint) == fresh._pickup_cost(li, mask, i, p), (action, p, i)
+        prev = (li, mask)
+        if action is None or s.outcome is not None:
+            break
+        s.step(action, resolver)
+    assert lowered >= 5
