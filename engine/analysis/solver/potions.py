@@ -179,7 +179,6 @@ class PotionBound:
         self._mwalks: dict = {}  # (level, local cell, enemies met, set of potions) -> ``_met_walk``
         self._prefixes: dict = {}  # (level, local cell, set, face-down counts, gains) -> ``_prefix_turns``
         self._pgains: dict = {}  # (held, idle, half-turns, potions in the set) -> ``_prefix_kept``'s gains
-        self._prefix_at: dict = {}  # (level, mask, local cell, set, held, idle, half-turns) -> ``_prefix_kept``
         self._ordered_results: dict = {}  # paced, order of pickups read: (level, mask, tile, ...) -> ``_with_potions``
         # Potions of paralysis alone, paced: a potion on its cell gains only after the walk reaches it.
         self.ordered = self.paced and self.para_limited and not self.tele_total
@@ -1220,21 +1219,7 @@ class PotionBound:
         """:meth:`_prefix_turns`, which reads the mask only through the face-down tiles of a route from ``i`` to
         each potion of the set, and the potions held, ``idle`` and ``have0`` only through the half-turns each
         prefix may gain: kept per (level, tile, set, those counts, those gains) in ``_prefixes`` (at most
-        100,000). (``left`` only filters ``bits``, a subset of it.) Also kept per its arguments but ``left`` in
-        ``_prefix_at`` (at most 100,000), which spares building that key."""
-        at = (li, mask, i, bits, held, idle, have0)
-        hit = self._prefix_at.get(at)
-        if hit is not None:
-            return hit
-        hit = self._prefix_key(li, mask, i, bits, left, held, idle, have0)
-        if len(self._prefix_at) > 100_000:
-            self._prefix_at.clear()
-        self._prefix_at[at] = hit
-        return hit
-
-    def _prefix_key(self, li: int, mask: bytes, i: int, bits: int, left: tuple, held: int, idle: bool,
-                    have0: int) -> int:
-        """:meth:`_prefix_kept` found through ``_prefixes``."""
+        100,000). (``left`` only filters ``bits``, a subset of it.)"""
         members = [p for p in left if bits >> p & 1]
         if len(members) > MAX_ORDERED:
             return 0
