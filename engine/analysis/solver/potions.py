@@ -52,7 +52,6 @@ MAX_ORDERED = 4  # potions of a set up to which ``_prefix_turns`` tries every or
 MAX_TOURS = 8  # potions on a level beyond which a tour of them is bounded by its farthest one alone
 MAX_PICKUPS = 6  # potions on a level's cells whose every set the bound tries (2 ** 6 sets); the rest count as held
 MAX_RESULTS = 64  # values of ``_with_potions`` kept per plan (all dropped when full)
-MAX_ORDERED_RESULTS = 200_000  # values of ``_with_potions`` kept where the order of pickups is read (all dropped when full)
 MAX_PLAN_SETS = 70_000  # sets of potions kept in ``_plans`` in all (about 270 bytes each, equal sets kept once: some 19 MB)
 _NOTHING_MET = ((False, None),)  # ``_with_potions``'s options when every potion may gain
 
@@ -179,7 +178,6 @@ class PotionBound:
         self._mwalks: dict = {}  # (level, local cell, enemies met, set of potions) -> ``_met_walk``
         self._prefixes: dict = {}  # (level, local cell, set, face-down counts, gains) -> ``_prefix_turns``
         self._pgains: dict = {}  # (held, idle, half-turns, potions in the set) -> ``_prefix_kept``'s gains
-        self._ordered_results: dict = {}  # paced, order of pickups read: (level, mask, tile, ...) -> ``_with_potions``
         # Potions of paralysis alone, paced: a potion on its cell gains only after the walk reaches it.
         self.ordered = self.paced and self.para_limited and not self.tele_total
 
@@ -722,15 +720,6 @@ class PotionBound:
             hit = results.get(rkey)
             if hit is not None:
                 return hit
-        elif paced:
-            # Paced with the order of pickups read (``_prefix_kept`` reads the mask): the value is kept per the level,
-            # the mask, the tile, the potions on their cells and at hand, the enemies met, the jumps, what is left
-            # of this turn, ``gain`` and ``only`` (the routes, the plan, the walks meeting the enemies, ``quiet``
-            # follow from those), in ``_ordered_results``.
-            rkey = (li, mask, i, left, campaign_mode, jumps, tele_held, para_held, meet, r0, k0, gain, only)
-            hit = self._ordered_results.get(rkey)
-            if hit is not None:
-                return hit
         elif not paced:
             # Unpaced, likewise: the value reads the plan, the potions at hand, the enemies met and what a walk
             # meeting them covers, which options there are, what is left of this turn and the routes (one plan serves
@@ -973,10 +962,6 @@ class PotionBound:
             if len(results) >= MAX_RESULTS:
                 results.clear()
             results[rkey] = best
-        else:
-            if len(self._ordered_results) >= MAX_ORDERED_RESULTS:
-                self._ordered_results.clear()
-            self._ordered_results[rkey] = best
         return best
 
     def _plan(self, li: int, mask: bytes, i: int, left: tuple, campaign_mode: bool, routes: tuple,
