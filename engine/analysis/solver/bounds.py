@@ -16,7 +16,7 @@ from ...rules.state import CHOOSE_TELEPORT, COMBAT, DONE, MOVING, SHOPPING, STEP
 from ...rules.tables import CLEARED, DOWN, ENEMY, LADDER, UP
 from .flees import calm_enemies, calm_flee_gains, flee_chain
 from .potions import PotionBound, split_between_turns
-from .relaxed import faces_getter, flipped_cells, propagate, propagate_paced
+from .relaxed import faces_getter, flipped_cells, propagate, propagate_paced, reflipped_paced
 from .result import INF
 from .rolls import FleeOrigins, FleeRolls, flee_faces
 
@@ -262,16 +262,7 @@ class Relaxation(PotionBound):
                 out.append(propagate_paced(nbrs, down, cost, deque([w - lo])))
             hit = tuple(out)
         else:
-            out = []
-            for cost in base:
-                cost = list(cost)
-                queue = deque()
-                for c in flipped:
-                    if cost[c] != INF:
-                        cost[c] -= 1  # its own tile is no longer face down; the rest of its best route is unchanged
-                        queue.append(c)
-                out.append(propagate_paced(nbrs, down, cost, queue))
-            hit = tuple(out)
+            hit = tuple(reflipped_paced(nbrs, down, cost, flipped) for cost in base)
         if len(self._wcache) > 200_000:
             self._wcache.clear()
         self._wcache[key] = hit
@@ -574,13 +565,7 @@ class Relaxation(PotionBound):
                 cost[c] = 1 + mask[c]
                 cost = propagate_paced(nbrs, mask, cost, deque([c]))
             else:
-                cost = list(base)
-                queue = deque()
-                for c in flipped:
-                    if cost[c] != INF:
-                        cost[c] -= 1  # its own tile is no longer face down; the rest of its best route is unchanged
-                        queue.append(c)
-                cost = propagate_paced(nbrs, mask, cost, queue)
+                cost = reflipped_paced(nbrs, mask, base, flipped)
             if len(self._first_cache) > 100_000:
                 self._first_cache.clear()
             self._first_cache[key] = cost

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections import deque
 from operator import itemgetter
 
+INF = float("inf")
+
 
 def faces_getter(cells: list):
     """A function of ``faces`` giving the tuple of the faces of ``cells`` (in C)."""
@@ -45,6 +47,19 @@ def propagate_paced(nbrs: tuple, down: bytes | list, cost: list, queue: deque) -
                 cost[i] = c
                 queue.append(i)
     return cost
+
+
+def reflipped_paced(nbrs: tuple, down: bytes | list, base: list, flipped: list) -> list:
+    """``base`` (costs of :func:`propagate_paced` under an earlier mask) under ``down``, the same mask with the
+    cells ``flipped`` turned face up: each such cell reachable costs 1 less (its own tile is no longer face
+    down; the rest of its best route is unchanged), lowered on from there. ``base`` is left as it is."""
+    cost = list(base)
+    queue = deque()
+    for c in flipped:
+        if cost[c] != INF:
+            cost[c] -= 1
+            queue.append(c)
+    return propagate_paced(nbrs, down, cost, queue)
 
 
 def flipped_cells(before: bytes, after: bytes) -> list | None:
