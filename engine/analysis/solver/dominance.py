@@ -201,16 +201,23 @@ class Fronts:
         return entry
 
 
+def _placed(campaign: Campaign):
+    """Every card the campaign places, once per copy: on the cells, in chests, in shops' stock, and in each
+    level's starting kit (its items; what it equips with ``equipped``)."""
+    for li, level in enumerate(campaign.levels):
+        for c in level.cells:
+            yield c.card
+            yield from c.contents
+            yield from c.stock
+        yield from campaign.starting_kit(li)[0]
+
+
 def cards_in_game(campaign: Campaign) -> set[str]:
     """Every card a run of the campaign can meet: the character's, the cells', the chests' and shops', the
     starting kits' (the hero's and each level's)."""
-    out = {campaign.hero.character}
-    for li, level in enumerate(campaign.levels):
-        for c in level.cells:
-            out.update((c.card, *c.contents, *c.stock))
-        items, equipped = campaign.starting_kit(li)
-        out.update(items)
-        out.update(equipped)
+    out = {campaign.hero.character, *_placed(campaign)}
+    for li in range(len(campaign.levels)):
+        out.update(campaign.starting_kit(li)[1])
     return {cid for cid in out if cid in campaign.cards}
 
 
@@ -219,10 +226,7 @@ def teleportation_supply(campaign: Campaign, d) -> int:
     the starting kits (a bought card leaves the stock for good; a sold one does not come back to it)."""
     tele = {cid for cid, c in campaign.cards.items()
             if c.kind is CardKind.POTION and d.potions.get(c.colour) == "teleportation"}
-    n = sum(1 for level in campaign.levels for c in level.cells for cid in (c.card, *c.contents, *c.stock) if cid in tele)
-    for li in range(len(campaign.levels)):
-        n += sum(1 for cid in campaign.starting_kit(li)[0] if cid in tele)
-    return n
+    return sum(1 for cid in _placed(campaign) if cid in tele)
 
 
 class ExactTable:
