@@ -515,14 +515,14 @@ class _NoFirstTele(Relaxation):
     up*, *A potion drunk*, *... nor while the only enemies face up are those he fights where the turn began*): as
     before them (``--first-tele`` counts the states where they lift the bound)."""
 
-    def _first_tele_gain(self, li, mask, i, left, r0):
+    def _first_tele_gain(self, li, mask, i, left, r0, hint=None):
         return -1  # c = min(c, 1): the old ``c``, and never "no potion reachable"
 
     def _fought_here(self, s, met):
         return False  # every enemy face up lets the first potion gain
 
-    def _tele_allowance(self, s, li, potions, k0, mask, i, r0):
-        most, c = _TELE_ALLOWANCE(self, s, li, potions, k0, mask, i, r0)[:2]  # (and no drink holding its turn's slot)
+    def _tele_allowance(self, s, li, potions, k0, mask, i, r0, hint=None):
+        most, c = _TELE_ALLOWANCE(self, s, li, potions, k0, mask, i, r0, hint)[:2]  # (and no drink holding its turn's slot)
         if s.phase == CHOOSE_TELEPORT and s.subject < 0:  # drunk: c was 1 with a move left, and it counted
             c = 1 if k0 else 0
             if not self._fighting(s, li):
@@ -540,8 +540,8 @@ class _NoDrinkSlots(Relaxation):
     gain (the allowance ``(A, c)`` alone). ``--teleport`` and ``--first-tele`` count the states where the rule lifts
     the bound."""
 
-    def _tele_allowance(self, s, li, potions, k0, mask, i, r0):
-        allow = _TELE_ALLOWANCE(self, s, li, potions, k0, mask, i, r0)
+    def _tele_allowance(self, s, li, potions, k0, mask, i, r0, hint=None):
+        allow = _TELE_ALLOWANCE(self, s, li, potions, k0, mask, i, r0, hint)
         return allow[:2]  # (``A`` is every potion drunk in a fight, the old count; and every set of pickups reads it)
 
 
@@ -549,8 +549,8 @@ class _NoPickups(Relaxation):
     """The bound without *A gain needs its potion picked up* (docs/solver.md): one allowance for every set of the
     level's potions a walk may pick up, counting them all."""
 
-    def _tele_allowance(self, s, li, potions, k0, mask, i, r0):
-        return _TELE_ALLOWANCE(self, s, li, potions, k0, mask, i, r0)[:3]
+    def _tele_allowance(self, s, li, potions, k0, mask, i, r0, hint=None):
+        return _TELE_ALLOWANCE(self, s, li, potions, k0, mask, i, r0, hint)[:3]
 
 
 _COUNT_SLOTS: list = []
@@ -567,6 +567,22 @@ def _before_first_tele(c, d) -> Relaxation:
     if _BEFORE_FIRST_TELE[-1] is None or _BEFORE_FIRST_TELE[-1][0] is not d:
         _BEFORE_FIRST_TELE[:] = [(d, _NoFirstTele(c, d))]
     return _BEFORE_FIRST_TELE[-1][1]
+
+
+class _NoTwoGains(Relaxation):
+    """The bound without *Two gains from one drink* (docs/solver.md): ``--two-gains`` counts the states it lifts."""
+
+    def _lone_drink(self, s, li, potions, allow):
+        return False
+
+
+_TWO_GAINS: list = []  # ``--two-gains``: per map, (dungeon, the bound without the rule)
+
+
+def _no_two_gains(c, d) -> Relaxation:
+    if _TWO_GAINS[-1] is None or _TWO_GAINS[-1][0] is not d:
+        _TWO_GAINS[:] = [(d, _NoTwoGains(c, d))]
+    return _TWO_GAINS[-1][1]
 
 
 class _TreeLess(Relaxation):
@@ -623,6 +639,58 @@ def teleport_slots(rng: random.Random, count: int) -> list[tuple[str, dict]]:
     return out
 
 
+def teleport_two_gains(rng: random.Random, count: int) -> list[tuple[str, dict]]:
+    """``count`` small open grids (3 to 5 tiles a side, some walls) for the paced warrior with one potion of
+    teleportation (in hand, or on a cell), where one drink in a fight may leave two or three enemies and the walk may
+    gain by two of them (docs/solver.md, *Two gains from one drink*): two or three rats of 1 health or goblins
+    around one tile, a few more enemies elsewhere, most cards face down; the exit at the far corner or on an edge."""
+    out = []
+    for n in range(count):
+        w, h = rng.choice([(3, 3), (3, 4), (4, 3), (4, 4), (5, 3), (3, 5), (5, 4), (4, 5)])
+        start = (0, 0)
+        exit_at = rng.choice([(w - 1, h - 1), (w - 1, rng.randrange(h)), (rng.randrange(w), h - 1)])
+        if exit_at == start:
+            exit_at = (w - 1, h - 1)
+        walls = set()
+        for x in range(w):
+            for y in range(h):
+                for dx, dy in ((1, 0), (0, 1)):
+                    if x + dx < w and y + dy < h and rng.random() < 0.12:
+                        walls.add(((x, y), (x + dx, y + dy)))
+        cards: dict = {}
+        hub = (rng.randrange(w), rng.randrange(h))
+        around = [(hub[0] + dx, hub[1] + dy) for dx, dy in ((1, 0), (0, 1), (-1, 0), (0, -1))]
+        around = [c for c in around if 0 <= c[0] < w and 0 <= c[1] < h and c not in (start, exit_at)]
+        rng.shuffle(around)
+        foes = around[:rng.choice([2, 2, 3])]
+        free = [(x, y) for x in range(w) for y in range(h) if (x, y) not in (start, exit_at, hub) and (x, y) not in foes]
+        foes += rng.sample(free, min(len(free), rng.choice([0, 1, 2])))
+        for c in foes:
+            cards[c] = rng.choice(["sewer-rat", "sewer-rat", "goblin"])
+        free = [c for c in free if c not in cards]
+        held = rng.random() < 0.3
+        if not held and free:
+            cards[rng.choice(free)] = "blue-potion"
+        cells = []
+        for y in range(h):
+            for x in range(w):
+                paths = ""
+                for ch, (dx, dy) in (("N", (0, -1)), ("E", (1, 0)), ("S", (0, 1)), ("W", (-1, 0))):
+                    nx, ny = x + dx, y + dy
+                    if 0 <= nx < w and 0 <= ny < h and ((x, y), (nx, ny)) not in walls and ((nx, ny), (x, y)) not in walls:
+                        paths += ch
+                if (x, y) == start:
+                    cells.append(_cell(x, y, "starting-tile", paths))
+                    continue
+                card = cards.get((x, y), "pathing-tile")
+                face = "down" if rng.random() < (0.9 if card != "pathing-tile" else 0.75) or (x, y) == exit_at else "up"
+                cells.append(_cell(x, y, card, paths, face=face, **({"exit": True} if (x, y) == exit_at else {})))
+        doc = _doc(cells, w, h, "warrior", items=["blue-potion"] if held else [], potions={"blue": "teleportation"},
+                   cards={"sewer-rat": {"health": 1}, "goblin": {"health": rng.choice([1, 1, 40])}})
+        out.append((f"two-gains/{n}/{w}x{h}/hub{hub}/warrior", doc))
+    return out
+
+
 def _loose_foes(d) -> frozenset:
     """The enemy cards a flip can reveal from a tile they have no path back to (no fight: docs/rules.md, Board)."""
     return frozenset(j for i, row in enumerate(d.flip_to) for dr, j in enumerate(row)
@@ -653,6 +721,12 @@ def _compare(c, s: GameState, left: int, name: str, line: list[str], counts: Cou
             counts["pickups tighter"] += 1
             if bound == left:
                 counts["pickups tighter, now exact"] += 1
+    if _TWO_GAINS:
+        without = _no_two_gains(c, s.d).bound(s, True)
+        if without < bound:
+            counts["two-gains tighter"] += 1
+            if bound == left:
+                counts["two-gains tighter, now exact"] += 1
     if lower is not None:
         low = lower.bound(s, True)
         if low < bound:
@@ -746,11 +820,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--first-tele", type=int, default=0,
                     help="only levels whose potions are all of teleportation, none in hand and every enemy face down: "
                          "N corridors and N generated maps (the first potion picked up)")
+    ap.add_argument("--two-gains", type=int, default=0,
+                    help="only levels whose potions are all of teleportation: N small open grids with one potion and "
+                         "enemies around one tile (a drink there may leave two or three, each worth a gain)")
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
-    if args.first_tele or args.teleport or args.drink_slots:
+    if args.first_tele or args.teleport or args.drink_slots or args.two_gains:
         _COUNT_SLOTS.append(True)  # (count the states *A potion drunk in a fight holds no gain* lifts: ``_compare``)
-    if args.drink_slots:
+    _TWO_GAINS.append(None)  # (count the states *Two gains from one drink* lifts, in every mode: ``_compare``)
+    if args.two_gains:
+        maps = teleport_two_gains(rng, args.two_gains)
+    elif args.drink_slots:
         maps = teleport_slots(rng, args.drink_slots)
     elif args.first_tele:
         maps = teleport_first(rng, args.first_tele)

@@ -364,10 +364,11 @@ def test_the_first_potion_gains_nothing_while_no_enemy_stands_revealed():
     moving beside an enemy met before*). A potion of paralysis is a turn lower in both: its flee, gaining nothing
     itself, leaves the enemies beside the tile it starts from alive and face up, to be met so later (*With
     potions*: at most ``crowd`` = 3 of them here, and more with the goblin face up); a potion of teleportation
-    drunk in a fight leaves them too (*Potions of teleportation alone*: ``tele_crowd`` of them), two turns."""
+    drunk in a fight leaves them too (*Potions of teleportation alone*: ``tele_crowd`` of them), but two gains from
+    that one drink take steps no walk as short has (*Two gains from one drink*): one turn."""
     doc = gen.campaign(1, 8, seed=7)  # one red potion
     bounds = _root_bounds(doc)
-    assert bounds["healing"] == bounds["paralysis"] + 1 == bounds["teleportation"] + 2
+    assert bounds["healing"] == bounds["paralysis"] + 1 == bounds["teleportation"] + 1
     before = bounds["healing"]
     goblin = next(c for c in doc["levels"][0]["cells"] if c["card"] == "goblin" and c["at"][0] >= 2)
     goblin["face"] = "up"
@@ -379,13 +380,14 @@ def test_the_first_potion_gains_nothing_while_no_enemy_stands_revealed():
 def test_the_first_potion_counts_where_an_enemy_can_be_met_without_a_fight():
     """An enemy card with no path back is revealed by a flip without a fight (docs/rules.md, Board):
     the hero may then meet it later, so the first potion counts again (a potion of paralysis a turn more: its
-    flee leaves enemies met so, docs/solver.md *With potions*; a potion of teleportation drunk in a fight too, and
-    the goblin is met so already: *Potions of teleportation alone*)."""
+    flee leaves enemies met so, docs/solver.md *With potions*). A potion of teleportation, the one potion of the level,
+    stays a turn below the bound without potions only: this goblin has no ADJACENT TILE, so it is never met, and two
+    gains from the one drink take steps no walk as short has (*Two gains from one drink*)."""
     doc = gen.campaign(1, 8, seed=7)
     goblin = next(c for c in doc["levels"][0]["cells"] if c["card"] == "goblin" and c["at"][0] >= 2)
     goblin["paths"] = ""
     bounds = _root_bounds(doc)
-    assert bounds["teleportation"] + 1 == bounds["paralysis"] == bounds["healing"] - 2
+    assert bounds["teleportation"] - 1 == bounds["paralysis"] == bounds["healing"] - 2
 
 
 # Lines the search found on the 8x8 maps whose only potions are of teleportation before *Potions of teleportation

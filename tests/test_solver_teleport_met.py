@@ -314,11 +314,12 @@ def test_the_first_potion_gains_nothing_in_a_fight_where_the_turn_began():
     # leaves the rat only by slaying it or by the potion, used then in a fight he did not move into (FLEE: "When a
     # player is adjacent to multiple enemies, he is in combat with those enemies"): the first potion gains nothing.
     # The bound read the rat standing face up as an enemy met and gave the potion its two half-turns: 2 turns after
-    # the first where 4 are left (par 5: one face-down tile a turn); now 3 (docs/solver.md, *... nor while the only
-    # enemies face up are those he fights where the turn began*).
+    # the first where 4 are left (par 5: one face-down tile a turn); then 3 (docs/solver.md, *... nor while the only
+    # enemies face up are those he fights where the turn began*), and 4 since no walk gains twice by the enemies the one
+    # drink leaves: the one tile beside either rat of a pair is the row's tile beside both (*Two gains from one drink*).
     c = _rat_at_the_start(5, (1, 2, 3))
     s = _after(c, ["flip N"])
-    assert s.in_combat and _bound(c, s) == 3
+    assert s.in_combat and _bound(c, s) == 4
     assert _left(c, s) == 4
     _par_line_holds(c, 5)
 

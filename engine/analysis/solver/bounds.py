@@ -14,6 +14,7 @@ from ...model.campaign import Campaign, CardKind
 from ...rules.mobility import obtainable_cards, wall_crossings
 from ...rules.state import CHOOSE_TELEPORT, COMBAT, DONE, MOVING, SHOPPING, STEP1, GameState
 from ...rules.tables import CLEARED, DOWN, ENEMY, LADDER, UP
+from .drink import MAX_CELLS, DrinkDetours
 from .flees import calm_enemies, calm_flee_gains, flee_chain
 from .potions import PotionBound, split_between_turns
 from .relaxed import faces_getter, flipped_cells, propagate, propagate_paced, reflipped_paced
@@ -155,6 +156,9 @@ class Relaxation(PotionBound):
             self._two_way.append(int.from_bytes(bytes(0 if j in one_way else 1 for j in range(lo, hi)), "big")
                                  if one_way else None)
         self._potion_tables(d)
+        # The steps of a walk that gains twice by the enemies one potion of teleportation drunk in a fight leaves
+        # (``_lone_drink``; docs/solver.md, *Two gains from one drink*).
+        self.drinks = DrinkDetours(d, self.local, self.ways) if self.paced and self.tele_total else None
         self.origins = FleeOrigins(d, self.local, self.ways) if self.rolls is not None else None
         # The paced warrior whose only flee is from an enemy he paralysed (``para_limited``), where nothing moves
         # an enemy or the hero through walls and every path is matched: the moves of a route cost their
@@ -398,6 +402,7 @@ class Relaxation(PotionBound):
         potions = self.potions(s) if self.items else None
         met = None
         allow = None
+        lone = False
         r_moves = r0  # (the moves count of ``_with_moves`` has no allowance to make: docs/solver.md)
         if potions is not None and self._met_foes[li] is not None:
             if not (potions[0] or potions[1] or potions[3]):
@@ -406,6 +411,7 @@ class Relaxation(PotionBound):
                 allow = self._met_allowance(s, li, potions, k0, mask, i, r0, hint)  # (in the key: it reads the enemies alive)
             else:
                 allow = self._tele_allowance(s, li, potions, k0, mask, i, r0, hint)  # only potions of teleportation (in the key too)
+                lone = self._lone_drink(s, li, potions, allow)
         if potions is None and self._met_foes[li] is not None:
             met = self._met_fights(s)
             if s.moved and (s.phase == COMBAT or s.phase == SHOPPING):
@@ -414,7 +420,7 @@ class Relaxation(PotionBound):
                 r0 += len(s.visitors)  # an enemy a thrown potion of teleportation moved: one fight after moving each
             alive = met  # (in the key: the discounted routes read it)
         blocked = self.landing_blocked(s) if self.tele_total else 0
-        key = (li, mask, i, r0, k0, campaign_mode, potions, blocked, alive, now, allow)  # r0 apart: a jump's route starts from it
+        key = (li, mask, i, r0, k0, campaign_mode, potions, blocked, alive, now, allow, lone)  # r0 apart: a jump's route starts from it
         # (``alive`` and ``now``: the flee chains and tiles beside enemies of ``rolls``; with r0 and k0 they fix
         # what is left of the turn without flees)
         best = self._bcache.get(key)
@@ -436,6 +442,8 @@ class Relaxation(PotionBound):
             best = self._with_potions(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked)
         else:
             best = self._with_met(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked, allow)
+            if lone:
+                best = self._two_gains(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked, allow, best)
         if len(self._bcache) > 400_000:
             self._bcache.clear()
             self._rcache.clear()
@@ -633,6 +641,48 @@ class Relaxation(PotionBound):
         if on_cells:  # (a walk that picks up none of the level's potions on their cells: *A gain needs its potion ...*)
             return per[1][-1], c, per[1], per[0]
         return per[0][-1], c, per[0]
+
+    def _lone_drink(self, s: GameState, li: int, potions: tuple, allow: tuple) -> bool:
+        """The one potion of teleportation still to be used (held, in a shop's stock or a chest, or on a cell of the
+        level) is what any gain needs, and it may leave two enemies or more: no enemy met so now (none counted in
+        ``A`` as met so now, no fight after moving he is in), none a thrown potion moved or is moving, none drunk
+        now (docs/solver.md, *Two gains from one drink*)."""
+        if allow[0] < 2 or s.phase == CHOOSE_TELEPORT or s.visitors or self.drinks is None:
+            return False
+        lo, hi = self.d.level_range[li]
+        if hi - lo > MAX_CELLS:
+            return False  # (the tables hold every pair of the level's cells)
+        if s.moved and (s.phase == COMBAT or s.phase == SHOPPING):
+            return False  # a fight after moving he is in: an enemy met so
+        pots = self.pots[li]
+        if potions[0] + sum(1 for p in potions[3] if pots[p][1]) != 1:
+            return False
+        return self._met_now(s, li)[1] == 0
+
+    def _two_gains(self, li: int, mask: bytes, i: int, r0: int, k0: int, campaign_mode: bool, potions: tuple,
+                   routes: tuple, hint: bytes | None, blocked: int, allow: tuple, best: float) -> float:
+        """``best`` (:meth:`_with_met` with ``allow``) raised where the one potion left (:meth:`_lone_drink`) cannot
+        give two gains in time: the walks with one gain at most take at least :meth:`_with_met` with every count of
+        ``allow`` capped at 1; those with two or more (the potion drunk in a fight, two of the enemies it leaves
+        gained) at least ``best`` and at least the turns of their steps (:class:`~.drink.DrinkDetours`) and of the
+        face-down tiles of a route from a tile face up now (the stands that flip them), less the gains ``A``:
+        ``r0 + 2T >= steps + face-down - A``. The bound is the lesser of the two (docs/solver.md, *Two gains from
+        one drink*)."""
+        capped = (1,) + allow[1:2] + tuple(tuple(min(1, a) for a in steps) for steps in allow[2:])
+        one = self._with_met(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked, capped)
+        if one <= best:
+            return best
+        most = allow[0]
+        jumps = self._jumps(li, mask)
+        two = INF
+        for _, _, tail, k, _ in routes:
+            need = self.drinks.steps(li, k, mask, i) + jumps[k][1] - most - r0
+            t = (0 if need <= 0 else (need + 1) // 2) + tail
+            if t < two:
+                two = t
+        if two < best:
+            two = best
+        return one if one < two else two
 
     def _fighting(self, s: GameState, li: int) -> bool:
         """An enemy stands face up and alive beside the hero (he is, or was when he drank, in a fight with it)."""
