@@ -259,6 +259,38 @@ def test_hub_serve_refuses_a_database_it_cannot_open(tmp_path: Path, capsys) -> 
     assert code == 2 and "cannot connect" in err
 
 
+def test_hub_serve_refuses_a_database_in_a_folder_that_does_not_exist(tmp_path: Path, capsys, monkeypatch) -> None:
+    """A mistyped folder in `--db` (or $CARDROGUE_HUB_DB) is said, exit 2 as for any unusable input (README),
+    and no folder is made: the hub does not start on a database nobody meant (docs/hub.md, Running a hub)."""
+    where = tmp_path / "new" / "dir" / "hub.sqlite3"
+    with socket.socket() as taken:  # were the database taken, the serve would stop at the port, not serve on
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        code, out, err = cardrogue(capsys, "hub", "serve", "--db", str(where), "--port", port)
+        assert code == 2 and "serving" not in out and f"the folder {where.parent} does not exist" in err, err
+        assert not (tmp_path / "new").exists()
+        (tmp_path / "file").write_text("")
+        code, _, err = cardrogue(capsys, "hub", "serve", "--db", str(tmp_path / "file" / "hub.sqlite3"), "--port", port)
+        assert code == 2 and f"{tmp_path / 'file'} is not a folder" in err, err
+        monkeypatch.setenv("CARDROGUE_HUB_DB", str(where))
+        code, _, err = cardrogue(capsys, "hub", "serve", "--port", port)
+        assert code == 2 and f"the folder {where.parent} does not exist" in err and not (tmp_path / "new").exists()
+
+
+def test_the_default_hub_database_makes_its_folder_on_a_fresh_machine(tmp_path: Path, monkeypatch) -> None:
+    """No --db and no $CARDROGUE_HUB_DB: hub.sqlite3 in the user data folder, made when missing."""
+    from cardrogue.hub.db import Database
+
+    monkeypatch.delenv("CARDROGUE_HUB_DB", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "fresh" / "share"))
+    db = Database()
+    try:
+        assert Path(db.url) == tmp_path / "fresh" / "share" / "cardrogue-studio" / "hub.sqlite3" and Path(db.url).is_file()
+    finally:
+        db.close()
+
+
 @pytest.mark.parametrize("template, says", [
     ("http://play.example.org/{nope}", "names the map by {hash} or {id}"),  # was taken: every map page a 500
     ("http://play.example.org/{hash}{", "names the map by {hash} or {id}"),
