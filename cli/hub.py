@@ -200,8 +200,11 @@ def _show(text: str) -> str:
 
 def cmd_register(args: argparse.Namespace) -> int:
     def work(args):
+        from cardrogue.hub import config as settings
         from cardrogue.hub.client import HubClient
-        from cardrogue.hub.config import DEFAULT_HUB, ClientConfig, config_path, load_config, save_config
+        from cardrogue.hub.config import DEFAULT_HUB, ClientConfig, config_path, load_config
+
+        from .common import check_writable
 
         saved = load_config()
         url = args.hub or saved.hub or DEFAULT_HUB
@@ -211,8 +214,20 @@ def cmd_register(args: argparse.Namespace) -> int:
                 f"the account {_show(saved.name or '?')} on {_show(saved.hub or '?')} is saved in {config_path()}; "
                 f"registering {_show(args.name)} would replace its token, which cannot be recovered: keep a copy of "
                 "that file and pass --force to replace it")
+        # The hub gives a token once and the name is then taken: where it is kept is checked first.
+        try:
+            config_path().parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UnusableInput(f"{config_path()}: cannot save the hub settings: {exc.strerror or exc}") from None
+        check_writable(config_path())
         answer = HubClient(url).register(args.name)
-        path = save_config(ClientConfig(url, answer["name"], answer["token"]))
+        try:
+            path = settings.save_config(ClientConfig(url, answer["name"], answer["token"]))
+        except UnusableInput as exc:
+            # The account exists now; its token, lost, could never be had again: shown, to keep by hand.
+            raise UnusableInput(
+                f"registered {_show(answer['name'])} on {url}, but {exc}; keep its token: {answer['token']} "
+                f'(in {config_path()} as {{"hub": "{url}", "name": "{answer["name"]}", "token": "..."}})') from None
         replaced = f" (it replaces {_show(saved.name or '?')} on {_show(saved.hub or '?')})" if saved.token else ""
         if args.format == "json":
             _json({"name": answer["name"], "hub": url, "config": str(path)})
