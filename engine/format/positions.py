@@ -161,6 +161,8 @@ class _Tokens:
 
 
 def _decode_string(token: str) -> str:
+    if "\\" not in token:  # no escape: the text between the quotes (a json.loads each cost a file of 300,000 keys 1 s)
+        return token[1:-1]
     try:
         return json.loads(token)
     except ValueError:  # an invalid escape, in a text the parser refused further on
