@@ -59,6 +59,34 @@ def test_register_never_drops_a_saved_token_unasked(hub, capsys) -> None:
     assert load_config().name == "bob"
 
 
+def test_register_never_loses_the_token_the_hub_gave(hub, capsys, tmp_path: Path, monkeypatch) -> None:
+    """A token is given once, and the name is then taken for good: settings that cannot be saved
+    lost the account (`hub register` made it on the hub, then said only "cannot save the hub
+    settings"). Now a place that cannot be written is refused before the hub is asked, and should the
+    save still fail after the hub answered, the token is shown, with where to keep it."""
+    from cardrogue.engine.errors import UnusableInput
+    from cardrogue.hub import config as hub_config
+
+    config_path().parent.mkdir(parents=True, exist_ok=True)
+    config_path().symlink_to(tmp_path / "missing" / "hub.json")  # the file's folder does not exist
+    code, _, err = cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)
+    assert code == 2 and str(tmp_path / "missing") in err, err
+    config_path().unlink()
+    assert cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)[0] == 0  # the name was not taken
+    saved = load_config()
+
+    def full_disk(config):
+        raise UnusableInput(f"{config_path()}: cannot save the hub settings: No space left on device")
+
+    monkeypatch.setattr(hub_config, "save_config", full_disk)
+    code, out, err = cardrogue(capsys, "hub", "register", "bob", "--hub", hub.base, "--force")
+    assert code == 2 and "No space left on device" in err and "registered bob" in err, err
+    token = err.split("token: ", 1)[1].split()[0]
+    status, me, _ = call(hub.base, "GET", "/api/me", token=token)
+    assert status == 200 and me["name"] == "bob"
+    assert load_config() == saved
+
+
 def test_a_whole_round_publish_list_submit_leaderboard_pull_verify(hub, capsys, tmp_path: Path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     text = map_text()
