@@ -93,6 +93,7 @@ WHITE_BOX = {
     ("tests/test_solver_potions_cache.py", "test_cached_potion_bound_equals_the_plain_one"): "the kept potion bound is compared with the plain one",
     ("tests/test_solver_potions_cache.py", "test_the_plans_kept_stay_within_their_cap"): "the kept potion bound is compared with the plain one",
     ("tests/test_solver_potions_cache.py", "test_plans_are_shared_by_the_masks_that_give_them_the_same_values"): "the kept potion bound is compared with the plain one",
+    ("tests/test_solver_potions_cache.py", "_agrees"): "the kept potion bound is compared with the plain one",
     ("tests/test_solver_teleport_met.py", "_bound"): "the relaxation reads the tables",
     ("tests/test_solver_teleport_two_gains.py", "_par_line_within"): "the relaxation reads the tables",
     ("tests/test_solver_teleport_two_gains.py", "test_two_enemies_beside_one_tile_of_a_corridor_give_one_gain_at_most"): "the relaxation reads the tables",
