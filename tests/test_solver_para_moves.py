@@ -395,7 +395,7 @@ def test_the_first_potion_picked_up_on_the_8x8_maps(monkeypatch, seed, before, a
     assert Relaxation(c, s.d).bound(s, True) == before
 
 
-def _old_first_gain(self, li, mask, i, left, held, r0, hint=None):
+def _old_first_gain(self, li, mask, i, left, held, r0, hint=None, fight=True):
     """``_first_gain`` before *The first flee holds no gain* (docs/solver.md): the first gain in the turn after the
     walk can first hold a potion (``J1 + 1``), or in the turn it can hold two, or in this turn with two at hand."""
     if held >= 2:
@@ -443,3 +443,30 @@ def test_the_first_flee_holds_no_gain(monkeypatch, potion, held, goblins, before
             assert relaxation(c, s.d).bound(s, True) <= left, (s.turn, s.phase, s.pos)
             checked += 1
     assert checked
+
+
+def test_no_flee_is_left_of_a_turn_past_step_1_out_of_combat(monkeypatch):
+    """docs/solver.md, *The first flee holds no gain*. Standard turn sequence, step 1: "The player may flip over
+    face-down EXPLORATION CARDS"; FLEE: "a player may flip over adjacent face-down exploration cards" (in combat):
+    flips come only in step 1 or in a fight, and with no enemy standing revealed away from the warrior no move brings
+    him beside one. So once he has moved out of combat no fight, and no flee, is left of the turn: with a potion of
+    paralysis in hand, the first flee comes next turn and the first gain the turn after. On this 3x3 map (goblins of
+    40 health at (1,1) and (2,0), one potion in hand), after flipping and moving south in turn 1, the bound is the 3
+    turns after the first the plain uniform-cost search needs (2 when a gain was allowed from the next turn)."""
+    cells = []
+    for y in range(3):
+        for x in range(3):
+            paths = "".join(d for d, ok in (("N", y > 0), ("E", x < 2), ("S", y < 2), ("W", x > 0)) if ok)
+            card = ("starting-tile" if (x, y) == (0, 0) else "goblin" if (x, y) in ((1, 1), (2, 0))
+                    else "pathing-tile")
+            extra = {"exit": True} if (x, y) == (2, 2) else {}
+            cells.append(cell(x, y, card, paths, face="up" if (x, y) == (0, 0) else "down", **extra))
+    c = campaign(cells, items=["red-potion"], potions=PARALYSIS, cards={"goblin": {"health": 40}})
+    s, resolver = started(c)
+    assert relaxation(c, s.d).bound(s, True) <= _remaining(c, s)
+    s.step("flip S", resolver)
+    s.step("move S", resolver)
+    assert relaxation(c, s.d).bound(s, True) == 3 == _remaining(c, s)
+    first_gain = Relaxation._first_gain
+    monkeypatch.setattr(Relaxation, "_first_gain", lambda self, *args: first_gain(self, *args[:6], True))
+    assert Relaxation(c, s.d).bound(s, True) == 2
