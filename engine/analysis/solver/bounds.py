@@ -674,7 +674,7 @@ class Relaxation(PotionBound):
             if more >= most:
                 break
             b = self._with_potions(li, mask, i, r0 + more * para, k0, campaign_mode, potions, routes, hint, blocked,
-                                   more * tele, only)
+                                   more * tele, only, t + 1)  # (only whether it is at most t is read)
             if b <= t:
                 break
             t += 1

@@ -672,7 +672,7 @@ class PotionBound:
 
     def _with_potions(self, li: int, mask: bytes, i: int, r0: int, k0: int, campaign_mode: bool,
                       potions: tuple, routes: tuple, hint: bytes | None, blocked: int = 0, gain: int = 0,
-                      only: int = -1) -> float:
+                      only: int = -1, ceiling: float = INF) -> float:
         """:meth:`_with_potions_plain`, the same value for less work: what depends only on the level, the mask,
         the tile, the potions on their cells and the jumps onto tiles face up now is kept (``_plan``: every set
         of those potions, what a walk onto it must cover, and per way out the half-turns that cover bounds; kept
@@ -681,7 +681,12 @@ class PotionBound:
         picking potions up per set (``_prefix_kept``). Only the potions at hand, the enemies met and what is
         left of this turn are read per state, and (paced, no order of pickups read) the value is kept per those
         in the plan. ``only`` is read on paced levels alone (its one caller, ``_with_met``, is paced); the unpaced
-        loop below neither filters nor keys by it, so an unpaced caller passing it is refused."""
+        loop below neither filters nor keys by it, so an unpaced caller passing it is refused.
+
+        ``ceiling``: for a caller that asks only whether the bound is below it. The search over the sets starts from
+        it as the best found (the sets whose least term is no lower are skipped) and stops at the first term below
+        it: the value returned is ``ceiling`` if the bound is no lower, else a value below ``ceiling`` and no lower
+        than the bound (not kept in ``results``)."""
         if only != -1 and not self.paced:
             raise ValueError("_with_potions: the sets of `only` potions are read on paced levels alone")
         tele_held, para_held, meet, left = potions
@@ -719,7 +724,7 @@ class PotionBound:
                     paired_met is not None, r0, k0, quiet, gain, only)
             hit = results.get(rkey)
             if hit is not None:
-                return hit
+                return hit if hit < ceiling else ceiling
         elif not paced:
             # Unpaced, likewise: the value reads the plan, the potions at hand, the enemies met and what a walk
             # meeting them covers, which options there are, what is left of this turn and the routes (one plan serves
@@ -728,7 +733,7 @@ class PotionBound:
                     paired_met is not None, r0, k0, routes)
             hit = results.get(rkey)
             if hit is not None:
-                return hit
+                return hit if hit < ceiling else ceiling
         paired = self._paired[li]
         tours = self._tours[li]
         walk_on_met = met_met is not None and not tele_held and not para_held
@@ -787,9 +792,12 @@ class PotionBound:
                 u = (0 if k0 + jf <= k_most else -(-(k0 + jf - k_most) // K)) + tail
                 if u < least:
                     least = u
-        best = INF
+        best = ceiling
+        below = ceiling if ceiling != INF else -1  # (a value below the ceiling found: the caller's answer)
         n_plain = 0
         while True:
+            if best < below:
+                break
             if paced:
                 if not heap:
                     break
@@ -958,7 +966,7 @@ class PotionBound:
                         t = jumped
                 if t < best:
                     best = t
-        if not paced or not self.ordered:
+        if (not paced or not self.ordered) and ceiling == INF:
             if len(results) >= MAX_RESULTS:
                 results.clear()
             results[rkey] = best
