@@ -199,7 +199,7 @@ def open_scores(path: Path | None, *, writable: bool = True):
 
     where = path or default_db_path()
     try:
-        store = ScoreStore(where, writable=writable)
+        store = ScoreStore(path, writable=writable)
         store.table("0" * 64)  # reads the schema: a file that is not SQLite fails here
         return store
     except OSError as exc:
