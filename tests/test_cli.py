@@ -251,6 +251,18 @@ def test_a_campaign_named_for_a_replay_that_is_unusable_lists_its_errors_one_a_l
                 (argv, said)
 
 
+@pytest.mark.parametrize("command, says", [("play", "the player needs a terminal"),
+                                            ("edit", "the editor needs a terminal")])
+def test_the_apps_without_a_terminal_are_refused_not_left_waiting(command: str, says: str, tmp_path: Path) -> None:
+    """README: every command finishes in bounded time. `cardrogue play` or `edit` run by a script (input
+    from /dev/null, output to a file) waited for ever on keys that never came; now they are refused at
+    the start with what to run instead (exit 2)."""
+    done = subprocess.run([sys.executable, "-m", "cardrogue", command, str(NEEDLE)], stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert done.returncode == 2 and done.stderr.startswith(f"cardrogue: {says}: "), done.stderr
+    assert done.stdout == "" and "Traceback" not in done.stderr
+
+
 def test_verify_json(tmp_path: Path, capsys) -> None:
     code, out, _ = cardrogue(capsys, "verify", NEEDLE_REPLAY, "--format", "json")
     verdict = json.loads(out)

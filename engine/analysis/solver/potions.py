@@ -178,6 +178,7 @@ class PotionBound:
         self._mwalks: dict = {}  # (level, local cell, enemies met, set of potions) -> ``_met_walk``
         self._prefixes: dict = {}  # (level, local cell, set, face-down counts, gains) -> ``_prefix_turns``
         self._pgains: dict = {}  # (held, idle, half-turns, potions in the set) -> ``_prefix_kept``'s gains
+        self._last_prep = None  # ``_with_potions``: (what its last call read, what it found from that alone)
         # Potions of paralysis alone, paced: a potion on its cell gains only after the walk reaches it.
         self.ordered = self.paced and self.para_limited and not self.tele_total
 
@@ -690,28 +691,54 @@ class PotionBound:
         if only != -1 and not self.paced:
             raise ValueError("_with_potions: the sets of `only` potions are read on paced levels alone")
         tele_held, para_held, meet, left = potions
-        jumps = self._jumps(li, mask, blocked) if self.tele_total else ()
-        sets, dway, away, ranks, results = self._plan(li, mask, i, left, campaign_mode, routes, hint, jumps,
-                                                      bool(jumps) and not tele_held)
         ways = range(len(self.ways[li]))
         paced = self.paced
-        paired_met = met_met = None  # as in ``_with_potions_plain``
-        if meet is None:
-            options = _NOTHING_MET
+        # What the calls of one ``_with_met`` share (all but what is left of the turn, ``gain`` and the ceiling):
+        # the last call's, kept (``_last_prep``).
+        prep_key = (li, mask, i, campaign_mode, potions, routes, blocked, only)
+        prep = self._last_prep
+        if prep is not None and prep[0] == prep_key:
+            jumps, sets, dway, away, ranks, results, options, met_met, paired_met, via, groups = prep[1]
         else:
-            options = []
-            if meet:
-                trees, via, near, last = self._meet(li, mask, meet, hint)
-                met_met = [(via[k][i], near + min(last[k], jumps[k][0] if jumps else INF), trees[k]) for k in ways]
-                options.append((False, met_met))
-            if jumps or not self.pairs[li]:
-                options.append((True, None))
+            jumps = self._jumps(li, mask, blocked) if self.tele_total else ()
+            sets, dway, away, ranks, results = self._plan(li, mask, i, left, campaign_mode, routes, hint, jumps,
+                                                          bool(jumps) and not tele_held)
+            paired_met = met_met = via = None  # as in ``_with_potions_plain``
+            if meet is None:
+                options = _NOTHING_MET
             else:
-                options.append((None, None))
-                if any(mask[c] for c in self._level_foes[li][0]):
-                    pair = self.pairs[li]
-                    paired_met = [(pair[k][i], pair[k][i], 0) for k in ways]
-                    options.append((True, paired_met))
+                options = []
+                if meet:
+                    trees, via, near, last = self._meet(li, mask, meet, hint)
+                    met_met = [(via[k][i], near + min(last[k], jumps[k][0] if jumps else INF), trees[k])
+                               for k in ways]
+                    options.append((False, met_met))
+                if jumps or not self.pairs[li]:
+                    options.append((True, None))
+                else:
+                    options.append((None, None))
+                    if any(mask[c] for c in self._level_foes[li][0]):
+                        pair = self.pairs[li]
+                        paired_met = [(pair[k][i], pair[k][i], 0) for k in ways]
+                        options.append((True, paired_met))
+            # Paced: per group of sets (``ranks``) that ``only`` lets in and that has a set to draw, its index, its
+            # sets by m, the most its gains add and those gains (the heap below adds the half-turns at hand).
+            groups = []
+            if paced:
+                gains_of = self._gains
+                for g, (gt, gp, by_all, by_direct) in enumerate(ranks):
+                    if only >= 0 and gt + gp != only or only == -2 and not gt + gp:
+                        continue  # (paced: the sets of ``only`` potions on their cells alone; -2: all but the empty set)
+                    tele = gt + tele_held
+                    ranked = by_all if tele else by_direct
+                    if not ranked:
+                        continue
+                    gains = gains_of.get((gp + para_held, tele))
+                    if gains is None:
+                        gains = gains_of[(gp + para_held, tele)] = self._gains_of(gp + para_held, tele)
+                    groups.append((g, ranked, 2 * gains[5], gains))
+            self._last_prep = (prep_key, (jumps, sets, dway, away, ranks, results, options, met_met, paired_met, via,
+                                          groups))
         quiet = None
         if paced and not self.ordered:
             # Paced (and no order of pickups read, which reads the mask): the value reads the plan, the potions at
@@ -741,7 +768,6 @@ class PotionBound:
         if paced:
             have0 = r0
             now = 2 * k0
-            gains_of = self._gains
             ordered = self.ordered
             # The least term of each set (``_with_potions_plain``: no term of the set is lower) is at least
             # ceil((m - have_most) / 2), m the set's least h + 2 tail over its terms (``_plan``'s ``ranks``):
@@ -749,17 +775,8 @@ class PotionBound:
             # groups merged in a heap by that bound; once it is no lower than ``best``, no set left can beat
             # it. Only the sets drawn from it have their least term computed.
             heap = []
-            for g, (gt, gp, by_all, by_direct) in enumerate(ranks):
-                if only >= 0 and gt + gp != only or only == -2 and not gt + gp:
-                    continue  # (paced: the sets of ``only`` potions on their cells alone; -2: all but the empty set)
-                tele = gt + tele_held
-                ranked = by_all if tele else by_direct
-                if not ranked:
-                    continue
-                gains = gains_of.get((gp + para_held, tele))
-                if gains is None:
-                    gains = gains_of[(gp + para_held, tele)] = self._gains_of(gp + para_held, tele)
-                have_most = have0 + gain + 2 * gains[5]
+            for g, ranked, most, gains in groups:
+                have_most = have0 + gain + most
                 m = ranked[0][0]
                 heap.append((0 if m <= have_most else (m - have_most + 1) // 2, g, 0, ranked, have_most, gains))
             heapify(heap)
