@@ -25,12 +25,19 @@ from .common import (
 from .progress import is_plain, progress_bar
 
 
+SHOWN_PER_CODE = 100
+"""The text report lists this many problems of one code in a file, then counts the rest (``-v`` lists them
+all; ``--format json`` always does), as the hub lists a refused map's first 100: a file of 300,000
+unknown keys printed 300,000 lines."""
+
+
 def register(sub) -> None:
     check = sub.add_parser("check", help="validate campaign files: schema, rules and graph checks")
     check.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="campaign files or folders")
     check.add_argument("--format", choices=("text", "json"), default="text", help="output format (json for tools)")
     check.add_argument("--strict", action="store_true", help="fail on warnings too")
-    check.add_argument("-v", "--verbose", action="store_true", help="also show information (chokepoints)")
+    check.add_argument("-v", "--verbose", action="store_true",
+                       help=f"also show information (chokepoints), and every problem of a code met more than {SHOWN_PER_CODE} times in a file")
     check.add_argument("--solve", action="store_true", help="also run the solver: an unsolvable map is an error")
     check.add_argument("--max-states", type=count, default=200_000, help="solver budget in states (with --solve)")
     check.add_argument("--max-seconds", type=seconds, default=20.0, help="solver budget in seconds per file (with --solve)")
@@ -113,8 +120,15 @@ def _print_text_report(report: list[tuple[str, list[Diagnostic]]], verbose: bool
             counts[d.severity] += 1
         mark = ("✗", "red") if has_errors(diagnostics, strict) else ("✓", "green")
         lines.append([mark, (" ", ""), (printable(name), "bold")])
+        per_code: dict[str, int] = {}
         for d in shown:
-            lines.append([("  ", ""), (printable(d.render()), style[d.severity])])
+            per_code[d.code] = per_code.get(d.code, 0) + 1
+            if verbose or per_code[d.code] <= SHOWN_PER_CODE:
+                lines.append([("  ", ""), (printable(d.render()), style[d.severity])])
+        for code, n in per_code.items():
+            if not verbose and n > SHOWN_PER_CODE:
+                more = counted(n - SHOWN_PER_CODE, f"more {code} problem")
+                lines.append([("  ", ""), (f"... and {more} (-v to show them all)", "")])
     summary = (f"{counted(len(report), 'file')}: {counted(counts[Severity.ERROR], 'error')}, "
                f"{counted(counts[Severity.WARNING], 'warning')}")
     notes = counts[Severity.INFO]

@@ -98,21 +98,38 @@ def listen(host: str, port: int):
         raise UnusableInput(f"cannot listen on {host} port {port}: {exc.strerror or exc}") from None
 
 
+TEXT_LIMIT = 64 * 1024 * 1024
+
+
 def read_text(path: Path, what: str) -> str:
     """The text of a regular file of at most 64 MiB (a FIFO or a device is refused, never waited on)."""
-    limit = 64 * 1024 * 1024
     try:
-        raw = read_limited(path, limit)
-        if len(raw) > limit:
-            raise UnusableInput(f"{path}: {what} is larger than 64 MiB")
-        return raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+        return _text_of(read_limited(path, TEXT_LIMIT), path, what)
     except FileNotFoundError:
         raise UnusableInput(f"{path}: no such file") from None
-    except UnicodeDecodeError as exc:
-        raise UnusableInput(f"{path}: {what} is not UTF-8 text: byte 0x{exc.object[exc.start]:02x} at offset {exc.start} "
-                            "cannot be decoded") from None
     except OSError as exc:
         raise UnusableInput(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
+def read_stdin_text(what: str) -> str:
+    """The text piped to standard input (``-`` for a file), held to the rules of :func:`read_text`."""
+    if sys.stdin is None:  # started with standard input closed
+        raise UnusableInput("-: there is no standard input to read")
+    try:
+        raw = sys.stdin.buffer.read(TEXT_LIMIT + 1)
+    except OSError as exc:
+        raise UnusableInput(f"-: cannot read standard input: {exc.strerror or exc}") from None
+    return _text_of(raw, "-", what)
+
+
+def _text_of(raw: bytes, where, what: str) -> str:
+    if len(raw) > TEXT_LIMIT:
+        raise UnusableInput(f"{where}: {what} is larger than 64 MiB")
+    try:
+        return raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+    except UnicodeDecodeError as exc:
+        raise UnusableInput(f"{where}: {what} is not UTF-8 text: byte 0x{exc.object[exc.start]:02x} at offset "
+                            f"{exc.start} cannot be decoded") from None
 
 
 def check_player(name: str | None) -> None:
@@ -182,7 +199,7 @@ def open_scores(path: Path | None, *, writable: bool = True):
 
     where = path or default_db_path()
     try:
-        store = ScoreStore(where, writable=writable)
+        store = ScoreStore(path, writable=writable)
         store.table("0" * 64)  # reads the schema: a file that is not SQLite fails here
         return store
     except OSError as exc:

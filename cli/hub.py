@@ -200,8 +200,11 @@ def _show(text: str) -> str:
 
 def cmd_register(args: argparse.Namespace) -> int:
     def work(args):
+        from cardrogue.hub import config as settings
         from cardrogue.hub.client import HubClient
-        from cardrogue.hub.config import DEFAULT_HUB, ClientConfig, config_path, load_config, save_config
+        from cardrogue.hub.config import DEFAULT_HUB, ClientConfig, config_path, load_config
+
+        from .common import check_writable
 
         saved = load_config()
         url = args.hub or saved.hub or DEFAULT_HUB
@@ -211,13 +214,25 @@ def cmd_register(args: argparse.Namespace) -> int:
                 f"the account {_show(saved.name or '?')} on {_show(saved.hub or '?')} is saved in {config_path()}; "
                 f"registering {_show(args.name)} would replace its token, which cannot be recovered: keep a copy of "
                 "that file and pass --force to replace it")
+        # The hub gives a token once and the name is then taken: where it is kept is checked first.
+        try:
+            config_path().parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UnusableInput(f"{config_path()}: cannot save the hub settings: {exc.strerror or exc}") from None
+        check_writable(config_path())
         answer = HubClient(url).register(args.name)
-        path = save_config(ClientConfig(url, answer["name"], answer["token"]))
+        try:
+            path = settings.save_config(ClientConfig(url, answer["name"], answer["token"]))
+        except UnusableInput as exc:
+            # The account exists now; its token, lost, could never be had again: shown, to keep by hand.
+            raise UnusableInput(
+                f"registered {_show(answer['name'])} on {url}, but {exc}; keep its token: {answer['token']} "
+                f'(in {config_path()} as {{"hub": "{url}", "name": "{answer["name"]}", "token": "..."}})') from None
         replaced = f" (it replaces {_show(saved.name or '?')} on {_show(saved.hub or '?')})" if saved.token else ""
         if args.format == "json":
             _json({"name": answer["name"], "hub": url, "config": str(path)})
         else:
-            print(f"registered {_show(answer['name'])} on {url}; the token is saved in {path} "
+            say(f"registered {_show(answer['name'])} on {url}; the token is saved in {path} "
                   f"(readable only by you){replaced}")
         return EXIT_OK
 
@@ -240,10 +255,10 @@ def cmd_publish(args: argparse.Namespace) -> int:
             _json(m)
         else:
             state = "published" if m.get("created") else "already published"
-            print(f"{args.campaign}: {state} as {_show(m['id'])} version {m['version']} ({m['hash'][:12]}), "
+            say(f"{args.campaign}: {state} as {_show(m['id'])} version {m['version']} ({m['hash'][:12]}), "
                   f"par {counted(m['par']['turns'], 'turn')} with {m['par']['health']} health")
             if m["competition"]:
-                print(f"  competition window until {m['window_ends']}: runs' actions stay hidden until then")
+                say(f"  competition window until {m['window_ends']}: runs' actions stay hidden until then")
         return EXIT_OK
 
     return _run(args, work)
@@ -256,11 +271,11 @@ def cmd_list(args: argparse.Namespace) -> int:
             _json({"maps": maps})
             return EXIT_OK
         if not maps:
-            print("no maps" + (f" match {args.search!r}" if args.search else " yet"))
+            say("no maps" + (f" match {args.search!r}" if args.search else " yet"))
         for m in maps:
             best = f"best {counted(m['best']['turns'], 'turn')}" if m["best"] else "no runs yet"
             difficulty = f", {100 * m['difficulty']['win_rate']:.0f}% won at random" if m["difficulty"] else ""
-            print(f"{_show(m['id'])} v{m['version']}  {_show(m['title'])} by {_show(m['author'] or m['publisher'])}: "
+            say(f"{_show(m['id'])} v{m['version']}  {_show(m['title'])} by {_show(m['author'] or m['publisher'])}: "
                   f"par {m['par']['turns']}, {counted(m['runs'], 'run')}, {best}{difficulty}  [{m['hash'][:12]}]")
         return EXIT_OK
 
@@ -296,7 +311,7 @@ def cmd_pull(args: argparse.Namespace) -> int:
         if args.format == "json":
             _json({"written": str(target), "id": m["id"], "hash": m["hash"]})
         else:
-            print(f"{target}: {'map' if args.rank is None else 'replay'} of {_show(m['id'])} version {m['version']} "
+            say(f"{target}: {'map' if args.rank is None else 'replay'} of {_show(m['id'])} version {m['version']} "
                   f"({m['hash'][:12]})")
         return EXIT_OK
 
@@ -331,7 +346,7 @@ def cmd_submit(args: argparse.Namespace) -> int:
             _json(run)
         else:
             state = "verified and ranked" if run.get("created") else "already on the leaderboard"
-            print(f"{args.replay}: {state} #{run['rank']} on {_show(run['id'])}: {counted(run['turns'], 'turn')}, "
+            say(f"{args.replay}: {state} #{run['rank']} on {_show(run['id'])}: {counted(run['turns'], 'turn')}, "
                   f"{run['health']} health (credited to {_show(run['player'])})")
         return EXIT_OK
 
@@ -345,13 +360,13 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
             _json(board)
             return EXIT_OK
         m = board["map"]
-        print(f"{_show(m['title'])} ({_show(m['id'])} version {m['version']}, {m['hash'][:12]}): par {counted(m['par']['turns'], 'turn')}")
+        say(f"{_show(m['title'])} ({_show(m['id'])} version {m['version']}, {m['hash'][:12]}): par {counted(m['par']['turns'], 'turn')}")
         if m["competition"]:
-            print(f"  competition open until {m['window_ends']}: replays are hidden until then")
+            say(f"  competition open until {m['window_ends']}: replays are hidden until then")
         if not board["runs"]:
-            print("  no verified runs yet")
+            say("  no verified runs yet")
         for r in board["runs"]:
-            print(f"  {r['rank']:3d}. {_show(r['player']):<20} {r['turns']:4d} {plural(r['turns'], 'turn'):5} {r['health']:3d} health  {r['submitted_at']}")
+            say(f"  {r['rank']:3d}. {_show(r['player']):<20} {r['turns']:4d} {plural(r['turns'], 'turn'):5} {r['health']:3d} health  {r['submitted_at']}")
         return EXIT_OK
 
     return _run(args, work)

@@ -22,6 +22,7 @@ from .common import (
     load_usable,
     make_replays_folder,
     open_scores,
+    read_stdin_text,
     read_text,
     say,
     seed,
@@ -100,7 +101,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             check_writable(args.output, campaign=args.campaign)
         texts = list(args.actions)
         if args.actions_file is not None:
-            body = (sys.stdin.read(64 * 1024 * 1024) if str(args.actions_file) == "-"
+            body = (read_stdin_text("the actions file") if str(args.actions_file) == "-"
                     else read_text(args.actions_file, "the actions file"))
             texts += [ln.strip() for ln in body.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
         if len(texts) > MAX_LIST_ITEMS:  # bounded time and memory: no more than a replay may hold

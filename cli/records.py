@@ -59,11 +59,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
             say(f"{args.replay}: rejected: {exc}")
         return EXIT_PROBLEMS
     except UnusableInput as exc:
-        message = str(exc)
-        message = message if message.startswith(str(args.replay)) else f"{args.replay}: {message}"
+        first, *more = lines_of(exc)  # a draft's errors: one `file:line:col` line each
+        first = first if first.startswith(str(args.replay)) else f"{args.replay}: {first}"
         if args.format == "json":
-            _json({"replay": str(args.replay), "ok": False, "checked": False, "message": message})
-        complain(message)
+            _json({"replay": str(args.replay), "ok": False, "checked": False, "message": "\n".join((first, *more))})
+        complain(first, *more)
         return exc.exit_code
     verdict = verify_replay(text, campaign)
     if args.format == "json":
@@ -138,8 +138,10 @@ def _import_replays(store, paths: list[Path], campaign_path: Path | None) -> int
             status = max(status, exc.exit_code)
             continue
         except UnusableInput as exc:
-            message = str(exc)
-            say(f"{path}: rejected: {message.removeprefix(f'{path}: ')}")
+            first, *more = lines_of(exc)  # a draft's errors: one `file:line:col` line each
+            say(f"{path}: rejected: {first.removeprefix(f'{path}: ')}")
+            for line in more:
+                say(f"  {line}")
             status = max(status, exc.exit_code)
             continue
         try:

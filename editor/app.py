@@ -88,6 +88,13 @@ class EditorApp(App[int]):
         Binding("ctrl+q", "quit", "Quit", priority=True, show=False),
     ]
 
+    def run(self, *args, **kwargs):  # a terminal session: refused without a terminal (it would wait for ever)
+        if not kwargs.get("headless"):
+            from .terminal import require_terminal
+
+            require_terminal("the editor", "`cardrogue web --editor` for a browser")
+        return super().run(*args, **kwargs)
+
     def __init__(self, document: Document | None = None, *, recovery_dir: Path | None = None,
                  autosave_seconds: float = AUTOSAVE_SECONDS, cursor_blink: bool = True) -> None:
         super().__init__()

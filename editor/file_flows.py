@@ -129,7 +129,13 @@ class FileFlows:
                 return
             self._write(path, then)
 
-        self.app.push_screen(FileScreen("Save campaign as", suggestion, opening=False), chosen)
+        def refused(path: Path) -> str | None:
+            if is_protected(path.absolute()):
+                return ("is inside the installed package (bundled campaigns, schemas, code), which the editor "
+                        "never writes: choose another place")
+            return None
+
+        self.app.push_screen(FileScreen("Save campaign as", suggestion, opening=False, refuse=refused), chosen)
 
     def _ask_overwrite(self, question: str, path: Path, then: Callable[[], None] | None) -> None:
         def answered(answer: str | None) -> None:

@@ -140,14 +140,24 @@ class SessionServer(Server):
         self.initialize_logging()
         loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)
+        interrupted = []
+
+        def on_interrupt() -> None:
+            interrupted.append(True)
+            self.request_exit()
+
         try:
-            for signum in (signal.SIGINT, signal.SIGTERM):
-                loop.add_signal_handler(signum, self.request_exit)
+            loop.add_signal_handler(signal.SIGINT, on_interrupt)
+            loop.add_signal_handler(signal.SIGTERM, self.request_exit)
         except NotImplementedError:
             # textual-serve's own guard: a loop without signal handlers (Windows' ProactorEventLoop); ctrl+c then
             # stops the server as a KeyboardInterrupt, which run_app takes as its end and cleans up after.
             pass
         web.run_app(self._make_app(), sock=sock, handle_signals=False, loop=loop, print=lambda *args: None)
+        if interrupted:
+            # Stopped cleanly (sessions ended, socket closed); then Ctrl+C is said as for every command
+            # (README): `cardrogue: interrupted`, exit status 130. SIGTERM, a service's stop, stays status 0.
+            raise KeyboardInterrupt
 
     async def _make_app(self) -> web.Application:
         app = await super()._make_app()

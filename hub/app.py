@@ -37,6 +37,7 @@ SECURITY_HEADERS = [(b"content-security-policy", CSP.encode()), (b"x-content-typ
                     (b"referrer-policy", b"no-referrer"), (b"x-frame-options", b"DENY")]
 MAX_JSON_BYTES = 16 * 1024  # bodies that are not a campaign or a replay (registration)
 DRAIN_BYTES = 16 * 1024 * 1024  # an oversized body up to this is read and dropped, so the client sees the 413
+BODY_SECONDS = 60.0  # a body must arrive within this (a 4 MiB campaign at 70 KB/s): 408 otherwise
 
 
 @dataclass(frozen=True)
@@ -249,12 +250,16 @@ async def _body(request: Request, limit: int) -> bytes:
     declared = None if length is None else int(length)
     chunks, size = [], 0
     if declared is None or declared <= DRAIN_BYTES:
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size <= limit:
-                chunks.append(chunk)
-            elif size > DRAIN_BYTES:
-                break
+        # A body announced and then sent a byte at a time, or never, would hold the request open for ever.
+        with anyio.move_on_after(BODY_SECONDS) as deadline:
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size <= limit:
+                    chunks.append(chunk)
+                elif size > DRAIN_BYTES:
+                    break
+        if deadline.cancelled_caught:
+            raise HubError(408, f"the body did not arrive within {BODY_SECONDS:g} s")
         if size <= limit:
             return b"".join(chunks)
     said = f"{declared:,} bytes" if declared is not None else f"larger than {limit:,} bytes"

@@ -7,15 +7,52 @@ and reason) or a :class:`HubUnreachable` (no answer: the URL, the reason).
 from __future__ import annotations
 
 import json
+import re
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
 from typing import Any
 
 from cardrogue.hub.addresses import url_problem
+from cardrogue.hub.config import TOKEN
 from cardrogue.engine.words import counted
 
-TIMEOUT_S = 120.0  # a publish waits for the server's clear check
+TIMEOUT_S = 120.0  # a publish waits for the server's clear check; the deadline of one whole answer
+MAX_ANSWER_BYTES = 16 * 1024 * 1024  # the largest answer is a campaign file (a hub takes 4 MiB): far above it
+
+# What a hub's answers hold, as far as the client reads them (hub/service.py writes them). A server
+# answering in another form is not a Card Rogue hub: the commands say so, never a KeyError.
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+_CAMPAIGN_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")  # the schema's id: a file name, never a path
+_TURNS_HEALTH = {"turns": int, "health": int}
+_MAP = {"id": _CAMPAIGN_ID, "hash": _HEX64, "version": int, "title": str, "author": (str, None), "publisher": str,
+        "window_ends": str, "competition": bool, "par": _TURNS_HEALTH, "runs": int, "best": (None, _TURNS_HEALTH),
+        "difficulty": (None, {"win_rate": float})}
+_RUN = {"rank": int, "player": str, "turns": int, "health": int, "submitted_at": str, "run_id": _HEX64}
+_SUBMITTED = {**_RUN, "map": _HEX64, "id": _CAMPAIGN_ID}
+_ACCOUNT = {"name": str, "token": TOKEN}
+_MISSING = object()
+
+
+def _fits(value: Any, shape: Any) -> bool:
+    """Whether ``value`` has ``shape``: a type, a pattern a string matches, a tuple of choices (None
+    for null), a one-shape list, or a dict of the members it must have (others are let be)."""
+    if shape is None:
+        return value is None
+    if isinstance(shape, tuple):
+        return any(_fits(value, choice) for choice in shape)
+    if isinstance(shape, list):
+        return isinstance(value, list) and all(_fits(item, shape[0]) for item in value)
+    if isinstance(shape, dict):
+        return isinstance(value, dict) and all(_fits(value.get(key, _MISSING), inner) for key, inner in shape.items())
+    if isinstance(shape, re.Pattern):
+        return isinstance(value, str) and shape.fullmatch(value) is not None
+    if shape is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if shape is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, shape)
 
 
 class HubRefused(Exception):
@@ -29,10 +66,11 @@ class HubUnreachable(Exception):
 
 
 class HubClient:
-    def __init__(self, url: str, token: str | None = None, timeout: float = TIMEOUT_S) -> None:
+    def __init__(self, url: str, token: str | None = None, timeout: float | None = None) -> None:
         if (problem := url_problem(url)) is not None:
             raise HubUnreachable(f"{url!r} is not a hub URL: {problem}")
-        self.url, self.token, self.timeout = url.rstrip("/"), token, timeout
+        self.url, self.token = url.rstrip("/"), token
+        self.timeout = TIMEOUT_S if timeout is None else timeout
 
     def _request(self, method: str, path: str, body: bytes | None = None, raw: bool = False) -> Any:
         request = urllib.request.Request(self.url + path, data=body, method=method)
@@ -41,13 +79,14 @@ class HubClient:
             request.add_header("Content-Type", "application/json")
         if self.token:
             request.add_header("Authorization", f"Bearer {self.token}")
+        deadline = time.monotonic() + self.timeout
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                data = response.read()
+                data = self._read(response, deadline)
         except urllib.error.HTTPError as exc:
             try:
-                answer = json.loads(exc.read().decode("utf-8"))
-            except (ValueError, UnicodeDecodeError, OSError):
+                answer = json.loads(self._read(exc, deadline).decode("utf-8"))
+            except (ValueError, UnicodeDecodeError, OSError, AttributeError, HubUnreachable):  # no body: the status alone
                 answer = {}
             if not isinstance(answer, dict):
                 answer = {}
@@ -63,28 +102,51 @@ class HubClient:
         except ValueError:
             raise HubUnreachable(f"{self.url} did not answer in JSON: is it a Card Rogue hub?") from None
 
+    def _read(self, response: Any, deadline: float) -> bytes:
+        """The body of an answer, bounded in size and in time: a server streaming without end, or a
+        byte at a time (each read well within the socket's timeout), is cut off with the reason."""
+        length = response.headers.get("Content-Length")
+        if length is not None and length.strip().isdigit() and int(length) > MAX_ANSWER_BYTES:
+            raise HubUnreachable(f"{self.url} answered more than {MAX_ANSWER_BYTES:,} bytes: is it a Card Rogue hub?")
+        chunks, size = [], 0
+        while chunk := response.read1(65_536):
+            size += len(chunk)
+            if size > MAX_ANSWER_BYTES:
+                raise HubUnreachable(f"{self.url} answered more than {MAX_ANSWER_BYTES:,} bytes: is it a Card Rogue hub?")
+            if time.monotonic() > deadline:
+                raise HubUnreachable(f"{self.url} did not finish its answer within {self.timeout:g} s")
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+    def _shaped(self, answer: Any, shape: Any, what: str) -> Any:
+        if not _fits(answer, shape):
+            raise HubUnreachable(f"{self.url} answered {what} in a form this client does not read: "
+                                 "is it a Card Rogue hub?")
+        return answer
+
     @staticmethod
     def _ref(ref: str) -> str:
         return urllib.parse.quote(ref, safe="")
 
     def register(self, name: str) -> dict:
-        return self._request("POST", "/api/accounts", json.dumps({"name": name}).encode("utf-8"))
+        answer = self._request("POST", "/api/accounts", json.dumps({"name": name}).encode("utf-8"))
+        return self._shaped(answer, _ACCOUNT, "the registration")
 
     def me(self) -> dict:
-        return self._request("GET", "/api/me")
+        return self._shaped(self._request("GET", "/api/me"), {"name": str}, "the account")
 
     def publish(self, campaign_text: str, window_days: int | None = None) -> dict:
         body: dict[str, Any] = {"campaign": campaign_text}
         if window_days is not None:
             body["window_days"] = window_days
-        return self._request("POST", "/api/maps", json.dumps(body).encode("utf-8"))
+        return self._shaped(self._request("POST", "/api/maps", json.dumps(body).encode("utf-8")), _MAP, "the map")
 
     def maps(self, query: str = "", limit: int = 50) -> list[dict]:
         params = urllib.parse.urlencode({"q": query, "limit": limit})
-        return self._request("GET", f"/api/maps?{params}")["maps"]
+        return self._shaped(self._request("GET", f"/api/maps?{params}"), {"maps": [_MAP]}, "the list of maps")["maps"]
 
     def map(self, ref: str) -> dict:
-        return self._request("GET", f"/api/maps/{self._ref(ref)}")
+        return self._shaped(self._request("GET", f"/api/maps/{self._ref(ref)}"), _MAP, "the map")
 
     def file(self, ref: str) -> str:
         return self._request("GET", f"/api/maps/{self._ref(ref)}/file", raw=True)
@@ -93,10 +155,12 @@ class HubClient:
         """Send a run's replay, without the path of the campaign file it was played from."""
         from cardrogue.engine.records.replay import shared_text
 
-        return self._request("POST", f"/api/maps/{self._ref(ref)}/runs", shared_text(replay_text).encode("utf-8"))
+        answer = self._request("POST", f"/api/maps/{self._ref(ref)}/runs", shared_text(replay_text).encode("utf-8"))
+        return self._shaped(answer, _SUBMITTED, "the run")
 
     def leaderboard(self, ref: str, limit: int = 20) -> dict:
-        return self._request("GET", f"/api/maps/{self._ref(ref)}/leaderboard?limit={limit}")
+        answer = self._request("GET", f"/api/maps/{self._ref(ref)}/leaderboard?limit={limit}")
+        return self._shaped(answer, {"map": _MAP, "runs": [_RUN]}, "the leaderboard")
 
     def replay(self, map_hash: str, run_id: str) -> str:
         return self._request("GET", f"/api/maps/{self._ref(map_hash)}/runs/{self._ref(run_id)}/replay", raw=True)

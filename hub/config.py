@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from cardrogue.engine.records.atomic import atomic_write
 
 ENV_VAR = "CARDROGUE_CONFIG_DIR"
 DEFAULT_HUB = "http://127.0.0.1:8765"
+TOKEN = re.compile(r"[!-~]{1,512}")  # sent in a header: printable ASCII, no space, no line break
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,9 @@ def load_config() -> ClientConfig:
         raise UnusableInput(f"{path}: cannot read the hub settings: {exc}") from None
     if not isinstance(data, dict) or not all(isinstance(data.get(k), (str, type(None))) for k in ("hub", "name", "token")):
         raise UnusableInput(f"{path}: the hub settings are not in the expected form; register again")
+    if data.get("token") and not TOKEN.fullmatch(data["token"]):
+        raise UnusableInput(f"{path}: the saved token is not one a hub gives (printable ASCII without spaces); "
+                            "register again")
     return ClientConfig(data.get("hub"), data.get("name"), data.get("token"))
 
 

@@ -103,6 +103,9 @@ class Database:
     """A pool of connections to one hub database; ``url`` is a file path or ``postgresql://...``."""
 
     def __init__(self, url: str | None = None, pool_size: int = 8) -> None:
+        # A database the user names (``url``, ``$CARDROGUE_HUB_DB``) must be in a folder that exists: a
+        # mistyped folder is said, not made. Only the default's folder (the user data folder) is made.
+        named = bool(url or os.environ.get(ENV_VAR))
         self.url = url or default_url()
         self.dialect = "postgresql" if self.url.startswith(("postgresql://", "postgres://")) else "sqlite"
         self._pool: queue.LifoQueue = queue.LifoQueue()
@@ -112,6 +115,11 @@ class Database:
             path = Path(self.url.removeprefix("sqlite:///").removeprefix("sqlite://"))
             if path.is_dir():
                 raise DatabaseError(f"{path}: is a folder, not a hub database")
+            folder = path.parent
+            if named and not folder.is_dir():
+                raise DatabaseError(f"{path}: {folder} is not a folder" if folder.exists() else
+                                    f"{path}: the folder {folder} does not exist: create it first, or name a database "
+                                    "in a folder that exists")
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:

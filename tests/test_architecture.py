@@ -93,6 +93,7 @@ WHITE_BOX = {
     ("tests/test_solver_potions_cache.py", "test_cached_potion_bound_equals_the_plain_one"): "the kept potion bound is compared with the plain one",
     ("tests/test_solver_potions_cache.py", "test_the_plans_kept_stay_within_their_cap"): "the kept potion bound is compared with the plain one",
     ("tests/test_solver_potions_cache.py", "test_plans_are_shared_by_the_masks_that_give_them_the_same_values"): "the kept potion bound is compared with the plain one",
+    ("tests/test_solver_potions_cache.py", "_agrees"): "the kept potion bound is compared with the plain one",
     ("tests/test_solver_teleport_met.py", "_bound"): "the relaxation reads the tables",
     ("tests/test_solver_teleport_gain.py", "test_two_potions_of_teleportation_take_the_walk_one_tile_further_and_the_bound_allows_it"): "the relaxation reads the tables",
     ("tests/test_solver_flee_chain.py", "_relax"): "the relaxation reads the tables",

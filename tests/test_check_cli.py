@@ -56,6 +56,28 @@ def test_the_summary_counts_the_notes_shown_or_not():
     assert verbose.stdout.splitlines()[-1] == "1 file: 0 errors, 0 warnings, 3 notes", verbose.stdout
 
 
+def test_many_problems_of_one_code_are_listed_to_100_then_counted(tmp_path: Path):
+    """A file of thousands of unknown keys printed a line each (300,000 lines for 300,000 keys): the text
+    report lists the first 100 of a code in a file and counts the rest, as the hub lists a refused map's
+    first 100; `-v` lists them all, and so does `--format json`, for tools. The summary counts them all."""
+    doc = json.loads(bundled_campaigns()[0].read_text())
+    doc.update({f"zz{i:03}": i for i in range(250)})
+    doc.update({"titel": 1})  # one near a known key, met among them: the guess is still made
+    path = tmp_path / "keys.json"
+    path.write_text(json.dumps(doc, indent=2))
+    done = cardrogue("check", str(path))
+    lines = done.stdout.splitlines()
+    assert done.returncode == 1 and len(lines) == 1 + 100 + 1 + 1, done.stdout[-2000:]
+    assert [ln for ln in lines if "CR103" in ln][99].endswith("[$.zz099]")  # the first 100 in the file's order
+    assert lines[-2] == "  ... and 151 more CR103 problems (-v to show them all)"
+    assert lines[-1] == "1 file: 251 errors, 0 warnings"
+    verbose = cardrogue("check", "-v", str(path)).stdout
+    assert verbose.count("CR103") == 251 and "more CR103" not in verbose
+    assert "did you mean 'title'?" in verbose
+    report = json.loads(cardrogue("check", "--format", "json", str(path)).stdout)
+    assert len(report["files"][0]["diagnostics"]) == 251
+
+
 def test_json_format_for_tools(broken: Path, tmp_path: Path):
     good = tmp_path / "good.json"
     shutil.copy(bundled_campaigns()[0], good)

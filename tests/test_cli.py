@@ -210,7 +210,9 @@ def test_a_replay_sent_to_a_hub_leaves_the_players_path_behind(tmp_path: Path, c
     campaign = own_map(tmp_path)
     text = _played(campaign, tmp_path / "replays").read_text(encoding="utf-8")
     sent: list[bytes] = []
-    monkeypatch.setattr(HubClient, "_request", lambda self, method, path, body=None, **kw: sent.append(body))
+    answer = {"rank": 1, "player": "p", "turns": 1, "health": 1, "submitted_at": "", "run_id": "0" * 64,
+              "map": "0" * 64, "id": "my-gallery"}  # a hub's answer, as far as the client reads it
+    monkeypatch.setattr(HubClient, "_request", lambda self, method, path, body=None, **kw: sent.append(body) or answer)
     client = HubClient("http://hub.invalid", token="t")  # its one request is what would go over the wire
     client.submit("my-gallery", text)
     shared = json.loads(sent[0])
@@ -228,6 +230,37 @@ def test_verify_reports_a_draft_beside_the_replay(tmp_path: Path, capsys) -> Non
     campaign.write_text(json.dumps(doc), encoding="utf-8")
     code, _, err = cardrogue(capsys, "verify", replay)
     assert code == 1 and "not a usable campaign" in err and "Traceback" not in err
+
+
+def test_a_campaign_named_for_a_replay_that_is_unusable_lists_its_errors_one_a_line(tmp_path: Path, capsys) -> None:
+    """README: bad input gets a message with its place. `verify --campaign` and `scores --import
+    --campaign` with a draft or a folder: each error on its own `file:line:col` line, as `play`,
+    `run` and `solve` print them; before, the lines were joined by a literal `\\n`."""
+    draft = tmp_path / "draft.json"
+    doc = json.loads(NEEDLE.read_text(encoding="utf-8"))
+    doc["levels"][0]["width"] = 0
+    draft.write_text(json.dumps(doc, indent=2), encoding="utf-8")
+    for campaign in (draft, tmp_path):
+        for argv in (("verify", NEEDLE_REPLAY, "--campaign", campaign),
+                     ("scores", "--import", NEEDLE_REPLAY, "--campaign", campaign, "--scores-db", tmp_path / "s.db")):
+            code, out, err = cardrogue(capsys, *argv)
+            said = out + err
+            assert code in (1, 2) and "\\n" not in said, (argv, said)
+            code_said = "CR106" if campaign == draft else "CR006"
+            assert any(line.lstrip().startswith(f"{campaign}:") and code_said in line for line in said.splitlines()), \
+                (argv, said)
+
+
+@pytest.mark.parametrize("command, says", [("play", "the player needs a terminal"),
+                                            ("edit", "the editor needs a terminal")])
+def test_the_apps_without_a_terminal_are_refused_not_left_waiting(command: str, says: str, tmp_path: Path) -> None:
+    """README: every command finishes in bounded time. `cardrogue play` or `edit` run by a script (input
+    from /dev/null, output to a file) waited for ever on keys that never came; now they are refused at
+    the start with what to run instead (exit 2)."""
+    done = subprocess.run([sys.executable, "-m", "cardrogue", command, str(NEEDLE)], stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert done.returncode == 2 and done.stderr.startswith(f"cardrogue: {says}: "), done.stderr
+    assert done.stdout == "" and "Traceback" not in done.stderr
 
 
 def test_verify_json(tmp_path: Path, capsys) -> None:

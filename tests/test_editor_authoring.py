@@ -4,6 +4,8 @@ picker, and the solver's par with its solution stepped through on the map (Pilot
 from __future__ import annotations
 
 
+from pathlib import Path
+
 import pytest
 from textual.widgets import Select
 
@@ -476,3 +478,34 @@ async def test_save_as_refuses_a_folder_that_is_not_there_under_the_field(campai
         await pilot.press("enter")
         await settle(app, pilot)
         assert app.doc.path == tmp_path / "x.json" and (tmp_path / "x.json").exists()
+
+
+@run_async
+async def test_save_as_refuses_a_place_inside_the_package_under_the_field(tmp_path) -> None:
+    """docs/editor.md: the editor never writes inside the installed package. Saving the bundled
+    template there closed the dialog with a notification: the path typed was lost, and the keys typed
+    next (a corrected path) went to the map as commands. It is refused under the field, as a folder
+    that is not there is."""
+    from cardrogue.editor.files import default_document
+    from cardrogue.engine.format.resources import default_campaign
+
+    bundled = Path(default_campaign())
+    before = bundled.read_bytes()
+    app = EditorApp(default_document(), recovery_dir=tmp_path / "recovery", autosave_seconds=3600, cursor_blink=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("ctrl+s")  # a template: saving asks where
+        await loaded_tree(app, pilot)
+        field = app.screen.query_one("#path-input")
+        for typed in (bundled, bundled.parent / "mine.json", bundled.parent):
+            field.value = str(typed)
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, FileScreen) and field.value == str(typed), typed
+            shown = str(app.screen.query_one("#file-error.-shown").render())
+            assert "inside the installed package" in shown, shown
+        field.value = str(tmp_path / "mine.json")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.doc.path == tmp_path / "mine.json" and (tmp_path / "mine.json").exists()
+    assert bundled.read_bytes() == before and not (bundled.parent / "mine.json").exists()

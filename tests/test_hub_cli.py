@@ -59,6 +59,34 @@ def test_register_never_drops_a_saved_token_unasked(hub, capsys) -> None:
     assert load_config().name == "bob"
 
 
+def test_register_never_loses_the_token_the_hub_gave(hub, capsys, tmp_path: Path, monkeypatch) -> None:
+    """A token is given once, and the name is then taken for good: settings that cannot be saved
+    lost the account (`hub register` made it on the hub, then said only "cannot save the hub
+    settings"). Now a place that cannot be written is refused before the hub is asked, and should the
+    save still fail after the hub answered, the token is shown, with where to keep it."""
+    from cardrogue.engine.errors import UnusableInput
+    from cardrogue.hub import config as hub_config
+
+    config_path().parent.mkdir(parents=True, exist_ok=True)
+    config_path().symlink_to(tmp_path / "missing" / "hub.json")  # the file's folder does not exist
+    code, _, err = cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)
+    assert code == 2 and str(tmp_path / "missing") in err, err
+    config_path().unlink()
+    assert cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)[0] == 0  # the name was not taken
+    saved = load_config()
+
+    def full_disk(config):
+        raise UnusableInput(f"{config_path()}: cannot save the hub settings: No space left on device")
+
+    monkeypatch.setattr(hub_config, "save_config", full_disk)
+    code, out, err = cardrogue(capsys, "hub", "register", "bob", "--hub", hub.base, "--force")
+    assert code == 2 and "No space left on device" in err and "registered bob" in err, err
+    token = err.split("token: ", 1)[1].split()[0]
+    status, me, _ = call(hub.base, "GET", "/api/me", token=token)
+    assert status == 200 and me["name"] == "bob"
+    assert load_config() == saved
+
+
 def test_a_whole_round_publish_list_submit_leaderboard_pull_verify(hub, capsys, tmp_path: Path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     text = map_text()
@@ -257,6 +285,38 @@ def test_hub_serve_refuses_a_database_it_cannot_open(tmp_path: Path, capsys) -> 
     assert code == 2 and str(bad) in err
     code, _, err = cardrogue(capsys, "hub", "serve", "--db", "postgresql://nobody@127.0.0.1:9/none")
     assert code == 2 and "cannot connect" in err
+
+
+def test_hub_serve_refuses_a_database_in_a_folder_that_does_not_exist(tmp_path: Path, capsys, monkeypatch) -> None:
+    """A mistyped folder in `--db` (or $CARDROGUE_HUB_DB) is said, exit 2 as for any unusable input (README),
+    and no folder is made: the hub does not start on a database nobody meant (docs/hub.md, Running a hub)."""
+    where = tmp_path / "new" / "dir" / "hub.sqlite3"
+    with socket.socket() as taken:  # were the database taken, the serve would stop at the port, not serve on
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        code, out, err = cardrogue(capsys, "hub", "serve", "--db", str(where), "--port", port)
+        assert code == 2 and "serving" not in out and f"the folder {where.parent} does not exist" in err, err
+        assert not (tmp_path / "new").exists()
+        (tmp_path / "file").write_text("")
+        code, _, err = cardrogue(capsys, "hub", "serve", "--db", str(tmp_path / "file" / "hub.sqlite3"), "--port", port)
+        assert code == 2 and f"{tmp_path / 'file'} is not a folder" in err, err
+        monkeypatch.setenv("CARDROGUE_HUB_DB", str(where))
+        code, _, err = cardrogue(capsys, "hub", "serve", "--port", port)
+        assert code == 2 and f"the folder {where.parent} does not exist" in err and not (tmp_path / "new").exists()
+
+
+def test_the_default_hub_database_makes_its_folder_on_a_fresh_machine(tmp_path: Path, monkeypatch) -> None:
+    """No --db and no $CARDROGUE_HUB_DB: hub.sqlite3 in the user data folder, made when missing."""
+    from cardrogue.hub.db import Database
+
+    monkeypatch.delenv("CARDROGUE_HUB_DB", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "fresh" / "share"))
+    db = Database()
+    try:
+        assert Path(db.url) == tmp_path / "fresh" / "share" / "cardrogue-studio" / "hub.sqlite3" and Path(db.url).is_file()
+    finally:
+        db.close()
 
 
 @pytest.mark.parametrize("template, says", [

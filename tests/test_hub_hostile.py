@@ -168,6 +168,32 @@ def test_a_body_sent_in_chunks_is_cut_off_at_the_limit(tmp_path) -> None:
         conn.close()
 
 
+def test_a_body_that_never_arrives_is_answered_408_at_the_deadline(tmp_path, monkeypatch) -> None:
+    """A client that announces a body and then sends it a byte at a time, or not at all, held its
+    request open for ever (and any number of them). Now the body has a deadline: 408, with the reason."""
+    import socket
+
+    import cardrogue.hub.app as hub_app
+
+    monkeypatch.setattr(hub_app, "BODY_SECONDS", 0.5, raising=False)
+    with running_hub(str(tmp_path / "hub.sqlite3")) as hub:
+        alice = register(hub.base, "alice")
+        host, port = hub.base.removeprefix("http://").split(":")
+        for path in ("/api/accounts", "/api/maps", "/api/maps/needle/runs"):
+            with socket.create_connection((host, int(port)), timeout=30) as raw:
+                raw.sendall(f"POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+                            f"Authorization: Bearer {alice}\r\nContent-Length: 1000\r\n\r\n{{\"name\"".encode())
+                answer = b""
+                while b"\r\n\r\n" not in answer or not answer.rstrip().endswith(b"}"):
+                    got = raw.recv(65536)  # the socket's 30 s timeout ends a wait that would never end
+                    if not got:
+                        break
+                    answer += got
+            head, _, body = answer.partition(b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 408 ") and b"did not arrive within 0.5 s" in body, (path, answer)
+        assert call(hub.base, "GET", "/api/maps")[1]["maps"] == []
+
+
 def test_malformed_json_is_answered_with_the_place_and_what_to_do(tmp_path) -> None:
     """A malformed body gets the words ``check`` gives a malformed file, not the parser's own."""
     with running_hub(str(tmp_path / "hub.sqlite3")) as hub:

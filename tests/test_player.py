@@ -237,6 +237,45 @@ async def test_restart_level_and_campaign_instead_of_undo(tmp_path):
 
 
 @run_async
+async def test_a_level_without_a_story_starts_at_once(tmp_path):
+    """A level's preface is its story (DESIGN: a level = a story preface + a grid; docs/player.md): a level
+    whose author wrote none has no preface to show, so it starts at once, with no placeholder dialog
+    ("(This level has no story.)" was shown, and Enter had to dismiss it); `p` says so in a hint."""
+    doc = ladder_dict()
+    del doc["levels"][1]["story"]
+    app = app_for(doc, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        said = notes(app)
+        assert isinstance(app.screen, StoryScreen)  # the first level has its story
+        await pilot.press("enter", "right", "right")  # flip the ladder, climb down: no story below
+        await pilot.pause()
+        assert isinstance(app.screen, PlayerScreen) and player(app).state.level == 1
+        await pilot.press("p")
+        await pilot.pause()
+        assert isinstance(app.screen, PlayerScreen) and said[-1] == "This level has no story."
+        await pilot.press("right", "right")  # played at once: flip the exit, leave
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen) and app.screen.result.outcome == "won"
+
+
+@run_async
+async def test_a_campaigns_opening_story_shows_alone_before_a_level_without_one(tmp_path):
+    doc = duel_dict()
+    del doc["levels"][0]["story"]
+    app = app_for(doc, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        assert isinstance(app.screen, StoryScreen) and app.screen.story == "A test of nerve."
+        del doc["story"]
+    app = app_for(doc, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, PlayerScreen)  # neither story: the run starts at once
+        await pilot.press(*WIN_KEYS)
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen) and app.screen.result.outcome == "won"
+
+
+@run_async
 async def test_player_screen_pushed_onto_any_app_returns_its_result(tmp_path):
     campaign = load(duel_dict())
     results = []

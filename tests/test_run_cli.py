@@ -66,6 +66,20 @@ def test_actions_from_stdin_and_replay_output(trap_map: Path, tmp_path: Path):
     assert verified.returncode == 0 and "won" in verified.stdout
 
 
+def test_actions_from_stdin_that_are_not_text_are_refused_as_from_a_file(trap_map: Path, tmp_path: Path):
+    """`--actions-file FILE` that is not UTF-8 is refused (exit 2) with the bad byte's place; the same
+    bytes piped (`--actions-file -`) were decoded with stand-ins and played as actions (exit 1, the
+    report quoting '\\udcff')."""
+    bad = b"flip E\n\xff\xfe end\n"
+    (tmp_path / "actions.txt").write_bytes(bad)
+    for argv, stdin in (([str(trap_map), "--actions-file", str(tmp_path / "actions.txt")], None),
+                        ([str(trap_map), "--actions-file", "-"], bad)):
+        done = subprocess.run([*CLI, "run", *argv], capture_output=True, input=stdin, timeout=60)
+        err = done.stderr.decode()
+        assert done.returncode == 2 and "is not UTF-8 text: byte 0xff at offset 7" in err, err
+        assert done.stdout == b"" and "Traceback" not in err
+
+
 def test_unusable_campaign_exits_2(tmp_path: Path):
     bad = tmp_path / "bad.json"
     bad.write_text("{")

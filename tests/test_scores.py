@@ -86,6 +86,34 @@ def test_env_variable_names_the_database(tmp_path, duel, db):
     assert len(table(db)) == 1
 
 
+def test_a_database_named_in_a_folder_that_does_not_exist_is_refused_not_made(tmp_path, duel):
+    """A mistyped folder is said, not made (as ``hub serve --db``): by ``--scores-db`` and by the variable."""
+    import os
+
+    replay, missing = winning_replay(tmp_path), tmp_path / "no" / "such"
+    done = cardrogue("scores", duel, "--import", replay, "--scores-db", missing / "s.db")
+    assert done.returncode == 2 and f"the folder {missing} does not exist" in done.stderr, done.stdout + done.stderr
+    env = {**os.environ, "CARDROGUE_SCORES_DB": str(missing / "s.db")}
+    done = subprocess.run([*CLI, "scores", str(duel), "--import", str(replay)], capture_output=True, text=True,
+                          env=env, timeout=120)
+    assert done.returncode == 2 and "does not exist" in done.stderr, done.stdout + done.stderr
+    assert not (tmp_path / "no").exists()
+    (tmp_path / "file").write_text("")
+    done = cardrogue("scores", duel, "--import", replay, "--scores-db", tmp_path / "file" / "s.db")
+    assert done.returncode == 2 and "is not a folder" in done.stderr, done.stdout + done.stderr
+
+
+def test_the_default_database_makes_its_folder(tmp_path, duel):
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k != "CARDROGUE_SCORES_DB"}
+    env["XDG_DATA_HOME"] = str(tmp_path / "fresh-data")
+    done = subprocess.run([*CLI, "scores", str(duel), "--import", str(winning_replay(tmp_path))],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (tmp_path / "fresh-data" / "cardrogue-studio" / "scores.sqlite3").is_file()
+
+
 def test_a_lost_run_verifies_but_is_not_ranked(tmp_path, db):
     doc = duel_dict(goblin_attack=12, rolls=(1,))
     campaign_file = write(doc, tmp_path / "hard.json")

@@ -522,6 +522,18 @@ def test_the_server_still_serves_and_stops_on_the_socket_it_took(tmp_path: Path)
     assert "Serving" in (tmp_path / "server.log").read_text()
 
 
+def test_ctrl_c_stops_the_server_with_status_130_and_says_interrupted(tmp_path: Path) -> None:
+    """README: Ctrl+C stops any command with exit status 130 and `cardrogue: interrupted` (as `hub
+    serve` does); `web` ended with status 0 and said nothing, as for a stop asked by SIGTERM."""
+    with web_server(tmp_path) as (url, process):
+        assert _get(url + "/")[0] == 200
+        process.send_signal(signal.SIGINT)
+        process.wait(WAIT)
+    assert process.returncode == 130, (tmp_path / "server.log").read_text()
+    said = [line for line in (tmp_path / "server.log").read_text().splitlines() if line.strip()]
+    assert said[-1] == "cardrogue: interrupted", said
+
+
 def test_the_server_runs_where_the_loop_has_no_signal_handlers(monkeypatch) -> None:
     """textual-serve's ``serve`` goes on when the event loop cannot take signal handlers (Windows' loop
     raises NotImplementedError); the copy for a socket taken first stopped there with a traceback."""

@@ -1,15 +1,17 @@
 """Counts in words: "1 turn", never "1 turns" or "1 turn(s)", from one helper (engine/words.py)
-that every command, hub page and screen uses."""
+that every command, hub page and screen uses; and the "did you mean" of a message (``nearest``)."""
 
 from __future__ import annotations
 
+import difflib
 import json
+import random
 import re
 import subprocess
 import sys
 from pathlib import Path
 
-from cardrogue.engine.words import counted, plural
+from cardrogue.engine.words import counted, nearest, plural
 
 ROOT = Path(__file__).resolve().parent.parent
 CLI = [sys.executable, "-m", "cardrogue.cli.main"]
@@ -63,3 +65,16 @@ def test_verify_of_a_one_turn_run_says_one_turn(tmp_path: Path):
     replay.write_text(json.dumps(claimed))
     done = _cardrogue("verify", str(replay))
     assert done.returncode == 1 and "claims won in 2 turns with 12 health, but re-simulates to won in 1 turn with" in done.stdout, done.stdout
+
+
+def test_a_did_you_mean_is_difflibs_own_choice():
+    """The quick bounds `nearest` takes before difflib never drop difflib's answer."""
+    known = ["$schema", "allow_ladder_cycles", "author", "cards", "description", "format", "hero", "id", "kind",
+             "levels", "par", "potions", "rules", "seed", "story", "title", "", "a", "zz"]
+    rng = random.Random(14)
+    for _ in range(20_000):
+        word = "".join(rng.choice("abcdeilorstyz_$1") for _ in range(rng.randint(0, 14)))
+        options = rng.sample(known, rng.randint(0, len(known)))
+        cutoff = rng.choice([0.0, 0.3, 0.6, 0.75, 1.0])
+        expected = difflib.get_close_matches(word, options, n=1, cutoff=cutoff)
+        assert nearest(word, options, cutoff) == (expected[0] if expected else None), (word, options, cutoff)

@@ -33,6 +33,13 @@ class PlayerApp(App[RunResult | None]):
     # ctrl+q leaves as q does (twice while a run is under way): Textual's own ctrl+q quit at once and lost the run
     BINDINGS = [Binding("ctrl+q", "leave", "Quit", show=False, priority=True)]
 
+    def run(self, *args, **kwargs):  # a terminal session: refused without a terminal (it would wait for ever)
+        if not kwargs.get("headless"):
+            from ..terminal import require_terminal
+
+            require_terminal("the player", "`cardrogue web` to play in a browser, or `cardrogue run` to play scripted actions")
+        return super().run(*args, **kwargs)
+
     def __init__(self, campaign: Campaign, level: int | None = None, *, replays_dir: Path | None = None,
                  scores_db: Path | None = None, player: str | None = None, dice_seed: int | None = None,
                  campaign_file: Path | None = None) -> None:

@@ -249,7 +249,7 @@ class PlayerScreen(Screen[RunResult | None]):
             self._inscribe(None)
             self.call_after_refresh(self._fit_board)
         self._sync_log()
-        if new_level:
+        if new_level and self._story() is not None:  # a level without a story starts at once
             self.action_story()
 
     def _sync_log(self) -> None:
@@ -389,12 +389,21 @@ class PlayerScreen(Screen[RunResult | None]):
         self.query_one(ActionMenu).show(self.view, "all")
         self.query_one(BoardView).focus()
 
-    def action_story(self) -> None:
+    def _story(self) -> str | None:
+        """The level's story preface (after the campaign's opening story, at the start of a run), or None
+        when there is neither: the author wrote none, and the level has no preface to show."""
         view = self.view
-        level = view.level
-        text = level.story or "*(This level has no story.)*"
+        parts = [view.level.story] if view.level.story else []
         if view.level_index == self.run.start and not self.practice and self.campaign.story and view.turn == 1:
-            text = self.campaign.story + "\n\n---\n\n" + text
+            parts.insert(0, self.campaign.story)
+        return "\n\n---\n\n".join(parts) if parts else None
+
+    def action_story(self) -> None:
+        text = self._story()
+        if text is None:
+            self._hint("This level has no story.")
+            return
+        level = self.view.level
         self.app.push_screen(StoryScreen(level.title or level.id, text))
 
     def action_restart_level(self) -> None:

@@ -268,9 +268,11 @@ class FileScreen(PathScreen):
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel"), Binding("ctrl+u", "up", "Parent folder")]
 
-    def __init__(self, title: str, initial: str = "", *, opening: bool = True) -> None:
+    def __init__(self, title: str, initial: str = "", *, opening: bool = True,
+                 refuse: Callable[[Path], str | None] | None = None) -> None:
         super().__init__(title, initial)
         self.opening = opening
+        self.refuse = refuse  # why a path chosen to save is not taken (said under the field), or None
         start = Path(initial).expanduser() if initial else Path.cwd()
         folder = start if initial.endswith("/") or _is_dir(start) else start.parent
         self.root = folder if _is_dir(folder) else Path.cwd()
@@ -311,6 +313,9 @@ class FileScreen(PathScreen):
         event.stop()
         event.prevent_default()  # AskScreen's handler would answer (and close) as well
         path = self.answer(event.value)
+        if path is not None and not self.opening and self.refuse is not None and (why := self.refuse(path)):
+            self._refuse("$path " + why, path=str(path))
+            return
         if path is not None and not self.opening and not _is_dir(path):
             folder = path.absolute().parent
             if not folder.exists() or not _is_dir(folder):

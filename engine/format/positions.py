@@ -62,27 +62,23 @@ class PositionIndex:
         self._index(text, None if wanted is None else {tuple(p) for p in wanted})
 
     def _index(self, text: str, wanted: set[JsonPath] | None) -> None:
-        tokens = [
-            (m.lastgroup, m.start(), m.group())
-            for m in _TOKEN.finditer(text)
-            if m.lastgroup != "ws"
-        ] if wanted is None else _Tokens(text)
         # Explicit stack instead of recursion: depth is bounded only by the input.
         # Each frame: [path, "object"] or [path, "array", index of the current item].
         stack: list[list] = []
         self._keys_seen: list[set[str]] = []
         if wanted is not None and not wanted:
             return
-        i = 0
         expect_value_at: JsonPath | None = ()
         key_offset: int | None = None
-        while True:
-            try:
-                kind, offset, tok = tokens[i]
-            except IndexError:  # the end of the text
-                break
+        # One walk of the tokens as the regular expression finds them: a walk that stops early (``wanted``
+        # all met) never tokenizes the rest of a big file, and a whole walk holds no list of them.
+        for match in _TOKEN.finditer(text):
+            kind = match.lastgroup
+            if kind == "ws":
+                continue
+            tok = match.group()
             if expect_value_at is not None and not (kind == "punct" and tok in "]}:,"):
-                self._where[expect_value_at] = Located(offset, key_offset)
+                self._where[expect_value_at] = Located(match.start(), key_offset)
                 if wanted is not None:
                     wanted.discard(expect_value_at)
                     if not wanted:
@@ -96,33 +92,27 @@ class PositionIndex:
                     stack.append([value_path, "array", 0])
                     expect_value_at = value_path + (0,)
                     key_offset = None
-                i += 1
                 continue
-            if kind == "punct":
-                frame = stack[-1] if stack else None
+            if kind == "punct":  # the colon after a key is passed over here
                 if tok in "]}":
                     # The index also serves texts that failed to parse after a
                     # duplicate key, so a stray closing bracket is skipped, not fatal.
                     if stack and stack.pop()[1] == "object":
                         self._keys_seen.pop()
                     expect_value_at = None
-                elif tok == "," and frame is not None and frame[1] == "array":
+                elif tok == "," and stack and stack[-1][1] == "array":
+                    frame = stack[-1]
                     frame[2] += 1
                     expect_value_at = frame[0] + (frame[2],)
                     key_offset = None
-                i += 1
                 continue
             if kind == "string" and stack and stack[-1][1] == "object":
                 key = _decode_string(tok)
-                key_offset = offset
+                key_offset = match.start()
                 if key in self._keys_seen[-1]:
-                    self.duplicates.append((stack[-1][0] + (key,), offset))
+                    self.duplicates.append((stack[-1][0] + (key,), key_offset))
                 self._keys_seen[-1].add(key)
-                # skip the colon
-                i += 2
                 expect_value_at = stack[-1][0] + (key,)
-                continue
-            i += 1
 
     def locate(self, path: JsonPath, *, key: bool = False) -> tuple[int, int]:
         """Line and column of the value at ``path`` (or of its key, when asked).
@@ -140,27 +130,9 @@ class PositionIndex:
         return self.lines.position(offset)
 
 
-class _Tokens:
-    """The tokens of ``text`` (kind, offset, text), as the list :meth:`PositionIndex._index` reads, made
-    as far as they are read: a walk that stops early never tokenizes the rest of a big file."""
-
-    def __init__(self, text: str) -> None:
-        self._found = (t for t in ((m.lastgroup, m.start(), m.group()) for m in _TOKEN.finditer(text)) if t[0] != "ws")
-        self._made: list[tuple[str | None, int, str]] = []
-        self._ended = False
-
-    def __getitem__(self, i: int) -> tuple[str | None, int, str]:
-        """Token ``i`` (IndexError past the last, as for a list)."""
-        while i >= len(self._made) and not self._ended:
-            token = next(self._found, None)
-            if token is None:
-                self._ended = True
-            else:
-                self._made.append(token)
-        return self._made[i]
-
-
 def _decode_string(token: str) -> str:
+    if "\\" not in token:  # no escape: the text between the quotes (a json.loads each cost a file of 300,000 keys 1 s)
+        return token[1:-1]
     try:
         return json.loads(token)
     except ValueError:  # an invalid escape, in a text the parser refused further on

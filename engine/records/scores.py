@@ -82,12 +82,17 @@ def retry_while_locked(step, seconds: float) -> None:
 class ScoreStore:
     """The table, opened to add runs (``writable``, the default) or only to list them.
 
-    A listing creates nothing: no folder, no file (a missing database is an empty table).
+    A listing creates nothing: no folder, no file (a missing database is an empty table). A database
+    named (``path`` or ``$CARDROGUE_SCORES_DB``) in a folder that does not exist is refused: only the
+    default's folder, the user data folder, is made.
     Every SQLite failure becomes :class:`~..errors.UnusableInput` naming the file and what to
     do; the file itself is never replaced, so a damaged or read-only table loses nothing.
     """
 
     def __init__(self, path: str | Path | None = None, *, writable: bool = True) -> None:
+        # A database the user names (``path``, ``$CARDROGUE_SCORES_DB``) must be in a folder that exists: a
+        # mistyped folder is said, not made. Only the default's folder (the user data folder) is made.
+        named = path is not None or bool(os.environ.get(ENV_VAR))
         self.path = Path(path) if path is not None else default_db_path()
         self._db: sqlite3.Connection | None = None
         if self.path.is_dir():
@@ -106,6 +111,10 @@ class ScoreStore:
         if self.path.exists() and not os.access(self.path, os.W_OK):
             raise UnusableInput(f"{self.path}: the score database is read-only: make it writable "
                                 f"(chmod u+w) or name another with --scores-db; it was not changed")
+        if named and not folder.is_dir():
+            raise UnusableInput(f"{self.path}: {folder} is not a folder" if folder.exists() else
+                                f"{self.path}: the folder {folder} does not exist: create it first, or name a score "
+                                "database in a folder that exists")
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import difflib
 from typing import Any, Iterable
 
+from ... import words
 from ..diagnostics import Diagnostic, JsonPath, Severity
 
 
@@ -29,5 +29,5 @@ def a(noun: str) -> str:
 
 
 def nearest(name: str, options: Iterable[str]) -> str | None:
-    match = difflib.get_close_matches(name, list(options), n=1, cutoff=0.75)
-    return match[0] if match else None
+    """The option ``name`` was most likely meant to be (a "did you mean"), or None."""
+    return words.nearest(name, options, cutoff=0.75)

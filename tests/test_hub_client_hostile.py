@@ -1,0 +1,211 @@
+"""The hub's client facing a server that is not a well-behaved Card Rogue hub: an answer of another
+form, a huge or endless answer, hostile names. docs/hub.md: exit 2 when no hub answers (a server
+that is not a hub is none), never an internal error, nothing written where the server says.
+
+The server here is a few lines of the standard library's http.server, answering what each test sets.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from cardrogue.cli.main import main
+from cardrogue.hub.config import config_path
+
+HASH = "ab" * 32
+RUN_ID = "cd" * 32
+GOOD_MAP = {"id": "needle", "hash": HASH, "version": 1, "title": "The Needle", "author": "", "publisher": "alice",
+            "published_at": "2026-01-01T00:00:00Z", "window_ends": "2026-01-08T00:00:00Z", "competition": False,
+            "levels": 3, "par": {"turns": 11, "health": 5, "health_exact": True}, "runs": 1,
+            "best": {"turns": 11, "health": 5}, "difficulty": None}
+GOOD_RUN = {"rank": 1, "player": "alice", "turns": 11, "health": 5, "submitted_at": "2026-01-02T00:00:00Z",
+            "run_id": RUN_ID}
+
+
+class Answers:
+    """What the stand-in server says: ``body`` (bytes, or a function writing to the socket) for any path."""
+
+    def __init__(self) -> None:
+        self.status = 200
+        self.body: bytes | object = b"{}"
+        self.paths: list[str] = []
+
+
+@contextmanager
+def stand_in_hub() -> Iterator[tuple[str, Answers]]:
+    answers = Answers()
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args) -> None:
+            pass
+
+        def _answer(self) -> None:
+            answers.paths.append(self.path)
+            length = int(self.headers.get("Content-Length") or 0)
+            if length:
+                self.rfile.read(length)
+            body = answers.body
+            self.send_response(answers.status)
+            self.send_header("Content-Type", "application/json")
+            if callable(body):
+                self.end_headers()
+                try:
+                    body(self.wfile)
+                except OSError:  # the client hung up: what a bounded client does
+                    pass
+                return
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        do_GET = do_POST = _answer
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", answers
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture
+def fake():
+    with stand_in_hub() as running:
+        yield running
+
+
+def cardrogue(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def client_commands(url: str, tmp_path: Path) -> list[tuple[str, ...]]:
+    replay = tmp_path / "run.replay.json"
+    from hub_support import map_text, solution
+
+    replay.write_text(solution(map_text()))
+    campaign = tmp_path / "needle.json"
+    campaign.write_text(map_text())
+    return [("hub", "list", "--hub", url),
+            ("hub", "leaderboard", "needle", "--hub", url),
+            ("hub", "pull", "needle", "--hub", url, "-o", str(tmp_path / "pulled.json")),
+            ("hub", "pull", "needle", "--rank", "1", "--hub", url, "-o", str(tmp_path / "pulled.replay.json")),
+            ("hub", "publish", str(campaign), "--hub", url),
+            ("hub", "submit", str(replay), "--hub", url),
+            ("hub", "register", "zed", "--hub", url, "--force")]
+
+
+def save_account(url: str) -> None:
+    from cardrogue.hub.config import ClientConfig, save_config
+
+    save_config(ClientConfig(url, "alice", "token-of-alice"))
+
+
+@pytest.mark.parametrize("answer", [
+    [1, 2],
+    {"maps": 5, "map": None, "runs": 3},
+    {"maps": ["x"], "map": {"title": 5}, "runs": [{"rank": "first"}]},
+    {"maps": [dict(GOOD_MAP, best={"turns": None})], "map": dict(GOOD_MAP, par=None), "runs": [GOOD_RUN],
+     "hash": 5, "id": 5, "name": "a", "token": 7},
+    {"maps": [dict(GOOD_MAP, id="../../evil")], "map": dict(GOOD_MAP, id="../../evil"), "runs": [GOOD_RUN],
+     "hash": HASH, "name": "a", "token": "line\r\nX-Injected: 1"},
+], ids=["a list", "wrong types", "wrong members", "nulls and numbers", "a path for an id, a header in a token"])
+def test_an_answer_of_another_form_is_no_hub_not_an_internal_error(answer, fake, capsys, tmp_path: Path) -> None:
+    """docs/hub.md: exit 2 when no hub answers; a server answering JSON of another form is not a
+    Card Rogue hub. Before, each command stopped with `internal error: KeyError` (or TypeError), and
+    `register` saved a token of the wrong type, which made every later command refuse the settings."""
+    url, answers = fake
+    answers.body = json.dumps(answer).encode()
+    for argv in client_commands(url, tmp_path):
+        save_account(url)
+        saved = config_path().read_bytes()
+        code, out, err = cardrogue(capsys, *argv)
+        assert code == 2 and "internal error" not in err, (argv, err)
+        assert "is it a Card Rogue hub?" in err, (argv, err)
+        assert config_path().read_bytes() == saved, argv  # register kept the saved account
+    written = sorted(p.name for p in tmp_path.rglob("*") if p.is_file())
+    assert written == ["needle.json", "run.replay.json"], written
+    assert not (tmp_path.parent / "evil.json").exists()
+
+
+def test_a_huge_answer_is_cut_off_not_read_whole(fake, capsys, tmp_path: Path, monkeypatch) -> None:
+    """A server streaming an endless answer: before, the client read it all into memory (23 GB in a
+    walk of the product before it was killed). Now it stops at a bound far above any hub answer."""
+    import cardrogue.hub.client as client
+
+    url, answers = fake
+    monkeypatch.setattr(client, "MAX_ANSWER_BYTES", 100_000)
+    sent = []
+
+    def endless(out) -> None:
+        out.write(b'{"maps": ["')
+        while len(sent) < 1_000:  # 64 MB at most, should the client read on
+            out.write(b"a" * 65_536)
+            sent.append(1)
+        out.write(b'"]}')
+
+    answers.body = endless
+    code, _, err = cardrogue(capsys, "hub", "list", "--hub", url)
+    assert code == 2 and "answered more than 100,000 bytes" in err and "internal error" not in err, err
+    assert len(sent) < 1_000
+    # an answer announcing its size is refused before it is read
+    answers.body = b" " * 100_001
+    code, _, err = cardrogue(capsys, "hub", "list", "--hub", url)
+    assert code == 2 and "answered more than 100,000 bytes" in err, err
+
+
+def test_an_answer_dripped_slowly_ends_at_the_deadline(fake, capsys, monkeypatch) -> None:
+    """A server that sends its answer a byte at a time: every read returns before the socket's
+    timeout, so only a deadline for the whole answer ends the command (README: every command
+    finishes in bounded time). Here the drip would end after about 4 s with a valid answer: the
+    client, given a 0.5 s deadline, stops first."""
+    import cardrogue.hub.client as client
+
+    url, answers = fake
+    monkeypatch.setattr(client, "TIMEOUT_S", 0.5)
+
+    def drip(out) -> None:
+        for ch in b'{"maps": []' + b" " * 200 + b"}":
+            out.write(bytes([ch]))
+            out.flush()
+            time.sleep(0.02)
+
+    answers.body = drip
+    code, out, err = cardrogue(capsys, "hub", "list", "--hub", url)
+    assert code == 2 and "did not finish its answer within 0.5 s" in err, (out, err)
+
+
+def test_strings_of_a_well_formed_answer_are_shown_as_text(fake, capsys) -> None:
+    """docs/hub.md: the CLI shows control characters as escapes, every string the hub sends."""
+    url, answers = fake
+    escape = "\x1b[2J\x1b]0;owned\x07"
+    board = {"map": dict(GOOD_MAP, competition=True, window_ends=escape, title=escape),
+             "runs": [dict(GOOD_RUN, submitted_at=escape, player=escape)]}
+    answers.body = json.dumps(board).encode()
+    code, out, err = cardrogue(capsys, "hub", "leaderboard", "needle", "--hub", url)
+    assert code == 0 and "\x1b" not in out + err and "\\x1b[2J" in out, out
+
+
+@pytest.mark.parametrize("token", ["line\nbreak", "two words", "é"])
+def test_a_saved_token_no_header_can_carry_is_refused_with_the_file(token: str, fake, capsys, tmp_path: Path) -> None:
+    """A hub.json edited by hand (or damaged) with a token a header cannot carry: before, publishing
+    stopped with `internal error: ValueError: Invalid header value`."""
+    url, answers = fake
+    config_path().parent.mkdir(parents=True, exist_ok=True)
+    config_path().write_text(json.dumps({"hub": url, "name": "alice", "token": token}))
+    for argv in client_commands(url, tmp_path)[:-1]:
+        code, _, err = cardrogue(capsys, *argv)
+        assert code == 2 and f"{config_path()}: the saved token" in err and "internal error" not in err, (argv, err)
+    assert answers.paths == []
