@@ -80,6 +80,8 @@ WHITE_BOX = {
     ("tests/test_solver_para_moves.py", "test_half_turns_updated_from_the_state_before_equal_the_plain_ones"): "the kept counts are compared with the plain ones",
     ("tests/test_solver_para_moves.py", "test_no_enemy_is_met_so_before_the_walk_first_stands_on_a_potion"): "the bound with the first-pickup rule off",
     ("tests/test_solver_para_moves.py", "test_the_first_potion_picked_up_on_the_8x8_maps"): "the bound with the first-pickup rule off",
+    ("tests/test_solver_para_moves.py", "test_the_first_flee_holds_no_gain"): "the bound with the first-flee rule off",
+    ("tests/test_solver_para_moves.py", "test_no_flee_is_left_of_a_turn_past_step_1_out_of_combat"): "the bound with the first-flee rule off",
     ("tests/test_solver_rolls.py", "_bound"): "the relaxation reads the tables",
     ("tests/test_solver_rolls.py", "_flee_maps"): "the relaxation reads the tables",
     ("tests/test_solver_dive.py", "_player"): "a playout policy is built on the search's tables",

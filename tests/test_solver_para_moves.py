@@ -381,15 +381,92 @@ def test_no_enemy_is_met_so_before_the_walk_first_stands_on_a_potion(monkeypatch
     assert checked
 
 
-@pytest.mark.parametrize("seed, before, after", [(9, 8, 10), (10, 8, 10), (16, 8, 11)])
+@pytest.mark.parametrize("seed, before, after", [(9, 8, 11), (10, 8, 10), (16, 8, 11)])
 def test_the_first_potion_picked_up_on_the_8x8_maps(monkeypatch, seed, before, after):
     """The 8x8 maps whose potions of paralysis all lie on their cells, 10 to 16 half-turns from the start: the gains
-    of fights after moving beside enemies a flee left come only from the turn after the walk can first hold one, or
-    the turn it can hold two (seed 16: its second potion 20 half-turns away), and the bound at the start rises
-    (docs/solver.md, *The first potion picked up*), still below the turns of their par lines
+    of fights after moving beside enemies a flee left come only from the second turn after the walk can first hold
+    one, and the bound at the start rises (docs/solver.md, *The first potion picked up*, *The first flee holds no
+    gain*), still below the turns of their par lines
     (``test_8x8_par_lines_proved_before_the_gap_fixes_keep_the_bound_within_their_turns``)."""
     c = load(gen.campaign(1, 8, seed=seed))
     s, _ = started(c)
     assert relaxation(c, s.d).bound(s, True) == after
     monkeypatch.setattr(Relaxation, "_first_gain", lambda self, *args: 0)
     assert Relaxation(c, s.d).bound(s, True) == before
+
+
+def _old_first_gain(self, li, mask, i, left, held, r0, hint=None, fight=True):
+    """``_first_gain`` before *The first flee holds no gain* (docs/solver.md): the first gain in the turn after the
+    walk can first hold a potion (``J1 + 1``), or in the turn it can hold two, or in this turn with two at hand."""
+    if held >= 2:
+        return 0
+    j1 = 0 if held else self._first_tele_gain(li, mask, i, left, r0, hint)
+    return None if j1 is None else j1 + 1
+
+
+@pytest.mark.parametrize("potion, held, goblins, before, after", [
+    ((1, 0), 0, ((0, 1), (2, 1)), 2, 3),  # the potion one tile east of the start: picked up in turn 1
+    (None, 2, ((1, 0), (2, 0)), 1, 2),  # two potions in hand from the start
+])
+def test_the_first_flee_holds_no_gain(monkeypatch, potion, held, goblins, before, after):
+    """docs/solver.md, *The first flee holds no gain*. Combat: "When a player flips over an ENEMY, or a player moves to
+    an ADJACENT TILE of a revealed enemy, that player must enter combat"; FLEE: "if a player flips over an enemy, or
+    moves adjacent to another enemy, the player reenters combat"; PARALYSIS: "A player may FLEE from a paralyzed enemy
+    without needing to roll"; FLEEING FROM AN ENEMY: "the player can resume his Standard Turn Sequence at step 4". With
+    no enemy standing revealed away from him, the warrior's first flee leaves a fight at the turn's first tile and
+    lands beside no enemy revealed, so that turn holds no fight after moving: the first gain comes a turn after the
+    first flee, and the first flee a turn after the walk first stands on a potion's cell (POTIONS: "Potions are picked
+    up by the first player who moves his piece onto the potion tile"; nothing follows that move in its turn). On
+    these 3x3 maps (goblins of 40 health, every card face down but the start) the bound at the start rises by a turn,
+    to the turns the plain uniform-cost search needs, and stays within the turns left on states random play
+    reaches."""
+    cells = []
+    for y in range(3):
+        for x in range(3):
+            paths = "".join(d for d, ok in (("N", y > 0), ("E", x < 2), ("S", y < 2), ("W", x > 0)) if ok)
+            card = ("starting-tile" if (x, y) == (0, 0) else "red-potion" if (x, y) == potion
+                    else "goblin" if (x, y) in goblins else "pathing-tile")
+            extra = {"exit": True} if (x, y) == (2, 2) else {}
+            cells.append(cell(x, y, card, paths, face="up" if (x, y) == (0, 0) else "down", **extra))
+    c = campaign(cells, items=["red-potion"] * held, potions=PARALYSIS, cards={"goblin": {"health": 40}})
+    s, _ = started(c)
+    assert relaxation(c, s.d).bound(s, True) == after == _remaining(c, s)
+    monkeypatch.setattr(Relaxation, "_first_gain", _old_first_gain)
+    assert Relaxation(c, s.d).bound(s, True) == before
+    monkeypatch.undo()
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(30):
+        s = _wander(c, rng, bold=True)
+        left = _remaining(c, s)
+        if left is not None:
+            assert relaxation(c, s.d).bound(s, True) <= left, (s.turn, s.phase, s.pos)
+            checked += 1
+    assert checked
+
+
+def test_no_flee_is_left_of_a_turn_past_step_1_out_of_combat(monkeypatch):
+    """docs/solver.md, *The first flee holds no gain*. Standard turn sequence, step 1: "The player may flip over
+    face-down EXPLORATION CARDS"; FLEE: "a player may flip over adjacent face-down exploration cards" (in combat):
+    flips come only in step 1 or in a fight, and with no enemy standing revealed away from the warrior no move brings
+    him beside one. So once he has moved out of combat no fight, and no flee, is left of the turn: with a potion of
+    paralysis in hand, the first flee comes next turn and the first gain the turn after. On this 3x3 map (goblins of
+    40 health at (1,1) and (2,0), one potion in hand), after flipping and moving south in turn 1, the bound is the 3
+    turns after the first the plain uniform-cost search needs (2 when a gain was allowed from the next turn)."""
+    cells = []
+    for y in range(3):
+        for x in range(3):
+            paths = "".join(d for d, ok in (("N", y > 0), ("E", x < 2), ("S", y < 2), ("W", x > 0)) if ok)
+            card = ("starting-tile" if (x, y) == (0, 0) else "goblin" if (x, y) in ((1, 1), (2, 0))
+                    else "pathing-tile")
+            extra = {"exit": True} if (x, y) == (2, 2) else {}
+            cells.append(cell(x, y, card, paths, face="up" if (x, y) == (0, 0) else "down", **extra))
+    c = campaign(cells, items=["red-potion"], potions=PARALYSIS, cards={"goblin": {"health": 40}})
+    s, resolver = started(c)
+    assert relaxation(c, s.d).bound(s, True) <= _remaining(c, s)
+    s.step("flip S", resolver)
+    s.step("move S", resolver)
+    assert relaxation(c, s.d).bound(s, True) == 3 == _remaining(c, s)
+    first_gain = Relaxation._first_gain
+    monkeypatch.setattr(Relaxation, "_first_gain", lambda self, *args: first_gain(self, *args[:6], True))
+    assert Relaxation(c, s.d).bound(s, True) == 2

@@ -458,8 +458,9 @@ class Relaxation(PotionBound):
         one tile, at most 3) per flee the potions of paralysis allow and per potion of teleportation.
 
         ``c``: 1 if this turn may still hold a gain (``k0``), else 0; but where no enemy is met so now, the gains come
-        only from the turn the walk may hold the potions a first one needs (:meth:`_first_gain`, turn ``J``): then
-        only turns ``J`` to ``T`` may gain, ``c = 1 - J`` (docs/solver.md, *The first potion picked up*)."""
+        only from the turn after the first flee, which comes after the turn the walk first holds a potion
+        (:meth:`_first_gain`, turn ``J``): then only turns ``J`` to ``T`` may gain, ``c = 1 - J`` (docs/solver.md,
+        *The first potion picked up*, *The first flee holds no gain*)."""
         alive, met = self._met_now(s, li)
         if s.moved and (s.phase == COMBAT or s.phase == SHOPPING):
             met += 1  # a fight after moving he is in
@@ -467,7 +468,7 @@ class Relaxation(PotionBound):
         visitors = len(s.visitors)
         c = 1 if k0 else 0
         if not (met or tele or visitors):
-            first = self._first_gain(li, mask, i, left, para, r0, hint)
+            first = self._first_gain(li, mask, i, left, para, r0, hint, s.phase == STEP1 or s.phase == COMBAT)
             if first is None:
                 return 0, 0  # no potion will be in hand: no flee, no enemy met so
             if 1 - first < c:
@@ -496,45 +497,26 @@ class Relaxation(PotionBound):
         return alive, met
 
     def _first_gain(self, li: int, mask: bytes, i: int, left: tuple, held: int, r0: int,
-                    hint: bytes | None = None) -> int | None:
+                    hint: bytes | None = None, fight: bool = True) -> int | None:
         """With no enemy met so now: the first turn after this one (0: this one) that may hold a gain, or None if no
         potion will ever be in hand (docs/solver.md, *The first potion picked up*). ``held``: the potions of
         paralysis counted as in hand (held, paralysed this turn, in a shop or a chest); ``left``: those on the
         level's cells.
 
-        The first enemy met so is left by a flee; a gain in the turn of the first flee needs a second flee in that
-        turn, from a second enemy paralysed (a neighbour of the tile the first flee landed on is not beside the
-        tile it left), so two potions in hand. The first gain comes at turn ``min(J1 + 1, J2)``: ``J1`` the turn the
-        walk can first hold a potion, ``J2`` two of them. Before its second potion the walk has at most
-        ``extra_flees(1)`` flees and the gains of the enemies they leave (``crowd`` each, one a turn from turn
-        ``J1 + 1`` on) to go faster than the count without potions; with potions of teleportation in the game,
-        ``J2 = J1``."""
-        if held >= 2:
-            return 0
-        if held:
-            j1 = 0
-        else:
-            j1 = self._first_tele_gain(li, mask, i, left, r0, hint)  # J1: the same walk onto the nearest potion's cell
-            if j1 is None:
-                return None
+        With no potion of teleportation in the game only a flee leaves an enemy met so, and the turn of the first
+        flee holds no gain (its one fight is at the turn's first tile, and the flee lands beside no enemy revealed:
+        *The first flee holds no gain*); with no potion in hand, the first flee comes after the turn the walk first
+        stands on a potion's cell (``J1``, from the half-turns onto the nearest), since nothing follows that move in
+        its turn. So the first gain comes in turn 1 with a potion at hand, or turn 2 if no fight is left of this turn
+        (``fight`` false: past step 1 and out of combat, no flip and no enemy revealed beside the way, so no flee this
+        turn), else in turn ``J1 + 2``. With potions of teleportation in the game, in turn ``J1`` (a thrown one may
+        move an enemy beside the hero's way at once)."""
         if self.tele_total:
-            return j1
-        costs = self._pickup_costs(li, mask, i, left, hint)
-
-        def turns(h):
-            return 0 if h <= r0 else INF if h == INF else (h - r0 + 1) // 2
-
-        k = 0 if held else 1  # the potion the second in hand is picked up from: the nearest, or the second
-        need = costs[k] if len(costs) > k else INF
-        flees = self.extra_flees(1)
-        most = self._crowd[li] * flees  # the gains of the enemies those flees leave: in turns J1 + 1 to J2 only
-        j2 = turns(need - 2 * flees - most)
-        while j2 != INF and j2 < j1 + 1 + most:
-            gains = j2 - j1 if j2 > j1 else 0
-            if turns(need - 2 * flees - gains) <= j2:
-                break
-            j2 += 1
-        return j1 + 1 if j1 + 1 < j2 else j2
+            return 0 if held else self._first_tele_gain(li, mask, i, left, r0, hint)
+        if held:
+            return 1 if fight else 2
+        j1 = self._first_tele_gain(li, mask, i, left, r0, hint)  # J1: the walk onto the nearest potion's cell
+        return None if j1 is None else j1 + 2
 
     def _pickup_costs(self, li: int, mask: bytes, i: int, left: tuple, hint: bytes | None = None) -> tuple:
         """The :meth:`_pickup_cost` of each potion of ``left`` from local cell ``i``, sorted: kept per (level, mask,
