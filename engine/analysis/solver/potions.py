@@ -176,8 +176,8 @@ class PotionBound:
         self._subset_tables: dict = {}  # (level, potions on their cells) -> ``_subsets``
         self._shared_sets: dict = {}  # one copy of each set of ``_plan_one_way`` (dropped with ``_plans``)
         self._mwalks: dict = {}  # (level, local cell, enemies met, set of potions) -> ``_met_walk``
-        self._prefixes: dict = {}  # (level, local cell, set, face-down counts, gains) -> ``_prefix_turns``
-        self._pgains: dict = {}  # (held, idle, half-turns, potions in the set) -> ``_prefix_kept``'s gains
+        self._prefixes: dict = {}  # (level, local cell, set, face-down counts, twice the E) -> ``_prefix_least``
+        self._pgains: dict = {}  # (held, idle, potions in the set) -> ``_prefix_least``'s twice the E
         self._last_prep = None  # ``_with_potions``: (what its last call read, what it found from that alone)
         # Potions of paralysis alone, paced: a potion on its cell gains only after the walk reaches it.
         self.ordered = self.paced and self.para_limited and not self.tele_total
@@ -679,7 +679,7 @@ class PotionBound:
         of those potions, what a walk onto it must cover, and per way out the half-turns that cover bounds; kept
         per what the mask gives it, which many masks share);
         the walks that meet an enemy are kept per tile and enemies met (``_met_walk``), the paced orders of
-        picking potions up per set (``_prefix_kept``). Only the potions at hand, the enemies met and what is
+        picking potions up per set (``_prefix_least``). Only the potions at hand, the enemies met and what is
         left of this turn are read per state, and (paced, no order of pickups read) the value is kept per those
         in the plan. ``only`` is read on paced levels alone (its one caller, ``_with_met``, is paced); the unpaced
         loop below neither filters nor keys by it, so an unpaced caller passing it is refused.
@@ -698,7 +698,7 @@ class PotionBound:
         prep_key = (li, mask, i, campaign_mode, potions, routes, blocked, only)
         prep = self._last_prep
         if prep is not None and prep[0] == prep_key:
-            jumps, sets, dway, away, ranks, results, options, met_met, paired_met, via, groups = prep[1]
+            jumps, sets, dway, away, ranks, results, options, met_met, paired_met, via, groups, prefixes = prep[1]
         else:
             jumps = self._jumps(li, mask, blocked) if self.tele_total else ()
             sets, dway, away, ranks, results = self._plan(li, mask, i, left, campaign_mode, routes, hint, jumps,
@@ -737,8 +737,9 @@ class PotionBound:
                     if gains is None:
                         gains = gains_of[(gp + para_held, tele)] = self._gains_of(gp + para_held, tele)
                     groups.append((g, ranked, 2 * gains[5], gains))
+            prefixes = {}  # set and ``idle`` -> ``_prefix_least``
             self._last_prep = (prep_key, (jumps, sets, dway, away, ranks, results, options, met_met, paired_met, via,
-                                          groups))
+                                          groups, prefixes))
         quiet = None
         if paced and not self.ordered:
             # Paced (and no order of pickups read, which reads the mask): the value reads the plan, the potions at
@@ -868,8 +869,15 @@ class PotionBound:
                         if quiet is None:
                             quiet = not any(mask[e] for e in self._beside_foes[li][i])
                         lull = quiet
-                    pre = (self._prefix_kept(li, mask, i, bits, left, para_held, idle, have0)
-                           if bits and idle is not None and ordered else 0)
+                    pre = 0
+                    if bits and idle is not None and ordered:
+                        # (``_prefix_turns``, from its ``A`` kept per set and ``idle`` for the calls of one ``_with_met``)
+                        least = prefixes.get(bits << 1 | idle)
+                        if least is None:
+                            least = prefixes[bits << 1 | idle] = self._prefix_least(li, mask, i, bits, left, para_held,
+                                                                                    idle)
+                        if least > have0:
+                            pre = (least - have0 + 1) // 2
                     for k, (ws, js, js2, fd) in enumerate(need):
                         if met is not None:
                             mw, mj, mf = met[k]
@@ -1224,24 +1232,45 @@ class PotionBound:
             self._mwalks[key] = hit
         return hit
 
-    def _prefix_kept(self, li: int, mask: bytes, i: int, bits: int, left: tuple, held: int, idle: bool,
-                     have0: int) -> int:
-        """:meth:`_prefix_turns`, which reads the mask only through the face-down tiles of a route from ``i`` to
-        each potion of the set, and the potions held, ``idle`` and ``have0`` only through the half-turns each
-        prefix may gain: kept per (level, tile, set, those counts, those gains) in ``_prefixes`` (at most
-        100,000). (``left`` only filters ``bits``, a subset of it.)"""
+    def _prefix_least(self, li: int, mask: bytes, i: int, bits: int, left: tuple, held: int, idle: bool) -> float:
+        """``A``, from which :meth:`_prefix_turns` is ``max(0, ceil((A - have0) / 2))`` for any ``have0``: the least over
+        the orders of picking up the set ``bits`` of the most over its prefixes of their half-turns (steps and
+        face-down tiles) less twice the ``E`` of the potions at hand then (``_prefix_turns``' need plus ``have0``;
+        ``ceil((x - have0) / 2)`` never falls as ``x`` grows, so the most and the least are taken before it). A
+        prefix of INF half-turns is left out (``_prefix_turns`` skips it: its need is INF, and ``(INF + 1) // 2``
+        NaN, which no comparison takes); -INF with none left, or beyond ``MAX_ORDERED`` potions (``_prefix_turns``
+        then 0). It reads the mask only through the face-down tiles of a route from ``i`` to each potion of the
+        set, and the potions held and ``idle`` only through those ``E``: kept per (level, tile, set, those counts,
+        twice those ``E``) in ``_prefixes`` (at most 100,000). (``left`` only filters ``bits``, a subset of it.)"""
         members = [p for p in left if bits >> p & 1]
         if len(members) > MAX_ORDERED:
-            return 0
+            return -INF
         counts = self._potion_counts(li, mask, None)
-        gkey = (held, idle, have0, len(members))
-        gains = self._pgains.get(gkey)
-        if gains is None:
-            gains = self._pgains[gkey] = tuple(have0 + 2 * self._extra(held + n, 0, idle) for n in range(len(members)))
-        key = (li, i, bits, tuple([counts[p][i] for p in members]), gains)
+        gkey = (held, idle, len(members))
+        extras = self._pgains.get(gkey)
+        if extras is None:
+            extras = self._pgains[gkey] = tuple(2 * self._extra(held + n, 0, idle) for n in range(len(members)))
+        key = (li, i, bits, tuple([counts[p][i] for p in members]), extras)
         hit = self._prefixes.get(key)
         if hit is None:
-            hit = self._prefix_turns(li, mask, i, bits, left, held, idle, have0)
+            pots, pdist = self.pots[li], self._pot_dist[li]
+            hit = INF
+            for order in permutations(members):
+                steps = down = 0
+                worst = -INF
+                at = i
+                for n, p in enumerate(order):
+                    steps += pdist[p][at]
+                    if counts[p][i] > down:
+                        down = counts[p][i]
+                    need = steps + down - extras[n]
+                    if need != INF and need > worst:
+                        worst = need
+                        if worst >= hit:
+                            break
+                    at = pots[p][0]
+                if worst < hit:
+                    hit = worst
             if len(self._prefixes) > 100_000:
                 self._prefixes.clear()
             self._prefixes[key] = hit
