@@ -1237,9 +1237,8 @@ class PotionBound:
         the orders of picking up the set ``bits`` of the most over its prefixes of their half-turns (steps and
         face-down tiles) less twice the ``E`` of the potions at hand then (``_prefix_turns``' need plus ``have0``;
         ``ceil((x - have0) / 2)`` never falls as ``x`` grows, so the most and the least are taken before it). A
-        prefix of INF half-turns is left out (``_prefix_turns`` skips it: its need is INF, and ``(INF + 1) // 2``
-        NaN, which no comparison takes); -INF with none left, or beyond ``MAX_ORDERED`` potions (``_prefix_turns``
-        then 0). It reads the mask only through the face-down tiles of a route from ``i`` to each potion of the
+        prefix of INF half-turns (a potion out of reach) is left out, so ``A`` is never INF; -INF with none left,
+        or beyond ``MAX_ORDERED`` potions (``_prefix_turns`` then 0). It reads the mask only through the face-down tiles of a route from ``i`` to each potion of the
         set, and the potions held and ``idle`` only through those ``E``: kept per (level, tile, set, those counts,
         twice those ``E``) in ``_prefixes`` (at most 100,000). (``left`` only filters ``bits``, a subset of it.)"""
         members = [p for p in left if bits >> p & 1]
@@ -1536,29 +1535,8 @@ class PotionBound:
         potion reached) are at most ``have0`` + 2 a turn + 2 ``E`` of those potions. No potion of
         teleportation may be in the game: a jump would take the walk past its steps.
         """
-        members = [p for p in left if bits >> p & 1]
-        if len(members) > MAX_ORDERED:
-            return 0
-        pots, pdist = self.pots[li], self._pot_dist[li]
-        counts = self._potion_counts(li, mask, None)
-        gains = [have0 + 2 * self._extra(held + n, 0, idle) for n in range(len(members))]
-        best = INF
-        for order in permutations(members):
-            steps = down = worst = 0
-            at = i
-            for n, p in enumerate(order):
-                steps += pdist[p][at]
-                if counts[p][i] > down:
-                    down = counts[p][i]
-                need = steps + down - gains[n]
-                if need > 0 and (need + 1) // 2 > worst:
-                    worst = (need + 1) // 2
-                    if worst >= best:
-                        break
-                at = pots[p][0]
-            if worst < best:
-                best = worst
-        return best
+        least = self._prefix_least(li, mask, i, bits, left, held, idle)
+        return 0 if least == -INF else max(0, (least - have0 + 1) // 2)  # ceil((A - have0) / 2), A never INF
 
     def _potion_counts(self, level: int, down: bytes, hint: bytes | None) -> tuple:
         """Per potion of the level (``pots``): the fewest face-down tiles on a route from each local cell
