@@ -86,6 +86,19 @@ def test_tiles_entered_away_from_enemies_are_moves_whatever_potions_are_held():
     assert "throw red S" in fast.actions
 
 
+def _within_on_wanders(c, seed: int) -> None:
+    """The bound stays within the turns left on 30 states random play reaches (at least one of them decided)."""
+    rng = random.Random(seed)
+    checked = 0
+    for _ in range(30):
+        s = _wander(c, rng, bold=True)
+        left = _remaining(c, s)
+        if left is not None:
+            assert relaxation(c, s.d).bound(s, True) <= left, (s.turn, s.phase, s.pos)
+            checked += 1
+    assert checked
+
+
 def _maps() -> list[tuple[str, int, int]]:
     """Small generated maps of the warrior with potions of paralysis where the rule is on."""
     out = []
@@ -370,15 +383,7 @@ def test_no_enemy_is_met_so_before_the_walk_first_stands_on_a_potion(monkeypatch
     monkeypatch.setattr(Relaxation, "_first_gain", lambda self, *args: 0)
     assert Relaxation(c, s.d).bound(s, True) == 3
     monkeypatch.undo()
-    rng = random.Random(3)
-    checked = 0
-    for _ in range(30):
-        s = _wander(c, rng, bold=True)
-        left = _remaining(c, s)
-        if left is not None:
-            assert relaxation(c, s.d).bound(s, True) <= left, (s.turn, s.phase, s.pos)
-            checked += 1
-    assert checked
+    _within_on_wanders(c, 3)
 
 
 @pytest.mark.parametrize("seed, before, after", [(9, 8, 11), (10, 8, 10), (16, 8, 11)])
@@ -434,15 +439,7 @@ def test_the_first_flee_holds_no_gain(monkeypatch, potion, held, goblins, before
     monkeypatch.setattr(Relaxation, "_first_gain", _old_first_gain)
     assert Relaxation(c, s.d).bound(s, True) == before
     monkeypatch.undo()
-    rng = random.Random(5)
-    checked = 0
-    for _ in range(30):
-        s = _wander(c, rng, bold=True)
-        left = _remaining(c, s)
-        if left is not None:
-            assert relaxation(c, s.d).bound(s, True) <= left, (s.turn, s.phase, s.pos)
-            checked += 1
-    assert checked
+    _within_on_wanders(c, 5)
 
 
 def test_no_flee_is_left_of_a_turn_past_step_1_out_of_combat(monkeypatch):

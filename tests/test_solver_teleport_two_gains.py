@@ -28,9 +28,9 @@ from cardrogue.engine.format.loader import load_campaign_text
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 import bound_hunt  # noqa: E402  (the benchmarks' hunt for overestimates: its maps)
 import gen  # noqa: E402  (the benchmarks' generator of maps)
+from test_solver_teleport_met import _par_line_holds  # noqa: E402  (the reference's par line, the bound along it)
 
 NO_CLOCK = 3600  # state budgets only: a loaded machine must not change a result
-SMALL = Budget(max_states=200_000, max_seconds=NO_CLOCK)
 
 
 class _Without(Relaxation):
@@ -55,19 +55,6 @@ def _corridor(n: int, rats: tuple, held: bool):
                     cards={"sewer-rat": {"health": 1}})
 
 
-def _par_line_within(c, turns: int) -> None:
-    """The reference search (uniform cost) proves par ``turns``, the solver agrees, and the bound stays within the
-    turns left at every state of the reference's line."""
-    slow = solve(c, 0, True, SMALL, reference=True)
-    assert (slow.verdict, slow.turns) == (SOLVED, turns)
-    fast = solve(c, 0, True, SMALL)
-    assert (fast.verdict, fast.turns, fast.health) == (slow.verdict, slow.turns, slow.health)
-    s, resolver = started(c)
-    for action in slow.actions:
-        assert relaxation(c, s.d).bound(s, True) <= slow.turns - s.turn, (s.turn, action)
-        s.step(action, resolver)
-
-
 @pytest.mark.parametrize("n, rats, held", [(4, (2,), True), (5, (1, 3), True), (6, (2, 4), False), (7, (3,), False)])
 def test_two_enemies_beside_one_tile_of_a_corridor_give_one_gain_at_most(n, rats, held):
     # Every tile of the row is face down: n turns without a gain (a flip, then a move). The potion, drunk in the fight
@@ -78,7 +65,7 @@ def test_two_enemies_beside_one_tile_of_a_corridor_give_one_gain_at_most(n, rats
     s, _ = started(c)
     assert _Without(c, s.d).bound(s, True) == n - 2
     assert relaxation(c, s.d).bound(s, True) == n - 1
-    _par_line_within(c, n)
+    _par_line_holds(c, n)
 
 
 def test_seed_5_is_proved_at_its_par():
