@@ -476,7 +476,7 @@ class Relaxation(PotionBound):
         visitors = len(s.visitors)
         c = 1 if k0 else 0
         if not (met or tele or visitors):
-            first = self._first_gain(li, mask, i, left, para, r0, hint, s.phase == STEP1 or s.phase == COMBAT)
+            first = self._first_gain(li, mask, i, left, para, r0, hint)
             if first is None:
                 return 0, 0  # no potion will be in hand: no flee, no enemy met so
             if 1 - first < c:
@@ -505,7 +505,7 @@ class Relaxation(PotionBound):
         return alive, met
 
     def _first_gain(self, li: int, mask: bytes, i: int, left: tuple, held: int, r0: int,
-                    hint: bytes | None = None, fight: bool = True) -> int | None:
+                    hint: bytes | None = None) -> int | None:
         """With no enemy met so now: the first turn after this one (0: this one) that may hold a gain, or None if no
         potion will ever be in hand (docs/solver.md, *The first potion picked up*). ``held``: the potions of
         paralysis counted as in hand (held, paralysed this turn, in a shop or a chest); ``left``: those on the
@@ -515,14 +515,12 @@ class Relaxation(PotionBound):
         flee holds no gain (its one fight is at the turn's first tile, and the flee lands beside no enemy revealed:
         *The first flee holds no gain*); with no potion in hand, the first flee comes after the turn the walk first
         stands on a potion's cell (``J1``, from the half-turns onto the nearest), since nothing follows that move in
-        its turn. So the first gain comes in turn 1 with a potion at hand, or turn 2 if no fight is left of this turn
-        (``fight`` false: past step 1 and out of combat, no flip and no enemy revealed beside the way, so no flee this
-        turn), else in turn ``J1 + 2``. With potions of teleportation in the game, in turn ``J1`` (a thrown one may
-        move an enemy beside the hero's way at once)."""
+        its turn. So the first gain comes in turn 1 with a potion at hand, else in turn ``J1 + 2``. With potions of
+        teleportation in the game, in turn ``J1`` (a thrown one may move an enemy beside the hero's way at once)."""
         if self.tele_total:
             return 0 if held else self._first_tele_gain(li, mask, i, left, r0, hint)
         if held:
-            return 1 if fight else 2
+            return 1
         j1 = self._first_tele_gain(li, mask, i, left, r0, hint)  # J1: the walk onto the nearest potion's cell
         return None if j1 is None else j1 + 2
 
