@@ -71,6 +71,7 @@ WHITE_BOX = {
     ("tests/test_solver_para_moves.py", "_within_on_wanders"): "the relaxation reads the tables",
     ("tests/test_solver_para_moves.py", "test_a_move_beside_an_enemy_revealed_away_from_the_warrior_may_still_start_a_flee_this_turn"): "the relaxation reads the tables",
     ("tests/test_solver_para_moves.py", "_maps"): "the relaxation reads the tables",
+    ("tests/test_solver_para_moves.py", "test_a_potion_picked_up_between_the_two_tiles_beside_an_enemy_revealed_later"): "the relaxation reads the tables",
     ("tests/test_solver_para_moves.py", "_met_maps"): "the relaxation reads the tables",
     ("tests/test_solver_para_moves.py", "test_bound_never_overestimates_beside_enemies_met_before"): "the relaxation reads the tables",
     ("tests/test_solver_para_moves.py", "test_a_fight_after_moving_flips_a_tile_for_the_next_turn"): "the relaxation reads the tables",

@@ -465,3 +465,30 @@ def test_a_move_beside_an_enemy_revealed_away_from_the_warrior_may_still_start_a
         s.step(action, resolver)
     assert _remaining(c, s) == 2
     assert relaxation(c, s.d).bound(s, True) <= 2
+
+
+def test_a_potion_picked_up_between_the_two_tiles_beside_an_enemy_revealed_later():
+    """docs/solver.md, *The potion a gain needs is in hand* (``_paired_walk``). Paralysis: "A player may flee from a
+    paralyzed enemy without needing to roll"; Flee: "if a player flips over an enemy, or moves adjacent to another
+    enemy, the player reenters combat"; Potions: "Potions are picked up by the first player who moves his piece onto
+    the potion tile." On this 4x3 map (a goblin of 6 health face down at (2,1), potions of paralysis on (1,1) and
+    (1,2), two in hand; the warrior drinks both, the turns skip), in turn 5 at (1,1) with a potion picked up, he flips
+    the goblin beside him, throws the potion, flees onto (1,2) picking the other up; next turn he moves beside the
+    goblin again at (2,2), throws it and flees onto the exit: the walk stands beside the goblin on either side of a
+    potion. The plain uniform-cost search wins in 1 more turn; the bound that read only walks standing beside it
+    twice between two pickups (or before the first) said 2."""
+    goblins, potions = {(2, 1)}, {(1, 1), (1, 2)}
+    cells = []
+    for y in range(3):
+        for x in range(4):
+            paths = "".join(d for d, ok in (("N", y > 0), ("E", x < 3), ("S", y < 2), ("W", x > 0)) if ok)
+            card = ("starting-tile" if (x, y) == (0, 0) else "red-potion" if (x, y) in potions
+                    else "goblin" if (x, y) in goblins else "pathing-tile")
+            extra = {"exit": True} if (x, y) == (3, 2) else {}
+            cells.append(cell(x, y, card, paths, face="up" if (x, y) in ((0, 0), (0, 2)) else "down", **extra))
+    c = campaign(cells, items=["red-potion"] * 2, potions=PARALYSIS, cards={"goblin": {"health": 6}})
+    s, resolver = started(c)
+    for action in ("flip E", "flip S", "move S", "drink red", "flip E", "move E", "drink red"):
+        s.step(action, resolver)
+    assert (s.turn, s.pos) == (5, 5)
+    assert relaxation(c, s.d).bound(s, True) == 1 == _remaining(c, s)

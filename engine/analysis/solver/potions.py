@@ -1308,8 +1308,9 @@ class PotionBound:
 
     def _paired_walk(self, li: int, i: int, bits: int, para_held: int) -> list:
         """Per way out, the fewest steps of a walk from local cell ``i`` onto every potion of the set ``bits``
-        that stands beside an enemy twice before the first potion or after it, with ``para_held`` potions
-        of paralysis at hand (``_with_potions``). Static: the level graph alone."""
+        that stands beside an enemy twice (both times before the first potion, both between two potions or after
+        the last, or once on either side of one of them), with ``para_held`` potions of paralysis at hand
+        (``_with_potions``). Static: the level graph alone."""
         key = (li, i, bits, min(para_held, 2))
         hit = self._pwalks.get(key)
         if hit is not None:
@@ -1320,6 +1321,17 @@ class PotionBound:
         ways = range(len(self.ways[li]))
         walk = [min(min(pdist[p][i] + paired[k][bits][p], to_pot[p][i] + tours[k][bits][p]) for p in members)
                 for k in ways]
+        # Or the two tiles beside the enemy lie on either side of a potion q of the set (the hero stands beside
+        # it now, say, with a potion at hand: he throws it there, flees onto q's cell and comes beside the enemy
+        # again): then the walk is a tour of the set from ``i`` and a walk from ``i`` beside the enemy, onto q's
+        # cell, beside it again and to the way out (``_sandwiches``), the longer of the two at least.
+        sandwich = self._sandwich[li]
+        for k in ways:
+            tour = min(pdist[p][i] + tours[k][bits][p] for p in members)
+            for q in members:
+                around = sandwich[q][k][i] if sandwich[q][k][i] > tour else tour
+                if around < walk[k]:
+                    walk[k] = around
         if para_held < 2:
             # A potion is thrown where the enemy is revealed and another at the second tile beside it: with
             # one at hand, one of the set is picked up before the second tile (before the first, or between
