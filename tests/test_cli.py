@@ -558,6 +558,7 @@ def test_a_player_name_a_hub_would_refuse_is_refused_before_the_run(command: str
     import cardrogue.editor.web as web
 
     monkeypatch.setattr(player_app, "run_player", lambda *a, **k: 0)  # no terminal session here
+    monkeypatch.setattr("cardrogue.editor.terminal.require_terminal", lambda *a: None)  # (nor a terminal to check)
     monkeypatch.setattr(web.SessionServer, "serve", lambda self, **k: None)  # (it is given the socket taken)
     assert main([command, "--player", "[red]x[/]"]) == 2
     err = capsys.readouterr().err
@@ -575,6 +576,7 @@ def test_a_replays_folder_that_cannot_be_made_is_refused_before_the_run(command:
     import cardrogue.editor.web as web
 
     monkeypatch.setattr(player_app, "run_player", lambda *a, **k: 0)  # no terminal session here
+    monkeypatch.setattr("cardrogue.editor.terminal.require_terminal", lambda *a: None)  # (nor a terminal to check)
     monkeypatch.setattr(web.SessionServer, "serve", lambda self, **k: None)  # (it is given the socket taken)
     (tmp_path / "notes").write_text("a file, not a folder")
     assert main([command, "--replays", str(tmp_path / "notes" / "replays")]) == 2
