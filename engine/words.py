@@ -30,6 +30,8 @@ def nearest(word: str, options: Iterable[str], cutoff: float) -> str | None:
     a word like none of them costs a few set operations. A file of 300,000 unknown keys paid 40 µs a
     key for difflib's matchers (benchmarks/RESULTS.md, *Check: a file of 300,000 problems*). The same
     word met again (the same typo in many cells) is answered from a cache."""
+    if not 0.0 <= cutoff <= 1.0:  # as difflib says it (NaN too)
+        raise ValueError(f"cutoff must be in [0.0, 1.0]: {cutoff!r}")
     return _nearest(word, tuple(options), cutoff)
 
 

@@ -6,8 +6,11 @@ and reason) or a :class:`HubUnreachable` (no answer: the URL, the reason).
 
 from __future__ import annotations
 
+import http.client
 import json
 import re
+import socket
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -55,6 +58,40 @@ def _fits(value: Any, shape: Any) -> bool:
     return isinstance(value, shape)
 
 
+def _shut(sockets: list, fired: threading.Event) -> None:
+    """The watchdog's end of an answer past its deadline: the connection shut both ways."""
+    fired.set()
+    for sock in sockets:
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+
+def _opener(sockets: list) -> urllib.request.OpenerDirector:
+    """urllib's opener, whose connections put their socket in ``sockets`` (for the watchdog to shut)."""
+
+    class Watched(http.client.HTTPConnection):
+        def connect(self) -> None:
+            super().connect()
+            sockets.append(self.sock)
+
+    class WatchedTLS(http.client.HTTPSConnection):
+        def connect(self) -> None:
+            super().connect()
+            sockets.append(self.sock)
+
+    class Handler(urllib.request.HTTPHandler):
+        def http_open(self, req):
+            return self.do_open(Watched, req)
+
+    class TLSHandler(urllib.request.HTTPSHandler):
+        def https_open(self, req):
+            return self.do_open(WatchedTLS, req, context=self._context)
+
+    return urllib.request.build_opener(Handler, TLSHandler)
+
+
 class HubRefused(Exception):
     def __init__(self, status: int, body: dict) -> None:
         super().__init__(body.get("error") or f"HTTP {status}")
@@ -80,9 +117,19 @@ class HubClient:
         if self.token:
             request.add_header("Authorization", f"Bearer {self.token}")
         deadline = time.monotonic() + self.timeout
+        sockets: list[socket.socket] = []
+        # One deadline for the whole answer, the status line and headers too (the socket's timeout bounds
+        # only each read: a server dripping a header byte at a time would hold on for hours): at the
+        # deadline the connection is shut, which ends any read under way.
+        fired = threading.Event()
+        watchdog = threading.Timer(self.timeout, _shut, (sockets, fired))
+        watchdog.daemon = True
+        watchdog.start()
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+            with _opener(sockets).open(request, timeout=self.timeout) as response:
                 data = self._read(response, deadline)
+            if fired.is_set():  # shut mid-answer: what was read is cut short
+                raise HubUnreachable(f"{self.url} did not finish its answer within {self.timeout:g} s")
         except urllib.error.HTTPError as exc:
             try:
                 answer = json.loads(self._read(exc, deadline).decode("utf-8"))
@@ -91,9 +138,14 @@ class HubClient:
             if not isinstance(answer, dict):
                 answer = {}
             raise HubRefused(exc.code, answer) from None
-        except (urllib.error.URLError, OSError, UnicodeError) as exc:  # UnicodeError: a host IDNA cannot encode
+        except (urllib.error.URLError, OSError, UnicodeError, http.client.HTTPException) as exc:
+            # UnicodeError: a host IDNA cannot encode; HTTPException: a status line or headers that are not HTTP
+            if fired.is_set() or time.monotonic() >= deadline:
+                raise HubUnreachable(f"{self.url} did not finish its answer within {self.timeout:g} s") from None
             reason = getattr(exc, "reason", exc)
             raise HubUnreachable(f"cannot reach the hub at {self.url}: {reason}") from None
+        finally:
+            watchdog.cancel()
         text = data.decode("utf-8", errors="replace")
         if raw:
             return text

@@ -256,11 +256,17 @@ def test_a_campaign_named_for_a_replay_that_is_unusable_lists_its_errors_one_a_l
 def test_the_apps_without_a_terminal_are_refused_not_left_waiting(command: str, says: str, tmp_path: Path) -> None:
     """README: every command finishes in bounded time. `cardrogue play` or `edit` run by a script (input
     from /dev/null, output to a file) waited for ever on keys that never came; now they are refused at
-    the start with what to run instead (exit 2)."""
-    done = subprocess.run([sys.executable, "-m", "cardrogue", command, str(NEEDLE)], stdin=subprocess.DEVNULL,
-                          capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    the start with what to run instead (exit 2), before anything is made: no score database, no replays folder."""
+    import os
+
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "HOME": str(tmp_path / "home")}
+    env.pop("CARDROGUE_SCORES_DB", None)
+    extra = ["--replays", str(tmp_path / "replays")] if command == "play" else []
+    done = subprocess.run([sys.executable, "-m", "cardrogue", command, str(NEEDLE), *extra], stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, cwd=tmp_path, timeout=120, env=env)
     assert done.returncode == 2 and done.stderr.startswith(f"cardrogue: {says}: "), done.stderr
     assert done.stdout == "" and "Traceback" not in done.stderr
+    assert not (tmp_path / "data").exists() and not (tmp_path / "replays").exists()
 
 
 def test_verify_json(tmp_path: Path, capsys) -> None:
@@ -552,6 +558,7 @@ def test_a_player_name_a_hub_would_refuse_is_refused_before_the_run(command: str
     import cardrogue.editor.web as web
 
     monkeypatch.setattr(player_app, "run_player", lambda *a, **k: 0)  # no terminal session here
+    monkeypatch.setattr("cardrogue.editor.terminal.require_terminal", lambda *a: None)  # (nor a terminal to check)
     monkeypatch.setattr(web.SessionServer, "serve", lambda self, **k: None)  # (it is given the socket taken)
     assert main([command, "--player", "[red]x[/]"]) == 2
     err = capsys.readouterr().err
@@ -569,6 +576,7 @@ def test_a_replays_folder_that_cannot_be_made_is_refused_before_the_run(command:
     import cardrogue.editor.web as web
 
     monkeypatch.setattr(player_app, "run_player", lambda *a, **k: 0)  # no terminal session here
+    monkeypatch.setattr("cardrogue.editor.terminal.require_terminal", lambda *a: None)  # (nor a terminal to check)
     monkeypatch.setattr(web.SessionServer, "serve", lambda self, **k: None)  # (it is given the socket taken)
     (tmp_path / "notes").write_text("a file, not a folder")
     assert main([command, "--replays", str(tmp_path / "notes" / "replays")]) == 2

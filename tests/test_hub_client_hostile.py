@@ -187,6 +187,74 @@ def test_an_answer_dripped_slowly_ends_at_the_deadline(fake, capsys, monkeypatch
     assert code == 2 and "did not finish its answer within 0.5 s" in err, (out, err)
 
 
+@contextmanager
+def raw_server(answer) -> Iterator[str]:
+    """A bare TCP server on 127.0.0.1: each connection is handed to ``answer(sock)``, which writes what it will."""
+    import socket
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(0.2)
+    stop = threading.Event()
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                continue
+            with conn:
+                conn.recv(65_536)  # the request
+                try:
+                    answer(conn, stop)
+                except OSError:  # the client hung up
+                    pass
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+    finally:
+        stop.set()
+        thread.join(5)
+        listener.close()
+
+
+def test_headers_dripped_slowly_end_at_the_deadline(capsys, monkeypatch) -> None:
+    """The deadline holds for the status line and the headers too, not only the body: a server that sends a
+    header a byte at a time (each byte well within the socket's timeout) would hold a command for as long
+    as it likes (up to 100 header lines of 64 KiB). Here the drip would last 10 s; the 0.5 s deadline ends it."""
+    import cardrogue.hub.client as client
+
+    monkeypatch.setattr(client, "TIMEOUT_S", 0.5)
+
+    def drip(conn, stop) -> None:
+        conn.sendall(b"HTTP/1.1 200 OK\r\nX-Slow: ")
+        for _ in range(500):
+            if stop.is_set():
+                return
+            conn.sendall(b"a")
+            time.sleep(0.02)
+
+    with raw_server(drip) as url:
+        started = time.monotonic()
+        code, out, err = cardrogue(capsys, "hub", "list", "--hub", url)
+        took = time.monotonic() - started
+    assert code == 2 and "did not finish its answer within 0.5 s" in err, (out, err)
+    assert took < 5, took  # not the 10 s of the drip (a generous margin, not a timing figure)
+
+
+def test_a_status_line_that_is_not_http_is_no_hub(capsys) -> None:
+    """An answer whose status line is not HTTP (http.client's BadStatusLine) is no hub answering: exit 2 with
+    the reason, never an internal error."""
+
+    def garbage(conn, stop) -> None:
+        conn.sendall(b"SSH-2.0-OpenSSH_9.2\r\n\r\n")
+
+    with raw_server(garbage) as url:
+        code, out, err = cardrogue(capsys, "hub", "list", "--hub", url)
+    assert code == 2 and f"cannot reach the hub at {url}" in err and "internal error" not in err, (out, err)
+
+
 def test_strings_of_a_well_formed_answer_are_shown_as_text(fake, capsys) -> None:
     """docs/hub.md: the CLI shows control characters as escapes, every string the hub sends."""
     url, answers = fake

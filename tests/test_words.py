@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from cardrogue.engine.words import counted, nearest, plural
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -78,3 +80,15 @@ def test_a_did_you_mean_is_difflibs_own_choice():
         cutoff = rng.choice([0.0, 0.3, 0.6, 0.75, 1.0])
         expected = difflib.get_close_matches(word, options, n=1, cutoff=cutoff)
         assert nearest(word, options, cutoff) == (expected[0] if expected else None), (word, options, cutoff)
+
+
+@pytest.mark.parametrize("cutoff", [1.5, -0.1, float("nan")])
+def test_a_cutoff_out_of_range_is_refused_as_difflib_refuses_it(cutoff):
+    import difflib
+
+    from cardrogue.engine.words import nearest
+
+    with pytest.raises(ValueError):
+        difflib.get_close_matches("abc", ["abc"], n=1, cutoff=cutoff)
+    with pytest.raises(ValueError):
+        nearest("abc", ["abc"], cutoff)
