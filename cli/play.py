@@ -64,11 +64,8 @@ def cmd_edit(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     from cardrogue.editor.player.app import run_player
-    from cardrogue.editor.terminal import require_terminal
 
     try:
-        # Refused without a terminal before anything is made (the score database, the replays folder).
-        require_terminal("the player", "`cardrogue web` to play in a browser, or `cardrogue run` to play scripted actions")
         check_player(args.player)
         open_scores(args.scores_db).close()
         make_replays_folder(args.replays)

