@@ -257,8 +257,12 @@ def test_the_apps_without_a_terminal_are_refused_not_left_waiting(command: str, 
     """README: every command finishes in bounded time. `cardrogue play` or `edit` run by a script (input
     from /dev/null, output to a file) waited for ever on keys that never came; now they are refused at
     the start with what to run instead (exit 2)."""
+    import os
+
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "HOME": str(tmp_path / "home")}  # not the user's
+    env.pop("CARDROGUE_SCORES_DB", None)
     done = subprocess.run([sys.executable, "-m", "cardrogue", command, str(NEEDLE)], stdin=subprocess.DEVNULL,
-                          capture_output=True, text=True, cwd=tmp_path, timeout=120)
+                          capture_output=True, text=True, cwd=tmp_path, timeout=120, env=env)
     assert done.returncode == 2 and done.stderr.startswith(f"cardrogue: {says}: "), done.stderr
     assert done.stdout == "" and "Traceback" not in done.stderr
 
