@@ -705,28 +705,20 @@ def _compare(c, s: GameState, left: int, name: str, line: list[str], counts: Cou
     if loose and any(s.faces[j] == UP for j in loose):
         counts["states with an enemy a one-way flip reveals face up"] += 1
     bound = relaxation(c, s.d).bound(s, True)
-    if _BEFORE_FIRST_TELE:
-        before = _before_first_tele(c, s.d).bound(s, True)
-        if before < bound:
-            counts["first-tele tighter"] += 1
+    def tighter(name: str, without: float) -> None:  # the rule lifted the bound (to exactly the turns left?)
+        if without < bound:
+            counts[f"{name} tighter"] += 1
             if bound == left:
-                counts["first-tele tighter, now exact"] += 1
+                counts[f"{name} tighter, now exact"] += 1
+
+    if _BEFORE_FIRST_TELE:
+        tighter("first-tele", _before_first_tele(c, s.d).bound(s, True))
     if _COUNT_SLOTS:
         neither, slots_only = (r.bound(s, True) for r in _no_drink_slots(c, s.d))
-        if neither < bound:
-            counts["drink-slots or pickups tighter"] += 1
-            if bound == left:
-                counts["drink-slots or pickups tighter, now exact"] += 1
-        if slots_only < bound:
-            counts["pickups tighter"] += 1
-            if bound == left:
-                counts["pickups tighter, now exact"] += 1
+        tighter("drink-slots or pickups", neither)
+        tighter("pickups", slots_only)
     if _TWO_GAINS:
-        without = _no_two_gains(c, s.d).bound(s, True)
-        if without < bound:
-            counts["two-gains tighter"] += 1
-            if bound == left:
-                counts["two-gains tighter, now exact"] += 1
+        tighter("two-gains", _no_two_gains(c, s.d).bound(s, True))
     if lower is not None:
         low = lower.bound(s, True)
         if low < bound:
