@@ -381,6 +381,7 @@ def test_no_enemy_is_met_so_before_the_walk_first_stands_on_a_potion(monkeypatch
     s, _ = started(c)
     assert relaxation(c, s.d).bound(s, True) == 4 == _remaining(c, s)
     monkeypatch.setattr(Relaxation, "_first_gain", lambda self, *args: 0)
+    monkeypatch.setattr(Relaxation, "_lone_flee", lambda self, *args: False)  # (*One flee left* gives 4 too)
     assert Relaxation(c, s.d).bound(s, True) == 3
     monkeypatch.undo()
     _within_on_wanders(c, 3)
@@ -437,6 +438,7 @@ def test_the_first_flee_holds_no_gain(monkeypatch, potion, held, goblins, before
     s, _ = started(c)
     assert relaxation(c, s.d).bound(s, True) == after == _remaining(c, s)
     monkeypatch.setattr(Relaxation, "_first_gain", _old_first_gain)
+    monkeypatch.setattr(Relaxation, "_lone_flee", lambda self, *args: False)  # (*One flee left* lifts the first too)
     assert Relaxation(c, s.d).bound(s, True) == before
     monkeypatch.undo()
     _within_on_wanders(c, 5)

@@ -409,6 +409,7 @@ class Relaxation(PotionBound):
                 potions = None  # none left to use: the bound without potions, with the enemies met so
             elif self.para_total:
                 allow = self._met_allowance(s, li, potions, k0, mask, i, r0, hint)  # (in the key: it reads the enemies alive)
+                lone = self._lone_flee(s, li, potions, allow)
             else:
                 allow = self._tele_allowance(s, li, potions, k0, mask, i, r0, hint)  # only potions of teleportation (in the key too)
                 lone = self._lone_drink(s, li, potions, allow)
@@ -442,7 +443,9 @@ class Relaxation(PotionBound):
             best = self._with_potions(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked)
         else:
             best = self._with_met(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked, allow)
-            if lone:
+            if lone and self.para_total:
+                best = self._flee_gains(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked, allow, best)
+            elif lone:
                 best = self._two_gains(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked, allow, best)
         if len(self._bcache) > 400_000:
             self._bcache.clear()
@@ -657,6 +660,44 @@ class Relaxation(PotionBound):
         two = INF
         for _, _, tail, k, _ in routes:
             need = self.drinks.steps(li, k, mask, i) + jumps[k][1] - most - r0
+            t = (0 if need <= 0 else (need + 1) // 2) + tail
+            if t < two:
+                two = t
+        if two < best:
+            two = best
+        return one if one < two else two
+
+    def _lone_flee(self, s: GameState, li: int, potions: tuple, allow: tuple) -> bool:
+        """One flee at most is left in the game, and every gain needs the enemies it leaves: the paced warrior whose
+        only flee is from an enemy he paralysed, where nothing crosses walls and every path is matched (``moves_only``),
+        no potion of teleportation, one potion of paralysis still to be used in all (held, paralysed this turn, in a
+        shop's stock or a chest, on a cell of any level), no enemy met so now and no fight after moving he is in, and
+        ``A >= 2`` (docs/solver.md, *One flee left: two gains take two steps more*)."""
+        if allow[0] < 2 or self.moves_only is None or self.tele_total or s.visitors:
+            return False
+        if potions[1] + len(potions[3]) != 1:
+            return False
+        if s.moved and (s.phase == COMBAT or s.phase == SHOPPING):
+            return False  # a fight after moving he is in: an enemy met so
+        return self._met_now(s, li)[1] == 0
+
+    def _flee_gains(self, li: int, mask: bytes, i: int, r0: int, k0: int, campaign_mode: bool, potions: tuple,
+                    routes: tuple, hint: bytes | None, blocked: int, allow: tuple, best: float) -> float:
+        """``best`` (:meth:`_with_met` with ``allow``) raised where one flee is left (:meth:`_lone_flee`): the walks
+        with one gain at most take at least :meth:`_with_met` with ``A`` capped at 1; those with ``G >= 2`` gains
+        take at least ``d + 2G - 2`` steps (``d`` the relaxed distance to the way out: the gains' tiles stand beside
+        enemies beside the flee's tile, the colour of that tile on the board's chequer, and each is entered by a
+        move in a turn of its own) and stand on at least ``F`` tiles (the face-down tiles of a route from a tile face
+        up now: each is flipped from the one before), with ``r0 + 2T >= steps + stands - G``: at least
+        ``ceil((d + F - r0) / 2)`` turns. The bound is the lesser of the two, and at least ``best`` (docs/solver.md,
+        *One flee left: two gains take two steps more*)."""
+        one = self._with_met(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked, (1, allow[1]))
+        if one <= best:
+            return best
+        jumps = self._jumps(li, mask)
+        two = INF
+        for d, _, tail, k, _ in routes:
+            need = d + jumps[k][1] - r0
             t = (0 if need <= 0 else (need + 1) // 2) + tail
             if t < two:
                 two = t
