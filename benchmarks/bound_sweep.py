@@ -8,6 +8,13 @@ uniform-cost reference search (``reference=True``, 20,000 states). Unlike ``boun
 out: every state is checked, so a rule's interplay with another shows. Prints each overestimate as a JSON line
 (width, height, goblins, potions, held, faces, health, actions) to replay, then the count of states checked.
 It found the two overestimates of 2026-11-27 (benchmarks/RESULTS.md, *the review's sweep*). Figures only.
+
+``python benchmarks/bound_sweep.py SEED CPU_SECONDS wide``: the shapes *One flee left: two gains take two steps more*
+(docs/solver.md) needs, which the tiny maps rarely make: 4x4 to 5x5, 6x4 and 4x6 maps, the start anywhere inside with
+two or three goblins beside it (and up to two more anywhere), one potion of paralysis in all (in hand, or on a cell),
+goblins of 1, 2, 6 or 40 health, up to a quarter of the inner walls (paths removed both ways), the exit in a corner.
+Besides the state a walk ends on, the states along it where that rule lifts the bound (``_lone_flee`` read as False
+for the other value) are checked, the last three of each walk; it counts those lifted among the states checked.
 """
 
 from __future__ import annotations
@@ -22,20 +29,24 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from helpers import campaign, cell, started  # noqa: E402
 
 from cardrogue.engine.analysis.solver import SOLVED, Budget  # noqa: E402
-from cardrogue.engine.analysis.solver.bounds import relaxation  # noqa: E402
+from cardrogue.engine.analysis.solver.bounds import Relaxation, relaxation  # noqa: E402
 from cardrogue.engine.analysis.solver.search import Search  # noqa: E402
 
 SIZES = [(3, 3), (4, 3), (3, 4), (4, 2)]
 
 
-def build(w: int, h: int, goblins: set, potions: set, held: int, faces: dict, health: int):
+def build(w: int, h: int, goblins: set, potions: set, held: int, faces: dict, health: int, start=(0, 0), exit_at=None,
+          walls=frozenset()):
+    exit_at = (w - 1, h - 1) if exit_at is None else exit_at
     cells = []
     for y in range(h):
         for x in range(w):
-            paths = "".join(d for d, ok in (("N", y > 0), ("E", x < w - 1), ("S", y < h - 1), ("W", x > 0)) if ok)
-            card = ("starting-tile" if (x, y) == (0, 0) else "red-potion" if (x, y) in potions
+            paths = "".join(d for d, ok, q in (("N", y > 0, (x, y - 1)), ("E", x < w - 1, (x + 1, y)),
+                                               ("S", y < h - 1, (x, y + 1)), ("W", x > 0, (x - 1, y)))
+                            if ok and frozenset(((x, y), q)) not in walls)
+            card = ("starting-tile" if (x, y) == start else "red-potion" if (x, y) in potions
                     else "goblin" if (x, y) in goblins else "pathing-tile")
-            extra = {"exit": True} if (x, y) == (w - 1, h - 1) else {}
+            extra = {"exit": True} if (x, y) == exit_at else {}
             cells.append(cell(x, y, card, paths, face=faces.get((x, y), "down"), **extra))
     return campaign(cells, items=["red-potion"] * held, potions={"red": "paralysis"}, cards={"goblin": {"health": health}})
 
@@ -48,47 +59,94 @@ def remaining(c, s) -> int | None:
     return turns - s.turn if verdict == SOLVED else None
 
 
-def main(seed: int, seconds: float) -> int:
+def wide(rng: random.Random):
+    """A map of the ``wide`` sweep: (the campaign, the JSON of how it was made)."""
+    w, h = rng.choice([(4, 4), (5, 4), (4, 5), (5, 3), (3, 5), (5, 5), (6, 4), (4, 6)])
+    start = (rng.randrange(1, w - 1), rng.randrange(1, h - 1))
+    beside = [(start[0] + dx, start[1] + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))]
+    rng.shuffle(beside)
+    goblins = set(beside[:rng.choice([2, 2, 3])])
+    exit_at = rng.choice([p for p in ((0, 0), (w - 1, 0), (0, h - 1), (w - 1, h - 1)) if p not in goblins])
+    free = [(x, y) for y in range(h) for x in range(w) if (x, y) not in goblins | {start, exit_at}]
+    rng.shuffle(free)
+    goblins |= set(free[:rng.choice([0, 0, 1, 2])])
+    free = [p for p in free if p not in goblins]
+    potions, held = (set(free[:1]), 0) if rng.random() < 0.3 else (set(), 1)
+    health, up = rng.choice([1, 1, 2, 6, 40]), rng.choice([0.3, 0.5, 0.7])
+    faces = {start: "up"}
+    for p in free:
+        if p not in potions:
+            faces[p] = "up" if rng.random() < up else "down"
+    edges = ([frozenset(((x, y), (x + 1, y))) for y in range(h) for x in range(w - 1)]
+             + [frozenset(((x, y), (x, y + 1))) for y in range(h - 1) for x in range(w)])
+    rng.shuffle(edges)
+    walls = frozenset(edges[:rng.randint(0, len(edges) // 4)])
+    c = build(w, h, goblins, potions, held, faces, health, start, exit_at, walls)
+    return c, [w, h, sorted(goblins), sorted(potions), held, sorted(faces.items()), health, start, exit_at,
+               sorted(sorted(e) for e in walls)]
+
+
+def tiny(rng: random.Random):
+    """A map of the tiny sweep: (the campaign, the JSON of how it was made)."""
+    w, h = rng.choice(SIZES)
+    free = [(x, y) for y in range(h) for x in range(w) if (x, y) not in ((0, 0), (w - 1, h - 1))]
+    rng.shuffle(free)
+    n_goblins, n_potions = rng.randint(1, 3), rng.randint(0, 2)
+    goblins, potions = set(free[:n_goblins]), set(free[n_goblins:n_goblins + n_potions])
+    held, health = rng.randint(0, 2), rng.choice([40, 6, 3])
+    faces = {(0, 0): "up"}
+    for y in range(h):
+        for x in range(w):
+            if (x, y) not in goblins | potions | {(0, 0)}:
+                faces[(x, y)] = rng.choice(["down", "down", "up"])
+    c = build(w, h, goblins, potions, held, faces, health)
+    return c, [w, h, sorted(goblins), sorted(potions), held, sorted(faces.items()), health]
+
+
+def _without_lone_flee(c, s) -> float:
+    """The bound of ``s`` with *One flee left: two gains take two steps more* off."""
+    relax = Relaxation(c, s.d)
+    relax._lone_flee = lambda *args: False
+    return relax.bound(s, True)
+
+
+def main(seed: int, seconds: float, shapes: str = "tiny") -> int:
     rng = random.Random(seed)
     end = time.process_time() + seconds
-    checked = over = 0
+    checked = over = lifted = 0
     while time.process_time() < end:
-        w, h = rng.choice(SIZES)
-        free = [(x, y) for y in range(h) for x in range(w) if (x, y) not in ((0, 0), (w - 1, h - 1))]
-        rng.shuffle(free)
-        n_goblins, n_potions = rng.randint(1, 3), rng.randint(0, 2)
-        goblins, potions = set(free[:n_goblins]), set(free[n_goblins:n_goblins + n_potions])
-        held, health = rng.randint(0, 2), rng.choice([40, 6, 3])
-        faces = {(0, 0): "up"}
-        for y in range(h):
-            for x in range(w):
-                if (x, y) not in goblins | potions | {(0, 0)}:
-                    faces[(x, y)] = rng.choice(["down", "down", "up"])
-        c = build(w, h, goblins, potions, held, faces, health)
+        c, made = wide(rng) if shapes == "wide" else tiny(rng)
         for _ in range(6):
             s, resolver = started(c)
             actions = []
+            seen = []  # (wide) the states along the walk where *One flee left* lifts the bound, and their actions
             for _ in range(rng.randrange(1, 14)):
                 legal = s.legal_actions()
                 if not legal or s.is_terminal():
                     break
+                if shapes == "wide" and relaxation(c, s.d).bound(s, True) > _without_lone_flee(c, s):
+                    seen.append((s.clone(), list(actions)))
                 bold = [a for a in legal if a.verb in ("throw", "flee", "flip")]
                 action = rng.choice(bold if bold and rng.random() < 0.5 else legal)
                 actions.append(str(action))
                 s.step(action, resolver)
-            if s.is_terminal():
-                continue
-            left = remaining(c, s)
-            if left is None:
-                continue
-            checked += 1
-            if relaxation(c, s.d).bound(s, True) > left:
-                over += 1
-                print(json.dumps([w, h, sorted(goblins), sorted(potions), held, sorted(faces.items()), health, actions]),
-                      flush=True)
-    print(f"states checked {checked}, overestimates {over}")
+            if not s.is_terminal():
+                seen.append((s, actions))
+            for state, done in seen[-3:]:
+                left = remaining(c, state)
+                if left is None:
+                    continue
+                checked += 1
+                bound = relaxation(c, state.d).bound(state, True)
+                if shapes == "wide" and bound > _without_lone_flee(c, state):
+                    lifted += 1
+                if bound > left:
+                    over += 1
+                    print(json.dumps(made + [done]), flush=True)
+    print(f"states checked {checked}, overestimates {over}" + (f", lifted by _lone_flee {lifted}" if shapes == "wide" else ""))
     return 1 if over else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(int(sys.argv[1]) if len(sys.argv) > 1 else 1, float(sys.argv[2]) if len(sys.argv) > 2 else 60))
+    sys.exit(main(int(sys.argv[1]) if len(sys.argv) > 1 else 1, float(sys.argv[2]) if len(sys.argv) > 2 else 60,
+                  sys.argv[3] if len(sys.argv) > 3 else "tiny"))
