@@ -16,7 +16,7 @@ from cardrogue.engine.words import counted
 
 STYLESHEET = """\
 body { font-family: "DejaVu Sans", sans-serif; margin: 2em auto; max-width: 60em; padding: 0 1em;
-       color: #222; background: #fdfcf8; }
+       color: #222; background: #fdfcf8; overflow-wrap: anywhere; }
 h1 a { color: inherit; text-decoration: none; }
 table { border-collapse: collapse; width: 100%; margin: 1em 0; }
 th, td { text-align: left; padding: 0.3em 0.6em; border-bottom: 1px solid #ddd; }
