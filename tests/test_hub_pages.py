@@ -157,9 +157,10 @@ def test_a_long_word_does_not_push_the_pages_wider_than_the_window(tmp_path: Pat
 
     doc = json.loads(map_text("longword", "W" * 120))
     doc["description"], doc["story"] = "D" * 500, "S" * 800
-    doc["levels"][0]["title"] = "L" * 120
+    doc["levels"][0]["title"], doc["author"] = "L" * 120, "A" * 120
     with running_hub(str(tmp_path / "hub.sqlite3")) as hub:
         token = register(hub.base, "alice")
+        assert call(hub.base, "POST", "/api/maps", {"campaign": map_text()}, token=token)[0] == 201
         status, m, _ = call(hub.base, "POST", "/api/maps", {"campaign": json.dumps(doc)}, token=token)
         assert status == 201, m
         with Browser(tmp_path / "browser", size=(1000, 800)) as browser:
@@ -172,6 +173,11 @@ def test_a_long_word_does_not_push_the_pages_wider_than_the_window(tmp_path: Pat
                     time.sleep(0.1)
                 wide, window = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
                 assert wide <= window, (path, wide, window)
-                if path == "/":  # the other columns are on screen, beside the long title
+                if path == "/":  # the other columns are on screen, beside the long title, their words whole
                     right = page.evaluate("document.querySelector('#maps th:last-child').getBoundingClientRect().right")
                     assert right <= window, right
+                    lines = page.evaluate("[...document.querySelectorAll('#maps th, #maps td:nth-child(n+2)')]"
+                                          ".filter(cell => !cell.textContent.includes(' ') && cell.textContent.length < 20)"
+                                          ".map(cell => { const r = document.createRange(); r.selectNodeContents(cell);"
+                                          " return [cell.textContent, new Set([...r.getClientRects()].map(b => b.top)).size]; })")
+                    assert lines and all(count == 1 for _, count in lines), lines  # 'author', 'alice', '4': one line each
