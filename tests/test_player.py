@@ -507,3 +507,15 @@ async def test_a_storys_link_opens_only_if_it_is_a_web_address(tmp_path):
     assert [opens(h) for h in ("http://a.example", "HTTPS://a.example/x", "https://", "file:///etc/passwd",
                                "/etc/passwd", "javascript:alert(1)", "http://[")] == [True, True, False, False,
                                                                                       False, False, False]
+
+
+def test_a_login_name_a_hub_would_refuse_is_not_the_default_player(monkeypatch):
+    """``--player`` refuses a name a hub would refuse in a replay (markup, control characters: docs/hub.md); the
+    login name used when there is no ``--player`` was not checked, so such a run could never be submitted."""
+    import getpass
+
+    from cardrogue.editor.player.run import default_player
+
+    for login, player in (("alice", "alice"), ("[b]alice[/b]", ""), ("bob\x1b[31m", ""), ("c" * 90, "c" * 80)):
+        monkeypatch.setattr(getpass, "getuser", lambda: login)
+        assert default_player() == player, login
