@@ -37,7 +37,7 @@ class _NoUses(Relaxation):
     """The bound without *What a potion of teleportation is used for* (the sweep counts the states it lifts)."""
 
     @staticmethod
-    def _uses(steps, count, met, crowd, alive, visitors):
+    def _uses(steps, count, met, crowd, alive, visitors, drinking):
         return steps
 
 

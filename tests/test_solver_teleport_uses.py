@@ -40,7 +40,7 @@ class _Without(Relaxation):
     """The bound without the rule: each potion two half-turns, each thrown one a gain more."""
 
     @staticmethod
-    def _uses(steps, count, met, crowd, alive, visitors):
+    def _uses(steps, count, met, crowd, alive, visitors, drinking):
         return steps
 
 

@@ -618,19 +618,21 @@ class Relaxation(PotionBound):
                 most = met + crowd * (n + pending) + thrown * (count - n)
                 steps.append((alive if alive < most else most) + visitors)
             steps = tuple(steps)
-            if count >= 2 and s.phase != CHOOSE_TELEPORT:
-                steps = self._uses(steps, count, met, crowd, alive, visitors)
+            if count + drunk >= 2:
+                steps = self._uses(steps, count, met, crowd, alive, visitors, (1 + pending) if drunk else 0)
             per.append(steps)
         if on_cells:  # (a walk that picks up none of the level's potions on their cells: *A gain needs its potion ...*)
             return per[1][-1], c, per[1], per[0]
         return per[0][-1], c, per[0]
 
     @staticmethod
-    def _uses(steps: tuple, count: int, met: int, crowd: int, alive: int, visitors: int) -> tuple:
-        """``steps`` of :meth:`_tele_allowance` for ``count`` potions (two or more, none being drunk or thrown now)
-        made a table of :func:`_used_gains`: per turns that may gain, the lesser of ``_gains(steps, ...)`` and what
-        the ways those potions may be used allow (docs/solver.md, *What a potion of teleportation is used for*)."""
-        return _used_gains(steps, use_gains(count, met, crowd, alive, visitors))
+    def _uses(steps: tuple, count: int, met: int, crowd: int, alive: int, visitors: int, drinking: int) -> tuple:
+        """``steps`` of :meth:`_tele_allowance` for ``count`` potions still to be used (and one drunk now waiting for
+        its tile, ``drinking`` 1 outside a fight, 2 in one; two potions or more in all; one thrown now is among the
+        ``visitors``) made a table of :func:`_used_gains`: per turns that may gain, the lesser of ``_gains(steps, ...)``
+        and what the ways those potions may be used allow (docs/solver.md, *What a potion of teleportation is used
+        for*)."""
+        return _used_gains(steps, use_gains(count, met, crowd, alive, visitors, drinking))
 
     def _lone_drink(self, s: GameState, li: int, potions: tuple, allow: tuple) -> bool:
         """The one potion of teleportation still to be used (held, in a shop's stock or a chest, or on a cell of the

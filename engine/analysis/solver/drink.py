@@ -119,10 +119,10 @@ class DrinkDetours:
         return best
 
 
-_USES: dict = {}  # (potions, met, crowd, alive, visitors) -> :func:`use_gains`' table
+_USES: dict = {}  # (potions, met, crowd, alive, visitors, drinking) -> :func:`use_gains`' table
 
 
-def use_gains(potions: int, met: int, crowd: int, alive: int, visitors: int) -> tuple:
+def use_gains(potions: int, met: int, crowd: int, alive: int, visitors: int, drinking: int = 0) -> tuple:
     """Per number of turns that may hold a fight after moving (``slots``, the ``t + c`` of docs/solver.md), the most
     half-turns the rest of the game may drop beyond 2 a turn and 2 a potion but the first (docs/solver.md, *What a
     potion of teleportation is used for*): the largest, over the ways the ``potions`` still to be used may be used,
@@ -140,14 +140,17 @@ def use_gains(potions: int, met: int, crowd: int, alive: int, visitors: int) -> 
     ``G`` (fights after moving won by slaying, one more each) are at most the enemies alive, at most the enemies met
     so now (``met``) and those the potions leave or move, plus ``visitors`` (moved by a thrown potion already), and
     at most the turns that may gain less those the potions take; with none met so now and no visitor the first
-    fight after moving needs a potion of ``e`` or ``f`` first. Entry ``s + 1`` is the value for ``s`` slots (entry 0
-    is -1, a marker), the last entry holds for every larger ``s``."""
-    key = (potions, met, crowd, alive, visitors)
+    fight after moving needs a potion of ``e`` or ``f`` first. ``drinking``: a potion drunk now waits for its tile
+    (1: drunk outside a fight, 2: in a fight, where it leaves at most ``crowd`` enemies), one of the ``k``, 2 more at
+    most and no turn that may gain (this one's is gone). Entry ``s + 1`` is the value for ``s`` slots (entry 0 is -1, a
+    marker), the last entry holds for every larger ``s``."""
+    key = (potions, met, crowd, alive, visitors, drinking)
     hit = _USES.get(key)
     if hit is not None:
         return hit
     thrown = 1 if crowd else 0  # (no enemy beside any tile: none to throw one at)
-    supplied = met + visitors > 0
+    left = crowd if drinking == 2 else 0  # the enemies the potion drunk now leaves
+    supplied = met + visitors + left > 0
     plans = []  # (turns taken, most G, the rest of the value, potions thrown at the last enemy of a fight, done)
     for cd in range(potions + 1):
         for w in range(potions - cd + 1):
@@ -160,12 +163,12 @@ def use_gains(potions: int, met: int, crowd: int, alive: int, visitors: int) -> 
                             first = e + f > 0
                             if not supplied and not first and (cd or w):
                                 continue  # no fight after moving before an enemy is met so
-                            k = cd + w + e + f + dd + done
-                            most = met + crowd * (cd + e) + thrown * (w + f)
+                            k = cd + w + e + f + dd + done + (1 if drinking else 0)
+                            most = met + left + crowd * (cd + e) + thrown * (w + f)
                             cap = (alive if alive < most else most) + visitors
                             if not supplied and not first:
                                 cap = 0
-                            rest = 2 * cd + w + dd + done - 2 * max(0, k - 1)
+                            rest = 2 * cd + w + dd + done + (2 if drinking else 0) - 2 * max(0, k - 1)
                             plans.append((cd + w + e, cap, rest, w, done))
     top = potions + max((cap for _, cap, _, _, _ in plans), default=0) + 1
     table = [-1]
