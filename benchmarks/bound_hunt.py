@@ -579,6 +579,24 @@ class _NoTwoGains(Relaxation):
 _TWO_GAINS: list = []  # ``--two-gains``: per map, (dungeon, the bound without the rule)
 
 
+class _NoUses(Relaxation):
+    """The bound without *What a potion of teleportation is used for* (docs/solver.md): the teleportation modes count
+    the states it lifts."""
+
+    @staticmethod
+    def _uses(steps, count, met, crowd, alive, visitors, drinking):
+        return steps
+
+
+_USES: list = []  # the teleportation modes: per map, (dungeon, the bound without the rule)
+
+
+def _no_uses(c, d) -> Relaxation:
+    if not _USES or _USES[-1][0] is not d:
+        _USES[:] = [(d, _NoUses(c, d))]
+    return _USES[-1][1]
+
+
 def _no_two_gains(c, d) -> Relaxation:
     if _TWO_GAINS[-1] is None or _TWO_GAINS[-1][0] is not d:
         _TWO_GAINS[:] = [(d, _NoTwoGains(c, d))]
@@ -719,6 +737,8 @@ def _compare(c, s: GameState, left: int, name: str, line: list[str], counts: Cou
         tighter("pickups", slots_only)
     if _TWO_GAINS:
         tighter("two-gains", _no_two_gains(c, s.d).bound(s, True))
+    if _COUNT_SLOTS:
+        tighter("uses", _no_uses(c, s.d).bound(s, True))
     if lower is not None:
         low = lower.bound(s, True)
         if low < bound:
