@@ -76,8 +76,12 @@ def allowance(campaign, s: GameState) -> list[str]:
     out = [f"potions (teleportation at hand, paralysis at hand, enemies met, on cells) = {potions}",
            f"allowance A = {most}, c = {c}; enemies (alive, met so now) = {relax._met_now(s, li)}"]
     if relax.tele_total and not relax.para_total and steps:
-        out.append(f"  A_n per n potions drunk in a fight = {steps[0]} (the bound: the least T >= B(x(T)), x(T) = "
-                   f"max over n of min(A_n, T + c - n))")
+        if steps[0][0] < 0:
+            out.append(f"  x per turns that may gain = {steps[0][1:]} (*What a potion of teleportation is used for*: "
+                       f"the bound is the least T >= B(x(T + c)))")
+        else:
+            out.append(f"  A_n per n potions drunk in a fight = {steps[0]} (the bound: the least T >= B(x(T)), x(T) = "
+                       f"max over n of min(A_n, T + c - n))")
     out += [f"  B({x}) = {b(x)}" for x in range(most + 1)]
     return out
 

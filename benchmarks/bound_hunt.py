@@ -579,6 +579,24 @@ class _NoTwoGains(Relaxation):
 _TWO_GAINS: list = []  # ``--two-gains``: per map, (dungeon, the bound without the rule)
 
 
+class _NoUses(Relaxation):
+    """The bound without *What a potion of teleportation is used for* (docs/solver.md): the teleportation modes count
+    the states it lifts."""
+
+    @staticmethod
+    def _uses(steps, count, met, crowd, alive, visitors, drinking):
+        return steps
+
+
+_USES: list = []  # the teleportation modes: per map, (dungeon, the bound without the rule)
+
+
+def _no_uses(c, d) -> Relaxation:
+    if not _USES or _USES[-1][0] is not d:
+        _USES[:] = [(d, _NoUses(c, d))]
+    return _USES[-1][1]
+
+
 def _no_two_gains(c, d) -> Relaxation:
     if _TWO_GAINS[-1] is None or _TWO_GAINS[-1][0] is not d:
         _TWO_GAINS[:] = [(d, _NoTwoGains(c, d))]
@@ -691,6 +709,17 @@ def teleport_two_gains(rng: random.Random, count: int) -> list[tuple[str, dict]]
     return out
 
 
+def teleport_uses(rng: random.Random, count: int) -> list[tuple[str, dict]]:
+    """``count`` grids of :func:`teleport_two_gains` with one to three potions of teleportation more in hand (two to
+    four in all): drinks and throws in fights at a turn's first tile and after moving, where the count of *What a
+    potion of teleportation is used for* (docs/solver.md) is on."""
+    out = []
+    for name, doc in teleport_two_gains(rng, count):
+        doc["hero"]["items"] = doc["hero"]["items"] + ["blue-potion"] * rng.randint(1, 3)
+        out.append((name.replace("two-gains/", "uses/", 1), doc))
+    return out
+
+
 def _loose_foes(d) -> frozenset:
     """The enemy cards a flip can reveal from a tile they have no path back to (no fight: docs/rules.md, Board)."""
     return frozenset(j for i, row in enumerate(d.flip_to) for dr, j in enumerate(row)
@@ -719,6 +748,8 @@ def _compare(c, s: GameState, left: int, name: str, line: list[str], counts: Cou
         tighter("pickups", slots_only)
     if _TWO_GAINS:
         tighter("two-gains", _no_two_gains(c, s.d).bound(s, True))
+    if _COUNT_SLOTS:
+        tighter("uses", _no_uses(c, s.d).bound(s, True))
     if lower is not None:
         low = lower.bound(s, True)
         if low < bound:
@@ -815,12 +846,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--two-gains", type=int, default=0,
                     help="only levels whose potions are all of teleportation: N small open grids with one potion and "
                          "enemies around one tile (a drink there may leave two or three, each worth a gain)")
+    ap.add_argument("--uses", type=int, default=0,
+                    help="only levels whose potions are all of teleportation: N small open grids of --two-gains with "
+                         "two to four potions (What a potion of teleportation is used for)")
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
-    if args.first_tele or args.teleport or args.drink_slots or args.two_gains:
+    if args.first_tele or args.teleport or args.drink_slots or args.two_gains or args.uses:
         _COUNT_SLOTS.append(True)  # (count the states *A potion drunk in a fight holds no gain* lifts: ``_compare``)
     _TWO_GAINS.append(None)  # (count the states *Two gains from one drink* lifts, in every mode: ``_compare``)
-    if args.two_gains:
+    if args.uses:
+        maps = teleport_uses(rng, args.uses)
+    elif args.two_gains:
         maps = teleport_two_gains(rng, args.two_gains)
     elif args.drink_slots:
         maps = teleport_slots(rng, args.drink_slots)

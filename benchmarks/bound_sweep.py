@@ -1,8 +1,12 @@
-"""Sweep for overestimates of the turns bound on tiny maps with potions of paralysis, every state checked.
+"""Sweep for overestimates of the turns bound on tiny maps with potions, every state checked.
 
-Run ``python benchmarks/bound_sweep.py SEED CPU_SECONDS``: random 3x3, 4x3, 3x4 and 4x2 open maps of the paced
-warrior, one to three goblins (3, 6 or 40 health), up to two potions of paralysis on cells and up to two in hand,
-some tiles face up; six random walks a map (a throw, a flee or a flip half the time when legal, 1 to 13 actions).
+Run ``python benchmarks/bound_sweep.py SEED CPU_SECONDS [tiny|wide|teleportation]`` (tiny by default): random 3x3,
+4x3, 3x4 and 4x2 open maps of the paced warrior, one to three goblins (3, 6 or 40 health), up to two potions of paralysis on cells and up to two in
+hand, some tiles face up; six random walks a map (a throw, a flee or a flip half the time when legal, 1 to 13 actions).
+With ``teleportation`` the potions are of teleportation (up to two on cells and up to three in hand, goblins of 1
+health too, maps up to 5x3 and 4x4; a throw, a drink or a flip half the time): the count of *What a potion of
+teleportation is used for* (docs/solver.md) is on when two or more are left, and the states where it lifts the
+bound (against ``Relaxation._uses`` switched off) are counted.
 At every state a walk ends on, the bound (``relaxation(...).bound``) is compared with the turns left found by the
 uniform-cost reference search (``reference=True``, 20,000 states). Unlike ``bound_hunt.py``, no rule is singled
 out: every state is checked, so a rule's interplay with another shows. Prints each overestimate as a JSON line
@@ -33,10 +37,19 @@ from cardrogue.engine.analysis.solver.bounds import Relaxation, relaxation  # no
 from cardrogue.engine.analysis.solver.search import Search  # noqa: E402
 
 SIZES = [(3, 3), (4, 3), (3, 4), (4, 2)]
+TELE_SIZES = [(3, 3), (4, 3), (3, 4), (4, 2), (5, 3), (4, 4)]
+
+
+class _NoUses(Relaxation):
+    """The bound without *What a potion of teleportation is used for* (the sweep counts the states it lifts)."""
+
+    @staticmethod
+    def _uses(steps, count, met, crowd, alive, visitors, drinking):
+        return steps
 
 
 def build(w: int, h: int, goblins: set, potions: set, held: int, faces: dict, health: int, start=(0, 0), exit_at=None,
-          walls=frozenset()):
+          walls=frozenset(), effect: str = "paralysis"):
     exit_at = (w - 1, h - 1) if exit_at is None else exit_at
     cells = []
     for y in range(h):
@@ -48,7 +61,7 @@ def build(w: int, h: int, goblins: set, potions: set, held: int, faces: dict, he
                     else "goblin" if (x, y) in goblins else "pathing-tile")
             extra = {"exit": True} if (x, y) == exit_at else {}
             cells.append(cell(x, y, card, paths, face=faces.get((x, y), "down"), **extra))
-    return campaign(cells, items=["red-potion"] * held, potions={"red": "paralysis"}, cards={"goblin": {"health": health}})
+    return campaign(cells, items=["red-potion"] * held, potions={"red": effect}, cards={"goblin": {"health": health}})
 
 
 def remaining(c, s) -> int | None:
@@ -86,20 +99,21 @@ def wide(rng: random.Random):
                sorted(sorted(e) for e in walls)]
 
 
-def tiny(rng: random.Random):
-    """A map of the tiny sweep: (the campaign, the JSON of how it was made)."""
-    w, h = rng.choice(SIZES)
+def tiny(rng: random.Random, effect: str = "paralysis"):
+    """A map of the tiny sweep (of potions of ``effect``): (the campaign, the JSON of how it was made)."""
+    tele = effect == "teleportation"
+    w, h = rng.choice(TELE_SIZES if tele else SIZES)
     free = [(x, y) for y in range(h) for x in range(w) if (x, y) not in ((0, 0), (w - 1, h - 1))]
     rng.shuffle(free)
     n_goblins, n_potions = rng.randint(1, 3), rng.randint(0, 2)
     goblins, potions = set(free[:n_goblins]), set(free[n_goblins:n_goblins + n_potions])
-    held, health = rng.randint(0, 2), rng.choice([40, 6, 3])
+    held, health = rng.randint(0, 3 if tele else 2), rng.choice([40, 6, 3, 1, 1] if tele else [40, 6, 3])
     faces = {(0, 0): "up"}
     for y in range(h):
         for x in range(w):
             if (x, y) not in goblins | potions | {(0, 0)}:
                 faces[(x, y)] = rng.choice(["down", "down", "up"])
-    c = build(w, h, goblins, potions, held, faces, health)
+    c = build(w, h, goblins, potions, held, faces, health, effect=effect)
     return c, [w, h, sorted(goblins), sorted(potions), held, sorted(faces.items()), health]
 
 
@@ -113,9 +127,12 @@ def _without_lone_flee(c, s) -> float:
 def main(seed: int, seconds: float, shapes: str = "tiny") -> int:
     rng = random.Random(seed)
     end = time.process_time() + seconds
-    checked = over = lifted = 0
+    checked = over = lifted = exact = 0
+    tele = shapes == "teleportation"
+    verbs = ("throw", "drink", "flip", "teleport") if tele else ("throw", "flee", "flip")
     while time.process_time() < end:
-        c, made = wide(rng) if shapes == "wide" else tiny(rng)
+        c, made = wide(rng) if shapes == "wide" else tiny(rng, "teleportation" if tele else "paralysis")
+        plain = None
         for _ in range(6):
             s, resolver = started(c)
             actions = []
@@ -126,7 +143,7 @@ def main(seed: int, seconds: float, shapes: str = "tiny") -> int:
                     break
                 if shapes == "wide" and relaxation(c, s.d).bound(s, True) > _without_lone_flee(c, s):
                     seen.append((s.clone(), list(actions)))
-                bold = [a for a in legal if a.verb in ("throw", "flee", "flip")]
+                bold = [a for a in legal if a.verb in verbs]
                 action = rng.choice(bold if bold and rng.random() < 0.5 else legal)
                 actions.append(str(action))
                 s.step(action, resolver)
@@ -140,10 +157,21 @@ def main(seed: int, seconds: float, shapes: str = "tiny") -> int:
                 bound = relaxation(c, state.d).bound(state, True)
                 if shapes == "wide" and bound > _without_lone_flee(c, state):
                     lifted += 1
+                if tele:
+                    if plain is None or plain.d is not state.d:
+                        plain = _NoUses(c, state.d)
+                    if plain.bound(state, True) < bound:
+                        lifted += 1
+                        exact += bound == left
                 if bound > left:
                     over += 1
                     print(json.dumps(made + [done]), flush=True)
-    print(f"states checked {checked}, overestimates {over}" + (f", lifted by _lone_flee {lifted}" if shapes == "wide" else ""))
+    said = f"states checked {checked}, overestimates {over}"
+    if shapes == "wide":
+        said += f", lifted by _lone_flee {lifted}"
+    elif tele:
+        said += f", lifted by *What a potion of teleportation is used for* {lifted} ({exact} to the turns left)"
+    print(said)
     return 1 if over else 0
 
 

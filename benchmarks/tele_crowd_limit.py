@@ -27,7 +27,7 @@ from gen import campaign_text
 
 from cardrogue.engine.analysis.solver import Budget, solve_campaign
 from cardrogue.engine.analysis.solver import bounds as bounds_module
-from cardrogue.engine.analysis.solver.bounds import _gains
+from cardrogue.engine.analysis.solver.bounds import _gains, _gains_at
 from cardrogue.engine.chance.resolvers import FatedResolver
 from cardrogue.engine.format.loader import load_campaign_text
 from cardrogue.engine.rules.tables import CLEARED
@@ -64,9 +64,13 @@ def terms(seed: int) -> list[str]:
     for only, per in ((0, allow[3]), (-2, steps)) if len(allow) > 3 else ((-1, steps),):
         b = [relax._with_potions(li, mask, i, h0, k0, True, potions, routes, None, blocked, x, only)
              for x in range(per[-1] + 1)]
-        x = _gains(per, bound + c)
         need = max((y for y in range(len(b)) if b[y] > bound), default=None)
-        each = ", ".join(f"n={n}: {min(a, bound + c - n)}" for n, a in enumerate(per))
+        if per[0] < 0:  # a table per turns that may gain (*What a potion of teleportation is used for*)
+            x = _gains_at(per, bound + c)
+            each = f"the table at {bound + c} turns that may gain"
+        else:
+            x = _gains(per, bound + c)
+            each = ", ".join(f"n={n}: {min(a, bound + c - n)}" for n, a in enumerate(per))
         out.append(f"    only {only:2}: B(x) {b}; at T = {bound}: x(T) = {x} ({each}); one turn more needs x <= {need}")
     return out
 

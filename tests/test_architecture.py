@@ -104,6 +104,7 @@ WHITE_BOX = {
     ("tests/test_solver_teleport_met.py", "_bound"): "the relaxation reads the tables",
     ("tests/test_solver_teleport_two_gains.py", "test_two_enemies_beside_one_tile_of_a_corridor_give_one_gain_at_most"): "the relaxation reads the tables",
     ("tests/test_solver_teleport_two_gains.py", "test_seed_5_is_proved_at_its_par"): "the relaxation reads the tables",
+    ("tests/test_solver_teleport_uses.py", "_both"): "the relaxation reads the tables",
     ("tests/test_solver_teleport_gain.py", "test_two_potions_of_teleportation_take_the_walk_one_tile_further_and_the_bound_allows_it"): "the relaxation reads the tables",
     ("tests/test_solver_flee_chain.py", "_relax"): "the relaxation reads the tables",
     ("tests/test_solver_flee_chain.py", "test_an_enemy_moved_by_a_potion_of_teleportation_can_join_groups_of_tiles"): "the relaxation reads the tables",

@@ -14,7 +14,7 @@ from ...model.campaign import Campaign, CardKind
 from ...rules.mobility import obtainable_cards, wall_crossings
 from ...rules.state import CHOOSE_TELEPORT, COMBAT, DONE, MOVING, SHOPPING, STEP1, GameState
 from ...rules.tables import CLEARED, DOWN, ENEMY, LADDER, UP
-from .drink import MAX_CELLS, DrinkDetours
+from .drink import MAX_CELLS, DrinkDetours, use_gains
 from .flees import calm_enemies, calm_flee_gains, flee_chain
 from .potions import PotionBound, split_between_turns
 from .relaxed import faces_getter, flipped_cells, propagate, propagate_paced, reflipped_paced
@@ -620,10 +620,22 @@ class Relaxation(PotionBound):
             for n in range(count + 1):
                 most = met + crowd * (n + pending) + thrown * (count - n)
                 steps.append((alive if alive < most else most) + visitors)
-            per.append(tuple(steps))
+            steps = tuple(steps)
+            if count + drunk >= 2:
+                steps = self._uses(steps, count, met, crowd, alive, visitors, (1 + pending) if drunk else 0)
+            per.append(steps)
         if on_cells:  # (a walk that picks up none of the level's potions on their cells: *A gain needs its potion ...*)
             return per[1][-1], c, per[1], per[0]
         return per[0][-1], c, per[0]
+
+    @staticmethod
+    def _uses(steps: tuple, count: int, met: int, crowd: int, alive: int, visitors: int, drinking: int) -> tuple:
+        """``steps`` of :meth:`_tele_allowance` for ``count`` potions still to be used (and one drunk now waiting for
+        its tile, ``drinking`` 1 outside a fight, 2 in one; two potions or more in all; one thrown now is among the
+        ``visitors``) made a table of :func:`_used_gains`: per turns that may gain, the lesser of ``_gains(steps, ...)``
+        and what the ways those potions may be used allow (docs/solver.md, *What a potion of teleportation is used
+        for*)."""
+        return _used_gains(steps, use_gains(count, met, crowd, alive, visitors, drinking))
 
     def _lone_drink(self, s: GameState, li: int, potions: tuple, allow: tuple) -> bool:
         """The one potion of teleportation still to be used (held, in a shop's stock or a chest, or on a cell of the
@@ -757,7 +769,7 @@ class Relaxation(PotionBound):
                                most * tele, only)
         while t != INF:
             if steps:
-                more = _gains(steps, t + c)
+                more = _gains(steps, t + c) if steps[0] >= 0 else _gains_at(steps, t + c)
             else:
                 more = t + c if t + c > 0 else 0
             if more >= most:
@@ -965,6 +977,27 @@ def _gains(steps: tuple, slots: int) -> int:
         if g > best:
             best = g
     return best
+
+
+def _gains_at(table: tuple, slots: int) -> int:
+    """The value of a table of :func:`_used_gains` for ``slots`` turns that may gain (0 for none)."""
+    if slots < 0:
+        return 0
+    return table[slots + 1] if slots + 1 < len(table) else table[-1]
+
+
+def _used_gains(steps: tuple, uses: tuple) -> tuple:
+    """Per ``slots``, the lesser of ``_gains(steps, slots)`` (*A potion drunk in a fight holds no gain*) and the table
+    ``uses`` of :func:`~.drink.use_gains` (*What a potion of teleportation is used for*): both bound what the rest of
+    the game drops beyond the potion bound's own count. A table: entry 0 is -1 (a marker), entry ``s + 1`` the value
+    for ``s`` slots, the last one for every larger ``s`` (``_gains_at``)."""
+    top = max(len(uses) - 1, len(steps) + max(steps) + 1)
+    out = [-1]
+    for slots in range(top):
+        a = _gains(steps, slots)
+        b = uses[slots + 1] if slots + 1 < len(uses) else uses[-1]
+        out.append(a if a < b else b)
+    return tuple(out)
 
 
 _RELAX: dict[int, tuple[object, Relaxation]] = {}

@@ -117,3 +117,71 @@ class DrinkDetours:
                 if total < best:
                     best = total
         return best
+
+
+_USES: dict = {}  # (potions, met, crowd, alive, visitors, drinking) -> :func:`use_gains`' table
+
+
+def use_gains(potions: int, met: int, crowd: int, alive: int, visitors: int, drinking: int = 0) -> tuple:
+    """Per number of turns that may hold a fight after moving (``slots``, the ``t + c`` of docs/solver.md), the most
+    half-turns the rest of the game may drop beyond 2 a turn and 2 a potion but the first (docs/solver.md, *What a
+    potion of teleportation is used for*): the largest, over the ways the ``potions`` still to be used may be used,
+    of ``G + (excess of the potions' turns) - 2 max(0, k - 1)``, ``k`` the potions used. A potion is
+
+    - drunk in a fight after moving begun in its turn (``cd``): its turn drops 2 more, it takes a turn that may gain,
+      and it leaves at most ``crowd`` enemies met so; it needs an enemy met so before (the fight after moving);
+    - thrown at the last enemy of such a fight (``w``): 1 more, a turn, one enemy moved (met so); needs one met so;
+    - drunk in a fight at its turn's first tile (``e``): nothing more (the flips from that tile and the landing), a
+      turn (it ends in that fight), at most ``crowd`` enemies left;
+    - thrown in a fight that is not a fight after moving ended by it (``f``): nothing more, one enemy moved;
+    - drunk outside a fight, in a turn with no fight after moving (``dd``): 1 more (two moves, or flips and a move,
+      then the landing); or after a fight after moving won (``done``, at step 4): 1 more, at most one a turn won.
+
+    ``G`` (fights after moving won by slaying, one more each) are at most the enemies alive, at most the enemies met
+    so now (``met``) and those the potions leave or move, plus ``visitors`` (moved by a thrown potion already), and
+    at most the turns that may gain less those the potions take; with none met so now and no visitor the first
+    fight after moving needs a potion of ``e`` or ``f`` first. ``drinking``: a potion drunk now waits for its tile
+    (1: drunk outside a fight, 2: in a fight, where it leaves at most ``crowd`` enemies), one of the ``k``, 2 more at
+    most and no turn that may gain (this one's is gone). Entry ``s + 1`` is the value for ``s`` slots (entry 0 is -1, a
+    marker), the last entry holds for every larger ``s``."""
+    key = (potions, met, crowd, alive, visitors, drinking)
+    hit = _USES.get(key)
+    if hit is not None:
+        return hit
+    thrown = 1 if crowd else 0  # (no enemy beside any tile: none to throw one at)
+    left = crowd if drinking == 2 else 0  # the enemies the potion drunk now leaves
+    supplied = met + visitors + left > 0
+    plans = []  # (turns taken, most G, the rest of the value, potions thrown at the last enemy of a fight, done)
+    for cd in range(potions + 1):
+        for w in range(potions - cd + 1):
+            for e in range(potions - cd - w + 1):
+                for f in range(potions - cd - w - e + 1):
+                    for dd in range(potions - cd - w - e - f + 1):
+                        for done in range(potions - cd - w - e - f - dd + 1):
+                            if not thrown and (w or f):
+                                continue
+                            first = e + f > 0
+                            if not supplied and not first and (cd or w):
+                                continue  # no fight after moving before an enemy is met so
+                            k = cd + w + e + f + dd + done + (1 if drinking else 0)
+                            most = met + left + crowd * (cd + e) + thrown * (w + f)
+                            cap = (alive if alive < most else most) + visitors
+                            if not supplied and not first:
+                                cap = 0
+                            rest = 2 * cd + w + dd + done + (2 if drinking else 0) - 2 * max(0, k - 1)
+                            plans.append((cd + w + e, cap, rest, w, done))
+    top = potions + max((cap for _, cap, _, _, _ in plans), default=0) + 1
+    table = [-1]
+    for slots in range(top + 1):
+        best = 0
+        for used, cap, rest, w, done in plans:
+            if used > slots:
+                continue
+            g = slots - used if slots - used < cap else cap
+            if done > g + w:
+                continue  # a drink at step 4 follows a fight after moving won (or ended by a throw) in its turn
+            if g + rest > best:
+                best = g + rest
+        table.append(best)
+    hit = _USES[key] = tuple(table)
+    return hit
