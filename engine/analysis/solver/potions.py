@@ -918,8 +918,15 @@ class PotionBound:
                                     t = pre
                                 t += hit[1]
                                 if settle is not None:
-                                    # The least t (no lower than the term at x = A) with x(t) + 2 (t - tail) >= R.
+                                    # The least t (no lower than the term at x = A) with x(t) + 2 (t - tail) >= R;
+                                    # as x(t) <= max(0, t + c), none below the lesser of tail + ceil(R / 2) (t + c
+                                    # <= 0) and ceil((R - c + 2 tail) / 3) (t + c > 0).
                                     r = (h - have if h - have > pre_need else pre_need) + most_x
+                                    u = (r - c_x + 2 * hit[1] + 2) // 3
+                                    if hit[1] + (r + 1) // 2 < u:
+                                        u = hit[1] + (r + 1) // 2
+                                    if u > t:
+                                        t = u
                                     x = c_x + t
                                     while 2 * (t - hit[1]) < r - (most_x if x >= most_x else x if x > 0 else 0):
                                         t += 1
