@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections import deque
 from heapq import heapify, heappop, heapreplace
-from itertools import permutations, repeat
+from itertools import permutations
 from operator import add
 
 from ...model.campaign import CardKind
@@ -1667,8 +1667,9 @@ class PotionBound:
             from_near = self._fsteps.get((level, foe))
             if from_near is None:
                 from_near = self._fsteps[(level, foe)] = self._foe_steps(level, foe)
-            hit = (tuple(row[0] for row in self._trees(level, down, (enter,))),
-                   min((from_near[v] for v, d in enumerate(down) if not d), default=INF))
+            trees = self._trees(level, down, (enter,), hint)
+            up = self._upcache[(level, down)][0]  # (the tiles face up now: ``_trees`` keeps them)
+            hit = (tuple(row[0] for row in trees), min(map(from_near.__getitem__, up), default=INF))
             if len(self._fmeet) > 100_000:
                 self._fmeet.clear()
             self._fmeet[key] = hit
@@ -1753,7 +1754,7 @@ class PotionBound:
             shares = []
             for enter_w in counts:
                 w_up = min(map(enter_w.__getitem__, up), default=INF)
-                share = list(map(add, map(min, enter_w, map(add, repeat(w_up, n), from_up)), keep))
+                share = [(e if e < w_up + f else w_up + f) + k for e, f, k in zip(enter_w, from_up, keep)]
                 # (and the least over v of the target's route through the tiles face up now plus this share, but
                 # for the target's own part c_up: see below)
                 shares.append((w_up, share, min(map(add, from_up, share))))
