@@ -63,10 +63,14 @@ def cmd_edit(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from cardrogue.editor.player.app import run_player
+    from cardrogue.editor.player.app import playable, require_player_terminal, run_player
 
     try:
+        # In this order: what the user typed (the name, the campaign, --level) is said first; then a
+        # missing terminal is refused before any file is made (the score database, the replays folder).
         check_player(args.player)
+        path, campaign = playable(args.campaign, args.level)
+        require_player_terminal()
         open_scores(args.scores_db).close()
         make_replays_folder(args.replays)
     except UnusableInput as exc:
@@ -75,8 +79,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     from cardrogue.editor.player.run import fresh_seed
 
     dice_seed = args.seed if args.seed is not None else (fresh_seed() if args.random_dice else None)
-    return run_player(args.campaign, level=args.level, scores_db=args.scores_db, replays_dir=args.replays,
-                      player=args.player, dice_seed=dice_seed)
+    return run_player(path, level=args.level, scores_db=args.scores_db, replays_dir=args.replays,
+                      player=args.player, dice_seed=dice_seed, campaign=campaign)
 
 
 _ECHOED = 60  # characters of a refused action repeated in the text report (JSON keeps it whole)

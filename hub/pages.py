@@ -16,11 +16,12 @@ from cardrogue.engine.words import counted
 
 STYLESHEET = """\
 body { font-family: "DejaVu Sans", sans-serif; margin: 2em auto; max-width: 60em; padding: 0 1em;
-       color: #222; background: #fdfcf8; }
+       color: #222; background: #fdfcf8; overflow-wrap: break-word; }
 h1 a { color: inherit; text-decoration: none; }
 table { border-collapse: collapse; width: 100%; margin: 1em 0; }
 th, td { text-align: left; padding: 0.3em 0.6em; border-bottom: 1px solid #ddd; }
 td.n, th.n { text-align: right; }
+#maps td:nth-child(-n+2) { overflow-wrap: anywhere; }
 .story { white-space: pre-wrap; background: #f3efe4; padding: 0.6em 1em; border-left: 3px solid #b59f6b; }
 .muted { color: #666; }
 form.search input[type=search] { width: 20em; }

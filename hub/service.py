@@ -30,6 +30,8 @@ DAY = 86_400.0
 ESTIMATE_BATCH = 20  # Monte Carlo runs between two looks at the clock
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,31}")
 HASH_RE = re.compile(r"[0-9a-f]{64}")
+# The start of a content hash as the listings show it (12 hex digits, `hub list`, the map pages) or longer.
+HASH_START_RE = re.compile(r"[0-9a-f]{12,63}")
 # A refused map's answer lists this many of its diagnostics (or refused texts) at most; the reason counts them
 # all. A 3 MB file of 250,000 unknown keys was answered with all of them: 75 MB.
 MAX_LISTED = 100
@@ -275,7 +277,8 @@ class Hub:
     # -- maps
 
     def find(self, ref: str, tx=None) -> dict:
-        """A map version by its content hash, or the latest version of a campaign id."""
+        """A map version by its content hash, or the latest version of a campaign id; else, for 12 to 63 hex
+        digits, the one map version whose content hash starts so (the short hash the listings show)."""
         if tx is None:
             with self.db.transaction() as tx:
                 return self.find(ref, tx)
@@ -283,8 +286,15 @@ class Hub:
             row = tx.one(_MAP_SELECT + " WHERE m.hash = ?", (ref,))
         else:
             row = tx.one(_MAP_SELECT + " WHERE m.campaign_id = ? ORDER BY m.version DESC LIMIT 1", (ref,))
+            if row is None and HASH_START_RE.fullmatch(ref):  # the short hash `hub list` shows, copied
+                rows = tx.all(_MAP_SELECT + " WHERE m.hash LIKE ? ORDER BY m.hash LIMIT 2", (ref + "%",))
+                if len(rows) > 1:
+                    raise HubError(404, f"{ref!r} starts the content hash of more than one map on this hub: "
+                                        "give more of the hash")
+                row = rows[0] if rows else None
         if row is None:
-            raise HubError(404, f"no map on this hub has the {'hash' if HASH_RE.fullmatch(ref) else 'id'} {ref!r}")
+            raise HubError(404, f"no map on this hub has the {'hash' if HASH_RE.fullmatch(ref) else 'id'} {ref!r}"
+                                + (" (nor a content hash starting so)" if HASH_START_RE.fullmatch(ref) else ""))
         return _map_row(row, self)
 
     def content(self, ref: str) -> tuple[dict, str]:

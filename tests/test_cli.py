@@ -267,6 +267,26 @@ def test_the_apps_without_a_terminal_are_refused_not_left_waiting(command: str, 
     assert done.stdout == "" and "Traceback" not in done.stderr
 
 
+def test_play_without_a_terminal_makes_no_file_but_says_a_bad_level_first(tmp_path: Path) -> None:
+    """docs/player.md: `cardrogue play` without a terminal is refused before anything is made (it made the
+    score database and the `--replays` folder, then refused); a campaign's or `--level`'s error is still
+    said first, as with a terminal."""
+    import os
+
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "HOME": str(tmp_path / "home")}  # not the user's
+    env.pop("CARDROGUE_SCORES_DB", None)
+    for scores in ([], ["--scores-db", str(tmp_path / "s.db")]):
+        argv = [sys.executable, "-m", "cardrogue", "play", str(NEEDLE), "--replays", str(tmp_path / "replays"), *scores]
+        done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True, cwd=tmp_path,
+                              timeout=120, env=env)
+        assert done.returncode == 2 and done.stderr.startswith("cardrogue: the player needs a terminal: "), done.stderr
+        assert sorted(p.name for p in tmp_path.iterdir()) == [], list(tmp_path.iterdir())
+        done = subprocess.run([*argv, "--level", "99"], stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                              cwd=tmp_path, timeout=120, env=env)
+        assert done.returncode == 2 and done.stderr == f"cardrogue: {NEEDLE}: --level 99: the campaign has levels 1 to 1\n"
+        assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
 def test_verify_json(tmp_path: Path, capsys) -> None:
     code, out, _ = cardrogue(capsys, "verify", NEEDLE_REPLAY, "--format", "json")
     verdict = json.loads(out)

@@ -289,6 +289,25 @@ async def test_file_picker_opens_and_saves(campaign_file, tmp_path) -> None:
         assert app.doc.path == tmp_path / "out" / "copy.json" and (tmp_path / "out" / "copy.json").exists()
 
 
+@run_async
+async def test_file_picker_shows_a_hostile_file_name_as_it_is_written(campaign_file, tmp_path) -> None:
+    """A file name is shown as text, control characters escaped as everywhere else (docs/editor.md,
+    *Files*): the tree showed `nl\\nx.json` as `nl` (its first line) and dropped the escape of
+    `esc\\x1b[31mred.json`, so two names could not be told apart from what was drawn."""
+    names = ["nl\nx.json", "esc\x1b[31mred.json", "[bold red]evil.json"]
+    for name in names:
+        (tmp_path / name).write_bytes(FIXTURE.read_bytes())
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("ctrl+o")
+        tree = await loaded_tree(app, pilot)
+        await pilot.pause()
+        shown = "\n".join(shown_lines(tree))
+        for name in ("nl\\nx.json", "esc\\x1b[31mred.json", "[bold red]evil.json"):
+            assert name in shown, shown
+
+
 async def loaded_tree(app: EditorApp, pilot):
     """The file picker's tree once its folder is read (its loader worker never completes: no settle here)."""
     tree = app.screen.query_one("#file-tree")

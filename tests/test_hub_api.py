@@ -111,6 +111,24 @@ def test_versions_belong_to_the_first_publisher(hub) -> None:
     assert call(hub.base, "GET", f"/api/maps/{first['hash']}/file")[0] == 200
 
 
+def test_a_map_is_found_by_the_short_hash_the_listings_show(hub) -> None:
+    """docs/hub.md: MAP is a campaign id or a content hash. `hub list` and the map pages show a hash's first
+    12 digits; copied as MAP it was "no map on this hub has the id '37e5cd3bb0ee'". An id comes first."""
+    alice = register(hub.base, "alice")
+    first = publish(hub.base, alice, map_text())[1]
+    second = publish(hub.base, alice, map_text(title="The Needle, revised"))[1]
+    for version in (first, second):
+        for short in (version["hash"][:12], version["hash"][:40]):
+            status, body, _ = call(hub.base, "GET", f"/api/maps/{short}")
+            assert status == 200 and body["hash"] == version["hash"], (short, body)
+        assert call(hub.base, "GET", f"/api/maps/{version['hash'][:12]}/file")[0] == 200
+    status, body, _ = call(hub.base, "GET", f"/api/maps/{first['hash'][:11]}")  # fewer than the listings show
+    assert status == 404 and "no map on this hub has the id" in body["error"], body
+    gone = "0123456789ab" if not first["hash"].startswith("0123456789ab") else "ba9876543210"
+    status, body, _ = call(hub.base, "GET", f"/api/maps/{gone}")
+    assert status == 404 and "nor a content hash starting so" in body["error"], body
+
+
 def test_list_and_search(hub) -> None:
     alice = register(hub.base, "alice")
     publish(hub.base, alice, map_text())

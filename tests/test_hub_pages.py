@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from browser import pixels, render
+from browser import Browser, pixels, render
 from hub_support import FAST, call, map_text, register, running_hub, slower, solution
 
 HOSTILE_STORY = ('The lamp flickers. <script>document.title="pwned"</script>'
@@ -147,3 +147,37 @@ def test_a_map_page_reads_no_search_text_and_no_page_links_past_the_furthest_off
     within = pages.map_list([], "", offset=pages.MAX_OFFSET - 50, count=50, more=True)
     assert "offset=1000000&amp;limit=50" in within
     assert call(site.base, "GET", f"/?offset={pages.MAX_OFFSET}&limit=50")[0] == 200
+
+
+def test_a_long_word_does_not_push_the_pages_wider_than_the_window(tmp_path: Path) -> None:
+    """A title may be 120 characters of one word (docs/authoring.md: `title` ≤ 120 chars): on the map list it
+    pushed every map's author, par, runs, best and difficulty past the window's right edge, and on the map page
+    the title, the description and the stories ran off it. Long words break now, nothing is wider than the window."""
+    import time
+
+    doc = json.loads(map_text("longword", "W" * 120))
+    doc["description"], doc["story"] = "D" * 500, "S" * 800
+    doc["levels"][0]["title"], doc["author"] = "L" * 120, "A" * 120
+    with running_hub(str(tmp_path / "hub.sqlite3")) as hub:
+        token = register(hub.base, "alice")
+        assert call(hub.base, "POST", "/api/maps", {"campaign": map_text()}, token=token)[0] == 201
+        status, m, _ = call(hub.base, "POST", "/api/maps", {"campaign": json.dumps(doc)}, token=token)
+        assert status == 201, m
+        with Browser(tmp_path / "browser", size=(1000, 800)) as browser:
+            for path in ("/", f"/maps/{m['hash']}"):
+                page = browser.open(hub.base + path)
+                styled = "getComputedStyle(document.body).backgroundColor === 'rgb(253, 252, 248)'"
+                deadline = time.monotonic() + 60  # a bounded wait for the page and its stylesheet, not a timing
+                while not page.evaluate(f"document.readyState === 'complete' && {styled}"):
+                    assert time.monotonic() < deadline, f"{path} did not load with its stylesheet"
+                    time.sleep(0.1)
+                wide, window = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+                assert wide <= window, (path, wide, window)
+                if path == "/":  # the other columns are on screen, beside the long title, their words whole
+                    right = page.evaluate("document.querySelector('#maps th:last-child').getBoundingClientRect().right")
+                    assert right <= window, right
+                    lines = page.evaluate("[...document.querySelectorAll('#maps th, #maps td:nth-child(n+2)')]"
+                                          ".filter(cell => !cell.textContent.includes(' ') && cell.textContent.length < 20)"
+                                          ".map(cell => { const r = document.createRange(); r.selectNodeContents(cell);"
+                                          " return [cell.textContent, new Set([...r.getClientRects()].map(b => b.top)).size]; })")
+                    assert lines and all(count == 1 for _, count in lines), lines  # 'author', 'alice', '4': one line each

@@ -390,6 +390,7 @@ def test_play_random_dice_options_reach_the_player(monkeypatch, tmp_path):
 
     seen = []
     monkeypatch.setattr(PlayerApp, "run", lambda self: seen.append(self.dice_seed))
+    monkeypatch.setattr("cardrogue.editor.terminal.require_terminal", lambda *a: None)  # (nor a terminal to check)
     monkeypatch.setenv("CARDROGUE_SCORES_DB", str(tmp_path / "env.db"))
     monkeypatch.setattr("cardrogue.editor.player.run.fresh_seed", lambda: 99)
     assert cli.main(["play", "--replays", str(tmp_path / "r")]) == 0

@@ -305,7 +305,9 @@ def test_whole_numbers_only_in_replays(tmp_path, duel):
 
 
 @pytest.mark.parametrize("kind", ["folder", "not-sqlite"])
-def test_unusable_score_database_is_reported(tmp_path, duel, kind):
+def test_unusable_score_database_is_reported(tmp_path, duel, kind, capsys, monkeypatch):
+    from cardrogue.cli.main import main
+
     bad = tmp_path / "scores"
     if kind == "folder":
         bad.mkdir()
@@ -314,8 +316,12 @@ def test_unusable_score_database_is_reported(tmp_path, duel, kind):
     done = subprocess.run([*CLI, "scores", str(duel), "--scores-db", str(bad)], capture_output=True, text=True)
     assert done.returncode == 2 and "internal error" not in done.stderr
     assert ("is a folder" if kind == "folder" else "not a score database") in done.stderr
-    done = subprocess.run([*CLI, "play", str(duel), "--scores-db", str(bad)], capture_output=True, text=True, timeout=30)
-    assert done.returncode == 2 and "internal error" not in done.stderr
+    # `play` on a terminal (without one it is refused before the database is opened: docs/player.md)
+    monkeypatch.setattr("cardrogue.editor.terminal.require_terminal", lambda *a: None)
+    monkeypatch.setattr("cardrogue.editor.player.app.PlayerApp.run", lambda self: pytest.fail("the run started"))
+    assert main(["play", str(duel), "--scores-db", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert f"{bad}: " in err and "internal error" not in err, err
 
 
 def test_one_bad_file_does_not_stop_an_import(tmp_path, duel, db):

@@ -35,9 +35,7 @@ class PlayerApp(App[RunResult | None]):
 
     def run(self, *args, **kwargs):  # a terminal session: refused without a terminal (it would wait for ever)
         if not kwargs.get("headless"):
-            from ..terminal import require_terminal
-
-            require_terminal("the player", "`cardrogue web` to play in a browser, or `cardrogue run` to play scripted actions")
+            require_player_terminal()
         return super().run(*args, **kwargs)
 
     def __init__(self, campaign: Campaign, level: int | None = None, *, replays_dir: Path | None = None,
@@ -76,20 +74,43 @@ class PlayerApp(App[RunResult | None]):
         self.push_screen(screen, self.exit)
 
 
-def run_player(campaign_path: Path | None, level: int | None = None, scores_db: Path | None = None,
-               replays_dir: Path | None = None, player: str | None = None, dice_seed: int | None = None) -> int:
-    """``cardrogue play [CAMPAIGN] [--level N] [--random-dice]``: N is 1-based; a run with --level or
-    random dice (``dice_seed``) is practice, never scored. Raises :class:`UnusableInput` (the CLI
-    prints it) for a campaign that cannot be played or a level it does not have."""
+def require_player_terminal() -> None:
+    """Refuse the player (:class:`UnusableInput`, exit 2) without a terminal to draw on and read keys
+    from, with what to run instead (docs/player.md)."""
+    from ..terminal import require_terminal
+
+    require_terminal("the player", "`cardrogue web` to play in a browser, or `cardrogue run` to play scripted actions")
+
+
+def playable(campaign_path: Path | None, level: int | None = None) -> tuple[Path, Campaign]:
+    """The file ``cardrogue play`` plays (no argument: the bundled campaign) and its campaign, with
+    ``--level`` N (1-based) checked against it. Raises :class:`UnusableInput` for a campaign that cannot
+    be played or a level it does not have: these are said before the terminal is asked for or any file
+    is made (docs/player.md)."""
     from cardrogue.engine.errors import UnusableInput
     from cardrogue.engine.format.loader import load_usable
     from cardrogue.engine.format.resources import default_campaign
-    from cardrogue.engine.records.scores import default_db_path
 
     path = campaign_path or default_campaign()
     campaign = load_usable(path)
     if level is not None and not 1 <= level <= len(campaign.levels):
         raise UnusableInput(f"{path}: --level {level}: the campaign has levels 1 to {len(campaign.levels)}")
+    return path, campaign
+
+
+def run_player(campaign_path: Path | None, level: int | None = None, scores_db: Path | None = None,
+               replays_dir: Path | None = None, player: str | None = None, dice_seed: int | None = None,
+               campaign: Campaign | None = None) -> int:
+    """``cardrogue play [CAMPAIGN] [--level N] [--random-dice]``: N is 1-based; a run with --level or
+    random dice (``dice_seed``) is practice, never scored. Raises :class:`UnusableInput` (the CLI
+    prints it) for a campaign that cannot be played or a level it does not have. ``campaign``: the
+    campaign of ``campaign_path`` when :func:`playable` has loaded and checked it already."""
+    from cardrogue.engine.records.scores import default_db_path
+
+    if campaign is None:
+        path, campaign = playable(campaign_path, level)
+    else:
+        path = campaign_path
     app = PlayerApp(campaign, None if level is None else level - 1,
                     replays_dir=replays_dir or default_replays_dir(), scores_db=scores_db or default_db_path(),
                     player=player, dice_seed=dice_seed, campaign_file=path)

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
+from rich.text import Text
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -13,7 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, DirectoryTree, Input, Label, Markdown, OptionList, Select
 from textual.widgets.option_list import Option
 
-from cardrogue.editor.shown import content, markup
+from cardrogue.editor.shown import content, markup, text
 from cardrogue.engine.format.files import is_campaign_name
 from cardrogue.editor.widgets.footer import EditorFooter
 
@@ -247,6 +249,11 @@ class CampaignFiles(DirectoryTree):
 
     def filter_paths(self, paths: Iterable[Path]) -> Iterable[Path]:
         return [p for p in paths if is_campaign_name(p.name) or (not p.name.startswith(".") and _is_dir(p))]
+
+    def process_label(self, label) -> Text:
+        """A file or folder name as it is written, control characters escaped (``nl\\nx.json``): the
+        tree showed a name's first line alone (``nl``), and dropped an escape character unseen."""
+        return text(label) if isinstance(label, str) else super().process_label(label)
 
 
 def _is_dir(path: Path) -> bool:
