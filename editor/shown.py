@@ -14,6 +14,7 @@ from rich.text import Text
 from textual.color import Color
 from textual.content import Content
 from textual.filter import LineFilter
+from textual.widgets import Markdown
 
 from cardrogue.engine.printable import printable, without_controls
 
@@ -52,3 +53,35 @@ class NoRawControls(LineFilter):
 
 
 NO_RAW_CONTROLS = NoRawControls()
+
+
+WEB_SCHEMES = frozenset({"http", "https"})
+"""The links a story may open: a story comes from strangers (a hub's maps), and a click on ``smb://``,
+``file:`` or a bare path would hand it to the operating system's opener."""
+
+
+def opens(href: str) -> bool:
+    """Whether a link in a story opens when clicked: a web address (``http``/``https``) with a host."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(href.strip())
+    except ValueError:  # a malformed address ("http://[") is not opened
+        return False
+    return parts.scheme.lower() in WEB_SCHEMES and bool(parts.netloc)
+
+
+class StoryMarkdown(Markdown):
+    """Markdown of a story or a help page whose links open only if :func:`opens` says so; any other link
+    is named in a warning instead (docs/player.md)."""
+
+    def __init__(self, markdown: str | None = None, **kwargs) -> None:
+        super().__init__(markdown, open_links=False, **kwargs)
+
+    def on_markdown_link_clicked(self, event: Markdown.LinkClicked) -> None:
+        event.stop()
+        if opens(event.href):
+            self.app.open_url(event.href)
+        else:
+            self.notify(markup("Not opened: [b]$href[/b] (only http and https links open)", href=event.href),
+                        severity="warning")

@@ -484,3 +484,38 @@ async def test_log_wraps_again_when_the_terminal_is_resized(tmp_path):
         assert len(log.lines) == narrow and log_text(app) == text
         assert all(strip.cell_length <= log.scrollable_content_region.width for strip in log.lines)
         assert log.max_scroll_y > 0 and log.scroll_y == log.max_scroll_y
+
+
+@run_async
+async def test_a_storys_link_opens_only_if_it_is_a_web_address(tmp_path):
+    """A story comes from strangers (a hub's maps): a click on its link handed any address to the operating
+    system's opener (``smb://`` and the like). Only http and https open now; any other link is named in a warning."""
+    from cardrogue.editor.shown import StoryMarkdown, opens
+
+    for href, opened_it in (("smb://evil.example/share", False), ("https://example.org/map", True)):
+        doc = duel_dict()
+        doc["story"] = f"[share]({href}) and more words"
+        app = app_for(doc, tmp_path)
+        opened: list[str] = []
+        app.open_url = lambda url, **kw: opened.append(url)  # the driver's opener, recorded instead
+        async with app.run_test(size=SIZE) as pilot:
+            said = notes(app)
+            await pilot.click(app.screen.query_one(StoryMarkdown), offset=(3, 0))  # on the word "share"
+            await pilot.pause()
+            assert opened == ([href] if opened_it else [])
+            assert opened_it or str(said[-1]) == f"Not opened: {href} (only http and https links open)"
+    assert [opens(h) for h in ("http://a.example", "HTTPS://a.example/x", "https://", "file:///etc/passwd",
+                               "/etc/passwd", "javascript:alert(1)", "http://[")] == [True, True, False, False,
+                                                                                      False, False, False]
+
+
+def test_a_login_name_a_hub_would_refuse_is_not_the_default_player(monkeypatch):
+    """``--player`` refuses a name a hub would refuse in a replay (markup, control characters: docs/hub.md); the
+    login name used when there is no ``--player`` was not checked, so such a run could never be submitted."""
+    import getpass
+
+    from cardrogue.editor.player.run import default_player
+
+    for login, player in (("alice", "alice"), ("[b]alice[/b]", ""), ("bob\x1b[31m", ""), ("c" * 90, "c" * 80)):
+        monkeypatch.setattr(getpass, "getuser", lambda: login)
+        assert default_player() == player, login

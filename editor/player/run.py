@@ -32,10 +32,15 @@ def default_replays_dir() -> Path:
 
 
 def default_player() -> str:
+    """The login name (at most 80 characters, a replay's player), or "" (anonymous) when there is none or
+    when a hub would refuse it in a replay (markup, control characters: docs/hub.md), as ``--player`` is."""
+    from cardrogue.engine.format.checks.text import unsafe_text
+
     try:
-        return getpass.getuser()[:80]  # a replay's player is at most 80 characters
+        name = getpass.getuser()[:80]
     except Exception:  # no login name in this environment: scores stay anonymous
         return ""
+    return "" if unsafe_text(name, title=True) else name
 
 
 @dataclass(frozen=True)

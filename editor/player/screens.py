@@ -18,7 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Markdown, Static
+from textual.widgets import Static
 
 from cardrogue.engine.model.campaign import Campaign, Direction
 from cardrogue.engine.printable import printable
@@ -26,7 +26,7 @@ from cardrogue.engine.rules.actions import Action
 from cardrogue.engine.rules.events import Damage, Died, Event, Heal, Roll, TurnBegan, Victory
 from cardrogue.engine.rules.view import Face, StateView, Tile
 
-from ..shown import content, text as shown_text
+from ..shown import StoryMarkdown, content, text as shown_text
 from .run import PlayRun, RunResult, campaign_par, default_player, finish
 from .widgets import ActionMenu, BoardView, EnemyPanel, HeroPanel, KeyBar, RunLog
 
@@ -446,7 +446,7 @@ class StoryScreen(ModalScreen[None]):
             box.border_title = content(self.title_text)
             box.border_subtitle = "Enter: begin"
             with VerticalScroll(id="story-scroll"):
-                yield Markdown(printable(self.story, lines=True), id="story-text")
+                yield StoryMarkdown(printable(self.story, lines=True), id="story-text")
         yield KeyBar(self.BINDINGS)
 
     def action_close(self) -> None:

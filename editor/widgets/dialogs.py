@@ -12,10 +12,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Checkbox, DirectoryTree, Input, Label, Markdown, OptionList, Select
+from textual.widgets import Button, Checkbox, DirectoryTree, Input, Label, OptionList, Select
 from textual.widgets.option_list import Option
 
-from cardrogue.editor.shown import content, markup, text
+from cardrogue.editor.shown import StoryMarkdown, content, markup, text
 from cardrogue.engine.format.files import is_campaign_name
 from cardrogue.editor.widgets.footer import EditorFooter
 
@@ -389,5 +389,5 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog help"):
-            yield Markdown(self.text)
+            yield StoryMarkdown(self.text)
         yield EditorFooter()

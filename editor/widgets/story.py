@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Label, Markdown, TextArea
+from textual.widgets import Label, TextArea
 
 from cardrogue.editor.messages import StoryEdited
-from cardrogue.editor.shown import content
+from cardrogue.editor.shown import StoryMarkdown, content
 from cardrogue.engine.printable import printable
 
 
@@ -22,7 +22,7 @@ class StoryEditor(Vertical):
         with Horizontal():
             yield TextArea(id="story-source", soft_wrap=True, show_line_numbers=False, tab_behavior="focus")
             with VerticalScroll(id="story-preview-box"):
-                yield Markdown(id="story-preview")
+                yield StoryMarkdown(id="story-preview")
 
     def show(self, title: str, level: int | None, text: str) -> None:
         self.level = level
@@ -31,7 +31,7 @@ class StoryEditor(Vertical):
         source = self.query_one("#story-source", TextArea)
         if source.text != text:
             source.load_text(text)
-        self.query_one("#story-preview", Markdown).update(printable(text, lines=True))
+        self.query_one("#story-preview", StoryMarkdown).update(printable(text, lines=True))
 
     def typed(self) -> tuple[int | None, str] | None:
         """(the level shown, None for the campaign's story; the source's text as it is now), once shown."""
@@ -42,5 +42,5 @@ class StoryEditor(Vertical):
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
         event.stop()
         text = event.text_area.text
-        self.query_one("#story-preview", Markdown).update(printable(text, lines=True))
+        self.query_one("#story-preview", StoryMarkdown).update(printable(text, lines=True))
         self.post_message(StoryEdited(self.level, text))
