@@ -83,10 +83,32 @@ def _bounds_of_a_search(c, states: int):
     return relax, calls
 
 
+def _settled(relax, args) -> float:
+    """``_with_met``'s least ``t >= B(min(A, max(0, t + c)))``, ``B(x)`` the plain bound with ``x`` of the ``A``
+    half-turns the call counted at hand (``settle`` = (A, c)), found one ``t`` after another as ``_with_met`` did
+    before ``settle``."""
+    most, c = args[13]
+    r0 = args[3] - most
+
+    def bound(x):
+        return relax._with_potions_plain(*args[:3], r0 + x, *args[4:12])
+
+    t = bound(most)
+    while t != potions.INF:
+        more = t + c if t + c > 0 else 0
+        if more >= most or bound(more) <= t:
+            break
+        t += 1
+    return t
+
+
 def _agrees(relax, args, value) -> bool:
     """The kept bound's ``value`` for ``args`` agrees with the plain computation: equal to it, or, where the call
     passed a ``ceiling`` (``_with_met`` asks only whether the bound is below it), the ceiling if the bound is no
-    lower, else a value below the ceiling and no lower than the bound."""
+    lower, else a value below the ceiling and no lower than the bound; where it passed ``settle`` (``_with_met``'s
+    least turns on a level of potions of paralysis), the least turns found from the plain bound one by one."""
+    if len(args) > 13 and args[13] is not None:
+        return value == _settled(relax, args)
     ceiling = args[12] if len(args) > 12 else potions.INF
     plain = relax._with_potions_plain(*args[:12])
     if ceiling == potions.INF:
@@ -132,3 +154,15 @@ def test_plans_are_shared_by_the_masks_that_give_them_the_same_values(monkeypatc
     assert len(relax._plans) < len(seen)
     assert sum(len(plan[4]) for plan in relax._plans.values()) < len(calls)
     assert all(_agrees(relax, args, value) for args, value in calls)
+
+
+def test_the_least_turns_of_a_paralysis_map_come_from_one_search_over_the_sets():
+    """On a level whose potions are all of paralysis, ``_with_met``'s least ``T >= B(min(A, max(0, T + c)))``
+    (docs/solver.md, *A fight after moving beside an enemy met before*, with potions) is found in one call of the
+    kept bound (``settle``: each term's own least ``T``, the least over the terms), equal on every state to the
+    turns found from the plain bound one ``T`` after another."""
+    relax, calls = _bounds_of_a_search(_open(6), 1_500)
+    settled = [(args, value) for args, value in calls if len(args) > 13 and args[13] is not None]
+    assert len(settled) >= 500 and len(settled) == len(calls)  # one call per ``_with_met``, no other
+    assert any(value > relax._with_potions_plain(*args[:12]) for args, value in settled)  # (some settle above B(A))
+    assert all(value == _settled(relax, args) for args, value in settled)

@@ -98,7 +98,9 @@ class Relaxation(PotionBound):
             # Only potions of teleportation: the enemy cards a potion drunk in a fight may leave (``_tele_allowance``).
             self._tele_crowd.append(min(4, crowd))
         self._mets_cache: dict = {}  # (level, faces of its enemy cards, hero's tile) -> the enemies he may meet so
+        self._now_cache: dict = {}  # (level, faces of its enemy cards, hero's tile) -> ``_met_now``
         self._dcache: dict = {}  # (level, mask, enemies met so) -> per way out, the discounted half-turns
+        self._beside_of: dict = {}  # level -> ``_beside_cells``
         self._first_cache: dict = {}  # (level, mask, potion) -> half-turns onto its cell, per local cell (``_pickup_cost``)
         self._costs_cache: dict = {}  # (level, mask, local cell, potions) -> their ``_pickup_cost``s, sorted
         # The flee chain of a state and the tiles flees start from (``rolls``, ``origins``; docs/solver.md,
@@ -495,17 +497,25 @@ class Relaxation(PotionBound):
 
     def _met_now(self, s: GameState, li: int) -> tuple[int, int]:
         """The enemies on the hero's level alive now, and those of them met so: standing face up and not beside
-        him now, or face down where a flip reveals them without a fight (``_met_foes``)."""
+        him now, or face down where a flip reveals them without a fight (``_met_foes``). Kept per (level, faces of
+        its enemy cards, hero's tile) in ``_now_cache`` (at most 100,000)."""
         foes, getter, loose = self._met_foes[li]
-        beside = self.d.enemy_near[s.pos]
-        alive = met = 0
-        for j, face in zip(foes, getter(s.faces)):
-            if face == CLEARED:
-                continue  # slain (or moved away: ``visitors``)
-            alive += 1
-            if (face == UP and j not in beside) or (face == DOWN and j in loose):
-                met += 1
-        return alive, met
+        faces = getter(s.faces)
+        key = (li, faces, s.pos)
+        hit = self._now_cache.get(key)
+        if hit is None:
+            beside = self.d.enemy_near[s.pos]
+            alive = met = 0
+            for j, face in zip(foes, faces):
+                if face == CLEARED:
+                    continue  # slain (or moved away: ``visitors``)
+                alive += 1
+                if (face == UP and j not in beside) or (face == DOWN and j in loose):
+                    met += 1
+            if len(self._now_cache) > 100_000:
+                self._now_cache.clear()
+            hit = self._now_cache[key] = (alive, met)
+        return hit
 
     def _first_gain(self, li: int, mask: bytes, i: int, left: tuple, held: int, r0: int,
                     hint: bytes | None = None) -> int | None:
@@ -765,6 +775,10 @@ class Relaxation(PotionBound):
         most, c = allow[0], allow[1]
         steps = allow[2] if len(allow) > 2 else ()
         para, tele = bool(self.para_total), bool(self.tele_total)
+        if para and not tele and not steps:
+            # The least such t in one search over the sets (``settle``: each term's own least t).
+            return self._with_potions(li, mask, i, r0 + most, k0, campaign_mode, potions, routes, hint, blocked, 0,
+                                      only, INF, (most, c))
         t = self._with_potions(li, mask, i, r0 + most * para, k0, campaign_mode, potions, routes, hint, blocked,
                                most * tele, only)
         while t != INF:
@@ -825,9 +839,11 @@ class Relaxation(PotionBound):
         if costs is None:
             nbrs = self.local[li]
             lo = self.d.level_range[li][0]
-            near = self.d.enemy_near
             # Entering a cell costs 1 + ``down``: its face-down count, less the discount beside an enemy met so.
-            down = [mask[c] - (1 if any(e - lo in met for e in near[lo + c]) else 0) for c in range(len(nbrs))]
+            beside = self._beside_cells(li)
+            down = list(mask)
+            for c in {c for e in met for c in beside.get(e, ())}:
+                down[c] -= 1
             costs = []
             for w, _ in self.ways[li]:
                 cost = [INF] * len(nbrs)
@@ -843,6 +859,19 @@ class Relaxation(PotionBound):
             h = 0 if i == self.ways[li][k][0] - self.d.level_range[li][0] else min((cost[j] for j in near), default=INF)
             out.append((d, f, tail, k, h))
         return tuple(out)
+
+    def _beside_cells(self, li: int) -> dict:
+        """Per enemy card of level ``li`` (local cell): the local cells it stands beside (``enemy_near``), kept."""
+        hit = self._beside_of.get(li)
+        if hit is None:
+            lo, hi = self.d.level_range[li]
+            near = self.d.enemy_near
+            hit = {}
+            for c in range(hi - lo):
+                for e in near[lo + c]:
+                    hit.setdefault(e - lo, []).append(c)
+            hit = self._beside_of[li] = {e: tuple(cells) for e, cells in hit.items()}
+        return hit
 
     def _best(self, routes, r0: int, k0: int, extra: int, pick: tuple = ()) -> float:
         """The fewest turns after this one over ``routes`` ((steps, face-down tiles, turns after leaving,

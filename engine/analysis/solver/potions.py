@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections import deque
 from heapq import heapify, heappop, heapreplace
-from itertools import permutations, repeat
+from itertools import permutations
 from operator import add
 
 from ...model.campaign import CardKind
@@ -673,7 +673,7 @@ class PotionBound:
 
     def _with_potions(self, li: int, mask: bytes, i: int, r0: int, k0: int, campaign_mode: bool,
                       potions: tuple, routes: tuple, hint: bytes | None, blocked: int = 0, gain: int = 0,
-                      only: int = -1, ceiling: float = INF) -> float:
+                      only: int = -1, ceiling: float = INF, settle: tuple | None = None) -> float:
         """:meth:`_with_potions_plain`, the same value for less work: what depends only on the level, the mask,
         the tile, the potions on their cells and the jumps onto tiles face up now is kept (``_plan``: every set
         of those potions, what a walk onto it must cover, and per way out the half-turns that cover bounds; kept
@@ -687,7 +687,13 @@ class PotionBound:
         ``ceiling``: for a caller that asks only whether the bound is below it. The search over the sets starts from
         it as the best found (the sets whose least term is no lower are skipped) and stops at the first term below
         it: the value returned is ``ceiling`` if the bound is no lower, else a value below ``ceiling`` and no lower
-        than the bound (not kept in ``results``)."""
+        than the bound (not kept in ``results``).
+
+        ``settle`` = (``A``, ``c``): :meth:`_with_met`'s least ``t`` with ``t >= B(min(A, max(0, t + c)))``, ``B(x)`` this
+        bound with ``r0 - A + x`` half-turns at hand (``r0`` counts all ``A``), in one search over the sets: each term
+        of ``B`` is ``tail + max(0, ceil((R - x) / 2))`` for its own ``R``, so its least such ``t`` is found on its own
+        (no lower than its value at ``x = A``, which the pruning reads) and the least over the terms is the answer.
+        For the paced levels whose potions are all of paralysis (no gain, no term capped: ``_with_met``)."""
         if only != -1 and not self.paced:
             raise ValueError("_with_potions: the sets of `only` potions are read on paced levels alone")
         tele_held, para_held, meet, left = potions
@@ -749,7 +755,7 @@ class PotionBound:
             if not k0 and meet == ():
                 quiet = not any(mask[e] for e in self._beside_foes[li][i])
             rkey = (tele_held, para_held, meet, tuple(met_met) if met_met is not None else None,
-                    paired_met is not None, r0, k0, quiet, gain, only)
+                    paired_met is not None, r0, k0, quiet, gain, only, settle)
             hit = results.get(rkey)
             if hit is not None:
                 return hit if hit < ceiling else ceiling
@@ -770,6 +776,8 @@ class PotionBound:
             have0 = r0
             now = 2 * k0
             ordered = self.ordered
+            if settle is not None:
+                most_x, c_x = settle
             # The least term of each set (``_with_potions_plain``: no term of the set is lower) is at least
             # ceil((m - have_most) / 2), m the set's least h + 2 tail over its terms (``_plan``'s ``ranks``):
             # per group of sets adding the same potions (the same gains), the sets are kept by m, and the
@@ -870,6 +878,7 @@ class PotionBound:
                             quiet = not any(mask[e] for e in self._beside_foes[li][i])
                         lull = quiet
                     pre = 0
+                    pre_need = -INF  # (``settle``: the half-turns the order of pickups needs beyond ``have0``)
                     if bits and idle is not None and ordered:
                         # (``_prefix_turns``, from its ``A`` kept per set and ``idle`` for the calls of one ``_with_met``)
                         least = prefixes.get(bits << 1 | idle)
@@ -878,6 +887,7 @@ class PotionBound:
                                                                                     idle)
                         if least > have0:
                             pre = (least - have0 + 1) // 2
+                        pre_need = least - have0
                     for k, (ws, js, js2, fd) in enumerate(need):
                         if met is not None:
                             mw, mj, mf = met[k]
@@ -906,8 +916,23 @@ class PotionBound:
                                     t = (h - have0 + 5) // 4
                                 if pre > t:
                                     t = pre
-                                if t + hit[1] < best:
-                                    best = t + hit[1]
+                                t += hit[1]
+                                if settle is not None:
+                                    # The least t (no lower than the term at x = A) with x(t) + 2 (t - tail) >= R;
+                                    # as x(t) <= max(0, t + c), none below the lesser of tail + ceil(R / 2) (t + c
+                                    # <= 0) and ceil((R - c + 2 tail) / 3) (t + c > 0).
+                                    r = (h - have if h - have > pre_need else pre_need) + most_x
+                                    u = (r - c_x + 2 * hit[1] + 2) // 3
+                                    if hit[1] + (r + 1) // 2 < u:
+                                        u = hit[1] + (r + 1) // 2
+                                    if u > t:
+                                        t = u
+                                    x = c_x + t
+                                    while 2 * (t - hit[1]) < r - (most_x if x >= most_x else x if x > 0 else 0):
+                                        t += 1
+                                        x += 1
+                                if t < best:
+                                    best = t
                         hit = away[k] if tele else None
                         if hit is None:
                             continue
@@ -1642,8 +1667,9 @@ class PotionBound:
             from_near = self._fsteps.get((level, foe))
             if from_near is None:
                 from_near = self._fsteps[(level, foe)] = self._foe_steps(level, foe)
-            hit = (tuple(row[0] for row in self._trees(level, down, (enter,))),
-                   min((from_near[v] for v, d in enumerate(down) if not d), default=INF))
+            trees = self._trees(level, down, (enter,), hint)
+            up = self._upcache[(level, down)][0]  # (the tiles face up now: ``_trees`` keeps them)
+            hit = (tuple(row[0] for row in trees), min(map(from_near.__getitem__, up), default=INF))
             if len(self._fmeet) > 100_000:
                 self._fmeet.clear()
             self._fmeet[key] = hit
@@ -1707,10 +1733,20 @@ class PotionBound:
         if hit is None:
             up = [v for v in range(n) if not down[v]]
             # From the tiles face up now (one source): the face-down tiles on the way to each tile, it counted.
-            from_up = [INF] * n
-            for v in up:
-                from_up[v] = 0
-            from_up = propagate(nbrs, down, from_up, deque(up))
+            # Lowered from the mask ``hint``'s where it is kept (the tiles flipped since are sources more; counts
+            # only fall as tiles turn face up), else found afresh.
+            base = self._upcache.get((level, hint)) if hint is not None else None
+            flipped = flipped_cells(hint, down) if base is not None else None
+            if flipped is None:
+                from_up = [INF] * n
+                for v in up:
+                    from_up[v] = 0
+                from_up = propagate(nbrs, down, from_up, deque(up))
+            else:
+                from_up = list(base[1])
+                for v in flipped:
+                    from_up[v] = 0
+                from_up = propagate(nbrs, down, from_up, deque(flipped))
             # Per way out w: the fewest face-down tiles from the tiles face up now to it, and per junction v,
             # w's part of a tree joined at v: its route from v (or through the tiles face up now, reached
             # from v), with v's own route to the face-up tiles, v counted once (``- 2 * down[v]``).
@@ -1718,7 +1754,7 @@ class PotionBound:
             shares = []
             for enter_w in counts:
                 w_up = min(map(enter_w.__getitem__, up), default=INF)
-                share = list(map(add, map(min, enter_w, map(add, repeat(w_up, n), from_up)), keep))
+                share = [(e if e < w_up + f else w_up + f) + k for e, f, k in zip(enter_w, from_up, keep)]
                 # (and the least over v of the target's route through the tiles face up now plus this share, but
                 # for the target's own part c_up: see below)
                 shares.append((w_up, share, min(map(add, from_up, share))))

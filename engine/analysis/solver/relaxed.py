@@ -22,30 +22,32 @@ def faces_getter(cells: list):
 
 def propagate(nbrs: tuple, down: bytes, enter: list, queue: deque) -> list:
     """Lower ``enter`` from the queued cells until no route improves (0-1 label correcting)."""
+    pop, push, push_left = queue.popleft, queue.append, queue.appendleft
     while queue:
-        j = queue.popleft()
+        j = pop()
         ej = enter[j]
         for i in nbrs[j]:
             cost = ej + down[i]
             if cost < enter[i]:
                 enter[i] = cost
                 if down[i]:
-                    queue.append(i)
+                    push(i)
                 else:
-                    queue.appendleft(i)
+                    push_left(i)
     return enter
 
 
 def propagate_paced(nbrs: tuple, down: bytes | list, cost: list, queue: deque) -> list:
     """Lower ``cost`` from the queued cells until no route improves; entering a cell costs 1 + down."""
+    pop, push = queue.popleft, queue.append
     while queue:
-        j = queue.popleft()
+        j = pop()
         cj = cost[j] + 1
         for i in nbrs[j]:
             c = cj + down[i]
             if c < cost[i]:
                 cost[i] = c
-                queue.append(i)
+                push(i)
     return cost
 
 
@@ -62,14 +64,24 @@ def reflipped_paced(nbrs: tuple, down: bytes | list, base: list, flipped: list) 
     return propagate_paced(nbrs, down, cost, queue)
 
 
-def flipped_cells(before: bytes, after: bytes) -> list | None:
-    """Cells face down in ``before`` and not in ``after`` (None if any turned face down: rebuild)."""
+_LAST_FLIPPED: list = [None, None, None]  # the last (before, after, cells) of ``flipped_cells``
+
+
+def flipped_cells(before: bytes, after: bytes) -> tuple | None:
+    """Cells face down in ``before`` and not in ``after`` (None if any turned face down: rebuild). The last pair's
+    answer is kept: the counts of one state's bound all ask it for the same masks."""
+    last = _LAST_FLIPPED
+    if after == last[1] and before == last[0]:
+        return last[2]
     x, y = int.from_bytes(before, "big"), int.from_bytes(after, "big")
     if y & ~x:
-        return None
-    diff, n, out = x ^ y, len(before), []
-    while diff:
-        low = diff & -diff
-        out.append(n - 1 - (low.bit_length() - 1) // 8)
-        diff ^= low
+        out = None
+    else:
+        diff, n, cells = x ^ y, len(before), []
+        while diff:
+            low = diff & -diff
+            cells.append(n - 1 - (low.bit_length() - 1) // 8)
+            diff ^= low
+        out = tuple(cells)
+    last[0], last[1], last[2] = before, after, out
     return out

@@ -24,7 +24,7 @@ enemy is fled without a roll).
 from __future__ import annotations
 
 from collections import deque
-from heapq import heappop, heappush
+from heapq import heappush
 
 from ...chance.resolvers import FatedResolver
 from ...rules.tables import CLEARED, ENEMY
@@ -269,15 +269,21 @@ class FleeOrigins:
 
     @staticmethod
     def _lower_halves(nbrs, away: bytes, down: bytes, cost: list, heap: list) -> list:
-        """Lower ``cost`` from the cells on ``heap`` (Dijkstra; a step u -> v costs ``away[u] * (1 + down[v])``)."""
-        while heap:
-            cv, v = heappop(heap)
-            if cv > cost[v]:
-                continue
-            step = 1 + down[v]
+        """Lower ``cost`` from the cells on ``heap`` ((cost, cell) pairs; a step u -> v costs ``away[u] * (1 + down[v])``)
+        until no route improves: label correcting, a cell lowered by a free step queued first (the least costs are the
+        same as Dijkstra's, for less work)."""
+        queue = deque([v for _, v in heap])
+        pop, push, push_left = queue.popleft, queue.append, queue.appendleft
+        while queue:
+            v = pop()
+            cv = cost[v]
+            step = cv + 1 + down[v]
             for u in nbrs[v]:
-                c = cv + step if away[u] else cv
-                if c < cost[u]:
-                    cost[u] = c
-                    heappush(heap, (c, u))
+                if away[u]:
+                    if step < cost[u]:
+                        cost[u] = step
+                        push(u)
+                elif cv < cost[u]:
+                    cost[u] = cv
+                    push_left(u)
         return cost
