@@ -2,7 +2,8 @@
 
 Run ``python benchmarks/bound_sweep.py SEED CPU_SECONDS [tiny|wide|teleportation]`` (tiny by default): random 3x3,
 4x3, 3x4 and 4x2 open maps of the paced warrior, one to three goblins (3, 6 or 40 health), up to two potions of
-paralysis on cells and up to two in hand, some tiles face up; six random walks a map (a throw, a flee or a flip half the time when legal, 1 to 13 actions).
+paralysis on cells and up to two in hand, some tiles face up; six random walks a map (a throw, a flee or a flip
+half the time when legal, 1 to 13 actions).
 With ``teleportation`` the potions are of teleportation (up to two on cells and up to three in hand, goblins of 1
 health too, maps up to 5x3 and 4x4; a throw, a drink or a flip half the time): the count of *What a potion of
 teleportation is used for* (docs/solver.md) is on when two or more are left, and the states where it lifts the
