@@ -100,7 +100,7 @@ def test_tiny_maps_with_potions_of_teleportation_keep_the_bound_within_the_turns
         goblins, potions = set(free[:rng.randint(1, 3)]), set()
         faces = {(0, 0): "up"} | {(x, y): rng.choice(["down", "down", "up"]) for y in range(h) for x in range(w)
                                    if (x, y) not in goblins | {(0, 0)}}
-        c = bound_sweep.build(w, h, goblins, potions, rng.randint(2, 3), faces, rng.choice([1, 3, 40]), "teleportation")
+        c = bound_sweep.build(w, h, goblins, potions, rng.randint(2, 3), faces, rng.choice([1, 3, 40]), effect="teleportation")
         for _ in range(3):
             s, resolver = started(c)
             actions = []
