@@ -61,11 +61,15 @@ WEB_SCHEMES = frozenset({"http", "https"})
 
 
 def opens(href: str) -> bool:
-    """Whether a link in a story opens when clicked: a web address (``http``/``https``) with a host."""
+    """Whether a link in a story opens when clicked: a web address (``http``/``https``) with a host, and
+    nothing in it that ``urlsplit`` would read past (spaces, control characters), so the address checked
+    is the address opened."""
     from urllib.parse import urlsplit
 
+    if not href.isprintable() or any(c.isspace() for c in href):
+        return False
     try:
-        parts = urlsplit(href.strip())
+        parts = urlsplit(href)
     except ValueError:  # a malformed address ("http://[") is not opened
         return False
     return parts.scheme.lower() in WEB_SCHEMES and bool(parts.netloc)

@@ -277,21 +277,30 @@ class Hub:
     # -- maps
 
     def find(self, ref: str, tx=None) -> dict:
-        """A map version by its content hash, or the latest version of a campaign id; else, for 12 to 63 hex
-        digits, the one map version whose content hash starts so (the short hash the listings show)."""
+        """A map version by its content hash; for 12 to 63 hex digits, the one map version whose content hash
+        starts so (the short hash the listings show); else the latest version of a campaign id.
+
+        The short hash comes before an id of the same text: anyone may publish a campaign whose id is another
+        map's short hash, and that id must not take the map's page, file and leaderboard over (an id of 12 hex
+        digits or more that starts a map's hash is still reached by its full hash)."""
         if tx is None:
             with self.db.transaction() as tx:
                 return self.find(ref, tx)
         if HASH_RE.fullmatch(ref):
             row = tx.one(_MAP_SELECT + " WHERE m.hash = ?", (ref,))
         else:
-            row = tx.one(_MAP_SELECT + " WHERE m.campaign_id = ? ORDER BY m.version DESC LIMIT 1", (ref,))
-            if row is None and HASH_START_RE.fullmatch(ref):  # the short hash `hub list` shows, copied
-                rows = tx.all(_MAP_SELECT + " WHERE m.hash LIKE ? ORDER BY m.hash LIMIT 2", (ref + "%",))
+            row = None
+            if HASH_START_RE.fullmatch(ref):  # the short hash `hub list` shows, copied
+                # A range of the primary key, not LIKE (SQLite's LIKE ignores case and so no index serves it):
+                # every hash starting so lies in [ref, ref + "g"), "g" following every hex digit.
+                rows = tx.all(_MAP_SELECT + " WHERE m.hash >= ? AND m.hash < ? ORDER BY m.hash LIMIT 2",
+                              (ref, ref + "g"))
                 if len(rows) > 1:
                     raise HubError(404, f"{ref!r} starts the content hash of more than one map on this hub: "
                                         "give more of the hash")
                 row = rows[0] if rows else None
+            if row is None:
+                row = tx.one(_MAP_SELECT + " WHERE m.campaign_id = ? ORDER BY m.version DESC LIMIT 1", (ref,))
         if row is None:
             raise HubError(404, f"no map on this hub has the {'hash' if HASH_RE.fullmatch(ref) else 'id'} {ref!r}"
                                 + (" (nor a content hash starting so)" if HASH_START_RE.fullmatch(ref) else ""))

@@ -127,6 +127,15 @@ def test_a_map_is_found_by_the_short_hash_the_listings_show(hub) -> None:
     gone = "0123456789ab" if not first["hash"].startswith("0123456789ab") else "ba9876543210"
     status, body, _ = call(hub.base, "GET", f"/api/maps/{gone}")
     assert status == 404 and "nor a content hash starting so" in body["error"], body
+    # A campaign id may be 12 hex digits: published under a map's short hash by someone else, it took the map's
+    # page, file and leaderboard over (the review of 2026-11-27). The hash's start comes first.
+    short = first["hash"][:12]
+    spoof = publish(hub.base, register(hub.base, "mallory"), map_text(short, "Evil"))[1]
+    assert spoof["id"] == short and spoof["hash"] != first["hash"]
+    for path in (f"/api/maps/{short}", f"/maps/{short}"):
+        status, body, _ = call(hub.base, "GET", path)
+        assert status == 200 and ("Evil" not in body if isinstance(body, str) else body["hash"] == first["hash"])
+    assert call(hub.base, "GET", f"/api/maps/{spoof['hash']}")[1]["title"] == "Evil"  # still reached by its hash
 
 
 def test_list_and_search(hub) -> None:

@@ -505,8 +505,8 @@ async def test_a_storys_link_opens_only_if_it_is_a_web_address(tmp_path):
             assert opened == ([href] if opened_it else [])
             assert opened_it or str(said[-1]) == f"Not opened: {href} (only http and https links open)"
     assert [opens(h) for h in ("http://a.example", "HTTPS://a.example/x", "https://", "file:///etc/passwd",
-                               "/etc/passwd", "javascript:alert(1)", "http://[")] == [True, True, False, False,
-                                                                                      False, False, False]
+                               "/etc/passwd", "javascript:alert(1)", "http://[", "ht\ttps://a.example",
+                               " https://a.example")] == [True, True, False, False, False, False, False, False, False]
 
 
 def test_a_login_name_a_hub_would_refuse_is_not_the_default_player(monkeypatch):
