@@ -166,3 +166,16 @@ def test_the_least_turns_of_a_paralysis_map_come_from_one_search_over_the_sets()
     assert len(settled) >= 500 and len(settled) == len(calls)  # one call per ``_with_met``, no other
     assert any(value > relax._with_potions_plain(*args[:12]) for args, value in settled)  # (some settle above B(A))
     assert all(value == _settled(relax, args) for args, value in settled)
+
+
+def test_what_a_call_reads_of_its_plan_is_kept_for_the_calls_that_come_back_to_it():
+    """docs/solver.md, *Speed*: what a call of the kept bound reads of its plan (the plan, the walks meeting the
+    enemies met, the groups of sets to draw) depends only on the level, the mask, the tile, the potions and the
+    routes; a search comes back to those after other states between, and finds them kept (``_preps``), not
+    only when the call before had the same. Every value still equals the plain computation."""
+    relax, calls = _bounds_of_a_search(_open(6), 1_500)
+    keys = [(li, mask, i, cm, held, routes, blocked, args[11] if len(args) > 11 else -1)
+            for args, _ in calls for (li, mask, i, _, _, cm, held, routes, _, blocked) in [args[:10]]]
+    back = [key for n, key in enumerate(keys) if n and key != keys[n - 1] and key in keys[:n - 1]]
+    assert back and any(key in relax._preps for key in back)
+    assert all(_agrees(relax, args, value) for args, value in calls)
