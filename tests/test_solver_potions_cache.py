@@ -168,14 +168,12 @@ def test_the_least_turns_of_a_paralysis_map_come_from_one_search_over_the_sets()
     assert all(value == _settled(relax, args) for args, value in settled)
 
 
-def test_what_a_call_reads_of_its_plan_is_kept_for_the_calls_that_come_back_to_it():
-    """docs/solver.md, *Speed*: what a call of the kept bound reads of its plan (the plan, the walks meeting the
-    enemies met, the groups of sets to draw) depends only on the level, the mask, the tile, the potions and the
-    routes; a search comes back to those after other states between, and finds them kept (``_preps``), not
-    only when the call before had the same. Every value still equals the plain computation."""
+
+def test_a_plan_keeps_its_groups_of_sets_per_the_potions_held():
+    """docs/solver.md, *Speed*: the groups of sets a call of the kept bound draws from read only the plan, the
+    potions held and ``only``: a plan keeps them per those (its sixth part), and the calls of other masks and tiles
+    that share the plan read them again. Every value still equals the plain computation."""
     relax, calls = _bounds_of_a_search(_open(6), 1_500)
-    keys = [(li, mask, i, cm, held, routes, blocked, args[11] if len(args) > 11 else -1)
-            for args, _ in calls for (li, mask, i, _, _, cm, held, routes, _, blocked) in [args[:10]]]
-    back = [key for n, key in enumerate(keys) if n and key != keys[n - 1] and key in keys[:n - 1]]
-    assert back and any(key in relax._preps for key in back)
+    kept = [plan[5] for plan in relax._plans.values()]
+    assert any(kept) and all(key[2] == -1 for groups in kept for key in groups)
     assert all(_agrees(relax, args, value) for args, value in calls)

@@ -52,7 +52,6 @@ MAX_ORDERED = 4  # potions of a set up to which ``_prefix_turns`` tries every or
 MAX_TOURS = 8  # potions on a level beyond which a tour of them is bounded by its farthest one alone
 MAX_PICKUPS = 6  # potions on a level's cells whose every set the bound tries (2 ** 6 sets); the rest count as held
 MAX_RESULTS = 64  # values of ``_with_potions`` kept per plan (all dropped when full)
-MAX_PREPS = 20_000  # ``_with_potions``' calls whose plan, options and groups are kept (all dropped when full)
 MAX_PLAN_SETS = 70_000  # sets of potions kept in ``_plans`` in all (about 270 bytes each, equal sets kept once: some 19 MB)
 _NOTHING_MET = ((False, None),)  # ``_with_potions``'s options when every potion may gain
 
@@ -180,7 +179,6 @@ class PotionBound:
         self._prefixes: dict = {}  # (level, local cell, set, face-down counts, twice the E) -> ``_prefix_least``
         self._pgains: dict = {}  # (held, idle, potions in the set) -> ``_prefix_least``'s twice the E
         self._last_prep = None  # ``_with_potions``: (what its last call read, what it found from that alone)
-        self._preps: dict = {}  # what a call of ``_with_potions`` read -> what it found from that alone (``MAX_PREPS``)
         # Potions of paralysis alone, paced: a potion on its cell gains only after the walk reaches it.
         self.ordered = self.paced and self.para_limited and not self.tele_total
 
@@ -702,18 +700,11 @@ class PotionBound:
         ways = range(len(self.ways[li]))
         paced = self.paced
         # What the calls of one ``_with_met`` share (all but what is left of the turn, ``gain`` and the ceiling):
-        # the last call's, kept (``_last_prep``), and those of earlier calls (``_preps``: the states of a search come
-        # back to the same tile, mask and potions, by other moves or at another time of the turn).
+        # the last call's, kept (``_last_prep``).
         prep_key = (li, mask, i, campaign_mode, potions, routes, blocked, only)
         prep = self._last_prep
         if prep is not None and prep[0] == prep_key:
-            prep = prep[1]
-        else:
-            prep = self._preps.get(prep_key)
-            if prep is not None:
-                self._last_prep = (prep_key, prep)
-        if prep is not None:
-            jumps, sets, dway, away, ranks, results, options, met_met, paired_met, via, groups, prefixes = prep
+            jumps, sets, dway, away, ranks, results, options, met_met, paired_met, via, groups, prefixes = prep[1]
         else:
             jumps = self._jumps(li, mask, blocked) if self.tele_total else ()
             sets, dway, away, ranks, results, kept_groups = self._plan(li, mask, i, left, campaign_mode, routes, hint,
@@ -757,11 +748,8 @@ class PotionBound:
                     groups.append((g, ranked, 2 * gains[5], gains))
                 kept_groups[gkey] = groups
             prefixes = {}  # set and ``idle`` -> ``_prefix_least``
-            prep = (jumps, sets, dway, away, ranks, results, options, met_met, paired_met, via, groups, prefixes)
-            self._last_prep = (prep_key, prep)
-            if len(self._preps) >= MAX_PREPS:
-                self._preps.clear()
-            self._preps[prep_key] = prep
+            self._last_prep = (prep_key, (jumps, sets, dway, away, ranks, results, options, met_met, paired_met, via,
+                                          groups, prefixes))
         quiet = None
         if paced and not self.ordered:
             # Paced (and no order of pickups read, which reads the mask): the value reads the plan, the potions at
@@ -1148,7 +1136,6 @@ class PotionBound:
             self._plans.clear()
             self._plan_at.clear()
             self._shared_sets.clear()
-            self._preps.clear()  # (they hold plans)
             self._plan_sets = 0
         self._plan_sets += len(out)
         self._plans[key] = plan
