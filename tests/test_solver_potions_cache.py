@@ -166,3 +166,13 @@ def test_the_least_turns_of_a_paralysis_map_come_from_one_search_over_the_sets()
     assert len(settled) >= 500 and len(settled) == len(calls)  # one call per ``_with_met``, no other
     assert any(value > relax._with_potions_plain(*args[:12]) for args, value in settled)  # (some settle above B(A))
     assert all(value == _settled(relax, args) for args, value in settled)
+
+
+def test_a_plan_keeps_its_groups_of_sets_per_the_potions_held():
+    """docs/solver.md, *Speed*: the groups of sets a call of the kept bound draws from read only the plan, the
+    potions held and ``only``: a plan keeps them per those (its sixth part), for the calls of the masks and tiles
+    that share the plan. Every value still equals the plain computation."""
+    relax, calls = _bounds_of_a_search(_open(6), 1_500)
+    kept = [plan[5] for plan in relax._plans.values()]
+    assert any(kept) and all(key[2] == -1 for groups in kept for key in groups)
+    assert all(_agrees(relax, args, value) for args, value in calls)

@@ -292,7 +292,7 @@ class Relaxation(PotionBound):
         """Face-down tiles entered on the best route from local cell i to way out k (i itself not counted)."""
         if i == self.ways[level][k][0] - self.d.level_range[level][0]:
             return 0
-        return min((enter[j] for j in self.local[level][i]), default=INF)
+        return min(map(enter.__getitem__, self.local[level][i]), default=INF)
 
     def _term(self, d: float, f: float, r: int, k_now: int, extra: int = 0) -> float:
         """Turns after this one needed to cover ``d`` steps and ``f`` face-down tiles (``r``, ``k_now`` left
@@ -570,7 +570,7 @@ class Relaxation(PotionBound):
             if len(self._first_cache) > 100_000:
                 self._first_cache.clear()
             self._first_cache[key] = cost
-        return min((cost[j] for j in self.local[li][i]), default=INF)
+        return min(map(cost.__getitem__, self.local[li][i]), default=INF)
 
     def _tele_allowance(self, s: GameState, li: int, potions: tuple, k0: int, mask: bytes, i: int,
                         r0: int, hint: bytes | None = None) -> tuple:
@@ -856,7 +856,7 @@ class Relaxation(PotionBound):
         out = []
         for d, f, tail, k, h in routes:
             cost = costs[k]
-            h = 0 if i == self.ways[li][k][0] - self.d.level_range[li][0] else min((cost[j] for j in near), default=INF)
+            h = 0 if i == self.ways[li][k][0] - self.d.level_range[li][0] else min(map(cost.__getitem__, near), default=INF)
             out.append((d, f, tail, k, h))
         return tuple(out)
 

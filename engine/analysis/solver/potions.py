@@ -707,8 +707,8 @@ class PotionBound:
             jumps, sets, dway, away, ranks, results, options, met_met, paired_met, via, groups, prefixes = prep[1]
         else:
             jumps = self._jumps(li, mask, blocked) if self.tele_total else ()
-            sets, dway, away, ranks, results = self._plan(li, mask, i, left, campaign_mode, routes, hint, jumps,
-                                                          bool(jumps) and not tele_held)
+            sets, dway, away, ranks, results, kept_groups = self._plan(li, mask, i, left, campaign_mode, routes, hint,
+                                                                       jumps, bool(jumps) and not tele_held)
             paired_met = met_met = via = None  # as in ``_with_potions_plain``
             if meet is None:
                 options = _NOTHING_MET
@@ -723,14 +723,17 @@ class PotionBound:
                     options.append((True, None))
                 else:
                     options.append((None, None))
-                    if any(mask[c] for c in self._level_foes[li][0]):
+                    if any(map(mask.__getitem__, self._level_foes[li][0])):
                         pair = self.pairs[li]
                         paired_met = [(pair[k][i], pair[k][i], 0) for k in ways]
                         options.append((True, paired_met))
             # Paced: per group of sets (``ranks``) that ``only`` lets in and that has a set to draw, its index, its
             # sets by m, the most its gains add and those gains (the heap below adds the half-turns at hand).
-            groups = []
-            if paced:
+            # (They read the plan, the potions held and ``only`` alone: kept in the plan, per those.)
+            gkey = (tele_held, para_held, only)
+            groups = kept_groups.get(gkey) if paced else ()
+            if groups is None:
+                groups = []
                 gains_of = self._gains
                 for g, (gt, gp, by_all, by_direct) in enumerate(ranks):
                     if only >= 0 and gt + gp != only or only == -2 and not gt + gp:
@@ -743,6 +746,7 @@ class PotionBound:
                     if gains is None:
                         gains = gains_of[(gp + para_held, tele)] = self._gains_of(gp + para_held, tele)
                     groups.append((g, ranked, 2 * gains[5], gains))
+                kept_groups[gkey] = groups
             prefixes = {}  # set and ``idle`` -> ``_prefix_least``
             self._last_prep = (prep_key, (jumps, sets, dway, away, ranks, results, options, met_met, paired_met, via,
                                           groups, prefixes))
@@ -753,7 +757,7 @@ class PotionBound:
             # this turn and, only with nothing but items left of it and no enemy met, whether an enemy lies face
             # down beside the hero (``quiet``): kept per those in the plan (``results``).
             if not k0 and meet == ():
-                quiet = not any(mask[e] for e in self._beside_foes[li][i])
+                quiet = not any(map(mask.__getitem__, self._beside_foes[li][i]))
             rkey = (tele_held, para_held, meet, tuple(met_met) if met_met is not None else None,
                     paired_met is not None, r0, k0, quiet, gain, only, settle)
             hit = results.get(rkey)
@@ -875,7 +879,7 @@ class PotionBound:
                     lull = capped and not now and idle and meet == ()
                     if lull:
                         if quiet is None:
-                            quiet = not any(mask[e] for e in self._beside_foes[li][i])
+                            quiet = not any(map(mask.__getitem__, self._beside_foes[li][i]))
                         lull = quiet
                     pre = 0
                     pre_need = -INF  # (``settle``: the half-turns the order of pickups needs beyond ``have0``)
@@ -1033,9 +1037,10 @@ class PotionBound:
         half-turns and tail of each direct term of ``_with_potions_plain``'s least term of the set, of each
         term after a jump); per way out, the direct route's (half-turns, tail), the route's after a jump; paced,
         per group of sets adding the same potions, its sets by the least h + 2 tail of their terms; the values of
-        ``_with_potions`` kept for this plan.) Kept in ``_plans`` per what the mask gives it (``_near`` and
-        ``_pickups`` of the potions of ``left``, the direct routes' terms), at most ``MAX_PLAN_SETS`` sets in
-        all (all dropped when full), and found again per mask in ``_plan_at``."""
+        ``_with_potions`` kept for this plan; its groups of sets to draw, kept per the potions held and ``only``.)
+        Kept in ``_plans`` per what the mask gives it (``_near`` and ``_pickups`` of the potions of ``left``, the
+        direct routes' terms), at most ``MAX_PLAN_SETS`` sets in all (all dropped when full), and found again per
+        mask in ``_plan_at``."""
         at = (li, mask, i, left, campaign_mode, jumps, free)
         plan = self._plan_at.get(at)
         if plan is not None:
@@ -1126,7 +1131,7 @@ class PotionBound:
                 out.append(self._shared_sets.setdefault(entry, entry))
         ranks = tuple((tele, para, sorted(by_all), sorted(by_direct))
                       for (tele, para), (by_all, by_direct) in groups.items()) if self.paced else ()
-        plan = (out, dway, away, ranks, {})
+        plan = (out, dway, away, ranks, {}, {})
         if self._plan_sets + len(out) > MAX_PLAN_SETS:
             self._plans.clear()
             self._plan_at.clear()
@@ -1398,7 +1403,7 @@ class PotionBound:
             if len(self._ucache) > 100_000:
                 self._ucache.clear()
             up = [v for v, down in enumerate(mask) if not down]
-            hit = self._ucache[key] = [min(dist[v] for v in up) for dist in self._pot_dist[li]]
+            hit = self._ucache[key] = [min(map(dist.__getitem__, up)) for dist in self._pot_dist[li]]
         return hit
 
     def _tour_steps(self, li: int) -> tuple | None:
