@@ -679,12 +679,7 @@ class Relaxation(PotionBound):
             return best
         most = allow[0]
         jumps = self._jumps(li, mask)
-        two = INF
-        for _, _, tail, k, _ in routes:
-            need = self.drinks.steps(li, k, mask, i) + jumps[k][1] - most - r0
-            t = (0 if need <= 0 else (need + 1) // 2) + tail
-            if t < two:
-                two = t
+        two = self._paced_least(routes, lambda d, k: self.drinks.steps(li, k, mask, i) + jumps[k][1] - most, r0)
         if two < best:
             two = best
         return one if one < two else two
@@ -717,15 +712,23 @@ class Relaxation(PotionBound):
         if one <= best:
             return best
         jumps = self._jumps(li, mask)
-        two = INF
-        for d, _, tail, k, _ in routes:
-            need = d + jumps[k][1] - r0
-            t = (0 if need <= 0 else (need + 1) // 2) + tail
-            if t < two:
-                two = t
+        two = self._paced_least(routes, lambda d, k: d + jumps[k][1], r0)
         if two < best:
             two = best
         return one if one < two else two
+
+    @staticmethod
+    def _paced_least(routes: tuple, steps_of, r0: int) -> float:
+        """The least over ``routes`` of the turns a walk of ``steps_of(d, k)`` half-turns takes past the ``r0``
+        left this turn, two a turn, plus the route's ``tail`` (the walks with two gains or more of :meth:`_two_gains`
+        and :meth:`_flee_gains`)."""
+        least = INF
+        for d, _, tail, k, _ in routes:
+            need = steps_of(d, k) - r0
+            t = (0 if need <= 0 else (need + 1) // 2) + tail
+            if t < least:
+                least = t
+        return least
 
     def _fighting(self, s: GameState, li: int) -> bool:
         """An enemy stands face up and alive beside the hero (he is, or was when he drank, in a fight with it)."""
