@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Sequence
 
 from cardrogue.engine.format.diagnostics import Diagnostic, Severity, has_errors
 from cardrogue.engine.format.files import campaign_files_in
+from cardrogue.engine.printable import printable
 from cardrogue.engine.words import counted
 
 from .common import (
@@ -55,6 +57,10 @@ def _campaign_files(paths: Sequence[Path]) -> tuple[list[Path], list[Diagnostic]
             files.extend(campaign_files_in(path))
         elif path.exists():
             files.append(path)
+        elif path.is_symlink():  # exists() follows the link: say where it leads, not "no such file"
+            to = printable(os.readlink(path))
+            missing.append(Diagnostic("CR006", f"a symbolic link that leads to no file (to {to}: missing, or a loop "
+                                      "of links)", file=str(path), line=1, column=1))
         else:
             missing.append(Diagnostic("CR006", "no such file or folder", file=str(path), line=1, column=1))
     return files, missing

@@ -627,3 +627,16 @@ def test_run_repeats_a_long_refused_action_cut_to_a_line(capsys):
     assert len(refused) < 200 and "(100,005 characters)" in refused and refused.startswith("action 1 ('move EEE")
     code, out, _ = cardrogue(capsys, "run", NEEDLE, action, "--format", "json")
     assert code == 1 and json.loads(out)["failure"]["action"] == action
+
+
+def test_check_of_a_symbolic_link_that_leads_nowhere_says_so(capsys, tmp_path):
+    """A link to a missing file, or a loop of links, was "no such file or folder" though the link is there:
+    the report says it is a link and where it leads."""
+    (tmp_path / "a.json").symlink_to("b.json")
+    (tmp_path / "b.json").symlink_to("a.json")
+    (tmp_path / "gone.json").symlink_to("nowhere.json")
+    code, out, _ = cardrogue(capsys, "check", tmp_path / "a.json", tmp_path / "gone.json", tmp_path / "none.json")
+    assert code == 2
+    assert "CR006: a symbolic link that leads to no file (to b.json: missing, or a loop of links)" in out
+    assert "CR006: a symbolic link that leads to no file (to nowhere.json: missing, or a loop of links)" in out
+    assert "none.json:1:1: CR006: no such file or folder" in out
