@@ -444,6 +444,21 @@ def test_the_first_flee_holds_no_gain(monkeypatch, potion, held, goblins, before
     _within_on_wanders(c, 5)
 
 
+def _open_grid(w: int, h: int, goblins: set, potions: set, held: int, up=frozenset({(0, 0)})):
+    """An open w x h map: the start at (0, 0), the exit at the far corner, goblins of 6 health and potions of
+    paralysis on the cells given, ``held`` more in hand, the tiles ``up`` face up and every other face down."""
+    cells = []
+    for y in range(h):
+        for x in range(w):
+            paths = "".join(d for d, ok in (("N", y > 0), ("E", x < w - 1), ("S", y < h - 1), ("W", x > 0)) if ok)
+            card = ("starting-tile" if (x, y) == (0, 0) else "red-potion" if (x, y) in potions
+                    else "goblin" if (x, y) in goblins else "pathing-tile")
+            extra = {"exit": True} if (x, y) == (w - 1, h - 1) else {}
+            cells.append(cell(x, y, card, paths, face="up" if (x, y) in up else "down", **extra))
+    return campaign(cells, items=["red-potion"] * held, potions=PARALYSIS, cards={"goblin": {"health": 6}})
+
+
+
 def test_a_move_beside_an_enemy_revealed_away_from_the_warrior_may_still_start_a_flee_this_turn():
     """Combat: "When a player is adjacent to an enemy ... he is in combat"; POTION OF PARALYSIS, "If thrown: the
     potion will cause PARALYSIS on the player or enemy it hits"; PARALYSIS: "A player may FLEE from a paralyzed enemy
@@ -452,16 +467,7 @@ def test_a_move_beside_an_enemy_revealed_away_from_the_warrior_may_still_start_a
     health at (0,3), (1,0), (1,2), potions of paralysis on (1,1) and (2,1), one in hand), after the line below the
     warrior stands in turn 4, moving, and the plain uniform-cost search wins in 2 more turns; a rule that put the first
     gain two turns on once no fight was left of the turn (found unsound by a review) said 3."""
-    goblins, potions = {(0, 3), (1, 0), (1, 2)}, {(1, 1), (2, 1)}
-    cells = []
-    for y in range(4):
-        for x in range(3):
-            paths = "".join(d for d, ok in (("N", y > 0), ("E", x < 2), ("S", y < 3), ("W", x > 0)) if ok)
-            card = ("starting-tile" if (x, y) == (0, 0) else "red-potion" if (x, y) in potions
-                    else "goblin" if (x, y) in goblins else "pathing-tile")
-            extra = {"exit": True} if (x, y) == (2, 3) else {}
-            cells.append(cell(x, y, card, paths, face="up" if (x, y) == (0, 0) else "down", **extra))
-    c = campaign(cells, items=["red-potion"], potions=PARALYSIS, cards={"goblin": {"health": 6}})
+    c = _open_grid(3, 4, {(0, 3), (1, 0), (1, 2)}, {(1, 1), (2, 1)}, held=1)
     s, resolver = started(c)
     for action in ("drink red", "flip E", "flip S", "attack", "move S", "end", "flip S", "flip E", "move E"):
         s.step(action, resolver)
@@ -479,16 +485,7 @@ def test_a_potion_picked_up_between_the_two_tiles_beside_an_enemy_revealed_later
     goblin again at (2,2), throws it and flees onto the exit: the walk stands beside the goblin on either side of a
     potion. The plain uniform-cost search wins in 1 more turn; the bound that read only walks standing beside it
     twice between two pickups (or before the first) said 2."""
-    goblins, potions = {(2, 1)}, {(1, 1), (1, 2)}
-    cells = []
-    for y in range(3):
-        for x in range(4):
-            paths = "".join(d for d, ok in (("N", y > 0), ("E", x < 3), ("S", y < 2), ("W", x > 0)) if ok)
-            card = ("starting-tile" if (x, y) == (0, 0) else "red-potion" if (x, y) in potions
-                    else "goblin" if (x, y) in goblins else "pathing-tile")
-            extra = {"exit": True} if (x, y) == (3, 2) else {}
-            cells.append(cell(x, y, card, paths, face="up" if (x, y) in ((0, 0), (0, 2)) else "down", **extra))
-    c = campaign(cells, items=["red-potion"] * 2, potions=PARALYSIS, cards={"goblin": {"health": 6}})
+    c = _open_grid(4, 3, {(2, 1)}, {(1, 1), (1, 2)}, held=2, up={(0, 0), (0, 2)})
     s, resolver = started(c)
     for action in ("flip E", "flip S", "move S", "drink red", "flip E", "move E", "drink red"):
         s.step(action, resolver)
