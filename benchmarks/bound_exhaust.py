@@ -327,8 +327,11 @@ def check_map(doc: dict, horizon: int, cap: int, counts: Counter, solve_states: 
     for i, s in enumerate(states):
         if s.outcome is not None:
             continue
-        if purse is not None and camp[i] is not None and camp[i][0] < below and purse.short(s):
-            defect("purse cuts a state that finishes", i, finish=camp[i])
+        if purse is not None and purse.short(s):
+            if camp[i] is not None and camp[i][0] < below:
+                defect("purse cuts a state that finishes", i, finish=camp[i])
+            else:
+                counts["states the purse cuts (none finishes)"] += 1
         if camp[i] is not None and camp[i][0] < below:
             left = camp[i][0] - s.turn
             counts["states checked"] += 1
@@ -340,6 +343,7 @@ def check_map(doc: dict, horizon: int, cap: int, counts: Counter, solve_states: 
             if bound > left or hinted > left:
                 defect("bound above the turns left", i, bound=bound, hinted=hinted, left=left)
             top = ceiling.bound(s, camp[i][0])
+            counts["health ceiling exact"] += top == -camp[i][1]
             if top < -camp[i][1]:
                 defect("health ceiling below a finish", i, ceiling=top, health=-camp[i][1], turn=camp[i][0])
         elif camp[i] is None:
