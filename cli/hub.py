@@ -90,9 +90,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.play_url is not None and (problem := _play_url_problem(args.play_url)) is not None:
         complain(f"--play-url {args.play_url!r}: {problem}")
         return EXIT_UNUSABLE
+    # The address is taken first: a port in use is one line and exit 2, as for `cardrogue web`, not
+    # uvicorn's own error and its exit status 3; and said before the database is opened, which would
+    # make a new file (and the default's folder) or migrate an empty PostgreSQL database for nothing.
+    try:
+        listening = listen(args.host, args.port)
+    except UnusableInput as exc:
+        complain(*lines_of(exc))
+        return exc.exit_code
     try:
         db = Database(args.db)
     except DatabaseError as exc:
+        listening.close()
         complain(*lines_of(exc))
         return EXIT_UNUSABLE
 
@@ -100,14 +109,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from cardrogue.hub.app import create_app
 
-    # The address is taken before "serving" is said: a port in use is one line and exit 2, as for
-    # `cardrogue web`, not uvicorn's own error and its exit status 3.
-    try:
-        listening = listen(args.host, args.port)
-    except UnusableInput as exc:
-        db.close()
-        complain(*lines_of(exc))
-        return exc.exit_code
     settings = Settings(workers=args.workers, solve_seconds=args.solve_seconds, play_url=args.play_url)
     try:
         app = create_app(db, settings)

@@ -9,6 +9,7 @@ import stat
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
@@ -266,35 +267,76 @@ def test_hub_serve_starts_a_server_on_each_backend(hub_db: str, tmp_path: Path) 
     assert "running on" not in out  # uvicorn says nothing of its own address (its default, port 8000, would mislead)
 
 
-def test_hub_serve_on_a_port_in_use_says_so_and_exits_2(tmp_path: Path, capsys) -> None:
+def _tables(url: str) -> list[str]:
+    """The tables a hub database URL holds (a SQLite file, or a PostgreSQL URL's schema)."""
+    if not url.startswith("postgresql://"):
+        import sqlite3
+
+        with sqlite3.connect(url) as conn:
+            return [name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        return [name for (name,) in conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")]
+
+
+def test_hub_serve_on_a_port_in_use_says_so_and_exits_2(hub_db: str, tmp_path: Path, capsys, monkeypatch) -> None:
     """A port another program holds: one line naming the address and why, exit 2 (README: 0, 1 or 2),
-    as `cardrogue web` says it; not "serving ..." then uvicorn's own error and its exit status 3."""
+    as `cardrogue web` says it; not "serving ..." then uvicorn's own error and its exit status 3. The
+    port is refused before the database is opened (docs/hub.md, Running a hub): no new file, no folder
+    made for the default one, no tables in an empty PostgreSQL database."""
+    monkeypatch.delenv("CARDROGUE_HUB_DB", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "fresh" / "share"))
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        code, out, err = cardrogue(capsys, "hub", "serve", "--db", str(tmp_path / "hub.sqlite3"), "--port", str(port))
-    assert code == 2 and "serving" not in out, (out, err)
-    assert f"cannot listen on 127.0.0.1 port {port}: " in err and "in use" in err, err
+        code, out, err = cardrogue(capsys, "hub", "serve", "--db", hub_db, "--port", str(port))
+        assert code == 2 and "serving" not in out, (out, err)
+        assert f"cannot listen on 127.0.0.1 port {port}: " in err and "in use" in err, err
+        if hub_db.startswith("postgresql://"):
+            assert _tables(hub_db) == []
+        else:
+            assert not Path(hub_db).exists()
+            code, out, err = cardrogue(capsys, "hub", "serve", "--port", str(port))  # the default database
+            assert code == 2 and "in use" in err and not (tmp_path / "fresh").exists(), err
 
 
-def test_hub_serve_refuses_a_database_it_cannot_open(tmp_path: Path, capsys) -> None:
+@contextmanager
+def _never_serving(monkeypatch):
+    """A port for `hub serve` to take (an ephemeral one, taken by the test's own socket and handed over)
+    and a server that fails the test if it starts: the serve must stop at the database, after the port."""
+    import uvicorn
+
+    from cardrogue.cli import hub as hub_cli
+
+    def serve(self, sockets=None):
+        raise AssertionError("the hub served on a database it should have refused")
+
+    taken = socket.create_server(("127.0.0.1", 0))
+    monkeypatch.setattr(hub_cli, "listen", lambda host, port: taken)
+    monkeypatch.setattr(uvicorn.Server, "run", serve)
+    try:
+        yield str(taken.getsockname()[1])
+    finally:
+        taken.close()
+
+
+def test_hub_serve_refuses_a_database_it_cannot_open(tmp_path: Path, capsys, monkeypatch) -> None:
     bad = tmp_path / "not-a-db.sqlite3"
     bad.write_text("this is not SQLite " * 100)
-    code, _, err = cardrogue(capsys, "hub", "serve", "--db", str(bad))
-    assert code == 2 and str(bad) in err
-    code, _, err = cardrogue(capsys, "hub", "serve", "--db", "postgresql://nobody@127.0.0.1:9/none")
-    assert code == 2 and "cannot connect" in err
+    with _never_serving(monkeypatch) as port:
+        code, _, err = cardrogue(capsys, "hub", "serve", "--db", str(bad), "--port", port)
+        assert code == 2 and str(bad) in err
+        code, _, err = cardrogue(capsys, "hub", "serve", "--db", "postgresql://nobody@127.0.0.1:9/none", "--port", port)
+        assert code == 2 and "cannot connect" in err
 
 
 def test_hub_serve_refuses_a_database_in_a_folder_that_does_not_exist(tmp_path: Path, capsys, monkeypatch) -> None:
     """A mistyped folder in `--db` (or $CARDROGUE_HUB_DB) is said, exit 2 as for any unusable input (README),
     and no folder is made: the hub does not start on a database nobody meant (docs/hub.md, Running a hub)."""
     where = tmp_path / "new" / "dir" / "hub.sqlite3"
-    with socket.socket() as taken:  # were the database taken, the serve would stop at the port, not serve on
-        taken.bind(("127.0.0.1", 0))
-        taken.listen()
-        port = str(taken.getsockname()[1])
+    with _never_serving(monkeypatch) as port:
         code, out, err = cardrogue(capsys, "hub", "serve", "--db", str(where), "--port", port)
         assert code == 2 and "serving" not in out and f"the folder {where.parent} does not exist" in err, err
         assert not (tmp_path / "new").exists()
