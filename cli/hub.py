@@ -176,17 +176,31 @@ def _run(args: argparse.Namespace, work) -> int:
         if args.format == "json":
             _json({"status": exc.status, **exc.body})
         else:
-            complain(f"the hub refused ({exc.status}): {exc}")
-            for d in exc.body.get("diagnostics") or ():
-                if isinstance(d, dict):
-                    where = getattr(args, "campaign", None) or d.get("file", "")
-                    say(f"  {where}:{d.get('line', 0)}:{d.get('column', 0)}: {d.get('code', '')}: {d.get('message', '')}",
-                        err=True)
-            for p in exc.body.get("problems") or ():
-                line = f"{p.get('path', '')}: {p.get('message', '')}" if isinstance(p, dict) else ""
-                if line and line not in str(exc):  # the headline already names the first problem
-                    say(f"  {line}", err=True)
+            for line in _refusal(exc, getattr(args, "campaign", None)):
+                say(line, err=True)
         return EXIT_PROBLEMS
+
+
+def _refusal(exc, sent: Path | None) -> list[str]:
+    """A hub's refusal as lines: ``cardrogue: the hub refused (STATUS): reason``, then the diagnostics of
+    a refused map and the texts it refuses as `cardrogue check` writes them, ``file:line:col: CODE: message
+    [$.json.path]``, the file being the one sent (``sent``). The headline names the first refused text by
+    its path; listed below with its place, it is not said twice. A text without a place (an older hub's
+    answer) is listed by its path."""
+    headline = str(exc)
+    diagnostics = [d for d in exc.body.get("diagnostics") or () if isinstance(d, dict)]
+    problems = [p for p in exc.body.get("problems") or () if isinstance(p, dict)]
+    lines = []
+    for d in diagnostics + problems:
+        path = f" [{d['path']}]" if d.get("path") else ""
+        if type(d.get("line")) is int and type(d.get("column")) is int:
+            lines.append(f"  {sent or d.get('file', '')}:{d['line']}:{d['column']}: {d.get('code', '')}: "
+                         f"{d.get('message', '')}{path}")
+            if d is (problems or [None])[0]:
+                headline = headline.replace(f": {d.get('path', '')}: {d.get('message', '')}", "", 1)
+        elif (line := f"{d.get('path', '')}: {d.get('message', '')}") not in headline:
+            lines.append(f"  {line}")
+    return [f"cardrogue: the hub refused ({exc.status}): {headline}"] + lines
 
 
 def _json(value) -> None:

@@ -86,12 +86,18 @@ def _tally(found: list, noun: str, said: str = "") -> str:
     return f"{counted(len(found), noun)}{said}{cut}"
 
 
-def _text_problems(unsafe: list[UnsafeText]) -> list[dict]:
-    """The texts of the file the hub refuses, each with its path and why: what the walk ``cardrogue
-    check`` warns by found (CR228, ``checks.text.unsafe_texts``, kept by the check's load as
-    ``LoadResult.unsafe``), markup and escapes in the titles, control characters anywhere in the file,
-    keys included."""
-    return [{"path": format_json_path(u.path), "message": u.refusal()} for u in unsafe]
+def _text_problems(unsafe: list[UnsafeText], text: str) -> list[dict]:
+    """The first :data:`MAX_LISTED` texts of the file the hub refuses, each with its path, its line and
+    column in ``text`` (the place `cardrogue check` names, so a client can name it in the file it sent)
+    and why: what the walk ``cardrogue check`` warns by found (CR228, ``checks.text.unsafe_texts``, kept
+    by the check's load as ``LoadResult.unsafe``), markup and escapes in the titles, control characters
+    anywhere in the file, keys included."""
+    from cardrogue.engine.format.positions import PositionIndex
+
+    listed = unsafe[:MAX_LISTED]
+    index = PositionIndex(text, wanted=[u.path for u in listed])
+    return [{"path": format_json_path(u.path), "line": line, "column": column, "code": "CR228", "message": u.refusal()}
+            for u in listed for line, column in [index.locate(u.path)]]
 
 
 class Hub:
@@ -184,10 +190,11 @@ class Hub:
                                diagnostics=[d.as_json() for d in errors[:MAX_LISTED]])
             campaign = loaded.campaign
             # A load without errors went through the semantic stage, whose text walk it kept: not walked again.
-            if problems := _text_problems(loaded.unsafe):
-                cut = f" ({_tally(problems, 'text', ' refused')})" if len(problems) > MAX_LISTED else ""
+            if loaded.unsafe:
+                problems = _text_problems(loaded.unsafe, text)
+                cut = f" ({_tally(loaded.unsafe, 'text', ' refused')})" if len(loaded.unsafe) > MAX_LISTED else ""
                 raise HubError(422, f"the map's text is refused: {problems[0]['path']}: {problems[0]['message']}{cut}",
-                               problems=problems[:MAX_LISTED])
+                               problems=problems)
             existing = self._owned(account, campaign)
             if existing is not None:
                 return existing, False

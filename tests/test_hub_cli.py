@@ -204,18 +204,45 @@ def test_submit_refuses_a_file_that_is_not_a_replay_as_verify_does(hub, capsys, 
     assert code == 2 and "no such file" in err
 
 
-def test_a_refused_title_is_printed_once(hub, capsys, tmp_path: Path) -> None:
+def test_a_refused_title_is_printed_once_where_check_places_it(hub, capsys, tmp_path: Path) -> None:
+    """docs/hub.md, Using a hub: a refused map's diagnostics and refused texts are printed as `cardrogue
+    check` prints them, `file:line:col: CODE: message [$.json.path]` in the file published (they were
+    `$.levels[0].title: message`, with no file and no line), each once."""
     doc = json.loads(map_text())
     doc["title"] = "Red \x1b[31mtext"
     doc["levels"][0]["title"] = "[bold]Loud"
     hostile = tmp_path / "hostile.json"
-    hostile.write_text(json.dumps(doc))
+    hostile.write_text(json.dumps(doc, indent=2))
     cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)
+    _, checked, _ = cardrogue(capsys, "check", str(hostile))
+    places = [line.split(": CR228: ")[0].strip() for line in checked.splitlines() if ": CR228: " in line]
+    assert places == [f"{hostile}:5:12", f"{hostile}:22:16"], checked
     code, _, err = cardrogue(capsys, "hub", "publish", str(hostile))
     assert code == 1 and "\x1b" not in err
     assert err.count("$.title") == 1 and err.count("$.levels[0].title") == 1, err
+    assert err.splitlines() == [
+        "cardrogue: the hub refused (422): the map's text is refused",
+        f"  {places[0]}: CR228: the text 'Red \\x1b[31mtext' is refused: it holds the control character U+001B "
+        "(a terminal escape) [$.title]",
+        f"  {places[1]}: CR228: the text '[bold]Loud' is refused: it looks like Rich markup ('[bold]') [$.levels[0].title]",
+    ], err
     code, out, _ = cardrogue(capsys, "hub", "publish", str(hostile), "--format", "json")
-    assert code == 1 and [p["path"] for p in json.loads(out)["problems"]] == ["$.title", "$.levels[0].title"]
+    assert code == 1 and [(p["path"], p["line"], p["column"], p["code"]) for p in json.loads(out)["problems"]] == [
+        ("$.title", 5, 12, "CR228"), ("$.levels[0].title", 22, 16, "CR228")]
+
+
+def test_a_refused_draft_is_listed_as_check_lists_it(hub, capsys, tmp_path: Path) -> None:
+    """The hub's diagnostics of a map with errors, in the file published, with their path as `check` has it."""
+    doc = json.loads(map_text())
+    doc["levels"][1]["width"] = 0
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps(doc, indent=2))
+    cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)
+    _, checked, _ = cardrogue(capsys, "check", str(broken))
+    [error] = [line.strip() for line in checked.splitlines() if ": CR106: " in line]
+    code, _, err = cardrogue(capsys, "hub", "publish", str(broken))
+    assert code == 1 and err.splitlines() == ["cardrogue: the hub refused (422): the map does not pass the check (1 error)",
+                                              f"  {error}"], (err, checked)
 
 
 def test_the_token_is_only_sent_to_the_hub_that_issued_it(hub, capsys, tmp_path: Path) -> None:
