@@ -32,6 +32,15 @@ NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,31}")
 HASH_RE = re.compile(r"[0-9a-f]{64}")
 # The start of a content hash as the listings show it (12 hex digits, `hub list`, the map pages) or longer.
 HASH_START_RE = re.compile(r"[0-9a-f]{12,63}")
+
+
+def hex_digits(ref: str) -> str:
+    """``ref`` in small letters when it is a content hash, a run id or a hash's start as the listings show
+    it written in either case (``37E5CD3BB0EE``); any other text as it is."""
+    lowered = ref.lower()
+    return lowered if HASH_START_RE.fullmatch(lowered) or HASH_RE.fullmatch(lowered) else ref
+
+
 # A refused map's answer lists this many of its diagnostics (or refused texts) at most; the reason counts them
 # all. A 3 MB file of 250,000 unknown keys was answered with all of them: 75 MB.
 MAX_LISTED = 100
@@ -289,10 +298,15 @@ class Hub:
 
         The short hash comes before an id of the same text: anyone may publish a campaign whose id is another
         map's short hash, and that id must not take the map's page, file and leaderboard over (an id of 12 hex
-        digits or more that starts a map's hash is still reached by its full hash)."""
+        digits or more that starts a map's hash is still reached by its full hash).
+
+        Hex digits are read in either case (a hash copied from a tool that writes them in capitals): a
+        campaign id has no capital letter, so a hash or its start in capitals is no id, and in small
+        letters it is read as it always was."""
         if tx is None:
             with self.db.transaction() as tx:
                 return self.find(ref, tx)
+        ref = hex_digits(ref)
         if HASH_RE.fullmatch(ref):
             row = tx.one(_MAP_SELECT + " WHERE m.hash = ?", (ref,))
         else:

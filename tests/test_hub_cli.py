@@ -117,6 +117,14 @@ def test_a_whole_round_publish_list_submit_leaderboard_pull_verify(hub, capsys, 
     assert code == 0
     code, out, _ = cardrogue(capsys, "verify", "top.replay.json", "--campaign", "needle.json")
     assert code == 0 and "verified: won in 11 turns" in out
+    # The short hash `hub list` shows, in capitals (docs/hub.md: in either case): the same map.
+    short = listed["hash"][:12].upper()
+    code, out, err = cardrogue(capsys, "hub", "pull", short, "-o", "by-hash.json")
+    assert code == 0 and Path("by-hash.json").read_text() == Path("needle.json").read_text(), err
+    code, out, err = cardrogue(capsys, "hub", "leaderboard", short)
+    assert code == 0 and out.index("11 turns") < out.index("12 turns"), err
+    code, out, err = cardrogue(capsys, "hub", "submit", "best.replay.json", "--map", listed["hash"].upper())
+    assert code == 0 and "already on the leaderboard #1" in out, err
 
 
 def test_pull_writes_nothing_when_the_map_is_not_the_version_listed(hub, capsys, tmp_path: Path, monkeypatch) -> None:
