@@ -90,9 +90,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.play_url is not None and (problem := _play_url_problem(args.play_url)) is not None:
         complain(f"--play-url {args.play_url!r}: {problem}")
         return EXIT_UNUSABLE
+    # The address is taken first: a port in use is one line and exit 2, as for `cardrogue web`, not
+    # uvicorn's own error and its exit status 3; and said before the database is opened, which would
+    # make a new file (and the default's folder) or migrate an empty PostgreSQL database for nothing.
+    try:
+        listening = listen(args.host, args.port)
+    except UnusableInput as exc:
+        complain(*lines_of(exc))
+        return exc.exit_code
     try:
         db = Database(args.db)
     except DatabaseError as exc:
+        listening.close()
         complain(*lines_of(exc))
         return EXIT_UNUSABLE
 
@@ -100,14 +109,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from cardrogue.hub.app import create_app
 
-    # The address is taken before "serving" is said: a port in use is one line and exit 2, as for
-    # `cardrogue web`, not uvicorn's own error and its exit status 3.
-    try:
-        listening = listen(args.host, args.port)
-    except UnusableInput as exc:
-        db.close()
-        complain(*lines_of(exc))
-        return exc.exit_code
     settings = Settings(workers=args.workers, solve_seconds=args.solve_seconds, play_url=args.play_url)
     try:
         app = create_app(db, settings)
@@ -175,17 +176,31 @@ def _run(args: argparse.Namespace, work) -> int:
         if args.format == "json":
             _json({"status": exc.status, **exc.body})
         else:
-            complain(f"the hub refused ({exc.status}): {exc}")
-            for d in exc.body.get("diagnostics") or ():
-                if isinstance(d, dict):
-                    where = getattr(args, "campaign", None) or d.get("file", "")
-                    say(f"  {where}:{d.get('line', 0)}:{d.get('column', 0)}: {d.get('code', '')}: {d.get('message', '')}",
-                        err=True)
-            for p in exc.body.get("problems") or ():
-                line = f"{p.get('path', '')}: {p.get('message', '')}" if isinstance(p, dict) else ""
-                if line and line not in str(exc):  # the headline already names the first problem
-                    say(f"  {line}", err=True)
+            for line in _refusal(exc, getattr(args, "campaign", None)):
+                say(line, err=True)
         return EXIT_PROBLEMS
+
+
+def _refusal(exc, sent: Path | None) -> list[str]:
+    """A hub's refusal as lines: ``cardrogue: the hub refused (STATUS): reason``, then the diagnostics of
+    a refused map and the texts it refuses as `cardrogue check` writes them, ``file:line:col: CODE: message
+    [$.json.path]``, the file being the one sent (``sent``). The headline names the first refused text by
+    its path; listed below with its place, it is not said twice. A text without a place (an older hub's
+    answer) is listed by its path."""
+    headline = str(exc)
+    diagnostics = [d for d in exc.body.get("diagnostics") or () if isinstance(d, dict)]
+    problems = [p for p in exc.body.get("problems") or () if isinstance(p, dict)]
+    lines = []
+    for d in diagnostics + problems:
+        path = f" [{d['path']}]" if d.get("path") else ""
+        if type(d.get("line")) is int and type(d.get("column")) is int:
+            lines.append(f"  {sent or d.get('file', '')}:{d['line']}:{d['column']}: {d.get('code', '')}: "
+                         f"{d.get('message', '')}{path}")
+            if d is (problems or [None])[0]:
+                headline = headline.replace(f": {d.get('path', '')}: {d.get('message', '')}", "", 1)
+        elif (line := f"{d.get('path', '')}: {d.get('message', '')}") not in headline:
+            lines.append(f"  {line}")
+    return [f"cardrogue: the hub refused ({exc.status}): {headline}"] + lines
 
 
 def _json(value) -> None:
