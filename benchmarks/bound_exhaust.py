@@ -36,7 +36,9 @@ The maps (2x2 to 4x3, a few walls, the start and the way out at random; ``mixed_
 - ``ladders``: two levels, items on the first (potions, hasty boots, a shadow cape, a scroll of passage, gold, a
   shop) to carry down to the second;
 - ``traps``: spike, poison and paralysis traps, fountains, the explorer and the cleric often;
-- ``colours``: potions of every colour, the author's colour-to-effect table for some of them.
+- ``colours``: potions of every colour, the author's colour-to-effect table for some of them;
+- ``potions``: ``bound_sweep.py``'s tiny maps (goblins of 40, 6, 3 or 1 health, up to two potions on cells and three
+  in hand, of paralysis, of teleportation or one of each) with each goblin face up at the start one time in two.
 """
 
 from __future__ import annotations
@@ -64,7 +66,7 @@ from cardrogue.engine.chance.resolvers import FatedResolver  # noqa: E402
 from cardrogue.engine.format.loader import load_campaign_text  # noqa: E402
 from cardrogue.engine.rules.state import DEAD, WON, GameState  # noqa: E402
 
-MODES = ("shops", "chests", "faceup", "heroes", "ladders", "traps", "colours")
+MODES = ("shops", "chests", "faceup", "heroes", "ladders", "traps", "colours", "potions")
 SIZES = [(2, 2), (3, 2), (2, 3), (3, 3), (4, 2), (2, 4), (4, 3), (3, 4)]
 WEAK = ["goblin", "kobold", "cave-bat", "sewer-rat"]
 DNC = ["troll", "cave-lurker"]  # DOES NOT CHASE: the catalog's troll and a card of the map's own
@@ -137,7 +139,14 @@ def _level(level_id: str, rng: random.Random, features: set, to: str | None, siz
     if "ladders" in features and to is not None:
         for _ in range(rng.randint(1, 2)):
             put(rng.choice(CARRY))
-    enemies = rng.choice([0, 1, 1, 2]) if "faceup" not in features else rng.choice([1, 1, 2, 3])
+    enemies = rng.choice([1, 1, 2, 3]) if {"faceup", "potions"} & features else rng.choice([0, 1, 1, 2])
+    if "potions" in features:  # bound_sweep.py's tiny maps with goblins face up at the start half the time
+        cards["goblin"] = {"health": rng.choice([40, 6, 3, 1])}
+        for _ in range(enemies):
+            put("goblin", "up" if rng.random() < 0.5 else "down")
+        for _ in range(rng.randint(0, 2)):
+            put(rng.choice(["red-potion", "blue-potion"]))
+        enemies = 0
     for _ in range(enemies):
         kind = rng.choice(DNC) if rng.random() < (0.5 if "faceup" in features else 0.2) else rng.choice(WEAK)
         if kind == "cave-lurker":
@@ -183,10 +192,16 @@ def make(rng: random.Random, mode: str) -> dict:
         hero["items"] += ["gold"] * rng.choice([0, 0, 1, 2, 4])
     if "faceup" in features and rng.random() < 0.4:
         hero["items"] += [rng.choice(["red-potion", "blue-potion"])]
+    if "potions" in features:
+        hero["items"] += [rng.choice(["red-potion", "blue-potion"]) for _ in range(rng.randint(0, 3))]
     potions = {}
     if "colours" in features:
         colours = rng.sample([p.split("-")[0] for p in gen.POTIONS], rng.randint(1, 4))
         potions = dict(zip(colours, rng.sample(EFFECTS, len(colours))))
+    elif "potions" in features:  # red and blue both paralysis, both teleportation, or one of each
+        potions = dict(zip(("red", "blue"), rng.choice([("paralysis", "teleportation"), ("teleportation", "paralysis")])))
+        if rng.random() < 0.5:
+            del potions[rng.choice(["red", "blue"])]
     elif rng.random() < 0.8:
         potions = {"red": rng.choice(["paralysis", "teleportation"]), "blue": rng.choice(["teleportation", "healing"])}
         if potions["red"] == potions["blue"]:
