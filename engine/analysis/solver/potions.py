@@ -132,6 +132,12 @@ class PotionBound:
         self.loose_rule = (self.items and not self.flee and not self.reloc and crossings <= {"teleport"}
                            and _flips_always_engage(d))
         self._enemy_faces = faces_getter([j for j in range(len(d.kind)) if d.kind[j] == ENEMY])
+        # Every cell whose face ``potions`` reads (the potions' cells, the stocks' own cells, the enemy cards): the
+        # getter of their faces, in the key of its values kept (``_potions_kept``, at most 100,000).
+        read = sorted({j for j in range(len(d.kind)) if d.kind[j] == ENEMY or d.card[j].id in counted}
+                      | set(self._tele.own) | set(self._para.own))
+        self._read_faces = faces_getter(read)
+        self._potions_kept: dict = {}
 
     def _potion_tables(self, d) -> None:
         """The static tables of the potion part, once the level graph, the ways out and their distances
@@ -242,6 +248,22 @@ class PotionBound:
         return held
 
     def potions(self, s: GameState) -> tuple:
+        """:meth:`_potions_read`, kept per what it reads of the state (``_potions_kept``): the level, the hand, the
+        faces of the cells it reads, the enemies paralysed in the fight, the enemies moved (``visitors``), and
+        whether a thrown potion of teleportation waits for its tile; with potions of teleportation in the game
+        (``_fought_here``, a drunk one waiting) the phase, its subject, whether he moved this turn and his tile."""
+        foes, visitors, phase = s.foes, s.visitors, s.phase
+        key = (s.level, s.hand, self._read_faces(s.faces), sum(1 for v in foes.values() if v[2]) if foes else 0,
+               tuple(visitors) if visitors else (), (phase, s.subject, s.moved, s.pos) if self.tele_total
+               else phase == CHOOSE_TELEPORT and s.subject >= 0)
+        hit = self._potions_kept.get(key)
+        if hit is None:
+            if len(self._potions_kept) > 100_000:
+                self._potions_kept.clear()
+            hit = self._potions_kept[key] = self._potions_read(s)
+        return hit
+
+    def _potions_read(self, s: GameState) -> tuple:
         """(potions of teleportation and of paralysis still to be used that need no walk to pick up, ``meet``,
         the indices in ``pots`` of the level's potions still on their cells). ``meet``: None when every
         potion may gain; else the enemies of the level revealed and alive (local cells): the first potion
@@ -1806,6 +1828,7 @@ class _Stock:
 
     def __init__(self, d, cards: frozenset) -> None:
         own = [j for j in range(len(d.kind)) if d.card[j].id in cards]
+        self.own = tuple(own)
         self.fixed = sum(1 for cell in d.cells for c in (*cell.stock, *cell.contents) if c in cards)
         self.cells = len(own)
         self._faces = faces_getter(own)
