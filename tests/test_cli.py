@@ -342,6 +342,20 @@ def test_every_option_of_every_command_has_help() -> None:
     assert commands == []  # and every command says what it is for
 
 
+def test_every_option_with_a_default_says_it() -> None:
+    """`--help` is where a newcomer learns what an option does when left out: a budget, a port, a worker
+    count that has a default names it (`check --max-states` ran 200,000 states, `hub serve --workers` 2,
+    and their help did not say so); so does an optional campaign left out (`edit`, `play`)."""
+    silent = []
+    for name, parser in _every_parser(build_parser()):
+        for action in parser._actions:
+            has_default = action.default not in (None, False, argparse.SUPPRESS) or (
+                not action.option_strings and action.nargs == "?")
+            if has_default and action.help and "default" not in action.help and "none:" not in action.help:
+                silent.append(f"{name} {'/'.join(action.option_strings) or action.dest}: {action.help}")
+    assert silent == []
+
+
 def test_a_command_builds_only_its_own_group_the_same_parser() -> None:
     """`cardrogue check F` builds (and imports) only the check group's parsers (issue 14: start-up): each
     command's group in COMMANDS is the one that registers it, every command but `completion` (which
