@@ -704,7 +704,7 @@ class PotionBound:
         prep_key = (li, mask, i, campaign_mode, potions, routes, blocked, only)
         prep = self._last_prep
         if prep is not None and prep[0] == prep_key:
-            jumps, sets, dway, away, ranks, results, options, met_met, paired_met, via, groups, prefixes = prep[1]
+            jumps, sets, dway, away, ranks, results, options, met_met, paired_met, via, groups, prefixes, reach = prep[1]
         else:
             jumps = self._jumps(li, mask, blocked) if self.tele_total else ()
             sets, dway, away, ranks, results, kept_groups = self._plan(li, mask, i, left, campaign_mode, routes, hint,
@@ -748,18 +748,25 @@ class PotionBound:
                     groups.append((g, ranked, 2 * gains[5], gains))
                 kept_groups[gkey] = groups
             prefixes = {}  # set and ``idle`` -> ``_prefix_least``
+            # Paced with the orders of pickups read: all they read of the mask, the face-down tiles of a route from
+            # the tile to each potion of ``left`` (``_prefix_least``), is in the key of the values kept too.
+            reach = None
+            if paced and self.ordered and left:
+                counts = self._potion_counts(li, mask, hint)
+                reach = tuple([counts[p][i] for p in left])
             self._last_prep = (prep_key, (jumps, sets, dway, away, ranks, results, options, met_met, paired_met, via,
-                                          groups, prefixes))
+                                          groups, prefixes, reach))
         quiet = None
-        if paced and not self.ordered:
-            # Paced (and no order of pickups read, which reads the mask): the value reads the plan, the potions at
-            # hand, the enemies met and what a walk meeting them covers, which options there are, what is left of
-            # this turn and, only with nothing but items left of it and no enemy met, whether an enemy lies face
-            # down beside the hero (``quiet``): kept per those in the plan (``results``).
+        if paced:
+            # Paced: the value reads the plan, the potions at hand, the enemies met and what a walk meeting them
+            # covers, which options there are, what is left of this turn and, only with nothing but items left of
+            # it and no enemy met, whether an enemy lies face down beside the hero (``quiet``), and where the
+            # orders of pickups are read (``ordered``) the face-down tiles of a route to each potion of ``left``
+            # (``reach``): kept per those in the plan (``results``).
             if not k0 and meet == ():
                 quiet = not any(map(mask.__getitem__, self._beside_foes[li][i]))
             rkey = (tele_held, para_held, meet, tuple(met_met) if met_met is not None else None,
-                    paired_met is not None, r0, k0, quiet, gain, only, settle)
+                    paired_met is not None, r0, k0, quiet, gain, only, settle, reach)
             hit = results.get(rkey)
             if hit is not None:
                 return hit if hit < ceiling else ceiling
@@ -1020,7 +1027,7 @@ class PotionBound:
                         t = jumped
                 if t < best:
                     best = t
-        if (not paced or not self.ordered) and ceiling == INF:
+        if ceiling == INF:
             if len(results) >= MAX_RESULTS:
                 results.clear()
             results[rkey] = best
