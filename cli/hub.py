@@ -191,13 +191,13 @@ def _refusal(exc, sent: Path | None) -> list[str]:
     headline = str(exc)
     diagnostics = [d for d in exc.body.get("diagnostics") or () if isinstance(d, dict)]
     problems = [p for p in exc.body.get("problems") or () if isinstance(p, dict)]
-    lines = []
+    first, lines = problems[0] if problems else None, []
     for d in diagnostics + problems:
         path = f" [{d['path']}]" if d.get("path") else ""
         if type(d.get("line")) is int and type(d.get("column")) is int:
             lines.append(f"  {sent or d.get('file', '')}:{d['line']}:{d['column']}: {d.get('code', '')}: "
                          f"{d.get('message', '')}{path}")
-            if d is (problems or [None])[0]:
+            if d is first:
                 headline = headline.replace(f": {d.get('path', '')}: {d.get('message', '')}", "", 1)
         elif (line := f"{d.get('path', '')}: {d.get('message', '')}") not in headline:
             lines.append(f"  {line}")
