@@ -36,13 +36,13 @@ unknown keys printed 300,000 lines."""
 def register(sub) -> None:
     check = sub.add_parser("check", help="validate campaign files: schema, rules and graph checks")
     check.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="campaign files or folders")
-    check.add_argument("--format", choices=("text", "json"), default="text", help="output format (json for tools)")
+    check.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or json (for tools)")
     check.add_argument("--strict", action="store_true", help="fail on warnings too")
     check.add_argument("-v", "--verbose", action="store_true",
                        help=f"also show information (chokepoints), and every problem of a code met more than {SHOWN_PER_CODE} times in a file")
     check.add_argument("--solve", action="store_true", help="also run the solver: an unsolvable map is an error")
-    check.add_argument("--max-states", type=count, default=200_000, help="solver budget in states (with --solve)")
-    check.add_argument("--max-seconds", type=seconds, default=20.0, help="solver budget in seconds per file (with --solve)")
+    check.add_argument("--max-states", type=count, default=200_000, help="solver budget in states (with --solve; default 200,000)")
+    check.add_argument("--max-seconds", type=seconds, default=20.0, help="solver budget in seconds per file (with --solve; default 20)")
     check.set_defaults(func=cmd_check)
 
 

@@ -33,17 +33,16 @@ HASH_RE = re.compile(r"[0-9a-f]{64}")
 # The start of a content hash as the listings show it (12 hex digits, `hub list`, the map pages) or longer.
 HASH_START_RE = re.compile(r"[0-9a-f]{12,63}")
 
+# A refused map's answer lists this many of its diagnostics (or refused texts) at most; the reason counts them
+# all. A 3 MB file of 250,000 unknown keys was answered with all of them: 75 MB.
+MAX_LISTED = 100
+
 
 def hex_digits(ref: str) -> str:
     """``ref`` in small letters when it is a content hash, a run id or a hash's start as the listings show
     it written in either case (``37E5CD3BB0EE``); any other text as it is."""
     lowered = ref.lower()
     return lowered if HASH_START_RE.fullmatch(lowered) or HASH_RE.fullmatch(lowered) else ref
-
-
-# A refused map's answer lists this many of its diagnostics (or refused texts) at most; the reason counts them
-# all. A 3 MB file of 250,000 unknown keys was answered with all of them: 75 MB.
-MAX_LISTED = 100
 
 
 class HubError(Exception):
