@@ -1,7 +1,7 @@
 """Every reachable state of tiny maps with shops, chests, enemies face up, other heroes and ladders: the bound
 against the exact turns left.
 
-Run ``python benchmarks/bound_exhaust.py MODE SEED CPU_SECONDS [--horizon T] [--cap STATES]``, MODE one of
+Run ``python benchmarks/bound_exhaust.py MODE SEED CPU_SECONDS [--horizon T] [--cap STATES] [--large]``, MODE one of
 ``shops``, ``chests``, ``faceup``, ``heroes``, ``ladders``, ``traps``, ``colours`` or ``mix`` (every feature drawn
 at random, map by map). ``bound_sweep.py`` and ``bound_hunt.py`` check the states a few random walks end on against
 a reference search from each; here the map is small enough to enumerate: every state reachable from the start
@@ -22,7 +22,7 @@ the witness trimmed and verified) when the enumeration is complete to past it. E
 line (kind, the map's document, the actions to the state, the figures); then the counts. Deterministic in its
 arguments (CPU time aside).
 
-The maps (2x2 to 4x3, a few walls, the start and the way out at random; ``mixed_campaign_text``'s cards):
+The maps (2x2 to 4x3, with ``--large`` 4x4 to 6x3 but for the ladders', a few walls, the start and the way out at random; ``mixed_campaign_text``'s cards):
 
 - ``shops``: a shop of one to three of potions, a dagger, boots, hasty boots, a shadow cape, a scroll of passage or
   the shopkeeper's debt (some prices lowered by the map), gold cards on cells and in hand, enemies with loot, a buy
@@ -68,6 +68,7 @@ from cardrogue.engine.rules.state import DEAD, WON, GameState  # noqa: E402
 
 MODES = ("shops", "chests", "faceup", "heroes", "ladders", "traps", "colours", "potions")
 SIZES = [(2, 2), (3, 2), (2, 3), (3, 3), (4, 2), (2, 4), (4, 3), (3, 4)]
+LARGE = [(4, 4), (5, 3), (3, 5), (5, 4), (4, 5), (6, 3)]  # ``--large``: the states past the cap go unchecked
 WEAK = ["goblin", "kobold", "cave-bat", "sewer-rat"]
 DNC = ["troll", "cave-lurker"]  # DOES NOT CHASE: the catalog's troll and a card of the map's own
 LURKER = {"name": "Cave Lurker", "kind": "enemy", "attack": 1, "health": 2, "gold": 1, "abilities": ["DOES NOT CHASE"]}
@@ -76,6 +77,9 @@ STOCK = ["red-potion", "blue-potion", "dagger", "boots", "hasty-boots", "shadow-
 LOOT = ["red-potion", "blue-potion", "hasty-boots", "scroll-of-passage", "gold", "gold", "dagger"]
 CARRY = ["red-potion", "blue-potion", "hasty-boots", "shadow-cape", "scroll-of-passage", "gold"]
 EFFECTS = ["paralysis", "teleportation", "healing", "strength", "poison", "weakness"]
+
+
+_LARGE: list = []  # (``--large`` sets it)
 
 
 def _grid(w: int, h: int, rng: random.Random, walls: float) -> dict:
@@ -91,7 +95,7 @@ def _grid(w: int, h: int, rng: random.Random, walls: float) -> dict:
 
 def _level(level_id: str, rng: random.Random, features: set, to: str | None, size=None) -> tuple[dict, dict]:
     """A tiny level with the cards of ``features``: (the level, the campaign's cards it needs)."""
-    w, h = size or rng.choice(SIZES)
+    w, h = size or rng.choice(LARGE if _LARGE else SIZES)
     paths = _grid(w, h, rng, rng.choice([0, 0, 0.2, 0.35]))
     spots = sorted(paths)
     rng.shuffle(spots)
@@ -364,14 +368,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--horizon", type=int, default=14, help="the last turn enumerated (default 14)")
     ap.add_argument("--cap", type=int, default=40_000, help="states enumerated per map at most (default 40000)")
     ap.add_argument("--solve-states", type=int, default=200_000, help="solve_campaign's states per map (default 200000)")
+    ap.add_argument("--large", action="store_true", help="one-level maps of 4x4 to 6x3 (the cap cuts most)")
     args = ap.parse_args(argv)
-    rng = random.Random(f"{args.mode}/{args.seed}")
+    if args.large:
+        _LARGE.append(True)
+    rng = random.Random(f"{args.mode}/{args.seed}" + ("/large" if args.large else ""))
     counts: Counter = Counter()
     found = []
     start = time.process_time()
     while time.process_time() - start < args.seconds:
         found += check_map(make(rng, args.mode), args.horizon, args.cap, counts, args.solve_states)
-    out = {"mode": args.mode, "seed": args.seed, "counts": dict(sorted(counts.items())),
+    out = {"mode": args.mode, "seed": args.seed, "large": args.large, "counts": dict(sorted(counts.items())),
            "defects": sum(n for k, n in counts.items() if k.startswith("defect")),
            "cpu_seconds": round(time.process_time() - start, 1)}
     print(json.dumps(out))
