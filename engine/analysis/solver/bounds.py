@@ -425,14 +425,10 @@ class Relaxation(PotionBound):
         key = (li, mask, i, r0, k0, campaign_mode, potions, blocked, alive, now, allow, lone)  # r0 apart: a jump's route starts from it
         # (``alive`` and ``now``: the flee chains and tiles beside enemies of ``rolls``; with r0 and k0 they fix
         # what is left of the turn without flees)
-        moves_alive = None
-        if self.moves_only is not None:
-            # The value kept is the larger with the moves count (``_with_moves``), which reads the enemies alive and
-            # the half-turns left before the allowances: both in the key too.
-            moves_alive = self.moves_only.alive(s)
-            key = (key, r_moves, moves_alive)
         best = self._bcache.get(key)
         if best is not None:
+            if self.moves_only is not None:
+                return self._with_moves(s, li, mask, hint, i, r_moves, campaign_mode, best)
             return best
         where = (li, mask, i, campaign_mode)
         routes = self._rcache.get(where)
@@ -455,9 +451,9 @@ class Relaxation(PotionBound):
         if len(self._bcache) > 400_000:
             self._bcache.clear()
             self._rcache.clear()
-        if moves_alive is not None:
-            best = self._with_moves(li, mask, hint, i, r_moves, campaign_mode, best, moves_alive)
         self._bcache[key] = best
+        if self.moves_only is not None:
+            return self._with_moves(s, li, mask, hint, i, r_moves, campaign_mode, best)
         return best
 
     def _met_allowance(self, s: GameState, li: int, potions: tuple, k0: int, mask: bytes, i: int,
@@ -791,10 +787,11 @@ class Relaxation(PotionBound):
             t += 1
         return t
 
-    def _with_moves(self, li: int, mask: bytes, hint: bytes | None, i: int, r0: int, campaign_mode: bool,
-                    best: float, alive: frozenset) -> float:
+    def _with_moves(self, s: GameState, li: int, mask: bytes, hint: bytes | None, i: int, r0: int, campaign_mode: bool,
+                    best: float) -> float:
         """The larger of ``best`` (the potion bound) and :meth:`_paced_moves`, which is kept on its own key: it
-        reads the enemies ``alive`` (``FleeOrigins.alive``), the potion bound the potions."""
+        reads the enemies alive, the potion bound the potions."""
+        alive = self.moves_only.alive(s)
         key = (li, mask, i, r0, campaign_mode, alive)
         moves = self._moves.get(key)
         if moves is None:
