@@ -32,11 +32,17 @@ def _line(name: str, r) -> str:
             f"{r.seconds:>7.2f} s {r.states_per_second:>9,.0f} states/s")
 
 
-def verdicts(seconds: float, every: bool = False) -> None:
-    """The 30 maps' verdicts; a line for each map that is not solved in 14 turns (``every``: for each)."""
-    print(f"Verdicts on 30 generated open 8x8 maps, {seconds:g} s each (target: >= 28 solved or unsolvable)")
+def verdicts(seconds: float, every: bool = False, seeds: range = range(1, 31)) -> None:
+    """The maps' verdicts; a line for each map that is not solved in 14 turns (``every``: for each).
+
+    The issue's target is for seeds 1 to 30; other seeds are held out from the work on the bounds, so their
+    share decided shows whether that work carries over to maps nobody looked at."""
+    target = ("target: >= 28 solved or unsolvable" if seeds == range(1, 31)
+              else "held out; the target's share is 28 of 30, 93%")
+    print(f"Verdicts on {len(seeds)} generated open 8x8 maps (seeds {seeds.start}-{seeds.stop - 1}), {seconds:g} s each"
+          f" ({target})")
     tally: dict = {}
-    for seed in range(1, 31):
+    for seed in seeds:
         c = load_campaign_text(campaign_text(1, 8, seed=seed)).campaign
         r = solve_campaign(c, Budget(max_states=10**9, max_seconds=seconds), per_level=False)
         tally[r.verdict] = tally.get(r.verdict, 0) + 1
@@ -63,12 +69,18 @@ def main() -> int:
     parser.add_argument("--sizes", default="8,12,16,20,24,32,64", help="map sizes of the growth table")
     parser.add_argument("--verdicts-only", action="store_true", help="only the anchor and the 30 verdicts")
     parser.add_argument("--every", action="store_true", help="a line for each of the 30 maps, not only the unusual ones")
+    parser.add_argument("--seeds", default="1-30", metavar="A-B",
+                        help="the generated maps' seeds for the verdicts (default 1-30, the issue's; 31-90: held out)")
     parser.add_argument("--speed-only", action="store_true", help="only the states-per-second figure beside the anchor")
     args = parser.parse_args()
+    first, _, last = args.seeds.partition("-")
+    if not (first.isdigit() and (last or first).isdigit() and int(first) <= int(last or first)):
+        parser.error(f"--seeds: expected A-B with A <= B (e.g. 31-90), got {args.seeds!r}")
+    seeds = range(int(first), int(last or first) + 1)
     anchor = perft_rate()
     print(line(anchor))
     if args.verdicts_only:
-        verdicts(args.verdicts or 5.0, args.every)
+        verdicts(args.verdicts or 5.0, args.every, seeds)
         print(line(perft_rate()) + " (again, after the verdicts)")
         return 0
 
@@ -104,7 +116,7 @@ def main() -> int:
         return 0
 
     if args.verdicts:
-        verdicts(args.verdicts, args.every)
+        verdicts(args.verdicts, args.every, seeds)
 
     print(f"Growth with map size (open face-down levels, budget {args.seconds:g} s each)")
     for size in map(int, args.sizes.split(",")):

@@ -21,6 +21,7 @@ from .common import (EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE, UnusableInput, compl
 window_days = whole(0, 365, "a competition window")
 port_number = whole(1, 65_535, "a port")
 small_count = whole(1, 100, "a count here")
+MAP_HELP = "campaign id (its latest version) or content hash (one version: whole, or its first 12 digits or more)"
 
 
 def register(sub) -> None:
@@ -34,10 +35,10 @@ def register(sub) -> None:
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=port_number, default=8765, help="port to listen on (default 8765)")
     serve.add_argument("--workers", type=whole(1, 64, "a worker count"), default=2,
-                       help="clear checks and re-simulations at once in this process")
-    serve.add_argument("--solve-seconds", type=float, default=20.0, help="the clear check's solver budget in seconds")
+                       help="clear checks and re-simulations at once in this process (default 2)")
+    serve.add_argument("--solve-seconds", type=float, default=20.0, help="the clear check's solver budget in seconds (default 20)")
     serve.add_argument("--play-url", default=None, metavar="TEMPLATE",
-                       help="link each map page to a web player: a URL with {hash} and {id}")
+                       help="link each map page to a web player: a URL naming the map by {hash} or {id}")
     serve.set_defaults(func=cmd_serve)
 
     def client(name: str, help_text: str):
@@ -58,21 +59,21 @@ def register(sub) -> None:
                      help="competition window: runs' actions stay hidden this many days (default 7; 0 for none)")
     pub.set_defaults(func=cmd_publish)
     lst = client("list", "list and search the hub's maps")
-    lst.add_argument("--search", default="", metavar="TEXT", help="match title, id or author")
+    lst.add_argument("--search", default="", metavar="TEXT", help="match title, id or author (default: list every map)")
     lst.add_argument("--limit", type=small_count, default=50, help="list at most this many maps (default 50)")
     lst.set_defaults(func=cmd_list)
     pull = client("pull", "download a map (by campaign id or content hash), or a run's replay")
-    pull.add_argument("map", help="campaign id (latest version) or content hash")
+    pull.add_argument("map", help=MAP_HELP)
     pull.add_argument("-o", "--output", type=Path, default=None, help="where to write (default: ID.json here)")
-    pull.add_argument("--rank", type=small_count, default=None, help="download the replay ranked N instead")
+    pull.add_argument("--rank", type=small_count, default=None, metavar="N", help="download the replay ranked N instead")
     pull.add_argument("--force", action="store_true", help="overwrite an existing file")
     pull.set_defaults(func=cmd_pull)
     sub_ = client("submit", "submit a won run's replay; the hub re-simulates it")
     sub_.add_argument("replay", type=Path, help="replay file")
-    sub_.add_argument("--map", default=None, help="the map (default: the version the replay was recorded on)")
+    sub_.add_argument("--map", default=None, help="the map, as for `pull` (default: the version the replay was recorded on)")
     sub_.set_defaults(func=cmd_submit)
     board = client("leaderboard", "a map's verified runs: fewest turns, then most health")
-    board.add_argument("map", help="campaign id (latest version) or content hash")
+    board.add_argument("map", help=MAP_HELP)
     board.add_argument("--limit", type=small_count, default=20, help="show at most this many runs (default 20)")
     board.set_defaults(func=cmd_leaderboard)
 
@@ -90,9 +91,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.play_url is not None and (problem := _play_url_problem(args.play_url)) is not None:
         complain(f"--play-url {args.play_url!r}: {problem}")
         return EXIT_UNUSABLE
+    # The address is taken first: a port in use is one line and exit 2, as for `cardrogue web`, not
+    # uvicorn's own error and its exit status 3; and said before the database is opened, which would
+    # make a new file (and the default's folder) or migrate an empty PostgreSQL database for nothing.
+    try:
+        listening = listen(args.host, args.port)
+    except UnusableInput as exc:
+        complain(*lines_of(exc))
+        return exc.exit_code
     try:
         db = Database(args.db)
     except DatabaseError as exc:
+        listening.close()
         complain(*lines_of(exc))
         return EXIT_UNUSABLE
 
@@ -100,14 +110,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from cardrogue.hub.app import create_app
 
-    # The address is taken before "serving" is said: a port in use is one line and exit 2, as for
-    # `cardrogue web`, not uvicorn's own error and its exit status 3.
-    try:
-        listening = listen(args.host, args.port)
-    except UnusableInput as exc:
-        db.close()
-        complain(*lines_of(exc))
-        return exc.exit_code
     settings = Settings(workers=args.workers, solve_seconds=args.solve_seconds, play_url=args.play_url)
     try:
         app = create_app(db, settings)
@@ -175,17 +177,31 @@ def _run(args: argparse.Namespace, work) -> int:
         if args.format == "json":
             _json({"status": exc.status, **exc.body})
         else:
-            complain(f"the hub refused ({exc.status}): {exc}")
-            for d in exc.body.get("diagnostics") or ():
-                if isinstance(d, dict):
-                    where = getattr(args, "campaign", None) or d.get("file", "")
-                    say(f"  {where}:{d.get('line', 0)}:{d.get('column', 0)}: {d.get('code', '')}: {d.get('message', '')}",
-                        err=True)
-            for p in exc.body.get("problems") or ():
-                line = f"{p.get('path', '')}: {p.get('message', '')}" if isinstance(p, dict) else ""
-                if line and line not in str(exc):  # the headline already names the first problem
-                    say(f"  {line}", err=True)
+            for line in _refusal(exc, getattr(args, "campaign", None)):
+                say(line, err=True)
         return EXIT_PROBLEMS
+
+
+def _refusal(exc, sent: Path | None) -> list[str]:
+    """A hub's refusal as lines: ``cardrogue: the hub refused (STATUS): reason``, then the diagnostics of
+    a refused map and the texts it refuses as `cardrogue check` writes them, ``file:line:col: CODE: message
+    [$.json.path]``, the file being the one sent (``sent``). The headline names the first refused text by
+    its path; listed below with its place, it is not said twice. A text without a place (an older hub's
+    answer) is listed by its path."""
+    headline = str(exc)
+    diagnostics = [d for d in exc.body.get("diagnostics") or () if isinstance(d, dict)]
+    problems = [p for p in exc.body.get("problems") or () if isinstance(p, dict)]
+    first, lines = problems[0] if problems else None, []
+    for d in diagnostics + problems:
+        path = f" [{d['path']}]" if d.get("path") else ""
+        if type(d.get("line")) is int and type(d.get("column")) is int:
+            lines.append(f"  {sent or d.get('file', '')}:{d['line']}:{d['column']}: {d.get('code', '')}: "
+                         f"{d.get('message', '')}{path}")
+            if d is first:
+                headline = headline.replace(f": {d.get('path', '')}: {d.get('message', '')}", "", 1)
+        elif (line := f"{d.get('path', '')}: {d.get('message', '')}") not in headline:
+            lines.append(f"  {line}")
+    return [f"cardrogue: the hub refused ({exc.status}): {headline}"] + lines
 
 
 def _json(value) -> None:

@@ -31,10 +31,10 @@ from .common import (
 
 def register(sub) -> None:
     edit = sub.add_parser("edit", help="open the editor (no argument: the bundled campaign, as a template)")
-    edit.add_argument("campaign", nargs="?", type=Path, help="campaign file to edit (a new one starts from the blank template)")
+    edit.add_argument("campaign", nargs="?", type=Path, help="campaign file to edit (a new one starts from the blank template; none: the bundled campaign, as a template)")
     edit.set_defaults(func=cmd_edit)
     play = sub.add_parser("play", help="play a campaign (no argument: the bundled campaign)")
-    play.add_argument("campaign", nargs="?", type=Path, help="campaign file")
+    play.add_argument("campaign", nargs="?", type=Path, help="campaign file (default: the bundled campaign)")
     play.add_argument("--level", type=int, default=None, metavar="N", help="practise level N (1-based); not scored")
     play.add_argument("--scores-db", type=Path, default=None, help="high-score database (default: user data dir, or $CARDROGUE_SCORES_DB)")
     play.add_argument("--replays", type=Path, default=None, help="folder for replay files (default: user data dir)")

@@ -29,8 +29,9 @@ def register(sub) -> None:
     verify = sub.add_parser("verify", help="re-simulate a replay and check its claimed result")
     verify.add_argument("replay", type=Path, help="replay file")
     verify.add_argument("--campaign", type=Path, default=None,
-                        help="campaign file (default: the file with the replay's campaign id beside the replay, "
-                             "else the bundled campaign with that id)")
+                        help="campaign file (default: the file the replay was played from, when its content matches; else "
+                             "the file with the replay's campaign id beside the replay; else the bundled campaign "
+                             "with that id)")
     verify.add_argument("--format", choices=("text", "json"), default="text",
                         help="text (default) or one JSON object: ok, message, the campaign and the verified result")
     verify.set_defaults(func=cmd_verify)

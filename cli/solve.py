@@ -32,8 +32,8 @@ def register(sub) -> None:
     solve.add_argument("campaign", type=Path, help="campaign file")
     solve.add_argument("--level", type=int, default=None, metavar="N", help="solve only level N (1-based)")
     solve.add_argument("--random", type=count, default=None, metavar="N", help="play N runs with random dice: win rate")
-    solve.add_argument("--max-states", type=count, default=2_000_000, help="search budget in states")
-    solve.add_argument("--max-seconds", type=seconds, default=60.0, help="search budget in seconds")
+    solve.add_argument("--max-states", type=count, default=2_000_000, help="search budget in states (default 2,000,000)")
+    solve.add_argument("--max-seconds", type=seconds, default=60.0, help="search budget in seconds (default 60)")
     solve.add_argument("--health-seconds", type=seconds, default=None, metavar="S",
                        help="once par's turns are proven, at most S seconds for the health tiebreak (default: what is left)")
     solve.add_argument("--max-memory", type=memory_size, default=None, metavar="SIZE",

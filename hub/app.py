@@ -27,7 +27,7 @@ from . import pages
 from cardrogue.engine.format.loader import json_syntax_error
 from .db import Database, DatabaseError
 from .ratelimit import Rate, RateLimiter
-from .service import HASH_RE, Hub, HubError, Settings
+from .service import HASH_RE, Hub, HubError, Settings, hex_digits
 
 log = logging.getLogger("cardrogue.hub")
 
@@ -135,7 +135,7 @@ def create_app(db: Database | str | None = None, settings: Settings | None = Non
         return JSONResponse({**run, "created": created}, status_code=201 if created else 200)
 
     async def replay(request: Request) -> Response:
-        run_id = request.path_params["run_id"]
+        run_id = hex_digits(request.path_params["run_id"])
         if not HASH_RE.fullmatch(run_id):
             raise HubError(404, "a run id is 64 hex digits")
         text = await run_in_threadpool(hub.replay, _ref(request), run_id)

@@ -143,6 +143,8 @@ class HubClient:
             if fired.is_set() or time.monotonic() >= deadline:
                 raise HubUnreachable(f"{self.url} did not finish its answer within {self.timeout:g} s") from None
             reason = getattr(exc, "reason", exc)
+            if isinstance(reason, OSError) and reason.strerror:  # "Connection refused", not "[Errno 111] ..."
+                reason = reason.strerror
             raise HubUnreachable(f"cannot reach the hub at {self.url}: {reason}") from None
         finally:
             watchdog.cancel()

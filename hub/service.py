@@ -32,9 +32,17 @@ NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,31}")
 HASH_RE = re.compile(r"[0-9a-f]{64}")
 # The start of a content hash as the listings show it (12 hex digits, `hub list`, the map pages) or longer.
 HASH_START_RE = re.compile(r"[0-9a-f]{12,63}")
+
 # A refused map's answer lists this many of its diagnostics (or refused texts) at most; the reason counts them
 # all. A 3 MB file of 250,000 unknown keys was answered with all of them: 75 MB.
 MAX_LISTED = 100
+
+
+def hex_digits(ref: str) -> str:
+    """``ref`` in small letters when it is a content hash, a run id or a hash's start as the listings show
+    it written in either case (``37E5CD3BB0EE``); any other text as it is."""
+    lowered = ref.lower()
+    return lowered if HASH_START_RE.fullmatch(lowered) or HASH_RE.fullmatch(lowered) else ref
 
 
 class HubError(Exception):
@@ -86,12 +94,18 @@ def _tally(found: list, noun: str, said: str = "") -> str:
     return f"{counted(len(found), noun)}{said}{cut}"
 
 
-def _text_problems(unsafe: list[UnsafeText]) -> list[dict]:
-    """The texts of the file the hub refuses, each with its path and why: what the walk ``cardrogue
-    check`` warns by found (CR228, ``checks.text.unsafe_texts``, kept by the check's load as
-    ``LoadResult.unsafe``), markup and escapes in the titles, control characters anywhere in the file,
-    keys included."""
-    return [{"path": format_json_path(u.path), "message": u.refusal()} for u in unsafe]
+def _text_problems(unsafe: list[UnsafeText], text: str) -> list[dict]:
+    """The first :data:`MAX_LISTED` texts of the file the hub refuses, each with its path, its line and
+    column in ``text`` (the place `cardrogue check` names, so a client can name it in the file it sent)
+    and why: what the walk ``cardrogue check`` warns by found (CR228, ``checks.text.unsafe_texts``, kept
+    by the check's load as ``LoadResult.unsafe``), markup and escapes in the titles, control characters
+    anywhere in the file, keys included."""
+    from cardrogue.engine.format.positions import PositionIndex
+
+    listed = unsafe[:MAX_LISTED]
+    index = PositionIndex(text, wanted=[u.path for u in listed])
+    return [{"path": format_json_path(u.path), "line": line, "column": column, "code": "CR228", "message": u.refusal()}
+            for u in listed for line, column in [index.locate(u.path)]]
 
 
 class Hub:
@@ -184,10 +198,11 @@ class Hub:
                                diagnostics=[d.as_json() for d in errors[:MAX_LISTED]])
             campaign = loaded.campaign
             # A load without errors went through the semantic stage, whose text walk it kept: not walked again.
-            if problems := _text_problems(loaded.unsafe):
-                cut = f" ({_tally(problems, 'text', ' refused')})" if len(problems) > MAX_LISTED else ""
+            if loaded.unsafe:
+                problems = _text_problems(loaded.unsafe, text)
+                cut = f" ({_tally(loaded.unsafe, 'text', ' refused')})" if len(loaded.unsafe) > MAX_LISTED else ""
                 raise HubError(422, f"the map's text is refused: {problems[0]['path']}: {problems[0]['message']}{cut}",
-                               problems=problems[:MAX_LISTED])
+                               problems=problems)
             existing = self._owned(account, campaign)
             if existing is not None:
                 return existing, False
@@ -282,10 +297,15 @@ class Hub:
 
         The short hash comes before an id of the same text: anyone may publish a campaign whose id is another
         map's short hash, and that id must not take the map's page, file and leaderboard over (an id of 12 hex
-        digits or more that starts a map's hash is still reached by its full hash)."""
+        digits or more that starts a map's hash is still reached by its full hash).
+
+        Hex digits are read in either case (a hash copied from a tool that writes them in capitals): a
+        campaign id has no capital letter, so a hash or its start in capitals is no id, and in small
+        letters it is read as it always was."""
         if tx is None:
             with self.db.transaction() as tx:
                 return self.find(ref, tx)
+        ref = hex_digits(ref)
         if HASH_RE.fullmatch(ref):
             row = tx.one(_MAP_SELECT + " WHERE m.hash = ?", (ref,))
         else:

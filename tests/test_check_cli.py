@@ -91,6 +91,22 @@ def test_json_format_for_tools(broken: Path, tmp_path: Path):
     assert diag["code"] == "CR201" and diag["path"] == "$.levels[0].cells[1].card" and diag["line"] > 1
 
 
+def test_the_json_report_is_one_diagnostic_a_line(broken: Path, tmp_path: Path):
+    """`--format json` writes the document `json.dump(indent=2)` wrote, each diagnostic on a line of its
+    own: written whole through the standard library's pure-Python indenting encoder, a file of 300,000
+    unknown keys took twice the text report's time for a 120 MB report (benchmarks/RESULTS.md, polish8)."""
+    good = tmp_path / "good.json"
+    shutil.copy(bundled_campaigns()[0], good)
+    done = cardrogue("check", "--format", "json", "-v", str(good), str(broken), str(tmp_path / "missing.json"))
+    doc = json.loads(done.stdout)
+    assert [f["file"] for f in doc["files"]] == [str(tmp_path / "missing.json"), str(good), str(broken)]
+    diagnostics = [d for f in doc["files"] for d in f["diagnostics"]]
+    assert len(diagnostics) >= 3 and any("cell" in d for d in diagnostics)  # (a list inside one: one line too)
+    lines = done.stdout.splitlines()
+    assert [json.loads(line.strip().removesuffix(",")) for line in lines if line.startswith("        {")] == diagnostics
+    assert lines[:3] == ["{", '  "status": "unusable",', '  "files": ['] and lines[-3:] == ["    }", "  ]", "}"]
+
+
 def test_unusable_input_exits_2(tmp_path: Path):
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": 1,,}')

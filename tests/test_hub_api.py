@@ -138,6 +138,37 @@ def test_a_map_is_found_by_the_short_hash_the_listings_show(hub) -> None:
     assert call(hub.base, "GET", f"/api/maps/{spoof['hash']}")[1]["title"] == "Evil"  # still reached by its hash
 
 
+def test_a_hash_in_capitals_names_the_map_as_in_small_letters(hub) -> None:
+    """docs/hub.md: MAP is a content hash, whole or its first 12 digits or more, in either case (a hash in
+    capitals was "no map on this hub has the id ..."). Every place a MAP or a run id takes one: the map,
+    its file, its leaderboard, a submitted run, a run's replay and the map's page; a hash's start still
+    comes before an id of the same text, in capitals too."""
+    alice = register(hub.base, "alice")
+    text = map_text()
+    first = publish(hub.base, alice, text, window_days=0)[1]
+    full, short = first["hash"], first["hash"][:12]
+    assert any(c in "abcdef" for c in short), short  # (the fixture's hash has letters to write in capitals)
+    for ref in (full.upper(), short.upper(), full[:40].upper(), short[:6] + short[6:].upper()):
+        status, body, _ = call(hub.base, "GET", f"/api/maps/{ref}")
+        assert status == 200 and body["hash"] == full, (ref, body)
+        assert call(hub.base, "GET", f"/api/maps/{ref}/file")[0] == 200
+        status, board, _ = call(hub.base, "GET", f"/api/maps/{ref}/leaderboard")
+        assert status == 200 and board["map"]["hash"] == full, board
+        status, page, _ = call(hub.base, "GET", f"/maps/{ref}")
+        assert status == 200 and "The Needle" in page
+    status, run, _ = call(hub.base, "POST", f"/api/maps/{short.upper()}/runs", raw=solution(text).encode(), token=alice)
+    assert status == 201 and run["id"] == "needle", run
+    status, replay, _ = call(hub.base, "GET", f"/api/maps/{full.upper()}/runs/{run['run_id'].upper()}/replay")
+    assert status == 200 and verify_replay(json.dumps(replay), campaign_of(text)).ok, replay
+    status, body, _ = call(hub.base, "GET", f"/api/maps/{'0123456789AB' if not full.startswith('0123456789ab') else 'BA9876543210'}")
+    assert status == 404 and "nor a content hash starting so" in body["error"], body
+    spoof = publish(hub.base, register(hub.base, "mallory"), map_text(short, "Evil"))[1]
+    assert spoof["id"] == short
+    for ref in (short, short.upper()):
+        assert call(hub.base, "GET", f"/api/maps/{ref}")[1]["hash"] == full, ref
+    assert call(hub.base, "GET", f"/api/maps/{spoof['hash'].upper()}")[1]["title"] == "Evil"
+
+
 def test_list_and_search(hub) -> None:
     alice = register(hub.base, "alice")
     publish(hub.base, alice, map_text())

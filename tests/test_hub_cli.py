@@ -9,6 +9,7 @@ import stat
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
@@ -116,6 +117,14 @@ def test_a_whole_round_publish_list_submit_leaderboard_pull_verify(hub, capsys, 
     assert code == 0
     code, out, _ = cardrogue(capsys, "verify", "top.replay.json", "--campaign", "needle.json")
     assert code == 0 and "verified: won in 11 turns" in out
+    # The short hash `hub list` shows, in capitals (docs/hub.md: in either case): the same map.
+    short = listed["hash"][:12].upper()
+    code, out, err = cardrogue(capsys, "hub", "pull", short, "-o", "by-hash.json")
+    assert code == 0 and Path("by-hash.json").read_text() == Path("needle.json").read_text(), err
+    code, out, err = cardrogue(capsys, "hub", "leaderboard", short)
+    assert code == 0 and out.index("11 turns") < out.index("12 turns"), err
+    code, out, err = cardrogue(capsys, "hub", "submit", "best.replay.json", "--map", listed["hash"].upper())
+    assert code == 0 and "already on the leaderboard #1" in out, err
 
 
 def test_pull_writes_nothing_when_the_map_is_not_the_version_listed(hub, capsys, tmp_path: Path, monkeypatch) -> None:
@@ -152,7 +161,8 @@ def test_no_account_no_hub_and_bad_files_exit_2(hub, capsys, tmp_path: Path) -> 
     code, _, err = cardrogue(capsys, "hub", "submit", str(replay), "--hub", hub.base)
     assert code == 2 and "register" in err
     code, _, err = cardrogue(capsys, "hub", "list", "--hub", "http://127.0.0.1:9")
-    assert code == 2 and "cannot reach the hub" in err
+    # the system's reason as a person reads it, not Python's "[Errno 111] Connection refused"
+    assert code == 2 and err == "cardrogue: cannot reach the hub at http://127.0.0.1:9: Connection refused\n", err
     cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)
     code, _, err = cardrogue(capsys, "hub", "publish", str(tmp_path / "missing.json"))
     assert code == 2 and "no such file" in err
@@ -203,18 +213,45 @@ def test_submit_refuses_a_file_that_is_not_a_replay_as_verify_does(hub, capsys, 
     assert code == 2 and "no such file" in err
 
 
-def test_a_refused_title_is_printed_once(hub, capsys, tmp_path: Path) -> None:
+def test_a_refused_title_is_printed_once_where_check_places_it(hub, capsys, tmp_path: Path) -> None:
+    """docs/hub.md, Using a hub: a refused map's diagnostics and refused texts are printed as `cardrogue
+    check` prints them, `file:line:col: CODE: message [$.json.path]` in the file published (they were
+    `$.levels[0].title: message`, with no file and no line), each once."""
     doc = json.loads(map_text())
     doc["title"] = "Red \x1b[31mtext"
     doc["levels"][0]["title"] = "[bold]Loud"
     hostile = tmp_path / "hostile.json"
-    hostile.write_text(json.dumps(doc))
+    hostile.write_text(json.dumps(doc, indent=2))
     cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)
+    _, checked, _ = cardrogue(capsys, "check", str(hostile))
+    places = [line.split(": CR228: ")[0].strip() for line in checked.splitlines() if ": CR228: " in line]
+    assert places == [f"{hostile}:5:12", f"{hostile}:22:16"], checked
     code, _, err = cardrogue(capsys, "hub", "publish", str(hostile))
     assert code == 1 and "\x1b" not in err
     assert err.count("$.title") == 1 and err.count("$.levels[0].title") == 1, err
+    assert err.splitlines() == [
+        "cardrogue: the hub refused (422): the map's text is refused",
+        f"  {places[0]}: CR228: the text 'Red \\x1b[31mtext' is refused: it holds the control character U+001B "
+        "(a terminal escape) [$.title]",
+        f"  {places[1]}: CR228: the text '[bold]Loud' is refused: it looks like Rich markup ('[bold]') [$.levels[0].title]",
+    ], err
     code, out, _ = cardrogue(capsys, "hub", "publish", str(hostile), "--format", "json")
-    assert code == 1 and [p["path"] for p in json.loads(out)["problems"]] == ["$.title", "$.levels[0].title"]
+    assert code == 1 and [(p["path"], p["line"], p["column"], p["code"]) for p in json.loads(out)["problems"]] == [
+        ("$.title", 5, 12, "CR228"), ("$.levels[0].title", 22, 16, "CR228")]
+
+
+def test_a_refused_draft_is_listed_as_check_lists_it(hub, capsys, tmp_path: Path) -> None:
+    """The hub's diagnostics of a map with errors, in the file published, with their path as `check` has it."""
+    doc = json.loads(map_text())
+    doc["levels"][1]["width"] = 0
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps(doc, indent=2))
+    cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)
+    _, checked, _ = cardrogue(capsys, "check", str(broken))
+    [error] = [line.strip() for line in checked.splitlines() if ": CR106: " in line]
+    code, _, err = cardrogue(capsys, "hub", "publish", str(broken))
+    assert code == 1 and err.splitlines() == ["cardrogue: the hub refused (422): the map does not pass the check (1 error)",
+                                              f"  {error}"], (err, checked)
 
 
 def test_the_token_is_only_sent_to_the_hub_that_issued_it(hub, capsys, tmp_path: Path) -> None:
@@ -266,35 +303,76 @@ def test_hub_serve_starts_a_server_on_each_backend(hub_db: str, tmp_path: Path) 
     assert "running on" not in out  # uvicorn says nothing of its own address (its default, port 8000, would mislead)
 
 
-def test_hub_serve_on_a_port_in_use_says_so_and_exits_2(tmp_path: Path, capsys) -> None:
+def _tables(url: str) -> list[str]:
+    """The tables a hub database URL holds (a SQLite file, or a PostgreSQL URL's schema)."""
+    if not url.startswith("postgresql://"):
+        import sqlite3
+
+        with sqlite3.connect(url) as conn:
+            return [name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        return [name for (name,) in conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")]
+
+
+def test_hub_serve_on_a_port_in_use_says_so_and_exits_2(hub_db: str, tmp_path: Path, capsys, monkeypatch) -> None:
     """A port another program holds: one line naming the address and why, exit 2 (README: 0, 1 or 2),
-    as `cardrogue web` says it; not "serving ..." then uvicorn's own error and its exit status 3."""
+    as `cardrogue web` says it; not "serving ..." then uvicorn's own error and its exit status 3. The
+    port is refused before the database is opened (docs/hub.md, Running a hub): no new file, no folder
+    made for the default one, no tables in an empty PostgreSQL database."""
+    monkeypatch.delenv("CARDROGUE_HUB_DB", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "fresh" / "share"))
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        code, out, err = cardrogue(capsys, "hub", "serve", "--db", str(tmp_path / "hub.sqlite3"), "--port", str(port))
-    assert code == 2 and "serving" not in out, (out, err)
-    assert f"cannot listen on 127.0.0.1 port {port}: " in err and "in use" in err, err
+        code, out, err = cardrogue(capsys, "hub", "serve", "--db", hub_db, "--port", str(port))
+        assert code == 2 and "serving" not in out, (out, err)
+        assert f"cannot listen on 127.0.0.1 port {port}: " in err and "in use" in err, err
+        if hub_db.startswith("postgresql://"):
+            assert _tables(hub_db) == []
+        else:
+            assert not Path(hub_db).exists()
+            code, out, err = cardrogue(capsys, "hub", "serve", "--port", str(port))  # the default database
+            assert code == 2 and "in use" in err and not (tmp_path / "fresh").exists(), err
 
 
-def test_hub_serve_refuses_a_database_it_cannot_open(tmp_path: Path, capsys) -> None:
+@contextmanager
+def _never_serving(monkeypatch):
+    """A port for `hub serve` to take (an ephemeral one, taken by the test's own socket and handed over)
+    and a server that fails the test if it starts: the serve must stop at the database, after the port."""
+    import uvicorn
+
+    from cardrogue.cli import hub as hub_cli
+
+    def serve(self, sockets=None):
+        raise AssertionError("the hub served on a database it should have refused")
+
+    taken = socket.create_server(("127.0.0.1", 0))
+    monkeypatch.setattr(hub_cli, "listen", lambda host, port: taken)
+    monkeypatch.setattr(uvicorn.Server, "run", serve)
+    try:
+        yield str(taken.getsockname()[1])
+    finally:
+        taken.close()
+
+
+def test_hub_serve_refuses_a_database_it_cannot_open(tmp_path: Path, capsys, monkeypatch) -> None:
     bad = tmp_path / "not-a-db.sqlite3"
     bad.write_text("this is not SQLite " * 100)
-    code, _, err = cardrogue(capsys, "hub", "serve", "--db", str(bad))
-    assert code == 2 and str(bad) in err
-    code, _, err = cardrogue(capsys, "hub", "serve", "--db", "postgresql://nobody@127.0.0.1:9/none")
-    assert code == 2 and "cannot connect" in err
+    with _never_serving(monkeypatch) as port:
+        code, _, err = cardrogue(capsys, "hub", "serve", "--db", str(bad), "--port", port)
+        assert code == 2 and str(bad) in err
+        code, _, err = cardrogue(capsys, "hub", "serve", "--db", "postgresql://nobody@127.0.0.1:9/none", "--port", port)
+        assert code == 2 and "cannot connect" in err
 
 
 def test_hub_serve_refuses_a_database_in_a_folder_that_does_not_exist(tmp_path: Path, capsys, monkeypatch) -> None:
     """A mistyped folder in `--db` (or $CARDROGUE_HUB_DB) is said, exit 2 as for any unusable input (README),
     and no folder is made: the hub does not start on a database nobody meant (docs/hub.md, Running a hub)."""
     where = tmp_path / "new" / "dir" / "hub.sqlite3"
-    with socket.socket() as taken:  # were the database taken, the serve would stop at the port, not serve on
-        taken.bind(("127.0.0.1", 0))
-        taken.listen()
-        port = str(taken.getsockname()[1])
+    with _never_serving(monkeypatch) as port:
         code, out, err = cardrogue(capsys, "hub", "serve", "--db", str(where), "--port", port)
         assert code == 2 and "serving" not in out and f"the folder {where.parent} does not exist" in err, err
         assert not (tmp_path / "new").exists()

@@ -156,10 +156,11 @@ def test_check_strict_fails_iff_the_hub_refuses_naming_the_same_places(hub, slot
     assert (code != 0) == (refusal is not None), (slot, file_text, diagnostics, refusal)
     event("published" if refusal is None else "text refused" if "problems" in refusal else "check errors")
     if refusal is not None:
-        warned = [d["path"] for d in diagnostics if d["code"] == "CR228"]
+        warned = sorted((d["line"], d["column"], d["path"]) for d in diagnostics if d["code"] == "CR228")
         errors = [d for d in diagnostics if d["severity"] == "error"]
         if "problems" in refusal:  # the text refused: the check's warnings, place by place, and nothing else
-            assert errors == [] and [p["path"] for p in refusal["problems"]] == warned, (refusal, diagnostics)
+            refused = sorted((p["line"], p["column"], p["path"]) for p in refusal["problems"])
+            assert errors == [] and refused == warned, (refusal, diagnostics)
         else:  # the check's errors, which the hub sends back as they are
             assert errors and "diagnostics" in refusal, (refusal, diagnostics)
             assert [d["code"] for d in refusal["diagnostics"]] == [d["code"] for d in errors]
@@ -177,6 +178,7 @@ def test_a_card_whose_id_is_not_a_name_is_named_as_check_names_it(tmp_path) -> N
     with running_hub(str(tmp_path / "hub.sqlite3")) as app:
         status, body, _ = call(app.base, "POST", "/api/maps", body={"campaign": text}, token=register(app.base, "alice"))
     assert status == 422 and [p["path"] for p in body["problems"]] == ["$.cards['cave-bat'].name"], body
+    assert (body["problems"][0]["line"], body["problems"][0]["column"]) == (warning.line, warning.column) == (1, 472)
     assert body["problems"][0]["message"] == "the text 'Bat\\x1b[5m' is refused: it holds the control character U+001B (a terminal escape)"
     assert body["error"] == "the map's text is refused: $.cards['cave-bat'].name: " + body["problems"][0]["message"]
 

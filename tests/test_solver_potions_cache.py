@@ -176,3 +176,15 @@ def test_a_plan_keeps_its_groups_of_sets_per_the_potions_held():
     kept = [plan[5] for plan in relax._plans.values()]
     assert any(kept) and all(key[2] == -1 for groups in kept for key in groups)
     assert all(_agrees(relax, args, value) for args, value in calls)
+
+
+def test_a_plan_keeps_its_values_where_the_orders_of_pickups_are_read():
+    """docs/solver.md, *Speed*: where the orders of picking potions up are read (the paced warrior with potions of
+    paralysis alone, ``ordered``), the value of a call reads the mask beyond its plan only through the face-down
+    tiles of a route from the tile to each potion on its cell: with those in the key, the plan keeps the values
+    too (its fifth part). Every value, kept or not, equals the plain computation."""
+    relax, calls = _bounds_of_a_search(_open(6), 1_500)
+    assert relax.ordered
+    kept = [key for plan in relax._plans.values() for key in plan[4]]
+    assert any(key[-1] is not None for key in kept)
+    assert all(_agrees(relax, args, value) for args, value in calls)

@@ -588,6 +588,10 @@ def usable(result: LoadResult, path: Path | str) -> Campaign:
     if result.campaign is not None:
         return result.campaign
     errors = result.errors
+    if result.draft is None and [d.code for d in errors] == ["CR006"]:  # no file to check: its reason alone
+        error = UnusableInput(f"{path}: {errors[0].message}")
+        error.lines = (str(error),)
+        raise error
     lines = [f"{path}: not a usable campaign ({counted(len(errors), 'error')}); run `cardrogue check {path}`",
              *(d.render() for d in errors[:5])]
     if len(errors) > 5:

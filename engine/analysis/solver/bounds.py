@@ -101,8 +101,7 @@ class Relaxation(PotionBound):
         self._now_cache: dict = {}  # (level, faces of its enemy cards, hero's tile) -> ``_met_now``
         self._dcache: dict = {}  # (level, mask, enemies met so) -> per way out, the discounted half-turns
         self._beside_of: dict = {}  # level -> ``_beside_cells``
-        self._first_cache: dict = {}  # (level, mask, potion) -> half-turns onto its cell, per local cell (``_pickup_cost``)
-        self._costs_cache: dict = {}  # (level, mask, local cell, potions) -> their ``_pickup_cost``s, sorted
+        self._first_cache: dict = {}  # (level, mask, potions) -> half-turns onto one's cell, per local cell (``_pickup_cost``)
         # The flee chain of a state and the tiles flees start from (``rolls``, ``origins``; docs/solver.md,
         # *Flees start beside an enemy; chains on a roll*): beside the enemies alive, and in the rest of the
         # current turn beside those whose next roll flees. Where nothing moves an enemy and no potion is
@@ -542,34 +541,25 @@ class Relaxation(PotionBound):
         j1 = self._first_tele_gain(li, mask, i, left, r0, hint)  # J1: the walk onto the nearest potion's cell
         return None if j1 is None else j1 + 2
 
-    def _pickup_costs(self, li: int, mask: bytes, i: int, left: tuple, hint: bytes | None = None) -> tuple:
-        """The :meth:`_pickup_cost` of each potion of ``left`` from local cell ``i``, sorted: kept per (level, mask,
-        cell, ``left``) in ``_costs_cache`` (at most 100,000; they read nothing else)."""
-        key = (li, mask, i, left)
-        costs = self._costs_cache.get(key)
-        if costs is None:
-            costs = tuple(sorted(self._pickup_cost(li, mask, i, p, hint) for p in left))
-            if len(self._costs_cache) > 100_000:
-                self._costs_cache.clear()
-            self._costs_cache[key] = costs
-        return costs
-
-    def _pickup_cost(self, li: int, mask: bytes, i: int, p: int, hint: bytes | None = None) -> float:
+    def _pickup_cost(self, li: int, mask: bytes, i: int, left: tuple, hint: bytes | None = None) -> float:
         """The fewest half-turns (1 a tile entered, 2 if face down: :meth:`_paced_counts`) of a route from local
-        cell ``i`` onto the cell of the level's potion ``p`` (an index in ``pots``); INF if it cannot be reached.
-        Kept per (level, mask, potion); found from those of the mask ``hint`` (a state it came from, same level)
+        cell ``i`` onto the cell of one of the level's potions ``left`` (indices in ``pots``); INF if it can reach
+        none. One search from all their cells at once (the least over them), kept per (level, mask, ``left``) in
+        ``_first_cache`` (at most 100,000); found from those of the mask ``hint`` (a state it came from, same level)
         by lowering the cells flipped since, as :meth:`_paced_counts` does."""
-        key = (li, mask, p)
+        key = (li, mask, left)
         cost = self._first_cache.get(key)
         if cost is None:
             nbrs = self.local[li]
-            base = self._first_cache.get((li, hint, p)) if hint is not None else None
+            base = self._first_cache.get((li, hint, left)) if hint is not None else None
             flipped = flipped_cells(hint, mask) if base is not None else None
             if flipped is None:
                 cost = [INF] * len(nbrs)
-                c = self.pots[li][p][0]
-                cost[c] = 1 + mask[c]
-                cost = propagate_paced(nbrs, mask, cost, deque([c]))
+                pots = self.pots[li]
+                cells = [pots[p][0] for p in left]
+                for c in cells:
+                    cost[c] = 1 + mask[c]
+                cost = propagate_paced(nbrs, mask, cost, deque(cells))
             else:
                 cost = reflipped_paced(nbrs, mask, base, flipped)
             if len(self._first_cache) > 100_000:
@@ -749,8 +739,7 @@ class Relaxation(PotionBound):
         potion of teleportation picked up*). Until then no turn gains: the count without potions, 2 half-turns a
         turn (``r0`` left of this one), over the fewest half-turns onto the nearest potion's cell
         (:meth:`_pickup_cost`). Also ``J1`` of :meth:`_first_gain`, for potions of paralysis."""
-        costs = self._pickup_costs(li, mask, i, left, hint)
-        cost = costs[0] if costs else INF
+        cost = self._pickup_cost(li, mask, i, left, hint) if left else INF
         if cost == INF:
             return None
         return 0 if cost <= r0 else (cost - r0 + 1) // 2

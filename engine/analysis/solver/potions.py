@@ -132,6 +132,12 @@ class PotionBound:
         self.loose_rule = (self.items and not self.flee and not self.reloc and crossings <= {"teleport"}
                            and _flips_always_engage(d))
         self._enemy_faces = faces_getter([j for j in range(len(d.kind)) if d.kind[j] == ENEMY])
+        # Every cell whose face ``potions`` reads (the potions' cells, the stocks' own cells, the enemy cards): the
+        # getter of their faces, in the key of its values kept (``_potions_kept``, at most 100,000).
+        read = sorted({j for j in range(len(d.kind)) if d.kind[j] == ENEMY or d.card[j].id in counted}
+                      | set(self._tele.own) | set(self._para.own))
+        self._read_faces = faces_getter(read)
+        self._potions_kept: dict = {}
 
     def _potion_tables(self, d) -> None:
         """The static tables of the potion part, once the level graph, the ways out and their distances
@@ -242,6 +248,22 @@ class PotionBound:
         return held
 
     def potions(self, s: GameState) -> tuple:
+        """:meth:`_potions_read`, kept per what it reads of the state (``_potions_kept``): the level, the hand, the
+        faces of the cells it reads, the enemies paralysed in the fight, the enemies moved (``visitors``), and
+        whether a thrown potion of teleportation waits for its tile; with potions of teleportation in the game
+        (``_fought_here``, a drunk one waiting) the phase, its subject, whether he moved this turn and his tile."""
+        foes, visitors, phase = s.foes, s.visitors, s.phase
+        key = (s.level, s.hand, self._read_faces(s.faces), sum(1 for v in foes.values() if v[2]) if foes else 0,
+               tuple(visitors) if visitors else (), (phase, s.subject, s.moved, s.pos) if self.tele_total
+               else phase == CHOOSE_TELEPORT and s.subject >= 0)
+        hit = self._potions_kept.get(key)
+        if hit is None:
+            if len(self._potions_kept) > 100_000:
+                self._potions_kept.clear()
+            hit = self._potions_kept[key] = self._potions_read(s)
+        return hit
+
+    def _potions_read(self, s: GameState) -> tuple:
         """(potions of teleportation and of paralysis still to be used that need no walk to pick up, ``meet``,
         the indices in ``pots`` of the level's potions still on their cells). ``meet``: None when every
         potion may gain; else the enemies of the level revealed and alive (local cells): the first potion
@@ -704,7 +726,7 @@ class PotionBound:
         prep_key = (li, mask, i, campaign_mode, potions, routes, blocked, only)
         prep = self._last_prep
         if prep is not None and prep[0] == prep_key:
-            jumps, sets, dway, away, ranks, results, options, met_met, paired_met, via, groups, prefixes = prep[1]
+            jumps, sets, dway, away, ranks, results, options, met_met, paired_met, via, groups, prefixes, reach = prep[1]
         else:
             jumps = self._jumps(li, mask, blocked) if self.tele_total else ()
             sets, dway, away, ranks, results, kept_groups = self._plan(li, mask, i, left, campaign_mode, routes, hint,
@@ -748,18 +770,25 @@ class PotionBound:
                     groups.append((g, ranked, 2 * gains[5], gains))
                 kept_groups[gkey] = groups
             prefixes = {}  # set and ``idle`` -> ``_prefix_least``
+            # Paced with the orders of pickups read: all they read of the mask, the face-down tiles of a route from
+            # the tile to each potion of ``left`` (``_prefix_least``), is in the key of the values kept too.
+            reach = None
+            if paced and self.ordered and left:
+                counts = self._potion_counts(li, mask, hint)
+                reach = tuple([counts[p][i] for p in left])
             self._last_prep = (prep_key, (jumps, sets, dway, away, ranks, results, options, met_met, paired_met, via,
-                                          groups, prefixes))
+                                          groups, prefixes, reach))
         quiet = None
-        if paced and not self.ordered:
-            # Paced (and no order of pickups read, which reads the mask): the value reads the plan, the potions at
-            # hand, the enemies met and what a walk meeting them covers, which options there are, what is left of
-            # this turn and, only with nothing but items left of it and no enemy met, whether an enemy lies face
-            # down beside the hero (``quiet``): kept per those in the plan (``results``).
+        if paced:
+            # Paced: the value reads the plan, the potions at hand, the enemies met and what a walk meeting them
+            # covers, which options there are, what is left of this turn and, only with nothing but items left of
+            # it and no enemy met, whether an enemy lies face down beside the hero (``quiet``), and where the
+            # orders of pickups are read (``ordered``) the face-down tiles of a route to each potion of ``left``
+            # (``reach``): kept per those in the plan (``results``).
             if not k0 and meet == ():
                 quiet = not any(map(mask.__getitem__, self._beside_foes[li][i]))
             rkey = (tele_held, para_held, meet, tuple(met_met) if met_met is not None else None,
-                    paired_met is not None, r0, k0, quiet, gain, only, settle)
+                    paired_met is not None, r0, k0, quiet, gain, only, settle, reach)
             hit = results.get(rkey)
             if hit is not None:
                 return hit if hit < ceiling else ceiling
@@ -1020,7 +1049,7 @@ class PotionBound:
                         t = jumped
                 if t < best:
                     best = t
-        if (not paced or not self.ordered) and ceiling == INF:
+        if ceiling == INF:
             if len(results) >= MAX_RESULTS:
                 results.clear()
             results[rkey] = best
@@ -1799,6 +1828,7 @@ class _Stock:
 
     def __init__(self, d, cards: frozenset) -> None:
         own = [j for j in range(len(d.kind)) if d.card[j].id in cards]
+        self.own = tuple(own)
         self.fixed = sum(1 for cell in d.cells for c in (*cell.stock, *cell.contents) if c in cards)
         self.cells = len(own)
         self._faces = faces_getter(own)
