@@ -18,7 +18,8 @@ comes before the turn the enumeration stopped at), and at EVERY state with a fin
   health; and on a map with a buy goal, the purse (``Purse.short``) never cuts a state that can still finish.
 
 The root's exact par (turns, health) is also held to ``solve_campaign`` (A*, dominance, the purse, the ceiling,
-the witness trimmed and verified) when the enumeration is complete to past it. Each defect is printed as a JSON
+the witness trimmed and verified) when the enumeration is complete to past it, and on a map with ladders the first
+level's to ``solve(c, 0, False, ...)`` (the level's par, the ladder's turn). Each defect is printed as a JSON
 line (kind, the map's document, the actions to the state, the figures); then the counts. Deterministic in its
 arguments (CPU time aside).
 
@@ -60,6 +61,7 @@ from cardrogue.engine.analysis.solver import SOLVED, Budget, solve_campaign  # n
 from cardrogue.engine.analysis.solver.bounds import relaxation  # noqa: E402
 from cardrogue.engine.analysis.solver.ceiling import HealthCeiling  # noqa: E402
 from cardrogue.engine.analysis.solver.packing import left_behind  # noqa: E402
+from cardrogue.engine.analysis.solver.par import solve  # noqa: E402
 from cardrogue.engine.analysis.solver.purse import Purse  # noqa: E402
 from cardrogue.engine.analysis.solver.result import INF  # noqa: E402
 from cardrogue.engine.chance.resolvers import FatedResolver  # noqa: E402
@@ -327,8 +329,11 @@ def check_map(doc: dict, horizon: int, cap: int, counts: Counter, solve_states: 
     for i, s in enumerate(states):
         if s.outcome is not None:
             continue
-        if purse is not None and camp[i] is not None and camp[i][0] < below and purse.short(s):
-            defect("purse cuts a state that finishes", i, finish=camp[i])
+        if purse is not None and purse.short(s):
+            if camp[i] is not None and camp[i][0] < below:
+                defect("purse cuts a state that finishes", i, finish=camp[i])
+            else:
+                counts["states the purse cuts (none finishes)"] += 1
         if camp[i] is not None and camp[i][0] < below:
             left = camp[i][0] - s.turn
             counts["states checked"] += 1
@@ -340,6 +345,7 @@ def check_map(doc: dict, horizon: int, cap: int, counts: Counter, solve_states: 
             if bound > left or hinted > left:
                 defect("bound above the turns left", i, bound=bound, hinted=hinted, left=left)
             top = ceiling.bound(s, camp[i][0])
+            counts["health ceiling exact"] += top == -camp[i][1]
             if top < -camp[i][1]:
                 defect("health ceiling below a finish", i, ceiling=top, health=-camp[i][1], turn=camp[i][0])
         elif camp[i] is None:
@@ -355,7 +361,13 @@ def check_map(doc: dict, horizon: int, cap: int, counts: Counter, solve_states: 
         if r.verdict != SOLVED or (r.turns, r.health) != (camp[0][0], -camp[0][1]):
             defect("par differs from the enumeration", 0, verdict=r.verdict, turns=r.turns, health=r.health,
                    exact=camp[0])
-    elif camp[0] is None:
+    if lvl is not None and lvl[0] is not None and lvl[0][0] < below:
+        counts["maps with an exact level par"] += 1
+        r = solve(c, 0, False, Budget(max_states=solve_states, max_seconds=3600))
+        if r.verdict != SOLVED or (r.turns, r.health) != (lvl[0][0], -lvl[0][1]):
+            defect("level par differs from the enumeration", 0, verdict=r.verdict, turns=r.turns, health=r.health,
+                   exact=lvl[0])
+    if camp[0] is None:
         counts["maps with no finish" + (" by the horizon" if below < INF else "")] += 1
     return found
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections import deque
 from heapq import heapify, heappop, heapreplace
-from itertools import permutations
+from itertools import compress, permutations
 from operator import add
 
 from ...model.campaign import CardKind
@@ -51,6 +51,7 @@ MAX_FLEE_GROUP = 6  # enemies paralysed in one turn up to which the levels' own 
 MAX_ORDERED = 4  # potions of a set up to which ``_prefix_turns`` tries every order of picking them up
 MAX_TOURS = 8  # potions on a level beyond which a tour of them is bounded by its farthest one alone
 MAX_PICKUPS = 6  # potions on a level's cells whose every set the bound tries (2 ** 6 sets); the rest count as held
+_FACE_UP = bytes(1 if b == 0 else 0 for b in range(256))  # a mask's bytes to 1 where face up, 0 where face down
 MAX_RESULTS = 64  # values of ``_with_potions`` kept per plan (all dropped when full)
 MAX_PLAN_SETS = 70_000  # sets of potions kept in ``_plans`` in all (about 270 bytes each, equal sets kept once: some 19 MB)
 _NOTHING_MET = ((False, None),)  # ``_with_potions``'s options when every potion may gain
@@ -1431,7 +1432,7 @@ class PotionBound:
         if hit is None:
             if len(self._ucache) > 100_000:
                 self._ucache.clear()
-            up = [v for v, down in enumerate(mask) if not down]
+            up = list(compress(range(len(mask)), mask.translate(_FACE_UP)))  # (the cells face up, in C)
             hit = self._ucache[key] = [min(map(dist.__getitem__, up)) for dist in self._pot_dist[li]]
         return hit
 
@@ -1765,7 +1766,7 @@ class PotionBound:
         key = (level, down)
         hit = self._upcache.get(key)
         if hit is None:
-            up = [v for v in range(n) if not down[v]]
+            up = list(compress(range(n), down.translate(_FACE_UP)))
             # From the tiles face up now (one source): the face-down tiles on the way to each tile, it counted.
             # Lowered from the mask ``hint``'s where it is kept (the tiles flipped since are sources more; counts
             # only fall as tiles turn face up), else found afresh.
