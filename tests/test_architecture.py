@@ -33,9 +33,6 @@ SEARCH_INSIDES = {"trace", "relax"}
 
 # White-box tests of the solver's own machinery, which cannot be tested through the view.
 WHITE_BOX = {
-    ("tests/test_solver_winning_turn.py", "_WinningTurnMayGain"): "the bound before the rule, to show what it lifts",
-    ("tests/test_solver_winning_turn.py", "_bound_without_the_rule"): "the relaxation reads the tables",
-    ("tests/test_solver_winning_turn.py", "test_the_winning_turn_holds_no_gain"): "the relaxation reads the tables",
     ("tests/test_solver_poison.py", "_admitted"): "the table reads the raw fields",
     ("tests/test_solver_dive.py", "test_the_gold_first_policy_keeps_a_bounded_number_of_answers_about_locked_chests"): "the cache is the policy's own",
     ("tests/test_solver_known.py", "_known_apart"): "the table reads the raw fields",
