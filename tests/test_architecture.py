@@ -33,9 +33,6 @@ SEARCH_INSIDES = {"trace", "relax"}
 
 # White-box tests of the solver's own machinery, which cannot be tested through the view.
 WHITE_BOX = {
-    ("tests/test_solver_winning_turn.py", "_WinningTurnMayGain"): "the bound before the rule, to show what it lifts",
-    ("tests/test_solver_winning_turn.py", "_bound_without_the_rule"): "the relaxation reads the tables",
-    ("tests/test_solver_winning_turn.py", "test_the_winning_turn_holds_no_gain"): "the relaxation reads the tables",
     ("tests/test_solver_poison.py", "_admitted"): "the table reads the raw fields",
     ("tests/test_solver_dive.py", "test_the_gold_first_policy_keeps_a_bounded_number_of_answers_about_locked_chests"): "the cache is the policy's own",
     ("tests/test_solver_known.py", "_known_apart"): "the table reads the raw fields",
@@ -72,6 +69,9 @@ WHITE_BOX = {
     ("tests/test_solver_one_way.py", "test_bound_never_overestimates_along_the_witness_with_one_way_flips"): "the relaxation reads the tables",
     ("tests/test_solver_para_moves.py", "_moves_bound"): "the moves count is read alone",
     ("tests/test_solver_one_flee.py", "_bound_without_the_rule"): "the rule is switched off alone",
+    ("tests/test_solver_winning_turn.py", "_WinningTurnMayGain"): "the rule is switched off alone",
+    ("tests/test_solver_winning_turn.py", "_bound_without_the_rule"): "the rule is switched off alone",
+    ("tests/test_solver_winning_turn.py", "test_the_winning_turn_holds_no_gain"): "the relaxation reads the tables",
     ("tests/test_solver_one_flee.py", "test_two_gains_from_the_one_flee_take_two_steps_more"): "the relaxation reads the tables",
     ("tests/test_solver_one_flee.py", "test_seed_7_one_potion_of_paralysis_gets_its_par"): "the relaxation reads the tables",
     ("tests/test_solver_para_moves.py", "_within_on_wanders"): "the relaxation reads the tables",
@@ -108,6 +108,7 @@ WHITE_BOX = {
     ("tests/test_solver_potions_cache.py", "test_a_plan_keeps_its_groups_of_sets_per_the_potions_held"): "the kept potion bound is compared with the plain one",
     ("tests/test_solver_potions_cache.py", "test_the_least_turns_of_a_paralysis_map_come_from_one_search_over_the_sets"): "the kept potion bound is compared with the plain one",
     ("tests/test_solver_potions_cache.py", "test_a_plan_keeps_its_values_where_the_orders_of_pickups_are_read"): "the kept potion bound is compared with the plain one",
+    ("tests/test_solver_siblings.py", "test_a_child_a_later_sibling_dominates_gets_no_bound"): "the search's bound reads are watched",
     ("tests/test_solver_teleport_met.py", "_bound"): "the relaxation reads the tables",
     ("tests/test_solver_teleport_two_gains.py", "test_two_enemies_beside_one_tile_of_a_corridor_give_one_gain_at_most"): "the relaxation reads the tables",
     ("tests/test_solver_teleport_two_gains.py", "test_seed_5_is_proved_at_its_par"): "the relaxation reads the tables",
