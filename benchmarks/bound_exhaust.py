@@ -1,7 +1,7 @@
 """Every reachable state of tiny maps with shops, chests, enemies face up, other heroes and ladders: the bound
 against the exact turns left.
 
-Run ``python benchmarks/bound_exhaust.py MODE SEED CPU_SECONDS [--horizon T] [--cap STATES] [--large]``, MODE one of
+Run ``python benchmarks/bound_exhaust.py MODE SEED CPU_SECONDS [--horizon T] [--cap STATES] [--large] [--paralysis]``, MODE one of
 ``shops``, ``chests``, ``faceup``, ``heroes``, ``ladders``, ``traps``, ``colours`` or ``mix`` (every feature drawn
 at random, map by map). ``bound_sweep.py`` and ``bound_hunt.py`` check the states a few random walks end on against
 a reference search from each; here the map is small enough to enumerate: every state reachable from the start
@@ -40,6 +40,9 @@ The maps (2x2 to 4x3, with ``--large`` 4x4 to 6x3 but for the ladders', a few wa
 - ``colours``: potions of every colour, the author's colour-to-effect table for some of them;
 - ``potions``: ``bound_sweep.py``'s tiny maps (goblins of 40, 6, 3 or 1 health, up to two potions on cells and three
   in hand, of paralysis, of teleportation or one of each) with each goblin face up at the start one time in two.
+
+``--paralysis`` makes every potion card (on cells, in stock, in chests, in hand) red and red of paralysis: no potion
+of teleportation in the game, where the rules that hold only then are on.
 """
 
 from __future__ import annotations
@@ -230,6 +233,25 @@ def make(rng: random.Random, mode: str) -> dict:
     return doc
 
 
+def paralysis_only(doc: dict) -> dict:
+    """``doc`` with every potion card red and red of paralysis: no potion of teleportation in the game (the rules
+    that hold only then, such as *The winning turn holds no gain*, docs/solver.md, are on)."""
+    red = lambda cards: ["red-potion" if c in gen.POTIONS else c for c in cards]  # noqa: E731
+    doc["potions"] = {"red": "paralysis"}
+    doc["hero"]["items"] = red(doc["hero"]["items"])
+    for level in doc["levels"]:
+        for c in level["cells"]:
+            if c["card"] in gen.POTIONS:
+                c["card"] = "red-potion"
+            for field in ("stock", "contents"):
+                if field in c:
+                    c[field] = red(c[field])
+        for goal in level.get("goals", ()):
+            if goal.get("buy") in gen.POTIONS:
+                goal["buy"] = "red-potion"
+    return doc
+
+
 def enumerate_states(c, horizon: int, cap: int):
     """Every state reachable from the start in turn order, up to turn ``horizon`` or ``cap`` states: (states,
     parents (index, action) per state, the children of each, complete-below turn)."""
@@ -381,16 +403,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cap", type=int, default=40_000, help="states enumerated per map at most (default 40000)")
     ap.add_argument("--solve-states", type=int, default=200_000, help="solve_campaign's states per map (default 200000)")
     ap.add_argument("--large", action="store_true", help="one-level maps of 4x4 to 6x3 (the cap cuts most)")
+    ap.add_argument("--paralysis", action="store_true", help="every potion red and red of paralysis (no teleportation)")
     args = ap.parse_args(argv)
     if args.large:
         _LARGE.append(True)
-    rng = random.Random(f"{args.mode}/{args.seed}" + ("/large" if args.large else ""))
+    rng = random.Random(f"{args.mode}/{args.seed}" + ("/large" if args.large else ""))  # (--paralysis: the same maps)
     counts: Counter = Counter()
     found = []
     start = time.process_time()
     while time.process_time() - start < args.seconds:
-        found += check_map(make(rng, args.mode), args.horizon, args.cap, counts, args.solve_states)
-    out = {"mode": args.mode, "seed": args.seed, "large": args.large, "counts": dict(sorted(counts.items())),
+        doc = make(rng, args.mode)
+        found += check_map(paralysis_only(doc) if args.paralysis else doc, args.horizon, args.cap, counts, args.solve_states)
+    out = {"mode": args.mode, "seed": args.seed, "large": args.large, "paralysis": args.paralysis, "counts": dict(sorted(counts.items())),
            "defects": sum(n for k, n in counts.items() if k.startswith("defect")),
            "cpu_seconds": round(time.process_time() - start, 1)}
     print(json.dumps(out))

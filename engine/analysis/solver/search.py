@@ -257,6 +257,7 @@ class Search:
                 # The purse falls only when the gold, the hand, the equipment card or the stock bought
                 # change, or the level does (purse.py): a child with none of them changed is not tested.
                 p_gold, p_hand, p_equip, p_bought = s.gold, s.hand, s.equip, s.bought
+            children = []
             for k, action in enumerate(actions):
                 # The last child is the popped state itself (it is not read again): one clone fewer.
                 c = s.clone() if k < last else s
@@ -292,13 +293,22 @@ class Search:
                     continue
                 # finish_turn(c), inlined
                 fin = c.turn if c.outcome == WON else c.turn - 1 if not cm and c.level != start_level else None
+                if fin is None and (short is not None and (c.level != level or c.hand is not p_hand or c.gold < p_gold
+                                                            or c.bought is not p_bought or c.equip is not p_equip)
+                                    and short(c)):
+                    purse_cuts += 1
+                    continue  # its gold can no longer pay the buy goals ahead: no finish below it
+                children.append((c, action, e_entry, fin, new_faces))
+            # The bound of each child admitted, once all of them are: one that a later sibling dominates (its entry
+            # retired) is never expanded, and needs its bound only where it shows an enemy slain first (docs/solver.md,
+            # *Speed*). The children are read in the order they were made, so the queue's order is the same.
+            for c, action, e_entry, fin, new_faces in children:
+                shows = (new_faces and unslain_bits and int.from_bytes(e_entry[5][FACES], "big") & unslain_bits)
+                if not e_entry[4] and not shows:
+                    continue
                 if fin is not None:
                     ch, fc, mc = 0, fin, None
                 else:
-                    if (short is not None and (c.level != level or c.hand is not p_hand or c.gold < p_gold
-                                               or c.bought is not p_bought or c.equip is not p_equip) and short(c)):
-                        purse_cuts += 1
-                        continue  # its gold can no longer pay the buy goals ahead: no finish below it
                     # Only a flip turns a card face up (tests/test_engine_properties.py), so any other
                     # action on the same level leaves the parent's mask (and its cached hash) as it was.
                     same_level = c.level == level
@@ -312,12 +322,14 @@ class Search:
                         continue  # the tiebreak pops nothing past par: admitted (it may dominate), never queued
                 # Enemies seen slain in a state the search keeps, for an unsolvable verdict's reason. A
                 # state whose faces equal its parent's is covered by the parent (the root has none cleared).
-                if new_faces and unslain_bits and int.from_bytes(e_entry[5][FACES], "big") & unslain_bits:
+                if shows:
                     for e in unslain:
                         if c.faces[e] == CLEARED:
                             trace.slain.add(e)
                     unslain = [e for e in unslain if e not in trace.slain]
                     unslain_bits = cleared_bits(unslain, len(d.cells))
+                if not e_entry[4]:
+                    continue  # (retired by a sibling: never queued)
                 counter += 1
                 parents.append((node, actions_seen.setdefault(action, action)))
                 heappush(heap, (fc, ch, -c.health, counter, pack(c, e_entry[5]), e_entry, mc))
