@@ -1,7 +1,7 @@
 """Every reachable state of tiny maps with shops, chests, enemies face up, other heroes and ladders: the bound
 against the exact turns left.
 
-Run ``python benchmarks/bound_exhaust.py MODE SEED CPU_SECONDS [--horizon T] [--cap STATES] [--large]``, MODE one of
+Run ``python benchmarks/bound_exhaust.py MODE SEED CPU_SECONDS [--horizon T] [--cap STATES] [--large] [--paralysis]``, MODE one of
 ``shops``, ``chests``, ``faceup``, ``heroes``, ``ladders``, ``traps``, ``colours`` or ``mix`` (every feature drawn
 at random, map by map). ``bound_sweep.py`` and ``bound_hunt.py`` check the states a few random walks end on against
 a reference search from each; here the map is small enough to enumerate: every state reachable from the start
@@ -18,7 +18,8 @@ comes before the turn the enumeration stopped at), and at EVERY state with a fin
   health; and on a map with a buy goal, the purse (``Purse.short``) never cuts a state that can still finish.
 
 The root's exact par (turns, health) is also held to ``solve_campaign`` (A*, dominance, the purse, the ceiling,
-the witness trimmed and verified) when the enumeration is complete to past it. Each defect is printed as a JSON
+the witness trimmed and verified) when the enumeration is complete to past it, and on a map with ladders the first
+level's to ``solve(c, 0, False, ...)`` (the level's par, the ladder's turn). Each defect is printed as a JSON
 line (kind, the map's document, the actions to the state, the figures); then the counts. Deterministic in its
 arguments (CPU time aside).
 
@@ -39,6 +40,9 @@ The maps (2x2 to 4x3, with ``--large`` 4x4 to 6x3 but for the ladders', a few wa
 - ``colours``: potions of every colour, the author's colour-to-effect table for some of them;
 - ``potions``: ``bound_sweep.py``'s tiny maps (goblins of 40, 6, 3 or 1 health, up to two potions on cells and three
   in hand, of paralysis, of teleportation or one of each) with each goblin face up at the start one time in two.
+
+``--paralysis`` makes every potion card (on cells, in stock, in chests, in hand) red and red of paralysis: no potion
+of teleportation in the game, where the rules that hold only then are on.
 """
 
 from __future__ import annotations
@@ -60,6 +64,7 @@ from cardrogue.engine.analysis.solver import SOLVED, Budget, solve_campaign  # n
 from cardrogue.engine.analysis.solver.bounds import relaxation  # noqa: E402
 from cardrogue.engine.analysis.solver.ceiling import HealthCeiling  # noqa: E402
 from cardrogue.engine.analysis.solver.packing import left_behind  # noqa: E402
+from cardrogue.engine.analysis.solver.par import solve  # noqa: E402
 from cardrogue.engine.analysis.solver.purse import Purse  # noqa: E402
 from cardrogue.engine.analysis.solver.result import INF  # noqa: E402
 from cardrogue.engine.chance.resolvers import FatedResolver  # noqa: E402
@@ -228,6 +233,25 @@ def make(rng: random.Random, mode: str) -> dict:
     return doc
 
 
+def paralysis_only(doc: dict) -> dict:
+    """``doc`` with every potion card red and red of paralysis: no potion of teleportation in the game (the rules
+    that hold only then, such as *The winning turn holds no gain*, docs/solver.md, are on)."""
+    red = lambda cards: ["red-potion" if c in gen.POTIONS else c for c in cards]  # noqa: E731
+    doc["potions"] = {"red": "paralysis"}
+    doc["hero"]["items"] = red(doc["hero"]["items"])
+    for level in doc["levels"]:
+        for c in level["cells"]:
+            if c["card"] in gen.POTIONS:
+                c["card"] = "red-potion"
+            for field in ("stock", "contents"):
+                if field in c:
+                    c[field] = red(c[field])
+        for goal in level.get("goals", ()):
+            if goal.get("buy") in gen.POTIONS:
+                goal["buy"] = "red-potion"
+    return doc
+
+
 def enumerate_states(c, horizon: int, cap: int):
     """Every state reachable from the start in turn order, up to turn ``horizon`` or ``cap`` states: (states,
     parents (index, action) per state, the children of each, complete-below turn)."""
@@ -327,8 +351,11 @@ def check_map(doc: dict, horizon: int, cap: int, counts: Counter, solve_states: 
     for i, s in enumerate(states):
         if s.outcome is not None:
             continue
-        if purse is not None and camp[i] is not None and camp[i][0] < below and purse.short(s):
-            defect("purse cuts a state that finishes", i, finish=camp[i])
+        if purse is not None and purse.short(s):
+            if camp[i] is not None and camp[i][0] < below:
+                defect("purse cuts a state that finishes", i, finish=camp[i])
+            else:
+                counts["states the purse cuts (none finishes)"] += 1
         if camp[i] is not None and camp[i][0] < below:
             left = camp[i][0] - s.turn
             counts["states checked"] += 1
@@ -340,6 +367,7 @@ def check_map(doc: dict, horizon: int, cap: int, counts: Counter, solve_states: 
             if bound > left or hinted > left:
                 defect("bound above the turns left", i, bound=bound, hinted=hinted, left=left)
             top = ceiling.bound(s, camp[i][0])
+            counts["health ceiling exact"] += top == -camp[i][1]
             if top < -camp[i][1]:
                 defect("health ceiling below a finish", i, ceiling=top, health=-camp[i][1], turn=camp[i][0])
         elif camp[i] is None:
@@ -355,7 +383,13 @@ def check_map(doc: dict, horizon: int, cap: int, counts: Counter, solve_states: 
         if r.verdict != SOLVED or (r.turns, r.health) != (camp[0][0], -camp[0][1]):
             defect("par differs from the enumeration", 0, verdict=r.verdict, turns=r.turns, health=r.health,
                    exact=camp[0])
-    elif camp[0] is None:
+    if lvl is not None and lvl[0] is not None and lvl[0][0] < below:
+        counts["maps with an exact level par"] += 1
+        r = solve(c, 0, False, Budget(max_states=solve_states, max_seconds=3600))
+        if r.verdict != SOLVED or (r.turns, r.health) != (lvl[0][0], -lvl[0][1]):
+            defect("level par differs from the enumeration", 0, verdict=r.verdict, turns=r.turns, health=r.health,
+                   exact=lvl[0])
+    if camp[0] is None:
         counts["maps with no finish" + (" by the horizon" if below < INF else "")] += 1
     return found
 
@@ -369,16 +403,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cap", type=int, default=40_000, help="states enumerated per map at most (default 40000)")
     ap.add_argument("--solve-states", type=int, default=200_000, help="solve_campaign's states per map (default 200000)")
     ap.add_argument("--large", action="store_true", help="one-level maps of 4x4 to 6x3 (the cap cuts most)")
+    ap.add_argument("--paralysis", action="store_true", help="every potion red and red of paralysis (no teleportation)")
     args = ap.parse_args(argv)
     if args.large:
         _LARGE.append(True)
-    rng = random.Random(f"{args.mode}/{args.seed}" + ("/large" if args.large else ""))
+    rng = random.Random(f"{args.mode}/{args.seed}" + ("/large" if args.large else ""))  # (--paralysis: the same maps)
     counts: Counter = Counter()
     found = []
     start = time.process_time()
     while time.process_time() - start < args.seconds:
-        found += check_map(make(rng, args.mode), args.horizon, args.cap, counts, args.solve_states)
-    out = {"mode": args.mode, "seed": args.seed, "large": args.large, "counts": dict(sorted(counts.items())),
+        doc = make(rng, args.mode)
+        found += check_map(paralysis_only(doc) if args.paralysis else doc, args.horizon, args.cap, counts, args.solve_states)
+    out = {"mode": args.mode, "seed": args.seed, "large": args.large, "paralysis": args.paralysis, "counts": dict(sorted(counts.items())),
            "defects": sum(n for k, n in counts.items() if k.startswith("defect")),
            "cpu_seconds": round(time.process_time() - start, 1)}
     print(json.dumps(out))

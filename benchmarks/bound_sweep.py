@@ -20,6 +20,11 @@ two or three goblins beside it (and up to two more anywhere), one potion of para
 goblins of 1, 2, 6 or 40 health, up to a quarter of the inner walls (paths removed both ways), the exit in a corner.
 Besides the state a walk ends on, the states along it where that rule lifts the bound (``_lone_flee`` read as False
 for the other value) are checked, the last three of each walk; it counts those lifted among the states checked.
+
+``python benchmarks/bound_sweep.py SEED CPU_SECONDS last``: tiny and wide maps half and half; besides the state a walk
+ends on, the states along it where *The winning turn holds no gain* (docs/solver.md) lifts the bound (against the
+bound with the winning turn counted among those that may gain) are checked, the last three of each walk; it counts
+those lifted among the states checked, and how many of them the bound reaches the turns left at.
 """
 
 from __future__ import annotations
@@ -118,6 +123,19 @@ def tiny(rng: random.Random, effect: str = "paralysis"):
     return c, [w, h, sorted(goblins), sorted(potions), held, sorted(faces.items()), health]
 
 
+class _LastGains(Relaxation):
+    """The bound with *The winning turn holds no gain* off (the winning turn counted among those that may gain)."""
+
+    def _met_allowance(self, *args, **kw):
+        most, c = super()._met_allowance(*args, **kw)
+        return most, c if self.tele_total else c + 1
+
+
+def _without_last(c, s) -> float:
+    """The bound of ``s`` with *The winning turn holds no gain* off."""
+    return _LastGains(c, s.d).bound(s, True)
+
+
 def _without_lone_flee(c, s) -> float:
     """The bound of ``s`` with *One flee left: two gains take two steps more* off."""
     relax = Relaxation(c, s.d)
@@ -132,7 +150,9 @@ def main(seed: int, seconds: float, shapes: str = "tiny") -> int:
     tele = shapes == "teleportation"
     verbs = ("throw", "drink", "flip", "teleport") if tele else ("throw", "flee", "flip")
     while time.process_time() < end:
-        c, made = wide(rng) if shapes == "wide" else tiny(rng, "teleportation" if tele else "paralysis")
+        last = shapes == "last"
+        c, made = (wide(rng) if shapes == "wide" or (last and rng.random() < 0.5)
+                   else tiny(rng, "teleportation" if tele else "paralysis"))
         plain = None
         for _ in range(6):
             s, resolver = started(c)
@@ -143,6 +163,8 @@ def main(seed: int, seconds: float, shapes: str = "tiny") -> int:
                 if not legal or s.is_terminal():
                     break
                 if shapes == "wide" and relaxation(c, s.d).bound(s, True) > _without_lone_flee(c, s):
+                    seen.append((s.clone(), list(actions)))
+                elif last and relaxation(c, s.d).bound(s, True) > _without_last(c, s):
                     seen.append((s.clone(), list(actions)))
                 bold = [a for a in legal if a.verb in verbs]
                 action = rng.choice(bold if bold and rng.random() < 0.5 else legal)
@@ -158,6 +180,9 @@ def main(seed: int, seconds: float, shapes: str = "tiny") -> int:
                 bound = relaxation(c, state.d).bound(state, True)
                 if shapes == "wide" and bound > _without_lone_flee(c, state):
                     lifted += 1
+                if last and bound > _without_last(c, state):
+                    lifted += 1
+                    exact += bound == left
                 if tele:
                     if plain is None or plain.d is not state.d:
                         plain = _NoUses(c, state.d)
@@ -170,6 +195,8 @@ def main(seed: int, seconds: float, shapes: str = "tiny") -> int:
     said = f"states checked {checked}, overestimates {over}"
     if shapes == "wide":
         said += f", lifted by _lone_flee {lifted}"
+    elif shapes == "last":
+        said += f", lifted by *The winning turn holds no gain* {lifted} ({exact} to the turns left)"
     elif tele:
         said += f", lifted by *What a potion of teleportation is used for* {lifted} ({exact} to the turns left)"
     print(said)

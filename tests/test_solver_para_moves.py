@@ -439,6 +439,9 @@ def test_the_first_flee_holds_no_gain(monkeypatch, potion, held, goblins, before
     assert relaxation(c, s.d).bound(s, True) == after == _remaining(c, s)
     monkeypatch.setattr(Relaxation, "_first_gain", _old_first_gain)
     monkeypatch.setattr(Relaxation, "_lone_flee", lambda self, *args: False)  # (*One flee left* lifts the first too)
+    allowance = Relaxation._met_allowance
+    monkeypatch.setattr(Relaxation, "_met_allowance",  # (and *The winning turn holds no gain*)
+                        lambda self, *args: (lambda most, c: (most, c + 1))(*allowance(self, *args)))
     assert Relaxation(c, s.d).bound(s, True) == before
     monkeypatch.undo()
     _within_on_wanders(c, 5)

@@ -472,7 +472,10 @@ class Relaxation(PotionBound):
         ``c``: 1 if this turn may still hold a gain (``k0``), else 0; but where no enemy is met so now, the gains come
         only from the turn after the first flee, which comes after the turn the walk first holds a potion
         (:meth:`_first_gain`, turn ``J``): then only turns ``J`` to ``T`` may gain, ``c = 1 - J`` (docs/solver.md,
-        *The first potion picked up*, *The first flee holds no gain*)."""
+        *The first potion picked up*, *The first flee holds no gain*). With no potion of teleportation in the game
+        ``c`` is one less: the turn that enters the way out holds no gain (after a fight after moving won the turn
+        resumes at step 4, and entering the exit wins at once, a ladder ends the turn: *The winning turn holds no
+        gain*)."""
         alive, met = self._met_now(s, li)
         if s.moved and (s.phase == COMBAT or s.phase == SHOPPING):
             met += 1  # a fight after moving he is in
@@ -492,6 +495,8 @@ class Relaxation(PotionBound):
             else:
                 para += 1
         met += self._crowd[li] * (self.extra_flees(para) + tele)
+        if not self.tele_total:
+            c -= 1  # the winning turn holds no gain
         return (alive if alive < met else met) + visitors, c
 
     def _met_now(self, s: GameState, li: int) -> tuple[int, int]:
