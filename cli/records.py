@@ -23,6 +23,8 @@ from .common import (
     read_text,
     say,
 )
+from .progress import is_plain
+from cardrogue.engine.words import plural
 
 
 def register(sub) -> None:
@@ -107,14 +109,21 @@ def cmd_scores(args: argparse.Namespace) -> int:
                   sys.stdout, indent=2)
         sys.stdout.write("\n")
         return EXIT_OK
-    from rich.console import Console
-    from rich.table import Table
-    from rich.text import Text
-
     title = printable(campaign.title)
     if not table:
         say(f"{title}: no verified scores yet")
         return EXIT_OK
+    if is_plain(sys.stdout):
+        # Piped or redirected: plain lines a script can read (as `hub leaderboard` writes them), no box drawing.
+        say(f"{title} — high scores (version {campaign.content_hash[:12]})")
+        for s in table:
+            say(f"  {s.rank:3d}. {printable(s.player or 'anonymous'):<20} {s.turns:4d} {plural(s.turns, 'turn'):5} "
+                f"{s.health:3d} health")
+        return EXIT_OK
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
     # Every cell a Text, so neither the campaign's title nor a player's name is read as markup.
     out = Table(title=Text(f"{title} — high scores"), caption=Text(f"version {campaign.content_hash[:12]}"))
     for column, justify in (("#", "right"), ("player", "left"), ("turns", "right"), ("health", "right")):

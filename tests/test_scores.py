@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -61,6 +62,22 @@ def test_import_a_verified_replay_then_list_it(tmp_path, duel, db):
     assert done.returncode == 0 and "ada" in done.stdout and "high scores" in done.stdout
     done = cardrogue("scores", duel, "--scores-db", db, "--format", "json")
     assert json.loads(done.stdout)["scores"] == [{"rank": 1, "player": "ada", "turns": 2, "health": 12}]
+
+
+def test_the_table_piped_is_plain_lines_and_boxed_on_a_terminal(tmp_path, duel, db):
+    """Written to a pipe or a file the table is plain lines a script can read (as `hub leaderboard` writes them), not
+    Rich's box drawing; on a terminal (here said by FORCE_COLOR, which Rich and `is_plain` both read) it is the
+    boxed table."""
+    cardrogue("scores", duel, "--import", winning_replay(tmp_path, player="ada"), "--scores-db", db)
+    done = cardrogue("scores", duel, "--scores-db", db)
+    assert done.returncode == 0
+    lines = done.stdout.splitlines()
+    assert lines[0].endswith("high scores (version " + lines[0].rsplit("(version ", 1)[1])
+    assert lines[1].split() == ["1.", "ada", "2", "turns", "12", "health"]
+    assert not set(done.stdout) & set("┏┃━┡│└─┌╇┗"), done.stdout
+    boxed = subprocess.run([*CLI, "scores", str(duel), "--scores-db", str(db)], capture_output=True, text=True,
+                           timeout=120, env={**os.environ, "FORCE_COLOR": "1", "COLUMNS": "100"})
+    assert boxed.returncode == 0 and "ada" in boxed.stdout and set(boxed.stdout) & set("┏┃━┡│└─┌╇┗"), boxed.stdout
 
 
 def test_the_same_replay_counts_once(tmp_path, duel, db):
