@@ -73,6 +73,20 @@ def cell(x: int, y: int, card: str, paths: str, face: str = "up", **extra: Any) 
     return {"at": [x, y], "card": card, "paths": paths, "face": face, **extra}
 
 
+def open_grid(w: int, h: int, cards: dict, up=frozenset({(0, 0)})) -> list[dict]:
+    """The cells of an open ``w`` x ``h`` level: every path open, the start at (0, 0), the exit at the far corner, the
+    ``cards`` ({(x, y): card}) where named and pathing tiles elsewhere, the tiles ``up`` face up and the rest face
+    down."""
+    out = []
+    for y in range(h):
+        for x in range(w):
+            paths = "".join(d for d, ok in (("N", y > 0), ("E", x < w - 1), ("S", y < h - 1), ("W", x > 0)) if ok)
+            card = "starting-tile" if (x, y) == (0, 0) else cards.get((x, y), "pathing-tile")
+            extra = {"exit": True} if (x, y) == (w - 1, h - 1) else {}
+            out.append(cell(x, y, card, paths, face="up" if (x, y) in up else "down", **extra))
+    return out
+
+
 def campaign_dict(cells: list[dict], *, character: str = "warrior", items=(), equipped=(), rules: str = "1.1.2",
                   goals=(), potions=None, cards=None, seed: int = 7, levels: list[dict] | None = None) -> dict:
     """A campaign dict with one level holding ``cells`` (plus more ``levels``).

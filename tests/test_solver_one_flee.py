@@ -5,7 +5,7 @@ and no enemy met so now, the walks that gain twice by the enemies the one flee l
 import sys
 from pathlib import Path
 
-from helpers import campaign, cell, load, started
+from helpers import campaign, load, open_grid, started
 
 from cardrogue.engine.analysis.solver import SOLVED, Budget, solve_campaign
 from cardrogue.engine.analysis.solver.bounds import Relaxation, relaxation
@@ -34,13 +34,7 @@ def test_two_gains_from_the_one_flee_take_two_steps_more():
     both passes beside them, two steps more than the way to the exit. The bound at the start is the 4 turns after the
     first that the plain uniform-cost search needs (3 when every enemy a flee may leave was a gain), and it stays
     within the turns left on states random play reaches."""
-    cells = []
-    for y in range(4):
-        for x in range(3):
-            paths = "".join(d for d, ok in (("N", y > 0), ("E", x < 2), ("S", y < 3), ("W", x > 0)) if ok)
-            card = "starting-tile" if (x, y) == (0, 0) else "goblin" if (x, y) in ((2, 0), (1, 1)) else "pathing-tile"
-            extra = {"exit": True} if (x, y) == (2, 3) else {}
-            cells.append(cell(x, y, card, paths, face="up" if (x, y) == (0, 0) else "down", **extra))
+    cells = open_grid(3, 4, dict.fromkeys([(2, 0), (1, 1)], "goblin"))
     c = campaign(cells, items=["red-potion"], potions={"red": "paralysis"}, cards={"goblin": {"health": 1}})
     s, _ = started(c)
     assert relaxation(c, s.d).bound(s, True) == 4 == _remaining(c, s)

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import campaign, cell, load, started
+from helpers import campaign, cell, load, open_grid, started
 
 from cardrogue.engine.analysis.solver import SOLVED, UNKNOWN, Budget
 from cardrogue.engine.analysis.solver.bounds import Relaxation, relaxation
@@ -357,15 +357,8 @@ def test_bound_never_overestimates_beside_enemies_met_before(mix, size, seed):
 def _open(w: int, h: int, potions: tuple, goblins: tuple):
     """A ``w`` x ``h`` level with every path open and every card face down but the start (top left); the exit bottom
     right, potions of paralysis and goblins where named."""
-    cells = []
-    for y in range(h):
-        for x in range(w):
-            paths = "".join(d for d, ok in (("N", y > 0), ("E", x < w - 1), ("S", y < h - 1), ("W", x > 0)) if ok)
-            card = ("starting-tile" if (x, y) == (0, 0) else "red-potion" if (x, y) in potions
-                    else "goblin" if (x, y) in goblins else "pathing-tile")
-            extra = {"exit": True} if (x, y) == (w - 1, h - 1) else {}
-            cells.append(cell(x, y, card, paths, face="up" if (x, y) == (0, 0) else "down", **extra))
-    return campaign(cells, potions=PARALYSIS)
+    return campaign(open_grid(w, h, {**dict.fromkeys(goblins, "goblin"), **dict.fromkeys(potions, "red-potion")}),
+                    potions=PARALYSIS)
 
 
 def test_no_enemy_is_met_so_before_the_walk_first_stands_on_a_potion(monkeypatch):
@@ -450,14 +443,7 @@ def test_the_first_flee_holds_no_gain(monkeypatch, potion, held, goblins, before
 def _open_grid(w: int, h: int, goblins: set, potions: set, held: int, up=frozenset({(0, 0)})):
     """An open w x h map: the start at (0, 0), the exit at the far corner, goblins of 6 health and potions of
     paralysis on the cells given, ``held`` more in hand, the tiles ``up`` face up and every other face down."""
-    cells = []
-    for y in range(h):
-        for x in range(w):
-            paths = "".join(d for d, ok in (("N", y > 0), ("E", x < w - 1), ("S", y < h - 1), ("W", x > 0)) if ok)
-            card = ("starting-tile" if (x, y) == (0, 0) else "red-potion" if (x, y) in potions
-                    else "goblin" if (x, y) in goblins else "pathing-tile")
-            extra = {"exit": True} if (x, y) == (w - 1, h - 1) else {}
-            cells.append(cell(x, y, card, paths, face="up" if (x, y) in up else "down", **extra))
+    cells = open_grid(w, h, {**dict.fromkeys(goblins, "goblin"), **dict.fromkeys(potions, "red-potion")}, up)
     return campaign(cells, items=["red-potion"] * held, potions=PARALYSIS, cards={"goblin": {"health": 6}})
 
 

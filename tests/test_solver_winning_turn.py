@@ -5,7 +5,7 @@ an enemy met before counts one turn fewer."""
 import sys
 from pathlib import Path
 
-from helpers import campaign, cell, load, started
+from helpers import campaign, open_grid, started
 
 from cardrogue.engine.analysis.solver.bounds import Relaxation, relaxation
 
@@ -35,13 +35,7 @@ def test_the_winning_turn_holds_no_gain():
     of them flips a tile for the next turn, but the turn that enters the exit holds no such fight. The bound at the
     start is the 3 turns after the first that the plain uniform-cost search needs (2 when the winning turn could gain
     too), and it stays within the turns left on states random play reaches."""
-    cells = []
-    for y in range(3):
-        for x in range(4):
-            paths = "".join(d for d, ok in (("N", y > 0), ("E", x < 3), ("S", y < 2), ("W", x > 0)) if ok)
-            card = "starting-tile" if (x, y) == (0, 0) else "goblin" if (x, y) in ((1, 1), (2, 1)) else "pathing-tile"
-            extra = {"exit": True} if (x, y) == (3, 2) else {}
-            cells.append(cell(x, y, card, paths, face="up" if (x, y) == (0, 0) else "down", **extra))
+    cells = open_grid(4, 3, dict.fromkeys([(1, 1), (2, 1)], "goblin"))
     c = campaign(cells, items=["red-potion", "red-potion"], potions={"red": "paralysis"},
                  cards={"goblin": {"health": 40}})
     s, _ = started(c)
