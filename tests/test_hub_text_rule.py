@@ -275,3 +275,16 @@ def test_clean_maps_have_no_text_refused() -> None:
     """The fixture maps the hub tests publish hold no refused text, with the file's text or without."""
     assert unsafe_texts(json.loads(FIXTURE.read_text()), FIXTURE.read_text()) == []
     assert unsafe_texts(json.loads(map_text())) == []
+
+
+@pytest.mark.parametrize("title", ["a < b and c > d", "3 < 4", "Less <= more", "Tom & Jerry", "Chapter [II]", "Level [1/3]"])
+def test_a_comparison_or_a_bracket_that_no_reader_takes_for_markup_is_text(title) -> None:
+    """HTML opens a tag only with "<" right before a letter, "!", "/" or "?" (the standard's tag open state)
+    and an entity only with "&name;"; Rich opens a tag only with "[" before a lowercase letter, "#", "/" or "@"."""
+    assert unsafe_text(title, title=True) is None
+
+
+@pytest.mark.parametrize(("title", "piece"), [("x<y", "<y"), ("Hall <of> Doom", "<o"), ("<!-- hi -->", "<!"), ("</b>", "</"),
+                                              ("Fish &amp; Chips", "&amp;"), ("Rock [v2]", "[v2]")])
+def test_markup_in_a_title_is_refused_naming_the_piece(title, piece) -> None:
+    assert repr(piece) in unsafe_text(title, title=True)
