@@ -59,7 +59,7 @@ def register(sub) -> None:
                      help="competition window: runs' actions stay hidden this many days (default 7; 0 for none)")
     pub.set_defaults(func=cmd_publish)
     lst = client("list", "list and search the hub's maps")
-    lst.add_argument("--search", default="", metavar="TEXT", help="match title, id or author (default: list every map)")
+    lst.add_argument("--search", default="", metavar="TEXT", help="match title, id, author, or a content hash from 8 hex digits on (default: list every map)")
     lst.add_argument("--limit", type=small_count, default=50, help="list at most this many maps (default 50)")
     lst.set_defaults(func=cmd_list)
     pull = client("pull", "download a map (by campaign id or content hash), or a run's replay")
