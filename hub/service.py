@@ -101,13 +101,13 @@ def _text_problems(unsafe: list[UnsafeText], text: str) -> list[dict]:
     column in ``text`` (the place `cardrogue check` names, so a client can name it in the file it sent)
     and why: what the walk ``cardrogue check`` warns by found (CR228, ``checks.text.unsafe_texts``, kept
     by the check's load as ``LoadResult.unsafe``), markup and escapes in the titles, control characters
-    anywhere in the file, keys included."""
+    anywhere in the file, keys included (a refused key is placed at the key, not at its value)."""
     from cardrogue.engine.format.positions import PositionIndex
 
     listed = unsafe[:MAX_LISTED]
     index = PositionIndex(text, wanted=[u.path for u in listed])
     return [{"path": format_json_path(u.path), "line": line, "column": column, "code": "CR228", "message": u.refusal()}
-            for u in listed for line, column in [index.locate(u.path)]]
+            for u in listed for line, column in [index.locate(u.path, key=u.key)]]
 
 
 class Hub:
