@@ -21,7 +21,8 @@ UNUSABLE_CODES = {"CR001", "CR002", "CR003", "CR004", "CR005", "CR006"}
 
 def score_line(rank: int, player: str, turns: int, health: int) -> str:
     """One score as `scores` (piped) and `hub leaderboard` write it, the same columns in both:
-    ``  1. ada                     11 turns   8 health``. ``player`` is already shown (escaped)."""
+    ``    1. ada                    11 turns   8 health`` (docs/player.md shows one). ``player`` is already
+    shown (escaped)."""
     return f"  {rank:3d}. {player:<20} {turns:4d} {plural(turns, 'turn'):5} {health:3d} health"
 
 

@@ -63,3 +63,14 @@ def test_the_map_by_hand_works_as_written(tmp_path, capsys, monkeypatch) -> None
     code, said = _cardrogue(capsys, "verify", "goblin-toll.replay.json")
     assert code == 0 and said.strip().endswith(f"verified: won in {turns} turns with {health} health"), said
     assert f"`verified: won in {turns} turns with {health} health`" in text
+
+
+def test_the_plain_score_line_in_the_player_guide_is_the_one_written() -> None:
+    """docs/player.md shows a piped `scores` line; it had other spacing than the command writes."""
+    import re
+
+    from cardrogue.cli.common import score_line
+
+    guide = (AUTHORING.parent / "player.md").read_text(encoding="utf-8")
+    shown = re.search(r"plain lines, one a\s+score \(`([^`]*)`", guide).group(1)
+    assert shown == score_line(1, "ada", 2, 12), (shown, score_line(1, "ada", 2, 12))
