@@ -206,7 +206,9 @@ class EditorApp(App[int]):
                 return
 
     def update_title(self) -> None:
-        self.sub_title = printable(f"{self.doc.name}{' ●' if self.doc.dirty else ''}")
+        # the brush stays in the header through edits and saves (it was dropped at the first edit)
+        brush = next((f"  brush: {p.brush}" for p in self.query(Palette)), "")
+        self.sub_title = printable(f"{self.doc.name}{' ●' if self.doc.dirty else ''}{brush}")
         path = self.doc.path
         if path is not None and path != self._remembered and path.exists():
             self._remembered = path
@@ -550,7 +552,7 @@ class EditorApp(App[int]):
 
     @on(CardChosen)
     def _card_chosen(self, message: CardChosen) -> None:
-        self.sub_title = printable(f"{self.doc.name}{' ●' if self.doc.dirty else ''}  brush: {message.card}")
+        self.update_title()
 
     @on(ProblemChosen)
     def _problem_chosen(self, message: ProblemChosen) -> None:

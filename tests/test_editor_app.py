@@ -702,3 +702,19 @@ async def test_story_typed_just_before_a_save_or_quit_is_kept(campaign_file, tmp
         await app.action_quit()  # asks, since the story changed
         await settle(app, pilot)
         assert app.is_running and isinstance(app.screen, ConfirmScreen)
+
+
+@run_async
+async def test_the_header_keeps_the_brush_through_edits_and_saves(campaign_file, tmp_path) -> None:
+    """docs/editor.md: the header shows the file name, ● when unsaved, and the palette brush. The brush
+    was shown only until the first edit, which rewrote the header without it."""
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert app.sub_title == f"{campaign_file.name}  brush: pathing-tile"
+        await pilot.press("ctrl+f", *"goblin", "enter", "ctrl+g", "down", "right", "enter")
+        await settle(app, pilot)
+        assert cell(app, 1, 1).card == "goblin" and app.sub_title == f"{campaign_file.name} ●  brush: goblin"
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert app.sub_title == f"{campaign_file.name}  brush: goblin"
