@@ -200,6 +200,8 @@ def test_search_finds_a_map_by_its_content_hash(hub) -> None:
     assert found(first[:12]) == [("needle", 1)]  # an older version's hash names that version
     assert found(second[:7]) == []  # too short to be read as a hash: searched as text alone
     assert len(found("needle")) == 1  # a text search still lists the latest version only
+    page = call(hub.base, "GET", f"/?q={first[:12].upper()}")[1]  # the pages' search box, as the API
+    assert "The Needle" in page and "Crypt" not in page and "title, id, author or hash" in page
 
 
 def test_submit_ranks_turns_then_health_and_credits_the_token_owner(hub) -> None:
