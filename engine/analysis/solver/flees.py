@@ -177,8 +177,11 @@ def off_cards_chain(d, foes, lo: int, hi: int, most: int = OFF_CARDS) -> int:
 
 
 def calm_chain(d, calm: frozenset) -> int:
-    """``flee_chain(d, calm)`` less the cards of the enemies fled: the largest :func:`off_cards_chain` of a level."""
-    return max((off_cards_chain(d, [e for e in calm if lo <= e < hi], lo, hi) for lo, hi in d.level_range), default=0)
+    """``flee_chain(d, calm)`` less the cards of the enemies fled: the largest :func:`off_cards_chain` of a level (at
+    least 1 with a card in ``calm``, as ``flee_chain``: ``F > 0`` keeps the rules of a hero who may flee)."""
+    if not calm:
+        return 0
+    return max(1, max(off_cards_chain(d, [e for e in calm if lo <= e < hi], lo, hi) for lo, hi in d.level_range))
 
 
 def calm_flee_gains(d, calm: frozenset) -> tuple[int, ...]:
