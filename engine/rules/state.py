@@ -762,6 +762,20 @@ class GameState(CombatRules, ItemRules):
             out.append(j)
         return out
 
+    def is_teleport_target(self, j: int) -> bool:
+        """``j in self.teleport_targets()``, read of ``j`` alone (a ``teleport`` action checks its one tile)."""
+        d = self.d
+        lo, hi = d.level_range[self.level]
+        if not lo <= j < hi or j == self.pos:
+            return False
+        f = self.faces[j]
+        if f == DOWN or (f == UP and d.kind[j] != PLAIN):
+            return False
+        visitors = self.visitors
+        if visitors and visitors.get(j, -1) >= 0:
+            return False
+        return not d.exit[j] or bool(self.goals_met())
+
 
 
 # Steps scheduled on every turn, built once (``todo`` holds them as they are: the same tuples).

@@ -98,6 +98,7 @@ class Relaxation(PotionBound):
             # Only potions of teleportation: the enemy cards a potion drunk in a fight may leave (``_tele_allowance``).
             self._tele_crowd.append(min(4, crowd))
         self._mets_cache: dict = {}  # (level, faces of its enemy cards, hero's tile) -> the enemies he may meet so
+        self._steps_kept: dict = {}  # the counts ``_tele_allowance`` reads -> its ``steps`` tables (``_tele_steps``)
         self._now_cache: dict = {}  # (level, faces of its enemy cards, hero's tile) -> ``_met_now``
         self._dcache: dict = {}  # (level, mask, enemies met so) -> per way out, the discounted half-turns
         self._beside_of: dict = {}  # level -> ``_beside_cells``
@@ -617,9 +618,25 @@ class Relaxation(PotionBound):
         # are at most ``tele_crowd`` per such potion (and the one drunk now in a fight) and one per other potion
         # (thrown, it moves one enemy; drunk outside a fight, none). ``steps[n]``: that count.
         crowd = self._tele_crowd[li]
+        on_cells = len(potions[3])
+        # The tables read these counts alone: kept per them (``_steps_kept``, at most 100,000).
+        skey = (crowd, tele, on_cells, met, alive, visitors, drunk, pending)
+        per = self._steps_kept.get(skey)
+        if per is None:
+            per = self._tele_steps(crowd, tele, on_cells, met, alive, visitors, drunk, pending)
+            if len(self._steps_kept) > 100_000:
+                self._steps_kept.clear()
+            self._steps_kept[skey] = per
+        if on_cells:  # (a walk that picks up none of the level's potions on their cells: *A gain needs its potion ...*)
+            return per[1][-1], c, per[1], per[0]
+        return per[0][-1], c, per[0]
+
+    def _tele_steps(self, crowd: int, tele: int, on_cells: int, met: int, alive: int, visitors: int, drunk: bool,
+                    pending: int) -> tuple:
+        """The ``steps`` tables of :meth:`_tele_allowance` from its counts: for the ``tele`` potions still to be used,
+        and (``on_cells`` of them on the level's cells) first for those but the ones on cells."""
         thrown = 1 if crowd else 0  # (no enemy beside any tile: none to throw one at)
         per = []
-        on_cells = len(potions[3])
         for count in (tele - on_cells, tele) if on_cells else (tele,):
             steps = []
             for n in range(count + 1):
@@ -629,9 +646,7 @@ class Relaxation(PotionBound):
             if count + drunk >= 2:
                 steps = self._uses(steps, count, met, crowd, alive, visitors, (1 + pending) if drunk else 0)
             per.append(steps)
-        if on_cells:  # (a walk that picks up none of the level's potions on their cells: *A gain needs its potion ...*)
-            return per[1][-1], c, per[1], per[0]
-        return per[0][-1], c, per[0]
+        return tuple(per)
 
     @staticmethod
     def _uses(steps: tuple, count: int, met: int, crowd: int, alive: int, visitors: int, drinking: int) -> tuple:

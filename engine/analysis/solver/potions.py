@@ -53,6 +53,7 @@ MAX_TOURS = 8  # potions on a level beyond which a tour of them is bounded by it
 MAX_PICKUPS = 6  # potions on a level's cells whose every set the bound tries (2 ** 6 sets); the rest count as held
 _FACE_UP = bytes(1 if b == 0 else 0 for b in range(256))  # a mask's bytes to 1 where face up, 0 where face down
 MAX_RESULTS = 64  # values of ``_with_potions`` kept per plan (all dropped when full)
+MAX_PREPS = 20_000  # what ``_with_potions`` read and found per call's inputs, kept (all dropped when full)
 MAX_PLAN_SETS = 70_000  # sets of potions kept in ``_plans`` in all (about 270 bytes each, equal sets kept once: some 19 MB)
 _NOTHING_MET = ((False, None),)  # ``_with_potions``'s options when every potion may gain
 
@@ -185,7 +186,7 @@ class PotionBound:
         self._mwalks: dict = {}  # (level, local cell, enemies met, set of potions) -> ``_met_walk``
         self._prefixes: dict = {}  # (level, local cell, set, face-down counts, twice the E) -> ``_prefix_least``
         self._pgains: dict = {}  # (held, idle, potions in the set) -> ``_prefix_least``'s twice the E
-        self._last_prep = None  # ``_with_potions``: (what its last call read, what it found from that alone)
+        self._preps: dict = {}  # ``_with_potions``: what a call read -> what it found from that alone (at most MAX_PREPS)
         # Potions of paralysis alone, paced: a potion on its cell gains only after the walk reaches it.
         self.ordered = self.paced and self.para_limited and not self.tele_total
 
@@ -722,12 +723,12 @@ class PotionBound:
         tele_held, para_held, meet, left = potions
         ways = range(len(self.ways[li]))
         paced = self.paced
-        # What the calls of one ``_with_met`` share (all but what is left of the turn, ``gain`` and the ceiling):
-        # the last call's, kept (``_last_prep``).
+        # What the calls of one ``_with_met`` share (all but what is left of the turn, ``gain`` and the ceiling),
+        # and states that differ only in those (what is left of the turn, the gains allowed) share: kept (``_preps``).
         prep_key = (li, mask, i, campaign_mode, potions, routes, blocked, only)
-        prep = self._last_prep
-        if prep is not None and prep[0] == prep_key:
-            jumps, sets, dway, away, ranks, results, options, met_met, paired_met, via, groups, prefixes, reach = prep[1]
+        prep = self._preps.get(prep_key)
+        if prep is not None:
+            jumps, sets, dway, away, ranks, results, options, met_met, paired_met, via, groups, prefixes, reach = prep
         else:
             jumps = self._jumps(li, mask, blocked) if self.tele_total else ()
             sets, dway, away, ranks, results, kept_groups = self._plan(li, mask, i, left, campaign_mode, routes, hint,
@@ -777,8 +778,10 @@ class PotionBound:
             if paced and self.ordered and left:
                 counts = self._potion_counts(li, mask, hint)
                 reach = tuple([counts[p][i] for p in left])
-            self._last_prep = (prep_key, (jumps, sets, dway, away, ranks, results, options, met_met, paired_met, via,
-                                          groups, prefixes, reach))
+            if len(self._preps) >= MAX_PREPS:
+                self._preps.clear()
+            self._preps[prep_key] = (jumps, sets, dway, away, ranks, results, options, met_met, paired_met, via,
+                                     groups, prefixes, reach)
         quiet = None
         if paced:
             # Paced: the value reads the plan, the potions at hand, the enemies met and what a walk meeting them
