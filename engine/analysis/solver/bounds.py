@@ -760,7 +760,8 @@ class Relaxation(PotionBound):
         return 0 if cost <= r0 else (cost - r0 + 1) // 2
 
     def _with_met(self, li: int, mask: bytes, i: int, r0: int, k0: int, campaign_mode: bool, potions: tuple,
-                  routes: tuple, hint: bytes | None, blocked: int, allow: tuple, only: int = -1) -> float:
+                  routes: tuple, hint: bytes | None, blocked: int, allow: tuple, only: int = -1,
+                  cap: float = INF) -> float:
         """:meth:`_with_potions` with the gains of fights after moving beside an enemy met before: at most ``A``
         half-turns in all, and at most ``t + c`` in ``t`` more turns, ``allow = (A, c)`` (``c`` may be negative:
         :meth:`_met_allowance`). With ``B(x)`` the potion bound given ``x`` half-turns more (non-increasing in
@@ -777,12 +778,18 @@ class Relaxation(PotionBound):
         ``_gains(steps, t + c)`` (*A potion drunk in a fight holds no gain*), and a walk that picks up none of the
         level's potions on their cells at most ``_gains(bare, t + c)``: the bound is the lesser of the one over the
         empty set of pickups with ``bare`` (``only`` 0) and the one over the other sets with ``steps`` (``only`` -2;
-        *A gain needs its potion picked up*)."""
+        *A gain needs its potion picked up*).
+
+        ``cap``: for a caller that reads the value only where it is below ``cap`` (the lesser of two counts): the least
+        ``t`` is searched only up to ``cap``, and a value no lower than ``cap`` may be returned in place of a larger
+        one (never a lower one)."""
         if len(allow) > 3 and self.paced and not self.para_total:
             bare = allow[3]
             none = self._with_met(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked,
-                                  (bare[-1], allow[1], bare), 0)
-            some = self._with_met(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked, allow[:3], -2)
+                                  (bare[-1], allow[1], bare), 0, cap)
+            # (Only the lesser is read: the second search stops once it is no lower than the first.)
+            some = self._with_met(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked, allow[:3], -2,
+                                  none if none < cap else cap)
             return none if none < some else some
         most, c = allow[0], allow[1]
         steps = allow[2] if len(allow) > 2 else ()
@@ -793,7 +800,7 @@ class Relaxation(PotionBound):
                                       only, INF, (most, c))
         t = self._with_potions(li, mask, i, r0 + most * para, k0, campaign_mode, potions, routes, hint, blocked,
                                most * tele, only)
-        while t != INF:
+        while t < cap:  # (``cap``: a caller that reads only a value below it; INF stops it too)
             if steps:
                 more = _gains(steps, t + c) if steps[0] >= 0 else _gains_at(steps, t + c)
             else:
