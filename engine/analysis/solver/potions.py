@@ -724,8 +724,8 @@ class PotionBound:
         tele_held, para_held, meet, left = potions
         ways = range(len(self.ways[li]))
         paced = self.paced
-        # What the calls of one ``_with_met`` share (all but what is left of the turn, ``gain``, the ceiling and ``only``),
-        # and states that differ only in those (what is left of the turn, the gains allowed) share: kept (``_preps``).
+        # What the calls of one ``_with_met`` share (all but what is left of the turn, ``gain``, the ceiling and
+        # ``only``), and states that differ only in those (what is left of the turn, the gains allowed): kept.
         prep_key = (li, mask, i, campaign_mode, potions, routes, blocked)
         prep = self._preps.get(prep_key)
         if prep is not None:
