@@ -108,6 +108,8 @@ WHITE_BOX = {
     ("tests/test_solver_potions_cache.py", "test_a_plan_keeps_its_groups_of_sets_per_the_potions_held"): "the kept potion bound is compared with the plain one",
     ("tests/test_solver_potions_cache.py", "test_the_least_turns_of_a_paralysis_map_come_from_one_search_over_the_sets"): "the kept potion bound is compared with the plain one",
     ("tests/test_solver_potions_cache.py", "test_a_plan_keeps_its_values_where_the_orders_of_pickups_are_read"): "the kept potion bound is compared with the plain one",
+    ("tests/test_solver_kept_calls.py", "_search"): "the bound with and without the cap on _with_met is compared",
+    ("tests/test_solver_kept_calls.py", "test_calls_with_a_ceiling_are_answered_from_what_earlier_ones_learnt"): "the kept potion bound is compared with the plain one",
     ("tests/test_solver_siblings.py", "test_a_child_a_later_sibling_dominates_gets_no_bound"): "the search's bound reads are watched",
     ("tests/test_solver_teleport_met.py", "_bound"): "the relaxation reads the tables",
     ("tests/test_solver_teleport_two_gains.py", "test_two_enemies_beside_one_tile_of_a_corridor_give_one_gain_at_most"): "the relaxation reads the tables",

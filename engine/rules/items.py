@@ -312,7 +312,7 @@ class ItemRules:
             return False
         x, _, y = action.arg.partition(",")
         j = self.d.index.get((self.level, int(x), int(y)), -1)
-        if j not in self.teleport_targets():
+        if not self.is_teleport_target(j):
             return False
         subject, self.subject = self.subject, -1
         if subject < 0:

@@ -288,7 +288,8 @@ class GameState(CombatRules, ItemRules):
             return []
         phase = self.phase
         if phase == CHOOSE_TELEPORT:
-            return [Action("teleport", f"{x},{y}") for x, y in (self.d.pos_of[j] for j in self.teleport_targets())]
+            pos_of, kept = self.d.pos_of, _TELEPORTS
+            return [kept.get(pos_of[j]) or _teleport_action(pos_of[j]) for j in self.teleport_targets()]
         d, pos, faces = self.d, self.pos, self.faces
         # Called for every move of a playout and every state the solver expands: the flips and moves
         # are written out here (``_may_enter`` inlined, the level's goals read once, only if needed).
@@ -762,6 +763,28 @@ class GameState(CombatRules, ItemRules):
             out.append(j)
         return out
 
+    def is_teleport_target(self, j: int) -> bool:
+        """``j in self.teleport_targets()``, read of ``j`` alone (a ``teleport`` action checks its one tile)."""
+        d = self.d
+        lo, hi = d.level_range[self.level]
+        if not lo <= j < hi or j == self.pos:
+            return False
+        f = self.faces[j]
+        if f == DOWN or (f == UP and d.kind[j] != PLAIN):
+            return False
+        visitors = self.visitors
+        if visitors and visitors.get(j, -1) >= 0:
+            return False
+        return not d.exit[j] or bool(self.goals_met())
+
+
+
+_TELEPORTS: dict = {}  # (x, y) -> the action ``teleport x,y``, made once (a choice lists every tile face up)
+
+
+def _teleport_action(xy: tuple[int, int]) -> Action:
+    action = _TELEPORTS[xy] = Action("teleport", f"{xy[0]},{xy[1]}")
+    return action
 
 
 # Steps scheduled on every turn, built once (``todo`` holds them as they are: the same tuples).

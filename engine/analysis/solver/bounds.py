@@ -102,6 +102,7 @@ class Relaxation(PotionBound):
             # Only potions of teleportation: the enemy cards a potion drunk in a fight may leave (``_tele_allowance``).
             self._tele_crowd.append(min(4, crowd))
         self._mets_cache: dict = {}  # (level, faces of its enemy cards, hero's tile) -> the enemies he may meet so
+        self._steps_kept: dict = {}  # the counts ``_tele_allowance`` reads -> its ``steps`` tables (``_tele_steps``)
         self._now_cache: dict = {}  # (level, faces of its enemy cards, hero's tile) -> ``_met_now``
         self._dcache: dict = {}  # (level, mask, enemies met so) -> per way out, the discounted half-turns
         self._beside_of: dict = {}  # level -> ``_beside_cells``
@@ -621,9 +622,25 @@ class Relaxation(PotionBound):
         # are at most ``tele_crowd`` per such potion (and the one drunk now in a fight) and one per other potion
         # (thrown, it moves one enemy; drunk outside a fight, none). ``steps[n]``: that count.
         crowd = self._tele_crowd[li]
+        on_cells = len(potions[3])
+        # The tables read these counts alone: kept per them (``_steps_kept``, at most 100,000).
+        skey = (crowd, tele, on_cells, met, alive, visitors, drunk, pending)
+        per = self._steps_kept.get(skey)
+        if per is None:
+            per = self._tele_steps(crowd, tele, on_cells, met, alive, visitors, drunk, pending)
+            if len(self._steps_kept) > 100_000:
+                self._steps_kept.clear()
+            self._steps_kept[skey] = per
+        if on_cells:  # (a walk that picks up none of the level's potions on their cells: *A gain needs its potion ...*)
+            return per[1][-1], c, per[1], per[0]
+        return per[0][-1], c, per[0]
+
+    def _tele_steps(self, crowd: int, tele: int, on_cells: int, met: int, alive: int, visitors: int, drunk: bool,
+                    pending: int) -> tuple:
+        """The ``steps`` tables of :meth:`_tele_allowance` from its counts: for the ``tele`` potions still to be used,
+        and (``on_cells`` of them on the level's cells) first for those but the ones on cells."""
         thrown = 1 if crowd else 0  # (no enemy beside any tile: none to throw one at)
         per = []
-        on_cells = len(potions[3])
         for count in (tele - on_cells, tele) if on_cells else (tele,):
             steps = []
             for n in range(count + 1):
@@ -633,9 +650,7 @@ class Relaxation(PotionBound):
             if count + drunk >= 2:
                 steps = self._uses(steps, count, met, crowd, alive, visitors, (1 + pending) if drunk else 0)
             per.append(steps)
-        if on_cells:  # (a walk that picks up none of the level's potions on their cells: *A gain needs its potion ...*)
-            return per[1][-1], c, per[1], per[0]
-        return per[0][-1], c, per[0]
+        return tuple(per)
 
     @staticmethod
     def _uses(steps: tuple, count: int, met: int, crowd: int, alive: int, visitors: int, drinking: int) -> tuple:
@@ -749,7 +764,8 @@ class Relaxation(PotionBound):
         return 0 if cost <= r0 else (cost - r0 + 1) // 2
 
     def _with_met(self, li: int, mask: bytes, i: int, r0: int, k0: int, campaign_mode: bool, potions: tuple,
-                  routes: tuple, hint: bytes | None, blocked: int, allow: tuple, only: int = -1) -> float:
+                  routes: tuple, hint: bytes | None, blocked: int, allow: tuple, only: int = -1,
+                  cap: float = INF) -> float:
         """:meth:`_with_potions` with the gains of fights after moving beside an enemy met before: at most ``A``
         half-turns in all, and at most ``t + c`` in ``t`` more turns, ``allow = (A, c)`` (``c`` may be negative:
         :meth:`_met_allowance`). With ``B(x)`` the potion bound given ``x`` half-turns more (non-increasing in
@@ -766,12 +782,18 @@ class Relaxation(PotionBound):
         ``_gains(steps, t + c)`` (*A potion drunk in a fight holds no gain*), and a walk that picks up none of the
         level's potions on their cells at most ``_gains(bare, t + c)``: the bound is the lesser of the one over the
         empty set of pickups with ``bare`` (``only`` 0) and the one over the other sets with ``steps`` (``only`` -2;
-        *A gain needs its potion picked up*)."""
+        *A gain needs its potion picked up*).
+
+        ``cap``: for a caller that reads the value only where it is below ``cap`` (the lesser of two counts): the least
+        ``t`` is searched only up to ``cap``, and a value no lower than ``cap`` may be returned in place of a larger
+        one (never a lower one)."""
         if len(allow) > 3 and self.paced and not self.para_total:
             bare = allow[3]
             none = self._with_met(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked,
-                                  (bare[-1], allow[1], bare), 0)
-            some = self._with_met(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked, allow[:3], -2)
+                                  (bare[-1], allow[1], bare), 0, cap)
+            # (Only the lesser is read: the second search stops once it is no lower than the first.)
+            some = self._with_met(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked, allow[:3], -2,
+                                  none if none < cap else cap)
             return none if none < some else some
         most, c = allow[0], allow[1]
         steps = allow[2] if len(allow) > 2 else ()
@@ -782,7 +804,7 @@ class Relaxation(PotionBound):
                                       only, INF, (most, c))
         t = self._with_potions(li, mask, i, r0 + most * para, k0, campaign_mode, potions, routes, hint, blocked,
                                most * tele, only)
-        while t != INF:
+        while t < cap:  # (``cap``: a caller that reads only a value below it; INF stops it too)
             if steps:
                 more = _gains(steps, t + c) if steps[0] >= 0 else _gains_at(steps, t + c)
             else:

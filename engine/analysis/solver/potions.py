@@ -53,7 +53,9 @@ MAX_TOURS = 8  # potions on a level beyond which a tour of them is bounded by it
 MAX_PICKUPS = 6  # potions on a level's cells whose every set the bound tries (2 ** 6 sets); the rest count as held
 _FACE_UP = bytes(1 if b == 0 else 0 for b in range(256))  # a mask's bytes to 1 where face up, 0 where face down
 MAX_RESULTS = 64  # values of ``_with_potions`` kept per plan (all dropped when full)
+MAX_PREPS = 20_000  # what ``_with_potions`` read and found per call's inputs, kept (all dropped when full)
 MAX_PLAN_SETS = 70_000  # sets of potions kept in ``_plans`` in all (about 270 bytes each, equal sets kept once: some 19 MB)
+_CEILING = "ceiling"  # a key of ``_with_potions``' ``results`` for what its calls with a ceiling found: (_CEILING, key)
 _NOTHING_MET = ((False, None),)  # ``_with_potions``'s options when every potion may gain
 
 
@@ -185,7 +187,7 @@ class PotionBound:
         self._mwalks: dict = {}  # (level, local cell, enemies met, set of potions) -> ``_met_walk``
         self._prefixes: dict = {}  # (level, local cell, set, face-down counts, twice the E) -> ``_prefix_least``
         self._pgains: dict = {}  # (held, idle, potions in the set) -> ``_prefix_least``'s twice the E
-        self._last_prep = None  # ``_with_potions``: (what its last call read, what it found from that alone)
+        self._preps: dict = {}  # ``_with_potions``: what a call read -> what it found from that alone (at most MAX_PREPS)
         # Potions of paralysis alone, paced: a potion on its cell gains only after the walk reaches it.
         self.ordered = self.paced and self.para_limited and not self.tele_total
 
@@ -722,12 +724,12 @@ class PotionBound:
         tele_held, para_held, meet, left = potions
         ways = range(len(self.ways[li]))
         paced = self.paced
-        # What the calls of one ``_with_met`` share (all but what is left of the turn, ``gain`` and the ceiling):
-        # the last call's, kept (``_last_prep``).
-        prep_key = (li, mask, i, campaign_mode, potions, routes, blocked, only)
-        prep = self._last_prep
-        if prep is not None and prep[0] == prep_key:
-            jumps, sets, dway, away, ranks, results, options, met_met, paired_met, via, groups, prefixes, reach = prep[1]
+        # What the calls of one ``_with_met`` share (all but what is left of the turn, ``gain``, the ceiling and
+        # ``only``), and states that differ only in those (what is left of the turn, the gains allowed): kept.
+        prep_key = (li, mask, i, campaign_mode, potions, routes, blocked)
+        prep = self._preps.get(prep_key)
+        if prep is not None:
+            jumps, sets, dway, away, ranks, results, options, met_met, paired_met, via, kept_groups, prefixes, reach = prep
         else:
             jumps = self._jumps(li, mask, blocked) if self.tele_total else ()
             sets, dway, away, ranks, results, kept_groups = self._plan(li, mask, i, left, campaign_mode, routes, hint,
@@ -750,26 +752,6 @@ class PotionBound:
                         pair = self.pairs[li]
                         paired_met = [(pair[k][i], pair[k][i], 0) for k in ways]
                         options.append((True, paired_met))
-            # Paced: per group of sets (``ranks``) that ``only`` lets in and that has a set to draw, its index, its
-            # sets by m, the most its gains add and those gains (the heap below adds the half-turns at hand).
-            # (They read the plan, the potions held and ``only`` alone: kept in the plan, per those.)
-            gkey = (tele_held, para_held, only)
-            groups = kept_groups.get(gkey) if paced else ()
-            if groups is None:
-                groups = []
-                gains_of = self._gains
-                for g, (gt, gp, by_all, by_direct) in enumerate(ranks):
-                    if only >= 0 and gt + gp != only or only == -2 and not gt + gp:
-                        continue  # (paced: the sets of ``only`` potions on their cells alone; -2: all but the empty set)
-                    tele = gt + tele_held
-                    ranked = by_all if tele else by_direct
-                    if not ranked:
-                        continue
-                    gains = gains_of.get((gp + para_held, tele))
-                    if gains is None:
-                        gains = gains_of[(gp + para_held, tele)] = self._gains_of(gp + para_held, tele)
-                    groups.append((g, ranked, 2 * gains[5], gains))
-                kept_groups[gkey] = groups
             prefixes = {}  # set and ``idle`` -> ``_prefix_least``
             # Paced with the orders of pickups read: all they read of the mask, the face-down tiles of a route from
             # the tile to each potion of ``left`` (``_prefix_least``), is in the key of the values kept too.
@@ -777,8 +759,30 @@ class PotionBound:
             if paced and self.ordered and left:
                 counts = self._potion_counts(li, mask, hint)
                 reach = tuple([counts[p][i] for p in left])
-            self._last_prep = (prep_key, (jumps, sets, dway, away, ranks, results, options, met_met, paired_met, via,
-                                          groups, prefixes, reach))
+            if len(self._preps) >= MAX_PREPS:
+                self._preps.clear()
+            self._preps[prep_key] = (jumps, sets, dway, away, ranks, results, options, met_met, paired_met, via,
+                                     kept_groups, prefixes, reach)
+        # Paced: per group of sets (``ranks``) that ``only`` lets in and that has a set to draw, its index, its
+        # sets by m, the most its gains add and those gains (the heap below adds the half-turns at hand).
+        # (They read the plan, the potions held and ``only`` alone: kept in the plan, per those.)
+        gkey = (tele_held, para_held, only)
+        groups = kept_groups.get(gkey) if paced else ()
+        if groups is None:
+            groups = []
+            gains_of = self._gains
+            for g, (gt, gp, by_all, by_direct) in enumerate(ranks):
+                if only >= 0 and gt + gp != only or only == -2 and not gt + gp:
+                    continue  # (paced: the sets of ``only`` potions on their cells alone; -2: all but the empty set)
+                tele = gt + tele_held
+                ranked = by_all if tele else by_direct
+                if not ranked:
+                    continue
+                gains = gains_of.get((gp + para_held, tele))
+                if gains is None:
+                    gains = gains_of[(gp + para_held, tele)] = self._gains_of(gp + para_held, tele)
+                groups.append((g, ranked, 2 * gains[5], gains))
+            kept_groups[gkey] = groups
         quiet = None
         if paced:
             # Paced: the value reads the plan, the potions at hand, the enemies met and what a walk meeting them
@@ -793,6 +797,14 @@ class PotionBound:
             hit = results.get(rkey)
             if hit is not None:
                 return hit if hit < ceiling else ceiling
+            if ceiling != INF:
+                # What calls with a ceiling learnt of this value (``_CEILING``): at least ``lo``, at most ``hi``.
+                seen = results.get((_CEILING, rkey))
+                if seen is not None:
+                    if seen[0] >= ceiling:
+                        return ceiling
+                    if seen[1] < ceiling:
+                        return seen[1]  # (below the ceiling and no lower than the value: what a search would give)
         elif not paced:
             # Unpaced, likewise: the value reads the plan, the potions at hand, the enemies met and what a walk
             # meeting them covers, which options there are, what is left of this turn and the routes (one plan serves
@@ -1054,6 +1066,17 @@ class PotionBound:
             if len(results) >= MAX_RESULTS:
                 results.clear()
             results[rkey] = best
+        elif paced:
+            # Not the value, but a bound on it: no lower than the ceiling when that is returned, else at most ``best``.
+            seen = results.get((_CEILING, rkey))
+            lo, hi = seen if seen is not None else (0, INF)
+            if best >= ceiling:
+                lo = ceiling if ceiling > lo else lo
+            elif best < hi:
+                hi = best
+            if seen is None and len(results) >= MAX_RESULTS:
+                results.clear()
+            results[(_CEILING, rkey)] = (lo, hi)
         return best
 
     def _plan(self, li: int, mask: bytes, i: int, left: tuple, campaign_mode: bool, routes: tuple,
