@@ -2,7 +2,7 @@
 against the exact turns left.
 
 Run ``python benchmarks/bound_exhaust.py MODE SEED CPU_SECONDS [--horizon T] [--cap STATES] [--large] [--paralysis]``, MODE one of
-``shops``, ``chests``, ``faceup``, ``heroes``, ``ladders``, ``traps``, ``colours`` or ``mix`` (every feature drawn
+``shops``, ``chests``, ``faceup``, ``heroes``, ``ladders``, ``traps``, ``colours``, ``potions``, ``flees`` or ``mix`` (every feature drawn
 at random, map by map). ``bound_sweep.py`` and ``bound_hunt.py`` check the states a few random walks end on against
 a reference search from each; here the map is small enough to enumerate: every state reachable from the start
 (``legal_actions`` and ``advance`` under the fated dice, the engine's exact key, the deaths dropped), in the order
@@ -38,6 +38,9 @@ The maps (2x2 to 4x3, with ``--large`` 4x4 to 6x3 but for the ladders', a few wa
   shop) to carry down to the second;
 - ``traps``: spike, poison and paralysis traps, fountains, the explorer and the cleric often;
 - ``colours``: potions of every colour, the author's colour-to-effect table for some of them;
+- ``flees``: two to five enemies, three in five DOES NOT CHASE, the warrior or (one time in two) another character,
+  no potion: the flee chain beside the enemies' cards and off them (docs/solver.md, *Flees land off the enemies'
+  cards*);
 - ``potions``: ``bound_sweep.py``'s tiny maps (goblins of 40, 6, 3 or 1 health, up to two potions on cells and three
   in hand, of paralysis, of teleportation or one of each) with each goblin face up at the start one time in two.
 
@@ -71,7 +74,7 @@ from cardrogue.engine.chance.resolvers import FatedResolver  # noqa: E402
 from cardrogue.engine.format.loader import load_campaign_text  # noqa: E402
 from cardrogue.engine.rules.state import DEAD, WON, GameState  # noqa: E402
 
-MODES = ("shops", "chests", "faceup", "heroes", "ladders", "traps", "colours", "potions")
+MODES = ("shops", "chests", "faceup", "heroes", "ladders", "traps", "colours", "potions")  # (``mix`` draws from these)
 SIZES = [(2, 2), (3, 2), (2, 3), (3, 3), (4, 2), (2, 4), (4, 3), (3, 4)]
 LARGE = [(4, 4), (5, 3), (3, 5), (5, 4), (4, 5), (6, 3)]  # ``--large``: the states past the cap go unchecked
 WEAK = ["goblin", "kobold", "cave-bat", "sewer-rat"]
@@ -149,6 +152,8 @@ def _level(level_id: str, rng: random.Random, features: set, to: str | None, siz
         for _ in range(rng.randint(1, 2)):
             put(rng.choice(CARRY))
     enemies = rng.choice([1, 1, 2, 3]) if {"faceup", "potions"} & features else rng.choice([0, 1, 1, 2])
+    if "flees" in features:  # enemies crowded, most of them DOES NOT CHASE: flee chains over and beside their cards
+        enemies = rng.randint(2, min(5, len(free)))
     if "potions" in features:  # bound_sweep.py's tiny maps with goblins face up at the start half the time
         cards["goblin"] = {"health": rng.choice([40, 6, 3, 1])}
         for _ in range(enemies):
@@ -157,7 +162,7 @@ def _level(level_id: str, rng: random.Random, features: set, to: str | None, siz
             put(rng.choice(["red-potion", "blue-potion"]))
         enemies = 0
     for _ in range(enemies):
-        kind = rng.choice(DNC) if rng.random() < (0.5 if "faceup" in features else 0.2) else rng.choice(WEAK)
+        kind = rng.choice(DNC) if rng.random() < (0.6 if "flees" in features else 0.5 if "faceup" in features else 0.2) else rng.choice(WEAK)
         if kind == "cave-lurker":
             cards["cave-lurker"] = LURKER
         elif kind == "troll" and rng.random() < 0.7:
@@ -191,8 +196,10 @@ def make(rng: random.Random, mode: str) -> dict:
             character = rng.choice(gen.CHARACTERS)
     if "traps" in features and rng.random() < 0.5:
         character = rng.choice(["explorer", "cleric"]) if rules == "1.1.2" or rng.random() < 0.5 else character
+    if "flees" in features and rng.random() < 0.5:
+        character = rng.choice([c for c in gen.CHARACTERS if c != "warrior"])  # (a flee on a roll: the chain of a state)
     hero: dict = {"character": character, "items": [], "equipped": []}
-    if "heroes" in features or rng.random() < 0.2:
+    if "heroes" in features or ("flees" not in features and rng.random() < 0.2):
         if rng.random() < 0.6:
             hero["equipped"] = [rng.choice(["hasty-boots", "shadow-cape", "dagger", "sword", "boots"])]
         if rng.random() < 0.4:
@@ -396,7 +403,7 @@ def check_map(doc: dict, horizon: int, cap: int, counts: Counter, solve_states: 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("mode", choices=MODES + ("mix",))
+    ap.add_argument("mode", choices=MODES + ("flees", "mix"))
     ap.add_argument("seed", type=int)
     ap.add_argument("seconds", type=float, help="CPU seconds to spend (the map being checked is finished)")
     ap.add_argument("--horizon", type=int, default=14, help="the last turn enumerated (default 14)")

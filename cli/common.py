@@ -12,10 +12,18 @@ from cardrogue.engine.format.files import is_campaign_name
 from cardrogue.engine.format.loader import MAX_FILE_BYTES, load_usable
 from cardrogue.engine.printable import printable
 from cardrogue.engine.reading import read_limited
+from cardrogue.engine.words import plural
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE = 0, 1, 2
 # Codes meaning the file could not be read as JSON at all.
 UNUSABLE_CODES = {"CR001", "CR002", "CR003", "CR004", "CR005", "CR006"}
+
+
+def score_line(rank: int, player: str, turns: int, health: int) -> str:
+    """One score as `scores` (piped) and `hub leaderboard` write it, the same columns in both:
+    ``    1. ada                    11 turns   8 health`` (docs/player.md shows one). ``player`` is already
+    shown (escaped)."""
+    return f"  {rank:3d}. {player:<20} {turns:4d} {plural(turns, 'turn'):5} {health:3d} health"
 
 
 def whole(low: int, high: int, what: str):

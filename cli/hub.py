@@ -13,10 +13,10 @@ import json
 import sys
 from pathlib import Path
 
-from cardrogue.engine.words import counted, plural
+from cardrogue.engine.words import counted
 
 from .common import (EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE, UnusableInput, complain, lines_of, listen, read_text,
-                     replay_document, say, whole)
+                     replay_document, say, score_line, whole)
 
 window_days = whole(0, 365, "a competition window")
 port_number = whole(1, 65_535, "a port")
@@ -59,7 +59,7 @@ def register(sub) -> None:
                      help="competition window: runs' actions stay hidden this many days (default 7; 0 for none)")
     pub.set_defaults(func=cmd_publish)
     lst = client("list", "list and search the hub's maps")
-    lst.add_argument("--search", default="", metavar="TEXT", help="match title, id or author (default: list every map)")
+    lst.add_argument("--search", default="", metavar="TEXT", help="match title, id, author, or a content hash from 8 hex digits on (default: list every map)")
     lst.add_argument("--limit", type=small_count, default=50, help="list at most this many maps (default 50)")
     lst.set_defaults(func=cmd_list)
     pull = client("pull", "download a map (by campaign id or content hash), or a run's replay")
@@ -382,7 +382,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
         if not board["runs"]:
             say("  no verified runs yet")
         for r in board["runs"]:
-            say(f"  {r['rank']:3d}. {_show(r['player']):<20} {r['turns']:4d} {plural(r['turns'], 'turn'):5} {r['health']:3d} health  {r['submitted_at']}")
+            say(f"{score_line(r['rank'], _show(r['player']), r['turns'], r['health'])}  {r['submitted_at']}")
         return EXIT_OK
 
     return _run(args, work)

@@ -22,9 +22,9 @@ from .common import (
     printable,
     read_text,
     say,
+    score_line,
 )
 from .progress import is_plain
-from cardrogue.engine.words import plural
 
 
 def register(sub) -> None:
@@ -117,8 +117,7 @@ def cmd_scores(args: argparse.Namespace) -> int:
         # Piped or redirected: plain lines a script can read (as `hub leaderboard` writes them), no box drawing.
         say(f"{title} — high scores (version {campaign.content_hash[:12]})")
         for s in table:
-            say(f"  {s.rank:3d}. {printable(s.player or 'anonymous'):<20} {s.turns:4d} {plural(s.turns, 'turn'):5} "
-                f"{s.health:3d} health")
+            say(score_line(s.rank, printable(s.player or 'anonymous'), s.turns, s.health))
         return EXIT_OK
     from rich.console import Console
     from rich.table import Table

@@ -206,7 +206,9 @@ class EditorApp(App[int]):
                 return
 
     def update_title(self) -> None:
-        self.sub_title = printable(f"{self.doc.name}{' ●' if self.doc.dirty else ''}")
+        # the brush stays in the header through edits and saves (it was dropped at the first edit)
+        brush = next((f"  brush: {p.brush}" for p in self.query(Palette)), "")
+        self.sub_title = printable(f"{self.doc.name}{' ●' if self.doc.dirty else ''}{brush}")
         path = self.doc.path
         if path is not None and path != self._remembered and path.exists():
             self._remembered = path
@@ -550,7 +552,7 @@ class EditorApp(App[int]):
 
     @on(CardChosen)
     def _card_chosen(self, message: CardChosen) -> None:
-        self.sub_title = printable(f"{self.doc.name}{' ●' if self.doc.dirty else ''}  brush: {message.card}")
+        self.update_title()
 
     @on(ProblemChosen)
     def _problem_chosen(self, message: ProblemChosen) -> None:
@@ -706,13 +708,22 @@ def run_editor(path: Path | None = None) -> int:
     try:
         doc = document_for(path)
     except UnusableInput as exc:
-        print(printable(str(exc)), file=sys.stderr)
+        print(printable(f"cardrogue: {exc}"), file=sys.stderr)
         return 2
     except OpenError as exc:
         from .files import recovery_note
 
-        for diag in exc.result.diagnostics:
-            print(printable(diag.render()), file=sys.stderr)
+        # As every command says it: a first line `cardrogue: FILE: why`, then the file's diagnostics, if any.
+        errors = [d for d in exc.result.diagnostics if d.severity is Severity.ERROR] or exc.result.diagnostics
+        if [d.code for d in errors] == ["CR006"]:  # no file to read (a folder, a missing file): the reason alone
+            hint = ("; name a campaign file in it, or a new file's name to start one"
+                    if path is not None and path.is_dir() else "")
+            print(printable(f"cardrogue: {path}: {errors[0].message}{hint}"), file=sys.stderr)
+        else:
+            print(printable(f"cardrogue: {path}: the editor cannot open it ({counted(len(errors), 'error')}): "
+                            "mend it in a text editor; a campaign with other errors opens as a draft"), file=sys.stderr)
+            for diag in exc.result.diagnostics:
+                print(printable(diag.render()), file=sys.stderr)
         if path is not None and (note := recovery_note(path)):
             print(printable(note), file=sys.stderr)  # the work of a crashed session is not lost
         return 2

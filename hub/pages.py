@@ -85,7 +85,7 @@ def map_list(maps: list[dict], query: str, offset: int = 0, count: int = 50, mor
              f"<th>best</th><th>difficulty</th></tr></thead><tbody>{rows}</tbody></table>"
              if maps else f"<p class=\"muted\" id=\"empty\">{_none_listed(query, offset)}.</p>")
     form = (f"<form class=\"search\" method=\"get\" action=\"/\"><input type=\"search\" name=\"q\" value=\"{e(query)}\" "
-            "placeholder=\"title, id or author\"> <button>Search</button></form>")
+            "placeholder=\"title, id, author or hash\"> <button>Search</button></form>")
     pager = _pager("/", {"q": query} if query else {}, offset, count, more, ("newer maps", "older maps"))
     return _page("Card Rogue community hub", form + table + pager)
 

@@ -32,6 +32,8 @@ NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,31}")
 HASH_RE = re.compile(r"[0-9a-f]{64}")
 # The start of a content hash as the listings show it (12 hex digits, `hub list`, the map pages) or longer.
 HASH_START_RE = re.compile(r"[0-9a-f]{12,63}")
+# A search for a hash: from 8 digits (fewer would match any map by chance as often as by its hash).
+HASH_SEARCH_RE = re.compile(r"[0-9a-f]{8,64}")
 
 # A refused map's answer lists this many of its diagnostics (or refused texts) at most; the reason counts them
 # all. A 3 MB file of 250,000 unknown keys was answered with all of them: 75 MB.
@@ -99,13 +101,13 @@ def _text_problems(unsafe: list[UnsafeText], text: str) -> list[dict]:
     column in ``text`` (the place `cardrogue check` names, so a client can name it in the file it sent)
     and why: what the walk ``cardrogue check`` warns by found (CR228, ``checks.text.unsafe_texts``, kept
     by the check's load as ``LoadResult.unsafe``), markup and escapes in the titles, control characters
-    anywhere in the file, keys included."""
+    anywhere in the file, keys included (a refused key is placed at the key, not at its value)."""
     from cardrogue.engine.format.positions import PositionIndex
 
     listed = unsafe[:MAX_LISTED]
     index = PositionIndex(text, wanted=[u.path for u in listed])
     return [{"path": format_json_path(u.path), "line": line, "column": column, "code": "CR228", "message": u.refusal()}
-            for u in listed for line, column in [index.locate(u.path)]]
+            for u in listed for line, column in [index.locate(u.path, key=u.key)]]
 
 
 class Hub:
@@ -347,16 +349,22 @@ class Hub:
         return found
 
     def list_maps(self, query: str = "", limit: int = 50, offset: int = 0) -> list[dict]:
-        """The latest version of each campaign, newest first; ``query`` matches id, title and authors."""
-        where = " WHERE m.version = (SELECT MAX(m2.version) FROM maps m2 WHERE m2.campaign_id = m.campaign_id)"
-        params: tuple = ()
+        """The latest version of each campaign, newest first; ``query`` matches id, title and authors, and
+        a content hash or its start (8 hex digits or more, in either case, as the pages and `hub list` show
+        it, brackets and all) names the version of that hash, an older one too."""
+        latest = "m.version = (SELECT MAX(m2.version) FROM maps m2 WHERE m2.campaign_id = m.campaign_id)"
+        where, params = latest, ()
         if query:
             like = "%" + query.casefold().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-            where += (" AND (LOWER(m.title) LIKE ? ESCAPE '\\' OR LOWER(m.campaign_id) LIKE ? ESCAPE '\\'"
-                      " OR LOWER(m.author) LIKE ? ESCAPE '\\' OR LOWER(a.name) LIKE ? ESCAPE '\\')")
+            where = (f"({latest} AND (LOWER(m.title) LIKE ? ESCAPE '\\' OR LOWER(m.campaign_id) LIKE ? ESCAPE '\\'"
+                     " OR LOWER(m.author) LIKE ? ESCAPE '\\' OR LOWER(a.name) LIKE ? ESCAPE '\\'))")
             params = (like,) * 4
+            if HASH_SEARCH_RE.fullmatch(start := query.strip().strip("[]").lower()):
+                # a range of the primary key, as in find(): every hash starting so lies in [start, start + "g")
+                where += " OR (m.hash >= ? AND m.hash < ?)"
+                params += (start, start + "g")
         with self.db.transaction() as tx:
-            rows = tx.all(_MAP_SELECT + where + " ORDER BY m.published_at DESC, m.hash LIMIT ? OFFSET ?",
+            rows = tx.all(_MAP_SELECT + " WHERE " + where + " ORDER BY m.published_at DESC, m.hash LIMIT ? OFFSET ?",
                           (*params, limit, offset))
         return [_map_row(row, self) for row in rows]
 

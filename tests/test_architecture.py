@@ -117,6 +117,8 @@ WHITE_BOX = {
     ("tests/test_solver_teleport_uses.py", "_both"): "the relaxation reads the tables",
     ("tests/test_solver_teleport_gain.py", "test_two_potions_of_teleportation_take_the_walk_one_tile_further_and_the_bound_allows_it"): "the relaxation reads the tables",
     ("tests/test_solver_flee_chain.py", "_relax"): "the relaxation reads the tables",
+    ("tests/test_solver_flee_landings.py", "test_the_chain_leaves_out_the_cards_of_the_enemies_fled"): "the relaxation reads the tables",
+    ("tests/test_solver_flee_landings.py", "test_the_chain_of_a_state_leaves_out_the_cards_of_the_enemies_alive"): "the relaxation reads the tables",
     ("tests/test_solver_flee_chain.py", "test_an_enemy_moved_by_a_potion_of_teleportation_can_join_groups_of_tiles"): "the relaxation reads the tables",
     ("tests/test_solver_flee_chain.py", "test_a_potion_of_teleportation_keeps_the_chain_beside_every_enemy"): "the relaxation reads the tables",
     ("tests/test_solver_flee_chain.py", "test_a_warriors_flees_stop_beside_an_enemy_that_chases"): "the relaxation reads the tables",

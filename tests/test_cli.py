@@ -665,3 +665,23 @@ def test_check_of_a_symbolic_link_that_leads_nowhere_says_so(capsys, tmp_path):
     assert "CR006: a symbolic link that leads to no file (to b.json: missing, or a loop of links)" in out
     assert "CR006: a symbolic link that leads to no file (to nowhere.json: missing, or a loop of links)" in out
     assert "none.json:1:1: CR006: no such file or folder" in out
+
+
+def test_the_first_run_of_a_clone_says_why_it_waits(tmp_path: Path) -> None:
+    """README: the first run of `./scripts/cardrogue` installs the project (20 s to a minute). pip runs
+    quietly, so a newcomer saw nothing at all for that long; now one line on standard error says what
+    is happening, and a later run says nothing. A stand-in for Python records the install."""
+    clone = tmp_path / "clone"
+    (clone / "scripts").mkdir(parents=True)
+    shutil.copy(ROOT / "scripts" / "bootstrap", clone / "scripts" / "bootstrap")
+    (clone / "pyproject.toml").write_text("")
+    venv_python = clone / ".venv" / "bin" / "python"
+    venv_python.parent.mkdir(parents=True)
+    venv_python.write_text(f'#!/bin/sh\necho "$@" >> {tmp_path / "installs"}\n')
+    venv_python.chmod(0o755)
+    first = subprocess.run([clone / "scripts" / "bootstrap"], capture_output=True, text=True, timeout=60)
+    assert first.returncode == 0 and first.stdout == "", first
+    assert first.stderr.startswith(f"bootstrap: installing the project into {clone}/.venv"), first.stderr
+    assert "pip install" in (tmp_path / "installs").read_text()
+    again = subprocess.run([clone / "scripts" / "bootstrap"], capture_output=True, text=True, timeout=60)
+    assert again.returncode == 0 and again.stdout == again.stderr == "", again

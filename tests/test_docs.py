@@ -11,3 +11,66 @@ def test_authoring_guide_reference_is_in_sync_with_the_schema():
     text = AUTHORING.read_text(encoding="utf-8")
     assert "<!-- generated:format -->" in text and "<!-- generated:vocabulary -->" in text
     assert regenerate(text) == text, "run: python -m cardrogue.engine.format.reference docs/authoring.md"
+
+
+def _cardrogue(capsys, *args) -> tuple[int, str]:
+    from cardrogue.cli.main import main
+
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out + err
+
+
+def test_the_map_by_hand_works_as_written(tmp_path, capsys, monkeypatch) -> None:
+    """docs/authoring.md, *The same map by hand, in JSON*: its files, built from its own code blocks,
+    say what the section says they say (the editor's tutorial has tests/test_editor_tutorial.py)."""
+    import json
+    import re
+
+    text = AUTHORING.read_text(encoding="utf-8")
+    section = text[text.index("## The same map by hand, in JSON"):text.index("## Publishing a map")]
+    blocks = re.findall(r"```json\n(.*?)```", section, flags=re.S)
+    monkeypatch.chdir(tmp_path)
+    campaign = Path("goblin-toll.json")
+
+    # 1. A corridor to the exit; the mistake on purpose, then put back.
+    campaign.write_text(blocks[0], encoding="utf-8")
+    code, said = _cardrogue(capsys, "check", campaign)
+    assert code == 0 and said.startswith("✓ goblin-toll.json") and "`✓ goblin-toll.json`" in section, said
+    assert '`"paths": "W"` on the exit to `"N"`' in section
+    campaign.write_text(blocks[0].replace('"paths": "W", "face": "down", "exit": true', '"paths": "N", "face": "down", "exit": true'))
+    code, said = _cardrogue(capsys, "check", campaign)
+    assert code == 1 and "CR301: the exit at (1, 0) cannot be reached from the starting tile" in said, said
+    assert "`CR301 the exit ... cannot be reached from the starting tile`" in section
+
+    # 2 and 3. The bridge with its goblin, then the lower road: the strict check passes.
+    doc = json.loads(blocks[0])
+    doc["levels"][0]["cells"] = json.loads("{" + blocks[1] + "}")["cells"] + json.loads("[" + blocks[2] + "]")
+    campaign.write_text(json.dumps(doc, indent=2), encoding="utf-8")
+    assert _cardrogue(capsys, "check", "--strict", "-v", campaign)[0] == 0
+
+    # 4. Par, with its replay; -o never writes over the campaign.
+    turns, health = map(int, re.search(r"par is \*\*(\d+) turns with (\d+) health\*\*", section).groups())
+    code, said = _cardrogue(capsys, "solve", campaign, "-o", "goblin-toll.replay.json")
+    assert code == 0 and f"par {turns} turns, {health} health left" in said, said
+    assert _cardrogue(capsys, "solve", campaign, "-o", campaign)[0] == 2
+
+    # 5. Publish: the par recorded by --write-par, then the checklist's check and verify.
+    assert f'"par": {{"turns": {turns}, "health": {health}}}' in section
+    assert _cardrogue(capsys, "solve", campaign, "--write-par", "-o", "goblin-toll.replay.json")[0] == 0
+    assert json.loads(campaign.read_text(encoding="utf-8"))["par"] == {"turns": turns, "health": health}
+    assert _cardrogue(capsys, "check", "--strict", "--solve", campaign)[0] == 0
+    code, said = _cardrogue(capsys, "verify", "goblin-toll.replay.json")
+    assert code == 0 and said.strip().endswith(f"verified: won in {turns} turns with {health} health"), said
+    assert f"`verified: won in {turns} turns with {health} health`" in text
+
+
+def test_the_plain_score_line_in_the_player_guide_is_the_one_written() -> None:
+    """docs/player.md shows a piped `scores` line; it had other spacing than the command writes."""
+    import re
+
+    from cardrogue.cli.common import score_line
+
+    guide = (AUTHORING.parent / "player.md").read_text(encoding="utf-8")
+    shown = re.search(r"plain lines, one a\s+score \(`([^`]*)`", guide).group(1)
+    assert shown == score_line(1, "ada", 2, 12), (shown, score_line(1, "ada", 2, 12))

@@ -461,7 +461,7 @@ async def test_enter_on_a_storys_problem_opens_that_story(campaign_file, tmp_pat
 
 @run_async
 async def test_enter_on_no_exit_goes_to_the_last_level_not_a_form(campaign_file, tmp_path) -> None:
-    """CR220 (the campaign has no exit: "mark a cell ... on the last level") belongs to no field of the
+    """CR220 (the campaign has no exit: "mark a cell of the last level as the exit") belongs to no field of the
     metadata form: enter on it shows the last level's map, where the exit is to be marked."""
     doc = json.loads(campaign_file.read_text())
     for level in doc["levels"]:
@@ -480,6 +480,11 @@ async def test_enter_on_no_exit_goes_to_the_last_level_not_a_form(campaign_file,
         await pilot.pause()
         assert app.screen is screen  # no form opened
         assert app.level_index == len(app.campaign.levels) - 1 and app.focused is app.canvas
+        # the message names the key that fixes it here, not only the file's field
+        assert "the editor's x key" in panel.diagnostics[target].message
+        await pilot.press("x")
+        await settle(app, pilot)
+        assert "CR220" not in {d.code for d in app.query_one(ProblemsPanel).diagnostics}
 
 
 @run_async
@@ -702,3 +707,19 @@ async def test_story_typed_just_before_a_save_or_quit_is_kept(campaign_file, tmp
         await app.action_quit()  # asks, since the story changed
         await settle(app, pilot)
         assert app.is_running and isinstance(app.screen, ConfirmScreen)
+
+
+@run_async
+async def test_the_header_keeps_the_brush_through_edits_and_saves(campaign_file, tmp_path) -> None:
+    """docs/editor.md: the header shows the file name, ● when unsaved, and the palette brush. The brush
+    was shown only until the first edit, which rewrote the header without it."""
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert app.sub_title == f"{campaign_file.name}  brush: pathing-tile"
+        await pilot.press("ctrl+f", *"goblin", "enter", "ctrl+g", "down", "right", "enter")
+        await settle(app, pilot)
+        assert cell(app, 1, 1).card == "goblin" and app.sub_title == f"{campaign_file.name} ●  brush: goblin"
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert app.sub_title == f"{campaign_file.name}  brush: goblin"

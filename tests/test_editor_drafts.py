@@ -93,6 +93,20 @@ def test_cardrogue_edit_says_why_a_new_file_cannot_be_made_there(tmp_path, capsy
     assert "inside the installed package" in capsys.readouterr().err
 
 
+def test_cardrogue_edit_says_its_refusals_as_every_command_does(tmp_path, capsys) -> None:
+    """`cardrogue edit FOLDER` printed the loader's line alone, without the `cardrogue:` every other
+    error line starts with; a file that is not JSON gets that first line too, then its diagnostics."""
+    assert run_editor(tmp_path) == 2
+    assert capsys.readouterr().err == (f"cardrogue: {tmp_path}: cannot read the file: is a folder, not a regular file; "
+                                       "name a campaign file in it, or a new file's name to start one\n")
+    assert run_editor(BROKEN / "01-trailing-comma-object.json") == 2
+    first, *diagnostics = capsys.readouterr().err.splitlines()
+    assert first.startswith(f"cardrogue: {BROKEN / '01-trailing-comma-object.json'}: the editor cannot open it (1 error)")
+    assert [line.split(": ")[1] for line in diagnostics] == ["CR001"], diagnostics
+    assert run_editor(tmp_path / "maps" / "new.json") == 2
+    assert capsys.readouterr().err.startswith(f"cardrogue: {tmp_path / 'maps' / 'new.json'}: cannot create a campaign there")
+
+
 @pytest.mark.parametrize("name", ["39-unknown-card.json", "52-starting-tile-face-down.json", "53-no-exit.json"])
 def test_cardrogue_edit_opens_a_draft_instead_of_refusing_it(name, monkeypatch, capsys) -> None:
     shown: list[EditorApp] = []

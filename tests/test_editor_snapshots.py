@@ -7,6 +7,7 @@ Update with ``pytest tests/test_editor_snapshots.py --snapshot-update``.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -127,3 +128,19 @@ def test_legend_80x24(snap_compare, app) -> None:
 def test_form_footer_80x24(snap_compare, app) -> None:
     # a form shows its own keys in the footer, not the map's
     assert snap_compare(app, terminal_size=(80, 24), run_before=steps("ctrl+e"))
+
+
+@pytest.fixture
+def long_titles_app(tmp_path: Path) -> EditorApp:
+    path = tmp_path / "long-titles.json"
+    data = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    data["title"] = "A Campaign Whose Title Runs Well Past the Sidebar"
+    data["levels"][0]["title"] = "The Cave-In Beneath the Old Chapel of the Drowned Saints"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return EditorApp(open_document(path), recovery_dir=tmp_path / "recovery", autosave_seconds=3600,
+                     cursor_blink=False)
+
+
+def test_long_level_title_80x24(snap_compare, long_titles_app) -> None:
+    # a long title ends in "…" on its own line; the level's size stays beside it, never a line of its own
+    assert snap_compare(long_titles_app, terminal_size=(80, 24), run_before=steps("down"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import urllib.parse
 from dataclasses import replace
 
 import pytest
@@ -180,6 +181,27 @@ def test_list_and_search(hub) -> None:
     assert call(hub.base, "GET", "/api/maps?q=_")[1]["maps"] == []  # LIKE wildcards are searched as text
     assert len(call(hub.base, "GET", "/api/maps?q=alice")[1]["maps"]) == 2
     assert len(call(hub.base, "GET", "/api/maps?limit=1")[1]["maps"]) == 1
+
+
+def test_search_finds_a_map_by_its_content_hash(hub) -> None:
+    """Users copy a hash from `hub list` or a map's page: the whole hash or its start (8 digits or
+    more, either case, the listing's brackets too) finds that version, an older one as well."""
+    alice = register(hub.base, "alice")
+    first = publish(hub.base, alice, map_text())[1]["hash"]
+    second = publish(hub.base, alice, map_text(title="The Needle, Again"))[1]["hash"]
+    publish(hub.base, alice, map_text("crypt", "Crypt"))
+
+    def found(q: str) -> list[tuple[str, int]]:
+        query = urllib.parse.urlencode({"q": q})
+        return [(m["id"], m["version"]) for m in call(hub.base, "GET", f"/api/maps?{query}")[1]["maps"]]
+
+    for q in (second, second.upper(), second[:12], f"[{second[:12].upper()}]", f" {second[:8]} "):
+        assert found(q) == [("needle", 2)], q
+    assert found(first[:12]) == [("needle", 1)]  # an older version's hash names that version
+    assert found(second[:7]) == []  # too short to be read as a hash: searched as text alone
+    assert len(found("needle")) == 1  # a text search still lists the latest version only
+    page = call(hub.base, "GET", f"/?q={first[:12].upper()}")[1]  # the pages' search box, as the API
+    assert "The Needle" in page and "Crypt" not in page and "title, id, author or hash" in page
 
 
 def test_submit_ranks_turns_then_health_and_credits_the_token_owner(hub) -> None:

@@ -106,6 +106,13 @@ def test_a_whole_round_publish_list_submit_leaderboard_pull_verify(hub, capsys, 
     assert code == 0 and "#1" in out and "11 turns" in out
     code, out, _ = cardrogue(capsys, "hub", "leaderboard", "needle")
     assert code == 0 and out.index("11 turns") < out.index("12 turns")
+    # the leaderboard's line is the local table's (piped), one function writing both, then the time
+    board_line = out.splitlines()[-2]
+    code, local, err = cardrogue(capsys, "scores", "needle.src.json", "--import", "best.replay.json", "--scores-db", "s.db")
+    assert code == 0, err
+    code, local, err = cardrogue(capsys, "scores", "needle.src.json", "--scores-db", "s.db")
+    local_line = local.splitlines()[1]
+    assert board_line.startswith(local_line.replace("anonymous", "alice    ", 1) + "  "), (board_line, local_line)
     code, out, _ = cardrogue(capsys, "hub", "pull", "needle")
     assert code == 0 and Path("needle.json").exists()
     assert cardrogue(capsys, "hub", "pull", "needle")[0] == 2  # no silent overwrite

@@ -379,6 +379,18 @@ def test_a_ladder_to_a_missing_level_is_pointed_at_another_level_never_its_own()
         assert repr(own) not in found[0].message
 
 
+def test_a_ladder_without_a_level_is_told_the_ids_it_may_name() -> None:
+    """CR208 named the field ("to") but not what goes in it: the editor's level list shows titles, so a
+    newcomer who placed a ladder did not know the id to type. Now the other levels' ids are listed."""
+    data = json.loads(TINY.read_text(encoding="utf-8"))
+    ladder = next(c for c in data["levels"][0]["cells"] if c["card"] == "descending-ladder")
+    del ladder["to"]
+    (found,) = [d for d in load_campaign_text(json.dumps(data)).diagnostics if d.code == "CR208"]
+    own, other = data["levels"][0]["id"], data["levels"][1]["id"]
+    assert found.message == f'a descending ladder must name the level it leads to ("to"); the other levels: {other!r}'
+    assert repr(own) not in found.message
+
+
 @_FUZZ
 @given(st.binary(max_size=300) | _mutated_bytes())
 def test_fuzz_bytes_never_raise(raw: bytes) -> None:

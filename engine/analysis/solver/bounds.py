@@ -15,7 +15,7 @@ from ...rules.mobility import obtainable_cards, wall_crossings
 from ...rules.state import CHOOSE_TELEPORT, COMBAT, DONE, MOVING, SHOPPING, STEP1, GameState
 from ...rules.tables import CLEARED, DOWN, ENEMY, LADDER, SHOP_TILE, UP
 from .drink import MAX_CELLS, DrinkDetours, use_gains
-from .flees import calm_enemies, calm_flee_gains, flee_chain
+from .flees import calm_chain, calm_enemies, calm_flee_gains, flee_chain
 from .potions import PotionBound, split_between_turns
 from .relaxed import faces_getter, flipped_cells, propagate, propagate_paced, reflipped_paced
 from .result import INF
@@ -62,6 +62,10 @@ class Relaxation(PotionBound):
         self._potion_kinds(campaign, d)
         moved = sum(1 for c in seen if c in self.tele_cards)
         self.flee = flee_chain(d, self.calm) if self.calm is not None else flee_chain(d, moved=moved) if free_flee else 0
+        if self.calm is not None and not self.para_cards & set(seen):
+            # A flee never lands on an enemy's card (docs/solver.md, *Flees land off the enemies' cards*); with
+            # potions of paralysis ``calm_gains`` counts on top of the chain with the cards, so it stays.
+            self.flee = calm_chain(d, self.calm)
         self._count_potions(campaign, d, seen, free_flee, crossings)
         # Per enemies paralysed in a turn, the tiles their flees add to the warrior's calm chain.
         self.calm_gains = (calm_flee_gains(d, self.calm)

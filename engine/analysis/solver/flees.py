@@ -14,6 +14,7 @@ from __future__ import annotations
 from ...rules.tables import ENEMY
 
 SUBSETS = 5_000  # groups of enemy cards of one size a level may hold before the table stops at the size before
+OFF_CARDS = 8  # enemy cards of one level whose sets ``off_cards_chain`` tries (2^8 sets at most)
 
 
 def level_flee_paths(d, most: int, limit: int = SUBSETS) -> tuple[int, ...]:
@@ -145,6 +146,42 @@ def flee_chain(d, foes=None, moved: int = 0) -> int:
         sizes.sort(reverse=True)
         best = max(best, 4 * moved + sum(sizes[:16 * moved]))
     return best
+
+
+def off_cards_chain(d, foes, lo: int, hi: int, most: int = OFF_CARDS) -> int:
+    """The most tiles of a connected group of cells of one level (``lo``..``hi``) each beside one of a set ``A`` of
+    the enemy cards ``foes`` and not the card of one of ``A``, over every set ``A`` of them (0 when ``foes`` is
+    empty): ``flee_chain``'s group, less the cards of the enemies fled (docs/solver.md, *Flees land off the enemies'
+    cards*). More than ``most`` cards: the group with their cards, as ``flee_chain`` counts it.
+
+    A flee lands on "an adjacent tile the hero could move onto" (docs/rules.md, *Fleeing*), never on the card of an
+    enemy alive; the hero's own tile is none either. The enemies alive stay the same from a chain's first fight to
+    its end: a fight in which one is slain while another stays beside the hero ends the turn ("The combat turn
+    ends the turn unless every adjacent enemy is slain", ``_step_combat_over``), and one in which all are slain
+    resumes at step 4, ending the chain. So a chain's stands lie in one group of the tiles beside the set ``A`` of
+    the enemies of ``foes`` alive then and off their cards; taking every ``A`` covers every state."""
+    if not foes:
+        return 0
+    foes = sorted(foes)
+    near = d.enemy_near
+    if len(foes) > most:
+        return max(tile_groups(d.near, [any(e in foes for e in near[i]) for i in range(lo, hi)], lo)[1], default=0)
+    best = 0
+    for bits in range(1, 1 << len(foes)):
+        alive = {e for k, e in enumerate(foes) if bits >> k & 1}
+        inside = [i not in alive and any(e in alive for e in near[i]) for i in range(lo, hi)]
+        size = max(tile_groups(d.near, inside, lo)[1], default=0)
+        if size > best:
+            best = size
+    return best
+
+
+def calm_chain(d, calm: frozenset) -> int:
+    """``flee_chain(d, calm)`` less the cards of the enemies fled: the largest :func:`off_cards_chain` of a level (at
+    least 1 with a card in ``calm``, as ``flee_chain``: ``F > 0`` keeps the rules of a hero who may flee)."""
+    if not calm:
+        return 0
+    return max(1, max(off_cards_chain(d, [e for e in calm if lo <= e < hi], lo, hi) for lo, hi in d.level_range))
 
 
 def calm_flee_gains(d, calm: frozenset) -> tuple[int, ...]:

@@ -28,7 +28,7 @@ from heapq import heappush
 
 from ...chance.resolvers import FatedResolver
 from ...rules.tables import CLEARED, ENEMY
-from .flees import tile_groups
+from .flees import off_cards_chain
 from .relaxed import faces_getter, flipped_cells
 from .result import INF
 
@@ -98,16 +98,15 @@ class FleeRolls:
         return hit
 
     def group(self, li: int, foes: frozenset) -> int:
-        """The most tiles of a connected group of tiles of level ``li`` each beside one of ``foes`` (0 when
-        none is): a chain of flees from them, without its detours, advances at most that many tiles."""
+        """The most tiles of a connected group of tiles of level ``li`` each beside one of ``foes`` and off the cards
+        of those alive (0 when none is; ``flees.off_cards_chain``): a chain of flees from them, without its detours,
+        advances at most that many tiles."""
         key = (li, foes)
         hit = self._groups.get(key)
         if hit is not None:
             return hit
-        d = self.d
-        lo, hi = d.level_range[li]
-        beside = [any(e in foes for e in d.enemy_near[i]) for i in range(lo, hi)]
-        best = max(tile_groups(d.near, beside, lo)[1], default=0)
+        lo, hi = self.d.level_range[li]
+        best = off_cards_chain(self.d, foes, lo, hi)
         if len(self._groups) > CACHE:
             self._groups.clear()
         self._groups[key] = best

@@ -24,18 +24,14 @@ def cell_field_problems(cell: Cell, path: JsonPath, cards: Mapping[str, CardDef]
     found = Findings()
     if cell.card == DESCENDING_LADDER:
         if cell.to is None:
-            found.error("CR208", "a descending ladder must name the level it leads to (\"to\")", path, **where)
+            # the editor's level list shows titles: the ids the field takes are named here
+            others = _others(level_ids, where)
+            found.error("CR208", f"a descending ladder must name the level it leads to (\"to\"){_levels(others)}",
+                        path, **where)
         elif cell.to not in level_ids:
-            # A ladder never means the level it stands on: the hint names the others, in their order.
-            others = sorted((lid for lid, li in level_ids.items() if li != where.get("level")), key=level_ids.__getitem__)
+            others = _others(level_ids, where)
             near = nearest(cell.to, others)
-            if near:
-                hint = f"; did you mean {near!r}?"
-            elif others:
-                listed = ", ".join(repr(lid) for lid in others[:5])
-                hint = f"; the other levels: {listed}{', ...' if len(others) > 5 else ''}"
-            else:
-                hint = "; the campaign has no other level for it to lead to"
+            hint = f"; did you mean {near!r}?" if near else _levels(others)
             found.error("CR205", f"ladder leads to missing level {cell.to!r}{hint}", path + ("to",), **where)
     elif cell.to is not None:
         found.error("CR218", f"only a descending ladder leads to a level; this cell holds {cell.card!r}", path + ("to",), **where)
@@ -62,3 +58,15 @@ def pathless_problem(cell: Cell, path: JsonPath, where: dict[str, Any]) -> Diagn
     fate = "the hero can never leave it" if cell.card == STARTING_TILE else "it can never be reached"
     found.warning("CR223", f"{cell.card!r} has no paths: {fate}", path, **where)
     return found.items[0]
+
+
+def _others(level_ids: Mapping[str, Any], where: dict[str, Any]) -> list[str]:
+    """The ids of the levels a ladder may lead to, in their order: a ladder never means the level it stands on."""
+    return sorted((lid for lid, li in level_ids.items() if li != where.get("level")), key=level_ids.__getitem__)
+
+
+def _levels(others: list[str]) -> str:
+    """A ladder's hint: the ids of the levels it may lead to (the first five), or that there is none."""
+    if not others:
+        return "; the campaign has no other level for it to lead to"
+    return f"; the other levels: {', '.join(repr(lid) for lid in others[:5])}{', ...' if len(others) > 5 else ''}"

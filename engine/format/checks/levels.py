@@ -100,5 +100,6 @@ def exit_problems(levels: Sequence[Level]) -> list[Diagnostic]:
     """CR220: the campaign is won by leaving the dungeon, so some cell is an exit."""
     found = Findings()
     if not any(cell.exit for level in levels for cell in level.cells):
-        found.error("CR220", "the campaign has no exit: mark a cell with \"exit\": true on the last level", ("levels",))
+        found.error("CR220", "the campaign has no exit: mark a cell of the last level as the exit "
+                    "(\"exit\": true; the editor's x key)", ("levels",))
     return found.items

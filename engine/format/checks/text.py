@@ -23,8 +23,10 @@ from .common import Findings
 
 # Rich markup tags ([bold], [/], [link=...], [@click]) and HTML tags, comments, entities. A Rich tag
 # starts with a lowercase letter, "#", "/" or "@" (rich.markup's RE_TAGS): "[II]" or "[1]" is plain text.
+# An HTML tag opens with "<" right before a letter, "!", "/" or "?" (the HTML standard's tag open state):
+# "a < b" is text to every browser, so it is not refused.
 _RICH_TAG = re.compile(r"\[[a-z#@/][^\[\]]*\]")
-_HTML = re.compile(r"<\s*[A-Za-z!/?]|&(#\d+|#x[0-9A-Fa-f]+|[A-Za-z][A-Za-z0-9]*);")
+_HTML = re.compile(r"<[A-Za-z!/?]|&(#\d+|#x[0-9A-Fa-f]+|[A-Za-z][A-Za-z0-9]*);")
 # Bidirectional controls reorder what a reader sees ("Trojan Source"); refused everywhere.
 _BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
 # The characters refused: the Unicode categories Cc (control: U+0000-001F, U+007F-009F) and Cs (a lone
