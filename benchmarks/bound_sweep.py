@@ -25,10 +25,6 @@ for the other value) are checked, the last three of each walk; it counts those l
 ends on, the states along it where *The winning turn holds no gain* (docs/solver.md) lifts the bound (against the
 bound with the winning turn counted among those that may gain) are checked, the last three of each walk; it counts
 those lifted among the states checked, and how many of them the bound reaches the turns left at.
-
-``python benchmarks/bound_sweep.py SEED CPU_SECONDS noflee``: the same maps and checks as ``last``, for *No flee left
-of this turn* (docs/solver.md): the states along each walk where it lifts the bound (against ``_no_flee_now`` read as
-False) are checked, the last three of each walk.
 """
 
 from __future__ import annotations
@@ -147,13 +143,6 @@ def _without_lone_flee(c, s) -> float:
     return relax.bound(s, True)
 
 
-def _with_a_flee_now(c, s) -> float:
-    """The bound of ``s`` with *No flee left of this turn* off."""
-    relax = Relaxation(c, s.d)
-    relax._no_flee_now = lambda *args: False
-    return relax.bound(s, True)
-
-
 def main(seed: int, seconds: float, shapes: str = "tiny") -> int:
     rng = random.Random(seed)
     end = time.process_time() + seconds
@@ -161,9 +150,7 @@ def main(seed: int, seconds: float, shapes: str = "tiny") -> int:
     tele = shapes == "teleportation"
     verbs = ("throw", "drink", "flip", "teleport") if tele else ("throw", "flee", "flip")
     while time.process_time() < end:
-        noflee = shapes == "noflee"
-        last = shapes == "last" or noflee
-        without = _with_a_flee_now if noflee else _without_last
+        last = shapes == "last"
         c, made = (wide(rng) if shapes == "wide" or (last and rng.random() < 0.5)
                    else tiny(rng, "teleportation" if tele else "paralysis"))
         plain = None
@@ -177,7 +164,7 @@ def main(seed: int, seconds: float, shapes: str = "tiny") -> int:
                     break
                 if shapes == "wide" and relaxation(c, s.d).bound(s, True) > _without_lone_flee(c, s):
                     seen.append((s.clone(), list(actions)))
-                elif last and relaxation(c, s.d).bound(s, True) > without(c, s):
+                elif last and relaxation(c, s.d).bound(s, True) > _without_last(c, s):
                     seen.append((s.clone(), list(actions)))
                 bold = [a for a in legal if a.verb in verbs]
                 action = rng.choice(bold if bold and rng.random() < 0.5 else legal)
@@ -193,7 +180,7 @@ def main(seed: int, seconds: float, shapes: str = "tiny") -> int:
                 bound = relaxation(c, state.d).bound(state, True)
                 if shapes == "wide" and bound > _without_lone_flee(c, state):
                     lifted += 1
-                if last and bound > without(c, state):
+                if last and bound > _without_last(c, state):
                     lifted += 1
                     exact += bound == left
                 if tele:
@@ -208,9 +195,8 @@ def main(seed: int, seconds: float, shapes: str = "tiny") -> int:
     said = f"states checked {checked}, overestimates {over}"
     if shapes == "wide":
         said += f", lifted by _lone_flee {lifted}"
-    elif last:
-        rule = "*No flee left of this turn*" if noflee else "*The winning turn holds no gain*"
-        said += f", lifted by {rule} {lifted} ({exact} to the turns left)"
+    elif shapes == "last":
+        said += f", lifted by *The winning turn holds no gain* {lifted} ({exact} to the turns left)"
     elif tele:
         said += f", lifted by *What a potion of teleportation is used for* {lifted} ({exact} to the turns left)"
     print(said)

@@ -72,8 +72,6 @@ WHITE_BOX = {
     ("tests/test_solver_winning_turn.py", "_WinningTurnMayGain"): "the rule is switched off alone",
     ("tests/test_solver_winning_turn.py", "_bound_without_the_rule"): "the rule is switched off alone",
     ("tests/test_solver_winning_turn.py", "test_the_winning_turn_holds_no_gain"): "the relaxation reads the tables",
-    ("tests/test_solver_no_flee_now.py", "_bound_with_a_flee_now"): "the rule is switched off alone",
-    ("tests/test_solver_no_flee_now.py", "test_a_turn_with_no_fight_left_holds_no_flee"): "the relaxation reads the tables",
     ("tests/test_solver_one_flee.py", "test_two_gains_from_the_one_flee_take_two_steps_more"): "the relaxation reads the tables",
     ("tests/test_solver_one_flee.py", "test_seed_7_one_potion_of_paralysis_gets_its_par"): "the relaxation reads the tables",
     ("tests/test_solver_para_moves.py", "_within_on_wanders"): "the relaxation reads the tables",

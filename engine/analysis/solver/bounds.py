@@ -13,7 +13,7 @@ from collections import deque
 from ...model.campaign import Campaign, CardKind
 from ...rules.mobility import obtainable_cards, wall_crossings
 from ...rules.state import CHOOSE_TELEPORT, COMBAT, DONE, MOVING, SHOPPING, STEP1, GameState
-from ...rules.tables import CLEARED, DOWN, ENEMY, LADDER, SHOP_TILE, UP
+from ...rules.tables import CLEARED, DOWN, ENEMY, LADDER, UP
 from .drink import MAX_CELLS, DrinkDetours, use_gains
 from .flees import calm_chain, calm_enemies, calm_flee_gains, flee_chain
 from .potions import PotionBound, split_between_turns
@@ -92,7 +92,6 @@ class Relaxation(PotionBound):
         self._met_foes = []
         self._tele_crowd = []  # per level: the most enemy cards beside one tile, at most 4 (``_tele_allowance``)
         self._crowd = []  # per level: the most enemy cards an ADJACENT TILE has beside it, at most 3 (``_met_allowance``)
-        self._shops = tuple(any(d.kind[j] == SHOP_TILE for j in range(lo, hi)) for lo, hi in d.level_range)
         for lo, hi in d.level_range:
             foes = [j for j in range(lo, hi) if d.kind[j] == ENEMY and d.near[j]]
             met = self.paced and any(j in loose or d.initial_faces[j] or self.items for j in foes)
@@ -492,8 +491,6 @@ class Relaxation(PotionBound):
             first = self._first_gain(li, mask, i, left, para, r0, hint)
             if first is None:
                 return 0, 0  # no potion will be in hand: no flee, no enemy met so
-            if first == 1 and self._no_flee_now(s, li):
-                first = 2  # the first flee next turn at the soonest, and its turn holds no gain
             if 1 - first < c:
                 c = 1 - first
         pots = self.pots[li]
@@ -506,23 +503,6 @@ class Relaxation(PotionBound):
         if not self.tele_total:
             c -= 1  # the winning turn holds no gain
         return (alive if alive < met else met) + visitors, c
-
-    def _no_flee_now(self, s: GameState, li: int) -> bool:
-        """With no enemy met so now and no potion of teleportation in the game: no fight, so no flee, is left of
-        this turn (docs/solver.md, *No flee left of this turn*). Flips come only in step 1 or in combat (FLEE: "a
-        player may flip over adjacent face-down exploration cards"), and a move starts a fight only beside a revealed
-        enemy not beside the tile it left, an enemy met so, of which there is none. So at step 4 (``DONE``), while
-        moving (``MOVING``), or in step 1 on a tile with no face-down card to flip at the end of its paths, no fight
-        begins this turn. Off on a level with a shop (moving onto it begins the shopping, where a fight may begin)."""
-        phase = s.phase
-        if self._shops[li]:
-            return False
-        if phase == DONE or phase == MOVING:
-            return True
-        if phase == STEP1:
-            faces = s.faces
-            return not any(faces[j] == DOWN for _, j in self.d.flips[s.pos])
-        return False
 
     def _met_now(self, s: GameState, li: int) -> tuple[int, int]:
         """The enemies on the hero's level alive now, and those of them met so: standing face up and not beside
