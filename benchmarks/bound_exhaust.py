@@ -74,7 +74,7 @@ from cardrogue.engine.chance.resolvers import FatedResolver  # noqa: E402
 from cardrogue.engine.format.loader import load_campaign_text  # noqa: E402
 from cardrogue.engine.rules.state import DEAD, WON, GameState  # noqa: E402
 
-MODES = ("shops", "chests", "faceup", "heroes", "ladders", "traps", "colours", "potions")  # (``mix`` draws from these)
+MODES = ("shops", "chests", "faceup", "heroes", "ladders", "traps", "colours", "potions")  # ``mix`` draws from these (not ``flees``)
 SIZES = [(2, 2), (3, 2), (2, 3), (3, 3), (4, 2), (2, 4), (4, 3), (3, 4)]
 LARGE = [(4, 4), (5, 3), (3, 5), (5, 4), (4, 5), (6, 3)]  # ``--large``: the states past the cap go unchecked
 WEAK = ["goblin", "kobold", "cave-bat", "sewer-rat"]

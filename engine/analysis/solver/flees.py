@@ -162,18 +162,26 @@ def off_cards_chain(d, foes, lo: int, hi: int, most: int = OFF_CARDS) -> int:
     the enemies of ``foes`` alive then and off their cards; taking every ``A`` covers every state."""
     if not foes:
         return 0
-    foes = sorted(foes)
-    near = d.enemy_near
-    if len(foes) > most:
-        return max(tile_groups(d.near, [any(e in foes for e in near[i]) for i in range(lo, hi)], lo)[1], default=0)
+    bit = {e: 1 << k for k, e in enumerate(sorted(foes))}
+    beside = [0] * (hi - lo)  # per cell of the level: the foes beside it, and the foe on it, as bits
+    on = [0] * (hi - lo)
+    for i in range(lo, hi):
+        for e in d.enemy_near[i]:
+            beside[i - lo] |= bit.get(e, 0)
+        on[i - lo] = bit.get(i, 0)
+    if len(bit) > most:
+        return _largest_group(d, [b != 0 for b in beside], lo)
     best = 0
-    for bits in range(1, 1 << len(foes)):
-        alive = {e for k, e in enumerate(foes) if bits >> k & 1}
-        inside = [i not in alive and any(e in alive for e in near[i]) for i in range(lo, hi)]
-        size = max(tile_groups(d.near, inside, lo)[1], default=0)
+    for alive in range(1, 1 << len(bit)):
+        size = _largest_group(d, [b & alive != 0 and not o & alive for b, o in zip(beside, on)], lo)
         if size > best:
             best = size
     return best
+
+
+def _largest_group(d, inside: list, lo: int) -> int:
+    """The size of the largest of :func:`tile_groups` (0: none)."""
+    return max(tile_groups(d.near, inside, lo)[1], default=0)
 
 
 def calm_chain(d, calm: frozenset) -> int:
