@@ -414,19 +414,25 @@ class Relaxation(PotionBound):
             else:
                 allow = self._tele_allowance(s, li, potions, k0, mask, i, r0, hint)  # only potions of teleportation (in the key too)
                 lone = self._lone_drink(s, li, potions, allow)
+        plain = -1  # (no potion left, gains allowed: the half-turns of this turn without them, for ``_won_now``)
         if potions is None and self._met_foes[li] is not None:
             met = self._met_fights(s)
+            plain = r0
             if s.moved and (s.phase == COMBAT or s.phase == SHOPPING):
                 r0 += 1  # a fight after moving he is in: its flips may still come
             if s.visitors:
-                r0 += len(s.visitors)  # an enemy a thrown potion of teleportation moved: one fight after moving each
+                r0 += self._far_visitors(s)  # an enemy a thrown potion moved: one fight after moving each
             alive = met  # (in the key: the discounted routes read it)
+            if r0 == plain and not met:
+                plain = -1  # no gain allowed: the bound is the one without potions as it is
         blocked = self.landing_blocked(s) if self.tele_total else 0
         key = (li, mask, i, r0, k0, campaign_mode, potions, blocked, alive, now, allow, lone)  # r0 apart: a jump's route starts from it
         # (``alive`` and ``now``: the flee chains and tiles beside enemies of ``rolls``; with r0 and k0 they fix
         # what is left of the turn without flees)
         best = self._bcache.get(key)
         if best is not None:
+            if best == 0 and plain >= 0:
+                best = self._won_now(li, mask, i, campaign_mode, plain, k0, hint)
             if self.moves_only is not None:
                 return self._with_moves(s, li, mask, hint, i, r_moves, campaign_mode, best)
             return best
@@ -452,9 +458,37 @@ class Relaxation(PotionBound):
             self._bcache.clear()
             self._rcache.clear()
         self._bcache[key] = best
+        if best == 0 and plain >= 0:
+            best = self._won_now(li, mask, i, campaign_mode, plain, k0, hint)
         if self.moves_only is not None:
             return self._with_moves(s, li, mask, hint, i, r_moves, campaign_mode, best)
         return best
+
+    def _far_visitors(self, s: GameState) -> int:
+        """The enemies a thrown potion of teleportation moved (``visitors``) that do not stand beside the hero, where
+        no potion is left to use: each may still give one fight after moving. One beside him is in the fight he is in
+        (FLEE: "When a player is adjacent to multiple enemies, he is in combat with those enemies") or begins his
+        next turn in one, and he leaves it only by slaying it: he cannot flee (CANNOT FLEE) and no potion is left
+        to leave it by. So it is slain from this tile, in the fight after moving he is in (counted once, as that
+        fight) or in a fight at a turn's first tile, which gains nothing (docs/solver.md, *Visitors beside the hero
+        and the winning turn, no potion left*)."""
+        near = self.d.near[s.pos]
+        visitors = s.visitors
+        return len(visitors) - sum(1 for j in near if j in visitors)
+
+    def _won_now(self, li: int, mask: bytes, i: int, campaign_mode: bool, plain: int, k0: int,
+                 hint: bytes | None) -> int:
+        """0 if the hero, no potion left, may still finish in this turn without a fight after moving, else 1: the
+        turn that enters the way out holds no fight after moving before it ("A cell marked exit wins the campaign
+        when the hero moves onto it alive", and after a fight after moving only step 4 is left: SLAYING AN ENEMY,
+        "resume his Standard Turn Sequence ... at step 4 if he moved adjacent to the enemy"), so it has only its
+        ``plain`` half-turns, with no gain (docs/solver.md, *Visitors beside the hero and the winning turn, no potion
+        left*)."""
+        where = (li, mask, i, campaign_mode)
+        routes = self._rcache.get(where)
+        if routes is None:
+            routes = self._rcache[where] = self.routes(li, mask, i, campaign_mode, hint)
+        return 0 if self._best(routes, plain, k0, 0) == 0 else 1
 
     def _met_allowance(self, s: GameState, li: int, potions: tuple, k0: int, mask: bytes, i: int,
                        r0: int, hint: bytes | None = None) -> tuple[int, int]:
