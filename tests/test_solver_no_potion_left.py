@@ -91,7 +91,7 @@ def test_an_enemy_thrown_beside_the_hero_is_slain_there_and_gives_no_fight_after
     # first where 3 are left (5 half-turns to the exit, one face-down tile a turn); now 3.
     c = _thrown_beside()
     s = _after(c, ["move E", "move E", "throw red S", "teleport 1,0"])
-    assert s.phase == DONE and s.visitors
+    assert s.phase == DONE and s.view().foe_at(1, 0) is not None  # the rat, moved beside him
     assert _bound(c, s) == 3 == _left(c, s)
     _par_line_holds(c, 3)
 
@@ -101,7 +101,7 @@ def test_an_enemy_thrown_away_from_the_hero_is_still_counted():
     # keeps its half-turn (3 turns left; the detour beside it is no gain, which the count per enemy does not see).
     c = _thrown_beside()
     s = _after(c, ["move E", "move E", "throw red S", "teleport 0,0"])
-    assert s.visitors
+    assert s.view().foe_at(0, 0) is not None  # the rat, moved onto the start
     assert _bound(c, s) <= _left(c, s) == 3
 
 
@@ -128,5 +128,5 @@ def test_a_gain_beside_an_enemy_met_far_behind_needs_the_walk_beside_it():
 
     c = load_campaign_text(gen.campaign_text(1, 8, seed=27)).campaign
     s = _after(c, SEED_27_LINE)
-    assert (s.turn, s.hand, len(s.visitors)) == (11, ("red-potion",), 1)
+    assert (s.turn, s.view().hand, s.view().foe_at(2, 0) is not None) == (11, ("red-potion",), True)
     assert _bound(c, s) == 3 == _left(c, s)
