@@ -112,6 +112,7 @@ WHITE_BOX = {
     ("tests/test_solver_kept_calls.py", "test_calls_with_a_ceiling_are_answered_from_what_earlier_ones_learnt"): "the kept potion bound is compared with the plain one",
     ("tests/test_solver_siblings.py", "test_a_child_a_later_sibling_dominates_gets_no_bound"): "the search's bound reads are watched",
     ("tests/test_solver_teleport_met.py", "_bound"): "the relaxation reads the tables",
+    ("tests/test_solver_no_potion_left.py", "_bound"): "the relaxation reads the tables",
     ("tests/test_solver_teleport_two_gains.py", "test_two_enemies_beside_one_tile_of_a_corridor_give_one_gain_at_most"): "the relaxation reads the tables",
     ("tests/test_solver_teleport_two_gains.py", "test_seed_5_is_proved_at_its_par"): "the relaxation reads the tables",
     ("tests/test_solver_teleport_uses.py", "_both"): "the relaxation reads the tables",

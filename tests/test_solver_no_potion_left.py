@@ -1,0 +1,132 @@
+"""Enemies met so, where they stand: once no potion is left to use, an enemy a thrown potion of teleportation moved beside
+the hero, and the turn that enters the way out (docs/solver.md, *Visitors beside the hero and the winning turn, no
+potion left*); with potions of teleportation left, a gain beside an enemy met far from the walk (*A gain beside an
+enemy met needs the walk beside it*).
+
+Rulebook, FLEE: "When a player is adjacent to multiple enemies, he is in combat with those enemies"; SLAYING AN ENEMY:
+"resume his Standard Turn Sequence at step 2 if he flipped over the enemy card, or at step 4 if he moved adjacent to
+the enemy"; POTION OF TELEPORTATION: "If thrown: the player who threw the potion can move the enemy or player it was
+thrown on to any Pathing Tile". The paced warrior (CANNOT FLEE) with no potion left leaves a fight only by slaying
+every enemy beside him, and a fight after moving leaves nothing of its turn but step 4.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from helpers import campaign, cell, started
+
+from cardrogue.engine.analysis.solver import SOLVED, Budget
+from cardrogue.engine.analysis.solver.bounds import relaxation
+from cardrogue.engine.analysis.solver.par import solve
+from cardrogue.engine.analysis.solver.search import Search
+from cardrogue.engine.rules.state import COMBAT, DONE, GameState
+
+NO_CLOCK = 3600  # state budgets only: a loaded machine must not change a result
+SMALL = Budget(max_states=200_000, max_seconds=NO_CLOCK)
+RAT = {"sewer-rat": {"health": 1}}
+
+
+def _bound(c, s: GameState) -> float:
+    return relaxation(c, s.d).bound(s, True)
+
+
+def _left(c, s: GameState) -> int | None:
+    """The fewest turns after ``s.turn`` to win from ``s``, by the plain uniform-cost search within ``SMALL``."""
+    search = Search(c, 0, True, SMALL, reference=True)
+    search.root = s.clone()
+    verdict, _, turns, _, _ = search.run()
+    return turns - s.turn if verdict == SOLVED else None
+
+
+def _after(c, actions: list[str]) -> GameState:
+    s, resolver = started(c)
+    for action in actions:
+        s.step(action, resolver)
+    return s
+
+
+def _par_line_holds(c, turns: int) -> None:
+    """The reference search proves par ``turns``, the solver agrees (turns and health), and the bound stays within
+    the turns left at every state of the reference's line."""
+    slow = solve(c, 0, True, SMALL, reference=True)
+    assert (slow.verdict, slow.turns) == (SOLVED, turns)
+    fast = solve(c, 0, True, SMALL)
+    assert (fast.verdict, fast.turns, fast.health) == (slow.verdict, slow.turns, slow.health)
+    s, resolver = started(c)
+    for action in slow.actions:
+        assert _bound(c, s) <= slow.turns - s.turn, (s.turn, action)
+        s.step(action, resolver)
+    assert (s.outcome, s.turn) == ("won", turns)
+
+
+def test_a_fight_after_moving_beside_the_exit_leaves_no_move_to_it():
+    # Two face-up tiles east to the one beside a rat standing face up (met before: not beside the tile he left), the
+    # exit face up beyond. The fight after moving may flip a tile, which the bound counted as one half-turn more: the
+    # exit one half-turn away, 0 turns after the first. But slaying the rat resumes at step 4 and the exit is
+    # entered only by a move: 1 turn more (par 2).
+    cells = [cell(0, 0, "starting-tile", "E"), cell(1, 0, "pathing-tile", "EW"), cell(2, 0, "pathing-tile", "ESW"),
+             cell(2, 1, "sewer-rat", "N"), cell(3, 0, "pathing-tile", "W", exit=True)]
+    c = campaign(cells, cards=RAT)
+    s = _after(c, ["move E", "move E"])
+    assert s.phase == COMBAT and s.moved
+    assert _bound(c, s) == 1 == _left(c, s)
+    _par_line_holds(c, 2)
+
+
+def _thrown_beside():
+    """The rat corridor: two face-up tiles east to one beside a rat standing face up, a face-up tile, then two
+    face-down ones to the exit; one potion of teleportation in hand."""
+    cells = [cell(0, 0, "starting-tile", "E"), cell(1, 0, "pathing-tile", "EW"), cell(2, 0, "pathing-tile", "ESW"),
+             cell(2, 1, "sewer-rat", "N"), cell(3, 0, "pathing-tile", "EW"),
+             cell(4, 0, "pathing-tile", "EW", face="down"), cell(5, 0, "pathing-tile", "W", face="down", exit=True)]
+    return campaign(cells, items=["red-potion"], potions={"red": "teleportation"}, cards=RAT)
+
+
+def test_an_enemy_thrown_beside_the_hero_is_slain_there_and_gives_no_fight_after_moving():
+    # In the fight after moving beside the rat the warrior throws his one potion at it and moves it onto the tile he
+    # came from, beside him. No potion is left: the next turn begins in a fight with it, which he leaves only by
+    # slaying it, from this tile. The bound counted one fight after moving for it all the same: 2 turns after the
+    # first where 3 are left (5 half-turns to the exit, one face-down tile a turn); now 3.
+    c = _thrown_beside()
+    s = _after(c, ["move E", "move E", "throw red S", "teleport 1,0"])
+    assert s.phase == DONE and s.view().foe_at(1, 0) is not None  # the rat, moved beside him
+    assert _bound(c, s) == 3 == _left(c, s)
+    _par_line_holds(c, 3)
+
+
+def test_an_enemy_thrown_away_from_the_hero_is_still_counted():
+    # The same throw onto the start, away from him: a fight after moving beside it may still come, and the bound
+    # keeps its half-turn (3 turns left; the detour beside it is no gain, which the count per enemy does not see).
+    c = _thrown_beside()
+    s = _after(c, ["move E", "move E", "throw red S", "teleport 0,0"])
+    assert s.view().foe_at(0, 0) is not None  # the rat, moved onto the start
+    assert _bound(c, s) <= _left(c, s) == 3
+
+
+# The seed-27 line of benchmarks/tele_open.py: to turn 11, the second potion thrown at a bat and the bat moved to the
+# top row, far behind; the first potion picked up on the way.
+SEED_27_LINE = ("flip E | move E | end | flip E | move E | end | flip E | flip S | move S | end | flip S | flip W | move S | "
+                "end | flip E | flip S | attack | move S | end | flip E | flip S | move S | end | flip E | flip S | move E | "
+                "end | flip E | flip S | move E | end | flip E | flip N | flip S | move E | end | flip N | flip E | flip S | "
+                "move E | end | flip N | flip E | flip S | throw red E | teleport 2,0 | attack | move N").split(" | ")
+
+
+def test_a_gain_beside_an_enemy_met_far_behind_needs_the_walk_beside_it():
+    # Turn 11 on the 8x8 map of seed 27 (benchmarks/gen.py): one potion of teleportation in hand, the bat thrown to the
+    # top row, 10 steps behind the walk to the exit. The gains counted it as met (one fight after moving beside it) and
+    # the bound said 2 turns after the 11th where 3 are left. A gain beside it is a fight after moving at a tile beside
+    # it (FLEE: "When a player is adjacent to multiple enemies, he is in combat with those enemies"): the walks that
+    # never stand there gain without it (3 turns), the others walk back to it, even with a jump onto the top row
+    # (POTION OF TELEPORTATION, "If drank: move to any PATHING TILE and end turn"), and take longer (docs/solver.md,
+    # *A gain beside an enemy met needs the walk beside it*).
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    import gen  # noqa: PLC0415  (the benchmarks' generator of maps)
+
+    from cardrogue.engine.format.loader import load_campaign_text  # noqa: PLC0415
+
+    c = load_campaign_text(gen.campaign_text(1, 8, seed=27)).campaign
+    s = _after(c, SEED_27_LINE)
+    assert (s.turn, s.view().hand, s.view().foe_at(2, 0) is not None) == (11, ("red-potion",), True)
+    assert _bound(c, s) == 3 == _left(c, s)
