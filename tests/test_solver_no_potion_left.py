@@ -1,7 +1,6 @@
-"""Enemies met so, where they stand: once no potion is left to use, an enemy a thrown potion of teleportation moved beside
-the hero, and the turn that enters the way out (docs/solver.md, *Visitors beside the hero and the winning turn, no
-potion left*); with potions of teleportation left, a gain beside an enemy met far from the walk (*A gain beside an
-enemy met needs the walk beside it*).
+"""A fight after moving once no potion is left to use: an enemy a thrown potion of teleportation moved beside the hero,
+and the turn that enters the way out (docs/solver.md, *Visitors beside the hero and the winning turn, no potion
+left*).
 
 Rulebook, FLEE: "When a player is adjacent to multiple enemies, he is in combat with those enemies"; SLAYING AN ENEMY:
 "resume his Standard Turn Sequence at step 2 if he flipped over the enemy card, or at step 4 if he moved adjacent to
@@ -11,9 +10,6 @@ every enemy beside him, and a fight after moving leaves nothing of its turn but 
 """
 
 from __future__ import annotations
-
-import sys
-from pathlib import Path
 
 from helpers import campaign, cell, started
 
@@ -103,30 +99,3 @@ def test_an_enemy_thrown_away_from_the_hero_is_still_counted():
     s = _after(c, ["move E", "move E", "throw red S", "teleport 0,0"])
     assert s.view().foe_at(0, 0) is not None  # the rat, moved onto the start
     assert _bound(c, s) <= _left(c, s) == 3
-
-
-# The seed-27 line of benchmarks/tele_open.py: to turn 11, the second potion thrown at a bat and the bat moved to the
-# top row, far behind; the first potion picked up on the way.
-SEED_27_LINE = ("flip E | move E | end | flip E | move E | end | flip E | flip S | move S | end | flip S | flip W | move S | "
-                "end | flip E | flip S | attack | move S | end | flip E | flip S | move S | end | flip E | flip S | move E | "
-                "end | flip E | flip S | move E | end | flip E | flip N | flip S | move E | end | flip N | flip E | flip S | "
-                "move E | end | flip N | flip E | flip S | throw red E | teleport 2,0 | attack | move N").split(" | ")
-
-
-def test_a_gain_beside_an_enemy_met_far_behind_needs_the_walk_beside_it():
-    # Turn 11 on the 8x8 map of seed 27 (benchmarks/gen.py): one potion of teleportation in hand, the bat thrown to the
-    # top row, 10 steps behind the walk to the exit. The gains counted it as met (one fight after moving beside it) and
-    # the bound said 2 turns after the 11th where 3 are left. A gain beside it is a fight after moving at a tile beside
-    # it (FLEE: "When a player is adjacent to multiple enemies, he is in combat with those enemies"): the walks that
-    # never stand there gain without it (3 turns), the others walk back to it, even with a jump onto the top row
-    # (POTION OF TELEPORTATION, "If drank: move to any PATHING TILE and end turn"), and take longer (docs/solver.md,
-    # *A gain beside an enemy met needs the walk beside it*).
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-    import gen  # noqa: PLC0415  (the benchmarks' generator of maps)
-
-    from cardrogue.engine.format.loader import load_campaign_text  # noqa: PLC0415
-
-    c = load_campaign_text(gen.campaign_text(1, 8, seed=27)).campaign
-    s = _after(c, SEED_27_LINE)
-    assert (s.turn, s.view().hand, s.view().foe_at(2, 0) is not None) == (11, ("red-potion",), True)
-    assert _bound(c, s) == 3 == _left(c, s)

@@ -177,7 +177,6 @@ class Relaxation(PotionBound):
             self.moves_only = FleeOrigins(d, self.local, self.ways)
         self._fcache: dict = {}
         self._bcache: dict = {}  # (level, mask, local cell, steps and face-down entries left, extra, campaign, tele) -> bound
-        self._far_steps: dict = {}  # (level, local cells) -> fewest steps from them (``_walked_from``)
         self._rcache: dict = {}  # (level, mask, local cell, campaign) -> routes
         self.start_bound = self._start_bounds()
         # With potions of paralysis the warrior's chain counts their flees per potion; the chain beside every
@@ -410,7 +409,6 @@ class Relaxation(PotionBound):
         met = None
         allow = None
         lone = False
-        far = None  # the enemies met so now that stand away from him (``_far_met``; teleportation alone)
         r_moves = r0  # (the moves count of ``_with_moves`` has no allowance to make: docs/solver.md)
         if potions is not None and self._met_foes[li] is not None:
             if not (potions[0] or potions[1] or potions[3]):
@@ -421,8 +419,6 @@ class Relaxation(PotionBound):
             else:
                 allow = self._tele_allowance(s, li, potions, k0, mask, i, r0, hint)  # only potions of teleportation (in the key too)
                 lone = self._lone_drink(s, li, potions, allow)
-                if allow[0] and self.paced:
-                    far = self._far_met(s, li)  # (in the key: where they stand)
         plain = -1  # (no potion left, gains allowed: the half-turns of this turn without them, for ``_won_now``)
         if potions is None and self._met_foes[li] is not None:
             met = self._met_fights(s)
@@ -435,7 +431,7 @@ class Relaxation(PotionBound):
             if r0 == plain and not met:
                 plain = -1  # no gain allowed: the bound is the one without potions as it is
         blocked = self.landing_blocked(s) if self.tele_total else 0
-        key = (li, mask, i, r0, k0, campaign_mode, potions, blocked, alive, now, allow, lone, far)  # r0 apart: a jump's route starts from it
+        key = (li, mask, i, r0, k0, campaign_mode, potions, blocked, alive, now, allow, lone)  # r0 apart: a jump's route starts from it
         # (``alive`` and ``now``: the flee chains and tiles beside enemies of ``rolls``; with r0 and k0 they fix
         # what is left of the turn without flees)
         best = self._bcache.get(key)
@@ -463,9 +459,6 @@ class Relaxation(PotionBound):
                 best = self._flee_gains(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked, allow, best)
             elif lone:
                 best = self._two_gains(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked, allow, best)
-            if far:
-                best = self._beside_far(s, li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked, allow,
-                                        far, best)
         if len(self._bcache) > 400_000:
             self._bcache.clear()
             self._rcache.clear()
@@ -487,116 +480,6 @@ class Relaxation(PotionBound):
         near = self.d.near[s.pos]
         visitors = s.visitors
         return len(visitors) - sum(1 for j in near if j in visitors)
-
-    def _far_met(self, s: GameState, li: int) -> tuple | None:
-        """The enemies met so now whose place is known, on a level whose only potions are of teleportation: the enemy
-        cards standing face up and alive, not beside the hero, and the enemies a thrown potion moved (``visitors``) not
-        beside him, as (their local cells, the local cells of the tiles beside them, the count of cards, the count of
-        visitors); None if there is none (docs/solver.md, *A gain beside an enemy met needs the walk beside it*)."""
-        foes, getter, _ = self._met_foes[li]
-        lo, hi = self.d.level_range[li]
-        beside = self.d.enemy_near[s.pos]
-        cards = tuple(j for j, face in zip(foes, getter(s.faces)) if face == UP and j not in beside)
-        near = self.d.near[s.pos]
-        moved = tuple(j for j in s.visitors if lo <= j < hi and j not in near) if s.visitors else ()
-        if not cards and not moved:
-            return None
-        beside_cells = self._beside_cells(li)
-        adjacent = self.d.near
-        tiles = set()
-        for j in cards:
-            tiles.update(beside_cells.get(j - lo, ()))
-        for j in moved:
-            tiles.update(c - lo for c in adjacent[j])
-        return (tuple(j - lo for j in cards), tuple(j - lo for j in moved), frozenset(tiles), len(cards), len(moved))
-
-    def _beside_far(self, s: GameState, li: int, mask: bytes, i: int, r0: int, k0: int, campaign_mode: bool,
-                    potions: tuple, routes: tuple, hint: bytes | None, blocked: int, allow: tuple, far: tuple,
-                    best: float) -> float:
-        """``best`` (the bound with the gains ``allow``) raised where enemies met so now stand away from the hero
-        (:meth:`_far_met`). A gain beside one of them is a fight after moving at a tile beside it, so the walks split:
-        those that never stand beside any of them gain at most the allowance without them, the bound with that
-        allowance; the others walk through a tile ``y`` beside one, at least ``M`` steps with ``j`` jumps onto tiles
-        face up now (:meth:`_via_far`), and stand on at least ``F`` tiles (the face-down tiles of a route from a tile
-        face up now to the way out: each is flipped from the one before), with ``r + 2T + A + 2P - j >= M + F`` (a
-        paced turn spends 2 on its steps and stands with flips, a gain 1 more, a potion 2 more at most, 1 if it is a
-        jump, whose landing is no step here: *What a potion of teleportation is used for*). The bound is the lesser of
-        the two, and at least ``best`` (docs/solver.md, *A gain beside an enemy met needs the walk beside it*)."""
-        tiles, n_cards, n_moved = far[2], far[3], far[4]
-        bare = self._tele_allowance(s, li, potions, k0, mask, i, r0, hint, (n_cards, n_moved))
-        away = self._with_met(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked, bare)
-        if away <= best:
-            return best
-        pots = self.pots[li]
-        used = potions[0] + sum(1 for p in potions[3] if pots[p][1])
-        via = self._via_far(li, mask, i, blocked, tiles, self._jumps(li, mask, blocked))
-        chain = self._jumps(li, mask)  # (the flips back from the way out end on any tile face up now)
-        spare = r0 + allow[0] + 2 * used
-        near = INF
-        for _, _, tail, k, _ in routes:
-            walks = via[k]
-            need = INF
-            for j in range(min(used, 2) + 1):  # jumps onto tiles face up now: 0, 1, 2 or more
-                if walks[j] + j < need:
-                    need = walks[j] + j
-            need += chain[k][1] - spare
-            t = (0 if need <= 0 else (need + 1) // 2) + tail
-            if t < near:
-                near = t
-        if near < best:
-            near = best
-        return away if away < near else near
-
-    def _via_far(self, li: int, mask: bytes, i: int, blocked: int, tiles: frozenset, jumps: tuple) -> list:
-        """Per way out of level ``li``: the fewest steps in the relaxed graph of a walk from local cell ``i`` that
-        enters one of ``tiles`` and ends on the way out, with no jump onto a tile face up now (not ``blocked``), with
-        one (before or after that tile) and with two or more (one before, one after; a jump is no step), as a triple:
-        ``min over y`` of (steps to ``y`` from ``i``, or from a landing) + (steps from ``y`` to the way out, or to a
-        landing and on from the best: ``jumps``, :meth:`_jumps`) (:meth:`_beside_far`)."""
-        lo = self.d.level_range[li][0]
-        here = self._walked_from(li, (i,))
-        n = len(mask)
-        landing = self._walked_from(li, tuple(c for c, down in enumerate(mask)
-                                             if not down and not (blocked >> (8 * (n - 1 - c))) & 1))
-        out = []
-        for k in range(len(self.ways[li])):
-            dist = self.dist[li][k]
-            jd = jumps[k][0]
-            none = one = two = INF
-            for y in tiles:
-                hy, ly, dy = here[y], landing[y], dist[lo + y]
-                if hy + dy < none:
-                    none = hy + dy
-                a = ly + dy if ly + dy < hy + jd else hy + jd
-                if a < one:
-                    one = a
-                if ly + jd < two:
-                    two = ly + jd
-            out.append((none, one if one < none else none, min(none, one, two)))
-        return out
-
-    def _walked_from(self, li: int, cells: tuple) -> list:
-        """The fewest steps in the relaxed graph of level ``li`` from any of the local ``cells`` to each local cell,
-        kept per (level, cells) (:meth:`_via_far`)."""
-        key = (li, cells)
-        hit = self._far_steps.get(key)
-        if hit is None:
-            nbrs = self.local[li]
-            hit = [INF] * len(nbrs)
-            for c in cells:
-                hit[c] = 0
-            queue = deque(cells)
-            while queue:
-                j = queue.popleft()
-                dj = hit[j] + 1
-                for c in nbrs[j]:
-                    if dj < hit[c]:
-                        hit[c] = dj
-                        queue.append(c)
-            if len(self._far_steps) > 100_000:
-                self._far_steps.clear()
-            self._far_steps[key] = hit
-        return hit
 
     def _won_now(self, li: int, mask: bytes, i: int, campaign_mode: bool, plain: int, k0: int,
                  hint: bytes | None) -> int:
@@ -724,7 +607,7 @@ class Relaxation(PotionBound):
         return min(map(cost.__getitem__, self.local[li][i]), default=INF)
 
     def _tele_allowance(self, s: GameState, li: int, potions: tuple, k0: int, mask: bytes, i: int,
-                        r0: int, hint: bytes | None = None, far: tuple = (0, 0)) -> tuple:
+                        r0: int, hint: bytes | None = None) -> tuple:
         """(``A``, ``c``) of :meth:`_met_allowance` on a level whose only potions are of teleportation (docs/solver.md,
         *A fight after moving beside an enemy met before*, *Potions of teleportation alone*).
 
@@ -743,16 +626,12 @@ class Relaxation(PotionBound):
         Also ``steps`` (*A potion drunk in a fight holds no gain*: ``steps[n]`` the gains' allowance when ``n`` of the
         potions are drunk in a fight, each in a turn that gains nothing; :func:`_gains`) and, where potions lie on the
         level's cells, those ``steps`` with none of them counted (*A gain needs its potion picked up*: :meth:`_with_met`
-        reads them with the empty set of pickups alone, the others with the other sets).
-
-        ``far`` = (enemy cards, visitors) left out of the enemies met so now: the walks that never stand beside them
-        (:meth:`_far_met`)."""
+        reads them with the empty set of pickups alone, the others with the other sets)."""
         alive, met = self._met_now(s, li)
-        met -= far[0]
         if s.moved and (s.phase == COMBAT or s.phase == SHOPPING):
             met += 1  # a fight after moving he is in: one gain, its enemies slain (or left by a potion, counted below)
         tele = potions[0]
-        visitors = len(s.visitors) - far[1]
+        visitors = len(s.visitors)
         if s.phase == CHOOSE_TELEPORT and s.subject >= 0:
             visitors += 1  # thrown: the enemy it moves
         drunk = s.phase == CHOOSE_TELEPORT and s.subject < 0
