@@ -229,7 +229,8 @@ class EditorApp(App[int]):
         colour = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
         problems = [markup(f"[{colour[d.severity]}]$code: $message[/]", code=d.code, message=d.message) for d in self.diagnostics
                     if d.level == self.level_index and d.cell == (x, y)]
-        self.query_one(Inspector).show(x, y, cell, card, problems, level=self.level_index)
+        others = tuple((lv.id, lv.title) for i, lv in enumerate(self.campaign.levels) if i != self.level_index)
+        self.query_one(Inspector).show(x, y, cell, card, problems, level=self.level_index, levels=others)
 
     def _show_story(self) -> None:
         if self.story_level is None:

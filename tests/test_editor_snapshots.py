@@ -144,3 +144,20 @@ def long_titles_app(tmp_path: Path) -> EditorApp:
 def test_long_level_title_80x24(snap_compare, long_titles_app) -> None:
     # a long title ends in "…" on its own line; the level's size stays beside it, never a line of its own
     assert snap_compare(long_titles_app, terminal_size=(80, 24), run_before=steps("down"))
+
+
+# A ladder's destination: a list of the other levels by title and id, opened from the keyboard
+# (ctrl+r reaches the rolls, tab the list, enter opens it).
+LADDER_LIST = ("down", "right", "right", "right", "right", "ctrl+r", "tab", "enter")
+
+
+def test_ladder_list_80x24(snap_compare, app) -> None:
+    assert snap_compare(app, terminal_size=(80, 24), run_before=steps(*LADDER_LIST))
+
+
+def test_ladder_list_120x40(snap_compare, app) -> None:
+    assert snap_compare(app, terminal_size=(120, 40), run_before=steps(*LADDER_LIST))
+
+
+def test_ladder_list_200x50(snap_compare, app) -> None:
+    assert snap_compare(app, terminal_size=(200, 50), run_before=steps(*LADDER_LIST))
