@@ -38,6 +38,7 @@ from .files import OpenError, default_document, document_for, draft_errors, draf
 from .forms import Forms
 from .recent import recent_files, remember
 from .shown import NO_RAW_CONTROLS, markup
+from .phrasing import editor_message
 from .messages import CardChosen, CellFieldEdited, CursorMoved, LevelChosen, PaintCell, ProblemChosen, StoryEdited
 from .solving import SolveFlow
 from .widgets.dialogs import ChoiceScreen, HelpScreen
@@ -227,7 +228,8 @@ class EditorApp(App[int]):
         cell = level.cell_at(x, y)
         card = self.campaign.cards.get(cell.card) if cell else None
         colour = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
-        problems = [markup(f"[{colour[d.severity]}]$code: $message[/]", code=d.code, message=d.message) for d in self.diagnostics
+        problems = [markup(f"[{colour[d.severity]}]$code: $message[/]", code=d.code, message=editor_message(d))
+                    for d in self.diagnostics
                     if d.level == self.level_index and d.cell == (x, y)]
         others = tuple((lv.id, lv.title) for i, lv in enumerate(self.campaign.levels) if i != self.level_index)
         self.query_one(Inspector).show(x, y, cell, card, problems, level=self.level_index, levels=others)
