@@ -161,3 +161,23 @@ def test_ladder_list_120x40(snap_compare, app) -> None:
 
 def test_ladder_list_200x50(snap_compare, app) -> None:
     assert snap_compare(app, terminal_size=(200, 50), run_before=steps(*LADDER_LIST))
+
+
+@pytest.fixture
+def long_file_app(tmp_path: Path) -> EditorApp:
+    folder = tmp_path / "a folder with a rather long name" / "and another one inside it"
+    folder.mkdir(parents=True)
+    path = folder / "the-drowned-saints-of-the-old-chapel-beneath.json"
+    path.write_bytes(FIXTURE.read_bytes())
+    return EditorApp(open_document(path), recovery_dir=tmp_path / "recovery", autosave_seconds=3600,
+                     cursor_blink=False)
+
+
+def test_long_file_and_brush_header_80x24(snap_compare, long_file_app) -> None:
+    # the header keeps the file's name (start and extension, no folder), the unsaved mark and the brush
+    async def run_before(pilot) -> None:
+        await steps()(pilot)
+        pilot.app.query_one("Palette").choose("fountain-of-healing")
+        await steps("enter")(pilot)
+
+    assert snap_compare(long_file_app, terminal_size=(80, 24), run_before=run_before)
