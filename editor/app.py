@@ -20,6 +20,7 @@ from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.filter import LineFilter
 from textual.notifications import SeverityLevel
 from textual.widgets import Header, TabbedContent, TabPane
@@ -36,8 +37,10 @@ from .document import Document, Where
 from .file_flows import FileFlows
 from .files import OpenError, default_document, document_for, draft_errors, draft_note
 from .forms import Forms
+from .header import HEADER_CHROME, fit_header
 from .recent import recent_files, remember
 from .shown import NO_RAW_CONTROLS, markup
+from .phrasing import editor_message
 from .messages import CardChosen, CellFieldEdited, CursorMoved, LevelChosen, PaintCell, ProblemChosen, StoryEdited
 from .solving import SolveFlow
 from .widgets.dialogs import ChoiceScreen, HelpScreen
@@ -110,6 +113,7 @@ class EditorApp(App[int]):
         self._palette_cards: object = None
         self._find_query = ""
         self._remembered: Path | None = None
+        self._header_parts: tuple[str, bool, str] | None = None  # the header's file name, unsaved mark, brush
         self.files = FileFlows(self, recovery_dir)
         self.forms = Forms(self)
         self.solving = SolveFlow(self)
@@ -192,6 +196,20 @@ class EditorApp(App[int]):
     def get_line_filters(self) -> Sequence[LineFilter]:
         return [*super().get_line_filters(), NO_RAW_CONTROLS]
 
+    def format_title(self, title: str, sub_title: str) -> Content:
+        """The header's line fitted to the terminal's width (:func:`.header.fit_header`): the file's
+        name and the brush kept, the app's title given up first."""
+        if self._header_parts is None or sub_title != self.sub_title:
+            return super().format_title(title, sub_title)
+        title, sub_title = fit_header(self.size.width - HEADER_CHROME, title, *self._header_parts)
+        if not title:
+            return Content(sub_title).stylize("dim")
+        return super().format_title(title, sub_title)
+
+    def on_resize(self) -> None:
+        if self._header_parts is not None:
+            self.mutate_reactive(EditorApp.sub_title)  # the header fits its line again
+
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
                timeout: float | None = None, markup: bool = True) -> None:
         """Every notification is plain text: they name files, levels and cards (``markup`` is ignored)."""
@@ -207,8 +225,9 @@ class EditorApp(App[int]):
 
     def update_title(self) -> None:
         # the brush stays in the header through edits and saves (it was dropped at the first edit)
-        brush = next((f"  brush: {p.brush}" for p in self.query(Palette)), "")
-        self.sub_title = printable(f"{self.doc.name}{' ●' if self.doc.dirty else ''}{brush}")
+        brush = next((p.brush for p in self.query(Palette)), "")
+        self._header_parts = (printable(self.doc.name), self.doc.dirty, printable(brush))
+        self.sub_title = printable(f"{self.doc.name}{' ●' if self.doc.dirty else ''}{'  brush: ' + brush if brush else ''}")
         path = self.doc.path
         if path is not None and path != self._remembered and path.exists():
             self._remembered = path
@@ -227,9 +246,11 @@ class EditorApp(App[int]):
         cell = level.cell_at(x, y)
         card = self.campaign.cards.get(cell.card) if cell else None
         colour = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
-        problems = [markup(f"[{colour[d.severity]}]$code: $message[/]", code=d.code, message=d.message) for d in self.diagnostics
+        problems = [markup(f"[{colour[d.severity]}]$code: $message[/]", code=d.code, message=editor_message(d))
+                    for d in self.diagnostics
                     if d.level == self.level_index and d.cell == (x, y)]
-        self.query_one(Inspector).show(x, y, cell, card, problems, level=self.level_index)
+        others = tuple((lv.id, lv.title) for i, lv in enumerate(self.campaign.levels) if i != self.level_index)
+        self.query_one(Inspector).show(x, y, cell, card, problems, level=self.level_index, levels=others)
 
     def _show_story(self) -> None:
         if self.story_level is None:

@@ -144,3 +144,40 @@ def long_titles_app(tmp_path: Path) -> EditorApp:
 def test_long_level_title_80x24(snap_compare, long_titles_app) -> None:
     # a long title ends in "…" on its own line; the level's size stays beside it, never a line of its own
     assert snap_compare(long_titles_app, terminal_size=(80, 24), run_before=steps("down"))
+
+
+# A ladder's destination: a list of the other levels by title and id, opened from the keyboard
+# (ctrl+r reaches the rolls, tab the list, enter opens it).
+LADDER_LIST = ("down", "right", "right", "right", "right", "ctrl+r", "tab", "enter")
+
+
+def test_ladder_list_80x24(snap_compare, app) -> None:
+    assert snap_compare(app, terminal_size=(80, 24), run_before=steps(*LADDER_LIST))
+
+
+def test_ladder_list_120x40(snap_compare, app) -> None:
+    assert snap_compare(app, terminal_size=(120, 40), run_before=steps(*LADDER_LIST))
+
+
+def test_ladder_list_200x50(snap_compare, app) -> None:
+    assert snap_compare(app, terminal_size=(200, 50), run_before=steps(*LADDER_LIST))
+
+
+@pytest.fixture
+def long_file_app(tmp_path: Path) -> EditorApp:
+    folder = tmp_path / "a folder with a rather long name" / "and another one inside it"
+    folder.mkdir(parents=True)
+    path = folder / "the-drowned-saints-of-the-old-chapel-beneath.json"
+    path.write_bytes(FIXTURE.read_bytes())
+    return EditorApp(open_document(path), recovery_dir=tmp_path / "recovery", autosave_seconds=3600,
+                     cursor_blink=False)
+
+
+def test_long_file_and_brush_header_80x24(snap_compare, long_file_app) -> None:
+    # the header keeps the file's name (start and extension, no folder), the unsaved mark and the brush
+    async def run_before(pilot) -> None:
+        await steps()(pilot)
+        pilot.app.query_one("Palette").choose("fountain-of-healing")
+        await steps("enter")(pilot)
+
+    assert snap_compare(long_file_app, terminal_size=(80, 24), run_before=run_before)

@@ -1,17 +1,30 @@
-"""The inspector: the selected cell's card, paths, face, inscription and scripted rolls."""
+"""The inspector: the selected cell's card, paths, face, inscription, scripted rolls and a
+descending ladder's destination (a list of the campaign's other levels, by title and id)."""
 
 from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.content import Content
 from textual.containers import VerticalScroll
-from textual.widgets import Input, Label, Static
+from textual.widget import Widget
+from textual.widgets import Input, Label, Select, Static
 
 from cardrogue.editor.messages import CellFieldEdited
 from cardrogue.editor.shown import markup
 from cardrogue.engine.model.campaign import DESCENDING_LADDER, CardDef, Cell
 
 FIELDS = ("inscription", "rolls", "to")
+TYPED = ("inscription", "rolls")  # the text fields; "to" is a list, applied as soon as it is chosen
+
+
+def destination_options(to: str, levels: tuple[tuple[str, str], ...]) -> list[tuple[str, str]]:
+    """A ladder's destinations as ``(label, level id)``: each other level as "title (id)", and first,
+    when the file's ``to`` names none of them, that value as it is (a draft keeps it until the author
+    chooses; CR208 says what is wrong with it)."""
+    options = [(f"{title} ({lid})" if title else lid, lid) for lid, title in levels]
+    if to and to not in {lid for lid, _ in levels}:
+        options.insert(0, (f"{to} (no such level)", to))
+    return options
 
 
 def rolls_text(rolls: tuple[int, ...]) -> str:
@@ -39,6 +52,7 @@ class Inspector(VerticalScroll):
         self.place: tuple[int, int, int] | None = None  # (level, x, y) of the cell shown
         self._shown: dict[str, str] = {}  # the values show() put in the fields
         self._typed: dict[str, tuple[tuple[int, int, int], str]] = {}  # field -> (its cell, the text typed)
+        self._options: list[tuple[str, str]] = []  # the ladder list's options as last set
 
     def compose(self) -> ComposeResult:
         yield Static(id="inspector-summary")
@@ -47,12 +61,29 @@ class Inspector(VerticalScroll):
         yield Label("Scripted rolls", classes="field-label")
         yield Input(id="inspector-rolls", placeholder="e.g. 6 6 1")
         yield Label("Ladder leads to", classes="field-label ladder-only")
-        yield Input(id="inspector-to", placeholder="level id", classes="ladder-only")
+        yield Select([], id="inspector-to", prompt="none (choose a level)", allow_blank=True, compact=True,
+                     classes="ladder-only")
+
+    def _show_destination(self, to: str, levels: tuple[tuple[str, str], ...], keep: bool) -> None:
+        """The ladder's list: the levels it may lead to, the cell's ``to`` chosen (``keep``: the
+        author has the list open, left as it is)."""
+        select = self.query_one("#inspector-to", Select)
+        options = destination_options(to, levels)
+        if options != self._options:
+            self._options = options
+            select.set_options(options)
+        elif keep:
+            return
+        wanted = to or Select.NULL
+        if select.value != wanted:
+            select.value = wanted
 
     def show(self, x: int, y: int, cell: Cell | None, card: CardDef | None, problems: list[Content],
-             level: int) -> None:
+             level: int, levels: tuple[tuple[str, str], ...] = ()) -> None:
+        """Show a cell; ``levels`` are the (id, title) of the levels a ladder here may lead to."""
         summary = self.query_one("#inspector-summary", Static)
-        inputs = [self.query_one(f"#inspector-{f}", Input) for f in FIELDS]
+        inputs = [self.query_one(f"#inspector-{f}", Input) for f in TYPED]
+        select = self.query_one("#inspector-to", Select)
         same_place = self.place == (level, x, y)
         self.place = (level, x, y)
         self._shown = dict.fromkeys(FIELDS, "")
@@ -61,6 +92,7 @@ class Inspector(VerticalScroll):
             for widget in inputs:
                 if widget.value:
                     widget.value = ""
+            for widget in (*inputs, select):
                 if not widget.disabled:
                     widget.disabled = True
         else:
@@ -83,18 +115,21 @@ class Inspector(VerticalScroll):
             summary.update(Content("\n").join(lines))
             values = (cell.inscription, rolls_text(cell.rolls), cell.to or "")
             self._shown = dict(zip(FIELDS, values))
-            for field, widget, value in zip(FIELDS, inputs, values):
+            for field, widget, value in zip(TYPED, inputs, values):
                 if widget.disabled:
                     widget.disabled = False
                 if same_place and (widget.has_focus or field in self._typed):
                     continue  # the author is typing here (a check that ends meanwhile shows the cell again)
                 if widget.value != value:
                     widget.value = value
+            if select.disabled:
+                select.disabled = False
+            self._show_destination(cell.to or "", levels, keep=same_place and select.expanded)
         self.set_class(cell is not None and cell.card == DESCENDING_LADDER, "-ladder")
 
     def focus_field(self, field: str) -> bool:
         """Focus a field (False: there is no card to edit, or it is a ladder's field on another card)."""
-        widget = self.query_one(f"#inspector-{field}", Input)
+        widget = self.query_one(f"#inspector-{field}", Widget)
         if widget.disabled or not widget.display or (field == "to" and not self.has_class("-ladder")):
             return False
         widget.focus()
@@ -108,6 +143,16 @@ class Inspector(VerticalScroll):
             self._typed[field] = (self.place, event.value)
         else:
             self._typed.pop(field, None)
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        """The author chose a ladder's destination (or none): applied at once, to the cell shown."""
+        event.stop()
+        if event.select.id != "inspector-to" or not event.select.has_focus_within or self.place is None:
+            return  # show() choosing the cell's value, not the author
+        value = "" if event.value is Select.NULL else str(event.value)
+        if value != self._shown.get("to"):
+            self._shown["to"] = value
+            self.post_message(CellFieldEdited("to", value, self.place))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

@@ -1,4 +1,5 @@
-"""The problems panel: what ``cardrogue check`` reports, kept up to date while editing."""
+"""The problems panel: what ``cardrogue check`` reports, kept up to date while editing, each fix
+said in the editor's terms where it has one (:mod:`cardrogue.editor.phrasing`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from cardrogue.editor.messages import ProblemChosen
+from cardrogue.editor.phrasing import editor_message
 from cardrogue.editor.shown import markup
 from cardrogue.engine.format.diagnostics import Diagnostic, Severity
 from cardrogue.engine.words import counted
@@ -106,7 +108,7 @@ class ProblemsPanel(Vertical):
         options = self.query_one("#problems-list", OptionList)
         options.set_options(
             Option(markup(f"{_ICON[d.severity]} $code $where: $message", code=d.code, where=location(d, level_titles),
-                          message=d.message), id=str(i))
+                          message=editor_message(d)), id=str(i))
             for i, d in enumerate(self.diagnostics)
         )
 

@@ -1,0 +1,68 @@
+"""The editor's words for a problem: what to press or which field to fill, where the file's words
+(``"exit": true``, ``"to"``) would send the author to a text editor.
+
+One table, :data:`PHRASES`, keyed by diagnostic code: the checks keep their messages (``cardrogue
+check`` says them in the file's terms) and the editor's problem list and Cell panel show
+:func:`editor_message`. A phrase either replaces the message (its fix was in file terms only) or
+follows it (the message is in plain words; the phrase adds the editor's action). Every key and
+field a phrase names is listed with it, and ``tests/test_editor_phrasing.py`` checks that each is
+really bound to that action, or really a field of that panel or form.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cardrogue.engine.format.diagnostics import Diagnostic
+
+
+@dataclass(frozen=True, slots=True)
+class Phrase:
+    """The editor's action for one diagnostic code.
+
+    ``keys``: ``(key, action)`` pairs, each key named in ``text`` and bound to ``action`` on the
+    editor, its map, its level list or its cards panel. ``fields``: ``(where, label)`` pairs, each
+    label named in ``text`` and shown by ``where`` (``"cell"``: the Cell panel; otherwise the action
+    that opens the form holding it).
+    """
+
+    text: str
+    keys: tuple[tuple[str, str], ...] = ()
+    fields: tuple[tuple[str, str], ...] = ()
+    replaces: bool = False  # the message's fix is in file terms: the phrase is said instead of it
+
+
+PHRASES: dict[str, Phrase] = {
+    "CR220": Phrase("the campaign has no exit: on the last level, put the map's cursor on a card and press x "
+                    "(mark the exit)", keys=(("x", "app.toggle_exit"),), replaces=True),
+    "CR206": Phrase("this level has no starting tile: choose Starting Tile in the Cards panel (ctrl+f) and press "
+                    "enter on the map to place it", keys=(("ctrl+f", "focus_palette"), ("enter", "app.place")),
+                    replaces=True),
+    "CR207": Phrase("on the map, put the cursor on the extra ones and press delete",
+                    keys=(("delete", "app.delete"),)),
+    "CR208": Phrase("this ladder leads nowhere: choose its level in the Cell panel's \"Ladder leads to\" list",
+                    fields=(("cell", "Ladder leads to"),), replaces=True),
+    "CR205": Phrase("choose one in the Cell panel's \"Ladder leads to\" list", fields=(("cell", "Ladder leads to"),)),
+    "CR219": Phrase("press f on it to turn it face up", keys=(("f", "app.toggle_face"),)),
+    "CR223": Phrase("on the map, n, e, s and w open its paths", keys=(
+        ("n", "app.toggle_path('N')"), ("e", "app.toggle_path('E')"), ("s", "app.toggle_path('S')"),
+        ("w", "app.toggle_path('W')"))),
+    "CR221": Phrase("place what the goal names, or press G on the map to remove the goal",
+                    keys=(("G", "app.remove_goal"),)),
+    "CR202": Phrase("press p in the Levels panel and change the level's \"Id (ladders name it)\"",
+                    keys=(("p", "app.level_properties"),), fields=(("app.level_properties", "Id (ladders name it)"),)),
+    "CR216": Phrase("f4 opens the card's form", keys=(("f4", "card"),)),
+    "CR222": Phrase("f7 sets the potion colours", keys=(("f7", "potions"),)),
+    "CR224": Phrase("ctrl+e opens the campaign's \"Rules version\" and \"Hero character\"",
+                    keys=(("ctrl+e", "metadata"),),
+                    fields=(("app.metadata", "Rules version"), ("app.metadata", "Hero character"))),
+}
+
+
+def editor_message(diag: Diagnostic) -> str:
+    """The diagnostic's message in the editor's terms: its phrase, instead of the message or after
+    it, or the message as ``cardrogue check`` says it when the code has no phrase."""
+    phrase = PHRASES.get(diag.code)
+    if phrase is None:
+        return diag.message
+    return phrase.text if phrase.replaces else f"{diag.message}; {phrase.text}"

@@ -1,0 +1,107 @@
+"""The editor's problem list says a fix in the editor's terms (the key, the form field) where the
+file's terms would send the author to a text editor; ``cardrogue check`` keeps the file's terms.
+One table keyed by diagnostic code (editor/phrasing.py); every key and field it names is checked
+here against the editor's real bindings, panels and forms."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from textual.widgets import Label
+
+from cardrogue.editor.app import EditorApp
+from cardrogue.editor.phrasing import PHRASES, editor_message
+from cardrogue.editor.widgets.dialogs import FormScreen
+from cardrogue.editor.widgets.inspector import Inspector
+from cardrogue.editor.widgets.level_list import LevelList
+from cardrogue.editor.widgets.map_canvas import MapCanvas
+from cardrogue.editor.widgets.palette import CardOptions, Palette
+from cardrogue.editor.widgets.problems import ProblemsPanel
+from cardrogue.engine.analysis.check import check_text
+from cardrogue.engine.format.diagnostics import Diagnostic
+from editor_support import make_app, settle
+from helpers import FIXTURE, run_async
+
+BOUND = [binding for owner in (EditorApp, MapCanvas, LevelList, Palette, CardOptions) for binding in owner.BINDINGS]
+
+# The codes a newcomer meets first (docs/authoring.md's tutorial: the exit, the starting tile, a
+# ladder's level, a card's paths, a goal): each has an editor phrasing.
+NEWCOMER_CODES = ("CR220", "CR206", "CR207", "CR208", "CR205", "CR219", "CR223", "CR221")
+
+
+def bound(key: str, action: str) -> bool:
+    return any(key in binding.key.split(",") and binding.action == action for binding in BOUND)
+
+
+def test_the_newcomers_codes_have_editor_phrasings() -> None:
+    assert set(NEWCOMER_CODES) <= set(PHRASES)
+
+
+@pytest.mark.parametrize("code", sorted(PHRASES))
+def test_every_key_a_phrasing_names_is_bound_to_its_action(code: str) -> None:
+    phrase = PHRASES[code]
+    assert phrase.keys or phrase.fields, f"{code}: names neither a key nor a field"
+    for key, action in phrase.keys:
+        assert re.search(rf"(?<![\w+]){re.escape(key)}(?![\w+])", phrase.text), f"{code}: {key!r} is not said"
+        assert bound(key, action), f"{code}: {key!r} is not bound to {action!r}"
+    for _, label in phrase.fields:
+        assert label in phrase.text, f"{code}: {label!r} is not said"
+
+
+@run_async
+async def test_every_field_a_phrasing_names_is_shown_where_it_says(tmp_path) -> None:
+    path = tmp_path / "three.json"
+    path.write_bytes(FIXTURE.read_bytes())
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        for code, phrase in sorted(PHRASES.items()):
+            for where, label in phrase.fields:
+                if where == "cell":
+                    shown = [str(w.render()) for w in app.query_one(Inspector).query(Label)]
+                else:
+                    await app.run_action(where)
+                    await settle(app, pilot)
+                    assert isinstance(app.screen, FormScreen), f"{code}: {where} opens no form"
+                    shown = [str(w.render()) for w in app.screen.query(Label)]
+                    await pilot.press("escape")
+                    await settle(app, pilot)
+                assert any(label == text.strip() for text in shown), f"{code}: no field {label!r} in {where}"
+
+
+def test_a_phrase_replaces_or_follows_the_message() -> None:
+    no_exit = Diagnostic("CR220", 'the campaign has no exit: mark a cell ("exit": true)', path=("levels",))
+    assert editor_message(no_exit) == PHRASES["CR220"].text and '"exit"' not in editor_message(no_exit)
+    pathless = Diagnostic("CR223", "'goblin' has no paths: it can never be reached", level=0, cell=(1, 1))
+    assert editor_message(pathless).startswith("'goblin' has no paths") and "n, e, s and w" in editor_message(pathless)
+    other = Diagnostic("CR301", "something else", level=0)
+    assert editor_message(other) == "something else"
+
+
+@run_async
+async def test_the_problem_list_says_the_key_and_check_keeps_the_file_terms(tmp_path) -> None:
+    data = json.loads(FIXTURE.read_text())
+    for cell in data["levels"][-1]["cells"]:
+        cell.pop("exit", None)
+    ladder = next(c for c in data["levels"][0]["cells"] if c.get("to"))
+    del ladder["to"]
+    path = tmp_path / "draft.json"
+    path.write_text(json.dumps(data))
+    codes = {d.code: d.message for d in check_text(path.read_text(), str(path))}
+    assert '"exit": true' in codes["CR220"] and '("to")' in codes["CR208"]  # the CLI's words: the file's
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        options = app.query_one("#problems-list")
+        shown = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        no_exit = next(line for line in shown if "CR220" in line)
+        assert "press x" in no_exit and '"exit"' not in no_exit
+        ladder_line = next(line for line in shown if "CR208" in line)
+        assert "Ladder leads to" in ladder_line and '("to")' not in ladder_line
+        app.canvas.move_to(*ladder["at"])  # the Cell panel says it the same way
+        await settle(app, pilot)
+        assert "Ladder leads to" in str(app.query_one("#inspector-summary").render())
+        assert app.query_one(ProblemsPanel).diagnostics  # the diagnostics themselves keep their messages
+        assert all(d.message == codes[d.code] for d in app.query_one(ProblemsPanel).diagnostics if d.code in ("CR220", "CR208"))
