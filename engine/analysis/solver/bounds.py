@@ -61,10 +61,12 @@ class Relaxation(PotionBound):
         # A thrown potion of teleportation moves an enemy (its own chain is then off: ``calm`` is None).
         self._potion_kinds(campaign, d)
         moved = sum(1 for c in seen if c in self.tele_cards)
-        self.flee = flee_chain(d, self.calm) if self.calm is not None else flee_chain(d, moved=moved) if free_flee else 0
-        if self.calm is not None and not self.para_cards & set(seen):
-            # A flee never lands on an enemy's card (docs/solver.md, *Flees land off the enemies' cards*); with
-            # potions of paralysis ``calm_gains`` counts on top of the chain with the cards, so it stays.
+        if self.calm is None:
+            self.flee = flee_chain(d, moved=moved) if free_flee else 0
+        elif self.para_cards & set(seen):
+            # With potions of paralysis ``calm_gains`` counts on top of the chain with the enemies' cards.
+            self.flee = flee_chain(d, self.calm)
+        else:  # a flee never lands on an enemy's card (docs/solver.md, *Flees land off the enemies' cards*)
             self.flee = calm_chain(d, self.calm)
         self._count_potions(campaign, d, seen, free_flee, crossings)
         # Per enemies paralysed in a turn, the tiles their flees add to the warrior's calm chain.
