@@ -142,6 +142,26 @@ def started(c: Campaign) -> tuple[GameState, FatedResolver]:
     return s, resolver
 
 
+def after(c: Campaign, actions: list[str]) -> GameState:
+    """The game of ``c`` after ``actions`` from its start, under the fated dice."""
+    s, resolver = started(c)
+    for action in actions:
+        s.step(action, resolver)
+    return s
+
+
+def turns_left(c: Campaign, s: GameState, budget) -> int | None:
+    """The fewest turns after ``s.turn`` to win from ``s``, by the plain uniform-cost search (the reference: no
+    bound, no static proof, no dominance) within ``budget``; None when it finds no win."""
+    from cardrogue.engine.analysis.solver import SOLVED
+    from cardrogue.engine.analysis.solver.search import Search
+
+    search = Search(c, 0, True, budget, reference=True)
+    search.root = s.clone()
+    verdict, _, turns, _, _ = search.run()
+    return turns - s.turn if verdict == SOLVED else None
+
+
 def new_state(cells: list[dict], **kw: Any) -> GameState:
     """A fresh game on a one-level campaign, hero on the starting tile."""
     return GameState.new(campaign(cells, **kw))

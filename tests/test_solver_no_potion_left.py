@@ -11,12 +11,11 @@ every enemy beside him, and a fight after moving leaves nothing of its turn but 
 
 from __future__ import annotations
 
-from helpers import campaign, cell, started
+from helpers import after, campaign, cell, started, turns_left
 
 from cardrogue.engine.analysis.solver import SOLVED, Budget
 from cardrogue.engine.analysis.solver.bounds import relaxation
 from cardrogue.engine.analysis.solver.par import solve
-from cardrogue.engine.analysis.solver.search import Search
 from cardrogue.engine.rules.state import COMBAT, DONE, GameState
 
 NO_CLOCK = 3600  # state budgets only: a loaded machine must not change a result
@@ -28,19 +27,6 @@ def _bound(c, s: GameState) -> float:
     return relaxation(c, s.d).bound(s, True)
 
 
-def _left(c, s: GameState) -> int | None:
-    """The fewest turns after ``s.turn`` to win from ``s``, by the plain uniform-cost search within ``SMALL``."""
-    search = Search(c, 0, True, SMALL, reference=True)
-    search.root = s.clone()
-    verdict, _, turns, _, _ = search.run()
-    return turns - s.turn if verdict == SOLVED else None
-
-
-def _after(c, actions: list[str]) -> GameState:
-    s, resolver = started(c)
-    for action in actions:
-        s.step(action, resolver)
-    return s
 
 
 def _par_line_holds(c, turns: int) -> None:
@@ -65,9 +51,9 @@ def test_a_fight_after_moving_beside_the_exit_leaves_no_move_to_it():
     cells = [cell(0, 0, "starting-tile", "E"), cell(1, 0, "pathing-tile", "EW"), cell(2, 0, "pathing-tile", "ESW"),
              cell(2, 1, "sewer-rat", "N"), cell(3, 0, "pathing-tile", "W", exit=True)]
     c = campaign(cells, cards=RAT)
-    s = _after(c, ["move E", "move E"])
+    s = after(c, ["move E", "move E"])
     assert s.phase == COMBAT and s.moved
-    assert _bound(c, s) == 1 == _left(c, s)
+    assert _bound(c, s) == 1 == turns_left(c, s, SMALL)
     _par_line_holds(c, 2)
 
 
@@ -86,9 +72,9 @@ def test_an_enemy_thrown_beside_the_hero_is_slain_there_and_gives_no_fight_after
     # slaying it, from this tile. The bound counted one fight after moving for it all the same: 2 turns after the
     # first where 3 are left (5 half-turns to the exit, one face-down tile a turn); now 3.
     c = _thrown_beside()
-    s = _after(c, ["move E", "move E", "throw red S", "teleport 1,0"])
+    s = after(c, ["move E", "move E", "throw red S", "teleport 1,0"])
     assert s.phase == DONE and s.view().foe_at(1, 0) is not None  # the rat, moved beside him
-    assert _bound(c, s) == 3 == _left(c, s)
+    assert _bound(c, s) == 3 == turns_left(c, s, SMALL)
     _par_line_holds(c, 3)
 
 
@@ -96,6 +82,6 @@ def test_an_enemy_thrown_away_from_the_hero_is_still_counted():
     # The same throw onto the start, away from him: a fight after moving beside it may still come, and the bound
     # keeps its half-turn (3 turns left; the detour beside it is no gain, which the count per enemy does not see).
     c = _thrown_beside()
-    s = _after(c, ["move E", "move E", "throw red S", "teleport 0,0"])
+    s = after(c, ["move E", "move E", "throw red S", "teleport 0,0"])
     assert s.view().foe_at(0, 0) is not None  # the rat, moved onto the start
-    assert _bound(c, s) <= _left(c, s) == 3
+    assert _bound(c, s) <= turns_left(c, s, SMALL) == 3

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import campaign, campaign_dict, cell, load, started
+from helpers import after, campaign, campaign_dict, cell, load, started, turns_left
 
 from cardrogue.engine.analysis.solver import SOLVED, Budget
 from cardrogue.engine.analysis.solver.bounds import relaxation
@@ -294,19 +294,6 @@ def _rat_at_the_start(n: int, rats: tuple[int, ...]):
     return campaign(cells, items=["red-potion"], potions=TELEPORTATION, cards={"sewer-rat": {"health": 1}})
 
 
-def _left(c, s: GameState) -> int | None:
-    """The fewest turns after ``s.turn`` to win from ``s``, by the plain uniform-cost search within ``SMALL``."""
-    search = Search(c, 0, True, SMALL, reference=True)
-    search.root = s.clone()
-    verdict, _, turns, _, _ = search.run()
-    return turns - s.turn if verdict == SOLVED else None
-
-
-def _after(c, actions: list[str]) -> GameState:
-    s, resolver = started(c)
-    for action in actions:
-        s.step(action, resolver)
-    return s
 
 
 def test_the_first_potion_gains_nothing_in_a_fight_where_the_turn_began():
@@ -318,9 +305,9 @@ def test_the_first_potion_gains_nothing_in_a_fight_where_the_turn_began():
     # enemies face up are those he fights where the turn began*), and 4 since no walk gains twice by the enemies the one
     # drink leaves: the one tile beside either rat of a pair is the row's tile beside both (*Two gains from one drink*).
     c = _rat_at_the_start(5, (1, 2, 3))
-    s = _after(c, ["flip N"])
+    s = after(c, ["flip N"])
     assert s.in_combat and _bound(c, s) == 4
-    assert _left(c, s) == 4
+    assert turns_left(c, s, SMALL) == 4
     _par_line_holds(c, 5)
 
 
@@ -330,10 +317,10 @@ def test_a_potion_of_teleportation_drunk_outside_a_fight_leaves_no_enemy():
     # and face up by it; the bound counted both rats beside a tile for it: 1 turn after the first where 4 are left;
     # now 2 (docs/solver.md, *A potion drunk*).
     c = _rat_at_the_start(4, (1, 2))
-    s = _after(c, ["flip E", "move E", "drink red"])
+    s = after(c, ["flip E", "move E", "drink red"])
     assert [str(a) for a in s.legal_actions()] == ["teleport 0,1"]
     assert _bound(c, s) == 2
-    assert _left(c, s) == 4
+    assert turns_left(c, s, SMALL) == 4
     _par_line_holds(c, 4)
 
 
