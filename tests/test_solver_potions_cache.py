@@ -138,6 +138,9 @@ def test_the_plans_kept_stay_within_their_cap(monkeypatch):
     relax, calls = _bounds_of_a_search(_open(25), 600)
     assert relax._plan_sets == sum(len(plan[0]) for plan in relax._plans.values()) <= 200
     assert all(_agrees(relax, args, value) for args, value in calls)
+    # ``_with_potions``' kept reads hold plans' sets too: only those of plans still kept, so the cap bounds them.
+    kept = {id(plan[0]) for plan in relax._plans.values()}
+    assert relax._preps and all(id(prep[1]) in kept for prep in relax._preps.values())
 
 
 def test_plans_are_shared_by_the_masks_that_give_them_the_same_values(monkeypatch):

@@ -1189,6 +1189,7 @@ class PotionBound:
             self._plans.clear()
             self._plan_at.clear()
             self._shared_sets.clear()
+            self._preps.clear()  # its entries hold plans' sets too: dropped with them, so the cap bounds the memory
             self._plan_sets = 0
         self._plan_sets += len(out)
         self._plans[key] = plan
