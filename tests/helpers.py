@@ -162,6 +162,31 @@ def turns_left(c: Campaign, s: GameState, budget) -> int | None:
     return turns - s.turn if verdict == SOLVED else None
 
 
+def bound(c: Campaign, s: GameState) -> float:
+    """The solver's heuristic at ``s``: turns after ``s.turn`` it says are at least left."""
+    from cardrogue.engine.analysis.solver.bounds import relaxation
+
+    return relaxation(c, s.d).bound(s, True)
+
+
+def par_line_holds(c: Campaign, turns: int, budget) -> list[str]:
+    """The reference search (uniform cost) proves par ``turns``, the solver gives the same verdict, turns and health,
+    and the bound stays within the turns left at every state of the reference's line: its actions."""
+    from cardrogue.engine.analysis.solver import SOLVED
+    from cardrogue.engine.analysis.solver.par import solve
+
+    slow = solve(c, 0, True, budget, reference=True)
+    assert (slow.verdict, slow.turns) == (SOLVED, turns)
+    fast = solve(c, 0, True, budget)
+    assert (fast.verdict, fast.turns, fast.health) == (slow.verdict, slow.turns, slow.health)
+    s, resolver = started(c)
+    for action in slow.actions:
+        assert bound(c, s) <= slow.turns - s.turn, (s.turn, action)
+        s.step(action, resolver)
+    assert (s.outcome, s.turn) == ("won", turns)
+    return slow.actions
+
+
 def new_state(cells: list[dict], **kw: Any) -> GameState:
     """A fresh game on a one-level campaign, hero on the starting tile."""
     return GameState.new(campaign(cells, **kw))

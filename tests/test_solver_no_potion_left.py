@@ -11,36 +11,18 @@ every enemy beside him, and a fight after moving leaves nothing of its turn but 
 
 from __future__ import annotations
 
-from helpers import after, campaign, cell, started, turns_left
+from helpers import after, bound, campaign, cell, par_line_holds, turns_left
 
-from cardrogue.engine.analysis.solver import SOLVED, Budget
-from cardrogue.engine.analysis.solver.bounds import relaxation
-from cardrogue.engine.analysis.solver.par import solve
-from cardrogue.engine.rules.state import COMBAT, DONE, GameState
+from cardrogue.engine.analysis.solver import Budget
+from cardrogue.engine.rules.state import COMBAT, DONE
 
 NO_CLOCK = 3600  # state budgets only: a loaded machine must not change a result
 SMALL = Budget(max_states=200_000, max_seconds=NO_CLOCK)
 RAT = {"sewer-rat": {"health": 1}}
 
 
-def _bound(c, s: GameState) -> float:
-    return relaxation(c, s.d).bound(s, True)
 
 
-
-
-def _par_line_holds(c, turns: int) -> None:
-    """The reference search proves par ``turns``, the solver agrees (turns and health), and the bound stays within
-    the turns left at every state of the reference's line."""
-    slow = solve(c, 0, True, SMALL, reference=True)
-    assert (slow.verdict, slow.turns) == (SOLVED, turns)
-    fast = solve(c, 0, True, SMALL)
-    assert (fast.verdict, fast.turns, fast.health) == (slow.verdict, slow.turns, slow.health)
-    s, resolver = started(c)
-    for action in slow.actions:
-        assert _bound(c, s) <= slow.turns - s.turn, (s.turn, action)
-        s.step(action, resolver)
-    assert (s.outcome, s.turn) == ("won", turns)
 
 
 def test_a_fight_after_moving_beside_the_exit_leaves_no_move_to_it():
@@ -53,8 +35,8 @@ def test_a_fight_after_moving_beside_the_exit_leaves_no_move_to_it():
     c = campaign(cells, cards=RAT)
     s = after(c, ["move E", "move E"])
     assert s.phase == COMBAT and s.moved
-    assert _bound(c, s) == 1 == turns_left(c, s, SMALL)
-    _par_line_holds(c, 2)
+    assert bound(c, s) == 1 == turns_left(c, s, SMALL)
+    par_line_holds(c, 2, SMALL)
 
 
 def _thrown_beside():
@@ -74,8 +56,8 @@ def test_an_enemy_thrown_beside_the_hero_is_slain_there_and_gives_no_fight_after
     c = _thrown_beside()
     s = after(c, ["move E", "move E", "throw red S", "teleport 1,0"])
     assert s.phase == DONE and s.view().foe_at(1, 0) is not None  # the rat, moved beside him
-    assert _bound(c, s) == 3 == turns_left(c, s, SMALL)
-    _par_line_holds(c, 3)
+    assert bound(c, s) == 3 == turns_left(c, s, SMALL)
+    par_line_holds(c, 3, SMALL)
 
 
 def test_an_enemy_thrown_away_from_the_hero_is_still_counted():
@@ -84,4 +66,4 @@ def test_an_enemy_thrown_away_from_the_hero_is_still_counted():
     c = _thrown_beside()
     s = after(c, ["move E", "move E", "throw red S", "teleport 0,0"])
     assert s.view().foe_at(0, 0) is not None  # the rat, moved onto the start
-    assert _bound(c, s) <= turns_left(c, s, SMALL) == 3
+    assert bound(c, s) <= turns_left(c, s, SMALL) == 3

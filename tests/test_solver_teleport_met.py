@@ -17,12 +17,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import after, campaign, campaign_dict, cell, load, started, turns_left
+from helpers import after, bound, campaign, campaign_dict, cell, load, par_line_holds, started, turns_left
 
 from cardrogue.engine.analysis.solver import SOLVED, Budget
-from cardrogue.engine.analysis.solver.bounds import relaxation
 from cardrogue.engine.analysis.solver.par import solve
-from cardrogue.engine.analysis.solver.search import Search
 from cardrogue.engine.rules.state import GameState
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
@@ -30,12 +28,8 @@ import gen  # noqa: E402  (the benchmarks' generator of maps)
 
 NO_CLOCK = 3600  # state budgets only: a loaded machine must not change a result
 SMALL = Budget(max_states=200_000, max_seconds=NO_CLOCK)
+WALK = Budget(max_states=20_000, max_seconds=NO_CLOCK)  # the turns left from a state of a random walk
 TELEPORTATION = {"red": "teleportation"}
-
-
-def _bound(c, s: GameState) -> float:
-    """The solver's admissible bound on the turns after ``s.turn``."""
-    return relaxation(c, s.d).bound(s, True)
 
 
 def _rat_row(n: int, y: int, first: str) -> list[dict]:
@@ -58,20 +52,6 @@ def _rats(n: int, potions: int):
                     cards={"sewer-rat": {"health": 1}})
 
 
-def _par_line_holds(c, turns: int) -> list[str]:
-    """The reference search (uniform cost) proves par ``turns``, the solver gives the same verdict, turns and health,
-    and the bound stays within the turns left at every state of the reference's line: its actions."""
-    slow = solve(c, 0, True, SMALL, reference=True)
-    assert (slow.verdict, slow.turns) == (SOLVED, turns)
-    fast = solve(c, 0, True, SMALL)
-    assert (fast.verdict, fast.turns, fast.health) == (slow.verdict, slow.turns, slow.health)
-    s, resolver = started(c)
-    for action in slow.actions:
-        assert _bound(c, s) <= slow.turns - s.turn, (s.turn, action)
-        s.step(action, resolver)
-    assert (s.outcome, s.turn) == ("won", turns)
-    return slow.actions
-
 
 def test_three_fights_after_moving_and_a_potion_of_teleportation_kept_for_the_last():
     # Turn 1 walks two face-up tiles to the first rat, flips the tile east in the fight and slays it; turns 2 and 3
@@ -79,7 +59,7 @@ def test_three_fights_after_moving_and_a_potion_of_teleportation_kept_for_the_la
     # instead, onto the tile just flipped; turn 4 flips the exit and moves onto it: par 4. The potion bound counted
     # 2 half-turns for the potion but none for the three flips (12 half-turns from the start, 2 left of turn 1:
     # 4 turns after the first), and the search proved par 5.
-    assert "drink red" in _par_line_holds(_rats(3, 1), 4)
+    assert "drink red" in par_line_holds(_rats(3, 1), 4, SMALL)
 
 
 def test_two_fights_after_moving_and_a_potion_of_teleportation_at_the_start():
@@ -87,7 +67,7 @@ def test_two_fights_after_moving_and_a_potion_of_teleportation_at_the_start():
     # the start of turn 1.
     c = _rats(2, 1)
     s, _ = started(c)
-    assert _bound(c, s) <= 2
+    assert bound(c, s) <= 2
     slow = solve(c, 0, True, SMALL, reference=True)
     assert (slow.verdict, slow.turns) == (SOLVED, 3)
 
@@ -125,15 +105,6 @@ def _wander(c, rng: random.Random) -> GameState:
     return s
 
 
-def _remaining(c, s: GameState) -> int | None:
-    """The fewest turns after ``s.turn`` to win from ``s``, by the plain uniform-cost search (None: no win found
-    within 20,000 states)."""
-    search = Search(c, 0, True, Budget(max_states=20_000, max_seconds=NO_CLOCK), reference=True)
-    search.root = s.clone()
-    verdict, _, turns, _, _ = search.run()
-    return turns - s.turn if verdict == SOLVED else None
-
-
 def _bound_holds_against_the_reference(c, seed: int, wanders: int, name: str = "") -> None:
     """The search with the bound finds the uniform-cost search's par and health, and the bound never exceeds the
     turns that search still needs: along its witness, and at ``wanders`` states random play reaches from ``seed``
@@ -145,7 +116,7 @@ def _bound_holds_against_the_reference(c, seed: int, wanders: int, name: str = "
     if slow.verdict == SOLVED:
         s, resolver = started(c)
         for action in slow.actions:
-            assert _bound(c, s) <= slow.turns - s.turn, (name, s.turn, action)
+            assert bound(c, s) <= slow.turns - s.turn, (name, s.turn, action)
             s.step(action, resolver)
             checked += 1
     rng = random.Random(seed)
@@ -153,9 +124,9 @@ def _bound_holds_against_the_reference(c, seed: int, wanders: int, name: str = "
         s = _wander(c, rng)
         if s.is_terminal():
             continue
-        left = _remaining(c, s)
+        left = turns_left(c, s, WALK)
         if left is not None:
-            assert _bound(c, s) <= left, (name, s.turn, s.phase, s.pos)
+            assert bound(c, s) <= left, (name, s.turn, s.phase, s.pos)
             checked += 1
     assert checked, name
 
@@ -212,15 +183,15 @@ def test_bound_never_overestimates_on_corridors_beside_enemies_met(seed):
     assert slow.verdict == SOLVED
     s, resolver = started(c)
     for action in slow.actions:
-        assert _bound(c, s) <= slow.turns - s.turn, (s.turn, action)
+        assert bound(c, s) <= slow.turns - s.turn, (s.turn, action)
         s.step(action, resolver)
     rng = random.Random(seed)
     for _ in range(6):
         s = _wander(c, rng)
         if not s.is_terminal():
-            left = _remaining(c, s)
+            left = turns_left(c, s, WALK)
             if left is not None:
-                assert _bound(c, s) <= left, (s.turn, s.phase, s.pos)
+                assert bound(c, s) <= left, (s.turn, s.phase, s.pos)
 
 
 def test_a_level_with_both_kinds_of_potion_gives_the_gains_to_the_route_after_a_jump():
@@ -233,7 +204,7 @@ def test_a_level_with_both_kinds_of_potion_gives_the_gains_to_the_route_after_a_
     cells = [cell(0, 0, "starting-tile", "E"), cell(1, 0, "pathing-tile", "W", face="down")]
     c = campaign(cells + _rat_row(4, 2, "pathing-tile"), items=["red-potion", "blue-potion"],
                  potions={"red": "teleportation", "blue": "paralysis"}, cards={"sewer-rat": {"health": 1}})
-    actions = _par_line_holds(c, 6)
+    actions = par_line_holds(c, 6, SMALL)
     assert "drink red" in actions and "throw blue S" in actions
 
 
@@ -271,8 +242,8 @@ def test_no_gain_before_the_turn_after_the_first_potion_of_teleportation_is_pick
     # *The first potion of teleportation picked up*).
     c = _potion_ahead(n, pot, rats)
     s, _ = started(c)
-    assert _bound(c, s) == n - 1
-    _par_line_holds(c, n)
+    assert bound(c, s) == n - 1
+    par_line_holds(c, n, SMALL)
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -306,9 +277,9 @@ def test_the_first_potion_gains_nothing_in_a_fight_where_the_turn_began():
     # drink leaves: the one tile beside either rat of a pair is the row's tile beside both (*Two gains from one drink*).
     c = _rat_at_the_start(5, (1, 2, 3))
     s = after(c, ["flip N"])
-    assert s.in_combat and _bound(c, s) == 4
+    assert s.in_combat and bound(c, s) == 4
     assert turns_left(c, s, SMALL) == 4
-    _par_line_holds(c, 5)
+    par_line_holds(c, 5, SMALL)
 
 
 def test_a_potion_of_teleportation_drunk_outside_a_fight_leaves_no_enemy():
@@ -319,9 +290,9 @@ def test_a_potion_of_teleportation_drunk_outside_a_fight_leaves_no_enemy():
     c = _rat_at_the_start(4, (1, 2))
     s = after(c, ["flip E", "move E", "drink red"])
     assert [str(a) for a in s.legal_actions()] == ["teleport 0,1"]
-    assert _bound(c, s) == 2
+    assert bound(c, s) == 2
     assert turns_left(c, s, SMALL) == 4
-    _par_line_holds(c, 4)
+    par_line_holds(c, 4, SMALL)
 
 
 @pytest.mark.parametrize("n, pot, rats", [(5, 2, (3, 4)), (6, 3, (1, 2, 4)), (7, 4, (5, 6))])
@@ -337,8 +308,8 @@ def test_a_potion_of_teleportation_drunk_in_a_fight_ends_a_turn_that_gains_nothi
     # no gain*).
     c = _potion_ahead(n, pot, rats)
     s, _ = started(c)
-    assert _bound(c, s) == n - 1
-    _par_line_holds(c, n)
+    assert bound(c, s) == n - 1
+    par_line_holds(c, n, SMALL)
 
 
 def _dead_end_potion(n: int, rats: tuple[int, ...]):
@@ -359,5 +330,5 @@ def test_the_enemies_a_potion_of_teleportation_leaves_are_counted_only_for_walks
     # leave and said n - 2 turns after the first; now n - 1 (docs/solver.md, *A gain needs its potion picked up*).
     c = _dead_end_potion(n, rats)
     s, _ = started(c)
-    assert _bound(c, s) == n - 1
-    _par_line_holds(c, n)
+    assert bound(c, s) == n - 1
+    par_line_holds(c, n, SMALL)
