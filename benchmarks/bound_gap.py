@@ -48,12 +48,12 @@ def walk(seed: int, states: int, size: int = 8) -> tuple[object, object, list[tu
     return campaign, r, rows, states_seen
 
 
-def allowance(campaign, s: GameState) -> list[str]:
-    """What the potion part reads at ``s``: the allowance (A, c) and B(x) for x = 0..A (paced levels only)."""
-    relax = relaxation(campaign, s.d)
+def potion_part(relax, s: GameState):
+    """The potion part of the bound at ``s``: ``(b, A, c, steps, potions)``, ``b(x)`` the potion bound ``B(x)`` with
+    an allowance of ``x`` gains (paced levels only), or why there is none (a line of text)."""
     li = s.level
     if not relax.paced or not relax.items or relax._met_foes[li] is None:
-        return ["(no allowance on this level: not paced, no potions counted or no enemy to meet)"]
+        return "(no allowance on this level: not paced, no potions counted or no enemy to meet)"
     mask = relax.mask(s)
     i = s.pos - s.d.level_range[li][0]
     r0, k0 = relax.remaining(s)
@@ -61,11 +61,12 @@ def allowance(campaign, s: GameState) -> list[str]:
     k0 = 0 if h0 == 0 and (s.phase == DONE or s.phase == MOVING) else 1
     potions = relax.potions(s)
     if not (potions[0] or potions[1] or potions[3]):
-        return ["(no potion left to use: the bound without potions, discounted beside the enemies met)"]
+        return "(no potion left to use: the bound without potions, discounted beside the enemies met)"
     routes = relax.routes(li, mask, i, True)
     blocked = relax.landing_blocked(s)
     if relax.para_total:
         most, c = relax._met_allowance(s, li, potions, k0, mask, i, h0)
+        steps = []
         def b(x):
             return relax._with_potions(li, mask, i, h0 + x, k0, True, potions, routes, None, blocked,
                                        x if relax.tele_total else 0)
@@ -73,6 +74,17 @@ def allowance(campaign, s: GameState) -> list[str]:
         most, c, *steps = relax._tele_allowance(s, li, potions, k0, mask, i, h0)
         def b(x):
             return relax._with_potions(li, mask, i, h0, k0, True, potions, routes, None, blocked, x)
+    return b, most, c, steps, potions
+
+
+def allowance(campaign, s: GameState) -> list[str]:
+    """What the potion part reads at ``s``: the allowance (A, c) and B(x) for x = 0..A (paced levels only)."""
+    relax = relaxation(campaign, s.d)
+    part = potion_part(relax, s)
+    if isinstance(part, str):
+        return [part]
+    b, most, c, steps, potions = part
+    li = s.level
     out = [f"potions (teleportation at hand, paralysis at hand, enemies met, on cells) = {potions}",
            f"allowance A = {most}, c = {c}; enemies (alive, met so now) = {relax._met_now(s, li)}"]
     if relax.tele_total and not relax.para_total and steps:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 from collections import Counter
 
-from bound_gap import allowance  # noqa: F401 (the same reading of the allowance)
+from bound_gap import potion_part
 from gen import campaign_text
 
 from cardrogue.engine.analysis.solver import SOLVED, Budget
@@ -22,31 +22,14 @@ from cardrogue.engine.analysis.solver.bounds import relaxation
 from cardrogue.engine.analysis.solver.packing import unpack
 from cardrogue.engine.analysis.solver.search import Search
 from cardrogue.engine.format.loader import load_campaign_text
-from cardrogue.engine.rules.state import DONE, MOVING
 
 NO_CLOCK = 3600
 
 
 def parts(relax, s):
-    """(B(0), A, c, steps, potions, (alive, met)) of the potion part at ``s`` (None where off)."""
-    li = s.level
-    if not relax.paced or not relax.items or relax._met_foes[li] is None:
-        return None
-    mask = relax.mask(s)
-    i = s.pos - s.d.level_range[li][0]
-    r0, k0 = relax.remaining(s)
-    h0 = r0 + k0 if r0 + k0 < 2 else 2
-    k0 = 0 if h0 == 0 and (s.phase == DONE or s.phase == MOVING) else 1
-    potions = relax.potions(s)
-    if not (potions[0] or potions[1] or potions[3]):
-        return None
-    routes = relax.routes(li, mask, i, True)
-    blocked = relax.landing_blocked(s)
-    most, c, *steps = relax._tele_allowance(s, li, potions, k0, mask, i, h0)
-
-    def b(x):
-        return relax._with_potions(li, mask, i, h0, k0, True, potions, routes, None, blocked, x)
-    return b, most, c, steps, potions, relax._met_now(s, li)
+    """(b, A, c, steps, potions, (alive, met)) of the potion part at ``s``, ``b(x)`` = ``B(x)`` (None where off)."""
+    part = potion_part(relax, s)
+    return None if isinstance(part, str) else (*part, relax._met_now(s, s.level))
 
 
 def reference(campaign, s, states):
