@@ -23,7 +23,7 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.filter import LineFilter
 from textual.notifications import SeverityLevel
-from textual.widgets import Header, TabbedContent, TabPane
+from textual.widgets import Header, OptionList, TabbedContent, TabPane
 
 from cardrogue.engine.format.diagnostics import Diagnostic, Severity
 from cardrogue.engine.model.campaign import Campaign, Direction
@@ -615,8 +615,13 @@ class EditorApp(App[int]):
         self.query_one(Palette).action_focus_search()
 
     def action_focus_problems(self) -> None:
+        """ctrl+k: the focus on the problems, the first (the worst) highlighted when none is, so that enter goes
+        to it at once (the panel's own hint: "ctrl+k, enter: go to")."""
         self.action_show_tab("map")
-        self.query_one("#problems-list").focus()
+        problems = self.query_one("#problems-list", OptionList)
+        problems.focus()
+        if problems.highlighted is None and problems.option_count:
+            problems.highlighted = 0
 
     def action_focus_cell(self, field: str) -> None:
         """Focus a field of the Cell panel (the card at the map's cursor)."""

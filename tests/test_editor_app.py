@@ -460,6 +460,25 @@ async def test_enter_on_a_storys_problem_opens_that_story(campaign_file, tmp_pat
 
 
 @run_async
+async def test_ctrl_k_then_enter_goes_to_the_worst_problem(campaign_file, tmp_path) -> None:
+    """The panel's hint says "ctrl+k, enter: go to": ctrl+k highlights the first problem (errors first) when none
+    is, so enter goes there at once (it did nothing until an arrow key picked a problem)."""
+    doc = json.loads(campaign_file.read_text())
+    for level in doc["levels"]:
+        for c in level["cells"]:
+            c.pop("exit", None)
+    campaign_file.write_text(json.dumps(doc))
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert app.query_one(ProblemsPanel).diagnostics[0].code == "CR220"
+        assert app.level_index == 0
+        await pilot.press("ctrl+k", "enter")
+        await pilot.pause()
+        assert app.level_index == len(app.campaign.levels) - 1 and app.focused is app.canvas
+
+
+@run_async
 async def test_enter_on_no_exit_goes_to_the_last_level_not_a_form(campaign_file, tmp_path) -> None:
     """CR220 (the campaign has no exit: "mark a cell of the last level as the exit") belongs to no field of the
     metadata form: enter on it shows the last level's map, where the exit is to be marked."""
