@@ -289,10 +289,10 @@ def cmd_list(args: argparse.Namespace) -> int:
         if not maps:
             say("no maps" + (f" match {args.search!r}" if args.search else " yet"))
         for m in maps:
-            best = f"best {counted(m['best']['turns'], 'turn')}" if m["best"] else "no runs yet"
+            best = f", best {counted(m['best']['turns'], 'turn')}" if m["best"] else ""  # "0 runs" says the rest
             difficulty = f", {100 * m['difficulty']['win_rate']:.0f}% won at random" if m["difficulty"] else ""
             say(f"{_show(m['id'])} v{m['version']}  {_show(m['title'])} by {_show(m['author'] or m['publisher'])}: "
-                  f"par {m['par']['turns']}, {counted(m['runs'], 'run')}, {best}{difficulty}  [{m['hash'][:12]}]")
+                  f"par {m['par']['turns']}, {counted(m['runs'], 'run')}{best}{difficulty}  [{m['hash'][:12]}]")
         return EXIT_OK
 
     return _run(args, work)

@@ -100,8 +100,12 @@ def test_a_whole_round_publish_list_submit_leaderboard_pull_verify(hub, capsys, 
     code, out, _ = cardrogue(capsys, "hub", "list", "--format", "json")
     (listed,) = json.loads(out)["maps"]
     assert listed["id"] == "needle" and listed["par"]["turns"] == 11
+    code, out, _ = cardrogue(capsys, "hub", "list")
+    assert code == 0 and ": par 11, 0 runs" in out and "best" not in out and "no runs" not in out, out
     code, out, _ = cardrogue(capsys, "hub", "submit", "slow.replay.json")
     assert code == 0 and "#1" in out and "12 turns" in out
+    code, out, _ = cardrogue(capsys, "hub", "list")
+    assert code == 0 and ": par 11, 1 run, best 12 turns" in out, out
     code, out, _ = cardrogue(capsys, "hub", "submit", "best.replay.json", "--map", "needle")
     assert code == 0 and "#1" in out and "11 turns" in out
     code, out, _ = cardrogue(capsys, "hub", "leaderboard", "needle")
