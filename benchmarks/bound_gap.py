@@ -99,9 +99,13 @@ def allowance(campaign, s: GameState) -> list[str]:
 
 
 def main() -> int:
-    seed = int(sys.argv[1])
-    states = int(sys.argv[2]) if len(sys.argv) > 2 else 3_000
-    size = int(sys.argv[3]) if len(sys.argv) > 3 else 8
+    try:
+        seed = int(sys.argv[1])
+        states = int(sys.argv[2]) if len(sys.argv) > 2 else 3_000
+        size = int(sys.argv[3]) if len(sys.argv) > 3 else 8
+    except (IndexError, ValueError):
+        print("usage: python benchmarks/bound_gap.py SEED [STATES] [SIZE]  (whole numbers)", file=sys.stderr)
+        return 2
     campaign, r, rows, seen = walk(seed, states, size)
     print(f"{size}x{size} seed {seed}: {r.verdict}, turns {r.turns}, at least {r.turns_at_least}, "
           f"run found {r.found.turns if r.found else None}, {r.states_expanded} states")

@@ -42,10 +42,14 @@ def reference(campaign, s, states):
 
 
 def main() -> int:
-    seed = int(sys.argv[1])
-    states = int(sys.argv[2]) if len(sys.argv) > 2 else 3_000
-    sample = int(sys.argv[3]) if len(sys.argv) > 3 else 20
-    ref = int(sys.argv[4]) if len(sys.argv) > 4 else 20_000
+    try:
+        seed = int(sys.argv[1])
+        states = int(sys.argv[2]) if len(sys.argv) > 2 else 3_000
+        sample = int(sys.argv[3]) if len(sys.argv) > 3 else 20
+        ref = int(sys.argv[4]) if len(sys.argv) > 4 else 20_000
+    except (IndexError, ValueError):
+        print("usage: python benchmarks/tele_open.py SEED [STATES] [SAMPLE] [REF_STATES]  (whole numbers)", file=sys.stderr)
+        return 2
     campaign = load_campaign_text(campaign_text(1, 8, seed=seed)).campaign
     search = Search(campaign, 0, True, Budget(max_states=states, max_seconds=NO_CLOCK))
     search.run()
