@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import campaign, cell, started
+from helpers import campaign, cell, par_line_holds, started
 
 from cardrogue.engine.analysis.solver import SOLVED, Budget
 from cardrogue.engine.analysis.solver.bounds import Relaxation, relaxation
@@ -28,7 +28,7 @@ from cardrogue.engine.format.loader import load_campaign_text
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 import bound_hunt  # noqa: E402  (the benchmarks' hunt for overestimates: its maps)
 import gen  # noqa: E402  (the benchmarks' generator of maps)
-from test_solver_teleport_met import _par_line_holds  # noqa: E402  (the reference's par line, the bound along it)
+from test_solver_teleport_met import SMALL  # noqa: E402  (the budget of the reference's par line)
 
 NO_CLOCK = 3600  # state budgets only: a loaded machine must not change a result
 
@@ -65,7 +65,7 @@ def test_two_enemies_beside_one_tile_of_a_corridor_give_one_gain_at_most(n, rats
     s, _ = started(c)
     assert _Without(c, s.d).bound(s, True) == n - 2
     assert relaxation(c, s.d).bound(s, True) == n - 1
-    _par_line_holds(c, n)
+    par_line_holds(c, n, SMALL)
 
 
 def test_seed_5_is_proved_at_its_par():

@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import campaign, cell, started
+from helpers import campaign, cell, par_line_holds, started
 
 from cardrogue.engine.analysis.solver.bounds import Relaxation, relaxation
 from cardrogue.engine.format.loader import load_campaign_text
@@ -31,7 +31,7 @@ from cardrogue.engine.format.loader import load_campaign_text
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 import bound_sweep  # noqa: E402  (the benchmarks' sweep of tiny maps: its teleportation mode)
 import gen  # noqa: E402  (the benchmarks' generator of maps)
-from test_solver_teleport_met import _par_line_holds  # noqa: E402  (the reference's par line, the bound along it)
+from test_solver_teleport_met import SMALL  # noqa: E402  (the budget of the reference's par line)
 
 NO_CLOCK = 3600  # state budgets only: a loaded machine must not change a result
 
@@ -74,7 +74,7 @@ def test_two_potions_in_hand_do_not_give_three_gains_on_a_short_corridor(rats):
     c = _corridor(4, rats, 2)
     s, _ = started(c)
     assert _both(c, s) == (1, 2)
-    _par_line_holds(c, 4)
+    par_line_holds(c, 4, SMALL)
 
 
 def test_seed_14_bound_at_the_start():
