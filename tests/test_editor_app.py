@@ -459,16 +459,21 @@ async def test_enter_on_a_storys_problem_opens_that_story(campaign_file, tmp_pat
             assert app.query_one("#story-source").text == text
 
 
-@run_async
-async def test_ctrl_k_then_enter_goes_to_the_worst_problem(campaign_file, tmp_path) -> None:
-    """The panel's hint says "ctrl+k, enter: go to": ctrl+k highlights the first problem (errors first) when none
-    is, so enter goes there at once (it did nothing until an arrow key picked a problem)."""
+def _without_exits(campaign_file):
+    """The campaign file with no cell marked as the exit (CR220, an error: the worst problem)."""
     doc = json.loads(campaign_file.read_text())
     for level in doc["levels"]:
         for c in level["cells"]:
             c.pop("exit", None)
     campaign_file.write_text(json.dumps(doc))
-    app = make_app(campaign_file, tmp_path)
+    return campaign_file
+
+
+@run_async
+async def test_ctrl_k_then_enter_goes_to_the_worst_problem(campaign_file, tmp_path) -> None:
+    """The panel's hint says "ctrl+k, enter: go to": ctrl+k highlights the first problem (errors first) when none
+    is, so enter goes there at once (it did nothing until an arrow key picked a problem)."""
+    app = make_app(_without_exits(campaign_file), tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         assert app.query_one(ProblemsPanel).diagnostics[0].code == "CR220"
@@ -482,12 +487,7 @@ async def test_ctrl_k_then_enter_goes_to_the_worst_problem(campaign_file, tmp_pa
 async def test_enter_on_no_exit_goes_to_the_last_level_not_a_form(campaign_file, tmp_path) -> None:
     """CR220 (the campaign has no exit: "mark a cell of the last level as the exit") belongs to no field of the
     metadata form: enter on it shows the last level's map, where the exit is to be marked."""
-    doc = json.loads(campaign_file.read_text())
-    for level in doc["levels"]:
-        for c in level["cells"]:
-            c.pop("exit", None)
-    campaign_file.write_text(json.dumps(doc))
-    app = make_app(campaign_file, tmp_path)
+    app = make_app(_without_exits(campaign_file), tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         panel = app.query_one(ProblemsPanel)
