@@ -742,41 +742,26 @@ class GameState(CombatRules, ItemRules):
         return True
 
     def teleport_targets(self) -> list[int]:
-        """POTION OF TELEPORTATION: any revealed pathing tile of the level with no enemy and no hero on it;
-        an exit only once the level's goals are met (read once, only for an exit). The one list: the choice
-        offered and the tile chosen both read it."""
-        d = self.d
-        lo, hi = d.level_range[self.level]
-        faces, kind, exits, pos, visitors = self.faces, d.kind, d.exit, self.pos, self.visitors
-        out = []
-        met = None
-        for j in range(lo, hi):
-            f = faces[j]
-            # (an enemy card face up is no pathing tile: ``enemy_at`` is then only a visitor)
-            if f == DOWN or (f == UP and kind[j] != PLAIN) or j == pos or (visitors and visitors.get(j, -1) >= 0):
-                continue
-            if exits[j]:
-                if met is None:
-                    met = bool(self.goals_met())
-                if not met:
-                    continue
-            out.append(j)
-        return out
+        """The tiles of the level a potion of teleportation may send the hero to (:meth:`is_teleport_target`):
+        the choice offered lists them, and the tile chosen is held to the same test."""
+        lo, hi = self.d.level_range[self.level]
+        return [j for j in range(lo, hi) if self.is_teleport_target(j)]
 
     def is_teleport_target(self, j: int) -> bool:
-        """``j in self.teleport_targets()``, read of ``j`` alone (a ``teleport`` action checks its one tile)."""
+        """POTION OF TELEPORTATION: any revealed pathing tile of the level with no enemy and no hero on it; an
+        exit only once the level's goals are met (read only for an exit). The one rule, read of ``j`` alone."""
         d = self.d
         lo, hi = d.level_range[self.level]
         if not lo <= j < hi or j == self.pos:
             return False
         f = self.faces[j]
+        # (an enemy card face up is no pathing tile: ``enemy_at`` is then only a visitor)
         if f == DOWN or (f == UP and d.kind[j] != PLAIN):
             return False
         visitors = self.visitors
         if visitors and visitors.get(j, -1) >= 0:
             return False
         return not d.exit[j] or bool(self.goals_met())
-
 
 
 _TELEPORTS: dict = {}  # (x, y) -> the action ``teleport x,y``, made once (a choice lists every tile face up)
