@@ -443,10 +443,7 @@ class Relaxation(PotionBound):
             if self.moves_only is not None:
                 return self._with_moves(s, li, mask, hint, i, r_moves, campaign_mode, best)
             return best
-        where = (li, mask, i, campaign_mode)
-        routes = self._rcache.get(where)
-        if routes is None:
-            routes = self._rcache[where] = self.routes(li, mask, i, campaign_mode, hint)
+        routes = self._routes_kept(li, mask, i, campaign_mode, hint)
         if self.origins is not None:
             best = self._best_origins(s, li, mask, hint, i, routes, r0, k0, future, alive)
         elif met:
@@ -491,11 +488,15 @@ class Relaxation(PotionBound):
         "resume his Standard Turn Sequence ... at step 4 if he moved adjacent to the enemy"), so it has only its
         ``plain`` half-turns, with no gain (docs/solver.md, *Visitors beside the hero and the winning turn, no potion
         left*)."""
+        return 0 if self._best(self._routes_kept(li, mask, i, campaign_mode, hint), plain, k0, 0) == 0 else 1
+
+    def _routes_kept(self, li: int, mask: bytes, i: int, campaign_mode: bool, hint: bytes | None):
+        """:meth:`routes` from tile ``i`` under ``mask``, kept (``_rcache``, cleared with ``_bcache``)."""
         where = (li, mask, i, campaign_mode)
         routes = self._rcache.get(where)
         if routes is None:
             routes = self._rcache[where] = self.routes(li, mask, i, campaign_mode, hint)
-        return 0 if self._best(routes, plain, k0, 0) == 0 else 1
+        return routes
 
     def _met_allowance(self, s: GameState, li: int, potions: tuple, k0: int, mask: bytes, i: int,
                        r0: int, hint: bytes | None = None) -> tuple[int, int]:
