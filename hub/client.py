@@ -135,8 +135,11 @@ class HubClient:
                 answer = json.loads(self._read(exc, deadline).decode("utf-8"))
             except (ValueError, UnicodeDecodeError, OSError, AttributeError, HubUnreachable):  # no body: the status alone
                 answer = {}
-            if not isinstance(answer, dict):
-                answer = {}
+            if not isinstance(answer, dict) or not isinstance(answer.get("error"), str):
+                # every refusal of a hub carries its reason (docs/hub.md, The API): without one, another
+                # server answered (a web server's 404 page, a proxy's 502), which is no hub answering
+                raise HubUnreachable(f"{self.url} answered HTTP {exc.code} without a hub's reason: "
+                                     "is it a Card Rogue hub?") from None
             raise HubRefused(exc.code, answer) from None
         except (urllib.error.URLError, OSError, UnicodeError, http.client.HTTPException) as exc:
             # UnicodeError: a host IDNA cannot encode; HTTPException: a status line or headers that are not HTTP

@@ -140,6 +140,22 @@ def test_an_answer_of_another_form_is_no_hub_not_an_internal_error(answer, fake,
     assert not (tmp_path.parent / "evil.json").exists()
 
 
+@pytest.mark.parametrize("body", [b"404: Not Found", b"<html><body>Not Found</body></html>", b'{"detail": "Not Found"}',
+                                  b'{"error": 5}', b""], ids=["text", "html", "json without a reason", "a reason not text", "empty"])
+def test_a_refusal_without_a_hubs_reason_is_no_hub(body: bytes, fake, capsys, tmp_path: Path) -> None:
+    """docs/hub.md: every refusal of a hub is a 4xx with a JSON body ``{"error": "the reason"}``; a server
+    answering a 4xx or 5xx without one (another web server: the walk pointed `--hub` at `cardrogue web`'s
+    address) is no hub answering: exit 2, asking whether it is a hub. Before, exit 1 with
+    `the hub refused (404): HTTP 404`, as if a hub had refused the request."""
+    url, answers = fake
+    answers.status, answers.body = 404, body
+    for argv in client_commands(url, tmp_path):
+        save_account(url)
+        code, out, err = cardrogue(capsys, *argv)
+        assert code == 2 and "is it a Card Rogue hub?" in err and "the hub refused" not in err, (argv, err)
+        assert f"{url} answered HTTP 404" in err, (argv, err)
+
+
 def test_a_huge_answer_is_cut_off_not_read_whole(fake, capsys, tmp_path: Path, monkeypatch) -> None:
     """A server streaming an endless answer: before, the client read it all into memory (23 GB in a
     walk of the product before it was killed). Now it stops at a bound far above any hub answer."""
