@@ -118,6 +118,22 @@ def test_level_that_cannot_reach_the_end():
     assert "CR310" in codes(diags, Severity.ERROR)  # c is reached by no ladder
 
 
+def test_no_way_on_says_what_to_do_about_the_level_it_names():
+    """CR311's advice fits the level: a level without a way out is told to add one; one whose exit is
+    walled off (CR301 beside it) to connect it; one whose ladders lead only to dead ends is told so. Before,
+    every one was told `add a ladder or an exit`, which puzzled the walk of the tutorial (step 6): its
+    level has an exit, walled off."""
+    a = level("a", 2, 1, [cell(0, 0, "starting-tile", "E", "up"), cell(1, 0, "descending-ladder", "W", to="b")])
+    b = level("b", 2, 1, [cell(0, 0, "starting-tile", "E", "up"), cell(1, 0, "pathing-tile", "W")])
+    c = level("c", 1, 1, [cell(0, 0, "starting-tile", "", "up", exit=True)])  # the campaign's exit, out of reach
+    said = {d.level: d.message for d in run(campaign(a, b, c)) if d.code == "CR311"}
+    assert said[1] == "from level 'b' no exit can be reached: add a ladder or an exit"
+    assert said[0] == "from level 'a' no exit can be reached: its ladders lead only to levels without one ('b')"
+    walled = {d.message for d in run(campaign(level("one", 2, 2, WALLED))) if d.code == "CR311"}
+    assert walled == {"from level 'one' no exit can be reached: its exit cannot be reached from the starting tile; "
+                      "connect their paths"}
+
+
 @pytest.mark.parametrize("allowed", [False, True])
 def test_ladder_cycles_are_rejected_unless_allowed(allowed):
     a = level("a", 3, 1, [cell(0, 0, "starting-tile", "E", "up"), cell(1, 0, "descending-ladder", "EW", to="b"),

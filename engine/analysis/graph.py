@@ -305,11 +305,25 @@ def analyse_campaign(campaign: Campaign) -> tuple[list[LevelAnalysis], list[Diag
             out.append(Diagnostic("CR310", f"level {level.id!r} cannot be reached: no ladder path from the first level leads to it",
                                   Severity.ERROR, path=("levels", la.index), level=la.index))
         elif la.index not in can_finish:
-            out.append(Diagnostic("CR311", f"from level {level.id!r} no exit can be reached: add a ladder or an exit",
+            out.append(Diagnostic("CR311", f"from level {level.id!r} no exit can be reached: {_no_way_on(la, first)}",
                                   Severity.ERROR, path=("levels", la.index), level=la.index))
     if not campaign.allow_ladder_cycles and has_cycle(flow):
         out.extend(_ladder_cycle(campaign, flow))
     return levels, out
+
+
+def _no_way_on(la: LevelAnalysis, first: dict[str, int]) -> str:
+    """What to do about a level from which no exit can be reached (CR311), by what it holds: ladders that
+    lead only to dead ends, ways out the start cannot reach, or none at all."""
+    onward = sorted({to for to in la.ladders_reached if to in first})
+    if onward:
+        return f"its ladders lead only to levels without one ({', '.join(repr(to) for to in onward)})"
+    exits = any(c.exit for c in la.cells)
+    ladders = any(c.card == DESCENDING_LADDER for c in la.cells)
+    if exits or ladders:
+        what = "its exit and ladders" if exits and ladders else "its exit" if exits else "its ladders"
+        return f"{what} cannot be reached from the starting tile; connect their paths"
+    return "add a ladder or an exit"
 
 
 def closure(successors: Sequence[Sequence[int]], sources: Iterable[int]) -> set[int]:
