@@ -130,8 +130,8 @@ def test_no_way_on_says_what_to_do_about_the_level_it_names():
     assert said[1] == "from level 'b' no exit can be reached: add a ladder or an exit"
     assert said[0] == "from level 'a' no exit can be reached: its ladders lead only to levels without one ('b')"
     walled = {d.message for d in run(campaign(level("one", 2, 2, WALLED))) if d.code == "CR311"}
-    assert walled == {"from level 'one' no exit can be reached: its exit cannot be reached from the starting tile; "
-                      "connect their paths"}
+    assert walled == {"from level 'one' no exit can be reached: its exit cannot be reached from the starting tile "
+                      "(see CR301)"}
 
 
 @pytest.mark.parametrize("allowed", [False, True])

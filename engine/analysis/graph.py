@@ -321,8 +321,9 @@ def _no_way_on(la: LevelAnalysis, first: dict[str, int]) -> str:
     exits = any(c.exit for c in la.cells)
     ladders = any(c.card == DESCENDING_LADDER for c in la.cells)
     if exits or ladders:
-        what = "its exit and ladders" if exits and ladders else "its exit" if exits else "its ladders"
-        return f"{what} cannot be reached from the starting tile; connect their paths"
+        what, codes = (("its exit and ladders", "CR301 and CR302") if exits and ladders
+                       else ("its exit", "CR301") if exits else ("its ladders", "CR302"))
+        return f"{what} cannot be reached from the starting tile (see {codes})"
     return "add a ladder or an exit"
 
 
