@@ -157,6 +157,16 @@ def _client(args: argparse.Namespace, need_token: bool = False):
     return HubClient(url, token)
 
 
+def _saved_hub() -> str | None:
+    """The hub URL saved by `register`, or None (also when the settings cannot be read)."""
+    from cardrogue.hub.config import load_config
+
+    try:
+        return load_config().hub
+    except UnusableInput:  # an unreadable hub.json: already said where it was needed
+        return None
+
+
 def _run(args: argparse.Namespace, work) -> int:
     """Run ``work(args)``, turning every client failure into its message and exit code."""
     from cardrogue.engine.errors import RejectedReplay
@@ -172,6 +182,11 @@ def _run(args: argparse.Namespace, work) -> int:
         return EXIT_UNUSABLE
     except HubUnreachable as exc:
         complain(*lines_of(exc))
+        if not args.hub and not _saved_hub():  # the address came from nowhere the user can see: say where
+            from cardrogue.hub.config import DEFAULT_HUB
+
+            complain(f"(no hub named: {DEFAULT_HUB} is where `cardrogue hub serve` listens by default; "
+                     "--hub URL names another, and `cardrogue hub register NAME --hub URL` saves it)")
         return EXIT_UNUSABLE
     except HubRefused as exc:
         if args.format == "json":

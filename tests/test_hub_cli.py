@@ -166,6 +166,24 @@ def test_refusals_print_the_reason_and_exit_1(hub, capsys, tmp_path: Path) -> No
     assert code == 1 and json.loads(out)["status"] == 422
 
 
+def test_the_default_hub_unreached_is_named_as_the_default(capsys, monkeypatch) -> None:
+    """No --hub and no saved account: the client asks the default address. The walk of the product ran
+    `cardrogue hub list` first and was told only `cannot reach the hub at http://127.0.0.1:8765`, an
+    address it had named nowhere; now the message says where it came from and how to name another.
+    Named (--hub), the address is the user's own and the message stays one line."""
+    import cardrogue.hub.config as settings
+
+    monkeypatch.setattr(settings, "DEFAULT_HUB", "http://127.0.0.1:9")
+    code, _, err = cardrogue(capsys, "hub", "list")
+    lines = err.splitlines()
+    assert code == 2 and lines[0] == "cardrogue: cannot reach the hub at http://127.0.0.1:9: Connection refused", err
+    assert len(lines) == 2 and "no hub named" in lines[1] and "--hub URL" in lines[1], err
+    code, _, err = cardrogue(capsys, "hub", "register", "zed")
+    assert code == 2 and "no hub named" in err, err
+    code, _, err = cardrogue(capsys, "hub", "list", "--hub", "http://127.0.0.1:9")
+    assert code == 2 and "no hub named" not in err, err
+
+
 def test_no_account_no_hub_and_bad_files_exit_2(hub, capsys, tmp_path: Path) -> None:
     replay = tmp_path / "r.json"
     replay.write_text(solution(map_text()))
