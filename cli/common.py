@@ -91,6 +91,14 @@ class Parser(argparse.ArgumentParser):
         self.print_usage(sys.stderr)
         self.exit(EXIT_UNUSABLE, f"cardrogue: error: {printable(message)}\n")
 
+    def parse_known_args(self, args=None, namespace=None):
+        """As argparse's, and the innermost parser of the command line (``verify``, ``hub list``) is kept
+        as ``command_parser``: arguments left over are its usage error, not the whole command's."""
+        parsed, extra = super().parse_known_args(args, namespace)
+        if getattr(parsed, "command_parser", None) is None:  # a subcommand's parser ran first and set it
+            parsed.command_parser = self
+        return parsed, extra
+
 
 def listen(host: str, port: int):
     """The listening socket a server command (`hub serve`, `web`) serves on, taken before it says it serves,

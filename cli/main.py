@@ -66,7 +66,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if extra and args.command == "run" and not any(e.startswith("-") for e in extra):
         args.actions += extra  # `run MAP a1 --seed 4 a2`: argparse leaves actions after an option over
     elif extra:
-        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        getattr(args, "command_parser", parser).error(f"unrecognized arguments: {' '.join(extra)}")
     if args.command is None:
         parser.print_help()
         return EXIT_UNUSABLE

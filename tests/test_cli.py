@@ -332,6 +332,23 @@ def test_version_and_python_dash_m(capsys) -> None:
     assert done.returncode == 0 and "verified" in done.stdout
 
 
+@pytest.mark.parametrize("argv, usage", [
+    (["verify", "a.replay.json", "b.replay.json"], "usage: cardrogue verify "),
+    (["solve", "a.json", "b.json"], "usage: cardrogue solve "),
+    (["hub", "list", "extra"], "usage: cardrogue hub list "),
+    (["check", "a.json", "--no-such-option"], "usage: cardrogue check "),
+])
+def test_an_argument_too_many_shows_the_usage_of_the_command_given(argv: list[str], usage: str, capsys) -> None:
+    """The walk of the product ran `cardrogue verify campaigns/*.replay.json`: verify takes one replay, and
+    the answer was the usage of `cardrogue` itself (`usage: cardrogue [-h] [--version] COMMAND ...`),
+    which does not say what verify takes. Now the usage is the command's own, as for a missing argument."""
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and err.startswith(usage), err
+    assert "unrecognized arguments: " in err, err
+
+
 def _every_parser(parser: argparse.ArgumentParser, name: str = "cardrogue"):
     yield name, parser
     for action in parser._actions:
