@@ -312,6 +312,8 @@ def publish_map(campaign_text: str, budget_seconds: float = 20.0) -> tuple[bool,
 
     def said(m: dict) -> str:
         state = "Published" if m.get("created") else "Already published"
-        return f"{state}: {m['id']} version {m['version']}, par {counted(m['par']['turns'], 'turn')}, {client.url}/maps/{m['hash']}"
+        par = m["par"]  # as `cardrogue hub publish` says it; the page by the hash's first 12 digits, as listed
+        return (f"{state}: {m['id']} version {m['version']}, par {counted(par['turns'], 'turn')} with {par['health']} "
+                f"health: {client.url}/maps/{m['hash'][:12]}")
 
     return _ask(client, lambda: client.publish(campaign_text), "map", said)

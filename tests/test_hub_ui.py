@@ -131,6 +131,11 @@ async def test_f9_publishes_the_open_campaign(hub, campaign_file: Path, tmp_path
         messages = [n.message for n in app._notifications]
         assert any(m.startswith("Published: a-sons-descent version 1, par 11 turns") for m in messages), messages
     assert [m["id"] for m in client.maps()] == ["a-sons-descent"]
+    # the page by the hash's first 12 digits, as `hub list` shows it: the whole 64 wrapped the notification
+    # over three lines at 100 columns in the walk of the product; with the par's health, as `hub publish` says
+    listed = client.maps()[0]
+    said = f"par 11 turns with {listed['par']['health']} health: {hub.base}/maps/{listed['hash'][:12]}"
+    assert any(m.endswith(said) for m in messages), messages
     published = json.loads(client.file("a-sons-descent"))["levels"][0]["cells"]
     assert [c.get("inscription") for c in published if c["at"] == [x, y]] == ["Carved by hand"]
 
