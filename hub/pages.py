@@ -93,7 +93,8 @@ def map_list(maps: list[dict], query: str, offset: int = 0, count: int = 50, mor
 def map_page(m: dict, runs: list[dict], offset: int = 0, count: int = 50) -> str:
     """A map, its leaderboard from ``offset`` on (``count`` a page: ``m["runs"]`` counts them all)."""
     parts = [f"<h2 id=\"title\">{e(m['title'])}</h2>",
-             f"<p>by {e(m['author'] or m['publisher'])} · published by {e(m['publisher'])} on {e(m['published_at'])} · "
+             f"<p>{'by ' + e(m['author']) + ' · ' if m['author'] else ''}"  # no author: the publisher, once
+             f"published by {e(m['publisher'])} on {e(m['published_at'])} · "
              f"version {m['version']} · <code>{e(m['hash'][:12])}</code> · "
              f"<a href=\"/api/maps/{e(m['hash'])}/file\">download</a></p>"]
     if m.get("play_url"):

@@ -77,6 +77,18 @@ def test_during_the_competition_replays_are_hidden(site, tmp_path: Path) -> None
     assert "alice" in board and "/runs/" not in board and "hidden" in board
 
 
+def test_a_map_without_an_author_names_its_publisher_once(site) -> None:
+    """A map without an author: its page said `by alice · published by alice` in the walk of the product
+    (the list's author column falls back to the publisher; the page said it twice). With an author, both."""
+    from cardrogue.hub import pages
+
+    detail = call(site.base, "GET", "/api/maps/needle")[1]
+    authored = pages.map_page(detail, [])
+    assert "<p>by Card Rogue Story Studio · published by bob on " in authored
+    anonymous = pages.map_page(dict(detail, author=""), [])
+    assert "<p>published by bob on " in anonymous and "by bob · published by bob" not in anonymous
+
+
 def test_no_play_link_unless_a_web_player_is_configured(tmp_path: Path) -> None:
     with running_hub(str(tmp_path / "hub.sqlite3")) as hub:
         token = register(hub.base, "alice")
