@@ -364,6 +364,7 @@ def _check_pulled(text: str, expected: str, url: str) -> None:
 def cmd_submit(args: argparse.Namespace) -> int:
     def work(args):
         from cardrogue.engine.errors import RejectedReplay
+        from cardrogue.hub.client import HubRefused
 
         client = _client(args, need_token=True)
         text = read_text(args.replay, "the replay")
@@ -372,7 +373,15 @@ def cmd_submit(args: argparse.Namespace) -> int:
         except RejectedReplay as exc:
             raise RejectedReplay(f"{args.replay}: rejected: {exc}") from None
         ref = args.map or doc["campaign"]["hash"]
-        run = client.submit(ref, text)
+        try:
+            run = client.submit(ref, text)
+        except HubRefused as exc:
+            if exc.status != 404 or args.map:
+                raise
+            # the map the replay names is not on this hub: say which, and what publishes it
+            said = (f"this replay is of {_show(doc['campaign']['id'])} version {ref[:12]}, which this hub has "
+                    "not published; publish that version first (`cardrogue hub publish CAMPAIGN`)")
+            raise HubRefused(exc.status, {**exc.body, "error": said}) from None
         if args.format == "json":
             _json(run)
         else:

@@ -219,6 +219,22 @@ def test_an_address_urllib_cannot_read_is_named_not_an_internal_error(url: str, 
         assert "internal error" not in err
 
 
+def test_submitting_a_run_of_a_map_the_hub_has_not_published_says_to_publish_it(hub, capsys, tmp_path: Path) -> None:
+    """The walk of the product played its own map and submitted the run before publishing it: the hub's
+    `no map on this hub has the hash '37e5…'` (64 digits) did not say which map nor what to do. The
+    refusal now names the replay's map and version and the command that publishes it (exit 1 still)."""
+    cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)
+    replay = tmp_path / "run.replay.json"
+    replay.write_text(solution(map_text()))
+    code, _, err = cardrogue(capsys, "hub", "submit", str(replay))
+    short = json.loads(replay.read_text())["campaign"]["hash"][:12]
+    assert code == 1 and "the hub refused (404)" in err, err
+    assert f"this replay is of needle version {short}, which this hub has not published" in err, err
+    assert "cardrogue hub publish CAMPAIGN" in err, err
+    code, _, err = cardrogue(capsys, "hub", "submit", str(replay), "--map", "needle")  # a map named: its own 404
+    assert code == 1 and "which this hub has not published" not in err, err
+
+
 def test_submit_refuses_a_file_that_is_not_a_replay_as_verify_does(hub, capsys, tmp_path: Path) -> None:
     """docs/hub.md, README: a file that is not JSON is unusable input (exit 2), named with its line and
     column; JSON that is not a replay is a rejected replay (exit 1). Nothing is sent to the hub."""
