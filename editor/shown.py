@@ -9,6 +9,7 @@ it is written, with control characters escaped (:func:`~cardrogue.engine.printab
 
 from __future__ import annotations
 
+from markdown_it import MarkdownIt
 from rich.segment import Segment
 from rich.text import Text
 from textual.color import Color
@@ -75,12 +76,19 @@ def opens(href: str) -> bool:
     return parts.scheme.lower() in WEB_SCHEMES and bool(parts.netloc)
 
 
+def _no_raw_html() -> MarkdownIt:
+    """Textual's "gfm-like" parser with raw HTML off: a terminal cannot draw ``<b>`` or ``<div>``, and
+    Textual's Markdown drops HTML tokens, so a story's ``<b>bold</b>`` lost its tags and a ``<div>`` block
+    its text. With HTML off they are text, shown as written (as the hub's pages show them)."""
+    return MarkdownIt("gfm-like", {"html": False})
+
+
 class StoryMarkdown(Markdown):
     """Markdown of a story or a help page whose links open only if :func:`opens` says so; any other link
-    is named in a warning instead (docs/player.md)."""
+    is named in a warning instead (docs/player.md). Raw HTML in it is shown as text."""
 
     def __init__(self, markdown: str | None = None, **kwargs) -> None:
-        super().__init__(markdown, open_links=False, **kwargs)
+        super().__init__(markdown, open_links=False, parser_factory=_no_raw_html, **kwargs)
 
     def on_markdown_link_clicked(self, event: Markdown.LinkClicked) -> None:
         event.stop()

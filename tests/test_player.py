@@ -16,7 +16,7 @@ from cardrogue.editor.player.screens import EndScreen, PlayerScreen, StoryScreen
 from cardrogue.editor.player.widgets import ActionMenu, BoardView
 from cardrogue.engine.records.replay import verify_replay
 from cardrogue.engine.records.scores import ScoreStore
-from helpers import notes, run_async
+from helpers import notes, run_async, screen_text
 
 SIZE = (100, 32)
 WIN_KEYS = ("right", "a", "right", "full_stop", "right", "right")  # flip E, attack, move E, end, flip E, move E
@@ -507,6 +507,20 @@ async def test_a_storys_link_opens_only_if_it_is_a_web_address(tmp_path):
     assert [opens(h) for h in ("http://a.example", "HTTPS://a.example/x", "https://", "file:///etc/passwd",
                                "/etc/passwd", "javascript:alert(1)", "http://[", "ht\ttps://a.example",
                                " https://a.example")] == [True, True, False, False, False, False, False, False, False]
+
+
+@run_async
+async def test_html_in_a_story_shows_as_written(tmp_path):
+    """Docs/player.md: HTML in a story is not drawn, it shows as written, as on the hub's pages. Textual's
+    Markdown dropped HTML tokens: ``<b>b</b>`` showed "b" and a ``<div>`` block vanished with its text."""
+    doc = duel_dict()
+    doc["story"] = "[bold red]RED[/] <b>b</b> said\n\n<div>kept words</div>"
+    app = app_for(doc, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        shown = screen_text(app)
+        assert "[bold red]RED[/] <b>b</b> said" in shown
+        assert "<div>kept words</div>" in shown
 
 
 def test_a_login_name_a_hub_would_refuse_is_not_the_default_player(monkeypatch):
