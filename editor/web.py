@@ -164,6 +164,7 @@ class SessionServer(Server):
         aiohttp_jinja2.setup(app, loader=OfflineTemplates(self.templates_path))  # no third-party request
         app.router.add_get("/map/{ref}", self.handle_map_page)
         app.router.add_get("/ws/map/{hash}", self.handle_map_websocket)
+        app.on_response_prepare.append(_nosniff)
         return app
 
     # ------------------------------------------------------------------ guards
@@ -230,6 +231,12 @@ class SessionServer(Server):
                 await service.stop()
             self.sessions -= 1
         return websocket
+
+
+async def _nosniff(request: web.Request, response: web.StreamResponse) -> None:
+    """Every reply is read as the type it names: the error replies are plain text that may quote a
+    stranger's map reference, and no browser may guess them into HTML (as the hub's replies)."""
+    response.headers["X-Content-Type-Options"] = "nosniff"
 
 
 def _status(status: int, text: str) -> web.HTTPException:

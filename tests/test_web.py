@@ -348,6 +348,13 @@ def test_the_server_listens_on_loopback_only_and_refuses_foreign_pages(tmp_path:
         assert _websocket(url, url) == "open"
         status, text = _get(url + "/map/whatever")
         assert status == 404 and "--hub" in text
+        # every reply names its type for good (a 404 may quote a stranger's map reference): no sniffing
+        for path, status in (("/", 200), ("/map/%3Cscript%3E", 404)):
+            try:
+                reply = urllib.request.urlopen(url + path, timeout=10)
+            except urllib.error.HTTPError as exc:
+                reply = exc
+            assert (reply.status, reply.headers.get("X-Content-Type-Options")) == (status, "nosniff")
 
 
 def test_sessions_beyond_the_limit_are_refused(tmp_path: Path) -> None:
