@@ -21,7 +21,8 @@ h1 a { color: inherit; text-decoration: none; }
 table { border-collapse: collapse; width: 100%; margin: 1em 0; }
 th, td { text-align: left; padding: 0.3em 0.6em; border-bottom: 1px solid #ddd; }
 td.n, th.n { text-align: right; }
-#maps td:nth-child(-n+2) { overflow-wrap: anywhere; }
+#maps td:nth-child(-n+2) { overflow-wrap: anywhere; min-width: 8em; }
+.rows { overflow-x: auto; }
 .story { white-space: pre-wrap; background: #f3efe4; padding: 0.6em 1em; border-left: 3px solid #b59f6b; }
 .muted { color: #666; }
 form.search input[type=search] { width: 20em; }
@@ -81,8 +82,8 @@ def map_list(maps: list[dict], query: str, offset: int = 0, count: int = 50, mor
         f"<td class=\"n\">{m['par']['turns']}</td><td class=\"n\">{m['runs']}</td><td>{e(_score(m['best']))}</td>"
         f"<td>{e(_difficulty(m['difficulty']))}</td></tr>"
         for m in maps)
-    table = ("<table id=\"maps\"><thead><tr><th>map</th><th>author</th><th class=\"n\">par</th><th class=\"n\">runs</th>"
-             f"<th>best</th><th>difficulty</th></tr></thead><tbody>{rows}</tbody></table>"
+    table = ("<div class=\"rows\"><table id=\"maps\"><thead><tr><th>map</th><th>author</th><th class=\"n\">par</th><th class=\"n\">runs</th>"
+             f"<th>best</th><th>difficulty</th></tr></thead><tbody>{rows}</tbody></table></div>"
              if maps else f"<p class=\"muted\" id=\"empty\">{_none_listed(query, offset)}.</p>")
     form = (f"<form class=\"search\" method=\"get\" action=\"/\"><input type=\"search\" name=\"q\" value=\"{e(query)}\" "
             "placeholder=\"title, id, author or hash\"> <button>Search</button></form>")

@@ -193,3 +193,37 @@ def test_a_long_word_does_not_push_the_pages_wider_than_the_window(tmp_path: Pat
                                           ".map(cell => { const r = document.createRange(); r.selectNodeContents(cell);"
                                           " return [cell.textContent, new Set([...r.getClientRects()].map(b => b.top)).size]; })")
                     assert lines and all(count == 1 for _, count in lines), lines  # 'author', 'alice', '4': one line each
+
+
+def test_on_a_narrow_window_the_map_list_keeps_its_words_whole(tmp_path: Path) -> None:
+    """A phone's width (400 px): the list broke its titles mid-word ("Ope" / "n Toll") because a title cell
+    could shrink to one letter (the rule that lets a 120-letter word break). A word of a title or an author
+    breaks only when it is longer than the cell can be; the page is never wider than the window (the list
+    scrolls sideways in its own box when its columns cannot fit)."""
+    import time
+
+    doc = json.loads(map_text("longword", "W" * 120))
+    doc["author"] = "Bartholomew Quartermaine"
+    with running_hub(str(tmp_path / "hub.sqlite3")) as hub:
+        token = register(hub.base, "alice")
+        assert call(hub.base, "POST", "/api/maps", {"campaign": map_text("toll", "Open Toll of the Quiet Mountain")},
+                    token=token)[0] == 201
+        assert call(hub.base, "POST", "/api/maps", {"campaign": json.dumps(doc)}, token=token)[0] == 201
+        with Browser(tmp_path / "browser", size=(400, 800)) as browser:
+            page = browser.open(hub.base + "/")
+            styled = "getComputedStyle(document.body).backgroundColor === 'rgb(253, 252, 248)'"
+            deadline = time.monotonic() + 60  # a bounded wait for the page and its stylesheet, not a timing
+            while not page.evaluate(f"document.readyState === 'complete' && {styled}"):
+                assert time.monotonic() < deadline, "the list did not load with its stylesheet"
+                time.sleep(0.1)
+            wide, window = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+            assert wide <= window, (wide, window)
+            split = page.evaluate(
+                "[...document.querySelectorAll('#maps td:nth-child(-n+2)')].flatMap(cell => {"
+                " const node = cell.querySelector('a') ? cell.querySelector('a').firstChild : cell.firstChild;"
+                " return [...node.textContent.matchAll(/\\S+/g)].filter(m => m[0].length <= 12).map(m => {"
+                "  const r = document.createRange(); r.setStart(node, m.index); r.setEnd(node, m.index + m[0].length);"
+                "  return [m[0], new Set([...r.getClientRects()].map(b => Math.round(b.top))).size]; }); })")
+            assert split and all(lines == 1 for _, lines in split), split
+            assert {word for word, _ in split} >= {"Open", "Toll", "Quiet", "Mountain", "Bartholomew", "Quartermaine"}
+            page.screenshot(tmp_path / "narrow.png")
