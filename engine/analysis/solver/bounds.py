@@ -181,6 +181,8 @@ class Relaxation(PotionBound):
         self._bcache: dict = {}  # (level, mask, local cell, steps and face-down entries left, extra, campaign, tele) -> bound
         self._pair_steps: dict = {}  # level -> the fewest steps between each pair of its cells (``_steps_between``)
         self._far_kept: dict = {}  # (the bound's key, enemies met so away from him) -> ``_beside_far``
+        self._up_kept: dict = {}  # (level, mask, blocked) -> ``_landings``
+        self._via_kept: dict = {}  # (level, way out, local cell) -> ``_via_rows``
         self._rcache: dict = {}  # (level, mask, local cell, campaign) -> routes
         self.start_bound = self._start_bounds()
         # With potions of paralysis the warrior's chain counts their flees per potion; the chain beside every
@@ -531,18 +533,27 @@ class Relaxation(PotionBound):
         routes = self._routes_kept(li, mask, i, campaign_mode, hint)
         pots = self.pots[li]
         used = potions[0] + sum(1 for p in potions[3] if pots[p][1])
-        via = self._via_far(li, mask, i, blocked, cards, moved, self._jumps(li, mask, blocked))
+        jumps = self._jumps(li, mask, blocked)
         chain = self._jumps(li, mask)  # (the flips back from the way out end on any tile face up now)
-        spare = r0 + allow[0] + 2 * used
+        up = self._landings(li, mask, blocked)
+        most, c = allow[0], allow[1]
+        spare = r0 + 2 * used
         near = INF
         for _, _, tail, k, _ in routes:
-            walks = via[k]
+            walks = self._via_far(li, k, i, cards + moved, up, jumps[k][0])
             need = INF
             for j in range(min(used, 2) + 1):  # jumps onto tiles face up now: 0, 1, 2 or more
                 if walks[j] + j < need:
                     need = walks[j] + j
             need += chain[k][1] - spare
-            t = (0 if need <= 0 else (need + 1) // 2) + tail
+            # r + 2T + G >= need, G at most A and at most one a turn (T + c): the least such T
+            t = 0
+            while t < near:
+                g = t + c if t + c < most else most
+                if 2 * t + (g if g > 0 else 0) >= need:
+                    break
+                t += 1
+            t += tail
             if t < near:
                 near = t
         out = best
@@ -561,42 +572,61 @@ class Relaxation(PotionBound):
         self._far_kept[fkey] = out
         return out
 
-    def _via_far(self, li: int, mask: bytes, i: int, blocked: int, cards: tuple, moved: tuple, jumps: tuple) -> list:
-        """Per way out of level ``li``: the fewest steps in the relaxed graph of a walk from local cell ``i`` that
-        enters a tile beside one of the enemy ``cards`` or of the enemies ``moved`` (where they stand) and ends on the
-        way out, with no jump onto a tile face up now (not ``blocked``), with one (before or after that tile) and with
-        two or more (one before, one after; a jump is no step), as a triple: ``min over y`` of (steps to ``y`` from
-        ``i``, or from a landing) + (steps from ``y`` to the way out, or to a landing and on from the best: ``jumps``,
-        :meth:`_jumps`) (:meth:`_beside_far`)."""
-        lo = self.d.level_range[li][0]
-        pairs = self._steps_between(li)
-        beside_cells = self._beside_cells(li)
-        adjacent = self.d.near
-        tiles = set()
-        for j in cards:
-            tiles.update(beside_cells.get(j, ()))
-        for j in moved:
-            tiles.update(c - lo for c in adjacent[lo + j])
-        here = pairs[i]
-        n = len(mask)
-        up = [c for c, down in enumerate(mask) if not down and not (blocked >> (8 * (n - 1 - c))) & 1]
-        landing = {y: min((pairs[y][c] for c in up), default=INF) for y in tiles}
-        out = []
-        for k in range(len(self.ways[li])):
+    def _landings(self, li: int, mask: bytes, blocked: int) -> tuple:
+        """The local cells of level ``li`` face up under ``mask`` and not ``blocked``: where a potion of teleportation
+        drunk now may land (:meth:`_jumps`), kept per (level, mask, blocked)."""
+        key = (li, mask, blocked)
+        hit = self._up_kept.get(key)
+        if hit is None:
+            n = len(mask)
+            hit = tuple(c for c, down in enumerate(mask) if not down and not (blocked >> (8 * (n - 1 - c))) & 1)
+            if len(self._up_kept) > 100_000:
+                self._up_kept.clear()
+            self._up_kept[key] = hit
+        return hit
+
+    def _via_far(self, li: int, k: int, i: int, enemies: tuple, up: tuple, jd: float) -> tuple:
+        """The fewest steps in the relaxed graph of a walk from local cell ``i`` to way out ``k`` of level ``li`` that
+        enters a tile beside one of the ``enemies`` (local cells where they stand: an enemy card's ADJACENT TILEs are
+        the tiles beside it), with no jump onto a tile face up now (``up``), with one (before that tile, from a landing
+        in ``up``, or after it, to the way out in ``jd`` steps from the best landing) and with two or more (one
+        before, one after; a jump is no step), as a triple (:meth:`_beside_far`)."""
+        none = one = two = INF
+        for v in enemies:
+            through, toward = self._via_rows(li, k, v)
+            a = through[i]
+            if a < none:
+                none = a
+            if up:
+                landed = min(map(through.__getitem__, up))
+                if landed < one:
+                    one = landed
+                landed = min(map(toward.__getitem__, up)) + jd
+                if landed < two:
+                    two = landed
+            a = toward[i] + jd
+            if a < one:
+                one = a
+        if none < one:
+            one = none
+        if one < two:
+            two = one
+        return none, one, two
+
+    def _via_rows(self, li: int, k: int, v: int) -> tuple:
+        """Per local cell ``p`` of level ``li``: the fewest steps from ``p`` through a tile beside local cell ``v``
+        (its ADJACENT TILEs) to way out ``k``, and to such a tile; kept per (level, way out, cell)."""
+        key = (li, k, v)
+        hit = self._via_kept.get(key)
+        if hit is None:
+            lo = self.d.level_range[li][0]
+            pairs = self._steps_between(li)
             dist = self.dist[li][k]
-            jd = jumps[k][0]
-            none = one = two = INF
-            for y in tiles:
-                hy, ly, dy = here[y], landing[y], dist[lo + y]
-                if hy + dy < none:
-                    none = hy + dy
-                a = ly + dy if ly + dy < hy + jd else hy + jd
-                if a < one:
-                    one = a
-                if ly + jd < two:
-                    two = ly + jd
-            out.append((none, one if one < none else none, min(none, one, two)))
-        return out
+            tiles = [c - lo for c in self.d.near[lo + v]]
+            through = tuple(min((pairs[p][y] + dist[lo + y] for y in tiles), default=INF) for p in range(len(pairs)))
+            toward = tuple(min((pairs[p][y] for y in tiles), default=INF) for p in range(len(pairs)))
+            hit = self._via_kept[key] = (through, toward)
+        return hit
 
     def _steps_between(self, li: int) -> tuple:
         """The fewest steps in the relaxed graph of level ``li`` between each pair of its local cells (symmetric: the
