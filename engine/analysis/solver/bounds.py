@@ -182,6 +182,7 @@ class Relaxation(PotionBound):
         self._pair_steps: dict = {}  # level -> the fewest steps between each pair of its cells (``_steps_between``)
         self._far_kept: dict = {}  # (the bound's key, enemies met so away from him) -> ``_beside_far``
         self._up_kept: dict = {}  # (level, mask, blocked) -> ``_landings``
+        self._cards_kept: dict = {}  # (faces of the enemy cards, hero's cell) -> the cards of ``_far_met``
         self._via_kept: dict = {}  # (level, way out, local cell) -> ``_via_rows``
         self._rcache: dict = {}  # (level, mask, local cell, campaign) -> routes
         self.start_bound = self._start_bounds()
@@ -498,10 +499,17 @@ class Relaxation(PotionBound):
         cards standing face up and alive, not beside the hero, and the enemies a thrown potion moved (``visitors``) not
         beside him, as (the local cells of the cards, the local cells the visitors stand on); None if there is none
         (docs/solver.md, *A gain beside an enemy met needs the walk beside it*)."""
-        foes, getter, _ = self._met_foes[li]
         lo, hi = self.d.level_range[li]
-        beside = self.d.enemy_near[s.pos]
-        cards = tuple(j - lo for j, face in zip(foes, getter(s.faces)) if face == UP and j not in beside)
+        foes, getter, _ = self._met_foes[li]
+        faces = getter(s.faces)
+        where = (faces, s.pos)
+        cards = self._cards_kept.get(where)
+        if cards is None:
+            beside = self.d.enemy_near[s.pos]
+            cards = tuple(j - lo for j, face in zip(foes, faces) if face == UP and j not in beside)
+            if len(self._cards_kept) > 100_000:
+                self._cards_kept.clear()
+            self._cards_kept[where] = cards
         if s.visitors:
             near = self.d.near[s.pos]
             moved = tuple(j - lo for j in s.visitors if lo <= j < hi and j not in near)
