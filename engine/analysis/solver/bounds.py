@@ -179,11 +179,6 @@ class Relaxation(PotionBound):
             self.moves_only = FleeOrigins(d, self.local, self.ways)
         self._fcache: dict = {}
         self._bcache: dict = {}  # (level, mask, local cell, steps and face-down entries left, extra, campaign, tele) -> bound
-        self._pair_steps: dict = {}  # level -> the fewest steps between each pair of its cells (``_steps_between``)
-        self._far_kept: dict = {}  # (the bound's key, enemies met so away from him) -> ``_beside_far``
-        self._up_kept: dict = {}  # (level, mask, blocked) -> ``_landings``
-        self._cards_kept: dict = {}  # (faces of the enemy cards, hero's cell) -> the cards of ``_far_met``
-        self._via_kept: dict = {}  # (level, way out, local cell) -> ``_via_rows``
         self._rcache: dict = {}  # (level, mask, local cell, campaign) -> routes
         self.start_bound = self._start_bounds()
         # With potions of paralysis the warrior's chain counts their flees per potion; the chain beside every
@@ -416,7 +411,6 @@ class Relaxation(PotionBound):
         met = None
         allow = None
         lone = False
-        far = None  # the enemies met so now that stand away from him (``_far_met``; teleportation alone)
         r_moves = r0  # (the moves count of ``_with_moves`` has no allowance to make: docs/solver.md)
         if potions is not None and self._met_foes[li] is not None:
             if not (potions[0] or potions[1] or potions[3]):
@@ -427,8 +421,6 @@ class Relaxation(PotionBound):
             else:
                 allow = self._tele_allowance(s, li, potions, k0, mask, i, r0, hint)  # only potions of teleportation (in the key too)
                 lone = self._lone_drink(s, li, potions, allow)
-                if allow[0] and self.paced:
-                    far = self._far_met(s, li)  # (read after the bound: its own key with where they stand)
         plain = -1  # (no potion left, gains allowed: the half-turns of this turn without them, for ``_won_now``)
         if potions is None and self._met_foes[li] is not None:
             met = self._met_fights(s)
@@ -450,9 +442,6 @@ class Relaxation(PotionBound):
                 best = self._won_now(li, mask, i, campaign_mode, plain, k0, hint)
             if self.moves_only is not None:
                 return self._with_moves(s, li, mask, hint, i, r_moves, campaign_mode, best)
-            if far is not None:
-                return self._beside_far(s, li, mask, i, r0, k0, campaign_mode, potions, hint, blocked, allow, far,
-                                        key, best)
             return best
         routes = self._routes_kept(li, mask, i, campaign_mode, hint)
         if self.origins is not None:
@@ -473,9 +462,6 @@ class Relaxation(PotionBound):
             self._bcache.clear()
             self._rcache.clear()
         self._bcache[key] = best
-        if far is not None:
-            return self._beside_far(s, li, mask, i, r0, k0, campaign_mode, potions, hint, blocked, allow, far, key,
-                                    best)
         if best == 0 and plain >= 0:
             best = self._won_now(li, mask, i, campaign_mode, plain, k0, hint)
         if self.moves_only is not None:
@@ -493,170 +479,6 @@ class Relaxation(PotionBound):
         near = self.d.near[s.pos]
         visitors = s.visitors
         return len(visitors) - sum(1 for j in near if j in visitors)
-
-    def _far_met(self, s: GameState, li: int) -> tuple | None:
-        """The enemies met so now whose place is known, on a level whose only potions are of teleportation: the enemy
-        cards standing face up and alive, not beside the hero, and the enemies a thrown potion moved (``visitors``) not
-        beside him, as (the local cells of the cards, the local cells the visitors stand on); None if there is none
-        (docs/solver.md, *A gain beside an enemy met needs the walk beside it*)."""
-        lo, hi = self.d.level_range[li]
-        foes, getter, _ = self._met_foes[li]
-        faces = getter(s.faces)
-        where = (faces, s.pos)
-        cards = self._cards_kept.get(where)
-        if cards is None:
-            beside = self.d.enemy_near[s.pos]
-            cards = tuple(j - lo for j, face in zip(foes, faces) if face == UP and j not in beside)
-            if len(self._cards_kept) > 100_000:
-                self._cards_kept.clear()
-            self._cards_kept[where] = cards
-        if s.visitors:
-            near = self.d.near[s.pos]
-            moved = tuple(j - lo for j in s.visitors if lo <= j < hi and j not in near)
-        else:
-            moved = ()
-        if not cards and not moved:
-            return None
-        return cards, moved
-
-    def _beside_far(self, s: GameState, li: int, mask: bytes, i: int, r0: int, k0: int, campaign_mode: bool,
-                    potions: tuple, hint: bytes | None, blocked: int, allow: tuple, far: tuple, key: tuple,
-                    best: float) -> float:
-        """``best`` (the bound with the gains ``allow``, kept on ``key``) raised where enemies met so now stand away
-        from the hero (``far``, :meth:`_far_met`). A gain beside one of them is a fight after moving at a tile beside
-        it, so the walks split: those that never stand beside any of them gain at most the allowance without them, the
-        bound with that allowance; the others walk through a tile ``y`` beside one, at least ``M`` steps with ``j``
-        jumps onto tiles face up now (:meth:`_via_far`), and stand on at least ``F`` tiles (the face-down tiles of a
-        route from a tile face up now to the way out: each is flipped from the one before), with ``r + 2T + A + 2P - j
-        >= M + F`` (a paced turn spends 2 on its steps and stands with flips, a gain 1 more, a potion 2 more at most, 1
-        if it is a jump, whose landing is no step here: *What a potion of teleportation is used for*). The bound is the
-        lesser of the two, and at least ``best`` (docs/solver.md, *A gain beside an enemy met needs the walk beside
-        it*). Kept per (``key``, ``far``) in ``_far_kept``; the walks away from them read ``_bcache`` on the key of
-        their allowance (shared by every state with those counts)."""
-        fkey = (key, far)
-        hit = self._far_kept.get(fkey)
-        if hit is not None:
-            return hit
-        cards, moved = far
-        routes = self._routes_kept(li, mask, i, campaign_mode, hint)
-        pots = self.pots[li]
-        used = potions[0] + sum(1 for p in potions[3] if pots[p][1])
-        jumps = self._jumps(li, mask, blocked)
-        chain = self._jumps(li, mask)  # (the flips back from the way out end on any tile face up now)
-        up = self._landings(li, mask, blocked)
-        most, c = allow[0], allow[1]
-        spare = r0 + 2 * used
-        near = INF
-        for _, _, tail, k, _ in routes:
-            walks = self._via_far(li, k, i, cards + moved, up, jumps[k][0])
-            need = INF
-            for j in range(min(used, 2) + 1):  # jumps onto tiles face up now: 0, 1, 2 or more
-                if walks[j] + j < need:
-                    need = walks[j] + j
-            need += chain[k][1] - spare
-            # r + 2T + G >= need, G at most A and at most one a turn (T + c): the least such T
-            t = 0
-            while t < near:
-                g = t + c if t + c < most else most
-                if 2 * t + (g if g > 0 else 0) >= need:
-                    break
-                t += 1
-            t += tail
-            if t < near:
-                near = t
-        out = best
-        if near > best:
-            bare = self._tele_allowance(s, li, potions, k0, mask, i, r0, hint, (len(cards), len(moved)))
-            bkey = key[:10] + (bare, False)  # (the key of a state with those counts and no lone drink)
-            away = self._bcache.get(bkey)
-            if away is None:
-                away = self._with_met(li, mask, i, r0, k0, campaign_mode, potions, routes, hint, blocked, bare)
-                self._bcache[bkey] = away
-            out = away if away < near else near
-            if out < best:
-                out = best
-        if len(self._far_kept) > 200_000:
-            self._far_kept.clear()
-        self._far_kept[fkey] = out
-        return out
-
-    def _landings(self, li: int, mask: bytes, blocked: int) -> tuple:
-        """The local cells of level ``li`` face up under ``mask`` and not ``blocked``: where a potion of teleportation
-        drunk now may land (:meth:`_jumps`), kept per (level, mask, blocked)."""
-        key = (li, mask, blocked)
-        hit = self._up_kept.get(key)
-        if hit is None:
-            n = len(mask)
-            hit = tuple(c for c, down in enumerate(mask) if not down and not (blocked >> (8 * (n - 1 - c))) & 1)
-            if len(self._up_kept) > 100_000:
-                self._up_kept.clear()
-            self._up_kept[key] = hit
-        return hit
-
-    def _via_far(self, li: int, k: int, i: int, enemies: tuple, up: tuple, jd: float) -> tuple:
-        """The fewest steps in the relaxed graph of a walk from local cell ``i`` to way out ``k`` of level ``li`` that
-        enters a tile beside one of the ``enemies`` (local cells where they stand: an enemy card's ADJACENT TILEs are
-        the tiles beside it), with no jump onto a tile face up now (``up``), with one (before that tile, from a landing
-        in ``up``, or after it, to the way out in ``jd`` steps from the best landing) and with two or more (one
-        before, one after; a jump is no step), as a triple (:meth:`_beside_far`)."""
-        none = one = two = INF
-        for v in enemies:
-            through, toward = self._via_rows(li, k, v)
-            a = through[i]
-            if a < none:
-                none = a
-            if up:
-                landed = min(map(through.__getitem__, up))
-                if landed < one:
-                    one = landed
-                landed = min(map(toward.__getitem__, up)) + jd
-                if landed < two:
-                    two = landed
-            a = toward[i] + jd
-            if a < one:
-                one = a
-        if none < one:
-            one = none
-        if one < two:
-            two = one
-        return none, one, two
-
-    def _via_rows(self, li: int, k: int, v: int) -> tuple:
-        """Per local cell ``p`` of level ``li``: the fewest steps from ``p`` through a tile beside local cell ``v``
-        (its ADJACENT TILEs) to way out ``k``, and to such a tile; kept per (level, way out, cell)."""
-        key = (li, k, v)
-        hit = self._via_kept.get(key)
-        if hit is None:
-            lo = self.d.level_range[li][0]
-            pairs = self._steps_between(li)
-            dist = self.dist[li][k]
-            tiles = [c - lo for c in self.d.near[lo + v]]
-            through = tuple(min((pairs[p][y] + dist[lo + y] for y in tiles), default=INF) for p in range(len(pairs)))
-            toward = tuple(min((pairs[p][y] for y in tiles), default=INF) for p in range(len(pairs)))
-            hit = self._via_kept[key] = (through, toward)
-        return hit
-
-    def _steps_between(self, li: int) -> tuple:
-        """The fewest steps in the relaxed graph of level ``li`` between each pair of its local cells (symmetric: the
-        graph's neighbours go both ways), kept per level (:meth:`_via_far`)."""
-        hit = self._pair_steps.get(li)
-        if hit is None:
-            nbrs = self.local[li]
-            rows = []
-            for src in range(len(nbrs)):
-                row = [INF] * len(nbrs)
-                row[src] = 0
-                queue = deque((src,))
-                while queue:
-                    j = queue.popleft()
-                    dj = row[j] + 1
-                    for c in nbrs[j]:
-                        if dj < row[c]:
-                            row[c] = dj
-                            queue.append(c)
-                rows.append(row)
-            hit = self._pair_steps[li] = tuple(rows)
-        return hit
 
     def _won_now(self, li: int, mask: bytes, i: int, campaign_mode: bool, plain: int, k0: int,
                  hint: bytes | None) -> int:
@@ -788,7 +610,7 @@ class Relaxation(PotionBound):
         return min(map(cost.__getitem__, self.local[li][i]), default=INF)
 
     def _tele_allowance(self, s: GameState, li: int, potions: tuple, k0: int, mask: bytes, i: int,
-                        r0: int, hint: bytes | None = None, far: tuple = (0, 0)) -> tuple:
+                        r0: int, hint: bytes | None = None) -> tuple:
         """(``A``, ``c``) of :meth:`_met_allowance` on a level whose only potions are of teleportation (docs/solver.md,
         *A fight after moving beside an enemy met before*, *Potions of teleportation alone*).
 
@@ -807,16 +629,12 @@ class Relaxation(PotionBound):
         Also ``steps`` (*A potion drunk in a fight holds no gain*: ``steps[n]`` the gains' allowance when ``n`` of the
         potions are drunk in a fight, each in a turn that gains nothing; :func:`_gains`) and, where potions lie on the
         level's cells, those ``steps`` with none of them counted (*A gain needs its potion picked up*: :meth:`_with_met`
-        reads them with the empty set of pickups alone, the others with the other sets).
-
-        ``far`` = (enemy cards, visitors) left out of the enemies met so now: the walks that never stand beside them
-        (:meth:`_far_met`)."""
+        reads them with the empty set of pickups alone, the others with the other sets)."""
         alive, met = self._met_now(s, li)
-        met -= far[0]
         if s.moved and (s.phase == COMBAT or s.phase == SHOPPING):
             met += 1  # a fight after moving he is in: one gain, its enemies slain (or left by a potion, counted below)
         tele = potions[0]
-        visitors = len(s.visitors) - far[1]
+        visitors = len(s.visitors)
         if s.phase == CHOOSE_TELEPORT and s.subject >= 0:
             visitors += 1  # thrown: the enemy it moves
         drunk = s.phase == CHOOSE_TELEPORT and s.subject < 0
