@@ -24,6 +24,8 @@ from cardrogue.engine.format.diagnostics import Diagnostic
 from editor_support import make_app, settle
 from helpers import FIXTURE, run_async
 
+BROKEN = FIXTURE.parent.parent / "broken"
+
 BOUND = [binding for owner in (EditorApp, MapCanvas, LevelList, Palette, CardOptions) for binding in owner.BINDINGS]
 
 # The codes a newcomer meets first (docs/authoring.md's tutorial: the exit, the starting tile, a
@@ -69,6 +71,14 @@ async def test_every_field_a_phrasing_names_is_shown_where_it_says(tmp_path) -> 
                     await pilot.press("escape")
                     await settle(app, pilot)
                 assert any(label == text.strip() for text in shown), f"{code}: no field {label!r} in {where}"
+
+
+@pytest.mark.parametrize("path", sorted(BROKEN.glob("*.json")), ids=lambda p: p.name)
+def test_the_checks_speak_the_files_terms_never_the_editors(path) -> None:
+    """The engine knows no UI: a check's message says the fix in the format's words ("exit": true);
+    the editor's keys are said by its phrasing table alone."""
+    for diag in check_text(path.read_text(encoding="utf-8", errors="replace"), str(path)):
+        assert "editor" not in diag.message and "press " not in diag.message, (diag.code, diag.message)
 
 
 def test_a_phrase_replaces_or_follows_the_message() -> None:
