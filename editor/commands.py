@@ -39,6 +39,7 @@ COMMANDS: list[tuple[str, str, str]] = [
     ("Toggle south path", "Open or wall the south edge", "toggle_path('S')"),
     ("Toggle west path", "Open or wall the west edge", "toggle_path('W')"),
     ("Toggle exit", "Mark the card as the dungeon's exit", "toggle_exit"),
+    ("Ladder destination", "Choose the level the descending ladder at the cursor leads to", "choose_destination"),
     ("Shop stock / chest contents", "The cards a shop sells or a chest holds (the cell at the cursor)", "cell_items"),
     ("Add goal", "Add a goal to this level: slay a card, open the chest, buy a card", "add_goal"),
     ("Remove goal", "Remove one of this level's goals", "remove_goal"),
@@ -140,6 +141,7 @@ KEYWORDS = {
     "open_recent": "history files",
     "add_goal": "objective target",
     "cell_items": "shop stock chest contents",
+    "choose_destination": "ladder leads to level next down descend",
 }
 
 
