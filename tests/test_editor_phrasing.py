@@ -115,3 +115,41 @@ async def test_the_problem_list_says_the_key_and_check_keeps_the_file_terms(tmp_
         assert "Ladder leads to" in str(app.query_one("#inspector-summary").render())
         assert app.query_one(ProblemsPanel).diagnostics  # the diagnostics themselves keep their messages
         assert all(d.message == codes[d.code] for d in app.query_one(ProblemsPanel).diagnostics if d.code in ("CR220", "CR208"))
+
+
+# The codes of a draft written in a text editor and opened in the editor (an unknown card id, a field
+# of another card, a level's hero on a tile he cannot stand on): each phrase, followed by a person, fixes
+# it. (file, code, the keys the phrase says, pressed after enter on the problem took the map there)
+FOLLOWED = [
+    ("39-unknown-card.json", "CR201", ("ctrl+f", *"goblin", "enter", "ctrl+g", "enter")),
+    ("51-stock-on-a-goblin.json", "CR218", ("i", "home", "ctrl+k", "ctrl+s")),
+    ("59-ladder-is-the-exit.json", "CR218", ("x",)),
+    ("58-level-hero-on-a-goblin.json", "CR225", ("enter",)),  # the brush, a pathing tile, over the goblin
+]
+
+
+def test_the_codes_of_a_hand_written_draft_have_editor_phrasings() -> None:
+    assert {code for _, code, _ in FOLLOWED} <= set(PHRASES)
+
+
+@pytest.mark.parametrize("name,code,keys", FOLLOWED, ids=[f"{c}-{n}" for n, c, _ in FOLLOWED])
+@run_async
+async def test_following_the_phrase_fixes_the_problem(tmp_path, name, code, keys) -> None:
+    path = tmp_path / name
+    path.write_bytes((BROKEN / name).read_bytes())
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        panel = app.query_one(ProblemsPanel)
+        target = next(i for i, d in enumerate(panel.diagnostics) if d.code == code)
+        options = app.query_one("#problems-list")
+        assert PHRASES[code].text in str(options.get_option_at_index(target).prompt)
+        await pilot.press("ctrl+k")
+        options.highlighted = target
+        await pilot.press("enter")  # to the problem's cell
+        await settle(app, pilot)
+        assert app.focused is app.canvas
+        for key in keys:
+            await pilot.press(key)
+            await settle(app, pilot)
+        assert code not in {d.code for d in panel.diagnostics}, [d.render() for d in panel.diagnostics]
