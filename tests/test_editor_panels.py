@@ -17,7 +17,7 @@ from cardrogue.editor.widgets.problems import ProblemsPanel, field_name, locatio
 from cardrogue.engine.format.diagnostics import Diagnostic, Severity
 from cardrogue.engine.words import counted
 from editor_support import make_app, settle
-from helpers import FIXTURE, run_async, shown_lines
+from helpers import FIXTURE, run_async, screen_text, shown_lines
 
 
 def many_problems(tmp_path: Path) -> Path:
@@ -237,3 +237,29 @@ async def test_the_footer_fits_80_columns_whatever_has_the_focus(tmp_path) -> No
                 assert key.region.right <= palette.x, (area, key.key, key.description, key.region, palette)
             if area == "levels":
                 assert ("p", "Properties") in keys and ("a", "Add") in keys, keys
+
+
+@run_async
+async def test_the_cell_panel_shows_each_new_card_from_its_name(tmp_path) -> None:
+    """At 80x24 the Cell panel is a few rows high and scrolls: once a field low in it had the focus
+    (a ladder's list, the rolls), every card shown after kept that scroll, its name and kind out of
+    sight. A card the cursor moves to is shown from its first line."""
+    path = tmp_path / "three.json"
+    path.write_bytes(FIXTURE.read_bytes())
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        app.canvas.move_to(4, 1)
+        await settle(app, pilot)
+        await pilot.press("t", "down", "enter")  # a ladder's level chosen: the panel scrolled to its list
+        await settle(app, pilot)
+        assert app.focused is app.canvas and app.query_one(Inspector).scroll_y > 0
+        await pilot.press("left")
+        await settle(app, pilot)
+        region = app.query_one(Inspector).region
+        panel = [line[region.x:region.right] for line in screen_text(app).splitlines()[region.y:region.bottom]]
+        assert "Spike Trap" in "\n".join(panel), panel
+        await pilot.press("ctrl+r")  # a field focused keeps the panel where the field is
+        await settle(app, pilot)
+        assert app.query_one("#inspector-rolls").region.height == 1
+        assert app.query_one(Inspector).region.contains_region(app.query_one("#inspector-rolls").region)

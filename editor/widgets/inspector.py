@@ -90,6 +90,8 @@ class Inspector(VerticalScroll):
         inputs = [self.query_one(f"#inspector-{f}", Input) for f in TYPED]
         select = self.query_one("#inspector-to", Select)
         same_place = self.place == (level, x, y)
+        if not same_place and not self.has_focus_within:
+            self.scroll_home(animate=False)  # another card: read from its name, not where the last one was left
         self.place = (level, x, y)
         self._shown = dict.fromkeys(FIELDS, "")
         if cell is None:
