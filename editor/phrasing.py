@@ -78,4 +78,8 @@ def editor_message(diag: Diagnostic) -> str:
     phrase = PHRASES.get(diag.code)
     if phrase is None:
         return diag.message
-    return phrase.text if phrase.replaces else f"{diag.message}; {phrase.text}"
+    if phrase.replaces:
+        return phrase.text
+    if diag.message.endswith("?"):  # a question ("did you mean 'goblin'?") ends its sentence
+        return f"{diag.message} {phrase.text[:1].upper()}{phrase.text[1:]}"
+    return f"{diag.message}; {phrase.text}"

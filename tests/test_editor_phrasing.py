@@ -88,6 +88,11 @@ def test_a_phrase_replaces_or_follows_the_message() -> None:
     assert editor_message(pathless).startswith("'goblin' has no paths") and "n, e, s and w" in editor_message(pathless)
     other = Diagnostic("CR301", "something else", level=0)
     assert editor_message(other) == "something else"
+    # after a question, the phrase is a sentence of its own: "...'goblin'? Replace it", not "'goblin'?; replace it"
+    hinted = Diagnostic("CR201", "unknown card 'gobln'; did you mean 'goblin'?", level=0, cell=(1, 1))
+    assert editor_message(hinted).startswith("unknown card 'gobln'; did you mean 'goblin'? Replace it with")
+    plain = Diagnostic("CR201", "unknown card 'xyzzy'", level=0, cell=(1, 1))
+    assert editor_message(plain).startswith("unknown card 'xyzzy'; replace it with")
 
 
 @run_async
@@ -143,7 +148,8 @@ async def test_following_the_phrase_fixes_the_problem(tmp_path, name, code, keys
         panel = app.query_one(ProblemsPanel)
         target = next(i for i, d in enumerate(panel.diagnostics) if d.code == code)
         options = app.query_one("#problems-list")
-        assert PHRASES[code].text in str(options.get_option_at_index(target).prompt)
+        shown = " ".join(str(options.get_option_at_index(target).prompt).split())
+        assert PHRASES[code].text[1:] in shown and editor_message(panel.diagnostics[target]) in shown
         await pilot.press("ctrl+k")
         options.highlighted = target
         await pilot.press("enter")  # to the problem's cell
