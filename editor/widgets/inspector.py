@@ -95,7 +95,7 @@ class Inspector(VerticalScroll):
         self.place = (level, x, y)
         self._shown = dict.fromkeys(FIELDS, "")
         if cell is None:
-            summary.update(f"[b]({x}, {y})[/] empty\n[dim]enter: place the palette card[/]")
+            summary.update(f"[b]({x}, {y})[/] empty\n[dim]enter: place the brush[/]")
             for widget in inputs:
                 if widget.value:
                     widget.value = ""
