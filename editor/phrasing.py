@@ -45,6 +45,11 @@ PHRASES: dict[str, Phrase] = {
                     replaces=True),
     "CR205": Phrase("press t on it and choose one (the Cell panel's \"Ladder leads to\" list)",
                     keys=(("t", "app.choose_destination"),), fields=(("cell", "Ladder leads to"),)),
+    "CR306": Phrase("place a Descending Ladder (ctrl+f to choose it, enter on the map), or press x on a card to "
+                    "make it the exit", keys=(("ctrl+f", "focus_palette"), ("enter", "app.place"),
+                                              ("x", "app.toggle_exit"))),
+    "CR310": Phrase("on a level before it, press t on a descending ladder and choose this level",
+                    keys=(("t", "app.choose_destination"),)),
     "CR201": Phrase("replace it with a known card (on the map: ctrl+f to choose one, enter to place it; a shop's "
                     "stock or a chest's contents: i), or press f4 to define a card of that id",
                     keys=(("ctrl+f", "focus_palette"), ("enter", "app.place"), ("i", "app.cell_items"),

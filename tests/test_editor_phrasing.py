@@ -159,3 +159,32 @@ async def test_following_the_phrase_fixes_the_problem(tmp_path, name, code, keys
             await pilot.press(key)
             await settle(app, pilot)
         assert code not in {d.code for d in panel.diagnostics}, [d.render() for d in panel.diagnostics]
+
+
+@run_async
+async def test_a_level_no_ladder_reaches_says_t_and_t_fixes_it(tmp_path) -> None:
+    """CR310 (a level no ladder leads to) and CR306 (a level with neither a ladder nor an exit), met
+    while adding a level (seen in tmux): the phrase names the keys, and they fix it."""
+    data = json.loads(FIXTURE.read_text())
+    next(c for c in data["levels"][0]["cells"] if c.get("to"))["to"] = "the-way-out"  # the old shop skipped
+    path = tmp_path / "skipped.json"
+    path.write_text(json.dumps(data))
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        options = app.query_one("#problems-list")
+        panel = app.query_one(ProblemsPanel)
+        target = next(i for i, d in enumerate(panel.diagnostics) if d.code == "CR310")
+        assert "press t on a descending ladder" in str(options.get_option_at_index(target).prompt)
+        app.canvas.move_to(4, 1)  # the first level's ladder
+        await pilot.press("t", "up", "enter")  # from The Way Out up to The Old Shop
+        await settle(app, pilot)
+        assert "CR310" not in {d.code for d in panel.diagnostics}
+        await pilot.press("ctrl+l", "a", "ctrl+g")  # a new level: a starting tile, no way out
+        await settle(app, pilot)
+        target = next(i for i, d in enumerate(panel.diagnostics) if d.code == "CR306")
+        assert "place a Descending Ladder" in str(options.get_option_at_index(target).prompt)
+        await pilot.press("ctrl+f", *"descending", "enter", "ctrl+g", "right", "enter")
+        await settle(app, pilot)
+        assert app.campaign.levels[1].cell_at(1, 0).card == "descending-ladder"
+        assert "CR306" not in {d.code for d in panel.diagnostics}
