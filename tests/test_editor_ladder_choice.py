@@ -193,3 +193,21 @@ async def test_a_drafts_to_on_another_card_is_shown_to_be_cleared(tmp_path) -> N
         assert app.campaign.levels[0].cell_at(1, 1).to is None
         assert not any(d.code == "CR218" for d in app.diagnostics)
         assert not app.query_one("#inspector-to", Select).display and "t Leads to" not in footer_line(app)
+
+
+@run_async
+async def test_a_click_elsewhere_closes_the_list_and_keeps_the_focus_there(tmp_path) -> None:
+    path = tmp_path / "three.json"
+    path.write_bytes(FIXTURE.read_bytes())
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        app.canvas.move_to(4, 1)
+        await settle(app, pilot)
+        await pilot.press("t")
+        await settle(app, pilot)
+        assert app.query_one("#inspector-to", Select).expanded
+        await pilot.click("#levels")
+        await settle(app, pilot)
+        assert not app.query_one("#inspector-to", Select).expanded
+        assert app.focused is app.query_one("#levels") and app.campaign.levels[0].cell_at(4, 1).to == "the-old-shop"

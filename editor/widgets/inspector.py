@@ -160,7 +160,8 @@ class Inspector(VerticalScroll):
 
     def _go_back(self) -> None:
         back, self._back_to = self._back_to, None
-        if back is not None and back.is_attached:
+        # not when the list closed because the author clicked elsewhere: the focus is where he clicked
+        if back is not None and back.is_attached and self.has_focus_within:
             back.focus()
 
     def focus_field(self, field: str) -> bool:
