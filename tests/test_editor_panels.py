@@ -106,12 +106,12 @@ async def test_an_entry_as_wide_as_the_problems_list_takes_one_line_whether_the_
         width = options.size.width  # the list's width without a scrollbar
         message = head.split(": ", 1)[1] + "!" * (width - len(head))
         wide = Diagnostic("CR301", message, level=0, cell=(1, 1))
-        short = Diagnostic("CR310", "a card without paths", Severity.WARNING, level=0, cell=(2, 1))
+        short = Diagnostic("CR311", "a card without paths", Severity.WARNING, level=0, cell=(2, 1))
         panel.show([wide, short], titles)  # the scrollbar goes
         await pilot.pause()
         lines = [options.render_line(y).text.rstrip() for y in range(3)]
         assert not options.show_vertical_scrollbar and len(lines[0]) == width, lines
-        assert lines[1] == "W CR310 The First Room (2, 1): a card without paths" and lines[2] == "", lines
+        assert lines[1] == "W CR311 The First Room (2, 1): a card without paths" and lines[2] == "", lines
         panel.show([wide, *many], titles)  # the scrollbar comes: the wide entry takes two lines, both shown
         await pilot.pause()
         lines = [options.render_line(y).text.rstrip() for y in range(3)]
