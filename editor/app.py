@@ -250,7 +250,11 @@ class EditorApp(App[int]):
                     for d in self.diagnostics
                     if d.level == self.level_index and d.cell == (x, y)]
         others = tuple((lv.id, lv.title) for i, lv in enumerate(self.campaign.levels) if i != self.level_index)
-        self.query_one(Inspector).show(x, y, cell, card, problems, level=self.level_index, levels=others)
+        inspector = self.query_one(Inspector)
+        had_list = inspector.leads_somewhere
+        inspector.show(x, y, cell, card, problems, level=self.level_index, levels=others)
+        if inspector.leads_somewhere != had_list:
+            self.refresh_bindings()  # t joins the footer on a ladder, and leaves it
 
     def _show_story(self) -> None:
         if self.story_level is None:
@@ -478,6 +482,8 @@ class EditorApp(App[int]):
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action in ("solution_step", "leave_steps"):
             return self.solving.stepping
+        if action == "choose_destination":  # in the footer on a ladder, where it does something
+            return self.query_one(Inspector).leads_somewhere
         return True
 
     def apply_typed(self) -> bool:
@@ -628,6 +634,10 @@ class EditorApp(App[int]):
         if not self.query_one(Inspector).focus_field(field):
             self.notify("Put the map's cursor on a card first: the Cell panel edits the card there",
                         severity="warning", timeout=3)
+
+    def action_choose_destination(self) -> None:
+        """t on a ladder: the list of the levels it may lead to, open (the Cell panel's "Ladder leads to")."""
+        self.query_one(Inspector).open_destinations()
 
     def action_show_tab(self, tab: str) -> None:
         """F2 / F3: the tab, and the focus in it. The map takes the focus too: left in the hidden story

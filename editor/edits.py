@@ -454,8 +454,12 @@ def check_item_ids(campaign: Campaign, ids: Iterable[str]) -> tuple[str, ...]:
 
 
 def set_cell_items(campaign: Campaign, li: int, x: int, y: int, ids: Iterable[str]) -> Campaign:
-    """A shop's stock or a chest's contents, checked against the campaign's cards."""
+    """A shop's stock or a chest's contents, checked against the campaign's cards; on another card, a
+    draft's stock or contents (CR218) can only be emptied."""
     cell = campaign.levels[li].cell_at(x, y)
+    ids = tuple(ids)
+    if cell is not None and cell.card not in (SHOP, CHEST) and not ids and (cell.stock or cell.contents):
+        return _edit_cell(campaign, li, x, y, stock=(), contents=())
     if cell is None or cell.card not in (SHOP, CHEST):
         raise ValueError("only a shop has stock and only a chest has contents")
     items = check_item_ids(campaign, ids)

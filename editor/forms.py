@@ -207,15 +207,21 @@ class Forms:
     def cell_items(self) -> None:
         li, (x, y) = self.app.level_index, self.app.canvas.cursor
         cell = self.campaign.levels[li].cell_at(x, y)
-        if cell is None or cell.card not in (SHOP, CHEST):
+        stray = cell is not None and cell.card not in (SHOP, CHEST) and bool(cell.stock or cell.contents)
+        if cell is None or (cell.card not in (SHOP, CHEST) and not stray):
             self.app.notify("Put the cursor on a shop (its stock) or a chest (its contents)", severity="warning",
                             timeout=3)
             return
-        what, now = ("Stock", cell.stock) if cell.card == SHOP else ("Contents", cell.contents)
+        if stray:  # a draft's stock or contents on another card (CR218): shown, to be emptied
+            what, now = ("Stock", cell.stock) if cell.stock else ("Contents", cell.contents)
+            note = f"Only a shop has stock and only a chest has contents: empty the field to remove them from the {cell.card}."
+        else:
+            what, now = ("Stock", cell.stock) if cell.card == SHOP else ("Contents", cell.contents)
+            note = "Items only: weapons, armour, scrolls, potions, artifacts, items."
         self.open(f"{what} of the {cell.card} at ({x}, {y})",
                   [("items", f"{what}: card ids, space separated", " ".join(now))],
                   lambda v: lambda c: edits.set_cell_items(c, li, x, y, v["items"].replace(",", " ").split()),
-                  f"Set {what.lower()}", note="Items only: weapons, armour, scrolls, potions, artifacts, items.")
+                  f"Set {what.lower()}", note=note)
 
     # ------------------------------------------------------------------ potions, the hero, cards
 

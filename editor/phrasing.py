@@ -40,9 +40,27 @@ PHRASES: dict[str, Phrase] = {
                     replaces=True),
     "CR207": Phrase("on the map, put the cursor on the extra ones and press delete",
                     keys=(("delete", "app.delete"),)),
-    "CR208": Phrase("this ladder leads nowhere: choose its level in the Cell panel's \"Ladder leads to\" list",
-                    fields=(("cell", "Ladder leads to"),), replaces=True),
-    "CR205": Phrase("choose one in the Cell panel's \"Ladder leads to\" list", fields=(("cell", "Ladder leads to"),)),
+    "CR208": Phrase("this ladder leads nowhere: press t on it and choose its level (the Cell panel's \"Ladder leads "
+                    "to\" list)", keys=(("t", "app.choose_destination"),), fields=(("cell", "Ladder leads to"),),
+                    replaces=True),
+    "CR205": Phrase("press t on it and choose one (the Cell panel's \"Ladder leads to\" list)",
+                    keys=(("t", "app.choose_destination"),), fields=(("cell", "Ladder leads to"),)),
+    "CR306": Phrase("place a Descending Ladder (ctrl+f to choose it, enter on the map), or press x on a card to "
+                    "make it the exit", keys=(("ctrl+f", "focus_palette"), ("enter", "app.place"),
+                                              ("x", "app.toggle_exit"))),
+    "CR310": Phrase("on a level before it, press t on a descending ladder and choose this level",
+                    keys=(("t", "app.choose_destination"),)),
+    "CR201": Phrase("replace it with a known card (on the map: ctrl+f to choose one, enter to place it; a shop's "
+                    "stock or a chest's contents: i), or press f4 to define a card of that id",
+                    keys=(("ctrl+f", "focus_palette"), ("enter", "app.place"), ("i", "app.cell_items"),
+                          ("f4", "card"))),
+    "CR218": Phrase("on the map, on this card: t and \"none\" leave no level to lead to, x unmarks the exit, i "
+                    "empties a stock or contents", keys=(("t", "app.choose_destination"), ("x", "app.toggle_exit"),
+                                                         ("i", "app.cell_items"))),
+    "CR225": Phrase("the editor has no field for a level's hero, so make the card there one he can stand on: f "
+                    "turns it face up, x unmarks the exit, enter places the Cards panel's card (ctrl+f)",
+                    keys=(("f", "app.toggle_face"), ("x", "app.toggle_exit"), ("enter", "app.place"),
+                          ("ctrl+f", "focus_palette"))),
     "CR219": Phrase("press f on it to turn it face up", keys=(("f", "app.toggle_face"),)),
     "CR223": Phrase("on the map, n, e, s and w open its paths", keys=(
         ("n", "app.toggle_path('N')"), ("e", "app.toggle_path('E')"), ("s", "app.toggle_path('S')"),
@@ -65,4 +83,8 @@ def editor_message(diag: Diagnostic) -> str:
     phrase = PHRASES.get(diag.code)
     if phrase is None:
         return diag.message
-    return phrase.text if phrase.replaces else f"{diag.message}; {phrase.text}"
+    if phrase.replaces:
+        return phrase.text
+    if diag.message.endswith("?"):  # a question ("did you mean 'goblin'?") ends its sentence
+        return f"{diag.message} {phrase.text[:1].upper()}{phrase.text[1:]}"
+    return f"{diag.message}; {phrase.text}"

@@ -76,3 +76,20 @@ async def test_the_arrow_keys_move_between_a_dialogs_buttons(campaign_file, tmp_
         await pilot.press("left", "enter")
         await pilot.pause()
         assert answers[-1] == {"title": "A title"}
+
+
+@run_async
+async def test_the_brush_is_never_called_the_palettes_card(campaign_file, tmp_path) -> None:
+    """The Cards panel's card is the brush (the header says "brush:"); "palette" is the command palette's
+    word (ctrl+p), and "the palette card" sent an author looking there."""
+    words = [help_text for _, help_text, _ in COMMANDS] + [does for _, does in MAP_KEYS]
+    assert [w for w in words if "palette" in w.replace("command palette", "")] == []
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        empty = next((x, y) for y in range(app.campaign.levels[0].height) for x in range(app.campaign.levels[0].width)
+                     if app.campaign.levels[0].cell_at(x, y) is None)
+        app.canvas.move_to(*empty)
+        await settle(app, pilot)
+        shown = str(app.query_one("#inspector-summary").render())
+        assert "empty" in shown and "brush" in shown and "palette" not in shown

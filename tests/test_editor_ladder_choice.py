@@ -8,11 +8,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from textual.widgets import OptionList, Select
 
+from cardrogue.editor.app import EditorApp
+from cardrogue.editor.commands import help_markdown
+from cardrogue.editor.widgets.footer import EditorFooter
 from cardrogue.editor.widgets.inspector import destination_options
 from editor_support import make_app, settle
-from helpers import FIXTURE, run_async
+from helpers import FIXTURE, run_async, screen_text
 
 
 def test_destinations_are_titles_and_ids_and_keep_an_unknown_value() -> None:
@@ -85,3 +89,125 @@ async def test_a_draft_naming_no_level_opens_keeps_it_and_saves_it(tmp_path) -> 
         await settle(app, pilot)
     saved = json.loads(Path(path).read_text())
     assert [c["to"] for c in saved["levels"][0]["cells"] if "to" in c] == ["the-old-shpo"]
+
+
+def many_levels(tmp_path: Path, count: int) -> Path:
+    """The three-level campaign with ``count`` more levels after its first, each a copy of its last
+    without its exit."""
+    data = json.loads(FIXTURE.read_text())
+    last = data["levels"][-1]
+    data["levels"][1:1] = [dict(last, id=f"side-room-{i}", title=f"Side Room {i}") for i in range(count)]
+    for level in data["levels"][1:-1]:  # one exit, on the last level
+        level["cells"] = [{k: v for k, v in c.items() if k != "exit"} for c in level["cells"]]
+    path = tmp_path / "many.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+def footer_line(app) -> str:
+    return screen_text(app).splitlines()[-1]
+
+
+@pytest.mark.parametrize("extra", [0, 20])
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 50)])
+@run_async
+async def test_the_open_list_fits_the_screen_and_scrolls_inside_it(tmp_path, size, extra) -> None:
+    """At 80x24 the open list ran over the footer (the Cell panel's list sits on its last row): it
+    stays above the footer at every size, each entry on one line, and a long list scrolls inside it."""
+    app = make_app(many_levels(tmp_path, extra), tmp_path)
+    async with app.run_test(size=size) as pilot:
+        await settle(app, pilot)
+        closed_footer = footer_line(app)
+        app.canvas.move_to(4, 1)
+        await settle(app, pilot)
+        await pilot.press("ctrl+r", "tab", "enter")  # the Cell panel's last field (t opens it too: below)
+        await settle(app, pilot)
+        select = app.query_one("#inspector-to", Select)
+        overlay = select.query_one("SelectOverlay")
+        assert select.expanded and overlay.has_focus
+        footer = app.screen.query_one(EditorFooter).region
+        assert not overlay.region.overlaps(footer), (overlay.region, footer)
+        assert app.screen.region.contains_region(overlay.region)
+        text = screen_text(app)
+        assert "The Way Out (the-way-out)" in text  # "title (id)" on one line, not wrapped in the sidebar
+        assert footer_line(app).split()[:2] == closed_footer.split()[:2] == ["f1", "Help"], footer_line(app)
+        assert "the-way-out" not in footer_line(app) and footer_line(app).rstrip().endswith("Commands")
+        if extra:
+            assert overlay.max_scroll_y > 0  # more levels than rows: it scrolls, in its own place
+            await pilot.press("end")
+            await settle(app, pilot)
+            assert "The Way Out (the-way-out)" in screen_text(app) and not overlay.region.overlaps(footer)
+
+
+@run_async
+async def test_t_opens_the_list_from_the_map_and_gives_the_focus_back(tmp_path) -> None:
+    """t on a ladder opens its list (no ctrl+r, tab, enter); a choice or escape returns to the map.
+    The footer offers t on a ladder, and only there; the help lists it."""
+    path = tmp_path / "three.json"
+    path.write_bytes(FIXTURE.read_bytes())
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        app.canvas.move_to(0, 1)  # the starting tile: no list, no t in the footer
+        await settle(app, pilot)
+        assert "t Leads to" not in footer_line(app)
+        await pilot.press("t")
+        await settle(app, pilot)
+        assert app.focused is app.canvas
+        app.canvas.move_to(4, 1)
+        await settle(app, pilot)
+        assert "t Leads to" in footer_line(app)
+        await pilot.press("t")
+        await settle(app, pilot)
+        assert app.query_one("#inspector-to", Select).expanded
+        await pilot.press("down", "enter")  # from the-old-shop to the next entry
+        await settle(app, pilot)
+        assert app.campaign.levels[0].cell_at(4, 1).to == "the-way-out"
+        assert app.focused is app.canvas and not app.query_one("#inspector-to", Select).expanded
+        await pilot.press("t", "escape")
+        await settle(app, pilot)
+        assert app.focused is app.canvas and app.campaign.levels[0].cell_at(4, 1).to == "the-way-out"
+        await pilot.press("ctrl+z")
+        await settle(app, pilot)
+        assert app.campaign.levels[0].cell_at(4, 1).to == "the-old-shop"
+    assert "`t (map)` | Ladder destination:" in help_markdown(EditorApp.BINDINGS)
+
+
+@run_async
+async def test_a_drafts_to_on_another_card_is_shown_to_be_cleared(tmp_path) -> None:
+    """A draft's "to" on a pathing tile (CR218) had no field in the editor: the list shows on that
+    card too, with t in the footer, and "none" clears it."""
+    data = json.loads(FIXTURE.read_text())
+    data["levels"][0]["cells"][1]["to"] = "the-old-shop"  # the pathing tile at (1, 1)
+    path = tmp_path / "draft.json"
+    path.write_text(json.dumps(data))
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        assert any(d.code == "CR218" and d.cell == (1, 1) for d in app.diagnostics)
+        app.canvas.move_to(1, 1)
+        await settle(app, pilot)
+        assert app.query_one("#inspector-to", Select).display and "t Leads to" in footer_line(app)
+        await pilot.press("t", "home", "enter")
+        await settle(app, pilot)
+        assert app.campaign.levels[0].cell_at(1, 1).to is None
+        assert not any(d.code == "CR218" for d in app.diagnostics)
+        assert not app.query_one("#inspector-to", Select).display and "t Leads to" not in footer_line(app)
+
+
+@run_async
+async def test_a_click_elsewhere_closes_the_list_and_keeps_the_focus_there(tmp_path) -> None:
+    path = tmp_path / "three.json"
+    path.write_bytes(FIXTURE.read_bytes())
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        app.canvas.move_to(4, 1)
+        await settle(app, pilot)
+        await pilot.press("t")
+        await settle(app, pilot)
+        assert app.query_one("#inspector-to", Select).expanded
+        await pilot.click("#levels")
+        await settle(app, pilot)
+        assert not app.query_one("#inspector-to", Select).expanded
+        assert app.focused is app.query_one("#levels") and app.campaign.levels[0].cell_at(4, 1).to == "the-old-shop"

@@ -17,7 +17,7 @@ from cardrogue.editor.widgets.problems import ProblemsPanel, field_name, locatio
 from cardrogue.engine.format.diagnostics import Diagnostic, Severity
 from cardrogue.engine.words import counted
 from editor_support import make_app, settle
-from helpers import FIXTURE, run_async, shown_lines
+from helpers import FIXTURE, run_async, screen_text, shown_lines
 
 
 def many_problems(tmp_path: Path) -> Path:
@@ -106,12 +106,12 @@ async def test_an_entry_as_wide_as_the_problems_list_takes_one_line_whether_the_
         width = options.size.width  # the list's width without a scrollbar
         message = head.split(": ", 1)[1] + "!" * (width - len(head))
         wide = Diagnostic("CR301", message, level=0, cell=(1, 1))
-        short = Diagnostic("CR310", "a card without paths", Severity.WARNING, level=0, cell=(2, 1))
+        short = Diagnostic("CR311", "a card without paths", Severity.WARNING, level=0, cell=(2, 1))
         panel.show([wide, short], titles)  # the scrollbar goes
         await pilot.pause()
         lines = [options.render_line(y).text.rstrip() for y in range(3)]
         assert not options.show_vertical_scrollbar and len(lines[0]) == width, lines
-        assert lines[1] == "W CR310 The First Room (2, 1): a card without paths" and lines[2] == "", lines
+        assert lines[1] == "W CR311 The First Room (2, 1): a card without paths" and lines[2] == "", lines
         panel.show([wide, *many], titles)  # the scrollbar comes: the wide entry takes two lines, both shown
         await pilot.pause()
         lines = [options.render_line(y).text.rstrip() for y in range(3)]
@@ -237,3 +237,29 @@ async def test_the_footer_fits_80_columns_whatever_has_the_focus(tmp_path) -> No
                 assert key.region.right <= palette.x, (area, key.key, key.description, key.region, palette)
             if area == "levels":
                 assert ("p", "Properties") in keys and ("a", "Add") in keys, keys
+
+
+@run_async
+async def test_the_cell_panel_shows_each_new_card_from_its_name(tmp_path) -> None:
+    """At 80x24 the Cell panel is a few rows high and scrolls: once a field low in it had the focus
+    (a ladder's list, the rolls), every card shown after kept that scroll, its name and kind out of
+    sight. A card the cursor moves to is shown from its first line."""
+    path = tmp_path / "three.json"
+    path.write_bytes(FIXTURE.read_bytes())
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        app.canvas.move_to(4, 1)
+        await settle(app, pilot)
+        await pilot.press("t", "down", "enter")  # a ladder's level chosen: the panel scrolled to its list
+        await settle(app, pilot)
+        assert app.focused is app.canvas and app.query_one(Inspector).scroll_y > 0
+        await pilot.press("left")
+        await settle(app, pilot)
+        region = app.query_one(Inspector).region
+        panel = [line[region.x:region.right] for line in screen_text(app).splitlines()[region.y:region.bottom]]
+        assert "Spike Trap" in "\n".join(panel), panel
+        await pilot.press("ctrl+r")  # a field focused keeps the panel where the field is
+        await settle(app, pilot)
+        assert app.query_one("#inspector-rolls").region.height == 1
+        assert app.query_one(Inspector).region.contains_region(app.query_one("#inspector-rolls").region)

@@ -24,6 +24,8 @@ from cardrogue.engine.format.diagnostics import Diagnostic
 from editor_support import make_app, settle
 from helpers import FIXTURE, run_async
 
+BROKEN = FIXTURE.parent.parent / "broken"
+
 BOUND = [binding for owner in (EditorApp, MapCanvas, LevelList, Palette, CardOptions) for binding in owner.BINDINGS]
 
 # The codes a newcomer meets first (docs/authoring.md's tutorial: the exit, the starting tile, a
@@ -71,6 +73,14 @@ async def test_every_field_a_phrasing_names_is_shown_where_it_says(tmp_path) -> 
                 assert any(label == text.strip() for text in shown), f"{code}: no field {label!r} in {where}"
 
 
+@pytest.mark.parametrize("path", sorted(BROKEN.glob("*.json")), ids=lambda p: p.name)
+def test_the_checks_speak_the_files_terms_never_the_editors(path) -> None:
+    """The engine knows no UI: a check's message says the fix in the format's words ("exit": true);
+    the editor's keys are said by its phrasing table alone."""
+    for diag in check_text(path.read_text(encoding="utf-8", errors="replace"), str(path)):
+        assert "editor" not in diag.message and "press " not in diag.message, (diag.code, diag.message)
+
+
 def test_a_phrase_replaces_or_follows_the_message() -> None:
     no_exit = Diagnostic("CR220", 'the campaign has no exit: mark a cell ("exit": true)', path=("levels",))
     assert editor_message(no_exit) == PHRASES["CR220"].text and '"exit"' not in editor_message(no_exit)
@@ -78,6 +88,11 @@ def test_a_phrase_replaces_or_follows_the_message() -> None:
     assert editor_message(pathless).startswith("'goblin' has no paths") and "n, e, s and w" in editor_message(pathless)
     other = Diagnostic("CR301", "something else", level=0)
     assert editor_message(other) == "something else"
+    # after a question, the phrase is a sentence of its own: "...'goblin'? Replace it", not "'goblin'?; replace it"
+    hinted = Diagnostic("CR201", "unknown card 'gobln'; did you mean 'goblin'?", level=0, cell=(1, 1))
+    assert editor_message(hinted).startswith("unknown card 'gobln'; did you mean 'goblin'? Replace it with")
+    plain = Diagnostic("CR201", "unknown card 'xyzzy'", level=0, cell=(1, 1))
+    assert editor_message(plain).startswith("unknown card 'xyzzy'; replace it with")
 
 
 @run_async
@@ -105,3 +120,71 @@ async def test_the_problem_list_says_the_key_and_check_keeps_the_file_terms(tmp_
         assert "Ladder leads to" in str(app.query_one("#inspector-summary").render())
         assert app.query_one(ProblemsPanel).diagnostics  # the diagnostics themselves keep their messages
         assert all(d.message == codes[d.code] for d in app.query_one(ProblemsPanel).diagnostics if d.code in ("CR220", "CR208"))
+
+
+# The codes of a draft written in a text editor and opened in the editor (an unknown card id, a field
+# of another card, a level's hero on a tile he cannot stand on): each phrase, followed by a person, fixes
+# it. (file, code, the keys the phrase says, pressed after enter on the problem took the map there)
+FOLLOWED = [
+    ("39-unknown-card.json", "CR201", ("ctrl+f", *"goblin", "enter", "ctrl+g", "enter")),
+    ("51-stock-on-a-goblin.json", "CR218", ("i", "home", "ctrl+k", "ctrl+s")),
+    ("59-ladder-is-the-exit.json", "CR218", ("x",)),
+    ("58-level-hero-on-a-goblin.json", "CR225", ("enter",)),  # the brush, a pathing tile, over the goblin
+]
+
+
+def test_the_codes_of_a_hand_written_draft_have_editor_phrasings() -> None:
+    assert {code for _, code, _ in FOLLOWED} <= set(PHRASES)
+
+
+@pytest.mark.parametrize("name,code,keys", FOLLOWED, ids=[f"{c}-{n}" for n, c, _ in FOLLOWED])
+@run_async
+async def test_following_the_phrase_fixes_the_problem(tmp_path, name, code, keys) -> None:
+    path = tmp_path / name
+    path.write_bytes((BROKEN / name).read_bytes())
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        panel = app.query_one(ProblemsPanel)
+        target = next(i for i, d in enumerate(panel.diagnostics) if d.code == code)
+        options = app.query_one("#problems-list")
+        shown = " ".join(str(options.get_option_at_index(target).prompt).split())
+        assert PHRASES[code].text[1:] in shown and editor_message(panel.diagnostics[target]) in shown
+        await pilot.press("ctrl+k")
+        options.highlighted = target
+        await pilot.press("enter")  # to the problem's cell
+        await settle(app, pilot)
+        assert app.focused is app.canvas
+        for key in keys:
+            await pilot.press(key)
+            await settle(app, pilot)
+        assert code not in {d.code for d in panel.diagnostics}, [d.render() for d in panel.diagnostics]
+
+
+@run_async
+async def test_a_level_no_ladder_reaches_says_t_and_t_fixes_it(tmp_path) -> None:
+    """CR310 (a level no ladder leads to) and CR306 (a level with neither a ladder nor an exit), met
+    while adding a level (seen in tmux): the phrase names the keys, and they fix it."""
+    data = json.loads(FIXTURE.read_text())
+    next(c for c in data["levels"][0]["cells"] if c.get("to"))["to"] = "the-way-out"  # the old shop skipped
+    path = tmp_path / "skipped.json"
+    path.write_text(json.dumps(data))
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        options = app.query_one("#problems-list")
+        panel = app.query_one(ProblemsPanel)
+        target = next(i for i, d in enumerate(panel.diagnostics) if d.code == "CR310")
+        assert "press t on a descending ladder" in str(options.get_option_at_index(target).prompt)
+        app.canvas.move_to(4, 1)  # the first level's ladder
+        await pilot.press("t", "up", "enter")  # from The Way Out up to The Old Shop
+        await settle(app, pilot)
+        assert "CR310" not in {d.code for d in panel.diagnostics}
+        await pilot.press("ctrl+l", "a", "ctrl+g")  # a new level: a starting tile, no way out
+        await settle(app, pilot)
+        target = next(i for i, d in enumerate(panel.diagnostics) if d.code == "CR306")
+        assert "place a Descending Ladder" in str(options.get_option_at_index(target).prompt)
+        await pilot.press("ctrl+f", *"descending", "enter", "ctrl+g", "right", "enter")
+        await settle(app, pilot)
+        assert app.campaign.levels[1].cell_at(1, 0).card == "descending-ladder"
+        assert "CR306" not in {d.code for d in panel.diagnostics}

@@ -53,6 +53,11 @@ class Inspector(VerticalScroll):
         self._shown: dict[str, str] = {}  # the values show() put in the fields
         self._typed: dict[str, tuple[tuple[int, int, int], str]] = {}  # field -> (its cell, the text typed)
         self._options: list[tuple[str, str]] = []  # the ladder list's options as last set
+        self._back_to: Widget | None = None  # where the focus goes back to once a list opened by t closes
+        self._opened_with: object = None  # the list's value when t opened it
+
+    def on_mount(self) -> None:
+        self.watch(self.query_one("#inspector-to", Select), "expanded", self._list_shown, init=False)
 
     def compose(self) -> ComposeResult:
         yield Static(id="inspector-summary")
@@ -85,10 +90,12 @@ class Inspector(VerticalScroll):
         inputs = [self.query_one(f"#inspector-{f}", Input) for f in TYPED]
         select = self.query_one("#inspector-to", Select)
         same_place = self.place == (level, x, y)
+        if not same_place and not self.has_focus_within:
+            self.scroll_home(animate=False)  # another card: read from its name, not where the last one was left
         self.place = (level, x, y)
         self._shown = dict.fromkeys(FIELDS, "")
         if cell is None:
-            summary.update(f"[b]({x}, {y})[/] empty\n[dim]enter: place the palette card[/]")
+            summary.update(f"[b]({x}, {y})[/] empty\n[dim]enter: place the brush[/]")
             for widget in inputs:
                 if widget.value:
                     widget.value = ""
@@ -125,7 +132,37 @@ class Inspector(VerticalScroll):
             if select.disabled:
                 select.disabled = False
             self._show_destination(cell.to or "", levels, keep=same_place and select.expanded)
-        self.set_class(cell is not None and cell.card == DESCENDING_LADDER, "-ladder")
+        # a draft's "to" on another card is shown too, so that "none" can clear it (CR218)
+        self.set_class(cell is not None and (cell.card == DESCENDING_LADDER or bool(cell.to)), "-ladder")
+
+    @property
+    def leads_somewhere(self) -> bool:
+        """The cell shown has a destination list: a descending ladder (or a draft's card with a "to")."""
+        return self.has_class("-ladder") and not self.query_one("#inspector-to", Select).disabled
+
+    def open_destinations(self) -> bool:
+        """t on the map: the ladder's list, open; the focus goes back where it was once it closes
+        (False: the cell shown has no list)."""
+        back = self.app.focused
+        if not self.focus_field("to"):
+            return False
+        select = self.query_one("#inspector-to", Select)
+        self._back_to, self._opened_with = back, select.value
+        select.action_show_overlay()
+        return True
+
+    def _list_shown(self, expanded: bool) -> None:
+        # closed with nothing new chosen (escape, the same entry): back after the Select has taken the
+        # focus back itself; a new choice goes back once it is applied (on_select_changed), or its
+        # Changed would find the list without the focus and be taken for show() choosing the cell's value
+        if not expanded and self.query_one("#inspector-to", Select).value == self._opened_with:
+            self.call_after_refresh(self._go_back)
+
+    def _go_back(self) -> None:
+        back, self._back_to = self._back_to, None
+        # not when the list closed because the author clicked elsewhere: the focus is where he clicked
+        if back is not None and back.is_attached and self.has_focus_within:
+            back.focus()
 
     def focus_field(self, field: str) -> bool:
         """Focus a field (False: there is no card to edit, or it is a ladder's field on another card)."""
@@ -153,6 +190,7 @@ class Inspector(VerticalScroll):
         if value != self._shown.get("to"):
             self._shown["to"] = value
             self.post_message(CellFieldEdited("to", value, self.place))
+        self._go_back()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

@@ -101,5 +101,5 @@ def exit_problems(levels: Sequence[Level]) -> list[Diagnostic]:
     found = Findings()
     if not any(cell.exit for level in levels for cell in level.cells):
         found.error("CR220", "the campaign has no exit: mark a cell of the last level as the exit "
-                    "(\"exit\": true; the editor's x key)", ("levels",))
+                    "(\"exit\": true)", ("levels",))
     return found.items
