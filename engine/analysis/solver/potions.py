@@ -725,11 +725,14 @@ class PotionBound:
         ways = range(len(self.ways[li]))
         paced = self.paced
         # What the calls of one ``_with_met`` share (all but what is left of the turn, ``gain``, the ceiling and
-        # ``only``), and states that differ only in those (what is left of the turn, the gains allowed): kept.
-        prep_key = (li, mask, i, campaign_mode, potions, routes, blocked)
+        # ``only``), and states that differ only in those (what is left of the turn, the gains allowed): kept, per
+        # what it reads of the potions: ``meet``, ``left`` and (through ``free``, below) whether a potion of
+        # teleportation is held; the potions of paralysis held are read only by the orders of pickups, kept per
+        # their count apart (``by_held``).
+        prep_key = (li, mask, i, campaign_mode, meet, left, not tele_held, routes, blocked)
         prep = self._preps.get(prep_key)
         if prep is not None:
-            jumps, sets, dway, away, ranks, results, options, met_met, paired_met, via, kept_groups, prefixes, reach = prep
+            jumps, sets, dway, away, ranks, results, options, met_met, paired_met, via, kept_groups, by_held, reach = prep
         else:
             jumps = self._jumps(li, mask, blocked) if self.tele_total else ()
             sets, dway, away, ranks, results, kept_groups = self._plan(li, mask, i, left, campaign_mode, routes, hint,
@@ -752,7 +755,7 @@ class PotionBound:
                         pair = self.pairs[li]
                         paired_met = [(pair[k][i], pair[k][i], 0) for k in ways]
                         options.append((True, paired_met))
-            prefixes = {}  # set and ``idle`` -> ``_prefix_least``
+            by_held = {}  # potions of paralysis held -> set and ``idle`` -> ``_prefix_least``
             # Paced with the orders of pickups read: all they read of the mask, the face-down tiles of a route from
             # the tile to each potion of ``left`` (``_prefix_least``), is in the key of the values kept too.
             reach = None
@@ -762,7 +765,10 @@ class PotionBound:
             if len(self._preps) >= MAX_PREPS:
                 self._preps.clear()
             self._preps[prep_key] = (jumps, sets, dway, away, ranks, results, options, met_met, paired_met, via,
-                                     kept_groups, prefixes, reach)
+                                     kept_groups, by_held, reach)
+        prefixes = by_held.get(para_held)
+        if prefixes is None:
+            prefixes = by_held[para_held] = {}
         # Paced: per group of sets (``ranks``) that ``only`` lets in and that has a set to draw, its index, its
         # sets by m, the most its gains add and those gains (the heap below adds the half-turns at hand).
         # (They read the plan, the potions held and ``only`` alone: kept in the plan, per those.)
