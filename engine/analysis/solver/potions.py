@@ -744,8 +744,8 @@ class PotionBound:
                 options = []
                 if meet:
                     trees, via, near, last = self._meet(li, mask, meet, hint)
-                    met_met = [(via[k][i], near + min(last[k], jumps[k][0] if jumps else INF), trees[k])
-                               for k in ways]
+                    met_met = tuple([(via[k][i], near + min(last[k], jumps[k][0] if jumps else INF), trees[k])
+                                     for k in ways])  # (a tuple: read as it is in the key of the values kept)
                     options.append((False, met_met))
                 if jumps or not self.pairs[li]:
                     options.append((True, None))
@@ -798,8 +798,8 @@ class PotionBound:
             # (``reach``): kept per those in the plan (``results``).
             if not k0 and meet == ():
                 quiet = not any(map(mask.__getitem__, self._beside_foes[li][i]))
-            rkey = (tele_held, para_held, meet, tuple(met_met) if met_met is not None else None,
-                    paired_met is not None, r0, k0, quiet, gain, only, settle, reach)
+            rkey = (tele_held, para_held, meet, met_met, paired_met is not None, r0, k0, quiet, gain, only, settle,
+                    reach)
             hit = results.get(rkey)
             if hit is not None:
                 return hit if hit < ceiling else ceiling
@@ -815,8 +815,7 @@ class PotionBound:
             # Unpaced, likewise: the value reads the plan, the potions at hand, the enemies met and what a walk
             # meeting them covers, which options there are, what is left of this turn and the routes (one plan serves
             # masks whose routes differ).
-            rkey = (tele_held, para_held, meet, tuple(met_met) if met_met is not None else None,
-                    paired_met is not None, r0, k0, routes)
+            rkey = (tele_held, para_held, meet, met_met, paired_met is not None, r0, k0, routes)
             hit = results.get(rkey)
             if hit is not None:
                 return hit if hit < ceiling else ceiling
