@@ -1814,11 +1814,10 @@ class PotionBound:
             # Per way out w: the fewest face-down tiles from the tiles face up now to it, and per junction v,
             # w's part of a tree joined at v: its route from v (or through the tiles face up now, reached
             # from v), with v's own route to the face-up tiles, v counted once (``- 2 * down[v]``).
-            keep = [f - 2 * d for f, d in zip(from_up, down)]
             shares = []
             for enter_w in counts:
                 w_up = min(map(enter_w.__getitem__, up), default=INF)
-                share = [(e if e < w_up + f else w_up + f) + k for e, f, k in zip(enter_w, from_up, keep)]
+                share = [(e if e < w_up + f else w_up + f) + f - 2 * d for e, f, d in zip(enter_w, from_up, down)]
                 # (and the least over v of the target's route through the tiles face up now plus this share, but
                 # for the target's own part c_up: see below)
                 shares.append((w_up, share, min(map(add, from_up, share))))
