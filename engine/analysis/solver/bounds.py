@@ -72,7 +72,7 @@ class Relaxation(PotionBound):
         # Per enemies paralysed in a turn, the tiles their flees add to the warrior's calm chain.
         self.calm_gains = (calm_flee_gains(d, self.calm)
                            if self.calm and self.para_total else ())
-        self._calm_flees: dict = {}  # potions -> ``extra_flees`` from ``calm_gains``
+        self._calm_flees: dict = {}  # potions -> ``extra_flees`` (it reads tables fixed here alone: kept for every count)
         self.mv = movement
         per_move_turn = 1 + movement
         self.double_move = d.rules.double_move
@@ -206,15 +206,17 @@ class Relaxation(PotionBound):
         cards (``calm``), the tiles flees beside paralysed enemies add to it: ``calm_gains[p]`` in a turn
         with p of them paralysed (``flees.calm_flee_gains``), the potions split between turns in the way
         that adds most."""
-        if not self.calm_gains:
-            return super().extra_flees(potions)
-        if potions <= 0:
-            return 0
         hit = self._calm_flees.get(potions)
         if hit is None:
-            last = len(self.calm_gains) - 1  # p enemies paralysed: at most ``last`` distinct
-            per_turn = [self.calm_gains[min(p, last)] for p in range(potions + 1)]
-            hit = self._calm_flees[potions] = split_between_turns(per_turn, potions)
+            if not self.calm_gains:
+                hit = super().extra_flees(potions)
+            elif potions <= 0:
+                hit = 0
+            else:
+                last = len(self.calm_gains) - 1  # p enemies paralysed: at most ``last`` distinct
+                per_turn = [self.calm_gains[min(p, last)] for p in range(potions + 1)]
+                hit = split_between_turns(per_turn, potions)
+            self._calm_flees[potions] = hit
         return hit
 
     def _bfs(self, w: int, lo: int, hi: int) -> list:

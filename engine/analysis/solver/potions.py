@@ -725,11 +725,14 @@ class PotionBound:
         ways = range(len(self.ways[li]))
         paced = self.paced
         # What the calls of one ``_with_met`` share (all but what is left of the turn, ``gain``, the ceiling and
-        # ``only``), and states that differ only in those (what is left of the turn, the gains allowed): kept.
-        prep_key = (li, mask, i, campaign_mode, potions, routes, blocked)
+        # ``only``), and states that differ only in those (what is left of the turn, the gains allowed): kept, per
+        # what it reads of the potions: ``meet``, ``left`` and (through ``free``, below) whether a potion of
+        # teleportation is held; the potions of paralysis held are read only by the orders of pickups, kept per
+        # their count apart (``by_held``).
+        prep_key = (li, mask, i, campaign_mode, meet, left, not tele_held, routes, blocked)
         prep = self._preps.get(prep_key)
         if prep is not None:
-            jumps, sets, dway, away, ranks, results, options, met_met, paired_met, via, kept_groups, prefixes, reach = prep
+            jumps, sets, dway, away, ranks, results, options, met_met, paired_met, via, kept_groups, by_held, reach = prep
         else:
             jumps = self._jumps(li, mask, blocked) if self.tele_total else ()
             sets, dway, away, ranks, results, kept_groups = self._plan(li, mask, i, left, campaign_mode, routes, hint,
@@ -741,8 +744,8 @@ class PotionBound:
                 options = []
                 if meet:
                     trees, via, near, last = self._meet(li, mask, meet, hint)
-                    met_met = [(via[k][i], near + min(last[k], jumps[k][0] if jumps else INF), trees[k])
-                               for k in ways]
+                    met_met = tuple([(via[k][i], near + min(last[k], jumps[k][0] if jumps else INF), trees[k])
+                                     for k in ways])  # (a tuple: read as it is in the key of the values kept)
                     options.append((False, met_met))
                 if jumps or not self.pairs[li]:
                     options.append((True, None))
@@ -752,7 +755,7 @@ class PotionBound:
                         pair = self.pairs[li]
                         paired_met = [(pair[k][i], pair[k][i], 0) for k in ways]
                         options.append((True, paired_met))
-            prefixes = {}  # set and ``idle`` -> ``_prefix_least``
+            by_held = {}  # potions of paralysis held -> set and ``idle`` -> ``_prefix_least``
             # Paced with the orders of pickups read: all they read of the mask, the face-down tiles of a route from
             # the tile to each potion of ``left`` (``_prefix_least``), is in the key of the values kept too.
             reach = None
@@ -762,7 +765,10 @@ class PotionBound:
             if len(self._preps) >= MAX_PREPS:
                 self._preps.clear()
             self._preps[prep_key] = (jumps, sets, dway, away, ranks, results, options, met_met, paired_met, via,
-                                     kept_groups, prefixes, reach)
+                                     kept_groups, by_held, reach)
+        prefixes = by_held.get(para_held)
+        if prefixes is None:
+            prefixes = by_held[para_held] = {}
         # Paced: per group of sets (``ranks``) that ``only`` lets in and that has a set to draw, its index, its
         # sets by m, the most its gains add and those gains (the heap below adds the half-turns at hand).
         # (They read the plan, the potions held and ``only`` alone: kept in the plan, per those.)
@@ -792,8 +798,8 @@ class PotionBound:
             # (``reach``): kept per those in the plan (``results``).
             if not k0 and meet == ():
                 quiet = not any(map(mask.__getitem__, self._beside_foes[li][i]))
-            rkey = (tele_held, para_held, meet, tuple(met_met) if met_met is not None else None,
-                    paired_met is not None, r0, k0, quiet, gain, only, settle, reach)
+            rkey = (tele_held, para_held, meet, met_met, paired_met is not None, r0, k0, quiet, gain, only, settle,
+                    reach)
             hit = results.get(rkey)
             if hit is not None:
                 return hit if hit < ceiling else ceiling
@@ -809,8 +815,7 @@ class PotionBound:
             # Unpaced, likewise: the value reads the plan, the potions at hand, the enemies met and what a walk
             # meeting them covers, which options there are, what is left of this turn and the routes (one plan serves
             # masks whose routes differ).
-            rkey = (tele_held, para_held, meet, tuple(met_met) if met_met is not None else None,
-                    paired_met is not None, r0, k0, routes)
+            rkey = (tele_held, para_held, meet, met_met, paired_met is not None, r0, k0, routes)
             hit = results.get(rkey)
             if hit is not None:
                 return hit if hit < ceiling else ceiling
@@ -1809,11 +1814,10 @@ class PotionBound:
             # Per way out w: the fewest face-down tiles from the tiles face up now to it, and per junction v,
             # w's part of a tree joined at v: its route from v (or through the tiles face up now, reached
             # from v), with v's own route to the face-up tiles, v counted once (``- 2 * down[v]``).
-            keep = [f - 2 * d for f, d in zip(from_up, down)]
             shares = []
             for enter_w in counts:
                 w_up = min(map(enter_w.__getitem__, up), default=INF)
-                share = [(e if e < w_up + f else w_up + f) + k for e, f, k in zip(enter_w, from_up, keep)]
+                share = [(e if e < w_up + f else w_up + f) + f - 2 * d for e, f, d in zip(enter_w, from_up, down)]
                 # (and the least over v of the target's route through the tiles face up now plus this share, but
                 # for the target's own part c_up: see below)
                 shares.append((w_up, share, min(map(add, from_up, share))))
