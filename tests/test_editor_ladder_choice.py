@@ -16,7 +16,7 @@ from cardrogue.editor.commands import help_markdown
 from cardrogue.editor.widgets.footer import EditorFooter
 from cardrogue.editor.widgets.inspector import destination_options
 from editor_support import make_app, settle
-from helpers import FIXTURE, run_async, screen_text
+from helpers import FIXTURE, notes, run_async, screen_text
 
 
 def test_destinations_are_titles_and_ids_and_keep_an_unknown_value() -> None:
@@ -211,3 +211,28 @@ async def test_a_click_elsewhere_closes_the_list_and_keeps_the_focus_there(tmp_p
         await settle(app, pilot)
         assert not app.query_one("#inspector-to", Select).expanded
         assert app.focused is app.query_one("#levels") and app.campaign.levels[0].cell_at(4, 1).to == "the-old-shop"
+
+
+@run_async
+async def test_t_off_a_ladder_says_why_it_does_nothing(tmp_path) -> None:
+    """t on another card (and the palette's "Ladder destination") did nothing and said nothing, where i
+    and ctrl+r say why: it says where to put the cursor, and the footer still offers t on a ladder alone."""
+    path = tmp_path / "three.json"
+    path.write_bytes(FIXTURE.read_bytes())
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        said = notes(app)
+        app.canvas.move_to(0, 1)  # the starting tile
+        await settle(app, pilot)
+        await pilot.press("t")
+        await settle(app, pilot)
+        assert said == ["Put the cursor on a descending ladder (the level it leads to)"]
+        assert app.focused is app.canvas and "t Leads to" not in footer_line(app)
+        await app.run_action("choose_destination")  # the command palette's way
+        assert len(said) == 2
+        app.canvas.move_to(4, 1)
+        await settle(app, pilot)
+        await pilot.press("t")
+        await settle(app, pilot)
+        assert app.query_one("#inspector-to", Select).expanded and len(said) == 2
