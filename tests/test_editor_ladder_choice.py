@@ -236,3 +236,25 @@ async def test_t_off_a_ladder_says_why_it_does_nothing(tmp_path) -> None:
         await pilot.press("t")
         await settle(app, pilot)
         assert app.query_one("#inspector-to", Select).expanded and len(said) == 2
+
+
+@run_async
+async def test_the_chosen_destination_fits_one_line_of_the_cell_panel(tmp_path) -> None:
+    """At 80x24 "The Old Shop (the-old-shop)" wrapped onto two lines of the 26-column Cell panel: it
+    is cut to one, ended by "…" (as the level list cuts a title), and the open list shows it whole."""
+    path = tmp_path / "three.json"
+    path.write_bytes(FIXTURE.read_bytes())
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        app.canvas.move_to(4, 1)
+        await settle(app, pilot)
+        app.query_one("#inspector").scroll_end(animate=False)
+        await settle(app, pilot)
+        select = app.query_one("#inspector-to", Select)
+        assert select.region.height == 1, select.region
+        row = screen_text(app).splitlines()[select.region.y][select.region.x:select.region.right]
+        assert row.startswith("The Old Shop (") and "…" in row, row
+        await pilot.press("t")
+        await settle(app, pilot)
+        assert "The Old Shop (the-old-shop)" in screen_text(app)
