@@ -258,3 +258,39 @@ async def test_the_chosen_destination_fits_one_line_of_the_cell_panel(tmp_path) 
         await pilot.press("t")
         await settle(app, pilot)
         assert "The Old Shop (the-old-shop)" in screen_text(app)
+
+
+WAIT = "CR3xx route checks wait until errors are fixed"
+
+
+@run_async
+async def test_the_problem_list_says_why_the_route_notes_are_gone_while_a_ladder_leads_nowhere(tmp_path) -> None:
+    """The graph checks (CR3xx: routes, chokepoints, the gold count) run on a campaign the loader found
+    no error in: they assume what it guarantees (one starting tile, known cards, ladders to levels), so
+    a draft's rule error such as CR208 leaves them out. The CR307 notes went without a word: the list
+    ends with one line that says they wait, gone again with the error."""
+    path = tmp_path / "three.json"
+    path.write_bytes(FIXTURE.read_bytes())
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        options = app.query_one("#problems-list", OptionList)
+
+        def lines() -> list[str]:
+            return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+
+        assert any("CR307" in line for line in lines()) and not any(WAIT in line for line in lines())
+        app.canvas.move_to(4, 1)
+        await settle(app, pilot)
+        await choose(app, pilot, 0)  # none: CR208
+        assert any(d.code == "CR208" for d in app.diagnostics)
+        assert not any(d.code.startswith("CR3") for d in app.diagnostics)
+        assert lines()[-1].endswith(WAIT) and not any("CR307" in line for line in lines())
+        waiting = options.get_option_at_index(options.option_count - 1)
+        assert waiting.disabled  # not a problem: enter goes nowhere from it
+        options.scroll_end(animate=False)  # the panel is four lines at 80x24: its last one, in view
+        await settle(app, pilot)
+        assert WAIT in screen_text(app)  # on one line of the panel
+        await pilot.press("ctrl+z")
+        await settle(app, pilot)
+        assert any("CR307" in line for line in lines()) and not any(WAIT in line for line in lines())
