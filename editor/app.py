@@ -482,7 +482,12 @@ class EditorApp(App[int]):
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action in ("solution_step", "leave_steps"):
             return self.solving.stepping
-        if action == "choose_destination":  # in the footer on a ladder, where it does something
+        return True
+
+    def in_footer(self, action: str) -> bool:
+        """Whether the footer offers ``action`` here: t on a ladder alone, where it does something (it
+        runs everywhere: pressed on another card it says why it does nothing, as i and ctrl+r do)."""
+        if action == "choose_destination":
             return self.query_one(Inspector).leads_somewhere
         return True
 
@@ -637,7 +642,9 @@ class EditorApp(App[int]):
 
     def action_choose_destination(self) -> None:
         """t on a ladder: the list of the levels it may lead to, open (the Cell panel's "Ladder leads to")."""
-        self.query_one(Inspector).open_destinations()
+        if not self.query_one(Inspector).open_destinations():
+            self.notify("Put the cursor on a descending ladder (the level it leads to)", severity="warning",
+                        timeout=3)
 
     def action_show_tab(self, tab: str) -> None:
         """F2 / F3: the tab, and the focus in it. The map takes the focus too: left in the hidden story

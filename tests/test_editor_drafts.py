@@ -28,8 +28,10 @@ TINY = Path(__file__).parent / "corpus" / "valid" / "tiny.json"
 
 
 def problem_lines(app: EditorApp) -> list[str]:
+    """The problems listed (not the line that says the route checks wait for the errors' fixes)."""
     options = app.query_one("#problems-list")
-    return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+    return [str(option.prompt) for option in map(options.get_option_at_index, range(options.option_count))
+            if not option.disabled]
 
 
 def notes(app: EditorApp) -> list[str]:

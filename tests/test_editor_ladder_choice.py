@@ -16,7 +16,7 @@ from cardrogue.editor.commands import help_markdown
 from cardrogue.editor.widgets.footer import EditorFooter
 from cardrogue.editor.widgets.inspector import destination_options
 from editor_support import make_app, settle
-from helpers import FIXTURE, run_async, screen_text
+from helpers import FIXTURE, notes, run_async, screen_text
 
 
 def test_destinations_are_titles_and_ids_and_keep_an_unknown_value() -> None:
@@ -211,3 +211,86 @@ async def test_a_click_elsewhere_closes_the_list_and_keeps_the_focus_there(tmp_p
         await settle(app, pilot)
         assert not app.query_one("#inspector-to", Select).expanded
         assert app.focused is app.query_one("#levels") and app.campaign.levels[0].cell_at(4, 1).to == "the-old-shop"
+
+
+@run_async
+async def test_t_off_a_ladder_says_why_it_does_nothing(tmp_path) -> None:
+    """t on another card (and the palette's "Ladder destination") did nothing and said nothing, where i
+    and ctrl+r say why: it says where to put the cursor, and the footer still offers t on a ladder alone."""
+    path = tmp_path / "three.json"
+    path.write_bytes(FIXTURE.read_bytes())
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        said = notes(app)
+        app.canvas.move_to(0, 1)  # the starting tile
+        await settle(app, pilot)
+        await pilot.press("t")
+        await settle(app, pilot)
+        assert said == ["Put the cursor on a descending ladder (the level it leads to)"]
+        assert app.focused is app.canvas and "t Leads to" not in footer_line(app)
+        await app.run_action("choose_destination")  # the command palette's way
+        assert len(said) == 2
+        app.canvas.move_to(4, 1)
+        await settle(app, pilot)
+        await pilot.press("t")
+        await settle(app, pilot)
+        assert app.query_one("#inspector-to", Select).expanded and len(said) == 2
+
+
+@run_async
+async def test_the_chosen_destination_fits_one_line_of_the_cell_panel(tmp_path) -> None:
+    """At 80x24 "The Old Shop (the-old-shop)" wrapped onto two lines of the 26-column Cell panel: it
+    is cut to one, ended by "…" (as the level list cuts a title), and the open list shows it whole."""
+    path = tmp_path / "three.json"
+    path.write_bytes(FIXTURE.read_bytes())
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        app.canvas.move_to(4, 1)
+        await settle(app, pilot)
+        app.query_one("#inspector").scroll_end(animate=False)
+        await settle(app, pilot)
+        select = app.query_one("#inspector-to", Select)
+        assert select.region.height == 1, select.region
+        row = screen_text(app).splitlines()[select.region.y][select.region.x:select.region.right]
+        assert row.startswith("The Old Shop (") and "…" in row, row
+        await pilot.press("t")
+        await settle(app, pilot)
+        assert "The Old Shop (the-old-shop)" in screen_text(app)
+
+
+WAIT = "CR3xx route checks wait until errors are fixed"
+
+
+@run_async
+async def test_the_problem_list_says_why_the_route_notes_are_gone_while_a_ladder_leads_nowhere(tmp_path) -> None:
+    """The graph checks (CR3xx: routes, chokepoints, the gold count) run on a campaign the loader found
+    no error in: they assume what it guarantees (one starting tile, known cards, ladders to levels), so
+    a draft's rule error such as CR208 leaves them out. The CR307 notes went without a word: the list
+    ends with one line that says they wait, gone again with the error."""
+    path = tmp_path / "three.json"
+    path.write_bytes(FIXTURE.read_bytes())
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        options = app.query_one("#problems-list", OptionList)
+
+        def lines() -> list[str]:
+            return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+
+        assert any("CR307" in line for line in lines()) and not any(WAIT in line for line in lines())
+        app.canvas.move_to(4, 1)
+        await settle(app, pilot)
+        await choose(app, pilot, 0)  # none: CR208
+        assert any(d.code == "CR208" for d in app.diagnostics)
+        assert not any(d.code.startswith("CR3") for d in app.diagnostics)
+        assert lines()[-1].endswith(WAIT) and not any("CR307" in line for line in lines())
+        waiting = options.get_option_at_index(options.option_count - 1)
+        assert waiting.disabled  # not a problem: enter goes nowhere from it
+        options.scroll_end(animate=False)  # the panel is four lines at 80x24: its last one, in view
+        await settle(app, pilot)
+        assert WAIT in screen_text(app)  # on one line of the panel
+        await pilot.press("ctrl+z")
+        await settle(app, pilot)
+        assert any("CR307" in line for line in lines()) and not any(WAIT in line for line in lines())

@@ -38,7 +38,7 @@ class EditorFooter(Footer):
         first, focused, app_keys = [], [], []
         seen: set[str] = set()
         for namespace, binding, enabled, tooltip in active.values():
-            if not binding.show or binding.action in seen:
+            if not binding.show or binding.action in seen or not self._offered(binding.action):
                 continue
             seen.add(binding.action)
             entry = (binding, enabled, tooltip)
@@ -65,6 +65,12 @@ class EditorFooter(Footer):
             _, binding, enabled, _ = palette
             yield FooterKey(binding.key, self.app.get_key_display(binding), "Commands", binding.action,
                             classes="-command-palette", disabled=not enabled)
+
+    def _offered(self, action: str) -> bool:
+        """A key that runs everywhere but is offered where it does something alone (the editor's
+        ``in_footer``: t on a ladder); every key of another app is offered."""
+        in_footer = getattr(self.app, "in_footer", None)
+        return in_footer is None or in_footer(action.removeprefix("app."))
 
     def _width(self, binding: Binding, description: str | None = None) -> int:
         """The columns a key takes in the compact footer: its key, a space, its description, a margin."""

@@ -162,7 +162,7 @@ class MapCanvas(ScrollView, can_focus=True):
         Binding("c", "app.copy", "Copy", show=False),
         Binding("v", "app.paste", "Paste", show=False),
         Binding("i", "app.cell_items", "Stock", show=False),
-        Binding("t", "app.choose_destination", "Leads to"),  # shown on a ladder alone (EditorApp.check_action)
+        Binding("t", "app.choose_destination", "Leads to"),  # shown on a ladder alone (EditorApp.in_footer)
         Binding("g", "app.add_goal", "Goal", show=False),
         Binding("G", "app.remove_goal", "Remove goal", show=False),
         Binding("z", "app.zoom", "Zoom", show=False),

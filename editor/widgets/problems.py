@@ -12,12 +12,16 @@ from textual.widgets.option_list import Option
 from cardrogue.editor.messages import ProblemChosen
 from cardrogue.editor.phrasing import editor_message
 from cardrogue.editor.shown import markup
+from cardrogue.engine.analysis.check import analysis_waits
 from cardrogue.engine.format.diagnostics import Diagnostic, Severity
 from cardrogue.engine.words import counted
 
 _RANK = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 _ICON = {Severity.ERROR: "[b red]E[/]", Severity.WARNING: "[b yellow]W[/]", Severity.INFO: "[b cyan]i[/]"}
 
+
+WAITING = "CR3xx route checks wait until errors are fixed"
+"""The problem list's last line while a rule error leaves the graph checks out (:func:`analysis_waits`)."""
 
 _FIELD_WORDS = {"cards": "card", "potions": "potion", "goals": "goal", "stock": "stock", "contents": "contents"}
 
@@ -106,11 +110,12 @@ class ProblemsPanel(Vertical):
         summary.update(self._summary)
         self.fit()
         options = self.query_one("#problems-list", OptionList)
-        options.set_options(
-            Option(markup(f"{_ICON[d.severity]} $code $where: $message", code=d.code, where=location(d, level_titles),
-                          message=editor_message(d)), id=str(i))
-            for i, d in enumerate(self.diagnostics)
-        )
+        entries = [Option(markup(f"{_ICON[d.severity]} $code $where: $message", code=d.code,
+                                 where=location(d, level_titles), message=editor_message(d)), id=str(i))
+                   for i, d in enumerate(self.diagnostics)]
+        if analysis_waits(diagnostics):  # said, not silently dropped: a chokepoint note left with an error
+            entries.append(Option(Content.from_markup(f"[dim]{WAITING}[/]"), disabled=True))
+        options.set_options(entries)
 
     def set_solve_status(self, text: Content | None) -> None:
         """The solver's line above the problems (the par, the step shown); None hides it."""
