@@ -16,6 +16,15 @@ def make_app(path: Path, tmp_path: Path) -> EditorApp:
                      cursor_blink=False)
 
 
+def three_level_app(tmp_path: Path) -> EditorApp:
+    """The editor on a copy of the three-level fixture (``helpers.FIXTURE``) saved as ``tmp_path/three.json``."""
+    from helpers import FIXTURE
+
+    path = tmp_path / "three.json"
+    path.write_bytes(FIXTURE.read_bytes())
+    return make_app(path, tmp_path)
+
+
 async def settle(app: EditorApp, pilot) -> None:
     """Wait until the app has handled its messages and its check workers have finished."""
     await pilot.pause()

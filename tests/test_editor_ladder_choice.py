@@ -15,7 +15,7 @@ from cardrogue.editor.app import EditorApp
 from cardrogue.editor.commands import help_markdown
 from cardrogue.editor.widgets.footer import EditorFooter
 from cardrogue.editor.widgets.inspector import destination_options
-from editor_support import make_app, settle
+from editor_support import make_app, settle, three_level_app
 from helpers import FIXTURE, notes, run_async, screen_text
 
 
@@ -44,9 +44,7 @@ async def choose(app, pilot, index: int) -> None:
 
 @run_async
 async def test_the_ladder_list_chooses_another_level_or_none(tmp_path) -> None:
-    path = tmp_path / "three.json"
-    path.write_bytes(FIXTURE.read_bytes())
-    app = make_app(path, tmp_path)
+    app = three_level_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(app, pilot)
         app.canvas.move_to(4, 1)  # the first level's ladder, to the-old-shop
@@ -143,9 +141,7 @@ async def test_the_open_list_fits_the_screen_and_scrolls_inside_it(tmp_path, siz
 async def test_t_opens_the_list_from_the_map_and_gives_the_focus_back(tmp_path) -> None:
     """t on a ladder opens its list (no ctrl+r, tab, enter); a choice or escape returns to the map.
     The footer offers t on a ladder, and only there; the help lists it."""
-    path = tmp_path / "three.json"
-    path.write_bytes(FIXTURE.read_bytes())
-    app = make_app(path, tmp_path)
+    app = three_level_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
         app.canvas.move_to(0, 1)  # the starting tile: no list, no t in the footer
@@ -197,9 +193,7 @@ async def test_a_drafts_to_on_another_card_is_shown_to_be_cleared(tmp_path) -> N
 
 @run_async
 async def test_a_click_elsewhere_closes_the_list_and_keeps_the_focus_there(tmp_path) -> None:
-    path = tmp_path / "three.json"
-    path.write_bytes(FIXTURE.read_bytes())
-    app = make_app(path, tmp_path)
+    app = three_level_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
         app.canvas.move_to(4, 1)
@@ -217,9 +211,7 @@ async def test_a_click_elsewhere_closes_the_list_and_keeps_the_focus_there(tmp_p
 async def test_t_off_a_ladder_says_why_it_does_nothing(tmp_path) -> None:
     """t on another card (and the palette's "Ladder destination") did nothing and said nothing, where i
     and ctrl+r say why: it says where to put the cursor, and the footer still offers t on a ladder alone."""
-    path = tmp_path / "three.json"
-    path.write_bytes(FIXTURE.read_bytes())
-    app = make_app(path, tmp_path)
+    app = three_level_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
         said = notes(app)
@@ -242,9 +234,7 @@ async def test_t_off_a_ladder_says_why_it_does_nothing(tmp_path) -> None:
 async def test_the_chosen_destination_fits_one_line_of_the_cell_panel(tmp_path) -> None:
     """At 80x24 "The Old Shop (the-old-shop)" wrapped onto two lines of the 26-column Cell panel: it
     is cut to one, ended by "…" (as the level list cuts a title), and the open list shows it whole."""
-    path = tmp_path / "three.json"
-    path.write_bytes(FIXTURE.read_bytes())
-    app = make_app(path, tmp_path)
+    app = three_level_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
         app.canvas.move_to(4, 1)
@@ -269,9 +259,7 @@ async def test_the_problem_list_says_why_the_route_notes_are_gone_while_a_ladder
     no error in: they assume what it guarantees (one starting tile, known cards, ladders to levels), so
     a draft's rule error such as CR208 leaves them out. The CR307 notes went without a word: the list
     ends with one line that says they wait, gone again with the error."""
-    path = tmp_path / "three.json"
-    path.write_bytes(FIXTURE.read_bytes())
-    app = make_app(path, tmp_path)
+    app = three_level_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
         options = app.query_one("#problems-list", OptionList)

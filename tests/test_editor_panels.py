@@ -16,7 +16,7 @@ from cardrogue.editor.widgets.inspector import Inspector
 from cardrogue.editor.widgets.problems import ProblemsPanel, field_name, location
 from cardrogue.engine.format.diagnostics import Diagnostic, Severity
 from cardrogue.engine.words import counted
-from editor_support import make_app, settle
+from editor_support import make_app, settle, three_level_app
 from helpers import FIXTURE, run_async, screen_text, shown_lines
 
 
@@ -244,9 +244,7 @@ async def test_the_cell_panel_shows_each_new_card_from_its_name(tmp_path) -> Non
     """At 80x24 the Cell panel is a few rows high and scrolls: once a field low in it had the focus
     (a ladder's list, the rolls), every card shown after kept that scroll, its name and kind out of
     sight. A card the cursor moves to is shown from its first line."""
-    path = tmp_path / "three.json"
-    path.write_bytes(FIXTURE.read_bytes())
-    app = make_app(path, tmp_path)
+    app = three_level_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
         app.canvas.move_to(4, 1)

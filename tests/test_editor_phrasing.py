@@ -21,7 +21,7 @@ from cardrogue.editor.widgets.palette import CardOptions, Palette
 from cardrogue.editor.widgets.problems import ProblemsPanel
 from cardrogue.engine.analysis.check import check_text
 from cardrogue.engine.format.diagnostics import Diagnostic
-from editor_support import make_app, settle
+from editor_support import make_app, settle, three_level_app
 from helpers import FIXTURE, run_async
 
 BROKEN = FIXTURE.parent.parent / "broken"
@@ -54,9 +54,7 @@ def test_every_key_a_phrasing_names_is_bound_to_its_action(code: str) -> None:
 
 @run_async
 async def test_every_field_a_phrasing_names_is_shown_where_it_says(tmp_path) -> None:
-    path = tmp_path / "three.json"
-    path.write_bytes(FIXTURE.read_bytes())
-    app = make_app(path, tmp_path)
+    app = three_level_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(app, pilot)
         for code, phrase in sorted(PHRASES.items()):
