@@ -685,7 +685,7 @@ def test_check_of_a_symbolic_link_that_leads_nowhere_says_so(capsys, tmp_path):
 
 
 def test_the_first_run_of_a_clone_says_why_it_waits(tmp_path: Path) -> None:
-    """README: the first run of `./scripts/cardrogue` installs the project (20 s to a minute). pip runs
+    """README: the first run of `./scripts/cardrogue` installs the project (20 s to two minutes). pip runs
     quietly, so a newcomer saw nothing at all for that long; now one line on standard error says what
     is happening, and a later run says nothing. A stand-in for Python records the install."""
     clone = tmp_path / "clone"
