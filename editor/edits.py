@@ -16,12 +16,12 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
-from cardrogue.engine.format.canonical import default_cell_id
+from cardrogue.engine.format.canonical import default_cell_id, level_hero_to_dict
 from cardrogue.engine.format.catalog import card_from_dict, default_catalog
 from cardrogue.engine.format.checks import RuleError
 from cardrogue.engine.format.checks.cards import card_entry_problems, item_problems
 from cardrogue.engine.format.checks.goals import goal_problems
-from cardrogue.engine.format.checks.hero import hero_problems
+from cardrogue.engine.format.checks.hero import hero_problems, level_hero_problems
 from cardrogue.engine.format.checks.potions import potion_problems
 from cardrogue.engine.format.diagnostics import Diagnostic
 from cardrogue.engine.model.campaign import (
@@ -40,6 +40,7 @@ from cardrogue.engine.model.campaign import (
     Goal,
     Hero,
     Level,
+    LevelHero,
     canonical_paths,
     row_major,
 )
@@ -331,7 +332,11 @@ def resize_level(campaign: Campaign, index: int, width: int, height: int, *, lef
     dy = height - level.height if top else 0
     cells = [c if (dx, dy) == (0, 0) else relocated(c, level.id, level.id, c.x + dx, c.y + dy)
              for c in level.cells if 0 <= c.x + dx < width and 0 <= c.y + dy < height]
-    return with_level(campaign, index, with_cells(replace(level, width=width, height=height), cells))
+    hero = level.hero
+    if hero is not None and hero.at is not None and (dx, dy) != (0, 0):  # he stays on his tile
+        x, y = hero.at[0] + dx, hero.at[1] + dy
+        hero = replace(hero, at=(x, y)) if x >= 0 and y >= 0 else replace(hero, at=None)
+    return with_level(campaign, index, with_cells(replace(level, width=width, height=height, hero=hero), cells))
 
 
 def cut_by_resize(level: Level, width: int, height: int, *, left: bool = False, top: bool = False) -> list[Cell]:
@@ -604,3 +609,22 @@ def set_hero_checked(campaign: Campaign, character: str, items: Iterable[str], e
     if len(equipped) > 6:
         raise FieldError("equipped", "at most 6 equipped cards")
     return set_hero(campaign, character, items, equipped)
+
+
+def set_level_hero(campaign: Campaign, li: int, hero: LevelHero | None) -> Campaign:
+    """A level's practice hero (``None``, or no field set: none, the campaign hero's), checked as the
+    loader checks it: each field against the level schema's ``hero`` (FieldError naming it), his
+    cards as the campaign hero's (CR201, CR217). A tile he cannot stand on (CR225) is kept, as a
+    draft's problem: the map may still change under him."""
+    if hero is not None and hero == LevelHero():
+        hero = None
+    level = campaign.levels[li]
+    if hero is not None:
+        schema = load_schema("campaign.schema.json")["$defs"]["level"]["properties"]["hero"]["properties"]
+        for key, value in level_hero_to_dict(hero).items():
+            error = best_match(Draft202012Validator(schema[key]).iter_errors(value))
+            if error is not None:
+                raise FieldError(key, f"{key}: {error.message}")
+        problems = level_hero_problems(replace(level, hero=hero), li, campaign.cards)
+        refuse([d for d in problems if "at" not in d.path])
+    return campaign if hero == level.hero else with_level(campaign, li, replace(level, hero=hero))

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Callable
 
 from cardrogue.engine.format.checks import RuleError
 from cardrogue.engine.model.potions import potion_identities
-from cardrogue.engine.model.campaign import CHEST, POTION_COLOURS, POTION_EFFECTS, SHOP, Campaign, CardDef, CardKind
+from cardrogue.engine.model.campaign import (CHEST, POTION_COLOURS, POTION_EFFECTS, SHOP, Campaign, CardDef, CardKind,
+                                             LevelHero)
 from cardrogue.engine.model.versions import RULES_VERSIONS
 from cardrogue.engine.words import counted
 
@@ -54,6 +55,34 @@ def whole_number(text: str, field: str, low: int | None = None, high: int | None
     return value
 
 
+NO_CARDS = "-"  # a practice hero's empty hand or equipment, where an empty field keeps the campaign hero's
+
+
+def level_hero_fields(hero: LevelHero | None) -> list[tuple[str, str, FieldValue]]:
+    """A level's practice hero as form fields: empty keeps the campaign hero's."""
+    hero = hero or LevelHero()
+    cards = lambda ids: "" if ids is None else (" ".join(ids) or NO_CARDS)  # noqa: E731
+    return [("at", "Practice hero at: x y (empty: the starting tile)",
+             "" if hero.at is None else f"{hero.at[0]} {hero.at[1]}"),
+            ("health", "Practice hero health (empty: his max health)", "" if hero.health is None else str(hero.health)),
+            ("items", f"Practice hero items (empty: the hero's; {NO_CARDS}: none)", cards(hero.items)),
+            ("equipped", f"Practice hero equipped (empty: the hero's; {NO_CARDS}: none)", cards(hero.equipped))]
+
+
+def level_hero_of(values: dict) -> LevelHero:
+    """The practice hero the form's fields give (each empty field: the campaign hero's)."""
+    at_text, health = values["at"].replace(",", " ").split(), values["health"].strip()
+    if at_text and len(at_text) != 2:
+        raise FieldError("at", f"at is two whole numbers, x and y (e.g. 1 0), not {values['at'].strip()!r}")
+    at = tuple(whole_number(t, "at") for t in at_text) or None
+
+    def cards(key: str) -> tuple[str, ...] | None:
+        text = values[key].replace(",", " ").strip()
+        return None if not text else () if text == NO_CARDS else tuple(text.split())
+
+    return LevelHero(whole_number(health, "health") if health else None, cards("items"), cards("equipped"), at)
+
+
 class Forms:
     """The forms of one editor app; each ends in one edit applied through the app's document."""
 
@@ -93,7 +122,7 @@ class Forms:
     # ------------------------------------------------------------------ levels and the campaign
 
     def level_properties(self) -> None:
-        """Id, title and size; a resize that removes cards asks first."""
+        """Id, title, size and the practice hero; a resize that removes cards asks first."""
         li = self.app.level_index
         level = self.campaign.levels[li]
         fields: list[tuple[str, str, FieldValue]] = [
@@ -102,6 +131,7 @@ class Forms:
             ("columns_at", "Columns added or removed at the", Choice("right", ("right", "left"))),
             ("height", f"Height (1 to {MAX_SIZE})", str(level.height)),
             ("rows_at", "Rows added or removed at the", Choice("bottom", ("bottom", "top")))]
+        fields += level_hero_fields(level.hero)
 
         def size(values: dict) -> tuple[int, int, bool, bool]:
             return (whole_number(values["width"], "width", 1, MAX_SIZE),
@@ -111,8 +141,11 @@ class Forms:
         def change(values: dict) -> Callable[[Campaign], Campaign]:
             width, height, left, top = size(values)
 
+            hero = level_hero_of(values)
+
             def apply(c: Campaign) -> Campaign:
                 c = edits.set_level_meta(c, li, values["id"].strip(), values["title"].strip())
+                c = edits.set_level_hero(c, li, hero)  # before the resize: his tile moves with the grid
                 return edits.resize_level(c, li, width, height, left=left, top=top)
 
             return apply
@@ -138,7 +171,8 @@ class Forms:
                                  answered)
 
         self.app.push_screen(FormScreen(f"Level {li + 1}", fields, validate=self._validator(change),
-                                        note="A smaller grid removes the cards outside it; you are asked first."),
+                                        note="A smaller grid removes the cards outside it; you are asked first. The practice "
+                                             "hero: how a run that starts on this level finds the hero."),
                              done)
 
     def metadata(self) -> None:

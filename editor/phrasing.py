@@ -57,10 +57,12 @@ PHRASES: dict[str, Phrase] = {
     "CR218": Phrase("on the map, on this card: t and \"none\" leave no level to lead to, x unmarks the exit, i "
                     "empties a stock or contents", keys=(("t", "app.choose_destination"), ("x", "app.toggle_exit"),
                                                          ("i", "app.cell_items"))),
-    "CR225": Phrase("the editor has no field for a level's hero, so make the card there one he can stand on: f "
-                    "turns it face up, x unmarks the exit, enter places the Cards panel's card (ctrl+f)",
-                    keys=(("f", "app.toggle_face"), ("x", "app.toggle_exit"), ("enter", "app.place"),
-                          ("ctrl+f", "focus_palette"))),
+    "CR225": Phrase("press p in the Levels panel and change the level's \"Practice hero at: x y (empty: the "
+                    "starting tile)\", or make the card there one he can stand on: f turns it face up, x unmarks "
+                    "the exit, enter places the Cards panel's card (ctrl+f)",
+                    keys=(("p", "app.level_properties"), ("f", "app.toggle_face"), ("x", "app.toggle_exit"),
+                          ("enter", "app.place"), ("ctrl+f", "focus_palette")),
+                    fields=(("app.level_properties", "Practice hero at: x y (empty: the starting tile)"),)),
     "CR219": Phrase("press f on it to turn it face up", keys=(("f", "app.toggle_face"),)),
     "CR223": Phrase("on the map, n, e, s and w open its paths", keys=(
         ("n", "app.toggle_path('N')"), ("e", "app.toggle_path('E')"), ("s", "app.toggle_path('S')"),

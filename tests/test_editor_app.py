@@ -8,6 +8,7 @@ from textual.widgets import TabbedContent
 
 from cardrogue.editor.app import EditorApp
 from cardrogue.editor.files import write_recovery
+from cardrogue.editor.phrasing import editor_message
 from cardrogue.editor.widgets.dialogs import ConfirmScreen, FormScreen, PathScreen
 from cardrogue.editor.widgets.map_canvas import CELL_H, CELL_W, MapCanvas
 from cardrogue.editor.widgets.palette import Palette
@@ -663,6 +664,60 @@ async def test_level_properties_form_keeps_its_contract(campaign_file, tmp_path)
         assert app.campaign.levels[0].width == 2 and len(app.campaign.levels[0].cells) == 1
         await pilot.press("ctrl+z", "ctrl+z", "ctrl+z")
         assert app.campaign.levels[0] == before.levels[0]
+
+
+@run_async
+async def test_level_properties_set_the_levels_practice_hero(campaign_file, tmp_path) -> None:
+    """docs/authoring.md "Practice scenarios: a level's hero": at 80x24 the level form sets the level's
+    ``hero`` (each empty field: the campaign hero's), refuses what the loader refuses under its field,
+    saves it, undoes it, and a tile he cannot stand on is a CR225 in the problem list."""
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("ctrl+l", "p")
+        assert isinstance(app.screen, FormScreen)
+        for field, bad, why in (("health", "0", "health: 0 is less than the minimum of 1"),
+                                ("health", "x", "health is a whole number, not 'x'"),
+                                ("at", "1", "at is two whole numbers"),
+                                ("items", "no-such-card", "no-such-card"),
+                                ("equipped", "red-potion", "cannot be equipped")):
+            app.screen.query_one(f"#form-{field}").value = bad
+            await pilot.press("ctrl+s")
+            assert isinstance(app.screen, FormScreen) and why in form_error(app, field), (field, form_error(app))
+            app.screen.query_one(f"#form-{field}").value = ""
+        app.screen.query_one("#form-at").value = "0 1"
+        app.screen.query_one("#form-health").value = "3"
+        app.screen.query_one("#form-equipped").value = "-"
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        await pilot.press("ctrl+s")  # save the file
+        await settle(app, pilot)
+        assert json.loads(campaign_file.read_text())["levels"][0]["hero"] == {"at": [0, 1], "health": 3, "equipped": []}
+        await pilot.press("ctrl+z")
+        assert app.campaign.levels[0].hero is None
+        await pilot.press("ctrl+y")
+        assert app.campaign.levels[0].hero is not None and app.campaign.levels[0].hero.health == 3
+    app = make_app(campaign_file, tmp_path)  # reloaded: the form shows what the file says
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("ctrl+l", "p")
+        shown = {f: app.screen.query_one(f"#form-{f}").value for f in ("at", "health", "items", "equipped")}
+        assert shown == {"at": "0 1", "health": "3", "items": "", "equipped": "-"}
+        app.screen.query_one("#form-at").value = "1 1"  # a face-down pathing tile
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        problems = [d for d in app.query_one(ProblemsPanel).diagnostics if d.code == "CR225"]
+        assert [d.cell for d in problems] == [(1, 1)]
+        assert "Practice hero at: x y" in editor_message(problems[0])
+        await pilot.press("ctrl+l", "p")
+        for field in ("at", "health", "items", "equipped"):
+            app.screen.query_one(f"#form-{field}").value = ""
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert "hero" not in json.loads(campaign_file.read_text())["levels"][0]
+        assert not [d for d in app.query_one(ProblemsPanel).diagnostics if d.code == "CR225"]
 
 
 @run_async
