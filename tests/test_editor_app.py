@@ -6,6 +6,7 @@ import json
 
 from textual.widgets import TabbedContent
 
+from cardrogue.editor import edits
 from cardrogue.editor.app import EditorApp
 from cardrogue.editor.files import write_recovery
 from cardrogue.editor.phrasing import editor_message
@@ -16,6 +17,7 @@ from cardrogue.editor.widgets.problems import ProblemsPanel
 from cardrogue.engine.format.canonical import campaign_to_dict, dumps
 from cardrogue.engine.format.loader import load_campaign
 from cardrogue.engine.format.resources import default_campaign
+from cardrogue.engine.model.campaign import LevelHero
 from editor_support import form_error, SIZE, make_app, settle
 from helpers import notes, run_async
 
@@ -718,6 +720,14 @@ async def test_level_properties_set_the_levels_practice_hero(campaign_file, tmp_
         await settle(app, pilot)
         assert "hero" not in json.loads(campaign_file.read_text())["levels"][0]
         assert not [d for d in app.query_one(ProblemsPanel).diagnostics if d.code == "CR225"]
+
+
+def test_a_resize_at_the_left_or_top_moves_the_practice_heros_tile(campaign_file) -> None:
+    campaign = edits.set_level_hero(load_campaign(campaign_file).campaign, 0, LevelHero(at=(0, 1)))
+    moved = edits.resize_level(campaign, 0, 6, 4, left=True, top=True)
+    assert moved.levels[0].hero.at == (1, 2) and moved.levels[0].cell_at(1, 2).card == "starting-tile"
+    assert edits.resize_level(campaign, 0, 6, 4).levels[0].hero.at == (0, 1)
+    assert edits.set_level_hero(campaign, 0, LevelHero()).levels[0].hero is None  # no field set: no hero
 
 
 @run_async

@@ -15,6 +15,7 @@ import pytest
 from cardrogue.editor import edits
 from cardrogue.engine.format.checks import RuleError
 from cardrogue.engine.format.loader import load_campaign_text
+from cardrogue.engine.model.campaign import LevelHero
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = [p for folder in ("engine", "cli", "editor") for p in sorted((ROOT / folder).rglob("*.py"))]
@@ -132,7 +133,8 @@ def _refused(edit) -> tuple[str, str]:
     return caught.value.diagnostic.code, caught.value.diagnostic.message
 
 
-@pytest.mark.parametrize("name", ["new enemy", "ability", "kind change", "potions", "hero", "goal", "stock"])
+@pytest.mark.parametrize("name", ["new enemy", "ability", "kind change", "potions", "hero", "level hero", "goal",
+                                  "stock"])
 def test_loader_and_edit_report_a_rule_alike(name: str) -> None:
     cases = {
         "new enemy": (lambda d: d.setdefault("cards", {}).update({"rat": {"name": "Rat", "kind": "enemy"}}),
@@ -145,6 +147,8 @@ def test_loader_and_edit_report_a_rule_alike(name: str) -> None:
                     lambda c: edits.set_potions(c, {"red": "healing", "blue": "healing"})),
         "hero": (lambda d: d["hero"].update(character="goblin"),
                  lambda c: edits.set_hero_checked(c, "goblin", (), ())),
+        "level hero": (lambda d: d["levels"][0].update(hero={"equipped": ["red-potion"]}),
+                       lambda c: edits.set_level_hero(c, 0, LevelHero(equipped=("red-potion",)))),
         "goal": (lambda d: d["levels"][0].update(goals=[{"slay": "dagger"}]),
                  lambda c: edits.add_goal(c, 0, "slay", "dagger")),
         "stock": (lambda d: d["levels"][1]["cells"].append({"at": [1, 1], "card": "shop", "paths": "N",
