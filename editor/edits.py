@@ -380,6 +380,15 @@ def set_story(campaign: Campaign, level_index: int | None, text: str) -> Campaig
     return campaign if level.story == text else with_level(campaign, level_index, replace(level, story=text))
 
 
+def _schema_checked(properties: Mapping, values: Mapping) -> None:
+    """Each value against its part of a schema (``properties``): the first one refused is a FieldError
+    naming its field, with jsonschema's best message."""
+    for key, value in values.items():
+        error = best_match(Draft202012Validator(properties[key]).iter_errors(value))
+        if error is not None:
+            raise FieldError(key, f"{key}: {error.message}")
+
+
 CAMPAIGN_FIELDS = ("id", "title", "author", "description", "kind", "rules", "seed")
 
 
@@ -389,11 +398,7 @@ def set_metadata(campaign: Campaign, **changes) -> Campaign:
     unknown = set(changes) - set(CAMPAIGN_FIELDS)
     if unknown:
         raise ValueError(f"not campaign metadata: {', '.join(sorted(unknown))}")
-    properties = load_schema("campaign.schema.json")["properties"]
-    for key, value in changes.items():
-        error = best_match(Draft202012Validator(properties[key]).iter_errors(value))
-        if error is not None:
-            raise FieldError(key, f"{key}: {error.message}")
+    _schema_checked(load_schema("campaign.schema.json")["properties"], changes)
     if all(getattr(campaign, k) == v for k, v in changes.items()):
         return campaign
     return replace(campaign, **changes)
@@ -621,10 +626,7 @@ def set_level_hero(campaign: Campaign, li: int, hero: LevelHero | None) -> Campa
     level = campaign.levels[li]
     if hero is not None:
         schema = load_schema("campaign.schema.json")["$defs"]["level"]["properties"]["hero"]["properties"]
-        for key, value in level_hero_to_dict(hero).items():
-            error = best_match(Draft202012Validator(schema[key]).iter_errors(value))
-            if error is not None:
-                raise FieldError(key, f"{key}: {error.message}")
+        _schema_checked(schema, level_hero_to_dict(hero))
         problems = level_hero_problems(replace(level, hero=hero), li, campaign.cards)
         refuse([d for d in problems if "at" not in d.path])
     return campaign if hero == level.hero else with_level(campaign, li, replace(level, hero=hero))
