@@ -37,7 +37,7 @@ from .document import Document, Where
 from .file_flows import FileFlows
 from .files import OpenError, default_document, document_for, draft_errors, draft_note
 from .forms import Forms
-from .header import HEADER_CHROME, fit_header
+from .header import HEADER_CHROME, fit_header, header_text
 from .recent import recent_files, remember
 from .shown import NO_RAW_CONTROLS, markup
 from .phrasing import editor_message
@@ -227,7 +227,7 @@ class EditorApp(App[int]):
         # the brush stays in the header through edits and saves (it was dropped at the first edit)
         brush = next((p.brush for p in self.query(Palette)), "")
         self._header_parts = (printable(self.doc.name), self.doc.dirty, printable(brush))
-        self.sub_title = printable(f"{self.doc.name}{' ●' if self.doc.dirty else ''}{'  brush: ' + brush if brush else ''}")
+        self.sub_title = printable(header_text(self.doc.name, self.doc.dirty, brush))
         path = self.doc.path
         if path is not None and path != self._remembered and path.exists():
             self._remembered = path

@@ -36,14 +36,19 @@ def end_cut(text: str, width: int) -> str:
     return text[:max(0, width - 1)] + ELLIPSIS if width > 0 else ""
 
 
+def header_text(name: str, dirty: bool, brush: str) -> str:
+    """The header's sub-title whole: ``"name ●  brush: id"`` (no mark when saved, no brush when none)."""
+    return f"{name}{' ●' if dirty else ''}{'  brush: ' + brush if brush else ''}"
+
+
 def fit_header(width: int, app_title: str, name: str, dirty: bool, brush: str) -> tuple[str, str]:
     """The header's ``(title, sub_title)`` for ``width`` columns of title: the app's title and
-    ``"name ●  brush: id"``, the least important parts given up first (see the module's doc)."""
+    :func:`header_text`, the least important parts given up first (see the module's doc)."""
     mark = " ●" if dirty else ""
     label = "  brush: " if brush else ""
 
     def sub(shown_name: str, shown_brush: str) -> str:
-        return f"{shown_name}{mark}{label if shown_brush else ''}{shown_brush}"
+        return header_text(shown_name, dirty, shown_brush)
 
     full = sub(name, brush)
     if len(app_title) + 3 + len(full) <= width:
