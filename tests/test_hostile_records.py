@@ -107,6 +107,31 @@ def test_a_hostile_teleport_is_refused_with_its_place_in_every_command(tmp_path,
     assert len(rows(db)) == 1
 
 
+def _two_faced(text: str) -> dict[str, tuple[str, str]]:
+    """Replays one parser reads as a better run than another, or holding text no file can; (text, what
+    the refusal names)."""
+    body = text.strip()[1:]
+    doc = json.loads(text)
+    doc["player"] = "ada\ud800"
+    return {"dup-result": ('{"result": {"outcome": "won", "turns": 1, "health": 99},\n' + body,
+                           "$.result: duplicate key 'result'"),
+            "dup-player": ('{"player": "\\u001b]0;owned\\u0007",\n' + body, "$.player: duplicate key 'player'"),
+            "surrogate": (json.dumps(doc), "$.player: the text holds a lone UTF-16 surrogate")}
+
+
+@pytest.mark.parametrize("name", ["dup-result", "dup-player", "surrogate"])
+def test_a_two_faced_replay_is_rejected_naming_its_field_and_makes_no_row(tmp_path, duel, capsys, name):
+    text, says = _two_faced(recorded(load(duel_dict()), WIN, player="ada").text())[name]
+    bad = tmp_path / f"{name}.replay.json"
+    bad.write_text(text, encoding="utf-8", errors="surrogatepass")
+    status, out, _ = cli(capsys, "verify", bad, "--campaign", duel)
+    assert status == 1 and f"{bad}: rejected: " in out and says in out, out
+    db = tmp_path / "scores.db"
+    status, out, err = cli(capsys, "scores", duel, "--scores-db", db, "--import", bad)
+    assert status == 1 and f"{bad}: rejected: " in out and says in out and "damaged" not in err, out + err
+    assert rows(db) == []
+
+
 # --------------------------------------------------------------------------- the score store
 
 

@@ -240,15 +240,38 @@ def _not_json(text: str, exc: Exception) -> ReplayNotJson:
     return ReplayNotJson(*LineIndex(text).position(offset), detail)
 
 
+def _duplicate_key(text: str, key: str) -> ReplayError:
+    from ..format.diagnostics import format_json_path
+    from ..format.positions import PositionIndex
+
+    index = PositionIndex(text)
+    path, offset = index.duplicates[0] if index.duplicates else ((key,), 0)
+    line, column = index.lines.position(offset)
+    return ReplayError(f"not a valid replay: {format_json_path(path)}: duplicate key {path[-1]!r} at line {line}, "
+                       f"column {column}: an object names each property once; remove one")
+
+
 def parse_replay(text: str) -> dict:
     """The replay document, or :class:`ReplayError` naming what is wrong and where
     (:class:`ReplayNotJson` for text that is not JSON at all)."""
+    from ..format.loader import SURROGATE, SURROGATE_ESCAPE, DuplicateKey, lone_surrogate, pairs_no_duplicates
+
     try:
-        doc = json.loads(text, parse_float=_no_fractions)
+        # Duplicate keys are refused, as in a campaign (CR002): a replay is served to others (a hub's, after its
+        # window), and a reader keeping the first of two keys would read another run, score or player than this
+        # one, which keeps the last. The replay's few objects make the hook cheap.
+        doc = json.loads(text, parse_float=_no_fractions, object_pairs_hook=pairs_no_duplicates)
     except _Fraction as exc:
         raise ReplayError(f"not a valid replay: {exc}") from None
+    except DuplicateKey as exc:
+        raise _duplicate_key(text, exc.key) from None
     except (json.JSONDecodeError, RecursionError, ValueError) as exc:  # ValueError: an integer too long to read
         raise _not_json(text, exc) from None
+    # A lone surrogate (only a \u escape writes one) is no character: no file or database can hold it.
+    if SURROGATE_ESCAPE.search(text) and (bad := lone_surrogate(doc)) is not None:
+        from ..format.diagnostics import format_json_path
+
+        raise ReplayError(f"not a valid replay: {format_json_path(bad)}: {SURROGATE}")
     # The two long lists are checked here, lengths first: the schema would visit every item of a
     # million-action file before its length limit, and quote the whole list in its message.
     shallow = doc
