@@ -216,7 +216,7 @@ def open_scores(path: Path | None, *, writable: bool = True):
     where = path or default_db_path()
     try:
         store = ScoreStore(path, writable=writable)
-        store.table("0" * 64)  # reads the schema: a file that is not SQLite fails here
+        store.readable()  # reads the schema: a file that is not SQLite fails here
         return store
     except OSError as exc:
         raise UnusableInput(f"{where}: cannot open the score database: {exc.strerror or exc}") from None

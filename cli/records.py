@@ -7,6 +7,8 @@ import json
 import sys
 from pathlib import Path
 
+from cardrogue.engine.words import counted
+
 from .common import (
     lines_of,
     EXIT_OK,
@@ -99,26 +101,35 @@ def cmd_scores(args: argparse.Namespace) -> int:
             if args.imports:
                 return _import_replays(store, args.imports, campaign_path)
             campaign = load_usable(campaign_path or default_campaign())
-            table = store.table(campaign.content_hash)
+            table, unproved = store.checked_table(campaign)
     except UnusableInput as exc:  # the database (damaged, read-only) or the campaign
         complain(*lines_of(exc))
         return exc.exit_code
+    # Rows the file holds that their replays do not prove (edited by hand) are no scores: named, never listed.
+    status = EXIT_PROBLEMS if unproved else EXIT_OK
+    if unproved:
+        does, are = ("does", "is") if len(unproved) == 1 else ("do", "are")
+        complain(f"{store.path}: {counted(len(unproved), 'score')} in the table {does} not verify "
+                 f"(edited by hand?) and {are} not listed:",
+                 *(f"  run {u.run_id[:12]} (player {u.player!r}): {u.reason}" for u in unproved))
     if args.format == "json":
         json.dump({"campaign": campaign.id, "hash": campaign.content_hash,
-                   "scores": [{"rank": s.rank, "player": s.player, "turns": s.turns, "health": s.health} for s in table]},
+                   "scores": [{"rank": s.rank, "player": s.player, "turns": s.turns, "health": s.health} for s in table],
+                   "rejected": [{"run_id": u.run_id, "player": u.player, "turns": u.turns, "health": u.health,
+                                 "reason": u.reason} for u in unproved]},
                   sys.stdout, indent=2)
         sys.stdout.write("\n")
-        return EXIT_OK
+        return status
     title = printable(campaign.title)
     if not table:
         say(f"{title}: no verified scores yet")
-        return EXIT_OK
+        return status
     if is_plain(sys.stdout):
         # Piped or redirected: plain lines a script can read (as `hub leaderboard` writes them), no box drawing.
         say(f"{title} — high scores (version {campaign.content_hash[:12]})")
         for s in table:
             say(score_line(s.rank, printable(s.player or 'anonymous'), s.turns, s.health))
-        return EXIT_OK
+        return status
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
@@ -130,7 +141,7 @@ def cmd_scores(args: argparse.Namespace) -> int:
     for s in table:
         out.add_row(str(s.rank), Text(printable(s.player or "anonymous")), str(s.turns), str(s.health))
     Console().print(out)
-    return EXIT_OK
+    return status
 
 
 def _import_replays(store, paths: list[Path], campaign_path: Path | None) -> int:

@@ -35,7 +35,7 @@ def duel(tmp_path: Path) -> Path:
 
 def rows(db: Path) -> list[tuple[str, int, int]]:
     with ScoreStore(db) as store:
-        return [(s.player, s.turns, s.health) for s in store.table(load(duel_dict()).content_hash, limit=1000)]
+        return [(s.player, s.turns, s.health) for s in store.table(load(duel_dict()), limit=1000)]
 
 
 # --------------------------------------------------------------------------- one run, one row
