@@ -125,6 +125,23 @@ def test_a_score_edited_into_the_table_by_hand_is_not_shown_as_verified(tmp_path
     assert sorted(r["player"] for r in listed["rejected"]) == ["eve", "mallory", "slow", "trudy"]
 
 
+def test_a_row_forged_under_a_runs_id_does_not_keep_the_run_out(tmp_path, duel, db):
+    """A row written by hand under the id of a run not yet imported would make the import say "already in the
+    table" and the listing leave both out: the genuine run takes the row over."""
+    import sqlite3
+
+    cardrogue("scores", duel, "--import", winning_replay(tmp_path, "slow", player="slow", extra_turns=2), "--scores-db", db)
+    fast = winning_replay(tmp_path, "fast", player="fast")
+    run_id = verify_replay(fast.read_text(), load(duel_dict())).run.run_id
+    with sqlite3.connect(db) as con:
+        con.execute(f"INSERT INTO scores_{load(duel_dict()).content_hash} VALUES (?, 'eve', 0, 1000, 0, 'x')", (run_id,))
+    con.close()
+    done = cardrogue("scores", duel, "--import", fast, "--scores-db", db)
+    assert done.returncode == 0 and "; added" in done.stdout, done.stdout
+    assert table(db) == [("fast", 2, 12), ("slow", 4, 12)]
+    assert cardrogue("scores", duel, "--scores-db", db).returncode == 0
+
+
 def test_env_variable_names_the_database(tmp_path, duel, db):
     replay = winning_replay(tmp_path)
     done = subprocess.run([*CLI, "scores", str(duel), "--import", str(replay)], capture_output=True, text=True,

@@ -154,6 +154,23 @@ def shared_text(text: str) -> str:
     return dumps_replay(doc)
 
 
+def _run_id(doc: dict) -> str:
+    """:attr:`VerifiedRun.run_id` of a replay document (the schema's shape, every action legal text)."""
+    dice = {"mode": doc["dice"]["mode"], "seed": doc["dice"]["seed"]}
+    actions = [str(Action.parse(text)) for text in doc["actions"]]
+    same = [doc["campaign"]["hash"], doc["campaign"].get("level", 0), dice, actions]
+    return hashlib.sha256(json.dumps(same, separators=(",", ":"), sort_keys=True).encode("utf-8")).hexdigest()
+
+
+def claimed_run_id(text: str) -> str | None:
+    """The run id a replay's text would have once verified; None for a text that is no replay (a row of a
+    score table edited by hand). Nothing is verified: the id only says which run the text is."""
+    try:
+        return _run_id(parse_replay(text))
+    except (ReplayError, ActionError):
+        return None
+
+
 @dataclass(frozen=True)
 class VerifiedRun:
     """A run whose replay re-simulated to exactly its claimed result."""
@@ -179,11 +196,7 @@ class VerifiedRun:
         ``verify_replay`` accepts only actions in their one text form, so the parsed actions
         written back are the replay's own; a run verified before that rule keeps its id.
         """
-        doc = json.loads(self.replay_text)
-        dice = {"mode": self.dice_mode, "seed": doc["dice"]["seed"]}
-        actions = [str(Action.parse(text)) for text in doc["actions"]]
-        same = [self.content_hash, self.level, dice, actions]
-        return hashlib.sha256(json.dumps(same, separators=(",", ":"), sort_keys=True).encode("utf-8")).hexdigest()
+        return _run_id(json.loads(self.replay_text))
 
     def is_authentic(self) -> bool:
         return self._token is _AUTHENTIC

@@ -28,7 +28,7 @@ from typing import Iterator
 from ..errors import UnusableInput
 from ..model.campaign import Campaign
 from ..words import counted
-from .replay import VerifiedRun, verify_replay
+from .replay import VerifiedRun, claimed_run_id, verify_replay
 
 ENV_VAR = "CARDROGUE_SCORES_DB"
 BUSY_TIMEOUT_S = 60.0
@@ -217,16 +217,24 @@ class ScoreStore:
                 " health INTEGER NOT NULL, recorded_at REAL NOT NULL, replay TEXT NOT NULL)"
             )
             db.execute("INSERT OR IGNORE INTO campaigns VALUES (?, ?, ?)", (run.content_hash, run.campaign_id, run.campaign_title))
-            cursor = db.execute(
-                f"INSERT OR IGNORE INTO {table} VALUES (?, ?, ?, ?, ?, ?)",
-                (digest, run.player, run.turns, run.health, time.time(), run.replay_text),
-            )
+            row = (digest, run.player, run.turns, run.health, time.time(), run.replay_text)
+            added = db.execute(f"INSERT OR IGNORE INTO {table} VALUES (?, ?, ?, ?, ?, ?)", row).rowcount == 1
+            if not added:
+                # The row of this run id is this run (whoever claimed it first) unless it was written by hand:
+                # its replay is another run or none, or its score is not this run's. Such a row would keep the
+                # run out for good (listings leave it out); the run takes it over.
+                turns, health, replay = db.execute(f"SELECT turns, health, replay FROM {table} WHERE run_id = ?",
+                                                   (digest,)).fetchone()
+                if (turns, health) != (run.turns, run.health) or claimed_run_id(str(replay)) != digest:
+                    db.execute(f"DELETE FROM {table} WHERE run_id = ?", (digest,))
+                    db.execute(f"INSERT INTO {table} VALUES (?, ?, ?, ?, ?, ?)", row)
+                    added = True
             db.execute("COMMIT")
         except BaseException:
             if db.in_transaction:
                 db.execute("ROLLBACK")
             raise
-        return cursor.rowcount == 1
+        return added
 
     def readable(self) -> None:
         """Read the schema: a file that is not SQLite (or is damaged) fails here, as :class:`UnusableInput`."""
