@@ -132,6 +132,18 @@ def test_a_two_faced_replay_is_rejected_naming_its_field_and_makes_no_row(tmp_pa
     assert rows(db) == []
 
 
+@pytest.mark.parametrize("field, number", [("$.every", '"every": 16'), ("$.result.turns", '"turns": 2'),
+                                           ("$.dice.seed", '"seed": 11'), ("$.campaign.level", '"level": 0')])
+@pytest.mark.parametrize("fraction", [".0", "e0", ".5"])
+def test_a_fraction_for_a_whole_number_is_rejected_naming_its_field(tmp_path, duel, capsys, field, number, fraction):
+    text = recorded(load(duel_dict()), WIN).text()
+    assert number in text
+    bad = tmp_path / "bad.replay.json"
+    bad.write_text(text.replace(number, number + fraction, 1))
+    status, out, _ = cli(capsys, "verify", bad, "--campaign", duel)
+    assert status == 1 and f"rejected: not a valid replay: {field}: {number.split()[1]}{fraction} is not a whole number" in out, out
+
+
 # --------------------------------------------------------------------------- the score store
 
 

@@ -228,13 +228,29 @@ class ReplayNotJson(ReplayError):
         super().__init__(f"not JSON: line {line}, column {column}: {detail}")
 
 
-class _Fraction(ValueError):
-    pass
+class _Fraction:
+    """A number written with a decimal point or an exponent, as parsed: every number in a replay is
+    whole (``16.0`` would pass the schema's "integer" but is no index), so it is refused, with its path,
+    once the parse is done (:func:`_fraction_path`)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
 
 
-def _no_fractions(text: str) -> int:
-    """Every number in a replay is whole; ``16.0`` would pass the schema's "integer" but is no index."""
-    raise _Fraction(f"{text} is not a whole number (write numbers without a decimal point or exponent)")
+def _fraction_path(doc: Any) -> tuple[tuple, _Fraction] | None:
+    """The path and value of the first fraction in ``doc`` (document order), if any."""
+    stack: list[tuple[tuple, Any]] = [((), doc)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, _Fraction):
+            return path, value
+        if isinstance(value, dict):
+            stack.extend((path + (k,), v) for k, v in reversed(value.items()))
+        elif isinstance(value, list):
+            stack.extend((path + (i,), v) for i, v in reversed(list(enumerate(value))))
+    return None
 
 
 def _not_json(text: str, exc: Exception) -> ReplayNotJson:
@@ -269,17 +285,27 @@ def parse_replay(text: str) -> dict:
     (:class:`ReplayNotJson` for text that is not JSON at all)."""
     from ..format.loader import SURROGATE, SURROGATE_ESCAPE, DuplicateKey, lone_surrogate, pairs_no_duplicates
 
+    fractions: list[_Fraction] = []
+
+    def fraction(text: str) -> _Fraction:
+        fractions.append(_Fraction(text))
+        return fractions[-1]
+
     try:
         # Duplicate keys are refused, as in a campaign (CR002): a replay is served to others (a hub's, after its
         # window), and a reader keeping the first of two keys would read another run, score or player than this
         # one, which keeps the last. The replay's few objects make the hook cheap.
-        doc = json.loads(text, parse_float=_no_fractions, object_pairs_hook=pairs_no_duplicates)
-    except _Fraction as exc:
-        raise ReplayError(f"not a valid replay: {exc}") from None
+        doc = json.loads(text, parse_float=fraction, object_pairs_hook=pairs_no_duplicates)
     except DuplicateKey as exc:
         raise _duplicate_key(text, exc.key) from None
     except (json.JSONDecodeError, RecursionError, ValueError) as exc:  # ValueError: an integer too long to read
         raise _not_json(text, exc) from None
+    if fractions:
+        from ..format.diagnostics import format_json_path
+
+        path, found = _fraction_path(doc) or ((), fractions[0])  # (a fraction is always in the document)
+        raise ReplayError(f"not a valid replay: {format_json_path(path)}: {found.text} is not a whole number "
+                          "(write numbers without a decimal point or exponent)")
     # A lone surrogate (only a \u escape writes one) is no character: no file or database can hold it.
     if SURROGATE_ESCAPE.search(text) and (bad := lone_surrogate(doc)) is not None:
         from ..format.diagnostics import format_json_path
