@@ -80,6 +80,9 @@ def _two_faced_replays(good: dict) -> dict[str, str]:
     doc["$schema"] = "\ud800"
     doc["campaign"]["file"] = "/home/mallory/needle.json"  # the hub rewrites the file without it
     out["a lone surrogate in a text the hub keeps"] = json.dumps(doc)
+    doc = json.loads(json.dumps(good))
+    doc["$schema"] = "https://cardrogue-studio.dev/schema/replay.schema.json\x1b]0;owned\x07"
+    out["a terminal escape in the replay's $schema"] = json.dumps(doc)
     turns = good["result"]["turns"]
     out["a fraction for a whole number"] = json.dumps(good).replace(f'"turns": {turns}', f'"turns": {turns}.0')
     return out
@@ -235,7 +238,8 @@ def test_a_two_faced_replay_is_refused_naming_its_field(tmp_path) -> None:
     says = {"a duplicate key hiding a claimed score": ("$.result", "duplicate key 'result'", "line 1"),
             "a duplicate key hiding markup in the player's name": ("$.player", "duplicate key 'player'", "line 1"),
             "a lone surrogate in a text the hub keeps": ("$.$schema", "lone UTF-16 surrogate"),
-            "a fraction for a whole number": ("$.result.turns", "is not a whole number")}
+            "a fraction for a whole number": ("$.result.turns", "is not a whole number"),
+            "a terminal escape in the replay's $schema": ("$schema", "control character U+001B")}
     with running_hub(str(tmp_path / "hub.sqlite3")) as hub:
         alice = register(hub.base, "alice")
         call(hub.base, "POST", "/api/maps", {"campaign": text}, token=alice)
