@@ -103,6 +103,9 @@ def test_hostile_requests_get_a_4xx_with_a_reason_and_store_nothing(hub_db: str)
             "malformed JSON (publish)": ("POST", "/api/maps", dict(raw=b'{"campaign": "x",}', token=alice), 400),
             "malformed JSON (submit)": ("POST", runs, dict(raw=solution(text)[:-40].encode(), token=alice), 400),
             "NaN in JSON": ("POST", "/api/accounts", dict(raw=b'{"name": NaN}'), 400),
+            "a key written twice (register)": ("POST", "/api/accounts", dict(raw=b'{"name": "eve", "name": "zed"}'), 400),
+            "a key written twice (publish)": ("POST", "/api/maps", dict(raw=json.dumps(
+                {"campaign": text, "window_days": 0})[:-1].encode() + b', "window_days": 365}', token=alice), 400),
             "deep nesting": ("POST", "/api/accounts", dict(raw=b"[" * 5000 + b"]" * 5000), 400),
             "not UTF-8": ("POST", "/api/accounts", dict(raw=b'{"name": "\xff"}'), 400),
             "a JSON array": ("POST", "/api/maps", dict(body=[text], token=alice), 400),
