@@ -83,6 +83,8 @@ def _two_faced_replays(good: dict) -> dict[str, str]:
     doc = json.loads(json.dumps(good))
     doc["$schema"] = "https://cardrogue-studio.dev/schema/replay.schema.json\x1b]0;owned\x07"
     out["a terminal escape in the replay's $schema"] = json.dumps(doc)
+    out["a lone surrogate in a key"] = "{" + body[:-1] + ', "\\ud800": 1}'
+    out["a key with a lone surrogate written twice"] = "{" + body[:-1] + ', "\\udfff": 1, "\\udfff": 2}'
     turns = good["result"]["turns"]
     out["a fraction for a whole number"] = json.dumps(good).replace(f'"turns": {turns}', f'"turns": {turns}.0')
     return out
@@ -140,6 +142,9 @@ def test_hostile_requests_get_a_4xx_with_a_reason_and_store_nothing(hub_db: str)
         doc = json.loads(text)
         doc["levels"][1]["title"] = "[link=https://example.invalid]click[/link]"
         cases["Rich markup in a level title"] = ("POST", "/api/maps", dict(body={"campaign": json.dumps(doc)}, token=alice), 422)
+        doc = json.loads(text)
+        doc["levels"][0]["\ud800"] = 1
+        cases["a lone surrogate in a key of the map"] = ("POST", "/api/maps", dict(body={"campaign": json.dumps(doc)}, token=alice), 422)
         doc = json.loads(text)
         doc["levels"][0]["story"] = "The lamp \x1b]0;owned\x07 flickers."
         cases["a terminal escape in a story"] = ("POST", "/api/maps", dict(body={"campaign": json.dumps(doc)}, token=alice), 422)
@@ -242,7 +247,9 @@ def test_a_two_faced_replay_is_refused_naming_its_field(tmp_path) -> None:
             "a duplicate key hiding markup in the player's name": ("$.player", "duplicate key 'player'", "line 1"),
             "a lone surrogate in a text the hub keeps": ("$.$schema", "lone UTF-16 surrogate"),
             "a fraction for a whole number": ("$.result.turns", "is not a whole number"),
-            "a terminal escape in the replay's $schema": ("$schema", "control character U+001B")}
+            "a terminal escape in the replay's $schema": ("$schema", "control character U+001B"),
+            "a lone surrogate in a key": ("$['\\ud800']", "lone UTF-16 surrogate"),
+            "a key with a lone surrogate written twice": ("$['\\udfff']", "duplicate key")}
     with running_hub(str(tmp_path / "hub.sqlite3")) as hub:
         alice = register(hub.base, "alice")
         call(hub.base, "POST", "/api/maps", {"campaign": text}, token=alice)
