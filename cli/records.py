@@ -25,6 +25,7 @@ from .common import (
     read_text,
     say,
     score_line,
+    verified_on,
 )
 from .progress import is_plain
 
@@ -55,7 +56,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
     try:
         text = read_text(args.replay, "the replay")
-        campaign = campaign_for_replay(text, args.campaign, args.replay)
+        campaign, campaign_file = campaign_for_replay(text, args.campaign, args.replay)
     except RejectedReplay as exc:  # not a replay at all: rejected like any failing replay
         if args.format == "json":
             _json({"replay": str(args.replay), "ok": False, "checked": True, "message": str(exc),
@@ -74,13 +75,15 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if args.format == "json":
         run = verdict.run
         _json({"replay": str(args.replay), "ok": verdict.ok, "checked": True, "message": verdict.message,
-               "campaign": {"id": campaign.id, "title": campaign.title, "hash": campaign.content_hash},
+               "campaign": {"id": campaign.id, "title": campaign.title, "hash": campaign.content_hash,
+                            "file": str(campaign_file)},
                "result": None if run is None else {"outcome": run.outcome, "turns": run.turns, "health": run.health,
                                                    "level": run.level + 1, "dice": run.dice_mode, "player": run.player,
                                                    "ranked": run.ranked},
                "action": None if verdict.action_index is None else verdict.action_index + 1})
     elif verdict.ok:
         say(f"{args.replay}: {verdict.message}")
+        say(f"  on {verified_on(campaign_file, campaign)}")  # a look-alike file shared with the replay is another map
     else:
         say(f"{args.replay}: rejected: {verdict.message}")
     return EXIT_OK if verdict.ok else EXIT_PROBLEMS
@@ -152,7 +155,7 @@ def _import_replays(store, paths: list[Path], campaign_path: Path | None) -> int
     for path in paths:
         try:
             text = read_text(path, "the replay")
-            campaign = campaign_for_replay(text, campaign_path, path)
+            campaign, campaign_file = campaign_for_replay(text, campaign_path, path)
         except NotJson as exc:
             say(f"{exc.where}: rejected: {exc.detail}")
             status = max(status, exc.exit_code)
@@ -178,5 +181,6 @@ def _import_replays(store, paths: list[Path], campaign_path: Path | None) -> int
             status = max(status, EXIT_PROBLEMS)
         else:
             added = store.add(verdict.run)
-            say(f"{path}: {verdict.message}; " + ("added" if added else "already in the table (the same run)"))
+            table = f"the table of {verified_on(campaign_file, campaign)}"
+            say(f"{path}: {verdict.message}; " + (f"added to {table}" if added else f"already in {table} (the same run)"))
     return status

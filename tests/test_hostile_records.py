@@ -144,6 +144,27 @@ def test_a_fraction_for_a_whole_number_is_rejected_naming_its_field(tmp_path, du
     assert status == 1 and f"rejected: not a valid replay: {field}: {number.split()[1]}{fraction} is not a whole number" in out, out
 
 
+def test_a_verdict_names_the_campaign_file_and_version_it_was_verified_on(tmp_path, duel, capsys):
+    """A replay shared with a campaign file of the same id and title beside it (a weaker goblin) verifies on that
+    file, not the map the reader knows: the verdict says which file and which version, so a score on a look-alike
+    map cannot pass for a score on the real one."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    look_alike = write(duel_dict(goblin_attack=0), shared / "duel.json")
+    campaign = load(duel_dict(goblin_attack=0))
+    replay = shared / "mallory.replay.json"
+    replay.write_text(recorded(campaign, WIN, player="mallory").text())
+    status, out, _ = cli(capsys, "verify", replay)
+    assert status == 0 and "verified: won in 2 turns" in out
+    assert f"on {look_alike} (The Duel, version {campaign.content_hash[:12]})" in out, out
+    assert load(duel_dict()).content_hash[:12] not in out
+    status, out, _ = cli(capsys, "verify", replay, "--campaign", duel)  # the real map: another version
+    assert status == 1 and "another version" in out
+    db = tmp_path / "scores.db"
+    status, out, _ = cli(capsys, "scores", "--import", replay, "--scores-db", db)
+    assert status == 0 and f"added to the table of {look_alike} (The Duel, version {campaign.content_hash[:12]})" in out, out
+
+
 # --------------------------------------------------------------------------- the score store
 
 
