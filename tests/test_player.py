@@ -63,7 +63,7 @@ async def test_victory_by_key_presses_saves_verifies_and_scores(tmp_path):
         await pilot.press("q")
     assert app.return_value == result
     with ScoreStore(tmp_path / "scores.db") as store:
-        [score] = store.table(load(duel_dict()).content_hash)
+        [score] = store.table(load(duel_dict()))
     assert (score.player, score.turns, score.health) == ("tester", 2, 12)
 
 
@@ -104,7 +104,7 @@ async def test_defeat_by_key_presses_is_saved_not_scored(tmp_path):
         await pilot.press("q")
     assert app.return_value.outcome == "dead"
     with ScoreStore(tmp_path / "scores.db") as store:
-        assert store.table(load(doc).content_hash) == []
+        assert store.table(load(doc)) == []
 
 
 @run_async
@@ -129,7 +129,7 @@ async def test_practice_level_is_saved_but_not_scored(tmp_path):
         result = app.screen.result
         assert result.outcome == "won" and result.practice and result.verified and not result.added
         assert result.replay_path.exists() and "practice" in result.message
-    assert not (tmp_path / "scores.db").exists() or ScoreStore(tmp_path / "scores.db").table(load(duel_dict()).content_hash) == []
+    assert not (tmp_path / "scores.db").exists() or ScoreStore(tmp_path / "scores.db").table(load(duel_dict())) == []
 
 
 @run_async
@@ -368,7 +368,7 @@ async def test_random_dice_practice_is_recorded_verified_and_not_scored(tmp_path
     assert doc["dice"] == {"mode": "random", "seed": 7}
     verdict = verify_replay(result.replay_path.read_text(), load(duel_dict()))
     assert verdict.ok and not verdict.run.ranked
-    assert not (tmp_path / "scores.db").exists() or ScoreStore(tmp_path / "scores.db").table(load(duel_dict()).content_hash) == []
+    assert not (tmp_path / "scores.db").exists() or ScoreStore(tmp_path / "scores.db").table(load(duel_dict())) == []
 
 
 def test_random_dice_restarts_keep_the_level_dice_and_draw_new_run_dice(monkeypatch):
