@@ -182,3 +182,36 @@ async def test_a_check_or_a_resize_while_typing_keeps_the_form_s_text(campaign_f
         await pilot.resize_terminal(*SIZE)
         await settle(app, pilot)
         assert field(app, "title").value == "Half typed here"
+
+
+@run_async
+async def test_a_solve_that_ends_while_typing_leaves_the_focus_in_the_field(campaign_file: Path, tmp_path: Path,
+                                                                            monkeypatch) -> None:
+    """F6, then ctrl+t and an inscription while the solver runs: its end took the focus to the map to step
+    through the solution, and the rest of the word went to the map (s, e, w opened and walled paths). The
+    focus stays where the author types; the steps are shown, one ctrl+g away."""
+    import threading
+
+    import cardrogue.editor.solving as solving
+
+    go = threading.Event()
+    solve = solving.solve_solution
+    monkeypatch.setattr(solving, "solve_solution", lambda *args: go.wait(10) and solve(*args))
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        app.canvas.move_to(1, 1)
+        before = app.campaign.levels[0].cell_at(1, 1)
+        burst(app, "f6", "ctrl+t", *typed("half"))
+        await pilot.pause()
+        go.set()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "Par:" in str(app.query_one("#solve-status").render())
+        burst(app, *typed(" sew"))
+        await settle(app, pilot)
+        assert app.query_one("#inspector-inscription", Input).has_focus and app.solving.step_index == 0
+        burst(app, "enter")
+        await settle(app, pilot)
+        cell = app.campaign.levels[0].cell_at(1, 1)
+        assert cell.inscription == "half sew" and cell.paths == before.paths
