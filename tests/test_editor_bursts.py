@@ -215,3 +215,24 @@ async def test_a_solve_that_ends_while_typing_leaves_the_focus_in_the_field(camp
         await settle(app, pilot)
         cell = app.campaign.levels[0].cell_at(1, 1)
         assert cell.inscription == "half sew" and cell.paths == before.paths
+
+
+@run_async
+async def test_the_hero_stock_and_open_dialogs_take_a_burst(campaign_file: Path, tmp_path: Path) -> None:
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        burst(app, "f8", "tab", *typed("dagger gold"), "enter")  # tab: from the character's list to the items
+        await settle(app, pilot)
+        assert app.campaign.hero.items == ("dagger", "gold")
+        app.set_level(1)
+        app.canvas.move_to(1, 0)  # the shop
+        await settle(app, pilot)
+        burst(app, "i", "ctrl+u", *typed("helm dagger"), "enter")
+        await settle(app, pilot)
+        assert app.campaign.levels[1].cell_at(1, 0).stock == ("helm", "dagger")
+        other = tmp_path / "other.json"
+        other.write_bytes(campaign_file.read_bytes())
+        burst(app, "ctrl+s", "ctrl+o", *typed(str(other)), "enter")
+        await settle(app, pilot)
+        assert app.doc.path == other
