@@ -236,3 +236,18 @@ async def test_the_hero_stock_and_open_dialogs_take_a_burst(campaign_file: Path,
         burst(app, "ctrl+s", "ctrl+o", *typed(str(other)), "enter")
         await settle(app, pilot)
         assert app.doc.path == other
+
+
+@run_async
+async def test_a_paste_right_after_the_key_that_opens_a_form_goes_into_it(campaign_file: Path, tmp_path: Path) -> None:
+    """A paste (one event, from a terminal's bracketed paste) waits for the keys before it like a key."""
+    from textual import events
+
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        burst(app, "ctrl+e")
+        app.post_message(events.Paste("Pasted title"))
+        burst(app, "enter")
+        await settle(app, pilot)
+        assert app.campaign.title == "Pasted title"
