@@ -533,3 +533,28 @@ def test_a_login_name_a_hub_would_refuse_is_not_the_default_player(monkeypatch):
     for login, player in (("alice", "alice"), ("[b]alice[/b]", ""), ("bob\x1b[31m", ""), ("c" * 90, "c" * 80)):
         monkeypatch.setattr(getpass, "getuser", lambda: login)
         assert default_player() == player, login
+
+
+@run_async
+async def test_keys_sent_in_one_burst_play_as_keys_pressed_one_by_one(tmp_path):
+    """tab (the actions list takes the focus) and enter (the first action) in one read of the terminal,
+    as a person who knows the game types them: enter reached the board, before the list had the focus,
+    and nothing was played (see tests/test_editor_bursts.py). Each key now waits for the one before."""
+    from editor_support import burst
+
+    played = []
+    for send in ("one by one", "in one burst"):
+        app = app_for(duel_dict(), tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("enter")  # the story
+            if send == "one by one":
+                await pilot.press("tab", "enter", "tab", "enter")
+            else:
+                burst(app, "tab", "enter", "tab", "enter")
+            for _ in range(1000):
+                await pilot.pause(0.01)
+                if not app.keys_on_their_way:
+                    break
+            await pilot.pause()
+            played.append([str(a) for a in player(app).run.actions])
+    assert len(played[0]) == 2 and played[1] == played[0]
