@@ -245,3 +245,28 @@ async def test_at_80x24_the_hero_panel_shows_the_hand_before_what_scrolls(tmp_pa
         shown = "\n".join(shown_lines(panel))
         assert "Cursed Idol" in shown and "Potions" in shown, shown
         assert panel.max_scroll_y > 0 or panel.parent.max_scroll_y > 0  # the stock and the equipment scroll
+
+
+@run_async
+async def test_the_level_goals_name_their_cards_as_the_board_and_the_shop_do(tmp_path):
+    """A goal is written with a card id ("buy": "shopkeepers-debt"); the player names the card as the shop's
+    stock and the log name it ("Buy Shopkeeper's Debt"), never by the id an author typed."""
+    from cardrogue.editor.player.screens import why_not
+    from cardrogue.editor.player.widgets import HeroPanel
+    from cardrogue.engine.format.loader import load_usable
+    from cardrogue.engine.format.resources import campaigns_dir
+
+    game = load_usable(campaigns_dir() / "a-sons-descent.json")
+    counter = next(i for i, lv in enumerate(game.levels) if any(g.verb == "buy" for g in lv.goals))
+    app = PlayerApp(game, counter, replays_dir=None, scores_db=tmp_path / "s.db", player="tester")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        await pilot.pause()
+        shown = " ".join(" ".join(shown_lines(app.screen.query_one(HeroPanel))).replace("│", " ").split())
+        assert "Buy Shopkeeper's Debt" in shown, shown
+        assert "shopkeepers-debt" not in shown, shown
+    s = new_state([cell(0, 0, "starting-tile", "ES"), cell(1, 0, "pathing-tile", "W", face="up", exit=True),
+                   cell(0, 1, "pathing-tile", "N", face="up"), cell(2, 1, "goblin", "", face="down")],
+                  goals=[("slay", "goblin")])
+    said = why_not(s.view(), Direction.E)
+    assert said == "The level's goals come first (Slay Goblin).", said

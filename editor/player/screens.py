@@ -28,7 +28,7 @@ from cardrogue.engine.rules.view import Face, StateView, Tile
 
 from ..shown import StoryMarkdown, content, text as shown_text
 from .run import PlayRun, RunResult, campaign_par, default_player, finish
-from .widgets import ActionMenu, BoardView, EnemyPanel, HeroPanel, KeyBar, RunLog
+from .widgets import ActionMenu, BoardView, EnemyPanel, HeroPanel, KeyBar, RunLog, goals_text
 
 
 # How the log shows each kind of event (any other kind: plain).
@@ -111,7 +111,7 @@ def why_not(view: StateView, direction: Direction) -> str:
     if ahead.face is Face.UP and ahead.tile is Tile.CHEST:
         return "The chest opens only with the key in the hand."
     if (ahead.exit or (ahead.face is Face.UP and ahead.tile is Tile.LADDER)) and not view.goals_met():
-        return f"The level's goals come first ({', '.join(g.text() for g in view.level.goals)})."
+        return f"The level's goals come first ({goals_text(view)})."
     return f"Nothing to do {word}."
 
 
