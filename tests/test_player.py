@@ -358,7 +358,7 @@ async def test_random_dice_practice_is_recorded_verified_and_not_scored(tmp_path
     app = app_for(duel_dict(), tmp_path, dice_seed=7)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("enter")
-        assert "random dice, seed 7" in player(app).query_one(BoardView).border_subtitle
+        assert "unscored, random dice 7" in player(app).query_one(BoardView).border_subtitle
         await pilot.press(*WIN_KEYS)  # the duel's goblin has scripted rolls: they stay, they are the map's
         await pilot.pause()
         result = app.screen.result
@@ -533,3 +533,26 @@ def test_a_login_name_a_hub_would_refuse_is_not_the_default_player(monkeypatch):
     for login, player in (("alice", "alice"), ("[b]alice[/b]", ""), ("bob\x1b[31m", ""), ("c" * 90, "c" * 80)):
         monkeypatch.setattr(getpass, "getuser", lambda: login)
         assert default_player() == player, login
+
+
+@run_async
+async def test_a_practice_run_says_under_the_board_that_it_is_not_scored(tmp_path):
+    """docs/player.md: --level N and --random-dice are never scored. The player hears it while playing, under
+    the board, at 80x24 (with the whole seed), not first on the end screen after a whole campaign."""
+    for kw, shown in (({"dice_seed": 4294967295}, "unscored, random dice 4294967295"),
+                      ({"level": 0}, "practice, unscored"), ({}, None)):
+        app = app_for(duel_dict(), tmp_path, **kw)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("enter")
+            await pilot.pause()
+            line = next(line for line in screen_text(app).splitlines() if "turn 1" in line)
+            if shown is None:
+                assert "scored" not in line and "practice" not in line, line
+                continue
+            assert shown in line, line
+            if kw.get("dice_seed"):  # the whole seed still shows at turn 999
+                app.screen.run.state.turn = 998
+                await pilot.press("full_stop")  # the turn ends: turn 999
+                await pilot.pause()
+                assert any("turn 999 · unscored, random dice 4294967295 " in line
+                           for line in screen_text(app).splitlines()), screen_text(app)

@@ -237,8 +237,13 @@ class PlayerScreen(Screen[RunResult | None]):
         level = view.level
         board = self.query_one(BoardView)
         board.border_title = content(level.title or level.id)
-        dice = "" if self.run.dice_seed is None else f" · random dice, seed {self.run.dice_seed}"
-        board.border_subtitle = f"turn {view.turn}{dice}"
+        # A practice run says so while it is played, not first on the end screen (docs/player.md): the seed
+        # is the last thing on the line and stays whole at 80x24 up to turn 999 (a subtitle too long loses its end).
+        if self.run.dice_seed is not None:
+            practice = f" · unscored, random dice {self.run.dice_seed}"
+        else:
+            practice = " · practice, unscored" if self.practice else ""
+        board.border_subtitle = f"turn {view.turn}{practice}"
         board.show(view)
         self.query_one(HeroPanel).show(view, self.par)
         self.query_one(EnemyPanel).show(view)
