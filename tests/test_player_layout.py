@@ -3,7 +3,7 @@ shown, large cards on a big terminal, and an arrow that does nothing says why.""
 
 from __future__ import annotations
 
-from helpers import cell, new_state, play, run_async, shown_lines
+from helpers import cell, new_state, play, run_async, screen_text, shown_lines
 from test_player_campaigns import duel_dict, load
 from textual.binding import Binding
 
@@ -270,3 +270,38 @@ async def test_the_level_goals_name_their_cards_as_the_board_and_the_shop_do(tmp
                   goals=[("slay", "goblin")])
     said = why_not(s.view(), Direction.E)
     assert said == "The level's goals come first (Slay Goblin).", said
+
+
+@run_async
+async def test_a_phone_wide_terminal_keeps_the_board_the_log_and_the_hero_whole(tmp_path):
+    """`cardrogue web` in a phone's browser, 400 px wide, gives the player about 55 columns. The side panel
+    stood 30 columns beside the board: the board was cut after two and a half cards and the log had one
+    column. Narrower than 80 the hero and the enemies go under the log, full width, and every key shows."""
+    from cardrogue.editor.player.widgets import EnemyPanel, HeroPanel
+
+    app = app_for(tmp_path)
+    async with app.run_test(size=(55, 33)) as pilot:
+        await pilot.press("enter", "right")  # in combat: the enemy panel shows too
+        await pilot.pause()
+        screen = app.screen
+        bar = screen.query_one(KeyBar)
+        text = "  ".join(line.plain for line in bar.lines(bar.content_size.width))
+        for binding in shown_keys():
+            assert f"{binding.key_display or binding.key} {binding.description}" in text
+        board = screen.query_one(BoardView)
+        assert (board.max_scroll_x, board.max_scroll_y) == (0, 0)  # the whole level shows
+        log, menu = screen.query_one("#log"), screen.query_one(ActionMenu)
+        assert log.region.width >= 20 and menu.region.width >= 20, (log.region, menu.region)
+        assert min(log.region.height, menu.region.height) >= 5 and menu.region.bottom <= bar.region.y
+        side = screen.query_one("#player-side")
+        assert side.region.width == 55 and side.region.y >= log.region.bottom and side.region.bottom <= bar.region.y
+        enemy = screen.query_one(EnemyPanel)  # whole; the hero's most urgent rows, the rest scrolls as at 80x24
+        assert enemy.region.width >= 50 and enemy.region.bottom <= side.region.bottom, screen_text(app)
+        shown = "\n".join(shown_lines(screen.query_one(HeroPanel)))
+        assert "Turn" in shown and "Health" in shown and "Attack" in shown, shown
+    app = app_for(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:  # 80 columns keep the side panel beside the board
+        await pilot.press("enter")
+        await pilot.pause()
+        side, left = app.screen.query_one("#player-side"), app.screen.query_one("#player-left")
+        assert side.region.x == left.region.right and side.region.width == 30

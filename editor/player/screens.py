@@ -147,8 +147,9 @@ class PlayerScreen(Screen[RunResult | None]):
 
     CSS_PATH = "player.tcss"
     AUTO_FOCUS = "#board"
-    # player.tcss widens the side panel and the action list on a wide terminal.
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (150, "-wide")]
+    # player.tcss puts the hero under the board on a terminal narrower than 80 columns (a phone's browser
+    # gives about 55), and widens the side panel and the action list on a wide one.
+    HORIZONTAL_BREAKPOINTS = [(0, "-slim"), (80, "-narrow"), (150, "-wide")]
     BINDINGS = [
         Binding("up", "direction('N')", "Move/flip", key_display="↑↓←→"),
         Binding("down", "direction('S')", show=False),
