@@ -222,6 +222,7 @@ def test_an_empty_filtered_list_says_why():
     assert why_no_menu(view, "attack").startswith("No enemy to attack")
     assert why_no_menu(view, "shop").startswith("No shop here")
     assert why_no_menu(view, "use").startswith("Nothing to use")
+    assert why_no_menu(view, "equip") == "Nothing to equip: no weapon or armour in hand, and nothing worn."
     shop = new_state([cell(0, 0, "starting-tile", "E"), cell(1, 0, "shop", "SW", stock=["dagger"]),
                       cell(1, 1, "goblin", "N", face="up")], cards={"goblin": {"health": 60}})
     play(shop, "move E")

@@ -83,6 +83,9 @@ def why_no_menu(view: StateView, name: str) -> str:
             return f"Nothing here you can afford ({view.hero.gold} gold) and nothing to sell."
     if name == "use" and not view.hero.hand and not view.hero.spell_cooldown:
         return "Nothing to use: no potion or scroll in hand."
+    if (name == "equip" and not any(view.card(c).slot for c in view.hero.hand)
+            and not any(worn for _, worn in view.hero.equipment)):
+        return "Nothing to equip: no weapon or armour in hand, and nothing worn."
     return f"No {name} action is possible now."
 
 
