@@ -230,7 +230,7 @@ async def test_restart_level_and_campaign_instead_of_undo(tmp_path):
         await pilot.press("r")  # restart the level: back to the turn it began, earlier turns kept
         assert (screen.state.level, screen.state.turn) == (1, 2)
         assert screen.run.actions == ["flip E", "move E"]
-        await pilot.press("R")
+        await pilot.press("R", "R")  # twice: the run so far is not saved (as q, below)
         assert isinstance(app.screen, StoryScreen)  # the run begins again with the first story
         await pilot.press("enter")
         assert (screen.state.level, screen.state.turn, screen.run.actions) == (0, 1, [])
@@ -556,3 +556,26 @@ async def test_a_practice_run_says_under_the_board_that_it_is_not_scored(tmp_pat
                 await pilot.pause()
                 assert any("turn 999 · unscored, random dice 4294967295 " in line
                            for line in screen_text(app).splitlines()), screen_text(app)
+
+
+@run_async
+async def test_restarting_the_whole_run_asks_for_a_second_r_as_leaving_does(tmp_path):
+    """R throws away the whole run, as q does, but took it at once: one slip of the shift key beside r
+    (restart the level) lost every level played. Now R asks once more while a run is under way; playing on
+    disarms it, and before the first action or after the end it restarts at once."""
+    app = app_for(ladder_dict(), tmp_path)
+    said = notes(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter", "R")  # nothing played yet: nothing to lose
+        await pilot.press("enter")
+        screen = player(app)
+        await pilot.press("right")
+        assert screen.run.actions == ["flip E"]
+        await pilot.press("R")
+        assert screen.run.actions == ["flip E"] and said[-1].startswith("Press R again to restart the whole run")
+        await pilot.press("full_stop", "R")  # an action between: the first R is forgotten
+        assert screen.run.actions == ["flip E", "end"]
+        await pilot.press("R")
+        assert isinstance(app.screen, StoryScreen)
+        await pilot.press("enter")
+        assert screen.run.actions == [] and screen.state.turn == 1

@@ -193,6 +193,7 @@ class PlayerScreen(Screen[RunResult | None]):
         self._seen: set[tuple[int, int, int]] = set()  # (level, x, y) of inscriptions shown
         self._shown_level = -1
         self._quit_armed = False
+        self._restart_armed = False
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="player-main"):
@@ -301,7 +302,7 @@ class PlayerScreen(Screen[RunResult | None]):
         if action not in self.view.legal_actions():
             self._hint(f"{action} is not possible now.")
             return
-        self._quit_armed = False
+        self._quit_armed = self._restart_armed = False
         self.run.play(action)
         self.query_one(BoardView).focus()
         self.query_one(ActionMenu).filter = "all"  # a key's menu is for one choice: all actions again
@@ -420,13 +421,18 @@ class PlayerScreen(Screen[RunResult | None]):
         self._after_restart("Level restarted.")
 
     def action_restart_campaign(self) -> None:
+        # The whole run is thrown away, as by q: asked twice while a run is under way (R sits beside r).
+        if not (self._restart_armed or not self.run.actions or self.view.over):
+            self._restart_armed = True
+            self._hint("Press R again to restart the whole run; this run is not finished and will not be saved.")
+            return
         self.run.restart_campaign()
         self._shown_level = -1
         self._after_restart("Run restarted.")
 
     def _after_restart(self, note: str) -> None:
         self.result = None
-        self._quit_armed = False
+        self._quit_armed = self._restart_armed = False
         self._sync()
         self.query_one(BoardView).focus()
         self._hint(note)
