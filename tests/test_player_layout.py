@@ -3,6 +3,7 @@ shown, large cards on a big terminal, and an arrow that does nothing says why.""
 
 from __future__ import annotations
 
+import pytest
 from helpers import cell, new_state, play, run_async, screen_text, shown_lines
 from test_player_campaigns import duel_dict, load
 from textual.binding import Binding
@@ -273,15 +274,20 @@ async def test_the_level_goals_name_their_cards_as_the_board_and_the_shop_do(tmp
     assert said == "The level's goals come first (Slay Goblin).", said
 
 
+@pytest.mark.parametrize("size", [(44, 38), (55, 33)], ids=["400px", "500px"])
 @run_async
-async def test_a_phone_wide_terminal_keeps_the_board_the_log_and_the_hero_whole(tmp_path):
-    """`cardrogue web` in a phone's browser, 400 px wide, gives the player about 55 columns. The side panel
-    stood 30 columns beside the board: the board was cut after two and a half cards and the log had one
-    column. Narrower than 80 the hero and the enemies go under the log, full width, and every key shows."""
+async def test_a_phone_wide_terminal_keeps_the_board_the_log_and_the_hero_whole(tmp_path, size):
+    """`cardrogue web` in a phone's browser, 400 px wide, gives the player 44 columns (55 in headless
+    Chromium's narrowest window, 500 px). The side panel stood 30 columns beside the board: the board was cut
+    after two and a half cards and the log had one column. Narrower than 80 the hero and the enemies go under
+    the log, full width; the log keeps the width it wraps at (nothing cut at its edge), every key shows, and
+    the end screen's dialog fits the screen."""
+    from cardrogue.editor.player.screens import EndScreen
     from cardrogue.editor.player.widgets import EnemyPanel, HeroPanel
 
+    width, height = size
     app = app_for(tmp_path)
-    async with app.run_test(size=(55, 33)) as pilot:
+    async with app.run_test(size=size) as pilot:
         await pilot.press("enter", "right")  # in combat: the enemy panel shows too
         await pilot.pause()
         screen = app.screen
@@ -292,16 +298,28 @@ async def test_a_phone_wide_terminal_keeps_the_board_the_log_and_the_hero_whole(
         board = screen.query_one(BoardView)
         assert (board.max_scroll_x, board.max_scroll_y) == (0, 0)  # the whole level shows
         log, menu = screen.query_one("#log"), screen.query_one(ActionMenu)
-        assert log.region.width >= 20 and menu.region.width >= 20, (log.region, menu.region)
+        assert log.scrollable_content_region.width >= log.min_width, (log.region, log.scrollable_content_region)
+        assert menu.region.width >= 18 and menu.region.right <= log.region.x, (log.region, menu.region)
         assert min(log.region.height, menu.region.height) >= 5 and menu.region.bottom <= bar.region.y
         side = screen.query_one("#player-side")
-        assert side.region.width == 55 and side.region.y >= log.region.bottom and side.region.bottom <= bar.region.y
+        assert side.region.width == width and side.region.y >= log.region.bottom
+        assert side.region.bottom <= bar.region.y
         enemy = screen.query_one(EnemyPanel)  # whole; the hero's most urgent rows, the rest scrolls as at 80x24
-        assert enemy.region.width >= 50 and enemy.region.bottom <= side.region.bottom, screen_text(app)
+        assert enemy.region.width >= width - 1 and enemy.region.bottom <= side.region.bottom, screen_text(app)
         shown = "\n".join(shown_lines(screen.query_one(HeroPanel)))
         assert "Turn" in shown and "Health" in shown and "Attack" in shown, shown
+        await pilot.press("a", "right", "full_stop", "right", "right")  # the goblin slain, the exit: won
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen)
+        box = app.screen.query_one("#end-box")
+        assert box.region.x >= 0 and box.region.right <= width, (box.region, screen_text(app))
+        assert "Turns" in screen_text(app) and "q leave" in screen_text(app), screen_text(app)
+
+
+@run_async
+async def test_80_columns_keep_the_side_panel_beside_the_board(tmp_path):
     app = app_for(tmp_path)
-    async with app.run_test(size=(80, 24)) as pilot:  # 80 columns keep the side panel beside the board
+    async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter")
         await pilot.pause()
         side, left = app.screen.query_one("#player-side"), app.screen.query_one("#player-left")

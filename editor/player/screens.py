@@ -472,6 +472,7 @@ class EndScreen(ModalScreen[str]):
     """Victory or defeat: turns, health left, par, the replay and the high-score table."""
 
     CSS_PATH = "player.tcss"
+    HORIZONTAL_BREAKPOINTS = PlayerScreen.HORIZONTAL_BREAKPOINTS  # narrower than 80: the dialog takes the width
     BINDINGS = [Binding("r", "choose('level')", "Restart level"), Binding("n", "choose('campaign')", "New run"),
                 Binding("q", "choose('quit')", "Leave"), Binding("escape", "choose('look')", "Look at the board", key_display="Esc"),
                 Binding("h", "submit_to_hub", "Submit to hub")]
