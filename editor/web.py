@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 
 import aiohttp_jinja2
 import jinja2
-from aiohttp import web
+from aiohttp import WSCloseCode, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, log, to_int
 
@@ -118,6 +118,27 @@ def _origin(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc}".lower()
 
 
+class Session(AppService):
+    """textual-serve's AppService, whose ``stop`` also waits for the session's process to end. Its own stop
+    returns once the process has closed its output, before the process is reaped: when the server stopped
+    then, the loop was closed under the process's transport, and the server's last words were asyncio's
+    "Loop ... is closed" warning and an "Exception ignored ... Event loop is closed" traceback."""
+
+    async def stop(self) -> None:
+        await super().stop()
+        process = self._process  # textual-serve's: the shell that runs the session's command
+        if process is None:
+            return
+        try:
+            await asyncio.wait_for(process.wait(), STOP_WAIT_S)
+        except asyncio.TimeoutError:
+            process.kill()
+            await process.wait()
+
+
+STOP_WAIT_S = 10  # how long a session's process has to leave after it was asked to quit
+
+
 class SessionServer(Server):
     """``command(campaign)`` is the shell command one session runs: ``campaign`` is None on ``/``, the
     saved copy of a hub map on ``/map/REF``."""
@@ -129,6 +150,7 @@ class SessionServer(Server):
         self.max_sessions = max_sessions
         self.sessions = 0
         self.maps = maps
+        self._websockets: set[web.WebSocketResponse] = set()  # the open sessions', closed when the server stops
 
     def serve(self, debug: bool = False, sock: socket.socket | None = None) -> None:
         """textual-serve's ``serve``, on ``sock`` when given: a listening socket the command took before,
@@ -165,7 +187,15 @@ class SessionServer(Server):
         app.router.add_get("/map/{ref}", self.handle_map_page)
         app.router.add_get("/ws/map/{hash}", self.handle_map_websocket)
         app.on_response_prepare.append(_nosniff)
+        app.on_shutdown.append(self._end_sessions)
         return app
+
+    async def _end_sessions(self, app: web.Application) -> None:
+        """The server stops: every tab's websocket is closed now, so its page says "Session ended." at once
+        and its process ends. Left open, each waited for aiohttp's shutdown to give up on it (about 23 s with one
+        tab): the page showed a board that took no key, and the server took as long to stop."""
+        await asyncio.gather(*(websocket.close(code=WSCloseCode.GOING_AWAY, message=b"the server is stopping")
+                               for websocket in list(self._websockets)), return_exceptions=True)
 
     # ------------------------------------------------------------------ guards
 
@@ -215,10 +245,11 @@ class SessionServer(Server):
         """One browser tab: its own process running ``command``, fed by the tab's websocket."""
         self.sessions += 1
         websocket = web.WebSocketResponse(heartbeat=15)
+        self._websockets.add(websocket)
         service: AppService | None = None
         try:
             await websocket.prepare(request)
-            service = AppService(command, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
+            service = Session(command, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
                                  close=websocket.close, download_manager=self.download_manager, debug=self.debug)
             await service.start(to_int(request.query.get("width", "80"), 80), to_int(request.query.get("height", "24"), 24))
             await self._process_messages(websocket, service)
@@ -229,6 +260,7 @@ class SessionServer(Server):
         finally:
             if service is not None:
                 await service.stop()
+            self._websockets.discard(websocket)
             self.sessions -= 1
         return websocket
 

@@ -123,8 +123,10 @@ def map_page(m: dict, runs: list[dict], offset: int = 0, count: int = 50) -> str
             f"<td class=\"n\">{r['health']}</td><td>{e(r['submitted_at'])}</td><td>"
             + (f"<a href=\"{e(r['replay'])}\">replay</a>" if r.get("replay") else "hidden") + "</td></tr>"
             for r in runs)
-        parts.append("<table id=\"leaderboard\"><thead><tr><th class=\"n\">#</th><th>player</th><th class=\"n\">turns</th>"
-                     f"<th class=\"n\">health</th><th>submitted</th><th>replay</th></tr></thead><tbody>{rows}</tbody></table>")
+        # In a box of its own that scrolls sideways, as the map list: on a phone its six columns made the page wider.
+        parts.append("<div class=\"rows\"><table id=\"leaderboard\"><thead><tr><th class=\"n\">#</th><th>player</th>"
+                     "<th class=\"n\">turns</th><th class=\"n\">health</th><th>submitted</th><th>replay</th></tr></thead>"
+                     f"<tbody>{rows}</tbody></table></div>")
     else:
         parts.append("<p class=\"muted\">No verified runs yet.</p>" if offset == 0 else
                      "<p class=\"muted\">No runs this far down the leaderboard.</p>")

@@ -230,7 +230,7 @@ async def test_restart_level_and_campaign_instead_of_undo(tmp_path):
         await pilot.press("r")  # restart the level: back to the turn it began, earlier turns kept
         assert (screen.state.level, screen.state.turn) == (1, 2)
         assert screen.run.actions == ["flip E", "move E"]
-        await pilot.press("R")
+        await pilot.press("R", "R")  # twice: the run so far is not saved (as q, below)
         assert isinstance(app.screen, StoryScreen)  # the run begins again with the first story
         await pilot.press("enter")
         assert (screen.state.level, screen.state.turn, screen.run.actions) == (0, 1, [])
@@ -358,7 +358,7 @@ async def test_random_dice_practice_is_recorded_verified_and_not_scored(tmp_path
     app = app_for(duel_dict(), tmp_path, dice_seed=7)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("enter")
-        assert "random dice, seed 7" in player(app).query_one(BoardView).border_subtitle
+        assert "unscored, random dice 7" in player(app).query_one(BoardView).border_subtitle
         await pilot.press(*WIN_KEYS)  # the duel's goblin has scripted rolls: they stay, they are the map's
         await pilot.pause()
         result = app.screen.result
@@ -558,3 +558,49 @@ async def test_keys_sent_in_one_burst_play_as_keys_pressed_one_by_one(tmp_path):
             await pilot.pause()
             played.append([str(a) for a in player(app).run.actions])
     assert len(played[0]) == 2 and played[1] == played[0]
+
+
+@run_async
+async def test_a_practice_run_says_under_the_board_that_it_is_not_scored(tmp_path):
+    """docs/player.md: --level N and --random-dice are never scored. The player hears it while playing, under
+    the board, at 80x24 (with the whole seed), not first on the end screen after a whole campaign."""
+    for kw, shown in (({"dice_seed": 4294967295}, "unscored, random dice 4294967295"),
+                      ({"level": 0}, "practice, unscored"), ({}, None)):
+        app = app_for(duel_dict(), tmp_path, **kw)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("enter")
+            await pilot.pause()
+            line = next(line for line in screen_text(app).splitlines() if "turn 1" in line)
+            if shown is None:
+                assert "scored" not in line and "practice" not in line, line
+                continue
+            assert shown in line, line
+            if kw.get("dice_seed"):  # the whole seed still shows at turn 999
+                app.screen.run.state.turn = 998
+                await pilot.press("full_stop")  # the turn ends: turn 999
+                await pilot.pause()
+                assert any("turn 999 · unscored, random dice 4294967295 " in line
+                           for line in screen_text(app).splitlines()), screen_text(app)
+
+
+@run_async
+async def test_restarting_the_whole_run_asks_for_a_second_r_as_leaving_does(tmp_path):
+    """R throws away the whole run, as q does, but took it at once: one slip of the shift key beside r
+    (restart the level) lost every level played. Now R asks once more while a run is under way; playing on
+    disarms it, and before the first action or after the end it restarts at once."""
+    app = app_for(ladder_dict(), tmp_path)
+    said = notes(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter", "R")  # nothing played yet: nothing to lose
+        await pilot.press("enter")
+        screen = player(app)
+        await pilot.press("right")
+        assert screen.run.actions == ["flip E"]
+        await pilot.press("R")
+        assert screen.run.actions == ["flip E"] and said[-1].startswith("Press R again to restart the whole run")
+        await pilot.press("full_stop", "R")  # an action between: the first R is forgotten
+        assert screen.run.actions == ["flip E", "end"]
+        await pilot.press("R")
+        assert isinstance(app.screen, StoryScreen)
+        await pilot.press("enter")
+        assert screen.run.actions == [] and screen.state.turn == 1

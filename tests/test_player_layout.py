@@ -3,7 +3,8 @@ shown, large cards on a big terminal, and an arrow that does nothing says why.""
 
 from __future__ import annotations
 
-from helpers import cell, new_state, play, run_async, shown_lines
+import pytest
+from helpers import cell, new_state, play, run_async, screen_text, shown_lines
 from test_player_campaigns import duel_dict, load
 from textual.binding import Binding
 
@@ -222,6 +223,7 @@ def test_an_empty_filtered_list_says_why():
     assert why_no_menu(view, "attack").startswith("No enemy to attack")
     assert why_no_menu(view, "shop").startswith("No shop here")
     assert why_no_menu(view, "use").startswith("Nothing to use")
+    assert why_no_menu(view, "equip") == "Nothing to equip: no weapon or armour in hand, and nothing worn."
     shop = new_state([cell(0, 0, "starting-tile", "E"), cell(1, 0, "shop", "SW", stock=["dagger"]),
                       cell(1, 1, "goblin", "N", face="up")], cards={"goblin": {"health": 60}})
     play(shop, "move E")
@@ -245,3 +247,80 @@ async def test_at_80x24_the_hero_panel_shows_the_hand_before_what_scrolls(tmp_pa
         shown = "\n".join(shown_lines(panel))
         assert "Cursed Idol" in shown and "Potions" in shown, shown
         assert panel.max_scroll_y > 0 or panel.parent.max_scroll_y > 0  # the stock and the equipment scroll
+
+
+@run_async
+async def test_the_level_goals_name_their_cards_as_the_board_and_the_shop_do(tmp_path):
+    """A goal is written with a card id ("buy": "shopkeepers-debt"); the player names the card as the shop's
+    stock and the log name it ("Buy Shopkeeper's Debt"), never by the id an author typed."""
+    from cardrogue.editor.player.screens import why_not
+    from cardrogue.editor.player.widgets import HeroPanel
+    from cardrogue.engine.format.loader import load_usable
+    from cardrogue.engine.format.resources import campaigns_dir
+
+    game = load_usable(campaigns_dir() / "a-sons-descent.json")
+    counter = next(i for i, lv in enumerate(game.levels) if any(g.verb == "buy" for g in lv.goals))
+    app = PlayerApp(game, counter, replays_dir=None, scores_db=tmp_path / "s.db", player="tester")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        await pilot.pause()
+        shown = " ".join(" ".join(shown_lines(app.screen.query_one(HeroPanel))).replace("│", " ").split())
+        assert "Buy Shopkeeper's Debt" in shown, shown
+        assert "shopkeepers-debt" not in shown, shown
+    s = new_state([cell(0, 0, "starting-tile", "ES"), cell(1, 0, "pathing-tile", "W", face="up", exit=True),
+                   cell(0, 1, "pathing-tile", "N", face="up"), cell(2, 1, "goblin", "", face="down")],
+                  goals=[("slay", "goblin")])
+    said = why_not(s.view(), Direction.E)
+    assert said == "The level's goals come first (Slay Goblin).", said
+
+
+@pytest.mark.parametrize("size", [(44, 38), (55, 33)], ids=["400px", "500px"])
+@run_async
+async def test_a_phone_wide_terminal_keeps_the_board_the_log_and_the_hero_whole(tmp_path, size):
+    """`cardrogue web` in a phone's browser, 400 px wide, gives the player 44 columns (55 in headless
+    Chromium's narrowest window, 500 px). The side panel stood 30 columns beside the board: the board was cut
+    after two and a half cards and the log had one column. Narrower than 80 the hero and the enemies go under
+    the log, full width; the log keeps the width it wraps at (nothing cut at its edge), every key shows, and
+    the end screen's dialog fits the screen."""
+    from cardrogue.editor.player.screens import EndScreen
+    from cardrogue.editor.player.widgets import EnemyPanel, HeroPanel
+
+    width, height = size
+    app = app_for(tmp_path)
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("enter", "right")  # in combat: the enemy panel shows too
+        await pilot.pause()
+        screen = app.screen
+        bar = screen.query_one(KeyBar)
+        text = "  ".join(line.plain for line in bar.lines(bar.content_size.width))
+        for binding in shown_keys():
+            assert f"{binding.key_display or binding.key} {binding.description}" in text
+        board = screen.query_one(BoardView)
+        assert (board.max_scroll_x, board.max_scroll_y) == (0, 0)  # the whole level shows
+        log, menu = screen.query_one("#log"), screen.query_one(ActionMenu)
+        assert log.scrollable_content_region.width >= log.min_width, (log.region, log.scrollable_content_region)
+        assert menu.region.width >= 18 and menu.region.right <= log.region.x, (log.region, menu.region)
+        assert min(log.region.height, menu.region.height) >= 5 and menu.region.bottom <= bar.region.y
+        side = screen.query_one("#player-side")
+        assert side.region.width == width and side.region.y >= log.region.bottom
+        assert side.region.bottom <= bar.region.y
+        enemy = screen.query_one(EnemyPanel)  # whole; the hero's most urgent rows, the rest scrolls as at 80x24
+        assert enemy.region.width >= width - 1 and enemy.region.bottom <= side.region.bottom, screen_text(app)
+        shown = "\n".join(shown_lines(screen.query_one(HeroPanel)))
+        assert "Turn" in shown and "Health" in shown and "Attack" in shown, shown
+        await pilot.press("a", "right", "full_stop", "right", "right")  # the goblin slain, the exit: won
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen)
+        box = app.screen.query_one("#end-box")
+        assert box.region.x >= 0 and box.region.right <= width, (box.region, screen_text(app))
+        assert "Turns" in screen_text(app) and "q leave" in screen_text(app), screen_text(app)
+
+
+@run_async
+async def test_80_columns_keep_the_side_panel_beside_the_board(tmp_path):
+    app = app_for(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        await pilot.pause()
+        side, left = app.screen.query_one("#player-side"), app.screen.query_one("#player-left")
+        assert side.region.x == left.region.right and side.region.width == 30

@@ -541,6 +541,29 @@ def test_ctrl_c_stops_the_server_with_status_130_and_says_interrupted(tmp_path: 
     assert said[-1] == "cardrogue: interrupted", said
 
 
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_a_stopping_server_ends_its_sessions_at_once_and_the_page_says_so(tmp_path: Path, browser, stop) -> None:
+    """A player mid-run when the server stops sees textual-serve's "Session ended." at once. The server used
+    to wait for every tab's websocket to give up (about 23 s with one tab open): the page showed a live
+    board that took no key, then the dialog, and the server's stop took as long."""
+    with web_server(tmp_path, "--scores-db", str(tmp_path / "s.sqlite3"), "--replays", str(tmp_path / "r"),
+                    "--player", "walker", str(NEEDLE)) as (url, server):
+        page = browser.open(url + "/")
+        start_of_play(page)
+        asked = time.monotonic()
+        server.send_signal(stop)
+        server.wait(WAIT)
+        stopped = time.monotonic() - asked
+        wait_until(lambda: "-closed" in page.evaluate("document.body.className"), "the page's 'Session ended.'")
+        ended = time.monotonic() - asked
+        page.screenshot(tmp_path / "session-ended.png")
+        assert "Session ended." in page.evaluate("document.body.innerText")
+    assert stopped < 8 and ended < 10, (stopped, ended, (tmp_path / "server.log").read_text()[-3000:])
+    assert server.returncode == (130 if stop == signal.SIGINT else 0)
+    log = (tmp_path / "server.log").read_text()
+    assert "Traceback" not in log and "Exception ignored" not in log, log[-3000:]
+
+
 def test_the_server_runs_where_the_loop_has_no_signal_handlers(monkeypatch) -> None:
     """textual-serve's ``serve`` goes on when the event loop cannot take signal handlers (Windows' loop
     raises NotImplementedError); the copy for a socket taken first stopped there with a traceback."""

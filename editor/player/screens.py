@@ -28,7 +28,7 @@ from cardrogue.engine.rules.view import Face, StateView, Tile
 
 from ..shown import StoryMarkdown, content, text as shown_text
 from .run import PlayRun, RunResult, campaign_par, default_player, finish
-from .widgets import ActionMenu, BoardView, EnemyPanel, HeroPanel, KeyBar, RunLog
+from .widgets import ActionMenu, BoardView, EnemyPanel, HeroPanel, KeyBar, RunLog, goals_text
 
 
 # How the log shows each kind of event (any other kind: plain).
@@ -83,6 +83,9 @@ def why_no_menu(view: StateView, name: str) -> str:
             return f"Nothing here you can afford ({view.hero.gold} gold) and nothing to sell."
     if name == "use" and not view.hero.hand and not view.hero.spell_cooldown:
         return "Nothing to use: no potion or scroll in hand."
+    if (name == "equip" and not any(view.card(c).slot for c in view.hero.hand)
+            and not any(worn for _, worn in view.hero.equipment)):
+        return "Nothing to equip: no weapon or armour in hand, and nothing worn."
     return f"No {name} action is possible now."
 
 
@@ -111,7 +114,7 @@ def why_not(view: StateView, direction: Direction) -> str:
     if ahead.face is Face.UP and ahead.tile is Tile.CHEST:
         return "The chest opens only with the key in the hand."
     if (ahead.exit or (ahead.face is Face.UP and ahead.tile is Tile.LADDER)) and not view.goals_met():
-        return f"The level's goals come first ({', '.join(g.text() for g in view.level.goals)})."
+        return f"The level's goals come first ({goals_text(view)})."
     return f"Nothing to do {word}."
 
 
@@ -147,8 +150,9 @@ class PlayerScreen(Screen[RunResult | None]):
 
     CSS_PATH = "player.tcss"
     AUTO_FOCUS = "#board"
-    # player.tcss widens the side panel and the action list on a wide terminal.
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (150, "-wide")]
+    # player.tcss puts the hero under the board on a terminal narrower than 80 columns (a phone's browser
+    # gives about 55), and widens the side panel and the action list on a wide one.
+    HORIZONTAL_BREAKPOINTS = [(0, "-slim"), (80, "-narrow"), (150, "-wide")]
     BINDINGS = [
         Binding("up", "direction('N')", "Move/flip", key_display="↑↓←→"),
         Binding("down", "direction('S')", show=False),
@@ -189,6 +193,7 @@ class PlayerScreen(Screen[RunResult | None]):
         self._seen: set[tuple[int, int, int]] = set()  # (level, x, y) of inscriptions shown
         self._shown_level = -1
         self._quit_armed = False
+        self._restart_armed = False
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="player-main"):
@@ -237,8 +242,13 @@ class PlayerScreen(Screen[RunResult | None]):
         level = view.level
         board = self.query_one(BoardView)
         board.border_title = content(level.title or level.id)
-        dice = "" if self.run.dice_seed is None else f" · random dice, seed {self.run.dice_seed}"
-        board.border_subtitle = f"turn {view.turn}{dice}"
+        # A practice run says so while it is played, not first on the end screen (docs/player.md): the seed
+        # is the last thing on the line and stays whole at 80x24 up to turn 999 (a subtitle too long loses its end).
+        if self.run.dice_seed is not None:
+            practice = f" · unscored, random dice {self.run.dice_seed}"
+        else:
+            practice = " · practice, unscored" if self.practice else ""
+        board.border_subtitle = f"turn {view.turn}{practice}"
         board.show(view)
         self.query_one(HeroPanel).show(view, self.par)
         self.query_one(EnemyPanel).show(view)
@@ -292,7 +302,7 @@ class PlayerScreen(Screen[RunResult | None]):
         if action not in self.view.legal_actions():
             self._hint(f"{action} is not possible now.")
             return
-        self._quit_armed = False
+        self._quit_armed = self._restart_armed = False
         self.run.play(action)
         self.query_one(BoardView).focus()
         self.query_one(ActionMenu).filter = "all"  # a key's menu is for one choice: all actions again
@@ -411,13 +421,18 @@ class PlayerScreen(Screen[RunResult | None]):
         self._after_restart("Level restarted.")
 
     def action_restart_campaign(self) -> None:
+        # The whole run is thrown away, as by q: asked twice while a run is under way (R sits beside r).
+        if not (self._restart_armed or not self.run.actions or self.view.over):
+            self._restart_armed = True
+            self._hint("Press R again to restart the whole run; this run is not finished and will not be saved.")
+            return
         self.run.restart_campaign()
         self._shown_level = -1
         self._after_restart("Run restarted.")
 
     def _after_restart(self, note: str) -> None:
         self.result = None
-        self._quit_armed = False
+        self._quit_armed = self._restart_armed = False
         self._sync()
         self.query_one(BoardView).focus()
         self._hint(note)
@@ -457,6 +472,7 @@ class EndScreen(ModalScreen[str]):
     """Victory or defeat: turns, health left, par, the replay and the high-score table."""
 
     CSS_PATH = "player.tcss"
+    HORIZONTAL_BREAKPOINTS = PlayerScreen.HORIZONTAL_BREAKPOINTS  # narrower than 80: the dialog takes the width
     BINDINGS = [Binding("r", "choose('level')", "Restart level"), Binding("n", "choose('campaign')", "New run"),
                 Binding("q", "choose('quit')", "Leave"), Binding("escape", "choose('look')", "Look at the board", key_display="Esc"),
                 Binding("h", "submit_to_hub", "Submit to hub")]

@@ -286,6 +286,12 @@ def _bar(value: int, top: int, width: int = 12, colour: str = "green") -> Text:
     return Text.assemble(("█" * filled, colour), ("░" * (width - filled), "grey35"))
 
 
+def goals_text(view: StateView) -> str:
+    """The level's goals with their cards' names (``Buy Shopkeeper's Debt``), not the ids the file gives."""
+    cards = view.campaign.cards
+    return ", ".join(g.text(cards[g.card].name if g.card in cards else None) for g in view.level.goals)
+
+
 class HeroPanel(Static):
     """The hero in one table, a row per fact, the most urgent first (at 80x24 the rest scrolls): turn
     and par, level, health, effects lasting over turns, attack modifier, gold, the hand, known potions,
@@ -337,7 +343,7 @@ class HeroPanel(Static):
 
         if level.goals:
             mark = Text("✓ ", "green") if view.goals_met() else Text("✗ ", "red")
-            grid.add_row("Goals", mark + shown_text(", ".join(g.text() for g in level.goals)))
+            grid.add_row("Goals", mark + shown_text(goals_text(view)))
         grid.add_row("Here", shown_text(view.here.name))
         shop = view.shop
         if shop:

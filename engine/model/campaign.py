@@ -199,8 +199,10 @@ class Goal:
     verb: str
     card: str
 
-    def text(self) -> str:
-        return {"slay": "Slay", "open": "Open", "buy": "Buy"}[self.verb] + f" {self.card}"
+    def text(self, name: str | None = None) -> str:
+        """``Buy shopkeepers-debt``: the card by its id, as a file and a check name it; a player is shown
+        the card's ``name`` instead (``Buy Shopkeeper's Debt``), as the board and the shop name it."""
+        return {"slay": "Slay", "open": "Open", "buy": "Buy"}[self.verb] + f" {name or self.card}"
 
 
 @dataclass(frozen=True)
