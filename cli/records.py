@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from cardrogue.engine.records.scores import MAX_UNPROVED
 from cardrogue.engine.words import counted
 
 from .common import (
@@ -112,8 +113,10 @@ def cmd_scores(args: argparse.Namespace) -> int:
     status = EXIT_PROBLEMS if unproved else EXIT_OK
     if unproved:
         does, are = ("does", "is") if len(unproved) == 1 else ("do", "are")
+        further = (f"; the table was read no further than its first {MAX_UNPROVED} such rows, so scores below them "
+                   "are not listed either" if len(unproved) >= MAX_UNPROVED else "")
         complain(f"{store.path}: {counted(len(unproved), 'score')} in the table {does} not verify "
-                 f"(edited by hand?) and {are} not listed:",
+                 f"(edited by hand?) and {are} not listed{further}:",
                  *(f"  run {u.run_id[:12]} (player {u.player!r}): {u.reason}" for u in unproved))
     if args.format == "json":
         json.dump({"campaign": campaign.id, "hash": campaign.content_hash,

@@ -125,6 +125,28 @@ def test_a_score_edited_into_the_table_by_hand_is_not_shown_as_verified(tmp_path
     assert sorted(r["player"] for r in listed["rejected"]) == ["eve", "mallory", "slow", "trudy"]
 
 
+def test_a_table_filled_with_forged_rows_is_listed_in_bounded_time(tmp_path, duel, db):
+    """Each row listed is re-simulated: a file given thousands of forged rows ahead of the genuine ones is read
+    no further than its first MAX_UNPROVED unproved rows, and the listing says so (exit 1, nothing shown as
+    verified that is not)."""
+    import sqlite3
+
+    from cardrogue.engine.records.scores import MAX_UNPROVED
+
+    assert cardrogue("scores", duel, "--import", winning_replay(tmp_path, "fast", player="fast"),
+                     "--scores-db", db).returncode == 0
+    name = "scores_" + load(duel_dict()).content_hash
+    with sqlite3.connect(db) as con:
+        con.executemany(f"INSERT INTO {name} VALUES (?, 'eve', 1, 12, 0, 'not a replay')",
+                        ((f"{i:064x}",) for i in range(3 * MAX_UNPROVED)))
+    con.close()
+    done = cardrogue("scores", duel, "--scores-db", db)
+    assert done.returncode == 1 and "fast" not in done.stdout, done.stdout
+    assert f"{MAX_UNPROVED} scores in the table do not verify" in done.stderr, done.stderr
+    assert f"read no further than its first {MAX_UNPROVED} such rows" in done.stderr, done.stderr
+    assert done.stderr.count("player 'eve'") == MAX_UNPROVED
+
+
 def test_a_row_forged_under_a_runs_id_does_not_keep_the_run_out(tmp_path, duel, db):
     """A row written by hand under the id of a run not yet imported would make the import say "already in the
     table" and the listing leave both out: the genuine run takes the row over."""

@@ -32,6 +32,9 @@ from .replay import VerifiedRun, claimed_run_id, verify_replay
 
 ENV_VAR = "CARDROGUE_SCORES_DB"
 BUSY_TIMEOUT_S = 60.0
+# The most rows a listing re-verifies and finds unproved before it reads the table no further: a file
+# filled with forged rows is listed in bounded time (each costs a re-simulation).
+MAX_UNPROVED = 100
 
 
 def default_db_path() -> Path:
@@ -267,10 +270,14 @@ class ScoreStore:
                     row = _checked(raw)
                 except (ValueError, TypeError, OverflowError):
                     unproved.append(Unproved(str(raw[4]), str(raw[0]), 0, 0, "its columns are not of their types"))
+                    if len(unproved) == MAX_UNPROVED:
+                        break
                     continue
                 why = _unproved(row, campaign)
                 if why is not None:
                     unproved.append(Unproved(row[4], *row[:3], why))
+                    if len(unproved) == MAX_UNPROVED:
+                        break  # read no further (the caller says so: ``len(unproved) == MAX_UNPROVED``)
                     continue
                 scores.append(Score(len(scores) + 1, *row[:5]))
                 if len(scores) == limit:
