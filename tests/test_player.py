@@ -259,12 +259,32 @@ async def test_a_level_without_a_story_starts_at_once(tmp_path):
 
 
 @run_async
+async def test_the_opening_story_is_titled_with_the_campaign_and_the_level_it_leads_into(tmp_path):
+    """The run's first dialog opens with the campaign's story, then the level's: its title named the level
+    alone. It names both at the start of a run, and the level alone when p shows it again later."""
+    doc = ladder_dict()
+    doc["story"] = "Once upon a time."
+    app = app_for(doc, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, StoryScreen) and app.screen.story.startswith("Once upon a time.")
+        assert "Down and Out · Above" in screen_text(app), screen_text(app)
+        await pilot.press("enter", "full_stop")  # the run begins: the first turn ends
+        await pilot.pause()
+        await pilot.press("p")
+        await pilot.pause()
+        assert isinstance(app.screen, StoryScreen) and app.screen.story == "The **first** level."
+        assert app.screen.title_text == "Above"
+
+
+@run_async
 async def test_a_campaigns_opening_story_shows_alone_before_a_level_without_one(tmp_path):
     doc = duel_dict()
     del doc["levels"][0]["story"]
     app = app_for(doc, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         assert isinstance(app.screen, StoryScreen) and app.screen.story == "A test of nerve."
+        assert app.screen.title_text == "The Duel"  # the campaign's title (this map's level has the same)
         del doc["story"]
     app = app_for(doc, tmp_path)
     async with app.run_test(size=SIZE) as pilot:

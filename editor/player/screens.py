@@ -399,22 +399,29 @@ class PlayerScreen(Screen[RunResult | None]):
         self.query_one(ActionMenu).show(self.view, "all")
         self.query_one(BoardView).focus()
 
-    def _story(self) -> str | None:
-        """The level's story preface (after the campaign's opening story, at the start of a run), or None
-        when there is neither: the author wrote none, and the level has no preface to show."""
+    def _story(self) -> tuple[str, str] | None:
+        """(title, text): the level's story preface (after the campaign's opening story, at the start of a run),
+        or None when there is neither: the author wrote none, and the level has no preface to show. The title
+        names what the text opens with: the campaign and the level, the campaign alone, or the level."""
         view = self.view
+        level_title = view.level.title or view.level.id
         parts = [view.level.story] if view.level.story else []
+        title = level_title
         if view.level_index == self.run.start and not self.practice and self.campaign.story and view.turn == 1:
             parts.insert(0, self.campaign.story)
-        return "\n\n---\n\n".join(parts) if parts else None
+            campaign_title = self.campaign.title or self.campaign.id
+            if view.level.story and campaign_title != level_title:
+                title = f"{campaign_title} · {level_title}"
+            else:
+                title = campaign_title
+        return (title, "\n\n---\n\n".join(parts)) if parts else None
 
     def action_story(self) -> None:
-        text = self._story()
-        if text is None:
+        story = self._story()
+        if story is None:
             self._hint("This level has no story.")
             return
-        level = self.view.level
-        self.app.push_screen(StoryScreen(level.title or level.id, text))
+        self.app.push_screen(StoryScreen(*story))
 
     def action_restart_level(self) -> None:
         self.run.restart_level()
