@@ -47,6 +47,17 @@ def hex_digits(ref: str) -> str:
     return lowered if HASH_START_RE.fullmatch(lowered) or HASH_RE.fullmatch(lowered) else ref
 
 
+# The maps whose content hash starts with a given run of hex digits: a range of the primary key, not LIKE
+# (SQLite's LIKE ignores case, so no index serves it): every hash starting so lies in [start, start + "g"),
+# "g" following every hex digit.
+_HASH_STARTS = "m.hash >= ? AND m.hash < ?"
+
+
+def _hash_range(start: str) -> tuple[str, str]:
+    """The parameters of :data:`_HASH_STARTS` for the hashes starting with ``start`` (lower-case hex)."""
+    return start, start + "g"
+
+
 class HubError(Exception):
     """A refusal: an HTTP status, a one-line reason and optional details (diagnostics, ...)."""
 
@@ -313,10 +324,7 @@ class Hub:
         else:
             row = None
             if HASH_START_RE.fullmatch(ref):  # the short hash `hub list` shows, copied
-                # A range of the primary key, not LIKE (SQLite's LIKE ignores case and so no index serves it):
-                # every hash starting so lies in [ref, ref + "g"), "g" following every hex digit.
-                rows = tx.all(_MAP_SELECT + " WHERE m.hash >= ? AND m.hash < ? ORDER BY m.hash LIMIT 2",
-                              (ref, ref + "g"))
+                rows = tx.all(_MAP_SELECT + f" WHERE {_HASH_STARTS} ORDER BY m.hash LIMIT 2", _hash_range(ref))
                 if len(rows) > 1:
                     raise HubError(404, f"{ref!r} starts the content hash of more than one map on this hub: "
                                         "give more of the hash")
@@ -360,9 +368,8 @@ class Hub:
                      " OR LOWER(m.author) LIKE ? ESCAPE '\\' OR LOWER(a.name) LIKE ? ESCAPE '\\'))")
             params = (like,) * 4
             if HASH_SEARCH_RE.fullmatch(start := query.strip().strip("[]").lower()):
-                # a range of the primary key, as in find(): every hash starting so lies in [start, start + "g")
-                where += " OR (m.hash >= ? AND m.hash < ?)"
-                params += (start, start + "g")
+                where += f" OR ({_HASH_STARTS})"
+                params += _hash_range(start)
         with self.db.transaction() as tx:
             rows = tx.all(_MAP_SELECT + " WHERE " + where + " ORDER BY m.published_at DESC, m.hash LIMIT ? OFFSET ?",
                           (*params, limit, offset))
