@@ -4,12 +4,24 @@ shown as text, the stylesheet loads under the Content-Security-Policy, screensho
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from browser import Browser, pixels, render
 from hub_support import FAST, call, map_text, register, running_hub, slower, solution
+
+
+def loaded_with_style(page, what: str, also: str = "true") -> None:
+    """Wait, bounded (60 s: a wait for the page and its stylesheet, not a timing), until the page has loaded
+    with the hub's stylesheet applied (its paper background) and the script ``also`` holds."""
+    styled = "getComputedStyle(document.body).backgroundColor === 'rgb(253, 252, 248)'"
+    deadline = time.monotonic() + 60
+    while not page.evaluate(f"document.readyState === 'complete' && {styled} && ({also})"):
+        assert time.monotonic() < deadline, f"{what} did not load with its stylesheet"
+        time.sleep(0.1)
+
 
 HOSTILE_STORY = ('The lamp flickers. <script>document.title="pwned"</script>'
                  '<img src=x onerror="document.title=\'pwned\'"> </div><b>bold?</b> [bold red]not rich[/]')
@@ -165,8 +177,6 @@ def test_a_long_word_does_not_push_the_pages_wider_than_the_window(tmp_path: Pat
     """A title may be 120 characters of one word (docs/authoring.md: `title` ≤ 120 chars): on the map list it
     pushed every map's author, par, runs, best and difficulty past the window's right edge, and on the map page
     the title, the description and the stories ran off it. Long words break now, nothing is wider than the window."""
-    import time
-
     doc = json.loads(map_text("longword", "W" * 120))
     doc["description"], doc["story"] = "D" * 500, "S" * 800
     doc["levels"][0]["title"], doc["author"] = "L" * 120, "A" * 120
@@ -178,11 +188,7 @@ def test_a_long_word_does_not_push_the_pages_wider_than_the_window(tmp_path: Pat
         with Browser(tmp_path / "browser", size=(1000, 800)) as browser:
             for path in ("/", f"/maps/{m['hash']}"):
                 page = browser.open(hub.base + path)
-                styled = "getComputedStyle(document.body).backgroundColor === 'rgb(253, 252, 248)'"
-                deadline = time.monotonic() + 60  # a bounded wait for the page and its stylesheet, not a timing
-                while not page.evaluate(f"document.readyState === 'complete' && {styled}"):
-                    assert time.monotonic() < deadline, f"{path} did not load with its stylesheet"
-                    time.sleep(0.1)
+                loaded_with_style(page, path)
                 wide, window = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
                 assert wide <= window, (path, wide, window)
                 if path == "/":  # the other columns are on screen, beside the long title, their words whole
@@ -200,8 +206,6 @@ def test_on_a_narrow_window_the_map_list_keeps_its_words_whole(tmp_path: Path) -
     could shrink to one letter (the rule that lets a 120-letter word break). A word of a title or an author
     breaks only when it is longer than the cell can be; the page is never wider than the window (the list
     scrolls sideways in its own box when its columns cannot fit)."""
-    import time
-
     doc = json.loads(map_text("longword", "W" * 120))
     doc["author"] = "Bartholomew Quartermaine"
     with running_hub(str(tmp_path / "hub.sqlite3")) as hub:
@@ -211,11 +215,7 @@ def test_on_a_narrow_window_the_map_list_keeps_its_words_whole(tmp_path: Path) -
         assert call(hub.base, "POST", "/api/maps", {"campaign": json.dumps(doc)}, token=token)[0] == 201
         with Browser(tmp_path / "browser", size=(400, 800)) as browser:
             page = browser.open(hub.base + "/")
-            styled = "getComputedStyle(document.body).backgroundColor === 'rgb(253, 252, 248)'"
-            deadline = time.monotonic() + 60  # a bounded wait for the page and its stylesheet, not a timing
-            while not page.evaluate(f"document.readyState === 'complete' && {styled}"):
-                assert time.monotonic() < deadline, "the list did not load with its stylesheet"
-                time.sleep(0.1)
+            loaded_with_style(page, "the list")
             wide, window = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
             assert wide <= window, (wide, window)
             split = page.evaluate(
@@ -234,27 +234,18 @@ def test_on_a_phone_the_map_page_is_no_wider_than_the_window(site, tmp_path: Pat
     ran past the window's right edge and made the whole page scroll sideways, its replay links off screen.
     The leaderboard scrolls sideways in its own box, as the map list does (checked here at a true 400 px too:
     the list's own test runs in headless Chromium's narrowest window, 500 px)."""
-    import time
-
     with Browser(tmp_path / "browser", size=(400, 800)) as browser:
         page = browser.open("about:blank")
         # Headless Chromium's window is 500 px at the least, whatever --window-size says: the page is laid out
         # at a phone's 400 px by the DevTools' device metrics.
         page.command("Emulation.setDeviceMetricsOverride", width=400, height=800, deviceScaleFactor=1, mobile=False)
         page.navigate(site.base + "/maps/lamp")
-        styled = "getComputedStyle(document.body).backgroundColor === 'rgb(253, 252, 248)'"
-        deadline = time.monotonic() + 60  # a bounded wait for the page and its stylesheet, not a timing
-        while not page.evaluate(f"document.readyState === 'complete' && {styled}"):
-            assert time.monotonic() < deadline, "the map page did not load with its stylesheet"
-            time.sleep(0.1)
+        loaded_with_style(page, "the map page")
         wide, window = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
         page.screenshot(tmp_path / "phone-map.png")
         assert window == 400 and wide <= window, (wide, window)
         assert page.evaluate("document.querySelectorAll('#leaderboard a[href*=\"/runs/\"]').length") == 2
         page.navigate(site.base + "/")  # the map list too, at the true 400 px
-        deadline = time.monotonic() + 60
-        while not page.evaluate(f"document.readyState === 'complete' && {styled} && !!document.querySelector('#maps')"):
-            assert time.monotonic() < deadline, "the map list did not load with its stylesheet"
-            time.sleep(0.1)
+        loaded_with_style(page, "the map list", "!!document.querySelector('#maps')")
         wide, window = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
         assert window == 400 and wide <= window, (wide, window)
