@@ -118,3 +118,38 @@ async def test_a_drafts_notifications_give_its_first_error_in_the_editors_words(
         for start in ("crypt.json opens as a draft", "Saved crypt.json with", "Not played: "):
             said = next(n for n in told if n.startswith(start))
             assert f"(first: CR208: {editor_message(first)})" in said and '("to")' not in said, said
+
+
+@run_async
+async def test_an_edit_on_the_map_leaves_the_story_preview_as_it_is(tmp_path) -> None:
+    """Each edit showed the level's story again, its Markdown preview parsed and laid out anew: with a
+    story over the limit (a 5 MB string typed by hand, CR108) every key on the map took a minute. The
+    preview is rendered when its text changes, not on every edit of the campaign."""
+    from cardrogue.editor.shown import StoryMarkdown
+
+    data = json.loads(walk_draft(tmp_path).read_text(encoding="utf-8"))
+    data["levels"][0]["story"] = "A story. " * 10
+    path = tmp_path / "story.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        preview = app.query_one(StoryMarkdown)
+        rendered: list[str] = []
+        shown = preview.update
+
+        def update(text: str):
+            rendered.append(text)
+            return shown(text)
+
+        preview.update = update
+        app.canvas.focus()
+        app.canvas.move_to(0, 0)
+        await pilot.press("enter", "right", "enter", "n")  # two cards placed, a path opened
+        await settle(app, pilot)
+        assert app.doc.dirty and rendered == []
+        await pilot.press("f3")  # the story itself edited: the preview follows
+        await settle(app, pilot)
+        app.query_one("#story-source").insert("More. ")
+        await settle(app, pilot)
+        assert rendered and rendered[-1].startswith("More. A story."), rendered
