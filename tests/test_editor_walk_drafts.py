@@ -153,3 +153,42 @@ async def test_an_edit_on_the_map_leaves_the_story_preview_as_it_is(tmp_path) ->
         app.query_one("#story-source").insert("More. ")
         await settle(app, pilot)
         assert rendered and rendered[-1].startswith("More. A story."), rendered
+
+
+@run_async
+async def test_a_story_over_the_limit_is_kept_whole_and_previewed_up_to_the_limit(tmp_path) -> None:
+    """A story far over the schema's limit (CR108) is kept whole in the source to be cut by the author,
+    and its preview renders the first STORY_LIMIT characters and says it is cut (a 5 MB preview took
+    14 s of CPU to lay out each time the Story tab showed it)."""
+    from cardrogue.editor.shown import StoryMarkdown
+    from cardrogue.editor.widgets.story import STORY_LIMIT
+    from cardrogue.engine.format.resources import load_schema
+
+    limits = {p["maxLength"] for p in _stories(load_schema("campaign.schema.json"))}
+    assert limits == {STORY_LIMIT}
+    data = json.loads(walk_draft(tmp_path).read_text(encoding="utf-8"))
+    data["levels"][0]["story"] = "B" * (STORY_LIMIT + 5000)
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f3")
+        await settle(app, pilot)
+        assert app.query_one("#story-source").text == data["levels"][0]["story"]
+        source = app.query_one(StoryMarkdown).source
+        assert source.startswith("B" * STORY_LIMIT) and "B" * (STORY_LIMIT + 1) not in source
+        assert "25,000 characters" in source and "20,000" in source, source[-200:]
+
+
+def _stories(schema: dict):
+    """Every ``story`` property of the campaign schema."""
+    if isinstance(schema, dict):
+        for key, value in schema.items():
+            if key == "story" and isinstance(value, dict) and "maxLength" in value:
+                yield value
+            else:
+                yield from _stories(value)
+    elif isinstance(schema, list):
+        for item in schema:
+            yield from _stories(item)
