@@ -126,6 +126,8 @@ def _solver_diagnostics(result, args: argparse.Namespace) -> list[Diagnostic]:
 
 def _print_text_report(report: list[tuple[str, list[Diagnostic]]], verbose: bool, strict: bool, status: int) -> None:
     """Colour through Rich styles, never markup: file names and messages are shown as text."""
+    from cardrogue.engine.analysis.check import ANALYSIS_WAITS, analysis_waits
+
     style = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
     counts = {s: 0 for s in Severity}
     lines: list[list[tuple[str, str]]] = []  # each line as (text, Rich style) pieces
@@ -144,6 +146,9 @@ def _print_text_report(report: list[tuple[str, list[Diagnostic]]], verbose: bool
             if not verbose and n > SHOWN_PER_CODE:
                 more = counted(n - SHOWN_PER_CODE, f"more {code} problem")
                 lines.append([("  ", ""), (f"... and {more} (-v to show them all)", "")])
+        # fixing these may bring new problems, an exit no route reaches (a file not read at all: no word)
+        if analysis_waits(diagnostics) and not any(d.code in UNUSABLE_CODES for d in diagnostics):
+            lines.append([("  ", ""), (ANALYSIS_WAITS, "dim")])
     summary = (f"{counted(len(report), 'file')}: {counted(counts[Severity.ERROR], 'error')}, "
                f"{counted(counts[Severity.WARNING], 'warning')}")
     notes = counts[Severity.INFO]

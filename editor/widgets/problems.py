@@ -12,7 +12,7 @@ from textual.widgets.option_list import Option
 from cardrogue.editor.messages import ProblemChosen
 from cardrogue.editor.phrasing import editor_message
 from cardrogue.editor.shown import markup
-from cardrogue.engine.analysis.check import analysis_waits
+from cardrogue.engine.analysis.check import ANALYSIS_WAITS, analysis_waits
 from cardrogue.engine.format.diagnostics import Diagnostic, Severity
 from cardrogue.engine.words import counted
 
@@ -20,7 +20,7 @@ _RANK = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 _ICON = {Severity.ERROR: "[b red]E[/]", Severity.WARNING: "[b yellow]W[/]", Severity.INFO: "[b cyan]i[/]"}
 
 
-WAITING = "CR3xx route checks wait until errors are fixed"
+WAITING = ANALYSIS_WAITS
 """The problem list's last line while a rule error leaves the graph checks out (:func:`analysis_waits`)."""
 
 _FIELD_WORDS = {"cards": "card", "potions": "potion", "goals": "goal", "stock": "stock", "contents": "contents"}
