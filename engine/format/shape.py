@@ -63,7 +63,20 @@ def _level_shape(level: Any) -> bool:
             isinstance(g, dict) and len(g) == 1 and next(iter(g)) in _GOAL_VERBS and isinstance(next(iter(g.values())), str)
             for g in goals)):
         return False
+    if "hero" in level and not _level_hero_shape(level["hero"]):
+        return False
     return all(_cell_shape(c) for c in level["cells"])
+
+
+def _level_hero_shape(hero: Any) -> bool:
+    """A level's practice hero: an object, his tile two whole numbers, his cards texts (his health is
+    held as written, as the seed is)."""
+    if not isinstance(hero, dict):
+        return False
+    at = hero.get("at", [0, 0])
+    if not (isinstance(at, list) and len(at) == 2 and all(_whole(v) for v in at)):
+        return False
+    return all(_texts(hero.get(k, [])) for k in ("items", "equipped"))
 
 
 def _cell_shape(cell: Any) -> bool:
