@@ -118,3 +118,23 @@ def test_a_level_hero_of_the_wrong_type_is_reported_not_a_crash(tmp_path: Path, 
     result = load_campaign(path)
     if result.draft is not None:  # held: saved back as it was written
         assert campaign_to_dict(result.draft)["levels"][1]["hero"] == hero
+
+
+@pytest.mark.parametrize("card, where", [
+    ({"name": "Newb", "kind": "enemey", "attack": 1, "health": 2}, "$.cards.newb.kind"),
+    ({"name": "Newb", "kind": 3, "attack": 1, "health": 2}, "$.cards.newb.kind"),
+    ({"name": "Newb", "kind": "enemy", "attack": 1, "health": 2, "abilities": 3}, "$.cards.newb.abilities"),
+    ({"name": "Newb", "kind": "enemy", "attack": 1, "health": 2, "abilities": [1]}, "$.cards.newb.abilities[0]"),
+])
+def test_a_card_definition_of_the_wrong_kind_or_type_is_reported_not_a_crash(tmp_path: Path, card, where) -> None:
+    """A card definition's kind misspelt ("enemey") made `cardrogue check` and the editor fail with
+    `internal error: ValueError: 'enemey' is not a valid CardKind`; abilities that are no list of
+    texts, with AttributeError or TypeError. Each is its located schema error, exit 1."""
+    data = json.loads(TINY.read_text(encoding="utf-8"))
+    data["cards"] = {"newb": card}
+    path = tmp_path / "card.json"
+    path.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    done = subprocess.run([*CLI, "check", str(path)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and "internal error" not in done.stderr + done.stdout, (done.stdout, done.stderr)
+    assert f"[{where}]" in done.stdout and ": CR10" in done.stdout, done.stdout
+    load_campaign(path)  # no exception
