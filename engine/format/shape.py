@@ -8,7 +8,8 @@ of order, a roll of seven) does not stop it: it is saved back as it was, and its
 error stays in the problems panel until it is fixed.
 
 What stops it is what a draft cannot hold without losing it: a missing required property
-(CR102), an unknown property (CR103), a face other than up or down, or a wrong type where
+(CR102), an unknown property (CR103), a face other than up or down, a card's kind that is none
+of the kinds, or a wrong type where
 the model needs a structure; and a grid side over :data:`DRAFT_SIDE`, which no editor could show.
 """
 
