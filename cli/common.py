@@ -216,7 +216,7 @@ def open_scores(path: Path | None, *, writable: bool = True):
     where = path or default_db_path()
     try:
         store = ScoreStore(path, writable=writable)
-        store.table("0" * 64)  # reads the schema: a file that is not SQLite fails here
+        store.readable()  # reads the schema: a file that is not SQLite fails here
         return store
     except OSError as exc:
         raise UnusableInput(f"{where}: cannot open the score database: {exc.strerror or exc}") from None
@@ -308,7 +308,11 @@ def campaign_for_replay(text: str, campaign_path: Path | None, replay_path: Path
     the versions differ). When only the recorded file has the id and it has changed since the run, the
     replay is :class:`RejectedReplay` saying so: the hash decides, never the path. A replay that is
     not JSON is :class:`NotJson` (exit 2), one that is not a valid replay :class:`RejectedReplay`
-    (exit 1; with ``--campaign``, the verdict's)."""
+    (exit 1; with ``--campaign``, the verdict's).
+
+    Returns the campaign and the file it was loaded from: a verdict names them, since the file found may be
+    one shared with the replay -- a look-alike with the same id and title is another version, and a score
+    on it is not a score on the map the reader knows."""
     from cardrogue.engine.format.resources import bundled_campaigns
 
     name = replay_path if replay_path is not None else "the replay"
@@ -318,7 +322,7 @@ def campaign_for_replay(text: str, campaign_path: Path | None, replay_path: Path
             replay_document(text, name)  # text that is not JSON is unusable input, the campaign named or not
         except RejectedReplay:
             pass  # rejected by verify_replay, against the campaign named
-        return campaign
+        return campaign, campaign_path
     doc = replay_document(text, name)
     campaign_id, content_hash = doc["campaign"]["id"], doc["campaign"]["hash"]
     recorded = _recorded_file(doc["campaign"])
@@ -334,7 +338,7 @@ def campaign_for_replay(text: str, campaign_path: Path | None, replay_path: Path
             trouble = trouble or exc
             continue
         if campaign.content_hash == content_hash:
-            return campaign
+            return campaign, path
         if same_id is None:
             same_id, same_id_path = campaign, path
     if same_id is not None and same_id_path == recorded:
@@ -343,7 +347,7 @@ def campaign_for_replay(text: str, campaign_path: Path | None, replay_path: Path
                              f"{same_id.content_hash[:12]}…); a replay verifies only on the version it was played "
                              "on: name that version's file with --campaign FILE")
     if same_id is not None:
-        return same_id
+        return same_id, same_id_path
     if trouble is not None:
         raise trouble
     where = f"beside the replay (in {replay_path.expanduser().absolute().parent}) or " if replay_path is not None else ""
@@ -351,6 +355,11 @@ def campaign_for_replay(text: str, campaign_path: Path | None, replay_path: Path
             if recorded is not None else "")
     raise UnusableInput(f"no campaign with the id {campaign_id!r} {where}among the bundled campaigns; "
                         f"{gone}name the campaign file with --campaign FILE")
+
+
+def verified_on(path: Path | str, campaign) -> str:
+    """``PATH (Title, version 53e33d3b88f8)``: the file and the version a replay was verified on."""
+    return f"{path} ({campaign.title}, version {campaign.content_hash[:12]})"
 
 
 def level_index(campaign, level: int | None, path: Path | str) -> int:

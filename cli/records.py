@@ -7,6 +7,8 @@ import json
 import sys
 from pathlib import Path
 
+from cardrogue.engine.words import counted
+
 from .common import (
     lines_of,
     EXIT_OK,
@@ -23,6 +25,7 @@ from .common import (
     read_text,
     say,
     score_line,
+    verified_on,
 )
 from .progress import is_plain
 
@@ -53,7 +56,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
     try:
         text = read_text(args.replay, "the replay")
-        campaign = campaign_for_replay(text, args.campaign, args.replay)
+        campaign, campaign_file = campaign_for_replay(text, args.campaign, args.replay)
     except RejectedReplay as exc:  # not a replay at all: rejected like any failing replay
         if args.format == "json":
             _json({"replay": str(args.replay), "ok": False, "checked": True, "message": str(exc),
@@ -72,13 +75,15 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if args.format == "json":
         run = verdict.run
         _json({"replay": str(args.replay), "ok": verdict.ok, "checked": True, "message": verdict.message,
-               "campaign": {"id": campaign.id, "title": campaign.title, "hash": campaign.content_hash},
+               "campaign": {"id": campaign.id, "title": campaign.title, "hash": campaign.content_hash,
+                            "file": str(campaign_file)},
                "result": None if run is None else {"outcome": run.outcome, "turns": run.turns, "health": run.health,
                                                    "level": run.level + 1, "dice": run.dice_mode, "player": run.player,
                                                    "ranked": run.ranked},
                "action": None if verdict.action_index is None else verdict.action_index + 1})
     elif verdict.ok:
         say(f"{args.replay}: {verdict.message}")
+        say(f"  on {verified_on(campaign_file, campaign)}")  # a look-alike file shared with the replay is another map
     else:
         say(f"{args.replay}: rejected: {verdict.message}")
     return EXIT_OK if verdict.ok else EXIT_PROBLEMS
@@ -99,26 +104,35 @@ def cmd_scores(args: argparse.Namespace) -> int:
             if args.imports:
                 return _import_replays(store, args.imports, campaign_path)
             campaign = load_usable(campaign_path or default_campaign())
-            table = store.table(campaign.content_hash)
+            table, unproved = store.checked_table(campaign)
     except UnusableInput as exc:  # the database (damaged, read-only) or the campaign
         complain(*lines_of(exc))
         return exc.exit_code
+    # Rows the file holds that their replays do not prove (edited by hand) are no scores: named, never listed.
+    status = EXIT_PROBLEMS if unproved else EXIT_OK
+    if unproved:
+        does, are = ("does", "is") if len(unproved) == 1 else ("do", "are")
+        complain(f"{store.path}: {counted(len(unproved), 'score')} in the table {does} not verify "
+                 f"(edited by hand?) and {are} not listed:",
+                 *(f"  run {u.run_id[:12]} (player {u.player!r}): {u.reason}" for u in unproved))
     if args.format == "json":
         json.dump({"campaign": campaign.id, "hash": campaign.content_hash,
-                   "scores": [{"rank": s.rank, "player": s.player, "turns": s.turns, "health": s.health} for s in table]},
+                   "scores": [{"rank": s.rank, "player": s.player, "turns": s.turns, "health": s.health} for s in table],
+                   "rejected": [{"run_id": u.run_id, "player": u.player, "turns": u.turns, "health": u.health,
+                                 "reason": u.reason} for u in unproved]},
                   sys.stdout, indent=2)
         sys.stdout.write("\n")
-        return EXIT_OK
+        return status
     title = printable(campaign.title)
     if not table:
         say(f"{title}: no verified scores yet")
-        return EXIT_OK
+        return status
     if is_plain(sys.stdout):
         # Piped or redirected: plain lines a script can read (as `hub leaderboard` writes them), no box drawing.
         say(f"{title} — high scores (version {campaign.content_hash[:12]})")
         for s in table:
             say(score_line(s.rank, printable(s.player or 'anonymous'), s.turns, s.health))
-        return EXIT_OK
+        return status
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
@@ -130,7 +144,7 @@ def cmd_scores(args: argparse.Namespace) -> int:
     for s in table:
         out.add_row(str(s.rank), Text(printable(s.player or "anonymous")), str(s.turns), str(s.health))
     Console().print(out)
-    return EXIT_OK
+    return status
 
 
 def _import_replays(store, paths: list[Path], campaign_path: Path | None) -> int:
@@ -141,7 +155,7 @@ def _import_replays(store, paths: list[Path], campaign_path: Path | None) -> int
     for path in paths:
         try:
             text = read_text(path, "the replay")
-            campaign = campaign_for_replay(text, campaign_path, path)
+            campaign, campaign_file = campaign_for_replay(text, campaign_path, path)
         except NotJson as exc:
             say(f"{exc.where}: rejected: {exc.detail}")
             status = max(status, exc.exit_code)
@@ -167,5 +181,6 @@ def _import_replays(store, paths: list[Path], campaign_path: Path | None) -> int
             status = max(status, EXIT_PROBLEMS)
         else:
             added = store.add(verdict.run)
-            say(f"{path}: {verdict.message}; " + ("added" if added else "already in the table (the same run)"))
+            table = f"the table of {verified_on(campaign_file, campaign)}"
+            say(f"{path}: {verdict.message}; " + (f"added to {table}" if added else f"already in {table} (the same run)"))
     return status

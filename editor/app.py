@@ -37,6 +37,7 @@ from .document import Document, Where
 from .file_flows import FileFlows
 from .files import OpenError, default_document, document_for, draft_errors, draft_note
 from .forms import Forms
+from .key_order import KeysInOrder
 from .header import HEADER_CHROME, fit_header, header_text
 from .recent import recent_files, remember
 from .shown import NO_RAW_CONTROLS, markup
@@ -58,7 +59,7 @@ AUTOSAVE_SECONDS = 15.0
 DISK_CHECK_SECONDS = 2.0
 
 
-class EditorApp(App[int]):
+class EditorApp(KeysInOrder, App[int]):
     """Card Rogue Story Studio's campaign editor."""
 
     CSS_PATH = "editor.tcss"

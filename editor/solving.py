@@ -115,10 +115,19 @@ class SolveFlow:
         self.solution, self._campaign = outcome, campaign
         if outcome.steps:  # the par run, or the run found when par is unknown
             self.show_step(0)
-            self.app.action_focus_map()
+            if not self._typing():
+                self.app.action_focus_map()
         else:
             self._panel.set_solve_status(outcome.headline())
         self.app.refresh_bindings()
+
+    def _typing(self) -> bool:
+        """The author is typing somewhere the solver's end must not take the focus from: a text field (the
+        Cell panel's, the story's, a dialog's) or a dialog over the map. The map's keys are letters: the
+        focus taken from a field sent the rest of the word to the map (``s``, ``e``, ``w`` toggle paths)."""
+        from textual.widgets import Input, TextArea
+
+        return isinstance(self.app.focused, (Input, TextArea)) or len(self.app.screen_stack) > 1
 
     def show_step(self, index: int) -> None:
         """Show the solution after ``index`` actions: the marker, the flipped cards, the action and turn."""

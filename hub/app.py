@@ -24,7 +24,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from . import pages
-from cardrogue.engine.format.loader import json_syntax_error
+from cardrogue.engine.format.loader import DuplicateKey, json_syntax_error, pairs_no_duplicates
 from .db import Database, DatabaseError
 from .ratelimit import Rate, RateLimiter
 from .service import HASH_RE, Hub, HubError, Settings, hex_digits
@@ -291,7 +291,13 @@ def _no_constant(token: str) -> Any:
 
 async def _json_object(request: Request, limit: int, key: str) -> dict:
     text = _json_text(await _body(request, limit), "a request here", key)
-    value = json.loads(text)
+    try:
+        # A key written twice reads as its last to this parser and as its first to others (a proxy, a log
+        # reader): one body, one meaning. (A replay's own keys are refused with their path by its parse.)
+        value = json.loads(text, object_pairs_hook=pairs_no_duplicates)
+    except DuplicateKey as exc:
+        raise HubError(400, f"the body names {exc.key!r} twice: an object names each property once",
+                       field=exc.key) from None
     if not isinstance(value, dict):
         raise HubError(400, "the body must be a JSON object")
     return value

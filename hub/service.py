@@ -383,6 +383,10 @@ class Hub:
         if isinstance(player, str) and (why := unsafe_text(player, title=True)):
             # not used for credit (the token's owner is), but the file is served to others later
             raise HubError(422, f"the replay's player name {player!r} is refused: {why}", field="player")
+        schema = doc.get("$schema")  # the one other free text of a replay, served as it is too
+        if isinstance(schema, str) and (why := unsafe_text(schema, title=False)):
+            shown = repr(schema) if len(schema) <= 120 else f"{schema[:120]!r}..."
+            raise HubError(422, f"the replay's $schema {shown} is refused: {why}", field="$schema")
         if len(doc["actions"]) > self.settings.max_actions:
             raise HubError(422, f"the replay has {counted(len(doc['actions']), 'action')}; the hub takes at most "
                                 f"{self.settings.max_actions:,}")

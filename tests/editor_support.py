@@ -26,8 +26,13 @@ def three_level_app(tmp_path: Path) -> EditorApp:
 
 
 async def settle(app: EditorApp, pilot) -> None:
-    """Wait until the app has handled its messages and its check workers have finished."""
+    """Wait until the app has handled the keys sent (:func:`burst`) and its messages, and its check
+    workers have finished."""
     await pilot.pause()
+    for _ in range(1000):  # 10 s at most: a key never handled fails the test's own assertions
+        if not app.keys_on_their_way:
+            break
+        await pilot.pause(0.01)
     await app.workers.wait_for_complete()
     await pilot.pause()
 
@@ -36,3 +41,32 @@ def form_error(app: EditorApp, field: str | None = None) -> str:
     """The reason the open form shows: under ``field``, or wherever it is shown (``""``: none)."""
     query = f"#form-error-{field}.-shown" if field else ".form-error.-shown"
     return " ".join(str(label.render()) for label in app.screen.query(query))
+
+
+
+def typed(text: str) -> list[str]:
+    """The keys that type ``text``, one a character, for :func:`burst`."""
+    return list(text)
+
+
+def burst(app, *keys: str) -> None:
+    """Keys that arrive in one read of the terminal (a paste, tmux send-keys, a loaded machine): each is
+    handed to the app as its driver hands it a key (``pilot.press`` builds the same events), and none
+    waits for the one before to be handled, where ``pilot.press`` waits for the app to be idle after
+    each key. ``keys`` are Pilot's key names (``"a"``, ``"ctrl+u"``, ``"end"``; :func:`typed` spells a
+    text); nothing is handled before the caller awaits (``settle``)."""
+    import unicodedata
+
+    from textual import events
+    from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
+
+    for key in keys:
+        if len(key) == 1 and not key.isalnum():
+            key = _character_to_key(key)
+        try:
+            char: str | None = unicodedata.lookup(_get_unicode_name_from_key(REPLACED_KEYS.get(key, key)))
+        except KeyError:
+            char = key if len(key) == 1 else None
+        event = events.Key(key, char)
+        event.set_sender(app)
+        app.post_message(event)

@@ -61,7 +61,9 @@ def test_the_map_by_hand_works_as_written(tmp_path, capsys, monkeypatch) -> None
     assert json.loads(campaign.read_text(encoding="utf-8"))["par"] == {"turns": turns, "health": health}
     assert _cardrogue(capsys, "check", "--strict", "--solve", campaign)[0] == 0
     code, said = _cardrogue(capsys, "verify", "goblin-toll.replay.json")
-    assert code == 0 and said.strip().endswith(f"verified: won in {turns} turns with {health} health"), said
+    verdict, verified_on = said.strip().split("\n")
+    assert code == 0 and verdict.endswith(f"verified: won in {turns} turns with {health} health"), said
+    assert verified_on.strip().startswith("on ") and "goblin-toll.json (The Goblin Toll, version " in verified_on, said
     assert f"`verified: won in {turns} turns with {health} health`" in text
 
 

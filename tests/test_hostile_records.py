@@ -35,7 +35,7 @@ def duel(tmp_path: Path) -> Path:
 
 def rows(db: Path) -> list[tuple[str, int, int]]:
     with ScoreStore(db) as store:
-        return [(s.player, s.turns, s.health) for s in store.table(load(duel_dict()).content_hash, limit=1000)]
+        return [(s.player, s.turns, s.health) for s in store.table(load(duel_dict()), limit=1000)]
 
 
 # --------------------------------------------------------------------------- one run, one row
@@ -105,6 +105,64 @@ def test_a_hostile_teleport_is_refused_with_its_place_in_every_command(tmp_path,
     status, out, _ = cli(capsys, "scores", duel, "--scores-db", db, "--import", bad, good)
     assert status == 1 and "bad.replay.json: rejected: " in out and "good.replay.json: verified" in out
     assert len(rows(db)) == 1
+
+
+def _two_faced(text: str) -> dict[str, tuple[str, str]]:
+    """Replays one parser reads as a better run than another, or holding text no file can; (text, what
+    the refusal names)."""
+    body = text.strip()[1:]
+    doc = json.loads(text)
+    doc["player"] = "ada\ud800"
+    return {"dup-result": ('{"result": {"outcome": "won", "turns": 1, "health": 99},\n' + body,
+                           "$.result: duplicate key 'result'"),
+            "dup-player": ('{"player": "\\u001b]0;owned\\u0007",\n' + body, "$.player: duplicate key 'player'"),
+            "surrogate": (json.dumps(doc), "$.player: the text holds a lone UTF-16 surrogate")}
+
+
+@pytest.mark.parametrize("name", ["dup-result", "dup-player", "surrogate"])
+def test_a_two_faced_replay_is_rejected_naming_its_field_and_makes_no_row(tmp_path, duel, capsys, name):
+    text, says = _two_faced(recorded(load(duel_dict()), WIN, player="ada").text())[name]
+    bad = tmp_path / f"{name}.replay.json"
+    bad.write_text(text, encoding="utf-8", errors="surrogatepass")
+    status, out, _ = cli(capsys, "verify", bad, "--campaign", duel)
+    assert status == 1 and f"{bad}: rejected: " in out and says in out, out
+    db = tmp_path / "scores.db"
+    status, out, err = cli(capsys, "scores", duel, "--scores-db", db, "--import", bad)
+    assert status == 1 and f"{bad}: rejected: " in out and says in out and "damaged" not in err, out + err
+    assert rows(db) == []
+
+
+@pytest.mark.parametrize("field, number", [("$.every", '"every": 16'), ("$.result.turns", '"turns": 2'),
+                                           ("$.dice.seed", '"seed": 11'), ("$.campaign.level", '"level": 0')])
+@pytest.mark.parametrize("fraction", [".0", "e0", ".5"])
+def test_a_fraction_for_a_whole_number_is_rejected_naming_its_field(tmp_path, duel, capsys, field, number, fraction):
+    text = recorded(load(duel_dict()), WIN).text()
+    assert number in text
+    bad = tmp_path / "bad.replay.json"
+    bad.write_text(text.replace(number, number + fraction, 1))
+    status, out, _ = cli(capsys, "verify", bad, "--campaign", duel)
+    assert status == 1 and f"rejected: not a valid replay: {field}: {number.split()[1]}{fraction} is not a whole number" in out, out
+
+
+def test_a_verdict_names_the_campaign_file_and_version_it_was_verified_on(tmp_path, duel, capsys):
+    """A replay shared with a campaign file of the same id and title beside it (a weaker goblin) verifies on that
+    file, not the map the reader knows: the verdict says which file and which version, so a score on a look-alike
+    map cannot pass for a score on the real one."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    look_alike = write(duel_dict(goblin_attack=0), shared / "duel.json")
+    campaign = load(duel_dict(goblin_attack=0))
+    replay = shared / "mallory.replay.json"
+    replay.write_text(recorded(campaign, WIN, player="mallory").text())
+    status, out, _ = cli(capsys, "verify", replay)
+    assert status == 0 and "verified: won in 2 turns" in out
+    assert f"on {look_alike} (The Duel, version {campaign.content_hash[:12]})" in out, out
+    assert load(duel_dict()).content_hash[:12] not in out
+    status, out, _ = cli(capsys, "verify", replay, "--campaign", duel)  # the real map: another version
+    assert status == 1 and "another version" in out
+    db = tmp_path / "scores.db"
+    status, out, _ = cli(capsys, "scores", "--import", replay, "--scores-db", db)
+    assert status == 0 and f"added to the table of {look_alike} (The Duel, version {campaign.content_hash[:12]})" in out, out
 
 
 # --------------------------------------------------------------------------- the score store

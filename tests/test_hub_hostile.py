@@ -65,6 +65,28 @@ def _forged_replays(text: str) -> dict[str, str]:
     doc["player"] = "mallory\ud800"
     out["a lone surrogate in the player's name"] = json.dumps(doc)
     out["markup in the player's name"] = solution(text, player="[link=https://example.invalid]mallory[/link]")
+    out.update(_two_faced_replays(good))
+    return out
+
+
+def _two_faced_replays(good: dict) -> dict[str, str]:
+    """Replays that read one way to the hub's parser and another way to a reader that keeps the first of
+    two equal keys, or that hold text no file can: the hub serves the file to others after the window."""
+    body = json.dumps(good)[1:]
+    out = {"a duplicate key hiding a claimed score": '{"result": {"outcome": "won", "turns": 1, "health": 99}, ' + body,
+           "a duplicate key hiding markup in the player's name":
+               '{"player": "[link=https://example.invalid]mallory[/link]", ' + body[:-1] + ', "player": "mallory"}'}
+    doc = json.loads(json.dumps(good))
+    doc["$schema"] = "\ud800"
+    doc["campaign"]["file"] = "/home/mallory/needle.json"  # the hub rewrites the file without it
+    out["a lone surrogate in a text the hub keeps"] = json.dumps(doc)
+    doc = json.loads(json.dumps(good))
+    doc["$schema"] = "https://cardrogue-studio.dev/schema/replay.schema.json\x1b]0;owned\x07"
+    out["a terminal escape in the replay's $schema"] = json.dumps(doc)
+    out["a lone surrogate in a key"] = "{" + body[:-1] + ', "\\ud800": 1}'
+    out["a key with a lone surrogate written twice"] = "{" + body[:-1] + ', "\\udfff": 1, "\\udfff": 2}'
+    turns = good["result"]["turns"]
+    out["a fraction for a whole number"] = json.dumps(good).replace(f'"turns": {turns}', f'"turns": {turns}.0')
     return out
 
 
@@ -83,6 +105,9 @@ def test_hostile_requests_get_a_4xx_with_a_reason_and_store_nothing(hub_db: str)
             "malformed JSON (publish)": ("POST", "/api/maps", dict(raw=b'{"campaign": "x",}', token=alice), 400),
             "malformed JSON (submit)": ("POST", runs, dict(raw=solution(text)[:-40].encode(), token=alice), 400),
             "NaN in JSON": ("POST", "/api/accounts", dict(raw=b'{"name": NaN}'), 400),
+            "a key written twice (register)": ("POST", "/api/accounts", dict(raw=b'{"name": "eve", "name": "zed"}'), 400),
+            "a key written twice (publish)": ("POST", "/api/maps", dict(raw=json.dumps(
+                {"campaign": text, "window_days": 0})[:-1].encode() + b', "window_days": 365}', token=alice), 400),
             "deep nesting": ("POST", "/api/accounts", dict(raw=b"[" * 5000 + b"]" * 5000), 400),
             "not UTF-8": ("POST", "/api/accounts", dict(raw=b'{"name": "\xff"}'), 400),
             "a JSON array": ("POST", "/api/maps", dict(body=[text], token=alice), 400),
@@ -117,6 +142,9 @@ def test_hostile_requests_get_a_4xx_with_a_reason_and_store_nothing(hub_db: str)
         doc = json.loads(text)
         doc["levels"][1]["title"] = "[link=https://example.invalid]click[/link]"
         cases["Rich markup in a level title"] = ("POST", "/api/maps", dict(body={"campaign": json.dumps(doc)}, token=alice), 422)
+        doc = json.loads(text)
+        doc["levels"][0]["\ud800"] = 1
+        cases["a lone surrogate in a key of the map"] = ("POST", "/api/maps", dict(body={"campaign": json.dumps(doc)}, token=alice), 422)
         doc = json.loads(text)
         doc["levels"][0]["story"] = "The lamp \x1b]0;owned\x07 flickers."
         cases["a terminal escape in a story"] = ("POST", "/api/maps", dict(body={"campaign": json.dumps(doc)}, token=alice), 422)
@@ -210,6 +238,26 @@ def test_malformed_json_is_answered_with_the_place_and_what_to_do(tmp_path) -> N
             status, body, _ = call(hub.base, "POST", path, raw=raw, token=alice)
             assert status == 400 and body["error"].startswith("malformed JSON at line "), (raw, body)
             assert says in body["error"] and "Expecting" not in body["error"], (raw, body)
+
+
+def test_a_two_faced_replay_is_refused_naming_its_field(tmp_path) -> None:
+    """A duplicate key or a lone surrogate is refused with the field's path and place, never stored nor a 500."""
+    text = map_text()
+    says = {"a duplicate key hiding a claimed score": ("$.result", "duplicate key 'result'", "line 1"),
+            "a duplicate key hiding markup in the player's name": ("$.player", "duplicate key 'player'", "line 1"),
+            "a lone surrogate in a text the hub keeps": ("$.$schema", "lone UTF-16 surrogate"),
+            "a fraction for a whole number": ("$.result.turns", "is not a whole number"),
+            "a terminal escape in the replay's $schema": ("$schema", "control character U+001B"),
+            "a lone surrogate in a key": ("$['\\ud800']", "lone UTF-16 surrogate"),
+            "a key with a lone surrogate written twice": ("$['\\udfff']", "duplicate key")}
+    with running_hub(str(tmp_path / "hub.sqlite3")) as hub:
+        alice = register(hub.base, "alice")
+        call(hub.base, "POST", "/api/maps", {"campaign": text}, token=alice)
+        for name, replay in _two_faced_replays(json.loads(solution(text))).items():
+            status, body, _ = call(hub.base, "POST", "/api/maps/needle/runs", raw=replay.encode(), token=alice)
+            assert status == 422 and all(part in body["error"] for part in says[name]), (name, status, body)
+        assert call(hub.base, "GET", "/api/maps/needle/leaderboard")[1]["runs"] == []
+        assert hub.state.internal_errors == 0
 
 
 def test_a_replay_that_takes_too_long_to_re_simulate_is_refused(tmp_path) -> None:

@@ -63,7 +63,7 @@ async def test_victory_by_key_presses_saves_verifies_and_scores(tmp_path):
         await pilot.press("q")
     assert app.return_value == result
     with ScoreStore(tmp_path / "scores.db") as store:
-        [score] = store.table(load(duel_dict()).content_hash)
+        [score] = store.table(load(duel_dict()))
     assert (score.player, score.turns, score.health) == ("tester", 2, 12)
 
 
@@ -104,7 +104,7 @@ async def test_defeat_by_key_presses_is_saved_not_scored(tmp_path):
         await pilot.press("q")
     assert app.return_value.outcome == "dead"
     with ScoreStore(tmp_path / "scores.db") as store:
-        assert store.table(load(doc).content_hash) == []
+        assert store.table(load(doc)) == []
 
 
 @run_async
@@ -129,7 +129,7 @@ async def test_practice_level_is_saved_but_not_scored(tmp_path):
         result = app.screen.result
         assert result.outcome == "won" and result.practice and result.verified and not result.added
         assert result.replay_path.exists() and "practice" in result.message
-    assert not (tmp_path / "scores.db").exists() or ScoreStore(tmp_path / "scores.db").table(load(duel_dict()).content_hash) == []
+    assert not (tmp_path / "scores.db").exists() or ScoreStore(tmp_path / "scores.db").table(load(duel_dict())) == []
 
 
 @run_async
@@ -368,7 +368,7 @@ async def test_random_dice_practice_is_recorded_verified_and_not_scored(tmp_path
     assert doc["dice"] == {"mode": "random", "seed": 7}
     verdict = verify_replay(result.replay_path.read_text(), load(duel_dict()))
     assert verdict.ok and not verdict.run.ranked
-    assert not (tmp_path / "scores.db").exists() or ScoreStore(tmp_path / "scores.db").table(load(duel_dict()).content_hash) == []
+    assert not (tmp_path / "scores.db").exists() or ScoreStore(tmp_path / "scores.db").table(load(duel_dict())) == []
 
 
 def test_random_dice_restarts_keep_the_level_dice_and_draw_new_run_dice(monkeypatch):
@@ -533,3 +533,28 @@ def test_a_login_name_a_hub_would_refuse_is_not_the_default_player(monkeypatch):
     for login, player in (("alice", "alice"), ("[b]alice[/b]", ""), ("bob\x1b[31m", ""), ("c" * 90, "c" * 80)):
         monkeypatch.setattr(getpass, "getuser", lambda: login)
         assert default_player() == player, login
+
+
+@run_async
+async def test_keys_sent_in_one_burst_play_as_keys_pressed_one_by_one(tmp_path):
+    """tab (the actions list takes the focus) and enter (the first action) in one read of the terminal,
+    as a person who knows the game types them: enter reached the board, before the list had the focus,
+    and nothing was played (see tests/test_editor_bursts.py). Each key now waits for the one before."""
+    from editor_support import burst
+
+    played = []
+    for send in ("one by one", "in one burst"):
+        app = app_for(duel_dict(), tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("enter")  # the story
+            if send == "one by one":
+                await pilot.press("tab", "enter", "tab", "enter")
+            else:
+                burst(app, "tab", "enter", "tab", "enter")
+            for _ in range(1000):
+                await pilot.pause(0.01)
+                if not app.keys_on_their_way:
+                    break
+            await pilot.pause()
+            played.append([str(a) for a in player(app).run.actions])
+    assert len(played[0]) == 2 and played[1] == played[0]

@@ -36,7 +36,7 @@ def db(tmp_path: Path) -> Path:
 
 def table(db: Path) -> list[tuple[str, int, int]]:
     with ScoreStore(db) as store:
-        return [(s.player, s.turns, s.health) for s in store.table(load(duel_dict()).content_hash, limit=1000)]
+        return [(s.player, s.turns, s.health) for s in store.table(load(duel_dict()), limit=1000)]
 
 
 def winning_replay(tmp_path: Path, name: str = "win", **kw) -> Path:
@@ -93,6 +93,53 @@ def test_ranking_fewest_turns_then_most_health(tmp_path, duel, db):
     fast = winning_replay(tmp_path, "fast", player="fast")
     assert cardrogue("scores", duel, "--import", slow, fast, "--scores-db", db).returncode == 0
     assert table(db) == [("fast", 2, 12), ("slow", 4, 12)]
+
+
+def test_a_score_edited_into_the_table_by_hand_is_not_shown_as_verified(tmp_path, duel, db):
+    """The table file is the player's: every row is re-verified from its replay when listed. A row whose
+    score, player or run id was edited, a row with no real replay, and a copy of a genuine row under another
+    run id are not shown; the listing names them and exits 1."""
+    import sqlite3
+
+    slow = winning_replay(tmp_path, "slow", player="slow", extra_turns=2)
+    fast = winning_replay(tmp_path, "fast", player="fast")
+    assert cardrogue("scores", duel, "--import", slow, fast, "--scores-db", db).returncode == 0
+    name = "scores_" + load(duel_dict()).content_hash
+    with sqlite3.connect(db) as con:
+        replay = con.execute(f"SELECT replay FROM {name} WHERE player = 'slow'").fetchone()[0]
+        con.execute(f"UPDATE {name} SET turns = 1, health = 99 WHERE player = 'slow'")
+        con.execute(f"INSERT INTO {name} VALUES (?, 'eve', 0, 1000, 0, 'not a replay')", ("e" * 64,))
+        con.execute(f"INSERT INTO {name} VALUES (?, 'mallory', 0, 12, 0, ?)", ("a" * 64, replay))
+        con.execute(f"INSERT INTO {name} VALUES (?, 'trudy', 2, 12, 0, ?)", ("b" * 64, replay))
+    con.close()
+    assert table(db) == [("fast", 2, 12)]
+    done = cardrogue("scores", duel, "--scores-db", db)
+    assert done.returncode == 1 and done.stdout.split("\n")[1].split() == ["1.", "fast", "2", "turns", "12", "health"]
+    assert not any(who in done.stdout for who in ("slow", "eve", "mallory", "trudy")), done.stdout
+    assert "4 scores in the table do not verify" in done.stderr and str(db) in done.stderr, done.stderr
+    for who in ("slow", "eve", "mallory", "trudy"):
+        assert f"player {who!r}" in done.stderr, done.stderr
+    done = cardrogue("scores", duel, "--scores-db", db, "--format", "json")
+    listed = json.loads(done.stdout)
+    assert done.returncode == 1 and listed["scores"] == [{"rank": 1, "player": "fast", "turns": 2, "health": 12}]
+    assert sorted(r["player"] for r in listed["rejected"]) == ["eve", "mallory", "slow", "trudy"]
+
+
+def test_a_row_forged_under_a_runs_id_does_not_keep_the_run_out(tmp_path, duel, db):
+    """A row written by hand under the id of a run not yet imported would make the import say "already in the
+    table" and the listing leave both out: the genuine run takes the row over."""
+    import sqlite3
+
+    cardrogue("scores", duel, "--import", winning_replay(tmp_path, "slow", player="slow", extra_turns=2), "--scores-db", db)
+    fast = winning_replay(tmp_path, "fast", player="fast")
+    run_id = verify_replay(fast.read_text(), load(duel_dict())).run.run_id
+    with sqlite3.connect(db) as con:
+        con.execute(f"INSERT INTO scores_{load(duel_dict()).content_hash} VALUES (?, 'eve', 0, 1000, 0, 'x')", (run_id,))
+    con.close()
+    done = cardrogue("scores", duel, "--import", fast, "--scores-db", db)
+    assert done.returncode == 0 and "; added" in done.stdout, done.stdout
+    assert table(db) == [("fast", 2, 12), ("slow", 4, 12)]
+    assert cardrogue("scores", duel, "--scores-db", db).returncode == 0
 
 
 def test_env_variable_names_the_database(tmp_path, duel, db):

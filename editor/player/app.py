@@ -18,6 +18,7 @@ from cardrogue.engine.model.campaign import Campaign
 from cardrogue.engine.printable import printable
 from cardrogue.engine.words import counted
 
+from ..key_order import KeysInOrder
 from ..shown import NO_RAW_CONTROLS
 from .run import RunResult, default_replays_dir
 from .screens import PlayerScreen
@@ -25,7 +26,7 @@ from .screens import PlayerScreen
 EXIT_OK = 0
 
 
-class PlayerApp(App[RunResult | None]):
+class PlayerApp(KeysInOrder, App[RunResult | None]):
     """The player on its own: one PlayerScreen, exit when it is dismissed."""
 
     TITLE = "Card Rogue"

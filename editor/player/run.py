@@ -185,7 +185,7 @@ def finish(run: PlayRun, *, practice: bool, replays_dir: Path | None, scores_db:
     try:
         with ScoreStore(scores_db) as store:
             added = store.add(verdict.run)
-            table = tuple(store.table(campaign.content_hash, limit=10))
+            table = tuple(store.table(campaign, limit=10))
     except Exception as exc:  # sqlite3.Error, OSError: the run stays saved as a replay
         notes.append(f"Verified, but the high-score table could not be updated ({exc}).")
         return RunResult(**base, message=" ".join(notes))

@@ -105,9 +105,11 @@ class ProblemsPanel(Vertical):
         else:
             draft = (" [b red]· a draft: fix the errors to play or publish it[/]"
                      if counts[Severity.ERROR] else "")
+            # While a rule error keeps the route checks out, the warnings and notes counted are not all there are.
+            before = " before the route checks" if analysis_waits(diagnostics) else ""
             self._summary = Content.from_markup(
-                f"{counted(counts[Severity.ERROR], 'error')}, "
-                f"{counted(counts[Severity.WARNING], 'warning')}, {counted(counts[Severity.INFO], 'note')}{draft}")
+                f"{counted(counts[Severity.ERROR], 'error')}, {counted(counts[Severity.WARNING], 'warning')}, "
+                f"{counted(counts[Severity.INFO], 'note')}{before}{draft}")
         summary.update(self._summary)
         self.fit()
         options = self.query_one("#problems-list", OptionList)

@@ -22,7 +22,11 @@ class Severity(str, Enum):
 
 def format_json_path(path: Iterable[str | int]) -> str:
     """``("levels", 0, "cells", 3)`` -> ``$.levels[0].cells[3]`` (check-jsonschema style), ``$.$schema``
-    as the hub names it; any other key that is not a name in brackets, ``$.cards['cave-bat']``."""
+    as the hub names it; any other key that is not a name in brackets, ``$.cards['cave-bat']``.
+
+    A character of a key that cannot be shown as it is -- a control character, a bidirectional control,
+    a lone surrogate (which no UTF-8 output can even hold) -- is written as its escape (``$['\\ud800']``),
+    so a path is always one line of text a terminal, a file and a JSON answer can carry."""
     out = ["$"]
     for part in path:
         if isinstance(part, int):
@@ -31,6 +35,9 @@ def format_json_path(path: Iterable[str | int]) -> str:
             out.append(f".{part}")
         else:
             escaped = part.replace("\\", "\\\\").replace("'", "\\'")
+            if not escaped.isprintable():
+                escaped = "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
+                                  for ch in escaped)
             out.append(f"['{escaped}']")
     return "".join(out)
 

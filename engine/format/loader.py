@@ -75,19 +75,19 @@ class LoadResult:
         return self.campaign is not None
 
 
-class _DuplicateKey(ValueError):
+class DuplicateKey(ValueError):
     def __init__(self, key: str) -> None:
         super().__init__(key)
         self.key = key
 
 
-def _pairs_no_duplicates(pairs: list[tuple[str, Any]]) -> dict:
+def pairs_no_duplicates(pairs: list[tuple[str, Any]]) -> dict:
     result = dict(pairs)
     if len(result) != len(pairs):
         seen: set[str] = set()
         for key, _ in pairs:
             if key in seen:
-                raise _DuplicateKey(key)
+                raise DuplicateKey(key)
             seen.add(key)
     return result
 
@@ -194,7 +194,7 @@ def load_campaign_text(text: str, name: str = "<memory>") -> LoadResult:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:  # a str from memory can hold what no file can
         line, col = LineIndex(text).position(exc.start)
-        return LoadResult(name, None, [Diagnostic("CR004", _SURROGATE, file=name, line=line, column=col)], text)
+        return LoadResult(name, None, [Diagnostic("CR004", SURROGATE, file=name, line=line, column=col)], text)
     return _load_text(text, name)
 
 
@@ -211,11 +211,11 @@ def _load_known_text(text: str, name: str) -> LoadResult:
     if quick is not None:
         return quick
     try:
-        data = json.loads(text, object_pairs_hook=_pairs_no_duplicates,
+        data = json.loads(text, object_pairs_hook=pairs_no_duplicates,
                           parse_constant=_refuse_constant, parse_float=_parse_float)
     except json.JSONDecodeError as exc:
         return LoadResult(name, None, [_syntax_error(exc, name, text)], text)
-    except _DuplicateKey as exc:
+    except DuplicateKey as exc:
         return LoadResult(name, None, [_duplicate_key(exc.key, name, text)], text)
     except _NotJson as exc:
         return LoadResult(name, None, [_not_json(exc, name, text)], text)
@@ -226,10 +226,10 @@ def _load_known_text(text: str, name: str) -> LoadResult:
 
     locator = _Locator(name, text)
     # A lone surrogate can only come from a \u escape; it is text no file can hold.
-    if _SURROGATE_ESCAPE.search(text):
-        bad = _lone_surrogate(data)
+    if SURROGATE_ESCAPE.search(text):
+        bad = lone_surrogate(data)
         if bad is not None:
-            diag = Diagnostic("CR004", _SURROGATE, path=bad)
+            diag = Diagnostic("CR004", SURROGATE, path=bad)
             return LoadResult(name, None, [locator.place(diag)], text, data)
 
     draft = valid_draft(data)
@@ -286,9 +286,9 @@ def quick_load(text: str, name: str) -> LoadResult | None:
         colons += level_colons
     if text.count(":") - colons != pairs:
         try:
-            json.loads(text, object_pairs_hook=_pairs_no_duplicates, parse_constant=_refuse_constant,
+            json.loads(text, object_pairs_hook=pairs_no_duplicates, parse_constant=_refuse_constant,
                        parse_float=_parse_float)
-        except _DuplicateKey:
+        except DuplicateKey:
             return None
     return _checked(name, draft, data, text)
 
@@ -320,11 +320,11 @@ def _pairs_and_colons(value: Any) -> tuple[int, int]:
     return pairs, colons
 
 
-_SURROGATE = ("the text holds a lone UTF-16 surrogate (\\ud800 to \\udfff), which is not a character "
+SURROGATE = ("the text holds a lone UTF-16 surrogate (\\ud800 to \\udfff), which is not a character "
               "and cannot be saved as UTF-8: remove it or write the character itself")
 
 
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 class _NotJson(ValueError):
@@ -346,7 +346,7 @@ def _bom(name: str) -> Diagnostic:
                       file=name, line=1, column=1)
 
 
-def _lone_surrogate(data: Any) -> JsonPath | None:
+def lone_surrogate(data: Any) -> JsonPath | None:
     """The path of the first key or string holding a lone surrogate, if any."""
     stack: list[tuple[JsonPath, Any]] = [((), data)]
     while stack:

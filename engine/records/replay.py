@@ -154,6 +154,23 @@ def shared_text(text: str) -> str:
     return dumps_replay(doc)
 
 
+def _run_id(doc: dict) -> str:
+    """:attr:`VerifiedRun.run_id` of a replay document (the schema's shape, every action legal text)."""
+    dice = {"mode": doc["dice"]["mode"], "seed": doc["dice"]["seed"]}
+    actions = [str(Action.parse(text)) for text in doc["actions"]]
+    same = [doc["campaign"]["hash"], doc["campaign"].get("level", 0), dice, actions]
+    return hashlib.sha256(json.dumps(same, separators=(",", ":"), sort_keys=True).encode("utf-8")).hexdigest()
+
+
+def claimed_run_id(text: str) -> str | None:
+    """The run id a replay's text would have once verified; None for a text that is no replay (a row of a
+    score table edited by hand). Nothing is verified: the id only says which run the text is."""
+    try:
+        return _run_id(parse_replay(text))
+    except (ReplayError, ActionError):
+        return None
+
+
 @dataclass(frozen=True)
 class VerifiedRun:
     """A run whose replay re-simulated to exactly its claimed result."""
@@ -179,11 +196,7 @@ class VerifiedRun:
         ``verify_replay`` accepts only actions in their one text form, so the parsed actions
         written back are the replay's own; a run verified before that rule keeps its id.
         """
-        doc = json.loads(self.replay_text)
-        dice = {"mode": self.dice_mode, "seed": doc["dice"]["seed"]}
-        actions = [str(Action.parse(text)) for text in doc["actions"]]
-        same = [self.content_hash, self.level, dice, actions]
-        return hashlib.sha256(json.dumps(same, separators=(",", ":"), sort_keys=True).encode("utf-8")).hexdigest()
+        return _run_id(json.loads(self.replay_text))
 
     def is_authentic(self) -> bool:
         return self._token is _AUTHENTIC
@@ -215,13 +228,29 @@ class ReplayNotJson(ReplayError):
         super().__init__(f"not JSON: line {line}, column {column}: {detail}")
 
 
-class _Fraction(ValueError):
-    pass
+class _Fraction:
+    """A number written with a decimal point or an exponent, as parsed: every number in a replay is
+    whole (``16.0`` would pass the schema's "integer" but is no index), so it is refused, with its path,
+    once the parse is done (:func:`_fraction_path`)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
 
 
-def _no_fractions(text: str) -> int:
-    """Every number in a replay is whole; ``16.0`` would pass the schema's "integer" but is no index."""
-    raise _Fraction(f"{text} is not a whole number (write numbers without a decimal point or exponent)")
+def _fraction_path(doc: Any) -> tuple[tuple, _Fraction] | None:
+    """The path and value of the first fraction in ``doc`` (document order), if any."""
+    stack: list[tuple[tuple, Any]] = [((), doc)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, _Fraction):
+            return path, value
+        if isinstance(value, dict):
+            stack.extend((path + (k,), v) for k, v in reversed(value.items()))
+        elif isinstance(value, list):
+            stack.extend((path + (i,), v) for i, v in reversed(list(enumerate(value))))
+    return None
 
 
 def _not_json(text: str, exc: Exception) -> ReplayNotJson:
@@ -240,15 +269,48 @@ def _not_json(text: str, exc: Exception) -> ReplayNotJson:
     return ReplayNotJson(*LineIndex(text).position(offset), detail)
 
 
+def _duplicate_key(text: str, key: str) -> ReplayError:
+    from ..format.diagnostics import format_json_path
+    from ..format.positions import PositionIndex
+
+    index = PositionIndex(text)
+    path, offset = index.duplicates[0] if index.duplicates else ((key,), 0)
+    line, column = index.lines.position(offset)
+    return ReplayError(f"not a valid replay: {format_json_path(path)}: duplicate key {path[-1]!r} at line {line}, "
+                       f"column {column}: an object names each property once; remove one")
+
+
 def parse_replay(text: str) -> dict:
     """The replay document, or :class:`ReplayError` naming what is wrong and where
     (:class:`ReplayNotJson` for text that is not JSON at all)."""
+    from ..format.loader import SURROGATE, SURROGATE_ESCAPE, DuplicateKey, lone_surrogate, pairs_no_duplicates
+
+    fractions: list[_Fraction] = []
+
+    def fraction(text: str) -> _Fraction:
+        fractions.append(_Fraction(text))
+        return fractions[-1]
+
     try:
-        doc = json.loads(text, parse_float=_no_fractions)
-    except _Fraction as exc:
-        raise ReplayError(f"not a valid replay: {exc}") from None
+        # Duplicate keys are refused, as in a campaign (CR002): a replay is served to others (a hub's, after its
+        # window), and a reader keeping the first of two keys would read another run, score or player than this
+        # one, which keeps the last. The replay's few objects make the hook cheap.
+        doc = json.loads(text, parse_float=fraction, object_pairs_hook=pairs_no_duplicates)
+    except DuplicateKey as exc:
+        raise _duplicate_key(text, exc.key) from None
     except (json.JSONDecodeError, RecursionError, ValueError) as exc:  # ValueError: an integer too long to read
         raise _not_json(text, exc) from None
+    if fractions:
+        from ..format.diagnostics import format_json_path
+
+        path, found = _fraction_path(doc) or ((), fractions[0])  # (a fraction is always in the document)
+        raise ReplayError(f"not a valid replay: {format_json_path(path)}: {found.text} is not a whole number "
+                          "(write numbers without a decimal point or exponent)")
+    # A lone surrogate (only a \u escape writes one) is no character: no file or database can hold it.
+    if SURROGATE_ESCAPE.search(text) and (bad := lone_surrogate(doc)) is not None:
+        from ..format.diagnostics import format_json_path
+
+        raise ReplayError(f"not a valid replay: {format_json_path(bad)}: {SURROGATE}")
     # The two long lists are checked here, lengths first: the schema would visit every item of a
     # million-action file before its length limit, and quote the whole list in its message.
     shallow = doc

@@ -2,8 +2,11 @@
 
 A score enters only as a :class:`~.replay.VerifiedRun`, which only
 :func:`~.replay.verify_replay` makes after re-simulating the replay to exactly
-its claimed result -- there is no other way in. A changed campaign has a new
-hash, so its scores start afresh ("DESIGN: Replays are the proof").
+its claimed result -- there is no other way in. The file is the player's, who can
+edit it with any SQLite tool, so a score also leaves only verified: every row listed
+is re-simulated from the replay it keeps, and a row its replay does not prove is
+left out (:class:`Unproved`). A changed campaign has a new hash, so its scores start
+afresh ("DESIGN: Replays are the proof").
 
 The database runs in WAL mode and every insert is one ``BEGIN IMMEDIATE``
 transaction with a generous busy timeout, so several processes finishing runs at
@@ -23,7 +26,9 @@ from pathlib import Path
 from typing import Iterator
 
 from ..errors import UnusableInput
-from .replay import VerifiedRun
+from ..model.campaign import Campaign
+from ..words import counted
+from .replay import VerifiedRun, claimed_run_id, verify_replay
 
 ENV_VAR = "CARDROGUE_SCORES_DB"
 BUSY_TIMEOUT_S = 60.0
@@ -48,6 +53,35 @@ class Score:
     run_id: str
 
 
+@dataclass(frozen=True)
+class Unproved:
+    """A row of the table that its replay does not prove (the file was edited): never listed as a score."""
+
+    run_id: str
+    player: str
+    turns: int
+    health: int
+    reason: str
+
+
+def _unproved(row: tuple, campaign: Campaign) -> str | None:
+    """Why the row ``(player, turns, health, recorded_at, run_id, replay)`` is not the run its replay proves
+    on ``campaign``; None when it is."""
+    player, turns, health, _, run_id, replay = row
+    verdict = verify_replay(replay, campaign)
+    if not verdict.ok:
+        return f"its replay is rejected: {verdict.message}"
+    run = verdict.run
+    if not run.ranked:
+        return "its replay is not a ranked run (a won run of the whole campaign under its fated dice)"
+    if run.run_id != run_id:
+        return f"its run id is not its replay's ({run.run_id[:12]})"
+    if (run.player, run.turns, run.health) != (player, turns, health):
+        return (f"it says {counted(turns, 'turn')} with {health} health by {player!r}, its replay "
+                f"{counted(run.turns, 'turn')} with {run.health} health by {run.player!r}")
+    return None
+
+
 def _table(content_hash: str) -> str:
     if len(content_hash) != 64 or any(ch not in "0123456789abcdef" for ch in content_hash):
         raise ValueError("a content hash is 64 lower-case hex digits")
@@ -55,9 +89,10 @@ def _table(content_hash: str) -> str:
 
 
 def _checked(row: tuple) -> tuple:
-    """A row as its types say: an edited file could hold a number where a name belongs."""
-    player, turns, health, recorded_at, run_id = row
-    return (str(player), int(turns), int(health), float(recorded_at), str(run_id))
+    """A row as its types say: an edited file could hold a number where a name belongs (ValueError or
+    TypeError for a value that is no number)."""
+    player, turns, health, recorded_at, run_id, replay = row
+    return (str(player), int(turns), int(health), float(recorded_at), str(run_id), str(replay))
 
 
 def retry_while_locked(step, seconds: float) -> None:
@@ -182,29 +217,63 @@ class ScoreStore:
                 " health INTEGER NOT NULL, recorded_at REAL NOT NULL, replay TEXT NOT NULL)"
             )
             db.execute("INSERT OR IGNORE INTO campaigns VALUES (?, ?, ?)", (run.content_hash, run.campaign_id, run.campaign_title))
-            cursor = db.execute(
-                f"INSERT OR IGNORE INTO {table} VALUES (?, ?, ?, ?, ?, ?)",
-                (digest, run.player, run.turns, run.health, time.time(), run.replay_text),
-            )
+            row = (digest, run.player, run.turns, run.health, time.time(), run.replay_text)
+            added = db.execute(f"INSERT OR IGNORE INTO {table} VALUES (?, ?, ?, ?, ?, ?)", row).rowcount == 1
+            if not added:
+                # The row of this run id is this run (whoever claimed it first) unless it was written by hand:
+                # its replay is another run or none, or its score is not this run's. Such a row would keep the
+                # run out for good (listings leave it out); the run takes it over.
+                turns, health, replay = db.execute(f"SELECT turns, health, replay FROM {table} WHERE run_id = ?",
+                                                   (digest,)).fetchone()
+                if (turns, health) != (run.turns, run.health) or claimed_run_id(str(replay)) != digest:
+                    db.execute(f"DELETE FROM {table} WHERE run_id = ?", (digest,))
+                    db.execute(f"INSERT INTO {table} VALUES (?, ?, ?, ?, ?, ?)", row)
+                    added = True
             db.execute("COMMIT")
         except BaseException:
             if db.in_transaction:
                 db.execute("ROLLBACK")
             raise
-        return cursor.rowcount == 1
+        return added
 
-    def table(self, content_hash: str, limit: int = 20) -> list[Score]:
-        """Best first: fewest turns, then most health, then the earliest."""
-        table = _table(content_hash)
+    def readable(self) -> None:
+        """Read the schema: a file that is not SQLite (or is damaged) fails here, as :class:`UnusableInput`."""
+        if self._db is not None:
+            with self._guard():
+                self._db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+
+    def table(self, campaign: Campaign, limit: int = 20) -> list[Score]:
+        """The verified scores of ``campaign``, best first (see :meth:`checked_table`)."""
+        return self.checked_table(campaign, limit)[0]
+
+    def checked_table(self, campaign: Campaign, limit: int = 20) -> tuple[list[Score], list[Unproved]]:
+        """Best first: fewest turns, then most health, then the earliest; up to ``limit`` scores, each row
+        re-verified from its replay against ``campaign``. The rows met on the way that their replays do not
+        prove (edited by hand) are not scores: they come apart, with the reason, in table order."""
+        table = _table(campaign.content_hash)
         if self._db is None:
-            return []
+            return [], []
+        scores: list[Score] = []
+        unproved: list[Unproved] = []
         with self._guard():
             exists = self._db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", (table,)).fetchone()
             if not exists:
-                return []
-            rows = self._db.execute(
-                f"SELECT player, turns, health, recorded_at, run_id FROM {table}"
-                " ORDER BY turns ASC, health DESC, recorded_at ASC LIMIT ?",
-                (limit,),
-            ).fetchall()
-            return [Score(i + 1, *_checked(row)) for i, row in enumerate(rows)]
+                return [], []
+            cursor = self._db.execute(
+                f"SELECT player, turns, health, recorded_at, run_id, replay FROM {table}"
+                " ORDER BY turns ASC, health DESC, recorded_at ASC, run_id ASC")
+            for raw in cursor:
+                try:
+                    row = _checked(raw)
+                except (ValueError, TypeError, OverflowError):
+                    unproved.append(Unproved(str(raw[4]), str(raw[0]), 0, 0, "its columns are not of their types"))
+                    continue
+                why = _unproved(row, campaign)
+                if why is not None:
+                    unproved.append(Unproved(row[4], *row[:3], why))
+                    continue
+                scores.append(Score(len(scores) + 1, *row[:5]))
+                if len(scores) == limit:
+                    break
+            cursor.close()
+        return scores, unproved
