@@ -7,7 +7,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Container, Iterator, Sequence
 
 from cardrogue.engine.format.diagnostics import Diagnostic, Severity, has_errors
 from cardrogue.engine.format.files import campaign_files_in
@@ -74,6 +74,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         complain(f"no campaign files (*.json) in {', '.join(map(str, args.paths))}")
         return EXIT_UNUSABLE
     report: list[tuple[str, list[Diagnostic]]] = [(d.file, [d]) for d in missing]
+    drafts: set[str] = set()  # campaigns with errors whose model was built: fixing them brings the route checks
     with progress_bar("checking", total=len(files), counted=True) as bar:
         for path in files:
             bar.update(description=f"checking {path}")
@@ -82,6 +83,8 @@ def cmd_check(args: argparse.Namespace) -> int:
                 bar.update(description=f"solving {path}")
                 diagnostics = diagnostics + _solver_diagnostics(result, args)
             report.append((str(path), diagnostics))
+            if result.draft is not None:
+                drafts.add(str(path))
             bar.update(advance=1)
 
     unusable = any(d.code in UNUSABLE_CODES for _, ds in report for d in ds)
@@ -91,7 +94,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.format == "json":
         sys.stdout.writelines(_json_report(report, args.strict, status))
     else:
-        _print_text_report(report, args.verbose, args.strict, status)
+        _print_text_report(report, args.verbose, args.strict, status, drafts)
     return status
 
 
@@ -124,8 +127,13 @@ def _solver_diagnostics(result, args: argparse.Namespace) -> list[Diagnostic]:
     return [replace(d, file=result.file, line=index.locate(d.path)[0], column=index.locate(d.path)[1]) for d in found]
 
 
-def _print_text_report(report: list[tuple[str, list[Diagnostic]]], verbose: bool, strict: bool, status: int) -> None:
-    """Colour through Rich styles, never markup: file names and messages are shown as text."""
+def _print_text_report(report: list[tuple[str, list[Diagnostic]]], verbose: bool, strict: bool, status: int,
+                       drafts: Container[str] = ()) -> None:
+    """Colour through Rich styles, never markup: file names and messages are shown as text. Under a
+    file of ``drafts`` (a campaign with errors the loader built a model of), whether its errors hold
+    the route checks back."""
+    from cardrogue.engine.analysis.check import ANALYSIS_WAITS, analysis_waits
+
     style = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
     counts = {s: 0 for s in Severity}
     lines: list[list[tuple[str, str]]] = []  # each line as (text, Rich style) pieces
@@ -144,6 +152,10 @@ def _print_text_report(report: list[tuple[str, list[Diagnostic]]], verbose: bool
             if not verbose and n > SHOWN_PER_CODE:
                 more = counted(n - SHOWN_PER_CODE, f"more {code} problem")
                 lines.append([("  ", ""), (f"... and {more} (-v to show them all)", "")])
+        # fixing these may bring new problems, an exit no route reaches (not said of a file that is no
+        # campaign the loader could build, a replay or a cut file: it has more to mend first)
+        if name in drafts and analysis_waits(diagnostics):
+            lines.append([("  ", ""), (ANALYSIS_WAITS, "dim")])
     summary = (f"{counted(len(report), 'file')}: {counted(counts[Severity.ERROR], 'error')}, "
                f"{counted(counts[Severity.WARNING], 'warning')}")
     notes = counts[Severity.INFO]

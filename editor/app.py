@@ -459,6 +459,11 @@ class EditorApp(KeysInOrder, App[int]):
         if any(d.severity is Severity.ERROR for d in self.diagnostics):
             self.notify("Not published: fix the errors in the problems panel first.", severity="error")
             return
+        from cardrogue.hub.client import NO_HUB, configured
+
+        if configured() is None:  # said before "Publishing: ...", not after it (read from the config alone)
+            self.notify(NO_HUB, severity="error", markup=False)
+            return
         self.notify("Publishing: proving the par, then sending the map to the hub…", timeout=3)
         self.run_worker(partial(self._publish, self.doc.text()), thread=True, exclusive=True, group="publish")
 

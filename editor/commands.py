@@ -51,8 +51,8 @@ COMMANDS: list[tuple[str, str, str]] = [
     ("Remove level", "Remove this level", "remove_level"),
     ("Move level up", "Move this level earlier", "move_level(-1)"),
     ("Move level down", "Move this level later", "move_level(1)"),
-    ("Level properties", "Id, title and size of this level: resize, add or remove rows and columns",
-     "level_properties"),
+    ("Level properties", "Id, title and size of this level (resize, add or remove rows and columns), and its "
+     "practice hero", "level_properties"),
     ("Campaign metadata", "Title, author, seed, hero, ...", "metadata"),
     ("Card definition", "Add a card or override a catalog card (starts from the brush)", "card"),
     ("Remove card definition", "Remove one of the campaign's own cards (an override goes back to the catalog)",

@@ -20,6 +20,7 @@ from cardrogue.engine.records.atomic import atomic_write
 from cardrogue.engine.words import counted
 
 from .document import Document
+from .phrasing import editor_message
 
 RECOVERY_ENV = "CARDROGUE_RECOVERY_DIR"
 _PACKAGES = ("cardrogue.engine", "cardrogue.editor", "cardrogue.schema", "cardrogue.campaigns")
@@ -188,11 +189,12 @@ def draft_errors(doc: Document) -> list[Diagnostic]:
 
 def draft_note(errors: list[Diagnostic], cannot: str = "played or published") -> str:
     """What a save, an open, F5 or F6 tells the author about a draft: the count of its errors,
-    what it cannot be until they are fixed, and the first of them (plain text, no markup)."""
+    what it cannot be until they are fixed, and the first of them (plain text, no markup), in the
+    editor's words as the problems panel says it (``press t``, not the file's ``"to"``)."""
     count = counted(len(errors), "error")
     fixed = "it is" if len(errors) == 1 else "they are"
     return (f"{count}: it cannot be {cannot} until {fixed} fixed "
-            f"(first: {errors[0].code}: {errors[0].message})")
+            f"(first: {errors[0].code}: {editor_message(errors[0])})")
 
 
 # --------------------------------------------------------------------------- recovery

@@ -226,6 +226,9 @@ class HubClient:
 # -- what the player and the editor use (one line back, never an exception)
 
 
+NO_HUB = "Not published: no hub is configured (run `cardrogue hub register NAME --hub URL`)."
+
+
 def configured() -> "HubClient | None":
     """A client for the hub the player registered with; None when there is none (or the file is unusable)."""
     from cardrogue.engine.errors import UnusableInput
@@ -305,7 +308,7 @@ def publish_map(campaign_text: str, budget_seconds: float = 20.0) -> tuple[bool,
         return False, f"Not published: {refused[0].code}: {refused[0].message}{more}"
     client = configured()
     if client is None:
-        return False, "Not published: no hub is configured (run `cardrogue hub register NAME --hub URL`)."
+        return False, NO_HUB
     result = solve_campaign(loaded.campaign, Budget(max_seconds=budget_seconds), per_level=False)
     if result.verdict != SOLVED:
         return False, f"Not published: no proven par ({result.verdict}: {result.reason})"

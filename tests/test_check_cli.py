@@ -244,3 +244,24 @@ def test_a_report_that_cannot_be_written_is_said_so():
                                   stderr=subprocess.PIPE, text=True, timeout=60)
         assert done.returncode == 2 and done.stderr == "cardrogue: cannot write the output: No space left on device\n", (
             verbose, done.stderr)
+
+
+def test_a_rule_error_says_the_route_checks_wait_for_it(broken: Path):
+    """The graph checks (CR3xx) run once the loader finds no error: the text report says so under a
+    file whose errors hold them back, as the editor's problem list does, so an author who fixes the
+    unknown card is not surprised by an unreachable exit reported only then."""
+    doc = json.loads(broken.read_text())
+    exit_cell = next(c for level in doc["levels"] for c in level["cells"] if c.get("exit"))
+    exit_cell["paths"] = ""  # walled off: CR301, found once the card is fixed
+    broken.write_text(json.dumps(doc, indent=2))
+    first = cardrogue("check", str(broken))
+    assert "CR201" in first.stdout and "CR301" not in first.stdout
+    assert "  CR3xx route checks wait until errors are fixed" in first.stdout.splitlines(), first.stdout
+    (broken.parent / "cut.json").write_text(broken.read_text()[:500])  # not JSON: nothing was checked
+    (broken.parent / "run.json").write_text('{"format": 1, "actions": []}')  # no campaign at all (a replay)
+    for other in ("cut.json", "run.json"):
+        assert "route checks wait" not in cardrogue("check", str(broken.parent / other)).stdout, other
+    doc["levels"][0]["cells"][1]["card"] = "goblin"
+    broken.write_text(json.dumps(doc, indent=2))
+    then = cardrogue("check", str(broken))
+    assert "CR301" in then.stdout and "route checks wait" not in then.stdout, then.stdout

@@ -93,3 +93,48 @@ def test_solve_random_with_two_workers_on_a_campaign_edited_in_memory() -> None:
     assert report.runs == 8
     assert report == solve_random(edited, 8, workers=1, seed=3)
     assert report != solve_random(campaign, 8, workers=1, seed=3)
+
+
+@pytest.mark.parametrize("hero, where", [
+    ("x", "$.levels[1].hero"), ([1], "$.levels[1].hero"), (3, "$.levels[1].hero"),
+    ({"at": "x"}, "$.levels[1].hero.at"), ({"at": [0]}, "$.levels[1].hero.at"),
+    ({"at": [1, "a"]}, "$.levels[1].hero.at[1]"), ({"items": "x"}, "$.levels[1].hero.items"),
+    ({"equipped": [1]}, "$.levels[1].hero.equipped[0]"),
+])
+def test_a_level_hero_of_the_wrong_type_is_reported_not_a_crash(tmp_path: Path, hero, where) -> None:
+    """A level's practice hero typed by hand as a string, a list, or with fields of the wrong type:
+    `cardrogue check` reported `internal error: AttributeError` for a hero that is no object, and a
+    draft held "items": "x" as ["x"] (saved back changed). Each is its located CR1xx, exit 1, and a
+    draft the loader builds keeps the file as it is."""
+    from cardrogue.engine.format.canonical import campaign_to_dict
+
+    data = json.loads(TINY.read_text(encoding="utf-8"))
+    data["levels"][1]["hero"] = hero
+    path = tmp_path / "hero.json"
+    path.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    done = subprocess.run([*CLI, "check", str(path)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and "internal error" not in done.stderr + done.stdout, (done.stdout, done.stderr)
+    assert f"[{where}]" in done.stdout and ": CR10" in done.stdout, done.stdout
+    result = load_campaign(path)
+    if result.draft is not None:  # held: saved back as it was written
+        assert campaign_to_dict(result.draft)["levels"][1]["hero"] == hero
+
+
+@pytest.mark.parametrize("card, where", [
+    ({"name": "Newb", "kind": "enemey", "attack": 1, "health": 2}, "$.cards.newb.kind"),
+    ({"name": "Newb", "kind": 3, "attack": 1, "health": 2}, "$.cards.newb.kind"),
+    ({"name": "Newb", "kind": "enemy", "attack": 1, "health": 2, "abilities": 3}, "$.cards.newb.abilities"),
+    ({"name": "Newb", "kind": "enemy", "attack": 1, "health": 2, "abilities": [1]}, "$.cards.newb.abilities[0]"),
+])
+def test_a_card_definition_of_the_wrong_kind_or_type_is_reported_not_a_crash(tmp_path: Path, card, where) -> None:
+    """A card definition's kind misspelt ("enemey") made `cardrogue check` and the editor fail with
+    `internal error: ValueError: 'enemey' is not a valid CardKind`; abilities that are no list of
+    texts, with AttributeError or TypeError. Each is its located schema error, exit 1."""
+    data = json.loads(TINY.read_text(encoding="utf-8"))
+    data["cards"] = {"newb": card}
+    path = tmp_path / "card.json"
+    path.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    done = subprocess.run([*CLI, "check", str(path)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and "internal error" not in done.stderr + done.stdout, (done.stdout, done.stderr)
+    assert f"[{where}]" in done.stdout and ": CR10" in done.stdout, done.stdout
+    load_campaign(path)  # no exception

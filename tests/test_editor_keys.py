@@ -1,6 +1,8 @@
 """The editor's keys in one place (issue 11, point 3): the bindings. The help screen and the
 command palette read each command's keys from them; every key has a help entry."""
 
+from pathlib import Path
+
 from cardrogue.editor.app import EditorApp
 from cardrogue.editor.commands import COMMANDS, MAP_KEYS, help_markdown, keys_for
 from cardrogue.editor.widgets.level_list import LevelList
@@ -31,6 +33,44 @@ def test_every_key_is_in_the_help():
     text = help_markdown(EditorApp.BINDINGS)
     assert all(f"`{keys_for(action, EditorApp.BINDINGS)}` | {title}:" in text for title, _, action in COMMANDS)
     assert all(f"`{key}`" in text for key, _ in MAP_KEYS)
+
+
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "editor.md"
+# docs/editor.md's words for keys, as Textual names them
+_DOC_KEYS = {"arrows": ("up", "down", "left", "right"),
+             "shift+arrows": ("shift+up", "shift+down", "shift+left", "shift+right"),
+             ".": ("full_stop",), ",": ("comma",), "/": ("slash",), "?": ("question_mark",),
+             "[": ("left_square_bracket",), "]": ("right_square_bracket",)}
+
+
+def doc_keys(table: str) -> set[str]:
+    """The keys a key table of docs/editor.md names (the table after the line ``table``), as Textual
+    names them; the mouse's rows left out."""
+    lines = DOCS.read_text(encoding="utf-8").split("\n")
+    start = lines.index(table)
+    keys: set[str] = set()
+    for line in lines[start + 4:]:
+        if not line.startswith("| "):
+            break
+        cell = line.split("|")[1].strip()
+        if cell.startswith("mouse"):
+            continue
+        for word in cell.replace(" / ", " ").replace(", ", " ").split():
+            keys.update(_DOC_KEYS.get(word, (word,)))
+    return keys
+
+
+def test_docs_editor_md_names_every_key_of_each_place_and_no_other():
+    """The key tables of docs/editor.md (Map, Level list, Everywhere) against the bindings: a key the
+    guide names does something there, and a bound key is in the guide (the level list's m, the
+    metadata, was bound and not written). ctrl+p is Textual's own command palette key."""
+    bound = {table: {k.strip() for b in bindings for k in b.key.split(",")}
+             for table, bindings in (("Map (when the map has the focus):", MapCanvas.BINDINGS),
+                                     ("Level list:", LevelList.BINDINGS), ("Everywhere:", EditorApp.BINDINGS))}
+    bound["Everywhere:"].add("ctrl+p")
+    for table, keys in bound.items():
+        assert doc_keys(table) == keys, (table, "named, not bound:", doc_keys(table) - keys,
+                                         "bound, not named:", keys - doc_keys(table))
 
 
 def test_a_key_changed_in_a_binding_changes_in_the_help():

@@ -182,6 +182,8 @@ async def test_f9_without_a_hub_says_how_to_get_one(campaign_file: Path, tmp_pat
         await pilot.press("f9")
         await settle(app, pilot)
         assert any("no hub is configured" in n.message for n in app._notifications)
+        # said at once: not "Publishing: proving the par, then sending the map to the hub…" first
+        assert not any(n.message.startswith("Publishing") for n in app._notifications)
 
 
 def test_publish_needs_a_proven_par(hub) -> None:

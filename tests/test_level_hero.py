@@ -96,7 +96,7 @@ def test_a_practice_start_can_lose():
 
 @pytest.mark.parametrize("at, why", [
     ([2, 0], "it holds 'goblin'"),
-    ([0, 1], "no card is there"),
+    ([0, 1], "it is outside the level's 6×1 grid"),
     ([5, 0], "it is the exit"),
 ])
 def test_the_hero_must_start_on_a_tile_he_could_stand_on(at, why):

@@ -95,7 +95,9 @@ class Inspector(VerticalScroll):
         self.place = (level, x, y)
         self._shown = dict.fromkeys(FIELDS, "")
         if cell is None:
-            summary.update(f"[b]({x}, {y})[/] empty\n[dim]enter: place the brush[/]")
+            # a problem may be placed where no card is (CR225: the practice hero stands there)
+            summary.update(Content("\n").join([Content.from_markup(f"[b]({x}, {y})[/] empty"),
+                                                Content.from_markup("[dim]enter: place the brush[/]"), *problems]))
             for widget in inputs:
                 if widget.value:
                     widget.value = ""

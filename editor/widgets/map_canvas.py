@@ -276,9 +276,13 @@ class MapCanvas(ScrollView, can_focus=True):
         self.scroll_to_region_of(*self.cursor)
 
     def scroll_to_region_of(self, x: int, y: int) -> None:
+        """Bring a place into view. ``force``: also on a level just shown whose scrollbar has not
+        come yet (a problem of a taller level chosen from a smaller one: Textual allows no scroll
+        without a shown scrollbar, and the place stayed below the map's edge)."""
         from textual.geometry import Region
 
-        self.scroll_to_region(Region(x * self.cell_w, y * self.cell_h, self.cell_w, self.cell_h), animate=False, immediate=True)
+        self.scroll_to_region(Region(x * self.cell_w, y * self.cell_h, self.cell_w, self.cell_h), animate=False,
+                              immediate=True, force=True)
 
     def _refresh_rows(self, first: int, last: int) -> None:
         for row in range(first, last + 1):

@@ -12,7 +12,7 @@ from textual.widgets.option_list import Option
 from cardrogue.editor.messages import ProblemChosen
 from cardrogue.editor.phrasing import editor_message
 from cardrogue.editor.shown import markup
-from cardrogue.engine.analysis.check import analysis_waits
+from cardrogue.engine.analysis.check import ANALYSIS_WAITS, analysis_waits
 from cardrogue.engine.format.diagnostics import Diagnostic, Severity
 from cardrogue.engine.words import counted
 
@@ -20,7 +20,7 @@ _RANK = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 _ICON = {Severity.ERROR: "[b red]E[/]", Severity.WARNING: "[b yellow]W[/]", Severity.INFO: "[b cyan]i[/]"}
 
 
-WAITING = "CR3xx route checks wait until errors are fixed"
+WAITING = ANALYSIS_WAITS
 """The problem list's last line while a rule error leaves the graph checks out (:func:`analysis_waits`)."""
 
 _FIELD_WORDS = {"cards": "card", "potions": "potion", "goals": "goal", "stock": "stock", "contents": "contents"}
@@ -84,6 +84,7 @@ class ProblemsPanel(Vertical):
         self.diagnostics: list[Diagnostic] = []
         self._status: Content | None = None
         self._summary: Content = Content("checking…")
+        self._grown = False  # fit() set max_height to show the highlighted problem whole
 
     def on_mount(self) -> None:
         self.border_title = "Problems"
@@ -130,18 +131,53 @@ class ProblemsPanel(Vertical):
 
     def fit(self) -> None:
         """Grow the panel while the solver's line is shown, so it is read whole (up to six lines)
-        with the summary and a problem below it; as little as that needs, so the map keeps its rows."""
-        if self._status is None or self.has_class("-stepping"):
+        with the summary and a problem below it; as little as that needs, so the map keeps its rows.
+
+        While the list has the focus, grow it also to show the highlighted problem whole: at 80x24 the
+        panel holds two lines of problems, and a problem with its editor fix (CR225, CR201) runs to
+        eight, its fix cut. The map gets its rows back when the focus leaves the list (enter: go to).
+        """
+        options = self.query_one("#problems-list", ProblemList)
+        reading = options.has_focus and options.highlighted_option is not None
+        stepping = self.has_class("-stepping")
+        if not reading and self._grown:
+            self.styles.max_height = None  # the stylesheet's again
+            self._grown = False
+        if not reading and (self._status is None or stepping):
             self.styles.min_height = None  # the stylesheet's (stepping has its own)
             return
         width = self.content_region.width - 2  # the labels' padding
         if width <= 0:
             self.call_after_refresh(self.fit)  # not laid out yet
             return
-        text = self._status if isinstance(self._status, Content) else Content(str(self._status))
-        status = min(6, len(text.wrap(width)))
+        status = 0
+        if self._status is not None:
+            text = self._status if isinstance(self._status, Content) else Content(str(self._status))
+            status = min(7 if stepping else 6, len(text.wrap(width)))
         summary = len(self._summary.wrap(width))
-        self.styles.min_height = max(6, status + summary + 1 + 2)  # and a problem, and the border
+        if not reading:
+            self.styles.min_height = max(6, status + summary + 1 + 2)  # and a problem, and the border
+            return
+        prompt = options.highlighted_option.prompt
+        entry = prompt if isinstance(prompt, Content) else Content(str(prompt))
+        lines = len(entry.wrap(max(1, options.scrollable_content_region.width)))
+        # the map keeps ten rows of the screen (a row of boxes, the tabs, the header and footer); the
+        # panel only grows: an entry that fits leaves it its stylesheet's height
+        height = min(status + summary + lines + 2, self.screen.size.height - 10)
+        css_max = self.styles.base.max_height
+        self.styles.min_height = max(10 if stepping else 6, height)
+        self.styles.max_height = max(height, int(css_max.value) if css_max is not None and css_max.is_cells else 0)
+        self._grown = True
+        self.call_after_refresh(options.scroll_to_highlight)
+
+    def on_descendant_focus(self) -> None:
+        self.fit()
+
+    def on_descendant_blur(self) -> None:
+        self.fit()
+
+    def on_option_list_option_highlighted(self) -> None:
+        self.fit()
 
     def on_resize(self) -> None:
         self.fit()

@@ -8,7 +8,12 @@ from textual.widgets import Label, TextArea
 
 from cardrogue.editor.messages import StoryEdited
 from cardrogue.editor.shown import StoryMarkdown, content
+from cardrogue.engine.format.resources import load_schema
 from cardrogue.engine.printable import printable
+from cardrogue.engine.words import counted
+
+STORY_LIMIT: int = load_schema("campaign.schema.json")["properties"]["story"]["maxLength"]
+"""The longest story a campaign may have (CR108): the preview renders no more of a longer one."""
 
 
 class StoryEditor(Vertical):
@@ -16,6 +21,7 @@ class StoryEditor(Vertical):
         super().__init__(**kwargs)
         self.level: int | None = None
         self._shown = False  # show() has filled the source (before it, its empty text is no story)
+        self._previewed: str | None = None  # the text the preview renders
 
     def compose(self) -> ComposeResult:
         yield Label("", id="story-target")
@@ -31,7 +37,20 @@ class StoryEditor(Vertical):
         source = self.query_one("#story-source", TextArea)
         if source.text != text:
             source.load_text(text)
-        self.query_one("#story-preview", StoryMarkdown).update(printable(text, lines=True))
+        self._preview(text)
+
+    def _preview(self, text: str) -> None:
+        """Render the Markdown when its text changed: the app shows the story again after every edit
+        of the campaign, and a preview parsed and laid out anew for each key on the map made a long
+        story (a 5 MB one typed by hand, over the limit) hold the editor for a minute a key. A story
+        over the limit is previewed up to it (laying out 5 MB took 14 s of CPU)."""
+        if text != self._previewed:
+            self._previewed = text
+            shown = printable(text[:STORY_LIMIT], lines=True)
+            if len(text) > STORY_LIMIT:  # a draft's (CR108): kept whole in the source, to be cut there
+                shown += (f"\n\n---\n\n*Preview cut: the story is {counted(len(text), 'character')}; "
+                          f"the limit is {STORY_LIMIT:,}.*")
+            self.query_one("#story-preview", StoryMarkdown).update(shown)
 
     def typed(self) -> tuple[int | None, str] | None:
         """(the level shown, None for the campaign's story; the source's text as it is now), once shown."""
@@ -42,5 +61,5 @@ class StoryEditor(Vertical):
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
         event.stop()
         text = event.text_area.text
-        self.query_one("#story-preview", StoryMarkdown).update(printable(text, lines=True))
+        self._preview(text)
         self.post_message(StoryEdited(self.level, text))

@@ -24,6 +24,11 @@ def check_campaign(campaign: Campaign) -> list[Diagnostic]:
     return diagnostics + gold_diagnostics(campaign)
 
 
+ANALYSIS_WAITS = "CR3xx route checks wait until errors are fixed"
+"""What ``cardrogue check`` and the editor's problem list say under a campaign whose errors hold the
+graph checks back (:func:`analysis_waits`): fixing them may bring new problems, an unreachable exit."""
+
+
 def analysis_waits(diagnostics: list[Diagnostic]) -> bool:
     """Whether the graph checks and the gold count (every ``CR3xx``) were left out of ``diagnostics``
     (:func:`_finish`): they run on a campaign the loader found no error in, because the graph assumes

@@ -8,7 +8,8 @@ of order, a roll of seven) does not stop it: it is saved back as it was, and its
 error stays in the problems panel until it is fixed.
 
 What stops it is what a draft cannot hold without losing it: a missing required property
-(CR102), an unknown property (CR103), a face other than up or down, or a wrong type where
+(CR102), an unknown property (CR103), a face other than up or down, a card's kind that is none
+of the kinds, or a wrong type where
 the model needs a structure; and a grid side over :data:`DRAFT_SIDE`, which no editor could show.
 """
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from ..model.campaign import CardKind
 from .diagnostics import Diagnostic
 
 # Schema codes a draft cannot hold: the model has no place for an unknown property, and
@@ -24,6 +26,7 @@ _UNREPRESENTABLE = frozenset({"CR102", "CR103"})
 _REQUIRED = ("format", "id", "title", "rules", "seed", "hero", "levels")
 _TEXTS = ("$schema", "id", "title", "author", "description", "kind", "rules", "story")
 _GOAL_VERBS = ("slay", "open", "buy")
+_KINDS = frozenset(kind.value for kind in CardKind)
 # The longest grid side a draft holds: four times the format's largest (256, CR106), so a grid a
 # little too large opens in the editor to be fixed, and one whose map could not be drawn in
 # bounded time (100000 × 100000 places) is refused with its CR106.
@@ -44,6 +47,8 @@ def has_campaign_shape(data: Any, schema_errors: Iterable[Diagnostic] = ()) -> b
         return False
     if not (_mapping_of(data.get("cards", {}), dict) and _mapping_of(data.get("potions", {}), str)):
         return False
+    if not all(_card_shape(entry) for entry in data.get("cards", {}).values()):
+        return False
     if "par" in data and not (isinstance(data["par"], dict) and "turns" in data["par"]):
         return False
     levels = data["levels"]
@@ -63,7 +68,28 @@ def _level_shape(level: Any) -> bool:
             isinstance(g, dict) and len(g) == 1 and next(iter(g)) in _GOAL_VERBS and isinstance(next(iter(g.values())), str)
             for g in goals)):
         return False
+    if "hero" in level and not _level_hero_shape(level["hero"]):
+        return False
     return all(_cell_shape(c) for c in level["cells"])
+
+
+def _card_shape(entry: dict) -> bool:
+    """A card definition: its kind one of the kinds (the model holds the kind itself: a misspelt
+    "enemey" made every command fail), its abilities texts."""
+    if "kind" in entry and not (isinstance(entry["kind"], str) and entry["kind"] in _KINDS):
+        return False
+    return _texts(entry.get("abilities", []))
+
+
+def _level_hero_shape(hero: Any) -> bool:
+    """A level's practice hero: an object, his tile two whole numbers, his cards texts (his health is
+    held as written, as the seed is)."""
+    if not isinstance(hero, dict):
+        return False
+    at = hero.get("at", [0, 0])
+    if not (isinstance(at, list) and len(at) == 2 and all(_whole(v) for v in at)):
+        return False
+    return all(_texts(hero.get(k, [])) for k in ("items", "equipped"))
 
 
 def _cell_shape(cell: Any) -> bool:

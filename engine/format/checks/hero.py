@@ -69,7 +69,9 @@ def level_hero_problems(level: Level, li: int, cards: Mapping[str, CardDef]) -> 
         cell = level.by_pos.get(hero.at)
         card = None if cell is None else cards.get(cell.card)
         problem = None
-        if cell is None:
+        if not (0 <= x < level.width and 0 <= y < level.height):
+            problem = f"it is outside the level's {level.width}×{level.height} grid"
+        elif cell is None:
             problem = "no card is there"
         elif card is None:
             return found.items  # an unknown card: CR201 on the cell says so

@@ -1,0 +1,194 @@
+"""A new author's two-level draft at 80x24 (walk 13): a ladder to nowhere, an unknown enemy, a
+practice hero on an empty place of the second level. Every problem is found and read whole from the
+editor alone: ``enter`` on a problem shows its place on the map, the Cell panel of an empty place
+names the problem there, the problems list shows the entry it highlights whole, and the draft's
+notifications give the first error in the editor's words."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from textual.widgets import OptionList
+
+from cardrogue.editor.phrasing import editor_message
+from cardrogue.editor.widgets.problems import ProblemsPanel
+from editor_support import make_app, settle
+from helpers import run_async, shown_lines
+
+
+def walk_draft(tmp_path: Path) -> Path:
+    """Level 1: a corridor to a ladder that leads nowhere (CR208). Level 2, 5x5: an unknown
+    'gobblin' (CR201), the exit, and a practice hero standing at (4, 4), where no card is (CR225)."""
+    corridor = [{"at": [x, 1], "card": "pathing-tile", "paths": "EW", "face": "down"} for x in (1, 2, 3)]
+    data = {
+        "format": 1, "id": "crypt", "title": "The Crypt", "rules": "1.1.2", "seed": 1,
+        "hero": {"character": "warrior"},
+        "levels": [
+            {"id": "level-1", "title": "The First Room", "width": 5, "height": 3, "cells": [
+                {"at": [0, 1], "card": "starting-tile", "paths": "E", "face": "up"}, *corridor,
+                {"at": [4, 1], "card": "descending-ladder", "paths": "W", "face": "down"}]},
+            {"id": "level-2", "title": "New level", "hero": {"at": [4, 4]}, "width": 5, "height": 5, "cells": [
+                {"at": [0, 0], "card": "starting-tile", "paths": "E", "face": "up"},
+                {"at": [1, 0], "card": "gobblin", "paths": "EW", "face": "down"},
+                {"at": [2, 0], "card": "pathing-tile", "paths": "EW", "face": "down"},
+                {"at": [3, 0], "card": "pathing-tile", "paths": "W", "face": "down", "exit": True}]},
+        ],
+    }
+    path = tmp_path / "crypt.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def words(lines: list[str]) -> str:
+    return " ".join(" ".join(lines).split())
+
+
+def highlight(app, code: str) -> None:
+    panel, options = app.query_one(ProblemsPanel), app.query_one("#problems-list", OptionList)
+    options.highlighted = next(i for i, d in enumerate(panel.diagnostics) if d.code == code)
+
+
+@run_async
+async def test_enter_on_a_problem_of_another_level_scrolls_the_map_to_its_place(tmp_path) -> None:
+    """The first level is shown (3 rows); CR225 is at (4, 4) of the 5x5 second level: the map shows
+    that place, not the second level's first rows with the cursor below the panel's edge."""
+    app = make_app(walk_draft(tmp_path), tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        assert app.level_index == 0
+        await pilot.press("ctrl+k")
+        highlight(app, "CR225")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        canvas = app.canvas
+        assert app.level_index == 1 and canvas.cursor == (4, 4)
+        top = 4 * canvas.cell_h
+        assert canvas.scroll_y <= top and top + canvas.cell_h <= canvas.scroll_y + canvas.scrollable_content_region.height, (
+            canvas.scroll_y, canvas.scrollable_content_region)
+
+
+@run_async
+async def test_the_cell_panel_of_an_empty_place_names_the_problem_there(tmp_path) -> None:
+    """CR225 is placed at an empty place (the practice hero stands where no card is): the Cell panel
+    there says so, with the editor's way to fix it, as it does on a card."""
+    app = make_app(walk_draft(tmp_path), tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        app.set_level(1)
+        app.canvas.move_to(4, 4)
+        await settle(app, pilot)
+        summary = str(app.query_one("#inspector-summary").render())
+        assert "empty" in summary and "CR225" in summary and "press p in the Levels panel" in summary, summary
+
+
+@run_async
+async def test_the_problem_highlighted_is_read_whole_at_80x24(tmp_path) -> None:
+    """A problem with its editor fix runs to several lines at 80 columns: with the list focused, the
+    panel grows so the highlighted entry is shown whole (it showed its first two lines, the fix cut)."""
+    app = make_app(walk_draft(tmp_path), tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        options = app.query_one("#problems-list", OptionList)
+        await pilot.press("ctrl+k")
+        for code in ("CR225", "CR201", "CR208"):
+            highlight(app, code)
+            await settle(app, pilot)
+            entry = " ".join(str(options.highlighted_option.prompt).split())
+            assert entry in words(shown_lines(options)), (code, entry, shown_lines(options))
+        await pilot.press("ctrl+g")  # the map again: the panel gives its rows back
+        await settle(app, pilot)
+        assert app.query_one(ProblemsPanel).outer_size.height <= 7
+
+
+@run_async
+async def test_a_drafts_notifications_give_its_first_error_in_the_editors_words(tmp_path) -> None:
+    """Opening, saving and play-testing the draft name its first error as the problems panel does
+    (CR208: press t on it), not in the file's terms ('"to"') that send the author to a text editor."""
+    app = make_app(walk_draft(tmp_path), tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        panel = app.query_one(ProblemsPanel)
+        first = next(d for d in panel.diagnostics if d.code == "CR208")
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        await pilot.press("f5")
+        await settle(app, pilot)
+        told = [n.message for n in app._notifications]
+        for start in ("crypt.json opens as a draft", "Saved crypt.json with", "Not played: "):
+            said = next(n for n in told if n.startswith(start))
+            assert f"(first: CR208: {editor_message(first)})" in said and '("to")' not in said, said
+
+
+@run_async
+async def test_an_edit_on_the_map_leaves_the_story_preview_as_it_is(tmp_path) -> None:
+    """Each edit showed the level's story again, its Markdown preview parsed and laid out anew: with a
+    story over the limit (a 5 MB string typed by hand, CR108) every key on the map took a minute. The
+    preview is rendered when its text changes, not on every edit of the campaign."""
+    from cardrogue.editor.shown import StoryMarkdown
+
+    data = json.loads(walk_draft(tmp_path).read_text(encoding="utf-8"))
+    data["levels"][0]["story"] = "A story. " * 10
+    path = tmp_path / "story.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        preview = app.query_one(StoryMarkdown)
+        rendered: list[str] = []
+        shown = preview.update
+
+        def update(text: str):
+            rendered.append(text)
+            return shown(text)
+
+        preview.update = update
+        app.canvas.focus()
+        app.canvas.move_to(0, 0)
+        await pilot.press("enter", "right", "enter", "n")  # two cards placed, a path opened
+        await settle(app, pilot)
+        assert app.doc.dirty and rendered == []
+        await pilot.press("f3")  # the story itself edited: the preview follows
+        await settle(app, pilot)
+        app.query_one("#story-source").insert("More. ")
+        await settle(app, pilot)
+        assert rendered and rendered[-1].startswith("More. A story."), rendered
+
+
+@run_async
+async def test_a_story_over_the_limit_is_kept_whole_and_previewed_up_to_the_limit(tmp_path) -> None:
+    """A story far over the schema's limit (CR108) is kept whole in the source to be cut by the author,
+    and its preview renders the first STORY_LIMIT characters and says it is cut (a 5 MB preview took
+    14 s of CPU to lay out each time the Story tab showed it)."""
+    from cardrogue.editor.shown import StoryMarkdown
+    from cardrogue.editor.widgets.story import STORY_LIMIT
+    from cardrogue.engine.format.resources import load_schema
+
+    limits = {p["maxLength"] for p in _stories(load_schema("campaign.schema.json"))}
+    assert limits == {STORY_LIMIT}
+    data = json.loads(walk_draft(tmp_path).read_text(encoding="utf-8"))
+    data["levels"][0]["story"] = "B" * (STORY_LIMIT + 5000)
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f3")
+        await settle(app, pilot)
+        assert app.query_one("#story-source").text == data["levels"][0]["story"]
+        source = app.query_one(StoryMarkdown).source
+        assert source.startswith("B" * STORY_LIMIT) and "B" * (STORY_LIMIT + 1) not in source
+        assert "25,000 characters" in source and "20,000" in source, source[-200:]
+
+
+def _stories(schema: dict):
+    """Every ``story`` property of the campaign schema."""
+    if isinstance(schema, dict):
+        for key, value in schema.items():
+            if key == "story" and isinstance(value, dict) and "maxLength" in value:
+                yield value
+            else:
+                yield from _stories(value)
+    elif isinstance(schema, list):
+        for item in schema:
+            yield from _stories(item)
