@@ -109,6 +109,20 @@ def test_cardrogue_edit_says_its_refusals_as_every_command_does(tmp_path, capsys
     assert capsys.readouterr().err.startswith(f"cardrogue: {tmp_path / 'maps' / 'new.json'}: cannot create a campaign there")
 
 
+def test_cardrogue_edit_of_a_replay_says_what_it_is_not_to_mend_it(tmp_path, capsys) -> None:
+    """A replay (or any JSON that is no campaign at all) given to `cardrogue edit` was told "mend it in a text
+    editor": no mending makes a replay a campaign. The one line says what the file is and what to give."""
+    replay = Path(__file__).resolve().parent.parent / "campaigns" / "two-knives.replay.json"
+    assert run_editor(replay) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"cardrogue: {replay}: the editor cannot open it: not a campaign: this looks like a replay")
+    assert "text editor" not in err and "cardrogue verify" in err, err
+    (tmp_path / "list.json").write_text("[1, 2]")
+    assert run_editor(tmp_path / "list.json") == 2
+    err = capsys.readouterr().err
+    assert "must be an object" in err and "text editor" not in err, err
+
+
 @pytest.mark.parametrize("name", ["39-unknown-card.json", "52-starting-tile-face-down.json", "53-no-exit.json"])
 def test_cardrogue_edit_opens_a_draft_instead_of_refusing_it(name, monkeypatch, capsys) -> None:
     shown: list[EditorApp] = []
