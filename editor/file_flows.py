@@ -23,11 +23,12 @@ from .files import (
     pending_recoveries,
     put_off_recovery,
     read_recovery_file,
-    recovery_note,
     recover,
+    recovery_note,
     recovery_path,
     save_document,
     template_document,
+    with_json_suffix,
     write_recovery,
 )
 from .widgets.dialogs import ChoiceScreen, ConfirmScreen, FileScreen
@@ -124,6 +125,8 @@ class FileFlows:
                 return
             if path.is_dir():
                 path = path / f"{self.app.campaign.id}.json"
+            elif not path.exists():
+                path = with_json_suffix(path)  # a new name without one: listed by check and the open dialog
             if path.exists() and path != self.doc.path:
                 self._ask_overwrite(f"{path.name} exists. Overwrite it?", path, then)
                 return

@@ -124,6 +124,10 @@ def document_for(path: Path | None) -> Document:
 
     if path is None:
         return default_document()
+    if not path.exists() and path.suffix == "":
+        path = with_json_suffix(path)  # `cardrogue edit mymap`: mymap.json, as check and the open dialog list
+        if path.exists():
+            return open_document(path)
     if not path.exists():
         folder = path.expanduser().absolute().parent
         if is_protected(path):
@@ -136,6 +140,12 @@ def document_for(path: Path | None) -> Document:
             raise UnusableInput(f"{path}: cannot create a campaign there: {folder} is not a folder")
         return new_document(path)
     return open_document(path)
+
+
+def with_json_suffix(path: Path) -> Path:
+    """A new campaign file's name: ``.json`` added when the name has no suffix (``mymap`` -> ``mymap.json``),
+    since the open dialog and ``cardrogue check FOLDER`` list ``*.json`` files only."""
+    return path.with_name(path.name + ".json") if path.suffix == "" and path.name not in ("", ".", "..") else path
 
 
 def is_protected(path: Path) -> bool:

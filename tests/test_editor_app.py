@@ -349,6 +349,30 @@ async def test_template_save_asks_where(tmp_path, monkeypatch) -> None:
 
 
 @run_async
+async def test_a_new_name_without_json_is_saved_as_json(tmp_path, monkeypatch) -> None:
+    """`cardrogue edit mymap` (and Save as `mymap`) wrote a file named `mymap`, which the open dialog and
+    `cardrogue check FOLDER` (both list *.json) never showed again: a new name without a suffix gets `.json`;
+    an existing file keeps its name, and `cardrogue edit mymap` opens `mymap.json` once it exists."""
+    from cardrogue.editor.files import document_for
+
+    doc = document_for(tmp_path / "mymap")
+    assert doc.path == tmp_path / "mymap.json" and doc.campaign.id == "mymap"
+    (tmp_path / "mymap.json").write_text(default_campaign().read_text())
+    assert document_for(tmp_path / "mymap").path == tmp_path / "mymap.json"  # opened, not made anew
+    monkeypatch.chdir(tmp_path)
+    app = EditorApp(recovery_dir=tmp_path / "rec", autosave_seconds=3600, cursor_blink=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("enter", "ctrl+s")
+        assert isinstance(app.screen, PathScreen)
+        app.screen.query_one("#path-input").value = str(tmp_path / "second")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.doc.path == tmp_path / "second.json" and not app.doc.dirty
+    assert (tmp_path / "second.json").exists() and not (tmp_path / "second").exists()
+
+
+@run_async
 async def test_quit_guard(campaign_file, tmp_path) -> None:
     app = make_app(campaign_file, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
