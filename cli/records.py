@@ -7,7 +7,6 @@ import json
 import sys
 from pathlib import Path
 
-from cardrogue.engine.records.scores import MAX_UNPROVED
 from cardrogue.engine.words import counted
 
 from .common import (
@@ -105,24 +104,25 @@ def cmd_scores(args: argparse.Namespace) -> int:
             if args.imports:
                 return _import_replays(store, args.imports, campaign_path)
             campaign = load_usable(campaign_path or default_campaign())
-            table, unproved = store.checked_table(campaign)
+            table, unproved, cut = store.checked_table(campaign)
     except UnusableInput as exc:  # the database (damaged, read-only) or the campaign
         complain(*lines_of(exc))
         return exc.exit_code
     # Rows the file holds that their replays do not prove (edited by hand) are no scores: named, never listed.
-    status = EXIT_PROBLEMS if unproved else EXIT_OK
+    status = EXIT_PROBLEMS if unproved or cut else EXIT_OK
+    if cut:  # the listing is bounded: what is below where it stopped is not shown
+        complain(f"{store.path}: the table was read no further ({cut}): scores below are not listed")
     if unproved:
         does, are = ("does", "is") if len(unproved) == 1 else ("do", "are")
-        further = (f"; the table was read no further than its first {MAX_UNPROVED} such rows, so scores below them "
-                   "are not listed either" if len(unproved) >= MAX_UNPROVED else "")
         complain(f"{store.path}: {counted(len(unproved), 'score')} in the table {does} not verify "
-                 f"(edited by hand?) and {are} not listed{further}:",
+                 f"(edited by hand?) and {are} not listed:",
                  *(f"  run {u.run_id[:12]} (player {u.player!r}): {u.reason}" for u in unproved))
     if args.format == "json":
         json.dump({"campaign": campaign.id, "hash": campaign.content_hash,
                    "scores": [{"rank": s.rank, "player": s.player, "turns": s.turns, "health": s.health} for s in table],
                    "rejected": [{"run_id": u.run_id, "player": u.player, "turns": u.turns, "health": u.health,
-                                 "reason": u.reason} for u in unproved]},
+                                 "reason": u.reason} for u in unproved],
+                   "read_no_further": cut or None},
                   sys.stdout, indent=2)
         sys.stdout.write("\n")
         return status
@@ -183,7 +183,7 @@ def _import_replays(store, paths: list[Path], campaign_path: Path | None) -> int
             say(f"{path}: verified, but not ranked: only a won run of the whole campaign under its fated dice enters the table")
             status = max(status, EXIT_PROBLEMS)
         else:
-            added = store.add(verdict.run)
+            added = store.add(verdict.run, campaign)
             table = f"the table of {verified_on(campaign_file, campaign)}"
             say(f"{path}: {verdict.message}; " + (f"added to {table}" if added else f"already in {table} (the same run)"))
     return status

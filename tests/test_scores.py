@@ -143,7 +143,7 @@ def test_a_table_filled_with_forged_rows_is_listed_in_bounded_time(tmp_path, due
     done = cardrogue("scores", duel, "--scores-db", db)
     assert done.returncode == 1 and "fast" not in done.stdout, done.stdout
     assert f"{MAX_UNPROVED} scores in the table do not verify" in done.stderr, done.stderr
-    assert f"read no further than its first {MAX_UNPROVED} such rows" in done.stderr, done.stderr
+    assert f"read no further (it holds {MAX_UNPROVED} rows that do not verify)" in done.stderr, done.stderr
     assert done.stderr.count("player 'eve'") == MAX_UNPROVED
 
 
@@ -162,6 +162,58 @@ def test_a_row_forged_under_a_runs_id_does_not_keep_the_run_out(tmp_path, duel, 
     assert done.returncode == 0 and "; added" in done.stdout, done.stdout
     assert table(db) == [("fast", 2, 12), ("slow", 4, 12)]
     assert cardrogue("scores", duel, "--scores-db", db).returncode == 0
+
+
+def test_a_genuine_row_edited_in_one_column_does_not_keep_the_run_out(tmp_path, duel, db):
+    """The row of an imported run with only its player renamed, or only its stored replay's final state
+    zeroed, no longer proves itself: importing the genuine replay again takes it over (it said "already in the
+    table" and the listing left the run out for good)."""
+    import sqlite3
+
+    fast = winning_replay(tmp_path, "fast", player="fast")
+    name = "scores_" + load(duel_dict()).content_hash
+    for edit in ("UPDATE {t} SET player = 'eve'",
+                 "UPDATE {t} SET replay = json_set(replay, '$.final', json_object())"):
+        assert cardrogue("scores", duel, "--import", fast, "--scores-db", db).returncode == 0
+        with sqlite3.connect(db) as con:
+            con.execute(edit.format(t=name))
+        con.close()
+        assert table(db) == [], edit
+        done = cardrogue("scores", duel, "--import", fast, "--scores-db", db)
+        assert done.returncode == 0 and "; added" in done.stdout, (edit, done.stdout)
+        assert table(db) == [("fast", 2, 12)], edit
+
+
+def test_a_run_held_twice_by_an_edited_table_is_listed_once(tmp_path, duel, db):
+    """A table rebuilt by hand without its primary key can hold one run in two rows: it is listed once, the
+    second row named as a repeat."""
+    import sqlite3
+
+    assert cardrogue("scores", duel, "--import", winning_replay(tmp_path, "fast", player="fast"),
+                     "--scores-db", db).returncode == 0
+    name = "scores_" + load(duel_dict()).content_hash
+    with sqlite3.connect(db) as con:
+        con.execute(f"CREATE TABLE copy AS SELECT * FROM {name}")
+        con.execute(f"DROP TABLE {name}")
+        con.execute(f"CREATE TABLE {name} AS SELECT * FROM copy UNION ALL SELECT * FROM copy")
+    con.close()
+    assert table(db) == [("fast", 2, 12)]
+    done = cardrogue("scores", duel, "--scores-db", db)
+    assert done.returncode == 1 and "its run is listed already" in done.stderr, done.stderr
+
+
+def test_a_listing_reverifies_for_a_bounded_time(tmp_path, duel, db, monkeypatch):
+    """Every row is re-simulated when listed, each replay up to the 200,000 actions a replay may hold: the
+    listing has one deadline for all of them (LISTING_SECONDS) and says where it stopped."""
+    from cardrogue.engine.records import scores
+
+    assert cardrogue("scores", duel, "--import", winning_replay(tmp_path, "fast", player="fast"),
+                     "--scores-db", db).returncode == 0
+    with ScoreStore(db) as store:
+        assert store.checked_table(load(duel_dict())) == (store.table(load(duel_dict())), [], "")
+        monkeypatch.setattr(scores, "LISTING_SECONDS", 0.0)
+        listed, unproved, cut = store.checked_table(load(duel_dict()))
+    assert (listed, unproved) == ([], []) and cut == "re-verifying its rows took 0 s"
 
 
 def test_env_variable_names_the_database(tmp_path, duel, db):
@@ -295,7 +347,7 @@ def test_scores_only_enter_as_verified_runs(db):
     campaign = load(duel_dict())
     run = verify_replay(recorded(campaign, WIN).text(), campaign).run
     with ScoreStore(db) as store, pytest.raises(TypeError):
-        store.add(replace(run, turns=1))  # a copy is not a run verify_replay made
+        store.add(replace(run, turns=1), load(duel_dict()))  # a copy is not a run verify_replay made
 
 
 # --------------------------------------------------------------------------- concurrency
@@ -332,7 +384,7 @@ def _verify_and_add(db: str, texts: list[str], barrier, results) -> None:
     campaign = load(duel_dict())
     barrier.wait(timeout=60)
     with ScoreStore(db) as store:
-        added = sum(store.add(verify_replay(text, campaign).run) for text in texts)
+        added = sum(store.add(verify_replay(text, campaign).run, campaign) for text in texts)
     results.put(added)
 
 

@@ -184,7 +184,7 @@ def finish(run: PlayRun, *, practice: bool, replays_dir: Path | None, scores_db:
         return RunResult(**base, message=" ".join(notes))
     try:
         with ScoreStore(scores_db) as store:
-            added = store.add(verdict.run)
+            added = store.add(verdict.run, campaign)
             table = tuple(store.table(campaign, limit=10))
     except Exception as exc:  # sqlite3.Error, OSError: the run stays saved as a replay
         notes.append(f"Verified, but the high-score table could not be updated ({exc}).")

@@ -28,13 +28,16 @@ from typing import Iterator
 from ..errors import UnusableInput
 from ..model.campaign import Campaign
 from ..words import counted
-from .replay import VerifiedRun, claimed_run_id, verify_replay
+from .replay import VerifiedRun, verify_replay
 
 ENV_VAR = "CARDROGUE_SCORES_DB"
 BUSY_TIMEOUT_S = 60.0
 # The most rows a listing re-verifies and finds unproved before it reads the table no further: a file
 # filled with forged rows is listed in bounded time (each costs a re-simulation).
 MAX_UNPROVED = 100
+# The most time a listing spends re-verifying rows (one deadline for them all): a file of a few huge forged
+# replays is listed in bounded time too; rows past it are not read.
+LISTING_SECONDS = 10.0
 
 
 def default_db_path() -> Path:
@@ -67,11 +70,11 @@ class Unproved:
     reason: str
 
 
-def _unproved(row: tuple, campaign: Campaign) -> str | None:
+def _unproved(row: tuple, campaign: Campaign, max_seconds: float | None) -> str | None:
     """Why the row ``(player, turns, health, recorded_at, run_id, replay)`` is not the run its replay proves
-    on ``campaign``; None when it is."""
+    on ``campaign``; None when it is. ``max_seconds`` bounds the re-simulation (past it: unproved)."""
     player, turns, health, _, run_id, replay = row
-    verdict = verify_replay(replay, campaign)
+    verdict = verify_replay(replay, campaign, max_seconds=max_seconds)
     if not verdict.ok:
         return f"its replay is rejected: {verdict.message}"
     run = verdict.run
@@ -199,8 +202,9 @@ class ScoreStore:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def add(self, run: VerifiedRun) -> bool:
-        """Record a verified run; False when this run (whoever claims it) is already in the table."""
+    def add(self, run: VerifiedRun, campaign: Campaign) -> bool:
+        """Record a verified run of ``campaign``; False when this run (whoever claims it) is already in the table.
+        The campaign re-verifies a row already held under the run's id (:meth:`_insert`)."""
         if not isinstance(run, VerifiedRun) or not run.is_authentic():
             raise TypeError("only a run that verify_replay accepted can enter the high-score table")
         table = _table(run.content_hash)
@@ -208,10 +212,12 @@ class ScoreStore:
         db = self._db
         if db is None:
             raise UnusableInput(f"{self.path}: the score database was opened only to list it")
+        if campaign.content_hash != run.content_hash:
+            raise ValueError("the run was verified on another campaign version")
         with self._guard():
-            return self._insert(db, table, digest, run)
+            return self._insert(db, table, digest, run, campaign)
 
-    def _insert(self, db: sqlite3.Connection, table: str, digest: str, run: VerifiedRun) -> bool:
+    def _insert(self, db: sqlite3.Connection, table: str, digest: str, run: VerifiedRun, campaign: Campaign) -> bool:
         db.execute("BEGIN IMMEDIATE")
         try:
             db.execute(
@@ -224,11 +230,16 @@ class ScoreStore:
             added = db.execute(f"INSERT OR IGNORE INTO {table} VALUES (?, ?, ?, ?, ?, ?)", row).rowcount == 1
             if not added:
                 # The row of this run id is this run (whoever claimed it first) unless it was written by hand:
-                # its replay is another run or none, or its score is not this run's. Such a row would keep the
-                # run out for good (listings leave it out); the run takes it over.
-                turns, health, replay = db.execute(f"SELECT turns, health, replay FROM {table} WHERE run_id = ?",
-                                                   (digest,)).fetchone()
-                if (turns, health) != (run.turns, run.health) or claimed_run_id(str(replay)) != digest:
+                # any column or its replay edited, so that its replay no longer proves it (the listing's own
+                # test, _unproved). Such a row would keep the run out for good (listings leave it out); the run
+                # takes it over.
+                held = db.execute(f"SELECT player, turns, health, recorded_at, run_id, replay FROM {table}"
+                                  " WHERE run_id = ?", (digest,)).fetchone()
+                try:
+                    forged = _unproved(_checked(held), campaign, None) is not None
+                except (ValueError, TypeError, OverflowError):
+                    forged = True  # a column not of its type
+                if forged:
                     db.execute(f"DELETE FROM {table} WHERE run_id = ?", (digest,))
                     db.execute(f"INSERT INTO {table} VALUES (?, ?, ?, ?, ?, ?)", row)
                     added = True
@@ -249,38 +260,49 @@ class ScoreStore:
         """The verified scores of ``campaign``, best first (see :meth:`checked_table`)."""
         return self.checked_table(campaign, limit)[0]
 
-    def checked_table(self, campaign: Campaign, limit: int = 20) -> tuple[list[Score], list[Unproved]]:
+    def checked_table(self, campaign: Campaign, limit: int = 20) -> tuple[list[Score], list[Unproved], str]:
         """Best first: fewest turns, then most health, then the earliest; up to ``limit`` scores, each row
         re-verified from its replay against ``campaign``. The rows met on the way that their replays do not
-        prove (edited by hand) are not scores: they come apart, with the reason, in table order."""
+        prove (edited by hand) are not scores: they come apart, with the reason, in table order. A run listed
+        already (a table edited to hold it twice) is listed once.
+
+        The third item says why the table was read no further, "" when it was read to ``limit`` scores or its
+        end: past :data:`MAX_UNPROVED` unproved rows, or past :data:`LISTING_SECONDS` of re-verifying."""
         table = _table(campaign.content_hash)
         if self._db is None:
-            return [], []
+            return [], [], ""
         scores: list[Score] = []
         unproved: list[Unproved] = []
+        seen: set[str] = set()
+        cut = ""
+        deadline = time.monotonic() + LISTING_SECONDS
         with self._guard():
             exists = self._db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", (table,)).fetchone()
             if not exists:
-                return [], []
+                return [], [], ""
             cursor = self._db.execute(
                 f"SELECT player, turns, health, recorded_at, run_id, replay FROM {table}"
                 " ORDER BY turns ASC, health DESC, recorded_at ASC, run_id ASC")
             for raw in cursor:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    cut = f"re-verifying its rows took {LISTING_SECONDS:g} s"
+                    break
                 try:
                     row = _checked(raw)
                 except (ValueError, TypeError, OverflowError):
-                    unproved.append(Unproved(str(raw[4]), str(raw[0]), 0, 0, "its columns are not of their types"))
+                    row, why = None, "its columns are not of their types"
+                else:
+                    why = "its run is listed already" if row[4] in seen else _unproved(row, campaign, left)
+                if why is not None:
+                    unproved.append(Unproved(row[4], *row[:3], why) if row else Unproved(str(raw[4]), str(raw[0]), 0, 0, why))
                     if len(unproved) == MAX_UNPROVED:
+                        cut = f"it holds {MAX_UNPROVED} rows that do not verify"
                         break
                     continue
-                why = _unproved(row, campaign)
-                if why is not None:
-                    unproved.append(Unproved(row[4], *row[:3], why))
-                    if len(unproved) == MAX_UNPROVED:
-                        break  # read no further (the caller says so: ``len(unproved) == MAX_UNPROVED``)
-                    continue
+                seen.add(row[4])
                 scores.append(Score(len(scores) + 1, *row[:5]))
                 if len(scores) == limit:
                     break
             cursor.close()
-        return scores, unproved
+        return scores, unproved, cut
