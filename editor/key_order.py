@@ -14,7 +14,9 @@ way: taken by a widget, or bubbled up to the app and its binding run; the screen
 mounted with its focus set; and the messages it set going handled (enter in a form's field posts the
 message that closes the form). The next key then goes to whatever has the focus by then, as it would
 have had it been typed slowly. A burst costs what the same keys cost typed at a person's pace
-(``benchmarks/bench_key_bursts.py``). Mouse events are not held.
+(``benchmarks/bench_key_bursts.py``). A mouse button pressed or let go while keys are on their way waits
+behind them too (a click after ``abc`` lands after ``c``, as Textual's own order has it); with no key on
+its way the mouse goes straight on, and moves and scrolls are never held.
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ from textual.dom import DOMNode
 # the keys behind it this long at most; they then go on as Textual would send them.
 STUCK_SECONDS = 1.0
 QUIET_POLL_SECONDS = 0.001  # how often a key waits for the app to be done with the one before
+# Mouse buttons keep their place behind keys typed before them (a Click is made by the app from its MouseUp).
+_BUTTONS = (events.MouseDown, events.MouseUp)
 
 
 class KeysInOrder(App):
@@ -39,12 +43,16 @@ class KeysInOrder(App):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._key_on_its_way: events.Event | None = None
-        self._key_since = 0.0
+        self._key_since = 0.0  # when the key on its way reached the app (its time to be handled starts then)
+        self._key_taken = False  # the key on its way reached the app (one re-posted may still be in its queue)
         self._keys_held: deque[events.Event] = deque()
 
     async def on_event(self, event: events.Event) -> None:
-        if not isinstance(event, (events.Key, events.Paste)) or event.is_forwarded:
-            await super().on_event(event)  # everything else, and a key coming back up to the app
+        button = isinstance(event, _BUTTONS)
+        if not (button or isinstance(event, (events.Key, events.Paste))) or event.is_forwarded or (
+                button and self._key_on_its_way is None and not self._keys_held):
+            # everything else, an event coming back up to the app, and the mouse with no key on its way
+            await super().on_event(event)
             return
         if not self.screen_stack:
             self._key_on_its_way = None
@@ -54,7 +62,11 @@ class KeysInOrder(App):
                 self.set_timer(STUCK_SECONDS, self._unstick)
             self._keys_held.append(event)
             return
-        self._key_on_its_way, self._key_since = event, monotonic()
+        self._key_on_its_way, self._key_since, self._key_taken = event, monotonic(), True
+        if button:  # the app forwards it to the widget under the mouse: on once that (and all it set going) is done
+            await super().on_event(event)
+            self.call_later(self._when_quiet, event)
+            return
         target = self.focused or self.screen  # where Textual sends it, unless a priority binding takes it
         await super().on_event(event)
         self._follow(event, target if event.is_forwarded else self)
@@ -100,12 +112,13 @@ class KeysInOrder(App):
             return
         self._key_on_its_way = None
         if self._keys_held:
-            self._key_on_its_way, self._key_since = self._keys_held.popleft(), monotonic()
+            self._key_on_its_way, self._key_since, self._key_taken = self._keys_held.popleft(), monotonic(), False
             self.post_message(self._key_on_its_way)  # behind the focus a new screen asked for
 
     def _unstick(self) -> None:
         if not self._keys_held or self._key_on_its_way is None:
             return
-        if monotonic() - self._key_since >= STUCK_SECONDS:
+        # Only a key the app has taken is let go: one still in the app's queue (a busy app) keeps its place.
+        if self._key_taken and monotonic() - self._key_since >= STUCK_SECONDS:
             self._next_key(self._key_on_its_way)
         self.set_timer(STUCK_SECONDS, self._unstick)

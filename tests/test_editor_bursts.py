@@ -13,8 +13,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual import events
+from textual.app import App
 from textual.widgets import Input, Select, TextArea
 
+from cardrogue.editor.key_order import KeysInOrder
 from cardrogue.editor.widgets.dialogs import FormScreen
 from cardrogue.editor.widgets.map_canvas import MapCanvas
 from editor_support import burst, form_error, make_app, settle, typed
@@ -251,3 +254,42 @@ async def test_a_paste_right_after_the_key_that_opens_a_form_goes_into_it(campai
         burst(app, "enter")
         await settle(app, pilot)
         assert app.campaign.title == "Pasted title"
+
+
+class _TwoFields(KeysInOrder, App):
+    """Two fields, nothing else: where a click lands among keys typed in one burst."""
+
+    def compose(self):
+        yield Input(id="first")
+        yield Input(id="second")
+
+
+def _button(app, cls, target) -> None:
+    """A mouse button pressed or let go over ``target``, posted as the driver posts it (not waiting)."""
+    x, y = target.region.offset + (1, 0)
+    event = cls(widget=target, x=x, y=y, delta_x=0, delta_y=0, button=1, shift=False, meta=False, ctrl=False,
+                screen_x=x, screen_y=y)
+    event.set_sender(app)
+    app.post_message(event)
+
+
+@run_async
+async def test_a_click_keeps_its_place_behind_the_keys_typed_before_it() -> None:
+    """`abc`, a click on the second field, `XY`, all in one read: Textual's own order puts `abc` in the
+    first field and `XY` in the second. Holding keys (and not the mouse) let the click jump ahead of `b` and
+    `c`; a mouse button waits behind the keys on their way as a key does."""
+    app = _TwoFields()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        first, second = app.query_one("#first", Input), app.query_one("#second", Input)
+        first.focus()
+        await pilot.pause()
+        burst(app, *typed("abc"))
+        _button(app, events.MouseDown, second)
+        _button(app, events.MouseUp, second)
+        burst(app, *typed("XY"))
+        for _ in range(500):
+            await pilot.pause(0.01)
+            if not app.keys_on_their_way:
+                break
+        assert (first.value, second.value) == ("abc", "XY")
