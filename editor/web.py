@@ -118,6 +118,9 @@ def _origin(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc}".lower()
 
 
+STOP_WAIT_S = 10  # how long a session's process has to leave after it was asked to quit
+
+
 class Session(AppService):
     """textual-serve's AppService, whose ``stop`` also waits for the session's process to end. Its own stop
     returns once the process has closed its output, before the process is reaped: when the server stopped
@@ -136,7 +139,6 @@ class Session(AppService):
             await process.wait()
 
 
-STOP_WAIT_S = 10  # how long a session's process has to leave after it was asked to quit
 
 
 class SessionServer(Server):

@@ -43,7 +43,6 @@ def form_error(app: EditorApp, field: str | None = None) -> str:
     return " ".join(str(label.render()) for label in app.screen.query(query))
 
 
-
 def typed(text: str) -> list[str]:
     """The keys that type ``text``, one a character, for :func:`burst`."""
     return list(text)

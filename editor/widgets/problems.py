@@ -20,9 +20,6 @@ _RANK = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 _ICON = {Severity.ERROR: "[b red]E[/]", Severity.WARNING: "[b yellow]W[/]", Severity.INFO: "[b cyan]i[/]"}
 
 
-WAITING = ANALYSIS_WAITS
-"""The problem list's last line while a rule error leaves the graph checks out (:func:`analysis_waits`)."""
-
 _FIELD_WORDS = {"cards": "card", "potions": "potion", "goals": "goal", "stock": "stock", "contents": "contents"}
 
 
@@ -117,7 +114,7 @@ class ProblemsPanel(Vertical):
                                  where=location(d, level_titles), message=editor_message(d)), id=str(i))
                    for i, d in enumerate(self.diagnostics)]
         if analysis_waits(diagnostics):  # said, not silently dropped: a chokepoint note left with an error
-            entries.append(Option(Content.from_markup(f"[dim]{WAITING}[/]"), disabled=True))
+            entries.append(Option(Content.from_markup(f"[dim]{ANALYSIS_WAITS}[/]"), disabled=True))
         options.set_options(entries)
 
     def set_solve_status(self, text: Content | None) -> None:
