@@ -455,3 +455,71 @@ def test_hub_serve_refuses_a_play_url_it_cannot_fill(template: str, says: str, t
         code, out, err = cardrogue(capsys, "hub", "serve", "--db", str(tmp_path / "hub.sqlite3"),
                                    "--port", str(taken.getsockname()[1]), "--play-url", template)
     assert code == 2 and "serving" not in out and f"--play-url {template!r}: " in err and says in err, err
+
+
+def test_hub_serve_refuses_a_database_url_of_another_kind(capsys, monkeypatch) -> None:
+    """A URL of a database the hub does not speak is said as such, exit 2: `mysql://hub:pw@db/hub` was taken
+    for a SQLite path and refused as 'the folder mysql:/hub:pw@db does not exist', its password printed."""
+    with _never_serving(monkeypatch) as port:
+        code, out, err = cardrogue(capsys, "hub", "serve", "--db", "mysql://hub:pw@db.example/hub", "--port", port)
+    assert code == 2 and "serving" not in out, (out, err)
+    assert err.strip() == ("cardrogue: mysql://hub:***@db.example/hub: the hub cannot use a mysql:// database: give a "
+                           "SQLite file path or postgresql://user:password@host[:port]/database"), err
+
+
+def test_hub_serve_says_a_postgresql_refusal_on_one_line(capsys, monkeypatch) -> None:
+    """libpq's message runs over two lines (its hint tab-indented): it was printed with its '\\n\\t' escaped."""
+    with _never_serving(monkeypatch) as port:
+        code, _, err = cardrogue(capsys, "hub", "serve", "--db", "postgresql://nobody@127.0.0.1:9/none", "--port", port)
+    assert code == 2 and "cannot connect" in err and "Connection refused Is the server running" in err, err
+    assert "\\n" not in err and "\\t" not in err and err.count("\n") == 1, err
+
+
+def test_hub_serve_refuses_a_postgresql_database_its_role_cannot_make_tables_in(postgres, capsys, monkeypatch) -> None:
+    """`createdb hub` without `-O hub` (docs/hub.md: 'a role that owns it'): PostgreSQL 15 gives the role no
+    CREATE on schema public. That was 'internal error: InsufficientPrivilege: ...'; now the reason and the fix."""
+    import psycopg
+
+    with psycopg.connect(postgres.url(), autocommit=True) as conn:
+        conn.execute("CREATE ROLE walk15_guest LOGIN")
+        conn.execute("CREATE DATABASE walk15_notmine")  # owned by postgres, not by the role
+    url = postgres.url().replace("postgres@", "walk15_guest@").removesuffix("/postgres") + "/walk15_notmine"
+    with _never_serving(monkeypatch) as port:
+        code, out, err = cardrogue(capsys, "hub", "serve", "--db", url, "--port", port)
+    assert code == 2 and "internal error" not in err and err.count("\n") == 1, err
+    assert "the hub cannot make its tables: permission denied for schema public; make the URL's role own the database" \
+        in err and "createdb -O ROLE DATABASE" in err, err
+
+
+def test_hub_serve_refuses_a_sqlite_database_it_cannot_write() -> None:
+    """A read-only hub.sqlite3 was served: listings answered, and every registration, publish and submission a
+    500 ('attempt to write a readonly database' in the log). Now `serve` stops at the start, exit 2, saying so.
+    (Run as a user the file's mode binds: root writes whatever the mode.)"""
+    import tempfile
+
+    from cardrogue.hub.db import Database
+
+    folder = Path(tempfile.mkdtemp(prefix="cardrogue-readonly-"))
+    try:
+        os.chmod(folder, 0o777)
+        path = folder / "hub.sqlite3"
+        Database(str(path)).close()
+        os.chmod(path, 0o444)
+        argv = [sys.executable, "-m", "cardrogue.cli.main", "hub", "serve", "--db", str(path), "--port", str(_free_port())]
+        if os.geteuid() == 0:  # as nobody (setpriv: subprocess's user= could not run the venv's python here)
+            import pwd
+
+            nobody = pwd.getpwnam("nobody")
+            argv = ["setpriv", f"--reuid={nobody.pw_uid}", f"--regid={nobody.pw_gid}", "--clear-groups", *argv]
+        try:
+            done = subprocess.run(argv, cwd=folder, capture_output=True, text=True, timeout=60)
+        except subprocess.TimeoutExpired:
+            pytest.fail("the hub served a database it cannot write")
+        assert done.returncode == 2 and "serving" not in done.stdout, (done.stdout, done.stderr)
+        assert done.stderr.strip() == (f"cardrogue: {path}: the hub database cannot be written (attempt to write a "
+                                       "readonly database): give the user running the hub write access to the file "
+                                       "and its folder"), done.stderr
+    finally:
+        import shutil
+
+        shutil.rmtree(folder, ignore_errors=True)
