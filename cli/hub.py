@@ -113,7 +113,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     settings = Settings(workers=args.workers, solve_seconds=args.solve_seconds, play_url=args.play_url)
     try:
         app = create_app(db, settings)
-        print(f"cardrogue hub: serving http://{args.host}:{args.port}/ (database {display_url(db.url)})", flush=True)
+        where, public = _address(args.host, args.port)
+        print(f"cardrogue hub: serving {where} (database {display_url(db.url)})", flush=True)
+        if public:
+            print("cardrogue hub: other machines can reach it, in plain HTTP: put a TLS-terminating proxy in front "
+                  "for anything public (docs/hub.md)", flush=True)
         # (host and port as given, though uvicorn serves the socket taken above and logs no address of its own)
         config = uvicorn.Config(app, host=args.host, port=args.port, log_level="info", lifespan="off")
         uvicorn.Server(config).run(sockets=[listening])
@@ -121,6 +125,21 @@ def cmd_serve(args: argparse.Namespace) -> int:
         listening.close()
         db.close()
     return EXIT_OK
+
+
+def _address(host: str, port: int) -> tuple[str, bool]:
+    """Where clients reach a hub listening on ``host``, and whether other machines can: '0.0.0.0' (every
+    address) was said as http://0.0.0.0:8765/, which no client reaches, and '::' as http://:::8765/."""
+    import ipaddress
+
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:  # a name
+        return f"http://{host}:{port}/", host != "localhost"
+    if ip.is_unspecified:
+        local = "[::1]" if ip.version == 6 else "127.0.0.1"
+        return f"http://{local}:{port}/ and every other address of this machine", True
+    return f"http://{f'[{ip}]' if ip.version == 6 else ip}:{port}/", not ip.is_loopback
 
 
 def _play_url_problem(template: str) -> str | None:

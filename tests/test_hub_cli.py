@@ -523,3 +523,27 @@ def test_hub_serve_refuses_a_sqlite_database_it_cannot_write() -> None:
         import shutil
 
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.mark.parametrize("host, says", [
+    ("0.0.0.0", "serving http://127.0.0.1:{port}/ and every other address of this machine (database"),
+    ("::", "serving http://[::1]:{port}/ and every other address of this machine (database"),
+    ("::1", "serving http://[::1]:{port}/ (database"),
+    ("127.0.0.1", "serving http://127.0.0.1:{port}/ (database"),
+])
+def test_hub_serve_names_an_address_a_client_can_use(host: str, says: str, tmp_path: Path, capsys, monkeypatch) -> None:
+    """`--host 0.0.0.0` said 'serving http://0.0.0.0:8765/', an address no client reaches, and nothing of what
+    listening on every address means; `--host ::` said 'http://:::8765/'. A hub on an address other machines
+    reach is told it serves plain HTTP (docs/hub.md: a TLS-terminating proxy in front for anything public)."""
+    import uvicorn
+
+    from cardrogue.cli import hub as hub_cli
+
+    taken = socket.create_server(("127.0.0.1", 0))
+    monkeypatch.setattr(hub_cli, "listen", lambda host, port: taken)
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
+    code, out, err = cardrogue(capsys, "hub", "serve", "--db", str(tmp_path / "hub.sqlite3"), "--host", host,
+                               "--port", "8765")
+    assert code == 0 and says.format(port=8765) in out, (out, err)
+    public = "other machines can reach it, in plain HTTP: put a TLS-terminating proxy in front for anything public"
+    assert (public in out) == (host in ("0.0.0.0", "::")), out
