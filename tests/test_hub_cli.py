@@ -547,3 +547,21 @@ def test_hub_serve_names_an_address_a_client_can_use(host: str, says: str, tmp_p
     assert code == 0 and says.format(port=8765) in out, (out, err)
     public = "other machines can reach it, in plain HTTP: put a TLS-terminating proxy in front for anything public"
     assert (public in out) == (host in ("0.0.0.0", "::")), out
+
+
+def test_an_address_hub_serve_cannot_listen_on_is_said_with_the_fix(capsys) -> None:
+    """'Address already in use (while attempting to bind on address ('127.0.0.1', 8765))' repeated the
+    address in Python's words and said nothing of what to do; likewise an address of another machine."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code, out, err = cardrogue(capsys, "hub", "serve", "--port", str(port))
+    assert code == 2 and err == (f"cardrogue: cannot listen on 127.0.0.1 port {port}: the address is in use (another "
+                                 "program listens there): stop it, or give another --port\n"), err
+    code, out, err = cardrogue(capsys, "hub", "serve", "--host", "192.0.2.1", "--port", str(port))
+    assert code == 2 and err == (f"cardrogue: cannot listen on 192.0.2.1 port {port}: not an address of this machine: "
+                                 "give one of its addresses as --host, or 0.0.0.0 for all of them\n"), err
+    code, out, err = cardrogue(capsys, "hub", "serve", "--host", "no-such-host.invalid", "--port", str(port))
+    assert code == 2 and err.startswith(f"cardrogue: cannot listen on no-such-host.invalid port {port}: ") \
+        and "while attempting" not in err and "give an address of this machine as --host" in err, err
