@@ -88,6 +88,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if not 0 < args.solve_seconds <= 3600:
         complain("--solve-seconds is more than 0 and at most 3600")
         return EXIT_UNUSABLE
+    if args.db is not None and not args.db.strip():  # `--db "$HUB_DB"` with the variable unset served the default
+        complain("--db is empty: name a SQLite file or postgresql://user:password@host[:port]/database, "
+                 "or leave --db out for the default")
+        return EXIT_UNUSABLE
     if args.play_url is not None and (problem := _play_url_problem(args.play_url)) is not None:
         complain(f"--play-url {args.play_url!r}: {problem}")
         return EXIT_UNUSABLE

@@ -565,3 +565,15 @@ def test_an_address_hub_serve_cannot_listen_on_is_said_with_the_fix(capsys) -> N
     code, out, err = cardrogue(capsys, "hub", "serve", "--host", "no-such-host.invalid", "--port", str(port))
     assert code == 2 and err.startswith(f"cardrogue: cannot listen on no-such-host.invalid port {port}: ") \
         and "while attempting" not in err and "give an address of this machine as --host" in err, err
+
+
+def test_hub_serve_refuses_an_empty_db(tmp_path: Path, capsys, monkeypatch) -> None:
+    """`--db ""` (a variable left unset in a service file: `--db "$HUB_DB"`) served the default database in the
+    user data folder without a word; it is refused, exit 2, before anything is made."""
+    monkeypatch.delenv("CARDROGUE_HUB_DB", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "fresh" / "share"))
+    with _never_serving(monkeypatch) as port:
+        code, out, err = cardrogue(capsys, "hub", "serve", "--db", "", "--port", port)
+    assert code == 2 and "serving" not in out and not (tmp_path / "fresh").exists(), (out, err)
+    assert err == ("cardrogue: --db is empty: name a SQLite file or postgresql://user:password@host[:port]/database, "
+                   "or leave --db out for the default\n"), err
