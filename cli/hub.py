@@ -197,6 +197,9 @@ def _run(args: argparse.Namespace, work) -> int:
 
     try:
         return work(args)
+    except _Interrupted as exc:
+        complain(str(exc))
+        return 130  # as for any Ctrl+C (cli/main.py)
     except RejectedReplay as exc:  # not a replay: rejected, exit 1, as `verify` says
         complain(*lines_of(exc))
         return EXIT_PROBLEMS
@@ -240,6 +243,19 @@ def _refusal(exc, sent: Path | None) -> list[str]:
         elif (line := f"{d.get('path', '')}: {d.get('message', '')}") not in headline:
             lines.append(f"  {line}")
     return [f"cardrogue: the hub refused ({exc.status}): {headline}"] + lines
+
+
+class _Interrupted(Exception):
+    """Ctrl+C while a request the hub goes on with was out: what the user can do about it."""
+
+
+def _sent(request, when: str):
+    """``request()``; Ctrl+C meanwhile says what the hub may have done ('interrupted' alone left an author
+    not knowing whether the map was published: the hub finishes the check and publishes it)."""
+    try:
+        return request()
+    except KeyboardInterrupt:
+        raise _Interrupted(f"interrupted {when}") from None
 
 
 def _json(value) -> None:
@@ -304,7 +320,9 @@ def cmd_publish(args: argparse.Namespace) -> int:
         except CampaignHasErrors:
             pass  # a draft: the hub's clear check lists its problems, with their places in this file
         client = _client(args, need_token=True)
-        m = client.publish(text, args.window_days)
+        m = _sent(lambda: client.publish(text, args.window_days),
+                  "while the hub checked the map: it may have published it; publishing it again is harmless "
+                  "(the same map answers 'already published')")
         if args.format == "json":
             _json(m)
         else:
@@ -397,7 +415,9 @@ def cmd_submit(args: argparse.Namespace) -> int:
             raise RejectedReplay(f"{args.replay}: rejected: {exc}") from None
         ref = args.map or doc["campaign"]["hash"]
         try:
-            run = client.submit(ref, text)
+            run = _sent(lambda: client.submit(ref, text),
+                        "while the hub verified the run: it may have ranked it; submitting it again is harmless "
+                        "(the same run answers with its rank)")
         except HubRefused as exc:
             if exc.status != 404 or args.map:
                 raise

@@ -577,3 +577,28 @@ def test_hub_serve_refuses_an_empty_db(tmp_path: Path, capsys, monkeypatch) -> N
     assert code == 2 and "serving" not in out and not (tmp_path / "fresh").exists(), (out, err)
     assert err == ("cardrogue: --db is empty: name a SQLite file or postgresql://user:password@host[:port]/database, "
                    "or leave --db out for the default\n"), err
+
+
+def test_ctrl_c_while_the_hub_works_says_whether_to_send_again(hub, capsys, tmp_path: Path, monkeypatch) -> None:
+    """Ctrl+C during `hub publish` (the clear check takes seconds) said 'cardrogue: interrupted' alone, though
+    the hub goes on and publishes the map: the author did not know whether it was. Sending again is harmless
+    (the same map answers 'already published', the same run its rank), and the message says so."""
+    from cardrogue.hub.client import HubClient
+
+    assert cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)[0] == 0
+    campaign = tmp_path / "map.json"
+    campaign.write_text(map_text())
+    replay = tmp_path / "run.json"
+    replay.write_text(solution(map_text()))
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(HubClient, "publish", interrupted)
+    monkeypatch.setattr(HubClient, "submit", interrupted)
+    code, out, err = cardrogue(capsys, "hub", "publish", str(campaign))
+    assert code == 130 and err == ("cardrogue: interrupted while the hub checked the map: it may have published it; "
+                                   "publishing it again is harmless (the same map answers 'already published')\n"), err
+    code, out, err = cardrogue(capsys, "hub", "submit", str(replay))
+    assert code == 130 and err == ("cardrogue: interrupted while the hub verified the run: it may have ranked it; "
+                                   "submitting it again is harmless (the same run answers with its rank)\n"), err
