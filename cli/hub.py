@@ -31,7 +31,8 @@ def register(sub) -> None:
 
     serve = commands.add_parser("serve", help="run a hub server")
     serve.add_argument("--db", default=None, metavar="URL",
-                       help="a SQLite file or postgresql://... (default: hub.sqlite3 in the user data dir, or $CARDROGUE_HUB_DB)")
+                       help="a SQLite file or postgresql://user:password@host[:port]/database "
+                            "(default: $CARDROGUE_HUB_DB, else hub.sqlite3 in the user data folder)")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=port_number, default=8765, help="port to listen on (default 8765)")
     serve.add_argument("--workers", type=whole(1, 64, "a worker count"), default=2,

@@ -602,3 +602,12 @@ def test_ctrl_c_while_the_hub_works_says_whether_to_send_again(hub, capsys, tmp_
     code, out, err = cardrogue(capsys, "hub", "submit", str(replay))
     assert code == 130 and err == ("cardrogue: interrupted while the hub verified the run: it may have ranked it; "
                                    "submitting it again is harmless (the same run answers with its rank)\n"), err
+
+
+def test_hub_serve_help_gives_the_default_database_in_its_order(capsys) -> None:
+    """docs/hub.md: `$CARDROGUE_HUB_DB`, else hub.sqlite3 in the user data folder; the help said the file
+    first ('hub.sqlite3 in the user data dir, or $CARDROGUE_HUB_DB'), as if the variable were the fallback."""
+    with pytest.raises(SystemExit):
+        main(["hub", "serve", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "(default: $CARDROGUE_HUB_DB, else hub.sqlite3 in the user data folder)" in out, out
