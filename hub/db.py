@@ -211,6 +211,7 @@ class Database:
             with self.transaction(write=True) as tx:
                 if self.dialect == "postgresql":
                     tx.execute("SELECT pg_advisory_xact_lock(7215026)")  # one migrating process at a time
+                self._refuse_another_programs(tx)
                 tx.execute("CREATE TABLE IF NOT EXISTS schema_migrations ("
                            " version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at {real} NOT NULL)"
                            .format(**words))
@@ -245,6 +246,20 @@ class Database:
             if psycopg is None or not isinstance(exc, psycopg.Error):
                 raise
             raise DatabaseError(self._migration_problem(exc)) from None
+
+    def _refuse_another_programs(self, tx: Tx) -> None:
+        """A database (a PostgreSQL schema) with tables but no ``schema_migrations`` is another program's: the
+        hub added its tables among them (`--db scores.sqlite3`, the player's scores beside hub.sqlite3)."""
+        if self.dialect == "sqlite":
+            names = [row[0] for row in tx.all("SELECT name FROM sqlite_master WHERE type = 'table' "
+                                               "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")]
+        else:
+            names = [row[0] for row in tx.all("SELECT tablename FROM pg_tables WHERE schemaname = current_schema() "
+                                               "ORDER BY tablename")]
+        if names and "schema_migrations" not in names:
+            shown = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
+            raise DatabaseError(f"{display_url(self.url)}: it holds tables of another program ({shown}) and no hub "
+                                "schema: name the hub's database, or an empty or new one")
 
     def _migration_problem(self, exc: Exception) -> str:
         """Why the hub's tables cannot be made or read in a PostgreSQL database, and what to do (the role that

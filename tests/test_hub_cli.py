@@ -611,3 +611,25 @@ def test_hub_serve_help_gives_the_default_database_in_its_order(capsys) -> None:
         main(["hub", "serve", "--help"])
     out = " ".join(capsys.readouterr().out.split())
     assert "(default: $CARDROGUE_HUB_DB, else hub.sqlite3 in the user data folder)" in out, out
+
+
+def test_hub_serve_refuses_a_database_that_holds_another_programs_tables(hub_db: str, capsys, monkeypatch) -> None:
+    """`--db ~/.local/share/cardrogue-studio/scores.sqlite3` (the player's scores, beside hub.sqlite3), or a
+    PostgreSQL database in use by something else: the hub added its tables among the others without a word.
+    docs/hub.md asks for an empty database; one with tables but no hub schema is refused, exit 2, untouched."""
+    if hub_db.startswith("postgresql://"):
+        import psycopg
+
+        with psycopg.connect(hub_db, autocommit=True) as conn:
+            conn.execute("CREATE TABLE scores (id INTEGER)")
+    else:
+        import sqlite3
+
+        with sqlite3.connect(hub_db) as conn:
+            conn.execute("CREATE TABLE scores (id INTEGER)")
+    with _never_serving(monkeypatch) as port:
+        code, out, err = cardrogue(capsys, "hub", "serve", "--db", hub_db, "--port", port)
+    assert code == 2 and "serving" not in out, (out, err)
+    assert err.endswith(": it holds tables of another program (scores) and no hub schema: name the hub's database, "
+                        "or an empty or new one\n") and err.count("\n") == 1, err
+    assert _tables(hub_db) == ["scores"]
