@@ -144,6 +144,9 @@ class Database:
                 retry_while_locked(lambda: conn.execute("PRAGMA journal_mode=WAL"), BUSY_TIMEOUT_S)
                 return conn
             except sqlite3.Error as exc:
+                if "file is not a database" in str(exc):
+                    raise DatabaseError(f"{self._path}: not a SQLite database ({exc}): name the hub's database file, "
+                                        "or a new one") from None
                 raise DatabaseError(f"{self._path}: cannot open the hub database: {exc}") from None
         import psycopg
 

@@ -633,3 +633,14 @@ def test_hub_serve_refuses_a_database_that_holds_another_programs_tables(hub_db:
     assert err.endswith(": it holds tables of another program (scores) and no hub schema: name the hub's database, "
                         "or an empty or new one\n") and err.count("\n") == 1, err
     assert _tables(hub_db) == ["scores"]
+
+
+def test_hub_serve_says_a_file_that_is_not_sqlite_is_not_one(tmp_path: Path, capsys, monkeypatch) -> None:
+    """'cannot open the hub database: file is not a database' named no fix (a mistyped --db, e.g. the README)."""
+    bad = tmp_path / "README.md"
+    bad.write_text("# not a database\n" * 100)
+    with _never_serving(monkeypatch) as port:
+        code, _, err = cardrogue(capsys, "hub", "serve", "--db", str(bad), "--port", port)
+    assert code == 2 and err == (f"cardrogue: {bad}: not a SQLite database (file is not a database): name the hub's "
+                                 "database file, or a new one\n"), err
+    assert bad.read_text() == "# not a database\n" * 100
