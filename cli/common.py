@@ -111,7 +111,24 @@ def listen(host: str, port: int):
             return socket.create_server((host, port), family=socket.AF_INET6, dualstack_ipv6=socket.has_dualstack_ipv6())
         return socket.create_server((host, port))
     except OSError as exc:
-        raise UnusableInput(f"cannot listen on {host} port {port}: {exc.strerror or exc}") from None
+        raise UnusableInput(f"cannot listen on {host} port {port}: {_listen_problem(exc)}") from None
+
+
+def _listen_problem(exc: OSError) -> str:
+    """Why an address cannot be listened on, and what to do; Python's own words repeated the address
+    ('Address already in use (while attempting to bind on address ('127.0.0.1', 8765))') and said no fix."""
+    import errno
+    import os
+
+    if exc.errno is not None and exc.errno < 0:  # getaddrinfo's (EAI_*), met by bind resolving the name
+        return "no such host name: give an address of this machine as --host"
+    if exc.errno == errno.EADDRINUSE:
+        return "the address is in use (another program listens there): stop it, or give another --port"
+    if exc.errno == errno.EADDRNOTAVAIL:
+        return "not an address of this machine: give one of its addresses as --host, or 0.0.0.0 for all of them"
+    if exc.errno == errno.EACCES:
+        return "permission denied (a port below 1024 needs privileges): give another --port"
+    return os.strerror(exc.errno) if exc.errno else str(exc)
 
 
 TEXT_LIMIT = 64 * 1024 * 1024

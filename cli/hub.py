@@ -31,7 +31,8 @@ def register(sub) -> None:
 
     serve = commands.add_parser("serve", help="run a hub server")
     serve.add_argument("--db", default=None, metavar="URL",
-                       help="a SQLite file or postgresql://... (default: hub.sqlite3 in the user data dir, or $CARDROGUE_HUB_DB)")
+                       help="a SQLite file or postgresql://user:password@host[:port]/database "
+                            "(default: $CARDROGUE_HUB_DB, else hub.sqlite3 in the user data folder)")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=port_number, default=8765, help="port to listen on (default 8765)")
     serve.add_argument("--workers", type=whole(1, 64, "a worker count"), default=2,
@@ -88,6 +89,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if not 0 < args.solve_seconds <= 3600:
         complain("--solve-seconds is more than 0 and at most 3600")
         return EXIT_UNUSABLE
+    if args.db is not None and not args.db.strip():  # `--db "$HUB_DB"` with the variable unset served the default
+        complain("--db is empty: name a SQLite file or postgresql://user:password@host[:port]/database, "
+                 "or leave --db out for the default")
+        return EXIT_UNUSABLE
     if args.play_url is not None and (problem := _play_url_problem(args.play_url)) is not None:
         complain(f"--play-url {args.play_url!r}: {problem}")
         return EXIT_UNUSABLE
@@ -113,7 +118,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     settings = Settings(workers=args.workers, solve_seconds=args.solve_seconds, play_url=args.play_url)
     try:
         app = create_app(db, settings)
-        print(f"cardrogue hub: serving http://{args.host}:{args.port}/ (database {display_url(db.url)})", flush=True)
+        where, public = _address(args.host, args.port)
+        print(f"cardrogue hub: serving {where} (database {display_url(db.url)})", flush=True)
+        if public:
+            print("cardrogue hub: other machines can reach it, in plain HTTP: put a TLS-terminating proxy in front "
+                  "for anything public (docs/hub.md)", flush=True)
         # (host and port as given, though uvicorn serves the socket taken above and logs no address of its own)
         config = uvicorn.Config(app, host=args.host, port=args.port, log_level="info", lifespan="off")
         uvicorn.Server(config).run(sockets=[listening])
@@ -121,6 +130,21 @@ def cmd_serve(args: argparse.Namespace) -> int:
         listening.close()
         db.close()
     return EXIT_OK
+
+
+def _address(host: str, port: int) -> tuple[str, bool]:
+    """Where clients reach a hub listening on ``host``, and whether other machines can: '0.0.0.0' (every
+    address) was said as http://0.0.0.0:8765/, which no client reaches, and '::' as http://:::8765/."""
+    import ipaddress
+
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:  # a name
+        return f"http://{host}:{port}/", host != "localhost"
+    if ip.is_unspecified:
+        local = "[::1]" if ip.version == 6 else "127.0.0.1"
+        return f"http://{local}:{port}/ and every other address of this machine", True
+    return f"http://{f'[{ip}]' if ip.version == 6 else ip}:{port}/", not ip.is_loopback
 
 
 def _play_url_problem(template: str) -> str | None:
@@ -174,6 +198,9 @@ def _run(args: argparse.Namespace, work) -> int:
 
     try:
         return work(args)
+    except _Interrupted as exc:
+        complain(str(exc))
+        return 130  # as for any Ctrl+C (cli/main.py)
     except RejectedReplay as exc:  # not a replay: rejected, exit 1, as `verify` says
         complain(*lines_of(exc))
         return EXIT_PROBLEMS
@@ -217,6 +244,19 @@ def _refusal(exc, sent: Path | None) -> list[str]:
         elif (line := f"{d.get('path', '')}: {d.get('message', '')}") not in headline:
             lines.append(f"  {line}")
     return [f"cardrogue: the hub refused ({exc.status}): {headline}"] + lines
+
+
+class _Interrupted(Exception):
+    """Ctrl+C while a request the hub goes on with was out: what the user can do about it."""
+
+
+def _sent(request, when: str):
+    """``request()``; Ctrl+C meanwhile says what the hub may have done ('interrupted' alone left an author
+    not knowing whether the map was published: the hub finishes the check and publishes it)."""
+    try:
+        return request()
+    except KeyboardInterrupt:
+        raise _Interrupted(f"interrupted {when}") from None
 
 
 def _json(value) -> None:
@@ -281,7 +321,9 @@ def cmd_publish(args: argparse.Namespace) -> int:
         except CampaignHasErrors:
             pass  # a draft: the hub's clear check lists its problems, with their places in this file
         client = _client(args, need_token=True)
-        m = client.publish(text, args.window_days)
+        m = _sent(lambda: client.publish(text, args.window_days),
+                  "while the hub checked the map: it may have published it; publishing it again is harmless "
+                  "(the same map answers 'already published')")
         if args.format == "json":
             _json(m)
         else:
@@ -374,7 +416,9 @@ def cmd_submit(args: argparse.Namespace) -> int:
             raise RejectedReplay(f"{args.replay}: rejected: {exc}") from None
         ref = args.map or doc["campaign"]["hash"]
         try:
-            run = client.submit(ref, text)
+            run = _sent(lambda: client.submit(ref, text),
+                        "while the hub verified the run: it may have ranked it; submitting it again is harmless "
+                        "(the same run answers with its rank)")
         except HubRefused as exc:
             if exc.status != 404 or args.map:
                 raise

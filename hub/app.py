@@ -161,7 +161,7 @@ def create_app(db: Database | str | None = None, settings: Settings | None = Non
         if isinstance(exc, HubError):
             status, body = exc.status, exc.body()
         elif isinstance(exc, HTTPException):
-            status, body = exc.status_code, {"error": exc.detail or "not found"}
+            status, body = exc.status_code, {"error": _routing_refusal(request, exc)}
         else:  # DatabaseError: the database is down or unreachable
             log.error("database unavailable: %s", exc)
             status, body = 503, {"error": "the hub's database is unavailable; try again later"}
@@ -208,6 +208,18 @@ def create_app(db: Database | str | None = None, settings: Settings | None = Non
     app.state.internal_errors = 0
     app.add_middleware(_SecurityHeaders)
     return app
+
+
+def _routing_refusal(request: Request, exc: HTTPException) -> str:
+    """The router's refusals in the hub's words: Starlette's bodies ('Method Not Allowed', 'Not Found')
+    named no method the address takes and no address the hub has."""
+    path = request.url.path
+    if exc.status_code == 405:
+        allowed = ", ".join(sorted(m.strip() for m in (exc.headers or {}).get("Allow", "").split(",") if m.strip()))
+        return f"{request.method} is not a method of {path}: it takes {allowed}"
+    if exc.status_code == 404:
+        return f"no such address on this hub: {path} (the API is /api/accounts, /api/me and /api/maps..., docs/hub.md)"
+    return exc.detail or "refused"
 
 
 def _ref(request: Request) -> str:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import queue
 import sqlite3
+import sys
 import threading
 import time
 from contextlib import contextmanager
@@ -108,6 +109,11 @@ class Database:
         named = bool(url or os.environ.get(ENV_VAR))
         self.url = url or default_url()
         self.dialect = "postgresql" if self.url.startswith(("postgresql://", "postgres://")) else "sqlite"
+        scheme = self.url.split("://", 1)[0] if "://" in self.url else None
+        if scheme is not None and scheme not in ("postgresql", "postgres", "sqlite"):
+            # (a mysql:// URL was taken for a SQLite path, and refused as 'the folder mysql:/x@h does not exist')
+            raise DatabaseError(f"{display_url(self.url)}: the hub cannot use a {scheme}:// database: give a SQLite "
+                                "file path or postgresql://user:password@host[:port]/database")
         self._pool: queue.LifoQueue = queue.LifoQueue()
         self._slots = threading.BoundedSemaphore(pool_size)
         self._closed = False
@@ -138,13 +144,16 @@ class Database:
                 retry_while_locked(lambda: conn.execute("PRAGMA journal_mode=WAL"), BUSY_TIMEOUT_S)
                 return conn
             except sqlite3.Error as exc:
+                if "file is not a database" in str(exc):
+                    raise DatabaseError(f"{self._path}: not a SQLite database ({exc}): name the hub's database file, "
+                                        "or a new one") from None
                 raise DatabaseError(f"{self._path}: cannot open the hub database: {exc}") from None
         import psycopg
 
         try:
             return psycopg.connect(self.url, autocommit=True, connect_timeout=10)
         except psycopg.Error as exc:
-            raise DatabaseError(f"{display_url(self.url)}: cannot connect: {str(exc).strip()}") from None
+            raise DatabaseError(f"{display_url(self.url)}: cannot connect: {_one_line(exc)}") from None
 
     @contextmanager
     def _connection(self) -> Iterator[Any]:
@@ -205,6 +214,7 @@ class Database:
             with self.transaction(write=True) as tx:
                 if self.dialect == "postgresql":
                     tx.execute("SELECT pg_advisory_xact_lock(7215026)")  # one migrating process at a time
+                self._refuse_another_programs(tx)
                 tx.execute("CREATE TABLE IF NOT EXISTS schema_migrations ("
                            " version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at {real} NOT NULL)"
                            .format(**words))
@@ -221,13 +231,58 @@ class Database:
                         tx.execute(statement.format(**words))
                     tx.execute("INSERT INTO schema_migrations VALUES (?, ?, ?)", (version, description, time.time()))
                     done.append(version)
+                if self.dialect == "sqlite":
+                    # A write, made or not: a read-only file was served, and every write answered 500.
+                    tx.execute("UPDATE schema_migrations SET version = version WHERE version = ?", (max(known),))
                 return done
+        except sqlite3.OperationalError as exc:
+            if "readonly" in str(exc):
+                raise DatabaseError(f"{self.url}: the hub database cannot be written ({exc}): give the user running "
+                                    "the hub write access to the file and its folder") from None
+            raise DatabaseError(f"{self.url}: not a hub database: {exc}") from None
         except sqlite3.DatabaseError as exc:
             raise DatabaseError(f"{self.url}: not a hub database: {exc}") from None
+        except DatabaseError:
+            raise
+        except Exception as exc:
+            psycopg = sys.modules.get("psycopg")  # imported by _connect when the database is PostgreSQL
+            if psycopg is None or not isinstance(exc, psycopg.Error):
+                raise
+            raise DatabaseError(self._migration_problem(exc)) from None
+
+    def _refuse_another_programs(self, tx: Tx) -> None:
+        """A database (a PostgreSQL schema) with tables but no ``schema_migrations`` is another program's: the
+        hub added its tables among them (`--db scores.sqlite3`, the player's scores beside hub.sqlite3)."""
+        if self.dialect == "sqlite":
+            names = [row[0] for row in tx.all("SELECT name FROM sqlite_master WHERE type = 'table' "
+                                               "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")]
+        else:
+            names = [row[0] for row in tx.all("SELECT tablename FROM pg_tables WHERE schemaname = current_schema() "
+                                               "ORDER BY tablename")]
+        if names and "schema_migrations" not in names:
+            shown = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
+            raise DatabaseError(f"{display_url(self.url)}: it holds tables of another program ({shown}) and no hub "
+                                "schema: name the hub's database, or an empty or new one")
+
+    def _migration_problem(self, exc: Exception) -> str:
+        """Why the hub's tables cannot be made or read in a PostgreSQL database, and what to do (the role that
+        does not own the database is the common case: 'permission denied for schema public' was an internal error)."""
+        import psycopg
+
+        where = display_url(self.url)
+        if isinstance(exc, psycopg.errors.InsufficientPrivilege):
+            return (f"{where}: the hub cannot make its tables: {_one_line(exc).split(' LINE ')[0]}; make the URL's role "
+                    "own the database (createdb -O ROLE DATABASE, or ALTER DATABASE DATABASE OWNER TO ROLE)")
+        return f"{where}: cannot set up the hub's tables: {_one_line(exc).split(' LINE ')[0]}"
 
     def schema_version(self) -> int:
         with self.transaction() as tx:
             return tx.one("SELECT MAX(version) FROM schema_migrations")[0]
+
+
+def _one_line(exc: Exception) -> str:
+    """A driver's message on one line (libpq's run over several, with a tab-indented hint)."""
+    return " ".join(str(exc).split())
 
 
 def _close_quietly(conn: Any) -> None:

@@ -36,7 +36,9 @@ def e(value: object) -> str:
 
 
 def _page(title: str, body: str) -> str:
+    # (the viewport: a phone's browser lays a page without one out at 980 px and shrinks it to the screen)
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             f"<title>{e(title)}</title><link rel=\"stylesheet\" href=\"/hub.css\"></head>"
             f"<body><h1><a href=\"/\">Card Rogue community hub</a></h1>\n{body}\n</body></html>\n")
 

@@ -282,3 +282,17 @@ def test_a_version_on_another_hub_process_sees_the_same_data(hub_db: str) -> Non
         publish(two.base, alice, map_text(), window_days=0)
         assert call(two.base, "POST", "/api/maps/needle/runs", raw=solution(map_text()).encode(), token=alice)[0] == 201
         assert call(one.base, "GET", "/api/maps/needle/leaderboard")[1]["runs"][0]["player"] == "alice"
+
+
+def test_a_wrong_method_or_an_unknown_address_is_said_with_what_the_hub_takes(hub) -> None:
+    """Starlette's own bodies, {"error": "Method Not Allowed"} and {"error": "Not Found"}, named no method the
+    address takes and no address the API has (docs/hub.md: every refusal is a 4xx with the reason)."""
+    status, body, headers = call(hub.base, "DELETE", "/api/maps")
+    assert status == 405 and body == {"error": "DELETE is not a method of /api/maps: it takes GET, HEAD, POST"}, body
+    status, body, _ = call(hub.base, "GET", "/api/maps/the-needle-run/runs")
+    assert status == 405 and body == {"error": "GET is not a method of /api/maps/the-needle-run/runs: it takes POST"}, body
+    status, body, _ = call(hub.base, "GET", "/api/mapz")
+    assert status == 404 and body == {"error": "no such address on this hub: /api/mapz (the API is /api/accounts, "
+                                               "/api/me and /api/maps..., docs/hub.md)"}, body
+    status, text, _ = call(hub.base, "GET", "/nowhere")
+    assert status == 404 and "no such address on this hub: /nowhere" in text, text

@@ -455,3 +455,192 @@ def test_hub_serve_refuses_a_play_url_it_cannot_fill(template: str, says: str, t
         code, out, err = cardrogue(capsys, "hub", "serve", "--db", str(tmp_path / "hub.sqlite3"),
                                    "--port", str(taken.getsockname()[1]), "--play-url", template)
     assert code == 2 and "serving" not in out and f"--play-url {template!r}: " in err and says in err, err
+
+
+def test_hub_serve_refuses_a_database_url_of_another_kind(capsys, monkeypatch) -> None:
+    """A URL of a database the hub does not speak is said as such, exit 2: `mysql://hub:pw@db/hub` was taken
+    for a SQLite path and refused as 'the folder mysql:/hub:pw@db does not exist', its password printed."""
+    with _never_serving(monkeypatch) as port:
+        code, out, err = cardrogue(capsys, "hub", "serve", "--db", "mysql://hub:pw@db.example/hub", "--port", port)
+    assert code == 2 and "serving" not in out, (out, err)
+    assert err.strip() == ("cardrogue: mysql://hub:***@db.example/hub: the hub cannot use a mysql:// database: give a "
+                           "SQLite file path or postgresql://user:password@host[:port]/database"), err
+
+
+def test_hub_serve_says_a_postgresql_refusal_on_one_line(capsys, monkeypatch) -> None:
+    """libpq's message runs over two lines (its hint tab-indented): it was printed with its '\\n\\t' escaped."""
+    with _never_serving(monkeypatch) as port:
+        code, _, err = cardrogue(capsys, "hub", "serve", "--db", "postgresql://nobody@127.0.0.1:9/none", "--port", port)
+    assert code == 2 and "cannot connect" in err and "Connection refused Is the server running" in err, err
+    assert "\\n" not in err and "\\t" not in err and err.count("\n") == 1, err
+
+
+def test_hub_serve_refuses_a_postgresql_database_its_role_cannot_make_tables_in(postgres, capsys, monkeypatch) -> None:
+    """`createdb hub` without `-O hub` (docs/hub.md: 'a role that owns it'): PostgreSQL 15 gives the role no
+    CREATE on schema public. That was 'internal error: InsufficientPrivilege: ...'; now the reason and the fix."""
+    import psycopg
+
+    with psycopg.connect(postgres.url(), autocommit=True) as conn:
+        conn.execute("CREATE ROLE walk15_guest LOGIN")
+        conn.execute("CREATE DATABASE walk15_notmine")  # owned by postgres, not by the role
+    url = postgres.url().replace("postgres@", "walk15_guest@").removesuffix("/postgres") + "/walk15_notmine"
+    with _never_serving(monkeypatch) as port:
+        code, out, err = cardrogue(capsys, "hub", "serve", "--db", url, "--port", port)
+    assert code == 2 and "internal error" not in err and err.count("\n") == 1, err
+    assert "the hub cannot make its tables: permission denied for schema public; make the URL's role own the database" \
+        in err and "createdb -O ROLE DATABASE" in err, err
+
+
+def test_hub_serve_refuses_a_sqlite_database_it_cannot_write() -> None:
+    """A read-only hub.sqlite3 was served: listings answered, and every registration, publish and submission a
+    500 ('attempt to write a readonly database' in the log). Now `serve` stops at the start, exit 2, saying so.
+    (Run as a user the file's mode binds: root writes whatever the mode.)"""
+    import tempfile
+
+    from cardrogue.hub.db import Database
+
+    folder = Path(tempfile.mkdtemp(prefix="cardrogue-readonly-"))
+    try:
+        os.chmod(folder, 0o777)
+        path = folder / "hub.sqlite3"
+        Database(str(path)).close()
+        os.chmod(path, 0o444)
+        argv = [sys.executable, "-m", "cardrogue.cli.main", "hub", "serve", "--db", str(path), "--port", str(_free_port())]
+        if os.geteuid() == 0:  # as nobody (setpriv: subprocess's user= could not run the venv's python here)
+            import pwd
+
+            nobody = pwd.getpwnam("nobody")
+            argv = ["setpriv", f"--reuid={nobody.pw_uid}", f"--regid={nobody.pw_gid}", "--clear-groups", *argv]
+        try:
+            done = subprocess.run(argv, cwd=folder, capture_output=True, text=True, timeout=60)
+        except subprocess.TimeoutExpired:
+            pytest.fail("the hub served a database it cannot write")
+        assert done.returncode == 2 and "serving" not in done.stdout, (done.stdout, done.stderr)
+        assert done.stderr.strip() == (f"cardrogue: {path}: the hub database cannot be written (attempt to write a "
+                                       "readonly database): give the user running the hub write access to the file "
+                                       "and its folder"), done.stderr
+    finally:
+        import shutil
+
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.mark.parametrize("host, says", [
+    ("0.0.0.0", "serving http://127.0.0.1:{port}/ and every other address of this machine (database"),
+    ("::", "serving http://[::1]:{port}/ and every other address of this machine (database"),
+    ("::1", "serving http://[::1]:{port}/ (database"),
+    ("127.0.0.1", "serving http://127.0.0.1:{port}/ (database"),
+])
+def test_hub_serve_names_an_address_a_client_can_use(host: str, says: str, tmp_path: Path, capsys, monkeypatch) -> None:
+    """`--host 0.0.0.0` said 'serving http://0.0.0.0:8765/', an address no client reaches, and nothing of what
+    listening on every address means; `--host ::` said 'http://:::8765/'. A hub on an address other machines
+    reach is told it serves plain HTTP (docs/hub.md: a TLS-terminating proxy in front for anything public)."""
+    import uvicorn
+
+    from cardrogue.cli import hub as hub_cli
+
+    taken = socket.create_server(("127.0.0.1", 0))
+    monkeypatch.setattr(hub_cli, "listen", lambda host, port: taken)
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
+    code, out, err = cardrogue(capsys, "hub", "serve", "--db", str(tmp_path / "hub.sqlite3"), "--host", host,
+                               "--port", "8765")
+    assert code == 0 and says.format(port=8765) in out, (out, err)
+    public = "other machines can reach it, in plain HTTP: put a TLS-terminating proxy in front for anything public"
+    assert (public in out) == (host in ("0.0.0.0", "::")), out
+
+
+def test_an_address_hub_serve_cannot_listen_on_is_said_with_the_fix(capsys) -> None:
+    """'Address already in use (while attempting to bind on address ('127.0.0.1', 8765))' repeated the
+    address in Python's words and said nothing of what to do; likewise an address of another machine."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code, out, err = cardrogue(capsys, "hub", "serve", "--port", str(port))
+    assert code == 2 and err == (f"cardrogue: cannot listen on 127.0.0.1 port {port}: the address is in use (another "
+                                 "program listens there): stop it, or give another --port\n"), err
+    code, out, err = cardrogue(capsys, "hub", "serve", "--host", "192.0.2.1", "--port", str(port))
+    assert code == 2 and err == (f"cardrogue: cannot listen on 192.0.2.1 port {port}: not an address of this machine: "
+                                 "give one of its addresses as --host, or 0.0.0.0 for all of them\n"), err
+    code, out, err = cardrogue(capsys, "hub", "serve", "--host", "no-such-host.invalid", "--port", str(port))
+    assert code == 2 and err.startswith(f"cardrogue: cannot listen on no-such-host.invalid port {port}: ") \
+        and "while attempting" not in err and "give an address of this machine as --host" in err, err
+
+
+def test_hub_serve_refuses_an_empty_db(tmp_path: Path, capsys, monkeypatch) -> None:
+    """`--db ""` (a variable left unset in a service file: `--db "$HUB_DB"`) served the default database in the
+    user data folder without a word; it is refused, exit 2, before anything is made."""
+    monkeypatch.delenv("CARDROGUE_HUB_DB", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "fresh" / "share"))
+    with _never_serving(monkeypatch) as port:
+        code, out, err = cardrogue(capsys, "hub", "serve", "--db", "", "--port", port)
+    assert code == 2 and "serving" not in out and not (tmp_path / "fresh").exists(), (out, err)
+    assert err == ("cardrogue: --db is empty: name a SQLite file or postgresql://user:password@host[:port]/database, "
+                   "or leave --db out for the default\n"), err
+
+
+def test_ctrl_c_while_the_hub_works_says_whether_to_send_again(hub, capsys, tmp_path: Path, monkeypatch) -> None:
+    """Ctrl+C during `hub publish` (the clear check takes seconds) said 'cardrogue: interrupted' alone, though
+    the hub goes on and publishes the map: the author did not know whether it was. Sending again is harmless
+    (the same map answers 'already published', the same run its rank), and the message says so."""
+    from cardrogue.hub.client import HubClient
+
+    assert cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)[0] == 0
+    campaign = tmp_path / "map.json"
+    campaign.write_text(map_text())
+    replay = tmp_path / "run.json"
+    replay.write_text(solution(map_text()))
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(HubClient, "publish", interrupted)
+    monkeypatch.setattr(HubClient, "submit", interrupted)
+    code, out, err = cardrogue(capsys, "hub", "publish", str(campaign))
+    assert code == 130 and err == ("cardrogue: interrupted while the hub checked the map: it may have published it; "
+                                   "publishing it again is harmless (the same map answers 'already published')\n"), err
+    code, out, err = cardrogue(capsys, "hub", "submit", str(replay))
+    assert code == 130 and err == ("cardrogue: interrupted while the hub verified the run: it may have ranked it; "
+                                   "submitting it again is harmless (the same run answers with its rank)\n"), err
+
+
+def test_hub_serve_help_gives_the_default_database_in_its_order(capsys) -> None:
+    """docs/hub.md: `$CARDROGUE_HUB_DB`, else hub.sqlite3 in the user data folder; the help said the file
+    first ('hub.sqlite3 in the user data dir, or $CARDROGUE_HUB_DB'), as if the variable were the fallback."""
+    with pytest.raises(SystemExit):
+        main(["hub", "serve", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "(default: $CARDROGUE_HUB_DB, else hub.sqlite3 in the user data folder)" in out, out
+
+
+def test_hub_serve_refuses_a_database_that_holds_another_programs_tables(hub_db: str, capsys, monkeypatch) -> None:
+    """`--db ~/.local/share/cardrogue-studio/scores.sqlite3` (the player's scores, beside hub.sqlite3), or a
+    PostgreSQL database in use by something else: the hub added its tables among the others without a word.
+    docs/hub.md asks for an empty database; one with tables but no hub schema is refused, exit 2, untouched."""
+    if hub_db.startswith("postgresql://"):
+        import psycopg
+
+        with psycopg.connect(hub_db, autocommit=True) as conn:
+            conn.execute("CREATE TABLE scores (id INTEGER)")
+    else:
+        import sqlite3
+
+        with sqlite3.connect(hub_db) as conn:
+            conn.execute("CREATE TABLE scores (id INTEGER)")
+    with _never_serving(monkeypatch) as port:
+        code, out, err = cardrogue(capsys, "hub", "serve", "--db", hub_db, "--port", port)
+    assert code == 2 and "serving" not in out, (out, err)
+    assert err.endswith(": it holds tables of another program (scores) and no hub schema: name the hub's database, "
+                        "or an empty or new one\n") and err.count("\n") == 1, err
+    assert _tables(hub_db) == ["scores"]
+
+
+def test_hub_serve_says_a_file_that_is_not_sqlite_is_not_one(tmp_path: Path, capsys, monkeypatch) -> None:
+    """'cannot open the hub database: file is not a database' named no fix (a mistyped --db, e.g. the README)."""
+    bad = tmp_path / "README.md"
+    bad.write_text("# not a database\n" * 100)
+    with _never_serving(monkeypatch) as port:
+        code, _, err = cardrogue(capsys, "hub", "serve", "--db", str(bad), "--port", port)
+    assert code == 2 and err == (f"cardrogue: {bad}: not a SQLite database (file is not a database): name the hub's "
+                                 "database file, or a new one\n"), err
+    assert bad.read_text() == "# not a database\n" * 100

@@ -249,3 +249,20 @@ def test_on_a_phone_the_map_page_is_no_wider_than_the_window(site, tmp_path: Pat
         loaded_with_style(page, "the map list", "!!document.querySelector('#maps')")
         wide, window = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
         assert window == 400 and wide <= window, (wide, window)
+
+
+def test_on_a_real_phone_the_pages_are_laid_out_at_its_width(site, tmp_path: Path) -> None:
+    """A phone's browser (DevTools' mobile emulation, 400 px) lays out a page without a viewport meta tag at
+    980 px and shrinks it to the screen: the hub's pages were drawn at 980 px, their text about 5 px high.
+    Each page (the list, a map, an error) declares the device's width, so it is laid out at 400 px."""
+    with Browser(tmp_path / "browser", size=(400, 800)) as browser:
+        page = browser.open("about:blank")
+        page.command("Emulation.setDeviceMetricsOverride", width=400, height=800, deviceScaleFactor=2, mobile=True)
+        for path, what, ready in (("/", "the map list", "!!document.querySelector('#maps')"),
+                                  ("/maps/lamp", "the map page", "!!document.querySelector('#leaderboard')"),
+                                  ("/maps/nowhere", "an error page", "!!document.querySelector('#error')")):
+            page.navigate(site.base + path)
+            loaded_with_style(page, what, ready)
+            wide, window = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+            assert window == 400 and wide <= window, (path, wide, window)
+        page.screenshot(tmp_path / "phone-error.png")
