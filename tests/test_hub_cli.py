@@ -511,6 +511,15 @@ def test_hub_serve_refuses_a_sqlite_database_it_cannot_write() -> None:
 
             nobody = pwd.getpwnam("nobody")
             argv = ["setpriv", f"--reuid={nobody.pw_uid}", f"--regid={nobody.pw_gid}", "--clear-groups", *argv]
+            # nobody must reach the interpreter and the checkout (a clone under /root is closed to him); where he
+            # cannot, the hub's own process opens the file read-only instead, which SQLite refuses writes to alike
+            probe = subprocess.run([*argv[:4], sys.executable, "-c", "import cardrogue.cli.main"], cwd=folder,
+                                   capture_output=True, timeout=60)
+            if probe.returncode != 0:
+                argv = [sys.executable, "-c", "import sqlite3, sys, runpy; connect = sqlite3.connect; "
+                        "sqlite3.connect = lambda p, *a, **k: connect(f'file:{p}?mode=ro', *a, uri=True, **k); "
+                        "sys.argv = ['cardrogue', *sys.argv[1:]]; runpy.run_module('cardrogue.cli.main', run_name='__main__')",
+                        *argv[argv.index("hub"):]]
         try:
             done = subprocess.run(argv, cwd=folder, capture_output=True, text=True, timeout=60)
         except subprocess.TimeoutExpired:
