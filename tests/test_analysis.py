@@ -127,10 +127,10 @@ def test_no_way_on_says_what_to_do_about_the_level_it_names():
     b = level("b", 2, 1, [cell(0, 0, "starting-tile", "E", "up"), cell(1, 0, "pathing-tile", "W")])
     c = level("c", 1, 1, [cell(0, 0, "starting-tile", "", "up", exit=True)])  # the campaign's exit, out of reach
     said = {d.level: d.message for d in run(campaign(a, b, c)) if d.code == "CR311"}
-    assert said[1] == "from level 'b' no exit can be reached: add a ladder or an exit"
-    assert said[0] == "from level 'a' no exit can be reached: its ladders lead only to levels without one ('b')"
+    assert said[1] == "no exit can be reached from this level: add a ladder or an exit"
+    assert said[0] == "no exit can be reached from this level: its ladders lead only to levels without one ('b')"
     walled = {d.message for d in run(campaign(level("one", 2, 2, WALLED))) if d.code == "CR311"}
-    assert walled == {"from level 'one' no exit can be reached: its exit cannot be reached from the starting tile "
+    assert walled == {"no exit can be reached from this level: its exit cannot be reached from the starting tile "
                       "(see CR301)"}
 
 

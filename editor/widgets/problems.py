@@ -47,6 +47,11 @@ def field_name(path: tuple) -> str:
     return f"campaign, {head}"
 
 
+def level_titles(campaign) -> list[str]:
+    """The names the editor gives a campaign's levels (:func:`location`): each one's title, else its id."""
+    return [lv.title or lv.id for lv in campaign.levels]
+
+
 def location(diag: Diagnostic, level_titles: list[str]) -> str:
     """The level and cell a problem is at, or the form field (the CLI cites the file's line instead)."""
     if diag.level is None:
