@@ -617,8 +617,17 @@ class EditorApp(KeysInOrder, App[int]):
             return
         self.action_show_tab("map")  # which focuses the map
         self.set_level(level)
+        if diag.cell is not None and diag.path[2:3] == ("hero",) and not self._on_grid(level, diag.cell):
+            # a practice hero outside the grid (CR225): no place of the map is his, and the nearest
+            # edge place's Cell panel would not list him; the field that places him, the problem under it
+            self.forms.level_properties(problem=(f"{diag.code}: {diag.message}", ("at",)))
+            return
         if diag.cell is not None:
             self.canvas.move_to(*diag.cell)
+
+    def _on_grid(self, level: int, cell: tuple[int, int]) -> bool:
+        lv = self.campaign.levels[level]
+        return 0 <= cell[0] < lv.width and 0 <= cell[1] < lv.height
 
     # ------------------------------------------------------------------ navigation
 

@@ -117,7 +117,7 @@ async def test_a_drafts_notifications_give_its_first_error_in_the_editors_words(
         told = [n.message for n in app._notifications]
         for start in ("crypt.json opens as a draft", "Saved crypt.json with", "Not played: "):
             said = next(n for n in told if n.startswith(start))
-            assert f"(first: CR208: {editor_message(first)})" in said and '("to")' not in said, said
+            assert f"(first: CR208 The First Room (4, 1): {editor_message(first)})" in said and '("to")' not in said, said
 
 
 @run_async
@@ -192,3 +192,33 @@ def _stories(schema: dict):
     elif isinstance(schema, list):
         for item in schema:
             yield from _stories(item)
+
+
+@run_async
+async def test_enter_on_a_practice_hero_outside_the_grid_opens_the_field_that_places_him(tmp_path) -> None:
+    """CR225 for a practice hero at (9, 9) of the 5x5 second level: no place of the map is his, so
+    enter does not land on the nearest edge place (whose Cell panel did not list the problem); it opens
+    that level's properties form with the problem under "Practice hero at", the field that fixes it."""
+    from cardrogue.editor.widgets.dialogs import FormScreen
+    from editor_support import form_error
+
+    path = walk_draft(tmp_path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["levels"][1]["hero"]["at"] = [9, 9]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("ctrl+k")
+        highlight(app, "CR225")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.level_index == 1
+        assert isinstance(app.screen, FormScreen) and app.screen.title_text == "Level 2", app.screen
+        said = form_error(app, "at")
+        assert "CR225" in said and "outside the level's 5×5 grid" in said, said
+        assert app.screen.focused is app.screen.query_one("#form-at")
+        await pilot.press("ctrl+u", *"0 0", "enter")  # the starting tile: fixed
+        await settle(app, pilot)
+        assert not isinstance(app.screen, FormScreen)
+        assert not [d for d in app.query_one(ProblemsPanel).diagnostics if d.code == "CR225"]
