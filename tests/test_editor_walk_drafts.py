@@ -222,3 +222,39 @@ async def test_enter_on_a_practice_hero_outside_the_grid_opens_the_field_that_pl
         await settle(app, pilot)
         assert not isinstance(app.screen, FormScreen)
         assert not [d for d in app.query_one(ProblemsPanel).diagnostics if d.code == "CR225"]
+
+
+@run_async
+async def test_a_story_far_over_the_limit_opens_its_first_part_without_a_freeze(tmp_path) -> None:
+    """A story of 5 MB (a hostile or pasted file): the source loaded it whole, 14 s of CPU before the
+    Story tab answered (about 3 µs a character). Beyond SOURCE_LIMIT the source holds the first
+    STORY_LIMIT characters and says so; the story is kept whole until the author edits there (an edit
+    keeps the part shown, and ctrl+z on the map brings the rest back); a save without an edit keeps it whole."""
+    from cardrogue.editor.widgets.story import SOURCE_LIMIT, STORY_LIMIT
+
+    data = json.loads(walk_draft(tmp_path).read_text(encoding="utf-8"))
+    story = "C" * (SOURCE_LIMIT + 1)
+    data["levels"][0]["story"] = story
+    path = tmp_path / "huge.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f3")
+        await settle(app, pilot)
+        source = app.query_one("#story-source")
+        assert source.text == story[:STORY_LIMIT]
+        said = " ".join(str(app.query_one("#story-cut").render()).split())
+        assert f"{SOURCE_LIMIT + 1:,} characters" in said and f"first {STORY_LIMIT:,}" in said, said
+        assert app.campaign.levels[0].story == story and not app.doc.dirty
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert json.loads(path.read_text(encoding="utf-8"))["levels"][0]["story"] == story
+        source.focus()
+        await pilot.press("home", "D")
+        await settle(app, pilot)
+        assert app.campaign.levels[0].story == "D" + story[:STORY_LIMIT]
+        app.canvas.focus()
+        await pilot.press("ctrl+z")
+        await settle(app, pilot)
+        assert app.campaign.levels[0].story == story and source.text == story[:STORY_LIMIT]
