@@ -258,3 +258,26 @@ async def test_a_story_far_over_the_limit_opens_its_first_part_without_a_freeze(
         await pilot.press("ctrl+z")
         await settle(app, pilot)
         assert app.campaign.levels[0].story == story and source.text == story[:STORY_LIMIT]
+
+
+@run_async
+async def test_a_notification_leaves_the_problem_being_read_uncovered_at_80x24(tmp_path) -> None:
+    """While the problems list has the focus its panel grows to show the highlighted problem whole, up
+    to the map's top rows: a notification at the top right (an 8 s draft note, an undo) covered the
+    top of that problem for seconds. While the panel is grown the notifications sit over the sidebar."""
+    app = make_app(walk_draft(tmp_path), tmp_path)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(app, pilot)
+        await pilot.press("ctrl+k")
+        highlight(app, "CR225")
+        await settle(app, pilot)
+        app.notify("Saved crypt.json with 3 errors: it cannot be played or published until they are fixed "
+                   "(first: CR208 The First Room (4, 1): this ladder leads nowhere)", timeout=8)
+        await settle(app, pilot)
+        panel = app.query_one(ProblemsPanel).region
+        toasts = [toast.region for toast in app.screen.query("Toast")]
+        assert toasts and not any(toast.overlaps(panel) for toast in toasts), (toasts, panel)
+        await pilot.press("ctrl+g")  # the map again: the panel gives its rows back, the notes their place
+        await settle(app, pilot)
+        toasts = [toast.region for toast in app.screen.query("Toast")]
+        assert toasts and all(toast.x > 28 for toast in toasts), toasts  # the top right, over the map
