@@ -52,7 +52,7 @@ from .widgets.legend import LegendScreen, legend_lines
 from .widgets.level_list import LevelList
 from .widgets.map_canvas import MapCanvas
 from .widgets.palette import Palette
-from .widgets.problems import ProblemsPanel
+from .widgets.problems import ProblemsPanel, level_titles
 from .widgets.story import StoryEditor
 
 AUTOSAVE_SECONDS = 15.0
@@ -288,7 +288,7 @@ class EditorApp(KeysInOrder, App[int]):
     def _checks_done(self, diagnostics: list[Diagnostic]) -> None:
         self.diagnostics = diagnostics
         self.files.first_checked(diagnostics)
-        self.query_one(ProblemsPanel).show(diagnostics, [lv.title or lv.id for lv in self.campaign.levels])
+        self.query_one(ProblemsPanel).show(diagnostics, level_titles(self.campaign))
         self.canvas.set_markers(markers(diagnostics, self.level_index))
         self._show_inspector()
 
@@ -617,8 +617,17 @@ class EditorApp(KeysInOrder, App[int]):
             return
         self.action_show_tab("map")  # which focuses the map
         self.set_level(level)
+        if diag.cell is not None and diag.path[2:3] == ("hero",) and not self._on_grid(level, diag.cell):
+            # a practice hero outside the grid (CR225): no place of the map is his, and the nearest
+            # edge place's Cell panel would not list him; the field that places him, the problem under it
+            self.forms.level_properties(problem=(f"{diag.code}: {diag.message}", ("at",)))
+            return
         if diag.cell is not None:
             self.canvas.move_to(*diag.cell)
+
+    def _on_grid(self, level: int, cell: tuple[int, int]) -> bool:
+        lv = self.campaign.levels[level]
+        return 0 <= cell[0] < lv.width and 0 <= cell[1] < lv.height
 
     # ------------------------------------------------------------------ navigation
 
@@ -732,7 +741,7 @@ class EditorApp(KeysInOrder, App[int]):
         # What the problems panel lists, checked now (the panel's own check may still be running).
         errors = draft_errors(self.doc)
         if errors:
-            self.notify(f"Not played: the campaign has {draft_note(errors, cannot='played')}", title="Play-test",
+            self.notify(f"Not played: the campaign has {draft_note(errors, cannot='played', level_titles=level_titles(self.campaign))}", title="Play-test",
                         severity="error", timeout=8)
             return
         # Re-load the saved form: the player needs the content hash of exactly this version.

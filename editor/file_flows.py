@@ -32,6 +32,7 @@ from .files import (
     write_recovery,
 )
 from .widgets.dialogs import ChoiceScreen, ConfirmScreen, FileScreen
+from .widgets.problems import level_titles
 
 if TYPE_CHECKING:
     from .app import EditorApp
@@ -71,7 +72,8 @@ class FileFlows:
                 self._tell_draft(errors)
 
     def _tell_draft(self, errors: list[Diagnostic]) -> None:
-        self.app.notify(f"{self.doc.name} opens as a draft with {draft_note(errors)}", title="Draft",
+        note = draft_note(errors, level_titles=level_titles(self.doc.campaign))
+        self.app.notify(f"{self.doc.name} opens as a draft with {note}", title="Draft",
                         severity="warning", timeout=8)
 
     # ------------------------------------------------------------------ unsaved changes
@@ -163,7 +165,8 @@ class FileFlows:
         self.app.update_title()
         errors = draft_errors(self.doc)
         if errors:
-            self.app.notify(f"Saved {path.name} with {draft_note(errors)}", title="Saved a draft",
+            note = draft_note(errors, level_titles=level_titles(self.doc.campaign))
+            self.app.notify(f"Saved {path.name} with {note}", title="Saved a draft",
                             severity="warning", timeout=8)
         else:
             self.app.notify(f"Saved {path.name}", timeout=2)

@@ -197,14 +197,21 @@ def draft_errors(doc: Document) -> list[Diagnostic]:
     return [d for d in check_text(doc.text(), doc.name) if d.severity is Severity.ERROR]
 
 
-def draft_note(errors: list[Diagnostic], cannot: str = "played or published") -> str:
+def draft_note(errors: list[Diagnostic], cannot: str = "played or published",
+               level_titles: list[str] | None = None) -> str:
     """What a save, an open, F5 or F6 tells the author about a draft: the count of its errors,
     what it cannot be until they are fixed, and the first of them (plain text, no markup), in the
-    editor's words as the problems panel says it (``press t``, not the file's ``"to"``)."""
+    editor's words as the problems panel says it (``press t``, not the file's ``"to"``), after the
+    level it is on (by ``level_titles``, as the panel names it: a level-wide message such as CR311's
+    does not name its level itself)."""
+    from cardrogue.editor.widgets.problems import location
+
     count = counted(len(errors), "error")
     fixed = "it is" if len(errors) == 1 else "they are"
+    first = errors[0]
+    where = f" {location(first, level_titles or [])}" if first.level is not None else ""
     return (f"{count}: it cannot be {cannot} until {fixed} fixed "
-            f"(first: {errors[0].code}: {editor_message(errors[0])})")
+            f"(first: {first.code}{where}: {editor_message(first)})")
 
 
 # --------------------------------------------------------------------------- recovery

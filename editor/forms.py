@@ -121,8 +121,9 @@ class Forms:
 
     # ------------------------------------------------------------------ levels and the campaign
 
-    def level_properties(self) -> None:
-        """Id, title, size and the practice hero; a resize that removes cards asks first."""
+    def level_properties(self, problem: tuple[str, tuple[str, ...]] | None = None) -> None:
+        """Id, title, size and the practice hero; a resize that removes cards asks first. ``problem``:
+        a reason shown under a field from the start (:class:`FormScreen`)."""
         li = self.app.level_index
         level = self.campaign.levels[li]
         fields: list[tuple[str, str, FieldValue]] = [
@@ -172,7 +173,8 @@ class Forms:
 
         self.app.push_screen(FormScreen(f"Level {li + 1}", fields, validate=self._validator(change),
                                         note="A smaller grid removes the cards outside it; you are asked first. The practice "
-                                             "hero: how a run that starts on this level finds the hero."),
+                                             "hero: how a run that starts on this level finds the hero.",
+                                        problem=problem),
                              done)
 
     def metadata(self) -> None:

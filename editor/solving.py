@@ -21,7 +21,7 @@ from .shown import markup
 from .solution import DEFAULT_BUDGET, SOLVED, Solution
 from .solution import solve as solve_solution
 from .widgets.map_canvas import StepOverlay
-from .widgets.problems import ProblemsPanel
+from .widgets.problems import ProblemsPanel, level_titles
 
 if TYPE_CHECKING:
     from .app import EditorApp
@@ -94,7 +94,8 @@ class SolveFlow:
         result = load_campaign_text(Document(campaign, schema_ref=doc.schema_ref).text(), doc.name)
         outcome: Solution | str
         if result.campaign is None:
-            outcome = f"the campaign has {draft_note(result.errors, cannot='solved, played or published')}"
+            note = draft_note(result.errors, cannot="solved, played or published", level_titles=level_titles(campaign))
+            outcome = f"the campaign has {note}"
         else:
             try:
                 outcome = solve_solution(result.campaign, level, self.budget)

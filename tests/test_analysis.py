@@ -127,10 +127,10 @@ def test_no_way_on_says_what_to_do_about_the_level_it_names():
     b = level("b", 2, 1, [cell(0, 0, "starting-tile", "E", "up"), cell(1, 0, "pathing-tile", "W")])
     c = level("c", 1, 1, [cell(0, 0, "starting-tile", "", "up", exit=True)])  # the campaign's exit, out of reach
     said = {d.level: d.message for d in run(campaign(a, b, c)) if d.code == "CR311"}
-    assert said[1] == "from level 'b' no exit can be reached: add a ladder or an exit"
-    assert said[0] == "from level 'a' no exit can be reached: its ladders lead only to levels without one ('b')"
+    assert said[1] == "no exit can be reached from this level: add a ladder or an exit"
+    assert said[0] == "no exit can be reached from this level: its ladders lead only to levels without one ('b')"
     walled = {d.message for d in run(campaign(level("one", 2, 2, WALLED))) if d.code == "CR311"}
-    assert walled == {"from level 'one' no exit can be reached: its exit cannot be reached from the starting tile "
+    assert walled == {"no exit can be reached from this level: its exit cannot be reached from the starting tile "
                       "(see CR301)"}
 
 
@@ -197,3 +197,20 @@ def test_a_starting_tile_without_paths_is_one_the_hero_cannot_leave():
     warnings = {(d.cell, d.message) for d in run(campaign(level("one", 2, 1, lonely))) if d.code == "CR223"}
     assert warnings == {((0, 0), "'starting-tile' has no paths: the hero can never leave it"),
                         ((1, 0), "'pathing-tile' has no paths: it can never be reached")}
+
+
+def test_a_proof_from_another_level_names_that_level():
+    """CR306, CR310 and CR311 say "this level" (their place names it): the solver's reason for a campaign
+    that a later level blocks names that level, where "this level" would mean the one solved."""
+    from cardrogue.engine.analysis.solver import Budget, solve_campaign, solve_level
+    from cardrogue.engine.format.loader import load_campaign_text
+
+    a = level("a", 2, 1, [cell(0, 0, "starting-tile", "E", "up"), cell(1, 0, "descending-ladder", "W", to="b")])
+    b = level("b", 2, 1, [cell(0, 0, "starting-tile", "E", "up"), cell(1, 0, "pathing-tile", "W")])
+    c = level("c", 1, 1, [cell(0, 0, "starting-tile", "", "up", exit=True)])
+    loaded = load_campaign_text(json.dumps(campaign(a, b, c)), "blocked.json").campaign
+    whole = solve_campaign(loaded, Budget(max_states=5000, max_seconds=3600))
+    assert whole.verdict == "unsolvable" and whole.reason == (
+        "no way out can be reached: on level 'b': this level has neither a descending ladder nor an exit"), whole.reason
+    alone = solve_level(loaded, 1, Budget(max_states=5000, max_seconds=3600))
+    assert alone.reason == "no way out can be reached: this level has neither a descending ladder nor an exit"

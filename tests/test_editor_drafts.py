@@ -355,7 +355,7 @@ async def test_f5_and_save_count_the_errors_the_problems_panel_shows(tmp_path) -
         await pilot.pause()
         assert app.screen is screen
         assert notes(app)[-1].startswith("Not played: the campaign has 3 errors: it cannot be played until they are "
-                                         "fixed (first: CR311: from level 'top' no exit can be reached")
+                                         "fixed (first: CR311 top: no exit can be reached from this level")
         await pilot.press("ctrl+s")
         await settle(app, pilot)
         assert notes(app)[-1].startswith("Saved walled.json with 3 errors: it cannot be played or published")
@@ -370,7 +370,7 @@ async def test_a_draft_the_loader_accepts_is_told_as_a_draft_when_it_opens(tmp_p
     data["levels"][1]["cells"][1]["paths"] = "S"
     walled = tmp_path / "walled.json"
     walled.write_text(json.dumps(data), encoding="utf-8")
-    for path, first in ((walled, "CR311"), (_draft(tmp_path), "CR219"), (TINY, None)):
+    for path, first in ((walled, "CR311 top"), (_draft(tmp_path), "CR219 top (0, 0)"), (TINY, None)):
         app = make_app(path, tmp_path)
         async with app.run_test(size=SIZE) as pilot:
             await settle(app, pilot)

@@ -63,6 +63,25 @@ def test_a_level_wide_problem_names_the_level_not_its_id_field() -> None:
     assert all(d.json_path == f"$.levels[{d.level}]" for d in found)
 
 
+def test_a_level_wide_problem_names_its_level_once_by_the_name_the_editor_shows() -> None:
+    """CR306, CR310 and CR311 are placed on their level, as CR301-CR308 are: the message does not name
+    that level again by its id, where the editor has just named it by its title ("The Cave-In: from level
+    'the-cave-in' no exit...", the newcomer's walk); the levels a ladder leads to keep their ids, as CR302
+    and CR312 name them (the ladder's "to" holds the id)."""
+    from cardrogue.engine.analysis.check import check_text
+
+    data = json.loads(FIXTURE.read_text())
+    for cell in data["levels"][-1]["cells"]:
+        if cell.get("exit"):
+            cell["paths"] = ""
+    data["levels"].append({**data["levels"][1], "id": "lost", "title": "Lost Room",
+                           "cells": [c for c in data["levels"][1]["cells"] if c["card"] != "descending-ladder"]})
+    found = [d for d in check_text(json.dumps(data)) if d.code in ("CR306", "CR310", "CR311")]
+    assert {d.code for d in found} == {"CR306", "CR310", "CR311"}, found
+    for d in found:
+        assert data["levels"][d.level]["id"] not in d.message, d.message
+
+
 def test_counts_in_words() -> None:
     assert [counted(n, "warning") for n in (0, 1, 2)] == ["0 warnings", "1 warning", "2 warnings"]
 

@@ -117,7 +117,7 @@ async def test_a_drafts_notifications_give_its_first_error_in_the_editors_words(
         told = [n.message for n in app._notifications]
         for start in ("crypt.json opens as a draft", "Saved crypt.json with", "Not played: "):
             said = next(n for n in told if n.startswith(start))
-            assert f"(first: CR208: {editor_message(first)})" in said and '("to")' not in said, said
+            assert f"(first: CR208 The First Room (4, 1): {editor_message(first)})" in said and '("to")' not in said, said
 
 
 @run_async
@@ -192,3 +192,92 @@ def _stories(schema: dict):
     elif isinstance(schema, list):
         for item in schema:
             yield from _stories(item)
+
+
+@run_async
+async def test_enter_on_a_practice_hero_outside_the_grid_opens_the_field_that_places_him(tmp_path) -> None:
+    """CR225 for a practice hero at (9, 9) of the 5x5 second level: no place of the map is his, so
+    enter does not land on the nearest edge place (whose Cell panel did not list the problem); it opens
+    that level's properties form with the problem under "Practice hero at", the field that fixes it."""
+    from cardrogue.editor.widgets.dialogs import FormScreen
+    from editor_support import form_error
+
+    path = walk_draft(tmp_path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["levels"][1]["hero"]["at"] = [9, 9]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("ctrl+k")
+        highlight(app, "CR225")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.level_index == 1
+        assert isinstance(app.screen, FormScreen) and app.screen.title_text == "Level 2", app.screen
+        said = form_error(app, "at")
+        assert "CR225" in said and "outside the level's 5×5 grid" in said, said
+        assert app.screen.focused is app.screen.query_one("#form-at")
+        await pilot.press("ctrl+u", *"0 0", "enter")  # the starting tile: fixed
+        await settle(app, pilot)
+        assert not isinstance(app.screen, FormScreen)
+        assert not [d for d in app.query_one(ProblemsPanel).diagnostics if d.code == "CR225"]
+
+
+@run_async
+async def test_a_story_far_over_the_limit_opens_its_first_part_without_a_freeze(tmp_path) -> None:
+    """A story of 5 MB (a hostile or pasted file): the source loaded it whole, 14 s of CPU before the
+    Story tab answered (about 3 µs a character). Beyond SOURCE_LIMIT the source holds the first
+    STORY_LIMIT characters and says so; the story is kept whole until the author edits there (an edit
+    keeps the part shown, and ctrl+z on the map brings the rest back); a save without an edit keeps it whole."""
+    from cardrogue.editor.widgets.story import SOURCE_LIMIT, STORY_LIMIT
+
+    data = json.loads(walk_draft(tmp_path).read_text(encoding="utf-8"))
+    story = "C" * (SOURCE_LIMIT + 1)
+    data["levels"][0]["story"] = story
+    path = tmp_path / "huge.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f3")
+        await settle(app, pilot)
+        source = app.query_one("#story-source")
+        assert source.text == story[:STORY_LIMIT]
+        said = " ".join(str(app.query_one("#story-cut").render()).split())
+        assert f"{SOURCE_LIMIT + 1:,} characters" in said and f"first {STORY_LIMIT:,}" in said, said
+        assert app.campaign.levels[0].story == story and not app.doc.dirty
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert json.loads(path.read_text(encoding="utf-8"))["levels"][0]["story"] == story
+        source.focus()
+        await pilot.press("home", "D")
+        await settle(app, pilot)
+        assert app.campaign.levels[0].story == "D" + story[:STORY_LIMIT]
+        app.canvas.focus()
+        await pilot.press("ctrl+z")
+        await settle(app, pilot)
+        assert app.campaign.levels[0].story == story and source.text == story[:STORY_LIMIT]
+
+
+@run_async
+async def test_a_notification_leaves_the_problem_being_read_uncovered_at_80x24(tmp_path) -> None:
+    """While the problems list has the focus its panel grows to show the highlighted problem whole, up
+    to the map's top rows: a notification at the top right (an 8 s draft note, an undo) covered the
+    top of that problem for seconds. While the panel is grown the notifications sit over the sidebar."""
+    app = make_app(walk_draft(tmp_path), tmp_path)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(app, pilot)
+        await pilot.press("ctrl+k")
+        highlight(app, "CR225")
+        await settle(app, pilot)
+        app.notify("Saved crypt.json with 3 errors: it cannot be played or published until they are fixed "
+                   "(first: CR208 The First Room (4, 1): this ladder leads nowhere)", timeout=8)
+        await settle(app, pilot)
+        panel = app.query_one(ProblemsPanel).region
+        toasts = [toast.region for toast in app.screen.query("Toast")]
+        assert toasts and not any(toast.overlaps(panel) for toast in toasts), (toasts, panel)
+        await pilot.press("ctrl+g")  # the map again: the panel gives its rows back, the notes their place
+        await settle(app, pilot)
+        toasts = [toast.region for toast in app.screen.query("Toast")]
+        assert toasts and all(toast.x > 28 for toast in toasts), toasts  # the top right, over the map

@@ -134,18 +134,21 @@ class FormScreen(ModalScreen[dict | None]):
     With ``validate``, OK first asks it about the values: a refusal it returns, ``(message, fields)``,
     is shown under the first of ``fields`` the form has (under the form when it has none of them)
     and that field gets the focus; the form stays open, so the author can fix it. Editing that field
-    takes the refusal away (it was about the old value); the next OK asks again.
+    takes the refusal away (it was about the old value); the next OK asks again. ``problem``, in the
+    same shape, is shown so from the start: what a problem the form opens for says about a field.
     """
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel"), Binding("ctrl+s", "ok", "OK")]
 
     def __init__(self, title: str, fields: list[tuple[str, str, FieldValue]], *,
-                 validate: Callable[[dict], tuple[str, tuple[str, ...]] | None] | None = None, note: str = "") -> None:
+                 validate: Callable[[dict], tuple[str, tuple[str, ...]] | None] | None = None, note: str = "",
+                 problem: tuple[str, tuple[str, ...]] | None = None) -> None:
         super().__init__()
         self.title_text = title
         self.fields = fields  # (name, label, value)
         self.validate = validate
         self.note = note
+        self.problem = problem
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog form"):
@@ -181,6 +184,8 @@ class FormScreen(ModalScreen[dict | None]):
 
     def on_mount(self) -> None:
         self.query_one(f"#form-{self.fields[0][0]}").focus()
+        if self.problem is not None:  # after the fields' own first Changed, which would take it away
+            self.call_after_refresh(self._refuse, *self.problem)
 
     def _edited(self, name: str) -> None:
         """A refusal shown under a field is about its old value: editing the field takes it away."""
@@ -222,7 +227,10 @@ class FormScreen(ModalScreen[dict | None]):
         if refusal is None:
             self.dismiss(values)
             return
-        message, about = refusal
+        self._refuse(*refusal)
+
+    def _refuse(self, message: str, about: tuple[str, ...]) -> None:
+        """``message`` under the first of the fields ``about`` names (under the form when none), that field focused."""
         names = [name for name, _, _ in self.fields]
         field = next((f for f in about if f in names), None)
         label = self.query_one(f"#form-error-{field}" if field else "#form-error", Label)

@@ -44,6 +44,11 @@ def field_name(path: tuple) -> str:
     return f"campaign, {head}"
 
 
+def level_titles(campaign) -> list[str]:
+    """The names the editor gives a campaign's levels (:func:`location`): each one's title, else its id."""
+    return [lv.title or lv.id for lv in campaign.levels]
+
+
 def location(diag: Diagnostic, level_titles: list[str]) -> str:
     """The level and cell a problem is at, or the form field (the CLI cites the file's line instead)."""
     if diag.level is None:
@@ -140,6 +145,7 @@ class ProblemsPanel(Vertical):
         if not reading and self._grown:
             self.styles.max_height = None  # the stylesheet's again
             self._grown = False
+            self.screen.remove_class("-reading-problems")
         if not reading and (self._status is None or stepping):
             self.styles.min_height = None  # the stylesheet's (stepping has its own)
             return
@@ -165,6 +171,7 @@ class ProblemsPanel(Vertical):
         self.styles.min_height = max(10 if stepping else 6, height)
         self.styles.max_height = max(height, int(css_max.value) if css_max is not None and css_max.is_cells else 0)
         self._grown = True
+        self.screen.add_class("-reading-problems")  # the notifications move off it (editor.tcss)
         self.call_after_refresh(options.scroll_to_highlight)
 
     def on_descendant_focus(self) -> None:

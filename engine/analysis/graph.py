@@ -257,7 +257,7 @@ def analyse_level(campaign: Campaign, index: int, out: list[Diagnostic],
                                   Severity.ERROR, **where(targets[0])))
 
     if not exits and not ladders:
-        out.append(Diagnostic("CR306", f"level {level.id!r} has neither a descending ladder nor an exit",
+        out.append(Diagnostic("CR306", "this level has neither a descending ladder nor an exit",
                               Severity.ERROR, path=("levels", index), level=index))
     ways_out = {i for i in candidates if reached[i]}
     chokepoints = sorted((i for i in cuts if i not in ways_out), key=lambda i: (cells[i].y, cells[i].x))
@@ -302,10 +302,10 @@ def analyse_campaign(campaign: Campaign) -> tuple[list[LevelAnalysis], list[Diag
     for la in levels:
         level = campaign.levels[la.index]
         if la.index not in reached:
-            out.append(Diagnostic("CR310", f"level {level.id!r} cannot be reached: no ladder path from the first level leads to it",
+            out.append(Diagnostic("CR310", "this level cannot be reached: no ladder path from the first level leads to it",
                                   Severity.ERROR, path=("levels", la.index), level=la.index))
         elif la.index not in can_finish:
-            out.append(Diagnostic("CR311", f"from level {level.id!r} no exit can be reached: {_no_way_on(la, first)}",
+            out.append(Diagnostic("CR311", f"no exit can be reached from this level: {_no_way_on(la, first)}",
                                   Severity.ERROR, path=("levels", la.index), level=la.index))
     if not campaign.allow_ladder_cycles and has_cycle(flow):
         out.extend(_ladder_cycle(campaign, flow))

@@ -60,7 +60,9 @@ def static_proof(campaign: Campaign, level: int, campaign_mode: bool, relax: Rel
     for code in _PROOF_CODES:
         for g in diagnostics:
             if g.code == code and g.level in scope:
-                return f"no way out can be reached: {g.message}", g.level
+                # the graph's messages leave their level to their place ("this level"): another one is named
+                on = "" if g.level == level else f"on level {campaign.levels[g.level].id!r}: "
+                return f"no way out can be reached: {on}{g.message}", g.level
     return "no way out can be reached from the starting tile", level
 
 
