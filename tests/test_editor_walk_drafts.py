@@ -40,6 +40,22 @@ def walk_draft(tmp_path: Path) -> Path:
     return path
 
 
+def story_app(tmp_path: Path, story: str):
+    """The editor on the walk's draft with ``story`` as its first level's story."""
+    data = json.loads(walk_draft(tmp_path).read_text(encoding="utf-8"))
+    data["levels"][0]["story"] = story
+    path = tmp_path / "story.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return make_app(path, tmp_path)
+
+
+async def opened_story(app, pilot) -> None:
+    """The Story tab opened (F3) and settled."""
+    await settle(app, pilot)
+    await pilot.press("f3")
+    await settle(app, pilot)
+
+
 def words(lines: list[str]) -> str:
     return " ".join(" ".join(lines).split())
 
@@ -166,16 +182,11 @@ async def test_a_story_over_the_limit_is_kept_whole_and_previewed_up_to_the_limi
 
     limits = {p["maxLength"] for p in _stories(load_schema("campaign.schema.json"))}
     assert limits == {STORY_LIMIT}
-    data = json.loads(walk_draft(tmp_path).read_text(encoding="utf-8"))
-    data["levels"][0]["story"] = "B" * (STORY_LIMIT + 5000)
-    path = tmp_path / "long.json"
-    path.write_text(json.dumps(data), encoding="utf-8")
-    app = make_app(path, tmp_path)
+    story = "B" * (STORY_LIMIT + 5000)
+    app = story_app(tmp_path, story)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(app, pilot)
-        await pilot.press("f3")
-        await settle(app, pilot)
-        assert app.query_one("#story-source").text == data["levels"][0]["story"]
+        await opened_story(app, pilot)
+        assert app.query_one("#story-source").text == story
         source = app.query_one(StoryMarkdown).source
         assert source.startswith("B" * STORY_LIMIT) and "B" * (STORY_LIMIT + 1) not in source
         assert "25,000 characters" in source and "20,000" in source, source[-200:]
@@ -232,16 +243,10 @@ async def test_a_story_far_over_the_limit_opens_its_first_part_without_a_freeze(
     keeps the part shown, and ctrl+z on the map brings the rest back); a save without an edit keeps it whole."""
     from cardrogue.editor.widgets.story import SOURCE_LIMIT, STORY_LIMIT
 
-    data = json.loads(walk_draft(tmp_path).read_text(encoding="utf-8"))
     story = "C" * (SOURCE_LIMIT + 1)
-    data["levels"][0]["story"] = story
-    path = tmp_path / "huge.json"
-    path.write_text(json.dumps(data), encoding="utf-8")
-    app = make_app(path, tmp_path)
+    app = story_app(tmp_path, story)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(app, pilot)
-        await pilot.press("f3")
-        await settle(app, pilot)
+        await opened_story(app, pilot)
         source = app.query_one("#story-source")
         assert source.text == story[:STORY_LIMIT]
         said = " ".join(str(app.query_one("#story-cut").render()).split())
@@ -249,7 +254,7 @@ async def test_a_story_far_over_the_limit_opens_its_first_part_without_a_freeze(
         assert app.campaign.levels[0].story == story and not app.doc.dirty
         await pilot.press("ctrl+s")
         await settle(app, pilot)
-        assert json.loads(path.read_text(encoding="utf-8"))["levels"][0]["story"] == story
+        assert json.loads(app.doc.path.read_text(encoding="utf-8"))["levels"][0]["story"] == story
         source.focus()
         await pilot.press("home", "D")
         await settle(app, pilot)
