@@ -236,7 +236,8 @@ class ScoreStore:
                 held = db.execute(f"SELECT player, turns, health, recorded_at, run_id, replay FROM {table}"
                                   " WHERE run_id = ?", (digest,)).fetchone()
                 try:
-                    forged = _unproved(_checked(held), campaign, None) is not None
+                    # bounded as a listing is: this runs inside the write lock other processes wait on
+                    forged = _unproved(_checked(held), campaign, LISTING_SECONDS) is not None
                 except (ValueError, TypeError, OverflowError):
                     forged = True  # a column not of its type
                 if forged:
