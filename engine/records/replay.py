@@ -162,15 +162,6 @@ def _run_id(doc: dict) -> str:
     return hashlib.sha256(json.dumps(same, separators=(",", ":"), sort_keys=True).encode("utf-8")).hexdigest()
 
 
-def claimed_run_id(text: str) -> str | None:
-    """The run id a replay's text would have once verified; None for a text that is no replay (a row of a
-    score table edited by hand). Nothing is verified: the id only says which run the text is."""
-    try:
-        return _run_id(parse_replay(text))
-    except (ReplayError, ActionError):
-        return None
-
-
 @dataclass(frozen=True)
 class VerifiedRun:
     """A run whose replay re-simulated to exactly its claimed result."""
