@@ -274,6 +274,7 @@ def _duplicate_key(text: str, key: str) -> ReplayError:
 def parse_replay(text: str) -> dict:
     """The replay document, or :class:`ReplayError` naming what is wrong and where
     (:class:`ReplayNotJson` for text that is not JSON at all)."""
+    from ..format.diagnostics import format_json_path
     from ..format.loader import SURROGATE, SURROGATE_ESCAPE, DuplicateKey, lone_surrogate, pairs_no_duplicates
 
     fractions: list[_Fraction] = []
@@ -292,15 +293,11 @@ def parse_replay(text: str) -> dict:
     except (json.JSONDecodeError, RecursionError, ValueError) as exc:  # ValueError: an integer too long to read
         raise _not_json(text, exc) from None
     if fractions:
-        from ..format.diagnostics import format_json_path
-
         path, found = _fraction_path(doc) or ((), fractions[0])  # (a fraction is always in the document)
         raise ReplayError(f"not a valid replay: {format_json_path(path)}: {found.text} is not a whole number "
                           "(write numbers without a decimal point or exponent)")
     # A lone surrogate (only a \u escape writes one) is no character: no file or database can hold it.
     if SURROGATE_ESCAPE.search(text) and (bad := lone_surrogate(doc)) is not None:
-        from ..format.diagnostics import format_json_path
-
         raise ReplayError(f"not a valid replay: {format_json_path(bad)}: {SURROGATE}")
     # The two long lists are checked here, lengths first: the schema would visit every item of a
     # million-action file before its length limit, and quote the whole list in its message.
@@ -321,8 +318,6 @@ def parse_replay(text: str) -> dict:
     errors = sorted(reference_validator("replay.schema.json").iter_errors(shallow), key=lambda e: list(map(str, e.absolute_path)))
     if errors:
         from jsonschema.exceptions import best_match
-
-        from ..format.diagnostics import format_json_path
 
         err = best_match(errors)
         message = err.message if len(err.message) <= 200 else err.message[:200] + "..."
