@@ -300,7 +300,6 @@ def analyse_campaign(campaign: Campaign) -> tuple[list[LevelAnalysis], list[Diag
             back[j].append(i)
     can_finish = closure(back, [la.index for la in levels if la.exit_reached])
     for la in levels:
-        level = campaign.levels[la.index]
         if la.index not in reached:
             out.append(Diagnostic("CR310", "this level cannot be reached: no ladder path from the first level leads to it",
                                   Severity.ERROR, path=("levels", la.index), level=la.index))
