@@ -34,6 +34,11 @@ HASH_RE = re.compile(r"[0-9a-f]{64}")
 HASH_START_RE = re.compile(r"[0-9a-f]{12,63}")
 # A search for a hash: from 8 digits (fewer would match any map by chance as often as by its hash).
 HASH_SEARCH_RE = re.compile(r"[0-9a-f]{8,64}")
+# A campaign id as the schema writes it: anything else names no map, and is not asked of the database (a NUL,
+# which PostgreSQL's text cannot hold, answered 500 there).
+ID_RE = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
+# A control character (Unicode Cc): no stored title, id or name holds one (the text rule refuses them).
+CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 # A refused map's answer lists this many of its diagnostics (or refused texts) at most; the reason counts them
 # all. A 3 MB file of 250,000 unknown keys was answered with all of them: 75 MB.
@@ -319,6 +324,8 @@ class Hub:
             with self.db.transaction() as tx:
                 return self.find(ref, tx)
         ref = hex_digits(ref)
+        if not (HASH_RE.fullmatch(ref) or HASH_START_RE.fullmatch(ref) or ID_RE.fullmatch(ref)):
+            raise HubError(404, f"no map on this hub has the id {ref!r}")
         if HASH_RE.fullmatch(ref):
             row = tx.one(_MAP_SELECT + " WHERE m.hash = ?", (ref,))
         else:
@@ -360,6 +367,10 @@ class Hub:
         """The latest version of each campaign, newest first; ``query`` matches id, title and authors, and
         a content hash or its start (8 hex digits or more, in either case, as the pages and `hub list` show
         it, brackets and all) names the version of that hash, an older one too."""
+        if found := CONTROL_RE.search(query):
+            # PostgreSQL's text holds no NUL (a 500) and SQLite's LIKE ends its pattern there (every map listed)
+            raise HubError(400, f"the search text holds the control character U+{ord(found.group()):04X}: "
+                                "search for text as the maps show it")
         latest = "m.version = (SELECT MAX(m2.version) FROM maps m2 WHERE m2.campaign_id = m.campaign_id)"
         where, params = latest, ()
         if query:

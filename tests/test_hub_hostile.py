@@ -379,3 +379,26 @@ def test_a_refused_map_lists_its_first_hundred_problems_and_counts_them_all(tmp_
         status, body, _ = call(hub.base, "POST", "/api/maps", {"campaign": json.dumps(doc)}, token=alice)
         assert status == 422 and len(body["problems"]) == 2, body
         assert body["error"].endswith("(3 texts refused; the first 2 listed)"), body["error"]
+
+
+def test_a_nul_in_a_maps_address_or_a_search_is_a_4xx_on_either_backend(hub_db: str) -> None:
+    """PostgreSQL's text holds no NUL: a map address or a search with one (``/api/maps/a%00b``, ``?q=%00``)
+    reached the database and answered 500; SQLite's LIKE read ``q=%00`` as the empty pattern's start and
+    listed every map. No map has such a name, and no stored text holds a control character (docs/hub.md)."""
+    with running_hub(hub_db) as hub:
+        alice = register(hub.base, "alice")
+        text = map_text()
+        assert call(hub.base, "POST", "/api/maps", {"campaign": text}, token=alice)[0] == 201
+        for ref in ("a%00b", "needle%00", "%00", "needle%01", "needle%7F"):
+            for method, path, kwargs in [("GET", f"/api/maps/{ref}", {}), ("GET", f"/api/maps/{ref}/file", {}),
+                                         ("GET", f"/api/maps/{ref}/leaderboard", {}), ("GET", f"/maps/{ref}", {}),
+                                         ("GET", f"/api/maps/{ref}/runs/{'0' * 64}/replay", {}),
+                                         ("POST", f"/api/maps/{ref}/runs", dict(raw=solution(text).encode(), token=alice))]:
+                status, body, _ = call(hub.base, method, path, **kwargs)
+                assert status == 404, (path, status, body)
+        for query in ("%00", "needle%00", "%00needle", "%1B%5B31m"):
+            status, body, _ = call(hub.base, "GET", f"/api/maps?q={query}")
+            assert status == 400 and "control character" in body["error"], (query, status, body)
+            status, page, _ = call(hub.base, "GET", f"/?q={query}")
+            assert status == 400 and "control character" in page, (query, status)
+        assert hub.state.internal_errors == 0
