@@ -45,6 +45,16 @@ CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 MAX_LISTED = 100
 
 
+def look_key(name: str) -> str:
+    """What a player name reads as: names with one key are one name. Case aside, the letters and digits that
+    read alike in a sans-serif font (Unicode's confusables, UTS #39, within a name's ASCII) are one: I, l and
+    1; O and 0; rn and m; vv and w. (hub/db.py's LOOK_KEY_SQL is the same for the names made before.)"""
+    return name.lower().translate(_READ_ALIKE).replace("rn", "m").replace("vv", "w")
+
+
+_READ_ALIKE = str.maketrans({"i": "l", "1": "l", "0": "o"})
+
+
 def hex_digits(ref: str) -> str:
     """``ref`` in small letters when it is a content hash, a run id or a hash's start as the listings show
     it written in either case (``37E5CD3BB0EE``); any other text as it is."""
@@ -144,10 +154,16 @@ class Hub:
                            field="name")
         token = secrets.token_urlsafe(32)
         with self.db.transaction(write=True) as tx:
-            done = tx.execute("INSERT INTO accounts (name, name_key, token_hash, created_at) VALUES (?, ?, ?, ?)"
-                              " ON CONFLICT DO NOTHING", (name, name.casefold(), token_hash(token), self.now()))
+            done = tx.execute("INSERT INTO accounts (name, name_key, look_key, token_hash, created_at)"
+                              " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                              (name, name.casefold(), look_key(name), token_hash(token), self.now()))
             if done.rowcount != 1:
-                raise HubError(409, f"the name {name!r} is taken", field="name")
+                taken = tx.one("SELECT name FROM accounts WHERE name_key = ? OR look_key = ?",
+                               (name.casefold(), look_key(name)))
+                if taken is None or taken[0].casefold() == name.casefold():
+                    raise HubError(409, f"the name {name!r} is taken", field="name")
+                raise HubError(409, f"the name {name!r} is taken: it reads as {taken[0]!r}, a player's name (I, l "
+                                    "and 1 read alike, as O and 0, rn and m, vv and w)", field="name")
             account_id = tx.one("SELECT id FROM accounts WHERE name = ?", (name,))[0]
         return Account(account_id, name), token
 

@@ -52,6 +52,49 @@ def test_a_name_is_taken_whatever_its_case(hub, name: str) -> None:
     assert status == 409 and "taken" in body["error"]
 
 
+@pytest.mark.parametrize(("first", "second"), [("alice", "aIice"), ("alice", "a1ice"), ("alice", "ALlCE"),
+                                               ("AIice", "alice"), ("bob", "b0b"), ("BOB", "B0b"),
+                                               ("mallory", "rnallory"), ("wendy", "vvendy")])
+def test_a_name_that_reads_as_a_players_name_is_taken(hub, first: str, second: str) -> None:
+    """On the leaderboards (DejaVu Sans) 'aIice', with a capital i, read as 'alice': a stranger ranked and
+    published as another player (hub18)."""
+    register(hub.base, first)
+    status, body, _ = call(hub.base, "POST", "/api/accounts", {"name": second})
+    assert status == 409 and f"reads as {first!r}" in body["error"], body
+
+
+def test_a_name_that_reads_alike_only_without_its_case_is_another_name(hub) -> None:
+    for name in ("alice", "alice2", "al.ice", "al-ice", "ali", "lia", "amber", "warn", "wave"):
+        register(hub.base, name)
+
+
+def test_names_made_before_the_look_alike_rule_keep_their_accounts(hub_db: str, monkeypatch) -> None:
+    """A database of the first schema holding two names that read alike: both accounts stay, the first keeps
+    the name's key, and a third name that reads alike is taken; the SQL key of the migration is the service's."""
+    import cardrogue.hub.db as db_module
+    from cardrogue.hub.service import look_key
+
+    names = ["alice", "aIice", "A1ICE", "bob", "rnallory", "Vvendy", "O0o1Ii"]
+    with monkeypatch.context() as patched:
+        patched.setattr(db_module, "MIGRATIONS", MIGRATIONS[:1])
+        old = Database(hub_db)
+        with old.transaction(write=True) as tx:
+            for i, name in enumerate(names):
+                tx.execute("INSERT INTO accounts (name, name_key, token_hash, created_at) VALUES (?, ?, ?, 0)",
+                           (name, name.casefold(), f"t{i}"))
+        old.close()
+    new = Database(hub_db)
+    with new.transaction() as tx:
+        keys = dict(tx.all("SELECT name, look_key FROM accounts"))
+    new.close()
+    assert keys["alice"] == look_key("alice") == "allce"
+    assert keys["aIice"].startswith("allce#") and keys["A1ICE"].startswith("allce#") and keys["aIice"] != keys["A1ICE"]
+    assert {name: keys[name] for name in names[3:]} == {name: look_key(name) for name in names[3:]}
+    with running_hub(hub_db) as app:
+        status, body, _ = call(app.base, "POST", "/api/accounts", {"name": "al1ce"})
+        assert status == 409 and "reads as 'alice'" in body["error"], body
+
+
 def test_publish_runs_the_clear_check_and_stores_the_servers_par(hub) -> None:
     token = register(hub.base, "alice")
     doc = json.loads(map_text())
