@@ -24,7 +24,9 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from . import pages
-from cardrogue.engine.format.loader import DuplicateKey, json_syntax_error, pairs_no_duplicates
+from cardrogue.engine.format.loader import (CONSTANT_OR_NUMBER, LONG_NUMBER, DuplicateKey, json_syntax_error,
+                                            pairs_no_duplicates)
+from cardrogue.engine.format.positions import LineIndex
 from .db import Database, DatabaseError
 from .ratelimit import Rate, RateLimiter
 from .service import HASH_RE, Hub, HubError, Settings, hex_digits
@@ -292,13 +294,21 @@ def _json_text(raw: bytes, what: str, key: str) -> str:
         raise HubError(400, f"malformed JSON at line {line} column {column}: {message}") from None
     except RecursionError:
         raise HubError(400, "malformed JSON: nested too deeply") from None
-    except ValueError as exc:
+    except _NotAValue as exc:
         raise HubError(400, f"malformed JSON: {exc}") from None
+    except ValueError:  # Python reads no integer of more than 4,300 digits (its words named sys.set_int_max_str_digits)
+        found = next((m for m in CONSTANT_OR_NUMBER.finditer(text) if m.group(1) and m.group(1)[-1].isdigit()), None)
+        line, column = LineIndex(text).position(found.start(1) if found else 0)
+        raise HubError(400, f"malformed JSON at line {line} column {column}: {LONG_NUMBER}") from None
     return text
 
 
+class _NotAValue(ValueError):
+    """``NaN`` or ``Infinity``, which Python's parser reads and JSON has not."""
+
+
 def _no_constant(token: str) -> Any:
-    raise ValueError(f"{token} is not a JSON value")
+    raise _NotAValue(f"{token} is not a JSON value")
 
 
 async def _json_object(request: Request, limit: int, key: str) -> dict:
