@@ -254,6 +254,10 @@ class Hub:
                 raise HubError(403, f"the campaign id {campaign.id!r} belongs to {owner[1]}; "
                                     "publish your map under an id of your own")
             found = tx.one(_MAP_SELECT + " WHERE m.hash = ?", (campaign.content_hash,))
+        if found is not None and found[5] != account.name:
+            # stored by its owner since the read above (PostgreSQL reads each statement afresh): not this player's
+            raise HubError(403, f"the campaign id {campaign.id!r} belongs to {found[5]}; "
+                                "publish your map under an id of your own")
         return _map_row(found, self) if found else None
 
     def _clear_check(self, campaign: Campaign) -> tuple[Any, Any]:
@@ -306,9 +310,11 @@ class Hub:
         with self.db.transaction(write=True) as tx:
             tx.execute("INSERT INTO campaigns (id, owner_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                        (campaign.id, account.id, now))
-            owner = tx.one("SELECT owner_id FROM campaigns WHERE id = ?" + lock, (campaign.id,))[0]
+            owner, owner_name = tx.one("SELECT c.owner_id, a.name FROM campaigns c JOIN accounts a ON a.id = c.owner_id"
+                                       " WHERE c.id = ?" + (lock and " FOR UPDATE OF c"), (campaign.id,))
             if owner != account.id:
-                raise HubError(403, f"the campaign id {campaign.id!r} belongs to another player")
+                raise HubError(403, f"the campaign id {campaign.id!r} belongs to {owner_name}; "
+                                    "publish your map under an id of your own")
             found = tx.one(_MAP_SELECT + " WHERE m.hash = ?", (campaign.content_hash,))
             if found is not None:
                 return _map_row(found, self), False

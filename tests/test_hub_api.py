@@ -339,3 +339,48 @@ def test_a_wrong_method_or_an_unknown_address_is_said_with_what_the_hub_takes(hu
                                                "/api/me and /api/maps..., docs/hub.md)"}, body
     status, text, _ = call(hub.base, "GET", "/nowhere")
     assert status == 404 and "no such address on this hub: /nowhere" in text, text
+
+
+def test_a_publish_racing_the_owner_of_a_new_id_is_refused_naming_the_owner(hub_db: str) -> None:
+    """Bob's publish read no owner of the new id 'needle', then alice's publish of the same map was stored:
+    on PostgreSQL (READ COMMITTED) bob's next read found the map and answered him 200 'already published',
+    as if his; where it went on to the store it answered 403 'belongs to another player' without the owner's
+    name docs/hub.md promises (hub18). Both: 403 naming alice."""
+    import threading
+    from contextlib import contextmanager
+
+    with running_hub(hub_db) as app:
+        alice, bob = register(app.base, "alice"), register(app.base, "bob")
+        db = app.state.hub.db
+        real, read_no_owner, stored = db.transaction, threading.Event(), threading.Event()
+
+        class Paused:
+            def __init__(self, tx) -> None:
+                self.tx = tx
+
+            def one(self, sql: str, params: tuple = ()):
+                row = self.tx.one(sql, params)
+                if "FROM campaigns c JOIN accounts" in sql and not read_no_owner.is_set():
+                    read_no_owner.set()  # bob's read, the first: held until alice's map is stored
+                    assert stored.wait(60)
+                return row
+
+            def __getattr__(self, name: str):
+                return getattr(self.tx, name)
+
+        @contextmanager
+        def transaction(write: bool = False):
+            with real(write) as tx:
+                yield Paused(tx)
+
+        db.transaction = transaction
+        answers = {}
+        racer = threading.Thread(target=lambda: answers.update(
+            bob=call(app.base, "POST", "/api/maps", {"campaign": map_text()}, token=bob)))
+        racer.start()
+        assert read_no_owner.wait(60)
+        assert call(app.base, "POST", "/api/maps", {"campaign": map_text()}, token=alice)[0] == 201
+        stored.set()
+        racer.join(60)
+        status, body, _ = answers["bob"]
+        assert status == 403 and "belongs to alice" in body["error"], (status, body)
