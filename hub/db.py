@@ -65,8 +65,11 @@ MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     (2, "accounts: names that read alike are one name", (
         "ALTER TABLE accounts ADD COLUMN look_key TEXT",
         f"UPDATE accounts SET look_key = {LOOK_KEY_SQL}",
+        # (indexed for the look-up of an earlier name with the same key: without it, a search of the table per row)
+        "CREATE INDEX accounts_look_key_id ON accounts (look_key, id)",
         "UPDATE accounts SET look_key = look_key || '#' || id"
-        " WHERE id <> (SELECT MIN(a2.id) FROM accounts a2 WHERE a2.look_key = accounts.look_key)",
+        " WHERE EXISTS (SELECT 1 FROM accounts a2 WHERE a2.look_key = accounts.look_key AND a2.id < accounts.id)",
+        "DROP INDEX accounts_look_key_id",
         "CREATE UNIQUE INDEX accounts_look_key ON accounts (look_key)",
     )),
 )
