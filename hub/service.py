@@ -396,9 +396,11 @@ class Hub:
         latest = "m.version = (SELECT MAX(m2.version) FROM maps m2 WHERE m2.campaign_id = m.campaign_id)"
         where, params = latest, ()
         if query:
-            like = "%" + query.casefold().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-            where = (f"({latest} AND (LOWER(m.title) LIKE ? ESCAPE '\\' OR LOWER(m.campaign_id) LIKE ? ESCAPE '\\'"
-                     " OR LOWER(m.author) LIKE ? ESCAPE '\\' OR LOWER(a.name) LIKE ? ESCAPE '\\'))")
+            # Both sides lowered by the database's LOWER: a Python casefold of the text ('ß' to 'ss', 'Æ' to 'æ')
+            # against SQLite's LOWER (A to Z only) did not find a map by its own title 'Die Straße nach Ærø'.
+            like = "%" + query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+            where = (f"({latest} AND (LOWER(m.title) LIKE LOWER(?) ESCAPE '\\' OR LOWER(m.campaign_id) LIKE LOWER(?)"
+                     " ESCAPE '\\' OR LOWER(m.author) LIKE LOWER(?) ESCAPE '\\' OR LOWER(a.name) LIKE LOWER(?) ESCAPE '\\'))")
             params = (like,) * 4
             if HASH_SEARCH_RE.fullmatch(start := query.strip().strip("[]").lower()):
                 where += f" OR ({_HASH_STARTS})"
