@@ -275,9 +275,23 @@ async def _body(request: Request, limit: int) -> bytes:
         if deadline.cancelled_caught:
             raise HubError(408, f"the body did not arrive within {BODY_SECONDS:g} s")
         if size <= limit:
+            _json_declared(request)  # (after the read: a client still sending would not get to read the 415)
             return b"".join(chunks)
     said = f"{declared:,} bytes" if declared is not None else f"larger than {limit:,} bytes"
     raise HubError(413, f"the body is {said}; the limit here is {limit:,}")
+
+
+def _json_declared(request: Request) -> None:
+    """A body declared another type than JSON is refused (415); one declared none is read as JSON. A page of
+    any site may send text/plain, a form or multipart across sites without a CORS preflight: read as JSON, a
+    form with enctype=text/plain registered accounts on a hub its visitor could reach."""
+    declared = request.headers.get("content-type")
+    if declared is None:
+        return
+    media = declared.split(";", 1)[0].strip().lower()
+    if media != "application/json" and not (media.startswith("application/") and media.endswith("+json")):
+        shown = repr(media) if len(media) <= 60 else repr(media[:60]) + "..."
+        raise HubError(415, f"the body is declared {shown}: the hub reads application/json (Content-Type)")
 
 
 def _json_text(raw: bytes, what: str, key: str) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import http.client
 import json
 import logging
+import urllib.request
 from dataclasses import replace
 
 import pytest
@@ -407,3 +408,46 @@ def test_a_nul_in_a_maps_address_or_a_search_is_a_4xx_on_either_backend(hub_db: 
             status, page, _ = call(hub.base, "GET", f"/?q={query}")
             assert status == 400 and "control character" in page, (query, status)
         assert hub.state.internal_errors == 0
+
+
+def test_a_body_sent_as_another_type_than_json_is_refused_415(tmp_path) -> None:
+    """A body declared text/plain, a form or multipart was read as JSON all the same (hub18): a page of any site
+    may send those across sites without asking (no CORS preflight), so a form's enctype=text/plain registered
+    accounts on a hub its visitor can reach, eating that visitor's registrations a minute. A declared type
+    other than JSON is refused; no type at all is read as JSON, as before."""
+    with running_hub(str(tmp_path / "hub.sqlite3")) as hub:
+        alice = register(hub.base, "alice")
+        text = map_text()
+        assert call(hub.base, "POST", "/api/maps", {"campaign": text}, token=alice)[0] == 201
+        before = _counts(hub)
+        bodies = {"/api/accounts": (json.dumps({"name": "csrf"}).encode(), None),
+                  "/api/maps": (json.dumps({"campaign": map_text("other", "Other")}).encode(), alice),
+                  "/api/maps/needle/runs": (solution(text).encode(), alice)}
+        for kind in ("text/plain", "text/plain;charset=UTF-8", "application/x-www-form-urlencoded",
+                     "multipart/form-data; boundary=x", "application/jsonp", "text/json-but-not"):
+            for path, (raw, token) in bodies.items():
+                status, body, _ = call(hub.base, "POST", path, raw=raw, token=token, headers={"Content-Type": kind})
+                assert status == 415 and "application/json" in body["error"], (kind, path, status, body)
+        assert _counts(hub) == before
+        for kind in ("application/json; charset=utf-8", "Application/JSON", "application/vnd.cardrogue+json"):
+            status, body, _ = call(hub.base, "POST", "/api/accounts", raw=json.dumps({"name": f"ok{len(kind)}"}).encode(),
+                                   headers={"Content-Type": kind})
+            assert status == 201, (kind, status, body)
+        request = urllib.request.Request(hub.base + "/api/accounts", data=b'{"name": "untyped"}', method="POST")
+        request.remove_header("Content-type")  # urllib would add the form type: none at all here
+        assert _raw_status(request) == 201
+        assert hub.state.internal_errors == 0
+
+
+def _raw_status(request) -> int:
+    """The status of a request sent as built (no Content-Type unless it has one)."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(request.full_url)
+    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
+    try:
+        connection.request(request.get_method(), parts.path, body=request.data, headers=dict(request.header_items()))
+        return connection.getresponse().status
+    finally:
+        connection.close()
