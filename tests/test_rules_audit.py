@@ -24,6 +24,24 @@ def corridor(*cards: str, **kw):
     return new_state(cells, **kw)
 
 
+# ====================================================================== mismatches found by the audit
+
+
+def test_a_cursed_scroll_cannot_be_read():
+    """CURSED: "If an item is cursed, it cannot be removed from the player's hand, unless a scroll of REMOVE ALL CURSED
+    ITEMS FROM YOUR HAND is played"; Scrolls: "once used they must be discarded" - so a cursed scroll is not read
+    (as a cursed potion is not drunk), until REMOVE ALL YOUR CURSED ITEMS discards it."""
+    cards = {"scroll-of-vitality": {"cursed": True}}
+    s = new_state([START], items=["scroll-of-vitality", "scroll-of-remove-curse"], cards=cards)
+    assert "read scroll-of-vitality" not in legal(s)
+    play(s, "read scroll-of-remove-curse")
+    assert s.hand == () and s.max_health == 12
+    # "... unless a scroll of REMOVE ALL CURSED ITEMS FROM YOUR HAND is played": a cursed one is read all the same.
+    s = new_state([START], items=["scroll-of-remove-curse", "withered-hand"], cards={"scroll-of-remove-curse": {"cursed": True}})
+    play(s, "read scroll-of-remove-curse")
+    assert s.hand == ()
+
+
 # ====================================================================== rules no test quoted before
 
 

@@ -336,6 +336,11 @@ class ItemRules:
 
     def _scroll_actions(self, c: str, card, out: list[Action]) -> None:
         kind = card.abilities[0].kind if card.abilities else ""
+        if card.cursed and kind != "remove-curses":
+            # CURSED: "it cannot be removed from the player's hand, unless a scroll of REMOVE ALL CURSED ITEMS
+            # FROM YOUR HAND is played", and a scroll once used "must be discarded": a cursed scroll is not read
+            # (a cursed REMOVE ALL YOUR CURSED ITEMS is: playing it is the exception itself).
+            return
         if kind == "identify":
             identified = self.identified
             for i, colour in enumerate(POTION_COLOURS):
