@@ -7,10 +7,10 @@ Scripted rolls on cells make the dice certain.
 
 from __future__ import annotations
 
-from helpers import cell, legal, new_state, play
+from helpers import campaign_dict, cell, legal, load, new_state, play
 
 from cardrogue.engine.model.campaign import POTION_COLOURS, POTION_EFFECTS
-from cardrogue.engine.rules.state import DEAD, MOVING, STEP1
+from cardrogue.engine.rules.state import DEAD, MOVING, STEP1, GameState
 from cardrogue.engine.rules.tables import CLEARED
 
 START = cell(0, 0, "starting-tile", "E")
@@ -18,10 +18,19 @@ ALL = {c: e for c, e in zip(POTION_COLOURS, POTION_EFFECTS)}  # red healing, blu
 # yellow weakness, purple teleportation, orange paralysis
 
 
-def corridor(*cards: str, **kw):
-    """Start at 0,0 and a west-east corridor of face-up ``cards``."""
+def corridor(*cards: str, health: int | None = None, **kw):
+    """Start at 0,0 and a west-east corridor of face-up ``cards``; ``health``: the hero's at the start (the level's
+    practice hero)."""
     cells = [START] + [cell(i + 1, 0, c, "EW" if i + 1 < len(cards) else "W") for i, c in enumerate(cards)]
-    return new_state(cells, **kw)
+    return hurt(cells, health, **kw)
+
+
+def hurt(cells, health: int | None, **kw) -> GameState:
+    """A fresh game on ``cells``, the hero starting with ``health`` (None: his max health)."""
+    d = campaign_dict(cells, **kw)
+    if health is not None:
+        d["levels"][0]["hero"] = {"health": health}
+    return GameState.new(load(d))
 
 
 # ====================================================================== mismatches found by the audit
@@ -62,13 +71,9 @@ def test_an_enemy_at_exactly_0_health_is_slain():
 def test_the_hero_at_exactly_0_health_is_dead():
     """DEATH (PLAYER DIES): "When a player's health is reduced to 0 (or below) that player is dead" - a spike trap (2)
     at 2 health; at 3 he lives on with 1."""
-    s = corridor("spike-trap")
-    s.health = 3
-    play(s, "move E")
+    s = play(corridor("spike-trap", health=3), "move E")
     assert s.health == 1 and s.outcome is None
-    s = corridor("spike-trap")
-    s.health = 2
-    play(s, "move E")
+    s = play(corridor("spike-trap", health=2), "move E")
     assert s.health == 0 and s.outcome == DEAD
 
 
@@ -76,9 +81,7 @@ def test_the_fountain_heals_each_turn_until_drained():
     """The fountain of healing: "The fountain may be used each turn by any player standing on it, until it is
     drained" - two turns heal 2 each, the 6 of the third drains it."""
     cells = [START, cell(1, 0, "fountain-of-healing", "EW", rolls=[1, 5, 6]), cell(2, 0, "pathing-tile", "W")]
-    s = play(new_state(cells, character="bard"), "move E")
-    s.health = 3
-    play(s, "end")
+    s = play(hurt(cells, 3, character="bard"), "move E", "end")
     assert s.health == 5
     play(s, "end")
     assert s.health == 7
@@ -90,9 +93,8 @@ def test_the_fountain_heals_a_paralysed_hero():
     """PARALYSIS: "While paralyzed, all game elements can continue to affect the paralyzed player or enemy" - the
     fountain heals at the beginning of the skipped turn too."""
     cells = [START, cell(1, 0, "fountain-of-healing", "W", rolls=[2, 3])]
-    s = play(new_state(cells, character="bard", items=["orange-potion"], potions=ALL), "move E")
-    s.health = 3
-    play(s, "drink orange")  # turn 2: the fountain heals, then the turn is skipped; turn 3: it heals again
+    s = play(hurt(cells, 3, character="bard", items=["orange-potion"], potions=ALL), "move E", "drink orange")
+    # turn 2: the fountain heals, then the turn is skipped; turn 3: it heals again
     assert s.turn == 3 and s.health == 7 and s.paralysed == 0
 
 
@@ -194,3 +196,4 @@ def test_a_boss_card_cannot_be_sold():
     cells = [START, cell(1, 0, "golem", "EW", face="down", rolls=[6]), cell(2, 0, "shop", "W", stock=["helm"])]
     s = play(new_state(cells, cards=cards), "flip E", "attack", "end", "move E", "move E")
     assert s.hand == ("golem",) and not any(a.startswith("sell") for a in legal(s))
+
