@@ -7,10 +7,12 @@ Scripted rolls on cells make the dice certain.
 
 from __future__ import annotations
 
-from helpers import campaign_dict, cell, legal, load, new_state, play
+from helpers import campaign, campaign_dict, cell, legal, load, new_state, play, same_par_as_the_reference
+
+from cardrogue.engine.analysis.solver import Budget, solve_campaign
 
 from cardrogue.engine.model.campaign import POTION_COLOURS, POTION_EFFECTS
-from cardrogue.engine.rules.state import DEAD, MOVING, STEP1, GameState
+from cardrogue.engine.rules.state import COMBAT, DEAD, MOVING, STEP1, GameState
 from cardrogue.engine.rules.tables import CLEARED
 
 START = cell(0, 0, "starting-tile", "E")
@@ -34,6 +36,36 @@ def hurt(cells, health: int | None, **kw) -> GameState:
 
 
 # ====================================================================== mismatches found by the audit
+
+
+def between_two(west_rolls, east_rolls, **kw):
+    """The bard at 1,0 between a goblin (west) and a kobold (east), both face up; a pathing tile south (1,1)."""
+    cells = [cell(1, 0, "starting-tile", "ESW"), cell(0, 0, "goblin", "E", rolls=list(west_rolls)),
+             cell(2, 0, "kobold", "W", rolls=list(east_rolls)), cell(1, 1, "pathing-tile", "N")]
+    return new_state(cells, character="bard", items=["purple-potion"], potions=ALL, **kw)
+
+
+def test_an_enemy_teleported_next_to_the_hero_beside_another_does_not_attack_this_turn():
+    """TELEPORTING OR MOVING TO A TILE, BUT TURN IS ENDED: "the moved player does not flip over tiles, pick up cards,
+    enemies do not attack him ... until the beginning of that player's turn. If an enemy is teleported adjacent to a
+    player, the same rules apply." The kobold thrown south, next to the hero, while the goblin still fights him: only
+    the goblin is in this turn's combat (attacked, and attacking: 2); the kobold joins at the next turn."""
+    s = play(between_two([1], [1]), "throw purple E", "teleport 1,1")
+    assert s.phase == COMBAT and [a for a in legal(s) if a.startswith(("attack", "flee"))] == ["attack", "flee E"]
+    play(s, "attack")  # the bard's 1 - 1 does nothing
+    assert s.turn == 2 and s.health == s.max_health - 2
+    assert sorted(a for a in legal(s) if a.startswith("attack")) == ["attack S", "attack W"]
+
+
+def test_slaying_the_other_enemy_resumes_the_turn_beside_an_enemy_teleported_there():
+    """TELEPORTING ...: "If an enemy is teleported adjacent to a player, the same rules apply" (it engages at the
+    beginning of the player's turn); SLAYING AN ENEMY: "The player may now resume his Standard Turn Sequence at step 2
+    if he flipped over the enemy card" - the goblin slain, no enemy is in combat with the hero this turn."""
+    s = play(between_two([6], [1]), "throw purple E", "teleport 1,1", "attack")
+    assert s.face(0, 0) == CLEARED and s.turn == 1 and s.health == s.max_health
+    assert s.phase == MOVING and "end" in legal(s) and "move W" in legal(s)
+    play(s, "end")
+    assert s.turn == 2 and s.phase == COMBAT and legal(s)[0] == "attack"
 
 
 def test_a_cursed_scroll_cannot_be_read():
@@ -197,3 +229,18 @@ def test_a_boss_card_cannot_be_sold():
     s = play(new_state(cells, cards=cards), "flip E", "attack", "end", "move E", "move E")
     assert s.hand == ("golem",) and not any(a.startswith("sell") for a in legal(s))
 
+
+def test_the_solver_finds_the_walk_away_from_an_enemy_teleported_beside_the_hero():
+    """TELEPORTING OR MOVING TO A TILE, BUT TURN IS ENDED: "If an enemy is teleported adjacent to a player, the same
+    rules apply" - the kobold thrown beside the warrior while the goblin fights him; the goblin slain, the turn resumes
+    at step 2 and he walks off (turn 1), then to the way out (turn 2; neither it nor the fountain is a pathing tile a
+    potion of teleportation could reach). Had the kobold fought on at once, par would be 3. The solver's par is the
+    reference search's."""
+    cells = [cell(0, 0, "goblin", "ES", rolls=[3]), cell(1, 0, "starting-tile", "ESW"),
+             cell(2, 0, "kobold", "W", rolls=[1] * 8), cell(1, 1, "pathing-tile", "N"),
+             cell(0, 1, "fountain-of-healing", "NS"), cell(0, 2, "shop", "N", exit=True)]
+    c = campaign(cells, items=["purple-potion"], potions=ALL)
+    budget = Budget(max_states=100_000, max_seconds=3600.0)
+    same_par_as_the_reference(c, budget)
+    r = solve_campaign(c, budget, per_level=False)
+    assert (r.turns, r.actions[:3]) == (2, ("throw purple E", "teleport 1,1", "attack"))
