@@ -12,7 +12,7 @@ from helpers import campaign, campaign_dict, cell, legal, load, new_state, play,
 from cardrogue.engine.analysis.solver import Budget, solve_campaign
 
 from cardrogue.engine.model.campaign import POTION_COLOURS, POTION_EFFECTS
-from cardrogue.engine.rules.state import COMBAT, DEAD, MOVING, STEP1, GameState
+from cardrogue.engine.rules.state import CHOOSE_TELEPORT, COMBAT, DEAD, MOVING, STEP1, GameState
 from cardrogue.engine.rules.tables import CLEARED
 
 START = cell(0, 0, "starting-tile", "E")
@@ -66,6 +66,25 @@ def test_slaying_the_other_enemy_resumes_the_turn_beside_an_enemy_teleported_the
     assert s.phase == MOVING and "end" in legal(s) and "move W" in legal(s)
     play(s, "end")
     assert s.turn == 2 and s.phase == COMBAT and legal(s)[0] == "attack"
+
+
+def test_every_enemy_teleported_next_to_the_hero_in_one_combat_turn_waits():
+    """TELEPORTING OR MOVING TO A TILE, BUT TURN IS ENDED: "enemies do not attack him ... until the beginning of that
+    player's turn. If an enemy is teleported adjacent to a player, the same rules apply." Two potions of teleportation
+    thrown in one combat turn: the kobold (east) thrown north, then the goblin (west) thrown south, both beside the
+    hero. Neither is in this turn's combat (the kobold does not fight on when the goblin lands), so none is left and
+    the turn resumes; both engage at the next turn."""
+    cells = [cell(1, 1, "starting-tile", "NESW"), cell(0, 1, "goblin", "E", rolls=[1]),
+             cell(2, 1, "kobold", "W", rolls=[1]), cell(1, 0, "pathing-tile", "S"), cell(1, 2, "pathing-tile", "N")]
+    s = new_state(cells, character="bard", items=["purple-potion", "purple-potion"], potions=ALL)
+    play(s, "throw purple E", "teleport 1,0", "throw purple W")
+    assert s.phase == CHOOSE_TELEPORT
+    play(s, "teleport 1,2")
+    assert s.turn == 1 and s.health == s.max_health and s.phase == MOVING
+    assert not any(a.startswith(("attack", "flee", "throw")) for a in legal(s)) and "end" in legal(s)
+    play(s, "end")
+    assert s.turn == 2 and s.phase == COMBAT and s.health == s.max_health
+    assert sorted(a for a in legal(s) if a.startswith("attack")) == ["attack N", "attack S"]
 
 
 def test_a_cursed_scroll_cannot_be_read():
