@@ -74,6 +74,16 @@ def test_state_hash_is_stable_across_processes():
     assert out == state_hash(rec.state)
 
 
+def test_enemies_waiting_beside_the_hero_count_in_the_state_hash():
+    """``waiting`` (enemies a thrown potion of teleportation set beside the hero this combat turn) is keyed last and
+    hashed only when set: older checkpoints keep their hashes (the bundled replays verify), and a waiting enemy
+    still tells two states apart."""
+    rec = recorded()
+    waits = rec.state.clone()
+    waits.waiting = (0,)
+    assert rec.state.waiting == () and state_hash(waits) != state_hash(rec.state)
+
+
 @pytest.mark.parametrize(
     "name, change, reason",
     [

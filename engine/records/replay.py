@@ -9,7 +9,9 @@ high-score table takes.
 
 State hashes are the first 16 hex digits of SHA-256 over a stable JSON rendering
 of ``GameState.key()`` (bytes as hex, callables by qualified name), so they are
-the same on every platform and Python version.
+the same on every platform and Python version. Its last field, ``waiting`` (keyed
+after replays were first recorded), is left out while empty, so older
+checkpoints keep their hashes.
 """
 
 from __future__ import annotations
@@ -51,7 +53,10 @@ def _stable(value: Any) -> Any:
 
 
 def state_hash(state: GameState) -> str:
-    blob = json.dumps(_stable(state.key()), separators=(",", ":"))
+    key = state.key()
+    if not key[-1]:
+        key = key[:-1]  # ``waiting``, keyed last after replays were recorded: hashed only when an enemy waits
+    blob = json.dumps(_stable(key), separators=(",", ":"))
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:16]
 
 

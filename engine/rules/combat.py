@@ -214,7 +214,7 @@ class CombatRules:
         reenters combat": landing next to another revealed enemy starts combat at once, as any
         move does (on a shop, after buying and selling).
         """
-        self.phase, self.moved, self.pos, self.subject = DONE, True, j, -1
+        self.phase, self.moved, self.pos, self.waiting = DONE, True, j, ()
         if self.log is not None:
             self._tell(Fled, self._tile_name(j), self.d.pos_of[j])
         self._restore_distant_foes()

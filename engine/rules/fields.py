@@ -78,12 +78,14 @@ FIELDS: tuple[Field, ...] = (
     _keyed("moved"),  # the hero moved this turn
     _keyed("pending_level"),  # a ladder taken: the level entered at the next turn (-1: none)
     _keyed("deferred"),  # relocated at the end of the turn: the tile acts next turn
-    _keyed("subject"),  # who a potion of teleportation moves (-1: the hero)
+    _keyed("subject"),  # in CHOOSE_TELEPORT, who a potion of teleportation moves (-1: the hero); else -1
     _keyed("todo"),  # pending rule steps (a stack of (function, *args))
     _keyed("awaiting"),  # the step a due die continues
     Field("chance", key=None),  # actions.Chance due now, or None (derived from awaiting)
     _keyed("fight"),  # the combat turn under way
     _keyed("outcome"),  # None, phases.WON or phases.DEAD
+    # Keyed last, after replays were first recorded: a replay's hash leaves it out while empty (records/replay.py).
+    _keyed("waiting"),  # sorted enemy cells a thrown potion of teleportation set beside the hero this combat turn
 )
 
 NAMES: tuple[str, ...] = tuple(f.name for f in FIELDS)

@@ -326,11 +326,12 @@ class ItemRules:
         self._tell(Teleported, self.d.card[subject].name, (int(x), int(y)))
         self._restore_distant_foes()
         # "If an enemy is teleported adjacent to a player, the same rules apply": it engages next turn. While other
-        # enemies fight on this turn, ``subject`` sets it apart from them (engaged_enemies) until the turn ends.
-        if any(e != subject for _, e in self.adjacent_enemies()):
+        # enemies fight on this turn, ``waiting`` sets it apart from them (engaged_enemies) until the turn ends or
+        # resumes, beside every other enemy thrown there this turn.
+        if any(e != subject for _, e in self.engaged_enemies()):
             self.phase = COMBAT
             if j in self.d.near[self.pos]:
-                self.subject = subject
+                self.waiting = tuple(sorted((*self.waiting, subject)))
         else:
             self._resume_after_combat()
         return True

@@ -105,7 +105,7 @@ class GameState(CombatRules, ItemRules):
         s.faces = bytearray(d.initial_faces)
         s.draws = ()
         s.foes, s.visitors, s.bought, s.identified = {}, {}, (), 0
-        s.pending_level, s.deferred, s.subject = -1, False, -1
+        s.pending_level, s.deferred, s.subject, s.waiting = -1, False, -1, ()
         s.todo, s.awaiting, s.chance, s.fight, s.outcome = (), None, None, None, None
         override = campaign.levels[level].hero
         items, equipped = campaign.starting_kit(level)
@@ -235,14 +235,14 @@ class GameState(CombatRules, ItemRules):
         return out
 
     def engaged_enemies(self) -> list[tuple[int, int]]:
-        """(direction, enemy) for every enemy in combat with the hero: those on an ADJACENT TILE but the one a thrown
-        potion of teleportation set there during this combat turn (``subject`` outside CHOOSE_TELEPORT). TELEPORTING
-        OR MOVING TO A TILE, BUT TURN IS ENDED: "enemies do not attack him ... until the beginning of that player's
-        turn. If an enemy is teleported adjacent to a player, the same rules apply"."""
+        """(direction, enemy) for every enemy in combat with the hero: those on an ADJACENT TILE but those a thrown
+        potion of teleportation set there during this combat turn (``waiting``). TELEPORTING OR MOVING TO A TILE, BUT
+        TURN IS ENDED: "enemies do not attack him ... until the beginning of that player's turn. If an enemy is
+        teleported adjacent to a player, the same rules apply"."""
         out = self.adjacent_enemies()
-        arrived = self.subject
-        if arrived >= 0 and self.phase != CHOOSE_TELEPORT:
-            out = [f for f in out if f[1] != arrived]
+        waiting = self.waiting
+        if waiting:
+            out = [f for f in out if f[1] not in waiting]
         return out
 
     def revealed_enemies(self) -> list[tuple[int, int]]:
@@ -262,9 +262,10 @@ class GameState(CombatRules, ItemRules):
                 return True
         visitors = self.visitors
         if visitors:
-            arrived = self.subject  # an enemy teleported here this combat turn engages next turn (engaged_enemies)
+            waiting = self.waiting  # enemies teleported here this combat turn engage next turn (engaged_enemies)
             for j in self.d.near[self.pos]:
-                if visitors.get(j, arrived) != arrived:
+                e = visitors.get(j)
+                if e is not None and e not in waiting:
                     return True
         return False
 
@@ -499,7 +500,7 @@ class GameState(CombatRules, ItemRules):
         """End of the player's turn: MUST KILL WITHIN A SINGLE TURN resets, enemies' paralysis wears off, an enemy
         teleported next to the hero this turn will engage from the next."""
         self.fight = None
-        self.subject = -1
+        self.waiting = ()
         if self.foes:
             one_turn_kill = self.d.one_turn_kill
             for e, (h, p, z, a) in list(self.foes.items()):
@@ -597,10 +598,10 @@ class GameState(CombatRules, ItemRules):
     def _resume_after_combat(self) -> None:
         """SLAYING AN ENEMY: resume at step 2 if the hero has not moved this turn, else at step 4.
 
-        An enemy teleported next to him this turn is no longer set apart (``subject``): he leaves it by his next
-        move (a tile next to his is never next to it), and moving back next to it is moving next to an enemy."""
+        The enemies teleported next to him this turn are no longer set apart (``waiting``): he leaves them by his next
+        move (a tile next to his is never next to one), and moving back next to one is moving next to an enemy."""
         self.phase = DONE if self.moved else MOVING
-        self.subject = -1
+        self.waiting = ()
 
     # ------------------------------------------------------------------ exploration
 
