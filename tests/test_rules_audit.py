@@ -87,6 +87,22 @@ def test_every_enemy_teleported_next_to_the_hero_in_one_combat_turn_waits():
     assert sorted(a for a in legal(s) if a.startswith("attack")) == ["attack N", "attack S"]
 
 
+def test_two_enemies_teleported_next_to_the_hero_both_wait_while_a_third_fights_on():
+    """TELEPORTING OR MOVING TO A TILE, BUT TURN IS ENDED: "If an enemy is teleported adjacent to a player, the same
+    rules apply." The kobold (east) thrown south, then the cave bat (north) thrown onto the kobold's cleared tile, both
+    beside the hero, while the goblin (west) still fights him: only the goblin is in this turn's combat (attacked, and
+    attacking: 2); the kobold and the bat engage at the next turn."""
+    cells = [cell(1, 1, "starting-tile", "NESW"), cell(0, 1, "goblin", "E", rolls=[1]),
+             cell(2, 1, "kobold", "W", rolls=[1]), cell(1, 0, "cave-bat", "S", rolls=[1]),
+             cell(1, 2, "pathing-tile", "N")]
+    s = new_state(cells, character="bard", items=["purple-potion", "purple-potion"], potions=ALL)
+    play(s, "throw purple E", "teleport 1,2", "throw purple N", "teleport 2,1")
+    assert s.phase == COMBAT and [a for a in legal(s) if a.startswith(("attack", "flee", "throw"))] == ["attack", "flee N"]
+    play(s, "attack")  # the bard's 1 - 1 does nothing
+    assert s.turn == 2 and s.health == s.max_health - 2
+    assert sorted(a for a in legal(s) if a.startswith("attack")) == ["attack E", "attack S", "attack W"]
+
+
 def test_a_cursed_scroll_cannot_be_read():
     """CURSED: "If an item is cursed, it cannot be removed from the player's hand, unless a scroll of REMOVE ALL CURSED
     ITEMS FROM YOUR HAND is played"; Scrolls: "once used they must be discarded" - so a cursed scroll is not read
