@@ -794,6 +794,30 @@ async def test_refused_rolls_typed_stop_quit_and_save(campaign_file, tmp_path) -
 
 
 @run_async
+async def test_quit_keeps_what_an_open_form_holds_typed(campaign_file, tmp_path) -> None:
+    """ctrl+q over a form with a value typed (walk 18: the level properties form, a new title typed)
+    quit at once when the campaign had no unsaved changes, and the title was gone; with unsaved
+    changes its question's Save saved the campaign without it. The quit stops with the form open, its
+    values kept, and says how to go on; an untouched form does not stop it."""
+    from textual.widgets import Input
+
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("ctrl+e", *"The Deep", "ctrl+q")
+        await settle(app, pilot)
+        assert app.is_running and isinstance(app.screen, FormScreen)
+        assert app.screen.query_one("#form-title", Input).value == "The Deep"
+        said = form_error(app)
+        assert "not quit" in said.lower() and "escape" in said and "ctrl+s" in said, said
+        await pilot.press("escape", "ctrl+e")  # dropped on purpose, then opened again untouched
+        await settle(app, pilot)
+        await pilot.press("ctrl+q")
+        await settle(app, pilot)
+    assert app.return_value == 0
+
+
+@run_async
 async def test_story_typed_just_before_a_save_or_quit_is_kept(campaign_file, tmp_path) -> None:
     """Each key in the story source reaches the campaign as a message; a ctrl+s or ctrl+q pressed while
     the last ones were still queued (fast typing, a loaded machine) saved the story without its last
