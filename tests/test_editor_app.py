@@ -390,6 +390,21 @@ async def test_quit_guard(campaign_file, tmp_path) -> None:
 
 
 @run_async
+async def test_quit_pressed_again_asks_once(campaign_file, tmp_path) -> None:
+    """ctrl+q pressed again while the unsaved-changes question is up (a habit: quit, quit) stacked a
+    second question, then a third, each to answer before the editor came back (walk 18)."""
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("down", "right", "f", "ctrl+q", "ctrl+q", "ctrl+q")
+        await settle(app, pilot)
+        assert sum(isinstance(s, ConfirmScreen) for s in app.screen_stack) == 1
+        await pilot.click("#answer-cancel")
+        await settle(app, pilot)
+        assert app.is_running and not isinstance(app.screen, ConfirmScreen) and app.doc.dirty
+
+
+@run_async
 async def test_recovery_offered_after_crash(campaign_file, tmp_path) -> None:
     rec = tmp_path / "recovery"
     crashed = make_app(campaign_file, tmp_path)
