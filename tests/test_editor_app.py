@@ -349,6 +349,29 @@ async def test_template_save_asks_where(tmp_path, monkeypatch) -> None:
 
 
 @run_async
+async def test_quit_over_the_save_as_dialog_asks_with_one_dialog(tmp_path, monkeypatch) -> None:
+    """ctrl+q while Save as is open (the template's first ctrl+s), then Save: a second Save as dialog
+    opened over the first, so escape on it showed the same dialog again instead of the editor (walk 18).
+    The quit closes the dialog it finds open before it asks."""
+    monkeypatch.chdir(tmp_path)
+    app = EditorApp(recovery_dir=tmp_path / "rec", autosave_seconds=3600, cursor_blink=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("enter", "ctrl+s")  # (no settle over the file tree: its worker may be cancelled)
+        await pilot.pause()
+        assert isinstance(app.screen, PathScreen)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.click("#answer-save")
+        await pilot.pause()
+        assert sum(isinstance(s, PathScreen) for s in app.screen_stack) == 1
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.is_running and len(app.screen_stack) == 1 and app.doc.dirty
+
+
+@run_async
 async def test_a_new_name_without_json_is_saved_as_json(tmp_path, monkeypatch) -> None:
     """`cardrogue edit mymap` (and Save as `mymap`) wrote a file named `mymap`, which the open dialog and
     `cardrogue check FOLDER` (both list *.json) never showed again: a new name without a suffix gets `.json`;
