@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from textual.widgets import TabbedContent
 
 from cardrogue.editor import edits
@@ -410,6 +412,21 @@ async def test_quit_guard(campaign_file, tmp_path) -> None:
     assert app.return_value == 0
     assert load_campaign(campaign_file).campaign.levels[0].cell_at(1, 1).face_up
     assert not app.doc.dirty
+
+
+@pytest.mark.parametrize("keys", [("ctrl+e",), ("f4",), ("f7",), ("f8",), ("ctrl+l", "p")])
+@run_async
+async def test_an_untouched_form_does_not_stop_a_quit(campaign_file, tmp_path, keys) -> None:
+    """Every form opened and left as it is: ctrl+q quits (its values read back as they were given)."""
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press(*keys)
+        await settle(app, pilot)
+        assert isinstance(app.screen, FormScreen) and not app.screen.changed()
+        await pilot.press("ctrl+q")
+        await settle(app, pilot)
+    assert app.return_value == 0
 
 
 @run_async
