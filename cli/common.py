@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from cardrogue.engine.errors import RejectedReplay, UnusableInput
-from cardrogue.engine.format.files import is_campaign_name
+from cardrogue.engine.format.files import is_campaign_name, json_meant
 from cardrogue.engine.format.loader import MAX_FILE_BYTES, load_usable
 from cardrogue.engine.printable import printable
 from cardrogue.engine.reading import read_limited
@@ -139,7 +139,7 @@ def read_text(path: Path, what: str) -> str:
     try:
         return _text_of(read_limited(path, TEXT_LIMIT), path, what)
     except FileNotFoundError:
-        raise UnusableInput(f"{path}: no such file") from None
+        raise UnusableInput(f"{path}: no such file{json_meant(path)}") from None
     except OSError as exc:
         raise UnusableInput(f"{path}: cannot read: {exc.strerror or exc}") from None
 

@@ -231,6 +231,21 @@ def test_a_campaign_file_that_is_not_there_is_said_in_one_line(command: list[str
     assert code == 2 and err == f"cardrogue: {missing}: cannot read the file: no such file or folder\n", err
 
 
+@pytest.mark.parametrize("command", [["check", "{}"], ["solve", "{}"], ["play", "{}"], ["run", "{}", "end"],
+                                     ["scores", "{}"], ["verify", "{}.replay"]])
+def test_a_name_without_json_points_to_the_json_file_beside_it(command: list[str], tmp_path: Path, capsys) -> None:
+    """README: `cardrogue edit mymap` starts mymap.json. Walk 18 then ran `cardrogue check mymap` (and solve,
+    play) and was told only 'no such file or folder' beside the file it had just saved: the message names it."""
+    shutil.copy(NEEDLE, tmp_path / "mymap.json")
+    shutil.copy(NEEDLE_REPLAY, tmp_path / "mymap.replay.json")
+    bare = str(tmp_path / "mymap")
+    code, out, err = cardrogue(capsys, *(arg.replace("{}", bare) for arg in command))
+    said = out + err
+    assert code == 2 and "no such file" in said, said
+    meant = f"{bare}.replay.json" if command[0] == "verify" else f"{bare}.json"
+    assert f"did you mean {meant}?" in said, said
+
+
 def test_verify_reports_a_draft_beside_the_replay(tmp_path: Path, capsys) -> None:
     campaign = own_map(tmp_path)
     replay = record(capsys, campaign, tmp_path / "my-gallery.replay.json")
