@@ -30,6 +30,7 @@ class Phrase:
     keys: tuple[tuple[str, str], ...] = ()
     fields: tuple[tuple[str, str], ...] = ()
     replaces: bool = False  # the message's fix is in file terms: the phrase is said instead of it
+    cut: str = ""  # the message's own fix, in file terms, begins here: it gives way to the phrase
 
 
 PHRASES: dict[str, Phrase] = {
@@ -73,6 +74,11 @@ PHRASES: dict[str, Phrase] = {
                     keys=(("p", "app.level_properties"),), fields=(("app.level_properties", "Id (ladders name it)"),)),
     "CR216": Phrase("f4 opens the card's form", keys=(("f4", "card"),)),
     "CR222": Phrase("f7 sets the potion colours", keys=(("f7", "potions"),)),
+    "CR312": Phrase("press t on a ladder of the cycle and choose another level, or tick \"Allow ladder cycles "
+                    "(ladders that lead back to earlier levels)\" in the campaign metadata (ctrl+e) if this is "
+                    "intended", keys=(("t", "app.choose_destination"), ("ctrl+e", "metadata")),
+                    fields=(("app.metadata", "Allow ladder cycles (ladders that lead back to earlier levels)"),),
+                    cut="; set \"allow_ladder_cycles\""),
     "CR224": Phrase("ctrl+e opens the campaign's \"Rules version\" and \"Hero character\"",
                     keys=(("ctrl+e", "metadata"),),
                     fields=(("app.metadata", "Rules version"), ("app.metadata", "Hero character"))),
@@ -87,6 +93,8 @@ def editor_message(diag: Diagnostic) -> str:
         return diag.message
     if phrase.replaces:
         return phrase.text
+    if phrase.cut and phrase.cut in diag.message:
+        return f"{diag.message[:diag.message.index(phrase.cut)]}; {phrase.text}"
     if diag.message.endswith("?"):  # a question ("did you mean 'goblin'?") ends its sentence
         return f"{diag.message} {phrase.text[:1].upper()}{phrase.text[1:]}"
     return f"{diag.message}; {phrase.text}"

@@ -9,7 +9,7 @@ import json
 import re
 
 import pytest
-from textual.widgets import Label
+from textual.widgets import Checkbox, Label
 
 from cardrogue.editor.app import EditorApp
 from cardrogue.editor.phrasing import PHRASES, editor_message
@@ -66,6 +66,7 @@ async def test_every_field_a_phrasing_names_is_shown_where_it_says(tmp_path) -> 
                     await settle(app, pilot)
                     assert isinstance(app.screen, FormScreen), f"{code}: {where} opens no form"
                     shown = [str(w.render()) for w in app.screen.query(Label)]
+                    shown += [str(box.label) for box in app.screen.query(Checkbox)]  # a checkbox's own label
                     await pilot.press("escape")
                     await settle(app, pilot)
                 assert any(label == text.strip() for text in shown), f"{code}: no field {label!r} in {where}"
@@ -186,3 +187,34 @@ async def test_a_level_no_ladder_reaches_says_t_and_t_fixes_it(tmp_path) -> None
         await settle(app, pilot)
         assert app.campaign.levels[1].cell_at(1, 0).card == "descending-ladder"
         assert "CR306" not in {d.code for d in panel.diagnostics}
+
+
+@run_async
+async def test_a_ladder_cycle_is_fixed_in_the_editor(tmp_path) -> None:
+    """CR312 (ladders that lead back up) said 'set "allow_ladder_cycles": true if this is intended', a
+    field no form of the editor held (walk 18): the author had to leave for a text editor. The
+    campaign metadata form holds it now, and the problem says where."""
+    data = json.loads(FIXTURE.read_text())
+    back = next(c for c in data["levels"][1]["cells"] if c["at"] == [2, 1])
+    back.update(card="descending-ladder", to="the-cave-in")  # The Old Shop leads back to The Cave-In
+    path = tmp_path / "cycle.json"
+    path.write_text(json.dumps(data))
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        panel = app.query_one(ProblemsPanel)
+        cycle = next(d for d in panel.diagnostics if d.code == "CR312")
+        said = editor_message(cycle)
+        assert "allow_ladder_cycles" not in said and "ctrl+e" in said and "Allow ladder cycles" in said, said
+        await pilot.press("ctrl+e")
+        await settle(app, pilot)
+        box = app.screen.query_one("#form-allow_ladder_cycles")
+        box.value = True
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert app.campaign.allow_ladder_cycles
+        assert "CR312" not in {d.code for d in panel.diagnostics}
+        await pilot.press("ctrl+z")
+        await settle(app, pilot)
+        assert "CR312" in {d.code for d in panel.diagnostics}
+
