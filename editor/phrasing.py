@@ -39,6 +39,9 @@ PHRASES: dict[str, Phrase] = {
     "CR206": Phrase("this level has no starting tile: choose Starting Tile in the Cards panel (ctrl+f) and press "
                     "enter on the map to place it", keys=(("ctrl+f", "focus_palette"), ("enter", "app.place")),
                     replaces=True),
+    "CR204": Phrase("on the map, delete on the cell removes both, then place the one to keep (ctrl+f to choose it, "
+                    "enter on the map)", keys=(("delete", "app.delete"), ("ctrl+f", "focus_palette"),
+                                               ("enter", "app.place"))),
     "CR207": Phrase("on the map, put the cursor on the extra ones and press delete",
                     keys=(("delete", "app.delete"),)),
     "CR208": Phrase("this ladder leads nowhere: press t on it and choose its level (the Cell panel's \"Ladder leads "

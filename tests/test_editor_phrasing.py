@@ -129,6 +129,7 @@ FOLLOWED = [
     ("51-stock-on-a-goblin.json", "CR218", ("i", "home", "ctrl+k", "ctrl+s")),
     ("59-ladder-is-the-exit.json", "CR218", ("x",)),
     ("58-level-hero-on-a-goblin.json", "CR225", ("enter",)),  # the brush, a pathing tile, over the goblin
+    ("43-two-cards-one-cell.json", "CR204", ("delete", "ctrl+f", *"starting", "enter", "ctrl+g", "enter")),
 ]
 
 
@@ -217,4 +218,15 @@ async def test_a_ladder_cycle_is_fixed_in_the_editor(tmp_path) -> None:
         await pilot.press("ctrl+z")
         await settle(app, pilot)
         assert "CR312" in {d.code for d in panel.diagnostics}
+
+
+def test_two_cards_on_one_cell_name_the_card_hidden_under_the_other() -> None:
+    """CR204 said 'two cards on cell (0, 0): cells[0] is there already' (walk 18): the editor shows the
+    second card there, and cells[0] (the file's list index) named nothing an author sees; the card's id
+    does, the file's line and column stay with the check."""
+    diags = check_text((BROKEN / "43-two-cards-one-cell.json").read_text(), "43.json")
+    two = next(d for d in diags if d.code == "CR204")
+    assert "'starting-tile' is there already" in two.message and "cells[" not in two.message, two.message
+    said = editor_message(two)
+    assert "cells[" not in said and "delete" in said, said
 
