@@ -39,6 +39,11 @@ PHRASES: dict[str, Phrase] = {
     "CR206": Phrase("this level has no starting tile: choose Starting Tile in the Cards panel (ctrl+f) and press "
                     "enter on the map to place it", keys=(("ctrl+f", "focus_palette"), ("enter", "app.place")),
                     replaces=True),
+    "CR203": Phrase("the map shows no place outside the grid: press p in the Levels panel and make the level's "
+                    "\"Width (1 to 256)\" or \"Height (1 to 256)\" larger, and the card shows on the map (to move "
+                    "or delete)", keys=(("p", "app.level_properties"),),
+                    fields=(("app.level_properties", "Width (1 to 256)"), ("app.level_properties", "Height (1 to 256)")),
+                    cut=": move it, or make the level larger"),
     "CR204": Phrase("on the map, delete on the cell removes both, then place the one to keep (ctrl+f to choose it, "
                     "enter on the map)", keys=(("delete", "app.delete"), ("ctrl+f", "focus_palette"),
                                                ("enter", "app.place"))),

@@ -230,3 +230,25 @@ def test_two_cards_on_one_cell_name_the_card_hidden_under_the_other() -> None:
     said = editor_message(two)
     assert "cells[" not in said and "delete" in said, said
 
+
+@run_async
+async def test_a_card_outside_the_grid_is_brought_back_with_the_level_size(tmp_path) -> None:
+    """CR203 said 'move it, or make the level larger' (walk 18): the map shows no place outside the
+    grid, so the card could not be moved there; the problem names the level properties' size fields,
+    and a larger width brings the card onto the map."""
+    path = tmp_path / "outside.json"
+    path.write_bytes((BROKEN / "42-cell-outside-grid.json").read_bytes())
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        panel = app.query_one(ProblemsPanel)
+        said = editor_message(next(d for d in panel.diagnostics if d.code == "CR203"))
+        assert "move it" not in said and "p in the Levels panel" in said and "Width (1 to 256)" in said, said
+        await pilot.press("ctrl+l", "p")
+        await settle(app, pilot)
+        app.screen.query_one("#form-width").value = "4"
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert "CR203" not in {d.code for d in panel.diagnostics}
+        assert app.campaign.levels[0].cell_at(3, 0) is not None
+
