@@ -82,6 +82,8 @@ PHRASES: dict[str, Phrase] = {
                     keys=(("p", "app.level_properties"),), fields=(("app.level_properties", "Id (ladders name it)"),)),
     "CR216": Phrase("f4 opens the card's form", keys=(("f4", "card"),)),
     "CR222": Phrase("f7 sets the potion colours", keys=(("f7", "potions"),)),
+    "CR309": Phrase("the card's gold amount is its form's \"Gold\": choose the card in the Cards panel (ctrl+f), "
+                    "then f4", keys=(("ctrl+f", "focus_palette"), ("f4", "card")), fields=(("app.card", "Gold"),)),
     "CR312": Phrase("press t on a ladder of the cycle and choose another level, or tick \"Allow ladder cycles "
                     "(ladders that lead back to earlier levels)\" in the campaign metadata (ctrl+e) if this is "
                     "intended", keys=(("t", "app.choose_destination"), ("ctrl+e", "metadata")),

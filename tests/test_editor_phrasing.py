@@ -252,3 +252,14 @@ async def test_a_card_outside_the_grid_is_brought_back_with_the_level_size(tmp_p
         assert "CR203" not in {d.code for d in panel.diagnostics}
         assert app.campaign.levels[0].cell_at(3, 0) is not None
 
+
+def test_a_buy_goal_no_run_can_pay_for_says_where_the_gold_amount_is_set() -> None:
+    """CR309 says 'lower the card's gold amount': in the editor that is the card form's Gold (f4, from the
+    card chosen in the Cards panel), which the problem did not say (walk 18)."""
+    data = json.loads(FIXTURE.read_text())
+    data["levels"][1]["goals"] = [{"buy": "shopkeepers-debt"}]
+    data["hero"] = {"character": "warrior"}
+    unpaid = next(d for d in check_text(json.dumps(data), "x.json") if d.code == "CR309")
+    said = editor_message(unpaid)
+    assert "f4" in said and '"Gold"' in said and "ctrl+f" in said, said
+
