@@ -348,7 +348,11 @@ def cmd_list(args: argparse.Namespace) -> int:
         for m in maps:
             best = f", best {counted(m['best']['turns'], 'turn')}" if m["best"] else ""  # "0 runs" says the rest
             difficulty = f", {100 * m['difficulty']['win_rate']:.0f}% won at random" if m["difficulty"] else ""
-            say(f"{_show(m['id'])} v{m['version']}  {_show(m['title'])} by {_show(m['author'] or m['publisher'])}: "
+            # the author is free text (anyone may write another's name): the publisher, the account, beside it
+            by = _show(m["author"] or m["publisher"])
+            if m["author"] and m["author"] != m["publisher"]:
+                by += f" (published by {_show(m['publisher'])})"
+            say(f"{_show(m['id'])} v{m['version']}  {_show(m['title'])} by {by}: "
                   f"par {m['par']['turns']}, {counted(m['runs'], 'run')}{best}{difficulty}  [{m['hash'][:12]}]")
         return EXIT_OK
 

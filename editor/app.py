@@ -42,7 +42,8 @@ from .header import HEADER_CHROME, fit_header, header_text
 from .recent import recent_files, remember
 from .shown import NO_RAW_CONTROLS, markup
 from .phrasing import editor_message
-from .messages import CardChosen, CellFieldEdited, CursorMoved, LevelChosen, PaintCell, ProblemChosen, StoryEdited
+from .messages import (CardChosen, CellFieldEdited, CursorMoved, LevelChosen, MapWanted, PaintCell, ProblemChosen,
+                       StoryEdited)
 from .solving import SolveFlow
 from .widgets.dialogs import ChoiceScreen, FormScreen, HelpScreen, PathScreen
 from .widgets.footer import EditorFooter
@@ -591,6 +592,10 @@ class EditorApp(KeysInOrder, App[int]):
                 self._show_story()
         elif index != self.level_index or self.story_level != index:
             self.set_level(index)
+
+    @on(MapWanted)
+    def _map_wanted(self) -> None:
+        self.action_focus_map()
 
     @on(CardChosen)
     def _card_chosen(self, message: CardChosen) -> None:

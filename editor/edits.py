@@ -11,7 +11,6 @@ their old place, so the loader gives them the default for the new one.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Iterable, Mapping
@@ -45,6 +44,7 @@ from cardrogue.engine.model.campaign import (
     row_major,
 )
 from cardrogue.engine.format.resources import load_schema
+from cardrogue.engine.format.schema import is_schema_id
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
@@ -349,7 +349,7 @@ def cut_by_resize(level: Level, width: int, height: int, *, left: bool = False, 
 def set_level_meta(campaign: Campaign, index: int, level_id: str, title: str) -> Campaign:
     """Rename a level: ladders leading to it and its default cell ids follow the new id."""
     level = campaign.levels[index]
-    if not _CARD_ID.match(level_id) or len(level_id) > 64:
+    if not is_schema_id(level_id):
         raise FieldError("id", f"{level_id!r} is not a level id: lower-case letters, digits and hyphens, "
                                "at most 64")
     if len(title) > 120:
@@ -502,7 +502,6 @@ CARD_FIELDS = ("name", "kind", "text", "attack", "health", "gold", "sellable", "
                "slot", "colour", "victory_points", "max_health", "abilities")
 CARD_FLAGS = ("sellable", "tradable", "throwable", "cursed")
 SLOTS = ("head", "chest", "feet", "primary", "secondary", "both-hands")
-_CARD_ID = re.compile(r"[a-z0-9][a-z0-9-]*\Z")
 
 
 def card_number_bounds() -> dict[str, tuple[int, int]]:
@@ -518,7 +517,7 @@ def card_entry(campaign: Campaign, card_id: str, values: Mapping[str, object]) -
     keeps only what differs from the card without it: for an override, the catalog card; for a
     new card, a card's defaults (sellable, tradable, not throwable, not cursed, no victory points).
     """
-    if not _CARD_ID.match(card_id) or len(card_id) > 64:
+    if not is_schema_id(card_id):
         raise FieldError("id", f"{card_id!r} is not a card id: lower-case letters, digits and hyphens")
     base = default_catalog().get(card_id)
     given = {k: v for k, v in values.items() if v not in (None, "", ())}

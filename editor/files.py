@@ -16,6 +16,7 @@ from pathlib import Path
 from cardrogue.engine.format.diagnostics import Diagnostic, Severity
 from cardrogue.engine.format.loader import LoadResult, load_campaign, load_campaign_text
 from cardrogue.engine.format.resources import default_campaign
+from cardrogue.engine.format.schema import is_schema_id
 from cardrogue.engine.records.atomic import atomic_write
 from cardrogue.engine.words import counted
 
@@ -96,13 +97,11 @@ def new_document(path: Path) -> Document:
     The campaign takes its id from the file name when that is a valid id. The document starts
     unsaved, so quitting without saving asks first.
     """
-    import re
-
     from dataclasses import replace
 
     path = path.expanduser().absolute()
     doc = template_document()
-    if re.fullmatch(r"[a-z0-9][a-z0-9-]*", path.stem) and len(path.stem) <= 64:
+    if is_schema_id(path.stem):
         doc.campaign = replace(doc.campaign, id=path.stem)
     doc.path = path
     doc._saved = None  # nothing on disk yet: the document is dirty until the first save

@@ -44,6 +44,10 @@ class CardChosen(Message):
     card: str
 
 
+class MapWanted(Message):
+    """A list's choice is made (Enter on a level or a card): the author goes back to the map."""
+
+
 @dataclass
 class ProblemChosen(Message):
     """Jump to a problem's level and cell."""

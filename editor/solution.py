@@ -1,4 +1,4 @@
-"""A level's par and its solution, step by step, for the map (no Textual here).
+"""A level's par and its solution, step by step, for the map (no Textual here: :mod:`.solving` shows them).
 
 :func:`solve` runs the engine's solver on one level; :func:`trace_steps` replays the
 witness with :meth:`GameState.step` and :class:`FatedResolver` and records, after each
@@ -10,16 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from textual.content import Content
-
 from cardrogue.engine.model.campaign import DIRECTION_INDEX, Campaign, Direction
 from cardrogue.engine.chance.resolvers import FatedResolver
 from cardrogue.engine.analysis.solver import SOLVED, UNKNOWN, UNSOLVABLE, Budget, SolveResult, solve_level
 from cardrogue.engine.rules.state import GameState
 from cardrogue.engine.rules.view import Face
-from cardrogue.engine.words import counted
-
-from .shown import markup
 
 DEFAULT_BUDGET = Budget(max_states=200_000, max_seconds=10.0)
 
@@ -48,21 +43,6 @@ class Solution:
     @property
     def verdict(self) -> str:
         return self.result.verdict
-
-    def headline(self) -> Content:
-        """The verdict as one line: the par, the reason it cannot be solved, or that nobody knows."""
-        r = self.result
-        if r.verdict == SOLVED:
-            health = f"{r.health} health" + ("" if r.health_exact else " (at least)")
-            return Content.from_markup(f"Par: [b]{counted(r.turns, 'turn')}[/], {health} left ({counted(len(r.actions), 'action')})")
-        if r.verdict == UNSOLVABLE:
-            return markup("[b red]Unsolvable[/]: $reason", reason=r.reason)
-        if r.found is not None and r.turns_at_least is not None:
-            # The budget ran out before par was proven, but a run that finishes was found: it is shown.
-            return markup(f"[b yellow]Unknown[/] par: {r.turns_at_least} to {counted(r.found.turns, 'turn')}. A run of "
-                          f"[b]{counted(r.found.turns, 'turn')}[/], {r.found.health} health left, finishes "
-                          f"({counted(len(r.found.actions), 'action')}); the budget ran out before par was proven")
-        return markup("[b yellow]Unknown[/]: $reason", reason=r.reason or "the solver ran out of budget")
 
 
 def trace_steps(campaign: Campaign, level: int, actions: tuple[str, ...] | list[str]) -> tuple[SolutionStep, ...]:

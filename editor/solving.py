@@ -14,17 +14,35 @@ from textual.content import Content
 from textual.worker import get_current_worker
 
 from cardrogue.engine.model.campaign import Campaign
+from cardrogue.engine.words import counted
 
 from .document import Document
 from .files import draft_note
 from .shown import markup
-from .solution import DEFAULT_BUDGET, SOLVED, Solution
+from .solution import DEFAULT_BUDGET, SOLVED, UNSOLVABLE, Solution
 from .solution import solve as solve_solution
 from .widgets.map_canvas import StepOverlay
 from .widgets.problems import ProblemsPanel, level_titles
 
 if TYPE_CHECKING:
     from .app import EditorApp
+
+
+def headline(solution: Solution) -> Content:
+    """The verdict as one line: the par, the reason it cannot be solved, or that nobody knows."""
+    r = solution.result
+    if r.verdict == SOLVED:
+        health = f"{r.health} health" + ("" if r.health_exact else " (at least)")
+        return Content.from_markup(f"Par: [b]{counted(r.turns, 'turn')}[/], {health} left ({counted(len(r.actions), 'action')})")
+    if r.verdict == UNSOLVABLE:
+        return markup("[b red]Unsolvable[/]: $reason", reason=r.reason)
+    if r.found is not None and r.turns_at_least is not None:
+        # The budget ran out before par was proven, but a run that finishes was found: it is shown.
+        return markup(f"[b yellow]Unknown[/] par: {r.turns_at_least} to {counted(r.found.turns, 'turn')}. A run of "
+                      f"[b]{counted(r.found.turns, 'turn')}[/], {r.found.health} health left, finishes "
+                      f"({counted(len(r.found.actions), 'action')}); the budget ran out before par was proven")
+    return markup("[b yellow]Unknown[/]: $reason", reason=r.reason or "the solver ran out of budget")
+
 
 
 class SolveFlow:
@@ -64,7 +82,7 @@ class SolveFlow:
             return
         self.forget()
         self._before_edit = solution.level
-        self._panel.set_solve_status(Content.assemble(("Before the last edit: ", "dim"), solution.headline(),
+        self._panel.set_solve_status(Content.assemble(("Before the last edit: ", "dim"), headline(solution),
                                                       ("  (F6 solves again)", "dim")))
 
     def proven_par(self, level: int) -> int | None:
@@ -125,7 +143,7 @@ class SolveFlow:
             if not self._typing():
                 self.app.action_focus_map()
         else:
-            self._panel.set_solve_status(outcome.headline())
+            self._panel.set_solve_status(headline(outcome))
         self.app.refresh_bindings()
 
     def _typing(self) -> bool:
@@ -158,7 +176,7 @@ class SolveFlow:
         # at 80 columns); the stepping keys are in the footer.
         said = " ".join(step.log) if step.log else ""
         self._panel.set_solve_status(Content.assemble(
-            solution.headline(), f"\nStep {index}/{total}, ", what, f", health {step.health}.",
+            headline(solution), f"\nStep {index}/{total}, ", what, f", health {step.health}.",
             (" " + said, "dim") if said else ""))
         self._panel.add_class("-stepping")
         self._panel.fit()
@@ -177,5 +195,5 @@ class SolveFlow:
         self._stop_stepping()
         self.app.canvas.set_overlay(None)
         if solution is not None:
-            self._panel.set_solve_status(Content.assemble(solution.headline(), ("  (F6: solve and step again)", "dim")))
+            self._panel.set_solve_status(Content.assemble(headline(solution), ("  (F6: solve and step again)", "dim")))
         self.app.refresh_bindings()

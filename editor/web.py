@@ -118,6 +118,33 @@ def _origin(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc}".lower()
 
 
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
+
+
+def own_hosts(host: str, port: int, public_url: str) -> frozenset[str]:
+    """The Host headers a browser sends to this server: the public URL's (with and without its scheme's default
+    port), and the address it listens on at its port (on loopback, every loopback name). A page of another site
+    whose name is made to resolve to this machine (DNS rebinding) sends its own name, and is refused: the Host
+    header is the page's to choose, so "the address the request came to" let such a page open a session."""
+    import ipaddress
+
+    parts = urlsplit(public_url)
+    names = {parts.netloc.lower()}
+    default = {"http": 80, "https": 443}.get(parts.scheme)
+    if parts.port in (None, default) and parts.hostname:
+        bare = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+        names |= {bare.lower(), f"{bare.lower()}:{default}"}
+    try:
+        address = ipaddress.ip_address(host)
+        loopback, everywhere = address.is_loopback, address.is_unspecified  # 0.0.0.0 and :: listen on loopback too
+    except ValueError:
+        loopback, everywhere = host == "localhost", False
+    shown = f"[{host}]" if ":" in host else host
+    for name in (*(LOOPBACK_NAMES if loopback or everywhere else ()), *(() if loopback else (shown,))):
+        names.add(f"{name.lower()}:{port}")
+    return frozenset(names)
+
+
 STOP_WAIT_S = 10  # how long a session's process has to leave after it was asked to quit
 
 
@@ -152,6 +179,7 @@ class SessionServer(Server):
         self.max_sessions = max_sessions
         self.sessions = 0
         self.maps = maps
+        self.own_hosts = own_hosts(host, port, public_url)
         self._websockets: set[web.WebSocketResponse] = set()  # the open sessions', closed when the server stops
 
     def serve(self, debug: bool = False, sock: socket.socket | None = None) -> None:
@@ -201,12 +229,14 @@ class SessionServer(Server):
 
     # ------------------------------------------------------------------ guards
 
-    def allowed_origins(self, request: web.Request) -> set[str]:
-        return {_origin(self.public_url), f"http://{request.host}".lower(), f"https://{request.host}".lower()}
+    def allowed_origins(self) -> set[str]:
+        return {_origin(self.public_url)} | {f"{scheme}://{name}" for name in self.own_hosts for scheme in ("http", "https")}
 
     def _admit(self, request: web.Request) -> None:
+        if request.host.lower() not in self.own_hosts:  # a name rebound to this machine by another site
+            raise web.HTTPForbidden(text=f"a session is opened only at {self.public_url}\n")
         origin = request.headers.get("Origin")
-        if origin is not None and origin.lower() not in self.allowed_origins(request):
+        if origin is not None and origin.lower() not in self.allowed_origins():
             raise web.HTTPForbidden(text=f"a session is opened only from {self.public_url}\n")
         if self.sessions >= self.max_sessions:
             raise web.HTTPServiceUnavailable(text=f"all {self.max_sessions} sessions are in use; try again later\n")

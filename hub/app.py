@@ -24,7 +24,9 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from . import pages
-from cardrogue.engine.format.loader import DuplicateKey, json_syntax_error, pairs_no_duplicates
+from cardrogue.engine.format.loader import (CONSTANT_OR_NUMBER, LONG_NUMBER, DuplicateKey, json_syntax_error,
+                                            pairs_no_duplicates)
+from cardrogue.engine.format.positions import LineIndex
 from .db import Database, DatabaseError
 from .ratelimit import Rate, RateLimiter
 from .service import HASH_RE, Hub, HubError, Settings, hex_digits
@@ -273,9 +275,23 @@ async def _body(request: Request, limit: int) -> bytes:
         if deadline.cancelled_caught:
             raise HubError(408, f"the body did not arrive within {BODY_SECONDS:g} s")
         if size <= limit:
+            _json_declared(request)  # (after the read: a client still sending would not get to read the 415)
             return b"".join(chunks)
     said = f"{declared:,} bytes" if declared is not None else f"larger than {limit:,} bytes"
     raise HubError(413, f"the body is {said}; the limit here is {limit:,}")
+
+
+def _json_declared(request: Request) -> None:
+    """A body declared another type than JSON is refused (415); one declared none is read as JSON. A page of
+    any site may send text/plain, a form or multipart across sites without a CORS preflight: read as JSON, a
+    form with enctype=text/plain registered accounts on a hub its visitor could reach."""
+    declared = request.headers.get("content-type")
+    if declared is None:
+        return
+    media = declared.split(";", 1)[0].strip().lower()
+    if media != "application/json" and not (media.startswith("application/") and media.endswith("+json")):
+        shown = repr(media) if len(media) <= 60 else repr(media[:60]) + "..."
+        raise HubError(415, f"the body is declared {shown}: the hub reads application/json (Content-Type)")
 
 
 def _json_text(raw: bytes, what: str, key: str) -> str:
@@ -292,13 +308,21 @@ def _json_text(raw: bytes, what: str, key: str) -> str:
         raise HubError(400, f"malformed JSON at line {line} column {column}: {message}") from None
     except RecursionError:
         raise HubError(400, "malformed JSON: nested too deeply") from None
-    except ValueError as exc:
+    except _NotAValue as exc:
         raise HubError(400, f"malformed JSON: {exc}") from None
+    except ValueError:  # Python reads no integer of more than 4,300 digits (its words named sys.set_int_max_str_digits)
+        found = next((m for m in CONSTANT_OR_NUMBER.finditer(text) if m.group(1) and m.group(1)[-1].isdigit()), None)
+        line, column = LineIndex(text).position(found.start(1) if found else 0)
+        raise HubError(400, f"malformed JSON at line {line} column {column}: {LONG_NUMBER}") from None
     return text
 
 
+class _NotAValue(ValueError):
+    """``NaN`` or ``Infinity``, which Python's parser reads and JSON has not."""
+
+
 def _no_constant(token: str) -> Any:
-    raise ValueError(f"{token} is not a JSON value")
+    raise _NotAValue(f"{token} is not a JSON value")
 
 
 async def _json_object(request: Request, limit: int, key: str) -> dict:

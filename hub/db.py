@@ -30,6 +30,10 @@ from cardrogue.engine.records.scores import retry_while_locked
 ENV_VAR = "CARDROGUE_HUB_DB"
 BUSY_TIMEOUT_S = 30.0
 
+# service.look_key in SQL, for the names made before it (ASCII: LOWER is casefold there).
+LOOK_KEY_SQL = ("REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(LOWER(name), 'i', 'l'), '1', 'l'), '0', 'o'),"
+                " 'rn', 'm'), 'vv', 'w')")
+
 # (version, what it adds, statements)
 MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     (1, "accounts, campaigns, map versions and runs", (
@@ -53,6 +57,20 @@ MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
         " submitted_at {real} NOT NULL, replay TEXT NOT NULL)",
         "CREATE INDEX runs_board ON runs (map_hash, turns, health DESC, submitted_at, run_id)",
         "CREATE INDEX maps_campaign ON maps (campaign_id, version)",
+    )),
+    # Names that read alike are one name (service.look_key: I, l and 1; O and 0; rn and m; vv and w): 'aIice'
+    # (a capital i) was another account than 'alice', and the two read the same on every leaderboard. Accounts
+    # made before keep their names; of an older pair that reads alike, the first keeps the key, the later
+    # ones a key of their own ('#' and their id: no name holds a '#').
+    (2, "accounts: names that read alike are one name", (
+        "ALTER TABLE accounts ADD COLUMN look_key TEXT",
+        f"UPDATE accounts SET look_key = {LOOK_KEY_SQL}",
+        # (indexed for the look-up of an earlier name with the same key: without it, a search of the table per row)
+        "CREATE INDEX accounts_look_key_id ON accounts (look_key, id)",
+        "UPDATE accounts SET look_key = look_key || '#' || id"
+        " WHERE EXISTS (SELECT 1 FROM accounts a2 WHERE a2.look_key = accounts.look_key AND a2.id < accounts.id)",
+        "DROP INDEX accounts_look_key_id",
+        "CREATE UNIQUE INDEX accounts_look_key ON accounts (look_key)",
     )),
 )
 

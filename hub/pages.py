@@ -47,6 +47,14 @@ def _map_href(m: dict) -> str:
     return "/maps/" + quote(m["hash"], safe="")
 
 
+def _by(m: dict) -> str:
+    """Who made a map, for the list: its author (free text in the file: anyone may write another's name), and
+    the publisher (the account) beside an author that is not the publisher's name; no author: the publisher."""
+    if not m["author"] or m["author"] == m["publisher"]:
+        return e(m["publisher"] if not m["author"] else m["author"])
+    return f"{e(m['author'])} <span class=\"muted\">(published by {e(m['publisher'])})</span>"
+
+
 def _score(best: dict | None) -> str:
     return "—" if best is None else f"{counted(best['turns'], 'turn')}, {best['health']} health"
 
@@ -80,7 +88,7 @@ def _none_listed(query: str, offset: int) -> str:
 def map_list(maps: list[dict], query: str, offset: int = 0, count: int = 50, more: bool = False) -> str:
     """The maps from ``offset`` on (``count`` a page); ``more``: later pages hold more."""
     rows = "".join(
-        f"<tr><td><a href=\"{e(_map_href(m))}\">{e(m['title'])}</a></td><td>{e(m['author'] or m['publisher'])}</td>"
+        f"<tr><td><a href=\"{e(_map_href(m))}\">{e(m['title'])}</a></td><td>{_by(m)}</td>"
         f"<td class=\"n\">{m['par']['turns']}</td><td class=\"n\">{m['runs']}</td><td>{e(_score(m['best']))}</td>"
         f"<td>{e(_difficulty(m['difficulty']))}</td></tr>"
         for m in maps)

@@ -34,10 +34,25 @@ HASH_RE = re.compile(r"[0-9a-f]{64}")
 HASH_START_RE = re.compile(r"[0-9a-f]{12,63}")
 # A search for a hash: from 8 digits (fewer would match any map by chance as often as by its hash).
 HASH_SEARCH_RE = re.compile(r"[0-9a-f]{8,64}")
+# A campaign id as the schema writes it: anything else names no map, and is not asked of the database (a NUL,
+# which PostgreSQL's text cannot hold, answered 500 there).
+ID_RE = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
+# A control character (Unicode Cc): no stored title, id or name holds one (the text rule refuses them).
+CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 # A refused map's answer lists this many of its diagnostics (or refused texts) at most; the reason counts them
 # all. A 3 MB file of 250,000 unknown keys was answered with all of them: 75 MB.
 MAX_LISTED = 100
+
+
+def look_key(name: str) -> str:
+    """What a player name reads as: names with one key are one name. Case aside, the letters and digits that
+    read alike in a sans-serif font (Unicode's confusables, UTS #39, within a name's ASCII) are one: I, l and
+    1; O and 0; rn and m; vv and w. (hub/db.py's LOOK_KEY_SQL is the same for the names made before.)"""
+    return name.lower().translate(_READ_ALIKE).replace("rn", "m").replace("vv", "w")
+
+
+_READ_ALIKE = str.maketrans({"i": "l", "1": "l", "0": "o"})
 
 
 def hex_digits(ref: str) -> str:
@@ -139,10 +154,16 @@ class Hub:
                            field="name")
         token = secrets.token_urlsafe(32)
         with self.db.transaction(write=True) as tx:
-            done = tx.execute("INSERT INTO accounts (name, name_key, token_hash, created_at) VALUES (?, ?, ?, ?)"
-                              " ON CONFLICT DO NOTHING", (name, name.casefold(), token_hash(token), self.now()))
+            done = tx.execute("INSERT INTO accounts (name, name_key, look_key, token_hash, created_at)"
+                              " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                              (name, name.casefold(), look_key(name), token_hash(token), self.now()))
             if done.rowcount != 1:
-                raise HubError(409, f"the name {name!r} is taken", field="name")
+                taken = tx.one("SELECT name FROM accounts WHERE name_key = ? OR look_key = ?",
+                               (name.casefold(), look_key(name)))
+                if taken is None or taken[0].casefold() == name.casefold():
+                    raise HubError(409, f"the name {name!r} is taken", field="name")
+                raise HubError(409, f"the name {name!r} is taken: it reads as {taken[0]!r}, a player's name (I, l "
+                                    "and 1 read alike, as O and 0, rn and m, vv and w)", field="name")
             account_id = tx.one("SELECT id FROM accounts WHERE name = ?", (name,))[0]
         return Account(account_id, name), token
 
@@ -233,6 +254,10 @@ class Hub:
                 raise HubError(403, f"the campaign id {campaign.id!r} belongs to {owner[1]}; "
                                     "publish your map under an id of your own")
             found = tx.one(_MAP_SELECT + " WHERE m.hash = ?", (campaign.content_hash,))
+        if found is not None and found[5] != account.name:
+            # stored by its owner since the read above (PostgreSQL reads each statement afresh): not this player's
+            raise HubError(403, f"the campaign id {campaign.id!r} belongs to {found[5]}; "
+                                "publish your map under an id of your own")
         return _map_row(found, self) if found else None
 
     def _clear_check(self, campaign: Campaign) -> tuple[Any, Any]:
@@ -285,9 +310,11 @@ class Hub:
         with self.db.transaction(write=True) as tx:
             tx.execute("INSERT INTO campaigns (id, owner_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                        (campaign.id, account.id, now))
-            owner = tx.one("SELECT owner_id FROM campaigns WHERE id = ?" + lock, (campaign.id,))[0]
+            owner, owner_name = tx.one("SELECT c.owner_id, a.name FROM campaigns c JOIN accounts a ON a.id = c.owner_id"
+                                       " WHERE c.id = ?" + (lock and " FOR UPDATE OF c"), (campaign.id,))
             if owner != account.id:
-                raise HubError(403, f"the campaign id {campaign.id!r} belongs to another player")
+                raise HubError(403, f"the campaign id {campaign.id!r} belongs to {owner_name}; "
+                                    "publish your map under an id of your own")
             found = tx.one(_MAP_SELECT + " WHERE m.hash = ?", (campaign.content_hash,))
             if found is not None:
                 return _map_row(found, self), False
@@ -319,6 +346,8 @@ class Hub:
             with self.db.transaction() as tx:
                 return self.find(ref, tx)
         ref = hex_digits(ref)
+        if not (HASH_RE.fullmatch(ref) or HASH_START_RE.fullmatch(ref) or ID_RE.fullmatch(ref)):
+            raise HubError(404, f"no map on this hub has the id {ref!r}")
         if HASH_RE.fullmatch(ref):
             row = tx.one(_MAP_SELECT + " WHERE m.hash = ?", (ref,))
         else:
@@ -360,12 +389,18 @@ class Hub:
         """The latest version of each campaign, newest first; ``query`` matches id, title and authors, and
         a content hash or its start (8 hex digits or more, in either case, as the pages and `hub list` show
         it, brackets and all) names the version of that hash, an older one too."""
+        if found := CONTROL_RE.search(query):
+            # PostgreSQL's text holds no NUL (a 500) and SQLite's LIKE ends its pattern there (every map listed)
+            raise HubError(400, f"the search text holds the control character U+{ord(found.group()):04X}: "
+                                "search for text as the maps show it")
         latest = "m.version = (SELECT MAX(m2.version) FROM maps m2 WHERE m2.campaign_id = m.campaign_id)"
         where, params = latest, ()
         if query:
-            like = "%" + query.casefold().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-            where = (f"({latest} AND (LOWER(m.title) LIKE ? ESCAPE '\\' OR LOWER(m.campaign_id) LIKE ? ESCAPE '\\'"
-                     " OR LOWER(m.author) LIKE ? ESCAPE '\\' OR LOWER(a.name) LIKE ? ESCAPE '\\'))")
+            # Both sides lowered by the database's LOWER: a Python casefold of the text ('ß' to 'ss', 'Æ' to 'æ')
+            # against SQLite's LOWER (A to Z only) did not find a map by its own title 'Die Straße nach Ærø'.
+            like = "%" + query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+            where = (f"({latest} AND (LOWER(m.title) LIKE LOWER(?) ESCAPE '\\' OR LOWER(m.campaign_id) LIKE LOWER(?)"
+                     " ESCAPE '\\' OR LOWER(m.author) LIKE LOWER(?) ESCAPE '\\' OR LOWER(a.name) LIKE LOWER(?) ESCAPE '\\'))")
             params = (like,) * 4
             if HASH_SEARCH_RE.fullmatch(start := query.strip().strip("[]").lower()):
                 where += f" OR ({_HASH_STARTS})"

@@ -62,7 +62,7 @@ def call(base: str, method: str, path: str, body: Any = None, token: str | None 
     """One request; (status, parsed JSON body or text, headers). Never raises on an HTTP status."""
     data = raw if raw is not None else (None if body is None else json.dumps(body).encode("utf-8"))
     request = urllib.request.Request(base + path, data=data, method=method, headers=dict(headers or {}))
-    if data is not None and "Content-Type" not in request.headers:
+    if data is not None and not request.has_header("Content-type"):  # (urllib keeps header names capitalize()d)
         request.add_header("Content-Type", "application/json")
     if token is not None:
         request.add_header("Authorization", f"Bearer {token}")

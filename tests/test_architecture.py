@@ -8,6 +8,7 @@ Equivalent to import-linter contracts, written with :mod:`ast` so the project ne
 from __future__ import annotations
 
 import ast
+import re
 import tokenize
 from functools import cache
 from pathlib import Path
@@ -15,8 +16,8 @@ from pathlib import Path
 import networkx as nx
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("engine", "cli", "editor", "hub", "web")  # the folders pyproject maps to cardrogue.*
-OUTSIDE = ("editor", "cli", "hub", "web", "tests")  # what must keep to the engine's public API
+PACKAGES = ("engine", "cli", "editor", "hub")  # the folders pyproject maps to cardrogue.*
+OUTSIDE = ("editor", "cli", "hub", "tests")  # what must keep to the engine's public API
 
 # The game state's inner tables: the compiled dungeon (``d``), the face codes, the enemies'
 # condition tuples, the identified-potion bit mask, the teleported enemies. The view
@@ -308,8 +309,8 @@ def test_no_import_cycles():
     assert sorted(sorted(c) for c in nx.simple_cycles(import_graph())) == []
 
 
-def test_the_engine_and_the_plain_commands_import_no_ui():
-    """DESIGN: engine/ never imports Textual or the UI; the CLI imports the editor only lazily, from the commands that open it."""
+def test_the_engine_imports_no_ui():
+    """DESIGN: engine/ never imports Textual, Rich or the UI, even lazily."""
     graph = import_graph()
     for path in sources("engine"):
         tree = parsed(path)
@@ -317,6 +318,54 @@ def test_the_engine_and_the_plain_commands_import_no_ui():
         used |= {(n.module or "").split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and not n.level}
         assert not used & {"textual", "rich"}, path
         assert not {t for t in graph.successors(module_name(path)) if not t.startswith("cardrogue.engine")}, path
+
+
+def loaded_on_import(name: str) -> set[str]:
+    """What importing module ``name`` runs: its module-level imports (not those inside functions or
+    for type checking), then theirs within the project, at any depth. Third-party names stay whole."""
+    paths = {module_name(p): p for p in sources(*PACKAGES)}
+    seen, todo = set(), [name]
+    while todo:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        path = paths.get(current)
+        if path is None:
+            continue
+        package = current if path.name == "__init__.py" else current.rsplit(".", 1)[0]
+        parents = [current.rsplit(".", i)[0] for i in range(1, current.count("."))]
+        todo += [p for p in parents if p in paths]
+        for node in parsed(path).body:
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module != "__future__":
+                base = (".".join(package.split(".")[: package.count(".") + 2 - node.level] + [node.module or ""]).rstrip(".")
+                        if node.level else node.module or "")
+                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in paths else base for a in node.names]
+            else:
+                continue
+            todo += targets
+    return seen
+
+
+def test_the_cli_modules_load_no_ui_until_a_command_opens_it():
+    """DESIGN: commands that need no UI never import Textual; cli/ imports the editor, Textual and Rich
+    only inside the commands that open the UI (tests/test_cli.py runs each plain command to prove it)."""
+    for path in sources("cli"):
+        loaded = loaded_on_import(module_name(path))
+        ui = {m for m in loaded if m.split(".")[0] in ("textual", "rich") or m.startswith("cardrogue.editor")}
+        assert not ui, (path, sorted(ui))
+
+
+def test_the_readme_layout_names_every_module_of_the_flat_packages():
+    """README's Layout is the newcomer's map: each module of editor/, hub/, engine/'s top level and the
+    solver is named there (rules/ and format/ are described by what they hold)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    layout = text.split("## Layout", 1)[1].split("```")[1]
+    modules = [p for f in ("editor", "hub", "engine", "engine/analysis/solver") for p in (ROOT / f).glob("*.py")
+               if p.name != "__init__.py"]
+    assert [str(p.relative_to(ROOT)) for p in sorted(modules) if not re.search(rf"\b{p.stem}\b", layout)] == []
 
 
 # ---------------------------------------------------------------------------------------- errors

@@ -43,7 +43,8 @@ def doc(tmp_path: Path) -> Document:
 
 
 def test_model_modules_do_not_import_textual() -> None:
-    code = ("import sys; import cardrogue.editor.document, cardrogue.editor.edits, cardrogue.editor.files; "
+    code = ("import sys; import cardrogue.editor.document, cardrogue.editor.edits, cardrogue.editor.files, "
+            "cardrogue.editor.solution, cardrogue.editor.player.run; "
             "print(any(m == 'textual' or m.startswith('textual.') for m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

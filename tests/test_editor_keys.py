@@ -133,3 +133,20 @@ async def test_the_brush_is_never_called_the_palettes_card(campaign_file, tmp_pa
         await settle(app, pilot)
         shown = str(app.query_one("#inspector-summary").render())
         assert "empty" in shown and "brush" in shown and "palette" not in shown
+
+
+@run_async
+async def test_enter_on_a_level_or_a_card_goes_back_to_the_map(campaign_file, tmp_path) -> None:
+    """docs/editor.md, Levels: `enter` on a level, or on a card of the Cards list, goes back to the map (each list
+    asks the app with a message; it owns the focus)."""
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        app.query_one(LevelList).focus()
+        await pilot.press("down", "enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen.focused, MapCanvas) and app.level_index == 1
+        app.query_one("#palette-list").focus()
+        await pilot.press("down", "enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen.focused, MapCanvas)

@@ -52,6 +52,49 @@ def test_a_name_is_taken_whatever_its_case(hub, name: str) -> None:
     assert status == 409 and "taken" in body["error"]
 
 
+@pytest.mark.parametrize(("first", "second"), [("alice", "aIice"), ("alice", "a1ice"), ("alice", "ALlCE"),
+                                               ("AIice", "alice"), ("bob", "b0b"), ("BOB", "B0b"),
+                                               ("mallory", "rnallory"), ("wendy", "vvendy")])
+def test_a_name_that_reads_as_a_players_name_is_taken(hub, first: str, second: str) -> None:
+    """On the leaderboards (DejaVu Sans) 'aIice', with a capital i, read as 'alice': a stranger ranked and
+    published as another player (hub18)."""
+    register(hub.base, first)
+    status, body, _ = call(hub.base, "POST", "/api/accounts", {"name": second})
+    assert status == 409 and f"reads as {first!r}" in body["error"], body
+
+
+def test_a_name_that_reads_alike_only_without_its_case_is_another_name(hub) -> None:
+    for name in ("alice", "alice2", "al.ice", "al-ice", "ali", "lia", "amber", "warn", "wave"):
+        register(hub.base, name)
+
+
+def test_names_made_before_the_look_alike_rule_keep_their_accounts(hub_db: str, monkeypatch) -> None:
+    """A database of the first schema holding two names that read alike: both accounts stay, the first keeps
+    the name's key, and a third name that reads alike is taken; the SQL key of the migration is the service's."""
+    import cardrogue.hub.db as db_module
+    from cardrogue.hub.service import look_key
+
+    names = ["alice", "aIice", "A1ICE", "bob", "rnallory", "Vvendy", "O0o1Ii"]
+    with monkeypatch.context() as patched:
+        patched.setattr(db_module, "MIGRATIONS", MIGRATIONS[:1])
+        old = Database(hub_db)
+        with old.transaction(write=True) as tx:
+            for i, name in enumerate(names):
+                tx.execute("INSERT INTO accounts (name, name_key, token_hash, created_at) VALUES (?, ?, ?, 0)",
+                           (name, name.casefold(), f"t{i}"))
+        old.close()
+    new = Database(hub_db)
+    with new.transaction() as tx:
+        keys = dict(tx.all("SELECT name, look_key FROM accounts"))
+    new.close()
+    assert keys["alice"] == look_key("alice") == "allce"
+    assert keys["aIice"].startswith("allce#") and keys["A1ICE"].startswith("allce#") and keys["aIice"] != keys["A1ICE"]
+    assert {name: keys[name] for name in names[3:]} == {name: look_key(name) for name in names[3:]}
+    with running_hub(hub_db) as app:
+        status, body, _ = call(app.base, "POST", "/api/accounts", {"name": "al1ce"})
+        assert status == 409 and "reads as 'alice'" in body["error"], body
+
+
 def test_publish_runs_the_clear_check_and_stores_the_servers_par(hub) -> None:
     token = register(hub.base, "alice")
     doc = json.loads(map_text())
@@ -183,6 +226,19 @@ def test_list_and_search(hub) -> None:
     assert len(call(hub.base, "GET", "/api/maps?limit=1")[1]["maps"]) == 1
 
 
+def test_a_search_for_a_maps_own_title_finds_it_whatever_its_letters(hub) -> None:
+    """The search text was casefolded in Python ('ß' to 'ss') and the titles lowered by the database's LOWER (on
+    SQLite and a C-locale PostgreSQL: A to Z only): the map 'Die Straße nach Ærø' was not found by its own title,
+    nor by 'Ærø' (hub18). Both sides go through the database's LOWER now."""
+    alice = register(hub.base, "alice")
+    publish(hub.base, alice, map_text("isle", "Die Straße nach Ærø"))
+    publish(hub.base, alice, map_text("cafe", "Café Noir"))
+    for query, found in [("Die Straße nach Ærø", "isle"), ("Ærø", "isle"), ("STRAßE", "isle"), ("straße", "isle"),
+                         ("Café", "cafe"), ("café noir", "cafe")]:
+        maps = call(hub.base, "GET", "/api/maps?q=" + urllib.parse.quote(query))[1]["maps"]
+        assert [m["id"] for m in maps] == [found], (query, maps)
+
+
 def test_search_finds_a_map_by_its_content_hash(hub) -> None:
     """Users copy a hash from `hub list` or a map's page: the whole hash or its start (8 digits or
     more, either case, the listing's brackets too) finds that version, an older one as well."""
@@ -296,3 +352,48 @@ def test_a_wrong_method_or_an_unknown_address_is_said_with_what_the_hub_takes(hu
                                                "/api/me and /api/maps..., docs/hub.md)"}, body
     status, text, _ = call(hub.base, "GET", "/nowhere")
     assert status == 404 and "no such address on this hub: /nowhere" in text, text
+
+
+def test_a_publish_racing_the_owner_of_a_new_id_is_refused_naming_the_owner(hub_db: str) -> None:
+    """Bob's publish read no owner of the new id 'needle', then alice's publish of the same map was stored:
+    on PostgreSQL (READ COMMITTED) bob's next read found the map and answered him 200 'already published',
+    as if his; where it went on to the store it answered 403 'belongs to another player' without the owner's
+    name docs/hub.md promises (hub18). Both: 403 naming alice."""
+    import threading
+    from contextlib import contextmanager
+
+    with running_hub(hub_db) as app:
+        alice, bob = register(app.base, "alice"), register(app.base, "bob")
+        db = app.state.hub.db
+        real, read_no_owner, stored = db.transaction, threading.Event(), threading.Event()
+
+        class Paused:
+            def __init__(self, tx) -> None:
+                self.tx = tx
+
+            def one(self, sql: str, params: tuple = ()):
+                row = self.tx.one(sql, params)
+                if "FROM campaigns c JOIN accounts" in sql and not read_no_owner.is_set():
+                    read_no_owner.set()  # bob's read, the first: held until alice's map is stored
+                    assert stored.wait(60)
+                return row
+
+            def __getattr__(self, name: str):
+                return getattr(self.tx, name)
+
+        @contextmanager
+        def transaction(write: bool = False):
+            with real(write) as tx:
+                yield Paused(tx)
+
+        db.transaction = transaction
+        answers = {}
+        racer = threading.Thread(target=lambda: answers.update(
+            bob=call(app.base, "POST", "/api/maps", {"campaign": map_text()}, token=bob)))
+        racer.start()
+        assert read_no_owner.wait(60)
+        assert call(app.base, "POST", "/api/maps", {"campaign": map_text()}, token=alice)[0] == 201
+        stored.set()
+        racer.join(60)
+        status, body, _ = answers["bob"]
+        assert status == 403 and "belongs to alice" in body["error"], (status, body)

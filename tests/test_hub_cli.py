@@ -653,3 +653,18 @@ def test_hub_serve_says_a_file_that_is_not_sqlite_is_not_one(tmp_path: Path, cap
     assert code == 2 and err == (f"cardrogue: {bad}: not a SQLite database (file is not a database): name the hub's "
                                  "database file, or a new one\n"), err
     assert bad.read_text() == "# not a database\n" * 100
+
+
+def test_hub_list_says_who_published_a_map_whose_author_is_another_name(hub, capsys) -> None:
+    """A stranger's copy of alice's map, with the author 'alice', was listed as 'The Needle Run by alice', as
+    alice's own (hub18): the publisher is said beside an author that is not the publisher's name."""
+    tokens = {name: call(hub.base, "POST", "/api/accounts", {"name": name})[1]["token"] for name in ("alice", "mallory")}
+    for name, campaign_id in (("alice", "needle"), ("mallory", "needle-copy")):
+        doc = json.loads(map_text(campaign_id, "The Needle Run"))
+        doc["author"] = "alice"
+        assert call(hub.base, "POST", "/api/maps", {"campaign": json.dumps(doc)}, token=tokens[name])[0] == 201
+    code, out, _ = cardrogue(capsys, "hub", "list", "--hub", hub.base)
+    assert code == 0
+    lines = sorted(line.split(": par")[0] for line in out.splitlines())
+    assert lines == ["needle v1  The Needle Run by alice",
+                     "needle-copy v1  The Needle Run by alice (published by mallory)"], lines

@@ -6,6 +6,7 @@ from __future__ import annotations
 import http.client
 import json
 import logging
+import urllib.request
 from dataclasses import replace
 
 import pytest
@@ -233,11 +234,16 @@ def test_malformed_json_is_answered_with_the_place_and_what_to_do(tmp_path) -> N
             ("/api/maps", b"{'campaign': 1}"): 'like "campaign"',
             ("/api/maps/needle/runs", b'{"actions": [] } }'): "a replay is one object { ... }",
             ("/api/accounts", b""): "the body is empty",
+            # Python's own words were passed on: 'Exceeds the limit (4300 digits) for integer string conversion:
+            # value has 5000 digits; use sys.set_int_max_str_digits() to increase the limit' (hub18)
+            ("/api/accounts", b'{"name":\n  ' + b"9" * 5000 + b"}"): "line 2 column 3: a number with thousands of digits",
+            ("/api/maps/needle/runs", b'{"turns": -' + b"1" * 4400 + b"}"): "line 1 column 11: a number with thousands",
         }
         for (path, raw), says in cases.items():
             status, body, _ = call(hub.base, "POST", path, raw=raw, token=alice)
             assert status == 400 and body["error"].startswith("malformed JSON at line "), (raw, body)
             assert says in body["error"] and "Expecting" not in body["error"], (raw, body)
+            assert "sys." not in body["error"], body
 
 
 def test_a_two_faced_replay_is_refused_naming_its_field(tmp_path) -> None:
@@ -379,3 +385,69 @@ def test_a_refused_map_lists_its_first_hundred_problems_and_counts_them_all(tmp_
         status, body, _ = call(hub.base, "POST", "/api/maps", {"campaign": json.dumps(doc)}, token=alice)
         assert status == 422 and len(body["problems"]) == 2, body
         assert body["error"].endswith("(3 texts refused; the first 2 listed)"), body["error"]
+
+
+def test_a_nul_in_a_maps_address_or_a_search_is_a_4xx_on_either_backend(hub_db: str) -> None:
+    """PostgreSQL's text holds no NUL: a map address or a search with one (``/api/maps/a%00b``, ``?q=%00``)
+    reached the database and answered 500; SQLite's LIKE read ``q=%00`` as the empty pattern's start and
+    listed every map. No map has such a name, and no stored text holds a control character (docs/hub.md)."""
+    with running_hub(hub_db) as hub:
+        alice = register(hub.base, "alice")
+        text = map_text()
+        assert call(hub.base, "POST", "/api/maps", {"campaign": text}, token=alice)[0] == 201
+        for ref in ("a%00b", "needle%00", "%00", "needle%01", "needle%7F"):
+            for method, path, kwargs in [("GET", f"/api/maps/{ref}", {}), ("GET", f"/api/maps/{ref}/file", {}),
+                                         ("GET", f"/api/maps/{ref}/leaderboard", {}), ("GET", f"/maps/{ref}", {}),
+                                         ("GET", f"/api/maps/{ref}/runs/{'0' * 64}/replay", {}),
+                                         ("POST", f"/api/maps/{ref}/runs", dict(raw=solution(text).encode(), token=alice))]:
+                status, body, _ = call(hub.base, method, path, **kwargs)
+                assert status == 404, (path, status, body)
+        for query in ("%00", "needle%00", "%00needle", "%1B%5B31m"):
+            status, body, _ = call(hub.base, "GET", f"/api/maps?q={query}")
+            assert status == 400 and "control character" in body["error"], (query, status, body)
+            status, page, _ = call(hub.base, "GET", f"/?q={query}")
+            assert status == 400 and "control character" in page, (query, status)
+        assert hub.state.internal_errors == 0
+
+
+def test_a_body_sent_as_another_type_than_json_is_refused_415(tmp_path) -> None:
+    """A body declared text/plain, a form or multipart was read as JSON all the same (hub18): a page of any site
+    may send those across sites without asking (no CORS preflight), so a form's enctype=text/plain registered
+    accounts on a hub its visitor can reach, eating that visitor's registrations a minute. A declared type
+    other than JSON is refused; no type at all is read as JSON, as before."""
+    with running_hub(str(tmp_path / "hub.sqlite3")) as hub:
+        alice = register(hub.base, "alice")
+        text = map_text()
+        assert call(hub.base, "POST", "/api/maps", {"campaign": text}, token=alice)[0] == 201
+        before = _counts(hub)
+        bodies = {"/api/accounts": (json.dumps({"name": "csrf"}).encode(), None),
+                  "/api/maps": (json.dumps({"campaign": map_text("other", "Other")}).encode(), alice),
+                  "/api/maps/needle/runs": (solution(text).encode(), alice)}
+        for kind in ("text/plain", "text/plain;charset=UTF-8", "application/x-www-form-urlencoded",
+                     "multipart/form-data; boundary=x", "application/jsonp", "text/json-but-not"):
+            for path, (raw, token) in bodies.items():
+                status, body, _ = call(hub.base, "POST", path, raw=raw, token=token, headers={"Content-Type": kind})
+                assert status == 415 and "application/json" in body["error"], (kind, path, status, body)
+        assert _counts(hub) == before
+        for kind in ("application/json; charset=utf-8", "Application/JSON", "application/vnd.cardrogue+json"):
+            status, body, _ = call(hub.base, "POST", "/api/accounts", raw=json.dumps({"name": f"ok{len(kind)}"}).encode(),
+                                   headers={"Content-Type": kind})
+            assert status == 201, (kind, status, body)
+        request = urllib.request.Request(hub.base + "/api/accounts", data=b'{"name": "untyped"}', method="POST")
+        request.remove_header("Content-type")  # urllib would add the form type: none at all here
+        assert _raw_status(request) == 201
+        assert hub.state.internal_errors == 0
+
+
+def _raw_status(request) -> int:
+    """The status of a request sent as built (no Content-Type unless it has one)."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(request.full_url)
+    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
+    try:
+        connection.request(request.get_method(), parts.path, body=request.data, headers=dict(request.header_items()))
+        return connection.getresponse().status
+    finally:
+        connection.close()

@@ -266,3 +266,23 @@ def test_on_a_real_phone_the_pages_are_laid_out_at_its_width(site, tmp_path: Pat
             wide, window = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
             assert window == 400 and wide <= window, (path, wide, window)
         page.screenshot(tmp_path / "phone-error.png")
+
+
+def test_the_list_says_who_published_a_map_whose_author_is_another_name(tmp_path: Path) -> None:
+    """A campaign's author is free text: a stranger published a copy of alice's map with the author 'alice',
+    and the list (its author column, no publisher) showed the two rows alike (hub18, seen in Chromium). The
+    publisher, the account the hub knows, is said beside an author that is not the publisher's name."""
+    from cardrogue.hub import pages
+
+    with running_hub(str(tmp_path / "hub.sqlite3")) as hub:
+        alice, mallory = register(hub.base, "alice"), register(hub.base, "mallory")
+        for token, campaign_id in ((alice, "needle"), (mallory, "needle-copy")):
+            doc = json.loads(map_text(campaign_id, "The Needle Run"))
+            doc["author"] = "alice"
+            assert call(hub.base, "POST", "/api/maps", {"campaign": json.dumps(doc)}, token=token)[0] == 201
+        page = render(hub.base + "/", tmp_path, "list", size=(900, 700))
+        rows = page.dom.split("<tbody>", 1)[1].split("</tbody>", 1)[0].split("<tr>")[1:]
+        shown = sorted(row.split("<td>", 2)[2].split("</td>", 1)[0] for row in rows)
+        assert shown == ['alice', 'alice <span class="muted">(published by mallory)</span>'], shown
+        anonymous = dict(call(hub.base, "GET", "/api/maps/needle")[1], author="")
+        assert "<td>alice</td>" in pages.map_list([anonymous], "")  # no author: the publisher, once

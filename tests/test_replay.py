@@ -12,6 +12,7 @@ import pytest
 
 from cardrogue.engine.format.loader import load_campaign, load_campaign_text
 from cardrogue.engine.records.replay import Recorder, state_hash, verify_replay
+from cardrogue.engine.rules.events import LevelRestarted
 from cardrogue.engine.format.resources import default_campaign
 
 CAMPAIGN = load_campaign(default_campaign()).campaign
@@ -39,6 +40,19 @@ def test_recorded_run_verifies_exactly():
     assert verdict.ok, verdict.message
     assert (verdict.run.turns, verdict.run.health) == rec.state.score
     assert verdict.run.player == "tester" and verdict.run.is_authentic()
+
+
+def test_a_rewound_run_is_the_run_of_its_kept_actions_and_says_so():
+    """A level restart (the player's ``r``) re-simulates the kept actions under the same dice: the state is
+    the one those actions reach, the replay holds only them and verifies, and the log says the level restarted."""
+    rec = recorded(steps=30)
+    kept = Recorder(CAMPAIGN, player="tester")
+    for action in rec.actions[:12]:
+        kept.play(action)
+    again = rec.rewound(12)
+    assert state_hash(again.state) == state_hash(kept.state) and again.actions == rec.actions[:12]
+    assert again.state.view().log[-1] == LevelRestarted(kept.state.turn)
+    assert verify_replay(again.text(), CAMPAIGN).ok and len(rec.actions) == 30
 
 
 def test_replay_is_readable_one_action_per_line():

@@ -320,14 +320,15 @@ def _listening(port: int) -> list[str]:
     return found
 
 
-def _websocket(url: str, origin: str | None) -> int | str:
-    """Open the session websocket; 'open' or the HTTP status the handshake was refused with."""
+def _websocket(url: str, origin: str | None, host: str | None = None) -> int | str:
+    """Open the session websocket (with the Host header ``host`` when given); 'open' or the HTTP status the
+    handshake was refused with."""
     import asyncio
 
     import aiohttp
 
     async def attempt():
-        headers = {"Origin": origin} if origin else {}
+        headers = ({"Origin": origin} if origin else {}) | ({"Host": host} if host else {})
         async with aiohttp.ClientSession() as session:
             try:
                 ws = await session.ws_connect(url.replace("http:", "ws:") + "/ws?width=80&height=24", headers=headers)
@@ -355,6 +356,20 @@ def test_the_server_listens_on_loopback_only_and_refuses_foreign_pages(tmp_path:
             except urllib.error.HTTPError as exc:
                 reply = exc
             assert (reply.status, reply.headers.get("X-Content-Type-Options")) == (status, "nosniff")
+
+
+def test_a_page_of_a_name_rebound_to_this_machine_cannot_open_a_session(tmp_path: Path) -> None:
+    """DNS rebinding (hub18): a site's page whose name is made to resolve to 127.0.0.1 sends its own name as Host
+    and as Origin, which matched 'the address the request came to', and opened a session (with --editor: files
+    read and written as the user). A session is opened only under the server's own names: its public URL's and,
+    listening on loopback, 127.0.0.1, localhost and [::1] at its port."""
+    with web_server(tmp_path, str(NEEDLE), "--scores-db", str(tmp_path / "s.sqlite3")) as (url, _):
+        port = int(url.rsplit(":", 1)[1])
+        for host in (f"evil.example:{port}", "evil.example", f"127.0.0.1.evil.example:{port}", f"127.0.0.1:{port + 1}"):
+            assert _websocket(url, f"http://{host}", host=host) == 403, host
+            assert _websocket(url, None, host=host) == 403, host
+        for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"LOCALHOST:{port}"):
+            assert _websocket(url, f"http://{host}", host=host) == "open", host
 
 
 def test_sessions_beyond_the_limit_are_refused(tmp_path: Path) -> None:

@@ -18,7 +18,6 @@ from pathlib import Path
 
 from cardrogue.engine.records.atomic import atomic_write
 from cardrogue.engine.rules.actions import Action
-from cardrogue.engine.rules.events import LevelRestarted
 from cardrogue.engine.model.campaign import Campaign
 from cardrogue.engine.records.replay import Recorder, recorded_file, verify_replay
 from cardrogue.engine.records.scores import Score, ScoreStore
@@ -106,13 +105,8 @@ class PlayRun:
     def restart_level(self) -> None:
         """Back to the turn the current level began: the run so far is re-simulated to that point."""
         mark = self.level_marks.get(self.state.level, 0)
-        kept = self.actions[:mark]
-        marks = {lv: m for lv, m in self.level_marks.items() if m <= mark}
-        self.recorder = self._recorder()  # the same dice: the level is replayed, not re-rolled
-        for text in kept:
-            self.recorder.play(text)
-        self.level_marks = marks
-        self.state.log.append(LevelRestarted(self.state.turn))
+        self.recorder = self.recorder.rewound(mark)
+        self.level_marks = {lv: m for lv, m in self.level_marks.items() if m <= mark}
 
     def restart_campaign(self) -> None:
         """A new run from the start; with random dice, new dice too."""

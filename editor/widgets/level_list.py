@@ -11,7 +11,7 @@ from textual.visual import RenderOptions, Visual
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from cardrogue.editor.messages import LevelChosen
+from cardrogue.editor.messages import LevelChosen, MapWanted
 from cardrogue.editor.shown import content
 from cardrogue.engine.model.campaign import Campaign
 
@@ -77,4 +77,4 @@ class LevelList(OptionList):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        self.app.action_focus_map()
+        self.post_message(MapWanted())

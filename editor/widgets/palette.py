@@ -10,7 +10,7 @@ from textual.containers import Vertical
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
-from cardrogue.editor.messages import CardChosen
+from cardrogue.editor.messages import CardChosen, MapWanted
 from cardrogue.editor.shown import markup
 from cardrogue.engine.model.campaign import CardDef, CardKind
 
@@ -94,7 +94,7 @@ class Palette(Vertical):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        self.app.action_focus_map()
+        self.post_message(MapWanted())
 
     def action_focus_search(self) -> None:
         self.query_one("#palette-search", Input).focus()

@@ -26,6 +26,7 @@ from ..chance.resolvers import FatedResolver
 from ..format.schema import is_valid, reference_validator
 from ..model.campaign import Campaign
 from ..rules.actions import Action, ActionError
+from ..rules.events import LevelRestarted
 from ..rules.state import GameState
 from ..words import counted
 
@@ -80,6 +81,18 @@ class Recorder:
         self.actions.append(str(action if isinstance(action, Action) else Action.parse(action)))
         if len(self.actions) % self.every == 0:
             self.checkpoints.append(state_hash(self.state))
+
+    def rewound(self, kept: int) -> Recorder:
+        """The run back to its first ``kept`` actions under the same dice, re-simulated (a level replayed,
+        not re-rolled), its log saying the level was restarted. The replay records only the actions kept."""
+        seed = None if self.mode == "fated" else self.resolver.seed
+        again = Recorder(self.campaign, level=self.level, mode=self.mode, seed=seed, player=self.player,
+                         every=self.every, file=self.file)
+        for action in self.actions[:kept]:
+            again.play(action)
+        if again.state.log is not None:
+            again.state.log.append(LevelRestarted(again.state.turn))
+        return again
 
     def document(self) -> dict:
         turns, health = self.state.score

@@ -108,7 +108,7 @@ class CombatRules:
     # ------------------------------------------------------------------ actions
 
     def _combat_actions(self) -> list[Action]:
-        foes = self.adjacent_enemies()
+        foes = self.engaged_enemies()
         out = [ATTACK] if len(foes) == 1 else [ATTACK_TOWARD[dr] for dr, _ in foes]
         pickable = [(fr, e) for fr, e in foes if self._may_flee(e)]
         if pickable:
@@ -129,7 +129,7 @@ class CombatRules:
         """Why the hero beside an enemy cannot flee now, in a few words; "" when a flee is possible (or no
         enemy is adjacent). CANNOT FLEE: without a CAN FLEE X, a warrior flees only an enemy that does
         not chase or is paralysed; and a flee needs a free tile to flee to."""
-        foes = self.adjacent_enemies()
+        foes = self.engaged_enemies()
         if not foes:
             return ""
         if not any(self._may_flee(e) for _, e in foes):
@@ -160,7 +160,7 @@ class CombatRules:
     def _act_attack(self, action: Action) -> bool:
         if self.phase != COMBAT and self.phase != SHOPPING:
             return False
-        target = self._picked(self.adjacent_enemies(), action.arg)
+        target = self._picked(self.engaged_enemies(), action.arg)
         if target < 0:
             return False
         self._begin_combat()
@@ -184,7 +184,7 @@ class CombatRules:
         if self.phase != COMBAT and self.phase != SHOPPING:
             return False
         j = self.d.adjacent[self.pos][DIRECTION_INDEX[action.arg]]
-        foes = self.adjacent_enemies()
+        foes = self.engaged_enemies()
         picked = self._picked(foes, action.arg2)
         if j < 0 or picked < 0 or not self._may_enter(j) or not self._may_flee(picked):
             return False
@@ -214,7 +214,7 @@ class CombatRules:
         reenters combat": landing next to another revealed enemy starts combat at once, as any
         move does (on a shop, after buying and selling).
         """
-        self.phase, self.moved, self.pos = DONE, True, j
+        self.phase, self.moved, self.pos, self.subject = DONE, True, j, -1
         if self.log is not None:
             self._tell(Fled, self._tile_name(j), self.d.pos_of[j])
         self._restore_distant_foes()
@@ -313,7 +313,7 @@ class CombatRules:
     def _enemies_act(self) -> None:
         """Steps 2 and 3 for every enemy still adjacent and able to act."""
         steps = []
-        for _, e in self.adjacent_enemies():
+        for _, e in self.engaged_enemies():
             if self._foe(e)[2]:
                 self._rule("PARALYSIS", "{} is paralysed: it does not act this turn.", self.d.card[e].name)
             else:

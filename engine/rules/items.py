@@ -77,7 +77,7 @@ class ItemRules:
     def _item_actions(self, out: list[Action]) -> None:
         d, hand, combat = self.d, self.hand, self.phase == COMBAT
         if hand:
-            foes = self.adjacent_enemies() if combat or self.phase == SHOPPING else ()
+            foes = self.engaged_enemies() if combat or self.phase == SHOPPING else ()
             for c in dict.fromkeys(hand):
                 card = d.cards[c]
                 kind = card.kind
@@ -267,7 +267,7 @@ class ItemRules:
         c = self._potion(action.arg)
         if c is None or not self.d.cards[c].throwable or (self.phase != COMBAT and self.phase != SHOPPING):
             return False
-        e = next((e for dr, e in self.adjacent_enemies() if DIRECTION_NAMES[dr] == action.arg2), -1)
+        e = next((e for dr, e in self.engaged_enemies() if DIRECTION_NAMES[dr] == action.arg2), -1)
         if e < 0:
             return False
         self._begin_combat()
@@ -325,9 +325,12 @@ class ItemRules:
         self.visitors[j] = subject
         self._tell(Teleported, self.d.card[subject].name, (int(x), int(y)))
         self._restore_distant_foes()
-        # "If an enemy is teleported adjacent to a player, the same rules apply": it engages next turn.
+        # "If an enemy is teleported adjacent to a player, the same rules apply": it engages next turn. While other
+        # enemies fight on this turn, ``subject`` sets it apart from them (engaged_enemies) until the turn ends.
         if any(e != subject for _, e in self.adjacent_enemies()):
             self.phase = COMBAT
+            if j in self.d.near[self.pos]:
+                self.subject = subject
         else:
             self._resume_after_combat()
         return True
@@ -336,6 +339,11 @@ class ItemRules:
 
     def _scroll_actions(self, c: str, card, out: list[Action]) -> None:
         kind = card.abilities[0].kind if card.abilities else ""
+        if card.cursed and kind != "remove-curses":
+            # CURSED: "it cannot be removed from the player's hand, unless a scroll of REMOVE ALL CURSED ITEMS
+            # FROM YOUR HAND is played", and a scroll once used "must be discarded": a cursed scroll is not read
+            # (a cursed REMOVE ALL YOUR CURSED ITEMS is: playing it is the exception itself).
+            return
         if kind == "identify":
             identified = self.identified
             for i, colour in enumerate(POTION_COLOURS):

@@ -234,6 +234,17 @@ class GameState(CombatRules, ItemRules):
                 out.append((dr, visitors[j]))
         return out
 
+    def engaged_enemies(self) -> list[tuple[int, int]]:
+        """(direction, enemy) for every enemy in combat with the hero: those on an ADJACENT TILE but the one a thrown
+        potion of teleportation set there during this combat turn (``subject`` outside CHOOSE_TELEPORT). TELEPORTING
+        OR MOVING TO A TILE, BUT TURN IS ENDED: "enemies do not attack him ... until the beginning of that player's
+        turn. If an enemy is teleported adjacent to a player, the same rules apply"."""
+        out = self.adjacent_enemies()
+        arrived = self.subject
+        if arrived >= 0 and self.phase != CHOOSE_TELEPORT:
+            out = [f for f in out if f[1] != arrived]
+        return out
+
     def revealed_enemies(self) -> list[tuple[int, int]]:
         """(cell, enemy) for every revealed enemy on the hero's level, where it stands now, in cell order."""
         lo, hi = self.d.level_range[self.level]
@@ -244,15 +255,16 @@ class GameState(CombatRules, ItemRules):
         return out
 
     def _engaged(self) -> bool:
-        """``bool(self.adjacent_enemies())`` without building the list (asked after every move and flip)."""
+        """``bool(self.engaged_enemies())`` without building the list (asked after every move and flip)."""
         faces = self.faces
         for j in self.d.enemy_near[self.pos]:
             if faces[j] == UP:
                 return True
         visitors = self.visitors
         if visitors:
+            arrived = self.subject  # an enemy teleported here this combat turn engages next turn (engaged_enemies)
             for j in self.d.near[self.pos]:
-                if j in visitors:
+                if visitors.get(j, arrived) != arrived:
                     return True
         return False
 
@@ -484,8 +496,10 @@ class GameState(CombatRules, ItemRules):
         self.phase = DONE
 
     def _step_end_turn(self) -> None:
-        """End of the player's turn: MUST KILL WITHIN A SINGLE TURN resets, enemies' paralysis wears off."""
+        """End of the player's turn: MUST KILL WITHIN A SINGLE TURN resets, enemies' paralysis wears off, an enemy
+        teleported next to the hero this turn will engage from the next."""
         self.fight = None
+        self.subject = -1
         if self.foes:
             one_turn_kill = self.d.one_turn_kill
             for e, (h, p, z, a) in list(self.foes.items()):
@@ -581,8 +595,12 @@ class GameState(CombatRules, ItemRules):
                 self._tell(CombatBegan, "step")
 
     def _resume_after_combat(self) -> None:
-        """SLAYING AN ENEMY: resume at step 2 if the hero has not moved this turn, else at step 4."""
+        """SLAYING AN ENEMY: resume at step 2 if the hero has not moved this turn, else at step 4.
+
+        An enemy teleported next to him this turn is no longer set apart (``subject``): he leaves it by his next
+        move (a tile next to his is never next to it), and moving back next to it is moving next to an enemy."""
         self.phase = DONE if self.moved else MOVING
+        self.subject = -1
 
     # ------------------------------------------------------------------ exploration
 

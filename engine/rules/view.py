@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Iterator, Mapping
 
 from ..model.campaign import DIRECTIONS, POTION_COLOURS, CardDef, Direction, Level
 from .actions import Action
-from .phases import CHOOSE_TELEPORT, COMBAT, DEAD, SHOPPING, STEP1, WON
+from .phases import CHOOSE_TELEPORT, COMBAT, DEAD, SHOPPING, WON
 from .tables import (
     ARTIFACT,
     CHEST_TILE,
@@ -237,18 +237,9 @@ class StateView:
         return self._s.phase == CHOOSE_TELEPORT
 
     @property
-    def may_flip(self) -> bool:
-        """Flipping is step 1 of the turn: only before the hero moves (or in combat)."""
-        return self._s.phase in (STEP1, COMBAT) and self._s.outcome is None
-
-    @property
     def moved(self) -> bool:
         """The hero has moved this turn."""
         return self._s.moved
-
-    @property
-    def dice_due(self) -> bool:
-        return self._s.chance is not None
 
     def legal_actions(self) -> list[Action]:
         return self._s.legal_actions()

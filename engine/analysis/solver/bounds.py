@@ -12,7 +12,8 @@ from collections import deque
 
 from ...model.campaign import Campaign, CardKind
 from ...rules.mobility import obtainable_cards, wall_crossings
-from ...rules.state import CHOOSE_TELEPORT, COMBAT, DONE, MOVING, SHOPPING, STEP1, GameState
+from ...rules.phases import CHOOSE_TELEPORT, COMBAT, DONE, MOVING, SHOPPING, STEP1
+from ...rules.state import GameState
 from ...rules.tables import CLEARED, DOWN, ENEMY, LADDER, UP
 from .drink import MAX_CELLS, DrinkDetours, use_gains
 from .flees import calm_chain, calm_enemies, calm_flee_gains, flee_chain

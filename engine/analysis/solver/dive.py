@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import heapq
 
-from ...rules.state import DEAD
+from ...rules.phases import DEAD
 from .budget import Deadline
 from .dominance import Fronts
 from .packing import pack, unpack

@@ -35,7 +35,8 @@ from itertools import compress, permutations
 from operator import add
 
 from ...model.campaign import CardKind
-from ...rules.state import CHOOSE_TELEPORT, COMBAT, GameState
+from ...rules.phases import CHOOSE_TELEPORT, COMBAT
+from ...rules.state import GameState
 from ...rules.tables import CLEARED, DOWN, ENEMY, PLAIN, UP
 from .flees import flee_chain, level_flee_paths
 from .relaxed import faces_getter, flipped_cells, propagate

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from ...chance.resolvers import FatedResolver
 from ...model.campaign import DIRECTION_INDEX, Campaign
 from ...rules.actions import Action
-from ...rules.state import COMBAT, DEAD, WON, GameState
+from ...rules.phases import COMBAT, DEAD, WON
+from ...rules.state import GameState
 from ...rules.tables import CLEARED, ENEMY, PICKUP, PLAIN, TRAP
 from ..gold import GoldCount, has_buy_goals
 from .bounds import relaxation

@@ -31,7 +31,8 @@ import random
 from collections import deque
 
 from ...model.campaign import Campaign
-from ...rules.state import COMBAT, DEAD, GameState
+from ...rules.phases import COMBAT, DEAD
+from ...rules.state import GameState
 from ...model.campaign import KEY
 from ...rules.tables import CHEST_TILE, CLEARED, ENEMY, SHOP_TILE, TRAP, UP
 from ...rules.view import Face, Tile
