@@ -159,6 +159,47 @@ def test_text_length_limit(length: int, ok: bool) -> None:
         assert "20,000" in result.diagnostics[0].message
 
 
+def _peak_bytes(work) -> int:
+    """The most memory Python allocated while ``work()`` ran (the regular expression engine's stacks included)."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        work()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+LONG_STORIES = {"letters": "x" * 12_000_000, "escapes": "\n" * 6_000_000}
+
+
+@pytest.mark.parametrize("story", LONG_STORIES.values(), ids=LONG_STORIES.keys())
+@pytest.mark.parametrize("after, code", [("", "CR108"), (', "seed": NaN', "CR001"), (', "x": ' + "[" * 40 + "]" * 40, "CR005")],
+                         ids=["too-long", "constant", "deep"])
+def test_a_long_string_is_located_in_memory_its_own_size(story, after, code) -> None:
+    # A 15 MB story (under the 16 MB file limit, over the 20,000 characters of a story) took `check` 11 s and
+    # 2.6 GB: the scans that locate a problem matched a string one character per repetition of a group, and
+    # Python's regular expression engine keeps a frame for each. The scans are possessive now.
+    data = _tiny()
+    data["story"] = story
+    text = json.dumps(data)[:-1] + after + "}"
+    found: list = []
+    peak = _peak_bytes(lambda: found.extend(load_campaign_text(text).diagnostics))
+    assert [d.code for d in found][:1] == [code], found[:3]
+    assert peak < 10 * len(text), f"{peak:,} bytes for a text of {len(text):,}"
+
+
+@pytest.mark.parametrize("after", [', "seed": ' + "9" * 5000, ', "x": ' + "[" * 40000 + "]" * 40000],
+                         ids=["long-number", "deep"])
+def test_a_long_string_in_a_replay_is_located_in_memory_its_own_size(after) -> None:
+    from cardrogue.engine.records.replay import ReplayError, parse_replay
+
+    text = '{"player": "' + "x" * 12_000_000 + '"' + after + "}"
+    peak = _peak_bytes(lambda: pytest.raises(ReplayError, parse_replay, text))
+    assert peak < 10 * len(text), f"{peak:,} bytes for a text of {len(text):,}"
+
+
 def test_a_list_over_its_limit_is_reported_by_its_length_not_item_by_item() -> None:
     # A million scripted rolls (64 allowed) took 40 s to report: the items' checks visited every one after
     # the length had failed. Items past the limit are not looked at; those before it still are.
