@@ -165,6 +165,32 @@ def test_the_playouts_apply_no_more_engine_actions_than_their_share(monkeypatch,
     assert max_steps <= len(applied) <= max_steps + 4 * (FIGHT_STEPS + 1)
 
 
+@pytest.mark.parametrize("after", [1, 5, 70])
+def test_the_playouts_stop_at_the_first_action_past_their_deadline(monkeypatch, after):
+    """`solve --max-seconds 8` of an open 256x256 map took 25 s: the playouts looked at the clock once in 64
+    actions, and there the greedy policy took 0.4 s an action. The clock is asked after every action now
+    (the bound, which costs more, still once in 64)."""
+    from cardrogue.engine.analysis.solver.budget import Deadline
+
+    c = load_campaign_text(gen.mixed_campaign_text(1, 10, 0, "walls")).campaign
+    search = Search(c, 0, True, Budget(max_states=50, max_seconds=NO_CLOCK))
+    search.run()
+    applied = []
+    advance = GameState.advance
+
+    def counted(self, action, resolver):
+        applied.append(action)
+        return advance(self, action, resolver)
+
+    class Countdown(Deadline):
+        def expired(self) -> bool:  # past the deadline once ``after`` actions are applied
+            return len(applied) >= after
+
+    monkeypatch.setattr(GameState, "advance", counted)
+    playouts(search, Countdown(0.0, NO_CLOCK), 100_000)
+    assert len(applied) == after
+
+
 def test_a_map_whose_goal_must_be_bought_gets_a_run_from_the_gold_first_playouts():
     """6x6 ``all`` seed 0, two levels; level 1's goals: buy the sword (10 gold, twice its 5, less the bard's
     discount) and open the chest. The hero starts with no gold (The Shop > BUY AND SELL: "discard as many
