@@ -91,6 +91,11 @@ class Parser(argparse.ArgumentParser):
         self.print_usage(sys.stderr)
         self.exit(EXIT_UNUSABLE, f"cardrogue: error: {printable(message)}\n")
 
+    def print_help(self, file=None) -> None:
+        """As argparse's, but a help that cannot be written (a full disk) is an error, not dropped in silence
+        (argparse passes over the write's OSError): ``main`` says so and exits 2."""
+        (file or sys.stdout).write(self.format_help())
+
     def parse_known_args(self, args=None, namespace=None):
         """As argparse's, and the innermost parser of the command line (``verify``, ``hub list``) is kept
         as ``command_parser``: arguments left over are its usage error, not the whole command's."""

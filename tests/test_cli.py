@@ -702,3 +702,17 @@ def test_the_first_run_of_a_clone_says_why_it_waits(tmp_path: Path) -> None:
     assert "pip install" in (tmp_path / "installs").read_text()
     again = subprocess.run([clone / "scripts" / "bootstrap"], capture_output=True, text=True, timeout=60)
     assert again.returncode == 0 and again.stdout == again.stderr == "", again
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [["--version"], ["--help"], ["check", "--help"], ["solve", "--help"], [],
+                                  ["completion", "bash"]], ids=" ".join)
+def test_help_and_version_on_a_full_disk_say_so(args):
+    """`cardrogue --version > /dev/full` ended in a traceback (the version is printed while the command line
+    is parsed, outside the command's guard) and `--help > /dev/full` exited 0 with the help lost: now both
+    say the output could not be written and exit 2, as every command does (README)."""
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "cardrogue.cli.main", *args], stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=60)
+    assert done.returncode == 2, (done.returncode, done.stderr)
+    assert done.stderr == "cardrogue: cannot write the output: No space left on device\n", done.stderr
