@@ -203,3 +203,22 @@ def test_the_greedy_policy_reads_a_level_of_one_card_as_fast_as_one_of_many():
         spent.append(time.process_time() - started)
     one, many = spent
     assert one < 2 * many, spent
+
+
+def test_the_look_for_a_run_counts_against_the_budget(monkeypatch):
+    """`solve --max-seconds 10` of an open 256x256 map ran 15 s: once the search stops with no finish, the look
+    for a run (``find_run``: playouts, a dive) began with the greedy policy's first look at the level, seconds on
+    a map this big, which never asks the clock. The look is held to the deadline from outside now, as the
+    search's set-up is: past it, the verdict is said without a run."""
+    from cardrogue.engine.analysis.solver import UNKNOWN, Budget, par, solve_campaign
+
+    def slow(*args, **kwargs):  # a look that never asks the clock, for 5 s
+        started = time.perf_counter()
+        while time.perf_counter() - started < 5:
+            sum(range(1000))
+
+    monkeypatch.setattr(par, "find_run", slow)
+    started = time.perf_counter()
+    result = solve_campaign(load(duel_dict()), Budget(max_states=1, max_seconds=0.5))
+    assert time.perf_counter() - started < 2.5
+    assert result.verdict == UNKNOWN and result.found is None and "no finish found" in result.reason, result.reason
