@@ -150,6 +150,14 @@ def test_the_playouts_apply_no_more_engine_actions_than_their_share(monkeypatch,
     """``find_run`` gives the playouts ``PLAYOUT_STEPS`` engine actions per state of the look's share: every
     action, the wary policy's fights looked ahead included, counts; a look ahead under way when the share
     runs out ends (at most one fight per legal action, each ``FIGHT_STEPS`` actions)."""
+    search, applied = _counted_search(monkeypatch)
+    playouts(search, Budget().start().within(NO_CLOCK), max_steps)
+    assert max_steps <= len(applied) <= max_steps + 4 * (FIGHT_STEPS + 1)
+
+
+def _counted_search(monkeypatch) -> tuple[Search, list]:
+    """A search of 10x10 ``walls`` seed 0 stopped after 50 states, and the list every engine action applied
+    from now on is added to."""
     c = load_campaign_text(gen.mixed_campaign_text(1, 10, 0, "walls")).campaign
     search = Search(c, 0, True, Budget(max_states=50, max_seconds=NO_CLOCK))
     search.run()
@@ -161,8 +169,7 @@ def test_the_playouts_apply_no_more_engine_actions_than_their_share(monkeypatch,
         return advance(self, action, resolver)
 
     monkeypatch.setattr(GameState, "advance", counted)
-    playouts(search, Budget().start().within(NO_CLOCK), max_steps)
-    assert max_steps <= len(applied) <= max_steps + 4 * (FIGHT_STEPS + 1)
+    return search, applied
 
 
 @pytest.mark.parametrize("after", [1, 5, 70])
@@ -172,21 +179,12 @@ def test_the_playouts_stop_at_the_first_action_past_their_deadline(monkeypatch, 
     (the bound, which costs more, still once in 64)."""
     from cardrogue.engine.analysis.solver.budget import Deadline
 
-    c = load_campaign_text(gen.mixed_campaign_text(1, 10, 0, "walls")).campaign
-    search = Search(c, 0, True, Budget(max_states=50, max_seconds=NO_CLOCK))
-    search.run()
-    applied = []
-    advance = GameState.advance
-
-    def counted(self, action, resolver):
-        applied.append(action)
-        return advance(self, action, resolver)
+    search, applied = _counted_search(monkeypatch)
 
     class Countdown(Deadline):
         def expired(self) -> bool:  # past the deadline once ``after`` actions are applied
             return len(applied) >= after
 
-    monkeypatch.setattr(GameState, "advance", counted)
     playouts(search, Countdown(0.0, NO_CLOCK), 100_000)
     assert len(applied) == after
 
