@@ -42,7 +42,7 @@ from .checks.cards import card_entry_problems
 from .checks.text import UnsafeText, document_text_problems, unsafe_texts
 from .diagnostics import Diagnostic, JsonPath, Severity
 from .files import json_meant
-from .positions import LineIndex, PositionIndex, max_depth
+from .positions import STRING, LineIndex, PositionIndex, max_depth
 from .schema import PATHS_VALUES, PLAIN_CELL_KEYS, campaign_validators, is_schema_id, schema_diagnostics
 from .shape import has_campaign_shape
 
@@ -436,7 +436,7 @@ def _string_start(text: str, pos: int) -> int:
 
 
 # A string (skipped), or in group 1 what ``json`` refuses outside one: a constant, or an integer Python will not read.
-CONSTANT_OR_NUMBER = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN|-?\d{4301,})')
+CONSTANT_OR_NUMBER = re.compile(STRING + r"|(-?Infinity|NaN|-?\d{4301,})")
 LONG_NUMBER = "a number with thousands of digits; no value here needs more than 20"
 
 
