@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Container, Iterator, Sequence
 
 from cardrogue.engine.format.diagnostics import Diagnostic, Severity, has_errors
-from cardrogue.engine.format.files import campaign_files_in
+from cardrogue.engine.format.files import campaign_files_in, json_meant
 from cardrogue.engine.printable import printable
 from cardrogue.engine.words import counted
 
@@ -62,7 +62,8 @@ def _campaign_files(paths: Sequence[Path]) -> tuple[list[Path], list[Diagnostic]
             missing.append(Diagnostic("CR006", f"a symbolic link that leads to no file (to {to}: missing, or a loop "
                                       "of links)", file=str(path), line=1, column=1))
         else:
-            missing.append(Diagnostic("CR006", "no such file or folder", file=str(path), line=1, column=1))
+            missing.append(Diagnostic("CR006", f"no such file or folder{json_meant(path)}", file=str(path), line=1,
+                                      column=1))
     return files, missing
 
 

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from cardrogue.engine.errors import RejectedReplay, UnusableInput
-from cardrogue.engine.format.files import is_campaign_name
+from cardrogue.engine.format.files import is_campaign_name, json_meant
 from cardrogue.engine.format.loader import MAX_FILE_BYTES, load_usable
 from cardrogue.engine.printable import printable
 from cardrogue.engine.reading import read_limited
@@ -91,6 +91,11 @@ class Parser(argparse.ArgumentParser):
         self.print_usage(sys.stderr)
         self.exit(EXIT_UNUSABLE, f"cardrogue: error: {printable(message)}\n")
 
+    def print_help(self, file=None) -> None:
+        """As argparse's, but a help that cannot be written (a full disk) is an error, not dropped in silence
+        (argparse passes over the write's OSError): ``main`` says so and exits 2."""
+        (file or sys.stdout).write(self.format_help())
+
     def parse_known_args(self, args=None, namespace=None):
         """As argparse's, and the innermost parser of the command line (``verify``, ``hub list``) is kept
         as ``command_parser``: arguments left over are its usage error, not the whole command's."""
@@ -139,7 +144,7 @@ def read_text(path: Path, what: str) -> str:
     try:
         return _text_of(read_limited(path, TEXT_LIMIT), path, what)
     except FileNotFoundError:
-        raise UnusableInput(f"{path}: no such file") from None
+        raise UnusableInput(f"{path}: no such file{json_meant(path)}") from None
     except OSError as exc:
         raise UnusableInput(f"{path}: cannot read: {exc.strerror or exc}") from None
 
@@ -262,6 +267,9 @@ def replay_document(text: str, path: Path | str) -> dict:
 
 
 BESIDE_LIMIT = 200  # campaign files looked at beside a replay, at most
+# and the bytes read of them in all (the last file read may pass it): a folder of 200 campaigns of up to 16 MB
+# with the replay's id, each loaded whole, took `verify` 53 s. A file at the size limit, or hundreds of ordinary ones.
+BESIDE_BYTES = MAX_FILE_BYTES
 
 
 def _beside(replay_path: Path, campaign_id: str) -> list[Path]:
@@ -282,19 +290,20 @@ def _beside(replay_path: Path, campaign_id: str) -> list[Path]:
     return found
 
 
-def _has_id(path: Path, campaign_id: str) -> bool:
-    """A quick look: is ``path`` a JSON object with this campaign id? (the full load comes after).
-    Only a regular file is read (opened without blocking, its kind taken from the open file, so a
+def _has_id(path: Path, campaign_id: str) -> tuple[bool, int]:
+    """A quick look: is ``path`` a JSON object with this campaign id? (the full load comes after), and the
+    bytes read. Only a regular file is read (opened without blocking, its kind taken from the open file, so a
     FIFO swapped in after a look is not waited on) and never more than the size limit of a campaign
     file plus one byte: the size a file claims is not trusted (``/proc/self/pagemap`` claims 0)."""
     try:
         raw = read_limited(path, MAX_FILE_BYTES)
-        if len(raw) > MAX_FILE_BYTES:
-            return False
-        data = json.loads(raw.decode("utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
-        return False
-    return isinstance(data, dict) and data.get("id") == campaign_id
+    except OSError:
+        return False, 0
+    try:
+        data = json.loads(raw.decode("utf-8")) if len(raw) <= MAX_FILE_BYTES else None
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return False, len(raw)
+    return isinstance(data, dict) and data.get("id") == campaign_id, len(raw)
 
 
 def _recorded_file(campaign: dict) -> Path | None:
@@ -343,11 +352,17 @@ def campaign_for_replay(text: str, campaign_path: Path | None, replay_path: Path
     doc = replay_document(text, name)
     campaign_id, content_hash = doc["campaign"]["id"], doc["campaign"]["hash"]
     recorded = _recorded_file(doc["campaign"])
-    candidates = (([recorded] if recorded is not None else [])
-                  + (_beside(replay_path, campaign_id) if replay_path is not None else []) + list(bundled_campaigns()))
+    beside = _beside(replay_path, campaign_id) if replay_path is not None else []
+    candidates = ([recorded] if recorded is not None else []) + beside + list(bundled_campaigns())
     same_id, same_id_path, trouble = None, None, None
+    spent = 0  # bytes read of the files beside the replay (BESIDE_BYTES)
     for path in candidates:
-        if not _has_id(path, campaign_id):
+        near = path in beside and path != recorded
+        if near and spent >= BESIDE_BYTES:
+            continue
+        has_id, size = _has_id(path, campaign_id)
+        spent += size if near else 0
+        if not has_id:
             continue
         try:
             campaign = load_usable(path)

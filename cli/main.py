@@ -61,16 +61,16 @@ def build_parser(command: str | None = None) -> Parser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser(argv[0] if argv else None)
-    args, extra = parser.parse_known_args(argv)
-    if extra and args.command == "run" and not any(e.startswith("-") for e in extra):
-        args.actions += extra  # `run MAP a1 --seed 4 a2`: argparse leaves actions after an option over
-    elif extra:
-        getattr(args, "command_parser", parser).error(f"unrecognized arguments: {' '.join(extra)}")
-    if args.command is None:
-        parser.print_help()
-        return EXIT_UNUSABLE
     try:
+        parser = build_parser(argv[0] if argv else None)
+        args, extra = parser.parse_known_args(argv)  # `--version` prints here: inside the guard
+        if extra and args.command == "run" and not any(e.startswith("-") for e in extra):
+            args.actions += extra  # `run MAP a1 --seed 4 a2`: argparse leaves actions after an option over
+        elif extra:
+            getattr(args, "command_parser", parser).error(f"unrecognized arguments: {' '.join(extra)}")
+        if args.command is None:
+            parser.print_help()
+            return EXIT_UNUSABLE
         return args.func(args)
     except CardRogueError as exc:  # the one printer: unusable input (2), problems found or an illegal action (1)
         complain(*lines_of(exc))
@@ -79,17 +79,39 @@ def main(argv: Sequence[str] | None = None) -> int:
         complain("interrupted")
         return 130
     except BrokenPipeError:  # e.g. `cardrogue check ... | head`: the reader left; say nothing
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _drop_output()
         return EXIT_OK
     except OSError as exc:
         if exc.errno in (errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EFBIG) and exc.filename is None:
             complain(f"cannot write the output: {exc.strerror}")  # a full disk or a failing device
+            _drop_output()
         else:
             complain(f"internal error: {type(exc).__name__}: {exc}")
         return EXIT_UNUSABLE
     except Exception as exc:  # the last guard: a message, never a traceback
         complain(f"internal error: {type(exc).__name__}: {exc}")
         return EXIT_UNUSABLE
+
+
+def _drop_output() -> None:
+    """Standard output sent to the null device: what is left in its buffer is dropped, not written again (and
+    failed again, with the interpreter's own complaint) when the process ends."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def _flushed(status: int) -> int:
+    """``status`` once standard output and error are flushed, or :data:`EXIT_UNUSABLE` when the output cannot be
+    written (a full disk: said on standard error); a reader that left (``| head``) changes nothing."""
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BrokenPipeError:  # the reader left (see main): nothing more to say
+        _drop_output()
+    except OSError as exc:  # e.g. a full disk: the report is lost, say so
+        _drop_output()
+        complain(f"cannot write the output: {exc.strerror or exc}")
+        status = EXIT_UNUSABLE
+    return status
 
 
 def run() -> NoReturn:
@@ -103,17 +125,13 @@ def run() -> NoReturn:
     other command exits normally.
     """
     argv = sys.argv[1:]
-    status = main(argv)
+    try:
+        status = main(argv)
+    except SystemExit as exc:  # argparse's own end: --help (0), a usage error (2)
+        status = exc.code if isinstance(exc.code, int) else EXIT_OK if exc.code is None else EXIT_UNUSABLE
+    status = _flushed(status)  # the help too: lost to a full disk, it is said so
     if argv[:1] != ["check"]:
         sys.exit(status)
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except BrokenPipeError:  # the reader left (see main): nothing more to say
-        pass
-    except OSError as exc:  # e.g. a full disk: the report is lost, say so
-        complain(f"cannot write the output: {exc.strerror or exc}")
-        status = EXIT_UNUSABLE
     os._exit(status)
 
 

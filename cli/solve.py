@@ -57,6 +57,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
     from cardrogue.engine.analysis.solver.budget import OutOfTime, enforced
 
+    if args.random is not None and (args.write_par or args.output is not None):
+        option = "--write-par" if args.write_par else "-o"
+        complain(f"error: {option} is for a solution, and --random plays runs with random dice (no par, no "
+                 f"solution): drop {option}, or --random to solve")
+        return EXIT_UNUSABLE
     # The budget's clock starts with the command: loading and checking a huge file counts too.
     budget = Budget(args.max_states, args.max_seconds, args.health_seconds, args.max_memory)
     deadline = budget.start()

@@ -389,12 +389,12 @@ def _schema_checked(properties: Mapping, values: Mapping) -> None:
             raise FieldError(key, f"{key}: {error.message}")
 
 
-CAMPAIGN_FIELDS = ("id", "title", "author", "description", "kind", "rules", "seed")
+CAMPAIGN_FIELDS = ("id", "title", "author", "description", "kind", "rules", "seed", "allow_ladder_cycles")
 
 
 def set_metadata(campaign: Campaign, **changes) -> Campaign:
-    """Campaign fields (id, title, author, description, kind, rules, seed), each checked against
-    its part of the campaign schema (else ValueError)."""
+    """Campaign fields (id, title, author, description, kind, rules, seed, allow_ladder_cycles), each
+    checked against its part of the campaign schema (else ValueError)."""
     unknown = set(changes) - set(CAMPAIGN_FIELDS)
     if unknown:
         raise ValueError(f"not campaign metadata: {', '.join(sorted(unknown))}")

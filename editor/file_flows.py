@@ -49,6 +49,7 @@ class FileFlows:
         self.disk_warned = False
         self._autosaved_text: str | None = None
         self._draft_told = True  # the document shown was told as a draft, or needs not be
+        self._unsaved_question: ConfirmScreen | None = None
 
     @property
     def doc(self) -> Document:
@@ -91,9 +92,12 @@ class FileFlows:
                 clear_recovery(self.doc, self.recovery_dir)
                 then()
 
-        self.app.push_screen(ConfirmScreen(f"{self.doc.name} has unsaved changes. Save them before you {verb}?",
-                                           [("Save", "save", "primary"), ("Discard", "discard", "error"),
-                                            ("Cancel", "cancel", "default")]), answered)
+        if self._unsaved_question in self.app.screen_stack:
+            return  # asked already (ctrl+q pressed again): one question, answered once
+        self._unsaved_question = ConfirmScreen(f"{self.doc.name} has unsaved changes. Save them before you {verb}?",
+                                               [("Save", "save", "primary"), ("Discard", "discard", "error"),
+                                                ("Cancel", "cancel", "default")])
+        self.app.push_screen(self._unsaved_question, answered)
 
     def quit(self) -> None:
         def leave() -> None:

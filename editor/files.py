@@ -123,6 +123,8 @@ def document_for(path: Path | None) -> Document:
 
     if path is None:
         return default_document()
+    if path.is_symlink() and not path.exists() and _loops(path):
+        raise UnusableInput(f"{path}: cannot open it: it is a loop of symbolic links; name the file itself")
     if not path.exists() and path.suffix == "":
         path = with_json_suffix(path)  # `cardrogue edit mymap`: mymap.json, as check and the open dialog list
         if path.exists():
@@ -141,6 +143,17 @@ def document_for(path: Path | None) -> Document:
     return open_document(path)
 
 
+def _loops(path: Path) -> bool:
+    """Whether following ``path``'s symbolic links never ends (a link to itself, two links to each other)."""
+    import errno
+
+    try:
+        path.stat()
+    except OSError as exc:
+        return exc.errno == errno.ELOOP
+    return False
+
+
 def with_json_suffix(path: Path) -> Path:
     """A new campaign file's name: ``.json`` added when the name has no suffix (``mymap`` -> ``mymap.json``),
     since the open dialog and ``cardrogue check FOLDER`` list ``*.json`` files only."""
@@ -149,9 +162,9 @@ def with_json_suffix(path: Path) -> Path:
 
 def is_protected(path: Path) -> bool:
     """True inside the installed package (bundled campaigns, schemas, code): never written."""
-    target = path.expanduser().resolve()
+    target = Path(os.path.realpath(path.expanduser()))  # Path.resolve raises on a loop of symbolic links
     for package in _PACKAGES:
-        root = Path(str(files(package))).resolve()
+        root = Path(os.path.realpath(str(files(package))))
         if target == root or root in target.parents:
             return True
     return False

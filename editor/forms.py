@@ -55,6 +55,7 @@ def whole_number(text: str, field: str, low: int | None = None, high: int | None
     return value
 
 
+ALLOW_LADDER_CYCLES = "Allow ladder cycles (ladders that lead back to earlier levels)"
 NO_CARDS = "-"  # a practice hero's empty hand or equipment, where an empty field keeps the campaign hero's
 
 
@@ -187,7 +188,8 @@ class Forms:
             ("rules", "Rules version", Choice(c.rules, RULES_VERSIONS)), ("seed", "Seed (fated dice)", str(c.seed)),
             ("character", "Hero character", Choice(c.hero.character, chars)),
             ("items", "Hero items (space separated)", " ".join(c.hero.items)),
-            ("equipped", "Hero equipped (space separated)", " ".join(c.hero.equipped))]
+            ("equipped", "Hero equipped (space separated)", " ".join(c.hero.equipped)),
+            ("allow_ladder_cycles", ALLOW_LADDER_CYCLES, c.allow_ladder_cycles)]
 
         def change(values: dict) -> Callable[[Campaign], Campaign]:
             text = values["seed"].strip()
@@ -196,7 +198,7 @@ class Forms:
             meta = {k: values[k].strip() for k in ("title", "id", "author", "description", "kind", "rules")}
 
             def apply(camp: Campaign) -> Campaign:
-                camp = edits.set_metadata(camp, seed=int(text), **meta)
+                camp = edits.set_metadata(camp, seed=int(text), allow_ladder_cycles=values["allow_ladder_cycles"], **meta)
                 return edits.set_hero_checked(camp, values["character"], values["items"].split(), values["equipped"].split())
 
             return apply

@@ -30,6 +30,7 @@ class Phrase:
     keys: tuple[tuple[str, str], ...] = ()
     fields: tuple[tuple[str, str], ...] = ()
     replaces: bool = False  # the message's fix is in file terms: the phrase is said instead of it
+    cut: str = ""  # the message's own fix, in file terms, begins here: it gives way to the phrase
 
 
 PHRASES: dict[str, Phrase] = {
@@ -38,6 +39,14 @@ PHRASES: dict[str, Phrase] = {
     "CR206": Phrase("this level has no starting tile: choose Starting Tile in the Cards panel (ctrl+f) and press "
                     "enter on the map to place it", keys=(("ctrl+f", "focus_palette"), ("enter", "app.place")),
                     replaces=True),
+    "CR203": Phrase("the map shows no place outside the grid: press p in the Levels panel and make the level's "
+                    "\"Width (1 to 256)\" or \"Height (1 to 256)\" larger, and the card shows on the map (to move "
+                    "or delete)", keys=(("p", "app.level_properties"),),
+                    fields=(("app.level_properties", "Width (1 to 256)"), ("app.level_properties", "Height (1 to 256)")),
+                    cut=": move it, or make the level larger"),
+    "CR204": Phrase("on the map, delete on the cell removes both, then place the one to keep (ctrl+f to choose it, "
+                    "enter on the map)", keys=(("delete", "app.delete"), ("ctrl+f", "focus_palette"),
+                                               ("enter", "app.place"))),
     "CR207": Phrase("on the map, put the cursor on the extra ones and press delete",
                     keys=(("delete", "app.delete"),)),
     "CR208": Phrase("this ladder leads nowhere: press t on it and choose its level (the Cell panel's \"Ladder leads "
@@ -73,6 +82,13 @@ PHRASES: dict[str, Phrase] = {
                     keys=(("p", "app.level_properties"),), fields=(("app.level_properties", "Id (ladders name it)"),)),
     "CR216": Phrase("f4 opens the card's form", keys=(("f4", "card"),)),
     "CR222": Phrase("f7 sets the potion colours", keys=(("f7", "potions"),)),
+    "CR309": Phrase("the card's gold amount is its form's \"Gold\": choose the card in the Cards panel (ctrl+f), "
+                    "then f4", keys=(("ctrl+f", "focus_palette"), ("f4", "card")), fields=(("app.card", "Gold"),)),
+    "CR312": Phrase("press t on a ladder of the cycle and choose another level, or tick \"Allow ladder cycles "
+                    "(ladders that lead back to earlier levels)\" in the campaign metadata (ctrl+e) if this is "
+                    "intended", keys=(("t", "app.choose_destination"), ("ctrl+e", "metadata")),
+                    fields=(("app.metadata", "Allow ladder cycles (ladders that lead back to earlier levels)"),),
+                    cut="; set \"allow_ladder_cycles\""),
     "CR224": Phrase("ctrl+e opens the campaign's \"Rules version\" and \"Hero character\"",
                     keys=(("ctrl+e", "metadata"),),
                     fields=(("app.metadata", "Rules version"), ("app.metadata", "Hero character"))),
@@ -87,6 +103,8 @@ def editor_message(diag: Diagnostic) -> str:
         return diag.message
     if phrase.replaces:
         return phrase.text
+    if phrase.cut and phrase.cut in diag.message:
+        return f"{diag.message[:diag.message.index(phrase.cut)]}; {phrase.text}"
     if diag.message.endswith("?"):  # a question ("did you mean 'goblin'?") ends its sentence
         return f"{diag.message} {phrase.text[:1].upper()}{phrase.text[1:]}"
     return f"{diag.message}; {phrase.text}"

@@ -55,6 +55,7 @@ class SolveFlow:
         self._campaign: Campaign | None = None
         self.step_index: int | None = None
         self._generation = 0
+        self._before_edit: int | None = None  # the level of the verdict shown as 'Before the last edit'
 
     @property
     def _panel(self) -> ProblemsPanel:
@@ -68,6 +69,7 @@ class SolveFlow:
         """Drop the solution (a new document, another level, a new solve)."""
         self._generation += 1
         self.solution = None
+        self._before_edit = None
         self._stop_stepping()
         self.app.canvas.set_overlay(None)
         self._panel.set_solve_status(None)
@@ -79,6 +81,7 @@ class SolveFlow:
         if solution is None or self._campaign is self.app.campaign:
             return
         self.forget()
+        self._before_edit = solution.level
         self._panel.set_solve_status(Content.assemble(("Before the last edit: ", "dim"), headline(solution),
                                                       ("  (F6 solves again)", "dim")))
 
@@ -91,7 +94,10 @@ class SolveFlow:
         return solution.result.turns
 
     def level_changed(self, index: int) -> None:
-        if self.solution is not None and index != self.solution.level:
+        """Another level shown: its verdict, or the one kept from before an edit, is forgotten (it names
+        places of a level no longer on the map)."""
+        solved = self.solution.level if self.solution is not None else self._before_edit
+        if solved is not None and index != solved:
             self.forget()
 
     def solve(self) -> None:

@@ -231,6 +231,21 @@ def test_a_campaign_file_that_is_not_there_is_said_in_one_line(command: list[str
     assert code == 2 and err == f"cardrogue: {missing}: cannot read the file: no such file or folder\n", err
 
 
+@pytest.mark.parametrize("command", [["check", "{}"], ["solve", "{}"], ["play", "{}"], ["run", "{}", "end"],
+                                     ["scores", "{}"], ["verify", "{}.replay"]])
+def test_a_name_without_json_points_to_the_json_file_beside_it(command: list[str], tmp_path: Path, capsys) -> None:
+    """README: `cardrogue edit mymap` starts mymap.json. Walk 18 then ran `cardrogue check mymap` (and solve,
+    play) and was told only 'no such file or folder' beside the file it had just saved: the message names it."""
+    shutil.copy(NEEDLE, tmp_path / "mymap.json")
+    shutil.copy(NEEDLE_REPLAY, tmp_path / "mymap.replay.json")
+    bare = str(tmp_path / "mymap")
+    code, out, err = cardrogue(capsys, *(arg.replace("{}", bare) for arg in command))
+    said = out + err
+    assert code == 2 and "no such file" in said, said
+    meant = f"{bare}.replay.json" if command[0] == "verify" else f"{bare}.json"
+    assert f"did you mean {meant}?" in said, said
+
+
 def test_verify_reports_a_draft_beside_the_replay(tmp_path: Path, capsys) -> None:
     campaign = own_map(tmp_path)
     replay = record(capsys, campaign, tmp_path / "my-gallery.replay.json")
@@ -702,3 +717,43 @@ def test_the_first_run_of_a_clone_says_why_it_waits(tmp_path: Path) -> None:
     assert "pip install" in (tmp_path / "installs").read_text()
     again = subprocess.run([clone / "scripts" / "bootstrap"], capture_output=True, text=True, timeout=60)
     assert again.returncode == 0 and again.stdout == again.stderr == "", again
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [["--version"], ["--help"], ["check", "--help"], ["solve", "--help"], [],
+                                  ["completion", "bash"]], ids=" ".join)
+def test_help_and_version_on_a_full_disk_say_so(args):
+    """`cardrogue --version > /dev/full` ended in a traceback (the version is printed while the command line
+    is parsed, outside the command's guard) and `--help > /dev/full` exited 0 with the help lost: now both
+    say the output could not be written and exit 2, as every command does (README)."""
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "cardrogue.cli.main", *args], stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=60)
+    assert done.returncode == 2, (done.returncode, done.stderr)
+    assert done.stderr == "cardrogue: cannot write the output: No space left on device\n", done.stderr
+
+
+def test_the_files_beside_a_replay_are_read_within_a_budget(tmp_path: Path, monkeypatch) -> None:
+    """`verify` of a replay whose version no file holds, in a folder of big campaigns with its id, took 53 s:
+    every file beside it (200 at most, each up to 16 MB) was read, and each with the id loaded whole. The
+    files beside a replay are read up to BESIDE_BYTES in all now; the bundled campaigns still come after."""
+    from cardrogue.cli import common
+    from cardrogue.engine.format.resources import bundled_campaigns
+
+    source = next(p for p in bundled_campaigns() if p.name == "two-knives.json")
+    text = source.read_text(encoding="utf-8")
+    big = text[:-2] + " " * (6 * 1024 * 1024) + text[-2:]  # 6 MB of the same campaign, padded
+    for i in range(10):
+        (tmp_path / f"copy-{i}.json").write_text(big, encoding="utf-8")
+    replay = json.loads(source.with_name("two-knives.replay.json").read_text(encoding="utf-8"))
+    replay["campaign"]["hash"] = "0" * 64  # a version no file holds: every file with the id is looked at
+    path = tmp_path / "run.replay.json"
+    path.write_text(json.dumps(replay), encoding="utf-8")
+    loaded = []
+    load_usable = common.load_usable
+    monkeypatch.setattr(common, "load_usable", lambda p: loaded.append(p) or load_usable(p))
+    campaign, found = common.campaign_for_replay(path.read_text(encoding="utf-8"), None, path)
+    assert found.parent == tmp_path and campaign.id == "two-knives"
+    beside = [p for p in loaded if p.parent == tmp_path]
+    assert 1 <= len(beside) <= common.BESIDE_BYTES // len(big) + 1, beside
+    assert loaded[len(beside):] == [source]  # then the bundled campaign with the id

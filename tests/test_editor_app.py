@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from textual.widgets import TabbedContent
 
 from cardrogue.editor import edits
@@ -349,6 +351,29 @@ async def test_template_save_asks_where(tmp_path, monkeypatch) -> None:
 
 
 @run_async
+async def test_quit_over_the_save_as_dialog_asks_with_one_dialog(tmp_path, monkeypatch) -> None:
+    """ctrl+q while Save as is open (the template's first ctrl+s), then Save: a second Save as dialog
+    opened over the first, so escape on it showed the same dialog again instead of the editor (walk 18).
+    The quit closes the dialog it finds open before it asks."""
+    monkeypatch.chdir(tmp_path)
+    app = EditorApp(recovery_dir=tmp_path / "rec", autosave_seconds=3600, cursor_blink=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("enter", "ctrl+s")  # (no settle over the file tree: its worker may be cancelled)
+        await pilot.pause()
+        assert isinstance(app.screen, PathScreen)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.click("#answer-save")
+        await pilot.pause()
+        assert sum(isinstance(s, PathScreen) for s in app.screen_stack) == 1
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.is_running and len(app.screen_stack) == 1 and app.doc.dirty
+
+
+@run_async
 async def test_a_new_name_without_json_is_saved_as_json(tmp_path, monkeypatch) -> None:
     """`cardrogue edit mymap` (and Save as `mymap`) wrote a file named `mymap`, which the open dialog and
     `cardrogue check FOLDER` (both list *.json) never showed again: a new name without a suffix gets `.json`;
@@ -387,6 +412,36 @@ async def test_quit_guard(campaign_file, tmp_path) -> None:
     assert app.return_value == 0
     assert load_campaign(campaign_file).campaign.levels[0].cell_at(1, 1).face_up
     assert not app.doc.dirty
+
+
+@pytest.mark.parametrize("keys", [("ctrl+e",), ("f4",), ("f7",), ("f8",), ("ctrl+l", "p")])
+@run_async
+async def test_an_untouched_form_does_not_stop_a_quit(campaign_file, tmp_path, keys) -> None:
+    """Every form opened and left as it is: ctrl+q quits (its values read back as they were given)."""
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press(*keys)
+        await settle(app, pilot)
+        assert isinstance(app.screen, FormScreen) and not app.screen.changed()
+        await pilot.press("ctrl+q")
+        await settle(app, pilot)
+    assert app.return_value == 0
+
+
+@run_async
+async def test_quit_pressed_again_asks_once(campaign_file, tmp_path) -> None:
+    """ctrl+q pressed again while the unsaved-changes question is up (a habit: quit, quit) stacked a
+    second question, then a third, each to answer before the editor came back (walk 18)."""
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("down", "right", "f", "ctrl+q", "ctrl+q", "ctrl+q")
+        await settle(app, pilot)
+        assert sum(isinstance(s, ConfirmScreen) for s in app.screen_stack) == 1
+        await pilot.click("#answer-cancel")
+        await settle(app, pilot)
+        assert app.is_running and not isinstance(app.screen, ConfirmScreen) and app.doc.dirty
 
 
 @run_async
@@ -791,6 +846,30 @@ async def test_refused_rolls_typed_stop_quit_and_save(campaign_file, tmp_path) -
         await pilot.press("backspace", "5", "ctrl+s")
         await settle(app, pilot)
         assert load_campaign(campaign_file).campaign.levels[app.level_index].cell_at(3, 1).rolls == (2, 5)
+
+
+@run_async
+async def test_quit_keeps_what_an_open_form_holds_typed(campaign_file, tmp_path) -> None:
+    """ctrl+q over a form with a value typed (walk 18: the level properties form, a new title typed)
+    quit at once when the campaign had no unsaved changes, and the title was gone; with unsaved
+    changes its question's Save saved the campaign without it. The quit stops with the form open, its
+    values kept, and says how to go on; an untouched form does not stop it."""
+    from textual.widgets import Input
+
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("ctrl+e", *"The Deep", "ctrl+q")
+        await settle(app, pilot)
+        assert app.is_running and isinstance(app.screen, FormScreen)
+        assert app.screen.query_one("#form-title", Input).value == "The Deep"
+        said = form_error(app)
+        assert "not quit" in said.lower() and "escape" in said and "ctrl+s" in said, said
+        await pilot.press("escape", "ctrl+e")  # dropped on purpose, then opened again untouched
+        await settle(app, pilot)
+        await pilot.press("ctrl+q")
+        await settle(app, pilot)
+    assert app.return_value == 0
 
 
 @run_async

@@ -411,6 +411,27 @@ async def test_solve_verdicts_and_edits_end_the_steps(campaign_file, tmp_path) -
 
 
 @run_async
+async def test_a_verdict_before_an_edit_is_not_shown_on_another_level(campaign_file, tmp_path) -> None:
+    """F6 on the first level, then a level added (an edit that also shows the new level): the first
+    level's verdict, 'Before the last edit: ... the exit at (4, 1) ...', stayed above the new level's
+    problems, naming places of a level no longer shown (walk 18); moving to another level without an
+    edit already forgot it."""
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f6")
+        await settle(app, pilot)
+        assert "Par:" in str(app.query_one("#solve-status").render())
+        await pilot.press("down", "right", "f")  # an edit on the level solved: its verdict kept, as before it
+        await settle(app, pilot)
+        assert "Before the last edit" in str(app.query_one("#solve-status").render())
+        await pilot.press("ctrl+l", "a")  # a level added after this one, and shown
+        await settle(app, pilot)
+        assert app.level_index == 1
+        assert str(app.query_one("#solve-status").render()) == ""
+
+
+@run_async
 async def test_an_unknown_par_with_a_run_found_shows_its_bounds_and_steps_through_the_run(tmp_path) -> None:
     """F6 on a map the budget cannot decide: the line says par lies between the floor and the run found
     (docs/solver.md, *Verdicts*), and the map steps through that run as through a solution."""

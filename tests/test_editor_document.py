@@ -309,3 +309,19 @@ def test_a_file_that_cannot_be_opened_says_where_its_recovered_work_waits(doc: D
             "mend the file, or move it away, and open it again to recover them") in err
     doc.path.unlink()  # moved away: a new file there offers the recovery again
     assert read_recovery(document_for(doc.path), rec) is not None
+
+
+def test_a_loop_of_symbolic_links_is_refused_not_an_internal_error(tmp_path: Path) -> None:
+    """`cardrogue edit LOOP.json` (a symbolic link to itself) said "internal error: RuntimeError: Symlink loop":
+    the path does not exist, so it was taken for a new file, and the test of the installed package's folders
+    (``is_protected``, which the save-as dialog asks too) resolved it. It is refused by name now, exit 2."""
+    from cardrogue.engine.errors import UnusableInput
+
+    loop = tmp_path / "loop.json"
+    loop.symlink_to(loop.name)
+    assert is_protected(loop) is False
+    with pytest.raises(UnusableInput, match="loop.json: .*symbolic links"):
+        document_for(loop)
+    done = subprocess.run([sys.executable, "-m", "cardrogue.cli.main", "edit", str(loop)], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2 and "internal error" not in done.stderr and "symbolic links" in done.stderr, done.stderr

@@ -9,7 +9,7 @@ import json
 import re
 
 import pytest
-from textual.widgets import Label
+from textual.widgets import Checkbox, Label
 
 from cardrogue.editor.app import EditorApp
 from cardrogue.editor.phrasing import PHRASES, editor_message
@@ -66,6 +66,7 @@ async def test_every_field_a_phrasing_names_is_shown_where_it_says(tmp_path) -> 
                     await settle(app, pilot)
                     assert isinstance(app.screen, FormScreen), f"{code}: {where} opens no form"
                     shown = [str(w.render()) for w in app.screen.query(Label)]
+                    shown += [str(box.label) for box in app.screen.query(Checkbox)]  # a checkbox's own label
                     await pilot.press("escape")
                     await settle(app, pilot)
                 assert any(label == text.strip() for text in shown), f"{code}: no field {label!r} in {where}"
@@ -128,6 +129,7 @@ FOLLOWED = [
     ("51-stock-on-a-goblin.json", "CR218", ("i", "home", "ctrl+k", "ctrl+s")),
     ("59-ladder-is-the-exit.json", "CR218", ("x",)),
     ("58-level-hero-on-a-goblin.json", "CR225", ("enter",)),  # the brush, a pathing tile, over the goblin
+    ("43-two-cards-one-cell.json", "CR204", ("delete", "ctrl+f", *"starting", "enter", "ctrl+g", "enter")),
 ]
 
 
@@ -186,3 +188,78 @@ async def test_a_level_no_ladder_reaches_says_t_and_t_fixes_it(tmp_path) -> None
         await settle(app, pilot)
         assert app.campaign.levels[1].cell_at(1, 0).card == "descending-ladder"
         assert "CR306" not in {d.code for d in panel.diagnostics}
+
+
+@run_async
+async def test_a_ladder_cycle_is_fixed_in_the_editor(tmp_path) -> None:
+    """CR312 (ladders that lead back up) said 'set "allow_ladder_cycles": true if this is intended', a
+    field no form of the editor held (walk 18): the author had to leave for a text editor. The
+    campaign metadata form holds it now, and the problem says where."""
+    data = json.loads(FIXTURE.read_text())
+    back = next(c for c in data["levels"][1]["cells"] if c["at"] == [2, 1])
+    back.update(card="descending-ladder", to="the-cave-in")  # The Old Shop leads back to The Cave-In
+    path = tmp_path / "cycle.json"
+    path.write_text(json.dumps(data))
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        panel = app.query_one(ProblemsPanel)
+        cycle = next(d for d in panel.diagnostics if d.code == "CR312")
+        said = editor_message(cycle)
+        assert "allow_ladder_cycles" not in said and "ctrl+e" in said and "Allow ladder cycles" in said, said
+        await pilot.press("ctrl+e")
+        await settle(app, pilot)
+        box = app.screen.query_one("#form-allow_ladder_cycles")
+        box.value = True
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert app.campaign.allow_ladder_cycles
+        assert "CR312" not in {d.code for d in panel.diagnostics}
+        await pilot.press("ctrl+z")
+        await settle(app, pilot)
+        assert "CR312" in {d.code for d in panel.diagnostics}
+
+
+def test_two_cards_on_one_cell_name_the_card_hidden_under_the_other() -> None:
+    """CR204 said 'two cards on cell (0, 0): cells[0] is there already' (walk 18): the editor shows the
+    second card there, and cells[0] (the file's list index) named nothing an author sees; the card's id
+    does, the file's line and column stay with the check."""
+    diags = check_text((BROKEN / "43-two-cards-one-cell.json").read_text(), "43.json")
+    two = next(d for d in diags if d.code == "CR204")
+    assert "'starting-tile' is there already" in two.message and "cells[" not in two.message, two.message
+    said = editor_message(two)
+    assert "cells[" not in said and "delete" in said, said
+
+
+@run_async
+async def test_a_card_outside_the_grid_is_brought_back_with_the_level_size(tmp_path) -> None:
+    """CR203 said 'move it, or make the level larger' (walk 18): the map shows no place outside the
+    grid, so the card could not be moved there; the problem names the level properties' size fields,
+    and a larger width brings the card onto the map."""
+    path = tmp_path / "outside.json"
+    path.write_bytes((BROKEN / "42-cell-outside-grid.json").read_bytes())
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        panel = app.query_one(ProblemsPanel)
+        said = editor_message(next(d for d in panel.diagnostics if d.code == "CR203"))
+        assert "move it" not in said and "p in the Levels panel" in said and "Width (1 to 256)" in said, said
+        await pilot.press("ctrl+l", "p")
+        await settle(app, pilot)
+        app.screen.query_one("#form-width").value = "4"
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert "CR203" not in {d.code for d in panel.diagnostics}
+        assert app.campaign.levels[0].cell_at(3, 0) is not None
+
+
+def test_a_buy_goal_no_run_can_pay_for_says_where_the_gold_amount_is_set() -> None:
+    """CR309 says 'lower the card's gold amount': in the editor that is the card form's Gold (f4, from the
+    card chosen in the Cards panel), which the problem did not say (walk 18)."""
+    data = json.loads(FIXTURE.read_text())
+    data["levels"][1]["goals"] = [{"buy": "shopkeepers-debt"}]
+    data["hero"] = {"character": "warrior"}
+    unpaid = next(d for d in check_text(json.dumps(data), "x.json") if d.code == "CR309")
+    said = editor_message(unpaid)
+    assert "f4" in said and '"Gold"' in said and "ctrl+f" in said, said
+

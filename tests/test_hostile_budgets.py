@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -164,3 +165,60 @@ def test_a_long_list_of_another_type_is_refused_by_the_schema(field, value):
     with pytest.raises(ReplayError) as caught:
         parse_replay(json.dumps(doc))
     assert str(caught.value).startswith(f"not a valid replay: $.{field}: ")
+
+
+def _open_map(n: int, cards: list[str]) -> str:
+    """A campaign of one n x n level, every tile open on every side, the cells' cards taken in turn from ``cards``."""
+    data = json.loads((Path(__file__).parent / "corpus" / "valid" / "tiny.json").read_text(encoding="utf-8"))
+    cells = []
+    for y in range(n):
+        for x in range(n):
+            paths = "".join(d for d, ok in zip("NESW", (y > 0, x < n - 1, y < n - 1, x > 0)) if ok)
+            cells.append({"at": [x, y], "card": cards[(x + y * n) % len(cards)], "paths": paths, "face": "down"})
+    cells[0].update(card="starting-tile", face="up")
+    cells[-1].update(card="pathing-tile", exit=True)
+    data["levels"] = [{"id": "open", "title": "Open", "width": n, "height": n, "cells": cells}]
+    data.pop("par", None)
+    return json.dumps(data)
+
+
+def test_the_greedy_policy_reads_a_level_of_one_card_as_fast_as_one_of_many():
+    """`solve --max-seconds 8` of an open 256x256 map took 25 s, 13 s of them in the greedy policy's first look
+    at the level (its playouts' and `solve --random`'s): the places of each card were gathered in a tuple made
+    one cell longer each time, quadratic in the cells of one card. A level of one card now costs what a level
+    of a dozen does."""
+    from cardrogue.engine.analysis.montecarlo import GreedyPolicy
+    from cardrogue.engine.format.loader import load_campaign_text
+    from cardrogue.engine.rules.state import GameState
+
+    items = ["dagger", "sword", "shield", "helm", "boots", "maul", "battle-axe", "chestplate", "gold",
+             "amulet-of-vigor", "ring-of-might", "scroll-of-identify"]
+    spent = []
+    for cards in (["pathing-tile"], items):
+        result = load_campaign_text(_open_map(256, cards))
+        assert result.ok, result.errors[:3]
+        view = GameState.new(result.campaign, 0).view()
+        started = time.process_time()
+        GreedyPolicy(result.campaign).choose(view)
+        spent.append(time.process_time() - started)
+    one, many = spent
+    assert one < 2 * many, spent
+
+
+def test_the_look_for_a_run_counts_against_the_budget(monkeypatch):
+    """`solve --max-seconds 10` of an open 256x256 map ran 15 s: once the search stops with no finish, the look
+    for a run (``find_run``: playouts, a dive) began with the greedy policy's first look at the level, seconds on
+    a map this big, which never asks the clock. The look is held to the deadline from outside now, as the
+    search's set-up is: past it, the verdict is said without a run."""
+    from cardrogue.engine.analysis.solver import UNKNOWN, Budget, par, solve_campaign
+
+    def slow(*args, **kwargs):  # a look that never asks the clock, for 5 s
+        started = time.perf_counter()
+        while time.perf_counter() - started < 5:
+            sum(range(1000))
+
+    monkeypatch.setattr(par, "find_run", slow)
+    started = time.perf_counter()
+    result = solve_campaign(load(duel_dict()), Budget(max_states=1, max_seconds=0.5))
+    assert time.perf_counter() - started < 2.5
+    assert result.verdict == UNKNOWN and result.found is None and "no finish found" in result.reason, result.reason

@@ -13,6 +13,7 @@ import builtins
 import json
 import os
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -157,6 +158,47 @@ def test_text_length_limit(length: int, ok: bool) -> None:
     if not ok:
         assert [(d.code, d.json_path) for d in result.diagnostics] == [("CR108", "$.levels[1].story")]
         assert "20,000" in result.diagnostics[0].message
+
+
+def _peak_bytes(work) -> int:
+    """The most memory Python allocated while ``work()`` ran (the regular expression engine's stacks included)."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        work()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+LONG_STORIES = {"letters": "x" * 12_000_000, "escapes": "\n" * 6_000_000}
+
+
+@pytest.mark.parametrize("story", LONG_STORIES.values(), ids=LONG_STORIES.keys())
+@pytest.mark.parametrize("after, code", [("", "CR108"), (', "seed": NaN', "CR001"), (', "x": ' + "[" * 40 + "]" * 40, "CR005")],
+                         ids=["too-long", "constant", "deep"])
+def test_a_long_string_is_located_in_memory_its_own_size(story, after, code) -> None:
+    # A 15 MB story (under the 16 MB file limit, over the 20,000 characters of a story) took `check` 11 s and
+    # 2.6 GB: the scans that locate a problem matched a string one character per repetition of a group, and
+    # Python's regular expression engine keeps a frame for each. The scans are possessive now.
+    data = _tiny()
+    data["story"] = story
+    text = json.dumps(data)[:-1] + after + "}"
+    found: list = []
+    peak = _peak_bytes(lambda: found.extend(load_campaign_text(text).diagnostics))
+    assert [d.code for d in found][:1] == [code], found[:3]
+    assert peak < 10 * len(text), f"{peak:,} bytes for a text of {len(text):,}"
+
+
+@pytest.mark.parametrize("after", [', "seed": ' + "9" * 5000, ', "x": ' + "[" * 40000 + "]" * 40000],
+                         ids=["long-number", "deep"])
+def test_a_long_string_in_a_replay_is_located_in_memory_its_own_size(after) -> None:
+    from cardrogue.engine.records.replay import ReplayError, parse_replay
+
+    text = '{"player": "' + "x" * 12_000_000 + '"' + after + "}"
+    peak = _peak_bytes(lambda: pytest.raises(ReplayError, parse_replay, text))
+    assert peak < 10 * len(text), f"{peak:,} bytes for a text of {len(text):,}"
 
 
 def test_a_list_over_its_limit_is_reported_by_its_length_not_item_by_item() -> None:
@@ -695,3 +737,78 @@ def test_a_problem_early_in_a_big_file_is_placed_without_indexing_the_rest() -> 
     assert index.locate(early) == PositionIndex(text).locate(early)
     last = ("levels", len(data["levels"]) - 1, "id")
     assert index.locate(last) != PositionIndex(text).locate(last)  # not reached: its nearest indexed ancestor
+
+
+class _CountedCards(Mapping):
+    """A campaign's cards that count how often they are walked through (``items``, ``iter``)."""
+
+    def __init__(self, cards) -> None:
+        self.cards, self.walks = cards, 0
+
+    def __getitem__(self, key):
+        return self.cards[key]
+
+    def __iter__(self):
+        self.walks += 1
+        return iter(self.cards)
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def items(self):
+        self.walks += 1
+        return self.cards.items()
+
+
+def _named_by_scan(card_id: str, cards) -> str | None:
+    """CR201's second guess as it was first written: the card whose name the id spells, else the longest id
+    it ends or starts with at a hyphen (the first of two as long)."""
+    wanted = card_id.lower()
+    for key, card in cards.items():
+        if "-".join(card.name.lower().replace("'", "").split()) == wanted:
+            return key
+    parts = [key for key in cards if wanted.endswith("-" + key) or wanted.startswith(key + "-")]
+    return max(parts, key=len) if parts else None
+
+
+def test_unknown_ids_are_matched_to_names_without_a_walk_of_the_cards_each() -> None:
+    # A file of 196,000 unknown card ids spent 57 s of `check`'s 107 (profiled) walking the 55 cards for each:
+    # the names are spelled once per set of cards now, and an id's pieces at its hyphens are looked up.
+    from cardrogue.engine.format.checks.cards import named
+
+    campaign = load_campaign_text(json.dumps(_tiny())).campaign
+    cards = _CountedCards(dict(campaign.cards, **{"big-imp": campaign.cards["imp"], "cave": campaign.cards["imp"],
+                                                   "bats": campaign.cards["imp"]}))
+    ids = ["the-golem", "big-troll", "imp-shaman", "big-imp-lord", "cave-imp", "imp-cave", "cave-big-imp", "zz-1",
+           "bats-cave", "cave-bats",
+           "-imp", "imp-", "a--imp", "The-Golem", "golem", ""] + [f"zz{i}-{i}" for i in range(1000)]
+    assert [named(i, cards) for i in ids] == [_named_by_scan(i, cards.cards) for i in ids]
+    assert cards.walks <= 3, cards.walks  # the names spelled once; a walk for each tie of length ("bats-cave")
+
+
+def test_a_problem_at_the_end_of_a_big_file_is_located_without_walking_every_token() -> None:
+    # One unknown card in the last of 196,000 cells (a 15 MB file) cost `check` 8 s more than the clean file:
+    # the position index walked every token in Python to reach it. Lists and objects on no wanted path are
+    # passed over by the C parser now, and what the index says is the same.
+    import time
+
+    data = _tiny()
+    level = data["levels"][0]
+    level["width"] = level["height"] = 200
+    taken = {tuple(c["at"]) for c in level["cells"]}
+    level["cells"] += [{"at": [x, y], "card": "pathing-tile", "paths": "NESW", "face": "down"}
+                       for y in range(200) for x in range(150) if (x, y) not in taken]
+    text = json.dumps(data, indent=1)
+    last = ("levels", 0, "cells", len(level["cells"]) - 1, "card")
+    wanted = [last, ("levels", 0, "cells", 5, "at", 1), ("levels", 1, "missing"), ("hero", "character")]
+    started = time.process_time()
+    json.loads(text)
+    parse = time.process_time() - started
+    started = time.process_time()
+    index = PositionIndex(text, wanted=wanted)
+    located = time.process_time() - started
+    whole = PositionIndex(text)
+    assert [index.locate(path) for path in wanted] == [whole.locate(path) for path in wanted]
+    line, column = index.locate(last)
+    assert text.splitlines()[line - 1][column - 1:] == '"pathing-tile",'
+    assert located < 4 * parse + 0.1, (located, parse)

@@ -95,6 +95,18 @@ def test_random_dice_win_rate(corridor: Path):
     assert doc["runs"] == 20 and doc["wins"] == 20 and doc["ci95"][0] > 0.8
 
 
+@pytest.mark.parametrize("option", [["--write-par"], ["-o", "{out}"]], ids=["write-par", "output"])
+def test_random_runs_refuse_the_options_of_a_solution(corridor: Path, tmp_path: Path, option):
+    """`solve --random N --write-par` and `solve --random N -o FILE` exited 0 having written nothing: the
+    runs with random dice find no par and no solution. The options are refused together now (exit 2), before
+    any run, and the campaign is left as it was."""
+    before = corridor.read_bytes()
+    out = tmp_path / "runs.replay.json"
+    done = cardrogue("solve", "--random", "5", *(o.format(out=out) for o in option), str(corridor))
+    assert done.returncode == 2 and option[0] in done.stderr and "--random" in done.stderr, done.stderr
+    assert done.stdout == "" and corridor.read_bytes() == before and not out.exists()
+
+
 def test_bad_level_is_unusable(corridor: Path):
     assert cardrogue("solve", "--level", "9", str(corridor)).returncode == 2
 

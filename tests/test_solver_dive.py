@@ -150,6 +150,14 @@ def test_the_playouts_apply_no_more_engine_actions_than_their_share(monkeypatch,
     """``find_run`` gives the playouts ``PLAYOUT_STEPS`` engine actions per state of the look's share: every
     action, the wary policy's fights looked ahead included, counts; a look ahead under way when the share
     runs out ends (at most one fight per legal action, each ``FIGHT_STEPS`` actions)."""
+    search, applied = _counted_search(monkeypatch)
+    playouts(search, Budget().start().within(NO_CLOCK), max_steps)
+    assert max_steps <= len(applied) <= max_steps + 4 * (FIGHT_STEPS + 1)
+
+
+def _counted_search(monkeypatch) -> tuple[Search, list]:
+    """A search of 10x10 ``walls`` seed 0 stopped after 50 states, and the list every engine action applied
+    from now on is added to."""
     c = load_campaign_text(gen.mixed_campaign_text(1, 10, 0, "walls")).campaign
     search = Search(c, 0, True, Budget(max_states=50, max_seconds=NO_CLOCK))
     search.run()
@@ -161,8 +169,24 @@ def test_the_playouts_apply_no_more_engine_actions_than_their_share(monkeypatch,
         return advance(self, action, resolver)
 
     monkeypatch.setattr(GameState, "advance", counted)
-    playouts(search, Budget().start().within(NO_CLOCK), max_steps)
-    assert max_steps <= len(applied) <= max_steps + 4 * (FIGHT_STEPS + 1)
+    return search, applied
+
+
+@pytest.mark.parametrize("after", [1, 5, 70])
+def test_the_playouts_stop_at_the_first_action_past_their_deadline(monkeypatch, after):
+    """`solve --max-seconds 8` of an open 256x256 map took 25 s: the playouts looked at the clock once in 64
+    actions, and there the greedy policy took 0.4 s an action. The clock is asked after every action now
+    (the bound, which costs more, still once in 64)."""
+    from cardrogue.engine.analysis.solver.budget import Deadline
+
+    search, applied = _counted_search(monkeypatch)
+
+    class Countdown(Deadline):
+        def expired(self) -> bool:  # past the deadline once ``after`` actions are applied
+            return len(applied) >= after
+
+    playouts(search, Countdown(0.0, NO_CLOCK), 100_000)
+    assert len(applied) == after
 
 
 def test_a_map_whose_goal_must_be_bought_gets_a_run_from_the_gold_first_playouts():

@@ -149,6 +149,8 @@ class FormScreen(ModalScreen[dict | None]):
         self.validate = validate
         self.note = note
         self.problem = problem
+        # The values the form opens with, as values() reads them: what differs from them was typed here.
+        self.opened_with = {name: value.value if isinstance(value, Choice) else value for name, _, value in fields}
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog form"):
@@ -218,6 +220,20 @@ class FormScreen(ModalScreen[dict | None]):
             field = self.query_one(f"#form-{name}")
             values[name] = (field.selection or "") if isinstance(field, Select) else field.value  # type: ignore[attr-defined]
         return values
+
+    def changed(self) -> bool:
+        """Whether a value was typed, ticked or chosen here since the form opened."""
+        return self.values() != self.opened_with
+
+    def hold_quit(self) -> bool:
+        """Stop the app's quit (ctrl+q, a priority key, reaches it over the form) while values typed here
+        are not applied: said under the form, which stays open with them (the quit took them away unasked).
+        False, and nothing said, when the form is as it opened."""
+        if not self.changed():
+            return False
+        self._refuse("Not quit: this form's values are not applied yet. Enter or ctrl+s applies them (OK), "
+                     "escape drops them; then ctrl+q quits.", ())
+        return True
 
     def action_ok(self) -> None:
         values = self.values()

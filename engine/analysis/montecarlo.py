@@ -124,16 +124,16 @@ class _LevelMap:
     def of(cls, campaign: Campaign, level: Level) -> _LevelMap:
         cells = sorted(level.cells, key=row_major)
         tile = {c.pos: tile_of(campaign.cards[c.card]) for c in cells}
-        cards: dict[str, tuple[Pos, ...]] = {}
-        stocking: dict[str, tuple[Pos, ...]] = {}
+        cards: dict[str, list[Pos]] = {}  # lists while they grow: a tuple a cell longer each time is quadratic
+        stocking: dict[str, list[Pos]] = {}  # (a 256x256 map of one card took 10 s)
         for c in cells:
-            cards[c.card] = cards.get(c.card, ()) + (c.pos,)
+            cards.setdefault(c.card, []).append(c.pos)
             for card in dict.fromkeys(c.stock):
-                stocking[card] = stocking.get(card, ()) + (c.pos,)
+                stocking.setdefault(card, []).append(c.pos)
         adjacent = {c.pos: tuple(getattr(level.neighbour(c, d), "pos", None) for d in DIRECTIONS) for c in cells}
         ends = {c.pos: tuple(d.step(c.x, c.y) if c.has_path(d) and level.cell_at(*d.step(c.x, c.y)) else None
                              for d in DIRECTIONS) for c in cells}
-        return cls(cards, stocking, tuple(p for p, t in tile.items() if t is Tile.CHEST),
+        return cls({k: tuple(v) for k, v in cards.items()}, {k: tuple(v) for k, v in stocking.items()}, tuple(p for p, t in tile.items() if t is Tile.CHEST),
                    tuple(c.pos for c in cells if c.exit or tile[c.pos] is Tile.LADDER), tile, adjacent, ends)
 
 

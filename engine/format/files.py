@@ -27,3 +27,13 @@ def campaign_files_in(folder: Path) -> list[Path]:
         folders[:] = [name for name in folders if not name.startswith(".")]
         found.extend(Path(root, name) for name in names if is_campaign_name(name))
     return sorted(found)
+
+
+def json_meant(path: str | Path) -> str:
+    """``"; did you mean mymap.json?"`` when ``path`` is not there and the same name with ``.json`` is
+    (``cardrogue edit mymap`` saves ``mymap.json``), else ``""``: for the message of a missing file."""
+    meant = Path(f"{path}.json")
+    try:
+        return f"; did you mean {meant}?" if not Path(path).exists() and meant.is_file() else ""
+    except (OSError, ValueError):  # a name the system cannot look up (a NUL byte, too long): no hint
+        return ""

@@ -18,6 +18,7 @@ model is built: :func:`_valid_cells`). No input makes the loader raise
 
 from __future__ import annotations
 
+import errno
 import gc
 import json
 import re
@@ -40,7 +41,8 @@ from .checks import check_draft
 from .checks.cards import card_entry_problems
 from .checks.text import UnsafeText, document_text_problems, unsafe_texts
 from .diagnostics import Diagnostic, JsonPath, Severity
-from .positions import LineIndex, PositionIndex, max_depth
+from .files import json_meant
+from .positions import STRING, LineIndex, PositionIndex, max_depth
 from .schema import PATHS_VALUES, PLAIN_CELL_KEYS, campaign_validators, is_schema_id, schema_diagnostics
 from .shape import has_campaign_shape
 
@@ -131,8 +133,9 @@ def load_campaign(path: str | Path) -> LoadResult:
         # is refused at once, and a huge file is not read whole to be refused.
         raw = read_limited(path, MAX_FILE_BYTES)
     except OSError as exc:
+        meant = json_meant(path) if exc.errno == errno.ENOENT else ""
         return LoadResult(name, None, [Diagnostic(
-            "CR006", f"cannot read the file: {exc.strerror or exc}", file=name, line=1, column=1)])
+            "CR006", f"cannot read the file: {exc.strerror or exc}{meant}", file=name, line=1, column=1)])
     except ValueError as exc:  # e.g. a NUL byte in the path
         return LoadResult(name, None, [Diagnostic("CR006", f"cannot read the file: {exc}", file=name, line=1, column=1)])
     return load_campaign_bytes(raw, name)
@@ -433,7 +436,7 @@ def _string_start(text: str, pos: int) -> int:
 
 
 # A string (skipped), or in group 1 what ``json`` refuses outside one: a constant, or an integer Python will not read.
-CONSTANT_OR_NUMBER = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN|-?\d{4301,})')
+CONSTANT_OR_NUMBER = re.compile(STRING + r"|(-?Infinity|NaN|-?\d{4301,})")
 LONG_NUMBER = "a number with thousands of digits; no value here needs more than 20"
 
 

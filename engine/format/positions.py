@@ -12,14 +12,17 @@ import bisect
 import json
 import re
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Callable, Iterable
 
 from .diagnostics import JsonPath
 
+# A JSON string, its runs of plain characters and its escapes taken possessively: a group repeated once per
+# character keeps a backtracking frame per character (a 15 MB story took 2 GB and 5 s to skip).
+STRING = r'"[^"\\]*+(?:\\.[^"\\]*+)*+"'
 _TOKEN = re.compile(
     r"""
     (?P<ws>[ \t\r\n]+)
-  | (?P<string>"(?:[^"\\\x00-\x1f]|\\.)*")
+  | (?P<string>"[^"\\\x00-\x1f]*+(?:\\.[^"\\\x00-\x1f]*+)*+")
   | (?P<number>-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)
   | (?P<literal>true|false|null)
   | (?P<punct>[{}\[\]:,])
@@ -68,51 +71,64 @@ class PositionIndex:
         self._keys_seen: list[set[str]] = []
         if wanted is not None and not wanted:
             return
+        # Given ``wanted``, a list or object on no wanted path is passed over whole by the C parser (a problem
+        # in the last cell of a 15 MB file cost 8 s of tokens walked one by one in Python).
+        on_the_way = None if wanted is None else {path[:n] for path in wanted for n in range(len(path))}
+        scan = json.JSONDecoder().scan_once
         expect_value_at: JsonPath | None = ()
         key_offset: int | None = None
         # One walk of the tokens as the regular expression finds them: a walk that stops early (``wanted``
         # all met) never tokenizes the rest of a big file, and a whole walk holds no list of them.
-        for match in _TOKEN.finditer(text):
-            kind = match.lastgroup
-            if kind == "ws":
-                continue
-            tok = match.group()
-            if expect_value_at is not None and not (kind == "punct" and tok in "]}:,"):
-                self._where[expect_value_at] = Located(match.start(), key_offset)
-                if wanted is not None:
-                    wanted.discard(expect_value_at)
-                    if not wanted:
-                        return
-                value_path = expect_value_at
-                expect_value_at = None
-                if tok == "{":
-                    stack.append([value_path, "object"])
-                    self._keys_seen.append(set())
-                elif tok == "[":
-                    stack.append([value_path, "array", 0])
-                    expect_value_at = value_path + (0,)
-                    key_offset = None
-                continue
-            if kind == "punct":  # the colon after a key is passed over here
-                if tok in "]}":
-                    # The index also serves texts that failed to parse after a
-                    # duplicate key, so a stray closing bracket is skipped, not fatal.
-                    if stack and stack.pop()[1] == "object":
-                        self._keys_seen.pop()
+        tokens = _TOKEN.finditer(text)
+        while True:
+            for match in tokens:
+                kind = match.lastgroup
+                if kind == "ws":
+                    continue
+                tok = match.group()
+                if expect_value_at is not None and not (kind == "punct" and tok in "]}:,"):
+                    self._where[expect_value_at] = Located(match.start(), key_offset)
+                    if wanted is not None:
+                        wanted.discard(expect_value_at)
+                        if not wanted:
+                            return
+                    value_path = expect_value_at
                     expect_value_at = None
-                elif tok == "," and stack and stack[-1][1] == "array":
-                    frame = stack[-1]
-                    frame[2] += 1
-                    expect_value_at = frame[0] + (frame[2],)
-                    key_offset = None
-                continue
-            if kind == "string" and stack and stack[-1][1] == "object":
-                key = _decode_string(tok)
-                key_offset = match.start()
-                if key in self._keys_seen[-1]:
-                    self.duplicates.append((stack[-1][0] + (key,), key_offset))
-                self._keys_seen[-1].add(key)
-                expect_value_at = stack[-1][0] + (key,)
+                    if tok in "{[" and on_the_way is not None and value_path not in on_the_way:
+                        end = _end_of_value(scan, text, match.start())
+                        if end is not None:
+                            tokens = _TOKEN.finditer(text, end)
+                            break
+                    if tok == "{":
+                        stack.append([value_path, "object"])
+                        self._keys_seen.append(set())
+                    elif tok == "[":
+                        stack.append([value_path, "array", 0])
+                        expect_value_at = value_path + (0,)
+                        key_offset = None
+                    continue
+                if kind == "punct":  # the colon after a key is passed over here
+                    if tok in "]}":
+                        # The index also serves texts that failed to parse after a
+                        # duplicate key, so a stray closing bracket is skipped, not fatal.
+                        if stack and stack.pop()[1] == "object":
+                            self._keys_seen.pop()
+                        expect_value_at = None
+                    elif tok == "," and stack and stack[-1][1] == "array":
+                        frame = stack[-1]
+                        frame[2] += 1
+                        expect_value_at = frame[0] + (frame[2],)
+                        key_offset = None
+                    continue
+                if kind == "string" and stack and stack[-1][1] == "object":
+                    key = _decode_string(tok)
+                    key_offset = match.start()
+                    if key in self._keys_seen[-1]:
+                        self.duplicates.append((stack[-1][0] + (key,), key_offset))
+                    self._keys_seen[-1].add(key)
+                    expect_value_at = stack[-1][0] + (key,)
+            else:
+                return
 
     def locate(self, path: JsonPath, *, key: bool = False) -> tuple[int, int]:
         """Line and column of the value at ``path`` (or of its key, when asked).
@@ -128,6 +144,15 @@ class PositionIndex:
             return 1, 1
         offset = located.key_offset if key and located.key_offset is not None else located.value_offset
         return self.lines.position(offset)
+
+
+def _end_of_value(scan: Callable[[str, int], tuple], text: str, offset: int) -> int | None:
+    """The offset just past the JSON value that starts at ``offset``, found by ``scan`` (a decoder's C
+    scanner); None when it refuses the value there (the walk then goes on token by token)."""
+    try:
+        return scan(text, offset)[1]
+    except (StopIteration, ValueError, RecursionError):
+        return None
 
 
 def _decode_string(token: str) -> str:
@@ -149,7 +174,7 @@ def max_depth(text: str, limit: int | None = None) -> tuple[int, int]:
     depth = best = 0
     best_offset = 0
     beyond: int | None = None
-    for m in re.finditer(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', text):
+    for m in re.finditer(STRING + r"|[\[\]{}]", text):
         tok = m.group()
         if tok in "[{":
             depth += 1

@@ -84,8 +84,13 @@ def _unknown(campaign: Campaign, level: int, campaign_mode: bool, budget: Budget
     low = search.turns_at_least
     found = None
     if not reference and budget.find_share > 0:
-        run = find_run(search, deadline.within(budget.find_share * budget.max_seconds),
-                       max(1_000, int(budget.max_states * budget.find_share)))
+        share = deadline.within(budget.find_share * budget.max_seconds)
+        try:
+            # The look asks the clock, but a policy's first look at a huge level (seconds on 256x256) does not.
+            with enforced(share):
+                run = find_run(search, share, max(1_000, int(budget.max_states * budget.find_share)))
+        except OutOfTime:
+            run = None
         if run is not None:
             turns, health, actions = run
             actions = idle_flips_dropped(campaign, level, actions)

@@ -87,7 +87,7 @@ def _placed(found: Findings, card_id: str, pos: tuple[int, int], path: JsonPath,
                     f"y 0 to {height - 1}): move it, or make the level larger", path + ("at",), **where)
         return False
     if pos in by_pos:
-        found.error("CR204", f"two cards on cell ({x}, {y}): cells[{by_pos[pos]}] is there already; "
+        found.error("CR204", f"two cards on cell ({x}, {y}): {level.cells[by_pos[pos]].card!r} is there already; "
                     "a cell holds one card", path + ("at",), **where)
         return False
     if not known_card(found, card_id, campaign.cards, path + ("card",)):
