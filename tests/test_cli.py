@@ -757,3 +757,14 @@ def test_the_files_beside_a_replay_are_read_within_a_budget(tmp_path: Path, monk
     beside = [p for p in loaded if p.parent == tmp_path]
     assert 1 <= len(beside) <= replays.BESIDE_BYTES // len(big) + 1, beside
     assert loaded[len(beside):] == [source]  # then the bundled campaign with the id
+
+
+@pytest.mark.parametrize("option", [["--max-states", "5"], ["--max-seconds", "1"]], ids=["states", "seconds"])
+def test_check_refuses_a_solver_budget_without_solve(capsys, option):
+    """`check F --max-states 5` checked without the solver and said nothing of the budget (cli18's note): the
+    options are the solver's, so without --solve they are a usage error (exit 2) naming the option; with
+    --solve the budget holds (a verdict within 5 states is unknown for The Needle Run)."""
+    code, out, err = cardrogue(capsys, "check", NEEDLE, *option)
+    assert (code, out) == (2, "") and option[0] in err and "--solve" in err, err
+    code, out, err = cardrogue(capsys, "check", NEEDLE, "--solve", "--max-states", "5")
+    assert code == 0 and "CR402: solvability unknown: par not proven before the state budget (5) ran out" in out, out
