@@ -11,7 +11,7 @@ from cardrogue.engine.errors import RejectedReplay, UnusableInput  # (RejectedRe
 from cardrogue.engine.format.files import json_meant
 from cardrogue.engine.format.loader import load_usable
 from cardrogue.engine.printable import printable
-from cardrogue.engine.reading import read_limited
+from cardrogue.engine.reading import other_encoding, read_limited
 from cardrogue.engine.words import plural
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE = 0, 1, 2
@@ -163,6 +163,9 @@ def read_stdin_text(what: str) -> str:
 def _text_of(raw: bytes, where, what: str) -> str:
     if len(raw) > TEXT_LIMIT:
         raise UnusableInput(f"{where}: {what} is larger than 64 MiB")
+    if encoding := other_encoding(raw):
+        raise UnusableInput(f"{where}: {what} is {encoding}, not UTF-8 (it begins with a {encoding} byte order mark): "
+                            "save it as UTF-8")
     try:
         return raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
     except UnicodeDecodeError as exc:
