@@ -33,6 +33,9 @@ all; ``--format json`` always does), as the hub lists a refused map's first 100:
 unknown keys printed 300,000 lines."""
 
 
+SOLVE_STATES, SOLVE_SECONDS = 200_000, 20.0  # check --solve's budget unless --max-states / --max-seconds say
+
+
 def register(sub) -> None:
     check = sub.add_parser("check", help="validate campaign files: schema, rules and graph checks")
     check.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="campaign files or folders")
@@ -41,8 +44,8 @@ def register(sub) -> None:
     check.add_argument("-v", "--verbose", action="store_true",
                        help=f"also show information (chokepoints), and every problem of a code met more than {SHOWN_PER_CODE} times in a file")
     check.add_argument("--solve", action="store_true", help="also run the solver: an unsolvable map is an error")
-    check.add_argument("--max-states", type=count, default=200_000, help="solver budget in states (with --solve; default 200,000)")
-    check.add_argument("--max-seconds", type=seconds, default=20.0, help="solver budget in seconds per file (with --solve; default 20)")
+    check.add_argument("--max-states", type=count, default=None, help="solver budget in states (with --solve; default 200,000)")
+    check.add_argument("--max-seconds", type=seconds, default=None, help="solver budget in seconds per file (with --solve; default 20)")
     check.set_defaults(func=cmd_check)
 
 
@@ -70,6 +73,11 @@ def _campaign_files(paths: Sequence[Path]) -> tuple[list[Path], list[Diagnostic]
 def cmd_check(args: argparse.Namespace) -> int:
     from cardrogue.engine.analysis.check import check_file
 
+    if not args.solve and (args.max_states is not None or args.max_seconds is not None):
+        option = "--max-states" if args.max_states is not None else "--max-seconds"
+        complain(f"error: {option} is the solver's budget, and check runs the solver only with --solve: add --solve, "
+                 f"or drop {option}")
+        return EXIT_UNUSABLE
     files, missing = _campaign_files(args.paths)
     if not files and not missing:
         complain(f"no campaign files (*.json) in {', '.join(map(str, args.paths))}")
@@ -123,7 +131,8 @@ def _solver_diagnostics(result, args: argparse.Namespace) -> list[Diagnostic]:
     from cardrogue.engine.analysis.solver import Budget, solve_diagnostics
     from cardrogue.engine.format.positions import PositionIndex
 
-    found = solve_diagnostics(result.campaign, Budget(args.max_states, args.max_seconds))
+    found = solve_diagnostics(result.campaign, Budget(SOLVE_STATES if args.max_states is None else args.max_states,
+                                                     SOLVE_SECONDS if args.max_seconds is None else args.max_seconds))
     index = PositionIndex(result.text)
     return [replace(d, file=result.file, line=index.locate(d.path)[0], column=index.locate(d.path)[1]) for d in found]
 

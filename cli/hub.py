@@ -15,8 +15,9 @@ from pathlib import Path
 
 from cardrogue.engine.words import counted
 
-from .common import (EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE, UnusableInput, complain, lines_of, listen, read_text,
-                     replay_document, say, score_line, whole)
+from .common import (EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE, UnusableInput, complain, lines_of, listen, read_text, say,
+                     score_line, whole)
+from .replays import replay_document
 
 window_days = whole(0, 365, "a competition window")
 port_number = whole(1, 65_535, "a port")

@@ -14,10 +14,8 @@ from .common import (
     EXIT_OK,
     EXIT_PROBLEMS,
     EXIT_UNUSABLE,
-    NotJson,
     RejectedReplay,
     UnusableInput,
-    campaign_for_replay,
     complain,
     load_usable,
     open_scores,
@@ -25,9 +23,9 @@ from .common import (
     read_text,
     say,
     score_line,
-    verified_on,
 )
 from .progress import is_plain
+from .replays import NotJson, campaign_for_replay, verified_on
 
 
 def register(sub) -> None:

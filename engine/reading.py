@@ -40,3 +40,15 @@ def read_limited(path: str | Path, limit: int) -> bytes:
         raise OSError(errno.EINVAL, f"is {kind}, not a regular file" if kind.startswith("a ") else kind)
     with os.fdopen(fd, "rb") as handle:
         return handle.read(limit + 1)
+
+
+# Byte order marks of the encodings a text editor may save in instead of UTF-8 (UTF-32's first: its little-endian
+# mark begins with UTF-16's).
+_MARKS = ((b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"), (b"\xff\xfe", "UTF-16"),
+          (b"\xfe\xff", "UTF-16"))
+
+
+def other_encoding(raw: bytes) -> str | None:
+    """The encoding a file's byte order mark names when it is not UTF-8 ("UTF-16", "UTF-32"), else None: such a
+    file is not UTF-8 from its first byte, and saying so tells the author what to change."""
+    return next((name for mark, name in _MARKS if raw.startswith(mark)), None)

@@ -737,7 +737,7 @@ def test_the_files_beside_a_replay_are_read_within_a_budget(tmp_path: Path, monk
     """`verify` of a replay whose version no file holds, in a folder of big campaigns with its id, took 53 s:
     every file beside it (200 at most, each up to 16 MB) was read, and each with the id loaded whole. The
     files beside a replay are read up to BESIDE_BYTES in all now; the bundled campaigns still come after."""
-    from cardrogue.cli import common
+    from cardrogue.cli import replays
     from cardrogue.engine.format.resources import bundled_campaigns
 
     source = next(p for p in bundled_campaigns() if p.name == "two-knives.json")
@@ -750,10 +750,21 @@ def test_the_files_beside_a_replay_are_read_within_a_budget(tmp_path: Path, monk
     path = tmp_path / "run.replay.json"
     path.write_text(json.dumps(replay), encoding="utf-8")
     loaded = []
-    load_usable = common.load_usable
-    monkeypatch.setattr(common, "load_usable", lambda p: loaded.append(p) or load_usable(p))
-    campaign, found = common.campaign_for_replay(path.read_text(encoding="utf-8"), None, path)
+    load_usable = replays.load_usable
+    monkeypatch.setattr(replays, "load_usable", lambda p: loaded.append(p) or load_usable(p))
+    campaign, found = replays.campaign_for_replay(path.read_text(encoding="utf-8"), None, path)
     assert found.parent == tmp_path and campaign.id == "two-knives"
     beside = [p for p in loaded if p.parent == tmp_path]
-    assert 1 <= len(beside) <= common.BESIDE_BYTES // len(big) + 1, beside
+    assert 1 <= len(beside) <= replays.BESIDE_BYTES // len(big) + 1, beside
     assert loaded[len(beside):] == [source]  # then the bundled campaign with the id
+
+
+@pytest.mark.parametrize("option", [["--max-states", "5"], ["--max-seconds", "1"]], ids=["states", "seconds"])
+def test_check_refuses_a_solver_budget_without_solve(capsys, option):
+    """`check F --max-states 5` checked without the solver and said nothing of the budget (cli18's note): the
+    options are the solver's, so without --solve they are a usage error (exit 2) naming the option; with
+    --solve the budget holds (a verdict within 5 states is unknown for The Needle Run)."""
+    code, out, err = cardrogue(capsys, "check", NEEDLE, *option)
+    assert (code, out) == (2, "") and option[0] in err and "--solve" in err, err
+    code, out, err = cardrogue(capsys, "check", NEEDLE, "--solve", "--max-states", "5")
+    assert code == 0 and "CR402: solvability unknown: par not proven before the state budget (5) ran out" in out, out

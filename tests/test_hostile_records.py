@@ -200,6 +200,19 @@ def test_a_damaged_score_table_is_reported_with_the_file_and_never_overwritten(t
     assert db.read_bytes() == before
 
 
+def test_a_score_database_that_is_a_loop_of_symbolic_links_is_refused_by_name(tmp_path, duel, capsys):
+    """`scores --scores-db LOOP` (a link to itself) said "no verified scores yet": the path does not exist, so
+    the listing took it for an empty table (cli18). Listing and importing refuse it by name, exit 2."""
+    loop = tmp_path / "scores.sqlite3"
+    loop.symlink_to(loop.name)
+    status, out, err = cli(capsys, "scores", duel, "--scores-db", loop)
+    assert (status, out) == (2, "") and f"{loop}: is a loop of symbolic links" in err, err
+    replay = tmp_path / "won.replay.json"
+    replay.write_text(recorded(load(duel_dict()), WIN, player="bob").text())
+    status, out, err = cli(capsys, "scores", duel, "--scores-db", loop, "--import", replay)
+    assert status == 2 and "loop of symbolic links" in err and loop.is_symlink()
+
+
 def test_a_read_only_score_database_is_listed_and_refused_for_an_import(tmp_path, duel, capsys, request):
     """A score file its user may not write: listed, and an import refused without touching it. Root
     writes a read-only file anyway, so as root (CI) the commands run as the unprivileged user

@@ -812,3 +812,22 @@ def test_a_problem_at_the_end_of_a_big_file_is_located_without_walking_every_tok
     line, column = index.locate(last)
     assert text.splitlines()[line - 1][column - 1:] == '"pathing-tile",'
     assert located < 4 * parse + 0.1, (located, parse)
+
+
+@pytest.mark.parametrize("encoding, name", [("utf-16", "UTF-16"), ("utf-16-be", "UTF-16"), ("utf-32", "UTF-32")])
+def test_a_campaign_saved_as_utf16_or_utf32_is_named_so(tmp_path: Path, capsys, encoding: str, name: str) -> None:
+    """A campaign saved by an editor as "Unicode" (UTF-16 with its byte order mark) was "byte 0xff cannot be
+    decoded" (cli18's note): the message names the encoding and says what to do; a replay too (exit 2)."""
+    from cardrogue.cli.main import main
+
+    text = TINY.read_text(encoding="utf-8")
+    mark = {"utf-16-be": "\ufeff"}.get(encoding, "")  # utf-16 and utf-32 write their mark themselves
+    path = tmp_path / "campaign.json"
+    path.write_bytes((mark + text).encode(encoding))
+    [d] = load_campaign(path).diagnostics
+    assert (d.code, d.line, d.column) == ("CR004", 1, 1)
+    assert d.message == f"the file is {name}, not UTF-8 (it begins with a {name} byte order mark); save it as UTF-8"
+    replay = tmp_path / "run.replay.json"
+    replay.write_bytes('{"format": 1}'.encode(encoding) if not mark else (mark + '{"format": 1}').encode(encoding))
+    assert main(["verify", str(replay)]) == 2
+    assert f"the replay is {name}, not UTF-8" in capsys.readouterr().err

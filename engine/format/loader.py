@@ -33,7 +33,7 @@ from fastjsonschema import JsonSchemaException
 from ..errors import CampaignHasErrors, UnusableInput
 from ..model.abilities import AbilityError
 from ..model.campaign import Campaign, Cell, Goal, Hero, Level, LevelHero, Par, plain_cell
-from ..reading import read_limited
+from ..reading import other_encoding, read_limited
 from ..words import counted
 from .canonical import content_hash, default_cell_id
 from .catalog import card_from_dict, default_catalog
@@ -178,6 +178,10 @@ def load_campaign_bytes(raw: bytes, name: str = "<memory>") -> LoadResult:
         return _too_large(name, len(raw), exact=False)
     if raw.startswith(b"\xef\xbb\xbf"):
         return LoadResult(name, None, [_bom(name)])
+    if encoding := other_encoding(raw):
+        return LoadResult(name, None, [Diagnostic(
+            "CR004", f"the file is {encoding}, not UTF-8 (it begins with a {encoding} byte order mark); save it as "
+                     "UTF-8", file=name, line=1, column=1)])
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
