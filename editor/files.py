@@ -17,6 +17,7 @@ from cardrogue.engine.format.diagnostics import Diagnostic, Severity
 from cardrogue.engine.format.loader import LoadResult, load_campaign, load_campaign_text
 from cardrogue.engine.format.resources import default_campaign
 from cardrogue.engine.format.schema import is_schema_id
+from cardrogue.engine.reading import link_loops
 from cardrogue.engine.records.atomic import atomic_write
 from cardrogue.engine.words import counted
 
@@ -123,7 +124,7 @@ def document_for(path: Path | None) -> Document:
 
     if path is None:
         return default_document()
-    if path.is_symlink() and not path.exists() and _loops(path):
+    if link_loops(path):
         raise UnusableInput(f"{path}: cannot open it: it is a loop of symbolic links; name the file itself")
     if not path.exists() and path.suffix == "":
         path = with_json_suffix(path)  # `cardrogue edit mymap`: mymap.json, as check and the open dialog list
@@ -141,17 +142,6 @@ def document_for(path: Path | None) -> Document:
             raise UnusableInput(f"{path}: cannot create a campaign there: {folder} is not a folder")
         return new_document(path)
     return open_document(path)
-
-
-def _loops(path: Path) -> bool:
-    """Whether following ``path``'s symbolic links never ends (a link to itself, two links to each other)."""
-    import errno
-
-    try:
-        path.stat()
-    except OSError as exc:
-        return exc.errno == errno.ELOOP
-    return False
 
 
 def with_json_suffix(path: Path) -> Path:

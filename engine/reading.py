@@ -21,6 +21,18 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
+def link_loops(path: Path) -> bool:
+    """Whether ``path`` is a symbolic link whose links never end (a link to itself, two links to each other):
+    such a path does not exist, and a command that would take it for a new or empty file must refuse it."""
+    if not path.is_symlink():
+        return False
+    try:
+        path.stat()
+    except OSError as exc:
+        return exc.errno == errno.ELOOP
+    return False
+
+
 def read_limited(path: str | Path, limit: int) -> bytes:
     """At most ``limit + 1`` bytes of the regular file at ``path`` (one more than ``limit`` says it
     is too large). A FIFO, a device, a socket or a folder raises :class:`OSError` at once: the

@@ -15,7 +15,6 @@ once all get their scores in.
 
 from __future__ import annotations
 
-import errno
 import os
 import sqlite3
 import stat
@@ -28,6 +27,7 @@ from typing import Iterator
 
 from ..errors import UnusableInput
 from ..model.campaign import Campaign
+from ..reading import link_loops
 from ..words import counted
 from .replay import VerifiedRun, verify_replay
 
@@ -121,15 +121,6 @@ def retry_while_locked(step, seconds: float) -> None:
             delay = min(delay * 2, 0.5)
 
 
-def _loops(path: Path) -> bool:
-    """Whether following ``path``'s symbolic links never ends (a link to itself, two links to each other)."""
-    try:
-        path.stat()
-    except OSError as exc:
-        return exc.errno == errno.ELOOP
-    return False
-
-
 class ScoreStore:
     """The table, opened to add runs (``writable``, the default) or only to list them.
 
@@ -148,7 +139,7 @@ class ScoreStore:
         self._db: sqlite3.Connection | None = None
         if self.path.is_dir():
             raise UnusableInput(f"{self.path}: is a folder, not a score database")
-        if self.path.is_symlink() and not self.path.exists() and _loops(self.path):
+        if link_loops(self.path):
             # (it does not exist: a listing said "no verified scores yet", a run's score was not kept)
             raise UnusableInput(f"{self.path}: is a loop of symbolic links, not a score database; name the file "
                                 "itself with --scores-db")
