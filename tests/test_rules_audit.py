@@ -57,6 +57,20 @@ def test_an_enemy_teleported_next_to_the_hero_beside_another_does_not_attack_thi
     assert sorted(a for a in legal(s) if a.startswith("attack")) == ["attack S", "attack W"]
 
 
+def test_the_view_fights_only_the_engaged_enemy_and_shows_the_thrown_one_waiting():
+    """TELEPORTING OR MOVING TO A TILE, BUT TURN IS ENDED ("If an enemy is teleported adjacent to a player, the same
+    rules apply"): the view's foes are the enemies the hero fights this turn, as the legal actions are. The player's
+    attack menu named the kobold thrown south (the first of N, E, S, W) while `attack` hit the goblin, and the arrow
+    toward the kobold played that attack (review)."""
+    from cardrogue.editor.player.widgets import describe
+    from cardrogue.engine.rules.actions import Action
+
+    view = play(between_two([1], [1]), "throw purple E", "teleport 1,1").view()
+    assert [(f.name, f.direction.value, f.waiting) for f in view.foes] == [("Goblin", "W", False)]
+    assert [(f.name, f.direction.value, f.waiting) for f in view.waiting_foes] == [("Kobold", "S", True)]
+    assert view.foe_at(1, 1).waiting and describe(Action("attack"), view) == "attack roll on Goblin"
+
+
 def test_slaying_the_other_enemy_resumes_the_turn_beside_an_enemy_teleported_there():
     """TELEPORTING ...: "If an enemy is teleported adjacent to a player, the same rules apply" (it engages at the
     beginning of the player's turn); SLAYING AN ENEMY: "The player may now resume his Standard Turn Sequence at step 2

@@ -366,10 +366,10 @@ class HeroPanel(Static):
 
 
 class EnemyPanel(Static):
-    """Every enemy on an ADJACENT TILE: health, attack, abilities and conditions."""
+    """Every enemy on an ADJACENT TILE: health, attack, abilities and conditions (one thrown there waits)."""
 
     def show(self, view: StateView) -> None:
-        foes = view.foes
+        foes = view.foes + view.waiting_foes
         self.display = bool(foes)
         if not foes:
             self.update("")
@@ -386,6 +386,8 @@ class EnemyPanel(Static):
                 parts.append(Text(f"Poisoned: {counted(foe.poison, 'turn')}", "magenta"))
             if foe.paralysed:
                 parts.append(Text(f"Paralysed: {counted(foe.paralysed, 'turn')}", "yellow"))
+            if foe.waiting:
+                parts.append(Text("Thrown here: fights from your next turn", "yellow"))
         self.update(Group(*parts))
 
 

@@ -89,6 +89,8 @@ class Foe:
     paralysed: int  # turns it neither attacks nor applies abilities
     attack: int  # the card's attack plus potions of strength or weakness thrown on it
     direction: Direction | None = None  # where it stands from the hero, on an ADJACENT TILE
+    # set beside the hero by a thrown potion of teleportation this combat turn: out of the fight until his next turn
+    waiting: bool = False
 
     @property
     def name(self) -> str:
@@ -314,14 +316,26 @@ class StateView:
         s = self._s
         health, poison, paralysed, attack = s._foe(e)
         card = s.d.card[e]
-        return Foe(card, s.d.pos_of[at], health, poison, paralysed, (card.attack or 0) + attack, direction)
+        return Foe(card, s.d.pos_of[at], health, poison, paralysed, (card.attack or 0) + attack, direction,
+                   bool(s.waiting) and e in s.waiting)
 
     @property
     def foes(self) -> tuple[Foe, ...]:
-        """Every enemy on an ADJACENT TILE, in N, E, S, W order (the ones the hero fights)."""
+        """The enemies the hero fights, in N, E, S, W order: every enemy on an ADJACENT TILE but one a thrown potion
+        of teleportation set there this combat turn, which waits for his next turn (:attr:`waiting_foes`)."""
         s = self._s
         adjacent = s.d.adjacent[s.pos]
-        return tuple(self._foe(e, adjacent[dr], DIRECTIONS[dr]) for dr, e in s.adjacent_enemies())
+        return tuple(self._foe(e, adjacent[dr], DIRECTIONS[dr]) for dr, e in s.engaged_enemies())
+
+    @property
+    def waiting_foes(self) -> tuple[Foe, ...]:
+        """The enemies on an ADJACENT TILE that wait (TELEPORTING OR MOVING TO A TILE, BUT TURN IS ENDED: "If an
+        enemy is teleported adjacent to a player, the same rules apply"): they join the fight at his next turn."""
+        s = self._s
+        if not s.waiting:
+            return ()
+        adjacent = s.d.adjacent[s.pos]
+        return tuple(self._foe(e, adjacent[dr], DIRECTIONS[dr]) for dr, e in s.adjacent_enemies() if e in s.waiting)
 
     @property
     def revealed_foes(self) -> tuple[Foe, ...]:
