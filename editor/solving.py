@@ -45,6 +45,14 @@ def headline(solution: Solution) -> Content:
 
 
 
+def _same_level(before: Campaign | None, after: Campaign, index: int) -> bool:
+    """Whether level ``index`` of ``after`` is the level ``index`` of ``before`` (edited, or renamed, but not
+    another level moved or shifted there by a level added, removed or moved)."""
+    if before is None or len(before.levels) != len(after.levels) or index >= len(after.levels):
+        return False
+    was, now = before.levels[index].id, after.levels[index].id
+    return was == now or was not in {level.id for level in after.levels}
+
 class SolveFlow:
     """The last solution of a level and the step of it shown on the map (``step_index`` None: not stepping)."""
 
@@ -77,10 +85,16 @@ class SolveFlow:
 
     def campaign_changed(self) -> None:
         """After an edit: the solution no longer holds, but its verdict is shown as what it was before."""
-        solution = self.solution
-        if solution is None or self._campaign is self.app.campaign:
+        solution, solved = self.solution, self._campaign
+        if solution is None:
+            if self._before_edit is not None and not _same_level(solved, self.app.campaign, self._before_edit):
+                self.forget()  # a later edit removed or moved the level the verdict kept is of
+            return
+        if solved is self.app.campaign:
             return
         self.forget()
+        if not _same_level(solved, self.app.campaign, solution.level):
+            return  # the level was removed or moved (or one before it): its verdict names another level's places
         self._before_edit = solution.level
         self._panel.set_solve_status(Content.assemble(("Before the last edit: ", "dim"), headline(solution),
                                                       ("  (F6 solves again)", "dim")))

@@ -432,6 +432,33 @@ async def test_a_verdict_before_an_edit_is_not_shown_on_another_level(campaign_f
 
 
 @run_async
+async def test_a_verdict_before_an_edit_goes_with_its_level_removed_or_moved(campaign_file, tmp_path) -> None:
+    """F6 on the first of two levels, an edit, then that level removed: the next level, now first, showed
+    'Before the last edit: Par: ...' of the level gone (review); moving the level with ] does the same; an
+    edit of the level itself (or a rename) keeps the verdict, as before."""
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("ctrl+l", "a")
+        await settle(app, pilot)
+        for leave in (app.action_remove_level, lambda: app.action_move_level(1)):
+            app.set_level(0)
+            await settle(app, pilot)
+            app.canvas.focus()
+            await pilot.press("f6")
+            await settle(app, pilot)
+            assert "Par:" in str(app.query_one("#solve-status").render())
+            await pilot.press("down", "right", "f")
+            await settle(app, pilot)
+            assert "Before the last edit" in str(app.query_one("#solve-status").render())
+            leave()
+            await settle(app, pilot)
+            assert str(app.query_one("#solve-status").render()) == ""
+            await pilot.press("ctrl+z")  # the level back where it was
+            await settle(app, pilot)
+
+
+@run_async
 async def test_an_unknown_par_with_a_run_found_shows_its_bounds_and_steps_through_the_run(tmp_path) -> None:
     """F6 on a map the budget cannot decide: the line says par lies between the floor and the run found
     (docs/solver.md, *Verdicts*), and the map steps through that run as through a solution."""
