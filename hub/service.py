@@ -46,13 +46,14 @@ MAX_LISTED = 100
 
 
 def look_key(name: str) -> str:
-    """What a player name reads as: names with one key are one name. Case aside, the letters and digits that
-    read alike in a sans-serif font (Unicode's confusables, UTS #39, within a name's ASCII) are one: I, l and
-    1; O and 0; rn and m; vv and w. (hub/db.py's LOOK_KEY_SQL is the same for the names made before.)"""
-    return name.lower().translate(_READ_ALIKE).replace("rn", "m").replace("vv", "w")
+    """What a player name reads as: names with one key are one name. The letters and digits that read alike in a
+    sans-serif font (Unicode's confusables, UTS #39, within a name's ASCII) are one: a capital I, a small l and 1;
+    O and 0; rn and m; vv and w; then case aside. A small i is not an l: the capital I is mapped before the case
+    goes ('Mario' and 'Marlo' are two names; 'MarIo' reads as 'Marlo'). (hub/db.py's LOOK_KEY_SQL is the same.)"""
+    return name.replace("I", "l").lower().translate(_READ_ALIKE).replace("rn", "m").replace("vv", "w")
 
 
-_READ_ALIKE = str.maketrans({"i": "l", "1": "l", "0": "o"})
+_READ_ALIKE = str.maketrans({"1": "l", "0": "o"})
 
 
 def hex_digits(ref: str) -> str:
@@ -162,8 +163,8 @@ class Hub:
                                (name.casefold(), look_key(name)))
                 if taken is None or taken[0].casefold() == name.casefold():
                     raise HubError(409, f"the name {name!r} is taken", field="name")
-                raise HubError(409, f"the name {name!r} is taken: it reads as {taken[0]!r}, a player's name (I, l "
-                                    "and 1 read alike, as O and 0, rn and m, vv and w)", field="name")
+                raise HubError(409, f"the name {name!r} is taken: it reads as {taken[0]!r}, a player's name (a capital "
+                                    "I, l and 1 read alike, as O and 0, rn and m, vv and w)", field="name")
             account_id = tx.one("SELECT id FROM accounts WHERE name = ?", (name,))[0]
         return Account(account_id, name), token
 
