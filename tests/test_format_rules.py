@@ -78,20 +78,24 @@ def test_every_semantic_code_is_written_only_in_the_checks() -> None:
 
 
 def _graph_codes() -> set[str]:
-    """The CR3xx codes the graph checks write (``Diagnostic("CR3..", ...)`` in engine/analysis/graph.py)."""
-    tree = ast.parse((ROOT / "engine" / "analysis" / "graph.py").read_text(encoding="utf-8"))
-    return {node.args[0].value for node in ast.walk(tree)
-            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Diagnostic" and node.args
-            and isinstance(node.args[0], ast.Constant) and re.fullmatch(r"CR3\d\d", str(node.args[0].value))}
+    """The CR3xx codes the route checks write (``Diagnostic("CR3..", ...)`` in engine/analysis/graph.py, and the
+    gold count's CR309 in engine/analysis/gold.py)."""
+    codes = set()
+    for name in ("graph.py", "gold.py"):
+        tree = ast.parse((ROOT / "engine" / "analysis" / name).read_text(encoding="utf-8"))
+        codes |= {node.args[0].value for node in ast.walk(tree)
+                  if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Diagnostic" and node.args
+                  and isinstance(node.args[0], ast.Constant) and re.fullmatch(r"CR3\d\d", str(node.args[0].value))}
+    return codes
 
 
 def test_the_editor_phrases_only_codes_the_checks_write() -> None:
-    """A phrase is for a code some check writes: the format's (CR2xx, engine/format/checks) or the graph's
-    (CR3xx, engine/analysis/graph.py, such as CR306 and CR310 after a level is added)."""
+    """A phrase is for a code some check writes: the format's (CR2xx, engine/format/checks) or the route checks'
+    (CR3xx, engine/analysis/graph.py, such as CR306 and CR310 after a level is added, and gold.py's CR309)."""
     from cardrogue.editor.phrasing import PHRASES
 
     graph = _graph_codes()
-    assert {"CR301", "CR306", "CR310"} <= graph, "the scan of the graph checks is broken"
+    assert {"CR301", "CR306", "CR309", "CR310"} <= graph, "the scan of the route checks is broken"
     written = {code for (code, _), places in _code_sites().items() if any(p.startswith(str(CHECKS.relative_to(ROOT)))
                                                                       for p in places)} | graph
     assert set(PHRASES) <= written, sorted(set(PHRASES) - written)
