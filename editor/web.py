@@ -122,8 +122,8 @@ LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 
 
 def own_hosts(host: str, port: int, public_url: str) -> frozenset[str]:
-    """The Host headers a browser sends to this server: the public URL's (with and without its scheme's default
-    port), and the address it listens on at its port (on loopback, every loopback name). A page of another site
+    """The Host headers a browser sends to this server: the public URL's (with and without its port), and the
+    address it listens on at its port (on loopback, every loopback name; without the port on port 80). A page of another site
     whose name is made to resolve to this machine (DNS rebinding) sends its own name, and is refused: the Host
     header is the page's to choose, so "the address the request came to" let such a page open a session."""
     import ipaddress
@@ -131,9 +131,11 @@ def own_hosts(host: str, port: int, public_url: str) -> frozenset[str]:
     parts = urlsplit(public_url)
     names = {parts.netloc.lower()}
     default = {"http": 80, "https": 443}.get(parts.scheme)
-    if parts.port in (None, default) and parts.hostname:
+    if parts.hostname:
+        # The public name without its port too: a proxy in front (README's nginx, `Host $host`) sends the name alone,
+        # whatever port the public URL has. It is the operator's name, never a rebinding page's.
         bare = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
-        names |= {bare.lower(), f"{bare.lower()}:{default}"}
+        names |= {bare.lower(), f"{bare.lower()}:{default}"} if parts.port in (None, default) else {bare.lower()}
     try:
         address = ipaddress.ip_address(host)
         loopback, everywhere = address.is_loopback, address.is_unspecified  # 0.0.0.0 and :: listen on loopback too
@@ -142,6 +144,8 @@ def own_hosts(host: str, port: int, public_url: str) -> frozenset[str]:
     shown = f"[{host}]" if ":" in host else host
     for name in (*(LOOPBACK_NAMES if loopback or everywhere else ()), *(() if loopback else (shown,))):
         names.add(f"{name.lower()}:{port}")
+        if port == 80:
+            names.add(name.lower())  # http://localhost/ sends no port
     return frozenset(names)
 
 

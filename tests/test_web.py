@@ -372,6 +372,19 @@ def test_a_page_of_a_name_rebound_to_this_machine_cannot_open_a_session(tmp_path
             assert _websocket(url, f"http://{host}", host=host) == "open", host
 
 
+def test_the_own_names_include_a_proxys_host_without_the_public_port_and_port_80_without_one() -> None:
+    """README's nginx sends `Host $host`: the public name without its port. With --public-url on another port than
+    the scheme's (https://play.example.org:8443) every session was refused 403 (review); and a server on port 80
+    reached as http://localhost/ sends `localhost`. Another site's name stays refused."""
+    from cardrogue.editor.web import own_hosts
+
+    names = own_hosts("127.0.0.1", 8000, "https://play.example.org:8443")
+    assert {"play.example.org:8443", "play.example.org", "127.0.0.1:8000", "localhost:8000"} <= names
+    assert "evil.example" not in names and "play.example.org:443" not in names
+    assert {"localhost", "127.0.0.1", "localhost:80"} <= own_hosts("127.0.0.1", 80, "http://127.0.0.1")
+    assert "localhost" not in own_hosts("127.0.0.1", 8000, "http://127.0.0.1:8000")
+
+
 def test_sessions_beyond_the_limit_are_refused(tmp_path: Path) -> None:
     import asyncio
 
