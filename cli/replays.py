@@ -15,6 +15,7 @@ from cardrogue.engine.format.files import is_campaign_name
 from cardrogue.engine.format.loader import MAX_FILE_BYTES, load_usable
 from cardrogue.engine.printable import printable
 from cardrogue.engine.reading import read_limited
+from cardrogue.engine.words import counted
 
 
 class NotJson(UnusableInput):
@@ -129,9 +130,11 @@ def campaign_for_replay(text: str, campaign_path: Path | None, replay_path: Path
     candidates = ([recorded] if recorded is not None else []) + beside + list(bundled_campaigns())
     same_id, same_id_path, trouble = None, None, None
     spent = 0  # bytes read of the files beside the replay (BESIDE_BYTES)
+    unread = 0  # files beside it not looked at, the budget spent
     for path in candidates:
         near = path in beside and path != recorded
         if near and spent >= BESIDE_BYTES:
+            unread += 1
             continue
         has_id, size = _has_id(path, campaign_id)
         spent += size if near else 0
@@ -158,6 +161,9 @@ def campaign_for_replay(text: str, campaign_path: Path | None, replay_path: Path
     where = f"beside the replay (in {replay_path.expanduser().absolute().parent}) or " if replay_path is not None else ""
     gone = (f"the file it was played from, {printable(str(recorded))}, is not there or is not that campaign; "
             if recorded is not None else "")
+    if unread:
+        gone += (f"{counted(unread, 'file')} beside it {'was' if unread == 1 else 'were'} not read (the files beside a "
+                 f"replay are read up to {BESIDE_BYTES // 2**20} MiB in all); ")
     raise UnusableInput(f"no campaign with the id {campaign_id!r} {where}among the bundled campaigns; "
                         f"{gone}name the campaign file with --campaign FILE")
 

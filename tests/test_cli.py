@@ -733,6 +733,26 @@ def test_help_and_version_on_a_full_disk_say_so(args):
     assert done.stderr == "cardrogue: cannot write the output: No space left on device\n", done.stderr
 
 
+def test_a_replay_whose_campaign_lies_past_the_read_budget_says_the_files_were_not_read(tmp_path: Path, capsys) -> None:
+    """Past BESIDE_BYTES the files beside a replay are not looked at: a campaign among them was not found and the
+    message said only "no campaign with the id ..." (review). It says how many files were not read, and why."""
+    from cardrogue.cli import replays
+
+    source = NEEDLE.read_text(encoding="utf-8")
+    other = json.loads(source)
+    other["id"] = "someone-else"
+    padding = " " * (replays.BESIDE_BYTES // 2)
+    for name in ("a.json", "b.json"):  # read first (sorted), and over the budget between them
+        (tmp_path / name).write_text(json.dumps(other)[:-1] + padding + "}", encoding="utf-8")
+    replay = json.loads(NEEDLE_REPLAY.read_text(encoding="utf-8"))
+    replay["campaign"]["id"] = "my-own"
+    replay["campaign"].pop("file", None)
+    (tmp_path / "run.replay.json").write_text(json.dumps(replay), encoding="utf-8")
+    (tmp_path / "z.json").write_text(source.replace('"the-needle-run"', '"my-own"', 1), encoding="utf-8")
+    code, out, err = cardrogue(capsys, "verify", tmp_path / "run.replay.json")
+    assert code == 2 and "1 file beside it was not read (the files beside a replay are read up to 16 MiB" in err, err
+
+
 def test_the_files_beside_a_replay_are_read_within_a_budget(tmp_path: Path, monkeypatch) -> None:
     """`verify` of a replay whose version no file holds, in a folder of big campaigns with its id, took 53 s:
     every file beside it (200 at most, each up to 16 MB) was read, and each with the id loaded whole. The
