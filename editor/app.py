@@ -45,7 +45,7 @@ from .phrasing import editor_message
 from .messages import (CardChosen, CellFieldEdited, CursorMoved, LevelChosen, MapWanted, PaintCell, ProblemChosen,
                        StoryEdited)
 from .solving import SolveFlow
-from .widgets.dialogs import ChoiceScreen, FormScreen, HelpScreen, PathScreen
+from .widgets.dialogs import AskScreen, ChoiceScreen, FormScreen, HelpScreen, PathScreen
 from .widgets.footer import EditorFooter
 from .widgets.inspector import Inspector, parse_rolls
 from .widgets.finding import FindScreen, OverviewScreen, matching_cells, next_place
@@ -515,7 +515,7 @@ class EditorApp(KeysInOrder, App[int]):
         return applied
 
     async def action_quit(self) -> None:
-        if isinstance(self.screen, FormScreen) and self.screen.hold_quit():
+        if isinstance(self.screen, (FormScreen, AskScreen)) and self.screen.hold_quit():
             return
         while isinstance(self.screen, PathScreen):  # an open or save as dialog: closed, as escape would
             await self.screen.dismiss(None)  # (the question's Save opened a second save as over it)

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from textual.widgets import TabbedContent
+from textual.widgets import Input, Label, TabbedContent
 
 from cardrogue.editor import edits
 from cardrogue.editor.app import EditorApp
@@ -348,6 +348,25 @@ async def test_template_save_asks_where(tmp_path, monkeypatch) -> None:
         assert app.doc.path == tmp_path / "mine.json" and not app.doc.dirty
     assert (tmp_path / "mine.json").exists()
     assert default_campaign().read_bytes() == before
+
+
+@run_async
+async def test_quit_over_a_path_typed_in_save_as_keeps_it(tmp_path, monkeypatch) -> None:
+    """ctrl+q over Save as with a path typed closed the dialog, the path lost (review); a form with values typed
+    already held the quit. The dialog stays with the path and says how to go on; untouched, the quit goes on."""
+    monkeypatch.chdir(tmp_path)
+    app = EditorApp(recovery_dir=tmp_path / "rec", autosave_seconds=3600, cursor_blink=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("enter", "ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, PathScreen)
+        field = app.screen.query_one("#path-input", Input)
+        field.value = "mine/the-long-way.json"
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert isinstance(app.screen, PathScreen) and field.value == "mine/the-long-way.json"
+        assert "Not quit" in str(app.screen.query_one("#file-error", Label).render())
 
 
 @run_async

@@ -75,8 +75,20 @@ class AskScreen(ModalScreen):
         with Vertical(classes="dialog"):
             yield Label(content(self.title_text), classes="dialog-text")
             yield Input(self.initial, id=self.FIELD_ID, placeholder=self.PLACEHOLDER)
-            yield Label(self.HINT)
+            yield Label(self.HINT, id="ask-hint")
         yield EditorFooter()
+
+    def hold_quit(self) -> bool:
+        """Stop the app's quit while a text typed here is not used, as a form does (:meth:`FormScreen.hold_quit`):
+        said under the field, which keeps it. False, and nothing said, when the text is as it opened."""
+        if self.query_one(f"#{self.FIELD_ID}", Input).value == self.initial:
+            return False
+        self._say_held("Not quit: the text typed here is not used yet. Enter uses it, escape drops it; then ctrl+q "
+                       "quits.")
+        return True
+
+    def _say_held(self, text: str) -> None:
+        self.query_one("#ask-hint", Label).update(markup("[b red]✗[/] " + text))
 
     def answer(self, text: str):
         return text
@@ -363,6 +375,9 @@ class FileScreen(PathScreen):
             self._refuse("no such file: $path", path=str(path))
         else:
             self.dismiss(path)
+
+    def _say_held(self, text: str) -> None:
+        self._refuse(text)
 
     def _refuse(self, text: str, **values: str) -> None:
         """Say under the path field why it is not taken; the dialog stays open with what was typed."""
