@@ -36,10 +36,22 @@ LOOK_KEY_SQL = ("REPLACE(REPLACE(REPLACE(REPLACE(LOWER(REPLACE(name, 'I', 'l')),
 # Migration 2's key, kept as it ran: a small i was an l too ('Mario' and 'Marlo' one name), which migration 3 ends.
 _LOOK_KEY_SQL_2 = ("REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(LOWER(name), 'i', 'l'), '1', 'l'), '0', 'o'),"
                    " 'rn', 'm'), 'vv', 'w')")
-# Of the names that share a key, the first made keeps it; the later ones (made before a rule that joins them) get
-# a key of their own: the key, '#' and their id (no name holds a '#').
-_LATER_OF_A_KEY = ("UPDATE accounts SET look_key = look_key || '#' || id"
-                   " WHERE EXISTS (SELECT 1 FROM accounts a2 WHERE a2.look_key = accounts.look_key AND a2.id < accounts.id)")
+
+
+def _keys_made(key_sql: str) -> tuple[str, ...]:
+    """Every account's look_key made by ``key_sql``, then the unique index on it. Of the names that share a key,
+    the first made keeps it; the later ones (made before a rule that joins them) get a key of their own: the key,
+    '#' and their id (no name holds a '#')."""
+    return (
+        f"UPDATE accounts SET look_key = {key_sql}",
+        # (indexed for the look-up of an earlier name with the same key: without it, a search of the table per row)
+        "CREATE INDEX accounts_look_key_id ON accounts (look_key, id)",
+        "UPDATE accounts SET look_key = look_key || '#' || id"
+        " WHERE EXISTS (SELECT 1 FROM accounts a2 WHERE a2.look_key = accounts.look_key AND a2.id < accounts.id)",
+        "DROP INDEX accounts_look_key_id",
+        "CREATE UNIQUE INDEX accounts_look_key ON accounts (look_key)",
+    )
+
 
 # (version, what it adds, statements)
 MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
@@ -68,25 +80,16 @@ MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     # Names that read alike are one name (service.look_key: I, l and 1; O and 0; rn and m; vv and w): 'aIice'
     # (a capital i) was another account than 'alice', and the two read the same on every leaderboard. Accounts
     # made before keep their names; of an older pair that reads alike, the first keeps the key, the later
-    # ones a key of their own (_LATER_OF_A_KEY).
+    # ones a key of their own (_keys_made).
     (2, "accounts: names that read alike are one name", (
         "ALTER TABLE accounts ADD COLUMN look_key TEXT",
-        f"UPDATE accounts SET look_key = {_LOOK_KEY_SQL_2}",
-        # (indexed for the look-up of an earlier name with the same key: without it, a search of the table per row)
-        "CREATE INDEX accounts_look_key_id ON accounts (look_key, id)",
-        _LATER_OF_A_KEY,
-        "DROP INDEX accounts_look_key_id",
-        "CREATE UNIQUE INDEX accounts_look_key ON accounts (look_key)",
+        *_keys_made(_LOOK_KEY_SQL_2),
     )),
     # Migration 2's key took a small i for an l, so 'Marlo' was refused as reading as 'Mario' (review): the keys
     # are made again with the capital I alone read as an l, and the names it had set apart get their own key back.
     (3, "accounts: a small i is not an l", (
         "DROP INDEX accounts_look_key",
-        f"UPDATE accounts SET look_key = {LOOK_KEY_SQL}",
-        "CREATE INDEX accounts_look_key_id ON accounts (look_key, id)",
-        _LATER_OF_A_KEY,
-        "DROP INDEX accounts_look_key_id",
-        "CREATE UNIQUE INDEX accounts_look_key ON accounts (look_key)",
+        *_keys_made(LOOK_KEY_SQL),
     )),
 )
 
