@@ -317,7 +317,7 @@ class StateView:
         health, poison, paralysed, attack = s._foe(e)
         card = s.d.card[e]
         return Foe(card, s.d.pos_of[at], health, poison, paralysed, (card.attack or 0) + attack, direction,
-                   bool(s.waiting) and e in s.waiting)
+                   e in s.waiting)
 
     @property
     def foes(self) -> tuple[Foe, ...]:
