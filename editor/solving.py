@@ -44,7 +44,6 @@ def headline(solution: Solution) -> Content:
     return markup("[b yellow]Unknown[/]: $reason", reason=r.reason or "the solver ran out of budget")
 
 
-
 def _same_level(before: Campaign | None, after: Campaign, index: int) -> bool:
     """Whether level ``index`` of ``after`` is the level ``index`` of ``before`` (edited, or renamed, but not
     another level moved or shifted there by a level added, removed or moved)."""
@@ -52,6 +51,7 @@ def _same_level(before: Campaign | None, after: Campaign, index: int) -> bool:
         return False
     was, now = before.levels[index].id, after.levels[index].id
     return was == now or was not in {level.id for level in after.levels}
+
 
 class SolveFlow:
     """The last solution of a level and the step of it shown on the map (``step_index`` None: not stepping)."""
