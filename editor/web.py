@@ -123,9 +123,9 @@ LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 
 def own_hosts(host: str, port: int, public_url: str) -> frozenset[str]:
     """The Host headers a browser sends to this server: the public URL's (with and without its port), and the
-    address it listens on at its port (on loopback, every loopback name; without the port on port 80). A page of another site
-    whose name is made to resolve to this machine (DNS rebinding) sends its own name, and is refused: the Host
-    header is the page's to choose, so "the address the request came to" let such a page open a session."""
+    address it listens on at its port (on loopback, every loopback name; without the port on port 80). A page of
+    another site whose name is made to resolve to this machine (DNS rebinding) sends its own name, and is refused:
+    the Host header is the page's to choose, so "the address the request came to" let such a page open a session."""
     import ipaddress
 
     parts = urlsplit(public_url)
@@ -184,6 +184,9 @@ class SessionServer(Server):
         self.sessions = 0
         self.maps = maps
         self.own_hosts = own_hosts(host, port, public_url)
+        # the pages a session may be opened from: the public URL's origin and the server's own names
+        self.allowed_origins = frozenset({_origin(public_url)} | {f"{scheme}://{name}" for name in self.own_hosts
+                                                                  for scheme in ("http", "https")})
         self._websockets: set[web.WebSocketResponse] = set()  # the open sessions', closed when the server stops
 
     def serve(self, debug: bool = False, sock: socket.socket | None = None) -> None:
@@ -233,14 +236,11 @@ class SessionServer(Server):
 
     # ------------------------------------------------------------------ guards
 
-    def allowed_origins(self) -> set[str]:
-        return {_origin(self.public_url)} | {f"{scheme}://{name}" for name in self.own_hosts for scheme in ("http", "https")}
-
     def _admit(self, request: web.Request) -> None:
         if request.host.lower() not in self.own_hosts:  # a name rebound to this machine by another site
             raise web.HTTPForbidden(text=f"a session is opened only at {self.public_url}\n")
         origin = request.headers.get("Origin")
-        if origin is not None and origin.lower() not in self.allowed_origins():
+        if origin is not None and origin.lower() not in self.allowed_origins:
             raise web.HTTPForbidden(text=f"a session is opened only from {self.public_url}\n")
         if self.sessions >= self.max_sessions:
             raise web.HTTPServiceUnavailable(text=f"all {self.max_sessions} sessions are in use; try again later\n")
