@@ -53,8 +53,19 @@ def _keys_made(key_sql: str) -> tuple[str, ...]:
     )
 
 
-# (version, what it adds, statements)
-MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
+def _fill_search_keys(tx: "Tx") -> None:
+    """Every map version's search key (hub/folding.py), made in Python: the databases' LOWER folds differently."""
+    from .folding import search_key
+
+    rows = tx.all("SELECT m.hash, m.title, m.campaign_id, m.author, a.name FROM maps m"
+                  " JOIN accounts a ON a.id = m.publisher_id")
+    for hash_, title, campaign_id, author, publisher in rows:
+        tx.execute("UPDATE maps SET search_key = ? WHERE hash = ?", (search_key(title, campaign_id, author, publisher),
+                                                                     hash_))
+
+
+# (version, what it adds, steps: statements, or a function of the transaction for what SQL cannot do alike)
+MIGRATIONS: tuple[tuple[int, str, tuple[Any, ...]], ...] = (
     (1, "accounts, campaigns, map versions and runs", (
         "CREATE TABLE accounts ("
         " id {serial}, name TEXT NOT NULL UNIQUE, name_key TEXT NOT NULL UNIQUE,"
@@ -90,6 +101,13 @@ MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     (3, "accounts: a small i is not an l", (
         "DROP INDEX accounts_look_key",
         *_keys_made(LOOK_KEY_SQL),
+    )),
+    # A search compared LOWER(title) with LOWER(text): SQLite's LOWER lowers A to Z only ('é' did not find 'É'), and
+    # neither database composes (a title stored in NFD was not found typed in NFC). The text searched is folded in
+    # Python now (hub/folding.py: NFKC, casefold) and kept with each map version.
+    (4, "maps: a search key folded alike on every database", (
+        "ALTER TABLE maps ADD COLUMN search_key TEXT NOT NULL DEFAULT ''",
+        _fill_search_keys,
     )),
 )
 
@@ -265,7 +283,10 @@ class Database:
                     if version in applied:
                         continue
                     for statement in statements:
-                        tx.execute(statement.format(**words))
+                        if callable(statement):
+                            statement(tx)
+                        else:
+                            tx.execute(statement.format(**words))
                     tx.execute("INSERT INTO schema_migrations VALUES (?, ?, ?)", (version, description, time.time()))
                     done.append(version)
                 if self.dialect == "sqlite":

@@ -25,6 +25,7 @@ from cardrogue.engine.model.campaign import Campaign
 from cardrogue.engine.words import counted
 
 from .db import Database
+from .folding import search_key, search_pattern
 
 DAY = 86_400.0
 ESTIMATE_BATCH = 20  # Monte Carlo runs between two looks at the clock
@@ -322,11 +323,12 @@ class Hub:
             version = tx.one("SELECT COALESCE(MAX(version), 0) + 1 FROM maps WHERE campaign_id = ?", (campaign.id,))[0]
             tx.execute(
                 "INSERT INTO maps (hash, campaign_id, version, title, author, publisher_id, published_at, window_ends,"
-                " par_turns, par_health, par_exact, levels, win_rate, estimate_runs, content)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " par_turns, par_health, par_exact, levels, win_rate, estimate_runs, content, search_key)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (campaign.content_hash, campaign.id, version, campaign.title, campaign.author, account.id, now,
                  now + window * DAY, par.turns, par.health, int(par.health_exact), len(campaign.levels),
-                 None if estimate is None else estimate[0], 0 if estimate is None else estimate[1], content))
+                 None if estimate is None else estimate[0], 0 if estimate is None else estimate[1], content,
+                 search_key(campaign.title, campaign.id, campaign.author, account.name)))
             row = tx.one(_MAP_SELECT + " WHERE m.hash = ?", (campaign.content_hash,))
         return _map_row(row, self), True
 
@@ -397,12 +399,10 @@ class Hub:
         latest = "m.version = (SELECT MAX(m2.version) FROM maps m2 WHERE m2.campaign_id = m.campaign_id)"
         where, params = latest, ()
         if query:
-            # Both sides lowered by the database's LOWER: a Python casefold of the text ('ß' to 'ss', 'Æ' to 'æ')
-            # against SQLite's LOWER (A to Z only) did not find a map by its own title 'Die Straße nach Ærø'.
-            like = "%" + query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-            where = (f"({latest} AND (LOWER(m.title) LIKE LOWER(?) ESCAPE '\\' OR LOWER(m.campaign_id) LIKE LOWER(?)"
-                     " ESCAPE '\\' OR LOWER(m.author) LIKE LOWER(?) ESCAPE '\\' OR LOWER(a.name) LIKE LOWER(?) ESCAPE '\\'))")
-            params = (like,) * 4
+            # Both sides folded in Python (hub/folding.py), the same on every database: the databases' LOWER lowered
+            # A to Z alone (SQLite's) and composed nothing (a title in NFD was not found typed in NFC).
+            where = f"({latest} AND m.search_key LIKE ? ESCAPE '\\')"
+            params = (search_pattern(query),)
             if HASH_SEARCH_RE.fullmatch(start := query.strip().strip("[]").lower()):
                 where += f" OR ({_HASH_STARTS})"
                 params += _hash_range(start)

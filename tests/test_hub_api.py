@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import unicodedata
 import urllib.parse
 from dataclasses import replace
 
@@ -234,7 +235,7 @@ def test_list_and_search(hub) -> None:
 def test_a_search_for_a_maps_own_title_finds_it_whatever_its_letters(hub) -> None:
     """The search text was casefolded in Python ('ß' to 'ss') and the titles lowered by the database's LOWER (on
     SQLite and a C-locale PostgreSQL: A to Z only): the map 'Die Straße nach Ærø' was not found by its own title,
-    nor by 'Ærø' (hub18). Both sides go through the database's LOWER now."""
+    nor by 'Ærø' (hub18). Both sides are folded alike in Python now (hub/folding.py)."""
     alice = register(hub.base, "alice")
     publish(hub.base, alice, map_text("isle", "Die Straße nach Ærø"))
     publish(hub.base, alice, map_text("cafe", "Café Noir"))
@@ -242,6 +243,75 @@ def test_a_search_for_a_maps_own_title_finds_it_whatever_its_letters(hub) -> Non
                          ("Café", "cafe"), ("café noir", "cafe")]:
         maps = call(hub.base, "GET", "/api/maps?q=" + urllib.parse.quote(query))[1]["maps"]
         assert [m["id"] for m in maps] == [found], (query, maps)
+
+
+FOLDED_SEARCHES = [
+    # (title stored, search typed): one text in two Unicode forms, in two cases, in compatibility forms
+    (unicodedata.normalize("NFD", "Crème Brûlée"), unicodedata.normalize("NFC", "crème brûlée")),
+    (unicodedata.normalize("NFC", "Crème Brûlée"), unicodedata.normalize("NFD", "CRÈME")),
+    ("ÉCOLE DES ÉPÉES", "école"),
+    ("école des épées", "ÉPÉES"),
+    ("STRASSE", "straße"),
+    ("Die Straße", "STRASSE"),
+    ("İstanbul Gate", "istanbul"),
+    ("İstanbul Gate", "İSTANBUL"),
+    ("ISTANBUL GATE", "İstanbul"),
+    ("ΟΔΥΣΣΕΙΑ", "οδυσσεια"),
+    ("The ﬁnal Ｄoor", "final door"),
+]
+
+
+@pytest.mark.parametrize(("title", "query"), FOLDED_SEARCHES)
+def test_a_search_folds_unicode_forms_and_case_alike_on_both_databases(hub, title: str, query: str) -> None:
+    """A search typed in NFC did not find a title stored in NFD, and on SQLite (and a C-locale PostgreSQL) 'é' did not
+    find 'É' (their LOWER lowers A to Z only). Both sides are folded in Python now (NFKC, casefold)."""
+    alice = register(hub.base, "alice")
+    assert publish(hub.base, alice, map_text("folded", title))[0] == 201
+    publish(hub.base, alice, map_text("other", "Other"))
+    maps = call(hub.base, "GET", "/api/maps?" + urllib.parse.urlencode({"q": query}))[1]["maps"]
+    assert [m["id"] for m in maps] == ["folded"], (title, query, maps)
+    assert maps[0]["title"] == title  # shown as published: the fold is for the search alone
+
+
+def test_a_folded_search_still_tells_letters_apart(hub) -> None:
+    """Folding is case and form, not look-alikes or accents: 'e' is not 'é', a dotless ı is not i."""
+    alice = register(hub.base, "alice")
+    publish(hub.base, alice, map_text("coffee", "Café"))
+    publish(hub.base, alice, map_text("door", "Kapı"))  # Turkish dotless ı
+    for query, found in [("cafe", []), ("CAFÉ", ["coffee"]), ("kapi", []), ("KAPI", []), ("kapı", ["door"])]:
+        maps = call(hub.base, "GET", "/api/maps?" + urllib.parse.urlencode({"q": query}))[1]["maps"]
+        assert [m["id"] for m in maps] == found, query
+
+
+def test_the_search_key_migration_fills_the_maps_published_before(hub_db: str, monkeypatch) -> None:
+    """Maps stored under schema 3 have no search key: migration 4 makes it for each, in Python, on either backend."""
+    import cardrogue.hub.db as db_module
+    from cardrogue.hub.service import Hub
+
+    titles = {"nfd": unicodedata.normalize("NFD", "Crème"), "caps": "ÉCOLE", "sharp": "Straße"}
+    with monkeypatch.context() as patched:
+        patched.setattr(db_module, "MIGRATIONS", MIGRATIONS[:3])
+        old = Database(hub_db)
+        with old.transaction(write=True) as tx:
+            tx.execute("INSERT INTO accounts (name, name_key, look_key, token_hash, created_at) VALUES ('Zoë', 'zoë', 'zoë', 't', 0)")
+            owner = tx.one("SELECT id FROM accounts")[0]
+            for i, (campaign_id, title) in enumerate(titles.items()):
+                tx.execute("INSERT INTO campaigns (id, owner_id, created_at) VALUES (?, ?, 0)", (campaign_id, owner))
+                tx.execute("INSERT INTO maps (hash, campaign_id, version, title, author, publisher_id, published_at,"
+                           " window_ends, par_turns, par_health, par_exact, levels, win_rate, estimate_runs, content)"
+                           " VALUES (?, ?, 1, ?, '', ?, ?, 0, 1, 1, 1, 1, NULL, 0, '{}')",
+                           (f"{i:064x}", campaign_id, title, owner, float(i)))
+        old.close()
+    new = Database(hub_db)
+    hub = Hub(new)
+    try:
+        def found(query: str) -> set[str]:
+            return {m["id"] for m in hub.list_maps(query)}
+
+        assert found("crème") == {"nfd"} and found("école") == {"caps"} and found("STRASSE") == {"sharp"}
+        assert found("ZOË") == {"nfd", "caps", "sharp"}  # the publisher's name, folded too
+    finally:
+        new.close()
 
 
 def test_search_finds_a_map_by_its_content_hash(hub) -> None:
