@@ -43,8 +43,8 @@ def register(sub) -> None:
                        help="link each map page to a web player: a URL naming the map by {hash} or {id}")
     serve.set_defaults(func=cmd_serve)
 
-    def client(name: str, help_text: str):
-        parser = commands.add_parser(name, help=help_text)
+    def client(name: str, help_text: str, group=commands):
+        parser = group.add_parser(name, help=help_text)
         parser.add_argument("--hub", default=None, metavar="URL", help="the hub (default: the one you registered with)")
         parser.add_argument("--format", choices=("text", "json"), default="text",
                             help="text (default) or the hub's answer as JSON")
@@ -55,6 +55,24 @@ def register(sub) -> None:
     reg.add_argument("--force", action="store_true",
                      help="replace the account saved already (its token cannot be recovered)")
     reg.set_defaults(func=cmd_register)
+    login = client("login", "save an API token you hold (read from standard input) once the hub says whose it is")
+    login.add_argument("--force", action="store_true", help="replace the account saved already")
+    login.set_defaults(func=cmd_login)
+    logout = client("logout", "revoke your API token on the hub and remove it from this machine")
+    logout.set_defaults(func=cmd_logout)
+    token = commands.add_parser("token", help="your API token: `token rotate` replaces it")
+    token_commands = token.add_subparsers(dest="token_command", metavar="TOKEN_COMMAND", parser_class=type(hub))
+    token.set_defaults(func=lambda args: (token.print_help(), EXIT_UNUSABLE)[1])
+    rotate = client("rotate", "a new API token in place of yours (the old one stops working at once), saved here",
+                    group=token_commands)
+    rotate.set_defaults(func=cmd_token_rotate)
+    revoke = commands.add_parser("revoke", help="the hub's operator: revoke a player's API tokens in the hub's database")
+    revoke.add_argument("name", help="the player's name")
+    revoke.add_argument("--db", default=None, metavar="URL", help="the hub's database, as for `serve`")
+    revoke.add_argument("--new-token", action="store_true",
+                        help="then make a new token and print it, once, for the player to save with `hub login`")
+    revoke.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or JSON")
+    revoke.set_defaults(func=cmd_revoke)
     pub = client("publish", "publish a campaign or challenge map (the hub checks and solves it)")
     pub.add_argument("campaign", type=Path, help="campaign file")
     pub.add_argument("--window-days", type=window_days, default=None,
@@ -272,16 +290,18 @@ def _show(text: str) -> str:
 
 def cmd_register(args: argparse.Namespace) -> int:
     def work(args):
+        from dataclasses import replace
+
         from cardrogue.hub import config as settings
-        from cardrogue.hub.client import HubClient
-        from cardrogue.hub.config import DEFAULT_HUB, ClientConfig, config_path, load_config
+        from cardrogue.hub.client import HubClient, HubRefused, HubUnreachable
+        from cardrogue.hub.config import DEFAULT_HUB, ClientConfig, Pending, config_path, load_config, new_token
 
         from .common import check_writable
 
         saved = load_config()
         url = args.hub or saved.hub or DEFAULT_HUB
         if saved.token and not args.force:
-            # The token is the account: the hub cannot give it again, and the maps it published stay its own.
+            # The token is the account: the hub keeps its hash alone, and the maps it published stay its own.
             raise UnusableInput(
                 f"the account {_show(saved.name or '?')} on {_show(saved.hub or '?')} is saved in {config_path()}; "
                 f"registering {_show(args.name)} would replace its token, which cannot be recovered: keep a copy of "
@@ -292,23 +312,218 @@ def cmd_register(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise UnusableInput(f"{config_path()}: cannot save the hub settings: {exc.strerror or exc}") from None
         check_writable(config_path())
-        answer = HubClient(url).register(args.name)
+        client = HubClient(url)
+        # The token is made here and saved before the hub is asked: a Ctrl+C (or a lost connection) after the hub
+        # made the account lost it, as the hub keeps its hash alone. The same command again finishes with it.
+        resumed = saved.pending is not None and saved.pending.of(url, args.name)
+        token = saved.pending.token if resumed else new_token()
+        settings.save_config(replace(saved, pending=Pending(url, args.name, token)))
+        again = (f"run `cardrogue hub register {_show(args.name)} --hub {url}` again to finish: the token it sent is "
+                 f"kept in {config_path()}")
+        try:
+            answer = _sent(lambda: client.register(args.name, token),
+                           f"while registering {_show(args.name)}: the hub may have made the account; {again}")
+        except HubRefused:
+            settings.save_config(replace(saved, pending=None))  # refused: no account holds the token
+            raise
+        except HubUnreachable as exc:
+            raise HubUnreachable(f"{exc}; the hub may have made the account: {again}") from None
         try:
             path = settings.save_config(ClientConfig(url, answer["name"], answer["token"]))
         except UnusableInput as exc:
-            # The account exists now; its token, lost, could never be had again: shown, to keep by hand.
+            # The account exists now; should its token be lost, only the hub's operator could give it another.
             raise UnusableInput(
                 f"registered {_show(answer['name'])} on {url}, but {exc}; keep its token: {answer['token']} "
                 f'(in {config_path()} as {{"hub": "{url}", "name": "{answer["name"]}", "token": "..."}})') from None
         replaced = f" (it replaces {_show(saved.name or '?')} on {_show(saved.hub or '?')})" if saved.token else ""
+        finished = " (finishing the registration interrupted before)" if resumed else ""
         if args.format == "json":
             _json({"name": answer["name"], "hub": url, "config": str(path)})
         else:
-            say(f"registered {_show(answer['name'])} on {url}; the token is saved in {path} "
+            say(f"registered {_show(answer['name'])} on {url}{finished}; the token is saved in {path} "
                   f"(readable only by you){replaced}")
         return EXIT_OK
 
     return _run(args, work)
+
+
+def _account_for(args: argparse.Namespace):
+    """The saved settings and the hub URL, when an account of that hub is saved (else UnusableInput)."""
+    from cardrogue.hub.config import DEFAULT_HUB, config_path, load_config
+
+    config = load_config()
+    url = args.hub or config.hub or DEFAULT_HUB
+    if not config.token or not config.hub or config.hub.rstrip("/") != url.rstrip("/"):
+        raise UnusableInput(f"no account for {url} is saved in {config_path()}: run `cardrogue hub register NAME "
+                            f"--hub {url}` (or `cardrogue hub login --hub {url}` with a token you hold) first")
+    return config, config.hub
+
+
+def cmd_login(args: argparse.Namespace) -> int:
+    def work(args):
+        import getpass
+
+        from cardrogue.hub import config as settings
+        from cardrogue.hub.client import HubClient
+        from cardrogue.hub.config import DEFAULT_HUB, TOKEN, ClientConfig, config_path, load_config
+
+        from .common import check_writable
+
+        saved = load_config()
+        url = args.hub or saved.hub or DEFAULT_HUB
+        # Read from standard input, never from the command line (a shell's history, `ps`), as `cargo login` does.
+        try:
+            typed = getpass.getpass(f"API token for {url}: ") if sys.stdin.isatty() else sys.stdin.readline()
+        except EOFError:
+            typed = ""
+        token = typed.strip()
+        if not TOKEN.fullmatch(token):
+            raise UnusableInput("no token read from standard input: give the token a hub gave (printable ASCII "
+                                "without spaces), e.g. `cardrogue hub login < token.txt`")
+        check_writable(config_path())
+        who = HubClient(url, token).me()
+        if saved.token and saved.token != token and not args.force:
+            raise UnusableInput(
+                f"the account {_show(saved.name or '?')} on {_show(saved.hub or '?')} is saved in {config_path()}; "
+                f"saving the token of {_show(who['name'])} would replace its token: keep a copy of that file and pass "
+                "--force to replace it")
+        path = settings.save_config(ClientConfig(url, who["name"], token))
+        if args.format == "json":
+            _json({"name": who["name"], "hub": url, "config": str(path)})
+        else:
+            say(f"logged in as {_show(who['name'])} on {url}; the token is saved in {path} (readable only by you)")
+        return EXIT_OK
+
+    return _run(args, work)
+
+
+def cmd_logout(args: argparse.Namespace) -> int:
+    def work(args):
+        from cardrogue.hub import config as settings
+        from cardrogue.hub.client import HubClient, HubRefused
+        from cardrogue.hub.config import ClientConfig, config_path
+
+        config, url = _account_for(args)
+        _check_config_writable()
+        try:
+            answer = _sent(lambda: HubClient(url, config.token).revoke(),
+                           "while the hub revoked the token: it may be revoked; run `cardrogue hub logout` again "
+                           "to finish (the token stays saved until the hub says it is dead)")
+            left = answer["tokens_left"]
+        except HubRefused as exc:
+            if exc.status != 401:
+                raise
+            left = None  # dead already (rotated elsewhere, revoked by the operator): forgotten here too
+        path = settings.save_config(ClientConfig(hub=config.hub))
+        if args.format == "json":
+            _json({"name": config.name, "hub": url, "revoked": left is not None, "tokens_left": left,
+                   "config": str(path)})
+            return EXIT_OK
+        said = "revoked on the hub" if left is not None else "dead on the hub already"
+        say(f"logged out {_show(config.name or '?')}: the token is {said} and removed from {path}")
+        if not left:
+            say(f"  {_show(config.name or '?')} keeps its maps and runs, but no token of it works now: only the hub's "
+                f"operator can give it one (`cardrogue hub revoke {_show(config.name or 'NAME')} --new-token`), "
+                "which `cardrogue hub login` saves")
+        return EXIT_OK
+
+    return _run(args, work)
+
+
+def cmd_token_rotate(args: argparse.Namespace) -> int:
+    def work(args):
+        from dataclasses import replace
+
+        from cardrogue.hub import config as settings
+        from cardrogue.hub.client import HubClient, HubRefused
+        from cardrogue.hub.config import ClientConfig, Pending, config_path, new_token
+
+        config, url = _account_for(args)
+        _check_config_writable()
+        pending = config.pending if config.pending is not None and config.pending.of(url, config.name) else None
+        if pending is not None:
+            # An earlier rotation whose answer was lost: the hub may have taken its token already.
+            try:
+                HubClient(url, pending.token).me()
+            except HubRefused as exc:
+                if exc.status != 401:
+                    raise
+            else:
+                path = settings.save_config(ClientConfig(url, config.name, pending.token))
+                return _rotated(args, config.name, url, path, " (finishing the rotation interrupted before)")
+        token = new_token()
+        # Saved before the hub is asked: once it answers, the old token is dead; a lost answer must not lose the new.
+        settings.save_config(replace(config, pending=Pending(url, config.name or "", token)))
+        try:
+            answer = _sent(lambda: HubClient(url, config.token).rotate(token),
+                           f"while the hub rotated the token: run `cardrogue hub token rotate` again to finish (the new "
+                           f"token is kept in {config_path()})")
+        except HubRefused:
+            settings.save_config(replace(config, pending=None))
+            raise
+        path = settings.save_config(ClientConfig(url, answer["name"], answer["token"]))
+        return _rotated(args, answer["name"], url, path, "")
+
+    return _run(args, work)
+
+
+def _check_config_writable() -> None:
+    from cardrogue.hub.config import config_path
+
+    from .common import check_writable
+
+    check_writable(config_path())
+
+
+def _rotated(args: argparse.Namespace, name: str | None, url: str, path: Path, finished: str) -> int:
+    if args.format == "json":
+        _json({"name": name, "hub": url, "config": str(path)})
+    else:
+        say(f"rotated the token of {_show(name or '?')} on {url}{finished}: the new one is saved in {path} (readable "
+            "only by you); the old one no longer works")
+    return EXIT_OK
+
+
+def cmd_revoke(args: argparse.Namespace) -> int:
+    """The operator's revocation, on the hub's database (no API: no operator credential to guard)."""
+    from cardrogue.hub.db import Database, DatabaseError, default_url
+    from cardrogue.hub.service import Hub, HubError
+
+    url = args.db if args.db is not None else default_url()
+    if not url.strip():
+        complain("--db is empty: name the hub's database, or leave --db out for the default")
+        return EXIT_UNUSABLE
+    if "://" not in url and not Path(url).is_file():  # a SQLite path: not made here, where no hub runs
+        complain(f"{url}: no hub database there: name the database `cardrogue hub serve` uses")
+        return EXIT_UNUSABLE
+    try:
+        db = Database(url)
+    except DatabaseError as exc:
+        complain(*lines_of(exc))
+        return EXIT_UNUSABLE
+    try:
+        account, revoked, token = Hub(db).revoke_all(args.name, issue=args.new_token)
+    except HubError as exc:
+        complain(exc.message)
+        return EXIT_PROBLEMS
+    except DatabaseError as exc:
+        complain(*lines_of(exc))
+        return EXIT_UNUSABLE
+    finally:
+        db.close()
+    if args.format == "json":
+        _json({"name": account.name, "revoked": revoked, "token": token})
+        return EXIT_OK
+    if revoked:
+        say(f"revoked {counted(revoked, 'token')} of {_show(account.name)}: "
+            f"{'it no longer works' if revoked == 1 else 'none of them works any more'}")
+    else:
+        say(f"{_show(account.name)} had no token")
+    if token is not None:
+        say(f"a new token for {_show(account.name)}, shown this once: give it to them alone, to save with "
+            "`cardrogue hub login --hub HUB_URL`:")
+        print(token)
+    return EXIT_OK
 
 
 def cmd_publish(args: argparse.Namespace) -> int:

@@ -49,6 +49,7 @@ class Limits:
     register: Rate = Rate(burst=5, per_minute=10)
     publish: Rate = Rate(burst=10, per_minute=20)
     submit: Rate = Rate(burst=30, per_minute=120)
+    token: Rate = Rate(burst=5, per_minute=10)  # rotations and revocations per account
 
 
 class _SecurityHeaders:
@@ -75,7 +76,7 @@ def create_app(db: Database | str | None = None, settings: Settings | None = Non
     database = db if isinstance(db, Database) else Database(db)
     hub = Hub(database, settings)
     limits = limits or Limits()
-    limiters = {name: RateLimiter(getattr(limits, name)) for name in ("register", "publish", "submit")}
+    limiters = {name: RateLimiter(getattr(limits, name)) for name in ("register", "publish", "submit", "token")}
     # Publishes and submissions wait for a worker slot (up to busy_seconds) on threads of their own,
     # so a crowd of them never takes the threads that listings, pages and registration run on.
     heavy = anyio.CapacityLimiter(max(8, 4 * hub.settings.workers))
@@ -88,22 +89,36 @@ def create_app(db: Database | str | None = None, settings: Settings | None = Non
         if wait:
             raise HubError(429, f"too many {kind} requests: wait {wait:.0f} s", retry_after=round(wait, 1))
 
-    async def account(request: Request):
+    def bearer(request: Request) -> str | None:
         header = request.headers.get("authorization", "")
         scheme, _, token = header.partition(" ")
         if header and (scheme.lower() != "bearer" or not token.strip()):
             raise HubError(401, "the Authorization header must be 'Bearer <token>'")
-        return await run_in_threadpool(hub.account, token.strip() or None)
+        return token.strip() or None
+
+    async def account(request: Request):
+        return await run_in_threadpool(hub.account, bearer(request))
 
     async def register(request: Request) -> Response:
         limit("register", request.client.host if request.client else "?")
         body = await _json_object(request, MAX_JSON_BYTES, key="name")
-        found, token = await run_in_threadpool(hub.register, body.get("name"))
-        return JSONResponse({"name": found.name, "token": token}, status_code=201)
+        found, token, created = await run_in_threadpool(hub.register, body.get("name"), body.get("token"))
+        return JSONResponse({"name": found.name, "token": token}, status_code=201 if created else 200)
 
     async def me(request: Request) -> Response:
         who = await account(request)
         return JSONResponse({"name": who.name})
+
+    async def my_token(request: Request) -> Response:
+        """POST: a new token in place of the one sent (dead at once); DELETE: the one sent revoked."""
+        who = await account(request)
+        limit("token", who.name)
+        if request.method == "DELETE":
+            left = await run_in_threadpool(hub.revoke, who, bearer(request))
+            return JSONResponse({"name": who.name, "revoked": True, "tokens_left": left})
+        body = await _json_object(request, MAX_JSON_BYTES, key="token", empty_is_none=True)
+        new = await run_in_threadpool(hub.rotate, who, bearer(request), body.get("token"))
+        return JSONResponse({"name": who.name, "token": new})
 
     async def list_maps(request: Request) -> Response:
         query, count, skip = _paging(request)
@@ -188,6 +203,7 @@ def create_app(db: Database | str | None = None, settings: Settings | None = Non
     routes = [
         Route("/api/accounts", register, methods=["POST"]),
         Route("/api/me", me),
+        Route("/api/me/token", my_token, methods=["POST", "DELETE"]),
         Route("/api/maps", maps, methods=["GET", "POST"]),  # one route: a 405 there names both (``allow``)
         Route("/api/maps/{ref}", map_detail),
         Route("/api/maps/{ref}/file", map_file),
@@ -220,7 +236,7 @@ def _routing_refusal(request: Request, exc: HTTPException) -> str:
         allowed = ", ".join(sorted(m.strip() for m in (exc.headers or {}).get("Allow", "").split(",") if m.strip()))
         return f"{request.method} is not a method of {path}: it takes {allowed}"
     if exc.status_code == 404:
-        return f"no such address on this hub: {path} (the API is /api/accounts, /api/me and /api/maps..., docs/hub.md)"
+        return f"no such address on this hub: {path} (the API is /api/accounts, /api/me, /api/me/token and /api/maps..., docs/hub.md)"
     return exc.detail or "refused"
 
 
@@ -325,8 +341,12 @@ def _no_constant(token: str) -> Any:
     raise _NotAValue(f"{token} is not a JSON value")
 
 
-async def _json_object(request: Request, limit: int, key: str) -> dict:
-    text = _json_text(await _body(request, limit), "a request here", key)
+async def _json_object(request: Request, limit: int, key: str, empty_is_none: bool = False) -> dict:
+    """The body's JSON object (``empty_is_none``: a body of nothing at all is the object ``{}``)."""
+    raw = await _body(request, limit)
+    if empty_is_none and not raw.strip():
+        return {}
+    text = _json_text(raw, "a request here", key)
     try:
         # A key written twice reads as its last to this parser and as its first to others (a proxy, a log
         # reader): one body, one meaning. (A replay's own keys are refused with their path by its parse.)

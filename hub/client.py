@@ -185,9 +185,23 @@ class HubClient:
     def _ref(ref: str) -> str:
         return urllib.parse.quote(ref, safe="")
 
-    def register(self, name: str) -> dict:
-        answer = self._request("POST", "/api/accounts", json.dumps({"name": name}).encode("utf-8"))
+    def register(self, name: str, token: str | None = None) -> dict:
+        """A new account; with ``token`` (made and kept by the caller first) the hub takes it as the account's,
+        and the same request again finishes a registration whose answer was lost."""
+        body = {"name": name} if token is None else {"name": name, "token": token}
+        answer = self._request("POST", "/api/accounts", json.dumps(body).encode("utf-8"))
         return self._shaped(answer, _ACCOUNT, "the registration")
+
+    def rotate(self, new_token: str | None = None) -> dict:
+        """The account's token replaced by ``new_token`` (or one the hub makes): the one sent is dead at once."""
+        body = {} if new_token is None else {"token": new_token}
+        answer = self._request("POST", "/api/me/token", json.dumps(body).encode("utf-8"))
+        return self._shaped(answer, _ACCOUNT, "the new token")
+
+    def revoke(self) -> dict:
+        """The token sent revoked on the hub."""
+        answer = self._request("DELETE", "/api/me/token")
+        return self._shaped(answer, {"name": str, "revoked": bool, "tokens_left": int}, "the revocation")
 
     def me(self) -> dict:
         return self._shaped(self._request("GET", "/api/me"), {"name": str}, "the account")

@@ -3,6 +3,10 @@
 One JSON file, ``hub.json`` in the user's config directory (``$CARDROGUE_CONFIG_DIR``
 when set), written atomically with mode 0600 in a folder of mode 0700: the token is a
 password and no other user may read it.
+
+A token the client is about to give the hub (``register``, ``token rotate``) is saved first,
+as ``pending``, beside the account: should the answer never arrive (Ctrl+C, the network), the
+hub may hold it already, and the same command run again finishes with it.
 """
 
 from __future__ import annotations
@@ -22,10 +26,30 @@ TOKEN = re.compile(r"[!-~]{1,512}")  # sent in a header: printable ASCII, no spa
 
 
 @dataclass(frozen=True)
+class Pending:
+    """A token sent to a hub whose answer has not come back yet: for the account ``name`` on ``hub``."""
+
+    hub: str
+    name: str
+    token: str
+
+    def of(self, hub: str, name: str | None) -> bool:
+        return self.hub.rstrip("/") == hub.rstrip("/") and self.name == name
+
+
+@dataclass(frozen=True)
 class ClientConfig:
     hub: str | None = None
     name: str | None = None
     token: str | None = None
+    pending: Pending | None = None
+
+
+def new_token() -> str:
+    """A token for the client to give the hub: 256 random bits, in the characters a hub takes (43 of them)."""
+    import secrets
+
+    return secrets.token_urlsafe(32)
 
 
 def config_path() -> Path:
@@ -50,14 +74,24 @@ def load_config() -> ClientConfig:
     if data.get("token") and not TOKEN.fullmatch(data["token"]):
         raise UnusableInput(f"{path}: the saved token is not one a hub gives (printable ASCII without spaces); "
                             "register again")
-    return ClientConfig(data.get("hub"), data.get("name"), data.get("token"))
+    pending = data.get("pending")
+    if pending is not None and not (isinstance(pending, dict) and all(isinstance(pending.get(k), str) for k in
+                                                                      ("hub", "name", "token"))
+                                    and TOKEN.fullmatch(pending["token"])):
+        raise UnusableInput(f"{path}: the token waiting for a hub's answer (\"pending\") is not in the expected form; "
+                            "remove it, or register again")
+    return ClientConfig(data.get("hub"), data.get("name"), data.get("token"),
+                        None if pending is None else Pending(pending["hub"], pending["name"], pending["token"]))
 
 
 def save_config(config: ClientConfig) -> Path:
     path = config_path()
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        text = json.dumps({"hub": config.hub, "name": config.name, "token": config.token}, indent=2) + "\n"
+        data: dict = {"hub": config.hub, "name": config.name, "token": config.token}
+        if config.pending is not None:
+            data["pending"] = {"hub": config.pending.hub, "name": config.pending.name, "token": config.pending.token}
+        text = json.dumps(data, indent=2) + "\n"
         atomic_write(path, text.encode("utf-8"), mode=0o600)
     except OSError as exc:
         raise UnusableInput(f"{path}: cannot save the hub settings: {exc.strerror or exc}") from None

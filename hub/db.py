@@ -109,6 +109,16 @@ MIGRATIONS: tuple[tuple[int, str, tuple[Any, ...]], ...] = (
         "ALTER TABLE maps ADD COLUMN search_key TEXT NOT NULL DEFAULT ''",
         _fill_search_keys,
     )),
+    # A token could not be revoked or rotated: it was the account's token_hash column, NOT NULL. Tokens have a table of
+    # their own now (one row per live token, its SHA-256 hash); accounts.token_hash is no longer read (SQLite cannot drop
+    # a UNIQUE column) and holds 'unused:' and the name's key, which no token hashes to.
+    (5, "tokens: revoked and rotated, kept as hashes in a table of their own", (
+        "CREATE TABLE tokens ("
+        " hash TEXT PRIMARY KEY, account_id BIGINT NOT NULL REFERENCES accounts(id), created_at {real} NOT NULL)",
+        "CREATE INDEX tokens_account ON tokens (account_id)",
+        "INSERT INTO tokens (hash, account_id, created_at) SELECT token_hash, id, created_at FROM accounts",
+        "UPDATE accounts SET token_hash = 'unused:' || name_key",
+    )),
 )
 
 _DIALECTS = {

@@ -31,6 +31,8 @@ DAY = 86_400.0
 ESTIMATE_BATCH = 20  # Monte Carlo runs between two looks at the clock
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,31}")
 HASH_RE = re.compile(r"[0-9a-f]{64}")
+# A token a client makes (register, rotate): at least as long as the hub's own (secrets.token_urlsafe(32)).
+CLIENT_TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{43,512}")
 # The start of a content hash as the listings show it (12 hex digits, `hub list`, the map pages) or longer.
 HASH_START_RE = re.compile(r"[0-9a-f]{12,63}")
 # A search for a hash: from 8 digits (fewer would match any map by chance as often as by its hash).
@@ -150,16 +152,25 @@ class Hub:
 
     # -- accounts
 
-    def register(self, name: Any) -> tuple[Account, str]:
+    def register(self, name: Any, token: Any = None) -> tuple[Account, str, bool]:
+        """A new account and its token; (the account, the token, whether it is new). The client may make the token
+        (``token``) and keep it before asking: a registration whose answer it never got (Ctrl+C, the network) is
+        then finished by asking again with the same name and token (200, not new), since the hub holds the token's
+        hash alone and could not give the token again."""
         if not isinstance(name, str) or not NAME_RE.fullmatch(name):
             raise HubError(422, "a player name is 1 to 32 letters, digits, '_', '.' or '-', starting with a letter or digit",
                            field="name")
-        token = secrets.token_urlsafe(32)
+        token = self._token_given(token)
+        digest = token_hash(token)
         with self.db.transaction(write=True) as tx:
             done = tx.execute("INSERT INTO accounts (name, name_key, look_key, token_hash, created_at)"
                               " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                              (name, name.casefold(), look_key(name), token_hash(token), self.now()))
+                              (name, name.casefold(), look_key(name), "unused:" + name.casefold(), self.now()))
             if done.rowcount != 1:
+                mine = tx.one("SELECT a.id FROM tokens t JOIN accounts a ON a.id = t.account_id"
+                              " WHERE t.hash = ? AND a.name = ?", (digest, name))
+                if mine is not None:  # the same person, asking again with the token they made
+                    return Account(mine[0], name), token, False
                 taken = tx.one("SELECT name FROM accounts WHERE name_key = ? OR look_key = ?",
                                (name.casefold(), look_key(name)))
                 if taken is None or taken[0].casefold() == name.casefold():
@@ -167,16 +178,69 @@ class Hub:
                 raise HubError(409, f"the name {name!r} is taken: it reads as {taken[0]!r}, a player's name (a capital "
                                     "I, l and 1 read alike, as O and 0, rn and m, vv and w)", field="name")
             account_id = tx.one("SELECT id FROM accounts WHERE name = ?", (name,))[0]
-        return Account(account_id, name), token
+            self._add_token(tx, account_id, digest)  # a refusal here takes the account back with it
+        return Account(account_id, name), token, True
+
+    @staticmethod
+    def _token_given(token: Any) -> str:
+        """The token a client made, checked; a new one when it made none."""
+        if token is None:
+            return secrets.token_urlsafe(32)
+        if not isinstance(token, str) or not CLIENT_TOKEN_RE.fullmatch(token):
+            raise HubError(422, "a token is 43 to 512 letters, digits, '-' or '_' (256 random bits: "
+                                "secrets.token_urlsafe(32)); leave it out and the hub makes one", field="token")
+        return token
+
+    def _add_token(self, tx, account_id: int, digest: str) -> None:
+        done = tx.execute("INSERT INTO tokens (hash, account_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                          (digest, account_id, self.now()))
+        if done.rowcount != 1:
+            raise HubError(409, "this token is in use already: make another", field="token")
 
     def account(self, token: str | None) -> Account:
         if not token:
             raise HubError(401, "this needs an API token: register with `cardrogue hub register NAME`")
         with self.db.transaction() as tx:
-            row = tx.one("SELECT id, name FROM accounts WHERE token_hash = ?", (token_hash(token),))
+            row = tx.one("SELECT a.id, a.name FROM tokens t JOIN accounts a ON a.id = t.account_id WHERE t.hash = ?",
+                         (token_hash(token),))
         if row is None:
-            raise HubError(401, "the API token is not known to this hub")
+            raise HubError(401, "the API token is not known to this hub (a token revoked or rotated is dead)")
         return Account(*row)
+
+    def rotate(self, account: Account, old: str, new: Any = None) -> str:
+        """A new token for the account in place of ``old``, which is dead from this transaction on."""
+        new = self._token_given(new)
+        if new == old:
+            raise HubError(422, "the new token is the one in use: make another", field="token")
+        with self.db.transaction(write=True) as tx:
+            gone = tx.execute("DELETE FROM tokens WHERE hash = ? AND account_id = ?", (token_hash(old), account.id))
+            if gone.rowcount != 1:  # revoked or rotated since the request was authenticated
+                raise HubError(401, "the API token is not known to this hub (a token revoked or rotated is dead)")
+            self._add_token(tx, account.id, token_hash(new))
+        return new
+
+    def revoke(self, account: Account, token: str) -> int:
+        """``token`` revoked at once; the account's tokens left."""
+        with self.db.transaction(write=True) as tx:
+            gone = tx.execute("DELETE FROM tokens WHERE hash = ? AND account_id = ?", (token_hash(token), account.id))
+            if gone.rowcount != 1:
+                raise HubError(401, "the API token is not known to this hub (a token revoked or rotated is dead)")
+            return tx.one("SELECT COUNT(*) FROM tokens WHERE account_id = ?", (account.id,))[0]
+
+    def revoke_all(self, name: str, issue: bool = False) -> tuple[Account, int, str | None]:
+        """The operator's revocation: every token of the player ``name`` (in any case) revoked at once, and with
+        ``issue`` a new one made, to hand to its owner; (the account, the tokens revoked, the new token or None)."""
+        with self.db.transaction(write=True) as tx:
+            row = tx.one("SELECT id, name FROM accounts WHERE name_key = ?", (name.casefold(),))
+            if row is None:
+                raise HubError(404, f"no player {name!r} on this hub")
+            account = Account(*row)
+            revoked = tx.execute("DELETE FROM tokens WHERE account_id = ?", (account.id,)).rowcount
+            token = None
+            if issue:
+                token = secrets.token_urlsafe(32)
+                self._add_token(tx, account.id, token_hash(token))
+        return account, revoked, token
 
     # -- heavy work, bounded per process
 

@@ -30,7 +30,8 @@ from cardrogue.hub.service import Settings
 
 FAST = Settings(solve_states=50_000, solve_seconds=10.0, estimate_runs=10, workers=2)
 # Tests that are not about rate limits must not meet them.
-UNLIMITED = Limits(register=Rate(100_000, 6e6), publish=Rate(100_000, 6e6), submit=Rate(100_000, 6e6))
+UNLIMITED = Limits(register=Rate(100_000, 6e6), publish=Rate(100_000, 6e6), submit=Rate(100_000, 6e6),
+                   token=Rate(100_000, 6e6))
 
 
 @contextmanager

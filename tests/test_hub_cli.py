@@ -76,16 +76,32 @@ def test_register_never_loses_the_token_the_hub_gave(hub, capsys, tmp_path: Path
     assert cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)[0] == 0  # the name was not taken
     saved = load_config()
 
+    real_save = hub_config.save_config
+
     def full_disk(config):
         raise UnusableInput(f"{config_path()}: cannot save the hub settings: No space left on device")
 
-    monkeypatch.setattr(hub_config, "save_config", full_disk)
+    monkeypatch.setattr(hub_config, "save_config", full_disk)  # full before the hub is asked: nothing asked
     code, out, err = cardrogue(capsys, "hub", "register", "bob", "--hub", hub.base, "--force")
-    assert code == 2 and "No space left on device" in err and "registered bob" in err, err
+    assert code == 2 and "No space left on device" in err and "registered" not in err, err
+    assert call(hub.base, "POST", "/api/accounts", {"name": "bob"})[0] == 201  # the name was not taken
+
+    def full_after_asking(config):  # the token waiting for the answer is saved; the answer is not
+        if config.pending is None:
+            full_disk(config)
+        return real_save(config)
+
+    monkeypatch.setattr(hub_config, "save_config", full_after_asking)
+    code, out, err = cardrogue(capsys, "hub", "register", "carol", "--hub", hub.base, "--force")
+    assert code == 2 and "No space left on device" in err and "registered carol" in err, err
     token = err.split("token: ", 1)[1].split()[0]
     status, me, _ = call(hub.base, "GET", "/api/me", token=token)
-    assert status == 200 and me["name"] == "bob"
-    assert load_config() == saved
+    assert status == 200 and me["name"] == "carol"
+    assert load_config().token == saved.token and load_config().pending.token == token
+    monkeypatch.setattr(hub_config, "save_config", real_save)
+    code, out, err = cardrogue(capsys, "hub", "register", "carol", "--hub", hub.base, "--force")  # finished now
+    assert code == 0 and "finishing the registration interrupted before" in out, (out, err)
+    assert load_config() == replace(saved, name="carol", token=token)
 
 
 def test_a_whole_round_publish_list_submit_leaderboard_pull_verify(hub, capsys, tmp_path: Path, monkeypatch) -> None:

@@ -1,0 +1,299 @@
+"""API tokens: revoked, rotated, stored as hashes, a registration finished after a lost answer (hub20).
+
+The API on both backends (SQLite and a real PostgreSQL, tests/pgserver.py); the commands `hub register`,
+`hub login`, `hub logout`, `hub token rotate` and the operator's `hub revoke` against a real hub on loopback.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import stat
+
+import pytest
+from hub_support import call, map_text, register, running_hub
+
+from cardrogue.cli.main import main
+from cardrogue.hub.client import HubClient
+from cardrogue.hub.config import config_path, load_config
+from cardrogue.hub.db import MIGRATIONS, Database
+
+A_TOKEN = "A" * 20 + "b-_" + "c" * 20  # 43 characters a hub takes as a client's token
+
+
+@pytest.fixture
+def hub(hub_db: str):
+    with running_hub(hub_db) as app:
+        yield app
+
+
+def me(hub, token: str) -> int:
+    return call(hub.base, "GET", "/api/me", token=token)[0]
+
+
+def cardrogue(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# -- the API, on both backends
+
+
+def test_rotate_gives_a_new_token_and_the_old_one_is_dead_at_once(hub) -> None:
+    old = register(hub.base, "alice")
+    status, body, _ = call(hub.base, "POST", "/api/me/token", raw=b"", token=old)  # no body: the hub makes one
+    assert status == 200 and body["name"] == "alice" and body["token"] != old, body
+    new = body["token"]
+    assert me(hub, old) == 401 and me(hub, new) == 200
+    status, body, _ = call(hub.base, "POST", "/api/maps", {"campaign": map_text()}, token=old)
+    assert status == 401 and "not known" in body["error"]
+    status, body, _ = call(hub.base, "POST", "/api/me/token", {"token": A_TOKEN}, token=new)  # one the client made
+    assert status == 200 and body["token"] == A_TOKEN and me(hub, new) == 401 and me(hub, A_TOKEN) == 200
+    assert call(hub.base, "POST", "/api/me/token", {}, token=old)[0] == 401  # a dead token rotates nothing
+
+
+def test_revoke_kills_the_token_sent(hub) -> None:
+    token = register(hub.base, "alice")
+    status, body, _ = call(hub.base, "DELETE", "/api/me/token", token=token)
+    assert status == 200 and body == {"name": "alice", "revoked": True, "tokens_left": 0}, body
+    assert me(hub, token) == 401
+    assert call(hub.base, "DELETE", "/api/me/token", token=token)[0] == 401
+    assert call(hub.base, "POST", "/api/me/token", {}, token=token)[0] == 401
+    status, body, _ = call(hub.base, "POST", "/api/accounts", {"name": "alice"})
+    assert status == 409  # the name stays its account's: its maps and runs keep it
+
+
+@pytest.mark.parametrize(("request_", "status"), [
+    (("DELETE", None, None), 401),  # no token
+    (("POST", {}, "not-a-token"), 401),
+    (("POST", {"token": "short"}, "OWN"), 422),
+    (("POST", {"token": 12}, "OWN"), 422),
+    (("POST", {"token": "x" * 42 + " "}, "OWN"), 422),
+    (("POST", {"token": "x" * 513}, "OWN"), 422),
+    (("POST", {"token": "OWN"}, "OWN"), 422),  # the token in use is no new token
+    (("POST", [], "OWN"), 400),
+    (("GET", None, "OWN"), 405),
+])
+def test_bad_token_requests_are_4xx(hub, request_, status: int) -> None:
+    own = register(hub.base, "alice")
+    method, body, token = request_
+    if isinstance(body, dict) and body.get("token") == "OWN":
+        body = {"token": own}
+    got, answer, _ = call(hub.base, method, "/api/me/token", body, token=own if token == "OWN" else token)
+    assert got == status and isinstance(answer["error"], str), answer
+    assert me(hub, own) == 200  # a refused rotation leaves the token alive
+
+
+def test_a_rotation_to_a_token_in_use_is_refused_and_keeps_the_old_one(hub) -> None:
+    alice, bob = register(hub.base, "alice"), register(hub.base, "bob")
+    status, body, _ = call(hub.base, "POST", "/api/me/token", {"token": bob}, token=alice)
+    assert status == 409 and body["field"] == "token"
+    assert me(hub, alice) == 200 and me(hub, bob) == 200  # the deletion of alice's token was taken back
+
+
+def test_a_registration_asked_again_with_its_token_is_finished_not_refused(hub) -> None:
+    """A client makes the token and keeps it before asking: when the answer is lost (Ctrl+C), asking again with
+    the same name and token is answered 200 with the account, since the hub could not give the token again."""
+    status, body, _ = call(hub.base, "POST", "/api/accounts", {"name": "alice", "token": A_TOKEN})
+    assert (status, body) == (201, {"name": "alice", "token": A_TOKEN})
+    status, body, _ = call(hub.base, "POST", "/api/accounts", {"name": "alice", "token": A_TOKEN})
+    assert (status, body) == (200, {"name": "alice", "token": A_TOKEN})
+    assert call(hub.base, "POST", "/api/accounts", {"name": "alice", "token": "Z" * 43})[0] == 409
+    assert call(hub.base, "POST", "/api/accounts", {"name": "ALICE", "token": A_TOKEN})[0] == 409  # the name as made
+    status, body, _ = call(hub.base, "POST", "/api/accounts", {"name": "bob", "token": A_TOKEN})
+    assert status == 409 and body["field"] == "token"
+    assert call(hub.base, "POST", "/api/accounts", {"name": "bob"})[0] == 201  # the refusal made no account
+    for bad in ("short", 7, [], "é" * 43, "a" * 42 + "\n"):
+        status, body, _ = call(hub.base, "POST", "/api/accounts", {"name": "carol", "token": bad})
+        assert status == 422 and body["field"] == "token", (bad, body)
+
+
+def test_tokens_are_stored_as_their_hashes_alone(hub) -> None:
+    token = register(hub.base, "alice")
+    rotated = call(hub.base, "POST", "/api/me/token", {}, token=token)[1]["token"]
+    with hub.state.hub.db.transaction() as tx:
+        rows = tx.all("SELECT hash FROM tokens")
+        every_text = " ".join(str(value) for table in ("accounts", "tokens")
+                              for row in tx.all(f"SELECT * FROM {table}") for value in row)
+    assert rows == [(hashlib.sha256(rotated.encode()).hexdigest(),)]
+    assert token not in every_text and rotated not in every_text
+
+
+def test_the_tokens_migration_keeps_every_account_working(hub_db: str, monkeypatch) -> None:
+    """Accounts made under schema 4 held their token's hash in accounts.token_hash: migration 5 moves it into the
+    tokens table, so every token made before works, and can be rotated and revoked."""
+    import cardrogue.hub.db as db_module
+
+    tokens = {"alice": "a" * 43, "bob": "b" * 43}
+    with monkeypatch.context() as patched:
+        patched.setattr(db_module, "MIGRATIONS", MIGRATIONS[:4])
+        old = Database(hub_db)
+        with old.transaction(write=True) as tx:
+            for name, token in tokens.items():
+                tx.execute("INSERT INTO accounts (name, name_key, look_key, token_hash, created_at) VALUES (?, ?, ?, ?, 0)",
+                           (name, name, name, hashlib.sha256(token.encode()).hexdigest()))
+        old.close()
+    with running_hub(hub_db) as app:
+        assert call(app.base, "GET", "/api/me", token=tokens["alice"])[1] == {"name": "alice"}
+        assert call(app.base, "DELETE", "/api/me/token", token=tokens["bob"])[0] == 200
+        assert call(app.base, "GET", "/api/me", token=tokens["bob"])[0] == 401
+        with app.state.hub.db.transaction() as tx:
+            assert {row[0] for row in tx.all("SELECT token_hash FROM accounts")} == {"unused:alice", "unused:bob"}
+        assert call(app.base, "POST", "/api/accounts", {"name": "carol"})[0] == 201
+
+
+def test_the_operator_revokes_a_players_tokens_and_gives_a_new_one(hub, hub_db: str, capsys) -> None:
+    token = register(hub.base, "alice")
+    code, out, err = cardrogue(capsys, "hub", "revoke", "ALICE", "--db", hub_db)
+    assert code == 0 and out == "revoked 1 token of alice: it no longer works\n", (out, err)
+    assert me(hub, token) == 401
+    code, out, err = cardrogue(capsys, "hub", "revoke", "alice", "--db", hub_db, "--new-token")
+    assert code == 0 and out.startswith("alice had no token\na new token for alice, shown this once"), out
+    given = out.splitlines()[-1]
+    assert me(hub, given) == 200
+    code, out, err = cardrogue(capsys, "hub", "revoke", "nobody", "--db", hub_db)
+    assert code == 1 and err == "cardrogue: no player 'nobody' on this hub\n", err
+
+
+def test_the_operator_revoke_refuses_a_database_that_is_not_there(tmp_path, capsys) -> None:
+    missing = tmp_path / "nothing.sqlite3"
+    code, out, err = cardrogue(capsys, "hub", "revoke", "alice", "--db", str(missing))
+    assert code == 2 and "no hub database there" in err and not missing.exists()
+
+
+# -- the commands (SQLite: the API above runs on both)
+
+
+@pytest.fixture
+def sqlite_hub(tmp_path):
+    with running_hub(str(tmp_path / "hub.sqlite3")) as app:
+        yield app
+
+
+def test_token_rotate_saves_the_new_token_privately_and_kills_the_old(sqlite_hub, capsys) -> None:
+    hub = sqlite_hub
+    assert cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)[0] == 0
+    old = load_config().token
+    code, out, err = cardrogue(capsys, "hub", "token", "rotate")
+    new = load_config()
+    assert code == 0 and "rotated the token of alice" in out and "old one no longer works" in out, (out, err)
+    assert new.token != old and new.pending is None and new.name == "alice" and new.token not in out
+    assert stat.S_IMODE(config_path().stat().st_mode) == 0o600
+    assert me(hub, old) == 401 and me(hub, new.token) == 200
+
+
+def test_a_rotation_whose_answer_is_lost_is_finished_by_running_it_again(sqlite_hub, capsys, monkeypatch) -> None:
+    """Ctrl+C after the hub rotated: the old token is dead, and the new one is the one saved as pending first."""
+    hub = sqlite_hub
+    assert cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)[0] == 0
+    old = load_config().token
+    real = HubClient.rotate
+
+    def rotated_then_interrupted(self, new_token=None):
+        real(self, new_token)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(HubClient, "rotate", rotated_then_interrupted)
+    code, out, err = cardrogue(capsys, "hub", "token", "rotate")
+    assert code == 130 and "run `cardrogue hub token rotate` again to finish" in err, err
+    saved = load_config()
+    assert saved.token == old and me(hub, old) == 401 and me(hub, saved.pending.token) == 200
+    monkeypatch.setattr(HubClient, "rotate", real)
+    code, out, err = cardrogue(capsys, "hub", "token", "rotate")
+    assert code == 0 and "finishing the rotation interrupted before" in out, (out, err)
+    assert load_config().token == saved.pending.token and load_config().pending is None
+
+
+def test_a_refused_rotation_keeps_the_saved_token(sqlite_hub, capsys) -> None:
+    hub = sqlite_hub
+    assert cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)[0] == 0
+    saved = load_config()
+    call(hub.base, "DELETE", "/api/me/token", token=saved.token)  # revoked elsewhere
+    code, out, err = cardrogue(capsys, "hub", "token", "rotate")
+    assert code == 1 and "the hub refused (401)" in err and load_config() == saved, err
+
+
+def test_register_interrupted_after_the_hub_made_the_account_keeps_its_token(sqlite_hub, capsys, monkeypatch) -> None:
+    """Ctrl+C while the hub's answer was on its way lost the token of an account the hub had made: the name was taken
+    for good. The token is made and saved before asking now, and the same command finishes the registration."""
+    hub = sqlite_hub
+    real = HubClient.register
+
+    def made_then_interrupted(self, name, token=None):
+        real(self, name, token)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(HubClient, "register", made_then_interrupted)
+    code, out, err = cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)
+    assert code == 130 and f"run `cardrogue hub register alice --hub {hub.base}` again to finish" in err, err
+    pending = load_config().pending
+    assert load_config().token is None and me(hub, pending.token) == 200
+    monkeypatch.setattr(HubClient, "register", real)
+    code, out, err = cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)
+    assert code == 0 and "finishing the registration interrupted before" in out, (out, err)
+    assert load_config().token == pending.token and load_config().pending is None
+
+
+def test_a_refused_registration_drops_its_pending_token(sqlite_hub, capsys) -> None:
+    hub = sqlite_hub
+    register(hub.base, "alice")
+    code, out, err = cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)
+    assert code == 1 and "taken" in err and load_config().pending is None
+
+
+def test_logout_revokes_the_token_on_the_hub_and_forgets_it(sqlite_hub, capsys) -> None:
+    hub = sqlite_hub
+    assert cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)[0] == 0
+    token = load_config().token
+    code, out, err = cardrogue(capsys, "hub", "logout")
+    assert code == 0 and "logged out alice: the token is revoked on the hub" in out and "--new-token" in out, out
+    assert me(hub, token) == 401
+    assert load_config().token is None and load_config().hub == hub.base and token not in config_path().read_text()
+    code, out, err = cardrogue(capsys, "hub", "logout")
+    assert code == 2 and "no account for" in err
+    assert cardrogue(capsys, "hub", "register", "bob")[0] == 0  # no --force: nothing is saved to lose
+
+
+def test_logout_of_a_token_dead_already_forgets_it(sqlite_hub, capsys) -> None:
+    hub = sqlite_hub
+    assert cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)[0] == 0
+    call(hub.base, "DELETE", "/api/me/token", token=load_config().token)
+    code, out, err = cardrogue(capsys, "hub", "logout")
+    assert code == 0 and "dead on the hub already" in out and load_config().token is None, (out, err)
+
+
+def test_logout_with_no_hub_answering_keeps_the_token(capsys) -> None:
+    from cardrogue.hub.config import ClientConfig, save_config
+
+    save_config(ClientConfig("http://127.0.0.1:9", "alice", "t" * 43))  # port 9 (discard): nothing listens
+    code, out, err = cardrogue(capsys, "hub", "logout")
+    assert code == 2 and "cannot reach the hub" in err and load_config().token == "t" * 43, err
+
+
+def test_login_saves_a_token_the_hub_knows(sqlite_hub, capsys, monkeypatch) -> None:
+    hub = sqlite_hub
+    token = register(hub.base, "alice")
+    monkeypatch.setattr("sys.stdin", io.StringIO("not-a-token-of-this-hub\n"))
+    code, out, err = cardrogue(capsys, "hub", "login", "--hub", hub.base)
+    assert code == 1 and "401" in err and not config_path().exists(), err
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    code, out, err = cardrogue(capsys, "hub", "login", "--hub", hub.base)
+    assert code == 2 and "no token read" in err
+    monkeypatch.setattr("sys.stdin", io.StringIO(token + "\n"))
+    code, out, err = cardrogue(capsys, "hub", "login", "--hub", hub.base)
+    assert code == 0 and "logged in as alice" in out and token not in out, (out, err)
+    assert load_config().token == token and stat.S_IMODE(config_path().stat().st_mode) == 0o600
+    bob = register(hub.base, "bob")
+    monkeypatch.setattr("sys.stdin", io.StringIO(bob + "\n"))
+    code, out, err = cardrogue(capsys, "hub", "login", "--hub", hub.base)
+    assert code == 2 and "--force" in err and load_config().token == token
+    monkeypatch.setattr("sys.stdin", io.StringIO(bob + "\n"))
+    assert cardrogue(capsys, "hub", "login", "--hub", hub.base, "--force")[0] == 0 and load_config().name == "bob"
+
+
+def test_a_damaged_pending_token_is_refused_with_the_files_path(capsys) -> None:
+    config_path().parent.mkdir(parents=True, exist_ok=True)
+    config_path().write_text('{"hub": null, "name": null, "token": null, "pending": {"hub": "h"}}')
+    code, out, err = cardrogue(capsys, "hub", "register", "alice")
+    assert code == 2 and str(config_path()) in err and "pending" in err, err
