@@ -382,7 +382,8 @@ def cmd_login(args: argparse.Namespace) -> int:
                                 "without spaces), e.g. `cardrogue hub login < token.txt`")
         check_writable(config_path())
         who = HubClient(url, token).me()
-        if saved.token and saved.token != token and not args.force:
+        same = saved.name == who["name"] and (saved.hub or "").rstrip("/") == url.rstrip("/")
+        if saved.token and not same and not args.force:  # (the same account's token, one given anew, needs none)
             raise UnusableInput(
                 f"the account {_show(saved.name or '?')} on {_show(saved.hub or '?')} is saved in {config_path()}; "
                 f"saving the token of {_show(who['name'])} would replace its token: keep a copy of that file and pass "

@@ -290,6 +290,9 @@ def test_login_saves_a_token_the_hub_knows(sqlite_hub, capsys, monkeypatch) -> N
     assert code == 2 and "--force" in err and load_config().token == token
     monkeypatch.setattr("sys.stdin", io.StringIO(bob + "\n"))
     assert cardrogue(capsys, "hub", "login", "--hub", hub.base, "--force")[0] == 0 and load_config().name == "bob"
+    given = call(hub.base, "POST", "/api/me/token", {}, token=bob)[1]["token"]  # the saved token dead: bob's new one
+    monkeypatch.setattr("sys.stdin", io.StringIO(given + "\n"))
+    assert cardrogue(capsys, "hub", "login", "--hub", hub.base)[0] == 0 and load_config().token == given
 
 
 def test_a_damaged_pending_token_is_refused_with_the_files_path(capsys) -> None:
