@@ -10,7 +10,8 @@ import urllib.request
 from dataclasses import replace
 
 import pytest
-from hub_support import FAST, call, campaign_of, map_text, register, running_hub, replay_of, slower, solution, solution_actions
+from hub_support import (FAST, UNLIMITED, call, campaign_of, map_text, register, running_hub, replay_of, slower, solution,
+                         solution_actions)
 
 from cardrogue.engine.records.replay import Recorder
 from cardrogue.hub.app import Limits
@@ -130,6 +131,17 @@ def test_hostile_requests_get_a_4xx_with_a_reason_and_store_nothing(hub_db: str)
             "a limit in superscript digits": ("GET", "/api/maps?limit=%C2%B2", {}, 400),
             "an offset in full-width digits": ("GET", "/api/maps/needle/leaderboard?offset=%EF%BC%91", {}, 400),
             "a long search": ("GET", "/api/maps?q=" + "a" * 201, {}, 400),
+            "malformed JSON (rotate)": ("POST", "/api/me/token", dict(raw=b'{"token": ', token=alice), 400),
+            "a key written twice (rotate)": ("POST", "/api/me/token", dict(
+                raw=b'{"token": "' + b"a" * 43 + b'", "token": "' + b"b" * 43 + b'"}', token=alice), 400),
+            "a new token that is not text": ("POST", "/api/me/token", dict(body={"token": 5}, token=alice), 422),
+            "a new token with a NUL": ("POST", "/api/me/token", dict(body={"token": "a" * 43 + "\x00"}, token=alice), 422),
+            "a new token that is the old": ("POST", "/api/me/token", dict(body={"token": alice}, token=alice), 422),
+            "no token (rotate)": ("POST", "/api/me/token", dict(body={}), 401),
+            "no token (revoke)": ("DELETE", "/api/me/token", {}, 401),
+            "a wrong token (revoke)": ("DELETE", "/api/me/token", dict(token="x" * 43), 401),
+            "a client's token too short (register)": ("POST", "/api/accounts", dict(body={"name": "zed", "token": "x"}), 422),
+            "a client's token in use (register)": ("POST", "/api/accounts", dict(body={"name": "zed", "token": alice}), 409),
             "a wrong method": ("DELETE", "/api/maps", {}, 405),
             "no such route": ("GET", "/api/nothing", {}, 404),
         }
@@ -286,6 +298,18 @@ def test_rate_limits_are_per_token_and_say_when_to_retry(tmp_path) -> None:
         assert call(hub.base, "POST", "/api/maps/needle/runs", raw=replays[3], token=bob)[0] == 201  # bob has his own
         register(hub.base, "carol")
         assert call(hub.base, "POST", "/api/accounts", {"name": "dave"})[0] == 429
+
+
+
+def test_token_rotations_are_rate_limited_per_account(tmp_path) -> None:
+    with running_hub(str(tmp_path / "hub.sqlite3"), limits=replace(UNLIMITED, token=Rate(2, 0.01))) as hub:
+        alice, bob = register(hub.base, "alice"), register(hub.base, "bob")
+        for _ in range(2):
+            alice = call(hub.base, "POST", "/api/me/token", {}, token=alice)[1]["token"]
+        status, body, headers = call(hub.base, "POST", "/api/me/token", {}, token=alice)
+        assert status == 429 and "too many token" in body["error"] and int(headers["retry-after"]) > 0
+        assert call(hub.base, "GET", "/api/me", token=alice)[0] == 200  # the refused rotation changed nothing
+        assert call(hub.base, "DELETE", "/api/me/token", token=bob)[0] == 200  # bob has his own
 
 
 def test_the_last_resort_turns_an_unexpected_error_into_a_logged_500(tmp_path, caplog) -> None:

@@ -85,6 +85,21 @@ def test_bad_token_requests_are_4xx(hub, request_, status: int) -> None:
     assert me(hub, own) == 200  # a refused rotation leaves the token alive
 
 
+def test_rotations_racing_with_one_token_leave_one_live_token(hub) -> None:
+    """Eight clients rotate one token at once (a thief and its owner): one wins, the others are 401, and the
+    account is left with the winner's token alone (the deletion of the old token is what each one waits on)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    token = register(hub.base, "alice")
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(lambda _: call(hub.base, "POST", "/api/me/token", {}, token=token)[:2], range(8)))
+    won = [body["token"] for status, body in answers if status == 200]
+    assert len(won) == 1 and sorted(status for status, _ in answers) == [200] + [401] * 7, answers
+    assert me(hub, won[0]) == 200 and me(hub, token) == 401
+    with hub.state.hub.db.transaction() as tx:
+        assert tx.one("SELECT COUNT(*) FROM tokens")[0] == 1
+
+
 def test_a_rotation_to_a_token_in_use_is_refused_and_keeps_the_old_one(hub) -> None:
     alice, bob = register(hub.base, "alice"), register(hub.base, "bob")
     status, body, _ = call(hub.base, "POST", "/api/me/token", {"token": bob}, token=alice)
