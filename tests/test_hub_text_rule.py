@@ -109,7 +109,7 @@ def _spoiled(slot: tuple[str, tuple], text: str, other: str, at: int) -> dict:
 def hub(tmp_path_factory):
     db = Database(str(tmp_path_factory.mktemp("hub") / "hub.sqlite3"))
     hub = Hub(db, Settings(solve_states=20_000, solve_seconds=60.0, estimate_runs=0, workers=1))
-    account, _ = hub.register("alice")
+    account, _, _ = hub.register("alice")
     yield hub, account
     db.close()
 
