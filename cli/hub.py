@@ -296,8 +296,6 @@ def cmd_register(args: argparse.Namespace) -> int:
         from cardrogue.hub.client import HubClient, HubRefused, HubUnreachable
         from cardrogue.hub.config import DEFAULT_HUB, ClientConfig, Pending, config_path, load_config, new_token
 
-        from .common import check_writable
-
         saved = load_config()
         url = args.hub or saved.hub or DEFAULT_HUB
         if saved.token and not args.force:
@@ -307,11 +305,7 @@ def cmd_register(args: argparse.Namespace) -> int:
                 f"registering {_show(args.name)} would replace its token, which cannot be recovered: keep a copy of "
                 "that file and pass --force to replace it")
         # The hub gives a token once and the name is then taken: where it is kept is checked first.
-        try:
-            config_path().parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        except OSError as exc:
-            raise UnusableInput(f"{config_path()}: cannot save the hub settings: {exc.strerror or exc}") from None
-        check_writable(config_path())
+        _check_config_writable()
         client = HubClient(url)
         # The token is made here and saved before the hub is asked: a Ctrl+C (or a lost connection) after the hub
         # made the account lost it, as the hub keeps its hash alone. The same command again finishes with it.
@@ -367,8 +361,6 @@ def cmd_login(args: argparse.Namespace) -> int:
         from cardrogue.hub.client import HubClient
         from cardrogue.hub.config import DEFAULT_HUB, TOKEN, ClientConfig, config_path, load_config
 
-        from .common import check_writable
-
         saved = load_config()
         url = args.hub or saved.hub or DEFAULT_HUB
         # Read from standard input, never from the command line (a shell's history, `ps`), as `cargo login` does.
@@ -380,7 +372,7 @@ def cmd_login(args: argparse.Namespace) -> int:
         if not TOKEN.fullmatch(token):
             raise UnusableInput("no token read from standard input: give the token a hub gave (printable ASCII "
                                 "without spaces), e.g. `cardrogue hub login < token.txt`")
-        check_writable(config_path())
+        _check_config_writable()
         who = HubClient(url, token).me()
         same = saved.name == who["name"] and (saved.hub or "").rstrip("/") == url.rstrip("/")
         if saved.token and not same and not args.force:  # (the same account's token, one given anew, needs none)
@@ -402,7 +394,7 @@ def cmd_logout(args: argparse.Namespace) -> int:
     def work(args):
         from cardrogue.hub import config as settings
         from cardrogue.hub.client import HubClient, HubRefused
-        from cardrogue.hub.config import ClientConfig, config_path
+        from cardrogue.hub.config import ClientConfig
 
         config, url = _account_for(args)
         _check_config_writable()
@@ -415,6 +407,14 @@ def cmd_logout(args: argparse.Namespace) -> int:
             if exc.status != 401:
                 raise
             left = None  # dead already (rotated elsewhere, revoked by the operator): forgotten here too
+        if config.pending is not None and config.pending.of(url, config.name):
+            # a rotation whose answer was lost: its token may be the live one, and would be forgotten live
+            try:
+                answer = HubClient(url, config.pending.token).revoke()
+                left = answer["tokens_left"]
+            except HubRefused as exc:
+                if exc.status != 401:
+                    raise
         path = settings.save_config(ClientConfig(hub=config.hub))
         if args.format == "json":
             _json({"name": config.name, "hub": url, "revoked": left is not None, "tokens_left": left,
@@ -469,10 +469,15 @@ def cmd_token_rotate(args: argparse.Namespace) -> int:
 
 
 def _check_config_writable() -> None:
+    """The settings' folder made (mode 0700) and the file writable, before the hub is asked for a token."""
     from cardrogue.hub.config import config_path
 
     from .common import check_writable
 
+    try:
+        config_path().parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UnusableInput(f"{config_path()}: cannot save the hub settings: {exc.strerror or exc}") from None
     check_writable(config_path())
 
 

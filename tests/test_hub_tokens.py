@@ -270,6 +270,26 @@ def test_logout_revokes_the_token_on_the_hub_and_forgets_it(sqlite_hub, capsys) 
     assert cardrogue(capsys, "hub", "register", "bob")[0] == 0  # no --force: nothing is saved to lose
 
 
+def test_logout_after_a_rotation_whose_answer_was_lost_revokes_the_new_token_too(sqlite_hub, capsys, monkeypatch) -> None:
+    """The saved token is dead once the hub rotated it; the live one is the pending token: logout revokes it, rather
+    than forget a live token."""
+    hub = sqlite_hub
+    assert cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)[0] == 0
+    real = HubClient.rotate
+
+    def rotated_then_interrupted(self, new_token=None):
+        real(self, new_token)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(HubClient, "rotate", rotated_then_interrupted)
+    assert cardrogue(capsys, "hub", "token", "rotate")[0] == 130
+    live = load_config().pending.token
+    assert me(hub, live) == 200
+    code, out, err = cardrogue(capsys, "hub", "logout")
+    assert code == 0 and "revoked on the hub" in out and me(hub, live) == 401, (out, err)
+    assert load_config().token is None and load_config().pending is None
+
+
 def test_logout_of_a_token_dead_already_forgets_it(sqlite_hub, capsys) -> None:
     hub = sqlite_hub
     assert cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)[0] == 0
@@ -308,6 +328,14 @@ def test_login_saves_a_token_the_hub_knows(sqlite_hub, capsys, monkeypatch) -> N
     given = call(hub.base, "POST", "/api/me/token", {}, token=bob)[1]["token"]  # the saved token dead: bob's new one
     monkeypatch.setattr("sys.stdin", io.StringIO(given + "\n"))
     assert cardrogue(capsys, "hub", "login", "--hub", hub.base)[0] == 0 and load_config().token == given
+
+
+def test_login_makes_a_missing_config_folder_private(sqlite_hub, capsys, monkeypatch, tmp_path) -> None:
+    monkeypatch.setenv("CARDROGUE_CONFIG_DIR", str(tmp_path / "fresh" / "config"))
+    monkeypatch.setattr("sys.stdin", io.StringIO(register(sqlite_hub.base, "alice") + "\n"))
+    assert cardrogue(capsys, "hub", "login", "--hub", sqlite_hub.base)[0] == 0
+    assert stat.S_IMODE(config_path().parent.stat().st_mode) == 0o700
+    assert stat.S_IMODE(config_path().stat().st_mode) == 0o600
 
 
 def test_a_damaged_pending_token_is_refused_with_the_files_path(capsys) -> None:
