@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from cardrogue.engine.format.loader import load_campaign
 from cardrogue.engine.chance.resolvers import FatedResolver, RandomResolver, chance_outcomes
-from cardrogue.engine.rules.actions import FLIP, MOVE, ActionError
+from cardrogue.engine.rules.actions import DIRECTION_NAMES, FLIP, MOVE, Action, ActionError
 from cardrogue.engine.rules.events import Heal, Roll
 from cardrogue.engine.rules.state import GameState
 from cardrogue.engine.rules.tables import DOWN
@@ -138,6 +138,44 @@ def test_legal_actions_list_a_move_or_flip_exactly_when_apply_takes_it(seed, whi
             except ActionError:
                 taken = False
             assert (a in legal) == taken, (a, legal)
+
+
+def offered_or_not(s) -> list[Action]:
+    """Every action a replay could write in state ``s``, listed or not: each verb with each direction, each pair
+    of directions, each colour of the campaign, each card of the hand, the equipment and the shop, each place."""
+    v, c = s.view(), s.campaign
+    colours = sorted({card.colour for card in c.cards.values() if card.colour})
+    ids = sorted({*v.hero.hand, *(card for _, card in v.hero.equipment if card), *(o.card.id for o in v.shop),
+                  "dagger", "helm"})
+    level = v.level
+    out = [Action("end"), Action("attack")]
+    for d in DIRECTION_NAMES:
+        out += [Action(verb, d) for verb in ("flip", "move", "attack", "flee", "spell")]
+        out += [Action("flee", d, e) for e in DIRECTION_NAMES]
+        out += [Action("throw", colour, d) for colour in colours]
+        out += [Action("read", card, d) for card in ids if card.startswith("scroll")]
+    out += [Action("drink", colour) for colour in colours]
+    out += [Action("read", card, colour) for card in ids if card.startswith("scroll") for colour in colours]
+    out += [Action(verb, card) for card in ids for verb in ("equip", "unequip", "buy", "sell", "read")]
+    out += [Action("teleport", f"{x},{y}") for x in range(level.width) for y in range(level.height)]
+    return out
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), which=st.integers(0, 1))
+def test_apply_takes_exactly_the_actions_legal_actions_lists(seed, which):
+    """A replay may write any action; verify_replay applies it with apply(). An action the player is never offered
+    (``attack E`` beside the one enemy, offered as ``attack``) would be a second text of the same run: another run
+    id, so the same run twice on a leaderboard. apply() takes an action exactly when legal_actions() lists it."""
+    resolver = RandomResolver(seed)
+    for s, legal, _ in walk(CAMPAIGNS[which], seed, 60, resolver):
+        for a in offered_or_not(s):
+            try:
+                s.clone().apply(a)
+                taken = True
+            except ActionError:
+                taken = False
+            assert (a in legal) == taken, (str(a), [str(x) for x in legal])
 
 
 def face_down(s) -> list[tuple[int, int, int]]:

@@ -78,6 +78,25 @@ def test_other_spellings_of_a_run_are_refused_with_their_place_and_make_no_row(t
     assert rows(db) == [("ada", 2, 12)]
 
 
+def test_the_one_enemy_adjacent_named_by_its_direction_is_another_spelling_and_refused(tmp_path, duel, capsys):
+    """Beside one enemy the player is offered ``attack``; ``attack E`` (the goblin is east) was taken too, and ran the
+    same fight: the same run with another run id, so a copy of ada's run entered the table as a second run."""
+    db = tmp_path / "scores.db"
+    campaign = load(duel_dict())
+    genuine = tmp_path / "ada.replay.json"
+    genuine.write_text(recorded(campaign, WIN, player="ada").text())
+    doc = json.loads(genuine.read_text())
+    doc.update(player="mallory", actions=["attack E" if a == "attack" else a for a in doc["actions"]])
+    copy = tmp_path / "mallory.replay.json"
+    copy.write_text(json.dumps(doc))
+    verdict = verify_replay(copy.read_text(), campaign)
+    assert not verdict.ok and verdict.action_index == 1, verdict.message
+    assert "action 2 ('attack E') is not legal" in verdict.message and "write 'attack'" in verdict.message
+    status, out, _ = cli(capsys, "scores", duel, "--scores-db", db, "--import", genuine, copy)
+    assert status == 1 and f"{copy}: rejected: action 2" in out, out
+    assert rows(db) == [("ada", 2, 12)]
+
+
 def test_the_run_id_is_the_parsed_actions_not_the_raw_document(tmp_path):
     campaign = load(duel_dict())
     first = verify_replay(recorded(campaign, WIN, player="ada").text(), campaign).run

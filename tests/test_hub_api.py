@@ -378,6 +378,23 @@ def test_one_run_is_one_row_whoever_claims_it(hub) -> None:
     assert len(call(hub.base, "GET", "/api/maps/needle/leaderboard")[1]["runs"]) == 1
 
 
+def test_a_run_with_its_one_enemy_named_is_the_same_run_and_refused(hub) -> None:
+    """``attack S`` beside the one enemy (offered as ``attack``) was another text of alice's run: bob, copying her
+    public replay, had it on the board as a second run of his own."""
+    alice, bob = register(hub.base, "alice"), register(hub.base, "bob")
+    text = map_text()
+    publish(hub.base, alice, text, window_days=0)
+    assert call(hub.base, "POST", "/api/maps/needle/runs", raw=solution(text).encode(), token=alice)[0] == 201
+    doc = json.loads(solution(text))
+    k = doc["actions"].index("attack")
+    assert doc["actions"][k - 1] == "flip S"  # the one enemy, south
+    doc["actions"][k] = "attack S"
+    status, body, _ = call(hub.base, "POST", "/api/maps/needle/runs", raw=json.dumps(doc).encode(), token=bob)
+    assert status == 422 and body["action"] == k and "write 'attack'" in body["error"], body
+    board = call(hub.base, "GET", "/api/maps/needle/leaderboard")[1]["runs"]
+    assert [r["player"] for r in board] == ["alice"]
+
+
 def test_the_competition_window_hides_the_actions_until_it_ends(hub_db: str) -> None:
     now = [1_900_000_000.0]
     settings = replace(FAST, clock=lambda: now[0])

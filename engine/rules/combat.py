@@ -145,10 +145,20 @@ class CombatRules:
         return self.d.chases[e]
 
     def _picked(self, foes: list[tuple[int, int]], toward: str) -> int:
-        """The enemy the player picks for step 1: the one toward ``toward``, or the only one; -1 if unclear."""
-        if toward:
-            return next((e for dr, e in foes if DIRECTION_NAMES[dr] == toward), -1)
-        return foes[0][1] if len(foes) == 1 else -1
+        """The enemy the player picks for step 1: the only one, named without a direction (``attack``), or of
+        several the one toward ``toward`` (``attack E``); -1 otherwise. The only one named by its direction is
+        refused as :meth:`_combat_actions` never offers it: one choice, one text, so one run has one replay."""
+        if len(foes) == 1:
+            return -1 if toward else foes[0][1]
+        return next((e for dr, e in foes if DIRECTION_NAMES[dr] == toward), -1) if toward else -1
+
+    def one_enemy_form(self, action: Action) -> str:
+        """``attack`` for ``attack E`` (``flee S`` for ``flee S E``) when the one enemy engaged is named by its
+        direction, the form to write instead; "" for any other action."""
+        named = action.arg if action.verb == "attack" else action.arg2 if action.verb == "flee" else ""
+        if not named or len(self.engaged_enemies()) != 1:
+            return ""
+        return "attack" if action.verb == "attack" else f"flee {action.arg}"
 
     def _begin_combat(self) -> bool:
         """A combat action is taken: after the shop (SHOPPING), step 3 starts combat now. False out of combat."""

@@ -373,7 +373,8 @@ class GameState(CombatRules, ItemRules):
             raise ActionError(f"a die is due ({self.chance.purpose}); use apply_roll")
         handler = _HANDLERS.get(action.verb)
         if (self.phase == CHOOSE_TELEPORT) != (action.verb == "teleport") or handler is None or not handler(self, action):
-            raise ActionError(f"{action} is not legal now")
+            form = self.one_enemy_form(action)
+            raise ActionError(f"{action} is not legal now" + (f": one enemy is engaged, write {form!r}" if form else ""))
         if self.todo:  # most actions finish their steps at once
             self._run()
 
