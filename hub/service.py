@@ -553,15 +553,21 @@ class Hub:
         return {"map": target, "runs": runs}
 
     def replay(self, map_hash: str, run_id: str) -> str:
+        """The replay of a run, naming the player the run is credited to: the name written in the file was the
+        sender's word (not part of the run id, nor of what re-simulates), and a replay served naming another
+        player put that player's name on a run they never played, in every table it was imported into."""
+        from cardrogue.engine.records.replay import shared_text
+
         with self.db.transaction() as tx:
             target = self.find(map_hash, tx)
-            row = tx.one("SELECT replay FROM runs WHERE run_id = ? AND map_hash = ?", (run_id, target["hash"]))
+            row = tx.one("SELECT r.replay, a.name FROM runs r JOIN accounts a ON a.id = r.account_id"
+                         " WHERE r.run_id = ? AND r.map_hash = ?", (run_id, target["hash"]))
         if row is None:
             raise HubError(404, f"no run {run_id!r} on this map")
         if target["competition"]:
             raise HubError(403, f"the competition on this map runs until {target['window_ends']}: "
                                 "its runs' actions stay hidden until then", window_ends=target["window_ends"])
-        return row[0]
+        return shared_text(row[0], row[1])
 
 
 _MAP_SELECT = (

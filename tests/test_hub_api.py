@@ -364,6 +364,23 @@ def test_a_replay_is_served_without_the_path_its_player_played_from(hub) -> None
     assert "file" not in served["campaign"] and verify_replay(json.dumps(served), campaign_of(text)).ok
 
 
+def test_a_served_replay_names_the_player_the_run_is_credited_to(hub) -> None:
+    """bob's run with "player": "alice" written in it was credited to bob and served, after the window, saying alice:
+    pulled and imported into a local table, alice's name stood on a run she never played."""
+    alice, bob = register(hub.base, "alice"), register(hub.base, "bob")
+    text = map_text()
+    publish(hub.base, alice, text, window_days=0)
+    for token, replay in ((bob, solution(text, player="alice")), (alice, slower(text, 1))):
+        assert call(hub.base, "POST", "/api/maps/needle/runs", raw=replay.encode(), token=token)[0] == 201
+    board = call(hub.base, "GET", "/api/maps/needle/leaderboard")[1]["runs"]
+    assert [r["player"] for r in board] == ["bob", "alice"]
+    for run in board:
+        served = call(hub.base, "GET", run["replay"])[1]
+        assert served["player"] == run["player"], served
+        verdict = verify_replay(json.dumps(served), campaign_of(text))
+        assert verdict.ok and verdict.run.player == run["player"] and verdict.run.run_id == run["run_id"]
+
+
 def test_one_run_is_one_row_whoever_claims_it(hub) -> None:
     alice, bob = register(hub.base, "alice"), register(hub.base, "bob")
     text = map_text()
