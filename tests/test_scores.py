@@ -95,6 +95,43 @@ def test_ranking_fewest_turns_then_most_health(tmp_path, duel, db):
     assert table(db) == [("fast", 2, 12), ("slow", 4, 12)]
 
 
+# Two runs of the duel won in 3 turns with 12 health: a tie.
+TIED = (("end", *WIN), ("flip E", "attack", "end", "move E", "end", "flip E", "move E"))
+
+
+def test_equal_scores_share_a_rank_so_an_edited_time_wins_no_place(tmp_path, duel, db):
+    """When a row was recorded is the file's word, which no replay proves: ada's run entered first, and mallory's
+    tie, its recorded_at edited to 0, was listed rank 1 and ada rank 2. Equal scores (turns, then health: DESIGN
+    Score) share a rank, and a listing cut at ``limit`` takes every score tied with the last one it lists."""
+    import sqlite3
+
+    paths = []
+    for who, actions in zip(("ada", "mallory"), TIED):
+        paths.append(tmp_path / f"{who}.replay.json")
+        paths[-1].write_text(recorded(load(duel_dict()), actions, player=who).text())
+        assert cardrogue("scores", duel, "--import", paths[-1], "--scores-db", db).returncode == 0
+    fast = winning_replay(tmp_path, "fast", player="fast")
+    assert cardrogue("scores", duel, "--import", fast, "--scores-db", db).returncode == 0
+    with sqlite3.connect(db) as con:
+        con.execute(f"UPDATE scores_{load(duel_dict()).content_hash} SET recorded_at = 0 WHERE player = 'mallory'")
+    con.close()
+    with ScoreStore(db) as store:
+        ranks = {s.player: s.rank for s in store.table(load(duel_dict()))}
+        assert ranks == {"fast": 1, "ada": 2, "mallory": 2}
+        assert {s.player for s in store.table(load(duel_dict()), limit=2)} == {"fast", "ada", "mallory"}
+    done = cardrogue("scores", duel, "--scores-db", db)
+    assert done.returncode == 0
+    assert sorted(line.split()[:2] for line in done.stdout.splitlines()[1:]) == [["1.", "fast"], ["2.", "ada"], ["2.", "mallory"]]
+    from cardrogue.editor.player.run import PlayRun, finish  # the end screen: a third tie, the same rank
+
+    run = PlayRun(load(duel_dict()), player="bob")
+    for action in ("flip E", "attack", "move E", "end", "end", "flip E", "move E"):
+        run.play(action)
+    result = finish(run, practice=False, replays_dir=None, scores_db=db)
+    assert result.added and result.rank == 2 and [s.rank for s in result.table] == [1, 2, 2, 2]
+    assert [s.player for s in result.table if s.run_id == result.run_id] == ["bob"]
+
+
 def test_a_score_edited_into_the_table_by_hand_is_not_shown_as_verified(tmp_path, duel, db):
     """The table file is the player's: every row is re-verified from its replay when listed. A row whose
     score, player or run id was edited, a row with no real replay, and a copy of a genuine row under another

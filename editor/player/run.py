@@ -56,7 +56,8 @@ class RunResult:
     message: str = ""  # what happened to the replay and the score, in one sentence
     added: bool = False
     table: tuple[Score, ...] = ()
-    rank: int | None = None  # this run's place in ``table``
+    rank: int | None = None  # this run's place in ``table`` (equal scores share a place)
+    run_id: str = ""  # this run's row in ``table``
 
 
 def fresh_seed() -> int:
@@ -185,4 +186,4 @@ def finish(run: PlayRun, *, practice: bool, replays_dir: Path | None, scores_db:
         return RunResult(**base, message=" ".join(notes))
     rank = next((s.rank for s in table if s.run_id == verdict.run.run_id), None)
     notes.append("Verified and entered in the high-score table." if added else "Verified; already in the table.")
-    return RunResult(**base, message=" ".join(notes), added=added, table=table, rank=rank)
+    return RunResult(**base, message=" ".join(notes), added=added, table=table, rank=rank, run_id=verdict.run.run_id)

@@ -573,7 +573,7 @@ class EndScreen(ModalScreen[str]):
         for column, justify in (("#", "right"), ("player", "left"), ("turns", "right"), ("health", "right")):
             table.add_column(column, justify=justify)
         for s in self.result.table:
-            style = "bold yellow" if s.rank == self.result.rank else ""
+            style = "bold yellow" if s.run_id == self.result.run_id else ""  # (a tie shares its rank)
             table.add_row(str(s.rank), shown_text(s.player or "anonymous"), str(s.turns), str(s.health), style=style)
         return table
 

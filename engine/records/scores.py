@@ -267,10 +267,12 @@ class ScoreStore:
         return self.checked_table(campaign, limit)[0]
 
     def checked_table(self, campaign: Campaign, limit: int = 20) -> tuple[list[Score], list[Unproved], str]:
-        """Best first: fewest turns, then most health, then the earliest; up to ``limit`` scores, each row
-        re-verified from its replay against ``campaign``. The rows met on the way that their replays do not
-        prove (edited by hand) are not scores: they come apart, with the reason, in table order. A run listed
-        already (a table edited to hold it twice) is listed once.
+        """Best first: fewest turns, then most health; up to ``limit`` scores and every score tied with the last of
+        them, each row re-verified from its replay against ``campaign``. Equal scores share a rank: when a row
+        was recorded is the file's word, which no replay proves, so it orders ties (the earliest first) but
+        decides no rank. The rows met on the way that their replays do not prove (edited by hand) are not
+        scores: they come apart, with the reason, in table order. A run listed already (a table edited to hold
+        it twice) is listed once.
 
         The third item says why the table was read no further, "" when it was read to ``limit`` scores or its
         end: past :data:`MAX_UNPROVED` unproved rows, or past :data:`LISTING_SECONDS` of re-verifying."""
@@ -299,6 +301,8 @@ class ScoreStore:
                 except (ValueError, TypeError, OverflowError):
                     row, why = None, "its columns are not of their types"
                 else:
+                    if len(scores) >= limit and row[1:3] != (scores[-1].turns, scores[-1].health):
+                        break  # past the limit, and no longer tied with the last score listed
                     why = "its run is listed already" if row[4] in seen else _unproved(row, campaign, left)
                 if why is not None:
                     unproved.append(Unproved(row[4], *row[:3], why) if row else Unproved(str(raw[4]), str(raw[0]), 0, 0, why))
@@ -307,8 +311,7 @@ class ScoreStore:
                         break
                     continue
                 seen.add(row[4])
-                scores.append(Score(len(scores) + 1, *row[:5]))
-                if len(scores) == limit:
-                    break
+                tied = scores and (scores[-1].turns, scores[-1].health) == row[1:3]
+                scores.append(Score(scores[-1].rank if tied else len(scores) + 1, *row[:5]))
             cursor.close()
         return scores, unproved, cut
