@@ -221,6 +221,35 @@ def test_a_genuine_row_edited_in_one_column_does_not_keep_the_run_out(tmp_path, 
         assert table(db) == [("fast", 2, 12)], edit
 
 
+@pytest.mark.parametrize("column, value", [("turns", "CAST('2' AS BLOB)"), ("health", "CAST('12' AS BLOB)"),
+                                           ("turns", "'2'"), ("recorded_at", "'0'")])
+def test_a_genuine_row_stored_as_another_type_is_reported_not_ranked_below_worse_runs(tmp_path, duel, db, column, value):
+    """SQLite sorts a blob or a text after every number: ada's best run with its turns rewritten as the blob '2'
+    (read back as 2, so its replay proved it) was listed after bob's and carol's slower runs, and cut off by a
+    listing's limit, without a word. A column not stored as its type is an edited row: reported, not listed, and
+    the run's import takes the row over."""
+    import sqlite3
+
+    ada = winning_replay(tmp_path, "ada", player="ada")
+    slower = [winning_replay(tmp_path, who, player=who, extra_turns=k) for who, k in (("bob", 1), ("carol", 2))]
+    assert cardrogue("scores", duel, "--import", ada, *slower, "--scores-db", db).returncode == 0
+    name = "scores_" + load(duel_dict()).content_hash
+    with sqlite3.connect(db) as con:
+        # (a table made again without its columns' types keeps a text as it is written)
+        con.execute(f"ALTER TABLE {name} RENAME TO old")
+        con.execute(f"CREATE TABLE {name} (run_id PRIMARY KEY, player, turns, health, recorded_at, replay)")
+        con.execute(f"INSERT INTO {name} SELECT * FROM old")
+        con.execute("DROP TABLE old")
+        con.execute(f"UPDATE {name} SET {column} = {value} WHERE player = 'ada'")
+    con.close()
+    done = cardrogue("scores", duel, "--scores-db", db)
+    assert done.returncode == 1 and "player 'ada'" in done.stderr and "not of their types" in done.stderr, done.stderr
+    assert [line.split()[:2] for line in done.stdout.splitlines()[1:]] == [["1.", "bob"], ["2.", "carol"]]
+    done = cardrogue("scores", duel, "--import", ada, "--scores-db", db)
+    assert done.returncode == 0 and "; added" in done.stdout, done.stdout
+    assert table(db) == [("ada", 2, 12), ("bob", 3, 12), ("carol", 4, 12)]
+
+
 def test_a_run_held_twice_by_an_edited_table_is_listed_once(tmp_path, duel, db):
     """A table rebuilt by hand without its primary key can hold one run in two rows: it is listed once, the
     second row named as a repeat."""

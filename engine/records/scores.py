@@ -96,10 +96,14 @@ def _table(content_hash: str) -> str:
 
 
 def _checked(row: tuple) -> tuple:
-    """A row as its types say: an edited file could hold a number where a name belongs (ValueError or
-    TypeError for a value that is no number)."""
+    """The row, each value stored as the type its column says, else TypeError: an edited file could hold a number
+    where a name belongs, or a number as a text or a blob -- which SQLite sorts after every number, so a run read
+    back as its number (``int(b'2')`` is 2) was listed below worse ones, and cut off by a listing's limit."""
     player, turns, health, recorded_at, run_id, replay = row
-    return (str(player), int(turns), int(health), float(recorded_at), str(run_id), str(replay))
+    if not (isinstance(player, str) and type(turns) is int and type(health) is int
+            and type(recorded_at) in (int, float) and isinstance(run_id, str) and isinstance(replay, str)):
+        raise TypeError("a column not of its type")
+    return (player, turns, health, float(recorded_at), run_id, replay)
 
 
 def retry_while_locked(step, seconds: float) -> None:
