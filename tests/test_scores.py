@@ -327,6 +327,18 @@ def test_a_lost_run_verifies_but_is_not_ranked(tmp_path, db):
     assert done.returncode == 1 and "not ranked" in done.stdout
 
 
+def test_no_action_is_taken_after_death(tmp_path, db):
+    """A dead hero's run goes no further: an action written after the death (an attempt to play on to a win)
+    is refused by its place."""
+    doc = duel_dict(goblin_attack=12, rolls=(1,))
+    rec = recorded(load(doc), LOSE)
+    assert rec.state.outcome == "dead"
+    for more in (["end"], ["move E", "end", "flip E", "move E"]):
+        verdict = verify_replay(_edited(rec.text(), lambda d: d["actions"].extend(more)), load(doc))
+        assert not verdict.ok and verdict.action_index == len(LOSE), verdict.message
+        assert f"action {len(LOSE) + 1} ({more[0]!r}) comes after the run ended" in verdict.message
+
+
 # --------------------------------------------------------------------------- forgeries
 
 
@@ -342,6 +354,21 @@ def _edit_health(doc: dict) -> None:
     doc["result"]["health"] = 99
 
 
+def _edited(text: str, change) -> str:
+    doc = json.loads(text)
+    change(doc)
+    return json.dumps(doc, indent=2)
+
+
+def _random_dice_win() -> str:
+    """The duel won with random dice (practice, never scored): its goblin's rolls are scripted."""
+    rec = Recorder(load(duel_dict()), mode="random", seed=12345, player="honest")
+    for action in WIN:
+        rec.play(action)
+    assert rec.state.outcome == "won"
+    return rec.text()
+
+
 FORGERIES = {
     "edited action": (lambda text: json.dumps((lambda d: (_edit_action(d), d)[1])(json.loads(text)), indent=2),
                       "action 2 ('move W') is not legal"),
@@ -349,6 +376,12 @@ FORGERIES = {
                              "claims won in 1 turn with"),
     "edited claimed health": (lambda text: json.dumps((lambda d: (_edit_health(d), d)[1])(json.loads(text)), indent=2),
                               "with 99 health, but re-simulates"),
+    "an action after the win": (lambda text: _edited(text, lambda d: d["actions"].append("end")),
+                                "action 7 ('end') comes after the run ended"),
+    "a win cut short": (lambda text: _edited(text, lambda d: d["actions"].pop()),
+                        "it claims won in 2 turns with 12 health, the re-simulation ends unfinished"),
+    "random dice called fated": (lambda text: _edited(_random_dice_win(), lambda d: d["dice"].update(mode="fated")),
+                                 "fated dice must use the campaign's seed 11, not 12345"),
     "truncated file": (lambda text: text[: len(text) // 2], "not JSON"),
     "not JSON": (lambda text: "GAME OVER: I won in 1 turn, honest\n", "not JSON"),
 }
