@@ -327,6 +327,15 @@ def test_a_lost_run_verifies_but_is_not_ranked(tmp_path, db):
     assert done.returncode == 1 and "not ranked" in done.stdout
 
 
+def test_a_random_dice_win_verifies_but_is_not_ranked(tmp_path, duel, db):
+    """--random-dice is practice: its win re-simulates under its recorded seed and never enters the table."""
+    replay = tmp_path / "practice.replay.json"
+    replay.write_text(_random_dice_win())
+    done = cardrogue("scores", duel, "--import", replay, "--scores-db", db)
+    assert done.returncode == 1 and "verified, but not ranked" in done.stdout, done.stdout
+    assert table(db) == []
+
+
 def test_no_action_is_taken_after_death(tmp_path, db):
     """A dead hero's run goes no further: an action written after the death (an attempt to play on to a win)
     is refused by its place."""
