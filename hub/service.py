@@ -268,7 +268,11 @@ class Hub:
 
         campaign = load_campaign_text(content, content_hash).campaign
         if campaign is None or campaign.content_hash != content_hash:
-            raise RuntimeError(f"the stored map {content_hash} no longer loads to its hash")
+            # The hash holds the card catalog's numbers and the rules: a hub upgraded since the map was published
+            # would re-simulate its runs in another game than the one played.
+            raise HubError(409, f"the map version {content_hash[:12]} no longer loads to its content hash on this hub "
+                                "(the hub's card catalog or rules changed since it was published): its runs cannot be "
+                                "re-simulated in the game they were played in; its author may publish it again")
         with self._campaigns_lock:
             self._campaigns[content_hash] = campaign
             while len(self._campaigns) > 64:
@@ -444,10 +448,15 @@ class Hub:
             content = tx.one("SELECT content FROM maps WHERE hash = ?", (found["hash"],))[0]
             versions = tx.all("SELECT version, hash, published_at, par_turns, par_health FROM maps"
                               " WHERE campaign_id = ? ORDER BY version DESC", (found["id"],))
-        campaign = self._campaign(found["hash"], content)
-        found["story"] = campaign.story
-        found["description"] = campaign.description
-        found["levels_detail"] = [{"id": lv.id, "title": lv.title, "story": lv.story} for lv in campaign.levels]
+        try:
+            campaign = self._campaign(found["hash"], content)
+        except HubError:  # no longer its hash here (its runs are refused): its text is still the map's to show
+            from cardrogue.engine.format.loader import load_campaign_text
+
+            campaign = load_campaign_text(content, found["hash"]).campaign
+        found["story"] = campaign.story if campaign else ""
+        found["description"] = campaign.description if campaign else ""
+        found["levels_detail"] = [{"id": lv.id, "title": lv.title, "story": lv.story} for lv in campaign.levels] if campaign else []
         found["versions"] = [{"version": v, "hash": h, "published_at": _iso(t), "par": {"turns": pt, "health": ph}}
                              for v, h, t, pt, ph in versions]
         return found

@@ -412,6 +412,30 @@ def test_a_run_with_its_one_enemy_named_is_the_same_run_and_refused(hub) -> None
     assert [r["player"] for r in board] == ["alice"]
 
 
+def test_a_map_that_no_longer_loads_to_its_hash_takes_no_run_and_is_still_shown(hub_db: str) -> None:
+    """A stored map version whose text no longer loads to its content hash (a card's numbers changed by an upgrade
+    of the hub, whose catalog the hash holds; here its stored text edited) cannot re-simulate a run as it was
+    published: a run sent for it was an internal error (500), and so was its page. Now the run is refused with the
+    reason (409) and nothing is stored; the map's page and detail are still served."""
+    with running_hub(hub_db) as hub:
+        alice = register(hub.base, "alice")
+        text = map_text()
+        published = publish(hub.base, alice, text, window_days=0)[1]
+        db = Database(hub_db)
+        with db.transaction(write=True) as tx:
+            content = json.loads(tx.one("SELECT content FROM maps WHERE hash = ?", (published["hash"],))[0])
+            content["seed"] += 1  # other fated dice: the same text would play another game
+            tx.execute("UPDATE maps SET content = ? WHERE hash = ?", (json.dumps(content), published["hash"]))
+        db.close()
+        status, body, _ = call(hub.base, "POST", "/api/maps/needle/runs", raw=solution(text).encode(), token=alice)
+        assert status == 409 and "no longer loads to its content hash" in body["error"], body
+        assert call(hub.base, "GET", "/api/maps/needle/leaderboard")[1]["runs"] == []
+        status, detail, _ = call(hub.base, "GET", "/api/maps/needle")
+        assert status == 200 and detail["hash"] == published["hash"] and detail["levels_detail"], detail
+        assert call(hub.base, "GET", "/maps/needle")[0] == 200
+        assert hub.state.internal_errors == 0
+
+
 def test_the_competition_window_hides_the_actions_until_it_ends(hub_db: str) -> None:
     now = [1_900_000_000.0]
     settings = replace(FAST, clock=lambda: now[0])
