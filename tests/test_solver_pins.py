@@ -123,7 +123,7 @@ REASONS = {
     "a fight lost after a blow": (0, "a required fight cannot be won: The Golem at 1,0 (level 'one') -- it blocks every route to the way out, and no line of play slays it (the best attempt left it with 18 of 20 health; no weapon or armour can be reached; 2 states searched)"),
     "a fight a goal needs": (0, "a required fight cannot be won: Goblin at 0,1 (level 'one') -- the goal 'Slay goblin' needs it, and no line of play slays it (the best attempt left it with 49 of 60 health; no weapon or armour can be reached; 2 states searched)"),
     # the static gold count (engine/analysis/gold.py) proves it before any state is searched
-    "a purchase beyond the purse": (0, "goal 'Buy shopkeepers-debt' on level 'one' cannot be met: it costs 20 gold (twice its 10), and at most 3 gold can be had there (3 to start with)"),
+    "a purchase beyond the purse": (0, "goal 'Buy shopkeepers-debt' on level 1 \"One\" (one) cannot be met: it costs 20 gold (twice its 10), and at most 3 gold can be had there (3 to start with)"),
     "a purchase beyond the reachable purse": (0, "the goal 'Buy shopkeepers-debt' cannot be met: it costs 20 gold and the most gold ever held is 3 (6 states searched)"),
     # the purse holds the price: the reason is the fight, not the purchase
     "an affordable purchase and a fight a goal needs": (0, "a required fight cannot be won: Goblin at 0,1 (level 'one') -- the goal 'Slay goblin' needs it, and no line of play slays it (the best attempt left it with 49 of 60 health; no weapon or armour can be reached; 2 states searched)"),

@@ -325,5 +325,12 @@ class Campaign:
     def level_index(self, level_id: str) -> int | None:
         return next((i for i, lv in enumerate(self.levels) if lv.id == level_id), None)
 
+    def level_name(self, index: int) -> str:
+        """Level ``index`` as its author knows it, for a message: its number in the level list, its title
+        and its id (what a ladder's ``to`` names), ``level 2 "The Crypt" (crypt)``; untitled, ``level 2 (crypt)``."""
+        level = self.levels[index]
+        title = f' "{level.title}"' if level.title else ""
+        return f"level {index + 1}{title} ({level.id})"
+
     def card(self, card_id: str) -> CardDef:
         return self.cards[card_id]
