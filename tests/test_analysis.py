@@ -226,7 +226,7 @@ def test_level_messages_name_the_level_as_the_author_knows_it():
                   title="The Crypt")
     said = {d.code: d.message for d in run(campaign(hall, crypt))}
     assert said["CR302"] == ('the ladder at (2, 1) to level 2 "The Crypt" (crypt) cannot be reached from the starting '
-                             "tile at (0, 0)")
+                             "tile at (0, 0); connect their paths")
     back = level("hall", 2, 1, [cell(0, 0, "starting-tile", "E", "up"), cell(1, 0, "descending-ladder", "W", to="crypt")],
                  title="The Hall")
     crypt_out = level("crypt", 3, 1, [cell(0, 0, "starting-tile", "E", "up"), cell(1, 0, "descending-ladder", "EW", to="hall"),
@@ -239,3 +239,18 @@ def test_level_messages_name_the_level_as_the_author_knows_it():
     said = [d.message for d in run(campaign(back, dead, walled)) if d.code == "CR311"]
     assert said[0] == ('no exit can be reached from this level: its ladders lead only to levels without one '
                        '(level 2 "The Crypt" (crypt))')
+
+
+def test_an_unreachable_ladder_says_what_to_do_and_its_level_where_it_is():
+    """Seen in the editor at 120x40 (walk20): a ladder placed with no paths was told only that it 'cannot be
+    reached from the starting tile' (CR301 says 'connect their paths'), and the level it leads to was told
+    'no ladder path from the first level leads to it' (CR310), and the editor's 'press t on a descending
+    ladder and choose this level', though a ladder led there already: CR310 now names that ladder."""
+    cells = CORRIDOR + [cell(1, 1, "descending-ladder", "", to="crypt")]
+    crypt = level("crypt", 2, 1, [cell(0, 0, "starting-tile", "E", "up"), cell(1, 0, "pathing-tile", "W", exit=True)],
+                  title="The Crypt")
+    said = {d.code: d.message for d in run(campaign(level("hall", 3, 2, cells, title="The Hall"), crypt))}
+    assert said["CR302"] == ('the ladder at (1, 1) to level 2 "The Crypt" (crypt) cannot be reached from the starting '
+                             "tile at (0, 0); connect their paths")
+    assert said["CR310"] == ('this level cannot be reached: the ladder to it at (1, 1) on level 1 "The Hall" (hall) '
+                             "cannot be reached (see CR302)")

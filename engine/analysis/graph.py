@@ -242,7 +242,8 @@ def analyse_level(campaign: Campaign, index: int, out: list[Diagnostic],
         if not reached[i]:
             to = campaign.level_index(cells[i].to or "")  # (the loader refused a ladder to no level: CR205)
             dest = campaign.level_name(to) if to is not None else repr(cells[i].to)
-            out.append(Diagnostic("CR302", f"the ladder at {pos(i)} to {dest} cannot be reached from the starting tile at {start_pos}",
+            out.append(Diagnostic("CR302", f"the ladder at {pos(i)} to {dest} cannot be reached from the starting tile at "
+                                  f"{start_pos}; connect their paths",
                                   Severity.ERROR, **where(i)))
     reported = {pos(i) for i in candidates}
     for i, cell in enumerate(cells) if len(order) < len(cells) else ():  # (the search found each cell once)
@@ -303,7 +304,7 @@ def analyse_campaign(campaign: Campaign) -> tuple[list[LevelAnalysis], list[Diag
     can_finish = closure(back, [la.index for la in levels if la.exit_reached])
     for la in levels:
         if la.index not in reached:
-            out.append(Diagnostic("CR310", "this level cannot be reached: no ladder path from the first level leads to it",
+            out.append(Diagnostic("CR310", f"this level cannot be reached: {_no_way_in(campaign, la.index, reached)}",
                                   Severity.ERROR, path=("levels", la.index), level=la.index))
         elif la.index not in can_finish:
             out.append(Diagnostic("CR311", f"no exit can be reached from this level: {_no_way_on(campaign, la, first)}",
@@ -311,6 +312,28 @@ def analyse_campaign(campaign: Campaign) -> tuple[list[LevelAnalysis], list[Diag
     if not campaign.allow_ladder_cycles and has_cycle(flow):
         out.extend(_ladder_cycle(campaign, flow))
     return levels, out
+
+
+def _no_way_in(campaign: Campaign, index: int, reached: set[int]) -> str:
+    """Why no ladder path leads to level ``index`` (CR310): the ladders to it, by place and level, none of
+    which can be reached (on a level reached, CR302 says why), or that no ladder leads there."""
+    target = campaign.levels[index].id
+    ladders = [(c.pos, j) for j, level in enumerate(campaign.levels) for c in level.ladders if c.to == target]
+    if not ladders:
+        return "no ladder path from the first level leads to it"
+
+    def why(j: int) -> str:
+        return "see CR302" if j in reached else "its level cannot be reached either"
+
+    if len(ladders) == 1:
+        (pos, j), = ladders
+        return f"the ladder to it at {pos} on {campaign.level_name(j)} cannot be reached ({why(j)})"
+
+    def at(pos: tuple[int, int], j: int) -> str:
+        return f"at {pos} on {campaign.level_name(j)}, {why(j)}"
+
+    more = f", and {len(ladders) - 3} more" if len(ladders) > 3 else ""
+    return f"none of the ladders to it can be reached ({'; '.join(at(*ladder) for ladder in ladders[:3])}{more})"
 
 
 def _no_way_on(campaign: Campaign, la: LevelAnalysis, first: dict[str, int]) -> str:
