@@ -84,7 +84,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         return EXIT_PROBLEMS
     if args.random is not None:
         return _solve_random(campaign, args, deadline.left())
-    title = campaign.title if level is None else f"{campaign.title}, level {level + 1}"
+    title = campaign.title if level is None else f"{campaign.title}, {campaign.level_name(level)}"
     with progress_bar(f"{title}: searching for par", total=1.0) as bar:
         def report(p) -> None:  # the share of the budget used: states or seconds, whichever runs out first
             used = min(1.0, max(p.expanded / budget.max_states, p.seconds / budget.max_seconds))
