@@ -211,7 +211,7 @@ def test_a_proof_from_another_level_names_that_level():
     loaded = load_campaign_text(json.dumps(campaign(a, b, c)), "blocked.json").campaign
     whole = solve_campaign(loaded, Budget(max_states=5000, max_seconds=3600))
     assert whole.verdict == "unsolvable" and whole.reason == (
-        "no way out can be reached: on level 'b': this level has neither a descending ladder nor an exit"), whole.reason
+        "no way out can be reached: on level 2 (b): this level has neither a descending ladder nor an exit"), whole.reason
     alone = solve_level(loaded, 1, Budget(max_states=5000, max_seconds=3600))
     assert alone.reason == "no way out can be reached: this level has neither a descending ladder nor an exit"
 

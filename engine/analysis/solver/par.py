@@ -110,10 +110,10 @@ def _unknown(campaign: Campaign, level: int, campaign_mode: bool, budget: Budget
                            health_exact=exact,
                            **(_level_turns(campaign, level, list(found.actions)) if campaign_mode else {}),
                            **({} if exact else dict(health_ceiling=ceiling, health_unproven=unproven)), **common)
-    deepest = campaign.levels[search.trace.deepest].id
+    deepest = campaign.level_name(search.trace.deepest)
     limit = {"time": f"the time budget ({budget.max_seconds:g} s)", "states": f"the state budget ({budget.max_states:,})",
              "memory": f"the memory budget ({_size(budget.max_memory)})"}.get(search.stop_reason, "the budget")
-    spent = f"{search.expanded:,} states, {common['seconds']:.1f} s; deepest level reached {deepest!r}"
+    spent = f"{search.expanded:,} states, {common['seconds']:.1f} s; deepest level reached: {deepest}"
     at_least = f"par is at least {low} turns" if low is not None else "par is not bounded yet"
     if found is None:
         reason = f"no finish found before {limit} ran out ({spent}): {at_least}; raise the budget to decide"
