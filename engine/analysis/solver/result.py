@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ...model.campaign import Campaign
 
 INF = float("inf")
 SOLVED, UNSOLVABLE, UNKNOWN = "solved", "unsolvable", "unknown"
@@ -46,7 +50,7 @@ class SolveResult:
     turns_at_least: int | None = None  # unknown: no finish comes in fewer turns (the open lines' least turn + h)
     found: Run | None = None  # unknown: a finish found after the search stopped, par's turns at most its turns
 
-    def turns_per_level(self, campaign) -> str:
+    def turns_per_level(self, campaign: Campaign) -> str:
         """The witness's turns on each level it visits, each level named as its author knows it:
         ``1 on level 1 "The Hall" (hall), 4 on level 3 "The Crypt" (crypt)`` ("": one level or none)."""
         if len(self.level_turns) < 2:

@@ -114,9 +114,9 @@ def _potion_hint(card_id: str, cards: Mapping[str, CardDef]) -> str:
                      key=lambda key: (order.get(cards[key].colour or "", len(order)), key))
     if not potions:
         return ""
-    named = ", ".join(potions[:-1]) + f" or {potions[-1]}" if len(potions) > 1 else potions[0]
+    listed = ", ".join(potions[:-1]) + f" or {potions[-1]}" if len(potions) > 1 else potions[0]
     which = f"which one is {effect}" if effect else "what each one does"
-    return f"; a potion is named by its colour ({named}), and the campaign's potion colours say {which}"
+    return f"; a potion is named by its colour ({listed}), and the campaign's potion colours say {which}"
 
 
 def item_problems(ids: Iterable[str], cards: Mapping[str, CardDef], path: JsonPath, **where: Any) -> list[Diagnostic]:
