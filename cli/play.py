@@ -150,7 +150,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             say(f"action {failure['index'] + 1} ({_echoed(failure['action'])}) is not legal: {failure['reason']}")
         summary = state.summary()
         say(f"turn {summary['turn']}, health {summary['health']}/{summary['max_health']}, gold {summary['gold']}, "
-              f"level {summary['level']} at {tuple(summary['at'])}, outcome: {summary['outcome'] or 'unfinished'}")
+              f"{campaign.level_name(state.view().level_index)} at {tuple(summary['at'])}, "
+              f"outcome: {summary['outcome'] or 'unfinished'}")
         if legal:
             say("legal now: " + ", ".join(legal))
     return EXIT_PROBLEMS if failure else EXIT_OK

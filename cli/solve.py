@@ -84,7 +84,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         return EXIT_PROBLEMS
     if args.random is not None:
         return _solve_random(campaign, args, deadline.left())
-    title = campaign.title if level is None else f"{campaign.title}, level {level + 1}"
+    title = campaign.title if level is None else f"{campaign.title}, {campaign.level_name(level)}"
     with progress_bar(f"{title}: searching for par", total=1.0) as bar:
         def report(p) -> None:  # the share of the budget used: states or seconds, whichever runs out first
             used = min(1.0, max(p.expanded / budget.max_states, p.seconds / budget.max_seconds))
@@ -122,20 +122,21 @@ def cmd_solve(args: argparse.Namespace) -> int:
                "found": ({"turns": result.found.turns, "health": result.found.health, "actions": list(result.found.actions)}
                          if result.found else None),
                "level_turns": list(result.level_turns),
-               "level_pars": [{"level": campaign.levels[i].id, "verdict": p.verdict, "turns": p.turns, "health": p.health}
+               "level_route": [dict(_level_fields(campaign, i), turns=t) for i, t in zip(result.level_route, result.level_turns)],
+               "level_pars": [dict(_level_fields(campaign, i), verdict=p.verdict, turns=p.turns, health=p.health)
                               for i, p in enumerate(result.level_pars)]}
         json.dump(doc, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
-        where = campaign.title if level is None else f"{campaign.title}, level {level + 1} ({campaign.levels[level].id})"
+        where = campaign.title if level is None else f"{campaign.title}, {campaign.level_name(level)}"
         stats = f"{counted(result.states_expanded, 'state')} in {result.seconds:.2f} s"
         if result.verdict == SOLVED:
             say(f"{where}: par {counted(result.turns, 'turn')}, {result.health_text()} ({stats})")
-            if result.level_turns and len(result.level_turns) > 1:
-                say("  turns per level: " + ", ".join(f"{campaign.levels[i].id} {t}" for i, t in enumerate(result.level_turns)))
+            if result.turns_per_level(campaign):
+                say(f"  turns per level: {result.turns_per_level(campaign)}")
             for i, p in enumerate(result.level_pars):
                 shown = counted(p.turns, 'turn') if p.verdict == SOLVED else p.verdict
-                say(f"  level {i + 1} on its own (practice start): {shown}")
+                say(f"  {campaign.level_name(i)} on its own (practice start): {shown}")
             say("  solution: " + " | ".join(result.actions))
             if args.output is not None:
                 say(f"  replay written to {args.output}")
@@ -150,6 +151,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
                 if args.output is not None:
                     say(f"  its replay written to {args.output} (a finish, not proven par)")
     return EXIT_OK if result.verdict == SOLVED else EXIT_PROBLEMS
+
+
+def _level_fields(campaign, index: int) -> dict:
+    """A level in JSON as the author knows it: its id (``level``, what ladders name), its number in the
+    level list (from 1) and its title."""
+    return {"level": campaign.levels[index].id, "number": index + 1, "title": campaign.levels[index].title}
 
 
 def _write_par(path: Path, campaign, turns: int, health: int) -> None:

@@ -206,11 +206,11 @@ def draft_note(errors: list[Diagnostic], cannot: str = "played or published",
     editor's words as the problems panel says it (``press t``, not the file's ``"to"``), after the
     level it is on (by ``level_titles``, as the panel names it: a level-wide message such as CR311's
     does not name its level itself)."""
-    from cardrogue.editor.widgets.problems import location
+    from cardrogue.editor.widgets.problems import location, reading_order
 
     count = counted(len(errors), "error")
     fixed = "it is" if len(errors) == 1 else "they are"
-    first = errors[0]
+    first = reading_order(errors)[0]  # as the problems panel lists them: the one to fix first
     where = f" {location(first, level_titles or [])}" if first.level is not None else ""
     return (f"{count}: it cannot be {cannot} until {fixed} fixed "
             f"(first: {first.code}{where}: {editor_message(first)})")

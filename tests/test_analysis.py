@@ -128,7 +128,7 @@ def test_no_way_on_says_what_to_do_about_the_level_it_names():
     c = level("c", 1, 1, [cell(0, 0, "starting-tile", "", "up", exit=True)])  # the campaign's exit, out of reach
     said = {d.level: d.message for d in run(campaign(a, b, c)) if d.code == "CR311"}
     assert said[1] == "no exit can be reached from this level: add a ladder or an exit"
-    assert said[0] == "no exit can be reached from this level: its ladders lead only to levels without one ('b')"
+    assert said[0] == "no exit can be reached from this level: its ladders lead only to levels without one (level 2 (b))"
     walled = {d.message for d in run(campaign(level("one", 2, 2, WALLED))) if d.code == "CR311"}
     assert walled == {"no exit can be reached from this level: its exit cannot be reached from the starting tile "
                       "(see CR301)"}
@@ -144,7 +144,7 @@ def test_ladder_cycles_are_rejected_unless_allowed(allowed):
     assert ("CR312" in codes(diags, Severity.ERROR)) is not allowed
     if not allowed:
         d = next(d for d in diags if d.code == "CR312")
-        assert "a -> b -> a" in d.message and d.json_path.endswith(".to")
+        assert "level 1 (a) -> level 2 (b) -> level 1 (a)" in d.message and d.json_path.endswith(".to")
 
 
 def test_goal_card_out_of_reach():
@@ -211,6 +211,46 @@ def test_a_proof_from_another_level_names_that_level():
     loaded = load_campaign_text(json.dumps(campaign(a, b, c)), "blocked.json").campaign
     whole = solve_campaign(loaded, Budget(max_states=5000, max_seconds=3600))
     assert whole.verdict == "unsolvable" and whole.reason == (
-        "no way out can be reached: on level 'b': this level has neither a descending ladder nor an exit"), whole.reason
+        "no way out can be reached: on level 2 (b): this level has neither a descending ladder nor an exit"), whole.reason
     alone = solve_level(loaded, 1, Budget(max_states=5000, max_seconds=3600))
     assert alone.reason == "no way out can be reached: this level has neither a descending ladder nor an exit"
+
+
+def test_level_messages_name_the_level_as_the_author_knows_it():
+    """CR302, CR311 and CR312 named a level by its id alone ('crypt'), which the editor's level list does not
+    show when the level has a title: they name it by its number, title and id, `level 2 "The Crypt" (crypt)`,
+    and an untitled level by its number and id."""
+    hall = level("hall", 3, 2, [cell(0, 0, "starting-tile", "E", "up"), cell(1, 0, "pathing-tile", "W"),
+                                cell(2, 1, "descending-ladder", "W", to="crypt")], title="The Hall")
+    crypt = level("crypt", 2, 1, [cell(0, 0, "starting-tile", "E", "up"), cell(1, 0, "pathing-tile", "W", exit=True)],
+                  title="The Crypt")
+    said = {d.code: d.message for d in run(campaign(hall, crypt))}
+    assert said["CR302"] == ('the ladder at (2, 1) to level 2 "The Crypt" (crypt) cannot be reached from the starting '
+                             "tile at (0, 0); connect their paths")
+    back = level("hall", 2, 1, [cell(0, 0, "starting-tile", "E", "up"), cell(1, 0, "descending-ladder", "W", to="crypt")],
+                 title="The Hall")
+    crypt_out = level("crypt", 3, 1, [cell(0, 0, "starting-tile", "E", "up"), cell(1, 0, "descending-ladder", "EW", to="hall"),
+                                      cell(2, 0, "pathing-tile", "W", exit=True)])
+    said = {d.code: d.message for d in run(campaign(back, crypt_out))}
+    assert said["CR312"].startswith('ladders form a cycle (level 1 "The Hall" (hall) -> level 2 (crypt) -> '
+                                    'level 1 "The Hall" (hall))')
+    dead = level("crypt", 2, 1, [cell(0, 0, "starting-tile", "E", "up"), cell(1, 0, "pathing-tile", "W")], title="The Crypt")
+    walled = level("walled", 1, 1, [cell(0, 0, "starting-tile", "", "up", exit=True)])  # the campaign's exit, out of reach
+    said = [d.message for d in run(campaign(back, dead, walled)) if d.code == "CR311"]
+    assert said[0] == ('no exit can be reached from this level: its ladders lead only to levels without one '
+                       '(level 2 "The Crypt" (crypt))')
+
+
+def test_an_unreachable_ladder_says_what_to_do_and_its_level_where_it_is():
+    """Seen in the editor at 120x40 (walk20): a ladder placed with no paths was told only that it 'cannot be
+    reached from the starting tile' (CR301 says 'connect their paths'), and the level it leads to was told
+    'no ladder path from the first level leads to it' (CR310), and the editor's 'press t on a descending
+    ladder and choose this level', though a ladder led there already: CR310 now names that ladder."""
+    cells = CORRIDOR + [cell(1, 1, "descending-ladder", "", to="crypt")]
+    crypt = level("crypt", 2, 1, [cell(0, 0, "starting-tile", "E", "up"), cell(1, 0, "pathing-tile", "W", exit=True)],
+                  title="The Crypt")
+    said = {d.code: d.message for d in run(campaign(level("hall", 3, 2, cells, title="The Hall"), crypt))}
+    assert said["CR302"] == ('the ladder at (1, 1) to level 2 "The Crypt" (crypt) cannot be reached from the starting '
+                             "tile at (0, 0); connect their paths")
+    assert said["CR310"] == ('this level cannot be reached: the ladder to it at (1, 1) on level 1 "The Hall" (hall) '
+                             "cannot be reached (see CR302)")

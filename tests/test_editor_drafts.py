@@ -354,8 +354,10 @@ async def test_f5_and_save_count_the_errors_the_problems_panel_shows(tmp_path) -
         await pilot.press("f5")
         await pilot.pause()
         assert app.screen is screen
+        # The first error told is the one to fix, with its place: the unreachable exit (CR301), not the levels
+        # left with no way out because of it (CR311 "... (see CR301)"), which the file lists first.
         assert notes(app)[-1].startswith("Not played: the campaign has 3 errors: it cannot be played until they are "
-                                         "fixed (first: CR311 top: no exit can be reached from this level")
+                                         "fixed (first: CR301 bottom (1, 0): the exit at (1, 0) cannot be reached"), notes(app)
         await pilot.press("ctrl+s")
         await settle(app, pilot)
         assert notes(app)[-1].startswith("Saved walled.json with 3 errors: it cannot be played or published")
@@ -370,7 +372,7 @@ async def test_a_draft_the_loader_accepts_is_told_as_a_draft_when_it_opens(tmp_p
     data["levels"][1]["cells"][1]["paths"] = "S"
     walled = tmp_path / "walled.json"
     walled.write_text(json.dumps(data), encoding="utf-8")
-    for path, first in ((walled, "CR311 top"), (_draft(tmp_path), "CR219 top (0, 0)"), (TINY, None)):
+    for path, first in ((walled, "CR301 bottom (1, 0)"), (_draft(tmp_path), "CR219 top (0, 0)"), (TINY, None)):
         app = make_app(path, tmp_path)
         async with app.run_test(size=SIZE) as pilot:
             await settle(app, pilot)

@@ -286,3 +286,23 @@ async def test_a_notification_leaves_the_problem_being_read_uncovered_at_80x24(t
         await settle(app, pilot)
         toasts = [toast.region for toast in app.screen.query("Toast")]
         assert toasts and all(toast.x > 28 for toast in toasts), toasts  # the top right, over the map
+
+
+@run_async
+async def test_a_notification_over_the_sidebar_is_read_whole_at_80x24(tmp_path) -> None:
+    """Seen in tmux at 80x24 (walk20): ctrl+s with the problems list focused put the 'Saved ... with 1 error'
+    note over the sidebar with the last letter of each line hidden ('unti', 'CR31'): the toast was as wide
+    as the rack, whose scrollbar gutter took two columns of it. Every column of the toast is shown."""
+    app = make_app(walk_draft(tmp_path), tmp_path)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(app, pilot)
+        await pilot.press("ctrl+k")
+        await settle(app, pilot)
+        app.notify("Saved crypt.json with 3 errors: it cannot be played or published until they are fixed", timeout=8)
+        await settle(app, pilot)
+        toasts = list(app.screen.query("Toast"))
+        assert toasts
+        for toast in toasts:
+            right = toast.region.right - 1
+            shown, _ = app.screen.get_widget_at(right, toast.region.y + 1)
+            assert shown is toast, (toast.region, shown)

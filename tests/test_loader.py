@@ -831,3 +831,23 @@ def test_a_campaign_saved_as_utf16_or_utf32_is_named_so(tmp_path: Path, capsys, 
     replay.write_bytes('{"format": 1}'.encode(encoding) if not mark else (mark + '{"format": 1}').encode(encoding))
     assert main(["verify", str(replay)]) == 2
     assert f"the replay is {name}, not UTF-8" in capsys.readouterr().err
+
+
+def test_a_potion_asked_for_by_its_effect_is_told_potions_are_named_by_colour() -> None:
+    """Seen in the editor's stock form (walk20): a newcomer who wants a teleport potion in a shop types
+    `teleportation-potion` and was told only "unknown card 'teleportation-potion'". Potions are cards by
+    colour whose effects the campaign fixes: the message lists the potion cards and says the campaign's
+    potion colours decide which one teleports. A plain unknown card gets no such hint."""
+    doc = {"format": 1, "id": "t", "title": "T", "rules": "1.1.2", "seed": 1, "hero": {"character": "warrior"},
+           "levels": [{"id": "a", "width": 3, "height": 1, "cells": [
+               {"at": [0, 0], "card": "starting-tile", "paths": "E", "face": "up"},
+               {"at": [1, 0], "card": "shop", "paths": "EW", "face": "up", "stock": ["teleportation-potion", "healing", "poison-dart"]},
+               {"at": [2, 0], "card": "wyvern", "paths": "W", "face": "up", "exit": True}]}]}
+    said = [d.message for d in load_campaign_text(json.dumps(doc)).diagnostics if d.code == "CR201"]
+    colours = ("red-potion, blue-potion, green-potion, yellow-potion, purple-potion or orange-potion")
+    assert said == [
+        f"unknown card 'teleportation-potion'; a potion is named by its colour ({colours}), and the campaign's "
+        "potion colours say which one is teleportation",
+        f"unknown card 'healing'; a potion is named by its colour ({colours}), and the campaign's potion colours "
+        "say which one is healing",
+        "unknown card 'poison-dart'", "unknown card 'wyvern'"]

@@ -42,6 +42,15 @@ def test_spike_trap_flipped_then_stepped_on(trap_map: Path):
     assert out["state"]["turn"] == 2 and out["failure"] is None
 
 
+def test_the_last_line_names_the_level_as_the_author_knows_it(trap_map: Path):
+    """The state line said `level hall at (1, 0)`, the level's id alone; it names the level as the editor and
+    the checks do, by number, title (when it has one) and id. JSON's `state.level` stays the id."""
+    done = run(str(trap_map), "flip E", "end", "move E")
+    assert done.returncode == 0, done.stdout
+    assert "turn 2, health 8/12, gold 0, level 1 (hall) at (1, 0), outcome: unfinished\n" in done.stdout, done.stdout
+    assert json.loads(run(str(trap_map), "--format", "json").stdout)["state"]["level"] == "hall"
+
+
 def test_options_may_come_between_actions(trap_map: Path):
     done = run(str(trap_map), "flip E", "--format", "json", "end", "move E")
     assert done.returncode == 0, done.stdout + done.stderr

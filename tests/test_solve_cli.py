@@ -65,7 +65,7 @@ def test_a_one_turn_par_is_one_turn(tmp_path: Path):
     path.write_text(json.dumps(doc))
     done = cardrogue("solve", str(path))
     assert done.returncode == 0 and "1 turns" not in done.stdout, done.stdout
-    assert "level 2 on its own (practice start): 1 turn\n" in done.stdout, done.stdout
+    assert "level 2 (b) on its own (practice start): 1 turn\n" in done.stdout, done.stdout
 
 def test_solve_json(corridor: Path):
     doc = json.loads(cardrogue("solve", "--format", "json", str(corridor)).stdout)
@@ -213,3 +213,35 @@ def test_a_draft_with_only_graph_errors_is_played_and_solved_as_docs_editor_md_s
     for command in ("run", "solve"):
         done = cardrogue(command, str(broken), *(["move E"] if command == "run" else []))
         assert done.returncode == 1 and "not a usable campaign" in done.stderr and "CR201" in done.stderr, done.stderr
+
+
+def test_turns_per_level_name_the_levels_the_par_run_visits(tmp_path: Path):
+    """`turns per level` named the levels by their place in the list of turns, not the levels visited: a run
+    from level 1 down a ladder to level 3 was said to spend its turns on level 2, by its id. Each count now
+    names the level visited as the author knows it (number, title, id), in the text, in CR403 and in JSON
+    (``level_route``, beside the unchanged ``level_turns``)."""
+    ladder = {"id": "hall", "title": "The Hall", "width": 3, "height": 1,
+              "cells": [cell(0, 0, "descending-ladder", "E", "up", to="well"), cell(1, 0, "starting-tile", "EW", "up"),
+                        cell(2, 0, "descending-ladder", "W", "up", to="crypt")]}
+    skipped = {"id": "well", "title": "The Well", "width": 3, "height": 1,  # the long way round
+               "cells": [cell(0, 0, "starting-tile", "E", "up"), cell(1, 0, "pathing-tile", "EW"),
+                         cell(2, 0, "descending-ladder", "W", "up", to="crypt")]}
+    crypt = {"id": "crypt", "title": "The Crypt", "width": 3, "height": 1,
+             "cells": [cell(0, 0, "starting-tile", "E", "up"), cell(1, 0, "pathing-tile", "EW", "up"),
+                       cell(2, 0, "pathing-tile", "W", "up", exit=True)]}
+    doc = {"format": 1, "id": "branch", "title": "Branch", "rules": "1.1.2", "seed": 3, "hero": {"character": "warrior"},
+           "levels": [ladder, skipped, crypt]}
+    path = tmp_path / "branch.json"
+    path.write_text(json.dumps(doc))
+    done = cardrogue("solve", str(path))
+    assert done.returncode == 0, done.stdout
+    assert '  turns per level: 1 on level 1 "The Hall" (hall), 1 on level 3 "The Crypt" (crypt)\n' in done.stdout, done.stdout
+    assert '  level 2 "The Well" (well) on its own (practice start): 2 turns\n' in done.stdout, done.stdout
+    checked = cardrogue("check", "--solve", "-v", str(path))
+    assert 'turns per level: 1 on level 1 "The Hall" (hall), 1 on level 3 "The Crypt" (crypt)' in checked.stdout, checked.stdout
+    doc = json.loads(cardrogue("solve", "--format", "json", str(path)).stdout)
+    assert doc["level_turns"] == [1, 1]
+    assert doc["level_route"] == [{"level": "hall", "number": 1, "title": "The Hall", "turns": 1},
+                                  {"level": "crypt", "number": 3, "title": "The Crypt", "turns": 1}]
+    assert doc["level_pars"][1] == {"level": "well", "number": 2, "title": "The Well", "verdict": "solved", "turns": 2,
+                                    "health": 12}

@@ -62,7 +62,7 @@ def test_the_price_is_twice_the_gold_amount():
     **twice** the gold amount indicated on the desired card". A sword (5) costs 10: 9 gold cards are
     short, 10 are enough."""
     reason = short_at_once(toll(9, middle=[]))
-    assert reason == ("goal 'Buy sword' on level 'one' cannot be met: it costs 10 gold (twice its 5), "
+    assert reason == ("goal 'Buy sword' on level 1 \"One\" (one) cannot be met: it costs 10 gold (twice its 5), "
                       "and at most 9 gold can be had there (9 to start with)")
     affordable(toll(10, middle=[]))
 
@@ -139,7 +139,7 @@ def test_goals_are_per_level_and_gold_carries_down():
     ladder finishes it) is solved; level two from a fresh hero is short at once. Nine gold are enough."""
     c = two_levels(8)
     reason = short_at_once(c)
-    assert reason == ("goal 'Buy dagger' on level 'two' cannot be met: it costs 6 gold (twice its 3), and at "
+    assert reason == ("goal 'Buy dagger' on level 2 \"Two\" (two) cannot be met: it costs 6 gold (twice its 3), and at "
                       "most 5 gold can be had there (5 brought in)")
     assert solve_campaign(c, BUDGET, per_level=False).level == 1
     assert solve_level(c, 0, BUDGET).verdict == SOLVED
@@ -177,7 +177,7 @@ def test_the_issues_shop_map_is_unsolvable_at_once():
     c = load_campaign_text(gen.mixed_campaign_text(1, 4, 5, "shops")).campaign
     r = solve_campaign(c, BUDGET)
     assert r.verdict == UNSOLVABLE and r.states_expanded == 0
-    assert r.reason == ("goal 'Buy sword' on level 'level-1' cannot be met: it costs 10 gold (twice its 5), and "
+    assert r.reason == ("goal 'Buy sword' on level 1 \"Level level-1\" (level-1) cannot be met: it costs 10 gold (twice its 5), and "
                         "at most 6 gold can be had there (0 to start with, 1 from gold cards, 5 from loot)")
 
 

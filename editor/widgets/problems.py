@@ -18,6 +18,16 @@ from cardrogue.engine.words import counted
 
 _RANK = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 _ICON = {Severity.ERROR: "[b red]E[/]", Severity.WARNING: "[b yellow]W[/]", Severity.INFO: "[b cyan]i[/]"}
+# Errors that follow from another error of the list: CR311, a level with no way on, whose message sends the
+# author to the unreachable exit or ladder (CR301, CR302) or to the level without one (CR306). Listed after
+# the others, so the first error read (and the one a save, F5 or F6 quotes) is the one to fix, at its place.
+_FOLLOWS = frozenset({"CR311"})
+
+
+def reading_order(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """Errors first (what keeps the campaign from play), then warnings, then notes, each in the file's
+    order, but for the errors that follow from another (:data:`_FOLLOWS`): last of the errors."""
+    return sorted(diagnostics, key=lambda d: (_RANK[d.severity], d.code in _FOLLOWS))
 
 
 _FIELD_WORDS = {"cards": "card", "potions": "potion", "goals": "goal", "stock": "stock", "contents": "contents"}
@@ -99,7 +109,7 @@ class ProblemsPanel(Vertical):
 
     def show(self, diagnostics: list[Diagnostic], level_titles: list[str]) -> None:
         # errors first, then warnings, then notes, each in the file's order: what stops play on top
-        self.diagnostics = sorted(diagnostics, key=lambda d: _RANK[d.severity])
+        self.diagnostics = reading_order(diagnostics)
         counts = {s: sum(d.severity is s for d in diagnostics) for s in Severity}
         summary = self.query_one("#problems-summary", Label)
         if not diagnostics:

@@ -75,7 +75,6 @@ class Shortfall:
     start: bool = False  # the level the run starts on: ``brought`` is the hero's own purse
 
     def message(self, campaign: Campaign) -> str:
-        level = campaign.levels[self.level]
         cards = campaign.cards
         named = ", ".join(f"'Buy {card}'" for _, card, _ in self.goals)
         prices = ", ".join(_price_text(cards, card, price) for _, card, price in self.goals)
@@ -83,7 +82,7 @@ class Shortfall:
         costs = f"it costs {prices}" if len(self.goals) == 1 else f"they cost {self.cost} gold ({prices})"
         where = "to start with" if self.start else "brought in"
         sources = [f"{self.brought} {where}"] + [f"{n} from {what}" for what, n in self.parts if n]
-        return (f"goal {named} on level {level.id!r} {verb}: {costs}, and at most {self.most} gold can be had "
+        return (f"goal {named} on {campaign.level_name(self.level)} {verb}: {costs}, and at most {self.most} gold can be had "
                 f"there ({', '.join(sources)})")
 
 

@@ -240,7 +240,10 @@ def analyse_level(campaign: Campaign, index: int, out: list[Diagnostic],
                                   Severity.ERROR, **where(i)))
     for i in ladders:
         if not reached[i]:
-            out.append(Diagnostic("CR302", f"the ladder at {pos(i)} to {cells[i].to!r} cannot be reached from the starting tile at {start_pos}",
+            to = campaign.level_index(cells[i].to or "")  # (the loader refused a ladder to no level: CR205)
+            dest = campaign.level_name(to) if to is not None else repr(cells[i].to)
+            out.append(Diagnostic("CR302", f"the ladder at {pos(i)} to {dest} cannot be reached from the starting tile at "
+                                  f"{start_pos}; connect their paths",
                                   Severity.ERROR, **where(i)))
     reported = {pos(i) for i in candidates}
     for i, cell in enumerate(cells) if len(order) < len(cells) else ():  # (the search found each cell once)
@@ -301,22 +304,44 @@ def analyse_campaign(campaign: Campaign) -> tuple[list[LevelAnalysis], list[Diag
     can_finish = closure(back, [la.index for la in levels if la.exit_reached])
     for la in levels:
         if la.index not in reached:
-            out.append(Diagnostic("CR310", "this level cannot be reached: no ladder path from the first level leads to it",
+            out.append(Diagnostic("CR310", f"this level cannot be reached: {_no_way_in(campaign, la.index, reached)}",
                                   Severity.ERROR, path=("levels", la.index), level=la.index))
         elif la.index not in can_finish:
-            out.append(Diagnostic("CR311", f"no exit can be reached from this level: {_no_way_on(la, first)}",
+            out.append(Diagnostic("CR311", f"no exit can be reached from this level: {_no_way_on(campaign, la, first)}",
                                   Severity.ERROR, path=("levels", la.index), level=la.index))
     if not campaign.allow_ladder_cycles and has_cycle(flow):
         out.extend(_ladder_cycle(campaign, flow))
     return levels, out
 
 
-def _no_way_on(la: LevelAnalysis, first: dict[str, int]) -> str:
+def _no_way_in(campaign: Campaign, index: int, reached: set[int]) -> str:
+    """Why no ladder path leads to level ``index`` (CR310): the ladders to it, by place and level, none of
+    which can be reached (on a level reached, CR302 says why), or that no ladder leads there."""
+    target = campaign.levels[index].id
+    ladders = [(c.pos, j) for j, level in enumerate(campaign.levels) for c in level.ladders if c.to == target]
+    if not ladders:
+        return "no ladder path from the first level leads to it"
+
+    def why(j: int) -> str:
+        return "see CR302" if j in reached else "its level cannot be reached either"
+
+    if len(ladders) == 1:
+        (pos, j), = ladders
+        return f"the ladder to it at {pos} on {campaign.level_name(j)} cannot be reached ({why(j)})"
+
+    def at(pos: tuple[int, int], j: int) -> str:
+        return f"at {pos} on {campaign.level_name(j)}, {why(j)}"
+
+    more = f", and {len(ladders) - 3} more" if len(ladders) > 3 else ""
+    return f"none of the ladders to it can be reached ({'; '.join(at(*ladder) for ladder in ladders[:3])}{more})"
+
+
+def _no_way_on(campaign: Campaign, la: LevelAnalysis, first: dict[str, int]) -> str:
     """What to do about a level from which no exit can be reached (CR311), by what it holds: ladders that
     lead only to dead ends, ways out the start cannot reach, or none at all."""
-    onward = sorted({to for to in la.ladders_reached if to in first})
+    onward = sorted({first[to] for to in la.ladders_reached if to in first})
     if onward:
-        return f"its ladders lead only to levels without one ({', '.join(repr(to) for to in onward)})"
+        return f"its ladders lead only to levels without one ({', '.join(campaign.level_name(j) for j in onward)})"
     exits = any(c.exit for c in la.cells)
     ladders = any(c.card == DESCENDING_LADDER for c in la.cells)
     if exits or ladders:
@@ -379,7 +404,7 @@ def _ladder_cycle(campaign: Campaign, flow: list[list[int]]) -> list[Diagnostic]
     dst = cycle[-1][1] if cycle[-1][1] is not None else src
     level = campaign.levels[src]
     ladder = next((c for c in level.ladders if campaign.level_index(c.to or "") == dst), level.ladders[0] if level.ladders else None)
-    names = " -> ".join(campaign.levels[a].id for a, _ in cycle) + f" -> {campaign.levels[cycle[0][0]].id}"
+    names = " -> ".join(campaign.level_name(a) for a, _ in cycle) + f" -> {campaign.level_name(cycle[0][0])}"
     extra = {"path": ("levels", src, "cells", level.index_of(ladder), "to"), "cell": ladder.pos} if ladder else {"path": ("levels", src)}
     return [Diagnostic("CR312", f"ladders form a cycle ({names}); set \"allow_ladder_cycles\": true if this is intended",
                        Severity.ERROR, level=src, **extra)]

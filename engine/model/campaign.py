@@ -250,6 +250,13 @@ class Level:
         return other
 
 
+def level_name(level: Level, index: int) -> str:
+    """A level as its author knows it, for a message: its number in the level list (``index`` from 0), its
+    title and its id (what a ladder's ``to`` names), ``level 2 "The Crypt" (crypt)``; untitled, ``level 2 (crypt)``."""
+    title = f' "{level.title}"' if level.title else ""
+    return f"level {index + 1}{title} ({level.id})"
+
+
 @dataclass(frozen=True, slots=True)
 class Hero:
     character: str
@@ -324,6 +331,10 @@ class Campaign:
 
     def level_index(self, level_id: str) -> int | None:
         return next((i for i, lv in enumerate(self.levels) if lv.id == level_id), None)
+
+    def level_name(self, index: int) -> str:
+        """Level ``index`` as its author knows it (:func:`level_name`)."""
+        return level_name(self.levels[index], index)
 
     def card(self, card_id: str) -> CardDef:
         return self.cards[card_id]

@@ -16,8 +16,7 @@ from .search import Address, Findings, Search
 
 def _where(campaign: Campaign, at: Address) -> str:
     li, x, y = at
-    level = campaign.levels[li]
-    return f"{campaign.cards[level.cell_at(x, y).card].name} at {x},{y} (level {level.id!r})"
+    return f"{campaign.cards[campaign.levels[li].cell_at(x, y).card].name} at {x},{y} on {campaign.level_name(li)}"
 
 
 _PROOF_CODES = ("CR304", "CR305", "CR301", "CR302", "CR306", "CR308", "CR311", "CR310")
@@ -61,7 +60,7 @@ def static_proof(campaign: Campaign, level: int, campaign_mode: bool, relax: Rel
         for g in diagnostics:
             if g.code == code and g.level in scope:
                 # the graph's messages leave their level to their place ("this level"): another one is named
-                on = "" if g.level == level else f"on level {campaign.levels[g.level].id!r}: "
+                on = "" if g.level == level else f"on {campaign.level_name(g.level)}: "
                 return f"no way out can be reached: {on}{g.message}", g.level
     return "no way out can be reached from the starting tile", level
 

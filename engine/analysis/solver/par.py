@@ -64,7 +64,7 @@ def solve(campaign: Campaign, level: int, campaign_mode: bool, budget: Budget, r
             raise RuntimeError("the solver's witness does not re-simulate: the engine is not deterministic")
         ceiling = dict(health_ceiling=search.health_ceiling, health_unproven=search.unproven) if not exact else {}
         return SolveResult(SOLVED, turns, health, text, tuple(actions), level=level, health_exact=exact,
-                           level_turns=_level_turns(campaign, level, actions) if campaign_mode else (),
+                           **(_level_turns(campaign, level, actions) if campaign_mode else {}),
                            **ceiling, **common)
     if verdict == UNKNOWN:
         return _unknown(campaign, level, campaign_mode, budget, deadline, search, reference, common)
@@ -108,12 +108,12 @@ def _unknown(campaign: Campaign, level: int, campaign_mode: bool, budget: Budget
         exact = unproven == 0 or found.health >= search.relax.health_cap
         return SolveResult(SOLVED, found.turns, found.health, found.replay_text, found.actions, level=level,
                            health_exact=exact,
-                           level_turns=_level_turns(campaign, level, list(found.actions)) if campaign_mode else (),
+                           **(_level_turns(campaign, level, list(found.actions)) if campaign_mode else {}),
                            **({} if exact else dict(health_ceiling=ceiling, health_unproven=unproven)), **common)
-    deepest = campaign.levels[search.trace.deepest].id
+    deepest = campaign.level_name(search.trace.deepest)
     limit = {"time": f"the time budget ({budget.max_seconds:g} s)", "states": f"the state budget ({budget.max_states:,})",
              "memory": f"the memory budget ({_size(budget.max_memory)})"}.get(search.stop_reason, "the budget")
-    spent = f"{search.expanded:,} states, {common['seconds']:.1f} s; deepest level reached {deepest!r}"
+    spent = f"{search.expanded:,} states, {common['seconds']:.1f} s; deepest level reached: {deepest}"
     at_least = f"par is at least {low} turns" if low is not None else "par is not bounded yet"
     if found is None:
         reason = f"no finish found before {limit} ran out ({spent}): {at_least}; raise the budget to decide"
@@ -132,20 +132,21 @@ def _size(n: int | None) -> str:
     return f"{n} bytes"
 
 
-def _level_turns(campaign: Campaign, level: int, actions: list[str]) -> tuple[int, ...]:
-    """Turns the witness spends on each level it visits, in order."""
+def _level_turns(campaign: Campaign, level: int, actions: list[str]) -> dict[str, tuple[int, ...]]:
+    """The levels the witness visits, in order (``level_route``), and the turns it spends on each (``level_turns``)."""
     resolver = FatedResolver(campaign)
     s = GameState.new(campaign, level, log=False)
     s.resolve(resolver)
-    out, entered = [], 1
+    out, route, entered = [], [level], 1
     for a in actions:
         before = s.level
         s.step(a, resolver)
         if s.level != before:
             out.append(s.turn - entered)
+            route.append(s.level)
             entered = s.turn
     out.append(s.turn - entered + 1)
-    return tuple(out)
+    return {"level_turns": tuple(out), "level_route": tuple(route)}
 
 
 def solve_level(campaign: Campaign, level: int = 0, budget: Budget | None = None, progress=None,
@@ -193,7 +194,7 @@ def solve_diagnostics(campaign: Campaign, budget: Budget | None = None) -> list[
                            hint="change the map so that some line of play reaches the exit alive")]
     if result.verdict == UNKNOWN:
         return [Diagnostic("CR402", f"solvability unknown: {result.reason}", Severity.WARNING, **where)]
-    split = ", ".join(f"{campaign.levels[i].id} {t}" for i, t in enumerate(result.level_turns)) if len(result.level_turns) > 1 else ""
+    split = result.turns_per_level(campaign)
     text = (f"par: {result.turns} turns with {result.health_text()}; the solution replay verifies "
             f"({result.states_expanded:,} states, {result.seconds:.2f} s)")
     if split:

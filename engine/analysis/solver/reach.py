@@ -164,7 +164,6 @@ def _reason(campaign: Campaign, d, level: int, reached: dict, blocked: dict, tel
     if blocked:
         li = min(blocked)
         verb, card = blocked[li]
-        lv = campaign.levels[li]
         cells = [j for v, c, cs in d.goal_cells[li] if (v, c) == (verb, card) for j in cs]
         passes = f"every way to it passes a way out, which ends the level, or a tile never revealed{moves}"
         if verb == "buy":
@@ -176,7 +175,7 @@ def _reason(campaign: Campaign, d, level: int, reached: dict, blocked: dict, tel
         else:
             where = "no such card lies on the level"
         rest = "" if len(blocked) == 1 else f"; {len(blocked) - 1} more level(s) reached cannot be left either"
-        return (f"no finish exists: the goal '{verb.capitalize()} {card}' on level {lv.id!r} can never be met "
+        return (f"no finish exists: the goal '{verb.capitalize()} {card}' on {campaign.level_name(li)} can never be met "
                 f"({where}), so the level is never left{rest}"), li
     what = "an exit" if campaign_mode else "a way out"
     return (f"no finish exists: no tile the hero can ever stand on leads to {what} on the levels he can "

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ...model.campaign import Campaign
 
 INF = float("inf")
 SOLVED, UNSOLVABLE, UNKNOWN = "solved", "unsolvable", "unknown"
@@ -36,6 +40,7 @@ class SolveResult:
     turns_seconds: float = 0.0  # search time until the par's turns were proven (the first finish reached)
     level: int | None = None  # the level the verdict or reason is about
     level_turns: tuple[int, ...] = ()  # campaign witness: turns spent on each level it visits
+    level_route: tuple[int, ...] = ()  # campaign witness: the index of each level it visits, as level_turns
     level_pars: tuple["SolveResult", ...] = ()  # campaign: each level solved on its own (practice start)
     health_ceiling: int | None = None  # health not exact: no minimum-turn finish has more health than this
     health_unproven: int = 0  # health not exact: open lines of play that might still beat ``health``
@@ -44,6 +49,13 @@ class SolveResult:
     states_stored: int = 0  # states the search kept (queued and in the transposition table)
     turns_at_least: int | None = None  # unknown: no finish comes in fewer turns (the open lines' least turn + h)
     found: Run | None = None  # unknown: a finish found after the search stopped, par's turns at most its turns
+
+    def turns_per_level(self, campaign: Campaign) -> str:
+        """The witness's turns on each level it visits, each level named as its author knows it:
+        ``1 on level 1 "The Hall" (hall), 4 on level 3 "The Crypt" (crypt)`` ("": one level or none)."""
+        if len(self.level_turns) < 2:
+            return ""
+        return ", ".join(f"{t} on {campaign.level_name(i)}" for i, t in zip(self.level_route, self.level_turns))
 
     def health_text(self) -> str:
         """The par's health as an author reads it: exact, or "at least" with what is left unproven."""

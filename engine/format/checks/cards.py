@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from ...model.abilities import AbilityError, parse_ability
-from ...model.campaign import CardDef, CardKind
+from ...model.campaign import POTION_COLOURS, POTION_EFFECTS, CardDef, CardKind
 from ..catalog import default_catalog
 from ..diagnostics import Diagnostic, JsonPath
 from .abilities import endless_roll_problems, number_problems
@@ -91,13 +91,32 @@ def known_card(found: Findings, card_id: str, cards: Mapping[str, CardDef], path
     card = cards.get(card_id)
     if card is None:
         near = nearest(card_id, cards) or named(card_id, cards)
-        hint = f"; did you mean {near!r}?" if near else ""
+        hint = f"; did you mean {near!r}?" if near else _potion_hint(card_id, cards)
         found.error("CR201", f"unknown card {card_id!r}{hint}", path, **where)
         return False
     if kinds is not None and card.kind not in kinds:
         found.error("CR217", f"{card_id!r} is {a(card.kind.value)}, not {a(what)}", path, **where)
         return False
     return True
+
+
+def _potion_hint(card_id: str, cards: Mapping[str, CardDef]) -> str:
+    """For a potion asked for by its effect (``teleportation-potion``, ``healing``): potions are cards by
+    colour, and which colour does what is the campaign's ("Potions > Properties of a potion")."""
+    words = card_id.split("-")
+    if "potion" not in words and "potions" not in words and len(words) > 1:  # a poison-dart is not a potion
+        return ""
+    effect = next((e for e in POTION_EFFECTS if any(len(w) >= 4 and e.startswith(w) for w in words)), None)
+    if effect is None and len(words) == 1:
+        return ""
+    order = {colour: i for i, colour in enumerate(POTION_COLOURS)}
+    potions = sorted((key for key, card in cards.items() if card.kind is CardKind.POTION),
+                     key=lambda key: (order.get(cards[key].colour or "", len(order)), key))
+    if not potions:
+        return ""
+    listed = ", ".join(potions[:-1]) + f" or {potions[-1]}" if len(potions) > 1 else potions[0]
+    which = f"which one is {effect}" if effect else "what each one does"
+    return f"; a potion is named by its colour ({listed}), and the campaign's potion colours say {which}"
 
 
 def item_problems(ids: Iterable[str], cards: Mapping[str, CardDef], path: JsonPath, **where: Any) -> list[Diagnostic]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ...model.campaign import CHEST, CardDef, Goal, Level
+from ...model.campaign import CHEST, CardDef, Goal, Level, level_name
 from ..diagnostics import Diagnostic, JsonPath
 from .cards import known_card
 from .common import Findings, a
@@ -25,14 +25,14 @@ def goal_problems(level: Level, li: int, gi: int, goal: Goal, cards: Mapping[str
     if problems:
         return problems
     found = Findings()
-    card_id, level_id = goal.card, level.id
+    card_id, name = goal.card, level_name(level, li)
     on_level = any(c.card == card_id for c in level.cells)
     if goal.verb == "slay" and not on_level:
-        found.error("CR221", f"goal: slay {card_id!r}, but no {card_id!r} is on level {level_id!r}", path, level=li)
+        found.error("CR221", f"goal: slay {card_id!r}, but no {card_id!r} is on {name}", path, level=li)
     elif goal.verb == "open" and card_id != CHEST and not on_level:
-        found.error("CR221", f"goal: open {card_id!r}, but it is not on level {level_id!r}", path, level=li)
+        found.error("CR221", f"goal: open {card_id!r}, but it is not on {name}", path, level=li)
     elif goal.verb == "open" and not on_level:
-        found.error("CR221", f"goal: open the chest, but level {level_id!r} has no chest", path, level=li)
+        found.error("CR221", f"goal: open the chest, but {name} has no chest", path, level=li)
     elif goal.verb == "buy" and not any(card_id in c.stock for c in level.cells):
-        found.error("CR221", f"goal: buy {card_id!r}, but no shop on level {level_id!r} sells it", path, level=li)
+        found.error("CR221", f"goal: buy {card_id!r}, but no shop on {name} sells it", path, level=li)
     return found.items
