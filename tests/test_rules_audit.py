@@ -13,7 +13,7 @@ from cardrogue.engine.analysis.solver import Budget, solve_campaign
 
 from cardrogue.engine.model.campaign import POTION_COLOURS, POTION_EFFECTS
 from cardrogue.engine.rules.state import CHOOSE_TELEPORT, COMBAT, DEAD, MOVING, STEP1, GameState
-from cardrogue.engine.rules.events import Damage, Roll
+from cardrogue.engine.rules.events import Damage, Roll, RuleApplied
 from cardrogue.engine.rules.tables import CLEARED
 
 START = cell(0, 0, "starting-tile", "E")
@@ -455,3 +455,15 @@ def test_a_potion_is_thrown_only_on_an_adjacent_tile():
              cell(1, 1, "pathing-tile", "W")]
     s = new_state(cells, character="bard", items=["blue-potion"], potions=ALL)
     assert [a for a in legal(s) if a.startswith("throw")] == ["throw blue E"]
+
+
+def test_the_log_tells_the_enemies_steps_2_and_3_in_their_order():
+    """FLEE: "The player picks one enemy to perform step 1 of the combat turn sequence, but steps 2 and 3 are applied for
+    all enemies to that player" - in N, E, S, W order (docs/rules.md): the goblin east bites before the log says the imp
+    south, paralysed by a thrown potion, does not act (the log said it first)."""
+    cells = [cell(0, 0, "starting-tile", "ES"), cell(1, 0, "goblin", "W", rolls=[1]), cell(0, 1, "imp", "N")]
+    s = play(new_state(cells, character="bard", items=["orange-potion"], potions=ALL), "throw orange S")
+    n = len(s.log)
+    play(s, "attack E")
+    told = [str(e) for e in s.log[n:] if isinstance(e, (Damage, RuleApplied)) and str(e).startswith(("Goblin", "Imp"))]
+    assert told == ["Goblin attacks for 2: loses 2 health, health 9/11.", "Imp is paralysed: it does not act this turn."]
