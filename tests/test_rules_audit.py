@@ -12,7 +12,7 @@ from helpers import campaign, campaign_dict, cell, legal, load, new_state, play,
 from cardrogue.engine.analysis.solver import Budget, solve_campaign
 
 from cardrogue.engine.model.campaign import POTION_COLOURS, POTION_EFFECTS
-from cardrogue.engine.rules.state import CHOOSE_TELEPORT, COMBAT, DEAD, MOVING, STEP1, GameState
+from cardrogue.engine.rules.state import CHOOSE_TELEPORT, COMBAT, DEAD, DONE, MOVING, STEP1, GameState
 from cardrogue.engine.rules.events import Damage, Roll, RuleApplied
 from cardrogue.engine.rules.tables import CLEARED
 
@@ -467,3 +467,34 @@ def test_the_log_tells_the_enemies_steps_2_and_3_in_their_order():
     play(s, "attack E")
     told = [str(e) for e in s.log[n:] if isinstance(e, (Damage, RuleApplied)) and str(e).startswith(("Goblin", "Imp"))]
     assert told == ["Goblin attacks for 2: loses 2 health, health 9/11.", "Imp is paralysed: it does not act this turn."]
+
+
+# ====================================================================== readings kept where the rulebook reads two ways
+
+
+def test_kept_reading_poison_ticks_before_a_tile_reached_when_the_turn_had_ended():
+    """docs/rules.md, "Poison before a tile reached when the turn had ended": POISON ("at the beginning of each turn")
+    and TELEPORTING OR MOVING TO A TILE, BUT TURN IS ENDED (the tile acts "until the beginning of that player's turn")
+    both come first; the poison does. At 1 health and poisoned, MOVE TO ANY ADJACENT TILE onto the exit: dead, not won."""
+    cells = [cell(0, 0, "starting-tile", ""), cell(1, 0, "pathing-tile", "", exit=True)]
+    d = campaign_dict(cells, character="bard", items=["scroll-of-passage", "blue-potion"], potions=ALL)
+    d["levels"][0]["hero"] = {"health": 1}
+    s = play(GameState.new(load(d)), "drink blue", "read scroll-of-passage E")
+    assert s.outcome == DEAD and s.turn == 2 and s.position == (1, 0)
+
+
+def test_kept_reading_no_move_after_a_flee_even_with_hasty_boots():
+    """docs/rules.md, "Moving after a flee": MOVEMENT ("if a player FLEES he may be able to move again for his turn")
+    against FLEEING FROM AN ENEMY ("resume his Standard Turn Sequence at step 4"): the flee is that move, and hasty
+    boots (+1 MOVEMENT. MUST BE OUT OF COMBAT) add none after it."""
+    cells = [cell(1, 0, "starting-tile", "EW"), cell(0, 0, "pathing-tile", "E"), cell(2, 0, "goblin", "W", face="down",
+                                                                                      rolls=[5])]
+    s = play(new_state(cells, character="bard", equipped=["hasty-boots"]), "flip E", "flee W")
+    assert s.position == (0, 0) and s.phase == DONE and not any(a.startswith("move") for a in legal(s))
+
+
+def test_kept_reading_a_potion_of_paralysis_drunk_in_combat_ends_the_turn_at_once():
+    """docs/rules.md, "A potion of paralysis drunk in combat": "If drank: end turn, and skip the next turn" - the turn
+    ends before step 1, so the troll does not attack in it (nor in the skipped turn); turn 3 is a combat turn again."""
+    s = play(troll_ahead([1, 1], items=["orange-potion"], potions=ALL), "drink orange")
+    assert s.turn == 3 and s.phase == COMBAT and s.health == s.max_health and s.view().dice_drawn(1, 0) == 0
