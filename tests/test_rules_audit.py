@@ -133,6 +133,25 @@ def test_a_cursed_scroll_cannot_be_read():
     assert s.hand == ()
 
 
+def test_an_enemy_thrown_beside_the_hero_and_walked_away_from_is_restored():
+    """FLEEING FROM AN ENEMY: "the enemy's health will be completely restored"; POISON: "he will take damage at the
+    beginning of his turn, but only during the turn of the player who poisoned him" - docs/rules.md ("Enemy poison"):
+    an enemy only has a turn in combat, so one the hero leaves behind "never loses health out of sight nor dies on a
+    level the hero left". The goblin, hurt last turn (2 of 4 left) and poisoned, is thrown beside the hero (it waits
+    for his next turn), and he walks away: it is whole again, and its poison does not tick out of sight (it did, 4 -> 1,
+    and a weaker enemy died there as his loot)."""
+    cells = [cell(0, 0, "starting-tile", "ES"), cell(1, 0, "goblin", "W", rolls=[3, 1]),
+             cell(0, 1, "pathing-tile", "NE"), cell(1, 1, "pathing-tile", "W")]
+    s = play(new_state(cells, character="bard", items=["blue-potion", "purple-potion"], potions=ALL), "attack")
+    assert s.turn == 2 and s.view().foe_at(1, 0).health == 2
+    play(s, "throw blue E", "throw purple E", "teleport 0,1", "move E")
+    goblin = s.view().foe_at(0, 1)
+    assert (goblin.health, goblin.poison) == (4, 0)
+    play(s, "end", "end", "end")
+    goblin = s.view().foe_at(0, 1)
+    assert (goblin.health, goblin.poison, s.gold) == (4, 0, 0)
+
+
 # ====================================================================== rules no test quoted before
 
 

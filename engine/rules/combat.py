@@ -59,7 +59,8 @@ class CombatRules:
             self.foes[e] = (health, poison, paralysed, attack)
 
     def _restore_distant_foes(self) -> None:
-        """Leaving combat (a successful flee, a teleport): an enemy's health is completely restored.
+        """Leaving combat (a successful flee, a teleport, a move away from an enemy thrown beside the hero): an
+        enemy's health is completely restored.
 
         Project (docs/rules.md, "Enemy poison"): its poison ends too. An enemy only has a
         turn in combat ("before he performs an action"), so one left behind never suffers.
