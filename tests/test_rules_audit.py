@@ -488,6 +488,37 @@ def test_the_log_tells_the_enemies_steps_2_and_3_in_their_order():
     assert told == ["Goblin attacks for 2: loses 2 health, health 9/11.", "Imp is paralysed: it does not act this turn."]
 
 
+
+def test_any_card_with_a_gold_amount_sells_for_it():
+    """The Shop: "Any card that has a gold amount can be sold to the shop for the given amount"; SELL: "Once he sells a
+    card, he should discard it" - a potion (2), a scroll of identify (2) and boots (3) sell for 7, each once."""
+    cells = [START, cell(1, 0, "shop", "W")]
+    s = play(new_state(cells, items=["blue-potion", "scroll-of-identify", "boots"]), "move E")
+    assert {"sell blue-potion", "sell scroll-of-identify", "sell boots"} <= set(legal(s))
+    play(s, "sell blue-potion", "sell scroll-of-identify", "sell boots")
+    assert s.gold == 2 + 2 + 3 and s.hand == () and not any(a.startswith("sell") for a in legal(s))
+
+
+def test_an_enemy_poisoned_again_keeps_the_longer_poison():
+    """POISON: "If that player/enemy is poisoned again, while he is already poisoned, the player will still lose 1
+    health per turn, but for the new poison's X amount of turns. This is true unless the new X amount is less than the
+    old X amount" - a second poison potion thrown on the troll with 2 turns of the first left: 3 turns, not 5."""
+    cells = [START, cell(1, 0, "troll", "W", rolls=[1] * 4)]
+    s = play(new_state(cells, character="bard", items=["blue-potion", "blue-potion"], potions=ALL,
+                       cards={"troll": {"attack": 1}}), "throw blue E", "attack")  # the bard's 1 - 1 does nothing
+    assert s.turn == 2 and foe_state(s) == (9 - 1, 2)
+    play(s, "throw blue E")
+    assert foe_state(s) == (8, 3)
+    play(s, "attack", "attack", "attack")
+    assert s.turn == 5 and foe_state(s) == (8 - 3, 0)
+
+
+def foe_state(s) -> tuple[int, int]:
+    """(health, poison turns left) of the troll east of the start."""
+    f = s.view().foe_at(1, 0)
+    return f.health, f.poison
+
+
 # ====================================================================== readings kept where the rulebook reads two ways
 
 
