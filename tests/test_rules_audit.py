@@ -397,7 +397,8 @@ def test_a_thrown_potion_acts_only_on_the_enemy_it_was_thrown_on():
     """PROPERTIES OF A POTION: "These effects are only applied to the player who drank the potion, or to the player or
     enemy the potion was thrown on" - weakness thrown on the goblin (west): its bite is 1, the kobold's (east) still 2,
     the hero's attack is unchanged; the bard's 1 - 1 does nothing."""
-    cells = [cell(1, 0, "starting-tile", "EW"), cell(0, 0, "goblin", "E", rolls=[1]), cell(2, 0, "kobold", "W", rolls=[1])]
+    cells = [cell(1, 0, "starting-tile", "EW"), cell(0, 0, "goblin", "E", rolls=[1]),
+             cell(2, 0, "kobold", "W", rolls=[1])]
     s = play(new_state(cells, character="bard", items=["yellow-potion"], potions=ALL), "throw yellow W")
     v = s.view()
     assert v.foe_at(0, 0).attack_modifier == -1 and v.foe_at(2, 0).attack_modifier == 0
@@ -477,15 +478,16 @@ def test_a_potion_is_thrown_only_on_an_adjacent_tile():
 
 
 def test_the_log_tells_the_enemies_steps_2_and_3_in_their_order():
-    """FLEE: "The player picks one enemy to perform step 1 of the combat turn sequence, but steps 2 and 3 are applied for
-    all enemies to that player" - in N, E, S, W order (docs/rules.md): the goblin east bites before the log says the imp
-    south, paralysed by a thrown potion, does not act (the log said it first)."""
+    """FLEE: "The player picks one enemy to perform step 1 of the combat turn sequence, but steps 2 and 3 are applied
+    for all enemies to that player" - in N, E, S, W order (docs/rules.md): the goblin east bites before the log says the
+    imp south, paralysed by a thrown potion, does not act (the log said it first)."""
     cells = [cell(0, 0, "starting-tile", "ES"), cell(1, 0, "goblin", "W", rolls=[1]), cell(0, 1, "imp", "N")]
     s = play(new_state(cells, character="bard", items=["orange-potion"], potions=ALL), "throw orange S")
     n = len(s.log)
     play(s, "attack E")
     told = [str(e) for e in s.log[n:] if isinstance(e, (Damage, RuleApplied)) and str(e).startswith(("Goblin", "Imp"))]
-    assert told == ["Goblin attacks for 2: loses 2 health, health 9/11.", "Imp is paralysed: it does not act this turn."]
+    assert told == ["Goblin attacks for 2: loses 2 health, health 9/11.",
+                    "Imp is paralysed: it does not act this turn."]
 
 
 
@@ -525,7 +527,8 @@ def foe_state(s) -> tuple[int, int]:
 def test_kept_reading_poison_ticks_before_a_tile_reached_when_the_turn_had_ended():
     """docs/rules.md, "Poison before a tile reached when the turn had ended": POISON ("at the beginning of each turn")
     and TELEPORTING OR MOVING TO A TILE, BUT TURN IS ENDED (the tile acts "until the beginning of that player's turn")
-    both come first; the poison does. At 1 health and poisoned, MOVE TO ANY ADJACENT TILE onto the exit: dead, not won."""
+    both come first; the poison does. At 1 health and poisoned, MOVE TO ANY ADJACENT TILE onto the exit: dead, not
+    won."""
     cells = [cell(0, 0, "starting-tile", ""), cell(1, 0, "pathing-tile", "", exit=True)]
     d = campaign_dict(cells, character="bard", items=["scroll-of-passage", "blue-potion"], potions=ALL)
     d["levels"][0]["hero"] = {"health": 1}
