@@ -12,7 +12,8 @@ from helpers import campaign, campaign_dict, cell, legal, load, new_state, play,
 from cardrogue.engine.analysis.solver import Budget, solve_campaign
 
 from cardrogue.engine.model.campaign import POTION_COLOURS, POTION_EFFECTS
-from cardrogue.engine.rules.state import CHOOSE_TELEPORT, COMBAT, DEAD, MOVING, STEP1, GameState
+from cardrogue.engine.rules.state import CHOOSE_TELEPORT, COMBAT, DEAD, DONE, MOVING, STEP1, GameState
+from cardrogue.engine.rules.events import Damage, Roll, RuleApplied
 from cardrogue.engine.rules.tables import CLEARED
 
 START = cell(0, 0, "starting-tile", "E")
@@ -130,6 +131,25 @@ def test_a_cursed_scroll_cannot_be_read():
     s = new_state([START], items=["scroll-of-remove-curse", "withered-hand"], cards={"scroll-of-remove-curse": {"cursed": True}})
     play(s, "read scroll-of-remove-curse")
     assert s.hand == ()
+
+
+def test_an_enemy_thrown_beside_the_hero_and_walked_away_from_is_restored():
+    """FLEEING FROM AN ENEMY: "the enemy's health will be completely restored"; POISON: "he will take damage at the
+    beginning of his turn, but only during the turn of the player who poisoned him" - docs/rules.md ("Enemy poison"):
+    an enemy only has a turn in combat, so one the hero leaves behind "never loses health out of sight nor dies on a
+    level the hero left". The goblin, hurt last turn (2 of 4 left) and poisoned, is thrown beside the hero (it waits
+    for his next turn), and he walks away: it is whole again, and its poison does not tick out of sight (it did, 4 -> 1,
+    and a weaker enemy died there as his loot)."""
+    cells = [cell(0, 0, "starting-tile", "ES"), cell(1, 0, "goblin", "W", rolls=[3, 1]),
+             cell(0, 1, "pathing-tile", "NE"), cell(1, 1, "pathing-tile", "W")]
+    s = play(new_state(cells, character="bard", items=["blue-potion", "purple-potion"], potions=ALL), "attack")
+    assert s.turn == 2 and s.view().foe_at(1, 0).health == 2
+    play(s, "throw blue E", "throw purple E", "teleport 0,1", "move E")
+    goblin = s.view().foe_at(0, 1)
+    assert (goblin.health, goblin.poison) == (4, 0)
+    play(s, "end", "end", "end")
+    goblin = s.view().foe_at(0, 1)
+    assert (goblin.health, goblin.poison, s.gold) == (4, 0, 0)
 
 
 # ====================================================================== rules no test quoted before
@@ -293,3 +313,241 @@ def test_the_solver_finds_the_walk_away_from_an_enemy_teleported_beside_the_hero
     same_par_as_the_reference(c, budget)
     r = solve_campaign(c, budget, per_level=False)
     assert (r.turns, r.actions[:3]) == (2, ("throw purple E", "teleport 1,1", "attack"))
+
+
+# ====================================================================== the second audit (2026-11-28): more sentences
+
+
+def troll_ahead(rolls, **kw):
+    """The hero at 0,0 beside a face-up troll (9 health, attack 4) east, its stream scripted; no way to flee."""
+    return new_state([START, cell(1, 0, "troll", "W", rolls=list(rolls))], **kw)
+
+
+def test_a_modified_attack_roll_is_not_the_face_rolled():
+    """ATTACK ROLL: "Effects do not modify the player's actual roll, just the attack amount" - the warrior's +1 makes
+    a 5 deal 6, but the shield's ROLLING A 6: BLOCK is read off the 5: the troll attacks. A real 6 blocks."""
+    s = play(troll_ahead([5, 1], equipped=["shield"]), "attack")
+    assert s.view().foe_at(1, 0).health == 9 - 6 and s.health == s.max_health - 4
+    s = play(troll_ahead([6, 1], equipped=["shield"]), "attack")
+    assert s.view().foe_at(1, 0).health == 9 - 7 and s.health == s.max_health
+
+
+def test_an_attack_roll_effect_needs_its_item_equipped():
+    """ROLLING AN X: (SHOWN ON SOME CARDS): "If the player has an item equipped with this description, when X is rolled
+    for the player's attack roll, apply the given effect" - a shield in the hand blocks nothing."""
+    s = play(troll_ahead([6, 1], items=["shield"]), "attack")
+    assert s.health == s.max_health - 4
+    s = play(troll_ahead([6, 1], items=["shield"]), "equip shield", "attack")
+    assert s.health == s.max_health
+
+
+def test_a_die_roll_item_rolls_only_when_equipped():
+    """ROLL A DIE: IF X: (SHOWN ON SOME CARDS): "If a player has an item equipped on this symbol, an extra die roll is
+    required outside of the COMBAT" - the vision lens (CAN AVOID TRAP on 5, 6) in the hand rolls nothing and the spike
+    trap hurts; worn, the trap's stream rolls a 5 and the trap has no effect."""
+    cells = [START, cell(1, 0, "spike-trap", "W", rolls=[5])]
+    s = play(new_state(cells, items=["vision-lens"]), "move E")
+    assert s.health == s.max_health - 2 and s.view().dice_drawn(1, 0) == 0
+    s = play(new_state(cells, items=["vision-lens"]), "equip vision-lens", "move E")
+    assert s.health == s.max_health and s.view().dice_drawn(1, 0) == 1
+
+
+def test_an_enemy_ability_that_needs_no_roll_applies_without_a_die():
+    """COMBAT TURN SEQUENCE, step 2: "Apply the ability if the roll matches the ability's required roll, or if the
+    ability does not require a roll" - the vampire bat's HEALS +1 HEALTH EACH ATTACK heals it after the hero's 3
+    (bard's 4 - 1) with no die: its stream gave the attack roll alone."""
+    s = play(new_state([START, cell(1, 0, "vampire-bat", "W", rolls=[4])], character="bard"), "attack")
+    assert s.view().foe_at(1, 0).health == 5 - 3 + 1 and s.view().dice_drawn(1, 0) == 1
+
+
+def test_an_enemy_s_die_ability_is_rolled_before_it_attacks():
+    """ROLL A DIE: IF X: (SHOWN ON SOME CARDS): "If an enemy card has such a description, a die is rolled before the
+    enemy attacks" - the sewer rat's 6 poisons the hero, then it bites for 1."""
+    s = new_state([START, cell(1, 0, "sewer-rat", "W", rolls=[1, 6])], character="bard")
+    n = len(s.log)
+    play(s, "attack")
+    told = [e for e in s.log[n:] if isinstance(e, (Roll, Damage))]
+    assert [(type(e).__name__, getattr(e, "purpose", getattr(e, "cause", ""))) for e in told] == [
+        ("Roll", "attack roll"), ("Roll", "ability"), ("Damage", "Sewer Rat attacks for 1"), ("Damage", "Poison")]
+    assert s.poison == 2 - 1 and s.health == s.max_health - 1 - 1  # the bite, then turn 2's poison
+
+
+def test_the_rulebook_s_example_turn():
+    """Standard turn sequence: "An example turn: the player flips over an adjacent face-down card and a shop is
+    revealed. The player flips over another face-down card and a spike trap is revealed, which reduces his health by 2.
+    The player decides to move onto the shop tile, and buys from the shop." (Step 4 lays no cards in story mode.)"""
+    cells = [cell(1, 1, "starting-tile", "NE"), cell(1, 0, "shop", "ES", face="down", stock=["helm"]),
+             cell(2, 1, "spike-trap", "W", face="down"), cell(2, 0, "pathing-tile", "W")]
+    s = play(new_state(cells, items=["gold"] * 6), "flip N", "flip E")
+    assert s.health == s.max_health - 2 and "move N" in legal(s)
+    play(s, "move N", "buy helm")
+    assert s.position == (1, 0) and s.hand == ("helm",) and s.gold == 0 and s.turn == 1
+    assert [a for a in legal(s) if a.startswith("move")] == []  # he flipped and bought: no repeat of step 2
+
+
+def test_a_potion_whose_throw_symbol_is_crossed_out_is_not_thrown():
+    """ITEMS: "These symbols can also be crossed out. If this is the case, it means the item cannot be used in such a
+    way" - a red potion that may not be thrown is still drunk, never thrown at the adjacent troll."""
+    s = troll_ahead([], character="bard", items=["red-potion", "blue-potion"], potions=ALL,
+                    cards={"red-potion": {"throwable": False}})
+    assert "throw blue E" in legal(s) and "throw red E" not in legal(s) and "drink red" in legal(s)
+
+
+def test_a_thrown_potion_acts_only_on_the_enemy_it_was_thrown_on():
+    """PROPERTIES OF A POTION: "These effects are only applied to the player who drank the potion, or to the player or
+    enemy the potion was thrown on" - weakness thrown on the goblin (west): its bite is 1, the kobold's (east) still 2,
+    the hero's attack is unchanged; the bard's 1 - 1 does nothing."""
+    cells = [cell(1, 0, "starting-tile", "EW"), cell(0, 0, "goblin", "E", rolls=[1]),
+             cell(2, 0, "kobold", "W", rolls=[1])]
+    s = play(new_state(cells, character="bard", items=["yellow-potion"], potions=ALL), "throw yellow W")
+    v = s.view()
+    assert v.foe_at(0, 0).attack_modifier == -1 and v.foe_at(2, 0).attack_modifier == 0
+    assert v.hero.attack_modifier == -1
+    play(s, "attack W")
+    assert s.health == s.max_health - 1 - 2
+
+
+def test_a_potion_takes_effect_at_once():
+    """PROPERTIES OF A POTION: "The potion immediately take effect on the player/enemy once drunk or thrown" - strength
+    drunk before the attack roll adds to it that very turn: the plain bard's 3 deals 4."""
+    s = play(troll_ahead([3, 1], character="bard", cards={"bard": {"abilities": []}}, items=["green-potion"],
+                         potions=ALL), "drink green", "attack")
+    assert s.view().foe_at(1, 0).health == 9 - 4
+
+
+def test_other_actions_while_fleeing():
+    """FLEEING FROM AN ENEMY: "Players may perform other actions while fleeing" - fled west off the goblin (a 5), the
+    hero may still drink a potion, then end the turn; the flee was his move."""
+    cells = [START, cell(1, 0, "pathing-tile", "EW"), cell(2, 0, "goblin", "W", rolls=[5])]
+    s = play(new_state(cells, character="bard", items=["red-potion"], potions=ALL), "move E", "flee W")
+    assert s.position == (0, 0) and legal(s) == ["drink red", "end"]
+    play(s, "drink red")
+    assert s.hand == () and s.turn == 1
+
+
+def test_poison_instead_heals_ends_with_the_poison():
+    """POISON INSTEAD HEALS +X HEALTH: "As long as the player remains poisoned he will gain +X health at the beginning
+    of each turn instead of taking poison damage. Once poison is removed from the player, this effect is removed
+    entirely" - a second poison, drunk after the first ran out, hurts."""
+    s = corridor("pathing-tile", health=5, character="bard", items=["blue-potion", "blue-potion", "scroll-of-antidote"],
+                 potions=ALL)
+    play(s, "drink blue", "read scroll-of-antidote", "end", "end", "end")
+    assert (s.turn, s.health, s.poison) == (4, 8, 0)
+    play(s, "drink blue", "end")
+    assert (s.turn, s.health, s.poison) == (5, 7, 2)
+
+
+def test_one_move_a_turn_unless_an_item_breaks_the_rule():
+    """MOVEMENT: "Normally, players are allowed to move one tile each turn. However, items or abilities in the game may
+    break this rule" - under rules 1.0 (no repeat of step 2) one move, and two with hasty boots."""
+    s = play(corridor("pathing-tile", "pathing-tile", "pathing-tile", rules="1.0"), "move E")
+    assert [a for a in legal(s) if a.startswith("move")] == []
+    s = play(corridor("pathing-tile", "pathing-tile", "pathing-tile", rules="1.0", equipped=["hasty-boots"]),
+             "move E", "move E")
+    assert s.position == (2, 0) and [a for a in legal(s) if a.startswith("move")] == []
+
+
+def test_scrolls_and_armour_cost_twice_their_gold():
+    """Scrolls: "Scrolls can be purchased from the shopkeeper for twice the indicated gold amount"; Weapons and Armor:
+    "Weapons and armor can be purchased from the shopkeeper for twice the indicated gold amount"; BUY: "Once he buys an
+    item, he places it in his hand" - 9 gold buy the scroll of identify (2: 4) but then not the helm (3: 6)."""
+    cells = [START, cell(1, 0, "shop", "W", stock=["scroll-of-identify", "helm"])]
+    s = play(new_state(cells, items=["gold"] * 9), "move E")
+    assert {"buy scroll-of-identify", "buy helm"} <= set(legal(s))
+    play(s, "buy scroll-of-identify")
+    assert s.gold == 5 and s.hand == ("scroll-of-identify",) and "buy helm" not in legal(s)
+
+
+def test_max_health_is_10_unless_the_character_card_says_otherwise():
+    """MAX HEALTH: "All players start with a max health of 10, unless a player's CHARACTER CARD states otherwise" - a
+    character card with no max health starts at 10, one that states 7 at 7."""
+    hermit = {"name": "Hermit", "kind": "character", "abilities": []}
+    s = new_state([START], character="hermit", cards={"hermit": hermit})
+    assert (s.max_health, s.health) == (10, 10)
+    s = new_state([START], character="hermit", cards={"hermit": {**hermit, "max_health": 7}})
+    assert (s.max_health, s.health) == (7, 7)
+
+
+def test_a_potion_is_thrown_only_on_an_adjacent_tile():
+    """THROW: "When a player is on an adjacent tile to another player or enemy, he may throw items on him" - the goblin
+    east fights him; the kobold south, behind a wall (no path between), is no ADJACENT TILE: no potion goes there."""
+    cells = [cell(0, 0, "starting-tile", "E"), cell(1, 0, "goblin", "W"), cell(0, 1, "kobold", "E"),
+             cell(1, 1, "pathing-tile", "W")]
+    s = new_state(cells, character="bard", items=["blue-potion"], potions=ALL)
+    assert [a for a in legal(s) if a.startswith("throw")] == ["throw blue E"]
+
+
+def test_the_log_tells_the_enemies_steps_2_and_3_in_their_order():
+    """FLEE: "The player picks one enemy to perform step 1 of the combat turn sequence, but steps 2 and 3 are applied
+    for all enemies to that player" - in N, E, S, W order (docs/rules.md): the goblin east bites before the log says the
+    imp south, paralysed by a thrown potion, does not act (the log said it first)."""
+    cells = [cell(0, 0, "starting-tile", "ES"), cell(1, 0, "goblin", "W", rolls=[1]), cell(0, 1, "imp", "N")]
+    s = play(new_state(cells, character="bard", items=["orange-potion"], potions=ALL), "throw orange S")
+    n = len(s.log)
+    play(s, "attack E")
+    told = [str(e) for e in s.log[n:] if isinstance(e, (Damage, RuleApplied)) and str(e).startswith(("Goblin", "Imp"))]
+    assert told == ["Goblin attacks for 2: loses 2 health, health 9/11.",
+                    "Imp is paralysed: it does not act this turn."]
+
+
+
+def test_any_card_with_a_gold_amount_sells_for_it():
+    """The Shop: "Any card that has a gold amount can be sold to the shop for the given amount"; SELL: "Once he sells a
+    card, he should discard it" - a potion (2), a scroll of identify (2) and boots (3) sell for 7, each once."""
+    cells = [START, cell(1, 0, "shop", "W")]
+    s = play(new_state(cells, items=["blue-potion", "scroll-of-identify", "boots"]), "move E")
+    assert {"sell blue-potion", "sell scroll-of-identify", "sell boots"} <= set(legal(s))
+    play(s, "sell blue-potion", "sell scroll-of-identify", "sell boots")
+    assert s.gold == 2 + 2 + 3 and s.hand == () and not any(a.startswith("sell") for a in legal(s))
+
+
+def test_an_enemy_poisoned_again_keeps_the_longer_poison():
+    """POISON: "If that player/enemy is poisoned again, while he is already poisoned, the player will still lose 1
+    health per turn, but for the new poison's X amount of turns. This is true unless the new X amount is less than the
+    old X amount" - a second poison potion thrown on the troll with 2 turns of the first left: 3 turns, not 5."""
+    cells = [START, cell(1, 0, "troll", "W", rolls=[1] * 4)]
+    s = play(new_state(cells, character="bard", items=["blue-potion", "blue-potion"], potions=ALL,
+                       cards={"troll": {"attack": 1}}), "throw blue E", "attack")  # the bard's 1 - 1 does nothing
+    assert s.turn == 2 and foe_state(s) == (9 - 1, 2)
+    play(s, "throw blue E")
+    assert foe_state(s) == (8, 3)
+    play(s, "attack", "attack", "attack")
+    assert s.turn == 5 and foe_state(s) == (8 - 3, 0)
+
+
+def foe_state(s) -> tuple[int, int]:
+    """(health, poison turns left) of the troll east of the start."""
+    f = s.view().foe_at(1, 0)
+    return f.health, f.poison
+
+
+# ====================================================================== readings kept where the rulebook reads two ways
+
+
+def test_kept_reading_poison_ticks_before_a_tile_reached_when_the_turn_had_ended():
+    """docs/rules.md, "Poison before a tile reached when the turn had ended": POISON ("at the beginning of each turn")
+    and TELEPORTING OR MOVING TO A TILE, BUT TURN IS ENDED (the tile acts "until the beginning of that player's turn")
+    both come first; the poison does. At 1 health and poisoned, MOVE TO ANY ADJACENT TILE onto the exit: dead, not
+    won."""
+    cells = [cell(0, 0, "starting-tile", ""), cell(1, 0, "pathing-tile", "", exit=True)]
+    d = campaign_dict(cells, character="bard", items=["scroll-of-passage", "blue-potion"], potions=ALL)
+    d["levels"][0]["hero"] = {"health": 1}
+    s = play(GameState.new(load(d)), "drink blue", "read scroll-of-passage E")
+    assert s.outcome == DEAD and s.turn == 2 and s.position == (1, 0)
+
+
+def test_kept_reading_no_move_after_a_flee_even_with_hasty_boots():
+    """docs/rules.md, "Moving after a flee": MOVEMENT ("if a player FLEES he may be able to move again for his turn")
+    against FLEEING FROM AN ENEMY ("resume his Standard Turn Sequence at step 4"): the flee is that move, and hasty
+    boots (+1 MOVEMENT. MUST BE OUT OF COMBAT) add none after it."""
+    cells = [cell(1, 0, "starting-tile", "EW"), cell(0, 0, "pathing-tile", "E"), cell(2, 0, "goblin", "W", face="down",
+                                                                                      rolls=[5])]
+    s = play(new_state(cells, character="bard", equipped=["hasty-boots"]), "flip E", "flee W")
+    assert s.position == (0, 0) and s.phase == DONE and not any(a.startswith("move") for a in legal(s))
+
+
+def test_kept_reading_a_potion_of_paralysis_drunk_in_combat_ends_the_turn_at_once():
+    """docs/rules.md, "A potion of paralysis drunk in combat": "If drank: end turn, and skip the next turn" - the turn
+    ends before step 1, so the troll does not attack in it (nor in the skipped turn); turn 3 is a combat turn again."""
+    s = play(troll_ahead([1, 1], items=["orange-potion"], potions=ALL), "drink orange")
+    assert s.turn == 3 and s.phase == COMBAT and s.health == s.max_health and s.view().dice_drawn(1, 0) == 0

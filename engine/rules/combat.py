@@ -59,7 +59,8 @@ class CombatRules:
             self.foes[e] = (health, poison, paralysed, attack)
 
     def _restore_distant_foes(self) -> None:
-        """Leaving combat (a successful flee, a teleport): an enemy's health is completely restored.
+        """Leaving combat (a successful flee, a teleport, a move away from an enemy thrown beside the hero): an
+        enemy's health is completely restored.
 
         Project (docs/rules.md, "Enemy poison"): its poison ends too. An enemy only has a
         turn in combat ("before he performs an action"), so one left behind never suffers.
@@ -324,12 +325,16 @@ class CombatRules:
         """Steps 2 and 3 for every enemy still adjacent and able to act."""
         steps = []
         for _, e in self.engaged_enemies():
-            if self._foe(e)[2]:
-                self._rule("PARALYSIS", "{} is paralysed: it does not act this turn.", self.d.card[e].name)
-            else:
+            if not self._foe(e)[2]:
                 steps.append((CombatRules._step_enemy, e, 0, -1))
+            else:  # a step of its own, so the log tells it in its turn among the others' (and the key needs no log)
+                steps.append((CombatRules._step_paralysed_foe, e))
         steps.append((CombatRules._step_combat_over,))
         self._then(*steps)
+
+    def _step_paralysed_foe(self, e: int) -> None:
+        """PARALYSIS: a paralysed enemy neither attacks nor applies combat effects this turn."""
+        self._rule("PARALYSIS", "{} is paralysed: it does not act this turn.", self.d.card[e].name)
 
     def _step_enemy(self, e: int, k: int, doubled: int) -> None:
         """Step 2, apply enemy ability: rolled abilities roll the enemy's stream; the others just apply."""

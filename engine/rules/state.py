@@ -650,6 +650,8 @@ class GameState(CombatRules, ItemRules):
             self.moves = self.stats.movement
             self._rule("REPEAT TURN", "The hero has only moved this turn, so may move again: the turn repeats from step 2.")
         self.phase, self.moved, self.pos = MOVING, True, j
+        if self.foes:  # an enemy thrown beside him and walked away from is left behind as a fled one is
+            self._restore_distant_foes()
         if self.log is not None:
             self._tell(Moved, action.arg, self._tile_name(j), self.d.pos_of[j])
         self.todo = self.todo + _SETTLE_MOVED
