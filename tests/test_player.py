@@ -624,3 +624,47 @@ async def test_restarting_the_whole_run_asks_for_a_second_r_as_leaving_does(tmp_
         assert isinstance(app.screen, StoryScreen)
         await pilot.press("enter")
         assert screen.run.actions == [] and screen.state.turn == 1
+
+
+def effective_colour(app: App, style) -> tuple[int, int, int]:
+    """The colour a style's text is drawn in on screen: an ANSI name (red, magenta) through the app's ANSI
+    theme, as Textual draws it; any other colour as it is."""
+    colour = style.color
+    return tuple(colour.triplet if colour.triplet is not None else colour.get_truecolor(app.ansi_theme))
+
+
+def colour_at(strip, x: int):
+    """The style of the character in column ``x`` of a strip."""
+    for segment in strip:
+        if x < segment.cell_length:
+            return segment.style
+        x -= segment.cell_length
+    raise IndexError(x)
+
+
+@run_async
+async def test_colours_that_mean_different_things_look_different(tmp_path):
+    """docs/player.md names a colour for each thing: red an enemy you fight and the hero hurt, magenta where a
+    potion of teleportation can send its target. Textual draws ANSI colours through its theme, and in the
+    default one (Monokai) red and magenta are the very same colour (244, 0, 95): the teleport outline looked
+    like a fight, and every inscription in the log (bright magenta) like a wound."""
+    doc = duel_dict(rolls=(2, 6))
+    doc["hero"]["items"] = ["red-potion"]
+    doc["potions"] = {"red": "teleportation"}
+    app = app_for(doc, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "right", "a")  # the goblin: it strikes back (the hero hurt), then...
+        screen = player(app)
+        board = screen.query_one(BoardView)
+        foe_edge = effective_colour(app, colour_at(board.render_line(0), board.cell_w))
+        lines = screen.query_one("#log", RichLog).lines
+        hurt = next(strip for strip in lines if "loses 2 health" in strip.text)
+        inscription = next(strip for strip in lines if "Inscription at" in strip.text)
+        hurt_colour = effective_colour(app, colour_at(hurt, hurt.text.index("loses")))
+        inscription_colour = effective_colour(app, colour_at(inscription, inscription.text.index("Inscription")))
+        assert inscription_colour != hurt_colour
+        await pilot.press("a", "u", "enter")  # ... it is slain; drink red: choose where to teleport
+        menu = screen.query_one(ActionMenu)
+        assert [menu.get_option_at_index(i).id for i in range(menu.option_count)] == ["teleport 1,0"]
+        teleport_edge = effective_colour(app, colour_at(board.render_line(0), board.cell_w))
+        assert teleport_edge != foe_edge, (teleport_edge, foe_edge)

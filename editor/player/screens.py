@@ -28,7 +28,7 @@ from cardrogue.engine.rules.view import Face, StateView, Tile
 
 from ..shown import StoryMarkdown, content, text as shown_text
 from .run import PlayRun, RunResult, campaign_par, default_player, finish
-from .widgets import ActionMenu, BoardView, EnemyPanel, HeroPanel, KeyBar, RunLog, goals_text
+from .widgets import MAGENTA, ActionMenu, BoardView, EnemyPanel, HeroPanel, KeyBar, RunLog, goals_text
 
 
 # How the log shows each kind of event (any other kind: plain).
@@ -284,14 +284,14 @@ class PlayerScreen(Screen[RunResult | None]):
             place = (view.level_index, cell.x, cell.y)
             if cell.inscription and place not in self._seen:
                 self._seen.add(place)
-                log.add(shown_text(f"✎ Inscription at {cell.x},{cell.y}: {cell.inscription}", "italic bright_magenta"))
+                log.add(shown_text(f"✎ Inscription at {cell.x},{cell.y}: {cell.inscription}", f"italic {MAGENTA}"))
                 self._inscribe(cell.inscription)
 
     def _inscribe(self, text: str | None) -> None:
         """The latest inscription revealed, under the board (hidden when there is none)."""
         line = self.query_one("#inscription", Static)
         line.display = text is not None
-        line.update(Text.assemble(("✎ ", "bright_magenta"), shown_text(text, "italic")) if text else "")
+        line.update(Text.assemble(("✎ ", MAGENTA), shown_text(text, "italic")) if text else "")
 
     # ------------------------------------------------------------------ playing
 

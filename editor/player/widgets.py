@@ -124,6 +124,11 @@ def describe(action: Action, view: StateView) -> str:
 CELL_W, CELL_H = 9, 3  # a card on the board
 LARGE_W, LARGE_H = 15, 5  # when the level fits at this size: full names, an enemy's health and attack
 
+# Magenta as itself: Textual draws the ANSI colours through its theme, and in the default one (Monokai) ANSI
+# magenta and bright magenta are the very red of an enemy (244, 0, 95). A teleport target, a boss, poison
+# and an inscription must not look like a fight or a wound (tests/test_player.py).
+MAGENTA = "#ff5fff"
+
 _KIND_STYLE = {
     Tile.ENEMY: Style(color="red", bold=True),
     Tile.TRAP: Style(color="dark_orange"),
@@ -138,10 +143,10 @@ _BACK_FLIP = Style(color="yellow", bold=True)
 _EDGE = Style(color="#8a8a8a")
 _EDGE_MOVE = Style(color="bright_green", bold=True)
 _EDGE_FOE = Style(color="bright_red", bold=True)
-_EDGE_TELEPORT = Style(color="magenta", bold=True)
+_EDGE_TELEPORT = Style(color=MAGENTA, bold=True)
 _HERO = Style(color="black", bgcolor="yellow", bold=True)
 _EXIT = Style(color="bright_green", bold=True)
-_BOSS = Style(color="magenta", bold=True)
+_BOSS = Style(color=MAGENTA, bold=True)
 _POTION_COLOURS = {"red": "red", "blue": "dodger_blue1", "green": "green", "yellow": "yellow",
                    "purple": "medium_purple", "orange": "dark_orange"}
 
@@ -311,7 +316,7 @@ class HeroPanel(Static):
         grid.add_row("Health", Text.assemble(_bar(health, hero.max_health, width=10, colour=colour),
                                              f" {health}/{hero.max_health}"))
         if hero.poison:
-            grid.add_row("Poison", Text(counted(hero.poison, "turn"), "magenta"))
+            grid.add_row("Poison", Text(counted(hero.poison, "turn"), MAGENTA))
         if hero.antidote:
             grid.add_row("Antidote", Text(f"poison heals +{hero.antidote}", "green"))
         if hero.paralysed:
@@ -383,7 +388,7 @@ class EnemyPanel(Static):
             for ability in foe.card.abilities:
                 parts.append(shown_text(str(ability), "italic"))
             if foe.poison:
-                parts.append(Text(f"Poisoned: {counted(foe.poison, 'turn')}", "magenta"))
+                parts.append(Text(f"Poisoned: {counted(foe.poison, 'turn')}", MAGENTA))
             if foe.paralysed:
                 parts.append(Text(f"Paralysed: {counted(foe.paralysed, 'turn')}", "yellow"))
             if foe.waiting:
