@@ -626,6 +626,62 @@ async def test_restarting_the_whole_run_asks_for_a_second_r_as_leaving_does(tmp_
         assert screen.run.actions == [] and screen.state.turn == 1
 
 
+def key_bar(screen) -> str:
+    """The keys the screen's bar offers now, as a person reads them (one long line)."""
+    from cardrogue.editor.player.widgets import KeyBar
+
+    return "  ".join(str(line) for line in screen.query_one(KeyBar).lines(400))
+
+
+@run_async
+async def test_the_action_list_names_its_own_keys_while_it_has_the_focus(tmp_path):
+    """u (or a, f, e, s, Tab) moves the focus to the action list, where ↑ ↓ choose, Enter acts and Esc goes back
+    to the board (docs/player.md, Keys) -- but the bar still said "↑↓←→ Move/flip" and named neither Enter nor
+    Esc: a newcomer who pressed u saw a highlighted line and no word of how to take it."""
+    doc = duel_dict()
+    doc["hero"]["items"] = ["red-potion"]
+    app = app_for(doc, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        screen = player(app)
+        assert "Move/flip" in key_bar(screen) and "Act" not in key_bar(screen).split()
+        await pilot.press("u")
+        await pilot.pause()
+        bar = key_bar(screen)
+        assert "↑↓ Choose" in bar and "enter Act" in bar and "esc Board" in bar, bar
+        assert "Move/flip" not in bar, bar  # the list has ↑ and ↓ now
+        assert all(line.rstrip() in screen_text(app) for line in map(str, screen.query_one("#keys").lines(78)))
+        await pilot.press("escape")
+        await pilot.pause()
+        bar = key_bar(screen)
+        assert "Move/flip" in bar and "enter Act" not in bar, bar
+
+
+@run_async
+async def test_on_the_final_board_the_bar_offers_only_the_keys_that_still_work(tmp_path):
+    """Esc on the end screen shows the final board; its bar still offered Move/flip, Attack, Flee, ... and Tab
+    (Actions), and a said "No enemy to attack: combat begins when an enemy is on an adjacent tile." beside the
+    goblin that had just killed the hero, Tab "No all action is possible now.". Once the run is over, the
+    bar names what still works (the story, restarts, leaving) and the other keys stay silent."""
+    app = app_for(duel_dict(goblin_attack=12, rolls=(1,)), tmp_path)
+    said = notes(app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "right", "a")
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        screen = player(app)
+        bar = key_bar(screen)
+        for gone in ("Move/flip", "Attack", "Flee", "Use", "Equip", "Shop", "End turn", "Actions"):
+            assert gone not in bar, bar
+        for kept in ("p Story", "r Restart level", "R Restart run", "q Quit"):
+            assert kept in bar, bar
+        before = len(said)
+        await pilot.press("a", "tab", "f", "u", "e", "s", "full_stop", "right")
+        assert said[before:] == [], said[before:]
+
+
 def effective_colour(app: App, style) -> tuple[int, int, int]:
     """The colour a style's text is drawn in on screen: an ANSI name (red, magenta) through the app's ANSI
     theme, as Textual draws it; any other colour as it is."""

@@ -171,6 +171,15 @@ class PlayerScreen(Screen[RunResult | None]):
         Binding("R", "restart_campaign", "Restart run", key_display="R"),
         Binding("q", "quit_run", "Quit"),
     ]
+    # What the bar shows while the action list has the focus: the list's own keys (its bindings do the work;
+    # these are for the bar, and a click on one does what the key does). They stand where Move/flip stood.
+    LIST_KEYS = [
+        Binding("up,down", "list_cursor", "Choose", key_display="↑↓"),
+        Binding("enter", "list_select", "Act"),
+        Binding("escape", "list_close", "Board", key_display="esc"),
+    ]
+    # The keys that play: once the run is over they do nothing, and the bar no longer offers them.
+    PLAYING = frozenset({"direction", "attack", "menu", "end_turn", "board"})
 
     def __init__(self, campaign: Campaign, level: int | None = None, *, replays_dir: Path | None = None,
                  scores_db: Path | None = None, player: str | None = None, dice_seed: int | None = None,
@@ -206,11 +215,40 @@ class PlayerScreen(Screen[RunResult | None]):
             with VerticalScroll(id="player-side"):
                 yield EnemyPanel(id="enemy")
                 yield HeroPanel(id="hero")
-        yield KeyBar(self.BINDINGS, id="keys")
+        yield KeyBar(self.LIST_KEYS + self.BINDINGS, id="keys")
 
     def on_mount(self) -> None:
         self.query_one("#log", RunLog).border_title = "Log"
         self._sync()
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        """The keys the bar offers now: the action list's while it has the focus (instead of the arrows'
+        Move/flip), none that plays once the run is over (docs/player.md, Keys)."""
+        if not self.is_mounted:
+            return True
+        if action in self.PLAYING and self.view.over:
+            return False
+        listing = self.query_one(ActionMenu).has_focus
+        if action in ("list_cursor", "list_select", "list_close"):
+            return listing
+        if action == "direction" and parameters == ("N",):
+            return not listing  # the bar's Move/flip: the list has ↑ and ↓ now
+        return True
+
+    def on_descendant_focus(self) -> None:
+        self.refresh_bindings()
+
+    def on_descendant_blur(self) -> None:
+        self.refresh_bindings()
+
+    def action_list_cursor(self) -> None:
+        self.query_one(ActionMenu).action_cursor_down()
+
+    def action_list_select(self) -> None:
+        self.query_one(ActionMenu).action_select()
+
+    def action_list_close(self) -> None:
+        self.action_board()
 
     def on_resize(self) -> None:
         self.call_after_refresh(self._fit_board)
