@@ -682,6 +682,24 @@ async def test_on_the_final_board_the_bar_offers_only_the_keys_that_still_work(t
         assert said[before:] == [], said[before:]
 
 
+@run_async
+async def test_a_story_taller_than_its_dialog_says_it_scrolls(tmp_path):
+    """At 80x24 the bundled campaign's opening story and its first level's story do not fit the dialog: the
+    level's rule (how flipping works) lay below the fold, and the bar said only "enter Begin". A story that
+    overflows now puts "↑↓ Scroll" in the bar; one that fits does not."""
+    long_story = "\n\n".join(f"Paragraph {n} of a long story, told slowly over several lines." for n in range(12))
+    for story, scrolls in ((long_story, True), ("A short story.", False)):
+        doc = duel_dict()
+        doc["story"], doc["levels"][0]["story"] = story, "The last line: flip before you move."
+        app = app_for(doc, tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, StoryScreen)
+            bar = key_bar(app.screen)
+            assert ("↑↓ Scroll" in bar) is scrolls, (story[:20], bar)
+            assert ("↑↓ Scroll" in screen_text(app)) is scrolls
+
+
 def effective_colour(app: App, style) -> tuple[int, int, int]:
     """The colour a style's text is drawn in on screen: an ANSI name (red, magenta) through the app's ANSI
     theme, as Textual draws it; any other colour as it is."""

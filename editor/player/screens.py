@@ -501,13 +501,30 @@ class StoryScreen(ModalScreen[None]):
         super().__init__()
         self.title_text, self.story = title, story
 
+    # For the bar alone, while the story is taller than its dialog (at 80x24 the bundled campaign's opening
+    # story hides its first level's rule below the fold): the scroll's own ↑ ↓ (and PgUp, PgDn) do the work.
+    SCROLL_KEYS = [Binding("down", "more", "Scroll", key_display="↑↓")]
+
     def compose(self) -> ComposeResult:
         with Vertical(id="story-box") as box:
             box.border_title = content(self.title_text)
             box.border_subtitle = "Enter: begin"
             with VerticalScroll(id="story-scroll"):
                 yield StoryMarkdown(printable(self.story, lines=True), id="story-text")
-        yield KeyBar(self.BINDINGS)
+        yield KeyBar(self.SCROLL_KEYS + self.BINDINGS)
+
+    def on_mount(self) -> None:
+        # The story's height is known once its Markdown is laid out (and again on a resize): the scrollbar
+        # comes and goes with the overflow, and the bar follows it.
+        self.watch(self.query_one("#story-scroll"), "show_vertical_scrollbar", lambda _: self.refresh_bindings())
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action == "more":
+            return self.is_mounted and self.query_one("#story-scroll", VerticalScroll).show_vertical_scrollbar
+        return True
+
+    def action_more(self) -> None:
+        self.query_one("#story-scroll", VerticalScroll).scroll_page_down()
 
     def action_close(self) -> None:
         self.dismiss(None)
