@@ -16,7 +16,7 @@ from cardrogue.editor.player.screens import EndScreen, PlayerScreen, StoryScreen
 from cardrogue.editor.player.widgets import ActionMenu, BoardView
 from cardrogue.engine.records.replay import verify_replay
 from cardrogue.engine.records.scores import ScoreStore
-from helpers import notes, run_async, screen_text
+from helpers import notes, run_async, screen_text, shown_lines
 
 SIZE = (100, 32)
 WIN_KEYS = ("right", "a", "right", "full_stop", "right", "right")  # flip E, attack, move E, end, flip E, move E
@@ -742,3 +742,29 @@ async def test_colours_that_mean_different_things_look_different(tmp_path):
         assert [menu.get_option_at_index(i).id for i in range(menu.option_count)] == ["teleport 1,0"]
         teleport_edge = effective_colour(app, colour_at(board.render_line(0), board.cell_w))
         assert teleport_edge != foe_edge, (teleport_edge, foe_edge)
+
+
+@run_async
+async def test_the_board_keeps_the_cards_around_the_hero_in_view(tmp_path):
+    """On a level wider than the board, the view followed the hero's own card only: at 80x24 on the bundled
+    "Venom and Virtue" the Basilisk of Venom the hero was fighting, one card east, showed two letters and
+    its border ("━━Ba"). The cards next to the hero (what he can flip, fight or move to) stay in view."""
+    doc = duel_dict()
+    level = doc["levels"][0]
+    level["width"] = 12
+    for cell in level["cells"]:
+        cell["at"] = [cell["at"][0] + 5, cell["at"][1]]
+    app = app_for(doc, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "right")  # the goblin, east of the hero: combat
+        await pilot.pause()
+        board = app.screen.query_one(BoardView)
+        assert board.virtual_size.width > board.size.width  # the level does not fit: the board scrolls
+        x, y = player(app).state.position
+        left, top = board.scroll_offset
+        shown_x = range(left, left + board.scrollable_content_region.width)
+        shown_y = range(top, top + board.scrollable_content_region.height)
+        for cx in (x - 1, x, x + 1):  # the card west of the hero, his own, the goblin's
+            assert cx * board.cell_w in shown_x and (cx + 1) * board.cell_w - 1 in shown_x, (cx, shown_x)
+        assert y * board.cell_h in shown_y and (y + 1) * board.cell_h - 1 in shown_y
+        assert any("Goblin" in line for line in shown_lines(board)), shown_lines(board)

@@ -192,7 +192,16 @@ class BoardView(ScrollView, can_focus=True, inherit_bindings=False):
         x, y = view.position
         self._hero_region = Region(x * w, y * h, w, h)
         self.refresh(layout=True)
-        self.call_after_refresh(self.scroll_to_region, self._hero_region, animate=False, force=True)
+        self.call_after_refresh(self._follow_hero)
+
+    def _follow_hero(self) -> None:
+        """The hero's card in view, and the cards around it (what he can flip, fight or move to) when the
+        board has the room: following his card alone showed an enemy he fought one card east as "━━Ba"."""
+        hero = self._hero_region
+        around = hero.grow((self.cell_h, self.cell_w, self.cell_h, self.cell_w)).intersection(
+            Region(0, 0, *self.virtual_size))
+        self.scroll_to_region(around, animate=False, force=True, immediate=True)
+        self.scroll_to_region(hero, animate=False, force=True, immediate=True)  # where the room is short
 
     def _draw(self, view: StateView) -> list[Strip]:
         level = view.level
