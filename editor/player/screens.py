@@ -79,8 +79,15 @@ def why_no_menu(view: StateView, name: str) -> str:
         if view.in_combat:
             return ("The shop is closed during combat: buy and sell on the turn you reach the shop, before the "
                     "first attack or flee.")
-        if all(offer.sold or not offer.affordable for offer in offers) and not view.hero.hand:
-            return f"Nothing here you can afford ({view.hero.gold} gold) and nothing to sell."
+        # On a shop out of combat nothing is bought or sold only when nothing left is affordable and nothing in
+        # the hand sells (a cursed or unsellable card does not); what is worn sells once unequipped
+        # (docs/rules.md, SELL), which a newcomer short of gold needs to hear.
+        held = "and nothing in hand to sell" if view.hero.hand else "and nothing to sell"
+        if any(card and view.card(card).gold is not None and view.card(card).sellable and not view.card(card).cursed
+               for _, card in view.hero.equipment):
+            return (f"Nothing here you can afford ({view.hero.gold} gold) {held}: worn equipment is sold once "
+                    "unequipped (e).")
+        return f"Nothing here you can afford ({view.hero.gold} gold) {held}."
     if name == "use" and not view.hero.hand and not view.hero.spell_cooldown:
         return "Nothing to use: no potion or scroll in hand."
     if (name == "equip" and not any(view.card(c).slot for c in view.hero.hand)
