@@ -768,3 +768,20 @@ async def test_the_board_keeps_the_cards_around_the_hero_in_view(tmp_path):
             assert cx * board.cell_w in shown_x and (cx + 1) * board.cell_w - 1 in shown_x, (cx, shown_x)
         assert y * board.cell_h in shown_y and (y + 1) * board.cell_h - 1 in shown_y
         assert any("Goblin" in line for line in shown_lines(board)), shown_lines(board)
+
+
+@run_async
+async def test_enter_on_the_board_says_where_it_acts(tmp_path):
+    """The action list always shows its first entry highlighted ("Move east to Pathing Tile"), and a newcomer
+    pressed Enter on the board to take it: nothing happened, and nothing said why. Enter on the board now
+    says that it acts in the list, and how to get there; it plays nothing."""
+    app = app_for(duel_dict(), tmp_path)
+    said = notes(app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")  # the story
+        await pilot.press("enter")
+        screen = player(app)
+        assert screen.run.actions == [] and screen.query_one(BoardView).has_focus
+        assert said[-1] == "Enter acts in the action list: Tab takes you there (↑ ↓ to choose, Esc back to the board).", said
+        await pilot.press("tab", "enter")  # there, it acts
+        assert screen.run.actions == ["flip E"]

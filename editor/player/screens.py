@@ -173,6 +173,7 @@ class PlayerScreen(Screen[RunResult | None]):
         Binding("full_stop", "end_turn", "End turn", key_display="."),
         Binding("tab", "menu('all')", "Actions"),
         Binding("escape", "board", "Board", show=False),
+        Binding("enter", "enter_on_board", show=False),  # the list takes Enter while it has the focus
         Binding("p", "story", "Story"),
         Binding("r", "restart_level", "Restart level"),
         Binding("R", "restart_campaign", "Restart run", key_display="R"),
@@ -186,7 +187,7 @@ class PlayerScreen(Screen[RunResult | None]):
         Binding("escape", "list_close", "Board", key_display="esc"),
     ]
     # The keys that play: once the run is over they do nothing, and the bar no longer offers them.
-    PLAYING = frozenset({"direction", "attack", "menu", "end_turn", "board"})
+    PLAYING = frozenset({"direction", "attack", "menu", "end_turn", "board", "enter_on_board"})
 
     def __init__(self, campaign: Campaign, level: int | None = None, *, replays_dir: Path | None = None,
                  scores_db: Path | None = None, player: str | None = None, dice_seed: int | None = None,
@@ -256,6 +257,11 @@ class PlayerScreen(Screen[RunResult | None]):
 
     def action_list_close(self) -> None:
         self.action_board()
+
+    def action_enter_on_board(self) -> None:
+        # The list shows its first entry highlighted even when the board has the focus: Enter looks like it
+        # would take it.
+        self._hint("Enter acts in the action list: Tab takes you there (↑ ↓ to choose, Esc back to the board).")
 
     def on_resize(self) -> None:
         self.call_after_refresh(self._fit_board)
