@@ -785,3 +785,35 @@ async def test_enter_on_the_board_says_where_it_acts(tmp_path):
         assert said[-1] == "Enter acts in the action list: Tab takes you there (↑ ↓ to choose, Esc back to the board).", said
         await pilot.press("tab", "enter")  # there, it acts
         assert screen.run.actions == ["flip E"]
+
+
+@run_async
+async def test_every_potion_colour_looks_its_own_on_the_board(tmp_path):
+    """On a small card a potion is labelled "Potion", in its colour: the colour is all that tells the bottles
+    apart ("Every bottle of the same colour holds the same brew"). Through Textual's default theme ANSI yellow
+    is drawn orange (253, 151, 31), a hair from the orange potion's dark orange (255, 135, 0), and red is
+    the crimson of an enemy: a yellow and an orange potion side by side looked the same."""
+    from cardrogue.engine.model.campaign import POTION_COLOURS
+    from test_player_campaigns import _cell
+
+    doc = duel_dict()
+    level = doc["levels"][0]
+    level["width"], level["height"] = 7, 2
+    level["cells"] = [_cell(0, 0, "starting-tile", "E", face="up"), _cell(1, 0, "pathing-tile", "W", exit=True)] + [
+        _cell(1 + k, 1, f"{colour}-potion", "N", face="up") for k, colour in enumerate(POTION_COLOURS)]
+    app = app_for(doc, tmp_path)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.press("enter")
+        board = player(app).query_one(BoardView)
+        assert (board.cell_w, board.cell_h) == (9, 3)  # small cards: the label is "Potion"
+        row = board.render_line(board.cell_h + board.cell_h // 2)
+        colours = {}
+        for k, colour in enumerate(POTION_COLOURS):
+            x = (1 + k) * board.cell_w + row.text[(1 + k) * board.cell_w:].index("Potion")
+            colours[colour] = effective_colour(app, colour_at(row, x))
+
+        def apart(a, b):  # far enough apart to tell at a glance: some channel differs by 60 or more
+            return max(abs(p - q) for p, q in zip(a, b)) >= 60
+        for i, a in enumerate(POTION_COLOURS):
+            for b in POTION_COLOURS[i + 1:]:
+                assert apart(colours[a], colours[b]), (a, colours[a], b, colours[b])

@@ -147,7 +147,9 @@ _EDGE_TELEPORT = Style(color=MAGENTA, bold=True)
 _HERO = Style(color="black", bgcolor="yellow", bold=True)
 _EXIT = Style(color="bright_green", bold=True)
 _BOSS = Style(color=MAGENTA, bold=True)
-_POTION_COLOURS = {"red": "red", "blue": "dodger_blue1", "green": "green", "yellow": "yellow",
+# On a small card a potion is labelled "Potion": its colour alone tells the bottles apart. Yellow as itself
+# (#ffd700): the theme draws ANSI yellow orange (253, 151, 31), next to the orange potion's (255, 135, 0).
+_POTION_COLOURS = {"red": "red", "blue": "dodger_blue1", "green": "green", "yellow": "#ffd700",
                    "purple": "medium_purple", "orange": "dark_orange"}
 
 
