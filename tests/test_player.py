@@ -817,3 +817,27 @@ async def test_every_potion_colour_looks_its_own_on_the_board(tmp_path):
         for i, a in enumerate(POTION_COLOURS):
             for b in POTION_COLOURS[i + 1:]:
                 assert apart(colours[a], colours[b]), (a, colours[a], b, colours[b])
+
+
+@run_async
+async def test_a_potion_thrown_on_an_enemy_says_what_it_changed(tmp_path):
+    """A thrown potion of strength was logged "Throws the red potion on Goblin: POTION OF STRENGTH." and
+    nothing said what it did: the enemy's attack rose by one (rulebook v1.1: "Strength and weakness potion
+    now have same effect when thrown on player or enemy"), seen only as a changed number. The enemy panel
+    now says so, as the hero panel does for a potion drunk."""
+    doc = duel_dict()
+    doc["hero"]["items"] = ["red-potion"]
+    doc["potions"] = {"red": "strength"}
+    app = app_for(doc, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "right")  # the goblin: combat
+        screen = player(app)
+        menu = screen.query_one(ActionMenu)
+        await pilot.press("u")
+        ids = [menu.get_option_at_index(i).id for i in range(menu.option_count)]
+        await pilot.press(*["down"] * ids.index("throw red E"), "enter")
+        assert screen.run.actions == ["flip E", "throw red E"]
+        [goblin] = screen.view.foes
+        assert goblin.attack == 3 and goblin.attack_modifier == 1
+        panel = "\n".join(shown_lines(screen.query_one("#enemy")))
+        assert "attack 3" in panel and "Potion  +1 to its attack" in panel, panel

@@ -396,6 +396,8 @@ class EnemyPanel(Static):
             parts.append(Text.assemble(shown_text(foe.name, "bold red"), f"  ({foe.direction.word})"))
             parts.append(Text.assemble(_bar(foe.health, foe.max_health, width=10, colour="red"),
                                        f" {foe.health}/{foe.max_health}  attack {foe.attack}"))
+            if foe.attack_modifier:  # potions of strength or weakness thrown on it, as the hero's "Potion" row
+                parts.append(Text(f"Potion  {foe.attack_modifier:+d} to its attack", "cyan"))
             for ability in foe.card.abilities:
                 parts.append(shown_text(str(ability), "italic"))
             if foe.poison:
