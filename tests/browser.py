@@ -136,6 +136,22 @@ _SCREEN_TEXT = """(() => {
   return rows.join("\\n");
 })()"""
 
+# The RGB foreground of the cell where a text begins (xterm.js's public buffer API: IBufferCell).
+_TEXT_COLOUR = """((needle) => {
+  const t = window.__xterm;
+  if (!t) return null;
+  const b = t.buffer.active;
+  for (let i = 0; i < t.rows; i++) {
+    const line = b.getLine(b.viewportY + i);
+    const at = line ? line.translateToString(false).indexOf(needle) : -1;
+    if (at >= 0) {
+      const cell = line.getCell(at);
+      return cell && cell.isFgRGB() ? cell.getFgColor() : null;
+    }
+  }
+  return null;
+})(%s)"""
+
 # Input.dispatchKeyEvent fields for the keys a test presses by name.
 _KEYS = {
     "up": ("ArrowUp", "ArrowUp", 38, ""),
@@ -286,6 +302,12 @@ class Page:
                 return text
             time.sleep(0.2)
         raise BrowserError(f"waited {WAIT:.0f} s for {what or predicate!r}; the terminal shows:\n{text}")
+
+    def text_colour(self, needle: str) -> tuple[int, int, int] | None:
+        """The colour xterm.js draws the first character of ``needle`` in (its first occurrence on screen), as
+        RGB; None when the text is not shown or its colour is the terminal's default or a palette index."""
+        found = self.evaluate(_TEXT_COLOUR % json.dumps(needle))
+        return None if found is None else ((found >> 16) & 255, (found >> 8) & 255, found & 255)
 
     def focus_terminal(self) -> None:
         self.evaluate("window.__xterm && window.__xterm.focus()")

@@ -16,7 +16,7 @@ from cardrogue.editor.player.screens import EndScreen, PlayerScreen, StoryScreen
 from cardrogue.editor.player.widgets import ActionMenu, BoardView
 from cardrogue.engine.records.replay import verify_replay
 from cardrogue.engine.records.scores import ScoreStore
-from helpers import notes, run_async, screen_text
+from helpers import notes, run_async, screen_text, shown_lines
 
 SIZE = (100, 32)
 WIN_KEYS = ("right", "a", "right", "full_stop", "right", "right")  # flip E, attack, move E, end, flip E, move E
@@ -624,3 +624,220 @@ async def test_restarting_the_whole_run_asks_for_a_second_r_as_leaving_does(tmp_
         assert isinstance(app.screen, StoryScreen)
         await pilot.press("enter")
         assert screen.run.actions == [] and screen.state.turn == 1
+
+
+def key_bar(screen) -> str:
+    """The keys the screen's bar offers now, as a person reads them (one long line)."""
+    from cardrogue.editor.player.widgets import KeyBar
+
+    return "  ".join(str(line) for line in screen.query_one(KeyBar).lines(400))
+
+
+@run_async
+async def test_the_action_list_names_its_own_keys_while_it_has_the_focus(tmp_path):
+    """u (or a, f, e, s, Tab) moves the focus to the action list, where ↑ ↓ choose, Enter acts and Esc goes back
+    to the board (docs/player.md, Keys) -- but the bar still said "↑↓←→ Move/flip" and named neither Enter nor
+    Esc: a newcomer who pressed u saw a highlighted line and no word of how to take it."""
+    doc = duel_dict()
+    doc["hero"]["items"] = ["red-potion"]
+    app = app_for(doc, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        screen = player(app)
+        assert "Move/flip" in key_bar(screen) and "Act" not in key_bar(screen).split()
+        await pilot.press("u")
+        await pilot.pause()
+        bar = key_bar(screen)
+        assert "↑↓ Choose" in bar and "enter Act" in bar and "esc Board" in bar, bar
+        assert "Move/flip" not in bar, bar  # the list has ↑ and ↓ now
+        assert all(line.rstrip() in screen_text(app) for line in map(str, screen.query_one("#keys").lines(78)))
+        await pilot.press("escape")
+        await pilot.pause()
+        bar = key_bar(screen)
+        assert "Move/flip" in bar and "enter Act" not in bar, bar
+
+
+@run_async
+async def test_on_the_final_board_the_bar_offers_only_the_keys_that_still_work(tmp_path):
+    """Esc on the end screen shows the final board; its bar still offered Move/flip, Attack, Flee, ... and Tab
+    (Actions), and a said "No enemy to attack: combat begins when an enemy is on an adjacent tile." beside the
+    goblin that had just killed the hero, Tab "No all action is possible now.". Once the run is over, the
+    bar names what still works (the story, restarts, leaving) and the other keys stay silent."""
+    app = app_for(duel_dict(goblin_attack=12, rolls=(1,)), tmp_path)
+    said = notes(app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "right", "a")
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        screen = player(app)
+        bar = key_bar(screen)
+        for gone in ("Move/flip", "Attack", "Flee", "Use", "Equip", "Shop", "End turn", "Actions"):
+            assert gone not in bar, bar
+        for kept in ("p Story", "r Restart level", "R Restart run", "q Quit"):
+            assert kept in bar, bar
+        before = len(said)
+        await pilot.press("a", "tab", "f", "u", "e", "s", "full_stop", "right")
+        assert said[before:] == [], said[before:]
+
+
+@run_async
+async def test_a_story_taller_than_its_dialog_says_it_scrolls(tmp_path):
+    """At 80x24 the bundled campaign's opening story and its first level's story do not fit the dialog: the
+    level's rule (how flipping works) lay below the fold, and the bar said only "enter Begin". A story that
+    overflows now puts "↑↓ Scroll" in the bar; one that fits does not."""
+    long_story = "\n\n".join(f"Paragraph {n} of a long story, told slowly over several lines." for n in range(12))
+    for story, scrolls in ((long_story, True), ("A short story.", False)):
+        doc = duel_dict()
+        doc["story"], doc["levels"][0]["story"] = story, "The last line: flip before you move."
+        app = app_for(doc, tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, StoryScreen)
+            bar = key_bar(app.screen)
+            assert ("↑↓ Scroll" in bar) is scrolls, (story[:20], bar)
+            assert ("↑↓ Scroll" in screen_text(app)) is scrolls
+
+
+def effective_colour(app: App, style) -> tuple[int, int, int]:
+    """The colour a style's text is drawn in on screen: an ANSI name (red, magenta) through the app's ANSI
+    theme, as Textual draws it; any other colour as it is."""
+    colour = style.color
+    return tuple(colour.triplet if colour.triplet is not None else colour.get_truecolor(app.ansi_theme))
+
+
+def colour_at(strip, x: int):
+    """The style of the character in column ``x`` of a strip."""
+    for segment in strip:
+        if x < segment.cell_length:
+            return segment.style
+        x -= segment.cell_length
+    raise IndexError(x)
+
+
+@run_async
+async def test_colours_that_mean_different_things_look_different(tmp_path):
+    """docs/player.md names a colour for each thing: red an enemy you fight and the hero hurt, magenta where a
+    potion of teleportation can send its target. Textual draws ANSI colours through its theme, and in the
+    default one (Monokai) red and magenta are the very same colour (244, 0, 95): the teleport outline looked
+    like a fight, and every inscription in the log (bright magenta) like a wound."""
+    doc = duel_dict(rolls=(2, 6))
+    doc["hero"]["items"] = ["red-potion"]
+    doc["potions"] = {"red": "teleportation"}
+    app = app_for(doc, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "right", "a")  # the goblin: it strikes back (the hero hurt), then...
+        screen = player(app)
+        board = screen.query_one(BoardView)
+        foe_edge = effective_colour(app, colour_at(board.render_line(0), board.cell_w))
+        lines = screen.query_one("#log", RichLog).lines
+        hurt = next(strip for strip in lines if "loses 2 health" in strip.text)
+        inscription = next(strip for strip in lines if "Inscription at" in strip.text)
+        hurt_colour = effective_colour(app, colour_at(hurt, hurt.text.index("loses")))
+        inscription_colour = effective_colour(app, colour_at(inscription, inscription.text.index("Inscription")))
+        assert inscription_colour != hurt_colour
+        await pilot.press("a", "u", "enter")  # ... it is slain; drink red: choose where to teleport
+        menu = screen.query_one(ActionMenu)
+        assert [menu.get_option_at_index(i).id for i in range(menu.option_count)] == ["teleport 1,0"]
+        teleport_edge = effective_colour(app, colour_at(board.render_line(0), board.cell_w))
+        assert teleport_edge != foe_edge, (teleport_edge, foe_edge)
+
+
+@run_async
+async def test_the_board_keeps_the_cards_around_the_hero_in_view(tmp_path):
+    """On a level wider than the board, the view followed the hero's own card only: at 80x24 on the bundled
+    "Venom and Virtue" the Basilisk of Venom the hero was fighting, one card east, showed two letters and
+    its border ("━━Ba"). The cards next to the hero (what he can flip, fight or move to) stay in view."""
+    doc = duel_dict()
+    level = doc["levels"][0]
+    level["width"] = 12
+    for cell in level["cells"]:
+        cell["at"] = [cell["at"][0] + 5, cell["at"][1]]
+    app = app_for(doc, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "right")  # the goblin, east of the hero: combat
+        await pilot.pause()
+        board = app.screen.query_one(BoardView)
+        assert board.virtual_size.width > board.size.width  # the level does not fit: the board scrolls
+        x, y = player(app).state.position
+        left, top = board.scroll_offset
+        shown_x = range(left, left + board.scrollable_content_region.width)
+        shown_y = range(top, top + board.scrollable_content_region.height)
+        for cx in (x - 1, x, x + 1):  # the card west of the hero, his own, the goblin's
+            assert cx * board.cell_w in shown_x and (cx + 1) * board.cell_w - 1 in shown_x, (cx, shown_x)
+        assert y * board.cell_h in shown_y and (y + 1) * board.cell_h - 1 in shown_y
+        assert any("Goblin" in line for line in shown_lines(board)), shown_lines(board)
+
+
+@run_async
+async def test_enter_on_the_board_says_where_it_acts(tmp_path):
+    """The action list always shows its first entry highlighted ("Move east to Pathing Tile"), and a newcomer
+    pressed Enter on the board to take it: nothing happened, and nothing said why. Enter on the board now
+    says that it acts in the list, and how to get there; it plays nothing."""
+    app = app_for(duel_dict(), tmp_path)
+    said = notes(app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")  # the story
+        await pilot.press("enter")
+        screen = player(app)
+        assert screen.run.actions == [] and screen.query_one(BoardView).has_focus
+        assert said[-1] == "Enter acts in the action list: Tab takes you there (↑ ↓ to choose, Esc back to the board).", said
+        await pilot.press("tab", "enter")  # there, it acts
+        assert screen.run.actions == ["flip E"]
+
+
+@run_async
+async def test_every_potion_colour_looks_its_own_on_the_board(tmp_path):
+    """On a small card a potion is labelled "Potion", in its colour: the colour is all that tells the bottles
+    apart ("Every bottle of the same colour holds the same brew"). Through Textual's default theme ANSI yellow
+    is drawn orange (253, 151, 31), a hair from the orange potion's dark orange (255, 135, 0), and red is
+    the crimson of an enemy: a yellow and an orange potion side by side looked the same."""
+    from cardrogue.engine.model.campaign import POTION_COLOURS
+    from test_player_campaigns import _cell
+
+    doc = duel_dict()
+    level = doc["levels"][0]
+    level["width"], level["height"] = 7, 2
+    level["cells"] = [_cell(0, 0, "starting-tile", "E", face="up"), _cell(1, 0, "pathing-tile", "W", exit=True)] + [
+        _cell(1 + k, 1, f"{colour}-potion", "N", face="up") for k, colour in enumerate(POTION_COLOURS)]
+    app = app_for(doc, tmp_path)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.press("enter")
+        board = player(app).query_one(BoardView)
+        assert (board.cell_w, board.cell_h) == (9, 3)  # small cards: the label is "Potion"
+        row = board.render_line(board.cell_h + board.cell_h // 2)
+        colours = {}
+        for k, colour in enumerate(POTION_COLOURS):
+            x = (1 + k) * board.cell_w + row.text[(1 + k) * board.cell_w:].index("Potion")
+            colours[colour] = effective_colour(app, colour_at(row, x))
+
+        def apart(a, b):  # far enough apart to tell at a glance: some channel differs by 60 or more
+            return max(abs(p - q) for p, q in zip(a, b)) >= 60
+        for i, a in enumerate(POTION_COLOURS):
+            for b in POTION_COLOURS[i + 1:]:
+                assert apart(colours[a], colours[b]), (a, colours[a], b, colours[b])
+
+
+@run_async
+async def test_a_potion_thrown_on_an_enemy_says_what_it_changed(tmp_path):
+    """A thrown potion of strength was logged "Throws the red potion on Goblin: POTION OF STRENGTH." and
+    nothing said what it did: the enemy's attack rose by one (rulebook v1.1: "Strength and weakness potion
+    now have same effect when thrown on player or enemy"), seen only as a changed number. The enemy panel
+    now says so, as the hero panel does for a potion drunk."""
+    doc = duel_dict()
+    doc["hero"]["items"] = ["red-potion"]
+    doc["potions"] = {"red": "strength"}
+    app = app_for(doc, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "right")  # the goblin: combat
+        screen = player(app)
+        menu = screen.query_one(ActionMenu)
+        await pilot.press("u")
+        ids = [menu.get_option_at_index(i).id for i in range(menu.option_count)]
+        await pilot.press(*["down"] * ids.index("throw red E"), "enter")
+        assert screen.run.actions == ["flip E", "throw red E"]
+        [goblin] = screen.view.foes
+        assert goblin.attack == 3 and goblin.attack_modifier == 1
+        panel = "\n".join(shown_lines(screen.query_one("#enemy")))
+        assert "attack 3" in panel and "Potion  +1 to its attack" in panel, panel

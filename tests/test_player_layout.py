@@ -234,6 +234,26 @@ def test_an_empty_filtered_list_says_why():
 
 
 @run_async
+async def test_on_a_shop_with_nothing_to_do_the_hint_names_the_worn_equipment(tmp_path):
+    """The bundled "The Unpaid Ledger": on the shop, the troll and the zombie slain, with 7 gold, a cursed idol in hand (unsellable) and a maul
+    and a chestplate worn, s said only "No shop action is possible now." -- yet the way to the debt is to sell
+    what is worn (docs/rules.md, SELL: "an equipped item is unequipped first"). The hint now says so."""
+    from helpers import notes
+
+    app = shop_level_app(tmp_path)
+    said = notes(app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press(*TO_THE_SHOP, "a", "a", "full_stop", "down", "a", "a")  # as its solution replay
+        await pilot.pause()
+        view = app.screen.view
+        assert view.shop and not view.in_combat and view.hero.hand == ("cursed-idol",)
+        assert not [a for a in view.legal_actions() if a.verb in ("buy", "sell")]
+        await pilot.press("s")
+        assert said[-1] == (f"Nothing here you can afford ({view.hero.gold} gold) and nothing in hand to sell: "
+                            "worn equipment is sold once unequipped (e)."), said
+
+
+@run_async
 async def test_at_80x24_the_hero_panel_shows_the_hand_before_what_scrolls(tmp_path):
     """On the bundled shop level at 80x24 the hero panel holds more than fits: the hand (a cursed idol)
     and the potions known come before the goals, the shop's stock and the equipment, which scroll."""

@@ -253,6 +253,24 @@ def test_a_browser_plays_a_bundled_level_to_its_end_and_the_score_is_verified(tm
     assert all((tmp_path / f).stat().st_size > 10_000 for f in ("0-story.png", "2-first-moves.png", "3-victory.png"))
 
 
+def test_in_the_browser_an_inscription_is_not_drawn_in_the_colour_of_a_wound(tmp_path: Path, browser) -> None:
+    """Seen in the browser: every inscription in the log (magenta, docs/player.md) was drawn in the very red of
+    "loses 2 health", as was a teleport target's outline in that of the enemy fought (Textual's default theme
+    draws ANSI magenta as its red). The colours xterm.js draws, read from its buffer, now differ."""
+    from test_player_campaigns import duel_dict, write
+
+    duel = write(duel_dict(rolls=(2,)), tmp_path / "duel.json")
+    with web_server(tmp_path, str(duel), "--scores-db", str(tmp_path / "s.db"), "--replays", str(tmp_path / "r")) as (url, _):
+        page = browser.open(url + "/")
+        start_of_play(page)
+        page.press("right", "a")  # the goblin: it survives the blow and strikes back for 2
+        page.wait_for_text("loses 2 health", "the goblin's blow in the log")
+        page.screenshot(tmp_path / "wound-and-inscription.png")
+        inscription, wound = page.text_colour("Inscription at"), page.text_colour("loses 2 health")
+        assert inscription is not None and wound is not None, (inscription, wound)
+        assert inscription != wound, (inscription, wound)
+
+
 def start_of_play(page) -> str:
     """From the level's story to the board: Enter, then the first turn."""
     page.wait_for_text("Enter: begin", "the level's story")

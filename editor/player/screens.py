@@ -28,7 +28,7 @@ from cardrogue.engine.rules.view import Face, StateView, Tile
 
 from ..shown import StoryMarkdown, content, text as shown_text
 from .run import PlayRun, RunResult, campaign_par, default_player, finish
-from .widgets import ActionMenu, BoardView, EnemyPanel, HeroPanel, KeyBar, RunLog, goals_text
+from .widgets import MAGENTA, ActionMenu, BoardView, EnemyPanel, HeroPanel, KeyBar, RunLog, goals_text
 
 
 # How the log shows each kind of event (any other kind: plain).
@@ -79,8 +79,15 @@ def why_no_menu(view: StateView, name: str) -> str:
         if view.in_combat:
             return ("The shop is closed during combat: buy and sell on the turn you reach the shop, before the "
                     "first attack or flee.")
-        if all(offer.sold or not offer.affordable for offer in offers) and not view.hero.hand:
-            return f"Nothing here you can afford ({view.hero.gold} gold) and nothing to sell."
+        # On a shop out of combat nothing is bought or sold only when nothing left is affordable and nothing in
+        # the hand sells (a cursed or unsellable card does not); what is worn sells once unequipped
+        # (docs/rules.md, SELL), which a newcomer short of gold needs to hear.
+        held = "and nothing in hand to sell" if view.hero.hand else "and nothing to sell"
+        if any(card and view.card(card).gold is not None and view.card(card).sellable and not view.card(card).cursed
+               for _, card in view.hero.equipment):
+            return (f"Nothing here you can afford ({view.hero.gold} gold) {held}: worn equipment is sold once "
+                    "unequipped (e).")
+        return f"Nothing here you can afford ({view.hero.gold} gold) {held}."
     if name == "use" and not view.hero.hand and not view.hero.spell_cooldown:
         return "Nothing to use: no potion or scroll in hand."
     if (name == "equip" and not any(view.card(c).slot for c in view.hero.hand)
@@ -166,11 +173,21 @@ class PlayerScreen(Screen[RunResult | None]):
         Binding("full_stop", "end_turn", "End turn", key_display="."),
         Binding("tab", "menu('all')", "Actions"),
         Binding("escape", "board", "Board", show=False),
+        Binding("enter", "enter_on_board", show=False),  # the list takes Enter while it has the focus
         Binding("p", "story", "Story"),
         Binding("r", "restart_level", "Restart level"),
         Binding("R", "restart_campaign", "Restart run", key_display="R"),
         Binding("q", "quit_run", "Quit"),
     ]
+    # What the bar shows while the action list has the focus: the list's own keys (its bindings do the work;
+    # these are for the bar, and a click on one does what the key does). They stand where Move/flip stood.
+    LIST_KEYS = [
+        Binding("up,down", "list_cursor", "Choose", key_display="↑↓"),
+        Binding("enter", "list_select", "Act"),
+        Binding("escape", "list_close", "Board", key_display="esc"),
+    ]
+    # The keys that play: once the run is over they do nothing, and the bar no longer offers them.
+    PLAYING = frozenset({"direction", "attack", "menu", "end_turn", "board", "enter_on_board"})
 
     def __init__(self, campaign: Campaign, level: int | None = None, *, replays_dir: Path | None = None,
                  scores_db: Path | None = None, player: str | None = None, dice_seed: int | None = None,
@@ -206,11 +223,45 @@ class PlayerScreen(Screen[RunResult | None]):
             with VerticalScroll(id="player-side"):
                 yield EnemyPanel(id="enemy")
                 yield HeroPanel(id="hero")
-        yield KeyBar(self.BINDINGS, id="keys")
+        yield KeyBar(self.LIST_KEYS + self.BINDINGS, id="keys")
 
     def on_mount(self) -> None:
         self.query_one("#log", RunLog).border_title = "Log"
         self._sync()
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        """The keys the bar offers now: the action list's while it has the focus (instead of the arrows'
+        Move/flip), none that plays once the run is over (docs/player.md, Keys)."""
+        if not self.is_mounted:
+            return True
+        if action in self.PLAYING and self.view.over:
+            return False
+        listing = self.query_one(ActionMenu).has_focus
+        if action in ("list_cursor", "list_select", "list_close"):
+            return listing
+        if action == "direction" and parameters == ("N",):
+            return not listing  # the bar's Move/flip: the list has ↑ and ↓ now
+        return True
+
+    def on_descendant_focus(self) -> None:
+        self.refresh_bindings()
+
+    def on_descendant_blur(self) -> None:
+        self.refresh_bindings()
+
+    def action_list_cursor(self) -> None:
+        self.query_one(ActionMenu).action_cursor_down()
+
+    def action_list_select(self) -> None:
+        self.query_one(ActionMenu).action_select()
+
+    def action_list_close(self) -> None:
+        self.action_board()
+
+    def action_enter_on_board(self) -> None:
+        # The list shows its first entry highlighted even when the board has the focus: Enter looks like it
+        # would take it.
+        self._hint("Enter acts in the action list: Tab takes you there (↑ ↓ to choose, Esc back to the board).")
 
     def on_resize(self) -> None:
         self.call_after_refresh(self._fit_board)
@@ -284,14 +335,14 @@ class PlayerScreen(Screen[RunResult | None]):
             place = (view.level_index, cell.x, cell.y)
             if cell.inscription and place not in self._seen:
                 self._seen.add(place)
-                log.add(shown_text(f"✎ Inscription at {cell.x},{cell.y}: {cell.inscription}", "italic bright_magenta"))
+                log.add(shown_text(f"✎ Inscription at {cell.x},{cell.y}: {cell.inscription}", f"italic {MAGENTA}"))
                 self._inscribe(cell.inscription)
 
     def _inscribe(self, text: str | None) -> None:
         """The latest inscription revealed, under the board (hidden when there is none)."""
         line = self.query_one("#inscription", Static)
         line.display = text is not None
-        line.update(Text.assemble(("✎ ", "bright_magenta"), shown_text(text, "italic")) if text else "")
+        line.update(Text.assemble(("✎ ", MAGENTA), shown_text(text, "italic")) if text else "")
 
     # ------------------------------------------------------------------ playing
 
@@ -463,13 +514,30 @@ class StoryScreen(ModalScreen[None]):
         super().__init__()
         self.title_text, self.story = title, story
 
+    # For the bar alone, while the story is taller than its dialog (at 80x24 the bundled campaign's opening
+    # story hides its first level's rule below the fold): the scroll's own ↑ ↓ (and PgUp, PgDn) do the work.
+    SCROLL_KEYS = [Binding("down", "more", "Scroll", key_display="↑↓")]
+
     def compose(self) -> ComposeResult:
         with Vertical(id="story-box") as box:
             box.border_title = content(self.title_text)
             box.border_subtitle = "Enter: begin"
             with VerticalScroll(id="story-scroll"):
                 yield StoryMarkdown(printable(self.story, lines=True), id="story-text")
-        yield KeyBar(self.BINDINGS)
+        yield KeyBar(self.SCROLL_KEYS + self.BINDINGS)
+
+    def on_mount(self) -> None:
+        # The story's height is known once its Markdown is laid out (and again on a resize): the scrollbar
+        # comes and goes with the overflow, and the bar follows it.
+        self.watch(self.query_one("#story-scroll"), "show_vertical_scrollbar", lambda _: self.refresh_bindings())
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action == "more":
+            return self.is_mounted and self.query_one("#story-scroll", VerticalScroll).show_vertical_scrollbar
+        return True
+
+    def action_more(self) -> None:
+        self.query_one("#story-scroll", VerticalScroll).scroll_page_down()
 
     def action_close(self) -> None:
         self.dismiss(None)

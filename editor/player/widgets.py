@@ -124,6 +124,11 @@ def describe(action: Action, view: StateView) -> str:
 CELL_W, CELL_H = 9, 3  # a card on the board
 LARGE_W, LARGE_H = 15, 5  # when the level fits at this size: full names, an enemy's health and attack
 
+# Magenta as itself: Textual draws the ANSI colours through its theme, and in the default one (Monokai) ANSI
+# magenta and bright magenta are the very red of an enemy (244, 0, 95). A teleport target, a boss, poison
+# and an inscription must not look like a fight or a wound (tests/test_player.py).
+MAGENTA = "#ff5fff"
+
 _KIND_STYLE = {
     Tile.ENEMY: Style(color="red", bold=True),
     Tile.TRAP: Style(color="dark_orange"),
@@ -138,11 +143,13 @@ _BACK_FLIP = Style(color="yellow", bold=True)
 _EDGE = Style(color="#8a8a8a")
 _EDGE_MOVE = Style(color="bright_green", bold=True)
 _EDGE_FOE = Style(color="bright_red", bold=True)
-_EDGE_TELEPORT = Style(color="magenta", bold=True)
+_EDGE_TELEPORT = Style(color=MAGENTA, bold=True)
 _HERO = Style(color="black", bgcolor="yellow", bold=True)
 _EXIT = Style(color="bright_green", bold=True)
-_BOSS = Style(color="magenta", bold=True)
-_POTION_COLOURS = {"red": "red", "blue": "dodger_blue1", "green": "green", "yellow": "yellow",
+_BOSS = Style(color=MAGENTA, bold=True)
+# On a small card a potion is labelled "Potion": its colour alone tells the bottles apart. Yellow as itself
+# (#ffd700): the theme draws ANSI yellow orange (253, 151, 31), next to the orange potion's (255, 135, 0).
+_POTION_COLOURS = {"red": "red", "blue": "dodger_blue1", "green": "green", "yellow": "#ffd700",
                    "purple": "medium_purple", "orange": "dark_orange"}
 
 
@@ -187,7 +194,16 @@ class BoardView(ScrollView, can_focus=True, inherit_bindings=False):
         x, y = view.position
         self._hero_region = Region(x * w, y * h, w, h)
         self.refresh(layout=True)
-        self.call_after_refresh(self.scroll_to_region, self._hero_region, animate=False, force=True)
+        self.call_after_refresh(self._follow_hero)
+
+    def _follow_hero(self) -> None:
+        """The hero's card in view, and the cards around it (what he can flip, fight or move to) when the
+        board has the room: following his card alone showed an enemy he fought one card east as "━━Ba"."""
+        hero = self._hero_region
+        around = hero.grow((self.cell_h, self.cell_w, self.cell_h, self.cell_w)).intersection(
+            Region(0, 0, *self.virtual_size))
+        self.scroll_to_region(around, animate=False, force=True, immediate=True)
+        self.scroll_to_region(hero, animate=False, force=True, immediate=True)  # where the room is short
 
     def _draw(self, view: StateView) -> list[Strip]:
         level = view.level
@@ -311,7 +327,7 @@ class HeroPanel(Static):
         grid.add_row("Health", Text.assemble(_bar(health, hero.max_health, width=10, colour=colour),
                                              f" {health}/{hero.max_health}"))
         if hero.poison:
-            grid.add_row("Poison", Text(counted(hero.poison, "turn"), "magenta"))
+            grid.add_row("Poison", Text(counted(hero.poison, "turn"), MAGENTA))
         if hero.antidote:
             grid.add_row("Antidote", Text(f"poison heals +{hero.antidote}", "green"))
         if hero.paralysed:
@@ -380,10 +396,12 @@ class EnemyPanel(Static):
             parts.append(Text.assemble(shown_text(foe.name, "bold red"), f"  ({foe.direction.word})"))
             parts.append(Text.assemble(_bar(foe.health, foe.max_health, width=10, colour="red"),
                                        f" {foe.health}/{foe.max_health}  attack {foe.attack}"))
+            if foe.attack_modifier:  # potions of strength or weakness thrown on it, as the hero's "Potion" row
+                parts.append(Text(f"Potion  {foe.attack_modifier:+d} to its attack", "cyan"))
             for ability in foe.card.abilities:
                 parts.append(shown_text(str(ability), "italic"))
             if foe.poison:
-                parts.append(Text(f"Poisoned: {counted(foe.poison, 'turn')}", "magenta"))
+                parts.append(Text(f"Poisoned: {counted(foe.poison, 'turn')}", MAGENTA))
             if foe.paralysed:
                 parts.append(Text(f"Paralysed: {counted(foe.paralysed, 'turn')}", "yellow"))
             if foe.waiting:
