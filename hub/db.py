@@ -119,6 +119,11 @@ MIGRATIONS: tuple[tuple[int, str, tuple[Any, ...]], ...] = (
         "INSERT INTO tokens (hash, account_id, created_at) SELECT token_hash, id, created_at FROM accounts",
         "UPDATE accounts SET token_hash = 'unused:' || name_key",
     )),
+    # A leaderboard lists each player once, with their best run (hub/service.py, Hub.leaderboard): the best run of
+    # one player on one map is the first entry of theirs in this index, and the count of a map's players reads it alone.
+    (6, "runs: each player's runs on a map in the leaderboard's order", (
+        "CREATE INDEX runs_player ON runs (map_hash, account_id, turns, health DESC, submitted_at, run_id)",
+    )),
 )
 
 _DIALECTS = {
