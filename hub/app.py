@@ -170,6 +170,7 @@ def create_app(db: Database | str | None = None, settings: Settings | None = Non
         detail = await run_in_threadpool(hub.detail, ref)
         every = _every(request)
         board = await run_in_threadpool(hub.leaderboard, detail["hash"], count, skip, every)
+        detail.update(runs=board["map"]["runs"], players=board["map"]["players"])  # (counted in one transaction)
         return HTMLResponse(pages.map_page(detail, board["runs"], skip, count, every))
 
     async def stylesheet(request: Request) -> Response:

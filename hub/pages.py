@@ -125,7 +125,8 @@ def map_page(m: dict, runs: list[dict], offset: int = 0, count: int = 50, every:
     if m["runs"]:
         other = _map_href(m) + ("" if every else "?every=1")
         shown = "every run" if every else "each player's best run"
-        parts.append(f"<p id=\"board-kind\">{e(counted(m['players'], 'player'))}, {e(counted(m['runs'], 'run'))}: "
+        players = "" if m.get("players") is None else counted(m["players"], "player") + ", "
+        parts.append(f"<p id=\"board-kind\">{e(players + counted(m['runs'], 'run'))}: "
                      f"{e(shown)} · <a href=\"{e(other)}\">{'best runs only' if every else 'every run'}</a></p>")
     if m["competition"]:
         parts.append(f"<p id=\"window\">Competition open until {e(m['window_ends'])}: the runs' actions stay hidden "
@@ -146,7 +147,7 @@ def map_page(m: dict, runs: list[dict], offset: int = 0, count: int = 50, every:
     else:
         parts.append("<p class=\"muted\">No verified runs yet.</p>" if offset == 0 else
                      "<p class=\"muted\">No runs this far down the leaderboard.</p>")
-    listed = m["runs"] if every else m["players"]
+    listed = m["runs"] if every or m.get("players") is None else m["players"]
     parts.append(_pager(_map_href(m), {"every": 1} if every else {}, offset, count, offset + count < listed,
                         ("higher ranks", "lower ranks")))
     if len(m.get("versions", ())) > 1:

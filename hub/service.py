@@ -537,15 +537,14 @@ class Hub:
         return {**_run_row(row, standing["rank"]), **standing, "new_best": created and standing["best"],
                 "map": target["hash"], "id": target["id"]}, created
 
-    @staticmethod
-    def _standing(tx, row: tuple, account_id: int) -> dict:
+    def _standing(self, tx, row: tuple, account_id: int) -> dict:
         """Where the run ``row`` of ``account_id`` stands: ``rank``, the player's rank among players (their best
         run's: the row the leaderboard lists for them); ``best``, whether this run is that best run; ``run_rank``,
         the run's rank among every run of the map (``?every=1``); and when it is not their best, ``player_best``,
         the score that stands for them."""
         best = tx.one(_RUN_SELECT + " WHERE r.map_hash = ? AND r.account_id = ?"
                       " ORDER BY r.turns, r.health DESC, r.submitted_at, r.run_id LIMIT 1", (row[1], account_id))
-        out = {"rank": Hub._rank(tx, best, account_id), "best": best[0] == row[0], "run_rank": Hub._rank(tx, row)}
+        out = {"rank": self._rank(tx, best, account_id), "best": best[0] == row[0], "run_rank": self._rank(tx, row)}
         if not out["best"]:
             out["player_best"] = {"turns": best[3], "health": best[4], "run_id": best[0]}
         return out
@@ -559,11 +558,12 @@ class Hub:
         run_id, map_hash, _, turns, health, at = row[:6]
         counted_ = "COUNT(*)" if account_id is None else "COUNT(DISTINCT account_id)"
         others = "" if account_id is None else " AND account_id <> ?"
+        # (``turns <= ?``, implied by the rest, is a range of runs_board, which reads the runs ranked before alone)
         better = tx.one(
-            f"SELECT {counted_} FROM runs WHERE map_hash = ?{others} AND (turns < ? OR (turns = ? AND health > ?)"
-            " OR (turns = ? AND health = ? AND (submitted_at < ? OR (submitted_at = ? AND run_id < ?))))",
-            (map_hash, *(() if account_id is None else (account_id,)), turns, turns, health, turns, health, at, at,
-             run_id))[0]
+            f"SELECT {counted_} FROM runs WHERE map_hash = ? AND turns <= ?{others} AND (turns < ? OR (turns = ? AND"
+            " health > ?) OR (turns = ? AND health = ? AND (submitted_at < ? OR (submitted_at = ? AND run_id < ?))))",
+            (map_hash, turns, *(() if account_id is None else (account_id,)), turns, turns, health, turns, health, at,
+             at, run_id))[0]
         return better + 1
 
     def leaderboard(self, ref: str, limit: int = 20, offset: int = 0, every: bool = False) -> dict:
@@ -580,6 +580,9 @@ class Hub:
             rows = tx.all(_RUN_SELECT + " WHERE r.map_hash = ?" + best_only +
                           " ORDER BY r.turns, r.health DESC, r.submitted_at, r.run_id LIMIT ? OFFSET ?",
                           (target["hash"], limit, offset))
+            # (here, not in every map row: the map list would count each map's players, a scan of its runs, for nothing)
+            target["players"] = tx.one("SELECT COUNT(DISTINCT account_id) FROM runs WHERE map_hash = ?",
+                                       (target["hash"],))[0]
         open_ = not target["competition"]
         runs = []
         for i, row in enumerate(rows):
@@ -611,7 +614,6 @@ _MAP_SELECT = (
     "SELECT m.hash, m.campaign_id, m.version, m.title, m.author, a.name, m.published_at, m.window_ends,"
     " m.par_turns, m.par_health, m.par_exact, m.levels, m.win_rate, m.estimate_runs,"
     " (SELECT COUNT(*) FROM runs r WHERE r.map_hash = m.hash),"
-    " (SELECT COUNT(DISTINCT r.account_id) FROM runs r WHERE r.map_hash = m.hash),"
     " (SELECT b.turns FROM runs b WHERE b.map_hash = m.hash ORDER BY b.turns, b.health DESC LIMIT 1),"
     " (SELECT b.health FROM runs b WHERE b.map_hash = m.hash ORDER BY b.turns, b.health DESC LIMIT 1)"
     " FROM maps m JOIN accounts a ON a.id = m.publisher_id")
@@ -625,12 +627,12 @@ def _iso(t: float) -> str:
 
 def _map_row(row: tuple, hub: Hub) -> dict:
     (hash_, cid, version, title, author, publisher, published, window_ends, par_turns, par_health, par_exact,
-     levels, win_rate, estimate_runs, runs, players, best_turns, best_health) = row
+     levels, win_rate, estimate_runs, runs, best_turns, best_health) = row
     out = {"id": cid, "hash": hash_, "version": version, "title": title, "author": author, "publisher": publisher,
            "published_at": _iso(published), "window_ends": _iso(window_ends),
            "competition": hub.now() < window_ends, "levels": levels,
            "par": {"turns": par_turns, "health": par_health, "health_exact": bool(par_exact)},
-           "runs": runs, "players": players, "best": None if best_turns is None else {"turns": best_turns, "health": best_health},
+           "runs": runs, "best": None if best_turns is None else {"turns": best_turns, "health": best_health},
            "difficulty": None if win_rate is None else {"win_rate": win_rate, "runs": estimate_runs,
                                                           "policy": "greedy"}}
     if hub.settings.play_url:
