@@ -188,3 +188,19 @@ def test_a_database_made_before_the_players_leaderboard_is_migrated_and_lists_pl
         body = call(new.base, "GET", "/api/maps/needle/leaderboard")[1]
         assert [(r["rank"], r["player"], r["turns"]) for r in body["runs"]] == [(1, "alice", 11), (2, "bob", 13)]
         assert body["map"]["players"] == 2 and body["map"]["runs"] == 3
+
+
+def test_the_end_screens_answer_says_a_run_not_the_players_best_leaves_their_rank(hub) -> None:
+    """The player's `h` (hub.client.submit_run): a new best says the rank among players; a later worse run says the
+    player stays where their best run put them."""
+    from cardrogue.hub.client import HubClient, submit_run
+    from cardrogue.hub.config import ClientConfig, save_config
+
+    _publish(hub)
+    send(hub, "bob", ended_at(TEXT, 0))
+    answer = HubClient(hub.base).register("alice")
+    save_config(ClientConfig(hub.base, answer["name"], answer["token"]))
+    ok, said = submit_run(solution(TEXT))
+    assert ok and said.startswith("Verified by the hub: rank 1 on "), said
+    ok, said = submit_run(slower(TEXT, 3))
+    assert ok and said.startswith("Verified by the hub, not your best run: you stay rank 1 on "), said
