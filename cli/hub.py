@@ -85,16 +85,17 @@ def register(sub) -> None:
     pull = client("pull", "download a map (by campaign id or content hash), or a run's replay")
     pull.add_argument("map", help=MAP_HELP)
     pull.add_argument("-o", "--output", type=Path, default=None, help="where to write (default: ID.json here)")
-    pull.add_argument("--rank", type=small_count, default=None, metavar="N", help="download the replay ranked N instead")
+    pull.add_argument("--rank", type=small_count, default=None, metavar="N", help="download the best run of the player ranked N instead")
     pull.add_argument("--force", action="store_true", help="overwrite an existing file")
     pull.set_defaults(func=cmd_pull)
     sub_ = client("submit", "submit a won run's replay; the hub re-simulates it")
     sub_.add_argument("replay", type=Path, help="replay file")
     sub_.add_argument("--map", default=None, help="the map, as for `pull` (default: the version the replay was recorded on)")
     sub_.set_defaults(func=cmd_submit)
-    board = client("leaderboard", "a map's verified runs: fewest turns, then most health")
+    board = client("leaderboard", "a map's players, each with their best verified run: fewest turns, then most health")
     board.add_argument("map", help=MAP_HELP)
-    board.add_argument("--limit", type=small_count, default=20, help="show at most this many runs (default 20)")
+    board.add_argument("--limit", type=small_count, default=20, help="show at most this many rows (default 20)")
+    board.add_argument("--every", action="store_true", help="list every run, not each player's best once")
     board.set_defaults(func=cmd_leaderboard)
 
 
@@ -597,7 +598,7 @@ def cmd_pull(args: argparse.Namespace) -> int:
             board = client.leaderboard(args.map, limit=args.rank)
             m = board["map"]
             if len(board["runs"]) < args.rank:
-                raise UnusableInput(f"{args.map}: the leaderboard has {counted(len(board['runs']), 'run')}, no rank {args.rank}")
+                raise UnusableInput(f"{args.map}: the leaderboard has {counted(len(board['runs']), 'player')}, no rank {args.rank}")
             run = board["runs"][args.rank - 1]
             text = client.replay(m["hash"], run["run_id"])
             target = args.output or Path(f"{m['id']}.rank{args.rank}.replay.json")
@@ -656,8 +657,17 @@ def cmd_submit(args: argparse.Namespace) -> int:
             _json(run)
         else:
             state = "verified and ranked" if run.get("created") else "already on the leaderboard"
-            say(f"{args.replay}: {state} #{run['rank']} on {_show(run['id'])}: {counted(run['turns'], 'turn')}, "
-                  f"{run['health']} health (credited to {_show(run['player'])})")
+            score = f"{counted(run['turns'], 'turn')}, {run['health']} health (credited to {_show(run['player'])})"
+            best = run.get("player_best")
+            if run.get("best") is False and isinstance(best, dict) and all(type(best.get(k)) is int for k in ("turns", "health")):
+                # (a hub before the players' leaderboard says no "best": its rank was the run's among every run)
+                state = "verified" if run.get("created") else "already on the hub"
+                say(f"{args.replay}: {state}, {score}; not your best run: you stay #{run['rank']} among the players "
+                    f"on {_show(run['id'])} with {counted(best.get('turns'), 'turn')}, {best.get('health')} health")
+            else:
+                among = " among the players" if "best" in run else ""
+                new = ", your new best" if run.get("new_best") is True else ""
+                say(f"{args.replay}: {state} #{run['rank']}{among} on {_show(run['id'])}{new}: {score}")
         return EXIT_OK
 
     return _run(args, work)
@@ -665,7 +675,7 @@ def cmd_submit(args: argparse.Namespace) -> int:
 
 def cmd_leaderboard(args: argparse.Namespace) -> int:
     def work(args):
-        board = _client(args).leaderboard(args.map, args.limit)
+        board = _client(args).leaderboard(args.map, args.limit, args.every)
         if args.format == "json":
             _json(board)
             return EXIT_OK
@@ -673,6 +683,10 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
         say(f"{_show(m['title'])} ({_show(m['id'])} version {m['version']}, {m['hash'][:12]}): par {counted(m['par']['turns'], 'turn')}")
         if m["competition"]:
             say(f"  competition open until {m['window_ends']}: replays are hidden until then")
+        players = m.get("players")
+        if m["runs"] and isinstance(players, int):  # (a hub before the players' board lists runs, and no count)
+            say(f"  {counted(players, 'player')}, {counted(m['runs'], 'run')}: "
+                + ("every run" if args.every else "each player's best run (--every lists every run)"))
         if not board["runs"]:
             say("  no verified runs yet")
         for r in board["runs"]:

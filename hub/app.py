@@ -141,7 +141,7 @@ def create_app(db: Database | str | None = None, settings: Settings | None = Non
 
     async def leaderboard(request: Request) -> Response:
         count, skip = _window(request)
-        return JSONResponse(await run_in_threadpool(hub.leaderboard, _ref(request), count, skip))
+        return JSONResponse(await run_in_threadpool(hub.leaderboard, _ref(request), count, skip, _every(request)))
 
     async def submit(request: Request) -> Response:
         who = await account(request)
@@ -168,8 +168,10 @@ def create_app(db: Database | str | None = None, settings: Settings | None = Non
         ref = _ref(request)
         count, skip = _window(request)
         detail = await run_in_threadpool(hub.detail, ref)
-        board = await run_in_threadpool(hub.leaderboard, detail["hash"], count, skip)
-        return HTMLResponse(pages.map_page(detail, board["runs"], skip, count))
+        every = _every(request)
+        board = await run_in_threadpool(hub.leaderboard, detail["hash"], count, skip, every)
+        detail.update(runs=board["map"]["runs"], players=board["map"]["players"])  # (counted in one transaction)
+        return HTMLResponse(pages.map_page(detail, board["runs"], skip, count, every))
 
     async def stylesheet(request: Request) -> Response:
         return Response(pages.STYLESHEET, media_type="text/css", headers={"cache-control": "max-age=3600"})
@@ -260,6 +262,11 @@ def _window(request: Request) -> tuple[int, int]:
     params = request.query_params
     return (_whole(params.get("limit", "50"), "limit", 1, 100),
             _whole(params.get("offset", "0"), "offset", 0, pages.MAX_OFFSET))
+
+
+def _every(request: Request) -> bool:
+    """A leaderboard's ``every``: 1 lists every run of the map, 0 (the default) each player once, with their best."""
+    return bool(_whole(request.query_params.get("every", "0"), "every", 0, 1))
 
 
 def _whole(text: str, name: str, low: int, high: int) -> int:

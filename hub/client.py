@@ -229,8 +229,9 @@ class HubClient:
         answer = self._request("POST", f"/api/maps/{self._ref(ref)}/runs", shared_text(replay_text).encode("utf-8"))
         return self._shaped(answer, _SUBMITTED, "the run")
 
-    def leaderboard(self, ref: str, limit: int = 20) -> dict:
-        answer = self._request("GET", f"/api/maps/{self._ref(ref)}/leaderboard?limit={limit}")
+    def leaderboard(self, ref: str, limit: int = 20, every: bool = False) -> dict:
+        """Each player once, with their best run; ``every``: every run of the map."""
+        answer = self._request("GET", f"/api/maps/{self._ref(ref)}/leaderboard?limit={limit}" + ("&every=1" if every else ""))
         return self._shaped(answer, {"map": _MAP, "runs": [_RUN]}, "the leaderboard")
 
     def replay(self, map_hash: str, run_id: str) -> str:
@@ -275,6 +276,8 @@ def submit_run(replay_text: str) -> tuple[bool, str]:
 
     def said(run: dict) -> str:
         state = "Verified by the hub" if run.get("created") else "Already on the hub"
+        if run.get("best") is False:  # (a hub before the players' leaderboard says no "best": its rank is the run's)
+            return f"{state}, not your best run: you stay rank {run['rank']} on {client.url}/maps/{run['map']}"
         return f"{state}: rank {run['rank']} on {client.url}/maps/{run['map']}"
 
     return _ask(client, lambda: client.submit(content_hash, replay_text), "run", said)

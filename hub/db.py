@@ -119,6 +119,15 @@ MIGRATIONS: tuple[tuple[int, str, tuple[Any, ...]], ...] = (
         "INSERT INTO tokens (hash, account_id, created_at) SELECT token_hash, id, created_at FROM accounts",
         "UPDATE accounts SET token_hash = 'unused:' || name_key",
     )),
+    # A leaderboard lists each player once, with their best run (hub/service.py, Hub.leaderboard): the best run of
+    # one player on one map is the first entry of theirs in runs_player, and the count of a map's players reads it
+    # alone. runs_board holds the account too, so a player's rank (the players with a run ranked before theirs)
+    # reads the index alone.
+    (6, "runs: each player's runs on a map in the leaderboard's order", (
+        "CREATE INDEX runs_player ON runs (map_hash, account_id, turns, health DESC, submitted_at, run_id)",
+        "DROP INDEX runs_board",
+        "CREATE INDEX runs_board ON runs (map_hash, turns, health DESC, submitted_at, run_id, account_id)",
+    )),
 )
 
 _DIALECTS = {

@@ -101,8 +101,9 @@ def map_list(maps: list[dict], query: str, offset: int = 0, count: int = 50, mor
     return _page("Card Rogue community hub", form + table + pager)
 
 
-def map_page(m: dict, runs: list[dict], offset: int = 0, count: int = 50) -> str:
-    """A map, its leaderboard from ``offset`` on (``count`` a page: ``m["runs"]`` counts them all)."""
+def map_page(m: dict, runs: list[dict], offset: int = 0, count: int = 50, every: bool = False) -> str:
+    """A map, its leaderboard from ``offset`` on (``count`` a page): each player once, with their best run
+    (``m["players"]`` counts them), or with ``every`` every run (``m["runs"]`` counts them)."""
     parts = [f"<h2 id=\"title\">{e(m['title'])}</h2>",
              f"<p>{'by ' + e(m['author']) + ' · ' if m['author'] else ''}"  # no author: the publisher, once
              f"published by {e(m['publisher'])} on {e(m['published_at'])} · "
@@ -121,6 +122,12 @@ def map_page(m: dict, runs: list[dict], offset: int = 0, count: int = 50) -> str
         if level["story"]:
             parts.append(f"<div class=\"story\">{e(level['story'])}</div>")
     parts.append("<h3>Leaderboard</h3>")
+    if m["runs"]:
+        other = _map_href(m) + ("" if every else "?every=1")
+        shown = "every run" if every else "each player's best run"
+        players = "" if m.get("players") is None else counted(m["players"], "player") + ", "
+        parts.append(f"<p id=\"board-kind\">{e(players + counted(m['runs'], 'run'))}: "
+                     f"{e(shown)} · <a href=\"{e(other)}\">{'best runs only' if every else 'every run'}</a></p>")
     if m["competition"]:
         parts.append(f"<p id=\"window\">Competition open until {e(m['window_ends'])}: the runs' actions stay hidden "
                      "until then.</p>")
@@ -140,7 +147,9 @@ def map_page(m: dict, runs: list[dict], offset: int = 0, count: int = 50) -> str
     else:
         parts.append("<p class=\"muted\">No verified runs yet.</p>" if offset == 0 else
                      "<p class=\"muted\">No runs this far down the leaderboard.</p>")
-    parts.append(_pager(_map_href(m), {}, offset, count, offset + count < m["runs"], ("higher runs", "lower runs")))
+    listed = m["runs"] if every or m.get("players") is None else m["players"]
+    parts.append(_pager(_map_href(m), {"every": 1} if every else {}, offset, count, offset + count < listed,
+                        ("higher ranks", "lower ranks")))
     if len(m.get("versions", ())) > 1:
         items = "".join(f"<li><a href=\"/maps/{e(v['hash'])}\">version {v['version']}</a> ({e(v['published_at'])}, "
                         f"par {v['par']['turns']})</li>" for v in m["versions"])

@@ -533,25 +533,57 @@ class Hub:
             if not created and row[2] != account.name:
                 raise HubError(409, f"this run is already on the leaderboard, submitted by {row[2]} "
                                     f"on {_iso(row[5])}; one run is one row, whoever claims it", run_id=run_id)
-            rank = self._rank(tx, row)
-        return {**_run_row(row, rank), "map": target["hash"], "id": target["id"]}, created
+            standing = self._standing(tx, row, account.id)
+        return {**_run_row(row, standing["rank"]), **standing, "new_best": created and standing["best"],
+                "map": target["hash"], "id": target["id"]}, created
+
+    def _standing(self, tx, row: tuple, account_id: int) -> dict:
+        """Where the run ``row`` of ``account_id`` stands: ``rank``, the player's rank among players (their best
+        run's: the row the leaderboard lists for them); ``best``, whether this run is that best run; ``run_rank``,
+        the run's rank among every run of the map (``?every=1``); and when it is not their best, ``player_best``,
+        the score that stands for them."""
+        best = tx.one(_RUN_SELECT + " WHERE r.map_hash = ? AND r.account_id = ?"
+                      " ORDER BY r.turns, r.health DESC, r.submitted_at, r.run_id LIMIT 1", (row[1], account_id))
+        out = {"rank": self._rank(tx, best, account_id), "best": best[0] == row[0], "run_rank": self._rank(tx, row)}
+        if not out["best"]:
+            out["player_best"] = {"turns": best[3], "health": best[4], "run_id": best[0]}
+        return out
 
     @staticmethod
-    def _rank(tx, row: tuple) -> int:
+    def _rank(tx, row: tuple, account_id: int | None = None) -> int:
+        """The rank of the run ``row``: among every run of its map, or, given the account whose best run it is,
+        among players (1 + the players other than that account with a run ranked before it: such a player's best
+        run is ranked before it too). The order is the leaderboard's: fewest turns, then most health, then the
+        earliest submitted, then the run id; no two runs share a rank."""
         run_id, map_hash, _, turns, health, at = row[:6]
+        counted_ = "COUNT(*)" if account_id is None else "COUNT(DISTINCT account_id)"
+        others = "" if account_id is None else " AND account_id <> ?"
+        # (``turns <= ?``, implied by the rest, is a range of runs_board, which reads the runs ranked before alone)
         better = tx.one(
-            "SELECT COUNT(*) FROM runs WHERE map_hash = ? AND (turns < ? OR (turns = ? AND health > ?)"
-            " OR (turns = ? AND health = ? AND (submitted_at < ? OR (submitted_at = ? AND run_id < ?))))",
-            (map_hash, turns, turns, health, turns, health, at, at, run_id))[0]
+            f"SELECT {counted_} FROM runs WHERE map_hash = ? AND turns <= ?{others} AND (turns < ? OR (turns = ? AND"
+            " health > ?) OR (turns = ? AND health = ? AND (submitted_at < ? OR (submitted_at = ? AND run_id < ?))))",
+            (map_hash, turns, *(() if account_id is None else (account_id,)), turns, turns, health, turns, health, at,
+             at, run_id))[0]
         return better + 1
 
-    def leaderboard(self, ref: str, limit: int = 20, offset: int = 0) -> dict:
-        """Fewest turns first, then most health, then the earliest; actions only after the window."""
+    def leaderboard(self, ref: str, limit: int = 20, offset: int = 0, every: bool = False) -> dict:
+        """A map's players, each once with their best run: fewest turns first, then most health, then the earliest
+        submitted (then the run id); with ``every``, every run of the map in that order. A run's actions (its
+        replay) are listed only after the competition window."""
         with self.db.transaction() as tx:
             target = self.find(ref, tx)
-            rows = tx.all(_RUN_SELECT + " WHERE r.map_hash = ?"
+            # Each player's best run is the first of theirs in the index runs_player (migration 6); the page walks
+            # runs_board in the leaderboard's order and keeps the runs that are their player's best.
+            best_only = "" if every else (
+                " AND r.run_id = (SELECT b.run_id FROM runs b WHERE b.map_hash = r.map_hash AND b.account_id ="
+                " r.account_id ORDER BY b.turns, b.health DESC, b.submitted_at, b.run_id LIMIT 1)")
+            rows = tx.all(_RUN_SELECT + " WHERE r.map_hash = ?" + best_only +
                           " ORDER BY r.turns, r.health DESC, r.submitted_at, r.run_id LIMIT ? OFFSET ?",
                           (target["hash"], limit, offset))
+            # (here, not in every map row: the map list would count each map's players, a scan of its runs, for nothing)
+            # (a GROUP BY, which reads runs_player in its order: COUNT(DISTINCT) read runs_board into a temporary B-tree)
+            target["players"] = tx.one("SELECT COUNT(*) FROM (SELECT account_id FROM runs WHERE map_hash = ?"
+                                       " GROUP BY account_id) p", (target["hash"],))[0]
         open_ = not target["competition"]
         runs = []
         for i, row in enumerate(rows):
@@ -559,7 +591,7 @@ class Hub:
             if open_:
                 entry["replay"] = f"/api/maps/{target['hash']}/runs/{row[0]}/replay"
             runs.append(entry)
-        return {"map": target, "runs": runs}
+        return {"map": target, "every": every, "runs": runs}
 
     def replay(self, map_hash: str, run_id: str) -> str:
         """The replay of a run, naming the player the run is credited to: the name written in the file was the

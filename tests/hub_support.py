@@ -116,3 +116,11 @@ def solution(text: str, player: str = "") -> str:
 def slower(text: str, k: int, player: str = "") -> str:
     """A winning run ``k`` turns slower than par: ``k`` turns ended before the first move."""
     return replay_of(text, ("end",) * k + solution_actions(text), player)
+
+
+def ended_at(text: str, j: int, player: str = "") -> str:
+    """The solution with one more turn ended before its action ``j``: on the fixture 12 turns and 8 health for ``j``
+    from 0 to 14 (two runs of equal score for ``j`` 0, 1, 2 and 4: before an ``end`` the run is the one of ``j`` + 1),
+    12 turns and 10 health for 26 (a turn's wait that spares the hero a blow)."""
+    actions = solution_actions(text)
+    return replay_of(text, actions[:j] + ("end",) + actions[j:], player)

@@ -119,13 +119,15 @@ def test_a_whole_round_publish_list_submit_leaderboard_pull_verify(hub, capsys, 
     code, out, _ = cardrogue(capsys, "hub", "list")
     assert code == 0 and ": par 11, 0 runs" in out and "best" not in out and "no runs" not in out, out
     code, out, _ = cardrogue(capsys, "hub", "submit", "slow.replay.json")
-    assert code == 0 and "#1" in out and "12 turns" in out
+    assert code == 0 and "#1" in out and "12 turns" in out and "your new best" in out, out
     code, out, _ = cardrogue(capsys, "hub", "list")
     assert code == 0 and ": par 11, 1 run, best 12 turns" in out, out
     code, out, _ = cardrogue(capsys, "hub", "submit", "best.replay.json", "--map", "needle")
-    assert code == 0 and "#1" in out and "11 turns" in out
-    code, out, _ = cardrogue(capsys, "hub", "leaderboard", "needle")
-    assert code == 0 and out.index("11 turns") < out.index("12 turns")
+    assert code == 0 and "#1 among the players" in out and "your new best" in out and "11 turns" in out, out
+    code, out, _ = cardrogue(capsys, "hub", "leaderboard", "needle")  # alice once, with her best run
+    assert code == 0 and "11 turns" in out and "12 turns" not in out and "1 player, 2 runs" in out, out
+    code, out, _ = cardrogue(capsys, "hub", "leaderboard", "needle", "--every")
+    assert code == 0 and out.index("11 turns") < out.index("12 turns") and "every run" in out, out
     # the leaderboard's line is the local table's (piped), one function writing both, then the time
     board_line = out.splitlines()[-2]
     code, local, err = cardrogue(capsys, "scores", "needle.src.json", "--import", "best.replay.json", "--scores-db", "s.db")
@@ -148,10 +150,12 @@ def test_a_whole_round_publish_list_submit_leaderboard_pull_verify(hub, capsys, 
     short = listed["hash"][:12].upper()
     code, out, err = cardrogue(capsys, "hub", "pull", short, "-o", "by-hash.json")
     assert code == 0 and Path("by-hash.json").read_text() == Path("needle.json").read_text(), err
-    code, out, err = cardrogue(capsys, "hub", "leaderboard", short)
+    code, out, err = cardrogue(capsys, "hub", "leaderboard", short, "--every")
     assert code == 0 and out.index("11 turns") < out.index("12 turns"), err
     code, out, err = cardrogue(capsys, "hub", "submit", "best.replay.json", "--map", listed["hash"].upper())
     assert code == 0 and "already on the leaderboard #1" in out, err
+    code, out, err = cardrogue(capsys, "hub", "submit", "slow.replay.json")  # her first run: no longer her best
+    assert code == 0 and "not your best run: you stay #1 among the players on needle with 11 turns" in out, out
 
 
 def test_pull_writes_nothing_when_the_map_is_not_the_version_listed(hub, capsys, tmp_path: Path, monkeypatch) -> None:

@@ -46,7 +46,10 @@ def test_parallel_publishes_and_submissions(hub_db: str) -> None:
         winners = [body for status, body in race if status == 201]
         assert len(winners) == 1 and all(status == 403 for status, _ in race if status != 201)
 
-        board = call(hub.base, "GET", "/api/maps/needle/leaderboard?limit=100")[1]["runs"]
+        players = call(hub.base, "GET", "/api/maps/needle/leaderboard?limit=100")[1]["runs"]  # each once, their best
+        assert [(r["rank"], r["player"], r["turns"]) for r in players] == [
+            (i + 1, f"p{i}", 12 + i * RUNS_EACH) for i in range(CLIENTS)]
+        board = call(hub.base, "GET", "/api/maps/needle/leaderboard?limit=100&every=1")[1]["runs"]
         assert len(board) == CLIENTS * RUNS_EACH + 1 == len({r["run_id"] for r in board})
         assert [r["rank"] for r in board] == list(range(1, len(board) + 1))
         assert [r["turns"] for r in board] == sorted(r["turns"] for r in board)
