@@ -904,3 +904,32 @@ async def test_after_a_death_with_random_dice_the_end_screen_says_only_n_draws_n
         assert _rolls(app)[-len(first):] == first  # r: the same dice
         await pilot.press("n")
         assert player(app).run.dice_seed != 2  # n: new dice
+
+
+@run_async
+async def test_a_practised_level_says_why_it_has_no_par(tmp_path):
+    """`cardrogue play --level N` on a campaign of several levels: the campaign file records one par, the
+    whole campaign's from its first level to the exit, and none for a run from a later level. The end
+    screen said "Par unknown", as if a par existed that no one had found. From a later level it says there
+    is none and what the campaign's par counts; from the first level the run is the campaign's own (down
+    every ladder to the exit), so it shows the campaign's par; a campaign with no par says it records none."""
+    doc = ladder_dict()
+    doc["par"] = {"turns": 2}  # its proven par
+
+    async def summary_after(app, *keys) -> str:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press(*keys)
+            await pilot.pause()
+            assert isinstance(app.screen, EndScreen) and app.screen.result.outcome == "won"
+            return " ".join(" ".join(shown_lines(app.screen.query_one("#end-summary"))).split())
+
+    summary = await summary_after(app_for(doc, tmp_path, level=1), "enter", "right", "right")  # flip the exit, leave
+    assert "Par unknown" not in summary
+    assert "Par none for a run from level 2 (the campaign's par, 2 turns, counts from level 1)" in summary, summary
+    assert "A practice run: saved, not scored." in summary, summary
+    both = ("enter", "right", "right", "enter", "right", "right")  # the ladder, then the exit
+    summary = await summary_after(app_for(doc, tmp_path, level=0), *both)
+    assert "Turns 2 Health left 12 Par 2 (on par)" in summary and "A practice run" in summary, summary
+    del doc["par"]
+    summary = await summary_after(app_for(doc, tmp_path), *both)
+    assert "Par none recorded in the campaign" in summary, summary

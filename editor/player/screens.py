@@ -28,7 +28,7 @@ from cardrogue.engine.rules.events import Damage, Died, Event, Heal, Roll, TurnB
 from cardrogue.engine.rules.view import Face, StateView, Tile
 
 from ..shown import StoryMarkdown, content, text as shown_text
-from .run import PlayRun, RunResult, campaign_par, default_player, finish
+from .run import PlayRun, RunResult, campaign_par, default_player, finish, no_par
 from .widgets import MAGENTA, ActionMenu, BoardView, EnemyPanel, HeroPanel, KeyBar, RunLog, goals_text
 
 
@@ -224,6 +224,7 @@ class PlayerScreen(Screen[RunResult | None]):
         # The par beside the turn and on the end screen: the caller's (a solve of this very level), else
         # the campaign's when this run is the task it was set for, else none.
         self.par = par if par is not None else campaign_par(campaign, level)
+        self.no_par = no_par(campaign, level)  # what the end screen says instead of a par
         self.result: RunResult | None = None
         self._log_len = 0
         self._seen: set[tuple[int, int, int]] = set()  # (level, x, y) of inscriptions shown
@@ -390,7 +391,8 @@ class PlayerScreen(Screen[RunResult | None]):
         ranked = self.result.outcome == "won" and self.result.verified and not self.result.practice
         hub_replay = self.run.recorder.text() if ranked and configured() is not None else None
         self.app.push_screen(EndScreen(self.result, self.campaign.title, hub_replay,
-                                       random_dice=self.run.dice_seed is not None), self._after_end)
+                                       random_dice=self.run.dice_seed is not None, no_par=self.no_par),
+                             self._after_end)
 
     def _after_end(self, choice: str | None) -> None:
         if choice == "level":
@@ -578,9 +580,10 @@ class EndScreen(ModalScreen[str]):
                 Binding("h", "submit_to_hub", "Submit to hub")]
 
     def __init__(self, result: RunResult, title: str, hub_replay: str | None = None, *,
-                 random_dice: bool = False) -> None:
+                 random_dice: bool = False, no_par: str = "unknown") -> None:
         super().__init__()
         self.result, self.title_text = result, title
+        self.no_par = no_par  # after "Par" when the result has none: why (run.no_par)
         self.random_dice = random_dice  # what r and n do to the dice (dice_note)
         self.hub_replay = hub_replay  # a won, verified run's replay when a hub is configured (docs/hub.md)
 
@@ -646,7 +649,7 @@ class EndScreen(ModalScreen[str]):
         text.append("   Health left ", "bold").append(str(max(r.health, 0)))
         text.append("   Par ", "bold")
         if r.par is None:
-            text.append("unknown")
+            text.append(self.no_par)
         else:
             diff = r.turns - r.par
             text.append(f"{r.par}")
