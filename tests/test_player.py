@@ -870,7 +870,7 @@ async def test_after_a_death_the_end_screen_says_the_map_dice_stay_the_same(tmp_
         await pilot.pause()
         assert isinstance(app.screen, EndScreen) and app.screen.result.outcome == "dead"
         words = _end_words(app)
-        assert "The map's dice are fixed: after r or n, the same moves roll the same numbers." in words, words
+        assert "Fixed dice: after r or n, same moves, same rolls." in words, words
         first = _rolls(app)
         assert first
         for keys in (["r"], ["n", "enter"]):  # and it is true of both (a new run opens with the story)
@@ -890,7 +890,7 @@ async def test_after_a_death_with_random_dice_the_end_screen_says_only_n_draws_n
         await pilot.pause()
         assert isinstance(app.screen, EndScreen) and app.screen.result.outcome == "dead"
         words = _end_words(app)
-        assert "r keeps these dice: the same moves roll the same numbers; n draws new dice." in words, words
+        assert "r keeps these dice (same rolls); n draws new ones." in words, words
         assert "r Restart level (same dice)" in words and "n New run (new dice)" in words, words
         said = notes(app)
         await pilot.press("escape")  # the final board: its key bar and its hint say it as well

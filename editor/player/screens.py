@@ -149,8 +149,8 @@ def dice_note(random_dice: bool) -> str:
     """What a restart does to the dice, for the end screen: with the map's fated dice a retry meets the very
     rolls that ended the run (DESIGN: Fated dice); with random dice only a new run draws new ones."""
     if random_dice:
-        return "r keeps these dice: the same moves roll the same numbers; n draws new dice."
-    return "The map's dice are fixed: after r or n, the same moves roll the same numbers."
+        return "r keeps these dice (same rolls); n draws new ones."
+    return "Fixed dice: after r or n, same moves, same rolls."
 
 
 def dice_keys(bindings: list[Binding], random_dice: bool, new_run: str) -> list[Binding]:
