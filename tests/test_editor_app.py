@@ -929,3 +929,59 @@ async def test_the_header_keeps_the_brush_through_edits_and_saves(campaign_file,
         await pilot.press("ctrl+s")
         await settle(app, pilot)
         assert app.sub_title == f"{campaign_file.name}  brush: goblin"
+
+
+def _effective_colour(app, style) -> tuple[int, int, int]:
+    """The colour a style's text is drawn in: an ANSI name (red, magenta) through the app's ANSI theme, as
+    Textual draws it; any other colour as it is."""
+    colour = style.color
+    return tuple(colour.triplet if colour.triplet is not None else colour.get_truecolor(app.ansi_theme))
+
+
+def _style_at(strip, x: int):
+    for segment in strip:
+        if x < segment.cell_length:
+            return segment.style
+        x -= segment.cell_length
+    raise IndexError(x)
+
+
+@run_async
+async def test_every_card_kind_looks_its_own_on_the_map(tmp_path) -> None:
+    """docs/editor.md: the five letters of a card are "coloured by kind", and the legend (l) lists each card in
+    that colour. Textual draws ANSI colours through its theme, and in the default one (Monokai) red, magenta
+    and bright magenta are the very same colour (244, 0, 95): an enemy, a boss and an artifact looked alike
+    (and a scroll's yellow, (253, 151, 31), was a hair from a trap's dark orange)."""
+    from cardrogue.engine.format.catalog import default_catalog
+    from cardrogue.engine.model.campaign import CardKind
+    from helpers import FIXTURE
+
+    catalog = default_catalog()
+    one_of_each = {}
+    for card in catalog.values():
+        one_of_each.setdefault(card.kind, card.id)
+    assert set(one_of_each) == set(CardKind)
+    doc = json.loads(FIXTURE.read_text())
+    level = doc["levels"][0]
+    level["width"], level["height"] = 6, 3
+    kinds = list(CardKind)
+    level["cells"] = [{"at": [0, 0], "card": "starting-tile", "paths": "E", "face": "up"}] + [
+        {"at": [k % 6, 1 + k // 6], "card": one_of_each[kind], "face": "up"} for k, kind in enumerate(kinds)]
+    path = tmp_path / "kinds.json"
+    path.write_text(json.dumps(doc))
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        canvas = app.query_one(MapCanvas)
+        assert canvas.cell_h == CELL_H
+        colours = {}
+        for k, kind in enumerate(kinds):
+            x, y = k % 6, 1 + k // 6
+            strip = canvas.render_line(y * canvas.cell_h + 1 - canvas.scroll_offset.y)
+            colours[kind] = _effective_colour(app, _style_at(strip, x * canvas.cell_w + 1 - canvas.scroll_offset.x))
+
+        def apart(a, b):  # far enough apart to tell at a glance: some channel differs by 60 or more
+            return max(abs(p - q) for p, q in zip(a, b)) >= 60
+        for i, a in enumerate(kinds):
+            for b in kinds[i + 1:]:
+                assert apart(colours[a], colours[b]), (a.value, colours[a], b.value, colours[b])

@@ -841,3 +841,95 @@ async def test_a_potion_thrown_on_an_enemy_says_what_it_changed(tmp_path):
         assert goblin.attack == 3 and goblin.attack_modifier == 1
         panel = "\n".join(shown_lines(screen.query_one("#enemy")))
         assert "attack 3" in panel and "Potion  +1 to its attack" in panel, panel
+
+
+def _rolls(app: App) -> list[str]:
+    """The log's dice: every "...'s stream rolls N for ..." sentence, in order."""
+    return [s for s in log_text(app).split(". ") if "stream rolls" in s]
+
+
+def _end_words(app: App) -> str:
+    """What the screen's dice note (on the end screen) and its key bar show, their lines joined (a sentence
+    wrapped in the dialog is whole again)."""
+    from cardrogue.editor.player.widgets import KeyBar
+
+    widgets = [*app.screen.query("#end-keys"), *app.screen.query(KeyBar)]
+    return " ".join(" ".join(" ".join(shown_lines(w)) for w in widgets).split())
+
+
+@run_async
+async def test_after_a_death_the_end_screen_says_the_map_dice_stay_the_same(tmp_path):
+    """DESIGN (Fated dice): every card's stream comes from the map, so a retry meets the very rolls that
+    killed the hero. A newcomer died, pressed r (and n), played the same moves and died the same way, and
+    nothing had said that the dice would not change: the end screen says so."""
+    doc = duel_dict(goblin_attack=12, rolls=())
+    doc["cards"]["goblin"]["health"] = 20  # the hero's blow does not kill it: it strikes back for 12
+    app = app_for(doc, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "right", "a")
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen) and app.screen.result.outcome == "dead"
+        words = _end_words(app)
+        assert "Fixed dice: after r or n, same moves, same rolls." in words, words
+        first = _rolls(app)
+        assert first
+        for keys in (["r"], ["n", "enter"]):  # and it is true of both (a new run opens with the story)
+            await pilot.press(*keys, "right", "a")
+            await pilot.pause()
+            assert isinstance(app.screen, EndScreen) and app.screen.result.outcome == "dead"
+            assert _rolls(app)[-len(first):] == first, keys
+
+
+@run_async
+async def test_after_a_death_with_random_dice_the_end_screen_says_only_n_draws_new_ones(tmp_path):
+    """docs/player.md: "Restarting a level keeps its dice; restarting the run (R) draws new ones." With
+    random dice r gave the same rolls again and only n (R on the board) new ones, and nothing said so."""
+    app = app_for(duel_dict(goblin_attack=12, rolls=()), tmp_path, dice_seed=2)  # seed 2: the goblin survives
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "right", "a")
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen) and app.screen.result.outcome == "dead"
+        words = _end_words(app)
+        assert "r keeps these dice (same rolls); n draws new ones." in words, words
+        assert "r Restart level (same dice)" in words and "n New run (new dice)" in words, words
+        said = notes(app)
+        await pilot.press("escape")  # the final board: its key bar and its hint say it as well
+        words = _end_words(app)
+        assert "r Restart level (same dice)" in words and "R Restart run (new dice)" in words, words
+        assert said == ["The run is over: r restarts the level with the same dice, R a new run with new dice, "
+                        "q leaves."], said
+        first = _rolls(app)
+        await pilot.press("r", "right", "a")
+        await pilot.pause()
+        assert _rolls(app)[-len(first):] == first  # r: the same dice
+        await pilot.press("n")
+        assert player(app).run.dice_seed != 2  # n: new dice
+
+
+@run_async
+async def test_a_practised_level_says_why_it_has_no_par(tmp_path):
+    """`cardrogue play --level N` on a campaign of several levels: the campaign file records one par, the
+    whole campaign's from its first level to the exit, and none for a run from a later level. The end
+    screen said "Par unknown", as if a par existed that no one had found. From a later level it says there
+    is none and what the campaign's par counts; from the first level the run is the campaign's own (down
+    every ladder to the exit), so it shows the campaign's par; a campaign with no par says it records none."""
+    doc = ladder_dict()
+    doc["par"] = {"turns": 2}  # its proven par
+
+    async def summary_after(app, *keys) -> str:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press(*keys)
+            await pilot.pause()
+            assert isinstance(app.screen, EndScreen) and app.screen.result.outcome == "won"
+            return " ".join(" ".join(shown_lines(app.screen.query_one("#end-summary"))).split())
+
+    summary = await summary_after(app_for(doc, tmp_path, level=1), "enter", "right", "right")  # flip the exit, leave
+    assert "Par unknown" not in summary
+    assert "Par none for a run from level 2 (the campaign's par, 2 turns, counts from level 1)" in summary, summary
+    assert "A practice run: saved, not scored." in summary, summary
+    both = ("enter", "right", "right", "enter", "right", "right")  # the ladder, then the exit
+    summary = await summary_after(app_for(doc, tmp_path, level=0), *both)
+    assert "Turns 2 Health left 12 Par 2 (on par)" in summary and "A practice run" in summary, summary
+    del doc["par"]
+    summary = await summary_after(app_for(doc, tmp_path), *both)
+    assert "Par none recorded in the campaign" in summary, summary

@@ -131,11 +131,21 @@ def _unique(folder: Path, name: str) -> Path:
 
 
 def campaign_par(campaign: Campaign, level: int | None) -> int | None:
-    """The campaign's par when it measures this run: the whole campaign (``level`` None), or the level
-    practised when it is the campaign's only one (a level's own par ends at its ladder, not the exit)."""
-    if campaign.par is None or (level is not None and (level != 0 or len(campaign.levels) > 1)):
+    """The campaign's par when it measures this run: a run from the first level (the whole campaign, or
+    ``level`` 0 practised: the same run down every ladder to the exit). A run from a later level has none:
+    the file records no par of a level (a level's own par, as the editor's F6 finds it, ends at its ladder)."""
+    if campaign.par is None or (level is not None and level != 0):
         return None
     return campaign.par.turns
+
+
+def no_par(campaign: Campaign, level: int | None) -> str:
+    """Why a run has no par, after the word "Par" on the end screen (``campaign_par`` gave None): the campaign
+    file records one par, the whole campaign's from its first level, and none from a later level."""
+    if campaign.par is None:
+        return "none recorded in the campaign"
+    return (f"none for a run from level {(level or 0) + 1} (the campaign's par, {campaign.par.turns} turns, "
+            "counts from level 1)")
 
 
 def finish(run: PlayRun, *, practice: bool, replays_dir: Path | None, scores_db: Path | None,

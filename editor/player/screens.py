@@ -8,6 +8,7 @@ last :class:`~.run.RunResult` (None when the player quits before a run ends).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 from rich.cells import cell_len
@@ -27,7 +28,7 @@ from cardrogue.engine.rules.events import Damage, Died, Event, Heal, Roll, TurnB
 from cardrogue.engine.rules.view import Face, StateView, Tile
 
 from ..shown import StoryMarkdown, content, text as shown_text
-from .run import PlayRun, RunResult, campaign_par, default_player, finish
+from .run import PlayRun, RunResult, campaign_par, default_player, finish, no_par
 from .widgets import MAGENTA, ActionMenu, BoardView, EnemyPanel, HeroPanel, KeyBar, RunLog, goals_text
 
 
@@ -144,6 +145,24 @@ class FoldedPath:
             yield Text(line, overflow="fold")
 
 
+def dice_note(random_dice: bool) -> str:
+    """What a restart does to the dice, for the end screen: with the map's fated dice a retry meets the very
+    rolls that ended the run (DESIGN: Fated dice); with random dice only a new run draws new ones."""
+    if random_dice:
+        return "r keeps these dice (same rolls); n draws new ones."
+    return "Fixed dice: after r or n, same moves, same rolls."
+
+
+def dice_keys(bindings: list[Binding], random_dice: bool, new_run: str) -> list[Binding]:
+    """``bindings`` for the key bar, where with random dice the restart keys say what they do to the dice
+    (``r``: the same dice; ``new_run``, the key of a new run: new dice). With the map's dice both keep them,
+    and the end screen says so once."""
+    if not random_dice:
+        return bindings
+    said = {"r": " (same dice)", new_run: " (new dice)"}
+    return [replace(b, description=b.description + said[b.key]) if b.key in said else b for b in bindings]
+
+
 class PlayerScreen(Screen[RunResult | None]):
     """Story mode: the board, the hero, the enemy, the legal actions and the log of every roll and rule.
 
@@ -205,6 +224,7 @@ class PlayerScreen(Screen[RunResult | None]):
         # The par beside the turn and on the end screen: the caller's (a solve of this very level), else
         # the campaign's when this run is the task it was set for, else none.
         self.par = par if par is not None else campaign_par(campaign, level)
+        self.no_par = no_par(campaign, level)  # what the end screen says instead of a par
         self.result: RunResult | None = None
         self._log_len = 0
         self._seen: set[tuple[int, int, int]] = set()  # (level, x, y) of inscriptions shown
@@ -223,7 +243,7 @@ class PlayerScreen(Screen[RunResult | None]):
             with VerticalScroll(id="player-side"):
                 yield EnemyPanel(id="enemy")
                 yield HeroPanel(id="hero")
-        yield KeyBar(self.LIST_KEYS + self.BINDINGS, id="keys")
+        yield KeyBar(dice_keys(self.LIST_KEYS + self.BINDINGS, self.run.dice_seed is not None, "R"), id="keys")
 
     def on_mount(self) -> None:
         self.query_one("#log", RunLog).border_title = "Log"
@@ -370,7 +390,9 @@ class PlayerScreen(Screen[RunResult | None]):
                              par=self.par)
         ranked = self.result.outcome == "won" and self.result.verified and not self.result.practice
         hub_replay = self.run.recorder.text() if ranked and configured() is not None else None
-        self.app.push_screen(EndScreen(self.result, self.campaign.title, hub_replay), self._after_end)
+        self.app.push_screen(EndScreen(self.result, self.campaign.title, hub_replay,
+                                       random_dice=self.run.dice_seed is not None, no_par=self.no_par),
+                             self._after_end)
 
     def _after_end(self, choice: str | None) -> None:
         if choice == "level":
@@ -378,7 +400,12 @@ class PlayerScreen(Screen[RunResult | None]):
         elif choice == "campaign":
             self.action_restart_campaign()
         elif choice == "look":
-            self._hint("The run is over: r restart level, R restart run, q leave.")
+            if self.run.dice_seed is not None:
+                self._hint("The run is over: r restarts the level with the same dice, R a new run with new dice, "
+                           "q leaves.")
+            else:
+                self._hint("The run is over: r restart level, R restart run (the map's dice: the same moves roll "
+                           "the same numbers), q leave.")
         else:
             self.dismiss(self.result)
 
@@ -552,9 +579,12 @@ class EndScreen(ModalScreen[str]):
                 Binding("q", "choose('quit')", "Leave"), Binding("escape", "choose('look')", "Look at the board", key_display="Esc"),
                 Binding("h", "submit_to_hub", "Submit to hub")]
 
-    def __init__(self, result: RunResult, title: str, hub_replay: str | None = None) -> None:
+    def __init__(self, result: RunResult, title: str, hub_replay: str | None = None, *,
+                 random_dice: bool = False, no_par: str = "unknown") -> None:
         super().__init__()
         self.result, self.title_text = result, title
+        self.no_par = no_par  # after "Par" when the result has none: why (run.no_par)
+        self.random_dice = random_dice  # what r and n do to the dice (dice_note)
         self.hub_replay = hub_replay  # a won, verified run's replay when a hub is configured (docs/hub.md)
 
     def compose(self) -> ComposeResult:
@@ -569,8 +599,9 @@ class EndScreen(ModalScreen[str]):
                     yield Static(self._table(), id="end-table")
                 if self.hub_replay is not None:
                     yield Static(Text("h submit this run to the hub", "bold"), id="end-hub")
-            yield Static(Text("r restart level · n new run · q leave · Esc board", "dim"), id="end-keys")
-        yield KeyBar(self.BINDINGS)
+            yield Static(Text.assemble((dice_note(self.random_dice), "italic"), "\n",
+                                       ("r restart level · n new run · q leave · Esc board", "dim")), id="end-keys")
+        yield KeyBar(dice_keys(self.BINDINGS, self.random_dice, "n"))
 
     def on_mount(self) -> None:
         self.call_after_refresh(self._fit_body)
@@ -618,7 +649,7 @@ class EndScreen(ModalScreen[str]):
         text.append("   Health left ", "bold").append(str(max(r.health, 0)))
         text.append("   Par ", "bold")
         if r.par is None:
-            text.append("unknown")
+            text.append(self.no_par)
         else:
             diff = r.turns - r.par
             text.append(f"{r.par}")

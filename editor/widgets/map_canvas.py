@@ -42,18 +42,23 @@ from cardrogue.engine.model.campaign import DESCENDING_LADDER, STARTING_TILE, Ca
 CELL_W = 7
 CELL_H = 3
 
+# A colour of its own for each kind (the legend, the palette's dots and the finder use them too). Textual draws
+# the ANSI colours through its theme: in the default one (Monokai) red, magenta and bright magenta are all
+# (244, 0, 95) and yellow (253, 151, 31) is a hair from dark orange, so the kinds that would clash are given
+# as colours, as the player does (MAGENTA #ff5fff, yellow #ffd700); every two differ by 60 or more in some
+# channel (tests/test_editor_app.py).
 KIND_COLOUR = {
     CardKind.ENEMY: "red",
-    CardKind.BOSS: "magenta",
+    CardKind.BOSS: "#ff5fff",
     CardKind.WEAPON: "cyan",
     CardKind.ARMOUR: "blue",
-    CardKind.SCROLL: "yellow",
+    CardKind.SCROLL: "#ffd700",
     CardKind.POTION: "green",
-    CardKind.ARTIFACT: "bright_magenta",
+    CardKind.ARTIFACT: "#00d7af",
     CardKind.TRAP: "dark_orange",
     CardKind.TILE: "white",
-    CardKind.ITEM: "yellow",
-    CardKind.CHARACTER: "white",
+    CardKind.ITEM: "#ff8787",
+    CardKind.CHARACTER: "dodger_blue1",
 }
 _MARK = {Severity.ERROR: ("!", "bold red"), Severity.WARNING: ("?", "bold yellow"), Severity.INFO: ("◆", "bold cyan")}
 _RANK = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
