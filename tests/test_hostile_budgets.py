@@ -3,6 +3,7 @@ is refused by its length before anything visits its items."""
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import subprocess
@@ -198,10 +199,19 @@ def test_the_greedy_policy_reads_a_level_of_one_card_as_fast_as_one_of_many():
         result = load_campaign_text(_open_map(256, cards))
         assert result.ok, result.errors[:3]
         view = GameState.new(result.campaign, 0).view()
-        started = time.process_time()
-        GreedyPolicy(result.campaign).choose(view)
-        spent.append(time.process_time() - started)
+        takes = []
+        gc.disable()  # the collector's passes land in either measure as they please
+        try:
+            for _ in range(3):  # the least of three: a loaded machine only ever adds time
+                started = time.process_time()
+                GreedyPolicy(result.campaign).choose(view)
+                takes.append(time.process_time() - started)
+        finally:
+            gc.enable()
+        spent.append(min(takes))
     one, many = spent
+    # A complexity guard, not a speed figure, between two measures of one run: the quadratic gathering made the
+    # level of one card 3.4 times the level of many (7.3 s against 2.2 s), gathered in lists 1.2 times.
     assert one < 2 * many, spent
 
 

@@ -370,23 +370,29 @@ def test_one_wrong_cell_among_many_is_reported_without_the_reference_walking_the
     """A 15 MB campaign of 196,000 cells with one wrong cell took `check` 39 s of CPU (the clean file 1.7 s):
     the reference validator, which words the report, walked every cell. It passes over the cells the loader
     accepts by itself now (each checked there all the same): the report costs what the document's load does."""
-    import time
-
     data = json.loads(json.dumps(_TINY))
     level = data["levels"][0]
     level["width"] = level["height"] = 200
     taken = {tuple(c["at"]) for c in level["cells"]}
     level["cells"] += [{"at": [x, y], "card": "pathing-tile", "paths": "NESW", "face": "down"}
                        for y in range(200) for x in range(150) if (x, y) not in taken]
-    list(schema_diagnostics({}, "campaign.schema.json"))  # the validator made before the clock starts
-    started = time.process_time()
     assert valid_draft(data) is not None
-    clean = time.process_time() - started
     level["cells"][-1]["paths"], level["cells"][-2]["face"] = "SN", "sideways"
-    started = time.process_time()
-    found = list(schema_diagnostics(data, "campaign.schema.json"))
-    report = time.process_time() - started
+    # Counted in the reference's steps into a value (its ``descend``), not in seconds: a timed assert is at the
+    # mercy of a loaded machine's clocks and collector.
+    descents = [0]
+
+    def count(frame, event, arg) -> None:
+        if event == "call" and frame.f_code.co_name == "descend":
+            descents[0] += 1
+
+    sys.setprofile(count)
+    try:
+        found = list(schema_diagnostics(data, "campaign.schema.json"))
+    finally:
+        sys.setprofile(None)
     last = len(level["cells"]) - 1
     assert [(d.code, d.path) for d in found] == [("CR104", ("levels", 0, "cells", last - 1, "face")),
                                                  ("CR105", ("levels", 0, "cells", last, "paths"))]
-    assert report < 5 * clean + 0.2, (report, clean)
+    # The two wrong cells and their fields, the levels and the document's other members: not 196,000 cells.
+    assert descents[0] < 1000, descents[0]
