@@ -310,6 +310,7 @@ def cmd_register(args: argparse.Namespace) -> int:
         client = HubClient(url)
         # The token is made here and saved before the hub is asked: a Ctrl+C (or a lost connection) after the hub
         # made the account lost it, as the hub keeps its hash alone. The same command again finishes with it.
+        _keep_pending(saved, url, args.name)
         resumed = saved.pending is not None and saved.pending.of(url, args.name)
         token = saved.pending.token if resumed else new_token()
         settings.save_config(replace(saved, pending=Pending(url, args.name, token)))
@@ -318,7 +319,9 @@ def cmd_register(args: argparse.Namespace) -> int:
         try:
             answer = _sent(lambda: client.register(args.name, token),
                            f"while registering {_show(args.name)}: the hub may have made the account; {again}")
-        except HubRefused:
+        except HubRefused as exc:
+            if not _settled(exc):  # too many requests, or the hub failing: the token may be live from before
+                raise HubRefused(exc.status, {**exc.body, "error": f"{exc}; {again}"}) from None
             settings.save_config(replace(saved, pending=None))  # refused: no account holds the token
             raise
         except HubUnreachable as exc:
@@ -381,7 +384,7 @@ def cmd_login(args: argparse.Namespace) -> int:
                 f"the account {_show(saved.name or '?')} on {_show(saved.hub or '?')} is saved in {config_path()}; "
                 f"saving the token of {_show(who['name'])} would replace its token: keep a copy of that file and pass "
                 "--force to replace it")
-        path = settings.save_config(ClientConfig(url, who["name"], token))
+        path = settings.save_config(ClientConfig(url, who["name"], token, pending=_other_pending(saved, url, who["name"])))
         if args.format == "json":
             _json({"name": who["name"], "hub": url, "config": str(path)})
         else:
@@ -416,7 +419,7 @@ def cmd_logout(args: argparse.Namespace) -> int:
             except HubRefused as exc:
                 if exc.status != 401:
                     raise
-        path = settings.save_config(ClientConfig(hub=config.hub))
+        path = settings.save_config(ClientConfig(hub=config.hub, pending=_other_pending(config, url, config.name)))
         if args.format == "json":
             _json({"name": config.name, "hub": url, "revoked": left is not None, "tokens_left": left,
                    "config": str(path)})
@@ -441,6 +444,7 @@ def cmd_token_rotate(args: argparse.Namespace) -> int:
         from cardrogue.hub.config import ClientConfig, Pending, config_path, new_token
 
         config, url = _account_for(args)
+        _keep_pending(config, url, config.name)
         _check_config_writable()
         pending = config.pending if config.pending is not None and config.pending.of(url, config.name) else None
         if pending is not None:
@@ -460,13 +464,41 @@ def cmd_token_rotate(args: argparse.Namespace) -> int:
             answer = _sent(lambda: HubClient(url, config.token).rotate(token),
                            f"while the hub rotated the token: run `cardrogue hub token rotate` again to finish (the new "
                            f"token is kept in {config_path()})")
-        except HubRefused:
-            settings.save_config(replace(config, pending=None))
+        except HubRefused as exc:
+            if _settled(exc):  # refused: the new token is no account's; otherwise the next rotate checks it
+                settings.save_config(replace(config, pending=None))
             raise
         path = settings.save_config(ClientConfig(url, answer["name"], answer["token"]))
         return _rotated(args, answer["name"], url, path, "")
 
     return _run(args, work)
+
+
+def _settled(refusal) -> bool:
+    """Whether a hub's refusal says the token sent is no account's: not so of too many requests (429) or of the
+    hub failing (5xx), where a token sent by an interrupted request before may be live."""
+    return refusal.status != 429 and refusal.status < 500
+
+
+def _other_pending(config, url: str, name: str | None):
+    """The settings' token of a registration interrupted for another account than ``name`` on ``url``, kept
+    when this command saves its own account (that account may hold the token alone); None otherwise."""
+    pending = config.pending
+    return None if pending is None or pending.of(url, name) else pending
+
+
+def _keep_pending(config, url: str, name: str | None) -> None:
+    """Refused when the settings hold the token of a registration interrupted for another account, which this
+    command's own token, kept in its place while the hub is asked, would drop."""
+    from cardrogue.hub.config import config_path
+
+    pending = _other_pending(config, url, name)
+    if pending is None:
+        return
+    raise UnusableInput(
+        f"the registration of {_show(pending.name)} on {_show(pending.hub)} was interrupted and its token is kept in "
+        f"{config_path()}: finish it first (`cardrogue hub register {_show(pending.name)} --hub {pending.hub}`), or "
+        "give that account up by removing \"pending\" from that file")
 
 
 def _check_config_writable() -> None:

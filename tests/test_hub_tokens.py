@@ -250,6 +250,57 @@ def test_register_interrupted_after_the_hub_made_the_account_keeps_its_token(sql
     assert load_config().token == pending.token and load_config().pending is None
 
 
+def test_a_rate_limited_retry_of_an_interrupted_registration_keeps_its_live_token(tmp_path, capsys, monkeypatch) -> None:
+    """The retry the message asks for met the registration limit (429) and dropped the pending token, which the hub
+    had made the account's only one: the next retry was 'taken' and the account lost (review20)."""
+    from cardrogue.hub.app import Limits, Rate
+
+    with running_hub(str(tmp_path / "hub.sqlite3"), limits=Limits(register=Rate(burst=1, per_minute=1))) as hub:
+        real = HubClient.register
+
+        def made_then_interrupted(self, name, token=None):
+            real(self, name, token)
+            raise KeyboardInterrupt
+
+        monkeypatch.setattr(HubClient, "register", made_then_interrupted)
+        assert cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)[0] == 130
+        live = load_config().pending.token
+        monkeypatch.setattr(HubClient, "register", real)
+        code, out, err = cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)
+        assert code == 1 and "429" in err and "again to finish" in err, (out, err)
+        assert load_config().pending.token == live and me(hub, live) == 200
+
+
+def test_commands_that_save_a_token_keep_an_interrupted_registration_of_another_name(sqlite_hub, capsys,
+                                                                                      monkeypatch) -> None:
+    """A registration of bob interrupted, then alice's login, rotation, logout or another registration: each wrote
+    the settings without bob's pending token, which may be the only one of bob's account (review20)."""
+    hub = sqlite_hub
+    alice = register(hub.base, "alice")
+    monkeypatch.setattr("sys.stdin", io.StringIO(alice + "\n"))
+    assert cardrogue(capsys, "hub", "login", "--hub", hub.base)[0] == 0
+    real = HubClient.register
+
+    def made_then_interrupted(self, name, token=None):
+        real(self, name, token)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(HubClient, "register", made_then_interrupted)
+    assert cardrogue(capsys, "hub", "register", "bob", "--hub", hub.base, "--force")[0] == 130
+    bob = load_config().pending
+    assert bob.name == "bob" and me(hub, bob.token) == 200 and load_config().token == alice
+    monkeypatch.setattr(HubClient, "register", real)
+    code, out, err = cardrogue(capsys, "hub", "token", "rotate", "--hub", hub.base)
+    assert code == 2 and "registration of bob" in err and "hub register bob" in err, (out, err)
+    code, out, err = cardrogue(capsys, "hub", "register", "carol", "--hub", hub.base, "--force")
+    assert code == 2 and "registration of bob" in err, (out, err)
+    monkeypatch.setattr("sys.stdin", io.StringIO(alice + "\n"))
+    assert cardrogue(capsys, "hub", "login", "--hub", hub.base)[0] == 0 and load_config().pending == bob
+    assert cardrogue(capsys, "hub", "logout", "--hub", hub.base)[0] == 0 and load_config().pending == bob
+    code, out, err = cardrogue(capsys, "hub", "register", "bob", "--hub", hub.base, "--force")
+    assert code == 0 and "finishing the registration" in out and load_config().token == bob.token, (out, err)
+
+
 def test_a_refused_registration_drops_its_pending_token(sqlite_hub, capsys) -> None:
     hub = sqlite_hub
     register(hub.base, "alice")
