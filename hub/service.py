@@ -207,12 +207,21 @@ class Hub:
             raise HubError(401, "the API token is not known to this hub (a token revoked or rotated is dead)")
         return Account(*row)
 
+    def _lock_account(self, tx, account_id: int) -> None:
+        """The account's row locked for this transaction, before its tokens change. On PostgreSQL (READ COMMITTED)
+        an operator's revoke waiting on a token row a rotation deleted passed over it and never saw the rotation's
+        new token, which lived on; changes to one account's tokens now take their turns whole. (SQLite's write
+        transactions take their turns whole already.)"""
+        if self.db.dialect == "postgresql":
+            tx.one("SELECT id FROM accounts WHERE id = ? FOR UPDATE", (account_id,))
+
     def rotate(self, account: Account, old: str, new: Any = None) -> str:
         """A new token for the account in place of ``old``, which is dead from this transaction on."""
         new = self._token_given(new)
         if new == old:
             raise HubError(422, "the new token is the one in use: make another", field="token")
         with self.db.transaction(write=True) as tx:
+            self._lock_account(tx, account.id)
             gone = tx.execute("DELETE FROM tokens WHERE hash = ? AND account_id = ?", (token_hash(old), account.id))
             if gone.rowcount != 1:  # revoked or rotated since the request was authenticated
                 raise HubError(401, "the API token is not known to this hub (a token revoked or rotated is dead)")
@@ -222,6 +231,7 @@ class Hub:
     def revoke(self, account: Account, token: str) -> int:
         """``token`` revoked at once; the account's tokens left."""
         with self.db.transaction(write=True) as tx:
+            self._lock_account(tx, account.id)
             gone = tx.execute("DELETE FROM tokens WHERE hash = ? AND account_id = ?", (token_hash(token), account.id))
             if gone.rowcount != 1:
                 raise HubError(401, "the API token is not known to this hub (a token revoked or rotated is dead)")
@@ -235,6 +245,7 @@ class Hub:
             if row is None:
                 raise HubError(404, f"no player {name!r} on this hub")
             account = Account(*row)
+            self._lock_account(tx, account.id)
             revoked = tx.execute("DELETE FROM tokens WHERE account_id = ?", (account.id,)).rowcount
             token = None
             if issue:

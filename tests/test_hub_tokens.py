@@ -100,6 +100,43 @@ def test_rotations_racing_with_one_token_leave_one_live_token(hub) -> None:
         assert tx.one("SELECT COUNT(*) FROM tokens")[0] == 1
 
 
+def test_the_operators_revoke_racing_a_rotation_leaves_no_live_token_of_the_thief(hub_db: str, monkeypatch) -> None:
+    """On PostgreSQL (READ COMMITTED) the operator's revoke waited on the old token's row a rotation had deleted,
+    then passed over it, and never saw the rotation's new token: a thief rotating while the operator revoked kept a
+    working token, beside the operator's new one (review20). The account's row is locked first now."""
+    import threading
+
+    from cardrogue.hub.service import Hub
+
+    hub = Hub(Database(hub_db))
+    account, old, _ = hub.register("alice")
+    inside, release = threading.Event(), threading.Event()
+    add = Hub._add_token
+
+    def held(self, tx, account_id, digest):  # the rotation, its old token deleted, held before its new one and commit
+        if not release.is_set():
+            inside.set()
+            release.wait(30)
+        return add(self, tx, account_id, digest)
+
+    monkeypatch.setattr(Hub, "_add_token", held)
+    done: dict = {}
+    thief = threading.Thread(target=lambda: done.setdefault("thief", hub.rotate(account, old, A_TOKEN)))
+    thief.start()
+    assert inside.wait(30)
+    operator = threading.Thread(target=lambda: done.setdefault("operator", hub.revoke_all("alice", issue=True)))
+    operator.start()
+    operator.join(1.0)  # the operator's revoke is under way, waiting on the rotation
+    release.set()
+    thief.join(30)
+    operator.join(30)
+    assert done["thief"] == A_TOKEN and done["operator"][1] == 1, done
+    with pytest.raises(Exception, match="not known"):
+        hub.account(A_TOKEN)
+    assert hub.account(done["operator"][2]).name == "alice"
+    hub.db.close()
+
+
 def test_a_rotation_to_a_token_in_use_is_refused_and_keeps_the_old_one(hub) -> None:
     alice, bob = register(hub.base, "alice"), register(hub.base, "bob")
     status, body, _ = call(hub.base, "POST", "/api/me/token", {"token": bob}, token=alice)
