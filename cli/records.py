@@ -113,7 +113,8 @@ def cmd_scores(args: argparse.Namespace) -> int:
     if unproved:
         does, are = ("does", "is") if len(unproved) == 1 else ("do", "are")
         complain(f"{store.path}: {counted(len(unproved), 'score')} in the table {does} not verify "
-                 f"(edited by hand?) and {are} not listed:",
+                 f"(edited by hand, or played under a reading of the rules fixed since: docs/rules.md) and {are} "
+                 "not listed:",
                  *(f"  run {u.run_id[:12]} (player {u.player!r}): {u.reason}" for u in unproved))
     if args.format == "json":
         json.dump({"campaign": campaign.id, "hash": campaign.content_hash,

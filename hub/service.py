@@ -279,8 +279,9 @@ class Hub:
 
         campaign = load_campaign_text(content, content_hash).campaign
         if campaign is None or campaign.content_hash != content_hash:
-            # The hash holds the card catalog's numbers and the rules: a hub upgraded since the map was published
-            # would re-simulate its runs in another game than the one played.
+            # The hash holds the card catalog's numbers and the campaign's rules version (not the engine's reading
+            # of the rules: docs/rules.md): a hub whose catalog changed since the map was published would
+            # re-simulate its runs in another game than the one played.
             raise HubError(409, f"the map version {content_hash[:12]} no longer loads to its content hash on this hub "
                                 "(the hub's card catalog or rules changed since it was published): its runs cannot be "
                                 "re-simulated in the game they were played in; its author may publish it again")
