@@ -554,8 +554,8 @@ class Hub:
         run's: the row the leaderboard lists for them); ``best``, whether this run is that best run; ``run_rank``,
         the run's rank among every run of the map (``?every=1``); and when it is not their best, ``player_best``,
         the score that stands for them."""
-        best = tx.one(_RUN_SELECT + " WHERE r.map_hash = ? AND r.account_id = ?"
-                      " ORDER BY r.turns, r.health DESC, r.submitted_at, r.run_id LIMIT 1", (row[1], account_id))
+        best = tx.one(_RUN_SELECT + f" WHERE r.map_hash = ? AND r.account_id = ? ORDER BY {_board_order('r')} LIMIT 1",
+                      (row[1], account_id))
         out = {"rank": self._rank(tx, best, account_id), "best": best[0] == row[0], "run_rank": self._rank(tx, row)}
         if not out["best"]:
             out["player_best"] = {"turns": best[3], "health": best[4], "run_id": best[0]}
@@ -566,7 +566,8 @@ class Hub:
         """The rank of the run ``row``: among every run of its map, or, given the account whose best run it is,
         among players (1 + the players other than that account with a run ranked before it: such a player's best
         run is ranked before it too). The order is the leaderboard's: fewest turns, then most health, then the
-        earliest submitted, then the run id; no two runs share a rank."""
+        earliest submitted, then the run id (:func:`_board_order`, spelled here as 'ranked before'); no two runs
+        share a rank."""
         run_id, map_hash, _, turns, health, at = row[:6]
         counted_ = "COUNT(*)" if account_id is None else "COUNT(DISTINCT account_id)"
         others = "" if account_id is None else " AND account_id <> ?"
@@ -588,9 +589,9 @@ class Hub:
             # runs_board in the leaderboard's order and keeps the runs that are their player's best.
             best_only = "" if every else (
                 " AND r.run_id = (SELECT b.run_id FROM runs b WHERE b.map_hash = r.map_hash AND b.account_id ="
-                " r.account_id ORDER BY b.turns, b.health DESC, b.submitted_at, b.run_id LIMIT 1)")
+                f" r.account_id ORDER BY {_board_order('b')} LIMIT 1)")
             rows = tx.all(_RUN_SELECT + " WHERE r.map_hash = ?" + best_only +
-                          " ORDER BY r.turns, r.health DESC, r.submitted_at, r.run_id LIMIT ? OFFSET ?",
+                          f" ORDER BY {_board_order('r')} LIMIT ? OFFSET ?",
                           (target["hash"], limit, offset))
             # (here, not in every map row: the map list would count each map's players, a scan of its runs, for nothing)
             # (a GROUP BY, which reads runs_player in its order: COUNT(DISTINCT) read runs_board into a temporary B-tree)
@@ -621,6 +622,12 @@ class Hub:
             raise HubError(403, f"the competition on this map runs until {target['window_ends']}: "
                                 "its runs' actions stay hidden until then", window_ends=target["window_ends"])
         return shared_text(row[0], row[1])
+
+
+def _board_order(alias: str) -> str:
+    """The leaderboard's order of the runs table ``alias``: fewest turns, then most health, then the earliest
+    submitted, then the run id (the index runs_board's order; ``Hub._rank`` counts the runs before by it)."""
+    return f"{alias}.turns, {alias}.health DESC, {alias}.submitted_at, {alias}.run_id"
 
 
 _MAP_SELECT = (
