@@ -202,3 +202,19 @@ def play(state: GameState, *actions: str) -> GameState:
 
 def legal(state: GameState) -> list[str]:
     return [str(a) for a in state.legal_actions()]
+
+
+def effective_colour(app, style) -> tuple[int, int, int]:
+    """The colour a style's text is drawn in on screen: an ANSI name (red, magenta) through the app's ANSI
+    theme, as Textual draws it; any other colour as it is."""
+    colour = style.color
+    return tuple(colour.triplet if colour.triplet is not None else colour.get_truecolor(app.ansi_theme))
+
+
+def colour_at(strip, x: int):
+    """The style of the character in column ``x`` of a strip."""
+    for segment in strip:
+        if x < segment.cell_length:
+            return segment.style
+        x -= segment.cell_length
+    raise IndexError(x)

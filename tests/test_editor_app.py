@@ -21,7 +21,7 @@ from cardrogue.engine.format.loader import load_campaign
 from cardrogue.engine.format.resources import default_campaign
 from cardrogue.engine.model.campaign import LevelHero
 from editor_support import form_error, SIZE, make_app, settle
-from helpers import notes, run_async
+from helpers import colour_at, effective_colour, notes, run_async
 
 
 def cell(app: EditorApp, x: int, y: int, level: int | None = None):
@@ -931,21 +931,6 @@ async def test_the_header_keeps_the_brush_through_edits_and_saves(campaign_file,
         assert app.sub_title == f"{campaign_file.name}  brush: goblin"
 
 
-def _effective_colour(app, style) -> tuple[int, int, int]:
-    """The colour a style's text is drawn in: an ANSI name (red, magenta) through the app's ANSI theme, as
-    Textual draws it; any other colour as it is."""
-    colour = style.color
-    return tuple(colour.triplet if colour.triplet is not None else colour.get_truecolor(app.ansi_theme))
-
-
-def _style_at(strip, x: int):
-    for segment in strip:
-        if x < segment.cell_length:
-            return segment.style
-        x -= segment.cell_length
-    raise IndexError(x)
-
-
 @run_async
 async def test_every_card_kind_looks_its_own_on_the_map(tmp_path) -> None:
     """docs/editor.md: the five letters of a card are "coloured by kind", and the legend (l) lists each card in
@@ -978,7 +963,7 @@ async def test_every_card_kind_looks_its_own_on_the_map(tmp_path) -> None:
         for k, kind in enumerate(kinds):
             x, y = k % 6, 1 + k // 6
             strip = canvas.render_line(y * canvas.cell_h + 1 - canvas.scroll_offset.y)
-            colours[kind] = _effective_colour(app, _style_at(strip, x * canvas.cell_w + 1 - canvas.scroll_offset.x))
+            colours[kind] = effective_colour(app, colour_at(strip, x * canvas.cell_w + 1 - canvas.scroll_offset.x))
 
         def apart(a, b):  # far enough apart to tell at a glance: some channel differs by 60 or more
             return max(abs(p - q) for p, q in zip(a, b)) >= 60

@@ -16,7 +16,7 @@ from cardrogue.editor.player.screens import EndScreen, PlayerScreen, StoryScreen
 from cardrogue.editor.player.widgets import ActionMenu, BoardView
 from cardrogue.engine.records.replay import verify_replay
 from cardrogue.engine.records.scores import ScoreStore
-from helpers import notes, run_async, screen_text, shown_lines
+from helpers import colour_at, effective_colour, notes, run_async, screen_text, shown_lines
 
 SIZE = (100, 32)
 WIN_KEYS = ("right", "a", "right", "full_stop", "right", "right")  # flip E, attack, move E, end, flip E, move E
@@ -698,22 +698,6 @@ async def test_a_story_taller_than_its_dialog_says_it_scrolls(tmp_path):
             bar = key_bar(app.screen)
             assert ("↑↓ Scroll" in bar) is scrolls, (story[:20], bar)
             assert ("↑↓ Scroll" in screen_text(app)) is scrolls
-
-
-def effective_colour(app: App, style) -> tuple[int, int, int]:
-    """The colour a style's text is drawn in on screen: an ANSI name (red, magenta) through the app's ANSI
-    theme, as Textual draws it; any other colour as it is."""
-    colour = style.color
-    return tuple(colour.triplet if colour.triplet is not None else colour.get_truecolor(app.ansi_theme))
-
-
-def colour_at(strip, x: int):
-    """The style of the character in column ``x`` of a strip."""
-    for segment in strip:
-        if x < segment.cell_length:
-            return segment.style
-        x -= segment.cell_length
-    raise IndexError(x)
 
 
 @run_async
