@@ -917,3 +917,20 @@ async def test_a_practised_level_says_why_it_has_no_par(tmp_path):
     del doc["par"]
     summary = await summary_after(app_for(doc, tmp_path), *both)
     assert "Par none recorded in the campaign" in summary, summary
+
+
+@run_async
+async def test_a_run_with_random_dice_is_not_measured_against_the_maps_par(tmp_path):
+    """docs/authoring.md: par is the fewest turns under the map's fated dice. A run with `--random-dice` showed
+    "Par 2 (on par)" and, lucky, "(-2)": beaten, in another game than the one par was proven in. It says now
+    that the campaign's par holds for its own dice (review21)."""
+    doc = ladder_dict()
+    doc["par"] = {"turns": 2}
+    app = app_for(doc, tmp_path, dice_seed=7)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "right", "right", "enter", "right", "right")  # the ladder, then the exit
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen) and app.screen.result.outcome == "won"
+        summary = " ".join(" ".join(shown_lines(app.screen.query_one("#end-summary"))).split())
+    assert "(on par)" not in summary, summary
+    assert "Par none for random dice (the campaign's par, 2 turns, holds for its own dice)" in summary, summary

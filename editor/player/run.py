@@ -130,20 +130,25 @@ def _unique(folder: Path, name: str) -> Path:
     return path
 
 
-def campaign_par(campaign: Campaign, level: int | None) -> int | None:
+def campaign_par(campaign: Campaign, level: int | None, dice_seed: int | None = None) -> int | None:
     """The campaign's par when it measures this run: a run from the first level (the whole campaign, or
-    ``level`` 0 practised: the same run down every ladder to the exit). A run from a later level has none:
-    the file records no par of a level (a level's own par, as the editor's F6 finds it, ends at its ladder)."""
-    if campaign.par is None or (level is not None and level != 0):
+    ``level`` 0 practised: the same run down every ladder to the exit) under the map's own dice. A run from a
+    later level has none: the file records no par of a level (a level's own par, as the editor's F6 finds it,
+    ends at its ladder); nor has a run with random dice (``dice_seed``): par is the fewest turns under the
+    map's fated dice, and other dice make another game, which a lucky run could finish in fewer."""
+    if campaign.par is None or (level is not None and level != 0) or dice_seed is not None:
         return None
     return campaign.par.turns
 
 
-def no_par(campaign: Campaign, level: int | None) -> str:
+def no_par(campaign: Campaign, level: int | None, dice_seed: int | None = None) -> str:
     """Why a run has no par, after the word "Par" on the end screen (``campaign_par`` gave None): the campaign
-    file records one par, the whole campaign's from its first level, and none from a later level."""
+    file records one par, the whole campaign's from its first level under its own dice, and none from a later
+    level or for other dice."""
     if campaign.par is None:
         return "none recorded in the campaign"
+    if dice_seed is not None:
+        return f"none for random dice (the campaign's par, {campaign.par.turns} turns, holds for its own dice)"
     return (f"none for a run from level {(level or 0) + 1} (the campaign's par, {campaign.par.turns} turns, "
             "counts from level 1)")
 

@@ -223,8 +223,8 @@ class PlayerScreen(Screen[RunResult | None]):
                            campaign_file)
         # The par beside the turn and on the end screen: the caller's (a solve of this very level), else
         # the campaign's when this run is the task it was set for, else none.
-        self.par = par if par is not None else campaign_par(campaign, level)
-        self.no_par = no_par(campaign, level)  # what the end screen says instead of a par
+        self.par = par if par is not None else campaign_par(campaign, level, dice_seed)
+        self.no_par = no_par(campaign, level, dice_seed)  # what the end screen says instead of a par
         self.result: RunResult | None = None
         self._log_len = 0
         self._seen: set[tuple[int, int, int]] = set()  # (level, x, y) of inscriptions shown
