@@ -320,7 +320,9 @@ def cmd_register(args: argparse.Namespace) -> int:
             answer = _sent(lambda: client.register(args.name, token),
                            f"while registering {_show(args.name)}: the hub may have made the account; {again}")
         except HubRefused as exc:
-            if not _settled(exc):  # too many requests, or the hub failing: the token may be live from before
+            # The hub failing may have made the account; a retry refused for too many requests may hold a token
+            # made live by the try interrupted before. A first try refused so was never read: nothing holds it.
+            if not _settled(exc) and (resumed or exc.status >= 500):
                 raise HubRefused(exc.status, {**exc.body, "error": f"{exc}; {again}"}) from None
             settings.save_config(replace(saved, pending=None))  # refused: no account holds the token
             raise
@@ -465,8 +467,10 @@ def cmd_token_rotate(args: argparse.Namespace) -> int:
                            f"while the hub rotated the token: run `cardrogue hub token rotate` again to finish (the new "
                            f"token is kept in {config_path()})")
         except HubRefused as exc:
-            if _settled(exc):  # refused: the new token is no account's; otherwise the next rotate checks it
-                settings.save_config(replace(config, pending=None))
+            if exc.status >= 500:  # the hub failing may have rotated: the next rotate checks the token kept
+                raise HubRefused(exc.status, {**exc.body, "error": f"{exc}; run `cardrogue hub token rotate` again "
+                                                                    f"to finish (the new token is kept in {config_path()})"}) from None
+            settings.save_config(replace(config, pending=None))  # refused before it was read: no account's
             raise
         path = settings.save_config(ClientConfig(url, answer["name"], answer["token"]))
         return _rotated(args, answer["name"], url, path, "")
@@ -476,7 +480,7 @@ def cmd_token_rotate(args: argparse.Namespace) -> int:
 
 def _settled(refusal) -> bool:
     """Whether a hub's refusal says the token sent is no account's: not so of too many requests (429) or of the
-    hub failing (5xx), where a token sent by an interrupted request before may be live."""
+    hub failing (5xx), where a token sent by an interrupted request before (or this one) may be live."""
     return refusal.status != 429 and refusal.status < 500
 
 
@@ -495,10 +499,12 @@ def _keep_pending(config, url: str, name: str | None) -> None:
     pending = _other_pending(config, url, name)
     if pending is None:
         return
+    finish = (f"`cardrogue hub token rotate --hub {pending.hub}` as {_show(pending.name)}"
+              if pending.name == config.name else f"`cardrogue hub register {_show(pending.name)} --hub {pending.hub}`")
     raise UnusableInput(
-        f"the registration of {_show(pending.name)} on {_show(pending.hub)} was interrupted and its token is kept in "
-        f"{config_path()}: finish it first (`cardrogue hub register {_show(pending.name)} --hub {pending.hub}`), or "
-        "give that account up by removing \"pending\" from that file")
+        f"a token of {_show(pending.name)} on {_show(pending.hub)} waits in {config_path()} for a hub's answer that "
+        f"never came (an interrupted register or token rotate), and may be that account's only one: finish it first "
+        f"({finish}), or give it up by removing \"pending\" from that file")
 
 
 def _check_config_writable() -> None:

@@ -308,6 +308,24 @@ def test_a_rate_limited_retry_of_an_interrupted_registration_keeps_its_live_toke
         assert load_config().pending.token == live and me(hub, live) == 200
 
 
+def test_a_first_registration_or_a_rotation_refused_for_too_many_requests_keeps_no_token(tmp_path, capsys,
+                                                                                          monkeypatch) -> None:
+    """A first try refused by the rate limit was never read by the hub: its token is no account's, and keeping it
+    blocked registering any other name (review21). A rotation refused so is dropped too."""
+    from cardrogue.hub.app import Limits, Rate
+
+    limits = Limits(register=Rate(burst=1, per_minute=1), token=Rate(burst=1, per_minute=1))
+    with running_hub(str(tmp_path / "hub.sqlite3"), limits=limits) as hub:
+        zed = register(hub.base, "zed")  # the limit's one registration spent
+        code, out, err = cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)
+        assert code == 1 and "429" in err and load_config().pending is None, (out, err)
+        monkeypatch.setattr("sys.stdin", io.StringIO(zed + "\n"))
+        assert cardrogue(capsys, "hub", "login", "--hub", hub.base)[0] == 0
+        assert cardrogue(capsys, "hub", "token", "rotate", "--hub", hub.base)[0] == 0  # the limit's one rotation
+        code, out, err = cardrogue(capsys, "hub", "token", "rotate", "--hub", hub.base)
+        assert code == 1 and "429" in err and load_config().pending is None and me(hub, load_config().token) == 200
+
+
 def test_commands_that_save_a_token_keep_an_interrupted_registration_of_another_name(sqlite_hub, capsys,
                                                                                       monkeypatch) -> None:
     """A registration of bob interrupted, then alice's login, rotation, logout or another registration: each wrote
@@ -328,9 +346,9 @@ def test_commands_that_save_a_token_keep_an_interrupted_registration_of_another_
     assert bob.name == "bob" and me(hub, bob.token) == 200 and load_config().token == alice
     monkeypatch.setattr(HubClient, "register", real)
     code, out, err = cardrogue(capsys, "hub", "token", "rotate", "--hub", hub.base)
-    assert code == 2 and "registration of bob" in err and "hub register bob" in err, (out, err)
+    assert code == 2 and "a token of bob" in err and "hub register bob" in err, (out, err)
     code, out, err = cardrogue(capsys, "hub", "register", "carol", "--hub", hub.base, "--force")
-    assert code == 2 and "registration of bob" in err, (out, err)
+    assert code == 2 and "a token of bob" in err, (out, err)
     monkeypatch.setattr("sys.stdin", io.StringIO(alice + "\n"))
     assert cardrogue(capsys, "hub", "login", "--hub", hub.base)[0] == 0 and load_config().pending == bob
     assert cardrogue(capsys, "hub", "logout", "--hub", hub.base)[0] == 0 and load_config().pending == bob
