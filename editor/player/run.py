@@ -21,6 +21,7 @@ from cardrogue.engine.rules.actions import Action
 from cardrogue.engine.model.campaign import Campaign
 from cardrogue.engine.records.replay import Recorder, recorded_file, verify_replay
 from cardrogue.engine.records.scores import Score, ScoreStore
+from cardrogue.engine.words import counted
 
 
 def default_replays_dir() -> Path:
@@ -148,8 +149,8 @@ def no_par(campaign: Campaign, level: int | None, dice_seed: int | None = None) 
     if campaign.par is None:
         return "none recorded in the campaign"
     if dice_seed is not None:
-        return f"none for random dice (the campaign's par, {campaign.par.turns} turns, holds for its own dice)"
-    return (f"none for a run from level {(level or 0) + 1} (the campaign's par, {campaign.par.turns} turns, "
+        return f"none for random dice (the campaign's par, {counted(campaign.par.turns, 'turn')}, holds for its own dice)"
+    return (f"none for a run from level {(level or 0) + 1} (the campaign's par, {counted(campaign.par.turns, 'turn')}, "
             "counts from level 1)")
 
 
