@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import secrets
 import threading
 import time
 from collections import OrderedDict
@@ -24,6 +23,7 @@ from cardrogue.engine.format.diagnostics import format_json_path
 from cardrogue.engine.model.campaign import Campaign
 from cardrogue.engine.words import counted
 
+from .config import new_token
 from .db import Database
 from .folding import search_key, search_pattern
 
@@ -31,7 +31,7 @@ DAY = 86_400.0
 ESTIMATE_BATCH = 20  # Monte Carlo runs between two looks at the clock
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,31}")
 HASH_RE = re.compile(r"[0-9a-f]{64}")
-# A token a client makes (register, rotate): at least as long as the hub's own (secrets.token_urlsafe(32)).
+# A token a client makes (register, rotate): at least as long as the hub's own (config.new_token).
 CLIENT_TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{43,512}")
 # The start of a content hash as the listings show it (12 hex digits, `hub list`, the map pages) or longer.
 HASH_START_RE = re.compile(r"[0-9a-f]{12,63}")
@@ -185,7 +185,7 @@ class Hub:
     def _token_given(token: Any) -> str:
         """The token a client made, checked; a new one when it made none."""
         if token is None:
-            return secrets.token_urlsafe(32)
+            return new_token()
         if not isinstance(token, str) or not CLIENT_TOKEN_RE.fullmatch(token):
             raise HubError(422, "a token is 43 to 512 letters, digits, '-' or '_' (256 random bits: "
                                 "secrets.token_urlsafe(32)); leave it out and the hub makes one", field="token")
@@ -249,7 +249,7 @@ class Hub:
             revoked = tx.execute("DELETE FROM tokens WHERE account_id = ?", (account.id,)).rowcount
             token = None
             if issue:
-                token = secrets.token_urlsafe(32)
+                token = new_token()
                 self._add_token(tx, account.id, token_hash(token))
         return account, revoked, token
 
