@@ -13,7 +13,7 @@ from cardrogue.engine.analysis.solver import Budget, solve_campaign
 
 from cardrogue.engine.model.campaign import POTION_COLOURS, POTION_EFFECTS
 from cardrogue.engine.rules.state import CHOOSE_TELEPORT, COMBAT, DEAD, DONE, MOVING, STEP1, GameState
-from cardrogue.engine.rules.events import Damage, Roll, RuleApplied
+from cardrogue.engine.rules.events import Damage, Roll, RuleApplied, TurnSkipped
 from cardrogue.engine.rules.tables import CLEARED
 
 START = cell(0, 0, "starting-tile", "E")
@@ -551,3 +551,345 @@ def test_kept_reading_a_potion_of_paralysis_drunk_in_combat_ends_the_turn_at_onc
     ends before step 1, so the troll does not attack in it (nor in the skipped turn); turn 3 is a combat turn again."""
     s = play(troll_ahead([1, 1], items=["orange-potion"], potions=ALL), "drink orange")
     assert s.turn == 3 and s.phase == COMBAT and s.health == s.max_health and s.view().dice_drawn(1, 0) == 0
+
+
+# ====================================================================== the third audit (2026-11-28): more sentences
+
+
+PLAIN_BARD = {"bard": {"abilities": []}}  # a bard with no trait: the die alone
+
+
+def test_the_attack_roll_is_dealt_after_the_attack_modifiers():
+    """COMBAT TURN SEQUENCE, step 1: "The player rolls a die. This is called an ATTACK ROLL. The player will deal the
+    rolled amount to the enemy's health after applying any attack modifiers"; ATTACK ROLL: "When a player is in combat,
+    during his combat turn sequence, he rolls a die to determine his attack amount. This is called the attack roll.
+    Damage is dealt to the enemy equal to the attack roll after other effects have been applied. ... For example, a
+    player may have an item that gives him +1 to attack roll"; +X TO ATTACK ROLL: "The player's ATTACK ROLL is
+    increased by X permanently. This means that after a player rolls for attack damage, add X to that amount" - the
+    warrior (+1) with a sword (+1) rolls 4 and deals 6, and a 2 the next turn deals 4 (a troll of 20 health)."""
+    s = troll_ahead([4, 2], equipped=["sword"], cards={"troll": {"health": 20}})
+    n = len(s.log)
+    play(s, "attack")
+    assert [(e.purpose, e.value) for e in s.log[n:] if isinstance(e, Roll)] == [("attack roll", 4)]
+    assert s.view().foe_at(1, 0).health == 20 - 6
+    play(s, "attack")
+    assert s.view().foe_at(1, 0).health == 20 - 6 - 4
+
+
+def test_an_attack_roll_penalty_lasts_and_is_negated_only_by_a_minimum():
+    """-X TO ATTACK ROLL: "The player's ATTACK ROLL is decreased by X permanently. This means that after a player rolls
+    for attack damage, subtract X from that amount. If conflicting meanings occur with other applied effects, the
+    meaning that gives the greatest advantage to the player is applied. For clarification, this does not mean a player
+    can disregard this effect, but certain effects can be negated in certain circumstances" - the bard (-1) deals 1 for
+    a 2 and 4 for a 5 the next turn; with the battle axe (MIN. ATTACK: 3) the 2 deals 3, not 3 - 1."""
+    s = play(troll_ahead([2, 5], character="bard"), "attack")
+    assert s.view().foe_at(1, 0).health == 9 - 1
+    play(s, "attack")
+    assert s.turn == 3 and s.view().foe_at(1, 0).health == 9 - 1 - 4
+    s = play(troll_ahead([2], character="bard", equipped=["battle-axe"]), "attack")
+    assert s.view().foe_at(1, 0).health == 9 - 3
+
+
+def test_the_enemy_s_health_starts_at_its_card_s_and_is_kept_on_the_score_sheet():
+    """COMBAT TURN SEQUENCE: "The enemy's starting (max) health is listed on the enemy card"; MAX HEALTH: "Enemy's max
+    health is indicated on the enemy card"; "A player keeps track of his current health and the current health of the
+    combating enemy on the SCORE SHEET"; SCORE SHEET: "For example, on their score sheet, players should keep track of
+    their current health (which starts at the player's maximum health amount) and enemy's current health (which starts
+    at the health amount indicated on the enemy card) when the player is in combat" - a troll whose card says 7 health
+    is flipped at 7/7 (the summary is the score sheet); the bard's 4 - 1 leaves it 4/7, and the troll's 4 leaves him
+    7/11."""
+    s = play(new_state([START, cell(1, 0, "troll", "W", face="down", rolls=[4])], character="bard",
+                       cards={"troll": {"health": 7}}), "flip E")
+    sheet = s.summary()
+    assert (sheet["health"], sheet["max_health"]) == (11, 11)
+    assert [(e["card"], e["health"], e["max_health"]) for e in sheet["enemies"]] == [("troll", 7, 7)]
+    sheet = play(s, "attack").summary()
+    assert (sheet["health"], sheet["enemies"][0]["health"]) == (11 - 4, 7 - 3)
+
+
+def test_the_enemy_attacks_for_its_card_s_attack_less_defence():
+    """COMBAT TURN SEQUENCE: "3. Enemy attacks: The enemy will attack the player. The player will lose health equal to
+    the attack amount listed on the enemy card after applying any defense altering effects"; -X DAMAGE TAKEN: "A player
+    takes X less damage from an attack. ... If the player has multiple items that reduce damage taken, the damage
+    reduction stacks" - the troll (4) takes 4, 3 through a helm, 2 with boots too, 1 with a chestplate as well."""
+    for worn, lost in (((), 4), (("helm",), 3), (("helm", "boots"), 2), (("helm", "boots", "chestplate"), 1)):
+        s = play(troll_ahead([1], equipped=list(worn)), "attack")
+        assert s.health == s.max_health - lost, worn
+
+
+def test_the_hero_who_loses_all_his_health_in_combat_dies_and_the_run_ends():
+    """COMBAT TURN SEQUENCE: "If the player loses all his health, he DIES. If the enemy loses all his health, he is
+    slain." Story mode: "Death ends the run" (shared/DESIGN.md, decision 3), where classic play has PLAYER DIES:
+    "However, this does not mean game-over for that player. The player places his player token on any one of the
+    STARTING TILES" and STARTING TILE: "A dead player will start again at any starting tile" - at 2 health the bard's
+    1 - 1 leaves the goblin whole and its 2 kill him: no action is left; at 3 health a 5 slays it first."""
+    s = play(hurt([START, cell(1, 0, "goblin", "W", rolls=[1])], 2, character="bard"), "attack")
+    assert s.outcome == DEAD and s.health == 0 and s.position == (0, 0) and legal(s) == []
+    s = play(hurt([START, cell(1, 0, "goblin", "W", rolls=[5])], 3, character="bard"), "attack")
+    assert s.outcome is None and s.face(1, 0) == CLEARED and s.health == 3
+
+
+def test_fleeing_is_one_die_instead_of_the_attack_roll_and_4_to_6_flee():
+    """COMBAT TURN SEQUENCE: "Instead of rolling an attack roll, the player may attempt to flee"; FLEEING FROM AN ENEMY:
+    "The player rolls a die"; FLEE: "To leave combat a player may attempt to flee by rolling a 4,5, or 6" - the bard
+    beside a goblin may attack or flee west; a 3 fails (the goblin bites, turn 2), a 4 flees. One die each, from the
+    goblin's stream."""
+    cells = [cell(0, 0, "pathing-tile", "E"), cell(1, 0, "starting-tile", "EW"), cell(2, 0, "goblin", "W", rolls=[3, 4])]
+    s = new_state(cells, character="bard")
+    assert [a for a in legal(s) if a.startswith(("attack", "flee"))] == ["attack", "flee W"]
+    play(s, "flee W")
+    assert (s.turn, s.position, s.health, s.view().dice_drawn(2, 0)) == (2, (1, 0), s.max_health - 2, 1)
+    play(s, "flee W")
+    assert (s.turn, s.position, s.view().dice_drawn(2, 0)) == (2, (0, 0), 2)
+
+
+def test_an_enemy_s_ability_is_its_description_not_its_name():
+    """COMBAT TURN SEQUENCE: "2. Apply enemy ability (if any): If the enemy has a special ability that require a die
+    roll, roll for this ability. ... Look up the ability itself, and not the name of the enemy" - an author's cave
+    spider, whose card reads ROLL A DIE: IF 6: POISON -1 HEALTH FOR 2 TURNS, rolls for it and poisons as the sewer rat
+    does (its bite, then turn 2's poison); a spider with no ability rolls nothing."""
+    spider = {"name": "Cave Spider", "kind": "enemy", "attack": 1, "health": 9, "gold": 1,
+              "abilities": ["ROLL A DIE: IF 6: POISON -1 HEALTH FOR 2 TURNS"]}
+    s = play(new_state([START, cell(1, 0, "cave-spider", "W", rolls=[1, 6])], character="bard",
+                       cards={"cave-spider": spider}), "attack")
+    assert s.poison == 2 - 1 and s.health == s.max_health - 1 - 1 and s.view().dice_drawn(1, 0) == 2
+    s = play(new_state([START, cell(1, 0, "cave-spider", "W", rolls=[1, 6])], character="bard",
+                       cards={"cave-spider": {**spider, "abilities": []}}), "attack")
+    assert s.poison == 0 and s.health == s.max_health - 1 and s.view().dice_drawn(1, 0) == 1
+
+
+def test_a_trap_stepped_on_again_triggers_again():
+    """Traps: "Every time a player or enemy steps on a trap again, it will trigger again" - onto the spike trap (2),
+    off it the next turn and back (the repeated step 2): 4 health lost."""
+    s = play(corridor("spike-trap", "pathing-tile"), "move E")
+    assert s.health == s.max_health - 2
+    play(s, "end", "move E", "move W")
+    assert (s.turn, s.position, s.health) == (2, (1, 0), s.max_health - 4)
+
+
+def test_a_shop_revealed_while_exploring_trades_only_once_moved_onto():
+    """The Shop: "A player may reveal a shop card while exploring. If a player moves onto the shop tile, he may purchase
+    and sell cards with the shopkeeper"; The fountain of healing: "Exploration may reveal a fountain of healing" - the
+    shop and the fountain flipped over do nothing yet; on the shop the hero buys and sells."""
+    cells = [cell(1, 0, "starting-tile", "EW"), cell(0, 0, "fountain-of-healing", "E", face="down"),
+             cell(2, 0, "shop", "W", face="down", stock=["helm"])]
+    s = play(new_state(cells, items=["gold"] * 6 + ["boots"]), "flip W", "flip E")
+    assert s.face(0, 0) == s.face(2, 0) == 1 and not any(a.startswith(("buy", "sell")) for a in legal(s))
+    play(s, "move E")
+    assert {"buy helm", "sell boots"} <= set(legal(s))
+
+
+def test_loot_and_gold_pay_twice_the_price_and_the_change_is_kept():
+    """GOLD: "Items and loot can be BOUGHT and SOLD for a gold amount at the SHOP. Any leftover gold from shop
+    transactions can be drawn from the GOLD CARD pile"; BUY: "He may buy any item from the shop for twice the price
+    indicated on the item's card"; SHOP CARD: "A player may purchase an item by paying twice the indicated gold
+    amount" - 1 gold, the goblin's 2 of loot and the boots sold (3) make 6; the helm (3) costs 6, the potion (2) 4: the
+    potion leaves 2 (gold is a number, so the change is kept), and then the helm is out of reach."""
+    cells = [START, cell(1, 0, "goblin", "EW", face="down", rolls=[6]),
+             cell(2, 0, "shop", "W", stock=["red-potion", "helm"])]
+    s = play(new_state(cells, items=["gold", "boots"]), "flip E", "attack", "end", "move E", "move E", "sell boots")
+    assert s.gold == 1 + 2 + 3 and {"buy red-potion", "buy helm"} <= set(legal(s))
+    play(s, "buy red-potion")
+    assert s.gold == 6 - 4 and "red-potion" in s.hand and "buy helm" not in legal(s)
+
+
+def test_an_item_whose_gold_amount_is_crossed_out_is_neither_sold_nor_discarded():
+    """ITEMS: "The gold amount symbol shows how much an item can be SOLD for at the SHOP. If the symbol is crossed out,
+    the item cannot be sold or discarded"; UNSELLABLE: "Also, an unsellable item cannot be discarded; however, it may
+    be stolen" - on the shop the boots sell for 3, a helm whose gold is crossed out does not, and no action drops it."""
+    s = play(new_state([START, cell(1, 0, "shop", "W")], items=["boots", "helm"], cards={"helm": {"sellable": False}}),
+             "move E")
+    assert "sell boots" in legal(s) and [a for a in legal(s) if "helm" in a] == ["equip helm"]
+    play(s, "sell boots")
+    assert s.gold == 3 and s.hand == ("helm",)
+
+
+def test_a_scroll_is_read_not_thrown_and_acts_on_its_reader():
+    """Scrolls: "A scroll can only affect the player who uses it"; THROW: "Items generally work somewhat differently
+    when thrown"; Potions: "A potion can be drunk (used on self), or THROWN on an enemy or another player" - beside the
+    troll a potion may be drunk or thrown, the scroll of vitality only read: +2 max health to the hero, the troll
+    unchanged."""
+    s = troll_ahead([], character="bard", items=["red-potion", "scroll-of-vitality"], potions=ALL)
+    assert {"drink red", "throw red E", "read scroll-of-vitality"} <= set(legal(s))
+    assert [a for a in legal(s) if "scroll" in a] == ["read scroll-of-vitality"]
+    play(s, "read scroll-of-vitality")
+    assert (s.health, s.max_health) == (13, 13) and s.view().foe_at(1, 0).health == 9
+
+
+def test_each_item_is_equipped_on_its_own_slot_one_item_a_slot():
+    """Weapons and Armor: "Each weapon and armor has a special property given on the card. ... To equip an item, a
+    player lays the card face-up on the EQUIPMENT CARD slot that matches the equipment symbol given on that card. Only
+    one item can be equipped for each slot"; EQUIPMENT CARD: "To equipped an item, that player should place the card
+    onto the appropriate slot on his equipment card. Two items cannot exist on the same slot"; HEAD SLOT, CHEST SLOT,
+    FEET SLOT, PRIMARY HAND SLOT, SECONDARY HAND SLOT: "A single card with the matching head slot symbol can be
+    equipped by placing this card on the head slot on the Equipment Card" (and so for each); PRIMARY HAND SLOT: "This
+    is the WEAPON SLOT on the EQUIPMENT CARD" - the helm, chestplate, boots, sword and shield each go to their slot;
+    the vision lens (head) sends the helm back to the hand."""
+    kit = ["helm", "chestplate", "boots", "sword", "shield", "vision-lens"]
+    s = play(new_state([START], items=kit), *(f"equip {c}" for c in kit[:5]))
+    assert dict(s.view().hero.equipment) == {"head": "helm", "chest": "chestplate", "feet": "boots",
+                                             "primary": "sword", "secondary": "shield"}
+    assert s.hand == ("vision-lens",) and s.view().hero.damage_taken == 3 and s.stats.attack_roll == 1 + 1
+    play(s, "equip vision-lens")
+    assert s.view().hero.equipped("head") == "vision-lens" and s.hand == ("helm",) and s.view().hero.damage_taken == 2
+
+
+def test_a_double_handed_item_covers_both_hand_slots():
+    """SECONDARY HAND SLOT: "Some items are double-handed, like the MAUL, meaning the item covers the PRIMARY HAND SLOT
+    and the Secondary Hand Slot when equipped"; ARMOR SLOT: "All slots on the EQUIPMENT CARD, excluding the PRIMARY
+    HAND SLOT" - the maul sends both the sword and the shield back to the hand."""
+    s = play(new_state([START], items=["maul"], equipped=["sword", "shield"]), "equip maul")
+    hero = s.view().hero
+    assert (hero.equipped("primary"), hero.equipped("secondary")) == ("maul", "maul")
+    assert s.hand == ("shield", "sword") and s.worn() == ["maul"]
+
+
+def test_an_artifact_goes_to_the_hand_and_acts_at_once():
+    """DISCOVERING AN ARTIFACT: "An artifact must be placed in the hand of the player who discovered it"; PROPERTIES OF
+    AN ARTIFACT: "The effect is immediately applied when the card is picked up. The artifact's effects are listed on
+    the artifact card" - the ring of might (+1 TO ATTACK ROLL) flipped west is in hand for the attack on the troll
+    flipped east in the same turn: the bard's 4 - 1 + 1 deals 4."""
+    cells = [cell(1, 0, "starting-tile", "EW"), cell(0, 0, "ring-of-might", "E", face="down"),
+             cell(2, 0, "troll", "W", face="down", rolls=[4])]
+    s = play(new_state(cells, character="bard"), "flip W", "flip E", "attack")
+    assert s.hand == ("ring-of-might",) and s.face(0, 0) == CLEARED and s.view().foe_at(2, 0).health == 9 - 4
+
+
+def test_potions_start_unknown_and_drunk_heal_or_change_the_attack_roll():
+    """PROPERTIES OF A POTION: "Potions provide either temporary or permanent effects. ... Potions start out with an
+    unknown effect. ... A player may write the potion's identity on the SCORE SHEET to help remember which potions have
+    been identified"; "POTION OF STRENGTH: +1 to ATTACK ROLL. Update attack roll on score sheet"; "POTION OF WEAKNESS:
+    -1 to attack roll. Update attack roll on score sheet"; POTION OF HEALING: "If drank: restore health to max
+    health"; POTION OF STRENGTH: "If drank: +1 attack to attack roll. Update attack roll on SCORE SHEET"; POTION OF
+    WEAKNESS: "If drank: -1 attack to attack roll" - nothing is known at first; poison lasts 3 turns, the strength
+    stays; the summary (the score sheet) names each colour drunk and the attack modifier."""
+    s = corridor("spike-trap", character="bard", items=["red-potion", "blue-potion", "green-potion", "green-potion",
+                                                        "yellow-potion"], potions=ALL)
+    assert s.summary()["identified"] == {} and s.summary()["attack_modifier"] == -1
+    play(s, "drink green", "drink green", "drink yellow", "drink blue", "end", "end", "end", "move E")
+    sheet = s.summary()
+    assert sheet["identified"] == {"blue": "poison", "green": "strength", "yellow": "weakness"}
+    assert sheet["attack_modifier"] == -1 + 1 + 1 - 1 and (sheet["poisoned"], sheet["health"]) == (0, 11 - 3 - 2)
+    play(s, "drink red")
+    assert s.health == 11 and s.summary()["identified"]["red"] == "healing"
+
+
+def test_each_potion_colour_has_a_different_effect():
+    """PROPERTIES OF A POTION: "Roll the die to discover the potion's property: ... If a number is rolled, but another
+    potion color already has that effect, the player must re-roll so that each potion color has a different effect" -
+    story mode fixes the identities per campaign (docs/rules.md, Items): over 300 seeds, with and without an author's
+    choice, the six colours hold the six effects; two colours given one effect are refused (CR222)."""
+    from cardrogue.engine.model.potions import potion_identities
+    from cardrogue.engine.format.loader import load_campaign_text
+    import json
+
+    for seed in range(300):
+        for chosen in ({}, {"purple": "healing"}, {"red": "paralysis", "orange": "poison"}):
+            identities = potion_identities(seed, chosen)
+            assert sorted(identities) == sorted(POTION_COLOURS) and sorted(identities.values()) == sorted(POTION_EFFECTS)
+            assert chosen.items() <= identities.items()
+    result = load_campaign_text(json.dumps(campaign_dict([START], potions={"red": "healing", "blue": "healing"})))
+    assert result.campaign is None and "CR222" in [d.code for d in result.diagnostics]
+
+
+def test_the_key_found_goes_to_the_hand_and_opens_the_chest():
+    """THE CHEST AND KEY: "When a player finds the key card, he places it into his hand. When that player moves onto
+    the chest tile, the key card is discarded" - the key moved onto is in the hand; the chest beyond it, closed to a
+    hero without a key, opens and the key is gone."""
+    cells = [START, cell(1, 0, "key", "EW"), cell(2, 0, "chest", "W", contents=["sword"])]
+    s = new_state(cells)
+    play(s, "move E")
+    assert s.hand == ("key",) and s.face(1, 0) == CLEARED and "move E" not in legal(s)  # picked up: no repeat
+    play(s, "end", "move E")
+    assert s.hand == ("sword",) and s.face(2, 0) == CLEARED
+
+
+def test_the_shopkeeper_s_debt_is_bought_and_removed_from_the_game():
+    """THE SHOPKEEPER'S DEBT: "One of the items that can be BOUGHT from the SHOPKEEPER is his debt. Once bought, the
+    debt is removed from the game, and the player who purchased it is awarded a VICTORY POINT to be recorded on his
+    SCORE SHEET" - story mode's victory point is the level's goal (shared/DESIGN.md, decision 1): 20 gold buy it (twice
+    its 10), it is in no hand, and the way out, closed before, is open the next turn."""
+    cells = [START, cell(1, 0, "shop", "EW", stock=["shopkeepers-debt"]), cell(2, 0, "pathing-tile", "W", exit=True)]
+    s = play(new_state(cells, items=["gold"] * 20, goals=[("buy", "shopkeepers-debt")]), "move E")
+    assert "move E" not in legal(s)
+    play(s, "buy shopkeepers-debt")
+    assert s.gold == 0 and s.hand == () and s.goals_met() and "buy shopkeepers-debt" not in legal(s)
+    play(s, "end", "move E")
+    assert s.outcome == "won"
+
+
+def test_one_basilisk_card_is_kept():
+    """THE BASILISKS: "The basilisks are two mini-bosses that award a victory point each. ... Both basilisk cards
+    cannot be in one player's hand" - one basilisk slain is kept in hand (it is discarded only with the other)."""
+    s = play(new_state([START, cell(1, 0, "basilisk-of-venom", "W", face="down", rolls=[6])],
+                       cards={"basilisk-of-venom": {"health": 1}}), "flip E", "attack")
+    assert s.hand == ("basilisk-of-venom",) and s.gold == 0
+
+
+def test_the_attack_roll_modifier_comes_after_the_doubling():
+    """ATTACK ROLL MODIFIER + OTHER ATTACK MODIFIERS: "The attack roll modifier is always applied after all other attack
+    modifiers. For example, a player may have drunk a potion that grants +1 to attack roll, and may have a weapon
+    equipped that doubles the attack of a roll"; DOUBLE DAMAGE: "For example, a player may have drunk a potion that
+    grants +1 to attack roll, and may have a weapon equipped that doubles damage" - a plain bard with the maul drinks
+    strength and rolls 5: 5 * 2 + 1 = 11, not (5 + 1) * 2."""
+    s = play(troll_ahead([5], character="bard", cards={**PLAIN_BARD, "troll": {"health": 20}}, items=["green-potion"],
+                         equipped=["maul"], potions=ALL), "drink green", "attack")
+    assert s.view().foe_at(1, 0).health == 20 - 11
+
+
+def test_adjacent_tiles_are_up_down_left_or_right_through_a_path():
+    """ADJACENT TILE: "An adjacent tile is any tile that has a path leading directly to it from the current tile. ...
+    An adjacent card must be one tile left, right, up, or down from the current tile"; Walls and paths: "All edges of
+    pathing tiles that do not have paths are walls" - from the start (a path east only) the hero may move east, not
+    south onto a tile whose path leads north to him, nor to the open tile diagonally across."""
+    cells = [cell(0, 0, "starting-tile", "E"), cell(1, 0, "pathing-tile", "SW"), cell(0, 1, "pathing-tile", "NE"),
+             cell(1, 1, "pathing-tile", "NW")]
+    s = new_state(cells)
+    assert [a for a in legal(s) if a.startswith(("move", "flip"))] == ["move E"]
+    play(s, "move E", "move S")
+    assert s.position == (1, 1)
+
+
+def test_no_exploration_card_is_laid_in_a_predefined_dungeon():
+    """Standard turn sequence: "4. Place exploration cards: The player places face-down exploration cards on his current
+    pathing tile if paths lead to unexplored areas"; Walls and paths: "When a player moves onto a pathing tile, he lays
+    exploration cards face-down next to any path on that tile that does not lead to an already placed card";
+    EXPLORATION CARD: "When a player moves onto a PATHING TILE that has paths leading onto an empty spot on the table,
+    the player places an exploration card on that empty spot face-down"; the example turn: "Finally, the player places
+    additional exploration cards face-down adjacent to the shop card" - in story mode the dungeon is predefined
+    (docs/rules.md, Board: step 4 does nothing): a path onto an empty cell stays a wall, and no cell is added."""
+    cells = [START, cell(1, 0, "pathing-tile", "NSW"), cell(1, 1, "shop", "N")]
+    s = new_state(cells)
+    before = [(c.at, c.face) for c in s.view().cells()]
+    play(s, "move E")
+    assert [(c.at, c.face) for c in s.view().cells()] == before
+    assert [a for a in legal(s) if a.startswith(("move", "flip"))] == ["move S", "move W"]
+
+
+def test_a_revealed_tile_keeps_its_paths():
+    """Walls and paths: "When a player flips an exploration card to reveal a pathing tile, he should rotate the tile so
+    its paths connect with his current tile's path. Pathing tiles that have a red arrow should be rotated such that the
+    arrow is pointing away from the tile the player is currently standing on" - story mode fixes each card's
+    orientation (shared/DESIGN.md, decision 1; docs/rules.md, Board): a tile flipped with no path back is not turned
+    to meet the hero's, and that edge is a wall."""
+    s = play(new_state([START, cell(1, 0, "pathing-tile", "NS", face="down")]), "flip E")
+    assert s.view().cell(1, 0).paths == "NS" and not any(a.startswith("move") for a in legal(s))
+
+
+def test_a_zombie_not_slain_within_the_turn_is_whole_again():
+    """MUST KILL WITHIN A SINGLE TURN: "To slay this enemy, the player must reduce its health to 0 by the end of that
+    player's turn" - the bard's 4 - 1 leaves the zombie (5) at 2 at the end of turn 1; at turn 2 it is back to 5, and
+    a 6 (5 damage) slays it."""
+    s = play(new_state([START, cell(1, 0, "zombie", "W", rolls=[4, 6])], character="bard"), "attack")
+    assert s.turn == 2 and s.view().foe_at(1, 0).health == 5
+    play(s, "attack")
+    assert s.face(1, 0) == CLEARED and s.gold == 3
+
+
+def test_a_paralysed_hero_ends_his_turn_and_loses_the_next():
+    """PARALYSIS: "If a player or enemy is paralyzed he will end his current turn, if it is his turn, and lose a turn
+    before being able to play again" - the paralysis trap stepped on ends turn 1, turn 2 is lost (the log tells it), turn
+    3 is played."""
+    s = play(corridor("paralysis-trap", "pathing-tile"), "move E")
+    assert [e.turn for e in s.log if isinstance(e, TurnSkipped)] == [2]
+    assert s.turn == 3 and s.position == (1, 0) and s.phase == STEP1 and "move E" in legal(s)

@@ -1,0 +1,87 @@
+"""The rules audit's list: every rulebook v1.1.2 sentence from TURNS to the end, and whether a test quotes it.
+
+Run ``python benchmarks/rules_quoted.py [WORDS] [--missing]`` from the repository: one line per sentence under its
+section (``Y`` quoted, ``-`` not; ``--missing``: the unquoted ones only), and at the end the count of sentences and
+of quoted ones. A sentence is quoted when WORDS (default 5) of its words in a row, or the whole sentence if shorter,
+appear in ``tests/*.py`` (lower-cased, punctuation but ``,.'+-`` dropped, so a quote may be cut or wrapped).
+Sentences of fewer than four words and cross-references ("See ...", "Read the ...") are not listed.
+
+The audits' counts (480 sentences): 218 quoted after the second audit (branch ``rules20``); see
+benchmarks/RESULTS.md, "the third rules audit", for the latest.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BOOK = "001_08245cdec2f4e879.txt"
+SKIP = ("read the", "see ", "read ", "one of the six")
+
+
+def book_path() -> Path:
+    """The rulebook: /work/shared/seeds beside the worktrees (``/work/main`` or ``/work/wt/NAME``)."""
+    for base in (ROOT.parent, ROOT.parent.parent):
+        path = base / "shared" / "seeds" / BOOK
+        if path.exists():
+            return path
+    raise SystemExit(f"rulebook not found: {BOOK} under shared/seeds beside {ROOT}")
+
+
+def norm(text: str) -> str:
+    text = re.sub(r"\[([^\]]*)\]\(#\)", r"\1", text)
+    text = text.replace("*", "").lower()
+    text = re.sub(r"[^a-z0-9,.'+-]+", " ", text)
+    text = re.sub(r"[,.]+(?= |$)", "", text)  # a quote may stop at a comma or leave out the full stop
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def sentences(book: str) -> list[tuple[str, str]]:
+    """(section, sentence) for every listed sentence, in the rulebook's order."""
+    book = re.sub(r"\$[^$\n]*\$", " ", book[book.index("# TURNS"):])
+    section, rows = "", []
+    for line in book.splitlines():
+        text = line.strip()
+        if not text:
+            continue
+        if text.startswith("#"):
+            section = text.strip("# ").strip("*")
+            continue
+        term = re.match(r"\*\*([^*]+)\*\*(.*)", text)
+        if term and term.group(1).isupper():
+            section, text = term.group(1).strip(), term.group(2)
+        for sentence in re.split(r"(?<=[.!?])\s+(?=[A-Z\[])", text):
+            n = norm(sentence)
+            if len(n.split()) >= 4 and not n.startswith(SKIP):
+                rows.append((section, sentence))
+    return rows
+
+
+def quoted(sentence: str, tests: str, k: int) -> bool:
+    words = norm(sentence).split()
+    k = min(k, len(words))
+    return any(" ".join(words[i:i + k]) in tests for i in range(len(words) - k + 1))
+
+
+def main(argv: list[str]) -> int:
+    k = int(next((a for a in argv if a.isdigit()), 5))
+    missing = "--missing" in argv
+    tests = norm(" ".join(p.read_text() for p in sorted((ROOT / "tests").glob("*.py"))).replace("\\n", " "))
+    tests = tests.replace('" "', " ")
+    rows = [(section, sentence, quoted(sentence, tests, k)) for section, sentence in sentences(book_path().read_text())]
+    current = None
+    for section, sentence, hit in rows:
+        if missing and hit:
+            continue
+        if section != current:
+            print("##", section)
+            current = section
+        print(("  Y " if hit else "  - ") + sentence)
+    print(f"{len(rows)} sentences, {sum(hit for _, _, hit in rows)} quoted by a test ({k} words in a row)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
