@@ -62,14 +62,14 @@ def sentences(book: str) -> list[tuple[str, str]]:
 def quoted(sentence: str, tests: str, k: int) -> bool:
     words = norm(sentence).split()
     k = min(k, len(words))
-    return any(" ".join(words[i:i + k]) in tests for i in range(len(words) - k + 1))
+    return any(f" {' '.join(words[i:i + k])} " in tests for i in range(len(words) - k + 1))
 
 
 def main(argv: list[str]) -> int:
     k = int(next((a for a in argv if a.isdigit()), 5))
     missing = "--missing" in argv
-    tests = norm(" ".join(p.read_text() for p in sorted((ROOT / "tests").glob("*.py"))).replace("\\n", " "))
-    tests = tests.replace('" "', " ")
+    text = " ".join(p.read_text() for p in sorted((ROOT / "tests").glob("*.py")))
+    tests = " " + norm(text.replace("\\n", " ")) + " "  # a wrapped string's "\n" is a space
     rows = [(section, sentence, quoted(sentence, tests, k)) for section, sentence in sentences(book_path().read_text())]
     current = None
     for section, sentence, hit in rows:

@@ -893,3 +893,144 @@ def test_a_paralysed_hero_ends_his_turn_and_loses_the_next():
     s = play(corridor("paralysis-trap", "pathing-tile"), "move E")
     assert [e.turn for e in s.log if isinstance(e, TurnSkipped)] == [2]
     assert s.turn == 3 and s.position == (1, 0) and s.phase == STEP1 and "move E" in legal(s)
+
+
+def test_identify_names_a_potion_s_colour_and_keeps_the_potion():
+    """IDENTIFY AN UNKNOWN ITEM IN YOUR HAND: "For example, a player has a red colored POTION in his hand, but the
+    identity of that potion has not been discovered yet. A player may use this scroll to identify the potion. The
+    player will roll to determine the potion, but the potion will not be used" - read on red: red is known as healing,
+    the potion stays in the hand; a colour known already is not offered again."""
+    s = new_state([START], items=["red-potion", "scroll-of-identify", "scroll-of-identify"], potions=ALL)
+    assert [a for a in legal(s) if a.startswith("read")] == ["read scroll-of-identify red"]
+    play(s, "read scroll-of-identify red")
+    assert s.summary()["identified"] == {"red": "healing"} and s.hand == ("red-potion", "scroll-of-identify")
+    assert not any(a.startswith("read") for a in legal(s))
+
+
+def test_move_to_any_adjacent_tile_crosses_a_wall_and_ends_the_turn():
+    """MOVE TO ANY ADJACENT TILE: "The player can move his piece to any tile that is up or down from, or left or right
+    of his current tile, and end his turn. This ability is meant to move a player to a tile that he could not normally
+    move to, because the pathing does not lead to that tile" - no path joins the start and the tile east; the scroll
+    of passage puts the hero there and turn 2 begins."""
+    s = new_state([cell(0, 0, "starting-tile", "S"), cell(1, 0, "pathing-tile", "S")], items=["scroll-of-passage"])
+    assert [a for a in legal(s) if a.startswith(("move", "read"))] == ["read scroll-of-passage E"]
+    play(s, "read scroll-of-passage E")
+    assert (s.position, s.turn, s.hand) == ((1, 0), 2, ())
+
+
+def test_a_thrown_potion_of_poison_costs_an_enemy_1_health_for_3_turns():
+    """POTION OF POISON: "If thrown: the potion will cause POISON on the player or enemy it was thrown on. ... An enemy
+    will lose 1 health, before he performs an action, for 3 turns" - thrown on the troll (9) in turn 1, it loses 1 at
+    the start of turns 2, 3 and 4 (docs/rules.md, "An enemy's poison" ticks first at the hero's next turn), none at 5;
+    the bard's 1 - 1 does nothing meanwhile."""
+    s = play(troll_ahead([1] * 4, character="bard", items=["blue-potion"], potions=ALL, cards={"troll": {"attack": 1}}),
+             "throw blue E", "attack")
+    healths = [foe_state(s)]
+    for _ in range(3):
+        healths.append(foe_state(play(s, "attack")))
+    assert s.turn == 5 and healths == [(8, 2), (7, 1), (6, 0), (6, 0)]
+
+
+def test_can_avoid_trap_rolls_when_the_trap_is_triggered():
+    """ROLL A DIE: IF X: CAN AVOID TRAP: "When a player triggers a trap, he may roll a die. If the die roll is X, the
+    trap triggers, but has no effect on the player" - the explorer (5, 6) steps on a spike trap: its stream rolls 2 and
+    the trap hurts; back on it two turns later a 5, and it does nothing (docs/rules.md, CAN AVOID TRAP: the engine
+    always rolls)."""
+    s = play(new_state([START, cell(1, 0, "spike-trap", "EW", rolls=[2, 5]), cell(2, 0, "pathing-tile", "W")],
+                       character="explorer"), "move E")
+    assert s.health == s.max_health - 2 and s.view().dice_drawn(1, 0) == 1
+    play(s, "end", "move E", "end", "move W")
+    assert s.health == s.max_health - 2 and s.view().dice_drawn(1, 0) == 2
+
+
+def test_a_block_stops_the_enemy_s_damage_and_its_abilities():
+    """ROLLING AN X: BLOCK ENEMY'S ATTACK THIS TURN: "If X is rolled for an attack roll, the attacking enemy deals no
+    damage to the player. Additionally, if the enemy has any abilities they are not applied this turn" - the shield's 6
+    against a sewer rat (9 health here): no bite, no poison, and the rat's stream rolls no ability die; a 5 lets the
+    rat roll its ability (a 6: poison) and bite."""
+    rat = {"sewer-rat": {"health": 9}}
+    s = play(new_state([START, cell(1, 0, "sewer-rat", "W", rolls=[6, 6])], equipped=["shield"], cards=rat), "attack")
+    assert (s.health, s.poison, s.view().dice_drawn(1, 0)) == (s.max_health, 0, 1)
+    s = play(new_state([START, cell(1, 0, "sewer-rat", "W", rolls=[5, 6])], equipped=["shield"], cards=rat), "attack")
+    assert (s.health, s.poison, s.view().dice_drawn(1, 0)) == (s.max_health - 1 - 1, 2 - 1, 2)
+
+
+def test_reroll_twice_sums_the_rolls_then_adds_the_modifier_once():
+    """ROLLING AN X: REROLL TWICE: "Player rolls two more times for his ATTACK ROLL. Once for the first attack, and once
+    for the second attack. ... Attack modifiers are applied to the sum of all rolls for that turn" - the warrior (+1)
+    with a dagger rolls 6, then 2 and 5: 2 + 5 + 1 = 8; three dice from the troll's stream."""
+    s = play(troll_ahead([6, 2, 5], equipped=["dagger"], cards={"troll": {"health": 20}}), "attack")
+    assert s.view().foe_at(1, 0).health == 20 - 8 and s.view().dice_drawn(1, 0) == 3
+
+
+def test_extra_movement_only_out_of_combat():
+    """+X MOVEMENT MUST BE OUT OF COMBAT: "If a player is not in combat, he may move +X more in a single turn. A player
+    must take additional moves during step 3 of THE STANDARD TURN SEQUENCE" - under rules 1.0 (no repeated step 2) the
+    hasty boots give a second move along an empty corridor, but none once a move has put the hero beside a goblin:
+    combat comes first."""
+    s = play(corridor("pathing-tile", "pathing-tile", "pathing-tile", rules="1.0", equipped=["hasty-boots"]), "move E")
+    assert "move E" in legal(s)
+    s = play(corridor("pathing-tile", "goblin", rules="1.0", equipped=["hasty-boots"]), "move E")
+    assert s.in_combat and not any(a.startswith("move") for a in legal(s))
+
+
+HERMIT = {"hermit": {"name": "Hermit", "kind": "character", "abilities": []}}  # 10 health, no trait
+
+
+def test_a_lower_max_health_keeps_the_health_but_caps_healing():
+    """-X TO MAX HEALTH: "The player gains a permanent decrease to his MAXIMUM HEALTH. He does not lose the X amount from
+    his current health when the artifact is picked up ... Instead, healing will never exceed the amount of the maximum
+    health. ... If he later loses 1 health, he cannot restore his health to 10. He can restore health once his health
+    is lower than 10 - X, and can only restore it to 10 - X"; MAX HEALTH: "Players may lose or gain max health as the
+    game progresses" - the cursed idol (-2) picked up at 10/10: 10/8; poison takes him to 9, where a potion of healing
+    does nothing; at 7 another restores him to 8."""
+    s = corridor("cursed-idol", character="hermit", cards=HERMIT, items=["blue-potion", "red-potion", "red-potion"],
+                 potions=ALL)
+    play(s, "move E")
+    assert (s.health, s.max_health) == (10, 8)
+    play(s, "drink blue", "end", "drink red")
+    assert (s.health, s.hand) == (9, ("cursed-idol", "red-potion"))
+    play(s, "end", "end", "drink red")
+    assert (s.turn, s.health) == (4, 8)
+
+
+def test_a_higher_max_health_is_permanent_and_adds_to_the_health():
+    """+X TO MAX HEALTH: "The player gains a permanent increase to his MAXIMUM HEALTH. He also immediately adds X amount
+    to his current health when the artifact is picked up" - the amulet of vigor (+2) picked up at 5/10: 7/12, and a
+    fountain heals him up to 12 turns later."""
+    cells = [START, cell(1, 0, "amulet-of-vigor", "EW"), cell(2, 0, "fountain-of-healing", "W", rolls=[1] * 4)]
+    s = play(hurt(cells, 5, character="hermit", cards=HERMIT), "move E")
+    assert (s.health, s.max_health) == (7, 12)
+    play(s, "end", "move E", "end", "end", "end")
+    assert (s.turn, s.health, s.max_health) == (5, 12, 12)
+
+
+def test_remove_all_your_cursed_items_discards_the_cursed_ones_only():
+    """CURSED: "Cursed items are indicated on the item's card. If an item is cursed, it cannot be removed from the
+    player's hand, unless a scroll of REMOVE ALL CURSED ITEMS FROM YOUR HAND is played. In this case, all cursed items
+    in that player's hand are discarded" - the withered hand and the cursed idol go, the ring of might stays."""
+    s = play(new_state([START], items=["withered-hand", "cursed-idol", "ring-of-might", "scroll-of-remove-curse"]),
+             "read scroll-of-remove-curse")
+    assert s.hand == ("ring-of-might",) and s.stats.attack_roll == 1 + 1 and s.max_health == 12
+
+
+def test_every_character_has_two_positive_traits_and_one_negative():
+    """CHARACTER CARD: "Each character has two positive traits, and one negative trait" - the project's six characters
+    (docs/rules.md, Characters) each carry three abilities."""
+    from cardrogue.engine.model.campaign import CardKind
+
+    characters = {c.id: c for c in campaign([START]).cards.values() if c.kind is CardKind.CHARACTER}
+    assert sorted(characters) == ["bard", "cleric", "explorer", "mage", "rogue", "warrior"]
+    assert all(len(c.abilities) == 3 for c in characters.values())
+
+
+def test_a_potion_of_teleportation_sends_only_to_a_pathing_tile():
+    """PATHING TILE: "Any tile that a player can normally walk on that has no effect, or special rules"; POTION OF
+    TELEPORTATION: "If drank: move to any PATHING TILE and end turn" - drunk on the tile the gold was picked up from,
+    the potion offers the starting tile and the pathing tile east, not his own tile, a trap, a shop, a fountain or a
+    face-down card (nor, thrown, would it send an enemy onto a trap: docs/rules.md, "Traps never meet enemies")."""
+    cells = [cell(0, 0, "starting-tile", "E"), cell(1, 0, "gold", "EW"), cell(2, 0, "pathing-tile", "W"),
+             cell(0, 1, "spike-trap", "N"), cell(1, 1, "shop", "N"), cell(2, 1, "fountain-of-healing", "N"),
+             cell(3, 1, "pathing-tile", "W", face="down")]
+    s = play(new_state(cells, character="bard", items=["purple-potion"], potions=ALL), "move E", "drink purple")
+    assert sorted(a for a in legal(s)) == ["teleport 0,0", "teleport 2,0"]
