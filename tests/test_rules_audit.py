@@ -152,6 +152,17 @@ def test_an_enemy_thrown_beside_the_hero_and_walked_away_from_is_restored():
     assert (goblin.health, goblin.poison, s.gold) == (4, 0, 0)
 
 
+def test_a_cursed_potion_can_be_identified():
+    """IDENTIFY AN UNKNOWN ITEM IN YOUR HAND: "This scroll can be used to identify a single unknown item from the
+    player's hand. ... The player will roll to determine the potion, but the potion will not be used" - a cursed potion
+    is such an item: CURSED says "it cannot be removed from the player's hand", and identifying it removes nothing.
+    The scroll was not offered for it (the third audit): red is known, the cursed potion stays."""
+    s = new_state([START], items=["red-potion", "scroll-of-identify"], potions=ALL, cards={"red-potion": {"cursed": True}})
+    assert [a for a in legal(s) if a.startswith(("read", "drink"))] == ["read scroll-of-identify red"]
+    play(s, "read scroll-of-identify red")
+    assert s.summary()["identified"] == {"red": "healing"} and s.hand == ("red-potion",)
+
+
 # ====================================================================== rules no test quoted before
 
 

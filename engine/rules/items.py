@@ -66,11 +66,12 @@ class ItemRules:
         hand.remove(card_id)
         self.hand = tuple(hand)
 
-    def _potion(self, colour: str) -> str | None:
-        """The card id of a potion of that colour in the hand."""
+    def _potion(self, colour: str, cursed: bool = False) -> str | None:
+        """The card id of a potion of that colour in the hand that may be used (drunk or thrown); with ``cursed``, any
+        potion of that colour (a cursed one may be identified: that uses nothing)."""
         for c in self.hand:
             card = self.d.cards[c]
-            if card.kind is CardKind.POTION and card.colour == colour and not card.cursed:
+            if card.kind is CardKind.POTION and card.colour == colour and (cursed or not card.cursed):
                 return c
         return None
 
@@ -346,9 +347,10 @@ class ItemRules:
             # (a cursed REMOVE ALL YOUR CURSED ITEMS is: playing it is the exception itself).
             return
         if kind == "identify":
+            # IDENTIFY AN UNKNOWN ITEM IN YOUR HAND: "the potion will not be used", so a cursed one is identified too
             identified = self.identified
             for i, colour in enumerate(POTION_COLOURS):
-                if not identified >> i & 1 and self._potion(colour):
+                if not identified >> i & 1 and self._potion(colour, cursed=True):
                     out.append(_action("read", c, colour))
         elif kind == "move-adjacent":
             grid = self.d.grid_to[self.pos]
