@@ -1045,3 +1045,28 @@ def test_a_potion_of_teleportation_sends_only_to_a_pathing_tile():
              cell(3, 1, "pathing-tile", "W", face="down")]
     s = play(new_state(cells, character="bard", items=["purple-potion"], potions=ALL), "move E", "drink purple")
     assert sorted(a for a in legal(s)) == ["teleport 0,0", "teleport 2,0"]
+
+
+def test_kept_reading_a_dodge_is_rolled_only_against_an_attack():
+    """docs/rules.md, "A dodge is rolled only against an attack": COMBAT TURN SEQUENCE, step 2 ("If the enemy has a
+    special ability that require a die roll, roll for this ability") against ROLL A DIE: IF X: DODGES PLAYER'S ATTACK
+    ("If X is rolled, the enemy takes no damage from the attacking player for this turn") - a failed flee beside the
+    imp draws the flee roll alone from its stream (no dodge die), and the imp bites."""
+    cells = [cell(0, 0, "pathing-tile", "E"), cell(1, 0, "starting-tile", "EW"), cell(2, 0, "imp", "W", rolls=[2])]
+    s = play(new_state(cells, character="bard"), "flee W")
+    assert (s.turn, s.position, s.health, s.view().dice_drawn(2, 0)) == (2, (1, 0), s.max_health - 2, 1)
+
+
+def test_kept_reading_an_enemy_set_beside_the_hero_is_no_target_for_a_throw():
+    """docs/rules.md, "An enemy thrown beside the hero is no target": THROW ("When a player is on an adjacent tile to
+    another player or enemy, he may throw items on him") against TELEPORTING OR MOVING TO A TILE, BUT TURN IS ENDED
+    ("If an enemy is teleported adjacent to a player, the same rules apply") - the goblin, the only enemy, thrown
+    beside the hero waits for his next turn: the turn resumes, and the potion of poison left is only drunk, never
+    thrown at it; at the next turn it engages and may be."""
+    cells = [cell(0, 0, "starting-tile", "ES"), cell(1, 0, "goblin", "W", rolls=[1]), cell(0, 1, "pathing-tile", "NE"),
+             cell(1, 1, "pathing-tile", "W")]
+    s = play(new_state(cells, character="bard", items=["purple-potion", "blue-potion"], potions=ALL), "throw purple E",
+             "teleport 0,1")
+    assert s.phase == MOVING and [a for a in legal(s) if "blue" in a] == ["drink blue"]
+    play(s, "end")
+    assert s.phase == COMBAT and "throw blue S" in legal(s)
