@@ -1070,3 +1070,34 @@ def test_kept_reading_an_enemy_set_beside_the_hero_is_no_target_for_a_throw():
     assert s.phase == MOVING and [a for a in legal(s) if "blue" in a] == ["drink blue"]
     play(s, "end")
     assert s.phase == COMBAT and "throw blue S" in legal(s)
+
+
+def test_a_pathing_tile_has_one_to_four_paths():
+    """Walls and paths: "Each pathing tile has a certain number of paths, ranging from 1 to 4, leading off of the edges
+    of the card" - a tile an author leaves with no path is flagged (CR223: it can never be reached); with one it is
+    not."""
+    from cardrogue.engine.format.loader import load_campaign_text
+    import json
+
+    def codes(paths):
+        cells = [cell(0, 0, "starting-tile", "E"), cell(1, 0, "pathing-tile", "W", exit=True),
+                 cell(0, 1, "pathing-tile", paths)]
+        return [d.code for d in load_campaign_text(json.dumps(campaign_dict(cells))).diagnostics]
+
+    assert "CR223" in codes("") and "CR223" not in codes("E")
+
+
+def test_victory_points_are_the_level_s_goals_in_story_mode():
+    """THE CHEST AND KEY: "The player who unlocks the chest will be awarded a VICTORY POINT for his discovery"; THE
+    GOLEM: "The player who rids this monster from the catacombs will be awarded two VICTORY POINTS" - story mode counts
+    turns, not points (shared/DESIGN.md, decisions 1 and 5): the chest opened and the golem slain are the level's goals,
+    and the way out opens once both are met."""
+    cells = [cell(1, 0, "starting-tile", "ESW"), cell(0, 0, "key", "E"), cell(2, 0, "chest", "W"),
+             cell(1, 1, "golem", "NS", rolls=[6]), cell(1, 2, "pathing-tile", "N", exit=True)]
+    s = new_state(cells, goals=[("open", "chest"), ("slay", "golem")], cards={"golem": {"health": 1}})
+    play(s, "attack")
+    assert not s.goals_met() and s.hand == ("golem",)
+    play(s, "move W", "end", "move E", "move E")
+    assert s.goals_met() and s.face(2, 0) == CLEARED
+    play(s, "end", "move W", "move S", "end", "move S")
+    assert s.outcome == "won" and s.turn == 4
