@@ -161,6 +161,13 @@ def test_a_cursed_potion_can_be_identified():
     assert [a for a in legal(s) if a.startswith(("read", "drink"))] == ["read scroll-of-identify red"]
     play(s, "read scroll-of-identify red")
     assert s.summary()["identified"] == {"red": "healing"} and s.hand == ("red-potion",)
+    # The solver leaves what is known out of its signature (docs/solver.md, *What is known*): the new reading only
+    # discards the scroll, and its par is still the reference search's (a goblin to pass, a chest to open).
+    cells = [START, cell(1, 0, "goblin", "EW", rolls=[2, 3, 1]), cell(2, 0, "key", "EW"), cell(3, 0, "chest", "EW"),
+             cell(4, 0, "pathing-tile", "W", exit=True)]
+    c = campaign(cells, character="bard", items=["red-potion", "blue-potion", "scroll-of-identify"], potions=ALL,
+                 cards={"red-potion": {"cursed": True}}, goals=[("open", "chest")])
+    same_par_as_the_reference(c, Budget(max_states=100_000, max_seconds=3600.0))
 
 
 # ====================================================================== rules no test quoted before
