@@ -1119,3 +1119,17 @@ def test_the_next_turn_is_the_hero_s_own():
     s = new_state([START, cell(1, 0, "pathing-tile", "W", face="down")])
     play(s, "end")
     assert (s.turn, s.phase, legal(s)) == (2, STEP1, ["flip E", "end"])
+
+
+def test_kept_reading_an_item_that_may_not_be_discarded_is_still_used_up():
+    """docs/rules.md, "Used up though it may not be discarded": ITEMS ("If the symbol is crossed out, the item cannot
+    be sold or discarded") and CURSED ("it cannot be removed from the player's hand") against the item's own rule: THE
+    CHEST AND KEY ("When that player moves onto the chest tile, the key card is discarded"; the catalog's key cannot be
+    sold) and Potions ("Once a potion is used, it must be discarded") - a key that is cursed as well opens the chest
+    and is gone; a potion whose gold is crossed out is drunk."""
+    cells = [START, cell(1, 0, "key", "EW"), cell(2, 0, "chest", "W", contents=["sword"])]
+    s = play(new_state(cells, cards={"key": {"cursed": True}}), "move E", "end", "move E")
+    assert s.hand == ("sword",) and s.face(2, 0) == CLEARED
+    s = new_state([START], character="bard", items=["red-potion"], potions=ALL, cards={"red-potion": {"sellable": False}})
+    assert "drink red" in legal(s)
+    assert play(s, "drink red").hand == ()
