@@ -1133,3 +1133,12 @@ def test_kept_reading_an_item_that_may_not_be_discarded_is_still_used_up():
     s = new_state([START], character="bard", items=["red-potion"], potions=ALL, cards={"red-potion": {"sellable": False}})
     assert "drink red" in legal(s)
     assert play(s, "drink red").hand == ()
+
+
+def test_kept_reading_the_fountain_rolls_even_for_a_hero_at_full_health():
+    """docs/rules.md, "The fountain rolls at every turn's start": The fountain of healing, "At the beginning of a
+    player's turn, if he is on the Fountain of healing tile, he will roll a die", against "The fountain may be used
+    each turn by any player standing on it, until it is drained" - a hero at full health standing on it still rolls:
+    a 6 drains it though it heals him nothing."""
+    s = play(new_state([START, cell(1, 0, "fountain-of-healing", "W", rolls=[6])]), "move E", "end")
+    assert s.health == s.max_health and s.face(1, 0) == CLEARED and s.view().dice_drawn(1, 0) == 1
