@@ -159,7 +159,8 @@ def test_a_cursed_potion_can_be_identified():
     player's hand. ... The player will roll to determine the potion, but the potion will not be used" - a cursed potion
     is such an item: CURSED says "it cannot be removed from the player's hand", and identifying it removes nothing.
     The scroll was not offered for it (the third audit): red is known, the cursed potion stays."""
-    s = new_state([START], items=["red-potion", "scroll-of-identify"], potions=ALL, cards={"red-potion": {"cursed": True}})
+    s = new_state([START], items=["red-potion", "scroll-of-identify"], potions=ALL,
+                  cards={"red-potion": {"cursed": True}})
     assert [a for a in legal(s) if a.startswith(("read", "drink"))] == ["read scroll-of-identify red"]
     play(s, "read scroll-of-identify red")
     assert s.summary()["identified"] == {"red": "healing"} and s.hand == ("red-potion",)
@@ -654,7 +655,8 @@ def test_fleeing_is_one_die_instead_of_the_attack_roll_and_4_to_6_flee():
     "The player rolls a die"; FLEE: "To leave combat a player may attempt to flee by rolling a 4,5, or 6" - the bard
     beside a goblin may attack or flee west; a 3 fails (the goblin bites, turn 2), a 4 flees. One die each, from the
     goblin's stream."""
-    cells = [cell(0, 0, "pathing-tile", "E"), cell(1, 0, "starting-tile", "EW"), cell(2, 0, "goblin", "W", rolls=[3, 4])]
+    cells = [cell(0, 0, "pathing-tile", "E"), cell(1, 0, "starting-tile", "EW"),
+             cell(2, 0, "goblin", "W", rolls=[3, 4])]
     s = new_state(cells, character="bard")
     assert [a for a in legal(s) if a.startswith(("attack", "flee"))] == ["attack", "flee W"]
     play(s, "flee W")
@@ -806,7 +808,8 @@ def test_each_potion_colour_has_a_different_effect():
     for seed in range(300):
         for chosen in ({}, {"purple": "healing"}, {"red": "paralysis", "orange": "poison"}):
             identities = potion_identities(seed, chosen)
-            assert sorted(identities) == sorted(POTION_COLOURS) and sorted(identities.values()) == sorted(POTION_EFFECTS)
+            assert sorted(identities) == sorted(POTION_COLOURS)
+            assert sorted(identities.values()) == sorted(POTION_EFFECTS)
             assert chosen.items() <= identities.items()
     result = load_campaign_text(json.dumps(campaign_dict([START], potions={"red": "healing", "blue": "healing"})))
     assert result.campaign is None and "CR222" in [d.code for d in result.diagnostics]
@@ -909,8 +912,8 @@ def test_a_zombie_not_slain_within_the_turn_is_whole_again():
 
 def test_a_paralysed_hero_ends_his_turn_and_loses_the_next():
     """PARALYSIS: "If a player or enemy is paralyzed he will end his current turn, if it is his turn, and lose a turn
-    before being able to play again" - the paralysis trap stepped on ends turn 1, turn 2 is lost (the log tells it), turn
-    3 is played."""
+    before being able to play again" - the paralysis trap stepped on ends turn 1, turn 2 is lost (the log tells it),
+    turn 3 is played."""
     s = play(corridor("paralysis-trap", "pathing-tile"), "move E")
     assert [e.turn for e in s.log if isinstance(e, TurnSkipped)] == [2]
     assert s.turn == 3 and s.position == (1, 0) and s.phase == STEP1 and "move E" in legal(s)
@@ -999,12 +1002,12 @@ HERMIT = {"hermit": {"name": "Hermit", "kind": "character", "abilities": []}}  #
 
 
 def test_a_lower_max_health_keeps_the_health_but_caps_healing():
-    """-X TO MAX HEALTH: "The player gains a permanent decrease to his MAXIMUM HEALTH. He does not lose the X amount from
-    his current health when the artifact is picked up ... Instead, healing will never exceed the amount of the maximum
-    health. ... If he later loses 1 health, he cannot restore his health to 10. He can restore health once his health
-    is lower than 10 - X, and can only restore it to 10 - X"; MAX HEALTH: "Players may lose or gain max health as the
-    game progresses" - the cursed idol (-2) picked up at 10/10: 10/8; poison takes him to 9, where a potion of healing
-    does nothing; at 7 another restores him to 8."""
+    """-X TO MAX HEALTH: "The player gains a permanent decrease to his MAXIMUM HEALTH. He does not lose the X amount
+    from his current health when the artifact is picked up ... Instead, healing will never exceed the amount of the
+    maximum health. ... If he later loses 1 health, he cannot restore his health to 10. He can restore health once his
+    health is lower than 10 - X, and can only restore it to 10 - X"; MAX HEALTH: "Players may lose or gain max health
+    as the game progresses" - the cursed idol (-2) picked up at 10/10: 10/8; poison takes him to 9, where a potion of
+    healing does nothing; at 7 another restores him to 8."""
     s = corridor("cursed-idol", character="hermit", cards=HERMIT, items=["blue-potion", "red-potion", "red-potion"],
                  potions=ALL)
     play(s, "move E")
@@ -1130,7 +1133,8 @@ def test_kept_reading_an_item_that_may_not_be_discarded_is_still_used_up():
     cells = [START, cell(1, 0, "key", "EW"), cell(2, 0, "chest", "W", contents=["sword"])]
     s = play(new_state(cells, cards={"key": {"cursed": True}}), "move E", "end", "move E")
     assert s.hand == ("sword",) and s.face(2, 0) == CLEARED
-    s = new_state([START], character="bard", items=["red-potion"], potions=ALL, cards={"red-potion": {"sellable": False}})
+    s = new_state([START], character="bard", items=["red-potion"], potions=ALL,
+                  cards={"red-potion": {"sellable": False}})
     assert "drink red" in legal(s)
     assert play(s, "drink red").hand == ()
 
