@@ -295,7 +295,7 @@ def cmd_register(args: argparse.Namespace) -> int:
 
         from cardrogue.hub import config as settings
         from cardrogue.hub.client import HubClient, HubRefused, HubUnreachable
-        from cardrogue.hub.config import DEFAULT_HUB, ClientConfig, Pending, config_path, load_config, new_token
+        from cardrogue.hub.config import REGISTER, DEFAULT_HUB, ClientConfig, Pending, config_path, load_config, new_token
 
         saved = load_config()
         url = args.hub or saved.hub or DEFAULT_HUB
@@ -310,10 +310,10 @@ def cmd_register(args: argparse.Namespace) -> int:
         client = HubClient(url)
         # The token is made here and saved before the hub is asked: a Ctrl+C (or a lost connection) after the hub
         # made the account lost it, as the hub keeps its hash alone. The same command again finishes with it.
-        _keep_pending(saved, url, args.name)
-        resumed = saved.pending is not None and saved.pending.of(url, args.name)
+        _keep_pending(saved, url, args.name, REGISTER)
+        resumed = saved.pending is not None
         token = saved.pending.token if resumed else new_token()
-        settings.save_config(replace(saved, pending=Pending(url, args.name, token)))
+        settings.save_config(replace(saved, pending=Pending(url, args.name, token, REGISTER)))
         again = (f"run `cardrogue hub register {_show(args.name)} --hub {url}` again to finish: the token it sent is "
                  f"kept in {config_path()}")
         try:
@@ -443,12 +443,12 @@ def cmd_token_rotate(args: argparse.Namespace) -> int:
 
         from cardrogue.hub import config as settings
         from cardrogue.hub.client import HubClient, HubRefused
-        from cardrogue.hub.config import ClientConfig, Pending, config_path, new_token
+        from cardrogue.hub.config import REGISTER, ROTATE, ClientConfig, Pending, config_path, new_token
 
         config, url = _account_for(args)
-        _keep_pending(config, url, config.name)
+        _keep_pending(config, url, config.name, None)  # (a registration of this account, lost: finished as one)
         _check_config_writable()
-        pending = config.pending if config.pending is not None and config.pending.of(url, config.name) else None
+        pending = config.pending
         if pending is not None:
             # An earlier rotation whose answer was lost: the hub may have taken its token already.
             try:
@@ -458,10 +458,11 @@ def cmd_token_rotate(args: argparse.Namespace) -> int:
                     raise
             else:
                 path = settings.save_config(ClientConfig(url, config.name, pending.token))
-                return _rotated(args, config.name, url, path, " (finishing the rotation interrupted before)")
+                lost = "registration" if pending.kind == REGISTER else "rotation"
+                return _rotated(args, config.name, url, path, f" (finishing the {lost} interrupted before)")
         token = new_token()
         # Saved before the hub is asked: once it answers, the old token is dead; a lost answer must not lose the new.
-        settings.save_config(replace(config, pending=Pending(url, config.name or "", token)))
+        settings.save_config(replace(config, pending=Pending(url, config.name or "", token, ROTATE)))
         try:
             answer = _sent(lambda: HubClient(url, config.token).rotate(token),
                            f"while the hub rotated the token: run `cardrogue hub token rotate` again to finish (the new "
@@ -491,20 +492,26 @@ def _other_pending(config, url: str, name: str | None):
     return None if pending is None or pending.of(url, name) else pending
 
 
-def _keep_pending(config, url: str, name: str | None) -> None:
-    """Refused when the settings hold the token of a registration interrupted for another account, which this
-    command's own token, kept in its place while the hub is asked, would drop."""
-    from cardrogue.hub.config import config_path
+def _keep_pending(config, url: str, name: str | None, kind: str | None) -> None:
+    """Refused when the settings hold a token waiting for a hub's answer that this command cannot finish (one of
+    another account than ``name`` on ``url``, or of another command than ``kind`` when given), which its own token,
+    kept in its place while the hub is asked, would drop. The refusal names the command that finishes it."""
+    from cardrogue.hub.config import REGISTER, config_path
 
-    pending = _other_pending(config, url, name)
-    if pending is None:
+    pending = config.pending
+    if pending is None or (pending.of(url, name) and kind in (None, pending.kind)):
         return
-    finish = (f"`cardrogue hub token rotate --hub {pending.hub}` as {_show(pending.name)}"
-              if pending.name == config.name else f"`cardrogue hub register {_show(pending.name)} --hub {pending.hub}`")
+    if pending.kind == REGISTER:
+        sent, finish = "register", f"`cardrogue hub register {_show(pending.name)} --hub {pending.hub}`"
+    elif pending.of(config.hub or "", config.name) and config.token:
+        sent, finish = "token rotate", f"`cardrogue hub token rotate --hub {pending.hub}`"
+    else:  # the account is no longer the one saved: a login with the kept token (live if the hub rotated) finishes
+        sent, finish = "token rotate", (f"`cardrogue hub login --force --hub {pending.hub}` as {_show(pending.name)} "
+                                        "with the kept token, or its old one should the hub refuse that")
     raise UnusableInput(
         f"a token of {_show(pending.name)} on {_show(pending.hub)} waits in {config_path()} for a hub's answer that "
-        f"never came (an interrupted register or token rotate), and may be that account's only one: finish it first "
-        f"({finish}), or give it up by removing \"pending\" from that file")
+        f"never came (an interrupted `{sent}`), and may be that account's only one: finish it first ({finish}), or "
+        "give it up by removing \"pending\" from that file")
 
 
 def _check_config_writable() -> None:

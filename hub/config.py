@@ -5,8 +5,9 @@ when set), written atomically with mode 0600 in a folder of mode 0700: the token
 password and no other user may read it.
 
 A token the client is about to give the hub (``register``, ``token rotate``) is saved first,
-as ``pending``, beside the account: should the answer never arrive (Ctrl+C, the network), the
-hub may hold it already, and the same command run again finishes with it.
+as ``pending``, beside the account, with the command that sent it (its ``kind``): should the
+answer never arrive (Ctrl+C, the network), the hub may hold it already, and the same command
+run again finishes with it.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from cardrogue.engine.errors import UnusableInput
@@ -23,15 +24,19 @@ from cardrogue.engine.records.atomic import atomic_write
 ENV_VAR = "CARDROGUE_CONFIG_DIR"
 DEFAULT_HUB = "http://127.0.0.1:8765"
 TOKEN = re.compile(r"[!-~]{1,512}")  # sent in a header: printable ASCII, no space, no line break
+REGISTER = "register"
+ROTATE = "rotate"
 
 
 @dataclass(frozen=True)
 class Pending:
-    """A token sent to a hub whose answer has not come back yet: for the account ``name`` on ``hub``."""
+    """A token sent to a hub whose answer has not come back yet: for the account ``name`` on ``hub``, by the
+    command ``kind`` (REGISTER or ROTATE), which is the one to run again."""
 
     hub: str
     name: str
     token: str
+    kind: str
 
     def of(self, hub: str, name: str | None) -> bool:
         return self.hub.rstrip("/") == hub.rstrip("/") and self.name == name
@@ -77,11 +82,19 @@ def load_config() -> ClientConfig:
     pending = data.get("pending")
     if pending is not None and not (isinstance(pending, dict) and all(isinstance(pending.get(k), str) for k in
                                                                       ("hub", "name", "token"))
-                                    and TOKEN.fullmatch(pending["token"])):
+                                    and TOKEN.fullmatch(pending["token"])
+                                    and pending.get("kind", REGISTER) in (REGISTER, ROTATE)):
         raise UnusableInput(f"{path}: the token waiting for a hub's answer (\"pending\") is not in the expected form; "
                             "remove it, or register again")
-    return ClientConfig(data.get("hub"), data.get("name"), data.get("token"),
-                        None if pending is None else Pending(pending["hub"], pending["name"], pending["token"]))
+    config = ClientConfig(data.get("hub"), data.get("name"), data.get("token"))
+    if pending is None:
+        return config
+    # A file saved before the kind was recorded: a token of the saved account was its rotation's (a register of it
+    # is refused as taken, which drops the token), another account's a registration's.
+    kept = Pending(pending["hub"], pending["name"], pending["token"], pending.get("kind", REGISTER))
+    if "kind" not in pending and config.token and kept.of(config.hub or "", config.name):
+        kept = replace(kept, kind=ROTATE)
+    return replace(config, pending=kept)
 
 
 def save_config(config: ClientConfig) -> Path:
@@ -90,7 +103,8 @@ def save_config(config: ClientConfig) -> Path:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         data: dict = {"hub": config.hub, "name": config.name, "token": config.token}
         if config.pending is not None:
-            data["pending"] = {"hub": config.pending.hub, "name": config.pending.name, "token": config.pending.token}
+            data["pending"] = {"hub": config.pending.hub, "name": config.pending.name, "token": config.pending.token,
+                               "kind": config.pending.kind}
         text = json.dumps(data, indent=2) + "\n"
         atomic_write(path, text.encode("utf-8"), mode=0o600)
     except OSError as exc:

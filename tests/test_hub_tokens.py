@@ -7,6 +7,7 @@ The API on both backends (SQLite and a real PostgreSQL, tests/pgserver.py); the 
 from __future__ import annotations
 
 import hashlib
+import json
 import io
 import stat
 
@@ -449,3 +450,47 @@ def test_a_damaged_pending_token_is_refused_with_the_files_path(capsys) -> None:
     config_path().write_text('{"hub": null, "name": null, "token": null, "pending": {"hub": "h"}}')
     code, out, err = cardrogue(capsys, "hub", "register", "alice")
     assert code == 2 and str(config_path()) in err and "pending" in err, err
+
+
+def test_a_lost_rotation_kept_past_a_login_as_another_account_is_named_a_rotation(sqlite_hub, capsys,
+                                                                                  monkeypatch) -> None:
+    """alice's rotation lost its answer, then `login --force` saved bob: the refusal asked to `register alice`, which
+    alice's account, made long ago, is not (left21). The pending token says whether a register or a rotate kept it."""
+    hub = sqlite_hub
+    assert cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)[0] == 0
+    old = load_config().token
+    real = HubClient.rotate
+
+    def rotated_then_interrupted(self, new_token=None):
+        real(self, new_token)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(HubClient, "rotate", rotated_then_interrupted)
+    assert cardrogue(capsys, "hub", "token", "rotate")[0] == 130
+    monkeypatch.setattr(HubClient, "rotate", real)
+    kept = load_config().pending
+    assert kept.kind == "rotate" and me(hub, old) == 401 and me(hub, kept.token) == 200
+    monkeypatch.setattr("sys.stdin", io.StringIO(register(hub.base, "bob") + "\n"))
+    assert cardrogue(capsys, "hub", "login", "--hub", hub.base, "--force")[0] == 0 and load_config().pending == kept
+    for argv in (("token", "rotate"), ("register", "alice", "--hub", hub.base, "--force")):
+        code, out, err = cardrogue(capsys, "hub", *argv)
+        assert code == 2 and "interrupted `token rotate`" in err and "hub register alice" not in err, (argv, err)
+        assert f"`cardrogue hub login --force --hub {hub.base}` as alice" in err and load_config().pending == kept
+    monkeypatch.setattr("sys.stdin", io.StringIO(kept.token + "\n"))  # as the refusal says: the kept token
+    assert cardrogue(capsys, "hub", "login", "--hub", hub.base, "--force")[0] == 0
+    assert load_config().name == "alice" and load_config().token == kept.token and load_config().pending is None
+
+
+def test_a_pending_token_saved_before_its_kind_was_recorded_still_reads(capsys) -> None:
+    """A `hub.json` from before the kind: a token of the saved account is its rotation's, another one a register's."""
+    config_path().parent.mkdir(parents=True, exist_ok=True)
+    for pending, kind in (("alice", "rotate"), ("bob", "register")):
+        config_path().write_text(json.dumps({"hub": "http://h", "name": "alice", "token": "t" * 43,
+                                             "pending": {"hub": "http://h", "name": pending, "token": "p" * 43}}))
+        assert load_config().pending.kind == kind
+    code, out, err = cardrogue(capsys, "hub", "token", "rotate")
+    assert code == 2 and "`cardrogue hub register bob --hub http://h`" in err, err
+    config_path().write_text('{"hub": null, "name": null, "token": null, '
+                             '"pending": {"hub": "h", "name": "a", "token": "p", "kind": "guess"}}')
+    code, out, err = cardrogue(capsys, "hub", "register", "alice")
+    assert code == 2 and "pending" in err and "Traceback" not in err, err
