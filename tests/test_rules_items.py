@@ -57,6 +57,43 @@ def test_strength_and_weakness_potions_drunk():
     assert s.atk_bonus == 1
 
 
+def _said_after(s, potion: str) -> str:
+    """The log's sentence right after the one naming ``potion`` (drunk or thrown): what it did."""
+    texts = [e.text for e in s.log]
+    return texts[next(i for i, t in enumerate(texts) if f"the {potion} potion" in t) + 1]
+
+
+def test_a_thrown_strength_potion_is_logged_with_what_it_did():
+    """POTION OF STRENGTH (v1.1.2): "If drank: +1 attack to attack roll. ... If thrown: the potion will grant the
+    player it was thrown on +1 attack roll. An enemy, it was thrown on, will gain +1 to their standard attack. This
+    effect is permanent." The log named the potion thrown and not its effect (left21); drunk, it said nothing
+    more either. POTION OF WEAKNESS: "An enemy, it was thrown on, will gain -1 to their standard attack." """
+    cells = [START, cell(1, 0, "troll", "W", face="down", rolls=[1, 1, 1])]
+    s = play(hero("green-potion", "yellow-potion", "green-potion", cells=cells), "flip E", "throw green E")
+    attack = s.view().foe_at(1, 0).attack
+    assert _said_after(s, "green") == f"Troll: +1 to its attack, now {attack}."
+    play(s, "throw yellow E")
+    assert _said_after(s, "yellow") == f"Troll: -1 to its attack, now {attack - 1}."
+    s = play(hero("green-potion", "yellow-potion"), "drink green")
+    assert _said_after(s, "green") == "+1 to the attack roll (+1 in all)."
+    play(s, "drink yellow")
+    assert _said_after(s, "yellow") == "-1 to the attack roll (+0 in all)."
+
+
+def test_other_potions_thrown_are_logged_with_what_they_did():
+    """POTIONS, if thrown (v1.1.2): HEALING "will fully restore the health of the player or enemy it was thrown on";
+    POISON "An enemy will lose 1 health, before he performs an action, for 3 turns"; PARALYSIS "An enemy will be
+    unable to attack or apply combat effects for that turn." """
+    said = {}
+    for colour in ("red", "blue", "orange"):
+        s = play(hero(f"{colour}-potion", cells=[START, cell(1, 0, "troll", "W", face="down")]), "flip E",
+                 f"throw {colour} E")
+        said[colour] = _said_after(s, colour)
+    assert said == {"red": "Troll: health is not below max: no effect.",
+                    "blue": "Troll: poisoned, -1 health before each of its actions for 3 turns.",
+                    "orange": "Troll: paralysed; it neither attacks nor uses its abilities this turn."}
+
+
 def test_paralysis_potion_drunk_skips_next_turn():
     """POTION OF PARALYSIS if drank: end turn, and skip the next turn."""
     s = play(hero("orange-potion"), "drink orange")

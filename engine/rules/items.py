@@ -253,10 +253,10 @@ class ItemRules:
                 self._rule("POTION OF HEALING", "Health is not below max: no effect.")
         elif effect == "poison":
             self._poison_player(3, "Potion of poison")
-        elif effect == "strength":
-            self.atk_bonus += 1
-        elif effect == "weakness":
-            self.atk_bonus -= 1
+        elif effect in ("strength", "weakness"):
+            self.atk_bonus += 1 if effect == "strength" else -1
+            self._rule(f"POTION OF {effect.upper()}", "{:+d} to the attack roll ({:+d} in all).",
+                       1 if effect == "strength" else -1, self.atk_bonus)
         elif effect == "paralysis":
             self._paralyse_player(1, "Potion of paralysis")
         else:
@@ -278,16 +278,25 @@ class ItemRules:
         card = self.d.card[e]
         h, p, z, a = self._foe(e)
         self._tell(PotionUsed, action.arg, effect, card.name)
+        rule = f"POTION OF {effect.upper()}"
         if effect == "healing":
+            if h < card.health:
+                self._rule(rule, "{}: health restored to {}.", card.name, card.health)
+            else:
+                self._rule(rule, "{}: health is not below max: no effect.", card.name)
             h = card.health
         elif effect == "poison":
             p = max(p, 3)
+            self._rule(rule, "{}: poisoned, -1 health before each of its actions for {} turns.", card.name, p)
         elif effect in ("strength", "weakness"):
             # v1.1: "Strength and weakness potion now have same effect when thrown on player or enemy";
             # v1.0 and v1.1 reversed them on an enemy.
-            a += (1 if effect == "strength" else -1) * (1 if self.d.rules.thrown_alike else -1)
+            gain = (1 if effect == "strength" else -1) * (1 if self.d.rules.thrown_alike else -1)
+            a += gain
+            self._rule(rule, "{}: {:+d} to its attack, now {}.", card.name, gain, (card.attack or 0) + a)
         elif effect == "paralysis":
             z = max(z, 1)
+            self._rule(rule, "{}: paralysed; it neither attacks nor uses its abilities this turn.", card.name)
         self._set_foe(e, h, p, z, a)
         if effect == "teleportation":
             self._teleport_choice(e)
