@@ -344,3 +344,21 @@ async def test_80_columns_keep_the_side_panel_beside_the_board(tmp_path):
         await pilot.pause()
         side, left = app.screen.query_one("#player-side"), app.screen.query_one("#player-left")
         assert side.region.x == left.region.right and side.region.width == 30
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 50), (55, 33)])
+@run_async
+async def test_a_hint_leaves_the_key_bar_in_view(tmp_path, size):
+    """A hint names keys to press: at 80x24 its pop-up covered the key bar's right half for its 3 s, as Textual
+    keeps notifications one line above the bottom (a one-line Footer) and the bar wraps onto two lines (left21)."""
+    from textual.widgets._toast import Toast
+
+    app = app_for(tmp_path, rolls=(2,))
+    async with app.run_test(size=size, notifications=True) as pilot:
+        await pilot.press("enter", "right", "left")  # in combat, an arrow toward no enemy: a hint says why
+        await pilot.pause()
+        toasts = list(app.screen.query(Toast))
+        bar = app.screen.query_one(KeyBar).region
+        assert toasts and "In combat: attack (a)" in str(toasts[0].render())
+        for toast in toasts:
+            assert toast.region.bottom <= bar.y and toast.region.y >= 0, (toast.region, bar)

@@ -43,3 +43,8 @@ def test_victory_screen(snap_compare, tmp_path):
 def test_defeat_screen(snap_compare, tmp_path):
     assert snap_compare(app(tmp_path, goblin_attack=12, rolls=(1,)), press=["enter", "right", "a"],
                         terminal_size=(80, 24))
+
+
+def test_a_hint_sits_above_the_key_bar_80x24(snap_compare, tmp_path):
+    """An arrow toward no enemy in combat: the hint says why, above the two lines of keys, not over them."""
+    assert snap_compare(app(tmp_path, rolls=(2,)), press=["enter", "right", "left"], terminal_size=(80, 24))

@@ -519,6 +519,15 @@ class KeyBar(Widget):
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)
 
+    def on_resize(self) -> None:
+        """Textual keeps its notifications one line above the bottom, clear of a one-line Footer: this bar has
+        two lines at 80 columns, and a hint covered the keys it names. The screen's rack is kept above the bar
+        (the editor docks it at the top, where the bar is not)."""
+        for rack in self.screen.query("ToastRack"):
+            if rack.styles.dock == "bottom":
+                top, right, _, left = rack.styles.margin
+                rack.styles.margin = (top, right, self.outer_size.height, left)
+
     def _pieces(self) -> list[Content]:
         """One piece per key; the screen's ``check_action`` hides a key (False) or dims it (None)."""
         pieces = []
