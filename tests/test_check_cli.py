@@ -265,3 +265,36 @@ def test_a_rule_error_says_the_route_checks_wait_for_it(broken: Path):
     broken.write_text(json.dumps(doc, indent=2))
     then = cardrogue("check", str(broken))
     assert "CR301" in then.stdout and "route checks wait" not in then.stdout, then.stdout
+
+
+def test_a_level_wide_problem_names_its_level_in_checks_output(tmp_path: Path):
+    """CR306, CR310 and CR311 said "this level", which the editor's problems list reads beside the level's name;
+    `cardrogue check` gives only the file's line and `[$.levels[1]]`, so it names the level as its author knows
+    it (level_name); the editor's list keeps "this level" (left21)."""
+    from cardrogue.engine.analysis.check import check_text
+
+    from helpers import cell
+
+    def level(level_id: str, title: str, cells: list[dict]) -> dict:
+        return {"id": level_id, "width": 2, "height": 1, "cells": cells, **({"title": title} if title else {})}
+
+    start = cell(0, 0, "starting-tile", "E")
+    doc = {"format": 1, "id": "blocked", "title": "Blocked", "rules": "1.1.2", "seed": 1,
+           "hero": {"character": "warrior"},
+           "levels": [level("hall", "The Hall", [start, cell(1, 0, "descending-ladder", "W", "down", to="pit")]),
+                      level("pit", "The Pit", [start, cell(1, 0, "pathing-tile", "W", "down")]),
+                      level("way-out", "", [cell(0, 0, "starting-tile", "", exit=True)])]}
+    path = tmp_path / "blocked.json"
+    path.write_text(json.dumps(doc, indent=1))
+    done = cardrogue("check", str(path))
+    said = {ln.split(": ", 2)[1]: ln.split(": ", 2)[2] for ln in done.stdout.splitlines()
+            if ": CR306: " in ln or ": CR310: " in ln}
+    assert said == {"CR306": 'level 2 "The Pit" (pit) has neither a descending ladder nor an exit [$.levels[1]]',
+                    "CR310": "level 3 (way-out) cannot be reached: no ladder path from the first level leads to it "
+                             "[$.levels[2]]"}, done.stdout
+    assert 'no exit can be reached from level 2 "The Pit" (pit): add a ladder or an exit' in done.stdout
+    done = cardrogue("check", "--format", "json", str(path))
+    messages = {d["code"] + str(d["level"]): d["message"] for d in json.loads(done.stdout)["files"][0]["diagnostics"]}
+    assert messages["CR3061"] == 'level 2 "The Pit" (pit) has neither a descending ladder nor an exit', messages
+    editor = {d.code: d.message for d in check_text(path.read_text()) if d.level == 1}  # read beside its level
+    assert editor["CR306"] == "this level has neither a descending ladder nor an exit"

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Collection, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Collection, Iterable, Sequence
 
 from ..format.diagnostics import Diagnostic, Severity
 from ..model.campaign import CHEST, DESCENDING_LADDER, KEY, STARTING_TILE, Campaign, Cell, Level
@@ -260,8 +260,7 @@ def analyse_level(campaign: Campaign, index: int, out: list[Diagnostic],
                                   Severity.ERROR, **where(targets[0])))
 
     if not exits and not ladders:
-        out.append(Diagnostic("CR306", "this level has neither a descending ladder nor an exit",
-                              Severity.ERROR, path=("levels", index), level=index))
+        out.append(_level_wide("CR306", campaign, index, lambda it: f"{it} has neither a descending ladder nor an exit"))
     ways_out = {i for i in candidates if reached[i]}
     chokepoints = sorted((i for i in cuts if i not in ways_out), key=lambda i: (cells[i].y, cells[i].x))
     for i in chokepoints:
@@ -304,14 +303,21 @@ def analyse_campaign(campaign: Campaign) -> tuple[list[LevelAnalysis], list[Diag
     can_finish = closure(back, [la.index for la in levels if la.exit_reached])
     for la in levels:
         if la.index not in reached:
-            out.append(Diagnostic("CR310", f"this level cannot be reached: {_no_way_in(campaign, la.index, reached)}",
-                                  Severity.ERROR, path=("levels", la.index), level=la.index))
+            why = _no_way_in(campaign, la.index, reached)
+            out.append(_level_wide("CR310", campaign, la.index, lambda it: f"{it} cannot be reached: {why}"))
         elif la.index not in can_finish:
-            out.append(Diagnostic("CR311", f"no exit can be reached from this level: {_no_way_on(campaign, la, first)}",
-                                  Severity.ERROR, path=("levels", la.index), level=la.index))
+            why = _no_way_on(campaign, la, first)
+            out.append(_level_wide("CR311", campaign, la.index, lambda it: f"no exit can be reached from {it}: {why}"))
     if not campaign.allow_ladder_cycles and has_cycle(flow):
         out.extend(_ladder_cycle(campaign, flow))
     return levels, out
+
+
+def _level_wide(code: str, campaign: Campaign, index: int, sentence: Callable[[str], str]) -> Diagnostic:
+    """An error about level ``index`` as a whole, placed on it: ``sentence(it)`` says "this level" where the level
+    is named beside it (the editor's problems list), and names it where not (check's output, a hub's answer)."""
+    return Diagnostic(code, sentence("this level"), Severity.ERROR, path=("levels", index), level=index,
+                      named=sentence(campaign.level_name(index)))
 
 
 def _no_way_in(campaign: Campaign, index: int, reached: set[int]) -> str:

@@ -55,15 +55,23 @@ class Diagnostic:
     level: int | None = None
     cell: tuple[int, int] | None = None
     hint: str = field(default="", compare=False)
+    # The message as read away from its level (check's output, a hub's answer), for one that says "this level"
+    # beside the level's name in the editor's problems list: the level named as its author knows it there.
+    named: str = field(default="", compare=False)
 
     @property
     def json_path(self) -> str:
         return format_json_path(self.path)
 
+    @property
+    def standalone(self) -> str:
+        """The message as ``render`` and ``as_json`` give it, read with no level beside it."""
+        return self.named or self.message
+
     def render(self) -> str:
         """``file:line:col: CODE: message [$.json.path]``."""
         where = f"{self.file}:{self.line}:{self.column}"
-        text = f"{where}: {self.code}: {self.message}"
+        text = f"{where}: {self.code}: {self.standalone}"
         if self.path:
             text += f" [{self.json_path}]"
         return text
@@ -75,7 +83,7 @@ class Diagnostic:
             "column": self.column,
             "code": self.code,
             "severity": self.severity.value,
-            "message": self.message,
+            "message": self.standalone,
             "path": self.json_path,
         }
         if self.level is not None:
