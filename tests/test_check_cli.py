@@ -298,3 +298,5 @@ def test_a_level_wide_problem_names_its_level_in_checks_output(tmp_path: Path):
     assert messages["CR3061"] == 'level 2 "The Pit" (pit) has neither a descending ladder nor an exit', messages
     editor = {d.code: d.message for d in check_text(path.read_text()) if d.level == 1}  # read beside its level
     assert editor["CR306"] == "this level has neither a descending ladder nor an exit"
+    done = cardrogue("check", str(Path(__file__).parent / "corpus" / "broken" / "45-no-starting-tile.json"))
+    assert "CR206: level 2 (bottom) has no starting tile" in done.stdout, done.stdout  # it said level 'bottom'

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ...model.campaign import STARTING_TILE, Campaign, CardKind, Level
+from ...model.campaign import STARTING_TILE, Campaign, CardKind, Level, level_name
 from ..canonical import default_cell_id
 from ..diagnostics import Diagnostic, JsonPath
 from .cards import known_card
@@ -67,9 +67,9 @@ def level_problems(campaign: Campaign, li: int, instance_ids: dict[str, int],
         if not cell.paths:
             pathless.append(pathless_problem(cell, base + ("cells", ci), {"level": li, "cell": pos}))
     if not starts:
-        found.error("CR206", f"level {level.id!r} has no starting tile: place a {STARTING_TILE!r}", base + ("cells",), level=li)
+        found.error("CR206", f"{level_name(level, li)} has no starting tile: place a {STARTING_TILE!r}", base + ("cells",), level=li)
     for extra in starts[1:]:
-        found.error("CR207", f"level {level.id!r} has more than one starting tile: keep one",
+        found.error("CR207", f"{level_name(level, li)} has more than one starting tile: keep one",
                     base + ("cells", extra, "card"), level=li)
     for gi, goal in enumerate(level.goals):
         found.extend(goal_problems(level, li, gi, goal, cards))
