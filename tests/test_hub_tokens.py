@@ -32,6 +32,19 @@ def me(hub, token: str) -> int:
     return call(hub.base, "GET", "/api/me", token=token)[0]
 
 
+def interrupt_after_the_answer(monkeypatch, method: str):
+    """``HubClient.<method>`` met by a Ctrl+C while the hub's answer was on its way: the hub did it, the client never
+    heard. The real method, to put back."""
+    real = getattr(HubClient, method)
+
+    def answered_then_interrupted(self, *args, **kwargs):
+        real(self, *args, **kwargs)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(HubClient, method, answered_then_interrupted)
+    return real
+
+
 def cardrogue(capsys, *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
     out, err = capsys.readouterr()
@@ -241,13 +254,7 @@ def test_a_rotation_whose_answer_is_lost_is_finished_by_running_it_again(sqlite_
     hub = sqlite_hub
     assert cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)[0] == 0
     old = load_config().token
-    real = HubClient.rotate
-
-    def rotated_then_interrupted(self, new_token=None):
-        real(self, new_token)
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(HubClient, "rotate", rotated_then_interrupted)
+    real = interrupt_after_the_answer(monkeypatch, "rotate")
     code, out, err = cardrogue(capsys, "hub", "token", "rotate")
     assert code == 130 and "run `cardrogue hub token rotate` again to finish" in err, err
     saved = load_config()
@@ -271,13 +278,7 @@ def test_register_interrupted_after_the_hub_made_the_account_keeps_its_token(sql
     """Ctrl+C while the hub's answer was on its way lost the token of an account the hub had made: the name was taken
     for good. The token is made and saved before asking now, and the same command finishes the registration."""
     hub = sqlite_hub
-    real = HubClient.register
-
-    def made_then_interrupted(self, name, token=None):
-        real(self, name, token)
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(HubClient, "register", made_then_interrupted)
+    real = interrupt_after_the_answer(monkeypatch, "register")
     code, out, err = cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)
     assert code == 130 and f"run `cardrogue hub register alice --hub {hub.base}` again to finish" in err, err
     pending = load_config().pending
@@ -294,13 +295,7 @@ def test_a_rate_limited_retry_of_an_interrupted_registration_keeps_its_live_toke
     from cardrogue.hub.app import Limits, Rate
 
     with running_hub(str(tmp_path / "hub.sqlite3"), limits=Limits(register=Rate(burst=1, per_minute=1))) as hub:
-        real = HubClient.register
-
-        def made_then_interrupted(self, name, token=None):
-            real(self, name, token)
-            raise KeyboardInterrupt
-
-        monkeypatch.setattr(HubClient, "register", made_then_interrupted)
+        real = interrupt_after_the_answer(monkeypatch, "register")
         assert cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)[0] == 130
         live = load_config().pending.token
         monkeypatch.setattr(HubClient, "register", real)
@@ -335,13 +330,7 @@ def test_commands_that_save_a_token_keep_an_interrupted_registration_of_another_
     alice = register(hub.base, "alice")
     monkeypatch.setattr("sys.stdin", io.StringIO(alice + "\n"))
     assert cardrogue(capsys, "hub", "login", "--hub", hub.base)[0] == 0
-    real = HubClient.register
-
-    def made_then_interrupted(self, name, token=None):
-        real(self, name, token)
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(HubClient, "register", made_then_interrupted)
+    real = interrupt_after_the_answer(monkeypatch, "register")
     assert cardrogue(capsys, "hub", "register", "bob", "--hub", hub.base, "--force")[0] == 130
     bob = load_config().pending
     assert bob.name == "bob" and me(hub, bob.token) == 200 and load_config().token == alice
@@ -382,13 +371,7 @@ def test_logout_after_a_rotation_whose_answer_was_lost_revokes_the_new_token_too
     than forget a live token."""
     hub = sqlite_hub
     assert cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)[0] == 0
-    real = HubClient.rotate
-
-    def rotated_then_interrupted(self, new_token=None):
-        real(self, new_token)
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(HubClient, "rotate", rotated_then_interrupted)
+    interrupt_after_the_answer(monkeypatch, "rotate")
     assert cardrogue(capsys, "hub", "token", "rotate")[0] == 130
     live = load_config().pending.token
     assert me(hub, live) == 200
@@ -459,13 +442,7 @@ def test_a_lost_rotation_kept_past_a_login_as_another_account_is_named_a_rotatio
     hub = sqlite_hub
     assert cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)[0] == 0
     old = load_config().token
-    real = HubClient.rotate
-
-    def rotated_then_interrupted(self, new_token=None):
-        real(self, new_token)
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(HubClient, "rotate", rotated_then_interrupted)
+    real = interrupt_after_the_answer(monkeypatch, "rotate")
     assert cardrogue(capsys, "hub", "token", "rotate")[0] == 130
     monkeypatch.setattr(HubClient, "rotate", real)
     kept = load_config().pending
