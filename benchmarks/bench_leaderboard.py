@@ -96,6 +96,8 @@ def measure(backend: str, players: int, each: int) -> None:
             run_id, account, turns, health, at = middle
             better = (turns, turns, health, turns, health, at, at, run_id)
             last = max(0, players - 50)
+            (own_best,) = tx.one("SELECT run_id FROM runs r WHERE map_hash = ? AND account_id = ? " + ORDER + " LIMIT 1",
+                                 (H, account))
             queries = [
                 ("every run, page 1 (main's leaderboard)", EVERY, (H, 50, 0)),
                 ("players, page 1 (the hub's: runs_best)", BEST, (H, 50, 0)),
@@ -112,8 +114,14 @@ def measure(backend: str, players: int, each: int) -> None:
                  "SELECT COUNT(*) FROM (SELECT account_id FROM runs WHERE map_hash = ? GROUP BY account_id) p", (H,)),
                 ("a middle run's rank among runs (main)", "SELECT COUNT(*) FROM runs WHERE map_hash = ?" + BETTER,
                  (H, *better)),
-                ("a middle run's rank among players (branch)", "SELECT COUNT(DISTINCT account_id) FROM runs WHERE"
+                ("a middle run's rank among players (before)", "SELECT COUNT(DISTINCT account_id) FROM runs WHERE"
                  " map_hash = ? AND turns <= ? AND account_id <> ?" + BETTER, (H, turns, account, *better)),
+                ("a middle run's rank among players (now: runs_best)", "SELECT COUNT(*) FROM runs WHERE map_hash = ?"
+                 " AND turns <= ? AND best = 1 AND account_id <> ?" + BETTER, (H, turns, account, *better)),
+                # Hub.submit's, for a new best: here set again on the player's own best run, so nothing changes.
+                ("a new best run's mark moved (a submission, now)", "UPDATE runs SET best = CASE WHEN run_id = ? THEN 1"
+                 " ELSE 0 END WHERE map_hash = ? AND account_id = ? AND (best = 1 OR run_id = ?)",
+                 (own_best, H, account, own_best)),
             ]
             print(f"{backend}: {players:,} players x {each} runs = {players * each:,} runs on one map (ms, median of 5)")
             for name, sql, params in queries:

@@ -574,11 +574,12 @@ class Hub:
         earliest submitted, then the run id (:func:`_board_order`, spelled here as 'ranked before'); no two runs
         share a rank."""
         run_id, map_hash, _, turns, health, at = row[:6]
-        counted_ = "COUNT(*)" if account_id is None else "COUNT(DISTINCT account_id)"
-        others = "" if account_id is None else " AND account_id <> ?"
-        # (``turns <= ?``, implied by the rest, is a range of runs_board, which reads the runs ranked before alone)
+        # (a player with a run ranked before it has their best run, the one marked, ranked before it: runs_best)
+        others = "" if account_id is None else " AND best = 1 AND account_id <> ?"
+        # (``turns <= ?``, implied by the rest, is a range of runs_board, or runs_best, which reads the runs ranked
+        # before alone)
         better = tx.one(
-            f"SELECT {counted_} FROM runs WHERE map_hash = ? AND turns <= ?{others} AND (turns < ? OR (turns = ? AND"
+            f"SELECT COUNT(*) FROM runs WHERE map_hash = ? AND turns <= ?{others} AND (turns < ? OR (turns = ? AND"
             " health > ?) OR (turns = ? AND health = ? AND (submitted_at < ? OR (submitted_at = ? AND run_id < ?))))",
             (map_hash, turns, *(() if account_id is None else (account_id,)), turns, turns, health, turns, health, at,
              at, run_id))[0]
