@@ -260,7 +260,8 @@ def analyse_level(campaign: Campaign, index: int, out: list[Diagnostic],
                                   Severity.ERROR, **where(targets[0])))
 
     if not exits and not ladders:
-        out.append(_level_wide("CR306", campaign, index, lambda it: f"{it} has neither a descending ladder nor an exit"))
+        out.append(Diagnostic("CR306", **_of_level(campaign, index,
+                                                   lambda it: f"{it} has neither a descending ladder nor an exit")))
     ways_out = {i for i in candidates if reached[i]}
     chokepoints = sorted((i for i in cuts if i not in ways_out), key=lambda i: (cells[i].y, cells[i].x))
     for i in chokepoints:
@@ -304,20 +305,21 @@ def analyse_campaign(campaign: Campaign) -> tuple[list[LevelAnalysis], list[Diag
     for la in levels:
         if la.index not in reached:
             why = _no_way_in(campaign, la.index, reached)
-            out.append(_level_wide("CR310", campaign, la.index, lambda it: f"{it} cannot be reached: {why}"))
+            out.append(Diagnostic("CR310", **_of_level(campaign, la.index, lambda it: f"{it} cannot be reached: {why}")))
         elif la.index not in can_finish:
             why = _no_way_on(campaign, la, first)
-            out.append(_level_wide("CR311", campaign, la.index, lambda it: f"no exit can be reached from {it}: {why}"))
+            out.append(Diagnostic("CR311", **_of_level(campaign, la.index,
+                                                       lambda it: f"no exit can be reached from {it}: {why}")))
     if not campaign.allow_ladder_cycles and has_cycle(flow):
         out.extend(_ladder_cycle(campaign, flow))
     return levels, out
 
 
-def _level_wide(code: str, campaign: Campaign, index: int, sentence: Callable[[str], str]) -> Diagnostic:
-    """An error about level ``index`` as a whole, placed on it: ``sentence(it)`` says "this level" where the level
-    is named beside it (the editor's problems list), and names it where not (check's output, a hub's answer)."""
-    return Diagnostic(code, sentence("this level"), Severity.ERROR, path=("levels", index), level=index,
-                      named=sentence(campaign.level_name(index)))
+def _of_level(campaign: Campaign, index: int, sentence: Callable[[str], str]) -> dict:
+    """The fields of an error about level ``index`` as a whole, placed on it: ``sentence(it)`` says "this level" where
+    the level is named beside it (the editor's problems list), and names it where not (check's output, a hub's)."""
+    return {"message": sentence("this level"), "severity": Severity.ERROR, "path": ("levels", index), "level": index,
+            "named": sentence(campaign.level_name(index))}
 
 
 def _no_way_in(campaign: Campaign, index: int, reached: set[int]) -> str:
