@@ -348,11 +348,12 @@ async def test_80_columns_keep_the_side_panel_beside_the_board(tmp_path):
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 50), (55, 33)])
 @run_async
-async def test_a_hint_leaves_the_key_bar_in_view(tmp_path, size):
+async def test_a_hint_leaves_the_key_bar_in_view(tmp_path, size, monkeypatch):
     """A hint names keys to press: at 80x24 its pop-up covered the key bar's right half for its 3 s, as Textual
     keeps notifications one line above the bottom (a one-line Footer) and the bar wraps onto two lines (left21)."""
     from textual.widgets._toast import Toast
 
+    monkeypatch.setattr(PlayerScreen, "HINT_SECONDS", 600.0)  # still there however slow the machine
     app = app_for(tmp_path, rolls=(2,))
     async with app.run_test(size=size, notifications=True) as pilot:
         await pilot.press("enter", "right", "left")  # in combat, an arrow toward no enemy: a hint says why

@@ -5,6 +5,7 @@ from __future__ import annotations
 from test_player_campaigns import duel_dict, load
 
 from cardrogue.editor.player.app import PlayerApp
+from cardrogue.editor.player.screens import PlayerScreen
 
 WIN_KEYS = ("right", "a", "right", "full_stop", "right", "right")
 
@@ -45,6 +46,7 @@ def test_defeat_screen(snap_compare, tmp_path):
                         terminal_size=(80, 24))
 
 
-def test_a_hint_sits_above_the_key_bar_80x24(snap_compare, tmp_path):
+def test_a_hint_sits_above_the_key_bar_80x24(snap_compare, tmp_path, monkeypatch):
     """An arrow toward no enemy in combat: the hint says why, above the two lines of keys, not over them."""
+    monkeypatch.setattr(PlayerScreen, "HINT_SECONDS", 600.0)  # still there however slow the machine
     assert snap_compare(app(tmp_path, rolls=(2,)), press=["enter", "right", "left"], terminal_size=(80, 24))

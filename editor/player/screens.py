@@ -179,6 +179,7 @@ class PlayerScreen(Screen[RunResult | None]):
     # player.tcss puts the hero under the board on a terminal narrower than 80 columns (a phone's browser
     # gives about 55), and widens the side panel and the action list on a wide one.
     HORIZONTAL_BREAKPOINTS = [(0, "-slim"), (80, "-narrow"), (150, "-wide")]
+    HINT_SECONDS = 3.0  # how long a hint stays (tests that look at one lengthen it: a loaded machine is slow)
     BINDINGS = [
         Binding("up", "direction('N')", "Move/flip", key_display="↑↓←→"),
         Binding("down", "direction('S')", show=False),
@@ -425,7 +426,7 @@ class PlayerScreen(Screen[RunResult | None]):
     def _hint(self, text: str) -> None:
         """One short-lived hint at a time: a new one replaces the last."""
         self.app.clear_notifications()
-        self.notify(printable(text), timeout=3, markup=False)
+        self.notify(printable(text), timeout=self.HINT_SECONDS, markup=False)
 
     def action_direction(self, direction: str) -> None:
         action = self._toward(direction)
