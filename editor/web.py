@@ -63,8 +63,10 @@ class HubMaps:
         """(content hash, title) of the hub's map ``ref``, downloaded and checked if not saved yet."""
         from cardrogue.engine.format.loader import load_campaign_text
         from cardrogue.engine.records.atomic import atomic_write
-        from cardrogue.hub.client import HubRefused, HubUnreachable
+        from cardrogue.hub.client import HubRefused, HubUnreachable, ref_problem
 
+        if (problem := ref_problem(ref)) is not None:  # (a '/' in it reached another address of the hub's API)
+            raise MapUnavailable(404, problem)
         try:
             found = self.client.map(ref)
             content_hash = found.get("hash") if isinstance(found, dict) else None

@@ -634,3 +634,24 @@ def test_the_server_runs_where_the_loop_has_no_signal_handlers(monkeypatch) -> N
     finally:
         asyncio.set_event_loop(None)
         loops[0].close()
+
+
+@pytest.mark.parametrize("ref", ["needle/file", "needle/leaderboard", "..%2F..", "é", "a" * 5000],
+                         ids=["file", "leaderboard", "dots", "accent", "long"])
+def test_a_map_page_named_in_no_form_a_hub_reads_is_a_404_without_asking_the_hub(tmp_path: Path, ref: str) -> None:
+    """`/map/REF` takes what the hub takes: a campaign id or a content hash (or its start). A '/' in REF (sent as
+    %2F, unquoted by the hub's server) reached another address of the hub's API, whose answer of another form was a
+    502 blaming the hub ('is it a Card Rogue hub?'); a 5,000-letter REF was asked of the hub and said back whole."""
+    from hub_support import register, running_hub
+
+    from cardrogue.editor.web import HubMaps, MapUnavailable
+    from cardrogue.hub.client import HubClient
+
+    with running_hub(str(tmp_path / "hub.sqlite3")) as hub:
+        HubClient(hub.base, register(hub.base, "author")).publish(NEEDLE.read_text())
+        maps = HubMaps(hub.base, tmp_path / "maps")
+        with pytest.raises(MapUnavailable) as refused:
+            maps.fetch(ref)
+        assert refused.value.status == 404 and "names no map" in str(refused.value), refused.value
+        assert len(str(refused.value)) < 300
+        assert maps.fetch("the-needle-run")[1] == "The Needle Run"  # an id still plays
