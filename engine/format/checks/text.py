@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Mapping
 
 from ..diagnostics import Diagnostic, JsonPath
@@ -38,6 +39,30 @@ _REFUSED_IN_TEXT = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff{_BIDI}
 # (an escaped backslash before one of them) only costs the walk.
 _ESCAPE = re.compile(r"(?i)\\(?:[bfr]|u(?:00[01]|007f|00[89]|d[89a-f]|061c|200[ef]|202[a-e]|206[6-9]))")
 _RAW = re.compile(f"[\x7f-\x9f\ud800-\udfff{_BIDI}]")
+# Combining marks (Unicode Mn and Me) stack on the character before them: written by the dozen ("Zalgo text")
+# they cover the lines above and below on a page, and 60 on each letter of a story froze the web player's
+# terminal (xterm.js) for minutes. No script writes more than a few on one letter (Vietnamese 2, pointed Hebrew
+# with its cantillation 4 or 5, a Tibetan stack 6); a run of more is refused, anywhere.
+MAX_MARKS = 8
+# What may write such a run in a JSON text (a superset, to spare the walk): MAX_MARKS + 1 characters beyond
+# ASCII or \u escapes in a row.
+_MAY_STACK = re.compile(r"(?:[^\x00-\x7f]|\\u[0-9a-fA-F]{4})" f"{{{MAX_MARKS + 1},}}")
+
+
+@cache
+def _mark_run() -> re.Pattern[str]:
+    """A run of more than :data:`MAX_MARKS` combining marks (built at first use: a walk over the code points)."""
+    import unicodedata
+
+    ranges: list[list[int]] = []
+    for code in (*range(0x300, 0x20000), *range(0xE0100, 0xE01F0)):
+        if unicodedata.category(chr(code)) in ("Mn", "Me"):
+            if ranges and ranges[-1][1] == code - 1:
+                ranges[-1][1] = code
+            else:
+                ranges.append([code, code])
+    marks = "".join(re.escape(chr(a)) + ("-" + re.escape(chr(b)) if b > a else "") for a, b in ranges)
+    return re.compile(f"[{marks}]{{{MAX_MARKS + 1},}}")
 
 
 def unsafe_text(value: str, *, title: bool) -> str | None:
@@ -49,6 +74,9 @@ def unsafe_text(value: str, *, title: bool) -> str | None:
         if "\ud800" <= ch <= "\udfff":
             return f"it holds a lone UTF-16 surrogate U+{ord(ch):04X}, which is not a character"
         return f"it holds the control character U+{ord(ch):04X}" + (" (a terminal escape)" if ch == "\x1b" else "")
+    if not value.isascii() and (found := _mark_run().search(value)):
+        return (f"it stacks {len(found.group(0))} combining marks on one character (U+{ord(found.group(0)[0]):04X}...): "
+                f"more than {MAX_MARKS} cover the text around it")
     if title:
         if found := _HTML.search(value):
             return f"it looks like HTML markup ({found.group(0)!r})"
@@ -107,7 +135,10 @@ def _walk(data: Any, titles: set[JsonPath]) -> list[UnsafeText]:
     """Every key and string of ``data`` outside ``titles`` that the rule for text refuses. A path is
     built only for what is found: the walk goes over every cell of a big campaign."""
     found = []
-    search = _REFUSED_IN_TEXT.search
+    refused, stacked = _REFUSED_IN_TEXT.search, _mark_run().search
+
+    def search(text: str) -> bool:
+        return bool(refused(text)) or (not text.isascii() and bool(stacked(text)))
 
     def judge(path: JsonPath, value: str, key: bool) -> None:
         if (key or path not in titles) and (why := unsafe_text(value, title=False)):
@@ -149,7 +180,7 @@ def _may_write_refused(text: str) -> bool:
     told ``strict=False``, which the loader never is), so it needs the character
     itself (U+007F and above, ``_RAW``) or an escape (``_ESCAPE``); a newline or tab is refused only
     in a title, which is looked at in any case. Long ASCII stretches are passed over at C speed."""
-    if _ESCAPE.search(text) or "\x7f" in text:
+    if _ESCAPE.search(text) or "\x7f" in text or _MAY_STACK.search(text):
         return True
     if text.isascii():
         return False
