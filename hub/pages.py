@@ -27,6 +27,9 @@ td.n, th.n { text-align: right; }
 .muted { color: #666; }
 form.search input[type=search] { width: 20em; }
 .play { font-weight: bold; }
+/* A stranger's text draws in its own box: combining marks stacked on a letter (the text rule lets 8 through) are
+   cut at its edge, with room for a script's own stacks, and never cover the lines around it. */
+h2, h3, p, td, li, .story { overflow: clip; overflow-clip-margin: 0.3em; }
 """
 
 

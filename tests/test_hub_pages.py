@@ -286,3 +286,52 @@ def test_the_list_says_who_published_a_map_whose_author_is_another_name(tmp_path
         assert shown == ['alice', 'alice <span class="muted">(published by mallory)</span>'], shown
         anonymous = dict(call(hub.base, "GET", "/api/maps/needle")[1], author="")
         assert "<td>alice</td>" in pages.map_list([anonymous], "")  # no author: the publisher, once
+
+
+def _stacked(text: str) -> str:
+    """``text`` with 8 combining marks on each letter, 4 above and 4 below: the most the text rule lets a map hold."""
+    above, below = "\u0300\u0301\u0302\u0303", "\u0316\u0317\u0318\u0319"
+    return "".join(ch + above + below if ch.isalpha() else ch for ch in text)
+
+
+@pytest.mark.parametrize("field", ["title", "author", "description", "story", "level title", "level story"])
+def test_stacked_marks_stay_in_the_box_of_their_own_text(tmp_path: Path, field: str) -> None:
+    """The most combining marks the text rule lets a map hold (8 on a letter, 4 above and 4 below) reached over
+    the lines above and below their text: the title's covered the by-line, a level title's its story. Drawn in a
+    real Chromium beside the same page with the letters bare, the two differ only within the box of that text
+    (and the clip margin the stylesheet gives legitimate stacks)."""
+    from browser import Browser
+
+    from cardrogue.hub import pages
+
+    def page(text: str) -> str:
+        m = {"title": "A title", "author": "An author", "publisher": "alice", "published_at": "2026-11-28T00:00:00Z",
+             "version": 1, "hash": "ab" * 32, "par": {"turns": 11, "health": 8}, "difficulty": None,
+             "description": "A description.", "story": "A story.", "runs": 0, "players": 0, "competition": False,
+             "window_ends": "2026-11-28T00:00:00Z", "versions": [],
+             "levels_detail": [{"id": "one", "title": "Level one", "story": "A level's story."}]}
+        key = {"level title": ("levels_detail", "title"), "level story": ("levels_detail", "story")}.get(field)
+        if key:
+            m["levels_detail"][0][key[1]] = text
+        else:
+            m[field] = text
+        return pages.map_page(m, []).replace('href="/hub.css"', 'href="hub.css"')
+
+    (tmp_path / "hub.css").write_text(pages.STYLESHEET)
+    (tmp_path / "bare.html").write_text(page("Quietly here"))
+    (tmp_path / "stacked.html").write_text(page(_stacked("Quietly here")))
+    find = ("(() => { const e = [...document.querySelectorAll('h2,h3,p,div')].filter(e => e.textContent.includes("
+            "'Quietly')).pop(); const r = e.getBoundingClientRect(); "
+            "return [r.top, r.bottom, parseFloat(getComputedStyle(e).fontSize)]; })()")
+    shots = {}
+    with Browser(tmp_path / "browser", size=(1000, 900)) as browser:
+        for name in ("bare", "stacked"):
+            tab = browser.open((tmp_path / f"{name}.html").as_uri())
+            loaded_with_style(tab, name, "document.body.textContent.includes('Quietly') || document.body.textContent.includes('Q')")
+            top, bottom, size = tab.evaluate(find) if name == "bare" else (top, bottom, size)
+            shots[name] = pixels(tab.screenshot(tmp_path / f"{name}.png"))[2]
+    margin = 0.3 * size + 2
+    differ = [y for y, (a, b) in enumerate(zip(shots["bare"], shots["stacked"])) if a != b]
+    assert differ, "the marks are drawn"
+    outside = [y for y in differ if y < top - margin or y > bottom + margin]
+    assert outside == [], f"{field}: the marks drawn over rows {outside[:3]}...{outside[-3:]}, its box is {top:.0f} to {bottom:.0f}"
