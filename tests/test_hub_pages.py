@@ -335,3 +335,25 @@ def test_stacked_marks_stay_in_the_box_of_their_own_text(tmp_path: Path, field: 
     assert differ, "the marks are drawn"
     outside = [y for y in differ if y < top - margin or y > bottom + margin]
     assert outside == [], f"{field}: the marks drawn over rows {outside[:3]}...{outside[-3:]}, its box is {top:.0f} to {bottom:.0f}"
+
+
+@pytest.mark.parametrize("title", [" ", "\u200b\u2060", "\u3164\u115f", "\u2800 \ufeff", "\u0301\u0302"])
+def test_a_title_that_draws_nothing_is_shown_by_its_id(tmp_path: Path, title: str) -> None:
+    """A title of spaces, format characters, blank fillers or marks on nothing drew nothing: the list's link to the
+    map could be neither seen nor clicked, and a level's heading read 'Level 1: '. Such a title is shown by the id."""
+    import html
+    import re
+
+    doc = json.loads(map_text("blank", "Blank"))
+    doc["title"] = title
+    doc["levels"][0]["title"] = title
+    with running_hub(str(tmp_path / "hub.sqlite3")) as hub:
+        status, body, _ = call(hub.base, "POST", "/api/maps", {"campaign": json.dumps(doc)}, token=register(hub.base, "alice"))
+        assert status == 201, body
+        listed = call(hub.base, "GET", "/")[1]
+        link = re.search(r'<a href="/maps/[0-9a-f]{64}">(.*?)</a>', listed)
+        assert link and html.unescape(link.group(1)) == "blank", listed
+        page = call(hub.base, "GET", "/maps/blank")[1]
+        assert '<h2 id="title">blank</h2>' in page and "<title>blank — " in page
+        assert f"<h3>Level 1: {doc['levels'][0]['id']}</h3>" in page
+        assert body["title"] == title  # the API says the title as it is
