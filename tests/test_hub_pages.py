@@ -305,7 +305,7 @@ def test_stacked_marks_stay_in_the_box_of_their_own_text(tmp_path: Path, field: 
     from cardrogue.hub import pages
 
     def page(text: str) -> str:
-        m = {"title": "A title", "author": "An author", "publisher": "alice", "published_at": "2026-11-28T00:00:00Z",
+        m = {"id": "marks", "title": "A title", "author": "An author", "publisher": "alice", "published_at": "2026-11-28T00:00:00Z",
              "version": 1, "hash": "ab" * 32, "par": {"turns": 11, "health": 8}, "difficulty": None,
              "description": "A description.", "story": "A story.", "runs": 0, "players": 0, "competition": False,
              "window_ends": "2026-11-28T00:00:00Z", "versions": [],
