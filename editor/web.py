@@ -87,6 +87,12 @@ class HubMaps:
             raise MapUnavailable(502, f"the hub's map {content_hash[:12]} is not a usable campaign")
         if campaign.content_hash != content_hash:
             raise MapUnavailable(502, f"the hub sent a map whose content is not {content_hash[:12]}")
+        if result.unsafe:  # published before a rule of the text rule's, or by a hub without it
+            from cardrogue.engine.format.diagnostics import format_json_path
+
+            first = result.unsafe[0]
+            raise MapUnavailable(502, f"the hub's map {content_hash[:12]} holds text a hub refuses now, which is not "
+                                      f"played here: {format_json_path(first.path)}: {first.why}")
         self.folder.mkdir(parents=True, exist_ok=True)
         atomic_write(self.folder / f"{content_hash}.json", text.encode("utf-8"))
         self.titles[content_hash] = campaign.title

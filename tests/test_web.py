@@ -655,3 +655,27 @@ def test_a_map_page_named_in_no_form_a_hub_reads_is_a_404_without_asking_the_hub
         assert refused.value.status == 404 and "names no map" in str(refused.value), refused.value
         assert len(str(refused.value)) < 300
         assert maps.fetch("the-needle-run")[1] == "The Needle Run"  # an id still plays
+
+
+def test_a_hub_map_whose_text_a_hub_refuses_now_is_not_played(tmp_path: Path, monkeypatch) -> None:
+    """A map published before the text rule refused stacked combining marks (60 on each letter of a level's story
+    froze the web player's terminal for minutes) is still on its hub: `/map/REF` answers 502 with the reason,
+    never a session on it."""
+    import re
+
+    from hub_support import register, running_hub
+
+    import cardrogue.engine.format.checks.text as text_rule
+    from cardrogue.editor.web import HubMaps, MapUnavailable
+    from cardrogue.hub.client import HubClient
+
+    doc = json.loads(NEEDLE.read_text())
+    doc["levels"][0]["story"] = "".join(ch + "\u0300\u0316" * 30 for ch in "Level story")
+    with running_hub(str(tmp_path / "hub.sqlite3")) as hub:
+        monkeypatch.setattr(text_rule, "_mark_run", lambda: re.compile("(?!)"))  # the hub before the rule
+        published = HubClient(hub.base, register(hub.base, "author")).publish(json.dumps(doc))
+        monkeypatch.undo()
+        with pytest.raises(MapUnavailable) as refused:
+            HubMaps(hub.base, tmp_path / "maps").fetch(published["id"])
+        assert refused.value.status == 502 and "$.levels[0].story: it stacks 60 combining marks" in str(refused.value)
+        assert not (tmp_path / "maps" / f"{published['hash']}.json").exists()
