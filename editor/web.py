@@ -311,8 +311,12 @@ class SessionServer(Server):
 
 async def _nosniff(request: web.Request, response: web.StreamResponse) -> None:
     """Every reply is read as the type it names: the error replies are plain text that may quote a
-    stranger's map reference, and no browser may guess them into HTML (as the hub's replies)."""
+    stranger's map reference, and no browser may guess them into HTML (as the hub's replies). And no page of
+    another site may show this one in a frame (the hub's pages refuse it too): laid under that site's own
+    buttons, a session (with --editor, one that writes files) would take the clicks and keys meant for them."""
     response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["X-Frame-Options"] = "DENY"
+    response.headers.setdefault("Content-Security-Policy", "frame-ancestors 'none'")
 
 
 def _status(status: int, text: str) -> web.HTTPException:

@@ -679,3 +679,17 @@ def test_a_hub_map_whose_text_a_hub_refuses_now_is_not_played(tmp_path: Path, mo
             HubMaps(hub.base, tmp_path / "maps").fetch(published["id"])
         assert refused.value.status == 502 and "$.levels[0].story: it stacks 60 combining marks" in str(refused.value)
         assert not (tmp_path / "maps" / f"{published['hash']}.json").exists()
+
+
+def test_no_page_of_another_site_shows_the_player_in_a_frame(tmp_path: Path) -> None:
+    """A page of any site could frame the player (or the editor, which writes files) under buttons of its own and
+    have a visitor's clicks and keys land in the session; the hub's pages refused frames, these did not."""
+    with web_server(tmp_path, str(NEEDLE), "--scores-db", str(tmp_path / "s.sqlite3")) as (url, _):
+        for path, status in (("/", 200), ("/map/whatever", 404), ("/static/css/xterm.css", 200)):
+            try:
+                reply = urllib.request.urlopen(url + path, timeout=10)
+            except urllib.error.HTTPError as exc:
+                reply = exc
+            assert reply.status == status
+            assert reply.headers.get("X-Frame-Options") == "DENY", path
+            assert reply.headers.get("Content-Security-Policy") == "frame-ancestors 'none'", path
