@@ -44,25 +44,54 @@ _RAW = re.compile(f"[\x7f-\x9f\ud800-\udfff{_BIDI}]")
 # terminal (xterm.js) for minutes. No script writes more than a few on one letter (Vietnamese 2, pointed Hebrew
 # with its cantillation 4 or 5, a Tibetan stack 6); a run of more is refused, anywhere.
 MAX_MARKS = 8
-# What may write such a run in a JSON text (a superset, to spare the walk): MAX_MARKS + 1 characters beyond
-# ASCII or \u escapes in a row.
-_MAY_STACK = re.compile(r"(?:[^\x00-\x7f]|\\u[0-9a-fA-F]{4})" f"{{{MAX_MARKS + 1},}}")
+
+
+_ASTRAL_MARK_PLANES = "\U00010000-\U0001ffff\U000e0100-\U000e01ef"
 
 
 @cache
-def _mark_run() -> re.Pattern[str]:
-    """A run of more than :data:`MAX_MARKS` combining marks (built at first use: a walk over the code points)."""
+def _candidates() -> str:
+    """A regular expression's class of every combining mark of the BMP, and every character of the planes that hold
+    the others: a superset of the marks that a search runs through fast (a class of many ranges beyond the BMP is
+    searched range by range, 60 times slower on a big file). Built at first use, by a walk over the code points."""
     import unicodedata
 
     ranges: list[list[int]] = []
-    for code in (*range(0x300, 0x20000), *range(0xE0100, 0xE01F0)):
+    for code in range(0x300, 0x10000):
         if unicodedata.category(chr(code)) in ("Mn", "Me"):
             if ranges and ranges[-1][1] == code - 1:
                 ranges[-1][1] = code
             else:
                 ranges.append([code, code])
-    marks = "".join(re.escape(chr(a)) + ("-" + re.escape(chr(b)) if b > a else "") for a, b in ranges)
-    return re.compile(f"[{marks}]{{{MAX_MARKS + 1},}}")
+    return "".join(re.escape(chr(a)) + ("-" + re.escape(chr(b)) if b > a else "") for a, b in ranges) + _ASTRAL_MARK_PLANES
+
+
+@cache
+def _candidate_run() -> re.Pattern[str]:
+    return re.compile(f"[{_candidates()}]{{{MAX_MARKS + 1},}}")
+
+
+@cache
+def _may_stack() -> re.Pattern[str]:
+    """What may write a run of more than MAX_MARKS marks in a JSON text (a superset, to spare the walk): more than
+    MAX_MARKS candidates or \\u escapes in a row."""
+    return re.compile(f"(?:[{_candidates()}]|\\\\u[0-9a-fA-F]{{4}}){{{MAX_MARKS + 1},}}")
+
+
+def _stacked(value: str) -> str | None:
+    """The first run of more than :data:`MAX_MARKS` combining marks (Unicode Mn and Me) in ``value``, or None."""
+    import unicodedata
+
+    for found in _candidate_run().finditer(value):
+        run = found.group(0)
+        start = 0
+        for i, ch in enumerate(run + "."):
+            if i < len(run) and unicodedata.category(ch) in ("Mn", "Me"):
+                continue
+            if i - start > MAX_MARKS:
+                return run[start:i]
+            start = i + 1
+    return None
 
 
 def unsafe_text(value: str, *, title: bool) -> str | None:
@@ -74,8 +103,8 @@ def unsafe_text(value: str, *, title: bool) -> str | None:
         if "\ud800" <= ch <= "\udfff":
             return f"it holds a lone UTF-16 surrogate U+{ord(ch):04X}, which is not a character"
         return f"it holds the control character U+{ord(ch):04X}" + (" (a terminal escape)" if ch == "\x1b" else "")
-    if not value.isascii() and (found := _mark_run().search(value)):
-        return (f"it stacks {len(found.group(0))} combining marks on one character (U+{ord(found.group(0)[0]):04X}...): "
+    if not value.isascii() and (stack := _stacked(value)):
+        return (f"it stacks {len(stack)} combining marks on one character (U+{ord(stack[0]):04X}...): "
                 f"more than {MAX_MARKS} cover the text around it")
     if title:
         if found := _HTML.search(value):
@@ -135,9 +164,9 @@ def _walk(data: Any, titles: set[JsonPath]) -> list[UnsafeText]:
     """Every key and string of ``data`` outside ``titles`` that the rule for text refuses. A path is
     built only for what is found: the walk goes over every cell of a big campaign."""
     found = []
-    refused, stacked = _REFUSED_IN_TEXT.search, _mark_run().search
+    refused, stacked = _REFUSED_IN_TEXT.search, _candidate_run().search
 
-    def search(text: str) -> bool:
+    def search(text: str) -> bool:  # (a candidate run of marks is judged by unsafe_text)
         return bool(refused(text)) or (not text.isascii() and bool(stacked(text)))
 
     def judge(path: JsonPath, value: str, key: bool) -> None:
@@ -180,9 +209,12 @@ def _may_write_refused(text: str) -> bool:
     told ``strict=False``, which the loader never is), so it needs the character
     itself (U+007F and above, ``_RAW``) or an escape (``_ESCAPE``); a newline or tab is refused only
     in a title, which is looked at in any case. Long ASCII stretches are passed over at C speed."""
-    if _ESCAPE.search(text) or "\x7f" in text or _MAY_STACK.search(text):
+    if _ESCAPE.search(text) or "\x7f" in text:
         return True
-    if text.isascii():
+    ascii_only = text.isascii()
+    if (not ascii_only or "\\u" in text) and _may_stack().search(text):
+        return True
+    if ascii_only:
         return False
     step = 1 << 14
     return any(not text[i:i + step].isascii() and _RAW.search(text, i, i + step) for i in range(0, len(text), step))
