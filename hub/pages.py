@@ -24,7 +24,8 @@ th, td { text-align: left; padding: 0.3em 0.6em; border-bottom: 1px solid #ddd; 
 td.n, th.n { text-align: right; }
 #maps td:nth-child(-n+2) { overflow-wrap: anywhere; min-width: 8em; }
 .rows { overflow-x: auto; }
-.story { white-space: pre-wrap; background: #f3efe4; padding: 0.6em 1em; border-left: 3px solid #b59f6b; }
+.story, .description { white-space: pre-wrap; }
+.story { background: #f3efe4; padding: 0.6em 1em; border-left: 3px solid #b59f6b; }
 .muted { color: #666; }
 form.search input[type=search] { width: 20em; }
 .play { font-weight: bold; }
@@ -132,7 +133,7 @@ def map_page(m: dict, runs: list[dict], offset: int = 0, count: int = 50, every:
     parts.append(f"<p>Par {counted(m['par']['turns'], 'turn')} with {m['par']['health']} health (the hub's solver). "
                  f"Difficulty: {e(_difficulty(m['difficulty']))}.</p>")
     if m.get("description"):
-        parts.append(f"<p>{e(m['description'])}</p>")
+        parts.append(f"<p class=\"description\">{e(m['description'])}</p>")
     if m.get("story"):
         parts.append(f"<div class=\"story\">{e(m['story'])}</div>")
     for i, level in enumerate(m.get("levels_detail", ())):

@@ -357,3 +357,21 @@ def test_a_title_that_draws_nothing_is_shown_by_its_id(tmp_path: Path, title: st
         assert '<h2 id="title">blank</h2>' in page and "<title>blank — " in page
         assert f"<h3>Level 1: {doc['levels'][0]['id']}</h3>" in page
         assert body["title"] == title  # the API says the title as it is
+
+
+def test_a_description_keeps_its_line_breaks(tmp_path: Path) -> None:
+    """A description may span lines (the text rule lets newlines through outside a title); the page ran them into
+    one line ('First line. Second line.'), as it does not a story's."""
+    from browser import Browser
+
+    doc = json.loads(map_text("lines", "Lines"))
+    doc["description"] = "First line.\nSecond line."
+    lines = ("(() => { const e = [...document.querySelectorAll('p')].find(e => e.textContent.includes('First line.'));"
+             " const r = document.createRange(); r.selectNodeContents(e);"
+             " return new Set([...r.getClientRects()].map(x => Math.round(x.top))).size; })()")
+    with running_hub(str(tmp_path / "hub.sqlite3")) as hub:
+        assert call(hub.base, "POST", "/api/maps", {"campaign": json.dumps(doc)}, token=register(hub.base, "alice"))[0] == 201
+        with Browser(tmp_path / "browser") as browser:
+            tab = browser.open(f"{hub.base}/maps/lines")
+            loaded_with_style(tab, "the map page", "document.body.textContent.includes('First line.')")
+            assert tab.evaluate(lines) == 2
