@@ -477,11 +477,11 @@ def _raw_status(request) -> int:
         connection.close()
 
 
-def test_no_cache_keeps_an_answer_that_holds_a_token_or_needs_one(tmp_path) -> None:
+def test_no_cache_keeps_an_answer_that_holds_a_token_or_needs_one(hub_db: str) -> None:
     """A registration's and a rotation's answers hold the account's token; /api/me says whose a token is; every
     answer to a request with a token is that account's. No cache (a proxy's, the browser's) may keep them:
     ``Cache-Control: no-store`` (RFC 6749, 5.1, for an answer with a token). The public listings stay cacheable."""
-    with running_hub(str(tmp_path / "hub.sqlite3")) as hub:
+    with running_hub(hub_db) as hub:
         status, body, headers = call(hub.base, "POST", "/api/accounts", {"name": "alice"})
         answers = {"register": (status, headers)}
         token = body["token"]
