@@ -73,8 +73,8 @@ def _candidate_run() -> re.Pattern[str]:
 
 @cache
 def _may_stack() -> re.Pattern[str]:
-    """What may write a run of more than MAX_MARKS marks in a JSON text (a superset, to spare the walk): more than
-    MAX_MARKS candidates or \\u escapes in a row."""
+    """What may write a run of more than MAX_MARKS marks with \\u escapes in a JSON text (a superset, to spare the
+    walk): more than MAX_MARKS candidates or escapes in a row. (Without an escape, :func:`_candidate_run` says it.)"""
     return re.compile(f"(?:[{_candidates()}]|\\\\u[0-9a-fA-F]{{4}}){{{MAX_MARKS + 1},}}")
 
 
@@ -212,7 +212,7 @@ def _may_write_refused(text: str) -> bool:
     if _ESCAPE.search(text) or "\x7f" in text:
         return True
     ascii_only = text.isascii()
-    if (not ascii_only or "\\u" in text) and _may_stack().search(text):
+    if (not ascii_only and _candidate_run().search(text)) or ("\\u" in text and _may_stack().search(text)):
         return True
     if ascii_only:
         return False
