@@ -627,8 +627,19 @@ def cmd_list(args: argparse.Namespace) -> int:
     return _run(args, work)
 
 
+def _map_named(ref: str) -> str:
+    """``ref`` when it is a campaign id or a content hash (or its start), which a hub reads; unusable input (exit 2,
+    nothing asked) otherwise."""
+    from cardrogue.hub.client import ref_problem
+
+    if (problem := ref_problem(ref)) is not None:
+        raise UnusableInput(problem)
+    return ref
+
+
 def cmd_pull(args: argparse.Namespace) -> int:
     def work(args):
+        _map_named(args.map)
         from cardrogue.engine.records.atomic import atomic_write
 
         from .common import check_writable
@@ -680,6 +691,8 @@ def cmd_submit(args: argparse.Namespace) -> int:
         from cardrogue.engine.errors import RejectedReplay
         from cardrogue.hub.client import HubRefused
 
+        if args.map is not None:
+            _map_named(args.map)
         client = _client(args, need_token=True)
         text = read_text(args.replay, "the replay")
         try:  # refused here as `verify` refuses it: not JSON (exit 2, with its place), not a replay (exit 1)
@@ -720,7 +733,7 @@ def cmd_submit(args: argparse.Namespace) -> int:
 
 def cmd_leaderboard(args: argparse.Namespace) -> int:
     def work(args):
-        board = _client(args).leaderboard(args.map, args.limit, args.every)
+        board = _client(args).leaderboard(_map_named(args.map), args.limit, args.every)
         if args.format == "json":
             _json(board)
             return EXIT_OK

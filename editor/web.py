@@ -63,8 +63,10 @@ class HubMaps:
         """(content hash, title) of the hub's map ``ref``, downloaded and checked if not saved yet."""
         from cardrogue.engine.format.loader import load_campaign_text
         from cardrogue.engine.records.atomic import atomic_write
-        from cardrogue.hub.client import HubRefused, HubUnreachable
+        from cardrogue.hub.client import HubRefused, HubUnreachable, ref_problem
 
+        if (problem := ref_problem(ref)) is not None:  # (a '/' in it reached another address of the hub's API)
+            raise MapUnavailable(404, problem)
         try:
             found = self.client.map(ref)
             content_hash = found.get("hash") if isinstance(found, dict) else None
@@ -85,6 +87,12 @@ class HubMaps:
             raise MapUnavailable(502, f"the hub's map {content_hash[:12]} is not a usable campaign")
         if campaign.content_hash != content_hash:
             raise MapUnavailable(502, f"the hub sent a map whose content is not {content_hash[:12]}")
+        if result.unsafe:  # published before a rule of the text rule's, or by a hub without it
+            from cardrogue.engine.format.diagnostics import format_json_path
+
+            first = result.unsafe[0]
+            raise MapUnavailable(502, f"the hub's map {content_hash[:12]} holds text a hub refuses now, which is not "
+                                      f"played here: {format_json_path(first.path)}: {first.why}")
         self.folder.mkdir(parents=True, exist_ok=True)
         atomic_write(self.folder / f"{content_hash}.json", text.encode("utf-8"))
         self.titles[content_hash] = campaign.title
@@ -303,8 +311,12 @@ class SessionServer(Server):
 
 async def _nosniff(request: web.Request, response: web.StreamResponse) -> None:
     """Every reply is read as the type it names: the error replies are plain text that may quote a
-    stranger's map reference, and no browser may guess them into HTML (as the hub's replies)."""
+    stranger's map reference, and no browser may guess them into HTML (as the hub's replies). And no page of
+    another site may show this one in a frame (the hub's pages refuse it too): laid under that site's own
+    buttons, a session (with --editor, one that writes files) would take the clicks and keys meant for them."""
     response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["X-Frame-Options"] = "DENY"
+    response.headers.setdefault("Content-Security-Policy", "frame-ancestors 'none'")
 
 
 def _status(status: int, text: str) -> web.HTTPException:

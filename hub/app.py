@@ -52,8 +52,23 @@ class Limits:
     token: Rate = Rate(burst=5, per_minute=10)  # rotations and revocations per account
 
 
+# The answers that carry a token or say whose a token is: no cache (a proxy's, the browser's) may keep them.
+PRIVATE_PATHS = ("/api/accounts", "/api/me")
+NO_STORE = (b"cache-control", b"no-store")
+
+
+def _private(scope) -> bool:
+    """A request whose answer no cache may keep: one that carries a token (Authorization), or one to an address
+    that answers with a token or its owner's name (registration, /api/me and its token)."""
+    path = scope.get("path", "")
+    return (any(path == p or path.startswith(p + "/") for p in PRIVATE_PATHS)
+            or any(k.lower() == b"authorization" for k, _ in scope.get("headers", ())))
+
+
 class _SecurityHeaders:
-    """Adds the CSP and friends to every response, errors included."""
+    """Adds the CSP and friends to every response, errors included; ``Cache-Control: no-store`` to the answers
+    of :func:`_private` requests (a registration's answer holds the account's one token: RFC 6749's rule for
+    an answer with a token, 5.1)."""
 
     def __init__(self, app) -> None:
         self.app = app
@@ -61,11 +76,12 @@ class _SecurityHeaders:
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
+        added = [*SECURITY_HEADERS, NO_STORE] if _private(scope) else SECURITY_HEADERS
 
         async def with_headers(message) -> None:
             if message["type"] == "http.response.start":
                 names = {k.lower() for k, _ in message.get("headers", [])}
-                message["headers"] = [*message.get("headers", []), *(h for h in SECURITY_HEADERS if h[0] not in names)]
+                message["headers"] = [*message.get("headers", []), *(h for h in added if h[0] not in names)]
             await send(message)
 
         await self.app(scope, receive, with_headers)
@@ -197,7 +213,7 @@ def create_app(db: Database | str | None = None, settings: Settings | None = Non
         log.error("internal error on %s %s", request.method, request.url.path, exc_info=exc)
         # This handler runs outside the middleware stack: it adds the security headers itself.
         return JSONResponse({"error": "internal error"}, status_code=500,
-                            headers={k.decode(): v.decode() for k, v in SECURITY_HEADERS})
+                            headers={k.decode(): v.decode() for k, v in [*SECURITY_HEADERS, NO_STORE]})
 
     async def maps(request: Request) -> Response:
         return await (publish if request.method == "POST" else list_maps)(request)

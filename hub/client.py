@@ -36,6 +36,20 @@ _RUN = {"rank": int, "player": str, "turns": int, "health": int, "submitted_at":
 _SUBMITTED = {**_RUN, "map": _HEX64, "id": _CAMPAIGN_ID}
 _ACCOUNT = {"name": str, "token": TOKEN}
 _MISSING = object()
+# What names a map on a hub (hub/service.py): a campaign id, or a content hash or its first 12 digits or more, in
+# either case. A MAP of another form is refused before any request: sent, its '/' (quoted, and unquoted by the
+# server) reached another address of the API ('ID/file' answered the file, '' the list), which answered in a form
+# the client did not read, and the user was told the server was perhaps no hub.
+_HASH_REF = re.compile(r"[0-9a-fA-F]{12,64}")
+
+
+def ref_problem(ref: str) -> str | None:
+    """Why ``ref`` names no map on any hub, or None: it is a campaign id or a content hash (or its start)."""
+    if _CAMPAIGN_ID.fullmatch(ref) or _HASH_REF.fullmatch(ref):
+        return None
+    shown = repr(ref) if len(ref) <= 70 else repr(ref[:70]) + "..."
+    return (f"{shown} names no map: give a campaign id (small letters, digits and '-') or a content hash "
+            "(its first 12 hex digits or more)")
 
 
 def _fits(value: Any, shape: Any) -> bool:

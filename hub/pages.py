@@ -10,6 +10,7 @@ are shown as their text, line breaks kept.
 from __future__ import annotations
 
 import html
+import unicodedata
 from urllib.parse import quote, urlencode
 
 from cardrogue.engine.words import counted
@@ -23,16 +24,34 @@ th, td { text-align: left; padding: 0.3em 0.6em; border-bottom: 1px solid #ddd; 
 td.n, th.n { text-align: right; }
 #maps td:nth-child(-n+2) { overflow-wrap: anywhere; min-width: 8em; }
 .rows { overflow-x: auto; }
-.story { white-space: pre-wrap; background: #f3efe4; padding: 0.6em 1em; border-left: 3px solid #b59f6b; }
+.story, .description { white-space: pre-wrap; }
+.story { background: #f3efe4; padding: 0.6em 1em; border-left: 3px solid #b59f6b; }
 .muted { color: #666; }
 form.search input[type=search] { width: 20em; }
 .play { font-weight: bold; }
+/* A stranger's text draws in its own box: combining marks stacked on a letter (the text rule lets 8 through) are
+   cut at its edge, with room for a script's own stacks, and never cover the lines around it. */
+h2, h3, p, td, li, .story { overflow: clip; overflow-clip-margin: 0.3em; }
 """
 
 
 def e(value: object) -> str:
     """Text made safe for HTML content and quoted attributes."""
     return html.escape(str(value), quote=True)
+
+
+# Characters that draw nothing though Unicode calls some of them letters (the Hangul fillers, the braille blank):
+# a title of them alone, or of spaces, made a link no one could see or click in the list.
+_BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5\u180e\u034f")
+
+
+def _named(title: str | None, fallback: str) -> str:
+    """``title`` when it draws something; ``fallback`` (an id, which always does) when it is only spaces, format
+    characters (U+200B, U+FEFF, ...), marks on nothing or blank fillers."""
+    for ch in title or "":
+        if not (ch.isspace() or ch in _BLANKS or unicodedata.category(ch) in ("Cf", "Cc", "Mn", "Me", "Zs")):
+            return title  # type: ignore[return-value]
+    return fallback
 
 
 def _page(title: str, body: str) -> str:
@@ -88,7 +107,7 @@ def _none_listed(query: str, offset: int) -> str:
 def map_list(maps: list[dict], query: str, offset: int = 0, count: int = 50, more: bool = False) -> str:
     """The maps from ``offset`` on (``count`` a page); ``more``: later pages hold more."""
     rows = "".join(
-        f"<tr><td><a href=\"{e(_map_href(m))}\">{e(m['title'])}</a></td><td>{_by(m)}</td>"
+        f"<tr><td><a href=\"{e(_map_href(m))}\">{e(_named(m['title'], m['id']))}</a></td><td>{_by(m)}</td>"
         f"<td class=\"n\">{m['par']['turns']}</td><td class=\"n\">{m['runs']}</td><td>{e(_score(m['best']))}</td>"
         f"<td>{e(_difficulty(m['difficulty']))}</td></tr>"
         for m in maps)
@@ -104,7 +123,7 @@ def map_list(maps: list[dict], query: str, offset: int = 0, count: int = 50, mor
 def map_page(m: dict, runs: list[dict], offset: int = 0, count: int = 50, every: bool = False) -> str:
     """A map, its leaderboard from ``offset`` on (``count`` a page): each player once, with their best run
     (``m["players"]`` counts them), or with ``every`` every run (``m["runs"]`` counts them)."""
-    parts = [f"<h2 id=\"title\">{e(m['title'])}</h2>",
+    parts = [f"<h2 id=\"title\">{e(_named(m['title'], m['id']))}</h2>",
              f"<p>{'by ' + e(m['author']) + ' · ' if m['author'] else ''}"  # no author: the publisher, once
              f"published by {e(m['publisher'])} on {e(m['published_at'])} · "
              f"version {m['version']} · <code>{e(m['hash'][:12])}</code> · "
@@ -114,11 +133,11 @@ def map_page(m: dict, runs: list[dict], offset: int = 0, count: int = 50, every:
     parts.append(f"<p>Par {counted(m['par']['turns'], 'turn')} with {m['par']['health']} health (the hub's solver). "
                  f"Difficulty: {e(_difficulty(m['difficulty']))}.</p>")
     if m.get("description"):
-        parts.append(f"<p>{e(m['description'])}</p>")
+        parts.append(f"<p class=\"description\">{e(m['description'])}</p>")
     if m.get("story"):
         parts.append(f"<div class=\"story\">{e(m['story'])}</div>")
     for i, level in enumerate(m.get("levels_detail", ())):
-        parts.append(f"<h3>Level {i + 1}: {e(level['title'] or level['id'])}</h3>")
+        parts.append(f"<h3>Level {i + 1}: {e(_named(level['title'], level['id']))}</h3>")
         if level["story"]:
             parts.append(f"<div class=\"story\">{e(level['story'])}</div>")
     parts.append("<h3>Leaderboard</h3>")
@@ -154,7 +173,7 @@ def map_page(m: dict, runs: list[dict], offset: int = 0, count: int = 50, every:
         items = "".join(f"<li><a href=\"/maps/{e(v['hash'])}\">version {v['version']}</a> ({e(v['published_at'])}, "
                         f"par {v['par']['turns']})</li>" for v in m["versions"])
         parts.append(f"<h3>Versions</h3><ul>{items}</ul>")
-    return _page(f"{m['title']} — Card Rogue community hub", "\n".join(parts))
+    return _page(f"{_named(m['title'], m['id'])} — Card Rogue community hub", "\n".join(parts))
 
 
 def error_page(status: int, message: str) -> str:

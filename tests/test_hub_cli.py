@@ -688,3 +688,27 @@ def test_hub_list_says_who_published_a_map_whose_author_is_another_name(hub, cap
     lines = sorted(line.split(": par")[0] for line in out.splitlines())
     assert lines == ["needle v1  The Needle Run by alice",
                      "needle-copy v1  The Needle Run by alice (published by mallory)"], lines
+
+
+@pytest.mark.parametrize("ref", ["needle/file", "needle/leaderboard", "", "..", "ABC", "needle\x1b[31m", "é" * 5000],
+                         ids=["file", "leaderboard", "empty", "dots", "capitals", "escape", "long"])
+def test_a_map_named_in_no_form_a_hub_reads_is_refused_before_asking(hub, capsys, tmp_path: Path, ref: str) -> None:
+    """A MAP is a campaign id or a content hash (or its first 12 digits or more). Sent as it was, the '/' of
+    `needle/file` (quoted, and unquoted by the server) reached the map's file, and '' the list of maps: answers of
+    another form, which the client took for a server that is perhaps no hub (exit 2, 'is it a Card Rogue hub?')."""
+    cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)
+    assert cardrogue(capsys, "hub", "publish", str(_written(tmp_path, map_text())))[0] == 0
+    replay = tmp_path / "run.json"
+    replay.write_text(solution(map_text()))
+    for argv in (("pull", ref, "-o", str(tmp_path / "pulled.json")), ("leaderboard", ref), ("submit", str(replay), "--map", ref)):
+        code, out, err = cardrogue(capsys, "hub", *argv)
+        assert code == 2 and "names no map: give a campaign id" in err and "Card Rogue hub" not in err, (argv, err)
+        assert "\x1b" not in err and len(err) < 300, err
+    assert not (tmp_path / "pulled.json").exists()
+    assert call(hub.base, "GET", "/api/maps/needle/leaderboard")[1]["runs"] == []
+
+
+def _written(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "map.json"
+    path.write_text(text)
+    return path

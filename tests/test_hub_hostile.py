@@ -475,3 +475,24 @@ def _raw_status(request) -> int:
         return connection.getresponse().status
     finally:
         connection.close()
+
+
+def test_no_cache_keeps_an_answer_that_holds_a_token_or_needs_one(hub_db: str) -> None:
+    """A registration's and a rotation's answers hold the account's token; /api/me says whose a token is; every
+    answer to a request with a token is that account's. No cache (a proxy's, the browser's) may keep them:
+    ``Cache-Control: no-store`` (RFC 6749, 5.1, for an answer with a token). The public listings stay cacheable."""
+    with running_hub(hub_db) as hub:
+        status, body, headers = call(hub.base, "POST", "/api/accounts", {"name": "alice"})
+        answers = {"register": (status, headers)}
+        token = body["token"]
+        answers["me"] = call(hub.base, "GET", "/api/me", token=token)[::2]
+        answers["me refused"] = call(hub.base, "GET", "/api/me", token="x" * 43)[::2]
+        answers["publish refused"] = call(hub.base, "POST", "/api/maps", {"campaign": "{"}, token=token)[::2]
+        answers["map with a token"] = call(hub.base, "GET", "/api/maps", token=token)[::2]
+        rotated = call(hub.base, "POST", "/api/me/token", {}, token=token)
+        answers["rotate"] = rotated[::2]
+        answers["revoke"] = call(hub.base, "DELETE", "/api/me/token", token=rotated[1]["token"])[::2]
+        for what, (status, headers) in answers.items():
+            assert {k.lower(): v for k, v in headers.items()}.get("cache-control") == "no-store", (what, status, headers)
+        for path in ("/api/maps", "/", "/api/maps/nowhere"):
+            assert "no-store" not in call(hub.base, "GET", path)[2].get("cache-control", ""), path

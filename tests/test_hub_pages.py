@@ -286,3 +286,92 @@ def test_the_list_says_who_published_a_map_whose_author_is_another_name(tmp_path
         assert shown == ['alice', 'alice <span class="muted">(published by mallory)</span>'], shown
         anonymous = dict(call(hub.base, "GET", "/api/maps/needle")[1], author="")
         assert "<td>alice</td>" in pages.map_list([anonymous], "")  # no author: the publisher, once
+
+
+def _stacked(text: str) -> str:
+    """``text`` with 8 combining marks on each letter, 4 above and 4 below: the most the text rule lets a map hold."""
+    above, below = "\u0300\u0301\u0302\u0303", "\u0316\u0317\u0318\u0319"
+    return "".join(ch + above + below if ch.isalpha() else ch for ch in text)
+
+
+@pytest.mark.parametrize("field", ["title", "author", "description", "story", "level title", "level story"])
+def test_stacked_marks_stay_in_the_box_of_their_own_text(tmp_path: Path, field: str) -> None:
+    """The most combining marks the text rule lets a map hold (8 on a letter, 4 above and 4 below) reached over
+    the lines above and below their text: the title's covered the by-line, a level title's its story. Drawn in a
+    real Chromium beside the same page with the letters bare, the two differ only within the box of that text
+    (and the clip margin the stylesheet gives legitimate stacks)."""
+    from browser import Browser
+
+    from cardrogue.hub import pages
+
+    def page(text: str) -> str:
+        m = {"id": "marks", "title": "A title", "author": "An author", "publisher": "alice", "published_at": "2026-11-28T00:00:00Z",
+             "version": 1, "hash": "ab" * 32, "par": {"turns": 11, "health": 8}, "difficulty": None,
+             "description": "A description.", "story": "A story.", "runs": 0, "players": 0, "competition": False,
+             "window_ends": "2026-11-28T00:00:00Z", "versions": [],
+             "levels_detail": [{"id": "one", "title": "Level one", "story": "A level's story."}]}
+        key = {"level title": ("levels_detail", "title"), "level story": ("levels_detail", "story")}.get(field)
+        if key:
+            m["levels_detail"][0][key[1]] = text
+        else:
+            m[field] = text
+        return pages.map_page(m, []).replace('href="/hub.css"', 'href="hub.css"')
+
+    (tmp_path / "hub.css").write_text(pages.STYLESHEET)
+    (tmp_path / "bare.html").write_text(page("Quietly here"))
+    (tmp_path / "stacked.html").write_text(page(_stacked("Quietly here")))
+    find = ("(() => { const e = [...document.querySelectorAll('h2,h3,p,div')].filter(e => e.textContent.includes("
+            "'Quietly')).pop(); const r = e.getBoundingClientRect(); "
+            "return [r.top, r.bottom, parseFloat(getComputedStyle(e).fontSize)]; })()")
+    shots = {}
+    with Browser(tmp_path / "browser", size=(1000, 900)) as browser:
+        for name in ("bare", "stacked"):
+            tab = browser.open((tmp_path / f"{name}.html").as_uri())
+            loaded_with_style(tab, name, "document.body.textContent.includes('Quietly') || document.body.textContent.includes('Q')")
+            top, bottom, size = tab.evaluate(find) if name == "bare" else (top, bottom, size)
+            shots[name] = pixels(tab.screenshot(tmp_path / f"{name}.png"))[2]
+    margin = 0.3 * size + 2
+    differ = [y for y, (a, b) in enumerate(zip(shots["bare"], shots["stacked"])) if a != b]
+    assert differ, "the marks are drawn"
+    outside = [y for y in differ if y < top - margin or y > bottom + margin]
+    assert outside == [], f"{field}: the marks drawn over rows {outside[:3]}...{outside[-3:]}, its box is {top:.0f} to {bottom:.0f}"
+
+
+@pytest.mark.parametrize("title", [" ", "\u200b\u2060", "\u3164\u115f", "\u2800 \ufeff", "\u0301\u0302"])
+def test_a_title_that_draws_nothing_is_shown_by_its_id(tmp_path: Path, title: str) -> None:
+    """A title of spaces, format characters, blank fillers or marks on nothing drew nothing: the list's link to the
+    map could be neither seen nor clicked, and a level's heading read 'Level 1: '. Such a title is shown by the id."""
+    import html
+    import re
+
+    doc = json.loads(map_text("blank", "Blank"))
+    doc["title"] = title
+    doc["levels"][0]["title"] = title
+    with running_hub(str(tmp_path / "hub.sqlite3")) as hub:
+        status, body, _ = call(hub.base, "POST", "/api/maps", {"campaign": json.dumps(doc)}, token=register(hub.base, "alice"))
+        assert status == 201, body
+        listed = call(hub.base, "GET", "/")[1]
+        link = re.search(r'<a href="/maps/[0-9a-f]{64}">(.*?)</a>', listed)
+        assert link and html.unescape(link.group(1)) == "blank", listed
+        page = call(hub.base, "GET", "/maps/blank")[1]
+        assert '<h2 id="title">blank</h2>' in page and "<title>blank — " in page
+        assert f"<h3>Level 1: {doc['levels'][0]['id']}</h3>" in page
+        assert body["title"] == title  # the API says the title as it is
+
+
+def test_a_description_keeps_its_line_breaks(tmp_path: Path) -> None:
+    """A description may span lines (the text rule lets newlines through outside a title); the page ran them into
+    one line ('First line. Second line.'), as it does not a story's."""
+    from browser import Browser
+
+    doc = json.loads(map_text("lines", "Lines"))
+    doc["description"] = "First line.\nSecond line."
+    lines = ("(() => { const e = [...document.querySelectorAll('p')].find(e => e.textContent.includes('First line.'));"
+             " const r = document.createRange(); r.selectNodeContents(e);"
+             " return new Set([...r.getClientRects()].map(x => Math.round(x.top))).size; })()")
+    with running_hub(str(tmp_path / "hub.sqlite3")) as hub:
+        assert call(hub.base, "POST", "/api/maps", {"campaign": json.dumps(doc)}, token=register(hub.base, "alice"))[0] == 201
+        with Browser(tmp_path / "browser") as browser:
+            tab = browser.open(f"{hub.base}/maps/lines")
+            loaded_with_style(tab, "the map page", "document.body.textContent.includes('First line.')")
+            assert tab.evaluate(lines) == 2

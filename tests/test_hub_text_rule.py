@@ -51,7 +51,9 @@ BASE = {
 # surrogate, newline and tab (refused in a title only), markup (refused in a title only), and plain text.
 PIECES = ["\x1b[31m", "\x00", "\x07", "\x08", "\x0c", "\r", "\x1c", "\x7f", "\x85", "\x9b", "\u202e", "\u2066",
           "\u200f", "\u061c", "\ud800", "\n", "\t", "[bold]", "[/]", "[link=x]", "<b>", "<!--", "&amp;", "&#27;",
-          "Chapter [II]", "a", "Z", "-", " ", "é", "\u2028", "\ufeff", "\\", '"']
+          "Chapter [II]", "a", "Z", "-", " ", "é", "\u2028", "\ufeff", "\\", '"',
+          # combining marks: 8 on one letter are text, 9 or more in a row (two pieces may join) are refused
+          "\u0301\u0316\u0302\u0317", "\u0300" * 9, "\u20dd", "\ufe0f"]
 hostile_texts = st.lists(st.one_of(st.sampled_from(PIECES), st.characters()), max_size=6).map("".join)
 
 
@@ -268,6 +270,15 @@ def _unsafe_text_by_category(value: str, *, title: bool) -> str | None:
             return f"it holds a lone UTF-16 surrogate U+{ord(ch):04X}, which is not a character"
         if unicodedata.category(ch) == "Cc" and (title or ch not in "\n\t"):
             return f"it holds the control character U+{ord(ch):04X}" + (" (a terminal escape)" if ch == "\x1b" else "")
+    run = 0
+    for i, ch in enumerate(value + "."):
+        if unicodedata.category(ch) in ("Mn", "Me"):
+            run += 1
+        elif run > 8:
+            return (f"it stacks {run} combining marks on one character (U+{ord(value[i - run]):04X}...): "
+                    "more than 8 cover the text around it")
+        else:
+            run = 0
     return None
 
 
@@ -299,3 +310,38 @@ def test_a_comparison_or_a_bracket_that_no_reader_takes_for_markup_is_text(title
                                               ("Fish &amp; Chips", "&amp;"), ("Rock [v2]", "[v2]")])
 def test_markup_in_a_title_is_refused_naming_the_piece(title, piece) -> None:
     assert repr(piece) in unsafe_text(title, title=True)
+
+
+ZALGO = "".join(ch + "\u0300\u0316\u0301\u0317\u0302\u0318\u0303\u0319\u0304\u031a" for ch in "Zalgo")
+
+
+@pytest.mark.parametrize("text", [
+    "Ti\u0302\u0301ng Vie\u0323\u0302t",  # Vietnamese written decomposed (NFD): two marks on a letter
+    "\u05d1\u05bc\u05b0\u0591\u05bd\u05e8\u05b5\u0596\u05d0\u05e9\u05b4\u05c1\u05d9\u05ea",  # pointed Hebrew, with cantillation
+    "\u0f66\u0f90\u0fb1\u0fad\u0f7c\u0f7e\u0f83",  # a Tibetan stack: subjoined letters, a vowel, marks
+    "1\ufe0f\u20e3", "Z" + "\u0301" * 8,  # a keycap; eight marks, the most on one letter
+])
+def test_the_combining_marks_of_every_script_are_text(text) -> None:
+    assert unsafe_text(text, title=True) is None and unsafe_text(text, title=False) is None
+
+
+@pytest.mark.parametrize("where", [("title",), ("author",), ("story",), ("description",), ("levels", 0, "title"),
+                                   ("levels", 0, "story"), ("cards", "goblin", "name"), ("levels", 0, "cells", 0, "inscription")])
+@pytest.mark.parametrize("escaped", [False, True])
+def test_stacked_combining_marks_are_refused_where_check_warns_of_them(hub, where, escaped) -> None:
+    """Zalgo text: a dozen marks stacked on each letter covered the hub page's heading and the lines around the
+    story, and 60 on each letter of a level's story froze the web player's terminal (the tab answered nothing for
+    minutes). A run of more than 8 marks is refused anywhere, named where `check` warns of it (CR228)."""
+    doc = json.loads(json.dumps(BASE))
+    target = doc
+    for part in where[:-1]:
+        target = target[part]
+    target[where[-1]] = ZALGO[:40]
+    file_text = json.dumps(doc, ensure_ascii=escaped)
+    code, diagnostics = _check_strict(file_text)
+    with pytest.raises(HubError) as refused:
+        hub[0].publish(hub[1], file_text)
+    problems = refused.value.body()["problems"]
+    assert len(problems) == 1 and "stacks 10 combining marks" in problems[0]["message"], problems
+    warned = [(d["line"], d["column"], d["path"]) for d in diagnostics if d["code"] == "CR228"]
+    assert code != 0 and warned == [(p["line"], p["column"], p["path"]) for p in problems]

@@ -634,3 +634,60 @@ def test_the_server_runs_where_the_loop_has_no_signal_handlers(monkeypatch) -> N
     finally:
         asyncio.set_event_loop(None)
         loops[0].close()
+
+
+@pytest.mark.parametrize("ref", ["needle/file", "needle/leaderboard", "..%2F..", "é", "a" * 5000],
+                         ids=["file", "leaderboard", "dots", "accent", "long"])
+def test_a_map_page_named_in_no_form_a_hub_reads_is_a_404_without_asking_the_hub(tmp_path: Path, ref: str) -> None:
+    """`/map/REF` takes what the hub takes: a campaign id or a content hash (or its start). A '/' in REF (sent as
+    %2F, unquoted by the hub's server) reached another address of the hub's API, whose answer of another form was a
+    502 blaming the hub ('is it a Card Rogue hub?'); a 5,000-letter REF was asked of the hub and said back whole."""
+    from hub_support import register, running_hub
+
+    from cardrogue.editor.web import HubMaps, MapUnavailable
+    from cardrogue.hub.client import HubClient
+
+    with running_hub(str(tmp_path / "hub.sqlite3")) as hub:
+        HubClient(hub.base, register(hub.base, "author")).publish(NEEDLE.read_text())
+        maps = HubMaps(hub.base, tmp_path / "maps")
+        with pytest.raises(MapUnavailable) as refused:
+            maps.fetch(ref)
+        assert refused.value.status == 404 and "names no map" in str(refused.value), refused.value
+        assert len(str(refused.value)) < 300
+        assert maps.fetch("the-needle-run")[1] == "The Needle Run"  # an id still plays
+
+
+def test_a_hub_map_whose_text_a_hub_refuses_now_is_not_played(tmp_path: Path, monkeypatch) -> None:
+    """A map published before the text rule refused stacked combining marks (60 on each letter of a level's story
+    froze the web player's terminal for minutes) is still on its hub: `/map/REF` answers 502 with the reason,
+    never a session on it."""
+    from hub_support import register, running_hub
+
+    import cardrogue.engine.format.checks.text as text_rule
+    from cardrogue.editor.web import HubMaps, MapUnavailable
+    from cardrogue.hub.client import HubClient
+
+    doc = json.loads(NEEDLE.read_text())
+    doc["levels"][0]["story"] = "".join(ch + "\u0300\u0316" * 30 for ch in "Level story")
+    with running_hub(str(tmp_path / "hub.sqlite3")) as hub:
+        monkeypatch.setattr(text_rule, "_stacked", lambda value: None)  # the hub before the rule
+        published = HubClient(hub.base, register(hub.base, "author")).publish(json.dumps(doc))
+        monkeypatch.undo()
+        with pytest.raises(MapUnavailable) as refused:
+            HubMaps(hub.base, tmp_path / "maps").fetch(published["id"])
+        assert refused.value.status == 502 and "$.levels[0].story: it stacks 60 combining marks" in str(refused.value)
+        assert not (tmp_path / "maps" / f"{published['hash']}.json").exists()
+
+
+def test_no_page_of_another_site_shows_the_player_in_a_frame(tmp_path: Path) -> None:
+    """A page of any site could frame the player (or the editor, which writes files) under buttons of its own and
+    have a visitor's clicks and keys land in the session; the hub's pages refused frames, these did not."""
+    with web_server(tmp_path, str(NEEDLE), "--scores-db", str(tmp_path / "s.sqlite3")) as (url, _):
+        for path, status in (("/", 200), ("/map/whatever", 404), ("/static/css/xterm.css", 200)):
+            try:
+                reply = urllib.request.urlopen(url + path, timeout=10)
+            except urllib.error.HTTPError as exc:
+                reply = exc
+            assert reply.status == status
+            assert reply.headers.get("X-Frame-Options") == "DENY", path
+            assert reply.headers.get("Content-Security-Policy") == "frame-ancestors 'none'", path

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Mapping
 
 from ..diagnostics import Diagnostic, JsonPath
@@ -38,6 +39,59 @@ _REFUSED_IN_TEXT = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff{_BIDI}
 # (an escaped backslash before one of them) only costs the walk.
 _ESCAPE = re.compile(r"(?i)\\(?:[bfr]|u(?:00[01]|007f|00[89]|d[89a-f]|061c|200[ef]|202[a-e]|206[6-9]))")
 _RAW = re.compile(f"[\x7f-\x9f\ud800-\udfff{_BIDI}]")
+# Combining marks (Unicode Mn and Me) stack on the character before them: written by the dozen ("Zalgo text")
+# they cover the lines above and below on a page, and 60 on each letter of a story froze the web player's
+# terminal (xterm.js) for minutes. No script writes more than a few on one letter (Vietnamese 2, pointed Hebrew
+# with its cantillation 4 or 5, a Tibetan stack 6); a run of more is refused, anywhere.
+MAX_MARKS = 8
+
+
+_ASTRAL_MARK_PLANES = "\U00010000-\U0001ffff\U000e0100-\U000e01ef"
+
+
+@cache
+def _candidates() -> str:
+    """A regular expression's class of every combining mark of the BMP, and every character of the planes that hold
+    the others: a superset of the marks that a search runs through fast (a class of many ranges beyond the BMP is
+    searched range by range, 60 times slower on a big file). Built at first use, by a walk over the code points."""
+    import unicodedata
+
+    ranges: list[list[int]] = []
+    for code in range(0x300, 0x10000):
+        if unicodedata.category(chr(code)) in ("Mn", "Me"):
+            if ranges and ranges[-1][1] == code - 1:
+                ranges[-1][1] = code
+            else:
+                ranges.append([code, code])
+    return "".join(re.escape(chr(a)) + ("-" + re.escape(chr(b)) if b > a else "") for a, b in ranges) + _ASTRAL_MARK_PLANES
+
+
+@cache
+def _candidate_run() -> re.Pattern[str]:
+    return re.compile(f"[{_candidates()}]{{{MAX_MARKS + 1},}}")
+
+
+@cache
+def _may_stack() -> re.Pattern[str]:
+    """What may write a run of more than MAX_MARKS marks with \\u escapes in a JSON text (a superset, to spare the
+    walk): more than MAX_MARKS candidates or escapes in a row. (Without an escape, :func:`_candidate_run` says it.)"""
+    return re.compile(f"(?:[{_candidates()}]|\\\\u[0-9a-fA-F]{{4}}){{{MAX_MARKS + 1},}}")
+
+
+def _stacked(value: str) -> str | None:
+    """The first run of more than :data:`MAX_MARKS` combining marks (Unicode Mn and Me) in ``value``, or None."""
+    import unicodedata
+
+    for found in _candidate_run().finditer(value):
+        run = found.group(0)
+        start = 0
+        for i, ch in enumerate(run + "."):
+            if i < len(run) and unicodedata.category(ch) in ("Mn", "Me"):
+                continue
+            if i - start > MAX_MARKS:
+                return run[start:i]
+            start = i + 1
+    return None
 
 
 def unsafe_text(value: str, *, title: bool) -> str | None:
@@ -49,6 +103,9 @@ def unsafe_text(value: str, *, title: bool) -> str | None:
         if "\ud800" <= ch <= "\udfff":
             return f"it holds a lone UTF-16 surrogate U+{ord(ch):04X}, which is not a character"
         return f"it holds the control character U+{ord(ch):04X}" + (" (a terminal escape)" if ch == "\x1b" else "")
+    if not value.isascii() and (stack := _stacked(value)):
+        return (f"it stacks {len(stack)} combining marks on one character (U+{ord(stack[0]):04X}...): "
+                f"more than {MAX_MARKS} cover the text around it")
     if title:
         if found := _HTML.search(value):
             return f"it looks like HTML markup ({found.group(0)!r})"
@@ -107,7 +164,10 @@ def _walk(data: Any, titles: set[JsonPath]) -> list[UnsafeText]:
     """Every key and string of ``data`` outside ``titles`` that the rule for text refuses. A path is
     built only for what is found: the walk goes over every cell of a big campaign."""
     found = []
-    search = _REFUSED_IN_TEXT.search
+    refused, stacked = _REFUSED_IN_TEXT.search, _candidate_run().search
+
+    def search(text: str) -> bool:  # (a candidate run of marks is judged by unsafe_text)
+        return bool(refused(text)) or (not text.isascii() and bool(stacked(text)))
 
     def judge(path: JsonPath, value: str, key: bool) -> None:
         if (key or path not in titles) and (why := unsafe_text(value, title=False)):
@@ -151,7 +211,10 @@ def _may_write_refused(text: str) -> bool:
     in a title, which is looked at in any case. Long ASCII stretches are passed over at C speed."""
     if _ESCAPE.search(text) or "\x7f" in text:
         return True
-    if text.isascii():
+    ascii_only = text.isascii()
+    if (not ascii_only and _candidate_run().search(text)) or ("\\u" in text and _may_stack().search(text)):
+        return True
+    if ascii_only:
         return False
     step = 1 << 14
     return any(not text[i:i + step].isascii() and _RAW.search(text, i, i + step) for i in range(0, len(text), step))
