@@ -411,3 +411,21 @@ def test_a_row_stored_under_the_id_its_actions_as_written_give_still_lists(tmp_p
         scores, unproved, _ = store.checked_table(campaign)
         assert [(s.player, s.run_id) for s in scores] == [("ada", run.recorded_id)] and unproved == []
         assert not store.add(verify_replay(copy, campaign).run, campaign)  # the same run: already in the table
+
+
+def test_a_row_not_re_simulated_in_time_is_not_taken_over_by_a_renamed_copy(tmp_path, monkeypatch):
+    """Adding a run whose id a row holds re-verifies that row, bounded as a listing is (10 s): past the bound the row
+    was taken for one edited by hand, and a copy of the run under another name took it over (forge22). A row that
+    could not be re-simulated in time is not proved forged: it stays, and the copy is the same run."""
+    from cardrogue.engine.records import scores
+
+    campaign = load(duel_dict())
+    db = tmp_path / "scores.db"
+    with ScoreStore(db) as store:
+        assert store.add(verify_replay(recorded(campaign, WIN, player="ada").text(), campaign).run, campaign)
+    copy = verify_replay(recorded(campaign, WIN, player="mallory").text(), campaign).run
+    monkeypatch.setattr(scores, "LISTING_SECONDS", -1.0)  # every re-simulation of a held row out of time
+    with ScoreStore(db) as store:
+        assert not store.add(copy, campaign)
+    monkeypatch.undo()
+    assert rows(db) == [("ada", 2, 12)]

@@ -241,6 +241,7 @@ class Verdict:
     message: str
     run: VerifiedRun | None = None
     action_index: int | None = None  # 0-based index of the action the verdict is about
+    out_of_time: bool = False  # rejected only because the re-simulation passed ``max_seconds``: not disproved
 
 
 class ReplayError(ValueError):
@@ -415,7 +416,7 @@ def verify_replay(text: str, campaign: Campaign, *, max_seconds: float | None = 
     for i, text_action in enumerate(actions):
         if deadline is not None and i % 64 == 0 and time.monotonic() > deadline:
             return Verdict(False, f"re-simulation stopped after {max_seconds:g} s at action {i + 1} of {len(actions)}",
-                           action_index=i)
+                           action_index=i, out_of_time=True)
         try:
             action = Action.parse(text_action)
             if state.is_terminal():

@@ -77,24 +77,32 @@ def _unproved(row: tuple, campaign: Campaign, max_seconds: float | None) -> str 
     return _proof(row, campaign, max_seconds)[0]
 
 
-def _proof(row: tuple, campaign: Campaign, max_seconds: float | None) -> tuple[str | None, str]:
-    """(:func:`_unproved`'s reason, the run id its replay proves, "" when it proves none). A row stored before
-    twin actions were one run (:attr:`VerifiedRun.run_id`) holds the id its actions as written give: it is
-    proved all the same, and listed under the run's id of now, so that a copy with a twin action is not listed
-    beside it."""
+def _disproved(row: tuple, campaign: Campaign, max_seconds: float | None) -> bool:
+    """Whether the row is shown not to be the run its replay proves. A row whose re-simulation did not end within
+    ``max_seconds`` is not: it may be a long genuine run on a slow machine, and taken for a forged one it was
+    taken over by a copy of its run under another name (:meth:`ScoreStore._insert`)."""
+    why, _, stopped = _proof(row, campaign, max_seconds)
+    return why is not None and not stopped
+
+
+def _proof(row: tuple, campaign: Campaign, max_seconds: float | None) -> tuple[str | None, str, bool]:
+    """(:func:`_unproved`'s reason, the run id its replay proves ("" when it proves none), whether the
+    re-simulation was stopped by ``max_seconds``). A row stored before twin actions were one run
+    (:attr:`VerifiedRun.run_id`) holds the id its actions as written give: it is proved all the same, and
+    listed under the run's id of now, so that a copy with a twin action is not listed beside it."""
     player, turns, health, _, run_id, replay = row
     verdict = verify_replay(replay, campaign, max_seconds=max_seconds)
     if not verdict.ok:
-        return f"its replay is rejected: {verdict.message}", ""
+        return f"its replay is rejected: {verdict.message}", "", verdict.out_of_time
     run = verdict.run
     if not run.ranked:
-        return "its replay is not a ranked run (a won run of the whole campaign under its fated dice)", ""
+        return "its replay is not a ranked run (a won run of the whole campaign under its fated dice)", "", False
     if run_id not in (run.run_id, run.recorded_id):
-        return f"its run id is not its replay's ({run.run_id[:12]})", ""
+        return f"its run id is not its replay's ({run.run_id[:12]})", "", False
     if (run.player, run.turns, run.health) != (player, turns, health):
         return (f"it says {counted(turns, 'turn')} with {health} health by {player!r}, its replay "
-                f"{counted(run.turns, 'turn')} with {run.health} health by {run.player!r}"), ""
-    return None, run.run_id
+                f"{counted(run.turns, 'turn')} with {run.health} health by {run.player!r}"), "", False
+    return None, run.run_id, False
 
 
 def _table(content_hash: str) -> str:
@@ -257,7 +265,7 @@ class ScoreStore:
                 # takes it over.
                 try:
                     # bounded as a listing is: this runs inside the write lock other processes wait on
-                    forged = _unproved(_checked(held), campaign, LISTING_SECONDS) is not None
+                    forged = _disproved(_checked(held), campaign, LISTING_SECONDS)
                 except (ValueError, TypeError, OverflowError):
                     forged = True  # a column not of its type
                 if forged:
@@ -319,7 +327,7 @@ class ScoreStore:
                 else:
                     if len(scores) >= limit and row[1:3] != (scores[-1].turns, scores[-1].health):
                         break  # past the limit, and no longer tied with the last score listed
-                    why, proved = _proof(row, campaign, left)
+                    why, proved, _ = _proof(row, campaign, left)
                     if why is None and proved in seen:
                         why = "its run is listed already"
                 if why is not None:
