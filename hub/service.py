@@ -560,14 +560,19 @@ class Hub:
         run_id = run.run_id
         with self.db.transaction(write=True) as tx:
             self._still_authorised(tx, account)
-            done = tx.execute("INSERT INTO runs (run_id, map_hash, account_id, turns, health, submitted_at, replay)"
-                              " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                              (run_id, target["hash"], account.id, run.turns, run.health, self.now(), text))
-            created = done.rowcount == 1
-            row = tx.one(_RUN_SELECT + " WHERE r.run_id = ?", (run_id,))
+            # A run with a twin action stored before twins were one run holds the id of its actions as written
+            # (VerifiedRun.recorded_id): that row is this run.
+            row = None if run.recorded_id == run_id else tx.one(_RUN_SELECT + " WHERE r.run_id = ?", (run.recorded_id,))
+            created = False
+            if row is None:
+                done = tx.execute("INSERT INTO runs (run_id, map_hash, account_id, turns, health, submitted_at, replay)"
+                                  " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                                  (run_id, target["hash"], account.id, run.turns, run.health, self.now(), text))
+                created = done.rowcount == 1
+                row = tx.one(_RUN_SELECT + " WHERE r.run_id = ?", (run_id,))
             if not created and row[2] != account.name:
                 raise HubError(409, f"this run is already on the leaderboard, submitted by {row[2]} "
-                                    f"on {_iso(row[5])}; one run is one row, whoever claims it", run_id=run_id)
+                                    f"on {_iso(row[5])}; one run is one row, whoever claims it", run_id=row[0])
             standing = self._standing(tx, row, account.id)
         return {**_run_row(row, standing["rank"]), **standing, "new_best": created and standing["best"],
                 "map": target["hash"], "id": target["id"]}, created
