@@ -113,6 +113,9 @@ class Settings:
 class Account:
     id: int
     name: str
+    # The hash of the token the request was authenticated with ("" for the operator's own calls): a write made
+    # after the slow part of a request (a re-simulation, a clear check) checks that this token still lives.
+    token_hash: str = field(default="", compare=False, repr=False)
 
 
 def token_hash(token: str) -> str:
@@ -205,7 +208,25 @@ class Hub:
                          (token_hash(token),))
         if row is None:
             raise HubError(401, "the API token is not known to this hub (a token revoked or rotated is dead)")
-        return Account(*row)
+        return Account(*row, token_hash(token))
+
+    def _still_authorised(self, tx, account: Account) -> None:
+        """Refuse (401) a write for ``account`` whose token died since the request was authenticated: a run is
+        re-simulated for up to 10 s and a map solved for 20 s between the two, and a token revoked by the operator,
+        logged out or rotated away then still ranked a run or published a map. On PostgreSQL the account's row and
+        then the token's are share-locked until this write commits, in the order a revocation locks them
+        (:meth:`_lock_account`), so a revocation comes wholly before the write or after it, and never deadlocks
+        with it. (SQLite's write transactions take their turns whole already.)"""
+        if not account.token_hash:
+            return  # (the operator's own calls, and tests on the service, carry no token)
+        lock = ""
+        if self.db.dialect == "postgresql":
+            tx.one("SELECT id FROM accounts WHERE id = ? FOR KEY SHARE", (account.id,))
+            lock = " FOR SHARE"
+        if tx.one("SELECT 1 FROM tokens WHERE hash = ? AND account_id = ?" + lock,
+                  (account.token_hash, account.id)) is None:
+            raise HubError(401, "the API token is not known to this hub (a token revoked or rotated is dead): it "
+                                "died while the hub worked on this request, and nothing was stored")
 
     def _lock_account(self, tx, account_id: int) -> None:
         """The account's row locked for this transaction, before its tokens or best runs change. On PostgreSQL (READ COMMITTED)
@@ -391,6 +412,7 @@ class Hub:
         now = self.now()
         lock = " FOR UPDATE" if self.db.dialect == "postgresql" else ""
         with self.db.transaction(write=True) as tx:
+            self._still_authorised(tx, account)
             tx.execute("INSERT INTO campaigns (id, owner_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                        (campaign.id, account.id, now))
             owner, owner_name = tx.one("SELECT c.owner_id, a.name FROM campaigns c JOIN accounts a ON a.id = c.owner_id"
@@ -539,14 +561,20 @@ class Hub:
         run_id = run.run_id
         with self.db.transaction(write=True) as tx:
             self._lock_account(tx, account.id)  # one player's runs take turns: one of them is marked best
-            done = tx.execute("INSERT INTO runs (run_id, map_hash, account_id, turns, health, submitted_at, replay)"
-                              " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                              (run_id, target["hash"], account.id, run.turns, run.health, self.now(), text))
-            created = done.rowcount == 1
-            row = tx.one(_RUN_SELECT + " WHERE r.run_id = ?", (run_id,))
+            self._still_authorised(tx, account)
+            # A run with a twin action stored before twins were one run holds the id of its actions as written
+            # (VerifiedRun.recorded_id): that row is this run.
+            row = None if run.recorded_id == run_id else tx.one(_RUN_SELECT + " WHERE r.run_id = ?", (run.recorded_id,))
+            created = False
+            if row is None:
+                done = tx.execute("INSERT INTO runs (run_id, map_hash, account_id, turns, health, submitted_at, replay)"
+                                  " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                                  (run_id, target["hash"], account.id, run.turns, run.health, self.now(), text))
+                created = done.rowcount == 1
+                row = tx.one(_RUN_SELECT + " WHERE r.run_id = ?", (run_id,))
             if not created and row[2] != account.name:
                 raise HubError(409, f"this run is already on the leaderboard, submitted by {row[2]} "
-                                    f"on {_iso(row[5])}; one run is one row, whoever claims it", run_id=run_id)
+                                    f"on {_iso(row[5])}; one run is one row, whoever claims it", run_id=row[0])
             standing = self._standing(tx, row, account.id)
             if created and standing["best"]:
                 tx.execute("UPDATE runs SET best = CASE WHEN run_id = ? THEN 1 ELSE 0 END WHERE map_hash = ? AND"

@@ -218,3 +218,27 @@ def colour_at(strip, x: int):
             return segment.style
         x -= segment.cell_length
     raise IndexError(x)
+
+
+def twin_copy(campaign, text: str, player: str) -> tuple[str, int, str]:
+    """``text`` with one action replaced by another legal action that leads to the very same state (the fated
+    dice make a failed flee and a missed attack end alike): (the copy, the action's index, what it became)."""
+    from cardrogue.engine.records.replay import Recorder
+
+    actions = json.loads(text)["actions"]
+    dice = FatedResolver(campaign)
+    state = GameState.new(campaign, 0, log=False)
+    state.resolve(dice)
+    for i, action in enumerate(actions):
+        after = state.clone()
+        after.step(action, dice)
+        for other in state.legal_actions():
+            twin = state.clone()
+            twin.step(other, dice)
+            if str(other) != action and twin.key() == after.key():
+                copy = Recorder(campaign, player=player)
+                for played in actions[:i] + [str(other)] + actions[i + 1:]:
+                    copy.play(played)
+                return copy.text(), i, str(other)
+        state = after
+    raise AssertionError("no action of the run has a twin")

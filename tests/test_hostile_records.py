@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import twin_copy
 from test_player_campaigns import WIN, duel_dict, load, recorded, write
 
 from cardrogue.engine.records.replay import verify_replay
@@ -353,3 +354,78 @@ def test_a_campaign_given_where_its_replay_belongs_is_named_so(tmp_path, duel, c
         assert status == 1, args
         assert "rejected: not a replay: this looks like a campaign file" in out + err, args
         assert "Additional properties" not in out + err
+
+
+def test_a_run_with_one_action_swapped_for_its_twin_is_the_same_run(tmp_path, capsys):
+    """At action 6 of The Unpaid Ledger's solution ``attack`` and ``flee E`` end in the very same state (the
+    fated rolls fail both alike): a copy of ada's run with ``flee E`` there verified with her score under a new run
+    id, so it entered the table (and a hub's leaderboard, once the replays are public) as a second run (forge22).
+    A run's id now takes each action as the legal action of the same outcome whose text sorts first."""
+    from cardrogue.engine.format.resources import campaigns_dir
+    from cardrogue.engine.records.replay import Recorder
+
+    path = campaigns_dir() / "the-unpaid-ledger.json"
+    campaign = load(json.loads(path.read_text(encoding="utf-8")))
+    solution = json.loads((campaigns_dir() / "the-unpaid-ledger.replay.json").read_text(encoding="utf-8"))
+    genuine = Recorder(campaign, player="ada")
+    for action in solution["actions"]:
+        genuine.play(action)
+    copy, index, twin = twin_copy(campaign, genuine.text(), "mallory")
+    original = verify_replay(genuine.text(), campaign).run
+    copied = verify_replay(copy, campaign).run
+    assert (copied.turns, copied.health) == (original.turns, original.health)
+    assert copied.run_id == original.run_id, (index, twin)
+    db = tmp_path / "scores.db"
+    files = [tmp_path / "ada.replay.json", tmp_path / "mallory.replay.json"]
+    files[0].write_text(genuine.text())
+    files[1].write_text(copy)
+    status, out, _ = cli(capsys, "scores", path, "--scores-db", db, "--import", *files)
+    assert "already in the table" in out, out
+    with ScoreStore(db) as store:
+        assert [s.player for s in store.table(campaign)] == ["ada"]
+
+
+def test_a_row_stored_under_the_id_its_actions_as_written_give_still_lists(tmp_path):
+    """A row stored before twin actions were one run holds the id of its actions as written: it is proved all the
+    same (not taken for a row edited by hand), and a copy of the run added since is listed once with it."""
+    import sqlite3
+
+    from cardrogue.engine.format.resources import campaigns_dir
+    from cardrogue.engine.records.replay import Recorder
+
+    path = campaigns_dir() / "the-unpaid-ledger.json"
+    campaign = load(json.loads(path.read_text(encoding="utf-8")))
+    solution = json.loads((campaigns_dir() / "the-unpaid-ledger.replay.json").read_text(encoding="utf-8"))
+    genuine = Recorder(campaign, player="ada")
+    for action in solution["actions"]:
+        genuine.play(action)
+    copy, _, _ = twin_copy(campaign, genuine.text(), "ada")
+    run = verify_replay(copy, campaign).run
+    assert run.recorded_id != run.run_id
+    db = tmp_path / "scores.db"
+    with ScoreStore(db) as store:
+        assert store.add(run, campaign)
+    with sqlite3.connect(db) as raw:  # as stored before: under the id of the actions as written
+        raw.execute(f"UPDATE scores_{campaign.content_hash} SET run_id = ?", (run.recorded_id,))
+    with ScoreStore(db) as store:
+        scores, unproved, _ = store.checked_table(campaign)
+        assert [(s.player, s.run_id) for s in scores] == [("ada", run.recorded_id)] and unproved == []
+        assert not store.add(verify_replay(copy, campaign).run, campaign)  # the same run: already in the table
+
+
+def test_a_row_not_re_simulated_in_time_is_not_taken_over_by_a_renamed_copy(tmp_path, monkeypatch):
+    """Adding a run whose id a row holds re-verifies that row, bounded as a listing is (10 s): past the bound the row
+    was taken for one edited by hand, and a copy of the run under another name took it over (forge22). A row that
+    could not be re-simulated in time is not proved forged: it stays, and the copy is the same run."""
+    from cardrogue.engine.records import scores
+
+    campaign = load(duel_dict())
+    db = tmp_path / "scores.db"
+    with ScoreStore(db) as store:
+        assert store.add(verify_replay(recorded(campaign, WIN, player="ada").text(), campaign).run, campaign)
+    copy = verify_replay(recorded(campaign, WIN, player="mallory").text(), campaign).run
+    monkeypatch.setattr(scores, "LISTING_SECONDS", -1.0)  # every re-simulation of a held row out of time
+    with ScoreStore(db) as store:
+        assert not store.add(copy, campaign)
+    monkeypatch.undo()
+    assert rows(db) == [("ada", 2, 12)]

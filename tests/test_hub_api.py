@@ -12,7 +12,7 @@ import pytest
 from hub_support import FAST, call, campaign_of, map_text, register, running_hub, slower, solution
 
 from cardrogue.engine.format.loader import load_campaign_text
-from cardrogue.engine.records.replay import verify_replay
+from cardrogue.engine.records.replay import Recorder, verify_replay
 from cardrogue.hub.db import MIGRATIONS, Database
 
 
@@ -410,6 +410,62 @@ def test_a_run_with_its_one_enemy_named_is_the_same_run_and_refused(hub) -> None
     assert status == 422 and body["action"] == k and "write 'attack'" in body["error"], body
     board = call(hub.base, "GET", "/api/maps/needle/leaderboard")[1]["runs"]
     assert [r["player"] for r in board] == ["alice"]
+
+
+def test_a_run_with_an_action_swapped_for_its_twin_is_the_same_run_and_refused(hub) -> None:
+    """At action 6 of The Unpaid Ledger's solution a failed ``flee E`` ends in the very state of the missed
+    ``attack`` (fated dice): bob, copying alice's public replay with that one swap, had her score as a run of his
+    own (forge22). Twin actions are one run now: 409, naming alice."""
+    from helpers import twin_copy
+
+    from cardrogue.engine.format.resources import campaigns_dir
+
+    alice, bob = register(hub.base, "alice"), register(hub.base, "bob")
+    text = (campaigns_dir() / "the-unpaid-ledger.json").read_text(encoding="utf-8")
+    status, published = publish(hub.base, alice, text, window_days=0)
+    assert status == 201, published
+    ref = f"/api/maps/{published['hash']}"
+    recorder = Recorder(campaign_of(text), player="alice")
+    for action in json.loads((campaigns_dir() / "the-unpaid-ledger.replay.json").read_text(encoding="utf-8"))["actions"]:
+        recorder.play(action)
+    assert call(hub.base, "POST", ref + "/runs", raw=recorder.text().encode(), token=alice)[0] == 201
+    copy, _, _ = twin_copy(campaign_of(text), recorder.text(), "bob")
+    status, body, _ = call(hub.base, "POST", ref + "/runs", raw=copy.encode(), token=bob)
+    assert status == 409 and "alice" in body["error"], body
+    assert [r["player"] for r in call(hub.base, "GET", ref + "/leaderboard?every=1")[1]["runs"]] == ["alice"]
+
+
+def test_a_run_stored_under_the_id_of_its_actions_as_written_is_still_one_row(hub_db: str) -> None:
+    """A run holding a twin action stored before twins were one run keeps the id of its actions as written: the very
+    same replay sent again must meet that row (409 from another account, 200 from its own), not make a second one
+    under the run id of now."""
+    from helpers import twin_copy
+
+    from cardrogue.engine.format.resources import campaigns_dir
+
+    text = (campaigns_dir() / "the-unpaid-ledger.json").read_text(encoding="utf-8")
+    with running_hub(hub_db) as hub:
+        alice, bob = register(hub.base, "alice"), register(hub.base, "bob")
+        status, published = publish(hub.base, alice, text, window_days=0)
+        assert status == 201, published
+        ref = f"/api/maps/{published['hash']}"
+        recorder = Recorder(campaign_of(text), player="alice")
+        for action in json.loads((campaigns_dir() / "the-unpaid-ledger.replay.json").read_text(encoding="utf-8"))["actions"]:
+            recorder.play(action)
+        twin, _, _ = twin_copy(campaign_of(text), recorder.text(), "alice")  # alice played the twin
+        run = verify_replay(twin, campaign_of(text)).run
+        assert run.recorded_id != run.run_id
+        assert call(hub.base, "POST", ref + "/runs", raw=twin.encode(), token=alice)[0] == 201
+        db = Database(hub_db)
+        with db.transaction(write=True) as tx:  # as stored before: under the id of its actions as written
+            tx.execute("UPDATE runs SET run_id = ? WHERE run_id = ?", (run.recorded_id, run.run_id))
+        db.close()
+        again = call(hub.base, "POST", ref + "/runs", raw=twin.encode(), token=alice)
+        assert again[0] == 200 and again[1]["run_id"] == run.recorded_id, again
+        status, body, _ = call(hub.base, "POST", ref + "/runs", raw=twin.replace('"alice"', '"bob"').encode(), token=bob)
+        assert status == 409 and "alice" in body["error"], body
+        runs = call(hub.base, "GET", ref + "/leaderboard?every=1")[1]["runs"]
+        assert [(r["player"], r["run_id"]) for r in runs] == [("alice", run.recorded_id)]
 
 
 def test_a_map_that_no_longer_loads_to_its_hash_takes_no_run_and_is_still_shown(hub_db: str) -> None:

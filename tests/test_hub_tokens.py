@@ -12,7 +12,7 @@ import io
 import stat
 
 import pytest
-from hub_support import call, map_text, register, running_hub
+from hub_support import FAST, call, map_text, register, running_hub, solution
 
 from cardrogue.cli.main import main
 from cardrogue.hub.client import HubClient
@@ -471,3 +471,98 @@ def test_a_pending_token_saved_before_its_kind_was_recorded_still_reads(capsys) 
                              '"pending": {"hub": "h", "name": "a", "token": "p", "kind": "guess"}}')
     code, out, err = cardrogue(capsys, "hub", "register", "alice")
     assert code == 2 and "pending" in err and "Traceback" not in err, err
+
+
+# -- a token revoked while its request is under way
+
+
+@pytest.mark.parametrize("stop", ["operator", "logout", "rotate"])
+def test_a_run_whose_token_dies_during_its_re_simulation_is_not_recorded(hub_db: str, monkeypatch, stop: str) -> None:
+    """A submission is authenticated, then re-simulated (up to 10 s on the hub), then stored: a token revoked by the
+    operator, logged out or rotated away in between ranked the run all the same, after "every token stopped at
+    once" (forge22). The write that records the run checks the token again; the run is refused with a 401."""
+    from cardrogue.engine.records import replay as replays
+    from cardrogue.hub.service import Hub, HubError
+
+    hub = Hub(Database(hub_db), FAST)
+    alice, token, _ = hub.register("alice")
+    text = map_text()
+    published, _ = hub.publish(hub.account(token), text)
+    verify = replays.verify_replay
+
+    def verified_while_the_token_dies(*args, **kwargs):
+        verdict = verify(*args, **kwargs)
+        if stop == "operator":
+            hub.revoke_all("alice")
+        elif stop == "logout":
+            hub.revoke(alice, token)
+        else:
+            hub.rotate(alice, token, A_TOKEN)
+        return verdict
+
+    monkeypatch.setattr(replays, "verify_replay", verified_while_the_token_dies)
+    with pytest.raises(HubError) as refused:
+        hub.submit(hub.account(token), published["hash"], solution(text))
+    assert refused.value.status == 401 and "not known" in refused.value.message
+    with hub.db.transaction() as tx:
+        assert tx.one("SELECT COUNT(*) FROM runs")[0] == 0
+    hub.db.close()
+
+
+def test_a_map_whose_token_dies_during_its_clear_check_is_not_published(hub_db: str, monkeypatch) -> None:
+    """As a run (above): the clear check solves the map for up to 20 s after the request was authenticated."""
+    from cardrogue.hub.service import Hub, HubError
+
+    hub = Hub(Database(hub_db), FAST)
+    _, token, _ = hub.register("alice")
+    check = Hub._clear_check
+
+    def checked_while_the_token_dies(self, campaign):
+        found = check(self, campaign)
+        hub.revoke_all("alice")
+        return found
+
+    monkeypatch.setattr(Hub, "_clear_check", checked_while_the_token_dies)
+    with pytest.raises(HubError) as refused:
+        hub.publish(hub.account(token), map_text())
+    assert refused.value.status == 401
+    with hub.db.transaction() as tx:
+        assert tx.one("SELECT COUNT(*) FROM maps")[0] == 0 and tx.one("SELECT COUNT(*) FROM campaigns")[0] == 0
+    hub.db.close()
+
+
+def test_a_revocation_racing_a_runs_write_waits_for_it_and_neither_deadlocks(hub_db: str, monkeypatch) -> None:
+    """The write of a run holds its account's and token's rows (PostgreSQL) in the order a revocation takes them: the
+    operator's revoke arriving while a run is being written waits for it, then stops the token; no deadlock."""
+    import threading
+
+    from cardrogue.hub.service import Hub
+
+    hub = Hub(Database(hub_db), FAST)
+    _, token, _ = hub.register("alice")
+    text = map_text()
+    published, _ = hub.publish(hub.account(token), text)
+    inside, release = threading.Event(), threading.Event()
+    check = Hub._still_authorised
+
+    def held(self, tx, account):
+        check(self, tx, account)
+        inside.set()
+        release.wait(30)
+
+    monkeypatch.setattr(Hub, "_still_authorised", held)
+    done: dict = {}
+    runner = threading.Thread(target=lambda: done.setdefault("run", hub.submit(hub.account(token), published["hash"],
+                                                                                solution(text))))
+    runner.start()
+    assert inside.wait(60)
+    operator = threading.Thread(target=lambda: done.setdefault("operator", hub.revoke_all("alice")))
+    operator.start()
+    operator.join(1.0)
+    release.set()
+    runner.join(60)
+    operator.join(60)
+    assert done["run"][1] is True and done["operator"][1] == 1, done
+    with pytest.raises(Exception, match="not known"):
+        hub.account(token)
+    hub.db.close()

@@ -200,8 +200,9 @@ class VerifiedRun:
     turns: int
     health: int
     replay_text: str
-    # Not an __init__ field, so dataclasses.replace() (a copy with an edited score) drops it.
+    # Not __init__ fields, so dataclasses.replace() (a copy with an edited score) drops them.
     _token: object = field(default=None, init=False, repr=False, compare=False)
+    _twins: tuple[tuple[int, str], ...] = field(default=(), init=False, repr=False, compare=False)
 
     @property
     def run_id(self) -> str:
@@ -209,8 +210,20 @@ class VerifiedRun:
         actions as parsed -- not the player's name, the formatting or the checkpoint spacing.
 
         ``verify_replay`` accepts only actions in their one text form, so the parsed actions
-        written back are the replay's own; a run verified before that rule keeps its id.
+        written back are the replay's own; a run verified before that rule keeps its id. Where another
+        legal action leads to the very same state (under fated dice a failed flee can end as a missed
+        attack does), the action whose text sorts first stands for them all (``verify_replay`` finds them):
+        a copy of a run with one such action swapped is the same run. A run with no such action keeps its id.
         """
+        doc = json.loads(self.replay_text)
+        for index, text in self._twins:
+            doc["actions"][index] = text
+        return _run_id(doc)
+
+    @property
+    def recorded_id(self) -> str:
+        """The run id its actions as written give (:attr:`run_id` before twins were one run): a table row
+        stored before keeps it."""
         return _run_id(json.loads(self.replay_text))
 
     def is_authentic(self) -> bool:
@@ -228,6 +241,7 @@ class Verdict:
     message: str
     run: VerifiedRun | None = None
     action_index: int | None = None  # 0-based index of the action the verdict is about
+    out_of_time: bool = False  # rejected only because the re-simulation passed ``max_seconds``: not disproved
 
 
 class ReplayError(ValueError):
@@ -398,17 +412,21 @@ def verify_replay(text: str, campaign: Campaign, *, max_seconds: float | None = 
     state = GameState.new(campaign, level, log=False)
     state.resolve(resolver)
     deadline = None if max_seconds is None else time.monotonic() + max_seconds
+    twins: list[tuple[int, str]] = []
     for i, text_action in enumerate(actions):
         if deadline is not None and i % 64 == 0 and time.monotonic() > deadline:
             return Verdict(False, f"re-simulation stopped after {max_seconds:g} s at action {i + 1} of {len(actions)}",
-                           action_index=i)
+                           action_index=i, out_of_time=True)
         try:
             action = Action.parse(text_action)
             if state.is_terminal():
                 return Verdict(False, f"action {i + 1} ({text_action!r}) comes after the run ended", action_index=i)
+            before = state.clone()
             state.step(action, resolver)
         except ActionError as exc:
             return Verdict(False, f"action {i + 1} ({text_action!r}) is not legal: {exc}", action_index=i)
+        if (twin := _first_twin(before, text_action, state, resolver)) is not None:
+            twins.append((i, twin))
         if (i + 1) % every == 0 and state_hash(state) != checkpoints[(i + 1) // every - 1]:
             return Verdict(False, f"desync at action {i + 1} ({text_action!r}): the checkpoint after it differs "
                                   f"(the run diverged within actions {i + 2 - every}..{i + 1})", action_index=i)
@@ -425,7 +443,26 @@ def verify_replay(text: str, campaign: Campaign, *, max_seconds: float | None = 
     run = VerifiedRun(campaign.id, campaign.title, campaign.content_hash, level, dice["mode"], doc.get("player", ""),
                       actual["outcome"], turns, health, text)
     object.__setattr__(run, "_token", _AUTHENTIC)
+    object.__setattr__(run, "_twins", tuple(twins))
     return Verdict(True, f"verified: {_run_text(actual)}", run)
+
+
+def _first_twin(before: GameState, taken: str, after: GameState, resolver: FatedResolver) -> str | None:
+    """The legal action whose text sorts before ``taken`` and first that leads from ``before`` to the very state
+    ``taken`` led to (``after``), if any: the one that stands for both in a run's id (:attr:`VerifiedRun.run_id`)."""
+    earlier = sorted((str(a) for a in before.legal_actions() if str(a) < taken))
+    if not earlier:
+        return None
+    reached = after.key()
+    for text in earlier:
+        other = before.clone()
+        try:
+            other.step(text, resolver)
+        except ActionError:
+            continue
+        if other.key() == reached:
+            return text
+    return None
 
 
 def _run_text(result: dict) -> str:

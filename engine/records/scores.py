@@ -74,19 +74,35 @@ class Unproved:
 def _unproved(row: tuple, campaign: Campaign, max_seconds: float | None) -> str | None:
     """Why the row ``(player, turns, health, recorded_at, run_id, replay)`` is not the run its replay proves
     on ``campaign``; None when it is. ``max_seconds`` bounds the re-simulation (past it: unproved)."""
+    return _proof(row, campaign, max_seconds)[0]
+
+
+def _disproved(row: tuple, campaign: Campaign, max_seconds: float | None) -> bool:
+    """Whether the row is shown not to be the run its replay proves. A row whose re-simulation did not end within
+    ``max_seconds`` is not: it may be a long genuine run on a slow machine, and taken for a forged one it was
+    taken over by a copy of its run under another name (:meth:`ScoreStore._insert`)."""
+    why, _, stopped = _proof(row, campaign, max_seconds)
+    return why is not None and not stopped
+
+
+def _proof(row: tuple, campaign: Campaign, max_seconds: float | None) -> tuple[str | None, str, bool]:
+    """(:func:`_unproved`'s reason, the run id its replay proves ("" when it proves none), whether the
+    re-simulation was stopped by ``max_seconds``). A row stored before twin actions were one run
+    (:attr:`VerifiedRun.run_id`) holds the id its actions as written give: it is proved all the same, and
+    listed under the run's id of now, so that a copy with a twin action is not listed beside it."""
     player, turns, health, _, run_id, replay = row
     verdict = verify_replay(replay, campaign, max_seconds=max_seconds)
     if not verdict.ok:
-        return f"its replay is rejected: {verdict.message}"
+        return f"its replay is rejected: {verdict.message}", "", verdict.out_of_time
     run = verdict.run
     if not run.ranked:
-        return "its replay is not a ranked run (a won run of the whole campaign under its fated dice)"
-    if run.run_id != run_id:
-        return f"its run id is not its replay's ({run.run_id[:12]})"
+        return "its replay is not a ranked run (a won run of the whole campaign under its fated dice)", "", False
+    if run_id not in (run.run_id, run.recorded_id):
+        return f"its run id is not its replay's ({run.run_id[:12]})", "", False
     if (run.player, run.turns, run.health) != (player, turns, health):
         return (f"it says {counted(turns, 'turn')} with {health} health by {player!r}, its replay "
-                f"{counted(run.turns, 'turn')} with {run.health} health by {run.player!r}")
-    return None
+                f"{counted(run.turns, 'turn')} with {run.health} health by {run.player!r}"), "", False
+    return None, run.run_id, False
 
 
 def _table(content_hash: str) -> str:
@@ -236,23 +252,27 @@ class ScoreStore:
             )
             db.execute("INSERT OR IGNORE INTO campaigns VALUES (?, ?, ?)", (run.content_hash, run.campaign_id, run.campaign_title))
             row = (digest, run.player, run.turns, run.health, time.time(), run.replay_text)
-            added = db.execute(f"INSERT OR IGNORE INTO {table} VALUES (?, ?, ?, ?, ?, ?)", row).rowcount == 1
-            if not added:
+            # A row stored before twin actions were one run holds the id the run's actions as written give.
+            ids = dict.fromkeys((digest, run.recorded_id))
+            held = db.execute(f"SELECT player, turns, health, recorded_at, run_id, replay FROM {table}"
+                              f" WHERE run_id IN ({', '.join('?' * len(ids))}) ORDER BY run_id = ? DESC",
+                              (*ids, digest)).fetchone()
+            added = held is None
+            if held is not None:
                 # The row of this run id is this run (whoever claimed it first) unless it was written by hand:
                 # any column or its replay edited, so that its replay no longer proves it (the listing's own
                 # test, _unproved). Such a row would keep the run out for good (listings leave it out); the run
                 # takes it over.
-                held = db.execute(f"SELECT player, turns, health, recorded_at, run_id, replay FROM {table}"
-                                  " WHERE run_id = ?", (digest,)).fetchone()
                 try:
                     # bounded as a listing is: this runs inside the write lock other processes wait on
-                    forged = _unproved(_checked(held), campaign, LISTING_SECONDS) is not None
+                    forged = _disproved(_checked(held), campaign, LISTING_SECONDS)
                 except (ValueError, TypeError, OverflowError):
                     forged = True  # a column not of its type
                 if forged:
-                    db.execute(f"DELETE FROM {table} WHERE run_id = ?", (digest,))
-                    db.execute(f"INSERT INTO {table} VALUES (?, ?, ?, ?, ?, ?)", row)
+                    db.execute(f"DELETE FROM {table} WHERE run_id = ?", (held[4],))
                     added = True
+            if added:
+                db.execute(f"INSERT OR REPLACE INTO {table} VALUES (?, ?, ?, ?, ?, ?)", row)
             db.execute("COMMIT")
         except BaseException:
             if db.in_transaction:
@@ -307,14 +327,16 @@ class ScoreStore:
                 else:
                     if len(scores) >= limit and row[1:3] != (scores[-1].turns, scores[-1].health):
                         break  # past the limit, and no longer tied with the last score listed
-                    why = "its run is listed already" if row[4] in seen else _unproved(row, campaign, left)
+                    why, proved, _ = _proof(row, campaign, left)
+                    if why is None and proved in seen:
+                        why = "its run is listed already"
                 if why is not None:
                     unproved.append(Unproved(row[4], *row[:3], why) if row else Unproved(str(raw[4]), str(raw[0]), 0, 0, why))
                     if len(unproved) == MAX_UNPROVED:
                         cut = f"it holds {MAX_UNPROVED} rows that do not verify"
                         break
                     continue
-                seen.add(row[4])
+                seen.add(proved)
                 tied = scores and (scores[-1].turns, scores[-1].health) == row[1:3]
                 scores.append(Score(scores[-1].rank if tied else len(scores) + 1, *row[:5]))
             cursor.close()
