@@ -46,24 +46,37 @@ _RAW = re.compile(f"[\x7f-\x9f\ud800-\udfff{_BIDI}]")
 MAX_MARKS = 8
 
 
-_ASTRAL_MARK_PLANES = "\U00010000-\U0001ffff\U000e0100-\U000e01ef"
+# Marks that go on a cluster without ending it: a spacing mark (Mc) and the joiners (ZWNJ, ZWJ). Marks written
+# between them still stack on one letter ("a" + (8 marks + ZWJ) x 10 is one cluster of 80 marks), so a run counts
+# every Mn and Me up to the next other character.
+_JOINERS = "\u200c\u200d"
+_MARKS, _IN_CLUSTER = ("Mn", "Me"), ("Mn", "Me", "Mc")
 
 
 @cache
 def _candidates() -> str:
-    """A regular expression's class of every combining mark of the BMP, and every character of the planes that hold
-    the others: a superset of the marks that a search runs through fast (a class of many ranges beyond the BMP is
-    searched range by range, 60 times slower on a big file). Built at first use, by a walk over the code points."""
+    """A regular expression's class holding every combining mark (Mn, Me, Mc) and joiner: the BMP's marks range by
+    range, and beyond it the one span from the first mark to the last of plane 1 and the variation selectors of
+    plane 14 (a class of many ranges beyond the BMP is searched range by range, 60 times slower on a big file; the
+    span leaves out the emoji, which lie past it). A superset that a search runs through fast, built at first use
+    by a walk over the code points."""
     import unicodedata
 
     ranges: list[list[int]] = []
-    for code in range(0x300, 0x10000):
-        if unicodedata.category(chr(code)) in ("Mn", "Me"):
-            if ranges and ranges[-1][1] == code - 1:
-                ranges[-1][1] = code
-            else:
-                ranges.append([code, code])
-    return "".join(re.escape(chr(a)) + ("-" + re.escape(chr(b)) if b > a else "") for a, b in ranges) + _ASTRAL_MARK_PLANES
+    astral: list[int] = []
+    for code in range(0x300, 0x20000):
+        if unicodedata.category(chr(code)) not in _IN_CLUSTER:
+            continue
+        if code > 0xFFFF:
+            astral.append(code)
+        elif ranges and ranges[-1][1] == code - 1:
+            ranges[-1][1] = code
+        else:
+            ranges.append([code, code])
+    if astral:
+        ranges.append([astral[0], astral[-1]])
+    ranges.append([0xE0100, 0xE01EF])
+    return _JOINERS + "".join(re.escape(chr(a)) + ("-" + re.escape(chr(b)) if b > a else "") for a, b in ranges)
 
 
 @cache
@@ -78,19 +91,22 @@ def _may_stack() -> re.Pattern[str]:
     return re.compile(f"(?:[{_candidates()}]|\\\\u[0-9a-fA-F]{{4}}){{{MAX_MARKS + 1},}}")
 
 
-def _stacked(value: str) -> str | None:
-    """The first run of more than :data:`MAX_MARKS` combining marks (Unicode Mn and Me) in ``value``, or None."""
+def _stacked(value: str) -> tuple[str, int] | None:
+    """The first cluster of more than :data:`MAX_MARKS` combining marks (Unicode Mn and Me) on one character in
+    ``value`` (spacing marks and joiners between them keep it going): its text and its count of marks; or None."""
     import unicodedata
 
     for found in _candidate_run().finditer(value):
         run = found.group(0)
-        start = 0
+        start, marks = 0, 0
         for i, ch in enumerate(run + "."):
-            if i < len(run) and unicodedata.category(ch) in ("Mn", "Me"):
-                continue
-            if i - start > MAX_MARKS:
-                return run[start:i]
-            start = i + 1
+            category = unicodedata.category(ch) if i < len(run) else ""
+            if category in _MARKS:
+                marks += 1
+            elif i == len(run) or (category not in _IN_CLUSTER and ch not in _JOINERS):
+                if marks > MAX_MARKS:
+                    return run[start:i], marks
+                start, marks = i + 1, 0
     return None
 
 
@@ -104,7 +120,7 @@ def unsafe_text(value: str, *, title: bool) -> str | None:
             return f"it holds a lone UTF-16 surrogate U+{ord(ch):04X}, which is not a character"
         return f"it holds the control character U+{ord(ch):04X}" + (" (a terminal escape)" if ch == "\x1b" else "")
     if not value.isascii() and (stack := _stacked(value)):
-        return (f"it stacks {len(stack)} combining marks on one character (U+{ord(stack[0]):04X}...): "
+        return (f"it stacks {stack[1]} combining marks on one character (U+{ord(stack[0][0]):04X}...): "
                 f"more than {MAX_MARKS} cover the text around it")
     if title:
         if found := _HTML.search(value):
