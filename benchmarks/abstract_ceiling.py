@@ -1,0 +1,311 @@
+"""How many states an abstracted proof search could merge on a generated 8x8 map (issue 14, the ceiling).
+
+Run ``python benchmarks/abstract_ceiling.py SEED [STATES] [PAR]``: searches the 8x8 map of ``benchmarks/gen.py`` (as
+``bench_solver.py`` makes it) with ``Budget(max_states=STATES, max_seconds=3600)`` (default 100,000; no clock),
+records every state the search pops (expands), and counts the distinct keys of those with ``turn + h < PAR`` (the
+states a proof of ``PAR`` must exhaust; PAR defaults to the par found, else to one past the least ``f`` still open)
+under several abstractions. Each key leaves out the turn (an abstract search keeps the least turn per key) and:
+
+- ``concrete``: nothing more (the states themselves, up to their turn);
+- ``-health``: the hero's health, poison and antidote;
+- ``-gold``: the gold;
+- ``-dice``: the dice drawn from every card's stream (``draws``);
+- ``-foehp``: the enemies' health (their poison, paralysis and attack kept);
+- ``-foes``: every entry of ``foes`` (health and conditions);
+- ``-all``: all of the above (health, gold, dice, foes);
+- ``-all-far``: and the faces (alive/cleared) of the enemy cards, and the visitors, more than ``2 (PAR - turn) + 1``
+  grid steps from the hero (an enemy whose state is unknown: the abstract game would let the hero take it either
+  way);
+- ``-all-combat``: ``-all`` and the combat's inner steps (``fight``, ``todo``, ``awaiting``, ``waiting``);
+- ``-all-farfaces``: ``-all-far`` and every face more than that far (the enemies' and the tiles');
+- ``-all-quiet``: ``-all`` and whether each pathing tile or item is face down or up.
+
+``--fields`` also prints the keys with each keyed field left out alone.
+
+The ratio printed is states / keys: the most an abstract search over that key could save on the states it must
+expand, if its transitions reached no state the concrete search does not (they do: they are generous).
+Optionally ``--dice K``: also solves the same map under K other dice seeds (the layout unchanged, the campaign's
+``seed`` field changed, the potions' colours set to what the map's own seed makes them), an upper limit of the par
+of a game where every roll may be chosen, so a lower limit of how far best-case dice lower par.
+State counts only; the load of the machine does not change them.
+"""
+
+from __future__ import annotations
+
+import heapq
+import json
+import sys
+import time
+from collections import Counter, deque
+
+from gen import campaign, campaign_text
+
+from cardrogue.engine.analysis.solver import Budget, solve_campaign
+from cardrogue.engine.analysis.solver import search as search_module
+from cardrogue.engine.analysis.solver.packing import unpack
+from cardrogue.engine.analysis.solver.search import Search
+from cardrogue.engine.format.canonical import dumps
+from cardrogue.engine.format.loader import load_campaign_text
+from cardrogue.engine.model.potions import potion_identities
+from cardrogue.engine.analysis.solver.bounds import relaxation
+from cardrogue.engine.analysis.solver.result import INF
+from cardrogue.engine.chance.resolvers import FatedResolver
+from cardrogue.engine.rules.fields import FIELDS
+from cardrogue.engine.rules.phases import DEAD, WON
+from cardrogue.engine.rules.state import GameState
+from cardrogue.engine.rules.tables import CLEARED, ENEMY, PICKUP, PLAIN
+
+NO_CLOCK = 3600
+KEYED = tuple(f.name for f in FIELDS if f.key is not None and f.name != "turn")
+HEALTH = {"health", "poison", "antidote"}
+COMBAT = {"fight", "todo", "awaiting", "waiting"}
+ABSTRACTIONS = ("concrete", "-health", "-gold", "-dice", "-foehp", "-foes", "-all", "-all-far", "-all-combat",
+                "-all-farfaces", "-all-quiet")
+
+
+class Recorder:
+    """A stand-in for the ``heapq`` module inside the search: records every entry it pops."""
+
+    heappush = staticmethod(heapq.heappush)
+
+    def __init__(self) -> None:
+        self.popped: list = []
+
+    def heappop(self, heap):
+        e = heapq.heappop(heap)
+        if e[5][4]:
+            self.popped.append((e[0], e[4]))
+        return e
+
+
+def grid_distances(d, lo: int, hi: int) -> list:
+    """Steps between every two cells of the level along its paths, faces ignored."""
+    n = hi - lo
+    out = []
+    for a in range(n):
+        dist = [99] * n
+        dist[a] = 0
+        todo = deque([a])
+        while todo:
+            c = todo.popleft()
+            for j in d.adjacent[lo + c]:
+                if j >= 0 and dist[j - lo] == 99:
+                    dist[j - lo] = dist[c] + 1
+                    todo.append(j - lo)
+        out.append(dist)
+    return out
+
+
+def keys(s, par: int, d, lo: int, dist: list) -> dict:
+    v = {name: getattr(s, name) for name in KEYED}
+    v["faces"] = bytes(s.faces)
+    v["foes"] = tuple(sorted(s.foes.items())) if s.foes else ()
+    v["visitors"] = tuple(sorted(s.visitors.items())) if s.visitors else ()
+
+    def key(drop: set, foes=None) -> tuple:
+        return tuple((foes if foes is not None and n == "foes" else v[n]) for n in KEYED if n not in drop)
+
+    foehp = tuple((e, f[1:]) for e, f in v["foes"])
+    all_ = HEALTH | {"gold", "draws", "foes"}
+    out = {
+        "concrete": key(set()),
+        "-health": key(HEALTH),
+        "-gold": key({"gold"}),
+        "-dice": key({"draws"}),
+        "-foehp": key(set(), foehp),
+        "-foes": key({"foes"}),
+        "-all": key(all_),
+        "-all-combat": key(all_ | COMBAT),
+    }
+    reach = 2 * (par - s.turn) + 1
+    here = dist[s.pos - lo] if lo <= s.pos < lo + len(dist) else None
+    faces = bytearray(s.faces)
+    if here is not None:
+        for j in range(lo, lo + len(dist)):
+            if d.kind[j] == ENEMY and here[j - lo] > reach and faces[j] != 0:
+                faces[j] = CLEARED  # alive or slain: unknown
+        visitors = tuple((c, e) for c, e in v["visitors"] if here[c - lo] <= reach)
+    else:
+        visitors = v["visitors"]
+    far = dict(v, faces=bytes(faces), visitors=visitors)
+    out["-all-far"] = tuple(far[n] for n in KEYED if n not in all_)
+    faces = bytearray(faces)
+    if here is not None:
+        for j in range(lo, lo + len(dist)):
+            if here[j - lo] > reach:
+                faces[j] = 3  # any face
+    out["-all-farfaces"] = tuple(dict(far, faces=bytes(faces))[n] for n in KEYED if n not in all_)
+    faces = bytearray(s.faces)
+    for j in range(lo, lo + len(dist)):
+        if d.kind[j] in (PLAIN, PICKUP) and faces[j] != CLEARED:
+            faces[j] = 3  # a pathing tile or an item: face down or up, unknown
+    out["-all-quiet"] = tuple(dict(v, faces=bytes(faces))[n] for n in KEYED if n not in all_)
+    return out
+
+
+def field_split(below: list, d) -> None:
+    """Keys with each keyed field left out alone (and the turn): where the states differ."""
+    for name in KEYED:
+        ks = set()
+        for _, p in below:
+            s = unpack(p, d)
+            ks.add(tuple((bytes(s.faces) if n == "faces" else repr(getattr(s, n))) for n in KEYED if n != name))
+        print(f"    without {name}: {len(ks):,} keys")
+
+
+def census(seed: int, states: int, par_given: int | None) -> None:
+    c = load_campaign_text(campaign_text(1, 8, seed=seed)).campaign
+    search = Search(c, 0, True, Budget(max_states=states, max_seconds=NO_CLOCK))
+    rec = Recorder()
+    search_module.heapq = rec
+    t0 = time.process_time()
+    try:
+        verdict, _, turns, health, _ = search.run()
+    finally:
+        search_module.heapq = heapq
+    cpu = time.process_time() - t0
+    d = search.d
+    open_f = [e[0] for e in search.heap if e[5][4]]
+    least = min(open_f) if open_f else None
+    par = par_given or turns or (least + 1 if least is not None else None)
+    print(f"seed {seed}: {verdict} turns={turns} health={health} expanded={search.expanded} "
+          f"generated={search.generated} least f open={least} cpu={cpu:.1f}s; proving par {par}")
+    lo, hi = d.level_range[0]
+    dist = grid_distances(d, lo, hi)
+    below = [(f, p) for f, p in rec.popped if f < par]
+    by_f = Counter(f for f, _ in below)
+    print(f"  popped {len(rec.popped)}, with f < {par}: {len(below)} (by f: {sorted(by_f.items())})")
+    seen = {a: set() for a in ABSTRACTIONS}
+    per_turn = {}
+    for f, p in below:
+        s = unpack(p, d)
+        ks = keys(s, par, d, lo, dist)
+        t = per_turn.setdefault(s.turn, {a: set() for a in ABSTRACTIONS})
+        for a in ABSTRACTIONS:
+            seen[a].add(ks[a])
+            t[a].add(ks[a])
+    n = len(below)
+    print("  | abstraction | keys | states / keys |")
+    for a in ABSTRACTIONS:
+        print(f"  | {a} | {len(seen[a]):,} | {n / max(1, len(seen[a])):.2f} |")
+    if "--fields" in sys.argv:
+        field_split(below, d)
+    print("  by turn (states: keys concrete, -all, -all-far, -all-combat):")
+    for t in sorted(per_turn):
+        row = per_turn[t]
+        cnt = sum(1 for f, p in below if unpack(p, d).turn == t)
+        print(f"    turn {t}: {cnt} states: {len(row['concrete'])}, {len(row['-all'])}, {len(row['-all-far'])}, "
+              f"{len(row['-all-combat'])}")
+
+
+def dice(seed: int, k: int, states: int) -> None:
+    """The same map under ``k`` other dice seeds: their pars (a lower limit of what best-case dice allow)."""
+    for other in range(1, k + 1):
+        data = campaign(1, 8, seed=seed)
+        data["potions"] = potion_identities(seed)  # the colours' effects as the map's own seed fixes them
+        data["seed"] = seed * 1000 + other
+        c = load_campaign_text(dumps(data)).campaign
+        r = solve_campaign(c, Budget(max_states=states, max_seconds=NO_CLOCK), per_level=False)
+        print(f"  seed {seed}, dice seed {data['seed']}: {r.verdict} turns={r.turns} at least={r.turns_at_least}")
+
+
+def chosen(seed: int, states: int, par: int, drop: tuple = ("draws",)) -> None:
+    """The abstract game with the fields ``drop`` left out and every die chosen by the hero: an A* (the project's
+    bound, its flee chains on fated rolls turned off) over the keys without the turn and ``drop``, each chance
+    point branched over its six faces. Stops at the first finish (the abstract par, if below ``par`` the
+    abstraction cannot prove ``par``), at ``f >= par`` popped (``par`` proved in the abstraction: every concrete
+    walk is one of its walks) or after ``states`` expanded keys."""
+    c = load_campaign_text(campaign_text(1, 8, seed=seed)).campaign
+    root = GameState.new(c, 0, log=False)
+    root.resolve(FatedResolver(c))
+    relax = relaxation(c, root.d)
+    relax.rolls = None  # the fated rolls of the flee chains: no fate here
+    kept = tuple(n for n in KEYED if n not in drop)
+
+    def key(s) -> tuple:
+        return tuple(bytes(s.faces) if n == "faces" else repr(getattr(s, n)) for n in kept)
+
+    def leaves(s):
+        if s.chance is None:
+            yield s
+            return
+        for n in range(1, 7):
+            x = s.clone()
+            x.apply_roll(n)
+            yield from leaves(x)
+
+    best = {key(root): root.turn}
+    h0 = relax.bound(root, True)
+    heap = [(root.turn + h0, h0, 0, root)]
+    counter = expanded = generated = 0
+    by_f = Counter()
+    t0 = time.process_time()
+    outcome = "budget"
+    while heap:
+        f, h, _, s = heapq.heappop(heap)
+        if best.get(key(s), 99) < s.turn:
+            continue
+        if f >= par:
+            outcome = f"proved: least f open {f} >= {par}"
+            break
+        if s.outcome == WON:
+            outcome = f"finish in {s.turn} turns (below {par}: the abstraction cannot prove {par})"
+            break
+        if expanded >= states:
+            outcome = f"budget: least f open {f}"
+            break
+        expanded += 1
+        by_f[f] += 1
+        for action in s.legal_actions():
+            x = s.clone()
+            x.apply(action)
+            for y in leaves(x):
+                generated += 1
+                if y.outcome == DEAD:
+                    continue
+                k = key(y)
+                if best.get(k, 99) <= y.turn:
+                    continue
+                best[k] = y.turn
+                hy = 0 if y.outcome == WON else relax.bound(y, True)
+                if hy == INF:
+                    continue
+                counter += 1
+                heapq.heappush(heap, (y.turn + hy, hy, counter, y))
+    print(f"seed {seed}, dice chosen by the hero, keys without turn and {', '.join(drop)}: {outcome}; "
+          f"expanded {expanded:,}, generated {generated:,}, keys {len(best):,} (by f: {sorted(by_f.items())}), "
+          f"cpu {time.process_time() - t0:.1f}s")
+
+
+def main() -> int:
+    argv = [a for a in sys.argv[1:] if a not in ("--fields", "--chosen", "--chosen-all")]
+    k = 0
+    if "--dice" in argv:
+        i = argv.index("--dice")
+        k_text = argv[i + 1] if i + 1 < len(argv) else ""
+        argv = argv[:i] + argv[i + 2:]
+    else:
+        k_text = "0"
+    args = argv
+    try:
+        k = int(k_text)
+        seed = int(args[0])
+        states = int(args[1]) if len(args) > 1 else 100_000
+        par = int(args[2]) if len(args) > 2 else None
+    except (IndexError, ValueError):
+        print("usage: python benchmarks/abstract_ceiling.py SEED [STATES] [PAR] [--dice K]  (whole numbers)",
+              file=sys.stderr)
+        return 2
+    if "--chosen" in sys.argv or "--chosen-all" in sys.argv:
+        drop = ("draws",) if "--chosen" in sys.argv else ("draws", "health", "poison", "antidote", "gold", "foes")
+        chosen(seed, states, par or 13, drop)
+        return 0
+    if k:
+        dice(seed, k, states)
+        return 0
+    census(seed, states, par)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
