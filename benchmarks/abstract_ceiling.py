@@ -18,6 +18,9 @@ under several abstractions. Each key leaves out the turn (an abstract search kee
   way);
 - ``-all-combat``: ``-all`` and the combat's inner steps (``fight``, ``todo``, ``awaiting``, ``waiting``);
 - ``-all-farfaces``: ``-all-far`` and every face more than that far (the enemies' and the tiles');
+- ``-all-offwalk``: ``-all`` and every face of a cell off every walk of two steps a turn from the hero to a way
+  out in ``PAR - turn`` turns (UNSOUND as a claim that the hero cannot use it: flees, relocations and potions of
+  teleportation go further; a limit of what merging the faces off the walk could give);
 - ``-all-quiet``: ``-all`` and whether each pathing tile or item is face down or up.
 
 ``--fields`` also prints the keys with each keyed field left out alone.
@@ -60,7 +63,7 @@ KEYED = tuple(f.name for f in FIELDS if f.key is not None and f.name != "turn")
 HEALTH = {"health", "poison", "antidote"}
 COMBAT = {"fight", "todo", "awaiting", "waiting"}
 ABSTRACTIONS = ("concrete", "-health", "-gold", "-dice", "-foehp", "-foes", "-all", "-all-far", "-all-combat",
-                "-all-farfaces", "-all-quiet")
+                "-all-farfaces", "-all-offwalk", "-all-quiet")
 
 
 class Recorder:
@@ -96,7 +99,7 @@ def grid_distances(d, lo: int, hi: int) -> list:
     return out
 
 
-def keys(s, par: int, d, lo: int, dist: list) -> dict:
+def keys(s, par: int, d, lo: int, dist: list, exits: list) -> dict:
     v = {name: getattr(s, name) for name in KEYED}
     v["faces"] = bytes(s.faces)
     v["foes"] = tuple(sorted(s.foes.items())) if s.foes else ()
@@ -136,6 +139,12 @@ def keys(s, par: int, d, lo: int, dist: list) -> dict:
                 faces[j] = 3  # any face
     out["-all-farfaces"] = tuple(dict(far, faces=bytes(faces))[n] for n in KEYED if n not in all_)
     faces = bytearray(s.faces)
+    if here is not None:
+        for j in range(lo, lo + len(dist)):
+            if here[j - lo] + min(dist[j - lo][w - lo] for w in exits) > reach:
+                faces[j] = 3  # off every walk of two steps a turn to a way out
+    out["-all-offwalk"] = tuple(dict(v, faces=bytes(faces))[n] for n in KEYED if n not in all_)
+    faces = bytearray(s.faces)
     for j in range(lo, lo + len(dist)):
         if d.kind[j] in (PLAIN, PICKUP) and faces[j] != CLEARED:
             faces[j] = 3  # a pathing tile or an item: face down or up, unknown
@@ -172,6 +181,7 @@ def census(seed: int, states: int, par_given: int | None) -> None:
           f"generated={search.generated} least f open={least} cpu={cpu:.1f}s; proving par {par}")
     lo, hi = d.level_range[0]
     dist = grid_distances(d, lo, hi)
+    exits = [j for j in range(lo, hi) if d.exit[j]]
     below = [(f, p) for f, p in rec.popped if f < par]
     by_f = Counter(f for f, _ in below)
     print(f"  popped {len(rec.popped)}, with f < {par}: {len(below)} (by f: {sorted(by_f.items())})")
@@ -179,7 +189,7 @@ def census(seed: int, states: int, par_given: int | None) -> None:
     per_turn = {}
     for f, p in below:
         s = unpack(p, d)
-        ks = keys(s, par, d, lo, dist)
+        ks = keys(s, par, d, lo, dist, exits)
         t = per_turn.setdefault(s.turn, {a: set() for a in ABSTRACTIONS})
         for a in ABSTRACTIONS:
             seen[a].add(ks[a])
