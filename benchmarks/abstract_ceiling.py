@@ -35,8 +35,9 @@ State counts only; the load of the machine does not change them.
 
 from __future__ import annotations
 
+import argparse
 import heapq
-import json
+import pickle
 import sys
 import time
 from collections import Counter, deque
@@ -63,7 +64,8 @@ KEYED = tuple(f.name for f in FIELDS if f.key is not None and f.name != "turn")
 HEALTH = {"health", "poison", "antidote"}
 COMBAT = {"fight", "todo", "awaiting", "waiting"}
 ABSTRACTIONS = ("concrete", "-health", "-gold", "-dice", "-foehp", "-foes", "-all", "-all-far", "-all-combat",
-                "-all-farfaces", "-all-offwalk", "-all-quiet")
+                "-all-farfaces", "-all-offwalk", "-all-quiet", "-all-combat-alive")
+BY_TURN = ("concrete", "-all", "-all-offwalk", "-all-quiet", "-all-combat-alive")
 
 
 class Recorder:
@@ -99,70 +101,68 @@ def grid_distances(d, lo: int, hi: int) -> list:
     return out
 
 
-def keys(s, par: int, d, lo: int, dist: list, exits: list) -> dict:
+def row(s) -> dict:
+    """The keyed fields of ``s`` as plain hashable values (the pending steps by their text)."""
     v = {name: getattr(s, name) for name in KEYED}
     v["faces"] = bytes(s.faces)
     v["foes"] = tuple(sorted(s.foes.items())) if s.foes else ()
     v["visitors"] = tuple(sorted(s.visitors.items())) if s.visitors else ()
+    for name in ("todo", "awaiting", "stats"):
+        if name in v:
+            v[name] = repr(v[name])
+    return v
 
-    def key(drop: set, foes=None) -> tuple:
-        return tuple((foes if foes is not None and n == "foes" else v[n]) for n in KEYED if n not in drop)
 
+ALL = HEALTH | {"gold", "draws", "foes"}
+
+
+def keys(v: dict, turn: int, par: int, d, lo: int, dist: list, exits: list) -> dict:
+    def key(drop: set, **over) -> tuple:
+        return tuple(over.get(n, v[n]) for n in KEYED if n not in drop)
+
+    n = len(dist)
     foehp = tuple((e, f[1:]) for e, f in v["foes"])
-    all_ = HEALTH | {"gold", "draws", "foes"}
     out = {
         "concrete": key(set()),
         "-health": key(HEALTH),
         "-gold": key({"gold"}),
         "-dice": key({"draws"}),
-        "-foehp": key(set(), foehp),
+        "-foehp": key(set(), foes=foehp),
         "-foes": key({"foes"}),
-        "-all": key(all_),
-        "-all-combat": key(all_ | COMBAT),
+        "-all": key(ALL),
+        "-all-combat": key(ALL | COMBAT),
     }
-    reach = 2 * (par - s.turn) + 1
-    here = dist[s.pos - lo] if lo <= s.pos < lo + len(dist) else None
-    faces = bytearray(s.faces)
-    if here is not None:
-        for j in range(lo, lo + len(dist)):
-            if d.kind[j] == ENEMY and here[j - lo] > reach and faces[j] != 0:
-                faces[j] = CLEARED  # alive or slain: unknown
-        visitors = tuple((c, e) for c, e in v["visitors"] if here[c - lo] <= reach)
-    else:
-        visitors = v["visitors"]
-    far = dict(v, faces=bytes(faces), visitors=visitors)
-    out["-all-far"] = tuple(far[n] for n in KEYED if n not in all_)
-    faces = bytearray(faces)
-    if here is not None:
-        for j in range(lo, lo + len(dist)):
-            if here[j - lo] > reach:
-                faces[j] = 3  # any face
-    out["-all-farfaces"] = tuple(dict(far, faces=bytes(faces))[n] for n in KEYED if n not in all_)
-    faces = bytearray(s.faces)
-    if here is not None:
-        for j in range(lo, lo + len(dist)):
-            if here[j - lo] + min(dist[j - lo][w - lo] for w in exits) > reach:
-                faces[j] = 3  # off every walk of two steps a turn to a way out
-    out["-all-offwalk"] = tuple(dict(v, faces=bytes(faces))[n] for n in KEYED if n not in all_)
-    faces = bytearray(s.faces)
-    for j in range(lo, lo + len(dist)):
+    reach = 2 * (par - turn) + 1
+    here = dist[v["pos"] - lo]
+    faces = bytearray(v["faces"])
+    for j in range(lo, lo + n):
+        if d.kind[j] == ENEMY and here[j - lo] > reach and faces[j] != 0:
+            faces[j] = CLEARED  # alive or slain: unknown
+    visitors = tuple((c, e) for c, e in v["visitors"] if here[c - lo] <= reach)
+    out["-all-far"] = key(ALL, faces=bytes(faces), visitors=visitors)
+    for j in range(lo, lo + n):
+        if here[j - lo] > reach:
+            faces[j] = 3  # any face
+    out["-all-farfaces"] = key(ALL, faces=bytes(faces), visitors=visitors)
+    faces = bytearray(v["faces"])
+    for j in range(lo, lo + n):
+        if here[j - lo] + min(dist[j - lo][w - lo] for w in exits) > reach:
+            faces[j] = 3  # off every walk of two steps a turn to a way out
+    out["-all-offwalk"] = key(ALL, faces=bytes(faces))
+    faces = bytearray(v["faces"])
+    for j in range(lo, lo + n):
         if d.kind[j] in (PLAIN, PICKUP) and faces[j] != CLEARED:
             faces[j] = 3  # a pathing tile or an item: face down or up, unknown
-    out["-all-quiet"] = tuple(dict(v, faces=bytes(faces))[n] for n in KEYED if n not in all_)
+    out["-all-quiet"] = key(ALL, faces=bytes(faces))
+    faces = bytearray(v["faces"])
+    for j in range(lo, lo + n):
+        if d.kind[j] == ENEMY and faces[j] != 0:
+            faces[j] = CLEARED  # an enemy card face up: alive or slain, unknown
+    out["-all-combat-alive"] = key(ALL | COMBAT, faces=bytes(faces))
     return out
 
 
-def field_split(below: list, d) -> None:
-    """Keys with each keyed field left out alone (and the turn): where the states differ."""
-    for name in KEYED:
-        ks = set()
-        for _, p in below:
-            s = unpack(p, d)
-            ks.add(tuple((bytes(s.faces) if n == "faces" else repr(getattr(s, n))) for n in KEYED if n != name))
-        print(f"    without {name}: {len(ks):,} keys")
-
-
-def census(seed: int, states: int, par_given: int | None) -> None:
+def census(seed: int, states: int, par_given: int | None, save: str | None, fields: bool) -> None:
     c = load_campaign_text(campaign_text(1, 8, seed=seed)).campaign
     search = Search(c, 0, True, Budget(max_states=states, max_seconds=NO_CLOCK))
     rec = Recorder()
@@ -176,21 +176,37 @@ def census(seed: int, states: int, par_given: int | None) -> None:
     d = search.d
     open_f = [e[0] for e in search.heap if e[5][4]]
     least = min(open_f) if open_f else None
-    par = par_given or turns or (least + 1 if least is not None else None)
-    print(f"seed {seed}: {verdict} turns={turns} health={health} expanded={search.expanded} "
-          f"generated={search.generated} least f open={least} cpu={cpu:.1f}s; proving par {par}")
+    head = (f"seed {seed}: {verdict} turns={turns} health={health} expanded={search.expanded} "
+            f"generated={search.generated} least f open={least} cpu={cpu:.1f}s")
+    rows = []
+    for f, p in rec.popped:
+        s = unpack(p, d)
+        rows.append((f, s.turn, row(s)))
+    data = {"seed": seed, "head": head, "turns": turns, "least": least, "rows": rows}
+    if save:
+        with open(save, "wb") as out:
+            pickle.dump(data, out)
+    analyse(data, par_given, fields)
+
+
+def analyse(data: dict, par_given: int | None, fields: bool = False) -> None:
+    seed = data["seed"]
+    par = par_given or data["turns"] or (data["least"] + 1 if data["least"] is not None else None)
+    print(f"{data['head']}; proving par {par}")
+    d = load_campaign_text(campaign_text(1, 8, seed=seed)).campaign
+    d = GameState.new(d, 0, log=False).d
     lo, hi = d.level_range[0]
     dist = grid_distances(d, lo, hi)
     exits = [j for j in range(lo, hi) if d.exit[j]]
-    below = [(f, p) for f, p in rec.popped if f < par]
-    by_f = Counter(f for f, _ in below)
-    print(f"  popped {len(rec.popped)}, with f < {par}: {len(below)} (by f: {sorted(by_f.items())})")
+    below = [(f, t, v) for f, t, v in data["rows"] if f < par]
+    by_f = Counter(f for f, _, _ in below)
+    print(f"  popped {len(data['rows'])}, with f < {par}: {len(below)} (by f: {sorted(by_f.items())})")
     seen = {a: set() for a in ABSTRACTIONS}
     per_turn = {}
-    for f, p in below:
-        s = unpack(p, d)
-        ks = keys(s, par, d, lo, dist, exits)
-        t = per_turn.setdefault(s.turn, {a: set() for a in ABSTRACTIONS})
+    for f, turn, v in below:
+        ks = keys(v, turn, par, d, lo, dist, exits)
+        t = per_turn.setdefault(turn, {a: set() for a in ABSTRACTIONS})
+        t["n"] = t.get("n", 0) + 1
         for a in ABSTRACTIONS:
             seen[a].add(ks[a])
             t[a].add(ks[a])
@@ -198,14 +214,14 @@ def census(seed: int, states: int, par_given: int | None) -> None:
     print("  | abstraction | keys | states / keys |")
     for a in ABSTRACTIONS:
         print(f"  | {a} | {len(seen[a]):,} | {n / max(1, len(seen[a])):.2f} |")
-    if "--fields" in sys.argv:
-        field_split(below, d)
-    print("  by turn (states: keys concrete, -all, -all-far, -all-combat):")
-    for t in sorted(per_turn):
-        row = per_turn[t]
-        cnt = sum(1 for f, p in below if unpack(p, d).turn == t)
-        print(f"    turn {t}: {cnt} states: {len(row['concrete'])}, {len(row['-all'])}, {len(row['-all-far'])}, "
-              f"{len(row['-all-combat'])}")
+    if fields:
+        for name in KEYED:
+            ks = {tuple(v[m] for m in KEYED if m != name) for _, _, v in below}
+            print(f"    without {name}: {len(ks):,} keys")
+    print("  by turn (states: keys " + ", ".join(BY_TURN) + "):")
+    for turn in sorted(per_turn):
+        r = per_turn[turn]
+        print(f"    turn {turn}: {r['n']} states: " + ", ".join(f"{len(r[a])}" for a in BY_TURN))
 
 
 def dice(seed: int, k: int, states: int) -> None:
@@ -288,32 +304,27 @@ def chosen(seed: int, states: int, par: int, drop: tuple = ("draws",)) -> None:
 
 
 def main() -> int:
-    argv = [a for a in sys.argv[1:] if a not in ("--fields", "--chosen", "--chosen-all")]
-    k = 0
-    if "--dice" in argv:
-        i = argv.index("--dice")
-        k_text = argv[i + 1] if i + 1 < len(argv) else ""
-        argv = argv[:i] + argv[i + 2:]
+    parser = argparse.ArgumentParser(description="the keys an abstracted proof search would merge (issue 14)")
+    parser.add_argument("seed", type=int)
+    parser.add_argument("states", type=int, nargs="?", default=100_000)
+    parser.add_argument("par", type=int, nargs="?", default=None)
+    parser.add_argument("--fields", action="store_true", help="the keys with each field left out alone")
+    parser.add_argument("--save", help="keep the popped states' fields in this file (pickle)")
+    parser.add_argument("--load", help="analyse a file --save wrote instead of searching")
+    parser.add_argument("--chosen", action="store_true", help="A* in the game where the hero chooses every die")
+    parser.add_argument("--chosen-all", action="store_true", help="and health, gold and the enemies' health dropped")
+    parser.add_argument("--dice", type=int, default=0, help="solve under this many other dice seeds")
+    args = parser.parse_args()
+    if args.chosen or args.chosen_all:
+        drop = ("draws",) if args.chosen else ("draws", "health", "poison", "antidote", "gold", "foes")
+        chosen(args.seed, args.states, args.par or 13, drop)
+    elif args.dice:
+        dice(args.seed, args.dice, args.states)
+    elif args.load:
+        with open(args.load, "rb") as f:
+            analyse(pickle.load(f), args.par, args.fields)  # a file this script wrote
     else:
-        k_text = "0"
-    args = argv
-    try:
-        k = int(k_text)
-        seed = int(args[0])
-        states = int(args[1]) if len(args) > 1 else 100_000
-        par = int(args[2]) if len(args) > 2 else None
-    except (IndexError, ValueError):
-        print("usage: python benchmarks/abstract_ceiling.py SEED [STATES] [PAR] [--dice K]  (whole numbers)",
-              file=sys.stderr)
-        return 2
-    if "--chosen" in sys.argv or "--chosen-all" in sys.argv:
-        drop = ("draws",) if "--chosen" in sys.argv else ("draws", "health", "poison", "antidote", "gold", "foes")
-        chosen(seed, states, par or 13, drop)
-        return 0
-    if k:
-        dice(seed, k, states)
-        return 0
-    census(seed, states, par)
+        census(args.seed, args.states, args.par, args.save, args.fields)
     return 0
 
 
