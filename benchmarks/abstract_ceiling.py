@@ -21,6 +21,9 @@ under several abstractions. Each key leaves out the turn (an abstract search kee
 - ``-all-offwalk``: ``-all`` and every face of a cell off every walk of two steps a turn from the hero to a way
   out in ``PAR - turn`` turns (UNSOUND as a claim that the hero cannot use it: flees, relocations and potions of
   teleportation go further; a limit of what merging the faces off the walk could give);
+- ``-all-relevant``: ``-all`` and every face no line finishing before ``PAR`` can read (``relevant``: sound on
+  the generated maps, where the warrior is paced: two steps a turn, and the potions' landings and flees counted);
+  ``-all-combat-relevant``: and the combat's inner steps;
 - ``-all-quiet``: ``-all`` and whether each pathing tile or item is face down or up.
 
 ``--fields`` also prints the keys with each keyed field left out alone.
@@ -54,6 +57,7 @@ from cardrogue.engine.model.potions import potion_identities
 from cardrogue.engine.analysis.solver.bounds import relaxation
 from cardrogue.engine.analysis.solver.result import INF
 from cardrogue.engine.chance.resolvers import FatedResolver
+from cardrogue.engine.model.campaign import CardKind
 from cardrogue.engine.rules.fields import FIELDS
 from cardrogue.engine.rules.phases import DEAD, WON
 from cardrogue.engine.rules.state import GameState
@@ -64,8 +68,9 @@ KEYED = tuple(f.name for f in FIELDS if f.key is not None and f.name != "turn")
 HEALTH = {"health", "poison", "antidote"}
 COMBAT = {"fight", "todo", "awaiting", "waiting"}
 ABSTRACTIONS = ("concrete", "-health", "-gold", "-dice", "-foehp", "-foes", "-all", "-all-far", "-all-combat",
-                "-all-farfaces", "-all-offwalk", "-all-quiet", "-all-combat-alive")
-BY_TURN = ("concrete", "-all", "-all-offwalk", "-all-quiet", "-all-combat-alive")
+                "-all-farfaces", "-all-offwalk", "-all-quiet", "-all-combat-alive", "-all-relevant",
+                "-all-combat-relevant")
+BY_TURN = ("concrete", "-all", "-all-offwalk", "-all-quiet", "-all-relevant")
 
 
 class Recorder:
@@ -114,6 +119,7 @@ def row(s) -> dict:
 
 
 ALL = HEALTH | {"gold", "draws", "foes"}
+CARDS: dict = {}  # card id -> card, of the map analysed
 
 
 def keys(v: dict, turn: int, par: int, d, lo: int, dist: list, exits: list) -> dict:
@@ -159,7 +165,68 @@ def keys(v: dict, turn: int, par: int, d, lo: int, dist: list, exits: list) -> d
         if d.kind[j] == ENEMY and faces[j] != 0:
             faces[j] = CLEARED  # an enemy card face up: alive or slain, unknown
     out["-all-combat-alive"] = key(ALL | COMBAT, faces=bytes(faces))
+    keep = relevant(v, turn, par, d, lo, dist, exits)
+    faces = bytearray(v["faces"])
+    for j in range(lo, lo + n):
+        if not keep[j - lo]:
+            faces[j] = 3
+    visitors = tuple((c, e) for c, e in v["visitors"] if keep[c - lo])
+    out["-all-relevant"] = key(ALL, faces=bytes(faces), visitors=visitors)
+    out["-all-combat-relevant"] = key(ALL | COMBAT, faces=bytes(faces), visitors=visitors)
     return out
+
+
+def relevant(v: dict, turn: int, par: int, d, lo: int, dist: list, exits: list) -> list:
+    """Per cell of the level: may a line that finishes before turn ``par`` read its face? (sound for the paced
+    warrior of the generated maps: 2 steps a turn, every path open, and the only other steps the flees from enemies
+    paralysed by a potion of paralysis, one a potion, counted 2; see the module's docstring, ``-all-relevant``).
+
+    The tiles he may stand on: those of a walk to a way out in ``2 (par - turn) + 2 E`` steps (``E``: potions of
+    paralysis held or on cells); with a potion of teleportation held or on a cell, those within ``2 (par - turn -
+    1)`` steps of a way out (a landing, then walks) and those of a walk to each potion on a cell (from the hero, or,
+    with another potion to drink first, from anywhere within ``2 (par - turn - 1)`` steps of it). A face is read
+    only from a tile he stands on or its neighbours (entered, flipped, an enemy beside him); the cells of none of
+    them are kept as unknown (an abstract game lets the hero take them either way)."""
+    n = len(dist)
+    faces = v["faces"]
+    pots_tele, pots_para = [], []
+    for j in range(lo, lo + n):
+        card = d.card[j]
+        if card.kind is CardKind.POTION and faces[j] != CLEARED:
+            effect = d.potions.get(card.colour)
+            (pots_tele if effect == "teleportation" else pots_para if effect == "paralysis" else []).append(j - lo)
+    held_tele = held_para = 0
+    for cid in v["hand"]:
+        card = CARDS.get(cid)
+        if card is not None and card.kind is CardKind.POTION:
+            effect = d.potions.get(card.colour)
+            held_tele += effect == "teleportation"
+            held_para += effect == "paralysis"
+    left = par - turn
+    steps = 2 * left + 2 * (held_para + len(pots_para))
+    here = dist[v["pos"] - lo]
+    toexit = [min(dist[i][w - lo] for w in exits) for i in range(n)]
+    stand = [here[i] + toexit[i] <= steps for i in range(n)]
+    if held_tele or pots_tele:
+        land = 2 * (left - 1)
+        for i in range(n):
+            if toexit[i] <= land:
+                stand[i] = True
+        for p in pots_tele:
+            other = held_tele or len(pots_tele) > 1
+            for i in range(n):
+                if here[i] + dist[i][p] <= steps or (other and dist[i][p] <= land):
+                    stand[i] = True
+    keep = stand[:]
+    for i in range(n):
+        if stand[i]:
+            for j in d.adjacent[lo + i]:
+                if j >= 0:
+                    keep[j - lo] = True
+            for j in d.flip_to[lo + i]:
+                if j >= 0:
+                    keep[j - lo] = True
+    return keep
 
 
 def census(seed: int, states: int, par_given: int | None, save: str | None, fields: bool) -> None:
@@ -191,6 +258,8 @@ def census(seed: int, states: int, par_given: int | None, save: str | None, fiel
 
 def analyse(data: dict, par_given: int | None, fields: bool = False) -> None:
     seed = data["seed"]
+    CARDS.clear()
+    CARDS.update(load_campaign_text(campaign_text(1, 8, seed=seed)).campaign.cards)
     par = par_given or data["turns"] or (data["least"] + 1 if data["least"] is not None else None)
     print(f"{data['head']}; proving par {par}")
     d = load_campaign_text(campaign_text(1, 8, seed=seed)).campaign
