@@ -59,7 +59,8 @@ from cardrogue.engine.analysis.solver.result import INF
 from cardrogue.engine.chance.resolvers import FatedResolver
 from cardrogue.engine.model.campaign import CardKind
 from cardrogue.engine.rules.fields import FIELDS
-from cardrogue.engine.rules.phases import DEAD, WON
+from cardrogue.engine.rules.phases import CHOOSE_TELEPORT, DEAD, MOVING, STEP1, WON
+from cardrogue.engine.rules.phases import COMBAT as COMBAT_PHASE
 from cardrogue.engine.rules.state import GameState
 from cardrogue.engine.rules.tables import CLEARED, ENEMY, PICKUP, PLAIN
 
@@ -68,9 +69,9 @@ KEYED = tuple(f.name for f in FIELDS if f.key is not None and f.name != "turn")
 HEALTH = {"health", "poison", "antidote"}
 COMBAT = {"fight", "todo", "awaiting", "waiting"}
 ABSTRACTIONS = ("concrete", "-health", "-gold", "-dice", "-foehp", "-foes", "-all", "-all-far", "-all-combat",
-                "-all-farfaces", "-all-offwalk", "-all-quiet", "-all-combat-alive", "-all-relevant",
+                "-all-farfaces", "-all-offwalk", "-all-quiet", "-all-combat-alive", "relevant", "-all-relevant",
                 "-all-combat-relevant")
-BY_TURN = ("concrete", "-all", "-all-offwalk", "-all-quiet", "-all-relevant")
+BY_TURN = ("concrete", "-all", "-all-offwalk", "-all-quiet", "relevant", "-all-relevant")
 
 
 class Recorder:
@@ -171,22 +172,38 @@ def keys(v: dict, turn: int, par: int, d, lo: int, dist: list, exits: list) -> d
         if not keep[j - lo]:
             faces[j] = 3
     visitors = tuple((c, e) for c, e in v["visitors"] if keep[c - lo])
+    foes = tuple((e, f) for e, f in v["foes"] if keep[e - lo])
+    draws = tuple((c, k) for c, k in v["draws"] if keep[c - lo])
+    out["relevant"] = key(set(), faces=bytes(faces), visitors=visitors, foes=foes, draws=draws)
     out["-all-relevant"] = key(ALL, faces=bytes(faces), visitors=visitors)
     out["-all-combat-relevant"] = key(ALL | COMBAT, faces=bytes(faces), visitors=visitors)
     return out
 
 
-def relevant(v: dict, turn: int, par: int, d, lo: int, dist: list, exits: list) -> list:
-    """Per cell of the level: may a line that finishes before turn ``par`` read its face? (sound for the paced
-    warrior of the generated maps: 2 steps a turn, every path open, and the only other steps the flees from enemies
-    paralysed by a potion of paralysis, one a potion, counted 2; see the module's docstring, ``-all-relevant``).
+def steps_left(v: dict) -> int:
+    """The steps still possible in the current turn for the paced warrior (2 a turn: ``Relaxation.remaining``
+    with ``S`` = 2, no flee, no relocation, the double move)."""
+    phase = v["phase"]
+    if phase in (STEP1, CHOOSE_TELEPORT) or (phase == COMBAT_PHASE and not v["moved"]):
+        return 2
+    if phase == MOVING:
+        return v["moves"] + (1 if v["pure"] and not v["repeated"] else 0)
+    return 0
 
-    The tiles he may stand on: those of a walk to a way out in ``2 (par - turn) + 2 E`` steps (``E``: potions of
-    paralysis held or on cells); with a potion of teleportation held or on a cell, those within ``2 (par - turn -
-    1)`` steps of a way out (a landing, then walks) and those of a walk to each potion on a cell (from the hero, or,
-    with another potion to drink first, from anywhere within ``2 (par - turn - 1)`` steps of it). A face is read
-    only from a tile he stands on or its neighbours (entered, flipped, an enemy beside him); the cells of none of
-    them are kept as unknown (an abstract game lets the hero take them either way)."""
+
+def relevant(v: dict, turn: int, par: int, d, lo: int, dist: list, exits: list) -> list:
+    """Per cell of the level: may a line that finishes before turn ``par`` read its face? (the paced warrior of the
+    generated maps: 2 steps a turn, every path open; the other steps are the flees from enemies paralysed by a
+    potion of paralysis, counted 2 a potion held or on a cell and 2 an enemy paralysed now).
+
+    The tiles he may stand on: those of a walk to a way out within ``B = r + 2 (par - 1 - turn) + 2 E`` steps
+    (``r`` the steps left this turn); with a potion of teleportation held or on a cell, those within ``2 (par - 1 -
+    turn) + 2 E`` steps of a way out (a drink ends the turn: a landing, then walks) and those of a walk to each
+    potion on a cell within ``B`` (from the hero, or, with another potion to drink first, from anywhere within
+    that many steps of it). A face is read only from a tile he stands on or beside it (entered, flipped, an enemy
+    beside him); ``B`` and the regions only shrink along a line. A thrown potion of teleportation also reads which
+    tiles far away are revealed (where it may put the enemy): an abstract state reading those as revealed
+    offers every target any of its states does."""
     n = len(dist)
     faces = v["faces"]
     pots_tele, pots_para = [], []
@@ -202,30 +219,34 @@ def relevant(v: dict, turn: int, par: int, d, lo: int, dist: list, exits: list) 
             effect = d.potions.get(card.colour)
             held_tele += effect == "teleportation"
             held_para += effect == "paralysis"
-    left = par - turn
-    steps = 2 * left + 2 * (held_para + len(pots_para))
+    para_now = sum(1 for _, f in v["foes"] if f[2])
+    extra = 2 * (held_para + len(pots_para) + para_now)
+    land = 2 * (par - 1 - turn) + extra
+    budget = steps_left(v) + land
     here = dist[v["pos"] - lo]
     toexit = [min(dist[i][w - lo] for w in exits) for i in range(n)]
-    stand = [here[i] + toexit[i] <= steps for i in range(n)]
+    stand = [here[i] + toexit[i] <= budget for i in range(n)]
     if held_tele or pots_tele:
-        land = 2 * (left - 1)
         for i in range(n):
             if toexit[i] <= land:
                 stand[i] = True
+        other_any = held_tele or len(pots_tele) > 1
         for p in pots_tele:
-            other = held_tele or len(pots_tele) > 1
             for i in range(n):
-                if here[i] + dist[i][p] <= steps or (other and dist[i][p] <= land):
+                if here[i] + dist[i][p] <= budget or (other_any and dist[i][p] <= land):
                     stand[i] = True
     keep = stand[:]
     for i in range(n):
         if stand[i]:
-            for j in d.adjacent[lo + i]:
-                if j >= 0:
-                    keep[j - lo] = True
-            for j in d.flip_to[lo + i]:
-                if j >= 0:
-                    keep[j - lo] = True
+            for row in (d.adjacent[lo + i], d.flip_to[lo + i]):
+                for j in row:
+                    if j >= 0:
+                        keep[j - lo] = True
+    paralysed = {e for e, f in v["foes"] if f[2]}
+    for i in range(n):
+        j = lo + i
+        if d.kind[j] not in (PLAIN, ENEMY, PICKUP) or d.card[j].kind is CardKind.POTION or j in paralysed:
+            keep[i] = True  # only pathing tiles, enemies not paralysed and items other than potions are merged
     return keep
 
 
