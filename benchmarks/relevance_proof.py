@@ -1,0 +1,135 @@
+"""A prototype (issue 14, step (c)): prove "no finish before turn T" with the faces no such finish can read merged.
+
+Run ``python benchmarks/relevance_proof.py SEED T [STATES] [main]``: the search of ``solve_campaign`` on the 8x8 map
+of ``benchmarks/gen.py``, ``Budget(max_states=STATES, max_seconds=3600)`` (default 200,000), where every state it
+admits is first rewritten: each cell whose face no line finishing before turn ``T`` can read
+(``abstract_ceiling.relevant``: off every tile he may stand on and its neighbours) is made as open as it can be --
+a pathing tile face up, an enemy (not paralysed) slain, an item other than a potion taken -- so states that differ
+only there merge in the table (its dominance as it is). The rewritten state offers every line finishing before
+``T`` that any state of its class offers (those lines read no such cell; a thrown enemy may be put on any tile
+face up, and there are more), so the search proves a lower bound of ``T`` turns when it pops no finish with
+``f < T``: it prints the states expanded with ``f < T`` and the first finish it pops (which may be one the real
+game does not have: only the lower bound is read). With ``main``, the same search without the rewriting. The bound
+is computed on each rewritten state's own faces (the search's mask hint is not used).
+
+A PROTOTYPE in benchmarks, not swept: the rewritten states are not all states the rules can reach (an enemy gone
+that nobody slew), and the bound's admissibility there is argued, not checked. State counts only.
+"""
+
+from __future__ import annotations
+
+import heapq
+import sys
+import time
+
+from abstract_ceiling import CARDS, grid_distances, relevant
+from gen import campaign_text
+
+from cardrogue.engine.analysis.solver import Budget
+from cardrogue.engine.analysis.solver import search as search_module
+from cardrogue.engine.analysis.solver.packing import spent_streams_dropped
+from cardrogue.engine.analysis.solver.search import Search
+from cardrogue.engine.format.loader import load_campaign_text
+from cardrogue.engine.model.campaign import CardKind
+from cardrogue.engine.rules.tables import CLEARED, DOWN, ENEMY, PICKUP, PLAIN, UP
+
+NO_CLOCK = 3600
+
+
+class Counting:
+    """A stand-in for ``heapq`` in the search: counts the entries popped below ``T`` and notes the first at ``T``."""
+
+    heappush = staticmethod(heapq.heappush)
+
+    def __init__(self, target: int) -> None:
+        self.target, self.below, self.first_at = target, 0, None
+        self.popped = 0
+
+    def heappop(self, heap):
+        e = heapq.heappop(heap)
+        if e[5][4]:
+            self.popped += 1
+            if e[0] < self.target:
+                self.below += 1
+            elif self.first_at is None:
+                self.first_at = self.popped
+        return e
+
+
+def main() -> int:
+    try:
+        seed, target = int(sys.argv[1]), int(sys.argv[2])
+        states = int(sys.argv[3]) if len(sys.argv) > 3 else 200_000
+        plain = len(sys.argv) > 4 and sys.argv[4] == "main"
+    except (IndexError, ValueError):
+        print("usage: python benchmarks/relevance_proof.py SEED T [STATES] [main]", file=sys.stderr)
+        return 2
+    campaign = load_campaign_text(campaign_text(1, 8, seed=seed)).campaign
+    CARDS.clear()
+    CARDS.update(campaign.cards)
+    search = Search(campaign, 0, True, Budget(max_states=states, max_seconds=NO_CLOCK))
+    d = search.d
+    lo, hi = d.level_range[0]
+    dist = grid_distances(d, lo, hi)
+    exits = [j for j in range(lo, hi) if d.exit[j]]
+    relax = search.relax
+    rewritten = [0, 0]  # states rewritten, cells changed
+
+    def canonical(s) -> None:
+        v = {"faces": bytes(s.faces), "hand": s.hand, "foes": tuple(s.foes.items()) if s.foes else (),
+             "pos": s.pos, "phase": s.phase, "moved": s.moved, "moves": s.moves, "pure": s.pure,
+             "repeated": s.repeated}
+        keep = relevant(v, s.turn, target, d, lo, dist, exits)
+        faces = s.faces
+        stand = set(s.visitors) | set(s.visitors.values()) if s.visitors else ()
+        changed = 0
+        for i, k in enumerate(keep):
+            j = lo + i
+            if k or j in stand or j == s.pos:
+                continue
+            kind, face = d.kind[j], faces[j]
+            if kind == PLAIN and face == DOWN:
+                faces[j] = UP
+            elif (kind == ENEMY or (kind == PICKUP and d.card[j].kind is not CardKind.POTION)) and face != CLEARED:
+                faces[j] = CLEARED
+                if s.foes and j in s.foes:
+                    del s.foes[j]
+            else:
+                continue
+            changed += 1
+        if changed:
+            rewritten[0] += 1
+            rewritten[1] += changed
+            if s.draws:
+                s.draws = spent_streams_dropped(s)
+
+    if not plain:
+        admit = search.fronts.admit
+
+        def admit_canonical(s, faces=None):
+            canonical(s)
+            return admit(s)
+
+        search.fronts.admit = admit_canonical
+        bound = relax.bound_masked
+        mask = relax.mask
+        relax.bound_masked = lambda s, cm, m, hint=None: bound(s, cm, mask(s), None)
+    counting = Counting(target)
+    search_module.heapq = counting
+    t0 = time.process_time()
+    try:
+        verdict, _, turns, health, _ = search.run()
+    finally:
+        search_module.heapq = heapq
+    open_f = [e[0] for e in search.heap if e[5][4]]
+    least = min(open_f) if open_f else None
+    proved = (turns is not None and turns >= target) or (least is not None and least >= target)
+    print(f"seed {seed}, T {target}, {'main' if plain else 'faces merged'}: {verdict} turns={turns} "
+          f"expanded={search.expanded:,} generated={search.generated:,} least f open={least}; popped with f < T: "
+          f"{counting.below:,}; lower bound {target} {'PROVED' if proved else 'not proved'}; "
+          f"rewritten {rewritten[0]:,} states ({rewritten[1]:,} cells); cpu {time.process_time() - t0:.1f}s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
