@@ -219,6 +219,8 @@ def relevant(v: dict, turn: int, par: int, d, lo: int, dist: list, exits: list) 
             effect = d.potions.get(card.colour)
             held_tele += effect == "teleportation"
             held_para += effect == "paralysis"
+    if v["phase"] == CHOOSE_TELEPORT and v["subject"] == -1:
+        held_tele += 1  # drunk, his landing still to choose: as one held
     para_now = sum(1 for _, f in v["foes"] if f[2])
     extra = 2 * (held_para + len(pots_para) + para_now)
     land = 2 * (par - 1 - turn) + extra

@@ -30,7 +30,10 @@ from cardrogue.engine.analysis.solver import search as search_module
 from cardrogue.engine.analysis.solver.packing import spent_streams_dropped
 from cardrogue.engine.analysis.solver.search import Search
 from cardrogue.engine.format.loader import load_campaign_text
+from cardrogue.engine.chance.resolvers import FatedResolver
 from cardrogue.engine.model.campaign import CardKind
+from cardrogue.engine.rules.actions import ActionError
+from cardrogue.engine.rules.state import GameState
 from cardrogue.engine.rules.tables import CLEARED, DOWN, ENEMY, PICKUP, PLAIN, UP
 
 NO_CLOCK = 3600
@@ -78,7 +81,7 @@ def main() -> int:
     def canonical(s) -> None:
         v = {"faces": bytes(s.faces), "hand": s.hand, "foes": tuple(s.foes.items()) if s.foes else (),
              "pos": s.pos, "phase": s.phase, "moved": s.moved, "moves": s.moves, "pure": s.pure,
-             "repeated": s.repeated}
+             "repeated": s.repeated, "subject": s.subject}
         keep = relevant(v, s.turn, target, d, lo, dist, exits)
         faces = s.faces
         stand = set(s.visitors) | set(s.visitors.values()) if s.visitors else ()
@@ -118,9 +121,23 @@ def main() -> int:
     search_module.heapq = counting
     t0 = time.process_time()
     try:
-        verdict, _, turns, health, _ = search.run()
+        verdict, node, turns, health, _ = search.run()
     finally:
         search_module.heapq = heapq
+    if turns is not None:
+        # The finish found, replayed in the real game (it may be one only the rewritten states have).
+        real = GameState.new(campaign, 0, log=False)
+        resolver = FatedResolver(campaign)
+        real.resolve(resolver)
+        line = search.actions(node)
+        try:
+            for a in line:
+                real.step(a, resolver)
+            print(f"the finish found, replayed in the real game: outcome {real.outcome}, turn {real.turn}, "
+                  f"health {real.health} ({len(line)} actions)")
+            print("  " + "; ".join(line))
+        except ActionError as err:
+            print(f"the finish found is not a line of the real game: {err}")
     open_f = [e[0] for e in search.heap if e[5][4]]
     least = min(open_f) if open_f else None
     proved = (turns is not None and turns >= target) or (least is not None and least >= target)
