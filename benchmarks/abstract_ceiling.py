@@ -21,12 +21,17 @@ under several abstractions. Each key leaves out the turn (an abstract search kee
 - ``-all-offwalk``: ``-all`` and every face of a cell off every walk of two steps a turn from the hero to a way
   out in ``PAR - turn`` turns (UNSOUND as a claim that the hero cannot use it: flees, relocations and potions of
   teleportation go further; a limit of what merging the faces off the walk could give);
-- ``-all-relevant``: ``-all`` and every face no line finishing before ``PAR`` can read (``relevant``: sound on
-  the generated maps, where the warrior is paced: two steps a turn, and the potions' landings and flees counted);
+- ``-all-combat-alive``: ``-all-combat`` and each enemy card face up read as alive or slain;
+- ``relevant``: every face no line finishing before ``PAR`` can read, and those cells' enemies, dice and visitors
+  (``relevant``: argued for the generated maps, where the warrior is paced: two steps a turn, and the potions'
+  landings and flees counted); health, gold and the dice of the other cells kept; ``-all-relevant``: and ``-all``;
   ``-all-combat-relevant``: and the combat's inner steps;
 - ``-all-quiet``: ``-all`` and whether each pathing tile or item is face down or up.
 
-``--fields`` also prints the keys with each keyed field left out alone.
+``--fields`` also prints the keys with each keyed field left out alone; ``--save F`` keeps the popped states' fields
+in F (pickle) and ``SEED 0 PAR --load F`` analyses them again without searching. ``--chosen``: an A* in the game
+where the hero chooses every die (keys without the turn and the dice), to see whether it proves ``PAR`` and in how
+many expanded keys (``--chosen-all``: health, gold and ``foes`` left out too).
 
 The ratio printed is states / keys: the most an abstract search over that key could save on the states it must
 expand, if its transitions reached no state the concrete search does not (they do: they are generous).
