@@ -418,8 +418,13 @@ def main() -> int:
     elif args.dice:
         dice(args.seed, args.dice, args.states)
     elif args.load:
-        with open(args.load, "rb") as f:
-            analyse(pickle.load(f), args.par, args.fields)  # a file this script wrote
+        try:
+            with open(args.load, "rb") as f:
+                data = pickle.load(f)  # a file this script wrote (--save)
+        except (OSError, pickle.UnpicklingError, EOFError) as err:
+            print(f"abstract_ceiling: cannot read {args.load}: {err}", file=sys.stderr)
+            return 2
+        analyse(data, args.par, args.fields)
     else:
         census(args.seed, args.states, args.par, args.save, args.fields)
     return 0
