@@ -226,7 +226,7 @@ def main() -> int:
         states = int(sys.argv[3]) if len(sys.argv) > 3 else 200_000
         plain = len(sys.argv) > 4 and sys.argv[4] == "main"
     except (IndexError, ValueError):
-        print("usage: python benchmarks/relevance_proof.py SEED T [STATES] [main] | check FIRST-LAST [STATES]",
+        print("usage: python benchmarks/relevance_proof.py SEED T [STATES] [main] | check|witnesses FIRST-LAST [STATES]",
               file=sys.stderr)
         return 2
     prove(seed, target, states, plain)
