@@ -576,9 +576,10 @@ class Hub:
                 raise HubError(409, f"this run is already on the leaderboard, submitted by {row[2]} "
                                     f"on {_iso(row[5])}; one run is one row, whoever claims it", run_id=row[0])
             standing = self._standing(tx, row, account.id)
-            if created and standing["best"]:
+            if created:  # the mark set on the player's best run as read now, whatever an older writer left
+                best_id = row[0] if standing["best"] else standing["player_best"]["run_id"]
                 tx.execute("UPDATE runs SET best = CASE WHEN run_id = ? THEN 1 ELSE 0 END WHERE map_hash = ? AND"
-                           " account_id = ? AND (best = 1 OR run_id = ?)", (run_id, row[1], account.id, run_id))
+                           " account_id = ? AND (best = 1 OR run_id = ?)", (best_id, row[1], account.id, best_id))
         return {**_run_row(row, standing["rank"]), **standing, "new_best": created and standing["best"],
                 "map": target["hash"], "id": target["id"]}, created
 

@@ -213,19 +213,33 @@ def test_the_end_screens_answer_says_a_run_not_the_players_best_leaves_their_ran
     assert ok and said.startswith("Verified by the hub, not your best run: you stay rank 1 on "), said
 
 
-def test_runs_of_one_player_sent_at_once_leave_one_best_run_marked(hub) -> None:
+def test_runs_of_one_player_sent_at_once_leave_one_best_run_marked(hub, monkeypatch) -> None:
     """Each player's best run is marked (runs_best, migration 7) when it is submitted: two runs of one player
-    submitted at once, each its best when it was read, must not both stay marked (two rows for one player)."""
+    submitted at once, each its best when it was read, must not both stay marked (two rows for one player), nor the
+    last one written win. Each submission waits after reading its standing, the longer the slower its run: unlocked,
+    they would all read themselves best and the slowest would be marked last (review22a: without the wait the test
+    passed on PostgreSQL with the lock removed)."""
     import threading
+    import time
+
+    from cardrogue.hub.service import Hub
+
+    standing = Hub._standing
+
+    def slowly(self, tx, row, account_id):  # read, then wait: the best run (11 turns) writes its mark first
+        found = standing(self, tx, row, account_id)
+        time.sleep(0.15 * (row[3] - 10))
+        return found
 
     _publish(hub)
-    send(hub, "alice", ended_at(TEXT, 4))
+    monkeypatch.setattr(Hub, "_standing", slowly)
+    send(hub, "alice", slower(TEXT, 4))  # 15 turns: each run below beats it, and reads itself the best
     sent: list[int] = []
 
     def submit(replay: str) -> None:
         sent.append(call(hub.base, "POST", "/api/maps/needle/runs", raw=replay.encode(), token=hub.tokens["alice"])[0])
 
-    replays = [solution(TEXT), slower(TEXT, 2), ended_at(TEXT, 26), ended_at(TEXT, 1)]
+    replays = [solution(TEXT), slower(TEXT, 2), slower(TEXT, 1), ended_at(TEXT, 1)]
     threads = [threading.Thread(target=submit, args=(replay,)) for replay in replays]
     for thread in threads:
         thread.start()
@@ -238,3 +252,18 @@ def test_runs_of_one_player_sent_at_once_leave_one_best_run_marked(hub) -> None:
     with hub.state.hub.db.transaction() as tx:
         marked = tx.all("SELECT account_id, COUNT(*) FROM runs WHERE best = 1 GROUP BY account_id")
     assert sorted(count for _, count in marked) == [1, 1], marked
+
+
+def test_a_submission_puts_the_mark_back_on_the_players_best_run(hub) -> None:
+    """A run stored without its mark (by a hub process older than migration 7, during an upgrade, or by SQL) left the
+    player's old run marked for good: the next run the player submits marks the best run as read then."""
+    _publish(hub)
+    send(hub, "alice", slower(TEXT, 3))
+    send(hub, "alice", solution(TEXT))
+    with hub.state.hub.db.transaction(write=True) as tx:  # as an older process would have stored the best run
+        tx.execute("UPDATE runs SET best = CASE WHEN turns = 14 THEN 1 ELSE 0 END")
+    assert [(r["player"], r["turns"]) for r in board(hub)["runs"]] == [("alice", 14)]
+    send(hub, "alice", slower(TEXT, 5))
+    assert [(r["player"], r["turns"]) for r in board(hub)["runs"]] == [("alice", 11)]
+    with hub.state.hub.db.transaction() as tx:
+        assert tx.all("SELECT turns FROM runs WHERE best = 1") == [(11,)]
