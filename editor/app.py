@@ -785,10 +785,10 @@ def run_editor(path: Path | None = None) -> int:
         if [d.code for d in errors] == ["CR006"]:  # no file to read (a folder, a missing file): the reason alone
             hint = ("; name a campaign file in it, or a new file's name to start one"
                     if path is not None and path.is_dir() else "")
-            print(printable(f"cardrogue: {path}: {errors[0].message}{hint}"), file=sys.stderr)
+            print(printable(f"cardrogue: {path}: {errors[0].standalone}{hint}"), file=sys.stderr)
         elif len(errors) == 1 and errors[0].code == "CR101" and not errors[0].path:
             # the whole file is something else (a replay, a list): no text editor makes it a campaign
-            print(printable(f"cardrogue: {path}: the editor cannot open it: {errors[0].message}"), file=sys.stderr)
+            print(printable(f"cardrogue: {path}: the editor cannot open it: {errors[0].standalone}"), file=sys.stderr)
         else:
             print(printable(f"cardrogue: {path}: the editor cannot open it ({counted(len(errors), 'error')}): "
                             "mend it in a text editor; a campaign with other errors opens as a draft"), file=sys.stderr)

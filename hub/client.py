@@ -333,10 +333,10 @@ def publish_map(campaign_text: str, budget_seconds: float = 20.0) -> tuple[bool,
     found = list(loaded.diagnostics) + (check_campaign(loaded.campaign) if loaded.campaign is not None else [])
     errors = [d for d in found if d.severity is Severity.ERROR]
     if errors:
-        return False, f"Not published: {counted(len(errors), 'error')}, first {errors[0].code}: {errors[0].message}"
+        return False, f"Not published: {counted(len(errors), 'error')}, first {errors[0].code}: {errors[0].standalone}"
     if refused := hub_refusals(found):
         more = f" (and {counted(len(refused) - 1, 'other place')})" if len(refused) > 1 else ""
-        return False, f"Not published: {refused[0].code}: {refused[0].message}{more}"
+        return False, f"Not published: {refused[0].code}: {refused[0].standalone}{more}"
     client = configured()
     if client is None:
         return False, NO_HUB

@@ -240,3 +240,24 @@ async def test_f9_shows_the_hubs_refusal_as_text_not_markup(hub, campaign_file: 
         assert refusals and not refusals[0].markup, [n.message for n in app._notifications]
         assert "[bold]Crown[/bold] of [link=https://example.invalid]Thorns" in refusals[0].message
     assert call(hub.base, "GET", "/api/maps")[1]["maps"] == []
+
+
+def test_a_level_wide_error_is_told_by_the_editors_publish_with_its_level_named(hub) -> None:
+    """The editor's publish says the first error away from the problems list: "this level has neither..." named
+    no level (review22a); it reads as `cardrogue check` says it."""
+    from helpers import cell
+
+    from cardrogue.hub.client import publish_map
+
+    start = cell(0, 0, "starting-tile", "E")
+    doc = {"format": 1, "id": "blocked", "title": "Blocked", "rules": "1.1.2", "seed": 1,
+           "hero": {"character": "warrior"},
+           "levels": [{"id": "hall", "title": "The Hall", "width": 2, "height": 1,
+                       "cells": [start, cell(1, 0, "descending-ladder", "W", "down", to="pit")]},
+                      {"id": "pit", "title": "The Pit", "width": 2, "height": 1,
+                       "cells": [start, cell(1, 0, "pathing-tile", "W", "down", exit=True)]},
+                      {"id": "more", "width": 2, "height": 1,
+                       "cells": [start, cell(1, 0, "pathing-tile", "W", "down")]}]}
+    _account(hub)
+    ok, message = publish_map(json.dumps(doc))
+    assert not ok and "this level" not in message and 'level 3 (more)' in message, message
