@@ -14,11 +14,12 @@ import glob
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 import time
 from pathlib import Path
+
+from ports import free_port
 
 
 def _bin(name: str) -> str:
@@ -26,12 +27,6 @@ def _bin(name: str) -> str:
     if not found:
         raise RuntimeError(f"PostgreSQL's {name} is not installed: run scripts/system-deps (Debian package postgresql)")
     return found[-1]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class PostgresServer:
@@ -45,7 +40,7 @@ class PostgresServer:
             account = pwd.getpwnam(self.user)
             for path in (self.root, self.sockets):
                 os.chown(path, account.pw_uid, account.pw_gid)
-        self.port = _free_port()
+        self.port = free_port()
         self.process: subprocess.Popen | None = None
         self._schemas = 0
 

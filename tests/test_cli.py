@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from ports import free_port
 
 from cardrogue.cli.main import build_parser, main
 
@@ -617,14 +618,6 @@ def test_verify_says_where_a_replay_stops_being_json(tmp_path: Path, capsys) -> 
     assert code == 2 and verdict["ok"] is False and verdict["checked"] is False and f"{junk}:3:3: not JSON" in verdict["message"]
 
 
-def _free_port() -> int:
-    """A port on 127.0.0.1 nothing listens on now (the system's pick, released at once)."""
-    import socket
-
-    with socket.create_server(("127.0.0.1", 0)) as probe:
-        return probe.getsockname()[1]
-
-
 @pytest.mark.parametrize("command", ["play", "web"])
 def test_a_player_name_a_hub_would_refuse_is_refused_before_the_run(command: str, capsys, monkeypatch) -> None:
     """`--player '[red]x[/]'`: the name goes into every replay, and the hub refuses a replay whose
@@ -657,7 +650,7 @@ def test_a_replays_folder_that_cannot_be_made_is_refused_before_the_run(command:
     assert main([command, "--replays", str(tmp_path / "notes" / "replays")]) == 2
     err = capsys.readouterr().err
     assert f"{tmp_path / 'notes' / 'replays'}: cannot make the replays folder" in err, err
-    port = [] if command == "play" else ["--port", str(_free_port())]  # `web` takes its address before serving
+    port = [] if command == "play" else ["--port", str(free_port())]  # `web` takes its address before serving
     assert main([command, "--replays", str(tmp_path / "new" / "replays"), *port]) == 0  # made at once, as the end would
     assert (tmp_path / "new" / "replays").is_dir()
 
@@ -668,7 +661,7 @@ def test_a_server_on_the_ipv6_any_address_takes_ipv4_too() -> None:
     as the servers' own binding did, the IPv6 any address answers IPv4 too, where the system allows it."""
     from cardrogue.cli.common import listen
 
-    with listen("::", _free_port()) as server:
+    with listen("::", free_port()) as server:
         port = server.getsockname()[1]
         with socket.create_connection(("127.0.0.1", port), timeout=5):
             pass

@@ -14,6 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from ports import free_port
 from hub_support import FAST, call, map_text, running_hub, slower, solution
 
 from cardrogue.cli.main import main
@@ -340,14 +341,8 @@ def test_the_competition_window_keeps_replays_hidden_from_pull(tmp_path: Path, c
         assert code == 1 and "competition" in err and not list(tmp_path.glob("*.replay.json"))
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def test_hub_serve_starts_a_server_on_each_backend(hub_db: str, tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     server = subprocess.Popen([sys.executable, "-m", "cardrogue.cli.main", "hub", "serve", "--db", hub_db,
                                "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
@@ -525,7 +520,7 @@ def test_hub_serve_refuses_a_sqlite_database_it_cannot_write() -> None:
         path = folder / "hub.sqlite3"
         Database(str(path)).close()
         os.chmod(path, 0o444)
-        argv = [sys.executable, "-m", "cardrogue.cli.main", "hub", "serve", "--db", str(path), "--port", str(_free_port())]
+        argv = [sys.executable, "-m", "cardrogue.cli.main", "hub", "serve", "--db", str(path), "--port", str(free_port())]
         if os.geteuid() == 0:  # as nobody (setpriv: subprocess's user= could not run the venv's python here)
             import pwd
 

@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from ports import free_port
 from browser import Browser
 
 from cardrogue.editor.player.widgets import describe, in_filter
@@ -33,12 +34,6 @@ from cardrogue.engine.records.scores import ScoreStore
 ROOT = Path(__file__).resolve().parents[1]
 NEEDLE = ROOT / "campaigns" / "the-needle-run.json"
 WAIT = 60.0
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _get(url: str, headers: dict | None = None) -> tuple[int, str]:
