@@ -449,18 +449,25 @@ def cmd_token_rotate(args: argparse.Namespace) -> int:
         _keep_pending(config, url, config.name, None)  # (a registration of this account, lost: finished as one)
         _check_config_writable()
         pending = config.pending
-        if pending is not None:
-            # An earlier rotation whose answer was lost: the hub may have taken its token already.
+
+        def finished_before() -> int | None:
+            """The kept token live (the interrupted command reached the hub): saved, and said; else None."""
             try:
                 HubClient(url, pending.token).me()
             except HubRefused as exc:
                 if exc.status != 401:
                     raise
-            else:
-                path = settings.save_config(ClientConfig(url, config.name, pending.token))
-                lost = "registration" if pending.kind == REGISTER else "rotation"
-                return _rotated(args, config.name, url, path, f" (finishing the {lost} interrupted before)")
-        token = new_token()
+                return None
+            path = settings.save_config(ClientConfig(url, config.name, pending.token))
+            lost = "registration" if pending.kind == REGISTER else "rotation"
+            return _rotated(args, config.name, url, path, f" (finishing the {lost} interrupted before)")
+
+        if pending is not None and (done := finished_before()) is not None:
+            return done
+        # An interrupted rotation not taken yet is sent again with its own token, never a new one: that request may
+        # still be on its way to the hub, and whichever lands first, its token is the one kept.
+        resumed = pending is not None and pending.kind == ROTATE
+        token = pending.token if resumed else new_token()
         # Saved before the hub is asked: once it answers, the old token is dead; a lost answer must not lose the new.
         settings.save_config(replace(config, pending=Pending(url, config.name or "", token, ROTATE)))
         try:
@@ -471,6 +478,8 @@ def cmd_token_rotate(args: argparse.Namespace) -> int:
             if exc.status >= 500:  # the hub failing may have rotated: the next rotate checks the token kept
                 raise HubRefused(exc.status, {**exc.body, "error": f"{exc}; run `cardrogue hub token rotate` again "
                                                                     f"to finish (the new token is kept in {config_path()})"}) from None
+            if exc.status == 401 and resumed and (done := finished_before()) is not None:
+                return done  # the interrupted request landed while this one was on its way: its token is live
             settings.save_config(replace(config, pending=None))  # refused before it was read: no account's
             raise
         path = settings.save_config(ClientConfig(url, answer["name"], answer["token"]))

@@ -265,6 +265,35 @@ def test_a_rotation_whose_answer_is_lost_is_finished_by_running_it_again(sqlite_
     assert load_config().token == saved.pending.token and load_config().pending is None
 
 
+def test_a_rotation_retried_while_the_first_is_still_on_its_way_keeps_the_token_that_lands(sqlite_hub, capsys,
+                                                                                            monkeypatch) -> None:
+    """Ctrl+C before the hub took the rotation, whose request still reached it while `token rotate` ran again: the
+    second made another token, was refused (the old one died under it) and dropped the kept one, which the hub had
+    made live: both tokens were lost. The rotation is sent again with its own kept token, and a refusal then checks
+    whether that token came to life."""
+    hub = sqlite_hub
+    assert cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)[0] == 0
+    old = load_config().token
+    real = HubClient.rotate
+
+    def interrupted_on_the_way(self, token):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(HubClient, "rotate", interrupted_on_the_way)
+    assert cardrogue(capsys, "hub", "token", "rotate")[0] == 130
+    kept = load_config().pending
+    assert me(hub, old) == 200 and me(hub, kept.token) == 401  # the hub has not heard of it yet
+
+    def the_first_lands_just_before(self, token):
+        real(HubClient(hub.base, old), kept.token)  # the first command's request, late
+        return real(self, token)
+
+    monkeypatch.setattr(HubClient, "rotate", the_first_lands_just_before)
+    code, out, err = cardrogue(capsys, "hub", "token", "rotate")
+    assert code == 0 and "finishing the rotation interrupted before" in out, (out, err)
+    assert load_config().token == kept.token and load_config().pending is None and me(hub, kept.token) == 200
+
+
 def test_a_refused_rotation_keeps_the_saved_token(sqlite_hub, capsys) -> None:
     hub = sqlite_hub
     assert cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)[0] == 0
