@@ -44,9 +44,7 @@ def test_the_map_by_hand_works_as_written(tmp_path, capsys, monkeypatch) -> None
     assert "`CR301 the exit ... cannot be reached from the starting tile`" in section
 
     # 2 and 3. The bridge with its goblin, then the lower road: the strict check passes.
-    doc = json.loads(blocks[0])
-    doc["levels"][0]["cells"] = json.loads("{" + blocks[1] + "}")["cells"] + json.loads("[" + blocks[2] + "]")
-    campaign.write_text(json.dumps(doc, indent=2), encoding="utf-8")
+    campaign.write_text(_goblin_toll_by_hand(text), encoding="utf-8")
     assert _cardrogue(capsys, "check", "--strict", "-v", campaign)[0] == 0
 
     # 4. Par, with its replay; -o never writes over the campaign.
@@ -65,6 +63,48 @@ def test_the_map_by_hand_works_as_written(tmp_path, capsys, monkeypatch) -> None
     assert code == 0 and verdict.endswith(f"verified: won in {turns} turns with {health} health"), said
     assert verified_on.strip().startswith("on ") and "goblin-toll.json (The Goblin Toll, version " in verified_on, said
     assert f"`verified: won in {turns} turns with {health} health`" in text
+
+
+def test_publishing_a_map_on_a_hub_works_as_written(tmp_path, capsys, monkeypatch) -> None:
+    """docs/authoring.md, *Publishing a map*: its hub step, run as written against a hub on loopback. The
+    checklist ended at a verified replay and never said how a map reaches a hub (tutor22): a new author
+    following the guide had to find `cardrogue hub publish` in another document."""
+    import re
+
+    from hub_support import running_hub
+
+    from cardrogue.hub.config import DEFAULT_HUB
+
+    text = AUTHORING.read_text(encoding="utf-8")
+    section = text[text.index("## Publishing a map"):]
+    commands = [line.split("#")[0].split() for line in
+                re.search(r"```sh\n(.*?)```", section, flags=re.S).group(1).strip().splitlines()]
+    assert [c[:3] for c in commands] == [["cardrogue", "hub", "register"], ["cardrogue", "hub", "publish"],
+                                         ["cardrogue", "hub", "submit"], ["cardrogue", "hub", "leaderboard"]]
+    assert DEFAULT_HUB in commands[0] and "`F9`" in section
+    monkeypatch.chdir(tmp_path)
+    Path("goblin-toll.json").write_text(_goblin_toll_by_hand(text), encoding="utf-8")
+    assert _cardrogue(capsys, "solve", "goblin-toll.json", "--write-par", "-o", "goblin-toll.replay.json")[0] == 0
+    with running_hub(str(tmp_path / "hub.sqlite3")) as hub:
+        said = []
+        for command in commands:
+            code, out = _cardrogue(capsys, *[hub.base if word == DEFAULT_HUB else word for word in command[1:]])
+            assert code == 0, (command, out)
+            said.append(out)
+    assert "published as goblin-toll version 1" in said[1] and "ranked #1" in said[2], said
+    assert re.search(r"1\. YOUR-NAME +3 turns +10 health", said[3]), said[3]
+
+
+def _goblin_toll_by_hand(text: str) -> str:
+    """The finished map of *The same map by hand, in JSON*: its first file, with the cells of steps 2 and 3."""
+    import json
+    import re
+
+    section = text[text.index("## The same map by hand, in JSON"):text.index("## Publishing a map")]
+    blocks = re.findall(r"```json\n(.*?)```", section, flags=re.S)
+    doc = json.loads(blocks[0])
+    doc["levels"][0]["cells"] = json.loads("{" + blocks[1] + "}")["cells"] + json.loads("[" + blocks[2] + "]")
+    return json.dumps(doc, indent=2)
 
 
 def test_the_plain_score_line_in_the_player_guide_is_the_one_written() -> None:
