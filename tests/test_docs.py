@@ -64,6 +64,17 @@ def test_the_map_by_hand_works_as_written(tmp_path, capsys, monkeypatch) -> None
     assert verified_on.strip().startswith("on ") and "goblin-toll.json (The Goblin Toll, version " in verified_on, said
     assert f"`verified: won in {turns} turns with {health} health`" in text
 
+    # Reformatted, the file is the same version (the replay verifies); a story's word changed, another.
+    words = " ".join(section.split())
+    assert "reformatting the file (spaces, line breaks, the order of keys) changes nothing" in words
+    reformatted = json.loads(campaign.read_text(encoding="utf-8"))
+    campaign.write_text(json.dumps(reformatted, indent=4, sort_keys=True), encoding="utf-8")
+    assert _cardrogue(capsys, "verify", "goblin-toll.replay.json")[0] == 0
+    reformatted["levels"][0]["story"] += " Quickly."
+    campaign.write_text(json.dumps(reformatted), encoding="utf-8")
+    code, said = _cardrogue(capsys, "verify", "goblin-toll.replay.json")
+    assert code == 1 and "another version" in said and "a story's word included, is another version" in words
+
 
 def test_publishing_a_map_on_a_hub_works_as_written(tmp_path, capsys, monkeypatch) -> None:
     """docs/authoring.md, *Publishing a map*: its hub step, run as written against a hub on loopback. The
