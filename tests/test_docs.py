@@ -42,6 +42,9 @@ def test_the_map_by_hand_works_as_written(tmp_path, capsys, monkeypatch) -> None
     code, said = _cardrogue(capsys, "check", campaign)
     assert code == 1 and "CR301: the exit at (1, 0) cannot be reached from the starting tile" in said, said
     assert "`CR301 the exit ... cannot be reached from the starting tile`" in section
+    first, second = [line.split(": ", 2)[1:] for line in said.splitlines() if ": CR3" in line]
+    assert first[0] == "CR311" and second[0] == "CR301" and "(see CR301)" in first[1], said
+    assert f"`CR311 {first[1].split(':')[0]}`" in section and "(`see CR301`)" in section
 
     # 2 and 3. The bridge with its goblin, then the lower road: the strict check passes.
     campaign.write_text(_goblin_toll_by_hand(text), encoding="utf-8")
