@@ -105,6 +105,13 @@ def test_publishing_a_map_on_a_hub_works_as_written(tmp_path, capsys, monkeypatc
             code, out = _cardrogue(capsys, *[hub.base if word == DEFAULT_HUB else word for word in command[1:]])
             assert code == 0, (command, out)
             said.append(out)
+        # Another author publishing the guide's map: refused, and told how to go on.
+        monkeypatch.setenv("CARDROGUE_CONFIG_DIR", str(tmp_path / "another"))
+        assert _cardrogue(capsys, "hub", "register", "another", "--hub", hub.base)[0] == 0
+        code, refused = _cardrogue(capsys, "hub", "publish", "goblin-toll.json")
+    assert code == 1 and "the campaign id 'goblin-toll' belongs to YOUR-NAME" in refused, refused
+    assert "change the file's \"id\" (in the editor, ctrl+e: Id)" in refused, refused
+    assert "(`the campaign id 'goblin-toll' belongs to ...`)" in " ".join(section.split())
     assert "published as goblin-toll version 1" in said[1] and "ranked #1" in said[2], said
     assert re.search(r"1\. YOUR-NAME +3 turns +10 health", said[3]), said[3]
 
