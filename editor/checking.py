@@ -30,6 +30,7 @@ from cardrogue.engine.format.diagnostics import Diagnostic, Severity
 from cardrogue.engine.model.campaign import Campaign
 
 from .document import Document
+from .places import placed, saved_places
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -83,21 +84,8 @@ def check_packed(skeleton: bytes, pieces: list[list[bytes]], schema_ref: str | N
 def check_campaign(campaign: Campaign, schema_ref: str | None, name: str) -> list[Diagnostic]:
     """The checks of ``campaign`` as saved (its canonical text), each placed on its level and cell."""
     text = Document(campaign, schema_ref=schema_ref).text()
-    return [placed(d, campaign) for d in run_checks(text, name)]
-
-
-def placed(diag: Diagnostic, campaign: Campaign) -> Diagnostic:
-    """The diagnostic with its level and cell filled in from its JSON path when the check left them out."""
-    path = diag.path
-    level, cell = diag.level, diag.cell
-    if level is None and len(path) >= 2 and path[0] == "levels" and isinstance(path[1], int):
-        level = path[1]
-    if (cell is None and level is not None and level < len(campaign.levels) and len(path) >= 4
-            and path[2] == "cells" and isinstance(path[3], int)):
-        cells = sorted(campaign.levels[level].cells, key=lambda c: (c.y, c.x))
-        if path[3] < len(cells):
-            cell = cells[path[3]].pos
-    return diag if (level, cell) == (diag.level, diag.cell) else replace(diag, level=level, cell=cell)
+    place = saved_places(campaign)
+    return [placed(d, place) for d in run_checks(text, name)]
 
 
 def markers(diagnostics: list[Diagnostic], level: int) -> dict[tuple[int, int], Severity]:

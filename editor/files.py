@@ -23,6 +23,7 @@ from cardrogue.engine.words import counted
 
 from .document import Document
 from .phrasing import editor_message
+from .places import file_places, placed, saved_places
 
 RECOVERY_ENV = "CARDROGUE_RECOVERY_DIR"
 _PACKAGES = ("cardrogue.engine", "cardrogue.editor", "cardrogue.schema", "cardrogue.campaigns")
@@ -73,7 +74,7 @@ def _document(result: LoadResult, path: Path | None, template: Path | None = Non
         raise OpenError(result)
     schema_ref = result.data.get("$schema") if isinstance(result.data, dict) else None
     return Document(result.draft, path=path, schema_ref=schema_ref, template=template,
-                    opened_errors=tuple(result.errors))
+                    opened_errors=tuple(placed(d, file_places(result.data)) for d in result.errors))
 
 
 def open_document(path: Path) -> Document:
@@ -196,22 +197,26 @@ def draft_errors(doc: Document) -> list[Diagnostic]:
     campaign that can be play-tested and published, and what to fix first for a draft."""
     from cardrogue.engine.analysis.check import check_text
 
-    return [d for d in check_text(doc.text(), doc.name) if d.severity is Severity.ERROR]
+    place = saved_places(doc.campaign)
+    return [placed(d, place) for d in check_text(doc.text(), doc.name) if d.severity is Severity.ERROR]
 
 
 def draft_note(errors: list[Diagnostic], cannot: str = "played or published",
                level_titles: list[str] | None = None) -> str:
     """What a save, an open, F5 or F6 tells the author about a draft: the count of its errors,
     what it cannot be until they are fixed, and the first of them (plain text, no markup), in the
-    editor's words as the problems panel says it (``press t``, not the file's ``"to"``), after the
-    level it is on (by ``level_titles``, as the panel names it: a level-wide message such as CR311's
-    does not name its level itself)."""
+    editor's words as the problems panel says it (``press t``, not the file's ``"to"``), after where
+    it is as the panel names it: its level (by ``level_titles``; a level-wide message such as CR311's
+    does not name its level itself) and cell, or the form field (``hero, items``). ``errors`` are
+    placed (:mod:`.places`): the schema's diagnostics carry only a JSON path."""
     from cardrogue.editor.widgets.problems import location, reading_order
 
     count = counted(len(errors), "error")
     fixed = "it is" if len(errors) == 1 else "they are"
     first = reading_order(errors)[0]  # as the problems panel lists them: the one to fix first
-    where = f" {location(first, level_titles or [])}" if first.level is not None else ""
+    # a problem of the whole campaign (no exit, CR220: "levels") has no place to name
+    placed_at = first.level is not None or (first.path and first.path[0] != "levels")
+    where = f" {location(first, level_titles or [])}" if placed_at else ""
     return (f"{count}: it cannot be {cannot} until {fixed} fixed "
             f"(first: {first.code}{where}: {editor_message(first)})")
 

@@ -7,6 +7,7 @@ edit or from reading the values).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Callable
 
 from cardrogue.engine.format.checks import RuleError
@@ -84,6 +85,13 @@ def level_hero_of(values: dict) -> LevelHero:
     return LevelHero(whole_number(health, "health") if health else None, cards("items"), cards("equipped"), at)
 
 
+def typed_value(value: FieldValue, typed: str | None) -> FieldValue:
+    """A form field's value as the author typed or chose it (``None``: the field's own)."""
+    if typed is None:
+        return value
+    return replace(value, value=typed) if isinstance(value, Choice) else typed
+
+
 class Forms:
     """The forms of one editor app; each ends in one edit applied through the app's document."""
 
@@ -122,8 +130,9 @@ class Forms:
 
     # ------------------------------------------------------------------ levels and the campaign
 
-    def level_properties(self, problem: tuple[str, tuple[str, ...]] | None = None) -> None:
-        """Id, title, size and the practice hero; a resize that removes cards asks first. ``problem``:
+    def level_properties(self, problem: tuple[str, tuple[str, ...]] | None = None, typed: dict | None = None) -> None:
+        """Id, title, size and the practice hero; a resize that removes cards asks first, and its Cancel
+        comes back here with what was ``typed`` (the size to change, the other fields kept). ``problem``:
         a reason shown under a field from the start (:class:`FormScreen`)."""
         li = self.app.level_index
         level = self.campaign.levels[li]
@@ -134,6 +143,8 @@ class Forms:
             ("height", f"Height (1 to {MAX_SIZE})", str(level.height)),
             ("rows_at", "Rows added or removed at the", Choice("bottom", ("bottom", "top")))]
         fields += level_hero_fields(level.hero)
+        if typed is not None:
+            fields = [(key, label, typed_value(value, typed.get(key))) for key, label, value in fields]
 
         def size(values: dict) -> tuple[int, int, bool, bool]:
             return (whole_number(values["width"], "width", 1, MAX_SIZE),
@@ -160,14 +171,16 @@ class Forms:
             if not cut:
                 self.app.edit(change(values), "Level properties")
                 return
-            names = ", ".join(f"{c.card} at ({c.x}, {c.y})" for c in cut[:4])
+            names = ", ".join(f"{c.card} at ({c.x}, {c.y})" + (" (the exit)" if c.exit else "") for c in cut[:4])
             names += f" and {len(cut) - 4} more" if len(cut) > 4 else ""
-            question = (f"The new size removes {counted(len(cut), 'card')} from the grid: {names}. "
-                        "Resize anyway? (ctrl+z brings them back)")
+            removes = f"The new size removes {counted(len(cut), 'card')} from the grid: {names}."
+            question = f"{removes} Resize anyway? (ctrl+z brings them back)"
 
             def answered(answer: str | None) -> None:
                 if answer == "resize":
                     self.app.edit(change(values), "Level properties")
+                else:  # back to the form, nothing typed lost: the size to change, or escape to drop it all
+                    self.level_properties(problem=(removes, ("width", "height")), typed=values)
 
             self.app.push_screen(ConfirmScreen(question, [("Resize", "resize", "error"), ("Cancel", "cancel", "default")]),
                                  answered)

@@ -1,8 +1,9 @@
 """The editor's words for a problem: what to press or which field to fill, where the file's words
 (``"exit": true``, ``"to"``) would send the author to a text editor.
 
-One table, :data:`PHRASES`, keyed by diagnostic code: the checks keep their messages (``cardrogue
-check`` says them in the file's terms) and the editor's problem list and Cell panel show
+One table, :data:`PHRASES`, keyed by diagnostic code (and :data:`PLACED_PHRASES`, by code and part of
+the campaign, for a code fixed in a form there rather than on the map): the checks keep their messages
+(``cardrogue check`` says them in the file's terms) and the editor's problem list and Cell panel show
 :func:`editor_message`. A phrase either replaces the message (its fix was in file terms only) or
 follows it (the message is in plain words; the phrase adds the editor's action). Every key and
 field a phrase names is listed with it, and ``tests/test_editor_phrasing.py`` checks that each is
@@ -95,10 +96,39 @@ PHRASES: dict[str, Phrase] = {
 }
 
 
+_HERO_ITEMS = "Starting items (card ids, space separated)"
+_HERO_EQUIPPED = "Equipped (weapons and armour)"
+_PRACTICE_ITEMS = "Practice hero items (empty: the hero's; -: none)"
+_PRACTICE_EQUIPPED = "Practice hero equipped (empty: the hero's; -: none)"
+
+PLACED_PHRASES: dict[tuple[str, str], Phrase] = {
+    # An unknown card in the hero's hand is no card on the map: his form holds it (a hand-typed "red-poton"
+    # was told to use the Cards panel and the map, where nothing can fix it).
+    ("CR201", "hero"): Phrase(f"press f8 and correct it in the hero's \"{_HERO_ITEMS}\" or \"{_HERO_EQUIPPED}\", "
+                              "or press f4 to define a card of that id", keys=(("f8", "hero"), ("f4", "card")),
+                              fields=(("app.hero", _HERO_ITEMS), ("app.hero", _HERO_EQUIPPED))),
+    ("CR201", "level hero"): Phrase(f"press p in the Levels panel and correct it in the level's \"{_PRACTICE_ITEMS}\" "
+                                    f"or \"{_PRACTICE_EQUIPPED}\", or press f4 to define a card of that id",
+                                    keys=(("p", "app.level_properties"), ("f4", "card")),
+                                    fields=(("app.level_properties", _PRACTICE_ITEMS),
+                                            ("app.level_properties", _PRACTICE_EQUIPPED))),
+}
+"""Phrases for a code where it is: ``(code, part)``, the part as :func:`part_of` names it; before :data:`PHRASES`."""
+
+
+def part_of(path: tuple) -> str:
+    """The part of the campaign a problem's JSON path is in, as :data:`PLACED_PHRASES` keys it."""
+    if path[:1] == ("hero",):
+        return "hero"
+    if len(path) >= 3 and path[0] == "levels" and path[2] == "hero":
+        return "level hero"
+    return ""
+
+
 def editor_message(diag: Diagnostic) -> str:
     """The diagnostic's message in the editor's terms: its phrase, instead of the message or after
     it, or the message as ``cardrogue check`` says it when the code has no phrase."""
-    phrase = PHRASES.get(diag.code)
+    phrase = PLACED_PHRASES.get((diag.code, part_of(diag.path))) or PHRASES.get(diag.code)
     if phrase is None:
         return diag.message
     if phrase.replaces:

@@ -18,6 +18,7 @@ from cardrogue.engine.words import counted
 
 from .document import Document
 from .files import draft_note
+from .places import placed, saved_places
 from .shown import markup
 from .solution import DEFAULT_BUDGET, SOLVED, UNSOLVABLE, Solution
 from .solution import solve as solve_solution
@@ -132,7 +133,9 @@ class SolveFlow:
         result = load_campaign_text(Document(campaign, schema_ref=doc.schema_ref).text(), doc.name)
         outcome: Solution | str
         if result.campaign is None:
-            note = draft_note(result.errors, cannot="solved, played or published", level_titles=level_titles(campaign))
+            place = saved_places(campaign)
+            note = draft_note([placed(d, place) for d in result.errors], cannot="solved, played or published",
+                              level_titles=level_titles(campaign))
             outcome = f"the campaign has {note}"
         else:
             try:

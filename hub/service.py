@@ -88,6 +88,13 @@ class HubError(Exception):
         return {"error": self.message, **self.details}
 
 
+def id_taken(campaign_id: str, owner: str) -> HubError:
+    """The refusal of a campaign id another player published first: whose it is, and the way on (every author who
+    follows docs/authoring.md to the end publishes a map with the tutorial's id)."""
+    return HubError(403, f"the campaign id {campaign_id!r} belongs to {owner}; publish your map under an id of your "
+                         "own: change the file's \"id\" (in the editor, ctrl+e: Id) and publish it again")
+
+
 @dataclass(frozen=True)
 class Settings:
     """How much the server spends on one request, and what it shows."""
@@ -355,13 +362,11 @@ class Hub:
             owner = tx.one("SELECT a.id, a.name FROM campaigns c JOIN accounts a ON a.id = c.owner_id WHERE c.id = ?",
                            (campaign.id,))
             if owner is not None and owner[0] != account.id:
-                raise HubError(403, f"the campaign id {campaign.id!r} belongs to {owner[1]}; "
-                                    "publish your map under an id of your own")
+                raise id_taken(campaign.id, owner[1])
             found = tx.one(_MAP_SELECT + " WHERE m.hash = ?", (campaign.content_hash,))
         if found is not None and found[5] != account.name:
             # stored by its owner since the read above (PostgreSQL reads each statement afresh): not this player's
-            raise HubError(403, f"the campaign id {campaign.id!r} belongs to {found[5]}; "
-                                "publish your map under an id of your own")
+            raise id_taken(campaign.id, found[5])
         return _map_row(found, self) if found else None
 
     def _clear_check(self, campaign: Campaign) -> tuple[Any, Any]:
@@ -418,8 +423,7 @@ class Hub:
             owner, owner_name = tx.one("SELECT c.owner_id, a.name FROM campaigns c JOIN accounts a ON a.id = c.owner_id"
                                        " WHERE c.id = ?" + (lock and " FOR UPDATE OF c"), (campaign.id,))
             if owner != account.id:
-                raise HubError(403, f"the campaign id {campaign.id!r} belongs to {owner_name}; "
-                                    "publish your map under an id of your own")
+                raise id_taken(campaign.id, owner_name)
             found = tx.one(_MAP_SELECT + " WHERE m.hash = ?", (campaign.content_hash,))
             if found is not None:
                 return _map_row(found, self), False

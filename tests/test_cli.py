@@ -781,3 +781,15 @@ def test_check_refuses_a_solver_budget_without_solve(capsys, option):
     assert (code, out) == (2, "") and option[0] in err and "--solve" in err, err
     code, out, err = cardrogue(capsys, "check", NEEDLE, "--solve", "--max-states", "5")
     assert code == 0 and "CR402: solvability unknown: par not proven before the state budget (5) ran out" in out, out
+
+
+@pytest.mark.parametrize("command", [["solve", "{}"], ["play", "{}"], ["run", "{}", "end"]])
+def test_a_replay_given_for_a_campaign_is_told_once(command: list[str], tmp_path: Path, capsys) -> None:
+    """`cardrogue solve goblin-toll.replay.json` (tutor22) said 'not a usable campaign (1 error); run `cardrogue
+    check goblin-toll.replay.json`', then CR101 'this looks like a replay'; check said that line again and no
+    more. A file that is no campaign at all is told its errors without sending the author to check."""
+    shutil.copy(NEEDLE_REPLAY, tmp_path / "mymap.replay.json")
+    replay = str(tmp_path / "mymap.replay.json")
+    code, _, err = cardrogue(capsys, *(arg.replace("{}", replay) for arg in command))
+    assert code in (1, 2) and "this looks like a replay" in err and "cardrogue check" not in err, err
+    assert f"{replay}: not a usable campaign (1 error)\n" in err, err

@@ -42,11 +42,12 @@ def test_the_map_by_hand_works_as_written(tmp_path, capsys, monkeypatch) -> None
     code, said = _cardrogue(capsys, "check", campaign)
     assert code == 1 and "CR301: the exit at (1, 0) cannot be reached from the starting tile" in said, said
     assert "`CR301 the exit ... cannot be reached from the starting tile`" in section
+    first, second = [line.split(": ", 2)[1:] for line in said.splitlines() if ": CR3" in line]
+    assert first[0] == "CR311" and second[0] == "CR301" and "(see CR301)" in first[1], said
+    assert f"`CR311 {first[1].split(':')[0]}`" in section and "(`see CR301`)" in section
 
     # 2 and 3. The bridge with its goblin, then the lower road: the strict check passes.
-    doc = json.loads(blocks[0])
-    doc["levels"][0]["cells"] = json.loads("{" + blocks[1] + "}")["cells"] + json.loads("[" + blocks[2] + "]")
-    campaign.write_text(json.dumps(doc, indent=2), encoding="utf-8")
+    campaign.write_text(_goblin_toll_by_hand(text), encoding="utf-8")
     assert _cardrogue(capsys, "check", "--strict", "-v", campaign)[0] == 0
 
     # 4. Par, with its replay; -o never writes over the campaign.
@@ -65,6 +66,66 @@ def test_the_map_by_hand_works_as_written(tmp_path, capsys, monkeypatch) -> None
     assert code == 0 and verdict.endswith(f"verified: won in {turns} turns with {health} health"), said
     assert verified_on.strip().startswith("on ") and "goblin-toll.json (The Goblin Toll, version " in verified_on, said
     assert f"`verified: won in {turns} turns with {health} health`" in text
+
+    # Reformatted, the file is the same version (the replay verifies); a story's word changed, another.
+    words = " ".join(section.split())
+    assert "reformatting the file (spaces, line breaks, the order of keys) changes nothing" in words
+    reformatted = json.loads(campaign.read_text(encoding="utf-8"))
+    campaign.write_text(json.dumps(reformatted, indent=4, sort_keys=True), encoding="utf-8")
+    assert _cardrogue(capsys, "verify", "goblin-toll.replay.json")[0] == 0
+    reformatted["levels"][0]["story"] += " Quickly."
+    campaign.write_text(json.dumps(reformatted), encoding="utf-8")
+    code, said = _cardrogue(capsys, "verify", "goblin-toll.replay.json")
+    assert code == 1 and "another version" in said and "a story's word included, is another version" in words
+
+
+def test_publishing_a_map_on_a_hub_works_as_written(tmp_path, capsys, monkeypatch) -> None:
+    """docs/authoring.md, *Publishing a map*: its hub step, run as written against a hub on loopback. The
+    checklist ended at a verified replay and never said how a map reaches a hub (tutor22): a new author
+    following the guide had to find `cardrogue hub publish` in another document."""
+    import re
+
+    from hub_support import running_hub
+
+    from cardrogue.hub.config import DEFAULT_HUB
+
+    text = AUTHORING.read_text(encoding="utf-8")
+    section = text[text.index("## Publishing a map"):]
+    commands = [line.split("#")[0].split() for line in
+                re.search(r"```sh\n(.*?)```", section, flags=re.S).group(1).strip().splitlines()]
+    assert [c[:3] for c in commands] == [["cardrogue", "hub", "register"], ["cardrogue", "hub", "publish"],
+                                         ["cardrogue", "hub", "submit"], ["cardrogue", "hub", "leaderboard"]]
+    assert DEFAULT_HUB in commands[0] and "`F9`" in section
+    monkeypatch.chdir(tmp_path)
+    Path("goblin-toll.json").write_text(_goblin_toll_by_hand(text), encoding="utf-8")
+    assert _cardrogue(capsys, "solve", "goblin-toll.json", "--write-par", "-o", "goblin-toll.replay.json")[0] == 0
+    with running_hub(str(tmp_path / "hub.sqlite3")) as hub:
+        said = []
+        for command in commands:
+            code, out = _cardrogue(capsys, *[hub.base if word == DEFAULT_HUB else word for word in command[1:]])
+            assert code == 0, (command, out)
+            said.append(out)
+        # Another author publishing the guide's map: refused, and told how to go on.
+        monkeypatch.setenv("CARDROGUE_CONFIG_DIR", str(tmp_path / "another"))
+        assert _cardrogue(capsys, "hub", "register", "another", "--hub", hub.base)[0] == 0
+        code, refused = _cardrogue(capsys, "hub", "publish", "goblin-toll.json")
+    assert code == 1 and "the campaign id 'goblin-toll' belongs to YOUR-NAME" in refused, refused
+    assert "change the file's \"id\" (in the editor, ctrl+e: Id)" in refused, refused
+    assert "(`the campaign id 'goblin-toll' belongs to ...`)" in " ".join(section.split())
+    assert "published as goblin-toll version 1" in said[1] and "ranked #1" in said[2], said
+    assert re.search(r"1\. YOUR-NAME +3 turns +10 health", said[3]), said[3]
+
+
+def _goblin_toll_by_hand(text: str) -> str:
+    """The finished map of *The same map by hand, in JSON*: its first file, with the cells of steps 2 and 3."""
+    import json
+    import re
+
+    section = text[text.index("## The same map by hand, in JSON"):text.index("## Publishing a map")]
+    blocks = re.findall(r"```json\n(.*?)```", section, flags=re.S)
+    doc = json.loads(blocks[0])
+    doc["levels"][0]["cells"] = json.loads("{" + blocks[1] + "}")["cells"] + json.loads("[" + blocks[2] + "]")
+    return json.dumps(doc, indent=2)
 
 
 def test_the_plain_score_line_in_the_player_guide_is_the_one_written() -> None:

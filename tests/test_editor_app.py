@@ -751,13 +751,20 @@ async def test_level_properties_form_keeps_its_contract(campaign_file, tmp_path)
         await pilot.press("ctrl+s")
         level = app.campaign.levels[0]
         assert (level.height, level.cell_at(1, 0).card, level.cell_at(3, 1).card) == (2, "starting-tile", "red-potion")
-        # Shrinking over cards asks first; cancel keeps them.
+        # Shrinking over cards asks first; cancel keeps them, and goes back to the form with what was typed
+        # (a title typed beside the new width was dropped with it: tutor22), the size's reason under it.
         await pilot.press("ctrl+l", "p")
         app.screen.query_one("#form-width").value = "2"
+        app.screen.query_one("#form-title").value = "The Narrow Hall"
         await pilot.press("ctrl+s")
         assert isinstance(app.screen, ConfirmScreen) and "removes 5 cards from the grid: pathing-tile at (2, 0)," in app.screen.question
         await pilot.press("escape")
-        assert app.campaign.levels[0].width == 6
+        await settle(app, pilot)
+        assert app.campaign.levels[0].width == 6 and isinstance(app.screen, FormScreen)
+        assert (app.screen.query_one("#form-width").value, app.screen.query_one("#form-title").value) == ("2", "The Narrow Hall")
+        assert "removes 5 cards" in form_error(app, "width") and app.screen.focused is app.screen.query_one("#form-width")
+        await pilot.press("escape")  # the form's own escape drops it all
+        assert app.campaign.levels[0].title != "The Narrow Hall" and not isinstance(app.screen, FormScreen)
         await pilot.press("ctrl+l", "p")
         app.screen.query_one("#form-width").value = "2"
         await pilot.press("ctrl+s", "enter")  # Resize

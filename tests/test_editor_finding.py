@@ -158,3 +158,26 @@ async def test_potion_form_shows_the_colours_the_seed_makes(campaign_file, tmp_p
         labels = [str(label.render()) for label in app.screen.query(".field-label")]
         assert f"Red potion (not set: seed {app.campaign.seed} makes it {seeded['red']})" in labels
         assert not any(label.endswith("not set") for label in labels)
+
+
+@run_async
+async def test_the_map_dialogs_show_their_keys_whole_at_80x24(tmp_path) -> None:
+    """The overview's line of keys ended 'enter: go there   esca' at 80x24 (tutor22): the dialog, as wide as
+    its widest line, was cut at 95% of the screen, and 'escape: close' was lost. Every line of the overview,
+    the legend and the find dialog is shown whole."""
+    from textual.widgets import Label
+
+    from helpers import shown_lines
+
+    app = make_app(big_level(tmp_path), tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        for key in ("m", "l", "slash"):
+            await pilot.press(key)
+            await settle(app, pilot)
+            for label in app.screen.query(Label):
+                wanted = " ".join(str(label.render()).split())
+                shown = " ".join(" ".join(shown_lines(label)).split())
+                assert shown == wanted, (key, shown, wanted)
+            await pilot.press("escape")
+            await settle(app, pilot)

@@ -1,7 +1,8 @@
 """The editor's problem list says a fix in the editor's terms (the key, the form field) where the
 file's terms would send the author to a text editor; ``cardrogue check`` keeps the file's terms.
-One table keyed by diagnostic code (editor/phrasing.py); every key and field it names is checked
-here against the editor's real bindings, panels and forms."""
+A table keyed by diagnostic code, and one by code and part for a problem fixed elsewhere than the map
+(editor/phrasing.py); every key and field they name is checked here against the editor's real bindings,
+panels and forms."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 from textual.widgets import Checkbox, Label
 
 from cardrogue.editor.app import EditorApp
-from cardrogue.editor.phrasing import PHRASES, editor_message
+from cardrogue.editor.phrasing import PHRASES, PLACED_PHRASES, editor_message
 from cardrogue.editor.widgets.dialogs import FormScreen
 from cardrogue.editor.widgets.inspector import Inspector
 from cardrogue.editor.widgets.level_list import LevelList
@@ -25,6 +26,8 @@ from editor_support import make_app, settle, three_level_app
 from helpers import FIXTURE, run_async
 
 BROKEN = FIXTURE.parent.parent / "broken"
+
+EVERY_PHRASE = {**PHRASES, **{f"{code} {part}": phrase for (code, part), phrase in PLACED_PHRASES.items()}}
 
 BOUND = [binding for owner in (EditorApp, MapCanvas, LevelList, Palette, CardOptions) for binding in owner.BINDINGS]
 
@@ -41,9 +44,9 @@ def test_the_newcomers_codes_have_editor_phrasings() -> None:
     assert set(NEWCOMER_CODES) <= set(PHRASES)
 
 
-@pytest.mark.parametrize("code", sorted(PHRASES))
+@pytest.mark.parametrize("code", sorted(EVERY_PHRASE))
 def test_every_key_a_phrasing_names_is_bound_to_its_action(code: str) -> None:
-    phrase = PHRASES[code]
+    phrase = EVERY_PHRASE[code]
     assert phrase.keys or phrase.fields, f"{code}: names neither a key nor a field"
     for key, action in phrase.keys:
         assert re.search(rf"(?<![\w+]){re.escape(key)}(?![\w+])", phrase.text), f"{code}: {key!r} is not said"
@@ -57,7 +60,7 @@ async def test_every_field_a_phrasing_names_is_shown_where_it_says(tmp_path) -> 
     app = three_level_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(app, pilot)
-        for code, phrase in sorted(PHRASES.items()):
+        for code, phrase in sorted(EVERY_PHRASE.items()):
             for where, label in phrase.fields:
                 if where == "cell":
                     shown = [str(w.render()) for w in app.query_one(Inspector).query(Label)]
@@ -159,6 +162,33 @@ async def test_following_the_phrase_fixes_the_problem(tmp_path, name, code, keys
             await pilot.press(key)
             await settle(app, pilot)
         assert code not in {d.code for d in panel.diagnostics}, [d.render() for d in panel.diagnostics]
+
+
+@run_async
+async def test_an_unknown_card_in_the_heros_hand_says_his_form_and_the_form_fixes_it(tmp_path) -> None:
+    """'red-poton' typed in the hero's items was told 'on the map: ctrl+f to choose one, enter to place it;
+    a shop's stock or a chest's contents: i' (tutor22): no key on the map reaches the hero's hand. The
+    campaign hero's card says F8 and his form's field; a level's practice hero's, p and its fields."""
+    from textual.widgets import Input
+
+    data = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    data["hero"]["items"] = ["red-poton"]
+    data["levels"][0]["hero"] = {"items": ["dager"]}
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        panel = app.query_one(ProblemsPanel)
+        said = {d.path[0]: editor_message(d) for d in panel.diagnostics if d.code == "CR201"}
+        assert said["hero"].endswith(PLACED_PHRASES["CR201", "hero"].text[1:]) and "ctrl+f" not in said["hero"]
+        assert said["levels"].endswith(PLACED_PHRASES["CR201", "level hero"].text[1:]), said
+        await pilot.press("f8")
+        await settle(app, pilot)
+        app.screen.query_one("#form-items", Input).value = "red-potion"
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert [d.path[0] for d in panel.diagnostics if d.code == "CR201"] == ["levels"]
 
 
 @run_async

@@ -137,6 +137,52 @@ async def test_a_drafts_notifications_give_its_first_error_in_the_editors_words(
 
 
 @run_async
+async def test_a_drafts_notifications_name_the_place_of_an_error_the_schema_found(tmp_path) -> None:
+    """A card id written 'Goblin' (CR105, found by the schema, whose diagnostics carry only a JSON path):
+    the problems panel said 'The Toll (2, 0)', but opening, saving, F5 and F6 said '(first: CR105: card
+    "Goblin" ...)' with no place (tutor22). The file lists its cells out of the map's order, so the
+    place comes from the cell the error is on, not from its index."""
+    cells = [{"at": [1, 0], "card": "Goblin", "paths": "EW", "face": "down"},
+             {"at": [0, 0], "card": "starting-tile", "paths": "E", "face": "up"},
+             {"at": [2, 0], "card": "pathing-tile", "paths": "W", "face": "down", "exit": True}]
+    data = {"format": 1, "id": "toll", "title": "The Toll", "rules": "1.1.2", "seed": 1,
+            "hero": {"character": "warrior"},
+            "levels": [{"id": "the-toll", "title": "The Toll", "width": 3, "height": 1, "cells": cells}]}
+    path = tmp_path / "toll.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        assert any(" CR105 The Toll (1, 0): " in line for line in shown_lines(app.query_one("#problems-list", OptionList)))
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        await pilot.press("f5")
+        await settle(app, pilot)
+        await pilot.press("f6")
+        await settle(app, pilot)
+        told = [n.message for n in app._notifications] + [str(app.query_one("#solve-status").render())]
+        for start in ("toll.json opens as a draft", "Saved toll.json with", "Not played: ", "the campaign has 1 error"):
+            said = " ".join(next(n for n in told if start in n).split())
+            assert '(first: CR105 The Toll (1, 0): card "Goblin" is not a valid id' in said, said
+
+
+def test_a_drafts_note_names_the_form_field_of_an_error_off_the_map(tmp_path) -> None:
+    """An unknown card in the hero's hand: the note names 'hero, items' as the problems panel does."""
+    from cardrogue.editor.files import draft_note, open_document
+
+    data = json.loads(walk_draft(tmp_path).read_text(encoding="utf-8"))
+    data["hero"]["items"] = ["red-poton"]
+    data["levels"][0]["cells"][-1]["to"] = "level-2"
+    data["levels"][1]["cells"][1]["card"] = "goblin"
+    del data["levels"][1]["hero"]
+    path = tmp_path / "hero.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    doc = open_document(path)
+    assert draft_note(list(doc.opened_errors)).startswith(
+        "1 error: it cannot be played or published until it is fixed (first: CR201 hero, items: unknown card 'red-poton'")
+
+
+@run_async
 async def test_an_edit_on_the_map_leaves_the_story_preview_as_it_is(tmp_path) -> None:
     """Each edit showed the level's story again, its Markdown preview parsed and laid out anew: with a
     story over the limit (a 5 MB string typed by hand, CR108) every key on the map took a minute. The

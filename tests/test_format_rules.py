@@ -59,13 +59,15 @@ def _code_sites() -> dict[tuple[str, str], list[str]]:
 
 
 def _phrased_sites() -> set[str]:
-    """Where ``editor/phrasing.py`` names codes as the keys of ``PHRASES``: the editor's own words for a
-    problem the checks find (it says how to fix it with the editor's keys), not a rule of the format."""
+    """Where ``editor/phrasing.py`` names codes as the keys of ``PHRASES`` and ``PLACED_PHRASES`` (code and
+    part): the editor's own words for a problem the checks find (it says how to fix it with the editor's
+    keys), not a rule of the format."""
     path = ROOT / "editor" / "phrasing.py"
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.AnnAssign) and getattr(node.target, "id", None) == "PHRASES":
-            return {f"{path.relative_to(ROOT)}:{key.lineno}" for key in node.value.keys}
-    raise AssertionError("editor/phrasing.py has no PHRASES table: the scan is broken")
+    tables = [node for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+              if isinstance(node, ast.AnnAssign) and getattr(node.target, "id", None) in ("PHRASES", "PLACED_PHRASES")]
+    if len(tables) != 2:
+        raise AssertionError("editor/phrasing.py has no PHRASES and PLACED_PHRASES tables: the scan is broken")
+    return {f"{path.relative_to(ROOT)}:{key.lineno}" for table in tables for key in table.value.keys}
 
 
 def test_every_semantic_code_is_written_only_in_the_checks() -> None:
@@ -92,13 +94,14 @@ def _graph_codes() -> set[str]:
 def test_the_editor_phrases_only_codes_the_checks_write() -> None:
     """A phrase is for a code some check writes: the format's (CR2xx, engine/format/checks) or the route checks'
     (CR3xx, engine/analysis/graph.py, such as CR306 and CR310 after a level is added, and gold.py's CR309)."""
-    from cardrogue.editor.phrasing import PHRASES
+    from cardrogue.editor.phrasing import PHRASES, PLACED_PHRASES
 
     graph = _graph_codes()
     assert {"CR301", "CR306", "CR309", "CR310"} <= graph, "the scan of the route checks is broken"
     written = {code for (code, _), places in _code_sites().items() if any(p.startswith(str(CHECKS.relative_to(ROOT)))
                                                                       for p in places)} | graph
-    assert set(PHRASES) <= written, sorted(set(PHRASES) - written)
+    phrased = set(PHRASES) | {code for code, _ in PLACED_PHRASES}
+    assert phrased <= written, sorted(phrased - written)
 
 
 def test_no_semantic_message_is_defined_twice() -> None:

@@ -862,3 +862,15 @@ def test_a_potion_asked_for_by_its_effect_is_told_potions_are_named_by_colour() 
         f"unknown card 'healing'; a potion is named by its colour ({colours}), and the campaign's potion colours "
         "say which one is healing",
         "unknown card 'poison-dart'", "unknown card 'wyvern'"]
+
+
+@pytest.mark.parametrize("name,said", [
+    ("27-card-id-upper-case.json", 'card "Goblin" is not a valid id: use lower-case letters, digits and dashes, '
+                                   'starting with a letter or digit; did you mean "goblin"?'),
+    ("28-paths-out-of-order.json", 'paths "WE" must be some of the letters N, E, S, W, in that order: write "EW"'),
+    ("29-id-ends-in-newline.json", 'did you mean "tiny"?'),
+])
+def test_an_id_or_paths_spelt_nearly_right_is_told_the_spelling(name: str, said: str) -> None:
+    """A newcomer's hand-written 'Goblin' or 'WS' (tutor22) was told the rule and an example, not the
+    spelling it meant: the id in lower case with dashes, the letters in the order N, E, S, W."""
+    assert any(said in d.message for d in load_campaign(BROKEN / name).diagnostics)

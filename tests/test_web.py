@@ -686,3 +686,24 @@ def test_no_page_of_another_site_shows_the_player_in_a_frame(tmp_path: Path) -> 
             assert reply.status == status
             assert reply.headers.get("X-Frame-Options") == "DENY", path
             assert reply.headers.get("Content-Security-Policy") == "frame-ancestors 'none'", path
+
+
+def test_the_editor_keys_a_browser_keeps_are_in_its_command_palette() -> None:
+    """A browser never gives a page ctrl+n, ctrl+t or ctrl+w (a new window, a new tab, close the tab): in
+    `cardrogue web --editor`, ctrl+n (new campaign) and ctrl+t (the Cell panel's inscription) opened a
+    window and a tab instead (tutor22), and docs/web.md said every key works as in a terminal. Each editor
+    action on such a key is in the command palette, and the guide names it."""
+    from cardrogue.editor.app import EditorApp
+    from cardrogue.editor.commands import COMMANDS
+    from cardrogue.editor.widgets.level_list import LevelList
+    from cardrogue.editor.widgets.map_canvas import MapCanvas
+
+    kept = ("ctrl+n", "ctrl+t", "ctrl+w")
+    bound = {key: binding.action for owner in (EditorApp, MapCanvas, LevelList) for binding in owner.BINDINGS
+             for key in binding.key.split(",") if key in kept}
+    assert set(bound) == {"ctrl+n", "ctrl+t"}, bound
+    guide = " ".join((Path(__file__).resolve().parents[1] / "docs" / "web.md").read_text(encoding="utf-8").split())
+    titles = {action: title for title, _, action in COMMANDS}
+    assert all(f"`{key}`" in guide for key in kept)
+    for key, action in bound.items():
+        assert action in titles and f"*{titles[action]}*" in guide, (key, action)

@@ -120,7 +120,8 @@ class OverviewScreen(ModalScreen[tuple[int, int] | None]):
             yield Label(content(f"Overview: {self.level.title or self.level.id}, {self.level.width}×{self.level.height}"
                                 f" (one character: {self.bw}×{self.bh} places)"), classes="dialog-text")
             yield Static(id="overview-map")
-            yield Label("[dim]shaded: what the map shows now   arrows: pick   enter: go there   escape: close[/]")
+            # two lines: on one (76 columns) the dialog was cut at 80 columns and so was "escape: close"
+            yield Label("[dim]shaded: what the map shows now\narrows: pick   enter: go there   escape: close[/]")
         yield EditorFooter()
 
     def on_mount(self) -> None:

@@ -599,8 +599,11 @@ def usable(result: LoadResult, path: Path | str) -> Campaign:
         error = UnusableInput(f"{path}: {errors[0].message}")
         error.lines = (str(error),)
         raise error
-    lines = [f"{path}: not a usable campaign ({counted(len(errors), 'error')}); run `cardrogue check {path}`",
-             *(d.render() for d in errors[:5])]
+    # check says more only of a campaign it can walk, or of errors beyond the five listed here: a replay or
+    # a JSON typo given for a campaign was told to run check, which said the same line again
+    more = result.draft is not None or len(errors) > 5
+    lines = [f"{path}: not a usable campaign ({counted(len(errors), 'error')})"
+             + (f"; run `cardrogue check {path}`" if more else ""), *(d.render() for d in errors[:5])]
     if len(errors) > 5:
         lines.append(f"... and {len(errors) - 5} more")
     unreadable = result.draft is None and any(d.code.startswith("CR00") for d in errors)

@@ -293,10 +293,16 @@ def _type_words(expected: object) -> str:
 
 def _pattern_message(instance: str, pattern: str, what: str) -> str:
     if pattern == _PATHS_PATTERN:
+        letters = instance.upper()
+        if letters and len(set(letters)) == len(letters) and set(letters) <= set("NESW"):  # "WS", "ew": the order, the case
+            return (f"{what} {_json(instance)} must be some of the letters N, E, S, W, in that order: "
+                    f"write {_json(''.join(c for c in 'NESW' if c in letters))}")
         return f"{what} {_json(instance)} must be some of the letters N, E, S, W, in that order (\"NESW\", \"EW\", \"S\", ...)"
     if pattern == _ID_PATTERN:
+        meant = re.sub(r"[\s_]+", "-", instance.strip().lower())  # "Goblin", "Spike Trap", "spike_trap"
+        guess = f"; did you mean {_json(meant)}?" if _ID_RE.match(meant) else ""
         return (f"{what} {_json(instance)} is not a valid id: use lower-case letters, digits and dashes, "
-                "starting with a letter or digit")
+                f"starting with a letter or digit{guess}")
     return f"{what} {_json(instance)} does not match the pattern {pattern}"
 
 
