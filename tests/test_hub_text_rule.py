@@ -270,10 +270,10 @@ def _unsafe_text_by_category(value: str, *, title: bool) -> str | None:
             return f"it holds a lone UTF-16 surrogate U+{ord(ch):04X}, which is not a character"
         if unicodedata.category(ch) == "Cc" and (title or ch not in "\n\t"):
             return f"it holds the control character U+{ord(ch):04X}" + (" (a terminal escape)" if ch == "\x1b" else "")
-    # a cluster: marks (Mn, Me, Mc) and joiners (ZWNJ, ZWJ) in a row; its Mn and Me stack on one character
+    # a cluster: marks (Mn, Me, Mc) and format characters (Cf: joiners, tags) in a row; its Mn and Me stack on one
     marks, start = 0, 0
     for i, ch in enumerate(value + "."):
-        if i < len(value) and (unicodedata.category(ch) in ("Mn", "Me", "Mc") or ch in "\u200c\u200d"):
+        if i < len(value) and unicodedata.category(ch) in ("Mn", "Me", "Mc", "Cf"):
             marks += unicodedata.category(ch) in ("Mn", "Me")
             continue
         if marks > 8:
@@ -324,6 +324,7 @@ ZALGO = "".join(ch + "\u0300\u0316\u0301\u0317\u0302\u0318\u0303\u0319\u0304\u03
     "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466 \U0001f3f3\ufe0f\u200d\U0001f308",  # emoji joined
     "\u0915\u094d\u200d\u0937 \u0915\u093f\u0902 \u0d15\u0d4d\u0d37\u0d46\u0d3e",  # Devanagari, Malayalam
     "\U0001d400\U0001d401\U0001d402" * 4,  # mathematical letters, in the span the search looks at for marks
+    "\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f",  # a flag written with tags
 ])
 def test_the_combining_marks_of_every_script_are_text(text) -> None:
     assert unsafe_text(text, title=True) is None and unsafe_text(text, title=False) is None
@@ -351,10 +352,11 @@ def test_stacked_combining_marks_are_refused_where_check_warns_of_them(hub, wher
     assert code != 0 and warned == [(p["line"], p["column"], p["path"]) for p in problems]
 
 
-@pytest.mark.parametrize("joiner", ["\u200d", "\u200c", "\u0903"])
+@pytest.mark.parametrize("joiner", ["\u200d", "\u200c", "\u0903", "\U000e0020", "\u2060"])
 def test_marks_between_joiners_still_stack_on_one_letter(joiner) -> None:
-    """Eight marks, a joiner (ZWJ, ZWNJ) or a spacing mark, eight more...: one cluster, drawn on one letter, which
-    passed as runs of eight (review22a). Every mark of the cluster counts."""
+    """Eight marks, a joiner (ZWJ, ZWNJ), a spacing mark or another invisible format character (a tag, a word
+    joiner), eight more...: one cluster, drawn on one letter, which passed as runs of eight (review22a, review22b).
+    Every mark of the cluster counts."""
     value = "a" + ("\u0301" * 8 + joiner) * 10
     assert unsafe_text(value, title=False).startswith("it stacks 80 combining marks on one character (U+0301")
 
@@ -368,4 +370,4 @@ def test_the_search_for_stacked_marks_leaves_emoji_out() -> None:
 
     candidates = re.compile(f"[{text_rule._candidates()}]")
     assert not candidates.search("\U0001f600\U0001f3b2\U0001f468\U0001f9d9\U0001fa84\u2764")
-    assert all(candidates.match(ch) for ch in "\u0301\u20dd\U000101fd\U0001e94a\U000e0100\u200d")
+    assert all(candidates.match(ch) for ch in "\u0301\u20dd\U000101fd\U0001e94a\U000e0100\u200d\U000e0020\u00ad")

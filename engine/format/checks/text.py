@@ -46,25 +46,24 @@ _RAW = re.compile(f"[\x7f-\x9f\ud800-\udfff{_BIDI}]")
 MAX_MARKS = 8
 
 
-# Marks that go on a cluster without ending it: a spacing mark (Mc) and the joiners (ZWNJ, ZWJ). Marks written
-# between them still stack on one letter ("a" + (8 marks + ZWJ) x 10 is one cluster of 80 marks), so a run counts
-# every Mn and Me up to the next other character.
-_JOINERS = "\u200c\u200d"
-_MARKS, _IN_CLUSTER = ("Mn", "Me"), ("Mn", "Me", "Mc")
+# What goes on a cluster without ending it: a spacing mark (Mc) and the invisible format characters (Cf: the
+# joiners ZWNJ and ZWJ, the tags U+E0020-E007F...). Marks written between them still stack on one letter ("a" + (8
+# marks + ZWJ) x 10 is one cluster of 80 marks), so a run counts every Mn and Me up to the next other character.
+_MARKS, _IN_CLUSTER = ("Mn", "Me"), ("Mn", "Me", "Mc", "Cf")
 
 
 @cache
 def _candidates() -> str:
-    """A regular expression's class holding every combining mark (Mn, Me, Mc) and joiner: the BMP's marks range by
-    range, and beyond it the one span from the first mark to the last of plane 1 and the variation selectors of
-    plane 14 (a class of many ranges beyond the BMP is searched range by range, 60 times slower on a big file; the
-    span leaves out the emoji, which lie past it). A superset that a search runs through fast, built at first use
-    by a walk over the code points."""
+    """A regular expression's class holding every combining mark (Mn, Me, Mc) and format character (Cf): the BMP's
+    range by range, and beyond it the one span from the first mark to the last of plane 1, and plane 14's tags and
+    variation selectors (a class of many ranges beyond the BMP is searched range by range, 60 times slower on a big
+    file; the span leaves out the emoji, which lie past it). A superset that a search runs through fast, built at
+    first use by a walk over the code points."""
     import unicodedata
 
     ranges: list[list[int]] = []
     astral: list[int] = []
-    for code in range(0x300, 0x20000):
+    for code in range(0xA0, 0x20000):
         if unicodedata.category(chr(code)) not in _IN_CLUSTER:
             continue
         if code > 0xFFFF:
@@ -75,8 +74,8 @@ def _candidates() -> str:
             ranges.append([code, code])
     if astral:
         ranges.append([astral[0], astral[-1]])
-    ranges.append([0xE0100, 0xE01EF])
-    return _JOINERS + "".join(re.escape(chr(a)) + ("-" + re.escape(chr(b)) if b > a else "") for a, b in ranges)
+    ranges += [[0xE0001, 0xE007F], [0xE0100, 0xE01EF]]
+    return "".join(re.escape(chr(a)) + ("-" + re.escape(chr(b)) if b > a else "") for a, b in ranges)
 
 
 @cache
@@ -93,7 +92,7 @@ def _may_stack() -> re.Pattern[str]:
 
 def _stacked(value: str) -> tuple[str, int] | None:
     """The first cluster of more than :data:`MAX_MARKS` combining marks (Unicode Mn and Me) on one character in
-    ``value`` (spacing marks and joiners between them keep it going): its text and its count of marks; or None."""
+    ``value`` (spacing marks and format characters between them keep it going): its text and its count of marks; or None."""
     import unicodedata
 
     for found in _candidate_run().finditer(value):
@@ -103,7 +102,7 @@ def _stacked(value: str) -> tuple[str, int] | None:
             category = unicodedata.category(ch) if i < len(run) else ""
             if category in _MARKS:
                 marks += 1
-            elif i == len(run) or (category not in _IN_CLUSTER and ch not in _JOINERS):
+            elif i == len(run) or category not in _IN_CLUSTER:
                 if marks > MAX_MARKS:
                     return run[start:i], marks
                 start, marks = i + 1, 0
