@@ -413,6 +413,35 @@ def test_a_row_stored_under_the_id_its_actions_as_written_give_still_lists(tmp_p
         assert not store.add(verify_replay(copy, campaign).run, campaign)  # the same run: already in the table
 
 
+def test_the_end_screen_ranks_a_run_the_table_holds_under_its_id_as_written(tmp_path):
+    """The player's end screen found its run's row by the run's id of now: a row stored before twin actions were one
+    run (under the id of its actions as written) gave no rank and no highlight when the same run was played again
+    (review22b)."""
+    import sqlite3
+
+    from cardrogue.editor.player.run import PlayRun, finish
+    from cardrogue.engine.format.resources import campaigns_dir
+
+    path = campaigns_dir() / "the-unpaid-ledger.json"
+    campaign = load(json.loads(path.read_text(encoding="utf-8")))
+    solution = json.loads((campaigns_dir() / "the-unpaid-ledger.replay.json").read_text(encoding="utf-8"))
+    genuine = PlayRun(campaign, player="ada")
+    for action in solution["actions"]:
+        genuine.play(action)
+    copy, index, twin = twin_copy(campaign, genuine.recorder.text(), "ada")
+    run = verify_replay(copy, campaign).run
+    db = tmp_path / "scores.db"
+    with ScoreStore(db) as store:
+        assert store.add(run, campaign)
+    with sqlite3.connect(db) as raw:  # as stored before: under the id of the actions as written
+        raw.execute(f"UPDATE scores_{campaign.content_hash} SET run_id = ?", (run.recorded_id,))
+    again = PlayRun(campaign, player="ada")
+    for action in json.loads(copy)["actions"]:
+        again.play(action)
+    result = finish(again, practice=False, replays_dir=None, scores_db=db)
+    assert not result.added and result.rank == 1 and result.run_id == run.recorded_id, result
+
+
 def test_a_row_not_re_simulated_in_time_is_not_taken_over_by_a_renamed_copy(tmp_path, monkeypatch):
     """Adding a run whose id a row holds re-verifies that row, bounded as a listing is (10 s): past the bound the row
     was taken for one edited by hand, and a copy of the run under another name took it over (forge22). A row that

@@ -588,6 +588,7 @@ def test_a_revocation_racing_a_runs_write_waits_for_it_and_neither_deadlocks(hub
     operator = threading.Thread(target=lambda: done.setdefault("operator", hub.revoke_all("alice")))
     operator.start()
     operator.join(1.0)
+    assert operator.is_alive()  # the revoke waits for the run's write
     release.set()
     runner.join(60)
     operator.join(60)
