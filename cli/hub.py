@@ -475,7 +475,9 @@ def cmd_token_rotate(args: argparse.Namespace) -> int:
                            f"while the hub rotated the token: run `cardrogue hub token rotate` again to finish (the new "
                            f"token is kept in {config_path()})")
         except HubRefused as exc:
-            if exc.status >= 500:  # the hub failing may have rotated: the next rotate checks the token kept
+            if exc.status >= 500 or (resumed and not _settled(exc)):
+                # The hub failing may have rotated, and a retry refused unread (429) leaves the interrupted request
+                # on its way: the next rotate checks the token kept.
                 raise HubRefused(exc.status, {**exc.body, "error": f"{exc}; run `cardrogue hub token rotate` again "
                                                                     f"to finish (the new token is kept in {config_path()})"}) from None
             if exc.status == 401 and resumed and (done := finished_before()) is not None:

@@ -482,3 +482,64 @@ def test_a_teleport_is_never_searched_for_a_twin_among_every_tile(monkeypatch):
     verdict = verify_replay(recorder.text(), c)
     assert verdict.ok, verdict.message
     assert len(steps) < 20, len(steps)  # the two actions and the few actions before "drink purple"; it was 900
+
+
+def _clocked(monkeypatch, seconds_per_step: float, free_steps: int):
+    """The re-simulation's clock, moved ``seconds_per_step`` by each step of the engine after the first
+    ``free_steps``: a machine slow at a chosen moment."""
+    from types import SimpleNamespace
+
+    from cardrogue.engine.records import replay
+    from cardrogue.engine.rules.state import GameState
+
+    steps, step = [0], GameState.step
+
+    def counted(self, *args, **kwargs):
+        steps[0] += 1
+        return step(self, *args, **kwargs)
+
+    monkeypatch.setattr(GameState, "step", counted)
+    monkeypatch.setattr(replay, "time", SimpleNamespace(
+        monotonic=lambda: 1000.0 + seconds_per_step * max(0, steps[0] - free_steps)))
+
+
+def _open_map_with_a_potion():
+    from helpers import campaign, open_grid
+
+    from cardrogue.engine.model.campaign import POTION_COLOURS, POTION_EFFECTS
+
+    grid = open_grid(6, 6, {}, up=frozenset((x, y) for x in range(6) for y in range(6)))
+    return campaign(grid, items=["purple-potion"], potions=dict(zip(POTION_COLOURS, POTION_EFFECTS)))
+
+
+def test_a_run_whose_last_action_passes_the_deadline_with_nothing_left_to_search_is_verified(monkeypatch):
+    """The deadline is checked before each action and inside the search for twins: a run whose last step ended past
+    it, with no search cut short, was refused as 'stopped at action 2 of 2' (review22c)."""
+    from cardrogue.engine.records.replay import Recorder
+    from cardrogue.engine.rules.state import GameState
+
+    c = _open_map_with_a_potion()
+    recorder = Recorder(c, player="ada")
+    for action in ("drink purple", "teleport 3,3"):
+        recorder.play(action)
+    text = recorder.text()
+    counted = []
+    step = GameState.step
+    monkeypatch.setattr(GameState, "step", lambda self, *a, **kw: (counted.append(1), step(self, *a, **kw))[1])
+    verify_replay(text, c)
+    monkeypatch.undo()
+    _clocked(monkeypatch, 5.0, len(counted) - 1)  # only the last step, the teleport's (no twin searched), is slow
+    verdict = verify_replay(text, c, max_seconds=1.0)
+    assert verdict.ok and not verdict.out_of_time, verdict.message
+
+
+def test_a_search_for_twins_cut_short_by_the_deadline_is_out_of_time(monkeypatch):
+    """Without its twin search a run's id is unsure: cut short, the verdict is 'stopped', never a run."""
+    from cardrogue.engine.records.replay import Recorder
+
+    c = _open_map_with_a_potion()
+    recorder = Recorder(c, player="ada")
+    recorder.play("move E")
+    _clocked(monkeypatch, 5.0, 1)  # the move itself is quick; the first action tried against it is slow
+    verdict = verify_replay(recorder.text(), c, max_seconds=1.0)
+    assert not verdict.ok and verdict.out_of_time and "at action 1 of 1" in verdict.message, verdict.message

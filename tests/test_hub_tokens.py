@@ -294,6 +294,38 @@ def test_a_rotation_retried_while_the_first_is_still_on_its_way_keeps_the_token_
     assert load_config().token == kept.token and load_config().pending is None and me(hub, kept.token) == 200
 
 
+def test_a_rotation_retried_into_the_rate_limit_keeps_its_token_for_the_first_request_on_its_way(
+        sqlite_hub, capsys, monkeypatch) -> None:
+    """The retry of an interrupted rotation met by the rate limit (429, unread) dropped the kept token, though the
+    first request was still on its way and made it live when it landed: the account's token was lost (review22c)."""
+    from cardrogue.hub.client import HubRefused
+
+    hub = sqlite_hub
+    assert cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)[0] == 0
+    old = load_config().token
+    real = HubClient.rotate
+
+    def interrupted_on_the_way(self, token):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(HubClient, "rotate", interrupted_on_the_way)
+    assert cardrogue(capsys, "hub", "token", "rotate")[0] == 130
+    kept = load_config().pending
+
+    def limited(self, token):
+        raise HubRefused(429, {"error": "too many token requests: try again in 6 s"})
+
+    monkeypatch.setattr(HubClient, "rotate", limited)
+    code, out, err = cardrogue(capsys, "hub", "token", "rotate")
+    assert code == 1 and "run `cardrogue hub token rotate` again to finish" in err, (code, err)
+    assert load_config().pending == kept
+    real(HubClient(hub.base, old), kept.token)  # the first command's request lands, late
+    monkeypatch.setattr(HubClient, "rotate", real)
+    code, out, err = cardrogue(capsys, "hub", "token", "rotate")
+    assert code == 0 and "finishing the rotation interrupted before" in out, (out, err)
+    assert load_config().token == kept.token and me(hub, kept.token) == 200
+
+
 def test_a_refused_rotation_keeps_the_saved_token(sqlite_hub, capsys) -> None:
     hub = sqlite_hub
     assert cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)[0] == 0

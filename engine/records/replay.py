@@ -425,14 +425,16 @@ def verify_replay(text: str, campaign: Campaign, *, max_seconds: float | None = 
             state.step(action, resolver)
         except ActionError as exc:
             return Verdict(False, f"action {i + 1} ({text_action!r}) is not legal: {exc}", action_index=i)
-        if (twin := _first_twin(before, text_action, state, resolver, deadline)) is not None:
+        try:
+            twin = _first_twin(before, text_action, state, resolver, deadline)
+        except _CutShort:  # (the run's id is unsure without it)
+            return Verdict(False, f"re-simulation stopped after {max_seconds:g} s at action {i + 1} of {len(actions)}",
+                           action_index=i, out_of_time=True)
+        if twin is not None:
             twins.append((i, twin))
         if (i + 1) % every == 0 and state_hash(state) != checkpoints[(i + 1) // every - 1]:
             return Verdict(False, f"desync at action {i + 1} ({text_action!r}): the checkpoint after it differs "
                                   f"(the run diverged within actions {i + 2 - every}..{i + 1})", action_index=i)
-    if deadline is not None and time.monotonic() > deadline:  # (a twin search cut short: the run's id is unsure)
-        return Verdict(False, f"re-simulation stopped after {max_seconds:g} s at action {len(actions)} of {len(actions)}",
-                       action_index=len(actions) - 1, out_of_time=True)
     turns, health = state.score
     result = doc["result"]
     actual = {"outcome": outcome_name(state), "turns": turns, "health": health}
@@ -450,14 +452,18 @@ def verify_replay(text: str, campaign: Campaign, *, max_seconds: float | None = 
     return Verdict(True, f"verified: {_run_text(actual)}", run)
 
 
+class _CutShort(Exception):
+    """The search for a twin action passed the re-simulation's deadline."""
+
+
 def _first_twin(before: GameState, taken: str, after: GameState, resolver: FatedResolver,
                 deadline: float | None = None) -> str | None:
     """The legal action whose text sorts before ``taken`` and first that leads from ``before`` to the very state
     ``taken`` led to (``after``), if any: the one that stands for both in a run's id (:attr:`VerifiedRun.run_id`).
 
     Two teleports are never twins (what they move lands on other tiles), and a choice of where to teleport offers
-    every tile revealed: they are not tried, or one action of a big map would cost as many steps as its tiles. The
-    search stops at ``deadline`` (the re-simulation then stops at the next action)."""
+    every tile revealed: they are not tried, or one action of a big map would cost as many steps as its tiles.
+    Raises :class:`_CutShort` past ``deadline``."""
     teleport = taken.startswith("teleport ")
     earlier = sorted(text for a in before.legal_actions()
                      if (text := str(a)) < taken and not (teleport and text.startswith("teleport ")))
@@ -466,7 +472,7 @@ def _first_twin(before: GameState, taken: str, after: GameState, resolver: Fated
     reached = after.key()
     for text in earlier:
         if deadline is not None and time.monotonic() > deadline:
-            return None
+            raise _CutShort
         other = before.clone()
         try:
             other.step(text, resolver)
