@@ -92,7 +92,8 @@ def id_taken(campaign_id: str, owner: str) -> HubError:
     """The refusal of a campaign id another player published first: whose it is, and the way on (every author who
     follows docs/authoring.md to the end publishes a map with the tutorial's id)."""
     return HubError(403, f"the campaign id {campaign_id!r} belongs to {owner}; publish your map under an id of your "
-                         "own: change the file's \"id\" (in the editor, ctrl+e: Id) and publish it again")
+                         "own: change the file's \"id\" (in the editor, ctrl+e: Id) and publish it again (a replay "
+                         "recorded before is of the old id: solve or play the map again for one to submit)")
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,6 @@
 """The reference sections of docs/authoring.md are generated from the schemas and the vocabulary."""
 
+import json
 from pathlib import Path
 
 from cardrogue.engine.format.reference import regenerate
@@ -109,7 +110,17 @@ def test_publishing_a_map_on_a_hub_works_as_written(tmp_path, capsys, monkeypatc
         monkeypatch.setenv("CARDROGUE_CONFIG_DIR", str(tmp_path / "another"))
         assert _cardrogue(capsys, "hub", "register", "another", "--hub", hub.base)[0] == 0
         code, refused = _cardrogue(capsys, "hub", "publish", "goblin-toll.json")
+        # ...who does as told: an id of their own, the map published, solved again for a replay of it, submitted
+        # (the old replay, of the old id, would be refused: review22c)
+        mine = json.loads(Path("goblin-toll.json").read_text(encoding="utf-8")) | {"id": "another-toll"}
+        Path("another-toll.json").write_text(json.dumps(mine), encoding="utf-8")
+        assert _cardrogue(capsys, "hub", "publish", "another-toll.json")[0] == 0
+        assert _cardrogue(capsys, "verify", "goblin-toll.replay.json", "--campaign", "another-toll.json")[0] == 1
+        assert _cardrogue(capsys, "solve", "another-toll.json", "-o", "another-toll.replay.json")[0] == 0
+        code_after, submitted = _cardrogue(capsys, "hub", "submit", "another-toll.replay.json")
+        assert code_after == 0 and "ranked #1" in submitted, submitted
     assert code == 1 and "the campaign id 'goblin-toll' belongs to YOUR-NAME" in refused, refused
+    assert "solve or play the map again" in refused and "run step 5's `solve ... -o` again" in " ".join(section.split())
     assert "change the file's \"id\" (in the editor, ctrl+e: Id)" in refused, refused
     assert "(`the campaign id 'goblin-toll' belongs to ...`)" in " ".join(section.split())
     assert "published as goblin-toll version 1" in said[1] and "ranked #1" in said[2], said
