@@ -9,6 +9,7 @@ head, chest, feet, primary, secondary (a double-handed item fills both hands).
 from __future__ import annotations
 
 from ..model.campaign import DIRECTION_INDEX, POTION_COLOURS, SHOPKEEPERS_DEBT, CardKind
+from ..words import counted
 from .actions import DIRECTION_NAMES, Action
 from .events import (
     Equipped,
@@ -287,7 +288,7 @@ class ItemRules:
             h = card.health
         elif effect == "poison":
             p = max(p, 3)
-            self._rule(rule, "{}: poisoned, -1 health before each of its actions for {} turns.", card.name, p)
+            self._rule(rule, "{}: poisoned, -1 health before each of its actions for {}.", card.name, counted(p, "turn"))
         elif effect in ("strength", "weakness"):
             # v1.1: "Strength and weakness potion now have same effect when thrown on player or enemy";
             # v1.0 and v1.1 reversed them on an enemy.
