@@ -220,6 +220,27 @@ def colour_at(strip, x: int):
     raise IndexError(x)
 
 
+def ledger_solution() -> tuple[str, list[str]]:
+    """The Unpaid Ledger, a bundled map whose shipped solution holds a twin action (:func:`twin_copy`): the
+    campaign's text and the solution's actions."""
+    from cardrogue.engine.format.resources import campaigns_dir
+
+    text = (campaigns_dir() / "the-unpaid-ledger.json").read_text(encoding="utf-8")
+    return text, json.loads((campaigns_dir() / "the-unpaid-ledger.replay.json").read_text(encoding="utf-8"))["actions"]
+
+
+def ledger_run(player: str):
+    """The Unpaid Ledger's shipped solution played by ``player``: (the campaign, its recorder)."""
+    from cardrogue.engine.records.replay import Recorder
+
+    text, actions = ledger_solution()
+    campaign = load_campaign_text(text).campaign
+    recorder = Recorder(campaign, player=player)
+    for action in actions:
+        recorder.play(action)
+    return campaign, recorder
+
+
 def twin_copy(campaign, text: str, player: str) -> tuple[str, int, str]:
     """``text`` with one action replaced by another legal action that leads to the very same state (the fated
     dice make a failed flee and a missed attack end alike): (the copy, the action's index, what it became)."""

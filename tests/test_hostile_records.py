@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import twin_copy
+from helpers import ledger_run, twin_copy
 from test_player_campaigns import WIN, duel_dict, load, recorded, write
 
 from cardrogue.engine.records.replay import verify_replay
@@ -361,15 +361,7 @@ def test_a_run_with_one_action_swapped_for_its_twin_is_the_same_run(tmp_path, ca
     fated rolls fail both alike): a copy of ada's run with ``flee E`` there verified with her score under a new run
     id, so it entered the table (and a hub's leaderboard, once the replays are public) as a second run (forge22).
     A run's id now takes each action as the legal action of the same outcome whose text sorts first."""
-    from cardrogue.engine.format.resources import campaigns_dir
-    from cardrogue.engine.records.replay import Recorder
-
-    path = campaigns_dir() / "the-unpaid-ledger.json"
-    campaign = load(json.loads(path.read_text(encoding="utf-8")))
-    solution = json.loads((campaigns_dir() / "the-unpaid-ledger.replay.json").read_text(encoding="utf-8"))
-    genuine = Recorder(campaign, player="ada")
-    for action in solution["actions"]:
-        genuine.play(action)
+    campaign, genuine = ledger_run("ada")
     copy, index, twin = twin_copy(campaign, genuine.text(), "mallory")
     original = verify_replay(genuine.text(), campaign).run
     copied = verify_replay(copy, campaign).run
@@ -379,7 +371,9 @@ def test_a_run_with_one_action_swapped_for_its_twin_is_the_same_run(tmp_path, ca
     files = [tmp_path / "ada.replay.json", tmp_path / "mallory.replay.json"]
     files[0].write_text(genuine.text())
     files[1].write_text(copy)
-    status, out, _ = cli(capsys, "scores", path, "--scores-db", db, "--import", *files)
+    from cardrogue.engine.format.resources import campaigns_dir
+
+    status, out, _ = cli(capsys, "scores", campaigns_dir() / "the-unpaid-ledger.json", "--scores-db", db, "--import", *files)
     assert "already in the table" in out, out
     with ScoreStore(db) as store:
         assert [s.player for s in store.table(campaign)] == ["ada"]
@@ -390,15 +384,7 @@ def test_a_row_stored_under_the_id_its_actions_as_written_give_still_lists(tmp_p
     same (not taken for a row edited by hand), and a copy of the run added since is listed once with it."""
     import sqlite3
 
-    from cardrogue.engine.format.resources import campaigns_dir
-    from cardrogue.engine.records.replay import Recorder
-
-    path = campaigns_dir() / "the-unpaid-ledger.json"
-    campaign = load(json.loads(path.read_text(encoding="utf-8")))
-    solution = json.loads((campaigns_dir() / "the-unpaid-ledger.replay.json").read_text(encoding="utf-8"))
-    genuine = Recorder(campaign, player="ada")
-    for action in solution["actions"]:
-        genuine.play(action)
+    campaign, genuine = ledger_run("ada")
     copy, _, _ = twin_copy(campaign, genuine.text(), "ada")
     run = verify_replay(copy, campaign).run
     assert run.recorded_id != run.run_id
@@ -420,15 +406,9 @@ def test_the_end_screen_ranks_a_run_the_table_holds_under_its_id_as_written(tmp_
     import sqlite3
 
     from cardrogue.editor.player.run import PlayRun, finish
-    from cardrogue.engine.format.resources import campaigns_dir
 
-    path = campaigns_dir() / "the-unpaid-ledger.json"
-    campaign = load(json.loads(path.read_text(encoding="utf-8")))
-    solution = json.loads((campaigns_dir() / "the-unpaid-ledger.replay.json").read_text(encoding="utf-8"))
-    genuine = PlayRun(campaign, player="ada")
-    for action in solution["actions"]:
-        genuine.play(action)
-    copy, index, twin = twin_copy(campaign, genuine.recorder.text(), "ada")
+    campaign, genuine = ledger_run("ada")
+    copy, index, twin = twin_copy(campaign, genuine.text(), "ada")
     run = verify_replay(copy, campaign).run
     db = tmp_path / "scores.db"
     with ScoreStore(db) as store:

@@ -416,18 +416,14 @@ def test_a_run_with_an_action_swapped_for_its_twin_is_the_same_run_and_refused(h
     """At action 6 of The Unpaid Ledger's solution a failed ``flee E`` ends in the very state of the missed
     ``attack`` (fated dice): bob, copying alice's public replay with that one swap, had her score as a run of his
     own (forge22). Twin actions are one run now: 409, naming alice."""
-    from helpers import twin_copy
-
-    from cardrogue.engine.format.resources import campaigns_dir
+    from helpers import ledger_run, ledger_solution, twin_copy
 
     alice, bob = register(hub.base, "alice"), register(hub.base, "bob")
-    text = (campaigns_dir() / "the-unpaid-ledger.json").read_text(encoding="utf-8")
+    text = ledger_solution()[0]
     status, published = publish(hub.base, alice, text, window_days=0)
     assert status == 201, published
     ref = f"/api/maps/{published['hash']}"
-    recorder = Recorder(campaign_of(text), player="alice")
-    for action in json.loads((campaigns_dir() / "the-unpaid-ledger.replay.json").read_text(encoding="utf-8"))["actions"]:
-        recorder.play(action)
+    recorder = ledger_run("alice")[1]
     assert call(hub.base, "POST", ref + "/runs", raw=recorder.text().encode(), token=alice)[0] == 201
     copy, _, _ = twin_copy(campaign_of(text), recorder.text(), "bob")
     status, body, _ = call(hub.base, "POST", ref + "/runs", raw=copy.encode(), token=bob)
@@ -439,19 +435,15 @@ def test_a_run_stored_under_the_id_of_its_actions_as_written_is_still_one_row(hu
     """A run holding a twin action stored before twins were one run keeps the id of its actions as written: the very
     same replay sent again must meet that row (409 from another account, 200 from its own), not make a second one
     under the run id of now."""
-    from helpers import twin_copy
+    from helpers import ledger_run, ledger_solution, twin_copy
 
-    from cardrogue.engine.format.resources import campaigns_dir
-
-    text = (campaigns_dir() / "the-unpaid-ledger.json").read_text(encoding="utf-8")
+    text = ledger_solution()[0]
     with running_hub(hub_db) as hub:
         alice, bob = register(hub.base, "alice"), register(hub.base, "bob")
         status, published = publish(hub.base, alice, text, window_days=0)
         assert status == 201, published
         ref = f"/api/maps/{published['hash']}"
-        recorder = Recorder(campaign_of(text), player="alice")
-        for action in json.loads((campaigns_dir() / "the-unpaid-ledger.replay.json").read_text(encoding="utf-8"))["actions"]:
-            recorder.play(action)
+        recorder = ledger_run("alice")[1]
         twin, _, _ = twin_copy(campaign_of(text), recorder.text(), "alice")  # alice played the twin
         run = verify_replay(twin, campaign_of(text)).run
         assert run.recorded_id != run.run_id

@@ -265,13 +265,9 @@ def test_a_rotation_whose_answer_is_lost_is_finished_by_running_it_again(sqlite_
     assert load_config().token == saved.pending.token and load_config().pending is None
 
 
-def test_a_rotation_retried_while_the_first_is_still_on_its_way_keeps_the_token_that_lands(sqlite_hub, capsys,
-                                                                                            monkeypatch) -> None:
-    """Ctrl+C before the hub took the rotation, whose request still reached it while `token rotate` ran again: the
-    second made another token, was refused (the old one died under it) and dropped the kept one, which the hub had
-    made live: both tokens were lost. The rotation is sent again with its own kept token, and a refusal then checks
-    whether that token came to life."""
-    hub = sqlite_hub
+def _a_rotation_interrupted_on_its_way(hub, capsys, monkeypatch) -> tuple:
+    """alice registered, then her `token rotate` stopped by Ctrl+C before its request reached the hub (it may still):
+    (her old token, the pending token kept, the real HubClient.rotate)."""
     assert cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)[0] == 0
     old = load_config().token
     real = HubClient.rotate
@@ -281,7 +277,17 @@ def test_a_rotation_retried_while_the_first_is_still_on_its_way_keeps_the_token_
 
     monkeypatch.setattr(HubClient, "rotate", interrupted_on_the_way)
     assert cardrogue(capsys, "hub", "token", "rotate")[0] == 130
-    kept = load_config().pending
+    return old, load_config().pending, real
+
+
+def test_a_rotation_retried_while_the_first_is_still_on_its_way_keeps_the_token_that_lands(sqlite_hub, capsys,
+                                                                                            monkeypatch) -> None:
+    """Ctrl+C before the hub took the rotation, whose request still reached it while `token rotate` ran again: the
+    second made another token, was refused (the old one died under it) and dropped the kept one, which the hub had
+    made live: both tokens were lost. The rotation is sent again with its own kept token, and a refusal then checks
+    whether that token came to life."""
+    hub = sqlite_hub
+    old, kept, real = _a_rotation_interrupted_on_its_way(hub, capsys, monkeypatch)
     assert me(hub, old) == 200 and me(hub, kept.token) == 401  # the hub has not heard of it yet
 
     def the_first_lands_just_before(self, token):
@@ -301,16 +307,7 @@ def test_a_rotation_retried_into_the_rate_limit_keeps_its_token_for_the_first_re
     from cardrogue.hub.client import HubRefused
 
     hub = sqlite_hub
-    assert cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)[0] == 0
-    old = load_config().token
-    real = HubClient.rotate
-
-    def interrupted_on_the_way(self, token):
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(HubClient, "rotate", interrupted_on_the_way)
-    assert cardrogue(capsys, "hub", "token", "rotate")[0] == 130
-    kept = load_config().pending
+    old, kept, real = _a_rotation_interrupted_on_its_way(hub, capsys, monkeypatch)
 
     def limited(self, token):
         raise HubRefused(429, {"error": "too many token requests: try again in 6 s"})
