@@ -47,6 +47,21 @@ def test_problems_exit_1_with_file_line_col_code(broken: Path):
     assert "did you mean 'goblin'?" in message and "[$.levels[0].cells[1].card]" in message
 
 
+def test_an_id_hint_never_offers_an_id_too_long_to_be_one():
+    """An id in capitals is answered with its lower-case spelling; one that would be over an id's 64 letters is not
+    offered (review22c: 'x' * 300 + 'X' was)."""
+    from helpers import campaign_dict, cell
+
+    from cardrogue.engine.analysis.check import check_text
+
+    def said(campaign_id: str) -> str:
+        doc = campaign_dict([cell(0, 0, "starting-tile", "")]) | {"id": campaign_id}
+        return " ".join(d.message for d in check_text(json.dumps(doc)))
+
+    assert 'did you mean "spike-trap"?' in said("Spike Trap")
+    assert "did you mean" not in said("x" * 300 + "X")
+
+
 def test_the_summary_counts_the_notes_shown_or_not():
     """Plain `check` counts the notes it hides ("-v to show"); `-v` shows them and still counts them."""
     path = next(p for p in bundled_campaigns() if p.name == "the-unpaid-ledger.json")  # three chokepoint notes

@@ -661,7 +661,7 @@ def test_a_server_on_the_ipv6_any_address_takes_ipv4_too() -> None:
     as the servers' own binding did, the IPv6 any address answers IPv4 too, where the system allows it."""
     from cardrogue.cli.common import listen
 
-    with listen("::", free_port()) as server:
+    with listen("::", free_port("::")) as server:
         port = server.getsockname()[1]
         with socket.create_connection(("127.0.0.1", port), timeout=5):
             pass

@@ -300,7 +300,7 @@ def _pattern_message(instance: str, pattern: str, what: str) -> str:
         return f"{what} {_json(instance)} must be some of the letters N, E, S, W, in that order (\"NESW\", \"EW\", \"S\", ...)"
     if pattern == _ID_PATTERN:
         meant = re.sub(r"[\s_]+", "-", instance.strip().lower())  # "Goblin", "Spike Trap", "spike_trap"
-        guess = f"; did you mean {_json(meant)}?" if _ID_RE.match(meant) else ""
+        guess = f"; did you mean {_json(meant)}?" if _ID_RE.match(meant) and len(meant) <= 64 else ""  # (ids' limit)
         return (f"{what} {_json(instance)} is not a valid id: use lower-case letters, digits and dashes, "
                 f"starting with a letter or digit{guess}")
     return f"{what} {_json(instance)} does not match the pattern {pattern}"
