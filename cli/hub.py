@@ -365,7 +365,7 @@ def cmd_login(args: argparse.Namespace) -> int:
 
         from cardrogue.hub import config as settings
         from cardrogue.hub.client import HubClient
-        from cardrogue.hub.config import DEFAULT_HUB, TOKEN, ClientConfig, config_path, load_config
+        from cardrogue.hub.config import DEFAULT_HUB, ROTATE, TOKEN, ClientConfig, config_path, load_config
 
         saved = load_config()
         url = args.hub or saved.hub or DEFAULT_HUB
@@ -386,11 +386,17 @@ def cmd_login(args: argparse.Namespace) -> int:
                 f"the account {_show(saved.name or '?')} on {_show(saved.hub or '?')} is saved in {config_path()}; "
                 f"saving the token of {_show(who['name'])} would replace its token: keep a copy of that file and pass "
                 "--force to replace it")
-        path = settings.save_config(ClientConfig(url, who["name"], token, pending=_other_pending(saved, url, who["name"])))
+        kept = _other_pending(saved, url, who["name"])
+        if kept is None and saved.pending is not None and saved.pending.kind == ROTATE and saved.pending.token != token:
+            kept = saved.pending  # this account's rotation, interrupted, may still land: `token rotate` finishes it
+        path = settings.save_config(ClientConfig(url, who["name"], token, pending=kept))
         if args.format == "json":
             _json({"name": who["name"], "hub": url, "config": str(path)})
         else:
             say(f"logged in as {_show(who['name'])} on {url}; the token is saved in {path} (readable only by you)")
+            if kept is not None and kept.of(url, who["name"]):
+                say("a `token rotate` interrupted before is kept beside it, as its request may still reach the hub: "
+                    "`cardrogue hub token rotate` finishes it")
         return EXIT_OK
 
     return _run(args, work)

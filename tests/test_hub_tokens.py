@@ -323,6 +323,23 @@ def test_a_rotation_retried_into_the_rate_limit_keeps_its_token_for_the_first_re
     assert load_config().token == kept.token and me(hub, kept.token) == 200
 
 
+def test_a_login_with_the_old_token_keeps_a_rotation_still_on_its_way(sqlite_hub, capsys, monkeypatch) -> None:
+    """After a rotation interrupted on its way, `login` with the account's old token (as the refusal offers, should
+    the hub refuse the kept one) dropped the kept token; the late request then made it live and the old one dead:
+    the account's token was lost (review22b). The kept rotation stays, and `token rotate` finishes it."""
+    hub = sqlite_hub
+    old, kept, real = _a_rotation_interrupted_on_its_way(hub, capsys, monkeypatch)
+    monkeypatch.setattr(HubClient, "rotate", real)
+    monkeypatch.setattr("sys.stdin", io.StringIO(old + "\n"))
+    code, out, _ = cardrogue(capsys, "hub", "login", "--hub", hub.base)
+    assert code == 0 and "`cardrogue hub token rotate` finishes it" in out, out
+    assert load_config().token == old and load_config().pending == kept
+    real(HubClient(hub.base, old), kept.token)  # the first request lands, late
+    code, out, err = cardrogue(capsys, "hub", "token", "rotate")
+    assert code == 0 and "finishing the rotation interrupted before" in out, (out, err)
+    assert load_config().token == kept.token and me(hub, kept.token) == 200
+
+
 def test_a_refused_rotation_keeps_the_saved_token(sqlite_hub, capsys) -> None:
     hub = sqlite_hub
     assert cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)[0] == 0
