@@ -279,6 +279,18 @@ def _sent(request, when: str):
         raise _Interrupted(f"interrupted {when}") from None
 
 
+def _unless_dead(request):
+    """``request()``'s answer, or None when the hub refuses its token as unknown (401: revoked or rotated away)."""
+    from cardrogue.hub.client import HubRefused
+
+    try:
+        return request()
+    except HubRefused as exc:
+        if exc.status != 401:
+            raise
+        return None
+
+
 def _json(value) -> None:
     json.dump(value, sys.stdout, indent=2, ensure_ascii=False)
     sys.stdout.write("\n")
@@ -405,28 +417,21 @@ def cmd_login(args: argparse.Namespace) -> int:
 def cmd_logout(args: argparse.Namespace) -> int:
     def work(args):
         from cardrogue.hub import config as settings
-        from cardrogue.hub.client import HubClient, HubRefused
+        from cardrogue.hub.client import HubClient
         from cardrogue.hub.config import ClientConfig
 
         config, url = _account_for(args)
         _check_config_writable()
-        try:
-            answer = _sent(lambda: HubClient(url, config.token).revoke(),
-                           "while the hub revoked the token: it may be revoked; run `cardrogue hub logout` again "
-                           "to finish (the token stays saved until the hub says it is dead)")
-            left = answer["tokens_left"]
-        except HubRefused as exc:
-            if exc.status != 401:
-                raise
-            left = None  # dead already (rotated elsewhere, revoked by the operator): forgotten here too
+        # (a token dead already, rotated elsewhere or revoked by the operator, is forgotten here too)
+        answer = _unless_dead(lambda: _sent(lambda: HubClient(url, config.token).revoke(),
+                                            "while the hub revoked the token: it may be revoked; run `cardrogue hub "
+                                            "logout` again to finish (the token stays saved until the hub says it is "
+                                            "dead)"))
+        left = None if answer is None else answer["tokens_left"]
         if config.pending is not None and config.pending.of(url, config.name):
             # a rotation whose answer was lost: its token may be the live one, and would be forgotten live
-            try:
-                answer = HubClient(url, config.pending.token).revoke()
+            if (answer := _unless_dead(lambda: HubClient(url, config.pending.token).revoke())) is not None:
                 left = answer["tokens_left"]
-            except HubRefused as exc:
-                if exc.status != 401:
-                    raise
         path = settings.save_config(ClientConfig(hub=config.hub, pending=_other_pending(config, url, config.name)))
         if args.format == "json":
             _json({"name": config.name, "hub": url, "revoked": left is not None, "tokens_left": left,
@@ -458,11 +463,7 @@ def cmd_token_rotate(args: argparse.Namespace) -> int:
 
         def finished_before() -> int | None:
             """The kept token live (the interrupted command reached the hub): saved, and said; else None."""
-            try:
-                HubClient(url, pending.token).me()
-            except HubRefused as exc:
-                if exc.status != 401:
-                    raise
+            if _unless_dead(lambda: HubClient(url, pending.token).me()) is None:
                 return None
             path = settings.save_config(ClientConfig(url, config.name, pending.token))
             lost = "registration" if pending.kind == REGISTER else "rotation"
