@@ -257,17 +257,23 @@ def relevant(v: dict, turn: int, par: int, d, lo: int, dist: list, exits: list) 
     return keep
 
 
+def run_watched(search: Search, heap) -> tuple[tuple, float]:
+    """``search.run()`` with ``heap`` in place of the search's heapq (a module-like recorder of its pushes and pops):
+    its result and the CPU seconds it took."""
+    search_module.heapq = heap
+    t0 = time.process_time()
+    try:
+        result = search.run()
+    finally:
+        search_module.heapq = heapq
+    return result, time.process_time() - t0
+
+
 def census(seed: int, states: int, par_given: int | None, save: str | None, fields: bool) -> None:
     c = load_campaign_text(campaign_text(1, 8, seed=seed)).campaign
     search = Search(c, 0, True, Budget(max_states=states, max_seconds=NO_CLOCK))
     rec = Recorder()
-    search_module.heapq = rec
-    t0 = time.process_time()
-    try:
-        verdict, _, turns, health, _ = search.run()
-    finally:
-        search_module.heapq = heapq
-    cpu = time.process_time() - t0
+    (verdict, _, turns, health, _), cpu = run_watched(search, rec)
     d = search.d
     open_f = [e[0] for e in search.heap if e[5][4]]
     least = min(open_f) if open_f else None

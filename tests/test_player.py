@@ -841,6 +841,13 @@ def _end_words(app: App) -> str:
     return " ".join(" ".join(" ".join(shown_lines(w)) for w in widgets).split())
 
 
+async def _killed(pilot, app, *keys: str) -> None:
+    """``keys``, then an attack on the goblin east of the start that kills the hero: the end screen of a death."""
+    await pilot.press(*keys, "right", "a")
+    await pilot.pause()
+    assert isinstance(app.screen, EndScreen) and app.screen.result.outcome == "dead"
+
+
 @run_async
 async def test_after_a_death_the_end_screen_says_the_map_dice_stay_the_same(tmp_path):
     """DESIGN (Fated dice): every card's stream comes from the map, so a retry meets the very rolls that
@@ -850,17 +857,13 @@ async def test_after_a_death_the_end_screen_says_the_map_dice_stay_the_same(tmp_
     doc["cards"]["goblin"]["health"] = 20  # the hero's blow does not kill it: it strikes back for 12
     app = app_for(doc, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("enter", "right", "a")
-        await pilot.pause()
-        assert isinstance(app.screen, EndScreen) and app.screen.result.outcome == "dead"
+        await _killed(pilot, app, "enter")
         words = _end_words(app)
         assert "Fixed dice: after r or n, same moves, same rolls." in words, words
         first = _rolls(app)
         assert first
         for keys in (["r"], ["n", "enter"]):  # and it is true of both (a new run opens with the story)
-            await pilot.press(*keys, "right", "a")
-            await pilot.pause()
-            assert isinstance(app.screen, EndScreen) and app.screen.result.outcome == "dead"
+            await _killed(pilot, app, *keys)
             assert _rolls(app)[-len(first):] == first, keys
 
 
@@ -870,9 +873,7 @@ async def test_after_a_death_with_random_dice_the_end_screen_says_only_n_draws_n
     random dice r gave the same rolls again and only n (R on the board) new ones, and nothing said so."""
     app = app_for(duel_dict(goblin_attack=12, rolls=()), tmp_path, dice_seed=2)  # seed 2: the goblin survives
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("enter", "right", "a")
-        await pilot.pause()
-        assert isinstance(app.screen, EndScreen) and app.screen.result.outcome == "dead"
+        await _killed(pilot, app, "enter")
         words = _end_words(app)
         assert "r keeps these dice (same rolls); n draws new ones." in words, words
         assert "r Restart level (same dice)" in words and "n New run (new dice)" in words, words
