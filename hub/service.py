@@ -31,6 +31,7 @@ DAY = 86_400.0
 ESTIMATE_BATCH = 20  # Monte Carlo runs between two looks at the clock
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,31}")
 HASH_RE = re.compile(r"[0-9a-f]{64}")
+DEAD_TOKEN = "the API token is not known to this hub (a token revoked or rotated is dead)"  # a 401's reason
 # A token a client makes (register, rotate): at least as long as the hub's own (config.new_token).
 CLIENT_TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{43,512}")
 # The start of a content hash as the listings show it (12 hex digits, `hub list`, the map pages) or longer.
@@ -215,7 +216,7 @@ class Hub:
             row = tx.one("SELECT a.id, a.name FROM tokens t JOIN accounts a ON a.id = t.account_id WHERE t.hash = ?",
                          (token_hash(token),))
         if row is None:
-            raise HubError(401, "the API token is not known to this hub (a token revoked or rotated is dead)")
+            raise HubError(401, DEAD_TOKEN)
         return Account(*row, token_hash(token))
 
     def _still_authorised(self, tx, account: Account) -> None:
@@ -233,8 +234,7 @@ class Hub:
             lock = " FOR SHARE"
         if tx.one("SELECT 1 FROM tokens WHERE hash = ? AND account_id = ?" + lock,
                   (account.token_hash, account.id)) is None:
-            raise HubError(401, "the API token is not known to this hub (a token revoked or rotated is dead): it "
-                                "died while the hub worked on this request, and nothing was stored")
+            raise HubError(401, DEAD_TOKEN + ": it died while the hub worked on this request, and nothing was stored")
 
     def _lock_account(self, tx, account_id: int) -> None:
         """The account's row locked for this transaction, before its tokens or best runs change. On PostgreSQL (READ COMMITTED)
@@ -254,7 +254,7 @@ class Hub:
             self._lock_account(tx, account.id)
             gone = tx.execute("DELETE FROM tokens WHERE hash = ? AND account_id = ?", (token_hash(old), account.id))
             if gone.rowcount != 1:  # revoked or rotated since the request was authenticated
-                raise HubError(401, "the API token is not known to this hub (a token revoked or rotated is dead)")
+                raise HubError(401, DEAD_TOKEN)
             self._add_token(tx, account.id, token_hash(new))
         return new
 
@@ -264,7 +264,7 @@ class Hub:
             self._lock_account(tx, account.id)
             gone = tx.execute("DELETE FROM tokens WHERE hash = ? AND account_id = ?", (token_hash(token), account.id))
             if gone.rowcount != 1:
-                raise HubError(401, "the API token is not known to this hub (a token revoked or rotated is dead)")
+                raise HubError(401, DEAD_TOKEN)
             return tx.one("SELECT COUNT(*) FROM tokens WHERE account_id = ?", (account.id,))[0]
 
     def revoke_all(self, name: str, issue: bool = False) -> tuple[Account, int, str | None]:
