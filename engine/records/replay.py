@@ -412,11 +412,15 @@ def verify_replay(text: str, campaign: Campaign, *, max_seconds: float | None = 
     state = GameState.new(campaign, level, log=False)
     state.resolve(resolver)
     deadline = None if max_seconds is None else time.monotonic() + max_seconds
+
+    def stopped(i: int) -> Verdict:
+        return Verdict(False, f"re-simulation stopped after {max_seconds:g} s at action {i + 1} of {len(actions)}",
+                       action_index=i, out_of_time=True)
+
     twins: list[tuple[int, str]] = []
     for i, text_action in enumerate(actions):
         if deadline is not None and time.monotonic() > deadline:
-            return Verdict(False, f"re-simulation stopped after {max_seconds:g} s at action {i + 1} of {len(actions)}",
-                           action_index=i, out_of_time=True)
+            return stopped(i)
         try:
             action = Action.parse(text_action)
             if state.is_terminal():
@@ -428,8 +432,7 @@ def verify_replay(text: str, campaign: Campaign, *, max_seconds: float | None = 
         try:
             twin = _first_twin(before, text_action, state, resolver, deadline)
         except _CutShort:  # (the run's id is unsure without it)
-            return Verdict(False, f"re-simulation stopped after {max_seconds:g} s at action {i + 1} of {len(actions)}",
-                           action_index=i, out_of_time=True)
+            return stopped(i)
         if twin is not None:
             twins.append((i, twin))
         if (i + 1) % every == 0 and state_hash(state) != checkpoints[(i + 1) // every - 1]:
