@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any, Callable
 
 from cardrogue.engine.format.diagnostics import Diagnostic
-from cardrogue.engine.model.campaign import Campaign
+from cardrogue.engine.model.campaign import Campaign, row_major
 
 CellPlace = Callable[[int, int], "tuple[int, int] | None"]
 """``(level, index)`` -> the place of the cell at that index of the level's list in the text checked."""
@@ -30,14 +30,14 @@ def placed(diag: Diagnostic, cell_place: CellPlace) -> Diagnostic:
 
 
 def saved_places(campaign: Campaign) -> CellPlace:
-    """Cell places in ``campaign``'s canonical text: each level's cells by row, then column."""
+    """Cell places in ``campaign``'s canonical text: each level's cells in its order (row_major)."""
     ordered: dict[int, list[tuple[int, int]]] = {}
 
     def place(level: int, index: int) -> tuple[int, int] | None:
         if level >= len(campaign.levels):
             return None
         if level not in ordered:
-            ordered[level] = [c.pos for c in sorted(campaign.levels[level].cells, key=lambda c: (c.y, c.x))]
+            ordered[level] = [c.pos for c in sorted(campaign.levels[level].cells, key=row_major)]
         cells = ordered[level]
         return cells[index] if index < len(cells) else None
 
