@@ -12,6 +12,7 @@ from __future__ import annotations
 from helpers import campaign, campaign_dict, cell, legal, load, new_state, play, same_par_as_the_reference
 
 from cardrogue.engine.analysis.solver import Budget, solve_campaign
+from cardrogue.engine.chance.resolvers import FatedResolver
 
 from cardrogue.engine.model.campaign import POTION_COLOURS, POTION_EFFECTS
 from cardrogue.engine.rules.state import CHOOSE_TELEPORT, COMBAT, DEAD, DONE, MOVING, STEP1, GameState
@@ -1303,3 +1304,37 @@ def test_the_end_rush_and_its_starting_tile_exit_are_not_story_mode_s():
     assert "teleport 3,0" in legal(s)
     play(s, "teleport 3,0")
     assert s.outcome == "won"
+
+
+def test_the_turns_left_under_each_effect_are_kept_as_an_effect_card_would():
+    """EFFECT CARD: "In order to keep track of effects that last longer than a single turn, players may use an effect
+    card. The effect card should be rotated as needed to indicate to the player the amount of turns he has left under
+    the effect. The cooldown effect card is a card specifically used by the MAGE to keep track of spell cooldown";
+    POISON: "Players may use the Poison EFFECT CARD to help remember the duration of the poison" - the state's summary
+    (`cardrogue run --format json`) and view count them down: the mage drinks poison (3 turns) and casts his spell
+    (COOLDOWN: 3 TURNS); each turn after, one turn less of each, the spell ready again at turn 5."""
+    s = new_state([START, cell(1, 0, "pathing-tile", "W")], character="mage", items=["blue-potion"], potions=ALL)
+    play(s, "drink blue")
+    assert (s.summary()["poisoned"], s.summary()["spell_wait"]) == (3, 0)
+    play(s, "spell E")
+    seen = []
+    while s.turn < 5:
+        seen.append((s.turn, s.summary()["poisoned"], s.summary()["spell_wait"], s.view().hero.spell_wait))
+        assert ("spell W" in legal(s)) is (s.summary()["spell_wait"] == 0)
+        play(s, "end")
+    assert seen == [(2, 2, 3, 3), (3, 1, 2, 2), (4, 0, 1, 1)]
+    assert (s.summary()["spell_wait"], "spell W" in legal(s)) == (0, True)
+
+
+def test_the_turns_left_to_skip_are_kept_as_the_skip_turn_card_would():
+    """SKIP TURN: "This is an effect card that a player may use to indicate how many turns should be skipped. Rotate the
+    card to indicate the number of turns left under that effect"; PARALYSIS: "Players may use the Skip Turn EFFECT
+    CARD to help remember the duration of the paralysis" - a potion of paralysis drunk on the fountain at turn 2: at the
+    start of turn 3, as the fountain rolls, one turn is left to skip; turn 3 is skipped (the log says so) and none is
+    left at turn 4."""
+    cells = [START, cell(1, 0, "fountain-of-healing", "W", rolls=[1, 1, 1])]
+    s = play(new_state(cells, character="bard", items=["orange-potion"], potions=ALL), "move E", "end")
+    s.apply("drink orange")
+    assert (s.turn, s.chance.purpose, s.summary()["paralysed"], s.view().hero.paralysed) == (3, "fountain", 1, 1)
+    s.resolve(FatedResolver(s.campaign))
+    assert (s.turn, s.summary()["paralysed"]) == (4, 0) and [e.turn for e in s.log if isinstance(e, TurnSkipped)] == [3]
