@@ -8,8 +8,7 @@ that ends a word too, so a quote may be cut, wrapped or stop short of the full s
 read as printed without their ``$`` signs ("He will deal $2 + X$ to ..." is quoted by "He will deal 2 + X to ...";
 the list stripped them until the fourth audit, so no quote could match those sentences), and a list item without its
 bullet (a ``-`` that no quote holds). Sentences of fewer than four words and cross-references ("See ...", "Read the
-...") are not listed; neither are the rulebook's sections before
-TURNS (the story, setting up the table).
+...") are not listed; neither are the rulebook's sections before TURNS (the story, setting up the table).
 
 The audits' counts, of 480 sentences (benchmarks/RESULTS.md): 218 after the second audit (branch ``rules20``, by
 the same list matched as any substring, full stops kept); 227 by this script on the tests the third audit started
