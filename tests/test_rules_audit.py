@@ -1005,8 +1005,10 @@ HERMIT = {"hermit": {"name": "Hermit", "kind": "character", "abilities": []}}  #
 def test_a_lower_max_health_keeps_the_health_but_caps_healing():
     """-X TO MAX HEALTH: "The player gains a permanent decrease to his MAXIMUM HEALTH. He does not lose the X amount
     from his current health when the artifact is picked up ... Instead, healing will never exceed the amount of the
-    maximum health. ... If he later loses 1 health, he cannot restore his health to 10. He can restore health once his
-    health is lower than 10 - X, and can only restore it to 10 - X"; MAX HEALTH: "Players may lose or gain max health
+    maximum health. For example, if the same player instead had his current health at his maximum health, that of 10,
+    his maximum health will be 10 - X, but his current health will still be 10. If he later loses 1 health, he cannot
+    restore his health to 10. He can restore health once his health is lower than 10 - X, and can only restore it to
+    10 - X"; MAX HEALTH: "Players may lose or gain max health
     as the game progresses" - the cursed idol (-2) picked up at 10/10: 10/8; poison takes him to 9, where a potion of
     healing does nothing; at 7 another restores him to 8."""
     s = corridor("cursed-idol", character="hermit", cards=HERMIT, items=["blue-potion", "red-potion", "red-potion"],
@@ -1338,3 +1340,84 @@ def test_the_turns_left_to_skip_are_kept_as_the_skip_turn_card_would():
     assert (s.turn, s.chance.purpose, s.summary()["paralysed"], s.view().hero.paralysed) == (3, "fountain", 1, 1)
     s.resolve(FatedResolver(s.campaign))
     assert (s.turn, s.summary()["paralysed"]) == (4, 0) and [e.turn for e in s.log if isinstance(e, TurnSkipped)] == [3]
+
+
+def test_the_score_sheet_s_stats_are_the_state_s_summary():
+    """SCORE SHEET: "Players may keep track of in-game stats and other values on the score sheet. As the game advances,
+    players will gain and lose stats"; HEALTH: "Players and enemies have health"; GOLD: "Gold is the currency used in
+    the game"; EQUIPMENT CARD: "Players may use this card to keep track of equipped weapons and armor" - the summary
+    holds them: the bard pays twice the sword's 5 gold less 1 at the shop, equips it (+1 to the attack roll, his own -1
+    to it), and the goblin beside the shop keeps its health until his attack roll of 3 takes 3 of it."""
+    cells = [START, cell(1, 0, "shop", "EW", stock=["sword"]), cell(2, 0, "goblin", "W", rolls=[3, 1])]
+    s = new_state(cells, character="bard", items=["gold"] * 12)
+    before = s.summary()
+    assert (before["health"], before["max_health"], before["gold"], before["attack_modifier"], before["equipped"]) == (
+        11, 11, 12, -1, {})
+    play(s, "move E", "buy sword", "equip sword")
+    after = s.summary()
+    assert (after["gold"], after["attack_modifier"], after["equipped"], after["hand"]) == (3, 0, {"primary": "sword"}, [])
+    assert [(e["card"], e["health"], e["adjacent"]) for e in after["enemies"]] == [("goblin", 4, True)]
+    play(s, "attack")
+    assert [(e["card"], e["health"]) for e in s.summary()["enemies"]] == [("goblin", 1)]
+
+
+def test_the_character_card_is_the_hero_s_for_the_whole_run():
+    """CHARACTER CARD: "Each player chooses a character card at the beginning of the game ... Once the game starts, a
+    player may not trade his character card" - the campaign names the hero's character once: a level's practice hero
+    may not name another (CR103), and the hero who takes the ladder to level 2 is the same mage."""
+    import json
+
+    from cardrogue.engine.format.loader import load_campaign_text
+
+    d = campaign_dict([START, cell(1, 0, "pathing-tile", "W")], character="mage")
+    d["levels"][0]["hero"] = {"character": "warrior"}
+    assert [x.code for x in load_campaign_text(json.dumps(d)).diagnostics] == ["CR103"]
+    two = {"id": "two", "title": "Two", "width": 2, "height": 1, "goals": [],
+           "cells": [START, cell(1, 0, "pathing-tile", "W", exit=True)]}
+    s = new_state([START, cell(1, 0, "descending-ladder", "W", to="two")], character="mage", levels=[two])
+    play(s, "move E")
+    assert (s.view().level.id, s.view().hero.character.id) == ("two", "mage")
+
+
+def test_the_one_player_lays_one_starting_tile():
+    """STARTING TILE: "Each player lays down a starting tile to begin the game. Starting tiles need to have at least four
+    EXPLORATION CARDS between them" - story mode has one player: a level holds one starting tile (CR207 for a second,
+    so there is no distance between two to keep), and the hero begins on it wherever it lies."""
+    import json
+
+    from cardrogue.engine.format.loader import load_campaign_text
+
+    cells = [cell(0, 0, "pathing-tile", "E"), cell(1, 0, "starting-tile", "W")]
+    assert new_state(cells).position == (1, 0)
+    d = campaign_dict([START, cell(1, 0, "starting-tile", "W")])
+    assert "CR207" in [x.code for x in load_campaign_text(json.dumps(d)).diagnostics]
+
+
+def test_an_enemy_is_never_thrown_onto_a_trap():
+    """TRAP OF POISON: "If an enemy steps on the trap, he will lose 1 health for 2 turns"; POTION OF TELEPORTATION: "the
+    player who threw the potion can move the enemy or player it was thrown on to any Pathing Tile" - an enemy moves
+    only by a thrown potion of teleportation, and a trap is no pathing tile ("no effect, or special rules"), so in story
+    mode no enemy steps on a trap (docs/rules.md, Combat, "Traps never meet enemies"): the goblin may be sent to the
+    pathing tile beyond the revealed poison trap, not onto the trap."""
+    cells = [cell(1, 0, "starting-tile", "ESW"), cell(2, 0, "goblin", "W", rolls=[1]),
+             cell(0, 0, "poison-trap", "EW"), cell(1, 1, "pathing-tile", "N")]
+    s = play(new_state(cells, character="bard", items=["purple-potion"], potions=ALL), "throw purple E")
+    assert s.phase == CHOOSE_TELEPORT and legal(s) == ["teleport 1,1"]
+
+
+def test_the_updates_from_v1_1_1_and_v1_1_leave_no_story_rule_but_the_thrown_potions():
+    """Updates from previous versions, FROM V1.1.1: "Grammatical corrections." "Several small clarifications."; FROM
+    V1.1: "Added a box content section." ... "Dying during end rush does not grant player the end rush victory point."
+    - none is a rule a story run meets (no end rush, no victory points: docs/rules.md, Rules versions): there is no
+    `1.1.1` to name (CR104), and `1.1` plays a potion of strength thrown on an enemy reversed (-1 to its attack, as
+    1.0 does), the one rule of the list that changes."""
+    import json
+
+    from cardrogue.engine.format.loader import load_campaign_text
+
+    d = campaign_dict([START, cell(1, 0, "pathing-tile", "W")], rules="1.1.1")
+    assert [x.code for x in load_campaign_text(json.dumps(d)).diagnostics] == ["CR104"]
+    for rules, attack in (("1.1.2", 3), ("1.1", 1)):
+        s = play(new_state([START, cell(1, 0, "goblin", "W", rolls=[1])], items=["green-potion"], potions=ALL,
+                           rules=rules), "throw green E")
+        assert s.view().foe_at(1, 0).attack == attack
