@@ -1421,3 +1421,17 @@ def test_the_updates_from_v1_1_1_and_v1_1_leave_no_story_rule_but_the_thrown_pot
         s = play(new_state([START, cell(1, 0, "goblin", "W", rolls=[1])], items=["green-potion"], potions=ALL,
                            rules=rules), "throw green E")
         assert s.view().foe_at(1, 0).attack == attack
+
+
+def test_the_golem_must_be_slain_only_when_a_goal_names_it():
+    """THERE ARE NO MORE EXPLORATION CARDS OR PATHING TILES IN THE STACK: "The Golem must still be slain in order to
+    start the END RUSH. If players don't dare fight the Golem, or cannot defeat the Golem, all players forfeit the
+    game" - in story mode the way out is the author's exit, and what must be slain first is what the level's goals
+    name (docs/rules.md, Goals and the end): past a golem no goal names, the hero leaves and wins; with `slay golem`
+    the exit stays shut until it is slain."""
+    cells = [cell(0, 1, "starting-tile", "NE"), cell(0, 0, "golem", "S", face="down"),
+             cell(1, 1, "pathing-tile", "W", exit=True)]
+    s = play(new_state(cells), "flip N")
+    assert s.phase == COMBAT
+    assert play(new_state(cells), "move E").outcome == "won"
+    assert "move E" not in legal(new_state(cells, goals=[("slay", "golem")]))
