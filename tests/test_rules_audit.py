@@ -669,7 +669,9 @@ def test_fleeing_is_one_die_instead_of_the_attack_roll_and_4_to_6_flee():
 
 def test_an_enemy_s_ability_is_its_description_not_its_name():
     """COMBAT TURN SEQUENCE: "2. Apply enemy ability (if any): If the enemy has a special ability that require a die
-    roll, roll for this ability. ... Look up the ability itself, and not the name of the enemy" - an author's cave
+    roll, roll for this ability. ... Look up the ability itself, and not the name of the enemy"; CLARIFICATIONS: "When
+    looking up clarifications about certain cards, look for the card descriptions and not the name of the card" - an
+    author's cave
     spider, whose card reads ROLL A DIE: IF 6: POISON -1 HEALTH FOR 2 TURNS, rolls for it and poisons as the sewer rat
     does (its bite, then turn 2's poison); a spider with no ability rolls nothing."""
     spider = {"name": "Cave Spider", "kind": "enemy", "attack": 1, "health": 9, "gold": 1,
@@ -747,7 +749,8 @@ def test_each_item_is_equipped_on_its_own_slot_one_item_a_slot():
     onto the appropriate slot on his equipment card. Two items cannot exist on the same slot"; HEAD SLOT, CHEST SLOT,
     FEET SLOT, PRIMARY HAND SLOT, SECONDARY HAND SLOT: "A single card with the matching head slot symbol can be
     equipped by placing this card on the head slot on the Equipment Card" (and so for each); PRIMARY HAND SLOT: "This
-    is the WEAPON SLOT on the EQUIPMENT CARD" - the helm, chestplate, boots, sword and shield each go to their slot;
+    is the WEAPON SLOT on the EQUIPMENT CARD"; HEAD SLOT, CHEST SLOT, FEET SLOT, SECONDARY HAND SLOT: "One of the ARMOR
+    SLOTS on the EQUIPMENT CARD" - the helm, chestplate, boots, sword and shield each go to their slot;
     the vision lens (head) sends the helm back to the hand."""
     kit = ["helm", "chestplate", "boots", "sword", "shield", "vision-lens"]
     s = play(new_state([START], items=kit), *(f"equip {c}" for c in kit[:5]))
@@ -855,7 +858,8 @@ def test_the_attack_roll_modifier_comes_after_the_doubling():
     """ATTACK ROLL MODIFIER + OTHER ATTACK MODIFIERS: "The attack roll modifier is always applied after all other attack
     modifiers. For example, a player may have drunk a potion that grants +1 to attack roll, and may have a weapon
     equipped that doubles the attack of a roll"; DOUBLE DAMAGE: "For example, a player may have drunk a potion that
-    grants +1 to attack roll, and may have a weapon equipped that doubles damage" - a plain bard with the maul drinks
+    grants +1 to attack roll, and may have a weapon equipped that doubles damage"; DOUBLE DAMAGE: "Attack is double the
+    attack roll before other attack modifiers are applied" - a plain bard with the maul drinks
     strength and rolls 5: 5 * 2 + 1 = 11, not (5 + 1) * 2."""
     s = play(troll_ahead([5], character="bard", cards={**PLAIN_BARD, "troll": {"health": 20}}, items=["green-potion"],
                          equipped=["maul"], potions=ALL), "drink green", "attack")
@@ -1454,3 +1458,137 @@ def test_kept_reading_an_enemy_is_thrown_onto_the_exit_only_once_it_is_open():
     assert legal(s) == ["teleport 1,1"]
     s = play(new_state(cells, **kit), "throw purple W")
     assert legal(s) == ["teleport 2,0", "teleport 1,1"]
+
+
+# The sentences rules_quoted.py counted through a common phrase alone ("the start of the next", "thrown on an adjacent
+# enemy", "at the start of the"): quoted here whole, each with a test of its own rule.
+
+
+def test_poison_and_paralysis_go_on_into_the_next_combat_turn():
+    """COMBAT TURN SEQUENCE: "If the player is affected (by PARALYSIS or POISON) those effects will continue during the
+    start of the next combat turn sequence" - poisoned beside the goblin, the bard loses 1 at the start of turn 2, still
+    in combat; paralysed there, he loses turn 2 and turn 3 is a combat turn again."""
+    kit = dict(character="bard", potions=ALL)
+    s = play(new_state([START, cell(1, 0, "goblin", "W", rolls=[1] * 6)], items=["blue-potion"], **kit),
+             "drink blue", "attack")
+    assert (s.turn, s.phase, s.health) == (2, COMBAT, s.max_health - 2 - 1)
+    s = play(new_state([START, cell(1, 0, "goblin", "W", rolls=[1] * 6)], items=["orange-potion"], **kit),
+             "drink orange")
+    assert (s.turn, s.phase) == (3, COMBAT) and [e.turn for e in s.log if isinstance(e, TurnSkipped)] == [2]
+
+
+def test_fleeing_is_chosen_instead_of_the_attack_and_leaves_combat():
+    """FLEEING FROM AN ENEMY: "During the player's turn of the combat turn sequence (step 1), he can choose to flee
+    instead of attacking by announcing that he is attempting to flee"; FLEE: "If the roll was successful, the player
+    moves to an adjacent tile and is no longer in combat" - beside the goblin the bard is offered `attack` and `flee W`;
+    a 5 and he stands west, out of combat, the turn at step 4."""
+    cells = [cell(0, 0, "pathing-tile", "E"), cell(1, 0, "starting-tile", "EW"), cell(2, 0, "goblin", "W", rolls=[5])]
+    s = new_state(cells, character="bard")
+    assert [a for a in legal(s) if a.startswith(("attack", "flee"))] == ["attack", "flee W"]
+    play(s, "flee W")
+    assert (s.position, s.in_combat, s.phase, s.health) == ((0, 0), False, DONE, s.max_health)
+
+
+def test_a_trap_flipped_over_acts_at_once():
+    """Traps: "When a player flips over a trap card, he is immediately affected by the trap" - the spike trap flipped
+    east takes 2 health from the hero on his own tile, in step 1, before any move."""
+    s = play(new_state([START, cell(1, 0, "spike-trap", "W", face="down")]), "flip E")
+    assert (s.turn, s.position, s.health, s.phase) == (1, (0, 0), s.max_health - 2, STEP1)
+
+
+def test_a_potion_moved_onto_goes_to_the_hand_and_leaves_a_pathing_tile():
+    """Potions: "Potions are picked up by the first player who moves his piece onto the potion tile. It is placed in the
+    hand of that player, and replaced with a PATHING TILE" - moved onto, the red potion is in the hand and its cell is
+    a plain pathing tile."""
+    from cardrogue.engine.rules.view import Face, Tile
+
+    s = play(corridor("red-potion", "pathing-tile"), "move E")
+    here = s.view().cell(1, 0)
+    assert s.hand == ("red-potion",) and (here.face, here.tile, here.name) == (Face.CLEARED, Tile.PLAIN, "Pathing Tile")
+
+
+def test_a_potion_thrown_leaves_the_hand_for_the_enemy_it_is_thrown_on():
+    """ITEMS: "The throw symbol means that an item may be thrown on an adjacent enemy or player"; Potions: "Potions can
+    also be thrown on an adjacent enemy or player"; THROW: "This means that the player can remove a throwable item from
+    his hand and the item's effect is given to the player or enemy that the item was thrown on" - the potion of poison
+    thrown east leaves the hand, and the goblin, not the hero, is poisoned for 3 turns."""
+    s = play(new_state([START, cell(1, 0, "goblin", "W", rolls=[1])], character="bard", items=["blue-potion"],
+                       potions=ALL), "throw blue E")
+    assert s.hand == () and s.poison == 0
+    assert [(e["card"], e["poisoned"]) for e in s.summary()["enemies"]] == [("goblin", 3)]
+
+
+def test_a_potion_of_paralysis_drunk_ends_the_turn_and_skips_the_next():
+    """PROPERTIES OF A POTION: "POTION OF PARALYSIS: end turn (if it is the player's turn) and skip the next turn" -
+    drunk at turn 1 out of combat: turn 1 ends, turn 2 is skipped, turn 3 is played."""
+    s = play(new_state([START, cell(1, 0, "pathing-tile", "W")], character="bard", items=["orange-potion"],
+                       potions=ALL), "drink orange")
+    assert (s.turn, s.phase) == (3, STEP1) and [e.turn for e in s.log if isinstance(e, TurnSkipped)] == [2]
+
+
+def test_a_hero_moved_when_his_turn_is_over_meets_the_tile_at_his_next_turn():
+    """TELEPORTING OR MOVING TO A TILE, BUT TURN IS ENDED: "A player can move, or be moved, to another location on the
+    board when it is not his turn (the POTION OF TELEPORTATION and the scroll of MOVE TO ANY ADJACENT TILE cause this
+    event)" - the scroll read at turn 1 sets the hero on the potion south across a wall and ends the turn; the potion is
+    picked up only once turn 2 has begun."""
+    from cardrogue.engine.rules.events import PickedUp, TurnBegan
+
+    cells = [START, cell(1, 0, "pathing-tile", "W"), cell(0, 1, "red-potion", "E"), cell(1, 1, "pathing-tile", "W")]
+    s = play(new_state(cells, items=["scroll-of-passage"]), "read scroll-of-passage S")
+    order = [type(e).__name__ for e in s.log if isinstance(e, (PickedUp, TurnBegan))]
+    assert (s.turn, s.position, s.hand) == (2, (0, 1), ("red-potion",)) and order[-2:] == ["TurnBegan", "PickedUp"]
+
+
+def test_the_descending_ladder_is_a_story_mode_tile_to_the_next_level():
+    """DESCENDING LADDER: "A card in the STARTING TILES deck represented by a ladder descending into a hole. This card is
+    only used in STORY MODE" - the catalog's ladder is a tile; moved onto, it ends the turn and the next one begins on
+    the starting tile of the level it names."""
+    from cardrogue.engine.model.campaign import CardKind
+
+    two = {"id": "two", "title": "Two", "width": 3, "height": 1, "goals": [],
+           "cells": [cell(0, 0, "pathing-tile", "E"), cell(1, 0, "starting-tile", "EW"),
+                     cell(2, 0, "pathing-tile", "W", exit=True)]}
+    s = new_state([START, cell(1, 0, "descending-ladder", "W", to="two")], levels=[two])
+    assert s.campaign.cards["descending-ladder"].kind is CardKind.TILE
+    play(s, "move E")
+    assert (s.turn, s.view().level.id, s.position) == (2, "two", (1, 0))
+
+
+def test_an_enemy_is_any_card_flipped_over_with_attack_and_health():
+    """ENEMY: "Any card that a player may flip over that has attack and health" - every enemy and boss of the catalog
+    has both, and an author's new card of the enemy kind (a mole rat, attack 1, health 1) flipped over is fought and
+    slain as any."""
+    from cardrogue.engine.model.campaign import CardKind
+
+    cards = campaign([START]).cards.values()
+    assert all(c.attack is not None and c.health for c in cards if c.kind in (CardKind.ENEMY, CardKind.BOSS))
+    rat = {"mole-rat": {"name": "Mole Rat", "kind": "enemy", "attack": 1, "health": 1, "gold": 1}}
+    s = play(new_state([START, cell(1, 0, "mole-rat", "W", face="down", rolls=[3])], cards=rat), "flip E")
+    assert s.phase == COMBAT
+    play(s, "attack")
+    assert s.face(1, 0) == CLEARED and s.gold == 1
+
+
+def test_exploration_cards_are_flipped_at_the_start_of_the_turn():
+    """EXPLORATION CARD: "At the start of the player's turn, he may flip over exploration tiles to reveal that card" -
+    moved next to a face-down card, the hero may not flip it in that turn (step 1 is past); at the start of the next
+    he may."""
+    s = play(new_state([START, cell(1, 0, "pathing-tile", "EW"), cell(2, 0, "pathing-tile", "W", face="down")]),
+             "move E")
+    assert not any(a.startswith("flip") for a in legal(s))
+    play(s, "end")
+    assert legal(s)[0] == "flip E"
+
+
+def test_gold_for_what_is_sold_and_shop_cards_bought_only_on_the_shop():
+    """GOLD CARD: "When a player sells items at the SHOP, he picks up Gold cards equal to total gold amount of the items
+    and loot sold"; SHOP CARD: "Shop cards are the items that can be purchased while a player is on a SHOP TILE" - next
+    to the shop the hero may neither buy nor sell; on it he sells the sword for its 5 gold and the helm (3) for its
+    3, then buys the shield at twice its 4."""
+    cells = [START, cell(1, 0, "pathing-tile", "EW"), cell(2, 0, "shop", "W", stock=["shield"])]
+    s = play(new_state(cells, items=["sword", "helm"]), "move E")
+    assert not any(a.startswith(("buy", "sell")) for a in legal(s))
+    play(s, "end", "move E", "sell sword", "sell helm")
+    assert (s.gold, s.hand) == (8, ())
+    play(s, "buy shield")
+    assert (s.gold, s.hand) == (0, ("shield",))

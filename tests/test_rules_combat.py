@@ -114,9 +114,12 @@ def test_attack_again():
 
 
 def test_heals_each_attack_capped_at_max():
-    """HEALS +X HEALTH EACH ATTACK; "current health cannot exceed the max health through healing"."""
-    s = play(fight("vampire-bat", [2, 2]), "flip E", "attack")
+    """HEALS +X HEALTH EACH ATTACK: "An enemy with this ability will heal his current health X amount each turn"; MAX
+    HEALTH: "current health cannot exceed the max health through healing" - it heals again the next turn."""
+    s = play(fight("vampire-bat", [2, 1]), "flip E", "attack")
     assert foe_health(s) == 5 - 3 + 1
+    play(s, "attack")
+    assert foe_health(s) == 3 - 2 + 1
 
 
 def test_must_kill_within_a_single_turn():
