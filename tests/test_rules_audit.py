@@ -385,7 +385,8 @@ def test_an_enemy_ability_that_needs_no_roll_applies_without_a_die():
 
 def test_an_enemy_s_die_ability_is_rolled_before_it_attacks():
     """ROLL A DIE: IF X: (SHOWN ON SOME CARDS): "If an enemy card has such a description, a die is rolled before the
-    enemy attacks" - the sewer rat's 6 poisons the hero, then it bites for 1."""
+    enemy attacks"; ROLL A DIE: IF X: POISON -1 HEALTH FOR Y TURNS: "If X is rolled, the attacking player loses -1
+    health each turn for Y turns" - the sewer rat's 6 poisons the hero (2 turns), then it bites for 1."""
     s = new_state([START, cell(1, 0, "sewer-rat", "W", rolls=[1, 6])], character="bard")
     n = len(s.log)
     play(s, "attack")
@@ -1047,7 +1048,8 @@ def test_remove_all_your_cursed_items_discards_the_cursed_ones_only():
 
 
 def test_every_character_has_two_positive_traits_and_one_negative():
-    """CHARACTER CARD: "Each character has two positive traits, and one negative trait" - the project's six characters
+    """CHARACTER CARD: "There are six characters: the WARRIOR, the ROGUE, the CLERIC, the EXPLORER, the MAGE, and the
+    BARD. Each character has two positive traits, and one negative trait" - the project's six characters
     (docs/rules.md, Characters) each carry three abilities."""
     from cardrogue.engine.model.campaign import CardKind
 
@@ -1582,7 +1584,7 @@ def test_exploration_cards_are_flipped_at_the_start_of_the_turn():
 
 def test_gold_for_what_is_sold_and_shop_cards_bought_only_on_the_shop():
     """GOLD CARD: "When a player sells items at the SHOP, he picks up Gold cards equal to total gold amount of the items
-    and loot sold"; SHOP CARD: "Shop cards are the items that can be purchased while a player is on a SHOP TILE" - next
+    and loot sold"; BUY, SELL: "When a player is on a shop, he may buy and sell items"; SHOP CARD: "Shop cards are the items that can be purchased while a player is on a SHOP TILE" - next
     to the shop the hero may neither buy nor sell; on it he sells the sword for its 5 gold and the helm (3) for its
     3, then buys the shield at twice its 4."""
     cells = [START, cell(1, 0, "pathing-tile", "EW"), cell(2, 0, "shop", "W", stock=["shield"])]
@@ -1592,3 +1594,13 @@ def test_gold_for_what_is_sold_and_shop_cards_bought_only_on_the_shop():
     assert (s.gold, s.hand) == (8, ())
     play(s, "buy shield")
     assert (s.gold, s.hand) == (0, ("shield",))
+
+
+def test_a_trap_moved_onto_acts_once_while_the_hero_stays_on_it():
+    """Traps: "If a player or enemy moves onto a trap after it has been revealed, he will trigger the trap's effect. The
+    trap will only affect him once while he remains on the tile" - the hero moved onto the spike trap loses 2; he
+    stays on it two more turns and loses nothing more."""
+    s = play(corridor("spike-trap", "pathing-tile"), "move E")
+    assert s.health == s.max_health - 2
+    play(s, "end", "end")
+    assert (s.turn, s.position, s.health) == (3, (1, 0), s.max_health - 2)
