@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import queue
+import select
 import sqlite3
 import sys
 import threading
@@ -243,16 +244,26 @@ class Database:
         except psycopg.Error as exc:
             raise DatabaseError(f"{display_url(self.url)}: cannot connect: {_one_line(exc)}") from None
 
+    def _pooled(self) -> Any:
+        """A pooled connection still open, else a new one. PostgreSQL restarted under a serving hub (an upgrade, a
+        failover) had closed every pooled connection, and the first request to take each answered 503 although the
+        database was back: one the server closed is dropped here for the next, or a new one."""
+        while True:
+            try:
+                conn = self._pool.get_nowait()
+            except queue.Empty:
+                return self._connect()
+            if self.dialect == "sqlite" or not _closed_by_server(conn):
+                return conn
+            _close_quietly(conn)
+
     @contextmanager
     def _connection(self) -> Iterator[Any]:
         if self._closed:
             raise DatabaseError("the database is closed")
         self._slots.acquire()
         try:
-            try:
-                conn = self._pool.get_nowait()
-            except queue.Empty:
-                conn = self._connect()
+            conn = self._pooled()
             healthy = False
             try:
                 yield conn
@@ -374,6 +385,19 @@ class Database:
 def _one_line(exc: Exception) -> str:
     """A driver's message on one line (libpq's run over several, with a tab-indented hint)."""
     return " ".join(str(exc).split())
+
+
+def _closed_by_server(conn: Any) -> bool:
+    """Whether an idle PostgreSQL connection is closed: by psycopg, or by the server, whose last error (or end of
+    stream) waits on its socket, where an idle connection in autocommit mode has nothing to read (the hub does not
+    LISTEN). A look at the socket, no round trip to the server."""
+    if conn.closed or conn.broken:
+        return True
+    try:
+        readable, _, _ = select.select([conn.fileno()], [], [], 0)
+    except (OSError, ValueError):  # a socket already gone
+        return True
+    return bool(readable)
 
 
 def _close_quietly(conn: Any) -> None:

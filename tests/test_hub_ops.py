@@ -1,0 +1,90 @@
+"""The operator's side of a hub (docs/hub.md, Running a hub): the database going away and coming back under a
+serving hub, an upgrade said when `serve` migrates, and the answers uvicorn itself writes."""
+
+from __future__ import annotations
+
+import pytest
+from hub_support import call, register, running_hub
+
+from cardrogue.hub.db import Database
+
+UNAVAILABLE = {"error": "the hub's database is unavailable; try again later"}
+
+
+def _admin(postgres):
+    import psycopg
+
+    return psycopg.connect(postgres.url(), autocommit=True)
+
+
+def _own_database(postgres, name: str) -> str:
+    """A database of its own on the test server (connections to it can be refused without touching the others')."""
+    with _admin(postgres) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {name}")
+    return postgres.url().removesuffix("/postgres") + f"/{name}"
+
+
+def _terminate_every_connection_to(postgres, name: str) -> int:
+    """What a restart of PostgreSQL (an upgrade, a failover) does to the hub's pooled connections."""
+    with _admin(postgres) as conn:
+        return len(conn.execute("SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity WHERE datname = %s"
+                                " AND pid <> pg_backend_pid()", (name,)).fetchall())
+
+
+def test_a_database_restarted_under_the_hub_costs_no_request(postgres) -> None:
+    """PostgreSQL restarted while the hub serves: every connection the hub kept in its pool was dead, and the
+    first request to take each one answered 503 although the database was back (walked by hand: a hub on
+    `pg_ctl restart` answered its next request 503, then 200). A pooled connection the server closed is dropped
+    for a new one."""
+    url = _own_database(postgres, "ops_restarted")
+    with running_hub(url) as app:
+        token = register(app.base, "alice")
+        for _ in range(3):
+            assert call(app.base, "GET", "/api/maps")[0] == 200
+        assert _terminate_every_connection_to(postgres, "ops_restarted") >= 1
+        for path in ("/api/maps", "/api/me", "/"):
+            status, body, _ = call(app.base, "GET", path, token=token)
+            assert status == 200, (path, status, body)
+        assert app.state.internal_errors == 0
+
+
+def test_a_database_that_goes_away_is_a_503_and_the_hub_recovers_when_it_is_back(postgres) -> None:
+    """docs/hub.md: 'a database that goes away turns requests into a 503'; never a 500 or a traceback page,
+    with the hub's headers, on the API (JSON) and the pages (HTML); and the requests after its return answer."""
+    url = _own_database(postgres, "ops_gone")
+    with running_hub(url) as app:
+        token = register(app.base, "alice")
+        with _admin(postgres) as conn:
+            conn.execute("ALTER DATABASE ops_gone WITH ALLOW_CONNECTIONS false")
+        _terminate_every_connection_to(postgres, "ops_gone")
+        try:
+            for method, path, body in (("GET", "/api/maps", None), ("GET", "/api/me", None),
+                                       ("POST", "/api/accounts", {"name": "bob"}),
+                                       ("GET", "/api/maps/needle/leaderboard", None)):
+                status, got, headers = call(app.base, method, path, body, token=token if "me" in path else None)
+                assert (status, got) == (503, UNAVAILABLE), (path, status, got)
+                assert headers["x-frame-options"] == "DENY" and "content-security-policy" in headers
+            status, page, headers = call(app.base, "GET", "/")
+            assert status == 503 and "database is unavailable" in page and "Traceback" not in page
+            assert headers["content-type"].startswith("text/html") and headers["x-frame-options"] == "DENY"
+        finally:
+            with _admin(postgres) as conn:
+                conn.execute("ALTER DATABASE ops_gone WITH ALLOW_CONNECTIONS true")
+        assert call(app.base, "GET", "/api/me", token=token)[1] == {"name": "alice"}
+        assert call(app.base, "POST", "/api/accounts", {"name": "bob"})[0] == 201
+        assert app.state.internal_errors == 0
+
+
+def test_a_pooled_connection_the_server_closed_is_replaced(postgres) -> None:
+    url = _own_database(postgres, "ops_pool")
+    db = Database(url)
+    try:
+        with db.transaction() as tx:
+            (before,) = tx.one("SELECT pg_backend_pid()")
+        _terminate_every_connection_to(postgres, "ops_pool")
+        with db.transaction() as tx:
+            (after,) = tx.one("SELECT pg_backend_pid()")
+        assert after != before
+    finally:
+        db.close()
