@@ -139,6 +139,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         app = create_app(db, settings)
         where, public = _address(args.host, args.port)
+        for line in _schema_said(db):
+            print(f"cardrogue hub: {line}", flush=True)
         print(f"cardrogue hub: serving {where} (database {display_url(db.url)})", flush=True)
         if public:
             print("cardrogue hub: other machines can reach it, in plain HTTP: put a TLS-terminating proxy in front "
@@ -150,6 +152,22 @@ def cmd_serve(args: argparse.Namespace) -> int:
         listening.close()
         db.close()
     return EXIT_OK
+
+
+def _schema_said(db) -> list[str]:
+    """What opening the database did to its schema, in lines, or none when it was up to date: the operator hears of an
+    upgrade (an older hub's database was migrated in silence) and of tables made in a database they took for the
+    hub's (a copy of hub.sqlite3 made without its -wal file holds no tables)."""
+    from cardrogue.hub.db import MIGRATIONS
+
+    if not db.applied:
+        return []
+    described = dict((version, description) for version, description, _ in MIGRATIONS)
+    latest = db.applied[-1]
+    if db.found_version == 0:
+        return [f"a new database: made the hub's tables (schema version {latest})"]
+    return [f"upgraded the database from schema version {db.found_version} to {latest}:",
+            *(f"  migration {version}: {described[version]}" for version in db.applied)]
 
 
 def _address(host: str, port: int) -> tuple[str, bool]:
@@ -571,6 +589,8 @@ def cmd_revoke(args: argparse.Namespace) -> int:
     except DatabaseError as exc:
         complain(*lines_of(exc))
         return EXIT_UNUSABLE
+    for line in _schema_said(db):
+        say(f"cardrogue: {line}", err=True)
     try:
         account, revoked, token = Hub(db).revoke_all(args.name, issue=args.new_token)
     except HubError as exc:

@@ -220,7 +220,9 @@ class Database:
             except OSError as exc:
                 raise DatabaseError(f"{path}: cannot create its folder: {exc.strerror or exc}") from None
             self._path = path
-        self.migrate()
+        # What opening it did, for ``serve`` to say: the schema version found (0: a new database) and the migrations applied.
+        self.found_version = 0
+        self.applied = self.migrate()
 
     # -- connections
 
@@ -318,6 +320,7 @@ class Database:
                            " version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at {real} NOT NULL)"
                            .format(**words))
                 applied = {row[0] for row in tx.all("SELECT version FROM schema_migrations")}
+                self.found_version = max(applied, default=0)
                 known = {version for version, _, _ in MIGRATIONS}
                 if applied - known:
                     raise DatabaseError(f"{display_url(self.url)}: the database has schema version {max(applied)}, "

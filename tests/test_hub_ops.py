@@ -88,3 +88,77 @@ def test_a_pooled_connection_the_server_closed_is_replaced(postgres) -> None:
         assert after != before
     finally:
         db.close()
+
+
+@pytest.fixture
+def serve_and_stop(monkeypatch, capsys):
+    """`cardrogue hub serve --db URL` on a free port, stopped as soon as it would serve: (exit status, its output)."""
+    import uvicorn
+    from ports import free_port
+
+    from cardrogue.cli.main import main
+
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
+
+    def serve(url: str) -> tuple[int, str, str]:
+        code = main(["hub", "serve", "--db", url, "--port", str(free_port())])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return serve
+
+
+def test_serve_says_it_upgraded_an_older_database(hub_db: str, serve_and_stop, monkeypatch) -> None:
+    """An operator upgrading the hub hears that `serve` migrated the database, from which schema version to which, and
+    what each migration did (it was done in silence); the data stays; an up-to-date database is said nothing of."""
+    import cardrogue.hub.db as db_module
+
+    with monkeypatch.context() as older:
+        older.setattr(db_module, "MIGRATIONS", db_module.MIGRATIONS[:4])
+        old = Database(hub_db)
+        with old.transaction(write=True) as tx:
+            tx.execute("INSERT INTO accounts (name, name_key, token_hash, created_at, look_key)"
+                       " VALUES ('alice', 'alice', 'a-token-hash', 0, 'alice')")
+        old.close()
+    latest = db_module.MIGRATIONS[-1][0]
+    code, out, err = serve_and_stop(hub_db)
+    assert code == 0 and err == "", err
+    lines = out.splitlines()
+    assert lines[0] == f"cardrogue hub: upgraded the database from schema version 4 to {latest}:", out
+    assert lines[1:latest - 3] == [f"cardrogue hub:   migration {version}: {description}"
+                                   for version, description, _ in db_module.MIGRATIONS[4:]], out
+    assert lines[latest - 3].startswith("cardrogue hub: serving http://127.0.0.1:"), out
+    db = Database(hub_db)
+    try:
+        with db.transaction() as tx:
+            assert tx.one("SELECT COUNT(*) FROM tokens")[0] == 1  # migration 5 moved alice's token hash
+    finally:
+        db.close()
+    code, out, _ = serve_and_stop(hub_db)
+    assert code == 0 and out.startswith("cardrogue hub: serving ") and out.count("\n") == 1, out
+
+
+def test_serve_says_it_made_the_tables_of_a_new_database(hub_db: str, serve_and_stop) -> None:
+    """A database the operator took for the hub's that holds no hub (a copy of hub.sqlite3 made while the hub served,
+    without its -wal file, has no table at all): `serve` says it made the tables, so an empty hub is no surprise."""
+    from cardrogue.hub.db import MIGRATIONS
+
+    code, out, _ = serve_and_stop(hub_db)
+    assert code == 0 and out.splitlines()[0] == (f"cardrogue hub: a new database: made the hub's tables (schema version "
+                                                 f"{MIGRATIONS[-1][0]})"), out
+
+
+def test_the_operators_revoke_says_it_upgraded_an_older_database(tmp_path, monkeypatch, capsys) -> None:
+    """`hub revoke` opens the database as `serve` does, and so migrates an older one: it says so too (on standard
+    error, its output stays the revocation's)."""
+    import cardrogue.hub.db as db_module
+    from cardrogue.cli.main import main
+
+    url = str(tmp_path / "hub.sqlite3")
+    with monkeypatch.context() as older:
+        older.setattr(db_module, "MIGRATIONS", db_module.MIGRATIONS[:4])
+        Database(url).close()
+    code = main(["hub", "revoke", "alice", "--db", url])
+    _, err = capsys.readouterr()
+    assert code == 1 and err.startswith("cardrogue: upgraded the database from schema version 4 to "), err
+    assert err.endswith("cardrogue: no player 'alice' on this hub\n"), err
