@@ -134,6 +134,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from cardrogue.hub.app import create_app
+    from cardrogue.hub.server import config as server_config
 
     settings = Settings(workers=args.workers, solve_seconds=args.solve_seconds, play_url=args.play_url)
     try:
@@ -146,8 +147,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             print("cardrogue hub: other machines can reach it, in plain HTTP: put a TLS-terminating proxy in front "
                   "for anything public (docs/hub.md)", flush=True)
         # (host and port as given, though uvicorn serves the socket taken above and logs no address of its own)
-        config = uvicorn.Config(app, host=args.host, port=args.port, log_level="info", lifespan="off")
-        uvicorn.Server(config).run(sockets=[listening])
+        uvicorn.Server(server_config(app, args.host, args.port, log_level="info")).run(sockets=[listening])
     finally:
         listening.close()
         db.close()

@@ -3,6 +3,8 @@ serving hub, an upgrade said when `serve` migrates, and the answers uvicorn itse
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hub_support import call, register, running_hub
 
@@ -162,3 +164,66 @@ def test_the_operators_revoke_says_it_upgraded_an_older_database(tmp_path, monke
     _, err = capsys.readouterr()
     assert code == 1 and err.startswith("cardrogue: upgraded the database from schema version 4 to "), err
     assert err.endswith("cardrogue: no player 'alice' on this hub\n"), err
+
+
+def _raw(port: int, request: bytes) -> bytes:
+    """What the server answers one request sent as these very bytes, to the end of the connection."""
+    import socket
+
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as conn:
+        conn.sendall(request)
+        answer = b""
+        while chunk := conn.recv(65536):
+            answer += chunk
+    return answer
+
+
+MALFORMED = [
+    b"GET / HTTP/1.1\r\nHost: hub\r\nA header without a colon\r\n\r\n",
+    b"NOT HTTP AT ALL\r\n\r\n",
+    b"GET / HTTP/1.1\r\nHost: hub\r\nContent-Length: many\r\n\r\n",
+    b"GET /\xff HTTP/1.1\r\nHost: hub\r\n\r\n",
+    b"GET / HTTP/1.1\r\nHost: hub\r\nHost: other\r\n\r\n",
+]
+
+
+def test_a_malformed_request_is_answered_with_the_hubs_headers_and_a_json_reason(tmp_path) -> None:
+    """uvicorn answers a request it cannot parse itself, before the application sees it: its 400 ('Invalid HTTP
+    request received.', text/plain) carried none of the headers every other answer of the hub carries (the CSP,
+    X-Frame-Options, nosniff, no-referrer), nor the hub's JSON form of a refusal. `hub serve` runs uvicorn with
+    the hub's own HTTP protocol (hub/server.py), which writes that 400 as the hub's."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    from ports import free_port
+
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "cardrogue.cli.main", "hub", "serve", "--db",
+                               str(tmp_path / "hub.sqlite3"), "--port", str(port)],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                assert call(f"http://127.0.0.1:{port}", "GET", "/api/maps")[0] == 200
+                break
+            except OSError:
+                assert server.poll() is None and time.monotonic() < deadline, server.stdout.read().decode()
+                time.sleep(0.1)
+        for request in MALFORMED:
+            head, _, body = _raw(port, request).partition(b"\r\n\r\n")
+            status, *lines = head.decode("latin-1").split("\r\n")
+            headers = {name.lower(): value for name, _, value in (line.partition(": ") for line in lines)}
+            assert status == "HTTP/1.1 400 Bad Request", (request, head)
+            assert headers["content-security-policy"].startswith("default-src 'none'"), (request, headers)
+            assert headers["x-frame-options"] == "DENY" and headers["x-content-type-options"] == "nosniff", headers
+            assert headers["referrer-policy"] == "no-referrer" and headers["cache-control"] == "no-store", headers
+            assert headers["content-type"] == "application/json" and headers["connection"] == "close", headers
+            assert int(headers["content-length"]) == len(body), headers
+            assert json.loads(body) == {"error": "malformed HTTP request: the hub cannot read it"}, body
+    finally:
+        server.terminate()
+        out = server.communicate(timeout=30)[0].decode()
+    assert "Traceback" not in out, out
