@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import queue
+import re
 import select
 import sqlite3
 import sys
@@ -197,6 +198,11 @@ class Database:
         # mistyped folder is said, not made. Only the default's folder (the user data folder) is made.
         named = bool(url or os.environ.get(ENV_VAR))
         self.url = url or default_url()
+        if (short := re.match(r"(postgres(?:ql)?|sqlite)(?::|//)", self.url, re.IGNORECASE)) and "://" not in self.url:
+            # (`postgresql:/hub:pw@db/hub`, a slash short, was taken for a SQLite path in the folder 'postgresql:/hub:pw@db',
+            # its password printed)
+            raise DatabaseError(f"{short.group(1)}...: is not a database URL the hub reads: write "
+                                "postgresql://user:password@host[:port]/database, or a SQLite file path")
         self.dialect = "postgresql" if self.url.startswith(("postgresql://", "postgres://")) else "sqlite"
         scheme = self.url.split("://", 1)[0] if "://" in self.url else None
         if scheme is not None and scheme not in ("postgresql", "postgres", "sqlite"):

@@ -227,3 +227,15 @@ def test_a_malformed_request_is_answered_with_the_hubs_headers_and_a_json_reason
         server.terminate()
         out = server.communicate(timeout=30)[0].decode()
     assert "Traceback" not in out, out
+
+
+@pytest.mark.parametrize("url", ["postgresql:/hub:pw@db.example/hub", "postgres:hub@db.example/hub",
+                                 "postgresql//hub:pw@db.example/hub", "sqlite:/srv/hub.sqlite3"])
+def test_a_database_url_missing_its_slashes_is_said_as_a_url(url: str, serve_and_stop, tmp_path, monkeypatch) -> None:
+    """`--db postgresql:/hub...` (a slash short) was taken for a SQLite path and refused as 'the folder postgresql:
+    does not exist', its password printed: it is said as a URL the hub cannot read, exit 2, the password hidden."""
+    monkeypatch.chdir(tmp_path)
+    code, out, err = serve_and_stop(url)
+    assert code == 2 and "serving" not in out and "folder" not in err and "pw" not in err, err
+    assert "is not a database URL the hub reads: write postgresql://user:password@host[:port]/database" in err, err
+    assert list(tmp_path.iterdir()) == []
