@@ -239,3 +239,36 @@ def test_a_database_url_missing_its_slashes_is_said_as_a_url(url: str, serve_and
     assert code == 2 and "serving" not in out and "folder" not in err and "pw" not in err, err
     assert "is not a database URL the hub reads: write postgresql://user:password@host[:port]/database" in err, err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_postgresql_database_that_does_not_exist_is_said_on_one_line(postgres, serve_and_stop) -> None:
+    """The operator's `createdb` forgotten or the name mistyped: PostgreSQL's reason, on one line, exit 2."""
+    url = postgres.url().removesuffix("/postgres") + "/ops_never_made"
+    code, out, err = serve_and_stop(url)
+    assert code == 2 and "serving" not in out and err.count("\n") == 1 and "Traceback" not in err, err
+    assert err.startswith("cardrogue: postgresql://postgres@127.0.0.1:") and 'database "ops_never_made" does not exist' in err
+
+
+def test_the_sqlite_backup_written_in_the_docs_copies_a_serving_hub(tmp_path) -> None:
+    """docs/hub.md, *Backups*: the one-line online backup, run as written while the hub serves, holds the account just
+    made, which a copy of hub.sqlite3 alone (its -wal left behind) does not."""
+    import re
+    import shutil
+    import sqlite3
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "hub.md").read_text(encoding="utf-8")
+    section = text[text.index("### Backups"):text.index("### When the database goes away")]
+    (line,) = re.findall(r"`(python3 -c \"import sqlite3.*?)`", section)
+    program = re.fullmatch(r'python3 -c "(.*)" /srv/hub/hub\.sqlite3 /backups/hub\.sqlite3', line).group(1)
+    live, backup, copy = tmp_path / "hub.sqlite3", tmp_path / "backup.sqlite3", tmp_path / "copy.sqlite3"
+    with running_hub(str(live)) as app:
+        register(app.base, "alice")
+        subprocess.run([sys.executable, "-c", program, str(live), str(backup)], check=True, timeout=60)
+        shutil.copyfile(live, copy)
+    with sqlite3.connect(backup) as conn:
+        assert conn.execute("SELECT name FROM accounts").fetchall() == [("alice",)]
+    with sqlite3.connect(copy) as conn:
+        assert "accounts" not in {name for (name,) in conn.execute("SELECT name FROM sqlite_master")}
