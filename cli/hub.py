@@ -11,7 +11,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 from cardrogue.engine.words import counted
 
@@ -137,6 +139,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from cardrogue.hub.server import config as server_config
 
     settings = Settings(workers=args.workers, solve_seconds=args.solve_seconds, play_url=args.play_url)
+    terminated = False
     try:
         app = create_app(db, settings)
         where, public = _address(args.host, args.port)
@@ -147,11 +150,45 @@ def cmd_serve(args: argparse.Namespace) -> int:
             print("cardrogue hub: other machines can reach it, in plain HTTP: put a TLS-terminating proxy in front "
                   "for anything public (docs/hub.md)", flush=True)
         # (host and port as given, though uvicorn serves the socket taken above and logs no address of its own)
-        uvicorn.Server(server_config(app, args.host, args.port, log_level="info")).run(sockets=[listening])
+        server = uvicorn.Server(server_config(app, args.host, args.port, log_level="info"))
+        with _sigterm_raised():
+            server.run(sockets=[listening])
+    except _Terminated:
+        terminated = True
     finally:
         listening.close()
         db.close()
+    if terminated:
+        import signal
+
+        signal.raise_signal(signal.SIGTERM)  # (its handler is back to the one before serve: the default ends the process)
     return EXIT_OK
+
+
+class _Terminated(Exception):
+    """SIGTERM, raised in the main thread, so that ``serve`` closes its database before the process ends by it."""
+
+
+@contextmanager
+def _sigterm_raised() -> Iterator[None]:
+    """SIGTERM (systemd, `kill`, `docker stop`) as :class:`_Terminated` while uvicorn serves. uvicorn stops on it and
+    then raises the signal again, for the process to end by it as a process manager expects: its default action
+    killed the process before ``serve`` closed its database, and a SQLite hub left its latest writes in
+    hub.sqlite3-wal (a copy of hub.sqlite3 taken from the stopped hub held no table)."""
+    import signal
+
+    def terminated(signum, frame):
+        raise _Terminated
+
+    try:
+        previous = signal.signal(signal.SIGTERM, terminated)
+    except ValueError:  # not the main thread (a program running serve in a thread): uvicorn handles no signal there
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)  # (None: set outside Python)
 
 
 def _schema_said(db) -> list[str]:

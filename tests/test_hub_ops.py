@@ -272,3 +272,42 @@ def test_the_sqlite_backup_written_in_the_docs_copies_a_serving_hub(tmp_path) ->
         assert conn.execute("SELECT name FROM accounts").fetchall() == [("alice",)]
     with sqlite3.connect(copy) as conn:
         assert "accounts" not in {name for (name,) in conn.execute("SELECT name FROM sqlite_master")}
+
+
+def test_a_hub_stopped_by_sigterm_closes_its_database_first(tmp_path) -> None:
+    """systemd, `kill` and `docker stop` stop a hub with SIGTERM. uvicorn shut down, then raised the signal again,
+    which killed the process before `serve` closed its database: a SQLite hub left its latest writes in
+    hub.sqlite3-wal, and a copy of hub.sqlite3 taken from the stopped hub (docs/hub.md, Backups) held no table. Now
+    the database is closed first; the process still ends by SIGTERM, as uvicorn ends it, for the process manager."""
+    import os
+    import signal
+    import sqlite3
+    import subprocess
+    import sys
+    import time
+
+    from ports import free_port
+
+    live, port = tmp_path / "hub.sqlite3", free_port()
+    server = subprocess.Popen([sys.executable, "-m", "cardrogue.cli.main", "hub", "serve", "--db", str(live),
+                               "--port", str(port)],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                register(f"http://127.0.0.1:{port}", "alice")
+                break
+            except OSError:
+                assert server.poll() is None and time.monotonic() < deadline, server.stdout.read().decode()
+                time.sleep(0.1)
+        server.send_signal(signal.SIGTERM)
+        out = server.communicate(timeout=60)[0].decode()
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+    assert server.returncode == -signal.SIGTERM and "Traceback" not in out, (server.returncode, out)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["hub.sqlite3"], list(tmp_path.iterdir())
+    with sqlite3.connect(live) as conn:
+        assert conn.execute("SELECT name FROM accounts").fetchall() == [("alice",)]
