@@ -330,7 +330,8 @@ class Database:
                 known = {version for version, _, _ in MIGRATIONS}
                 if applied - known:
                     raise DatabaseError(f"{display_url(self.url)}: the database has schema version {max(applied)}, "
-                                        f"newer than this hub knows ({max(known)}); upgrade the hub")
+                                        f"newer than this hub knows ({max(known)}): run a hub of that version or newer, "
+                                        "or restore the backup made before the upgrade")
                 done = []
                 for version, description, statements in MIGRATIONS:
                     if version in applied:

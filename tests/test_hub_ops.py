@@ -311,3 +311,33 @@ def test_a_hub_stopped_by_sigterm_closes_its_database_first(tmp_path) -> None:
     assert sorted(path.name for path in tmp_path.iterdir()) == ["hub.sqlite3"], list(tmp_path.iterdir())
     with sqlite3.connect(live) as conn:
         assert conn.execute("SELECT name FROM accounts").fetchall() == [("alice",)]
+
+
+def test_serve_refuses_a_database_a_newer_hub_migrated_and_says_how_to_go_back(hub_db: str, serve_and_stop) -> None:
+    """A hub rolled back to an older version after a newer one migrated the database (docs/hub.md, Upgrading the hub):
+    refused rather than misread, exit 2, on one line; it said 'upgrade the hub', though the operator going back had
+    just left the newer one: it names the restore of the backup too. The database is left as it was."""
+    import time
+
+    from cardrogue.hub.db import MIGRATIONS
+
+    latest = MIGRATIONS[-1][0]
+    db = Database(hub_db)
+    with db.transaction(write=True) as tx:
+        tx.execute("INSERT INTO schema_migrations VALUES (?, ?, ?)", (latest + 1, "from a newer hub", time.time()))
+    db.close()
+    code, out, err = serve_and_stop(hub_db)
+    assert code == 2 and "serving" not in out and err.count("\n") == 1, (out, err)
+    assert (f"the database has schema version {latest + 1}, newer than this hub knows ({latest}): run a hub of that "
+            "version or newer, or restore the backup made before the upgrade") in err, err
+    db_again = None
+    try:
+        import cardrogue.hub.db as db_module
+
+        with pytest.MonkeyPatch.context() as newer:
+            newer.setattr(db_module, "MIGRATIONS", (*MIGRATIONS, (latest + 1, "from a newer hub", ())))
+            db_again = Database(hub_db)
+            assert db_again.applied == [] and db_again.schema_version() == latest + 1
+    finally:
+        if db_again is not None:
+            db_again.close()
