@@ -166,8 +166,11 @@ def default_url() -> str:
 
 
 def display_url(url: str) -> str:
-    """The URL without its password, for logs and messages."""
-    if "://" not in url or "@" not in url:
+    """The URL without its password (before the '@', or libpq's ``password`` parameter), for logs and messages."""
+    if "://" not in url:
+        return url
+    url = re.sub(r"([?&]password=)[^&]*", r"\1***", url, flags=re.IGNORECASE)
+    if "@" not in url:
         return url
     scheme, rest = url.split("://", 1)
     auth, host = rest.rsplit("@", 1)

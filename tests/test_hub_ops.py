@@ -341,3 +341,12 @@ def test_serve_refuses_a_database_a_newer_hub_migrated_and_says_how_to_go_back(h
     finally:
         if db_again is not None:
             db_again.close()
+
+
+def test_a_password_given_as_a_url_parameter_is_never_shown(postgres, serve_and_stop) -> None:
+    """libpq takes the password as a parameter of the URL too (`?password=...`): `serve` printed it in its first line,
+    which goes to the log, and in its refusals; only a password before the '@' was hidden."""
+    code, out, err = serve_and_stop(postgres.fresh_url() + "&password=hunter2")
+    assert code == 0 and "hunter2" not in out + err and "&password=***" in out, out
+    code, out, err = serve_and_stop("postgresql://nobody@127.0.0.1:9/none?password=hunter2&connect_timeout=5")
+    assert code == 2 and "hunter2" not in out + err and "?password=***&connect_timeout=5" in err, err
