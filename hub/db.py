@@ -31,6 +31,11 @@ from cardrogue.engine.records.scores import retry_while_locked
 
 ENV_VAR = "CARDROGUE_HUB_DB"
 BUSY_TIMEOUT_S = 30.0
+# SQLite's primary result codes of a database the hub cannot use for now, answered 503 as a PostgreSQL server gone
+# away is (they were 500s, 'internal error'): SQLITE_BUSY and SQLITE_LOCKED (another program holds the lock past the
+# busy timeout), SQLITE_READONLY, SQLITE_IOERR, SQLITE_FULL (a full disk) and SQLITE_CANTOPEN. A statement SQLite
+# cannot run (SQLITE_ERROR: no such table, a syntax error) stays a bug, a 500.
+SQLITE_UNAVAILABLE = frozenset({5, 6, 8, 10, 13, 14})
 
 # service.look_key in SQL, for the names made before it (ASCII: LOWER is casefold there; REPLACE minds case).
 LOOK_KEY_SQL = ("REPLACE(REPLACE(REPLACE(REPLACE(LOWER(REPLACE(name, 'I', 'l')), '1', 'l'), '0', 'o'),"
@@ -292,13 +297,19 @@ class Database:
         """One transaction; ``write`` takes SQLite's write lock at the start (no upgrade deadlocks)."""
         with self._connection() as conn:
             if self.dialect == "sqlite":
-                conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
                 try:
-                    yield Tx(self, conn)
-                except BaseException:
-                    conn.execute("ROLLBACK")
-                    raise
-                conn.execute("COMMIT")
+                    conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+                    try:
+                        yield Tx(self, conn)
+                    except BaseException:
+                        if conn.in_transaction:  # (SQLite rolls a transaction back itself on a full disk)
+                            conn.execute("ROLLBACK")
+                        raise
+                    conn.execute("COMMIT")
+                except sqlite3.OperationalError as exc:
+                    if exc.sqlite_errorcode & 0xFF not in SQLITE_UNAVAILABLE:
+                        raise
+                    raise DatabaseError(f"{self._path}: {exc}") from exc
             else:
                 with conn.transaction():
                     yield Tx(self, conn)
@@ -351,19 +362,26 @@ class Database:
                     tx.execute("UPDATE schema_migrations SET version = version WHERE version = ?", (max(known),))
                 return done
         except sqlite3.OperationalError as exc:
-            if "readonly" in str(exc):
-                raise DatabaseError(f"{self.url}: the hub database cannot be written ({exc}): give the user running "
-                                    "the hub write access to the file and its folder") from None
-            raise DatabaseError(f"{self.url}: not a hub database: {exc}") from None
+            raise DatabaseError(self._sqlite_problem(exc)) from None
         except sqlite3.DatabaseError as exc:
             raise DatabaseError(f"{self.url}: not a hub database: {exc}") from None
-        except DatabaseError:
+        except DatabaseError as exc:
+            if isinstance(exc.__cause__, sqlite3.OperationalError):  # (one the transaction took for the database's)
+                raise DatabaseError(self._sqlite_problem(exc.__cause__)) from None
             raise
         except Exception as exc:
             psycopg = sys.modules.get("psycopg")  # imported by _connect when the database is PostgreSQL
             if psycopg is None or not isinstance(exc, psycopg.Error):
                 raise
             raise DatabaseError(self._migration_problem(exc)) from None
+
+    def _sqlite_problem(self, exc: sqlite3.OperationalError) -> str:
+        if "readonly" in str(exc):
+            return (f"{self.url}: the hub database cannot be written ({exc}): give the user running the hub write "
+                    "access to the file and its folder")
+        if exc.sqlite_errorcode & 0xFF in SQLITE_UNAVAILABLE:  # (a full disk, a lock held past the busy timeout)
+            return f"{self.url}: cannot use the hub database: {exc}"
+        return f"{self.url}: not a hub database: {exc}"
 
     def _refuse_another_programs(self, tx: Tx) -> None:
         """A database (a PostgreSQL schema) with tables but no ``schema_migrations`` is another program's: the

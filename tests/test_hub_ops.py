@@ -350,3 +350,63 @@ def test_a_password_given_as_a_url_parameter_is_never_shown(postgres, serve_and_
     assert code == 0 and "hunter2" not in out + err and "&password=***" in out, out
     code, out, err = serve_and_stop("postgresql://nobody@127.0.0.1:9/none?password=hunter2&connect_timeout=5")
     assert code == 2 and "hunter2" not in out + err and "?password=***&connect_timeout=5" in err, err
+
+
+def test_a_sqlite_database_locked_past_the_busy_timeout_is_a_503(tmp_path, monkeypatch) -> None:
+    """The operator's own `sqlite3 hub.sqlite3` left in a write transaction (or any program holding the lock): a write
+    waited the busy timeout, then answered 500 'internal error' with a traceback in the log (docs/hub.md: a 500
+    would be a bug). It is the database being unavailable: a 503 with the reason in the log; and the hub writes again
+    once the lock is let go."""
+    import sqlite3
+
+    import cardrogue.hub.db as db_module
+
+    monkeypatch.setattr(db_module, "BUSY_TIMEOUT_S", 0.5)
+    url = str(tmp_path / "hub.sqlite3")
+    with running_hub(url) as app:
+        holder = sqlite3.connect(url, isolation_level=None)
+        holder.execute("BEGIN EXCLUSIVE")
+        try:
+            status, body, headers = call(app.base, "POST", "/api/accounts", {"name": "alice"})
+            assert (status, body) == (503, UNAVAILABLE) and headers["x-frame-options"] == "DENY", (status, body)
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        assert call(app.base, "POST", "/api/accounts", {"name": "alice"})[0] == 201
+        assert app.state.internal_errors == 0
+
+
+def test_a_full_disk_under_a_sqlite_hub_is_a_503_and_stores_nothing(tmp_path, monkeypatch) -> None:
+    """A full disk (walked on a 400 KiB tmpfs: every registration answered 500 'internal error', a traceback each
+    in the log): 'database or disk is full' is the database being unavailable, a 503; nothing is half stored,
+    and the hub writes again once there is room. (SQLite's page limit stands in for the full disk here.)"""
+    import sqlite3
+
+    url = str(tmp_path / "hub.sqlite3")
+    Database(url).close()  # the hub's tables, made before the disk fills
+    opened, full = [], [True]
+    connect = sqlite3.connect
+
+    def connect_to_a_full_disk(*args, **kwargs):
+        conn = connect(*args, **kwargs)
+        if full[0]:
+            (pages,) = conn.execute("PRAGMA page_count").fetchone()
+            conn.execute(f"PRAGMA max_page_count = {pages}")
+            opened.append(conn)
+        return conn
+
+    monkeypatch.setattr(sqlite3, "connect", connect_to_a_full_disk)
+    with running_hub(url) as app:
+        for i in range(500):
+            status, body, _ = call(app.base, "POST", "/api/accounts", {"name": f"player{i}"})
+            if status != 201:
+                break
+        assert (status, body) == (503, UNAVAILABLE), (i, status, body)
+        assert app.state.internal_errors == 0
+        full[0] = False
+        for conn in opened:  # room again (on the connections the hub keeps; it closed the ones that failed)
+            try:
+                conn.execute("PRAGMA max_page_count = 1000000")
+            except sqlite3.ProgrammingError:
+                pass
+        assert call(app.base, "POST", "/api/accounts", {"name": f"player{i}"})[0] == 201  # nothing of it was kept
