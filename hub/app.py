@@ -237,6 +237,8 @@ def create_app(db: Database | str | None = None, settings: Settings | None = Non
         import psycopg
 
         handlers[psycopg.OperationalError] = refused
+        # a database that reads but takes no write (a standby reached after a failover, one set read-only): a 503
+        handlers[psycopg.errors.ReadOnlySqlTransaction] = refused
     except ImportError:  # psycopg is a dependency; without it only SQLite works
         pass
     app = Starlette(routes=routes, exception_handlers=handlers)

@@ -410,3 +410,24 @@ def test_a_full_disk_under_a_sqlite_hub_is_a_503_and_stores_nothing(tmp_path, mo
             except sqlite3.ProgrammingError:
                 pass
         assert call(app.base, "POST", "/api/accounts", {"name": f"player{i}"})[0] == 201  # nothing of it was kept
+
+
+def test_a_postgresql_database_that_takes_no_writes_is_a_503_for_writes_alone(postgres) -> None:
+    """A database that reads but takes no write (a standby the hub reached after a failover, or one set read-only
+    for maintenance: `default_transaction_read_only`): a registration answered 500 'internal error'. It is a 503
+    for the writes, the reads go on, and the writes come back with the database's writes."""
+    url = _own_database(postgres, "ops_read_only")
+    with running_hub(url) as app:
+        assert call(app.base, "POST", "/api/accounts", {"name": "alice"})[0] == 201
+        with _admin(postgres) as conn:
+            conn.execute("ALTER DATABASE ops_read_only SET default_transaction_read_only = on")
+        _terminate_every_connection_to(postgres, "ops_read_only")
+        try:
+            assert call(app.base, "POST", "/api/accounts", {"name": "bob"})[:2] == (503, UNAVAILABLE)
+            assert call(app.base, "GET", "/api/maps")[0] == 200
+        finally:
+            with _admin(postgres) as conn:
+                conn.execute("ALTER DATABASE ops_read_only RESET default_transaction_read_only")
+            _terminate_every_connection_to(postgres, "ops_read_only")
+        assert call(app.base, "POST", "/api/accounts", {"name": "bob"})[0] == 201
+        assert app.state.internal_errors == 0
