@@ -376,6 +376,7 @@ class Database:
             raise DatabaseError(self._migration_problem(exc)) from None
 
     def _sqlite_problem(self, exc: sqlite3.OperationalError) -> str:
+        """Why a SQLite file cannot serve as the hub's database at the start, and what to do."""
         if "readonly" in str(exc):
             return (f"{self.url}: the hub database cannot be written ({exc}): give the user running the hub write "
                     "access to the file and its folder")
