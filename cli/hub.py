@@ -622,12 +622,10 @@ def cmd_revoke(args: argparse.Namespace) -> int:
         complain(f"{url}: no hub database there: name the database `cardrogue hub serve` uses")
         return EXIT_UNUSABLE
     try:
-        db = Database(url)
+        db = Database(url, upgrade=False)  # (the hub serving it may be older: its upgrade is serve's, said there)
     except DatabaseError as exc:
         complain(*lines_of(exc))
         return EXIT_UNUSABLE
-    for line in _schema_said(db):
-        say(f"cardrogue: {line}", err=True)
     try:
         account, revoked, token = Hub(db).revoke_all(args.name, issue=args.new_token)
     except HubError as exc:

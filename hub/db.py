@@ -201,7 +201,7 @@ class Tx:
 class Database:
     """A pool of connections to one hub database; ``url`` is a file path or ``postgresql://...``."""
 
-    def __init__(self, url: str | None = None, pool_size: int = 8) -> None:
+    def __init__(self, url: str | None = None, pool_size: int = 8, upgrade: bool = True) -> None:
         # A database the user names (``url``, ``$CARDROGUE_HUB_DB``) must be in a folder that exists: a
         # mistyped folder is said, not made. Only the default's folder (the user data folder) is made.
         named = bool(url or os.environ.get(ENV_VAR))
@@ -236,7 +236,7 @@ class Database:
             self._path = path
         # What opening it did, for ``serve`` to say: the schema version found (0: a new database) and the migrations applied.
         self.found_version = 0
-        self.applied = self.migrate()
+        self.applied = self.migrate(upgrade)
 
     # -- connections
 
@@ -328,14 +328,18 @@ class Database:
 
     # -- migrations
 
-    def migrate(self) -> list[int]:
-        """Apply the migrations this database lacks, in order; the versions applied."""
+    def migrate(self, upgrade: bool = True) -> list[int]:
+        """Apply the migrations this database lacks, in order; the versions applied. Without ``upgrade`` (the operator's
+        ``hub revoke``), a database that is not a hub's or lacks a migration is refused instead: a revoke run with a
+        newer version than the hub serving migrated the database under the older hub, whose every token then failed."""
         words = _DIALECTS[self.dialect]
+        where = display_url(self.url)
         try:
             with self.transaction(write=True) as tx:
                 if self.dialect == "postgresql":
                     tx.execute("SELECT pg_advisory_xact_lock(7215026)")  # one migrating process at a time
-                self._refuse_another_programs(tx)
+                if "schema_migrations" not in self._refuse_another_programs(tx) and not upgrade:
+                    raise DatabaseError(f"{where}: no hub database there: name the database `cardrogue hub serve` uses")
                 tx.execute("CREATE TABLE IF NOT EXISTS schema_migrations ("
                            " version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at {real} NOT NULL)"
                            .format(**words))
@@ -346,6 +350,10 @@ class Database:
                     raise DatabaseError(f"{display_url(self.url)}: the database has schema version {max(applied)}, "
                                         f"newer than this hub knows ({max(known)}): run a hub of that version or newer, "
                                         "or restore the backup made before the upgrade")
+                if known - applied and not upgrade:
+                    raise DatabaseError(f"{where}: the database has schema version {self.found_version}, older than this "
+                                        f"hub's ({max(known)}): stop the older hub, then start `cardrogue hub serve` of "
+                                        "this version on it, which upgrades it (docs/hub.md, Upgrading the hub)")
                 done = []
                 for version, description, statements in MIGRATIONS:
                     if version in applied:
@@ -384,9 +392,10 @@ class Database:
             return f"{self.url}: cannot use the hub database: {exc}"
         return f"{self.url}: not a hub database: {exc}"
 
-    def _refuse_another_programs(self, tx: Tx) -> None:
+    def _refuse_another_programs(self, tx: Tx) -> list[str]:
         """A database (a PostgreSQL schema) with tables but no ``schema_migrations`` is another program's: the
-        hub added its tables among them (`--db scores.sqlite3`, the player's scores beside hub.sqlite3)."""
+        hub added its tables among them (`--db scores.sqlite3`, the player's scores beside hub.sqlite3). The tables
+        of a database refused for nothing."""
         if self.dialect == "sqlite":
             names = [row[0] for row in tx.all("SELECT name FROM sqlite_master WHERE type = 'table' "
                                                "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")]
@@ -397,6 +406,7 @@ class Database:
             shown = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
             raise DatabaseError(f"{display_url(self.url)}: it holds tables of another program ({shown}) and no hub "
                                 "schema: name the hub's database, or an empty or new one")
+        return names
 
     def _migration_problem(self, exc: Exception) -> str:
         """Why the hub's tables cannot be made or read in a PostgreSQL database, and what to do (the role that

@@ -150,20 +150,42 @@ def test_serve_says_it_made_the_tables_of_a_new_database(hub_db: str, serve_and_
                                                  f"{MIGRATIONS[-1][0]})"), out
 
 
-def test_the_operators_revoke_says_it_upgraded_an_older_database(tmp_path, monkeypatch, capsys) -> None:
-    """`hub revoke` opens the database as `serve` does, and so migrates an older one: it says so too (on standard
-    error, its output stays the revocation's)."""
+def test_the_operators_revoke_never_upgrades_the_database_under_an_older_hub(hub_db: str, monkeypatch, capsys) -> None:
+    """The operator installed a new version and ran `hub revoke` before restarting the hub: revoke migrated the
+    database under the older hub still serving it (walked: after migration 5 an older process answers 401 to every
+    token). It refuses an older database, naming the upgrade to run, and changes nothing; and a database with no
+    hub in it (an empty PostgreSQL database) is no hub's, as a missing SQLite file is: no tables made."""
     import cardrogue.hub.db as db_module
     from cardrogue.cli.main import main
 
-    url = str(tmp_path / "hub.sqlite3")
+    if hub_db.startswith("postgresql://"):
+        code = main(["hub", "revoke", "alice", "--db", hub_db])
+        _, err = capsys.readouterr()
+        assert code == 2 and "no hub database there" in err and err.count("\n") == 1, err
+        import psycopg
+
+        with psycopg.connect(hub_db, autocommit=True) as conn:
+            assert conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()").fetchall() == []
     with monkeypatch.context() as older:
         older.setattr(db_module, "MIGRATIONS", db_module.MIGRATIONS[:4])
-        Database(url).close()
-    code = main(["hub", "revoke", "alice", "--db", url])
+        Database(hub_db).close()
+    code = main(["hub", "revoke", "alice", "--db", hub_db])
     _, err = capsys.readouterr()
-    assert code == 1 and err.startswith("cardrogue: upgraded the database from schema version 4 to "), err
-    assert err.endswith("cardrogue: no player 'alice' on this hub\n"), err
+    latest = db_module.MIGRATIONS[-1][0]
+    assert code == 2 and err.count("\n") == 1, err
+    assert (f"the database has schema version 4, older than this hub's ({latest}): stop the older hub, then start "
+            "`cardrogue hub serve` of this version on it, which upgrades it") in err, err
+    if hub_db.startswith("postgresql://"):
+        import psycopg
+
+        with psycopg.connect(hub_db, autocommit=True) as conn:
+            versions = [v for (v,) in conn.execute("SELECT version FROM schema_migrations ORDER BY version")]
+    else:
+        import sqlite3
+
+        with sqlite3.connect(hub_db) as conn:
+            versions = [v for (v,) in conn.execute("SELECT version FROM schema_migrations ORDER BY version")]
+    assert versions == [1, 2, 3, 4]  # (read raw: a Database opened to look would upgrade it)
 
 
 def _raw(port: int, request: bytes) -> bytes:
