@@ -300,7 +300,8 @@ def _run(args: argparse.Namespace, work) -> int:
 
 
 def _refusal(exc, sent: Path | None) -> list[str]:
-    """A hub's refusal as lines: ``cardrogue: the hub refused (STATUS): reason``, then the diagnostics of
+    """A hub's refusal as lines: ``cardrogue: the hub refused (STATUS): reason`` (``could not answer`` for a 5xx),
+    then the diagnostics of
     a refused map and the texts it refuses as `cardrogue check` writes them, ``file:line:col: CODE: message
     [$.json.path]``, the file being the one sent (``sent``). The headline names the first refused text by
     its path; listed below with its place, it is not said twice. A text without a place (an older hub's
@@ -318,7 +319,8 @@ def _refusal(exc, sent: Path | None) -> list[str]:
                 headline = headline.replace(f": {d.get('path', '')}: {d.get('message', '')}", "", 1)
         elif (line := f"{d.get('path', '')}: {d.get('message', '')}") not in headline:
             lines.append(f"  {line}")
-    return [f"cardrogue: the hub refused ({exc.status}): {headline}"] + lines
+    said = "could not answer" if exc.status >= 500 else "refused"  # (a 503: its database is away, or it is busy)
+    return [f"cardrogue: the hub {said} ({exc.status}): {headline}"] + lines
 
 
 class _Interrupted(Exception):

@@ -51,9 +51,12 @@ def test_a_database_restarted_under_the_hub_costs_no_request(postgres) -> None:
         assert app.state.internal_errors == 0
 
 
-def test_a_database_that_goes_away_is_a_503_and_the_hub_recovers_when_it_is_back(postgres) -> None:
+def test_a_database_that_goes_away_is_a_503_and_the_hub_recovers_when_it_is_back(postgres, capsys) -> None:
     """docs/hub.md: 'a database that goes away turns requests into a 503'; never a 500 or a traceback page,
-    with the hub's headers, on the API (JSON) and the pages (HTML); and the requests after its return answer."""
+    with the hub's headers, on the API (JSON) and the pages (HTML); and the requests after its return answer.
+    The CLI said 'the hub refused (503)' as if the request were at fault: the hub could not answer it."""
+    from cardrogue.cli.main import main
+
     url = _own_database(postgres, "ops_gone")
     with running_hub(url) as app:
         token = register(app.base, "alice")
@@ -69,6 +72,9 @@ def test_a_database_that_goes_away_is_a_503_and_the_hub_recovers_when_it_is_back
                 assert headers["x-frame-options"] == "DENY" and "content-security-policy" in headers
             status, page, headers = call(app.base, "GET", "/")
             assert status == 503 and "database is unavailable" in page and "Traceback" not in page
+            assert main(["hub", "list", "--hub", app.base]) == 1
+            assert capsys.readouterr().err == ("cardrogue: the hub could not answer (503): the hub's database is "
+                                               "unavailable; try again later\n")
             assert headers["content-type"].startswith("text/html") and headers["x-frame-options"] == "DENY"
         finally:
             with _admin(postgres) as conn:
