@@ -4,17 +4,32 @@ serving hub, an upgrade said when `serve` migrates, and the answers uvicorn itse
 from __future__ import annotations
 
 import json
+import logging
+import os
+import re
+import shutil
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
 
+import psycopg
 import pytest
+import uvicorn
 from hub_support import call, register, running_hub
+from ports import free_port
 
-from cardrogue.hub.db import Database
+import cardrogue.hub.db as db_module
+from cardrogue.cli.main import main
+from cardrogue.hub.db import MIGRATIONS, Database
 
 UNAVAILABLE = {"error": "the hub's database is unavailable; try again later"}
 
 
 def _admin(postgres):
-    import psycopg
 
     return psycopg.connect(postgres.url(), autocommit=True)
 
@@ -55,8 +70,6 @@ def test_a_database_that_goes_away_is_a_503_and_the_hub_recovers_when_it_is_back
     """docs/hub.md: 'a database that goes away turns requests into a 503'; never a 500 or a traceback page,
     with the hub's headers, on the API (JSON) and the pages (HTML); and the requests after its return answer.
     The CLI said 'the hub refused (503)' as if the request were at fault: the hub could not answer it."""
-    from cardrogue.cli.main import main
-
     url = _own_database(postgres, "ops_gone")
     with running_hub(url) as app:
         token = register(app.base, "alice")
@@ -101,11 +114,6 @@ def test_a_pooled_connection_the_server_closed_is_replaced(postgres) -> None:
 @pytest.fixture
 def serve_and_stop(monkeypatch, capsys):
     """`cardrogue hub serve --db URL` on a free port, stopped as soon as it would serve: (exit status, its output)."""
-    import uvicorn
-    from ports import free_port
-
-    from cardrogue.cli.main import main
-
     monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
 
     def serve(url: str) -> tuple[int, str, str]:
@@ -119,8 +127,6 @@ def serve_and_stop(monkeypatch, capsys):
 def test_serve_says_it_upgraded_an_older_database(hub_db: str, serve_and_stop, monkeypatch) -> None:
     """An operator upgrading the hub hears that `serve` migrated the database, from which schema version to which, and
     what each migration did (it was done in silence); the data stays; an up-to-date database is said nothing of."""
-    import cardrogue.hub.db as db_module
-
     with monkeypatch.context() as older:
         older.setattr(db_module, "MIGRATIONS", db_module.MIGRATIONS[:4])
         old = Database(hub_db)
@@ -149,8 +155,6 @@ def test_serve_says_it_upgraded_an_older_database(hub_db: str, serve_and_stop, m
 def test_serve_says_it_made_the_tables_of_a_new_database(hub_db: str, serve_and_stop) -> None:
     """A database the operator took for the hub's that holds no hub (a copy of hub.sqlite3 made while the hub served,
     without its -wal file, has no table at all): `serve` says it made the tables, so an empty hub is no surprise."""
-    from cardrogue.hub.db import MIGRATIONS
-
     code, out, _ = serve_and_stop(hub_db)
     assert code == 0 and out.splitlines()[0] == (f"cardrogue hub: a new database: made the hub's tables (schema version "
                                                  f"{MIGRATIONS[-1][0]})"), out
@@ -161,14 +165,10 @@ def test_the_operators_revoke_never_upgrades_the_database_under_an_older_hub(hub
     database under the older hub still serving it (walked: after migration 5 an older process answers 401 to every
     token). It refuses an older database, naming the upgrade to run, and changes nothing; and a database with no
     hub in it (an empty PostgreSQL database) is no hub's, as a missing SQLite file is: no tables made."""
-    import cardrogue.hub.db as db_module
-    from cardrogue.cli.main import main
-
     if hub_db.startswith("postgresql://"):
         code = main(["hub", "revoke", "alice", "--db", hub_db])
         _, err = capsys.readouterr()
         assert code == 2 and "no hub database there" in err and err.count("\n") == 1, err
-        import psycopg
 
         with psycopg.connect(hub_db, autocommit=True) as conn:
             assert conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()").fetchall() == []
@@ -182,12 +182,10 @@ def test_the_operators_revoke_never_upgrades_the_database_under_an_older_hub(hub
     assert (f"the database has schema version 4, older than this hub's ({latest}): stop the older hub, then start "
             "`cardrogue hub serve` of this version on it, which upgrades it") in err, err
     if hub_db.startswith("postgresql://"):
-        import psycopg
 
         with psycopg.connect(hub_db, autocommit=True) as conn:
             versions = [v for (v,) in conn.execute("SELECT version FROM schema_migrations ORDER BY version")]
     else:
-        import sqlite3
 
         with sqlite3.connect(hub_db) as conn:
             versions = [v for (v,) in conn.execute("SELECT version FROM schema_migrations ORDER BY version")]
@@ -196,8 +194,6 @@ def test_the_operators_revoke_never_upgrades_the_database_under_an_older_hub(hub
 
 def _raw(port: int, request: bytes) -> bytes:
     """What the server answers one request sent as these very bytes, to the end of the connection."""
-    import socket
-
     with socket.create_connection(("127.0.0.1", port), timeout=30) as conn:
         conn.sendall(request)
         answer = b""
@@ -220,13 +216,6 @@ def test_a_malformed_request_is_answered_with_the_hubs_headers_and_a_json_reason
     request received.', text/plain) carried none of the headers every other answer of the hub carries (the CSP,
     X-Frame-Options, nosniff, no-referrer), nor the hub's JSON form of a refusal. `hub serve` runs uvicorn with
     the hub's own HTTP protocol (hub/server.py), which writes that 400 as the hub's."""
-    import os
-    import subprocess
-    import sys
-    import time
-
-    from ports import free_port
-
     port = free_port()
     server = subprocess.Popen([sys.executable, "-m", "cardrogue.cli.main", "hub", "serve", "--db",
                                str(tmp_path / "hub.sqlite3"), "--port", str(port)],
@@ -280,13 +269,6 @@ def test_a_postgresql_database_that_does_not_exist_is_said_on_one_line(postgres,
 def test_the_sqlite_backup_written_in_the_docs_copies_a_serving_hub(tmp_path) -> None:
     """docs/hub.md, *Backups*: the one-line online backup, run as written while the hub serves, holds the account just
     made, which a copy of hub.sqlite3 alone (its -wal left behind) does not."""
-    import re
-    import shutil
-    import sqlite3
-    import subprocess
-    import sys
-    from pathlib import Path
-
     text = (Path(__file__).resolve().parents[1] / "docs" / "hub.md").read_text(encoding="utf-8")
     section = text[text.index("### Backups"):text.index("### When the database goes away")]
     (line,) = re.findall(r"`(python3 -c \"import sqlite3.*?)`", section)
@@ -307,15 +289,6 @@ def test_a_hub_stopped_by_sigterm_closes_its_database_first(tmp_path) -> None:
     which killed the process before `serve` closed its database: a SQLite hub left its latest writes in
     hub.sqlite3-wal, and a copy of hub.sqlite3 taken from the stopped hub (docs/hub.md, Backups) held no table. Now
     the database is closed first; the process still ends by SIGTERM, as uvicorn ends it, for the process manager."""
-    import os
-    import signal
-    import sqlite3
-    import subprocess
-    import sys
-    import time
-
-    from ports import free_port
-
     live, port = tmp_path / "hub.sqlite3", free_port()
     server = subprocess.Popen([sys.executable, "-m", "cardrogue.cli.main", "hub", "serve", "--db", str(live),
                                "--port", str(port)],
@@ -345,10 +318,6 @@ def test_serve_refuses_a_database_a_newer_hub_migrated_and_says_how_to_go_back(h
     """A hub rolled back to an older version after a newer one migrated the database (docs/hub.md, Upgrading the hub):
     refused rather than misread, exit 2, on one line; it said 'upgrade the hub', though the operator going back had
     just left the newer one: it names the restore of the backup too. The database is left as it was."""
-    import time
-
-    from cardrogue.hub.db import MIGRATIONS
-
     latest = MIGRATIONS[-1][0]
     db = Database(hub_db)
     with db.transaction(write=True) as tx:
@@ -360,7 +329,6 @@ def test_serve_refuses_a_database_a_newer_hub_migrated_and_says_how_to_go_back(h
             "version or newer, or restore the backup made before the upgrade") in err, err
     db_again = None
     try:
-        import cardrogue.hub.db as db_module
 
         with pytest.MonkeyPatch.context() as newer:
             newer.setattr(db_module, "MIGRATIONS", (*MIGRATIONS, (latest + 1, "from a newer hub", ())))
@@ -385,10 +353,6 @@ def test_a_sqlite_database_locked_past_the_busy_timeout_is_a_503(tmp_path, monke
     waited the busy timeout, then answered 500 'internal error' with a traceback in the log (docs/hub.md: a 500
     would be a bug). It is the database being unavailable: a 503 with the reason in the log; and the hub writes again
     once the lock is let go."""
-    import sqlite3
-
-    import cardrogue.hub.db as db_module
-
     monkeypatch.setattr(db_module, "BUSY_TIMEOUT_S", 0.5)
     url = str(tmp_path / "hub.sqlite3")
     with running_hub(url) as app:
@@ -408,8 +372,6 @@ def test_a_full_disk_under_a_sqlite_hub_is_a_503_and_stores_nothing(tmp_path, mo
     """A full disk (walked on a 400 KiB tmpfs: every registration answered 500 'internal error', a traceback each
     in the log): 'database or disk is full' is the database being unavailable, a 503; nothing is half stored,
     and the hub writes again once there is room. (SQLite's page limit stands in for the full disk here.)"""
-    import sqlite3
-
     url = str(tmp_path / "hub.sqlite3")
     Database(url).close()  # the hub's tables, made before the disk fills
     opened, full = [], [True]
@@ -467,10 +429,6 @@ def test_a_client_that_hangs_up_before_its_body_is_sent_is_no_internal_error(tmp
     (Starlette's ClientDisconnect), which it logged as an internal error, a traceback (twice: its own and uvicorn's)
     counted among the 500s. Nobody is left to answer; the hub's log says the client went away, in one line, at INFO
     (which `hub serve` does not print: its log shows the hub's warnings and errors)."""
-    import logging
-    import socket
-    import time
-
     with running_hub(str(tmp_path / "hub.sqlite3")) as app:
         port = int(app.base.rsplit(":", 1)[1])
         caplog.set_level(logging.INFO)
