@@ -683,6 +683,29 @@ async def test_on_the_final_board_the_bar_offers_only_the_keys_that_still_work(t
 
 
 @run_async
+async def test_a_restart_from_the_final_board_gives_the_bar_its_playing_keys_back(tmp_path):
+    """A newcomer died, pressed Esc to look at the board, then r: the level began again and the arrows played,
+    but the bar still showed the final board's four keys (p, r, R, q) until the focus next moved. The bar
+    follows the run: a restart from the final board (r, or R) brings back every key that plays."""
+    app = app_for(duel_dict(goblin_attack=12, rolls=(1,)), tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        for keys in (["r"], ["R", "enter"]):  # R opens the run with its story
+            await pilot.press("right", "a")
+            await pilot.pause()
+            assert isinstance(app.screen, EndScreen)
+            await pilot.press("escape")
+            await pilot.pause()
+            assert "Move/flip" not in screen_text(app).splitlines()[-1]
+            await pilot.press(*keys)
+            await pilot.pause()
+            assert not player(app).view.over
+            bar = " ".join(screen_text(app).splitlines()[-2:])  # the bar as drawn, on its two lines at 80 columns
+            for back in ("Move/flip", "Attack", "End turn", "Actions"):
+                assert back in bar, (keys, bar)
+
+
+@run_async
 async def test_a_story_taller_than_its_dialog_says_it_scrolls(tmp_path):
     """At 80x24 the bundled campaign's opening story and its first level's story do not fit the dialog: the
     level's rule (how flipping works) lay below the fold, and the bar said only "enter Begin". A story that

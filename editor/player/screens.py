@@ -521,6 +521,9 @@ class PlayerScreen(Screen[RunResult | None]):
         self._quit_armed = self._restart_armed = False
         self._sync()
         self.query_one(BoardView).focus()
+        # From the final board the board has the focus already, and no focus event redraws the bar: the run
+        # plays again, and its keys are back.
+        self.refresh_bindings()
         self._hint(note)
 
     def action_quit_run(self) -> None:
