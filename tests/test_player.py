@@ -958,3 +958,24 @@ async def test_a_run_with_random_dice_is_not_measured_against_the_maps_par(tmp_p
         summary = " ".join(" ".join(shown_lines(app.screen.query_one("#end-summary"))).split())
     assert "(on par)" not in summary, summary
     assert "Par none for random dice (the campaign's par, 2 turns, holds for its own dice)" in summary, summary
+
+
+@run_async
+async def test_an_attack_that_is_a_die_roll_shows_its_range_not_the_cards_zero(tmp_path):
+    """The golem's card has attack 0 and ROLL A DIE: ATTACK IS DOUBLE THE ROLL. The enemy panel said "attack 0"
+    and its large card "⚔0" beside a blow of up to 12: a newcomer read a harmless boss and fought it at 6 health.
+    An attack that is a roll shows what it can be, 2–12 (plus the card's attack and the potions thrown on it)."""
+    from cardrogue.editor.player.widgets import EnemyPanel
+
+    doc = duel_dict()
+    doc["levels"][0]["cells"][1] = {"at": [1, 0], "card": "golem", "paths": "EW", "face": "down"}
+    for size in ((80, 24), (100, 32), (200, 50)):  # small cards, then large ones (health and attack on the card)
+        app = app_for(doc, tmp_path)
+        async with app.run_test(size=size) as pilot:
+            await pilot.press("enter", "right")
+            await pilot.pause()
+            panel = " ".join(shown_lines(player(app).query_one(EnemyPanel)))
+            assert "attack 2–12" in panel and "attack 0" not in panel, panel
+            if size == (200, 50):
+                board = " ".join(shown_lines(player(app).query_one(BoardView)))
+                assert "⚔2–12" in board and "⚔0" not in board, board
