@@ -538,6 +538,7 @@ class StoryScreen(ModalScreen[None]):
     """A level's story preface, rendered as Markdown."""
 
     CSS_PATH = "player.tcss"
+    HORIZONTAL_BREAKPOINTS = PlayerScreen.HORIZONTAL_BREAKPOINTS  # narrower than 80: the dialog takes the width
     BINDINGS = [Binding("enter", "close", "Begin"), Binding("escape", "close", show=False),
                 Binding("space", "close", show=False)]
 
