@@ -979,3 +979,22 @@ async def test_an_attack_that_is_a_die_roll_shows_its_range_not_the_cards_zero(t
             if size == (200, 50):
                 board = " ".join(shown_lines(player(app).query_one(BoardView)))
                 assert "⚔2–12" in board and "⚔0" not in board, board
+
+
+@run_async
+async def test_an_inscriptions_markdown_is_drawn_not_shown_as_written(tmp_path):
+    """The format says an inscription is "Markdown shown when the tile is revealed" (docs/authoring.md), and the
+    bundled ledger's shop reads *"Twenty,"* says the merchant: the player showed the asterisks, under the board
+    and in the log. Its inline Markdown is drawn (emphasis, strong, code); a block's marks (a heading's #) and
+    raw HTML show as written, as in a story, and nothing in it is read as markup."""
+    doc = duel_dict()
+    doc["levels"][0]["cells"][0]["inscription"] = '*"Twenty,"* says the **merchant**: `20` [red] <b>idols</b>'
+    app = app_for(doc, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter")
+        await pilot.pause()
+        said = '"Twenty," says the merchant: 20 [red] <b>idols</b>'
+        under = player(app).query_one("#inscription").render()
+        assert said in str(under) and said in log_text(app), (str(under), log_text(app))
+        bold = [span for span in under.spans if "bold" in str(span.style)]
+        assert [under.plain[s.start:s.end] for s in bold] == ["merchant", "20"], under.spans
