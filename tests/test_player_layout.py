@@ -363,3 +363,19 @@ async def test_a_hint_leaves_the_key_bar_in_view(tmp_path, size, monkeypatch):
         assert toasts and "In combat: attack (a)" in str(toasts[0].render())
         for toast in toasts:
             assert toast.region.bottom <= bar.y and toast.region.y >= 0, (toast.region, bar)
+
+
+@run_async
+async def test_on_a_phone_the_story_takes_the_whole_width(tmp_path):
+    """In a phone's browser (43 columns at 390 px) the story dialog kept 80% of the width: 34 columns, its text 28
+    wide between wide margins and the title cut ("A Son's Descent · The Rope'…"), where the end screen's dialog
+    takes the whole width. Narrower than 80 columns the story's dialog does too."""
+    app = app_for(tmp_path)
+    async with app.run_test(size=(43, 40)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, StoryScreen)
+        assert app.screen.query_one("#story-box").region.width == 43, screen_text(app)
+    app = app_for(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:  # a terminal keeps the dialog it had
+        await pilot.pause()
+        assert app.screen.query_one("#story-box").region.width == 80

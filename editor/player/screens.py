@@ -27,7 +27,7 @@ from cardrogue.engine.rules.actions import Action
 from cardrogue.engine.rules.events import Damage, Died, Event, Heal, Roll, TurnBegan, Victory
 from cardrogue.engine.rules.view import Face, StateView, Tile
 
-from ..shown import StoryMarkdown, content, text as shown_text
+from ..shown import StoryMarkdown, content, inline_markdown, text as shown_text
 from .run import PlayRun, RunResult, campaign_par, default_player, finish, no_par
 from .widgets import MAGENTA, ActionMenu, BoardView, EnemyPanel, HeroPanel, KeyBar, RunLog, goals_text
 
@@ -356,14 +356,16 @@ class PlayerScreen(Screen[RunResult | None]):
             place = (view.level_index, cell.x, cell.y)
             if cell.inscription and place not in self._seen:
                 self._seen.add(place)
-                log.add(shown_text(f"✎ Inscription at {cell.x},{cell.y}: {cell.inscription}", f"italic {MAGENTA}"))
+                said = f"italic {MAGENTA}"
+                log.add(Text.assemble(shown_text(f"✎ Inscription at {cell.x},{cell.y}: ", said),
+                                      inline_markdown(cell.inscription, said)))
                 self._inscribe(cell.inscription)
 
     def _inscribe(self, text: str | None) -> None:
         """The latest inscription revealed, under the board (hidden when there is none)."""
         line = self.query_one("#inscription", Static)
         line.display = text is not None
-        line.update(Text.assemble(("✎ ", MAGENTA), shown_text(text, "italic")) if text else "")
+        line.update(Text.assemble(("✎ ", MAGENTA), inline_markdown(text, "italic")) if text else "")
 
     # ------------------------------------------------------------------ playing
 
@@ -521,6 +523,9 @@ class PlayerScreen(Screen[RunResult | None]):
         self._quit_armed = self._restart_armed = False
         self._sync()
         self.query_one(BoardView).focus()
+        # From the final board the board has the focus already, and no focus event redraws the bar: the run
+        # plays again, and its keys are back.
+        self.refresh_bindings()
         self._hint(note)
 
     def action_quit_run(self) -> None:
@@ -535,6 +540,7 @@ class StoryScreen(ModalScreen[None]):
     """A level's story preface, rendered as Markdown."""
 
     CSS_PATH = "player.tcss"
+    HORIZONTAL_BREAKPOINTS = PlayerScreen.HORIZONTAL_BREAKPOINTS  # narrower than 80: the dialog takes the width
     BINDINGS = [Binding("enter", "close", "Begin"), Binding("escape", "close", show=False),
                 Binding("space", "close", show=False)]
 
