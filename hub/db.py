@@ -258,7 +258,7 @@ class Database:
         try:
             return psycopg.connect(self.url, autocommit=True, connect_timeout=10)
         except psycopg.Error as exc:
-            raise DatabaseError(f"{display_url(self.url)}: cannot connect: {_one_line(exc)}") from None
+            raise DatabaseError(f"{display_url(self.url)}: cannot connect: {_one_line(exc, self.url)}") from None
 
     def _pooled(self) -> Any:
         """A pooled connection still open, else a new one. PostgreSQL restarted under a serving hub (an upgrade, a
@@ -415,18 +415,29 @@ class Database:
 
         where = display_url(self.url)
         if isinstance(exc, psycopg.errors.InsufficientPrivilege):
-            return (f"{where}: the hub cannot make its tables: {_one_line(exc).split(' LINE ')[0]}; make the URL's role "
+            return (f"{where}: the hub cannot make its tables: {_one_line(exc, self.url).split(' LINE ')[0]}; make the URL's role "
                     "own the database (createdb -O ROLE DATABASE, or ALTER DATABASE DATABASE OWNER TO ROLE)")
-        return f"{where}: cannot set up the hub's tables: {_one_line(exc).split(' LINE ')[0]}"
+        return f"{where}: cannot set up the hub's tables: {_one_line(exc, self.url).split(' LINE ')[0]}"
 
     def schema_version(self) -> int:
         with self.transaction() as tx:
             return tx.one("SELECT MAX(version) FROM schema_migrations")[0]
 
 
-def _one_line(exc: Exception) -> str:
-    """A driver's message on one line (libpq's run over several, with a tab-indented hint)."""
-    return " ".join(str(exc).split())
+def _one_line(exc: Exception, url: str) -> str:
+    """A driver's message on one line (libpq's run over several, with a tab-indented hint), without the password of
+    ``url``: libpq repeats the whole URI in its parse errors ('... in URI: "postgresql://hub:hunter2@[::1/hub"'), where
+    the hub printed the password it hides everywhere else."""
+    said = str(exc).replace(url, display_url(url))
+    try:
+        from psycopg.conninfo import conninfo_to_dict
+
+        password = conninfo_to_dict(url).get("password")
+    except Exception:  # (a URL libpq cannot parse: its raw form, replaced above, is the one it repeats)
+        password = None
+    if password:
+        said = said.replace(str(password), "***")
+    return " ".join(said.split())
 
 
 def _closed_by_server(conn: Any) -> bool:

@@ -453,3 +453,15 @@ def test_a_client_that_hangs_up_before_its_body_is_sent_is_no_internal_error(tmp
     assert [line for line in said if "client went away" in line] == [
         "POST /api/accounts: the client went away before its request was read",
         "POST /api/accounts: the client went away before its request was read"], said
+
+
+@pytest.mark.parametrize("url", ["postgresql://hub:hunter2@[::1/hub", "postgresql://hub:hunter%32@[::1/hub",
+                                 "postgresql://hub@[::1/hub?password=hunter2"])
+def test_a_url_libpq_cannot_parse_is_said_without_its_password(url: str, serve_and_stop, capsys) -> None:
+    """libpq repeats the whole URI in its parse errors ('... in URI: "postgresql://hub:hunter2@[::1/hub"'): `serve`
+    and `revoke` printed the password the hub hides everywhere else (docs/hub.md: the hub never prints a password)."""
+    code, out, err = serve_and_stop(url)
+    assert code == 2 and "hunter" not in out + err and "IPv6 host address" in err and "***" in err, err
+    assert main(["hub", "revoke", "alice", "--db", url]) == 2
+    out, err = capsys.readouterr()
+    assert "hunter" not in out + err and "IPv6 host address" in err, err
