@@ -446,11 +446,14 @@ def _closed_by_server(conn: Any) -> bool:
     LISTEN). A look at the socket, no round trip to the server."""
     if conn.closed or conn.broken:
         return True
+    # (poll, not select: select refuses a descriptor numbered 1024 or more, which a busy hub's sockets reach, and every
+    # pooled connection was taken for closed)
+    poller = select.poll()
     try:
-        readable, _, _ = select.select([conn.fileno()], [], [], 0)
+        poller.register(conn.fileno(), select.POLLIN)
     except (OSError, ValueError):  # a socket already gone
         return True
-    return bool(readable)
+    return bool(poller.poll(0))
 
 
 def _close_quietly(conn: Any) -> None:

@@ -7,6 +7,7 @@ import json
 import logging
 import os
 import re
+import resource
 import shutil
 import signal
 import socket
@@ -465,3 +466,27 @@ def test_a_url_libpq_cannot_parse_is_said_without_its_password(url: str, serve_a
     assert main(["hub", "revoke", "alice", "--db", url]) == 2
     out, err = capsys.readouterr()
     assert "hunter" not in out + err and "IPv6 host address" in err, err
+
+
+def test_the_pool_reuses_its_connections_when_the_process_holds_many_files(postgres) -> None:
+    """A busy hub holds a socket per client: once the process had a descriptor numbered 1024 or more, select.select
+    refused the pooled connection's (ValueError), which was taken for a closed connection, and every transaction
+    connected anew."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1200:
+        raise AssertionError(f"the test needs 1200 open files; the limit is {hard}")
+    wanted = 4096 if hard == resource.RLIM_INFINITY else min(4096, hard)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, wanted), hard))
+    filler = [os.open(os.devnull, os.O_RDONLY) for _ in range(1100)]
+    db = Database(postgres.fresh_url())
+    try:
+        pids = set()
+        for _ in range(3):
+            with db.transaction() as tx:
+                pids.add(tx.one("SELECT pg_backend_pid()")[0])
+        assert len(pids) == 1, pids
+    finally:
+        db.close()
+        for fd in filler:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
