@@ -182,6 +182,19 @@ def display_url(url: str) -> str:
     return f"{scheme}://{auth.split(':', 1)[0]}:***@{host}" if ":" in auth else url
 
 
+def check_url_form(url: str) -> None:
+    """Refused: a URL missing its slashes (`postgresql:/hub:pw@db/hub`, a slash short, was taken for a SQLite path in
+    the folder 'postgresql:/hub:pw@db', its password printed). For ``serve`` (through :class:`Database`) and ``revoke``."""
+    if (short := re.match(r"(postgres(?:ql)?|sqlite)(?::|//)", url, re.IGNORECASE)) and "://" not in url:
+        raise DatabaseError(f"{short.group(1)}...: is not a database URL the hub reads: write "
+                            "postgresql://user:password@host[:port]/database, or a SQLite file path")
+
+
+def sqlite_path(url: str) -> Path:
+    """The file of a SQLite database named by its path or a ``sqlite://`` URL."""
+    return Path(url.removeprefix("sqlite:///").removeprefix("sqlite://"))
+
+
 class Tx:
     """One transaction: ``execute`` with ``?`` placeholders, on either backend."""
 
@@ -206,11 +219,7 @@ class Database:
         # mistyped folder is said, not made. Only the default's folder (the user data folder) is made.
         named = bool(url or os.environ.get(ENV_VAR))
         self.url = url or default_url()
-        if (short := re.match(r"(postgres(?:ql)?|sqlite)(?::|//)", self.url, re.IGNORECASE)) and "://" not in self.url:
-            # (`postgresql:/hub:pw@db/hub`, a slash short, was taken for a SQLite path in the folder 'postgresql:/hub:pw@db',
-            # its password printed)
-            raise DatabaseError(f"{short.group(1)}...: is not a database URL the hub reads: write "
-                                "postgresql://user:password@host[:port]/database, or a SQLite file path")
+        check_url_form(self.url)
         self.dialect = "postgresql" if self.url.startswith(("postgresql://", "postgres://")) else "sqlite"
         scheme = self.url.split("://", 1)[0] if "://" in self.url else None
         if scheme is not None and scheme not in ("postgresql", "postgres", "sqlite"):
@@ -221,7 +230,7 @@ class Database:
         self._slots = threading.BoundedSemaphore(pool_size)
         self._closed = False
         if self.dialect == "sqlite":
-            path = Path(self.url.removeprefix("sqlite:///").removeprefix("sqlite://"))
+            path = sqlite_path(self.url)
             if path.is_dir():
                 raise DatabaseError(f"{path}: is a folder, not a hub database")
             folder = path.parent

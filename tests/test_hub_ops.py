@@ -249,13 +249,29 @@ def test_a_malformed_request_is_answered_with_the_hubs_headers_and_a_json_reason
 
 @pytest.mark.parametrize("url", ["postgresql:/hub:pw@db.example/hub", "postgres:hub@db.example/hub",
                                  "postgresql//hub:pw@db.example/hub", "sqlite:/srv/hub.sqlite3"])
-def test_a_database_url_missing_its_slashes_is_said_as_a_url(url: str, serve_and_stop, tmp_path, monkeypatch) -> None:
+def test_a_database_url_missing_its_slashes_is_said_as_a_url(url: str, serve_and_stop, tmp_path, monkeypatch,
+                                                             capsys) -> None:
     """`--db postgresql:/hub...` (a slash short) was taken for a SQLite path and refused as 'the folder postgresql:
-    does not exist', its password printed: it is said as a URL the hub cannot read, exit 2, the password hidden."""
+    does not exist', its password printed: it is said as a URL the hub cannot read, exit 2, the password hidden; by
+    `revoke` too, which printed the URL as given ('postgresql:/hub:pw@...: no hub database there')."""
     monkeypatch.chdir(tmp_path)
     code, out, err = serve_and_stop(url)
     assert code == 2 and "serving" not in out and "folder" not in err and "pw" not in err, err
     assert "is not a database URL the hub reads: write postgresql://user:password@host[:port]/database" in err, err
+    assert main(["hub", "revoke", "alice", "--db", url]) == 2
+    out, err = capsys.readouterr()
+    assert "pw" not in out + err and "is not a database URL the hub reads" in err, err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_operators_revoke_makes_no_file_of_a_sqlite_url(tmp_path, monkeypatch, capsys) -> None:
+    """`hub revoke --db sqlite:///nohub.sqlite3`: the URL was tested as a file path (never one), so the check that a
+    SQLite database is there was passed over, and opening it left an empty nohub.sqlite3 behind."""
+    monkeypatch.chdir(tmp_path)
+    for url in ("sqlite:///nohub.sqlite3", f"sqlite:///{tmp_path}/nohub.sqlite3"):
+        assert main(["hub", "revoke", "alice", "--db", url]) == 2
+        out, err = capsys.readouterr()
+        assert "no hub database there" in err and err.count("\n") == 1, err
     assert list(tmp_path.iterdir()) == []
 
 
