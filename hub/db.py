@@ -347,11 +347,15 @@ class Database:
             with self.transaction(write=True) as tx:
                 if self.dialect == "postgresql":
                     tx.execute("SELECT pg_advisory_xact_lock(7215026)")  # one migrating process at a time
-                if "schema_migrations" not in self._refuse_another_programs(tx) and not upgrade:
-                    raise DatabaseError(f"{where}: no hub database there: name the database `cardrogue hub serve` uses")
-                tx.execute("CREATE TABLE IF NOT EXISTS schema_migrations ("
-                           " version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at {real} NOT NULL)"
-                           .format(**words))
+                if "schema_migrations" not in self._refuse_another_programs(tx):
+                    if not upgrade:
+                        raise DatabaseError(f"{where}: no hub database there: name the database `cardrogue hub serve` "
+                                            "uses")
+                    # (made only when missing: a read-only PostgreSQL database, a standby, refused the CREATE TABLE IF
+                    # NOT EXISTS of every start, and the hub did not start on tables all there)
+                    tx.execute("CREATE TABLE schema_migrations ("
+                               " version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at {real} NOT NULL)"
+                               .format(**words))
                 applied = {row[0] for row in tx.all("SELECT version FROM schema_migrations")}
                 self.found_version = max(applied, default=0)
                 known = {version for version, _, _ in MIGRATIONS}
@@ -423,6 +427,9 @@ class Database:
         import psycopg
 
         where = display_url(self.url)
+        if isinstance(exc, psycopg.errors.ReadOnlySqlTransaction):
+            return (f"{where}: the database is read-only: the hub cannot make or upgrade its tables there (a standby, or "
+                    "default_transaction_read_only set): start it once on the primary, or on the database made writable")
         if isinstance(exc, psycopg.errors.InsufficientPrivilege):
             return (f"{where}: the hub cannot make its tables: {_one_line(exc, self.url).split(' LINE ')[0]}; make the URL's role "
                     "own the database (createdb -O ROLE DATABASE, or ALTER DATABASE DATABASE OWNER TO ROLE)")

@@ -506,3 +506,26 @@ def test_the_pool_reuses_its_connections_when_the_process_holds_many_files(postg
         for fd in filler:
             os.close(fd)
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_a_read_only_postgresql_database_serves_and_one_to_upgrade_is_said_read_only(postgres, serve_and_stop,
+                                                                                    monkeypatch) -> None:
+    """A standby, or a database set read-only for maintenance (`default_transaction_read_only`): the hub did not start,
+    'cannot set up the hub's tables: cannot execute CREATE TABLE in a read-only transaction', though its tables were
+    all there (the CREATE TABLE IF NOT EXISTS of schema_migrations ran at every start). A database whose schema is
+    current serves (reads answer, writes are 503s); one the hub must make or upgrade is said read-only, plainly."""
+    current, older = _own_database(postgres, "ops_ro_current"), _own_database(postgres, "ops_ro_older")
+    Database(current).close()
+    with monkeypatch.context() as old_hub:
+        old_hub.setattr(db_module, "MIGRATIONS", MIGRATIONS[:4])
+        Database(older).close()
+    new = _own_database(postgres, "ops_ro_new")
+    with _admin(postgres) as conn:
+        for name in ("ops_ro_current", "ops_ro_older", "ops_ro_new"):
+            conn.execute(f"ALTER DATABASE {name} SET default_transaction_read_only = on")
+    code, out, err = serve_and_stop(current)
+    assert code == 0 and "serving" in out and err == "", (out, err)
+    for url in (older, new):
+        code, out, err = serve_and_stop(url)
+        assert code == 2 and "serving" not in out and err.count("\n") == 1, (out, err)
+        assert "the database is read-only: the hub cannot make or upgrade its tables there" in err, err
