@@ -534,3 +534,18 @@ def test_a_read_only_postgresql_database_serves_and_one_to_upgrade_is_said_read_
         code, out, err = serve_and_stop(url)
         assert code == 2 and "serving" not in out and err.count("\n") == 1, (out, err)
         assert "the database is read-only: the hub cannot make or upgrade its tables there" in err, err
+
+
+def test_a_malformed_head_request_is_answered_400_without_a_body(tmp_path) -> None:
+    """A HEAD request whose body cannot be read (a malformed chunk) got no answer at all: h11 refuses a body on the
+    answer to a HEAD, and that refusal dropped the 400 already made. The status and the hub's headers are sent, no body
+    (a HEAD's answer has none)."""
+    with running_hub(str(tmp_path / "hub.sqlite3")) as app:
+        port = int(app.base.rsplit(":", 1)[1])
+        answer = _raw(port, b"HEAD /api/maps HTTP/1.1\r\nHost: hub\r\nContent-Type: application/json\r\n"
+                            b"Transfer-Encoding: chunked\r\n\r\nzz\r\n")
+    head, _, body = answer.partition(b"\r\n\r\n")
+    status, *lines = head.decode("latin-1").split("\r\n")
+    headers = {name.lower(): value for name, _, value in (line.partition(": ") for line in lines)}
+    assert status == "HTTP/1.1 400 Bad Request" and body == b"", answer
+    assert headers["x-frame-options"] == "DENY" and headers["connection"] == "close", headers
