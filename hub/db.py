@@ -26,6 +26,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
+from urllib.parse import unquote
 
 from cardrogue.engine.records.scores import retry_while_locked
 
@@ -174,7 +175,9 @@ def display_url(url: str) -> str:
     """The URL without its password (before the '@', or libpq's ``password`` parameter), for logs and messages."""
     if "://" not in url:
         return url
-    url = re.sub(r"([?&]password=)[^&]*", r"\1***", url, flags=re.IGNORECASE)
+    # (the parameter's name read decoded, as libpq reads it: `?%70assword=...` is the password too)
+    url = re.sub(r"([?&])([^=&]*)=([^&]*)",
+                 lambda m: f"{m[1]}{m[2]}=***" if unquote(m[2]).lower() == "password" else m[0], url)
     if "@" not in url:
         return url
     scheme, rest = url.split("://", 1)

@@ -549,3 +549,14 @@ def test_a_malformed_head_request_is_answered_400_without_a_body(tmp_path) -> No
     headers = {name.lower(): value for name, _, value in (line.partition(": ") for line in lines)}
     assert status == "HTTP/1.1 400 Bad Request" and body == b"", answer
     assert headers["x-frame-options"] == "DENY" and headers["connection"] == "close", headers
+
+
+@pytest.mark.parametrize("url", ["postgresql://hub@db.example/hub?%70assword=hunter2",
+                                 "postgresql://hub@db.example/hub?sslmode=require&pass%77ord=hunter2",
+                                 "postgresql://hub@db.example/hub?%70%61%73%73%77%6f%72%64=hunter2&connect_timeout=5"])
+def test_a_password_parameter_with_a_percent_encoded_name_is_hidden(url: str) -> None:
+    """libpq decodes a parameter's name as it decodes its value: `?%70assword=...` is the password, which display_url
+    (for the banner, the log and every refusal) matched by its name as typed and left shown."""
+    shown = db_module.display_url(url)
+    assert "hunter2" not in shown and "=***" in shown, shown
+    assert psycopg.conninfo.conninfo_to_dict(url)["password"] == "hunter2"  # (what libpq reads it as)
