@@ -20,7 +20,7 @@ from pathlib import Path
 import psycopg
 import pytest
 import uvicorn
-from hub_support import call, register, running_hub
+from hub_support import call, register, running_hub, serve_in_a_process
 from ports import free_port
 
 import cardrogue.hub.db as db_module
@@ -218,18 +218,8 @@ def test_a_malformed_request_is_answered_with_the_hubs_headers_and_a_json_reason
     X-Frame-Options, nosniff, no-referrer), nor the hub's JSON form of a refusal. `hub serve` runs uvicorn with
     the hub's own HTTP protocol (hub/server.py), which writes that 400 as the hub's."""
     port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "cardrogue.cli.main", "hub", "serve", "--db",
-                               str(tmp_path / "hub.sqlite3"), "--port", str(port)],
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    server = serve_in_a_process(str(tmp_path / "hub.sqlite3"), port)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                assert call(f"http://127.0.0.1:{port}", "GET", "/api/maps")[0] == 200
-                break
-            except OSError:
-                assert server.poll() is None and time.monotonic() < deadline, server.stdout.read().decode()
-                time.sleep(0.1)
         for request in MALFORMED:
             head, _, body = _raw(port, request).partition(b"\r\n\r\n")
             status, *lines = head.decode("latin-1").split("\r\n")
@@ -307,18 +297,9 @@ def test_a_hub_stopped_by_sigterm_closes_its_database_first(tmp_path) -> None:
     hub.sqlite3-wal, and a copy of hub.sqlite3 taken from the stopped hub (docs/hub.md, Backups) held no table. Now
     the database is closed first; the process still ends by SIGTERM, as uvicorn ends it, for the process manager."""
     live, port = tmp_path / "hub.sqlite3", free_port()
-    server = subprocess.Popen([sys.executable, "-m", "cardrogue.cli.main", "hub", "serve", "--db", str(live),
-                               "--port", str(port)],
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    server = serve_in_a_process(str(live), port)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                register(f"http://127.0.0.1:{port}", "alice")
-                break
-            except OSError:
-                assert server.poll() is None and time.monotonic() < deadline, server.stdout.read().decode()
-                time.sleep(0.1)
+        register(f"http://127.0.0.1:{port}", "alice")
         server.send_signal(signal.SIGTERM)
         out = server.communicate(timeout=60)[0].decode()
     finally:
