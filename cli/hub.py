@@ -613,17 +613,19 @@ def _rotated(args: argparse.Namespace, name: str | None, url: str, path: Path, f
 
 def cmd_revoke(args: argparse.Namespace) -> int:
     """The operator's revocation, on the hub's database (no API: no operator credential to guard)."""
-    from cardrogue.hub.db import Database, DatabaseError, default_url
+    from cardrogue.hub.db import Database, DatabaseError, check_url_form, default_url, display_url, sqlite_path
     from cardrogue.hub.service import Hub, HubError
 
     url = args.db if args.db is not None else default_url()
     if not url.strip():
         complain("--db is empty: name the hub's database, or leave --db out for the default")
         return EXIT_UNUSABLE
-    if "://" not in url and not Path(url).is_file():  # a SQLite path: not made here, where no hub runs
-        complain(f"{url}: no hub database there: name the database `cardrogue hub serve` uses")
-        return EXIT_UNUSABLE
     try:
+        check_url_form(url)
+        # A SQLite database (a path or a sqlite:// URL) is not made here, where no hub runs.
+        if ("://" not in url or url.startswith("sqlite://")) and not sqlite_path(url).is_file():
+            complain(f"{display_url(url)}: no hub database there: name the database `cardrogue hub serve` uses")
+            return EXIT_UNUSABLE
         db = Database(url, upgrade=False)  # (the hub serving it may be older: its upgrade is serve's, said there)
     except DatabaseError as exc:
         complain(*lines_of(exc))

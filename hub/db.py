@@ -26,6 +26,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
+from urllib.parse import unquote
 
 from cardrogue.engine.records.scores import retry_while_locked
 
@@ -174,12 +175,27 @@ def display_url(url: str) -> str:
     """The URL without its password (before the '@', or libpq's ``password`` parameter), for logs and messages."""
     if "://" not in url:
         return url
-    url = re.sub(r"([?&]password=)[^&]*", r"\1***", url, flags=re.IGNORECASE)
+    # (the parameter's name read decoded, as libpq reads it: `?%70assword=...` is the password too)
+    url = re.sub(r"([?&])([^=&]*)=([^&]*)",
+                 lambda m: f"{m[1]}{m[2]}=***" if unquote(m[2]).lower() == "password" else m[0], url)
     if "@" not in url:
         return url
     scheme, rest = url.split("://", 1)
     auth, host = rest.rsplit("@", 1)
     return f"{scheme}://{auth.split(':', 1)[0]}:***@{host}" if ":" in auth else url
+
+
+def check_url_form(url: str) -> None:
+    """Refused: a URL missing its slashes (`postgresql:/hub:pw@db/hub`, a slash short, was taken for a SQLite path in
+    the folder 'postgresql:/hub:pw@db', its password printed). For ``serve`` (through :class:`Database`) and ``revoke``."""
+    if (short := re.match(r"(postgres(?:ql)?|sqlite)(?::|//)", url, re.IGNORECASE)) and "://" not in url:
+        raise DatabaseError(f"{short.group(1)}...: is not a database URL the hub reads: write "
+                            "postgresql://user:password@host[:port]/database, or a SQLite file path")
+
+
+def sqlite_path(url: str) -> Path:
+    """The file of a SQLite database named by its path or a ``sqlite://`` URL."""
+    return Path(url.removeprefix("sqlite:///").removeprefix("sqlite://"))
 
 
 class Tx:
@@ -206,11 +222,7 @@ class Database:
         # mistyped folder is said, not made. Only the default's folder (the user data folder) is made.
         named = bool(url or os.environ.get(ENV_VAR))
         self.url = url or default_url()
-        if (short := re.match(r"(postgres(?:ql)?|sqlite)(?::|//)", self.url, re.IGNORECASE)) and "://" not in self.url:
-            # (`postgresql:/hub:pw@db/hub`, a slash short, was taken for a SQLite path in the folder 'postgresql:/hub:pw@db',
-            # its password printed)
-            raise DatabaseError(f"{short.group(1)}...: is not a database URL the hub reads: write "
-                                "postgresql://user:password@host[:port]/database, or a SQLite file path")
+        check_url_form(self.url)
         self.dialect = "postgresql" if self.url.startswith(("postgresql://", "postgres://")) else "sqlite"
         scheme = self.url.split("://", 1)[0] if "://" in self.url else None
         if scheme is not None and scheme not in ("postgresql", "postgres", "sqlite"):
@@ -221,7 +233,7 @@ class Database:
         self._slots = threading.BoundedSemaphore(pool_size)
         self._closed = False
         if self.dialect == "sqlite":
-            path = Path(self.url.removeprefix("sqlite:///").removeprefix("sqlite://"))
+            path = sqlite_path(self.url)
             if path.is_dir():
                 raise DatabaseError(f"{path}: is a folder, not a hub database")
             folder = path.parent
@@ -258,7 +270,7 @@ class Database:
         try:
             return psycopg.connect(self.url, autocommit=True, connect_timeout=10)
         except psycopg.Error as exc:
-            raise DatabaseError(f"{display_url(self.url)}: cannot connect: {_one_line(exc)}") from None
+            raise DatabaseError(f"{display_url(self.url)}: cannot connect: {_one_line(exc, self.url)}") from None
 
     def _pooled(self) -> Any:
         """A pooled connection still open, else a new one. PostgreSQL restarted under a serving hub (an upgrade, a
@@ -338,11 +350,15 @@ class Database:
             with self.transaction(write=True) as tx:
                 if self.dialect == "postgresql":
                     tx.execute("SELECT pg_advisory_xact_lock(7215026)")  # one migrating process at a time
-                if "schema_migrations" not in self._refuse_another_programs(tx) and not upgrade:
-                    raise DatabaseError(f"{where}: no hub database there: name the database `cardrogue hub serve` uses")
-                tx.execute("CREATE TABLE IF NOT EXISTS schema_migrations ("
-                           " version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at {real} NOT NULL)"
-                           .format(**words))
+                if "schema_migrations" not in self._refuse_another_programs(tx):
+                    if not upgrade:
+                        raise DatabaseError(f"{where}: no hub database there: name the database `cardrogue hub serve` "
+                                            "uses")
+                    # (made only when missing: a read-only PostgreSQL database, a standby, refused the CREATE TABLE IF
+                    # NOT EXISTS of every start, and the hub did not start on tables all there)
+                    tx.execute("CREATE TABLE schema_migrations ("
+                               " version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at {real} NOT NULL)"
+                               .format(**words))
                 applied = {row[0] for row in tx.all("SELECT version FROM schema_migrations")}
                 self.found_version = max(applied, default=0)
                 known = {version for version, _, _ in MIGRATIONS}
@@ -414,19 +430,33 @@ class Database:
         import psycopg
 
         where = display_url(self.url)
+        if isinstance(exc, psycopg.errors.ReadOnlySqlTransaction):
+            return (f"{where}: the database is read-only: the hub cannot make or upgrade its tables there (a standby, or "
+                    "default_transaction_read_only set): start it once on the primary, or on the database made writable")
         if isinstance(exc, psycopg.errors.InsufficientPrivilege):
-            return (f"{where}: the hub cannot make its tables: {_one_line(exc).split(' LINE ')[0]}; make the URL's role "
+            return (f"{where}: the hub cannot make its tables: {_one_line(exc, self.url).split(' LINE ')[0]}; make the URL's role "
                     "own the database (createdb -O ROLE DATABASE, or ALTER DATABASE DATABASE OWNER TO ROLE)")
-        return f"{where}: cannot set up the hub's tables: {_one_line(exc).split(' LINE ')[0]}"
+        return f"{where}: cannot set up the hub's tables: {_one_line(exc, self.url).split(' LINE ')[0]}"
 
     def schema_version(self) -> int:
         with self.transaction() as tx:
             return tx.one("SELECT MAX(version) FROM schema_migrations")[0]
 
 
-def _one_line(exc: Exception) -> str:
-    """A driver's message on one line (libpq's run over several, with a tab-indented hint)."""
-    return " ".join(str(exc).split())
+def _one_line(exc: Exception, url: str) -> str:
+    """A driver's message on one line (libpq's run over several, with a tab-indented hint), without the password of
+    ``url``: libpq repeats the whole URI in its parse errors ('... in URI: "postgresql://hub:hunter2@[::1/hub"'), where
+    the hub printed the password it hides everywhere else."""
+    said = str(exc).replace(url, display_url(url))
+    try:
+        from psycopg.conninfo import conninfo_to_dict
+
+        password = conninfo_to_dict(url).get("password")
+    except Exception:  # (a URL libpq cannot parse: its raw form, replaced above, is the one it repeats)
+        password = None
+    if password:
+        said = said.replace(str(password), "***")
+    return " ".join(said.split())
 
 
 def _closed_by_server(conn: Any) -> bool:
@@ -435,11 +465,14 @@ def _closed_by_server(conn: Any) -> bool:
     LISTEN). A look at the socket, no round trip to the server."""
     if conn.closed or conn.broken:
         return True
+    # (poll, not select: select refuses a descriptor numbered 1024 or more, which a busy hub's sockets reach, and every
+    # pooled connection was taken for closed)
+    poller = select.poll()
     try:
-        readable, _, _ = select.select([conn.fileno()], [], [], 0)
+        poller.register(conn.fileno(), select.POLLIN)
     except (OSError, ValueError):  # a socket already gone
         return True
-    return bool(readable)
+    return bool(poller.poll(0))
 
 
 def _close_quietly(conn: Any) -> None:

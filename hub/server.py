@@ -32,11 +32,15 @@ class HubHTTP(H11Protocol):
         headers = [*self.server_state.default_headers, *SECURITY_HEADERS, NO_STORE,
                    (b"content-type", b"application/json"), (b"content-length", str(len(MALFORMED)).encode()),
                    (b"connection", b"close")]
+        output = []
         try:
-            output = [self.conn.send(h11.Response(status_code=400, headers=headers, reason=b"Bad Request")),
-                      self.conn.send(h11.Data(data=MALFORMED)), self.conn.send(h11.EndOfMessage())]
-        except h11.LocalProtocolError:  # an answer already under way on this connection: nothing more can be said
-            output = []
+            output.append(self.conn.send(h11.Response(status_code=400, headers=headers, reason=b"Bad Request")))
+            output.append(self.conn.send(h11.Data(data=MALFORMED)))
+            output.append(self.conn.send(h11.EndOfMessage()))
+        except h11.LocalProtocolError:
+            # An answer already under way on this connection (nothing more can be said), or the answer to a HEAD
+            # request, which h11 lets carry no body: its status and headers are sent alone (they were dropped).
+            pass
         for data in output:
             if data:
                 self.transport.write(data)

@@ -9,6 +9,9 @@ turns ended at the start), so leaderboards can be filled with distinct verified 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import threading
 import time
 import urllib.error
@@ -56,6 +59,28 @@ def running_hub(db_url: str, settings: Settings = FAST, limits: Limits | None = 
         server.should_exit = True
         thread.join(timeout=30)
         db.close()
+
+
+def serve_in_a_process(db: str, port: int) -> subprocess.Popen:
+    """`cardrogue hub serve --db DB --port PORT` in a process of its own (its output, stdout and stderr together, in
+    ``stdout``), returned once it answers a request; the caller stops it."""
+    server = subprocess.Popen([sys.executable, "-m", "cardrogue.cli.main", "hub", "serve", "--db", db, "--port", str(port)],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            status, body, _ = call(f"http://127.0.0.1:{port}", "GET", "/api/maps")
+        except OSError:
+            if server.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.1)
+                continue
+            if server.poll() is None:
+                server.kill()
+            raise RuntimeError(f"`hub serve` did not answer: {server.communicate(timeout=30)[0].decode()}") from None
+        if status != 200:
+            server.kill()
+            raise RuntimeError(f"`hub serve` answered {status}: {body}")
+        return server
 
 
 def call(base: str, method: str, path: str, body: Any = None, token: str | None = None,

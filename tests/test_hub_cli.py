@@ -8,14 +8,13 @@ import socket
 import stat
 import subprocess
 import sys
-import time
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from ports import free_port
-from hub_support import FAST, call, map_text, running_hub, slower, solution
+from hub_support import FAST, call, map_text, running_hub, serve_in_a_process, slower, solution
 
 from cardrogue.cli.main import main
 from cardrogue.hub.config import config_path, load_config
@@ -343,18 +342,9 @@ def test_the_competition_window_keeps_replays_hidden_from_pull(tmp_path: Path, c
 
 def test_hub_serve_starts_a_server_on_each_backend(hub_db: str, tmp_path: Path) -> None:
     port = free_port()
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    server = subprocess.Popen([sys.executable, "-m", "cardrogue.cli.main", "hub", "serve", "--db", hub_db,
-                               "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+    server = serve_in_a_process(hub_db, port)
     try:
-        base, deadline = f"http://127.0.0.1:{port}", time.monotonic() + 60
-        while True:
-            try:
-                status, body, _ = call(base, "GET", "/api/maps")
-                break
-            except OSError:
-                assert server.poll() is None and time.monotonic() < deadline, server.stdout.read().decode()
-                time.sleep(0.1)
+        status, body, _ = call(f"http://127.0.0.1:{port}", "GET", "/api/maps")
         assert status == 200 and body == {"maps": []}
     finally:
         server.terminate()

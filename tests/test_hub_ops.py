@@ -7,6 +7,7 @@ import json
 import logging
 import os
 import re
+import resource
 import shutil
 import signal
 import socket
@@ -19,7 +20,7 @@ from pathlib import Path
 import psycopg
 import pytest
 import uvicorn
-from hub_support import call, register, running_hub
+from hub_support import call, register, running_hub, serve_in_a_process
 from ports import free_port
 
 import cardrogue.hub.db as db_module
@@ -217,18 +218,8 @@ def test_a_malformed_request_is_answered_with_the_hubs_headers_and_a_json_reason
     X-Frame-Options, nosniff, no-referrer), nor the hub's JSON form of a refusal. `hub serve` runs uvicorn with
     the hub's own HTTP protocol (hub/server.py), which writes that 400 as the hub's."""
     port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "cardrogue.cli.main", "hub", "serve", "--db",
-                               str(tmp_path / "hub.sqlite3"), "--port", str(port)],
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    server = serve_in_a_process(str(tmp_path / "hub.sqlite3"), port)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                assert call(f"http://127.0.0.1:{port}", "GET", "/api/maps")[0] == 200
-                break
-            except OSError:
-                assert server.poll() is None and time.monotonic() < deadline, server.stdout.read().decode()
-                time.sleep(0.1)
         for request in MALFORMED:
             head, _, body = _raw(port, request).partition(b"\r\n\r\n")
             status, *lines = head.decode("latin-1").split("\r\n")
@@ -248,13 +239,29 @@ def test_a_malformed_request_is_answered_with_the_hubs_headers_and_a_json_reason
 
 @pytest.mark.parametrize("url", ["postgresql:/hub:pw@db.example/hub", "postgres:hub@db.example/hub",
                                  "postgresql//hub:pw@db.example/hub", "sqlite:/srv/hub.sqlite3"])
-def test_a_database_url_missing_its_slashes_is_said_as_a_url(url: str, serve_and_stop, tmp_path, monkeypatch) -> None:
+def test_a_database_url_missing_its_slashes_is_said_as_a_url(url: str, serve_and_stop, tmp_path, monkeypatch,
+                                                             capsys) -> None:
     """`--db postgresql:/hub...` (a slash short) was taken for a SQLite path and refused as 'the folder postgresql:
-    does not exist', its password printed: it is said as a URL the hub cannot read, exit 2, the password hidden."""
+    does not exist', its password printed: it is said as a URL the hub cannot read, exit 2, the password hidden; by
+    `revoke` too, which printed the URL as given ('postgresql:/hub:pw@...: no hub database there')."""
     monkeypatch.chdir(tmp_path)
     code, out, err = serve_and_stop(url)
     assert code == 2 and "serving" not in out and "folder" not in err and "pw" not in err, err
     assert "is not a database URL the hub reads: write postgresql://user:password@host[:port]/database" in err, err
+    assert main(["hub", "revoke", "alice", "--db", url]) == 2
+    out, err = capsys.readouterr()
+    assert "pw" not in out + err and "is not a database URL the hub reads" in err, err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_operators_revoke_makes_no_file_of_a_sqlite_url(tmp_path, monkeypatch, capsys) -> None:
+    """`hub revoke --db sqlite:///nohub.sqlite3`: the URL was tested as a file path (never one), so the check that a
+    SQLite database is there was passed over, and opening it left an empty nohub.sqlite3 behind."""
+    monkeypatch.chdir(tmp_path)
+    for url in ("sqlite:///nohub.sqlite3", f"sqlite:///{tmp_path}/nohub.sqlite3"):
+        assert main(["hub", "revoke", "alice", "--db", url]) == 2
+        out, err = capsys.readouterr()
+        assert "no hub database there" in err and err.count("\n") == 1, err
     assert list(tmp_path.iterdir()) == []
 
 
@@ -290,18 +297,9 @@ def test_a_hub_stopped_by_sigterm_closes_its_database_first(tmp_path) -> None:
     hub.sqlite3-wal, and a copy of hub.sqlite3 taken from the stopped hub (docs/hub.md, Backups) held no table. Now
     the database is closed first; the process still ends by SIGTERM, as uvicorn ends it, for the process manager."""
     live, port = tmp_path / "hub.sqlite3", free_port()
-    server = subprocess.Popen([sys.executable, "-m", "cardrogue.cli.main", "hub", "serve", "--db", str(live),
-                               "--port", str(port)],
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    server = serve_in_a_process(str(live), port)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                register(f"http://127.0.0.1:{port}", "alice")
-                break
-            except OSError:
-                assert server.poll() is None and time.monotonic() < deadline, server.stdout.read().decode()
-                time.sleep(0.1)
+        register(f"http://127.0.0.1:{port}", "alice")
         server.send_signal(signal.SIGTERM)
         out = server.communicate(timeout=60)[0].decode()
     finally:
@@ -423,7 +421,7 @@ def test_a_postgresql_database_that_takes_no_writes_is_a_503_for_writes_alone(po
         assert app.state.internal_errors == 0
 
 
-def test_a_client_that_hangs_up_before_its_body_is_sent_is_no_internal_error(tmp_path, caplog) -> None:
+def test_a_client_that_hangs_up_before_its_body_is_sent_is_no_internal_error(tmp_path, caplog, request) -> None:
     """Ctrl+C during `hub publish` of a large map, a dropped connection, a malformed chunk mid-body (answered 400 by
     uvicorn, which then closes): the request's body stops coming and the hub was told the client is gone
     (Starlette's ClientDisconnect), which it logged as an internal error, a traceback (twice: its own and uvicorn's)
@@ -432,14 +430,18 @@ def test_a_client_that_hangs_up_before_its_body_is_sent_is_no_internal_error(tmp
     with running_hub(str(tmp_path / "hub.sqlite3")) as app:
         port = int(app.base.rsplit(":", 1)[1])
         caplog.set_level(logging.INFO)
-        for request, rest in (
+        # (uvicorn's loggers do not propagate to the root logger, where caplog listens: its records, the tracebacks
+        # this test is about among them, are caught at uvicorn's logger itself)
+        uvicorn_logger = logging.getLogger("uvicorn")
+        uvicorn_logger.addHandler(caplog.handler)
+        request.addfinalizer(lambda: uvicorn_logger.removeHandler(caplog.handler))
+        for sent, rest in (
                 (b"POST /api/accounts HTTP/1.1\r\nHost: hub\r\nContent-Type: application/json\r\n"
                  b"Content-Length: 100\r\n\r\n{\"name\":", b""),
                 (b"POST /api/accounts HTTP/1.1\r\nHost: hub\r\nContent-Type: application/json\r\n"
                  b"Transfer-Encoding: chunked\r\n\r\n5\r\n{\"nam\r\n", b"not a chunk size\r\n")):
             with socket.create_connection(("127.0.0.1", port), timeout=30) as conn:
-                conn.sendall(request)
-                time.sleep(0.3)
+                conn.sendall(sent)
                 if rest:
                     conn.sendall(rest)
                     conn.recv(65536)
@@ -449,7 +451,93 @@ def test_a_client_that_hangs_up_before_its_body_is_sent_is_no_internal_error(tmp
         assert app.state.internal_errors == 0
         assert call(app.base, "POST", "/api/accounts", {"name": "alice"})[0] == 201
     said = [r.getMessage() for r in caplog.records if r.name.startswith(("cardrogue.hub", "uvicorn"))]
+    assert "Invalid HTTP request received." in said, said  # (uvicorn's own, of the malformed chunk: its log is seen)
     assert not any(r.exc_info for r in caplog.records) and not any("Exception" in line for line in said), said
     assert [line for line in said if "client went away" in line] == [
         "POST /api/accounts: the client went away before its request was read",
         "POST /api/accounts: the client went away before its request was read"], said
+
+
+@pytest.mark.parametrize("url", ["postgresql://hub:hunter2@[::1/hub", "postgresql://hub:hunter%32@[::1/hub",
+                                 "postgresql://hub@[::1/hub?password=hunter2"])
+def test_a_url_libpq_cannot_parse_is_said_without_its_password(url: str, serve_and_stop, capsys) -> None:
+    """libpq repeats the whole URI in its parse errors ('... in URI: "postgresql://hub:hunter2@[::1/hub"'): `serve`
+    and `revoke` printed the password the hub hides everywhere else (docs/hub.md: the hub never prints a password)."""
+    code, out, err = serve_and_stop(url)
+    assert code == 2 and "hunter" not in out + err and "IPv6 host address" in err and "***" in err, err
+    assert main(["hub", "revoke", "alice", "--db", url]) == 2
+    out, err = capsys.readouterr()
+    assert "hunter" not in out + err and "IPv6 host address" in err, err
+
+
+def test_the_pool_reuses_its_connections_when_the_process_holds_many_files(postgres) -> None:
+    """A busy hub holds a socket per client: once the process had a descriptor numbered 1024 or more, select.select
+    refused the pooled connection's (ValueError), which was taken for a closed connection, and every transaction
+    connected anew."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1200:
+        raise AssertionError(f"the test needs 1200 open files; the limit is {hard}")
+    wanted = 4096 if hard == resource.RLIM_INFINITY else min(4096, hard)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, wanted), hard))
+    filler = [os.open(os.devnull, os.O_RDONLY) for _ in range(1100)]
+    db = Database(postgres.fresh_url())
+    try:
+        pids = set()
+        for _ in range(3):
+            with db.transaction() as tx:
+                pids.add(tx.one("SELECT pg_backend_pid()")[0])
+        assert len(pids) == 1, pids
+    finally:
+        db.close()
+        for fd in filler:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_a_read_only_postgresql_database_serves_and_one_to_upgrade_is_said_read_only(postgres, serve_and_stop,
+                                                                                    monkeypatch) -> None:
+    """A standby, or a database set read-only for maintenance (`default_transaction_read_only`): the hub did not start,
+    'cannot set up the hub's tables: cannot execute CREATE TABLE in a read-only transaction', though its tables were
+    all there (the CREATE TABLE IF NOT EXISTS of schema_migrations ran at every start). A database whose schema is
+    current serves (reads answer, writes are 503s); one the hub must make or upgrade is said read-only, plainly."""
+    current, older = _own_database(postgres, "ops_ro_current"), _own_database(postgres, "ops_ro_older")
+    Database(current).close()
+    with monkeypatch.context() as old_hub:
+        old_hub.setattr(db_module, "MIGRATIONS", MIGRATIONS[:4])
+        Database(older).close()
+    new = _own_database(postgres, "ops_ro_new")
+    with _admin(postgres) as conn:
+        for name in ("ops_ro_current", "ops_ro_older", "ops_ro_new"):
+            conn.execute(f"ALTER DATABASE {name} SET default_transaction_read_only = on")
+    code, out, err = serve_and_stop(current)
+    assert code == 0 and "serving" in out and err == "", (out, err)
+    for url in (older, new):
+        code, out, err = serve_and_stop(url)
+        assert code == 2 and "serving" not in out and err.count("\n") == 1, (out, err)
+        assert "the database is read-only: the hub cannot make or upgrade its tables there" in err, err
+
+
+def test_a_malformed_head_request_is_answered_400_without_a_body(tmp_path) -> None:
+    """A HEAD request whose body cannot be read (a malformed chunk) got no answer at all: h11 refuses a body on the
+    answer to a HEAD, and that refusal dropped the 400 already made. The status and the hub's headers are sent, no body
+    (a HEAD's answer has none)."""
+    with running_hub(str(tmp_path / "hub.sqlite3")) as app:
+        port = int(app.base.rsplit(":", 1)[1])
+        answer = _raw(port, b"HEAD /api/maps HTTP/1.1\r\nHost: hub\r\nContent-Type: application/json\r\n"
+                            b"Transfer-Encoding: chunked\r\n\r\nzz\r\n")
+    head, _, body = answer.partition(b"\r\n\r\n")
+    status, *lines = head.decode("latin-1").split("\r\n")
+    headers = {name.lower(): value for name, _, value in (line.partition(": ") for line in lines)}
+    assert status == "HTTP/1.1 400 Bad Request" and body == b"", answer
+    assert headers["x-frame-options"] == "DENY" and headers["connection"] == "close", headers
+
+
+@pytest.mark.parametrize("url", ["postgresql://hub@db.example/hub?%70assword=hunter2",
+                                 "postgresql://hub@db.example/hub?sslmode=require&pass%77ord=hunter2",
+                                 "postgresql://hub@db.example/hub?%70%61%73%73%77%6f%72%64=hunter2&connect_timeout=5"])
+def test_a_password_parameter_with_a_percent_encoded_name_is_hidden(url: str) -> None:
+    """libpq decodes a parameter's name as it decodes its value: `?%70assword=...` is the password, which display_url
+    (for the banner, the log and every refusal) matched by its name as typed and left shown."""
+    shown = db_module.display_url(url)
+    assert "hunter2" not in shown and "=***" in shown, shown
+    assert psycopg.conninfo.conninfo_to_dict(url)["password"] == "hunter2"  # (what libpq reads it as)
