@@ -21,6 +21,7 @@ from __future__ import annotations
 import errno
 import gc
 import json
+import math
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -345,6 +346,8 @@ def _refuse_constant(token: str) -> Any:
 def _parse_float(token: str) -> int | float:
     # JSON Schema counts 3.0 as an integer; the model holds it as one.
     value = float(token)
+    if math.isinf(value):  # 1e999: no JSON can write it back (a draft saved would hold Infinity)
+        raise _NotJson(token)
     return int(value) if value.is_integer() else value
 
 
@@ -447,6 +450,13 @@ LONG_NUMBER = "a number with thousands of digits; no value here needs more than 
 def _not_json(exc: _NotJson, name: str, text: str) -> Diagnostic:
     offset = 0
     token = str(exc)
+    if token[:1] in "-0123456789":  # a number too large for a float (1e999): found as written, outside strings
+        found = next((m for m in re.finditer(STRING + "|(" + re.escape(token) + ")", text) if m.group(1)), None)
+        offset = found.start(1) if found else 0
+        shown = token if len(token) <= 24 else f"{token[:12]}...{token[-8:]}"
+        message = f"invalid JSON: the number {shown} is too large to hold; no value here needs more than 20 digits"
+        line, col = LineIndex(text).position(offset)
+        return Diagnostic("CR001", message, file=name, line=line, column=col)
     for m in CONSTANT_OR_NUMBER.finditer(text):
         if m.group(1):
             offset, token = m.start(1), m.group(1)
