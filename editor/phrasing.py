@@ -85,6 +85,10 @@ PHRASES: dict[str, Phrase] = {
     "CR222": Phrase("f7 sets the potion colours", keys=(("f7", "potions"),)),
     "CR309": Phrase("the card's gold amount is its form's \"Gold\": choose the card in the Cards panel (ctrl+f), "
                     "then f4", keys=(("ctrl+f", "focus_palette"), ("f4", "card")), fields=(("app.card", "Gold"),)),
+    "CR229": Phrase("the mark does nothing: choose the card in the Cards panel (ctrl+f), then f4, and untick its "
+                    "\"Throwable (shows the throw symbol)\"", keys=(("ctrl+f", "focus_palette"), ("f4", "card")),
+                    fields=(("app.card", "Throwable (shows the throw symbol)"),),
+                    cut=", so \"throwable\": true does nothing here; remove it"),
     "CR312": Phrase("press t on a ladder of the cycle and choose another level, or tick \"Allow ladder cycles "
                     "(ladders that lead back to earlier levels)\" in the campaign metadata (ctrl+e) if this is "
                     "intended", keys=(("t", "app.choose_destination"), ("ctrl+e", "metadata")),

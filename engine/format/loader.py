@@ -41,7 +41,7 @@ from .catalog import card_from_dict, default_catalog
 from .checks import check_draft
 from .checks.cards import card_entry_problems
 from .checks.text import UnsafeText, document_text_problems, unsafe_texts
-from .diagnostics import Diagnostic, JsonPath, Severity
+from .diagnostics import Diagnostic, JsonPath, Severity, has_errors
 from .files import json_meant
 from .positions import STRING, LineIndex, PositionIndex, max_depth
 from .schema import PATHS_VALUES, PLAIN_CELL_KEYS, campaign_validators, is_schema_id, schema_diagnostics
@@ -412,6 +412,8 @@ def json_syntax_error(exc: json.JSONDecodeError, text: str, what: str = "a campa
     elif exc.msg == "Invalid control character at" and text[pos] in "\r\n":
         message = "this string runs to the end of the line: is its closing double quote missing?"
         pos = _string_start(text, pos)
+    elif text.startswith(("//", "/*", "#"), pos):
+        message = "a comment, and JSON has none: remove it"
     elif not text[pos:].strip() and exc.msg != "Unterminated string starting at":
         message = f"{source} ends before the JSON is complete: is it truncated, or a '}}' or ']' missing?"
     else:
@@ -508,12 +510,12 @@ def build_draft(d: dict, validate_cell: Callable[[Any], Any] | None = None) -> C
     Nothing is checked here (:func:`.checks.check_draft` does that): every cell, goal, ladder
     and card name is kept as written, so a draft saves back what it was opened from. A card
     entry that breaks a rule of its own (CR215, CR216) defines no card: the catalog's card, if
-    any, stands. With ``validate_cell`` (the compiled cell validator), each cell is held to the
+    any, stands; one only warned of (CR229) defines its card. With ``validate_cell`` (the compiled cell validator), each cell is held to the
     schema first, and a cell that breaks it raises :class:`_CellRefused`.
     """
     cards = dict(default_catalog())
     for card_id, entry in d.get("cards", {}).items():
-        if not card_entry_problems(card_id, entry):
+        if not has_errors(card_entry_problems(card_id, entry)):
             try:
                 cards[card_id] = card_from_dict(card_id, entry, cards.get(card_id))
             except (AbilityError, TypeError, ValueError):
