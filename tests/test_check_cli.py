@@ -368,3 +368,16 @@ def test_a_document_that_is_null_is_said_so_once(tmp_path: Path):
     path.write_text("null")
     done = cardrogue("check", str(path))
     assert f"{path}:1:1: CR101: the campaign must be an object {{ ... }}, not null\n" in done.stdout, done.stdout
+
+
+def test_a_misspelt_ability_is_told_the_one_it_most_likely_meant(tmp_path: Path):
+    """An ability one letter off the vocabulary was given the same two examples as any text at all; the nearest
+    ability, written with the author's own trigger and numbers, is the fix."""
+    path = _needle_run_broken(tmp_path, '"hero": {',
+                              '"cards": {\n    "goblin": {"abilities": ["ROLL A DIE: IF 1-2: PARALYZE 3 TURN", "FLIES AWAY"]}'
+                              '\n  },\n  "hero": {')
+    done = cardrogue("check", str(path))
+    assert done.returncode == 1
+    assert (f"{path}:16:30: CR215: 'ROLL A DIE: IF 1-2: PARALYZE 3 TURN' is not in the ability vocabulary; did you mean "
+            "'ROLL A DIE: IF 1-2: PARALYZE FOR 3 TURNS'? [$.cards.goblin.abilities[0]]") in done.stdout, done.stdout
+    assert "'FLIES AWAY' is not in the ability vocabulary: write it in the rulebook's words, for example" in done.stdout

@@ -27,7 +27,8 @@ def card_entry_problems(card_id: str, entry: Mapping[str, Any]) -> list[Diagnost
         try:
             ability = parse_ability(text)
         except AbilityError as exc:
-            found.error("CR215", f"{exc}: write it in the rulebook's words, for example "
+            said = str(exc)  # a "did you mean" is the example to give; else two of the rulebook's words
+            found.error("CR215", said if said.endswith("?") else f"{said}: write it in the rulebook's words, for example "
                         "\"ROLL A DIE: IF 6: DODGES PLAYER'S ATTACK\" or \"-1 DAMAGE TAKEN\"", path + ("abilities", i))
             continue
         found.extend(number_problems(ability, path + ("abilities", i)))
