@@ -381,3 +381,19 @@ def test_a_misspelt_ability_is_told_the_one_it_most_likely_meant(tmp_path: Path)
     assert (f"{path}:16:30: CR215: 'ROLL A DIE: IF 1-2: PARALYZE 3 TURN' is not in the ability vocabulary; did you mean "
             "'ROLL A DIE: IF 1-2: PARALYZE FOR 3 TURNS'? [$.cards.goblin.abilities[0]]") in done.stdout, done.stdout
     assert "'FLIES AWAY' is not in the ability vocabulary: write it in the rulebook's words, for example" in done.stdout
+
+
+def test_a_duplicate_card_instance_id_names_the_card_that_has_it_first():
+    """As a duplicate level id says which level has it too: an author given only the second place searched the file."""
+    from cardrogue.engine.analysis.check import check_text
+
+    doc = json.loads(next(p for p in bundled_campaigns() if p.name == "a-sons-descent.json").read_text())
+    doc["levels"][0]["cells"][1]["id"] = "the-old-rope"
+    doc["levels"][0]["cells"][2]["id"] = "the-old-rope"
+    doc["levels"][1]["cells"][0]["id"] = "the-old-rope"
+    first = doc["levels"][0]["cells"][1]["at"]
+    said = [d.message for d in check_text(json.dumps(doc)) if d.code == "CR202"]
+    assert said == [f"duplicate card instance id 'the-old-rope' (the card at {tuple(first)} has it too): each card on "
+                    "the map needs its own id",
+                    f"duplicate card instance id 'the-old-rope' (the card at {tuple(first)} on level 1 \"The Rope's End\" "
+                    "(the-ropes-end) has it too): each card on the map needs its own id"], said

@@ -61,7 +61,7 @@ def check_draft(campaign: Campaign) -> list[Diagnostic]:
     found.extend(potion_problems(campaign.potions))
     found.extend(level_id_problems(campaign.levels))
     pathless: list[Diagnostic] = []
-    instance_ids: dict[str, int] = {}
+    instance_ids: dict[str, tuple[int, tuple[int, int]]] = {}  # id -> (level, place) of its first card
     for li in range(len(campaign.levels)):
         found.extend(level_problems(campaign, li, instance_ids, pathless))
         found.extend(level_hero_problems(campaign.levels[li], li, campaign.cards))
