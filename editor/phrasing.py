@@ -116,6 +116,13 @@ PLACED_PHRASES: dict[tuple[str, str], Phrase] = {
                                     keys=(("p", "app.level_properties"), ("f4", "card")),
                                     fields=(("app.level_properties", _PRACTICE_ITEMS),
                                             ("app.level_properties", _PRACTICE_EQUIPPED))),
+    # A card's own instance id has no field in the editor (the level's id has, which CR202's phrase names): a card
+    # placed anew takes its place's id.
+    ("CR202", "card id"): Phrase("on the map, delete the card and place it again (ctrl+f to choose it, enter to place "
+                                 "it): a card placed anew takes its place's own id; n, e, s and w reopen its paths",
+                                 keys=(("delete", "app.delete"), ("ctrl+f", "focus_palette"), ("enter", "app.place"),
+                                       ("n", "app.toggle_path('N')"), ("e", "app.toggle_path('E')"),
+                                       ("s", "app.toggle_path('S')"), ("w", "app.toggle_path('W')"))),
 }
 """Phrases for a code where it is: ``(code, part)``, the part as :func:`part_of` names it; before :data:`PHRASES`."""
 
@@ -126,6 +133,8 @@ def part_of(path: tuple) -> str:
         return "hero"
     if len(path) >= 3 and path[0] == "levels" and path[2] == "hero":
         return "level hero"
+    if len(path) == 5 and path[0] == "levels" and path[2] == "cells" and path[4] == "id":
+        return "card id"
     return ""
 
 
