@@ -397,3 +397,12 @@ def test_a_duplicate_card_instance_id_names_the_card_that_has_it_first():
                     "the map needs its own id",
                     f"duplicate card instance id 'the-old-rope' (the card at {tuple(first)} on level 1 \"The Rope's End\" "
                     "(the-ropes-end) has it too): each card on the map needs its own id"], said
+
+
+def test_check_solve_says_the_solver_waits_for_a_campaign_with_errors(broken: Path):
+    """Asked for a verdict (--solve) on a campaign with errors, check gave none and did not say why."""
+    done = cardrogue("check", "--solve", str(broken))
+    assert done.returncode == 1 and "CR201" in done.stdout
+    assert "  the solver (--solve, CR4xx) waits until errors are fixed" in done.stdout.splitlines(), done.stdout
+    assert "the solver" not in cardrogue("check", str(broken)).stdout
+    assert "solver" not in cardrogue("check", "--solve", "--format", "json", str(broken)).stdout
