@@ -34,6 +34,9 @@ unknown keys printed 300,000 lines."""
 
 
 SOLVE_STATES, SOLVE_SECONDS = 200_000, 20.0  # check --solve's budget unless --max-states / --max-seconds say
+SOLVER_WAITS = "the solver (--solve, CR4xx) waits until errors are fixed"
+"""Under a campaign ``check --solve`` did not solve for its errors: asked for a verdict, the author is told why none
+came (not under a file that is no campaign, as for the route checks: it has more to mend first)."""
 
 
 def register(sub) -> None:
@@ -84,6 +87,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         return EXIT_UNUSABLE
     report: list[tuple[str, list[Diagnostic]]] = [(d.file, [d]) for d in missing]
     drafts: set[str] = set()  # campaigns with errors whose model was built: fixing them brings the route checks
+    unsolved: set[str] = set()  # with --solve, files whose errors kept the solver back
     with progress_bar("checking", total=len(files), counted=True) as bar:
         for path in files:
             bar.update(description=f"checking {path}")
@@ -91,6 +95,8 @@ def cmd_check(args: argparse.Namespace) -> int:
             if args.solve and result.campaign is not None and not has_errors(diagnostics):
                 bar.update(description=f"solving {path}")
                 diagnostics = diagnostics + _solver_diagnostics(result, args)
+            elif args.solve and result.draft is not None:
+                unsolved.add(str(path))
             report.append((str(path), diagnostics))
             if result.draft is not None:
                 drafts.add(str(path))
@@ -103,7 +109,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.format == "json":
         sys.stdout.writelines(_json_report(report, args.strict, status))
     else:
-        _print_text_report(report, args.verbose, args.strict, status, drafts)
+        _print_text_report(report, args.verbose, args.strict, status, drafts, unsolved)
     return status
 
 
@@ -138,10 +144,10 @@ def _solver_diagnostics(result, args: argparse.Namespace) -> list[Diagnostic]:
 
 
 def _print_text_report(report: list[tuple[str, list[Diagnostic]]], verbose: bool, strict: bool, status: int,
-                       drafts: Container[str] = ()) -> None:
+                       drafts: Container[str] = (), unsolved: Container[str] = ()) -> None:
     """Colour through Rich styles, never markup: file names and messages are shown as text. Under a
     file of ``drafts`` (a campaign with errors the loader built a model of), whether its errors hold
-    the route checks back."""
+    the route checks back; under one of ``unsolved`` (``--solve``), that they held the solver back."""
     from cardrogue.engine.analysis.check import ANALYSIS_WAITS, analysis_waits
 
     style = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
@@ -166,6 +172,8 @@ def _print_text_report(report: list[tuple[str, list[Diagnostic]]], verbose: bool
         # campaign the loader could build, a replay or a cut file: it has more to mend first)
         if name in drafts and analysis_waits(diagnostics):
             lines.append([("  ", ""), (ANALYSIS_WAITS, "dim")])
+        if name in unsolved:
+            lines.append([("  ", ""), (SOLVER_WAITS, "dim")])
     summary = (f"{counted(len(report), 'file')}: {counted(counts[Severity.ERROR], 'error')}, "
                f"{counted(counts[Severity.WARNING], 'warning')}")
     notes = counts[Severity.INFO]

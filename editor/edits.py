@@ -22,7 +22,7 @@ from cardrogue.engine.format.checks.cards import card_entry_problems, item_probl
 from cardrogue.engine.format.checks.goals import goal_problems
 from cardrogue.engine.format.checks.hero import hero_problems, level_hero_problems
 from cardrogue.engine.format.checks.potions import potion_problems
-from cardrogue.engine.format.diagnostics import Diagnostic
+from cardrogue.engine.format.diagnostics import Diagnostic, Severity
 from cardrogue.engine.model.campaign import (
     CardDef,
     CHEST,
@@ -547,7 +547,7 @@ def card_entry(campaign: Campaign, card_id: str, values: Mapping[str, object]) -
             entry[key] = value
     if base is None:
         entry["kind"] = kind.value
-    refuse(card_entry_problems(card_id, entry))
+    refuse([d for d in card_entry_problems(card_id, entry) if d.severity is Severity.ERROR])  # a warning is listed, not refused
     return entry
 
 

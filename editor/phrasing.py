@@ -85,6 +85,10 @@ PHRASES: dict[str, Phrase] = {
     "CR222": Phrase("f7 sets the potion colours", keys=(("f7", "potions"),)),
     "CR309": Phrase("the card's gold amount is its form's \"Gold\": choose the card in the Cards panel (ctrl+f), "
                     "then f4", keys=(("ctrl+f", "focus_palette"), ("f4", "card")), fields=(("app.card", "Gold"),)),
+    "CR229": Phrase("the mark does nothing: choose the card in the Cards panel (ctrl+f), then f4, and untick its "
+                    "\"Throwable (shows the throw symbol)\"", keys=(("ctrl+f", "focus_palette"), ("f4", "card")),
+                    fields=(("app.card", "Throwable (shows the throw symbol)"),),
+                    cut=", so \"throwable\": true does nothing here; remove it"),
     "CR312": Phrase("press t on a ladder of the cycle and choose another level, or tick \"Allow ladder cycles "
                     "(ladders that lead back to earlier levels)\" in the campaign metadata (ctrl+e) if this is "
                     "intended", keys=(("t", "app.choose_destination"), ("ctrl+e", "metadata")),
@@ -112,6 +116,13 @@ PLACED_PHRASES: dict[tuple[str, str], Phrase] = {
                                     keys=(("p", "app.level_properties"), ("f4", "card")),
                                     fields=(("app.level_properties", _PRACTICE_ITEMS),
                                             ("app.level_properties", _PRACTICE_EQUIPPED))),
+    # A card's own instance id has no field in the editor (the level's id has, which CR202's phrase names): a card
+    # placed anew takes its place's id.
+    ("CR202", "card id"): Phrase("on the map, delete the card and place it again (ctrl+f to choose it, enter to place "
+                                 "it): a card placed anew takes its place's own id; n, e, s and w reopen its paths",
+                                 keys=(("delete", "app.delete"), ("ctrl+f", "focus_palette"), ("enter", "app.place"),
+                                       ("n", "app.toggle_path('N')"), ("e", "app.toggle_path('E')"),
+                                       ("s", "app.toggle_path('S')"), ("w", "app.toggle_path('W')"))),
 }
 """Phrases for a code where it is: ``(code, part)``, the part as :func:`part_of` names it; before :data:`PHRASES`."""
 
@@ -122,6 +133,8 @@ def part_of(path: tuple) -> str:
         return "hero"
     if len(path) >= 3 and path[0] == "levels" and path[2] == "hero":
         return "level hero"
+    if len(path) == 5 and path[0] == "levels" and path[2] == "cells" and path[4] == "id":
+        return "card id"
     return ""
 
 

@@ -315,3 +315,94 @@ def test_a_level_wide_problem_names_its_level_in_checks_output(tmp_path: Path):
     assert editor["CR306"] == "this level has neither a descending ladder nor an exit"
     done = cardrogue("check", str(Path(__file__).parent / "corpus" / "broken" / "45-no-starting-tile.json"))
     assert "CR206: level 2 (bottom) has no starting tile" in done.stdout, done.stdout  # it said level 'bottom'
+
+
+# --------------------------------------------------------------------------- an author's mistakes (issue 14)
+# Each a bundled map broken by hand as an author might, and what check must say of it.
+
+def _needle_run_broken(tmp_path: Path, old: str, new: str) -> Path:
+    text = next(p for p in bundled_campaigns() if p.name == "the-needle-run.json").read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    path = tmp_path / "needle.json"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return path
+
+
+def test_a_walled_in_starting_tile_is_named_as_the_cause_not_buried_under_every_other_tile(tmp_path: Path):
+    """The starting tile's paths emptied: every tile of the level is unreachable for that one cause. The exit's
+    error says the start leads nowhere, and the level's 16 other tiles are not each warned of (CR303): they hid
+    the cause (CR223 on the start) in the middle of 16 lines."""
+    path = _needle_run_broken(tmp_path, '"card": "starting-tile", "paths": "NS"', '"card": "starting-tile", "paths": ""')
+    done = cardrogue("check", str(path))
+    assert done.returncode == 1
+    assert (f"{path}:42:9: CR301: the exit at (6, 1) cannot be reached from the starting tile at (0, 1), which leads "
+            "nowhere: none of its paths meets a neighbour's path; connect their paths [$.levels[0].cells[10]]") in done.stdout
+    assert f"{path}:39:9: CR223: 'starting-tile' has no paths" in done.stdout
+    assert "CR303" not in done.stdout and done.stdout.endswith("1 file: 2 errors, 1 warning\n"), done.stdout
+
+
+def test_a_card_not_a_potion_marked_throwable_is_warned_of_in_place(tmp_path: Path):
+    """docs/rules.md, "The throw symbol on a card that is not a potion": the mark did nothing, silently."""
+    path = _needle_run_broken(tmp_path, '"hero": {', '"cards": {\n    "hasty-boots": {"throwable": true}\n  },\n  "hero": {')
+    done = cardrogue("check", str(path))
+    assert done.returncode == 0 and f"{path}:16:34: CR229: 'hasty-boots' is an armour, and only a potion can be thrown" in done.stdout
+    assert "[$.cards['hasty-boots'].throwable]" in done.stdout
+    assert cardrogue("check", "--strict", str(path)).returncode == 1
+    report = json.loads(cardrogue("check", "--format", "json", str(path)).stdout)
+    [found] = report["files"][0]["diagnostics"]
+    assert (found["code"], found["severity"], found["line"], found["column"], found["path"]) == (
+        "CR229", "warning", 16, 34, "$.cards['hasty-boots'].throwable")
+
+
+def test_a_comment_is_said_to_be_one(tmp_path: Path):
+    """JSON has no comments; the parser's own words ("expected a property name") sent an author hunting for a
+    missing key."""
+    path = _needle_run_broken(tmp_path, '"seed": 4471,', '"seed": 4471, // the seed of the fated dice')
+    done = cardrogue("check", str(path))
+    assert done.returncode == 2
+    assert f"{path}:10:17: CR001: invalid JSON: a comment, and JSON has none: remove it" in done.stdout, done.stdout
+
+
+def test_a_document_that_is_null_is_said_so_once(tmp_path: Path):
+    path = tmp_path / "null.json"
+    path.write_text("null")
+    done = cardrogue("check", str(path))
+    assert f"{path}:1:1: CR101: the campaign must be an object {{ ... }}, not null\n" in done.stdout, done.stdout
+
+
+def test_a_misspelt_ability_is_told_the_one_it_most_likely_meant(tmp_path: Path):
+    """An ability one letter off the vocabulary was given the same two examples as any text at all; the nearest
+    ability, written with the author's own trigger and numbers, is the fix."""
+    path = _needle_run_broken(tmp_path, '"hero": {',
+                              '"cards": {\n    "goblin": {"abilities": ["ROLL A DIE: IF 1-2: PARALYZE 3 TURN", "FLIES AWAY"]}'
+                              '\n  },\n  "hero": {')
+    done = cardrogue("check", str(path))
+    assert done.returncode == 1
+    assert (f"{path}:16:30: CR215: 'ROLL A DIE: IF 1-2: PARALYZE 3 TURN' is not in the ability vocabulary; did you mean "
+            "'ROLL A DIE: IF 1-2: PARALYZE FOR 3 TURNS'? [$.cards.goblin.abilities[0]]") in done.stdout, done.stdout
+    assert "'FLIES AWAY' is not in the ability vocabulary: write it in the rulebook's words, for example" in done.stdout
+
+
+def test_a_duplicate_card_instance_id_names_the_card_that_has_it_first():
+    """As a duplicate level id says which level has it too: an author given only the second place searched the file."""
+    from cardrogue.engine.analysis.check import check_text
+
+    doc = json.loads(next(p for p in bundled_campaigns() if p.name == "a-sons-descent.json").read_text())
+    doc["levels"][0]["cells"][1]["id"] = "the-old-rope"
+    doc["levels"][0]["cells"][2]["id"] = "the-old-rope"
+    doc["levels"][1]["cells"][0]["id"] = "the-old-rope"
+    first = doc["levels"][0]["cells"][1]["at"]
+    said = [d.message for d in check_text(json.dumps(doc)) if d.code == "CR202"]
+    assert said == [f"duplicate card instance id 'the-old-rope' (the card at {tuple(first)} has it too): each card on "
+                    "the map needs its own id",
+                    f"duplicate card instance id 'the-old-rope' (the card at {tuple(first)} on level 1 \"The Rope's End\" "
+                    "(the-ropes-end) has it too): each card on the map needs its own id"], said
+
+
+def test_check_solve_says_the_solver_waits_for_a_campaign_with_errors(broken: Path):
+    """Asked for a verdict (--solve) on a campaign with errors, check gave none and did not say why."""
+    done = cardrogue("check", "--solve", str(broken))
+    assert done.returncode == 1 and "CR201" in done.stdout
+    assert "  the solver (--solve, CR4xx) waits until errors are fixed" in done.stdout.splitlines(), done.stdout
+    assert "the solver" not in cardrogue("check", str(broken)).stdout
+    assert "solver" not in cardrogue("check", "--solve", "--format", "json", str(broken)).stdout

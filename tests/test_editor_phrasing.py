@@ -293,3 +293,16 @@ def test_a_buy_goal_no_run_can_pay_for_says_where_the_gold_amount_is_set() -> No
     said = editor_message(unpaid)
     assert "f4" in said and '"Gold"' in said and "ctrl+f" in said, said
 
+
+
+def test_a_duplicate_card_instance_id_is_not_sent_to_the_level_id() -> None:
+    """CR202 on a card's own id was phrased as the duplicate level id's fix (the Levels panel's "Id"), which
+    cannot change a card's id; the card placed anew takes its place's."""
+    from cardrogue.engine.format.diagnostics import Diagnostic
+
+    card = Diagnostic("CR202", "duplicate card instance id 'spike' (the card at (1, 0) has it too): each card on the "
+                      "map needs its own id", path=("levels", 0, "cells", 5, "id"), level=0, cell=(3, 0))
+    level = Diagnostic("CR202", "duplicate level id 'pit' (level 2 has it too): each level needs its own id",
+                       path=("levels", 2, "id"), level=2)
+    assert editor_message(card).endswith(PLACED_PHRASES["CR202", "card id"].text) and "Levels panel" not in editor_message(card)
+    assert editor_message(level).endswith(PHRASES["CR202"].text)

@@ -164,3 +164,17 @@ def test_loader_and_edit_report_a_rule_alike(name: str) -> None:
     }
     change, edit = cases[name]
     assert _refused(edit) in _loaded(change)
+
+
+def test_a_card_entry_only_warned_of_is_kept_by_the_loader_and_the_edit() -> None:
+    """CR229 (throwable on a card that is not a potion) is a warning: the card entry still defines its card in the
+    loader, and the card form's edit is not refused; both list the warning. (The loader dropped an entry with any
+    diagnostic, so a new throwable item was an unknown card, CR201, wherever it was named.)"""
+    doc = json.loads(json.dumps(TINY))
+    doc["cards"] = {"net": {"name": "Net", "kind": "item", "gold": 2, "throwable": True}}
+    doc["hero"]["items"] = ["dagger", "net"]
+    result = load_campaign_text(json.dumps(doc), "net.json")
+    assert result.campaign is not None and [d.code for d in result.diagnostics] == ["CR229"]
+    assert result.campaign.cards["net"].throwable
+    entry = edits.card_entry(result.campaign, "net", {"name": "Net", "kind": "item", "gold": 2, "throwable": True})
+    assert entry["throwable"] is True

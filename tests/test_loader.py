@@ -38,7 +38,7 @@ FILE_CODES = {
     "CR001", "CR002", "CR004", "CR005",
     "CR101", "CR102", "CR103", "CR104", "CR105", "CR106", "CR107", "CR108", "CR109", "CR110",
     "CR201", "CR202", "CR203", "CR204", "CR205", "CR206", "CR207", "CR208",
-    "CR215", "CR216", "CR217", "CR218", "CR219", "CR220", "CR221", "CR222", "CR223", "CR224", "CR225",
+    "CR215", "CR216", "CR217", "CR218", "CR219", "CR220", "CR221", "CR222", "CR223", "CR224", "CR225", "CR229",
 }
 RENDERED = re.compile(r"^(?P<file>.+):(?P<line>\d+):(?P<col>\d+): (?P<code>CR\d{3}): (?P<msg>.+?)(?: \[(?P<path>\$.*)\])?$")
 
@@ -321,7 +321,7 @@ def test_the_loader_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 # --------------------------------------------------------------------------- drafts
 
 # The broken files with the campaign's shape: the loader builds a draft of each (engine/format/shape.py).
-DRAFTS = {name for name in EXPECTED if int(name[:2]) >= 39} | {
+DRAFTS = {name for name in EXPECTED if int(name[:2]) >= 39 and EXPECTED[name]["code"] != "CR001"} | {
     "18-seed-is-string.json", "19-exit-is-string.json", "25-format-2.json", "26-rules-version.json",
     "27-card-id-upper-case.json", "28-paths-out-of-order.json", "29-id-ends-in-newline.json",
     "30-grid-too-wide.json", "31-negative-coordinate.json", "32-roll-of-seven.json", "35-title-too-long.json",

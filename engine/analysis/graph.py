@@ -233,7 +233,10 @@ def analyse_level(campaign: Campaign, index: int, out: list[Diagnostic],
                         Severity.ERROR, **where(c)))
             order, cuts, reached = free_order, free_cuts, free
 
-    start_pos = pos(start)
+    # A starting tile walled in (no path of it meets a neighbour's) is the one cause of every tile unreached: the
+    # errors say so, and the level's other tiles are not listed one by one (CR303) around the cause.
+    walled_in = len(order) == 1 and len(cells) > 1
+    start_pos = f"{pos(start)}" + (", which leads nowhere: none of its paths meets a neighbour's path" if walled_in else "")
     for i in exits:
         if not reached[i]:
             out.append(Diagnostic("CR301", f"the exit at {pos(i)} cannot be reached from the starting tile at {start_pos}; connect their paths",
@@ -246,7 +249,7 @@ def analyse_level(campaign: Campaign, index: int, out: list[Diagnostic],
                                   f"{start_pos}; connect their paths",
                                   Severity.ERROR, **where(i)))
     reported = {pos(i) for i in candidates}
-    for i, cell in enumerate(cells) if len(order) < len(cells) else ():  # (the search found each cell once)
+    for i, cell in enumerate(cells) if len(order) < len(cells) and not walled_in else ():  # (the search found each cell once)
         if not reached[i] and cell.paths and (cell.x, cell.y) not in reported:
             out.append(Diagnostic("CR303", f"{cell.card!r} at {pos(i)} cannot be reached from the starting tile",
                                   Severity.WARNING, **where(i)))

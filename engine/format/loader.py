@@ -21,6 +21,7 @@ from __future__ import annotations
 import errno
 import gc
 import json
+import math
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -40,7 +41,7 @@ from .catalog import card_from_dict, default_catalog
 from .checks import check_draft
 from .checks.cards import card_entry_problems
 from .checks.text import UnsafeText, document_text_problems, unsafe_texts
-from .diagnostics import Diagnostic, JsonPath, Severity
+from .diagnostics import Diagnostic, JsonPath, Severity, has_errors
 from .files import json_meant
 from .positions import STRING, LineIndex, PositionIndex, max_depth
 from .schema import PATHS_VALUES, PLAIN_CELL_KEYS, campaign_validators, is_schema_id, schema_diagnostics
@@ -345,6 +346,8 @@ def _refuse_constant(token: str) -> Any:
 def _parse_float(token: str) -> int | float:
     # JSON Schema counts 3.0 as an integer; the model holds it as one.
     value = float(token)
+    if math.isinf(value):  # 1e999: no JSON can write it back (a draft saved would hold Infinity)
+        raise _NotJson(token)
     return int(value) if value.is_integer() else value
 
 
@@ -409,6 +412,8 @@ def json_syntax_error(exc: json.JSONDecodeError, text: str, what: str = "a campa
     elif exc.msg == "Invalid control character at" and text[pos] in "\r\n":
         message = "this string runs to the end of the line: is its closing double quote missing?"
         pos = _string_start(text, pos)
+    elif text.startswith(("//", "/*", "#"), pos):
+        message = "a comment, and JSON has none: remove it"
     elif not text[pos:].strip() and exc.msg != "Unterminated string starting at":
         message = f"{source} ends before the JSON is complete: is it truncated, or a '}}' or ']' missing?"
     else:
@@ -447,6 +452,13 @@ LONG_NUMBER = "a number with thousands of digits; no value here needs more than 
 def _not_json(exc: _NotJson, name: str, text: str) -> Diagnostic:
     offset = 0
     token = str(exc)
+    if token[:1] in "-0123456789":  # a number too large for a float (1e999): found as written, outside strings
+        found = next((m for m in re.finditer(STRING + "|(" + re.escape(token) + ")", text) if m.group(1)), None)
+        offset = found.start(1) if found else 0
+        shown = token if len(token) <= 24 else f"{token[:12]}...{token[-8:]}"
+        message = f"invalid JSON: the number {shown} is too large to hold; no value here needs more than 20 digits"
+        line, col = LineIndex(text).position(offset)
+        return Diagnostic("CR001", message, file=name, line=line, column=col)
     for m in CONSTANT_OR_NUMBER.finditer(text):
         if m.group(1):
             offset, token = m.start(1), m.group(1)
@@ -498,12 +510,12 @@ def build_draft(d: dict, validate_cell: Callable[[Any], Any] | None = None) -> C
     Nothing is checked here (:func:`.checks.check_draft` does that): every cell, goal, ladder
     and card name is kept as written, so a draft saves back what it was opened from. A card
     entry that breaks a rule of its own (CR215, CR216) defines no card: the catalog's card, if
-    any, stands. With ``validate_cell`` (the compiled cell validator), each cell is held to the
+    any, stands; one only warned of (CR229) defines its card. With ``validate_cell`` (the compiled cell validator), each cell is held to the
     schema first, and a cell that breaks it raises :class:`_CellRefused`.
     """
     cards = dict(default_catalog())
     for card_id, entry in d.get("cards", {}).items():
-        if not card_entry_problems(card_id, entry):
+        if not has_errors(card_entry_problems(card_id, entry)):
             try:
                 cards[card_id] = card_from_dict(card_id, entry, cards.get(card_id))
             except (AbilityError, TypeError, ValueError):

@@ -347,7 +347,8 @@ def _describe(error: ValidationError, guesses: list[int]) -> list[tuple[str, str
         plural = "properties" if len(missing) > 1 else "property"
         return [(code, f"{name} is missing the required {plural} {words}: add {'them' if len(missing) > 1 else 'it'}", path)]
     if kw == "type":
-        return [(code, f"{name} must be {_type_words(value)}, not {_kind_of(inst)} ({_json(inst)})", path)]
+        shown = "" if inst is None else f" ({_json(inst)})"  # null is its own kind: "not null", not "not null (null)"
+        return [(code, f"{name} must be {_type_words(value)}, not {_kind_of(inst)}{shown}", path)]
     if kw == "enum":
         return [(code, f"{name} is {_json(inst)}; use one of {', '.join(_json(o) for o in value)}", path)]
     if kw == "const":

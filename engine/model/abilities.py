@@ -189,4 +189,22 @@ def parse_ability(text: str) -> Ability:
             groups = em.groupdict()
             x, y = _number(groups.get("x")), _number(groups.get("y"))
             return Ability(effect.kind, trigger, faces, x, y)
-    raise AbilityError(f"{text!r} is not in the ability vocabulary")
+    near = _nearest_effect(effect_text)
+    hint = f"; did you mean {norm[:len(norm) - len(effect_text)] + near!r}?" if near else ""
+    raise AbilityError(f"{text!r} is not in the ability vocabulary{hint}")
+
+
+def _nearest_effect(effect_text: str) -> str | None:
+    """The vocabulary's effect an unknown one most likely misspells (``DODGES PLAYERS ATACK``), written with
+    the numbers it gives, in the order its template takes them (1 where it gives none)."""
+    from string import Formatter
+
+    from ..words import nearest
+
+    numbers = [int(n) for n in re.findall(r"[+-]?\d{1,6}", effect_text, re.ASCII)] + [1, 1]
+    written = []
+    for effect in _EFFECT_LIST:  # a signed number where the template writes the sign ({x:+d}), else its size
+        fields = [(name, "+" in spec) for _, name, spec, _ in Formatter().parse(effect.template) if name]
+        written.append(effect.template.format(**{name: n if signed else abs(n)
+                                                 for (name, signed), n in zip(fields, numbers)}))
+    return nearest(effect_text, written, cutoff=0.75)

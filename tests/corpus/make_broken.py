@@ -86,6 +86,9 @@ CASES = [
     ("card-without-paths", rep(GOBLIN, '{"at": [1, 0], "card": "goblin", "paths": "", "face": "down"}'), "CR223", "$.levels[0].cells[1]", '{"at": [1, 0], "card": "goblin", "paths": ""', "warning"),
     ("mage-in-rules-1-0", rep('"rules": "1.1.2",', '"rules": "1.0",', rep('"character": "warrior"', '"character": "mage"')).replace('"id": "tiny"', '"id": "mage-in-1-0"'), "CR224", "$.hero.character", '"mage"'),
     ("level-hero-on-a-goblin", rep(GOBLIN, GOBLIN.replace('"down"', '"up"'), rep('"height": 1,\n      "cells"', '"height": 1,\n      "hero": {"at": [1, 0], "health": 3},\n      "cells"')).replace('"id": "tiny"', '"id": "hero-on-a-goblin"'), "CR225", "$.levels[0].hero.at", "[1, 0]"),
+    ("ladder-is-the-exit", rep(LADDER, LADDER[:-1] + ', "exit": true}'), "CR218", "$.levels[0].cells[2].exit", "true"),
+    ("throwable-dagger", rep('"hero"', '"cards": {\n    "dagger": {"throwable": true}\n  },\n  "hero"'), "CR229", "$.cards.dagger.throwable", "true", "warning"),
+    ("number-beyond-a-float", rep('"seed": 7', '"seed": 1e9997'), "CR001", "$", "1e9997"),
 ]
 
 def main():

@@ -10,7 +10,8 @@ Where each rule lives:
 
 ====================  =====================================================================
 ``cards.py``          CR201 unknown card, CR217 a card of the wrong kind, CR215 an ability
-                      outside the vocabulary, CR216 an incomplete new card or a kind change
+                      outside the vocabulary, CR216 an incomplete new card or a kind change,
+                      CR229 (a warning) ``throwable`` on a card that is not a potion
 ``abilities.py``      CR226 a number in an ability out of bounds, CR227 attack rolls that
                       never stop (called from ``cards.py`` for each card entry)
 ``hero.py``           the hero's character, starting items and equipment (CR201, CR217), a
@@ -60,7 +61,7 @@ def check_draft(campaign: Campaign) -> list[Diagnostic]:
     found.extend(potion_problems(campaign.potions))
     found.extend(level_id_problems(campaign.levels))
     pathless: list[Diagnostic] = []
-    instance_ids: dict[str, int] = {}
+    instance_ids: dict[str, tuple[int, tuple[int, int]]] = {}  # id -> (level, place) of its first card
     for li in range(len(campaign.levels)):
         found.extend(level_problems(campaign, li, instance_ids, pathless))
         found.extend(level_hero_problems(campaign.levels[li], li, campaign.cards))

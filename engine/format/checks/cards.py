@@ -13,9 +13,9 @@ from .common import Findings, a, nearest
 
 
 def card_entry_problems(card_id: str, entry: Mapping[str, Any]) -> list[Diagnostic]:
-    """CR215, CR216, CR226 and CR227 for one entry of the campaign's ``cards``: a new card needs a name and a
-    kind, and the numbers its kind plays with; an override keeps the catalog card's kind; every
-    ability is written in the Clarifications' vocabulary."""
+    """CR215, CR216, CR226, CR227 and CR229 for one entry of the campaign's ``cards``: a new card needs a name
+    and a kind, and the numbers its kind plays with; an override keeps the catalog card's kind; every
+    ability is written in the Clarifications' vocabulary; only a potion is marked ``throwable``."""
     found = Findings()
     path: JsonPath = ("cards", card_id)
     base = default_catalog().get(card_id)
@@ -27,7 +27,8 @@ def card_entry_problems(card_id: str, entry: Mapping[str, Any]) -> list[Diagnost
         try:
             ability = parse_ability(text)
         except AbilityError as exc:
-            found.error("CR215", f"{exc}: write it in the rulebook's words, for example "
+            said = str(exc)  # a "did you mean" is the example to give; else two of the rulebook's words
+            found.error("CR215", said if said.endswith("?") else f"{said}: write it in the rulebook's words, for example "
                         "\"ROLL A DIE: IF 6: DODGES PLAYER'S ATTACK\" or \"-1 DAMAGE TAKEN\"", path + ("abilities", i))
             continue
         found.extend(number_problems(ability, path + ("abilities", i)))
@@ -42,6 +43,12 @@ def card_entry_problems(card_id: str, entry: Mapping[str, Any]) -> list[Diagnost
         found.error("CR216", f"new {kind.value} {card_id!r} needs a slot", path)
     elif kind is CardKind.POTION and base is None and "colour" not in entry:
         found.error("CR216", f"new potion {card_id!r} needs a colour", path)
+    if entry.get("throwable") is True and kind is not CardKind.POTION:
+        # docs/rules.md, "The throw symbol on a card that is not a potion": only the potions have terms for
+        # being thrown (THROW: "See the individual items' terms"), so the mark would silently do nothing.
+        found.warning("CR229", f"{card_id!r} is {a(kind.value)}, and only a potion can be thrown: the rulebook gives "
+                      "no terms for throwing anything else, so \"throwable\": true does nothing here; remove it",
+                      path + ("throwable",))
     return found.items
 
 

@@ -26,7 +26,7 @@ def level_id_problems(levels: Sequence[Level]) -> list[Diagnostic]:
     return found.items
 
 
-def level_problems(campaign: Campaign, li: int, instance_ids: dict[str, int],
+def level_problems(campaign: Campaign, li: int, instance_ids: dict[str, tuple[int, tuple[int, int]]],
                    pathless: list[Diagnostic]) -> list[Diagnostic]:
     """The rules of one level's cells, starting tile and goals, in the order of its cells.
 
@@ -55,10 +55,12 @@ def level_problems(campaign: Campaign, li: int, instance_ids: dict[str, int],
         if cell_id in instance_ids:
             # A repeated level id repeats every default instance id: reported once, as CR202 on the level.
             if cell_id != default_cell_id(level.id, x, y) or first_level[level.id] == li:
-                found.error("CR202", f"duplicate card instance id {cell_id!r}: each card on the map needs its own id",
-                            base + ("cells", ci, "id"), level=li, cell=pos)
+                other_level, other_pos = instance_ids[cell_id]
+                where = "" if other_level == li else f" on {campaign.level_name(other_level)}"
+                found.error("CR202", f"duplicate card instance id {cell_id!r} (the card at {other_pos}{where} has it "
+                            "too): each card on the map needs its own id", base + ("cells", ci, "id"), level=li, cell=pos)
         else:
-            instance_ids[cell_id] = ci
+            instance_ids[cell_id] = (li, pos)
         # Fields of its own card to check (see OWN_FIELDS)
         if card_id in own_fields or cell.to is not None or cell.stock or cell.contents:
             found.extend(cell_field_problems(cell, base + ("cells", ci), cards, first_level, {"level": li, "cell": pos}))
