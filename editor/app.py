@@ -23,7 +23,7 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.filter import LineFilter
 from textual.notifications import SeverityLevel
-from textual.widgets import Header, OptionList, TabbedContent, TabPane
+from textual.widgets import Header, OptionList, Static, TabbedContent, TabPane
 
 from cardrogue.engine.format.diagnostics import Diagnostic, Severity
 from cardrogue.engine.model.campaign import Campaign, Direction
@@ -40,6 +40,7 @@ from .forms import Forms
 from .key_order import KeysInOrder
 from .header import HEADER_CHROME, fit_header, header_text
 from .recent import recent_files, remember
+from .room import too_short
 from .shown import NO_RAW_CONTROLS, markup
 from .phrasing import editor_message
 from .messages import (CardChosen, CellFieldEdited, CursorMoved, LevelChosen, MapWanted, PaintCell, ProblemChosen,
@@ -58,6 +59,9 @@ from .widgets.story import StoryEditor
 
 AUTOSAVE_SECONDS = 15.0
 DISK_CHECK_SECONDS = 2.0
+# The fewest rows the sidebar's three panels fit in, the Levels panel cut to three lines (editor.tcss, "-short"):
+# on a shorter terminal the Cell panel is hidden and a line under the panels says so (it was dropped unsaid).
+CELL_PANEL_ROWS = 20
 
 
 class EditorApp(KeysInOrder, App[int]):
@@ -65,6 +69,9 @@ class EditorApp(KeysInOrder, App[int]):
 
     CSS_PATH = "editor.tcss"
     TITLE = "Card Rogue Story Studio"
+    # editor.tcss: from 24 rows every panel at its height; shorter, the Levels panel gives up rows, then the Cell
+    # panel is hidden (CELL_PANEL_ROWS) with a notice.
+    VERTICAL_BREAKPOINTS = [(0, "-cramped"), (CELL_PANEL_ROWS, "-short"), (24, "-tall")]
     COMMANDS = App.COMMANDS | {EditorCommands}
     BINDINGS = [
         Binding("ctrl+s", "save", "Save"),
@@ -136,6 +143,7 @@ class EditorApp(KeysInOrder, App[int]):
                     yield ProblemsPanel(id="problems")
                 with TabPane("Story", id="story"):
                     yield StoryEditor(id="story-editor")
+        yield Static(id="room")
         yield EditorFooter()
 
     def on_mount(self) -> None:
@@ -211,6 +219,7 @@ class EditorApp(KeysInOrder, App[int]):
     def on_resize(self) -> None:
         if self._header_parts is not None:
             self.mutate_reactive(EditorApp.sub_title)  # the header fits its line again
+        self.query_one("#room", Static).update(too_short("Cell panel hidden", CELL_PANEL_ROWS, self.size.height))
 
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
                timeout: float | None = None, markup: bool = True) -> None:
@@ -660,7 +669,9 @@ class EditorApp(KeysInOrder, App[int]):
 
     def action_focus_cell(self, field: str) -> None:
         """Focus a field of the Cell panel (the card at the map's cursor)."""
-        if not self.query_one(Inspector).focus_field(field):
+        if self.size.height < CELL_PANEL_ROWS:
+            self.notify(too_short("Cell panel hidden", CELL_PANEL_ROWS, self.size.height), severity="warning", timeout=3)
+        elif not self.query_one(Inspector).focus_field(field):
             self.notify("Put the map's cursor on a card first: the Cell panel edits the card there",
                         severity="warning", timeout=3)
 
