@@ -28,7 +28,7 @@ from textual.widgets import Header, OptionList, Static, TabbedContent, TabPane
 from cardrogue.engine.format.diagnostics import Diagnostic, Severity
 from cardrogue.engine.model.campaign import Campaign, Direction
 from cardrogue.engine.printable import printable
-from cardrogue.engine.words import counted
+from cardrogue.engine.words import counted, place_text
 
 from . import edits
 from .checking import Checker, markers
@@ -703,7 +703,7 @@ class EditorApp(KeysInOrder, App[int]):
             place = next_place(places, self.canvas.cursor)
             self.action_show_tab("map")
             self.canvas.move_to(*place)
-            self.notify(f"{query.strip()}: {places.index(place) + 1} of {len(places)} at {place} "
+            self.notify(f"{query.strip()}: {places.index(place) + 1} of {len(places)} at {place_text(*place)} "
                         "(/ then enter: the next one)", timeout=4)
 
         self.push_screen(FindScreen(f"Find on {level.title or level.id}", self._find_query), answered)

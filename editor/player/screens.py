@@ -27,6 +27,7 @@ from cardrogue.engine.printable import printable
 from cardrogue.engine.rules.actions import Action
 from cardrogue.engine.rules.events import Damage, Died, Event, Heal, Roll, TurnBegan, Victory
 from cardrogue.engine.rules.view import Face, StateView, Tile
+from cardrogue.engine.words import place_text
 
 from ..room import too_short
 from ..shown import StoryMarkdown, content, text as shown_text
@@ -386,7 +387,7 @@ class PlayerScreen(Screen[RunResult | None]):
             place = (view.level_index, cell.x, cell.y)
             if cell.inscription and place not in self._seen:
                 self._seen.add(place)
-                log.add(shown_text(f"✎ Inscription at {cell.x},{cell.y}: {cell.inscription}", f"italic {MAGENTA}"))
+                log.add(shown_text(f"✎ Inscription at {place_text(cell.x, cell.y)}: {cell.inscription}", f"italic {MAGENTA}"))
                 self._inscribe(cell.inscription)
 
     def _inscribe(self, text: str | None) -> None:
