@@ -370,6 +370,14 @@ def shown_rows(widget) -> int:
     return widget.screen.find_widget(widget).visible_region.height if widget.display else 0
 
 
+async def laid_out(pilot, done) -> None:
+    """Wait until ``done()`` (the board fitted after a resize, which takes a refresh or two), 5 s at most."""
+    for _ in range(250):
+        if done():
+            return
+        await pilot.pause(0.02)
+
+
 @pytest.mark.parametrize("size", [(60, 20), (79, 23), (60, 24), (40, 24), (100, 16)])
 @run_async
 async def test_a_short_terminal_keeps_the_actions_and_the_log_under_the_board(tmp_path, size):
@@ -379,10 +387,10 @@ async def test_a_short_terminal_keeps_the_actions_and_the_log_under_the_board(tm
     app = shop_level_app(tmp_path)
     async with app.run_test(size=size) as pilot:
         await pilot.press("enter", "right")
-        await pilot.pause()
         screen = app.screen
         board, actions, log = (screen.query_one(f"#{name}") for name in ("board", "actions", "log"))
         hero = screen.query_one("#hero")
+        await laid_out(pilot, lambda: shown_rows(actions) >= 5)
         assert shown_rows(board) >= 5 and shown_rows(actions) >= 5 and shown_rows(log) >= 5, screen_text(app)
         assert shown_rows(hero) >= 5
         assert not screen.find_widget(actions).visible_region.overlaps(screen.find_widget(hero).visible_region)
@@ -396,11 +404,10 @@ async def test_a_terminal_too_short_for_the_board_says_so_in_its_title_and_the_r
     app = shop_level_app(tmp_path)
     async with app.run_test(size=size) as pilot:
         await pilot.press("enter")
-        await pilot.pause()
         board = app.screen.query_one("#board")
+        await laid_out(pilot, lambda: "cut short" in str(board.border_title))
         assert shown_rows(board) < 5
         assert str(board.border_title) == f"Board cut short: needs {needed} rows, this terminal has {size[1]}"
         await pilot.resize_terminal(size[0], needed)
-        await pilot.pause()
-        await pilot.pause()
+        await laid_out(pilot, lambda: "cut short" not in str(board.border_title) and shown_rows(board) >= 5)
         assert shown_rows(board) >= 5 and str(board.border_title) == "The Counting Room"

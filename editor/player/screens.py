@@ -315,7 +315,10 @@ class PlayerScreen(Screen[RunResult | None]):
         panel covering the actions at 79x23.) A column too short for the inscription too leaves it to the log."""
         room = self.query_one("#player-left").size
         inscription = self.query_one("#inscription")
-        inscription.set_class(room.height < BOARD_ROWS + ACTIONS_ROWS + INSCRIPTION_ROWS, "-no-room")
+        no_room = room.height < BOARD_ROWS + ACTIONS_ROWS + INSCRIPTION_ROWS
+        if inscription.has_class("-no-room") != no_room:
+            inscription.set_class(no_room, "-no-room")
+            self.call_after_refresh(self._fit_board)  # again, once the inscription's rows are given or taken
         under = ACTIONS_ROWS + (inscription.outer_size.height if inscription.display else 0)
         board = self.query_one(BoardView)
         board.styles.max_height = min(room.height * 2 // 3, room.height - under)
