@@ -40,11 +40,12 @@ def serve(db_url: str, port: int, workers: int) -> None:
 
     from cardrogue.hub.app import Limits, create_app
     from cardrogue.hub.ratelimit import Rate
+    from cardrogue.hub.server import config
     from cardrogue.hub.service import Settings
 
     free = Rate(burst=1_000_000, per_minute=1_000_000)
     app = create_app(db_url, Settings(workers=workers), Limits(free, free, free))
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
+    uvicorn.Server(config(app, "127.0.0.1", port, log_level="warning")).run()  # the server `hub serve` runs
 
 
 def _free_port() -> int:

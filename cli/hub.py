@@ -11,7 +11,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 from cardrogue.engine.words import counted
 
@@ -134,22 +136,75 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from cardrogue.hub.app import create_app
+    from cardrogue.hub.server import config as server_config
 
     settings = Settings(workers=args.workers, solve_seconds=args.solve_seconds, play_url=args.play_url)
+    terminated = False
     try:
         app = create_app(db, settings)
         where, public = _address(args.host, args.port)
+        for line in _schema_said(db):
+            print(f"cardrogue hub: {line}", flush=True)
         print(f"cardrogue hub: serving {where} (database {display_url(db.url)})", flush=True)
         if public:
             print("cardrogue hub: other machines can reach it, in plain HTTP: put a TLS-terminating proxy in front "
                   "for anything public (docs/hub.md)", flush=True)
         # (host and port as given, though uvicorn serves the socket taken above and logs no address of its own)
-        config = uvicorn.Config(app, host=args.host, port=args.port, log_level="info", lifespan="off")
-        uvicorn.Server(config).run(sockets=[listening])
+        server = uvicorn.Server(server_config(app, args.host, args.port, log_level="info"))
+        with _sigterm_raised():
+            server.run(sockets=[listening])
+    except _Terminated:
+        terminated = True
     finally:
         listening.close()
         db.close()
+    if terminated:
+        import signal
+
+        signal.raise_signal(signal.SIGTERM)  # (its handler is back to the one before serve: the default ends the process)
     return EXIT_OK
+
+
+class _Terminated(Exception):
+    """SIGTERM, raised in the main thread, so that ``serve`` closes its database before the process ends by it."""
+
+
+@contextmanager
+def _sigterm_raised() -> Iterator[None]:
+    """SIGTERM (systemd, `kill`, `docker stop`) as :class:`_Terminated` while uvicorn serves. uvicorn stops on it and
+    then raises the signal again, for the process to end by it as a process manager expects: its default action
+    killed the process before ``serve`` closed its database, and a SQLite hub left its latest writes in
+    hub.sqlite3-wal (a copy of hub.sqlite3 taken from the stopped hub held no table)."""
+    import signal
+
+    def terminated(signum, frame):
+        raise _Terminated
+
+    try:
+        previous = signal.signal(signal.SIGTERM, terminated)
+    except ValueError:  # not the main thread (a program running serve in a thread): uvicorn handles no signal there
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)  # (None: set outside Python)
+
+
+def _schema_said(db) -> list[str]:
+    """What opening the database did to its schema, in lines, or none when it was up to date: the operator hears of an
+    upgrade (an older hub's database was migrated in silence) and of tables made in a database they took for the
+    hub's (a copy of hub.sqlite3 made without its -wal file holds no tables)."""
+    from cardrogue.hub.db import MIGRATIONS
+
+    if not db.applied:
+        return []
+    described = dict((version, description) for version, description, _ in MIGRATIONS)
+    latest = db.applied[-1]
+    if db.found_version == 0:
+        return [f"a new database: made the hub's tables (schema version {latest})"]
+    return [f"upgraded the database from schema version {db.found_version} to {latest}:",
+            *(f"  migration {version}: {described[version]}" for version in db.applied)]
 
 
 def _address(host: str, port: int) -> tuple[str, bool]:
@@ -245,7 +300,8 @@ def _run(args: argparse.Namespace, work) -> int:
 
 
 def _refusal(exc, sent: Path | None) -> list[str]:
-    """A hub's refusal as lines: ``cardrogue: the hub refused (STATUS): reason``, then the diagnostics of
+    """A hub's refusal as lines: ``cardrogue: the hub refused (STATUS): reason`` (``could not answer`` for a 5xx),
+    then the diagnostics of
     a refused map and the texts it refuses as `cardrogue check` writes them, ``file:line:col: CODE: message
     [$.json.path]``, the file being the one sent (``sent``). The headline names the first refused text by
     its path; listed below with its place, it is not said twice. A text without a place (an older hub's
@@ -263,7 +319,8 @@ def _refusal(exc, sent: Path | None) -> list[str]:
                 headline = headline.replace(f": {d.get('path', '')}: {d.get('message', '')}", "", 1)
         elif (line := f"{d.get('path', '')}: {d.get('message', '')}") not in headline:
             lines.append(f"  {line}")
-    return [f"cardrogue: the hub refused ({exc.status}): {headline}"] + lines
+    said = "could not answer" if exc.status >= 500 else "refused"  # (a 503: its database is away, or it is busy)
+    return [f"cardrogue: the hub {said} ({exc.status}): {headline}"] + lines
 
 
 class _Interrupted(Exception):
@@ -567,7 +624,7 @@ def cmd_revoke(args: argparse.Namespace) -> int:
         complain(f"{url}: no hub database there: name the database `cardrogue hub serve` uses")
         return EXIT_UNUSABLE
     try:
-        db = Database(url)
+        db = Database(url, upgrade=False)  # (the hub serving it may be older: its upgrade is serve's, said there)
     except DatabaseError as exc:
         complain(*lines_of(exc))
         return EXIT_UNUSABLE

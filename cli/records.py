@@ -82,9 +82,18 @@ def cmd_verify(args: argparse.Namespace) -> int:
     elif verdict.ok:
         say(f"{args.replay}: {verdict.message}")
         say(f"  on {verified_on(campaign_file, campaign)}")  # a look-alike file shared with the replay is another map
+        if verdict.run.outcome == "won" and not verdict.run.ranked:  # its turns are no score against the par
+            say(f"  not ranked: {_unranked(verdict.run)}")
     else:
         say(f"{args.replay}: rejected: {verdict.message}")
     return EXIT_OK if verdict.ok else EXIT_PROBLEMS
+
+
+def _unranked(run) -> str:
+    """Why a won run enters no table: its dice or its first level (VerifiedRun.ranked)."""
+    if run.dice_mode != "fated":
+        return "played with random dice (only the map's own dice rank)"
+    return f"a practice from level {run.level + 1} (only a run of the whole campaign ranks)"
 
 
 def _json(value) -> None:

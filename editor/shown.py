@@ -83,6 +83,29 @@ def _no_raw_html() -> MarkdownIt:
     return MarkdownIt("gfm-like", {"html": False})
 
 
+# The styles of inline Markdown's spans in one line of an author's text (the rest is text as written).
+_INLINE = {"em": "italic", "strong": "bold", "s": "strike", "link": "underline"}
+
+
+def inline_markdown(value: str, style: str = "") -> Text:
+    """One line of an author's Markdown (an inscription) as a Rich ``Text``, never markup: emphasis, strong,
+    strikethrough and code drawn, their marks gone, a link's words kept (nothing opens from a line); a block's
+    marks (a heading's ``#``) and raw HTML show as written, as in a story."""
+    shown = Text(style=style)
+    styles: list[str] = []
+    for token in _no_raw_html().parseInline(printable(value))[0].children or ():
+        kind, _, edge = token.type.rpartition("_")
+        if kind in _INLINE and edge == "open":
+            styles.append(_INLINE[kind])
+        elif kind in _INLINE and edge == "close":
+            styles.pop()
+        elif token.type in ("softbreak", "hardbreak"):
+            shown.append(" ")
+        else:  # text, code (bold), an image's words
+            shown.append(token.content, " ".join([*styles, "bold"] if token.type == "code_inline" else styles))
+    return shown
+
+
 class StoryMarkdown(Markdown):
     """Markdown of a story or a help page whose links open only if :func:`opens` says so; any other link
     is named in a warning instead (docs/player.md). Raw HTML in it is shown as text."""

@@ -100,7 +100,10 @@ class HubMaps:
 
 
 _FOREIGN_LINK = re.compile(r"<link\b[^>]*\bhref\s*=\s*[\"']?(?:https?:)?//[^>]*>", re.IGNORECASE)
-_LOCAL_FONT = """<style>
+# (the viewport: a phone's browser lays a page without one out at 980 px and shrinks it to the screen, the
+# terminal's text a few pixels high; with it the terminal takes the phone's own columns, the player's narrow layout)
+_OWN_HEAD = """<meta name="viewport" content="width=device-width, initial-scale=1">
+    <style>
       @font-face { font-family: "Roboto Mono"; font-style: normal;
         src: url("{{ config.static.url }}fonts/RobotoMono-VariableFont_wght.ttf") format("truetype"); }
       @font-face { font-family: "Roboto Mono"; font-style: italic;
@@ -111,13 +114,14 @@ _LOCAL_FONT = """<style>
 
 class OfflineTemplates(jinja2.FileSystemLoader):
     """textual-serve's page templates without requests to other sites: every ``<link>`` to another
-    site (its Google Fonts stylesheet) is dropped and Roboto Mono comes from the server's own static files."""
+    site (its Google Fonts stylesheet) is dropped and Roboto Mono comes from the server's own static files.
+    The page also declares the device's width, for a phone."""
 
     def get_source(self, environment: jinja2.Environment, template: str):
         source, filename, uptodate = super().get_source(environment, template)
         source = _FOREIGN_LINK.sub("", source)
         if "</head>" in source:
-            source = source.replace("</head>", _LOCAL_FONT, 1)
+            source = source.replace("</head>", _OWN_HEAD, 1)
         return source, filename, uptodate
 
 

@@ -19,7 +19,7 @@ import anyio
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
@@ -215,6 +215,12 @@ def create_app(db: Database | str | None = None, settings: Settings | None = Non
         return JSONResponse({"error": "internal error"}, status_code=500,
                             headers={k.decode(): v.decode() for k, v in [*SECURITY_HEADERS, NO_STORE]})
 
+    async def gone(request: Request, exc: Exception) -> Response:
+        # The body stopped coming: the client hung up (Ctrl+C during a publish, a dropped connection, a malformed
+        # chunk uvicorn answered 400 and closed). Nobody reads an answer; it was logged as an internal error.
+        log.info("%s %s: the client went away before its request was read", request.method, request.url.path)
+        return Response(status_code=400)
+
     async def maps(request: Request) -> Response:
         return await (publish if request.method == "POST" else list_maps)(request)
 
@@ -232,11 +238,14 @@ def create_app(db: Database | str | None = None, settings: Settings | None = Non
         Route("/maps/{ref}", map_page),
         Route("/hub.css", stylesheet),
     ]
-    handlers: dict[Any, Any] = {HubError: refused, HTTPException: refused, DatabaseError: refused, Exception: internal}
+    handlers: dict[Any, Any] = {HubError: refused, HTTPException: refused, DatabaseError: refused,
+                                ClientDisconnect: gone, Exception: internal}
     try:
         import psycopg
 
         handlers[psycopg.OperationalError] = refused
+        # a database that reads but takes no write (a standby reached after a failover, one set read-only): a 503
+        handlers[psycopg.errors.ReadOnlySqlTransaction] = refused
     except ImportError:  # psycopg is a dependency; without it only SQLite works
         pass
     app = Starlette(routes=routes, exception_handlers=handlers)

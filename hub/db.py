@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import os
 import queue
+import re
+import select
 import sqlite3
 import sys
 import threading
@@ -29,6 +31,11 @@ from cardrogue.engine.records.scores import retry_while_locked
 
 ENV_VAR = "CARDROGUE_HUB_DB"
 BUSY_TIMEOUT_S = 30.0
+# SQLite's primary result codes of a database the hub cannot use for now, answered 503 as a PostgreSQL server gone
+# away is (they were 500s, 'internal error'): SQLITE_BUSY and SQLITE_LOCKED (another program holds the lock past the
+# busy timeout), SQLITE_READONLY, SQLITE_IOERR, SQLITE_FULL (a full disk) and SQLITE_CANTOPEN. A statement SQLite
+# cannot run (SQLITE_ERROR: no such table, a syntax error) stays a bug, a 500.
+SQLITE_UNAVAILABLE = frozenset({5, 6, 8, 10, 13, 14})
 
 # service.look_key in SQL, for the names made before it (ASCII: LOWER is casefold there; REPLACE minds case).
 LOOK_KEY_SQL = ("REPLACE(REPLACE(REPLACE(REPLACE(LOWER(REPLACE(name, 'I', 'l')), '1', 'l'), '0', 'o'),"
@@ -164,8 +171,11 @@ def default_url() -> str:
 
 
 def display_url(url: str) -> str:
-    """The URL without its password, for logs and messages."""
-    if "://" not in url or "@" not in url:
+    """The URL without its password (before the '@', or libpq's ``password`` parameter), for logs and messages."""
+    if "://" not in url:
+        return url
+    url = re.sub(r"([?&]password=)[^&]*", r"\1***", url, flags=re.IGNORECASE)
+    if "@" not in url:
         return url
     scheme, rest = url.split("://", 1)
     auth, host = rest.rsplit("@", 1)
@@ -191,11 +201,16 @@ class Tx:
 class Database:
     """A pool of connections to one hub database; ``url`` is a file path or ``postgresql://...``."""
 
-    def __init__(self, url: str | None = None, pool_size: int = 8) -> None:
+    def __init__(self, url: str | None = None, pool_size: int = 8, upgrade: bool = True) -> None:
         # A database the user names (``url``, ``$CARDROGUE_HUB_DB``) must be in a folder that exists: a
         # mistyped folder is said, not made. Only the default's folder (the user data folder) is made.
         named = bool(url or os.environ.get(ENV_VAR))
         self.url = url or default_url()
+        if (short := re.match(r"(postgres(?:ql)?|sqlite)(?::|//)", self.url, re.IGNORECASE)) and "://" not in self.url:
+            # (`postgresql:/hub:pw@db/hub`, a slash short, was taken for a SQLite path in the folder 'postgresql:/hub:pw@db',
+            # its password printed)
+            raise DatabaseError(f"{short.group(1)}...: is not a database URL the hub reads: write "
+                                "postgresql://user:password@host[:port]/database, or a SQLite file path")
         self.dialect = "postgresql" if self.url.startswith(("postgresql://", "postgres://")) else "sqlite"
         scheme = self.url.split("://", 1)[0] if "://" in self.url else None
         if scheme is not None and scheme not in ("postgresql", "postgres", "sqlite"):
@@ -219,7 +234,9 @@ class Database:
             except OSError as exc:
                 raise DatabaseError(f"{path}: cannot create its folder: {exc.strerror or exc}") from None
             self._path = path
-        self.migrate()
+        # What opening it did, for ``serve`` to say: the schema version found (0: a new database) and the migrations applied.
+        self.found_version = 0
+        self.applied = self.migrate(upgrade)
 
     # -- connections
 
@@ -243,16 +260,26 @@ class Database:
         except psycopg.Error as exc:
             raise DatabaseError(f"{display_url(self.url)}: cannot connect: {_one_line(exc)}") from None
 
+    def _pooled(self) -> Any:
+        """A pooled connection still open, else a new one. PostgreSQL restarted under a serving hub (an upgrade, a
+        failover) had closed every pooled connection, and the first request to take each answered 503 although the
+        database was back: one the server closed is dropped here for the next, or a new one."""
+        while True:
+            try:
+                conn = self._pool.get_nowait()
+            except queue.Empty:
+                return self._connect()
+            if self.dialect == "sqlite" or not _closed_by_server(conn):
+                return conn
+            _close_quietly(conn)
+
     @contextmanager
     def _connection(self) -> Iterator[Any]:
         if self._closed:
             raise DatabaseError("the database is closed")
         self._slots.acquire()
         try:
-            try:
-                conn = self._pool.get_nowait()
-            except queue.Empty:
-                conn = self._connect()
+            conn = self._pooled()
             healthy = False
             try:
                 yield conn
@@ -270,13 +297,19 @@ class Database:
         """One transaction; ``write`` takes SQLite's write lock at the start (no upgrade deadlocks)."""
         with self._connection() as conn:
             if self.dialect == "sqlite":
-                conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
                 try:
-                    yield Tx(self, conn)
-                except BaseException:
-                    conn.execute("ROLLBACK")
-                    raise
-                conn.execute("COMMIT")
+                    conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+                    try:
+                        yield Tx(self, conn)
+                    except BaseException:
+                        if conn.in_transaction:  # (SQLite rolls a transaction back itself on a full disk)
+                            conn.execute("ROLLBACK")
+                        raise
+                    conn.execute("COMMIT")
+                except sqlite3.OperationalError as exc:
+                    if exc.sqlite_errorcode & 0xFF not in SQLITE_UNAVAILABLE:
+                        raise
+                    raise DatabaseError(f"{self._path}: {exc}") from exc
             else:
                 with conn.transaction():
                     yield Tx(self, conn)
@@ -295,22 +328,32 @@ class Database:
 
     # -- migrations
 
-    def migrate(self) -> list[int]:
-        """Apply the migrations this database lacks, in order; the versions applied."""
+    def migrate(self, upgrade: bool = True) -> list[int]:
+        """Apply the migrations this database lacks, in order; the versions applied. Without ``upgrade`` (the operator's
+        ``hub revoke``), a database that is not a hub's or lacks a migration is refused instead: a revoke run with a
+        newer version than the hub serving migrated the database under the older hub, whose every token then failed."""
         words = _DIALECTS[self.dialect]
+        where = display_url(self.url)
         try:
             with self.transaction(write=True) as tx:
                 if self.dialect == "postgresql":
                     tx.execute("SELECT pg_advisory_xact_lock(7215026)")  # one migrating process at a time
-                self._refuse_another_programs(tx)
+                if "schema_migrations" not in self._refuse_another_programs(tx) and not upgrade:
+                    raise DatabaseError(f"{where}: no hub database there: name the database `cardrogue hub serve` uses")
                 tx.execute("CREATE TABLE IF NOT EXISTS schema_migrations ("
                            " version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at {real} NOT NULL)"
                            .format(**words))
                 applied = {row[0] for row in tx.all("SELECT version FROM schema_migrations")}
+                self.found_version = max(applied, default=0)
                 known = {version for version, _, _ in MIGRATIONS}
                 if applied - known:
                     raise DatabaseError(f"{display_url(self.url)}: the database has schema version {max(applied)}, "
-                                        f"newer than this hub knows ({max(known)}); upgrade the hub")
+                                        f"newer than this hub knows ({max(known)}): run a hub of that version or newer, "
+                                        "or restore the backup made before the upgrade")
+                if known - applied and not upgrade:
+                    raise DatabaseError(f"{where}: the database has schema version {self.found_version}, older than this "
+                                        f"hub's ({max(known)}): stop the older hub, then start `cardrogue hub serve` of "
+                                        "this version on it, which upgrades it (docs/hub.md, Upgrading the hub)")
                 done = []
                 for version, description, statements in MIGRATIONS:
                     if version in applied:
@@ -327,13 +370,12 @@ class Database:
                     tx.execute("UPDATE schema_migrations SET version = version WHERE version = ?", (max(known),))
                 return done
         except sqlite3.OperationalError as exc:
-            if "readonly" in str(exc):
-                raise DatabaseError(f"{self.url}: the hub database cannot be written ({exc}): give the user running "
-                                    "the hub write access to the file and its folder") from None
-            raise DatabaseError(f"{self.url}: not a hub database: {exc}") from None
+            raise DatabaseError(self._sqlite_problem(exc)) from None
         except sqlite3.DatabaseError as exc:
             raise DatabaseError(f"{self.url}: not a hub database: {exc}") from None
-        except DatabaseError:
+        except DatabaseError as exc:
+            if isinstance(exc.__cause__, sqlite3.OperationalError):  # (one the transaction took for the database's)
+                raise DatabaseError(self._sqlite_problem(exc.__cause__)) from None
             raise
         except Exception as exc:
             psycopg = sys.modules.get("psycopg")  # imported by _connect when the database is PostgreSQL
@@ -341,9 +383,19 @@ class Database:
                 raise
             raise DatabaseError(self._migration_problem(exc)) from None
 
-    def _refuse_another_programs(self, tx: Tx) -> None:
+    def _sqlite_problem(self, exc: sqlite3.OperationalError) -> str:
+        """Why a SQLite file cannot serve as the hub's database at the start, and what to do."""
+        if "readonly" in str(exc):
+            return (f"{self.url}: the hub database cannot be written ({exc}): give the user running the hub write "
+                    "access to the file and its folder")
+        if exc.sqlite_errorcode & 0xFF in SQLITE_UNAVAILABLE:  # (a full disk, a lock held past the busy timeout)
+            return f"{self.url}: cannot use the hub database: {exc}"
+        return f"{self.url}: not a hub database: {exc}"
+
+    def _refuse_another_programs(self, tx: Tx) -> list[str]:
         """A database (a PostgreSQL schema) with tables but no ``schema_migrations`` is another program's: the
-        hub added its tables among them (`--db scores.sqlite3`, the player's scores beside hub.sqlite3)."""
+        hub added its tables among them (`--db scores.sqlite3`, the player's scores beside hub.sqlite3). The tables
+        of a database refused for nothing."""
         if self.dialect == "sqlite":
             names = [row[0] for row in tx.all("SELECT name FROM sqlite_master WHERE type = 'table' "
                                                "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")]
@@ -354,6 +406,7 @@ class Database:
             shown = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
             raise DatabaseError(f"{display_url(self.url)}: it holds tables of another program ({shown}) and no hub "
                                 "schema: name the hub's database, or an empty or new one")
+        return names
 
     def _migration_problem(self, exc: Exception) -> str:
         """Why the hub's tables cannot be made or read in a PostgreSQL database, and what to do (the role that
@@ -374,6 +427,19 @@ class Database:
 def _one_line(exc: Exception) -> str:
     """A driver's message on one line (libpq's run over several, with a tab-indented hint)."""
     return " ".join(str(exc).split())
+
+
+def _closed_by_server(conn: Any) -> bool:
+    """Whether an idle PostgreSQL connection is closed: by psycopg, or by the server, whose last error (or end of
+    stream) waits on its socket, where an idle connection in autocommit mode has nothing to read (the hub does not
+    LISTEN). A look at the socket, no round trip to the server."""
+    if conn.closed or conn.broken:
+        return True
+    try:
+        readable, _, _ = select.select([conn.fileno()], [], [], 0)
+    except (OSError, ValueError):  # a socket already gone
+        return True
+    return bool(readable)
 
 
 def _close_quietly(conn: Any) -> None:

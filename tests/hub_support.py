@@ -26,6 +26,7 @@ from cardrogue.engine.records.replay import Recorder
 from cardrogue.hub.app import Limits, create_app
 from cardrogue.hub.db import Database
 from cardrogue.hub.ratelimit import Rate
+from cardrogue.hub.server import config as server_config
 from cardrogue.hub.service import Settings
 
 FAST = Settings(solve_states=50_000, solve_seconds=10.0, estimate_runs=10, workers=2)
@@ -39,8 +40,7 @@ def running_hub(db_url: str, settings: Settings = FAST, limits: Limits | None = 
     """A hub serving on 127.0.0.1 at a free port; yields the app (``app.base`` is its URL)."""
     db = Database(db_url)
     app = create_app(db, settings, limits or UNLIMITED)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="off",
-                                           timeout_graceful_shutdown=5))
+    server = uvicorn.Server(server_config(app, "127.0.0.1", 0, log_level="warning", timeout_graceful_shutdown=5))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30

@@ -314,6 +314,31 @@ def test_play_without_a_terminal_makes_no_file_but_says_a_bad_level_first(tmp_pa
         assert sorted(p.name for p in tmp_path.iterdir()) == []
 
 
+def test_verify_says_why_a_won_run_is_not_ranked(tmp_path: Path, capsys) -> None:
+    """A newcomer verified the replay of a practice of the bundled campaign's last level: "verified: won in 6
+    turns with 6 health", the words of a whole run 29 turns under the campaign's par of 35. A won run the table
+    would not take says why: a practice from a later level, or random dice (as `scores --import` says)."""
+    bundled = ROOT / "campaigns" / "a-sons-descent.json"
+    golem = ["move E", "end", "flip E", "attack", "attack", "attack", "move E", "end", "flip E", "move E", "end",
+             "flip E", "move E"]
+    practice = tmp_path / "a-sons-descent-practice.replay.json"
+    code, _, err = cardrogue(capsys, "run", bundled, "--level", "8", *golem, "-o", practice)
+    assert code == 0, err
+    code, out, err = cardrogue(capsys, "verify", practice)
+    assert code == 0 and "verified: won in 6 turns" in out, err
+    assert "not ranked: a practice from level 8 (only a run of the whole campaign ranks)" in out, out
+    code, out, _ = cardrogue(capsys, "verify", NEEDLE_REPLAY)
+    assert code == 0 and "ranked" not in out, out  # a ranked run says nothing more
+    needle = json.loads(NEEDLE_REPLAY.read_text(encoding="utf-8"))["actions"]
+    for name, argv, said in (("dice", ["--seed", "3", *needle], "not ranked: played with random dice"),
+                             ("short", needle[:3], None)):  # a run not won says nothing of ranks
+        replay = tmp_path / f"{name}.replay.json"
+        code, _, err = cardrogue(capsys, "run", NEEDLE, *argv, "-o", replay)
+        assert code == 0, err
+        code, out, _ = cardrogue(capsys, "verify", replay, "--campaign", NEEDLE)
+        assert code == 0 and (said in out if said else "ranked" not in out), out
+
+
 def test_verify_json(tmp_path: Path, capsys) -> None:
     code, out, _ = cardrogue(capsys, "verify", NEEDLE_REPLAY, "--format", "json")
     verdict = json.loads(out)

@@ -119,3 +119,18 @@ def test_the_attack_total_names_double_damage_and_min_attack():
     assert total.double and str(total) == "Attack: 5 from rolls totalling 2, doubled (DOUBLE DAMAGE) (modifier +1)."
     floor = AttackTotal(3, 2, -1, minimum=3)
     assert str(floor) == "Attack: 3 from rolls totalling 2, raised to 3 (MIN. ATTACK) (modifier -1 and no less than MIN. ATTACK)."
+
+
+def test_a_condition_on_the_hero_names_the_hero_not_its_cause():
+    """"Basilisk of Stone: paralysed; 1 turn will be skipped." read as the basilisk paralysed (the very shape of
+    "Troll: paralysed; it neither attacks ...", said of a troll hit by a thrown potion), and the next line had the
+    basilisk strike: a newcomer could not tell who lost the turn. PARALYSIS and POISON on the hero say so."""
+    from cardrogue.engine.rules.events import Paralysed, Poisoned
+
+    for card, kind, said in (
+            ("basilisk-of-stone", Paralysed, "Basilisk of Stone: the hero is paralysed; 1 turn will be skipped."),
+            ("basilisk-of-venom", Poisoned,
+             "Basilisk of Venom: the hero is poisoned, -1 health each turn for 3 turns.")):
+        s = new_state([START, cell(1, 0, card, "W", face="down", rolls=[1, 5])])
+        play(s, "flip E", "attack")
+        assert [str(e) for e in s.view().log if isinstance(e, kind)] == [said], card

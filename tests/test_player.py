@@ -683,6 +683,29 @@ async def test_on_the_final_board_the_bar_offers_only_the_keys_that_still_work(t
 
 
 @run_async
+async def test_a_restart_from_the_final_board_gives_the_bar_its_playing_keys_back(tmp_path):
+    """A newcomer died, pressed Esc to look at the board, then r: the level began again and the arrows played,
+    but the bar still showed the final board's four keys (p, r, R, q) until the focus next moved. The bar
+    follows the run: a restart from the final board (r, or R) brings back every key that plays."""
+    app = app_for(duel_dict(goblin_attack=12, rolls=(1,)), tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        for keys in (["r"], ["R", "enter"]):  # R opens the run with its story
+            await pilot.press("right", "a")
+            await pilot.pause()
+            assert isinstance(app.screen, EndScreen)
+            await pilot.press("escape")
+            await pilot.pause()
+            assert "Move/flip" not in screen_text(app).splitlines()[-1]
+            await pilot.press(*keys)
+            await pilot.pause()
+            assert not player(app).view.over
+            bar = " ".join(screen_text(app).splitlines()[-2:])  # the bar as drawn, on its two lines at 80 columns
+            for back in ("Move/flip", "Attack", "End turn", "Actions"):
+                assert back in bar, (keys, bar)
+
+
+@run_async
 async def test_a_story_taller_than_its_dialog_says_it_scrolls(tmp_path):
     """At 80x24 the bundled campaign's opening story and its first level's story do not fit the dialog: the
     level's rule (how flipping works) lay below the fold, and the bar said only "enter Begin". A story that
@@ -935,3 +958,43 @@ async def test_a_run_with_random_dice_is_not_measured_against_the_maps_par(tmp_p
         summary = " ".join(" ".join(shown_lines(app.screen.query_one("#end-summary"))).split())
     assert "(on par)" not in summary, summary
     assert "Par none for random dice (the campaign's par, 2 turns, holds for its own dice)" in summary, summary
+
+
+@run_async
+async def test_an_attack_that_is_a_die_roll_shows_its_range_not_the_cards_zero(tmp_path):
+    """The golem's card has attack 0 and ROLL A DIE: ATTACK IS DOUBLE THE ROLL. The enemy panel said "attack 0"
+    and its large card "⚔0" beside a blow of up to 12: a newcomer read a harmless boss and fought it at 6 health.
+    An attack that is a roll shows what it can be, 2–12 (plus the card's attack and the potions thrown on it)."""
+    from cardrogue.editor.player.widgets import EnemyPanel
+
+    doc = duel_dict()
+    doc["levels"][0]["cells"][1] = {"at": [1, 0], "card": "golem", "paths": "EW", "face": "down"}
+    for size in ((80, 24), (100, 32), (200, 50)):  # small cards, then large ones (health and attack on the card)
+        app = app_for(doc, tmp_path)
+        async with app.run_test(size=size) as pilot:
+            await pilot.press("enter", "right")
+            await pilot.pause()
+            panel = " ".join(shown_lines(player(app).query_one(EnemyPanel)))
+            assert "attack 2–12" in panel and "attack 0" not in panel, panel
+            if size == (200, 50):
+                board = " ".join(shown_lines(player(app).query_one(BoardView)))
+                assert "⚔2–12" in board and "⚔0" not in board, board
+
+
+@run_async
+async def test_an_inscriptions_markdown_is_drawn_not_shown_as_written(tmp_path):
+    """The format says an inscription is "Markdown shown when the tile is revealed" (docs/authoring.md), and the
+    bundled ledger's shop reads *"Twenty,"* says the merchant: the player showed the asterisks, under the board
+    and in the log. Its inline Markdown is drawn (emphasis, strong, code); a block's marks (a heading's #) and
+    raw HTML show as written, as in a story, and nothing in it is read as markup."""
+    doc = duel_dict()
+    doc["levels"][0]["cells"][0]["inscription"] = '*"Twenty,"* says the **merchant**: `20` [red] <b>idols</b>'
+    app = app_for(doc, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter")
+        await pilot.pause()
+        said = '"Twenty," says the merchant: 20 [red] <b>idols</b>'
+        under = player(app).query_one("#inscription").render()
+        assert said in str(under) and said in log_text(app), (str(under), log_text(app))
+        bold = [span for span in under.spans if "bold" in str(span.style)]
+        assert [under.plain[s.start:s.end] for s in bold] == ["merchant", "20"], under.spans

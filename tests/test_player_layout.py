@@ -411,3 +411,19 @@ async def test_a_terminal_too_short_for_the_board_says_so_in_its_title_and_the_r
         await pilot.resize_terminal(size[0], needed)
         await laid_out(pilot, lambda: "cut short" not in str(board.border_title) and shown_rows(board) >= 5)
         assert shown_rows(board) >= 5 and str(board.border_title) == "The Counting Room"
+
+
+@run_async
+async def test_on_a_phone_the_story_takes_the_whole_width(tmp_path):
+    """In a phone's browser (43 columns at 390 px) the story dialog kept 80% of the width: 34 columns, its text 28
+    wide between wide margins and the title cut ("A Son's Descent · The Rope'…"), where the end screen's dialog
+    takes the whole width. Narrower than 80 columns the story's dialog does too."""
+    app = app_for(tmp_path)
+    async with app.run_test(size=(43, 40)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, StoryScreen)
+        assert app.screen.query_one("#story-box").region.width == 43, screen_text(app)
+    app = app_for(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:  # a terminal keeps the dialog it had
+        await pilot.pause()
+        assert app.screen.query_one("#story-box").region.width == 80

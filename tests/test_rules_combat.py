@@ -71,7 +71,8 @@ def test_attack_zero_or_negative_does_nothing():
 
 
 def test_damage_taken_stacks_and_never_below_zero():
-    """-X DAMAGE TAKEN: reductions stack; if X is greater than the attack, no damage."""
+    """-X DAMAGE TAKEN: "If X is greater than the attack, the player takes no damage. If the player has multiple items
+    that reduce damage taken, the damage reduction stacks"."""
     s = play(fight("goblin", [1], character="mage", equipped=["helm", "boots"]), "flip E", "attack")
     assert s.health == s.max_health  # goblin attack 2 - (1 + 1 + 1)
     s = play(fight("troll", [1], character="mage", equipped=["helm"]), "flip E", "attack")
@@ -101,7 +102,7 @@ def test_block_enemy_attack_this_turn():
 
 
 def test_attack_misses():
-    """ROLLING AN X: ATTACK MISSES: no damage to the enemy this turn (maul on a 1)."""
+    """ROLLING AN X: ATTACK MISSES: "Player deals no damage to the enemy this turn" (maul on a 1)."""
     s = play(fight("troll", [1, 1], equipped=["maul"]), "flip E", "attack")
     assert foe_health(s) == 9
 
@@ -114,9 +115,12 @@ def test_attack_again():
 
 
 def test_heals_each_attack_capped_at_max():
-    """HEALS +X HEALTH EACH ATTACK; "current health cannot exceed the max health through healing"."""
-    s = play(fight("vampire-bat", [2, 2]), "flip E", "attack")
+    """HEALS +X HEALTH EACH ATTACK: "An enemy with this ability will heal his current health X amount each turn"; MAX
+    HEALTH: "current health cannot exceed the max health through healing" - it heals again the next turn."""
+    s = play(fight("vampire-bat", [2, 1]), "flip E", "attack")
     assert foe_health(s) == 5 - 3 + 1
+    play(s, "attack")
+    assert foe_health(s) == 3 - 2 + 1
 
 
 def test_must_kill_within_a_single_turn():

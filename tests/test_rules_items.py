@@ -211,7 +211,9 @@ def test_maul_covers_both_hands():
 
 
 def test_rogue_second_dagger():
-    """SECONDARY HAND SLOT: the rogue can equip a second dagger; each dagger's REROLL TWICE adds two rolls."""
+    """SECONDARY HAND SLOT: "Under special situations, a second weapon may be placed in the secondary hand slot (the
+    ROGUE character can equip a second DAGGER in this slot)" - the rogue can equip a second dagger; each dagger's
+    REROLL TWICE adds two rolls."""
     s = play(hero("dagger", "dagger", character="rogue"), "equip dagger", "equip dagger")
     assert s.equip[3:] == ("dagger", "dagger") and s.stats.reroll[6] == 4
     s = play(hero("dagger", "dagger"), "equip dagger")

@@ -309,6 +309,22 @@ def test_each_browser_tab_is_its_own_session(tmp_path: Path, browser) -> None:
         wait_until(lambda: len(session_processes(server)) == 1, "the closed tab's process to end")
 
 
+def test_on_a_real_phone_the_player_is_laid_out_at_the_phones_width(tmp_path: Path, browser) -> None:
+    """A phone's browser (DevTools' mobile emulation, 390 x 844) lays out a page without a viewport meta tag at
+    980 px and shrinks it to the screen: the player was drawn 108 columns wide with its text about 4 px high,
+    where docs/player.md promises the narrow layout of a phone (about 44 columns). The page declares the
+    device's width, as the hub's pages do, so the terminal gets the phone's own columns."""
+    with web_server(tmp_path, "--scores-db", str(tmp_path / "s.sqlite3"), "--replays", str(tmp_path / "r")) as (url, _):
+        page = browser.open("about:blank")
+        page.command("Emulation.setDeviceMetricsOverride", width=390, height=844, deviceScaleFactor=3, mobile=True)
+        page.navigate(url + "/")
+        page.wait_for_text("Enter: begin", "the level's story")
+        page.screenshot(tmp_path / "phone.png")
+        window, wide, columns = page.evaluate(
+            "[window.innerWidth, document.documentElement.scrollWidth, window.__xterm.cols]")
+        assert window == 390 and wide <= window and columns < 80, (window, wide, columns)
+
+
 def test_the_editor_in_a_browser(tmp_path: Path, browser, campaign_file: Path) -> None:
     """Issue 16.1 ``--editor``: the editor, on the given file, in the page."""
     with web_server(tmp_path, str(campaign_file), "--editor") as (url, _):

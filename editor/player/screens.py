@@ -30,7 +30,7 @@ from cardrogue.engine.rules.view import Face, StateView, Tile
 from cardrogue.engine.words import place_text
 
 from ..room import too_short
-from ..shown import StoryMarkdown, content, text as shown_text
+from ..shown import StoryMarkdown, content, inline_markdown, text as shown_text
 from .run import PlayRun, RunResult, campaign_par, default_player, finish, no_par
 from .widgets import MAGENTA, ActionMenu, BoardView, EnemyPanel, HeroPanel, KeyBar, RunLog, goals_text
 
@@ -390,14 +390,16 @@ class PlayerScreen(Screen[RunResult | None]):
             place = (view.level_index, cell.x, cell.y)
             if cell.inscription and place not in self._seen:
                 self._seen.add(place)
-                log.add(shown_text(f"✎ Inscription at {place_text(cell.x, cell.y)}: {cell.inscription}", f"italic {MAGENTA}"))
+                said = f"italic {MAGENTA}"
+                log.add(Text.assemble(shown_text(f"✎ Inscription at {place_text(cell.x, cell.y)}: ", said),
+                                      inline_markdown(cell.inscription, said)))
                 self._inscribe(cell.inscription)
 
     def _inscribe(self, text: str | None) -> None:
         """The latest inscription revealed, under the board (hidden when there is none)."""
         line = self.query_one("#inscription", Static)
         line.set_class(text is not None, "-shown")
-        line.update(Text.assemble(("✎ ", MAGENTA), shown_text(text, "italic")) if text else "")
+        line.update(Text.assemble(("✎ ", MAGENTA), inline_markdown(text, "italic")) if text else "")
         self.call_after_refresh(self._fit_board)  # its rows are the board's
 
     # ------------------------------------------------------------------ playing
@@ -556,6 +558,9 @@ class PlayerScreen(Screen[RunResult | None]):
         self._quit_armed = self._restart_armed = False
         self._sync()
         self.query_one(BoardView).focus()
+        # From the final board the board has the focus already, and no focus event redraws the bar: the run
+        # plays again, and its keys are back.
+        self.refresh_bindings()
         self._hint(note)
 
     def action_quit_run(self) -> None:
@@ -570,6 +575,7 @@ class StoryScreen(ModalScreen[None]):
     """A level's story preface, rendered as Markdown."""
 
     CSS_PATH = "player.tcss"
+    HORIZONTAL_BREAKPOINTS = PlayerScreen.HORIZONTAL_BREAKPOINTS  # narrower than 80: the dialog takes the width
     BINDINGS = [Binding("enter", "close", "Begin"), Binding("escape", "close", show=False),
                 Binding("space", "close", show=False)]
 

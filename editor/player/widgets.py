@@ -7,7 +7,8 @@ changes the game, and none reads the engine's inner tables.
 
 from __future__ import annotations
 
-from rich.console import Group
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.segment import Segment
 from rich.style import Style
 from rich.table import Table
@@ -26,7 +27,7 @@ from textual.widgets.option_list import Option
 
 from cardrogue.engine.model.campaign import POTION_COLOURS, STARTING_TILE, CardKind, Direction
 from cardrogue.engine.rules.actions import Action
-from cardrogue.engine.rules.view import CellView, Face, StateView, Tile
+from cardrogue.engine.rules.view import CellView, Face, Foe, StateView, Tile
 from cardrogue.engine.printable import printable
 from cardrogue.engine.words import counted, place_text
 
@@ -75,6 +76,14 @@ _TILE_LABELS = {Tile.SHOP: "Shop", Tile.FOUNTAIN: "Fountn", Tile.CHEST: "Chest",
 def _short(name: str, width: int = 7) -> str:
     name = printable(name).removeprefix("The ")
     return name if len(name) <= width else name.split()[0][:width]
+
+
+def foe_attack(foe: Foe) -> str:
+    """An enemy's attack as the fight will strike: its number, or for ROLL A DIE: ATTACK IS DOUBLE THE ROLL (the
+    golem, whose card says attack 0) the range the roll gives, twice a die's 1 to 6 on top of that number."""
+    if any(a.kind == "double-roll-attack" for a in foe.card.abilities):
+        return f"{foe.attack + 2}–{foe.attack + 12}"
+    return str(foe.attack)
 
 
 def _place(cell: CellView | None) -> str:
@@ -248,7 +257,7 @@ class BoardView(ScrollView, can_focus=True, inherit_bindings=False):
         if foe is not None:
             label_style = _BOSS if foe.card.kind is CardKind.BOSS else _KIND_STYLE[Tile.ENEMY]
             if h > CELL_H:
-                info = f"♥{foe.health}/{foe.max_health} ⚔{foe.attack}"
+                info = f"♥{foe.health}/{foe.max_health} ⚔{foe_attack(foe)}"
                 bottom = "╰" + "─" * half + bottom_mid + "─" * half + "╯"
             else:
                 health = f"♥{foe.health}"[:half]
@@ -300,6 +309,27 @@ def _bar(value: int, top: int, width: int = 12, colour: str = "green") -> Text:
     top = max(top, 1)
     filled = max(0, min(width, round(width * value / top)))
     return Text.assemble(("█" * filled, colour), ("░" * (width - filled), "grey35"))
+
+
+class FoeHealth:
+    """An enemy's health bar, its health and its attack on one line, the bar narrowed to keep them there: the
+    panel is 26 cells wide at 80 columns (25 beside its scrollbar), where "20/20  attack 2–12" wrapped, "attack"
+    on one line and its number on the next. Where even a short bar leaves no room, the attack takes a line."""
+
+    BAR, SHORTEST = 10, 4
+
+    def __init__(self, foe: Foe) -> None:
+        self.foe = foe
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        foe = self.foe
+        health, attack = f" {foe.health}/{foe.max_health}", f"attack {foe_attack(foe)}"
+        width = min(self.BAR, options.max_width - cell_len(health) - 2 - cell_len(attack))
+        if width >= self.SHORTEST:
+            yield Text.assemble(_bar(foe.health, foe.max_health, width=width, colour="red"), health, "  ", attack)
+        else:
+            yield Text.assemble(_bar(foe.health, foe.max_health, width=self.BAR, colour="red"), health)
+            yield Text(attack)
 
 
 def goals_text(view: StateView) -> str:
@@ -394,8 +424,7 @@ class EnemyPanel(Static):
         parts = []
         for foe in foes:
             parts.append(Text.assemble(shown_text(foe.name, "bold red"), f"  ({foe.direction.word})"))
-            parts.append(Text.assemble(_bar(foe.health, foe.max_health, width=10, colour="red"),
-                                       f" {foe.health}/{foe.max_health}  attack {foe.attack}"))
+            parts.append(FoeHealth(foe))
             if foe.attack_modifier:  # potions of strength or weakness thrown on it, as the hero's "Potion" row
                 parts.append(Text(f"Potion  {foe.attack_modifier:+d} to its attack", "cyan"))
             for ability in foe.card.abilities:

@@ -343,7 +343,7 @@ class Poisoned(Event):
 
     @property
     def text(self) -> str:
-        return f"{self.cause}: poisoned, -1 health each turn for {counted(self.turns, 'turn')}."
+        return f"{self.cause}: the hero is poisoned, -1 health each turn for {counted(self.turns, 'turn')}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,7 +355,7 @@ class Paralysed(Event):
 
     @property
     def text(self) -> str:
-        return f"{self.cause}: paralysed; {counted(self.turns, 'turn')} will be skipped."
+        return f"{self.cause}: the hero is paralysed; {counted(self.turns, 'turn')} will be skipped."
 
 
 @dataclass(frozen=True, slots=True)

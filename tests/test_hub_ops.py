@@ -1,0 +1,455 @@
+"""The operator's side of a hub (docs/hub.md, Running a hub): the database going away and coming back under a
+serving hub, an upgrade said when `serve` migrates, and the answers uvicorn itself writes."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import shutil
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psycopg
+import pytest
+import uvicorn
+from hub_support import call, register, running_hub
+from ports import free_port
+
+import cardrogue.hub.db as db_module
+from cardrogue.cli.main import main
+from cardrogue.hub.db import MIGRATIONS, Database
+
+UNAVAILABLE = {"error": "the hub's database is unavailable; try again later"}
+
+
+def _admin(postgres):
+
+    return psycopg.connect(postgres.url(), autocommit=True)
+
+
+def _own_database(postgres, name: str) -> str:
+    """A database of its own on the test server (connections to it can be refused without touching the others')."""
+    with _admin(postgres) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {name}")
+    return postgres.url().removesuffix("/postgres") + f"/{name}"
+
+
+def _terminate_every_connection_to(postgres, name: str) -> int:
+    """What a restart of PostgreSQL (an upgrade, a failover) does to the hub's pooled connections."""
+    with _admin(postgres) as conn:
+        return len(conn.execute("SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity WHERE datname = %s"
+                                " AND pid <> pg_backend_pid()", (name,)).fetchall())
+
+
+def test_a_database_restarted_under_the_hub_costs_no_request(postgres) -> None:
+    """PostgreSQL restarted while the hub serves: every connection the hub kept in its pool was dead, and the
+    first request to take each one answered 503 although the database was back (walked by hand: a hub on
+    `pg_ctl restart` answered its next request 503, then 200). A pooled connection the server closed is dropped
+    for a new one."""
+    url = _own_database(postgres, "ops_restarted")
+    with running_hub(url) as app:
+        token = register(app.base, "alice")
+        for _ in range(3):
+            assert call(app.base, "GET", "/api/maps")[0] == 200
+        assert _terminate_every_connection_to(postgres, "ops_restarted") >= 1
+        for path in ("/api/maps", "/api/me", "/"):
+            status, body, _ = call(app.base, "GET", path, token=token)
+            assert status == 200, (path, status, body)
+        assert app.state.internal_errors == 0
+
+
+def test_a_database_that_goes_away_is_a_503_and_the_hub_recovers_when_it_is_back(postgres, capsys) -> None:
+    """docs/hub.md: 'a database that goes away turns requests into a 503'; never a 500 or a traceback page,
+    with the hub's headers, on the API (JSON) and the pages (HTML); and the requests after its return answer.
+    The CLI said 'the hub refused (503)' as if the request were at fault: the hub could not answer it."""
+    url = _own_database(postgres, "ops_gone")
+    with running_hub(url) as app:
+        token = register(app.base, "alice")
+        with _admin(postgres) as conn:
+            conn.execute("ALTER DATABASE ops_gone WITH ALLOW_CONNECTIONS false")
+        _terminate_every_connection_to(postgres, "ops_gone")
+        try:
+            for method, path, body in (("GET", "/api/maps", None), ("GET", "/api/me", None),
+                                       ("POST", "/api/accounts", {"name": "bob"}),
+                                       ("GET", "/api/maps/needle/leaderboard", None)):
+                status, got, headers = call(app.base, method, path, body, token=token if "me" in path else None)
+                assert (status, got) == (503, UNAVAILABLE), (path, status, got)
+                assert headers["x-frame-options"] == "DENY" and "content-security-policy" in headers
+            status, page, headers = call(app.base, "GET", "/")
+            assert status == 503 and "database is unavailable" in page and "Traceback" not in page
+            assert main(["hub", "list", "--hub", app.base]) == 1
+            assert capsys.readouterr().err == ("cardrogue: the hub could not answer (503): the hub's database is "
+                                               "unavailable; try again later\n")
+            assert headers["content-type"].startswith("text/html") and headers["x-frame-options"] == "DENY"
+        finally:
+            with _admin(postgres) as conn:
+                conn.execute("ALTER DATABASE ops_gone WITH ALLOW_CONNECTIONS true")
+        assert call(app.base, "GET", "/api/me", token=token)[1] == {"name": "alice"}
+        assert call(app.base, "POST", "/api/accounts", {"name": "bob"})[0] == 201
+        assert app.state.internal_errors == 0
+
+
+def test_a_pooled_connection_the_server_closed_is_replaced(postgres) -> None:
+    url = _own_database(postgres, "ops_pool")
+    db = Database(url)
+    try:
+        with db.transaction() as tx:
+            (before,) = tx.one("SELECT pg_backend_pid()")
+        _terminate_every_connection_to(postgres, "ops_pool")
+        with db.transaction() as tx:
+            (after,) = tx.one("SELECT pg_backend_pid()")
+        assert after != before
+    finally:
+        db.close()
+
+
+@pytest.fixture
+def serve_and_stop(monkeypatch, capsys):
+    """`cardrogue hub serve --db URL` on a free port, stopped as soon as it would serve: (exit status, its output)."""
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
+
+    def serve(url: str) -> tuple[int, str, str]:
+        code = main(["hub", "serve", "--db", url, "--port", str(free_port())])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return serve
+
+
+def test_serve_says_it_upgraded_an_older_database(hub_db: str, serve_and_stop, monkeypatch) -> None:
+    """An operator upgrading the hub hears that `serve` migrated the database, from which schema version to which, and
+    what each migration did (it was done in silence); the data stays; an up-to-date database is said nothing of."""
+    with monkeypatch.context() as older:
+        older.setattr(db_module, "MIGRATIONS", db_module.MIGRATIONS[:4])
+        old = Database(hub_db)
+        with old.transaction(write=True) as tx:
+            tx.execute("INSERT INTO accounts (name, name_key, token_hash, created_at, look_key)"
+                       " VALUES ('alice', 'alice', 'a-token-hash', 0, 'alice')")
+        old.close()
+    latest = db_module.MIGRATIONS[-1][0]
+    code, out, err = serve_and_stop(hub_db)
+    assert code == 0 and err == "", err
+    lines = out.splitlines()
+    assert lines[0] == f"cardrogue hub: upgraded the database from schema version 4 to {latest}:", out
+    assert lines[1:latest - 3] == [f"cardrogue hub:   migration {version}: {description}"
+                                   for version, description, _ in db_module.MIGRATIONS[4:]], out
+    assert lines[latest - 3].startswith("cardrogue hub: serving http://127.0.0.1:"), out
+    db = Database(hub_db)
+    try:
+        with db.transaction() as tx:
+            assert tx.one("SELECT COUNT(*) FROM tokens")[0] == 1  # migration 5 moved alice's token hash
+    finally:
+        db.close()
+    code, out, _ = serve_and_stop(hub_db)
+    assert code == 0 and out.startswith("cardrogue hub: serving ") and out.count("\n") == 1, out
+
+
+def test_serve_says_it_made_the_tables_of_a_new_database(hub_db: str, serve_and_stop) -> None:
+    """A database the operator took for the hub's that holds no hub (a copy of hub.sqlite3 made while the hub served,
+    without its -wal file, has no table at all): `serve` says it made the tables, so an empty hub is no surprise."""
+    code, out, _ = serve_and_stop(hub_db)
+    assert code == 0 and out.splitlines()[0] == (f"cardrogue hub: a new database: made the hub's tables (schema version "
+                                                 f"{MIGRATIONS[-1][0]})"), out
+
+
+def test_the_operators_revoke_never_upgrades_the_database_under_an_older_hub(hub_db: str, monkeypatch, capsys) -> None:
+    """The operator installed a new version and ran `hub revoke` before restarting the hub: revoke migrated the
+    database under the older hub still serving it (walked: after migration 5 an older process answers 401 to every
+    token). It refuses an older database, naming the upgrade to run, and changes nothing; and a database with no
+    hub in it (an empty PostgreSQL database) is no hub's, as a missing SQLite file is: no tables made."""
+    if hub_db.startswith("postgresql://"):
+        code = main(["hub", "revoke", "alice", "--db", hub_db])
+        _, err = capsys.readouterr()
+        assert code == 2 and "no hub database there" in err and err.count("\n") == 1, err
+
+        with psycopg.connect(hub_db, autocommit=True) as conn:
+            assert conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()").fetchall() == []
+    with monkeypatch.context() as older:
+        older.setattr(db_module, "MIGRATIONS", db_module.MIGRATIONS[:4])
+        Database(hub_db).close()
+    code = main(["hub", "revoke", "alice", "--db", hub_db])
+    _, err = capsys.readouterr()
+    latest = db_module.MIGRATIONS[-1][0]
+    assert code == 2 and err.count("\n") == 1, err
+    assert (f"the database has schema version 4, older than this hub's ({latest}): stop the older hub, then start "
+            "`cardrogue hub serve` of this version on it, which upgrades it") in err, err
+    if hub_db.startswith("postgresql://"):
+
+        with psycopg.connect(hub_db, autocommit=True) as conn:
+            versions = [v for (v,) in conn.execute("SELECT version FROM schema_migrations ORDER BY version")]
+    else:
+
+        with sqlite3.connect(hub_db) as conn:
+            versions = [v for (v,) in conn.execute("SELECT version FROM schema_migrations ORDER BY version")]
+    assert versions == [1, 2, 3, 4]  # (read raw: a Database opened to look would upgrade it)
+
+
+def _raw(port: int, request: bytes) -> bytes:
+    """What the server answers one request sent as these very bytes, to the end of the connection."""
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as conn:
+        conn.sendall(request)
+        answer = b""
+        while chunk := conn.recv(65536):
+            answer += chunk
+    return answer
+
+
+MALFORMED = [
+    b"GET / HTTP/1.1\r\nHost: hub\r\nA header without a colon\r\n\r\n",
+    b"NOT HTTP AT ALL\r\n\r\n",
+    b"GET / HTTP/1.1\r\nHost: hub\r\nContent-Length: many\r\n\r\n",
+    b"GET /\xff HTTP/1.1\r\nHost: hub\r\n\r\n",
+    b"GET / HTTP/1.1\r\nHost: hub\r\nHost: other\r\n\r\n",
+]
+
+
+def test_a_malformed_request_is_answered_with_the_hubs_headers_and_a_json_reason(tmp_path) -> None:
+    """uvicorn answers a request it cannot parse itself, before the application sees it: its 400 ('Invalid HTTP
+    request received.', text/plain) carried none of the headers every other answer of the hub carries (the CSP,
+    X-Frame-Options, nosniff, no-referrer), nor the hub's JSON form of a refusal. `hub serve` runs uvicorn with
+    the hub's own HTTP protocol (hub/server.py), which writes that 400 as the hub's."""
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "cardrogue.cli.main", "hub", "serve", "--db",
+                               str(tmp_path / "hub.sqlite3"), "--port", str(port)],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                assert call(f"http://127.0.0.1:{port}", "GET", "/api/maps")[0] == 200
+                break
+            except OSError:
+                assert server.poll() is None and time.monotonic() < deadline, server.stdout.read().decode()
+                time.sleep(0.1)
+        for request in MALFORMED:
+            head, _, body = _raw(port, request).partition(b"\r\n\r\n")
+            status, *lines = head.decode("latin-1").split("\r\n")
+            headers = {name.lower(): value for name, _, value in (line.partition(": ") for line in lines)}
+            assert status == "HTTP/1.1 400 Bad Request", (request, head)
+            assert headers["content-security-policy"].startswith("default-src 'none'"), (request, headers)
+            assert headers["x-frame-options"] == "DENY" and headers["x-content-type-options"] == "nosniff", headers
+            assert headers["referrer-policy"] == "no-referrer" and headers["cache-control"] == "no-store", headers
+            assert headers["content-type"] == "application/json" and headers["connection"] == "close", headers
+            assert int(headers["content-length"]) == len(body), headers
+            assert json.loads(body) == {"error": "malformed HTTP request: the hub cannot read it"}, body
+    finally:
+        server.terminate()
+        out = server.communicate(timeout=30)[0].decode()
+    assert "Traceback" not in out, out
+
+
+@pytest.mark.parametrize("url", ["postgresql:/hub:pw@db.example/hub", "postgres:hub@db.example/hub",
+                                 "postgresql//hub:pw@db.example/hub", "sqlite:/srv/hub.sqlite3"])
+def test_a_database_url_missing_its_slashes_is_said_as_a_url(url: str, serve_and_stop, tmp_path, monkeypatch) -> None:
+    """`--db postgresql:/hub...` (a slash short) was taken for a SQLite path and refused as 'the folder postgresql:
+    does not exist', its password printed: it is said as a URL the hub cannot read, exit 2, the password hidden."""
+    monkeypatch.chdir(tmp_path)
+    code, out, err = serve_and_stop(url)
+    assert code == 2 and "serving" not in out and "folder" not in err and "pw" not in err, err
+    assert "is not a database URL the hub reads: write postgresql://user:password@host[:port]/database" in err, err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_postgresql_database_that_does_not_exist_is_said_on_one_line(postgres, serve_and_stop) -> None:
+    """The operator's `createdb` forgotten or the name mistyped: PostgreSQL's reason, on one line, exit 2."""
+    url = postgres.url().removesuffix("/postgres") + "/ops_never_made"
+    code, out, err = serve_and_stop(url)
+    assert code == 2 and "serving" not in out and err.count("\n") == 1 and "Traceback" not in err, err
+    assert err.startswith("cardrogue: postgresql://postgres@127.0.0.1:") and 'database "ops_never_made" does not exist' in err
+
+
+def test_the_sqlite_backup_written_in_the_docs_copies_a_serving_hub(tmp_path) -> None:
+    """docs/hub.md, *Backups*: the one-line online backup, run as written while the hub serves, holds the account just
+    made, which a copy of hub.sqlite3 alone (its -wal left behind) does not."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / "hub.md").read_text(encoding="utf-8")
+    section = text[text.index("### Backups"):text.index("### When the database goes away")]
+    (line,) = re.findall(r"`(python3 -c \"import sqlite3.*?)`", section)
+    program = re.fullmatch(r'python3 -c "(.*)" /srv/hub/hub\.sqlite3 /backups/hub\.sqlite3', line).group(1)
+    live, backup, copy = tmp_path / "hub.sqlite3", tmp_path / "backup.sqlite3", tmp_path / "copy.sqlite3"
+    with running_hub(str(live)) as app:
+        register(app.base, "alice")
+        subprocess.run([sys.executable, "-c", program, str(live), str(backup)], check=True, timeout=60)
+        shutil.copyfile(live, copy)
+    with sqlite3.connect(backup) as conn:
+        assert conn.execute("SELECT name FROM accounts").fetchall() == [("alice",)]
+    with sqlite3.connect(copy) as conn:
+        assert "accounts" not in {name for (name,) in conn.execute("SELECT name FROM sqlite_master")}
+
+
+def test_a_hub_stopped_by_sigterm_closes_its_database_first(tmp_path) -> None:
+    """systemd, `kill` and `docker stop` stop a hub with SIGTERM. uvicorn shut down, then raised the signal again,
+    which killed the process before `serve` closed its database: a SQLite hub left its latest writes in
+    hub.sqlite3-wal, and a copy of hub.sqlite3 taken from the stopped hub (docs/hub.md, Backups) held no table. Now
+    the database is closed first; the process still ends by SIGTERM, as uvicorn ends it, for the process manager."""
+    live, port = tmp_path / "hub.sqlite3", free_port()
+    server = subprocess.Popen([sys.executable, "-m", "cardrogue.cli.main", "hub", "serve", "--db", str(live),
+                               "--port", str(port)],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                register(f"http://127.0.0.1:{port}", "alice")
+                break
+            except OSError:
+                assert server.poll() is None and time.monotonic() < deadline, server.stdout.read().decode()
+                time.sleep(0.1)
+        server.send_signal(signal.SIGTERM)
+        out = server.communicate(timeout=60)[0].decode()
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+    assert server.returncode == -signal.SIGTERM and "Traceback" not in out, (server.returncode, out)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["hub.sqlite3"], list(tmp_path.iterdir())
+    with sqlite3.connect(live) as conn:
+        assert conn.execute("SELECT name FROM accounts").fetchall() == [("alice",)]
+
+
+def test_serve_refuses_a_database_a_newer_hub_migrated_and_says_how_to_go_back(hub_db: str, serve_and_stop) -> None:
+    """A hub rolled back to an older version after a newer one migrated the database (docs/hub.md, Upgrading the hub):
+    refused rather than misread, exit 2, on one line; it said 'upgrade the hub', though the operator going back had
+    just left the newer one: it names the restore of the backup too. The database is left as it was."""
+    latest = MIGRATIONS[-1][0]
+    db = Database(hub_db)
+    with db.transaction(write=True) as tx:
+        tx.execute("INSERT INTO schema_migrations VALUES (?, ?, ?)", (latest + 1, "from a newer hub", time.time()))
+    db.close()
+    code, out, err = serve_and_stop(hub_db)
+    assert code == 2 and "serving" not in out and err.count("\n") == 1, (out, err)
+    assert (f"the database has schema version {latest + 1}, newer than this hub knows ({latest}): run a hub of that "
+            "version or newer, or restore the backup made before the upgrade") in err, err
+    db_again = None
+    try:
+
+        with pytest.MonkeyPatch.context() as newer:
+            newer.setattr(db_module, "MIGRATIONS", (*MIGRATIONS, (latest + 1, "from a newer hub", ())))
+            db_again = Database(hub_db)
+            assert db_again.applied == [] and db_again.schema_version() == latest + 1
+    finally:
+        if db_again is not None:
+            db_again.close()
+
+
+def test_a_password_given_as_a_url_parameter_is_never_shown(postgres, serve_and_stop) -> None:
+    """libpq takes the password as a parameter of the URL too (`?password=...`): `serve` printed it in its first line,
+    which goes to the log, and in its refusals; only a password before the '@' was hidden."""
+    code, out, err = serve_and_stop(postgres.fresh_url() + "&password=hunter2")
+    assert code == 0 and "hunter2" not in out + err and "&password=***" in out, out
+    code, out, err = serve_and_stop("postgresql://nobody@127.0.0.1:9/none?password=hunter2&connect_timeout=5")
+    assert code == 2 and "hunter2" not in out + err and "?password=***&connect_timeout=5" in err, err
+
+
+def test_a_sqlite_database_locked_past_the_busy_timeout_is_a_503(tmp_path, monkeypatch) -> None:
+    """The operator's own `sqlite3 hub.sqlite3` left in a write transaction (or any program holding the lock): a write
+    waited the busy timeout, then answered 500 'internal error' with a traceback in the log (docs/hub.md: a 500
+    would be a bug). It is the database being unavailable: a 503 with the reason in the log; and the hub writes again
+    once the lock is let go."""
+    monkeypatch.setattr(db_module, "BUSY_TIMEOUT_S", 0.5)
+    url = str(tmp_path / "hub.sqlite3")
+    with running_hub(url) as app:
+        holder = sqlite3.connect(url, isolation_level=None)
+        holder.execute("BEGIN EXCLUSIVE")
+        try:
+            status, body, headers = call(app.base, "POST", "/api/accounts", {"name": "alice"})
+            assert (status, body) == (503, UNAVAILABLE) and headers["x-frame-options"] == "DENY", (status, body)
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        assert call(app.base, "POST", "/api/accounts", {"name": "alice"})[0] == 201
+        assert app.state.internal_errors == 0
+
+
+def test_a_full_disk_under_a_sqlite_hub_is_a_503_and_stores_nothing(tmp_path, monkeypatch) -> None:
+    """A full disk (walked on a 400 KiB tmpfs: every registration answered 500 'internal error', a traceback each
+    in the log): 'database or disk is full' is the database being unavailable, a 503; nothing is half stored,
+    and the hub writes again once there is room. (SQLite's page limit stands in for the full disk here.)"""
+    url = str(tmp_path / "hub.sqlite3")
+    Database(url).close()  # the hub's tables, made before the disk fills
+    opened, full = [], [True]
+    connect = sqlite3.connect
+
+    def connect_to_a_full_disk(*args, **kwargs):
+        conn = connect(*args, **kwargs)
+        if full[0]:
+            (pages,) = conn.execute("PRAGMA page_count").fetchone()
+            conn.execute(f"PRAGMA max_page_count = {pages}")
+            opened.append(conn)
+        return conn
+
+    monkeypatch.setattr(sqlite3, "connect", connect_to_a_full_disk)
+    with running_hub(url) as app:
+        for i in range(500):
+            status, body, _ = call(app.base, "POST", "/api/accounts", {"name": f"player{i}"})
+            if status != 201:
+                break
+        assert (status, body) == (503, UNAVAILABLE), (i, status, body)
+        assert app.state.internal_errors == 0
+        full[0] = False
+        for conn in opened:  # room again (on the connections the hub keeps; it closed the ones that failed)
+            try:
+                conn.execute("PRAGMA max_page_count = 1000000")
+            except sqlite3.ProgrammingError:
+                pass
+        assert call(app.base, "POST", "/api/accounts", {"name": f"player{i}"})[0] == 201  # nothing of it was kept
+
+
+def test_a_postgresql_database_that_takes_no_writes_is_a_503_for_writes_alone(postgres) -> None:
+    """A database that reads but takes no write (a standby the hub reached after a failover, or one set read-only
+    for maintenance: `default_transaction_read_only`): a registration answered 500 'internal error'. It is a 503
+    for the writes, the reads go on, and the writes come back with the database's writes."""
+    url = _own_database(postgres, "ops_read_only")
+    with running_hub(url) as app:
+        assert call(app.base, "POST", "/api/accounts", {"name": "alice"})[0] == 201
+        with _admin(postgres) as conn:
+            conn.execute("ALTER DATABASE ops_read_only SET default_transaction_read_only = on")
+        _terminate_every_connection_to(postgres, "ops_read_only")
+        try:
+            assert call(app.base, "POST", "/api/accounts", {"name": "bob"})[:2] == (503, UNAVAILABLE)
+            assert call(app.base, "GET", "/api/maps")[0] == 200
+        finally:
+            with _admin(postgres) as conn:
+                conn.execute("ALTER DATABASE ops_read_only RESET default_transaction_read_only")
+            _terminate_every_connection_to(postgres, "ops_read_only")
+        assert call(app.base, "POST", "/api/accounts", {"name": "bob"})[0] == 201
+        assert app.state.internal_errors == 0
+
+
+def test_a_client_that_hangs_up_before_its_body_is_sent_is_no_internal_error(tmp_path, caplog) -> None:
+    """Ctrl+C during `hub publish` of a large map, a dropped connection, a malformed chunk mid-body (answered 400 by
+    uvicorn, which then closes): the request's body stops coming and the hub was told the client is gone
+    (Starlette's ClientDisconnect), which it logged as an internal error, a traceback (twice: its own and uvicorn's)
+    counted among the 500s. Nobody is left to answer; the hub's log says the client went away, in one line, at INFO
+    (which `hub serve` does not print: its log shows the hub's warnings and errors)."""
+    with running_hub(str(tmp_path / "hub.sqlite3")) as app:
+        port = int(app.base.rsplit(":", 1)[1])
+        caplog.set_level(logging.INFO)
+        for request, rest in (
+                (b"POST /api/accounts HTTP/1.1\r\nHost: hub\r\nContent-Type: application/json\r\n"
+                 b"Content-Length: 100\r\n\r\n{\"name\":", b""),
+                (b"POST /api/accounts HTTP/1.1\r\nHost: hub\r\nContent-Type: application/json\r\n"
+                 b"Transfer-Encoding: chunked\r\n\r\n5\r\n{\"nam\r\n", b"not a chunk size\r\n")):
+            with socket.create_connection(("127.0.0.1", port), timeout=30) as conn:
+                conn.sendall(request)
+                time.sleep(0.3)
+                if rest:
+                    conn.sendall(rest)
+                    conn.recv(65536)
+        deadline = time.monotonic() + 10
+        while sum("client went away" in r.getMessage() for r in caplog.records) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert app.state.internal_errors == 0
+        assert call(app.base, "POST", "/api/accounts", {"name": "alice"})[0] == 201
+    said = [r.getMessage() for r in caplog.records if r.name.startswith(("cardrogue.hub", "uvicorn"))]
+    assert not any(r.exc_info for r in caplog.records) and not any("Exception" in line for line in said), said
+    assert [line for line in said if "client went away" in line] == [
+        "POST /api/accounts: the client went away before its request was read",
+        "POST /api/accounts: the client went away before its request was read"], said
