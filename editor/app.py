@@ -16,7 +16,7 @@ from functools import partial, reduce
 from pathlib import Path
 from typing import Callable, Sequence
 
-from textual import on
+from textual import events, on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -69,9 +69,6 @@ class EditorApp(KeysInOrder, App[int]):
 
     CSS_PATH = "editor.tcss"
     TITLE = "Card Rogue Story Studio"
-    # editor.tcss: from 24 rows every panel at its height; shorter, the Levels panel gives up rows, then the Cell
-    # panel is hidden (CELL_PANEL_ROWS) with a notice.
-    VERTICAL_BREAKPOINTS = [(0, "-cramped"), (CELL_PANEL_ROWS, "-short"), (24, "-tall")]
     COMMANDS = App.COMMANDS | {EditorCommands}
     BINDINGS = [
         Binding("ctrl+s", "save", "Save"),
@@ -216,10 +213,19 @@ class EditorApp(KeysInOrder, App[int]):
             return Content(sub_title).stylize("dim")
         return super().format_title(title, sub_title)
 
-    def on_resize(self) -> None:
+    def on_resize(self, event: events.Resize) -> None:
         if self._header_parts is not None:
             self.mutate_reactive(EditorApp.sub_title)  # the header fits its line again
-        self.query_one("#room", Static).update(too_short("Cell panel hidden", CELL_PANEL_ROWS, self.size.height))
+        # editor.tcss: from 24 rows every panel at its height; shorter, the Levels panel gives up rows, then the Cell
+        # panel is hidden (CELL_PANEL_ROWS) and #room says so. (The body's classes, not the app's breakpoints, which
+        # every screen pushed would take and lay out again.)
+        rows, main = event.size.height, self.screen_stack[0]  # (the editor's screen, under any dialog open)
+        body = main.query_one("#body")
+        body.set_class(rows < 24, "-short")
+        body.set_class(rows < CELL_PANEL_ROWS, "-cramped")
+        room = main.query_one("#room", Static)
+        room.update(too_short("Cell panel hidden", CELL_PANEL_ROWS, rows))
+        room.set_class(rows < CELL_PANEL_ROWS, "-shown")
 
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
                timeout: float | None = None, markup: bool = True) -> None:
