@@ -53,7 +53,7 @@ def register(sub) -> None:
         return parser
 
     reg = client("register", "create an account; saves the hub URL and your API token")
-    reg.add_argument("name", help="your player name (letters, digits, '_', '.', '-')")
+    reg.add_argument("name", help="your player name (letters of any script, digits, '_', '.', '-')")
     reg.add_argument("--force", action="store_true",
                      help="replace the account saved already (the hub keeps only a hash of its token: lost, only the operator gives another)")
     reg.set_defaults(func=cmd_register)

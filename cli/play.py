@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from cardrogue.engine.words import counted
+from cardrogue.engine.words import counted, place_text
 
 from .common import (
     lines_of,
@@ -150,7 +150,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             say(f"action {failure['index'] + 1} ({_echoed(failure['action'])}) is not legal: {failure['reason']}")
         summary = state.summary()
         say(f"turn {summary['turn']}, health {summary['health']}/{summary['max_health']}, gold {summary['gold']}, "
-              f"{campaign.level_name(state.view().level_index)} at {tuple(summary['at'])}, "
+              f"{campaign.level_name(state.view().level_index)} at {place_text(*summary['at'])}, "
               f"outcome: {summary['outcome'] or 'unfinished'}")
         if legal:
             say("legal now: " + ", ".join(legal))

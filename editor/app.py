@@ -16,19 +16,19 @@ from functools import partial, reduce
 from pathlib import Path
 from typing import Callable, Sequence
 
-from textual import on
+from textual import events, on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.filter import LineFilter
 from textual.notifications import SeverityLevel
-from textual.widgets import Header, OptionList, TabbedContent, TabPane
+from textual.widgets import Header, OptionList, Static, TabbedContent, TabPane
 
 from cardrogue.engine.format.diagnostics import Diagnostic, Severity
 from cardrogue.engine.model.campaign import Campaign, Direction
 from cardrogue.engine.printable import printable
-from cardrogue.engine.words import counted
+from cardrogue.engine.words import counted, place_text
 
 from . import edits
 from .checking import Checker, markers
@@ -40,6 +40,7 @@ from .forms import Forms
 from .key_order import KeysInOrder
 from .header import HEADER_CHROME, fit_header, header_text
 from .recent import recent_files, remember
+from .room import too_short
 from .shown import NO_RAW_CONTROLS, markup
 from .phrasing import editor_message
 from .messages import (CardChosen, CellFieldEdited, CursorMoved, LevelChosen, MapWanted, PaintCell, ProblemChosen,
@@ -58,6 +59,9 @@ from .widgets.story import StoryEditor
 
 AUTOSAVE_SECONDS = 15.0
 DISK_CHECK_SECONDS = 2.0
+# The fewest rows the sidebar's three panels fit in, the Levels panel cut to three lines (editor.tcss, "-short"):
+# on a shorter terminal the Cell panel is hidden and a line under the panels says so (it was dropped unsaid).
+CELL_PANEL_ROWS = 20
 
 
 class EditorApp(KeysInOrder, App[int]):
@@ -136,6 +140,7 @@ class EditorApp(KeysInOrder, App[int]):
                     yield ProblemsPanel(id="problems")
                 with TabPane("Story", id="story"):
                     yield StoryEditor(id="story-editor")
+        yield Static(id="room")
         yield EditorFooter()
 
     def on_mount(self) -> None:
@@ -208,9 +213,19 @@ class EditorApp(KeysInOrder, App[int]):
             return Content(sub_title).stylize("dim")
         return super().format_title(title, sub_title)
 
-    def on_resize(self) -> None:
+    def on_resize(self, event: events.Resize) -> None:
         if self._header_parts is not None:
             self.mutate_reactive(EditorApp.sub_title)  # the header fits its line again
+        # editor.tcss: from 24 rows every panel at its height; shorter, the Levels panel gives up rows, then the Cell
+        # panel is hidden (CELL_PANEL_ROWS) and #room says so. (The body's classes, not the app's breakpoints, which
+        # every screen pushed would take and lay out again.)
+        rows, main = event.size.height, self.screen_stack[0]  # (the editor's screen, under any dialog open)
+        body = main.query_one("#body")
+        body.set_class(rows < 24, "-short")
+        body.set_class(rows < CELL_PANEL_ROWS, "-cramped")
+        room = main.query_one("#room", Static)
+        room.update(too_short("Cell panel hidden", CELL_PANEL_ROWS, rows))
+        room.set_class(rows < CELL_PANEL_ROWS, "-shown")
 
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
                timeout: float | None = None, markup: bool = True) -> None:
@@ -660,7 +675,9 @@ class EditorApp(KeysInOrder, App[int]):
 
     def action_focus_cell(self, field: str) -> None:
         """Focus a field of the Cell panel (the card at the map's cursor)."""
-        if not self.query_one(Inspector).focus_field(field):
+        if self.size.height < CELL_PANEL_ROWS:
+            self.notify(too_short("Cell panel hidden", CELL_PANEL_ROWS, self.size.height), severity="warning", timeout=3)
+        elif not self.query_one(Inspector).focus_field(field):
             self.notify("Put the map's cursor on a card first: the Cell panel edits the card there",
                         severity="warning", timeout=3)
 
@@ -692,7 +709,7 @@ class EditorApp(KeysInOrder, App[int]):
             place = next_place(places, self.canvas.cursor)
             self.action_show_tab("map")
             self.canvas.move_to(*place)
-            self.notify(f"{query.strip()}: {places.index(place) + 1} of {len(places)} at {place} "
+            self.notify(f"{query.strip()}: {places.index(place) + 1} of {len(places)} at {place_text(*place)} "
                         "(/ then enter: the next one)", timeout=4)
 
         self.push_screen(FindScreen(f"Find on {level.title or level.id}", self._find_query), answered)

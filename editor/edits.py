@@ -45,6 +45,7 @@ from cardrogue.engine.model.campaign import (
 )
 from cardrogue.engine.format.resources import load_schema
 from cardrogue.engine.format.schema import is_schema_id
+from cardrogue.engine.words import place_text
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
@@ -577,7 +578,7 @@ def card_uses(campaign: Campaign, card_id: str) -> list[str]:
             uses.append(f"{level.id} hero")
         for cell in level.cells:
             if card_id == cell.card or card_id in cell.stock or card_id in cell.contents:
-                uses.append(f"{level.id} ({cell.x}, {cell.y})")
+                uses.append(f"{level.id} {place_text(cell.x, cell.y)}")
         if any(g.card == card_id for g in level.goals):
             uses.append(f"{level.id} goals")
     return uses

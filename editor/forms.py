@@ -15,7 +15,7 @@ from cardrogue.engine.model.potions import potion_identities
 from cardrogue.engine.model.campaign import (CHEST, POTION_COLOURS, POTION_EFFECTS, SHOP, Campaign, CardDef, CardKind,
                                              LevelHero)
 from cardrogue.engine.model.versions import RULES_VERSIONS
-from cardrogue.engine.words import counted
+from cardrogue.engine.words import counted, place_text
 
 from . import edits
 from .document import Where
@@ -171,7 +171,7 @@ class Forms:
             if not cut:
                 self.app.edit(change(values), "Level properties")
                 return
-            names = ", ".join(f"{c.card} at ({c.x}, {c.y})" + (" (the exit)" if c.exit else "") for c in cut[:4])
+            names = ", ".join(f"{c.card} at {place_text(c.x, c.y)}" + (" (the exit)" if c.exit else "") for c in cut[:4])
             names += f" and {len(cut) - 4} more" if len(cut) > 4 else ""
             removes = f"The new size removes {counted(len(cut), 'card')} from the grid: {names}."
             question = f"{removes} Resize anyway? (ctrl+z brings them back)"
@@ -269,7 +269,7 @@ class Forms:
         else:
             what, now = ("Stock", cell.stock) if cell.card == SHOP else ("Contents", cell.contents)
             note = "Items only: weapons, armour, scrolls, potions, artifacts, items."
-        self.open(f"{what} of the {cell.card} at ({x}, {y})",
+        self.open(f"{what} of the {cell.card} at {place_text(x, y)}",
                   [("items", f"{what}: card ids, space separated", " ".join(now))],
                   lambda v: lambda c: edits.set_cell_items(c, li, x, y, v["items"].replace(",", " ").split()),
                   f"Set {what.lower()}", note=note)

@@ -14,7 +14,7 @@ from textual.content import Content
 from textual.worker import get_current_worker
 
 from cardrogue.engine.model.campaign import Campaign
-from cardrogue.engine.words import counted
+from cardrogue.engine.words import counted, place_text
 
 from .document import Document
 from .files import draft_note
@@ -182,9 +182,9 @@ class SolveFlow:
         self.app.canvas.set_overlay(StepOverlay(step.position, step.flipped))
         total = len(solution.steps) - 1
         if index == 0:
-            what = Content(f"start at ({step.position[0]}, {step.position[1]}), turn {step.turn}")
+            what = Content(f"start at {place_text(*step.position)}, turn {step.turn}")
         else:
-            what = markup(f"turn {step.turn}: [b]$action[/] → ({step.position[0]}, {step.position[1]})", action=step.action)
+            what = markup(f"turn {step.turn}: [b]$action[/] → {place_text(*step.position)}", action=step.action)
             if step.left_level:
                 what += " takes the ladder"
             elif step.outcome:

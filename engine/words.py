@@ -1,5 +1,6 @@
 """Counts in words, the one place that says "1 turn" and "2 turns": every count a command, a
-hub page or a screen prints (turns, states, levels, errors...) is written with :func:`counted`."""
+hub page or a screen prints (turns, states, levels, errors...) is written with :func:`counted`;
+and the one way a cell's place is written in words, ``(1, 2)`` (:func:`place_text`)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,13 @@ def counted(n: int, noun: str, many: str | None = None) -> str:
     """``"1 turn"``, ``"0 turns"``, ``"12,500 states"``: the count (with thousands separators) and the noun."""
     shown = f"{n:,}" if isinstance(n, int) else str(n)  # a hub's answer may hold anything
     return f"{shown} {plural(n, noun, many)}"
+
+
+def place_text(x: int, y: int) -> str:
+    """``"(1, 2)"``: a cell's place (column, row) as the player's log, ``cardrogue run``, the checks' messages and
+    the editor write it. (An action names a place as it is typed, ``teleport 1,2``; a file and a JSON output as
+    ``[1, 2]``.)"""
+    return f"({x}, {y})"
 
 
 def nearest(word: str, options: Iterable[str], cutoff: float) -> str | None:

@@ -14,6 +14,7 @@ import hashlib
 import re
 import threading
 import time
+import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
@@ -29,7 +30,9 @@ from .folding import search_key, search_pattern
 
 DAY = 86_400.0
 ESTIMATE_BATCH = 20  # Monte Carlo runs between two looks at the clock
-NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,31}")
+MAX_NAME = 32  # characters of a player name, composed (NFC)
+NAME_RULE = ("a player name is 1 to 32 letters (of any script, with their accents), digits, '_', '.' or '-', "
+             "starting with a letter or digit")
 HASH_RE = re.compile(r"[0-9a-f]{64}")
 DEAD_TOKEN = "the API token is not known to this hub (a token revoked or rotated is dead)"  # a 401's reason
 # A token a client makes (register, rotate): at least as long as the hub's own (config.new_token).
@@ -49,15 +52,55 @@ CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 MAX_LISTED = 100
 
 
+def player_name(name: Any) -> str:
+    """``name`` as the hub keeps and compares it: composed one way (NFC: an 'ë' typed as e and a combining
+    diaeresis is the 'ë'), or :class:`HubError` 422 when it is not a name (:data:`NAME_RULE`). Letters of any
+    script ('Zoë', 'Łukasz', '李雷'), their marks and decimal digits; no space, symbol, control or format
+    character (a bidirectional control, a zero-width joiner), and no more marks on one letter than any text the
+    hub takes (the text rule, CR228)."""
+    if not isinstance(name, str):
+        raise HubError(422, NAME_RULE, field="name")
+    composed = unicodedata.normalize("NFC", name)
+    if not 1 <= len(composed) <= MAX_NAME or not _name_start(composed[0]) or not all(map(_name_char, composed)):
+        raise HubError(422, NAME_RULE, field="name")
+    if why := unsafe_text(composed, title=True):
+        raise HubError(422, f"{NAME_RULE}: {why}", field="name")
+    return composed
+
+
+def _name_start(ch: str) -> bool:
+    return unicodedata.category(ch)[0] == "L" or unicodedata.category(ch) == "Nd"
+
+
+def _name_char(ch: str) -> bool:
+    return ch in "_.-" or _name_start(ch) or unicodedata.category(ch)[0] == "M"
+
+
+def name_key(name: str) -> str:
+    """What makes two names one name whatever their case: the name case-folded, composed (an ASCII name's
+    ``casefold()``, as the names made before Unicode names were)."""
+    return unicodedata.normalize("NFC", name.casefold())
+
+
 def look_key(name: str) -> str:
     """What a player name reads as: names with one key are one name. The letters and digits that read alike in a
-    sans-serif font (Unicode's confusables, UTS #39, within a name's ASCII) are one: a capital I, a small l and 1;
-    O and 0; rn and m; vv and w; then case aside. A small i is not an l: the capital I is mapped before the case
-    goes ('Mario' and 'Marlo' are two names; 'MarIo' reads as 'Marlo'). (hub/db.py's LOOK_KEY_SQL is the same.)"""
-    return name.replace("I", "l").lower().translate(_READ_ALIKE).replace("rn", "m").replace("vv", "w")
+    sans-serif font (Unicode's confusables, UTS #39) are one: a capital I, a small l and 1; O and 0; rn and m; vv
+    and w; then case aside. A small i is not an l: the capital I is mapped before the case goes ('Mario' and
+    'Marlo' are two names; 'MarIo' reads as 'Marlo'). Beyond ASCII a letter reads as its letter without accents
+    ('Zoë' as 'Zoe'), a compatibility form as its plain letter (a full-width 'Ａ' as 'A'), and the Cyrillic and
+    Greek letters drawn as Latin ones as those ('аlice' with a Cyrillic а as 'alice'). (hub/db.py's LOOK_KEY_SQL
+    is the same on ASCII, the names made before.)"""
+    plain = "".join(ch for ch in unicodedata.normalize("NFKD", name) if not unicodedata.combining(ch))
+    return (plain.translate(_LATIN_LOOKS).replace("I", "l").casefold().translate(_READ_ALIKE)
+            .replace("rn", "m").replace("vv", "w"))
 
 
 _READ_ALIKE = str.maketrans({"1": "l", "0": "o"})
+# Cyrillic and Greek letters a sans-serif font draws as Latin ones (UTS #39's confusables of each, capitals apart:
+# a Cyrillic capital Н is an H, its small н is not an h).
+_LATIN_LOOKS = str.maketrans(
+    "АВЕЅІЈКМНОРСТХУаеѕіјорсхуһԁԛԝ" "ΑΒΕΖΗΙΚΜΝΟΡΤΥΧοικνρ",
+    "ABESIJKMHOPCTXYaesijopcxyhdqw" "ABEZHIKMNOPTYXoikvp")
 
 
 def hex_digits(ref: str) -> str:
@@ -169,23 +212,21 @@ class Hub:
         (``token``) and keep it before asking: a registration whose answer it never got (Ctrl+C, the network) is
         then finished by asking again with the same name and token (200, not new), since the hub holds the token's
         hash alone and could not give the token again."""
-        if not isinstance(name, str) or not NAME_RE.fullmatch(name):
-            raise HubError(422, "a player name is 1 to 32 letters, digits, '_', '.' or '-', starting with a letter or digit",
-                           field="name")
+        name = player_name(name)
         token = self._token_given(token)
         digest = token_hash(token)
         with self.db.transaction(write=True) as tx:
             done = tx.execute("INSERT INTO accounts (name, name_key, look_key, token_hash, created_at)"
                               " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                              (name, name.casefold(), look_key(name), "unused:" + name.casefold(), self.now()))
+                              (name, name_key(name), look_key(name), "unused:" + name_key(name), self.now()))
             if done.rowcount != 1:
                 mine = tx.one("SELECT a.id FROM tokens t JOIN accounts a ON a.id = t.account_id"
                               " WHERE t.hash = ? AND a.name = ?", (digest, name))
                 if mine is not None:  # the same person, asking again with the token they made
                     return Account(mine[0], name), token, False
                 taken = tx.one("SELECT name FROM accounts WHERE name_key = ? OR look_key = ?",
-                               (name.casefold(), look_key(name)))
-                if taken is None or taken[0].casefold() == name.casefold():
+                               (name_key(name), look_key(name)))
+                if taken is None or name_key(taken[0]) == name_key(name):
                     raise HubError(409, f"the name {name!r} is taken", field="name")
                 raise HubError(409, f"the name {name!r} is taken: it reads as {taken[0]!r}, a player's name (a capital "
                                     "I, l and 1 read alike, as O and 0, rn and m, vv and w)", field="name")
@@ -271,7 +312,8 @@ class Hub:
         """The operator's revocation: every token of the player ``name`` (in any case) revoked at once, and with
         ``issue`` a new one made, to hand to its owner; (the account, the tokens revoked, the new token or None)."""
         with self.db.transaction(write=True) as tx:
-            row = tx.one("SELECT id, name FROM accounts WHERE name_key = ?", (name.casefold(),))
+            row = tx.one("SELECT id, name FROM accounts WHERE name_key = ?",
+                         (name_key(unicodedata.normalize("NFC", name)),))
             if row is None:
                 raise HubError(404, f"no player {name!r} on this hub")
             account = Account(*row)

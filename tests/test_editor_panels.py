@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from textual.widgets import OptionList
 
 from cardrogue.editor.widgets.dialogs import FormScreen
@@ -280,3 +281,39 @@ async def test_the_cell_panel_shows_each_new_card_from_its_name(tmp_path) -> Non
         await settle(app, pilot)
         assert app.query_one("#inspector-rolls").region.height == 1
         assert app.query_one(Inspector).region.contains_region(app.query_one("#inspector-rolls").region)
+
+
+def shown_rows(app, selector: str) -> int:
+    """How many rows of the widget are on screen (0: hidden), as its containers clip it."""
+    widget = app.query_one(selector)
+    if not widget.display:
+        return 0
+    return widget.screen.find_widget(widget).visible_region.height
+
+
+@pytest.mark.parametrize("size", [(60, 20), (79, 23), (80, 24)])
+@run_async
+async def test_a_short_terminal_keeps_the_sidebars_three_panels(tmp_path, size) -> None:
+    """Below 80x24 the Cell panel was dropped without a word (left24): the Levels panel gives up rows (it scrolls)
+    and the Cards and Cell panels keep their least heights, down to 20 rows (CELL_PANEL_ROWS)."""
+    app = three_level_app(tmp_path)
+    async with app.run_test(size=size) as pilot:
+        await settle(app, pilot)
+        assert shown_rows(app, "#levels") >= 5 and shown_rows(app, "#palette") >= 6
+        assert shown_rows(app, "#inspector") >= 7, screen_text(app)
+        assert shown_rows(app, "#room") == 0
+
+
+@run_async
+async def test_a_terminal_too_short_for_the_cell_panel_says_so_and_the_size_that_shows_it(tmp_path) -> None:
+    app = three_level_app(tmp_path)
+    async with app.run_test(size=(60, 19)) as pilot:
+        await settle(app, pilot)
+        said = "Cell panel hidden: needs 20 rows, this terminal has 19"
+        assert shown_rows(app, "#inspector") == 0 and shown_lines(app.query_one("#room")) == [f" {said}".ljust(60)]
+        await pilot.press("ctrl+t")  # a key to a field of the panel says why nothing happens, not "put the cursor on a card"
+        await pilot.pause()
+        assert said in screen_text(app)
+        await pilot.resize_terminal(60, 20)
+        await settle(app, pilot)
+        assert shown_rows(app, "#inspector") >= 7 and shown_rows(app, "#room") == 0

@@ -433,7 +433,7 @@ def test_a_row_not_re_simulated_in_time_is_not_taken_over_by_a_renamed_copy(tmp_
     with ScoreStore(db) as store:
         assert store.add(verify_replay(recorded(campaign, WIN, player="ada").text(), campaign).run, campaign)
     copy = verify_replay(recorded(campaign, WIN, player="mallory").text(), campaign).run
-    monkeypatch.setattr(scores, "LISTING_SECONDS", -1.0)  # every re-simulation of a held row out of time
+    monkeypatch.setattr(scores, "ROW_SECONDS", -1.0)  # every re-simulation of a held row out of time
     with ScoreStore(db) as store:
         assert not store.add(copy, campaign)
     monkeypatch.undo()
@@ -523,3 +523,86 @@ def test_a_search_for_twins_cut_short_by_the_deadline_is_out_of_time(monkeypatch
     _clocked(monkeypatch, 5.0, 1)  # the move itself is quick; the first action tried against it is slow
     verdict = verify_replay(recorder.text(), c, max_seconds=1.0)
     assert not verdict.ok and verdict.out_of_time and "at action 1 of 1" in verdict.message, verdict.message
+
+
+def test_a_hand_made_row_not_re_simulated_in_time_does_not_keep_the_genuine_run_out(tmp_path, monkeypatch):
+    """A row written by hand under a run's id, holding a replay of another run (the slower win, claimed as the fast
+    one), which no re-simulation disproves within the listing's bound: the genuine run, verified as it is added,
+    takes its place, as it takes a row disproved in time (left24). The row never listed, so it kept the run out of
+    the table for good while it stayed."""
+    import sqlite3
+
+    from cardrogue.engine.records import scores
+
+    campaign = load(duel_dict())
+    genuine = verify_replay(recorded(campaign, WIN, player="ada").text(), campaign).run
+    other = recorded(campaign, WIN, player="eve", extra_turns=1).text()
+    db = tmp_path / "scores.db"
+    with ScoreStore(db) as store:
+        assert store.add(verify_replay(recorded(campaign, WIN, player="bob", extra_turns=2).text(), campaign).run,
+                         campaign)
+    with sqlite3.connect(db) as raw:
+        raw.execute(f"INSERT INTO scores_{campaign.content_hash} VALUES (?, 'eve', 2, 12, 0, ?)", (genuine.run_id, other))
+    raw.close()
+    monkeypatch.setattr(scores, "ROW_SECONDS", -1.0)  # no re-simulation of a held row ends in time
+    with ScoreStore(db) as store:
+        assert store.add(genuine, campaign)
+    monkeypatch.undo()
+    assert rows(db) == [("ada", 2, 12), ("bob", 4, 12)]
+
+
+def test_a_renamed_copy_of_the_run_held_is_the_same_run_without_a_re_simulation(tmp_path, monkeypatch):
+    """The row a run's id holds is kept without re-simulating it when its replay is the run's own, only the player's
+    name aside: this run's verification proves it (a long run is not re-simulated in the write lock)."""
+    from cardrogue.engine.records import replay, scores
+
+    campaign = load(duel_dict())
+    db = tmp_path / "scores.db"
+    with ScoreStore(db) as store:
+        assert store.add(verify_replay(recorded(campaign, WIN, player="ada").text(), campaign).run, campaign)
+    copy = verify_replay(recorded(campaign, WIN, player="mallory").text(), campaign).run
+
+    def no_re_simulation(*args, **kwargs):
+        raise AssertionError("re-simulated")
+
+    monkeypatch.setattr(scores, "verify_replay", no_re_simulation)
+    monkeypatch.setattr(replay, "verify_replay", no_re_simulation)
+    with ScoreStore(db) as store:
+        assert not store.add(copy, campaign)
+    monkeypatch.undo()
+    assert rows(db) == [("ada", 2, 12)]
+
+
+def test_a_row_slow_to_re_simulate_costs_a_listing_its_own_bound_and_the_rows_after_it_are_listed(tmp_path, monkeypatch):
+    """A row written by hand with a replay made slow to re-simulate, claiming fewer turns than every genuine run, is
+    re-verified first: it took the listing's whole deadline, and the genuine runs after it were never listed (left24).
+    Each row has its own bound (ROW_SECONDS); past it the row is not proved, and the listing reads on."""
+    import sqlite3
+    import time
+
+    from cardrogue.engine.records import scores
+
+    campaign = load(duel_dict())
+    db = tmp_path / "scores.db"
+    with ScoreStore(db) as store:
+        assert store.add(verify_replay(recorded(campaign, WIN, player="ada", extra_turns=1).text(), campaign).run,
+                         campaign)
+    slow = recorded(campaign, WIN, player="eve").text()
+    with sqlite3.connect(db) as raw:
+        raw.execute(f"INSERT INTO scores_{campaign.content_hash} VALUES (?, 'eve', 1, 12, 0, ?)", ("f" * 64, slow))
+    raw.close()
+    real = scores.verify_replay
+
+    def slow_for_eve(text, campaign, *, max_seconds=None):
+        if text != slow:
+            return real(text, campaign, max_seconds=max_seconds)
+        time.sleep(max_seconds)  # as a replay of 200,000 actions would
+        return real(text, campaign, max_seconds=-1.0)
+
+    monkeypatch.setattr(scores, "verify_replay", slow_for_eve)
+    monkeypatch.setattr(scores, "LISTING_SECONDS", 3.0)
+    monkeypatch.setattr(scores, "ROW_SECONDS", 0.5)
+    with ScoreStore(db) as store:
+        listed, unproved, cut = store.checked_table(campaign)
+    assert [(s.player, s.turns) for s in listed] == [("ada", 3)] and cut == ""
+    assert [(u.player, u.turns) for u in unproved] == [("eve", 1)] and "re-simulation stopped" in unproved[0].reason

@@ -579,3 +579,51 @@ def test_a_publish_racing_the_owner_of_a_new_id_is_refused_naming_the_owner(hub_
         racer.join(60)
         status, body, _ = answers["bob"]
         assert status == 403 and "belongs to alice" in body["error"], (status, body)
+
+
+@pytest.mark.parametrize("name", ["Zoë", "Łukasz", "李雷", "Ærøskøbing", "Σοφία", "Иван", "अजय", "José_2", "١٢٣"])
+def test_a_name_in_any_script_is_a_player_name(hub, name: str) -> None:
+    """Player names were ASCII alone (left24): a player named Zoë, Łukasz or 李雷 could not register under their name.
+    Letters of any script, their marks and digits are names; the hostile-string rules of every text still apply."""
+    token = register(hub.base, name)
+    assert call(hub.base, "GET", "/api/me", token=token)[1] == {"name": name}
+
+
+@pytest.mark.parametrize(("first", "second", "reads"), [
+    ("Zoë", "Zoe\u0308", False),  # the same name, its ë typed as e and a combining diaeresis
+    ("Zoë", "ZOË", False), ("Łukasz", "ŁUKASZ", False), ("Straße", "STRASSE", False),
+    ("Zoe", "Zoë", True),  # a letter reads as itself without its accent
+    ("alice", "\u0430lice", True),  # a Cyrillic а
+    ("PAYPAL", "Р\u0410YPAL", True),  # a Cyrillic Р and А
+    ("alice", "ａｌｉｃｅ", True),  # full-width forms
+    ("bob", "\u0432ob", False),  # (not taken: a small в is no b)
+])
+def test_a_name_beyond_ascii_is_compared_composed_case_aside_and_as_it_reads(hub, first: str, second: str,
+                                                                                reads: bool) -> None:
+    register(hub.base, first)
+    status, body, _ = call(hub.base, "POST", "/api/accounts", {"name": second})
+    if first == "bob":
+        assert status == 201, body
+        return
+    assert status == 409 and "taken" in body["error"], body
+    assert (f"reads as {first!r}" in body["error"]) is reads, body
+
+
+def test_a_registration_asked_again_with_its_name_typed_decomposed_is_the_same_registration(hub) -> None:
+    token = "A" * 43
+    status, body, _ = call(hub.base, "POST", "/api/accounts", {"name": "Zoë", "token": token})
+    assert status == 201 and body["name"] == "Zoë"
+    status, body, _ = call(hub.base, "POST", "/api/accounts", {"name": "Zoe\u0308", "token": token})
+    assert status == 200 and body["name"] == "Zoë", body
+
+
+@pytest.mark.parametrize(("name", "says"), [
+    ("Zo\u200dë", "letters"),  # a zero-width joiner
+    ("al\u202eice", "letters"),  # a bidirectional override
+    ("ali ce", "letters"), ("😀", "letters"), ("_alice", "starting"), ("", "1 to 32"), ("é" * 33, "1 to 32"),
+    ("a\u0301\u0302\u0303\u0304\u0306\u0307\u0308\u030a\u030b\u030c\u030d\u030e\u030f", "combining marks"),
+    ("al\x1bice", "letters"), ("<b>", "letters"), (["alice"], "letters"),
+])
+def test_a_name_holding_what_no_text_may_hold_is_refused(hub, name, says: str) -> None:
+    status, body, _ = call(hub.base, "POST", "/api/accounts", {"name": name})
+    assert status == 422 and body.get("field") == "name" and says in body["error"], body

@@ -57,7 +57,7 @@ def test_a_run_starting_on_the_level_meets_the_override():
     assert s.position == (1, 0) and s.health == 3 and s.max_health == 12
     assert s.hand == ("red-potion",) and s.gold == 1 and s.equip[0] == "helm"
     start = [e for e in s.view().log if isinstance(e, PracticeStart)]
-    assert start == [PracticeStart(3, 12, (1, 0))] and str(start[0]).endswith("health 3/12, at 1,0.")
+    assert start == [PracticeStart(3, 12, (1, 0))] and str(start[0]).endswith("health 3/12, at (1, 0).")
     # a turn that starts next to an enemy is a combat turn
     assert s.phase == COMBAT and "attack" in legal(s)
     # the goblin's 2: the warrior deals 3; the goblin hits 2 - 1 (helm)

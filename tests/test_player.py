@@ -113,7 +113,7 @@ async def test_log_explains_every_roll_and_rule(tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("enter", "right", "a")
         text = log_text(app)
-        assert "Flips E: Goblin at 1,0." in text
+        assert "Flips E: Goblin at (1, 0)." in text
         assert "Goblin's stream rolls 6 for the attack roll." in text
         assert "Attack: 7 from rolls totalling 6 (modifier +1)." in text
         assert "Goblin is slain" in text

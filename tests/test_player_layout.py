@@ -365,6 +365,54 @@ async def test_a_hint_leaves_the_key_bar_in_view(tmp_path, size, monkeypatch):
             assert toast.region.bottom <= bar.y and toast.region.y >= 0, (toast.region, bar)
 
 
+def shown_rows(widget) -> int:
+    """How many rows of ``widget`` are on screen, as its containers (and the panels over it) leave them."""
+    return widget.screen.find_widget(widget).visible_region.height if widget.display else 0
+
+
+async def laid_out(pilot, done) -> None:
+    """Wait until ``done()`` (the board fitted after a resize, which takes a refresh or two), 5 s at most."""
+    for _ in range(250):
+        if done():
+            return
+        await pilot.pause(0.02)
+
+
+@pytest.mark.parametrize("size", [(60, 20), (79, 23), (60, 24), (40, 24), (100, 16)])
+@run_async
+async def test_a_short_terminal_keeps_the_actions_and_the_log_under_the_board(tmp_path, size):
+    """At 79x23 the hero's panel under the board covered the action list's last entries, and at 60x20 it left the
+    list one row (left24): the board gives up rows (it scrolls), the inscription stays in the log alone, and the hero's
+    panel under a slim board keeps five rows."""
+    app = shop_level_app(tmp_path)
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("enter", "right")
+        screen = app.screen
+        board, actions, log = (screen.query_one(f"#{name}") for name in ("board", "actions", "log"))
+        hero = screen.query_one("#hero")
+        await laid_out(pilot, lambda: shown_rows(actions) >= 5)
+        assert shown_rows(board) >= 5 and shown_rows(actions) >= 5 and shown_rows(log) >= 5, screen_text(app)
+        assert shown_rows(hero) >= 5
+        assert not screen.find_widget(actions).visible_region.overlaps(screen.find_widget(hero).visible_region)
+        assert str(board.border_title) == "The Counting Room"
+
+
+@pytest.mark.parametrize(("size", "needed"), [((60, 14), 18), ((79, 16), 17), ((80, 11), 12), ((40, 18), 19)])
+@run_async
+async def test_a_terminal_too_short_for_the_board_says_so_in_its_title_and_the_rows_that_show_it(tmp_path, size,
+                                                                                                needed):
+    app = shop_level_app(tmp_path)
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("enter")
+        board = app.screen.query_one("#board")
+        await laid_out(pilot, lambda: "cut short" in str(board.border_title))
+        assert shown_rows(board) < 5
+        assert str(board.border_title) == f"Board cut short: needs {needed} rows, this terminal has {size[1]}"
+        await pilot.resize_terminal(size[0], needed)
+        await laid_out(pilot, lambda: "cut short" not in str(board.border_title) and shown_rows(board) >= 5)
+        assert shown_rows(board) >= 5 and str(board.border_title) == "The Counting Room"
+
+
 @run_async
 async def test_on_a_phone_the_story_takes_the_whole_width(tmp_path):
     """In a phone's browser (43 columns at 390 px) the story dialog kept 80% of the width: 34 columns, its text 28

@@ -112,3 +112,30 @@ def test_a_level_the_campaign_lacks_is_named_with_the_file_as_play_names_it(trap
                     ["play", str(trap_map), "--level", "5"]):
         assert main(command) == 2
         assert capsys.readouterr().err == said, command
+
+
+def test_a_place_is_written_as_the_editor_and_the_checks_write_it(trap_map: Path):
+    """The log said "Spike Trap at 1,0" above a state line "at (1, 0)", and the editor and the checks say "(1, 0)"
+    (left24): one helper writes a place (engine/words.py, ``place_text``), in the log and the state line alike.
+    JSON keeps its ``[1, 0]``."""
+    import re
+
+    from cardrogue.engine.words import place_text
+
+    done = run(str(trap_map), "flip E", "end", "move E")
+    assert done.returncode == 0, done.stdout
+    assert f"Flips E: Spike Trap at {place_text(1, 0)}." in done.stdout, done.stdout
+    assert f"level 1 (hall) at {place_text(1, 0)}, outcome" in done.stdout
+    assert not re.search(r"\d,\d", done.stdout), done.stdout
+    assert json.loads(run(str(trap_map), "flip E", "--format", "json").stdout)["state"]["at"] == [0, 0]
+
+
+def test_a_check_message_and_the_editor_write_a_place_as_the_log_does():
+    from cardrogue.editor.widgets.problems import location
+    from cardrogue.engine.format.diagnostics import Diagnostic
+    from cardrogue.engine.rules.events import PracticeStart
+    from cardrogue.engine.words import place_text
+
+    assert place_text(3, 12) == "(3, 12)"
+    assert location(Diagnostic("CR307", "x", level=0, cell=(3, 12)), ["The Hall"]) == f"The Hall {place_text(3, 12)}"
+    assert str(PracticeStart(3, 12, (3, 12))).endswith(f"at {place_text(3, 12)}.")

@@ -577,3 +577,19 @@ def test_one_bad_file_does_not_stop_an_import(tmp_path, duel, db):
                            str(tmp_path / "missing.replay.json"), str(good)], capture_output=True, text=True)
     assert done.returncode == 2 and "missing.replay.json: rejected" in done.stdout and "good.replay.json: verified" in done.stdout
     assert len(table(db)) == 1
+
+
+@pytest.mark.parametrize("player", ["Zoë", "Łukasz", "李雷"])
+def test_a_player_named_beyond_ascii_is_scored_and_listed_under_that_name(tmp_path, duel, db, player):
+    """Names of any script are names on the local table as on a hub (left24): ``--player`` takes them, the run is
+    scored under the name as written, and the listing shows it (its JSON writes it as an escape, as every name)."""
+    from cardrogue.cli.common import check_player
+
+    check_player(player)  # (play and web take it)
+    done = cardrogue("scores", duel, "--import", winning_replay(tmp_path, "mine", player=player), "--scores-db", db)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert table(db) == [(player, 2, 12)]
+    listed = cardrogue("scores", duel, "--scores-db", db)
+    assert listed.returncode == 0 and player in listed.stdout, listed.stdout + listed.stderr
+    shown = json.loads(cardrogue("scores", duel, "--scores-db", db, "--format", "json").stdout)
+    assert [row["player"] for row in shown["scores"]] == [player]

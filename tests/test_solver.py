@@ -683,7 +683,7 @@ def test_unsolvable_required_fight():
              cell(3, 0, "pathing-tile", "W", exit=True)]
     r = solve_level(campaign(cells, cards={"goblin": {"health": 60, "attack": 3}}), 0, SMALL)
     assert r.verdict == UNSOLVABLE, r.reason
-    assert "required fight" in r.reason and "Goblin at 2,0" in r.reason and r.states_expanded > 0
+    assert "required fight" in r.reason and "Goblin at (2, 0)" in r.reason and r.states_expanded > 0
 
 
 def test_unsolvable_death_unavoidable():

@@ -119,18 +119,18 @@ UNSOLVABLE_MAPS = {
 }
 
 REASONS = {
-    "a fight that blocks the way": (0, "a required fight cannot be won: Goblin at 2,0 on level 1 \"One\" (one) -- it blocks every route to the way out, and no line of play slays it (the best attempt left it with 38 of 60 health; no weapon or armour can be reached; 5 states searched)"),
-    "a fight lost after a blow": (0, "a required fight cannot be won: The Golem at 1,0 on level 1 \"One\" (one) -- it blocks every route to the way out, and no line of play slays it (the best attempt left it with 18 of 20 health; no weapon or armour can be reached; 2 states searched)"),
-    "a fight a goal needs": (0, "a required fight cannot be won: Goblin at 0,1 on level 1 \"One\" (one) -- the goal 'Slay goblin' needs it, and no line of play slays it (the best attempt left it with 49 of 60 health; no weapon or armour can be reached; 2 states searched)"),
+    "a fight that blocks the way": (0, "a required fight cannot be won: Goblin at (2, 0) on level 1 \"One\" (one) -- it blocks every route to the way out, and no line of play slays it (the best attempt left it with 38 of 60 health; no weapon or armour can be reached; 5 states searched)"),
+    "a fight lost after a blow": (0, "a required fight cannot be won: The Golem at (1, 0) on level 1 \"One\" (one) -- it blocks every route to the way out, and no line of play slays it (the best attempt left it with 18 of 20 health; no weapon or armour can be reached; 2 states searched)"),
+    "a fight a goal needs": (0, "a required fight cannot be won: Goblin at (0, 1) on level 1 \"One\" (one) -- the goal 'Slay goblin' needs it, and no line of play slays it (the best attempt left it with 49 of 60 health; no weapon or armour can be reached; 2 states searched)"),
     # the static gold count (engine/analysis/gold.py) proves it before any state is searched
     "a purchase beyond the purse": (0, "goal 'Buy shopkeepers-debt' on level 1 \"One\" (one) cannot be met: it costs 20 gold (twice its 10), and at most 3 gold can be had there (3 to start with)"),
     "a purchase beyond the reachable purse": (0, "the goal 'Buy shopkeepers-debt' cannot be met: it costs 20 gold and the most gold ever held is 3 (6 states searched)"),
     # the purse holds the price: the reason is the fight, not the purchase
-    "an affordable purchase and a fight a goal needs": (0, "a required fight cannot be won: Goblin at 0,1 on level 1 \"One\" (one) -- the goal 'Slay goblin' needs it, and no line of play slays it (the best attempt left it with 49 of 60 health; no weapon or armour can be reached; 2 states searched)"),
-    "a purchase past a fatal fight": (0, "the goal 'Buy shopkeepers-debt' cannot be met: it costs 4 gold and the most gold ever held is 0; the search saw the hero die (most deaths: Goblin at 1,1 on level 1 \"One\" (one), once) (3 states searched)"),
-    "death by traps": (0, "death is unavoidable: every line of play ends with the hero dead or stuck (most deaths: Spike Trap at 6,0 on level 1 \"One\" (one), once; 13 states searched)"),
-    "death beside an enemy": (0, "death is unavoidable: every line of play ends with the hero dead or stuck (most deaths: Goblin at 1,1 on level 1 \"One\" (one), once; 3 states searched)"),
-    "death on the second level": (1, "death is unavoidable: every line of play ends with the hero dead or stuck (most deaths: Spike Trap at 6,0 on level 2 (two), once; 14 states searched)"),
+    "an affordable purchase and a fight a goal needs": (0, "a required fight cannot be won: Goblin at (0, 1) on level 1 \"One\" (one) -- the goal 'Slay goblin' needs it, and no line of play slays it (the best attempt left it with 49 of 60 health; no weapon or armour can be reached; 2 states searched)"),
+    "a purchase past a fatal fight": (0, "the goal 'Buy shopkeepers-debt' cannot be met: it costs 4 gold and the most gold ever held is 0; the search saw the hero die (most deaths: Goblin at (1, 1) on level 1 \"One\" (one), once) (3 states searched)"),
+    "death by traps": (0, "death is unavoidable: every line of play ends with the hero dead or stuck (most deaths: Spike Trap at (6, 0) on level 1 \"One\" (one), once; 13 states searched)"),
+    "death beside an enemy": (0, "death is unavoidable: every line of play ends with the hero dead or stuck (most deaths: Goblin at (1, 1) on level 1 \"One\" (one), once; 3 states searched)"),
+    "death on the second level": (1, "death is unavoidable: every line of play ends with the hero dead or stuck (most deaths: Spike Trap at (6, 0) on level 2 (two), once; 14 states searched)"),
 }
 
 

@@ -62,7 +62,7 @@ def test_a_chest_behind_the_ladder_is_never_opened_by_a_mage_with_a_potion_of_te
                  levels=[below()])
     reason = refused_at_once(c)
     assert "'Open chest' on level 1 \"One\" (one) can never be met" in reason
-    assert "Locked Chest at 0,0" in reason
+    assert "Locked Chest at (0, 0)" in reason
 
 
 def test_a_shop_behind_the_ladder_never_sells_the_goal():

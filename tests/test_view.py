@@ -80,7 +80,7 @@ def test_the_log_holds_the_runs_events():
     s = new_state([START, cell(1, 0, "pathing-tile", "W", face="down")])
     play(s, "flip E")
     log = s.view().log
-    assert str(log[0]).startswith("Turn 1.") and str(log[-1]) == "Flips E: Pathing Tile at 1,0."
+    assert str(log[0]).startswith("Turn 1.") and str(log[-1]) == "Flips E: Pathing Tile at (1, 0)."
 
 
 def test_a_shop_next_to_an_enemy_comes_before_combat():

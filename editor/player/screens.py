@@ -7,6 +7,7 @@ last :class:`~.run.RunResult` (None when the player quits before a run ends).
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -26,7 +27,9 @@ from cardrogue.engine.printable import printable
 from cardrogue.engine.rules.actions import Action
 from cardrogue.engine.rules.events import Damage, Died, Event, Heal, Roll, TurnBegan, Victory
 from cardrogue.engine.rules.view import Face, StateView, Tile
+from cardrogue.engine.words import place_text
 
+from ..room import too_short
 from ..shown import StoryMarkdown, content, inline_markdown, text as shown_text
 from .run import PlayRun, RunResult, campaign_par, default_player, finish, no_par
 from .widgets import MAGENTA, ActionMenu, BoardView, EnemyPanel, HeroPanel, KeyBar, RunLog, goals_text
@@ -163,6 +166,14 @@ def dice_keys(bindings: list[Binding], random_dice: bool, new_run: str) -> list[
     return [replace(b, description=b.description + said[b.key]) if b.key in said else b for b in bindings]
 
 
+# The rows the action list and the log need under the board (player.tcss: #player-bottom's min-height): a border,
+# and three entries.
+ACTIONS_ROWS = 5
+BOARD_ROWS = 5  # the board's least (player.tcss: #board's min-height): a border, and a row of small cards
+INSCRIPTION_ROWS = 3  # the most the latest inscription under the board takes (player.tcss)
+SLIM_HERO_ROWS = 5  # the hero's panel under the board of a screen narrower than 80 and shorter than 24 (player.tcss)
+
+
 class PlayerScreen(Screen[RunResult | None]):
     """Story mode: the board, the hero, the enemy, the legal actions and the log of every roll and rule.
 
@@ -179,6 +190,7 @@ class PlayerScreen(Screen[RunResult | None]):
     # player.tcss puts the hero under the board on a terminal narrower than 80 columns (a phone's browser
     # gives about 55), and widens the side panel and the action list on a wide one.
     HORIZONTAL_BREAKPOINTS = [(0, "-slim"), (80, "-narrow"), (150, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall")]  # player.tcss gives the actions and the log their rows
     HINT_SECONDS = 3.0  # how long a hint stays (tests that look at one lengthen it: a loaded machine is slow)
     BINDINGS = [
         Binding("up", "direction('N')", "Move/flip", key_display="↑↓←→"),
@@ -232,6 +244,7 @@ class PlayerScreen(Screen[RunResult | None]):
         self._shown_level = -1
         self._quit_armed = False
         self._restart_armed = False
+        self._cut = ""  # the board's title while the terminal is too short for it (_fit_board)
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="player-main"):
@@ -295,9 +308,31 @@ class PlayerScreen(Screen[RunResult | None]):
         self.query_one(KeyBar).visible = True
 
     def _fit_board(self) -> None:
-        """Large cards when the level fits them in half the left column's height (the actions and the log keep the rest)."""
+        """Large cards when the level fits them in half the left column's height (the actions and the log keep the rest).
+        The board takes the rows its level needs up to two thirds of the column, and never the rows the actions and
+        the log need under it (ACTIONS_ROWS): a bigger level scrolls. (Python, not player.tcss: a stylesheet cannot
+        say "the column less five rows and the inscription's", and the board's own height came first, the hero's
+        panel covering the actions at 79x23.) A column too short for the inscription too leaves it to the log."""
         room = self.query_one("#player-left").size
-        self.query_one(BoardView).fit(self.view, room.width, room.height // 2)
+        inscription = self.query_one("#inscription")
+        no_room = room.height < BOARD_ROWS + ACTIONS_ROWS + INSCRIPTION_ROWS
+        if inscription.has_class("-no-room") != no_room:
+            inscription.set_class(no_room, "-no-room")
+            self.call_after_refresh(self._fit_board)  # again, once the inscription's rows are given or taken
+        under = ACTIONS_ROWS + (inscription.outer_size.height if inscription.display else 0)
+        board = self.query_one(BoardView)
+        board.styles.max_height = min(room.height * 2 // 3, room.height - under)
+        board.fit(self.view, room.width, room.height // 2)
+        # Too short for the board's least rows: its title says so on the line of it left, and the size that shows
+        # it (the key bar's rows, the board's, the actions', and under a slim screen's board the hero's).
+        needed = (self.query_one(KeyBar).outer_size.height + BOARD_ROWS + ACTIONS_ROWS
+                  + (SLIM_HERO_ROWS if self.has_class("-slim") else 0))
+        self._cut = too_short("Board cut short", needed, self.size.height)
+        self._title_board()
+
+    def _title_board(self) -> None:
+        level = self.view.level
+        self.query_one(BoardView).border_title = content(self._cut or level.title or level.id)
 
     @property
     def state(self):
@@ -311,9 +346,8 @@ class PlayerScreen(Screen[RunResult | None]):
 
     def _sync(self) -> None:
         view = self.view
-        level = view.level
         board = self.query_one(BoardView)
-        board.border_title = content(level.title or level.id)
+        self._title_board()
         # A practice run says so while it is played, not first on the end screen (docs/player.md): the seed
         # is the last thing on the line and stays whole at 80x24 up to turn 999 (a subtitle too long loses its end).
         if self.run.dice_seed is not None:
@@ -357,15 +391,16 @@ class PlayerScreen(Screen[RunResult | None]):
             if cell.inscription and place not in self._seen:
                 self._seen.add(place)
                 said = f"italic {MAGENTA}"
-                log.add(Text.assemble(shown_text(f"✎ Inscription at {cell.x},{cell.y}: ", said),
+                log.add(Text.assemble(shown_text(f"✎ Inscription at {place_text(cell.x, cell.y)}: ", said),
                                       inline_markdown(cell.inscription, said)))
                 self._inscribe(cell.inscription)
 
     def _inscribe(self, text: str | None) -> None:
         """The latest inscription revealed, under the board (hidden when there is none)."""
         line = self.query_one("#inscription", Static)
-        line.display = text is not None
+        line.set_class(text is not None, "-shown")
         line.update(Text.assemble(("✎ ", MAGENTA), inline_markdown(text, "italic")) if text else "")
+        self.call_after_refresh(self._fit_board)  # its rows are the board's
 
     # ------------------------------------------------------------------ playing
 

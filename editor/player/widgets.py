@@ -29,7 +29,7 @@ from cardrogue.engine.model.campaign import POTION_COLOURS, STARTING_TILE, CardK
 from cardrogue.engine.rules.actions import Action
 from cardrogue.engine.rules.view import CellView, Face, Foe, StateView, Tile
 from cardrogue.engine.printable import printable
-from cardrogue.engine.words import counted
+from cardrogue.engine.words import counted, place_text
 
 from ..shown import content, text as shown_text
 
@@ -124,7 +124,7 @@ def describe(action: Action, view: StateView) -> str:
         return f"read {view.card(a).name}{target}"
     if v == "teleport":
         x, _, y = a.partition(",")
-        return f"teleport to {_place(view.cell(int(x), int(y)))} at {a}"
+        return f"teleport to {_place(view.cell(int(x), int(y)))} at {place_text(int(x), int(y))}"
     return "end the turn"
 
 

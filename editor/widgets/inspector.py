@@ -12,6 +12,7 @@ from textual.widgets import Input, Label, Select, Static
 from cardrogue.editor.messages import CellFieldEdited
 from cardrogue.editor.shown import markup
 from cardrogue.engine.model.campaign import DESCENDING_LADDER, CardDef, Cell
+from cardrogue.engine.words import place_text
 
 FIELDS = ("inscription", "rolls", "to")
 TYPED = ("inscription", "rolls")  # the text fields; "to" is a list, applied as soon as it is chosen
@@ -96,7 +97,7 @@ class Inspector(VerticalScroll):
         self._shown = dict.fromkeys(FIELDS, "")
         if cell is None:
             # a problem may be placed where no card is (CR225: the practice hero stands there)
-            summary.update(Content("\n").join([Content.from_markup(f"[b]({x}, {y})[/] empty"),
+            summary.update(Content("\n").join([Content.from_markup(f"[b]{place_text(x, y)}[/] empty"),
                                                 Content.from_markup("[dim]enter: place the brush[/]"), *problems]))
             for widget in inputs:
                 if widget.value:
@@ -109,7 +110,7 @@ class Inspector(VerticalScroll):
             kind = card.kind.value if card else "unknown"
             lines = [
                 markup("[b]$name[/] [dim]$kind[/]", name=name, kind=kind),
-                markup(f"({x}, {y}) paths [b]$paths[/]", paths=cell.paths or "—"),
+                markup(f"{place_text(x, y)} paths [b]$paths[/]", paths=cell.paths or "—"),
                 Content.from_markup(f"face [b]{'up' if cell.face_up else 'down'}[/]" + ("  [b green]exit[/]" if cell.exit else "")),
             ]
             if card is not None and (card.attack is not None or card.health is not None):

@@ -14,7 +14,7 @@ from cardrogue.editor.phrasing import editor_message
 from cardrogue.editor.shown import markup
 from cardrogue.engine.analysis.check import ANALYSIS_WAITS, analysis_waits
 from cardrogue.engine.format.diagnostics import Diagnostic, Severity
-from cardrogue.engine.words import counted
+from cardrogue.engine.words import counted, place_text
 
 _RANK = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 _ICON = {Severity.ERROR: "[b red]E[/]", Severity.WARNING: "[b yellow]W[/]", Severity.INFO: "[b cyan]i[/]"}
@@ -65,7 +65,7 @@ def location(diag: Diagnostic, level_titles: list[str]) -> str:
         return field_name(diag.path)
     name = level_titles[diag.level] if diag.level < len(level_titles) else f"level {diag.level + 1}"
     if diag.cell:
-        return f"{name} ({diag.cell[0]}, {diag.cell[1]})"
+        return f"{name} {place_text(*diag.cell)}"
     if len(diag.path) >= 3 and diag.path[2] in ("goals", "story", "id", "title", "width", "height"):
         return f"{name}, {_FIELD_WORDS.get(diag.path[2], diag.path[2])}"
     return name

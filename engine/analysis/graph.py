@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Callable, Collection, Iterable, Sequence
 from ..format.diagnostics import Diagnostic, Severity
 from ..model.campaign import CHEST, DESCENDING_LADDER, KEY, STARTING_TILE, Campaign, Cell, Level
 from ..rules.mobility import wall_crossings
+from ..words import place_text
 
 if TYPE_CHECKING:  # networkx (a tenth of a second to import) serves the explanations, not the checks
     import networkx as nx
@@ -224,12 +225,12 @@ def analyse_level(campaign: Campaign, index: int, out: list[Diagnostic],
             for k in keys:
                 if reached[k]:
                     out.append(Diagnostic(
-                        "CR304", f"the key at {pos(k)} can be reached only through a locked chest; move it in front of the chest",
+                        "CR304", f"the key at {place_text(*pos(k))} can be reached only through a locked chest; move it in front of the chest",
                         Severity.ERROR, **where(k)))
             if not keys:
                 for c in chests:
                     out.append(Diagnostic(
-                        "CR305", f"locked chest at {pos(c)} has no key anywhere in the campaign; place a key before it",
+                        "CR305", f"locked chest at {place_text(*pos(c))} has no key anywhere in the campaign; place a key before it",
                         Severity.ERROR, **where(c)))
             order, cuts, reached = free_order, free_cuts, free
 
@@ -239,19 +240,19 @@ def analyse_level(campaign: Campaign, index: int, out: list[Diagnostic],
     start_pos = f"{pos(start)}" + (", which leads nowhere: none of its paths meets a neighbour's path" if walled_in else "")
     for i in exits:
         if not reached[i]:
-            out.append(Diagnostic("CR301", f"the exit at {pos(i)} cannot be reached from the starting tile at {start_pos}; connect their paths",
+            out.append(Diagnostic("CR301", f"the exit at {place_text(*pos(i))} cannot be reached from the starting tile at {place_text(*start_pos)}; connect their paths",
                                   Severity.ERROR, **where(i)))
     for i in ladders:
         if not reached[i]:
             to = campaign.level_index(cells[i].to or "")  # (the loader refused a ladder to no level: CR205)
             dest = campaign.level_name(to) if to is not None else repr(cells[i].to)
-            out.append(Diagnostic("CR302", f"the ladder at {pos(i)} to {dest} cannot be reached from the starting tile at "
-                                  f"{start_pos}; connect their paths",
+            out.append(Diagnostic("CR302", f"the ladder at {place_text(*pos(i))} to {dest} cannot be reached from the starting tile at "
+                                  f"{place_text(*start_pos)}; connect their paths",
                                   Severity.ERROR, **where(i)))
     reported = {pos(i) for i in candidates}
     for i, cell in enumerate(cells) if len(order) < len(cells) and not walled_in else ():  # (the search found each cell once)
         if not reached[i] and cell.paths and (cell.x, cell.y) not in reported:
-            out.append(Diagnostic("CR303", f"{cell.card!r} at {pos(i)} cannot be reached from the starting tile",
+            out.append(Diagnostic("CR303", f"{cell.card!r} at {place_text(*pos(i))} cannot be reached from the starting tile",
                                   Severity.WARNING, **where(i)))
     for goal in level.goals:
         if goal.verb in ("slay", "open"):
@@ -268,7 +269,7 @@ def analyse_level(campaign: Campaign, index: int, out: list[Diagnostic],
     ways_out = {i for i in candidates if reached[i]}
     chokepoints = sorted((i for i in cuts if i not in ways_out), key=lambda i: (cells[i].y, cells[i].x))
     for i in chokepoints:
-        out.append(Diagnostic("CR307", f"chokepoint: every route from the start to the way out passes {pos(i)}",
+        out.append(Diagnostic("CR307", f"chokepoint: every route from the start to the way out passes {place_text(*pos(i))}",
                               Severity.INFO, **where(i)))
     practice = level.hero.at if level.hero is not None else None
     if practice is not None and practice != start_pos and any(reached[i] for i in candidates):
@@ -276,7 +277,7 @@ def analyse_level(campaign: Campaign, index: int, out: list[Diagnostic],
         if at is not None:  # (no card there: CR225 says so)
             from_there, _ = reach_and_cuts(adj, at, ())  # chests open: he may carry a key (a warning claims no more)
             if not set(from_there) & set(candidates):
-                out.append(Diagnostic("CR313", f"the level's practice hero at {practice} cannot reach a way out from "
+                out.append(Diagnostic("CR313", f"the level's practice hero at {place_text(*practice)} cannot reach a way out from "
                                       "there: a practice run (--level) can never finish; connect his tile's paths",
                                       Severity.WARNING, path=("levels", index, "hero", "at"), level=index, cell=practice))
     return LevelAnalysis(
@@ -338,10 +339,10 @@ def _no_way_in(campaign: Campaign, index: int, reached: set[int]) -> str:
 
     if len(ladders) == 1:
         (pos, j), = ladders
-        return f"the ladder to it at {pos} on {campaign.level_name(j)} cannot be reached ({why(j)})"
+        return f"the ladder to it at {place_text(*pos)} on {campaign.level_name(j)} cannot be reached ({why(j)})"
 
     def at(pos: tuple[int, int], j: int) -> str:
-        return f"at {pos} on {campaign.level_name(j)}, {why(j)}"
+        return f"at {place_text(*pos)} on {campaign.level_name(j)}, {why(j)}"
 
     more = f", and {len(ladders) - 3} more" if len(ladders) > 3 else ""
     return f"none of the ladders to it can be reached ({'; '.join(at(*ladder) for ladder in ladders[:3])}{more})"

@@ -29,7 +29,7 @@ from ..errors import UnusableInput
 from ..model.campaign import Campaign
 from ..reading import link_loops
 from ..words import counted
-from .replay import VerifiedRun, verify_replay
+from .replay import ReplayError, VerifiedRun, parse_replay, verify_replay
 
 ENV_VAR = "CARDROGUE_SCORES_DB"
 BUSY_TIMEOUT_S = 60.0
@@ -39,6 +39,10 @@ MAX_UNPROVED = 100
 # The most time a listing spends re-verifying rows (one deadline for them all): a file of a few huge forged
 # replays is listed in bounded time too; rows past it are not read.
 LISTING_SECONDS = 10.0
+# The most time one row's re-simulation takes of it (20,000 actions or so; a whole campaign's run is a hundred): a
+# row written by hand to be slow to re-simulate costs a listing this, and the rows after it are read on. Adding a
+# run re-verifies a row held under its id for as long.
+ROW_SECONDS = 2.0
 
 
 def default_db_path() -> Path:
@@ -71,38 +75,51 @@ class Unproved:
     reason: str
 
 
-def _unproved(row: tuple, campaign: Campaign, max_seconds: float | None) -> str | None:
-    """Why the row ``(player, turns, health, recorded_at, run_id, replay)`` is not the run its replay proves
-    on ``campaign``; None when it is. ``max_seconds`` bounds the re-simulation (past it: unproved)."""
-    return _proof(row, campaign, max_seconds)[0]
+def _held(row: tuple, run: VerifiedRun, campaign: Campaign) -> bool:
+    """Whether the row ``(player, turns, health, recorded_at, run_id, replay)`` held under ``run``'s id is proved,
+    so that it stays and ``run`` is the same run already in the table. A replay that is the run's own but for the
+    player's name is proved by ``run``'s verification: re-simulated, it would end as ``run`` did. Any other is
+    re-simulated, bounded as a listing is (this runs inside the write lock other processes wait on); one whose
+    re-simulation does not end in time is not proved: a row written by hand could hold a replay made to be slow,
+    and kept it would keep the genuine run out of the table for good, since no listing shows it."""
+    if _renamed(row, run):
+        return True
+    return _proof(row, campaign, ROW_SECONDS)[0] is None
 
 
-def _disproved(row: tuple, campaign: Campaign, max_seconds: float | None) -> bool:
-    """Whether the row is shown not to be the run its replay proves. A row whose re-simulation did not end within
-    ``max_seconds`` is not: it may be a long genuine run on a slow machine, and taken for a forged one it was
-    taken over by a copy of its run under another name (:meth:`ScoreStore._insert`)."""
-    why, _, stopped = _proof(row, campaign, max_seconds)
-    return why is not None and not stopped
+def _renamed(row: tuple, run: VerifiedRun) -> bool:
+    """Whether the row's replay is ``run``'s own (as read: its spacing aside) but for the player's name, and the row
+    says the result ``run`` proves under that name."""
+    player, turns, health, _, _, replay = row
+    try:
+        held = parse_replay(replay)
+    except ReplayError:
+        return False
+    own = parse_replay(run.replay_text)
+    named = held.pop("player", "")
+    own.pop("player", None)
+    return held == own and (player, turns, health) == (named, run.turns, run.health)
 
 
-def _proof(row: tuple, campaign: Campaign, max_seconds: float | None) -> tuple[str | None, str, bool]:
-    """(:func:`_unproved`'s reason, the run id its replay proves ("" when it proves none), whether the
-    re-simulation was stopped by ``max_seconds``). A row stored before twin actions were one run
+def _proof(row: tuple, campaign: Campaign, max_seconds: float | None) -> tuple[str | None, str]:
+    """(Why the row ``(player, turns, health, recorded_at, run_id, replay)`` is not the run its replay proves on
+    ``campaign``, None when it is; the run id its replay proves, "" when it proves none). ``max_seconds`` bounds
+    the re-simulation (past it: not proved). A row stored before twin actions were one run
     (:attr:`VerifiedRun.run_id`) holds the id its actions as written give: it is proved all the same, and
     listed under the run's id of now, so that a copy with a twin action is not listed beside it."""
     player, turns, health, _, run_id, replay = row
     verdict = verify_replay(replay, campaign, max_seconds=max_seconds)
     if not verdict.ok:
-        return f"its replay is rejected: {verdict.message}", "", verdict.out_of_time
+        return f"its replay is rejected: {verdict.message}", ""
     run = verdict.run
     if not run.ranked:
-        return "its replay is not a ranked run (a won run of the whole campaign under its fated dice)", "", False
+        return "its replay is not a ranked run (a won run of the whole campaign under its fated dice)", ""
     if run_id not in (run.run_id, run.recorded_id):
-        return f"its run id is not its replay's ({run.run_id[:12]})", "", False
+        return f"its run id is not its replay's ({run.run_id[:12]})", ""
     if (run.player, run.turns, run.health) != (player, turns, health):
         return (f"it says {counted(turns, 'turn')} with {health} health by {player!r}, its replay "
-                f"{counted(run.turns, 'turn')} with {run.health} health by {run.player!r}"), "", False
-    return None, run.run_id, False
+                f"{counted(run.turns, 'turn')} with {run.health} health by {run.player!r}"), ""
+    return None, run.run_id
 
 
 def _table(content_hash: str) -> str:
@@ -264,8 +281,7 @@ class ScoreStore:
                 # test, _unproved). Such a row would keep the run out for good (listings leave it out); the run
                 # takes it over.
                 try:
-                    # bounded as a listing is: this runs inside the write lock other processes wait on
-                    forged = _disproved(_checked(held), campaign, LISTING_SECONDS)
+                    forged = not _held(_checked(held), run, campaign)
                 except (ValueError, TypeError, OverflowError):
                     forged = True  # a column not of its type
                 if forged:
@@ -299,7 +315,8 @@ class ScoreStore:
         it twice) is listed once.
 
         The third item says why the table was read no further, "" when it was read to ``limit`` scores or its
-        end: past :data:`MAX_UNPROVED` unproved rows, or past :data:`LISTING_SECONDS` of re-verifying."""
+        end: past :data:`MAX_UNPROVED` unproved rows, or past :data:`LISTING_SECONDS` of re-verifying. One row
+        re-simulates for :data:`ROW_SECONDS` at most: past it the row is not proved, and the rows after it are read."""
         table = _table(campaign.content_hash)
         if self._db is None:
             return [], [], ""
@@ -327,7 +344,7 @@ class ScoreStore:
                 else:
                     if len(scores) >= limit and row[1:3] != (scores[-1].turns, scores[-1].health):
                         break  # past the limit, and no longer tied with the last score listed
-                    why, proved, _ = _proof(row, campaign, left)
+                    why, proved = _proof(row, campaign, min(left, ROW_SECONDS))
                     if why is None and proved in seen:
                         why = "its run is listed already"
                 if why is not None:

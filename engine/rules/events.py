@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..words import counted
+from ..words import counted, place_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +41,7 @@ class Event:
 
 
 def _place(name: str, at: tuple[int, int]) -> str:
-    return f"{name} at {at[0]},{at[1]}"
+    return f"{name} at {place_text(*at)}"
 
 
 # --------------------------------------------------------------------------- the turn
@@ -70,7 +70,7 @@ class PracticeStart(Event):
 
     @property
     def text(self) -> str:
-        return f"Practice start (the level's hero): health {self.health}/{self.max_health}, at {self.at[0]},{self.at[1]}."
+        return f"Practice start (the level's hero): health {self.health}/{self.max_health}, at {place_text(*self.at)}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -461,7 +461,7 @@ class Teleported(Event):
 
     @property
     def text(self) -> str:
-        return f"{self.enemy} is teleported to {self.at[0]},{self.at[1]}."
+        return f"{self.enemy} is teleported to {place_text(*self.at)}."
 
 
 # --------------------------------------------------------------------------- any other rule

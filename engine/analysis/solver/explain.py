@@ -9,6 +9,7 @@ from __future__ import annotations
 from ...model.campaign import Campaign, CardKind, Cell, row_major, row_major_pos
 from ...rules.mobility import obtainable_cards, wall_crossings
 from ...rules.view import Tile, tile_of
+from ...words import place_text
 from ..graph import analyse_campaign, hero_graph
 from .bounds import Relaxation
 from .search import Address, Findings, Search
@@ -16,7 +17,7 @@ from .search import Address, Findings, Search
 
 def _where(campaign: Campaign, at: Address) -> str:
     li, x, y = at
-    return f"{campaign.cards[campaign.levels[li].cell_at(x, y).card].name} at {x},{y} on {campaign.level_name(li)}"
+    return f"{campaign.cards[campaign.levels[li].cell_at(x, y).card].name} at {place_text(x, y)} on {campaign.level_name(li)}"
 
 
 _PROOF_CODES = ("CR304", "CR305", "CR301", "CR302", "CR306", "CR308", "CR311", "CR310")

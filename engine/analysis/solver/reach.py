@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from ...model.campaign import Campaign
 from ...rules.mobility import wall_crossings
 from ...rules.tables import LADDER, SHOP_TILE, UP
+from ...words import place_text
 
 
 @dataclass(frozen=True)
@@ -170,7 +171,7 @@ def _reason(campaign: Campaign, d, level: int, reached: dict, blocked: dict, tel
             where = f"no shop selling it lies on a tile the hero can stand on: {passes}"
         elif cells:
             x, y = d.pos_of[cells[0]]
-            where = (f"the {campaign.cards[card].name} at {x},{y} is never reached nor fought from a tile the "
+            where = (f"the {campaign.cards[card].name} at {place_text(x, y)} is never reached nor fought from a tile the "
                      f"hero can stand on: {passes}")
         else:
             where = "no such card lies on the level"

@@ -7,6 +7,7 @@ from typing import Any, Mapping, Sequence
 
 from ...model.campaign import CHEST, DESCENDING_LADDER, CardDef, CardKind, Hero, Level
 from ...model.versions import RULES, RULES_VERSIONS
+from ...words import place_text
 from ..catalog import default_catalog
 from ..diagnostics import Diagnostic, JsonPath
 from .cards import known_card
@@ -82,6 +83,6 @@ def level_hero_problems(level: Level, li: int, cards: Mapping[str, CardDef]) -> 
         elif card.kind is not CardKind.TILE or cell.card in (DESCENDING_LADDER, CHEST):
             problem = f"it holds {cell.card!r}"
         if problem is not None:
-            found.error("CR225", f"the level's hero cannot start at ({x}, {y}): {problem}; choose a face-up pathing "
+            found.error("CR225", f"the level's hero cannot start at {place_text(x, y)}: {problem}; choose a face-up pathing "
                         "tile, shop, fountain or the starting tile", base + ("at",), level=li, cell=hero.at)
     return found.items

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ...model.campaign import STARTING_TILE, Campaign, CardKind, Level, level_name
+from ...words import place_text
 from ..canonical import default_cell_id
 from ..diagnostics import Diagnostic, JsonPath
 from .cards import known_card
@@ -85,11 +86,11 @@ def _placed(found: Findings, card_id: str, pos: tuple[int, int], path: JsonPath,
     x, y = pos
     width, height = level.width, level.height
     if x >= width or y >= height:
-        found.error("CR203", f"cell ({x}, {y}) is outside the {width}x{height} grid (x 0 to {width - 1}, "
+        found.error("CR203", f"cell {place_text(x, y)} is outside the {width}x{height} grid (x 0 to {width - 1}, "
                     f"y 0 to {height - 1}): move it, or make the level larger", path + ("at",), **where)
         return False
     if pos in by_pos:
-        found.error("CR204", f"two cards on cell ({x}, {y}): {level.cells[by_pos[pos]].card!r} is there already; "
+        found.error("CR204", f"two cards on cell {place_text(x, y)}: {level.cells[by_pos[pos]].card!r} is there already; "
                     "a cell holds one card", path + ("at",), **where)
         return False
     if not known_card(found, card_id, campaign.cards, path + ("card",)):
