@@ -638,6 +638,14 @@ def cmd_revoke(args: argparse.Namespace) -> int:
     except DatabaseError as exc:
         complain(*lines_of(exc))
         return EXIT_UNUSABLE
+    except Exception as exc:
+        psycopg = sys.modules.get("psycopg")  # imported by the database when it is PostgreSQL
+        if psycopg is None or not isinstance(exc, psycopg.errors.ReadOnlySqlTransaction):
+            raise
+        # (it opened, as reading needs no write: a standby, or default_transaction_read_only set; an internal error)
+        complain(f"{display_url(url)}: the database is read-only (a standby, or default_transaction_read_only set): "
+                 "nothing was revoked; run it against the primary, or once the database takes writes")
+        return EXIT_UNUSABLE
     finally:
         db.close()
     if args.format == "json":

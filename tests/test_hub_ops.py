@@ -541,3 +541,28 @@ def test_a_password_parameter_with_a_percent_encoded_name_is_hidden(url: str) ->
     shown = db_module.display_url(url)
     assert "hunter2" not in shown and "=***" in shown, shown
     assert psycopg.conninfo.conninfo_to_dict(url)["password"] == "hunter2"  # (what libpq reads it as)
+
+
+@pytest.mark.parametrize("new_token", [False, True])
+def test_revoke_on_a_read_only_postgresql_database_fails_plainly_and_changes_nothing(postgres, capsys,
+                                                                                    new_token) -> None:
+    """`hub revoke NAME` on a database set read-only (`default_transaction_read_only`) where the account exists: the
+    write is refused; the command says so in plain words, exits non-zero, and the player's tokens are all kept."""
+    from cardrogue.hub.service import Hub
+
+    name = f"ops_ro_revoke_{int(new_token)}"
+    url = _own_database(postgres, name)
+    db = Database(url)
+    try:
+        Hub(db).register("alice")
+    finally:
+        db.close()
+    with _admin(postgres) as conn:
+        conn.execute(f"ALTER DATABASE {name} SET default_transaction_read_only = on")
+    capsys.readouterr()
+    code = main(["hub", "revoke", "alice", "--db", url, *(["--new-token"] if new_token else [])])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and "Traceback" not in err and err.count("\n") == 1, (code, out, err)
+    assert "internal error" not in err and "the database is read-only" in err and "nothing was revoked" in err, err
+    with psycopg.connect(url) as conn:
+        assert conn.execute("SELECT count(*) FROM tokens").fetchone()[0] == 1

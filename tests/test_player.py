@@ -364,6 +364,23 @@ async def test_ctrl_c_names_the_players_keys(tmp_path):
         assert said == ["Press q to leave (ctrl+q does the same)"] and app.is_running
 
 
+@run_async
+async def test_ctrl_c_mid_run_says_q_is_pressed_twice(tmp_path):
+    """Mid-run q asks again before leaving: ctrl+c says so, and two presses of q do leave."""
+    app = app_for(duel_dict(), tmp_path)
+    said = notes(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter", "right", "ctrl+c")  # the goblin flipped: the run has begun
+        await pilot.pause()
+        assert len(said) == 1 and said[0].startswith("Press q twice to leave (ctrl+q does the same)"), said
+        await pilot.press("q")
+        await pilot.pause()
+        assert app.is_running
+        await pilot.press("q")
+        await pilot.pause()
+    assert not app.is_running
+
+
 def test_restart_level_re_simulates_the_run_to_the_level_start():
     run = PlayRun(load(ladder_dict()))
     for action in ("flip E", "move E", "flip E", "end"):

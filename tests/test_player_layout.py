@@ -199,9 +199,9 @@ async def test_actions_at_80x24_show_the_destination_whole(tmp_path):
 
 @run_async
 async def test_an_action_as_wide_as_the_list_shows_whole_when_the_list_scrolls(tmp_path):
-    """At 80x24 on the bundled shop level the list holds more than it shows (a scrollbar) and two entries
-    are exactly as wide as the list's text: "Reveal the card south", "Attack roll on Zombie". They once
-    lost their last word (wrapped for a width without the scrollbar, drawn with it)."""
+    """At 80x24 on the bundled shop level the list holds more than it shows (a scrollbar) and an entry is
+    exactly as wide as the list's text: "Attack roll on Zombie". It once lost its last word (wrapped for a
+    width without the scrollbar, drawn with it). The flip is named as the key bar, hints and log name it."""
     app = shop_level_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press(*TO_THE_SHOP)
@@ -209,7 +209,7 @@ async def test_an_action_as_wide_as_the_list_shows_whole_when_the_list_scrolls(t
         menu = app.screen.query_one(ActionMenu)
         assert menu.max_scroll_y > 0  # a scrollbar
         shown = " ".join(" ".join(line.strip("│ ▁▂▃▄▅▆▇█") for line in shown_lines(menu)).split())
-        assert "Reveal the card south" in shown and "Attack roll on Zombie" in shown, shown
+        assert "Flip the card south" in shown and "Attack roll on Zombie" in shown, shown
 
 
 def test_an_empty_filtered_list_says_why():

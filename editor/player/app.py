@@ -66,8 +66,17 @@ class PlayerApp(KeysInOrder, App[RunResult | None]):
             self.notify("Press ctrl+q again to leave; this run is not finished and will not be saved.", markup=False)
 
     def action_help_quit(self) -> None:
-        """ctrl+c does not quit (Textual's rule): say which keys do, as the footer names them."""
-        self.notify("Press q to leave (ctrl+q does the same)", title="Do you want to quit?", markup=False)
+        """ctrl+c does not quit (Textual's rule): say which keys do, as the footer names them, and that mid-run
+        they are pressed twice (:meth:`action_leave`, ``PlayerScreen.action_quit_run``)."""
+        player = next((s for s in self.screen_stack if isinstance(s, PlayerScreen)), None)
+        if player is None or player.view.over or not player.run.actions:
+            message = "Press q to leave (ctrl+q does the same)"
+        elif self.screen is player:
+            message = ("Press q twice to leave (ctrl+q does the same); this run is not finished and will not be "
+                       "saved.")
+        else:
+            message = "Press ctrl+q twice to leave; this run is not finished and will not be saved."
+        self.notify(message, title="Do you want to quit?", markup=False)
 
     def on_mount(self) -> None:
         screen = PlayerScreen(self.campaign, self.level, replays_dir=self.replays_dir, scores_db=self.scores_db,

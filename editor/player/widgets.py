@@ -97,7 +97,7 @@ def describe(action: Action, view: StateView) -> str:
     """A few words saying what an action does, for the action menu."""
     v, a, b = action
     if v == "flip":
-        return f"reveal the card {Direction(a).word}"
+        return f"flip the card {Direction(a).word}"
     if v in ("move", "flee", "spell"):
         where = _place(view.next_to(a))
         text = {"move": "move", "flee": "flee", "spell": "spell: move"}[v] + f" {Direction(a).word} to {where}"
