@@ -237,17 +237,18 @@ def analyse_level(campaign: Campaign, index: int, out: list[Diagnostic],
     # A starting tile walled in (no path of it meets a neighbour's) is the one cause of every tile unreached: the
     # errors say so, and the level's other tiles are not listed one by one (CR303) around the cause.
     walled_in = len(order) == 1 and len(cells) > 1
-    start_pos = f"{pos(start)}" + (", which leads nowhere: none of its paths meets a neighbour's path" if walled_in else "")
+    start_pos = pos(start)
+    start_said = place_text(*start_pos) + (", which leads nowhere: none of its paths meets a neighbour's path" if walled_in else "")
     for i in exits:
         if not reached[i]:
-            out.append(Diagnostic("CR301", f"the exit at {place_text(*pos(i))} cannot be reached from the starting tile at {place_text(*start_pos)}; connect their paths",
+            out.append(Diagnostic("CR301", f"the exit at {place_text(*pos(i))} cannot be reached from the starting tile at {start_said}; connect their paths",
                                   Severity.ERROR, **where(i)))
     for i in ladders:
         if not reached[i]:
             to = campaign.level_index(cells[i].to or "")  # (the loader refused a ladder to no level: CR205)
             dest = campaign.level_name(to) if to is not None else repr(cells[i].to)
             out.append(Diagnostic("CR302", f"the ladder at {place_text(*pos(i))} to {dest} cannot be reached from the starting tile at "
-                                  f"{place_text(*start_pos)}; connect their paths",
+                                  f"{start_said}; connect their paths",
                                   Severity.ERROR, **where(i)))
     reported = {pos(i) for i in candidates}
     for i, cell in enumerate(cells) if len(order) < len(cells) and not walled_in else ():  # (the search found each cell once)
