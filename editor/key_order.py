@@ -29,9 +29,14 @@ from textual import events
 from textual.app import App
 from textual.dom import DOMNode
 
-# A key whose way cannot be followed to its end (a widget removed while the key was in its queue) holds
-# the keys behind it this long at most; they then go on as Textual would send them.
+# A key whose way cannot be followed to its end (a widget removed while the key was in its queue: the widget's
+# queue, and the note that follows the key there, are gone) lets the keys behind it go on as Textual would send
+# them. Whether it is stuck is looked at this often; a key merely slow (a loaded machine, a screen mounting)
+# is never let go: under load the next key reached the map before the form it was typed for, and was lost.
 STUCK_SECONDS = 1.0
+# A key waiting on a widget that is there and running but never gets to it (a handler awaiting forever): the
+# keys behind it go on after this long, so the keyboard never hangs. Not reached in the editor or the player.
+HUNG_SECONDS = 30.0
 QUIET_POLL_SECONDS = 0.001  # how often a key waits for the app to be done with the one before
 # Mouse buttons keep their place behind keys typed before them (a Click is made by the app from its MouseUp).
 _BUTTONS = (events.MouseDown, events.MouseUp)
@@ -45,6 +50,7 @@ class KeysInOrder(App):
         self._key_on_its_way: events.Event | None = None
         self._key_since = 0.0  # when the key on its way reached the app (its time to be handled starts then)
         self._key_taken = False  # the key on its way reached the app (one re-posted may still be in its queue)
+        self._key_at: DOMNode | None = None  # whose queue holds the note that follows the key on its way
         self._keys_held: deque[events.Event] = deque()
 
     async def on_event(self, event: events.Event) -> None:
@@ -79,7 +85,9 @@ class KeysInOrder(App):
     def _follow(self, event: events.Event, node: DOMNode) -> None:
         """Once ``node`` has handled the key (the key is ahead in its queue), follow it to the parent it
         may have bubbled to, up to the app."""
-        if not node.call_later(self._handled_at, event, node) and node is not self:
+        if node.call_later(self._handled_at, event, node):
+            self._key_at = node
+        elif node is not self:
             self._follow(event, self)
 
     def _handled_at(self, event: events.Event, node: DOMNode) -> None:
@@ -90,7 +98,10 @@ class KeysInOrder(App):
         if node is self or (event._stop_propagation and node.parent is not self):
             # its binding has run, or a widget took it (a character typed into a field) and it went no
             # further up; a screen it pushed mounts (and sets its focus) before the next key
-            if not self.screen.call_later(self._when_quiet, event):
+            screen = self.screen
+            if screen.call_later(self._when_quiet, event):
+                self._key_at = screen
+            else:
                 self._when_quiet(event)
         else:
             # on to its parent (a screen's parent is the app, which the key may reach stopped)
@@ -101,6 +112,7 @@ class KeysInOrder(App):
         message that closes the form, and the key after it is for the screen below."""
         if event is not self._key_on_its_way:
             return
+        self._key_at = None  # polled from the loop from now on: never lost
         nodes = (node for screen in self.screen_stack for node in screen.walk_children(with_self=True))
         if any(node.message_queue_size for node in nodes):
             asyncio.get_running_loop().call_later(QUIET_POLL_SECONDS, self._when_quiet, event)
@@ -110,7 +122,7 @@ class KeysInOrder(App):
     def _next_key(self, event: events.Event) -> None:
         if event is not self._key_on_its_way:
             return
-        self._key_on_its_way = None
+        self._key_on_its_way, self._key_at = None, None
         if self._keys_held:
             self._key_on_its_way, self._key_since, self._key_taken = self._keys_held.popleft(), monotonic(), False
             self.post_message(self._key_on_its_way)  # behind the focus a new screen asked for
@@ -118,7 +130,11 @@ class KeysInOrder(App):
     def _unstick(self) -> None:
         if not self._keys_held or self._key_on_its_way is None:
             return
-        # Only a key the app has taken is let go: one still in the app's queue (a busy app) keeps its place.
-        if self._key_taken and monotonic() - self._key_since >= STUCK_SECONDS:
+        # Only a key the app has taken is let go: one still in the app's queue (a busy app) keeps its place; and
+        # only when the widget whose queue holds its note is gone (removed, its queue closed), not for being slow.
+        waited = monotonic() - self._key_since
+        at = self._key_at
+        gone = at is not None and at is not self and not (at.is_running and at.is_attached)
+        if self._key_taken and waited >= STUCK_SECONDS and (gone or waited >= HUNG_SECONDS):
             self._next_key(self._key_on_its_way)
         self.set_timer(STUCK_SECONDS, self._unstick)

@@ -125,9 +125,12 @@ Object.defineProperty(Object.prototype, "terminal", {
 });
 """
 
-_SCREEN_TEXT = """(() => {
+# Read once xterm.js has parsed all it was given: it parses a large write in slices, between which the buffer
+# holds a frame half drawn (a write's callback runs once everything written before it is parsed).
+_SCREEN_TEXT = """(async () => {
   const t = window.__xterm;
   if (!t) return null;
+  await new Promise((done) => t.write("", done));
   const b = t.buffer.active, rows = [];
   for (let i = 0; i < t.rows; i++) {
     const line = b.getLine(b.viewportY + i);
@@ -137,9 +140,10 @@ _SCREEN_TEXT = """(() => {
 })()"""
 
 # The RGB foreground of the cell where a text begins (xterm.js's public buffer API: IBufferCell).
-_TEXT_COLOUR = """((needle) => {
+_TEXT_COLOUR = """(async (needle) => {
   const t = window.__xterm;
   if (!t) return null;
+  await new Promise((done) => t.write("", done));
   const b = t.buffer.active;
   for (let i = 0; i < t.rows; i++) {
     const line = b.getLine(b.viewportY + i);

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from textual import events
 from textual.app import App
-from textual.widgets import Input, Select, TextArea
+from textual.widgets import Input, Select, Static, TextArea
 
 from cardrogue.editor.key_order import KeysInOrder
 from cardrogue.editor.widgets.dialogs import FormScreen
@@ -293,3 +293,53 @@ async def test_a_click_keeps_its_place_behind_the_keys_typed_before_it() -> None
             if not app.keys_on_their_way:
                 break
         assert (first.value, second.value) == ("abc", "XY")
+
+
+@run_async
+async def test_a_key_slower_than_the_look_for_a_stuck_key_is_not_let_go(campaign_file: Path, tmp_path: Path,
+                                                                         monkeypatch) -> None:
+    """Under a loaded suite (load ~20) ctrl+e, ctrl+u and ``Half`` in one burst left ``alf``: a key still
+    being handled after a second was taken for stuck, and the key behind it went on before the form had
+    the focus. A machine slower than the look (here it looks every millisecond) loses no key now."""
+    import cardrogue.editor.key_order as key_order
+
+    monkeypatch.setattr(key_order, "STUCK_SECONDS", 0.001)
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        burst(app, "ctrl+e", "ctrl+u", *typed("Half"), "tab", "ctrl+u", *typed("half-id"))
+        await settle(app, pilot)
+        assert (field(app, "title").value, field(app, "id").value) == ("Half", "half-id")
+
+
+class _Vanishing(Static, can_focus=True):
+    """Takes x by leaving the screen: the note that follows x through its queue goes with it."""
+
+    async def on_key(self, event: events.Key) -> None:
+        if event.key == "x":
+            event.stop()
+            await self.remove()
+
+
+class _VanishingAndAField(KeysInOrder, App):
+    def compose(self):
+        yield _Vanishing("x removes me", id="vanishing")
+        yield Input(id="field")
+
+
+@run_async
+async def test_the_keys_behind_one_whose_widget_was_removed_go_on() -> None:
+    """A key whose widget is removed while handling it can never be followed to its end: the keys behind
+    it go on (to the field that has the focus then) and are not held for ever."""
+    app = _VanishingAndAField()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.query_one("#vanishing").focus()
+        await pilot.pause()
+        burst(app, "x", *typed("ab"))
+        for _ in range(1000):  # each held key waits for the next look (STUCK_SECONDS)
+            await pilot.pause(0.01)
+            if not app.keys_on_their_way:
+                break
+        assert not app.query("#vanishing")
+        assert not app.keys_on_their_way

@@ -14,7 +14,7 @@ from textual.widgets import OptionList
 from cardrogue.editor.phrasing import editor_message
 from cardrogue.editor.widgets.problems import ProblemsPanel
 from editor_support import make_app, settle
-from helpers import run_async, shown_lines
+from helpers import notes, run_async, shown_lines
 
 
 def walk_draft(tmp_path: Path) -> Path:
@@ -122,6 +122,7 @@ async def test_a_drafts_notifications_give_its_first_error_in_the_editors_words(
     """Opening, saving and play-testing the draft name its first error as the problems panel does
     (CR208: press t on it), not in the file's terms ('"to"') that send the author to a text editor."""
     app = make_app(walk_draft(tmp_path), tmp_path)
+    told = notes(app)  # every one raised: a toast's seconds may be over by the time a loaded machine gets here
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
         panel = app.query_one(ProblemsPanel)
@@ -130,7 +131,6 @@ async def test_a_drafts_notifications_give_its_first_error_in_the_editors_words(
         await settle(app, pilot)
         await pilot.press("f5")
         await settle(app, pilot)
-        told = [n.message for n in app._notifications]
         for start in ("crypt.json opens as a draft", "Saved crypt.json with", "Not played: "):
             said = next(n for n in told if n.startswith(start))
             assert f"(first: CR208 The First Room (4, 1): {editor_message(first)})" in said and '("to")' not in said, said
@@ -151,6 +151,7 @@ async def test_a_drafts_notifications_name_the_place_of_an_error_the_schema_foun
     path = tmp_path / "toll.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     app = make_app(path, tmp_path)
+    told = notes(app)  # every one raised: a toast's seconds may be over by the time a loaded machine gets here
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
         assert any(" CR105 The Toll (1, 0): " in line for line in shown_lines(app.query_one("#problems-list", OptionList)))
@@ -160,7 +161,7 @@ async def test_a_drafts_notifications_name_the_place_of_an_error_the_schema_foun
         await settle(app, pilot)
         await pilot.press("f6")
         await settle(app, pilot)
-        told = [n.message for n in app._notifications] + [str(app.query_one("#solve-status").render())]
+        told.append(str(app.query_one("#solve-status").render()))
         for start in ("toll.json opens as a draft", "Saved toll.json with", "Not played: ", "the campaign has 1 error"):
             said = " ".join(next(n for n in told if start in n).split())
             assert '(first: CR105 The Toll (1, 0): card "Goblin" is not a valid id' in said, said
