@@ -4,12 +4,11 @@ A document with schema errors still becomes a draft (the editor opens it, its pr
 listed) when every value the model holds as a structure has that structure: levels of
 cells placed at two whole numbers, card ids and level ids as text, the hero as an object,
 ... A value the model holds as written (a seed written as text, a title too long, paths out
-of order, a roll of seven) does not stop it: it is saved back as it was, and its schema
+of order, a roll of seven, a face written "upp") does not stop it: it is saved back as it was, and its schema
 error stays in the problems panel until it is fixed.
 
 What stops it is what a draft cannot hold without losing it: a missing required property
-(CR102), an unknown property (CR103), a face other than up or down, a card's kind that is none
-of the kinds, or a wrong type where
+(CR102), an unknown property (CR103), a card's kind that is none of the kinds, or a wrong type where
 the model needs a structure; and a grid side over :data:`DRAFT_SIDE`, which no editor could show.
 """
 
@@ -98,9 +97,7 @@ def _cell_shape(cell: Any) -> bool:
     at = cell.get("at")
     if not (isinstance(at, list) and len(at) == 2 and all(_whole(v) for v in at)):
         return False
-    if cell.get("face", "down") not in ("up", "down"):
-        return False
-    if not all(isinstance(cell.get(k, ""), str) for k in ("paths", "id", "to", "inscription")):
+    if not all(isinstance(cell.get(k, ""), str) for k in ("paths", "face", "id", "to", "inscription")):
         return False
     return all(_texts(cell.get(k, [])) for k in ("stock", "contents")) and isinstance(cell.get("rolls", []), list)
 
