@@ -8,9 +8,10 @@ edit or from reading the values).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Mapping
 
 from cardrogue.engine.format.checks import RuleError
+from cardrogue.engine.model.abilities import AbilityError
 from cardrogue.engine.model.potions import potion_identities
 from cardrogue.engine.model.campaign import (CHEST, POTION_COLOURS, POTION_EFFECTS, SHOP, Campaign, CardDef, CardKind,
                                              LevelHero)
@@ -306,13 +307,17 @@ class Forms:
         card_id = card_id or palette.brush
         known = self.campaign.cards.get(card_id)
         card = known or CardDef(card_id, "", CardKind.ITEM)  # an unknown id: a card's defaults, the kind to choose
+        kind = known.kind.value if known else ""
+        written = self.campaign.card_entries.get(card_id, {}).get("kind")
+        if isinstance(written, str) and written not in {k.value for k in CardKind}:
+            card, kind = _misspelt_kind(card_id, self.campaign.card_entries[card_id], card), written
         abilities = [str(a) for a in card.abilities]
         number = lambda v: "" if v is None else str(v)  # noqa: E731
         points = "Victory points ({} to {})".format(*edits.card_number_bounds()["victory_points"])
         fields: list[tuple[str, str, FieldValue]] = [
             ("id", "Card id (catalog id: an override; new id: a new card)", card_id),
             ("name", "Name", card.name),
-            ("kind", "Kind", Choice(known.kind.value if known else "", tuple(k.value for k in CardKind))),
+            ("kind", "Kind", Choice(kind, tuple(k.value for k in CardKind))),
             ("attack", "Attack", number(card.attack)),
             ("health", "Health", number(card.health)),
             ("gold", "Gold", number(card.gold)),
@@ -363,3 +368,16 @@ class Forms:
                 self.app.edit(lambda c: edits.remove_card(c, value), f"Remove card {value}", Where(None))
 
         self.app.push_screen(ChoiceScreen("Remove which card definition?", choices), chosen)
+
+
+def _misspelt_kind(card_id: str, entry: Mapping, card: CardDef) -> CardDef:
+    """A draft's card definition whose kind is misspelt ("enemey") defines no card: the form starts from
+    its entry as written (with the catalog card's kind, or item, for the rest), so OK keeps what it says."""
+    from cardrogue.engine.format.catalog import card_from_dict
+    from cardrogue.engine.format.loader import default_catalog
+
+    base = default_catalog().get(card_id)
+    try:
+        return card_from_dict(card_id, {**entry, "kind": (base.kind if base else CardKind.ITEM).value}, base)
+    except (AbilityError, TypeError, ValueError):
+        return card

@@ -447,3 +447,101 @@ async def test_a_drafts_notification_leaves_the_problems_panel_in_view(tmp_path,
         panel = app.screen.query_one("#problems").region
         for toast in toasts:
             assert not toast.region.overlaps(panel), (toast.region, panel)
+
+
+CAMPAIGNS = Path(__file__).parents[1] / "campaigns"
+
+
+@run_async
+async def test_a_misspelt_face_opens_as_a_draft_keeps_the_authors_text_and_f_fixes_it(tmp_path) -> None:
+    """``"face": "upp"`` in a cell (a typo of an enum value) opened as a refusal; it opens as a draft
+    with the error at its level and cell, a save keeps the author's text and other edits, and f fixes it."""
+    data = json.loads((CAMPAIGNS / "a-sons-descent.json").read_text(encoding="utf-8"))
+    cell = next(c for c in data["levels"][1]["cells"] if c["card"] != "starting-tile")
+    cell["face"] = "upp"
+    x, y = cell["at"]
+    place = f'CR104 {data["levels"][1]["title"]} ({x}, {y}): face is "upp"; use one of "up", "down"'
+    path = tmp_path / "typo.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert app.doc.path == path
+        told = [n for n in notes(app) if "opens as a draft" in n]
+        assert len(told) == 1 and f"(first: {place})" in told[0], told
+        assert problem_lines(app) == [f"E {place}"]
+        first = app.query_one(ProblemsPanel).diagnostics[0]
+        assert (first.code, first.level, first.cell) == ("CR104", 1, (x, y)), first
+        await pilot.press("ctrl+e")  # an edit of the author's elsewhere: the campaign's title
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        form.query_one("#form-title").value = "A Son Mended"
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert app.screen is not form and app.doc.dirty
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert notes(app)[-1].startswith("Saved typo.json with 1 error")
+        saved = json.loads(path.read_text(encoding="utf-8"))
+        assert saved["title"] == "A Son Mended"
+        assert [c["face"] for c in saved["levels"][1]["cells"] if c["at"] == [x, y]] == ["upp"]
+        app.set_level(1)
+        app.canvas.cursor = (x, y)
+        app.canvas.focus()
+        await pilot.press("f")  # the face key turns the misspelt face down: the error is gone
+        await settle(app, pilot)
+        assert not [d for d in app.diagnostics if d.severity is Severity.ERROR], problem_lines(app)
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+    fixed = load_campaign(path)
+    assert fixed.campaign is not None and fixed.campaign.title == "A Son Mended"
+    assert fixed.campaign.levels[1].cell_at(x, y).face_up is False
+
+
+@run_async
+async def test_a_misspelt_card_kind_opens_as_a_draft_and_the_card_form_fixes_it(tmp_path) -> None:
+    """``"kind": "enemey"`` in a card definition made the editor refuse the file; it opens as a draft, a
+    save keeps the author's entry as written, and the card form starts from that entry (its health 7,
+    the kind marked as not a choice) to fix it."""
+    from cardrogue.editor.widgets.palette import Palette
+
+    data = json.loads((CAMPAIGNS / "two-knives.json").read_text(encoding="utf-8"))
+    assert data["cards"] == {"imp": {"health": 7}}
+    data["cards"]["imp"]["kind"] = "enemey"
+    path = tmp_path / "kind.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert app.doc.path == path
+        told = [n for n in notes(app) if "opens as a draft" in n]
+        assert len(told) == 1 and '(first: CR104 card imp, kind: kind is "enemey"; use one of "enemy"' in told[0], told
+        await pilot.press("ctrl+e")
+        await pilot.pause()
+        app.screen.query_one("#form-title").value = "Two Knives, Mended"
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert notes(app)[-1].startswith("Saved kind.json with 1 error")
+        saved = json.loads(path.read_text(encoding="utf-8"))
+        assert (saved["title"], saved["cards"]) == ("Two Knives, Mended", {"imp": {"health": 7, "kind": "enemey"}})
+        app.query_one(Palette).choose("imp")
+        await pilot.press("f4")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        assert form.query_one("#form-health").value == "7"
+        select = form.query_one("#form-kind", Select)
+        assert str(select.query_one("SelectCurrent #label").render()) == "enemey (not one of the choices)"
+        select.value = "enemy"
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert app.screen is not form
+        assert not [d for d in app.diagnostics if d.severity is Severity.ERROR], problem_lines(app)
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+    fixed = load_campaign(path)
+    assert fixed.campaign is not None and fixed.campaign.cards["imp"].health == 7
+    assert json.loads(path.read_text(encoding="utf-8"))["cards"] == {"imp": {"health": 7}}

@@ -543,7 +543,7 @@ def _level(lv: dict, validate_cell: Callable[[Any], Any] | None = None) -> Level
         for c in lv["cells"]:
             if c.keys() <= PLAIN_CELL_KEYS:
                 x, y = c["at"]
-                cells.append(plain_cell(x, y, c["card"], c.get("paths", ""), c.get("face", "down") == "up",
+                cells.append(plain_cell(x, y, c["card"], c.get("paths", ""), _face(c.get("face", "down")),
                                         default_cell_id(level_id, x, y)))
             else:
                 cells.append(_cell(c, level_id))
@@ -578,9 +578,15 @@ def _valid_cells(items: list, level_id: str, validate_cell: Callable[[Any], Any]
 
 def _cell(c: dict, level_id: str) -> Cell:
     x, y = c["at"]
-    return Cell(x, y, c["card"], c.get("paths", ""), c.get("face", "down") == "up",
+    return Cell(x, y, c["card"], c.get("paths", ""), _face(c.get("face", "down")),
                 c.get("id") or default_cell_id(level_id, x, y), c.get("inscription", ""), tuple(c.get("rolls", ())),
                 c.get("to"), c.get("exit", False), tuple(c.get("stock", ())), tuple(c.get("contents", ())))
+
+
+def _face(written: Any) -> bool | str:
+    """A cell's face: up is True, down False; a draft's other text (``"upp"``) is kept as written, to be
+    saved back as it was while its schema error is listed (the face key turns it down)."""
+    return True if written == "up" else False if written == "down" else written
 
 
 def _level_hero(lv: dict) -> LevelHero | None:

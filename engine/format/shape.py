@@ -4,20 +4,17 @@ A document with schema errors still becomes a draft (the editor opens it, its pr
 listed) when every value the model holds as a structure has that structure: levels of
 cells placed at two whole numbers, card ids and level ids as text, the hero as an object,
 ... A value the model holds as written (a seed written as text, a title too long, paths out
-of order, a roll of seven) does not stop it: it is saved back as it was, and its schema
-error stays in the problems panel until it is fixed.
+of order, a roll of seven, a face written "upp", a card's kind "enemey") does not stop it: it is
+saved back as it was, and its schema error stays in the problems panel until it is fixed.
 
 What stops it is what a draft cannot hold without losing it: a missing required property
-(CR102), an unknown property (CR103), a face other than up or down, a card's kind that is none
-of the kinds, or a wrong type where
-the model needs a structure; and a grid side over :data:`DRAFT_SIDE`, which no editor could show.
+(CR102), an unknown property (CR103), or a wrong type where the model needs a structure; and a grid side over :data:`DRAFT_SIDE`, which no editor could show.
 """
 
 from __future__ import annotations
 
 from typing import Any, Iterable
 
-from ..model.campaign import CardKind
 from .diagnostics import Diagnostic
 
 # Schema codes a draft cannot hold: the model has no place for an unknown property, and
@@ -26,7 +23,6 @@ _UNREPRESENTABLE = frozenset({"CR102", "CR103"})
 _REQUIRED = ("format", "id", "title", "rules", "seed", "hero", "levels")
 _TEXTS = ("$schema", "id", "title", "author", "description", "kind", "rules", "story")
 _GOAL_VERBS = ("slay", "open", "buy")
-_KINDS = frozenset(kind.value for kind in CardKind)
 # The longest grid side a draft holds: four times the format's largest (256, CR106), so a grid a
 # little too large opens in the editor to be fixed, and one whose map could not be drawn in
 # bounded time (100000 × 100000 places) is refused with its CR106.
@@ -74,9 +70,9 @@ def _level_shape(level: Any) -> bool:
 
 
 def _card_shape(entry: dict) -> bool:
-    """A card definition: its kind one of the kinds (the model holds the kind itself: a misspelt
-    "enemey" made every command fail), its abilities texts."""
-    if "kind" in entry and not (isinstance(entry["kind"], str) and entry["kind"] in _KINDS):
+    """A card definition: its kind a text (one that is none of the kinds, "enemey", is kept in the entry
+    as written and defines no card until fixed: its CR104 says why), its abilities texts."""
+    if "kind" in entry and not isinstance(entry["kind"], str):
         return False
     return _texts(entry.get("abilities", []))
 
@@ -98,9 +94,7 @@ def _cell_shape(cell: Any) -> bool:
     at = cell.get("at")
     if not (isinstance(at, list) and len(at) == 2 and all(_whole(v) for v in at)):
         return False
-    if cell.get("face", "down") not in ("up", "down"):
-        return False
-    if not all(isinstance(cell.get(k, ""), str) for k in ("paths", "id", "to", "inscription")):
+    if not all(isinstance(cell.get(k, ""), str) for k in ("paths", "face", "id", "to", "inscription")):
         return False
     return all(_texts(cell.get(k, [])) for k in ("stock", "contents")) and isinstance(cell.get("rolls", []), list)
 

@@ -156,7 +156,7 @@ class Cell:
     y: int
     card: str
     paths: str = ""
-    face_up: bool = False
+    face_up: bool = False  # a draft keeps a face the schema refuses ("upp") as written, to save it back
     id: str = ""  # the card instance id; its fated dice stream is keyed on it
     inscription: str = ""
     rolls: tuple[int, ...] = ()  # scripted d6 rolls, used before the fated stream

@@ -11,6 +11,8 @@ from ..diagnostics import Diagnostic, JsonPath
 from .abilities import endless_roll_problems, number_problems
 from .common import Findings, a, nearest
 
+KINDS = frozenset(kind.value for kind in CardKind)
+
 
 def card_entry_problems(card_id: str, entry: Mapping[str, Any]) -> list[Diagnostic]:
     """CR215, CR216, CR226, CR227 and CR229 for one entry of the campaign's ``cards``: a new card needs a name
@@ -34,6 +36,8 @@ def card_entry_problems(card_id: str, entry: Mapping[str, Any]) -> list[Diagnost
         found.extend(number_problems(ability, path + ("abilities", i)))
         parsed.append((ability, path + ("abilities", i)))
     found.extend(endless_roll_problems(parsed))
+    if "kind" in entry and entry["kind"] not in KINDS:
+        return found.items  # a misspelt kind ("enemey"): the schema's CR104 says so; the entry defines no card yet
     kind = CardKind(entry["kind"]) if "kind" in entry else base.kind
     if base is not None and kind is not base.kind:
         found.error("CR216", f"an override cannot change {card_id!r} from {base.kind.value} to {kind.value}", path + ("kind",))
