@@ -156,19 +156,25 @@ class Region:
 
     def _keep(self, pos: int, budget: int, land: int, tele: tuple | None) -> int:
         """The cells kept: those of a walk to the way out within ``budget`` steps, and (``tele`` = (the potions of
-        teleportation on cells, another may be drunk first), None without any) those within ``land`` of the way
-        out and on a walk to each such potion; their neighbours too."""
+        teleportation on cells, those held: 0, 1 or 2 for more), None without any) those within ``land`` of the
+        way out, within ``budget`` of the hero with one held, on a walk to each such potion and on from it, every
+        cell with two held and ``land`` two steps or more (``abstract_ceiling.relevant``); their neighbours too."""
         dist, toexit, n = self.dist, self.toexit, len(self.toexit)
         here = dist[pos - self.lo]
         stand = [here[i] + toexit[i] <= budget for i in range(n)]
         if tele is not None:
-            pots, other_any = tele
+            pots, held = tele
+            if held >= 2 and land >= 2:
+                stand = [True] * n  # a drink lands anywhere, and a turn before T is left for a walk and a second drink
             for i in range(n):
-                if toexit[i] <= land:
-                    stand[i] = True
+                if toexit[i] <= land or (held and here[i] <= budget):
+                    stand[i] = True  # a landing near the way out; a walk anywhere, then a drink landing on it
+            other_any = held or len(pots) > 1
             for p in pots:
+                q = p - self.lo
                 for i in range(n):
-                    if here[i] + dist[i][p - self.lo] <= budget or (other_any and dist[i][p - self.lo] <= land):
+                    if (here[i] + dist[i][q] <= budget or here[q] + dist[q][i] <= budget
+                            or (other_any and dist[i][q] <= land)):
                         stand[i] = True
         keep = 0
         ff, lo = self.ff, self.lo
@@ -203,7 +209,7 @@ class Region:
             left = s.moves + (1 if s.pure and not s.repeated else 0)
         else:
             left = 0
-        tele = (pots, bool(held_tele) or len(pots) > 1) if held_tele or pots else None
+        tele = (pots, min(held_tele, 2)) if held_tele or pots else None
         key = (s.pos, left + land - self.cut, land, tele)
         keep = self.kept.get(key)
         if keep is None:
