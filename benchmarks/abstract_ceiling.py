@@ -203,9 +203,11 @@ def relevant(v: dict, turn: int, par: int, d, lo: int, dist: list, exits: list) 
 
     The tiles he may stand on: those of a walk to a way out within ``B = r + 2 (par - 1 - turn) + 2 E`` steps
     (``r`` the steps left this turn); with a potion of teleportation held or on a cell, those within ``2 (par - 1 -
-    turn) + 2 E`` steps of a way out (a drink ends the turn: a landing, then walks) and those of a walk to each
-    potion on a cell within ``B`` (from the hero, or, with another potion to drink first, from anywhere within
-    that many steps of it). A face is read only from a tile he stands on or beside it (entered, flipped, an enemy
+    turn) + 2 E`` steps of a way out (a drink ends the turn: a landing, then walks), with one held every tile
+    within ``B`` of the hero (a walk, then a drink landing on the way out: a landing there finishes), and those of
+    a walk within ``B`` to each potion on a cell and on from it (from the hero, or, with another potion to drink
+    first, from anywhere within that many steps of it); with two held and a turn before ``par - 1`` left, every
+    tile (the first drink lands anywhere, the second on the way out). A face is read only from a tile he stands on or beside it (entered, flipped, an enemy
     beside him); ``B`` and the regions only shrink along a line. A thrown potion of teleportation also reads which
     tiles far away are revealed (where it may put the enemy): an abstract state reading those as revealed
     offers every target any of its states does."""
@@ -234,13 +236,16 @@ def relevant(v: dict, turn: int, par: int, d, lo: int, dist: list, exits: list) 
     toexit = [min(dist[i][w - lo] for w in exits) for i in range(n)]
     stand = [here[i] + toexit[i] <= budget for i in range(n)]
     if held_tele or pots_tele:
+        if held_tele >= 2 and land >= 2:
+            return [True] * n  # a drink lands anywhere, and a turn before T is left for a walk and a second drink
         for i in range(n):
-            if toexit[i] <= land:
-                stand[i] = True
+            if toexit[i] <= land or (held_tele and here[i] <= budget):
+                stand[i] = True  # a landing near the way out; a walk anywhere, then a drink landing on it
         other_any = held_tele or len(pots_tele) > 1
         for p in pots_tele:
             for i in range(n):
-                if here[i] + dist[i][p] <= budget or (other_any and dist[i][p] <= land):
+                if (here[i] + dist[i][p] <= budget or here[p] + dist[p][i] <= budget
+                        or (other_any and dist[i][p] <= land)):
                     stand[i] = True
     keep = stand[:]
     for i in range(n):
