@@ -452,6 +452,21 @@ async def test_a_drafts_notification_leaves_the_problems_panel_in_view(tmp_path,
 CAMPAIGNS = Path(__file__).parents[1] / "campaigns"
 
 
+async def _retitle_and_save(app, pilot, title: str) -> None:
+    """The campaign's title changed in its form (ctrl+e), then the draft saved with its one error."""
+    await pilot.press("ctrl+e")
+    await pilot.pause()
+    form = app.screen
+    assert isinstance(form, FormScreen)
+    form.query_one("#form-title").value = title
+    await pilot.press("ctrl+s")
+    await settle(app, pilot)
+    assert app.screen is not form and app.doc.dirty
+    await pilot.press("ctrl+s")
+    await settle(app, pilot)
+    assert notes(app)[-1].startswith(f"Saved {app.doc.path.name} with 1 error")
+
+
 @run_async
 async def test_a_misspelt_face_opens_as_a_draft_keeps_the_authors_text_and_f_fixes_it(tmp_path) -> None:
     """``"face": "upp"`` in a cell (a typo of an enum value) opened as a refusal; it opens as a draft
@@ -472,17 +487,7 @@ async def test_a_misspelt_face_opens_as_a_draft_keeps_the_authors_text_and_f_fix
         assert problem_lines(app) == [f"E {place}"]
         first = app.query_one(ProblemsPanel).diagnostics[0]
         assert (first.code, first.level, first.cell) == ("CR104", 1, (x, y)), first
-        await pilot.press("ctrl+e")  # an edit of the author's elsewhere: the campaign's title
-        await pilot.pause()
-        form = app.screen
-        assert isinstance(form, FormScreen)
-        form.query_one("#form-title").value = "A Son Mended"
-        await pilot.press("ctrl+s")
-        await settle(app, pilot)
-        assert app.screen is not form and app.doc.dirty
-        await pilot.press("ctrl+s")
-        await settle(app, pilot)
-        assert notes(app)[-1].startswith("Saved typo.json with 1 error")
+        await _retitle_and_save(app, pilot, "A Son Mended")  # an edit of the author's elsewhere
         saved = json.loads(path.read_text(encoding="utf-8"))
         assert saved["title"] == "A Son Mended"
         assert [c["face"] for c in saved["levels"][1]["cells"] if c["at"] == [x, y]] == ["upp"]
@@ -517,14 +522,7 @@ async def test_a_misspelt_card_kind_opens_as_a_draft_and_the_card_form_fixes_it(
         assert app.doc.path == path
         told = [n for n in notes(app) if "opens as a draft" in n]
         assert len(told) == 1 and '(first: CR104 card imp, kind: kind is "enemey"; use one of "enemy"' in told[0], told
-        await pilot.press("ctrl+e")
-        await pilot.pause()
-        app.screen.query_one("#form-title").value = "Two Knives, Mended"
-        await pilot.press("ctrl+s")
-        await settle(app, pilot)
-        await pilot.press("ctrl+s")
-        await settle(app, pilot)
-        assert notes(app)[-1].startswith("Saved kind.json with 1 error")
+        await _retitle_and_save(app, pilot, "Two Knives, Mended")
         saved = json.loads(path.read_text(encoding="utf-8"))
         assert (saved["title"], saved["cards"]) == ("Two Knives, Mended", {"imp": {"health": 7, "kind": "enemey"}})
         app.query_one(Palette).choose("imp")
