@@ -341,6 +341,25 @@ def test_a_walled_in_starting_tile_is_named_as_the_cause_not_buried_under_every_
     assert "CR303" not in done.stdout and done.stdout.endswith("1 file: 2 errors, 1 warning\n"), done.stdout
 
 
+def test_a_start_stopped_by_a_keyless_chest_is_not_said_to_lead_nowhere(tmp_path: Path):
+    """The start's one path meets a locked chest with no key in the campaign (CR305): the chest is the cause,
+    and the exit's error must not claim the start's paths meet no neighbour's (they meet the chest's)."""
+    data = json.loads(next(p for p in bundled_campaigns() if p.name == "two-knives.json").read_text(encoding="utf-8"))
+    level = data["levels"][0]
+    level.update(width=4, height=1, goals=[], cells=[
+        {"at": [0, 0], "card": "starting-tile", "paths": "E", "face": "up"},
+        {"at": [1, 0], "card": "chest", "paths": "EW", "face": "down"},
+        {"at": [2, 0], "card": "pathing-tile", "paths": "EW", "face": "down"},
+        {"at": [3, 0], "card": "pathing-tile", "paths": "W", "face": "down", "exit": True}])
+    data["levels"] = [level]
+    path = tmp_path / "chest.json"
+    path.write_text(json.dumps(data, indent=1), encoding="utf-8")
+    done = cardrogue("check", str(path))
+    assert done.returncode == 1 and "CR305: locked chest at (1, 0) has no key" in done.stdout, done.stdout
+    assert "CR301: the exit at (3, 0) cannot be reached from the starting tile at (0, 0); connect" in done.stdout, done.stdout
+    assert "leads nowhere" not in done.stdout
+
+
 def test_a_card_not_a_potion_marked_throwable_is_warned_of_in_place(tmp_path: Path):
     """docs/rules.md, "The throw symbol on a card that is not a potion": the mark did nothing, silently."""
     path = _needle_run_broken(tmp_path, '"hero": {', '"cards": {\n    "hasty-boots": {"throwable": true}\n  },\n  "hero": {')

@@ -236,7 +236,8 @@ def analyse_level(campaign: Campaign, index: int, out: list[Diagnostic],
 
     # A starting tile walled in (no path of it meets a neighbour's) is the one cause of every tile unreached: the
     # errors say so, and the level's other tiles are not listed one by one (CR303) around the cause.
-    walled_in = len(order) == 1 and len(cells) > 1
+    # (read from the graph, not from the search: a locked chest beside the start stops the keyless search there)
+    walled_in = not adj[start] and len(cells) > 1
     start_pos = pos(start)
     start_said = place_text(*start_pos) + (", which leads nowhere: none of its paths meets a neighbour's path" if walled_in else "")
     for i in exits:
