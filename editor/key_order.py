@@ -38,6 +38,9 @@ STUCK_SECONDS = 1.0
 # keys behind it go on after this long, so the keyboard never hangs. Not reached in the editor or the player.
 HUNG_SECONDS = 30.0
 QUIET_POLL_SECONDS = 0.001  # how often a key waits for the app to be done with the one before
+# A key handled waits for every queue to be empty (what it set going is done) at most this long: a widget that
+# keeps its own queue busy (one polling a job by posting to itself) holds the keys behind no longer than this.
+QUIET_SECONDS = 5.0
 # Mouse buttons keep their place behind keys typed before them (a Click is made by the app from its MouseUp).
 _BUTTONS = (events.MouseDown, events.MouseUp)
 
@@ -52,6 +55,8 @@ class KeysInOrder(App):
         self._key_taken = False  # the key on its way reached the app (one re-posted may still be in its queue)
         self._key_at: DOMNode | None = None  # whose queue holds the note that follows the key on its way
         self._keys_held: deque[events.Event] = deque()
+        self._quiet_for: events.Event | None = None  # the key handled, waiting for the app to be quiet,
+        self._quiet_since = 0.0  # since then
 
     async def on_event(self, event: events.Event) -> None:
         button = isinstance(event, _BUTTONS)
@@ -113,8 +118,10 @@ class KeysInOrder(App):
         if event is not self._key_on_its_way:
             return
         self._key_at = None  # polled from the loop from now on: never lost
+        if self._quiet_for is not event:
+            self._quiet_for, self._quiet_since = event, monotonic()
         nodes = (node for screen in self.screen_stack for node in screen.walk_children(with_self=True))
-        if any(node.message_queue_size for node in nodes):
+        if any(node.message_queue_size for node in nodes) and monotonic() - self._quiet_since < QUIET_SECONDS:
             asyncio.get_running_loop().call_later(QUIET_POLL_SECONDS, self._when_quiet, event)
         else:
             self._next_key(event)

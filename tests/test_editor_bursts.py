@@ -11,10 +11,12 @@ handled) and checks what a person sees: the field's text, the campaign's values.
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from textual import events
 from textual.app import App
+from textual.message import Message
 from textual.widgets import Input, Select, Static, TextArea
 
 from cardrogue.editor.key_order import KeysInOrder
@@ -343,3 +345,45 @@ async def test_the_keys_behind_one_whose_widget_was_removed_go_on() -> None:
                 break
         assert not app.query("#vanishing")
         assert not app.keys_on_their_way
+
+
+class PollAgain(Message):
+    pass
+
+
+class _Polling(Static):
+    """Keeps its own queue busy for good, as a display polling a job by posting to itself."""
+
+    def on_mount(self) -> None:
+        self.post_message(PollAgain())
+
+    async def on_poll_again(self, message: PollAgain) -> None:
+        self.post_message(PollAgain())
+        await asyncio.sleep(0.01)
+
+
+class _PollingAndAField(KeysInOrder, App):
+    def compose(self):
+        yield _Polling("polling")
+        yield Input(id="field")
+
+
+@run_async
+async def test_a_widget_that_keeps_its_queue_busy_holds_the_keys_behind_for_a_bounded_while(monkeypatch) -> None:
+    """A key handled waits for the app to be quiet, but a queue that never empties (a widget polling by posting
+    to itself) must not hold the keys behind it until the keyboard is taken for hung: they go on after
+    QUIET_SECONDS (made short here; HUNG_SECONDS made out of reach, so only that bound can let them go)."""
+    import cardrogue.editor.key_order as key_order
+
+    monkeypatch.setattr(key_order, "QUIET_SECONDS", 0.05)
+    monkeypatch.setattr(key_order, "HUNG_SECONDS", 10_000.0)
+    app = _PollingAndAField()
+    async with app.run_test() as pilot:
+        app.query_one("#field").focus()
+        await pilot.pause()
+        burst(app, *typed("abc"))
+        for _ in range(2000):  # a wait for the keys, not a timed assert: each lets go within QUIET_SECONDS
+            await pilot.pause(0.01)
+            if app.query_one("#field", Input).value == "abc":
+                break
+        assert app.query_one("#field", Input).value == "abc"
