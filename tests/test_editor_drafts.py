@@ -543,3 +543,16 @@ async def test_a_misspelt_card_kind_opens_as_a_draft_and_the_card_form_fixes_it(
     fixed = load_campaign(path)
     assert fixed.campaign is not None and fixed.campaign.cards["imp"].health == 7
     assert json.loads(path.read_text(encoding="utf-8"))["cards"] == {"imp": {"health": 7}}
+
+
+@pytest.mark.parametrize("face", ["upp", ""])
+def test_f_turns_a_misspelt_face_down_whatever_its_text(face: str) -> None:
+    """docs/editor.md: f turns a misspelt face down (the draft keeps the face as its text; an empty text is as
+    misspelt as "upp", and ``not ""`` had turned it up)."""
+    data = json.loads((CAMPAIGNS / "a-sons-descent.json").read_text(encoding="utf-8"))
+    cell = next(c for c in data["levels"][1]["cells"] if c["card"] != "starting-tile")
+    cell["face"] = face
+    draft = load_campaign_text(json.dumps(data), "typo.json").draft
+    assert draft is not None and draft.levels[1].cell_at(*cell["at"]).face_up == face
+    turned = edits.toggle_face(draft, 1, *cell["at"])
+    assert turned.levels[1].cell_at(*cell["at"]).face_up is False

@@ -471,10 +471,11 @@ class MapCanvas(ScrollView, can_focus=True):
         w, h = self.cell_w, self.cell_h
         card = self.cards.get(cell.card)
         colour = KIND_COLOUR.get(card.kind, "white") if card else "red"
-        border = frame if at_cursor else frame + Style(color="grey62" if cell.face_up else "grey42")
+        up = cell.face_up is True  # (a face misspelt in a draft, kept as its text, is drawn face down)
+        border = frame if at_cursor else frame + Style(color="grey62" if up else "grey42")
         path = frame if at_cursor else frame + Style(color="bright_white", bold=True)
-        ground = Style(bgcolor="grey19") if not cell.face_up and not at_cursor and not selected else Style()
-        face = Style(color=colour, bold=True) if cell.face_up else Style(color=colour, dim=True, italic=True)
+        ground = Style(bgcolor="grey19") if not up and not at_cursor and not selected else Style()
+        face = Style(color=colour, bold=True) if up else Style(color=colour, dim=True, italic=True)
         inner = frame + ground + (face if not at_cursor else Style())
         n, e, s, west = (d in cell.paths for d in "NESW")
         if cell.card == STARTING_TILE:
