@@ -87,12 +87,25 @@ def look_key(name: str) -> str:
     sans-serif font (Unicode's confusables, UTS #39) are one: a capital I, a small l and 1; O and 0; rn and m; vv
     and w; then case aside. A small i is not an l: the capital I is mapped before the case goes ('Mario' and
     'Marlo' are two names; 'MarIo' reads as 'Marlo'). Beyond ASCII a letter reads as its letter without accents
-    ('Zoë' as 'Zoe'), a compatibility form as its plain letter (a full-width 'Ａ' as 'A'), and the Cyrillic and
+    ('Zoë' as 'Zoe': only a Latin, Greek or Cyrillic letter's marks go, as in other scripts a mark makes
+    another letter, 'がとう' is not 'かとう'), a compatibility form as its plain letter (a full-width 'Ａ' as 'A'), and the Cyrillic and
     Greek letters drawn as Latin ones as those ('аlice' with a Cyrillic а as 'alice'). (hub/db.py's LOOK_KEY_SQL
     is the same on ASCII, the names made before.)"""
-    plain = "".join(ch for ch in unicodedata.normalize("NFKD", name) if not unicodedata.combining(ch))
-    return (plain.translate(_LATIN_LOOKS).replace("I", "l").casefold().translate(_READ_ALIKE)
+    return (_without_latin_accents(name).translate(_LATIN_LOOKS).replace("I", "l").casefold().translate(_READ_ALIKE)
             .replace("rn", "m").replace("vv", "w"))
+
+
+def _without_latin_accents(name: str) -> str:
+    """``name`` in compatibility form (NFKD) without the combining marks on Latin, Greek and Cyrillic letters."""
+    kept: list[str] = []
+    base_drops = False  # the last letter a mark would sit on is one whose marks go
+    for ch in unicodedata.normalize("NFKD", name):
+        if not unicodedata.combining(ch):
+            base_drops = unicodedata.name(ch, "").startswith(("LATIN ", "GREEK ", "CYRILLIC "))
+        elif base_drops:
+            continue
+        kept.append(ch)
+    return "".join(kept)
 
 
 _READ_ALIKE = str.maketrans({"1": "l", "0": "o"})

@@ -609,6 +609,19 @@ def test_a_name_beyond_ascii_is_compared_composed_case_aside_and_as_it_reads(hub
     assert (f"reads as {first!r}" in body["error"]) is reads, body
 
 
+@pytest.mark.parametrize(("first", "second"), [
+    ("सत्य", "सतय"),  # a virama makes a conjunct: another word
+    ("かとう", "がとう"),  # a dakuten makes another letter
+    ("\uff9e", "\uff9f"),  # half-width sound marks alone (each once read as nothing)
+])
+def test_marks_that_make_other_letters_in_other_scripts_make_other_names(hub, first: str, second: str) -> None:
+    """Only a Latin, Greek or Cyrillic letter reads as itself without its marks ('Zoë' as 'Zoe'); elsewhere a
+    mark makes another letter, and dropping every mark made two names that read apart one name."""
+    register(hub.base, first)
+    status, body, _ = call(hub.base, "POST", "/api/accounts", {"name": second})
+    assert status == 201, body
+
+
 def test_a_registration_asked_again_with_its_name_typed_decomposed_is_the_same_registration(hub) -> None:
     token = "A" * 43
     status, body, _ = call(hub.base, "POST", "/api/accounts", {"name": "Zoë", "token": token})
