@@ -111,8 +111,7 @@ class Inspector(VerticalScroll):
             lines = [
                 markup("[b]$name[/] [dim]$kind[/]", name=name, kind=kind),
                 markup(f"{place_text(x, y)} paths [b]$paths[/]", paths=cell.paths or "—"),
-                markup("face [b]$face[/]" + ("  [b green]exit[/]" if cell.exit else ""),
-                       face=cell.face_up if isinstance(cell.face_up, str) else "up" if cell.face_up else "down"),
+                markup("face [b]$face[/]" + ("  [b green]exit[/]" if cell.exit else ""), face=cell.face_text),
             ]
             if card is not None and (card.attack is not None or card.health is not None):
                 lines.append(Content(f"attack {card.attack if card.attack is not None else '—'}  health {card.health if card.health is not None else '—'}"))

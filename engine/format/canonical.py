@@ -97,7 +97,7 @@ def dumps(data: dict) -> str:
 
 def cell_to_dict(cell: Cell, level_id: str) -> dict:
     d: dict[str, Any] = {"at": [cell.x, cell.y], "card": cell.card, "paths": cell.paths,
-                         "face": cell.face_up if isinstance(cell.face_up, str) else "up" if cell.face_up else "down"}
+                         "face": cell.face_text}
     if cell.id and cell.id != default_cell_id(level_id, cell.x, cell.y):
         d["id"] = cell.id
     if cell.to is not None:

@@ -156,7 +156,7 @@ class Cell:
     y: int
     card: str
     paths: str = ""
-    face_up: bool = False  # a draft keeps a face the schema refuses ("upp") as written, to save it back
+    face_up: bool | str = False  # a draft keeps a face the schema refuses ("upp") as written, to save it back
     id: str = ""  # the card instance id; its fated dice stream is keyed on it
     inscription: str = ""
     rolls: tuple[int, ...] = ()  # scripted d6 rolls, used before the fated stream
@@ -171,6 +171,11 @@ class Cell:
 
     def has_path(self, direction: Direction) -> bool:
         return direction.value in self.paths
+
+    @property
+    def face_text(self) -> str:
+        """The face as the file writes it: "up", "down", or a draft's misspelt face as written."""
+        return self.face_up if isinstance(self.face_up, str) else "up" if self.face_up else "down"
 
 
 # The loader's hot path builds a big level's cells as instances of a twin class with Cell's slots, not
