@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from cardrogue.editor.app import EditorApp
@@ -14,6 +15,12 @@ def make_app(path: Path, tmp_path: Path) -> EditorApp:
     """The editor on ``path``: recovery files under ``tmp_path``, no autosave timer, no cursor blink."""
     return EditorApp(open_document(path), recovery_dir=tmp_path / "recovery", autosave_seconds=3600,
                      cursor_blink=False)
+
+
+def app_on(data: dict, path: Path, tmp_path: Path) -> EditorApp:
+    """The editor (:func:`make_app`) on the campaign ``data`` written to ``path`` as JSON."""
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return make_app(path, tmp_path)
 
 
 def three_level_app(tmp_path: Path) -> EditorApp:

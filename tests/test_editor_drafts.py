@@ -19,7 +19,7 @@ from cardrogue.engine.format.canonical import campaign_to_dict
 from cardrogue.engine.format.diagnostics import Severity
 from cardrogue.engine.analysis.check import check_text
 from cardrogue.engine.format.loader import load_campaign, load_campaign_text
-from editor_support import SIZE, make_app, settle
+from editor_support import SIZE, app_on, make_app, settle
 from helpers import run_async
 
 BROKEN = Path(__file__).parent / "corpus" / "broken"
@@ -477,8 +477,7 @@ async def test_a_misspelt_face_opens_as_a_draft_keeps_the_authors_text_and_f_fix
     x, y = cell["at"]
     place = f'CR104 {data["levels"][1]["title"]} ({x}, {y}): face is "upp"; use one of "up", "down"'
     path = tmp_path / "typo.json"
-    path.write_text(json.dumps(data), encoding="utf-8")
-    app = make_app(path, tmp_path)
+    app = app_on(data, path, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         assert app.doc.path == path
@@ -515,8 +514,7 @@ async def test_a_misspelt_card_kind_opens_as_a_draft_and_the_card_form_fixes_it(
     assert data["cards"] == {"imp": {"health": 7}}
     data["cards"]["imp"]["kind"] = "enemey"
     path = tmp_path / "kind.json"
-    path.write_text(json.dumps(data), encoding="utf-8")
-    app = make_app(path, tmp_path)
+    app = app_on(data, path, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         assert app.doc.path == path

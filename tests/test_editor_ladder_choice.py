@@ -15,7 +15,7 @@ from cardrogue.editor.app import EditorApp
 from cardrogue.editor.commands import help_markdown
 from cardrogue.editor.widgets.footer import EditorFooter
 from cardrogue.editor.widgets.inspector import destination_options
-from editor_support import make_app, settle, three_level_app
+from editor_support import app_on, make_app, settle, three_level_app
 from helpers import FIXTURE, notes, run_async, screen_text, shown_lines
 
 
@@ -70,8 +70,7 @@ async def test_a_draft_naming_no_level_opens_keeps_it_and_saves_it(tmp_path) -> 
     data = json.loads(FIXTURE.read_text())
     data["levels"][0]["cells"] = [dict(c, to="the-old-shpo") if c.get("to") else c for c in data["levels"][0]["cells"]]
     path = tmp_path / "draft.json"
-    path.write_text(json.dumps(data))
-    app = make_app(path, tmp_path)
+    app = app_on(data, path, tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(app, pilot)
         app.canvas.move_to(4, 1)
@@ -176,8 +175,7 @@ async def test_a_drafts_to_on_another_card_is_shown_to_be_cleared(tmp_path) -> N
     data = json.loads(FIXTURE.read_text())
     data["levels"][0]["cells"][1]["to"] = "the-old-shop"  # the pathing tile at (1, 1)
     path = tmp_path / "draft.json"
-    path.write_text(json.dumps(data))
-    app = make_app(path, tmp_path)
+    app = app_on(data, path, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
         assert any(d.code == "CR218" and d.cell == (1, 1) for d in app.diagnostics)

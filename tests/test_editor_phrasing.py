@@ -22,7 +22,7 @@ from cardrogue.editor.widgets.palette import CardOptions, Palette
 from cardrogue.editor.widgets.problems import ProblemsPanel
 from cardrogue.engine.analysis.check import check_text
 from cardrogue.engine.format.diagnostics import Diagnostic
-from editor_support import make_app, settle, three_level_app
+from editor_support import app_on, make_app, settle, three_level_app
 from helpers import FIXTURE, run_async
 
 BROKEN = FIXTURE.parent.parent / "broken"
@@ -175,8 +175,7 @@ async def test_an_unknown_card_in_the_heros_hand_says_his_form_and_the_form_fixe
     data["hero"]["items"] = ["red-poton"]
     data["levels"][0]["hero"] = {"items": ["dager"]}
     path = tmp_path / "hand.json"
-    path.write_text(json.dumps(data), encoding="utf-8")
-    app = make_app(path, tmp_path)
+    app = app_on(data, path, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
         panel = app.query_one(ProblemsPanel)
@@ -198,8 +197,7 @@ async def test_a_level_no_ladder_reaches_says_t_and_t_fixes_it(tmp_path) -> None
     data = json.loads(FIXTURE.read_text())
     next(c for c in data["levels"][0]["cells"] if c.get("to"))["to"] = "the-way-out"  # the old shop skipped
     path = tmp_path / "skipped.json"
-    path.write_text(json.dumps(data))
-    app = make_app(path, tmp_path)
+    app = app_on(data, path, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
         options = app.query_one("#problems-list")
@@ -229,8 +227,7 @@ async def test_a_ladder_cycle_is_fixed_in_the_editor(tmp_path) -> None:
     back = next(c for c in data["levels"][1]["cells"] if c["at"] == [2, 1])
     back.update(card="descending-ladder", to="the-cave-in")  # The Old Shop leads back to The Cave-In
     path = tmp_path / "cycle.json"
-    path.write_text(json.dumps(data))
-    app = make_app(path, tmp_path)
+    app = app_on(data, path, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
         panel = app.query_one(ProblemsPanel)

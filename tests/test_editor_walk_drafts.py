@@ -13,7 +13,7 @@ from textual.widgets import OptionList
 
 from cardrogue.editor.phrasing import editor_message
 from cardrogue.editor.widgets.problems import ProblemsPanel
-from editor_support import make_app, settle
+from editor_support import app_on, make_app, settle
 from helpers import notes, run_async, shown_lines
 
 
@@ -44,9 +44,7 @@ def story_app(tmp_path: Path, story: str):
     """The editor on the walk's draft with ``story`` as its first level's story."""
     data = json.loads(walk_draft(tmp_path).read_text(encoding="utf-8"))
     data["levels"][0]["story"] = story
-    path = tmp_path / "story.json"
-    path.write_text(json.dumps(data), encoding="utf-8")
-    return make_app(path, tmp_path)
+    return app_on(data, tmp_path / "story.json", tmp_path)
 
 
 async def opened_story(app, pilot) -> None:
@@ -149,8 +147,7 @@ async def test_a_drafts_notifications_name_the_place_of_an_error_the_schema_foun
             "hero": {"character": "warrior"},
             "levels": [{"id": "the-toll", "title": "The Toll", "width": 3, "height": 1, "cells": cells}]}
     path = tmp_path / "toll.json"
-    path.write_text(json.dumps(data), encoding="utf-8")
-    app = make_app(path, tmp_path)
+    app = app_on(data, path, tmp_path)
     told = notes(app)  # every one raised: a toast's seconds may be over by the time a loaded machine gets here
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
@@ -190,11 +187,7 @@ async def test_an_edit_on_the_map_leaves_the_story_preview_as_it_is(tmp_path) ->
     preview is rendered when its text changes, not on every edit of the campaign."""
     from cardrogue.editor.shown import StoryMarkdown
 
-    data = json.loads(walk_draft(tmp_path).read_text(encoding="utf-8"))
-    data["levels"][0]["story"] = "A story. " * 10
-    path = tmp_path / "story.json"
-    path.write_text(json.dumps(data), encoding="utf-8")
-    app = make_app(path, tmp_path)
+    app = story_app(tmp_path, "A story. " * 10)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
         preview = app.query_one(StoryMarkdown)
@@ -263,8 +256,7 @@ async def test_enter_on_a_practice_hero_outside_the_grid_opens_the_field_that_pl
     path = walk_draft(tmp_path)
     data = json.loads(path.read_text(encoding="utf-8"))
     data["levels"][1]["hero"]["at"] = [9, 9]
-    path.write_text(json.dumps(data), encoding="utf-8")
-    app = make_app(path, tmp_path)
+    app = app_on(data, path, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
         await pilot.press("ctrl+k")
