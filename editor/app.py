@@ -62,6 +62,11 @@ DISK_CHECK_SECONDS = 2.0
 # The fewest rows the sidebar's three panels fit in, the Levels panel cut to three lines (editor.tcss, "-short"):
 # on a shorter terminal the Cell panel is hidden and a line under the panels says so (it was dropped unsaid).
 CELL_PANEL_ROWS = 20
+# Narrower than NARROW_COLUMNS, the 28-column sidebar left the map a few boxes' width (15 columns of a phone's 43):
+# from NARROW_ROWS rows up (a phone's browser in portrait, about 43x40) the map takes the whole width and the
+# sidebar's panels go under it (editor.tcss, "-narrow"). Shorter, the rows are what is short: the sidebar stays beside.
+NARROW_COLUMNS = 80
+NARROW_ROWS = 30
 
 
 class EditorApp(KeysInOrder, App[int]):
@@ -218,8 +223,10 @@ class EditorApp(KeysInOrder, App[int]):
             self.mutate_reactive(EditorApp.sub_title)  # the header fits its line again
         # editor.tcss: from 24 rows every panel at its height; shorter, the Levels panel gives up rows, then the Cell
         # panel is hidden (CELL_PANEL_ROWS) and #room says so. (The body's classes, not the app's breakpoints, which
-        # every screen pushed would take and lay out again.)
+        # every screen pushed would take and lay out again.) Narrow and tall, the sidebar goes under the map (the
+        # editor's screen's class: its notifications move with the sidebar).
         rows, main = event.size.height, self.screen_stack[0]  # (the editor's screen, under any dialog open)
+        main.set_class(event.size.width < NARROW_COLUMNS and rows >= NARROW_ROWS, "-narrow")
         body = main.query_one("#body")
         body.set_class(rows < 24, "-short")
         body.set_class(rows < CELL_PANEL_ROWS, "-cramped")

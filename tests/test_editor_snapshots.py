@@ -181,3 +181,13 @@ def test_long_file_and_brush_header_80x24(snap_compare, long_file_app) -> None:
         await steps("enter")(pilot)
 
     assert snap_compare(long_file_app, terminal_size=(80, 24), run_before=run_before)
+
+
+# A phone's browser in portrait (cardrogue web --editor, 390 x 844: 43 columns, 40 rows): the map the whole width,
+# the problems under it, then Levels and Cards side by side and the Cell panel (editor.tcss, "-narrow").
+def test_main_screen_43x40(snap_compare, app) -> None:
+    assert snap_compare(app, terminal_size=(43, 40), run_before=steps("down", "right"))
+
+
+def test_story_tab_43x40(snap_compare, app) -> None:
+    assert snap_compare(app, terminal_size=(43, 40), run_before=steps("f3"))

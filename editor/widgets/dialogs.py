@@ -190,7 +190,7 @@ class FormScreen(ModalScreen[dict | None]):
                     yield Label("", id=f"form-error-{name}", classes="form-error")
             yield Label("", id="form-error", classes="form-error")
             if any(not isinstance(value, str) for _, _, value in self.fields):
-                yield Label("[dim]tab: next   space: open a list, tick a box   ctrl+s: OK[/]")
+                yield Label("[dim]tab: next   space: open a list, tick a box   ctrl+s: OK[/]", id="form-keys")
             with DialogButtons(classes="dialog-buttons"):
                 yield Button("OK", id="form-ok", variant="primary")
                 yield Button("Cancel", id="form-cancel")

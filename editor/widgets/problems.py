@@ -22,6 +22,7 @@ _ICON = {Severity.ERROR: "[b red]E[/]", Severity.WARNING: "[b yellow]W[/]", Seve
 # author to the unreachable exit or ladder (CR301, CR302) or to the level without one (CR306). Listed after
 # the others, so the first error read (and the one a save, F5 or F6 quotes) is the one to fix, at its place.
 _FOLLOWS = frozenset({"CR311"})
+MAP_KEEPS_ROWS = 6  # of the Map tab, when the problems panel grows to show a problem whole: a row of boxes, its borders
 
 
 def reading_order(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
@@ -174,9 +175,11 @@ class ProblemsPanel(Vertical):
         prompt = options.highlighted_option.prompt
         entry = prompt if isinstance(prompt, Content) else Content(str(prompt))
         lines = len(entry.wrap(max(1, options.scrollable_content_region.width)))
-        # the map keeps ten rows of the screen (a row of boxes, the tabs, the header and footer); the
-        # panel only grows: an entry that fits leaves it its stylesheet's height
-        height = min(status + summary + lines + 2, self.screen.size.height - 10)
+        # the map keeps six rows of the Map tab the panel shares with it (a row of boxes and its borders:
+        # ten rows of the screen beside the sidebar, with the tabs, the header and the footer; under a
+        # narrow screen's map the sidebar takes its own); the panel only grows: an entry that fits leaves
+        # it its stylesheet's height
+        height = min(status + summary + lines + 2, self.parent.size.height - MAP_KEEPS_ROWS)
         css_max = self.styles.base.max_height
         self.styles.min_height = max(10 if stepping else 6, height)
         self.styles.max_height = max(height, int(css_max.value) if css_max is not None and css_max.is_cells else 0)
