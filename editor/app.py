@@ -488,13 +488,19 @@ class EditorApp(KeysInOrder, App[int]):
             self.notify(NO_HUB, severity="error", markup=False)
             return
         self.notify("Publishing: proving the par, then sending the map to the hub…", timeout=3)
-        self.run_worker(partial(self._publish, self.doc.text()), thread=True, exclusive=True, group="publish")
+        unsaved = (f"{self.doc.name} is not saved: the hub has the campaign as the editor shows it, the file on disk "
+                   f"an older one; ctrl+s saves it") if self.doc.dirty else None
+        self.run_worker(partial(self._publish, self.doc.text(), unsaved), thread=True, exclusive=True, group="publish")
 
-    def _publish(self, text: str) -> None:
+    def _publish(self, text: str, unsaved: str | None) -> None:
+        """Publish ``text``; a version published with changes not saved says so (walk25: F9 after an edit put a version
+        on the hub that no file of the author held, the header's ● the only sign)."""
         from cardrogue.hub.client import publish_map
 
         ok, message = publish_map(text)
         self.call_from_thread(self.notify, message, severity="information" if ok else "error", timeout=10, markup=False)
+        if ok and unsaved:
+            self.call_from_thread(self.notify, unsaved, severity="warning", timeout=10, markup=False)
 
     def action_solution_step(self, delta: int) -> None:
         self.solving.step(delta)

@@ -138,6 +138,9 @@ async def test_f9_publishes_the_open_campaign(hub, campaign_file: Path, tmp_path
     assert any(m.endswith(said) for m in messages), messages
     published = json.loads(client.file("a-sons-descent"))["levels"][0]["cells"]
     assert [c.get("inscription") for c in published if c["at"] == [x, y]] == ["Carved by hand"]
+    # published before it was saved (walk25): the hub holds a version no file of the author holds, and F9 says so
+    assert any(m.startswith(f"{campaign_file.name} is not saved: the hub has the campaign as the editor shows it")
+               and m.endswith("ctrl+s saves it") for m in messages), messages
 
 
 @run_async
