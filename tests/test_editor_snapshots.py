@@ -191,3 +191,7 @@ def test_main_screen_43x40(snap_compare, app) -> None:
 
 def test_story_tab_43x40(snap_compare, app) -> None:
     assert snap_compare(app, terminal_size=(43, 40), run_before=steps("f3"))
+
+
+def test_ladder_list_43x40(snap_compare, app) -> None:
+    assert snap_compare(app, terminal_size=(43, 40), run_before=steps(*LADDER_LIST))
