@@ -200,6 +200,7 @@ def test_a_database_made_before_the_players_leaderboard_is_migrated_and_lists_pl
 def test_the_end_screens_answer_says_a_run_not_the_players_best_leaves_their_rank(hub) -> None:
     """The player's `h` (hub.client.submit_run): a new best says the rank among players; a later worse run says the
     player stays where their best run put them."""
+    from cardrogue.engine.records.replay import parse_replay
     from cardrogue.hub.client import HubClient, submit_run
     from cardrogue.hub.config import ClientConfig, save_config
 
@@ -209,6 +210,11 @@ def test_the_end_screens_answer_says_a_run_not_the_players_best_leaves_their_ran
     save_config(ClientConfig(hub.base, answer["name"], answer["token"]))
     ok, said = submit_run(solution(TEXT))
     assert ok and said.startswith("Verified by the hub: rank 1 on "), said
+    # the map's page by the first 12 digits of its hash, as F9 and `hub list` say it (a phone's end screen: walk25)
+    page = said.rsplit(" ", 1)[1]
+    assert page == f"{hub.base}/maps/{parse_replay(solution(TEXT))['campaign']['hash'][:12]}", said
+    status, text, _ = call(hub.base, "GET", page[len(hub.base):])  # and the page is the map's
+    assert status == 200 and "alice" in text, (status, text[:200])
     ok, said = submit_run(slower(TEXT, 3))
     assert ok and said.startswith("Verified by the hub, not your best run: you stay rank 1 on "), said
 
