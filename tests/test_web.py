@@ -366,6 +366,25 @@ def test_the_editor_in_a_browser(tmp_path: Path, browser, campaign_file: Path) -
         assert "│(0, 0)" not in moved
 
 
+def test_on_a_real_phone_the_editor_puts_its_panels_under_a_map_as_wide_as_the_phone(tmp_path: Path, browser,
+                                                                                     campaign_file: Path) -> None:
+    """walk25: the editor in a 390 x 844 phone's browser got 43 columns and kept its 28-column sidebar beside the map,
+    which was left two boxes. Held upright, the map takes the whole width and the panels go under it (docs/web.md)."""
+    with web_server(tmp_path, str(campaign_file), "--editor") as (url, _):
+        page = browser.open("about:blank")
+        page.command("Emulation.setDeviceMetricsOverride", width=390, height=844, deviceScaleFactor=1, mobile=True)
+        page.navigate(url + "/")
+        shown = page.wait_for_text(lambda t: "0 errors, 0" in t and "Cell" in t, "the editor, checked")
+        page.screenshot(tmp_path / "phone-editor.png")
+        columns = page.evaluate("window.__xterm.cols")
+        lines = shown.splitlines()
+        assert columns < 80, columns
+        # the map's box spans the terminal's width, and the Cell panel's box comes under it
+        top = next(i for i, line in enumerate(lines) if "─ Map " in line)
+        assert lines[top].startswith("╭─ Map ") and len(lines[top].rstrip()) == columns, shown
+        assert any("─ Cell " in line for line in lines[top + 1:]), shown
+
+
 def _listening(port: int) -> list[str]:
     """The local addresses (hex, as /proc/net/tcp* writes them) listening on ``port``."""
     found = []
