@@ -622,9 +622,11 @@ class Hub:
         with self.db.transaction(write=True) as tx:
             self._lock_account(tx, account.id)  # one player's runs take turns: one of them is marked best
             self._still_authorised(tx, account)
-            # A run with a twin action stored before twins were one run holds the id of its actions as written
-            # (VerifiedRun.recorded_id): that row is this run.
-            row = None if run.recorded_id == run_id else tx.one(_RUN_SELECT + " WHERE r.run_id = ?", (run.recorded_id,))
+            # A run stored before a run was the states it passes through holds an id its actions give
+            # (VerifiedRun.earlier_ids): that row is this run.
+            row = None
+            for earlier in run.earlier_ids:
+                row = row or tx.one(_RUN_SELECT + " WHERE r.run_id = ?", (earlier,))
             created = False
             if row is None:
                 done = tx.execute("INSERT INTO runs (run_id, map_hash, account_id, turns, health, submitted_at, replay)"

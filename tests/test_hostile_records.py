@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import ledger_run, twin_copy
+from helpers import detour_copies, ledger_run, twin_copy
 from test_player_campaigns import WIN, duel_dict, load, recorded, write
 
 from cardrogue.engine.records.replay import verify_replay
@@ -375,6 +375,30 @@ def test_a_run_with_one_action_swapped_for_its_twin_is_the_same_run(tmp_path, ca
 
     status, out, _ = cli(capsys, "scores", campaigns_dir() / "the-unpaid-ledger.json", "--scores-db", db, "--import", *files)
     assert "already in the table" in out, out
+    with ScoreStore(db) as store:
+        assert [s.player for s in store.table(campaign)] == ["ada"]
+
+
+@pytest.mark.parametrize("detour", ["loop", "swap"])
+def test_a_run_replayed_with_a_detour_inside_a_turn_is_the_same_run(tmp_path, capsys, detour):
+    """docs/player.md: "One run is one row". A copy of ada's run with ``unequip maul``, ``equip maul`` inserted (back
+    to the very state it left), or with two actions of a turn played the other way round (the same state after both),
+    verified with her score under a run id of its own: it entered the table, and a hub's leaderboard once the replays
+    are public, as mallory's run (forge25). A run's id is now the states it passes through at the end of each turn."""
+    campaign, genuine = ledger_run("ada")
+    copy = detour_copies(campaign, genuine.text(), "mallory")[detour]
+    original = verify_replay(genuine.text(), campaign).run
+    copied = verify_replay(copy, campaign).run
+    assert (copied.turns, copied.health) == (original.turns, original.health)
+    assert copied.run_id == original.run_id
+    db = tmp_path / "scores.db"
+    files = [tmp_path / "ada.replay.json", tmp_path / "mallory.replay.json"]
+    files[0].write_text(genuine.text())
+    files[1].write_text(copy)
+    from cardrogue.engine.format.resources import campaigns_dir
+
+    status, out, _ = cli(capsys, "scores", campaigns_dir() / "the-unpaid-ledger.json", "--scores-db", db, "--import", *files)
+    assert "mallory.replay.json: verified" in out and "already in the table" in out, out
     with ScoreStore(db) as store:
         assert [s.player for s in store.table(campaign)] == ["ada"]
 

@@ -431,6 +431,28 @@ def test_a_run_with_an_action_swapped_for_its_twin_is_the_same_run_and_refused(h
     assert [r["player"] for r in call(hub.base, "GET", ref + "/leaderboard?every=1")[1]["runs"]] == ["alice"]
 
 
+@pytest.mark.parametrize("detour", ["loop", "swap"])
+def test_a_run_with_a_detour_inside_a_turn_is_the_same_run_and_refused(hub, detour) -> None:
+    """docs/hub.md: "One run is one row, whoever claims it." bob, copying alice's public replay with ``unequip maul``,
+    ``equip maul`` inserted (back to the very state) or two actions of a turn played the other way round, had her
+    score as a run of his own (forge25): a run is the states it passes through at the end of each turn now. 409."""
+    from helpers import detour_copies, ledger_run, ledger_solution
+
+    alice, bob = register(hub.base, "alice"), register(hub.base, "bob")
+    text = ledger_solution()[0]
+    status, published = publish(hub.base, alice, text, window_days=0)
+    assert status == 201, published
+    ref = f"/api/maps/{published['hash']}"
+    recorder = ledger_run("alice")[1]
+    assert call(hub.base, "POST", ref + "/runs", raw=recorder.text().encode(), token=alice)[0] == 201
+    copy = detour_copies(campaign_of(text), recorder.text(), "bob")[detour]
+    status, body, _ = call(hub.base, "POST", ref + "/runs", raw=copy.encode(), token=bob)
+    assert status == 409 and "alice" in body["error"], body
+    again = call(hub.base, "POST", ref + "/runs", raw=copy.encode(), token=alice)  # hers, played another way
+    assert again[0] == 200 and again[1]["created"] is False, again
+    assert [r["player"] for r in call(hub.base, "GET", ref + "/leaderboard?every=1")[1]["runs"]] == ["alice"]
+
+
 def test_a_run_stored_under_the_id_of_its_actions_as_written_is_still_one_row(hub_db: str) -> None:
     """A run holding a twin action stored before twins were one run keeps the id of its actions as written: the very
     same replay sent again must meet that row (409 from another account, 200 from its own), not make a second one

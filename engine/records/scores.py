@@ -104,9 +104,9 @@ def _renamed(row: tuple, run: VerifiedRun) -> bool:
 def _proof(row: tuple, campaign: Campaign, max_seconds: float | None) -> tuple[str | None, str]:
     """(Why the row ``(player, turns, health, recorded_at, run_id, replay)`` is not the run its replay proves on
     ``campaign``, None when it is; the run id its replay proves, "" when it proves none). ``max_seconds`` bounds
-    the re-simulation (past it: not proved). A row stored before twin actions were one run
-    (:attr:`VerifiedRun.run_id`) holds the id its actions as written give: it is proved all the same, and
-    listed under the run's id of now, so that a copy with a twin action is not listed beside it."""
+    the re-simulation (past it: not proved). A row stored before a run was the states it passes through
+    (:attr:`VerifiedRun.run_id`) holds an id its actions give (:attr:`VerifiedRun.earlier_ids`): it is proved all the
+    same, and listed under the run's id of now, so that a copy with a detour is not listed beside it."""
     player, turns, health, _, run_id, replay = row
     verdict = verify_replay(replay, campaign, max_seconds=max_seconds)
     if not verdict.ok:
@@ -114,7 +114,7 @@ def _proof(row: tuple, campaign: Campaign, max_seconds: float | None) -> tuple[s
     run = verdict.run
     if not run.ranked:
         return "its replay is not a ranked run (a won run of the whole campaign under its fated dice)", ""
-    if run_id not in (run.run_id, run.recorded_id):
+    if run_id not in (run.run_id, *run.earlier_ids):
         return f"its run id is not its replay's ({run.run_id[:12]})", ""
     if (run.player, run.turns, run.health) != (player, turns, health):
         return (f"it says {counted(turns, 'turn')} with {health} health by {player!r}, its replay "
@@ -269,8 +269,8 @@ class ScoreStore:
             )
             db.execute("INSERT OR IGNORE INTO campaigns VALUES (?, ?, ?)", (run.content_hash, run.campaign_id, run.campaign_title))
             row = (digest, run.player, run.turns, run.health, time.time(), run.replay_text)
-            # A row stored before twin actions were one run holds the id the run's actions as written give.
-            ids = dict.fromkeys((digest, run.recorded_id))
+            # A row stored before a run was its states holds an id the run's actions give (VerifiedRun.earlier_ids).
+            ids = dict.fromkeys((digest, *run.earlier_ids))
             held = db.execute(f"SELECT player, turns, health, recorded_at, run_id, replay FROM {table}"
                               f" WHERE run_id IN ({', '.join('?' * len(ids))}) ORDER BY run_id = ? DESC",
                               (*ids, digest)).fetchone()
