@@ -632,6 +632,25 @@ def test_a_name_beyond_ascii_is_compared_composed_case_aside_and_as_it_reads(hub
 
 
 @pytest.mark.parametrize(("first", "second"), [
+    ("alice", "a\u01c0ice"),  # a Latin letter dental click, drawn as an l
+    ("alice", "al\u0131ce"),  # a Latin dotless i
+    ("alice", "\u0251lice"),  # a Latin alpha
+    ("ALICE", "\ua4ee\ua4e1\ua4f2\ua4da\ua4f0"),  # Lisu letters drawn as A L I C E
+    ("alice", "\u13aa\u13de\u13a5\u13df\u13ac"),  # Cherokee letters drawn as A L i C E
+    ("bob", "b\u0585b"),  # an Armenian o
+    ("ivan", "iva\u0578"),  # an Armenian vo, drawn as an n
+])
+def test_a_name_of_letters_from_other_scripts_drawn_as_latin_ones_is_taken(hub, first: str, second: str) -> None:
+    """docs/hub.md: "names that read alike in a sans-serif font are one name ... as Unicode's confusables (UTS #39)
+    have them". Only Cyrillic and Greek letters drawn as Latin ones were read as those: 'ꓮꓡꓲꓚꓰ' in Lisu letters,
+    'ᎪᏞᎥᏟᎬ' in Cherokee ones or 'aǀice' with a dental click registered beside 'ALICE' or 'alice' (forge25).
+    Every letter or digit UTS #39 draws as one ASCII letter or digit reads as it."""
+    register(hub.base, first)
+    status, body, _ = call(hub.base, "POST", "/api/accounts", {"name": second})
+    assert status == 409 and f"reads as {first!r}" in body["error"], body
+
+
+@pytest.mark.parametrize(("first", "second"), [
     ("सत्य", "सतय"),  # a virama makes a conjunct: another word
     ("かとう", "がとう"),  # a dakuten makes another letter
     ("\uff9e", "\uff9f"),  # half-width sound marks alone (each once read as nothing)
