@@ -597,6 +597,44 @@ def test_a_renamed_copy_of_the_run_held_is_the_same_run_without_a_re_simulation(
     assert rows(db) == [("ada", 2, 12)]
 
 
+def test_a_replay_longer_than_any_recorded_one_is_refused_before_it_is_read(tmp_path):
+    """A replay is refused by its length before its JSON is read: 200,000 actions of 80 characters and a checkpoint
+    after each make 22 MB, and the parse of 200 MiB of actions took 27 s and 3.4 GB before the list's own limit was
+    met. The verdict says the limit."""
+    from cardrogue.engine.records import replay as replay_module
+
+    campaign = load(duel_dict())
+    doc = json.loads(recorded(campaign, WIN, player="ada").text())
+    doc["actions"] = ["end"] * (replay_module.MAX_REPLAY_CHARS // 7 + 1)
+    verdict = verify_replay(json.dumps(doc), campaign)
+    assert not verdict.ok and f"longer than {replay_module.MAX_REPLAY_CHARS:,} characters" in verdict.message, verdict.message
+    assert len(json.dumps(doc)) > replay_module.MAX_REPLAY_CHARS
+
+
+def test_a_row_holding_a_huge_replay_is_not_proved_and_hides_no_genuine_score(tmp_path):
+    """A row written by hand with a replay of 200 MiB of actions and 1 turn (ranked first) was read whole and parsed
+    before its list's limit refused it: 27 s and 3.4 GB, past the listing's 10 s, so the table was read no further
+    and ada's genuine score below it was not listed at all ("no verified scores yet"). Such a row is not proved by its
+    length alone (the listing reads no more of it than a replay may hold); the genuine row is listed."""
+    import sqlite3
+
+    from cardrogue.engine.records import replay as replay_module
+
+    campaign = load(duel_dict())
+    db = tmp_path / "scores.db"
+    genuine = recorded(campaign, WIN, player="ada").text()
+    with ScoreStore(db) as store:
+        assert store.add(verify_replay(genuine, campaign).run, campaign)
+    doc = json.loads(genuine)
+    doc["actions"] = ["end"] * (replay_module.MAX_REPLAY_CHARS // 7 + 1)
+    with sqlite3.connect(db) as raw:
+        raw.execute(f"INSERT INTO scores_{campaign.content_hash} VALUES ('x', 'mallory', 1, 99, 0, ?)", (json.dumps(doc),))
+    with ScoreStore(db, writable=False) as store:
+        scores, unproved, cut = store.checked_table(campaign)
+    assert [(s.player, s.turns) for s in scores] == [("ada", 2)] and cut == ""
+    assert [u.player for u in unproved] == ["mallory"] and "longer than" in unproved[0].reason, unproved
+
+
 def test_a_row_slow_to_re_simulate_costs_a_listing_its_own_bound_and_the_rows_after_it_are_listed(tmp_path, monkeypatch):
     """A row written by hand with a replay made slow to re-simulate, claiming fewer turns than every genuine run, is
     re-verified first: it took the listing's whole deadline, and the genuine runs after it were never listed (left24).

@@ -353,6 +353,10 @@ def parse_replay(text: str) -> dict:
     from ..format.diagnostics import format_json_path
     from ..format.loader import SURROGATE, SURROGATE_ESCAPE, DuplicateKey, lone_surrogate, pairs_no_duplicates
 
+    if len(text) > MAX_REPLAY_CHARS:
+        # (before the parse: 200 MiB of actions took 27 s and 3.4 GB to read before the list's limit was met)
+        raise ReplayError(f"not a valid replay: it is longer than {MAX_REPLAY_CHARS:,} characters (a replay of "
+                          f"{MAX_LIST_ITEMS:,} actions with a checkpoint after each is some 22 million)")
     fractions: list[_Fraction] = []
 
     def fraction(text: str) -> _Fraction:
@@ -403,6 +407,9 @@ def parse_replay(text: str) -> dict:
 
 MAX_LIST_ITEMS = 200_000  # the replay schema's maxItems for actions and checkpoints
 MAX_ACTION_CHARS = 80  # and its maxLength for one action
+# The longest replay text read: the longest the recorder writes (MAX_LIST_ITEMS actions of MAX_ACTION_CHARS, a
+# checkpoint after each: 22 MB), with room to spare.
+MAX_REPLAY_CHARS = 32 * 2**20
 _HASH = re.compile(r"[0-9a-f]{16}")
 
 

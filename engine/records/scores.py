@@ -29,7 +29,7 @@ from ..errors import UnusableInput
 from ..model.campaign import Campaign
 from ..reading import link_loops
 from ..words import counted
-from .replay import ReplayError, VerifiedRun, parse_replay, verify_replay
+from .replay import MAX_REPLAY_CHARS, ReplayError, VerifiedRun, parse_replay, verify_replay
 
 ENV_VAR = "CARDROGUE_SCORES_DB"
 BUSY_TIMEOUT_S = 60.0
@@ -120,6 +120,12 @@ def _proof(row: tuple, campaign: Campaign, max_seconds: float | None) -> tuple[s
         return (f"it says {counted(turns, 'turn')} with {health} health by {player!r}, its replay "
                 f"{counted(run.turns, 'turn')} with {run.health} health by {run.player!r}"), ""
     return None, run.run_id
+
+
+# A row's replay as a listing reads it: no more of a text than a replay may hold (a longer one is refused by its
+# length, parse_replay), so that a row written by hand with a replay of hundreds of MiB costs no more than that; a
+# value that is not a text is read as NULL (not of its column's type).
+_REPLAY = f"CASE WHEN typeof(replay) = 'text' THEN substr(replay, 1, {MAX_REPLAY_CHARS + 1}) END"
 
 
 def _table(content_hash: str) -> str:
@@ -271,7 +277,7 @@ class ScoreStore:
             row = (digest, run.player, run.turns, run.health, time.time(), run.replay_text)
             # A row stored before a run was its states holds an id the run's actions give (VerifiedRun.earlier_ids).
             ids = dict.fromkeys((digest, *run.earlier_ids))
-            held = db.execute(f"SELECT player, turns, health, recorded_at, run_id, replay FROM {table}"
+            held = db.execute(f"SELECT player, turns, health, recorded_at, run_id, {_REPLAY} FROM {table}"
                               f" WHERE run_id IN ({', '.join('?' * len(ids))}) ORDER BY run_id = ? DESC",
                               (*ids, digest)).fetchone()
             added = held is None
@@ -330,7 +336,7 @@ class ScoreStore:
             if not exists:
                 return [], [], ""
             cursor = self._db.execute(
-                f"SELECT player, turns, health, recorded_at, run_id, replay FROM {table}"
+                f"SELECT player, turns, health, recorded_at, run_id, {_REPLAY} FROM {table}"
                 " ORDER BY turns ASC, health DESC, recorded_at ASC, run_id ASC")
             for raw in cursor:
                 left = deadline - time.monotonic()
