@@ -597,6 +597,44 @@ def test_a_renamed_copy_of_the_run_held_is_the_same_run_without_a_re_simulation(
     assert rows(db) == [("ada", 2, 12)]
 
 
+def test_every_value_of_a_replay_given_another_type_is_refused_naming_its_field():
+    """Each value of a recorded replay set in turn to a value of another type or range: null, a bool for a whole
+    number (True is 1 to Python), a number as a string, a negative number, 2**64, an empty or a one-item list or
+    object. Only the free texts ($schema, player, campaign.file) still verify as texts; everything else is refused
+    with the field named (the schema's `$.path`) or the place where the run stops agreeing, never an exception."""
+    campaign = load(duel_dict())
+    doc = json.loads(recorded(campaign, WIN, player="ada").text())
+    doc["campaign"]["file"] = "/tmp/duel.json"
+    wrong = (None, True, False, 0, -1, 2**64, "2", "", [], ["end"], {}, {"a": 1})
+
+    def places(value, path=()):
+        items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+        for key, item in items:
+            yield (*path, key)
+            yield from places(item, (*path, key))
+
+    free = {("$schema",), ("player",), ("campaign", "file")}
+    tried = 0
+    for path in list(places(doc)):
+        for value in wrong:
+            edited = json.loads(json.dumps(doc))
+            parent = edited
+            for key in path[:-1]:
+                parent = parent[key]
+            if parent[path[-1]] == value and type(parent[path[-1]]) is type(value):
+                continue
+            parent[path[-1]] = value
+            verdict = verify_replay(json.dumps(edited), campaign)
+            tried += 1
+            if path in free and isinstance(value, str):
+                assert verdict.ok, (path, value, verdict.message)
+                continue
+            named = f"$.{path[0]}" in verdict.message or verdict.action_index is not None or any(
+                word in verdict.message for word in ("campaign", "checkpoint", "claims", "fated dice", "level", "rules"))
+            assert not verdict.ok and named, (path, value, verdict.message)
+    assert tried > 250
+
+
 def test_a_replay_longer_than_any_recorded_one_is_refused_before_it_is_read(tmp_path):
     """A replay is refused by its length before its JSON is read: 200,000 actions of 80 characters and a checkpoint
     after each make 22 MB, and the parse of 200 MiB of actions took 27 s and 3.4 GB before the list's own limit was
