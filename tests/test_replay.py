@@ -75,8 +75,8 @@ def test_state_hash_is_stable_across_processes():
 
 
 def _reference_rendering(value):
-    """The rendering of a state's key replay checkpoints have always hashed (records/replay.py's ``_stable``),
-    written out here: bytes as hex, callables by qualified name, dictionaries as sorted pairs, anything else
+    """The rendering of a state's key replay checkpoints have always hashed (records/replay.py's ``_stable`` until
+    forge25), written out here: bytes as hex, callables by qualified name, dictionaries as sorted pairs, anything else
     that is not a JSON value by its repr."""
     if isinstance(value, (bytes, bytearray)):
         return value.hex()

@@ -38,22 +38,9 @@ _SCHEMA_REF = "https://cardrogue-studio.dev/schema/replay.schema.json"
 _AUTHENTIC = object()  # held only by VerifiedRun values that verify_replay made
 
 
-def _stable(value: Any) -> Any:
-    if isinstance(value, (bytes, bytearray)):
-        return value.hex()
-    if isinstance(value, (tuple, list)):
-        return [_stable(v) for v in value]
-    if isinstance(value, dict):
-        return [[_stable(k), _stable(v)] for k, v in sorted(value.items())]
-    if callable(value):
-        return getattr(value, "__qualname__", repr(value))
-    if value is None or isinstance(value, (bool, int, str)):
-        return value
-    return repr(value)
-
-
 def _leaf(value: Any) -> Any:
-    """:func:`_stable` of a value JSON has no form for (``json.dumps``'s ``default``)."""
+    """A value of a state's key that JSON has no form for, as the state hash writes it (``json.dumps``'s
+    ``default``): bytes as hex, a callable by its qualified name, anything else by its repr."""
     if isinstance(value, (bytes, bytearray)):
         return value.hex()
     if callable(value):
@@ -65,8 +52,8 @@ def _state_digest(state: GameState) -> str:
     """SHA-256 (hex) of the stable JSON rendering of the state's key: :func:`state_hash` is its first 16 digits.
 
     The key holds tuples, whole numbers, texts, booleans, None, bytes and callables (no dictionary, no fraction), so
-    ``json.dumps`` with :func:`_leaf` writes the very text ``json.dumps(_stable(key))`` does, four times faster (a
-    run's id takes the state at the end of every turn; tests/test_replay.py holds the two equal)."""
+    ``json.dumps`` with :func:`_leaf` writes the very text the hashes were first made of (a recursive rendering, four
+    times slower; a run's id takes the state at the end of every turn): tests/test_replay.py holds the two equal."""
     key = state.key()
     if not key[-1]:
         key = key[:-1]  # ``waiting``, keyed last after replays were recorded: hashed only when an enemy waits
