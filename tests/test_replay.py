@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -72,6 +73,22 @@ def test_state_hash_is_stable_across_processes():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == state_hash(rec.state)
+
+
+def test_a_run_id_is_the_same_in_every_process():
+    """A run's id (the states at the end of each turn) is stored in tables and compared in later processes: it must
+    not depend on the process (Python's string hashes are salted per process)."""
+    from cardrogue.engine.format.resources import campaigns_dir
+
+    replay = campaigns_dir() / "a-sons-descent.replay.json"
+    code = ("from cardrogue.engine.format.loader import load_campaign;from cardrogue.engine.records.replay import "
+            f"verify_replay;p={str(replay)!r};c=load_campaign(p.replace('.replay.json', '.json')).campaign;"
+            "print(verify_replay(open(p).read(), c).run.run_id)")
+    ids = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout.strip()
+           for seed in (1, 2)}
+    campaign = load_campaign(str(replay).replace(".replay.json", ".json")).campaign
+    assert ids == {verify_replay(replay.read_text(), campaign).run.run_id}
 
 
 def _reference_rendering(value):
