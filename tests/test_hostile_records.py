@@ -597,6 +597,32 @@ def test_a_renamed_copy_of_the_run_held_is_the_same_run_without_a_re_simulation(
     assert rows(db) == [("ada", 2, 12)]
 
 
+def test_a_replay_of_one_campaign_given_for_another_is_refused_and_makes_no_row(tmp_path, duel, capsys):
+    """A genuine run of the duel checked against another campaign named with --campaign (another id; the same id
+    with a card's numbers changed; the same map written with its keys in another order and other spacing, which is
+    the same campaign): refused as another campaign or another version, exit 1, no row; the same content verifies."""
+    text = recorded(load(duel_dict()), WIN, player="ada").text()
+    replay = tmp_path / "ada.replay.json"
+    replay.write_text(text)
+    other = dict(duel_dict(), id="other")
+    stronger = duel_dict(goblin_attack=3)  # the goblin hits harder: another game on the same map
+    reordered = json.loads(json.dumps(duel_dict()), object_pairs_hook=lambda pairs: dict(reversed(pairs)))
+    db = tmp_path / "scores.db"
+    for name, doc, said in (("other", other, "is for campaign 'duel', not 'other'"),
+                            ("stronger", stronger, "recorded on another version of 'duel'")):
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(doc))
+        status, out, _ = cli(capsys, "verify", replay, "--campaign", path)
+        assert status == 1 and said in out, out
+        status, out, _ = cli(capsys, "scores", path, "--scores-db", db, "--import", replay)
+        assert status == 1 and said in out, out
+    assert not db.exists() or rows(db) == []
+    same = tmp_path / "same.json"
+    same.write_text(json.dumps(reordered, indent=7))
+    status, out, _ = cli(capsys, "verify", replay, "--campaign", same)
+    assert status == 0 and "verified: won in 2 turns" in out, out
+
+
 def test_every_value_of_a_replay_given_another_type_is_refused_naming_its_field():
     """Each value of a recorded replay set in turn to a value of another type or range: null, a bool for a whole
     number (True is 1 to Python), a number as a string, a negative number, 2**64, an empty or a one-item list or
