@@ -10,7 +10,7 @@ from pathlib import Path
 from cardrogue.engine.errors import RejectedReplay, UnusableInput  # (RejectedReplay: the commands' one import of it)
 from cardrogue.engine.format.files import json_meant
 from cardrogue.engine.format.loader import load_usable
-from cardrogue.engine.printable import printable
+from cardrogue.engine.printable import closed_to_the_right, printable
 from cardrogue.engine.reading import other_encoding, read_limited
 from cardrogue.engine.words import plural
 
@@ -22,8 +22,10 @@ UNUSABLE_CODES = {"CR001", "CR002", "CR003", "CR004", "CR005", "CR006"}
 def score_line(rank: int, player: str, turns: int, health: int) -> str:
     """One score as `scores` (piped) and `hub leaderboard` write it, the same columns in both:
     ``    1. ada                    11 turns   8 health`` (docs/player.md shows one). ``player`` is already
-    shown (escaped)."""
-    return f"  {rank:3d}. {player:<20} {turns:4d} {plural(turns, 'turn'):5} {health:3d} health"
+    shown (escaped); a name holding a right-to-left letter is closed by a left-to-right mark after its column, so the
+    turns stay after it on a terminal that lays out bidirectional text (:func:`closed_to_the_right`). Print the line
+    with :func:`say_shown` (:func:`say` would show the mark as an escape)."""
+    return f"  {rank:3d}. {closed_to_the_right(f'{player:<20}')} {turns:4d} {plural(turns, 'turn'):5} {health:3d} health"
 
 
 def whole(low: int, high: int, what: str):
@@ -71,6 +73,11 @@ def say(text: str, *, err: bool = False) -> None:
     """Print one line of text output: whatever came from a file, a replay, a player or a file
     name inside it is shown with its control characters escaped (``engine/printable.py``)."""
     print(printable(text), file=sys.stderr if err else sys.stdout)
+
+
+def say_shown(text: str) -> None:
+    """Print one line whose every part from outside is shown already (escaped: :func:`score_line`)."""
+    print(text)
 
 
 def complain(text: str, *more: str) -> None:

@@ -17,8 +17,8 @@ from typing import Iterator
 
 from cardrogue.engine.words import counted
 
-from .common import (EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE, UnusableInput, complain, lines_of, listen, read_text, say,
-                     score_line, whole)
+from .common import (EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE, UnusableInput, complain, lines_of, listen, printable,
+                     read_text, say, say_shown, score_line, whole)
 from .replays import replay_document
 
 window_days = whole(0, 365, "a competition window")
@@ -833,7 +833,8 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
         if not board["runs"]:
             say("  no verified runs yet")
         for r in board["runs"]:
-            say(f"{score_line(r['rank'], _show(r['player']), r['turns'], r['health'])}  {r['submitted_at']}")
+            say_shown(f"{score_line(r['rank'], printable(_show(r['player'])), r['turns'], r['health'])}  "
+                      f"{printable(_show(r['submitted_at']))}")
         return EXIT_OK
 
     return _run(args, work)

@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from cardrogue.engine.printable import closed_to_the_right
 from cardrogue.engine.words import counted
 
 from .common import (
@@ -22,6 +23,7 @@ from .common import (
     printable,
     read_text,
     say,
+    say_shown,
     score_line,
 )
 from .progress import is_plain
@@ -142,7 +144,7 @@ def cmd_scores(args: argparse.Namespace) -> int:
         # Piped or redirected: plain lines a script can read (as `hub leaderboard` writes them), no box drawing.
         say(f"{title} — high scores (version {campaign.content_hash[:12]})")
         for s in table:
-            say(score_line(s.rank, printable(s.player or 'anonymous'), s.turns, s.health))
+            say_shown(score_line(s.rank, printable(s.player or 'anonymous'), s.turns, s.health))
         return status
     from rich.console import Console
     from rich.table import Table
@@ -153,7 +155,9 @@ def cmd_scores(args: argparse.Namespace) -> int:
     for column, justify in (("#", "right"), ("player", "left"), ("turns", "right"), ("health", "right")):
         out.add_column(column, justify=justify)
     for s in table:
-        out.add_row(str(s.rank), Text(printable(s.player or "anonymous")), str(s.turns), str(s.health))
+        # (closed by a left-to-right mark when it holds a right-to-left letter: the turns stay in their column)
+        out.add_row(str(s.rank), Text(closed_to_the_right(printable(s.player or "anonymous"))), str(s.turns),
+                    str(s.health))
     Console().print(out)
     return status
 

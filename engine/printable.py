@@ -12,6 +12,7 @@ none of this: ``json.dumps`` already escapes control characters.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 # Bidirectional formatting characters (Unicode Bidirectional Algorithm, "Explicit
 # Directional" embeddings, overrides, isolates and marks) and the two separators some
@@ -58,3 +59,21 @@ def without_controls(text: str) -> str:
         return text
     return _UNSAFE.sub(lambda m: "\ufffd" if "\ud800" <= m.group() <= "\udfff" else "", text)
 
+
+
+LEFT_TO_RIGHT_MARK = "\u200e"
+
+
+def closed_to_the_right(shown: str) -> str:
+    """``shown`` (text already made :func:`printable`) followed by a LEFT-TO-RIGHT MARK when it holds a right-to-left
+    letter (Hebrew, Arabic, ...) or an Arabic-Indic digit, else as it is: the text of one column of a line, so that the
+    next column keeps its place on a terminal that lays out bidirectional text (GNOME Terminal, Konsole).
+
+    By the Unicode Bidirectional Algorithm a right-to-left letter draws the spaces and the number after it into its
+    own run (rule N1: "European and Arabic numbers act as if they were R"), and the line ``1. אבג   11 turns`` was
+    drawn ``1. 11   גבא turns``: the turns before the name. The mark is a left-to-right letter that takes no cell: what
+    follows it is laid out left to right. A name of Latin letters is left as it is (a script reading the table reads
+    the same bytes)."""
+    if any(unicodedata.bidirectional(ch) in ("R", "AL", "AN") for ch in shown):
+        return shown + LEFT_TO_RIGHT_MARK
+    return shown

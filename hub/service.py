@@ -88,11 +88,12 @@ def look_key(name: str) -> str:
     and w; then case aside. A small i is not an l: the capital I is mapped before the case goes ('Mario' and
     'Marlo' are two names; 'MarIo' reads as 'Marlo'). Beyond ASCII a letter reads as its letter without accents
     ('Zoë' as 'Zoe': only a Latin, Greek or Cyrillic letter's marks go, as in other scripts a mark makes
-    another letter, 'がとう' is not 'かとう'), a compatibility form as its plain letter (a full-width 'Ａ' as 'A'), and the Cyrillic and
-    Greek letters drawn as Latin ones as those ('аlice' with a Cyrillic а as 'alice'). (hub/db.py's LOOK_KEY_SQL
+    another letter, 'がとう' is not 'かとう'), a compatibility form as its plain letter (a full-width 'Ａ' as 'A'), and the letters
+    of any script drawn as Latin ones as those ('аlice' with a Cyrillic а as 'alice', 'ꓮꓡꓲꓚꓰ' in Lisu as 'alice'). (hub/db.py's LOOK_KEY_SQL
     is the same on ASCII, the names made before.)"""
-    return (_without_latin_accents(name).translate(_LATIN_LOOKS).replace("I", "l").casefold().translate(_READ_ALIKE)
-            .replace("rn", "m").replace("vv", "w"))
+    # (mapped again after the case goes: a small Cherokee letter folds to its capital)
+    return (_without_latin_accents(name).translate(_LATIN_LOOKS).replace("I", "l").casefold().translate(_LATIN_LOOKS)
+            .casefold().translate(_READ_ALIKE).replace("rn", "m").replace("vv", "w"))
 
 
 def _without_latin_accents(name: str) -> str:
@@ -109,11 +110,28 @@ def _without_latin_accents(name: str) -> str:
 
 
 _READ_ALIKE = str.maketrans({"1": "l", "0": "o"})
-# Cyrillic and Greek letters a sans-serif font draws as Latin ones (UTS #39's confusables of each, capitals apart:
-# a Cyrillic capital Н is an H, its small н is not an h).
+# The letters and digits of every script a sans-serif font draws as an ASCII letter or digit, as that one (UTS #39's
+# confusables, capitals apart: a Cyrillic capital Н is an H, its small н is not an h; Lisu ꓮ, Cherokee Ꭺ are A).
 _LATIN_LOOKS = str.maketrans(
-    "АВЕЅІЈКМНОРСТХУаеѕіјорсхуһԁԛԝ" "ΑΒΕΖΗΙΚΜΝΟΡΤΥΧοικνρ",
-    "ABESIJKMHOPCTXYaesijopcxyhdqw" "ABEZHIKMNOPTYXoikvp")
+    # (generated: each letter or digit's one-character ASCII prototype in confusables.txt, UTS #39, as the
+    # confusable-homoglyphs 3.3.1 data has it, without those NFKD makes ASCII and the mathematical alphanumerics; the Cyrillic and Greek letters mapped before
+    # kept as they were: a capital Cyrillic І as I, which reads as l)
+    "ıƄƍƖƦƧƷƼƽǀȜȢȣɑɡɣɩɪɯʋʏͺͿΑΒΕΖΗΙΚΜΝΟΡΤΥΧαγικνορσυϒϜ"
+    "ϨϱϲϳϹϺЅІЈАВЕЗКМНОРСТУХЬабгеорсухѕіјѡѴѵҮүһҽӀӏӠԁԌԛ"
+    "ԜԝՍՏՕագզհոռսցքօ۱۵۷०০৪৭੦੧੪૦ଠ୦୨௦౦೦ഠ൦൭๐໐ဝ၀ყჿሀዐᎠᎡᎢᎥᎩ"
+    "ᎪᎫᎬᎳᎷᎻᎽᏀᏂᏃᏎᏏᏒᏔᏕᏙᏚᏞᏟᏢᏦᏧᏮᏳᏴᐯᑌᑭᑯᑲᒍᒪᒿᕁᕼᕽᖇᖯᖴᗅᗞᗪᗰᗷᚷᛁᛕᛖ"
+    "ᴄᴏᴑᴜᴠᴡᴢᴦᶃᶌẝỿιℽⲅⲎⲒⲔⲘⲚⲞⲟⲢⲣⲤⲥⲦⲨⲬⳊⳌⳐⳒⴸⴹⵏⵔⵕⵝꓐꓑꓒꓓꓔꓖꓗꓙꓚ"
+    "ꓜꓝꓟꓠꓡꓢꓣꓦꓧꓪꓫꓬꓮꓰꓲꓳꓴꙄꙇꛟꜱꝚꝪꝮꞘꞙꞟꞫꞲꞳꞴꬲꬵꬽꭇꭈꭎꭒꭚꭵꮁꮃꮓꮩꮪꮯ𐊂𐊆"
+    "𐊇𐊊𐊐𐊒𐊕𐊖𐊗𐊠𐊡𐊢𐊥𐊫𐊰𐊱𐊲𐊴𐋏𐌁𐌂𐌉𐌑𐌕𐌗𐌚𐐄𐐕𐐛𐐠𐐬𐐽𐑈𐒴𐓂𐓎𐓒𐓪𐓶𐔓𐔖𐔘𐔜𐔝𐔥𐔦𐔧𑓐𑜆𑜊"
+    "𑜎𑜏𑢠𑢢𑢣𑢤𑢦𑢩𑢬𑢮𑢯𑢲𑢵𑢸𑢻𑢼𑣀𑣁𑣂𑣃𑣄𑣆𑣈𑣊𑣌𑣕𑣖𑣗𑣘𑣜𑣠𑣥𑣦𑣩𖼈𖼊𖼖𖼨𖼵𖼺𖼻𖽀𖽂𖽃",
+    "ibglR235sl388agyiiwuyiJABEZHIKMNOPTYXayikvopouYF"
+    "2pcjCMSIJABE3KMHOPCTYXba6reopcyxsijwVvYyheli3dGq"
+    "WwUSOwqqhnnugfoloVoO89o98oOO9ooooo9ooooyoUODRTiY"
+    "AJEWMHYGhZ4bRWSVSLCPKd6GBVUPdbJL2xHxRbFADDMBXlKM"
+    "coouvwzrgyfyiyrHlKMNOoPpCcTYX93L6VElOQXBPdDTGKJC"
+    "ZFMNLSRVHWXYAElOU2iVs239Ffu3JXBeforruuyirwzvscBE"
+    "FlXOPSTABCFOMTYXHBClMTX8OCLSocsROU7ouNOKCVFLXOvw"
+    "wwVFLYEZ9E4LOU5TvsFiz7o3969ouyOZWCVTLlRS3AUY")
 
 
 def hex_digits(ref: str) -> str:
@@ -622,9 +640,11 @@ class Hub:
         with self.db.transaction(write=True) as tx:
             self._lock_account(tx, account.id)  # one player's runs take turns: one of them is marked best
             self._still_authorised(tx, account)
-            # A run with a twin action stored before twins were one run holds the id of its actions as written
-            # (VerifiedRun.recorded_id): that row is this run.
-            row = None if run.recorded_id == run_id else tx.one(_RUN_SELECT + " WHERE r.run_id = ?", (run.recorded_id,))
+            # A run stored before a run was the states it passes through holds an id its actions give
+            # (VerifiedRun.earlier_ids): that row is this run.
+            row = None
+            for earlier in run.earlier_ids:
+                row = row or tx.one(_RUN_SELECT + " WHERE r.run_id = ?", (earlier,))
             created = False
             if row is None:
                 done = tx.execute("INSERT INTO runs (run_id, map_hash, account_id, turns, health, submitted_at, replay)"

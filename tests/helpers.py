@@ -263,3 +263,50 @@ def twin_copy(campaign, text: str, player: str) -> tuple[str, int, str]:
                 return copy.text(), i, str(other)
         state = after
     raise AssertionError("no action of the run has a twin")
+
+
+def detour_copies(campaign, text: str, player: str) -> dict[str, str]:
+    """Copies of the run ``text`` that pass through the very same state at the end of each of its turns: ``loop``,
+    with two actions inserted that lead back to the state they left (``unequip X``, ``equip X``); ``swap``, with two
+    consecutive actions played the other way round to the same state. Each verifies with the run's score."""
+    from cardrogue.engine.records.replay import Recorder
+
+    actions = json.loads(text)["actions"]
+    dice = FatedResolver(campaign)
+    state = GameState.new(campaign, 0, log=False)
+    state.resolve(dice)
+    found: dict[str, list[str]] = {}
+    for i, action in enumerate(actions):
+        for first in state.legal_actions() if "loop" not in found else ():
+            there = state.clone()
+            there.step(first, dice)
+            for back in there.legal_actions():
+                again = there.clone()
+                again.step(back, dice)
+                if again.key() == state.key():
+                    found["loop"] = actions[:i] + [str(first), str(back)] + actions[i:]
+                    break
+            if "loop" in found:
+                break
+        if "swap" not in found and i + 1 < len(actions) and action != actions[i + 1]:
+            ahead = state.clone()
+            ahead.step(action, dice)
+            ahead.step(actions[i + 1], dice)
+            other = state.clone()
+            try:
+                other.step(actions[i + 1], dice)
+                other.step(action, dice)
+            except ValueError:
+                pass
+            else:
+                if other.key() == ahead.key():
+                    found["swap"] = actions[:i] + [actions[i + 1], action] + actions[i + 2:]
+        state.step(action, dice)
+    assert set(found) == {"loop", "swap"}, found
+    copies = {}
+    for name, played in found.items():
+        copy = Recorder(campaign, player=player)
+        for action in played:
+            copy.play(action)
+        copies[name] = copy.text()
+    return copies

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import ledger_run, twin_copy
+from helpers import detour_copies, ledger_run, twin_copy
 from test_player_campaigns import WIN, duel_dict, load, recorded, write
 
 from cardrogue.engine.records.replay import verify_replay
@@ -379,6 +379,30 @@ def test_a_run_with_one_action_swapped_for_its_twin_is_the_same_run(tmp_path, ca
         assert [s.player for s in store.table(campaign)] == ["ada"]
 
 
+@pytest.mark.parametrize("detour", ["loop", "swap"])
+def test_a_run_replayed_with_a_detour_inside_a_turn_is_the_same_run(tmp_path, capsys, detour):
+    """docs/player.md: "One run is one row". A copy of ada's run with ``unequip maul``, ``equip maul`` inserted (back
+    to the very state it left), or with two actions of a turn played the other way round (the same state after both),
+    verified with her score under a run id of its own: it entered the table, and a hub's leaderboard once the replays
+    are public, as mallory's run (forge25). A run's id is now the states it passes through at the end of each turn."""
+    campaign, genuine = ledger_run("ada")
+    copy = detour_copies(campaign, genuine.text(), "mallory")[detour]
+    original = verify_replay(genuine.text(), campaign).run
+    copied = verify_replay(copy, campaign).run
+    assert (copied.turns, copied.health) == (original.turns, original.health)
+    assert copied.run_id == original.run_id
+    db = tmp_path / "scores.db"
+    files = [tmp_path / "ada.replay.json", tmp_path / "mallory.replay.json"]
+    files[0].write_text(genuine.text())
+    files[1].write_text(copy)
+    from cardrogue.engine.format.resources import campaigns_dir
+
+    status, out, _ = cli(capsys, "scores", campaigns_dir() / "the-unpaid-ledger.json", "--scores-db", db, "--import", *files)
+    assert "mallory.replay.json: verified" in out and "already in the table" in out, out
+    with ScoreStore(db) as store:
+        assert [s.player for s in store.table(campaign)] == ["ada"]
+
+
 def test_a_row_stored_under_the_id_its_actions_as_written_give_still_lists(tmp_path):
     """A row stored before twin actions were one run holds the id of its actions as written: it is proved all the
     same (not taken for a row edited by hand), and a copy of the run added since is listed once with it."""
@@ -571,6 +595,108 @@ def test_a_renamed_copy_of_the_run_held_is_the_same_run_without_a_re_simulation(
         assert not store.add(copy, campaign)
     monkeypatch.undo()
     assert rows(db) == [("ada", 2, 12)]
+
+
+def test_a_replay_of_one_campaign_given_for_another_is_refused_and_makes_no_row(tmp_path, duel, capsys):
+    """A genuine run of the duel checked against another campaign named with --campaign (another id; the same id
+    with a card's numbers changed; the same map written with its keys in another order and other spacing, which is
+    the same campaign): refused as another campaign or another version, exit 1, no row; the same content verifies."""
+    text = recorded(load(duel_dict()), WIN, player="ada").text()
+    replay = tmp_path / "ada.replay.json"
+    replay.write_text(text)
+    other = dict(duel_dict(), id="other")
+    stronger = duel_dict(goblin_attack=3)  # the goblin hits harder: another game on the same map
+    reordered = json.loads(json.dumps(duel_dict()), object_pairs_hook=lambda pairs: dict(reversed(pairs)))
+    db = tmp_path / "scores.db"
+    for name, doc, said in (("other", other, "is for campaign 'duel', not 'other'"),
+                            ("stronger", stronger, "recorded on another version of 'duel'")):
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(doc))
+        status, out, _ = cli(capsys, "verify", replay, "--campaign", path)
+        assert status == 1 and said in out, out
+        status, out, _ = cli(capsys, "scores", path, "--scores-db", db, "--import", replay)
+        assert status == 1 and said in out, out
+    assert not db.exists() or rows(db) == []
+    same = tmp_path / "same.json"
+    same.write_text(json.dumps(reordered, indent=7))
+    status, out, _ = cli(capsys, "verify", replay, "--campaign", same)
+    assert status == 0 and "verified: won in 2 turns" in out, out
+
+
+def test_every_value_of_a_replay_given_another_type_is_refused_naming_its_field():
+    """Each value of a recorded replay set in turn to a value of another type or range: null, a bool for a whole
+    number (True is 1 to Python), a number as a string, a negative number, 2**64, an empty or a one-item list or
+    object. Only the free texts ($schema, player, campaign.file) still verify as texts; everything else is refused
+    with the field named (the schema's `$.path`) or the place where the run stops agreeing, never an exception."""
+    campaign = load(duel_dict())
+    doc = json.loads(recorded(campaign, WIN, player="ada").text())
+    doc["campaign"]["file"] = "/tmp/duel.json"
+    wrong = (None, True, False, 0, -1, 2**64, "2", "", [], ["end"], {}, {"a": 1})
+
+    def places(value, path=()):
+        items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+        for key, item in items:
+            yield (*path, key)
+            yield from places(item, (*path, key))
+
+    free = {("$schema",), ("player",), ("campaign", "file")}
+    tried = 0
+    for path in list(places(doc)):
+        for value in wrong:
+            edited = json.loads(json.dumps(doc))
+            parent = edited
+            for key in path[:-1]:
+                parent = parent[key]
+            if parent[path[-1]] == value and type(parent[path[-1]]) is type(value):
+                continue
+            parent[path[-1]] = value
+            verdict = verify_replay(json.dumps(edited), campaign)
+            tried += 1
+            if path in free and isinstance(value, str):
+                assert verdict.ok, (path, value, verdict.message)
+                continue
+            named = f"$.{path[0]}" in verdict.message or verdict.action_index is not None or any(
+                word in verdict.message for word in ("campaign", "checkpoint", "claims", "fated dice", "level", "rules"))
+            assert not verdict.ok and named, (path, value, verdict.message)
+    assert tried > 250
+
+
+def test_a_replay_longer_than_any_recorded_one_is_refused_before_it_is_read(tmp_path):
+    """A replay is refused by its length before its JSON is read: 200,000 actions of 80 characters and a checkpoint
+    after each make 22 MB, and the parse of 200 MiB of actions took 27 s and 3.4 GB before the list's own limit was
+    met. The verdict says the limit."""
+    from cardrogue.engine.records import replay as replay_module
+
+    campaign = load(duel_dict())
+    doc = json.loads(recorded(campaign, WIN, player="ada").text())
+    doc["actions"] = ["end"] * (replay_module.MAX_REPLAY_CHARS // 7 + 1)
+    verdict = verify_replay(json.dumps(doc), campaign)
+    assert not verdict.ok and f"longer than {replay_module.MAX_REPLAY_CHARS:,} characters" in verdict.message, verdict.message
+    assert len(json.dumps(doc)) > replay_module.MAX_REPLAY_CHARS
+
+
+def test_a_row_holding_a_huge_replay_is_not_proved_and_hides_no_genuine_score(tmp_path):
+    """A row written by hand with a replay of 200 MiB of actions and 1 turn (ranked first) was read whole and parsed
+    before its list's limit refused it: 27 s and 3.4 GB, past the listing's 10 s, so the table was read no further
+    and ada's genuine score below it was not listed at all ("no verified scores yet"). Such a row is not proved by its
+    length alone (the listing reads no more of it than a replay may hold); the genuine row is listed."""
+    import sqlite3
+
+    from cardrogue.engine.records import replay as replay_module
+
+    campaign = load(duel_dict())
+    db = tmp_path / "scores.db"
+    genuine = recorded(campaign, WIN, player="ada").text()
+    with ScoreStore(db) as store:
+        assert store.add(verify_replay(genuine, campaign).run, campaign)
+    doc = json.loads(genuine)
+    doc["actions"] = ["end"] * (replay_module.MAX_REPLAY_CHARS // 7 + 1)
+    with sqlite3.connect(db) as raw:
+        raw.execute(f"INSERT INTO scores_{campaign.content_hash} VALUES ('x', 'mallory', 1, 99, 0, ?)", (json.dumps(doc),))
+    with ScoreStore(db, writable=False) as store:
+        scores, unproved, cut = store.checked_table(campaign)
+    assert [(s.player, s.turns) for s in scores] == [("ada", 2)] and cut == ""
+    assert [u.player for u in unproved] == ["mallory"] and "longer than" in unproved[0].reason, unproved
 
 
 def test_a_row_slow_to_re_simulate_costs_a_listing_its_own_bound_and_the_rows_after_it_are_listed(tmp_path, monkeypatch):

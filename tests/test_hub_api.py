@@ -431,6 +431,28 @@ def test_a_run_with_an_action_swapped_for_its_twin_is_the_same_run_and_refused(h
     assert [r["player"] for r in call(hub.base, "GET", ref + "/leaderboard?every=1")[1]["runs"]] == ["alice"]
 
 
+@pytest.mark.parametrize("detour", ["loop", "swap"])
+def test_a_run_with_a_detour_inside_a_turn_is_the_same_run_and_refused(hub, detour) -> None:
+    """docs/hub.md: "One run is one row, whoever claims it." bob, copying alice's public replay with ``unequip maul``,
+    ``equip maul`` inserted (back to the very state) or two actions of a turn played the other way round, had her
+    score as a run of his own (forge25): a run is the states it passes through at the end of each turn now. 409."""
+    from helpers import detour_copies, ledger_run, ledger_solution
+
+    alice, bob = register(hub.base, "alice"), register(hub.base, "bob")
+    text = ledger_solution()[0]
+    status, published = publish(hub.base, alice, text, window_days=0)
+    assert status == 201, published
+    ref = f"/api/maps/{published['hash']}"
+    recorder = ledger_run("alice")[1]
+    assert call(hub.base, "POST", ref + "/runs", raw=recorder.text().encode(), token=alice)[0] == 201
+    copy = detour_copies(campaign_of(text), recorder.text(), "bob")[detour]
+    status, body, _ = call(hub.base, "POST", ref + "/runs", raw=copy.encode(), token=bob)
+    assert status == 409 and "alice" in body["error"], body
+    again = call(hub.base, "POST", ref + "/runs", raw=copy.encode(), token=alice)  # hers, played another way
+    assert again[0] == 200 and again[1]["created"] is False, again
+    assert [r["player"] for r in call(hub.base, "GET", ref + "/leaderboard?every=1")[1]["runs"]] == ["alice"]
+
+
 def test_a_run_stored_under_the_id_of_its_actions_as_written_is_still_one_row(hub_db: str) -> None:
     """A run holding a twin action stored before twins were one run keeps the id of its actions as written: the very
     same replay sent again must meet that row (409 from another account, 200 from its own), not make a second one
@@ -607,6 +629,25 @@ def test_a_name_beyond_ascii_is_compared_composed_case_aside_and_as_it_reads(hub
         return
     assert status == 409 and "taken" in body["error"], body
     assert (f"reads as {first!r}" in body["error"]) is reads, body
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    ("alice", "a\u01c0ice"),  # a Latin letter dental click, drawn as an l
+    ("alice", "al\u0131ce"),  # a Latin dotless i
+    ("alice", "\u0251lice"),  # a Latin alpha
+    ("ALICE", "\ua4ee\ua4e1\ua4f2\ua4da\ua4f0"),  # Lisu letters drawn as A L I C E
+    ("alice", "\u13aa\u13de\u13a5\u13df\u13ac"),  # Cherokee letters drawn as A L i C E
+    ("bob", "b\u0585b"),  # an Armenian o
+    ("ivan", "iva\u0578"),  # an Armenian vo, drawn as an n
+])
+def test_a_name_of_letters_from_other_scripts_drawn_as_latin_ones_is_taken(hub, first: str, second: str) -> None:
+    """docs/hub.md: "names that read alike in a sans-serif font are one name ... as Unicode's confusables (UTS #39)
+    have them". Only Cyrillic and Greek letters drawn as Latin ones were read as those: 'ꓮꓡꓲꓚꓰ' in Lisu letters,
+    'ᎪᏞᎥᏟᎬ' in Cherokee ones or 'aǀice' with a dental click registered beside 'ALICE' or 'alice' (forge25).
+    Every letter or digit UTS #39 draws as one ASCII letter or digit reads as it."""
+    register(hub.base, first)
+    status, body, _ = call(hub.base, "POST", "/api/accounts", {"name": second})
+    assert status == 409 and f"reads as {first!r}" in body["error"], body
 
 
 @pytest.mark.parametrize(("first", "second"), [

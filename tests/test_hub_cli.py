@@ -104,6 +104,19 @@ def test_register_never_loses_the_token_the_hub_gave(hub, capsys, tmp_path: Path
     assert load_config() == replace(saved, name="carol", token=token)
 
 
+def test_a_right_to_left_players_line_keeps_the_turns_after_the_name(hub, capsys) -> None:
+    """A hub name of Hebrew letters (a name is letters of any script) drew the turns after it into its own run on a
+    terminal that lays out bidirectional text (UBA N1): `hub leaderboard` read ``1. 11   גבא turns`` (forge25). Its
+    line is the local table's, the name's column closed by a LEFT-TO-RIGHT MARK; the time stays escaped."""
+    text = map_text()
+    token = call(hub.base, "POST", "/api/accounts", {"name": "אבג"})[1]["token"]
+    assert call(hub.base, "POST", "/api/maps", {"campaign": text, "window_days": 0}, token=token)[0] == 201
+    assert call(hub.base, "POST", "/api/maps/needle/runs", raw=solution(text).encode(), token=token)[0] == 201
+    code, out, err = cardrogue(capsys, "hub", "leaderboard", "needle", "--hub", hub.base)
+    line = out.splitlines()[-1]
+    assert code == 0 and line.startswith(f"    1. {'אבג':<20}\u200e   11 turns   8 health  "), (line, err)
+
+
 def test_a_whole_round_publish_list_submit_leaderboard_pull_verify(hub, capsys, tmp_path: Path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     text = map_text()

@@ -80,6 +80,25 @@ def test_the_table_piped_is_plain_lines_and_boxed_on_a_terminal(tmp_path, duel, 
     assert boxed.returncode == 0 and "ada" in boxed.stdout and set(boxed.stdout) & set("┏┃━┡│└─┌╇┗"), boxed.stdout
 
 
+@pytest.mark.parametrize("name", ["אבג", "علي٣", "٣٣"], ids=["hebrew", "arabic", "arabic-indic-digits"])
+def test_a_right_to_left_name_leaves_the_turns_in_their_column(tmp_path, duel, db, name):
+    """By the Unicode Bidirectional Algorithm (N1: "European and Arabic numbers act as if they were R") a
+    right-to-left name draws the spaces and the turns after it into its own run: on a terminal that lays out
+    bidirectional text the line ``1. אבג   2 turns`` read ``1. 2   גבא turns`` (forge25). The name's column is closed
+    by a LEFT-TO-RIGHT MARK (no cell wide), piped and boxed alike; a Latin name's line is as it was."""
+    cardrogue("scores", duel, "--import", winning_replay(tmp_path, "rtl", player=name), "--scores-db", db)
+    cardrogue("scores", duel, "--import", winning_replay(tmp_path, "ada", player="ada", extra_turns=1), "--scores-db", db)
+    piped = cardrogue("scores", duel, "--scores-db", db).stdout.splitlines()
+    assert piped[1] == f"    1. {name:<20}\u200e    2 turns  12 health" and "\u200e" not in piped[2], piped
+    assert "\\u200e" not in "\n".join(piped)  # the mark itself, not its escape
+    boxed = subprocess.run([*CLI, "scores", str(duel), "--scores-db", str(db)], capture_output=True, text=True,
+                           timeout=120, env={**os.environ, "FORCE_COLOR": "1", "COLUMNS": "100"}).stdout
+    row = next(line for line in boxed.splitlines() if name in line)
+    assert f"{name}\u200e" in row and row.index("\u200e") < row.index(" 2 ") and "\u200e" not in boxed.replace(row, "")
+    widths = {len(line.replace("\u200e", "")) for line in re.sub(r"\x1b\[[0-9;]*m", "", boxed).splitlines() if "│" in line}
+    assert len(widths) == 1, boxed  # the mark takes no cell: the box's columns stay straight
+
+
 def test_the_same_replay_counts_once(tmp_path, duel, db):
     replay = winning_replay(tmp_path)
     cardrogue("scores", duel, "--import", replay, "--scores-db", db)

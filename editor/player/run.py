@@ -200,8 +200,8 @@ def finish(run: PlayRun, *, practice: bool, replays_dir: Path | None, scores_db:
     except Exception as exc:  # sqlite3.Error, OSError: the run stays saved as a replay
         notes.append(f"Verified, but the high-score table could not be updated ({exc}).")
         return RunResult(**base, message=" ".join(notes))
-    # (a row stored before twin actions were one run holds the id of its actions as written: recorded_id)
-    entry = next((s for s in table if s.run_id in (verdict.run.run_id, verdict.run.recorded_id)), None)
+    # (a row stored before a run was its states holds an id its actions give: earlier_ids)
+    entry = next((s for s in table if s.run_id in (verdict.run.run_id, *verdict.run.earlier_ids)), None)
     notes.append("Verified and entered in the high-score table." if added else "Verified; already in the table.")
     return RunResult(**base, message=" ".join(notes), added=added, table=table, rank=entry and entry.rank,
                      run_id=entry.run_id if entry else verdict.run.run_id)

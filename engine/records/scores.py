@@ -29,7 +29,7 @@ from ..errors import UnusableInput
 from ..model.campaign import Campaign
 from ..reading import link_loops
 from ..words import counted
-from .replay import ReplayError, VerifiedRun, parse_replay, verify_replay
+from .replay import MAX_REPLAY_CHARS, ReplayError, VerifiedRun, parse_replay, verify_replay
 
 ENV_VAR = "CARDROGUE_SCORES_DB"
 BUSY_TIMEOUT_S = 60.0
@@ -104,9 +104,9 @@ def _renamed(row: tuple, run: VerifiedRun) -> bool:
 def _proof(row: tuple, campaign: Campaign, max_seconds: float | None) -> tuple[str | None, str]:
     """(Why the row ``(player, turns, health, recorded_at, run_id, replay)`` is not the run its replay proves on
     ``campaign``, None when it is; the run id its replay proves, "" when it proves none). ``max_seconds`` bounds
-    the re-simulation (past it: not proved). A row stored before twin actions were one run
-    (:attr:`VerifiedRun.run_id`) holds the id its actions as written give: it is proved all the same, and
-    listed under the run's id of now, so that a copy with a twin action is not listed beside it."""
+    the re-simulation (past it: not proved). A row stored before a run was the states it passes through
+    (:attr:`VerifiedRun.run_id`) holds an id its actions give (:attr:`VerifiedRun.earlier_ids`): it is proved all the
+    same, and listed under the run's id of now, so that a copy with a detour is not listed beside it."""
     player, turns, health, _, run_id, replay = row
     verdict = verify_replay(replay, campaign, max_seconds=max_seconds)
     if not verdict.ok:
@@ -114,12 +114,18 @@ def _proof(row: tuple, campaign: Campaign, max_seconds: float | None) -> tuple[s
     run = verdict.run
     if not run.ranked:
         return "its replay is not a ranked run (a won run of the whole campaign under its fated dice)", ""
-    if run_id not in (run.run_id, run.recorded_id):
+    if run_id not in (run.run_id, *run.earlier_ids):
         return f"its run id is not its replay's ({run.run_id[:12]})", ""
     if (run.player, run.turns, run.health) != (player, turns, health):
         return (f"it says {counted(turns, 'turn')} with {health} health by {player!r}, its replay "
                 f"{counted(run.turns, 'turn')} with {run.health} health by {run.player!r}"), ""
     return None, run.run_id
+
+
+# A row's replay as a listing reads it: no more of a text than a replay may hold (a longer one is refused by its
+# length, parse_replay), so that a row written by hand with a replay of hundreds of MiB costs no more than that; a
+# value that is not a text is read as NULL (not of its column's type).
+_REPLAY = f"CASE WHEN typeof(replay) = 'text' THEN substr(replay, 1, {MAX_REPLAY_CHARS + 1}) END"
 
 
 def _table(content_hash: str) -> str:
@@ -269,9 +275,9 @@ class ScoreStore:
             )
             db.execute("INSERT OR IGNORE INTO campaigns VALUES (?, ?, ?)", (run.content_hash, run.campaign_id, run.campaign_title))
             row = (digest, run.player, run.turns, run.health, time.time(), run.replay_text)
-            # A row stored before twin actions were one run holds the id the run's actions as written give.
-            ids = dict.fromkeys((digest, run.recorded_id))
-            held = db.execute(f"SELECT player, turns, health, recorded_at, run_id, replay FROM {table}"
+            # A row stored before a run was its states holds an id the run's actions give (VerifiedRun.earlier_ids).
+            ids = dict.fromkeys((digest, *run.earlier_ids))
+            held = db.execute(f"SELECT player, turns, health, recorded_at, run_id, {_REPLAY} FROM {table}"
                               f" WHERE run_id IN ({', '.join('?' * len(ids))}) ORDER BY run_id = ? DESC",
                               (*ids, digest)).fetchone()
             added = held is None
@@ -330,7 +336,7 @@ class ScoreStore:
             if not exists:
                 return [], [], ""
             cursor = self._db.execute(
-                f"SELECT player, turns, health, recorded_at, run_id, replay FROM {table}"
+                f"SELECT player, turns, health, recorded_at, run_id, {_REPLAY} FROM {table}"
                 " ORDER BY turns ASC, health DESC, recorded_at ASC, run_id ASC")
             for raw in cursor:
                 left = deadline - time.monotonic()
