@@ -41,6 +41,8 @@ def register(sub) -> None:
     serve.add_argument("--workers", type=whole(1, 64, "a worker count"), default=2,
                        help="clear checks and re-simulations at once in this process (default 2)")
     serve.add_argument("--solve-seconds", type=float, default=20.0, help="the clear check's solver budget in seconds (default 20)")
+    serve.add_argument("--db-timeout", type=float, default=5.0, metavar="S",
+                       help="the longest a request waits for the database before a 503 (default 5)")
     serve.add_argument("--play-url", default=None, metavar="TEMPLATE",
                        help="link each map page to a web player: a URL naming the map by {hash} or {id}")
     serve.set_defaults(func=cmd_serve)
@@ -111,6 +113,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if not 0 < args.solve_seconds <= 3600:
         complain("--solve-seconds is more than 0 and at most 3600")
         return EXIT_UNUSABLE
+    if not 0 < args.db_timeout <= 3600:
+        complain("--db-timeout is more than 0 and at most 3600 seconds")
+        return EXIT_UNUSABLE
     if args.db is not None and not args.db.strip():  # `--db "$HUB_DB"` with the variable unset served the default
         complain("--db is empty: name a SQLite file or postgresql://user:password@host[:port]/database, "
                  "or leave --db out for the default")
@@ -127,7 +132,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         complain(*lines_of(exc))
         return exc.exit_code
     try:
-        db = Database(args.db)
+        db = Database(args.db, timeout=args.db_timeout)
     except DatabaseError as exc:
         listening.close()
         complain(*lines_of(exc))

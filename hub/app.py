@@ -40,6 +40,7 @@ SECURITY_HEADERS = [(b"content-security-policy", CSP.encode()), (b"x-content-typ
 MAX_JSON_BYTES = 16 * 1024  # bodies that are not a campaign or a replay (registration)
 DRAIN_BYTES = 16 * 1024 * 1024  # an oversized body up to this is read and dropped, so the client sees the 413
 BODY_SECONDS = 60.0  # a body must arrive within this (a 4 MiB campaign at 70 KB/s): 408 otherwise
+RETRY_AFTER_S = 5  # the Retry-After of a 503 (the database unavailable, the workers busy)
 
 
 @dataclass(frozen=True)
@@ -197,10 +198,12 @@ def create_app(db: Database | str | None = None, settings: Settings | None = Non
             status, body = exc.status, exc.body()
         elif isinstance(exc, HTTPException):
             status, body = exc.status_code, {"error": _routing_refusal(request, exc)}
-        else:  # DatabaseError: the database is down or unreachable
+        else:  # DatabaseError: the database is down, unreachable or not answering
             log.error("database unavailable: %s", exc)
             status, body = 503, {"error": "the hub's database is unavailable; try again later"}
         headers = {"retry-after": str(max(1, round(body["retry_after"])))} if "retry_after" in body else {}
+        if status == 503 and not headers:  # (when to try again: the CLI says it, a proxy may honour it)
+            headers["retry-after"] = str(RETRY_AFTER_S)
         if isinstance(exc, HTTPException) and exc.headers:
             headers.update(exc.headers)  # the router's 405 names the methods the path takes (``allow``)
         headers = headers or None

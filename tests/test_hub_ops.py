@@ -566,3 +566,125 @@ def test_revoke_on_a_read_only_postgresql_database_fails_plainly_and_changes_not
     assert "internal error" not in err and "the database is read-only" in err and "nothing was revoked" in err, err
     with psycopg.connect(url) as conn:
         assert conn.execute("SELECT count(*) FROM tokens").fetchone()[0] == 1
+
+
+def _answers_within(seconds: float, requests: list) -> list:
+    """Each ``call(*args)`` of ``requests`` sent at once; their answers, or an AssertionError when one has not come
+    within ``seconds`` (a generous bound: no assert on how fast)."""
+    from concurrent.futures import ThreadPoolExecutor, wait
+
+    pool = ThreadPoolExecutor(max_workers=len(requests))
+    try:
+        futures = [pool.submit(call, *args) for args in requests]
+        done, pending = wait(futures, timeout=seconds)
+        assert not pending, f"{len(pending)} of {len(requests)} requests had no answer within {seconds:g} s"
+        return [f.result() for f in futures]
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def test_a_frozen_postgresql_is_a_503_with_retry_after_and_the_hub_serves_again_once_it_continues() -> None:
+    """PostgreSQL frozen (SIGSTOP on the postmaster and its backends: alive, its sockets open, never answering; what a
+    hung server or a VM paused under the hub looks like): a request hung on its pooled connection for ever, and once
+    the pool's 8 connections hung, every request after them waited for one, listings and pages too. Every wait for the
+    database is bounded now (docs/hub.md, When the database goes away): a 503 with the JSON reason and Retry-After,
+    for requests on a pooled connection, on a new one and waiting for one; nothing half stored; and after SIGCONT the
+    hub serves again, without a restart. The server is this test's own: no other test meets it frozen."""
+    from pgserver import PostgresServer
+
+    server = PostgresServer().start()
+    try:
+        url = server.fresh_url()
+        with running_hub(url) as app:
+            token = register(app.base, "alice")
+            for _ in range(3):
+                assert call(app.base, "GET", "/api/maps")[0] == 200
+            server.freeze()
+            try:
+                # a pooled connection, then new ones (the pooled one was dropped), then more requests than connections
+                for requests in ([(app.base, "GET", "/api/maps")],
+                                 [(app.base, "POST", "/api/accounts", {"name": "bob"})],
+                                 [(app.base, "GET", "/api/me", None, token)] * 12):
+                    for status, body, headers in _answers_within(120, requests):
+                        assert (status, body) == (503, UNAVAILABLE), (requests[0], status, body)
+                        assert int(headers["retry-after"]) >= 1 and headers["x-frame-options"] == "DENY", headers
+                status, page, headers = _answers_within(120, [(app.base, "GET", "/")])[0]
+                assert status == 503 and "database is unavailable" in page and "retry-after" in headers
+            finally:
+                server.thaw()
+            deadline = time.monotonic() + 60
+            while (answer := call(app.base, "GET", "/api/me", token=token))[0] != 200 and time.monotonic() < deadline:
+                time.sleep(0.5)
+            assert answer[:2] == (200, {"name": "alice"}), answer
+            assert call(app.base, "POST", "/api/accounts", {"name": "bob"})[0] == 201  # nothing of the 503 was kept
+            assert app.state.internal_errors == 0
+    finally:
+        server.stop()
+
+
+def test_a_lock_held_on_postgresql_past_the_timeout_is_a_503_and_nothing_waits_for_ever(postgres) -> None:
+    """An operator's `psql` left inside a transaction that locks the hub's tables (a `LOCK TABLE`, an `ALTER TABLE`
+    under way, a `SELECT ... FOR UPDATE` forgotten): every request reading them waited for the lock for ever, with
+    no bound on PostgreSQL's side (lock_timeout and statement_timeout are off by default). The hub sets both to its
+    database timeout (5 s by default, `serve --db-timeout`): a 503 with Retry-After, and served again once the lock
+    is let go."""
+    url = _own_database(postgres, "ops_locked")
+    with running_hub(url) as app:
+        token = register(app.base, "alice")
+        holder = psycopg.connect(url)  # (a transaction left open: psycopg begins one at the first statement)
+        try:
+            holder.execute("LOCK TABLE accounts IN ACCESS EXCLUSIVE MODE")
+            for status, body, headers in _answers_within(120, [(app.base, "GET", "/api/me", None, token),
+                                                               (app.base, "POST", "/api/accounts", {"name": "bob"})]):
+                assert (status, body) == (503, UNAVAILABLE) and headers["retry-after"] == "5", (status, body, headers)
+        finally:
+            holder.rollback()
+            holder.close()
+        assert call(app.base, "GET", "/api/me", token=token)[:2] == (200, {"name": "alice"})
+        assert call(app.base, "POST", "/api/accounts", {"name": "bob"})[0] == 201
+        assert app.state.internal_errors == 0
+
+
+def test_serve_takes_its_database_timeout_from_db_timeout(hub_db: str, serve_and_stop, monkeypatch) -> None:
+    """`serve --db-timeout S` bounds every wait for the database (docs/hub.md, Running a hub); a bound that is no
+    positive number of seconds up to an hour is refused at the start, exit 2, before the database is opened."""
+    made = []
+    real = db_module.Database
+
+    class Recorded(real):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            made.append(self.timeout)
+
+    monkeypatch.setattr(db_module, "Database", Recorded)
+    code, out, err = serve_and_stop(hub_db)
+    assert code == 0 and made == [5.0], (made, err)
+    for bad in ("0", "-1", "nan", "inf", "3601"):
+        code = main(["hub", "serve", "--db", hub_db, "--port", str(free_port()), "--db-timeout", bad])
+        assert code == 2 and made == [5.0], bad
+    assert main(["hub", "serve", "--db", hub_db, "--port", str(free_port()), "--db-timeout", "1.5"]) == 0
+    assert made == [5.0, 1.5]
+
+
+def test_a_short_database_timeout_bounds_a_statement_and_the_wait_for_a_connection(postgres) -> None:
+    """Database(timeout=S): a statement waiting on a lock is cancelled by the server after S (the connection kept for
+    the next), and with every pooled connection taken, the next transaction waits S for one, then fails as the
+    database being unavailable (DatabaseError: a 503), never for ever."""
+    url = _own_database(postgres, "ops_short_timeout")
+    Database(url).close()
+    db = Database(url, pool_size=1, timeout=1.0)
+    holder = psycopg.connect(url)
+    try:
+        holder.execute("LOCK TABLE accounts IN ACCESS EXCLUSIVE MODE")
+        with pytest.raises(psycopg.OperationalError, match="lock timeout|statement timeout"):
+            with db.transaction() as tx:
+                tx.one("SELECT COUNT(*) FROM accounts")
+        holder.rollback()
+        with db.transaction() as tx:
+            with pytest.raises(db_module.DatabaseError, match="no connection to the database free within 1 s"):
+                with db.transaction():
+                    pass
+            assert tx.one("SELECT COUNT(*) FROM accounts") == (0,)
+    finally:
+        holder.close()
+        db.close()
