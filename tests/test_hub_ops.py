@@ -688,3 +688,90 @@ def test_a_short_database_timeout_bounds_a_statement_and_the_wait_for_a_connecti
     finally:
         holder.close()
         db.close()
+
+
+def _dripped(port: int, first: bytes, drip: bytes | None, bound: float = 60.0) -> bytes:
+    """What the hub answers a connection that sends ``first``, then ``drip`` every 0.2 s, until it is closed (within
+    ``bound``: an AssertionError past it)."""
+    deadline = time.monotonic() + bound
+    with socket.create_connection(("127.0.0.1", port), timeout=bound) as conn:
+        conn.sendall(first)
+        conn.settimeout(0.2)
+        answer = b""
+        while time.monotonic() < deadline:
+            try:
+                chunk = conn.recv(65536)
+            except socket.timeout:
+                if drip:
+                    try:
+                        conn.sendall(drip)
+                    except OSError:  # (closed by the hub meanwhile: its answer is read next)
+                        drip = None
+                continue
+            except ConnectionResetError:
+                return answer
+            if not chunk:
+                return answer
+            answer += chunk
+    raise AssertionError(f"the connection was still open after {bound:g} s: {answer[:200]!r}")
+
+
+def test_a_request_head_sent_slowly_or_never_is_cut_off(tmp_path, monkeypatch) -> None:
+    """uvicorn bounds no request head: a connection that sends nothing, or a head a header line at a time (slowloris),
+    was held open for ever (walked: still open after 40 s, and a few thousand such connections take every descriptor
+    the process may open). The hub's protocol gives a head HEAD_SECONDS (30) to arrive, from the connection or from
+    the end of the answer before it on the same connection: a connection that sent nothing is closed, one mid-head is
+    answered 408 with the hub's headers and a JSON reason, then closed; a head that arrives in time is served."""
+    import cardrogue.hub.server as server_module
+
+    monkeypatch.setattr(server_module, "HEAD_SECONDS", 1.0)
+    with running_hub(str(tmp_path / "hub.sqlite3")) as app:
+        port = int(app.base.rsplit(":", 1)[1])
+        assert _dripped(port, b"", None) == b""
+        ask = b"GET /api/maps HTTP/1.1\r\nHost: hub\r\n"
+        for first in (ask, ask + b"\r\n" + ask):  # (the second: a head dripped after an answer on the same connection)
+            answer = _dripped(port, first, b"X-Slow: 1\r\n")
+            *before, last = answer.split(b"HTTP/1.1 ")
+            assert len(before) == first.count(b"GET"), answer
+            head, _, body = last.partition(b"\r\n\r\n")
+            status, *lines = head.decode("latin-1").split("\r\n")
+            headers = {name.lower(): value for name, _, value in (line.partition(": ") for line in lines)}
+            assert status == "408 Request Timeout", answer
+            assert headers["x-frame-options"] == "DENY" and headers["connection"] == "close", headers
+            assert json.loads(body) == {"error": "the request's head did not arrive within 1 s"}, body
+        # a head dripped within the bound is served
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as conn:
+            for line in (b"GET /api/maps HTTP/1.1\r\n", b"Host: hub\r\n", b"Connection: close\r\n", b"\r\n"):
+                conn.sendall(line)
+                time.sleep(0.1)
+            assert _read_all(conn).startswith(b"HTTP/1.1 200 OK\r\n")
+        assert app.state.internal_errors == 0
+
+
+def _read_all(conn: socket.socket) -> bytes:
+    answer = b""
+    while chunk := conn.recv(65536):
+        answer += chunk
+    return answer
+
+
+def test_pipelined_requests_are_answered_past_the_bound_on_a_head(tmp_path, monkeypatch) -> None:
+    """Requests pipelined on one connection (the second sent before the first is answered) are each answered, the bound
+    on a head's arrival (HEAD_SECONDS) not cutting the second, whose head had arrived, however long it runs."""
+    import cardrogue.hub.server as server_module
+
+    monkeypatch.setattr(server_module, "HEAD_SECONDS", 0.5)
+    with running_hub(str(tmp_path / "hub.sqlite3")) as app:
+        port = int(app.base.rsplit(":", 1)[1])
+        slow = app.state.hub.list_maps
+
+        def list_maps_slowly(*args):
+            time.sleep(1.5)
+            return slow(*args)
+
+        monkeypatch.setattr(app.state.hub, "list_maps", list_maps_slowly)
+        with socket.create_connection(("127.0.0.1", port), timeout=60) as conn:
+            conn.sendall(b"GET /api/maps HTTP/1.1\r\nHost: hub\r\n\r\n"
+                         b"GET /api/maps HTTP/1.1\r\nHost: hub\r\nConnection: close\r\n\r\n")
+            answer = _read_all(conn)
+        assert answer.count(b"HTTP/1.1 200 OK\r\n") == 2 and b"408" not in answer, answer
