@@ -185,9 +185,13 @@ class HubClient:
             raise HubUnreachable(f"{url!r} is not a hub URL: {problem}")
         self.url, self.token = url.rstrip("/"), token
         self.timeout = TIMEOUT_S if timeout is None else timeout
+        # A hub under a path of non-ASCII letters (`https://example.org/ĥub`): the path sent percent-encoded, as a
+        # browser sends it (http.client sends ASCII alone: it was 'cannot reach the hub: ordinal not in range(128)').
+        parts = urllib.parse.urlsplit(self.url)
+        self._base = parts._replace(path=urllib.parse.quote(parts.path, safe="/%!$&'()*+,;=:@~")).geturl()
 
     def _request(self, method: str, path: str, body: bytes | None = None, raw: bool = False) -> Any:
-        request = urllib.request.Request(self.url + path, data=body, method=method)
+        request = urllib.request.Request(self._base + path, data=body, method=method)
         request.add_header("Accept", "application/json")
         if body is not None:
             request.add_header("Content-Type", "application/json")

@@ -379,3 +379,14 @@ def test_retry_after_reads_seconds_and_dates_and_lets_a_bad_one_be(value, second
     from cardrogue.hub.client import retry_after
 
     assert retry_after(value) == seconds
+
+
+def test_a_hub_under_a_path_of_non_ascii_letters_is_reached(fake, capsys) -> None:
+    """`--hub https://example.org/ĥub` (a hub behind a proxy, under a path of its own): http.client sends ASCII alone,
+    and the command said 'cannot reach the hub at ...: ordinal not in range(128)', exit 2. The path is sent
+    percent-encoded, as a browser sends it; the messages keep the URL as the user wrote it."""
+    url, answers = fake
+    answers.body = json.dumps({"maps": []}).encode()
+    code, out, err = cardrogue(capsys, "hub", "list", "--hub", url + "/ĥub")
+    assert (code, out, err) == (0, "no maps yet\n", ""), (code, out, err)
+    assert answers.paths == ["/%C4%A5ub/api/maps?q=&limit=50"], answers.paths
