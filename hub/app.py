@@ -29,7 +29,7 @@ from cardrogue.engine.format.loader import (CONSTANT_OR_NUMBER, LONG_NUMBER, Dup
 from cardrogue.engine.format.positions import LineIndex
 from .db import Database, DatabaseError
 from .ratelimit import Rate, RateLimiter
-from .service import HASH_RE, Hub, HubError, Settings, hex_digits
+from .service import BUSY, HASH_RE, Hub, HubError, Settings, hex_digits
 
 log = logging.getLogger("cardrogue.hub")
 
@@ -96,10 +96,22 @@ def create_app(db: Database | str | None = None, settings: Settings | None = Non
     limiters = {name: RateLimiter(getattr(limits, name)) for name in ("register", "publish", "submit", "token")}
     # Publishes and submissions wait for a worker slot (up to busy_seconds) on threads of their own,
     # so a crowd of them never takes the threads that listings, pages and registration run on.
+    # A request waits busy_seconds at most for one of those threads (it waited without a bound behind a crowd), then
+    # busy_seconds at most for a worker slot there.
     heavy = anyio.CapacityLimiter(max(8, 4 * hub.settings.workers))
+    heavy_threads = anyio.CapacityLimiter(heavy.total_tokens)
 
     async def in_heavy_thread(func, *args):
-        return await anyio.to_thread.run_sync(func, *args, limiter=heavy)
+        admitted = False
+        with anyio.move_on_after(hub.settings.busy_seconds):
+            await heavy.acquire()
+            admitted = True
+        if not admitted:
+            raise HubError(503, BUSY)
+        try:
+            return await anyio.to_thread.run_sync(func, *args, limiter=heavy_threads)
+        finally:
+            heavy.release()
 
     def limit(kind: str, key: str) -> None:
         wait = limiters[kind].take(key)

@@ -775,3 +775,45 @@ def test_pipelined_requests_are_answered_past_the_bound_on_a_head(tmp_path, monk
                          b"GET /api/maps HTTP/1.1\r\nHost: hub\r\nConnection: close\r\n\r\n")
             answer = _read_all(conn)
         assert answer.count(b"HTTP/1.1 200 OK\r\n") == 2 and b"408" not in answer, answer
+
+
+def test_a_crowd_of_submissions_waits_a_bounded_time_for_a_thread(tmp_path) -> None:
+    """Publishes and submissions run on threads of their own (max(8, 4 x workers)), each waiting at most busy_seconds
+    for a worker slot there; a request beyond those threads waited for one of them without a bound (walked: with the
+    threads held, the ninth submission waited as long as they were held). It waits busy_seconds at most for a thread
+    too, then is answered 503 'busy' with Retry-After, as one waiting for a worker is."""
+    import threading
+    from dataclasses import replace
+
+    from hub_support import FAST
+
+    with running_hub(str(tmp_path / "hub.sqlite3"), replace(FAST, busy_seconds=1.0)) as app:
+        token = register(app.base, "alice")
+        held, inside, lock = threading.Event(), [0], threading.Lock()
+
+        def submit_held(*args):
+            with lock:
+                inside[0] += 1
+            held.wait(120)
+            raise AssertionError("released")
+
+        app.state.hub.submit = submit_held
+        threads = max(8, 4 * FAST.workers)
+        holders = [threading.Thread(target=call, args=(app.base, "POST", "/api/maps/needle/runs", None, token,
+                                                       b'{"actions": []}')) for _ in range(threads)]
+        try:
+            for holder in holders:
+                holder.start()
+            deadline = time.monotonic() + 60
+            while inside[0] < threads and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert inside[0] == threads, inside
+            status, body, headers = _answers_within(60, [(app.base, "POST", "/api/maps/needle/runs", None, token,
+                                                          b'{"actions": []}')])[0]
+            assert status == 503 and "busy" in body["error"] and headers["retry-after"] == "5", (status, body)
+            assert inside[0] == threads  # (refused before it took a thread)
+            assert call(app.base, "GET", "/api/maps")[0] == 200  # listings never wait for these threads
+        finally:
+            held.set()
+            for holder in holders:
+                holder.join(60)
