@@ -262,16 +262,20 @@ class Database:
             except OSError as exc:
                 raise DatabaseError(f"{path}: cannot create its folder: {exc.strerror or exc}") from None
             self._path = path
+            self._file = path.absolute()  # (a process that changes its folder goes on with the same file)
         # What opening it did, for ``serve`` to say: the schema version found (0: a new database) and the migrations applied.
         self.found_version = 0
+        self._identity: tuple[int, int] | None = None
         self.applied = self.migrate(upgrade)
+        if self.dialect == "sqlite":
+            self._identity = self._file_identity()
 
     # -- connections
 
     def _connect(self) -> Any:
         if self.dialect == "sqlite":
             try:
-                conn = sqlite3.connect(self._path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
+                conn = sqlite3.connect(self._file, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
                 conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
                 conn.execute("PRAGMA foreign_keys=ON")
                 retry_while_locked(lambda: conn.execute("PRAGMA journal_mode=WAL"), BUSY_TIMEOUT_S)
@@ -310,6 +314,21 @@ class Database:
         self._watchdog.disarm(conn)
         return result
 
+    def _file_identity(self) -> tuple[int, int] | None:
+        try:
+            found = os.stat(self._file)
+        except OSError:
+            return None
+        return found.st_dev, found.st_ino
+
+    def _same_file(self) -> None:
+        """The SQLite file is still the one opened. Removed (or a backup put in its place) while the hub served, the
+        pooled connections wrote on into the file no folder held any more, lost when the hub stopped, and a new
+        connection made an empty database: refused (a 503), until the file is back."""
+        if self._identity is not None and self._file_identity() != self._identity:
+            raise DatabaseError(f"{self._path}: the database file was removed or replaced while the hub served it: put "
+                                "it back, or restart the hub on the file there now (docs/hub.md, Backups)")
+
     def _pooled(self) -> Any:
         """A pooled connection still open, else a new one. PostgreSQL restarted under a serving hub (an upgrade, a
         failover) had closed every pooled connection, and the first request to take each answered 503 although the
@@ -331,6 +350,8 @@ class Database:
         if not self._slots.acquire(timeout=self.timeout):
             raise DatabaseError(f"{display_url(self.url)}: no connection to the database free within {self.timeout:g} s")
         try:
+            if self.dialect == "sqlite":
+                self._same_file()
             conn = self._pooled()
             healthy = False
             try:

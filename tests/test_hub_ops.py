@@ -817,3 +817,39 @@ def test_a_crowd_of_submissions_waits_a_bounded_time_for_a_thread(tmp_path) -> N
             held.set()
             for holder in holders:
                 holder.join(60)
+
+
+@pytest.mark.parametrize("how", ["removed", "replaced"])
+def test_a_sqlite_file_removed_or_replaced_under_the_hub_is_a_503_not_lost_writes(tmp_path, how) -> None:
+    """Walked: hub.sqlite3 (and its -wal and -shm) removed while the hub served, or a backup put in its place (docs/hub.md
+    says to stop the hub first): the pooled connection kept the old file open, and eleven registrations were
+    answered 201 into a file no longer in any folder, lost when the hub stopped. The hub checks the file is still the
+    one it opened before each transaction: a 503 naming what happened (nothing written, no new file made), and the
+    hub serves again once the file is back."""
+    live = tmp_path / "hub.sqlite3"
+    with running_hub(str(live)) as app:
+        register(app.base, "alice")
+        aside = tmp_path / "aside.sqlite3"
+        if how == "removed":
+            os.rename(live, aside)
+            for extra in ("-wal", "-shm"):
+                if Path(f"{live}{extra}").exists():
+                    os.rename(f"{live}{extra}", f"{aside}{extra}")
+        else:
+            subprocess.run([sys.executable, "-c", "import sqlite3, sys; sqlite3.connect(sys.argv[1]).backup("
+                            "sqlite3.connect(sys.argv[2]))", str(live), str(aside)], check=True, timeout=60)
+            os.replace(aside, live)
+        for method, path, body in (("POST", "/api/accounts", {"name": "bob"}), ("GET", "/api/maps", None)):
+            status, got, headers = call(app.base, method, path, body)
+            assert (status, got) == (503, UNAVAILABLE) and headers["retry-after"] == "5", (path, status, got)
+        assert app.state.internal_errors == 0
+        if how == "removed":
+            assert not live.exists()  # (no new, empty database made in its place)
+            os.rename(aside, live)
+            for extra in ("-wal", "-shm"):
+                if Path(f"{aside}{extra}").exists():
+                    os.rename(f"{aside}{extra}", f"{live}{extra}")
+            assert call(app.base, "POST", "/api/accounts", {"name": "bob"})[0] == 201
+    if how == "replaced":
+        with sqlite3.connect(live) as conn:
+            assert conn.execute("SELECT name FROM accounts").fetchall() == [("alice",)]  # (bob was not half stored)
