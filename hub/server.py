@@ -13,7 +13,8 @@ come from a private method of its protocol, left alone; the request is answered 
 uvicorn bounds no request head either: a connection that sends nothing, or a head a header line at a time
 (slowloris), stayed open for ever. :class:`HubHTTP` gives a head :data:`HEAD_SECONDS` to arrive, counted from the
 connection, or from the end of the answer before it on a kept-alive connection: past it a connection that sent
-nothing is closed, and one mid-head is answered 408 (with the hub's headers and a JSON reason) and closed.
+nothing is closed, and one mid-head is answered 408 (with the hub's headers and a JSON reason) and closed. And an
+answer the client reads nothing of for :data:`SEND_SECONDS` is dropped, its connection closed.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from .app import NO_STORE, SECURITY_HEADERS
 
 MALFORMED = json.dumps({"error": "malformed HTTP request: the hub cannot read it"}).encode()
 HEAD_SECONDS = 30.0  # a request's line and headers must arrive within this (its body has app.BODY_SECONDS)
+SEND_SECONDS = 60.0  # an answer the client has read nothing of for this long is dropped, its connection closed
 
 
 class HubHTTP(H11Protocol):
@@ -36,6 +38,7 @@ class HubHTTP(H11Protocol):
 
     _head_timer: Any = None
     _head_cycle: Any = None
+    _send_timer: Any = None
 
     def connection_made(self, transport: Any) -> None:
         super().connection_made(transport)
@@ -43,7 +46,29 @@ class HubHTTP(H11Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._head_arrived()
+        self._sending()
         super().connection_lost(exc)
+
+    def pause_writing(self) -> None:
+        # The client reads nothing (its buffers and the transport's are full): the answer waited for it for ever, its
+        # task and connection held (walked: 20,000 answers pipelined and never read, held after 90 s).
+        super().pause_writing()
+        self._sending()
+        self._send_timer = self.loop.call_later(SEND_SECONDS, self._send_stalled)
+
+    def resume_writing(self) -> None:
+        self._sending()
+        super().resume_writing()
+
+    def _sending(self) -> None:
+        if self._send_timer is not None:
+            self._send_timer.cancel()
+            self._send_timer = None
+
+    def _send_stalled(self) -> None:
+        self._send_timer = None
+        self.logger.info("an answer not read for %g s: its connection is closed", SEND_SECONDS)
+        self.transport.abort()  # (the answer's task sees the client gone, and ends)
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)

@@ -853,3 +853,37 @@ def test_a_sqlite_file_removed_or_replaced_under_the_hub_is_a_503_not_lost_write
     if how == "replaced":
         with sqlite3.connect(live) as conn:
             assert conn.execute("SELECT name FROM accounts").fetchall() == [("alice",)]  # (bob was not half stored)
+
+
+def test_an_answer_never_read_is_dropped_and_its_connection_closed(tmp_path, monkeypatch) -> None:
+    """A client that sends requests and reads nothing of the answers (walked: 20,000 requests pipelined on a connection
+    with a small receive buffer, still open after 90 s): the answer waited for it for ever, its task and connection held.
+    An answer the client reads nothing of for SEND_SECONDS (60) is dropped and the connection closed; a client that
+    reads, however slowly, is not cut (the bound is on a stall, not on the answer's length)."""
+    import cardrogue.hub.server as server_module
+
+    monkeypatch.setattr(server_module, "SEND_SECONDS", 1.0)
+    with running_hub(str(tmp_path / "hub.sqlite3")) as app:
+        port = int(app.base.rsplit(":", 1)[1])
+        ask = b"GET /hub.css HTTP/1.1\r\nHost: hub\r\n\r\n"
+        with socket.socket() as conn:
+            conn.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+            conn.connect(("127.0.0.1", port))
+            conn.sendall(ask * 20_000)  # (26 MB of answers: more than the kernel's buffers hold, so the hub waits)
+            deadline = time.monotonic() + 60
+            # (Linux's TCP_INFO: its first byte is the connection's state, 1 while established)
+            while conn.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 8)[0] == 1 and time.monotonic() < deadline:
+                time.sleep(0.2)
+            assert conn.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 8)[0] != 1, "still open, never read"
+        # read slowly (a few KiB at a time, with pauses shorter than the bound): every answer arrives
+        with socket.socket() as conn:
+            conn.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+            conn.connect(("127.0.0.1", port))
+            conn.settimeout(30)
+            conn.sendall(ask * 199 + b"GET /hub.css HTTP/1.1\r\nHost: hub\r\nConnection: close\r\n\r\n")
+            answer = b""
+            while chunk := conn.recv(4096):
+                answer += chunk
+                time.sleep(0.001)
+        assert answer.count(b"HTTP/1.1 200 OK") == 200, answer.count(b"HTTP/1.1 200 OK")
+        assert app.state.internal_errors == 0
