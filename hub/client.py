@@ -188,7 +188,8 @@ class HubClient:
         # A hub under a path of non-ASCII letters (`https://example.org/ĥub`): the path sent percent-encoded, as a
         # browser sends it (http.client sends ASCII alone: it was 'cannot reach the hub: ordinal not in range(128)').
         parts = urllib.parse.urlsplit(self.url)
-        self._base = parts._replace(path=urllib.parse.quote(parts.path, safe="/%!$&'()*+,;=:@~")).geturl()
+        path = urllib.parse.quote(parts.path, safe="/%!$&'()*+,;=:@~")
+        self._base = urllib.parse.urlunsplit((parts.scheme, parts.netloc, path, parts.query, parts.fragment))
 
     def _request(self, method: str, path: str, body: bytes | None = None, raw: bool = False) -> Any:
         request = urllib.request.Request(self._base + path, data=body, method=method)
