@@ -15,6 +15,9 @@ from cardrogue.engine.reading import other_encoding, read_limited
 from cardrogue.engine.words import plural
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE = 0, 1, 2
+# The hub commands' "not now": the hub unavailable (its database away, its workers busy, too many requests) or not
+# answering (the connection refused or timed out); the same command later may succeed. sysexits.h's EX_TEMPFAIL.
+EXIT_TEMPFAIL = 75
 # Codes meaning the file could not be read as JSON at all.
 UNUSABLE_CODES = {"CR001", "CR002", "CR003", "CR004", "CR005", "CR006"}
 

@@ -3,13 +3,16 @@
 ``serve`` runs the server; the other commands are its client: ``register`` saves the
 hub's URL and the API token in the user's config (``cardrogue.hub.config``), and the
 rest use them (``--hub URL`` picks another hub for one command). Exit 0 done, 1 the hub
-refused (its reason is printed), 2 unusable input or no hub answering.
+refused (its reason is printed), 2 unusable input or no hub at the URL, 75 the hub unavailable
+for now (a 503, 429, a proxy's 502 or 504, the connection refused or timed out): try again later.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
+import re
 import sys
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,8 +20,8 @@ from typing import Iterator
 
 from cardrogue.engine.words import counted
 
-from .common import (EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE, UnusableInput, complain, lines_of, listen, printable,
-                     read_text, say, say_shown, score_line, whole)
+from .common import (EXIT_OK, EXIT_PROBLEMS, EXIT_TEMPFAIL, EXIT_UNUSABLE, UnusableInput, complain, lines_of, listen,
+                     printable, read_text, say, say_shown, score_line, whole)
 from .replays import replay_document
 
 window_days = whole(0, 365, "a competition window")
@@ -41,6 +44,8 @@ def register(sub) -> None:
     serve.add_argument("--workers", type=whole(1, 64, "a worker count"), default=2,
                        help="clear checks and re-simulations at once in this process (default 2)")
     serve.add_argument("--solve-seconds", type=float, default=20.0, help="the clear check's solver budget in seconds (default 20)")
+    serve.add_argument("--db-timeout", type=float, default=5.0, metavar="S",
+                       help="the longest a request waits for the database before a 503 (default 5)")
     serve.add_argument("--play-url", default=None, metavar="TEMPLATE",
                        help="link each map page to a web player: a URL naming the map by {hash} or {id}")
     serve.set_defaults(func=cmd_serve)
@@ -111,6 +116,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if not 0 < args.solve_seconds <= 3600:
         complain("--solve-seconds is more than 0 and at most 3600")
         return EXIT_UNUSABLE
+    if not 0 < args.db_timeout <= 3600:
+        complain("--db-timeout is more than 0 and at most 3600 seconds")
+        return EXIT_UNUSABLE
     if args.db is not None and not args.db.strip():  # `--db "$HUB_DB"` with the variable unset served the default
         complain("--db is empty: name a SQLite file or postgresql://user:password@host[:port]/database, "
                  "or leave --db out for the default")
@@ -127,7 +135,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         complain(*lines_of(exc))
         return exc.exit_code
     try:
-        db = Database(args.db)
+        db = Database(args.db, timeout=args.db_timeout)
     except DatabaseError as exc:
         listening.close()
         complain(*lines_of(exc))
@@ -283,20 +291,21 @@ def _run(args: argparse.Namespace, work) -> int:
         complain(*lines_of(exc))
         return EXIT_UNUSABLE
     except HubUnreachable as exc:
-        complain(*lines_of(exc))
+        complain(*lines_of(_when_to_try_again(exc)))
         if not args.hub and not _saved_hub():  # the address came from nowhere the user can see: say where
             from cardrogue.hub.config import DEFAULT_HUB
 
             complain(f"(no hub named: {DEFAULT_HUB} is where `cardrogue hub serve` listens by default; "
                      "--hub URL names another, and `cardrogue hub register NAME --hub URL` saves it)")
-        return EXIT_UNUSABLE
+        return EXIT_TEMPFAIL if exc.temporary else EXIT_UNUSABLE
     except HubRefused as exc:
         if args.format == "json":
-            _json({"status": exc.status, **exc.body})
+            when = {} if exc.retry_after is None else {"retry_after": exc.retry_after}
+            _json({"status": exc.status, **when, **exc.body})
         else:
             for line in _refusal(exc, getattr(args, "campaign", None)):
                 say(line, err=True)
-        return EXIT_PROBLEMS
+        return EXIT_TEMPFAIL if exc.temporary else EXIT_PROBLEMS
 
 
 def _refusal(exc, sent: Path | None) -> list[str]:
@@ -320,7 +329,26 @@ def _refusal(exc, sent: Path | None) -> list[str]:
         elif (line := f"{d.get('path', '')}: {d.get('message', '')}") not in headline:
             lines.append(f"  {line}")
     said = "could not answer" if exc.status >= 500 else "refused"  # (a 503: its database is away, or it is busy)
+    if exc.temporary:
+        headline = _when_to_try_again(headline, exc.retry_after)
     return [f"cardrogue: the hub {said} ({exc.status}): {headline}"] + lines
+
+
+def _when_to_try_again(said, retry_after: float | None = None):
+    """A failure for now said with when to try again: the hub's Retry-After (``try again in 5 s``) in place of its
+    ``try again later`` (or ``shortly``), else after its reason; ``try again later`` when the hub gave no time. An exception (a
+    HubUnreachable) gives its own message and Retry-After, and is given back as one of its kind."""
+    if isinstance(said, Exception):
+        if not getattr(said, "temporary", False):
+            return said
+        return type(said)(_when_to_try_again(str(said), said.retry_after))
+    when = "try again later" if retry_after is None else f"try again in {max(1, math.ceil(retry_after)):,} s"
+    for vague in ("try again later", "try again shortly"):
+        if vague in said:
+            return said.replace(vague, when, 1)
+    if re.search(r"\b(wait|try again)\b", said):  # (a 429's 'wait 3 s' says when already)
+        return said
+    return f"{said}; {when}"
 
 
 class _Interrupted(Exception):
@@ -392,11 +420,13 @@ def cmd_register(args: argparse.Namespace) -> int:
             # The hub failing may have made the account; a retry refused for too many requests may hold a token
             # made live by the try interrupted before. A first try refused so was never read: nothing holds it.
             if not _settled(exc) and (resumed or exc.status >= 500):
-                raise HubRefused(exc.status, {**exc.body, "error": f"{exc}; {again}"}) from None
+                raise HubRefused(exc.status, {**exc.body, "error": f"{exc}; {again}"}, exc.retry_after) from None
             settings.save_config(replace(saved, pending=None))  # refused: no account holds the token
             raise
         except HubUnreachable as exc:
-            raise HubUnreachable(f"{exc}; the hub may have made the account: {again}") from None
+            said = type(exc)(f"{exc}; the hub may have made the account: {again}")
+            said.retry_after = exc.retry_after
+            raise said from None
         try:
             path = settings.save_config(ClientConfig(url, answer["name"], answer["token"]))
         except UnusableInput as exc:
@@ -543,7 +573,8 @@ def cmd_token_rotate(args: argparse.Namespace) -> int:
                 # The hub failing may have rotated, and a retry refused unread (429) leaves the interrupted request
                 # on its way: the next rotate checks the token kept.
                 raise HubRefused(exc.status, {**exc.body, "error": f"{exc}; run `cardrogue hub token rotate` again "
-                                                                    f"to finish (the new token is kept in {config_path()})"}) from None
+                                                                    f"to finish (the new token is kept in {config_path()})"},
+                                 exc.retry_after) from None
             if exc.status == 401 and resumed and (done := finished_before()) is not None:
                 return done  # the interrupted request landed while this one was on its way: its token is live
             settings.save_config(replace(config, pending=None))  # refused before it was read: no account's
@@ -795,7 +826,7 @@ def cmd_submit(args: argparse.Namespace) -> int:
             # the map the replay names is not on this hub: say which, and what publishes it
             said = (f"this replay is of {_show(doc['campaign']['id'])} version {ref[:12]}, which this hub has "
                     "not published; publish that version first (`cardrogue hub publish CAMPAIGN`)")
-            raise HubRefused(exc.status, {**exc.body, "error": said}) from None
+            raise HubRefused(exc.status, {**exc.body, "error": said}, exc.retry_after) from None
         if args.format == "json":
             _json(run)
         else:

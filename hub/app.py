@@ -29,7 +29,7 @@ from cardrogue.engine.format.loader import (CONSTANT_OR_NUMBER, LONG_NUMBER, Dup
 from cardrogue.engine.format.positions import LineIndex
 from .db import Database, DatabaseError
 from .ratelimit import Rate, RateLimiter
-from .service import HASH_RE, Hub, HubError, Settings, hex_digits
+from .service import BUSY, HASH_RE, Hub, HubError, Settings, hex_digits
 
 log = logging.getLogger("cardrogue.hub")
 
@@ -40,6 +40,7 @@ SECURITY_HEADERS = [(b"content-security-policy", CSP.encode()), (b"x-content-typ
 MAX_JSON_BYTES = 16 * 1024  # bodies that are not a campaign or a replay (registration)
 DRAIN_BYTES = 16 * 1024 * 1024  # an oversized body up to this is read and dropped, so the client sees the 413
 BODY_SECONDS = 60.0  # a body must arrive within this (a 4 MiB campaign at 70 KB/s): 408 otherwise
+RETRY_AFTER_S = 5  # the Retry-After of a 503 (the database unavailable, the workers busy)
 
 
 @dataclass(frozen=True)
@@ -95,10 +96,22 @@ def create_app(db: Database | str | None = None, settings: Settings | None = Non
     limiters = {name: RateLimiter(getattr(limits, name)) for name in ("register", "publish", "submit", "token")}
     # Publishes and submissions wait for a worker slot (up to busy_seconds) on threads of their own,
     # so a crowd of them never takes the threads that listings, pages and registration run on.
+    # A request waits busy_seconds at most for one of those threads (it waited without a bound behind a crowd), then
+    # busy_seconds at most for a worker slot there.
     heavy = anyio.CapacityLimiter(max(8, 4 * hub.settings.workers))
+    heavy_threads = anyio.CapacityLimiter(heavy.total_tokens)
 
     async def in_heavy_thread(func, *args):
-        return await anyio.to_thread.run_sync(func, *args, limiter=heavy)
+        admitted = False
+        with anyio.move_on_after(hub.settings.busy_seconds):
+            await heavy.acquire()
+            admitted = True
+        if not admitted:
+            raise HubError(503, BUSY)
+        try:
+            return await anyio.to_thread.run_sync(func, *args, limiter=heavy_threads)
+        finally:
+            heavy.release()
 
     def limit(kind: str, key: str) -> None:
         wait = limiters[kind].take(key)
@@ -197,10 +210,12 @@ def create_app(db: Database | str | None = None, settings: Settings | None = Non
             status, body = exc.status, exc.body()
         elif isinstance(exc, HTTPException):
             status, body = exc.status_code, {"error": _routing_refusal(request, exc)}
-        else:  # DatabaseError: the database is down or unreachable
+        else:  # DatabaseError: the database is down, unreachable or not answering
             log.error("database unavailable: %s", exc)
             status, body = 503, {"error": "the hub's database is unavailable; try again later"}
         headers = {"retry-after": str(max(1, round(body["retry_after"])))} if "retry_after" in body else {}
+        if status == 503 and not headers:  # (when to try again: the CLI says it, a proxy may honour it)
+            headers["retry-after"] = str(RETRY_AFTER_S)
         if isinstance(exc, HTTPException) and exc.headers:
             headers.update(exc.headers)  # the router's 405 names the methods the path takes (``allow``)
         headers = headers or None

@@ -1,11 +1,16 @@
 """A client for the hub's JSON API, on the standard library's urllib (no dependency).
 
 Every failure is a :class:`HubRefused` (the hub answered with an error: its status
-and reason) or a :class:`HubUnreachable` (no answer: the URL, the reason).
+and reason) or a :class:`HubUnreachable` (no answer: the URL, the reason). Of these, the ones
+worth trying again later are said so (``temporary``): a 503 (the hub's database away, its workers
+busy), a proxy's 502 or 504, a 429, and :class:`HubUnavailable`, no answer for now (the connection
+refused, reset or timed out), each with the hub's ``Retry-After`` when it gave one.
 """
 
 from __future__ import annotations
 
+import email.utils
+import errno
 import http.client
 import json
 import re
@@ -106,14 +111,72 @@ def _opener(sockets: list) -> urllib.request.OpenerDirector:
     return urllib.request.build_opener(Handler, TLSHandler)
 
 
+# The statuses that say "not now" rather than "not this": the hub's database away or its workers busy (503), a proxy
+# in front whose hub does not answer (502, 504), too many requests (429).
+TEMPORARY_STATUSES = frozenset({429, 502, 503, 504})
+MAX_RETRY_AFTER_S = 24 * 3600  # a Retry-After further off than a day is said as a day
+
+
+def retry_after(value: str | None) -> float | None:
+    """The seconds a ``Retry-After`` header asks to wait (a number of seconds, or an HTTP date), or None: missing or
+    unreadable (a header is the server's to write; a bad one is let be)."""
+    if not value or len(value) > 100:
+        return None
+    value = value.strip()
+    try:
+        seconds = float(value) if value.isascii() and value.replace(".", "", 1).isdigit() else None
+        if seconds is None:
+            when = email.utils.parsedate_to_datetime(value)
+            if when.tzinfo is None:
+                return None
+            seconds = when.timestamp() - time.time()
+    except (ValueError, TypeError, OverflowError, IndexError):
+        return None
+    return min(max(seconds, 0.0), MAX_RETRY_AFTER_S)
+
+
 class HubRefused(Exception):
-    def __init__(self, status: int, body: dict) -> None:
+    def __init__(self, status: int, body: dict, retry_after: float | None = None) -> None:
         super().__init__(body.get("error") or f"HTTP {status}")
         self.status, self.body = status, body
+        if retry_after is None and type(body.get("retry_after")) in (int, float):  # (a 429's body says it too)
+            retry_after = min(max(float(body["retry_after"]), 0.0), MAX_RETRY_AFTER_S)
+        self.retry_after = retry_after
+
+    @property
+    def temporary(self) -> bool:
+        """Whether the same request may succeed later, unchanged."""
+        return self.status in TEMPORARY_STATUSES
 
 
 class HubUnreachable(Exception):
-    pass
+    """No hub answering at the URL: none can (not a hub URL, a name no resolver knows), or another server answered."""
+
+    temporary = False
+    retry_after: float | None = None
+
+
+class HubUnavailable(HubUnreachable):
+    """No answer for now, where a hub may answer later: the connection refused, reset or timed out, an answer not
+    finished in time, a proxy's 502, 503 or 504 without a hub's reason."""
+
+    temporary = True
+
+    def __init__(self, message: str, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+def _temporary(reason: object) -> bool:
+    """Whether a failure to reach a server is one that may pass: refused (the hub not started yet, restarting),
+    reset, timed out, a network or host not reachable now, a name the resolver could not look up for now. Not so a
+    name no resolver knows (a typo) or a TLS certificate refused."""
+    if isinstance(reason, (ConnectionError, TimeoutError, http.client.RemoteDisconnected)):
+        return True
+    if isinstance(reason, socket.gaierror):
+        return reason.errno == socket.EAI_AGAIN
+    return isinstance(reason, OSError) and reason.errno in (errno.ENETUNREACH, errno.EHOSTUNREACH, errno.ENETDOWN,
+                                                            errno.EHOSTDOWN, errno.ETIMEDOUT, errno.ECONNABORTED)
 
 
 class HubClient:
@@ -122,9 +185,14 @@ class HubClient:
             raise HubUnreachable(f"{url!r} is not a hub URL: {problem}")
         self.url, self.token = url.rstrip("/"), token
         self.timeout = TIMEOUT_S if timeout is None else timeout
+        # A hub under a path of non-ASCII letters (`https://example.org/ĥub`): the path sent percent-encoded, as a
+        # browser sends it (http.client sends ASCII alone: it was 'cannot reach the hub: ordinal not in range(128)').
+        parts = urllib.parse.urlsplit(self.url)
+        path = urllib.parse.quote(parts.path, safe="/%!$&'()*+,;=:@~")
+        self._base = urllib.parse.urlunsplit((parts.scheme, parts.netloc, path, parts.query, parts.fragment))
 
     def _request(self, method: str, path: str, body: bytes | None = None, raw: bool = False) -> Any:
-        request = urllib.request.Request(self.url + path, data=body, method=method)
+        request = urllib.request.Request(self._base + path, data=body, method=method)
         request.add_header("Accept", "application/json")
         if body is not None:
             request.add_header("Content-Type", "application/json")
@@ -143,8 +211,9 @@ class HubClient:
             with _opener(sockets).open(request, timeout=self.timeout) as response:
                 data = self._read(response, deadline)
             if fired.is_set():  # shut mid-answer: what was read is cut short
-                raise HubUnreachable(f"{self.url} did not finish its answer within {self.timeout:g} s")
+                raise HubUnavailable(f"{self.url} did not finish its answer within {self.timeout:g} s")
         except urllib.error.HTTPError as exc:
+            wait = retry_after(exc.headers.get("Retry-After") if exc.headers is not None else None)
             try:
                 answer = json.loads(self._read(exc, deadline).decode("utf-8"))
             except (ValueError, UnicodeDecodeError, OSError, AttributeError, HubUnreachable):  # no body: the status alone
@@ -152,17 +221,21 @@ class HubClient:
             if not isinstance(answer, dict) or not isinstance(answer.get("error"), str):
                 # every refusal of a hub carries its reason (docs/hub.md, The API): without one, another
                 # server answered (a web server's 404 page, a proxy's 502), which is no hub answering
+                if exc.code in (502, 503, 504):  # (a proxy whose hub is down or restarting: for now)
+                    raise HubUnavailable(f"{self.url} answered HTTP {exc.code} without a hub's reason: a proxy "
+                                         "whose hub does not answer?", wait) from None
                 raise HubUnreachable(f"{self.url} answered HTTP {exc.code} without a hub's reason: "
                                      "is it a Card Rogue hub?") from None
-            raise HubRefused(exc.code, answer) from None
+            raise HubRefused(exc.code, answer, wait) from None
         except (urllib.error.URLError, OSError, UnicodeError, http.client.HTTPException) as exc:
             # UnicodeError: a host IDNA cannot encode; HTTPException: a status line or headers that are not HTTP
             if fired.is_set() or time.monotonic() >= deadline:
-                raise HubUnreachable(f"{self.url} did not finish its answer within {self.timeout:g} s") from None
+                raise HubUnavailable(f"{self.url} did not finish its answer within {self.timeout:g} s") from None
             reason = getattr(exc, "reason", exc)
+            unreachable = HubUnavailable if _temporary(reason) else HubUnreachable
             if isinstance(reason, OSError) and reason.strerror:  # "Connection refused", not "[Errno 111] ..."
                 reason = reason.strerror
-            raise HubUnreachable(f"cannot reach the hub at {self.url}: {reason}") from None
+            raise unreachable(f"cannot reach the hub at {self.url}: {reason}") from None
         finally:
             watchdog.cancel()
         text = data.decode("utf-8", errors="replace")
@@ -185,7 +258,7 @@ class HubClient:
             if size > MAX_ANSWER_BYTES:
                 raise HubUnreachable(f"{self.url} answered more than {MAX_ANSWER_BYTES:,} bytes: is it a Card Rogue hub?")
             if time.monotonic() > deadline:
-                raise HubUnreachable(f"{self.url} did not finish its answer within {self.timeout:g} s")
+                raise HubUnavailable(f"{self.url} did not finish its answer within {self.timeout:g} s")
             chunks.append(chunk)
         return b"".join(chunks)
 

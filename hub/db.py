@@ -18,7 +18,9 @@ from __future__ import annotations
 import os
 import queue
 import re
+import math
 import select
+import socket
 import sqlite3
 import sys
 import threading
@@ -32,6 +34,13 @@ from cardrogue.engine.records.scores import retry_while_locked
 
 ENV_VAR = "CARDROGUE_HUB_DB"
 BUSY_TIMEOUT_S = 30.0
+# The longest a request waits for the database (`hub serve --db-timeout`): for a pooled connection, for a new
+# connection to PostgreSQL, and for each statement's answer (PostgreSQL's statement_timeout and lock_timeout, and a
+# watchdog for a server that answers nothing at all: a frozen one, whose sockets stay open, hung a request for ever).
+DB_TIMEOUT_S = 5.0
+# The watchdog shuts a connection this long after the server's own statement_timeout would have answered: a server
+# that is alive cancels the statement itself, and keeps the connection.
+WATCHDOG_GRACE_S = 1.0
 # SQLite's primary result codes of a database the hub cannot use for now, answered 503 as a PostgreSQL server gone
 # away is (they were 500s, 'internal error'): SQLITE_BUSY and SQLITE_LOCKED (another program holds the lock past the
 # busy timeout), SQLITE_READONLY, SQLITE_IOERR, SQLITE_FULL (a full disk) and SQLITE_CANTOPEN. A statement SQLite
@@ -201,10 +210,12 @@ def sqlite_path(url: str) -> Path:
 class Tx:
     """One transaction: ``execute`` with ``?`` placeholders, on either backend."""
 
-    def __init__(self, db: "Database", conn: Any) -> None:
-        self._db, self._conn = db, conn
+    def __init__(self, db: "Database", conn: Any, bounded: bool = True) -> None:
+        self._db, self._conn, self._bounded = db, conn, bounded
 
     def execute(self, sql: str, params: tuple = ()) -> Any:
+        if self._bounded and self._db.dialect == "postgresql":
+            return self._db._answered(self._conn, lambda: self._conn.execute(self._db.sql(sql), params))
         return self._conn.execute(self._db.sql(sql), params)
 
     def one(self, sql: str, params: tuple = ()) -> tuple | None:
@@ -217,7 +228,8 @@ class Tx:
 class Database:
     """A pool of connections to one hub database; ``url`` is a file path or ``postgresql://...``."""
 
-    def __init__(self, url: str | None = None, pool_size: int = 8, upgrade: bool = True) -> None:
+    def __init__(self, url: str | None = None, pool_size: int = 8, upgrade: bool = True,
+                 timeout: float = DB_TIMEOUT_S) -> None:
         # A database the user names (``url``, ``$CARDROGUE_HUB_DB``) must be in a folder that exists: a
         # mistyped folder is said, not made. Only the default's folder (the user data folder) is made.
         named = bool(url or os.environ.get(ENV_VAR))
@@ -229,9 +241,13 @@ class Database:
             # (a mysql:// URL was taken for a SQLite path, and refused as 'the folder mysql:/x@h does not exist')
             raise DatabaseError(f"{display_url(self.url)}: the hub cannot use a {scheme}:// database: give a SQLite "
                                 "file path or postgresql://user:password@host[:port]/database")
+        if not 0 < timeout <= 3600:
+            raise DatabaseError(f"a database timeout is more than 0 and at most 3600 s, not {timeout:g}")
+        self.timeout = timeout
         self._pool: queue.LifoQueue = queue.LifoQueue()
         self._slots = threading.BoundedSemaphore(pool_size)
         self._closed = False
+        self._watchdog = _Watchdog(min(0.25, timeout / 4))
         if self.dialect == "sqlite":
             path = sqlite_path(self.url)
             if path.is_dir():
@@ -246,16 +262,20 @@ class Database:
             except OSError as exc:
                 raise DatabaseError(f"{path}: cannot create its folder: {exc.strerror or exc}") from None
             self._path = path
+            self._file = path.absolute()  # (a process that changes its folder goes on with the same file)
         # What opening it did, for ``serve`` to say: the schema version found (0: a new database) and the migrations applied.
         self.found_version = 0
+        self._identity: tuple[int, int] | None = None
         self.applied = self.migrate(upgrade)
+        if self.dialect == "sqlite":
+            self._identity = self._file_identity()
 
     # -- connections
 
     def _connect(self) -> Any:
         if self.dialect == "sqlite":
             try:
-                conn = sqlite3.connect(self._path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
+                conn = sqlite3.connect(self._file, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
                 conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
                 conn.execute("PRAGMA foreign_keys=ON")
                 retry_while_locked(lambda: conn.execute("PRAGMA journal_mode=WAL"), BUSY_TIMEOUT_S)
@@ -266,11 +286,48 @@ class Database:
                                         "or a new one") from None
                 raise DatabaseError(f"{self._path}: cannot open the hub database: {exc}") from None
         import psycopg
+        from psycopg.conninfo import conninfo_to_dict
 
         try:
-            return psycopg.connect(self.url, autocommit=True, connect_timeout=10)
+            given = conninfo_to_dict(self.url)
+            # Bounded waits (DB_TIMEOUT_S): the server cancels a statement, or a wait for a lock, past the timeout
+            # itself; the URL's own options (a search_path) are kept, and its connect_timeout when it gives one.
+            ms = int(self.timeout * 1000)
+            options = f"{given.get('options', '')} -c statement_timeout={ms} -c lock_timeout={ms}".strip()
+            connect_timeout = given.get("connect_timeout") or max(2, math.ceil(self.timeout))
+            return psycopg.connect(self.url, autocommit=True, connect_timeout=connect_timeout, options=options)
         except psycopg.Error as exc:
             raise DatabaseError(f"{display_url(self.url)}: cannot connect: {_one_line(exc, self.url)}") from None
+
+    def _answered(self, conn: Any, work: Any) -> Any:
+        """``work()`` on the PostgreSQL connection ``conn``, bounded: past the timeout (and the server's own
+        statement_timeout) the watchdog shuts the connection's socket, which ends the wait with an error, said as
+        the database not answering (a 503)."""
+        self._watchdog.arm(conn, self.timeout + WATCHDOG_GRACE_S)
+        try:
+            result = work()
+        except Exception as exc:
+            if self._watchdog.disarm(conn):
+                raise DatabaseError(f"{display_url(self.url)}: no answer from the database within "
+                                    f"{self.timeout + WATCHDOG_GRACE_S:g} s") from exc
+            raise
+        self._watchdog.disarm(conn)
+        return result
+
+    def _file_identity(self) -> tuple[int, int] | None:
+        try:
+            found = os.stat(self._file)
+        except OSError:
+            return None
+        return found.st_dev, found.st_ino
+
+    def _same_file(self) -> None:
+        """The SQLite file is still the one opened. Removed (or a backup put in its place) while the hub served, the
+        pooled connections wrote on into the file no folder held any more, lost when the hub stopped, and a new
+        connection made an empty database: refused (a 503), until the file is back."""
+        if self._identity is not None and self._file_identity() != self._identity:
+            raise DatabaseError(f"{self._path}: the database file was removed or replaced while the hub served it: put "
+                                "it back, or restart the hub on the file there now (docs/hub.md, Backups)")
 
     def _pooled(self) -> Any:
         """A pooled connection still open, else a new one. PostgreSQL restarted under a serving hub (an upgrade, a
@@ -289,8 +346,12 @@ class Database:
     def _connection(self) -> Iterator[Any]:
         if self._closed:
             raise DatabaseError("the database is closed")
-        self._slots.acquire()
+        # (every connection busy for longer than the timeout: the database is not answering them)
+        if not self._slots.acquire(timeout=self.timeout):
+            raise DatabaseError(f"{display_url(self.url)}: no connection to the database free within {self.timeout:g} s")
         try:
+            if self.dialect == "sqlite":
+                self._same_file()
             conn = self._pooled()
             healthy = False
             try:
@@ -305,8 +366,10 @@ class Database:
             self._slots.release()
 
     @contextmanager
-    def transaction(self, write: bool = False) -> Iterator[Tx]:
-        """One transaction; ``write`` takes SQLite's write lock at the start (no upgrade deadlocks)."""
+    def transaction(self, write: bool = False, bounded: bool = True) -> Iterator[Tx]:
+        """One transaction; ``write`` takes SQLite's write lock at the start (no upgrade deadlocks). ``bounded``: on
+        PostgreSQL each statement (BEGIN and COMMIT too) waits at most the timeout for its answer (not so the
+        migrations: an index made on a large table, a process waiting for another's migration)."""
         with self._connection() as conn:
             if self.dialect == "sqlite":
                 try:
@@ -323,8 +386,17 @@ class Database:
                         raise
                     raise DatabaseError(f"{self._path}: {exc}") from exc
             else:
-                with conn.transaction():
-                    yield Tx(self, conn)
+                tx = Tx(self, conn, bounded)
+                tx.execute("BEGIN")
+                try:
+                    yield tx
+                except BaseException:
+                    try:
+                        tx.execute("ROLLBACK")
+                    except Exception:  # a connection broken (or shut by the watchdog): the server rolls it back
+                        pass
+                    raise
+                tx.execute("COMMIT")
 
     def sql(self, text: str) -> str:
         """A statement in this dialect: ``?`` placeholders become ``%s`` for psycopg."""
@@ -332,6 +404,7 @@ class Database:
 
     def close(self) -> None:
         self._closed = True
+        self._watchdog.stop()
         while True:
             try:
                 _close_quietly(self._pool.get_nowait())
@@ -347,8 +420,11 @@ class Database:
         words = _DIALECTS[self.dialect]
         where = display_url(self.url)
         try:
-            with self.transaction(write=True) as tx:
+            with self.transaction(write=True, bounded=False) as tx:
                 if self.dialect == "postgresql":
+                    # (unbounded: an index made on a large table; the processes waiting for the first one's migration)
+                    tx.execute("SET LOCAL statement_timeout = 0")
+                    tx.execute("SET LOCAL lock_timeout = 0")
                     tx.execute("SELECT pg_advisory_xact_lock(7215026)")  # one migrating process at a time
                 if "schema_migrations" not in self._refuse_another_programs(tx):
                     if not upgrade:
@@ -473,6 +549,69 @@ def _closed_by_server(conn: Any) -> bool:
     except (OSError, ValueError):  # a socket already gone
         return True
     return bool(poller.poll(0))
+
+
+class _Watchdog:
+    """Shuts the socket of a connection whose answer is late. A server that answers nothing (frozen: SIGSTOP, a
+    paused VM; its sockets open, the kernel acknowledging every byte) is noticed by neither TCP keepalives nor
+    TCP_USER_TIMEOUT, and libpq waits for its answer for ever; shut, the socket ends the wait with an error. One
+    thread per database, started at the first statement, looking every ``tick`` seconds while it is armed."""
+
+    def __init__(self, tick: float) -> None:
+        self._tick = tick
+        self._lock = threading.Condition()
+        self._armed: dict[int, tuple[float, Any]] = {}  # id(conn): (deadline, conn)
+        self._fired: set[int] = set()
+        self._thread: threading.Thread | None = None
+        self._stopped = False
+
+    def arm(self, conn: Any, seconds: float) -> None:
+        with self._lock:
+            self._armed[id(conn)] = (time.monotonic() + seconds, conn)
+            if self._thread is None and not self._stopped:
+                self._thread = threading.Thread(target=self._run, name="cardrogue-hub-db-watchdog", daemon=True)
+                self._thread.start()
+            elif len(self._armed) == 1:
+                self._lock.notify()
+
+    def disarm(self, conn: Any) -> bool:
+        """Whether the watchdog shut ``conn`` since it was armed."""
+        with self._lock:
+            self._armed.pop(id(conn), None)
+            if id(conn) in self._fired:
+                self._fired.discard(id(conn))
+                return True
+            return False
+
+    def stop(self) -> None:
+        with self._lock:
+            self._stopped = True
+            self._lock.notify()
+
+    def _run(self) -> None:
+        with self._lock:
+            while not self._stopped:
+                now = time.monotonic()
+                for key, (deadline, conn) in list(self._armed.items()):
+                    if deadline <= now:
+                        del self._armed[key]
+                        self._fired.add(key)
+                        _shut(conn)
+                self._lock.wait(self._tick if self._armed else None)
+
+
+def _shut(conn: Any) -> None:
+    """The connection's socket shut both ways (a duplicate of its descriptor closed after: libpq keeps its own)."""
+    try:
+        sock = socket.fromfd(conn.fileno(), socket.AF_INET, socket.SOCK_STREAM)
+    except Exception:  # (a connection psycopg closed meanwhile)
+        return
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
+    finally:
+        sock.close()
 
 
 def _close_quietly(conn: Any) -> None:

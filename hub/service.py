@@ -171,6 +171,9 @@ def id_taken(campaign_id: str, owner: str) -> HubError:
                          "recorded before is of the old id: solve or play the map again for one to submit)")
 
 
+BUSY = "the hub is busy checking other maps and runs; try again shortly"  # (a 503: no worker slot in time)
+
+
 @dataclass(frozen=True)
 class Settings:
     """How much the server spends on one request, and what it shows."""
@@ -364,7 +367,7 @@ class Hub:
         class _Slot:
             def __enter__(self) -> None:
                 if not hub._workers.acquire(timeout=hub.settings.busy_seconds):
-                    raise HubError(503, "the hub is busy checking other maps and runs; try again shortly")
+                    raise HubError(503, BUSY)
 
             def __exit__(self, *exc: object) -> None:
                 hub._workers.release()

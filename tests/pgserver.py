@@ -14,6 +14,7 @@ import glob
 import os
 import pwd
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -43,6 +44,7 @@ class PostgresServer:
         self.port = free_port()
         self.process: subprocess.Popen | None = None
         self._schemas = 0
+        self._frozen = False
 
     def start(self, timeout: float = 60.0) -> "PostgresServer":
         run = dict(user=self.user, capture_output=True, text=True, timeout=timeout, cwd=self.root)
@@ -71,6 +73,35 @@ class PostgresServer:
                     raise RuntimeError(f"postgres did not accept connections within {timeout:.0f} s: {self.log()}")
                 time.sleep(0.1)
 
+    def processes(self) -> list[int]:
+        """The postmaster's pid and its children's (the backends, the checkpointer...). Each child of PostgreSQL is
+        the leader of a process group of its own (setsid), and the postmaster shares the test process's group: a
+        signal to every one of them goes pid by pid."""
+        pids = [self.process.pid]
+        for stat in glob.glob("/proc/[0-9]*/stat"):
+            try:
+                fields = Path(stat).read_text().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):  # (a process gone meanwhile)
+                continue
+            if int(fields[1]) == self.process.pid:
+                pids.append(int(stat.split("/")[2]))
+        return pids
+
+    def freeze(self) -> None:
+        """SIGSTOP on the server and its backends: alive, sockets open, answering nothing (a hung server, a paused
+        VM). The postmaster first, so that it forks no child the loop misses. :meth:`thaw` undoes it (and stop)."""
+        self._frozen = True
+        for pid in self.processes():
+            os.kill(pid, signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        for pid in self.processes():
+            try:
+                os.kill(pid, signal.SIGCONT)
+            except ProcessLookupError:
+                pass
+        self._frozen = False
+
     def log(self) -> str:
         try:
             return (self.root / "postgres.log").read_text(errors="replace")[-2000:]
@@ -93,6 +124,8 @@ class PostgresServer:
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
+            if self._frozen:
+                self.thaw()
             self.process.send_signal(2)  # SIGINT: PostgreSQL's fast shutdown
             try:
                 self.process.wait(timeout=30)

@@ -209,12 +209,13 @@ def test_the_default_hub_unreached_is_named_as_the_default(capsys, monkeypatch) 
     monkeypatch.setattr(settings, "DEFAULT_HUB", "http://127.0.0.1:9")
     code, _, err = cardrogue(capsys, "hub", "list")
     lines = err.splitlines()
-    assert code == 2 and lines[0] == "cardrogue: cannot reach the hub at http://127.0.0.1:9: Connection refused", err
+    assert code == 75 and lines[0] == ("cardrogue: cannot reach the hub at http://127.0.0.1:9: Connection refused; "
+                                       "try again later"), err
     assert len(lines) == 2 and "no hub named" in lines[1] and "--hub URL" in lines[1], err
     code, _, err = cardrogue(capsys, "hub", "register", "zed")
-    assert code == 2 and "no hub named" in err, err
+    assert code == 75 and "no hub named" in err, err
     code, _, err = cardrogue(capsys, "hub", "list", "--hub", "http://127.0.0.1:9")
-    assert code == 2 and "no hub named" not in err, err
+    assert code == 75 and "no hub named" not in err, err
 
 
 def test_no_account_no_hub_and_bad_files_exit_2(hub, capsys, tmp_path: Path) -> None:
@@ -224,7 +225,7 @@ def test_no_account_no_hub_and_bad_files_exit_2(hub, capsys, tmp_path: Path) -> 
     assert code == 2 and "register" in err
     code, _, err = cardrogue(capsys, "hub", "list", "--hub", "http://127.0.0.1:9")
     # the system's reason as a person reads it, not Python's "[Errno 111] Connection refused"
-    assert code == 2 and err == "cardrogue: cannot reach the hub at http://127.0.0.1:9: Connection refused\n", err
+    assert code == 75 and err == "cardrogue: cannot reach the hub at http://127.0.0.1:9: Connection refused; try again later\n", err
     cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)
     code, _, err = cardrogue(capsys, "hub", "publish", str(tmp_path / "missing.json"))
     assert code == 2 and "no such file" in err

@@ -86,9 +86,9 @@ def test_a_database_that_goes_away_is_a_503_and_the_hub_recovers_when_it_is_back
                 assert headers["x-frame-options"] == "DENY" and "content-security-policy" in headers
             status, page, headers = call(app.base, "GET", "/")
             assert status == 503 and "database is unavailable" in page and "Traceback" not in page
-            assert main(["hub", "list", "--hub", app.base]) == 1
+            assert main(["hub", "list", "--hub", app.base]) == 75  # (EX_TEMPFAIL: try again later)
             assert capsys.readouterr().err == ("cardrogue: the hub could not answer (503): the hub's database is "
-                                               "unavailable; try again later\n")
+                                               "unavailable; try again in 5 s\n")
             assert headers["content-type"].startswith("text/html") and headers["x-frame-options"] == "DENY"
         finally:
             with _admin(postgres) as conn:
@@ -566,3 +566,324 @@ def test_revoke_on_a_read_only_postgresql_database_fails_plainly_and_changes_not
     assert "internal error" not in err and "the database is read-only" in err and "nothing was revoked" in err, err
     with psycopg.connect(url) as conn:
         assert conn.execute("SELECT count(*) FROM tokens").fetchone()[0] == 1
+
+
+def _answers_within(seconds: float, requests: list) -> list:
+    """Each ``call(*args)`` of ``requests`` sent at once; their answers, or an AssertionError when one has not come
+    within ``seconds`` (a generous bound: no assert on how fast)."""
+    from concurrent.futures import ThreadPoolExecutor, wait
+
+    pool = ThreadPoolExecutor(max_workers=len(requests))
+    try:
+        futures = [pool.submit(call, *args) for args in requests]
+        done, pending = wait(futures, timeout=seconds)
+        assert not pending, f"{len(pending)} of {len(requests)} requests had no answer within {seconds:g} s"
+        return [f.result() for f in futures]
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def test_a_frozen_postgresql_is_a_503_with_retry_after_and_the_hub_serves_again_once_it_continues() -> None:
+    """PostgreSQL frozen (SIGSTOP on the postmaster and its backends: alive, its sockets open, never answering; what a
+    hung server or a VM paused under the hub looks like): a request hung on its pooled connection for ever, and once
+    the pool's 8 connections hung, every request after them waited for one, listings and pages too. Every wait for the
+    database is bounded now (docs/hub.md, When the database goes away): a 503 with the JSON reason and Retry-After,
+    for requests on a pooled connection, on a new one and waiting for one; nothing half stored; and after SIGCONT the
+    hub serves again, without a restart. The server is this test's own: no other test meets it frozen."""
+    from pgserver import PostgresServer
+
+    server = PostgresServer().start()
+    try:
+        url = server.fresh_url()
+        with running_hub(url) as app:
+            token = register(app.base, "alice")
+            for _ in range(3):
+                assert call(app.base, "GET", "/api/maps")[0] == 200
+            server.freeze()
+            try:
+                # a pooled connection, then new ones (the pooled one was dropped), then more requests than connections
+                for requests in ([(app.base, "GET", "/api/maps")],
+                                 [(app.base, "POST", "/api/accounts", {"name": "bob"})],
+                                 [(app.base, "GET", "/api/me", None, token)] * 12):
+                    for status, body, headers in _answers_within(120, requests):
+                        assert (status, body) == (503, UNAVAILABLE), (requests[0], status, body)
+                        assert int(headers["retry-after"]) >= 1 and headers["x-frame-options"] == "DENY", headers
+                status, page, headers = _answers_within(120, [(app.base, "GET", "/")])[0]
+                assert status == 503 and "database is unavailable" in page and "retry-after" in headers
+            finally:
+                server.thaw()
+            deadline = time.monotonic() + 60
+            while (answer := call(app.base, "GET", "/api/me", token=token))[0] != 200 and time.monotonic() < deadline:
+                time.sleep(0.5)
+            assert answer[:2] == (200, {"name": "alice"}), answer
+            assert call(app.base, "POST", "/api/accounts", {"name": "bob"})[0] == 201  # nothing of the 503 was kept
+            assert app.state.internal_errors == 0
+    finally:
+        server.stop()
+
+
+def test_a_lock_held_on_postgresql_past_the_timeout_is_a_503_and_nothing_waits_for_ever(postgres) -> None:
+    """An operator's `psql` left inside a transaction that locks the hub's tables (a `LOCK TABLE`, an `ALTER TABLE`
+    under way, a `SELECT ... FOR UPDATE` forgotten): every request reading them waited for the lock for ever, with
+    no bound on PostgreSQL's side (lock_timeout and statement_timeout are off by default). The hub sets both to its
+    database timeout (5 s by default, `serve --db-timeout`): a 503 with Retry-After, and served again once the lock
+    is let go."""
+    url = _own_database(postgres, "ops_locked")
+    with running_hub(url) as app:
+        token = register(app.base, "alice")
+        holder = psycopg.connect(url)  # (a transaction left open: psycopg begins one at the first statement)
+        try:
+            holder.execute("LOCK TABLE accounts IN ACCESS EXCLUSIVE MODE")
+            for status, body, headers in _answers_within(120, [(app.base, "GET", "/api/me", None, token),
+                                                               (app.base, "POST", "/api/accounts", {"name": "bob"})]):
+                assert (status, body) == (503, UNAVAILABLE) and headers["retry-after"] == "5", (status, body, headers)
+        finally:
+            holder.rollback()
+            holder.close()
+        assert call(app.base, "GET", "/api/me", token=token)[:2] == (200, {"name": "alice"})
+        assert call(app.base, "POST", "/api/accounts", {"name": "bob"})[0] == 201
+        assert app.state.internal_errors == 0
+
+
+def test_serve_takes_its_database_timeout_from_db_timeout(hub_db: str, serve_and_stop, monkeypatch) -> None:
+    """`serve --db-timeout S` bounds every wait for the database (docs/hub.md, Running a hub); a bound that is no
+    positive number of seconds up to an hour is refused at the start, exit 2, before the database is opened."""
+    made = []
+    real = db_module.Database
+
+    class Recorded(real):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            made.append(self.timeout)
+
+    monkeypatch.setattr(db_module, "Database", Recorded)
+    code, out, err = serve_and_stop(hub_db)
+    assert code == 0 and made == [5.0], (made, err)
+    for bad in ("0", "-1", "nan", "inf", "3601"):
+        code = main(["hub", "serve", "--db", hub_db, "--port", str(free_port()), "--db-timeout", bad])
+        assert code == 2 and made == [5.0], bad
+    assert main(["hub", "serve", "--db", hub_db, "--port", str(free_port()), "--db-timeout", "1.5"]) == 0
+    assert made == [5.0, 1.5]
+
+
+def test_a_short_database_timeout_bounds_a_statement_and_the_wait_for_a_connection(postgres) -> None:
+    """Database(timeout=S): a statement waiting on a lock is cancelled by the server after S (the connection kept for
+    the next), and with every pooled connection taken, the next transaction waits S for one, then fails as the
+    database being unavailable (DatabaseError: a 503), never for ever."""
+    url = _own_database(postgres, "ops_short_timeout")
+    Database(url).close()
+    db = Database(url, pool_size=1, timeout=1.0)
+    holder = psycopg.connect(url)
+    try:
+        holder.execute("LOCK TABLE accounts IN ACCESS EXCLUSIVE MODE")
+        with pytest.raises(psycopg.OperationalError, match="lock timeout|statement timeout"):
+            with db.transaction() as tx:
+                tx.one("SELECT COUNT(*) FROM accounts")
+        holder.rollback()
+        with db.transaction() as tx:
+            with pytest.raises(db_module.DatabaseError, match="no connection to the database free within 1 s"):
+                with db.transaction():
+                    pass
+            assert tx.one("SELECT COUNT(*) FROM accounts") == (0,)
+    finally:
+        holder.close()
+        db.close()
+
+
+def _dripped(port: int, first: bytes, drip: bytes | None, bound: float = 60.0) -> bytes:
+    """What the hub answers a connection that sends ``first``, then ``drip`` every 0.2 s, until it is closed (within
+    ``bound``: an AssertionError past it)."""
+    deadline = time.monotonic() + bound
+    with socket.create_connection(("127.0.0.1", port), timeout=bound) as conn:
+        conn.sendall(first)
+        conn.settimeout(0.2)
+        answer = b""
+        while time.monotonic() < deadline:
+            try:
+                chunk = conn.recv(65536)
+            except socket.timeout:
+                if drip:
+                    try:
+                        conn.sendall(drip)
+                    except OSError:  # (closed by the hub meanwhile: its answer is read next)
+                        drip = None
+                continue
+            except ConnectionResetError:
+                return answer
+            if not chunk:
+                return answer
+            answer += chunk
+    raise AssertionError(f"the connection was still open after {bound:g} s: {answer[:200]!r}")
+
+
+def test_a_request_head_sent_slowly_or_never_is_cut_off(tmp_path, monkeypatch) -> None:
+    """uvicorn bounds no request head: a connection that sends nothing, or a head a header line at a time (slowloris),
+    was held open for ever (walked: still open after 40 s, and a few thousand such connections take every descriptor
+    the process may open). The hub's protocol gives a head HEAD_SECONDS (30) to arrive, from the connection or from
+    the end of the answer before it on the same connection: a connection that sent nothing is closed, one mid-head is
+    answered 408 with the hub's headers and a JSON reason, then closed; a head that arrives in time is served."""
+    import cardrogue.hub.server as server_module
+
+    monkeypatch.setattr(server_module, "HEAD_SECONDS", 1.0)
+    with running_hub(str(tmp_path / "hub.sqlite3")) as app:
+        port = int(app.base.rsplit(":", 1)[1])
+        assert _dripped(port, b"", None) == b""
+        ask = b"GET /api/maps HTTP/1.1\r\nHost: hub\r\n"
+        for first in (ask, ask + b"\r\n" + ask):  # (the second: a head dripped after an answer on the same connection)
+            answer = _dripped(port, first, b"X-Slow: 1\r\n")
+            *before, last = answer.split(b"HTTP/1.1 ")
+            assert len(before) == first.count(b"GET"), answer
+            head, _, body = last.partition(b"\r\n\r\n")
+            status, *lines = head.decode("latin-1").split("\r\n")
+            headers = {name.lower(): value for name, _, value in (line.partition(": ") for line in lines)}
+            assert status == "408 Request Timeout", answer
+            assert headers["x-frame-options"] == "DENY" and headers["connection"] == "close", headers
+            assert json.loads(body) == {"error": "the request's head did not arrive within 1 s"}, body
+        # a head dripped within the bound is served
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as conn:
+            for line in (b"GET /api/maps HTTP/1.1\r\n", b"Host: hub\r\n", b"Connection: close\r\n", b"\r\n"):
+                conn.sendall(line)
+                time.sleep(0.1)
+            assert _read_all(conn).startswith(b"HTTP/1.1 200 OK\r\n")
+        assert app.state.internal_errors == 0
+
+
+def _read_all(conn: socket.socket) -> bytes:
+    answer = b""
+    while chunk := conn.recv(65536):
+        answer += chunk
+    return answer
+
+
+def test_pipelined_requests_are_answered_past_the_bound_on_a_head(tmp_path, monkeypatch) -> None:
+    """Requests pipelined on one connection (the second sent before the first is answered) are each answered, the bound
+    on a head's arrival (HEAD_SECONDS) not cutting the second, whose head had arrived, however long it runs."""
+    import cardrogue.hub.server as server_module
+
+    monkeypatch.setattr(server_module, "HEAD_SECONDS", 0.5)
+    with running_hub(str(tmp_path / "hub.sqlite3")) as app:
+        port = int(app.base.rsplit(":", 1)[1])
+        slow = app.state.hub.list_maps
+
+        def list_maps_slowly(*args):
+            time.sleep(1.5)
+            return slow(*args)
+
+        monkeypatch.setattr(app.state.hub, "list_maps", list_maps_slowly)
+        with socket.create_connection(("127.0.0.1", port), timeout=60) as conn:
+            conn.sendall(b"GET /api/maps HTTP/1.1\r\nHost: hub\r\n\r\n"
+                         b"GET /api/maps HTTP/1.1\r\nHost: hub\r\nConnection: close\r\n\r\n")
+            answer = _read_all(conn)
+        assert answer.count(b"HTTP/1.1 200 OK\r\n") == 2 and b"408" not in answer, answer
+
+
+def test_a_crowd_of_submissions_waits_a_bounded_time_for_a_thread(tmp_path) -> None:
+    """Publishes and submissions run on threads of their own (max(8, 4 x workers)), each waiting at most busy_seconds
+    for a worker slot there; a request beyond those threads waited for one of them without a bound (walked: with the
+    threads held, the ninth submission waited as long as they were held). It waits busy_seconds at most for a thread
+    too, then is answered 503 'busy' with Retry-After, as one waiting for a worker is."""
+    import threading
+    from dataclasses import replace
+
+    from hub_support import FAST
+
+    with running_hub(str(tmp_path / "hub.sqlite3"), replace(FAST, busy_seconds=1.0)) as app:
+        token = register(app.base, "alice")
+        held, inside, lock = threading.Event(), [0], threading.Lock()
+
+        def submit_held(*args):
+            with lock:
+                inside[0] += 1
+            held.wait(120)
+            raise AssertionError("released")
+
+        app.state.hub.submit = submit_held
+        threads = max(8, 4 * FAST.workers)
+        holders = [threading.Thread(target=call, args=(app.base, "POST", "/api/maps/needle/runs", None, token,
+                                                       b'{"actions": []}')) for _ in range(threads)]
+        try:
+            for holder in holders:
+                holder.start()
+            deadline = time.monotonic() + 60
+            while inside[0] < threads and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert inside[0] == threads, inside
+            status, body, headers = _answers_within(60, [(app.base, "POST", "/api/maps/needle/runs", None, token,
+                                                          b'{"actions": []}')])[0]
+            assert status == 503 and "busy" in body["error"] and headers["retry-after"] == "5", (status, body)
+            assert inside[0] == threads  # (refused before it took a thread)
+            assert call(app.base, "GET", "/api/maps")[0] == 200  # listings never wait for these threads
+        finally:
+            held.set()
+            for holder in holders:
+                holder.join(60)
+
+
+@pytest.mark.parametrize("how", ["removed", "replaced"])
+def test_a_sqlite_file_removed_or_replaced_under_the_hub_is_a_503_not_lost_writes(tmp_path, how) -> None:
+    """Walked: hub.sqlite3 (and its -wal and -shm) removed while the hub served, or a backup put in its place (docs/hub.md
+    says to stop the hub first): the pooled connection kept the old file open, and eleven registrations were
+    answered 201 into a file no longer in any folder, lost when the hub stopped. The hub checks the file is still the
+    one it opened before each transaction: a 503 naming what happened (nothing written, no new file made), and the
+    hub serves again once the file is back."""
+    live = tmp_path / "hub.sqlite3"
+    with running_hub(str(live)) as app:
+        register(app.base, "alice")
+        aside = tmp_path / "aside.sqlite3"
+        if how == "removed":
+            os.rename(live, aside)
+            for extra in ("-wal", "-shm"):
+                if Path(f"{live}{extra}").exists():
+                    os.rename(f"{live}{extra}", f"{aside}{extra}")
+        else:
+            subprocess.run([sys.executable, "-c", "import sqlite3, sys; sqlite3.connect(sys.argv[1]).backup("
+                            "sqlite3.connect(sys.argv[2]))", str(live), str(aside)], check=True, timeout=60)
+            os.replace(aside, live)
+        for method, path, body in (("POST", "/api/accounts", {"name": "bob"}), ("GET", "/api/maps", None)):
+            status, got, headers = call(app.base, method, path, body)
+            assert (status, got) == (503, UNAVAILABLE) and headers["retry-after"] == "5", (path, status, got)
+        assert app.state.internal_errors == 0
+        if how == "removed":
+            assert not live.exists()  # (no new, empty database made in its place)
+            os.rename(aside, live)
+            for extra in ("-wal", "-shm"):
+                if Path(f"{aside}{extra}").exists():
+                    os.rename(f"{aside}{extra}", f"{live}{extra}")
+            assert call(app.base, "POST", "/api/accounts", {"name": "bob"})[0] == 201
+    if how == "replaced":
+        with sqlite3.connect(live) as conn:
+            assert conn.execute("SELECT name FROM accounts").fetchall() == [("alice",)]  # (bob was not half stored)
+
+
+def test_an_answer_never_read_is_dropped_and_its_connection_closed(tmp_path, monkeypatch) -> None:
+    """A client that sends requests and reads nothing of the answers (walked: 20,000 requests pipelined on a connection
+    with a small receive buffer, still open after 90 s): the answer waited for it for ever, its task and connection held.
+    An answer the client reads nothing of for SEND_SECONDS (60) is dropped and the connection closed; a client that
+    reads, however slowly, is not cut (the bound is on a stall, not on the answer's length)."""
+    import cardrogue.hub.server as server_module
+
+    monkeypatch.setattr(server_module, "SEND_SECONDS", 1.0)
+    with running_hub(str(tmp_path / "hub.sqlite3")) as app:
+        port = int(app.base.rsplit(":", 1)[1])
+        ask = b"GET /hub.css HTTP/1.1\r\nHost: hub\r\n\r\n"
+        with socket.socket() as conn:
+            conn.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+            conn.connect(("127.0.0.1", port))
+            conn.sendall(ask * 20_000)  # (26 MB of answers: more than the kernel's buffers hold, so the hub waits)
+            deadline = time.monotonic() + 60
+            # (Linux's TCP_INFO: its first byte is the connection's state, 1 while established)
+            while conn.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 8)[0] == 1 and time.monotonic() < deadline:
+                time.sleep(0.2)
+            assert conn.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 8)[0] != 1, "still open, never read"
+        # read slowly (a few KiB at a time, with pauses shorter than the bound): every answer arrives
+        with socket.socket() as conn:
+            conn.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+            conn.connect(("127.0.0.1", port))
+            conn.settimeout(30)
+            conn.sendall(ask * 199 + b"GET /hub.css HTTP/1.1\r\nHost: hub\r\nConnection: close\r\n\r\n")
+            answer = b""
+            while chunk := conn.recv(4096):
+                answer += chunk
+                time.sleep(0.001)
+        assert answer.count(b"HTTP/1.1 200 OK") == 200, answer.count(b"HTTP/1.1 200 OK")
+        assert app.state.internal_errors == 0

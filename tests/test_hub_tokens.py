@@ -314,7 +314,7 @@ def test_a_rotation_retried_into_the_rate_limit_keeps_its_token_for_the_first_re
 
     monkeypatch.setattr(HubClient, "rotate", limited)
     code, out, err = cardrogue(capsys, "hub", "token", "rotate")
-    assert code == 1 and "run `cardrogue hub token rotate` again to finish" in err, (code, err)
+    assert code == 75 and "run `cardrogue hub token rotate` again to finish" in err, (code, err)
     assert load_config().pending == kept
     real(HubClient(hub.base, old), kept.token)  # the first command's request lands, late
     monkeypatch.setattr(HubClient, "rotate", real)
@@ -375,7 +375,7 @@ def test_a_rate_limited_retry_of_an_interrupted_registration_keeps_its_live_toke
         live = load_config().pending.token
         monkeypatch.setattr(HubClient, "register", real)
         code, out, err = cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)
-        assert code == 1 and "429" in err and "again to finish" in err, (out, err)
+        assert code == 75 and "429" in err and "again to finish" in err, (out, err)
         assert load_config().pending.token == live and me(hub, live) == 200
 
 
@@ -389,12 +389,12 @@ def test_a_first_registration_or_a_rotation_refused_for_too_many_requests_keeps_
     with running_hub(str(tmp_path / "hub.sqlite3"), limits=limits) as hub:
         zed = register(hub.base, "zed")  # the limit's one registration spent
         code, out, err = cardrogue(capsys, "hub", "register", "alice", "--hub", hub.base)
-        assert code == 1 and "429" in err and load_config().pending is None, (out, err)
+        assert code == 75 and "429" in err and load_config().pending is None, (out, err)
         monkeypatch.setattr("sys.stdin", io.StringIO(zed + "\n"))
         assert cardrogue(capsys, "hub", "login", "--hub", hub.base)[0] == 0
         assert cardrogue(capsys, "hub", "token", "rotate", "--hub", hub.base)[0] == 0  # the limit's one rotation
         code, out, err = cardrogue(capsys, "hub", "token", "rotate", "--hub", hub.base)
-        assert code == 1 and "429" in err and load_config().pending is None and me(hub, load_config().token) == 200
+        assert code == 75 and "429" in err and load_config().pending is None and me(hub, load_config().token) == 200
 
 
 def test_commands_that_save_a_token_keep_an_interrupted_registration_of_another_name(sqlite_hub, capsys,
@@ -468,7 +468,7 @@ def test_logout_with_no_hub_answering_keeps_the_token(capsys) -> None:
 
     save_config(ClientConfig("http://127.0.0.1:9", "alice", "t" * 43))  # port 9 (discard): nothing listens
     code, out, err = cardrogue(capsys, "hub", "logout")
-    assert code == 2 and "cannot reach the hub" in err and load_config().token == "t" * 43, err
+    assert code == 75 and "cannot reach the hub" in err and load_config().token == "t" * 43, err
 
 
 def test_login_saves_a_token_the_hub_knows(sqlite_hub, capsys, monkeypatch) -> None:
