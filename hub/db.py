@@ -25,7 +25,7 @@ import sqlite3
 import sys
 import threading
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, Iterator
 from urllib.parse import unquote
@@ -275,10 +275,13 @@ class Database:
     def _connect(self) -> Any:
         if self.dialect == "sqlite":
             try:
-                conn = sqlite3.connect(self._file, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
-                conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
+                # A request waits for another's lock the database timeout at most, as on PostgreSQL (a migration
+                # waits longer: ``transaction(bounded=False)``).
+                busy = min(BUSY_TIMEOUT_S, self.timeout)
+                conn = sqlite3.connect(self._file, timeout=busy, isolation_level=None, check_same_thread=False)
+                conn.execute(f"PRAGMA busy_timeout={int(busy * 1000)}")
                 conn.execute("PRAGMA foreign_keys=ON")
-                retry_while_locked(lambda: conn.execute("PRAGMA journal_mode=WAL"), BUSY_TIMEOUT_S)
+                retry_while_locked(lambda: conn.execute("PRAGMA journal_mode=WAL"), busy)
                 return conn
             except sqlite3.Error as exc:
                 if "file is not a database" in str(exc):
@@ -290,14 +293,24 @@ class Database:
 
         try:
             given = conninfo_to_dict(self.url)
-            # Bounded waits (DB_TIMEOUT_S): the server cancels a statement, or a wait for a lock, past the timeout
-            # itself; the URL's own options (a search_path) are kept, and its connect_timeout when it gives one.
-            ms = int(self.timeout * 1000)
-            options = f"{given.get('options', '')} -c statement_timeout={ms} -c lock_timeout={ms}".strip()
-            connect_timeout = given.get("connect_timeout") or max(2, math.ceil(self.timeout))
-            return psycopg.connect(self.url, autocommit=True, connect_timeout=connect_timeout, options=options)
+            # Bounded connect: the URL's connect_timeout, else libpq's environment's (PGCONNECT_TIMEOUT), else ours.
+            connect_timeout = (given.get("connect_timeout") or os.environ.get("PGCONNECT_TIMEOUT")
+                               or max(2, math.ceil(self.timeout)))
+            conn = psycopg.connect(self.url, autocommit=True, connect_timeout=connect_timeout)
         except psycopg.Error as exc:
             raise DatabaseError(f"{display_url(self.url)}: cannot connect: {_one_line(exc, self.url)}") from None
+        try:
+            # Bounded waits (DB_TIMEOUT_S): the server cancels a statement, or a wait for a lock, past the timeout
+            # itself. Set once connected, not given as libpq's ``options``: those replace PGOPTIONS and a service
+            # file's options, and a hub deployed with its schema named there started empty in ``public``.
+            ms = int(self.timeout * 1000)
+            self._answered(conn, lambda: conn.execute(f"SET statement_timeout = {ms}; SET lock_timeout = {ms}"))
+            return conn
+        except BaseException as exc:
+            _close_quietly(conn)
+            if isinstance(exc, psycopg.Error):
+                raise DatabaseError(f"{display_url(self.url)}: cannot connect: {_one_line(exc, self.url)}") from None
+            raise
 
     def _answered(self, conn: Any, work: Any) -> Any:
         """``work()`` on the PostgreSQL connection ``conn``, bounded: past the timeout (and the server's own
@@ -372,6 +385,8 @@ class Database:
         migrations: an index made on a large table, a process waiting for another's migration)."""
         with self._connection() as conn:
             if self.dialect == "sqlite":
+                if not bounded:
+                    conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
                 try:
                     conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
                     try:
@@ -385,6 +400,10 @@ class Database:
                     if exc.sqlite_errorcode & 0xFF not in SQLITE_UNAVAILABLE:
                         raise
                     raise DatabaseError(f"{self._path}: {exc}") from exc
+                finally:
+                    if not bounded:
+                        with suppress(sqlite3.Error):
+                            conn.execute(f"PRAGMA busy_timeout={int(min(BUSY_TIMEOUT_S, self.timeout) * 1000)}")
             else:
                 tx = Tx(self, conn, bounded)
                 tx.execute("BEGIN")
