@@ -434,17 +434,35 @@ def goal_targets(campaign: Campaign, li: int) -> dict[str, tuple[str, ...]]:
 def add_goal(campaign: Campaign, li: int, verb: str, card: str) -> Campaign:
     """Add ``{verb: card}`` to the level's goals: the card must exist, fit the verb and be one the
     level can meet (an enemy on it, its chest, a card its shop sells; CR201, CR217, CR221)."""
+    level = campaign.levels[li]
+    goal = _goal(level, li, len(level.goals), verb, card, campaign)
+    if goal in level.goals:
+        return campaign
+    return with_level(campaign, li, replace(level, goals=level.goals + (goal,)))
+
+
+def mend_goal(campaign: Campaign, li: int, index: int, verb: str, card: str) -> Campaign:
+    """Goal ``index`` of the level made ``{verb: card}`` (a draft's goal whose verb is misspelt, ``"slayy"``,
+    mended in place), held to what :func:`add_goal` holds a new goal to; a goal the level has already
+    is not made twice: the mended one is removed."""
+    level = campaign.levels[li]
+    if not 0 <= index < len(level.goals):
+        return campaign
+    goal = _goal(level, li, index, verb, card, campaign)
+    others = level.goals[:index] + level.goals[index + 1:]
+    goals = others if goal in others else level.goals[:index] + (goal,) + level.goals[index + 1:]
+    return with_level(campaign, li, replace(level, goals=goals))
+
+
+def _goal(level: Level, li: int, gi: int, verb: str, card: str, campaign: Campaign) -> Goal:
     verb, card = verb.strip().lower(), card.strip()
     if verb not in GOAL_VERBS:
         raise FieldError("verb", f"a goal is slay, open or buy, not {verb!r}")
     if not card:
         raise FieldError("card", "pick what the goal is about")
-    level = campaign.levels[li]
     goal = Goal(verb, card)
-    if goal in level.goals:
-        return campaign
-    refuse(goal_problems(level, li, len(level.goals), goal, campaign.cards))
-    return with_level(campaign, li, replace(level, goals=level.goals + (goal,)))
+    refuse(goal_problems(level, li, gi, goal, campaign.cards))
+    return goal
 
 
 def remove_goal(campaign: Campaign, li: int, index: int) -> Campaign:

@@ -118,6 +118,9 @@ PLACED_PHRASES: dict[tuple[str, str], Phrase] = {
                                             ("app.level_properties", _PRACTICE_EQUIPPED))),
     # A card's own instance id has no field in the editor (the level's id has, which CR202's phrase names): a card
     # placed anew takes its place's id.
+    # A goal whose verb is misspelt ({"slayy": "golem"}) is kept in a draft: g mends it from lists.
+    ("CR110", "goal"): Phrase("press g on the map to mend it (its verb and card chosen from lists), or G to remove it",
+                              keys=(("g", "app.add_goal"), ("G", "app.remove_goal"))),
     ("CR202", "card id"): Phrase("on the map, delete the card and place it again (ctrl+f to choose it, enter to place "
                                  "it): a card placed anew takes its place's own id; n, e, s and w reopen its paths",
                                  keys=(("delete", "app.delete"), ("ctrl+f", "focus_palette"), ("enter", "app.place"),
@@ -133,6 +136,8 @@ def part_of(path: tuple) -> str:
         return "hero"
     if len(path) >= 3 and path[0] == "levels" and path[2] == "hero":
         return "level hero"
+    if len(path) == 4 and path[0] == "levels" and path[2] == "goals":
+        return "goal"
     if len(path) == 5 and path[0] == "levels" and path[2] == "cells" and path[4] == "id":
         return "card id"
     return ""

@@ -554,3 +554,44 @@ def test_f_turns_a_misspelt_face_down_whatever_its_text(face: str) -> None:
     assert draft is not None and draft.levels[1].cell_at(*cell["at"]).face_up == face
     turned = edits.toggle_face(draft, 1, *cell["at"])
     assert turned.levels[1].cell_at(*cell["at"]).face_up is False
+
+
+@run_async
+async def test_a_misspelt_goal_verb_opens_as_a_draft_and_g_mends_it(tmp_path) -> None:
+    """``{"slayy": "golem"}`` (CR110) made the editor refuse the file; it opens as a draft with the goal's
+    problem at its level and its fix in the editor's words, a save keeps the goal as written, and g opens
+    the goal's form on the verb meant and the card named, whose OK mends it in place."""
+    data = json.loads((CAMPAIGNS / "a-sons-descent.json").read_text(encoding="utf-8"))
+    li = next(i for i, lv in enumerate(data["levels"]) if lv.get("goals") == [{"slay": "golem"}])
+    data["levels"][li]["goals"] = [{"slayy": "golem"}]
+    title = data["levels"][li]["title"]
+    place = (f'CR110 {title}, goal: a goal is exactly one of {{"slay": card}}, {{"open": card}} or {{"buy": card}}, '
+             'not {"slayy": "golem"}; did you mean {"slay": "golem"}?')
+    path = tmp_path / "goal.json"
+    app = app_on(data, path, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert app.doc.path == path
+        told = [n for n in notes(app) if "opens as a draft" in n]
+        assert len(told) == 1 and f"(first: {place}" in told[0], told
+        assert problem_lines(app) == [f"E {place} Press g on the map to mend it (its verb and card chosen from "
+                                      "lists), or G to remove it"]
+        await _retitle_and_save(app, pilot, "A Son Mended")
+        saved = json.loads(path.read_text(encoding="utf-8"))
+        assert (saved["title"], saved["levels"][li]["goals"]) == ("A Son Mended", [{"slayy": "golem"}])
+        app.set_level(li)
+        app.canvas.focus()
+        await pilot.press("g")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        assert (form.query_one("#form-verb", Select).value, form.query_one("#form-card", Select).value) == ("slay", "golem")
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert app.screen is not form
+        assert not [d for d in app.diagnostics if d.severity is Severity.ERROR], problem_lines(app)
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+    fixed = load_campaign(path)
+    assert fixed.campaign is not None and fixed.campaign.title == "A Son Mended"
+    assert json.loads(path.read_text(encoding="utf-8"))["levels"][li]["goals"] == [{"slay": "golem"}]

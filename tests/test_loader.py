@@ -355,6 +355,22 @@ def test_a_draft_holds_what_breaks_the_rules() -> None:
     assert [c.card for c in result.draft.levels[0].cells] == [c["card"] for c in cells]
 
 
+def test_a_goal_whose_verb_is_misspelt_is_a_draft_told_the_verb_meant() -> None:
+    """``{"slayy": "goblin"}`` (CR110) is held as written and saved back so, and its message names the goal
+    meant; a goal of two verbs is told to be two goals."""
+    data = json.loads(_TINY_BYTES)
+    data["levels"][0]["goals"] = [{"slayy": "goblin"}]
+    result = load_campaign_text(json.dumps(data), "t.json")
+    assert [d.code for d in result.errors] == ["CR110"]
+    assert result.errors[0].message.endswith('not {"slayy": "goblin"}; did you mean {"slay": "goblin"}?')
+    assert result.draft is not None and result.draft.levels[0].goals[0].text() == "'slayy' goblin"
+    saved = dumps(campaign_to_dict(result.draft))
+    assert json.loads(saved)["levels"][0]["goals"] == [{"slayy": "goblin"}]
+    two = load_campaign(BROKEN / "38-goal-two-verbs.json")
+    assert two.draft is None and two.errors[0].message.endswith(
+        ': write each verb as a goal of its own, {"slay": "goblin"}, {"open": "chest"}')
+
+
 # --------------------------------------------------------------------------- no input makes it raise
 
 

@@ -371,8 +371,25 @@ def _describe(error: ValidationError, guesses: list[int]) -> list[tuple[str, str
         return [(code, f"{name} is {len(inst):,} characters long; the limit is {value:,}", path)]
     if kw == "oneOf":
         return [(code, "a goal is exactly one of {\"slay\": card}, {\"open\": card} or {\"buy\": card}, "
-                 f"not {_json(inst)}", path)]
+                 f"not {_json(inst)}{_goal_meant(inst)}", path)]
     return [(code, error.message, path)]
+
+
+GOAL_VERBS = ("slay", "open", "buy")
+
+
+def _goal_meant(goal: object) -> str:
+    """How to mend a goal the schema refuses: the verb meant, when one misspelt verb names a card
+    (``{"slayy": "golem"}``: ``; did you mean {"slay": "golem"}?``); two verbs in one goal are two goals."""
+    if not isinstance(goal, dict):
+        return ""
+    if len(goal) == 1:
+        (verb, card), = goal.items()
+        meant = nearest(verb.lower(), GOAL_VERBS, 0.5) if isinstance(card, str) else None
+        return f"; did you mean {_json({meant: card})}?" if meant else ""
+    if len(goal) > 1 and set(goal) <= set(GOAL_VERBS):
+        return ": write each verb as a goal of its own, " + ", ".join(_json({k: v}) for k, v in goal.items())
+    return ""
 
 
 def _best(error: ValidationError) -> ValidationError:

@@ -199,7 +199,8 @@ def plain_cell(x: int, y: int, card: str, paths: str, face_up: bool, id: str) ->
 
 @dataclass(frozen=True, slots=True)
 class Goal:
-    """A level goal: ``slay`` a named card, ``open`` the chest, ``buy`` the debt."""
+    """A level goal: ``slay`` a named card, ``open`` the chest, ``buy`` the debt. A draft keeps a verb
+    that is none of these (``"slayy"``) as written, to save it back while its schema error is listed."""
 
     verb: str
     card: str
@@ -207,7 +208,8 @@ class Goal:
     def text(self, name: str | None = None) -> str:
         """``Buy shopkeepers-debt``: the card by its id, as a file and a check name it; a player is shown
         the card's ``name`` instead (``Buy Shopkeeper's Debt``), as the board and the shop name it."""
-        return {"slay": "Slay", "open": "Open", "buy": "Buy"}[self.verb] + f" {name or self.card}"
+        verb = {"slay": "Slay", "open": "Open", "buy": "Buy"}.get(self.verb, repr(self.verb))
+        return f"{verb} {name or self.card}"
 
 
 @dataclass(frozen=True)
