@@ -304,15 +304,17 @@ def test_a_level_wide_problem_names_its_level_in_checks_output(tmp_path: Path):
     done = cardrogue("check", str(path))
     said = {ln.split(": ", 2)[1]: ln.split(": ", 2)[2] for ln in done.stdout.splitlines()
             if ": CR306: " in ln or ": CR310: " in ln}
-    assert said == {"CR306": 'level 2 "The Pit" (pit) has neither a descending ladder nor an exit [$.levels[1]]',
-                    "CR310": "level 3 (way-out) cannot be reached: no ladder path from the first level leads to it "
-                             "[$.levels[2]]"}, done.stdout
+    # level 3, reached by no ladder, is said with its cause: level 2, whose way down is gone
+    assert said == {"CR306": 'level 2 "The Pit" (pit) has neither a descending ladder nor an exit, so no ladder path '
+                             'from the first level reaches level 3 (way-out) [$.levels[1]]'}, done.stdout
     assert 'no exit can be reached from level 2 "The Pit" (pit): add a ladder or an exit' in done.stdout
     done = cardrogue("check", "--format", "json", str(path))
     messages = {d["code"] + str(d["level"]): d["message"] for d in json.loads(done.stdout)["files"][0]["diagnostics"]}
-    assert messages["CR3061"] == 'level 2 "The Pit" (pit) has neither a descending ladder nor an exit', messages
+    assert messages["CR3061"] == ('level 2 "The Pit" (pit) has neither a descending ladder nor an exit, so no ladder '
+                                  'path from the first level reaches level 3 (way-out)'), messages
     editor = {d.code: d.message for d in check_text(path.read_text()) if d.level == 1}  # read beside its level
-    assert editor["CR306"] == "this level has neither a descending ladder nor an exit"
+    assert editor["CR306"] == ("this level has neither a descending ladder nor an exit, so no ladder path from the "
+                               "first level reaches level 3 (way-out)")
     done = cardrogue("check", str(Path(__file__).parent / "corpus" / "broken" / "45-no-starting-tile.json"))
     assert "CR206: level 2 (bottom) has no starting tile" in done.stdout, done.stdout  # it said level 'bottom'
 
@@ -425,3 +427,33 @@ def test_check_solve_says_the_solver_waits_for_a_campaign_with_errors(broken: Pa
     assert "  the solver (--solve, CR4xx) waits until errors are fixed" in done.stdout.splitlines(), done.stdout
     assert "the solver" not in cardrogue("check", str(broken)).stdout
     assert "solver" not in cardrogue("check", "--solve", "--format", "json", str(broken)).stdout
+
+
+def _tutorial() -> dict:
+    return json.loads(next(p for p in bundled_campaigns() if p.name == "a-sons-descent.json").read_text(encoding="utf-8"))
+
+
+def test_a_deleted_ladder_is_one_error_at_its_level_naming_the_levels_cut_off(tmp_path: Path):
+    """Deleting the tutorial's second level's ladder gave a CR310 for each of the six levels after it, each saying
+    the level before could not be reached either: now the one error is at the cause, the level whose way down is
+    gone (CR306), naming the levels no ladder path reaches; a ladder walled off (CR302) is one CR310 at the first
+    level cut off, naming those reached only through it."""
+    data = _tutorial()
+    data["levels"][1]["cells"] = [c for c in data["levels"][1]["cells"] if c["card"] != "descending-ladder"]
+    path = tmp_path / "no-ladder.json"
+    path.write_text(json.dumps(data, indent=2))
+    done = cardrogue("check", str(path))
+    errors = [ln.split(": ", 2)[1:] for ln in done.stdout.splitlines() if ": CR3" in ln]
+    assert [code for code, _ in errors] == ["CR311", "CR306", "CR311"], done.stdout
+    assert errors[1][1] == ('level 2 "Teeth in the Floor" (teeth-in-the-floor) has neither a descending ladder nor an '
+                            'exit, so no ladder path from the first level reaches levels 3 to 8 ("First Blood" '
+                            '(first-blood) to "The Golem\'s Hall" (the-golems-hall)) [$.levels[1]]')
+    data = _tutorial()
+    next(c for c in data["levels"][1]["cells"] if c["card"] == "descending-ladder")["paths"] = ""
+    path.write_text(json.dumps(data, indent=2))
+    done = cardrogue("check", str(path))
+    cut = [ln.split(": ", 2)[2] for ln in done.stdout.splitlines() if ": CR310: " in ln]
+    assert cut == ['level 3 "First Blood" (first-blood) cannot be reached: the ladder to it at (4, 0) on level 2 "Teeth '
+                   'in the Floor" (teeth-in-the-floor) cannot be reached (see CR302); so neither can levels 4 to 8 '
+                   '("Colours in the Dark" (colours-in-the-dark) to "The Golem\'s Hall" (the-golems-hall)), reached '
+                   'only through it [$.levels[2]]'], done.stdout

@@ -595,3 +595,20 @@ async def test_a_misspelt_goal_verb_opens_as_a_draft_and_g_mends_it(tmp_path) ->
     fixed = load_campaign(path)
     assert fixed.campaign is not None and fixed.campaign.title == "A Son Mended"
     assert json.loads(path.read_text(encoding="utf-8"))["levels"][li]["goals"] == [{"slay": "golem"}]
+
+
+@run_async
+async def test_a_deleted_ladder_is_one_problem_at_its_level_in_the_panel(tmp_path) -> None:
+    """The problems panel lists what `cardrogue check` does: the tutorial without its second level's ladder has one
+    problem at that level naming the six levels cut off, not a CR310 on each of them."""
+    data = json.loads((CAMPAIGNS / "a-sons-descent.json").read_text(encoding="utf-8"))
+    data["levels"][1]["cells"] = [c for c in data["levels"][1]["cells"] if c["card"] != "descending-ladder"]
+    title = data["levels"][1]["title"]
+    app = app_on(data, tmp_path / "cut.json", tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        errors = [line for line in problem_lines(app) if line.startswith("E ")]
+        assert [line.split(" ")[1] for line in errors] == ["CR306", "CR311", "CR311"], errors
+        assert errors[0].startswith(f"E CR306 {title}: this level has neither a descending ladder nor an exit, so no "
+                                    'ladder path from the first level reaches levels 3 to 8 ("First Blood" (first-blood) '
+                                    'to "The Golem\'s Hall" (the-golems-hall))'), errors
