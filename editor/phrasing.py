@@ -111,6 +111,14 @@ PLACED_PHRASES: dict[tuple[str, str], Phrase] = {
     ("CR201", "hero"): Phrase(f"press f8 and correct it in the hero's \"{_HERO_ITEMS}\" or \"{_HERO_EQUIPPED}\", "
                               "or press f4 to define a card of that id", keys=(("f8", "hero"), ("f4", "card")),
                               fields=(("app.hero", _HERO_ITEMS), ("app.hero", _HERO_EQUIPPED))),
+    # The hero's character is a list of the character cards in his form: not his items (a typed "warior" was sent
+    # to "Starting items" and "Equipped").
+    ("CR201", "hero character"): Phrase("press f8 and choose his \"Character\" (a list of the character cards)",
+                                        keys=(("f8", "hero"),), fields=(("app.hero", "Character"),)),
+    # A roll out of a die's range is typed again in the Cell panel (the file's words, "rolls[1] is 7", named no field).
+    ("CR106", "rolls"): Phrase("each is a die face, 1 to 6: ctrl+r on the card types them again in the Cell panel's "
+                               "\"Scripted rolls\"", keys=(("ctrl+r", "focus_cell('rolls')"),),
+                               fields=(("cell", "Scripted rolls"),)),
     ("CR201", "level hero"): Phrase(f"press p in the Levels panel and correct it in the level's \"{_PRACTICE_ITEMS}\" "
                                     f"or \"{_PRACTICE_EQUIPPED}\", or press f4 to define a card of that id",
                                     keys=(("p", "app.level_properties"), ("f4", "card")),
@@ -132,10 +140,14 @@ PLACED_PHRASES: dict[tuple[str, str], Phrase] = {
 
 def part_of(path: tuple) -> str:
     """The part of the campaign a problem's JSON path is in, as :data:`PLACED_PHRASES` keys it."""
+    if path[:2] == ("hero", "character"):
+        return "hero character"
     if path[:1] == ("hero",):
         return "hero"
     if len(path) >= 3 and path[0] == "levels" and path[2] == "hero":
         return "level hero"
+    if len(path) >= 5 and path[0] == "levels" and path[2] == "cells" and path[4] == "rolls":
+        return "rolls"
     if len(path) == 4 and path[0] == "levels" and path[2] == "goals":
         return "goal"
     if len(path) == 5 and path[0] == "levels" and path[2] == "cells" and path[4] == "id":

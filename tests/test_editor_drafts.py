@@ -475,7 +475,7 @@ async def test_a_misspelt_face_opens_as_a_draft_keeps_the_authors_text_and_f_fix
     cell = next(c for c in data["levels"][1]["cells"] if c["card"] != "starting-tile")
     cell["face"] = "upp"
     x, y = cell["at"]
-    place = f'CR104 {data["levels"][1]["title"]} ({x}, {y}): face is "upp"; use one of "up", "down"'
+    place = f'CR104 {data["levels"][1]["title"]} ({x}, {y}): face is "upp"; use one of "up", "down"; did you mean "up"?'
     path = tmp_path / "typo.json"
     app = app_on(data, path, tmp_path)
     async with app.run_test(size=SIZE) as pilot:

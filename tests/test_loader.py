@@ -890,3 +890,16 @@ def test_an_id_or_paths_spelt_nearly_right_is_told_the_spelling(name: str, said:
     """A newcomer's hand-written 'Goblin' or 'WS' (tutor22) was told the rule and an example, not the
     spelling it meant: the id in lower case with dashes, the letters in the order N, E, S, W."""
     assert any(said in d.message for d in load_campaign(BROKEN / name).diagnostics)
+
+
+def test_a_misspelt_choice_is_told_the_one_meant() -> None:
+    """A value that is none of its choices ("heal" for a potion's effect) listed them all; the one it is most
+    like is named too, as an unknown card's is."""
+    data = json.loads(_TINY_BYTES)
+    data["potions"] = {"red": "heal"}
+    result = load_campaign_text(json.dumps(data), "t.json")
+    assert [d.message for d in result.errors] == [
+        'red is "heal"; use one of "healing", "poison", "strength", "weakness", "teleportation", "paralysis"; did you '
+        'mean "healing"?']
+    data["potions"] = {"red": "xyzzy"}
+    assert load_campaign_text(json.dumps(data), "t.json").errors[0].message.endswith('"paralysis"')

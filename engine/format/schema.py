@@ -350,7 +350,10 @@ def _describe(error: ValidationError, guesses: list[int]) -> list[tuple[str, str
         shown = "" if inst is None else f" ({_json(inst)})"  # null is its own kind: "not null", not "not null (null)"
         return [(code, f"{name} must be {_type_words(value)}, not {_kind_of(inst)}{shown}", path)]
     if kw == "enum":
-        return [(code, f"{name} is {_json(inst)}; use one of {', '.join(_json(o) for o in value)}", path)]
+        # a misspelt choice ("heal", "upp", "enemey") is told the one meant, after them all
+        meant = nearest(inst.lower(), [o for o in value if isinstance(o, str)], 0.6) if isinstance(inst, str) else None
+        also = f"; did you mean {_json(meant)}?" if meant is not None and meant != inst else ""
+        return [(code, f"{name} is {_json(inst)}; use one of {', '.join(_json(o) for o in value)}{also}", path)]
     if kw == "const":
         return [(code, f"{name} is {_json(inst)}; it must be {_json(value)}", path)]
     if kw == "pattern":
