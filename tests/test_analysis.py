@@ -130,8 +130,9 @@ def test_no_way_on_says_what_to_do_about_the_level_it_names():
     b = level("b", 2, 1, [cell(0, 0, "starting-tile", "E", "up"), cell(1, 0, "pathing-tile", "W")])
     c = level("c", 1, 1, [cell(0, 0, "starting-tile", "", "up", exit=True)])  # the campaign's exit, out of reach
     said = {d.level: d.message for d in run(campaign(a, b, c)) if d.code == "CR311"}
-    assert said[1] == "no exit can be reached from this level: add a ladder or an exit"
-    assert said[0] == "no exit can be reached from this level: its ladders lead only to levels without one (level 2 (b))"
+    # a, whose ladders lead only to b, is said with b's (the dead end it leads to), not in one of its own
+    assert said == {1: "no exit can be reached from this level: add a ladder or an exit; nor from level 1 (a), whose "
+                       "ladders lead only to levels without one"}
     walled = {d.message for d in run(campaign(level("one", 2, 2, WALLED))) if d.code == "CR311"}
     assert walled == {"no exit can be reached from this level: its exit cannot be reached from the starting tile "
                       "(see CR301)"}
@@ -242,8 +243,8 @@ def test_level_messages_name_the_level_as_the_author_knows_it():
     dead = level("crypt", 2, 1, [cell(0, 0, "starting-tile", "E", "up"), cell(1, 0, "pathing-tile", "W")], title="The Crypt")
     walled = level("walled", 1, 1, [cell(0, 0, "starting-tile", "", "up", exit=True)])  # the campaign's exit, out of reach
     said = [d.message for d in run(campaign(back, dead, walled)) if d.code == "CR311"]
-    assert said[0] == ('no exit can be reached from this level: its ladders lead only to levels without one '
-                       '(level 2 "The Crypt" (crypt))')
+    assert said == ['no exit can be reached from this level: add a ladder or an exit; nor from level 1 "The Hall" '
+                    '(hall), whose ladders lead only to levels without one']
 
 
 def test_an_unreachable_ladder_says_what_to_do_and_its_level_where_it_is():

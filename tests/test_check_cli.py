@@ -444,8 +444,8 @@ def test_a_deleted_ladder_is_one_error_at_its_level_naming_the_levels_cut_off(tm
     path.write_text(json.dumps(data, indent=2))
     done = cardrogue("check", str(path))
     errors = [ln.split(": ", 2)[1:] for ln in done.stdout.splitlines() if ": CR3" in ln]
-    assert [code for code, _ in errors] == ["CR311", "CR306", "CR311"], done.stdout
-    assert errors[1][1] == ('level 2 "Teeth in the Floor" (teeth-in-the-floor) has neither a descending ladder nor an '
+    assert [code for code, _ in errors] == ["CR306", "CR311"], done.stdout
+    assert errors[0][1] == ('level 2 "Teeth in the Floor" (teeth-in-the-floor) has neither a descending ladder nor an '
                             'exit, so no ladder path from the first level reaches levels 3 to 8 ("First Blood" '
                             '(first-blood) to "The Golem\'s Hall" (the-golems-hall)) [$.levels[1]]')
     data = _tutorial()
@@ -457,3 +457,21 @@ def test_a_deleted_ladder_is_one_error_at_its_level_naming_the_levels_cut_off(tm
                    'in the Floor" (teeth-in-the-floor) cannot be reached (see CR302); so neither can levels 4 to 8 '
                    '("Colours in the Dark" (colours-in-the-dark) to "The Golem\'s Hall" (the-golems-hall)), reached '
                    'only through it [$.levels[2]]'], done.stdout
+
+
+def test_a_deleted_key_is_one_no_way_out_at_the_dead_end_naming_the_levels_above(tmp_path: Path):
+    """Deleting the tutorial's key left the chest, and so the sixth level's ladder, out of reach: each of the five
+    levels above it had a CR311 of its own ("its ladders lead only to levels without one (level N+1)"). Now the
+    dead end's CR311 names them, and the cause (CR305, no key) is listed."""
+    data = _tutorial()
+    data["levels"][5]["cells"] = [c for c in data["levels"][5]["cells"] if c["card"] != "key"]
+    path = tmp_path / "no-key.json"
+    path.write_text(json.dumps(data, indent=2))
+    done = cardrogue("check", str(path))
+    errors = [ln.split(": ", 2)[1:] for ln in done.stdout.splitlines() if ": CR3" in ln and "error" not in ln[:3]]
+    codes = [code for code, _ in errors]
+    assert codes.count("CR311") == 1 and "CR305" in codes, done.stdout
+    assert dict(errors)["CR311"] == (
+        'no exit can be reached from level 6 "The Sorcerers\' Chest" (the-sorcerers-chest): its ladders cannot be '
+        'reached from the starting tile (see CR302); nor from levels 1 to 5 ("The Rope\'s End" (the-ropes-end) to '
+        '"The Father\'s Counter" (the-fathers-counter)), whose ladders lead only to levels without one [$.levels[5]]')

@@ -309,14 +309,18 @@ def analyse_campaign(campaign: Campaign) -> tuple[list[LevelAnalysis], list[Diag
             back[j].append(i)
     can_finish = closure(back, [la.index for la in levels if la.exit_reached])
     followers = _unreached_groups(campaign, first, reached, out)
+    stuck = _dead_end_groups(flow, reached, can_finish)
     for la in levels:
         if la.index not in reached:
             if la.index not in followers:
                 continue  # said with the level its way in is lost at (its cause)
             why = _no_way_in(campaign, la.index, reached) + _so_neither(campaign, followers[la.index])
             out.append(Diagnostic("CR310", **_of_level(campaign, la.index, lambda it: f"{it} cannot be reached: {why}")))
-        elif la.index not in can_finish:
+        elif la.index not in can_finish and la.index in stuck:
             why = _no_way_on(campaign, la, first)
+            if stuck[la.index]:
+                why += (f"; nor from {_levels_named(campaign, stuck[la.index])}, whose ladders lead only to levels "
+                        "without one")
             out.append(Diagnostic("CR311", **_of_level(campaign, la.index,
                                                        lambda it: f"no exit can be reached from {it}: {why}")))
     if not campaign.allow_ladder_cycles and has_cycle(flow):
@@ -370,6 +374,37 @@ def _unreached_groups(campaign: Campaign, first: dict[str, int], reached: set[in
             cut = _levels_named(campaign, [root, *groups.pop(root)])
             out[cause] = _of_level_diag(campaign, root - 1, lambda it: f"{it} has neither a descending ladder nor an "
                                         f"exit, so no ladder path from the first level reaches {cut}")
+    return groups
+
+
+def _dead_end_groups(flow: list[list[int]], reached: set[int], can_finish: set[int]) -> dict[int, list[int]]:
+    """The levels reached from which no exit can be reached (CR311), grouped by the dead end they lead to: level ->
+    the levels whose ladders lead only to levels without an exit and on to it, for each level whose CR311 is said.
+    A dead end is a level whose ladders reached lead nowhere on (its exit and ladders walled off, or none: the
+    cause); the levels above it, each with a ladder down to it, are named in its error rather than each in one of
+    their own (a deleted key gave six, one per level above the chest). Levels leading only to each other, in a
+    cycle, keep their own."""
+    blocked = [i for i in range(len(flow)) if i in reached and i not in can_finish]
+    roots = [i for i in blocked if not flow[i]]
+    back: dict[int, list[int]] = {i: [] for i in blocked}
+    for i in blocked:
+        for j in flow[i]:
+            if j in back:
+                back[j].append(i)
+    groups: dict[int, list[int]] = {}
+    claimed = set(roots)
+    for root in roots:
+        todo, group = [root], []
+        while todo:
+            for i in back[todo.pop()]:
+                if i not in claimed:
+                    claimed.add(i)
+                    group.append(i)
+                    todo.append(i)
+        groups[root] = sorted(group)
+    for i in blocked:
+        if i not in claimed:
+            groups[i] = []
     return groups
 
 
