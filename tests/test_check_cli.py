@@ -475,3 +475,24 @@ def test_a_deleted_key_is_one_no_way_out_at_the_dead_end_naming_the_levels_above
         'no exit can be reached from level 6 "The Sorcerers\' Chest" (the-sorcerers-chest): its ladders cannot be '
         'reached from the starting tile (see CR302); nor from levels 1 to 5 ("The Rope\'s End" (the-ropes-end) to '
         '"The Father\'s Counter" (the-fathers-counter)), whose ladders lead only to levels without one [$.levels[5]]')
+
+
+@pytest.mark.parametrize("where", ["stock", "card"])
+def test_a_goals_card_misspelt_on_the_level_is_one_error_at_the_misspelling(tmp_path: Path, where: str):
+    """The shop's stock typed "shopkeepers-dept" gave the goal's CR221 ("no shop ... sells it"), listed first, before
+    the CR201 that says the fix; the golem typed "golam" the same. The CR201 alone is said: fixing it meets the goal."""
+    data = _tutorial()
+    if where == "stock":
+        shop = next(c for c in data["levels"][4]["cells"] if c["card"] == "shop")
+        shop["stock"] = ["shopkeepers-dept"]
+        typo, meant = "shopkeepers-dept", "shopkeepers-debt"
+    else:
+        golem = next(c for c in data["levels"][7]["cells"] if c["card"] == "golem")
+        golem["card"] = typo = "golam"
+        meant = "golem"
+    path = tmp_path / "typo.json"
+    path.write_text(json.dumps(data, indent=2))
+    done = cardrogue("check", str(path))
+    errors = [ln.split(": ", 2)[1:] for ln in done.stdout.splitlines() if ": CR" in ln]
+    assert errors == [["CR201", f"unknown card {typo!r}; did you mean {meant!r}? " + errors[0][1].rsplit(" ", 1)[1]]], \
+        done.stdout

@@ -372,7 +372,8 @@ async def test_a_draft_the_loader_accepts_is_told_as_a_draft_when_it_opens(tmp_p
     data["levels"][1]["cells"][1]["paths"] = "S"
     walled = tmp_path / "walled.json"
     walled.write_text(json.dumps(data), encoding="utf-8")
-    for path, first in ((walled, "CR301 bottom (1, 0)"), (_draft(tmp_path), "CR219 top (0, 0)"), (TINY, None)):
+    # the draft's first is the panel's first, in the file's order: the campaign's missing exit, then the face
+    for path, first in ((walled, "CR301 bottom (1, 0)"), (_draft(tmp_path), "CR220"), (TINY, None)):
         app = make_app(path, tmp_path)
         async with app.run_test(size=SIZE) as pilot:
             await settle(app, pilot)
@@ -612,3 +613,20 @@ async def test_a_deleted_ladder_is_one_problem_at_its_level_in_the_panel(tmp_pat
         assert errors[0].startswith(f"E CR306 {title}: this level has neither a descending ladder nor an exit, so no "
                                     'ladder path from the first level reaches levels 3 to 8 ("First Blood" (first-blood) '
                                     'to "The Golem\'s Hall" (the-golems-hall))'), errors
+
+
+@run_async
+async def test_the_opening_note_quotes_the_panels_first_error(tmp_path) -> None:
+    """docs/editor.md: the first error a note quotes is the panel's first. Opening a draft quoted the loader's first,
+    in the order its checks ran (a level's cells before its goals), while the panel lists the file's order (the
+    goals first): the note said one error and the panel showed another on top."""
+    data = json.loads((CAMPAIGNS / "a-sons-descent.json").read_text(encoding="utf-8"))
+    data["levels"][7]["goals"] = [{"slay": "troll"}]
+    data["levels"][7]["cells"][1]["card"] = "zzz"
+    app = app_on(data, tmp_path / "two.json", tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        first = problem_lines(app)[0]
+        assert first.startswith("E CR221 "), problem_lines(app)
+        told = [n for n in notes(app) if "opens as a draft" in n]
+        assert len(told) == 1 and f"(first: {first[2:]})" in told[0], (told, first)
