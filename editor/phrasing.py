@@ -119,6 +119,10 @@ PLACED_PHRASES: dict[tuple[str, str], Phrase] = {
     ("CR106", "rolls"): Phrase("each is a die face, 1 to 6: ctrl+r on the card types them again in the Cell panel's "
                                "\"Scripted rolls\"", keys=(("ctrl+r", "focus_cell('rolls')"),),
                                fields=(("cell", "Scripted rolls"),)),
+    # Paths written out of order or twice ("ENE"): the file's words say which letters; the map's keys write them.
+    ("CR105", "paths"): Phrase("on the map, n, e, s and w open or wall its edges, and write its paths in order",
+                               keys=(("n", "app.toggle_path('N')"), ("e", "app.toggle_path('E')"),
+                                     ("s", "app.toggle_path('S')"), ("w", "app.toggle_path('W')"))),
     ("CR201", "level hero"): Phrase(f"press p in the Levels panel and correct it in the level's \"{_PRACTICE_ITEMS}\" "
                                     f"or \"{_PRACTICE_EQUIPPED}\", or press f4 to define a card of that id",
                                     keys=(("p", "app.level_properties"), ("f4", "card")),
@@ -146,8 +150,8 @@ def part_of(path: tuple) -> str:
         return "hero"
     if len(path) >= 3 and path[0] == "levels" and path[2] == "hero":
         return "level hero"
-    if len(path) >= 5 and path[0] == "levels" and path[2] == "cells" and path[4] == "rolls":
-        return "rolls"
+    if len(path) >= 5 and path[0] == "levels" and path[2] == "cells" and path[4] in ("rolls", "paths"):
+        return path[4]
     if len(path) == 4 and path[0] == "levels" and path[2] == "goals":
         return "goal"
     if len(path) == 5 and path[0] == "levels" and path[2] == "cells" and path[4] == "id":

@@ -359,3 +359,26 @@ async def test_a_roll_of_seven_says_the_cell_panels_rolls_and_ctrl_r_fixes_it(tm
         await pilot.press("enter")
         await settle(app, pilot)
         assert not [d for d in app.query_one(ProblemsPanel).diagnostics if d.code == "CR106"]
+
+
+@run_async
+async def test_paths_out_of_order_say_the_maps_keys_and_one_fixes_them(tmp_path) -> None:
+    """Paths typed "ENE" were told the letters allowed, in the file's words only: the editor names n, e, s and w,
+    and pressing two of them (wall, then open again) leaves the card's edges as they were, written in order."""
+    data = _tutorial()
+    cell = data["levels"][1]["cells"][0]
+    assert cell["card"] == "starting-tile" and cell["paths"] == "E"
+    cell["paths"] = "ENE"
+    app = app_on(data, tmp_path / "paths.json", tmp_path)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(app, pilot)
+        said = [editor_message(d) for d in app.query_one(ProblemsPanel).diagnostics if d.code == "CR105"]
+        assert len(said) == 1 and said[0].endswith("; on the map, n, e, s and w open or wall its edges, and write its "
+                                                   "paths in order"), said
+        app.set_level(1)
+        app.canvas.cursor = tuple(cell["at"])
+        app.canvas.focus()
+        await pilot.press("n", "n")
+        await settle(app, pilot)
+        assert not [d for d in app.query_one(ProblemsPanel).diagnostics if d.code == "CR105"]
+        assert app.doc.campaign.levels[1].cell_at(*cell["at"]).paths == "NE"
