@@ -8,10 +8,12 @@ edit or from reading the values).
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Callable, Mapping
 
 from cardrogue.engine.format.checks import RuleError
+from cardrogue.engine.format.diagnostics import Diagnostic
 from cardrogue.engine.model.abilities import AbilityError
 from cardrogue.engine.model.potions import potion_identities
 from cardrogue.engine.model.campaign import (CHEST, POTION_COLOURS, POTION_EFFECTS, SHOP, Campaign, CardDef, CardKind,
@@ -262,6 +264,23 @@ class Forms:
         self.open(f"Mend a goal of {level.title or level.id}", fields,
                   lambda v: lambda c: edits.mend_goal(c, li, index, v["verb"], v["card"]), "Mend goal", Where(li),
                   note=f"The file has {written}: a goal is slay, open or buy. OK writes the goal chosen in its place.")
+
+    def mend_key(self, diag: Diagnostic) -> None:
+        """A draft's property the format does not know (CR103, a misspelt key kept as written): renamed to the key
+        its message says is meant, removed with its value, or kept as it is."""
+        key = str(diag.path[-1])
+        meant = re.search(r"did you mean '([^']+)'\?", diag.message)
+        to = meant.group(1) if meant else None
+        choices = ([("rename", f"Rename {key!r} to {to!r}, keeping its value")] if to else [])
+        choices += [("remove", f"Remove {key!r} and its value"), ("keep", "Keep it as it is, for now")]
+
+        def chosen(value: str | None) -> None:
+            if value in ("rename", "remove"):
+                target = to if value == "rename" else None
+                self.app.edit(lambda c: edits.mend_key(c, diag.path, target),
+                              f"Rename {key}" if target else f"Remove {key}", Where(diag.level))
+
+        self.app.push_screen(ChoiceScreen(f"{key!r} is not a property the format knows here", choices), chosen)
 
     def remove_goal(self) -> None:
         li = self.app.level_index

@@ -94,6 +94,9 @@ PHRASES: dict[str, Phrase] = {
                     "intended", keys=(("t", "app.choose_destination"), ("ctrl+e", "metadata")),
                     fields=(("app.metadata", "Allow ladder cycles (ladders that lead back to earlier levels)"),),
                     cut="; set \"allow_ladder_cycles\""),
+    # A misspelt key ("inscripton") a draft keeps as written: its problem renames it to the key meant, or removes it.
+    "CR103": Phrase("enter on this problem (ctrl+k focuses the list) renames it to the key meant, or removes it",
+                    keys=(("ctrl+k", "focus_problems"),)),
     "CR224": Phrase("ctrl+e opens the campaign's \"Rules version\" and \"Hero character\"",
                     keys=(("ctrl+e", "metadata"),),
                     fields=(("app.metadata", "Rules version"), ("app.metadata", "Hero character"))),

@@ -630,3 +630,52 @@ async def test_the_opening_note_quotes_the_panels_first_error(tmp_path) -> None:
         assert first.startswith("E CR221 "), problem_lines(app)
         told = [n for n in notes(app) if "opens as a draft" in n]
         assert len(told) == 1 and f"(first: {first[2:]})" in told[0], (told, first)
+
+
+@run_async
+async def test_misspelt_keys_open_as_a_draft_kept_as_written_and_enter_on_the_problem_renames_them(tmp_path) -> None:
+    """A level's "story" typed "stroy" and a cell's "inscription" typed "inscripton" (CR103) made the editor refuse the
+    file; it opens as a draft, an edit elsewhere saves both keys back as written (values and all), and enter on each
+    problem offers to rename it to the key meant (or remove it): renamed, the file is the tutorial again."""
+    from cardrogue.editor.widgets.dialogs import ChoiceScreen
+
+    data = json.loads((CAMPAIGNS / "a-sons-descent.json").read_text(encoding="utf-8"))
+    story = data["levels"][1].pop("story")
+    data["levels"][1]["stroy"] = story
+    cell = next(c for c in data["levels"][2]["cells"] if c.get("inscription"))
+    inscription = cell.pop("inscription")
+    cell["inscripton"] = inscription
+    path = tmp_path / "keys.json"
+    app = app_on(data, path, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert app.doc.path == path
+        told = [n for n in notes(app) if "opens as a draft" in n]
+        assert len(told) == 1 and "CR103" in told[0], told
+        lines = problem_lines(app)
+        assert [line.split(" ")[1] for line in lines] == ["CR103", "CR103"], lines
+        assert all("renames it to the key meant, or removes it" in line for line in lines), lines
+        await pilot.press("ctrl+e")
+        await pilot.pause()
+        app.screen.query_one("#form-title").value = "A Son Mended"
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert notes(app)[-1].startswith(f"Saved {path.name} with 2 errors")
+        saved = json.loads(path.read_text(encoding="utf-8"))
+        assert saved["levels"][1]["stroy"] == story and "story" not in saved["levels"][1]
+        assert [c["inscripton"] for c in saved["levels"][2]["cells"] if "inscripton" in c] == [inscription]
+        for _ in range(2):
+            await pilot.press("ctrl+k", "enter")
+            await settle(app, pilot)
+            assert isinstance(app.screen, ChoiceScreen)
+            await pilot.press("enter")  # the first choice: rename it to the key meant
+            await settle(app, pilot)
+        assert not [d for d in app.diagnostics if d.severity is Severity.ERROR], problem_lines(app)
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+    mended = json.loads(path.read_text(encoding="utf-8"))
+    assert mended["levels"][1]["story"] == story and "stroy" not in mended["levels"][1]
+    original = json.loads((CAMPAIGNS / "a-sons-descent.json").read_text(encoding="utf-8"))
+    assert {**mended, "title": original["title"]} == original

@@ -245,6 +245,18 @@ _ID_RE = re.compile(_ID_PATTERN)
 # "card" an id (:func:`is_schema_id`), "paths" one of these strings, "face" "up" or "down". A subset
 # of the cell's schema, written out for speed; tests hold it to the reference validator.
 PLAIN_CELL_KEYS = frozenset({"at", "card", "paths", "face"})
+# The properties each object of a campaign may have (the schema's "properties"; any other is a CR103), by what the
+# model holds it as: a draft keeps the others as written (:data:`..model.campaign.Unknown`). tests/test_schema.py
+# holds these to the schema.
+KNOWN_KEYS: dict[str, frozenset[str]] = {
+    "campaign": frozenset({"$schema", "format", "id", "title", "author", "description", "kind", "rules", "seed",
+                           "allow_ladder_cycles", "par", "hero", "potions", "story", "cards", "levels"}),
+    "par": frozenset({"turns", "health"}),
+    "hero": frozenset({"character", "items", "equipped"}),
+    "level": frozenset({"id", "title", "story", "width", "height", "goals", "hero", "cells"}),
+    "level hero": frozenset({"at", "health", "items", "equipped"}),
+    "cell": frozenset({"at", "card", "paths", "face", "id", "inscription", "rolls", "to", "exit", "stock", "contents"}),
+}
 PATHS_VALUES = frozenset("".join(d for d, bit in zip("NESW", (m & 8, m & 4, m & 2, m & 1)) if bit) for m in range(16))
 ID_MAX_LENGTH = 64
 

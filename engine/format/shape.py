@@ -8,7 +8,8 @@ of order, a roll of seven, a face written "upp", a card's kind "enemey", a goal'
 saved back as it was, and its schema error stays in the problems panel until it is fixed.
 
 What stops it is what a draft cannot hold without losing it: a missing required property
-(CR102), an unknown property (CR103), or a wrong type where the model needs a structure; and a grid side over :data:`DRAFT_SIDE`, which no editor could show.
+(CR102), an unknown property where the model has no place for it (CR103; a misspelt key of the campaign, its
+hero, par, a level, a cell or a card definition is kept as written), or a wrong type where the model needs a structure; and a grid side over :data:`DRAFT_SIDE`, which no editor could show.
 """
 
 from __future__ import annotations
@@ -17,9 +18,9 @@ from typing import Any, Iterable
 
 from .diagnostics import Diagnostic
 
-# Schema codes a draft cannot hold: the model has no place for an unknown property, and
-# nothing to hold for a missing one.
-_UNREPRESENTABLE = frozenset({"CR102", "CR103"})
+# Schema codes a draft cannot hold: nothing to hold for a missing property. An unknown property (CR103, a
+# misspelt key) is held as written where the model keeps an object's others (:func:`_holds_unknown`).
+_UNREPRESENTABLE = frozenset({"CR102"})
 _REQUIRED = ("format", "id", "title", "rules", "seed", "hero", "levels")
 _TEXTS = ("$schema", "id", "title", "author", "description", "kind", "rules", "story")
 # The longest grid side a draft holds: four times the format's largest (256, CR106), so a grid a
@@ -30,7 +31,7 @@ DRAFT_SIDE = 1024
 
 def has_campaign_shape(data: Any, schema_errors: Iterable[Diagnostic] = ()) -> bool:
     """True when :func:`.loader.build_draft` can build a model of ``data`` that keeps all of it."""
-    if any(d.code in _UNREPRESENTABLE for d in schema_errors):
+    if any(d.code in _UNREPRESENTABLE or (d.code == "CR103" and not _holds_unknown(d.path)) for d in schema_errors):
         return False
     if not isinstance(data, dict) or not all(k in data for k in _REQUIRED):
         return False
@@ -48,6 +49,19 @@ def has_campaign_shape(data: Any, schema_errors: Iterable[Diagnostic] = ()) -> b
         return False
     levels = data["levels"]
     return isinstance(levels, list) and bool(levels) and all(_level_shape(lv) for lv in levels)
+
+
+def _holds_unknown(path: tuple) -> bool:
+    """Whether the model keeps an unknown property at ``path`` (its key last) as written: one of the campaign,
+    its hero or par, a level, a level's hero or a cell (:data:`.schema.KNOWN_KEYS`), or of a card definition
+    or the potions (kept whole as written: a colour "redd" sets no colour)."""
+    parent = path[:-1]
+    if parent in ((), ("hero",), ("par",), ("potions",)):
+        return True
+    if len(parent) == 2 and parent[0] == "cards":
+        return True
+    return (parent[:1] == ("levels",) and (len(parent) == 2 or (len(parent) == 3 and parent[2] == "hero")
+                                           or (len(parent) == 4 and parent[2] == "cells")))
 
 
 def _level_shape(level: Any) -> bool:
