@@ -82,9 +82,11 @@ def test_many_problems_of_one_code_are_listed_to_100_then_counted(tmp_path: Path
     path.write_text(json.dumps(doc, indent=2))
     done = cardrogue("check", str(path))
     lines = done.stdout.splitlines()
-    assert done.returncode == 1 and len(lines) == 1 + 100 + 1 + 1, done.stdout[-2000:]
+    # (a draft: misspelt keys are kept as written, so the route checks wait for them to be fixed)
+    assert done.returncode == 1 and len(lines) == 1 + 100 + 1 + 1 + 1, done.stdout[-2000:]
     assert [ln for ln in lines if "CR103" in ln][99].endswith("[$.zz099]")  # the first 100 in the file's order
-    assert lines[-2] == "  ... and 151 more CR103 problems (-v to show them all)"
+    assert lines[-3] == "  ... and 151 more CR103 problems (-v to show them all)"
+    assert lines[-2] == "  CR3xx route checks wait until errors are fixed"
     assert lines[-1] == "1 file: 251 errors, 0 warnings"
     verbose = cardrogue("check", "-v", str(path)).stdout
     assert verbose.count("CR103") == 251 and "more CR103" not in verbose
@@ -496,3 +498,18 @@ def test_a_goals_card_misspelt_on_the_level_is_one_error_at_the_misspelling(tmp_
     errors = [ln.split(": ", 2)[1:] for ln in done.stdout.splitlines() if ": CR" in ln]
     assert errors == [["CR201", f"unknown card {typo!r}; did you mean {meant!r}? " + errors[0][1].rsplit(" ", 1)[1]]], \
         done.stdout
+
+
+def test_a_ladder_back_to_its_own_level_is_the_dead_end_the_levels_above_are_named_in(tmp_path: Path):
+    """The third level's ladder pointed at its own level (walk25): levels 1 and 2 each had a CR311 of their own, and
+    the third's said its ladders "lead only to levels without one (level 3 ...)", itself. Now its CR311 says they
+    lead only back to it (see CR312) and names the two above."""
+    data = _tutorial()
+    next(c for c in data["levels"][2]["cells"] if c["card"] == "descending-ladder")["to"] = data["levels"][2]["id"]
+    path = tmp_path / "loop.json"
+    path.write_text(json.dumps(data, indent=2))
+    done = cardrogue("check", str(path))
+    said = [ln.split(": ", 2)[2] for ln in done.stdout.splitlines() if ": CR311: " in ln]
+    assert said == ['no exit can be reached from level 3 "First Blood" (first-blood): its ladders lead only back to it '
+                    '(see CR312); nor from level 1 "The Rope\'s End" (the-ropes-end) and level 2 "Teeth in the Floor" '
+                    '(teeth-in-the-floor), whose ladders lead only to levels without one [$.levels[2]]'], done.stdout

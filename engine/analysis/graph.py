@@ -385,7 +385,7 @@ def _dead_end_groups(flow: list[list[int]], reached: set[int], can_finish: set[i
     their own (a deleted key gave six, one per level above the chest). Levels leading only to each other, in a
     cycle, keep their own."""
     blocked = [i for i in range(len(flow)) if i in reached and i not in can_finish]
-    roots = [i for i in blocked if not flow[i]]
+    roots = [i for i in blocked if set(flow[i]) <= {i}]  # (a ladder back to its own level leads nowhere on: CR312)
     back: dict[int, list[int]] = {i: [] for i in blocked}
     for i in blocked:
         for j in flow[i]:
@@ -456,6 +456,8 @@ def _no_way_on(campaign: Campaign, la: LevelAnalysis, first: dict[str, int]) -> 
     """What to do about a level from which no exit can be reached (CR311), by what it holds: ladders that
     lead only to dead ends, ways out the start cannot reach, or none at all."""
     onward = sorted({first[to] for to in la.ladders_reached if to in first})
+    if onward == [la.index]:
+        return "its ladders lead only back to it" + ("" if campaign.allow_ladder_cycles else " (see CR312)")
     if onward:
         return f"its ladders lead only to levels without one ({', '.join(campaign.level_name(j) for j in onward)})"
     exits = any(c.exit for c in la.cells)
