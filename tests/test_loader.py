@@ -904,3 +904,14 @@ def test_a_misspelt_choice_is_told_the_one_meant() -> None:
         'mean "healing"?']
     data["potions"] = {"red": "xyzzy"}
     assert load_campaign_text(json.dumps(data), "t.json").errors[0].message.endswith('"paralysis"')
+
+
+def test_a_list_typed_as_text_is_told_how_to_write_it() -> None:
+    """Scripted rolls typed "6 6" (walk25) were told only that they must be a list: the list is written out."""
+    data = json.loads(_TINY_BYTES)
+    data["levels"][0]["cells"][1]["rolls"] = "6 6"
+    result = load_campaign_text(json.dumps(data), "t.json")
+    assert [d.message for d in result.errors] == ['rolls must be a list [ ... ], not a string ("6 6"); write [6, 6]']
+    data["levels"][0]["cells"][1]["rolls"] = [6]
+    data["hero"]["items"] = "gold, key"
+    assert load_campaign_text(json.dumps(data), "t.json").errors[0].message.endswith('; write ["gold", "key"]')

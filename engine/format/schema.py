@@ -360,7 +360,7 @@ def _describe(error: ValidationError, guesses: list[int]) -> list[tuple[str, str
         return [(code, f"{name} is missing the required {plural} {words}: add {'them' if len(missing) > 1 else 'it'}", path)]
     if kw == "type":
         shown = "" if inst is None else f" ({_json(inst)})"  # null is its own kind: "not null", not "not null (null)"
-        return [(code, f"{name} must be {_type_words(value)}, not {_kind_of(inst)}{shown}", path)]
+        return [(code, f"{name} must be {_type_words(value)}, not {_kind_of(inst)}{shown}{_as_list(inst, value)}", path)]
     if kw == "enum":
         # a misspelt choice ("heal", "upp", "enemey") is told the one meant, after them all
         meant = nearest(inst.lower(), [o for o in value if isinstance(o, str)], 0.6) if isinstance(inst, str) else None
@@ -388,6 +388,17 @@ def _describe(error: ValidationError, guesses: list[int]) -> list[tuple[str, str
         return [(code, "a goal is exactly one of {\"slay\": card}, {\"open\": card} or {\"buy\": card}, "
                  f"not {_json(inst)}{_goal_meant(inst)}", path)]
     return [(code, error.message, path)]
+
+
+def _as_list(inst: object, expected: object) -> str:
+    """How to write a list typed as text (rolls "6 6", stock "key gold"): ``; write [6, 6]``."""
+    if expected != "array" or not isinstance(inst, str):
+        return ""
+    words = [w for w in re.split(r"[\s,]+", inst.strip()) if w]
+    if not 1 <= len(words) <= 16:
+        return ""
+    items = [int(w) if w.isdecimal() and len(w) <= 3 else w for w in words]
+    return f"; write {_json(items, limit=80)}"
 
 
 GOAL_VERBS = ("slay", "open", "buy")
