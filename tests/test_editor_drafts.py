@@ -679,3 +679,31 @@ async def test_misspelt_keys_open_as_a_draft_kept_as_written_and_enter_on_the_pr
     assert mended["levels"][1]["story"] == story and "stroy" not in mended["levels"][1]
     original = json.loads((CAMPAIGNS / "a-sons-descent.json").read_text(encoding="utf-8"))
     assert {**mended, "title": original["title"]} == original
+
+
+def test_a_misspelt_key_of_the_hero_potions_a_card_or_a_practice_hero_is_kept_and_mended() -> None:
+    """The hero's "itemz", a potion colour "yelow", a card entry's "textt" and a level hero's "helth" are each kept
+    as written through the edits that rebuild their object (the metadata form sets the hero, F7 the potions), and
+    edits.mend_key renames each to the key meant (or removes it); a rename onto a key already there is refused."""
+    data = json.loads((CAMPAIGNS / "a-sons-descent.json").read_text(encoding="utf-8"))
+    data["potions"]["yelow"] = "poison"
+    entry = data["cards"]["shopkeepers-debt"]
+    entry["textt"] = entry.pop("text")
+    data["hero"]["itemz"] = data["hero"].pop("items")
+    data["levels"][0]["hero"] = {"helth": 4}
+    draft = load_campaign_text(json.dumps(data), "keys.json").draft
+    assert draft is not None
+    kept = edits.set_hero_checked(draft, "warrior", ["gold"], [])
+    kept = edits.set_potions(kept, {"red": "healing", "blue": "strength"})
+    saved = campaign_to_dict(kept)
+    assert (saved["hero"]["itemz"], saved["potions"]["yelow"]) == (["gold", "gold", "gold"], "poison")
+    for path, to in ((("hero", "itemz"), "items"), (("potions", "yelow"), "yellow"),
+                     (("cards", "shopkeepers-debt", "textt"), "text"), (("levels", 0, "hero", "helth"), "health")):
+        draft = edits.mend_key(draft, path, to)
+    assert not [d for d in check_text(json.dumps(campaign_to_dict(draft))) if d.severity is Severity.ERROR]
+    assert (draft.hero.items, draft.potions["yellow"], draft.levels[0].hero.health) == (("gold",) * 3, "poison", 4)
+    data["hero"]["items"] = ["gold"]
+    both = load_campaign_text(json.dumps(data), "keys.json").draft
+    with pytest.raises(ValueError, match="'items' is there already"):
+        edits.mend_key(both, ("hero", "itemz"), "items")
+    assert edits.mend_key(both, ("hero", "itemz"), None).hero.unknown == ()
