@@ -632,7 +632,8 @@ class EditorApp(KeysInOrder, App[int]):
     @on(ProblemChosen)
     def _problem_chosen(self, message: ProblemChosen) -> None:
         diag = message.diagnostic
-        if diag.path[-1:] == ("story",):
+        misspelt_key = diag.code == "CR103" and bool(diag.path)  # a draft's key it keeps: rename or remove it
+        if diag.path[-1:] == ("story",) and not misspelt_key:
             # a story's problem (CR228): its Markdown source, the campaign's or the level's
             self.choose_story(diag.level)
             self.action_show_tab("story")
@@ -640,6 +641,9 @@ class EditorApp(KeysInOrder, App[int]):
         level = diag.level
         if level is None and diag.path[:1] == ("levels",):
             level = len(self.campaign.levels) - 1  # the levels as a whole (CR220, no exit): the last, where it belongs
+        if level is None and misspelt_key:
+            self.forms.mend_key(diag)
+            return
         if level is None:
             # a problem of the campaign's own fields: the form that edits them
             head = diag.path[0] if diag.path else ""
@@ -661,6 +665,8 @@ class EditorApp(KeysInOrder, App[int]):
             return
         if diag.cell is not None:
             self.canvas.move_to(*diag.cell)
+        if misspelt_key:
+            self.forms.mend_key(diag)
 
     def _on_grid(self, level: int, cell: tuple[int, int]) -> bool:
         lv = self.campaign.levels[level]

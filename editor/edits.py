@@ -407,8 +407,39 @@ def set_metadata(campaign: Campaign, **changes) -> Campaign:
 
 
 def set_hero(campaign: Campaign, character: str, items: tuple[str, ...] = (), equipped: tuple[str, ...] = ()) -> Campaign:
-    hero = Hero(character, tuple(items), tuple(equipped))
+    # (a draft's misspelt keys of the hero, kept as written, stay: the metadata form sets his fields too)
+    hero = replace(campaign.hero, character=character, items=tuple(items), equipped=tuple(equipped))
     return campaign if hero == campaign.hero else replace(campaign, hero=hero)
+
+
+# --------------------------------------------------------------------------- a draft's misspelt keys
+
+
+def mend_key(campaign: Campaign, path: tuple, to: str | None) -> Campaign:
+    """A draft's property the format does not know (CR103 at ``path``, its key last: ``"inscripton"``) renamed
+    ``to`` the key meant, or removed (``to`` None): the campaign as a file with that change would load, its
+    draft (ValueError when it would not: a value of the wrong kind for the key meant). ``path`` is the
+    canonical form's, as the problems panel's diagnostics are."""
+    from cardrogue.engine.format.canonical import campaign_to_dict, dumps
+    from cardrogue.engine.format.loader import load_campaign_text
+
+    data = campaign_to_dict(campaign)
+    parent: object = data
+    for step in path[:-1]:
+        parent = parent[step] if isinstance(parent, (dict, list)) else None  # type: ignore[index]
+    key = path[-1]
+    if not isinstance(parent, dict) or key not in parent:
+        raise ValueError(f"no property {key!r} there any more")
+    if to is not None and to in parent:
+        raise ValueError(f"{to!r} is there already: remove {key!r} instead, or change {to!r} first")
+    value = parent.pop(key)
+    if to is not None:
+        parent[to] = value
+    result = load_campaign_text(dumps(data), "<campaign>")
+    if result.draft is None:
+        first = result.errors[0] if result.errors else None
+        raise ValueError(f"{key!r} cannot become {to!r}: {first.message if first else 'the campaign would not load'}")
+    return result.draft
 
 
 # --------------------------------------------------------------------------- goals
@@ -434,17 +465,35 @@ def goal_targets(campaign: Campaign, li: int) -> dict[str, tuple[str, ...]]:
 def add_goal(campaign: Campaign, li: int, verb: str, card: str) -> Campaign:
     """Add ``{verb: card}`` to the level's goals: the card must exist, fit the verb and be one the
     level can meet (an enemy on it, its chest, a card its shop sells; CR201, CR217, CR221)."""
+    level = campaign.levels[li]
+    goal = _goal(level, li, len(level.goals), verb, card, campaign)
+    if goal in level.goals:
+        return campaign
+    return with_level(campaign, li, replace(level, goals=level.goals + (goal,)))
+
+
+def mend_goal(campaign: Campaign, li: int, index: int, verb: str, card: str) -> Campaign:
+    """Goal ``index`` of the level made ``{verb: card}`` (a draft's goal whose verb is misspelt, ``"slayy"``,
+    mended in place), held to what :func:`add_goal` holds a new goal to; a goal the level has already
+    is not made twice: the mended one is removed."""
+    level = campaign.levels[li]
+    if not 0 <= index < len(level.goals):
+        return campaign
+    goal = _goal(level, li, index, verb, card, campaign)
+    others = level.goals[:index] + level.goals[index + 1:]
+    goals = others if goal in others else level.goals[:index] + (goal,) + level.goals[index + 1:]
+    return with_level(campaign, li, replace(level, goals=goals))
+
+
+def _goal(level: Level, li: int, gi: int, verb: str, card: str, campaign: Campaign) -> Goal:
     verb, card = verb.strip().lower(), card.strip()
     if verb not in GOAL_VERBS:
         raise FieldError("verb", f"a goal is slay, open or buy, not {verb!r}")
     if not card:
         raise FieldError("card", "pick what the goal is about")
-    level = campaign.levels[li]
     goal = Goal(verb, card)
-    if goal in level.goals:
-        return campaign
-    refuse(goal_problems(level, li, len(level.goals), goal, campaign.cards))
-    return with_level(campaign, li, replace(level, goals=level.goals + (goal,)))
+    refuse(goal_problems(level, li, gi, goal, campaign.cards))
+    return goal
 
 
 def remove_goal(campaign: Campaign, li: int, index: int) -> Campaign:
@@ -492,6 +541,8 @@ def set_potions(campaign: Campaign, potions: Mapping[str, str]) -> Campaign:
             raise FieldError(colour, f"{effect!r} is not a potion effect ({', '.join(POTION_EFFECTS)})")
     refuse(potion_problems(chosen))
     ordered = {c: chosen[c] for c in POTION_COLOURS if c in chosen}
+    # a draft's misspelt colours ("redd"), kept as written: their CR103 offers to rename or remove them
+    ordered |= {c: e for c, e in campaign.potions.items() if c not in POTION_COLOURS}
     if ordered == dict(campaign.potions):
         return campaign
     return replace(campaign, potions=MappingProxyType(ordered))
@@ -622,9 +673,11 @@ def set_level_hero(campaign: Campaign, li: int, hero: LevelHero | None) -> Campa
     loader checks it: each field against the level schema's ``hero`` (FieldError naming it), his
     cards as the campaign hero's (CR201, CR217). A tile he cannot stand on (CR225) is kept, as a
     draft's problem: the map may still change under him."""
+    level = campaign.levels[li]
+    if hero is not None and level.hero is not None and level.hero.unknown:
+        hero = replace(hero, unknown=level.hero.unknown)  # a draft's misspelt keys of his, kept as written
     if hero is not None and hero == LevelHero():
         hero = None
-    level = campaign.levels[li]
     if hero is not None:
         schema = load_schema("campaign.schema.json")["$defs"]["level"]["properties"]["hero"]["properties"]
         _schema_checked(schema, level_hero_to_dict(hero))

@@ -61,7 +61,9 @@ class FileFlows:
         self.disk_warned = False
         self._draft_told = bool(doc.opened_errors)
         if doc.opened_errors:
-            self._tell_draft(list(doc.opened_errors))
+            # in the file's order, as the problems panel lists them (the loader's semantic checks run a level's
+            # cells before its goals): the first quoted is the panel's first
+            self._tell_draft(sorted(doc.opened_errors, key=lambda d: (d.line, d.column)))
 
     def first_checked(self, diagnostics: list[Diagnostic]) -> None:
         """The checks' first answer on a document: a draft whose errors the loader did not find (an

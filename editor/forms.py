@@ -7,16 +7,19 @@ edit or from reading the values).
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Callable, Mapping
 
 from cardrogue.engine.format.checks import RuleError
+from cardrogue.engine.format.diagnostics import Diagnostic
 from cardrogue.engine.model.abilities import AbilityError
 from cardrogue.engine.model.potions import potion_identities
 from cardrogue.engine.model.campaign import (CHEST, POTION_COLOURS, POTION_EFFECTS, SHOP, Campaign, CardDef, CardKind,
                                              LevelHero)
 from cardrogue.engine.model.versions import RULES_VERSIONS
-from cardrogue.engine.words import counted, place_text
+from cardrogue.engine.words import counted, nearest, place_text
 
 from . import edits
 from .document import Where
@@ -225,6 +228,10 @@ class Forms:
         """A goal picked from lists: its kind, then one of the things of that kind the level holds."""
         li = self.app.level_index
         level = self.campaign.levels[li]
+        misspelt = next((i for i, g in enumerate(level.goals) if g.verb not in edits.GOAL_VERBS), None)
+        if misspelt is not None:  # a draft's goal the schema refuses is mended first
+            self.mend_goal(li, misspelt)
+            return
         targets = edits.goal_targets(self.campaign, li)
         kinds = tuple(verb for verb in edits.GOAL_VERBS if targets[verb])
         if not kinds:
@@ -241,6 +248,39 @@ class Forms:
         self.open(f"Add a goal to {level.title or level.id}", fields,
                   lambda v: lambda c: edits.add_goal(c, li, v["verb"], v["card"]), "Add goal", Where(li),
                   note=f"Goals now: {have}. The player must meet every goal before leaving the level.")
+
+    def mend_goal(self, li: int, index: int) -> None:
+        """A draft's goal whose verb is none of the verbs (``{"slayy": "golem"}``, CR110): its verb and card
+        picked from lists, starting from the verb it is most like and the card it names."""
+        level = self.campaign.levels[li]
+        goal = level.goals[index]
+        targets = edits.goal_targets(self.campaign, li)
+        meant = nearest(goal.verb.lower(), edits.GOAL_VERBS, 0.5) or goal.verb
+        fields: list[tuple[str, str, FieldValue]] = [
+            ("verb", "Goal", Choice(meant, edits.GOAL_VERBS)),
+            ("card", "What (the enemies, chest and stock on this level)",
+             Choice(goal.card, targets.get(meant, ()), follows="verb", options_by=tuple(targets.items())))]
+        written = json.dumps({goal.verb: goal.card}, ensure_ascii=False)
+        self.open(f"Mend a goal of {level.title or level.id}", fields,
+                  lambda v: lambda c: edits.mend_goal(c, li, index, v["verb"], v["card"]), "Mend goal", Where(li),
+                  note=f"The file has {written}: a goal is slay, open or buy. OK writes the goal chosen in its place.")
+
+    def mend_key(self, diag: Diagnostic) -> None:
+        """A draft's property the format does not know (CR103, a misspelt key kept as written): renamed to the key
+        its message says is meant, removed with its value, or kept as it is."""
+        key = str(diag.path[-1])
+        meant = re.search(r"did you mean '([^']+)'\?", diag.message)
+        to = meant.group(1) if meant else None
+        choices = ([("rename", f"Rename {key!r} to {to!r}, keeping its value")] if to else [])
+        choices += [("remove", f"Remove {key!r} and its value"), ("keep", "Keep it as it is, for now")]
+
+        def chosen(value: str | None) -> None:
+            if value in ("rename", "remove"):
+                target = to if value == "rename" else None
+                self.app.edit(lambda c: edits.mend_key(c, diag.path, target),
+                              f"Rename {key}" if target else f"Remove {key}", Where(diag.level))
+
+        self.app.push_screen(ChoiceScreen(f"{key!r} is not a property the format knows here", choices), chosen)
 
     def remove_goal(self) -> None:
         li = self.app.level_index

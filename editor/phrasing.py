@@ -94,6 +94,9 @@ PHRASES: dict[str, Phrase] = {
                     "intended", keys=(("t", "app.choose_destination"), ("ctrl+e", "metadata")),
                     fields=(("app.metadata", "Allow ladder cycles (ladders that lead back to earlier levels)"),),
                     cut="; set \"allow_ladder_cycles\""),
+    # A misspelt key ("inscripton") a draft keeps as written: its problem renames it to the key meant, or removes it.
+    "CR103": Phrase("enter on this problem (ctrl+k focuses the list) renames it to the key meant, or removes it",
+                    keys=(("ctrl+k", "focus_problems"),)),
     "CR224": Phrase("ctrl+e opens the campaign's \"Rules version\" and \"Hero character\"",
                     keys=(("ctrl+e", "metadata"),),
                     fields=(("app.metadata", "Rules version"), ("app.metadata", "Hero character"))),
@@ -111,6 +114,18 @@ PLACED_PHRASES: dict[tuple[str, str], Phrase] = {
     ("CR201", "hero"): Phrase(f"press f8 and correct it in the hero's \"{_HERO_ITEMS}\" or \"{_HERO_EQUIPPED}\", "
                               "or press f4 to define a card of that id", keys=(("f8", "hero"), ("f4", "card")),
                               fields=(("app.hero", _HERO_ITEMS), ("app.hero", _HERO_EQUIPPED))),
+    # The hero's character is a list of the character cards in his form: not his items (a typed "warior" was sent
+    # to "Starting items" and "Equipped").
+    ("CR201", "hero character"): Phrase("press f8 and choose his \"Character\" (a list of the character cards)",
+                                        keys=(("f8", "hero"),), fields=(("app.hero", "Character"),)),
+    # A roll out of a die's range is typed again in the Cell panel (the file's words, "rolls[1] is 7", named no field).
+    ("CR106", "rolls"): Phrase("each is a die face, 1 to 6: ctrl+r on the card types them again in the Cell panel's "
+                               "\"Scripted rolls\"", keys=(("ctrl+r", "focus_cell('rolls')"),),
+                               fields=(("cell", "Scripted rolls"),)),
+    # Paths written out of order or twice ("ENE"): the file's words say which letters; the map's keys write them.
+    ("CR105", "paths"): Phrase("on the map, n, e, s and w open or wall its edges, and write its paths in order",
+                               keys=(("n", "app.toggle_path('N')"), ("e", "app.toggle_path('E')"),
+                                     ("s", "app.toggle_path('S')"), ("w", "app.toggle_path('W')"))),
     ("CR201", "level hero"): Phrase(f"press p in the Levels panel and correct it in the level's \"{_PRACTICE_ITEMS}\" "
                                     f"or \"{_PRACTICE_EQUIPPED}\", or press f4 to define a card of that id",
                                     keys=(("p", "app.level_properties"), ("f4", "card")),
@@ -118,6 +133,9 @@ PLACED_PHRASES: dict[tuple[str, str], Phrase] = {
                                             ("app.level_properties", _PRACTICE_EQUIPPED))),
     # A card's own instance id has no field in the editor (the level's id has, which CR202's phrase names): a card
     # placed anew takes its place's id.
+    # A goal whose verb is misspelt ({"slayy": "golem"}) is kept in a draft: g mends it from lists.
+    ("CR110", "goal"): Phrase("press g on the map to mend it (its verb and card chosen from lists), or G to remove it",
+                              keys=(("g", "app.add_goal"), ("G", "app.remove_goal"))),
     ("CR202", "card id"): Phrase("on the map, delete the card and place it again (ctrl+f to choose it, enter to place "
                                  "it): a card placed anew takes its place's own id; n, e, s and w reopen its paths",
                                  keys=(("delete", "app.delete"), ("ctrl+f", "focus_palette"), ("enter", "app.place"),
@@ -129,10 +147,16 @@ PLACED_PHRASES: dict[tuple[str, str], Phrase] = {
 
 def part_of(path: tuple) -> str:
     """The part of the campaign a problem's JSON path is in, as :data:`PLACED_PHRASES` keys it."""
+    if path[:2] == ("hero", "character"):
+        return "hero character"
     if path[:1] == ("hero",):
         return "hero"
     if len(path) >= 3 and path[0] == "levels" and path[2] == "hero":
         return "level hero"
+    if len(path) >= 5 and path[0] == "levels" and path[2] == "cells" and path[4] in ("rolls", "paths"):
+        return path[4]
+    if len(path) == 4 and path[0] == "levels" and path[2] == "goals":
+        return "goal"
     if len(path) == 5 and path[0] == "levels" and path[2] == "cells" and path[4] == "id":
         return "card id"
     return ""

@@ -115,7 +115,10 @@ def test_level_that_cannot_reach_the_end():
     c = level("c", 1, 1, [cell(0, 0, "starting-tile", "", "up", exit=True)])
     diags = run(campaign(a, b, c))
     assert "CR311" in codes(diags, Severity.ERROR)  # from b nothing leads on
-    assert "CR310" in codes(diags, Severity.ERROR)  # c is reached by no ladder
+    # c is reached by no ladder: said at the cause, b, whose way down is gone (not as a CR310 of its own)
+    assert "CR310" not in codes(diags, Severity.ERROR)
+    assert [d.message for d in diags if d.code == "CR306"] == [
+        "this level has neither a descending ladder nor an exit, so no ladder path from the first level reaches level 3 (c)"]
 
 
 def test_no_way_on_says_what_to_do_about_the_level_it_names():
@@ -127,8 +130,9 @@ def test_no_way_on_says_what_to_do_about_the_level_it_names():
     b = level("b", 2, 1, [cell(0, 0, "starting-tile", "E", "up"), cell(1, 0, "pathing-tile", "W")])
     c = level("c", 1, 1, [cell(0, 0, "starting-tile", "", "up", exit=True)])  # the campaign's exit, out of reach
     said = {d.level: d.message for d in run(campaign(a, b, c)) if d.code == "CR311"}
-    assert said[1] == "no exit can be reached from this level: add a ladder or an exit"
-    assert said[0] == "no exit can be reached from this level: its ladders lead only to levels without one (level 2 (b))"
+    # a, whose ladders lead only to b, is said with b's (the dead end it leads to), not in one of its own
+    assert said == {1: "no exit can be reached from this level: add a ladder or an exit; nor from level 1 (a), whose "
+                       "ladders lead only to levels without one"}
     walled = {d.message for d in run(campaign(level("one", 2, 2, WALLED))) if d.code == "CR311"}
     assert walled == {"no exit can be reached from this level: its exit cannot be reached from the starting tile "
                       "(see CR301)"}
@@ -211,9 +215,11 @@ def test_a_proof_from_another_level_names_that_level():
     loaded = load_campaign_text(json.dumps(campaign(a, b, c)), "blocked.json").campaign
     whole = solve_campaign(loaded, Budget(max_states=5000, max_seconds=3600))
     assert whole.verdict == "unsolvable" and whole.reason == (
-        "no way out can be reached: on level 2 (b): this level has neither a descending ladder nor an exit"), whole.reason
+        "no way out can be reached: on level 2 (b): this level has neither a descending ladder nor an exit, so no "
+        "ladder path from the first level reaches level 3 (c)"), whole.reason
     alone = solve_level(loaded, 1, Budget(max_states=5000, max_seconds=3600))
-    assert alone.reason == "no way out can be reached: this level has neither a descending ladder nor an exit"
+    assert alone.reason == ("no way out can be reached: this level has neither a descending ladder nor an exit, so no "
+                            "ladder path from the first level reaches level 3 (c)")
 
 
 def test_level_messages_name_the_level_as_the_author_knows_it():
@@ -237,8 +243,8 @@ def test_level_messages_name_the_level_as_the_author_knows_it():
     dead = level("crypt", 2, 1, [cell(0, 0, "starting-tile", "E", "up"), cell(1, 0, "pathing-tile", "W")], title="The Crypt")
     walled = level("walled", 1, 1, [cell(0, 0, "starting-tile", "", "up", exit=True)])  # the campaign's exit, out of reach
     said = [d.message for d in run(campaign(back, dead, walled)) if d.code == "CR311"]
-    assert said[0] == ('no exit can be reached from this level: its ladders lead only to levels without one '
-                       '(level 2 "The Crypt" (crypt))')
+    assert said == ['no exit can be reached from this level: add a ladder or an exit; nor from level 1 "The Hall" '
+                    '(hall), whose ladders lead only to levels without one']
 
 
 def test_an_unreachable_ladder_says_what_to_do_and_its_level_where_it_is():

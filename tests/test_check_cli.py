@@ -82,9 +82,11 @@ def test_many_problems_of_one_code_are_listed_to_100_then_counted(tmp_path: Path
     path.write_text(json.dumps(doc, indent=2))
     done = cardrogue("check", str(path))
     lines = done.stdout.splitlines()
-    assert done.returncode == 1 and len(lines) == 1 + 100 + 1 + 1, done.stdout[-2000:]
+    # (a draft: misspelt keys are kept as written, so the route checks wait for them to be fixed)
+    assert done.returncode == 1 and len(lines) == 1 + 100 + 1 + 1 + 1, done.stdout[-2000:]
     assert [ln for ln in lines if "CR103" in ln][99].endswith("[$.zz099]")  # the first 100 in the file's order
-    assert lines[-2] == "  ... and 151 more CR103 problems (-v to show them all)"
+    assert lines[-3] == "  ... and 151 more CR103 problems (-v to show them all)"
+    assert lines[-2] == "  CR3xx route checks wait until errors are fixed"
     assert lines[-1] == "1 file: 251 errors, 0 warnings"
     verbose = cardrogue("check", "-v", str(path)).stdout
     assert verbose.count("CR103") == 251 and "more CR103" not in verbose
@@ -304,15 +306,17 @@ def test_a_level_wide_problem_names_its_level_in_checks_output(tmp_path: Path):
     done = cardrogue("check", str(path))
     said = {ln.split(": ", 2)[1]: ln.split(": ", 2)[2] for ln in done.stdout.splitlines()
             if ": CR306: " in ln or ": CR310: " in ln}
-    assert said == {"CR306": 'level 2 "The Pit" (pit) has neither a descending ladder nor an exit [$.levels[1]]',
-                    "CR310": "level 3 (way-out) cannot be reached: no ladder path from the first level leads to it "
-                             "[$.levels[2]]"}, done.stdout
+    # level 3, reached by no ladder, is said with its cause: level 2, whose way down is gone
+    assert said == {"CR306": 'level 2 "The Pit" (pit) has neither a descending ladder nor an exit, so no ladder path '
+                             'from the first level reaches level 3 (way-out) [$.levels[1]]'}, done.stdout
     assert 'no exit can be reached from level 2 "The Pit" (pit): add a ladder or an exit' in done.stdout
     done = cardrogue("check", "--format", "json", str(path))
     messages = {d["code"] + str(d["level"]): d["message"] for d in json.loads(done.stdout)["files"][0]["diagnostics"]}
-    assert messages["CR3061"] == 'level 2 "The Pit" (pit) has neither a descending ladder nor an exit', messages
+    assert messages["CR3061"] == ('level 2 "The Pit" (pit) has neither a descending ladder nor an exit, so no ladder '
+                                  'path from the first level reaches level 3 (way-out)'), messages
     editor = {d.code: d.message for d in check_text(path.read_text()) if d.level == 1}  # read beside its level
-    assert editor["CR306"] == "this level has neither a descending ladder nor an exit"
+    assert editor["CR306"] == ("this level has neither a descending ladder nor an exit, so no ladder path from the "
+                               "first level reaches level 3 (way-out)")
     done = cardrogue("check", str(Path(__file__).parent / "corpus" / "broken" / "45-no-starting-tile.json"))
     assert "CR206: level 2 (bottom) has no starting tile" in done.stdout, done.stdout  # it said level 'bottom'
 
@@ -425,3 +429,87 @@ def test_check_solve_says_the_solver_waits_for_a_campaign_with_errors(broken: Pa
     assert "  the solver (--solve, CR4xx) waits until errors are fixed" in done.stdout.splitlines(), done.stdout
     assert "the solver" not in cardrogue("check", str(broken)).stdout
     assert "solver" not in cardrogue("check", "--solve", "--format", "json", str(broken)).stdout
+
+
+def _tutorial() -> dict:
+    return json.loads(next(p for p in bundled_campaigns() if p.name == "a-sons-descent.json").read_text(encoding="utf-8"))
+
+
+def test_a_deleted_ladder_is_one_error_at_its_level_naming_the_levels_cut_off(tmp_path: Path):
+    """Deleting the tutorial's second level's ladder gave a CR310 for each of the six levels after it, each saying
+    the level before could not be reached either: now the one error is at the cause, the level whose way down is
+    gone (CR306), naming the levels no ladder path reaches; a ladder walled off (CR302) is one CR310 at the first
+    level cut off, naming those reached only through it."""
+    data = _tutorial()
+    data["levels"][1]["cells"] = [c for c in data["levels"][1]["cells"] if c["card"] != "descending-ladder"]
+    path = tmp_path / "no-ladder.json"
+    path.write_text(json.dumps(data, indent=2))
+    done = cardrogue("check", str(path))
+    errors = [ln.split(": ", 2)[1:] for ln in done.stdout.splitlines() if ": CR3" in ln]
+    assert [code for code, _ in errors] == ["CR306", "CR311"], done.stdout
+    assert errors[0][1] == ('level 2 "Teeth in the Floor" (teeth-in-the-floor) has neither a descending ladder nor an '
+                            'exit, so no ladder path from the first level reaches levels 3 to 8 ("First Blood" '
+                            '(first-blood) to "The Golem\'s Hall" (the-golems-hall)) [$.levels[1]]')
+    data = _tutorial()
+    next(c for c in data["levels"][1]["cells"] if c["card"] == "descending-ladder")["paths"] = ""
+    path.write_text(json.dumps(data, indent=2))
+    done = cardrogue("check", str(path))
+    cut = [ln.split(": ", 2)[2] for ln in done.stdout.splitlines() if ": CR310: " in ln]
+    assert cut == ['level 3 "First Blood" (first-blood) cannot be reached: the ladder to it at (4, 0) on level 2 "Teeth '
+                   'in the Floor" (teeth-in-the-floor) cannot be reached (see CR302); so neither can levels 4 to 8 '
+                   '("Colours in the Dark" (colours-in-the-dark) to "The Golem\'s Hall" (the-golems-hall)), reached '
+                   'only through it [$.levels[2]]'], done.stdout
+
+
+def test_a_deleted_key_is_one_no_way_out_at_the_dead_end_naming_the_levels_above(tmp_path: Path):
+    """Deleting the tutorial's key left the chest, and so the sixth level's ladder, out of reach: each of the five
+    levels above it had a CR311 of its own ("its ladders lead only to levels without one (level N+1)"). Now the
+    dead end's CR311 names them, and the cause (CR305, no key) is listed."""
+    data = _tutorial()
+    data["levels"][5]["cells"] = [c for c in data["levels"][5]["cells"] if c["card"] != "key"]
+    path = tmp_path / "no-key.json"
+    path.write_text(json.dumps(data, indent=2))
+    done = cardrogue("check", str(path))
+    errors = [ln.split(": ", 2)[1:] for ln in done.stdout.splitlines() if ": CR3" in ln and "error" not in ln[:3]]
+    codes = [code for code, _ in errors]
+    assert codes.count("CR311") == 1 and "CR305" in codes, done.stdout
+    assert dict(errors)["CR311"] == (
+        'no exit can be reached from level 6 "The Sorcerers\' Chest" (the-sorcerers-chest): its ladders cannot be '
+        'reached from the starting tile (see CR302); nor from levels 1 to 5 ("The Rope\'s End" (the-ropes-end) to '
+        '"The Father\'s Counter" (the-fathers-counter)), whose ladders lead only to levels without one [$.levels[5]]')
+
+
+@pytest.mark.parametrize("where", ["stock", "card"])
+def test_a_goals_card_misspelt_on_the_level_is_one_error_at_the_misspelling(tmp_path: Path, where: str):
+    """The shop's stock typed "shopkeepers-dept" gave the goal's CR221 ("no shop ... sells it"), listed first, before
+    the CR201 that says the fix; the golem typed "golam" the same. The CR201 alone is said: fixing it meets the goal."""
+    data = _tutorial()
+    if where == "stock":
+        shop = next(c for c in data["levels"][4]["cells"] if c["card"] == "shop")
+        shop["stock"] = ["shopkeepers-dept"]
+        typo, meant = "shopkeepers-dept", "shopkeepers-debt"
+    else:
+        golem = next(c for c in data["levels"][7]["cells"] if c["card"] == "golem")
+        golem["card"] = typo = "golam"
+        meant = "golem"
+    path = tmp_path / "typo.json"
+    path.write_text(json.dumps(data, indent=2))
+    done = cardrogue("check", str(path))
+    errors = [ln.split(": ", 2)[1:] for ln in done.stdout.splitlines() if ": CR" in ln]
+    assert errors == [["CR201", f"unknown card {typo!r}; did you mean {meant!r}? " + errors[0][1].rsplit(" ", 1)[1]]], \
+        done.stdout
+
+
+def test_a_ladder_back_to_its_own_level_is_the_dead_end_the_levels_above_are_named_in(tmp_path: Path):
+    """The third level's ladder pointed at its own level (walk25): levels 1 and 2 each had a CR311 of their own, and
+    the third's said its ladders "lead only to levels without one (level 3 ...)", itself. Now its CR311 says they
+    lead only back to it (see CR312) and names the two above."""
+    data = _tutorial()
+    next(c for c in data["levels"][2]["cells"] if c["card"] == "descending-ladder")["to"] = data["levels"][2]["id"]
+    path = tmp_path / "loop.json"
+    path.write_text(json.dumps(data, indent=2))
+    done = cardrogue("check", str(path))
+    said = [ln.split(": ", 2)[2] for ln in done.stdout.splitlines() if ": CR311: " in ln]
+    assert said == ['no exit can be reached from level 3 "First Blood" (first-blood): its ladders lead only back to it '
+                    '(see CR312); nor from level 1 "The Rope\'s End" (the-ropes-end) and level 2 "Teeth in the Floor" '
+                    '(teeth-in-the-floor), whose ladders lead only to levels without one [$.levels[2]]'], done.stdout

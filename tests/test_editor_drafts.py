@@ -355,12 +355,12 @@ async def test_f5_and_save_count_the_errors_the_problems_panel_shows(tmp_path) -
         await pilot.pause()
         assert app.screen is screen
         # The first error told is the one to fix, with its place: the unreachable exit (CR301), not the levels
-        # left with no way out because of it (CR311 "... (see CR301)"), which the file lists first.
-        assert notes(app)[-1].startswith("Not played: the campaign has 3 errors: it cannot be played until they are "
+        # left with no way out because of it (one CR311 "... (see CR301)"), which the file lists first.
+        assert notes(app)[-1].startswith("Not played: the campaign has 2 errors: it cannot be played until they are "
                                          "fixed (first: CR301 bottom (1, 0): the exit at (1, 0) cannot be reached"), notes(app)
         await pilot.press("ctrl+s")
         await settle(app, pilot)
-        assert notes(app)[-1].startswith("Saved walled.json with 3 errors: it cannot be played or published")
+        assert notes(app)[-1].startswith("Saved walled.json with 2 errors: it cannot be played or published")
 
 
 @run_async
@@ -372,7 +372,8 @@ async def test_a_draft_the_loader_accepts_is_told_as_a_draft_when_it_opens(tmp_p
     data["levels"][1]["cells"][1]["paths"] = "S"
     walled = tmp_path / "walled.json"
     walled.write_text(json.dumps(data), encoding="utf-8")
-    for path, first in ((walled, "CR301 bottom (1, 0)"), (_draft(tmp_path), "CR219 top (0, 0)"), (TINY, None)):
+    # the draft's first is the panel's first, in the file's order: the campaign's missing exit, then the face
+    for path, first in ((walled, "CR301 bottom (1, 0)"), (_draft(tmp_path), "CR220"), (TINY, None)):
         app = make_app(path, tmp_path)
         async with app.run_test(size=SIZE) as pilot:
             await settle(app, pilot)
@@ -475,7 +476,7 @@ async def test_a_misspelt_face_opens_as_a_draft_keeps_the_authors_text_and_f_fix
     cell = next(c for c in data["levels"][1]["cells"] if c["card"] != "starting-tile")
     cell["face"] = "upp"
     x, y = cell["at"]
-    place = f'CR104 {data["levels"][1]["title"]} ({x}, {y}): face is "upp"; use one of "up", "down"'
+    place = f'CR104 {data["levels"][1]["title"]} ({x}, {y}): face is "upp"; use one of "up", "down"; did you mean "up"?'
     path = tmp_path / "typo.json"
     app = app_on(data, path, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
@@ -554,3 +555,155 @@ def test_f_turns_a_misspelt_face_down_whatever_its_text(face: str) -> None:
     assert draft is not None and draft.levels[1].cell_at(*cell["at"]).face_up == face
     turned = edits.toggle_face(draft, 1, *cell["at"])
     assert turned.levels[1].cell_at(*cell["at"]).face_up is False
+
+
+@run_async
+async def test_a_misspelt_goal_verb_opens_as_a_draft_and_g_mends_it(tmp_path) -> None:
+    """``{"slayy": "golem"}`` (CR110) made the editor refuse the file; it opens as a draft with the goal's
+    problem at its level and its fix in the editor's words, a save keeps the goal as written, and g opens
+    the goal's form on the verb meant and the card named, whose OK mends it in place."""
+    data = json.loads((CAMPAIGNS / "a-sons-descent.json").read_text(encoding="utf-8"))
+    li = next(i for i, lv in enumerate(data["levels"]) if lv.get("goals") == [{"slay": "golem"}])
+    data["levels"][li]["goals"] = [{"slayy": "golem"}]
+    title = data["levels"][li]["title"]
+    place = (f'CR110 {title}, goal: a goal is exactly one of {{"slay": card}}, {{"open": card}} or {{"buy": card}}, '
+             'not {"slayy": "golem"}; did you mean {"slay": "golem"}?')
+    path = tmp_path / "goal.json"
+    app = app_on(data, path, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert app.doc.path == path
+        told = [n for n in notes(app) if "opens as a draft" in n]
+        assert len(told) == 1 and f"(first: {place}" in told[0], told
+        assert problem_lines(app) == [f"E {place} Press g on the map to mend it (its verb and card chosen from "
+                                      "lists), or G to remove it"]
+        await _retitle_and_save(app, pilot, "A Son Mended")
+        saved = json.loads(path.read_text(encoding="utf-8"))
+        assert (saved["title"], saved["levels"][li]["goals"]) == ("A Son Mended", [{"slayy": "golem"}])
+        app.set_level(li)
+        app.canvas.focus()
+        await pilot.press("g")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        assert (form.query_one("#form-verb", Select).value, form.query_one("#form-card", Select).value) == ("slay", "golem")
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert app.screen is not form
+        assert not [d for d in app.diagnostics if d.severity is Severity.ERROR], problem_lines(app)
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+    fixed = load_campaign(path)
+    assert fixed.campaign is not None and fixed.campaign.title == "A Son Mended"
+    assert json.loads(path.read_text(encoding="utf-8"))["levels"][li]["goals"] == [{"slay": "golem"}]
+
+
+@run_async
+async def test_a_deleted_ladder_is_one_problem_at_its_level_in_the_panel(tmp_path) -> None:
+    """The problems panel lists what `cardrogue check` does: the tutorial without its second level's ladder has one
+    problem at that level naming the six levels cut off, not a CR310 on each of them."""
+    data = json.loads((CAMPAIGNS / "a-sons-descent.json").read_text(encoding="utf-8"))
+    data["levels"][1]["cells"] = [c for c in data["levels"][1]["cells"] if c["card"] != "descending-ladder"]
+    title = data["levels"][1]["title"]
+    app = app_on(data, tmp_path / "cut.json", tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        errors = [line for line in problem_lines(app) if line.startswith("E ")]
+        assert [line.split(" ")[1] for line in errors] == ["CR306", "CR311"], errors
+        assert errors[0].startswith(f"E CR306 {title}: this level has neither a descending ladder nor an exit, so no "
+                                    'ladder path from the first level reaches levels 3 to 8 ("First Blood" (first-blood) '
+                                    'to "The Golem\'s Hall" (the-golems-hall))'), errors
+
+
+@run_async
+async def test_the_opening_note_quotes_the_panels_first_error(tmp_path) -> None:
+    """docs/editor.md: the first error a note quotes is the panel's first. Opening a draft quoted the loader's first,
+    in the order its checks ran (a level's cells before its goals), while the panel lists the file's order (the
+    goals first): the note said one error and the panel showed another on top."""
+    data = json.loads((CAMPAIGNS / "a-sons-descent.json").read_text(encoding="utf-8"))
+    data["levels"][7]["goals"] = [{"slay": "troll"}]
+    data["levels"][7]["cells"][1]["card"] = "zzz"
+    app = app_on(data, tmp_path / "two.json", tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        first = problem_lines(app)[0]
+        assert first.startswith("E CR221 "), problem_lines(app)
+        told = [n for n in notes(app) if "opens as a draft" in n]
+        assert len(told) == 1 and f"(first: {first[2:]})" in told[0], (told, first)
+
+
+@run_async
+async def test_misspelt_keys_open_as_a_draft_kept_as_written_and_enter_on_the_problem_renames_them(tmp_path) -> None:
+    """A level's "story" typed "stroy" and a cell's "inscription" typed "inscripton" (CR103) made the editor refuse the
+    file; it opens as a draft, an edit elsewhere saves both keys back as written (values and all), and enter on each
+    problem offers to rename it to the key meant (or remove it): renamed, the file is the tutorial again."""
+    from cardrogue.editor.widgets.dialogs import ChoiceScreen
+
+    data = json.loads((CAMPAIGNS / "a-sons-descent.json").read_text(encoding="utf-8"))
+    story = data["levels"][1].pop("story")
+    data["levels"][1]["stroy"] = story
+    cell = next(c for c in data["levels"][2]["cells"] if c.get("inscription"))
+    inscription = cell.pop("inscription")
+    cell["inscripton"] = inscription
+    path = tmp_path / "keys.json"
+    app = app_on(data, path, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert app.doc.path == path
+        told = [n for n in notes(app) if "opens as a draft" in n]
+        assert len(told) == 1 and "CR103" in told[0], told
+        lines = problem_lines(app)
+        assert [line.split(" ")[1] for line in lines] == ["CR103", "CR103"], lines
+        assert all("renames it to the key meant, or removes it" in line for line in lines), lines
+        await pilot.press("ctrl+e")
+        await pilot.pause()
+        app.screen.query_one("#form-title").value = "A Son Mended"
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert notes(app)[-1].startswith(f"Saved {path.name} with 2 errors")
+        saved = json.loads(path.read_text(encoding="utf-8"))
+        assert saved["levels"][1]["stroy"] == story and "story" not in saved["levels"][1]
+        assert [c["inscripton"] for c in saved["levels"][2]["cells"] if "inscripton" in c] == [inscription]
+        for _ in range(2):
+            await pilot.press("ctrl+k", "enter")
+            await settle(app, pilot)
+            assert isinstance(app.screen, ChoiceScreen)
+            await pilot.press("enter")  # the first choice: rename it to the key meant
+            await settle(app, pilot)
+        assert not [d for d in app.diagnostics if d.severity is Severity.ERROR], problem_lines(app)
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+    mended = json.loads(path.read_text(encoding="utf-8"))
+    assert mended["levels"][1]["story"] == story and "stroy" not in mended["levels"][1]
+    original = json.loads((CAMPAIGNS / "a-sons-descent.json").read_text(encoding="utf-8"))
+    assert {**mended, "title": original["title"]} == original
+
+
+def test_a_misspelt_key_of_the_hero_potions_a_card_or_a_practice_hero_is_kept_and_mended() -> None:
+    """The hero's "itemz", a potion colour "yelow", a card entry's "textt" and a level hero's "helth" are each kept
+    as written through the edits that rebuild their object (the metadata form sets the hero, F7 the potions), and
+    edits.mend_key renames each to the key meant (or removes it); a rename onto a key already there is refused."""
+    data = json.loads((CAMPAIGNS / "a-sons-descent.json").read_text(encoding="utf-8"))
+    data["potions"]["yelow"] = "poison"
+    entry = data["cards"]["shopkeepers-debt"]
+    entry["textt"] = entry.pop("text")
+    data["hero"]["itemz"] = data["hero"].pop("items")
+    data["levels"][0]["hero"] = {"helth": 4}
+    draft = load_campaign_text(json.dumps(data), "keys.json").draft
+    assert draft is not None
+    kept = edits.set_hero_checked(draft, "warrior", ["gold"], [])
+    kept = edits.set_potions(kept, {"red": "healing", "blue": "strength"})
+    saved = campaign_to_dict(kept)
+    assert (saved["hero"]["itemz"], saved["potions"]["yelow"]) == (["gold", "gold", "gold"], "poison")
+    for path, to in ((("hero", "itemz"), "items"), (("potions", "yelow"), "yellow"),
+                     (("cards", "shopkeepers-debt", "textt"), "text"), (("levels", 0, "hero", "helth"), "health")):
+        draft = edits.mend_key(draft, path, to)
+    assert not [d for d in check_text(json.dumps(campaign_to_dict(draft))) if d.severity is Severity.ERROR]
+    assert (draft.hero.items, draft.potions["yellow"], draft.levels[0].hero.health) == (("gold",) * 3, "poison", 4)
+    data["hero"]["items"] = ["gold"]
+    both = load_campaign_text(json.dumps(data), "keys.json").draft
+    with pytest.raises(ValueError, match="'items' is there already"):
+        edits.mend_key(both, ("hero", "itemz"), "items")
+    assert edits.mend_key(both, ("hero", "itemz"), None).hero.unknown == ()

@@ -303,3 +303,82 @@ def test_a_duplicate_card_instance_id_is_not_sent_to_the_level_id() -> None:
                        path=("levels", 2, "id"), level=2)
     assert editor_message(card).endswith(PLACED_PHRASES["CR202", "card id"].text) and "Levels panel" not in editor_message(card)
     assert editor_message(level).endswith(PHRASES["CR202"].text)
+
+
+
+
+def _tutorial() -> dict:
+    from cardrogue.engine.format.resources import bundled_campaigns
+
+    path = next(p for p in bundled_campaigns() if p.name == "a-sons-descent.json")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+@run_async
+async def test_a_misspelt_hero_character_says_his_character_list_and_it_fixes_it(tmp_path) -> None:
+    """A hero character typed "warior" was told to correct it in the hero's "Starting items" or "Equipped" (the
+    phrase of an unknown card in his hand): it says his form's "Character" list, and choosing there fixes it."""
+    from textual.widgets import Select
+
+    data = _tutorial()
+    data["hero"]["character"] = "warior"
+    app = app_on(data, tmp_path / "hero.json", tmp_path)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(app, pilot)
+        said = [editor_message(d) for d in app.query_one(ProblemsPanel).diagnostics if d.code == "CR201"]
+        assert said == ["unknown card 'warior'; did you mean 'warrior'? Press f8 and choose his \"Character\" (a list "
+                        "of the character cards)"], said
+        await pilot.press("f8")
+        await settle(app, pilot)
+        app.screen.query_one("#form-character", Select).value = "warrior"
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert not [d for d in app.query_one(ProblemsPanel).diagnostics if d.code == "CR201"]
+
+
+@run_async
+async def test_a_roll_of_seven_says_the_cell_panels_rolls_and_ctrl_r_fixes_it(tmp_path) -> None:
+    """A scripted roll of 7 was told only "rolls[1] is 7; the largest allowed is 6": the editor names the field that
+    holds them and the key to it, and typing the rolls again there fixes it."""
+    data = _tutorial()
+    cell = next(c for c in data["levels"][2]["cells"] if c["card"] == "goblin")
+    cell["rolls"] = [4, 7]
+    app = app_on(data, tmp_path / "rolls.json", tmp_path)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(app, pilot)
+        said = [editor_message(d) for d in app.query_one(ProblemsPanel).diagnostics if d.code == "CR106"]
+        assert said == ["rolls[1] is 7; the largest allowed is 6; each is a die face, 1 to 6: ctrl+r on the card types "
+                        "them again in the Cell panel's \"Scripted rolls\""], said
+        app.set_level(2)
+        app.canvas.cursor = tuple(cell["at"])
+        app.canvas.focus()
+        await pilot.press("ctrl+r")
+        await settle(app, pilot)
+        assert app.focused.id == "inspector-rolls" and app.focused.value == "4 7"
+        app.focused.value = "4 6"
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert not [d for d in app.query_one(ProblemsPanel).diagnostics if d.code == "CR106"]
+
+
+@run_async
+async def test_paths_out_of_order_say_the_maps_keys_and_one_fixes_them(tmp_path) -> None:
+    """Paths typed "ENE" were told the letters allowed, in the file's words only: the editor names n, e, s and w,
+    and pressing two of them (wall, then open again) leaves the card's edges as they were, written in order."""
+    data = _tutorial()
+    cell = data["levels"][1]["cells"][0]
+    assert cell["card"] == "starting-tile" and cell["paths"] == "E"
+    cell["paths"] = "ENE"
+    app = app_on(data, tmp_path / "paths.json", tmp_path)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(app, pilot)
+        said = [editor_message(d) for d in app.query_one(ProblemsPanel).diagnostics if d.code == "CR105"]
+        assert len(said) == 1 and said[0].endswith("; on the map, n, e, s and w open or wall its edges, and write its "
+                                                   "paths in order"), said
+        app.set_level(1)
+        app.canvas.cursor = tuple(cell["at"])
+        app.canvas.focus()
+        await pilot.press("n", "n")
+        await settle(app, pilot)
+        assert not [d for d in app.query_one(ProblemsPanel).diagnostics if d.code == "CR105"]
+        assert app.doc.campaign.levels[1].cell_at(*cell["at"]).paths == "NE"

@@ -322,7 +322,8 @@ def test_the_loader_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 
 # The broken files with the campaign's shape: the loader builds a draft of each (engine/format/shape.py).
 DRAFTS = {name for name in EXPECTED if int(name[:2]) >= 39 and EXPECTED[name]["code"] != "CR001"} | {
-    "18-seed-is-string.json", "19-exit-is-string.json", "24-face-sideways.json", "25-format-2.json", "26-rules-version.json",
+    "18-seed-is-string.json", "19-exit-is-string.json", "22-unknown-top-level-property.json",
+    "23-unknown-cell-property.json", "24-face-sideways.json", "25-format-2.json", "26-rules-version.json",
     "27-card-id-upper-case.json", "28-paths-out-of-order.json", "29-id-ends-in-newline.json",
     "30-grid-too-wide.json", "31-negative-coordinate.json", "32-roll-of-seven.json", "35-title-too-long.json",
     "36-title-empty.json", "37-card-key-not-an-id.json"}
@@ -353,6 +354,22 @@ def test_a_draft_holds_what_breaks_the_rules() -> None:
     result = load_campaign_text(json.dumps(data), "t.json")
     assert result.campaign is None and {d.code for d in result.errors} == {"CR203", "CR204"}
     assert [c.card for c in result.draft.levels[0].cells] == [c["card"] for c in cells]
+
+
+def test_a_goal_whose_verb_is_misspelt_is_a_draft_told_the_verb_meant() -> None:
+    """``{"slayy": "goblin"}`` (CR110) is held as written and saved back so, and its message names the goal
+    meant; a goal of two verbs is told to be two goals."""
+    data = json.loads(_TINY_BYTES)
+    data["levels"][0]["goals"] = [{"slayy": "goblin"}]
+    result = load_campaign_text(json.dumps(data), "t.json")
+    assert [d.code for d in result.errors] == ["CR110"]
+    assert result.errors[0].message.endswith('not {"slayy": "goblin"}; did you mean {"slay": "goblin"}?')
+    assert result.draft is not None and result.draft.levels[0].goals[0].text() == "'slayy' goblin"
+    saved = dumps(campaign_to_dict(result.draft))
+    assert json.loads(saved)["levels"][0]["goals"] == [{"slayy": "goblin"}]
+    two = load_campaign(BROKEN / "38-goal-two-verbs.json")
+    assert two.draft is None and two.errors[0].message.endswith(
+        ': write each verb as a goal of its own, {"slay": "goblin"}, {"open": "chest"}')
 
 
 # --------------------------------------------------------------------------- no input makes it raise
@@ -874,3 +891,27 @@ def test_an_id_or_paths_spelt_nearly_right_is_told_the_spelling(name: str, said:
     """A newcomer's hand-written 'Goblin' or 'WS' (tutor22) was told the rule and an example, not the
     spelling it meant: the id in lower case with dashes, the letters in the order N, E, S, W."""
     assert any(said in d.message for d in load_campaign(BROKEN / name).diagnostics)
+
+
+def test_a_misspelt_choice_is_told_the_one_meant() -> None:
+    """A value that is none of its choices ("heal" for a potion's effect) listed them all; the one it is most
+    like is named too, as an unknown card's is."""
+    data = json.loads(_TINY_BYTES)
+    data["potions"] = {"red": "heal"}
+    result = load_campaign_text(json.dumps(data), "t.json")
+    assert [d.message for d in result.errors] == [
+        'red is "heal"; use one of "healing", "poison", "strength", "weakness", "teleportation", "paralysis"; did you '
+        'mean "healing"?']
+    data["potions"] = {"red": "xyzzy"}
+    assert load_campaign_text(json.dumps(data), "t.json").errors[0].message.endswith('"paralysis"')
+
+
+def test_a_list_typed_as_text_is_told_how_to_write_it() -> None:
+    """Scripted rolls typed "6 6" (walk25) were told only that they must be a list: the list is written out."""
+    data = json.loads(_TINY_BYTES)
+    data["levels"][0]["cells"][1]["rolls"] = "6 6"
+    result = load_campaign_text(json.dumps(data), "t.json")
+    assert [d.message for d in result.errors] == ['rolls must be a list [ ... ], not a string ("6 6"); write [6, 6]']
+    data["levels"][0]["cells"][1]["rolls"] = [6]
+    data["hero"]["items"] = "gold, key"
+    assert load_campaign_text(json.dumps(data), "t.json").errors[0].message.endswith('; write ["gold", "key"]')

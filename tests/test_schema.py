@@ -396,3 +396,17 @@ def test_one_wrong_cell_among_many_is_reported_without_the_reference_walking_the
                                                  ("CR105", ("levels", 0, "cells", last, "paths"))]
     # The two wrong cells and their fields, the levels and the document's other members: not 196,000 cells.
     assert descents[0] < 1000, descents[0]
+
+
+def test_the_known_keys_a_draft_holds_others_beside_are_the_schemas() -> None:
+    """engine/format/schema.py's KNOWN_KEYS (what a draft keeps a misspelt key beside, as written) are the
+    schema's properties of each object."""
+    from cardrogue.engine.format.resources import load_schema
+    from cardrogue.engine.format.schema import KNOWN_KEYS
+
+    schema = load_schema("campaign.schema.json")
+    level = schema["$defs"]["level"]["properties"]
+    assert KNOWN_KEYS == {
+        "campaign": set(schema["properties"]), "par": set(schema["properties"]["par"]["properties"]),
+        "hero": set(schema["properties"]["hero"]["properties"]), "level": set(level),
+        "level hero": set(level["hero"]["properties"]), "cell": set(schema["$defs"]["cell"]["properties"])}

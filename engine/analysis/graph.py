@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Callable, Collection, Iterable, Sequence
 from ..format.diagnostics import Diagnostic, Severity
 from ..model.campaign import CHEST, DESCENDING_LADDER, KEY, STARTING_TILE, Campaign, Cell, Level
 from ..rules.mobility import wall_crossings
-from ..words import place_text
+from ..words import counted, place_text
 
 if TYPE_CHECKING:  # networkx (a tenth of a second to import) serves the explanations, not the checks
     import networkx as nx
@@ -308,12 +308,19 @@ def analyse_campaign(campaign: Campaign) -> tuple[list[LevelAnalysis], list[Diag
         for j in targets:
             back[j].append(i)
     can_finish = closure(back, [la.index for la in levels if la.exit_reached])
+    followers = _unreached_groups(campaign, first, reached, out)
+    stuck = _dead_end_groups(flow, reached, can_finish)
     for la in levels:
         if la.index not in reached:
-            why = _no_way_in(campaign, la.index, reached)
+            if la.index not in followers:
+                continue  # said with the level its way in is lost at (its cause)
+            why = _no_way_in(campaign, la.index, reached) + _so_neither(campaign, followers[la.index])
             out.append(Diagnostic("CR310", **_of_level(campaign, la.index, lambda it: f"{it} cannot be reached: {why}")))
-        elif la.index not in can_finish:
+        elif la.index not in can_finish and la.index in stuck:
             why = _no_way_on(campaign, la, first)
+            if stuck[la.index]:
+                why += (f"; nor from {_levels_named(campaign, stuck[la.index])}, whose ladders lead only to levels "
+                        "without one")
             out.append(Diagnostic("CR311", **_of_level(campaign, la.index,
                                                        lambda it: f"no exit can be reached from {it}: {why}")))
     if not campaign.allow_ladder_cycles and has_cycle(flow):
@@ -326,6 +333,101 @@ def _of_level(campaign: Campaign, index: int, sentence: Callable[[str], str]) ->
     the level is named beside it (the editor's problems list), and names it where not (check's output, a hub's)."""
     return {"message": sentence("this level"), "severity": Severity.ERROR, "path": ("levels", index), "level": index,
             "named": sentence(campaign.level_name(index))}
+
+
+def _unreached_groups(campaign: Campaign, first: dict[str, int], reached: set[int], out: list[Diagnostic]) -> dict[int, list[int]]:
+    """The levels no ladder path reaches, grouped by the one whose way in is lost: level -> the levels reached only
+    through it, for each level whose CR310 is said. A level whose every ladder in stands on a level not reached
+    either follows from that level and has no CR310 of its own; the first level of a group that no ladder leads
+    to, after a reached level with neither a ladder nor an exit (its ladder deleted), is said with that level's
+    CR306 instead (the cause, where the way down was lost): one error per cause, naming what it cuts off, not one
+    per level after it (ladders of unreached levels in a cycle alone: each keeps its own)."""
+    unreached = [i for i in range(len(campaign.levels)) if i not in reached]
+    if not unreached:
+        return {}
+    into: list[list[int]] = [[] for _ in campaign.levels]
+    onward: list[list[int]] = [[] for _ in campaign.levels]
+    for j, level in enumerate(campaign.levels):
+        for cell in level.ladders:
+            k = first.get(cell.to or "")
+            if k is not None and k != j:
+                into[k].append(j)
+                onward[j].append(k)
+    roots = [k for k in unreached if not into[k] or any(j in reached for j in into[k])]
+    groups: dict[int, list[int]] = {}
+    claimed = set(roots)
+    for root in roots:
+        todo, group = [root], []
+        while todo:
+            for k in onward[todo.pop()]:
+                if k not in reached and k not in claimed:
+                    claimed.add(k)
+                    group.append(k)
+                    todo.append(k)
+        groups[root] = sorted(group)
+    for k in unreached:  # levels whose only ways in are ladders among themselves, in a cycle
+        if k not in claimed:
+            groups[k] = []
+    for root in [k for k in roots if not into[k] and k - 1 in reached]:
+        cause = next((i for i, d in enumerate(out) if d.code == "CR306" and d.level == root - 1), None)
+        if cause is not None:
+            cut = _levels_named(campaign, [root, *groups.pop(root)])
+            out[cause] = _of_level_diag(campaign, root - 1, lambda it: f"{it} has neither a descending ladder nor an "
+                                        f"exit, so no ladder path from the first level reaches {cut}")
+    return groups
+
+
+def _dead_end_groups(flow: list[list[int]], reached: set[int], can_finish: set[int]) -> dict[int, list[int]]:
+    """The levels reached from which no exit can be reached (CR311), grouped by the dead end they lead to: level ->
+    the levels whose ladders lead only to levels without an exit and on to it, for each level whose CR311 is said.
+    A dead end is a level whose ladders reached lead nowhere on (its exit and ladders walled off, or none: the
+    cause); the levels above it, each with a ladder down to it, are named in its error rather than each in one of
+    their own (a deleted key gave six, one per level above the chest). Levels leading only to each other, in a
+    cycle, keep their own."""
+    blocked = [i for i in range(len(flow)) if i in reached and i not in can_finish]
+    roots = [i for i in blocked if set(flow[i]) <= {i}]  # (a ladder back to its own level leads nowhere on: CR312)
+    back: dict[int, list[int]] = {i: [] for i in blocked}
+    for i in blocked:
+        for j in flow[i]:
+            if j in back:
+                back[j].append(i)
+    groups: dict[int, list[int]] = {}
+    claimed = set(roots)
+    for root in roots:
+        todo, group = [root], []
+        while todo:
+            for i in back[todo.pop()]:
+                if i not in claimed:
+                    claimed.add(i)
+                    group.append(i)
+                    todo.append(i)
+        groups[root] = sorted(group)
+    for i in blocked:
+        if i not in claimed:
+            groups[i] = []
+    return groups
+
+
+def _of_level_diag(campaign: Campaign, index: int, sentence: Callable[[str], str]) -> Diagnostic:
+    return Diagnostic("CR306", **_of_level(campaign, index, sentence))
+
+
+def _levels_named(campaign: Campaign, indices: list[int]) -> str:
+    """Levels by name: a run of three or more by its ends (``levels 3 to 8 ("First Blood" (first-blood) to ...)``),
+    others the first four of them and how many more."""
+    if len(indices) >= 3 and indices == list(range(indices[0], indices[-1] + 1)):
+        ends = [campaign.level_name(k).split(" ", 2)[2] for k in (indices[0], indices[-1])]
+        return f"levels {indices[0] + 1} to {indices[-1] + 1} ({ends[0]} to {ends[1]})"
+    names = [campaign.level_name(k) for k in indices[:4]]
+    more = f" and {counted(len(indices) - 4, 'more level')}" if len(indices) > 4 else ""
+    return (", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 and not more else ", ".join(names)) + more
+
+
+def _so_neither(campaign: Campaign, followers: list[int]) -> str:
+    """The levels reached only through a level that cannot be reached (CR310): they cannot be reached either."""
+    if not followers:
+        return ""
+    return f"; so neither can {_levels_named(campaign, followers)}, reached only through it"
 
 
 def _no_way_in(campaign: Campaign, index: int, reached: set[int]) -> str:
@@ -354,6 +456,8 @@ def _no_way_on(campaign: Campaign, la: LevelAnalysis, first: dict[str, int]) -> 
     """What to do about a level from which no exit can be reached (CR311), by what it holds: ladders that
     lead only to dead ends, ways out the start cannot reach, or none at all."""
     onward = sorted({first[to] for to in la.ladders_reached if to in first})
+    if onward == [la.index]:
+        return "its ladders lead only back to it" + ("" if campaign.allow_ladder_cycles else " (see CR312)")
     if onward:
         return f"its ladders lead only to levels without one ({', '.join(campaign.level_name(j) for j in onward)})"
     exits = any(c.exit for c in la.cells)

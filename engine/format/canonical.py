@@ -17,7 +17,7 @@ import hashlib
 import json
 from typing import Any
 
-from ..model.campaign import Campaign, CardDef, Cell, Level, LevelHero, row_major
+from ..model.campaign import Campaign, CardDef, Cell, Level, LevelHero, Unknown, row_major
 
 _KEY_ORDER = [
     "$schema", "format", "id", "title", "author", "description", "kind", "rules", "seed",
@@ -112,6 +112,13 @@ def cell_to_dict(cell: Cell, level_id: str) -> dict:
         d["rolls"] = list(cell.rolls)
     if cell.inscription:
         d["inscription"] = cell.inscription
+    return _with_unknown(d, cell.unknown)
+
+
+def _with_unknown(d: dict, unknown: Unknown) -> dict:
+    """``d`` with a draft's properties the format does not know (its misspelt keys) back in it, as written."""
+    for key, text in unknown:
+        d.setdefault(key, json.loads(text))
     return d
 
 
@@ -132,7 +139,7 @@ def level_to_dict(level: Level) -> dict:
     if level.hero is not None:
         d["hero"] = level_hero_to_dict(level.hero)
     d["cells"] = [cell_to_dict(c, level.id) for c in sorted(level.cells, key=row_major)]
-    return d
+    return _with_unknown(d, level.unknown)
 
 
 def level_hero_to_dict(hero: LevelHero) -> dict:
@@ -145,7 +152,7 @@ def level_hero_to_dict(hero: LevelHero) -> dict:
         d["items"] = list(hero.items)
     if hero.equipped is not None:
         d["equipped"] = list(hero.equipped)
-    return d
+    return _with_unknown(d, hero.unknown)
 
 
 def campaign_to_dict(campaign: Campaign, *, schema_ref: str | None = None) -> dict:
@@ -166,12 +173,13 @@ def campaign_to_dict(campaign: Campaign, *, schema_ref: str | None = None) -> di
         d["par"] = {"turns": campaign.par.turns}
         if campaign.par.health is not None:
             d["par"]["health"] = campaign.par.health
+        _with_unknown(d["par"], campaign.par.unknown)
     hero: dict[str, Any] = {"character": campaign.hero.character}
     if campaign.hero.items:
         hero["items"] = list(campaign.hero.items)
     if campaign.hero.equipped:
         hero["equipped"] = list(campaign.hero.equipped)
-    d["hero"] = hero
+    d["hero"] = _with_unknown(hero, campaign.hero.unknown)
     if campaign.potions:
         d["potions"] = dict(campaign.potions)
     if campaign.story:
@@ -179,7 +187,7 @@ def campaign_to_dict(campaign: Campaign, *, schema_ref: str | None = None) -> di
     if campaign.card_entries:
         d["cards"] = {k: dict(v) for k, v in campaign.card_entries.items()}
     d["levels"] = [level_to_dict(lv) for lv in campaign.levels]
-    return d
+    return _with_unknown(d, campaign.unknown)
 
 
 def card_to_dict(card: CardDef) -> dict:

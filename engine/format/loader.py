@@ -33,7 +33,7 @@ from fastjsonschema import JsonSchemaException
 
 from ..errors import CampaignHasErrors, UnusableInput
 from ..model.abilities import AbilityError
-from ..model.campaign import Campaign, Cell, Goal, Hero, Level, LevelHero, Par, plain_cell
+from ..model.campaign import Campaign, Cell, Goal, Hero, Level, LevelHero, Par, Unknown, plain_cell
 from ..reading import other_encoding, read_limited
 from ..words import counted
 from .canonical import content_hash, default_cell_id
@@ -44,7 +44,7 @@ from .checks.text import UnsafeText, document_text_problems, unsafe_texts
 from .diagnostics import Diagnostic, JsonPath, Severity, has_errors
 from .files import json_meant
 from .positions import STRING, LineIndex, PositionIndex, max_depth
-from .schema import PATHS_VALUES, PLAIN_CELL_KEYS, campaign_validators, is_schema_id, schema_diagnostics
+from .schema import KNOWN_KEYS, PATHS_VALUES, PLAIN_CELL_KEYS, campaign_validators, is_schema_id, schema_diagnostics
 from .shape import has_campaign_shape
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
@@ -522,10 +522,11 @@ def build_draft(d: dict, validate_cell: Callable[[Any], Any] | None = None) -> C
                 pass  # a draft with schema errors: the schema diagnostics say why
     hero = d["hero"]
     levels = tuple(_level(lv, validate_cell) for lv in d["levels"])
-    par = Par(d["par"]["turns"], d["par"].get("health")) if "par" in d else None
+    par = Par(d["par"]["turns"], d["par"].get("health"), _unknown(d["par"], "par")) if "par" in d else None
     return Campaign(
         id=d["id"], title=d["title"], rules=d["rules"], seed=d["seed"],
-        hero=Hero(hero["character"], tuple(hero.get("items", ())), tuple(hero.get("equipped", ()))),
+        hero=Hero(hero["character"], tuple(hero.get("items", ())), tuple(hero.get("equipped", ())),
+                  _unknown(hero, "hero")), unknown=_unknown(d, "campaign"),
         levels=levels, cards=MappingProxyType(cards), author=d.get("author", ""),
         description=d.get("description", ""), story=d.get("story", ""), kind=d.get("kind", "campaign"),
         format=d["format"], potions=MappingProxyType(dict(d.get("potions", {}))),
@@ -549,7 +550,8 @@ def _level(lv: dict, validate_cell: Callable[[Any], Any] | None = None) -> Level
                 cells.append(_cell(c, level_id))
     return Level(id=level_id, title=lv.get("title", ""), story=lv.get("story", ""), width=lv["width"],
                  height=lv["height"], cells=tuple(cells),
-                 goals=tuple(Goal(*next(iter(g.items()))) for g in lv.get("goals", [])), hero=_level_hero(lv))
+                 goals=tuple(Goal(*next(iter(g.items()))) for g in lv.get("goals", [])), hero=_level_hero(lv),
+                 unknown=_unknown(lv, "level"))
 
 
 def _valid_cells(items: list, level_id: str, validate_cell: Callable[[Any], Any]) -> list[Cell]:
@@ -580,7 +582,8 @@ def _cell(c: dict, level_id: str) -> Cell:
     x, y = c["at"]
     return Cell(x, y, c["card"], c.get("paths", ""), _face(c.get("face", "down")),
                 c.get("id") or default_cell_id(level_id, x, y), c.get("inscription", ""), tuple(c.get("rolls", ())),
-                c.get("to"), c.get("exit", False), tuple(c.get("stock", ())), tuple(c.get("contents", ())))
+                c.get("to"), c.get("exit", False), tuple(c.get("stock", ())), tuple(c.get("contents", ())),
+                _unknown(c, "cell"))
 
 
 def _face(written: Any) -> bool | str:
@@ -596,7 +599,16 @@ def _level_hero(lv: dict) -> LevelHero | None:
         return None
     return LevelHero(hero.get("health"), tuple(hero["items"]) if "items" in hero else None,
                      tuple(hero["equipped"]) if "equipped" in hero else None,
-                     tuple(hero["at"]) if "at" in hero else None)
+                     tuple(hero["at"]) if "at" in hero else None, _unknown(hero, "level hero"))
+
+
+def _unknown(obj: dict, what: str) -> Unknown:
+    """The properties of ``obj`` (a ``what``, :data:`.schema.KNOWN_KEYS`) the format does not know, each with its value's
+    JSON text: a draft's misspelt keys ("inscripton"), kept to be saved back as written (CR103 says which key is meant)."""
+    known = KNOWN_KEYS[what]
+    if obj.keys() <= known:
+        return ()
+    return tuple((k, json.dumps(v, ensure_ascii=False)) for k, v in obj.items() if k not in known)
 
 
 def load_usable(path: Path) -> Campaign:

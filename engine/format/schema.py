@@ -245,6 +245,18 @@ _ID_RE = re.compile(_ID_PATTERN)
 # "card" an id (:func:`is_schema_id`), "paths" one of these strings, "face" "up" or "down". A subset
 # of the cell's schema, written out for speed; tests hold it to the reference validator.
 PLAIN_CELL_KEYS = frozenset({"at", "card", "paths", "face"})
+# The properties each object of a campaign may have (the schema's "properties"; any other is a CR103), by what the
+# model holds it as: a draft keeps the others as written (:data:`..model.campaign.Unknown`). tests/test_schema.py
+# holds these to the schema.
+KNOWN_KEYS: dict[str, frozenset[str]] = {
+    "campaign": frozenset({"$schema", "format", "id", "title", "author", "description", "kind", "rules", "seed",
+                           "allow_ladder_cycles", "par", "hero", "potions", "story", "cards", "levels"}),
+    "par": frozenset({"turns", "health"}),
+    "hero": frozenset({"character", "items", "equipped"}),
+    "level": frozenset({"id", "title", "story", "width", "height", "goals", "hero", "cells"}),
+    "level hero": frozenset({"at", "health", "items", "equipped"}),
+    "cell": frozenset({"at", "card", "paths", "face", "id", "inscription", "rolls", "to", "exit", "stock", "contents"}),
+}
 PATHS_VALUES = frozenset("".join(d for d, bit in zip("NESW", (m & 8, m & 4, m & 2, m & 1)) if bit) for m in range(16))
 ID_MAX_LENGTH = 64
 
@@ -348,9 +360,12 @@ def _describe(error: ValidationError, guesses: list[int]) -> list[tuple[str, str
         return [(code, f"{name} is missing the required {plural} {words}: add {'them' if len(missing) > 1 else 'it'}", path)]
     if kw == "type":
         shown = "" if inst is None else f" ({_json(inst)})"  # null is its own kind: "not null", not "not null (null)"
-        return [(code, f"{name} must be {_type_words(value)}, not {_kind_of(inst)}{shown}", path)]
+        return [(code, f"{name} must be {_type_words(value)}, not {_kind_of(inst)}{shown}{_as_list(inst, value)}", path)]
     if kw == "enum":
-        return [(code, f"{name} is {_json(inst)}; use one of {', '.join(_json(o) for o in value)}", path)]
+        # a misspelt choice ("heal", "upp", "enemey") is told the one meant, after them all
+        meant = nearest(inst.lower(), [o for o in value if isinstance(o, str)], 0.6) if isinstance(inst, str) else None
+        also = f"; did you mean {_json(meant)}?" if meant is not None and meant != inst else ""
+        return [(code, f"{name} is {_json(inst)}; use one of {', '.join(_json(o) for o in value)}{also}", path)]
     if kw == "const":
         return [(code, f"{name} is {_json(inst)}; it must be {_json(value)}", path)]
     if kw == "pattern":
@@ -371,8 +386,36 @@ def _describe(error: ValidationError, guesses: list[int]) -> list[tuple[str, str
         return [(code, f"{name} is {len(inst):,} characters long; the limit is {value:,}", path)]
     if kw == "oneOf":
         return [(code, "a goal is exactly one of {\"slay\": card}, {\"open\": card} or {\"buy\": card}, "
-                 f"not {_json(inst)}", path)]
+                 f"not {_json(inst)}{_goal_meant(inst)}", path)]
     return [(code, error.message, path)]
+
+
+def _as_list(inst: object, expected: object) -> str:
+    """How to write a list typed as text (rolls "6 6", stock "key gold"): ``; write [6, 6]``."""
+    if expected != "array" or not isinstance(inst, str):
+        return ""
+    words = [w for w in re.split(r"[\s,]+", inst.strip()) if w]
+    if not 1 <= len(words) <= 16:
+        return ""
+    items = [int(w) if w.isdecimal() and len(w) <= 3 else w for w in words]
+    return f"; write {_json(items, limit=80)}"
+
+
+GOAL_VERBS = ("slay", "open", "buy")
+
+
+def _goal_meant(goal: object) -> str:
+    """How to mend a goal the schema refuses: the verb meant, when one misspelt verb names a card
+    (``{"slayy": "golem"}``: ``; did you mean {"slay": "golem"}?``); two verbs in one goal are two goals."""
+    if not isinstance(goal, dict):
+        return ""
+    if len(goal) == 1:
+        (verb, card), = goal.items()
+        meant = nearest(verb.lower(), GOAL_VERBS, 0.5) if isinstance(card, str) else None
+        return f"; did you mean {_json({meant: card})}?" if meant else ""
+    if len(goal) > 1 and set(goal) <= set(GOAL_VERBS):
+        return ": write each verb as a goal of its own, " + ", ".join(_json({k: v}) for k, v in goal.items())
+    return ""
 
 
 def _best(error: ValidationError) -> ValidationError:

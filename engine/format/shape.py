@@ -4,11 +4,12 @@ A document with schema errors still becomes a draft (the editor opens it, its pr
 listed) when every value the model holds as a structure has that structure: levels of
 cells placed at two whole numbers, card ids and level ids as text, the hero as an object,
 ... A value the model holds as written (a seed written as text, a title too long, paths out
-of order, a roll of seven, a face written "upp", a card's kind "enemey") does not stop it: it is
+of order, a roll of seven, a face written "upp", a card's kind "enemey", a goal's verb "slayy") does not stop it: it is
 saved back as it was, and its schema error stays in the problems panel until it is fixed.
 
 What stops it is what a draft cannot hold without losing it: a missing required property
-(CR102), an unknown property (CR103), or a wrong type where the model needs a structure; and a grid side over :data:`DRAFT_SIDE`, which no editor could show.
+(CR102), an unknown property where the model has no place for it (CR103; a misspelt key of the campaign, its
+hero, par, a level, a cell or a card definition is kept as written), or a wrong type where the model needs a structure; and a grid side over :data:`DRAFT_SIDE`, which no editor could show.
 """
 
 from __future__ import annotations
@@ -17,12 +18,11 @@ from typing import Any, Iterable
 
 from .diagnostics import Diagnostic
 
-# Schema codes a draft cannot hold: the model has no place for an unknown property, and
-# nothing to hold for a missing one.
-_UNREPRESENTABLE = frozenset({"CR102", "CR103"})
+# Schema codes a draft cannot hold: nothing to hold for a missing property. An unknown property (CR103, a
+# misspelt key) is held as written where the model keeps an object's others (:func:`_holds_unknown`).
+_UNREPRESENTABLE = frozenset({"CR102"})
 _REQUIRED = ("format", "id", "title", "rules", "seed", "hero", "levels")
 _TEXTS = ("$schema", "id", "title", "author", "description", "kind", "rules", "story")
-_GOAL_VERBS = ("slay", "open", "buy")
 # The longest grid side a draft holds: four times the format's largest (256, CR106), so a grid a
 # little too large opens in the editor to be fixed, and one whose map could not be drawn in
 # bounded time (100000 × 100000 places) is refused with its CR106.
@@ -31,7 +31,7 @@ DRAFT_SIDE = 1024
 
 def has_campaign_shape(data: Any, schema_errors: Iterable[Diagnostic] = ()) -> bool:
     """True when :func:`.loader.build_draft` can build a model of ``data`` that keeps all of it."""
-    if any(d.code in _UNREPRESENTABLE for d in schema_errors):
+    if any(d.code in _UNREPRESENTABLE or (d.code == "CR103" and not _holds_unknown(d.path)) for d in schema_errors):
         return False
     if not isinstance(data, dict) or not all(k in data for k in _REQUIRED):
         return False
@@ -51,6 +51,19 @@ def has_campaign_shape(data: Any, schema_errors: Iterable[Diagnostic] = ()) -> b
     return isinstance(levels, list) and bool(levels) and all(_level_shape(lv) for lv in levels)
 
 
+def _holds_unknown(path: tuple) -> bool:
+    """Whether the model keeps an unknown property at ``path`` (its key last) as written: one of the campaign,
+    its hero or par, a level, a level's hero or a cell (:data:`.schema.KNOWN_KEYS`), or of a card definition
+    or the potions (kept whole as written: a colour "redd" sets no colour)."""
+    parent = path[:-1]
+    if parent in ((), ("hero",), ("par",), ("potions",)):
+        return True
+    if len(parent) == 2 and parent[0] == "cards":
+        return True
+    return (parent[:1] == ("levels",) and (len(parent) == 2 or (len(parent) == 3 and parent[2] == "hero")
+                                           or (len(parent) == 4 and parent[2] == "cells")))
+
+
 def _level_shape(level: Any) -> bool:
     if not (isinstance(level, dict) and isinstance(level.get("id"), str) and _whole(level.get("width"))
             and _whole(level.get("height")) and isinstance(level.get("cells"), list)):
@@ -60,9 +73,10 @@ def _level_shape(level: Any) -> bool:
     if not all(isinstance(level.get(k, ""), str) for k in ("title", "story")):
         return False
     goals = level.get("goals", [])
+    # A goal's verb is kept as written: one misspelt ({"slayy": "golem"}) is held, saved back so and
+    # listed (CR110) until the goal is mended; a goal of two verbs, or of none, has no one verb to hold.
     if not (isinstance(goals, list) and all(
-            isinstance(g, dict) and len(g) == 1 and next(iter(g)) in _GOAL_VERBS and isinstance(next(iter(g.values())), str)
-            for g in goals)):
+            isinstance(g, dict) and len(g) == 1 and isinstance(next(iter(g.values())), str) for g in goals)):
         return False
     if "hero" in level and not _level_hero_shape(level["hero"]):
         return False

@@ -19,6 +19,9 @@ from typing import Callable, Mapping
 from .abilities import Ability
 
 FORMAT_VERSION = 1
+# A draft's properties of an object that the format does not know (a misspelt key, "inscripton"): each key with
+# its value's JSON text, kept to be saved back as written while its CR103 is listed (hashable, as the model is).
+Unknown = tuple[tuple[str, str], ...]
 POTION_COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")
 # The potion table of "Potions > Properties of a potion", in die order 1..6.
 POTION_EFFECTS = ("healing", "poison", "strength", "weakness", "teleportation", "paralysis")
@@ -164,6 +167,7 @@ class Cell:
     exit: bool = False  # leaving the dungeon here wins the campaign
     stock: tuple[str, ...] = ()  # shop: cards for sale
     contents: tuple[str, ...] = ()  # chest: cards taken when it is opened
+    unknown: Unknown = ()  # a draft's properties the format does not know (a misspelt key), as written
 
     @property
     def pos(self) -> tuple[int, int]:
@@ -199,7 +203,8 @@ def plain_cell(x: int, y: int, card: str, paths: str, face_up: bool, id: str) ->
 
 @dataclass(frozen=True, slots=True)
 class Goal:
-    """A level goal: ``slay`` a named card, ``open`` the chest, ``buy`` the debt."""
+    """A level goal: ``slay`` a named card, ``open`` the chest, ``buy`` the debt. A draft keeps a verb
+    that is none of these (``"slayy"``) as written, to save it back while its schema error is listed."""
 
     verb: str
     card: str
@@ -207,7 +212,8 @@ class Goal:
     def text(self, name: str | None = None) -> str:
         """``Buy shopkeepers-debt``: the card by its id, as a file and a check name it; a player is shown
         the card's ``name`` instead (``Buy Shopkeeper's Debt``), as the board and the shop name it."""
-        return {"slay": "Slay", "open": "Open", "buy": "Buy"}[self.verb] + f" {name or self.card}"
+        verb = {"slay": "Slay", "open": "Open", "buy": "Buy"}.get(self.verb, repr(self.verb))
+        return f"{verb} {name or self.card}"
 
 
 @dataclass(frozen=True)
@@ -220,6 +226,7 @@ class Level:
     cells: tuple[Cell, ...]
     goals: tuple[Goal, ...] = ()
     hero: "LevelHero | None" = None  # practice: the hero of a run that starts on this level
+    unknown: Unknown = ()  # a draft's misspelt keys, as written (see Unknown)
     by_pos: Mapping[tuple[int, int], Cell] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -267,6 +274,7 @@ class Hero:
     character: str
     items: tuple[str, ...] = ()
     equipped: tuple[str, ...] = ()
+    unknown: Unknown = ()  # a draft's misspelt keys, as written (see Unknown)
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,12 +290,14 @@ class LevelHero:
     items: tuple[str, ...] | None = None
     equipped: tuple[str, ...] | None = None
     at: tuple[int, int] | None = None
+    unknown: Unknown = ()  # a draft's misspelt keys, as written (see Unknown)
 
 
 @dataclass(frozen=True, slots=True)
 class Par:
     turns: int
     health: int | None = None
+    unknown: Unknown = ()  # a draft's misspelt keys, as written (see Unknown)
 
 
 @dataclass(frozen=True)
@@ -313,6 +323,7 @@ class Campaign:
     # hands it over, so the model imports nothing from the format. A copy (dataclasses.replace)
     # keeps it and hashes its own content.
     hasher: Callable[[Campaign], str] | None = field(default=None, repr=False, compare=False)
+    unknown: Unknown = ()  # a draft's misspelt keys at the top of the file, as written (see Unknown)
 
     @cached_property
     def content_hash(self) -> str:

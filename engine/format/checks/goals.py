@@ -7,7 +7,7 @@ from typing import Any, Mapping
 from ...model.campaign import CHEST, CardDef, Goal, Level, level_name
 from ..diagnostics import Diagnostic, JsonPath
 from .cards import known_card
-from .common import Findings, a
+from .common import Findings, a, nearest
 
 
 def goal_card_problems(goal: Goal, cards: Mapping[str, CardDef], path: JsonPath, **where: Any) -> list[Diagnostic]:
@@ -26,6 +26,8 @@ def goal_problems(level: Level, li: int, gi: int, goal: Goal, cards: Mapping[str
         return problems
     found = Findings()
     card_id, name = goal.card, level_name(level, li)
+    if _misspelt_on_level(level, goal, cards):
+        return []  # its CR201 ("did you mean" this card) is the one to fix, and meets the goal
     on_level = any(c.card == card_id for c in level.cells)
     if goal.verb == "slay" and not on_level:
         found.error("CR221", f"goal: slay {card_id!r}, but no {card_id!r} is on {name}", path, level=li)
@@ -36,3 +38,11 @@ def goal_problems(level: Level, li: int, gi: int, goal: Goal, cards: Mapping[str
     elif goal.verb == "buy" and not any(card_id in c.stock for c in level.cells):
         found.error("CR221", f"goal: buy {card_id!r}, but no shop on {name} sells it", path, level=li)
     return found.items
+
+
+def _misspelt_on_level(level: Level, goal: Goal, cards: Mapping[str, CardDef]) -> bool:
+    """Whether what the goal needs is on the level misspelt: an unknown card there (for buy, in a shop's stock) that
+    its CR201 takes for the goal's card ("shopkeepers-dept" for "shopkeepers-debt"). The goal's CR221 ("no shop
+    sells it") only followed from that one, and was listed before it (walk25)."""
+    ids = {item for c in level.cells for item in c.stock} if goal.verb == "buy" else {c.card for c in level.cells}
+    return any(card not in cards and nearest(card, cards) == goal.card for card in ids)
