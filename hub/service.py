@@ -643,8 +643,9 @@ class Hub:
         with self.db.transaction(write=True) as tx:
             self._lock_account(tx, account.id)  # one player's runs take turns: one of them is marked best
             self._still_authorised(tx, account)
-            # A run stored before a run was the states it passes through holds an id its actions give
-            # (VerifiedRun.earlier_ids): that row is this run.
+            # A run stored before a run was the states it passes through was re-keyed by migration 8 (hub/db.py,
+            # _rekey_runs); one that did not re-verify then, or was changed by hand since, may still hold an id its
+            # actions give (VerifiedRun.earlier_ids): that row is this run.
             row = None
             for earlier in run.earlier_ids:
                 row = row or tx.one(_RUN_SELECT + " WHERE r.run_id = ?", (earlier,))
@@ -733,7 +734,8 @@ class Hub:
         with self.db.transaction() as tx:
             target = self.find(map_hash, tx)
             row = tx.one("SELECT r.replay, a.name FROM runs r JOIN accounts a ON a.id = r.account_id"
-                         " WHERE r.run_id = ? AND r.map_hash = ?", (run_id, target["hash"]))
+                         " WHERE (r.run_id = ? OR r.earlier_id = ?) AND r.map_hash = ?",  # (earlier_id: migration 8)
+                         (run_id, run_id, target["hash"]))
         if row is None:
             raise HubError(404, f"no run {run_id!r} on this map")
         if target["competition"]:
