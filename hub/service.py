@@ -92,8 +92,10 @@ def look_key(name: str) -> str:
     of any script drawn as Latin ones as those ('аlice' with a Cyrillic а as 'alice', 'ꓮꓡꓲꓚꓰ' in Lisu as 'alice'). (hub/db.py's LOOK_KEY_SQL
     is the same on ASCII, the names made before.)"""
     # (mapped again after the case goes: a small Cherokee letter folds to its capital)
-    return (_without_latin_accents(name).translate(_LATIN_LOOKS).replace("I", "l").casefold().translate(_LATIN_LOOKS)
-            .casefold().translate(_READ_ALIKE).replace("rn", "m").replace("vv", "w"))
+    # (mapped before the compatibility form too: NFKD made the lunate sigma ϲ a final ς, which casefolds to σ, an 'o';
+    # and the ypogegrammeni ͺ a space and a mark)
+    return (_without_latin_accents(name.translate(_LATIN_LOOKS)).translate(_LATIN_LOOKS).replace("I", "l").casefold()
+            .translate(_LATIN_LOOKS).casefold().translate(_READ_ALIKE).replace("rn", "m").replace("vv", "w"))
 
 
 def _without_latin_accents(name: str) -> str:

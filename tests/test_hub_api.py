@@ -66,6 +66,21 @@ def test_a_name_that_reads_as_a_players_name_is_taken(hub, first: str, second: s
     assert status == 409 and f"reads as {first!r}" in body["error"], body
 
 
+def test_every_letter_of_the_look_alike_table_reads_as_its_prototype() -> None:
+    """Each letter of UTS #39's one-letter table (service._LATIN_LOOKS) reads as its ASCII prototype, alone and in a
+    name. The compatibility form came first: the Greek lunate sigma ϲ became a final ς, casefolded to σ, read as an
+    'o' ('ϲat' registered beside 'cat', and was refused beside 'oat'); the ypogegrammeni ͺ became a space and a mark."""
+    from cardrogue.hub.service import _LATIN_LOOKS, look_key
+
+    table = {chr(code): chr(proto) for code, proto in _LATIN_LOOKS.items()}
+    assert len(table) > 300
+    wrong = {letter: (look_key(letter), look_key(proto)) for letter, proto in table.items()
+             if look_key(letter) != look_key(proto) or look_key(f"x{letter}at") != look_key(f"x{proto}at")}
+    assert wrong == {}
+    assert look_key("ϲat") == look_key("Ϲat") == look_key("cat") != look_key("oat")
+    assert look_key("ͺvy") == look_key("ivy")
+
+
 def test_a_name_that_reads_alike_only_without_its_case_is_another_name(hub) -> None:
     """A small i is not an l (review: 'Marlo' was refused as reading as 'Mario', 'Bili' as 'Bill')."""
     for name in ("alice", "alice2", "al.ice", "al-ice", "ali", "lia", "amber", "warn", "wave", "Mario", "Marlo",
