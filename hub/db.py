@@ -92,17 +92,18 @@ REKEY_SECONDS = 10.0
 REKEY_PROGRESS_S = 5.0
 
 
-def _rekey_runs(tx: "Tx") -> None:
+def _rekey_runs(tx: "Tx") -> list[str]:
     """Every stored run under the id of the states it passes through (VerifiedRun.run_id): a row stored before that id
     held the id of its actions, so a copy of it with a detour (``unequip X, equip X``) or two actions swapped, whose
     actions give other ids, met no row and was stored beside it. Each run is re-simulated once from its stored replay
     (REKEY_SECONDS at most); its old id is kept in ``earlier_id`` (old replay addresses still answer). A row that does
     not re-verify (or whose map no longer loads to its hash), or whose run of now is a row stored before it (a copy
-    stored before this migration), keeps its id and is said in ``Database.notes``: no row is dropped."""
+    stored before this migration), keeps its id and is said (the lines returned, ``Database.notes``): no row is
+    dropped."""
     from cardrogue.engine.format.loader import load_campaign_text
     from cardrogue.engine.records.replay import verify_replay
 
-    notes = tx._db.notes  # (the Database's: Tx is this module's)
+    notes: list[str] = []
     tx.execute("ALTER TABLE runs ADD COLUMN earlier_id TEXT")
     tx.execute("CREATE UNIQUE INDEX runs_earlier ON runs (earlier_id)")
     ids = [row[0] for row in tx.all("SELECT run_id FROM runs ORDER BY submitted_at, run_id")]
@@ -142,6 +143,7 @@ def _rekey_runs(tx: "Tx") -> None:
                      "(remove them by hand if unwanted): " + _listed(copies))
     if kept:
         notes.append(f"{_runs_counted(len(kept))} did not re-verify, kept under their old ids: " + _listed(kept))
+    return notes
 
 
 def _listed(rows: list[str], shown: int = 20) -> str:
@@ -524,8 +526,8 @@ class Database:
                     if version in applied:
                         continue
                     for statement in statements:
-                        if callable(statement):
-                            statement(tx)
+                        if callable(statement):  # (what it has to tell the operator: lines, ``serve`` says them)
+                            self.notes.extend(statement(tx) or ())
                         else:
                             tx.execute(statement.format(**words))
                     tx.execute("INSERT INTO schema_migrations VALUES (?, ?, ?)", (version, description, time.time()))

@@ -34,7 +34,6 @@ SEARCH_INSIDES = {"trace", "relax"}
 
 # White-box tests of the solver's own machinery, which cannot be tested through the view.
 WHITE_BOX = {
-    ("tests/test_hub_api.py", "test_every_letter_of_the_look_alike_table_reads_as_its_prototype"): "sweeps the look-alike table itself",
     ("tests/test_hub_text_rule.py", "test_the_search_for_stacked_marks_leaves_emoji_out"): "the fast search's class of candidates, which decides its speed",
     ("tests/test_loader.py", "test_a_problem_at_the_end_of_a_big_file_is_located_without_walking_every_token"): "counts the tokens the walk takes",
     ("tests/test_solver_poison.py", "_admitted"): "the table reads the raw fields",
