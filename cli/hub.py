@@ -212,7 +212,8 @@ def _schema_said(db) -> list[str]:
     if db.found_version == 0:
         return [f"a new database: made the hub's tables (schema version {latest})"]
     return [f"upgraded the database from schema version {db.found_version} to {latest}:",
-            *(f"  migration {version}: {described[version]}" for version in db.applied)]
+            *(f"  migration {version}: {described[version]}" for version in db.applied),
+            *(f"  {note}" for note in db.notes)]
 
 
 def _address(host: str, port: int) -> tuple[str, bool]:

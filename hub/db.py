@@ -86,6 +86,75 @@ def _fill_search_keys(tx: "Tx") -> None:
                                                                      hash_))
 
 
+# The longest one stored run re-simulates for migration 8 (a submission's own bound, hub.service.Settings.replay_seconds).
+REKEY_SECONDS = 10.0
+# How often migration 8 says how far it is, in seconds (to the standard error, for the operator of `serve`).
+REKEY_PROGRESS_S = 5.0
+
+
+def _rekey_runs(tx: "Tx") -> list[str]:
+    """Every stored run under the id of the states it passes through (VerifiedRun.run_id): a row stored before that id
+    held the id of its actions, so a copy of it with a detour (``unequip X, equip X``) or two actions swapped, whose
+    actions give other ids, met no row and was stored beside it. Each run is re-simulated once from its stored replay
+    (REKEY_SECONDS at most); its old id is kept in ``earlier_id`` (old replay addresses still answer). A row that does
+    not re-verify (or whose map no longer loads to its hash), or whose run of now is a row stored before it (a copy
+    stored before this migration), keeps its id and is said (the lines returned, ``Database.notes``): no row is
+    dropped."""
+    from cardrogue.engine.format.loader import load_campaign_text
+    from cardrogue.engine.records.replay import verify_replay
+
+    notes: list[str] = []
+    tx.execute("ALTER TABLE runs ADD COLUMN earlier_id TEXT")
+    tx.execute("CREATE UNIQUE INDEX runs_earlier ON runs (earlier_id)")
+    ids = [row[0] for row in tx.all("SELECT run_id FROM runs ORDER BY submitted_at, run_id")]
+    campaigns: dict[str, Any] = {}
+    rekeyed, kept, copies = 0, [], []
+    started = shown = time.monotonic()
+    for n, old in enumerate(ids, 1):
+        map_hash, content, replay = tx.one("SELECT r.map_hash, m.content, r.replay FROM runs r JOIN maps m"
+                                           " ON m.hash = r.map_hash WHERE r.run_id = ?", (old,))
+        if map_hash not in campaigns:
+            try:
+                loaded = load_campaign_text(content, map_hash).campaign
+            except Exception:  # (a stored text this version cannot read: its runs are kept and said)
+                loaded = None
+            campaigns[map_hash] = loaded if loaded is not None and loaded.content_hash == map_hash else None
+        campaign = campaigns[map_hash]
+        if campaign is None:
+            kept.append(f"{old[:12]} (its map {map_hash[:12]} no longer loads to its hash)")
+            continue
+        verdict = verify_replay(replay, campaign, max_seconds=REKEY_SECONDS)
+        if not verdict.ok:
+            kept.append(f"{old[:12]} ({verdict.message})")
+        elif (new := verdict.run.run_id) != old:
+            if tx.one("SELECT run_id FROM runs WHERE run_id = ?", (new,)):
+                copies.append(f"{old[:12]} (the run {new[:12]}, stored before it)")
+            else:
+                tx.execute("UPDATE runs SET run_id = ?, earlier_id = ? WHERE run_id = ?", (new, old, old))
+                rekeyed += 1
+        if time.monotonic() - shown >= REKEY_PROGRESS_S:
+            shown = time.monotonic()
+            print(f"cardrogue hub: migration 8: re-verified {n:,} of {len(ids):,} runs", file=sys.stderr, flush=True)
+    if ids:  # (a database without runs: nothing to say)
+        notes.append(f"re-keyed {_runs_counted(rekeyed)} by the states they pass through, of {_runs_counted(len(ids))} "
+                     f"re-verified in {time.monotonic() - started:.1f} s")
+    if copies:
+        notes.append(f"{_runs_counted(len(copies))} kept under their old ids, copies of a run stored before them "
+                     "(remove them by hand if unwanted): " + _listed(copies))
+    if kept:
+        notes.append(f"{_runs_counted(len(kept))} did not re-verify, kept under their old ids: " + _listed(kept))
+    return notes
+
+
+def _listed(rows: list[str], shown: int = 20) -> str:
+    """The first ``shown`` of ``rows``, and how many more (a line of the log, not a dump of the table)."""
+    return ", ".join(rows[:shown]) + (f", and {len(rows) - shown:,} more" if len(rows) > shown else "")
+
+
+def _runs_counted(n: int) -> str:
+    return f"{n:,} run" + ("" if n == 1 else "s")
+
+
 # (version, what it adds, steps: statements, or a function of the transaction for what SQL cannot do alike)
 MIGRATIONS: tuple[tuple[int, str, tuple[Any, ...]], ...] = (
     (1, "accounts, campaigns, map versions and runs", (
@@ -158,6 +227,11 @@ MIGRATIONS: tuple[tuple[int, str, tuple[Any, ...]], ...] = (
         MARK_BEST_RUNS,
         "CREATE INDEX runs_best ON runs (map_hash, turns, health DESC, submitted_at, run_id, account_id)"
         " WHERE best = 1",
+    )),
+    # A run's id is the states it passes through now (engine/records, VerifiedRun.run_id), not its actions: the runs
+    # stored before are re-simulated and re-keyed (_rekey_runs), their old ids kept in earlier_id.
+    (8, "runs: each stored run re-keyed by the states it passes through", (
+        _rekey_runs,
     )),
 )
 
@@ -265,6 +339,7 @@ class Database:
             self._file = path.absolute()  # (a process that changes its folder goes on with the same file)
         # What opening it did, for ``serve`` to say: the schema version found (0: a new database) and the migrations applied.
         self.found_version = 0
+        self.notes: list[str] = []  # what a migration has to tell the operator (``serve`` says it)
         self._identity: tuple[int, int] | None = None
         self.applied = self.migrate(upgrade)
         if self.dialect == "sqlite":
@@ -470,8 +545,8 @@ class Database:
                     if version in applied:
                         continue
                     for statement in statements:
-                        if callable(statement):
-                            statement(tx)
+                        if callable(statement):  # (what it has to tell the operator: lines, ``serve`` says them)
+                            self.notes.extend(statement(tx) or ())
                         else:
                             tx.execute(statement.format(**words))
                     tx.execute("INSERT INTO schema_migrations VALUES (?, ?, ?)", (version, description, time.time()))

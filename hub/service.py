@@ -92,8 +92,10 @@ def look_key(name: str) -> str:
     of any script drawn as Latin ones as those ('аlice' with a Cyrillic а as 'alice', 'ꓮꓡꓲꓚꓰ' in Lisu as 'alice'). (hub/db.py's LOOK_KEY_SQL
     is the same on ASCII, the names made before.)"""
     # (mapped again after the case goes: a small Cherokee letter folds to its capital)
-    return (_without_latin_accents(name).translate(_LATIN_LOOKS).replace("I", "l").casefold().translate(_LATIN_LOOKS)
-            .casefold().translate(_READ_ALIKE).replace("rn", "m").replace("vv", "w"))
+    # (mapped before the compatibility form too: NFKD made the lunate sigma ϲ a final ς, which casefolds to σ, an 'o';
+    # and the ypogegrammeni ͺ a space and a mark)
+    return (_without_latin_accents(name.translate(_LATIN_LOOKS)).translate(_LATIN_LOOKS).replace("I", "l").casefold()
+            .translate(_LATIN_LOOKS).casefold().translate(_READ_ALIKE).replace("rn", "m").replace("vv", "w"))
 
 
 def _without_latin_accents(name: str) -> str:
@@ -643,8 +645,9 @@ class Hub:
         with self.db.transaction(write=True) as tx:
             self._lock_account(tx, account.id)  # one player's runs take turns: one of them is marked best
             self._still_authorised(tx, account)
-            # A run stored before a run was the states it passes through holds an id its actions give
-            # (VerifiedRun.earlier_ids): that row is this run.
+            # A run stored before a run was the states it passes through was re-keyed by migration 8 (hub/db.py,
+            # _rekey_runs); one that did not re-verify then, or was changed by hand since, may still hold an id its
+            # actions give (VerifiedRun.earlier_ids): that row is this run.
             row = None
             for earlier in run.earlier_ids:
                 row = row or tx.one(_RUN_SELECT + " WHERE r.run_id = ?", (earlier,))
@@ -733,7 +736,8 @@ class Hub:
         with self.db.transaction() as tx:
             target = self.find(map_hash, tx)
             row = tx.one("SELECT r.replay, a.name FROM runs r JOIN accounts a ON a.id = r.account_id"
-                         " WHERE r.run_id = ? AND r.map_hash = ?", (run_id, target["hash"]))
+                         " WHERE (r.run_id = ? OR r.earlier_id = ?) AND r.map_hash = ?",  # (earlier_id: migration 8)
+                         (run_id, run_id, target["hash"]))
         if row is None:
             raise HubError(404, f"no run {run_id!r} on this map")
         if target["competition"]:

@@ -423,6 +423,30 @@ def test_a_row_stored_under_the_id_its_actions_as_written_give_still_lists(tmp_p
         assert not store.add(verify_replay(copy, campaign).run, campaign)  # the same run: already in the table
 
 
+@pytest.mark.parametrize("detour", ["loop", "swap"])
+def test_a_copy_with_a_detour_of_a_row_stored_before_runs_were_their_states_is_not_added(tmp_path, detour):
+    """ada's row stored by a version of before (under the id of her actions): mallory's copy with a detour, imported
+    since, looked up only the ids of its own actions and was added as a row of its own ('added', a second row; the
+    listing then set it apart as listed already). It is the same run: not added, and ada's row is re-keyed."""
+    import sqlite3
+
+    campaign, genuine = ledger_run("ada")
+    run = verify_replay(genuine.text(), campaign).run
+    db = tmp_path / "scores.db"
+    with ScoreStore(db) as store:
+        assert store.add(run, campaign)
+    with sqlite3.connect(db) as raw:  # as stored before: under the id of its actions
+        raw.execute(f"UPDATE scores_{campaign.content_hash} SET run_id = ?", (run.recorded_id,))
+    copy = verify_replay(detour_copies(campaign, genuine.text(), "mallory")[detour], campaign).run
+    assert copy.run_id == run.run_id and run.recorded_id not in (copy.run_id, *copy.earlier_ids)
+    with ScoreStore(db) as store:
+        assert not store.add(copy, campaign)
+        scores, unproved, _ = store.checked_table(campaign)
+    assert [(s.player, s.run_id) for s in scores] == [("ada", run.run_id)] and unproved == []
+    with sqlite3.connect(db) as raw:
+        assert raw.execute(f"SELECT COUNT(*) FROM scores_{campaign.content_hash}").fetchone()[0] == 1
+
+
 def test_the_end_screen_ranks_a_run_the_table_holds_under_its_id_as_written(tmp_path):
     """The player's end screen found its run's row by the run's id of now: a row stored before twin actions were one
     run (under the id of its actions as written) gave no rank and no highlight when the same run was played again

@@ -66,6 +66,21 @@ def test_a_name_that_reads_as_a_players_name_is_taken(hub, first: str, second: s
     assert status == 409 and f"reads as {first!r}" in body["error"], body
 
 
+def test_every_letter_of_the_look_alike_table_reads_as_its_prototype() -> None:
+    """Each letter of UTS #39's one-letter table (service._LATIN_LOOKS) reads as its ASCII prototype, alone and in a
+    name. The compatibility form came first: the Greek lunate sigma ϲ became a final ς, casefolded to σ, read as an
+    'o' ('ϲat' registered beside 'cat', and was refused beside 'oat'); the ypogegrammeni ͺ became a space and a mark."""
+    from cardrogue.hub.service import _LATIN_LOOKS, look_key
+
+    table = {chr(code): chr(proto) for code, proto in _LATIN_LOOKS.items()}
+    assert len(table) > 300
+    wrong = {letter: (look_key(letter), look_key(proto)) for letter, proto in table.items()
+             if look_key(letter) != look_key(proto) or look_key(f"x{letter}at") != look_key(f"x{proto}at")}
+    assert wrong == {}
+    assert look_key("ϲat") == look_key("Ϲat") == look_key("cat") != look_key("oat")
+    assert look_key("ͺvy") == look_key("ivy")
+
+
 def test_a_name_that_reads_alike_only_without_its_case_is_another_name(hub) -> None:
     """A small i is not an l (review: 'Marlo' was refused as reading as 'Mario', 'Bili' as 'Bill')."""
     for name in ("alice", "alice2", "al.ice", "al-ice", "ali", "lia", "amber", "warn", "wave", "Mario", "Marlo",
@@ -480,6 +495,67 @@ def test_a_run_stored_under_the_id_of_its_actions_as_written_is_still_one_row(hu
         assert status == 409 and "alice" in body["error"], body
         runs = call(hub.base, "GET", ref + "/leaderboard?every=1")[1]["runs"]
         assert [(r["player"], r["run_id"]) for r in runs] == [("alice", run.recorded_id)]
+
+
+def test_a_run_stored_before_runs_were_their_states_cannot_be_copied_with_a_detour(hub_db: str) -> None:
+    """alice's run stored by a hub of before (under the id of its actions, as it left it): bob's copy with ``unequip
+    X, equip X`` looked up only its own actions' ids, then was stored under the id of its states, which no row held:
+    201, ranked beside her (review of forge25). Migration 8 re-verifies each stored run and re-keys it by its states,
+    its old id kept (its replay's old address still answers): the copy is 409, alice's run. Of the rows stored before
+    it, a copy already stored and a row whose replay no longer verifies are kept under their ids, and said."""
+    from helpers import detour_copies, ledger_run, ledger_solution
+
+    text = ledger_solution()[0]
+    campaign = campaign_of(text)
+    with running_hub(hub_db) as hub:
+        alice, bob, carol = (register(hub.base, name) for name in ("alice", "bob", "carol"))
+        published = publish(hub.base, alice, text, window_days=0)[1]
+        ref = f"/api/maps/{published['hash']}"
+        original = ledger_run("alice")[1].text()
+        assert call(hub.base, "POST", ref + "/runs", raw=original.encode(), token=alice)[0] == 201
+        assert call(hub.base, "POST", ref + "/runs", raw=slower(text, 1, "carol").encode(), token=carol)[0] == 201
+    run = verify_replay(original, campaign).run
+    carols = verify_replay(slower(text, 1, "carol"), campaign).run
+    copies = detour_copies(campaign, original, "bob")
+    stored_copy = verify_replay(copies["swap"], campaign).run  # a copy a hub of before stored as a run of its own
+    assert run.run_id == stored_copy.run_id and run.recorded_id != stored_copy.recorded_id
+    db = Database(hub_db)
+    with db.transaction(write=True) as tx:  # back to schema 7, as a hub of before left it
+        bob_id = tx.one("SELECT id FROM accounts WHERE name = 'bob'")[0]
+        tx.execute("UPDATE runs SET run_id = ? WHERE run_id = ?", (run.recorded_id, run.run_id))
+        tx.execute("INSERT INTO runs (run_id, map_hash, account_id, turns, health, submitted_at, replay, best)"
+                   " VALUES (?, ?, ?, ?, ?, ?, ?, 1)", (stored_copy.recorded_id, published["hash"], bob_id,
+                                                        stored_copy.turns, stored_copy.health, 2e9, copies["swap"]))
+        broken = json.loads(carols.replay_text)
+        broken["actions"] = broken["actions"][:-1]  # (its claimed result no longer re-simulates)
+        tx.execute("UPDATE runs SET run_id = ?, replay = ? WHERE run_id = ?",
+                   (carols.recorded_id, json.dumps(broken), carols.run_id))
+        for undo in ("DROP INDEX runs_earlier", "ALTER TABLE runs DROP COLUMN earlier_id",
+                     "DELETE FROM schema_migrations WHERE version >= 8"):
+            tx.execute(undo)
+    assert db.schema_version() == 7
+    db.close()
+    db = Database(hub_db)  # migration 8
+    assert db.applied == [8]
+    assert db.notes[0].startswith("re-keyed 1 run by the states they pass through, of 3 runs re-verified"), db.notes
+    assert db.notes[1].startswith(f"1 run kept under their old ids, copies of a run stored before them (remove them by "
+                                  f"hand if unwanted): {stored_copy.recorded_id[:12]} (the run {run.run_id[:12]}"), db.notes
+    assert db.notes[2].startswith(f"1 run did not re-verify, kept under their old ids: {carols.recorded_id[:12]} ("), db.notes
+    with db.transaction() as tx:
+        assert sorted(tx.all("SELECT a.name, r.run_id, r.earlier_id FROM runs r JOIN accounts a ON a.id = r.account_id")) == [
+            ("alice", run.run_id, run.recorded_id), ("bob", stored_copy.recorded_id, None),
+            ("carol", carols.recorded_id, None)]
+    db.close()
+    with running_hub(hub_db) as hub:
+        status, body, _ = call(hub.base, "POST", ref + "/runs", raw=copies["loop"].encode(), token=bob)
+        assert status == 409 and "alice" in body["error"], body
+        again = call(hub.base, "POST", ref + "/runs", raw=original.encode(), token=alice)
+        assert again[0] == 200 and again[1]["created"] is False and again[1]["run_id"] == run.run_id, again
+        for run_id in (run.run_id, run.recorded_id):  # the old address too
+            status, served, _ = call(hub.base, "GET", f"{ref}/runs/{run_id}/replay")
+            assert status == 200 and served["actions"] == json.loads(original)["actions"], served
+        runs = call(hub.base, "GET", ref + "/leaderboard?every=1")[1]["runs"]
+        assert sorted(r["player"] for r in runs) == ["alice", "bob", "carol"]
 
 
 def test_a_map_that_no_longer_loads_to_its_hash_takes_no_run_and_is_still_shown(hub_db: str) -> None:

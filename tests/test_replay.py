@@ -91,6 +91,24 @@ def test_a_run_id_is_the_same_in_every_process():
     assert ids == {verify_replay(replay.read_text(), campaign).run.run_id}
 
 
+def test_a_bundled_runs_id_and_checkpoints_are_pinned():
+    """The run id and the state digests of The Son's Descent's bundled solution, as literals. A change of either
+    (the state's key, its rendering, the bytes of the dice drawn, the id's layout) re-keys every run stored in every
+    local table and hub: it needs a migration (hub/db.py, like migration 8's re-keying) and must not pass unnoticed.
+    The dice drawn are packed little-endian explicitly (GameState._draw_counts): these bytes are the same on every
+    machine."""
+    from cardrogue.engine.format.resources import campaigns_dir
+
+    replay = campaigns_dir() / "a-sons-descent.replay.json"
+    campaign = load_campaign(str(replay).replace(".replay.json", ".json")).campaign
+    doc = json.loads(replay.read_text())
+    verdict = verify_replay(replay.read_text(), campaign)
+    assert verdict.ok, verdict.message  # (the file's checkpoints and final digest, re-computed, match)
+    assert verdict.run.run_id == "380442de99906f86d59e198b8a3e3380059f950a2a3d0e7af825c95a56ac484f"
+    assert verdict.run.recorded_id == "c5b11b54851c9d3faba9b848a49acb2cc942411ab5e7996235b667f1a3b5d8af"  # (its actions)
+    assert (doc["checkpoints"][:2], doc["final"]) == (["cbf3089e3792dd4a", "d74d02d25eeb584c"], "5e3b790ff1eeae39")
+
+
 def _reference_rendering(value):
     """The rendering of a state's key replay checkpoints have always hashed (records/replay.py's ``_stable`` until
     forge25), written out here: bytes as hex, callables by qualified name, dictionaries as sorted pairs, anything else

@@ -280,6 +280,9 @@ class ScoreStore:
             held = db.execute(f"SELECT player, turns, health, recorded_at, run_id, {_REPLAY} FROM {table}"
                               f" WHERE run_id IN ({', '.join('?' * len(ids))}) ORDER BY run_id = ? DESC",
                               (*ids, digest)).fetchone()
+            if held is None and self._stored_before(db, table, run, campaign):
+                db.execute("COMMIT")
+                return False
             added = held is None
             if held is not None:
                 # The row of this run id is this run (whoever claimed it first) unless it was written by hand:
@@ -301,6 +304,29 @@ class ScoreStore:
                 db.execute("ROLLBACK")
             raise
         return added
+
+    @staticmethod
+    def _stored_before(db: sqlite3.Connection, table: str, run: VerifiedRun, campaign: Campaign) -> bool:
+        """Whether a row stored before a run was its states is ``run`` under the id of other actions (a copy of it with
+        a detour or two actions swapped, played since): its actions' ids (:attr:`VerifiedRun.earlier_ids`) are only
+        ``run``'s own. Such a row has ``run``'s score, so the rows of that score are re-verified (:data:`ROW_SECONDS`
+        each, :data:`LISTING_SECONDS` in all; past it the run is added, and a listing shows it once); the row that is
+        ``run`` is re-keyed to ``run``'s id, so that it is found directly from then on."""
+        deadline = time.monotonic() + LISTING_SECONDS
+        rows = db.execute(f"SELECT player, turns, health, recorded_at, run_id, {_REPLAY} FROM {table}"
+                          " WHERE turns = ? AND health = ? ORDER BY recorded_at, run_id", (run.turns, run.health))
+        for raw in rows.fetchall():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            try:
+                row = _checked(raw)
+            except (ValueError, TypeError, OverflowError):
+                continue
+            if _proof(row, campaign, min(left, ROW_SECONDS)) == (None, run.run_id):
+                db.execute(f"UPDATE {table} SET run_id = ? WHERE run_id = ?", (run.run_id, row[4]))
+                return True
+        return False
 
     def readable(self) -> None:
         """Read the schema: a file that is not SQLite (or is damaged) fails here, as :class:`UnusableInput`."""

@@ -16,6 +16,7 @@ turn sequence is in :mod:`.combat`, items, the shop and potions in :mod:`.items`
 
 from __future__ import annotations
 
+import sys
 from array import array
 from typing import Callable
 
@@ -136,10 +137,14 @@ class GameState(CombatRules, ItemRules):
 
     def _draw_counts(self) -> bytes:
         """The dice drawn from every cell's stream, as the checkpoints of replays hash them: a 32-bit
-        count per cell in cell order, zeros included (the layout checkpoints have always hashed)."""
+        count per cell in cell order, zeros included (the layout checkpoints have always hashed), little-endian
+        whatever the machine's order: run ids and checkpoints hash these bytes, and must be the same everywhere
+        (tests/test_replay.py pins a run id)."""
         counts = array("I", bytes(4 * len(self.d.cells)))
         for cell, n in self.draws:
             counts[cell] = n
+        if sys.byteorder == "big":
+            counts.byteswap()
         return counts.tobytes()
 
     def rolls_drawn(self, cell: int) -> int:
