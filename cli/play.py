@@ -38,7 +38,8 @@ def register(sub) -> None:
     play.add_argument("--level", type=int, default=None, metavar="N", help="practise level N (1-based); not scored")
     play.add_argument("--scores-db", type=Path, default=None, help="high-score database (default: user data dir, or $CARDROGUE_SCORES_DB)")
     play.add_argument("--replays", type=Path, default=None, help="folder for replay files (default: user data dir)")
-    play.add_argument("--player", default=None, help="the name on your scores (default: your login name)")
+    play.add_argument("--player", default=None,
+                      help="the name on your scores (default: your hub account's name when registered, else your login name)")
     play.add_argument("--random-dice", action="store_true",
                       help="practise with random dice: a fresh seed, recorded in the replay; not scored")
     play.add_argument("--seed", type=seed, default=None,
@@ -51,6 +52,8 @@ def register(sub) -> None:
     run.add_argument("--level", type=int, default=None, metavar="N", help="start on level N (1-based)")
     run.add_argument("--seed", type=seed, default=None, help="random dice: per-card streams from this seed instead of the fated ones")
     run.add_argument("-o", "--output", type=Path, default=None, metavar="REPLAY", help="save the run as a replay file")
+    run.add_argument("--player", default=None,
+                     help="the name in the replay (default: your hub account's name when registered, else your login name)")
     run.add_argument("--format", choices=("text", "json"), default="text",
                      help="text (default) or JSON: every step's log, the failure, the final state, the legal actions")
     run.set_defaults(func=cmd_run)
@@ -99,6 +102,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from cardrogue.engine.rules.actions import Action, ActionError
 
     try:
+        check_player(args.player)
         campaign = load_usable(args.campaign)
         level = level_index(campaign, args.level, args.campaign)
         if args.output is not None:
@@ -114,7 +118,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     except UnusableInput as exc:
         complain(*lines_of(exc))
         return exc.exit_code
-    recorder = Recorder(campaign, level=level, mode="fated" if args.seed is None else "random", seed=args.seed)
+    from cardrogue.hub.config import player_name
+
+    recorder = Recorder(campaign, level=level, mode="fated" if args.seed is None else "random", seed=args.seed,
+                        player=player_name() if args.player is None else args.player)
     state = recorder.state
     steps: list[dict] = [{"action": None, "log": [str(e) for e in state.log]}]
     failure = None

@@ -25,9 +25,18 @@ from .common import (
     say,
     say_shown,
     score_line,
+    seconds,
 )
 from .progress import is_plain
 from .replays import NotJson, campaign_for_replay, verified_on
+
+
+VERIFY_SECONDS = 60.0
+"""How long `verify` and `scores --import` re-simulate one replay by default (``--max-seconds``). The hub gives a
+submitted run 10 s (hub/service.py ``replay_seconds``) for its at most 20,000 actions; a local replay may hold
+200,000 (10 times more: one of a small map takes about 12 s), so 60 s, the default of `solve --max-seconds` too."""
+SHOW_BAR_AFTER = 1.0
+"""Seconds of re-simulating after which a terminal is shown a progress bar (a short replay shows none)."""
 
 
 def register(sub) -> None:
@@ -39,6 +48,8 @@ def register(sub) -> None:
                              "with that id)")
     verify.add_argument("--format", choices=("text", "json"), default="text",
                         help="text (default) or one JSON object: ok, message, the campaign and the verified result")
+    verify.add_argument("--max-seconds", type=seconds, default=VERIFY_SECONDS, metavar="S",
+                        help=f"stop re-simulating after S seconds: not verified, exit 1 (default {VERIFY_SECONDS:g})")
     verify.set_defaults(func=cmd_verify)
     scores = sub.add_parser("scores", help="the high-score table of a campaign, or import shared replays")
     scores.add_argument("campaign", nargs="?", type=Path, help="campaign file (default: the bundled campaign)")
@@ -48,6 +59,8 @@ def register(sub) -> None:
                         help="the campaign file (the same as the positional CAMPAIGN)")
     scores.add_argument("--scores-db", type=Path, default=None, help="high-score database (default: user data dir, or $CARDROGUE_SCORES_DB)")
     scores.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or JSON")
+    scores.add_argument("--max-seconds", type=seconds, default=VERIFY_SECONDS, metavar="S",
+                        help=f"with --import, re-simulate each replay for at most S seconds (default {VERIFY_SECONDS:g})")
     scores.set_defaults(func=cmd_scores)
 
 
@@ -71,7 +84,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
             _json({"replay": str(args.replay), "ok": False, "checked": False, "message": "\n".join((first, *more))})
         complain(first, *more)
         return exc.exit_code
-    verdict = verify_replay(text, campaign)
+    verdict = _verified(text, campaign, args.replay, args.max_seconds)
     if args.format == "json":
         run = verdict.run
         _json({"replay": str(args.replay), "ok": verdict.ok, "checked": True, "message": verdict.message,
@@ -80,7 +93,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
                "result": None if run is None else {"outcome": run.outcome, "turns": run.turns, "health": run.health,
                                                    "level": run.level + 1, "dice": run.dice_mode, "player": run.player,
                                                    "ranked": run.ranked},
-               "action": None if verdict.action_index is None else verdict.action_index + 1})
+               "action": None if verdict.action_index is None else verdict.action_index + 1,
+               "out_of_time": verdict.out_of_time})
+    elif verdict.out_of_time:
+        say(f"{args.replay}: not verified: {verdict.message} (--max-seconds gives it longer)")
     elif verdict.ok:
         say(f"{args.replay}: {verdict.message}")
         say(f"  on {verified_on(campaign_file, campaign)}")  # a look-alike file shared with the replay is another map
@@ -89,6 +105,31 @@ def cmd_verify(args: argparse.Namespace) -> int:
     else:
         say(f"{args.replay}: rejected: {verdict.message}")
     return EXIT_OK if verdict.ok else EXIT_PROBLEMS
+
+
+def _verified(text: str, campaign, path: Path, max_seconds: float):
+    """:func:`verify_replay` for at most ``max_seconds``, a progress bar shown on a terminal once it has taken
+    :data:`SHOW_BAR_AFTER` (on standard error, erased at the end: cli/progress.py)."""
+    import time
+    from contextlib import ExitStack
+
+    from cardrogue.engine.records.replay import verify_replay
+
+    from .progress import progress_bar
+
+    start = time.monotonic()
+    with ExitStack() as stack:
+        bar = None
+
+        def progress(done: int, total: int) -> None:
+            nonlocal bar
+            if bar is None:
+                if time.monotonic() - start < SHOW_BAR_AFTER:
+                    return
+                bar = stack.enter_context(progress_bar(f"{path.name}: verifying", total=total, counted=True))
+            bar.update(completed=done)
+
+        return verify_replay(text, campaign, max_seconds=max_seconds, progress=progress)
 
 
 def _unranked(run) -> str:
@@ -111,7 +152,7 @@ def cmd_scores(args: argparse.Namespace) -> int:
         store = open_scores(args.scores_db, writable=bool(args.imports))
         with store:
             if args.imports:
-                return _import_replays(store, args.imports, campaign_path)
+                return _import_replays(store, args.imports, campaign_path, args.max_seconds)
             campaign = load_usable(campaign_path or default_campaign())
             table, unproved, cut = store.checked_table(campaign)
     except UnusableInput as exc:  # the database (damaged, read-only) or the campaign
@@ -162,10 +203,8 @@ def cmd_scores(args: argparse.Namespace) -> int:
     return status
 
 
-def _import_replays(store, paths: list[Path], campaign_path: Path | None) -> int:
-    """Verify and add each replay; one bad file never stops the others."""
-    from cardrogue.engine.records.replay import verify_replay
-
+def _import_replays(store, paths: list[Path], campaign_path: Path | None, max_seconds: float) -> int:
+    """Verify (each for at most ``max_seconds``) and add each replay; one bad file never stops the others."""
     status = EXIT_OK
     for path in paths:
         try:
@@ -183,12 +222,15 @@ def _import_replays(store, paths: list[Path], campaign_path: Path | None) -> int
             status = max(status, exc.exit_code)
             continue
         try:
-            verdict = verify_replay(text, campaign)
+            verdict = _verified(text, campaign, path, max_seconds)
         except Exception as exc:  # one file's surprise never stops the replays after it
             say(f"{path}: rejected: internal error: {type(exc).__name__}: {exc}")
             status = EXIT_UNUSABLE
             continue
-        if not verdict.ok:
+        if verdict.out_of_time:
+            say(f"{path}: not verified: {verdict.message} (--max-seconds gives it longer)")
+            status = max(status, EXIT_PROBLEMS)
+        elif not verdict.ok:
             say(f"{path}: rejected: {verdict.message}")
             status = max(status, EXIT_PROBLEMS)
         elif not verdict.run.ranked:

@@ -36,7 +36,8 @@ def register(sub) -> None:
     web.add_argument("--scores-db", type=Path, default=None,
                      help="the player: high-score database (default: user data dir, or $CARDROGUE_SCORES_DB)")
     web.add_argument("--replays", type=Path, default=None, help="the player: folder for replay files (default: user data dir)")
-    web.add_argument("--player", default=None, help="the player: the name on the scores (default: the server's login name)")
+    web.add_argument("--player", default=None, help="the player: the name on the scores (default: the server's hub account's name when "
+                          "registered, else its login name)")
     web.add_argument("--hub", default=None, metavar="URL",
                      help="also play this hub's maps at /map/ID or /map/HASH (what the hub's --play-url links to)")
     web.set_defaults(func=cmd_web)

@@ -17,12 +17,19 @@ from textual.content import Content
 from textual.filter import LineFilter
 from textual.widgets import Markdown
 
-from cardrogue.engine.printable import printable, without_controls
+from cardrogue.engine.printable import closed_to_the_right, printable, without_controls
 
 
 def text(value: str, style: str = "", *, lines: bool = False) -> Text:
     """``value`` as a Rich ``Text``: never markup, no raw control characters."""
     return Text(printable(value, lines=lines), style)
+
+
+def name_cell(value: str, style: str = "") -> Text:
+    """A player's name as a cell of a table (:func:`text`), closed by a LEFT-TO-RIGHT MARK when it holds a
+    right-to-left letter (:func:`~cardrogue.engine.printable.closed_to_the_right`, as ``cardrogue scores`` writes it):
+    the turns after it stay in their column."""
+    return Text(closed_to_the_right(printable(value)), style)
 
 
 def content(value: str, style: str = "") -> Content:
@@ -46,11 +53,17 @@ class NoRawControls(LineFilter):
     The helpers above show such characters escaped where the app shows a name or a title; text
     an author edits (the story, an inscription) is shown as it is, minus these characters, which
     take no cell. An app returns this filter from ``get_line_filters``.
+
+    One such character passes: the LEFT-TO-RIGHT MARK (U+200E) that :func:`name_cell` puts after a right-to-left
+    name, so the next column of a table keeps its place on a terminal that lays out bidirectional text (as
+    ``cardrogue scores`` does). A name brings none raw (:func:`text` escapes its marks too), and the overrides and
+    isolates (U+202A-202E, U+2066-2069) and the right-to-left marks are still dropped
+    (:func:`~cardrogue.engine.printable.without_controls`).
     """
 
     def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
-        return [Segment(without_controls(text), style, control) if not control else Segment(text, style, control)
-                for text, style, control in segments]
+        return [Segment(without_controls(text, left_to_right_marks=True), style, control) if not control
+                else Segment(text, style, control) for text, style, control in segments]
 
 
 NO_RAW_CONTROLS = NoRawControls()

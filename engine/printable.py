@@ -27,6 +27,7 @@ def _unsafe_class() -> str:
 
 
 _UNSAFE = re.compile(_unsafe_class())
+_UNSAFE_BUT_MARKS = re.compile(_unsafe_class().replace("\u200e", ""))
 _UNSAFE_KEEP_LINES = re.compile(_unsafe_class().replace(r"\x00-\x1f", r"\x00-\x09\x0b-\x1f"))
 
 
@@ -51,13 +52,21 @@ def printable(text: str, *, lines: bool = False) -> str:
     return pattern.sub(_escape, text)
 
 
-def without_controls(text: str) -> str:
+def without_controls(text: str, *, left_to_right_marks: bool = False) -> str:
     """``text`` with the characters :func:`printable` escapes dropped (they take no cell on a
     terminal, so the text keeps its width) and a lone surrogate shown as U+FFFD: the last guard
-    of a screen, for text an author is editing and must not see rewritten."""
-    if not _UNSAFE.search(text):
+    of a screen, for text an author is editing and must not see rewritten.
+
+    With ``left_to_right_marks`` a LEFT-TO-RIGHT MARK (U+200E) stays: the mark :func:`closed_to_the_right`
+    puts after a right-to-left name so the next column keeps its place. It overrides, embeds or isolates
+    nothing (the overrides U+202A-202E and isolates U+2066-2069 are still dropped, and so are the right-to-left
+    marks U+200F and U+061C): it is a left-to-right letter of no width, so at most it lays the neutral characters
+    beside it out left to right, the direction of the whole screen. A name or a title from outside never brings
+    one raw: :func:`printable` shows its marks as ``\\u200e``."""
+    pattern = _UNSAFE_BUT_MARKS if left_to_right_marks else _UNSAFE
+    if not pattern.search(text):
         return text
-    return _UNSAFE.sub(lambda m: "\ufffd" if "\ud800" <= m.group() <= "\udfff" else "", text)
+    return pattern.sub(lambda m: "\ufffd" if "\ud800" <= m.group() <= "\udfff" else "", text)
 
 
 

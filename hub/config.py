@@ -97,6 +97,31 @@ def load_config() -> ClientConfig:
     return replace(config, pending=kept)
 
 
+def player_name() -> str:
+    """The name a run is recorded under when none is given (``--player``; docs/player.md): the account registered
+    with a hub on this machine (``hub register``: the name its leaderboard shows the runs under), else the login
+    name; at most 80 characters (a replay's player), and "" (anonymous) when the name is one a hub would refuse in a
+    replay (markup, control characters: docs/hub.md), as ``--player`` is. A damaged settings file is the hub
+    commands' to report: here the login name is used."""
+    import getpass
+
+    from cardrogue.engine.format.checks.text import unsafe_text
+
+    try:
+        config = load_config()
+    except UnusableInput:
+        config = ClientConfig()
+    if config.hub and config.token and config.name:
+        name = config.name
+    else:
+        try:
+            name = getpass.getuser()
+        except Exception:  # no login name in this environment: scores stay anonymous
+            return ""
+    name = name[:80]
+    return "" if unsafe_text(name, title=True) else name
+
+
 def save_config(config: ClientConfig) -> Path:
     path = config_path()
     try:

@@ -123,6 +123,12 @@ Object.defineProperty(Object.prototype, "terminal", {
     if (value && value.buffer && value.buffer.active) { window.__xterm = value; }
   },
 });
+// DevTools' device emulation (Emulation.setDeviceMetricsOverride, deviceScaleFactor 3) reports a ResizeObserver's
+// device-pixel box at the real screen's scale (1), not the emulated one: xterm.js sized its canvas from that box
+// (383 px) and drew its glyphs at devicePixelRatio (3), so a phone's screenshot was the terminal's top-left third,
+// three times too big. Without the box xterm.js sizes the canvas as its CSS size times devicePixelRatio, as a real
+// phone's box gives it (at a scale of 1, the same canvas as before).
+if (window.devicePixelRatio !== 1) { delete ResizeObserverEntry.prototype.devicePixelContentBoxSize; }
 """
 
 # Read once xterm.js has parsed all it was given: it parses a large write in slices, between which the buffer

@@ -818,3 +818,31 @@ def test_a_replay_given_for_a_campaign_is_told_once(command: list[str], tmp_path
     code, _, err = cardrogue(capsys, *(arg.replace("{}", replay) for arg in command))
     assert code in (1, 2) and "this looks like a replay" in err and "cardrogue check" not in err, err
     assert f"{replay}: not a usable campaign (1 error)\n" in err, err
+
+
+def test_run_records_the_hub_account_else_the_login_name_or_the_player_given(tmp_path: Path, capsys, monkeypatch):
+    """`cardrogue run -o` recorded every replay anonymous, and the player the login name (docs/player.md): the same
+    default now everywhere, the hub account registered here, else the login name; --player names another, and a
+    name a hub would refuse is refused before the run."""
+    import getpass
+
+    from cardrogue.hub.config import ClientConfig, new_token, save_config
+
+    monkeypatch.setattr(getpass, "getuser", lambda: "root")
+
+    def player(*extra: str) -> str:
+        replay = record_with(capsys, tmp_path / "r.replay.json", *extra)
+        return json.loads(replay.read_text(encoding="utf-8"))["player"]
+
+    assert player() == "root"
+    save_config(ClientConfig(hub="https://hub.example", name="carol", token=new_token()))
+    assert player() == "carol" and player("--player", "ada") == "ada"
+    code, _, err = cardrogue(capsys, "run", NEEDLE, "move E", "--player", "[b]x[/b]", "-o", tmp_path / "no.replay.json")
+    assert code == 2 and "--player: a hub refuses" in err and not (tmp_path / "no.replay.json").exists(), err
+
+
+def record_with(capsys, replay: Path, *extra: str) -> Path:
+    actions = json.loads(NEEDLE_REPLAY.read_text(encoding="utf-8"))["actions"]
+    code, _, err = cardrogue(capsys, "run", NEEDLE, *actions, "-o", replay, *extra)
+    assert code == 0, err
+    return replay

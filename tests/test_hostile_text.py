@@ -203,3 +203,24 @@ async def test_editor_notifications_are_plain_text(tmp_path):
         assert app.is_running
         shown = [n for n in app._notifications if CLOSE in n.message]
         assert shown and all(n.markup is False for n in shown)
+
+
+@pytest.mark.parametrize("player, shown", [("אבג", "אבג"), ("\u202eعلي\u2066", "\\u202eعلي\\u2066")],
+                         ids=["hebrew", "arabic-with-override-and-isolate"])
+@run_async
+async def test_a_right_to_left_name_in_the_end_screens_table_keeps_the_turns_after_it(tmp_path, player, shown):
+    """`cardrogue scores` closes a right-to-left name by a LEFT-TO-RIGHT MARK (forge25: by the bidi algorithm, N1, the
+    name drew the spaces and the turns after it into its run, so a bidi terminal drew the turns before the name). The
+    player's end-screen table is the same table: its name is closed by the same mark, and the app's last guard
+    (NoRawControls) lets that mark through while a name's own override and isolate stay escaped, none raw."""
+    app = PlayerApp(load_usable(_write(tmp_path, duel_dict())), replays_dir=tmp_path / "r",
+                    scores_db=tmp_path / "s.db", player=player)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter", *WIN_KEYS)
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen) and app.screen.result.rank == 1
+        row = next(line for line in screen_text(app).splitlines() if shown in line)
+        assert f"{shown}\u200e " in row, row  # the mark right after the name, before the cell's padding
+        assert_no_raw_controls(row.replace("\u200e", ""))
+        assert row.count("\u200e") == 1
+        await pilot.press("q")

@@ -1015,3 +1015,40 @@ async def test_an_inscriptions_markdown_is_drawn_not_shown_as_written(tmp_path):
         assert said in str(under) and said in log_text(app), (str(under), log_text(app))
         bold = [span for span in under.spans if "bold" in str(span.style)]
         assert [under.plain[s.start:s.end] for s in bold] == ["merchant", "20"], under.spans
+
+
+def test_the_default_player_is_the_hub_account_registered_here_else_the_login_name(monkeypatch):
+    """The local table recorded the login name (root) while a hub's leaderboard shows the same player's runs under
+    the account's name. Without --player a run is now recorded under the account registered with `hub register`,
+    else the login name (docs/player.md); a damaged settings file, or one without a token, falls back to the login."""
+    import getpass
+
+    from cardrogue.editor.player.run import default_player
+    from cardrogue.hub.config import ClientConfig, config_path, new_token, save_config
+
+    monkeypatch.setattr(getpass, "getuser", lambda: "root")
+    assert default_player() == "root"
+    save_config(ClientConfig(hub="https://hub.example", name="carol"))  # no token: not registered
+    assert default_player() == "root"
+    save_config(ClientConfig(hub="https://hub.example", name="carol", token=new_token()))
+    assert default_player() == "carol"
+    config_path().write_text("{damaged", encoding="utf-8")
+    assert default_player() == "root"
+
+
+@run_async
+async def test_a_run_played_without_a_name_is_scored_under_the_hub_account(tmp_path, monkeypatch):
+    """The terminal player (and the web player, whose sessions run `cardrogue play` without --player unless the
+    server is given one) scores a run under the registered hub account, the name its leaderboard shows."""
+    import getpass
+
+    from cardrogue.hub.config import ClientConfig, new_token, save_config
+
+    monkeypatch.setattr(getpass, "getuser", lambda: "root")
+    save_config(ClientConfig(hub="https://hub.example", name="carol", token=new_token()))
+    app = PlayerApp(load(duel_dict()), replays_dir=tmp_path / "r", scores_db=tmp_path / "s.db")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("enter", "right", "a", "right", "full_stop", "right", "right")
+        await pilot.pause()
+        assert app.screen.result.rank == 1 and [s.player for s in app.screen.result.table] == ["carol"]
+        await pilot.press("q")

@@ -612,3 +612,70 @@ def test_a_player_named_beyond_ascii_is_scored_and_listed_under_that_name(tmp_pa
     assert listed.returncode == 0 and player in listed.stdout, listed.stdout + listed.stderr
     shown = json.loads(cardrogue("scores", duel, "--scores-db", db, "--format", "json").stdout)
     assert [row["player"] for row in shown["scores"]] == [player]
+
+
+# --------------------------------------------------------------------------- bounded re-simulation
+
+
+def _steps_clock(monkeypatch) -> None:
+    """The re-simulation's clock moved one second by each step of the engine: a budget in seconds becomes a budget
+    in steps, the same on any machine (no timed assert)."""
+    from types import SimpleNamespace
+
+    from cardrogue.engine.records import replay
+    from cardrogue.engine.rules.state import GameState
+
+    steps, step = [0], GameState.step
+
+    def counted(self, *args, **kwargs):
+        steps[0] += 1
+        return step(self, *args, **kwargs)
+
+    monkeypatch.setattr(GameState, "step", counted)
+    monkeypatch.setattr(replay, "time", SimpleNamespace(monotonic=lambda: 1000.0 + steps[0]))
+
+
+@pytest.mark.parametrize("command", ["verify", "import"])
+def test_verify_and_import_stop_at_their_budget_naming_the_file_and_the_action(tmp_path, duel, db, monkeypatch,
+                                                                              capsys, command):
+    """"Every command finishes in bounded time on any input" (DESIGN.md): a 200,000-action replay of a small map took
+    `cardrogue verify` or `scores --import` about 12 s, with no bound (the hub's re-simulation stops at 10 s). Both
+    now stop at --max-seconds (60 by default): not verified, the file and the action reached named, exit 1, no row."""
+    from cardrogue.cli.main import main
+
+    replay = winning_replay(tmp_path, player="ada")
+    _steps_clock(monkeypatch)
+    argv = (["verify", str(replay), "--campaign", str(duel)] if command == "verify" else
+            ["scores", str(duel), "--import", str(replay), "--scores-db", str(db)])
+    code = main([*argv, "--max-seconds", "2"])
+    out = capsys.readouterr().out
+    assert code == 1 and re.search(rf"^{re.escape(str(replay))}: not verified: re-simulation stopped after 2 s at "
+                                   rf"action \d of {len(WIN)} \(--max-seconds gives it longer\)$", out, re.M), out
+    monkeypatch.undo()
+    code = main([*argv, "--max-seconds", "60"])  # the same replay, in its budget
+    assert code == 0 and "verified: won in 2 turns" in capsys.readouterr().out
+    if command == "import":
+        assert main(["scores", str(duel), "--scores-db", str(db), "--format", "json"]) == 0
+        assert [s["player"] for s in json.loads(capsys.readouterr().out)["scores"]] == ["ada"]
+
+
+def test_verify_in_json_says_out_of_time(tmp_path, duel, monkeypatch, capsys):
+    from cardrogue.cli.main import main
+
+    replay = winning_replay(tmp_path)
+    _steps_clock(monkeypatch)
+    assert main(["verify", str(replay), "--campaign", str(duel), "--max-seconds", "1", "--format", "json"]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    assert not doc["ok"] and doc["out_of_time"] and "stopped after 1 s" in doc["message"], doc
+
+
+def test_the_re_simulation_reports_its_progress(tmp_path, duel, monkeypatch):
+    """What a long verification's progress bar is fed: (actions done, actions in all), every PROGRESS_EVERY."""
+    from cardrogue.engine.records import replay
+
+    monkeypatch.setattr(replay, "PROGRESS_EVERY", 2)
+    seen: list[tuple[int, int]] = []
+    verdict = verify_replay(winning_replay(tmp_path).read_text(), load(duel_dict()),
+                            progress=lambda done, total: seen.append((done, total)))
+    n = len(WIN)
+    assert verdict.ok and seen == [(i, n) for i in range(2, n, 2)], (seen, n)

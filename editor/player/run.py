@@ -10,7 +10,6 @@ the high-score table.
 
 from __future__ import annotations
 
-import getpass
 import secrets
 import time
 from dataclasses import dataclass
@@ -32,15 +31,11 @@ def default_replays_dir() -> Path:
 
 
 def default_player() -> str:
-    """The login name (at most 80 characters, a replay's player), or "" (anonymous) when there is none or
-    when a hub would refuse it in a replay (markup, control characters: docs/hub.md), as ``--player`` is."""
-    from cardrogue.engine.format.checks.text import unsafe_text
+    """The name on a run played without ``--player``: the hub account registered here, else the login name
+    (:func:`cardrogue.hub.config.player_name`, as `cardrogue run -o` records it)."""
+    from cardrogue.hub.config import player_name
 
-    try:
-        name = getpass.getuser()[:80]
-    except Exception:  # no login name in this environment: scores stay anonymous
-        return ""
-    return "" if unsafe_text(name, title=True) else name
+    return player_name()
 
 
 @dataclass(frozen=True)

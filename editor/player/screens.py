@@ -30,7 +30,7 @@ from cardrogue.engine.rules.view import Face, StateView, Tile
 from cardrogue.engine.words import place_text
 
 from ..room import too_short
-from ..shown import StoryMarkdown, content, inline_markdown, text as shown_text
+from ..shown import StoryMarkdown, content, inline_markdown, name_cell, text as shown_text
 from .run import PlayRun, RunResult, campaign_par, default_player, finish, no_par
 from .widgets import MAGENTA, ActionMenu, BoardView, EnemyPanel, HeroPanel, KeyBar, RunLog, goals_text
 
@@ -715,7 +715,7 @@ class EndScreen(ModalScreen[str]):
             table.add_column(column, justify=justify)
         for s in self.result.table:
             style = "bold yellow" if s.run_id == self.result.run_id else ""  # (a tie shares its rank)
-            table.add_row(str(s.rank), shown_text(s.player or "anonymous"), str(s.turns), str(s.health), style=style)
+            table.add_row(str(s.rank), name_cell(s.player or "anonymous"), str(s.turns), str(s.health), style=style)
         return table
 
     def action_choose(self, choice: str) -> None:

@@ -22,7 +22,7 @@ import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ..chance.resolvers import FatedResolver
 from ..format.schema import is_valid, reference_validator
@@ -431,10 +431,17 @@ def _check_list(items, name: str, good, what: str) -> None:
             raise ReplayError(f"not a valid replay: $.{name}[{i}]: not {what}")
 
 
-def verify_replay(text: str, campaign: Campaign, *, max_seconds: float | None = None) -> Verdict:
+PROGRESS_EVERY = 1000
+"""Actions re-simulated between two calls of :func:`verify_replay`'s ``progress``."""
+
+
+def verify_replay(text: str, campaign: Campaign, *, max_seconds: float | None = None,
+                  progress: Callable[[int, int], None] | None = None) -> Verdict:
     """Re-simulate a replay against ``campaign``; accept only an exact match.
 
-    ``max_seconds`` bounds the re-simulation (the hub's server); past it the replay is rejected.
+    ``max_seconds`` bounds the re-simulation (the hub's server, `cardrogue verify` and `scores --import`); past it
+    the replay is rejected as :attr:`Verdict.out_of_time`, naming the action reached. ``progress`` is called with
+    (actions done, actions in all) every :data:`PROGRESS_EVERY` actions (a command's progress bar).
     """
     try:
         doc = parse_replay(text)
@@ -475,6 +482,8 @@ def verify_replay(text: str, campaign: Campaign, *, max_seconds: float | None = 
     for i, text_action in enumerate(actions):
         if deadline is not None and time.monotonic() > deadline:
             return stopped(i)
+        if progress is not None and i % PROGRESS_EVERY == 0 and i:
+            progress(i, len(actions))
         try:
             action = Action.parse(text_action)
             if state.is_terminal():
