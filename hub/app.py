@@ -218,6 +218,8 @@ def create_app(db: Database | str | None = None, settings: Settings | None = Non
             headers["retry-after"] = str(RETRY_AFTER_S)
         if isinstance(exc, HTTPException) and exc.headers:
             headers.update(exc.headers)  # the router's 405 names the methods the path takes (``allow``)
+        if isinstance(exc, HubError):
+            headers.update(exc.headers)
         headers = headers or None
         if not request.url.path.startswith("/api") and request.method == "GET":
             return HTMLResponse(pages.error_page(status, body["error"]), status_code=status, headers=headers)
@@ -338,10 +340,25 @@ async def _body(request: Request, limit: int) -> bytes:
         if deadline.cancelled_caught:
             raise HubError(408, f"the body did not arrive within {BODY_SECONDS:g} s")
         if size <= limit:
-            _json_declared(request)  # (after the read: a client still sending would not get to read the 415)
+            # (after the read: a client still sending would not get to read the 415)
+            _identity_encoded(request)
+            _json_declared(request)
             return b"".join(chunks)
     said = f"{declared:,} bytes" if declared is not None else f"larger than {limit:,} bytes"
     raise HubError(413, f"the body is {said}; the limit here is {limit:,}")
+
+
+def _identity_encoded(request: Request) -> None:
+    """A body in a content coding (``Content-Encoding: gzip``, ``br``...) is refused (415, with ``Accept-Encoding:
+    identity``, RFC 9110 15.5.16): it was read undecoded, plain JSON so labelled registering an account that a proxy
+    or log reader decoding the label would read as another body. The hub decodes none (no decompression bomb to
+    bound), and its client sends none."""
+    codings = [c.strip().lower() for c in request.headers.get("content-encoding", "").split(",")]
+    if any(c not in ("", "identity") for c in codings):
+        shown = request.headers["content-encoding"]
+        shown = repr(shown) if len(shown) <= 60 else repr(shown[:60]) + "..."
+        raise HubError(415, f"the body is encoded {shown} (Content-Encoding): the hub reads a body as it is sent, "
+                            "uncompressed; send it without Content-Encoding", headers={"accept-encoding": "identity"})
 
 
 def _json_declared(request: Request) -> None:

@@ -137,9 +137,10 @@ def _hash_range(start: str) -> tuple[str, str]:
 class HubError(Exception):
     """A refusal: an HTTP status, a one-line reason and optional details (diagnostics, ...)."""
 
-    def __init__(self, status: int, message: str, **details: Any) -> None:
+    def __init__(self, status: int, message: str, *, headers: dict[str, str] | None = None, **details: Any) -> None:
         super().__init__(message)
         self.status, self.message, self.details = status, message, details
+        self.headers = headers or {}  # of the answer (a 415's Accept-Encoding)
 
     def body(self) -> dict:
         return {"error": self.message, **self.details}

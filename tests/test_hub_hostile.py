@@ -496,3 +496,35 @@ def test_no_cache_keeps_an_answer_that_holds_a_token_or_needs_one(hub_db: str) -
             assert {k.lower(): v for k, v in headers.items()}.get("cache-control") == "no-store", (what, status, headers)
         for path in ("/api/maps", "/", "/api/maps/nowhere"):
             assert "no-store" not in call(hub.base, "GET", path)[2].get("cache-control", ""), path
+
+
+def test_a_body_in_a_content_encoding_other_than_identity_is_refused_415(tmp_path) -> None:
+    """A body labelled `Content-Encoding: gzip` (or any coding) was read as it came, undecoded: plain JSON so labelled
+    registered an account, which a proxy or a log reader decoding the label would read as another body (or as none).
+    The hub decodes no coding (no decompression bomb to bound): any coding but identity is refused, 415 naming the
+    header, with `Accept-Encoding: identity` (RFC 9110, 15.5.16), and nothing stored. The hub's client sends none."""
+    import gzip
+
+    with running_hub(str(tmp_path / "hub.sqlite3")) as hub:
+        alice = register(hub.base, "alice")
+        text = map_text()
+        assert call(hub.base, "POST", "/api/maps", {"campaign": text}, token=alice)[0] == 201
+        before = _counts(hub)
+        bodies = {"/api/accounts": (json.dumps({"name": "zipped"}).encode(), None),
+                  "/api/maps": (json.dumps({"campaign": map_text("other", "Other")}).encode(), alice),
+                  "/api/maps/needle/runs": (solution(text).encode(), alice),
+                  "/api/me/token": (b"{}", alice)}
+        for coding in ("gzip", "deflate", "br", "x-gzip", "identity, gzip", "GZIP", "zstd"):
+            for path, (raw, token) in bodies.items():
+                for sent in (raw, gzip.compress(raw)):
+                    status, body, headers = call(hub.base, "POST", path, raw=sent, token=token,
+                                                 headers={"Content-Encoding": coding})
+                    assert status == 415 and "Content-Encoding" in body["error"], (coding, path, status, body)
+                    assert headers.get("accept-encoding") == "identity", headers
+        assert _counts(hub) == before
+        assert call(hub.base, "GET", "/api/me", token=alice)[0] == 200  # (not rotated away)
+        for i, coding in enumerate(("identity", "Identity", " identity ")):
+            status, body, _ = call(hub.base, "POST", "/api/accounts", raw=json.dumps({"name": f"ok{i}"}).encode(),
+                                   headers={"Content-Encoding": coding})
+            assert status == 201, (coding, status, body)
+        assert hub.state.internal_errors == 0
