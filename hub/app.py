@@ -14,6 +14,7 @@ import json
 import logging
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
 import anyio
 from starlette.applications import Starlette
@@ -21,7 +22,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
-from starlette.routing import Route
+from starlette.routing import Match, Route
 
 from . import pages
 from cardrogue.engine.format.loader import (CONSTANT_OR_NUMBER, LONG_NUMBER, DuplicateKey, json_syntax_error,
@@ -206,6 +207,8 @@ def create_app(db: Database | str | None = None, settings: Settings | None = Non
         return Response(pages.STYLESHEET, media_type="text/css", headers={"cache-control": "max-age=3600"})
 
     async def refused(request: Request, exc: Exception) -> Response:
+        if isinstance(exc, HTTPException) and exc.status_code == 404 and (where := _slash_redirect(request, routes)):
+            return Response(status_code=308, headers={"location": where})
         if isinstance(exc, HubError):
             status, body = exc.status, exc.body()
         elif isinstance(exc, HTTPException):
@@ -266,6 +269,9 @@ def create_app(db: Database | str | None = None, settings: Settings | None = Non
     except ImportError:  # psycopg is a dependency; without it only SQLite works
         pass
     app = Starlette(routes=routes, exception_handlers=handlers)
+    # Starlette's own redirect of an address with a trailing slash wrote its Location from the Host header (a hostile
+    # Host sent the client to another site, and a cache in front kept that for everyone): _slash_redirect's instead.
+    app.router.redirect_slashes = False
     app.state.hub = hub
     app.state.internal_errors = 0
     app.add_middleware(_SecurityHeaders)
@@ -282,6 +288,21 @@ def _routing_refusal(request: Request, exc: HTTPException) -> str:
     if exc.status_code == 404:
         return f"no such address on this hub: {path} (the API is /api/accounts, /api/me, /api/me/token and /api/maps..., docs/hub.md)"
     return exc.detail or "refused"
+
+
+def _slash_redirect(request: Request, routes: list[Route]) -> str | None:
+    """Where an address with trailing slashes the hub does not have (``/api/maps/``) is sent: the address without
+    them when the hub has it, as a relative Location (its path and query alone: never the request's Host, whatever
+    it says); None otherwise. A path that would read as another host (``//evil.example``) is never a Location."""
+    path = request.url.path
+    bare = path.rstrip("/")
+    if bare == path or not bare or bare.startswith(("//", "/\\")):
+        return None
+    scope = {**request.scope, "path": bare}
+    if not any(route.matches(scope)[0] is not Match.NONE for route in routes):
+        return None
+    query = request.scope.get("query_string", b"").decode("latin-1")
+    return quote(bare) + (f"?{query}" if query else "")
 
 
 def _ref(request: Request) -> str:

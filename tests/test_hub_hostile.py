@@ -528,3 +528,55 @@ def test_a_body_in_a_content_encoding_other_than_identity_is_refused_415(tmp_pat
                                    headers={"Content-Encoding": coding})
             assert status == 201, (coding, status, body)
         assert hub.state.internal_errors == 0
+
+
+def _raw_answer(base: str, method: str, path: str, headers: dict) -> tuple[int, dict, bytes]:
+    """One request sent as written (``Host`` too), its redirect not followed: (status, headers, body)."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(base)
+    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
+    try:
+        connection.putrequest(method, path, skip_host="Host" in headers)
+        for name, value in headers.items():
+            connection.putheader(name, value)
+        connection.endheaders()
+        answer = connection.getresponse()
+        return answer.status, {k.lower(): v for k, v in answer.getheaders()}, answer.read()
+    finally:
+        connection.close()
+
+
+def test_a_hostile_host_header_is_never_echoed_into_a_redirect_or_a_link(tmp_path) -> None:
+    """Starlette's trailing-slash redirect wrote its Location from the request's Host header: `GET /api/maps/` with
+    `Host: evil.example` was sent to http://evil.example/api/maps (host header injection; a cache in front keeps
+    the redirect for every visitor). The hub's redirect is relative now (the path and query alone, 308: the method
+    and body kept), and nothing the hub writes, pages and API answers, holds the Host it was asked with."""
+    hostile = "evil.example"
+    with running_hub(str(tmp_path / "hub.sqlite3"), settings=replace(FAST, play_url="https://play.example/map/{hash}")) as hub:
+        alice = register(hub.base, "alice")
+        text = map_text()
+        status, published, _ = call(hub.base, "POST", "/api/maps", {"campaign": text}, token=alice)
+        assert status == 201
+        for path, where in [("/api/maps/?q=needle", "/api/maps?q=needle"), ("/maps/needle/", "/maps/needle"),
+                            ("/api/maps/needle/leaderboard/", "/api/maps/needle/leaderboard"),
+                            ("/maps/needle//?every=1", "/maps/needle?every=1")]:
+            for host in (hostile, "evil.example:443", "127.0.0.1@evil.example"):
+                status, headers, _ = _raw_answer(hub.base, "GET", path, {"Host": host})
+                assert status == 308 and headers["location"] == where, (path, host, status, headers)
+        status, headers, _ = _raw_answer(hub.base, "GET", "/maps/needle", {"Host": hostile})
+        assert status == 200
+        for path in ("//evil.example/", "///evil.example//", "/\\evil.example/", "/nowhere/"):
+            status, headers, _ = _raw_answer(hub.base, "GET", path, {"Host": hostile})
+            assert status == 404 and "location" not in headers, (path, status, headers)
+        submitted = call(hub.base, "POST", "/api/maps/needle/runs", raw=solution(text).encode(), token=alice)
+        assert submitted[0] == 201
+        for path in ("/", "/maps/needle", f"/maps/{published['hash']}?every=1", "/api/maps", "/api/maps/needle",
+                     "/api/maps/needle/leaderboard", "/api/maps/needle/file", "/nowhere", "/api/nowhere"):
+            status, headers, body = _raw_answer(hub.base, "GET", path, {"Host": hostile})
+            assert hostile.encode() not in body and all(hostile not in v for v in headers.values()), (path, status)
+            assert status in (200, 404), (path, status)
+        status, headers, body = _raw_answer(hub.base, "GET", "/maps/needle", {"Host": hostile})
+        assert b"https://play.example/map/" + published["hash"].encode() in body  # (the operator's --play-url)
+        assert hub.state.internal_errors == 0
