@@ -582,7 +582,9 @@ def cmd_token_rotate(args: argparse.Namespace) -> int:
             settings.save_config(replace(config, pending=None))  # refused before it was read: no account's
             raise
         path = settings.save_config(ClientConfig(url, answer["name"], answer["token"]))
-        return _rotated(args, answer["name"], url, path, "")
+        # (resumed: sent with the kept token, done now or by the interrupted request landing first, which the hub
+        # answers as done too)
+        return _rotated(args, answer["name"], url, path, " (finishing the rotation interrupted before)" if resumed else "")
 
     return _run(args, work)
 

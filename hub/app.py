@@ -141,7 +141,20 @@ def create_app(db: Database | str | None = None, settings: Settings | None = Non
 
     async def my_token(request: Request) -> Response:
         """POST: a new token in place of the one sent (dead at once); DELETE: the one sent revoked."""
-        who = await account(request)
+        try:
+            who = await account(request)
+        except HubError as exc:
+            if exc.status != 401 or request.method != "POST" or not bearer(request):
+                raise
+            # A rotation sent again after its answer was lost (a 503 whose commit had been sent): the token sent is
+            # dead, and the new one it names lives. Done, as asked (its holder learns nothing GET /api/me would not say).
+            try:
+                body = await _json_object(request, MAX_JSON_BYTES, key="token", empty_is_none=True)
+            except HubError:
+                raise exc from None  # (the token's refusal, not the body's)
+            if (owner := await run_in_threadpool(hub.rotated_to, body.get("token"))) is None:
+                raise
+            return JSONResponse({"name": owner.name, "token": body["token"]})
         limit("token", who.name)
         if request.method == "DELETE":
             left = await run_in_threadpool(hub.revoke, who, bearer(request))

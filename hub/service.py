@@ -303,6 +303,16 @@ class Hub:
         if self.db.dialect == "postgresql":
             tx.one("SELECT id FROM accounts WHERE id = ? FOR UPDATE", (account_id,))
 
+    def rotated_to(self, new: Any) -> Account | None:
+        """The account whose live token is ``new``, a token a client made (None for anything else): a rotation to it
+        sent again, once its old token is dead, is done already."""
+        if not isinstance(new, str) or not CLIENT_TOKEN_RE.fullmatch(new):
+            return None
+        with self.db.transaction() as tx:
+            row = tx.one("SELECT a.id, a.name FROM tokens t JOIN accounts a ON a.id = t.account_id WHERE t.hash = ?",
+                         (token_hash(new),))
+        return None if row is None else Account(*row, token_hash(new))
+
     def rotate(self, account: Account, old: str, new: Any = None) -> str:
         """A new token for the account in place of ``old``, which is dead from this transaction on."""
         new = self._token_given(new)
@@ -312,6 +322,8 @@ class Hub:
             self._lock_account(tx, account.id)
             gone = tx.execute("DELETE FROM tokens WHERE hash = ? AND account_id = ?", (token_hash(old), account.id))
             if gone.rowcount != 1:  # revoked or rotated since the request was authenticated
+                if tx.one("SELECT 1 FROM tokens WHERE hash = ? AND account_id = ?", (token_hash(new), account.id)):
+                    return new  # by this same rotation, sent twice (its first answer lost) and both under way
                 raise HubError(401, DEAD_TOKEN)
             self._add_token(tx, account.id, token_hash(new))
         return new
