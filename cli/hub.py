@@ -48,6 +48,9 @@ def register(sub) -> None:
                        help="the longest a request waits for the database before a 503 (default 5)")
     serve.add_argument("--play-url", default=None, metavar="TEMPLATE",
                        help="link each map page to a web player: a URL naming the map by {hash} or {id}")
+    serve.add_argument("--allowed-host", action="append", default=None, metavar="NAME",
+                       help="answer only requests whose Host header names NAME (a port aside); give it once per name "
+                            "(default: any host)")
     serve.set_defaults(func=cmd_serve)
 
     def client(name: str, help_text: str, group=commands):
@@ -125,6 +128,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         complain("--db is empty: name a SQLite file or postgresql://user:password@host[:port]/database, "
                  "or leave --db out for the default")
         return EXIT_UNUSABLE
+    allowed = tuple(args.allowed_host or ())
+    if bad := [h for h in allowed if not re.fullmatch(r"[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\]", h)]:
+        complain(f"--allowed-host {bad[0]!r}: a host name or address alone (hub.example, 192.0.2.7, [2001:db8::7]), "
+                 "without a scheme, port or path")
+        return EXIT_UNUSABLE
     if args.play_url is not None and (problem := _play_url_problem(args.play_url)) is not None:
         complain(f"--play-url {args.play_url!r}: {problem}")
         return EXIT_UNUSABLE
@@ -148,7 +156,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from cardrogue.hub.app import create_app
     from cardrogue.hub.server import config as server_config
 
-    settings = Settings(workers=args.workers, solve_seconds=args.solve_seconds, play_url=args.play_url)
+    settings = Settings(workers=args.workers, solve_seconds=args.solve_seconds, play_url=args.play_url,
+                        allowed_hosts=allowed)
     terminated = False
     try:
         app = create_app(db, settings)

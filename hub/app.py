@@ -287,8 +287,35 @@ def create_app(db: Database | str | None = None, settings: Settings | None = Non
     app.router.redirect_slashes = False
     app.state.hub = hub
     app.state.internal_errors = 0
+    if hub.settings.allowed_hosts:
+        app.add_middleware(_AllowedHosts, hosts=hub.settings.allowed_hosts)
     app.add_middleware(_SecurityHeaders)
     return app
+
+
+def host_name(header: str) -> str:
+    """The host name of a Host header (``hub.example:8765``, ``[::1]:8765``), without its port, in small letters."""
+    header = header.strip().lower()
+    if header.startswith("["):
+        return header.split("]", 1)[0] + "]"
+    return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
+
+
+class _AllowedHosts:
+    """A request whose Host header names none of ``hosts`` is refused, 400 (`serve --allowed-host`). The header is not
+    repeated in the answer."""
+
+    def __init__(self, app, hosts: tuple[str, ...]) -> None:
+        self.app, self.hosts = app, frozenset(h.lower() for h in hosts)
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "http":
+            given = [v.decode("latin-1") for k, v in scope.get("headers", ()) if k.lower() == b"host"]
+            if len(given) != 1 or host_name(given[0]) not in self.hosts:
+                refusal = JSONResponse({"error": "the request's Host header names no host this hub serves "
+                                                 f"({', '.join(sorted(self.hosts))})"}, status_code=400)
+                return await refusal(scope, receive, send)
+        await self.app(scope, receive, send)
 
 
 def _routing_refusal(request: Request, exc: HTTPException) -> str:

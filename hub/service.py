@@ -175,6 +175,9 @@ class Settings:
     busy_seconds: float = 30.0  # how long a request waits for a worker before a 503
     # Where the web player (issue 16) plays a map: a template with {hash} and {id}; None: no link.
     play_url: str | None = None
+    # The host names a request's Host header may give (`serve --allowed-host`: a hub reached through DNS rebinding, a
+    # name of an attacker's pointed at it, is then refused); empty: any (the hub writes no URL from it either way).
+    allowed_hosts: tuple[str, ...] = ()
     clock: Callable[[], float] = field(default=time.time, compare=False)
 
 

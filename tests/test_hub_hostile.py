@@ -13,6 +13,7 @@ import pytest
 from hub_support import (FAST, UNLIMITED, call, campaign_of, map_text, register, running_hub, replay_of, slower, solution,
                          solution_actions)
 
+from cardrogue.cli.main import main
 from cardrogue.engine.records.replay import Recorder
 from cardrogue.hub.app import Limits
 from cardrogue.hub.ratelimit import Rate
@@ -580,3 +581,24 @@ def test_a_hostile_host_header_is_never_echoed_into_a_redirect_or_a_link(tmp_pat
         status, headers, body = _raw_answer(hub.base, "GET", "/maps/needle", {"Host": hostile})
         assert b"https://play.example/map/" + published["hash"].encode() in body  # (the operator's --play-url)
         assert hub.state.internal_errors == 0
+
+
+def test_a_hub_given_allowed_hosts_answers_no_other_host(tmp_path, capsys) -> None:
+    """`serve --allowed-host NAME`: a request whose Host names another host (a name of an attacker's pointed at a
+    hub on 127.0.0.1, DNS rebinding, making a page of theirs same-origin with it) is refused, 400, with the hub's
+    headers and without repeating the header; the names given are answered whatever their case or port. Without
+    the option every host is answered (nothing the hub writes is built from it)."""
+    with running_hub(str(tmp_path / "hub.sqlite3"),
+                     settings=replace(FAST, allowed_hosts=("hub.example", "127.0.0.1", "[::1]"))) as hub:
+        for host in ("hub.example", "HUB.example:8765", "127.0.0.1:80", "[::1]:8765"):
+            status, headers, _ = _raw_answer(hub.base, "GET", "/api/maps", {"Host": host})
+            assert status == 200, (host, status)
+        for host in ("evil.example", "hub.example.evil.example", "evil.example:443", "", "hub.example@evil.example"):
+            status, headers, body = _raw_answer(hub.base, "POST", "/api/accounts", {"Host": host,
+                                                                                    "Content-Length": "0"})
+            assert status == 400 and b"Host header" in body and b"evil" not in body, (host, status, body)
+            assert headers["x-frame-options"] == "DENY", headers
+        assert hub.state.internal_errors == 0
+    for bad in ("http://hub.example", "hub.example:8765", "hub.example/x", ""):
+        code = main(["hub", "serve", "--db", str(tmp_path / "hub.sqlite3"), "--port", "1", "--allowed-host", bad])
+        assert code == 2 and "--allowed-host" in capsys.readouterr().err, bad
