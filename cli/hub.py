@@ -48,6 +48,9 @@ def register(sub) -> None:
                        help="the longest a request waits for the database before a 503 (default 5)")
     serve.add_argument("--play-url", default=None, metavar="TEMPLATE",
                        help="link each map page to a web player: a URL naming the map by {hash} or {id}")
+    serve.add_argument("--allowed-host", action="append", default=None, metavar="NAME",
+                       help="answer only requests whose Host header names NAME (a port aside); give it once per name "
+                            "(default: any host)")
     serve.set_defaults(func=cmd_serve)
 
     def client(name: str, help_text: str, group=commands):
@@ -78,6 +81,8 @@ def register(sub) -> None:
     revoke.add_argument("--db", default=None, metavar="URL", help="the hub's database, as for `serve`")
     revoke.add_argument("--new-token", action="store_true",
                         help="then make a new token and print it, once, for the player to save with `hub login`")
+    revoke.add_argument("--db-timeout", type=float, default=5.0, metavar="S",
+                        help="the longest to wait for the database, as for `serve` (default 5); past it, exit 75")
     revoke.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or JSON")
     revoke.set_defaults(func=cmd_revoke)
     pub = client("publish", "publish a campaign or challenge map (the hub checks and solves it)")
@@ -123,6 +128,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         complain("--db is empty: name a SQLite file or postgresql://user:password@host[:port]/database, "
                  "or leave --db out for the default")
         return EXIT_UNUSABLE
+    allowed = tuple(args.allowed_host or ())
+    if bad := [h for h in allowed if not re.fullmatch(r"[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\]", h)]:
+        complain(f"--allowed-host {bad[0]!r}: a host name or address alone (hub.example, 192.0.2.7, [2001:db8::7]), "
+                 "without a scheme, port or path")
+        return EXIT_UNUSABLE
     if args.play_url is not None and (problem := _play_url_problem(args.play_url)) is not None:
         complain(f"--play-url {args.play_url!r}: {problem}")
         return EXIT_UNUSABLE
@@ -146,7 +156,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from cardrogue.hub.app import create_app
     from cardrogue.hub.server import config as server_config
 
-    settings = Settings(workers=args.workers, solve_seconds=args.solve_seconds, play_url=args.play_url)
+    settings = Settings(workers=args.workers, solve_seconds=args.solve_seconds, play_url=args.play_url,
+                        allowed_hosts=allowed)
     terminated = False
     try:
         app = create_app(db, settings)
@@ -581,7 +592,9 @@ def cmd_token_rotate(args: argparse.Namespace) -> int:
             settings.save_config(replace(config, pending=None))  # refused before it was read: no account's
             raise
         path = settings.save_config(ClientConfig(url, answer["name"], answer["token"]))
-        return _rotated(args, answer["name"], url, path, "")
+        # (resumed: sent with the kept token, done now or by the interrupted request landing first, which the hub
+        # answers as done too)
+        return _rotated(args, answer["name"], url, path, " (finishing the rotation interrupted before)" if resumed else "")
 
     return _run(args, work)
 
@@ -645,33 +658,43 @@ def _rotated(args: argparse.Namespace, name: str | None, url: str, path: Path, f
 
 def cmd_revoke(args: argparse.Namespace) -> int:
     """The operator's revocation, on the hub's database (no API: no operator credential to guard)."""
-    from cardrogue.hub.db import Database, DatabaseError, check_url_form, default_url, display_url, sqlite_path
+    from cardrogue.hub.db import (Database, DatabaseError, DatabaseUnavailable, check_url_form, default_url, display_url,
+                                  sqlite_path, timed_out)
     from cardrogue.hub.service import Hub, HubError
 
     url = args.db if args.db is not None else default_url()
     if not url.strip():
         complain("--db is empty: name the hub's database, or leave --db out for the default")
         return EXIT_UNUSABLE
+    if not 0 < args.db_timeout <= 3600:
+        complain("--db-timeout is more than 0 and at most 3600 seconds")
+        return EXIT_UNUSABLE
+    not_now = ("nothing was revoked; try again later (the database frozen or unreachable, a lock held on the hub's "
+               "tables, or a `serve` upgrading it)")
+    db = None
     try:
         check_url_form(url)
         # A SQLite database (a path or a sqlite:// URL) is not made here, where no hub runs.
         if ("://" not in url or url.startswith("sqlite://")) and not sqlite_path(url).is_file():
             complain(f"{display_url(url)}: no hub database there: name the database `cardrogue hub serve` uses")
             return EXIT_UNUSABLE
-        db = Database(url, upgrade=False)  # (the hub serving it may be older: its upgrade is serve's, said there)
-    except DatabaseError as exc:
-        complain(*lines_of(exc))
-        return EXIT_UNUSABLE
-    try:
+        # (the hub serving it may be older: its upgrade is serve's, said there)
+        db = Database(url, upgrade=False, timeout=args.db_timeout)
         account, revoked, token = Hub(db).revoke_all(args.name, issue=args.new_token)
     except HubError as exc:
         complain(exc.message)
         return EXIT_PROBLEMS
+    except DatabaseUnavailable as exc:
+        complain(f"{exc}: {not_now}")
+        return EXIT_TEMPFAIL
     except DatabaseError as exc:
         complain(*lines_of(exc))
         return EXIT_UNUSABLE
     except Exception as exc:
         psycopg = sys.modules.get("psycopg")  # imported by the database when it is PostgreSQL
+        if psycopg is not None and (late := timed_out(exc, url)) is not None:  # (the server cancelled a statement)
+            complain(f"{display_url(url)}: {late}: {not_now}")
+            return EXIT_TEMPFAIL
         if psycopg is None or not isinstance(exc, psycopg.errors.ReadOnlySqlTransaction):
             raise
         # (it opened, as reading needs no write: a standby, or default_transaction_read_only set; an internal error)
@@ -679,7 +702,8 @@ def cmd_revoke(args: argparse.Namespace) -> int:
                  "nothing was revoked; run it against the primary, or once the database takes writes")
         return EXIT_UNUSABLE
     finally:
-        db.close()
+        if db is not None:
+            db.close()
     if args.format == "json":
         _json({"name": account.name, "revoked": revoked, "token": token})
         return EXIT_OK

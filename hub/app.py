@@ -14,6 +14,7 @@ import json
 import logging
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
 import anyio
 from starlette.applications import Starlette
@@ -21,7 +22,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
-from starlette.routing import Route
+from starlette.routing import Match, Route
 
 from . import pages
 from cardrogue.engine.format.loader import (CONSTANT_OR_NUMBER, LONG_NUMBER, DuplicateKey, json_syntax_error,
@@ -140,7 +141,20 @@ def create_app(db: Database | str | None = None, settings: Settings | None = Non
 
     async def my_token(request: Request) -> Response:
         """POST: a new token in place of the one sent (dead at once); DELETE: the one sent revoked."""
-        who = await account(request)
+        try:
+            who = await account(request)
+        except HubError as exc:
+            if exc.status != 401 or request.method != "POST" or not bearer(request):
+                raise
+            # A rotation sent again after its answer was lost (a 503 whose commit had been sent): the token sent is
+            # dead, and the new one it names lives. Done, as asked (its holder learns nothing GET /api/me would not say).
+            try:
+                body = await _json_object(request, MAX_JSON_BYTES, key="token", empty_is_none=True)
+            except HubError:
+                raise exc from None  # (the token's refusal, not the body's)
+            if (owner := await run_in_threadpool(hub.rotated_to, body.get("token"))) is None:
+                raise
+            return JSONResponse({"name": owner.name, "token": body["token"]})
         limit("token", who.name)
         if request.method == "DELETE":
             left = await run_in_threadpool(hub.revoke, who, bearer(request))
@@ -206,6 +220,8 @@ def create_app(db: Database | str | None = None, settings: Settings | None = Non
         return Response(pages.STYLESHEET, media_type="text/css", headers={"cache-control": "max-age=3600"})
 
     async def refused(request: Request, exc: Exception) -> Response:
+        if isinstance(exc, HTTPException) and exc.status_code == 404 and (where := _slash_redirect(request, routes)):
+            return Response(status_code=308, headers={"location": where})
         if isinstance(exc, HubError):
             status, body = exc.status, exc.body()
         elif isinstance(exc, HTTPException):
@@ -218,6 +234,8 @@ def create_app(db: Database | str | None = None, settings: Settings | None = Non
             headers["retry-after"] = str(RETRY_AFTER_S)
         if isinstance(exc, HTTPException) and exc.headers:
             headers.update(exc.headers)  # the router's 405 names the methods the path takes (``allow``)
+        if isinstance(exc, HubError):
+            headers.update(exc.headers)
         headers = headers or None
         if not request.url.path.startswith("/api") and request.method == "GET":
             return HTMLResponse(pages.error_page(status, body["error"]), status_code=status, headers=headers)
@@ -264,10 +282,40 @@ def create_app(db: Database | str | None = None, settings: Settings | None = Non
     except ImportError:  # psycopg is a dependency; without it only SQLite works
         pass
     app = Starlette(routes=routes, exception_handlers=handlers)
+    # Starlette's own redirect of an address with a trailing slash wrote its Location from the Host header (a hostile
+    # Host sent the client to another site, and a cache in front kept that for everyone): _slash_redirect's instead.
+    app.router.redirect_slashes = False
     app.state.hub = hub
     app.state.internal_errors = 0
+    if hub.settings.allowed_hosts:
+        app.add_middleware(_AllowedHosts, hosts=hub.settings.allowed_hosts)
     app.add_middleware(_SecurityHeaders)
     return app
+
+
+def host_name(header: str) -> str:
+    """The host name of a Host header (``hub.example:8765``, ``[::1]:8765``), without its port, in small letters."""
+    header = header.strip().lower()
+    if header.startswith("["):
+        return header.split("]", 1)[0] + "]"
+    return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
+
+
+class _AllowedHosts:
+    """A request whose Host header names none of ``hosts`` is refused, 400 (`serve --allowed-host`). The header is not
+    repeated in the answer."""
+
+    def __init__(self, app, hosts: tuple[str, ...]) -> None:
+        self.app, self.hosts = app, frozenset(h.lower() for h in hosts)
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "http":
+            given = [v.decode("latin-1") for k, v in scope.get("headers", ()) if k.lower() == b"host"]
+            if len(given) != 1 or host_name(given[0]) not in self.hosts:
+                refusal = JSONResponse({"error": "the request's Host header names no host this hub serves "
+                                                 f"({', '.join(sorted(self.hosts))})"}, status_code=400)
+                return await refusal(scope, receive, send)
+        await self.app(scope, receive, send)
 
 
 def _routing_refusal(request: Request, exc: HTTPException) -> str:
@@ -280,6 +328,21 @@ def _routing_refusal(request: Request, exc: HTTPException) -> str:
     if exc.status_code == 404:
         return f"no such address on this hub: {path} (the API is /api/accounts, /api/me, /api/me/token and /api/maps..., docs/hub.md)"
     return exc.detail or "refused"
+
+
+def _slash_redirect(request: Request, routes: list[Route]) -> str | None:
+    """Where an address with trailing slashes the hub does not have (``/api/maps/``) is sent: the address without
+    them when the hub has it, as a relative Location (its path and query alone: never the request's Host, whatever
+    it says); None otherwise. A path that would read as another host (``//evil.example``) is never a Location."""
+    path = request.url.path
+    bare = path.rstrip("/")
+    if bare == path or not bare or bare.startswith(("//", "/\\")):
+        return None
+    scope = {**request.scope, "path": bare}
+    if not any(route.matches(scope)[0] is not Match.NONE for route in routes):
+        return None
+    query = request.scope.get("query_string", b"").decode("latin-1")
+    return quote(bare) + (f"?{query}" if query else "")
 
 
 def _ref(request: Request) -> str:
@@ -338,10 +401,25 @@ async def _body(request: Request, limit: int) -> bytes:
         if deadline.cancelled_caught:
             raise HubError(408, f"the body did not arrive within {BODY_SECONDS:g} s")
         if size <= limit:
-            _json_declared(request)  # (after the read: a client still sending would not get to read the 415)
+            # (after the read: a client still sending would not get to read the 415)
+            _identity_encoded(request)
+            _json_declared(request)
             return b"".join(chunks)
     said = f"{declared:,} bytes" if declared is not None else f"larger than {limit:,} bytes"
     raise HubError(413, f"the body is {said}; the limit here is {limit:,}")
+
+
+def _identity_encoded(request: Request) -> None:
+    """A body in a content coding (``Content-Encoding: gzip``, ``br``...) is refused (415, with ``Accept-Encoding:
+    identity``, RFC 9110 15.5.16): it was read undecoded, plain JSON so labelled registering an account that a proxy
+    or log reader decoding the label would read as another body. The hub decodes none (no decompression bomb to
+    bound), and its client sends none."""
+    codings = [c.strip().lower() for c in request.headers.get("content-encoding", "").split(",")]
+    if any(c not in ("", "identity") for c in codings):
+        shown = request.headers["content-encoding"]
+        shown = repr(shown) if len(shown) <= 60 else repr(shown[:60]) + "..."
+        raise HubError(415, f"the body is encoded {shown} (Content-Encoding): the hub reads a body as it is sent, "
+                            "uncompressed; send it without Content-Encoding", headers={"accept-encoding": "identity"})
 
 
 def _json_declared(request: Request) -> None:

@@ -245,6 +245,10 @@ class DatabaseError(Exception):
     """The database cannot be opened or is not a hub database this version understands."""
 
 
+class DatabaseUnavailable(DatabaseError):
+    """The database did not answer within the timeout (frozen, unreachable, or behind a lock): for now, not for good."""
+
+
 def default_url() -> str:
     """``$CARDROGUE_HUB_DB``, else ``hub.sqlite3`` in the user's data directory."""
     if env := os.environ.get(ENV_VAR):
@@ -396,8 +400,8 @@ class Database:
             result = work()
         except Exception as exc:
             if self._watchdog.disarm(conn):
-                raise DatabaseError(f"{display_url(self.url)}: no answer from the database within "
-                                    f"{self.timeout + WATCHDOG_GRACE_S:g} s") from exc
+                raise DatabaseUnavailable(f"{display_url(self.url)}: the database did not answer within "
+                                          f"{self.timeout + WATCHDOG_GRACE_S:g} s") from exc
             raise
         self._watchdog.disarm(conn)
         return result
@@ -436,7 +440,8 @@ class Database:
             raise DatabaseError("the database is closed")
         # (every connection busy for longer than the timeout: the database is not answering them)
         if not self._slots.acquire(timeout=self.timeout):
-            raise DatabaseError(f"{display_url(self.url)}: no connection to the database free within {self.timeout:g} s")
+            raise DatabaseUnavailable(f"{display_url(self.url)}: no connection to the database free within "
+                                      f"{self.timeout:g} s")
         try:
             if self.dialect == "sqlite":
                 self._same_file()
@@ -514,12 +519,15 @@ class Database:
         words = _DIALECTS[self.dialect]
         where = display_url(self.url)
         try:
-            with self.transaction(write=True, bounded=False) as tx:
+            # (unbounded: an index made on a large table; the processes waiting for the first one's migration. Not so a
+            # look without ``upgrade``: `hub revoke` on a frozen server, or behind a migrating serve, waited for ever)
+            with self.transaction(write=True, bounded=not upgrade) as tx:
                 if self.dialect == "postgresql":
-                    # (unbounded: an index made on a large table; the processes waiting for the first one's migration)
-                    tx.execute("SET LOCAL statement_timeout = 0")
-                    tx.execute("SET LOCAL lock_timeout = 0")
-                    tx.execute("SELECT pg_advisory_xact_lock(7215026)")  # one migrating process at a time
+                    if upgrade:
+                        tx.execute("SET LOCAL statement_timeout = 0")
+                        tx.execute("SET LOCAL lock_timeout = 0")
+                    # one migrating process at a time (a look without upgrade waits for one under way, bounded)
+                    tx.execute("SELECT pg_advisory_xact_lock(7215026)")
                 if "schema_migrations" not in self._refuse_another_programs(tx):
                     if not upgrade:
                         raise DatabaseError(f"{where}: no hub database there: name the database `cardrogue hub serve` "
@@ -567,6 +575,8 @@ class Database:
             psycopg = sys.modules.get("psycopg")  # imported by _connect when the database is PostgreSQL
             if psycopg is None or not isinstance(exc, psycopg.Error):
                 raise
+            if (late := timed_out(exc, self.url)) is not None:
+                raise DatabaseUnavailable(f"{where}: {late}") from None
             raise DatabaseError(self._migration_problem(exc)) from None
 
     def _sqlite_problem(self, exc: sqlite3.OperationalError) -> str:
@@ -611,6 +621,15 @@ class Database:
     def schema_version(self) -> int:
         with self.transaction() as tx:
             return tx.one("SELECT MAX(version) FROM schema_migrations")[0]
+
+
+def timed_out(exc: Exception, url: str) -> str | None:
+    """Why PostgreSQL cancelled a statement of the database ``url`` past the hub's timeout (its statement_timeout or
+    lock_timeout: a lock held, a migration under way), on one line; None for any other error."""
+    psycopg = sys.modules.get("psycopg")
+    if psycopg is None or not isinstance(exc, (psycopg.errors.QueryCanceled, psycopg.errors.LockNotAvailable)):
+        return None
+    return f"the database did not answer in time: {_one_line(exc, url).split(' CONTEXT: ')[0]}"
 
 
 def _one_line(exc: Exception, url: str) -> str:

@@ -157,9 +157,10 @@ def _hash_range(start: str) -> tuple[str, str]:
 class HubError(Exception):
     """A refusal: an HTTP status, a one-line reason and optional details (diagnostics, ...)."""
 
-    def __init__(self, status: int, message: str, **details: Any) -> None:
+    def __init__(self, status: int, message: str, *, headers: dict[str, str] | None = None, **details: Any) -> None:
         super().__init__(message)
         self.status, self.message, self.details = status, message, details
+        self.headers = headers or {}  # of the answer (a 415's Accept-Encoding)
 
     def body(self) -> dict:
         return {"error": self.message, **self.details}
@@ -194,6 +195,9 @@ class Settings:
     busy_seconds: float = 30.0  # how long a request waits for a worker before a 503
     # Where the web player (issue 16) plays a map: a template with {hash} and {id}; None: no link.
     play_url: str | None = None
+    # The host names a request's Host header may give (`serve --allowed-host`: a hub reached through DNS rebinding, a
+    # name of an attacker's pointed at it, is then refused); empty: any (the hub writes no URL from it either way).
+    allowed_hosts: tuple[str, ...] = ()
     clock: Callable[[], float] = field(default=time.time, compare=False)
 
 
@@ -322,6 +326,16 @@ class Hub:
         if self.db.dialect == "postgresql":
             tx.one("SELECT id FROM accounts WHERE id = ? FOR UPDATE", (account_id,))
 
+    def rotated_to(self, new: Any) -> Account | None:
+        """The account whose live token is ``new``, a token a client made (None for anything else): a rotation to it
+        sent again, once its old token is dead, is done already."""
+        if not isinstance(new, str) or not CLIENT_TOKEN_RE.fullmatch(new):
+            return None
+        with self.db.transaction() as tx:
+            row = tx.one("SELECT a.id, a.name FROM tokens t JOIN accounts a ON a.id = t.account_id WHERE t.hash = ?",
+                         (token_hash(new),))
+        return None if row is None else Account(*row, token_hash(new))
+
     def rotate(self, account: Account, old: str, new: Any = None) -> str:
         """A new token for the account in place of ``old``, which is dead from this transaction on."""
         new = self._token_given(new)
@@ -331,6 +345,8 @@ class Hub:
             self._lock_account(tx, account.id)
             gone = tx.execute("DELETE FROM tokens WHERE hash = ? AND account_id = ?", (token_hash(old), account.id))
             if gone.rowcount != 1:  # revoked or rotated since the request was authenticated
+                if tx.one("SELECT 1 FROM tokens WHERE hash = ? AND account_id = ?", (token_hash(new), account.id)):
+                    return new  # by this same rotation, sent twice (its first answer lost) and both under way
                 raise HubError(401, DEAD_TOKEN)
             self._add_token(tx, account.id, token_hash(new))
         return new

@@ -39,9 +39,10 @@ UNLIMITED = Limits(register=Rate(100_000, 6e6), publish=Rate(100_000, 6e6), subm
 
 
 @contextmanager
-def running_hub(db_url: str, settings: Settings = FAST, limits: Limits | None = None) -> Iterator[Any]:
-    """A hub serving on 127.0.0.1 at a free port; yields the app (``app.base`` is its URL)."""
-    db = Database(db_url)
+def running_hub(db_url: str | Database, settings: Settings = FAST, limits: Limits | None = None) -> Iterator[Any]:
+    """A hub serving on 127.0.0.1 at a free port (on the database ``db_url`` names, or is); yields the app
+    (``app.base`` is its URL)."""
+    db = db_url if isinstance(db_url, Database) else Database(db_url)
     app = create_app(db, settings, limits or UNLIMITED)
     server = uvicorn.Server(server_config(app, "127.0.0.1", 0, log_level="warning", timeout_graceful_shutdown=5))
     thread = threading.Thread(target=server.run, daemon=True)

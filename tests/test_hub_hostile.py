@@ -13,6 +13,7 @@ import pytest
 from hub_support import (FAST, UNLIMITED, call, campaign_of, map_text, register, running_hub, replay_of, slower, solution,
                          solution_actions)
 
+from cardrogue.cli.main import main
 from cardrogue.engine.records.replay import Recorder
 from cardrogue.hub.app import Limits
 from cardrogue.hub.ratelimit import Rate
@@ -496,3 +497,108 @@ def test_no_cache_keeps_an_answer_that_holds_a_token_or_needs_one(hub_db: str) -
             assert {k.lower(): v for k, v in headers.items()}.get("cache-control") == "no-store", (what, status, headers)
         for path in ("/api/maps", "/", "/api/maps/nowhere"):
             assert "no-store" not in call(hub.base, "GET", path)[2].get("cache-control", ""), path
+
+
+def test_a_body_in_a_content_encoding_other_than_identity_is_refused_415(tmp_path) -> None:
+    """A body labelled `Content-Encoding: gzip` (or any coding) was read as it came, undecoded: plain JSON so labelled
+    registered an account, which a proxy or a log reader decoding the label would read as another body (or as none).
+    The hub decodes no coding (no decompression bomb to bound): any coding but identity is refused, 415 naming the
+    header, with `Accept-Encoding: identity` (RFC 9110, 15.5.16), and nothing stored. The hub's client sends none."""
+    import gzip
+
+    with running_hub(str(tmp_path / "hub.sqlite3")) as hub:
+        alice = register(hub.base, "alice")
+        text = map_text()
+        assert call(hub.base, "POST", "/api/maps", {"campaign": text}, token=alice)[0] == 201
+        before = _counts(hub)
+        bodies = {"/api/accounts": (json.dumps({"name": "zipped"}).encode(), None),
+                  "/api/maps": (json.dumps({"campaign": map_text("other", "Other")}).encode(), alice),
+                  "/api/maps/needle/runs": (solution(text).encode(), alice),
+                  "/api/me/token": (b"{}", alice)}
+        for coding in ("gzip", "deflate", "br", "x-gzip", "identity, gzip", "GZIP", "zstd"):
+            for path, (raw, token) in bodies.items():
+                for sent in (raw, gzip.compress(raw)):
+                    status, body, headers = call(hub.base, "POST", path, raw=sent, token=token,
+                                                 headers={"Content-Encoding": coding})
+                    assert status == 415 and "Content-Encoding" in body["error"], (coding, path, status, body)
+                    assert headers.get("accept-encoding") == "identity", headers
+        assert _counts(hub) == before
+        assert call(hub.base, "GET", "/api/me", token=alice)[0] == 200  # (not rotated away)
+        for i, coding in enumerate(("identity", "Identity", " identity ")):
+            status, body, _ = call(hub.base, "POST", "/api/accounts", raw=json.dumps({"name": f"ok{i}"}).encode(),
+                                   headers={"Content-Encoding": coding})
+            assert status == 201, (coding, status, body)
+        assert hub.state.internal_errors == 0
+
+
+def _raw_answer(base: str, method: str, path: str, headers: dict) -> tuple[int, dict, bytes]:
+    """One request sent as written (``Host`` too), its redirect not followed: (status, headers, body)."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(base)
+    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
+    try:
+        connection.putrequest(method, path, skip_host="Host" in headers)
+        for name, value in headers.items():
+            connection.putheader(name, value)
+        connection.endheaders()
+        answer = connection.getresponse()
+        return answer.status, {k.lower(): v for k, v in answer.getheaders()}, answer.read()
+    finally:
+        connection.close()
+
+
+def test_a_hostile_host_header_is_never_echoed_into_a_redirect_or_a_link(tmp_path) -> None:
+    """Starlette's trailing-slash redirect wrote its Location from the request's Host header: `GET /api/maps/` with
+    `Host: evil.example` was sent to http://evil.example/api/maps (host header injection; a cache in front keeps
+    the redirect for every visitor). The hub's redirect is relative now (the path and query alone, 308: the method
+    and body kept), and nothing the hub writes, pages and API answers, holds the Host it was asked with."""
+    hostile = "evil.example"
+    with running_hub(str(tmp_path / "hub.sqlite3"), settings=replace(FAST, play_url="https://play.example/map/{hash}")) as hub:
+        alice = register(hub.base, "alice")
+        text = map_text()
+        status, published, _ = call(hub.base, "POST", "/api/maps", {"campaign": text}, token=alice)
+        assert status == 201
+        for path, where in [("/api/maps/?q=needle", "/api/maps?q=needle"), ("/maps/needle/", "/maps/needle"),
+                            ("/api/maps/needle/leaderboard/", "/api/maps/needle/leaderboard"),
+                            ("/maps/needle//?every=1", "/maps/needle?every=1")]:
+            for host in (hostile, "evil.example:443", "127.0.0.1@evil.example"):
+                status, headers, _ = _raw_answer(hub.base, "GET", path, {"Host": host})
+                assert status == 308 and headers["location"] == where, (path, host, status, headers)
+        status, headers, _ = _raw_answer(hub.base, "GET", "/maps/needle", {"Host": hostile})
+        assert status == 200
+        for path in ("//evil.example/", "///evil.example//", "/\\evil.example/", "/nowhere/"):
+            status, headers, _ = _raw_answer(hub.base, "GET", path, {"Host": hostile})
+            assert status == 404 and "location" not in headers, (path, status, headers)
+        submitted = call(hub.base, "POST", "/api/maps/needle/runs", raw=solution(text).encode(), token=alice)
+        assert submitted[0] == 201
+        for path in ("/", "/maps/needle", f"/maps/{published['hash']}?every=1", "/api/maps", "/api/maps/needle",
+                     "/api/maps/needle/leaderboard", "/api/maps/needle/file", "/nowhere", "/api/nowhere"):
+            status, headers, body = _raw_answer(hub.base, "GET", path, {"Host": hostile})
+            assert hostile.encode() not in body and all(hostile not in v for v in headers.values()), (path, status)
+            assert status in (200, 404), (path, status)
+        status, headers, body = _raw_answer(hub.base, "GET", "/maps/needle", {"Host": hostile})
+        assert b"https://play.example/map/" + published["hash"].encode() in body  # (the operator's --play-url)
+        assert hub.state.internal_errors == 0
+
+
+def test_a_hub_given_allowed_hosts_answers_no_other_host(tmp_path, capsys) -> None:
+    """`serve --allowed-host NAME`: a request whose Host names another host (a name of an attacker's pointed at a
+    hub on 127.0.0.1, DNS rebinding, making a page of theirs same-origin with it) is refused, 400, with the hub's
+    headers and without repeating the header; the names given are answered whatever their case or port. Without
+    the option every host is answered (nothing the hub writes is built from it)."""
+    with running_hub(str(tmp_path / "hub.sqlite3"),
+                     settings=replace(FAST, allowed_hosts=("hub.example", "127.0.0.1", "[::1]"))) as hub:
+        for host in ("hub.example", "HUB.example:8765", "127.0.0.1:80", "[::1]:8765"):
+            status, headers, _ = _raw_answer(hub.base, "GET", "/api/maps", {"Host": host})
+            assert status == 200, (host, status)
+        for host in ("evil.example", "hub.example.evil.example", "evil.example:443", "", "hub.example@evil.example"):
+            status, headers, body = _raw_answer(hub.base, "POST", "/api/accounts", {"Host": host,
+                                                                                    "Content-Length": "0"})
+            assert status == 400 and b"Host header" in body and b"evil" not in body, (host, status, body)
+            assert headers["x-frame-options"] == "DENY", headers
+        assert hub.state.internal_errors == 0
+    for bad in ("http://hub.example", "hub.example:8765", "hub.example/x", ""):
+        code = main(["hub", "serve", "--db", str(tmp_path / "hub.sqlite3"), "--port", "1", "--allowed-host", bad])
+        assert code == 2 and "--allowed-host" in capsys.readouterr().err, bad

@@ -945,3 +945,79 @@ def test_a_sqlite_lock_held_elsewhere_is_waited_for_the_database_timeout_not_thi
             holder.close()
     finally:
         database.close()
+
+
+def _revoke_in_a_thread(argv: list[str], seconds: float = 120) -> tuple[int, str]:
+    """`cardrogue hub revoke ...` run in a thread; (its exit status, its standard error), or an AssertionError when it
+    has not ended within ``seconds`` (a generous bound: no assert on how fast)."""
+    import contextlib
+    import io
+    import threading
+
+    done: dict = {}
+    err = io.StringIO()
+
+    def run() -> None:
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+            done["code"] = main(argv)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert not thread.is_alive(), f"`{' '.join(argv[:3])}` had not ended within {seconds:g} s"
+    return done["code"], err.getvalue()
+
+
+def test_the_operators_revoke_on_a_frozen_postgresql_ends_with_not_now(monkeypatch) -> None:
+    """`hub revoke` on a PostgreSQL server that froze after it connected (SIGSTOP: its sockets open, never answering)
+    waited for ever: its look at the schema ran without a bound, as serve's migrations do. It waits as long as serve's
+    requests do now (`--db-timeout`, 5 s by default; the watchdog a second later), then says the database did not
+    answer and to try again, exit 75, nothing revoked. The server is this test's own: no other test meets it frozen."""
+    from pgserver import PostgresServer
+
+    server = PostgresServer().start()
+    try:
+        url = server.fresh_url()
+        with running_hub(url) as app:
+            register(app.base, "alice")
+        real = psycopg.connect
+
+        def connected_then_frozen(*args, **kwargs):
+            conn = real(*args, **kwargs)
+            server.freeze()
+            return conn
+
+        monkeypatch.setattr(psycopg, "connect", connected_then_frozen)
+        try:
+            code, err = _revoke_in_a_thread(["hub", "revoke", "alice", "--db", url, "--db-timeout", "1"])
+        finally:
+            server.thaw()
+        monkeypatch.undo()
+        assert code == 75 and "Traceback" not in err and err.count("\n") == 1, (code, err)
+        assert "did not answer" in err and "nothing was revoked" in err and "try again" in err, err
+        with psycopg.connect(url) as conn:
+            assert conn.execute("SELECT count(*) FROM tokens").fetchone()[0] == 1
+    finally:
+        server.stop()
+
+
+def test_the_operators_revoke_waiting_on_a_lock_past_its_timeout_ends_with_not_now(postgres) -> None:
+    """`hub revoke` behind a lock: a serve migrating the database (its advisory lock held), or an operator's `psql`
+    holding the tokens table. It waited for the migration without a bound, and a lock timeout on the tokens was a
+    traceback; both are exit 75 now, said as the database not answering in time, nothing revoked."""
+    url = _own_database(postgres, "ops_revoke_locked")
+    with running_hub(url) as app:
+        register(app.base, "alice")
+    for hold in ("SELECT pg_advisory_xact_lock(7215026)", "LOCK TABLE tokens IN ACCESS EXCLUSIVE MODE"):
+        holder = psycopg.connect(url)  # (a transaction left open: psycopg begins one at the first statement)
+        try:
+            holder.execute(hold)
+            code, err = _revoke_in_a_thread(["hub", "revoke", "alice", "--db", url, "--db-timeout", "1"])
+        finally:
+            holder.rollback()
+            holder.close()
+        assert code == 75 and "Traceback" not in err and err.count("\n") == 1, (hold, code, err)
+        assert "nothing was revoked" in err and "try again" in err, (hold, err)
+    with psycopg.connect(url) as conn:
+        assert conn.execute("SELECT count(*) FROM tokens").fetchone()[0] == 1
+    assert main(["hub", "revoke", "alice", "--db", url, "--db-timeout", "1"]) == 0
