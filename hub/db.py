@@ -375,21 +375,11 @@ class Database:
             # Bounded connect: the URL's connect_timeout, else libpq's environment's (PGCONNECT_TIMEOUT), else ours.
             connect_timeout = (given.get("connect_timeout") or os.environ.get("PGCONNECT_TIMEOUT")
                                or max(2, math.ceil(self.timeout)))
-            conn = psycopg.connect(self.url, autocommit=True, connect_timeout=connect_timeout)
+            # (no ``options``: libpq's own replace PGOPTIONS and a service file's, and a hub deployed with its schema
+            # named there started empty in ``public``; the timeouts are set by each transaction, below)
+            return psycopg.connect(self.url, autocommit=True, connect_timeout=connect_timeout)
         except psycopg.Error as exc:
             raise DatabaseError(f"{display_url(self.url)}: cannot connect: {_one_line(exc, self.url)}") from None
-        try:
-            # Bounded waits (DB_TIMEOUT_S): the server cancels a statement, or a wait for a lock, past the timeout
-            # itself. Set once connected, not given as libpq's ``options``: those replace PGOPTIONS and a service
-            # file's options, and a hub deployed with its schema named there started empty in ``public``.
-            ms = int(self.timeout * 1000)
-            self._answered(conn, lambda: conn.execute(f"SET statement_timeout = {ms}; SET lock_timeout = {ms}"))
-            return conn
-        except BaseException as exc:
-            _close_quietly(conn)
-            if isinstance(exc, psycopg.Error):
-                raise DatabaseError(f"{display_url(self.url)}: cannot connect: {_one_line(exc, self.url)}") from None
-            raise
 
     def _answered(self, conn: Any, work: Any) -> Any:
         """``work()`` on the PostgreSQL connection ``conn``, bounded: past the timeout (and the server's own
@@ -486,7 +476,15 @@ class Database:
                             conn.execute(f"PRAGMA busy_timeout={int(min(BUSY_TIMEOUT_S, self.timeout) * 1000)}")
             else:
                 tx = Tx(self, conn, bounded)
-                tx.execute("BEGIN")
+                if bounded:
+                    # Bounded waits (DB_TIMEOUT_S): the server cancels a statement, or a wait for a lock, past the
+                    # timeout itself. Set for the transaction (SET LOCAL), not the session: behind PgBouncer's
+                    # transaction pooling a session's setting stays on a server connection another client then gets.
+                    ms = int(self.timeout * 1000)
+                    self._answered(conn, lambda: conn.execute(
+                        f"BEGIN; SET LOCAL statement_timeout = {ms}; SET LOCAL lock_timeout = {ms}"))
+                else:
+                    tx.execute("BEGIN")
                 try:
                     yield tx
                 except BaseException:

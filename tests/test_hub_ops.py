@@ -909,6 +909,9 @@ def test_the_environments_pgoptions_and_connect_timeout_are_kept(postgres, monke
             settings = tx.one("SELECT current_setting('search_path'), current_setting('statement_timeout'),"
                               " current_setting('lock_timeout')")
         assert settings == (schema, "1s", "1s"), settings
+        # set for each transaction, not the session (PgBouncer's transaction pooling hands a session's on)
+        with database.transaction(bounded=False) as tx:
+            assert tx.one("SELECT current_setting('statement_timeout'), current_setting('lock_timeout')") == ("0", "0")
         assert given and all(str(kwargs.get("connect_timeout")) == "7" for kwargs in given), given
     finally:
         database.close()
