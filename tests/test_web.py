@@ -191,17 +191,6 @@ def play_action(page, shadow: Shadow, action: str) -> str:
         page.press(key)
         page.wait_for_text(lambda t: words in actions_panel(t), f"{words!r} in the action list")
         page.press(*["down"] * index, "enter")
-        # Under a loaded suite an Enter sent as the list appears was once lost on its way through the browser
-        # and the websocket (the list stood, the log did not move, for a minute). A person presses again; so
-        # does the test, only while the list still offers the action and nothing happened: no double action.
-        for _ in range(3):
-            until = time.monotonic() + 10
-            while time.monotonic() < until and log_lines(page.screen_text()) == log_lines(before):
-                time.sleep(0.2)
-            now = page.screen_text()
-            if log_lines(now) != log_lines(before) or words not in actions_panel(now):
-                break
-            page.press("enter")
     told = len(shadow.state.view().log)
     shadow.step(action)
     said = " ".join(str(shadow.state.view().log[-1]).split()) if len(shadow.state.view().log) > told else ""
