@@ -414,9 +414,11 @@ def _identity_encoded(request: Request) -> None:
     identity``, RFC 9110 15.5.16): it was read undecoded, plain JSON so labelled registering an account that a proxy
     or log reader decoding the label would read as another body. The hub decodes none (no decompression bomb to
     bound), and its client sends none."""
-    codings = [c.strip().lower() for c in request.headers.get("content-encoding", "").split(",")]
+    # (every line of the header: one line read alone let `identity` then `gzip` through, review25b)
+    lines = request.headers.getlist("content-encoding")
+    codings = [c.strip().lower() for line in lines for c in line.split(",")]
     if any(c not in ("", "identity") for c in codings):
-        shown = request.headers["content-encoding"]
+        shown = ", ".join(lines)
         shown = repr(shown) if len(shown) <= 60 else repr(shown[:60]) + "..."
         raise HubError(415, f"the body is encoded {shown} (Content-Encoding): the hub reads a body as it is sent, "
                             "uncompressed; send it without Content-Encoding", headers={"accept-encoding": "identity"})

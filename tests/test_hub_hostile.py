@@ -549,6 +549,35 @@ def _raw_answer(base: str, method: str, path: str, headers: dict) -> tuple[int, 
         connection.close()
 
 
+def test_a_content_encoding_sent_twice_is_read_whole(tmp_path) -> None:
+    """`Content-Encoding: identity` then `Content-Encoding: gzip`, two header lines: the hub read the first alone and
+    registered the account (201), where a proxy joining the lines reads the body as gzip, the mismatch the 415 is for
+    (review25b). Every line is read."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    with running_hub(str(tmp_path / "hub.sqlite3")) as hub:
+        parts = urlsplit(hub.base)
+        before = _counts(hub)
+        for lines in (("identity", "gzip"), ("gzip", "identity"), ("", "br")):
+            body = json.dumps({"name": "twice"}).encode()
+            connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
+            try:
+                connection.putrequest("POST", "/api/accounts")
+                connection.putheader("Content-Type", "application/json")
+                connection.putheader("Content-Length", str(len(body)))
+                for coding in lines:
+                    connection.putheader("Content-Encoding", coding)
+                connection.endheaders(body)
+                answer = connection.getresponse()
+                status, said = answer.status, json.loads(answer.read())
+            finally:
+                connection.close()
+            assert status == 415 and "Content-Encoding" in said["error"], (lines, status, said)
+        assert _counts(hub) == before
+        assert hub.state.internal_errors == 0
+
+
 def test_a_hostile_host_header_is_never_echoed_into_a_redirect_or_a_link(tmp_path) -> None:
     """Starlette's trailing-slash redirect wrote its Location from the request's Host header: `GET /api/maps/` with
     `Host: evil.example` was sent to http://evil.example/api/maps (host header injection; a cache in front keeps
