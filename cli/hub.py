@@ -162,8 +162,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         app = create_app(db, settings)
         where, public = _address(args.host, args.port)
-        for line in _schema_said(db):
-            print(f"cardrogue hub: {line}", flush=True)
+        for line in _schema_said(db):  # (escaped: a note may quote a stored replay's verdict)
+            print(printable(f"cardrogue hub: {line}"), flush=True)
         print(f"cardrogue hub: serving {where} (database {display_url(db.url)})", flush=True)
         if public:
             print("cardrogue hub: other machines can reach it, in plain HTTP: put a TLS-terminating proxy in front "

@@ -153,6 +153,19 @@ def test_serve_says_it_upgraded_an_older_database(hub_db: str, serve_and_stop, m
     assert code == 0 and out.startswith("cardrogue hub: serving ") and out.count("\n") == 1, out
 
 
+def test_serve_shows_a_migrations_notes_as_text(hub_db: str, serve_and_stop, monkeypatch) -> None:
+    """A migration's notes quote what the database held (migration 8: a stored replay's verdict, whose text came from
+    a stranger): `serve` printed them raw, so a terminal escape in one reached the operator's terminal (review25b)."""
+    Database(hub_db).close()
+    latest = db_module.MIGRATIONS[-1][0]
+    hostile = "a verdict \x1b[2J\x1b]0;pwned\x07 \u202e"
+    monkeypatch.setattr(db_module, "MIGRATIONS", db_module.MIGRATIONS + ((latest + 1, "a note", (lambda tx: [hostile],)),))
+    code, out, err = serve_and_stop(hub_db)
+    assert code == 0 and err == "", err
+    assert "\x1b" not in out and "\x07" not in out and "\u202e" not in out, repr(out)
+    assert "cardrogue hub:   a verdict " in out, out
+
+
 def test_serve_says_it_made_the_tables_of_a_new_database(hub_db: str, serve_and_stop) -> None:
     """A database the operator took for the hub's that holds no hub (a copy of hub.sqlite3 made while the hub served,
     without its -wal file, has no table at all): `serve` says it made the tables, so an empty hub is no surprise."""
