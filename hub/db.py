@@ -46,6 +46,9 @@ WATCHDOG_GRACE_S = 1.0
 # busy timeout), SQLITE_READONLY, SQLITE_IOERR, SQLITE_FULL (a full disk) and SQLITE_CANTOPEN. A statement SQLite
 # cannot run (SQLITE_ERROR: no such table, a syntax error) stays a bug, a 500.
 SQLITE_UNAVAILABLE = frozenset({5, 6, 8, 10, 13, 14})
+# Of those, a lock another connection holds (SQLITE_BUSY, SQLITE_LOCKED) is for now, as a PostgreSQL lock_timeout is:
+# a DatabaseUnavailable, and every caller says to try again later (`hub revoke` exits 75, not 2).
+SQLITE_HELD = frozenset({5, 6})
 
 # service.look_key in SQL, for the names made before it (ASCII: LOWER is casefold there; REPLACE minds case).
 LOOK_KEY_SQL = ("REPLACE(REPLACE(REPLACE(REPLACE(LOWER(REPLACE(name, 'I', 'l')), '1', 'l'), '0', 'o'),"
@@ -363,6 +366,8 @@ class Database:
                 retry_while_locked(lambda: conn.execute("PRAGMA journal_mode=WAL"), busy)
                 return conn
             except sqlite3.Error as exc:
+                if _sqlite_held(exc):
+                    raise DatabaseUnavailable(f"{self._path}: cannot open the hub database: {exc}") from None
                 if "file is not a database" in str(exc):
                     raise DatabaseError(f"{self._path}: not a SQLite database ({exc}): name the hub's database file, "
                                         "or a new one") from None
@@ -479,7 +484,7 @@ class Database:
                 except sqlite3.OperationalError as exc:
                     if exc.sqlite_errorcode & 0xFF not in SQLITE_UNAVAILABLE:
                         raise
-                    raise DatabaseError(f"{self._path}: {exc}") from exc
+                    raise (DatabaseUnavailable if _sqlite_held(exc) else DatabaseError)(f"{self._path}: {exc}") from exc
                 finally:
                     if not bounded:
                         with suppress(sqlite3.Error):
@@ -564,12 +569,12 @@ class Database:
                     tx.execute("UPDATE schema_migrations SET version = version WHERE version = ?", (max(known),))
                 return done
         except sqlite3.OperationalError as exc:
-            raise DatabaseError(self._sqlite_problem(exc)) from None
+            raise (DatabaseUnavailable if _sqlite_held(exc) else DatabaseError)(self._sqlite_problem(exc)) from None
         except sqlite3.DatabaseError as exc:
             raise DatabaseError(f"{self.url}: not a hub database: {exc}") from None
         except DatabaseError as exc:
-            if isinstance(exc.__cause__, sqlite3.OperationalError):  # (one the transaction took for the database's)
-                raise DatabaseError(self._sqlite_problem(exc.__cause__)) from None
+            if isinstance(cause := exc.__cause__, sqlite3.OperationalError):  # (one the transaction took for the database's)
+                raise type(exc)(self._sqlite_problem(cause)) from None
             raise
         except Exception as exc:
             psycopg = sys.modules.get("psycopg")  # imported by _connect when the database is PostgreSQL
@@ -621,6 +626,11 @@ class Database:
     def schema_version(self) -> int:
         with self.transaction() as tx:
             return tx.one("SELECT MAX(version) FROM schema_migrations")[0]
+
+
+def _sqlite_held(exc: sqlite3.Error) -> bool:
+    """Whether SQLite gave up waiting for a lock another connection holds (SQLITE_BUSY, SQLITE_LOCKED)."""
+    return (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF in SQLITE_HELD
 
 
 def timed_out(exc: Exception, url: str) -> str | None:
