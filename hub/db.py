@@ -46,8 +46,11 @@ WATCHDOG_GRACE_S = 1.0
 # busy timeout), SQLITE_READONLY, SQLITE_IOERR, SQLITE_FULL (a full disk) and SQLITE_CANTOPEN. A statement SQLite
 # cannot run (SQLITE_ERROR: no such table, a syntax error) stays a bug, a 500.
 SQLITE_UNAVAILABLE = frozenset({5, 6, 8, 10, 13, 14})
+# Of those, a lock another connection holds (SQLITE_BUSY, SQLITE_LOCKED) is for now, as a PostgreSQL lock_timeout is:
+# a DatabaseUnavailable, and every caller says to try again later (`hub revoke` exits 75, not 2).
+SQLITE_HELD = frozenset({5, 6})
 
-# service.look_key in SQL, for the names made before it (ASCII: LOWER is casefold there; REPLACE minds case).
+# looks.look_key in SQL, for the names made before it (ASCII: LOWER is casefold there; REPLACE minds case).
 LOOK_KEY_SQL = ("REPLACE(REPLACE(REPLACE(REPLACE(LOWER(REPLACE(name, 'I', 'l')), '1', 'l'), '0', 'o'),"
                 " 'rn', 'm'), 'vv', 'w')")
 # Migration 2's key, kept as it ran: a small i was an l too ('Mario' and 'Marlo' one name), which migration 3 ends.
@@ -155,6 +158,41 @@ def _runs_counted(n: int) -> str:
     return f"{n:,} run" + ("" if n == 1 else "s")
 
 
+def _rekey_looks(tx: "Tx") -> list[str]:
+    """Every account's look_key made again by looks.look_key, in Python (it reads beyond ASCII, which SQL cannot):
+    an account made before a fix of the key kept its old one (the lunate sigma ϲ, Ϲ read as an 'o', the ypogegrammeni
+    ͺ as a space and an i), so 'ϲat' stood beside 'cat' and refused 'oat'. As in _keys_made, of the names that share a
+    key now the first made keeps it and the later ones get the key, '#' and their id (no name holds a '#'): both are
+    kept, neither renamed, said (the lines returned, ``Database.notes``); a new name that reads as them is refused, by
+    the first one's key."""
+    from .looks import look_key
+
+    notes: list[str] = []
+    owners: dict[str, str] = {}  # each key, the name of the first account that holds it
+    changed: list[tuple[str, int]] = []
+    joined: list[str] = []
+    for account_id, name, stored in tx.all("SELECT id, name, look_key FROM accounts ORDER BY id"):
+        key = look_key(name)
+        if key in owners:
+            joined.append(f"{name!r} (reads as {owners[key]!r}, made before it)")
+            key = f"{key}#{account_id}"
+        else:
+            owners[key] = name
+        if key != stored:
+            changed.append((key, account_id))
+    if changed:
+        tx.execute("DROP INDEX accounts_look_key")  # (a key may move to another account: no order of updates is safe)
+        for key, account_id in changed:
+            tx.execute("UPDATE accounts SET look_key = ? WHERE id = ?", (key, account_id))
+        tx.execute("CREATE UNIQUE INDEX accounts_look_key ON accounts (look_key)")
+        notes.append(f"made again the look-alike key of {len(changed):,} account"
+                     + ("" if len(changed) == 1 else "s"))
+    if joined:
+        notes.append(f"{len(joined):,} account" + (" reads" if len(joined) == 1 else "s read")
+                     + " as an older one now, both kept (rename them by hand if unwanted): " + _listed(joined))
+    return notes
+
+
 # (version, what it adds, steps: statements, or a function of the transaction for what SQL cannot do alike)
 MIGRATIONS: tuple[tuple[int, str, tuple[Any, ...]], ...] = (
     (1, "accounts, campaigns, map versions and runs", (
@@ -179,7 +217,7 @@ MIGRATIONS: tuple[tuple[int, str, tuple[Any, ...]], ...] = (
         "CREATE INDEX runs_board ON runs (map_hash, turns, health DESC, submitted_at, run_id)",
         "CREATE INDEX maps_campaign ON maps (campaign_id, version)",
     )),
-    # Names that read alike are one name (service.look_key: I, l and 1; O and 0; rn and m; vv and w): 'aIice'
+    # Names that read alike are one name (looks.look_key: I, l and 1; O and 0; rn and m; vv and w): 'aIice'
     # (a capital i) was another account than 'alice', and the two read the same on every leaderboard. Accounts
     # made before keep their names; of an older pair that reads alike, the first keeps the key, the later
     # ones a key of their own (_keys_made).
@@ -232,6 +270,11 @@ MIGRATIONS: tuple[tuple[int, str, tuple[Any, ...]], ...] = (
     # stored before are re-simulated and re-keyed (_rekey_runs), their old ids kept in earlier_id.
     (8, "runs: each stored run re-keyed by the states it passes through", (
         _rekey_runs,
+    )),
+    # The look-alike key read the lunate sigma ϲ, Ϲ as an 'o' and the ypogegrammeni ͺ as a space and an i (fixed in
+    # looks.look_key): the accounts made before keep their old key until it is made again (_rekey_looks).
+    (9, "accounts: every look-alike key made again by the key of now", (
+        _rekey_looks,
     )),
 )
 
@@ -363,6 +406,8 @@ class Database:
                 retry_while_locked(lambda: conn.execute("PRAGMA journal_mode=WAL"), busy)
                 return conn
             except sqlite3.Error as exc:
+                if _sqlite_held(exc):
+                    raise DatabaseUnavailable(f"{self._path}: cannot open the hub database: {exc}") from None
                 if "file is not a database" in str(exc):
                     raise DatabaseError(f"{self._path}: not a SQLite database ({exc}): name the hub's database file, "
                                         "or a new one") from None
@@ -469,7 +514,7 @@ class Database:
                 except sqlite3.OperationalError as exc:
                     if exc.sqlite_errorcode & 0xFF not in SQLITE_UNAVAILABLE:
                         raise
-                    raise DatabaseError(f"{self._path}: {exc}") from exc
+                    raise (DatabaseUnavailable if _sqlite_held(exc) else DatabaseError)(f"{self._path}: {exc}") from exc
                 finally:
                     if not bounded:
                         with suppress(sqlite3.Error):
@@ -562,12 +607,12 @@ class Database:
                     tx.execute("UPDATE schema_migrations SET version = version WHERE version = ?", (max(known),))
                 return done
         except sqlite3.OperationalError as exc:
-            raise DatabaseError(self._sqlite_problem(exc)) from None
+            raise (DatabaseUnavailable if _sqlite_held(exc) else DatabaseError)(self._sqlite_problem(exc)) from None
         except sqlite3.DatabaseError as exc:
             raise DatabaseError(f"{self.url}: not a hub database: {exc}") from None
         except DatabaseError as exc:
-            if isinstance(exc.__cause__, sqlite3.OperationalError):  # (one the transaction took for the database's)
-                raise DatabaseError(self._sqlite_problem(exc.__cause__)) from None
+            if isinstance(cause := exc.__cause__, sqlite3.OperationalError):  # (one the transaction took for the database's)
+                raise type(exc)(self._sqlite_problem(cause)) from None
             raise
         except Exception as exc:
             psycopg = sys.modules.get("psycopg")  # imported by _connect when the database is PostgreSQL
@@ -619,6 +664,11 @@ class Database:
     def schema_version(self) -> int:
         with self.transaction() as tx:
             return tx.one("SELECT MAX(version) FROM schema_migrations")[0]
+
+
+def _sqlite_held(exc: sqlite3.Error) -> bool:
+    """Whether SQLite gave up waiting for a lock another connection holds (SQLITE_BUSY, SQLITE_LOCKED)."""
+    return (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF in SQLITE_HELD
 
 
 def timed_out(exc: Exception, url: str) -> str | None:

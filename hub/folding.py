@@ -5,7 +5,7 @@ PostgreSQL's too, and neither composes: a title stored with its accents as combi
 found by the same title typed composed (NFC). Both sides are now folded by :func:`fold`, the same on
 every database, and compared with a plain ``LIKE``.
 
-The look-alike folding of player names (``service.look_key``: a capital I as an l, rn as m) is not used:
+The look-alike folding of player names (``looks.look_key``: a capital I as an l, rn as m) is not used:
 it does not fit a search for part of a text ('n' would no longer find 'barn', folded to 'bam', and
 'illinois' would not find 'ILLINOIS', its capital I read as an l).
 """

@@ -66,12 +66,19 @@ def _map_href(m: dict) -> str:
     return "/maps/" + quote(m["hash"], safe="")
 
 
+def _who(name: str) -> str:
+    """A stranger's name (an author's free text, an account's name) inline in a sentence, escaped and isolated: drawn
+    in its own direction, a right-to-left name's weak ends (leading digits, trailing punctuation) are not taken from
+    the words around it ('by 42 שלום' drew the 42 left of the Hebrew, the name alone draws it on the right)."""
+    return f"<bdi>{e(name)}</bdi>"
+
+
 def _by(m: dict) -> str:
     """Who made a map, for the list: its author (free text in the file: anyone may write another's name), and
     the publisher (the account) beside an author that is not the publisher's name; no author: the publisher."""
     if not m["author"] or m["author"] == m["publisher"]:
-        return e(m["publisher"] if not m["author"] else m["author"])
-    return f"{e(m['author'])} <span class=\"muted\">(published by {e(m['publisher'])})</span>"
+        return _who(m["publisher"] if not m["author"] else m["author"])
+    return f"{_who(m['author'])} <span class=\"muted\">(published by {_who(m['publisher'])})</span>"
 
 
 def _score(best: dict | None) -> str:
@@ -124,8 +131,8 @@ def map_page(m: dict, runs: list[dict], offset: int = 0, count: int = 50, every:
     """A map, its leaderboard from ``offset`` on (``count`` a page): each player once, with their best run
     (``m["players"]`` counts them), or with ``every`` every run (``m["runs"]`` counts them)."""
     parts = [f"<h2 id=\"title\">{e(_named(m['title'], m['id']))}</h2>",
-             f"<p>{'by ' + e(m['author']) + ' · ' if m['author'] else ''}"  # no author: the publisher, once
-             f"published by {e(m['publisher'])} on {e(m['published_at'])} · "
+             f"<p>{'by ' + _who(m['author']) + ' · ' if m['author'] else ''}"  # no author: the publisher, once
+             f"published by {_who(m['publisher'])} on {e(m['published_at'])} · "
              f"version {m['version']} · <code>{e(m['hash'][:12])}</code> · "
              f"<a href=\"/api/maps/{e(m['hash'])}/file\">download</a></p>"]
     if m.get("play_url"):

@@ -67,10 +67,10 @@ def test_a_name_that_reads_as_a_players_name_is_taken(hub, first: str, second: s
 
 
 def test_every_letter_of_the_look_alike_table_reads_as_its_prototype() -> None:
-    """Each letter of UTS #39's one-letter table (service._LATIN_LOOKS) reads as its ASCII prototype, alone and in a
+    """Each letter of UTS #39's one-letter table (looks._LATIN_LOOKS) reads as its ASCII prototype, alone and in a
     name. The compatibility form came first: the Greek lunate sigma ϲ became a final ς, casefolded to σ, read as an
     'o' ('ϲat' registered beside 'cat', and was refused beside 'oat'); the ypogegrammeni ͺ became a space and a mark."""
-    from cardrogue.hub.service import _LATIN_LOOKS, look_key
+    from cardrogue.hub.looks import _LATIN_LOOKS, look_key
 
     table = {chr(code): chr(proto) for code, proto in _LATIN_LOOKS.items()}
     assert len(table) > 300
@@ -79,6 +79,37 @@ def test_every_letter_of_the_look_alike_table_reads_as_its_prototype() -> None:
     assert wrong == {}
     assert look_key("ϲat") == look_key("Ϲat") == look_key("cat") != look_key("oat")
     assert look_key("ͺvy") == look_key("ivy")
+
+
+def test_migration_9_makes_again_the_look_alike_keys_of_the_accounts_made_before_the_fix(hub_db: str) -> None:
+    """The accounts made before the lunate sigma's fix kept their stored key: 'ϲat' held 'oat', so 'cat' registered
+    beside it, 'Ϲat' too, and 'oat' was refused. Migration 9 makes every key again (looks.look_key): the first made
+    keeps the key, a later one that reads alike now is kept under a key of its own and said; a third is refused."""
+    db = Database(hub_db)
+    with db.transaction(write=True) as tx:  # back to schema 8, as a hub of before left it, with its keys of before
+        for name, old_key in (("ϲat", "oat"), ("cat", "cat"), ("ͺvy", " ivy"), ("alice", "alice")):
+            tx.execute("INSERT INTO accounts (name, name_key, look_key, token_hash, created_at) VALUES (?, ?, ?, ?, ?)",
+                       (name, name.casefold(), old_key, "unused:" + name.casefold(), 1.9e9))
+        tx.execute("DELETE FROM schema_migrations WHERE version >= 9")
+    assert db.schema_version() == 8
+    db.close()
+    db = Database(hub_db)
+    assert db.applied == [9]
+    assert db.notes == ["made again the look-alike key of 3 accounts",
+                        "1 account reads as an older one now, both kept (rename them by hand if unwanted): "
+                        "'cat' (reads as 'ϲat', made before it)"], db.notes
+    with db.transaction() as tx:
+        keys = dict(tx.all("SELECT name, look_key FROM accounts"))
+        cat_id = tx.one("SELECT id FROM accounts WHERE name = 'cat'")[0]
+    db.close()
+    assert keys == {"ϲat": "cat", "cat": f"cat#{cat_id}", "ͺvy": "ivy", "alice": "alice"}
+    with running_hub(hub_db) as app:
+        for name, reads_as in (("\u0441at", "ϲat"), ("ivy", "ͺvy")):  # (a Cyrillic с)
+            status, body, _ = call(app.base, "POST", "/api/accounts", {"name": name})
+            assert status == 409 and f"reads as {reads_as!r}" in body["error"], (name, body)
+        assert call(app.base, "POST", "/api/accounts", {"name": "Ϲat"})[:2] == (409, {  # ('ϲat' in capitals)
+            "error": "the name 'Ϲat' is taken", "field": "name"})
+        assert call(app.base, "POST", "/api/accounts", {"name": "oat"})[0] == 201  # (refused by 'ϲat''s old key)
 
 
 def test_a_name_that_reads_alike_only_without_its_case_is_another_name(hub) -> None:
@@ -535,8 +566,8 @@ def test_a_run_stored_before_runs_were_their_states_cannot_be_copied_with_a_deto
             tx.execute(undo)
     assert db.schema_version() == 7
     db.close()
-    db = Database(hub_db)  # migration 8
-    assert db.applied == [8]
+    db = Database(hub_db)  # migration 8 (and 9: every key the same)
+    assert db.applied == [8, 9]
     assert db.notes[0].startswith("re-keyed 1 run by the states they pass through, of 3 runs re-verified"), db.notes
     assert db.notes[1].startswith(f"1 run kept under their old ids, copies of a run stored before them (remove them by "
                                   f"hand if unwanted): {stored_copy.recorded_id[:12]} (the run {run.run_id[:12]}"), db.notes

@@ -1037,3 +1037,49 @@ def test_the_operators_revoke_waiting_on_a_lock_past_its_timeout_ends_with_not_n
     with psycopg.connect(url) as conn:
         assert conn.execute("SELECT count(*) FROM tokens").fetchone()[0] == 1
     assert main(["hub", "revoke", "alice", "--db", url, "--db-timeout", "1"]) == 0
+
+
+def test_the_operators_revoke_behind_a_sqlite_lock_ends_with_not_now(tmp_path) -> None:
+    """`hub revoke` on a SQLite hub whose write lock another process holds (an operator's `sqlite3` left inside
+    BEGIN IMMEDIATE) ended after the busy timeout with exit 2, 'cannot use the hub database', as if the file were not
+    the hub's: a lock held is for now (SQLITE_BUSY, SQLITE_LOCKED: DatabaseUnavailable), exit 75 as on PostgreSQL,
+    nothing revoked."""
+    path = tmp_path / "hub.sqlite3"
+    with running_hub(str(path)) as app:
+        register(app.base, "alice")
+    holder = sqlite3.connect(path, isolation_level=None)
+    try:
+        holder.execute("BEGIN IMMEDIATE")
+        code, err = _revoke_in_a_thread(["hub", "revoke", "alice", "--db", str(path), "--db-timeout", "1"])
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert code == 75 and "Traceback" not in err and err.count("\n") == 1, (code, err)
+    assert "locked" in err and "nothing was revoked" in err and "try again" in err, err
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT count(*) FROM tokens").fetchone()[0] == 1
+    assert main(["hub", "revoke", "alice", "--db", str(path), "--db-timeout", "1"]) == 0
+
+
+def test_a_sqlite_lock_held_past_the_timeout_is_unavailable_for_every_caller(tmp_path) -> None:
+    """A held SQLite lock is a DatabaseUnavailable, in a transaction and at the opening's look at the schema, so every
+    caller says 'try again later'; a file that is no database stays a DatabaseError of another kind."""
+    path = tmp_path / "hub.sqlite3"
+    Database(str(path)).close()
+    database = Database(str(path), timeout=1.0)
+    holder = sqlite3.connect(path, isolation_level=None)
+    try:
+        holder.execute("BEGIN IMMEDIATE")
+        with pytest.raises(db_module.DatabaseUnavailable, match="locked"):
+            with database.transaction(write=True) as tx:
+                tx.execute("UPDATE schema_migrations SET version = version")
+        with pytest.raises(db_module.DatabaseUnavailable, match="locked"):
+            Database(str(path), timeout=1.0, upgrade=False)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+        database.close()
+    (tmp_path / "junk.sqlite3").write_bytes(b"not a database at all " * 100)
+    with pytest.raises(db_module.DatabaseError) as refused:
+        Database(str(tmp_path / "junk.sqlite3"))
+    assert not isinstance(refused.value, db_module.DatabaseUnavailable)

@@ -96,9 +96,9 @@ def test_a_map_without_an_author_names_its_publisher_once(site) -> None:
 
     detail = call(site.base, "GET", "/api/maps/needle")[1]
     authored = pages.map_page(detail, [])
-    assert "<p>by Card Rogue Story Studio · published by bob on " in authored
+    assert "<p>by <bdi>Card Rogue Story Studio</bdi> · published by <bdi>bob</bdi> on " in authored
     anonymous = pages.map_page(dict(detail, author=""), [])
-    assert "<p>published by bob on " in anonymous and "by bob · published by bob" not in anonymous
+    assert "<p>published by <bdi>bob</bdi> on " in anonymous and "by <bdi>bob</bdi> · published" not in anonymous
 
 
 def test_no_play_link_unless_a_web_player_is_configured(tmp_path: Path) -> None:
@@ -220,7 +220,7 @@ def test_on_a_narrow_window_the_map_list_keeps_its_words_whole(tmp_path: Path) -
             assert wide <= window, (wide, window)
             split = page.evaluate(
                 "[...document.querySelectorAll('#maps td:nth-child(-n+2)')].flatMap(cell => {"
-                " const node = cell.querySelector('a') ? cell.querySelector('a').firstChild : cell.firstChild;"
+                " const node = (cell.querySelector('a, bdi') || cell).firstChild;"
                 " return [...node.textContent.matchAll(/\\S+/g)].filter(m => m[0].length <= 12).map(m => {"
                 "  const r = document.createRange(); r.setStart(node, m.index); r.setEnd(node, m.index + m[0].length);"
                 "  return [m[0], new Set([...r.getClientRects()].map(b => Math.round(b.top))).size]; }); })")
@@ -283,9 +283,9 @@ def test_the_list_says_who_published_a_map_whose_author_is_another_name(tmp_path
         page = render(hub.base + "/", tmp_path, "list", size=(900, 700))
         rows = page.dom.split("<tbody>", 1)[1].split("</tbody>", 1)[0].split("<tr>")[1:]
         shown = sorted(row.split("<td>", 2)[2].split("</td>", 1)[0] for row in rows)
-        assert shown == ['alice', 'alice <span class="muted">(published by mallory)</span>'], shown
+        assert shown == ['<bdi>alice</bdi>', '<bdi>alice</bdi> <span class="muted">(published by <bdi>mallory</bdi>)</span>'], shown
         anonymous = dict(call(hub.base, "GET", "/api/maps/needle")[1], author="")
-        assert "<td>alice</td>" in pages.map_list([anonymous], "")  # no author: the publisher, once
+        assert "<td><bdi>alice</bdi></td>" in pages.map_list([anonymous], "")  # no author: the publisher, once
 
 
 def _stacked(text: str) -> str:
@@ -375,3 +375,44 @@ def test_a_description_keeps_its_line_breaks(tmp_path: Path) -> None:
             tab = browser.open(f"{hub.base}/maps/lines")
             loaded_with_style(tab, "the map page", "document.body.textContent.includes('First line.')")
             assert tab.evaluate(lines) == 2
+
+
+def test_a_right_to_left_name_inline_is_drawn_as_it_is_alone(tmp_path: Path) -> None:
+    """An author (free text) or a publisher (an account name) sits inline in a sentence: 'by X · published by Y on
+    DATE', the list's 'X (published by Y)'. Not isolated, a right-to-left name took its weak ends from the sentence
+    around it: the author '42 שלום' was drawn '42' left of the Hebrew word (the name alone draws it on the right),
+    the publisher '3דוד' likewise, as a stranger's digits joined to 'by' (seen in Chromium). Each name is a <bdi>,
+    drawn in its own direction, escaped as text all the same. (The words around it kept their places in every case
+    tried: each name is followed by neutrals then a left-to-right word.)"""
+    from browser import Browser
+
+    from cardrogue.hub import pages
+
+    author, publisher = "42 שלום", "3דוד"
+    m = {"id": "bidi", "title": "A title", "author": author, "publisher": publisher,
+         "published_at": "2026-11-28T00:00:00Z", "version": 1, "hash": "ab" * 32, "par": {"turns": 11, "health": 8},
+         "difficulty": None, "runs": 0, "players": 0, "competition": False, "window_ends": "2026-11-28T00:00:00Z",
+         "versions": [], "best": None}
+    (tmp_path / "hub.css").write_text(pages.STYLESHEET)
+    for name, html in (("map", pages.map_page(m, [])), ("list", pages.map_list([m], ""))):
+        assert f"<bdi>{author}</bdi>" in html and f"<bdi>{publisher}</bdi>" in html, html
+        (tmp_path / f"{name}.html").write_text(html.replace('href="/hub.css"', 'href="hub.css"'))
+    (tmp_path / "escaped.html").write_text(pages.map_page(dict(m, author="<b>x</b>", publisher="bob"), []))
+    assert "<bdi>&lt;b&gt;x&lt;/b&gt;</bdi>" in (tmp_path / "escaped.html").read_text()
+    # the left edge of the first ``text`` drawn after the first ``after`` in the element ``where``
+    left = ("((where, after, text) => { const walk = document.createTreeWalker(document.querySelector(where), "
+            "NodeFilter.SHOW_TEXT); let n, seen = false, all = ''; while ((n = walk.nextNode())) { let from = 0; "
+            "if (!seen) { const a = n.data.indexOf(after); if (a < 0) continue; seen = true; from = a + after.length; } "
+            "const i = n.data.indexOf(text, from); if (i >= 0) { const r = document.createRange(); r.setStart(n, i); "
+            "r.setEnd(n, i + text.length); return r.getBoundingClientRect().left; } } return null; })")
+    with Browser(tmp_path / "browser", size=(1000, 700)) as browser:
+        for name, where in (("map", "h2 + p"), ("list", "#maps tbody td:nth-child(2)")):
+            tab = browser.open((tmp_path / f"{name}.html").as_uri())
+            loaded_with_style(tab, name)
+            tab.screenshot(tmp_path / f"{name}.png")
+            at = {word: tab.evaluate(f"{left}({where!r}, {after!r}, {word!r})")
+                  for word, after in (("42", ""), ("שלום", ""), ("published", ""), ("3", "published"),
+                                      ("דוד", "published"))}
+            assert None not in at.values(), (name, at)
+            assert at["שלום"] < at["42"] < at["published"], (name, at)  # '42' right of the Hebrew, as alone
+            assert at["published"] < at["דוד"] < at["3"], (name, at)
