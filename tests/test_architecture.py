@@ -107,6 +107,7 @@ WHITE_BOX = {
     ("tests/test_solver_potions_cache.py", "test_the_plans_kept_stay_within_their_cap"): "the kept potion bound is compared with the plain one",
     ("tests/test_solver_potions_cache.py", "test_plans_are_shared_by_the_masks_that_give_them_the_same_values"): "the kept potion bound is compared with the plain one",
     ("tests/test_solver_potions_cache.py", "_agrees"): "the kept potion bound is compared with the plain one",
+    ("tests/test_solver_potions_cache.py", "_disagreeing"): "the kept potion bound is compared with the plain one",
     ("tests/test_solver_potions_cache.py", "_settled"): "the kept potion bound is compared with the plain one",
     ("tests/test_solver_potions_cache.py", "test_a_plan_keeps_its_groups_of_sets_per_the_potions_held"): "the kept potion bound is compared with the plain one",
     ("tests/test_solver_potions_cache.py", "test_the_least_turns_of_a_paralysis_map_come_from_one_search_over_the_sets"): "the kept potion bound is compared with the plain one",
