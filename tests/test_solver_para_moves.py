@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from helpers import campaign, cell, load, open_grid, started
 
-from cardrogue.engine.analysis.solver import SOLVED, UNKNOWN, Budget
+from cardrogue.engine.analysis.solver import SOLVED, Budget
 from cardrogue.engine.analysis.solver.bounds import Relaxation, relaxation
 from cardrogue.engine.analysis.solver.par import solve
 from cardrogue.engine.analysis.solver.search import Search
@@ -314,11 +314,20 @@ def test_bound_never_overestimates_after_a_flee_from_a_paralysed_enemy(mix, size
     assert checked
 
 
+# Seed 2 of the 5x5 `walls` mix has no win: the search proves it unsolvable, and neither the reference (200,000
+# states) nor the turns left from its wandered states (20,000 each) finish, so no bound of it was ever compared
+# (about 20 s of CPU for no assertion). The next such map (seed 10, par 9) takes its place.
+_NO_WIN = {("walls", 5, 2)}
+
+
 def _met_maps() -> list[tuple[str, int, int]]:
-    """Small generated maps of the paced warrior with an enemy card face up (the `walls` mix turns cards up)."""
+    """Small generated maps of the paced warrior with an enemy card face up (the `walls` mix turns cards up),
+    that can be won (``_NO_WIN``)."""
     out = []
     for size in (4, 5):
         for seed in range(60):
+            if ("walls", size, seed) in _NO_WIN:
+                continue
             c = load(gen.mixed_campaign(1, size, seed, "walls"))
             s, _ = started(c)
             relax = relaxation(c, s.d)
@@ -337,8 +346,7 @@ def test_bound_never_overestimates_beside_enemies_met_before(mix, size, seed):
     c = load(gen.mixed_campaign(1, size, seed, mix))
     fast = solve(c, 0, True, SMALL)
     slow = solve(c, 0, True, SMALL, reference=True)
-    if slow.verdict != UNKNOWN:  # (one map's exhausting search is beyond the reference's budget)
-        assert (fast.verdict, fast.turns, fast.health) == (slow.verdict, slow.turns, slow.health)
+    assert (fast.verdict, fast.turns, fast.health) == (slow.verdict, slow.turns, slow.health)
     rng = random.Random(seed)
     for _ in range(8):
         s = _wander(c, rng)
