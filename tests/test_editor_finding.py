@@ -86,10 +86,13 @@ async def test_palette_finds_resize_and_lists_quit_once(campaign_file, tmp_path)
             await pilot.pause()
             assert isinstance(app.screen, CommandPalette)
             await pilot.press(*query)
-            await pilot.pause(0.3)
-            await app.screen.workers.wait_for_complete()
-            await pilot.pause()
-            titles = [str(option.prompt).split("\n")[0] for option in app.screen.query_one("CommandList")._options]
+            for _ in range(500):  # the search runs in a worker: wait for its list, 5 s at most
+                await app.screen.workers.wait_for_complete()
+                await pilot.pause()
+                titles = [str(option.prompt).split("\n")[0] for option in app.screen.query_one("CommandList")._options]
+                if any(t.startswith(wanted) for t in titles):
+                    break
+                await pilot.pause(0.01)
             assert any(t.startswith(wanted) for t in titles), titles
             if query == "quit":
                 assert sum(t.startswith("Quit") for t in titles) == 1, titles
