@@ -691,7 +691,12 @@ async def test_command_palette_lists_editor_commands(campaign_file, tmp_path) ->
         await settle(app, pilot)
         await pilot.press("ctrl+p")
         await pilot.press(*"toggle face")
-        await pilot.pause(0.3)
+        for _ in range(500):  # the search runs in a worker: wait for its hit, 5 s at most
+            await app.screen.workers.wait_for_complete()
+            await pilot.pause()
+            if app.screen.query_one("CommandList").option_count:
+                break
+            await pilot.pause(0.01)
         await pilot.press("enter")
         await pilot.pause()
         assert cell(app, 0, 0) is None  # cursor on an empty place: nothing to flip

@@ -15,7 +15,7 @@ from cardrogue.editor.widgets.dialogs import ChoiceScreen, FormScreen
 from cardrogue.editor.widgets.finding import FindScreen, OverviewScreen, matching_cells, next_place, overview_text
 from cardrogue.engine.format.loader import load_campaign, load_campaign_text
 from cardrogue.engine.model.potions import potion_identities
-from editor_support import SIZE, make_app, settle
+from editor_support import SIZE, burst, make_app, settle
 from helpers import FIXTURE, run_async
 
 
@@ -86,10 +86,13 @@ async def test_palette_finds_resize_and_lists_quit_once(campaign_file, tmp_path)
             await pilot.pause()
             assert isinstance(app.screen, CommandPalette)
             await pilot.press(*query)
-            await pilot.pause(0.3)
-            await app.screen.workers.wait_for_complete()
-            await pilot.pause()
-            titles = [str(option.prompt).split("\n")[0] for option in app.screen.query_one("CommandList")._options]
+            for _ in range(500):  # the search runs in a worker: wait for its list, 5 s at most
+                await app.screen.workers.wait_for_complete()
+                await pilot.pause()
+                titles = [str(option.prompt).split("\n")[0] for option in app.screen.query_one("CommandList")._options]
+                if any(t.startswith(wanted) for t in titles):
+                    break
+                await pilot.pause(0.01)
             assert any(t.startswith(wanted) for t in titles), titles
             if query == "quit":
                 assert sum(t.startswith("Quit") for t in titles) == 1, titles
@@ -120,8 +123,10 @@ async def test_find_on_map_cycles_and_overview_jumps(tmp_path) -> None:
         await pilot.pause()
         assert isinstance(app.screen, OverviewScreen)
         overview = app.screen
-        for _ in range(100):
-            await pilot.press("left")
+        assert overview.pick[0] > 2  # the block of the cursor, far from the left edge
+        burst(app, *["left"] * (overview.pick[0] + 2))  # past the left edge: the pick stops at the first column
+        await settle(app, pilot)
+        assert overview.pick[0] == 0
         await pilot.press("enter")
         await pilot.pause()
         assert not isinstance(app.screen, OverviewScreen)
