@@ -468,6 +468,15 @@ async def _retitle_and_save(app, pilot, title: str) -> None:
     assert notes(app)[-1].startswith(f"Saved {app.doc.path.name} with 1 error")
 
 
+async def _opened_as_draft(app, pilot, path, first: str) -> None:
+    """The file at ``path`` opened in the editor as a draft, told once, the note quoting ``first`` (its first
+    error as the problems panel words it)."""
+    await settle(app, pilot)
+    assert app.doc.path == path
+    told = [n for n in notes(app) if "opens as a draft" in n]
+    assert len(told) == 1 and first in told[0], told
+
+
 @run_async
 async def test_a_misspelt_face_opens_as_a_draft_keeps_the_authors_text_and_f_fixes_it(tmp_path) -> None:
     """``"face": "upp"`` in a cell (a typo of an enum value) opened as a refusal; it opens as a draft
@@ -480,10 +489,7 @@ async def test_a_misspelt_face_opens_as_a_draft_keeps_the_authors_text_and_f_fix
     path = tmp_path / "typo.json"
     app = app_on(data, path, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        assert app.doc.path == path
-        told = [n for n in notes(app) if "opens as a draft" in n]
-        assert len(told) == 1 and f"(first: {place})" in told[0], told
+        await _opened_as_draft(app, pilot, path, f"(first: {place})")
         assert problem_lines(app) == [f"E {place}"]
         first = app.query_one(ProblemsPanel).diagnostics[0]
         assert (first.code, first.level, first.cell) == ("CR104", 1, (x, y)), first
@@ -517,10 +523,7 @@ async def test_a_misspelt_card_kind_opens_as_a_draft_and_the_card_form_fixes_it(
     path = tmp_path / "kind.json"
     app = app_on(data, path, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        assert app.doc.path == path
-        told = [n for n in notes(app) if "opens as a draft" in n]
-        assert len(told) == 1 and '(first: CR104 card imp, kind: kind is "enemey"; use one of "enemy"' in told[0], told
+        await _opened_as_draft(app, pilot, path, '(first: CR104 card imp, kind: kind is "enemey"; use one of "enemy"')
         await _retitle_and_save(app, pilot, "Two Knives, Mended")
         saved = json.loads(path.read_text(encoding="utf-8"))
         assert (saved["title"], saved["cards"]) == ("Two Knives, Mended", {"imp": {"health": 7, "kind": "enemey"}})
@@ -571,10 +574,7 @@ async def test_a_misspelt_goal_verb_opens_as_a_draft_and_g_mends_it(tmp_path) ->
     path = tmp_path / "goal.json"
     app = app_on(data, path, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        assert app.doc.path == path
-        told = [n for n in notes(app) if "opens as a draft" in n]
-        assert len(told) == 1 and f"(first: {place}" in told[0], told
+        await _opened_as_draft(app, pilot, path, f"(first: {place}")
         assert problem_lines(app) == [f"E {place} Press g on the map to mend it (its verb and card chosen from "
                                       "lists), or G to remove it"]
         await _retitle_and_save(app, pilot, "A Son Mended")
@@ -648,10 +648,7 @@ async def test_misspelt_keys_open_as_a_draft_kept_as_written_and_enter_on_the_pr
     path = tmp_path / "keys.json"
     app = app_on(data, path, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        assert app.doc.path == path
-        told = [n for n in notes(app) if "opens as a draft" in n]
-        assert len(told) == 1 and "CR103" in told[0], told
+        await _opened_as_draft(app, pilot, path, "CR103")
         lines = problem_lines(app)
         assert [line.split(" ")[1] for line in lines] == ["CR103", "CR103"], lines
         assert all("renames it to the key meant, or removes it" in line for line in lines), lines
