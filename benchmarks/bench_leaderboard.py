@@ -45,7 +45,7 @@ BETTER = (" AND (turns < ? OR (turns = ? AND health > ?) OR (turns = ? AND healt
 
 
 def fill(db, players: int, each: int) -> None:
-    from cardrogue.hub.db import MARK_BEST_RUNS
+    from cardrogue.hub.migrations import MARK_BEST_RUNS
 
     rng = random.Random(1)
     with db.transaction(write=True) as tx:

@@ -214,7 +214,7 @@ def _schema_said(db) -> list[str]:
     """What opening the database did to its schema, in lines, or none when it was up to date: the operator hears of an
     upgrade (an older hub's database was migrated in silence) and of tables made in a database they took for the
     hub's (a copy of hub.sqlite3 made without its -wal file holds no tables)."""
-    from cardrogue.hub.db import MIGRATIONS
+    from cardrogue.hub.db import MIGRATIONS  # (the ones Database applies)
 
     if not db.applied:
         return []
