@@ -11,6 +11,8 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any
 
+from cardrogue.engine.words import counted
+
 if TYPE_CHECKING:
     from .db import Tx
 
@@ -101,7 +103,7 @@ def _rekey_runs(tx: "Tx") -> list[str]:
                 rekeyed += 1
         if time.monotonic() - shown >= REKEY_PROGRESS_S:
             shown = time.monotonic()
-            print(f"cardrogue hub: migration 8: re-verified {n:,} of {len(ids):,} runs", file=sys.stderr, flush=True)
+            print(f"cardrogue hub: migration 8: re-verified {n:,} of {counted(len(ids), 'run')}", file=sys.stderr, flush=True)
     if ids:  # (a database without runs: nothing to say)
         notes.append(f"re-keyed {_runs_counted(rekeyed)} by the states they pass through, of {_runs_counted(len(ids))} "
                      f"re-verified in {time.monotonic() - started:.1f} s")
@@ -119,7 +121,7 @@ def _listed(rows: list[str], shown: int = 20) -> str:
 
 
 def _runs_counted(n: int) -> str:
-    return f"{n:,} run" + ("" if n == 1 else "s")
+    return counted(n, "run")
 
 
 def _rekey_looks(tx: "Tx") -> list[str]:

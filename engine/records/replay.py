@@ -363,7 +363,7 @@ def parse_replay(text: str) -> dict:
     if len(text) > MAX_REPLAY_CHARS:
         # (before the parse: 200 MiB of actions took 27 s and 3.4 GB to read before the list's limit was met)
         raise ReplayError(f"not a valid replay: it is longer than {MAX_REPLAY_CHARS:,} characters (a replay of "
-                          f"{MAX_LIST_ITEMS:,} actions with a checkpoint after each is some 22 million)")
+                          f"{counted(MAX_LIST_ITEMS, 'action')} with a checkpoint after each is some 22 million)")
     fractions: list[_Fraction] = []
 
     def fraction(text: str) -> _Fraction:
