@@ -468,6 +468,16 @@ async def _retitle_and_save(app, pilot, title: str) -> None:
     assert notes(app)[-1].startswith(f"Saved {app.doc.path.name} with 1 error")
 
 
+async def _form_ok_mends_and_saves(app, pilot, form) -> None:
+    """OK on the open ``form`` closes it with no error left in the draft; ctrl+s then saves the file."""
+    await pilot.press("ctrl+s")
+    await settle(app, pilot)
+    assert app.screen is not form
+    assert not [d for d in app.diagnostics if d.severity is Severity.ERROR], problem_lines(app)
+    await pilot.press("ctrl+s")
+    await settle(app, pilot)
+
+
 async def _opened_as_draft(app, pilot, path, first: str) -> None:
     """The file at ``path`` opened in the editor as a draft, told once, the note quoting ``first`` (its first
     error as the problems panel words it)."""
@@ -536,12 +546,7 @@ async def test_a_misspelt_card_kind_opens_as_a_draft_and_the_card_form_fixes_it(
         select = form.query_one("#form-kind", Select)
         assert str(select.query_one("SelectCurrent #label").render()) == "enemey (not one of the choices)"
         select.value = "enemy"
-        await pilot.press("ctrl+s")
-        await settle(app, pilot)
-        assert app.screen is not form
-        assert not [d for d in app.diagnostics if d.severity is Severity.ERROR], problem_lines(app)
-        await pilot.press("ctrl+s")
-        await settle(app, pilot)
+        await _form_ok_mends_and_saves(app, pilot, form)
     fixed = load_campaign(path)
     assert fixed.campaign is not None and fixed.campaign.cards["imp"].health == 7
     assert json.loads(path.read_text(encoding="utf-8"))["cards"] == {"imp": {"health": 7}}
@@ -587,12 +592,7 @@ async def test_a_misspelt_goal_verb_opens_as_a_draft_and_g_mends_it(tmp_path) ->
         form = app.screen
         assert isinstance(form, FormScreen)
         assert (form.query_one("#form-verb", Select).value, form.query_one("#form-card", Select).value) == ("slay", "golem")
-        await pilot.press("ctrl+s")
-        await settle(app, pilot)
-        assert app.screen is not form
-        assert not [d for d in app.diagnostics if d.severity is Severity.ERROR], problem_lines(app)
-        await pilot.press("ctrl+s")
-        await settle(app, pilot)
+        await _form_ok_mends_and_saves(app, pilot, form)
     fixed = load_campaign(path)
     assert fixed.campaign is not None and fixed.campaign.title == "A Son Mended"
     assert json.loads(path.read_text(encoding="utf-8"))["levels"][li]["goals"] == [{"slay": "golem"}]
