@@ -151,6 +151,50 @@ def test_equal_scores_share_a_rank_so_an_edited_time_wins_no_place(tmp_path, due
     assert [s.player for s in result.table if s.run_id == result.run_id] == ["bob"]
 
 
+# Four runs of the duel won in 3 turns with 12 health, each a run of its own: ties.
+FOUR_TIED = (*TIED, ("flip E", "attack", "move E", "end", "end", "flip E", "move E"),
+             ("flip E", "attack", "move E", "end", "flip E", "end", "move E"))
+
+
+def test_an_add_re_verifies_each_tied_row_once_not_at_every_add(tmp_path, db, monkeypatch):
+    """Adding a run looks for a row stored before a run was its states that is this run under another id, among the
+    rows of its score: it re-simulated every tied row at every add (0.7 s with 300 rows, on the player's screen at a
+    level's end). A row re-verified is remembered: the first add that meets the ties re-verifies each once, and
+    re-keys the row stored before; the adds after it re-verify none. Every listing still re-verifies every row."""
+    import sqlite3
+
+    from cardrogue.engine.records import scores
+
+    campaign = load(duel_dict())
+    runs = [verify_replay(recorded(campaign, actions, player=who).text(), campaign).run
+            for who, actions in zip(("ada", "bob", "cy", "dan"), FOUR_TIED)]
+    assert len({r.run_id for r in runs}) == 4 and {(r.turns, r.health) for r in runs} == {(3, 12)}
+    with ScoreStore(db) as store:
+        assert store.add(runs[0], campaign)
+    ties = 300
+    name = f"scores_{campaign.content_hash}"
+    with sqlite3.connect(db) as con:
+        con.execute(f"UPDATE {name} SET run_id = ?", (runs[0].recorded_id,))  # ada's row as stored before
+        con.executemany(f"INSERT INTO {name} VALUES (?, 'eve', 3, 12, 1e12, ?)",  # forged: under ids not their replay's
+                        ((f"{i:064x}", runs[0].replay_text) for i in range(ties)))
+    con.close()
+    verified = []
+    real = scores.verify_replay
+    monkeypatch.setattr(scores, "verify_replay", lambda *a, **k: verified.append(1) or real(*a, **k))
+    with ScoreStore(db) as store:
+        assert store.add(runs[1], campaign)
+        assert len(verified) == ties + 1  # the first add that meets them: every tied row, once
+        verified.clear()
+        assert store.add(runs[2], campaign) and store.add(runs[3], campaign)
+        assert verified == []  # the second and third: none
+        assert not store.add(verify_replay(recorded(campaign, FOUR_TIED[0], player="mallory").text(), campaign).run,
+                             campaign)  # ada's row, re-keyed, is found under its run's id: the same run
+        verified.clear()
+        listed, unproved, _ = store.checked_table(campaign)
+    assert [s.player for s in listed] == ["ada", "bob", "cy", "dan"] and listed[0].run_id == runs[0].run_id
+    assert {u.player for u in unproved} == {"eve"} and len(verified) == 4 + len(unproved)
+
+
 def test_a_score_edited_into_the_table_by_hand_is_not_shown_as_verified(tmp_path, duel, db):
     """The table file is the player's: every row is re-verified from its replay when listed. A row whose
     score, player or run id was edited, a row with no real replay, and a copy of a genuine row under another
