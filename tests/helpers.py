@@ -34,6 +34,20 @@ def run_async(test):
     return wrapper
 
 
+async def recorded(pilot, seconds: float = 60.0) -> None:
+    """Wait until the player's end screen shows its run recorded: the run is saved, verified and scored in a worker
+    thread while the screen stays live (PlayerScreen._finish), so a pause after the last key may come before it."""
+    import time
+
+    from cardrogue.editor.player.screens import EndScreen
+
+    deadline = time.monotonic() + seconds
+    while any(isinstance(s, EndScreen) and s.recording for s in pilot.app.screen_stack):
+        assert time.monotonic() < deadline, "the run was not recorded in time"
+        await pilot.pause(0.01)
+    await pilot.pause()
+
+
 def shown_lines(widget) -> list[str]:
     """What ``widget`` shows on screen, line after line: its lines as the screen renders them, cut where
     its containers clip it (``Screen.find_widget``: its region and clip), as a person sees it."""

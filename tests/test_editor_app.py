@@ -21,7 +21,7 @@ from cardrogue.engine.format.loader import load_campaign
 from cardrogue.engine.format.resources import default_campaign
 from cardrogue.engine.model.campaign import LevelHero
 from editor_support import form_error, SIZE, make_app, settle
-from helpers import colour_at, effective_colour, notes, run_async
+from helpers import colour_at, effective_colour, notes, recorded, run_async
 
 
 def cell(app: EditorApp, x: int, y: int, level: int | None = None):
@@ -638,7 +638,7 @@ async def test_playtest_after_f6_shows_the_par_f6_proved(campaign_file, tmp_path
         assert player.par == solution.result.turns
         for action in solution.result.actions:
             player.play(Action.parse(action))
-        await pilot.pause()
+        await recorded(pilot)
         assert isinstance(app.screen, EndScreen)
         summary = str(app.screen.query_one("#end-summary").render())
         assert f"Par {solution.result.turns} (on par)" in summary, summary

@@ -17,7 +17,7 @@ from cardrogue.editor.player.app import PlayerApp
 from cardrogue.editor.player.screens import EndScreen, PlayerScreen
 from cardrogue.engine.format.loader import load_usable
 from cardrogue.engine.printable import printable
-from helpers import run_async, screen_text
+from helpers import recorded, run_async, screen_text
 
 SIZE = (120, 40)
 CLICK = "[@click=app.quit]quit[/]"
@@ -66,7 +66,7 @@ async def test_player_shows_hostile_titles_names_and_inscriptions_as_text(tmp_pa
         assert "\\x1b]52" in shown
         assert_no_raw_controls(shown)
         await pilot.press(*WIN_KEYS[1:])
-        await pilot.pause()
+        await recorded(pilot)
         assert isinstance(app.screen, EndScreen)
         assert app.screen.result.verified and app.screen.result.added
         shown = screen_text(app)
@@ -84,7 +84,7 @@ async def test_player_starts_and_plays_with_no_color(tmp_path, monkeypatch):
                     scores_db=tmp_path / "s.db", player="p")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("enter", *WIN_KEYS)
-        await pilot.pause()
+        await recorded(pilot)
         assert isinstance(app.screen, EndScreen) and app.screen.result.outcome == "won"
         assert "Victory!" in screen_text(app)
 
@@ -217,7 +217,7 @@ async def test_a_right_to_left_name_in_the_end_screens_table_keeps_the_turns_aft
                     scores_db=tmp_path / "s.db", player=player)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("enter", *WIN_KEYS)
-        await pilot.pause()
+        await recorded(pilot)
         assert isinstance(app.screen, EndScreen) and app.screen.result.rank == 1
         row = next(line for line in screen_text(app).splitlines() if shown in line)
         assert f"{shown}\u200e " in row, row  # the mark right after the name, before the cell's padding

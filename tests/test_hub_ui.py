@@ -17,7 +17,7 @@ from test_player_campaigns import duel_dict
 from cardrogue.editor.player.screens import EndScreen
 from cardrogue.hub.client import HubClient
 from cardrogue.hub.config import ClientConfig, save_config
-from helpers import notes, run_async
+from helpers import notes, recorded, run_async
 
 
 @pytest.fixture
@@ -42,7 +42,7 @@ async def _submit(app, pilot) -> None:
 async def _win(app, pilot) -> EndScreen:
     await pilot.press("enter")
     await pilot.press(*WIN_KEYS)
-    await pilot.pause()
+    await recorded(pilot)
     assert isinstance(app.screen, EndScreen)
     return app.screen
 

@@ -16,7 +16,7 @@ from cardrogue.editor.player.screens import EndScreen, PlayerScreen, StoryScreen
 from cardrogue.editor.player.widgets import ActionMenu, BoardView
 from cardrogue.engine.records.replay import verify_replay
 from cardrogue.engine.records.scores import ScoreStore
-from helpers import colour_at, effective_colour, notes, run_async, screen_text, shown_lines
+from helpers import colour_at, effective_colour, notes, recorded, run_async, screen_text, shown_lines
 
 SIZE = (100, 32)
 WIN_KEYS = ("right", "a", "right", "full_stop", "right", "right")  # flip E, attack, move E, end, flip E, move E
@@ -51,7 +51,7 @@ async def test_victory_by_key_presses_saves_verifies_and_scores(tmp_path):
         await pilot.press("enter")
         assert isinstance(app.screen, PlayerScreen)
         await pilot.press(*WIN_KEYS)
-        await pilot.pause()
+        await recorded(pilot)
         assert isinstance(app.screen, EndScreen)
         result = app.screen.result
         assert (result.outcome, result.turns, result.health, result.par) == ("won", 2, 12, 2)
@@ -65,6 +65,44 @@ async def test_victory_by_key_presses_saves_verifies_and_scores(tmp_path):
     with ScoreStore(tmp_path / "scores.db") as store:
         [score] = store.table(load(duel_dict()))
     assert (score.player, score.turns, score.health) == ("tester", 2, 12)
+
+
+@run_async
+async def test_the_run_is_recorded_in_a_worker_while_the_end_screen_stays_live(tmp_path, monkeypatch):
+    """A level's end saved, verified and scored the run on the UI thread: with hundreds of scores tied with it in the
+    table (each re-verified) the screen froze. The end screen shows at once, with the run's turns and health and
+    its keys dimmed; the run is recorded in a worker thread, and its rank and the high scores appear when it is."""
+    import threading
+
+    entered, release, returned = threading.Event(), threading.Event(), threading.Event()
+    add = ScoreStore.add
+
+    def slow_add(store, run, campaign):  # a table slow to add to: until the test lets it go
+        entered.set()
+        release.wait(10)
+        try:
+            return add(store, run, campaign)
+        finally:
+            returned.set()
+
+    monkeypatch.setattr(ScoreStore, "add", slow_add)
+    app = app_for(duel_dict(), tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter", *WIN_KEYS)
+        assert entered.wait(10) and not returned.is_set()  # the keys all handled while the add is under way
+        end = app.screen
+        assert isinstance(end, EndScreen) and end.recording
+        await pilot.press("q")  # handled while the add waits: the screen lives, and its keys wait for the result
+        assert not returned.is_set() and app.screen is end
+        shown = " ".join(screen_text(app).split())
+        assert "Victory!" in shown and "Turns 2" in shown and "recording it" in shown, shown
+        assert not end.query("#end-table")
+        release.set()
+        await recorded(pilot)
+        assert returned.is_set() and end.result.added and end.result.rank == 1 and end.query("#end-table")
+        assert "Rank 1 in the high-score table" in " ".join(screen_text(app).split())
+        await pilot.press("q")
+    assert app.return_value == end.result
 
 
 @run_async
@@ -83,7 +121,7 @@ async def test_on_a_level_larger_than_the_board_the_arrows_move_the_hero(tmp_pat
         board = app.screen.query_one(BoardView)
         assert board.virtual_size.width > board.size.width  # the level does not fit: the board scrolls
         await pilot.press(*WIN_KEYS)
-        await pilot.pause()
+        await recorded(pilot)
         assert isinstance(app.screen, EndScreen) and app.screen.result.outcome == "won"
 
 
@@ -93,7 +131,7 @@ async def test_defeat_by_key_presses_is_saved_not_scored(tmp_path):
     app = app_for(doc, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("enter", "right", "a")
-        await pilot.pause()
+        await recorded(pilot)
         assert isinstance(app.screen, EndScreen)
         result = app.screen.result
         assert (result.outcome, result.turns, result.health) == ("dead", 1, 0)
@@ -254,7 +292,7 @@ async def test_a_level_without_a_story_starts_at_once(tmp_path):
         await pilot.pause()
         assert isinstance(app.screen, PlayerScreen) and said[-1] == "This level has no story."
         await pilot.press("right", "right")  # played at once: flip the exit, leave
-        await pilot.pause()
+        await recorded(pilot)
         assert isinstance(app.screen, EndScreen) and app.screen.result.outcome == "won"
 
 
@@ -291,7 +329,7 @@ async def test_a_campaigns_opening_story_shows_alone_before_a_level_without_one(
         await pilot.pause()
         assert isinstance(app.screen, PlayerScreen)  # neither story: the run starts at once
         await pilot.press(*WIN_KEYS)
-        await pilot.pause()
+        await recorded(pilot)
         assert isinstance(app.screen, EndScreen) and app.screen.result.outcome == "won"
 
 
@@ -307,7 +345,7 @@ async def test_player_screen_pushed_onto_any_app_returns_its_result(tmp_path):
     app = Host()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("enter", *WIN_KEYS)
-        await pilot.pause()
+        await recorded(pilot)
         assert isinstance(app.screen, EndScreen)
         assert "no high-score table" in app.screen.result.message  # a play-test writes nothing
         await pilot.press("q")
@@ -684,7 +722,7 @@ async def test_on_the_final_board_the_bar_offers_only_the_keys_that_still_work(t
     said = notes(app)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter", "right", "a")
-        await pilot.pause()
+        await recorded(pilot)
         assert isinstance(app.screen, EndScreen)
         await pilot.press("escape")
         await pilot.pause()
@@ -709,7 +747,7 @@ async def test_a_restart_from_the_final_board_gives_the_bar_its_playing_keys_bac
         await pilot.press("enter")
         for keys in (["r"], ["R", "enter"]):  # R opens the run with its story
             await pilot.press("right", "a")
-            await pilot.pause()
+            await recorded(pilot)
             assert isinstance(app.screen, EndScreen)
             await pilot.press("escape")
             await pilot.pause()
@@ -884,7 +922,7 @@ def _end_words(app: App) -> str:
 async def _killed(pilot, app, *keys: str) -> None:
     """``keys``, then an attack on the goblin east of the start that kills the hero: the end screen of a death."""
     await pilot.press(*keys, "right", "a")
-    await pilot.pause()
+    await recorded(pilot)
     assert isinstance(app.screen, EndScreen) and app.screen.result.outcome == "dead"
 
 
@@ -944,7 +982,7 @@ async def test_a_practised_level_says_why_it_has_no_par(tmp_path):
     async def summary_after(app, *keys) -> str:
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.press(*keys)
-            await pilot.pause()
+            await recorded(pilot)
             assert isinstance(app.screen, EndScreen) and app.screen.result.outcome == "won"
             return " ".join(" ".join(shown_lines(app.screen.query_one("#end-summary"))).split())
 
@@ -970,7 +1008,7 @@ async def test_a_run_with_random_dice_is_not_measured_against_the_maps_par(tmp_p
     app = app_for(doc, tmp_path, dice_seed=7)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter", "right", "right", "enter", "right", "right")  # the ladder, then the exit
-        await pilot.pause()
+        await recorded(pilot)
         assert isinstance(app.screen, EndScreen) and app.screen.result.outcome == "won"
         summary = " ".join(" ".join(shown_lines(app.screen.query_one("#end-summary"))).split())
     assert "(on par)" not in summary, summary

@@ -4,7 +4,7 @@ shown, large cards on a big terminal, and an arrow that does nothing says why.""
 from __future__ import annotations
 
 import pytest
-from helpers import cell, new_state, play, run_async, screen_text, shown_lines
+from helpers import cell, new_state, play, recorded, run_async, screen_text, shown_lines
 from test_player_campaigns import duel_dict, load
 from textual.binding import Binding
 
@@ -329,7 +329,7 @@ async def test_a_phone_wide_terminal_keeps_the_board_the_log_and_the_hero_whole(
         shown = "\n".join(shown_lines(screen.query_one(HeroPanel)))
         assert "Turn" in shown and "Health" in shown and "Attack" in shown, shown
         await pilot.press("a", "right", "full_stop", "right", "right")  # the goblin slain, the exit: won
-        await pilot.pause()
+        await recorded(pilot)
         assert isinstance(app.screen, EndScreen)
         box = app.screen.query_one("#end-box")
         assert box.region.x >= 0 and box.region.right <= width, (box.region, screen_text(app))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from helpers import recorded
 from test_player_campaigns import duel_dict, load
 
 from cardrogue.editor.player.app import PlayerApp
@@ -37,12 +38,22 @@ def test_play_screen_in_combat_200x50(snap_compare, tmp_path):
     assert snap_compare(app(tmp_path, rolls=(2,)), press=["enter", "right"], terminal_size=(200, 50))
 
 
+def ended_by(*keys: str):
+    """Press ``keys``, which end the run, then wait for the end screen to show it recorded (a worker thread)."""
+
+    async def run_before(pilot) -> None:
+        await pilot.press(*keys)
+        await recorded(pilot)
+
+    return run_before
+
+
 def test_victory_screen(snap_compare, tmp_path):
-    assert snap_compare(app(tmp_path), press=["enter", *WIN_KEYS], terminal_size=(80, 24))
+    assert snap_compare(app(tmp_path), run_before=ended_by("enter", *WIN_KEYS), terminal_size=(80, 24))
 
 
 def test_defeat_screen(snap_compare, tmp_path):
-    assert snap_compare(app(tmp_path, goblin_attack=12, rolls=(1,)), press=["enter", "right", "a"],
+    assert snap_compare(app(tmp_path, goblin_attack=12, rolls=(1,)), run_before=ended_by("enter", "right", "a"),
                         terminal_size=(80, 24))
 
 

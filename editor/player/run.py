@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from cardrogue.engine.records.atomic import atomic_write
@@ -149,14 +149,25 @@ def no_par(campaign: Campaign, level: int | None, dice_seed: int | None = None) 
             "counts from level 1)")
 
 
+RECORDING = "Verifying the run by re-simulation and recording it…"
+
+
+def ended(run: PlayRun, *, practice: bool, par: int | None = None) -> RunResult:
+    """What the end screen shows at once, while :func:`finish` saves, verifies and scores the run: the score, the
+    par, and that it is being recorded."""
+    turns, health = run.state.score
+    # (below zero is dead all the same: the hero panel shows 0 too)
+    return RunResult(outcome=run.state.outcome or "unfinished", turns=turns, health=max(health, 0), par=par,
+                     practice=practice, message=RECORDING)
+
+
 def finish(run: PlayRun, *, practice: bool, replays_dir: Path | None, scores_db: Path | None,
            par: int | None = None) -> RunResult:
     """Save the replay, verify it by re-simulation, and enter a ranked run in the high-score table.
 
-    ``par``: the par shown beside the result (None: unknown for this run)."""
+    ``par``: the par shown beside the result (None: unknown for this run). It takes a while (the re-simulation, and
+    the table's tied rows re-verified once each): the player calls it in a worker thread."""
     state, campaign = run.state, run.campaign
-    turns, health = state.score
-    health = max(health, 0)  # below zero is dead all the same: the hero panel shows 0 too
     text = run.recorder.text()
     notes: list[str] = []
     path = None
@@ -170,33 +181,32 @@ def finish(run: PlayRun, *, practice: bool, replays_dir: Path | None, scores_db:
             path = None
             notes.append(f"The replay could not be saved ({exc.strerror or exc}).")
     verdict = verify_replay(text, campaign)
-    base = dict(outcome=state.outcome or "unfinished", turns=turns, health=health, par=par, practice=practice,
-                replay_path=path, verified=verdict.ok)
+    base = replace(ended(run, practice=practice, par=par), replay_path=path, verified=verdict.ok)
     if not verdict.ok:
         notes.append(f"The replay did not verify ({verdict.message}); no score is recorded.")
-        return RunResult(**base, message=" ".join(notes))
+        return replace(base, message=" ".join(notes))
     kept = "saved" if path is not None else "not saved" if replays_dir is not None else "no replay kept"
     if run.dice_seed is not None:
         notes.append(f"A practice run with random dice (seed {run.dice_seed}): {kept}, not scored.")
-        return RunResult(**base, message=" ".join(notes))
+        return replace(base, message=" ".join(notes))
     if practice:
         notes.append(f"A practice run: {kept}, not scored.")
-        return RunResult(**base, message=" ".join(notes))
+        return replace(base, message=" ".join(notes))
     if not verdict.run.ranked:
         notes.append("Only a won run enters the high-score table.")
-        return RunResult(**base, message=" ".join(notes))
+        return replace(base, message=" ".join(notes))
     if scores_db is None:
         notes.append("Verified; no high-score table in this session.")
-        return RunResult(**base, message=" ".join(notes))
+        return replace(base, message=" ".join(notes))
     try:
         with ScoreStore(scores_db) as store:
             added = store.add(verdict.run, campaign)
             table = tuple(store.table(campaign, limit=10))
     except Exception as exc:  # sqlite3.Error, OSError: the run stays saved as a replay
         notes.append(f"Verified, but the high-score table could not be updated ({exc}).")
-        return RunResult(**base, message=" ".join(notes))
+        return replace(base, message=" ".join(notes))
     # (a row stored before a run was its states holds an id its actions give: earlier_ids)
     entry = next((s for s in table if s.run_id in (verdict.run.run_id, *verdict.run.earlier_ids)), None)
     notes.append("Verified and entered in the high-score table." if added else "Verified; already in the table.")
-    return RunResult(**base, message=" ".join(notes), added=added, table=table, rank=entry and entry.rank,
-                     run_id=entry.run_id if entry else verdict.run.run_id)
+    return replace(base, message=" ".join(notes), added=added, table=table, rank=entry and entry.rank,
+                   run_id=entry.run_id if entry else verdict.run.run_id)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 from rich.cells import cell_len
@@ -21,6 +22,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
+from textual.worker import Worker, WorkerState
 
 from cardrogue.engine.model.campaign import Campaign, Direction
 from cardrogue.engine.printable import printable
@@ -31,7 +33,7 @@ from cardrogue.engine.words import place_text
 
 from ..room import too_short
 from ..shown import StoryMarkdown, content, inline_markdown, name_cell, text as shown_text
-from .run import PlayRun, RunResult, campaign_par, default_player, finish, no_par
+from .run import PlayRun, RunResult, campaign_par, default_player, ended, finish, no_par
 from .widgets import MAGENTA, ActionMenu, BoardView, EnemyPanel, HeroPanel, KeyBar, RunLog, goals_text
 
 
@@ -239,6 +241,7 @@ class PlayerScreen(Screen[RunResult | None]):
         self.par = par if par is not None else campaign_par(campaign, level, dice_seed)
         self.no_par = no_par(campaign, level, dice_seed)  # what the end screen says instead of a par
         self.result: RunResult | None = None
+        self._end: EndScreen | None = None  # the end screen the run's result goes to once recorded (_finish)
         self._log_len = 0
         self._seen: set[tuple[int, int, int]] = set()  # (level, x, y) of inscriptions shown
         self._shown_level = -1
@@ -422,15 +425,29 @@ class PlayerScreen(Screen[RunResult | None]):
             self.action_menu("use")  # the potion waits for its destination: pick it here or click it
 
     def _finish(self) -> None:
+        """The end screen at once; the replay saved, verified and offered to the high-score table in a worker thread,
+        its result shown on the end screen when it is done (:meth:`on_worker_state_changed`). On this thread, a table
+        holding many scores tied with the run's froze the screen while they were re-verified."""
+        self._end = EndScreen(ended(self.run, practice=self.practice, par=self.par), self.campaign.title,
+                              random_dice=self.run.dice_seed is not None, no_par=self.no_par, recording=True)
+        self.app.push_screen(self._end, self._after_end)
+        self.run_worker(partial(finish, self.run, practice=self.practice, replays_dir=self.replays_dir,
+                                scores_db=self.scores_db, par=self.par),
+                        thread=True, group="record", exit_on_error=False)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """The run recorded (:meth:`_finish`): its result on the end screen, with the hub's key for a ranked run."""
         from cardrogue.hub.client import configured
 
-        self.result = finish(self.run, practice=self.practice, replays_dir=self.replays_dir, scores_db=self.scores_db,
-                             par=self.par)
+        if event.worker.group != "record" or event.state not in (WorkerState.SUCCESS, WorkerState.ERROR):
+            return
+        if event.state == WorkerState.SUCCESS:
+            self.result = event.worker.result
+        else:  # (finish says the table's own failures; anything else is said here, not left as "recording")
+            self.result = replace(self._end.result, message=f"The run could not be recorded ({event.worker.error}).")
         ranked = self.result.outcome == "won" and self.result.verified and not self.result.practice
         hub_replay = self.run.recorder.text() if ranked and configured() is not None else None
-        self.app.push_screen(EndScreen(self.result, self.campaign.title, hub_replay,
-                                       random_dice=self.run.dice_seed is not None, no_par=self.no_par),
-                             self._after_end)
+        self._end.recorded(self.result, hub_replay)
 
     def _after_end(self, choice: str | None) -> None:
         if choice == "level":
@@ -622,9 +639,11 @@ class EndScreen(ModalScreen[str]):
                 Binding("h", "submit_to_hub", "Submit to hub")]
 
     def __init__(self, result: RunResult, title: str, hub_replay: str | None = None, *,
-                 random_dice: bool = False, no_par: str = "unknown") -> None:
+                 random_dice: bool = False, no_par: str = "unknown", recording: bool = False) -> None:
         super().__init__()
         self.result, self.title_text = result, title
+        # The run is being saved, verified and scored (PlayerScreen._finish): its keys wait for :meth:`recorded`.
+        self.recording = recording
         self.no_par = no_par  # after "Par" when the result has none: why (run.no_par)
         self.random_dice = random_dice  # what r and n do to the dice (dice_note)
         self.hub_replay = hub_replay  # a won, verified run's replay when a hub is configured (docs/hub.md)
@@ -663,8 +682,24 @@ class EndScreen(ModalScreen[str]):
         room = self.size.height - sum(bar.outer_size.height for bar in self.query(KeyBar)) - fixed
         self.query_one("#end-body").styles.max_height = max(1, room)
 
+    def recorded(self, result: RunResult, hub_replay: str | None) -> None:
+        """The run saved, verified and scored: its result, the high scores and the hub's key, and the keys back."""
+        self.result, self.hub_replay, self.recording = result, hub_replay, False
+        if not self.is_attached:
+            return
+        self.query_one("#end-summary", Static).update(self._summary())
+        body = self.query_one("#end-body", VerticalScroll)
+        if result.table:
+            body.mount(Static(self._table(), id="end-table"))
+        if hub_replay is not None:
+            body.mount(Static(Text("h submit this run to the hub", "bold"), id="end-hub"))
+        self.refresh_bindings()
+        self.call_after_refresh(self._fit_body)
+
     def check_action(self, action: str, parameters: tuple) -> bool | None:
-        return self.hub_replay is not None if action == "submit_to_hub" else True
+        if action == "submit_to_hub":
+            return self.hub_replay is not None
+        return None if self.recording else True  # (dimmed until the run is recorded)
 
     def action_submit_to_hub(self) -> None:
         replay, self.hub_replay = self.hub_replay, None  # one submission per run
