@@ -308,6 +308,13 @@ class EditorApp(KeysInOrder, App[int]):
         self.query_one(ProblemsPanel).set_checking()
         self.checker.start(self.doc)
 
+    def problems_out_of_date(self, why: str) -> None:
+        """A problem chosen in the panel no longer describes the campaign (edited since its check; ``why``): said
+        plainly, nothing edited, and the campaign checked again."""
+        self.notify(f"This problem is out of date: {why} (the campaign changed since it was checked). Checking "
+                    "again: choose it once the problems are listed anew.", severity="warning", timeout=6)
+        self._start_checks()
+
     def _checks_done(self, diagnostics: list[Diagnostic]) -> None:
         self.diagnostics = diagnostics
         self.files.first_checked(diagnostics)

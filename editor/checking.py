@@ -130,6 +130,9 @@ class Checker:
         self._running = False
         self._pending: Document | None = None
         self._pool: ProcessPoolExecutor | None = None
+        # The campaign the diagnostics last handed to ``done`` were found in: after an edit they describe it, not the
+        # campaign of now, until the next check ends (a problem's path may lead elsewhere: edits.key_unchanged).
+        self.checked: Campaign | None = None
 
     def start(self, doc: Document) -> None:
         """Check ``doc`` now, or right after the check under way (only the newest document waits)."""
@@ -157,7 +160,7 @@ class Checker:
         except Exception:  # noqa: BLE001 - a failed check must not stop the next one
             diagnostics = None
         if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._finished, diagnostics, generation)
+            self.app.call_from_thread(self._finished, diagnostics, generation, campaign)
 
     def _process(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -165,7 +168,7 @@ class Checker:
             self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
         return self._pool
 
-    def _finished(self, diagnostics: list[Diagnostic] | None, generation: int) -> None:
+    def _finished(self, diagnostics: list[Diagnostic] | None, generation: int, campaign: Campaign) -> None:
         self._running = False
         pending, self._pending = self._pending, None
         if pending is not None:
@@ -175,6 +178,7 @@ class Checker:
                 self.app.notify("The check stopped with an error; it runs again after the next edit",
                                 severity="error", timeout=5)
             else:
+                self.checked = campaign
                 self.done(diagnostics)
 
     def close(self) -> None:

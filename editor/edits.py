@@ -415,20 +415,61 @@ def set_hero(campaign: Campaign, character: str, items: tuple[str, ...] = (), eq
 # --------------------------------------------------------------------------- a draft's misspelt keys
 
 
-def mend_key(campaign: Campaign, path: tuple, to: str | None) -> Campaign:
+class OutOfDate(ValueError):
+    """A problem found by a check of another version of the campaign: what its path leads to now is not what the
+    check found there."""
+
+
+def _key_holder(data: dict, path: tuple) -> dict | None:
+    """The object (cell, level, hero, card entry...) holding the key at ``path`` of a campaign's canonical form
+    ``data``, None when the path leads to no such key."""
+    parent: object = data
+    for step in path[:-1]:
+        if isinstance(parent, dict) and step in parent or isinstance(parent, list) and \
+                isinstance(step, int) and 0 <= step < len(parent):
+            parent = parent[step]  # type: ignore[index]
+        else:
+            return None
+    return parent if isinstance(parent, dict) and path[-1:] and path[-1] in parent else None
+
+
+def _level_id(data: dict, path: tuple) -> object:
+    """The id of the level ``path`` leads into (None for a path outside the levels)."""
+    if path[:1] != ("levels",) or len(path) < 2:
+        return None
+    levels = data.get("levels")
+    return levels[path[1]].get("id") if isinstance(levels, list) and isinstance(path[1], int) and \
+        0 <= path[1] < len(levels) and isinstance(levels[path[1]], dict) else None
+
+
+def key_unchanged(checked: Campaign, campaign: Campaign, path: tuple) -> bool:
+    """Whether ``path`` (a CR103 problem's, found by a check of ``checked``) leads in ``campaign`` to the very key the
+    check found: the same spelling, with the same value, in an object (cell, level, hero, card entry) holding the same
+    as then, on the level of the same id. The problems panel keeps its problems until the next check ends, so after an
+    edit not yet checked (a level added, removed or moved, a cell removed) the path can lead to another level's or
+    cell's key of the same spelling."""
+    from cardrogue.engine.format.canonical import campaign_to_dict
+
+    then, now = campaign_to_dict(checked), campaign_to_dict(campaign)
+    held = _key_holder(then, path)
+    return held is not None and held == _key_holder(now, path) and _level_id(then, path) == _level_id(now, path)
+
+
+def mend_key(campaign: Campaign, path: tuple, to: str | None, checked: Campaign | None = None) -> Campaign:
     """A draft's property the format does not know (CR103 at ``path``, its key last: ``"inscripton"``) renamed
     ``to`` the key meant, or removed (``to`` None): the campaign as a file with that change would load, its
     draft (ValueError when it would not: a value of the wrong kind for the key meant). ``path`` is the
-    canonical form's, as the problems panel's diagnostics are."""
+    canonical form's, as the problems panel's diagnostics are; ``checked``, the campaign their check read: the key is
+    mended only where it is still the one the check found (:func:`key_unchanged`), else :class:`OutOfDate`."""
     from cardrogue.engine.format.canonical import campaign_to_dict, dumps
     from cardrogue.engine.format.loader import load_campaign_text
 
-    data = campaign_to_dict(campaign)
-    parent: object = data
-    for step in path[:-1]:
-        parent = parent[step] if isinstance(parent, (dict, list)) else None  # type: ignore[index]
     key = path[-1]
-    if not isinstance(parent, dict) or key not in parent:
+    if checked is not None and not key_unchanged(checked, campaign, path):
+        raise OutOfDate(f"{key!r} is no longer where the last check found it (the campaign changed since)")
+    data = campaign_to_dict(campaign)
+    parent = _key_holder(data, path)
+    if parent is None:
         raise ValueError(f"no property {key!r} there any more")
     if to is not None and to in parent:
         raise ValueError(f"{to!r} is there already: remove {key!r} instead, or change {to!r} first")

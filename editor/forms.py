@@ -269,6 +269,10 @@ class Forms:
         """A draft's property the format does not know (CR103, a misspelt key kept as written): renamed to the key
         its message says is meant, removed with its value, or kept as it is."""
         key = str(diag.path[-1])
+        checked = self.app.checker.checked
+        if checked is None or not edits.key_unchanged(checked, self.campaign, diag.path):
+            self.app.problems_out_of_date(f"{key!r} is no longer where the last check found it")
+            return
         meant = re.search(r"did you mean '([^']+)'\?", diag.message)
         to = meant.group(1) if meant else None
         choices = ([("rename", f"Rename {key!r} to {to!r}, keeping its value")] if to else [])
@@ -277,7 +281,7 @@ class Forms:
         def chosen(value: str | None) -> None:
             if value in ("rename", "remove"):
                 target = to if value == "rename" else None
-                self.app.edit(lambda c: edits.mend_key(c, diag.path, target),
+                self.app.edit(lambda c: edits.mend_key(c, diag.path, target, checked),
                               f"Rename {key}" if target else f"Remove {key}", Where(diag.level))
 
         self.app.push_screen(ChoiceScreen(f"{key!r} is not a property the format knows here", choices), chosen)

@@ -678,6 +678,75 @@ async def test_misspelt_keys_open_as_a_draft_kept_as_written_and_enter_on_the_pr
     assert {**mended, "title": original["title"]} == original
 
 
+@run_async
+async def test_a_misspelt_key_chosen_after_an_unchecked_level_move_is_out_of_date_not_mended_elsewhere(
+        tmp_path, monkeypatch) -> None:
+    """The problems panel keeps its problems until the next check ends. Level 2's "stroy" (CR103) chosen after level 2
+    was moved below level 3, before a check ended: its path (levels[1]) led to level 3's "stroy", which Rename
+    renamed. The mend is of the key the check found: the editor says the problem is out of date, edits nothing and
+    checks again; chosen anew, each problem renames its own level's key."""
+    from cardrogue.editor.widgets.dialogs import ChoiceScreen
+
+    data = json.loads((CAMPAIGNS / "a-sons-descent.json").read_text(encoding="utf-8"))
+    stories = {}
+    for level in data["levels"][1:3]:
+        stories[level["id"]] = level["stroy"] = level.pop("story")
+    ids = [level["id"] for level in data["levels"]]
+    path = tmp_path / "keys.json"
+    app = app_on(data, path, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await _opened_as_draft(app, pilot, path, "CR103")
+        asked = []
+        start = app.checker.start
+        monkeypatch.setattr(app.checker, "start", asked.append)  # checks asked for, none ended
+        app.set_level(1)
+        app.action_move_level(1)
+        await settle(app, pilot)
+        assert [level.id for level in app.campaign.levels][:3] == [ids[0], ids[2], ids[1]] and len(asked) == 1
+        moved = app.campaign
+        await pilot.press("ctrl+k", "enter")  # the first problem listed: level 2's "stroy", at levels[1] when checked
+        await settle(app, pilot)
+        if isinstance(app.screen, ChoiceScreen):
+            await pilot.press("enter")  # Rename
+            await settle(app, pilot)
+        assert app.campaign is moved, "a key was mended where the problem's path leads now, not where it was found"
+        assert "This problem is out of date" in notes(app)[-1] and len(asked) == 2, notes(app)[-1:]
+        monkeypatch.setattr(app.checker, "start", start)
+        start(asked[-1])  # the check asked for, run
+        await settle(app, pilot)
+        for _ in range(2):
+            await pilot.press("ctrl+k", "enter")
+            await settle(app, pilot)
+            assert isinstance(app.screen, ChoiceScreen)
+            await pilot.press("enter")
+            await settle(app, pilot)
+        assert not [d for d in app.diagnostics if d.severity is Severity.ERROR], problem_lines(app)
+        levels = {level["id"]: level for level in campaign_to_dict(app.campaign)["levels"]}
+        assert {li: levels[li].get("story") for li in stories} == stories and not any("stroy" in lv for lv in levels.values())
+
+
+def test_a_misspelt_cell_key_is_mended_only_where_the_check_found_it() -> None:
+    """Two cells of a level with "inscripton" (CR103): the first removed, the path the check gave the second's key
+    (cells[k]) leads to another cell's; a level removed, it leads into another level. Each mend of a path that no
+    longer leads to the key checked is refused (edits.OutOfDate), nothing changed; on the campaign checked, it mends."""
+    data = json.loads((CAMPAIGNS / "a-sons-descent.json").read_text(encoding="utf-8"))
+    for level in data["levels"][1:3]:
+        for cell in [c for c in level["cells"] if c["card"] != "starting-tile" and "inscription" not in c][:3]:
+            cell["inscripton"] = f"{level['id']} {cell['at']}"
+    checked = load_campaign_text(json.dumps(data), "keys.json").draft
+    found = [d.path for d in check_text(json.dumps(data)) if d.code == "CR103"]
+    second = found[1]  # the level's second cell with the key
+    assert second[:2] == ("levels", 1) and second[-1] == "inscripton", found
+    x, y = data["levels"][1]["cells"][found[0][3]]["at"]
+    for edited in (edits.delete_cells(checked, 1, edits.Rect(x, y, x, y)), edits.remove_level(checked, 0),
+                   edits.move_level(checked, 1, 1)):
+        assert campaign_to_dict(edited)["levels"][1]["cells"][second[3]].get("inscripton")  # a key of the spelling there
+        with pytest.raises(edits.OutOfDate):
+            edits.mend_key(edited, second, "inscription", checked)
+    mended = campaign_to_dict(edits.mend_key(checked, second, "inscription", checked))
+    assert mended["levels"][1]["cells"][second[3]]["inscription"] == data["levels"][1]["cells"][second[3]]["inscripton"]
+
+
 def test_a_misspelt_key_of_the_hero_potions_a_card_or_a_practice_hero_is_kept_and_mended() -> None:
     """The hero's "itemz", a potion colour "yelow", a card entry's "textt" and a level hero's "helth" are each kept
     as written through the edits that rebuild their object (the metadata form sets the hero, F7 the potions), and
