@@ -106,6 +106,39 @@ async def test_the_run_is_recorded_in_a_worker_while_the_end_screen_stays_live(t
 
 
 @run_async
+async def test_ctrl_q_while_the_run_is_recorded_leaves_once_it_is_with_its_result(tmp_path, monkeypatch):
+    """ctrl+q on the end screen left at once while the worker was still recording the run: `cardrogue play` got no
+    result, so it printed neither the replay's path nor the rank. It now leaves when the run is recorded."""
+    import threading
+
+    entered, release = threading.Event(), threading.Event()
+    add = ScoreStore.add
+
+    def slow_add(store, run, campaign):  # a table slow to add to: until the test lets it go
+        entered.set()
+        release.wait(10)
+        return add(store, run, campaign)
+
+    monkeypatch.setattr(ScoreStore, "add", slow_add)
+    app = app_for(duel_dict(), tmp_path)
+    said = notes(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter", *WIN_KEYS)
+        assert entered.wait(10)
+        await pilot.press("ctrl+q")
+        assert isinstance(app.screen, EndScreen) and app.screen.recording and app.is_running
+        assert said[-1] == "Leaving once the run is recorded."
+        release.set()
+        for _ in range(1000):  # bounded: the app leaves by itself once the worker is done
+            if not app.is_running:
+                break
+            await pilot.pause(0.01)
+    result = app.return_value
+    assert result is not None and result.outcome == "won" and result.added and result.rank == 1, result
+    assert result.replay_path is not None and result.replay_path.exists()
+
+
+@run_async
 async def test_on_a_level_larger_than_the_board_the_arrows_move_the_hero(tmp_path):
     """The board scrolls when the level does not fit it, and it took the arrow keys as a scrolling view
     does: an arrow scrolled the view and the hero never moved (here, in a corner of a 40x30 level, at

@@ -59,6 +59,9 @@ class PlayerApp(KeysInOrder, App[RunResult | None]):
             self.exit(None)
         elif self.screen is player:
             player.action_quit_run()
+        elif player.recording:  # the run is being saved, verified and scored: leave with its result, once it is
+            player.leave_when_recorded = True
+            self.notify("Leaving once the run is recorded.", markup=False)
         elif self._leave_armed or player.view.over or not player.run.actions:
             self.exit(player.result)
         else:

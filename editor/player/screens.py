@@ -242,6 +242,7 @@ class PlayerScreen(Screen[RunResult | None]):
         self.no_par = no_par(campaign, level, dice_seed)  # what the end screen says instead of a par
         self.result: RunResult | None = None
         self._end: EndScreen | None = None  # the end screen the run's result goes to once recorded (_finish)
+        self.leave_when_recorded = False  # ctrl+q while the run was recorded: the app leaves when it is (PlayerApp)
         self._log_len = 0
         self._seen: set[tuple[int, int, int]] = set()  # (level, x, y) of inscriptions shown
         self._shown_level = -1
@@ -448,6 +449,13 @@ class PlayerScreen(Screen[RunResult | None]):
         ranked = self.result.outcome == "won" and self.result.verified and not self.result.practice
         hub_replay = self.run.recorder.text() if ranked and configured() is not None else None
         self._end.recorded(self.result, hub_replay)
+        if self.leave_when_recorded:
+            self.app.exit(self.result)
+
+    @property
+    def recording(self) -> bool:
+        """The run is over and being saved, verified and scored in a worker thread (:meth:`_finish`)."""
+        return self._end is not None and self._end.recording
 
     def _after_end(self, choice: str | None) -> None:
         if choice == "level":
