@@ -20,6 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from polling import Pauses
 from ports import free_port
 
 
@@ -59,7 +60,7 @@ class PostgresServer:
              "-c", "shared_buffers=32MB"],
             user=self.user, stdout=log, stderr=subprocess.STDOUT, cwd=self.root)
         log.close()
-        deadline = time.monotonic() + timeout
+        deadline, pause = time.monotonic() + timeout, Pauses()
         import psycopg
 
         while True:
@@ -71,7 +72,7 @@ class PostgresServer:
             except psycopg.OperationalError:
                 if time.monotonic() > deadline:
                     raise RuntimeError(f"postgres did not accept connections within {timeout:.0f} s: {self.log()}")
-                time.sleep(0.1)
+                pause()
 
     def processes(self) -> list[int]:
         """The postmaster's pid and its children's (the backends, the checkpointer...). Each child of PostgreSQL is
