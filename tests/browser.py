@@ -4,7 +4,7 @@ Two ways in, one Chromium:
 
 - :func:`render` loads a URL the way a visitor would (the page's own stylesheet, its
   Content-Security-Policy enforced) and returns the DOM after parsing -- what the browser
-  built, not what the server sent -- and a screenshot, both from one Chromium run.
+  built, not what the server sent -- and a screenshot, both from one tab.
 - :class:`Browser` keeps Chromium running and drives tabs (:class:`Page`) over the DevTools
   protocol with aiohttp's client (aiohttp comes with textual-serve, so the driver adds no
   dependency): key presses, the text of a textual-serve terminal, screenshots.
@@ -46,7 +46,7 @@ TIMEOUT_S = 90
 class Rendered:
     dom: str  # the serialized DOM after the page loaded
     screenshot: Path  # a PNG of the viewport
-    console: str  # Chromium's own log (CSP violations are reported here)
+    console: str  # what the page's console and Chromium's log for it said (CSP violations are reported there)
 
 
 def chromium() -> str:
@@ -57,18 +57,28 @@ def chromium() -> str:
 
 
 def render(url: str, out_dir: Path, name: str = "page", size: tuple[int, int] = (1100, 900)) -> Rendered:
-    """Load ``url`` in headless Chromium; the DOM text and a screenshot at ``out_dir/name.png``."""
+    """Load ``url`` in headless Chromium, in a tab of a browser context of its own laid out at ``size`` (the viewport,
+    by DevTools' device metrics: a Chromium started for each page cost 2.5 s), scrollbars hidden; the DOM once the page
+    has loaded, and a screenshot of the viewport at ``out_dir/name.png``."""
     shot = out_dir / f"{name}.png"
-    profile = out_dir / f"{name}.profile"
-    done = subprocess.run(
-        [chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--hide-scrollbars",
-         f"--user-data-dir={profile}", f"--window-size={size[0]},{size[1]}", f"--screenshot={shot}",
-         "--enable-logging=stderr", "--v=0", "--dump-dom", url],
-        capture_output=True, text=True, timeout=TIMEOUT_S)
-    if done.returncode != 0 or not shot.exists():
-        raise RuntimeError(f"chromium failed ({done.returncode}) on {url}: {done.stderr[-2000:]}")
-    shutil.rmtree(profile, ignore_errors=True)
-    return Rendered(done.stdout, shot, done.stderr)
+    with Browser(size=None) as browser:
+        page = browser.open("about:blank")
+        page.command("Emulation.setDeviceMetricsOverride", width=size[0], height=size[1], deviceScaleFactor=1, mobile=False)
+        page.command("Emulation.setScrollbarsHidden", hidden=True)
+        page.command("Log.enable")
+        page.command("Runtime.enable")
+        page.command("Page.navigate", url=url)
+        deadline, pause = time.monotonic() + TIMEOUT_S, Pauses()
+        while not page.evaluate("document.readyState === 'complete' && location.href !== 'about:blank'"):
+            if time.monotonic() > deadline:
+                raise BrowserError(f"{url} did not load within {TIMEOUT_S} s")
+            pause()
+        dom = page.evaluate("document.documentElement.outerHTML")
+        page.screenshot(shot)
+        said = [event["params"]["entry"]["text"] for event in page.events if event.get("method") == "Log.entryAdded"]
+        said += [" ".join(str(arg.get("value", arg.get("description", ""))) for arg in event["params"]["args"])
+                 for event in page.events if event.get("method") == "Runtime.consoleAPICalled"]
+    return Rendered(dom, shot, "\n".join(said))
 
 
 def pixels(png: Path) -> tuple[int, int, list[bytes]]:
@@ -248,12 +258,14 @@ class _Chromium:
 _kept: _Chromium | None = None  # this test process's Chromium, kept from one test to the next
 
 
-def _chromium_for(size: tuple[int, int]) -> tuple[_Chromium, bool]:
-    """A Chromium of this window size, and whether it is the kept one (else the caller's alone, to close). The kept
-    one is started again when it died or a test asks another size (its windows are the size it was started with)."""
+def _chromium_for(size: tuple[int, int] | None) -> tuple[_Chromium, bool]:
+    """A Chromium of this window size (None: of any), and whether it is the kept one (else the caller's alone, to
+    close). The kept one is started again when it died or a test asks another size (its windows are the size it was
+    started with)."""
     global _kept
-    if _kept is not None and _kept.alive() and _kept.size == size:
+    if _kept is not None and _kept.alive() and (size is None or _kept.size == size):
         return _kept, True
+    size = size or (1280, 800)
     if _kept is not None and _kept.users:  # busy at another size: one of the caller's own
         return _Chromium(size), False
     if _kept is not None:
@@ -273,7 +285,8 @@ class Browser:
     other test's, as a fresh profile's), whose tabs :meth:`open` gives (:class:`Page`). Starting Chromium took a
     second a test: one is kept per test process and window size, each Browser a context in it, closed with it."""
 
-    def __init__(self, workdir: Path | None = None, size: tuple[int, int] = (1280, 800)) -> None:
+    def __init__(self, workdir: Path | None = None, size: tuple[int, int] | None = (1280, 800)) -> None:
+        """``size``: the window's (None: any, for a caller that sets the viewport by DevTools' device metrics)."""
         if workdir is not None:
             workdir.mkdir(parents=True, exist_ok=True)
         self.chromium, self._kept = _chromium_for(size)
