@@ -275,9 +275,12 @@ def _chromium_for(size: tuple[int, int] | None) -> tuple[_Chromium, bool]:
 
 
 @atexit.register
-def _close_kept() -> None:
+def close_kept() -> None:
+    """Stop the kept Chromium (at the end of the test session: conftest; at the latest when the process exits)."""
+    global _kept
     if _kept is not None:
         _kept.close()
+        _kept = None
 
 
 class Browser:
