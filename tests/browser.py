@@ -11,8 +11,8 @@ Two ways in, one Chromium:
 
 Each Chromium has a profile of its own, so tests on several workers never share one. A test
 process keeps its Chromium from one test to the next, each :class:`Browser` a browser context of
-its own in it (no cookie, storage or cache of another test). Every wait of the driver is bounded: a page that never shows what a test waits for fails the test with what
-it did show.
+its own in it (no cookie, storage or cache of another test). Every wait of the driver is
+bounded: a page that never shows what a test waits for fails the test with what it did show.
 
 The terminal text is read back from xterm.js, the terminal textual-serve draws the app in, through
 its public buffer API (``buffer.active.getLine(i).translateToString()``). The page keeps its
@@ -63,7 +63,8 @@ def render(url: str, out_dir: Path, name: str = "page", size: tuple[int, int] = 
     shot = out_dir / f"{name}.png"
     with Browser(size=None) as browser:
         page = browser.open("about:blank")
-        page.command("Emulation.setDeviceMetricsOverride", width=size[0], height=size[1], deviceScaleFactor=1, mobile=False)
+        page.command("Emulation.setDeviceMetricsOverride", width=size[0], height=size[1], deviceScaleFactor=1,
+                     mobile=False)
         page.command("Emulation.setScrollbarsHidden", hidden=True)
         page.command("Log.enable")
         page.command("Runtime.enable")
