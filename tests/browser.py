@@ -4,14 +4,15 @@ Two ways in, one Chromium:
 
 - :func:`render` loads a URL the way a visitor would (the page's own stylesheet, its
   Content-Security-Policy enforced) and returns the DOM after parsing -- what the browser
-  built, not what the server sent -- and a screenshot, both from one Chromium run.
+  built, not what the server sent -- and a screenshot, both from one tab.
 - :class:`Browser` keeps Chromium running and drives tabs (:class:`Page`) over the DevTools
   protocol with aiohttp's client (aiohttp comes with textual-serve, so the driver adds no
   dependency): key presses, the text of a textual-serve terminal, screenshots.
 
-Each run has a profile of its own, so tests on several workers never share one. Every wait of
-the driver is bounded: a page that never shows what a test waits for fails the test with what
-it did show.
+Each Chromium has a profile of its own, so tests on several workers never share one. A test
+process keeps its Chromium from one test to the next, each :class:`Browser` a browser context of
+its own in it (no cookie, storage or cache of another test). Every wait of the driver is
+bounded: a page that never shows what a test waits for fails the test with what it did show.
 
 The terminal text is read back from xterm.js, the terminal textual-serve draws the app in, through
 its public buffer API (``buffer.active.getLine(i).translateToString()``). The page keeps its
@@ -22,7 +23,9 @@ the page assigns it (``window.__xterm``); nothing else on the page changes.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import base64
+import itertools
 import json
 import re
 import shutil
@@ -34,6 +37,7 @@ from pathlib import Path
 from typing import Callable
 
 import aiohttp
+from polling import Pauses
 
 TIMEOUT_S = 90
 
@@ -42,7 +46,7 @@ TIMEOUT_S = 90
 class Rendered:
     dom: str  # the serialized DOM after the page loaded
     screenshot: Path  # a PNG of the viewport
-    console: str  # Chromium's own log (CSP violations are reported here)
+    console: str  # what the page's console and Chromium's log for it said (CSP violations are reported there)
 
 
 def chromium() -> str:
@@ -53,18 +57,29 @@ def chromium() -> str:
 
 
 def render(url: str, out_dir: Path, name: str = "page", size: tuple[int, int] = (1100, 900)) -> Rendered:
-    """Load ``url`` in headless Chromium; the DOM text and a screenshot at ``out_dir/name.png``."""
+    """Load ``url`` in headless Chromium, in a tab of a browser context of its own laid out at ``size`` (the viewport,
+    by DevTools' device metrics: a Chromium started for each page cost 2.5 s), scrollbars hidden; the DOM once the page
+    has loaded, and a screenshot of the viewport at ``out_dir/name.png``."""
     shot = out_dir / f"{name}.png"
-    profile = out_dir / f"{name}.profile"
-    done = subprocess.run(
-        [chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--hide-scrollbars",
-         f"--user-data-dir={profile}", f"--window-size={size[0]},{size[1]}", f"--screenshot={shot}",
-         "--enable-logging=stderr", "--v=0", "--dump-dom", url],
-        capture_output=True, text=True, timeout=TIMEOUT_S)
-    if done.returncode != 0 or not shot.exists():
-        raise RuntimeError(f"chromium failed ({done.returncode}) on {url}: {done.stderr[-2000:]}")
-    shutil.rmtree(profile, ignore_errors=True)
-    return Rendered(done.stdout, shot, done.stderr)
+    with Browser(size=None) as browser:
+        page = browser.open("about:blank")
+        page.command("Emulation.setDeviceMetricsOverride", width=size[0], height=size[1], deviceScaleFactor=1,
+                     mobile=False)
+        page.command("Emulation.setScrollbarsHidden", hidden=True)
+        page.command("Log.enable")
+        page.command("Runtime.enable")
+        page.command("Page.navigate", url=url)
+        deadline, pause = time.monotonic() + TIMEOUT_S, Pauses()
+        while not page.evaluate("document.readyState === 'complete' && location.href !== 'about:blank'"):
+            if time.monotonic() > deadline:
+                raise BrowserError(f"{url} did not load within {TIMEOUT_S} s")
+            pause()
+        dom = page.evaluate("document.documentElement.outerHTML")
+        page.screenshot(shot)
+        said = [event["params"]["entry"]["text"] for event in page.events if event.get("method") == "Log.entryAdded"]
+        said += [" ".join(str(arg.get("value", arg.get("description", ""))) for arg in event["params"]["args"])
+                 for event in page.events if event.get("method") == "Runtime.consoleAPICalled"]
+    return Rendered(dom, shot, "\n".join(said))
 
 
 def pixels(png: Path) -> tuple[int, int, list[bytes]]:
@@ -88,24 +103,38 @@ def pixels(png: Path) -> tuple[int, int, list[bytes]]:
     if depth != 8 or colour not in (2, 6) or interlace:
         raise ValueError(f"{png}: only 8-bit RGB(A) non-interlaced PNGs are read here")
     bpp = 3 if colour == 2 else 4
-    raw, stride, rows, prev = zlib.decompress(b"".join(idat)), width * bpp, [], bytearray(width * bpp)
+    raw, stride, rows, prev = zlib.decompress(b"".join(idat)), width * bpp, [], bytes(width * bpp)
+    # Byte by byte in Python, a 1000x813 screenshot took 0.7 s to read; the filters most rows use (none, up, sub)
+    # are whole-row operations here: up adds the row above byte-wise in one big-integer sum, sub a running sum.
+    low, high = int.from_bytes(b"\x7f" * stride, "big"), int.from_bytes(b"\x80" * stride, "big")
     for y in range(height):
-        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for i in range(stride):
-            left = line[i - bpp] if i >= bpp else 0
-            up, corner = prev[i], prev[i - bpp] if i >= bpp else 0
-            if kind == 1:
-                line[i] = (line[i] + left) & 255
-            elif kind == 2:
-                line[i] = (line[i] + up) & 255
-            elif kind == 3:
-                line[i] = (line[i] + (left + up) // 2) & 255
-            elif kind == 4:
-                p = left + up - corner
-                pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
-                line[i] = (line[i] + (left if pa <= pb and pa <= pc else up if pb <= pc else corner)) & 255
+        kind, line = raw[y * (stride + 1)], raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)]
+        if kind == 2:  # up: each byte plus the one above, modulo 256 (no carry from one byte into the next)
+            a, b = int.from_bytes(line, "big"), int.from_bytes(prev, "big")
+            line = (((a & low) + (b & low)) ^ ((a ^ b) & high)).to_bytes(stride, "big")
+        elif kind == 1:  # sub: a running sum of each channel along the row
+            out = bytearray(stride)
+            for c in range(bpp):
+                out[c::bpp] = bytes(itertools.accumulate(line[c::bpp], lambda s, v: (s + v) & 255))
+            line = bytes(out)
+        elif kind in (3, 4):  # average, paeth
+            line = bytearray(line)
+            for i in range(stride):
+                left = line[i - bpp] if i >= bpp else 0
+                up, corner = prev[i], prev[i - bpp] if i >= bpp else 0
+                if kind == 3:
+                    line[i] = (line[i] + (left + up) // 2) & 255
+                else:
+                    p = left + up - corner
+                    pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
+                    line[i] = (line[i] + (left if pa <= pb and pa <= pc else up if pb <= pc else corner)) & 255
+            line = bytes(line)
         prev = line
-        rows.append(bytes(line) if bpp == 3 else bytes(b for j in range(0, stride, 4) for b in line[j:j + 3]))
+        if bpp == 4:
+            rgb = bytearray(width * 3)
+            rgb[0::3], rgb[1::3], rgb[2::3] = line[0::4], line[1::4], line[2::4]
+            line = bytes(rgb)
+        rows.append(line)
     return width, height, rows
 
 
@@ -180,16 +209,13 @@ class BrowserError(AssertionError):
     pass
 
 
-class Browser:
-    """One headless Chromium; :meth:`open` gives a :class:`Page` (a tab)."""
+class _Chromium:
+    """A headless Chromium process, its DevTools address and its own temporary folder (profile, log)."""
 
-    def __init__(self, workdir: Path | None = None, size: tuple[int, int] = (1280, 800)) -> None:
-        self._own_dir = workdir is None
-        self.workdir = Path(tempfile.mkdtemp(prefix="chromium-")) if workdir is None else workdir
-        self.workdir.mkdir(parents=True, exist_ok=True)
-        self.loop = asyncio.new_event_loop()
-        self.pages: list[Page] = []
-        self.session: aiohttp.ClientSession | None = None
+    def __init__(self, size: tuple[int, int]) -> None:
+        self.size = size
+        self.users = 0  # the Browsers open on it
+        self.workdir = Path(tempfile.mkdtemp(prefix="chromium-"))
         self.log = self.workdir / "chromium.log"
         with self.log.open("wb") as log:
             self.process = subprocess.Popen(
@@ -200,11 +226,10 @@ class Browser:
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log,
             )
         self.devtools = self._devtools_address()
-        self.session = self.run(self._session())
 
     def _devtools_address(self) -> str:
         """Chromium logs ``DevTools listening on ws://127.0.0.1:PORT/...`` when it is ready."""
-        deadline = time.monotonic() + WAIT
+        deadline, pause = time.monotonic() + WAIT, Pauses()
         text = ""
         while time.monotonic() < deadline:
             text = self.log.read_text(encoding="utf-8", errors="replace")
@@ -213,33 +238,14 @@ class Browser:
                 return found.group(1)
             if self.process.poll() is not None:
                 break
-            time.sleep(0.1)
+            pause()
         self.close()
         raise BrowserError("Chromium did not start:\n" + text[-3000:])
 
-    async def _session(self) -> aiohttp.ClientSession:
-        return aiohttp.ClientSession()
-
-    def run(self, coroutine):
-        return self.loop.run_until_complete(asyncio.wait_for(coroutine, WAIT))
-
-    def open(self, url: str) -> "Page":
-        """A new tab showing ``url``; the terminal hook is installed before the page's scripts run."""
-        target = self.run(self._new_target())
-        page = Page(self, target)
-        self.pages.append(page)
-        page.navigate(url)
-        return page
-
-    async def _new_target(self) -> dict:
-        async with self.session.put(f"http://{self.devtools}/json/new?about:blank") as response:
-            return await response.json(content_type=None)
+    def alive(self) -> bool:
+        return self.process.poll() is None
 
     def close(self) -> None:
-        for page in self.pages:
-            page.close()
-        if self.session is not None:
-            self.run(self.session.close())
         if self.process.poll() is None:
             self.process.terminate()
             try:
@@ -247,9 +253,97 @@ class Browser:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+_kept: _Chromium | None = None  # this test process's Chromium, kept from one test to the next
+
+
+def _chromium_for(size: tuple[int, int] | None) -> tuple[_Chromium, bool]:
+    """A Chromium of this window size (None: of any), and whether it is the kept one (else the caller's alone, to
+    close). The kept one is started again when it died or a test asks another size (its windows are the size it was
+    started with)."""
+    global _kept
+    if _kept is not None and _kept.alive() and (size is None or _kept.size == size):
+        return _kept, True
+    size = size or (1280, 800)
+    if _kept is not None and _kept.users:  # busy at another size: one of the caller's own
+        return _Chromium(size), False
+    if _kept is not None:
+        _kept.close()
+    _kept = _Chromium(size)
+    return _kept, True
+
+
+@atexit.register
+def close_kept() -> None:
+    """Stop the kept Chromium (at the end of the test session: conftest; at the latest when the process exits)."""
+    global _kept
+    if _kept is not None:
+        _kept.close()
+        _kept = None
+
+
+class Browser:
+    """Headless Chromium as a test sees it: a browser context of its own (cookies, storage and cache apart from every
+    other test's, as a fresh profile's), whose tabs :meth:`open` gives (:class:`Page`). Starting Chromium took a
+    second a test: one is kept per test process and window size, each Browser a context in it, closed with it."""
+
+    def __init__(self, workdir: Path | None = None, size: tuple[int, int] | None = (1280, 800)) -> None:
+        """``size``: the window's (None: any, for a caller that sets the viewport by DevTools' device metrics)."""
+        if workdir is not None:
+            workdir.mkdir(parents=True, exist_ok=True)
+        self.chromium, self._kept = _chromium_for(size)
+        self.chromium.users += 1
+        self.devtools = self.chromium.devtools
+        self.loop = asyncio.new_event_loop()
+        self.pages: list[Page] = []
+        self.session: aiohttp.ClientSession | None = None
+        self.root: _Connection | None = None
+        self.context: str | None = None
+        try:
+            self.session = self.run(self._session())
+            version = self.run(self._get_json("/json/version"))
+            self.root = _Connection(self, version["webSocketDebuggerUrl"])
+            self.context = self.root.command("Target.createBrowserContext")["browserContextId"]
+        except BaseException:
+            self.close()
+            raise
+
+    async def _session(self) -> aiohttp.ClientSession:
+        return aiohttp.ClientSession()
+
+    async def _get_json(self, path: str):
+        async with self.session.get(f"http://{self.devtools}{path}") as response:
+            return await response.json(content_type=None)
+
+    def run(self, coroutine):
+        return self.loop.run_until_complete(asyncio.wait_for(coroutine, WAIT))
+
+    def open(self, url: str) -> "Page":
+        """A new tab showing ``url``; the terminal hook is installed before the page's scripts run."""
+        target = self.root.command("Target.createTarget", url="about:blank", browserContextId=self.context)["targetId"]
+        page = Page(self, {"id": target, "webSocketDebuggerUrl": f"ws://{self.devtools}/devtools/page/{target}"})
+        self.pages.append(page)
+        page.navigate(url)
+        return page
+
+    def close(self) -> None:
+        for page in self.pages:
+            page.close()
+        if self.root is not None:
+            if self.context is not None and self.chromium.alive():
+                try:
+                    self.root.command("Target.disposeBrowserContext", browserContextId=self.context)
+                except (BrowserError, aiohttp.ClientError, asyncio.TimeoutError):
+                    pass
+            self.root.close()
+        if self.session is not None:
+            self.run(self.session.close())
         self.loop.close()
-        if self._own_dir:
-            shutil.rmtree(self.workdir, ignore_errors=True)
+        self.chromium.users -= 1
+        if not self._kept:
+            self.chromium.close()
 
     def __enter__(self) -> "Browser":
         return self
@@ -258,13 +352,12 @@ class Browser:
         self.close()
 
 
-class Page:
-    """A tab, driven by DevTools commands over its websocket."""
+class _Connection:
+    """A DevTools websocket (the browser's or a tab's) and its commands."""
 
-    def __init__(self, browser: Browser, target: dict) -> None:
+    def __init__(self, browser: Browser, url: str) -> None:
         self.browser = browser
-        self.target_id = target["id"]
-        self.ws = browser.run(browser.session.ws_connect(target["webSocketDebuggerUrl"], max_msg_size=0))
+        self.ws = browser.run(browser.session.ws_connect(url, max_msg_size=0))
         self._next = 0
         self.events: list[dict] = []
 
@@ -286,6 +379,18 @@ class Page:
                 return data.get("result", {})
             self.events.append(data)
 
+    def close(self) -> None:
+        if not self.ws.closed:
+            self.browser.run(self.ws.close())
+
+
+class Page(_Connection):
+    """A tab, driven by DevTools commands over its websocket."""
+
+    def __init__(self, browser: Browser, target: dict) -> None:
+        super().__init__(browser, target["webSocketDebuggerUrl"])
+        self.target_id = target["id"]
+
     def navigate(self, url: str) -> None:
         self.command("Page.enable")
         self.command("Page.addScriptToEvaluateOnNewDocument", source=_NOTE_TERMINAL)
@@ -304,13 +409,13 @@ class Page:
     def wait_for_text(self, predicate: Callable[[str], bool] | str, what: str | None = None) -> str:
         """Poll the terminal text until ``predicate`` holds (a string: until it appears)."""
         test = (lambda text: predicate in text) if isinstance(predicate, str) else predicate
-        deadline = time.monotonic() + WAIT
+        deadline, pause = time.monotonic() + WAIT, Pauses()
         text = ""
         while time.monotonic() < deadline:
             text = self.screen_text()
             if text and test(text):
                 return text
-            time.sleep(0.2)
+            pause()
         raise BrowserError(f"waited {WAIT:.0f} s for {what or predicate!r}; the terminal shows:\n{text}")
 
     def text_colour(self, needle: str) -> tuple[int, int, int] | None:

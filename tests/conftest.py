@@ -39,6 +39,18 @@ def _private_cache_dir(tmp_path_factory: pytest.TempPathFactory):
         os.environ["CARDROGUE_CACHE"] = before
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _kept_chromium_stopped():
+    """The Chromium tests/browser.py keeps from one test to the next stops with the session (a test worker may end
+    without running its process's exit handlers)."""
+    yield
+    import sys
+
+    browser = sys.modules.get("browser")
+    if browser is not None:
+        browser.close_kept()
+
+
 @pytest.fixture(scope="session")
 def postgres():
     """A real PostgreSQL server for this test process (each xdist worker starts its own)."""

@@ -685,6 +685,19 @@ def test_every_value_of_a_replay_given_another_type_is_refused_naming_its_field(
     assert tried > 250
 
 
+def _with_endless_actions(replay: str) -> str:
+    """``replay`` with its actions replaced by more ``end``s than a replay's length lets through: the text
+    ``json.dumps`` writes for that list (4.8 million items, whose dump took seconds), written at once."""
+    from cardrogue.engine.records import replay as replay_module
+
+    doc = json.loads(replay)
+    doc["actions"] = []
+    text = json.dumps(doc)
+    count = replay_module.MAX_REPLAY_CHARS // 7 + 1
+    assert text.count('"actions": []') == 1
+    return text.replace('"actions": []', '"actions": [' + '"end", ' * (count - 1) + '"end"]')
+
+
 def test_a_replay_longer_than_any_recorded_one_is_refused_before_it_is_read(tmp_path):
     """A replay is refused by its length before its JSON is read: 200,000 actions of 80 characters and a checkpoint
     after each make 22 MB, and the parse of 200 MiB of actions took 27 s and 3.4 GB before the list's own limit was
@@ -692,11 +705,10 @@ def test_a_replay_longer_than_any_recorded_one_is_refused_before_it_is_read(tmp_
     from cardrogue.engine.records import replay as replay_module
 
     campaign = load(duel_dict())
-    doc = json.loads(recorded(campaign, WIN, player="ada").text())
-    doc["actions"] = ["end"] * (replay_module.MAX_REPLAY_CHARS // 7 + 1)
-    verdict = verify_replay(json.dumps(doc), campaign)
+    text = _with_endless_actions(recorded(campaign, WIN, player="ada").text())
+    verdict = verify_replay(text, campaign)
     assert not verdict.ok and f"longer than {replay_module.MAX_REPLAY_CHARS:,} characters" in verdict.message, verdict.message
-    assert len(json.dumps(doc)) > replay_module.MAX_REPLAY_CHARS
+    assert len(text) > replay_module.MAX_REPLAY_CHARS
 
 
 def test_a_row_holding_a_huge_replay_is_not_proved_and_hides_no_genuine_score(tmp_path):
@@ -706,17 +718,14 @@ def test_a_row_holding_a_huge_replay_is_not_proved_and_hides_no_genuine_score(tm
     length alone (the listing reads no more of it than a replay may hold); the genuine row is listed."""
     import sqlite3
 
-    from cardrogue.engine.records import replay as replay_module
-
     campaign = load(duel_dict())
     db = tmp_path / "scores.db"
     genuine = recorded(campaign, WIN, player="ada").text()
     with ScoreStore(db) as store:
         assert store.add(verify_replay(genuine, campaign).run, campaign)
-    doc = json.loads(genuine)
-    doc["actions"] = ["end"] * (replay_module.MAX_REPLAY_CHARS // 7 + 1)
     with sqlite3.connect(db) as raw:
-        raw.execute(f"INSERT INTO scores_{campaign.content_hash} VALUES ('x', 'mallory', 1, 99, 0, ?)", (json.dumps(doc),))
+        raw.execute(f"INSERT INTO scores_{campaign.content_hash} VALUES ('x', 'mallory', 1, 99, 0, ?)",
+                    (_with_endless_actions(genuine),))
     with ScoreStore(db, writable=False) as store:
         scores, unproved, cut = store.checked_table(campaign)
     assert [(s.player, s.turns) for s in scores] == [("ada", 2)] and cut == ""

@@ -74,7 +74,8 @@ def stand_in_hub() -> Iterator[tuple[str, Answers]]:
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # (serve_forever looks for a shutdown once a poll interval: its default half second was most of each test's end)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}", answers

@@ -11,16 +11,17 @@ from pathlib import Path
 import pytest
 from browser import Browser, pixels, render
 from hub_support import FAST, call, map_text, register, running_hub, slower, solution
+from polling import Pauses
 
 
 def loaded_with_style(page, what: str, also: str = "true") -> None:
     """Wait, bounded (60 s: a wait for the page and its stylesheet, not a timing), until the page has loaded
     with the hub's stylesheet applied (its paper background) and the script ``also`` holds."""
     styled = "getComputedStyle(document.body).backgroundColor === 'rgb(253, 252, 248)'"
-    deadline = time.monotonic() + 60
+    deadline, pause = time.monotonic() + 60, Pauses()
     while not page.evaluate(f"document.readyState === 'complete' && {styled} && ({also})"):
         assert time.monotonic() < deadline, f"{what} did not load with its stylesheet"
-        time.sleep(0.1)
+        pause()
 
 
 HOSTILE_STORY = ('The lamp flickers. <script>document.title="pwned"</script>'

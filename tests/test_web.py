@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from ports import free_port
 from browser import Browser
+from polling import Pauses
 
 from cardrogue.editor.player.widgets import describe, in_filter
 from cardrogue.engine.chance.resolvers import FatedResolver
@@ -54,7 +55,7 @@ def web_server(tmp_path: Path, *args: str, port: int | None = None):
                                stdout=log, stderr=subprocess.STDOUT, cwd=tmp_path)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + WAIT
+        deadline, pause = time.monotonic() + WAIT, Pauses()
         while True:
             try:
                 if _get(url + "/")[0] == 200:
@@ -63,7 +64,7 @@ def web_server(tmp_path: Path, *args: str, port: int | None = None):
                 pass
             if process.poll() is not None or time.monotonic() > deadline:
                 raise AssertionError("the server did not start:\n" + (tmp_path / "server.log").read_text())
-            time.sleep(0.2)
+            pause()
         yield url, process
     finally:
         process.send_signal(signal.SIGTERM)
@@ -107,11 +108,11 @@ def _descends_from(pid: int, ancestor: int) -> bool:
 
 
 def wait_until(predicate, what: str):
-    deadline = time.monotonic() + WAIT
+    deadline, pause = time.monotonic() + WAIT, Pauses()
     while time.monotonic() < deadline:
         if predicate():
             return
-        time.sleep(0.2)
+        pause()
     raise AssertionError(f"waited {WAIT:.0f} s for {what}")
 
 
@@ -281,15 +282,18 @@ def test_in_the_browser_an_inscription_is_not_drawn_in_the_colour_of_a_wound(tmp
 
 def start_of_play(page) -> str:
     """From the level's story to the board: Enter, then the first turn, drawn whole (its key bar shown, and the
-    same text twice in a row). A board taken half-drawn let a first key read the rest of the drawing as its effect:
-    under a loaded suite the test went on with the key lost."""
+    same text for 0.2 s, the step the polls once had). A board taken half-drawn let a first key read the rest of the
+    drawing as its effect: under a loaded suite the test went on with the key lost."""
     page.wait_for_text("Enter: begin", "the level's story")
     page.focus_terminal()
     page.press("enter")
-    last = [""]
+    last = ["", 0.0]  # the text, and since when it is shown
 
     def settled(text: str) -> bool:
-        steady, last[0] = text == last[0], text
+        if text != last[0]:
+            last[:] = [text, time.monotonic()]
+            return False
+        steady = time.monotonic() - last[1] >= 0.2
         return steady and "Enter: begin" not in text and "Turn" in text and "q Quit" in text
 
     return page.wait_for_text(settled, "the board, drawn whole")
@@ -525,10 +529,10 @@ def test_the_hub_map_page_links_to_the_map_in_the_web_player(tmp_path: Path, bro
                         "--player", "webplayer", port=web_port) as (url, _):
             page = browser.open(f"{hub.base}/maps/{published['id']}")
             link = None
-            deadline = time.monotonic() + WAIT
+            deadline, pause = time.monotonic() + WAIT, Pauses()
             while link is None and time.monotonic() < deadline:
                 link = page.evaluate("(document.querySelector('p.play a') || {}).href || null")
-                time.sleep(0.1)
+                pause()
             assert link == f"{url}/map/{published['hash']}"
             page.screenshot(tmp_path / "hub-map-page.png")
             page.evaluate("document.querySelector('p.play a').click()")
