@@ -640,6 +640,8 @@ class EditorApp(KeysInOrder, App[int]):
     def _problem_chosen(self, message: ProblemChosen) -> None:
         diag = message.diagnostic
         misspelt_key = diag.code == "CR103" and bool(diag.path)  # a draft's key it keeps: rename or remove it
+        if misspelt_key and self.forms.stale_key(diag):
+            return  # (before going to its place: after an unchecked edit that is another level's or cell's)
         if diag.path[-1:] == ("story",) and not misspelt_key:
             # a story's problem (CR228): its Markdown source, the campaign's or the level's
             self.choose_story(diag.level)

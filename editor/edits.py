@@ -433,26 +433,45 @@ def _key_holder(data: dict, path: tuple) -> dict | None:
     return parent if isinstance(parent, dict) and path[-1:] and path[-1] in parent else None
 
 
-def _level_id(data: dict, path: tuple) -> object:
-    """The id of the level ``path`` leads into (None for a path outside the levels)."""
-    if path[:1] != ("levels",) or len(path) < 2:
-        return None
-    levels = data.get("levels")
-    return levels[path[1]].get("id") if isinstance(levels, list) and isinstance(path[1], int) and \
-        0 <= path[1] < len(levels) and isinstance(levels[path[1]], dict) else None
-
-
 def key_unchanged(checked: Campaign, campaign: Campaign, path: tuple) -> bool:
     """Whether ``path`` (a CR103 problem's, found by a check of ``checked``) leads in ``campaign`` to the very key the
-    check found: the same spelling, with the same value, in an object (cell, level, hero, card entry) holding the same
-    as then, on the level of the same id. The problems panel keeps its problems until the next check ends, so after an
-    edit not yet checked (a level added, removed or moved, a cell removed) the path can lead to another level's or
-    cell's key of the same spelling."""
+    check found: the same spelling with the same value, in the same object. The problems panel keeps its problems
+    until the next check ends, so after an edit not yet checked (a level added, removed or moved, a cell removed) the
+    path can lead to another level's or cell's key of the same spelling. An object in a list is the same when it is
+    the level of the same id or the cell at the same place (:func:`_identity`); what else it holds may have changed
+    (another key mended, a cell edited), and this key is still the one to mend."""
     from cardrogue.engine.format.canonical import campaign_to_dict
 
-    then, now = campaign_to_dict(checked), campaign_to_dict(campaign)
-    held = _key_holder(then, path)
-    return held is not None and held == _key_holder(now, path) and _level_id(then, path) == _level_id(now, path)
+    then: object = campaign_to_dict(checked)
+    now: object = campaign_to_dict(campaign)
+    for step in path[:-1]:
+        then, now = _step(then, step), _step(now, step)
+        if then is _MISSING or now is _MISSING or isinstance(step, int) and _identity(then) != _identity(now):
+            return False
+    key = path[-1] if path else None
+    return isinstance(then, dict) and isinstance(now, dict) and key in then and key in now and then[key] == now[key]
+
+
+_MISSING = object()
+
+
+def _step(holder: object, step: object) -> object:
+    """``holder[step]`` in a campaign's canonical form, or _MISSING where there is no such item."""
+    if isinstance(holder, dict) and step in holder:
+        return holder[step]  # type: ignore[index]
+    if isinstance(holder, list) and isinstance(step, int) and 0 <= step < len(holder):
+        return holder[step]
+    return _MISSING
+
+
+def _identity(item: object) -> object:
+    """What makes an item of a list the same one after other edits: a level's id, a cell's place; any other item is
+    itself, whole."""
+    if isinstance(item, dict):
+        for name in ("id", "at"):
+            if name in item:
+                return name, item[name]
+    return item
 
 
 def mend_key(campaign: Campaign, path: tuple, to: str | None, checked: Campaign | None = None) -> Campaign:

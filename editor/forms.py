@@ -265,13 +265,21 @@ class Forms:
                   lambda v: lambda c: edits.mend_goal(c, li, index, v["verb"], v["card"]), "Mend goal", Where(li),
                   note=f"The file has {written}: a goal is slay, open or buy. OK writes the goal chosen in its place.")
 
+    def stale_key(self, diag: Diagnostic) -> bool:
+        """Whether a misspelt key's problem (CR103) no longer leads to the key its check found (edits.key_unchanged):
+        if so, said (the campaign checked again) and True."""
+        checked = self.app.checker.checked
+        if checked is not None and edits.key_unchanged(checked, self.campaign, diag.path):
+            return False
+        self.app.problems_out_of_date(f"{str(diag.path[-1])!r} is no longer where the last check found it")
+        return True
+
     def mend_key(self, diag: Diagnostic) -> None:
         """A draft's property the format does not know (CR103, a misspelt key kept as written): renamed to the key
         its message says is meant, removed with its value, or kept as it is."""
         key = str(diag.path[-1])
         checked = self.app.checker.checked
-        if checked is None or not edits.key_unchanged(checked, self.campaign, diag.path):
-            self.app.problems_out_of_date(f"{key!r} is no longer where the last check found it")
+        if self.stale_key(diag):
             return
         meant = re.search(r"did you mean '([^']+)'\?", diag.message)
         to = meant.group(1) if meant else None

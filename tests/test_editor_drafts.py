@@ -703,13 +703,14 @@ async def test_a_misspelt_key_chosen_after_an_unchecked_level_move_is_out_of_dat
         app.action_move_level(1)
         await settle(app, pilot)
         assert [level.id for level in app.campaign.levels][:3] == [ids[0], ids[2], ids[1]] and len(asked) == 1
-        moved = app.campaign
+        moved, on = app.campaign, app.level_index
         await pilot.press("ctrl+k", "enter")  # the first problem listed: level 2's "stroy", at levels[1] when checked
         await settle(app, pilot)
         if isinstance(app.screen, ChoiceScreen):
             await pilot.press("enter")  # Rename
             await settle(app, pilot)
         assert app.campaign is moved, "a key was mended where the problem's path leads now, not where it was found"
+        assert app.level_index == on, "the editor went to the level the stale path leads to now"
         assert "This problem is out of date" in notes(app)[-1] and len(asked) == 2, notes(app)[-1:]
         monkeypatch.setattr(app.checker, "start", start)
         start(asked[-1])  # the check asked for, run
@@ -745,6 +746,26 @@ def test_a_misspelt_cell_key_is_mended_only_where_the_check_found_it() -> None:
             edits.mend_key(edited, second, "inscription", checked)
     mended = campaign_to_dict(edits.mend_key(checked, second, "inscription", checked))
     assert mended["levels"][1]["cells"][second[3]]["inscription"] == data["levels"][1]["cells"][second[3]]["inscripton"]
+
+
+def test_after_one_misspelt_key_is_mended_the_others_found_by_the_same_check_still_mend() -> None:
+    """The problems panel keeps the check's problems while the next check runs: after one key is mended (an edit), the
+    others still lead to their own keys, though the level and the campaign that hold them changed. Comparing the
+    whole object holding a key had refused every other mend until a check ended (a level's key compared with the
+    level, cells and all; a top-level key with the whole campaign)."""
+    data = json.loads((CAMPAIGNS / "a-sons-descent.json").read_text(encoding="utf-8"))
+    cell = next(c for c in data["levels"][1]["cells"] if c["card"] != "starting-tile" and "inscription" not in c)
+    cell["inscripton"] = "Turn back."
+    data["levels"][1]["stroy"] = data["levels"][1].pop("story")
+    data["descripton"] = "A son goes down."
+    checked = load_campaign_text(json.dumps(data), "keys.json").draft
+    found = [d.path for d in check_text(json.dumps(data)) if d.code == "CR103"]
+    assert {path[-1] for path in found} == {"inscripton", "stroy", "descripton"}, found
+    campaign = checked
+    for path in sorted(found, key=len, reverse=True):  # the cell's first, then the level's, then the campaign's
+        assert edits.key_unchanged(checked, campaign, path), path
+        campaign = edits.mend_key(campaign, path, None, checked)
+    assert not campaign_to_dict(campaign).get("descripton") and not campaign.unknown
 
 
 def test_a_misspelt_key_of_the_hero_potions_a_card_or_a_practice_hero_is_kept_and_mended() -> None:
