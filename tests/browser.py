@@ -46,7 +46,6 @@ TIMEOUT_S = 90
 class Rendered:
     dom: str  # the serialized DOM after the page loaded
     screenshot: Path  # a PNG of the viewport
-    console: str  # what the page's console and Chromium's log for it said (CSP violations are reported there)
 
 
 def chromium() -> str:
@@ -66,8 +65,6 @@ def render(url: str, out_dir: Path, name: str = "page", size: tuple[int, int] = 
         page.command("Emulation.setDeviceMetricsOverride", width=size[0], height=size[1], deviceScaleFactor=1,
                      mobile=False)
         page.command("Emulation.setScrollbarsHidden", hidden=True)
-        page.command("Log.enable")
-        page.command("Runtime.enable")
         page.command("Page.navigate", url=url)
         deadline, pause = time.monotonic() + TIMEOUT_S, Pauses()
         while not page.evaluate("document.readyState === 'complete' && location.href !== 'about:blank'"):
@@ -76,10 +73,7 @@ def render(url: str, out_dir: Path, name: str = "page", size: tuple[int, int] = 
             pause()
         dom = page.evaluate("document.documentElement.outerHTML")
         page.screenshot(shot)
-        said = [event["params"]["entry"]["text"] for event in page.events if event.get("method") == "Log.entryAdded"]
-        said += [" ".join(str(arg.get("value", arg.get("description", ""))) for arg in event["params"]["args"])
-                 for event in page.events if event.get("method") == "Runtime.consoleAPICalled"]
-    return Rendered(dom, shot, "\n".join(said))
+    return Rendered(dom, shot)
 
 
 def pixels(png: Path) -> tuple[int, int, list[bytes]]:

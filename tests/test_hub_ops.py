@@ -603,7 +603,7 @@ def test_a_frozen_postgresql_is_a_503_with_retry_after_and_the_hub_serves_again_
     database is bounded now (docs/hub.md, When the database goes away): a 503 with the JSON reason and Retry-After,
     for requests on a pooled connection, on a new one and waiting for one; nothing half stored; and after SIGCONT the
     hub serves again, without a restart. The server is this test's own: no other test meets it frozen. The hub
-    waits a database timeout of 1 s (`serve --db-timeout 1`): the waits the default 5 s made took 27 s of the suite."""
+    waits a database timeout of 1 s (as `serve --db-timeout 1` sets): the default 5 s made the waits 27 s."""
     from pgserver import PostgresServer
 
     server = PostgresServer().start()
@@ -641,7 +641,7 @@ def test_a_lock_held_on_postgresql_past_the_timeout_is_a_503_and_nothing_waits_f
     under way, a `SELECT ... FOR UPDATE` forgotten): every request reading them waited for the lock for ever, with
     no bound on PostgreSQL's side (lock_timeout and statement_timeout are off by default). The hub sets both to its
     database timeout (5 s by default, `serve --db-timeout`): a 503 with Retry-After, and served again once the lock
-    is let go. (The hub here waits 1 s, `serve --db-timeout 1`, not the default's 5.)"""
+    is let go. (The hub here waits 1 s, as `serve --db-timeout 1` sets, not the default 5.)"""
     url = _own_database(postgres, "ops_locked")
     with running_hub(Database(url, timeout=1.0)) as app:
         token = register(app.base, "alice")

@@ -79,7 +79,7 @@ async def test_the_run_is_recorded_in_a_worker_while_the_end_screen_stays_live(t
 
     def slow_add(store, run, campaign):  # a table slow to add to: until the test lets it go
         entered.set()
-        release.wait(10)
+        release.wait(60)
         try:
             return add(store, run, campaign)
         finally:
@@ -116,7 +116,7 @@ async def test_ctrl_q_while_the_run_is_recorded_leaves_once_it_is_with_its_resul
 
     def slow_add(store, run, campaign):  # a table slow to add to: until the test lets it go
         entered.set()
-        release.wait(10)
+        release.wait(60)
         return add(store, run, campaign)
 
     monkeypatch.setattr(ScoreStore, "add", slow_add)
