@@ -801,7 +801,12 @@ class EditorApp(KeysInOrder, App[int]):
         # F6's par is the level's own, to its exit or a ladder taken; a play-test goes on down a ladder to
         # the campaign's exit, so it is that run's par only on a level without one. Else the file's par.
         par = None if self.campaign.levels[self.level_index].ladders else self.solving.proven_par(self.level_index)
-        self.push_screen(PlayerScreen(result.campaign, self.level_index, par=par), done)
+        recorded, stale = result.campaign.par, None
+        if par is None and recorded is not None and self.doc.par_changed():
+            # The file's par was recorded for the version opened (walk 26: "par 3" on a map edited to par 8 and more).
+            stale = (f"none proven for this version: the campaign changed since its par "
+                     f"({counted(recorded.turns, 'turn')}) was recorded; F6 proves a level's")
+        self.push_screen(PlayerScreen(result.campaign, self.level_index, par=par, no_file_par=stale), done)
 
 
 def run_editor(path: Path | None = None) -> int:

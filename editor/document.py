@@ -49,10 +49,25 @@ class Document:
     undo_stack: list[Step] = field(default_factory=list)
     redo_stack: list[Step] = field(default_factory=list)
     _saved: Campaign | None = None
+    # The campaign as opened: the par its file records was recorded for this content, as far as anyone knows.
+    opened: Campaign | None = None
 
     def __post_init__(self) -> None:
         if self._saved is None:
             self._saved = self.campaign
+        if self.opened is None:
+            self.opened = self.campaign
+
+    def par_changed(self) -> bool:
+        """Whether the campaign's content changed since it was opened, so that the par its file records (of
+        the content opened) no longer measures it (par is not part of the content hash)."""
+        now, opened = self.campaign, self.opened
+        if now is opened or opened is None:
+            return False
+        try:
+            return now.content_hash != opened.content_hash
+        except ValueError:  # a campaign the loader did not build has no hash: nothing says it is the same
+            return True
 
     # ------------------------------------------------------------------ state
 

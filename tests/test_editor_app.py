@@ -660,6 +660,50 @@ async def test_playtest_after_f6_shows_the_par_f6_proved(campaign_file, tmp_path
 
 
 @run_async
+async def test_playtest_after_an_edit_shows_no_par_the_edit_may_have_changed(campaign_file, tmp_path) -> None:
+    """walk 26: a map with a recorded par of 3 turns, changed in the editor (its room turned face down: par
+    at least 8), was play-tested with "Turn 1 (par 3)", the file's par for the version opened. The par the file
+    records holds for the content it was recorded for: after an edit the play-test shows none and says why,
+    until the edit is undone (or F6 proves the level's)."""
+    import json
+
+    from cardrogue.editor.player import PlayerScreen
+
+    doc = json.loads(campaign_file.read_text(encoding="utf-8"))
+    doc["par"] = {"turns": 11, "health": 9}
+    campaign_file.write_text(json.dumps(doc), encoding="utf-8")
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+
+        async def playtest():
+            await pilot.press("f5")
+            await pilot.pause()
+            player = next(s for s in app.screen_stack if isinstance(s, PlayerScreen))
+            while app.screen is not player:  # the level's preface is shown over the board
+                app.pop_screen()
+                await pilot.pause()
+            return player
+
+        player = await playtest()
+        assert player.par == 11  # the version opened: the file's par
+        player.dismiss(None)
+        await pilot.pause()
+        app.canvas.move_to(1, 1)
+        await pilot.press("f")  # an edit: the file's par was recorded for another version
+        await settle(app, pilot)
+        player = await playtest()
+        assert player.par is None
+        assert player.no_par == ("none proven for this version: the campaign changed since its par (11 turns) "
+                                 "was recorded; F6 proves a level's"), player.no_par
+        player.dismiss(None)
+        await pilot.pause()
+        await pilot.press("ctrl+z")  # the version opened again
+        await settle(app, pilot)
+        assert (await playtest()).par == 11
+
+
+@run_async
 async def test_playtest_opens_the_player_and_returns(campaign_file, tmp_path) -> None:
     app = make_app(campaign_file, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
