@@ -350,7 +350,8 @@ class EditorApp(KeysInOrder, App[int]):
         self._cells_edit("Rotate", lambda c, li, x, y: edits.rotate(c, li, x, y, clockwise))
 
     def action_toggle_face(self) -> None:
-        self._cells_edit("Toggle face", edits.toggle_face)
+        li, rect = self.level_index, self.canvas.selection
+        self.edit(lambda c: edits.turn_faces(c, li, rect), "Toggle face")
 
     def action_toggle_exit(self) -> None:
         li, (x, y) = self.level_index, self.canvas.cursor

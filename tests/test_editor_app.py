@@ -704,6 +704,28 @@ async def test_playtest_after_an_edit_shows_no_par_the_edit_may_have_changed(cam
 
 
 @run_async
+async def test_f_turns_a_selection_all_one_way(campaign_file, tmp_path) -> None:
+    """walk 26: a room selected and f pressed to turn it face down turned each card over on its own, so the
+    one face-down card in it, the exit, came up (and par fell from 'at least 8' to 2). On a selection f turns
+    every card face up, or face down when all are up already; one card is turned over as before."""
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        app.canvas.focus()
+        app.canvas.move_to(2, 1)
+        await pilot.press("f")  # one card: turned over
+        assert cell(app, 2, 1).face_up
+        app.canvas.move_to(1, 1)
+        app.canvas.move_to(3, 1, extend=True)  # down, up, down
+        await pilot.press("f")
+        assert [cell(app, x, 1).face_up for x in (1, 2, 3)] == [True, True, True]
+        await pilot.press("f")
+        assert [cell(app, x, 1).face_up for x in (1, 2, 3)] == [False, False, False]
+        await pilot.press("ctrl+z")  # one edit each
+        assert [cell(app, x, 1).face_up for x in (1, 2, 3)] == [True, True, True]
+
+
+@run_async
 async def test_playtest_opens_the_player_and_returns(campaign_file, tmp_path) -> None:
     app = make_app(campaign_file, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
