@@ -11,6 +11,7 @@ Run it with ``cardrogue edit [CAMPAIGN]`` or ``python -m cardrogue.editor.app [C
 
 from __future__ import annotations
 
+import struct
 import sys
 from functools import partial, reduce
 from pathlib import Path
@@ -26,7 +27,8 @@ from textual.notifications import SeverityLevel
 from textual.widgets import Header, OptionList, Static, TabbedContent, TabPane
 
 from cardrogue.engine.format.diagnostics import Diagnostic, Severity
-from cardrogue.engine.model.campaign import Campaign, Direction
+from cardrogue.engine.model.campaign import Campaign, CardKind, Direction
+from cardrogue.engine.model.potions import potion_identities
 from cardrogue.engine.printable import printable
 from cardrogue.engine.words import counted, place_text
 
@@ -264,6 +266,22 @@ class EditorApp(KeysInOrder, App[int]):
             self._list_key = key
             self.query_one(LevelList).show(c, self.story_level)
 
+    def _potion(self, card) -> str | None:
+        """What a potion card is in this campaign, for the Cell panel (walk 26: "Red Potion potion" said nothing
+        of teleportation; only F7's form did): the author's colour (f7) or the seed's."""
+        colour = getattr(card, "colour", None) if card is not None and card.kind is CardKind.POTION else None
+        if colour is None:
+            return None
+        chosen = self.campaign.potions
+        try:
+            effect = potion_identities(self.campaign.seed, chosen).get(colour)
+        except (TypeError, ValueError, OverflowError, struct.error):  # a draft's seed out of range: nothing to say
+            return None
+        if not isinstance(effect, str):
+            return None
+        how = "f7" if colour in chosen else f"seed {self.campaign.seed}; f7 sets it"
+        return f"a potion of {effect} here ({how})"
+
     def _show_inspector(self) -> None:
         x, y = self.canvas.cursor
         level = self.campaign.levels[self.level_index]
@@ -276,7 +294,7 @@ class EditorApp(KeysInOrder, App[int]):
         others = tuple((lv.id, lv.title) for i, lv in enumerate(self.campaign.levels) if i != self.level_index)
         inspector = self.query_one(Inspector)
         had_list = inspector.leads_somewhere
-        inspector.show(x, y, cell, card, problems, level=self.level_index, levels=others)
+        inspector.show(x, y, cell, card, problems, level=self.level_index, levels=others, potion=self._potion(card))
         if inspector.leads_somewhere != had_list:
             self.refresh_bindings()  # t joins the footer on a ladder, and leaves it
 

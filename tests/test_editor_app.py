@@ -726,6 +726,30 @@ async def test_f_turns_a_selection_all_one_way(campaign_file, tmp_path) -> None:
 
 
 @run_async
+async def test_the_cell_panel_says_what_a_potion_is_in_this_campaign(campaign_file, tmp_path) -> None:
+    """walk 26: a map of potions of teleportation and paralysis showed "Red Potion potion" on the map and in
+    the Cell panel: which colour was which was only in F7's form. The panel says it, and whether the author
+    set it (F7) or the seed did."""
+    from dataclasses import replace
+
+    from cardrogue.engine.model.potions import potion_identities
+
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        app.canvas.move_to(2, 2)  # a red potion
+        await settle(app, pilot)
+        seeded = potion_identities(app.campaign.seed)["red"]
+        summary = " ".join(str(app.query_one("#inspector-summary").render()).split())
+        assert f"a potion of {seeded} here (seed {app.campaign.seed}; f7 sets it)" in summary, summary
+        app.edit(lambda c: replace(c, potions={"red": "teleportation"}), "Potion colours")
+        app.canvas.move_to(2, 2)
+        await settle(app, pilot)
+        summary = " ".join(str(app.query_one("#inspector-summary").render()).split())
+        assert "a potion of teleportation here (f7)" in summary, summary
+
+
+@run_async
 async def test_playtest_opens_the_player_and_returns(campaign_file, tmp_path) -> None:
     app = make_app(campaign_file, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
