@@ -494,6 +494,26 @@ class EditorApp(KeysInOrder, App[int]):
         if self.apply_typed():
             self.solving.solve()
 
+    def action_record_par(self) -> None:
+        """*Record par*: the par F6 proved, written in the campaign (the file's ``par``), when the level's par is the
+        campaign's: the first level, without a ladder (a run ends at its exit). One undoable edit."""
+        from dataclasses import replace
+
+        from cardrogue.engine.model.campaign import Par
+
+        li, solution = self.level_index, self.solving.solution
+        if self.solving.proven_par(li) is None or solution is None:
+            self.notify("Record par: F6 proves the level's par first", severity="warning", timeout=5)
+            return
+        if li != 0 or self.campaign.levels[li].ladders:
+            self.notify("Record par: the file records the campaign's par, from level 1 to its exit; F6 proved this "
+                        "level's alone: cardrogue solve --write-par records the campaign's", severity="warning", timeout=8)
+            return
+        par = Par(solution.result.turns, solution.result.health)
+        if self.edit(lambda c: replace(c, par=par), "Record par"):
+            self.doc.know_par(self.campaign)
+        self.notify(f"Par recorded: {counted(par.turns, 'turn')}, {par.health} health left (ctrl+s saves it)", timeout=5)
+
     def action_publish(self) -> None:
         """F9: publish the open campaign to the configured hub, when it has no errors and a proven par."""
         if not self.apply_typed():  # what the Cell panel shows is what is published

@@ -27,6 +27,8 @@ COMMANDS: list[tuple[str, str, str]] = [
     ("Redo", "Redo the last undone edit", "redo"),
     ("Play-test level", "Play the current level in the embedded player", "playtest"),
     ("Solve level", "Find the level's par with the solver, then step through the solution on the map", "solve"),
+    ("Record par", "Write the par F6 proved in the campaign (a map of one level: its par is the campaign's)",
+     "record_par"),
     ("Next solution step", "Show the solution one action later (while stepping)", "solution_step(1)"),
     ("Previous solution step", "Show the solution one action earlier (while stepping)", "solution_step(-1)"),
     ("Leave solution steps", "Hide the solution's marker (while stepping)", "leave_steps"),

@@ -49,24 +49,32 @@ class Document:
     undo_stack: list[Step] = field(default_factory=list)
     redo_stack: list[Step] = field(default_factory=list)
     _saved: Campaign | None = None
-    # The campaign as opened: the par its file records was recorded for this content, as far as anyone knows.
-    opened: Campaign | None = None
+    # The pars known to measure a content (par, content hash): the file's par of the content opened, as far as
+    # anyone knows, and each par recorded here (*Record par*). par is not part of the content hash.
+    pars_known: list[tuple[object, str]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self._saved is None:
             self._saved = self.campaign
-        if self.opened is None:
-            self.opened = self.campaign
+        self.know_par(self.campaign)
+
+    def know_par(self, campaign: Campaign) -> None:
+        """``campaign``'s par measures its content (the file opened; a par recorded from F6's proof)."""
+        if campaign.par is not None:
+            try:
+                self.pars_known.append((campaign.par, campaign.content_hash))
+            except ValueError:  # a campaign the loader did not build has no hash
+                pass
 
     def par_changed(self) -> bool:
-        """Whether the campaign's content changed since it was opened, so that the par its file records (of
-        the content opened) no longer measures it (par is not part of the content hash)."""
-        now, opened = self.campaign, self.opened
-        if now is opened or opened is None:
+        """Whether the campaign's par is not known to measure its content as it is now: recorded (or opened) for
+        another version of it."""
+        now = self.campaign
+        if now.par is None:
             return False
         try:
-            return now.content_hash != opened.content_hash
-        except ValueError:  # a campaign the loader did not build has no hash: nothing says it is the same
+            return (now.par, now.content_hash) not in self.pars_known
+        except ValueError:  # no hash: nothing says the content is the one the par was recorded for
             return True
 
     # ------------------------------------------------------------------ state

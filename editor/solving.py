@@ -7,6 +7,7 @@ problems panel's solver line.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -67,6 +68,11 @@ def _same_level(before: Campaign | None, after: Campaign, index: int) -> bool:
     return was == now or was not in {level.id for level in after.levels}
 
 
+def _par_alone(before: Campaign, after: Campaign) -> bool:
+    """Whether ``after`` is ``before`` with another par: par is no content, a verdict still holds for it."""
+    return before.par != after.par and replace(before, par=after.par) == after
+
+
 class SolveFlow:
     """The last solution of a level and the step of it shown on the map (``step_index`` None: not stepping)."""
 
@@ -105,6 +111,9 @@ class SolveFlow:
                 self.forget()  # a later edit removed or moved the level the verdict kept is of
             return
         if solved is self.app.campaign:
+            return
+        if solved is not None and _par_alone(solved, self.app.campaign):
+            self._campaign = self.app.campaign  # *Record par* (or its undo): the verdict still holds
             return
         self.forget()
         if not _same_level(solved, self.app.campaign, solution.level):

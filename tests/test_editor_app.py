@@ -750,6 +750,59 @@ async def test_the_cell_panel_says_what_a_potion_is_in_this_campaign(campaign_fi
 
 
 @run_async
+async def test_record_par_writes_the_par_f6_proved_in_the_file(tmp_path) -> None:
+    """walk 26: F6 proved a challenge map's par, but only `cardrogue solve --write-par` wrote it in the file, which
+    the open editor then held an older version of ("changed on disk"; a save over it dropped the par again).
+    *Record par* (command palette) records F6's par of a one-level map in the campaign, one undoable edit; the
+    play-test shows it at once; on a level whose par is not the campaign's it says why it records nothing."""
+    from cardrogue.editor.player import PlayerScreen
+
+    path = tmp_path / "toll.json"
+    doc = json.loads(default_campaign().read_text(encoding="utf-8"))
+    doc["levels"] = [{"id": "toll", "width": 3, "height": 1, "cells": [
+        {"at": [0, 0], "card": "starting-tile", "paths": "E", "face": "up"},
+        {"at": [1, 0], "card": "pathing-tile", "paths": "EW", "face": "down"},
+        {"at": [2, 0], "card": "pathing-tile", "paths": "W", "face": "down", "exit": True}]}]
+    doc.pop("par", None)
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    app = make_app(path, tmp_path)
+    said = notes(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        app.action_record_par()  # nothing proved yet
+        assert said[-1] == "Record par: F6 proves the level's par first", said
+        await pilot.press("f6")
+        await settle(app, pilot)
+        result = app.solving.solution.result
+        assert result.verdict == "solved"
+        app.action_record_par()
+        assert (app.campaign.par.turns, app.campaign.par.health) == (result.turns, result.health)
+        assert said[-1] == f"Par recorded: {result.turns} turns, {result.health} health left (ctrl+s saves it)", said
+        assert "Before the last edit" not in str(app.query_one("#solve-status").render())  # par is no content
+        await pilot.press("f5")
+        await pilot.pause()
+        player = next(s for s in app.screen_stack if isinstance(s, PlayerScreen))
+        assert player.par == result.turns
+        player.dismiss(None)
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert json.loads(path.read_text(encoding="utf-8"))["par"] == {"turns": result.turns, "health": result.health}
+        await pilot.press("ctrl+z")
+        assert app.campaign.par is None
+        await pilot.press("ctrl+l", "d")  # a copy after it: solved on its own, but no run starts there
+        await settle(app, pilot)
+        app.set_level(1)
+        app.canvas.focus()
+        await pilot.press("f6")
+        await settle(app, pilot)
+        assert app.solving.solution.verdict == "solved"
+        app.action_record_par()
+        assert said[-1].startswith("Record par: the file records the campaign's par, from level 1 to its exit"), said
+        assert app.campaign.par is None
+
+
+@run_async
 async def test_playtest_opens_the_player_and_returns(campaign_file, tmp_path) -> None:
     app = make_app(campaign_file, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
