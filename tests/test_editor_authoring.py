@@ -161,6 +161,30 @@ async def test_potion_colours(campaign_file, tmp_path) -> None:
 
 
 @run_async
+async def test_potion_colour_labels_follow_the_choices_made_in_the_form(campaign_file, tmp_path) -> None:
+    """walk 26: F7's labels said what the seed makes each colour not set ("Green potion (not set: seed 7 makes
+    it weakness)") for the colours as they were when the form opened; choosing red and blue changes what the
+    seed gives the others (green became poison), which the labels said only once the form was opened again."""
+    from cardrogue.engine.model.potions import potion_identities
+
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f7")
+        await settle(app, pilot)
+        seed = app.campaign.seed
+        chosen = {"red": "teleportation", "blue": "paralysis"}
+        for colour, effect in chosen.items():
+            app.screen.query_one(f"#form-{colour}", Select).value = effect
+        await settle(app, pilot)
+        seeded = potion_identities(seed, chosen)
+        for colour in ("green", "yellow", "purple", "orange"):
+            label = str(app.screen.query_one(f"#form-label-{colour}").render())
+            assert label == f"{colour.capitalize()} potion (not set: seed {seed} makes it {seeded[colour]})", label
+        assert str(app.screen.query_one("#form-label-red").render()) == "Red potion"
+
+
+@run_async
 async def test_card_definitions(campaign_file, tmp_path) -> None:
     app = make_app(campaign_file, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
