@@ -98,7 +98,7 @@ MAP_KEYS = [
 _KEY_NAMES = {"full_stop": ".", "comma": ",", "left_square_bracket": "[", "right_square_bracket": "]",
               "question_mark": "?", "slash": "/"}
 # Commands with no key of their own: what does them instead.
-_NO_KEY = {"leave_steps": "escape (map)", "remove_card": "ctrl+p", "open_recent": "ctrl+p"}
+_NO_KEY = {"leave_steps": "escape (map)", "remove_card": "ctrl+p", "open_recent": "ctrl+p", "record_par": "ctrl+p"}
 
 
 def _bindings(app_bindings: Iterable[BindingType]) -> list[tuple[Binding, str]]:
@@ -144,6 +144,7 @@ KEYWORDS = {
     "add_goal": "objective target",
     "cell_items": "shop stock chest contents",
     "choose_destination": "ladder leads to level next down descend",
+    "record_par": "write save par verdict solution",
 }
 
 
