@@ -803,6 +803,30 @@ async def test_record_par_writes_the_par_f6_proved_in_the_file(tmp_path) -> None
 
 
 @run_async
+async def test_a_save_says_when_the_par_it_keeps_was_recorded_for_another_version(campaign_file, tmp_path) -> None:
+    """walk 26: an edited map was saved with the par its file recorded before the edit (par 3 on a map of par 8
+    and more), which `cardrogue play` then shows and `cardrogue check` (without --solve) does not question. The
+    save keeps the file's par (it is the author's to replace) and says it was recorded for another version."""
+    doc = json.loads(campaign_file.read_text(encoding="utf-8"))
+    doc["par"] = {"turns": 11, "health": 9}
+    campaign_file.write_text(json.dumps(doc), encoding="utf-8")
+    app = make_app(campaign_file, tmp_path)
+    said = notes(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        app.canvas.focus()
+        app.canvas.move_to(0, 1)
+        await pilot.press("ctrl+t", *"Welcome", "ctrl+s")  # an inscription: par unchanged, content changed
+        await settle(app, pilot)
+        assert said[-1] == ("Saved story.json. Its par (11 turns) was recorded for the map before your edits: F6, "
+                            "then Record par (ctrl+p), records this version's"), said
+        assert json.loads(campaign_file.read_text(encoding="utf-8"))["par"] == {"turns": 11, "health": 9}
+        await pilot.press("ctrl+z", "ctrl+s")  # as opened again: the par measures it
+        await settle(app, pilot)
+        assert said[-1] == "Saved story.json", said
+
+
+@run_async
 async def test_playtest_opens_the_player_and_returns(campaign_file, tmp_path) -> None:
     app = make_app(campaign_file, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
