@@ -59,9 +59,16 @@ def build_parser(command: str | None = None) -> Parser:
     return parser
 
 
+# The hub's commands, said as `cardrogue serve` (walk 26): told the command meant, not argparse's "invalid choice"
+HUB_COMMANDS = ("serve", "revoke", "register", "login", "logout", "token", "publish", "list", "pull", "submit",
+                "leaderboard")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
+        if argv and argv[0] in HUB_COMMANDS:
+            build_parser(argv[0]).error(f"'{argv[0]}' is not a command; did you mean 'cardrogue hub {argv[0]}'?")
         parser = build_parser(argv[0] if argv else None)
         args, extra = parser.parse_known_args(argv)  # `--version` prints here: inside the guard
         if extra and args.command == "run" and not any(e.startswith("-") for e in extra):

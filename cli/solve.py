@@ -48,6 +48,7 @@ def register(sub) -> None:
 
 def cmd_solve(args: argparse.Namespace) -> int:
     from cardrogue.engine.analysis.solver import (
+        RAISE_THE_BUDGET,
         SOLVED,
         UNSOLVABLE,
         Budget,
@@ -145,7 +146,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         elif result.verdict == UNSOLVABLE:
             say(f"{where}: unsolvable: {result.reason} ({stats})")
         else:
-            say(f"{where}: unknown: {result.reason} with --max-states or --max-seconds")
+            say(f"{where}: unknown: {result.reason}; {RAISE_THE_BUDGET}")
             if result.found is not None:
                 say("  run found: " + " | ".join(result.found.actions))
                 if args.output is not None:

@@ -11,6 +11,7 @@ Run it with ``cardrogue edit [CAMPAIGN]`` or ``python -m cardrogue.editor.app [C
 
 from __future__ import annotations
 
+import struct
 import sys
 from functools import partial, reduce
 from pathlib import Path
@@ -26,7 +27,8 @@ from textual.notifications import SeverityLevel
 from textual.widgets import Header, OptionList, Static, TabbedContent, TabPane
 
 from cardrogue.engine.format.diagnostics import Diagnostic, Severity
-from cardrogue.engine.model.campaign import Campaign, Direction
+from cardrogue.engine.model.campaign import Campaign, CardKind, Direction
+from cardrogue.engine.model.potions import potion_identities
 from cardrogue.engine.printable import printable
 from cardrogue.engine.words import counted, place_text
 
@@ -264,6 +266,22 @@ class EditorApp(KeysInOrder, App[int]):
             self._list_key = key
             self.query_one(LevelList).show(c, self.story_level)
 
+    def _potion(self, card) -> str | None:
+        """What a potion card is in this campaign, for the Cell panel (walk 26: "Red Potion potion" said nothing
+        of teleportation; only F7's form did): the author's colour (f7) or the seed's."""
+        colour = getattr(card, "colour", None) if card is not None and card.kind is CardKind.POTION else None
+        if colour is None:
+            return None
+        chosen = self.campaign.potions
+        try:
+            effect = potion_identities(self.campaign.seed, chosen).get(colour)
+        except (TypeError, ValueError, OverflowError, struct.error):  # a draft's seed out of range: nothing to say
+            return None
+        if not isinstance(effect, str):
+            return None
+        how = "f7" if colour in chosen else f"seed {self.campaign.seed}; f7 sets it"
+        return f"a potion of {effect} here ({how})"
+
     def _show_inspector(self) -> None:
         x, y = self.canvas.cursor
         level = self.campaign.levels[self.level_index]
@@ -276,7 +294,7 @@ class EditorApp(KeysInOrder, App[int]):
         others = tuple((lv.id, lv.title) for i, lv in enumerate(self.campaign.levels) if i != self.level_index)
         inspector = self.query_one(Inspector)
         had_list = inspector.leads_somewhere
-        inspector.show(x, y, cell, card, problems, level=self.level_index, levels=others)
+        inspector.show(x, y, cell, card, problems, level=self.level_index, levels=others, potion=self._potion(card))
         if inspector.leads_somewhere != had_list:
             self.refresh_bindings()  # t joins the footer on a ladder, and leaves it
 
@@ -357,7 +375,8 @@ class EditorApp(KeysInOrder, App[int]):
         self._cells_edit("Rotate", lambda c, li, x, y: edits.rotate(c, li, x, y, clockwise))
 
     def action_toggle_face(self) -> None:
-        self._cells_edit("Toggle face", edits.toggle_face)
+        li, rect = self.level_index, self.canvas.selection
+        self.edit(lambda c: edits.turn_faces(c, li, rect), "Toggle face")
 
     def action_toggle_exit(self) -> None:
         li, (x, y) = self.level_index, self.canvas.cursor
@@ -481,6 +500,26 @@ class EditorApp(KeysInOrder, App[int]):
     def action_solve(self) -> None:
         if self.apply_typed():
             self.solving.solve()
+
+    def action_record_par(self) -> None:
+        """*Record par*: the par F6 proved, written in the campaign (the file's ``par``), when the level's par is the
+        campaign's: the first level, without a ladder (a run ends at its exit). One undoable edit."""
+        from dataclasses import replace
+
+        from cardrogue.engine.model.campaign import Par
+
+        li, solution = self.level_index, self.solving.solution
+        if self.solving.proven_par(li) is None or solution is None:
+            self.notify("Record par: F6 proves the level's par first", severity="warning", timeout=5)
+            return
+        if li != 0 or self.campaign.levels[li].ladders:
+            self.notify("Record par: the file records the campaign's par, from level 1 to its exit; F6 proved this "
+                        "level's alone: cardrogue solve --write-par records the campaign's", severity="warning", timeout=8)
+            return
+        par = Par(solution.result.turns, solution.result.health)
+        if self.edit(lambda c: replace(c, par=par), "Record par"):
+            self.doc.know_par(self.campaign)
+        self.notify(f"Par recorded: {counted(par.turns, 'turn')}, {par.health} health left (ctrl+s saves it)", timeout=5)
 
     def action_publish(self) -> None:
         """F9: publish the open campaign to the configured hub, when it has no errors and a proven par."""
@@ -810,7 +849,12 @@ class EditorApp(KeysInOrder, App[int]):
         # F6's par is the level's own, to its exit or a ladder taken; a play-test goes on down a ladder to
         # the campaign's exit, so it is that run's par only on a level without one. Else the file's par.
         par = None if self.campaign.levels[self.level_index].ladders else self.solving.proven_par(self.level_index)
-        self.push_screen(PlayerScreen(result.campaign, self.level_index, par=par), done)
+        recorded, stale = result.campaign.par, None
+        if par is None and recorded is not None and self.doc.par_changed():
+            # The file's par was recorded for the version opened (walk 26: "par 3" on a map edited to par 8 and more).
+            stale = (f"none proven for this version: the campaign changed since its par "
+                     f"({counted(recorded.turns, 'turn')}) was recorded; F6 proves a level's")
+        self.push_screen(PlayerScreen(result.campaign, self.level_index, par=par, no_file_par=stale), done)
 
 
 def run_editor(path: Path | None = None) -> int:

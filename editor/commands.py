@@ -27,6 +27,8 @@ COMMANDS: list[tuple[str, str, str]] = [
     ("Redo", "Redo the last undone edit", "redo"),
     ("Play-test level", "Play the current level in the embedded player", "playtest"),
     ("Solve level", "Find the level's par with the solver, then step through the solution on the map", "solve"),
+    ("Record par", "Write the par F6 proved in the campaign (a map of one level: its par is the campaign's)",
+     "record_par"),
     ("Next solution step", "Show the solution one action later (while stepping)", "solution_step(1)"),
     ("Previous solution step", "Show the solution one action earlier (while stepping)", "solution_step(-1)"),
     ("Leave solution steps", "Hide the solution's marker (while stepping)", "leave_steps"),
@@ -96,7 +98,7 @@ MAP_KEYS = [
 _KEY_NAMES = {"full_stop": ".", "comma": ",", "left_square_bracket": "[", "right_square_bracket": "]",
               "question_mark": "?", "slash": "/"}
 # Commands with no key of their own: what does them instead.
-_NO_KEY = {"leave_steps": "escape (map)", "remove_card": "ctrl+p", "open_recent": "ctrl+p"}
+_NO_KEY = {"leave_steps": "escape (map)", "remove_card": "ctrl+p", "open_recent": "ctrl+p", "record_par": "ctrl+p"}
 
 
 def _bindings(app_bindings: Iterable[BindingType]) -> list[tuple[Binding, str]]:
@@ -142,6 +144,7 @@ KEYWORDS = {
     "add_goal": "objective target",
     "cell_items": "shop stock chest contents",
     "choose_destination": "ladder leads to level next down descend",
+    "record_par": "write save par verdict solution",
 }
 
 

@@ -49,10 +49,33 @@ class Document:
     undo_stack: list[Step] = field(default_factory=list)
     redo_stack: list[Step] = field(default_factory=list)
     _saved: Campaign | None = None
+    # The pars known to measure a content (par, content hash): the file's par of the content opened, as far as
+    # anyone knows, and each par recorded here (*Record par*). par is not part of the content hash.
+    pars_known: list[tuple[object, str]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self._saved is None:
             self._saved = self.campaign
+        self.know_par(self.campaign)
+
+    def know_par(self, campaign: Campaign) -> None:
+        """``campaign``'s par measures its content (the file opened; a par recorded from F6's proof)."""
+        if campaign.par is not None:
+            try:
+                self.pars_known.append((campaign.par, campaign.content_hash))
+            except ValueError:  # a campaign the loader did not build has no hash
+                pass
+
+    def par_changed(self) -> bool:
+        """Whether the campaign's par is not known to measure its content as it is now: recorded (or opened) for
+        another version of it."""
+        now = self.campaign
+        if now.par is None:
+            return False
+        try:
+            return (now.par, now.content_hash) not in self.pars_known
+        except ValueError:  # no hash: nothing says the content is the one the par was recorded for
+            return True
 
     # ------------------------------------------------------------------ state
 

@@ -228,6 +228,20 @@ def toggle_face(campaign: Campaign, li: int, x: int, y: int) -> Campaign:
     return campaign if cell is None else _edit_cell(campaign, li, x, y, face_up=cell.face_up is False)
 
 
+def turn_faces(campaign: Campaign, li: int, rect: Rect) -> Campaign:
+    """f on a selection: every card face up, or face down when all are up already (walk 26: turned over one by
+    one, the face-down exit in a room being turned down came up). One card is turned over (:func:`toggle_face`)."""
+    level = campaign.levels[li]
+    cells = [c for c in level.cells if (c.x, c.y) in rect]
+    if len(cells) == 1:
+        return toggle_face(campaign, li, cells[0].x, cells[0].y)
+    up = not all(c.face_up is True for c in cells)
+    for c in cells:
+        if c.face_up is not up:
+            campaign = _edit_cell(campaign, li, c.x, c.y, face_up=up)
+    return campaign
+
+
 def toggle_exit(campaign: Campaign, li: int, x: int, y: int) -> Campaign:
     cell = campaign.levels[li].cell_at(x, y)
     return campaign if cell is None else _edit_cell(campaign, li, x, y, exit=not cell.exit)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from cardrogue.engine.format.diagnostics import Diagnostic, Severity
+from cardrogue.engine.words import counted
 
 from .files import (
     DiskStamp,
@@ -174,6 +175,11 @@ class FileFlows:
             note = draft_note(errors, level_titles=level_titles(self.doc.campaign))
             self.app.notify(f"Saved {path.name} with {note}", title="Saved a draft",
                             severity="warning", timeout=8)
+        elif self.doc.par_changed():  # walk 26: the file's par kept for a version it no longer is, unsaid
+            par = self.doc.campaign.par
+            self.app.notify(f"Saved {path.name}. Its par ({counted(par.turns, 'turn')}) was recorded for the map before "
+                            "your edits: F6, then Record par (ctrl+p), records this version's", severity="warning",
+                            timeout=8)
         else:
             self.app.notify(f"Saved {path.name}", timeout=2)
         if then is not None:

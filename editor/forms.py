@@ -107,14 +107,17 @@ class Forms:
         return self.app.campaign
 
     def open(self, title: str, fields: list[tuple[str, str, FieldValue]], change: Change, label: str,
-             where: Where | None = None, note: str = "", after: Callable[[dict], None] | None = None) -> None:
-        """A form whose values make an edit; an edit that refuses (ValueError) keeps the form open with why."""
+             where: Where | None = None, note: str = "", after: Callable[[dict], None] | None = None,
+             relabel: Callable[[dict], dict[str, str]] | None = None) -> None:
+        """A form whose values make an edit; an edit that refuses (ValueError) keeps the form open with why.
+        ``relabel``: the fields' labels for the values chosen so far, kept up to date while the form is open."""
 
         def done(values: dict | None) -> None:
             if values is not None and self.app.edit(change(values), label, where) and after is not None:
                 after(values)
 
-        self.app.push_screen(FormScreen(title, fields, validate=self._validator(change), note=note), done)
+        self.app.push_screen(FormScreen(title, fields, validate=self._validator(change), note=note, relabel=relabel),
+                             done)
 
     def _validator(self, change: Change) -> Callable[[dict], tuple[str, tuple[str, ...]] | None]:
         """A form's check: the edit its values make, tried on the campaign; a refusal and its field."""
@@ -330,18 +333,27 @@ class Forms:
     # ------------------------------------------------------------------ potions, the hero, cards
 
     def potions(self) -> None:
-        chosen = self.campaign.potions
-        seeded = potion_identities(self.campaign.seed, chosen)
+        chosen, seed = self.campaign.potions, self.campaign.seed
+
+        def labels(chosen: Mapping[str, str]) -> dict[str, str]:
+            # What the seed makes each colour not set depends on the effects the others are set to (walk 26: the
+            # labels kept the form's first values while red and blue were chosen): said again at each choice.
+            chosen = {colour: effect for colour, effect in chosen.items() if effect}
+            seeded = potion_identities(seed, chosen)
+            return {colour: f"{colour.capitalize()} potion" + (
+                "" if colour in chosen else f" (not set: seed {seed} makes it {seeded[colour]})")
+                for colour in POTION_COLOURS}
+
+        first = labels(chosen)
         fields: list[tuple[str, str, FieldValue]] = [
-            (colour, f"{colour.capitalize()} potion" + (
-                "" if colour in chosen else f" (not set: seed {self.campaign.seed} makes it {seeded[colour]})"),
-             Choice(chosen.get(colour, ""), POTION_EFFECTS, optional=True))
+            (colour, first[colour], Choice(chosen.get(colour, ""), POTION_EFFECTS, optional=True))
             for colour in POTION_COLOURS]
         self.open("Potion colours", fields,
                   lambda v: lambda c: edits.set_potions(c, {k: val.strip().lower() for k, val in v.items()}),
                   "Potion colours", Where(None),
                   note="The effect of each colour, each effect at most once. A colour left not set is "
-                       "fixed from the seed, as each label says (the player finds out by drinking).")
+                       "fixed from the seed, as each label says (the player finds out by drinking).",
+                  relabel=labels)
 
     def hero(self) -> None:
         hero = self.campaign.hero

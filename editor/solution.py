@@ -39,6 +39,7 @@ class Solution:
     level: int
     result: SolveResult
     steps: tuple[SolutionStep, ...] = ()
+    budget: Budget = DEFAULT_BUDGET  # the budget it was found within (an unknown verdict names it)
 
     @property
     def verdict(self) -> str:
@@ -76,7 +77,7 @@ def solve(campaign: Campaign, level: int, budget: Budget = DEFAULT_BUDGET) -> So
     # The steps of the par run, or of the run found when par is unknown (a finish, not proven the fewest turns).
     actions = result.actions if result.verdict == SOLVED else result.found.actions if result.found else ()
     steps = trace_steps(campaign, level, actions) if actions else ()
-    return Solution(level, result, steps)
+    return Solution(level, result, steps, budget)
 
 
 __all__ = ["DEFAULT_BUDGET", "SOLVED", "UNKNOWN", "UNSOLVABLE", "Solution", "SolutionStep", "solve", "trace_steps"]

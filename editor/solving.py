@@ -7,6 +7,7 @@ problems panel's solver line.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -29,20 +30,33 @@ if TYPE_CHECKING:
     from .app import EditorApp
 
 
+# What an author can do about an unknown par (walk 26: the line named no next step, and F9 then said "raise the
+# budget to decide", a budget the author cannot raise): F9 proves par in 20 s (hub.client.publish_map), a hub
+# in its own budget (20 s by default), so the map must become quicker to solve (docs/authoring.md, *Par*).
+def unknown_advice() -> str:
+    from cardrogue.hub.client import PUBLISH_SECONDS  # (the hub's client, imported when F6 has a verdict to say)
+
+    return (f"To publish it, its par must be proven in {PUBLISH_SECONDS:g} s: make the map smaller, script its "
+            "fights (ctrl+r) or cut detours that lead nowhere")
+
+
 def headline(solution: Solution) -> Content:
-    """The verdict as one line: the par, the reason it cannot be solved, or that nobody knows."""
+    """The verdict as one line: the par, the reason it cannot be solved, or that nobody knows (and what to do)."""
     r = solution.result
     if r.verdict == SOLVED:
         health = f"{r.health} health" + ("" if r.health_exact else " (at least)")
         return Content.from_markup(f"Par: [b]{counted(r.turns, 'turn')}[/], {health} left ({counted(len(r.actions), 'action')})")
     if r.verdict == UNSOLVABLE:
         return markup("[b red]Unsolvable[/]: $reason", reason=r.reason)
+    advice = Content.styled(f"\n{unknown_advice()}.", "dim")
     if r.found is not None and r.turns_at_least is not None:
         # The budget ran out before par was proven, but a run that finishes was found: it is shown.
-        return markup(f"[b yellow]Unknown[/] par: {r.turns_at_least} to {counted(r.found.turns, 'turn')}. A run of "
-                      f"[b]{counted(r.found.turns, 'turn')}[/], {r.found.health} health left, finishes "
-                      f"({counted(len(r.found.actions), 'action')}); the budget ran out before par was proven")
-    return markup("[b yellow]Unknown[/]: $reason", reason=r.reason or "the solver ran out of budget")
+        budget = solution.budget
+        # (the run's actions are counted on the step line below: "Step 0/46")
+        return markup(f"[b yellow]Unknown[/] par: {r.turns_at_least} to {counted(r.found.turns, 'turn')}. F6's budget "
+                      f"({counted(budget.max_states, 'state')}, {budget.max_seconds:g} s) ran out; a run of "
+                      f"[b]{counted(r.found.turns, 'turn')}[/], {r.found.health} health left, finishes.") + advice
+    return markup("[b yellow]Unknown[/]: $reason.", reason=r.reason or "the solver ran out of budget") + advice
 
 
 def _same_level(before: Campaign | None, after: Campaign, index: int) -> bool:
@@ -52,6 +66,11 @@ def _same_level(before: Campaign | None, after: Campaign, index: int) -> bool:
         return False
     was, now = before.levels[index].id, after.levels[index].id
     return was == now or was not in {level.id for level in after.levels}
+
+
+def _par_alone(before: Campaign, after: Campaign) -> bool:
+    """Whether ``after`` is ``before`` with another par: par is no content, a verdict still holds for it."""
+    return before.par != after.par and replace(before, par=after.par) == after
 
 
 class SolveFlow:
@@ -92,6 +111,9 @@ class SolveFlow:
                 self.forget()  # a later edit removed or moved the level the verdict kept is of
             return
         if solved is self.app.campaign:
+            return
+        if solved is not None and _par_alone(solved, self.app.campaign):
+            self._campaign = self.app.campaign  # *Record par* (or its undo): the verdict still holds
             return
         self.forget()
         if not _same_level(solved, self.app.campaign, solution.level):

@@ -393,7 +393,10 @@ def hub_refusals(found: list) -> list:
     return [d for d in found if d.code == "CR228"]
 
 
-def publish_map(campaign_text: str, budget_seconds: float = 20.0) -> tuple[bool, str]:
+PUBLISH_SECONDS = 20.0  # the editor's F9 proves par within this before it sends a map (a hub's default budget)
+
+
+def publish_map(campaign_text: str, budget_seconds: float = PUBLISH_SECONDS) -> tuple[bool, str]:
     """The editor's "publish": a map without errors, without text the hub refuses (CR228) and with a
     proven par goes to the hub.
 
@@ -401,7 +404,7 @@ def publish_map(campaign_text: str, budget_seconds: float = 20.0) -> tuple[bool,
     hears why a map is not publishable without a round trip.
     """
     from cardrogue.engine.analysis.check import check_campaign
-    from cardrogue.engine.analysis.solver import SOLVED, Budget, solve_campaign
+    from cardrogue.engine.analysis.solver import QUICKER_TO_SOLVE, SOLVED, UNSOLVABLE, Budget, solve_campaign
     from cardrogue.engine.format.diagnostics import Severity
     from cardrogue.engine.format.loader import load_campaign_text
 
@@ -417,8 +420,11 @@ def publish_map(campaign_text: str, budget_seconds: float = 20.0) -> tuple[bool,
     if client is None:
         return False, NO_HUB
     result = solve_campaign(loaded.campaign, Budget(max_seconds=budget_seconds), per_level=False)
-    if result.verdict != SOLVED:
+    if result.verdict == UNSOLVABLE:
         return False, f"Not published: no proven par ({result.verdict}: {result.reason})"
+    if result.verdict != SOLVED:  # the hub's budget is not the author's to raise: what makes a map quicker to solve
+        return False, (f"Not published: no par proven within {budget_seconds:g} s ({result.verdict}: {result.reason}); "
+                       f"a hub publishes a map only with a par its solver proves within its own budget: {QUICKER_TO_SOLVE}")
 
     def said(m: dict) -> str:
         state = "Published" if m.get("created") else "Already published"

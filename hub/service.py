@@ -412,13 +412,18 @@ class Hub:
         return _map_row(found, self) if found else None
 
     def _clear_check(self, campaign: Campaign) -> tuple[Any, Any]:
-        from cardrogue.engine.analysis.solver import SOLVED, UNSOLVABLE, Budget, solve_campaign
+        from cardrogue.engine.analysis.solver import QUICKER_TO_SOLVE, SOLVED, UNSOLVABLE, Budget, solve_campaign
 
-        result = solve_campaign(campaign, Budget(self.settings.solve_states, self.settings.solve_seconds), per_level=False)
+        settings = self.settings
+        result = solve_campaign(campaign, Budget(settings.solve_states, settings.solve_seconds), per_level=False)
         if result.verdict != SOLVED:
-            what = ("the solver proved the map unsolvable" if result.verdict == UNSOLVABLE else
-                    "the solver found no par within the hub's budget")
-            raise HubError(422, f"{what}: {result.reason}", verdict=result.verdict, reason=result.reason,
+            if result.verdict == UNSOLVABLE:
+                said = f"the solver proved the map unsolvable: {result.reason}"
+            else:  # the author cannot raise the hub's budget (walk 26 read "raise the budget to decide" here)
+                said = (f"the solver found no par within the hub's budget ({counted(settings.solve_states, 'state')}, "
+                        f"{settings.solve_seconds:g} s): {result.reason}; the hub publishes a map only with a par "
+                        f"proven within its budget: {QUICKER_TO_SOLVE}")
+            raise HubError(422, said, verdict=result.verdict, reason=result.reason,
                            diagnostics=[{"code": "CR401" if result.verdict == UNSOLVABLE else "CR402",
                                          "severity": "error", "message": result.reason,
                                          "level": result.level}])

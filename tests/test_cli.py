@@ -390,6 +390,23 @@ def test_an_argument_too_many_shows_the_usage_of_the_command_given(argv: list[st
     assert "unrecognized arguments: " in err, err
 
 
+@pytest.mark.parametrize("command", ["serve", "publish", "leaderboard", "register", "submit"])
+def test_a_hub_command_without_hub_is_told_the_command_meant(command: str, capsys) -> None:
+    """walk 26: `cardrogue serve` (the hub's server, as one says it) answered argparse's "invalid choice: 'serve'
+    (choose from 'edit', 'play', ...)", which does not say that the hub's commands are under `hub`."""
+    code, out, err = cardrogue(capsys, command)
+    assert code == 2 and out == "", (out, err)
+    assert err.endswith(f"cardrogue: error: '{command}' is not a command; did you mean 'cardrogue hub {command}'?\n"), err
+
+
+def test_every_hub_command_is_one_the_top_level_tells_of() -> None:
+    from cardrogue.cli.main import HUB_COMMANDS
+
+    hub = dict(_every_parser(build_parser()))["cardrogue hub"]
+    (choices,) = [a.choices for a in hub._actions if isinstance(a, argparse._SubParsersAction)]
+    assert set(HUB_COMMANDS) == set(choices)
+
+
 def _every_parser(parser: argparse.ArgumentParser, name: str = "cardrogue"):
     yield name, parser
     for action in parser._actions:

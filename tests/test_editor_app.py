@@ -660,6 +660,173 @@ async def test_playtest_after_f6_shows_the_par_f6_proved(campaign_file, tmp_path
 
 
 @run_async
+async def test_playtest_after_an_edit_shows_no_par_the_edit_may_have_changed(campaign_file, tmp_path) -> None:
+    """walk 26: a map with a recorded par of 3 turns, changed in the editor (its room turned face down: par
+    at least 8), was play-tested with "Turn 1 (par 3)", the file's par for the version opened. The par the file
+    records holds for the content it was recorded for: after an edit the play-test shows none and says why,
+    until the edit is undone (or F6 proves the level's)."""
+    import json
+
+    from cardrogue.editor.player import PlayerScreen
+
+    doc = json.loads(campaign_file.read_text(encoding="utf-8"))
+    doc["par"] = {"turns": 11, "health": 9}
+    campaign_file.write_text(json.dumps(doc), encoding="utf-8")
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+
+        async def playtest():
+            await pilot.press("f5")
+            await pilot.pause()
+            player = next(s for s in app.screen_stack if isinstance(s, PlayerScreen))
+            while app.screen is not player:  # the level's preface is shown over the board
+                app.pop_screen()
+                await pilot.pause()
+            return player
+
+        player = await playtest()
+        assert player.par == 11  # the version opened: the file's par
+        player.dismiss(None)
+        await pilot.pause()
+        app.canvas.move_to(1, 1)
+        await pilot.press("f")  # an edit: the file's par was recorded for another version
+        await settle(app, pilot)
+        player = await playtest()
+        assert player.par is None
+        assert player.no_par == ("none proven for this version: the campaign changed since its par (11 turns) "
+                                 "was recorded; F6 proves a level's"), player.no_par
+        player.dismiss(None)
+        await pilot.pause()
+        await pilot.press("ctrl+z")  # the version opened again
+        await settle(app, pilot)
+        assert (await playtest()).par == 11
+
+
+@run_async
+async def test_f_turns_a_selection_all_one_way(campaign_file, tmp_path) -> None:
+    """walk 26: a room selected and f pressed to turn it face down turned each card over on its own, so the
+    one face-down card in it, the exit, came up (and par fell from 'at least 8' to 2). On a selection f turns
+    every card face up, or face down when all are up already; one card is turned over as before."""
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        app.canvas.focus()
+        app.canvas.move_to(2, 1)
+        await pilot.press("f")  # one card: turned over
+        assert cell(app, 2, 1).face_up
+        app.canvas.move_to(1, 1)
+        app.canvas.move_to(3, 1, extend=True)  # down, up, down
+        await pilot.press("f")
+        assert [cell(app, x, 1).face_up for x in (1, 2, 3)] == [True, True, True]
+        await pilot.press("f")
+        assert [cell(app, x, 1).face_up for x in (1, 2, 3)] == [False, False, False]
+        await pilot.press("ctrl+z")  # one edit each
+        assert [cell(app, x, 1).face_up for x in (1, 2, 3)] == [True, True, True]
+
+
+@run_async
+async def test_the_cell_panel_says_what_a_potion_is_in_this_campaign(campaign_file, tmp_path) -> None:
+    """walk 26: a map of potions of teleportation and paralysis showed "Red Potion potion" on the map and in
+    the Cell panel: which colour was which was only in F7's form. The panel says it, and whether the author
+    set it (F7) or the seed did."""
+    from dataclasses import replace
+
+    from cardrogue.engine.model.potions import potion_identities
+
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        app.canvas.move_to(2, 2)  # a red potion
+        await settle(app, pilot)
+        seeded = potion_identities(app.campaign.seed)["red"]
+        summary = " ".join(str(app.query_one("#inspector-summary").render()).split())
+        assert f"a potion of {seeded} here (seed {app.campaign.seed}; f7 sets it)" in summary, summary
+        app.edit(lambda c: replace(c, potions={"red": "teleportation"}), "Potion colours")
+        app.canvas.move_to(2, 2)
+        await settle(app, pilot)
+        summary = " ".join(str(app.query_one("#inspector-summary").render()).split())
+        assert "a potion of teleportation here (f7)" in summary, summary
+
+
+@run_async
+async def test_record_par_writes_the_par_f6_proved_in_the_file(tmp_path) -> None:
+    """walk 26: F6 proved a challenge map's par, but only `cardrogue solve --write-par` wrote it in the file, which
+    the open editor then held an older version of ("changed on disk"; a save over it dropped the par again).
+    *Record par* (command palette) records F6's par of a one-level map in the campaign, one undoable edit; the
+    play-test shows it at once; on a level whose par is not the campaign's it says why it records nothing."""
+    from cardrogue.editor.player import PlayerScreen
+
+    path = tmp_path / "toll.json"
+    doc = json.loads(default_campaign().read_text(encoding="utf-8"))
+    doc["levels"] = [{"id": "toll", "width": 3, "height": 1, "cells": [
+        {"at": [0, 0], "card": "starting-tile", "paths": "E", "face": "up"},
+        {"at": [1, 0], "card": "pathing-tile", "paths": "EW", "face": "down"},
+        {"at": [2, 0], "card": "pathing-tile", "paths": "W", "face": "down", "exit": True}]}]
+    doc.pop("par", None)
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    app = make_app(path, tmp_path)
+    said = notes(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        app.action_record_par()  # nothing proved yet
+        assert said[-1] == "Record par: F6 proves the level's par first", said
+        await pilot.press("f6")
+        await settle(app, pilot)
+        result = app.solving.solution.result
+        assert result.verdict == "solved"
+        app.action_record_par()
+        assert (app.campaign.par.turns, app.campaign.par.health) == (result.turns, result.health)
+        assert said[-1] == f"Par recorded: {result.turns} turns, {result.health} health left (ctrl+s saves it)", said
+        assert "Before the last edit" not in str(app.query_one("#solve-status").render())  # par is no content
+        await pilot.press("f5")
+        await pilot.pause()
+        player = next(s for s in app.screen_stack if isinstance(s, PlayerScreen))
+        assert player.par == result.turns
+        player.dismiss(None)
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert json.loads(path.read_text(encoding="utf-8"))["par"] == {"turns": result.turns, "health": result.health}
+        await pilot.press("ctrl+z")
+        assert app.campaign.par is None
+        await pilot.press("ctrl+l", "d")  # a copy after it: solved on its own, but no run starts there
+        await settle(app, pilot)
+        app.set_level(1)
+        app.canvas.focus()
+        await pilot.press("f6")
+        await settle(app, pilot)
+        assert app.solving.solution.verdict == "solved"
+        app.action_record_par()
+        assert said[-1].startswith("Record par: the file records the campaign's par, from level 1 to its exit"), said
+        assert app.campaign.par is None
+
+
+@run_async
+async def test_a_save_says_when_the_par_it_keeps_was_recorded_for_another_version(campaign_file, tmp_path) -> None:
+    """walk 26: an edited map was saved with the par its file recorded before the edit (par 3 on a map of par 8
+    and more), which `cardrogue play` then shows and `cardrogue check` (without --solve) does not question. The
+    save keeps the file's par (it is the author's to replace) and says it was recorded for another version."""
+    doc = json.loads(campaign_file.read_text(encoding="utf-8"))
+    doc["par"] = {"turns": 11, "health": 9}
+    campaign_file.write_text(json.dumps(doc), encoding="utf-8")
+    app = make_app(campaign_file, tmp_path)
+    said = notes(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        app.canvas.focus()
+        app.canvas.move_to(0, 1)
+        await pilot.press("ctrl+t", *"Welcome", "ctrl+s")  # an inscription: par unchanged, content changed
+        await settle(app, pilot)
+        assert said[-1] == ("Saved story.json. Its par (11 turns) was recorded for the map before your edits: F6, "
+                            "then Record par (ctrl+p), records this version's"), said
+        assert json.loads(campaign_file.read_text(encoding="utf-8"))["par"] == {"turns": 11, "health": 9}
+        await pilot.press("ctrl+z", "ctrl+s")  # as opened again: the par measures it
+        await settle(app, pilot)
+        assert said[-1] == "Saved story.json", said
+
+
+@run_async
 async def test_playtest_opens_the_player_and_returns(campaign_file, tmp_path) -> None:
     app = make_app(campaign_file, tmp_path)
     async with app.run_test(size=SIZE) as pilot:

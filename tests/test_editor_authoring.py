@@ -161,6 +161,30 @@ async def test_potion_colours(campaign_file, tmp_path) -> None:
 
 
 @run_async
+async def test_potion_colour_labels_follow_the_choices_made_in_the_form(campaign_file, tmp_path) -> None:
+    """walk 26: F7's labels said what the seed makes each colour not set ("Green potion (not set: seed 7 makes
+    it weakness)") for the colours as they were when the form opened; choosing red and blue changes what the
+    seed gives the others (green became poison), which the labels said only once the form was opened again."""
+    from cardrogue.engine.model.potions import potion_identities
+
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f7")
+        await settle(app, pilot)
+        seed = app.campaign.seed
+        chosen = {"red": "teleportation", "blue": "paralysis"}
+        for colour, effect in chosen.items():
+            app.screen.query_one(f"#form-{colour}", Select).value = effect
+        await settle(app, pilot)
+        seeded = potion_identities(seed, chosen)
+        for colour in ("green", "yellow", "purple", "orange"):
+            label = str(app.screen.query_one(f"#form-label-{colour}").render())
+            assert label == f"{colour.capitalize()} potion (not set: seed {seed} makes it {seeded[colour]})", label
+        assert str(app.screen.query_one("#form-label-red").render()) == "Red potion"
+
+
+@run_async
 async def test_card_definitions(campaign_file, tmp_path) -> None:
     app = make_app(campaign_file, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
@@ -479,11 +503,40 @@ async def test_an_unknown_par_with_a_run_found_shows_its_bounds_and_steps_throug
         assert result.verdict == "unknown" and result.found is not None
         status = " ".join(str(app.query_one("#solve-status").render()).split())
         assert f"Unknown par: {result.turns_at_least} to {result.found.turns} turns" in status
-        assert "the budget ran out before par was proven" in status and "Step 0/" in status
+        assert "F6's budget (5 states, 3600 s) ran out; a run of" in status and "Step 0/" in status
         assert app.solving.step_index == 0 and app.canvas.overlay is not None
         await pilot.press("full_stop")
         await settle(app, pilot)
         assert app.solving.step_index == 1
+
+
+@run_async
+async def test_an_unknown_par_says_what_the_author_can_do_about_it(tmp_path) -> None:
+    """walk 26: F6's unknown verdict named no next step ("the budget ran out before par was proven", and
+    after escape "F6: solve and step again", which meets the same budget), and F9 then refused the map
+    with "raise the budget to decide", a budget no author can raise. The line says which budget ran out,
+    that publishing needs a proven par, and what makes a map quicker to solve, whole at 80x24."""
+    import sys
+
+    sys.path.insert(0, str(FIXTURE.parents[3] / "benchmarks"))
+    import gen
+
+    path = tmp_path / "walls.json"
+    path.write_text(gen.mixed_campaign_text(1, 6, 1, "walls"))
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        for budget in (Budget(5, 3600.0), Budget(1, 3600.0, find_share=0)):  # a run found; none looked for
+            app.solving.budget = budget
+            await pilot.press("f6")
+            await settle(app, pilot)
+            label = app.query_one("#solve-status")
+            status = " ".join(str(label.render()).split())
+            assert app.solving.solution.result.verdict == "unknown", status
+            assert "raise the budget" not in status, status
+            assert ("To publish it, its par must be proven in 20 s: make the map smaller, script its fights "
+                    "(ctrl+r) or cut detours that lead nowhere.") in status, status
+            assert label.size.height >= len(label.render().wrap(label.content_region.width)), "cut at 80x24"
 
 
 @run_async

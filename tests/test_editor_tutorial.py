@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -142,11 +143,14 @@ async def test_the_editor_tutorial_works_as_written(tmp_path) -> None:
         assert (result.verdict, result.turns, result.health) == ("solved", turns, health) == ("solved", 4, 10)
         await pilot.press("escape")
 
-        # 8. Save; the strict check passes.
+        # 8. Record the par and save; the strict check, with the solver, passes.
+        assert "*Record par* (ctrl+p)" in steps[8]
+        app.action_record_par()
         await pilot.press("ctrl+s")
         await settle(app, pilot)
         assert path.exists() and not app.doc.dirty
-    assert "check --strict" in steps[8] and main(["check", "--strict", str(path)]) == 0
+        assert json.loads(path.read_text(encoding="utf-8"))["par"] == {"turns": 4, "health": 10}
+    assert "check --strict --solve" in steps[8] and main(["check", "--strict", "--solve", str(path)]) == 0
 
     # 6, reopened: the walled draft opened again has no undo history; `w` and `s` on the exit open the edges.
     assert "press `w` and `s` again" in steps[6]

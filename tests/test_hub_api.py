@@ -194,6 +194,22 @@ def test_publish_refuses_a_map_without_a_proven_par(hub) -> None:
     assert call(hub.base, "GET", "/api/maps")[1]["maps"] == []
 
 
+def test_a_map_the_hubs_budget_cannot_decide_is_refused_with_what_the_author_can_do(tmp_path) -> None:
+    """A map whose par the hub's solver cannot prove in its budget: the refusal said "raise the budget to
+    decide" (walk 26), which no author can do to a hub's budget. It names the budget and what makes a map
+    quicker to solve, as docs/authoring.md says (*Par*)."""
+    with running_hub(str(tmp_path / "hub.sqlite3"), replace(FAST, solve_states=5, solve_seconds=3600.0)) as hub:
+        token = register(hub.base, "alice")
+        status, body = publish(hub.base, token, map_text())
+        assert status == 422 and body["verdict"] == "unknown", body
+        assert body["error"].startswith("the solver found no par within the hub's budget (5 states, 3600 s): "), body
+        assert "raise the budget" not in body["error"] and "raise the budget" not in body["reason"]
+        assert body["error"].endswith("; the hub publishes a map only with a par proven within its budget: make the "
+                                      "map smaller, script its fights or cut detours that lead nowhere"), body
+        assert body["diagnostics"][0]["code"] == "CR402"
+        assert call(hub.base, "GET", "/api/maps")[1]["maps"] == []
+
+
 def test_versions_belong_to_the_first_publisher(hub) -> None:
     alice, bob = register(hub.base, "alice"), register(hub.base, "bob")
     first = publish(hub.base, alice, map_text())[1]

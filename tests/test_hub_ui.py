@@ -197,7 +197,11 @@ def test_publish_needs_a_proven_par(hub) -> None:
 
     _account(hub)
     ok, message = publish_map(default_campaign().read_text(), budget_seconds=0.001)
-    assert not ok and message.startswith("Not published: no proven par (unknown")
+    assert not ok and message.startswith("Not published: no par proven within 0.001 s (unknown: "), message
+    # what the author can do: the hub's budget is not the author's to raise (walk 26 read "raise the budget")
+    assert "raise the budget" not in message, message
+    assert message.endswith("a hub publishes a map only with a par its solver proves within its own budget: make the "
+                            "map smaller, script its fights or cut detours that lead nowhere"), message
     assert call(hub.base, "GET", "/api/maps")[1]["maps"] == []
 
 

@@ -182,7 +182,7 @@ class PlayerScreen(Screen[RunResult | None]):
     ``level`` is a level index (0-based) to practise one level: such a run is
     never scored. ``par``: the par of this run's task when the caller knows it (the
     editor's solve of the level); otherwise the campaign's par when the run is the
-    whole campaign. A replay is saved only when ``replays_dir`` is given,
+    whole campaign, unless ``no_file_par`` says why it does not measure this version. A replay is saved only when ``replays_dir`` is given,
     a score recorded only when ``scores_db`` is given, so a play-test from the
     editor leaves no files behind.
     """
@@ -225,7 +225,7 @@ class PlayerScreen(Screen[RunResult | None]):
 
     def __init__(self, campaign: Campaign, level: int | None = None, *, replays_dir: Path | None = None,
                  scores_db: Path | None = None, player: str | None = None, dice_seed: int | None = None,
-                 par: int | None = None, campaign_file: Path | None = None) -> None:
+                 par: int | None = None, campaign_file: Path | None = None, no_file_par: str | None = None) -> None:
         super().__init__()
         if level is not None and not 0 <= level < len(campaign.levels):
             raise ValueError(f"level {level} is not in the campaign (it has {len(campaign.levels)})")
@@ -238,8 +238,11 @@ class PlayerScreen(Screen[RunResult | None]):
                            campaign_file)
         # The par beside the turn and on the end screen: the caller's (a solve of this very level), else
         # the campaign's when this run is the task it was set for, else none.
-        self.par = par if par is not None else campaign_par(campaign, level, dice_seed)
-        self.no_par = no_par(campaign, level, dice_seed)  # what the end screen says instead of a par
+        # ``no_file_par``: the campaign's par does not measure this version (the editor's play-test after an edit),
+        # and why, for the end screen.
+        file_par = campaign_par(campaign, level, dice_seed) if no_file_par is None else None
+        self.par = par if par is not None else file_par
+        self.no_par = no_file_par or no_par(campaign, level, dice_seed)  # what the end screen says instead of a par
         self.result: RunResult | None = None
         self._end: EndScreen | None = None  # the end screen the run's result goes to once recorded (_finish)
         self.leave_when_recorded = False  # ctrl+q while the run was recorded: the app leaves when it is (PlayerApp)

@@ -154,8 +154,10 @@ class FormScreen(ModalScreen[dict | None]):
 
     def __init__(self, title: str, fields: list[tuple[str, str, FieldValue]], *,
                  validate: Callable[[dict], tuple[str, tuple[str, ...]] | None] | None = None, note: str = "",
-                 problem: tuple[str, tuple[str, ...]] | None = None) -> None:
+                 problem: tuple[str, tuple[str, ...]] | None = None,
+                 relabel: Callable[[dict], dict[str, str]] | None = None) -> None:
         super().__init__()
+        self.relabel = relabel  # the fields' labels for the values chosen so far (F7: what the seed makes the rest)
         self.title_text = title
         self.fields = fields  # (name, label, value)
         self.validate = validate
@@ -174,7 +176,7 @@ class FormScreen(ModalScreen[dict | None]):
                     if isinstance(value, bool):
                         yield Checkbox(label, value, id=f"form-{name}", compact=True)
                     else:
-                        yield Label(content(label), classes="field-label")
+                        yield Label(content(label), classes="field-label", id=f"form-label-{name}")
                         if isinstance(value, Choice):
                             options = [(option, option) for option in value.options]
                             if value.value and value.value not in value.options:
@@ -215,6 +217,10 @@ class FormScreen(ModalScreen[dict | None]):
     def on_select_changed(self, event: Select.Changed) -> None:
         changed = (event.select.id or "").removeprefix("form-")
         self._edited(changed)
+        if self.relabel is not None:
+            for name, text in self.relabel(self.values()).items():
+                for label in self.query(f"#form-label-{name}").results(Label):
+                    label.update(content(text))
         for name, _, value in self.fields:
             if isinstance(value, Choice) and value.follows == changed:
                 field = self.query_one(f"#form-{name}", Select)

@@ -85,8 +85,9 @@ class Inspector(VerticalScroll):
             select.value = wanted
 
     def show(self, x: int, y: int, cell: Cell | None, card: CardDef | None, problems: list[Content],
-             level: int, levels: tuple[tuple[str, str], ...] = ()) -> None:
-        """Show a cell; ``levels`` are the (id, title) of the levels a ladder here may lead to."""
+             level: int, levels: tuple[tuple[str, str], ...] = (), potion: str | None = None) -> None:
+        """Show a cell; ``levels`` are the (id, title) of the levels a ladder here may lead to; ``potion``, what a
+        potion card is in this campaign."""
         summary = self.query_one("#inspector-summary", Static)
         inputs = [self.query_one(f"#inspector-{f}", Input) for f in TYPED]
         select = self.query_one("#inspector-to", Select)
@@ -110,6 +111,7 @@ class Inspector(VerticalScroll):
             kind = card.kind.value if card else "unknown"
             lines = [
                 markup("[b]$name[/] [dim]$kind[/]", name=name, kind=kind),
+                *([markup("$potion", potion=potion)] if potion else []),
                 markup(f"{place_text(x, y)} paths [b]$paths[/]", paths=cell.paths or "—"),
                 markup("face [b]$face[/]" + ("  [b green]exit[/]" if cell.exit else ""), face=cell.face_text),
             ]

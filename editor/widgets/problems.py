@@ -143,7 +143,7 @@ class ProblemsPanel(Vertical):
         self.fit()
 
     def fit(self) -> None:
-        """Grow the panel while the solver's line is shown, so it is read whole (up to six lines)
+        """Grow the panel while the solver's line is shown, so it is read whole (up to seven lines)
         with the summary and a problem below it; as little as that needs, so the map keeps its rows.
 
         While the list has the focus, grow it also to show the highlighted problem whole: at 80x24 the
@@ -167,7 +167,7 @@ class ProblemsPanel(Vertical):
         status = 0
         if self._status is not None:
             text = self._status if isinstance(self._status, Content) else Content(str(self._status))
-            status = min(7 if stepping else 6, len(text.wrap(width)))
+            status = min(7, len(text.wrap(width)))  # an unknown par with what to do about it (walk 26): 7 at 80x24
         summary = len(self._summary.wrap(width))
         if not reading:
             self.styles.min_height = max(6, status + summary + 1 + 2)  # and a problem, and the border

@@ -33,7 +33,7 @@ from below (and from above when a finish was found: its replay verified too).
 
 from .budget import Budget, Deadline
 from .par import solve_campaign, solve_diagnostics, solve_level
-from .result import SOLVED, UNKNOWN, UNSOLVABLE, Progress, SolveResult
+from .result import QUICKER_TO_SOLVE, RAISE_THE_BUDGET, SOLVED, UNKNOWN, UNSOLVABLE, Progress, SolveResult
 
-__all__ = ["SOLVED", "UNKNOWN", "UNSOLVABLE", "Budget", "Deadline", "Progress", "SolveResult", "solve_campaign",
-           "solve_diagnostics", "solve_level"]
+__all__ = ["QUICKER_TO_SOLVE", "RAISE_THE_BUDGET", "SOLVED", "UNKNOWN", "UNSOLVABLE", "Budget", "Deadline", "Progress",
+           "SolveResult", "solve_campaign", "solve_diagnostics", "solve_level"]

@@ -14,7 +14,7 @@ from .explain import explain, static_proof
 from .reach import reach_proof
 from .budget import Budget, Deadline, OutOfTime, enforced
 from .dive import find_run
-from .result import SOLVED, UNKNOWN, UNSOLVABLE, Run, SolveResult
+from .result import RAISE_THE_BUDGET, SOLVED, UNKNOWN, UNSOLVABLE, Run, SolveResult
 from .search import Search
 from .trim import idle_flips_dropped
 
@@ -49,7 +49,7 @@ def solve(campaign: Campaign, level: int, campaign_mode: bool, budget: Budget, r
     except OutOfTime:
         return SolveResult(UNKNOWN, level=level, stopped_by="time", seconds=deadline.elapsed(), reason=(
             f"the time budget ({budget.max_seconds:g} s) ran out while the search was being set up, "
-            f"before any state was searched; raise the budget to decide"))
+            f"before any state was searched"))
     if proof is not None:
         return SolveResult(UNSOLVABLE, reason=proof[0], level=proof[1], seconds=deadline.elapsed())
     verdict, node, turns, health, exact = search.run()
@@ -116,10 +116,10 @@ def _unknown(campaign: Campaign, level: int, campaign_mode: bool, budget: Budget
     spent = f"{search.expanded:,} states, {common['seconds']:.1f} s; deepest level reached: {deepest}"
     at_least = f"par is at least {low} turns" if low is not None else "par is not bounded yet"
     if found is None:
-        reason = f"no finish found before {limit} ran out ({spent}): {at_least}; raise the budget to decide"
+        reason = f"no finish found before {limit} ran out ({spent}): {at_least}"
     else:
         reason = (f"par not proven before {limit} ran out ({spent}): {at_least}, and a run of {found.turns} turns "
-                  f"finishes with {found.health} health left (its replay verifies); raise the budget to decide")
+                  f"finishes with {found.health} health left (its replay verifies)")
     return SolveResult(UNKNOWN, level=search.trace.deepest, reason=reason, turns_at_least=low, found=found, **common)
 
 
@@ -193,7 +193,7 @@ def solve_diagnostics(campaign: Campaign, budget: Budget | None = None) -> list[
         return [Diagnostic("CR401", f"unsolvable: {result.reason}", Severity.ERROR, **where,
                            hint="change the map so that some line of play reaches the exit alive")]
     if result.verdict == UNKNOWN:
-        return [Diagnostic("CR402", f"solvability unknown: {result.reason}", Severity.WARNING, **where)]
+        return [Diagnostic("CR402", f"solvability unknown: {result.reason}; {RAISE_THE_BUDGET}", Severity.WARNING, **where)]
     split = result.turns_per_level(campaign)
     text = (f"par: {result.turns} turns with {result.health_text()}; the solution replay verifies "
             f"({result.states_expanded:,} states, {result.seconds:.2f} s)")

@@ -11,6 +11,12 @@ if TYPE_CHECKING:
 INF = float("inf")
 SOLVED, UNSOLVABLE, UNKNOWN = "solved", "unsolvable", "unknown"
 
+# What to do about an ``unknown`` verdict, said by each front end after its reason (the reason itself says only
+# what is known): on the command line, a bigger budget; where the budget is not the author's to raise (a hub's,
+# the editor's), a map quicker to solve (docs/authoring.md, *Par*).
+RAISE_THE_BUDGET = "raise the budget to decide with --max-states or --max-seconds"
+QUICKER_TO_SOLVE = "make the map smaller, script its fights or cut detours that lead nowhere"
+
 
 @dataclass(frozen=True)
 class Run:
