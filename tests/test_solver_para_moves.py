@@ -99,13 +99,24 @@ def _within_on_wanders(c, seed: int) -> None:
     assert checked
 
 
+# The 5x5 `potions` map of seed 5: 6 of the 8 states its walks reach are beyond the reference's 20,000 states (about
+# 6 s of CPU for no comparison; other walk seeds do no better), so the next such map (seed 20: 7 of 8 compared) takes
+# its place (tests cheaper, same checks: benchmarks/RESULTS.md, sweeps26).
+_UNDECIDED = {("potions", 5, 5)}
+# Seeds of the walks where those of the map's own seed reach states the reference does not finish (2 of 8 each): with
+# these every walk is compared.
+_WALKS = {("potions", 5, 15): 3, ("ladders", 4, 1): 4}
+
+
 def _maps() -> list[tuple[str, int, int]]:
-    """Small generated maps of the warrior with potions of paralysis where the rule is on."""
+    """Small generated maps of the warrior with potions of paralysis where the rule is on (``_UNDECIDED``)."""
     out = []
     for mix, size, seeds in (("potions", 4, range(40, 80)), ("potions", 5, range(0, 50)), ("ladders", 4, range(0, 48)),
                              ("ladders", 3, range(40, 70))):
         found = 0
         for seed in seeds:
+            if (mix, size, seed) in _UNDECIDED:
+                continue
             c = load(gen.mixed_campaign(1, size, seed, mix))
             s, _ = started(c)
             if relaxation(c, s.d).moves_only is not None:
@@ -125,7 +136,8 @@ def test_moves_count_never_overestimates_with_potions_of_paralysis(mix, size, se
     fast = solve(c, 0, True, SMALL)
     slow = solve(c, 0, True, SMALL, reference=True)
     assert (fast.verdict, fast.turns, fast.health) == (slow.verdict, slow.turns, slow.health)
-    rng = random.Random(seed)
+    rng = random.Random(_WALKS.get((mix, size, seed), seed))
+    checked = 0
     for _ in range(8):
         s = _wander(c, rng, bold=True)
         if s.is_terminal():
@@ -134,6 +146,8 @@ def test_moves_count_never_overestimates_with_potions_of_paralysis(mix, size, se
         if left is not None:
             assert _moves_bound(c, s) <= left
             assert relaxation(c, s.d).bound(s, True) <= left
+            checked += 1
+    assert checked >= 4
     if fast.verdict == SOLVED:
         s, resolver = started(c)
         for action in fast.actions:
@@ -188,9 +202,10 @@ def test_a_fight_after_moving_flips_a_tile_for_the_next_turn():
     assert fast.actions[:4] == ("move E", "move E", "flip E", "attack")
 
 
-def _along_and_around(c, turns: int) -> list[tuple[GameState, int]]:
+def _along_and_around(c, turns: int, walks: int | None = None) -> list[tuple[GameState, int]]:
     """(state, turns left) along the uniform-cost search's witness (which must take ``turns``), then at states
-    random play reaches (a throw, a flee or a flip half the time) that it can still win from."""
+    random play reaches (a throw, a flee or a flip half the time; the walks drawn from seed ``walks``, else
+    ``turns``) that it can still win from."""
     slow = solve(c, 0, True, SMALL, reference=True)
     assert (slow.verdict, slow.turns) == (SOLVED, turns)
     out = []
@@ -198,7 +213,7 @@ def _along_and_around(c, turns: int) -> list[tuple[GameState, int]]:
     for action in slow.actions:
         out.append((s.clone(), slow.turns - s.turn))
         s.step(action, resolver)
-    rng = random.Random(turns)
+    rng = random.Random(turns if walks is None else walks)
     for _ in range(10):
         s = _wander(c, rng, bold=True)
         if not s.is_terminal():
@@ -208,11 +223,11 @@ def _along_and_around(c, turns: int) -> list[tuple[GameState, int]]:
     return out
 
 
-def _bound_holds_past_turn_2(c, turns: int) -> None:
+def _bound_holds_past_turn_2(c, turns: int, walks: int | None = None) -> None:
     """The bound is never above the turns left at the states of :func:`_along_and_around`, which pass the start of
     turn 2 (where the fight after moving of these maps is still to come)."""
     seen = []
-    for s, left in _along_and_around(c, turns):
+    for s, left in _along_and_around(c, turns, walks):
         assert relaxation(c, s.d).bound(s, True) <= left, (s.turn, s.phase, s.pos)
         seen.append(s.turn)
     assert 2 in seen  # (the witness passes the start of turn 2)
@@ -269,7 +284,9 @@ def test_a_fight_after_moving_with_a_potion_left_for_a_later_flee():
              cell(6, 0, "pathing-tile", "EW", face="down"), cell(7, 0, "pathing-tile", "W", face="down", exit=True)]
     c = campaign(cells, items=["red-potion"] * 2, potions=PARALYSIS,
                  cards={"sewer-rat": {"health": 1}, "goblin": {"health": 40}})
-    _bound_holds_past_turn_2(c, 4)
+    # The walks of seed 4 reached 8 states the reference does not finish in 20,000 states (4 s of CPU, nothing
+    # compared); those of seed 6 reach 2 it finishes.
+    _bound_holds_past_turn_2(c, 4, walks=6)
     fast = solve(c, 0, True, SMALL)
     assert (fast.verdict, fast.turns) == (SOLVED, 4)
 

@@ -230,6 +230,11 @@ def _mid_game_states(c, seed: int, want: int):
     return thrown + other
 
 
+# Seeds of the random play where the map's own seed reaches states the reference does not finish in 20,000 states (2
+# of 8 on 4x4 seed 1, 1 on seed 11): from these all 8 are compared.
+_WALKS = {(4, 1): 5, (4, 11): 2}
+
+
 @pytest.mark.parametrize("size, seed", [(3, 11), (4, 1), (4, 2), (4, 9), (4, 11)])
 def test_bound_never_overestimates_mid_game_with_potions_of_paralysis(size, seed):
     """Admissibility where flees count: from states random play reaches holding potions of paralysis
@@ -242,7 +247,7 @@ def test_bound_never_overestimates_mid_game_with_potions_of_paralysis(size, seed
     relax = relaxation(c, GameState.new(c, log=False).d)
     assert relax.flee_paths and relax.para_limited
     checked = paralysed = 0
-    for s in _mid_game_states(c, seed, 4):
+    for s in _mid_game_states(c, _WALKS.get((size, seed), seed), 4):
         left = _remaining_par(c, s)
         if left is None:
             continue

@@ -105,10 +105,11 @@ def _wander(c, rng: random.Random) -> GameState:
     return s
 
 
-def _bound_holds_against_the_reference(c, seed: int, wanders: int, name: str = "") -> None:
+def _bound_holds_against_the_reference(c, seed: int, wanders: int, name: str = "", walks: int | None = None) -> None:
     """The search with the bound finds the uniform-cost search's par and health, and the bound never exceeds the
     turns that search still needs: along its witness, and at ``wanders`` states random play reaches from ``seed``
-    (potions drunk and thrown in fights, enemies left alive). At least one state is checked."""
+    (potions drunk and thrown in fights, enemies left alive; drawn from seed ``walks``, else ``seed``). At least one
+    state is checked."""
     fast = solve(c, 0, True, SMALL)
     slow = solve(c, 0, True, SMALL, reference=True)
     assert (fast.verdict, fast.turns, fast.health) == (slow.verdict, slow.turns, slow.health), name
@@ -119,7 +120,7 @@ def _bound_holds_against_the_reference(c, seed: int, wanders: int, name: str = "
             assert bound(c, s) <= slow.turns - s.turn, (name, s.turn, action)
             s.step(action, resolver)
             checked += 1
-    rng = random.Random(seed)
+    rng = random.Random(seed if walks is None else walks)
     for _ in range(wanders):
         s = _wander(c, rng)
         if s.is_terminal():
@@ -171,6 +172,11 @@ def _corridor(seed: int) -> dict:
 
 
 # Seeds 4, 29 and 39 overestimated before *Potions of teleportation alone* (on 4 the search proved par 4 for 3).
+# The states random play reaches on corridor 29 are beyond the reference's 20,000 states (5 of 6 from seed 29, and all
+# from seeds 1 to 4: 2.5 s of CPU for no comparison): its witness alone is compared.
+_NO_WALKS = {29}
+
+
 @pytest.mark.parametrize("seed", [1, 3, 4, 13, 29, 39])
 def test_bound_never_overestimates_on_corridors_beside_enemies_met(seed):
     """Corridors drawn at random beside enemies standing face up, with potions of teleportation: from the start,
@@ -186,12 +192,15 @@ def test_bound_never_overestimates_on_corridors_beside_enemies_met(seed):
         assert bound(c, s) <= slow.turns - s.turn, (s.turn, action)
         s.step(action, resolver)
     rng = random.Random(seed)
-    for _ in range(6):
+    checked = 0
+    for _ in range(0 if seed in _NO_WALKS else 6):
         s = _wander(c, rng)
         if not s.is_terminal():
             left = turns_left(c, s, WALK)
             if left is not None:
                 assert bound(c, s) <= left, (s.turn, s.phase, s.pos)
+                checked += 1
+    assert checked or seed in _NO_WALKS
 
 
 def test_a_level_with_both_kinds_of_potion_gives_the_gains_to_the_route_after_a_jump():
@@ -254,7 +263,9 @@ def test_bound_never_overestimates_before_the_first_potion_of_teleportation_is_p
     import bound_hunt  # noqa: PLC0415  (the benchmarks' hunt: its maps)
 
     (name, doc), = bound_hunt.teleport_first(random.Random(seed), 1)[:1]
-    _bound_holds_against_the_reference(load(doc), seed, wanders=8, name=name)
+    # Map 5's own walks reach 7 states of 8 beyond the reference's 20,000 states (7 s of CPU, one compared); those of
+    # seed 7 reach 5 it finishes.
+    _bound_holds_against_the_reference(load(doc), seed, wanders=8, name=name, walks=7 if seed == 5 else None)
 
 
 def _rat_at_the_start(n: int, rats: tuple[int, ...]):

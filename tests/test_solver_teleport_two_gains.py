@@ -80,12 +80,18 @@ def test_seed_5_is_proved_at_its_par():
     assert (r.verdict, r.turns) == (SOLVED, 14)
 
 
+# The grids of seed 1 (by their index among the 8 drawn) whose reference search finds no win within 20,000 states, from
+# the start or from any state its walks reach: 8 s of CPU of the seed's 10 for no comparison.
+_UNDECIDED = {(1, 0), (1, 7)}
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_small_grids_with_enemies_around_one_tile_keep_the_bound_within_the_turns_left(seed):
     # The hunt's small grids (bound_hunt.teleport_two_gains: one potion of teleportation, two or three enemies around
     # one tile, walls now and then): along the reference search's par line and at states random play reaches, the bound
     # is never above the turns the reference search still needs.
     rng = random.Random(seed)
-    out = bound_hunt.hunt(bound_hunt.teleport_two_gains(rng, 8), 3, 20_000, rng, True, witness=True)
+    grids = [g for k, g in enumerate(bound_hunt.teleport_two_gains(rng, 8)) if (seed, k) not in _UNDECIDED]
+    out = bound_hunt.hunt(grids, 3, 20_000, rng, True, witness=True)
     assert out["found"] == [], json.dumps(out["found"][:2])
     assert out["counts"].get("states", 0) > 20
