@@ -55,3 +55,27 @@ def hub_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return str(tmp_path / "hub.sqlite3")
     return request.getfixturevalue("postgres").fresh_url()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _css_parsed_once():
+    """Textual parses an app's CSS (editor.tcss, every widget's DEFAULT_CSS) again for each App and each
+    ``reparse`` (a dialog screen's CSS, a theme): its cache of parsed rules is a Stylesheet's own, and
+    ``reparse`` starts a new one. The app tests boot hundreds of apps on the same CSS: the rules parsed
+    from the same text, location, scope and variables are kept for the whole session (the parsed rules
+    are read, never changed, once parsed: Textual's own cache shares them between a stylesheet's parses)."""
+    from textual.css.stylesheet import Stylesheet
+
+    parse_rules = Stylesheet._parse_rules
+    parsed: dict[tuple, list] = {}
+
+    def parsed_once(self, css, read_from, is_default_rules=False, tie_breaker=0, scope=""):
+        variables = self._variables
+        key = (css, read_from, is_default_rules, tie_breaker, scope, tuple(sorted(variables.items())))
+        if key not in parsed:
+            parsed[key] = parse_rules(self, css, read_from, is_default_rules, tie_breaker, scope)
+        return parsed[key]
+
+    Stylesheet._parse_rules = parsed_once
+    yield
+    Stylesheet._parse_rules = parse_rules
