@@ -71,7 +71,10 @@ def _css_parsed_once():
 
     def parsed_once(self, css, read_from, is_default_rules=False, tie_breaker=0, scope=""):
         variables = self._variables
-        key = (css, read_from, is_default_rules, tie_breaker, scope, tuple(sorted(variables.items())))
+        known = self.__dict__.get("_variables_key")
+        if known is None or known[0] is not variables:  # set_variables gives a new dict
+            known = self.__dict__["_variables_key"] = (variables, tuple(sorted(variables.items())))
+        key = (css, read_from, is_default_rules, tie_breaker, scope, known[1])
         if key not in parsed:
             parsed[key] = parse_rules(self, css, read_from, is_default_rules, tie_breaker, scope)
         return parsed[key]
