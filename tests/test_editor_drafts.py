@@ -19,7 +19,7 @@ from cardrogue.engine.format.canonical import campaign_to_dict
 from cardrogue.engine.format.diagnostics import Severity
 from cardrogue.engine.analysis.check import check_text
 from cardrogue.engine.format.loader import load_campaign, load_campaign_text
-from editor_support import SIZE, app_on, make_app, settle
+from editor_support import SIZE, app_on, make_app, press, settle
 from helpers import run_async
 
 BROKEN = Path(__file__).parent / "corpus" / "broken"
@@ -63,7 +63,7 @@ async def test_every_corpus_file_with_the_campaign_shape_opens_with_its_problem(
                 assert "· a draft: fix the errors to play or publish it" in str(
                     panel.query_one("#problems-summary").render())
             app.canvas.focus()
-            await pilot.press("right", "down", "left", "up")  # the map of a draft draws and moves
+            await press(app, pilot, "right", "down", "left", "up")  # the map of a draft draws and moves
 
 
 @run_async

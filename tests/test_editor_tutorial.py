@@ -12,7 +12,7 @@ from cardrogue.editor.files import new_document, open_document
 from cardrogue.editor.widgets.dialogs import FormScreen
 from cardrogue.editor.widgets.palette import Palette
 from cardrogue.cli.main import main
-from editor_support import settle
+from editor_support import press, settle
 from helpers import run_async
 
 AUTHORING = Path(__file__).resolve().parents[1] / "docs" / "authoring.md"
@@ -38,7 +38,7 @@ async def press_at(pilot, app: EditorApp, x: int, y: int, *keys: str) -> None:
     """Walk the map's cursor to (x, y) with the arrows, then press ``keys``."""
     cx, cy = app.canvas.cursor
     moves = ["right" if x > cx else "left"] * abs(x - cx) + ["down" if y > cy else "up"] * abs(y - cy)
-    await pilot.press(*moves, *keys)
+    await press(app, pilot, *moves, *keys)
 
 
 @run_async
@@ -68,7 +68,7 @@ async def test_the_editor_tutorial_works_as_written(tmp_path) -> None:
         assert (app.campaign.title, app.campaign.kind, app.campaign.seed) == ("The Goblin Toll", "challenge", 7)
 
         # 3. The goblin on the third corridor card.
-        await pilot.press("ctrl+f", *"goblin", "enter")
+        await press(app, pilot, "ctrl+f", *"goblin", "enter")
         assert app.query_one(Palette).brush == "goblin"
         await pilot.press("ctrl+g")
         await press_at(pilot, app, 3, 1, "enter")
@@ -80,11 +80,11 @@ async def test_the_editor_tutorial_works_as_written(tmp_path) -> None:
         # 4. Scripted rolls, from the keyboard.
         await pilot.press("ctrl+r")
         assert app.focused is not None and app.focused.id == "inspector-rolls"
-        await pilot.press(*"2 5", "enter")
+        await press(app, pilot, *"2 5", "enter")
         assert app.campaign.levels[0].cell_at(3, 1).rolls == (2, 5)
 
         # 5. The lower road, painted from the starting tile; the trap; face up; joined to the exit.
-        await pilot.press("ctrl+f", *"pathing-tile", "enter", "ctrl+g")
+        await press(app, pilot, "ctrl+f", *"pathing-tile", "enter", "ctrl+g")
         assert app.query_one(Palette).brush == "pathing-tile"
         await press_at(pilot, app, 0, 1)
         for x in range(5):
@@ -92,10 +92,10 @@ async def test_the_editor_tutorial_works_as_written(tmp_path) -> None:
         level = app.campaign.levels[0]
         assert [level.cell_at(x, 2).paths for x in range(5)] == ["NE", "EW", "EW", "EW", "W"]
         assert [level.cell_at(x, 1).paths for x in range(5)] == ["ES", "EW", "EW", "EW", "W"]
-        await pilot.press("ctrl+f", *"spike-trap", "enter", "ctrl+g")
+        await press(app, pilot, "ctrl+f", *"spike-trap", "enter", "ctrl+g")
         await press_at(pilot, app, 2, 2, "enter")
         await press_at(pilot, app, 0, 2)
-        await pilot.press(*["shift+right"] * 4, "f", "escape")
+        await press(app, pilot, *["shift+right"] * 4, "f", "escape")
         level = app.campaign.levels[0]
         assert level.cell_at(2, 2).card == "spike-trap"
         assert all(level.cell_at(x, 2).face_up for x in range(5))
