@@ -186,3 +186,28 @@ async def test_the_map_dialogs_show_their_keys_whole_at_80x24(tmp_path) -> None:
                 assert shown == wanted, (key, shown, wanted)
             await pilot.press("escape")
             await settle(app, pilot)
+
+
+@run_async
+async def test_the_palette_makes_each_cards_line_once(tmp_path, monkeypatch) -> None:
+    """Every file opened, template and undo that changes the cards fills the palette again: a card's line
+    (colour, name, ``*`` for the campaign's own) was parsed from markup each time; it is made once."""
+    from cardrogue.editor.widgets import palette as palette_module
+    from cardrogue.editor.widgets.palette import Palette
+
+    made: list[str] = []
+    shown = palette_module.markup
+    monkeypatch.setattr(palette_module, "markup", lambda template, **values: made.append(values["name"]) or shown(
+        template, **values))
+    palette_module.card_label.cache_clear()
+    app = make_app(FIXTURE, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        palette = app.query_one(Palette)
+        lines = palette.query_one("#palette-list").option_count
+        assert lines > 20 and len(made) == lines and "Goblin" in made
+        palette.show(app.campaign.cards, set(app.campaign.card_entries) | {"goblin"})  # goblin now the campaign's own
+        await settle(app, pilot)
+        assert made[lines:] == ["Goblin"] and palette.query_one("#palette-list").option_count == lines
+        prompt = palette.query_one("#palette-list").get_option("goblin").prompt
+        assert str(prompt).startswith("● Goblin") and str(prompt).endswith("*")
