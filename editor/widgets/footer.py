@@ -34,9 +34,12 @@ class EditorFooter(Footer):
     def compose(self) -> ComposeResult:
         self._shown = self._keys()
         for key, display, description, action, disabled, tooltip, classes in self._shown:
-            footer_key = FooterKey(key, display, description, action, disabled=disabled, tooltip=tooltip,
-                                   classes=classes)
-            yield footer_key if classes else footer_key.data_bind(compact=Footer.compact)
+            if classes:
+                yield FooterKey(key, display, description, action, disabled=disabled, tooltip=tooltip, classes=classes)
+            else:
+                # born with the class its bound ``compact`` gives it on mount: given then, it restyled each key again
+                yield FooterKey(key, display, description, action, disabled=disabled, tooltip=tooltip,
+                                classes="-compact" if self.compact else "").data_bind(compact=Footer.compact)
 
     async def recompose(self) -> None:
         """Mount the keys again only when another set is to be shown: the bindings change with every move
