@@ -63,8 +63,7 @@ async def test_the_editor_tutorial_works_as_written(tmp_path) -> None:
         form.query_one("#form-title", Input).value = "The Goblin Toll"
         form.query_one("#form-kind", Select).value = "challenge"
         form.query_one("#form-seed", Input).value = "7"
-        await pilot.press("ctrl+s")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+s")
         assert (app.campaign.title, app.campaign.kind, app.campaign.seed) == ("The Goblin Toll", "challenge", 7)
 
         # 3. The goblin on the third corridor card.
@@ -110,41 +109,34 @@ async def test_the_editor_tutorial_works_as_written(tmp_path) -> None:
         await press_at(pilot, app, 4, 1, "w")
         await settle(app, pilot)
         assert codes(app) == {"CR307"}
-        await pilot.press("s")
-        await settle(app, pilot)
+        await press(app, pilot, "s")
         assert codes(app) == documented(steps[6]) - {"CR307"} == {"CR301", "CR311", "CR223"}
         assert app.canvas.markers[(4, 1)].name == "ERROR"
         # The walled map saved as a draft; F5 waits for the errors to be fixed, F6 says why there is no par.
-        await pilot.press("ctrl+s")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+s")
         draft = path.read_bytes()
         saved = list(app._notifications)[-1].message
         assert saved.startswith("Saved goblin-toll.json with 2 errors: it cannot be played or published until they are fixed")
         assert f"`{saved.split(' (first')[0]}`" in steps[6]
-        await pilot.press("f5")
-        await settle(app, pilot)
+        await press(app, pilot, "f5")
         assert list(app._notifications)[-1].message.startswith("Not played: the campaign has 2 errors")
         assert "F5 says why it waits" in steps[6]
-        await pilot.press("f6")
-        await settle(app, pilot)
+        await press(app, pilot, "f6")
         status = str(app.query_one("#solve-status").render())
         assert status.startswith("Unsolvable: no way out can be reached: the exit at (4, 1) cannot be reached")
         assert "`Unsolvable: no way out can be reached ...`" in steps[6]
-        await pilot.press("ctrl+z", "ctrl+z")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+z", "ctrl+z")
         assert codes(app) == set()
 
         # 7. The par.
-        await pilot.press("f6")
-        await settle(app, pilot)
+        await press(app, pilot, "f6")
         result = app.solving.solution.result
         turns, health = map(int, re.search(r"par \*\*(\d+) turns, (\d+) health left\*\*", steps[7]).groups())
         assert (result.verdict, result.turns, result.health) == ("solved", turns, health) == ("solved", 4, 10)
         await pilot.press("escape")
 
         # 8. Save; the strict check passes.
-        await pilot.press("ctrl+s")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+s")
         assert path.exists() and not app.doc.dirty
     assert "check --strict" in steps[8] and main(["check", "--strict", str(path)]) == 0
 
@@ -158,8 +150,7 @@ async def test_the_editor_tutorial_works_as_written(tmp_path) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(app, pilot)
         assert codes(app) == {"CR301", "CR311", "CR223"}
-        await pilot.press("ctrl+z")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+z")
         assert codes(app) == {"CR301", "CR311", "CR223"}  # nothing to undo
         await press_at(pilot, app, 4, 1, "w", "s")
         await settle(app, pilot)
