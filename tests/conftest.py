@@ -67,3 +67,74 @@ def hub_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return str(tmp_path / "hub.sqlite3")
     return request.getfixturevalue("postgres").fresh_url()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _css_parsed_once():
+    """Textual parses an app's CSS (editor.tcss, every widget's DEFAULT_CSS) again for each App and each
+    ``reparse`` (a dialog screen's CSS, a theme): its cache of parsed rules is a Stylesheet's own, and
+    ``reparse`` starts a new one. The app tests boot hundreds of apps on the same CSS: the rules parsed
+    from the same text, location, scope and variables are kept for the whole session (the parsed rules
+    are read, never changed, once parsed: Textual's own cache shares them between a stylesheet's parses)."""
+    from textual.css.stylesheet import Stylesheet
+
+    parse_rules = Stylesheet._parse_rules
+    parsed: dict[tuple, list] = {}
+
+    def parsed_once(self, css, read_from, is_default_rules=False, tie_breaker=0, scope=""):
+        variables = self._variables
+        known = self.__dict__.get("_variables_key")
+        if known is None or known[0] is not variables:  # set_variables gives a new dict
+            known = self.__dict__["_variables_key"] = (variables, tuple(sorted(variables.items())))
+        key = (css, read_from, is_default_rules, tie_breaker, scope, known[1])
+        if key not in parsed:
+            parsed[key] = parse_rules(self, css, read_from, is_default_rules, tie_breaker, scope)
+        return parsed[key]
+
+    Stylesheet._parse_rules = parsed_once
+    yield
+    Stylesheet._parse_rules = parse_rules
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _one_idle_wait_a_key():
+    """``pilot.press`` waits, after each key, for the app to be idle (``wait_for_idle``: 20 ms windows until one
+    passes without work), for its animations, then for idle again: two idle windows, at least 40 ms, a key,
+    though the second finds nothing to wait for unless an animation ran. Here the second wait is made only
+    when the key started an animation (the animator not complete): the app is idle after each key as before,
+    and every key still waits for its own idle window. Otherwise Textual's ``App._press_keys`` as it is."""
+    import asyncio
+    import unicodedata
+
+    import textual.app as textual_app
+    from textual import events
+    from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
+
+    press_keys = textual_app.App._press_keys
+
+    async def one_idle_wait_a_key(self, keys) -> None:
+        driver = self._driver
+        assert driver is not None
+        for key in keys:
+            if key.startswith("wait:"):
+                _, wait_ms = key.split(":")
+                await asyncio.sleep(float(wait_ms) / 1000)
+                await self._animator.wait_until_complete()
+                continue
+            if len(key) == 1 and not key.isalnum():
+                key = _character_to_key(key)
+            try:
+                char: str | None = unicodedata.lookup(_get_unicode_name_from_key(REPLACED_KEYS.get(key, key)))
+            except KeyError:
+                char = key if len(key) == 1 else None
+            key_event = events.Key(key, char)
+            key_event.set_sender(self)
+            driver.send_message(key_event)
+            await textual_app.wait_for_idle(0)
+            if not self._animator._complete_event.is_set():
+                await self._animator.wait_until_complete()
+                await textual_app.wait_for_idle(0)
+
+    textual_app.App._press_keys = one_idle_wait_a_key
+    yield
+    textual_app.App._press_keys = press_keys

@@ -76,3 +76,13 @@ def burst(app, *keys: str) -> None:
         event = events.Key(key, char)
         event.set_sender(app)
         app.post_message(event)
+
+
+async def press(app, pilot, *keys: str) -> None:
+    """``keys`` typed in one burst (:func:`burst`), then :func:`settle`: what they set going is done.
+
+    The app handles each key in turn as if typed one by one (``KeysInOrder``); ``pilot.press`` waits for
+    the app to be idle twice after every key (at least 40 ms a key), this waits once for them all. Keys
+    whose next one needs a worker's answer first (F6's solve, then its steps) are pressed apart."""
+    burst(app, *keys)
+    await settle(app, pilot)

@@ -20,7 +20,7 @@ from cardrogue.engine.format.canonical import campaign_to_dict, dumps
 from cardrogue.engine.format.loader import load_campaign
 from cardrogue.engine.format.resources import default_campaign
 from cardrogue.engine.model.campaign import LevelHero
-from editor_support import form_error, SIZE, make_app, settle
+from editor_support import SIZE, form_error, make_app, press, settle
 from helpers import colour_at, effective_colour, notes, recorded, run_async
 
 
@@ -202,8 +202,7 @@ async def test_a_cell_field_typed_and_left_without_enter_is_kept(campaign_file, 
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         await pilot.press("down", "right")  # (1, 1)
-        await pilot.press("ctrl+t", *"A cold wind", "ctrl+g", "right")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+t", *"A cold wind", "ctrl+g", "right")
         assert cell(app, 1, 1).inscription == "A cold wind" and cell(app, 2, 1).inscription == ""
         await pilot.press("ctrl+t", *"Teeth", "tab", *"6 1")  # tab to the rolls: the inscription is kept
         await pilot.click(MapCanvas, offset=(3 * CELL_W + 2, 1 * CELL_H + 1))  # a click elsewhere
@@ -238,8 +237,7 @@ async def test_a_check_that_ends_while_a_cell_field_is_typed_in_keeps_the_text(c
         await pilot.click(MapCanvas, offset=(3 * CELL_W + 2, 1 * CELL_H + 1))  # leaving the field applies it
         await settle(app, pilot)
         assert cell(app, 1, 1).inscription == "Half a word" and app.canvas.cursor == (3, 1)
-        await pilot.press("ctrl+z")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+z")
         assert cell(app, 1, 1).inscription == "" and app.canvas.cursor == (1, 1)
 
 
@@ -271,13 +269,10 @@ async def test_f2_from_the_story_shows_the_map_and_its_keys_reach_it(campaign_fi
     app = make_app(campaign_file, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        await pilot.press("f3")
-        await settle(app, pilot)
-        await pilot.press("f2")
-        await settle(app, pilot)
+        await press(app, pilot, "f3")
+        await press(app, pilot, "f2")
         assert app.query_one(TabbedContent).active == "map" and app.focused is app.canvas
-        await pilot.press("right")
-        await settle(app, pilot)
+        await press(app, pilot, "right")
         assert app.canvas.cursor == (1, 0)
 
 
@@ -318,8 +313,7 @@ async def test_a_read_only_file_is_not_saved_over(campaign_file, tmp_path, monke
         said = notes(app)
         await pilot.press("right", "right", "right", "enter")
         app.files.autosave()
-        await pilot.press("right", "enter", "ctrl+s")
-        await settle(app, pilot)
+        await press(app, pilot, "right", "enter", "ctrl+s")
         assert campaign_file.read_bytes() == before and app.doc.dirty
         draft = recovery_path(app.doc, tmp_path / "recovery")
         assert json.loads(draft.read_text(encoding="utf-8"))["text"] == app.doc.text()
@@ -440,11 +434,9 @@ async def test_an_untouched_form_does_not_stop_a_quit(campaign_file, tmp_path, k
     app = make_app(campaign_file, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
-        await pilot.press(*keys)
-        await settle(app, pilot)
+        await press(app, pilot, *keys)
         assert isinstance(app.screen, FormScreen) and not app.screen.changed()
-        await pilot.press("ctrl+q")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+q")
     assert app.return_value == 0
 
 
@@ -455,8 +447,7 @@ async def test_quit_pressed_again_asks_once(campaign_file, tmp_path) -> None:
     app = make_app(campaign_file, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        await pilot.press("down", "right", "f", "ctrl+q", "ctrl+q", "ctrl+q")
-        await settle(app, pilot)
+        await press(app, pilot, "down", "right", "f", "ctrl+q", "ctrl+q", "ctrl+q")
         assert sum(isinstance(s, ConfirmScreen) for s in app.screen_stack) == 1
         await pilot.click("#answer-cancel")
         await settle(app, pilot)
@@ -509,8 +500,7 @@ async def test_problems_panel_updates_and_jumps(campaign_file, tmp_path) -> None
         await pilot.press("ctrl+l", "down", "down", "down")
         await pilot.pause()
         assert app.level_index == 2
-        await pilot.press("ctrl+g", "delete")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+g", "delete")
         errors = [d for d in app.diagnostics if d.severity.value == "error"]
         assert errors and any(d.level == 2 for d in errors)
         panel = app.query_one(ProblemsPanel)
@@ -602,8 +592,7 @@ async def test_enter_on_no_exit_goes_to_the_last_level_not_a_form(campaign_file,
         assert app.level_index == len(app.campaign.levels) - 1 and app.focused is app.canvas
         # the problem list names the key that fixes it here (the check's own message, the file's field)
         assert "press x" in str(app.query_one("#problems-list").get_option_at_index(target).prompt)
-        await pilot.press("x")
-        await settle(app, pilot)
+        await press(app, pilot, "x")
         assert "CR220" not in {d.code for d in app.query_one(ProblemsPanel).diagnostics}
 
 
@@ -630,8 +619,7 @@ async def test_playtest_after_f6_shows_the_par_f6_proved(campaign_file, tmp_path
             return player
 
         app.set_level(2)
-        await pilot.press("f6")
-        await settle(app, pilot)
+        await press(app, pilot, "f6")
         solution = app.solving.solution
         assert solution.verdict == "solved" and not app.campaign.levels[2].ladders
         player = await playtest()
@@ -653,8 +641,7 @@ async def test_playtest_after_f6_shows_the_par_f6_proved(campaign_file, tmp_path
         player.dismiss(None)
         await pilot.pause()
         app.set_level(0)
-        await pilot.press("f6")
-        await settle(app, pilot)
+        await press(app, pilot, "f6")
         assert app.solving.solution.verdict == "solved" and app.campaign.levels[0].ladders
         assert (await playtest()).par is None
 
@@ -930,8 +917,7 @@ async def test_level_properties_form_keeps_its_contract(campaign_file, tmp_path)
         app.screen.query_one("#form-title").value = "The Narrow Hall"
         await pilot.press("ctrl+s")
         assert isinstance(app.screen, ConfirmScreen) and "removes 5 cards from the grid: pathing-tile at (2, 0)," in app.screen.question
-        await pilot.press("escape")
-        await settle(app, pilot)
+        await press(app, pilot, "escape")
         assert app.campaign.levels[0].width == 6 and isinstance(app.screen, FormScreen)
         assert (app.screen.query_one("#form-width").value, app.screen.query_one("#form-title").value) == ("2", "The Narrow Hall")
         assert "removes 5 cards" in form_error(app, "width") and app.screen.focused is app.screen.query_one("#form-width")
@@ -967,8 +953,7 @@ async def test_level_properties_set_the_levels_practice_hero(campaign_file, tmp_
         app.screen.query_one("#form-at").value = "0 1"
         app.screen.query_one("#form-health").value = "3"
         app.screen.query_one("#form-equipped").value = "-"
-        await pilot.press("ctrl+s")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+s")
         await pilot.press("ctrl+s")  # save the file
         await settle(app, pilot)
         assert json.loads(campaign_file.read_text())["levels"][0]["hero"] == {"at": [0, 1], "health": 3, "equipped": []}
@@ -983,18 +968,15 @@ async def test_level_properties_set_the_levels_practice_hero(campaign_file, tmp_
         shown = {f: app.screen.query_one(f"#form-{f}").value for f in ("at", "health", "items", "equipped")}
         assert shown == {"at": "0 1", "health": "3", "items": "", "equipped": "-"}
         app.screen.query_one("#form-at").value = "1 1"  # a face-down pathing tile
-        await pilot.press("ctrl+s")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+s")
         problems = [d for d in app.query_one(ProblemsPanel).diagnostics if d.code == "CR225"]
         assert [d.cell for d in problems] == [(1, 1)]
         assert "Practice hero at: x y" in editor_message(problems[0])
         await pilot.press("ctrl+l", "p")
         for field in ("at", "health", "items", "equipped"):
             app.screen.query_one(f"#form-{field}").value = ""
-        await pilot.press("ctrl+s")
-        await settle(app, pilot)
-        await pilot.press("ctrl+s")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+s")
+        await press(app, pilot, "ctrl+s")
         assert "hero" not in json.loads(campaign_file.read_text())["levels"][0]
         assert not [d for d in app.query_one(ProblemsPanel).diagnostics if d.code == "CR225"]
 
@@ -1033,16 +1015,13 @@ async def test_refused_rolls_typed_stop_quit_and_save(campaign_file, tmp_path) -
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         await pilot.press("down", "right", "right", "right")
-        await pilot.press("ctrl+r", "2", "space", "9", "ctrl+q")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+r", "2", "space", "9", "ctrl+q")
         assert app.is_running
         rolls = app.query_one("#inspector-rolls", Input)
         assert rolls.has_focus and rolls.value == "2 9"
-        await pilot.press("ctrl+s")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+s")
         assert campaign_file.read_bytes() == before
-        await pilot.press("backspace", "5", "ctrl+s")
-        await settle(app, pilot)
+        await press(app, pilot, "backspace", "5", "ctrl+s")
         assert load_campaign(campaign_file).campaign.levels[app.level_index].cell_at(3, 1).rolls == (2, 5)
 
 
@@ -1057,16 +1036,14 @@ async def test_quit_keeps_what_an_open_form_holds_typed(campaign_file, tmp_path)
     app = make_app(campaign_file, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
-        await pilot.press("ctrl+e", *"The Deep", "ctrl+q")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+e", *"The Deep", "ctrl+q")
         assert app.is_running and isinstance(app.screen, FormScreen)
         assert app.screen.query_one("#form-title", Input).value == "The Deep"
         said = form_error(app)
         assert "not quit" in said.lower() and "escape" in said and "ctrl+s" in said, said
         await pilot.press("escape", "ctrl+e")  # dropped on purpose, then opened again untouched
         await settle(app, pilot)
-        await pilot.press("ctrl+q")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+q")
     assert app.return_value == 0
 
 
@@ -1080,8 +1057,7 @@ async def test_story_typed_just_before_a_save_or_quit_is_kept(campaign_file, tmp
     app = make_app(campaign_file, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        await pilot.press("f3")
-        await settle(app, pilot)
+        await press(app, pilot, "f3")
         source = app.query_one("#story-source", TextArea)
         source.insert("Typed fast. ")  # its message is queued: the save below runs first
         app.action_save()
@@ -1102,11 +1078,9 @@ async def test_the_header_keeps_the_brush_through_edits_and_saves(campaign_file,
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         assert app.sub_title == f"{campaign_file.name}  brush: pathing-tile"
-        await pilot.press("ctrl+f", *"goblin", "enter", "ctrl+g", "down", "right", "enter")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+f", *"goblin", "enter", "ctrl+g", "down", "right", "enter")
         assert cell(app, 1, 1).card == "goblin" and app.sub_title == f"{campaign_file.name} ●  brush: goblin"
-        await pilot.press("ctrl+s")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+s")
         assert app.sub_title == f"{campaign_file.name}  brush: goblin"
 
 

@@ -21,7 +21,7 @@ from cardrogue.engine.model.campaign import CardKind
 from cardrogue.engine.chance.resolvers import FatedResolver
 from cardrogue.engine.analysis.solver import Budget, solve_level
 from cardrogue.engine.rules.state import GameState
-from editor_support import form_error, SIZE, make_app, settle
+from editor_support import SIZE, form_error, make_app, press, settle
 from helpers import FIXTURE, run_async, shown_lines
 
 
@@ -292,8 +292,7 @@ async def test_file_picker_opens_and_saves(campaign_file, tmp_path) -> None:
         tree.focus()
         node = next(n for n in tree.root.children if n.data.path.name == "other.json")
         tree.move_cursor(node)
-        await pilot.press("enter")
-        await settle(app, pilot)
+        await press(app, pilot, "enter")
         assert app.doc.path == other and app.campaign.title == "Another Tale"
         # save as: a folder chosen in the tree keeps the typed file name
         (tmp_path / "out").mkdir()
@@ -308,8 +307,7 @@ async def test_file_picker_opens_and_saves(campaign_file, tmp_path) -> None:
         await pilot.pause()
         assert app.screen.query_one("#path-input").value == str(tmp_path / "out" / "copy.json")
         app.screen.query_one("#path-input").focus()
-        await pilot.press("enter")
-        await settle(app, pilot)
+        await press(app, pilot, "enter")
         assert app.doc.path == tmp_path / "out" / "copy.json" and (tmp_path / "out" / "copy.json").exists()
 
 
@@ -353,8 +351,7 @@ async def test_solve_and_step_through_the_solution(campaign_file, tmp_path, camp
     app = make_app(campaign_file, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        await pilot.press("f6")
-        await settle(app, pilot)
+        await press(app, pilot, "f6")
         solution = app.solving.solution
         assert solution is not None and solution.verdict == "solved"
         status = str(app.query_one("#solve-status").render())
@@ -393,8 +390,7 @@ async def test_every_step_line_shows_what_the_engine_logged_at_80x24(campaign_fi
     app = make_app(campaign_file, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
-        await pilot.press("f6")
-        await settle(app, pilot)
+        await press(app, pilot, "f6")
         steps = app.solving.solution.steps
         assert len(steps) == 12 and any(len(" ".join(step.log)) > 50 for step in steps)
         for k, step in enumerate(steps):
@@ -402,8 +398,7 @@ async def test_every_step_line_shows_what_the_engine_logged_at_80x24(campaign_fi
             shown = " ".join(" ".join(shown_lines(app.query_one("#solve-status"))).split())
             assert f"Step {k}/11" in shown and f"health {step.health}" in shown, shown
             assert " ".join(" ".join(step.log).split()) in shown, (k, shown)
-            await pilot.press("full_stop")
-            await settle(app, pilot)
+            await press(app, pilot, "full_stop")
 
 
 @run_async
@@ -415,19 +410,16 @@ async def test_solve_verdicts_and_edits_end_the_steps(campaign_file, tmp_path) -
         app.canvas.move_to(2, 0)
         await pilot.press("w")  # wall the exit off
         await settle(app, pilot)
-        await pilot.press("f6")
-        await settle(app, pilot)
+        await press(app, pilot, "f6")
         status = str(app.query_one("#solve-status").render())
         assert "Unsolvable" in status and "cannot be reached" in status and app.canvas.overlay is None
         await pilot.press("ctrl+z")
         app.solving.budget = Budget(2, 5.0)
         app.set_level(1)
-        await pilot.press("f6")
-        await settle(app, pilot)
+        await press(app, pilot, "f6")
         assert "Unknown" in str(app.query_one("#solve-status").render())
         app.solving.budget = Budget(200_000, 3600.0)  # states only: a loaded machine must not change it
-        await pilot.press("f6")
-        await settle(app, pilot)
+        await press(app, pilot, "f6")
         assert app.solving.step_index == 0 and app.canvas.overlay is not None
         await pilot.press("full_stop", "f")  # an edit: the solution no longer fits the map
         assert app.canvas.overlay is None and app.solving.step_index is None
@@ -443,8 +435,7 @@ async def test_a_verdict_before_an_edit_is_not_shown_on_another_level(campaign_f
     app = make_app(campaign_file, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
-        await pilot.press("f6")
-        await settle(app, pilot)
+        await press(app, pilot, "f6")
         assert "Par:" in str(app.query_one("#solve-status").render())
         await pilot.press("down", "right", "f")  # an edit on the level solved: its verdict kept, as before it
         await settle(app, pilot)
@@ -463,17 +454,14 @@ async def test_a_verdict_before_an_edit_goes_with_its_level_removed_or_moved(cam
     app = make_app(campaign_file, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
-        await pilot.press("ctrl+l", "a")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+l", "a")
         for leave in (app.action_remove_level, lambda: app.action_move_level(1)):
             app.set_level(0)
             await settle(app, pilot)
             app.canvas.focus()
-            await pilot.press("f6")
-            await settle(app, pilot)
+            await press(app, pilot, "f6")
             assert "Par:" in str(app.query_one("#solve-status").render())
-            await pilot.press("down", "right", "f")
-            await settle(app, pilot)
+            await press(app, pilot, "down", "right", "f")
             assert "Before the last edit" in str(app.query_one("#solve-status").render())
             leave()
             await settle(app, pilot)
@@ -497,16 +485,14 @@ async def test_an_unknown_par_with_a_run_found_shows_its_bounds_and_steps_throug
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         app.solving.budget = Budget(5, 3600.0)  # a state budget only: a loaded machine must not change it
-        await pilot.press("f6")
-        await settle(app, pilot)
+        await press(app, pilot, "f6")
         result = app.solving.solution.result
         assert result.verdict == "unknown" and result.found is not None
         status = " ".join(str(app.query_one("#solve-status").render()).split())
         assert f"Unknown par: {result.turns_at_least} to {result.found.turns} turns" in status
         assert "F6's budget (5 states, 3600 s) ran out; a run of" in status and "Step 0/" in status
         assert app.solving.step_index == 0 and app.canvas.overlay is not None
-        await pilot.press("full_stop")
-        await settle(app, pilot)
+        await press(app, pilot, "full_stop")
         assert app.solving.step_index == 1
 
 
@@ -570,8 +556,7 @@ async def test_open_keeps_the_dialog_for_a_folder_or_a_path_that_is_not_there(ca
         field.value = str(tmp_path / "maps" / "inner.json")  # the author corrects the name...
         await pilot.pause()
         assert not app.screen.query("#file-error.-shown")  # ...and the refusal goes with the old value
-        await pilot.press("enter")
-        await settle(app, pilot)
+        await press(app, pilot, "enter")
         assert app.doc.path == tmp_path / "maps" / "inner.json"
 
 
@@ -595,8 +580,7 @@ async def test_save_as_refuses_a_folder_that_is_not_there_under_the_field(campai
             shown = str(app.screen.query_one("#file-error.-shown").render())
             assert str(typed.parent) in shown and says in shown, shown
         field.value = str(tmp_path / "x.json")
-        await pilot.press("enter")
-        await settle(app, pilot)
+        await press(app, pilot, "enter")
         assert app.doc.path == tmp_path / "x.json" and (tmp_path / "x.json").exists()
 
 
@@ -625,7 +609,6 @@ async def test_save_as_refuses_a_place_inside_the_package_under_the_field(tmp_pa
             shown = str(app.screen.query_one("#file-error.-shown").render())
             assert "inside the installed package" in shown, shown
         field.value = str(tmp_path / "mine.json")
-        await pilot.press("enter")
-        await settle(app, pilot)
+        await press(app, pilot, "enter")
         assert app.doc.path == tmp_path / "mine.json" and (tmp_path / "mine.json").exists()
     assert bundled.read_bytes() == before and not (bundled.parent / "mine.json").exists()

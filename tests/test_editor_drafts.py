@@ -19,7 +19,7 @@ from cardrogue.engine.format.canonical import campaign_to_dict
 from cardrogue.engine.format.diagnostics import Severity
 from cardrogue.engine.analysis.check import check_text
 from cardrogue.engine.format.loader import load_campaign, load_campaign_text
-from editor_support import SIZE, app_on, make_app, settle
+from editor_support import SIZE, app_on, make_app, press, settle
 from helpers import run_async
 
 BROKEN = Path(__file__).parent / "corpus" / "broken"
@@ -63,7 +63,7 @@ async def test_every_corpus_file_with_the_campaign_shape_opens_with_its_problem(
                 assert "· a draft: fix the errors to play or publish it" in str(
                     panel.query_one("#problems-summary").render())
             app.canvas.focus()
-            await pilot.press("right", "down", "left", "up")  # the map of a draft draws and moves
+            await press(app, pilot, "right", "down", "left", "up")  # the map of a draft draws and moves
 
 
 @run_async
@@ -160,8 +160,7 @@ async def test_a_map_saved_with_errors_reopens(tmp_path) -> None:
         await pilot.press("enter")  # paint a card: the draft is edited
         await settle(app, pilot)
         assert app.doc.dirty
-        await pilot.press("ctrl+s")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+s")
         assert not app.doc.dirty
         saved = [n for n in notes(app) if n.startswith("Saved draft.json with 2 errors")]
         assert saved and "cannot be played or published until they are fixed" in saved[0]
@@ -249,8 +248,7 @@ async def test_f6_on_a_draft_says_it_cannot_be_solved_until_fixed(tmp_path) -> N
     app = make_app(_draft(tmp_path), tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        await pilot.press("f6")
-        await settle(app, pilot)
+        await press(app, pilot, "f6")
         status = str(app.query_one("#solve-status").render())
         assert status.startswith("Cannot solve: the campaign has 2 errors: it cannot be solved, played or published "
                                  "until they are fixed"), status
@@ -358,8 +356,7 @@ async def test_f5_and_save_count_the_errors_the_problems_panel_shows(tmp_path) -
         # left with no way out because of it (one CR311 "... (see CR301)"), which the file lists first.
         assert notes(app)[-1].startswith("Not played: the campaign has 2 errors: it cannot be played until they are "
                                          "fixed (first: CR301 bottom (1, 0): the exit at (1, 0) cannot be reached"), notes(app)
-        await pilot.press("ctrl+s")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+s")
         assert notes(app)[-1].startswith("Saved walled.json with 2 errors: it cannot be played or published")
 
 
@@ -460,22 +457,18 @@ async def _retitle_and_save(app, pilot, title: str) -> None:
     form = app.screen
     assert isinstance(form, FormScreen)
     form.query_one("#form-title").value = title
-    await pilot.press("ctrl+s")
-    await settle(app, pilot)
+    await press(app, pilot, "ctrl+s")
     assert app.screen is not form and app.doc.dirty
-    await pilot.press("ctrl+s")
-    await settle(app, pilot)
+    await press(app, pilot, "ctrl+s")
     assert notes(app)[-1].startswith(f"Saved {app.doc.path.name} with 1 error")
 
 
 async def _form_ok_mends_and_saves(app, pilot, form) -> None:
     """OK on the open ``form`` closes it with no error left in the draft; ctrl+s then saves the file."""
-    await pilot.press("ctrl+s")
-    await settle(app, pilot)
+    await press(app, pilot, "ctrl+s")
     assert app.screen is not form
     assert not [d for d in app.diagnostics if d.severity is Severity.ERROR], problem_lines(app)
-    await pilot.press("ctrl+s")
-    await settle(app, pilot)
+    await press(app, pilot, "ctrl+s")
 
 
 async def _opened_as_draft(app, pilot, path, first: str) -> None:
@@ -513,8 +506,7 @@ async def test_a_misspelt_face_opens_as_a_draft_keeps_the_authors_text_and_f_fix
         await pilot.press("f")  # the face key turns the misspelt face down: the error is gone
         await settle(app, pilot)
         assert not [d for d in app.diagnostics if d.severity is Severity.ERROR], problem_lines(app)
-        await pilot.press("ctrl+s")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+s")
     fixed = load_campaign(path)
     assert fixed.campaign is not None and fixed.campaign.title == "A Son Mended"
     assert fixed.campaign.levels[1].cell_at(x, y).face_up is False
@@ -655,23 +647,19 @@ async def test_misspelt_keys_open_as_a_draft_kept_as_written_and_enter_on_the_pr
         await pilot.press("ctrl+e")
         await pilot.pause()
         app.screen.query_one("#form-title").value = "A Son Mended"
-        await pilot.press("ctrl+s")
-        await settle(app, pilot)
-        await pilot.press("ctrl+s")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+s")
+        await press(app, pilot, "ctrl+s")
         assert notes(app)[-1].startswith(f"Saved {path.name} with 2 errors")
         saved = json.loads(path.read_text(encoding="utf-8"))
         assert saved["levels"][1]["stroy"] == story and "story" not in saved["levels"][1]
         assert [c["inscripton"] for c in saved["levels"][2]["cells"] if "inscripton" in c] == [inscription]
         for _ in range(2):
-            await pilot.press("ctrl+k", "enter")
-            await settle(app, pilot)
+            await press(app, pilot, "ctrl+k", "enter")
             assert isinstance(app.screen, ChoiceScreen)
             await pilot.press("enter")  # the first choice: rename it to the key meant
             await settle(app, pilot)
         assert not [d for d in app.diagnostics if d.severity is Severity.ERROR], problem_lines(app)
-        await pilot.press("ctrl+s")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+s")
     mended = json.loads(path.read_text(encoding="utf-8"))
     assert mended["levels"][1]["story"] == story and "stroy" not in mended["levels"][1]
     original = json.loads((CAMPAIGNS / "a-sons-descent.json").read_text(encoding="utf-8"))

@@ -12,7 +12,8 @@ from textual.command import CommandPalette
 from cardrogue.editor.files import new_document, open_document
 from cardrogue.editor.recent import recent_files, remember
 from cardrogue.editor.widgets.dialogs import ChoiceScreen, FormScreen
-from cardrogue.editor.widgets.finding import FindScreen, OverviewScreen, matching_cells, next_place, overview_text
+from cardrogue.editor.widgets.finding import (FindScreen, OverviewScreen, blocks_text, matching_cells, next_place,
+                                                overview_text)
 from cardrogue.engine.format.loader import load_campaign, load_campaign_text
 from cardrogue.engine.model.potions import potion_identities
 from editor_support import SIZE, burst, make_app, settle
@@ -73,6 +74,20 @@ def test_overview_shows_the_whole_level_in_a_few_characters(tmp_path) -> None:
     text = overview_text(level, campaign.cards, {}, 20, 10, (0, 0, 5, 5), (0, 0)).plain.splitlines()
     assert len(text) == 10 and all(len(line) == 20 for line in text)
     assert text[0][0] == "S" and text[0][1:] == "■" * 19 and set(text[5]) == {"·"} and text[-1][-1] == "X"  # the exit
+
+
+def test_the_overview_works_its_blocks_out_once_for_every_pick(tmp_path) -> None:
+    """An arrow in the overview moves the pick: the blocks (the cards under each) are the same, so they are
+    worked out once when it opens, not again for each arrow (60 arrows on a 60x60 level took seconds)."""
+    campaign = load_campaign(big_level(tmp_path)).campaign
+    level = campaign.levels[0]
+    screen = OverviewScreen(level, campaign.cards, {}, (0, 0, 5, 5), (59, 0), (20, 10))
+    assert (screen.bw, screen.bh, screen.pick) == (3, 6, (19, 0)) and len(screen.blocks) == 10
+    for pick in ((19, 0), (0, 0), (7, 9)):
+        shown = blocks_text(screen.blocks, screen.bw, screen.bh, screen.view, pick)
+        assert shown == overview_text(level, campaign.cards, {}, 20, 10, (0, 0, 5, 5), pick)
+        reversed_at = [i for i in range(len(shown.plain)) if any(span.style.reverse for span in shown[i].spans)]
+        assert reversed_at == [pick[1] * 21 + pick[0]]  # 20 blocks and a newline a row
 
 
 @run_async
@@ -186,3 +201,28 @@ async def test_the_map_dialogs_show_their_keys_whole_at_80x24(tmp_path) -> None:
                 assert shown == wanted, (key, shown, wanted)
             await pilot.press("escape")
             await settle(app, pilot)
+
+
+@run_async
+async def test_the_palette_makes_each_cards_line_once(tmp_path, monkeypatch) -> None:
+    """Every file opened, template and undo that changes the cards fills the palette again: a card's line
+    (colour, name, ``*`` for the campaign's own) was parsed from markup each time; it is made once."""
+    from cardrogue.editor.widgets import palette as palette_module
+    from cardrogue.editor.widgets.palette import Palette
+
+    made: list[str] = []
+    shown = palette_module.markup
+    monkeypatch.setattr(palette_module, "markup", lambda template, **values: made.append(values["name"]) or shown(
+        template, **values))
+    palette_module.card_label.cache_clear()
+    app = make_app(FIXTURE, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        palette = app.query_one(Palette)
+        lines = palette.query_one("#palette-list").option_count
+        assert lines > 20 and len(made) == lines and "Goblin" in made
+        palette.show(app.campaign.cards, set(app.campaign.card_entries) | {"goblin"})  # goblin now the campaign's own
+        await settle(app, pilot)
+        assert made[lines:] == ["Goblin"] and palette.query_one("#palette-list").option_count == lines
+        prompt = palette.query_one("#palette-list").get_option("goblin").prompt
+        assert str(prompt).startswith("● Goblin") and str(prompt).endswith("*")

@@ -15,7 +15,7 @@ from cardrogue.editor.app import EditorApp
 from cardrogue.editor.commands import help_markdown
 from cardrogue.editor.widgets.footer import EditorFooter
 from cardrogue.editor.widgets.inspector import destination_options
-from editor_support import app_on, make_app, settle, three_level_app
+from editor_support import app_on, make_app, press, settle, three_level_app
 from helpers import FIXTURE, notes, run_async, screen_text, shown_lines
 
 
@@ -38,8 +38,7 @@ async def choose(app, pilot, index: int) -> None:
     select.focus()
     await pilot.press("enter")
     await pilot.pause()
-    await pilot.press("home", *["down"] * index, "enter")
-    await settle(app, pilot)
+    await press(app, pilot, "home", *["down"] * index, "enter")
 
 
 @run_async
@@ -57,8 +56,7 @@ async def test_the_ladder_list_chooses_another_level_or_none(tmp_path) -> None:
         await choose(app, pilot, 0)  # none: the ladder leads nowhere yet, and the check says so
         assert app.campaign.levels[0].cell_at(4, 1).to is None
         assert any(d.code == "CR208" and d.cell == (4, 1) for d in app.diagnostics)
-        await pilot.press("ctrl+z")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+z")
         assert app.campaign.levels[0].cell_at(4, 1).to == "the-way-out" and select.value == "the-way-out"
         app.canvas.move_to(0, 1)  # not a ladder: no list
         await pilot.pause()
@@ -82,8 +80,7 @@ async def test_a_draft_naming_no_level_opens_keeps_it_and_saves_it(tmp_path) -> 
         await settle(app, pilot)
         app.action_toggle_face()  # another edit, then save: the draft's value is written back as it was
         await settle(app, pilot)
-        await pilot.press("ctrl+s")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+s")
     saved = json.loads(Path(path).read_text())
     assert [c["to"] for c in saved["levels"][0]["cells"] if "to" in c] == ["the-old-shpo"]
 
@@ -117,8 +114,7 @@ async def test_the_open_list_fits_the_screen_and_scrolls_inside_it(tmp_path, siz
         closed_footer = footer_line(app)
         app.canvas.move_to(4, 1)
         await settle(app, pilot)
-        await pilot.press("ctrl+r", "tab", "enter")  # the Cell panel's last field (t opens it too: below)
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+r", "tab", "enter")  # the Cell panel's last field (t opens it too: below)
         select = app.query_one("#inspector-to", Select)
         overlay = select.query_one("SelectOverlay")
         assert select.expanded and overlay.has_focus
@@ -131,8 +127,7 @@ async def test_the_open_list_fits_the_screen_and_scrolls_inside_it(tmp_path, siz
         assert "the-way-out" not in footer_line(app) and footer_line(app).rstrip().endswith("Commands")
         if extra:
             assert overlay.max_scroll_y > 0  # more levels than rows: it scrolls, in its own place
-            await pilot.press("end")
-            await settle(app, pilot)
+            await press(app, pilot, "end")
             assert "The Way Out (the-way-out)" in screen_text(app) and not overlay.region.overlaps(footer)
 
 
@@ -146,24 +141,20 @@ async def test_t_opens_the_list_from_the_map_and_gives_the_focus_back(tmp_path) 
         app.canvas.move_to(0, 1)  # the starting tile: no list, no t in the footer
         await settle(app, pilot)
         assert "t Leads to" not in footer_line(app)
-        await pilot.press("t")
-        await settle(app, pilot)
+        await press(app, pilot, "t")
         assert app.focused is app.canvas
         app.canvas.move_to(4, 1)
         await settle(app, pilot)
         assert "t Leads to" in footer_line(app)
-        await pilot.press("t")
-        await settle(app, pilot)
+        await press(app, pilot, "t")
         assert app.query_one("#inspector-to", Select).expanded
         await pilot.press("down", "enter")  # from the-old-shop to the next entry
         await settle(app, pilot)
         assert app.campaign.levels[0].cell_at(4, 1).to == "the-way-out"
         assert app.focused is app.canvas and not app.query_one("#inspector-to", Select).expanded
-        await pilot.press("t", "escape")
-        await settle(app, pilot)
+        await press(app, pilot, "t", "escape")
         assert app.focused is app.canvas and app.campaign.levels[0].cell_at(4, 1).to == "the-way-out"
-        await pilot.press("ctrl+z")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+z")
         assert app.campaign.levels[0].cell_at(4, 1).to == "the-old-shop"
     assert "`t (map)` | Ladder destination:" in help_markdown(EditorApp.BINDINGS)
 
@@ -182,8 +173,7 @@ async def test_a_drafts_to_on_another_card_is_shown_to_be_cleared(tmp_path) -> N
         app.canvas.move_to(1, 1)
         await settle(app, pilot)
         assert app.query_one("#inspector-to", Select).display and "t Leads to" in footer_line(app)
-        await pilot.press("t", "home", "enter")
-        await settle(app, pilot)
+        await press(app, pilot, "t", "home", "enter")
         assert app.campaign.levels[0].cell_at(1, 1).to is None
         assert not any(d.code == "CR218" for d in app.diagnostics)
         assert not app.query_one("#inspector-to", Select).display and "t Leads to" not in footer_line(app)
@@ -196,8 +186,7 @@ async def test_a_click_elsewhere_closes_the_list_and_keeps_the_focus_there(tmp_p
         await settle(app, pilot)
         app.canvas.move_to(4, 1)
         await settle(app, pilot)
-        await pilot.press("t")
-        await settle(app, pilot)
+        await press(app, pilot, "t")
         assert app.query_one("#inspector-to", Select).expanded
         await pilot.click("#levels")
         await settle(app, pilot)
@@ -215,16 +204,14 @@ async def test_t_off_a_ladder_says_why_it_does_nothing(tmp_path) -> None:
         said = notes(app)
         app.canvas.move_to(0, 1)  # the starting tile
         await settle(app, pilot)
-        await pilot.press("t")
-        await settle(app, pilot)
+        await press(app, pilot, "t")
         assert said == ["Put the cursor on a descending ladder (the level it leads to)"]
         assert app.focused is app.canvas and "t Leads to" not in footer_line(app)
         await app.run_action("choose_destination")  # the command palette's way
         assert len(said) == 2
         app.canvas.move_to(4, 1)
         await settle(app, pilot)
-        await pilot.press("t")
-        await settle(app, pilot)
+        await press(app, pilot, "t")
         assert app.query_one("#inspector-to", Select).expanded and len(said) == 2
 
 
@@ -243,8 +230,7 @@ async def test_the_chosen_destination_fits_one_line_of_the_cell_panel(tmp_path) 
         assert select.region.height == 1, select.region
         row = screen_text(app).splitlines()[select.region.y][select.region.x:select.region.right]
         assert row.startswith("The Old Shop (") and "…" in row, row
-        await pilot.press("t")
-        await settle(app, pilot)
+        await press(app, pilot, "t")
         assert "The Old Shop (the-old-shop)" in screen_text(app)
 
 
@@ -279,7 +265,6 @@ async def test_the_problem_list_says_why_the_route_notes_are_gone_while_a_ladder
         options.scroll_end(animate=False)  # the panel is four lines at 80x24: its last one, in view
         await settle(app, pilot)
         assert WAIT in screen_text(app)  # on one line of the panel
-        await pilot.press("ctrl+z")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+z")
         assert any("CR307" in line for line in lines()) and not any(WAIT in line for line in lines())
         assert "before the route checks" not in " ".join(" ".join(shown_lines(app.query_one("#problems-summary"))).split())

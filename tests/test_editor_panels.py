@@ -317,3 +317,24 @@ async def test_a_terminal_too_short_for_the_cell_panel_says_so_and_the_size_that
         await pilot.resize_terminal(60, 20)
         await settle(app, pilot)
         assert shown_rows(app, "#inspector") >= 7 and shown_rows(app, "#room") == 0
+
+
+@run_async
+async def test_the_footer_mounts_its_keys_again_only_when_they_change(tmp_path) -> None:
+    """The bindings change with every move of the focus; the footer's keys were unmounted and mounted
+    again each time, the same keys as often as not. The same keys stay mounted; other keys replace them."""
+    app = three_level_app(tmp_path)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(app, pilot)
+        footer = app.screen.query_one(EditorFooter)
+        keys, line = list(footer.children), " ".join(str(key.render()) for key in footer.children)
+        assert "Help" in line and "Commands" in line
+        app.screen.refresh_bindings()  # the bindings "changed": the same keys
+        await settle(app, pilot)
+        assert list(footer.children) == keys
+        await pilot.press("ctrl+l")  # the level list has its own keys
+        await settle(app, pilot)
+        assert app.focused is app.query_one("#levels")
+        other = " ".join(str(key.render()) for key in footer.children)
+        assert other != line and not set(footer.children) & set(keys)
+        assert other.split()[:2] == ["f1", "Help"] and other.endswith("Commands")

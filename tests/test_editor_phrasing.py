@@ -22,7 +22,7 @@ from cardrogue.editor.widgets.palette import CardOptions, Palette
 from cardrogue.editor.widgets.problems import ProblemsPanel
 from cardrogue.engine.analysis.check import check_text
 from cardrogue.engine.format.diagnostics import Diagnostic
-from editor_support import app_on, make_app, settle, three_level_app
+from editor_support import app_on, make_app, press, settle, three_level_app
 from helpers import FIXTURE, run_async
 
 BROKEN = FIXTURE.parent.parent / "broken"
@@ -74,8 +74,7 @@ async def test_every_field_a_phrasing_names_is_shown_where_it_says(tmp_path) -> 
                     shown = [str(w.render()) for w in app.screen.query(Label)]
                     shown += [str(box.label) for box in app.screen.query(Checkbox)]  # a checkbox's own label
                     seen[where] = shown
-                    await pilot.press("escape")
-                    await settle(app, pilot)
+                    await press(app, pilot, "escape")
                     assert not isinstance(app.screen, FormScreen), f"{code}: escape leaves {where} open"
                 assert any(label == text.strip() for text in shown), f"{code}: no field {label!r} in {where}"
 
@@ -164,8 +163,7 @@ async def test_following_the_phrase_fixes_the_problem(tmp_path, name, code, keys
         await settle(app, pilot)
         assert app.focused is app.canvas
         for key in keys:
-            await pilot.press(key)
-            await settle(app, pilot)
+            await press(app, pilot, key)
         assert code not in {d.code for d in panel.diagnostics}, [d.render() for d in panel.diagnostics]
 
 
@@ -187,11 +185,9 @@ async def test_an_unknown_card_in_the_heros_hand_says_his_form_and_the_form_fixe
         said = {d.path[0]: editor_message(d) for d in panel.diagnostics if d.code == "CR201"}
         assert said["hero"].endswith(PLACED_PHRASES["CR201", "hero"].text[1:]) and "ctrl+f" not in said["hero"]
         assert said["levels"].endswith(PLACED_PHRASES["CR201", "level hero"].text[1:]), said
-        await pilot.press("f8")
-        await settle(app, pilot)
+        await press(app, pilot, "f8")
         app.screen.query_one("#form-items", Input).value = "red-potion"
-        await pilot.press("ctrl+s")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+s")
         assert [d.path[0] for d in panel.diagnostics if d.code == "CR201"] == ["levels"]
 
 
@@ -217,8 +213,7 @@ async def test_a_level_no_ladder_reaches_says_t_and_t_fixes_it(tmp_path) -> None
         await settle(app, pilot)
         target = next(i for i, d in enumerate(panel.diagnostics) if d.code == "CR306")
         assert "place a Descending Ladder" in str(options.get_option_at_index(target).prompt)
-        await pilot.press("ctrl+f", *"descending", "enter", "ctrl+g", "right", "enter")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+f", *"descending", "enter", "ctrl+g", "right", "enter")
         assert app.campaign.levels[1].cell_at(1, 0).card == "descending-ladder"
         assert "CR306" not in {d.code for d in panel.diagnostics}
 
@@ -239,16 +234,13 @@ async def test_a_ladder_cycle_is_fixed_in_the_editor(tmp_path) -> None:
         cycle = next(d for d in panel.diagnostics if d.code == "CR312")
         said = editor_message(cycle)
         assert "allow_ladder_cycles" not in said and "ctrl+e" in said and "Allow ladder cycles" in said, said
-        await pilot.press("ctrl+e")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+e")
         box = app.screen.query_one("#form-allow_ladder_cycles")
         box.value = True
-        await pilot.press("ctrl+s")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+s")
         assert app.campaign.allow_ladder_cycles
         assert "CR312" not in {d.code for d in panel.diagnostics}
-        await pilot.press("ctrl+z")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+z")
         assert "CR312" in {d.code for d in panel.diagnostics}
 
 
@@ -276,11 +268,9 @@ async def test_a_card_outside_the_grid_is_brought_back_with_the_level_size(tmp_p
         panel = app.query_one(ProblemsPanel)
         said = editor_message(next(d for d in panel.diagnostics if d.code == "CR203"))
         assert "move it" not in said and "p in the Levels panel" in said and "Width (1 to 256)" in said, said
-        await pilot.press("ctrl+l", "p")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+l", "p")
         app.screen.query_one("#form-width").value = "4"
-        await pilot.press("ctrl+s")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+s")
         assert "CR203" not in {d.code for d in panel.diagnostics}
         assert app.campaign.levels[0].cell_at(3, 0) is not None
 
@@ -333,11 +323,9 @@ async def test_a_misspelt_hero_character_says_his_character_list_and_it_fixes_it
         said = [editor_message(d) for d in app.query_one(ProblemsPanel).diagnostics if d.code == "CR201"]
         assert said == ["unknown card 'warior'; did you mean 'warrior'? Press f8 and choose his \"Character\" (a list "
                         "of the character cards)"], said
-        await pilot.press("f8")
-        await settle(app, pilot)
+        await press(app, pilot, "f8")
         app.screen.query_one("#form-character", Select).value = "warrior"
-        await pilot.press("ctrl+s")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+s")
         assert not [d for d in app.query_one(ProblemsPanel).diagnostics if d.code == "CR201"]
 
 
@@ -357,12 +345,10 @@ async def test_a_roll_of_seven_says_the_cell_panels_rolls_and_ctrl_r_fixes_it(tm
         app.set_level(2)
         app.canvas.cursor = tuple(cell["at"])
         app.canvas.focus()
-        await pilot.press("ctrl+r")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+r")
         assert app.focused.id == "inspector-rolls" and app.focused.value == "4 7"
         app.focused.value = "4 6"
-        await pilot.press("enter")
-        await settle(app, pilot)
+        await press(app, pilot, "enter")
         assert not [d for d in app.query_one(ProblemsPanel).diagnostics if d.code == "CR106"]
 
 
@@ -383,7 +369,6 @@ async def test_paths_out_of_order_say_the_maps_keys_and_one_fixes_them(tmp_path)
         app.set_level(1)
         app.canvas.cursor = tuple(cell["at"])
         app.canvas.focus()
-        await pilot.press("n", "n")
-        await settle(app, pilot)
+        await press(app, pilot, "n", "n")
         assert not [d for d in app.query_one(ProblemsPanel).diagnostics if d.code == "CR105"]
         assert app.doc.campaign.levels[1].cell_at(*cell["at"]).paths == "NE"

@@ -14,6 +14,7 @@ import pytest
 
 from cardrogue.editor.app import EditorApp
 from cardrogue.editor.files import open_document
+from editor_support import burst, settle
 from helpers import FIXTURE
 
 
@@ -27,15 +28,14 @@ def app(tmp_path: Path) -> EditorApp:
 
 
 def steps(*keys: str):
+    """Before the picture: the checks of the opened file done, then each of ``keys`` typed and all it set
+    going done (the checks, a solve) before the next: one settle a key, where a press, a pause, the
+    workers and a pause took twice the waits for the same."""
     async def run_before(pilot) -> None:
-        await pilot.pause()
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
+        await settle(pilot.app, pilot)
         for key in keys:
-            await pilot.press(key)
-            await pilot.pause()
-            await pilot.app.workers.wait_for_complete()
-            await pilot.pause()
+            burst(pilot.app, key)
+            await settle(pilot.app, pilot)
         for widget in pilot.app.screen.query("Input, TextArea"):
             widget.cursor_blink = False
         await pilot.pause()

@@ -13,7 +13,7 @@ from cardrogue.editor.files import new_document, open_document
 from cardrogue.editor.widgets.dialogs import FormScreen
 from cardrogue.editor.widgets.palette import Palette
 from cardrogue.cli.main import main
-from editor_support import settle
+from editor_support import press, settle
 from helpers import run_async
 
 AUTHORING = Path(__file__).resolve().parents[1] / "docs" / "authoring.md"
@@ -39,7 +39,7 @@ async def press_at(pilot, app: EditorApp, x: int, y: int, *keys: str) -> None:
     """Walk the map's cursor to (x, y) with the arrows, then press ``keys``."""
     cx, cy = app.canvas.cursor
     moves = ["right" if x > cx else "left"] * abs(x - cx) + ["down" if y > cy else "up"] * abs(y - cy)
-    await pilot.press(*moves, *keys)
+    await press(app, pilot, *moves, *keys)
 
 
 @run_async
@@ -64,12 +64,11 @@ async def test_the_editor_tutorial_works_as_written(tmp_path) -> None:
         form.query_one("#form-title", Input).value = "The Goblin Toll"
         form.query_one("#form-kind", Select).value = "challenge"
         form.query_one("#form-seed", Input).value = "7"
-        await pilot.press("ctrl+s")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+s")
         assert (app.campaign.title, app.campaign.kind, app.campaign.seed) == ("The Goblin Toll", "challenge", 7)
 
         # 3. The goblin on the third corridor card.
-        await pilot.press("ctrl+f", *"goblin", "enter")
+        await press(app, pilot, "ctrl+f", *"goblin", "enter")
         assert app.query_one(Palette).brush == "goblin"
         await pilot.press("ctrl+g")
         await press_at(pilot, app, 3, 1, "enter")
@@ -81,11 +80,11 @@ async def test_the_editor_tutorial_works_as_written(tmp_path) -> None:
         # 4. Scripted rolls, from the keyboard.
         await pilot.press("ctrl+r")
         assert app.focused is not None and app.focused.id == "inspector-rolls"
-        await pilot.press(*"2 5", "enter")
+        await press(app, pilot, *"2 5", "enter")
         assert app.campaign.levels[0].cell_at(3, 1).rolls == (2, 5)
 
         # 5. The lower road, painted from the starting tile; the trap; face up; joined to the exit.
-        await pilot.press("ctrl+f", *"pathing-tile", "enter", "ctrl+g")
+        await press(app, pilot, "ctrl+f", *"pathing-tile", "enter", "ctrl+g")
         assert app.query_one(Palette).brush == "pathing-tile"
         await press_at(pilot, app, 0, 1)
         for x in range(5):
@@ -93,10 +92,10 @@ async def test_the_editor_tutorial_works_as_written(tmp_path) -> None:
         level = app.campaign.levels[0]
         assert [level.cell_at(x, 2).paths for x in range(5)] == ["NE", "EW", "EW", "EW", "W"]
         assert [level.cell_at(x, 1).paths for x in range(5)] == ["ES", "EW", "EW", "EW", "W"]
-        await pilot.press("ctrl+f", *"spike-trap", "enter", "ctrl+g")
+        await press(app, pilot, "ctrl+f", *"spike-trap", "enter", "ctrl+g")
         await press_at(pilot, app, 2, 2, "enter")
         await press_at(pilot, app, 0, 2)
-        await pilot.press(*["shift+right"] * 4, "f", "escape")
+        await press(app, pilot, *["shift+right"] * 4, "f", "escape")
         level = app.campaign.levels[0]
         assert level.cell_at(2, 2).card == "spike-trap"
         assert all(level.cell_at(x, 2).face_up for x in range(5))
@@ -111,33 +110,27 @@ async def test_the_editor_tutorial_works_as_written(tmp_path) -> None:
         await press_at(pilot, app, 4, 1, "w")
         await settle(app, pilot)
         assert codes(app) == {"CR307"}
-        await pilot.press("s")
-        await settle(app, pilot)
+        await press(app, pilot, "s")
         assert codes(app) == documented(steps[6]) - {"CR307"} == {"CR301", "CR311", "CR223"}
         assert app.canvas.markers[(4, 1)].name == "ERROR"
         # The walled map saved as a draft; F5 waits for the errors to be fixed, F6 says why there is no par.
-        await pilot.press("ctrl+s")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+s")
         draft = path.read_bytes()
         saved = list(app._notifications)[-1].message
         assert saved.startswith("Saved goblin-toll.json with 2 errors: it cannot be played or published until they are fixed")
         assert f"`{saved.split(' (first')[0]}`" in steps[6]
-        await pilot.press("f5")
-        await settle(app, pilot)
+        await press(app, pilot, "f5")
         assert list(app._notifications)[-1].message.startswith("Not played: the campaign has 2 errors")
         assert "F5 says why it waits" in steps[6]
-        await pilot.press("f6")
-        await settle(app, pilot)
+        await press(app, pilot, "f6")
         status = str(app.query_one("#solve-status").render())
         assert status.startswith("Unsolvable: no way out can be reached: the exit at (4, 1) cannot be reached")
         assert "`Unsolvable: no way out can be reached ...`" in steps[6]
-        await pilot.press("ctrl+z", "ctrl+z")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+z", "ctrl+z")
         assert codes(app) == set()
 
         # 7. The par.
-        await pilot.press("f6")
-        await settle(app, pilot)
+        await press(app, pilot, "f6")
         result = app.solving.solution.result
         turns, health = map(int, re.search(r"par \*\*(\d+) turns, (\d+) health left\*\*", steps[7]).groups())
         assert (result.verdict, result.turns, result.health) == ("solved", turns, health) == ("solved", 4, 10)
@@ -146,8 +139,7 @@ async def test_the_editor_tutorial_works_as_written(tmp_path) -> None:
         # 8. Record the par and save; the strict check, with the solver, passes.
         assert "*Record par* (ctrl+p)" in steps[8]
         app.action_record_par()
-        await pilot.press("ctrl+s")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+s")
         assert path.exists() and not app.doc.dirty
         assert json.loads(path.read_text(encoding="utf-8"))["par"] == {"turns": 4, "health": 10}
     assert "check --strict --solve" in steps[8] and main(["check", "--strict", "--solve", str(path)]) == 0
@@ -162,8 +154,7 @@ async def test_the_editor_tutorial_works_as_written(tmp_path) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(app, pilot)
         assert codes(app) == {"CR301", "CR311", "CR223"}
-        await pilot.press("ctrl+z")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+z")
         assert codes(app) == {"CR301", "CR311", "CR223"}  # nothing to undo
         await press_at(pilot, app, 4, 1, "w", "s")
         await settle(app, pilot)

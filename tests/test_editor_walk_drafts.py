@@ -13,7 +13,7 @@ from textual.widgets import OptionList
 
 from cardrogue.editor.phrasing import editor_message
 from cardrogue.editor.widgets.problems import ProblemsPanel
-from editor_support import app_on, make_app, settle
+from editor_support import app_on, make_app, press, settle
 from helpers import notes, run_async, shown_lines
 
 
@@ -50,8 +50,7 @@ def story_app(tmp_path: Path, story: str):
 async def opened_story(app, pilot) -> None:
     """The Story tab opened (F3) and settled."""
     await settle(app, pilot)
-    await pilot.press("f3")
-    await settle(app, pilot)
+    await press(app, pilot, "f3")
 
 
 def words(lines: list[str]) -> str:
@@ -73,8 +72,7 @@ async def test_enter_on_a_problem_of_another_level_scrolls_the_map_to_its_place(
         assert app.level_index == 0
         await pilot.press("ctrl+k")
         highlight(app, "CR225")
-        await pilot.press("enter")
-        await settle(app, pilot)
+        await press(app, pilot, "enter")
         canvas = app.canvas
         assert app.level_index == 1 and canvas.cursor == (4, 4)
         top = 4 * canvas.cell_h
@@ -125,10 +123,8 @@ async def test_a_drafts_notifications_give_its_first_error_in_the_editors_words(
         await settle(app, pilot)
         panel = app.query_one(ProblemsPanel)
         first = next(d for d in panel.diagnostics if d.code == "CR208")
-        await pilot.press("ctrl+s")
-        await settle(app, pilot)
-        await pilot.press("f5")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+s")
+        await press(app, pilot, "f5")
         for start in ("crypt.json opens as a draft", "Saved crypt.json with", "Not played: "):
             said = next(n for n in told if n.startswith(start))
             assert f"(first: CR208 The First Room (4, 1): {editor_message(first)})" in said and '("to")' not in said, said
@@ -152,12 +148,9 @@ async def test_a_drafts_notifications_name_the_place_of_an_error_the_schema_foun
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
         assert any(" CR105 The Toll (1, 0): " in line for line in shown_lines(app.query_one("#problems-list", OptionList)))
-        await pilot.press("ctrl+s")
-        await settle(app, pilot)
-        await pilot.press("f5")
-        await settle(app, pilot)
-        await pilot.press("f6")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+s")
+        await press(app, pilot, "f5")
+        await press(app, pilot, "f6")
         told.append(str(app.query_one("#solve-status").render()))
         for start in ("toll.json opens as a draft", "Saved toll.json with", "Not played: ", "the campaign has 1 error"):
             said = " ".join(next(n for n in told if start in n).split())
@@ -261,8 +254,7 @@ async def test_enter_on_a_practice_hero_outside_the_grid_opens_the_field_that_pl
         await settle(app, pilot)
         await pilot.press("ctrl+k")
         highlight(app, "CR225")
-        await pilot.press("enter")
-        await settle(app, pilot)
+        await press(app, pilot, "enter")
         assert app.level_index == 1
         assert isinstance(app.screen, FormScreen) and app.screen.title_text == "Level 2", app.screen
         said = form_error(app, "at")
@@ -291,16 +283,13 @@ async def test_a_story_far_over_the_limit_opens_its_first_part_without_a_freeze(
         said = " ".join(str(app.query_one("#story-cut").render()).split())
         assert f"{SOURCE_LIMIT + 1:,} characters" in said and f"first {STORY_LIMIT:,}" in said, said
         assert app.campaign.levels[0].story == story and not app.doc.dirty
-        await pilot.press("ctrl+s")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+s")
         assert json.loads(app.doc.path.read_text(encoding="utf-8"))["levels"][0]["story"] == story
         source.focus()
-        await pilot.press("home", "D")
-        await settle(app, pilot)
+        await press(app, pilot, "home", "D")
         assert app.campaign.levels[0].story == "D" + story[:STORY_LIMIT]
         app.canvas.focus()
-        await pilot.press("ctrl+z")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+z")
         assert app.campaign.levels[0].story == story and source.text == story[:STORY_LIMIT]
 
 
@@ -335,8 +324,7 @@ async def test_a_notification_over_the_sidebar_is_read_whole_at_80x24(tmp_path) 
     app = make_app(walk_draft(tmp_path), tmp_path)
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settle(app, pilot)
-        await pilot.press("ctrl+k")
-        await settle(app, pilot)
+        await press(app, pilot, "ctrl+k")
         app.notify("Saved crypt.json with 3 errors: it cannot be played or published until they are fixed", timeout=8)
         await settle(app, pilot)
         toasts = list(app.screen.query("Toast"))

@@ -54,18 +54,17 @@ class FindScreen(AskScreen):
     HINT = "[dim]enter: go to the next one (again: the one after)   escape: cancel[/]"
 
 
-def overview_text(level: Level, cards: Mapping[str, CardDef], markers: Mapping[tuple[int, int], Severity],
-                  columns: int, rows: int, view: tuple[int, int, int, int], pick: tuple[int, int]) -> Text:
-    """The whole level in ``columns`` x ``rows`` characters, each standing for a block of places.
+def overview_blocks(level: Level, cards: Mapping[str, CardDef], markers: Mapping[tuple[int, int], Severity],
+                    columns: int, rows: int) -> list[list[tuple[str, Style]]]:
+    """The glyph and style of each block of ``level`` in ``columns`` x ``rows`` characters, row by row.
 
     A block shows its most telling card: a problem mark, the start, a ladder, the exit, else
-    the first card's kind colour (``■``), ``·`` when empty. The map's view ``(x0, y0, x1, y1)``
-    is shaded and the picked block is reversed.
+    the first card's kind colour (``■``), ``·`` when empty.
     """
     bw, bh = max(1, ceil(level.width / columns)), max(1, ceil(level.height / rows))
-    text = Text()
-    x0, y0, x1, y1 = view
+    blocks = []
     for by in range(ceil(level.height / bh)):
+        row = []
         for bx in range(ceil(level.width / bw)):
             glyph, style = "·", "grey42"
             rank = 9
@@ -86,14 +85,40 @@ def overview_text(level: Level, cards: Mapping[str, CardDef], markers: Mapping[t
                     elif rank > 3:
                         card = cards.get(cell.card)
                         glyph, style, rank = "■", KIND_COLOUR.get(card.kind, "white") if card else "red", 3
-            seen = x0 // bw <= bx <= x1 // bw and y0 // bh <= by <= y1 // bh
-            shown = Style.parse(style) + (Style(bgcolor="grey23") if seen else Style())
+            row.append((glyph, Style.parse(style)))
+        blocks.append(row)
+    return blocks
+
+
+SEEN = Style(bgcolor="grey23")
+PICKED = Style(reverse=True)
+
+
+def blocks_text(blocks: list[list[tuple[str, Style]]], bw: int, bh: int, view: tuple[int, int, int, int],
+                pick: tuple[int, int]) -> Text:
+    """The ``blocks`` (:func:`overview_blocks`, each ``bw`` x ``bh`` places) as text: the map's view
+    ``(x0, y0, x1, y1)`` shaded and the picked block reversed."""
+    text = Text()
+    x0, y0, x1, y1 = view
+    for by, row in enumerate(blocks):
+        for bx, (glyph, style) in enumerate(row):
+            if x0 // bw <= bx <= x1 // bw and y0 // bh <= by <= y1 // bh:
+                style += SEEN
             if (bx, by) == pick:
-                shown += Style(reverse=True)
-            text.append(glyph, shown)
+                style += PICKED
+            text.append(glyph, style)
         text.append("\n")
     text.rstrip()
     return text
+
+
+def overview_text(level: Level, cards: Mapping[str, CardDef], markers: Mapping[tuple[int, int], Severity],
+                  columns: int, rows: int, view: tuple[int, int, int, int], pick: tuple[int, int]) -> Text:
+    """The whole level in ``columns`` x ``rows`` characters, each standing for a block of places
+    (:func:`overview_blocks`); the map's view ``(x0, y0, x1, y1)`` is shaded and the picked block is reversed.
+    """
+    bw, bh = max(1, ceil(level.width / columns)), max(1, ceil(level.height / rows))
+    return blocks_text(overview_blocks(level, cards, markers, columns, rows), bw, bh, view, pick)
 
 
 class OverviewScreen(ModalScreen[tuple[int, int] | None]):
@@ -114,6 +139,8 @@ class OverviewScreen(ModalScreen[tuple[int, int] | None]):
         self.bw = max(1, ceil(level.width / self.columns))
         self.bh = max(1, ceil(level.height / self.rows))
         self.pick = (cursor[0] // self.bw, cursor[1] // self.bh)
+        # the blocks are the same for every pick: worked out once, not again for every arrow pressed
+        self.blocks = overview_blocks(level, cards, markers, self.columns, self.rows)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog overview"):
@@ -129,7 +156,7 @@ class OverviewScreen(ModalScreen[tuple[int, int] | None]):
 
     def _show(self) -> None:
         self.query_one("#overview-map", Static).update(
-            overview_text(self.level, self.cards, self.markers, self.columns, self.rows, self.view, self.pick))
+            blocks_text(self.blocks, self.bw, self.bh, self.view, self.pick))
 
     def action_pick(self, dx: int, dy: int) -> None:
         bx = max(0, min(ceil(self.level.width / self.bw) - 1, self.pick[0] + dx))

@@ -29,10 +29,30 @@ class EditorFooter(Footer):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(compact=True, show_command_palette=True, **kwargs)
+        self._shown: tuple[tuple, ...] | None = None  # the keys composed (_keys)
 
     def compose(self) -> ComposeResult:
-        if not self._bindings_ready:
+        self._shown = self._keys()
+        for key, display, description, action, disabled, tooltip, classes in self._shown:
+            if classes:
+                yield FooterKey(key, display, description, action, disabled=disabled, tooltip=tooltip, classes=classes)
+            else:
+                # born with the class its bound ``compact`` gives it on mount: given then, it restyled each key again
+                yield FooterKey(key, display, description, action, disabled=disabled, tooltip=tooltip,
+                                classes="-compact" if self.compact else "").data_bind(compact=Footer.compact)
+
+    async def recompose(self) -> None:
+        """Mount the keys again only when another set is to be shown: the bindings change with every move
+        of the focus and every screen, and most moves keep the same keys (remounting them restyled the
+        whole footer each time)."""
+        if self.is_attached and self._shown is not None and self._keys() == self._shown:
             return
+        await super().recompose()
+
+    def _keys(self) -> tuple[tuple, ...]:
+        """What :meth:`compose` shows: each key's (key, display, description, action, disabled, tooltip, classes)."""
+        if not self._bindings_ready:
+            return ()
         active = self.screen.active_bindings
         on_dialog = isinstance(self.screen, ModalScreen)
         first, focused, app_keys = [], [], []
@@ -57,14 +77,13 @@ class EditorFooter(Footer):
         room = self.app.size.width - (self._width(palette[1], "Commands") + 1 if palette else 0)
         while first + focused + app_keys and sum(self._width(b) for b, _, _ in first + focused + app_keys) > room:
             (app_keys or focused or first).pop()
-        for binding, enabled, tooltip in first + focused + app_keys:
-            yield FooterKey(binding.key, self.app.get_key_display(binding), binding.description, binding.action,
-                            disabled=not enabled, tooltip=tooltip or binding.description).data_bind(
-                                compact=Footer.compact)
+        keys = [(binding.key, self.app.get_key_display(binding), binding.description, binding.action, not enabled,
+                 tooltip or binding.description, "") for binding, enabled, tooltip in first + focused + app_keys]
         if palette is not None:
             _, binding, enabled, _ = palette
-            yield FooterKey(binding.key, self.app.get_key_display(binding), "Commands", binding.action,
-                            classes="-command-palette", disabled=not enabled)
+            keys.append((binding.key, self.app.get_key_display(binding), "Commands", binding.action, not enabled,
+                         "", "-command-palette"))
+        return tuple(keys)
 
     def _offered(self, action: str) -> bool:
         """A key that runs everywhere but is offered where it does something alone (the editor's

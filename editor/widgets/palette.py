@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Mapping
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.content import Content
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
@@ -30,6 +32,14 @@ def matching_cards(cards: Mapping[str, CardDef], query: str) -> list[CardDef]:
         if all(w in hay for w in words):
             found.append(card)
     return sorted(found, key=lambda c: (c.kind is not CardKind.TILE, PLACEABLE.index(c.kind), c.name))
+
+
+@lru_cache(maxsize=4096)
+def card_label(kind: CardKind, name: str, own: bool) -> Content:
+    """A card's line in the palette: its kind's colour, its name, ``*`` for the campaign's own card. The same
+    few hundred lines are drawn again on every file opened, template and undo that changes the cards: each is
+    made once (markup is parsed, a Content is never changed)."""
+    return markup(f"[{KIND_COLOUR[kind]}]●[/] $name{' [dim]*[/]' if own else ''}", name=name)
 
 
 class CardOptions(OptionList):
@@ -59,7 +69,7 @@ class Palette(Vertical):
         options = self.query_one("#palette-list", CardOptions)
         found = matching_cards(self.cards, query)
         options.set_options(
-            Option(markup(f"[{KIND_COLOUR[c.kind]}]●[/] $name{' [dim]*[/]' if c.id in self.own else ''}", name=c.name), id=c.id)
+            Option(card_label(c.kind, c.name, c.id in self.own), id=c.id)
             for c in found
         )
         ids = [c.id for c in found]
