@@ -11,7 +11,6 @@ Run it with ``cardrogue edit [CAMPAIGN]`` or ``python -m cardrogue.editor.app [C
 
 from __future__ import annotations
 
-import struct
 import sys
 from functools import partial, reduce
 from pathlib import Path
@@ -28,7 +27,7 @@ from textual.widgets import Header, OptionList, Static, TabbedContent, TabPane
 
 from cardrogue.engine.format.diagnostics import Diagnostic, Severity
 from cardrogue.engine.model.campaign import Campaign, CardKind, Direction
-from cardrogue.engine.model.potions import potion_identities
+from cardrogue.engine.model.potions import seeded_identities
 from cardrogue.engine.printable import printable
 from cardrogue.engine.words import counted, place_text
 
@@ -273,10 +272,8 @@ class EditorApp(KeysInOrder, App[int]):
         if colour is None:
             return None
         chosen = self.campaign.potions
-        try:
-            effect = potion_identities(self.campaign.seed, chosen).get(colour)
-        except (TypeError, ValueError, OverflowError, struct.error):  # a draft's seed out of range: nothing to say
-            return None
+        seeded = seeded_identities(self.campaign.seed, chosen)  # (None: a draft's seed out of range)
+        effect = seeded.get(colour) if seeded else None
         if not isinstance(effect, str):
             return None
         how = "f7" if colour in chosen else f"seed {self.campaign.seed}; f7 sets it"
@@ -501,6 +498,14 @@ class EditorApp(KeysInOrder, App[int]):
         if self.apply_typed():
             self.solving.solve()
 
+    def par_recorded_how(self) -> str:
+        """How the author records this version's par: Record par when level 1's par is the campaign's (no ladder on
+        it: a run ends at its exit), else ``cardrogue solve --write-par`` (the campaign's par runs down its ladders,
+        which F6's level par does not)."""
+        if self.campaign.levels and not self.campaign.levels[0].ladders:
+            return "F6 on level 1, then Record par (ctrl+p), records this version's"
+        return f"cardrogue solve --write-par {self.doc.name} records this version's (its par runs down its ladders)"
+
     def action_record_par(self) -> None:
         """*Record par*: the par F6 proved, written in the campaign (the file's ``par``), when the level's par is the
         campaign's: the first level, without a ladder (a run ends at its exit). One undoable edit."""
@@ -517,6 +522,9 @@ class EditorApp(KeysInOrder, App[int]):
                         "level's alone: cardrogue solve --write-par records the campaign's", severity="warning", timeout=8)
             return
         par = Par(solution.result.turns, solution.result.health)
+        if self.campaign.par == par:  # (an edit that changes nothing would cost F6's verdict: the last edit's)
+            self.notify(f"Par already recorded: {counted(par.turns, 'turn')}, {par.health} health left", timeout=5)
+            return
         if self.edit(lambda c: replace(c, par=par), "Record par"):
             self.doc.know_par(self.campaign)
         self.notify(f"Par recorded: {counted(par.turns, 'turn')}, {par.health} health left (ctrl+s saves it)", timeout=5)
@@ -853,7 +861,7 @@ class EditorApp(KeysInOrder, App[int]):
         if par is None and recorded is not None and self.doc.par_changed():
             # The file's par was recorded for the version opened (walk 26: "par 3" on a map edited to par 8 and more).
             stale = (f"none proven for this version: the campaign changed since its par "
-                     f"({counted(recorded.turns, 'turn')}) was recorded; F6 proves a level's")
+                     f"({counted(recorded.turns, 'turn')}) was recorded; {self.par_recorded_how()}")
         self.push_screen(PlayerScreen(result.campaign, self.level_index, par=par, no_file_par=stale), done)
 
 

@@ -178,7 +178,7 @@ class FileFlows:
         elif self.doc.par_changed():  # walk 26: the file's par kept for a version it no longer is, unsaid
             par = self.doc.campaign.par
             self.app.notify(f"Saved {path.name}. Its par ({counted(par.turns, 'turn')}) was recorded for the map before "
-                            "your edits: F6, then Record par (ctrl+p), records this version's", severity="warning",
+                            f"your edits: {self.app.par_recorded_how()}", severity="warning",
                             timeout=8)
         else:
             self.app.notify(f"Saved {path.name}", timeout=2)

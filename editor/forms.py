@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Callable, Mapping
 from cardrogue.engine.format.checks import RuleError
 from cardrogue.engine.format.diagnostics import Diagnostic
 from cardrogue.engine.model.abilities import AbilityError
-from cardrogue.engine.model.potions import potion_identities
+from cardrogue.engine.model.potions import seeded_identities
 from cardrogue.engine.model.campaign import (CHEST, POTION_COLOURS, POTION_EFFECTS, SHOP, Campaign, CardDef, CardKind,
                                              LevelHero)
 from cardrogue.engine.model.versions import RULES_VERSIONS
@@ -339,9 +339,10 @@ class Forms:
             # What the seed makes each colour not set depends on the effects the others are set to (walk 26: the
             # labels kept the form's first values while red and blue were chosen): said again at each choice.
             chosen = {colour: effect for colour, effect in chosen.items() if effect}
-            seeded = potion_identities(seed, chosen)
+            seeded = seeded_identities(seed, chosen)
             return {colour: f"{colour.capitalize()} potion" + (
-                "" if colour in chosen else f" (not set: seed {seed} makes it {seeded[colour]})")
+                "" if colour in chosen else f" (not set: seed {seed} makes it {seeded[colour]})" if seeded else
+                f" (not set: no seed gives it an effect until the seed is a whole number from 0 to 2**64 - 1)")
                 for colour in POTION_COLOURS}
 
         first = labels(chosen)

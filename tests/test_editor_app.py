@@ -682,7 +682,8 @@ async def test_playtest_after_an_edit_shows_no_par_the_edit_may_have_changed(cam
         player = await playtest()
         assert player.par is None
         assert player.no_par == ("none proven for this version: the campaign changed since its par (11 turns) "
-                                 "was recorded; F6 proves a level's"), player.no_par
+                                 "was recorded; cardrogue solve --write-par story.json records this version's (its "
+                                 "par runs down its ladders)"), player.no_par
         player.dismiss(None)
         await pilot.pause()
         await pilot.press("ctrl+z")  # the version opened again
@@ -766,6 +767,8 @@ async def test_record_par_writes_the_par_f6_proved_in_the_file(tmp_path) -> None
         assert (app.campaign.par.turns, app.campaign.par.health) == (result.turns, result.health)
         assert said[-1] == f"Par recorded: {result.turns} turns, {result.health} health left (ctrl+s saves it)", said
         assert "Before the last edit" not in str(app.query_one("#solve-status").render())  # par is no content
+        app.action_record_par()  # again: nothing to record, and F6's verdict kept (review 26)
+        assert said[-1].startswith("Par already recorded") and app.solving.proven_par(0) == result.turns, said
         await pilot.press("f5")
         await pilot.pause()
         player = next(s for s in app.screen_stack if isinstance(s, PlayerScreen))
@@ -790,6 +793,26 @@ async def test_record_par_writes_the_par_f6_proved_in_the_file(tmp_path) -> None
 
 
 @run_async
+async def test_record_par_on_a_first_level_with_a_ladder_records_nothing_and_says_what_does(campaign_file,
+                                                                                          tmp_path) -> None:
+    """review 26: level 1's par is the campaign's only when a run ends at its exit. On a first level with a ladder,
+    F6 proves the level's par to the ladder taken, not the campaign's down it: Record par writes nothing and names
+    `cardrogue solve --write-par`, which records the campaign's."""
+    app = make_app(campaign_file, tmp_path)
+    said = notes(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert app.level_index == 0 and app.campaign.levels[0].ladders and app.campaign.par is None
+        app.canvas.focus()
+        await pilot.press("f6")
+        await settle(app, pilot)
+        assert app.solving.solution.verdict == "solved"
+        app.action_record_par()
+        assert said[-1].startswith("Record par: the file records the campaign's par, from level 1 to its exit"), said
+        assert "cardrogue solve --write-par" in said[-1] and app.campaign.par is None
+
+
+@run_async
 async def test_a_save_says_when_the_par_it_keeps_was_recorded_for_another_version(campaign_file, tmp_path) -> None:
     """walk 26: an edited map was saved with the par its file recorded before the edit (par 3 on a map of par 8
     and more), which `cardrogue play` then shows and `cardrogue check` (without --solve) does not question. The
@@ -805,8 +828,9 @@ async def test_a_save_says_when_the_par_it_keeps_was_recorded_for_another_versio
         app.canvas.move_to(0, 1)
         await pilot.press("ctrl+t", *"Welcome", "ctrl+s")  # an inscription: par unchanged, content changed
         await settle(app, pilot)
-        assert said[-1] == ("Saved story.json. Its par (11 turns) was recorded for the map before your edits: F6, "
-                            "then Record par (ctrl+p), records this version's"), said
+        assert said[-1] == ("Saved story.json. Its par (11 turns) was recorded for the map before your edits: "
+                            "cardrogue solve --write-par story.json records this version's (its par runs down its "
+                            "ladders)"), said
         assert json.loads(campaign_file.read_text(encoding="utf-8"))["par"] == {"turns": 11, "health": 9}
         await pilot.press("ctrl+z", "ctrl+s")  # as opened again: the par measures it
         await settle(app, pilot)

@@ -782,3 +782,21 @@ def test_a_misspelt_key_of_the_hero_potions_a_card_or_a_practice_hero_is_kept_an
     with pytest.raises(ValueError, match="'items' is there already"):
         edits.mend_key(both, ("hero", "itemz"), "items")
     assert edits.mend_key(both, ("hero", "itemz"), None).hero.unknown == ()
+
+
+@run_async
+async def test_f7_on_a_draft_whose_seed_is_out_of_range_says_so_in_its_labels(tmp_path) -> None:
+    """A draft's seed of -5 (CR1xx: out of the schema's range) opens; F7 read what the seed makes each colour not set
+    and raised struct.error, a traceback that ended the editor. The form opens, its labels say the seed gives no
+    effect until it is in range."""
+    data = json.loads((CAMPAIGNS / "a-sons-descent.json").read_text(encoding="utf-8"))
+    data["seed"] = -5
+    path = tmp_path / "seed.json"
+    app = app_on(data, path, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert app.doc.campaign.seed == -5
+        await press(app, pilot, "f7")
+        assert isinstance(app.screen, FormScreen)
+        labels = " ".join(str(label.render()) for label in app.screen.query("Label"))
+        assert "no seed gives it an effect until the seed is a whole number" in labels, labels

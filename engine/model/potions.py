@@ -34,6 +34,14 @@ def _bytes(seed: int) -> Iterator[int]:
         k += 1
 
 
+def seeded_identities(seed: object, chosen: Mapping[str, str] | None = None) -> dict[str, str] | None:
+    """:func:`potion_identities`, or None for a seed no valid file holds (a draft's: not an integer from 0 to
+    2**64 - 1, as the schema's ``seed``), which gives the colours not chosen no effect."""
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2 ** 64:
+        return None
+    return potion_identities(seed, chosen)
+
+
 def potion_identities(seed: int, chosen: Mapping[str, str] | None = None) -> dict[str, str]:
     """colour -> effect for all six colours: the author's choices, the rest from the seed."""
     chosen = dict(chosen or {})
