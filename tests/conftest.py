@@ -104,14 +104,13 @@ def _one_idle_wait_a_key():
     when the key started an animation (the animator not complete): the app is idle after each key as before,
     and every key still waits for its own idle window. Otherwise Textual's ``App._press_keys`` as it is."""
     import asyncio
-    import unicodedata
 
     import textual.app as textual_app
-    from textual import events
 
     try:  # (Textual's own names, as of 8.2: a Textual without them presses keys its own way, two waits a key)
-        from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
+        from editor_support import key_event
 
+        key_event("a")
         press_keys = textual_app.App._press_keys
         textual_app.wait_for_idle  # noqa: B018
     except (ImportError, AttributeError):
@@ -127,15 +126,9 @@ def _one_idle_wait_a_key():
                 await asyncio.sleep(float(wait_ms) / 1000)
                 await self._animator.wait_until_complete()
                 continue
-            if len(key) == 1 and not key.isalnum():
-                key = _character_to_key(key)
-            try:
-                char: str | None = unicodedata.lookup(_get_unicode_name_from_key(REPLACED_KEYS.get(key, key)))
-            except KeyError:
-                char = key if len(key) == 1 else None
-            key_event = events.Key(key, char)
-            key_event.set_sender(self)
-            driver.send_message(key_event)
+            event = key_event(key)
+            event.set_sender(self)
+            driver.send_message(event)
             await textual_app.wait_for_idle(0)
             if not self._animator._complete_event.is_set():
                 await self._animator.wait_until_complete()

@@ -61,21 +61,26 @@ def burst(app, *keys: str) -> None:
     waits for the one before to be handled, where ``pilot.press`` waits for the app to be idle after
     each key. ``keys`` are Pilot's key names (``"a"``, ``"ctrl+u"``, ``"end"``; :func:`typed` spells a
     text); nothing is handled before the caller awaits (``settle``)."""
+    for key in keys:
+        event = key_event(key)
+        event.set_sender(app)
+        app.post_message(event)
+
+
+def key_event(key: str):
+    """The Key event of Pilot's key name ``key``, its character as Textual's own ``App._press_keys`` finds it."""
     import unicodedata
 
     from textual import events
     from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
 
-    for key in keys:
-        if len(key) == 1 and not key.isalnum():
-            key = _character_to_key(key)
-        try:
-            char: str | None = unicodedata.lookup(_get_unicode_name_from_key(REPLACED_KEYS.get(key, key)))
-        except KeyError:
-            char = key if len(key) == 1 else None
-        event = events.Key(key, char)
-        event.set_sender(app)
-        app.post_message(event)
+    if len(key) == 1 and not key.isalnum():
+        key = _character_to_key(key)
+    try:
+        char: str | None = unicodedata.lookup(_get_unicode_name_from_key(REPLACED_KEYS.get(key, key)))
+    except KeyError:
+        char = key if len(key) == 1 else None
+    return events.Key(key, char)
 
 
 async def press(app, pilot, *keys: str) -> None:

@@ -596,6 +596,19 @@ async def test_enter_on_no_exit_goes_to_the_last_level_not_a_form(campaign_file,
         assert "CR220" not in {d.code for d in app.query_one(ProblemsPanel).diagnostics}
 
 
+async def _playtest(app, pilot):
+    """F5: the play-test's PlayerScreen, the level's preface over it put away."""
+    from cardrogue.editor.player import PlayerScreen
+
+    await pilot.press("f5")
+    await pilot.pause()
+    player = next(s for s in app.screen_stack if isinstance(s, PlayerScreen))
+    while app.screen is not player:  # the level's preface is shown over the board
+        app.pop_screen()
+        await pilot.pause()
+    return player
+
+
 @run_async
 async def test_playtest_after_f6_shows_the_par_f6_proved(campaign_file, tmp_path) -> None:
     """F5 right after F6 on the last level (no ladder: the level's par is the run's): the end screen
@@ -610,13 +623,7 @@ async def test_playtest_after_f6_shows_the_par_f6_proved(campaign_file, tmp_path
         await settle(app, pilot)
 
         async def playtest():
-            await pilot.press("f5")
-            await pilot.pause()
-            player = next(s for s in app.screen_stack if isinstance(s, PlayerScreen))
-            while app.screen is not player:  # the level's preface is shown over the board
-                app.pop_screen()
-                await pilot.pause()
-            return player
+            return await _playtest(app, pilot)
 
         app.set_level(2)
         await press(app, pilot, "f6")
@@ -664,13 +671,7 @@ async def test_playtest_after_an_edit_shows_no_par_the_edit_may_have_changed(cam
         await settle(app, pilot)
 
         async def playtest():
-            await pilot.press("f5")
-            await pilot.pause()
-            player = next(s for s in app.screen_stack if isinstance(s, PlayerScreen))
-            while app.screen is not player:  # the level's preface is shown over the board
-                app.pop_screen()
-                await pilot.pause()
-            return player
+            return await _playtest(app, pilot)
 
         player = await playtest()
         assert player.par == 11  # the version opened: the file's par
@@ -737,6 +738,18 @@ async def test_the_cell_panel_says_what_a_potion_is_in_this_campaign(campaign_fi
         assert "a potion of teleportation here (f7)" in summary, summary
 
 
+async def _record_par_refused(app, pilot, said: list[str]) -> None:
+    """F6 on the level shown solves it, and Record par records nothing there, naming what records the campaign's."""
+    assert app.campaign.par is None
+    app.canvas.focus()
+    await pilot.press("f6")
+    await settle(app, pilot)
+    assert app.solving.solution.verdict == "solved"
+    app.action_record_par()
+    assert said[-1].startswith("Record par: the file records the campaign's par, from level 1 to its exit"), said
+    assert "cardrogue solve --write-par" in said[-1] and app.campaign.par is None
+
+
 @run_async
 async def test_record_par_writes_the_par_f6_proved_in_the_file(tmp_path) -> None:
     """walk 26: F6 proved a challenge map's par, but only `cardrogue solve --write-par` wrote it in the file, which
@@ -783,13 +796,7 @@ async def test_record_par_writes_the_par_f6_proved_in_the_file(tmp_path) -> None
         await pilot.press("ctrl+l", "d")  # a copy after it: solved on its own, but no run starts there
         await settle(app, pilot)
         app.set_level(1)
-        app.canvas.focus()
-        await pilot.press("f6")
-        await settle(app, pilot)
-        assert app.solving.solution.verdict == "solved"
-        app.action_record_par()
-        assert said[-1].startswith("Record par: the file records the campaign's par, from level 1 to its exit"), said
-        assert app.campaign.par is None
+        await _record_par_refused(app, pilot, said)
 
 
 @run_async
@@ -802,14 +809,8 @@ async def test_record_par_on_a_first_level_with_a_ladder_records_nothing_and_say
     said = notes(app)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        assert app.level_index == 0 and app.campaign.levels[0].ladders and app.campaign.par is None
-        app.canvas.focus()
-        await pilot.press("f6")
-        await settle(app, pilot)
-        assert app.solving.solution.verdict == "solved"
-        app.action_record_par()
-        assert said[-1].startswith("Record par: the file records the campaign's par, from level 1 to its exit"), said
-        assert "cardrogue solve --write-par" in said[-1] and app.campaign.par is None
+        assert app.level_index == 0 and app.campaign.levels[0].ladders
+        await _record_par_refused(app, pilot, said)
 
 
 @run_async
