@@ -441,6 +441,9 @@ class Page(_Connection):
                          windowsVirtualKeyCode=vk, nativeVirtualKeyCode=vk)
 
     def screenshot(self, path: Path) -> Path:
+        # A tab behind another of its window draws no frames, and its screenshot waits for one: in a full run, a test
+        # of two tabs waited 60 s for the first's (the tab in front is the one shot).
+        self.command("Page.bringToFront")
         data = self.command("Page.captureScreenshot", format="png")["data"]
         path.write_bytes(base64.b64decode(data))
         return path
