@@ -519,7 +519,8 @@ class EditorApp(KeysInOrder, App[int]):
             return
         if li != 0 or self.campaign.levels[li].ladders:
             self.notify("Record par: the file records the campaign's par, from level 1 to its exit; F6 proved this "
-                        "level's alone: cardrogue solve --write-par records the campaign's", severity="warning", timeout=8)
+                        "level's alone: cardrogue solve --write-par records the campaign's", severity="warning",
+                        timeout=8)
             return
         par = Par(solution.result.turns, solution.result.health)
         if self.campaign.par == par:  # (an edit that changes nothing would cost F6's verdict: the last edit's)
@@ -527,7 +528,8 @@ class EditorApp(KeysInOrder, App[int]):
             return
         if self.edit(lambda c: replace(c, par=par), "Record par"):
             self.doc.know_par(self.campaign)
-        self.notify(f"Par recorded: {counted(par.turns, 'turn')}, {par.health} health left (ctrl+s saves it)", timeout=5)
+        self.notify(f"Par recorded: {counted(par.turns, 'turn')}, {par.health} health left (ctrl+s saves it)",
+                    timeout=5)
 
     def action_publish(self) -> None:
         """F9: publish the open campaign to the configured hub, when it has no errors and a proven par."""

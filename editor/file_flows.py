@@ -177,9 +177,8 @@ class FileFlows:
                             severity="warning", timeout=8)
         elif self.doc.par_changed():  # walk 26: the file's par kept for a version it no longer is, unsaid
             par = self.doc.campaign.par
-            self.app.notify(f"Saved {path.name}. Its par ({counted(par.turns, 'turn')}) was recorded for the map before "
-                            f"your edits: {self.app.par_recorded_how()}", severity="warning",
-                            timeout=8)
+            self.app.notify(f"Saved {path.name}. Its par ({counted(par.turns, 'turn')}) was recorded for the map "
+                            f"before your edits: {self.app.par_recorded_how()}", severity="warning", timeout=8)
         else:
             self.app.notify(f"Saved {path.name}", timeout=2)
         if then is not None:

@@ -424,7 +424,8 @@ def publish_map(campaign_text: str, budget_seconds: float = PUBLISH_SECONDS) -> 
         return False, f"Not published: no proven par ({result.verdict}: {result.reason})"
     if result.verdict != SOLVED:  # the hub's budget is not the author's to raise: what makes a map quicker to solve
         return False, (f"Not published: no par proven within {budget_seconds:g} s ({result.verdict}: {result.reason}); "
-                       f"a hub publishes a map only with a par its solver proves within its own budget: {QUICKER_TO_SOLVE}")
+                       "a hub publishes a map only with a par its solver proves within its own budget: "
+                       f"{QUICKER_TO_SOLVE}")
 
     def said(m: dict) -> str:
         state = "Published" if m.get("created") else "Already published"

@@ -182,9 +182,9 @@ class PlayerScreen(Screen[RunResult | None]):
     ``level`` is a level index (0-based) to practise one level: such a run is
     never scored. ``par``: the par of this run's task when the caller knows it (the
     editor's solve of the level); otherwise the campaign's par when the run is the
-    whole campaign, unless ``no_file_par`` says why it does not measure this version. A replay is saved only when ``replays_dir`` is given,
-    a score recorded only when ``scores_db`` is given, so a play-test from the
-    editor leaves no files behind.
+    whole campaign, unless ``no_file_par`` says why it does not measure this version.
+    A replay is saved only when ``replays_dir`` is given, a score recorded only when
+    ``scores_db`` is given, so a play-test from the editor leaves no files behind.
     """
 
     CSS_PATH = "player.tcss"

@@ -114,9 +114,10 @@ class Proof(NamedTuple):
 
 def _proof(row: tuple, campaign: Campaign, max_seconds: float | None) -> Proof:
     """What the replay of the row ``(player, turns, health, recorded_at, run_id, replay)`` proves on ``campaign``.
-    ``max_seconds`` bounds the re-simulation (past it: not proved, and not settled). A row stored before a run was the states it passes through
-    (:attr:`VerifiedRun.run_id`) holds an id its actions give (:attr:`VerifiedRun.earlier_ids`): it is proved all the
-    same, and listed under the run's id of now, so that a copy with a detour is not listed beside it."""
+    ``max_seconds`` bounds the re-simulation (past it: not proved, and not settled). A row stored before a run was
+    the states it passes through (:attr:`VerifiedRun.run_id`) holds an id its actions give
+    (:attr:`VerifiedRun.earlier_ids`): it is proved all the same, and listed under the run's id of now, so that a
+    copy with a detour is not listed beside it."""
     player, turns, health, _, run_id, replay = row
     verdict = verify_replay(replay, campaign, max_seconds=max_seconds)
     if not verdict.ok:

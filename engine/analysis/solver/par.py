@@ -193,7 +193,8 @@ def solve_diagnostics(campaign: Campaign, budget: Budget | None = None) -> list[
         return [Diagnostic("CR401", f"unsolvable: {result.reason}", Severity.ERROR, **where,
                            hint="change the map so that some line of play reaches the exit alive")]
     if result.verdict == UNKNOWN:
-        return [Diagnostic("CR402", f"solvability unknown: {result.reason}; {RAISE_THE_BUDGET}", Severity.WARNING, **where)]
+        return [Diagnostic("CR402", f"solvability unknown: {result.reason}; {RAISE_THE_BUDGET}", Severity.WARNING,
+                           **where)]
     split = result.turns_per_level(campaign)
     text = (f"par: {result.turns} turns with {result.health_text()}; the solution replay verifies "
             f"({result.states_expanded:,} states, {result.seconds:.2f} s)")
