@@ -439,11 +439,7 @@ def _key_holder(data: dict, path: tuple) -> dict | None:
     ``data``, None when the path leads to no such key."""
     parent: object = data
     for step in path[:-1]:
-        if isinstance(parent, dict) and step in parent or isinstance(parent, list) and \
-                isinstance(step, int) and 0 <= step < len(parent):
-            parent = parent[step]  # type: ignore[index]
-        else:
-            return None
+        parent = _step(parent, step)
     return parent if isinstance(parent, dict) and path[-1:] and path[-1] in parent else None
 
 
