@@ -305,6 +305,12 @@ class PlayerScreen(Screen[RunResult | None]):
         self._hint("Enter acts in the action list: Tab takes you there (↑ ↓ to choose, Esc back to the board).")
 
     def on_resize(self) -> None:
+        self.fit_board_later()
+
+    def fit_board_later(self) -> None:
+        """Fit the board once the layout is refreshed. (Textual drops a callback so scheduled before the app is
+        running: at 80x11 the fits asked for as this screen mounted under the opening story were all lost, and the
+        board kept nine rows of eleven. It is fitted again whenever this screen resumes.)"""
         self.call_after_refresh(self._fit_board)
 
     def on_screen_suspend(self) -> None:
@@ -313,6 +319,7 @@ class PlayerScreen(Screen[RunResult | None]):
 
     def on_screen_resume(self) -> None:
         self.query_one(KeyBar).visible = True
+        self.fit_board_later()  # laid out afresh now that it is on top (the terminal may have changed meanwhile)
 
     def _fit_board(self) -> None:
         """Large cards when the level fits them in half the left column's height (the actions and the log keep the rest).
@@ -320,7 +327,10 @@ class PlayerScreen(Screen[RunResult | None]):
         the log need under it (ACTIONS_ROWS): a bigger level scrolls. (Python, not player.tcss: a stylesheet cannot
         say "the column less five rows and the inscription's", and the board's own height came first, the hero's
         panel covering the actions at 79x23.) A column too short for the inscription too leaves it to the log."""
-        room = self.query_one("#player-left").size
+        left = self.query("#player-left")
+        if not self.is_current or not left:
+            return  # (under another screen it is fitted as it resumes; before its widgets or after they are gone)
+        room = left.first().size
         inscription = self.query_one("#inscription")
         no_room = room.height < BOARD_ROWS + ACTIONS_ROWS + INSCRIPTION_ROWS
         if inscription.has_class("-no-room") != no_room:
