@@ -3,8 +3,8 @@
 Plain HTML, no script. Every string that came from a map, a player or a request goes
 through :func:`e` (``html.escape`` with quotes), including inside attributes; the
 response's Content-Security-Policy (see :mod:`.app`) forbids scripts and inline styles
-even if something slipped through. Story prefaces are Markdown in the file; here they
-are shown as their text, line breaks kept.
+even if something slipped through. A story and the levels' prefaces are Markdown in the file, drawn as the player
+draws them: a safe subset written as HTML by :func:`.story.story_html`, everything else as text.
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ from urllib.parse import quote, urlencode
 
 from cardrogue.engine.words import counted
 
+from .story import story_html
+
 STYLESHEET = """\
 body { font-family: "DejaVu Sans", sans-serif; margin: 2em auto; max-width: 60em; padding: 0 1em;
        color: #222; background: #fdfcf8; overflow-wrap: break-word; }
@@ -24,14 +26,17 @@ th, td { text-align: left; padding: 0.3em 0.6em; border-bottom: 1px solid #ddd; 
 td.n, th.n { text-align: right; }
 #maps td:nth-child(-n+2) { overflow-wrap: anywhere; min-width: 8em; }
 .rows { overflow-x: auto; }
-.story, .description { white-space: pre-wrap; }
+.description, .story pre, .story .source { white-space: pre-wrap; }
 .story { background: #f3efe4; padding: 0.6em 1em; border-left: 3px solid #b59f6b; }
+.story > :first-child { margin-top: 0; }
+.story > :last-child { margin-bottom: 0; }
+.story blockquote { margin: 0.6em 0 0.6em 1em; padding-left: 0.8em; border-left: 2px solid #cbbd98; }
 .muted { color: #666; }
 form.search input[type=search] { width: 20em; }
 .play { font-weight: bold; }
 /* A stranger's text draws in its own box: combining marks stacked on a letter (the text rule lets 8 through) are
    cut at its edge, with room for a script's own stacks, and never cover the lines around it. */
-h2, h3, p, td, li, .story { overflow: clip; overflow-clip-margin: 0.3em; }
+h2, h3, h4, h5, h6, p, td, th, li, pre, blockquote, .story { overflow: clip; overflow-clip-margin: 0.3em; }
 """
 
 
@@ -142,11 +147,11 @@ def map_page(m: dict, runs: list[dict], offset: int = 0, count: int = 50, every:
     if m.get("description"):
         parts.append(f"<p class=\"description\">{e(m['description'])}</p>")
     if m.get("story"):
-        parts.append(f"<div class=\"story\">{e(m['story'])}</div>")
+        parts.append(f"<div class=\"story\">{story_html(m['story'])}</div>")
     for i, level in enumerate(m.get("levels_detail", ())):
         parts.append(f"<h3>Level {i + 1}: {e(_named(level['title'], level['id']))}</h3>")
         if level["story"]:
-            parts.append(f"<div class=\"story\">{e(level['story'])}</div>")
+            parts.append(f"<div class=\"story\">{story_html(level['story'])}</div>")
     parts.append("<h3>Leaderboard</h3>")
     if m["runs"]:
         other = _map_href(m) + ("" if every else "?every=1")
