@@ -270,3 +270,30 @@ def test_a_level_wide_error_is_told_by_the_editors_publish_with_its_level_named(
     _account(hub)
     ok, message = publish_map(json.dumps(doc))
     assert not ok and "this level" not in message and 'level 3 (more)' in message, message
+
+
+@run_async
+async def test_in_a_browser_the_run_is_not_submitted_with_the_servers_account(hub, tmp_path: Path, monkeypatch) -> None:
+    """`cardrogue web`: every tab runs `cardrogue play` as the server's user, whose hub account (hub.json) is not the
+    browser player's; `h` submitted the run under the server operator's name, whoever played it. In a browser the
+    end screen offers the replay as a download instead, for the player to submit under their own account
+    (docs/web.md), and nothing reaches the hub with the server's token."""
+    from cardrogue.editor.player.app import PlayerApp
+
+    client = _account(hub, "operator")
+    client.publish(json.dumps(duel_dict()))
+    monkeypatch.setattr(PlayerApp, "is_web", property(lambda app: True))  # what textual-serve's web driver says
+    delivered: list[tuple[str, dict]] = []
+    monkeypatch.setattr(PlayerApp, "deliver_text", lambda app, io, **kw: delivered.append((io.read(), kw)) or "key")
+    app = app_for(duel_dict(), tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _win(app, pilot)
+        assert "download this run's replay" in _end_hub_text(screen) and "submit this run" not in _end_hub_text(screen)
+        await _submit(app, pilot)
+        said = _end_hub_text(screen)
+        assert "under your own hub account" in said and "cardrogue hub submit" in said, said
+        assert screen.hub_replay is None
+    assert client.leaderboard(duel_dict()["id"])["runs"] == []  # not under the operator's name
+    (replay, options), = delivered
+    assert json.loads(replay)["campaign"]["id"] == duel_dict()["id"] and options["open_method"] == "download"
+    assert options["save_filename"].endswith(".json") and options["save_filename"] in said

@@ -460,7 +460,9 @@ class PlayerScreen(Screen[RunResult | None]):
         else:  # (finish says the table's own failures; anything else is said here, not left as "recording")
             self.result = replace(self._end.result, message=f"The run could not be recorded ({event.worker.error}).")
         ranked = self.result.outcome == "won" and self.result.verified and not self.result.practice
-        hub_replay = self.run.recorder.text() if ranked and configured() is not None else None
+        # In a browser (`cardrogue web`) the hub account configured here is the server's user's, not the player's: the
+        # run is not submitted with it; the player downloads the replay and submits it under their own (docs/web.md).
+        hub_replay = self.run.recorder.text() if ranked and (self.app.is_web or configured() is not None) else None
         self._end.recorded(self.result, hub_replay)
         if self.leave_when_recorded:
             self.app.exit(self.result)
@@ -680,7 +682,7 @@ class EndScreen(ModalScreen[str]):
                 if r.table:
                     yield Static(self._table(), id="end-table")
                 if self.hub_replay is not None:
-                    yield Static(Text("h submit this run to the hub", "bold"), id="end-hub")
+                    yield Static(self._hub_offer(), id="end-hub")
             yield Static(Text.assemble((dice_note(self.random_dice), "italic"), "\n",
                                        ("r restart level · n new run · q leave · Esc board", "dim")), id="end-keys")
         yield KeyBar(dice_keys(self.BINDINGS, self.random_dice, "n"))
@@ -713,7 +715,7 @@ class EndScreen(ModalScreen[str]):
         if result.table:
             body.mount(Static(self._table(), id="end-table"))
         if hub_replay is not None:
-            body.mount(Static(Text("h submit this run to the hub", "bold"), id="end-hub"))
+            body.mount(Static(self._hub_offer(), id="end-hub"))
         self.refresh_bindings()
         self.call_after_refresh(self._fit_body)
 
@@ -722,11 +724,31 @@ class EndScreen(ModalScreen[str]):
             return self.hub_replay is not None
         return None if self.recording else True  # (dimmed until the run is recorded)
 
+    def _hub_offer(self) -> Text:
+        if self.app.is_web:
+            return Text("h download this run's replay, to submit it to a hub under your own account", "bold")
+        return Text("h submit this run to the hub", "bold")
+
     def action_submit_to_hub(self) -> None:
         replay, self.hub_replay = self.hub_replay, None  # one submission per run
         self.refresh_bindings()
+        if self.app.is_web:
+            self._deliver(replay)
+            return
         self.query_one("#end-hub", Static).update(Text("Submitting to the hub…", "dim"))
         self.run_worker(lambda: self._submitted(replay), thread=True, group="hub")
+
+    def _deliver(self, replay: str) -> None:
+        """In a browser: the replay downloaded by the browser, never submitted with the server's hub account (the
+        server's user's, whoever plays in the tab: docs/web.md). The player submits it under their own account."""
+        from io import StringIO
+
+        name = self.result.replay_path.name if self.result.replay_path is not None else "run.replay.json"
+        self.app.deliver_text(StringIO(replay), save_filename=name, open_method="download", mime_type="application/json")
+        self.query_one("#end-hub", Static).update(Text(
+            f"The replay downloads as {name}: submit it under your own hub account with "
+            f"`cardrogue hub submit {name}` (this server's account is not yours).", "green"))
+        self.call_after_refresh(self.query_one("#end-body", VerticalScroll).scroll_end, animate=False)
 
     def _submitted(self, replay: str) -> None:
         from cardrogue.hub.client import submit_run
