@@ -552,7 +552,7 @@ def cmd_token_rotate(args: argparse.Namespace) -> int:
         from dataclasses import replace
 
         from cardrogue.hub import config as settings
-        from cardrogue.hub.client import HubClient, HubRefused
+        from cardrogue.hub.client import HubClient, HubRefused, HubUnreachable
         from cardrogue.hub.config import REGISTER, ROTATE, ClientConfig, Pending, config_path, new_token
 
         config, url = _account_for(args)
@@ -576,17 +576,20 @@ def cmd_token_rotate(args: argparse.Namespace) -> int:
         token = pending.token if resumed else new_token()
         # Saved before the hub is asked: once it answers, the old token is dead; a lost answer must not lose the new.
         settings.save_config(replace(config, pending=Pending(url, config.name or "", token, ROTATE)))
+        again = f"run `cardrogue hub token rotate` again to finish (the new token is kept in {config_path()})"
         try:
-            answer = _sent(lambda: HubClient(url, config.token).rotate(token),
-                           f"while the hub rotated the token: run `cardrogue hub token rotate` again to finish (the new "
-                           f"token is kept in {config_path()})")
+            answer = _sent(lambda: HubClient(url, config.token).rotate(token), f"while the hub rotated the token: {again}")
+        except HubUnreachable as exc:
+            # (a connection dropped or timed out after the request was sent: the hub may have rotated, the old token
+            # dead; the kept one is the account's then, and the same command finishes with it)
+            said = type(exc)(f"{exc}; the hub may have rotated the token: {again}")
+            said.retry_after = exc.retry_after
+            raise said from None
         except HubRefused as exc:
             if exc.status >= 500 or (resumed and not _settled(exc)):
                 # The hub failing may have rotated, and a retry refused unread (429) leaves the interrupted request
                 # on its way: the next rotate checks the token kept.
-                raise HubRefused(exc.status, {**exc.body, "error": f"{exc}; run `cardrogue hub token rotate` again "
-                                                                    f"to finish (the new token is kept in {config_path()})"},
-                                 exc.retry_after) from None
+                raise HubRefused(exc.status, {**exc.body, "error": f"{exc}; {again}"}, exc.retry_after) from None
             if exc.status == 401 and resumed and (done := finished_before()) is not None:
                 return done  # the interrupted request landed while this one was on its way: its token is live
             settings.save_config(replace(config, pending=None))  # refused before it was read: no account's

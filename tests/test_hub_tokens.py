@@ -642,3 +642,80 @@ def test_a_revocation_racing_a_runs_write_waits_for_it_and_neither_deadlocks(hub
     with pytest.raises(Exception, match="not known"):
         hub.account(token)
     hub.db.close()
+
+
+class _AnswerLost:
+    """A proxy on loopback in front of ``hub``: it hands each request to the hub whole, and for the ``drop``-th (1 the
+    first) closes the client's connection instead of passing the hub's answer on (a connection dropped once the hub
+    had done the work, as a proxy's timeout or a mobile network does)."""
+
+    def __init__(self, hub, drop: int) -> None:
+        import socket
+        import threading
+
+        self.hub, self.drop, self.done = hub, drop, []
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.base = f"http://127.0.0.1:{self.server.getsockname()[1]}"
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        import http.client
+
+        while True:
+            try:
+                conn, _ = self.server.accept()
+            except OSError:  # (closed: the test is over)
+                return
+            with conn:
+                head = b""
+                while b"\r\n\r\n" not in head:
+                    head += conn.recv(65536)
+                head, body = head.split(b"\r\n\r\n", 1)
+                lines = head.decode("latin-1").split("\r\n")
+                method, path, _ = lines[0].split(" ", 2)
+                headers = dict(line.split(": ", 1) for line in lines[1:])
+                length = int(next((v for k, v in headers.items() if k.lower() == "content-length"), "0"))
+                while len(body) < length:
+                    body += conn.recv(65536)
+                upstream = http.client.HTTPConnection(self.hub.base.removeprefix("http://"))
+                upstream.request(method, path, body=body or None,
+                                 headers={k: v for k, v in headers.items() if k.lower() != "host"})
+                answer = upstream.getresponse()
+                raw = answer.read()
+                self.done.append((method, path, answer.status))
+                if len(self.done) == self.drop:
+                    continue  # the hub answered; the client never hears it
+                reply = f"HTTP/1.1 {answer.status} {answer.reason}\r\n" + "".join(
+                    f"{k}: {v}\r\n" for k, v in answer.getheaders() if k.lower() not in ("connection", "content-length"))
+                conn.sendall(reply.encode("latin-1") + f"content-length: {len(raw)}\r\nconnection: close\r\n\r\n".encode()
+                             + raw)
+
+    def close(self) -> None:
+        self.server.close()
+
+
+@pytest.mark.parametrize("command", ["register", "rotate"])
+def test_a_token_made_whose_answer_the_connection_lost_is_finished_by_the_same_command(sqlite_hub, capsys,
+                                                                                      command: str) -> None:
+    """The hub made the account (or rotated the token) and the connection dropped before its answer came back: the
+    same command run again finishes it with the token kept, never a name taken or a dead token. A rotation's
+    message said only that the connection was lost, not that the new token waits and the command finishes it."""
+    hub = sqlite_hub
+    proxy = _AnswerLost(hub, drop=1 if command == "register" else 2)
+    try:
+        if command == "rotate":
+            assert cardrogue(capsys, "hub", "register", "alice", "--hub", proxy.base)[0] == 0
+        old = load_config().token
+        argv = ("hub", "register", "alice") if command == "register" else ("hub", "token", "rotate")
+        code, out, err = cardrogue(capsys, *argv, "--hub", proxy.base)
+        again = f"run `cardrogue hub {' '.join(argv[1:])}" + (f" --hub {proxy.base}`" if command == "register" else "`")
+        assert code != 0 and f"{again} again to finish" in err, err
+        kept = load_config().pending.token
+        assert me(hub, kept) == 200 and (old is None or me(hub, old) == 401)  # done on the hub
+        code, out, err = cardrogue(capsys, *argv, "--hub", proxy.base)
+        assert code == 0 and "interrupted before" in out, (out, err)
+        assert load_config().token == kept and load_config().pending is None and me(hub, kept) == 200
+        assert proxy.done[proxy.drop - 1][2] in (200, 201)  # the answer lost said it was done
+    finally:
+        proxy.close()
