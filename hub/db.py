@@ -103,6 +103,9 @@ class Tx:
 
     def __init__(self, db: "Database", conn: Any, bounded: bool = True) -> None:
         self._db, self._conn, self._bounded = db, conn, bounded
+        # What a migration's step leaves for a later one of the same upgrade (hub/migrations.py: migration 8's verdicts
+        # on the runs it kept, which migration 10 need not re-simulate again).
+        self.carried: dict[str, Any] = {}
 
     def execute(self, sql: str, params: tuple = ()) -> Any:
         if self._bounded and self._db.dialect == "postgresql":

@@ -78,6 +78,8 @@ def _rekey_runs(tx: "Tx") -> list[str]:
     ids = [row[0] for row in tx.all("SELECT run_id FROM runs ORDER BY submitted_at, run_id")]
     campaigns: dict[str, Any] = {}
     rekeyed, kept, copies = 0, [], []
+    verdicts: dict[str, Any] = {}  # each run's verdict, for migration 10 (_settle_kept_runs) in the same upgrade
+    tx.carried["rekey_verdicts"] = verdicts
     started = shown = time.monotonic()
     for n, old in enumerate(ids, 1):
         map_hash, content, replay = tx.one("SELECT r.map_hash, m.content, r.replay FROM runs r JOIN maps m"
@@ -93,6 +95,7 @@ def _rekey_runs(tx: "Tx") -> list[str]:
             kept.append(f"{old[:12]} (its map {map_hash[:12]} no longer loads to its hash)")
             continue
         verdict = verify_replay(replay, campaign, max_seconds=REKEY_SECONDS)
+        verdicts[old] = verdict
         if not verdict.ok:
             kept.append(f"{old[:12]} ({verdict.message})")
         elif (new := verdict.run.run_id) != old:
@@ -112,6 +115,75 @@ def _rekey_runs(tx: "Tx") -> list[str]:
                      "(remove them by hand if unwanted): " + _listed(copies))
     if kept:
         notes.append(f"{_runs_counted(len(kept))} did not re-verify, kept under their old ids: " + _listed(kept))
+    return notes
+
+
+# The longest one run kept by migration 8 is re-simulated for migration 10: one that ran out of migration 8's 10 s (a
+# loaded machine at the upgrade) is given this long, once, at the start, where no request waits for it.
+RETRY_SECONDS = 120.0
+
+
+def _settle_kept_runs(tx: "Tx") -> list[str]:
+    """The runs migration 8 left under the id of their actions (``earlier_id`` NULL, stored before it ran), settled.
+    Migration 8 kept every run it could not re-key alike: one whose re-simulation ran out of its 10 s (not disproved: a
+    loaded machine) stayed under its old id for good, so a copy of it with a detour met no row and was stored beside
+    it; and one whose replay no longer re-simulates to its result stayed ranked, its score one the hub no longer
+    proves and its replay one ``cardrogue verify`` refuses. Each is re-simulated once more (RETRY_SECONDS): one that
+    verifies is re-keyed as migration 8 would have (a copy of a run stored before it stays as it is); one refused is
+    moved to ``runs_set_apart`` with the reason, off every leaderboard and count (its replay's address still answers),
+    and its player's best run on the map marked again. No row is dropped; what was done is said."""
+    from cardrogue.engine.format.loader import load_campaign_text
+    from cardrogue.engine.records.replay import verify_replay
+
+    done = tx.carried.get("rekey_verdicts", {})
+    rekeyed_at = tx.one("SELECT applied_at FROM schema_migrations WHERE version = 8")  # (recorded before this runs)
+    kept = tx.all("SELECT r.run_id, r.map_hash, m.content, r.replay, r.account_id FROM runs r JOIN maps m"
+                  " ON m.hash = r.map_hash WHERE r.earlier_id IS NULL AND r.submitted_at <= ?"
+                  " ORDER BY r.submitted_at, r.run_id", (rekeyed_at[0],))
+    campaigns: dict[str, Any] = {}
+    rekeyed, apart, unsettled = [], [], []
+    players: set[tuple[str, int]] = set()
+    for old, map_hash, content, replay, account_id in kept:
+        if map_hash not in campaigns:
+            try:
+                loaded = load_campaign_text(content, map_hash).campaign
+            except Exception:  # (a stored text this version cannot read: its runs stay as they are, as migration 8's)
+                loaded = None
+            campaigns[map_hash] = loaded if loaded is not None and loaded.content_hash == map_hash else None
+        if campaigns[map_hash] is None:  # (its map takes no run any more: its board stays as it stood)
+            continue
+        verdict = done.get(old)  # (migration 8 ran in this upgrade: its verdict stands, but for want of time)
+        if verdict is None or verdict.out_of_time:
+            verdict = verify_replay(replay, campaigns[map_hash], max_seconds=RETRY_SECONDS)
+        if verdict.ok and (new := verdict.run.run_id) != old and not tx.one("SELECT 1 FROM runs WHERE run_id = ?",
+                                                                             (new,)):
+            tx.execute("UPDATE runs SET run_id = ?, earlier_id = ? WHERE run_id = ?", (new, old, old))
+            rekeyed.append(old[:12])
+        elif verdict.out_of_time:
+            unsettled.append(f"{old[:12]} ({verdict.message})")
+        elif not verdict.ok:
+            tx.execute("INSERT INTO runs_set_apart (run_id, map_hash, account_id, turns, health, submitted_at, replay,"
+                       " reason) SELECT run_id, map_hash, account_id, turns, health, submitted_at, replay, ? FROM runs"
+                       " WHERE run_id = ?", (verdict.message, old))
+            tx.execute("DELETE FROM runs WHERE run_id = ?", (old,))
+            apart.append(f"{old[:12]} ({verdict.message})")
+            players.add((map_hash, account_id))
+    for map_hash, account_id in players:  # the best run left of each player whose run was set apart, marked
+        tx.execute("UPDATE runs SET best = 0 WHERE map_hash = ? AND account_id = ?", (map_hash, account_id))
+        tx.execute("UPDATE runs SET best = 1 WHERE run_id = (SELECT b.run_id FROM runs b WHERE b.map_hash = ? AND"
+                   " b.account_id = ? ORDER BY b.turns, b.health DESC, b.submitted_at, b.run_id LIMIT 1)",
+                   (map_hash, account_id))
+    notes = []
+    if rekeyed:
+        notes.append(f"re-keyed {_runs_counted(len(rekeyed))} migration 8 had kept under their old ids: "
+                     + _listed(rekeyed))
+    if apart:
+        notes.append(f"set apart {_runs_counted(len(apart))}, off the leaderboards (runs_set_apart): "
+                     + ("its replay does not" if len(apart) == 1 else "their replays do not") + " re-verify now: "
+                     + _listed(apart))
+    if unsettled:
+        notes.append(f"{_runs_counted(len(unsettled))} still not re-verified in {RETRY_SECONDS:g} s, kept as before: "
+                     + _listed(unsettled))
     return notes
 
 
@@ -241,6 +313,16 @@ MIGRATIONS: tuple[tuple[int, str, tuple[Any, ...]], ...] = (
     # looks.look_key): the accounts made before keep their old key until it is made again (_rekey_looks).
     (9, "accounts: every look-alike key made again by the key of now", (
         _rekey_looks,
+    )),
+    # Migration 8 kept the runs it could not re-key under their old ids for good: one out of its time (not disproved)
+    # was never re-keyed, and a copy of it with a detour was stored beside it; one that no longer re-verifies stayed
+    # ranked (_settle_kept_runs).
+    (10, "runs: those migration 8 kept re-keyed, or set apart when they no longer re-verify", (
+        "CREATE TABLE runs_set_apart ("
+        " run_id TEXT PRIMARY KEY, map_hash TEXT NOT NULL REFERENCES maps(hash),"
+        " account_id BIGINT NOT NULL REFERENCES accounts(id), turns INTEGER NOT NULL, health INTEGER NOT NULL,"
+        " submitted_at {real} NOT NULL, replay TEXT NOT NULL, reason TEXT NOT NULL)",
+        _settle_kept_runs,
     )),
 )
 

@@ -706,6 +706,9 @@ class Hub:
             row = tx.one("SELECT r.replay, a.name FROM runs r JOIN accounts a ON a.id = r.account_id"
                          " WHERE (r.run_id = ? OR r.earlier_id = ?) AND r.map_hash = ?",  # (earlier_id: migration 8)
                          (run_id, run_id, target["hash"]))
+            if row is None:  # a run set apart by migration 10 (no longer re-verifies): off the boards, its file kept
+                row = tx.one("SELECT r.replay, a.name FROM runs_set_apart r JOIN accounts a ON a.id = r.account_id"
+                             " WHERE r.run_id = ? AND r.map_hash = ?", (run_id, target["hash"]))
         if row is None:
             raise HubError(404, f"no run {run_id!r} on this map")
         if target["competition"]:

@@ -90,11 +90,12 @@ def test_migration_9_makes_again_the_look_alike_keys_of_the_accounts_made_before
         for name, old_key in (("ϲat", "oat"), ("cat", "cat"), ("ͺvy", " ivy"), ("alice", "alice")):
             tx.execute("INSERT INTO accounts (name, name_key, look_key, token_hash, created_at) VALUES (?, ?, ?, ?, ?)",
                        (name, name.casefold(), old_key, "unused:" + name.casefold(), 1.9e9))
+        tx.execute("DROP TABLE runs_set_apart")
         tx.execute("DELETE FROM schema_migrations WHERE version >= 9")
     assert db.schema_version() == 8
     db.close()
     db = Database(hub_db)
-    assert db.applied == [9]
+    assert db.applied == [9, 10]
     assert db.notes == ["made again the look-alike key of 3 accounts",
                         "1 account reads as an older one now, both kept (rename them by hand if unwanted): "
                         "'cat' (reads as 'ϲat', made before it)"], db.notes
@@ -564,21 +565,23 @@ def test_a_run_stored_before_runs_were_their_states_cannot_be_copied_with_a_deto
         broken["actions"] = broken["actions"][:-1]  # (its claimed result no longer re-simulates)
         tx.execute("UPDATE runs SET run_id = ?, replay = ? WHERE run_id = ?",
                    (carols.recorded_id, json.dumps(broken), carols.run_id))
-        for undo in ("DROP INDEX runs_earlier", "ALTER TABLE runs DROP COLUMN earlier_id",
+        for undo in ("DROP TABLE runs_set_apart", "DROP INDEX runs_earlier", "ALTER TABLE runs DROP COLUMN earlier_id",
                      "DELETE FROM schema_migrations WHERE version >= 8"):
             tx.execute(undo)
     assert db.schema_version() == 7
     db.close()
-    db = Database(hub_db)  # migration 8 (and 9: every key the same)
-    assert db.applied == [8, 9]
+    db = Database(hub_db)  # migration 8 (9: every key the same; 10: carol's run set apart)
+    assert db.applied == [8, 9, 10]
     assert db.notes[0].startswith("re-keyed 1 run by the states they pass through, of 3 runs re-verified"), db.notes
     assert db.notes[1].startswith(f"1 run kept under their old ids, copies of a run stored before them (remove them by "
                                   f"hand if unwanted): {stored_copy.recorded_id[:12]} (the run {run.run_id[:12]}"), db.notes
     assert db.notes[2].startswith(f"1 run did not re-verify, kept under their old ids: {carols.recorded_id[:12]} ("), db.notes
+    assert db.notes[3].startswith("set apart 1 run, off the leaderboards (runs_set_apart): its replay does not "
+                                  f"re-verify now: {carols.recorded_id[:12]} ("), db.notes  # (migration 10)
     with db.transaction() as tx:
         assert sorted(tx.all("SELECT a.name, r.run_id, r.earlier_id FROM runs r JOIN accounts a ON a.id = r.account_id")) == [
-            ("alice", run.run_id, run.recorded_id), ("bob", stored_copy.recorded_id, None),
-            ("carol", carols.recorded_id, None)]
+            ("alice", run.run_id, run.recorded_id), ("bob", stored_copy.recorded_id, None)]
+        assert tx.all("SELECT run_id FROM runs_set_apart") == [(carols.recorded_id,)]
     db.close()
     with running_hub(hub_db) as hub:
         status, body, _ = call(hub.base, "POST", ref + "/runs", raw=copies["loop"].encode(), token=bob)
@@ -589,7 +592,96 @@ def test_a_run_stored_before_runs_were_their_states_cannot_be_copied_with_a_deto
             status, served, _ = call(hub.base, "GET", f"{ref}/runs/{run_id}/replay")
             assert status == 200 and served["actions"] == json.loads(original)["actions"], served
         runs = call(hub.base, "GET", ref + "/leaderboard?every=1")[1]["runs"]
-        assert sorted(r["player"] for r in runs) == ["alice", "bob", "carol"]
+        assert sorted(r["player"] for r in runs) == ["alice", "bob"]
+
+
+def test_the_runs_migration_8_kept_are_re_keyed_or_set_apart(hub_db: str) -> None:
+    """Migration 8 kept for good, under the id of its actions, every run it could not re-key: alice's, whose
+    re-simulation ran out of its 10 s on a loaded machine (not disproved), was never re-keyed, so bob's copy of it
+    with a detour met no row and was stored beside it (201); and carol's, whose replay no longer re-simulates to its
+    result, stayed first among her runs on the leaderboard, a score the hub no longer proves and a replay that
+    `cardrogue verify` refuses. Migration 10 re-simulates each once more (120 s): alice's is re-keyed (the copy is
+    409), carol's is set apart, off every board and count, its replay's address still answering, and her best run
+    left marked."""
+    from helpers import detour_copies, ledger_run, ledger_solution
+
+    text = ledger_solution()[0]
+    campaign = campaign_of(text)
+    original = ledger_run("alice")[1].text()
+    run = verify_replay(original, campaign).run
+    carols = verify_replay(slower(text, 1, "carol"), campaign).run
+    with running_hub(hub_db) as hub:
+        alice, bob, carol = (register(hub.base, name) for name in ("alice", "bob", "carol"))
+        published = publish(hub.base, alice, text, window_days=0)[1]
+        ref = f"/api/maps/{published['hash']}"
+        for body, token in ((original, alice), (slower(text, 1, "carol"), carol), (slower(text, 2, "carol"), carol)):
+            assert call(hub.base, "POST", ref + "/runs", raw=body.encode(), token=token)[0] == 201
+    db = Database(hub_db)
+    with db.transaction(write=True) as tx:  # as migration 8 left them, kept under the ids of their actions
+        tx.execute("UPDATE runs SET run_id = ?, earlier_id = NULL WHERE run_id = ?", (run.recorded_id, run.run_id))
+        broken = json.loads(carols.replay_text)
+        broken["actions"] = broken["actions"][:-1]  # (its claimed result no longer re-simulates)
+        tx.execute("UPDATE runs SET run_id = ?, replay = ? WHERE run_id = ?",
+                   (carols.recorded_id, json.dumps(broken), carols.run_id))
+        tx.execute("UPDATE schema_migrations SET applied_at = ? WHERE version = 8", (4e9,))  # after those runs
+        for undo in ("DROP TABLE IF EXISTS runs_set_apart", "DELETE FROM schema_migrations WHERE version >= 10"):
+            tx.execute(undo)
+    db.close()
+    db = Database(hub_db)
+    rekeyed = f"re-keyed 1 run migration 8 had kept under their old ids: {run.recorded_id[:12]}"
+    assert db.notes[:1] == [rekeyed], db.notes
+    assert db.notes[1].startswith("set apart 1 run, off the leaderboards (runs_set_apart): its replay does not "
+                                  f"re-verify now: {carols.recorded_id[:12]} ("), db.notes
+    assert len(db.notes) == 2, db.notes
+    db.close()
+    with running_hub(hub_db) as hub:
+        loop = detour_copies(campaign, original, "bob")["loop"]
+        status, body, _ = call(hub.base, "POST", ref + "/runs", raw=loop.encode(), token=bob)
+        assert status == 409 and "alice" in body["error"], body
+        board = call(hub.base, "GET", ref + "/leaderboard")[1]
+        assert [(r["player"], r["turns"]) for r in board["runs"]] == [("alice", run.turns), ("carol", run.turns + 2)]
+        assert (board["map"]["runs"], board["map"]["players"]) == (2, 2)
+        every = call(hub.base, "GET", ref + "/leaderboard?every=1")[1]["runs"]
+        assert [r["player"] for r in every] == ["alice", "carol"]
+        for run_id in (run.run_id, run.recorded_id, carols.recorded_id):  # every address still answers
+            assert call(hub.base, "GET", f"{ref}/runs/{run_id}/replay")[0] == 200
+
+
+def test_a_run_out_of_migration_8s_time_is_re_keyed_by_migration_10_of_the_same_upgrade(hub_db: str,
+                                                                                      monkeypatch) -> None:
+    """A run whose re-simulation ran out of migration 8's 10 s (a loaded machine at the upgrade; here a bound already
+    past) was kept under the id of its actions for good, and a copy of it with a detour was stored beside it. Migration
+    10, in the same upgrade, gives it 120 s once more and re-keys it: the copy is 409."""
+    from helpers import detour_copies, ledger_run, ledger_solution
+
+    from cardrogue.hub import migrations
+
+    text = ledger_solution()[0]
+    campaign = campaign_of(text)
+    original = ledger_run("alice")[1].text()
+    run = verify_replay(original, campaign).run
+    with running_hub(hub_db) as hub:
+        alice, bob = register(hub.base, "alice"), register(hub.base, "bob")
+        ref = f"/api/maps/{publish(hub.base, alice, text, window_days=0)[1]['hash']}"
+        assert call(hub.base, "POST", ref + "/runs", raw=original.encode(), token=alice)[0] == 201
+    db = Database(hub_db)
+    with db.transaction(write=True) as tx:  # back to schema 7, as a hub of before left it
+        tx.execute("UPDATE runs SET run_id = ? WHERE run_id = ?", (run.recorded_id, run.run_id))
+        for undo in ("DROP TABLE IF EXISTS runs_set_apart", "DROP INDEX runs_earlier",
+                     "ALTER TABLE runs DROP COLUMN earlier_id", "DELETE FROM schema_migrations WHERE version >= 8"):
+            tx.execute(undo)
+    db.close()
+    monkeypatch.setattr(migrations, "REKEY_SECONDS", -1.0)  # (a deadline passed before the first action)
+    db = Database(hub_db)
+    assert db.notes[0].startswith("re-keyed 0 runs by the states they pass through, of 1 run re-verified"), db.notes
+    assert db.notes[1].startswith(f"1 run did not re-verify, kept under their old ids: {run.recorded_id[:12]} "
+                                  "(re-simulation stopped after -1 s at action 1 of"), db.notes
+    assert db.notes[2:] == [f"re-keyed 1 run migration 8 had kept under their old ids: {run.recorded_id[:12]}"]
+    db.close()
+    with running_hub(hub_db) as hub:
+        loop = detour_copies(campaign, original, "bob")["loop"]
+        status, body, _ = call(hub.base, "POST", ref + "/runs", raw=loop.encode(), token=bob)
+        assert status == 409 and "alice" in body["error"], body
 
 
 def test_a_map_that_no_longer_loads_to_its_hash_takes_no_run_and_is_still_shown(hub_db: str) -> None:
