@@ -23,6 +23,10 @@ _ICON = {Severity.ERROR: "[b red]E[/]", Severity.WARNING: "[b yellow]W[/]", Seve
 # the others, so the first error read (and the one a save, F5 or F6 quotes) is the one to fix, at its place.
 _FOLLOWS = frozenset({"CR311"})
 MAP_KEEPS_ROWS = 6  # of the Map tab, when the problems panel grows to show a problem whole: a row of boxes, its borders
+# Of the Map tab while the solver's line is shown: two rows of boxes (the hero's and the next) and the borders. At
+# 80x24 an unknown par's seven lines, its "F6" hint and a problem left the map one row of boxes.
+MAP_SOLVER_ROWS = 8
+STATUS_LINES = 7  # the solver's line at most (editor.tcss: #problems.-status, #problems.-stepping #solve-status)
 
 
 def reading_order(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
@@ -96,6 +100,7 @@ class ProblemsPanel(Vertical):
         super().__init__(**kwargs)
         self.diagnostics: list[Diagnostic] = []
         self._status: Content | None = None
+        self._status_shown: Content | None = None  # the line as the label shows it: cut to STATUS_LINES
         self._summary: Content = Content("checking…")
         self._grown = False  # fit() set max_height to show the highlighted problem whole
 
@@ -139,8 +144,23 @@ class ProblemsPanel(Vertical):
         label.update(text or "")
         label.set_class(bool(text), "-shown")
         self.set_class(bool(text), "-status")
-        self._status = text or None
+        self._status = self._status_shown = text or None
         self.fit()
+
+    def _fit_status(self, width: int) -> int:
+        """The solver's line in the lines it has (STATUS_LINES), a cut marked by "…" on its last (a step's log, long
+        in a fight, ran on out of sight); returns how many lines it takes."""
+        text = self._status if isinstance(self._status, Content) else Content(str(self._status))
+        lines = text.wrap(width)
+        shown = text
+        if len(lines) > STATUS_LINES:
+            kept = lines[:STATUS_LINES]
+            kept[-1] = kept[-1].truncate(width - 1) + "…"
+            shown = Content("\n").join(kept)
+        if shown != self._status_shown:
+            self._status_shown = shown
+            self.query_one("#solve-status", Label).update(shown)
+        return min(STATUS_LINES, len(lines))
 
     def fit(self) -> None:
         """Grow the panel while the solver's line is shown, so it is read whole (up to seven lines)
@@ -157,8 +177,8 @@ class ProblemsPanel(Vertical):
             self.styles.max_height = None  # the stylesheet's again
             self._grown = False
             self.screen.remove_class("-reading-problems")
-        if not reading and (self._status is None or stepping):
-            self.styles.min_height = None  # the stylesheet's (stepping has its own)
+        if not reading and self._status is None:
+            self.styles.min_height = None  # the stylesheet's
             return
         width = self.content_region.width - 2  # the labels' padding
         if width <= 0:
@@ -166,11 +186,15 @@ class ProblemsPanel(Vertical):
             return
         status = 0
         if self._status is not None:
-            text = self._status if isinstance(self._status, Content) else Content(str(self._status))
-            status = min(7, len(text.wrap(width)))  # an unknown par with what to do about it (walk 26): 7 at 80x24
+            status = self._fit_status(width)  # an unknown par with what to do about it (walk 26): 7 at 80x24
+        if not reading and stepping:
+            self.styles.min_height = None  # the stylesheet's: a height of its own, the same at every step
+            return
         summary = len(self._summary.wrap(width))
         if not reading:
-            self.styles.min_height = max(6, status + summary + 1 + 2)  # and a problem, and the border
+            # The line whole, the summary and the border; and a problem, while the map keeps two rows of boxes.
+            needed = status + summary + 2
+            self.styles.min_height = max(6, needed, min(needed + 1, self.parent.size.height - MAP_SOLVER_ROWS))
             return
         prompt = options.highlighted_option.prompt
         entry = prompt if isinstance(prompt, Content) else Content(str(prompt))
