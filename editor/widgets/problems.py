@@ -101,6 +101,7 @@ class ProblemsPanel(Vertical):
         self.diagnostics: list[Diagnostic] = []
         self._status: Content | None = None
         self._status_shown: Content | None = None  # the line as the label shows it: cut to STATUS_LINES
+        self._answer = False  # the line is an answer read whole (set_solve_status)
         self._summary: Content = Content("checking…")
         self._grown = False  # fit() set max_height to show the highlighted problem whole
 
@@ -138,29 +139,39 @@ class ProblemsPanel(Vertical):
             entries.append(Option(Content.from_markup(f"[dim]{ANALYSIS_WAITS}[/]"), disabled=True))
         options.set_options(entries)
 
-    def set_solve_status(self, text: Content | None) -> None:
-        """The solver's line above the problems (the par, the step shown); None hides it."""
+    @property
+    def status(self) -> Content | None:
+        """The solver's line (F6's verdict or step, F9's publish), None while it is hidden."""
+        return self._status
+
+    def set_solve_status(self, text: Content | None, *, answer: bool = False) -> None:
+        """The solver's line above the problems (the par, the step shown); None hides it. ``answer``: one to read
+        whole and put away (F9's: the hub's answer, or why a map is not published), for which the map gives up
+        its rows down to one row of boxes, as for a problem read (at 80x24 F9's unknown par ran to ten lines)."""
         label = self.query_one("#solve-status", Label)
         label.update(text or "")
         label.set_class(bool(text), "-shown")
         self.set_class(bool(text), "-status")
         self._status = self._status_shown = text or None
+        self._answer = answer and text is not None
         self.fit()
 
-    def _fit_status(self, width: int) -> int:
-        """The solver's line in the lines it has (STATUS_LINES), a cut marked by "…" on its last (a step's log, long
+    def _fit_status(self, width: int, room: int) -> int:
+        """The solver's line in the ``room`` lines it has, a cut marked by "…" on its last (a step's log, long
         in a fight, ran on out of sight); returns how many lines it takes."""
         text = self._status if isinstance(self._status, Content) else Content(str(self._status))
         lines = text.wrap(width)
         shown = text
-        if len(lines) > STATUS_LINES:
-            kept = lines[:STATUS_LINES]
+        if len(lines) > room:
+            kept = lines[:room]
             kept[-1] = kept[-1].truncate(width - 1) + "…"
             shown = Content("\n").join(kept)
+        label = self.query_one("#solve-status", Label)
+        label.styles.max_height = room if room > STATUS_LINES else None  # (the stylesheet's: STATUS_LINES)
         if shown != self._status_shown:
             self._status_shown = shown
-            self.query_one("#solve-status", Label).update(shown)
-        return min(STATUS_LINES, len(lines))
+            label.update(shown)
+        return min(room, len(lines))
 
     def fit(self) -> None:
         """Grow the panel while the solver's line is shown, so it is read whole (up to seven lines)
@@ -184,17 +195,21 @@ class ProblemsPanel(Vertical):
         if width <= 0:
             self.call_after_refresh(self.fit)  # not laid out yet
             return
-        status = 0
-        if self._status is not None:
-            status = self._fit_status(width)  # an unknown par with what to do about it (walk 26): 7 at 80x24
+        summary = len(self._summary.wrap(width))
+        room = STATUS_LINES  # an unknown par with what to do about it (walk 26): 7 at 80x24
+        if self._answer and not reading:
+            room = max(room, self.parent.size.height - MAP_KEEPS_ROWS - summary - 2)
+        status = self._fit_status(width, room) if self._status is not None else 0
         if not reading and stepping:
             self.styles.min_height = None  # the stylesheet's: a height of its own, the same at every step
             return
-        summary = len(self._summary.wrap(width))
         if not reading:
             # The line whole, the summary and the border; and a problem, while the map keeps two rows of boxes.
             needed = status + summary + 2
             self.styles.min_height = max(6, needed, min(needed + 1, self.parent.size.height - MAP_SOLVER_ROWS))
+            css_max = self.styles.base.max_height
+            short = css_max is not None and css_max.is_cells and needed > css_max.value
+            self.styles.max_height = needed if self._answer and short else None  # else the stylesheet's
             return
         prompt = options.highlighted_option.prompt
         entry = prompt if isinstance(prompt, Content) else Content(str(prompt))
