@@ -46,6 +46,7 @@ from .shown import NO_RAW_CONTROLS, markup
 from .phrasing import editor_message
 from .messages import (CardChosen, CellFieldEdited, CursorMoved, LevelChosen, MapWanted, PaintCell, ProblemChosen,
                        StoryEdited)
+from .publishing import PublishFlow
 from .solving import SolveFlow
 from .widgets.dialogs import AskScreen, ChoiceScreen, FormScreen, HelpScreen, PathScreen
 from .widgets.footer import EditorFooter
@@ -129,6 +130,7 @@ class EditorApp(KeysInOrder, App[int]):
         self.files = FileFlows(self, recovery_dir)
         self.forms = Forms(self)
         self.solving = SolveFlow(self)
+        self.publishing = PublishFlow(self)
         self.checker = Checker(self, self._checks_done)
 
     # ------------------------------------------------------------------ layout
@@ -199,6 +201,7 @@ class EditorApp(KeysInOrder, App[int]):
             self._palette_cards = self.campaign.cards
             self.query_one(Palette).show(self.campaign.cards, set(self.campaign.card_entries))
         self.solving.campaign_changed()
+        self.publishing.campaign_changed()
         level = self.campaign.levels[self.level_index]
         self.canvas.show(level, self.campaign.cards, markers(self.diagnostics, self.level_index))
         self._show_inspector()
@@ -532,7 +535,11 @@ class EditorApp(KeysInOrder, App[int]):
                     timeout=5)
 
     def action_publish(self) -> None:
-        """F9: publish the open campaign to the configured hub, when it has no errors and a proven par."""
+        """F9: publish the open campaign to the configured hub, when it has no errors and a proven par (F9 again,
+        while its par is being proven: stop)."""
+        if self.publishing.running:
+            self.publishing.stop_now()
+            return
         if not self.apply_typed():  # what the Cell panel shows is what is published
             return
         if any(d.severity is Severity.ERROR for d in self.diagnostics):
@@ -546,17 +553,13 @@ class EditorApp(KeysInOrder, App[int]):
         self.notify("Publishing: proving the par, then sending the map to the hub…", timeout=3)
         unsaved = (f"{self.doc.name} is not saved: the hub has the campaign as the editor shows it, the file on disk "
                    f"an older one; ctrl+s saves it") if self.doc.dirty else None
-        self.run_worker(partial(self._publish, self.doc.text(), unsaved), thread=True, exclusive=True, group="publish")
+        # A version published with changes not saved says so (walk25: F9 after an edit put a version on the hub
+        # that no file of the author held, the header's ● the only sign).
+        self.publishing.start(self.doc.text(), unsaved)
 
-    def _publish(self, text: str, unsaved: str | None) -> None:
-        """Publish ``text``; a version published with changes not saved says so (walk25: F9 after an edit put a version
-        on the hub that no file of the author held, the header's ● the only sign)."""
-        from cardrogue.hub.client import publish_map
-
-        ok, message = publish_map(text)
-        self.call_from_thread(self.notify, message, severity="information" if ok else "error", timeout=10, markup=False)
-        if ok and unsaved:
-            self.call_from_thread(self.notify, unsaved, severity="warning", timeout=10, markup=False)
+    def action_hide_published(self) -> None:
+        """Escape on the map: the last publish's answer off the solver's line."""
+        self.publishing.hide()
 
     def action_solution_step(self, delta: int) -> None:
         self.solving.step(delta)

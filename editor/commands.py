@@ -32,6 +32,8 @@ COMMANDS: list[tuple[str, str, str]] = [
     ("Next solution step", "Show the solution one action later (while stepping)", "solution_step(1)"),
     ("Previous solution step", "Show the solution one action earlier (while stepping)", "solution_step(-1)"),
     ("Leave solution steps", "Hide the solution's marker (while stepping)", "leave_steps"),
+    ("Hide publish answer", "Take the hub's answer to the last publish (F9) off the line above the problems",
+     "hide_published"),
     ("Place card", "Put the brush (the Cards panel's card) on the cursor (or the selection)", "place"),
     ("Rotate clockwise", "Turn the paths of the selected cards clockwise", "rotate(True)"),
     ("Rotate anticlockwise", "Turn the paths of the selected cards anticlockwise", "rotate(False)"),
@@ -61,7 +63,8 @@ COMMANDS: list[tuple[str, str, str]] = [
      "remove_card"),
     ("Potion colours", "Set the effect of each potion colour (each effect at most once)", "potions"),
     ("Hero", "The hero's character, starting items and equipment", "hero"),
-    ("Publish", "Publish the campaign to the configured hub (no errors, a proven par)", "publish"),
+    ("Publish", "Publish the campaign to the configured hub (no errors, a proven par; again while its par is "
+     "proven: stop)", "publish"),
     ("Map", "Show the map", "show_tab('map')"),
     ("Story", "Edit the story and level prefaces", "show_tab('story')"),
     ("Focus map", "Move the focus to the map", "focus_map"),
@@ -98,7 +101,8 @@ MAP_KEYS = [
 _KEY_NAMES = {"full_stop": ".", "comma": ",", "left_square_bracket": "[", "right_square_bracket": "]",
               "question_mark": "?", "slash": "/"}
 # Commands with no key of their own: what does them instead.
-_NO_KEY = {"leave_steps": "escape (map)", "remove_card": "ctrl+p", "open_recent": "ctrl+p", "record_par": "ctrl+p"}
+_NO_KEY = {"leave_steps": "escape (map)", "hide_published": "escape (map)", "remove_card": "ctrl+p",
+           "open_recent": "ctrl+p", "record_par": "ctrl+p"}
 
 
 def _bindings(app_bindings: Iterable[BindingType]) -> list[tuple[Binding, str]]:

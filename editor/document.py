@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from cardrogue.engine.format.canonical import campaign_to_dict, dumps
+from cardrogue.engine.format.canonical import campaign_to_dict, dumps, play_hash
 from cardrogue.engine.format.diagnostics import Diagnostic
 from cardrogue.engine.model.campaign import Campaign
 
@@ -49,8 +49,9 @@ class Document:
     undo_stack: list[Step] = field(default_factory=list)
     redo_stack: list[Step] = field(default_factory=list)
     _saved: Campaign | None = None
-    # The pars known to measure a content (par, content hash): the file's par of the content opened, as far as
-    # anyone knows, and each par recorded here (*Record par*). par is not part of the content hash.
+    # The pars known to measure a content (par, play hash): the file's par of the content opened, as far as anyone
+    # knows, and each par recorded here (*Record par*). The play hash leaves out the par and the text no rule reads
+    # (a title, the author, a story): a par measures the game, which a new title leaves as it was.
     pars_known: list[tuple[object, str]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -61,21 +62,13 @@ class Document:
     def know_par(self, campaign: Campaign) -> None:
         """``campaign``'s par measures its content (the file opened; a par recorded from F6's proof)."""
         if campaign.par is not None:
-            try:
-                self.pars_known.append((campaign.par, campaign.content_hash))
-            except ValueError:  # a campaign the loader did not build has no hash
-                pass
+            self.pars_known.append((campaign.par, play_hash(campaign)))
 
     def par_changed(self) -> bool:
-        """Whether the campaign's par is not known to measure its content as it is now: recorded (or opened) for
-        another version of it."""
+        """Whether the campaign's par is not known to measure its play as it is now: recorded (or opened) for
+        another version of it (an edit of its title, author or stories alone leaves the par known)."""
         now = self.campaign
-        if now.par is None:
-            return False
-        try:
-            return (now.par, now.content_hash) not in self.pars_known
-        except ValueError:  # no hash: nothing says the content is the one the par was recorded for
-            return True
+        return now.par is not None and (now.par, play_hash(now)) not in self.pars_known
 
     # ------------------------------------------------------------------ state
 

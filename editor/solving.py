@@ -40,14 +40,21 @@ def unknown_advice() -> str:
             "fights (ctrl+r) or cut detours that lead nowhere")
 
 
-def headline(solution: Solution) -> Content:
-    """The verdict as one line: the par, the reason it cannot be solved, or that nobody knows (and what to do)."""
+def headline(solution: Solution, brief: bool = False) -> Content:
+    """The verdict as one line: the par, the reason it cannot be solved, or that nobody knows (and what to do).
+
+    ``brief``: an unknown par's bounds alone, on one line at 80 columns, while its run is stepped past the start
+    (at 80x24 its budget and what to do, six lines, left one to the step: its log was cut, the map one row).
+    """
     r = solution.result
     if r.verdict == SOLVED:
         health = f"{r.health} health" + ("" if r.health_exact else " (at least)")
         return Content.from_markup(f"Par: [b]{counted(r.turns, 'turn')}[/], {health} left ({counted(len(r.actions), 'action')})")
     if r.verdict == UNSOLVABLE:
         return markup("[b red]Unsolvable[/]: $reason", reason=r.reason)
+    if brief and r.found is not None and r.turns_at_least is not None:
+        bounds = f"{r.turns_at_least} to {counted(r.found.turns, 'turn')}"
+        return markup(f"[b yellow]Unknown[/] par: {bounds} (the run found)")
     advice = Content.styled(f"\n{unknown_advice()}.", "dim")
     if r.found is not None and r.turns_at_least is not None:
         # The budget ran out before par was proven, but a run that finishes was found: it is shown.
@@ -215,7 +222,7 @@ class SolveFlow:
         # at 80 columns); the stepping keys are in the footer.
         said = " ".join(step.log) if step.log else ""
         self._panel.set_solve_status(Content.assemble(
-            headline(solution), f"\nStep {index}/{total}, ", what, f", health {step.health}.",
+            headline(solution, brief=index > 0), f"\nStep {index}/{total}, ", what, f", health {step.health}.",
             (" " + said, "dim") if said else ""))
         self._panel.add_class("-stepping")
         self._panel.fit()

@@ -396,12 +396,18 @@ def hub_refusals(found: list) -> list:
 PUBLISH_SECONDS = 20.0  # the editor's F9 proves par within this before it sends a map (a hub's default budget)
 
 
-def publish_map(campaign_text: str, budget_seconds: float = PUBLISH_SECONDS) -> tuple[bool, str]:
+STOPPED = "Not published: stopped while its par was being proven (F9 publishes)"
+
+
+def publish_map(campaign_text: str, budget_seconds: float = PUBLISH_SECONDS, *, progress=None,
+                stop: threading.Event | None = None, sending=None) -> tuple[bool, str]:
     """The editor's "publish": a map without errors, without text the hub refuses (CR228) and with a
     proven par goes to the hub.
 
     The par is proven here first (the hub proves it again with its own solver), so an author
-    hears why a map is not publishable without a round trip.
+    hears why a map is not publishable without a round trip. ``progress``: the solver's reports
+    (:class:`~cardrogue.engine.analysis.solver.Progress`); ``stop``, once set, ends the proof and sends nothing
+    (once the map is on its way it is too late); ``sending()`` is called as it goes.
     """
     from cardrogue.engine.analysis.check import check_campaign
     from cardrogue.engine.analysis.solver import QUICKER_TO_SOLVE, SOLVED, UNSOLVABLE, Budget, solve_campaign
@@ -419,7 +425,10 @@ def publish_map(campaign_text: str, budget_seconds: float = PUBLISH_SECONDS) -> 
     client = configured()
     if client is None:
         return False, NO_HUB
-    result = solve_campaign(loaded.campaign, Budget(max_seconds=budget_seconds), per_level=False)
+    budget = Budget(max_seconds=budget_seconds)
+    result = solve_campaign(loaded.campaign, budget, per_level=False, progress=progress, deadline=budget.start(stop))
+    if stop is not None and stop.is_set():
+        return False, STOPPED
     if result.verdict == UNSOLVABLE:
         return False, f"Not published: no proven par ({result.verdict}: {result.reason})"
     if result.verdict != SOLVED:  # the hub's budget is not the author's to raise: what makes a map quicker to solve
@@ -433,4 +442,6 @@ def publish_map(campaign_text: str, budget_seconds: float = PUBLISH_SECONDS) -> 
         return (f"{state}: {m['id']} version {m['version']}, par {counted(par['turns'], 'turn')} with {par['health']} "
                 f"health: {client.url}/maps/{m['hash'][:12]}")
 
+    if sending is not None:
+        sending()
     return _ask(client, lambda: client.publish(campaign_text), "map", said)

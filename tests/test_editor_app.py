@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -596,6 +597,13 @@ async def test_enter_on_no_exit_goes_to_the_last_level_not_a_form(campaign_file,
         assert "CR220" not in {d.code for d in app.query_one(ProblemsPanel).diagnostics}
 
 
+def _with_recorded_par(campaign_file) -> None:
+    """The fixture campaign's file with a par recorded: 11 turns, 9 health left."""
+    doc = json.loads(campaign_file.read_text(encoding="utf-8"))
+    doc["par"] = {"turns": 11, "health": 9}
+    campaign_file.write_text(json.dumps(doc), encoding="utf-8")
+
+
 async def _playtest(app, pilot):
     """F5: the play-test's PlayerScreen, the level's preface over it put away."""
     from cardrogue.editor.player import PlayerScreen
@@ -663,9 +671,7 @@ async def test_playtest_after_an_edit_shows_no_par_the_edit_may_have_changed(cam
 
     from cardrogue.editor.player import PlayerScreen
 
-    doc = json.loads(campaign_file.read_text(encoding="utf-8"))
-    doc["par"] = {"turns": 11, "health": 9}
-    campaign_file.write_text(json.dumps(doc), encoding="utf-8")
+    _with_recorded_par(campaign_file)
     app = make_app(campaign_file, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
@@ -690,6 +696,33 @@ async def test_playtest_after_an_edit_shows_no_par_the_edit_may_have_changed(cam
         await pilot.press("ctrl+z")  # the version opened again
         await settle(app, pilot)
         assert (await playtest()).par == 11
+
+
+@run_async
+async def test_a_new_title_author_or_story_keeps_the_recorded_par(campaign_file, tmp_path) -> None:
+    """The file's par was taken for stale once the title alone was edited: the content hash that dated it includes
+    the title, the author and the stories, which no rule reads (engine/rules). A par measures the game: after such
+    edits the save says no more than that it saved, and the play-test shows the file's par."""
+    _with_recorded_par(campaign_file)
+    app = make_app(campaign_file, tmp_path)
+    said = notes(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("ctrl+e")
+        app.screen.query_one("#form-title").value = "Another Descent"
+        app.screen.query_one("#form-author").value = "A. N. Other"
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        app.edit(lambda c: replace(c, story="A new opening.", description="A new blurb."), "Story")
+        app.canvas.focus()
+        app.canvas.move_to(0, 1)
+        await pilot.press("ctrl+t", *"Welcome", "enter", "ctrl+s")  # an inscription too
+        await settle(app, pilot)
+        assert (app.campaign.title, app.campaign.author) == ("Another Descent", "A. N. Other")
+        assert app.campaign.levels[0].cell_at(0, 1).inscription == "Welcome"
+        assert said[-1] == "Saved story.json", said
+        player = await _playtest(app, pilot)
+        assert player.par == 11
 
 
 @run_async
@@ -818,16 +851,14 @@ async def test_a_save_says_when_the_par_it_keeps_was_recorded_for_another_versio
     """walk 26: an edited map was saved with the par its file recorded before the edit (par 3 on a map of par 8
     and more), which `cardrogue play` then shows and `cardrogue check` (without --solve) does not question. The
     save keeps the file's par (it is the author's to replace) and says it was recorded for another version."""
-    doc = json.loads(campaign_file.read_text(encoding="utf-8"))
-    doc["par"] = {"turns": 11, "health": 9}
-    campaign_file.write_text(json.dumps(doc), encoding="utf-8")
+    _with_recorded_par(campaign_file)
     app = make_app(campaign_file, tmp_path)
     said = notes(app)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         app.canvas.focus()
-        app.canvas.move_to(0, 1)
-        await pilot.press("ctrl+t", *"Welcome", "ctrl+s")  # an inscription: par unchanged, content changed
+        app.canvas.move_to(1, 1)
+        await pilot.press("f", "ctrl+s")  # its tile turned over: par unchanged, the game changed
         await settle(app, pilot)
         assert said[-1] == ("Saved story.json. Its par (11 turns) was recorded for the map before your edits: "
                             "cardrogue solve --write-par story.json records this version's (its par runs down its "

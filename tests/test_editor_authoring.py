@@ -525,6 +525,64 @@ async def test_an_unknown_par_says_what_the_author_can_do_about_it(tmp_path) -> 
             assert label.size.height >= len(label.render().wrap(label.content_region.width)), "cut at 80x24"
 
 
+def _walls_app(tmp_path):
+    import sys
+
+    sys.path.insert(0, str(FIXTURE.parents[3] / "benchmarks"))
+    import gen
+
+    path = tmp_path / "walls.json"
+    path.write_text(gen.mixed_campaign_text(1, 6, 1, "walls"))
+    return make_app(path, tmp_path)
+
+
+@run_async
+async def test_the_steps_of_an_unknown_par_run_are_read_at_80x24(tmp_path) -> None:
+    """At 80x24 an unknown par's budget and what to do about it took six of the solver line's seven lines: past
+    the start a step's log was cut away unseen ("Attacks Zombie. ..." never shown). Past the start the verdict is
+    its bounds on one line, the step and its log follow, and a log longer than the line ends in "…"; the map
+    keeps two rows of boxes."""
+    app = _walls_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        app.solving.budget = Budget(5, 3600.0)  # a state budget only: a loaded machine must not change it
+        await press(app, pilot, "f6")
+        solution = app.solving.solution
+        assert solution.result.verdict == "unknown" and solution.steps
+        label = app.query_one("#solve-status")
+        cut = 0
+        for step in solution.steps[1:]:
+            await press(app, pilot, "full_stop")
+            shown = shown_lines(label)
+            result = solution.result
+            assert shown[0].strip() == f"Unknown par: {result.turns_at_least} to {result.found.turns} turns (the run found)"
+            said = " ".join(line.strip() for line in shown[1:])
+            assert said.startswith(f"Step {step.index}/{len(solution.steps) - 1}, turn {step.turn}: "), shown
+            assert step.log and step.log[0] in said, (step.index, shown)
+            whole = " ".join(" ".join(step.log).split())
+            if whole not in " ".join(said.split()):
+                cut += 1
+                assert shown[-1].rstrip().endswith("…"), (step.index, shown)
+            assert app.canvas.content_region.height >= 2 * CELL_H, app.canvas.content_region
+        assert cut, "no step's log was longer than the line: the test shows nothing"
+
+
+@run_async
+async def test_an_unknown_par_shown_leaves_the_map_two_rows_of_boxes(tmp_path) -> None:
+    """An unknown par's seven lines, the summary and a problem under them left the map one row of boxes on a
+    terminal a little shorter than 24 rows (80x22: five rows): the problem row gives way first."""
+    app = _walls_app(tmp_path)
+    async with app.run_test(size=(80, 22)) as pilot:
+        await settle(app, pilot)
+        app.solving.budget = Budget(5, 3600.0)
+        await press(app, pilot, "f6")
+        await press(app, pilot, "escape")
+        assert not app.solving.stepping
+        label = app.query_one("#solve-status")
+        assert label.size.height >= len(label.render().wrap(label.content_region.width)), "cut"
+        assert app.canvas.content_region.height >= 2 * CELL_H, app.canvas.content_region
+
+
 @run_async
 async def test_open_keeps_the_dialog_for_a_folder_or_a_path_that_is_not_there(campaign_file, tmp_path) -> None:
     """Enter on a folder in the Open dialog's path field (its starting value is one) goes into that

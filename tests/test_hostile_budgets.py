@@ -114,6 +114,43 @@ def test_a_phase_that_never_looks_at_the_clock_is_stopped_at_the_deadline():
     assert deadline.expired()
 
 
+def test_a_stop_set_ends_a_deadline_and_the_deadlines_cut_from_it():
+    """The editor's F9 pressed again stops the proof of a par: a deadline started with a stop event expires
+    once it is set, as do the ones each phase cuts from it (the dive's, the health tiebreak's)."""
+    import threading
+
+    from cardrogue.engine.analysis.solver.budget import Budget
+
+    stop = threading.Event()
+    deadline = Budget(max_seconds=3600).start(stop)
+    cut = [deadline.short_of(1.0), deadline.within(60.0), deadline.within(None)]
+    assert not deadline.expired() and not any(d.expired() for d in cut) and deadline.left() > 0
+    stop.set()
+    assert deadline.expired() and all(d.expired() for d in cut) and deadline.left() == 0.0
+
+
+def test_a_solve_stopped_ends_unknown(monkeypatch):
+    """A solve whose stop is set at its first progress report ends there (unknown, out of time), long before its
+    budget of an hour: nothing else would stop it."""
+    import threading
+
+    from cardrogue.engine.analysis.solver import UNKNOWN, Budget, solve_campaign
+
+    stop = threading.Event()
+    campaign = load(json.loads(_gen().mixed_campaign_text(1, 9, 1, "all")))
+    budget = Budget(max_states=10**9, max_seconds=3600)
+    result = solve_campaign(campaign, budget, per_level=False, progress=lambda p: stop.set(),
+                            deadline=budget.start(stop))
+    assert stop.is_set() and result.verdict == UNKNOWN and result.stopped_by == "time", result
+
+
+def _gen():
+    sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
+    import gen
+
+    return gen
+
+
 def test_the_search_set_up_counts_against_the_budget(monkeypatch):
     """`solve --max-seconds 2` on one open 256x256 level took 10 s: setting the search up had no
     budget. Now a set-up that overruns ends in `unknown`, saying so."""

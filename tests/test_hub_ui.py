@@ -297,3 +297,105 @@ async def test_in_a_browser_the_run_is_not_submitted_with_the_servers_account(hu
     (replay, options), = delivered
     assert json.loads(replay)["campaign"]["id"] == duel_dict()["id"] and options["open_method"] == "download"
     assert options["save_filename"].endswith(".json") and options["save_filename"] in said
+
+
+def test_publish_stopped_while_its_par_is_proven_sends_nothing(hub) -> None:
+    """F9 again stops the proof (up to 20 s): the map is not sent, and the answer says it was stopped. The
+    solver's reports go to the caller meanwhile, and ``sending`` is called only for a map on its way."""
+    import sys
+    import threading
+
+    from cardrogue.hub.client import STOPPED, publish_map
+
+    sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
+    import gen
+
+    _account(hub)
+    stop, reports, sent = threading.Event(), [], []
+
+    def report(progress) -> None:
+        reports.append(progress)
+        stop.set()
+
+    ok, message = publish_map(gen.mixed_campaign_text(1, 9, 1, "all"), 3600, progress=report, stop=stop,
+                              sending=lambda: sent.append(True))
+    assert (ok, message) == (False, STOPPED) and reports and not sent
+    assert call(hub.base, "GET", "/api/maps")[1]["maps"] == []
+    ok, message = publish_map(json.dumps(duel_dict()), sending=lambda: sent.append(True))
+    assert ok and sent, message
+
+
+class _FakePublish:
+    """``publish_map`` as the editor calls it, held until the test lets it answer: what the editor shows while a
+    publish runs, whatever the machine's speed."""
+
+    def __init__(self, answer: tuple[bool, str]) -> None:
+        import threading
+
+        self.answer, self.go, self.called = answer, threading.Event(), threading.Event()
+        self.stop = None
+
+    def __call__(self, text, budget_seconds=20.0, *, progress=None, stop=None, sending=None):
+        from cardrogue.engine.analysis.solver import Progress
+
+        self.stop = stop
+        progress(Progress("turns", 12_345, 20_000, 1.0))
+        self.called.set()
+        while not self.go.wait(0.01):
+            if stop.is_set():
+                from cardrogue.hub.client import STOPPED
+
+                return False, STOPPED
+        if sending is not None:
+            sending()
+        return self.answer
+
+
+async def _status_says(app, pilot, words: str) -> str:
+    """The solver's line once it says ``words`` (its running line is said again every half second)."""
+    for _ in range(500):
+        status = " ".join(str(app.query_one("#solve-status").render()).split())
+        if words in status:
+            return status
+        await pilot.pause(0.02)
+    raise AssertionError(f"{words!r} never said: {status!r}")
+
+
+@run_async
+async def test_f9_says_it_runs_how_far_and_how_to_stop_it_and_keeps_its_answer(campaign_file: Path, tmp_path: Path,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """F9 proves par for up to 20 s: only a toast of 3 s said it had begun, and its answer was a toast of 10 s.
+    The line above the problems says it runs, its seconds of the budget and the states searched, and that F9 again
+    stops it; the answer stays there until escape on the map or an edit."""
+    from cardrogue.hub import client as hub_client
+
+    fake = _FakePublish((True, "Published: a-sons-descent version 1, par 11 turns with 9 health: http://hub/maps/x"))
+    monkeypatch.setattr(hub_client, "publish_map", fake)
+    monkeypatch.setattr(hub_client, "configured", lambda: HubClient("http://hub"))
+    app = make_app(campaign_file, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        app.canvas.focus()
+        await pilot.press("f9")
+        status = await _status_says(app, pilot, "(12,345 states)")
+        assert status.startswith("Publishing: proving the par, ") and " s of up to 20 s " in status, status
+        assert status.endswith("… F9 again stops it"), status
+        fake.go.set()
+        status = await _status_says(app, pilot, "Published:")
+        assert status.startswith("Published: a-sons-descent version 1, par 11 turns"), status
+        assert status.endswith("(escape on the map or an edit hides it)"), status
+        await pilot.press("escape")  # on the map: the answer put away
+        assert str(app.query_one("#solve-status").render()) == ""
+
+        fake.go.clear()
+        await pilot.press("f9")
+        await _status_says(app, pilot, "F9 again stops it")
+        await pilot.press("f9")  # again: stopped
+        status = await _status_says(app, pilot, "Not published: stopped")
+        assert fake.stop.is_set()
+        await settle(app, pilot)
+        assert app.query_one("#solve-status").has_class("-shown")
+        app.canvas.move_to(1, 1)
+        await pilot.press("f")  # an edit: the answer was for the version before it
+        await settle(app, pilot)
+        assert app.doc.undo_stack and str(app.query_one("#solve-status").render()) == ""

@@ -274,18 +274,57 @@ def test_content_hash_ignores_formatting_key_order_and_par() -> None:
     assert _hash(without_schema) == reference
 
 
-@pytest.mark.parametrize("change", [
+# Changes of what is played: each makes another game (the play hash) and another campaign version (the content hash).
+_PLAY_CHANGES = [
     lambda d: d.update(seed=8),
     lambda d: d["levels"][0]["cells"][1].update(paths="E"),
     lambda d: d["levels"][0]["cells"][1].update(card="kobold"),
     lambda d: d["hero"].update(character="rogue"),
     lambda d: d.update(cards={"goblin": {"attack": 9}}),
-    lambda d: d.update(title="Tiny 2"),
-])
+    lambda d: d["levels"][0]["cells"][1].update(rolls=[6, 6]),
+]
+
+
+@pytest.mark.parametrize("change", [*_PLAY_CHANGES, lambda d: d.update(title="Tiny 2")])
 def test_content_hash_changes_with_content(change) -> None:
     data = _tiny()
     change(data)
     assert _hash(data) != load_campaign(TINY).campaign.content_hash
+
+
+def _loaded(data: dict):
+    result = load_campaign_text(json.dumps(data))
+    assert result.ok, [d.render() for d in result.diagnostics]
+    return result.campaign
+
+
+def _readers_text(d: dict) -> None:
+    d.update(id="tiny-renamed", title="Tiny, retold", author="Someone Else", description="A new blurb.",
+             story="Once upon a time.")
+    d["levels"][0].update(title="The Renamed Hall", story="A preface.")
+    d["levels"][0]["cells"][1]["inscription"] = "Turn back."
+
+
+def test_the_play_hash_ignores_the_text_written_for_readers_which_the_content_hash_does_not() -> None:
+    """A par measures the game: text no rule reads (engine/rules reads no title, author, story or inscription)
+    leaves the play hash as it was, while the content hash, a campaign's identity in a replay, changes."""
+    from cardrogue.engine.format.canonical import play_hash
+
+    reference = load_campaign(TINY).campaign
+    data = _tiny()
+    _readers_text(data)
+    retold = _loaded(data)
+    assert play_hash(retold) == play_hash(reference)
+    assert retold.content_hash != reference.content_hash
+
+
+@pytest.mark.parametrize("change", _PLAY_CHANGES)
+def test_the_play_hash_changes_with_what_is_played(change) -> None:
+    from cardrogue.engine.format.canonical import play_hash
+
+    data = _tiny()
+    change(data)
+    assert play_hash(_loaded(data)) != play_hash(load_campaign(TINY).campaign)
 
 
 # --------------------------------------------------------------------------- nothing is written

@@ -555,10 +555,53 @@ async def test_teleport_destination_from_the_menu_or_a_click(tmp_path):
         screen = player(app)
         await pilot.press("u", "enter")  # drink red: the potion of teleportation
         menu = screen.query_one(ActionMenu)
-        assert menu.has_focus and [menu.get_option_at_index(i).id for i in range(menu.option_count)] == ["teleport 1,0"]
+        assert [menu.get_option_at_index(i).id for i in range(menu.option_count)] == ["teleport 1,0"]
         assert await pilot.click(BoardView, offset=cell_offset(app, 1, 0))
         assert screen.run.actions == ["flip E", "attack", "drink red", "teleport 1,0"]
         assert screen.state.position == (1, 0) and screen.state.turn == 2
+
+
+def teleport_dict() -> dict:
+    """A hero with a potion of teleportation at (0, 1) of a 3x3 level, five face-up tiles it may send him to."""
+    from test_player_campaigns import _cell
+
+    cells = [_cell(0, 1, "starting-tile", "E", face="up"), _cell(1, 1, "pathing-tile", "EW", face="up"),
+             _cell(2, 1, "pathing-tile", "W", face="up", exit=True), _cell(0, 0, "pathing-tile", "S", face="up"),
+             _cell(2, 0, "pathing-tile", "S", face="up"), _cell(1, 2, "pathing-tile", "N", face="up")]
+    return {"format": 1, "id": "tp", "title": "Teleport", "rules": "1.1.2", "seed": 11,
+            "hero": {"character": "warrior", "items": ["red-potion"], "equipped": []},
+            "levels": [{"id": "tp", "title": "Teleport", "width": 3, "height": 3, "cells": cells}],
+            "potions": {"red": "teleportation"}}
+
+
+@run_async
+async def test_the_arrows_pick_a_teleport_destination_and_enter_sends_the_hero_there(tmp_path):
+    """POTION OF TELEPORTATION: "move to any pathing tile and end turn". Its destination could be chosen in the
+    action list (↑ ↓ in list order) or by a click; on the board an arrow said "First choose where ...", and Enter
+    sent the player to the list. On the board the arrows pick the nearest destination that way (outlined, and
+    highlighted in the list), Enter sends the hero there; Esc cannot take the potion back and says so."""
+    app = app_for(teleport_dict(), tmp_path)
+    said = notes(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter")
+        screen = player(app)
+        board, menu = screen.query_one(BoardView), screen.query_one(ActionMenu)
+        await pilot.press("u", "enter")  # drink red
+        assert screen.view.choosing_teleport and board.has_focus and board.pick == (0, 0)
+        assert "↑↓←→ Destination" in key_bar(screen) and "enter Teleport" in key_bar(screen)
+        assert "Move/flip" not in key_bar(screen)
+        for key, pick in (("right", (2, 0)), ("down", (2, 1)), ("left", (1, 1)), ("down", (1, 2)), ("up", (1, 1))):
+            await pilot.press(key)
+            assert board.pick == pick, (key, board.pick)
+            assert menu.get_option_at_index(menu.highlighted).id == f"teleport {pick[0]},{pick[1]}"
+        await pilot.press("escape")  # the potion is drunk: nothing to cancel, the pick kept
+        assert screen.view.choosing_teleport and board.pick == (1, 1) and board.has_focus
+        assert said[-1].startswith("The potion acts: it cannot be taken back. Choose where"), said
+        await pilot.press("up", "up")  # (0, 0) or (2, 0) north-west and north-east: the first; then none further
+        assert board.pick == (0, 0) and screen.run.actions == ["drink red"]
+        await pilot.press("enter")
+        assert screen.run.actions == ["drink red", "teleport 0,0"] and screen.state.position == (0, 0)
+        assert board.pick is None and "Move/flip" in key_bar(screen)
 
 
 @run_async

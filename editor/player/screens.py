@@ -21,7 +21,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Static
+from textual.widgets import OptionList, Static
 from textual.worker import Worker, WorkerState
 
 from cardrogue.engine.model.campaign import Campaign, Direction
@@ -65,6 +65,10 @@ def in_combat_hint(view: StateView, lead: str = "In combat") -> str:
     if view.no_flee:
         return f"{lead}: attack (a). {no_flee_hint(view)}"
     return f"{lead}: attack (a) or flee (f)."
+
+
+PICK_HINT = ("Choose where the potion of teleportation sends its target: ↑↓←→ pick an outlined tile, Enter sends it "
+             "there (or click one).")
 
 
 def why_no_menu(view: StateView, name: str) -> str:
@@ -220,6 +224,12 @@ class PlayerScreen(Screen[RunResult | None]):
         Binding("enter", "list_select", "Act"),
         Binding("escape", "list_close", "Board", key_display="esc"),
     ]
+    # What the bar shows while a potion of teleportation waits for its destination (the board has the focus): the
+    # arrows pick one of the tiles outlined, Enter sends the target there. They stand where Move/flip stood.
+    PICK_KEYS = [
+        Binding("up,down,left,right", "pick_next", "Destination", key_display="↑↓←→"),
+        Binding("enter", "teleport_to_pick", "Teleport"),
+    ]
     # The keys that play: once the run is over they do nothing, and the bar no longer offers them.
     PLAYING = frozenset({"direction", "attack", "menu", "end_turn", "board", "enter_on_board"})
 
@@ -264,7 +274,8 @@ class PlayerScreen(Screen[RunResult | None]):
             with VerticalScroll(id="player-side"):
                 yield EnemyPanel(id="enemy")
                 yield HeroPanel(id="hero")
-        yield KeyBar(dice_keys(self.LIST_KEYS + self.BINDINGS, self.run.dice_seed is not None, "R"), id="keys")
+        yield KeyBar(dice_keys(self.LIST_KEYS + self.PICK_KEYS + self.BINDINGS, self.run.dice_seed is not None, "R"),
+                     id="keys")
 
     def on_mount(self) -> None:
         self.query_one("#log", RunLog).border_title = "Log"
@@ -280,9 +291,18 @@ class PlayerScreen(Screen[RunResult | None]):
         listing = self.query_one(ActionMenu).has_focus
         if action in ("list_cursor", "list_select", "list_close"):
             return listing
+        if action in ("pick_next", "teleport_to_pick"):
+            return self.view.choosing_teleport and not listing
         if action == "direction" and parameters == ("N",):
             return not listing  # the bar's Move/flip: the list has ↑ and ↓ now
         return True
+
+    def check_bar(self, action: str, parameters: tuple) -> bool | None:
+        """What the key bar offers: what :meth:`check_action` allows, but while a teleport's destination is picked
+        the arrows are the bar's Destination, not Move/flip (they pick; they are not disabled)."""
+        if action == "direction" and self.is_mounted and self.check_action("pick_next", ()):
+            return False
+        return self.check_action(action, parameters)
 
     def on_descendant_focus(self) -> None:
         self.refresh_bindings()
@@ -300,9 +320,70 @@ class PlayerScreen(Screen[RunResult | None]):
         self.action_board()
 
     def action_enter_on_board(self) -> None:
+        if self.view.choosing_teleport:
+            self.action_teleport_to_pick()
+            return
         # The list shows its first entry highlighted even when the board has the focus: Enter looks like it
         # would take it.
         self._hint("Enter acts in the action list: Tab takes you there (↑ ↓ to choose, Esc back to the board).")
+
+    # ------------------------------------------------------------------ a teleport's destination
+
+    def _destinations(self) -> list[tuple[int, int]]:
+        """The tiles a potion of teleportation may send its target to now, in the action list's order."""
+        return [(int(x), int(y)) for a in self.view.legal_actions() if a.verb == "teleport"
+                for x, _, y in [a.arg.partition(",")]]
+
+    def _show_pick(self, pick: tuple[int, int] | None) -> None:
+        """The destination picked, outlined on the board (in view) and highlighted in the action list."""
+        board = self.query_one(BoardView)
+        if pick != board.pick:
+            board.pick = pick
+            board.show(self.view)
+        if pick is not None:
+            menu = self.query_one(ActionMenu)
+            wanted = f"teleport {pick[0]},{pick[1]}"
+            index = next((i for i in range(menu.option_count) if menu.get_option_at_index(i).id == wanted), None)
+            if index is not None and menu.highlighted != index:
+                menu.highlighted = index
+
+    def _move_pick(self, direction: Direction) -> None:
+        """An arrow while a teleport waits for its destination: the nearest destination that way (straight on
+        first, then aside), as a cursor moves on a map; none there: a hint says so."""
+        here = self.query_one(BoardView).pick or self.view.position
+        dx, dy = direction.step(0, 0)
+
+        def cost(place: tuple[int, int]) -> tuple[int, int] | None:
+            ahead = (place[0] - here[0]) * dx + (place[1] - here[1]) * dy  # how far that way
+            aside = abs((place[0] - here[0]) * dy) + abs((place[1] - here[1]) * dx)
+            return (ahead + 2 * aside, aside) if ahead > 0 else None
+
+        costs = {place: c for place in self._destinations() if (c := cost(place)) is not None}
+        if not costs:
+            self._hint(f"No destination further {direction.word}: the tiles it may go to are outlined.")
+            return
+        self._show_pick(min(costs, key=costs.__getitem__))
+
+    def action_pick_next(self) -> None:
+        """A click on the bar's Destination: the next destination in the list's order."""
+        places = self._destinations()
+        if places:
+            pick = self.query_one(BoardView).pick
+            self._show_pick(places[(places.index(pick) + 1) % len(places)] if pick in places else places[0])
+
+    def action_teleport_to_pick(self) -> None:
+        pick = self.query_one(BoardView).pick
+        if self.view.choosing_teleport and pick is not None:
+            self.play(Action("teleport", f"{pick[0]},{pick[1]}"))
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        """The action list's highlight moved (↑ ↓ in it): the board's pick follows."""
+        option = event.option_id or ""
+        if event.option_index != event.option_list.highlighted:
+            return  # gone by: the list shown again (its first entry), then highlighted on the pick
+        if self.view.choosing_teleport and option.startswith("teleport "):
+            x, _, y = option.removeprefix("teleport ").partition(",")
+            self._show_pick((int(x), int(y)))
 
     def on_resize(self) -> None:
         self.fit_board_later()
@@ -372,10 +453,14 @@ class PlayerScreen(Screen[RunResult | None]):
         else:
             practice = " · practice, unscored" if self.practice else ""
         board.border_subtitle = f"turn {view.turn}{practice}"
+        if not view.choosing_teleport:
+            board.pick = None
         board.show(view)
         self.query_one(HeroPanel).show(view, self.par)
         self.query_one(EnemyPanel).show(view)
         self.query_one(ActionMenu).show(view)
+        if view.choosing_teleport:
+            self._show_pick(board.pick)  # the list shown again: its highlight on the pick
         new_level = view.level_index != self._shown_level
         if new_level:
             self._shown_level = view.level_index
@@ -436,7 +521,10 @@ class PlayerScreen(Screen[RunResult | None]):
         if self.view.over:
             self._finish()
         elif self.view.choosing_teleport:
-            self.action_menu("use")  # the potion waits for its destination: pick it here or click it
+            # The potion waits for its destination: the arrows pick it on the board (the list shows them too).
+            self.query_one(ActionMenu).show(self.view, "use")
+            self._show_pick(self._destinations()[0])
+            self._hint(PICK_HINT)
 
     def _finish(self) -> None:
         """The end screen at once; the replay saved, verified and offered to the high-score table in a worker thread,
@@ -506,6 +594,9 @@ class PlayerScreen(Screen[RunResult | None]):
         self.notify(printable(text), timeout=self.HINT_SECONDS, markup=False)
 
     def action_direction(self, direction: str) -> None:
+        if self.view.choosing_teleport and not self.view.over:
+            self._move_pick(Direction(direction))
+            return
         action = self._toward(direction)
         if action is not None:
             self.play(action)
@@ -550,10 +641,15 @@ class PlayerScreen(Screen[RunResult | None]):
             self._hint(why_no_menu(self.view, name))
             return
         menu.focus()
+        if self.view.choosing_teleport:
+            self._show_pick(self.query_one(BoardView).pick)  # the list's highlight on the destination picked
 
     def action_board(self) -> None:
         self.query_one(ActionMenu).show(self.view, "all")
         self.query_one(BoardView).focus()
+        if self.view.choosing_teleport:  # (nothing to cancel: the potion is drunk, or thrown, and acts)
+            self._show_pick(self.query_one(BoardView).pick)
+            self._hint(f"The potion acts: it cannot be taken back. {PICK_HINT}")
 
     def _story(self) -> tuple[str, str] | None:
         """(title, text): the level's story preface (after the campaign's opening story, at the start of a run),

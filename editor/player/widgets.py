@@ -153,6 +153,7 @@ _EDGE = Style(color="#8a8a8a")
 _EDGE_MOVE = Style(color="bright_green", bold=True)
 _EDGE_FOE = Style(color="bright_red", bold=True)
 _EDGE_TELEPORT = Style(color=MAGENTA, bold=True)
+_EDGE_PICK = Style(color=MAGENTA, bold=True, reverse=True)  # the destination the arrows picked (Enter: go there)
 _HERO = Style(color="black", bgcolor="yellow", bold=True)
 _EXIT = Style(color="bright_green", bold=True)
 _BOSS = Style(color=MAGENTA, bold=True)
@@ -184,6 +185,7 @@ class BoardView(ScrollView, can_focus=True, inherit_bindings=False):
         self._lines: list[Strip] = []
         self._hero_region = Region(0, 0, 0, 0)
         self.cell_w, self.cell_h = CELL_W, CELL_H
+        self.pick: tuple[int, int] | None = None  # the teleport destination picked (the screen sets it), in view
 
     def fit(self, view: StateView, width: int, height: int) -> None:
         """Large cards (full names, an enemy's health and attack) when the level fits them in
@@ -213,6 +215,10 @@ class BoardView(ScrollView, can_focus=True, inherit_bindings=False):
             Region(0, 0, *self.virtual_size))
         self.scroll_to_region(around, animate=False, force=True, immediate=True)
         self.scroll_to_region(hero, animate=False, force=True, immediate=True)  # where the room is short
+        if self.pick is not None:  # a destination picked far from the hero on a level larger than the board
+            x, y = self.pick
+            pick = Region(x * self.cell_w, y * self.cell_h, self.cell_w, self.cell_h)
+            self.scroll_to_region(pick, animate=False, force=True, immediate=True)
 
     def _draw(self, view: StateView) -> list[Strip]:
         level = view.level
@@ -241,7 +247,9 @@ class BoardView(ScrollView, can_focus=True, inherit_bindings=False):
                     + [[Segment("└" + "─" * inner + "┘", style)]])
         paths = cell.paths
         foe = cell.enemy
-        if f"{cell.x},{cell.y}" in teleport:
+        if (cell.x, cell.y) == self.pick and f"{cell.x},{cell.y}" in teleport:
+            edge = _EDGE_PICK
+        elif f"{cell.x},{cell.y}" in teleport:
             edge = _EDGE_TELEPORT
         elif foe is not None and foe.direction is not None:
             edge = _EDGE_FOE
@@ -558,13 +566,14 @@ class KeyBar(Widget):
                 rack.styles.margin = (top, right, self.outer_size.height, left)
 
     def _pieces(self) -> list[Content]:
-        """One piece per key; the screen's ``check_action`` hides a key (False) or dims it (None)."""
+        """One piece per key; the screen's ``check_bar`` (else ``check_action``) hides a key (False) or dims it
+        (None)."""
         pieces = []
         for binding in self._bindings:
             state = True
             if self.is_mounted:
                 _, name, args = parse_action(binding.action)
-                state = self.screen.check_action(name, args)
+                state = getattr(self.screen, "check_bar", self.screen.check_action)(name, args)
             if state is not False:
                 pieces.append(self._piece(binding, dim=state is None))
         return pieces

@@ -324,6 +324,8 @@ class MapCanvas(ScrollView, can_focus=True):
             return
         if self.anchor is not None:
             self.move_to(*self.cursor)
+        else:
+            await self.run_action("app.hide_published")  # F9's answer, kept on the solver's line until now
 
     # ------------------------------------------------------------------ mouse
 

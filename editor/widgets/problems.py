@@ -23,6 +23,10 @@ _ICON = {Severity.ERROR: "[b red]E[/]", Severity.WARNING: "[b yellow]W[/]", Seve
 # the others, so the first error read (and the one a save, F5 or F6 quotes) is the one to fix, at its place.
 _FOLLOWS = frozenset({"CR311"})
 MAP_KEEPS_ROWS = 6  # of the Map tab, when the problems panel grows to show a problem whole: a row of boxes, its borders
+# Of the Map tab while the solver's line is shown: two rows of boxes (the hero's and the next) and the borders. At
+# 80x24 an unknown par's seven lines, its "F6" hint and a problem left the map one row of boxes.
+MAP_SOLVER_ROWS = 8
+STATUS_LINES = 7  # the solver's line at most (editor.tcss: #problems.-status, #problems.-stepping #solve-status)
 
 
 def reading_order(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
@@ -96,6 +100,8 @@ class ProblemsPanel(Vertical):
         super().__init__(**kwargs)
         self.diagnostics: list[Diagnostic] = []
         self._status: Content | None = None
+        self._status_shown: Content | None = None  # the line as the label shows it: cut to STATUS_LINES
+        self._answer = False  # the line is an answer read whole (set_solve_status)
         self._summary: Content = Content("checking…")
         self._grown = False  # fit() set max_height to show the highlighted problem whole
 
@@ -133,14 +139,39 @@ class ProblemsPanel(Vertical):
             entries.append(Option(Content.from_markup(f"[dim]{ANALYSIS_WAITS}[/]"), disabled=True))
         options.set_options(entries)
 
-    def set_solve_status(self, text: Content | None) -> None:
-        """The solver's line above the problems (the par, the step shown); None hides it."""
+    @property
+    def status(self) -> Content | None:
+        """The solver's line (F6's verdict or step, F9's publish), None while it is hidden."""
+        return self._status
+
+    def set_solve_status(self, text: Content | None, *, answer: bool = False) -> None:
+        """The solver's line above the problems (the par, the step shown); None hides it. ``answer``: one to read
+        whole and put away (F9's: the hub's answer, or why a map is not published), for which the map gives up
+        its rows down to one row of boxes, as for a problem read (at 80x24 F9's unknown par ran to ten lines)."""
         label = self.query_one("#solve-status", Label)
         label.update(text or "")
         label.set_class(bool(text), "-shown")
         self.set_class(bool(text), "-status")
-        self._status = text or None
+        self._status = self._status_shown = text or None
+        self._answer = answer and text is not None
         self.fit()
+
+    def _fit_status(self, width: int, room: int) -> int:
+        """The solver's line in the ``room`` lines it has, a cut marked by "…" on its last (a step's log, long
+        in a fight, ran on out of sight); returns how many lines it takes."""
+        text = self._status if isinstance(self._status, Content) else Content(str(self._status))
+        lines = text.wrap(width)
+        shown = text
+        if len(lines) > room:
+            kept = lines[:room]
+            kept[-1] = kept[-1].truncate(width - 1) + "…"
+            shown = Content("\n").join(kept)
+        label = self.query_one("#solve-status", Label)
+        label.styles.max_height = room if room > STATUS_LINES else None  # (the stylesheet's: STATUS_LINES)
+        if shown != self._status_shown:
+            self._status_shown = shown
+            label.update(shown)
+        return min(room, len(lines))
 
     def fit(self) -> None:
         """Grow the panel while the solver's line is shown, so it is read whole (up to seven lines)
@@ -157,20 +188,28 @@ class ProblemsPanel(Vertical):
             self.styles.max_height = None  # the stylesheet's again
             self._grown = False
             self.screen.remove_class("-reading-problems")
-        if not reading and (self._status is None or stepping):
-            self.styles.min_height = None  # the stylesheet's (stepping has its own)
+        if not reading and self._status is None:
+            self.styles.min_height = None  # the stylesheet's
             return
         width = self.content_region.width - 2  # the labels' padding
         if width <= 0:
             self.call_after_refresh(self.fit)  # not laid out yet
             return
-        status = 0
-        if self._status is not None:
-            text = self._status if isinstance(self._status, Content) else Content(str(self._status))
-            status = min(7, len(text.wrap(width)))  # an unknown par with what to do about it (walk 26): 7 at 80x24
         summary = len(self._summary.wrap(width))
+        room = STATUS_LINES  # an unknown par with what to do about it (walk 26): 7 at 80x24
+        if self._answer and not reading:
+            room = max(room, self.parent.size.height - MAP_KEEPS_ROWS - summary - 2)
+        status = self._fit_status(width, room) if self._status is not None else 0
+        if not reading and stepping:
+            self.styles.min_height = None  # the stylesheet's: a height of its own, the same at every step
+            return
         if not reading:
-            self.styles.min_height = max(6, status + summary + 1 + 2)  # and a problem, and the border
+            # The line whole, the summary and the border; and a problem, while the map keeps two rows of boxes.
+            needed = status + summary + 2
+            self.styles.min_height = max(6, needed, min(needed + 1, self.parent.size.height - MAP_SOLVER_ROWS))
+            css_max = self.styles.base.max_height
+            short = css_max is not None and css_max.is_cells and needed > css_max.value
+            self.styles.max_height = needed if self._answer and short else None  # else the stylesheet's
             return
         prompt = options.highlighted_option.prompt
         entry = prompt if isinstance(prompt, Content) else Content(str(prompt))

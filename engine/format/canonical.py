@@ -9,6 +9,9 @@ without ``$schema`` and ``par`` (publishing a par must not change the map it
 describes), plus the resolved definition of every card the campaign uses, so a
 change to the default catalog's numbers also makes a new campaign version and
 old scores never carry over to a changed game.
+
+*Play hash*: the same without the text written for readers (titles, author, stories, inscriptions), which
+no rule reads: what a par measures (:func:`play_hash`).
 """
 
 from __future__ import annotations
@@ -219,9 +222,42 @@ def used_card_ids(campaign: Campaign) -> set[str]:
     return used & set(campaign.cards)
 
 
-def content_hash(campaign: Campaign) -> str:
+def _content(campaign: Campaign) -> dict:
     content = campaign_to_dict(campaign)
     content.pop("par", None)
     content["resolved_cards"] = {cid: card_to_dict(campaign.cards[cid]) for cid in sorted(used_card_ids(campaign))}
+    return content
+
+
+def _digest(content: dict) -> str:
     blob = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def content_hash(campaign: Campaign) -> str:
+    return _digest(_content(campaign))
+
+
+# The text written for a reader that no rule reads (engine/rules reads none of it: a level's title is only
+# named in the log's sentences, an inscription only shown): the campaign's id, title, author, description and
+# story, a level's title and story, a cell's inscription.
+_READERS_TEXT = ("id", "title", "author", "description", "story")
+_LEVEL_READERS_TEXT = ("title", "story")
+
+
+def play_hash(campaign: Campaign) -> str:
+    """SHA-256 of what is played: the content hash's content without the text written for readers.
+
+    For par staleness alone (the editor's *par recorded for this version*): a par measures the game, which a new
+    title or story leaves as it was. A campaign's identity stays its :func:`content_hash`, over everything: a
+    replay names it and verification checks it.
+    """
+    content = _content(campaign)
+    for key in _READERS_TEXT:
+        content.pop(key, None)
+    for level in content["levels"]:
+        for key in _LEVEL_READERS_TEXT:
+            level.pop(key, None)
+        for cell in level["cells"]:
+            cell.pop("inscription", None)
+    return _digest(content)

@@ -34,39 +34,44 @@ class Budget:
     max_memory: int | None = None
     find_share: float = 0.1
 
-    def start(self) -> Deadline:
-        """The deadline of a solve that begins now."""
-        return Deadline(time.perf_counter(), self.max_seconds)
+    def start(self, stop: threading.Event | None = None) -> Deadline:
+        """The deadline of a solve that begins now; ``stop``, once set, ends it at once (a caller who stops
+        waiting: the editor's F9 pressed again)."""
+        return Deadline(time.perf_counter(), self.max_seconds, stop)
 
 
 class Deadline:
-    """The clock of one solve: ``expired()`` once ``seconds`` have passed since ``started``."""
+    """The clock of one solve: ``expired()`` once ``seconds`` have passed since ``started``, or once ``stop`` is
+    set (the deadlines cut from this one share it)."""
 
-    __slots__ = ("started", "end")
+    __slots__ = ("started", "end", "stop")
 
-    def __init__(self, started: float, seconds: float) -> None:
+    def __init__(self, started: float, seconds: float, stop: threading.Event | None = None) -> None:
         self.started = started
         self.end = started + seconds
+        self.stop = stop
 
     def expired(self) -> bool:
-        return time.perf_counter() > self.end
+        return time.perf_counter() > self.end or (self.stop is not None and self.stop.is_set())
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.started
 
     def left(self) -> float:
+        if self.stop is not None and self.stop.is_set():
+            return 0.0
         return max(0.0, self.end - time.perf_counter())
 
     def short_of(self, seconds: float) -> Deadline:
         """A deadline that ends ``seconds`` before this one (at its start at the earliest)."""
-        sub = Deadline(self.started, 0.0)
+        sub = Deadline(self.started, 0.0, self.stop)
         sub.end = max(self.started, self.end - seconds)
         return sub
 
     def within(self, seconds: float | None) -> Deadline:
         """A deadline that ends ``seconds`` from now, or at this one's end if that comes first."""
         now = time.perf_counter()
-        sub = Deadline(self.started, 0.0)
+        sub = Deadline(self.started, 0.0, self.stop)
         sub.end = self.end if seconds is None else min(self.end, now + seconds)
         return sub
 

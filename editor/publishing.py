@@ -1,0 +1,139 @@
+"""Publishing from the editor (F9): the campaign's par proven in a worker thread, then the map sent to the hub.
+
+Said on the solver's line above the problems (:class:`.widgets.problems.ProblemsPanel`), where F6 says its verdict:
+while it runs, how far the proof has gone in its budget and that F9 again stops it (a proof takes up to 20 s, and
+only a toast of 3 s said it had begun); after it, the hub's answer, kept until the next edit or escape on the map
+(a toast of 10 s was all there was of it).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from functools import partial
+from typing import TYPE_CHECKING
+
+from textual.content import Content
+from textual.timer import Timer
+
+from cardrogue.engine.words import counted
+
+from .widgets.problems import ProblemsPanel
+
+if TYPE_CHECKING:
+    from .app import EditorApp
+
+TICK_SECONDS = 0.5  # how often the running line is said again (the seconds and states go on)
+
+
+class PublishFlow:
+    """One publish at a time: ``stop`` is set while one runs (F9 again sets it), ``shown`` while its answer is
+    on the solver's line."""
+
+    def __init__(self, app: EditorApp) -> None:
+        self.app = app
+        self.stop: threading.Event | None = None
+        self._progress = None  # the solver's last report (set by the worker thread)
+        self._sending = False
+        self._started = 0.0
+        self._timer: Timer | None = None
+        self._line: Content | None = None  # what this flow last put on the solver's line
+        self._answered = None  # the campaign the answer shown was for: an edit hides it
+
+    @property
+    def _panel(self) -> ProblemsPanel:
+        return self.app.query_one(ProblemsPanel)
+
+    @property
+    def running(self) -> bool:
+        return self.stop is not None
+
+    @property
+    def shown(self) -> bool:
+        """The answer of the last publish is on the solver's line."""
+        return self._answered is not None and self._owns_line()
+
+    def start(self, text: str, unsaved: str | None) -> None:
+        """Prove the par of ``text`` and send it, in a worker thread; ``unsaved``: said after a publish of a version
+        not saved."""
+        from cardrogue.hub.client import publish_map
+
+        self.stop, self._progress, self._sending = threading.Event(), None, False
+        self._answered = self._line = None
+        self._started = time.monotonic()
+        self.app.solving.forget()  # the solver's line is this publish's now
+        self._say_running()
+        self._timer = self.app.set_interval(TICK_SECONDS, self._say_running)
+        work = partial(publish_map, text, progress=self._report, stop=self.stop, sending=self._sent)
+        self.app.run_worker(partial(self._work, work, unsaved), thread=True, exclusive=True, group="publish")
+
+    def stop_now(self) -> None:
+        """F9 while a publish runs: its proof ends at the solver's next look at the clock, and nothing is sent (once
+        the map is on its way, it is too late: the hub's answer is shown)."""
+        if self.stop is not None and not self._sending:
+            self.stop.set()
+            self._say_running()
+
+    def _report(self, progress) -> None:  # (the worker thread: one reference set)
+        self._progress = progress
+
+    def _sent(self) -> None:  # (the worker thread)
+        self._sending = True
+
+    def _work(self, work, unsaved: str | None) -> None:
+        ok, message = work()
+        self.app.call_from_thread(self._done, ok, message, unsaved)
+
+    def _owns_line(self) -> bool:
+        return self._line is not None and self._panel.status is self._line
+
+    def _say(self, line: Content, answer: bool = False) -> None:
+        self._line = line
+        self._panel.set_solve_status(line, answer=answer)
+
+    def _say_running(self) -> None:
+        if self.stop is None or (self._line is not None and not self._owns_line()):
+            return  # F6 has the line now: this publish goes on, its answer is a toast
+        from cardrogue.hub.client import PUBLISH_SECONDS
+
+        seconds = f"{time.monotonic() - self._started:.0f} s of up to {PUBLISH_SECONDS:g} s"
+        progress = self._progress
+        if self._sending:
+            what = "par proven; sending the map to the hub…"
+        elif self.stop.is_set():
+            what = "stopping the proof of its par…"
+        elif progress is not None and progress.stage == "health" and progress.turns is not None:
+            what = (f"par {counted(progress.turns, 'turn')} proven, the most health left sought, {seconds}… "
+                    "F9 again stops it")
+        else:
+            states = f" ({counted(progress.expanded, 'state')})" if progress is not None else ""
+            what = f"proving the par, {seconds}{states}… F9 again stops it"
+        self._say(Content.assemble(("Publishing", "bold"), f": {what}"))
+
+    def _done(self, ok: bool, message: str, unsaved: str | None) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        owned = self._owns_line() or self._panel.status is None
+        self.stop = None
+        self.app.notify(message, severity="information" if ok else "error", timeout=10, markup=False)
+        if ok and unsaved:
+            self.app.notify(unsaved, severity="warning", timeout=10, markup=False)
+        if not owned:
+            return
+        answer = Content.styled(message, "bold green" if ok else "bold red")  # text: the hub quotes the file's
+        if ok and unsaved:
+            answer += Content.styled(f"\n{unsaved}", "yellow")
+        self._answered = self.app.campaign
+        self._say(answer + Content.styled("  (escape on the map or an edit hides it)", "dim"), answer=True)
+
+    def campaign_changed(self) -> None:
+        """After an edit (or undo): the answer shown was for another version; it goes."""
+        if self._answered is not None and self._answered is not self.app.campaign:
+            self.hide()
+
+    def hide(self) -> None:
+        """The answer off the solver's line (escape on the map, an edit)."""
+        if self.shown:
+            self._panel.set_solve_status(None)
+        self._answered = self._line = None
