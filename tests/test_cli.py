@@ -310,7 +310,7 @@ def test_play_without_a_terminal_makes_no_file_but_says_a_bad_level_first(tmp_pa
         assert sorted(p.name for p in tmp_path.iterdir()) == [], list(tmp_path.iterdir())
         done = subprocess.run([*argv, "--level", "99"], stdin=subprocess.DEVNULL, capture_output=True, text=True,
                               cwd=tmp_path, timeout=120, env=env)
-        assert done.returncode == 2 and done.stderr == f"cardrogue: {NEEDLE}: --level 99: the campaign has levels 1 to 1\n"
+        assert done.returncode == 2 and done.stderr == f"cardrogue: {NEEDLE}: --level 99: the campaign has only level 1\n"
         assert sorted(p.name for p in tmp_path.iterdir()) == []
 
 
