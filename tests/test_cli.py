@@ -765,6 +765,28 @@ def test_the_first_run_of_a_clone_says_why_it_waits(tmp_path: Path) -> None:
     assert again.returncode == 0 and again.stdout == again.stderr == "", again
 
 
+def test_a_checkout_never_installs_itself_into_another_checkouts_environment(tmp_path: Path) -> None:
+    """walk 27: a git worktree whose .venv links to the main clone's (as the helpers' worktrees are made) ran
+    `./scripts/cardrogue edit`; its pyproject.toml, newer than the stamp, made bootstrap `pip install -e` the
+    worktree into the main clone's environment, whose `cardrogue` (and every other worktree's tests) then ran the
+    worktree's code. An environment holding the project installed from another checkout is left as it is, said
+    on standard error. A stand-in for Python answers where the installed project comes from, and records pip."""
+    clone = tmp_path / "clone"
+    (clone / "scripts").mkdir(parents=True)
+    shutil.copy(ROOT / "scripts" / "bootstrap", clone / "scripts" / "bootstrap")
+    (clone / "pyproject.toml").write_text("")
+    venv_python = clone / ".venv" / "bin" / "python"
+    venv_python.parent.mkdir(parents=True)
+    venv_python.write_text(f'#!/bin/sh\nif [ "$1" = "-" ]; then echo /elsewhere/main; exit 0; fi\n'
+                           f'echo "$@" >> {tmp_path / "installs"}\n')
+    venv_python.chmod(0o755)
+    done = subprocess.run([clone / "scripts" / "bootstrap"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout == "", done
+    assert not (tmp_path / "installs").exists(), (tmp_path / "installs").read_text()
+    assert done.stderr == (f"bootstrap: {clone}/.venv holds the project installed from /elsewhere/main, not from "
+                           f"{clone}: left as it is (it runs that checkout's code)\n"), done.stderr
+
+
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
 @pytest.mark.parametrize("args", [["--version"], ["--help"], ["check", "--help"], ["solve", "--help"], [],
                                   ["completion", "bash"]], ids=" ".join)
