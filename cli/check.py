@@ -148,7 +148,7 @@ def _print_text_report(report: list[tuple[str, list[Diagnostic]]], verbose: bool
     """Colour through Rich styles, never markup: file names and messages are shown as text. Under a
     file of ``drafts`` (a campaign with errors the loader built a model of), whether its errors hold
     the route checks back; under one of ``unsolved`` (``--solve``), that they held the solver back."""
-    from cardrogue.engine.analysis.check import ANALYSIS_WAITS, analysis_waits
+    from cardrogue.engine.analysis.check import checks_waiting
 
     style = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
     counts = {s: 0 for s in Severity}
@@ -170,8 +170,9 @@ def _print_text_report(report: list[tuple[str, list[Diagnostic]]], verbose: bool
                 lines.append([("  ", ""), (f"... and {more} (-v to show them all)", "")])
         # fixing these may bring new problems, an exit no route reaches (not said of a file that is no
         # campaign the loader could build, a replay or a cut file: it has more to mend first)
-        if name in drafts and analysis_waits(diagnostics):
-            lines.append([("  ", ""), (ANALYSIS_WAITS, "dim")])
+        waiting = checks_waiting(diagnostics) if name in drafts else None
+        if waiting:
+            lines.append([("  ", ""), (waiting, "dim")])
         if name in unsolved:
             lines.append([("  ", ""), (SOLVER_WAITS, "dim")])
     summary = (f"{counted(len(report), 'file')}: {counted(counts[Severity.ERROR], 'error')}, "

@@ -12,7 +12,7 @@ from cardrogue.engine.format.files import json_meant
 from cardrogue.engine.format.loader import load_usable
 from cardrogue.engine.printable import closed_to_the_right, printable
 from cardrogue.engine.reading import other_encoding, read_limited
-from cardrogue.engine.words import plural
+from cardrogue.engine.words import level_span, plural
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE = 0, 1, 2
 # The hub commands' "not now": the hub unavailable (its database away, its workers busy, too many requests) or not
@@ -263,5 +263,5 @@ def level_index(campaign, level: int | None, path: Path | str) -> int:
     if level is None:
         return 0
     if not 1 <= level <= len(campaign.levels):
-        raise UnusableInput(f"{path}: --level {level}: the campaign has levels 1 to {len(campaign.levels)}")
+        raise UnusableInput(f"{path}: --level {level}: the campaign has {level_span(len(campaign.levels))}")
     return level - 1

@@ -58,7 +58,7 @@ class FileFlows:
 
     def opened(self, doc: Document) -> None:
         """A new document is shown: watch its file from now on."""
-        self.disk_stamp = DiskStamp.of(doc.path) if doc.path else None
+        self.disk_stamp = DiskStamp.read(doc.path) if doc.path else None
         self.disk_warned = False
         self._draft_told = bool(doc.opened_errors)
         if doc.opened_errors:
@@ -117,7 +117,7 @@ class FileFlows:
             self.save_as(then)
             return
         path = self.doc.path
-        if self.disk_stamp is not None and DiskStamp.of(path) not in (self.disk_stamp, None):
+        if self._changed_on_disk(path):
             self._ask_overwrite(f"{path.name} changed on disk since it was opened. Overwrite it?", path, then)
             return
         self._write(path, then)
@@ -291,12 +291,24 @@ class FileFlows:
                                            [("Recover", "recover", "primary"), ("Discard", "discard", "error"),
                                             ("Later", "cancel", "default")]), answered)
 
+    def _changed_on_disk(self, path: Path) -> bool:
+        """Whether the file at ``path`` (there) holds other bytes than the editor last read or wrote: a file
+        rewritten as it was (``cardrogue solve --write-par`` of the par the editor saved) has not changed."""
+        if self.disk_stamp is None or DiskStamp.of(path) is None:
+            return False
+        still = self.disk_stamp.still(path)
+        if still is not None:
+            self.disk_stamp = still
+        return still is None
+
     def check_disk(self) -> None:
         if self.doc.path is None or self.disk_stamp is None or self.disk_warned:
             return
-        now = DiskStamp.of(self.doc.path)
-        if now != self.disk_stamp:
+        still = self.disk_stamp.still(self.doc.path)
+        if still is not None:
+            self.disk_stamp = still  # the same bytes (or the same stamp): nothing to tell
+        else:
             self.disk_warned = True
-            what = "was deleted" if now is None else "changed on disk"
+            what = "was deleted" if DiskStamp.of(self.doc.path) is None else "changed on disk"
             self.app.notify(f"{self.doc.path.name} {what} since it was opened. Saving will ask before overwriting it.",
                             title="File changed", severity="warning", timeout=10)

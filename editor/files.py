@@ -9,15 +9,15 @@ import hashlib
 import json
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.resources import files
 from pathlib import Path
 
 from cardrogue.engine.format.diagnostics import Diagnostic, Severity
-from cardrogue.engine.format.loader import LoadResult, load_campaign, load_campaign_text
+from cardrogue.engine.format.loader import MAX_FILE_BYTES, LoadResult, load_campaign, load_campaign_text
 from cardrogue.engine.format.resources import default_campaign
 from cardrogue.engine.format.schema import is_schema_id
-from cardrogue.engine.reading import link_loops
+from cardrogue.engine.reading import link_loops, read_limited
 from cardrogue.engine.records.atomic import atomic_write
 from cardrogue.engine.words import counted
 
@@ -166,18 +166,41 @@ def is_protected(path: Path) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class DiskStamp:
-    """What the file looked like when we last read or wrote it."""
+    """What the file looked like when we last read or wrote it: its time and size, and a digest of its bytes
+    (when they were read or written) to tell a file rewritten as it was from a changed one."""
 
     mtime_ns: int
     size: int
+    digest: bytes = field(default=b"", compare=False)
 
     @classmethod
-    def of(cls, path: Path) -> "DiskStamp | None":
+    def of(cls, path: Path, data: bytes | None = None) -> "DiskStamp | None":
+        """The file's stamp now; ``data``, the bytes just read from it or written to it, gives its digest."""
         try:
             st = path.stat()
         except OSError:
             return None
-        return cls(st.st_mtime_ns, st.st_size)
+        return cls(st.st_mtime_ns, st.st_size, b"" if data is None else hashlib.sha256(data).digest())
+
+    @classmethod
+    def read(cls, path: Path) -> "DiskStamp | None":
+        """The file's stamp with the digest of what it holds now."""
+        try:
+            return cls.of(path, read_limited(path, MAX_FILE_BYTES))
+        except OSError:
+            return cls.of(path)
+
+    def still(self, path: Path) -> "DiskStamp | None":
+        """This stamp, brought up to date, when the file holds the bytes it held then (its time moved: rewritten
+        as it was, by ``cardrogue solve --write-par`` of a par already saved, a checkout, an editor's save); None
+        when it changed or is gone."""
+        now = DiskStamp.of(path)
+        if now is None or now == self:
+            return now
+        if not self.digest or now.size != self.size:
+            return None
+        same = DiskStamp.read(path)
+        return same if same is not None and same.size == self.size and same.digest == self.digest else None
 
 
 def save_document(doc: Document, path: Path) -> DiskStamp | None:
@@ -186,9 +209,10 @@ def save_document(doc: Document, path: Path) -> DiskStamp | None:
     path = path.expanduser().absolute()
     if is_protected(path):
         raise PermissionError(f"{path} is inside the installed package; save the campaign somewhere else")
-    atomic_write(path, doc.text().encode("utf-8"))
+    data = doc.text().encode("utf-8")
+    atomic_write(path, data)
     doc.mark_saved(path)
-    return DiskStamp.of(path)
+    return DiskStamp.of(path, data)
 
 
 def draft_errors(doc: Document) -> list[Diagnostic]:

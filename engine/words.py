@@ -20,6 +20,11 @@ def counted(n: int, noun: str, many: str | None = None) -> str:
     return f"{shown} {plural(n, noun, many)}"
 
 
+def level_span(n: int) -> str:
+    """The levels of a campaign of ``n``, for a ``--level`` it lacks: ``"only level 1"``, ``"levels 1 to 8"``."""
+    return "only level 1" if n == 1 else f"levels 1 to {n:,}"
+
+
 def place_text(x: int, y: int) -> str:
     """``"(1, 2)"``: a cell's place (column, row) as the player's log, ``cardrogue run``, the checks' messages and
     the editor write it. (An action names a place as it is typed, ``teleport 1,2``; a file and a JSON output as

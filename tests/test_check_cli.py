@@ -82,11 +82,11 @@ def test_many_problems_of_one_code_are_listed_to_100_then_counted(tmp_path: Path
     path.write_text(json.dumps(doc, indent=2))
     done = cardrogue("check", str(path))
     lines = done.stdout.splitlines()
-    # (a draft: misspelt keys are kept as written, so the route checks wait for them to be fixed)
+    # (a draft: misspelt keys are kept as written, so the rule and route checks wait for them to be fixed)
     assert done.returncode == 1 and len(lines) == 1 + 100 + 1 + 1 + 1, done.stdout[-2000:]
     assert [ln for ln in lines if "CR103" in ln][99].endswith("[$.zz099]")  # the first 100 in the file's order
     assert lines[-3] == "  ... and 151 more CR103 problems (-v to show them all)"
-    assert lines[-2] == "  CR3xx route checks wait until errors are fixed"
+    assert lines[-2] == "  CR2xx rule checks and CR3xx route checks wait until the schema errors (CR1xx) are fixed"
     assert lines[-1] == "1 file: 251 errors, 0 warnings"
     verbose = cardrogue("check", "-v", str(path)).stdout
     assert verbose.count("CR103") == 251 and "more CR103" not in verbose
@@ -282,6 +282,24 @@ def test_a_rule_error_says_the_route_checks_wait_for_it(broken: Path):
     broken.write_text(json.dumps(doc, indent=2))
     then = cardrogue("check", str(broken))
     assert "CR301" in then.stdout and "route checks wait" not in then.stdout, then.stdout
+
+
+def test_a_schema_error_says_the_rule_checks_wait_for_it_too(broken: Path):
+    """walk 27: a seed of -1 (CR106, the schema's) and an unknown card 'goblinn' (CR201, a rule check's): the report
+    listed the seed alone and said "CR3xx route checks wait until errors are fixed", as if the rest had been checked;
+    the rule checks (CR2xx) wait for the schema's errors too, and the unknown card came to light only once the seed
+    was mended. The line says which checks wait, and for what."""
+    doc = json.loads(broken.read_text())
+    doc["seed"] = -1
+    broken.write_text(json.dumps(doc, indent=2))
+    first = cardrogue("check", str(broken))
+    assert "CR106" in first.stdout and "CR201" not in first.stdout, first.stdout
+    assert first.stdout.splitlines()[-2] == ("  CR2xx rule checks and CR3xx route checks wait until the schema errors "
+                                             "(CR1xx) are fixed"), first.stdout
+    doc["seed"] = 7
+    broken.write_text(json.dumps(doc, indent=2))
+    then = cardrogue("check", str(broken))
+    assert "CR201" in then.stdout and then.stdout.splitlines()[-2] == "  CR3xx route checks wait until errors are fixed"
 
 
 def test_a_level_wide_problem_names_its_level_in_checks_output(tmp_path: Path):

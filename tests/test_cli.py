@@ -310,7 +310,7 @@ def test_play_without_a_terminal_makes_no_file_but_says_a_bad_level_first(tmp_pa
         assert sorted(p.name for p in tmp_path.iterdir()) == [], list(tmp_path.iterdir())
         done = subprocess.run([*argv, "--level", "99"], stdin=subprocess.DEVNULL, capture_output=True, text=True,
                               cwd=tmp_path, timeout=120, env=env)
-        assert done.returncode == 2 and done.stderr == f"cardrogue: {NEEDLE}: --level 99: the campaign has levels 1 to 1\n"
+        assert done.returncode == 2 and done.stderr == f"cardrogue: {NEEDLE}: --level 99: the campaign has only level 1\n"
         assert sorted(p.name for p in tmp_path.iterdir()) == []
 
 
@@ -660,6 +660,17 @@ def test_verify_says_where_a_replay_stops_being_json(tmp_path: Path, capsys) -> 
     assert code == 2 and verdict["ok"] is False and verdict["checked"] is False and f"{junk}:3:3: not JSON" in verdict["message"]
 
 
+def test_verify_says_a_replay_nested_too_deep_as_check_says_a_campaign(tmp_path: Path, capsys) -> None:
+    """walk 27: brackets nested 100,000 deep read "a replay needs 2 (here 32 are passed)"; `check` says of a
+    campaign "the limit is 32: a campaign needs far fewer". The replay says its limit the same way."""
+    deep = tmp_path / "deep.replay.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    code, out, err = cardrogue(capsys, "verify", deep)
+    assert code == 2 and out == ""
+    assert err == (f"cardrogue: {deep}:1:33: not JSON: brackets are nested 100,000 levels deep; the limit is 32: a "
+                   "replay needs 2\n"), err
+
+
 @pytest.mark.parametrize("command", ["play", "web"])
 def test_a_player_name_a_hub_would_refuse_is_refused_before_the_run(command: str, capsys, monkeypatch) -> None:
     """`--player '[red]x[/]'`: the name goes into every replay, and the hub refuses a replay whose
@@ -752,6 +763,28 @@ def test_the_first_run_of_a_clone_says_why_it_waits(tmp_path: Path) -> None:
     assert "pip install" in (tmp_path / "installs").read_text()
     again = subprocess.run([clone / "scripts" / "bootstrap"], capture_output=True, text=True, timeout=60)
     assert again.returncode == 0 and again.stdout == again.stderr == "", again
+
+
+def test_a_checkout_never_installs_itself_into_another_checkouts_environment(tmp_path: Path) -> None:
+    """walk 27: a git worktree whose .venv links to the main clone's (as the helpers' worktrees are made) ran
+    `./scripts/cardrogue edit`; its pyproject.toml, newer than the stamp, made bootstrap `pip install -e` the
+    worktree into the main clone's environment, whose `cardrogue` (and every other worktree's tests) then ran the
+    worktree's code. An environment holding the project installed from another checkout is left as it is, said
+    on standard error. A stand-in for Python answers where the installed project comes from, and records pip."""
+    clone = tmp_path / "clone"
+    (clone / "scripts").mkdir(parents=True)
+    shutil.copy(ROOT / "scripts" / "bootstrap", clone / "scripts" / "bootstrap")
+    (clone / "pyproject.toml").write_text("")
+    venv_python = clone / ".venv" / "bin" / "python"
+    venv_python.parent.mkdir(parents=True)
+    venv_python.write_text(f'#!/bin/sh\nif [ "$1" = "-" ]; then echo /elsewhere/main; exit 0; fi\n'
+                           f'echo "$@" >> {tmp_path / "installs"}\n')
+    venv_python.chmod(0o755)
+    done = subprocess.run([clone / "scripts" / "bootstrap"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout == "", done
+    assert not (tmp_path / "installs").exists(), (tmp_path / "installs").read_text()
+    assert done.stderr == (f"bootstrap: {clone}/.venv holds the project installed from /elsewhere/main, not from "
+                           f"{clone}: left as it is (it runs that checkout's code)\n"), done.stderr
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")

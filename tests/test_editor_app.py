@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import replace
 
 import pytest
@@ -489,6 +490,33 @@ async def test_disk_change_warning(campaign_file, tmp_path) -> None:
         assert isinstance(app.screen, ConfirmScreen)
         await pilot.click("#answer-cancel")
         assert app.doc.dirty
+
+
+@run_async
+async def test_a_file_rewritten_with_the_same_bytes_has_not_changed_on_disk(campaign_file, tmp_path) -> None:
+    """walk 27: docs/authoring.md's tutorial records par (ctrl+p), saves, then runs `cardrogue solve --write-par`,
+    which rewrote the very bytes the editor had saved: the editor said the file "changed on disk since it was
+    opened", and the next ctrl+s asked to overwrite it. A file whose time changed but not its bytes is the same
+    file; a real change is still told (test_disk_change_warning)."""
+    app = make_app(campaign_file, tmp_path)
+    said = notes(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        stat = campaign_file.stat()
+        campaign_file.write_bytes(campaign_file.read_bytes())  # as --write-par does: the same text, a new mtime
+        os.utime(campaign_file, ns=(stat.st_atime_ns, stat.st_mtime_ns + 2_000_000_000))
+        app.files.check_disk()
+        await pilot.pause()
+        assert not app.files.disk_warned and not any("changed on disk" in n for n in said), said
+        await pilot.press("down", "right", "f", "ctrl+s")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, ConfirmScreen) and not app.doc.dirty
+        saved = campaign_file.stat()  # the editor's own save, rewritten as it was, is the same file too
+        campaign_file.write_bytes(campaign_file.read_bytes())
+        os.utime(campaign_file, ns=(saved.st_atime_ns, saved.st_mtime_ns + 2_000_000_000))
+        app.files.check_disk()
+        await pilot.pause()
+        assert not app.files.disk_warned, said
 
 
 @run_async

@@ -800,3 +800,22 @@ async def test_f7_on_a_draft_whose_seed_is_out_of_range_says_so_in_its_labels(tm
         assert isinstance(app.screen, FormScreen)
         labels = " ".join(str(label.render()) for label in app.screen.query("Label"))
         assert "no seed gives it an effect until the seed is a whole number" in labels, labels
+
+
+@run_async
+async def test_a_goal_the_level_cannot_meet_is_said_once_beside_its_level(tmp_path) -> None:
+    """walk 27: a goal to slay a troll the level does not hold read `E CR221 The Niche, goal: goal: slay 'troll', but
+    no 'troll' is on level 1 "The Niche" (the-niche)` in the problems list: the place said "goal" and the level, and
+    the message said them again. The list says the level as "this level" beside its name (as CR306 and CR311 do);
+    `cardrogue check`, with no level beside the message, keeps it whole."""
+    data = json.loads((CAMPAIGNS / "two-knives.json").read_text(encoding="utf-8"))
+    data["levels"][0]["goals"] = [{"slay": "troll"}]
+    app = app_on(data, tmp_path / "troll.json", tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        line = next(line for line in problem_lines(app) if " CR221 " in line)
+        assert line == ("E CR221 The Niche, goal: slay 'troll', but no 'troll' is on this level; place what the goal "
+                        "names, or press G on the map to remove the goal"), line
+    said = [d.render() for d in check_text(json.dumps(data, indent=2), "troll.json") if d.code == "CR221"]
+    assert said == ["troll.json:40:19: CR221: goal: slay 'troll', but no 'troll' is on level 1 \"The Niche\" "
+                    "(the-niche) [$.levels[0].goals[0].slay]"], said

@@ -268,3 +268,23 @@ async def test_the_problem_list_says_why_the_route_notes_are_gone_while_a_ladder
         await press(app, pilot, "ctrl+z")
         assert any("CR307" in line for line in lines()) and not any(WAIT in line for line in lines())
         assert "before the route checks" not in " ".join(" ".join(shown_lines(app.query_one("#problems-summary"))).split())
+
+
+@run_async
+async def test_the_problem_list_says_the_rule_checks_wait_for_a_schema_error(tmp_path) -> None:
+    """walk 27: a seed of -1 (CR106) left out the rule checks (CR2xx) as well as the route checks, and the list
+    said only that the route checks wait: an unknown card came to light once the seed was mended."""
+    data = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    data["seed"] = -1
+    data["levels"][0]["cells"][1]["card"] = "goblinn"
+    path = tmp_path / "seed.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        options = app.query_one("#problems-list", OptionList)
+        lines = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        assert [d.code for d in app.diagnostics] == ["CR106"], app.diagnostics
+        assert lines[-1] == "CR2xx rule checks and CR3xx route checks wait until the schema errors (CR1xx) are fixed"
+        summary = str(app.query_one("#problems-summary").render())
+        assert "before the rule and route checks" in summary, summary

@@ -349,6 +349,25 @@ async def test_the_opening_story_is_titled_with_the_campaign_and_the_level_it_le
 
 
 @run_async
+async def test_the_story_shown_again_leads_back_to_the_board_not_to_a_beginning(tmp_path):
+    """walk 27: `p` in the middle of a level showed its story with "Enter: begin" and "enter Begin" in the key
+    bar, as at the level's start. Shown again, it says where enter leads: back to the run under way."""
+    app = app_for(ladder_dict(), tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, StoryScreen)
+        assert "Enter: begin" in screen_text(app) and "enter Begin" in screen_text(app), screen_text(app)
+        await pilot.press("enter", "full_stop", "p")
+        await pilot.pause()
+        assert isinstance(app.screen, StoryScreen)
+        shown = screen_text(app)
+        assert "Enter: back" in shown and "enter Back" in shown and "egin" not in shown, shown
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, PlayerScreen) and player(app).view.turn == 2
+
+
+@run_async
 async def test_a_campaigns_opening_story_shows_alone_before_a_level_without_one(tmp_path):
     doc = duel_dict()
     del doc["levels"][0]["story"]

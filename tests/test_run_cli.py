@@ -107,7 +107,7 @@ def test_a_level_the_campaign_lacks_is_named_with_the_file_as_play_names_it(trap
     """`run`, `solve` and `play` say the same: the file, the option, the levels there are (exit 2)."""
     from cardrogue.cli.main import main
 
-    said = f"cardrogue: {trap_map}: --level 5: the campaign has levels 1 to 1\n"
+    said = f"cardrogue: {trap_map}: --level 5: the campaign has only level 1\n"
     for command in (["run", str(trap_map), "--level", "5", "end"], ["solve", str(trap_map), "--level", "5"],
                     ["play", str(trap_map), "--level", "5"]):
         assert main(command) == 2

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from cardrogue.engine.words import counted, nearest, plural
+from cardrogue.engine.words import counted, level_span, nearest, plural
 
 ROOT = Path(__file__).resolve().parent.parent
 CLI = [sys.executable, "-m", "cardrogue.cli.main"]
@@ -28,6 +28,11 @@ def test_counted_says_one_and_many():
     assert counted(1, "entry", "entries") == "1 entry" and counted(3, "entry", "entries") == "3 entries"
     assert plural(1, "turn") == "turn" and plural(7, "turn") == "turns"
     assert counted("?", "turn") == "? turns"  # a hub's answer may hold anything
+
+
+def test_the_levels_a_campaign_has_are_said_as_a_span_or_one_level():
+    """walk 27: `cardrogue play MAP --level 2` on a challenge map of one level said "the campaign has levels 1 to 1"."""
+    assert [level_span(n) for n in (1, 2, 8)] == ["only level 1", "levels 1 to 2", "levels 1 to 8"]
 
 
 def test_no_count_is_printed_with_a_fixed_plural():

@@ -103,11 +103,12 @@ def playable(campaign_path: Path | None, level: int | None = None) -> tuple[Path
     from cardrogue.engine.errors import UnusableInput
     from cardrogue.engine.format.loader import load_usable
     from cardrogue.engine.format.resources import default_campaign
+    from cardrogue.engine.words import level_span
 
     path = campaign_path or default_campaign()
     campaign = load_usable(path)
     if level is not None and not 1 <= level <= len(campaign.levels):
-        raise UnusableInput(f"{path}: --level {level}: the campaign has levels 1 to {len(campaign.levels)}")
+        raise UnusableInput(f"{path}: --level {level}: the campaign has {level_span(len(campaign.levels))}")
     return path, campaign
 
 

@@ -468,7 +468,7 @@ class PlayerScreen(Screen[RunResult | None]):
             self.call_after_refresh(self._fit_board)
         self._sync_log()
         if new_level and self._story() is not None:  # a level without a story starts at once
-            self.action_story()
+            self.action_story(again=False)
 
     def _sync_log(self) -> None:
         log = self.query_one("#log", RunLog)
@@ -668,12 +668,13 @@ class PlayerScreen(Screen[RunResult | None]):
                 title = campaign_title
         return (title, "\n\n---\n\n".join(parts)) if parts else None
 
-    def action_story(self) -> None:
+    def action_story(self, again: bool = True) -> None:
+        """The level's story: as the level begins, or shown again (``p``) in the middle of it."""
         story = self._story()
         if story is None:
             self._hint("This level has no story.")
             return
-        self.app.push_screen(StoryScreen(*story))
+        self.app.push_screen(StoryScreen(*story, again=again))
 
     def action_restart_level(self) -> None:
         self.run.restart_level()
@@ -708,16 +709,17 @@ class PlayerScreen(Screen[RunResult | None]):
 
 
 class StoryScreen(ModalScreen[None]):
-    """A level's story preface, rendered as Markdown."""
+    """A level's story preface, rendered as Markdown: enter begins the level, or (``again``, the story shown
+    by ``p``) goes back to the run under way."""
 
     CSS_PATH = "player.tcss"
     HORIZONTAL_BREAKPOINTS = PlayerScreen.HORIZONTAL_BREAKPOINTS  # narrower than 80: the dialog takes the width
     BINDINGS = [Binding("enter", "close", "Begin"), Binding("escape", "close", show=False),
                 Binding("space", "close", show=False)]
 
-    def __init__(self, title: str, story: str) -> None:
+    def __init__(self, title: str, story: str, again: bool = False) -> None:
         super().__init__()
-        self.title_text, self.story = title, story
+        self.title_text, self.story, self.again = title, story, again
 
     # For the bar alone, while the story is taller than its dialog (at 80x24 the bundled campaign's opening
     # story hides its first level's rule below the fold): the scroll's own ↑ ↓ (and PgUp, PgDn) do the work.
@@ -726,10 +728,11 @@ class StoryScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="story-box") as box:
             box.border_title = content(self.title_text)
-            box.border_subtitle = "Enter: begin"
+            box.border_subtitle = "Enter: back" if self.again else "Enter: begin"
             with VerticalScroll(id="story-scroll"):
                 yield StoryMarkdown(printable(self.story, lines=True), id="story-text")
-        yield KeyBar(self.SCROLL_KEYS + self.BINDINGS)
+        shown = [replace(b, description="Back") if self.again and b.key == "enter" else b for b in self.BINDINGS]
+        yield KeyBar(self.SCROLL_KEYS + shown)
 
     def on_mount(self) -> None:
         # The story's height is known once its Markdown is laid out (and again on a resize): the scrollbar

@@ -12,7 +12,7 @@ from textual.widgets.option_list import Option
 from cardrogue.editor.messages import ProblemChosen
 from cardrogue.editor.phrasing import editor_message
 from cardrogue.editor.shown import markup
-from cardrogue.engine.analysis.check import ANALYSIS_WAITS, analysis_waits
+from cardrogue.engine.analysis.check import analysis_waits, checks_waiting, rules_wait
 from cardrogue.engine.format.diagnostics import Diagnostic, Severity
 from cardrogue.engine.words import counted, place_text
 
@@ -125,7 +125,8 @@ class ProblemsPanel(Vertical):
             draft = (" [b red]· a draft: fix the errors to play or publish it[/]"
                      if counts[Severity.ERROR] else "")
             # While a rule error keeps the route checks out, the warnings and notes counted are not all there are.
-            before = " before the route checks" if analysis_waits(diagnostics) else ""
+            before = (" before the rule and route checks" if rules_wait(diagnostics)
+                      else " before the route checks" if analysis_waits(diagnostics) else "")
             self._summary = Content.from_markup(
                 f"{counted(counts[Severity.ERROR], 'error')}, {counted(counts[Severity.WARNING], 'warning')}, "
                 f"{counted(counts[Severity.INFO], 'note')}{before}{draft}")
@@ -135,8 +136,9 @@ class ProblemsPanel(Vertical):
         entries = [Option(markup(f"{_ICON[d.severity]} $code $where: $message", code=d.code,
                                  where=location(d, level_titles), message=editor_message(d)), id=str(i))
                    for i, d in enumerate(self.diagnostics)]
-        if analysis_waits(diagnostics):  # said, not silently dropped: a chokepoint note left with an error
-            entries.append(Option(Content.from_markup(f"[dim]{ANALYSIS_WAITS}[/]"), disabled=True))
+        waiting = checks_waiting(diagnostics)
+        if waiting:  # said, not silently dropped: a chokepoint note left with an error
+            entries.append(Option(Content.from_markup(f"[dim]{waiting}[/]"), disabled=True))
         options.set_options(entries)
 
     @property

@@ -37,6 +37,24 @@ def analysis_waits(diagnostics: list[Diagnostic]) -> bool:
     return any(d.severity is Severity.ERROR and not d.code.startswith("CR3") for d in diagnostics)
 
 
+RULES_WAIT = "CR2xx rule checks and CR3xx route checks wait until the schema errors (CR1xx) are fixed"
+"""What is said instead of :data:`ANALYSIS_WAITS` under a campaign whose schema errors hold the rule checks back
+too (:func:`rules_wait`): fixing a seed of -1 may bring an unknown card to light."""
+
+
+def rules_wait(diagnostics: list[Diagnostic]) -> bool:
+    """Whether the rule checks (``CR2xx``) were left out of ``diagnostics`` as well: the loader runs them on a file
+    the schema accepts, so a schema error (``CR1xx``: a value out of range, a misspelt key) holds them back."""
+    return any(d.severity is Severity.ERROR and d.code.startswith("CR1") for d in diagnostics)
+
+
+def checks_waiting(diagnostics: list[Diagnostic]) -> str | None:
+    """The line said under a draft's problems about the checks its errors hold back (None: every check ran)."""
+    if rules_wait(diagnostics):
+        return RULES_WAIT
+    return ANALYSIS_WAITS if analysis_waits(diagnostics) else None
+
+
 def _finish(result: LoadResult) -> list[Diagnostic]:
     diagnostics = list(result.diagnostics)
     if result.campaign is not None:

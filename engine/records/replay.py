@@ -335,7 +335,7 @@ def _not_json(text: str, exc: Exception) -> ReplayNotJson:
         return ReplayNotJson(*json_syntax_error(exc, text, "a replay", "actions"))
     if isinstance(exc, RecursionError):
         depth, offset = max_depth(text, MAX_DEPTH)
-        detail = f"brackets are nested {counted(depth, 'level')} deep; a replay needs 2 (here {MAX_DEPTH} are passed)"
+        detail = f"brackets are nested {counted(depth, 'level')} deep; the limit is {MAX_DEPTH}: a replay needs 2"
     else:  # Python refuses an integer of more than 4,300 digits
         found = next((m for m in CONSTANT_OR_NUMBER.finditer(text) if m.group(1) and m.group(1)[-1].isdigit()), None)
         offset = found.start(1) if found else 0

@@ -47,7 +47,7 @@ class RuleError(ValueError):
     """An edit refused by a rule of the format: it carries the rule's diagnostic."""
 
     def __init__(self, diagnostic: Diagnostic) -> None:
-        super().__init__(f"{diagnostic.code}: {diagnostic.message}")
+        super().__init__(f"{diagnostic.code}: {diagnostic.standalone}")
         self.diagnostic = diagnostic
 
 

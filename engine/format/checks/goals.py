@@ -29,14 +29,19 @@ def goal_problems(level: Level, li: int, gi: int, goal: Goal, cards: Mapping[str
     if _misspelt_on_level(level, goal, cards):
         return []  # its CR201 ("did you mean" this card) is the one to fix, and meets the goal
     on_level = any(c.card == card_id for c in level.cells)
+    # Said "on this level" beside the level's name (the editor's problems list, whose place says "goal" too), and
+    # "goal: ... on level 1 "The Niche" (the-niche)" away from it (check's output, a hub's): Diagnostic.named.
     if goal.verb == "slay" and not on_level:
-        found.error("CR221", f"goal: slay {card_id!r}, but no {card_id!r} is on {name}", path, level=li)
+        said = lambda it: f"slay {card_id!r}, but no {card_id!r} is on {it}"  # noqa: E731
     elif goal.verb == "open" and card_id != CHEST and not on_level:
-        found.error("CR221", f"goal: open {card_id!r}, but it is not on {name}", path, level=li)
+        said = lambda it: f"open {card_id!r}, but it is not on {it}"  # noqa: E731
     elif goal.verb == "open" and not on_level:
-        found.error("CR221", f"goal: open the chest, but {name} has no chest", path, level=li)
+        said = lambda it: f"open the chest, but {it} has no chest"  # noqa: E731
     elif goal.verb == "buy" and not any(card_id in c.stock for c in level.cells):
-        found.error("CR221", f"goal: buy {card_id!r}, but no shop on {name} sells it", path, level=li)
+        said = lambda it: f"buy {card_id!r}, but no shop on {it} sells it"  # noqa: E731
+    else:
+        return []
+    found.error("CR221", said("this level"), path, level=li, named=f"goal: {said(name)}")
     return found.items
 
 
