@@ -883,3 +883,29 @@ def test_a_registration_asked_again_with_its_name_typed_decomposed_is_the_same_r
 def test_a_name_holding_what_no_text_may_hold_is_refused(hub, name, says: str) -> None:
     status, body, _ = call(hub.base, "POST", "/api/accounts", {"name": name})
     assert status == 422 and body.get("field") == "name" and says in body["error"], body
+
+
+def test_a_campaigns_and_a_replays_json_is_read_off_the_event_loop(tmp_path, monkeypatch) -> None:
+    """A publish's body (8 MiB of JSON at most) and a replay's (1 MiB) are parsed on a worker thread: on the event loop,
+    every other request waited for them."""
+    import asyncio
+
+    from cardrogue.hub import app as app_module
+
+    read_on_loop = []
+    real = app_module._json_text
+
+    def watched(*args, **kwargs):
+        try:
+            asyncio.get_running_loop()
+            read_on_loop.append(True)
+        except RuntimeError:
+            read_on_loop.append(False)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(app_module, "_json_text", watched)
+    with running_hub(str(tmp_path / "hub.sqlite3")) as hub:
+        alice = register(hub.base, "alice")
+        assert publish(hub.base, alice, map_text("tale", "A tale"))[0] == 201
+        assert call(hub.base, "POST", "/api/maps/tale/runs", raw=b'{"actions": []}', token=alice)[0] == 422
+    assert read_on_loop == [False, False, False]  # (the registration's, the campaign's, the replay's)
