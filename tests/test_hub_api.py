@@ -7,6 +7,7 @@ import json
 import unicodedata
 import urllib.parse
 from dataclasses import replace
+from typing import Any
 
 import pytest
 from hub_support import FAST, call, campaign_of, map_text, register, running_hub, slower, solution
@@ -645,6 +646,94 @@ def test_the_runs_migration_8_kept_are_re_keyed_or_set_apart(hub_db: str) -> Non
         assert [r["player"] for r in every] == ["alice", "carol"]
         for run_id in (run.run_id, run.recorded_id, carols.recorded_id):  # every address still answers
             assert call(hub.base, "GET", f"{ref}/runs/{run_id}/replay")[0] == 200
+
+
+def _kept_by_migration_8(hub_db: str, copied_since: bool = False) -> tuple[str, Any, Any]:
+    """A hub as migration 8 left it, before migration 10: alice's run and carol's (whose replay no longer re-simulates
+    to its result) under the ids of their actions, carol's second run re-keyed; ``copied_since``: and bob's copy of
+    alice's with a detour, submitted after migration 8 under the id of its states. The map's address, alice's run and
+    carol's."""
+    from helpers import detour_copies, ledger_run, ledger_solution
+
+    text = ledger_solution()[0]
+    campaign = campaign_of(text)
+    original = ledger_run("alice")[1].text()
+    run = verify_replay(original, campaign).run
+    carols = verify_replay(slower(text, 1, "carol"), campaign).run
+    with running_hub(hub_db) as hub:
+        alice, bob, carol = (register(hub.base, name) for name in ("alice", "bob", "carol"))
+        ref = f"/api/maps/{publish(hub.base, alice, text, window_days=0)[1]['hash']}"
+        for body, token in ((original, alice), (slower(text, 1, "carol"), carol), (slower(text, 2, "carol"), carol)):
+            assert call(hub.base, "POST", ref + "/runs", raw=body.encode(), token=token)[0] == 201
+    db = Database(hub_db)
+    with db.transaction(write=True) as tx:
+        tx.execute("UPDATE runs SET run_id = ?, earlier_id = NULL WHERE run_id = ?", (run.recorded_id, run.run_id))
+        broken = json.loads(carols.replay_text)
+        broken["actions"] = broken["actions"][:-1]
+        tx.execute("UPDATE runs SET run_id = ?, replay = ? WHERE run_id = ?",
+                   (carols.recorded_id, json.dumps(broken), carols.run_id))
+        tx.execute("UPDATE runs SET submitted_at = ?", (1e9,))
+        tx.execute("UPDATE schema_migrations SET applied_at = ? WHERE version = 8", (2e9,))  # after those runs
+        for undo in ("DROP TABLE IF EXISTS runs_set_apart", "DELETE FROM schema_migrations WHERE version >= 10"):
+            tx.execute(undo)
+        if copied_since:
+            loop = detour_copies(campaign, original, "bob")["loop"]
+            bob = tx.one("SELECT id FROM accounts WHERE name = 'bob'")[0]
+            tx.execute("INSERT INTO runs (run_id, map_hash, account_id, turns, health, submitted_at, replay, best)"
+                       " VALUES (?, ?, ?, ?, ?, ?, ?, 1)",
+                       (run.run_id, ref.rsplit("/", 1)[1], bob, run.turns, run.health, 3e9, loop))
+    db.close()
+    return ref, run, carols
+
+
+def test_a_copy_stored_between_migrations_8_and_10_is_set_apart(hub_db: str) -> None:
+    """Alice's run kept under the id of its actions by migration 8 (out of its time), and bob's copy of it with a
+    detour stored since under the id of its states (the schema of migration 8, before migration 10): both were left
+    ranked, and nothing said. Now the earlier submission keeps the ranking (alice's, re-keyed to the id of its
+    states), and bob's copy is set apart with its reason (runs_set_apart), said in a note."""
+    ref, run, _ = _kept_by_migration_8(hub_db, copied_since=True)
+    db = Database(hub_db)
+    copy = f"set apart 1 run, off the leaderboards (runs_set_apart): a copy of a run submitted before, which keeps " \
+           f"its place: {run.run_id[:12]} (of {run.recorded_id[:12]})"
+    assert copy in db.notes and f"re-keyed 1 run migration 8 had kept under their old ids: {run.recorded_id[:12]}" \
+        in db.notes, db.notes
+    with db.transaction() as tx:
+        assert tx.all("SELECT a.name, r.reason FROM runs_set_apart r JOIN accounts a ON a.id = r.account_id"
+                      " WHERE r.run_id = ?", (run.run_id,)) == [
+            ("bob", f"a copy of the run {run.recorded_id[:12]}, submitted before it")]
+        assert tx.all("SELECT a.name, r.earlier_id FROM runs r JOIN accounts a ON a.id = r.account_id"
+                      " WHERE r.run_id = ?", (run.run_id,)) == [("alice", run.recorded_id)]
+    db.close()
+    with running_hub(hub_db) as hub:
+        board = call(hub.base, "GET", ref + "/leaderboard?every=1")[1]
+        assert [r["player"] for r in board["runs"]] == ["alice", "carol"]
+
+
+def test_migration_10_reads_each_maps_text_once_and_says_what_it_re_simulates(hub_db: str, monkeypatch,
+                                                                               capfd) -> None:
+    """Migration 10 read the map's text with every kept run at once (200 runs on a map of 4 MB: 858 MB): it reads a
+    map's text once, and a run's replay when it re-simulates it; and it says each re-simulation (up to 120 s each)
+    on the standard error, so the operator of `serve` sees it is not stuck."""
+    from cardrogue.hub import db as db_module
+
+    _kept_by_migration_8(hub_db)
+    maps_read = []
+    for name in ("one", "all"):
+        real = getattr(db_module.Tx, name)
+
+        def reading(self, sql, params=(), _real=real, _name=name):
+            found = _real(self, sql, params)
+            if "content" in sql and "SELECT" in sql.upper():
+                maps_read.append(1 if _name == "one" and found is not None else len(found or ()))
+            return found
+
+        monkeypatch.setattr(db_module.Tx, name, reading)
+    capfd.readouterr()
+    Database(hub_db).close()
+    said = [line for line in capfd.readouterr().err.splitlines() if "migration 10: re-verifying run" in line]
+    assert sum(maps_read) == 1, maps_read  # (one map: its text read once, whatever its runs)
+    assert len(said) == 3, said  # (the three runs stored before migration 8: it did not run in this upgrade)
+    assert said[-1].endswith(", 3 of 3 (up to 120 s)"), said
 
 
 def test_a_run_out_of_migration_8s_time_is_re_keyed_by_migration_10_of_the_same_upgrade(hub_db: str,
