@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 import unicodedata
 import urllib.parse
 from dataclasses import replace
@@ -538,7 +539,8 @@ def test_a_run_stored_before_runs_were_their_states_cannot_be_copied_with_a_deto
     X, equip X`` looked up only its own actions' ids, then was stored under the id of its states, which no row held:
     201, ranked beside her (review of forge25). Migration 8 re-verifies each stored run and re-keys it by its states,
     its old id kept (its replay's old address still answers): the copy is 409, alice's run. Of the rows stored before
-    it, a copy already stored and a row whose replay no longer verifies are kept under their ids, and said."""
+    it, a copy already stored and a row whose replay no longer verifies are kept under their ids, and said; migration
+    10 then sets both apart (runs_set_apart): the copy, submitted after the run it copies, and the row refused."""
     from helpers import detour_copies, ledger_run, ledger_solution
 
     text = ledger_solution()[0]
@@ -561,7 +563,8 @@ def test_a_run_stored_before_runs_were_their_states_cannot_be_copied_with_a_deto
         tx.execute("UPDATE runs SET run_id = ? WHERE run_id = ?", (run.recorded_id, run.run_id))
         tx.execute("INSERT INTO runs (run_id, map_hash, account_id, turns, health, submitted_at, replay, best)"
                    " VALUES (?, ?, ?, ?, ?, ?, ?, 1)", (stored_copy.recorded_id, published["hash"], bob_id,
-                                                        stored_copy.turns, stored_copy.health, 2e9, copies["swap"]))
+                                                        stored_copy.turns, stored_copy.health, time.time(),
+                                                        copies["swap"]))
         broken = json.loads(carols.replay_text)
         broken["actions"] = broken["actions"][:-1]  # (its claimed result no longer re-simulates)
         tx.execute("UPDATE runs SET run_id = ?, replay = ? WHERE run_id = ?",
@@ -571,18 +574,23 @@ def test_a_run_stored_before_runs_were_their_states_cannot_be_copied_with_a_deto
             tx.execute(undo)
     assert db.schema_version() == 7
     db.close()
-    db = Database(hub_db)  # migration 8 (9: every key the same; 10: carol's run set apart)
+    db = Database(hub_db)  # migration 8 (9: every key the same; 10: carol's run and bob's copy set apart)
     assert db.applied == [8, 9, 10]
     assert db.notes[0].startswith("re-keyed 1 run by the states they pass through, of 3 runs re-verified"), db.notes
-    assert db.notes[1].startswith(f"1 run kept under their old ids, copies of a run stored before them (remove them by "
-                                  f"hand if unwanted): {stored_copy.recorded_id[:12]} (the run {run.run_id[:12]}"), db.notes
+    assert db.notes[1].startswith("1 run kept under their old ids, copies of a run stored before them (migration 10 "
+                                  f"sets them apart): {stored_copy.recorded_id[:12]} (the run {run.run_id[:12]}"), \
+        db.notes
     assert db.notes[2].startswith(f"1 run did not re-verify, kept under their old ids: {carols.recorded_id[:12]} ("), db.notes
     assert db.notes[3].startswith("set apart 1 run, off the leaderboards (runs_set_apart): its replay does not "
                                   f"re-verify now: {carols.recorded_id[:12]} ("), db.notes  # (migration 10)
+    assert db.notes[4:] == ["set apart 1 run, off the leaderboards (runs_set_apart): a copy of a run submitted before, "
+                            f"which keeps its place: {stored_copy.recorded_id[:12]} (of {run.run_id[:12]})"], db.notes
     with db.transaction() as tx:
         assert sorted(tx.all("SELECT a.name, r.run_id, r.earlier_id FROM runs r JOIN accounts a ON a.id = r.account_id")) == [
-            ("alice", run.run_id, run.recorded_id), ("bob", stored_copy.recorded_id, None)]
-        assert tx.all("SELECT run_id FROM runs_set_apart") == [(carols.recorded_id,)]
+            ("alice", run.run_id, run.recorded_id)]
+        apart = dict(tx.all("SELECT run_id, reason FROM runs_set_apart"))
+        assert sorted(apart) == sorted([carols.recorded_id, stored_copy.recorded_id]), apart
+        assert apart[stored_copy.recorded_id] == f"a copy of the run {run.run_id[:12]}, submitted before it"
     db.close()
     with running_hub(hub_db) as hub:
         status, body, _ = call(hub.base, "POST", ref + "/runs", raw=copies["loop"].encode(), token=bob)
@@ -593,7 +601,7 @@ def test_a_run_stored_before_runs_were_their_states_cannot_be_copied_with_a_deto
             status, served, _ = call(hub.base, "GET", f"{ref}/runs/{run_id}/replay")
             assert status == 200 and served["actions"] == json.loads(original)["actions"], served
         runs = call(hub.base, "GET", ref + "/leaderboard?every=1")[1]["runs"]
-        assert sorted(r["player"] for r in runs) == ["alice", "bob"]
+        assert [r["player"] for r in runs] == ["alice"]  # (bob's copy set apart by migration 10)
 
 
 def test_the_runs_migration_8_kept_are_re_keyed_or_set_apart(hub_db: str) -> None:
