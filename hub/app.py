@@ -25,6 +25,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Match, Route
 
 from . import pages
+from .story import StoryCache
 from cardrogue.engine.format.loader import (CONSTANT_OR_NUMBER, LONG_NUMBER, DuplicateKey, json_syntax_error,
                                             pairs_no_duplicates)
 from cardrogue.engine.format.positions import LineIndex
@@ -42,6 +43,7 @@ MAX_JSON_BYTES = 16 * 1024  # bodies that are not a campaign or a replay (regist
 DRAIN_BYTES = 16 * 1024 * 1024  # an oversized body up to this is read and dropped, so the client sees the 413
 BODY_SECONDS = 60.0  # a body must arrive within this (a 4 MiB campaign at 70 KB/s): 408 otherwise
 RETRY_AFTER_S = 5  # the Retry-After of a 503 (the database unavailable, the workers busy)
+PAGE_THREADS = 4  # the pages drawn at once, on threads of their own (the API's reads keep theirs)
 
 
 @dataclass(frozen=True)
@@ -101,6 +103,17 @@ def create_app(db: Database | str | None = None, settings: Settings | None = Non
     # busy_seconds at most for a worker slot there.
     heavy = anyio.CapacityLimiter(max(8, 4 * hub.settings.workers))
     heavy_threads = anyio.CapacityLimiter(heavy.total_tokens)
+    # A page is drawn on a worker thread (a map's stories took seconds of markdown-it, and every request waited on the
+    # event loop), on threads of its own: a crowd of pages never takes the threads the API reads on.
+    page_threads = anyio.CapacityLimiter(PAGE_THREADS)
+    stories = StoryCache()
+
+    async def drawn(func, *args):
+        return await anyio.to_thread.run_sync(func, *args, limiter=page_threads)
+
+    def draw_map_page(detail: dict, runs: list[dict], skip: int, count: int, every: bool) -> str:
+        drawn_stories = stories.stories(detail["hash"], pages.story_texts(detail))
+        return pages.map_page(detail, runs, skip, count, every, drawn_stories)
 
     async def in_heavy_thread(func, *args):
         admitted = False
@@ -190,7 +203,7 @@ def create_app(db: Database | str | None = None, settings: Settings | None = Non
         who = await account(request)
         limit("submit", who.name)
         raw = await _body(request, hub.settings.max_replay_bytes)
-        text = _json_text(raw, what="a replay", key="actions")
+        text = await run_in_threadpool(_json_text, raw, "a replay", "actions")  # (a MiB of JSON: off the event loop)
         run, created = await in_heavy_thread(hub.submit, who, _ref(request), text)
         return JSONResponse({**run, "created": created}, status_code=201 if created else 200)
 
@@ -205,7 +218,7 @@ def create_app(db: Database | str | None = None, settings: Settings | None = Non
     async def list_page(request: Request) -> Response:
         query, count, skip = _paging(request)
         maps = await run_in_threadpool(hub.list_maps, query, count + 1, skip)  # one more: is there a next page?
-        return HTMLResponse(pages.map_list(maps[:count], query, skip, count, more=len(maps) > count))
+        return HTMLResponse(await drawn(pages.map_list, maps[:count], query, skip, count, len(maps) > count))
 
     async def map_page(request: Request) -> Response:
         ref = _ref(request)
@@ -214,7 +227,7 @@ def create_app(db: Database | str | None = None, settings: Settings | None = Non
         every = _every(request)
         board = await run_in_threadpool(hub.leaderboard, detail["hash"], count, skip, every)
         detail.update(runs=board["map"]["runs"], players=board["map"]["players"])  # (counted in one transaction)
-        return HTMLResponse(pages.map_page(detail, board["runs"], skip, count, every))
+        return HTMLResponse(await drawn(draw_map_page, detail, board["runs"], skip, count, every))
 
     async def stylesheet(request: Request) -> Response:
         return Response(pages.STYLESHEET, media_type="text/css", headers={"cache-control": "max-age=3600"})
@@ -286,6 +299,7 @@ def create_app(db: Database | str | None = None, settings: Settings | None = Non
     # Host sent the client to another site, and a cache in front kept that for everyone): _slash_redirect's instead.
     app.router.redirect_slashes = False
     app.state.hub = hub
+    app.state.stories = stories
     app.state.internal_errors = 0
     if hub.settings.allowed_hosts:
         app.add_middleware(_AllowedHosts, hosts=hub.settings.allowed_hosts)
@@ -473,6 +487,10 @@ async def _json_object(request: Request, limit: int, key: str, empty_is_none: bo
     raw = await _body(request, limit)
     if empty_is_none and not raw.strip():
         return {}
+    return await run_in_threadpool(_json_object_of, raw, key)  # (a campaign's 8 MiB of JSON: off the event loop)
+
+
+def _json_object_of(raw: bytes, key: str) -> dict:
     text = _json_text(raw, "a request here", key)
     try:
         # A key written twice reads as its last to this parser and as its first to others (a proxy, a log

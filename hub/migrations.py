@@ -112,7 +112,7 @@ def _rekey_runs(tx: "Tx") -> list[str]:
                      f"re-verified in {time.monotonic() - started:.1f} s")
     if copies:
         notes.append(f"{_runs_counted(len(copies))} kept under their old ids, copies of a run stored before them "
-                     "(remove them by hand if unwanted): " + _listed(copies))
+                     "(migration 10 sets them apart): " + _listed(copies))
     if kept:
         notes.append(f"{_runs_counted(len(kept))} did not re-verify, kept under their old ids: " + _listed(kept))
     return notes
@@ -123,49 +123,72 @@ def _rekey_runs(tx: "Tx") -> list[str]:
 RETRY_SECONDS = 120.0
 
 
+def _set_apart(tx: "Tx", run_id: str, reason: str) -> None:
+    """The run ``run_id`` moved from ``runs`` to ``runs_set_apart`` with ``reason``: off every board and count."""
+    tx.execute("INSERT INTO runs_set_apart (run_id, map_hash, account_id, turns, health, submitted_at, replay, reason)"
+               " SELECT run_id, map_hash, account_id, turns, health, submitted_at, replay, ? FROM runs"
+               " WHERE run_id = ?",
+               (reason, run_id))
+    tx.execute("DELETE FROM runs WHERE run_id = ?", (run_id,))
+
+
 def _settle_kept_runs(tx: "Tx") -> list[str]:
     """The runs migration 8 left under the id of their actions (``earlier_id`` NULL, stored before it ran), settled.
     Migration 8 kept every run it could not re-key alike: one whose re-simulation ran out of its 10 s (not disproved: a
     loaded machine) stayed under its old id for good, so a copy of it with a detour met no row and was stored beside
     it; and one whose replay no longer re-simulates to its result stayed ranked, its score one the hub no longer
     proves and its replay one ``cardrogue verify`` refuses. Each is re-simulated once more (RETRY_SECONDS): one that
-    verifies is re-keyed as migration 8 would have (a copy of a run stored before it stays as it is); one refused is
-    moved to ``runs_set_apart`` with the reason, off every leaderboard and count (its replay's address still answers),
-    and its player's best run on the map marked again. No row is dropped; what was done is said."""
+    verifies is re-keyed as migration 8 would have; one refused is moved to ``runs_set_apart`` with the reason, off
+    every leaderboard and count (its replay's address still answers), and its player's best run on the map marked
+    again. One that verifies as a run already stored under the id of its states (a copy: stored before it, as
+    migration 8 found, or since, in a hub of this schema before migration 10) is one run twice: the earlier submission
+    keeps the ranking, under the id of its states, and the later one is set apart. No row is dropped; what was done is
+    said. A map's text is read once (a map of 4 MB under 200 runs took 858 MB read with each run), a run's replay
+    when it is re-simulated; the operator is told of each re-simulation on the standard error."""
     from cardrogue.engine.format.loader import load_campaign_text
     from cardrogue.engine.records.replay import verify_replay
 
     done = tx.carried.get("rekey_verdicts", {})
     rekeyed_at = tx.one("SELECT applied_at FROM schema_migrations WHERE version = 8")  # (recorded before this runs)
-    kept = tx.all("SELECT r.run_id, r.map_hash, m.content, r.replay, r.account_id FROM runs r JOIN maps m"
-                  " ON m.hash = r.map_hash WHERE r.earlier_id IS NULL AND r.submitted_at <= ?"
-                  " ORDER BY r.submitted_at, r.run_id", (rekeyed_at[0],))
+    kept = tx.all("SELECT run_id, map_hash, account_id, submitted_at FROM runs WHERE earlier_id IS NULL"
+                  " AND submitted_at <= ? ORDER BY submitted_at, run_id", (rekeyed_at[0],))
     campaigns: dict[str, Any] = {}
-    rekeyed, apart, unsettled = [], [], []
+    rekeyed, apart, copies, unsettled = [], [], [], []
     players: set[tuple[str, int]] = set()
-    for old, map_hash, content, replay, account_id in kept:
+    for n, (old, map_hash, account_id, submitted_at) in enumerate(kept, 1):
         if map_hash not in campaigns:
+            content = tx.one("SELECT content FROM maps WHERE hash = ?", (map_hash,))[0]
             try:
                 loaded = load_campaign_text(content, map_hash).campaign
             except Exception:  # (a stored text this version cannot read: its runs stay as they are, as migration 8's)
                 loaded = None
+            del content
             campaigns[map_hash] = loaded if loaded is not None and loaded.content_hash == map_hash else None
         if campaigns[map_hash] is None:  # (its map takes no run any more: its board stays as it stood)
             continue
         verdict = done.get(old)  # (migration 8 ran in this upgrade: its verdict stands, but for want of time)
         if verdict is None or verdict.out_of_time:
+            print(f"cardrogue hub: migration 10: re-verifying run {old[:12]}, {n:,} of {len(kept):,} (up to "
+                  f"{RETRY_SECONDS:g} s)", file=sys.stderr, flush=True)
+            replay = tx.one("SELECT replay FROM runs WHERE run_id = ?", (old,))[0]
             verdict = verify_replay(replay, campaigns[map_hash], max_seconds=RETRY_SECONDS)
-        if verdict.ok and (new := verdict.run.run_id) != old and not tx.one("SELECT 1 FROM runs WHERE run_id = ?",
-                                                                             (new,)):
+        if verdict.ok and (new := verdict.run.run_id) != old:
+            stored = tx.one("SELECT account_id, submitted_at FROM runs WHERE run_id = ?", (new,))
+            if stored is not None and (stored[1], new) < (submitted_at, old):  # a copy of a run submitted before it
+                _set_apart(tx, old, f"a copy of the run {new[:12]}, submitted before it")
+                copies.append(f"{old[:12]} (of {new[:12]})")
+                players.add((map_hash, account_id))
+                continue
+            if stored is not None:  # a copy of it submitted since, under the id of its states: set apart; it takes the id
+                _set_apart(tx, new, f"a copy of the run {old[:12]}, submitted before it")
+                copies.append(f"{new[:12]} (of {old[:12]})")
+                players.add((map_hash, stored[0]))
             tx.execute("UPDATE runs SET run_id = ?, earlier_id = ? WHERE run_id = ?", (new, old, old))
             rekeyed.append(old[:12])
         elif verdict.out_of_time:
             unsettled.append(f"{old[:12]} ({verdict.message})")
         elif not verdict.ok:
-            tx.execute("INSERT INTO runs_set_apart (run_id, map_hash, account_id, turns, health, submitted_at, replay,"
-                       " reason) SELECT run_id, map_hash, account_id, turns, health, submitted_at, replay, ? FROM runs"
-                       " WHERE run_id = ?", (verdict.message, old))
-            tx.execute("DELETE FROM runs WHERE run_id = ?", (old,))
+            _set_apart(tx, old, verdict.message)
             apart.append(f"{old[:12]} ({verdict.message})")
             players.add((map_hash, account_id))
     for map_hash, account_id in players:  # the best run left of each player whose run was set apart, marked
@@ -181,6 +204,10 @@ def _settle_kept_runs(tx: "Tx") -> list[str]:
         notes.append(f"set apart {_runs_counted(len(apart))}, off the leaderboards (runs_set_apart): "
                      + ("its replay does not" if len(apart) == 1 else "their replays do not") + " re-verify now: "
                      + _listed(apart))
+    if copies:
+        notes.append(f"set apart {_runs_counted(len(copies))}, off the leaderboards (runs_set_apart): "
+                     + ("a copy" if len(copies) == 1 else "copies") + " of a run submitted before, which keeps its "
+                     "place: " + _listed(copies))
     if unsettled:
         notes.append(f"{_runs_counted(len(unsettled))} still not re-verified in {RETRY_SECONDS:g} s, kept as before: "
                      + _listed(unsettled))

@@ -15,7 +15,7 @@ from urllib.parse import quote, urlencode
 
 from cardrogue.engine.words import counted
 
-from .story import story_html
+from .story import stories_html
 
 STYLESHEET = """\
 body { font-family: "DejaVu Sans", sans-serif; margin: 2em auto; max-width: 60em; padding: 0 1em;
@@ -132,9 +132,17 @@ def map_list(maps: list[dict], query: str, offset: int = 0, count: int = 50, mor
     return _page("Card Rogue community hub", form + table + pager)
 
 
-def map_page(m: dict, runs: list[dict], offset: int = 0, count: int = 50, every: bool = False) -> str:
+def story_texts(m: dict) -> list[str]:
+    """A map's stories in the order its page shows them: its own, then each level's preface."""
+    return [m.get("story") or "", *(level["story"] or "" for level in m.get("levels_detail", ()))]
+
+
+def map_page(m: dict, runs: list[dict], offset: int = 0, count: int = 50, every: bool = False,
+             stories: list[str] | None = None) -> str:
     """A map, its leaderboard from ``offset`` on (``count`` a page): each player once, with their best run
-    (``m["players"]`` counts them), or with ``every`` every run (``m["runs"]`` counts them)."""
+    (``m["players"]`` counts them), or with ``every`` every run (``m["runs"]`` counts them). ``stories``: the HTML of
+    :func:`story_texts` drawn already (:class:`.story.StoryCache`); None, drawn here."""
+    drawn = stories_html(story_texts(m)) if stories is None else stories
     parts = [f"<h2 id=\"title\">{e(_named(m['title'], m['id']))}</h2>",
              f"<p>{'by ' + _who(m['author']) + ' · ' if m['author'] else ''}"  # no author: the publisher, once
              f"published by {_who(m['publisher'])} on {e(m['published_at'])} · "
@@ -147,11 +155,11 @@ def map_page(m: dict, runs: list[dict], offset: int = 0, count: int = 50, every:
     if m.get("description"):
         parts.append(f"<p class=\"description\">{e(m['description'])}</p>")
     if m.get("story"):
-        parts.append(f"<div class=\"story\">{story_html(m['story'])}</div>")
+        parts.append(f"<div class=\"story\">{drawn[0]}</div>")
     for i, level in enumerate(m.get("levels_detail", ())):
         parts.append(f"<h3>Level {i + 1}: {e(_named(level['title'], level['id']))}</h3>")
         if level["story"]:
-            parts.append(f"<div class=\"story\">{story_html(level['story'])}</div>")
+            parts.append(f"<div class=\"story\">{drawn[i + 1]}</div>")
     parts.append("<h3>Leaderboard</h3>")
     if m["runs"]:
         other = _map_href(m) + ("" if every else "?every=1")

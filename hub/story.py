@@ -10,11 +10,18 @@ noreferrer"``. Raw HTML is text (markdown-it's ``html`` off), an image is its al
 site), a link to anything else (``javascript:``, ``data:``, ``file:``) is its words alone. A story comes from a
 stranger: nothing in it becomes markup of its choosing. A story nested deeper than the parser goes (quotes or lists 20
 deep), whose inmost text markdown-it drops, is shown as the text it is written as instead: nothing of it is lost.
+
+A bare web address is its text (markdown-it's linkify off: it took 2 s over a story of "http://a" written 2,500 times);
+``[words](https://...)`` and ``<https://...>`` are links. markdown-it takes up to 30 µs a character of some texts
+(``[*`` or ``![`` repeated, a table of empty rows: 0.5 s a story of 20,000), so a map's stories are parsed as Markdown
+up to :data:`MARKDOWN_CHARS` characters together (:func:`stories_html`): a story past that is shown as its text.
 """
 
 from __future__ import annotations
 
 import html
+import threading
+from collections import OrderedDict
 from functools import lru_cache
 from urllib.parse import urlsplit
 
@@ -27,6 +34,9 @@ _HEADINGS = {"h1": "h4", "h2": "h5", "h3": "h6", "h4": "h6", "h5": "h6", "h6": "
 # The blocks whose inside is a line of text: at the parser's deepest level it is parsed still; another's is dropped.
 _LEAVES = frozenset({"paragraph_open", "heading_open", "th_open", "td_open"})
 LINK_REL = "nofollow noopener noreferrer"
+# The characters of one map's stories (its own and its levels' prefaces) parsed as Markdown, all together: 1.2 s at
+# most of markdown-it's time (its slowest texts), ten times the longest of the bundled campaigns' (4,408).
+MARKDOWN_CHARS = 40_000
 
 
 def _e(value: object) -> str:
@@ -37,7 +47,10 @@ def _e(value: object) -> str:
 def _parser():
     from markdown_it import MarkdownIt
 
-    return MarkdownIt("gfm-like", {"html": False})  # the player's rules (editor/shown.py), raw HTML as text
+    # The player's rules (editor/shown.py), raw HTML as text, and no linkify: a bare web address is its text (linkify
+    # took seconds over a story of 20,000 characters like "http://a" repeated, quadratic); [words](http://...) and
+    # <http://...> are links still.
+    return MarkdownIt("gfm-like", {"html": False, "linkify": False}).disable("linkify")
 
 
 def web_address(href: str) -> bool:
@@ -52,13 +65,65 @@ def web_address(href: str) -> bool:
     return parts.scheme.lower() in ("http", "https") and bool(parts.netloc)
 
 
+def stories_html(texts: list[str], budget: int = MARKDOWN_CHARS) -> list[str]:
+    """The HTML of each of a map's stories, in the order given (the map's own first): each drawn as Markdown while the
+    stories so drawn hold ``budget`` characters at most together, one that would pass it shown as its text
+    (``<p class="source">``, pre-wrapped by the page's stylesheet)."""
+    out = []
+    for text in texts:
+        if len(text) <= budget:
+            out.append(story_html(text))
+            budget -= len(text)
+        else:
+            out.append(story_text(text))
+    return out
+
+
+# The characters of stories' HTML a hub process keeps (StoryCache): 32 Mi, a few hundred MB at most.
+CACHE_CHARS = 32 * 1024 * 1024
+
+
+class StoryCache:
+    """The HTML of each map's stories (:func:`stories_html`) by the map's content hash, whose content never changes:
+    a map page draws its stories once, not at every request. The least recently used are dropped past ``max_chars``
+    characters of HTML in all (a map's larger than that is drawn every time). Safe across threads (the pages are drawn
+    on worker threads)."""
+
+    def __init__(self, max_chars: int = CACHE_CHARS) -> None:
+        self.max_chars = max_chars
+        self._kept: OrderedDict[str, list[str]] = OrderedDict()
+        self._chars = 0
+        self._lock = threading.Lock()
+
+    def stories(self, content_hash: str, texts: list[str]) -> list[str]:
+        """The HTML of ``texts``, the stories of the map ``content_hash``: kept, or drawn and kept."""
+        with self._lock:
+            if (kept := self._kept.get(content_hash)) is not None:
+                self._kept.move_to_end(content_hash)
+                return kept
+        drawn = stories_html(texts)  # (outside the lock: two threads may draw one map at once, and keep it once)
+        size = sum(map(len, drawn))
+        with self._lock:
+            if content_hash not in self._kept and size <= self.max_chars:
+                self._kept[content_hash] = drawn
+                self._chars += size
+                while self._chars > self.max_chars:
+                    self._chars -= sum(map(len, self._kept.popitem(last=False)[1]))
+        return drawn
+
+
+def story_text(text: str) -> str:
+    """A story shown as the text it is written as (its lines kept by the stylesheet's ``.story .source``)."""
+    return f"<p class=\"source\">{_e(text)}</p>"
+
+
 def story_html(text: str) -> str:
     """The HTML of a story's Markdown ``text``: the tags of the safe subset (the module's doc), every text escaped."""
     out: list[str] = []
     tokens = _parser().parse(text)
     deepest = _parser().options["maxNesting"] - 1
     if any(t.nesting == 1 and t.level >= deepest and t.type not in _LEAVES for t in tokens):
-        return f"<p class=\"source\">{_e(text)}</p>"  # (its inmost blocks were dropped: the whole as text)
+        return story_text(text)  # (its inmost blocks were dropped: the whole as text)
     for token in tokens:
         if token.type == "inline":
             _inline(token.children or (), out)

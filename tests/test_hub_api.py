@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 import unicodedata
 import urllib.parse
 from dataclasses import replace
+from typing import Any
 
 import pytest
 from hub_support import FAST, call, campaign_of, map_text, register, running_hub, slower, solution
@@ -537,7 +539,8 @@ def test_a_run_stored_before_runs_were_their_states_cannot_be_copied_with_a_deto
     X, equip X`` looked up only its own actions' ids, then was stored under the id of its states, which no row held:
     201, ranked beside her (review of forge25). Migration 8 re-verifies each stored run and re-keys it by its states,
     its old id kept (its replay's old address still answers): the copy is 409, alice's run. Of the rows stored before
-    it, a copy already stored and a row whose replay no longer verifies are kept under their ids, and said."""
+    it, a copy already stored and a row whose replay no longer verifies are kept under their ids, and said; migration
+    10 then sets both apart (runs_set_apart): the copy, submitted after the run it copies, and the row refused."""
     from helpers import detour_copies, ledger_run, ledger_solution
 
     text = ledger_solution()[0]
@@ -560,7 +563,8 @@ def test_a_run_stored_before_runs_were_their_states_cannot_be_copied_with_a_deto
         tx.execute("UPDATE runs SET run_id = ? WHERE run_id = ?", (run.recorded_id, run.run_id))
         tx.execute("INSERT INTO runs (run_id, map_hash, account_id, turns, health, submitted_at, replay, best)"
                    " VALUES (?, ?, ?, ?, ?, ?, ?, 1)", (stored_copy.recorded_id, published["hash"], bob_id,
-                                                        stored_copy.turns, stored_copy.health, 2e9, copies["swap"]))
+                                                        stored_copy.turns, stored_copy.health, time.time(),
+                                                        copies["swap"]))
         broken = json.loads(carols.replay_text)
         broken["actions"] = broken["actions"][:-1]  # (its claimed result no longer re-simulates)
         tx.execute("UPDATE runs SET run_id = ?, replay = ? WHERE run_id = ?",
@@ -570,18 +574,23 @@ def test_a_run_stored_before_runs_were_their_states_cannot_be_copied_with_a_deto
             tx.execute(undo)
     assert db.schema_version() == 7
     db.close()
-    db = Database(hub_db)  # migration 8 (9: every key the same; 10: carol's run set apart)
+    db = Database(hub_db)  # migration 8 (9: every key the same; 10: carol's run and bob's copy set apart)
     assert db.applied == [8, 9, 10]
     assert db.notes[0].startswith("re-keyed 1 run by the states they pass through, of 3 runs re-verified"), db.notes
-    assert db.notes[1].startswith(f"1 run kept under their old ids, copies of a run stored before them (remove them by "
-                                  f"hand if unwanted): {stored_copy.recorded_id[:12]} (the run {run.run_id[:12]}"), db.notes
+    assert db.notes[1].startswith("1 run kept under their old ids, copies of a run stored before them (migration 10 "
+                                  f"sets them apart): {stored_copy.recorded_id[:12]} (the run {run.run_id[:12]}"), \
+        db.notes
     assert db.notes[2].startswith(f"1 run did not re-verify, kept under their old ids: {carols.recorded_id[:12]} ("), db.notes
     assert db.notes[3].startswith("set apart 1 run, off the leaderboards (runs_set_apart): its replay does not "
                                   f"re-verify now: {carols.recorded_id[:12]} ("), db.notes  # (migration 10)
+    assert db.notes[4:] == ["set apart 1 run, off the leaderboards (runs_set_apart): a copy of a run submitted before, "
+                            f"which keeps its place: {stored_copy.recorded_id[:12]} (of {run.run_id[:12]})"], db.notes
     with db.transaction() as tx:
         assert sorted(tx.all("SELECT a.name, r.run_id, r.earlier_id FROM runs r JOIN accounts a ON a.id = r.account_id")) == [
-            ("alice", run.run_id, run.recorded_id), ("bob", stored_copy.recorded_id, None)]
-        assert tx.all("SELECT run_id FROM runs_set_apart") == [(carols.recorded_id,)]
+            ("alice", run.run_id, run.recorded_id)]
+        apart = dict(tx.all("SELECT run_id, reason FROM runs_set_apart"))
+        assert sorted(apart) == sorted([carols.recorded_id, stored_copy.recorded_id]), apart
+        assert apart[stored_copy.recorded_id] == f"a copy of the run {run.run_id[:12]}, submitted before it"
     db.close()
     with running_hub(hub_db) as hub:
         status, body, _ = call(hub.base, "POST", ref + "/runs", raw=copies["loop"].encode(), token=bob)
@@ -592,7 +601,7 @@ def test_a_run_stored_before_runs_were_their_states_cannot_be_copied_with_a_deto
             status, served, _ = call(hub.base, "GET", f"{ref}/runs/{run_id}/replay")
             assert status == 200 and served["actions"] == json.loads(original)["actions"], served
         runs = call(hub.base, "GET", ref + "/leaderboard?every=1")[1]["runs"]
-        assert sorted(r["player"] for r in runs) == ["alice", "bob"]
+        assert [r["player"] for r in runs] == ["alice"]  # (bob's copy set apart by migration 10)
 
 
 def test_the_runs_migration_8_kept_are_re_keyed_or_set_apart(hub_db: str) -> None:
@@ -645,6 +654,94 @@ def test_the_runs_migration_8_kept_are_re_keyed_or_set_apart(hub_db: str) -> Non
         assert [r["player"] for r in every] == ["alice", "carol"]
         for run_id in (run.run_id, run.recorded_id, carols.recorded_id):  # every address still answers
             assert call(hub.base, "GET", f"{ref}/runs/{run_id}/replay")[0] == 200
+
+
+def _kept_by_migration_8(hub_db: str, copied_since: bool = False) -> tuple[str, Any, Any]:
+    """A hub as migration 8 left it, before migration 10: alice's run and carol's (whose replay no longer re-simulates
+    to its result) under the ids of their actions, carol's second run re-keyed; ``copied_since``: and bob's copy of
+    alice's with a detour, submitted after migration 8 under the id of its states. The map's address, alice's run and
+    carol's."""
+    from helpers import detour_copies, ledger_run, ledger_solution
+
+    text = ledger_solution()[0]
+    campaign = campaign_of(text)
+    original = ledger_run("alice")[1].text()
+    run = verify_replay(original, campaign).run
+    carols = verify_replay(slower(text, 1, "carol"), campaign).run
+    with running_hub(hub_db) as hub:
+        alice, bob, carol = (register(hub.base, name) for name in ("alice", "bob", "carol"))
+        ref = f"/api/maps/{publish(hub.base, alice, text, window_days=0)[1]['hash']}"
+        for body, token in ((original, alice), (slower(text, 1, "carol"), carol), (slower(text, 2, "carol"), carol)):
+            assert call(hub.base, "POST", ref + "/runs", raw=body.encode(), token=token)[0] == 201
+    db = Database(hub_db)
+    with db.transaction(write=True) as tx:
+        tx.execute("UPDATE runs SET run_id = ?, earlier_id = NULL WHERE run_id = ?", (run.recorded_id, run.run_id))
+        broken = json.loads(carols.replay_text)
+        broken["actions"] = broken["actions"][:-1]
+        tx.execute("UPDATE runs SET run_id = ?, replay = ? WHERE run_id = ?",
+                   (carols.recorded_id, json.dumps(broken), carols.run_id))
+        tx.execute("UPDATE runs SET submitted_at = ?", (1e9,))
+        tx.execute("UPDATE schema_migrations SET applied_at = ? WHERE version = 8", (2e9,))  # after those runs
+        for undo in ("DROP TABLE IF EXISTS runs_set_apart", "DELETE FROM schema_migrations WHERE version >= 10"):
+            tx.execute(undo)
+        if copied_since:
+            loop = detour_copies(campaign, original, "bob")["loop"]
+            bob = tx.one("SELECT id FROM accounts WHERE name = 'bob'")[0]
+            tx.execute("INSERT INTO runs (run_id, map_hash, account_id, turns, health, submitted_at, replay, best)"
+                       " VALUES (?, ?, ?, ?, ?, ?, ?, 1)",
+                       (run.run_id, ref.rsplit("/", 1)[1], bob, run.turns, run.health, 3e9, loop))
+    db.close()
+    return ref, run, carols
+
+
+def test_a_copy_stored_between_migrations_8_and_10_is_set_apart(hub_db: str) -> None:
+    """Alice's run kept under the id of its actions by migration 8 (out of its time), and bob's copy of it with a
+    detour stored since under the id of its states (the schema of migration 8, before migration 10): both were left
+    ranked, and nothing said. Now the earlier submission keeps the ranking (alice's, re-keyed to the id of its
+    states), and bob's copy is set apart with its reason (runs_set_apart), said in a note."""
+    ref, run, _ = _kept_by_migration_8(hub_db, copied_since=True)
+    db = Database(hub_db)
+    copy = f"set apart 1 run, off the leaderboards (runs_set_apart): a copy of a run submitted before, which keeps " \
+           f"its place: {run.run_id[:12]} (of {run.recorded_id[:12]})"
+    assert copy in db.notes and f"re-keyed 1 run migration 8 had kept under their old ids: {run.recorded_id[:12]}" \
+        in db.notes, db.notes
+    with db.transaction() as tx:
+        assert tx.all("SELECT a.name, r.reason FROM runs_set_apart r JOIN accounts a ON a.id = r.account_id"
+                      " WHERE r.run_id = ?", (run.run_id,)) == [
+            ("bob", f"a copy of the run {run.recorded_id[:12]}, submitted before it")]
+        assert tx.all("SELECT a.name, r.earlier_id FROM runs r JOIN accounts a ON a.id = r.account_id"
+                      " WHERE r.run_id = ?", (run.run_id,)) == [("alice", run.recorded_id)]
+    db.close()
+    with running_hub(hub_db) as hub:
+        board = call(hub.base, "GET", ref + "/leaderboard?every=1")[1]
+        assert [r["player"] for r in board["runs"]] == ["alice", "carol"]
+
+
+def test_migration_10_reads_each_maps_text_once_and_says_what_it_re_simulates(hub_db: str, monkeypatch,
+                                                                               capfd) -> None:
+    """Migration 10 read the map's text with every kept run at once (200 runs on a map of 4 MB: 858 MB): it reads a
+    map's text once, and a run's replay when it re-simulates it; and it says each re-simulation (up to 120 s each)
+    on the standard error, so the operator of `serve` sees it is not stuck."""
+    from cardrogue.hub import db as db_module
+
+    _kept_by_migration_8(hub_db)
+    maps_read = []
+    for name in ("one", "all"):
+        real = getattr(db_module.Tx, name)
+
+        def reading(self, sql, params=(), _real=real, _name=name):
+            found = _real(self, sql, params)
+            if "content" in sql and "SELECT" in sql.upper():
+                maps_read.append(1 if _name == "one" and found is not None else len(found or ()))
+            return found
+
+        monkeypatch.setattr(db_module.Tx, name, reading)
+    capfd.readouterr()
+    Database(hub_db).close()
+    said = [line for line in capfd.readouterr().err.splitlines() if "migration 10: re-verifying run" in line]
+    assert sum(maps_read) == 1, maps_read  # (one map: its text read once, whatever its runs)
+    assert len(said) == 3, said  # (the three runs stored before migration 8: it did not run in this upgrade)
+    assert said[-1].endswith(", 3 of 3 (up to 120 s)"), said
 
 
 def test_a_run_out_of_migration_8s_time_is_re_keyed_by_migration_10_of_the_same_upgrade(hub_db: str,
@@ -883,3 +980,29 @@ def test_a_registration_asked_again_with_its_name_typed_decomposed_is_the_same_r
 def test_a_name_holding_what_no_text_may_hold_is_refused(hub, name, says: str) -> None:
     status, body, _ = call(hub.base, "POST", "/api/accounts", {"name": name})
     assert status == 422 and body.get("field") == "name" and says in body["error"], body
+
+
+def test_a_campaigns_and_a_replays_json_is_read_off_the_event_loop(tmp_path, monkeypatch) -> None:
+    """A publish's body (8 MiB of JSON at most) and a replay's (1 MiB) are parsed on a worker thread: on the event loop,
+    every other request waited for them."""
+    import asyncio
+
+    from cardrogue.hub import app as app_module
+
+    read_on_loop = []
+    real = app_module._json_text
+
+    def watched(*args, **kwargs):
+        try:
+            asyncio.get_running_loop()
+            read_on_loop.append(True)
+        except RuntimeError:
+            read_on_loop.append(False)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(app_module, "_json_text", watched)
+    with running_hub(str(tmp_path / "hub.sqlite3")) as hub:
+        alice = register(hub.base, "alice")
+        assert publish(hub.base, alice, map_text("tale", "A tale"))[0] == 201
+        assert call(hub.base, "POST", "/api/maps/tale/runs", raw=b'{"actions": []}', token=alice)[0] == 422
+    assert read_on_loop == [False, False, False]  # (the registration's, the campaign's, the replay's)

@@ -135,10 +135,102 @@ def test_a_hostile_story_becomes_no_markup(story: str, shown: str) -> None:
 
 
 def test_a_web_link_opens_with_no_follow_and_no_opener() -> None:
-    walk = _only_safe_markup("[the rules](https://example.org/a?b=1&c=\"2\") and http://bare.example/x")
+    walk = _only_safe_markup("[the rules](https://example.org/a?b=1&c=\"2\") and <http://auto.example/x>")
     assert [dict(attrs) for tag, attrs in walk.tags if tag == "a"] == [
         {"href": "https://example.org/a?b=1&c=%222%22", "rel": LINK_REL},
-        {"href": "http://bare.example/x", "rel": LINK_REL}]
+        {"href": "http://auto.example/x", "rel": LINK_REL}]
+
+
+def test_a_bare_web_address_is_its_text() -> None:
+    """markdown-it's linkify is off on the pages: it took 2 s over a story of "http://a" written 2,500 times (and
+    a 22-level map of them 49 s, every other request waiting). A bare address is its text; the story is all there."""
+    from cardrogue.hub import story
+
+    assert story._parser().options["linkify"] is False
+    walk = _only_safe_markup("the rules: http://bare.example/x and www.bare.example")
+    assert [tag for tag, _ in walk.tags if tag == "a"] == []
+    assert "".join(walk.text) == "the rules: http://bare.example/x and www.bare.example"
+    hostile = ("http://a" * 2500)[:20_000]
+    walk = _only_safe_markup(hostile)
+    assert [tag for tag, _ in walk.tags if tag == "a"] == [] and "".join(walk.text) == hostile
+
+
+def _parsed(monkeypatch) -> list[int]:
+    """The length of each text handed to the pages' Markdown parser from now on."""
+    from cardrogue.hub import story
+
+    parser, sizes = story._parser(), []
+    parse = parser.parse
+
+    def counted(text, *args, **kwargs):
+        sizes.append(len(text))
+        return parse(text, *args, **kwargs)
+
+    monkeypatch.setattr(parser, "parse", counted)
+    return sizes
+
+
+def test_a_maps_stories_are_parsed_as_markdown_up_to_a_bound(monkeypatch) -> None:
+    """markdown-it takes up to 30 µs a character of some texts (``[*`` repeated: 0.5 s a story of 20,000): a map's
+    stories are parsed up to MARKDOWN_CHARS characters together, and the rest shown as the text they are written as.
+    (The reviewer's map: 22 levels, each story 20,000 characters, 460,000 parsed.)"""
+    from cardrogue.hub import story
+
+    sizes = _parsed(monkeypatch)
+    tale = "[*" * 10_000
+    m = {"id": "tale", "title": "A tale", "author": "alice", "publisher": "alice", "published_at": "2026-11-28",
+         "version": 1, "hash": "ab" * 32, "par": {"turns": 11, "health": 8}, "difficulty": None, "story": tale,
+         "runs": 0, "players": 0, "competition": False, "window_ends": "2026-11-28", "versions": [],
+         "levels_detail": [{"id": f"l{i}", "title": f"Level {i}", "story": tale} for i in range(22)]}
+    page = pages.map_page(m, [])
+    assert sum(sizes) <= story.MARKDOWN_CHARS and len(sizes) == story.MARKDOWN_CHARS // len(tale)
+    assert page.count('<div class="story">') == 23 and page.count('<p class="source">' + tale) == 23 - len(sizes)
+    sizes.clear()
+    m["story"] = "The lamp *flickers*."  # (a short story after a long one is drawn as Markdown: it fits)
+    m["levels_detail"][5]["story"] = "The *door*."
+    page = pages.map_page(m, [])
+    assert "<p>The lamp <em>flickers</em>.</p>" in page and "<p>The <em>door</em>.</p>" in page
+    assert sum(sizes) <= story.MARKDOWN_CHARS
+
+
+def test_a_map_page_is_drawn_on_a_worker_thread_and_its_stories_once(tmp_path, monkeypatch) -> None:
+    """The pages are drawn off the event loop (a map page drawn on it held every other request for its seconds of
+    Markdown), and a map's stories once for its content hash, not at every request."""
+    import asyncio
+
+    from hub_support import call, map_text, register, running_hub
+
+    def on_the_loop() -> bool:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return False
+        return True
+
+    drawn_on_loop = []
+
+    def watched(real):
+        def draw(*args, **kwargs):
+            drawn_on_loop.append(on_the_loop())
+            return real(*args, **kwargs)
+        return draw
+
+    for name in ("map_page", "map_list"):
+        monkeypatch.setattr(pages, name, watched(getattr(pages, name)))
+    doc = json.loads(map_text("tale", "A tale"))
+    doc["story"] = "The lamp *flickers*."
+    for level in doc["levels"]:
+        level["story"] = f"The *{level['id']}*."
+    with running_hub(str(tmp_path / "hub.sqlite3")) as hub:
+        alice = register(hub.base, "alice")
+        assert call(hub.base, "POST", "/api/maps", {"campaign": json.dumps(doc)}, token=alice)[0] == 201
+        sizes = _parsed(monkeypatch)
+        first = call(hub.base, "GET", "/maps/tale")[1]
+        assert len(sizes) == 1 + len(doc["levels"])
+        assert call(hub.base, "GET", "/maps/tale?every=1")[1] == first and call(hub.base, "GET", "/")[0] == 200
+        assert len(sizes) == 1 + len(doc["levels"])  # (drawn once)
+    assert "<p>The lamp <em>flickers</em>.</p>" in first
+    assert drawn_on_loop == [False, False, False]
 
 
 def test_a_huge_hostile_story_becomes_no_markup() -> None:

@@ -285,7 +285,7 @@ async def test_in_a_browser_the_run_is_not_submitted_with_the_servers_account(hu
     monkeypatch.setattr(PlayerApp, "is_web", property(lambda app: True))  # what textual-serve's web driver says
     delivered: list[tuple[str, dict]] = []
     monkeypatch.setattr(PlayerApp, "deliver_text", lambda app, io, **kw: delivered.append((io.read(), kw)) or "key")
-    app = app_for(duel_dict(), tmp_path)
+    app = app_for(duel_dict(), tmp_path, campaign_file=tmp_path / "web-maps" / "0123abcd.json")
     async with app.run_test(size=SIZE) as pilot:
         screen = await _win(app, pilot)
         assert "download this run's replay" in _end_hub_text(screen) and "submit this run" not in _end_hub_text(screen)
@@ -297,6 +297,12 @@ async def test_in_a_browser_the_run_is_not_submitted_with_the_servers_account(hu
     (replay, options), = delivered
     assert json.loads(replay)["campaign"]["id"] == duel_dict()["id"] and options["open_method"] == "download"
     assert options["save_filename"].endswith(".json") and options["save_filename"] in said
+    # The replay as shared: not the server's path to the campaign file, nor the server's user's name ("tester")
+    assert "file" not in json.loads(replay)["campaign"] and "player" not in json.loads(replay), replay
+    assert "web-maps" not in replay and "tester" not in replay
+    player = _account(hub, "bea")  # `cardrogue hub submit FILE` under the player's own account credits them
+    assert player.submit(duel_dict()["id"], replay)["player"] == "bea"
+    assert [r["player"] for r in player.leaderboard(duel_dict()["id"])["runs"]] == ["bea"]
 
 
 def test_publish_stopped_while_its_par_is_proven_sends_nothing(hub) -> None:

@@ -839,8 +839,14 @@ class EndScreen(ModalScreen[str]):
 
     def _deliver(self, replay: str) -> None:
         """In a browser: the replay downloaded by the browser, never submitted with the server's hub account (the
-        server's user's, whoever plays in the tab: docs/web.md). The player submits it under their own account."""
+        server's user's, whoever plays in the tab: docs/web.md). The player submits it under their own account. It is
+        the replay as shared (:func:`~cardrogue.engine.records.replay.shared_text`): without the server's path to the
+        campaign file, and naming no player (the name recorded is the server's user's)."""
         from io import StringIO
+
+        from cardrogue.engine.records.replay import shared_text
+
+        replay = shared_text(replay, unnamed=True)
 
         name = self.result.replay_path.name if self.result.replay_path is not None else "run.replay.json"
         self.app.deliver_text(StringIO(replay), save_filename=name, open_method="download", mime_type="application/json")

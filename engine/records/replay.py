@@ -182,20 +182,24 @@ def played_from(text: str) -> Path:
     return Path(text)
 
 
-def shared_text(text: str, player: str | None = None) -> str:
+def shared_text(text: str, player: str | None = None, unnamed: bool = False) -> str:
     """The replay as it is sent to others (a hub): without the campaign file it was played from, a
     path on the player's machine that names their folders, and naming ``player`` when given (the account
-    a hub credits the run to). The rest is kept as it is; a replay with nothing to change, or one that is not a
-    replay, is returned unchanged."""
+    a hub credits the run to); ``unnamed``: naming no player (a replay a browser player downloads from `cardrogue web`,
+    whose recorded name is the server's user's, not theirs). The rest is kept as it is; a replay with nothing to
+    change, or one that is not a replay, is returned unchanged."""
     try:
         doc = json.loads(text)
     except (ValueError, RecursionError):
         return text
     campaign = doc.get("campaign") if isinstance(doc, dict) else None
-    if not isinstance(campaign, dict) or ("file" not in campaign and (player is None or doc.get("player") == player)):
+    if not isinstance(campaign, dict) or ("file" not in campaign and (player is None or doc.get("player") == player)
+                                          and not (unnamed and "player" in doc)):
         return text
     doc["campaign"] = {k: v for k, v in campaign.items() if k != "file"}
-    if player is not None:
+    if unnamed:
+        doc.pop("player", None)
+    elif player is not None:
         # (the player's place in a recorded replay: after the dice)
         doc = {k: v for k, v in doc.items() if k != "player"}
         at = list(doc).index("dice") + 1 if "dice" in doc else len(doc)
