@@ -507,9 +507,9 @@ def test_bad_options_exit_2_before_serving(args: list[str], message: str, capsys
 
 def test_the_hub_map_page_links_to_the_map_in_the_web_player(tmp_path: Path, browser) -> None:
     """Issue 16.4 and 16.2: the hub (``--play-url``) links each map page to ``cardrogue web --hub``, which
-    plays that very map (downloaded, its content hash checked); a won run there goes to the local table
-    and, with a hub account configured for the server's user, to the hub by the end screen's h, as in a
-    terminal."""
+    plays that very map (downloaded, its content hash checked); a won run there goes to the local table, and
+    the end screen's h downloads its replay, never submitted with the hub account of the server's user (who is not
+    the browser's player): submitted by the player, under their own account, it is theirs on the hub."""
     from dataclasses import replace
 
     from hub_support import FAST, register, running_hub
@@ -545,15 +545,24 @@ def test_the_hub_map_page_links_to_the_map_in_the_web_player(tmp_path: Path, bro
             for action in solution[2:]:
                 screen = play_action(page, shadow, action)
             # the local table, as ever
-            page.wait_for_text(lambda t: "h submit this run to the hub" in t and "Rank 1 in the high-score table." in t,
-                               "the end screen's offer to submit")
+            page.wait_for_text(lambda t: "h download this run's replay" in t and "Rank 1 in the high-score table." in t,
+                               "the end screen's offer of the replay")
+            downloads = tmp_path / "downloads"
+            downloads.mkdir()
+            page.command("Page.setDownloadBehavior", behavior="allow", downloadPath=str(downloads))
             page.press("h")
-            page.wait_for_text("Verified by the hub: rank 1 on", "the hub's answer")
-            page.screenshot(tmp_path / "hub-submitted.png")
+            page.wait_for_text("under your own hub account", "the end screen's word on the download")
+            page.screenshot(tmp_path / "hub-downloaded.png")
+            deadline, pause = time.monotonic() + WAIT, Pauses()
+            while not list(downloads.glob("*.json")) and time.monotonic() < deadline:
+                pause()
+            (replay,) = downloads.glob("*.json")
+            assert HubClient(hub.base).leaderboard(published["hash"])["runs"] == []  # not under the server's account
+            HubClient(hub.base, register(hub.base, "bea")).submit(published["id"], replay.read_text())
             status, text = _get(f"{url}/map/{'0' * 64}")
             assert status == 404 and "no map" in text
         board = HubClient(hub.base).leaderboard(published["hash"])
-    assert [(r["player"], r["turns"], r["health"]) for r in board["runs"]] == [("webplayer", 4, 8)]
+    assert [(r["player"], r["turns"], r["health"]) for r in board["runs"]] == [("bea", 4, 8)]
     with ScoreStore(scores) as store:
         assert [(e.player, e.turns, e.health) for e in store.table(load_usable(NEEDLE))] == [("webplayer", 4, 8)]
 
