@@ -4,6 +4,7 @@ error they raise. Which campaign a replay was played on is :mod:`.replays`."""
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -94,6 +95,19 @@ def complain(text: str, *more: str) -> None:
 def lines_of(exc: BaseException) -> tuple[str, ...]:
     """An error's message as lines: its ``lines`` when it has several (a draft's first errors)."""
     return tuple(getattr(exc, "lines", ())) or (str(exc),)
+
+
+def refused(exc: UnusableInput, json_report: bool, **fields) -> int:
+    """Input refused (its exit code returned): its lines on standard error, and for ``--format json`` one object
+    on standard output too, as ``check`` and ``verify`` write one, so a tool reading the JSON always reads one:
+    ``fields`` (the file), ``ok`` false, the exit code, ``message`` (the first line) and ``details`` (the rest)."""
+    lines = lines_of(exc)
+    complain(*lines)
+    if json_report:
+        json.dump({**fields, "ok": False, "exit": exc.exit_code, "message": lines[0], "details": list(lines[1:])},
+                  sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    return exc.exit_code
 
 
 class Parser(argparse.ArgumentParser):

@@ -24,6 +24,7 @@ from .common import (
     open_scores,
     read_stdin_text,
     read_text,
+    refused,
     say,
     seed,
 )
@@ -116,8 +117,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             where = args.actions_file if args.actions_file is not None else "ACTION"
             raise UnusableInput(f"{where}: {counted(len(texts), 'action')}; at most {MAX_LIST_ITEMS:,} (as many as a replay holds)")
     except UnusableInput as exc:
-        complain(*lines_of(exc))
-        return exc.exit_code
+        return refused(exc, args.format == "json", campaign=str(args.campaign))
     from cardrogue.hub.config import player_name
 
     recorder = Recorder(campaign, level=level, mode="fated" if args.seed is None else "random", seed=args.seed,

@@ -10,7 +10,6 @@ from pathlib import Path
 from cardrogue.engine.words import counted, plural
 
 from .common import (
-    lines_of,
     EXIT_OK,
     EXIT_PROBLEMS,
     EXIT_UNUSABLE,
@@ -21,6 +20,7 @@ from .common import (
     level_index,
     load_usable,
     memory_size,
+    refused,
     say,
     seconds,
 )
@@ -50,6 +50,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from cardrogue.engine.analysis.solver import (
         RAISE_THE_BUDGET,
         SOLVED,
+        UNKNOWN,
         UNSOLVABLE,
         Budget,
         solve_campaign,
@@ -77,11 +78,16 @@ def cmd_solve(args: argparse.Namespace) -> int:
                 raise UnusableInput("--write-par records the par of the whole campaign; drop --level")
             check_writable(args.campaign)
     except UnusableInput as exc:
-        complain(*lines_of(exc))
-        return exc.exit_code
+        return refused(exc, args.format == "json", campaign=str(args.campaign))
     except OutOfTime:
-        say(f"{args.campaign}: unknown: the time budget ({args.max_seconds:g} s) ran out while the campaign "
-            "was being read and checked; raise --max-seconds")
+        reason = (f"the time budget ({args.max_seconds:g} s) ran out while the campaign was being read and "
+                  "checked; raise --max-seconds")
+        if args.format == "json":
+            json.dump({"campaign": str(args.campaign), "verdict": UNKNOWN, "stopped_by": "time", "reason": reason},
+                      sys.stdout, indent=2)
+            sys.stdout.write("\n")
+        else:
+            say(f"{args.campaign}: unknown: {reason}")
         return EXIT_PROBLEMS
     if args.random is not None:
         return _solve_random(campaign, args, deadline.left())

@@ -171,6 +171,12 @@ def test_solve_counts_reading_the_campaign_against_its_budget(monkeypatch, duel,
     out, err = capsys.readouterr()
     assert "unknown: the time budget (0.3 s) ran out while the campaign was being read and checked" in out
     assert err == ""
+    # --format json: the report is JSON (it was the text line, on the standard output a tool parses)
+    assert main(["solve", str(duel), "--max-seconds", "0.3", "--format", "json"]) == 1
+    out, err = capsys.readouterr()
+    report = json.loads(out)
+    assert (report["verdict"], report["stopped_by"], report["campaign"]) == ("unknown", "time", str(duel))
+    assert report["reason"].startswith("the time budget (0.3 s) ran out while the campaign was being read") and err == ""
 
 
 def test_random_runs_keep_the_time_budget_and_draw_seeds_as_they_go():

@@ -245,3 +245,21 @@ def test_turns_per_level_name_the_levels_the_par_run_visits(tmp_path: Path):
                                   {"level": "crypt", "number": 3, "title": "The Crypt", "turns": 1}]
     assert doc["level_pars"][1] == {"level": "well", "number": 2, "title": "The Well", "verdict": "solved", "turns": 2,
                                     "health": 12}
+
+
+@pytest.mark.parametrize("command", ["solve", "run"])
+@pytest.mark.parametrize(("body", "code"), [("{bad", 2), ('{"format": 1}', 1)])  # not JSON; a draft
+def test_json_output_of_refused_input_is_json(tmp_path: Path, capsys, command: str, body: str, code: int) -> None:
+    """`solve`/`run --format json` on a file that is not a usable campaign wrote nothing on standard output (the
+    message went to standard error alone), where `check` and `verify` write an object a tool can read: now one
+    object too, ``ok`` false with the exit code and the message naming the file and place."""
+    from cardrogue.cli.main import main
+
+    path = tmp_path / "broken.json"
+    path.write_text(body)
+    assert main([command, str(path), "--format", "json"]) == code
+    out, err = capsys.readouterr()
+    report = json.loads(out)
+    assert (report["campaign"], report["ok"], report["exit"]) == (str(path), False, code)
+    assert report["message"].startswith(f"{path}: ") and err.startswith(f"cardrogue: {path}: ")
+    assert all(line.startswith(f"{path}:") for line in report["details"]) and report["details"]
