@@ -506,7 +506,7 @@ class EditorApp(KeysInOrder, App[int]):
         it: a run ends at its exit), else ``cardrogue solve --write-par`` (the campaign's par runs down its ladders,
         which F6's level par does not)."""
         if self.campaign.levels and not self.campaign.levels[0].ladders:
-            return "F6 on level 1, then Record par (ctrl+p), records this version's"
+            return "F6 on level 1, then ctrl+p Record par, records this version's"
         return f"cardrogue solve --write-par {self.doc.name} records this version's (its par runs down its ladders)"
 
     def action_record_par(self) -> None:
