@@ -176,6 +176,37 @@ def turns_left(c: Campaign, s: GameState, budget) -> int | None:
     return turns - s.turn if verdict == SOLVED else None
 
 
+def turns_left_below(c: Campaign, s: GameState, turns: float, budget) -> float | None:
+    """``min(turns_left(c, s, ...), turns)``: the fewest turns after ``s.turn`` to win from ``s`` where fewer than
+    ``turns``, else ``turns`` (no win comes sooner); None when undecided within ``budget``.
+
+    The same plain uniform-cost search as :func:`turns_left`, its lines cut where they reach turn ``s.turn +
+    turns``: ``bound <= turns_left_below(c, s, bound, ...)`` says exactly what ``bound <= turns_left(...)`` says
+    (a win in fewer turns than the bound is found, and is the fewest: uniform cost), without the search of the turns
+    at and past the bound, most of what a full search expands (benchmarks/RESULTS.md, sweeps27). A state whose full
+    search ran out of ``budget`` may be decided so."""
+    from cardrogue.engine.analysis.solver import SOLVED, UNSOLVABLE
+    from cardrogue.engine.analysis.solver import search as searching
+    from cardrogue.engine.analysis.solver.result import INF
+
+    cut = s.turn + turns
+    plain = searching._no_bound  # the reference's heuristic: 0 everywhere
+
+    def cut_at(x: GameState, campaign_mode: bool, mask=None, hint=None) -> float:
+        return INF if x.turn >= cut else 0  # no line on from there: every win below it comes sooner
+
+    searching._no_bound = cut_at
+    try:
+        search = searching.Search(c, 0, True, budget, reference=True)
+        search.root = s.clone()
+        verdict, _, found, _, _ = search.run()
+    finally:
+        searching._no_bound = plain
+    if verdict == SOLVED:
+        return min(found - s.turn, turns)
+    return turns if verdict == UNSOLVABLE else None
+
+
 def bound(c: Campaign, s: GameState) -> float:
     """The solver's heuristic at ``s``: turns after ``s.turn`` it says are at least left."""
     from cardrogue.engine.analysis.solver.bounds import relaxation

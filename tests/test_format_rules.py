@@ -5,6 +5,7 @@ one code and one message wherever it is broken."""
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import re
 from collections import defaultdict
@@ -42,11 +43,18 @@ def _string_parts(tree: ast.AST) -> set[str]:
     return parts
 
 
+@functools.cache
+def _tree(path: Path) -> ast.Module:
+    """The module at ``path``, parsed once for this process (the scans below only read it; the sources do not change
+    while the tests run)."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
 def _code_sites() -> dict[tuple[str, str], list[str]]:
     """(code, message template) -> where it is written, for every CR2xx code in the package."""
     sites: dict[tuple[str, str], list[str]] = defaultdict(list)
     for path in PACKAGE:
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = _tree(path)
         for node in ast.walk(tree):
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and SEMANTIC_CODE.fullmatch(node.value):
                 sites[(node.value, "")].append(f"{path.relative_to(ROOT)}:{node.lineno}")
@@ -63,7 +71,7 @@ def _phrased_sites() -> set[str]:
     part): the editor's own words for a problem the checks find (it says how to fix it with the editor's
     keys), not a rule of the format."""
     path = ROOT / "editor" / "phrasing.py"
-    tables = [node for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+    tables = [node for node in ast.walk(_tree(path))
               if isinstance(node, ast.AnnAssign) and getattr(node.target, "id", None) in ("PHRASES", "PLACED_PHRASES")]
     if len(tables) != 2:
         raise AssertionError("editor/phrasing.py has no PHRASES and PLACED_PHRASES tables: the scan is broken")
@@ -73,9 +81,9 @@ def _phrased_sites() -> set[str]:
 def test_every_semantic_code_is_written_only_in_the_checks() -> None:
     sites = _code_sites()
     assert sites, "no CR2xx code found: the scan is broken"
-    checks = str(CHECKS.relative_to(ROOT))
+    checks, phrased = str(CHECKS.relative_to(ROOT)), _phrased_sites()
     outside = [where for places in sites.values() for where in places
-               if not where.startswith(checks) and where not in _phrased_sites()]
+               if not where.startswith(checks) and where not in phrased]
     assert outside == [], f"a CR2xx code outside engine/format/checks: {outside}"
 
 
@@ -84,7 +92,7 @@ def _graph_codes() -> set[str]:
     gold count's CR309 in engine/analysis/gold.py)."""
     codes = set()
     for name in ("graph.py", "gold.py"):
-        tree = ast.parse((ROOT / "engine" / "analysis" / name).read_text(encoding="utf-8"))
+        tree = _tree(ROOT / "engine" / "analysis" / name)
         codes |= {node.args[0].value for node in ast.walk(tree)
                   if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Diagnostic" and node.args
                   and isinstance(node.args[0], ast.Constant) and re.fullmatch(r"CR3\d\d", str(node.args[0].value))}
@@ -118,7 +126,7 @@ def test_no_semantic_message_is_defined_twice() -> None:
     for path in PACKAGE:
         if CHECKS in path.parents:
             continue
-        copied = pieces & {p.strip() for p in _string_parts(ast.parse(path.read_text(encoding="utf-8")))}
+        copied = pieces & {p.strip() for p in _string_parts(_tree(path))}
         assert not copied, f"{path.relative_to(ROOT)} repeats the text of a rule: {sorted(copied)}"
 
 

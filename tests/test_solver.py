@@ -16,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from helpers import campaign, campaign_dict, cell, load
+from helpers import campaign, campaign_dict, cell, load, turns_left_below
 
 from cardrogue.engine.analysis.montecarlo import play_run, solve_random, wilson
 from cardrogue.engine.format.loader import load_campaign
@@ -582,13 +582,10 @@ def test_flee_paths_are_the_longest_paths_beside_paralysed_enemies():
     assert [relax.extra_flees(n) for n in range(5)] == [0, 1, 4, 7, 9]
 
 
-def _remaining_par(c, s: GameState) -> int | None:
-    """The fewest turns after ``s.turn`` to win from ``s``, by the plain uniform-cost search (None: no
-    win, or not found within 15,000 states)."""
-    search = Search(c, 0, True, Budget(max_states=15_000, max_seconds=NO_CLOCK), reference=True)
-    search.root = s.clone()
-    verdict, _, turns, _, _ = search.run()
-    return turns - s.turn if verdict == SOLVED else None
+def _remaining_par(c, s: GameState, below: float) -> float | None:
+    """The fewest turns after ``s.turn`` to win from ``s``, by the plain uniform-cost search, where fewer than
+    ``below``, else ``below`` (``helpers.turns_left_below``; None: not decided within 15,000 states)."""
+    return turns_left_below(c, s, below, Budget(max_states=15_000, max_seconds=NO_CLOCK))
 
 
 @pytest.mark.parametrize("effect", ["teleportation", "paralysis"])
@@ -612,9 +609,10 @@ def test_bound_never_overestimates_on_states_off_the_best_line(size, seed, effec
             s.step(rng.choice(legal), resolver)
         if s.is_terminal():
             continue
-        left = _remaining_par(c, s)
+        least = relaxation(c, s.d).bound(s, True)
+        left = _remaining_par(c, s, least)
         if left is not None:
-            assert relaxation(c, s.d).bound(s, True) <= left
+            assert least <= left
             checked += 1
     assert checked >= 2
 

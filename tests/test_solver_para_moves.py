@@ -16,12 +16,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import campaign, cell, load, open_grid, started
+from helpers import campaign, cell, load, open_grid, started, turns_left_below
 
 from cardrogue.engine.analysis.solver import SOLVED, Budget
 from cardrogue.engine.analysis.solver.bounds import Relaxation, relaxation
 from cardrogue.engine.analysis.solver.par import solve
-from cardrogue.engine.analysis.solver.search import Search
+from cardrogue.engine.analysis.solver.result import INF
 from cardrogue.engine.rules.state import GameState
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
@@ -60,13 +60,11 @@ def _wander(c, rng: random.Random, bold: bool = False) -> GameState:
     return s
 
 
-def _remaining(c, s: GameState) -> int | None:
+def _remaining(c, s: GameState, below: float = INF) -> float | None:
     """The fewest turns after ``s.turn`` to win from ``s``, by the plain uniform-cost search (None: no win
-    found within 20,000 states)."""
-    search = Search(c, 0, True, Budget(max_states=20_000, max_seconds=NO_CLOCK), reference=True)
-    search.root = s.clone()
-    verdict, _, turns, _, _ = search.run()
-    return turns - s.turn if verdict == SOLVED else None
+    found within 20,000 states); given ``below``, those turns where fewer, else ``below`` (``helpers.turns_left_below``:
+    the search cut there, all an admissibility check ``bound <= turns left`` needs of it)."""
+    return turns_left_below(c, s, below, Budget(max_states=20_000, max_seconds=NO_CLOCK))
 
 
 def test_tiles_entered_away_from_enemies_are_moves_whatever_potions_are_held():
@@ -92,9 +90,10 @@ def _within_on_wanders(c, seed: int) -> None:
     checked = 0
     for _ in range(30):
         s = _wander(c, rng, bold=True)
-        left = _remaining(c, s)
+        least = relaxation(c, s.d).bound(s, True)
+        left = _remaining(c, s, least)
         if left is not None:
-            assert relaxation(c, s.d).bound(s, True) <= left, (s.turn, s.phase, s.pos)
+            assert least <= left, (s.turn, s.phase, s.pos)
             checked += 1
     assert checked
 
@@ -142,7 +141,8 @@ def test_moves_count_never_overestimates_with_potions_of_paralysis(mix, size, se
         s = _wander(c, rng, bold=True)
         if s.is_terminal():
             continue
-        left = _remaining(c, s)
+        least = max(_moves_bound(c, s), relaxation(c, s.d).bound(s, True))
+        left = _remaining(c, s, least)
         if left is not None:
             assert _moves_bound(c, s) <= left
             assert relaxation(c, s.d).bound(s, True) <= left
@@ -205,7 +205,8 @@ def test_a_fight_after_moving_flips_a_tile_for_the_next_turn():
 def _along_and_around(c, turns: int, walks: int | None = None) -> list[tuple[GameState, int]]:
     """(state, turns left) along the uniform-cost search's witness (which must take ``turns``), then at states
     random play reaches (a throw, a flee or a flip half the time; the walks drawn from seed ``walks``, else
-    ``turns``) that it can still win from."""
+    ``turns``) that it can still win from (there the turns left where fewer than the bound, else the bound: all
+    that ``bound <= turns left`` reads)."""
     slow = solve(c, 0, True, SMALL, reference=True)
     assert (slow.verdict, slow.turns) == (SOLVED, turns)
     out = []
@@ -217,7 +218,7 @@ def _along_and_around(c, turns: int, walks: int | None = None) -> list[tuple[Gam
     for _ in range(10):
         s = _wander(c, rng, bold=True)
         if not s.is_terminal():
-            left = _remaining(c, s)
+            left = _remaining(c, s, relaxation(c, s.d).bound(s, True))
             if left is not None:
                 out.append((s, left))
     return out
@@ -324,9 +325,10 @@ def test_bound_never_overestimates_after_a_flee_from_a_paralysed_enemy(mix, size
     assert relax.paced and relax.para_total
     checked = 0
     for s in _fled_then_met(c, random.Random(seed)):
-        left = _remaining(c, s)
+        least = relaxation(c, s.d).bound(s, True)
+        left = _remaining(c, s, least)
         if left is not None:
-            assert relaxation(c, s.d).bound(s, True) <= left, (s.turn, s.phase, s.pos)
+            assert least <= left, (s.turn, s.phase, s.pos)
             checked += 1
     assert checked
 
@@ -369,9 +371,10 @@ def test_bound_never_overestimates_beside_enemies_met_before(mix, size, seed):
         s = _wander(c, rng)
         if s.is_terminal():
             continue
-        left = _remaining(c, s)
+        least = relaxation(c, s.d).bound(s, True)
+        left = _remaining(c, s, least)
         if left is not None:
-            assert relaxation(c, s.d).bound(s, True) <= left
+            assert least <= left
     if fast.verdict == SOLVED:
         s, resolver = started(c)
         for action in fast.actions:
