@@ -184,19 +184,25 @@ class DiskStamp:
 
     @classmethod
     def read(cls, path: Path) -> "DiskStamp | None":
-        """The file's stamp with the digest of what it holds now."""
+        """The file's stamp with the digest of what it holds now; without a digest when the file changed while it
+        was read (its time or size before and after differ: another program's save in between), so that any
+        later change of it is told (a digest of the bytes before would pass the new file as unchanged)."""
+        before = cls.of(path)
         try:
-            return cls.of(path, read_limited(path, MAX_FILE_BYTES))
+            stamp = cls.of(path, read_limited(path, MAX_FILE_BYTES))
         except OSError:
             return cls.of(path)
+        return stamp if stamp == before else stamp and cls(stamp.mtime_ns, stamp.size)
 
     def still(self, path: Path) -> "DiskStamp | None":
         """This stamp, brought up to date, when the file holds the bytes it held then (its time moved: rewritten
         as it was, by ``cardrogue solve --write-par`` of a par already saved, a checkout, an editor's save); None
         when it changed or is gone."""
         now = DiskStamp.of(path)
-        if now is None or now == self:
-            return now
+        if now is None:
+            return None
+        if now == self:
+            return self  # with its digest (``now`` has none: kept, a rewrite as it was later went untold)
         if not self.digest or now.size != self.size:
             return None
         same = DiskStamp.read(path)

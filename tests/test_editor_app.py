@@ -502,6 +502,7 @@ async def test_a_file_rewritten_with_the_same_bytes_has_not_changed_on_disk(camp
     said = notes(app)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
+        app.files.check_disk()  # a quiet check, as the 2 s interval makes (it dropped the digest: review 27)
         stat = campaign_file.stat()
         campaign_file.write_bytes(campaign_file.read_bytes())  # as --write-par does: the same text, a new mtime
         os.utime(campaign_file, ns=(stat.st_atime_ns, stat.st_mtime_ns + 2_000_000_000))
@@ -511,12 +512,38 @@ async def test_a_file_rewritten_with_the_same_bytes_has_not_changed_on_disk(camp
         await pilot.press("down", "right", "f", "ctrl+s")
         await settle(app, pilot)
         assert not isinstance(app.screen, ConfirmScreen) and not app.doc.dirty
+        app.files.check_disk()
         saved = campaign_file.stat()  # the editor's own save, rewritten as it was, is the same file too
         campaign_file.write_bytes(campaign_file.read_bytes())
         os.utime(campaign_file, ns=(saved.st_atime_ns, saved.st_mtime_ns + 2_000_000_000))
         app.files.check_disk()
         await pilot.pause()
         assert not app.files.disk_warned, said
+
+
+def test_a_file_changed_while_it_is_read_is_told_as_changed(tmp_path, monkeypatch) -> None:
+    """Review 27: the digest was of the bytes read, the time and size of the file after them: another program's
+    atomic save in between gave a stamp of the new file with the old bytes' digest, and its change was never
+    told (ctrl+s then overwrote it). A file that changed while read keeps no digest: its next change is told."""
+    from cardrogue.editor import files
+
+    path = tmp_path / "story.json"
+    path.write_bytes(b"old bytes")
+    real = files.read_limited
+
+    def read_then_replaced(where, limit):
+        data = real(where, limit)
+        path.write_bytes(b"new bytes")  # a save between the read and the stat (of the same size)
+        return data
+
+    monkeypatch.setattr(files, "read_limited", read_then_replaced)
+    stamp = files.DiskStamp.read(path)
+    monkeypatch.setattr(files, "read_limited", real)
+    assert stamp is not None and stamp.still(path) == stamp  # its time and size are the file's now
+    stat = path.stat()
+    path.write_bytes(b"old bytes")  # back to what was read, with a new time: not the bytes of the stamp's time
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 2_000_000_000))
+    assert stamp.still(path) is None
 
 
 @run_async
