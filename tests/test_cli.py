@@ -769,22 +769,34 @@ def test_a_checkout_never_installs_itself_into_another_checkouts_environment(tmp
     """walk 27: a git worktree whose .venv links to the main clone's (as the helpers' worktrees are made) ran
     `./scripts/cardrogue edit`; its pyproject.toml, newer than the stamp, made bootstrap `pip install -e` the
     worktree into the main clone's environment, whose `cardrogue` (and every other worktree's tests) then ran the
-    worktree's code. An environment holding the project installed from another checkout is left as it is, said
-    on standard error. A stand-in for Python answers where the installed project comes from, and records pip."""
-    clone = tmp_path / "clone"
+    worktree's code; review 27: asked of pip, the answer depended on the folder it was run from, and once the stamp
+    was fresh nothing was asked, the tests running the other checkout's code without a word. The stamp names the
+    checkout installed; an environment of another is refused (exit 2) on every run, from any folder, nothing
+    installed; the checkout's own (a path with a space) installs as ever. A stand-in for Python records pip."""
+    clone = tmp_path / "the clone"
     (clone / "scripts").mkdir(parents=True)
     shutil.copy(ROOT / "scripts" / "bootstrap", clone / "scripts" / "bootstrap")
     (clone / "pyproject.toml").write_text("")
     venv_python = clone / ".venv" / "bin" / "python"
     venv_python.parent.mkdir(parents=True)
-    venv_python.write_text(f'#!/bin/sh\nif [ "$1" = "-" ]; then echo /elsewhere/main; exit 0; fi\n'
-                           f'echo "$@" >> {tmp_path / "installs"}\n')
+    venv_python.write_text(f'#!/bin/sh\necho "$@" >> "{tmp_path / "installs"}"\n')
     venv_python.chmod(0o755)
-    done = subprocess.run([clone / "scripts" / "bootstrap"], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0 and done.stdout == "", done
+    stamp = clone / ".venv" / ".installed"
+    stamp.write_text("/elsewhere/main\n")
+    for cwd in (clone, tmp_path):
+        done = subprocess.run([clone / "scripts" / "bootstrap"], capture_output=True, text=True, timeout=60, cwd=cwd)
+        assert done.returncode == 2 and done.stdout == "", done
+        assert done.stderr == (f"bootstrap: {clone}/.venv is the environment of /elsewhere/main: its cardrogue "
+                               f"runs that checkout's code, not this one's; give this checkout its own (remove "
+                               f"{clone}/.venv, then run this again)\n"), done.stderr
     assert not (tmp_path / "installs").exists(), (tmp_path / "installs").read_text()
-    assert done.stderr == (f"bootstrap: {clone}/.venv holds the project installed from /elsewhere/main, not from "
-                           f"{clone}: left as it is (it runs that checkout's code)\n"), done.stderr
+    stamp.unlink()  # its own: installed, and named in the stamp; a pyproject.toml changed since installs again
+    done = subprocess.run([clone / "scripts" / "bootstrap"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and stamp.read_text() == f"{clone.resolve()}\n", done
+    assert (tmp_path / "installs").read_text().count("pip install") == 1
+    os.utime(clone / "pyproject.toml", (stamp.stat().st_mtime + 5,) * 2)
+    done = subprocess.run([clone / "scripts" / "bootstrap"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and (tmp_path / "installs").read_text().count("pip install") == 2, done
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
