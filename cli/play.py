@@ -13,7 +13,6 @@ from .common import (
     lines_of,
     EXIT_OK,
     EXIT_PROBLEMS,
-    EXIT_UNUSABLE,
     UnusableInput,
     check_player,
     check_writable,
@@ -142,8 +141,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         try:
             atomic_write(args.output, recorder.text().encode("utf-8"))
         except OSError as exc:
-            complain(f"cannot write {args.output}: {exc.strerror or exc}")
-            return EXIT_UNUSABLE
+            return refused(UnusableInput(f"cannot write {args.output}: {exc.strerror or exc}"), args.format == "json",
+                           campaign=str(args.campaign))
     if args.format == "json":
         json.dump({"steps": steps, "failure": failure, "state": state.summary(), "legal": legal}, sys.stdout, indent=2)
         sys.stdout.write("\n")

@@ -12,10 +12,8 @@ from cardrogue.engine.words import counted, plural
 from .common import (
     EXIT_OK,
     EXIT_PROBLEMS,
-    EXIT_UNUSABLE,
     UnusableInput,
     check_writable,
-    complain,
     count,
     level_index,
     load_usable,
@@ -61,9 +59,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
     if args.random is not None and (args.write_par or args.output is not None):
         option = "--write-par" if args.write_par else "-o"
-        complain(f"error: {option} is for a solution, and --random plays runs with random dice (no par, no "
-                 f"solution): drop {option}, or --random to solve")
-        return EXIT_UNUSABLE
+        return refused(UnusableInput(f"error: {option} is for a solution, and --random plays runs with random dice "
+                                     f"(no par, no solution): drop {option}, or --random to solve"),
+                       args.format == "json", campaign=str(args.campaign))
     # The budget's clock starts with the command: loading and checking a huge file counts too.
     budget = Budget(args.max_states, args.max_seconds, args.health_seconds, args.max_memory)
     deadline = budget.start()
@@ -82,9 +80,17 @@ def cmd_solve(args: argparse.Namespace) -> int:
     except OutOfTime:
         reason = (f"the time budget ({args.max_seconds:g} s) ran out while the campaign was being read and "
                   "checked; raise --max-seconds")
-        if args.format == "json":
-            json.dump({"campaign": str(args.campaign), "verdict": UNKNOWN, "stopped_by": "time", "reason": reason},
-                      sys.stdout, indent=2)
+        if args.format == "json" and args.random is not None:  # the runs' report: none played
+            json.dump({"runs": 0, "runs_asked": args.random, "stopped_by": "time", "wins": 0, "win_rate": None,
+                       "ci95": None, "deaths": 0, "stuck": 0, "turns": {"min": None, "median": None, "max": None},
+                       "histogram": [], "policy": None, "reason": reason}, sys.stdout, indent=2)
+            sys.stdout.write("\n")
+        elif args.format == "json":  # the solve's report, every field of it: nothing was searched
+            json.dump({"verdict": UNKNOWN, "turns": None, "health": None, "health_exact": False,
+                       "health_ceiling": None, "health_unproven": 0, "stopped_by": "time", "reason": reason,
+                       "actions": [], "states_expanded": 0, "seconds": round(deadline.elapsed(), 3),
+                       "turns_seconds": 0.0, "turns_at_least": None, "found": None, "level_turns": [],
+                       "level_route": [], "level_pars": []}, sys.stdout, indent=2)
             sys.stdout.write("\n")
         else:
             say(f"{args.campaign}: unknown: {reason}")
@@ -110,14 +116,14 @@ def cmd_solve(args: argparse.Namespace) -> int:
         try:
             atomic_write(args.output, replay.encode("utf-8"))
         except OSError as exc:
-            complain(f"cannot write {args.output}: {exc.strerror or exc}")
-            return EXIT_UNUSABLE
+            return refused(UnusableInput(f"cannot write {args.output}: {exc.strerror or exc}"),
+                           args.format == "json", campaign=str(args.campaign))
     if result.verdict == SOLVED and args.write_par:
         try:
             _write_par(args.campaign, campaign, result.turns, result.health)
         except OSError as exc:  # a full disk: the file is unchanged (the write is atomic)
-            complain(f"{args.campaign}: cannot record the par ({exc.strerror or exc}); the file is unchanged")
-            return EXIT_UNUSABLE
+            return refused(UnusableInput(f"{args.campaign}: cannot record the par ({exc.strerror or exc}); the file "
+                                         "is unchanged"), args.format == "json", campaign=str(args.campaign))
     if args.format == "json":
         doc = {"verdict": result.verdict, "turns": result.turns, "health": result.health,
                "health_exact": result.health_exact, "health_ceiling": result.health_ceiling,

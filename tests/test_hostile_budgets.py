@@ -175,8 +175,13 @@ def test_solve_counts_reading_the_campaign_against_its_budget(monkeypatch, duel,
     assert main(["solve", str(duel), "--max-seconds", "0.3", "--format", "json"]) == 1
     out, err = capsys.readouterr()
     report = json.loads(out)
-    assert (report["verdict"], report["stopped_by"], report["campaign"]) == ("unknown", "time", str(duel))
-    assert report["reason"].startswith("the time budget (0.3 s) ran out while the campaign was being read") and err == ""
+    assert (report["verdict"], report["stopped_by"], report["turns"], report["level_pars"]) == ("unknown", "time",
+                                                                                               None, [])
+    assert report["reason"].startswith("the time budget (0.3 s) ran out while the campaign was being read")
+    assert err == ""
+    assert main(["solve", str(duel), "--max-seconds", "0.3", "--format", "json", "--random", "9"]) == 1
+    report = json.loads(capsys.readouterr()[0])  # the runs' report, with none played
+    assert (report["runs"], report["runs_asked"], report["stopped_by"]) == (0, 9, "time")
 
 
 def test_random_runs_keep_the_time_budget_and_draw_seeds_as_they_go():

@@ -263,3 +263,21 @@ def test_json_output_of_refused_input_is_json(tmp_path: Path, capsys, command: s
     assert (report["campaign"], report["ok"], report["exit"]) == (str(path), False, code)
     assert report["message"].startswith(f"{path}: ") and err.startswith(f"cardrogue: {path}: ")
     assert all(line.startswith(f"{path}:") for line in report["details"]) and report["details"]
+
+
+@pytest.mark.parametrize("args", [["solve", "--random", "5", "-o", "{tmp}/r.json"],
+                                  ["solve", "--random", "5", "--write-par"],
+                                  ["solve", "-o", "/dev/full"], ["run", "-o", "/dev/full", "flip E"]], ids=" ".join)
+def test_json_output_of_a_refusal_after_reading_is_json(tmp_path: Path, capsys, args: list[str]) -> None:
+    """Review 27: `--random` with `-o` or `--write-par`, and a replay that cannot be written, still said so on
+    standard error alone under `--format json`: one object on standard output too, exit 2."""
+    from cardrogue.cli.main import main
+
+    campaign = Path(__file__).parents[1] / "campaigns" / "the-needle-run.json"
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    assert main([args[0], str(campaign), "--format", "json", *args[1:]]) == 2
+    out, err = capsys.readouterr()
+    report = json.loads(out)
+    assert (report["campaign"], report["ok"], report["exit"]) == (str(campaign), False, 2)
+    assert err == f"cardrogue: {report['message']}\n"
+
