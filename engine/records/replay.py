@@ -332,18 +332,29 @@ def _fraction_path(doc: Any) -> tuple[tuple, _Fraction] | None:
 
 
 def _not_json(text: str, exc: Exception) -> ReplayNotJson:
-    from ..format.loader import CONSTANT_OR_NUMBER, LONG_NUMBER, MAX_DEPTH, json_syntax_error
-    from ..format.positions import LineIndex, max_depth
+    from ..format.loader import CONSTANT_OR_NUMBER, LONG_NUMBER, json_syntax_error
+    from ..format.positions import LineIndex
 
     if isinstance(exc, json.JSONDecodeError):
         return ReplayNotJson(*json_syntax_error(exc, text, "a replay", "actions"))
-    if isinstance(exc, RecursionError):
-        depth, offset = max_depth(text, MAX_DEPTH)
-        detail = f"brackets are nested {counted(depth, 'level')} deep; the limit is {MAX_DEPTH}: a replay needs 2"
-    else:  # Python refuses an integer of more than 4,300 digits
-        found = next((m for m in CONSTANT_OR_NUMBER.finditer(text) if m.group(1) and m.group(1)[-1].isdigit()), None)
-        offset = found.start(1) if found else 0
-        detail = LONG_NUMBER
+    if isinstance(exc, RecursionError) and (too_deep := _too_deep(text)) is not None:
+        return too_deep
+    # Python refuses an integer of more than 4,300 digits
+    found = next((m for m in CONSTANT_OR_NUMBER.finditer(text) if m.group(1) and m.group(1)[-1].isdigit()), None)
+    offset = found.start(1) if found else 0
+    return ReplayNotJson(*LineIndex(text).position(offset), LONG_NUMBER)
+
+
+def _too_deep(text: str) -> ReplayNotJson | None:
+    """A replay nested deeper than a campaign may be (``MAX_DEPTH``): refused as such, as ``check`` refuses a
+    campaign, whether Python's parser gave up on it or not (a replay needs 2 levels); None when it is not."""
+    from ..format.loader import MAX_DEPTH
+    from ..format.positions import LineIndex, max_depth
+
+    depth, offset = max_depth(text, MAX_DEPTH)
+    if depth <= MAX_DEPTH:
+        return None
+    detail = f"brackets are nested {counted(depth, 'level')} deep; the limit is {MAX_DEPTH}: a replay needs 2"
     return ReplayNotJson(*LineIndex(text).position(offset), detail)
 
 
@@ -402,6 +413,8 @@ def parse_replay(text: str) -> dict:
                     "16 hexadecimal digits")
     if is_valid(shallow, "replay.schema.json"):  # the compiled fast path; jsonschema only for the message
         return doc
+    if (too_deep := _too_deep(text)) is not None:  # (a valid replay is 2 deep: counted only for an invalid one)
+        raise too_deep
     if isinstance(doc, dict) and "levels" in doc and "actions" not in doc:
         # the campaign given where its replay belongs: say so, not which of its keys a replay lacks
         raise ReplayError("not a replay: this looks like a campaign file (it has \"levels\" and no \"actions\"); "
