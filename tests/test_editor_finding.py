@@ -91,6 +91,28 @@ def test_the_overview_works_its_blocks_out_once_for_every_pick(tmp_path) -> None
 
 
 @run_async
+async def test_an_arrow_in_the_overview_draws_the_map_again_without_a_layout(tmp_path) -> None:
+    """The pick moved by an arrow restyles two characters of the overview: the map is drawn again with the pick
+    where it went, and the dialog, whose size is the same, is not laid out again (each arrow cost a layout of the
+    whole screen: 60 arrows on a 60x60 level, seconds)."""
+    from textual.widgets import Static
+
+    app = make_app(big_level(tmp_path), tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("m")
+        overview = app.screen
+        assert isinstance(overview, OverviewScreen)
+        shown = overview.query_one("#overview-map", Static)
+        before = overview.pick
+        overview.action_pick(1, 1)
+        assert overview.pick == (before[0] + 1, before[1] + 1)
+        assert not shown._layout_required and not overview._layout_required
+        await pilot.pause()
+        assert shown.content == blocks_text(overview.blocks, overview.bw, overview.bh, overview.view, overview.pick)
+
+
+@run_async
 async def test_palette_finds_resize_and_lists_quit_once(campaign_file, tmp_path) -> None:
     app = make_app(campaign_file, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
