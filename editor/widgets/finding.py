@@ -101,12 +101,18 @@ def blocks_text(blocks: list[list[tuple[str, Style]]], bw: int, bh: int, view: t
     text = Text()
     x0, y0, x1, y1 = view
     for by, row in enumerate(blocks):
+        run, run_style = "", None  # the blocks of a row that look alike, one span (not one a block: drawn faster)
         for bx, (glyph, style) in enumerate(row):
             if x0 // bw <= bx <= x1 // bw and y0 // bh <= by <= y1 // bh:
                 style += SEEN
             if (bx, by) == pick:
                 style += PICKED
-            text.append(glyph, style)
+            if style != run_style and run:
+                text.append(run, run_style)
+                run = ""
+            run, run_style = run + glyph, style
+        if run:
+            text.append(run, run_style)
         text.append("\n")
     text.rstrip()
     return text
