@@ -147,9 +147,10 @@ IDLE_CPU = IDLE_SLICE / 20
 
 def app_quiet(app) -> bool:
     """Nothing is left for ``app`` to do: every queue empty (the app's, every screen's and every widget's of
-    the screens stacked), no callback waiting for the next message or the next refresh, the current screen
-    drawn (no layout, scroll, repaint or recompose asked for, no widget dirty), no animation running and, for
-    the project's apps (``KeysInOrder``), no key on its way."""
+    the screens stacked), no callback waiting for the next message, the current screen drawn (no layout,
+    scroll, repaint or recompose asked for, no widget dirty, no callback waiting for its refresh) unless
+    the app holds its drawing in a batch, no animation running and, for the project's apps
+    (``KeysInOrder``), no key on its way."""
     if getattr(app, "keys_on_their_way", False) or app.message_queue_size or app._next_callbacks:
         return False
     if app._animator._animations or getattr(app._animator, "_scheduled", None):
@@ -157,13 +158,13 @@ def app_quiet(app) -> bool:
     if not app.screen_stack:
         return True  # closing
     for screen in app.screen_stack:
-        if screen._callbacks:
-            return False
         for node in screen.walk_children(with_self=True):
             if node.message_queue_size or node._next_callbacks:
                 return False
-    screen = app.screen
-    return not (screen._layout_required or screen._scroll_required or screen._repaint_required
+    if app._batch_count:
+        return True  # nothing is drawn in a batch (the app shutting down is one): Textual's own refresh waits too
+    screen = app.screen  # (a screen below keeps its callbacks after refresh until it is the screen again)
+    return not (screen._callbacks or screen._layout_required or screen._scroll_required or screen._repaint_required
                 or screen._recompose_required or screen._dirty_widgets)
 
 
