@@ -137,3 +137,78 @@ def _one_idle_wait_a_key():
     textual_app.App._press_keys = one_idle_wait_a_key
     yield
     textual_app.App._press_keys = press_keys
+
+
+# How long each look at the app lasts while waiting for it to be idle, and the CPU it may spend in one and still
+# be idle: Textual's own ratio (1 ms of 20 ms), over windows a quarter as long.
+IDLE_SLICE = 0.005
+IDLE_CPU = IDLE_SLICE / 20
+
+
+def app_quiet(app) -> bool:
+    """Nothing is left for ``app`` to do: every queue empty (the app's, every screen's and every widget's of
+    the screens stacked), no callback waiting for the next message, the current screen drawn (no layout,
+    scroll, repaint or recompose asked for, no widget dirty, no callback waiting for its refresh) unless
+    the app holds its drawing in a batch, no animation running and, for the project's apps
+    (``KeysInOrder``), no key on its way."""
+    if getattr(app, "keys_on_their_way", False) or app.message_queue_size or app._next_callbacks:
+        return False
+    if app._animator._animations or getattr(app._animator, "_scheduled", None):
+        return False
+    if not app.screen_stack:
+        return True  # closing
+    for screen in app.screen_stack:
+        for node in screen.walk_children(with_self=True):
+            if node.message_queue_size or node._next_callbacks:
+                return False
+    if app._batch_count:
+        return True  # nothing is drawn in a batch (the app shutting down is one): Textual's own refresh waits too
+    screen = app.screen  # (a screen below keeps its callbacks after refresh until it is the screen again)
+    return not (screen._callbacks or screen._layout_required or screen._scroll_required or screen._repaint_required
+                or screen._recompose_required or screen._dirty_widgets)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _idle_by_condition():
+    """Textual's ``wait_for_idle`` (after every ``pilot.pause()``, every key ``pilot.press`` sends, and before a
+    snapshot) sleeps in 20 ms windows until the process spends under 1 ms of CPU in one: each wait ends with a
+    whole quiet window, 20 ms of nothing, most of the app tests' idle time. Here the app's own state says when
+    it is idle (:func:`app_quiet`: what a 20 ms window stood for, the screen's next refresh at 60 a second and
+    the callbacks after it, is asked of the screen itself), and the CPU is looked at in windows of 5 ms with
+    the same ratio: the wait ends once a window is quiet and the app has nothing left to do, never sooner
+    than Textual's ``min_sleep``, never later than its ``max_sleep``. A wait made with no app running is
+    Textual's own."""
+    import asyncio
+    from time import monotonic, process_time
+
+    import textual.app as textual_app
+    import textual.pilot as textual_pilot
+
+    try:  # (Textual's own names, as of 8.2: a Textual without them waits its own way)
+        from textual._context import active_app
+
+        original = textual_pilot.wait_for_idle
+        assert textual_app.wait_for_idle is original
+        probe = textual_app.App()
+        probe.message_queue_size, probe._next_callbacks, probe._animator._animations  # noqa: B018
+    except (ImportError, AttributeError, AssertionError):
+        yield
+        return
+
+    async def wait_for_idle(min_sleep: float = 0.02, max_sleep: float = 1) -> None:
+        app = active_app.get(None)
+        if app is None or not app.is_running:
+            await original(min_sleep, max_sleep)
+            return
+        start = monotonic()
+        while True:
+            cpu = process_time()
+            await asyncio.sleep(IDLE_SLICE)
+            quiet = process_time() - cpu < IDLE_CPU
+            elapsed = monotonic() - start
+            if elapsed >= max_sleep or (elapsed > min_sleep and quiet and app_quiet(app)):
+                return
+
+    textual_app.wait_for_idle = textual_pilot.wait_for_idle = wait_for_idle
+    yield
+    textual_app.wait_for_idle = textual_pilot.wait_for_idle = original

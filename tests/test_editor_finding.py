@@ -90,6 +90,41 @@ def test_the_overview_works_its_blocks_out_once_for_every_pick(tmp_path) -> None
         assert reversed_at == [pick[1] * 21 + pick[0]]  # 20 blocks and a newline a row
 
 
+def test_the_alike_blocks_of_a_row_are_one_span(tmp_path) -> None:
+    """The overview is drawn again at every arrow: a row's blocks that look alike are one span of the text (one a
+    block made 60 arrows on a 60x60 level seconds of drawing), each block still in its own style."""
+    campaign = load_campaign(big_level(tmp_path)).campaign
+    screen = OverviewScreen(campaign.levels[0], campaign.cards, {}, (0, 0, 5, 5), (59, 0), (20, 10))
+    shown = blocks_text(screen.blocks, screen.bw, screen.bh, screen.view, (19, 9))
+    row = 5 * 21  # 20 blocks and a newline a row: the sixth, empty
+    assert shown.plain[row:row + 20] == "·" * 20
+    assert [(s.start, s.end) for s in shown.spans if s.start < row + 20 and s.end > row] == [(row, row + 20)]
+    top = [(s.start, s.end) for s in shown.spans if s.end <= 20]  # the start, then the corridor under the view
+    assert top == [(0, 1), (1, 2), (2, 20)], top
+
+
+@run_async
+async def test_an_arrow_in_the_overview_draws_the_map_again_without_a_layout(tmp_path) -> None:
+    """The pick moved by an arrow restyles two characters of the overview: the map is drawn again with the pick
+    where it went, and the dialog, whose size is the same, is not laid out again (each arrow cost a layout of the
+    whole screen: 60 arrows on a 60x60 level, seconds)."""
+    from textual.widgets import Static
+
+    app = make_app(big_level(tmp_path), tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("m")
+        overview = app.screen
+        assert isinstance(overview, OverviewScreen)
+        shown = overview.query_one("#overview-map", Static)
+        before = overview.pick
+        overview.action_pick(1, 1)
+        assert overview.pick == (before[0] + 1, before[1] + 1)
+        assert not shown._layout_required and not overview._layout_required
+        await pilot.pause()
+        assert shown.content == blocks_text(overview.blocks, overview.bw, overview.bh, overview.view, overview.pick)
+
+
 @run_async
 async def test_palette_finds_resize_and_lists_quit_once(campaign_file, tmp_path) -> None:
     app = make_app(campaign_file, tmp_path)

@@ -101,12 +101,18 @@ def blocks_text(blocks: list[list[tuple[str, Style]]], bw: int, bh: int, view: t
     text = Text()
     x0, y0, x1, y1 = view
     for by, row in enumerate(blocks):
+        run, run_style = "", None  # the blocks of a row that look alike, one span (not one a block: drawn faster)
         for bx, (glyph, style) in enumerate(row):
             if x0 // bw <= bx <= x1 // bw and y0 // bh <= by <= y1 // bh:
                 style += SEEN
             if (bx, by) == pick:
                 style += PICKED
-            text.append(glyph, style)
+            if style != run_style and run:
+                text.append(run, run_style)
+                run = ""
+            run, run_style = run + glyph, style
+        if run:
+            text.append(run, run_style)
         text.append("\n")
     text.rstrip()
     return text
@@ -154,15 +160,17 @@ class OverviewScreen(ModalScreen[tuple[int, int] | None]):
     def on_mount(self) -> None:
         self._show()
 
-    def _show(self) -> None:
+    def _show(self, layout: bool = True) -> None:
         self.query_one("#overview-map", Static).update(
-            blocks_text(self.blocks, self.bw, self.bh, self.view, self.pick))
+            blocks_text(self.blocks, self.bw, self.bh, self.view, self.pick), layout=layout)
 
     def action_pick(self, dx: int, dy: int) -> None:
         bx = max(0, min(ceil(self.level.width / self.bw) - 1, self.pick[0] + dx))
         by = max(0, min(ceil(self.level.height / self.bh) - 1, self.pick[1] + dy))
         self.pick = (bx, by)
-        self._show()
+        # the same characters, two of them styled otherwise: the map is drawn again, its size is the same, so
+        # the dialog is not laid out again (an arrow cost a layout of the whole screen: 60 arrows, seconds)
+        self._show(layout=False)
 
     def action_go(self) -> None:
         x = min(self.level.width - 1, self.pick[0] * self.bw + self.bw // 2)
