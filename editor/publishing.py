@@ -133,7 +133,9 @@ class PublishFlow:
             self.hide()
 
     def hide(self) -> None:
-        """The answer off the solver's line (escape on the map, an edit)."""
+        """The answer off the solver's line (escape on the map, an edit). Only the answer: a publish running after
+        F6 took its line stays off it (escape used to forget that the line was taken, and the running line came
+        back over what escape had just put away)."""
         if self.shown:
             self._panel.set_solve_status(None)
-        self._answered = self._line = None
+            self._answered = self._line = None

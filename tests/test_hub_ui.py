@@ -405,3 +405,38 @@ async def test_f9_says_it_runs_how_far_and_how_to_stop_it_and_keeps_its_answer(c
         await pilot.press("f")  # an edit: the answer was for the version before it
         await settle(app, pilot)
         assert app.doc.undo_stack and str(app.query_one("#solve-status").render()) == ""
+
+
+@run_async
+async def test_escape_during_a_publish_after_f6_took_its_line_leaves_the_line_to_f6(campaign_file: Path, tmp_path: Path,
+                                                                                    monkeypatch) -> None:
+    """F6 while F9 runs takes the solver's line: the publish goes on quietly, its answer a toast. Escape on the map put the publish's
+    answer away and forgot that the line was taken: the next tick said the running line again over it."""
+    from cardrogue.hub import client as hub_client
+
+    fake = _FakePublish((True, "Published: x"))
+    monkeypatch.setattr(hub_client, "publish_map", fake)
+    monkeypatch.setattr(hub_client, "configured", lambda: HubClient("http://hub"))
+    app = make_app(campaign_file, tmp_path)
+    said = notes(app)
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(app, pilot)
+            app.canvas.focus()
+            await pilot.press("f9")
+            await _status_says(app, pilot, "F9 again stops it")
+            await pilot.press("f6")
+            await _status_says(app, pilot, "Par: ")
+            await pilot.press("escape", "escape")  # the steps left, then the line put away
+            await pilot.pause(0.1)
+            app.publishing._say_running()  # a tick of the publish's running line
+            status = await _status_says(app, pilot, "Par: ")  # F6's answer, kept
+            assert not status.startswith("Publishing"), status
+            fake.go.set()
+            for _ in range(500):
+                if not app.publishing.running:
+                    break
+                await pilot.pause(0.02)
+            assert "Published: x" in said and (await _status_says(app, pilot, "Par: ")).startswith("Par: ")
+    finally:
+        fake.go.set()
