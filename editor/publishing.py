@@ -26,16 +26,42 @@ if TYPE_CHECKING:
 TICK_SECONDS = 0.5  # how often the running line is said again (the seconds and states go on)
 
 
+class _Publish:
+    """One publish: how far it has gone (the worker thread reports) and whether it is stopped or sending, the two
+    decided under one lock: a stop pressed as the map set off either stops it or is told it came too late."""
+
+    def __init__(self) -> None:
+        self.stop = threading.Event()
+        self.lock = threading.Lock()
+        self.sending = False
+        self.progress = None  # the solver's last report (set by the worker thread)
+        self.started = time.monotonic()
+
+    def report(self, progress) -> None:  # (the worker thread: one reference set)
+        self.progress = progress
+
+    def send(self) -> bool:
+        """(The worker thread, its par proven.) Whether the map may go: not once stopped; once it goes, no stop."""
+        with self.lock:
+            if not self.stop.is_set():
+                self.sending = True
+            return self.sending
+
+    def halt(self) -> bool:
+        """Stop it, unless the map is on its way already: whether it stopped."""
+        with self.lock:
+            if not self.sending:
+                self.stop.set()
+            return not self.sending
+
+
 class PublishFlow:
-    """One publish at a time: ``stop`` is set while one runs (F9 again sets it), ``shown`` while its answer is
-    on the solver's line."""
+    """One publish at a time: ``current`` while one runs (F9 again stops it), ``shown`` while its answer is on the
+    solver's line."""
 
     def __init__(self, app: EditorApp) -> None:
         self.app = app
-        self.stop: threading.Event | None = None
-        self._progress = None  # the solver's last report (set by the worker thread)
-        self._sending = False
-        self._started = 0.0
+        self.current: _Publish | None = None
         self._timer: Timer | None = None
         self._line: Content | None = None  # what this flow last put on the solver's line
         self._answered = None  # the campaign the answer shown was for: an edit hides it
@@ -46,7 +72,7 @@ class PublishFlow:
 
     @property
     def running(self) -> bool:
-        return self.stop is not None
+        return self.current is not None
 
     @property
     def shown(self) -> bool:
@@ -58,27 +84,23 @@ class PublishFlow:
         not saved."""
         from cardrogue.hub.client import publish_map
 
-        self.stop, self._progress, self._sending = threading.Event(), None, False
+        self.current = publish = _Publish()
         self._answered = self._line = None
-        self._started = time.monotonic()
         self.app.solving.forget()  # the solver's line is this publish's now
         self._say_running()
         self._timer = self.app.set_interval(TICK_SECONDS, self._say_running)
-        work = partial(publish_map, text, progress=self._report, stop=self.stop, sending=self._sent)
+        work = partial(publish_map, text, progress=publish.report, stop=publish.stop, sending=publish.send)
         self.app.run_worker(partial(self._work, work, unsaved), thread=True, exclusive=True, group="publish")
 
     def stop_now(self) -> None:
         """F9 while a publish runs: its proof ends at the solver's next look at the clock, and nothing is sent (once
-        the map is on its way, it is too late: the hub's answer is shown)."""
-        if self.stop is not None and not self._sending:
-            self.stop.set()
-            self._say_running()
-
-    def _report(self, progress) -> None:  # (the worker thread: one reference set)
-        self._progress = progress
-
-    def _sent(self) -> None:  # (the worker thread)
-        self._sending = True
+        the map is on its way, it is too late, and F9 says so: the hub's answer is shown)."""
+        if self.current is None:
+            return
+        if not self.current.halt():
+            self.app.notify("Too late to stop: the map is already on its way to the hub; its answer will be shown",
+                            severity="warning", timeout=5)
+        self._say_running()
 
     def _work(self, work, unsaved: str | None) -> None:
         ok, message = work()
@@ -92,15 +114,16 @@ class PublishFlow:
         self._panel.set_solve_status(line, answer=answer)
 
     def _say_running(self) -> None:
-        if self.stop is None or (self._line is not None and not self._owns_line()):
+        publish = self.current
+        if publish is None or (self._line is not None and not self._owns_line()):
             return  # F6 has the line now: this publish goes on, its answer is a toast
         from cardrogue.hub.client import PUBLISH_SECONDS
 
-        seconds = f"{time.monotonic() - self._started:.0f} s of up to {PUBLISH_SECONDS:g} s"
-        progress = self._progress
-        if self._sending:
+        seconds = f"{time.monotonic() - publish.started:.0f} s of up to {PUBLISH_SECONDS:g} s"
+        progress = publish.progress
+        if publish.sending:
             what = "par proven; sending the map to the hub…"
-        elif self.stop.is_set():
+        elif publish.stop.is_set():
             what = "stopping the proof of its par…"
         elif progress is not None and progress.stage == "health" and progress.turns is not None:
             what = (f"par {counted(progress.turns, 'turn')} proven, the most health left sought, {seconds}… "
@@ -115,7 +138,7 @@ class PublishFlow:
             self._timer.stop()
             self._timer = None
         owned = self._owns_line() or self._panel.status is None
-        self.stop = None
+        self.current = None
         self.app.notify(message, severity="information" if ok else "error", timeout=10, markup=False)
         if ok and unsaved:
             self.app.notify(unsaved, severity="warning", timeout=10, markup=False)

@@ -352,8 +352,10 @@ class _FakePublish:
                 from cardrogue.hub.client import STOPPED
 
                 return False, STOPPED
-        if sending is not None:
-            sending()
+        if sending is not None and sending() is False:  # as publish_map: stopped just as it would have gone
+            from cardrogue.hub.client import STOPPED
+
+            return False, STOPPED
         return self.answer
 
 
@@ -440,3 +442,82 @@ async def test_escape_during_a_publish_after_f6_took_its_line_leaves_the_line_to
             assert "Published: x" in said and (await _status_says(app, pilot, "Par: ")).startswith("Par: ")
     finally:
         fake.go.set()
+
+
+def test_a_stop_set_as_the_map_would_go_sends_nothing(hub) -> None:
+    """A stop set after the proof's last look at it, as ``sending()`` is called (F9 again just then): the editor
+    said "stopping", and the map went to the hub all the same. ``sending()`` answering False stops it there."""
+    import threading
+
+    from cardrogue.hub.client import STOPPED, publish_map
+
+    _account(hub)
+    stop = threading.Event()
+
+    def sending() -> bool:
+        stop.set()  # F9 again, in the editor's thread, at this very moment: the editor's lock says not to send
+        return False
+
+    assert publish_map(json.dumps(duel_dict()), stop=stop, sending=sending) == (False, STOPPED)
+    assert call(hub.base, "GET", "/api/maps")[1]["maps"] == []
+
+
+class _HeldBeforeSending(_FakePublish):
+    """``publish_map`` held after its par is proven and its last look at ``stop``, before ``sending()``: where F9
+    again said "stopping" and the map went all the same."""
+
+    def __call__(self, text, budget_seconds=20.0, *, progress=None, stop=None, sending=None):
+        self.stop, self.sent = stop, False
+        self.called.set()
+        self.go.wait(10)
+        if sending() is False:
+            from cardrogue.hub.client import STOPPED
+
+            return False, STOPPED
+        self.sent = True
+        self.sending_now.set()
+        self.answered.wait(10)
+        return self.answer
+
+
+@run_async
+async def test_f9_again_as_the_map_sets_off_either_stops_it_or_says_it_is_too_late(campaign_file: Path,
+                                                                                   tmp_path: Path,
+                                                                                   monkeypatch) -> None:
+    import threading
+
+    from cardrogue.hub import client as hub_client
+
+    fake = _HeldBeforeSending((True, "Published: x"))
+    fake.sending_now, fake.answered = threading.Event(), threading.Event()
+    monkeypatch.setattr(hub_client, "publish_map", fake)
+    monkeypatch.setattr(hub_client, "configured", lambda: HubClient("http://hub"))
+    app = make_app(campaign_file, tmp_path)
+    said = notes(app)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            app.canvas.focus()
+            await pilot.press("f9")
+            await _status_says(app, pilot, "F9 again stops it")
+            fake.called.wait(10)
+            await pilot.press("f9")  # stop, the proof over but the map not yet gone
+            await _status_says(app, pilot, "stopping")
+            fake.go.set()
+            await _status_says(app, pilot, "Not published: stopped")
+            assert not fake.sent
+
+            fake.go.set()
+            await pilot.press("f9")  # again: this time the map sets off first
+            for _ in range(500):
+                if fake.sending_now.is_set():
+                    break
+                await pilot.pause(0.02)
+            await pilot.press("f9")  # too late
+            assert said[-1].startswith("Too late to stop: the map is already on its way"), said[-1]
+            assert app.publishing.running and not fake.stop.is_set()
+            fake.answered.set()
+            await _status_says(app, pilot, "Published: x")
+    finally:
+        fake.go.set()
+        fake.answered.set()
