@@ -30,7 +30,8 @@ class _Publish:
     """One publish: how far it has gone (the worker thread reports) and whether it is stopped or sending, the two
     decided under one lock: a stop pressed as the map set off either stops it or is told it came too late."""
 
-    def __init__(self) -> None:
+    def __init__(self, text: str) -> None:
+        self.text = text  # what is sent: the campaign as it was when F9 was pressed
         self.stop = threading.Event()
         self.lock = threading.Lock()
         self.sending = False
@@ -79,18 +80,17 @@ class PublishFlow:
         """The answer of the last publish is on the solver's line."""
         return self._answered is not None and self._owns_line()
 
-    def start(self, text: str, unsaved: str | None) -> None:
-        """Prove the par of ``text`` and send it, in a worker thread; ``unsaved``: said after a publish of a version
-        not saved."""
+    def start(self, text: str) -> None:
+        """Prove the par of ``text`` and send it, in a worker thread."""
         from cardrogue.hub.client import publish_map
 
-        self.current = publish = _Publish()
+        self.current = publish = _Publish(text)
         self._answered = self._line = None
         self.app.solving.forget()  # the solver's line is this publish's now
         self._say_running()
         self._timer = self.app.set_interval(TICK_SECONDS, self._say_running)
         work = partial(publish_map, text, progress=publish.report, stop=publish.stop, sending=publish.send)
-        self.app.run_worker(partial(self._work, work, unsaved), thread=True, exclusive=True, group="publish")
+        self.app.run_worker(partial(self._work, work), thread=True, exclusive=True, group="publish")
 
     def stop_now(self) -> None:
         """F9 while a publish runs: its proof ends at the solver's next look at the clock, and nothing is sent (once
@@ -102,9 +102,9 @@ class PublishFlow:
                             severity="warning", timeout=5)
         self._say_running()
 
-    def _work(self, work, unsaved: str | None) -> None:
+    def _work(self, work) -> None:
         ok, message = work()
-        self.app.call_from_thread(self._done, ok, message, unsaved)
+        self.app.call_from_thread(self._done, ok, message)
 
     def _owns_line(self) -> bool:
         return self._line is not None and self._panel.status is self._line
@@ -133,11 +133,25 @@ class PublishFlow:
             what = f"proving the par, {seconds}{states}… F9 again stops it"
         self._say(Content.assemble(("Publishing", "bold"), f": {what}"))
 
-    def _done(self, ok: bool, message: str, unsaved: str | None) -> None:
+    def _unsaved(self, publish: _Publish) -> str | None:
+        """After a version is published, what the author should know of it, said when the hub answers (an edit
+        and ctrl+s during the proof made a note computed at F9 false: "not saved" of a saved file, and the hub
+        said to have what the editor showed, an older version)."""
+        doc = self.app.doc
+        if doc.text() != publish.text:
+            return ("The map changed since F9: the hub has the version from when F9 was pressed; F9 again publishes "
+                    "this one")
+        if doc.dirty:  # walk25: a version on the hub that no file of the author held, the header's ● the only sign
+            return (f"{doc.name} is not saved: the hub has the campaign as the editor shows it, the file on disk an "
+                    "older one; ctrl+s saves it")
+        return None
+
+    def _done(self, ok: bool, message: str) -> None:
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
         owned = self._owns_line() or self._panel.status is None
+        unsaved = self._unsaved(self.current) if ok and self.current is not None else None
         self.current = None
         self.app.notify(message, severity="information" if ok else "error", timeout=10, markup=False)
         if ok and unsaved:

@@ -521,3 +521,36 @@ async def test_f9_again_as_the_map_sets_off_either_stops_it_or_says_it_is_too_la
     finally:
         fake.go.set()
         fake.answered.set()
+
+
+@run_async
+async def test_an_edit_and_a_save_during_the_proof_are_said_with_the_answer(campaign_file: Path, tmp_path: Path,
+                                                                           monkeypatch) -> None:
+    """The note of a version not saved was written at F9: an edit and ctrl+s during the proof left "story.json is
+    not saved" of a saved file, and the hub said to have the campaign as the editor showed it, an older one. The
+    hub has the text sent at F9: the answer compares it with the campaign's text then."""
+    from cardrogue.hub import client as hub_client
+
+    fake = _FakePublish((True, "Published: a-sons-descent version 1, par 11 turns with 9 health: http://hub/maps/x"))
+    monkeypatch.setattr(hub_client, "publish_map", fake)
+    monkeypatch.setattr(hub_client, "configured", lambda: HubClient("http://hub"))
+    app = make_app(campaign_file, tmp_path)
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(app, pilot)
+            app.canvas.focus()
+            app.canvas.move_to(1, 1)
+            await pilot.press("f")  # an edit, not saved
+            await pilot.press("f9")
+            await _status_says(app, pilot, "F9 again stops it")
+            await pilot.press("r", "ctrl+s")  # another edit during the proof, and saved
+            for _ in range(500):
+                if not app.doc.dirty:
+                    break
+                await pilot.pause(0.02)
+            fake.go.set()
+            status = await _status_says(app, pilot, "Published")
+            assert "The map changed since F9: the hub has the version from when F9 was pressed" in status, status
+            assert "not saved" not in status, status
+    finally:
+        fake.go.set()
