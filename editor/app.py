@@ -185,6 +185,7 @@ class EditorApp(KeysInOrder, App[int]):
         self._cursors.clear()
         self._list_key = None
         self.files.opened(doc)
+        self.publishing.leave_document()
         self.canvas.anchor = None
         self.canvas.cursor = (0, 0)
         self.solving.forget()

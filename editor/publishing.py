@@ -30,8 +30,9 @@ class _Publish:
     """One publish: how far it has gone (the worker thread reports) and whether it is stopped or sending, the two
     decided under one lock: a stop pressed as the map set off either stops it or is told it came too late."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, name: str) -> None:
         self.text = text  # what is sent: the campaign as it was when F9 was pressed
+        self.name = name  # the document's, said of a publish left running when another is opened
         self.stop = threading.Event()
         self.lock = threading.Lock()
         self.sending = False
@@ -84,13 +85,13 @@ class PublishFlow:
         """Prove the par of ``text`` and send it, in a worker thread."""
         from cardrogue.hub.client import publish_map
 
-        self.current = publish = _Publish(text)
+        self.current = publish = _Publish(text, self.app.doc.name)
         self._answered = self._line = None
         self.app.solving.forget()  # the solver's line is this publish's now
         self._say_running()
         self._timer = self.app.set_interval(TICK_SECONDS, self._say_running)
         work = partial(publish_map, text, progress=publish.report, stop=publish.stop, sending=publish.send)
-        self.app.run_worker(partial(self._work, work), thread=True, exclusive=True, group="publish")
+        self.app.run_worker(partial(self._work, publish, work), thread=True, exclusive=True, group="publish")
 
     def stop_now(self) -> None:
         """F9 while a publish runs: its proof ends at the solver's next look at the clock, and nothing is sent (once
@@ -102,9 +103,9 @@ class PublishFlow:
                             severity="warning", timeout=5)
         self._say_running()
 
-    def _work(self, work) -> None:
+    def _work(self, publish: _Publish, work) -> None:
         ok, message = work()
-        self.app.call_from_thread(self._done, ok, message)
+        self.app.call_from_thread(self._done, publish, ok, message)
 
     def _owns_line(self) -> bool:
         return self._line is not None and self._panel.status is self._line
@@ -146,12 +147,35 @@ class PublishFlow:
                     "older one; ctrl+s saves it")
         return None
 
-    def _done(self, ok: bool, message: str) -> None:
+    def leave_document(self) -> None:
+        """Another document is shown (opened, new): a publish of the one before stops, or, its map on its way
+        already, is answered in a toast that names it; nothing of it stays on the solver's line. (It ran on: its
+        running line went, F9 on the new document stopped it and said so there, and its answer landed there.)"""
+        publish = self.current
+        if publish is not None:
+            if publish.halt():
+                self.app.notify(f"Publishing {publish.name} stopped: nothing was sent", timeout=5)
+            else:
+                self.app.notify(f"{publish.name} is already on its way to the hub: its answer will be a toast",
+                                severity="warning", timeout=5)
+            self._stop_ticking()
+            self.current = None
+        self._answered = self._line = None
+
+    def _stop_ticking(self) -> None:
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
+
+    def _done(self, publish: _Publish, ok: bool, message: str) -> None:
+        if publish is not self.current:  # of a document no longer shown
+            if not publish.stop.is_set():  # (stopped, it was said then)
+                self.app.notify(f"{publish.name}: {message}", severity="information" if ok else "error",
+                                timeout=10, markup=False)
+            return
+        self._stop_ticking()
         owned = self._owns_line() or self._panel.status is None
-        unsaved = self._unsaved(self.current) if ok and self.current is not None else None
+        unsaved = self._unsaved(publish) if ok else None
         self.current = None
         self.app.notify(message, severity="information" if ok else "error", timeout=10, markup=False)
         if ok and unsaved:

@@ -554,3 +554,41 @@ async def test_an_edit_and_a_save_during_the_proof_are_said_with_the_answer(camp
             assert "not saved" not in status, status
     finally:
         fake.go.set()
+
+
+@run_async
+async def test_opening_another_file_stops_the_publish_of_the_one_before(campaign_file: Path, tmp_path: Path,
+                                                                      monkeypatch) -> None:
+    """A publish ran on past an open: its line went, F9 on the file opened stopped the old publish (and said so on
+    the new file's line), and the old answer could land there. Opening (or a new campaign) stops it."""
+    from cardrogue.hub import client as hub_client
+
+    fake = _FakePublish((True, "Published: other-map version 1, par 4 turns with 8 health: http://hub/maps/y"))
+    monkeypatch.setattr(hub_client, "publish_map", fake)
+    monkeypatch.setattr(hub_client, "configured", lambda: HubClient("http://hub"))
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({**json.loads(campaign_file.read_text()), "id": "other-map", "title": "Other"}))
+    app = make_app(campaign_file, tmp_path)
+    said = notes(app)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            app.canvas.focus()
+            await pilot.press("f9")
+            await _status_says(app, pilot, "F9 again stops it")
+            old = fake.stop
+            assert app.files.open_path(other)
+            assert old.is_set() and not app.publishing.running
+            assert said[-1] == f"Publishing {campaign_file.name} stopped: nothing was sent", said
+            for _ in range(500):  # the old proof ends
+                if not app.workers:
+                    break
+                await pilot.pause(0.02)
+            await pilot.press("f9")  # publishes other.json
+            await _status_says(app, pilot, "F9 again stops it")
+            assert fake.stop is not old and not fake.stop.is_set()
+            fake.go.set()
+            await _status_says(app, pilot, "Published: other-map")
+            assert not any("stopped while its par" in m for m in said), said
+    finally:
+        fake.go.set()
