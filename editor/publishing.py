@@ -10,14 +10,18 @@ from __future__ import annotations
 
 import threading
 import time
+from contextlib import suppress
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
+
+from rich.text import Text
 
 from textual.content import Content
 from textual.timer import Timer
 
 from cardrogue.engine.words import counted
 
+from .widgets.dialogs import ConfirmScreen
 from .widgets.problems import ProblemsPanel
 
 if TYPE_CHECKING:
@@ -67,6 +71,8 @@ class PublishFlow:
         self._timer: Timer | None = None
         self._line: Content | None = None  # what this flow last put on the solver's line
         self._answered = None  # the campaign the answer shown was for: an edit hides it
+        self._quit_question: ConfirmScreen | None = None
+        self._exit_on_answer = False  # quit asked while the map was on its way: the editor closes on the answer
 
     @property
     def _panel(self) -> ProblemsPanel:
@@ -105,7 +111,8 @@ class PublishFlow:
 
     def _work(self, publish: _Publish, work) -> None:
         ok, message = work()
-        self.app.call_from_thread(self._done, publish, ok, message)
+        with suppress(RuntimeError):  # the editor closed meanwhile (a quit stopped the proof): none to tell
+            self.app.call_from_thread(self._done, publish, ok, message)
 
     def _owns_line(self) -> bool:
         return self._line is not None and self._panel.status is self._line
@@ -162,6 +169,41 @@ class PublishFlow:
             self.current = None
         self._answered = self._line = None
 
+    def ask_before_quit(self, then: Callable[[], None]) -> None:
+        """Quitting while a publish runs: asked first, then ``then`` (which ends in :meth:`exit`). A quit left the
+        proof running: the terminal stayed blank until it was over, and the map was sent ~30 s after the quit."""
+        publish = self.current
+        if publish is None or self._exit_on_answer:
+            then()
+            return
+        if self._quit_question in self.app.screen_stack:
+            return  # asked already (ctrl+q pressed again): one question, answered once
+        if publish.sending:
+            question = (f"{publish.name} is on its way to the hub: it cannot be stopped. Quit once the hub answers? "
+                        "(Its answer is printed as the editor closes.)")
+            answers = [("Quit when it answers", "quit", "error"), ("Cancel", "cancel", "default")]
+        else:
+            question = (f"Publishing {publish.name}: its par is being proven. Quitting stops it, and nothing is "
+                        "sent. Quit?")
+            answers = [("Quit", "quit", "error"), ("Cancel", "cancel", "default")]
+        self._quit_question = ConfirmScreen(question, answers)
+        self.app.push_screen(self._quit_question, lambda answer: then() if answer == "quit" else None)
+
+    def exit(self) -> None:
+        """The editor closes: a proof is stopped first (its thread ends at the solver's next look at the clock); a
+        map on its way is waited for, within the hub client's deadline, and its answer printed (ctrl+q again
+        closes at once, the answer unheard)."""
+        publish = self.current
+        if publish is None or self._exit_on_answer or publish.halt():
+            self.app.exit(0)
+            return
+        from cardrogue.hub.client import TIMEOUT_S
+
+        self._exit_on_answer = True
+        self._stop_ticking()
+        self._say(Content.assemble(("Quitting", "bold"), f" once the hub answers (within {TIMEOUT_S:g} s)… "
+                                   "ctrl+q again quits now, its answer unheard"))
+
     def _stop_ticking(self) -> None:
         if self._timer is not None:
             self._timer.stop()
@@ -174,6 +216,9 @@ class PublishFlow:
                                 timeout=10, markup=False)
             return
         self._stop_ticking()
+        if self._exit_on_answer:
+            self.app.exit(0, message=Text(f"{publish.name}: {message}"))
+            return
         owned = self._owns_line() or self._panel.status is None
         unsaved = self._unsaved(publish) if ok else None
         self.current = None

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from editor_support import make_app, settle
 
+from cardrogue.editor.widgets.dialogs import ConfirmScreen
 from cardrogue.editor.widgets.inspector import Inspector
 from hub_support import call, running_hub, solution
 from test_player import SIZE, WIN_KEYS, app_for
@@ -592,3 +593,79 @@ async def test_opening_another_file_stops_the_publish_of_the_one_before(campaign
             assert not any("stopped while its par" in m for m in said), said
     finally:
         fake.go.set()
+
+
+@run_async
+async def test_quitting_while_the_par_is_proven_asks_and_stops_the_publish(campaign_file: Path, tmp_path: Path,
+                                                                           monkeypatch) -> None:
+    """ctrl+q while F9 proved the par left the proof running: the terminal blank until it was over, and the map
+    sent to the hub ~30 s after the quit. The quit asks first, says that it stops the publish, and stops it."""
+    from cardrogue.hub import client as hub_client
+
+    fake = _FakePublish((True, "Published: x"))
+    monkeypatch.setattr(hub_client, "publish_map", fake)
+    monkeypatch.setattr(hub_client, "configured", lambda: HubClient("http://hub"))
+    app = make_app(campaign_file, tmp_path)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            app.canvas.focus()
+            await pilot.press("f9")
+            await _status_says(app, pilot, "F9 again stops it")
+            await pilot.press("ctrl+q", "ctrl+q")  # (again: one question)
+            assert isinstance(app.screen, ConfirmScreen) and sum(isinstance(s, ConfirmScreen)
+                                                                 for s in app.screen_stack) == 1
+            question = str(app.screen.question)
+            assert question == (f"Publishing {campaign_file.name}: its par is being proven. Quitting stops it, and "
+                                "nothing is sent. Quit?")
+            await pilot.click("#answer-cancel")  # not quit: it runs on
+            await pilot.pause()
+            assert app.is_running and app.publishing.running and not fake.stop.is_set()
+            await pilot.press("ctrl+q")
+            await pilot.click("#answer-quit")
+        assert fake.stop.is_set() and app.return_value == 0
+    finally:
+        fake.go.set()
+
+
+@run_async
+async def test_quitting_while_the_map_is_on_its_way_waits_for_the_hubs_answer(campaign_file: Path, tmp_path: Path,
+                                                                              monkeypatch) -> None:
+    import threading
+
+    from cardrogue.hub import client as hub_client
+
+    fake = _HeldBeforeSending((True, "Published: x"))
+    fake.sending_now, fake.answered = threading.Event(), threading.Event()
+    fake.go.set()
+    monkeypatch.setattr(hub_client, "publish_map", fake)
+    monkeypatch.setattr(hub_client, "configured", lambda: HubClient("http://hub"))
+    app = make_app(campaign_file, tmp_path)
+    printed, exit_app = [], app.exit
+
+    def exit_printing(*args, message=None, **kwargs) -> None:
+        printed.append(message)
+        exit_app(*args, message=message, **kwargs)
+
+    app.exit = exit_printing
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            app.canvas.focus()
+            await pilot.press("f9")
+            await _status_says(app, pilot, "sending the map")
+            await pilot.press("ctrl+q")
+            assert str(app.screen.question).startswith(f"{campaign_file.name} is on its way to the hub: it cannot be "
+                                                       "stopped. Quit once the hub answers?")
+            await pilot.click("#answer-quit")
+            status = await _status_says(app, pilot, "Quitting once the hub answers")
+            assert app.is_running and not fake.stop.is_set(), status
+            fake.answered.set()
+            for _ in range(500):
+                if not app.is_running:
+                    break
+                await pilot.pause(0.02)
+        assert app.return_value == 0 and fake.sent
+        assert [str(m) for m in printed] == [f"{campaign_file.name}: Published: x"]  # as the terminal is back
+    finally:
+        fake.answered.set()
