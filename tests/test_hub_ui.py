@@ -413,8 +413,9 @@ async def test_f9_says_it_runs_how_far_and_how_to_stop_it_and_keeps_its_answer(c
 @run_async
 async def test_escape_during_a_publish_after_f6_took_its_line_leaves_the_line_to_f6(campaign_file: Path, tmp_path: Path,
                                                                                     monkeypatch) -> None:
-    """F6 while F9 runs takes the solver's line: the publish goes on quietly, its answer a toast. Escape on the map put the publish's
-    answer away and forgot that the line was taken: the next tick said the running line again over it."""
+    """F6 while F9 runs takes the solver's line: the publish goes on quietly, its answer a toast. Escape on the map
+    put the publish's answer away and forgot that the line was taken: the next tick said the running line again
+    over it."""
     from cardrogue.hub import client as hub_client
 
     fake = _FakePublish((True, "Published: x"))
