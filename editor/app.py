@@ -185,6 +185,7 @@ class EditorApp(KeysInOrder, App[int]):
         self._cursors.clear()
         self._list_key = None
         self.files.opened(doc)
+        self.publishing.leave_document()
         self.canvas.anchor = None
         self.canvas.cursor = (0, 0)
         self.solving.forget()
@@ -551,11 +552,7 @@ class EditorApp(KeysInOrder, App[int]):
             self.notify(NO_HUB, severity="error", markup=False)
             return
         self.notify("Publishing: proving the par, then sending the map to the hub…", timeout=3)
-        unsaved = (f"{self.doc.name} is not saved: the hub has the campaign as the editor shows it, the file on disk "
-                   f"an older one; ctrl+s saves it") if self.doc.dirty else None
-        # A version published with changes not saved says so (walk25: F9 after an edit put a version on the hub
-        # that no file of the author held, the header's ● the only sign).
-        self.publishing.start(self.doc.text(), unsaved)
+        self.publishing.start(self.doc.text())  # a version not saved, or changed since, is said with the answer
 
     def action_hide_published(self) -> None:
         """Escape on the map: the last publish's answer off the solver's line."""

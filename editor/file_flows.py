@@ -106,9 +106,9 @@ class FileFlows:
         def leave() -> None:
             if not self.doc.dirty:
                 clear_recovery(self.doc, self.recovery_dir)
-            self.app.exit(0)
+            self.app.publishing.exit()  # a publish running is stopped, or its answer waited for
 
-        self.guard(leave, "quit")
+        self.app.publishing.ask_before_quit(lambda: self.guard(leave, "quit"))
 
     # ------------------------------------------------------------------ saving
 

@@ -407,7 +407,8 @@ def publish_map(campaign_text: str, budget_seconds: float = PUBLISH_SECONDS, *, 
     The par is proven here first (the hub proves it again with its own solver), so an author
     hears why a map is not publishable without a round trip. ``progress``: the solver's reports
     (:class:`~cardrogue.engine.analysis.solver.Progress`); ``stop``, once set, ends the proof and sends nothing
-    (once the map is on its way it is too late); ``sending()`` is called as it goes.
+    (once the map is on its way it is too late); ``sending()`` is called as it would go, and False from it stops it
+    there (the editor's stop and the map's setting off decided at once, under its lock).
     """
     from cardrogue.engine.analysis.check import check_campaign
     from cardrogue.engine.analysis.solver import QUICKER_TO_SOLVE, SOLVED, UNSOLVABLE, Budget, solve_campaign
@@ -442,6 +443,6 @@ def publish_map(campaign_text: str, budget_seconds: float = PUBLISH_SECONDS, *, 
         return (f"{state}: {m['id']} version {m['version']}, par {counted(par['turns'], 'turn')} with {par['health']} "
                 f"health: {client.url}/maps/{m['hash'][:12]}")
 
-    if sending is not None:
-        sending()
+    if sending is not None and sending() is False:  # stopped between the check above and now
+        return False, STOPPED
     return _ask(client, lambda: client.publish(campaign_text), "map", said)

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from editor_support import make_app, settle
 
+from cardrogue.editor.widgets.dialogs import ConfirmScreen
 from cardrogue.editor.widgets.inspector import Inspector
 from hub_support import call, running_hub, solution
 from test_player import SIZE, WIN_KEYS, app_for
@@ -352,8 +353,10 @@ class _FakePublish:
                 from cardrogue.hub.client import STOPPED
 
                 return False, STOPPED
-        if sending is not None:
-            sending()
+        if sending is not None and sending() is False:  # as publish_map: stopped just as it would have gone
+            from cardrogue.hub.client import STOPPED
+
+            return False, STOPPED
         return self.answer
 
 
@@ -405,3 +408,265 @@ async def test_f9_says_it_runs_how_far_and_how_to_stop_it_and_keeps_its_answer(c
         await pilot.press("f")  # an edit: the answer was for the version before it
         await settle(app, pilot)
         assert app.doc.undo_stack and str(app.query_one("#solve-status").render()) == ""
+
+
+@run_async
+async def test_escape_during_a_publish_after_f6_took_its_line_leaves_the_line_to_f6(campaign_file: Path, tmp_path: Path,
+                                                                                    monkeypatch) -> None:
+    """F6 while F9 runs takes the solver's line: the publish goes on quietly, its answer a toast. Escape on the map
+    put the publish's answer away and forgot that the line was taken: the next tick said the running line again
+    over it."""
+    from cardrogue.hub import client as hub_client
+
+    fake = _FakePublish((True, "Published: x"))
+    monkeypatch.setattr(hub_client, "publish_map", fake)
+    monkeypatch.setattr(hub_client, "configured", lambda: HubClient("http://hub"))
+    app = make_app(campaign_file, tmp_path)
+    said = notes(app)
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(app, pilot)
+            app.canvas.focus()
+            await pilot.press("f9")
+            await _status_says(app, pilot, "F9 again stops it")
+            await pilot.press("f6")
+            await _status_says(app, pilot, "Par: ")
+            await pilot.press("escape", "escape")  # the steps left, then the line put away
+            await pilot.pause(0.1)
+            app.publishing._say_running()  # a tick of the publish's running line
+            status = await _status_says(app, pilot, "Par: ")  # F6's answer, kept
+            assert not status.startswith("Publishing"), status
+            fake.go.set()
+            for _ in range(500):
+                if not app.publishing.running:
+                    break
+                await pilot.pause(0.02)
+            assert "Published: x" in said and (await _status_says(app, pilot, "Par: ")).startswith("Par: ")
+    finally:
+        fake.go.set()
+
+
+def test_a_stop_set_as_the_map_would_go_sends_nothing(hub) -> None:
+    """A stop set after the proof's last look at it, as ``sending()`` is called (F9 again just then): the editor
+    said "stopping", and the map went to the hub all the same. ``sending()`` answering False stops it there."""
+    import threading
+
+    from cardrogue.hub.client import STOPPED, publish_map
+
+    _account(hub)
+    stop = threading.Event()
+
+    def sending() -> bool:
+        stop.set()  # F9 again, in the editor's thread, at this very moment: the editor's lock says not to send
+        return False
+
+    assert publish_map(json.dumps(duel_dict()), stop=stop, sending=sending) == (False, STOPPED)
+    assert call(hub.base, "GET", "/api/maps")[1]["maps"] == []
+
+
+class _HeldBeforeSending(_FakePublish):
+    """``publish_map`` held after its par is proven and its last look at ``stop``, before ``sending()``: where F9
+    again said "stopping" and the map went all the same."""
+
+    def __call__(self, text, budget_seconds=20.0, *, progress=None, stop=None, sending=None):
+        self.stop, self.sent = stop, False
+        self.called.set()
+        self.go.wait(10)
+        if sending() is False:
+            from cardrogue.hub.client import STOPPED
+
+            return False, STOPPED
+        self.sent = True
+        self.sending_now.set()
+        self.answered.wait(10)
+        return self.answer
+
+
+@run_async
+async def test_f9_again_as_the_map_sets_off_either_stops_it_or_says_it_is_too_late(campaign_file: Path,
+                                                                                   tmp_path: Path,
+                                                                                   monkeypatch) -> None:
+    import threading
+
+    from cardrogue.hub import client as hub_client
+
+    fake = _HeldBeforeSending((True, "Published: x"))
+    fake.sending_now, fake.answered = threading.Event(), threading.Event()
+    monkeypatch.setattr(hub_client, "publish_map", fake)
+    monkeypatch.setattr(hub_client, "configured", lambda: HubClient("http://hub"))
+    app = make_app(campaign_file, tmp_path)
+    said = notes(app)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            app.canvas.focus()
+            await pilot.press("f9")
+            await _status_says(app, pilot, "F9 again stops it")
+            fake.called.wait(10)
+            await pilot.press("f9")  # stop, the proof over but the map not yet gone
+            await _status_says(app, pilot, "stopping")
+            fake.go.set()
+            await _status_says(app, pilot, "Not published: stopped")
+            assert not fake.sent
+
+            fake.go.set()
+            await pilot.press("f9")  # again: this time the map sets off first
+            for _ in range(500):
+                if fake.sending_now.is_set():
+                    break
+                await pilot.pause(0.02)
+            await pilot.press("f9")  # too late
+            assert said[-1].startswith("Too late to stop: the map is already on its way"), said[-1]
+            assert app.publishing.running and not fake.stop.is_set()
+            fake.answered.set()
+            await _status_says(app, pilot, "Published: x")
+    finally:
+        fake.go.set()
+        fake.answered.set()
+
+
+@run_async
+async def test_an_edit_and_a_save_during_the_proof_are_said_with_the_answer(campaign_file: Path, tmp_path: Path,
+                                                                           monkeypatch) -> None:
+    """The note of a version not saved was written at F9: an edit and ctrl+s during the proof left "story.json is
+    not saved" of a saved file, and the hub said to have the campaign as the editor showed it, an older one. The
+    hub has the text sent at F9: the answer compares it with the campaign's text then."""
+    from cardrogue.hub import client as hub_client
+
+    fake = _FakePublish((True, "Published: a-sons-descent version 1, par 11 turns with 9 health: http://hub/maps/x"))
+    monkeypatch.setattr(hub_client, "publish_map", fake)
+    monkeypatch.setattr(hub_client, "configured", lambda: HubClient("http://hub"))
+    app = make_app(campaign_file, tmp_path)
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(app, pilot)
+            app.canvas.focus()
+            app.canvas.move_to(1, 1)
+            await pilot.press("f")  # an edit, not saved
+            await pilot.press("f9")
+            await _status_says(app, pilot, "F9 again stops it")
+            await pilot.press("r", "ctrl+s")  # another edit during the proof, and saved
+            for _ in range(500):
+                if not app.doc.dirty:
+                    break
+                await pilot.pause(0.02)
+            fake.go.set()
+            status = await _status_says(app, pilot, "Published")
+            assert "The map changed since F9: the hub has the version from when F9 was pressed" in status, status
+            assert "not saved" not in status, status
+    finally:
+        fake.go.set()
+
+
+@run_async
+async def test_opening_another_file_stops_the_publish_of_the_one_before(campaign_file: Path, tmp_path: Path,
+                                                                      monkeypatch) -> None:
+    """A publish ran on past an open: its line went, F9 on the file opened stopped the old publish (and said so on
+    the new file's line), and the old answer could land there. Opening (or a new campaign) stops it."""
+    from cardrogue.hub import client as hub_client
+
+    fake = _FakePublish((True, "Published: other-map version 1, par 4 turns with 8 health: http://hub/maps/y"))
+    monkeypatch.setattr(hub_client, "publish_map", fake)
+    monkeypatch.setattr(hub_client, "configured", lambda: HubClient("http://hub"))
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({**json.loads(campaign_file.read_text()), "id": "other-map", "title": "Other"}))
+    app = make_app(campaign_file, tmp_path)
+    said = notes(app)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            app.canvas.focus()
+            await pilot.press("f9")
+            await _status_says(app, pilot, "F9 again stops it")
+            old = fake.stop
+            assert app.files.open_path(other)
+            assert old.is_set() and not app.publishing.running
+            assert said[-1] == f"Publishing {campaign_file.name} stopped: nothing was sent", said
+            for _ in range(500):  # the old proof ends
+                if not app.workers:
+                    break
+                await pilot.pause(0.02)
+            await pilot.press("f9")  # publishes other.json
+            await _status_says(app, pilot, "F9 again stops it")
+            assert fake.stop is not old and not fake.stop.is_set()
+            fake.go.set()
+            await _status_says(app, pilot, "Published: other-map")
+            assert not any("stopped while its par" in m for m in said), said
+    finally:
+        fake.go.set()
+
+
+@run_async
+async def test_quitting_while_the_par_is_proven_asks_and_stops_the_publish(campaign_file: Path, tmp_path: Path,
+                                                                           monkeypatch) -> None:
+    """ctrl+q while F9 proved the par left the proof running: the terminal blank until it was over, and the map
+    sent to the hub ~30 s after the quit. The quit asks first, says that it stops the publish, and stops it."""
+    from cardrogue.hub import client as hub_client
+
+    fake = _FakePublish((True, "Published: x"))
+    monkeypatch.setattr(hub_client, "publish_map", fake)
+    monkeypatch.setattr(hub_client, "configured", lambda: HubClient("http://hub"))
+    app = make_app(campaign_file, tmp_path)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            app.canvas.focus()
+            await pilot.press("f9")
+            await _status_says(app, pilot, "F9 again stops it")
+            await pilot.press("ctrl+q", "ctrl+q")  # (again: one question)
+            assert isinstance(app.screen, ConfirmScreen) and sum(isinstance(s, ConfirmScreen)
+                                                                 for s in app.screen_stack) == 1
+            question = str(app.screen.question)
+            assert question == (f"Publishing {campaign_file.name}: its par is being proven. Quitting stops it, and "
+                                "nothing is sent. Quit?")
+            await pilot.click("#answer-cancel")  # not quit: it runs on
+            await pilot.pause()
+            assert app.is_running and app.publishing.running and not fake.stop.is_set()
+            await pilot.press("ctrl+q")
+            await pilot.click("#answer-quit")
+        assert fake.stop.is_set() and app.return_value == 0
+    finally:
+        fake.go.set()
+
+
+@run_async
+async def test_quitting_while_the_map_is_on_its_way_waits_for_the_hubs_answer(campaign_file: Path, tmp_path: Path,
+                                                                              monkeypatch) -> None:
+    import threading
+
+    from cardrogue.hub import client as hub_client
+
+    fake = _HeldBeforeSending((True, "Published: x"))
+    fake.sending_now, fake.answered = threading.Event(), threading.Event()
+    fake.go.set()
+    monkeypatch.setattr(hub_client, "publish_map", fake)
+    monkeypatch.setattr(hub_client, "configured", lambda: HubClient("http://hub"))
+    app = make_app(campaign_file, tmp_path)
+    printed, exit_app = [], app.exit
+
+    def exit_printing(*args, message=None, **kwargs) -> None:
+        printed.append(message)
+        exit_app(*args, message=message, **kwargs)
+
+    app.exit = exit_printing
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            app.canvas.focus()
+            await pilot.press("f9")
+            await _status_says(app, pilot, "sending the map")
+            await pilot.press("ctrl+q")
+            assert str(app.screen.question).startswith(f"{campaign_file.name} is on its way to the hub: it cannot be "
+                                                       "stopped. Quit once the hub answers?")
+            await pilot.click("#answer-quit")
+            status = await _status_says(app, pilot, "Quitting once the hub answers")
+            assert app.is_running and not fake.stop.is_set(), status
+            fake.answered.set()
+            for _ in range(500):
+                if not app.is_running:
+                    break
+                await pilot.pause(0.02)
+        assert app.return_value == 0 and fake.sent
+        assert [str(m) for m in printed] == [f"{campaign_file.name}: Published: x"]  # as the terminal is back
+    finally:
+        fake.answered.set()

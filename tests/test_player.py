@@ -624,6 +624,38 @@ async def test_the_arrows_pick_a_teleport_destination_and_enter_sends_the_hero_t
 
 
 @run_async
+async def test_on_a_map_bigger_than_the_screen_the_teleport_pick_starts_next_to_the_hero(tmp_path):
+    """POTION OF TELEPORTATION: "move to any pathing tile and end turn". The pick started at the list's first
+    destination, the top-left tile of a 14x14 level: the board scrolled there, the hero in its middle out of view,
+    and the first arrow moved from the corner. It starts at the destination nearest the hero (ties: the list's
+    first), in view with him."""
+    from textual.geometry import Region
+
+    from test_player_campaigns import _cell
+
+    n = 14
+    cells = [_cell(x, y, "starting-tile" if (x, y) == (7, 7) else "pathing-tile", "NESW", face="up",
+                   **({"exit": True} if (x, y) == (n - 1, n - 1) else {})) for y in range(n) for x in range(n)]
+    doc = {"format": 1, "id": "tpbig", "title": "Teleport big", "rules": "1.1.2", "seed": 11,
+           "hero": {"character": "warrior", "items": ["red-potion"], "equipped": []},
+           "levels": [{"id": "tpbig", "title": "Teleport big", "width": n, "height": n, "cells": cells}],
+           "potions": {"red": "teleportation"}}
+    app = app_for(doc, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        screen = player(app)
+        board = screen.query_one(BoardView)
+        await pilot.press("u", "enter")  # drink red
+        await pilot.pause()
+        assert screen.view.choosing_teleport and board.pick == (7, 6), board.pick
+        view = Region(int(board.scroll_offset.x), int(board.scroll_offset.y), *board.scrollable_content_region.size)
+        for x, y in ((7, 6), (7, 7)):  # the pick and the hero
+            assert view.contains_region(Region(x * board.cell_w, y * board.cell_h, board.cell_w, board.cell_h))
+        await pilot.press("right")
+        assert board.pick == (8, 6), board.pick
+
+
+@run_async
 async def test_clicks_that_are_not_next_to_the_hero_do_nothing(tmp_path):
     app = app_for(duel_dict(), tmp_path)
     async with app.run_test(size=SIZE) as pilot:

@@ -523,7 +523,10 @@ class PlayerScreen(Screen[RunResult | None]):
         elif self.view.choosing_teleport:
             # The potion waits for its destination: the arrows pick it on the board (the list shows them too).
             self.query_one(ActionMenu).show(self.view, "use")
-            self._show_pick(self._destinations()[0])
+            # Its pick starts next to the hero (ties: the list's first): the list's first is the map's top left,
+            # which a map bigger than the screen scrolled to, the hero out of view.
+            x, y = self.view.position
+            self._show_pick(min(self._destinations(), key=lambda place: abs(place[0] - x) + abs(place[1] - y)))
             self._hint(PICK_HINT)
 
     def _finish(self) -> None:
