@@ -290,6 +290,8 @@ async def test_in_a_browser_the_run_is_not_submitted_with_the_servers_account(hu
     async with app.run_test(size=SIZE) as pilot:
         screen = await _win(app, pilot)
         assert "download this run's replay" in _end_hub_text(screen) and "submit this run" not in _end_hub_text(screen)
+        summary = " ".join(str(screen.query_one("#end-summary").render()).split())  # no folder of the server's
+        assert "Replay kept on the server as duel-" in summary and str(tmp_path) not in summary, summary
         await _submit(app, pilot)
         said = _end_hub_text(screen)
         assert "under your own hub account" in said and "cardrogue hub submit" in said, said

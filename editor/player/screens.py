@@ -889,6 +889,9 @@ class EndScreen(ModalScreen[str]):
         message = printable(r.message) or ("A practice run." if r.practice else "")
         path = printable(str(r.replay_path)) if r.replay_path is not None else ""
         saved = f"Replay saved to {path}."
+        if path and saved in message and self.app.is_web:  # the server's folders are not the browser player's
+            kept = f"Replay kept on the server as {printable(r.replay_path.name)}"
+            return text.append(message.replace(saved, kept + ("; h downloads it." if self.hub_replay else ".")))
         if not path or saved not in message:
             return text.append(message)
         before, after = message.split(saved, 1)
