@@ -334,6 +334,21 @@ def test_publish_stopped_while_its_par_is_proven_sends_nothing(hub) -> None:
     assert ok and sent, message
 
 
+def _publishing_with(monkeypatch: pytest.MonkeyPatch, fake) -> None:
+    """The editor's F9 publishes through ``fake`` to a hub configured at http://hub (nothing on the network)."""
+    from cardrogue.hub import client as hub_client
+
+    monkeypatch.setattr(hub_client, "publish_map", fake)
+    monkeypatch.setattr(hub_client, "configured", lambda: HubClient("http://hub"))
+
+
+async def _f9_on_the_map(app, pilot) -> None:
+    """F9 pressed on the map of an editor just opened."""
+    await settle(app, pilot)
+    app.canvas.focus()
+    await pilot.press("f9")
+
+
 class _FakePublish:
     """``publish_map`` as the editor calls it, held until the test lets it answer: what the editor shows while a
     publish runs, whatever the machine's speed."""
@@ -378,16 +393,11 @@ async def test_f9_says_it_runs_how_far_and_how_to_stop_it_and_keeps_its_answer(c
     """F9 proves par for up to 20 s: only a toast of 3 s said it had begun, and its answer was a toast of 10 s.
     The line above the problems says it runs, its seconds of the budget and the states searched, and that F9 again
     stops it; the answer stays there until escape on the map or an edit."""
-    from cardrogue.hub import client as hub_client
-
     fake = _FakePublish((True, "Published: a-sons-descent version 1, par 11 turns with 9 health: http://hub/maps/x"))
-    monkeypatch.setattr(hub_client, "publish_map", fake)
-    monkeypatch.setattr(hub_client, "configured", lambda: HubClient("http://hub"))
+    _publishing_with(monkeypatch, fake)
     app = make_app(campaign_file, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(app, pilot)
-        app.canvas.focus()
-        await pilot.press("f9")
+        await _f9_on_the_map(app, pilot)
         status = await _status_says(app, pilot, "(12,345 states)")
         assert status.startswith("Publishing: proving the par, ") and " s of up to 20 s " in status, status
         assert status.endswith("… F9 again stops it"), status
@@ -418,18 +428,13 @@ async def test_escape_during_a_publish_after_f6_took_its_line_leaves_the_line_to
     """F6 while F9 runs takes the solver's line: the publish goes on quietly, its answer a toast. Escape on the map
     put the publish's answer away and forgot that the line was taken: the next tick said the running line again
     over it."""
-    from cardrogue.hub import client as hub_client
-
     fake = _FakePublish((True, "Published: x"))
-    monkeypatch.setattr(hub_client, "publish_map", fake)
-    monkeypatch.setattr(hub_client, "configured", lambda: HubClient("http://hub"))
+    _publishing_with(monkeypatch, fake)
     app = make_app(campaign_file, tmp_path)
     said = notes(app)
     try:
         async with app.run_test(size=(120, 40)) as pilot:
-            await settle(app, pilot)
-            app.canvas.focus()
-            await pilot.press("f9")
+            await _f9_on_the_map(app, pilot)
             await _status_says(app, pilot, "F9 again stops it")
             await pilot.press("f6")
             await _status_says(app, pilot, "Par: ")
@@ -490,19 +495,14 @@ async def test_f9_again_as_the_map_sets_off_either_stops_it_or_says_it_is_too_la
                                                                                    monkeypatch) -> None:
     import threading
 
-    from cardrogue.hub import client as hub_client
-
     fake = _HeldBeforeSending((True, "Published: x"))
     fake.sending_now, fake.answered = threading.Event(), threading.Event()
-    monkeypatch.setattr(hub_client, "publish_map", fake)
-    monkeypatch.setattr(hub_client, "configured", lambda: HubClient("http://hub"))
+    _publishing_with(monkeypatch, fake)
     app = make_app(campaign_file, tmp_path)
     said = notes(app)
     try:
         async with app.run_test(size=(80, 24)) as pilot:
-            await settle(app, pilot)
-            app.canvas.focus()
-            await pilot.press("f9")
+            await _f9_on_the_map(app, pilot)
             await _status_says(app, pilot, "F9 again stops it")
             fake.called.wait(10)
             await pilot.press("f9")  # stop, the proof over but the map not yet gone
@@ -533,11 +533,8 @@ async def test_an_edit_and_a_save_during_the_proof_are_said_with_the_answer(camp
     """The note of a version not saved was written at F9: an edit and ctrl+s during the proof left "story.json is
     not saved" of a saved file, and the hub said to have the campaign as the editor showed it, an older one. The
     hub has the text sent at F9: the answer compares it with the campaign's text then."""
-    from cardrogue.hub import client as hub_client
-
     fake = _FakePublish((True, "Published: a-sons-descent version 1, par 11 turns with 9 health: http://hub/maps/x"))
-    monkeypatch.setattr(hub_client, "publish_map", fake)
-    monkeypatch.setattr(hub_client, "configured", lambda: HubClient("http://hub"))
+    _publishing_with(monkeypatch, fake)
     app = make_app(campaign_file, tmp_path)
     try:
         async with app.run_test(size=(120, 40)) as pilot:
@@ -565,20 +562,15 @@ async def test_opening_another_file_stops_the_publish_of_the_one_before(campaign
                                                                       monkeypatch) -> None:
     """A publish ran on past an open: its line went, F9 on the file opened stopped the old publish (and said so on
     the new file's line), and the old answer could land there. Opening (or a new campaign) stops it."""
-    from cardrogue.hub import client as hub_client
-
     fake = _FakePublish((True, "Published: other-map version 1, par 4 turns with 8 health: http://hub/maps/y"))
-    monkeypatch.setattr(hub_client, "publish_map", fake)
-    monkeypatch.setattr(hub_client, "configured", lambda: HubClient("http://hub"))
+    _publishing_with(monkeypatch, fake)
     other = tmp_path / "other.json"
     other.write_text(json.dumps({**json.loads(campaign_file.read_text()), "id": "other-map", "title": "Other"}))
     app = make_app(campaign_file, tmp_path)
     said = notes(app)
     try:
         async with app.run_test(size=(80, 24)) as pilot:
-            await settle(app, pilot)
-            app.canvas.focus()
-            await pilot.press("f9")
+            await _f9_on_the_map(app, pilot)
             await _status_says(app, pilot, "F9 again stops it")
             old = fake.stop
             assert app.files.open_path(other)
@@ -603,17 +595,12 @@ async def test_quitting_while_the_par_is_proven_asks_and_stops_the_publish(campa
                                                                            monkeypatch) -> None:
     """ctrl+q while F9 proved the par left the proof running: the terminal blank until it was over, and the map
     sent to the hub ~30 s after the quit. The quit asks first, says that it stops the publish, and stops it."""
-    from cardrogue.hub import client as hub_client
-
     fake = _FakePublish((True, "Published: x"))
-    monkeypatch.setattr(hub_client, "publish_map", fake)
-    monkeypatch.setattr(hub_client, "configured", lambda: HubClient("http://hub"))
+    _publishing_with(monkeypatch, fake)
     app = make_app(campaign_file, tmp_path)
     try:
         async with app.run_test(size=(80, 24)) as pilot:
-            await settle(app, pilot)
-            app.canvas.focus()
-            await pilot.press("f9")
+            await _f9_on_the_map(app, pilot)
             await _status_says(app, pilot, "F9 again stops it")
             await pilot.press("ctrl+q", "ctrl+q")  # (again: one question)
             assert isinstance(app.screen, ConfirmScreen) and sum(isinstance(s, ConfirmScreen)
@@ -636,13 +623,10 @@ async def test_quitting_while_the_map_is_on_its_way_waits_for_the_hubs_answer(ca
                                                                               monkeypatch) -> None:
     import threading
 
-    from cardrogue.hub import client as hub_client
-
     fake = _HeldBeforeSending((True, "Published: x"))
     fake.sending_now, fake.answered = threading.Event(), threading.Event()
     fake.go.set()
-    monkeypatch.setattr(hub_client, "publish_map", fake)
-    monkeypatch.setattr(hub_client, "configured", lambda: HubClient("http://hub"))
+    _publishing_with(monkeypatch, fake)
     app = make_app(campaign_file, tmp_path)
     printed, exit_app = [], app.exit
 
@@ -653,9 +637,7 @@ async def test_quitting_while_the_map_is_on_its_way_waits_for_the_hubs_answer(ca
     app.exit = exit_printing
     try:
         async with app.run_test(size=(80, 24)) as pilot:
-            await settle(app, pilot)
-            app.canvas.focus()
-            await pilot.press("f9")
+            await _f9_on_the_map(app, pilot)
             await _status_says(app, pilot, "sending the map")
             await pilot.press("ctrl+q")
             assert str(app.screen.question).startswith(f"{campaign_file.name} is on its way to the hub: it cannot be "
