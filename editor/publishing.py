@@ -73,6 +73,7 @@ class PublishFlow:
         self._answered = None  # the campaign the answer shown was for: an edit hides it
         self._quit_question: ConfirmScreen | None = None
         self._exit_on_answer = False  # quit asked while the map was on its way: the editor closes on the answer
+        self._farewell: Text | None = None  # that answer, printed as the terminal is back
 
     @property
     def _panel(self) -> ProblemsPanel:
@@ -168,6 +169,7 @@ class PublishFlow:
             self._stop_ticking()
             self.current = None
         self._answered = self._line = None
+        self._exit_on_answer = False  # a quit on its answer was given up by showing another document
 
     def ask_before_quit(self, then: Callable[[], None]) -> None:
         """Quitting while a publish runs: asked first, then ``then`` (which ends in :meth:`exit`). A quit left the
@@ -195,14 +197,16 @@ class PublishFlow:
         closes at once, the answer unheard)."""
         publish = self.current
         if publish is None or self._exit_on_answer or publish.halt():
-            self.app.exit(0)
+            farewell, self._farewell = self._farewell, None
+            self.app.exit(0, message=farewell)
             return
         from cardrogue.hub.client import TIMEOUT_S
 
         self._exit_on_answer = True
         self._stop_ticking()
         self._say(Content.assemble(("Quitting", "bold"), f" once the hub answers (within {TIMEOUT_S:g} s)… "
-                                   "ctrl+q again quits now, its answer unheard"))
+                                   "ctrl+q again leaves without its answer (the terminal is back once the map "
+                                   "has gone)"))
 
     def _stop_ticking(self) -> None:
         if self._timer is not None:
@@ -217,7 +221,12 @@ class PublishFlow:
             return
         self._stop_ticking()
         if self._exit_on_answer:
-            self.app.exit(0, message=Text(f"{publish.name}: {message}"))
+            self._exit_on_answer, self.current = False, None
+            self._farewell = Text(f"{publish.name}: {message}")
+            self.app.notify(message, severity="information" if ok else "error", timeout=10, markup=False)
+            # Quit as asked, its answer printed as the terminal is back; edits made while it was awaited are asked
+            # about as any quit asks (they were dropped unasked: review 27).
+            self.app.files.quit()
             return
         owned = self._owns_line() or self._panel.status is None
         unsaved = self._unsaved(publish) if ok else None

@@ -654,3 +654,81 @@ async def test_quitting_while_the_map_is_on_its_way_waits_for_the_hubs_answer(ca
         assert [str(m) for m in printed] == [f"{campaign_file.name}: Published: x"]  # as the terminal is back
     finally:
         fake.answered.set()
+
+
+async def _quitting_on_the_answer(app, pilot, fake) -> None:
+    """F9, the map on its way, ctrl+q and "Quit when it answers": the editor waits for the hub's answer."""
+    await _f9_on_the_map(app, pilot)
+    await _status_says(app, pilot, "sending the map")
+    await pilot.press("ctrl+q")
+    await pilot.click("#answer-quit")
+    await _status_says(app, pilot, "Quitting once the hub answers")
+
+
+def _held_fake():
+    import threading
+
+    fake = _HeldBeforeSending((True, "Published: x"))
+    fake.sending_now, fake.answered = threading.Event(), threading.Event()
+    fake.go.set()
+    return fake
+
+
+@run_async
+async def test_an_edit_made_while_the_quit_awaits_the_hub_is_asked_about(campaign_file: Path, tmp_path: Path,
+                                                                         monkeypatch) -> None:
+    """Review 27: after "Quit when it answers" the editor stays live until the hub answers; an edit made then was
+    dropped as the editor closed on the answer, unasked (the unsaved question came before it). The answer now
+    quits as ctrl+q does: the unsaved changes are asked about, and the answer is told."""
+    fake = _held_fake()
+    _publishing_with(monkeypatch, fake)
+    app = make_app(campaign_file, tmp_path)
+    said = notes(app)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _quitting_on_the_answer(app, pilot, fake)
+            app.canvas.focus()
+            app.canvas.move_to(1, 1)
+            await pilot.press("f")  # an edit while the hub is awaited
+            assert app.doc.dirty
+            fake.answered.set()
+            for _ in range(500):
+                if isinstance(app.screen, ConfirmScreen):
+                    break
+                await pilot.pause(0.02)
+            assert app.is_running and isinstance(app.screen, ConfirmScreen), said
+            assert "has unsaved changes" in str(app.screen.question) and "Published: x" in said
+    finally:
+        fake.answered.set()
+
+
+@run_async
+async def test_another_document_shown_gives_up_the_quit_on_the_hubs_answer(campaign_file: Path, tmp_path: Path,
+                                                                           monkeypatch) -> None:
+    """Review 27: a file opened while the editor awaited the hub's answer to quit kept the quit asked: the next
+    publish, of the other file, closed the editor on its answer. Showing another document gives that quit up."""
+    fake = _held_fake()
+    _publishing_with(monkeypatch, fake)
+    other = tmp_path / "other.json"
+    other.write_bytes(campaign_file.read_bytes())
+    app = make_app(campaign_file, tmp_path)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _quitting_on_the_answer(app, pilot, fake)
+            app.open_path(other)
+            await settle(app, pilot)
+            fake.answered.set()
+            second = _held_fake()
+            second.answered.set()
+            _publishing_with(monkeypatch, second)
+            app.canvas.focus()
+            await pilot.press("f9")
+            for _ in range(200):
+                if second.sent or not app.is_running:
+                    break
+                await pilot.pause(0.02)
+            await settle(app, pilot)
+            assert second.sent and app.is_running
+    finally:
+        fake.answered.set()
+
