@@ -46,6 +46,9 @@ class Document:
     template: Path | None = None
     # The errors the file had when it was opened: a draft's, for the note the editor shows.
     opened_errors: tuple[Diagnostic, ...] = ()
+    # The file's time and size before it was read (a files.DiskStamp): a change between its read and the editor's
+    # first look at the file is told, not taken for the file opened.
+    read_stamp: object | None = None
     undo_stack: list[Step] = field(default_factory=list)
     redo_stack: list[Step] = field(default_factory=list)
     _saved: Campaign | None = None

@@ -59,6 +59,8 @@ class FileFlows:
     def opened(self, doc: Document) -> None:
         """A new document is shown: watch its file from now on."""
         self.disk_stamp = DiskStamp.read(doc.path) if doc.path else None
+        if self.disk_stamp is not None and doc.read_stamp is not None and self.disk_stamp != doc.read_stamp:
+            self.disk_stamp = doc.read_stamp  # changed since it was read (review 27): its digest-less stamp tells so
         self.disk_warned = False
         self._draft_told = bool(doc.opened_errors)
         if doc.opened_errors:

@@ -80,10 +80,13 @@ def _document(result: LoadResult, path: Path | None, template: Path | None = Non
 def open_document(path: Path) -> Document:
     """Open a campaign for editing; a bundled campaign opens as a template (saving asks where)."""
     path = path.expanduser().absolute()
+    before = DiskStamp.of(path)
     result = load_campaign(path)
     if is_protected(path):
         return _document(result, None, template=path)
-    return _document(result, path)
+    doc = _document(result, path)
+    doc.read_stamp = before
+    return doc
 
 
 def template_document(template: Path | None = None) -> Document:

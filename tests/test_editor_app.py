@@ -521,6 +521,30 @@ async def test_a_file_rewritten_with_the_same_bytes_has_not_changed_on_disk(camp
         assert not app.files.disk_warned, said
 
 
+@run_async
+async def test_a_save_between_the_open_and_the_editors_first_look_is_told(campaign_file, tmp_path) -> None:
+    """Review 27: the file was stamped as the editor started, after the document was read: another program's save
+    in between was taken for the file opened, and ctrl+s overwrote it unasked. It is told as a change on disk."""
+    from cardrogue.editor.app import EditorApp
+    from cardrogue.editor.files import open_document
+
+    doc = open_document(campaign_file)
+    data = json.loads(campaign_file.read_text())
+    data["title"] = "Their save"
+    campaign_file.write_text(json.dumps(data, indent=2))  # another program's save, before the editor looks
+    app = EditorApp(doc, recovery_dir=tmp_path / "recovery", autosave_seconds=3600, cursor_blink=False)
+    said = notes(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        app.files.check_disk()
+        await pilot.pause()
+        assert app.files.disk_warned and any("changed on disk" in n for n in said), said
+        await pilot.press("down", "right", "f", "ctrl+s")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ConfirmScreen)  # overwrite it? asked
+    assert "Their save" in campaign_file.read_text()
+
+
 def test_a_file_changed_while_it_is_read_is_told_as_changed(tmp_path, monkeypatch) -> None:
     """Review 27: the digest was of the bytes read, the time and size of the file after them: another program's
     atomic save in between gave a stamp of the new file with the old bytes' digest, and its change was never
