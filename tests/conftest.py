@@ -149,7 +149,7 @@ def app_quiet(app) -> bool:
     """Nothing is left for ``app`` to do: every queue empty (the app's, every screen's and every widget's of
     the screens stacked), no callback waiting for the next message, the current screen drawn (no layout,
     scroll, repaint or recompose asked for, no widget dirty, no callback waiting for its refresh) unless
-    the app holds its drawing in a batch, no animation running and, for the project's apps
+    the app is exiting and holds its drawing in a batch, no animation running and, for the project's apps
     (``KeysInOrder``), no key on its way."""
     if getattr(app, "keys_on_their_way", False) or app.message_queue_size or app._next_callbacks:
         return False
@@ -161,8 +161,10 @@ def app_quiet(app) -> bool:
         for node in screen.walk_children(with_self=True):
             if node.message_queue_size or node._next_callbacks:
                 return False
-    if app._batch_count:
-        return True  # nothing is drawn in a batch (the app shutting down is one): Textual's own refresh waits too
+    if app._batch_count and (app._exit or not app._running):
+        return True  # the app shutting down holds its drawing in a batch until it is gone: nothing more is drawn
+    # (any other batch ends: Textual's Markdown, a story's or a help page's, holds one while it awaits its blocks
+    # mounted, every queue empty then, its layout still to come)
     screen = app.screen  # (a screen below keeps its callbacks after refresh until it is the screen again)
     return not (screen._callbacks or screen._layout_required or screen._scroll_required or screen._repaint_required
                 or screen._recompose_required or screen._dirty_widgets)

@@ -196,7 +196,7 @@ async def test_practice_level_is_saved_but_not_scored(tmp_path):
     app = app_for(duel_dict(), tmp_path, level=0)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("enter", *WIN_KEYS)
-        await pilot.pause()
+        await recorded(pilot)
         result = app.screen.result
         assert result.outcome == "won" and result.practice and result.verified and not result.added
         assert result.replay_path.exists() and "practice" in result.message
@@ -487,7 +487,7 @@ async def test_random_dice_practice_is_recorded_verified_and_not_scored(tmp_path
         await pilot.press("enter")
         assert "unscored, random dice 7" in player(app).query_one(BoardView).border_subtitle
         await pilot.press(*WIN_KEYS)  # the duel's goblin has scripted rolls: they stay, they are the map's
-        await pilot.pause()
+        await recorded(pilot)
         result = app.screen.result
         assert result.outcome == "won" and result.practice and result.verified and not result.added
         assert "random dice (seed 7)" in result.message
@@ -1214,6 +1214,6 @@ async def test_a_run_played_without_a_name_is_scored_under_the_hub_account(tmp_p
     app = PlayerApp(load(duel_dict()), replays_dir=tmp_path / "r", scores_db=tmp_path / "s.db")
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("enter", "right", "a", "right", "full_stop", "right", "right")
-        await pilot.pause()
+        await recorded(pilot)
         assert app.screen.result.rank == 1 and [s.player for s in app.screen.result.table] == ["carol"]
         await pilot.press("q")
