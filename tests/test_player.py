@@ -623,6 +623,39 @@ async def test_the_arrows_pick_a_teleport_destination_and_enter_sends_the_hero_t
         assert board.pick is None and "Move/flip" in key_bar(screen)
 
 
+@pytest.mark.parametrize("story", [False, True])
+@run_async
+async def test_on_a_map_bigger_than_the_screen_the_hero_starts_in_view(tmp_path, story):
+    """The board follows the hero in a callback after a refresh, which Textual drops when it is asked for before
+    the app runs: a 14x14 level whose hero starts at (12, 12) opened at 80x24 with the board at its top left (or its
+    right edge), the hero out of view, with or without a story first. The board follows him again as it is fitted."""
+    from textual.geometry import Region
+
+    from test_player_campaigns import _cell
+
+    n, (hx, hy) = 14, (12, 12)
+    cells = [_cell(x, y, "starting-tile" if (x, y) == (hx, hy) else "pathing-tile", "NESW", face="up",
+                   **({"exit": True} if (x, y) == (0, 0) else {})) for y in range(n) for x in range(n)]
+    level = {"id": "big", "title": "Big", "width": n, "height": n, "cells": cells, **({"story": "Once."} if story else {})}
+    doc = {"format": 1, "id": "big", "title": "Big", "rules": "1.1.2", "seed": 11,
+           "hero": {"character": "warrior", "items": [], "equipped": []}, "levels": [level]}
+    app = app_for(doc, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        if story:
+            await pilot.press("enter")
+        board = player(app).query_one(BoardView)
+        hero = Region(hx * board.cell_w, hy * board.cell_h, board.cell_w, board.cell_h)
+
+        def shown() -> Region:
+            return Region(int(board.scroll_offset.x), int(board.scroll_offset.y), *board.scrollable_content_region.size)
+
+        for _ in range(250):  # laid out and followed: a refresh or two
+            if shown().contains_region(hero):
+                break
+            await pilot.pause(0.02)
+        assert shown().contains_region(hero), (shown(), hero)
+
+
 @run_async
 async def test_on_a_map_bigger_than_the_screen_the_teleport_pick_starts_next_to_the_hero(tmp_path):
     """POTION OF TELEPORTATION: "move to any pathing tile and end turn". The pick started at the list's first

@@ -196,6 +196,8 @@ class BoardView(ScrollView, can_focus=True, inherit_bindings=False):
         if size != (self.cell_w, self.cell_h):
             self.cell_w, self.cell_h = size
             self.show(view)
+        else:  # the board's room changed: the hero kept in view (his first follow, asked for at start-up, may
+            self.call_after_refresh(self._follow_hero)  # have been dropped: Textual drops it before the app runs)
 
     def show(self, view: StateView) -> None:
         level = view.level
