@@ -18,19 +18,15 @@ from cardrogue.engine.analysis.montecarlo import GreedyPolicy
 from cardrogue.engine.format.loader import load_campaign_text
 from cardrogue.engine.rules.state import GameState
 
+import gen  # (benchmarks/, beside this file)
+
 ITEMS = ["dagger", "sword", "shield", "helm", "boots", "maul", "battle-axe", "chestplate", "gold", "amulet-of-vigor",
          "ring-of-might", "scroll-of-identify"]
 
 
 def open_map(n: int, cards: list[str]) -> str:
     """One n x n level, every tile open on every side, the cards taken in turn from ``cards``."""
-    cells = []
-    for y in range(n):
-        for x in range(n):
-            paths = "".join(d for d, ok in zip("NESW", (y > 0, x < n - 1, y < n - 1, x > 0)) if ok)
-            cells.append({"at": [x, y], "card": cards[(x + y * n) % len(cards)], "paths": paths, "face": "down"})
-    cells[0].update(card="starting-tile", face="up")
-    cells[-1].update(card="pathing-tile", exit=True)
+    cells = gen.open_cells(n, lambda x, y: cards[(x + y * n) % len(cards)])
     return json.dumps({"format": 1, "id": "look", "title": "Look", "kind": "challenge", "rules": "1.1.2", "seed": 1,
                        "hero": {"character": "warrior"},
                        "levels": [{"id": "open", "title": "Open", "width": n, "height": n, "cells": cells}]})

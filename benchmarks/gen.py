@@ -3,27 +3,32 @@
 from __future__ import annotations
 
 import random
+from typing import Callable
 
 from cardrogue.engine.format.canonical import dumps
 
 _CONTENT = ["pathing-tile"] * 12 + ["goblin", "kobold", "cave-bat", "spike-trap", "red-potion", "fountain-of-healing", "imp"]
 
 
-def open_level(level_id: str, size: int, rng: random.Random, to: str | None) -> dict:
-    """A ``size`` x ``size`` level with every path open: the start top-left, the way out bottom-right."""
+def open_cells(size: int, card: Callable[[int, int], str], to: str | None = None) -> list[dict]:
+    """The cells of a ``size`` x ``size`` level with every path open, face down, row by row, ``card(x, y)`` asked
+    for each in that order: the start top-left, the way out bottom-right (an exit, or a ladder ``to`` a level)."""
     cells = []
     for y in range(size):
         for x in range(size):
             paths = "".join(d for d, ok in (("N", y > 0), ("E", x < size - 1), ("S", y < size - 1), ("W", x > 0)) if ok)
-            cell = {"at": [x, y], "card": rng.choice(_CONTENT), "paths": paths, "face": "down"}
-            if (x, y) == (0, 0):
-                cell.update(card="starting-tile", face="up")
-            elif (x, y) == (size - 1, size - 1):
-                if to is None:
-                    cell.update(card="pathing-tile", exit=True)
-                else:
-                    cell.update(card="descending-ladder", to=to)
-            cells.append(cell)
+            cells.append({"at": [x, y], "card": card(x, y), "paths": paths, "face": "down"})
+    cells[0].update(card="starting-tile", face="up")
+    if to is None:
+        cells[-1].update(card="pathing-tile", exit=True)
+    else:
+        cells[-1].update(card="descending-ladder", to=to)
+    return cells
+
+
+def open_level(level_id: str, size: int, rng: random.Random, to: str | None) -> dict:
+    """A ``size`` x ``size`` level with every path open: the start top-left, the way out bottom-right."""
+    cells = open_cells(size, lambda x, y: rng.choice(_CONTENT), to)
     return {"id": level_id, "title": f"Level {level_id}", "story": "Deeper.", "width": size, "height": size, "cells": cells}
 
 

@@ -218,14 +218,11 @@ def test_a_long_list_of_another_type_is_refused_by_the_schema(field, value):
 
 def _open_map(n: int, cards: list[str]) -> str:
     """A campaign of one n x n level, every tile open on every side, the cells' cards taken in turn from ``cards``."""
+    sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
+    import gen
+
     data = json.loads((Path(__file__).parent / "corpus" / "valid" / "tiny.json").read_text(encoding="utf-8"))
-    cells = []
-    for y in range(n):
-        for x in range(n):
-            paths = "".join(d for d, ok in zip("NESW", (y > 0, x < n - 1, y < n - 1, x > 0)) if ok)
-            cells.append({"at": [x, y], "card": cards[(x + y * n) % len(cards)], "paths": paths, "face": "down"})
-    cells[0].update(card="starting-tile", face="up")
-    cells[-1].update(card="pathing-tile", exit=True)
+    cells = gen.open_cells(n, lambda x, y: cards[(x + y * n) % len(cards)])
     data["levels"] = [{"id": "open", "title": "Open", "width": n, "height": n, "cells": cells}]
     data.pop("par", None)
     return json.dumps(data)
